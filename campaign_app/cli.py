@@ -1,0 +1,102 @@
+"""``campaign-cli``: headless commands over the same services as the GUI (JSON out with ``--json``).
+
+Exit status: 0 done, 1 a check found problems, 2 bad input (one line on stderr, nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .commands import COMMAND_MODULES
+from .commands.base import CliError, Context, add_json, emit, fail
+from .paths import resolve_paths
+
+log = logging.getLogger(__name__)
+
+
+def _common_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
+                        help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
+    parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
+                        help="open this database file instead of <data folder>/campaign.db")
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parent = _common_parent()
+    parser = argparse.ArgumentParser(prog="campaign-cli", parents=[parent],
+                                     description="campaign_app headless commands")
+    parser.add_argument("--version", action="version", version=f"campaign-cli {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("demo", parents=[parent], help="create the sample campaigns")
+    add_json(p)
+    p.set_defaults(handler=_cmd_demo)
+    p = sub.add_parser("check", parents=[parent], help="integrity check of the database (exit 0 ok, 1 not)")
+    add_json(p)
+    p.set_defaults(handler=_cmd_check)
+
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub, parent)
+    return parser
+
+
+def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
+    from .services.demo import create_demo
+
+    ctx.open_db()
+    result = create_demo()
+    return emit(args, result, lambda: "\n".join(result["messages"]))
+
+
+def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
+    from .store import check_database
+
+    report = check_database(ctx.open_db())
+    emit(args, report.to_dict(), report.text)
+    return 0 if report.ok else 1
+
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from .logsetup import setup_logging
+    from .rules.dice import DiceError
+    from .rules.experience import RulesError
+    from .services.common import ServiceError
+    from .store import DatabaseError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
+    ctx = Context(paths)
+    try:
+        setup_logging(paths.log_dir, console=False)
+    except OSError:
+        pass
+    try:
+        return int(args.handler(args, ctx))
+    except (CliError, ServiceError, DiceError, RulesError, DatabaseError) as exc:
+        return fail(str(exc))
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+    finally:
+        from .store import close_db
+
+        close_db()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Helpers shared by the CLI command modules: output, errors, dice options, the lazy database context."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..paths import AppPaths
+from ..rules.dice import DiceSource, SeededDice, TypedDice, parse_dice_args
+
+
+class CliError(Exception):
+    """A one-line problem: printed on stderr, exit status 2, nothing written."""
+
+
+@dataclass
+class Context:
+    paths: AppPaths
+    _opened: bool = field(default=False)
+
+    def open_db(self) -> Any:
+        """Open (create, migrate) the database; only commands that need it call this."""
+        from ..store import init_db
+
+        self.paths.ensure()
+        database = init_db(self.paths.db_file, self.paths.backup_dir)
+        self._opened = True
+        return database
+
+
+Handler = Callable[[argparse.Namespace, Context], int]
+
+
+def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str] | None = None) -> int:
+    """Print ``data`` as JSON with ``--json``, else ``text`` (or a readable rendering of ``data``)."""
+    if getattr(args, "json", False):
+        print(json.dumps(data, indent=None, ensure_ascii=False, default=str))
+    else:
+        out = text() if callable(text) else text
+        print(out if out is not None else render(data))
+    return 0
+
+
+def render(data: Any, indent: int = 0) -> str:
+    pad = "  " * indent
+    if isinstance(data, dict):
+        lines = []
+        for k, v in data.items():
+            if isinstance(v, dict | list) and v:
+                lines.append(f"{pad}{k}:")
+                lines.append(render(v, indent + 1))
+            else:
+                lines.append(f"{pad}{k}: {v if v is not None else '-'}")
+        return "\n".join(lines)
+    if isinstance(data, list):
+        return "\n".join(render(item, indent) if isinstance(item, dict | list) else f"{pad}- {item}"
+                         for item in data)
+    return f"{pad}{data}"
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def add_dice_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--seed", type=int, help="roll the app's dice with this seed (reproducible)")
+    group.add_argument("--dice", nargs="+", metavar="FACES",
+                       help="the faces you rolled: one argument per roll, faces separated by commas")
+
+
+def dice_source(args: argparse.Namespace) -> DiceSource:
+    """``--dice`` -> TypedDice, else the app's dice (seeded with ``--seed`` if given)."""
+    if getattr(args, "dice", None):
+        return TypedDice(parse_dice_args(args.dice))
+    return SeededDice(getattr(args, "seed", None))
+
+
+def fail(message: str) -> int:
+    print(f"campaign-cli: error: {message}", file=sys.stderr)
+    return 2

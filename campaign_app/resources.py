@@ -1,0 +1,33 @@
+"""The one place that finds the shipped data folders (db/migrations, templates, fonts).
+
+In an installed wheel they live in ``campaign_app/_shipped/``; in a source checkout (or an editable
+install) they are the top-level ``db/`` and ``templates/`` folders beside the package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _shipped(name: str) -> Path:
+    inside = _PACKAGE / "_shipped" / name
+    if inside.is_dir():
+        return inside
+    checkout = _PACKAGE.parent / name
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"campaign_app data folder {name!r} not found (looked in {inside} and {checkout})")
+
+
+def migrations_dir() -> Path:
+    return _shipped("db") / "migrations"
+
+
+def templates_dir() -> Path:
+    return _shipped("templates")
+
+
+def fonts_dir() -> Path:
+    return _PACKAGE / "printing" / "fonts"

@@ -1,0 +1,314 @@
+"""peewee models for the whole mission. The schema itself is created by the numbered scripts in
+``db/migrations/`` (frozen SQL); a test checks that these models and the migrated schema agree.
+
+CHECK constraints live in the database too: a die is 4/6/8/10/12, XP 0..32, Armor 1..5, ...
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from typing import Any
+
+from peewee import (
+    AutoField,
+    BooleanField,
+    Check,
+    DatabaseProxy,
+    DateField,
+    DateTimeField,
+    FloatField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
+
+database_proxy = DatabaseProxy()
+
+DIE_CHECK = "IN (4, 6, 8, 10, 12)"
+
+
+def now() -> _dt.datetime:
+    return _dt.datetime.now().replace(microsecond=0)
+
+
+class JSONField(TextField):
+    """A list/dict stored as JSON text."""
+
+    def db_value(self, value: Any) -> str | None:
+        return None if value is None else json.dumps(value)
+
+    def python_value(self, value: Any) -> Any:
+        return None if value is None else json.loads(value)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = database_proxy
+        legacy_table_names = False
+
+
+class SchemaMigration(BaseModel):
+    """One row per applied migration script (``0001_initial`` ...)."""
+
+    number = IntegerField(primary_key=True)
+    name = TextField()
+    applied_at = DateTimeField(default=now)
+    app_version = TextField()
+
+
+class Campaign(BaseModel):
+    id = AutoField()
+    name = TextField(unique=True)
+    system = TextField(constraints=[Check("system IN ('atomic_africa', 'sologear')")])
+    period = IntegerField(null=True, constraints=[Check("period IS NULL OR period BETWEEN 1 AND 5")])
+    # ⚙ house rules (RULES.md 1.1, 1.2)
+    threshold_green = IntegerField(default=1)
+    threshold_regular = IntegerField(default=4)
+    threshold_veteran = IntegerField(default=9)
+    threshold_legendary = IntegerField(default=16)
+    objective_xp_to = TextField(default="both",
+                                constraints=[Check("objective_xp_to IN ('both', 'platoon')")])
+    archived = BooleanField(default=False)
+    notes = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+    class Meta:
+        constraints = [Check("threshold_green >= 1 AND threshold_green < threshold_regular AND "
+                             "threshold_regular < threshold_veteran AND threshold_veteran < threshold_legendary "
+                             "AND threshold_legendary <= 32")]
+
+
+class Platoon(BaseModel):
+    id = AutoField()
+    campaign = ForeignKeyField(Campaign, backref="platoons", on_delete="CASCADE")
+    name = TextField()
+    training = IntegerField(constraints=[Check(f"training {DIE_CHECK}")])
+    equipment = IntegerField(constraints=[Check(f"equipment {DIE_CHECK}")])
+    morale = IntegerField(constraints=[Check(f"morale {DIE_CHECK}")])
+    armor = IntegerField(constraints=[Check("armor BETWEEN 1 AND 5")])
+    xp = IntegerField(default=0, constraints=[Check("xp BETWEEN 0 AND 32")])
+    notes = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+    class Meta:
+        indexes = ((("campaign", "name"), True),)
+
+
+class Battle(BaseModel):
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, backref="battles", on_delete="CASCADE")
+    number = IntegerField()
+    date = DateField()
+    scenario = TextField(default="")
+    opponent = TextField(default="")
+    opponent_platoon = ForeignKeyField(Platoon, null=True, on_delete="SET NULL", backref="opposed_battles")
+    outcome = TextField(null=True, constraints=[Check("outcome IS NULL OR outcome IN "
+                                                      "('victory', 'defeat', 'draw')")])
+    objectives = IntegerField(default=0, constraints=[Check("objectives BETWEEN 0 AND 2")])
+    fire_support = BooleanField(default=False)
+    notes = TextField(default="")
+    wounds = IntegerField(default=0, constraints=[Check("wounds >= 0")])
+    leader_wounds = IntegerField(default=0, constraints=[Check("leader_wounds >= 0")])
+    platoon_xp_before = IntegerField(constraints=[Check("platoon_xp_before BETWEEN 0 AND 32")])
+    platoon_xp_after = IntegerField(constraints=[Check("platoon_xp_after BETWEEN 0 AND 32")])
+    leader_xp_before = IntegerField(null=True)
+    leader_xp_after = IntegerField(null=True)
+    leader_fate = TextField(null=True, constraints=[Check("leader_fate IS NULL OR leader_fate IN "
+                                                          "('casualty', 'promoted', 'stays')")])
+    xp_lost = IntegerField(default=0)
+    created_at = DateTimeField(default=now)
+
+    class Meta:
+        indexes = ((("platoon", "number"), True),)
+
+
+class Leader(BaseModel):
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, backref="leaders", on_delete="CASCADE")
+    name = TextField()
+    rank = TextField(default="Lieutenant")
+    xp = IntegerField(default=0, constraints=[Check("xp BETWEEN 0 AND 32")])
+    xp_at_join = IntegerField(default=0, constraints=[Check("xp_at_join BETWEEN 0 AND 32")])
+    status = TextField(default="active", constraints=[Check("status IN ('active', 'casualty', 'promoted', "
+                                                            "'replaced')")])
+    joined_battle = ForeignKeyField(Battle, null=True, on_delete="SET NULL", backref="leaders_joined")
+    left_battle = ForeignKeyField(Battle, null=True, on_delete="SET NULL", backref="leaders_left")
+    joined_at = DateTimeField(default=now)
+    left_at = DateTimeField(null=True)
+    notes = TextField(default="")
+
+
+class AttachedUnit(BaseModel):
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, backref="attached", on_delete="CASCADE")
+    name = TextField()
+    kind = TextField(constraints=[Check("kind IN ('team', 'vehicle', 'fire_support')")])
+    training = IntegerField(null=True, constraints=[Check(f"training IS NULL OR training {DIE_CHECK}")])
+    equipment = IntegerField(null=True, constraints=[Check(f"equipment IS NULL OR equipment {DIE_CHECK}")])
+    morale = IntegerField(null=True, constraints=[Check(f"morale IS NULL OR morale {DIE_CHECK}")])
+    armor = IntegerField(null=True, constraints=[Check("armor IS NULL OR armor BETWEEN 1 AND 5")])
+    support = TextField(null=True, constraints=[Check("support IS NULL OR support IN "
+                                                      "('light', 'medium', 'heavy')")])
+    notes = TextField(default="")
+    position = IntegerField(default=0)
+
+    class Meta:
+        constraints = [Check("(kind = 'fire_support' AND support IS NOT NULL) OR "
+                             "(kind != 'fire_support' AND training IS NOT NULL AND equipment IS NOT NULL "
+                             "AND morale IS NOT NULL AND armor IS NOT NULL)")]
+
+
+class Equipment(BaseModel):
+    """A heavy weapon or special equipment of the platoon or of one attached unit."""
+
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, null=True, backref="equipment_items", on_delete="CASCADE")
+    attached = ForeignKeyField(AttachedUnit, null=True, backref="equipment_items", on_delete="CASCADE")
+    name = TextField()
+    targets = TextField(default="both", constraints=[Check("targets IN ('dispersed', 'point', 'both')")])
+    ap = IntegerField(null=True)
+    ap_vs = TextField(null=True, constraints=[Check("ap_vs IS NULL OR ap_vs IN ('dispersed', 'point', "
+                                                    "'both')")])
+    notes = TextField(default="")
+    position = IntegerField(default=0)
+
+    class Meta:
+        constraints = [Check("(platoon_id IS NULL) != (attached_id IS NULL)")]
+
+
+class XpChange(BaseModel):
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, backref="xp_changes", on_delete="CASCADE")
+    leader = ForeignKeyField(Leader, null=True, backref="xp_changes", on_delete="CASCADE")
+    who = TextField(constraints=[Check("who IN ('platoon', 'leader')")])
+    delta = IntegerField()
+    xp_after = IntegerField(constraints=[Check("xp_after BETWEEN 0 AND 32")])
+    reason = TextField(default="")
+    battle = ForeignKeyField(Battle, null=True, backref="xp_changes", on_delete="CASCADE")
+    created_at = DateTimeField(default=now)
+
+
+class AttributeChange(BaseModel):
+    """Any other logged change of a platoon or battle field (dice, Armor, name, a battle's notes...)."""
+
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, backref="attribute_changes", on_delete="CASCADE")
+    battle = ForeignKeyField(Battle, null=True, backref="edits", on_delete="CASCADE")
+    field = TextField()
+    old_value = TextField(null=True)
+    new_value = TextField(null=True)
+    reason = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+
+class SologearSheet(BaseModel):
+    """A Sologear campaign sheet: one pilot's campaign (RULES.md 2.1); belongs to a sologear Campaign."""
+
+    id = AutoField()
+    campaign = ForeignKeyField(Campaign, backref="sologear_sheets", on_delete="CASCADE")
+    date = TextField(default="")
+    area = TextField(default="")
+    pilot = TextField()
+    gear_name = TextField(default="")
+    gear_tv = IntegerField(constraints=[Check("gear_tv > 0")])
+    player_unit = TextField(default="")
+    player_affiliation = TextField(default="")
+    enemy_unit = TextField(default="")
+    enemy_affiliation = TextField(default="")
+    length = IntegerField(null=True, constraints=[Check("length IS NULL OR length >= 1")])
+    # ⚙ optional rules
+    variable_tables = BooleanField(default=False)
+    ferocious = BooleanField(default=False)
+    reward_dice = TextField(default="1d6")
+    # current state of the Gear and pilot
+    gear_damaged = BooleanField(default=False)
+    short_ammo = BooleanField(default=False)
+    pilot_status = TextField(default="active", constraints=[Check("pilot_status IN ('active', 'dead', "
+                                                                  "'captured')")])
+    status = TextField(default="active", constraints=[Check("status IN ('active', 'ended')")])
+    end_reason = TextField(null=True)
+    # end-of-campaign reckoning (RULES.md 2.3)
+    recognition = IntegerField(null=True)
+    noticed = BooleanField(null=True)
+    d66 = IntegerField(null=True)
+    impression = IntegerField(null=True)
+    result_table = TextField(null=True)
+    result = IntegerField(null=True)
+    outcome = TextField(null=True)
+    notes = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+
+class SologearForce(BaseModel):
+    id = AutoField()
+    sheet = ForeignKeyField(SologearSheet, backref="forces", on_delete="CASCADE")
+    side = TextField(constraints=[Check("side IN ('player', 'enemy')")])
+    name = TextField()
+    company_tv = IntegerField(null=True)
+    base_power = FloatField(constraints=[Check("base_power >= 0")])
+    skill = TextField(constraints=[Check("skill IN ('rookie', 'regular', 'veteran', 'elite', 'legendary')")])
+    loyalty = TextField(constraints=[Check("loyalty IN ('shaken', 'reliable', 'firm')")])
+    position = IntegerField(default=0)
+
+
+class SologearTurn(BaseModel):
+    id = AutoField()
+    sheet = ForeignKeyField(SologearSheet, backref="turns", on_delete="CASCADE")
+    number = IntegerField(constraints=[Check("number >= 1")])
+    action = TextField(constraints=[Check("action IN ('dec', 'rep', 'fig')")])
+    posture = IntegerField(null=True, constraints=[Check("posture IS NULL OR posture BETWEEN -2 AND 2")])
+    combat_total = IntegerField(null=True)
+    odds_column = TextField(null=True)
+    cell = JSONField(null=True)
+    repair_hours = IntegerField(null=True)
+    glory_rolled = IntegerField(null=True)
+    enemy_tv = IntegerField(null=True)
+    battle_length = IntegerField(null=True)
+    entry_edge = TextField(null=True)
+    ends = TextField(null=True, constraints=[Check("ends IS NULL OR ends IN ('surrendered', 'routed', "
+                                                   "'broke_through')")])
+    # what happened on the table, recorded by the player afterwards
+    recorded = BooleanField(default=False)
+    glory_collected = IntegerField(default=0, constraints=[Check("glory_collected >= 0")])
+    enemy_tv_destroyed = IntegerField(default=0, constraints=[Check("enemy_tv_destroyed >= 0")])
+    bunkers_destroyed = IntegerField(default=0, constraints=[Check("bunkers_destroyed BETWEEN 0 AND 6")])
+    gear_damaged = BooleanField(default=False)
+    short_ammo = BooleanField(default=False)
+    pilot_dead = BooleanField(default=False)
+    pilot_captured = BooleanField(default=False)
+    state_before = JSONField(null=True)
+    notes = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+    class Meta:
+        indexes = ((("sheet", "number"), True),)
+
+
+class Roll(BaseModel):
+    """Every roll the app made or the user typed in, with the rule and table row it used."""
+
+    id = AutoField()
+    platoon = ForeignKeyField(Platoon, null=True, backref="rolls", on_delete="CASCADE")
+    battle = ForeignKeyField(Battle, null=True, backref="rolls", on_delete="CASCADE")
+    leader = ForeignKeyField(Leader, null=True, backref="rolls", on_delete="SET NULL")
+    sheet = ForeignKeyField(SologearSheet, null=True, backref="rolls", on_delete="CASCADE")
+    turn = ForeignKeyField(SologearTurn, null=True, backref="rolls", on_delete="CASCADE")
+    seq = IntegerField(default=0)
+    purpose = TextField()
+    expression = TextField()
+    faces = JSONField()
+    modifier = IntegerField(default=0)
+    total = IntegerField()
+    source = TextField(constraints=[Check("source IN ('app', 'entered')")])
+    rule = TextField(default="")
+    table_row = TextField(null=True)
+    outcome = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+
+MODELS: tuple[type[BaseModel], ...] = (
+    SchemaMigration, Campaign, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange, AttributeChange,
+    SologearSheet, SologearForce, SologearTurn, Roll,
+)
