@@ -1,0 +1,30 @@
+"""Shared fixtures: every test runs offscreen on a fresh database in its own temporary folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+
+from campaign_app.paths import AppPaths  # noqa: E402
+from campaign_app.store import close_db, init_db  # noqa: E402
+
+
+@pytest.fixture
+def app_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppPaths:
+    data = tmp_path / "data"
+    monkeypatch.setenv("CAMPAIGN_APP_DATA_DIR", str(data))
+    return AppPaths(data_dir=data, db_file=data / "campaign.db").ensure()
+
+
+@pytest.fixture(autouse=True)
+def fresh_db(app_paths: AppPaths) -> Iterator[object]:
+    """A fresh, migrated database bound to the models for each test."""
+    database = init_db(app_paths.db_file, app_paths.backup_dir)
+    yield database
+    close_db()

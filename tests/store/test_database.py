@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import peewee
+import pytest
+
+from campaign_app.store import DatabaseOpenError, DatabaseTooNewError, check_database, close_db, init_db
+from campaign_app.store.database import available_migrations, backup_file
+from campaign_app.store.models import MODELS, Campaign, Platoon
+
+
+def test_fresh_database_has_every_table_and_pragmas(fresh_db):
+    tables = set(fresh_db.get_tables())
+    assert {m._meta.table_name for m in MODELS} <= tables
+    assert fresh_db.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert fresh_db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_models_match_migrated_schema(fresh_db):
+    for model in MODELS:
+        cols = {c.name for c in fresh_db.get_columns(model._meta.table_name)}
+        assert cols == {f.column_name for f in model._meta.sorted_fields}, model.__name__
+
+
+@pytest.mark.parametrize("field,value", [("training", 7), ("xp", 33), ("xp", -1), ("armor", 6), ("armor", 0)])
+def test_check_constraints_refuse_illegal_values(field, value):
+    camp = Campaign.create(name="C", system="atomic_africa")
+    values = dict(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
+    values[field] = value
+    with pytest.raises(peewee.IntegrityError):
+        Platoon.create(**values)
+    assert Platoon.select().count() == 0
+
+
+def test_not_sqlite_file_is_refused_and_untouched(tmp_path: Path):
+    close_db()
+    bad = tmp_path / "notes.db"
+    bad.write_bytes(b"this is not a database\n" * 10)
+    before = bad.read_bytes()
+    with pytest.raises(DatabaseOpenError, match="notes.db"):
+        init_db(bad, tmp_path / "backups")
+    assert bad.read_bytes() == before
+
+
+def test_damaged_database_is_refused_naming_newest_backup(tmp_path: Path):
+    close_db()
+    good = tmp_path / "campaign.db"
+    init_db(good, tmp_path / "backups")
+    Campaign.create(name="A", system="atomic_africa")
+    close_db()
+    backup = backup_file(good, tmp_path / "backups")
+    data = bytearray(good.read_bytes())
+    # wipe a page in the middle of the file (keeps the header)
+    data[4096:8192] = b"\xff" * 4096
+    good.write_bytes(bytes(data))
+    with pytest.raises(DatabaseOpenError) as info:
+        init_db(good, tmp_path / "backups")
+    assert str(good) in str(info.value)
+    assert backup.name in str(info.value)
+    assert good.read_bytes() == bytes(data)
+
+
+def test_newer_database_is_refused_and_untouched(tmp_path: Path):
+    close_db()
+    path = tmp_path / "campaign.db"
+    init_db(path, tmp_path / "b")
+    close_db()
+    con = sqlite3.connect(path)
+    con.execute("INSERT INTO schema_migration (number, name, applied_at, app_version) "
+                "VALUES (999, 'future', '2030-01-01', '9.9')")
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    with pytest.raises(DatabaseTooNewError, match="newer version"):
+        init_db(path, tmp_path / "b")
+    assert path.read_bytes() == before
+
+
+def test_migration_backs_up_existing_file_first(tmp_path: Path, monkeypatch):
+    """An older database (schema 0: an empty SQLite file with a schema_migration table) is backed up
+    before the migrations run."""
+    close_db()
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE schema_migration (number INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, "
+                "applied_at DATETIME NOT NULL, app_version TEXT NOT NULL)")
+    con.commit()
+    con.close()
+    init_db(path, tmp_path / "backups")
+    backups = list((tmp_path / "backups").glob("old-*.db"))
+    assert len(backups) == 1
+    assert Campaign.select().count() == 0
+    assert len(available_migrations()) >= 1
+
+
+def test_check_reports_problems(fresh_db):
+    camp = Campaign.create(name="C", system="atomic_africa")
+    p = Platoon.create(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
+    from campaign_app.store.models import Leader
+    Leader.create(platoon=p, name="A")
+    Leader.create(platoon=p, name="B")
+    report = check_database(fresh_db)
+    assert not report.ok
+    assert "2 active leaders" in report.text()
+
+
+def test_core_packages_do_not_import_qt():
+    code = ("import sys\n"
+            "import campaign_app.rules, campaign_app.store, campaign_app.services, campaign_app.printing\n"
+            "import pkgutil, importlib\n"
+            "for pkg in (campaign_app.rules, campaign_app.store, campaign_app.services, campaign_app.printing):\n"
+            "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+            "        importlib.import_module(m.name)\n"
+            "import campaign_app.cli\n"
+            "assert not any(k.startswith('PySide6') for k in sys.modules), "
+            "[k for k in sys.modules if k.startswith('PySide6')]\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
