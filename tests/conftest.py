@@ -28,3 +28,16 @@ def fresh_db(app_paths: AppPaths) -> Iterator[object]:
     database = init_db(app_paths.db_file, app_paths.backup_dir)
     yield database
     close_db()
+
+
+@pytest.fixture
+def gui_ctx(app_paths: AppPaths, qapp):  # type: ignore[no-untyped-def]
+    """An AppContext for GUI tests: settings in the test's folder, a fresh undo stack."""
+    from PySide6.QtCore import QSettings
+
+    from campaign_app.gui.context import AppContext
+
+    settings = QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
+    ctx = AppContext(paths=app_paths, settings=settings)
+    yield ctx
+    ctx.undo_stack.clear()

@@ -9,6 +9,10 @@ from typing import Literal
 from .dice import DIE_SIDES, DiceError
 
 XP_MAX = 32
+CARDS_PER_LEVEL = 2
+"""Orders cards drawn per turn for each experience rank of the platoon and of its leader."""
+FIRE_SUPPORT_CARDS = -1
+"""Card change when fire support is available this turn."""
 LEVELS: tuple[str, ...] = ("Untested", "Green", "Regular", "Veteran", "Legendary")
 """Experience levels, lowest first; rank = index + 1 (Untested 1 .. Legendary 5)."""
 LEVEL_LETTERS: tuple[str, ...] = ("G", "R", "V", "L")
@@ -111,8 +115,8 @@ def orders_cards(platoon_rank: int, leader_rank: int | None, fire_support: bool 
     for r in (platoon_rank, leader_rank):
         if r is not None and not 1 <= r <= 5:
             raise RulesError(f"experience rank must be 1..5, not {r}")
-    cards = 2 * platoon_rank + (2 * leader_rank if leader_rank else 0)
-    return cards - 1 if fire_support else cards
+    cards = CARDS_PER_LEVEL * platoon_rank + (CARDS_PER_LEVEL * leader_rank if leader_rank else 0)
+    return cards + FIRE_SUPPORT_CARDS if fire_support else cards
 
 
 def orders_cards_for_xp(platoon_xp: int, leader_xp: int | None, fire_support: bool = False,
@@ -134,3 +138,27 @@ def who_activates_first(a_leader_rank: int | None, a_platoon_rank: int,
     if a_platoon_rank != b_platoon_rank:
         return "a" if a_platoon_rank > b_platoon_rank else "b"
     return "roll-off"
+
+
+def xp_range(rank: int, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> tuple[int, int]:
+    """Lowest and highest XP of experience ``rank`` (1..5) under ``thresholds``."""
+    if not 1 <= rank <= len(LEVELS):
+        raise RulesError(f"experience rank must be 1..5, not {rank}")
+    starts = (0, *thresholds.as_tuple())
+    ends = (*(t - 1 for t in thresholds.as_tuple()), XP_MAX)
+    return starts[rank - 1], ends[rank - 1]
+
+
+def experience_table(thresholds: Thresholds = DEFAULT_THRESHOLDS
+                     ) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The experience table (RULES 1.1) as ``(headers, rows)`` for cards, sheets and help: one row per level
+    with its rank, XP range, the letter printed over its threshold box and the orders cards it adds (for the
+    platoon and again for the leader)."""
+    headers = ("Level", "Rank", "XP", "Box", "Cards")
+    rows: list[tuple[str, ...]] = []
+    for rank, name in enumerate(LEVELS, start=1):
+        low, high = xp_range(rank, thresholds)
+        span = str(low) if low == high else f"{low}\u2013{high}"
+        letter = LEVEL_LETTERS[rank - 2] if rank >= 2 else ""
+        rows.append((name, str(rank), span, letter, f"+{CARDS_PER_LEVEL * rank}"))
+    return headers, rows

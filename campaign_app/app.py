@@ -1,0 +1,194 @@
+"""``campaign-app``: start the desktop GUI.
+
+``--screenshot FILE.png`` waits until the main window has painted, saves it and exits 0 (works with
+``QT_QPA_PLATFORM=offscreen``). ``--open KIND:NAME`` selects a campaign, platoon or pilot first, ``--palette``
+picks a light or dark look, ``--size WxH`` the window size (both handy for screenshots).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import traceback
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+from . import APP_NAME, APP_TITLE, __version__
+from .paths import AppPaths, resolve_paths
+
+log = logging.getLogger(__name__)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="campaign-app", description=f"{APP_TITLE}: desktop campaign tracker")
+    p.add_argument("--version", action="version", version=f"campaign-app {__version__}")
+    p.add_argument("--data-dir", metavar="DIR",
+                   help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
+    p.add_argument("--db", metavar="FILE", help="open this database file instead of <data folder>/campaign.db")
+    p.add_argument("--screenshot", metavar="FILE.png", help="save a PNG of the main window and exit")
+    p.add_argument("--open", metavar="KIND:NAME", dest="open_item",
+                   help="show campaign:NAME, platoon:NAME or pilot:CAMPAIGN first")
+    p.add_argument("--tab", metavar="NAME", help="with --open: switch the page to this tab (e.g. History)")
+    p.add_argument("--palette", choices=["system", "light", "dark"], default="system")
+    p.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
+    return p
+
+
+def apply_palette(app: Any, which: str) -> None:
+    from PySide6.QtGui import QColor, QPalette
+
+    if which == "system":
+        return
+    app.setStyle("Fusion")
+    if which == "light":
+        app.setPalette(app.style().standardPalette())
+        return
+    pal = QPalette()
+    role = QPalette.ColorRole
+    dark, mid, text = QColor(45, 45, 48), QColor(30, 30, 32), QColor(230, 230, 230)
+    for r, c in ((role.Window, dark), (role.WindowText, text), (role.Base, mid), (role.AlternateBase, dark),
+                 (role.ToolTipBase, dark), (role.ToolTipText, text), (role.Text, text), (role.Button, dark),
+                 (role.ButtonText, text), (role.BrightText, QColor(255, 80, 80)),
+                 (role.Highlight, QColor(42, 130, 218)), (role.HighlightedText, QColor(0, 0, 0)),
+                 (role.Link, QColor(100, 170, 255)), (role.PlaceholderText, QColor(150, 150, 150))):
+        pal.setColor(r, c)
+    pal.setColor(QPalette.ColorGroup.Disabled, role.Text, QColor(120, 120, 120))
+    pal.setColor(QPalette.ColorGroup.Disabled, role.ButtonText, QColor(120, 120, 120))
+    app.setPalette(pal)
+
+
+def install_exception_hook() -> None:
+    """Log an uncaught exception and show it in a dialog instead of killing the window."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        log.error("uncaught exception:\n%s", text)
+        if QApplication.instance() is None:
+            sys.__excepthook__(exc_type, exc, tb)
+            return
+        box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
+                          f"Something went wrong: {exc}\n\nNothing you saved was lost. The details are in "
+                          "the log file.", QMessageBox.StandardButton.Ok)
+        box.setDetailedText(text)
+        box.exec()
+
+    sys.excepthook = hook
+
+
+def _open_first(window: Any, spec: str, tab: str | None) -> None:
+    from .store.models import Campaign, Platoon, SologearSheet
+
+    kind, _, name = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind == "campaign":
+        row = Campaign.get_or_none(Campaign.name == name)
+        target = ("campaign", row.id) if row else None
+    elif kind == "platoon":
+        row = Platoon.get_or_none(Platoon.name == name)
+        target = ("platoon", row.id) if row else None
+    elif kind in ("pilot", "sheet", "sologear"):
+        row = (SologearSheet.select().join(Campaign).where(Campaign.name == name).first()
+               or SologearSheet.get_or_none(SologearSheet.pilot == name))
+        target = ("sheet", row.id) if row else None
+    else:
+        raise SystemExit(f"campaign-app: --open needs campaign:NAME, platoon:NAME or pilot:NAME, not {spec!r}")
+    if target is None:
+        raise SystemExit(f"campaign-app: --open: nothing named {name!r} ({kind})")
+    window.open_item(*target)
+    if tab:
+        from PySide6.QtWidgets import QTabWidget
+
+        page = window.stack.currentWidget()
+        for tabs in page.findChildren(QTabWidget):
+            for i in range(tabs.count()):
+                if tabs.tabText(i).replace("&", "").lower() == tab.lower():
+                    tabs.setCurrentIndex(i)
+                    return
+
+
+def open_database_or_explain(paths: AppPaths) -> bool:
+    from PySide6.QtWidgets import QMessageBox
+
+    from .store import DatabaseError, init_db
+
+    try:
+        init_db(paths.db_file, paths.backup_dir)
+    except DatabaseError as exc:
+        log.error("cannot open database: %s", exc)
+        QMessageBox.critical(None, f"{APP_TITLE}: cannot open the database", str(exc))
+        return False
+    return True
+
+
+def take_screenshot(app: Any, window: Any, path: str) -> int:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    window.show()
+    # wait until the window is exposed and has painted (a few event-loop turns; no fixed sleep)
+    loop = QEventLoop()
+    for _ in range(40):
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        if window.isVisible() and window.windowHandle() is not None and window.windowHandle().isExposed():
+            break
+    QTimer.singleShot(150, loop.quit)
+    loop.exec()
+    app.processEvents()
+    image = window.grab()
+    if image.isNull() or not image.save(path):
+        print(f"campaign-app: could not save the screenshot to {path}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    paths = resolve_paths(args.data_dir, args.db).ensure()
+    from .logsetup import setup_logging
+
+    setup_logging(paths.log_dir)
+    log.info("campaign-app %s starting; database %s", __version__, paths.db_file)
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    app.setApplicationDisplayName(APP_TITLE)
+    app.setApplicationVersion(__version__)
+    apply_palette(app, args.palette)
+    install_exception_hook()
+
+    if not open_database_or_explain(paths):
+        return 1
+
+    from .gui.context import AppContext
+    from .gui.main_window import MainWindow
+
+    settings = QSettings(str(paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
+    ctx = AppContext(paths=paths, settings=settings)
+    window = MainWindow(ctx)
+    if args.size:
+        try:
+            w, h = (int(v) for v in args.size.lower().split("x"))
+        except ValueError:
+            print(f"campaign-app: --size needs WxH like 1280x800, not {args.size!r}", file=sys.stderr)
+            return 2
+        window.resize(w, h)
+    if args.open_item:
+        _open_first(window, args.open_item, args.tab)
+    if args.screenshot:
+        return take_screenshot(app, window, args.screenshot)
+    window.show()
+    code = app.exec()
+    from .store import close_db
+
+    close_db()
+    return int(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

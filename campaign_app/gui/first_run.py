@@ -1,0 +1,48 @@
+"""The page a new user sees: create a campaign, or load the sample campaign."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from .. import APP_TITLE
+
+
+class FirstRunPage(QWidget):
+    create_requested = Signal()
+    sample_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        title = QLabel(f"<h1>Welcome to {APP_TITLE}</h1>", self)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text = QLabel(
+            "<p>Keep your platoons, their leaders and every battle they fight in one place — "
+            "no more paper Unit Data Sheets.</p>"
+            "<p>Start a campaign of your own, or load the sample campaign to look around: "
+            "a regular platoon with a green lieutenant, an attached weapons team and a few battles "
+            "already logged.</p>", self)
+        text.setWordWrap(True)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        text.setFixedWidth(560)
+        text.setMinimumHeight(text.heightForWidth(560))
+        self.create_button = QPushButton("&Create a campaign…", self)
+        self.sample_button = QPushButton("Load the &sample campaign", self)
+        self.create_button.setDefault(True)
+        for b in (self.create_button, self.sample_button):
+            b.setMinimumHeight(36)
+            b.setMinimumWidth(220)
+        self.create_button.clicked.connect(self.create_requested)
+        self.sample_button.clicked.connect(self.sample_requested)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.create_button)
+        buttons.addWidget(self.sample_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(title)
+        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addSpacing(16)
+        layout.addLayout(buttons)
+        layout.addStretch(2)

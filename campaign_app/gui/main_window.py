@@ -1,0 +1,382 @@
+"""The main window: menus, navigator, central pages, status bar, remembered geometry."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .. import APP_TITLE, __version__
+from ..paths import AppPaths
+from ..services.navigator import has_any_campaign
+from .context import AppContext
+from .first_run import FirstRunPage
+from .navigator import Navigator
+
+log = logging.getLogger(__name__)
+
+# kind -> (module, class, method that shows an object)
+PAGES: dict[str, tuple[str, str, str]] = {
+    "campaign": ("campaign_app.gui.campaign_page", "CampaignPage", "show_campaign"),
+    "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
+    "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
+}
+
+
+def optional_hook(module: str, name: str) -> Callable[..., Any] | None:
+    """A function from a GUI module that may not be built yet (then the action is disabled)."""
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None
+        raise
+    return getattr(mod, name, None)
+
+
+class PlaceholderPage(QWidget):
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        label = QLabel(text, self)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        label.setWordWrap(True)
+        QVBoxLayout(self).addWidget(label)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, ctx: AppContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+        ctx.main_window = self
+        self.setWindowTitle(APP_TITLE)
+        self.setMinimumSize(640, 440)
+        self._pages: dict[str, QWidget] = {}
+        self._current: tuple[str, int] | None = None
+
+        self.navigator = Navigator(self)
+        self.stack = QStackedWidget(self)
+        self.first_run = FirstRunPage(self)
+        self.empty_page = PlaceholderPage("Pick a campaign, platoon or pilot in the navigator on the left.",
+                                          self)
+        self.stack.addWidget(self.first_run)
+        self.stack.addWidget(self.empty_page)
+        splitter = QSplitter(self)
+        splitter.addWidget(self.navigator)
+        splitter.addWidget(self.stack)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 900])
+        self.splitter = splitter
+        self.setCentralWidget(splitter)
+
+        self.db_label = QLabel(self)
+        self.statusBar().addPermanentWidget(self.db_label)
+
+        self._build_actions()
+        self._build_menus()
+
+        self.navigator.selected.connect(self.show_item)
+        self.first_run.create_requested.connect(self.new_campaign)
+        self.first_run.sample_requested.connect(self.load_sample)
+        ctx.signals.data_changed.connect(self._on_data_changed)
+        ctx.signals.status.connect(lambda msg: self.statusBar().showMessage(msg, 6000))
+        ctx.signals.open_item.connect(self.open_item)
+        ctx.undo_stack.cleanChanged.connect(lambda _c: self._update_actions())
+        ctx.undo_stack.indexChanged.connect(lambda _i: self._update_actions())
+
+        self._restore_geometry()
+        self.refresh()
+
+    # --- actions and menus ------------------------------------------------------------------------------
+    def _action(self, text: str, slot: Callable[..., Any], shortcut: str | QKeySequence | None = None,
+                tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def _build_actions(self) -> None:
+        self.hooks = {
+            "new_campaign": optional_hook("campaign_app.gui.campaign_dialog", "new_campaign"),
+            "new_platoon": optional_hook("campaign_app.gui.campaign_dialog", "new_platoon"),
+            "new_sologear": optional_hook("campaign_app.gui.sologear_dialogs", "new_sologear_campaign"),
+            "log_battle": optional_hook("campaign_app.gui.battle_wizard", "log_battle"),
+            "print": optional_hook("campaign_app.gui.print_dialog", "open_print_dialog"),
+        }
+        self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
+                                             "Create a campaign")
+        self.act_new_platoon = self._action("New &platoon…", self.new_platoon, "Ctrl+Shift+N",
+                                            "Add a platoon to the selected campaign")
+        self.act_new_sologear = self._action("New &Sologear campaign…", self.new_sologear, "Ctrl+Alt+N",
+                                             "Start a lone Gear pilot's campaign")
+        self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
+                                        "Open another campaign database file")
+        self.act_sample = self._action("Load the sa&mple campaign", self.load_sample)
+        self.act_print = self._action("&Print / Export PDF…", self.print_pdf, QKeySequence.StandardKey.Print,
+                                      "Unit Data Sheets, play-aid cards, Sologear sheets, history reports")
+        self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.act_undo = self.ctx.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.act_redo = self.ctx.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.act_find = self._action("&Find platoon…", self.navigator.focus_filter, QKeySequence.StandardKey.Find)
+        self.act_refresh = self._action("&Refresh", self.refresh, QKeySequence.StandardKey.Refresh)
+        self.act_archived = QAction("Show &archived campaigns", self)
+        self.act_archived.setCheckable(True)
+        self.act_archived.toggled.connect(self.navigator.show_archived.setChecked)
+        self.navigator.show_archived.toggled.connect(self.act_archived.setChecked)
+        self.act_navigator = QAction("&Navigator", self)
+        self.act_navigator.setCheckable(True)
+        self.act_navigator.setChecked(True)
+        self.act_navigator.setShortcut(QKeySequence("Ctrl+1"))
+        self.act_navigator.toggled.connect(self.navigator.setVisible)
+        self.act_log_battle = self._action("&Log battle…", self.log_battle, "Ctrl+B",
+                                           "Record a battle and run the post-battle rolls")
+        self.act_check = self._action("&Check database", self.check_database, None,
+                                      "Run an integrity check of the open database")
+        self.act_data_folder = self._action("Open &data folder", self.open_data_folder)
+        self.act_about = self._action("&About campaign_app", self.about)
+        self.act_about_qt = self._action("About &Qt", QApplication.aboutQt)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        m = bar.addMenu("&File")
+        for a in (self.act_new_campaign, self.act_new_platoon, self.act_new_sologear):
+            m.addAction(a)
+        m.addSeparator()
+        m.addAction(self.act_open_db)
+        m.addAction(self.act_sample)
+        m.addSeparator()
+        m.addAction(self.act_print)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        m = bar.addMenu("&Edit")
+        m.addAction(self.act_undo)
+        m.addAction(self.act_redo)
+        m.addSeparator()
+        m.addAction(self.act_find)
+        m = bar.addMenu("&View")
+        m.addAction(self.act_navigator)
+        m.addAction(self.act_archived)
+        m.addSeparator()
+        m.addAction(self.act_refresh)
+        self.battle_menu = bar.addMenu("&Battle")
+        self.battle_menu.addAction(self.act_log_battle)
+        m = bar.addMenu("&Tools")
+        m.addAction(self.act_check)
+        m.addAction(self.act_data_folder)
+        m = bar.addMenu("&Help")
+        m.addAction(self.act_about)
+        m.addAction(self.act_about_qt)
+        self.addActions([self.act_find])
+
+    def _update_actions(self) -> None:
+        kind = self._current[0] if self._current else None
+        self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
+        self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
+                                        self._selected_campaign_id() is not None)
+        self.act_new_sologear.setEnabled(self.hooks["new_sologear"] is not None)
+        self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None and kind == "platoon")
+        self.act_print.setEnabled(self.hooks["print"] is not None)
+        self.first_run.create_button.setEnabled(self.hooks["new_campaign"] is not None)
+
+    # --- navigation -------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.navigator.reload()
+        self.db_label.setText(str(self.ctx.paths.db_file))
+        if not has_any_campaign():
+            self._current = None
+            self.stack.setCurrentWidget(self.first_run)
+        elif self._current is None or not self.navigator.select(*self._current, emit=False):
+            self._current = None
+            self.stack.setCurrentWidget(self.empty_page)
+        else:
+            self._show_page(*self._current)
+        self._update_actions()
+
+    def open_item(self, kind: str, obj_id: int) -> None:
+        self.navigator.reload()
+        self.navigator.select(kind, obj_id, emit=False)
+        self.show_item(kind, obj_id)
+
+    def show_item(self, kind: str, obj_id: int) -> None:
+        self._current = (kind, obj_id)
+        self._show_page(kind, obj_id)
+        self._update_actions()
+
+    def page(self, kind: str) -> QWidget:
+        if kind not in self._pages:
+            module, cls, _method = PAGES[kind]
+            page_cls = optional_hook(module, cls)
+            if page_cls is None:
+                page: QWidget = PlaceholderPage(f"This page ({kind}) is not available in this version.", self)
+            else:
+                page = page_cls(self.ctx, self)
+            self._pages[kind] = page
+            self.stack.addWidget(page)
+        return self._pages[kind]
+
+    def _show_page(self, kind: str, obj_id: int) -> None:
+        page = self.page(kind)
+        method = getattr(page, PAGES[kind][2], None)
+        if method is not None:
+            method(obj_id)
+        self.stack.setCurrentWidget(page)
+
+    def _selected_campaign_id(self) -> int | None:
+        if self._current is None:
+            return None
+        kind, obj_id = self._current
+        if kind == "campaign":
+            return obj_id
+        from ..store.models import Platoon, SologearSheet
+
+        model = Platoon if kind == "platoon" else SologearSheet
+        row = model.get_or_none(model.id == obj_id)
+        return row.campaign_id if row else None
+
+    def _on_data_changed(self, kind: str, obj_id: int) -> None:
+        keep = self._current
+        self.navigator.reload()
+        if keep and not self.navigator.select(*keep, emit=False):
+            self._current = None
+        if not has_any_campaign():
+            self.stack.setCurrentWidget(self.first_run)
+        elif self._current is None and self.stack.currentWidget() is self.first_run:
+            self.stack.setCurrentWidget(self.empty_page)
+        self._update_actions()
+
+    # --- commands ---------------------------------------------------------------------------------------
+    def _call_hook(self, name: str, *args: Any) -> Any:
+        hook = self.hooks.get(name)
+        if hook is None:
+            return None
+        return hook(self.ctx, self, *args)
+
+    def new_campaign(self) -> None:
+        new_id = self._call_hook("new_campaign")
+        if new_id:
+            self.ctx.changed("campaign", new_id)
+            self.open_item("campaign", new_id)
+
+    def new_platoon(self) -> None:
+        camp = self._selected_campaign_id()
+        if camp is None:
+            self.statusBar().showMessage("Select a campaign first.", 5000)
+            return
+        new_id = self._call_hook("new_platoon", camp)
+        if new_id:
+            self.ctx.changed("platoon", new_id)
+            self.open_item("platoon", new_id)
+
+    def new_sologear(self) -> None:
+        new_id = self._call_hook("new_sologear")
+        if new_id:
+            self.ctx.changed("sheet", new_id)
+            self.open_item("sheet", new_id)
+
+    def log_battle(self) -> None:
+        if self._current and self._current[0] == "platoon":
+            battle_id = self._call_hook("log_battle", self._current[1])
+            if battle_id:
+                self.ctx.changed("platoon", self._current[1])
+
+    def print_pdf(self) -> None:
+        selection = {"kind": self._current[0], "id": self._current[1]} if self._current else {}
+        self._call_hook("print", selection)
+
+    def load_sample(self) -> None:
+        from ..services.demo import create_demo
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            result = create_demo()
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.ctx.changed("all", 0)
+        self.statusBar().showMessage("; ".join(result["messages"]), 8000)
+        first = result.get("open")
+        if first:
+            self.open_item(first["kind"], first["id"])
+
+    def open_database(self) -> None:
+        from ..store import DatabaseError, init_db
+
+        path, _ = QFileDialog.getOpenFileName(self, "Open campaign database",
+                                              str(self.ctx.paths.data_dir), "Campaign databases (*.db);;"
+                                              "All files (*)")
+        if not path:
+            return
+        old = self.ctx.paths
+        try:
+            init_db(path, old.backup_dir)
+        except DatabaseError as exc:
+            QMessageBox.critical(self, "Cannot open database", str(exc))
+            init_db(old.db_file, old.backup_dir)
+            return
+        self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=Path(path).resolve())
+        self.ctx.undo_stack.clear()
+        self._current = None
+        self.refresh()
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+
+    def check_database(self) -> None:
+        from ..store import check_database
+        from ..store.database import db
+
+        report = check_database(db.obj)
+        box = QMessageBox.information if report.ok else QMessageBox.warning
+        box(self, "Database check", report.text())
+
+    def open_data_folder(self) -> None:
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.data_dir)))
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self, f"About {APP_TITLE}",
+            f"<h3>{APP_TITLE} {__version__}</h3>"
+            "<p>A campaign tracker for tabletop wargamers: Atomic Africa platoons and Sologear pilots, "
+            "their battles, post-battle rolls and printed sheets.</p>"
+            f"<p>Database: {self.ctx.paths.db_file}</p>")
+
+    # --- window state -----------------------------------------------------------------------------------
+    def _restore_geometry(self) -> None:
+        geometry = self.ctx.settings.value("main_window/geometry")
+        state = self.ctx.settings.value("main_window/state")
+        splitter = self.ctx.settings.value("main_window/splitter")
+        if isinstance(geometry, QByteArray | bytes) and geometry:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1180, 760)
+        if isinstance(state, QByteArray | bytes) and state:
+            self.restoreState(state)
+        if isinstance(splitter, QByteArray | bytes) and splitter:
+            self.splitter.restoreState(splitter)
+
+    def save_window_state(self) -> None:
+        self.ctx.settings.setValue("main_window/geometry", self.saveGeometry())
+        self.ctx.settings.setValue("main_window/state", self.saveState())
+        self.ctx.settings.setValue("main_window/splitter", self.splitter.saveState())
+        self.ctx.settings.sync()
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        self.save_window_state()
+        super().closeEvent(event)

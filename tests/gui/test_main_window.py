@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from campaign_app.gui.main_window import MainWindow
+from campaign_app.services.demo import DEMO_CAMPAIGN, DEMO_PLATOON, create_demo
+from campaign_app.store.models import Campaign
+
+
+def test_main_window_has_menus_navigator_and_status_bar(qtbot, gui_ctx):
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    titles = [a.text().replace("&", "") for a in win.menuBar().actions()]
+    for name in ("File", "Edit", "View", "Tools", "Help"):
+        assert name in titles
+    assert win.navigator.isVisibleTo(win)
+    assert win.statusBar() is not None
+    assert str(gui_ctx.paths.db_file) in win.db_label.text()
+
+
+def test_first_run_page_shown_on_empty_database_and_sample_loads(qtbot, gui_ctx):
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.stack.currentWidget() is win.first_run
+    qtbot.mouseClick(win.first_run.sample_button, Qt.MouseButton.LeftButton)
+    assert Campaign.select().where(Campaign.name == DEMO_CAMPAIGN).exists()
+    qtbot.waitUntil(lambda: win.stack.currentWidget() is not win.first_run)
+    assert DEMO_CAMPAIGN in win.navigator.data_for_tests()
+
+
+def test_navigator_filter_finds_platoon(qtbot, gui_ctx):
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.keyClick(win, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: win.navigator.filter_edit.hasFocus())
+    qtbot.keyClicks(win.navigator.filter_edit, "2nd")
+    qtbot.keyClick(win.navigator.filter_edit, Qt.Key.Key_Return)
+    assert win.navigator.current()[0] == "platoon"
+    assert win.navigator.tree.currentIndex().data() == DEMO_PLATOON
+    qtbot.keyClicks(win.navigator.filter_edit, "zzz-no-such")
+    assert win.navigator.proxy.rowCount() == 0
+
+
+def test_about_box_shows_version(qtbot, gui_ctx):
+    from campaign_app import __version__
+
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    seen: list[str] = []
+
+    def close_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            seen.append(box.text())
+            box.accept()
+
+    QTimer.singleShot(0, close_box)
+    win.act_about.trigger()
+    assert seen and __version__ in seen[0]
+
+
+def test_window_geometry_is_remembered(qtbot, gui_ctx):
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(731, 517)
+    win.show()
+    win.close()
+    again = MainWindow(gui_ctx)
+    qtbot.addWidget(again)
+    assert (again.width(), again.height()) == (731, 517)
