@@ -6,6 +6,7 @@ Exit status: 0 done, 1 a check found problems, 2 bad input (one line on stderr, 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import sys
@@ -82,10 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
     ctx = Context(paths)
-    try:
+    with contextlib.suppress(OSError):
         setup_logging(paths.log_dir, console=False)
-    except OSError:
-        pass
     try:
         return int(args.handler(args, ctx))
     except (CliError, ServiceError, DiceError, RulesError, DatabaseError) as exc:
