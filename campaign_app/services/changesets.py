@@ -19,8 +19,9 @@ from ..store.database import db
 from ..store.models import (
     MODELS,
     AttachedUnit,
-    Battle,
+    AttributeChange,
     BaseModel,
+    Battle,
     Campaign,
     Equipment,
     Leader,
@@ -104,6 +105,11 @@ class Recorder:
         self.changes.ops.append(Op("create", _table(model), row.id, None, data))
         return row
 
+    def track_created(self, row: BaseModel) -> None:
+        """Record a row that a helper (e.g. ``store_rolls``) created."""
+        model = type(row)
+        self.changes.ops.append(Op("create", _table(model), row.id, None, read_row(model, row.id)))
+
     def update(self, row: BaseModel, **values: Any) -> dict[str, tuple[Any, Any]]:
         """Set ``values`` on ``row`` (only the ones that differ); returns {field: (old, new)}."""
         model = type(row)
@@ -156,8 +162,6 @@ def _platoon_graph(ids: Sequence[int]) -> tuple[list[tuple[str, Row]], list[Null
     attached = _dicts(AttachedUnit, AttachedUnit.platoon.in_(ids))
     att_ids = [a["id"] for a in attached]
     equipment = _dicts(Equipment, Equipment.platoon.in_(ids) | Equipment.attached.in_(att_ids))
-    from ..store.models import AttributeChange
-
     xp_changes = _dicts(XpChange, XpChange.platoon.in_(ids))
     attr_changes = _dicts(AttributeChange, AttributeChange.platoon.in_(ids))
     rolls = _dicts(Roll, Roll.platoon.in_(ids) | Roll.battle.in_(battle_ids))
@@ -198,9 +202,6 @@ def graph(table: str, ids: Sequence[int]) -> tuple[list[tuple[str, Row]], list[N
         rows.extend(("sologear_turn", r) for r in turns)
         seen = {r["id"] for t, r in rows if t == "roll"}
         rows.extend(("roll", r) for r in rolls if r["id"] not in seen)
-        # a battle of a deleted platoon may have named an opponent platoon of the same campaign
-        gone = set(platoon_ids)
-        nulled = [n for n in nulled if not (n[0] == "battle" and _battle_platoon(n[1]) in gone)]
         return rows, nulled
     if table == "attached_unit":
         rows = [("attached_unit", r) for r in _dicts(AttachedUnit, AttachedUnit.id.in_(ids))]
@@ -214,11 +215,6 @@ def graph(table: str, ids: Sequence[int]) -> tuple[list[tuple[str, Row]], list[N
         return rows, nulled
     model = TABLES[table]
     return [(table, r) for r in _dicts(model, model.id.in_(ids))], []
-
-
-def _battle_platoon(battle_id: int) -> int | None:
-    row = Battle.select(Battle.platoon).where(Battle.id == battle_id).first()
-    return row.platoon_id if row else None
 
 
 # --- undo / redo -------------------------------------------------------------------------------------------
@@ -261,6 +257,10 @@ def _check_no_strangers(changes: Changeset, ops: Iterable[Op], what: str) -> Non
                                f"other data ({t.replace('_', ' ')} {i})")
 
 
+def _name(op: Op) -> str:
+    return f"{op.table.replace('_', ' ')} {op.row_id}"
+
+
 def undo_changes(changes: Changeset) -> None:
     """Revert a change set (newest write first), in one transaction."""
     with db.atomic():
@@ -268,7 +268,7 @@ def undo_changes(changes: Changeset) -> None:
         for op in reversed(changes.ops):
             if op.action == "create":
                 if read_row(TABLES[op.table], op.row_id) is None:
-                    raise ServiceError(f"cannot undo: {op.table.replace('_', ' ')} {op.row_id} is already gone")
+                    raise ServiceError(f"cannot undo: {_name(op)} is already gone")
                 _remove(op.table, op.row_id)
             elif op.action == "update":
                 _set(op.table, op.row_id, op.new or {}, op.old or {}, "undo")
@@ -286,5 +286,5 @@ def redo_changes(changes: Changeset) -> None:
                 _set(op.table, op.row_id, op.old or {}, op.new or {}, "redo")
             else:
                 if read_row(TABLES[op.table], op.row_id) is None:
-                    raise ServiceError(f"cannot redo: {op.table.replace('_', ' ')} {op.row_id} is already gone")
+                    raise ServiceError(f"cannot redo: {_name(op)} is already gone")
                 _remove(op.table, op.row_id)

@@ -1,0 +1,235 @@
+"""Campaigns: create, rename, set the house rules, archive, delete (and put back), list and show.
+
+Every write is one transaction and returns an :class:`~.changesets.Edit` whose change set undoes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.aftermath import check_period, period_sides
+from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
+from ..store.database import db
+from ..store.models import Campaign, Platoon, SologearSheet
+from .changesets import Edit, Recorder
+from .common import NotFound, ServiceError, find_campaign, thresholds_of
+
+SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
+"""Stored system value -> label."""
+_SYSTEM_ALIASES = {"atomic-africa": "atomic_africa", "atomic_africa": "atomic_africa", "atomic africa":
+                   "atomic_africa", "aa": "atomic_africa", "sologear": "sologear"}
+OBJECTIVE_XP_TARGETS: dict[str, str] = {"both": "platoon and leader", "platoon": "platoon only"}
+DEFAULT_OBJECTIVE_XP_TO = "both"
+NAME_MAX = 80
+
+_UNSET: Any = object()
+
+
+# --- validation ---------------------------------------------------------------------------------------------
+
+def parse_system(system: str) -> str:
+    key = str(system).strip().lower()
+    if key not in _SYSTEM_ALIASES:
+        raise ServiceError(f"unknown game system {system!r} (atomic-africa or sologear)")
+    return _SYSTEM_ALIASES[key]
+
+
+def check_name(name: str, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ServiceError(f"{what} name must not be empty")
+    name = " ".join(name.split())
+    if len(name) > NAME_MAX:
+        raise ServiceError(f"{what} name is too long ({len(name)} characters, at most {NAME_MAX})")
+    return name
+
+
+def _check_period(period: Any) -> int | None:
+    if isinstance(period, str):
+        text = period.strip().lower()
+        if text in ("", "none", "-"):
+            return None
+        if not text.isdigit():
+            raise ServiceError(f"campaign period must be 1 to 5 (or none), not {period!r}")
+        period = int(text)
+    try:
+        return check_period(period)
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def _check_thresholds(value: Any) -> Thresholds:
+    try:
+        if isinstance(value, Thresholds):
+            return value
+        if isinstance(value, str):
+            return Thresholds.parse(value)
+        return Thresholds(*value)
+    except (RulesError, TypeError) as exc:
+        raise ServiceError(f"XP thresholds: {exc}") from None
+
+
+def _check_objective_to(value: str) -> str:
+    if value not in OBJECTIVE_XP_TARGETS:
+        raise ServiceError(f"objective XP goes to 'both' (platoon and leader) or 'platoon', not {value!r}")
+    return value
+
+
+def _name_taken(name: str, exclude_id: int | None = None) -> bool:
+    query = Campaign.select(Campaign.id).where(Campaign.name.collate("NOCASE") == name)
+    if exclude_id is not None:
+        query = query.where(Campaign.id != exclude_id)
+    return query.exists()
+
+
+def _campaign(ref: str | int | Campaign) -> Campaign:
+    return ref if isinstance(ref, Campaign) else find_campaign(ref)
+
+
+# --- reading -----------------------------------------------------------------------------------------------
+
+def house_rules(c: Campaign) -> list[dict[str, Any]]:
+    """The ⚙ settings of a campaign with their defaults, in the order the rules list them."""
+    t = thresholds_of(c)
+    sides = period_sides(c.period)
+    return [
+        {"key": "period", "label": "Campaign period", "value": c.period, "default": None,
+         "text": f"{c.period if c.period is not None else 'not set'} (replacement leader and force "
+                 f"generation roll d{sides})",
+         "is_default": c.period is None},
+        {"key": "thresholds", "label": "XP thresholds (Green, Regular, Veteran, Legendary)",
+         "value": list(t.as_tuple()), "default": list(DEFAULT_THRESHOLDS.as_tuple()), "text": str(t),
+         "is_default": t == DEFAULT_THRESHOLDS},
+        {"key": "objective_xp_to", "label": "Objective XP goes to", "value": c.objective_xp_to,
+         "default": DEFAULT_OBJECTIVE_XP_TO, "text": OBJECTIVE_XP_TARGETS[c.objective_xp_to],
+         "is_default": c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO},
+    ]
+
+
+def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
+    t = thresholds_of(c)
+    out: dict[str, Any] = {
+        "id": c.id, "name": c.name, "system": c.system, "system_label": SYSTEMS[c.system],
+        "period": c.period, "die": f"d{period_sides(c.period)}", "thresholds": list(t.as_tuple()),
+        "objective_xp_to": c.objective_xp_to, "archived": bool(c.archived), "notes": c.notes,
+        "created_at": c.created_at.isoformat(sep=" ") if c.created_at else None,
+        "house_rules": house_rules(c),
+    }
+    if c.system == "atomic_africa":
+        out["platoon_count"] = Platoon.select().where(Platoon.campaign == c).count()
+    else:
+        out["sheet_count"] = SologearSheet.select().where(SologearSheet.campaign == c).count()
+    if with_platoons and c.system == "atomic_africa":
+        from .roster import list_platoons
+
+        out["platoons"] = list_platoons(c.id)
+    return out
+
+
+def list_campaigns(include_archived: bool = True) -> list[dict[str, Any]]:
+    query = Campaign.select().order_by(Campaign.name)
+    if not include_archived:
+        query = query.where(Campaign.archived == False)  # noqa: E712
+    return [campaign_dict(c) for c in query]
+
+
+def show_campaign(ref: str | int) -> dict[str, Any]:
+    return campaign_dict(_campaign(ref), with_platoons=True)
+
+
+# --- writing -----------------------------------------------------------------------------------------------
+
+def create_campaign(name: str, system: str = "atomic_africa", period: Any = None,
+                    thresholds: Any = None, objective_xp_to: str = DEFAULT_OBJECTIVE_XP_TO,
+                    notes: str = "") -> Edit:
+    name = check_name(name, "campaign")
+    system = parse_system(system)
+    period = _check_period(period)
+    t = _check_thresholds(thresholds) if thresholds is not None else DEFAULT_THRESHOLDS
+    objective_xp_to = _check_objective_to(objective_xp_to)
+    rec = Recorder()
+    with db.atomic():
+        if _name_taken(name):
+            raise ServiceError(f"a campaign named {name!r} already exists")
+        c = rec.create(Campaign, name=name, system=system, period=period, threshold_green=t.green,
+                       threshold_regular=t.regular, threshold_veteran=t.veteran,
+                       threshold_legendary=t.legendary, objective_xp_to=objective_xp_to, notes=notes or "")
+        summary = campaign_dict(c)
+    return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)
+
+
+def rename_campaign(ref: str | int, new_name: str) -> Edit:
+    new_name = check_name(new_name, "campaign")
+    rec = Recorder()
+    with db.atomic():
+        c = _campaign(ref)
+        old = c.name
+        if _name_taken(new_name, exclude_id=c.id):
+            raise ServiceError(f"a campaign named {new_name!r} already exists")
+        rec.update(c, name=new_name)
+    return Edit("campaign", c.id, f"renamed campaign {old!r} to {new_name!r}",
+                {"id": c.id, "old": old, "new": new_name}, rec.changes)
+
+
+def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None,
+                 objective_xp_to: str | None = None, notes: str | None = None) -> Edit:
+    """Change the house rules (period, thresholds, objective XP) and notes. ``period=None`` clears it."""
+    values: dict[str, Any] = {}
+    if period is not _UNSET:
+        values["period"] = _check_period(period)
+    if thresholds is not None:
+        t = _check_thresholds(thresholds)
+        values.update(threshold_green=t.green, threshold_regular=t.regular, threshold_veteran=t.veteran,
+                      threshold_legendary=t.legendary)
+    if objective_xp_to is not None:
+        values["objective_xp_to"] = _check_objective_to(objective_xp_to)
+    if notes is not None:
+        values["notes"] = notes
+    rec = Recorder()
+    with db.atomic():
+        c = _campaign(ref)
+        changed = rec.update(c, **values)
+    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
+                {"id": c.id, "old": {k: v[0] for k, v in changed.items()},
+                 "new": {k: v[1] for k, v in changed.items()}}, rec.changes)
+
+
+def archive_campaign(ref: str | int, archived: bool = True) -> Edit:
+    rec = Recorder()
+    with db.atomic():
+        c = _campaign(ref)
+        old = bool(c.archived)
+        rec.update(c, archived=archived)
+    verb = "archived" if archived else "unarchived"
+    return Edit("campaign", c.id, f"{verb} campaign {c.name!r}" if old != archived
+                else f"campaign {c.name!r} was already {verb}",
+                {"id": c.id, "old": old, "new": archived}, rec.changes)
+
+
+def unarchive_campaign(ref: str | int) -> Edit:
+    return archive_campaign(ref, archived=False)
+
+
+def delete_campaign(ref: str | int) -> Edit:
+    """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
+    holds every row, so undo puts it all back with the same ids."""
+    rec = Recorder()
+    with db.atomic():
+        c = _campaign(ref)
+        name = c.name
+        counts = {"platoons": Platoon.select().where(Platoon.campaign == c).count(),
+                  "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
+        rec.delete(Campaign, c.id)
+    return Edit("campaign", c.id, f"deleted campaign {name!r}", {"id": c.id, "name": name, **counts},
+                rec.changes)
+
+
+def campaign_id(ref: str | int) -> int:
+    return _campaign(ref).id
+
+
+__all__ = [
+    "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "campaign_dict",
+    "list_campaigns", "show_campaign", "create_campaign", "rename_campaign", "set_campaign",
+    "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system",
+]

@@ -1,0 +1,135 @@
+"""Campaign services: create/rename/house rules/archive/delete, refusals, undo/redo via change sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign_app.services import campaigns as cs
+from campaign_app.services import roster
+from campaign_app.services.changesets import redo_changes, undo_changes
+from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.store.models import Campaign, Leader, Platoon, Roll
+
+
+def test_create_defaults_and_house_rules() -> None:
+    edit = cs.create_campaign("Congo 1960", "atomic-africa")
+    c = Campaign.get_by_id(edit.id)
+    assert (c.system, c.period, c.objective_xp_to, c.archived) == ("atomic_africa", None, "both", False)
+    shown = cs.show_campaign("Congo 1960")
+    assert shown["thresholds"] == [1, 4, 9, 16]
+    assert shown["die"] == "d10"
+    rules = {r["key"]: r for r in shown["house_rules"]}
+    assert rules["thresholds"]["default"] == [1, 4, 9, 16] and rules["thresholds"]["is_default"]
+    assert rules["period"]["value"] is None and rules["period"]["is_default"]
+    assert rules["objective_xp_to"]["value"] == "both"
+    assert shown["platoons"] == []
+
+
+def test_create_with_house_rules() -> None:
+    cs.create_campaign("Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon")
+    shown = cs.show_campaign("Katanga")
+    assert shown["period"] == 2 and shown["die"] == "d6"
+    assert shown["thresholds"] == [2, 5, 10, 20]
+    assert shown["objective_xp_to"] == "platoon"
+    assert not any(r["is_default"] for r in shown["house_rules"])
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"name": ""}, "must not be empty"),
+    ({"name": "X", "system": "warhammer"}, "unknown game system"),
+    ({"name": "X", "period": 6}, "period must be 1 to 5"),
+    ({"name": "X", "period": "soon"}, "period must be 1 to 5"),
+    ({"name": "X", "thresholds": "1,4,4,16"}, "rise strictly"),
+    ({"name": "X", "thresholds": "1,4,9,33"}, "within 1..32"),
+    ({"name": "X", "objective_xp_to": "leader"}, "objective XP"),
+])
+def test_create_refuses(kwargs: dict, message: str) -> None:
+    with pytest.raises(ServiceError, match=message):
+        cs.create_campaign(**kwargs)
+    assert Campaign.select().count() == 0
+
+
+def test_duplicate_name_refused_case_insensitively() -> None:
+    cs.create_campaign("Congo 1960")
+    with pytest.raises(ServiceError, match="already exists"):
+        cs.create_campaign("congo 1960")
+    cs.create_campaign("Other")
+    with pytest.raises(ServiceError, match="already exists"):
+        cs.rename_campaign("Other", "CONGO 1960")
+
+
+def test_rename_and_undo_redo() -> None:
+    edit = cs.create_campaign("Congo 1960")
+    ren = cs.rename_campaign("Congo 1960", "Congo 1961")
+    assert ren.summary == {"id": edit.id, "old": "Congo 1960", "new": "Congo 1961"}
+    undo_changes(ren.changes)
+    assert Campaign.get_by_id(edit.id).name == "Congo 1960"
+    redo_changes(ren.changes)
+    assert Campaign.get_by_id(edit.id).name == "Congo 1961"
+
+
+def test_set_house_rules_and_clear_period() -> None:
+    cs.create_campaign("C", period=3)
+    edit = cs.set_campaign("C", period=None, thresholds=(2, 4, 9, 16), objective_xp_to="platoon")
+    c = Campaign.get(Campaign.name == "C")
+    assert (c.period, c.threshold_green, c.objective_xp_to) == (None, 2, "platoon")
+    assert edit.summary["old"]["period"] == 3
+    undo_changes(edit.changes)
+    c = Campaign.get(Campaign.name == "C")
+    assert (c.period, c.threshold_green, c.objective_xp_to) == (3, 1, "both")
+    with pytest.raises(ServiceError, match="rise strictly"):
+        cs.set_campaign("C", thresholds="9,4,1,16")
+    assert not cs.set_campaign("C", period=3).changed
+
+
+def test_thresholds_change_levels_of_platoons() -> None:
+    cs.create_campaign("C")
+    roster.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
+    assert roster.platoon_detail("P")["level"] == "Regular"
+    cs.set_campaign("C", thresholds="1,7,9,16")
+    assert roster.platoon_detail("P")["level"] == "Green"
+
+
+def test_archive_unarchive_and_list() -> None:
+    cs.create_campaign("A")
+    cs.create_campaign("B", "sologear")
+    edit = cs.archive_campaign("A")
+    assert edit.summary == {"id": edit.id, "old": False, "new": True}
+    assert [c["name"] for c in cs.list_campaigns(include_archived=False)] == ["B"]
+    assert [c["name"] for c in cs.list_campaigns()] == ["A", "B"]
+    cs.unarchive_campaign("A")
+    assert [c["name"] for c in cs.list_campaigns(include_archived=False)] == ["A", "B"]
+    assert cs.list_campaigns()[1]["system_label"] == "Sologear"
+
+
+def test_unknown_campaign() -> None:
+    with pytest.raises(NotFound, match="no campaign named 'Nope'"):
+        cs.rename_campaign("Nope", "X")
+
+
+def test_delete_campaign_and_put_it_back() -> None:
+    from campaign_app.rules.dice import TypedDice
+
+    cid = cs.create_campaign("C", period=4).id
+    gen = roster.create_platoon("C", "P1", training="d8", equipment="d8", morale="d8", armor=1,
+                                leader_name="Lt. A", dice=TypedDice([[3, 8]]))
+    roster.add_attached(gen.id, "Mortar", "fire_support", support="light")
+    roster.create_platoon("C", "P2", training="d6", equipment="d6", morale="d6", armor=2)
+    before = roster.platoon_detail(gen.id)
+    edit = cs.delete_campaign("C")
+    assert edit.summary["platoons"] == 2
+    assert Campaign.select().count() == 0 and Platoon.select().count() == 0 and Roll.select().count() == 0
+    undo_changes(edit.changes)
+    assert Campaign.get_by_id(cid).name == "C"
+    assert roster.platoon_detail(gen.id) == before
+    assert Leader.select().count() == 1 and Roll.select().count() == 1
+    redo_changes(edit.changes)
+    assert Campaign.select().count() == 0
+
+
+def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
+    edit = cs.create_campaign("C")
+    roster.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
+    with pytest.raises(ServiceError, match="has since gained other data"):
+        undo_changes(edit.changes)
+    assert Platoon.select().count() == 1

@@ -1,0 +1,385 @@
+"""Roster services: platoons, force generation, XP, leaders, attached units, equipment, undo/redo."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from campaign_app.rules.dice import SeededDice, TypedDice
+from campaign_app.services import campaigns as cs
+from campaign_app.services import roster
+from campaign_app.services.changesets import redo_changes, undo_changes
+from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.store.models import (
+    AttachedUnit,
+    AttributeChange,
+    Battle,
+    Equipment,
+    Leader,
+    Platoon,
+    Roll,
+    XpChange,
+)
+
+
+@pytest.fixture
+def camp() -> int:
+    return cs.create_campaign("Congo 1960", "atomic-africa").id
+
+
+@pytest.fixture
+def pid(camp: int) -> int:
+    return roster.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+                                 armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
+
+
+def test_platoon_detail_shape(pid: int) -> None:
+    d = roster.platoon_detail(pid)
+    for key, value in {"name": "2nd Platoon", "campaign": "Congo 1960", "training": "d10", "equipment": "d10",
+                       "morale": "d8", "armor": 2, "xp": 6, "level": "Regular", "cards": 10}.items():
+        assert d[key] == value, key
+    assert d["leader"]["name"] == "Lt. Okafor" and d["leader"]["xp"] == 2 and d["leader"]["level"] == "Green"
+    assert d["leader"]["rank"] == "Lieutenant"
+    assert d["former_leaders"] == [] and d["attached"] == [] and d["equipment_list"] == []
+    assert d["words"] == {"training": "Professional", "equipment": "Modern", "morale": "Steady"}
+    assert d["armor_class"] == "medium infantry"
+    assert d["id"] == pid and d["thresholds"] == [1, 4, 9, 16]
+    assert d["cards_with_fire_support"] is None
+
+
+def test_platoon_without_leader_draws_only_its_own_cards(camp: int) -> None:
+    e = roster.create_platoon(camp, "Lonely", training=4, equipment=4, morale=4, armor=1, xp=4)
+    d = roster.platoon_detail(e.id)
+    assert d["leader"] is None and d["cards"] == 6
+    with pytest.raises(ServiceError, match="has no leader"):
+        roster.set_xp(e.id, 3, who="leader")
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"training": "d7"}, "d7 is not an attribute die"),
+    ({"morale": "x"}, "Morale: not a die"),
+    ({"armor": 6}, "Armor must be 1 to 5, not 6"),
+    ({"armor": 0}, "Armor must be 1 to 5"),
+    ({"xp": 33}, "platoon XP must be a whole number from 0 to 32, not 33"),
+    ({"xp": -1}, "platoon XP"),
+    ({"leader_xp": 40}, "leader XP"),
+    ({"name": "  "}, "platoon name must not be empty"),
+    ({"name": "2nd platoon"}, "already has a platoon named"),
+])
+def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> None:
+    args = {"name": "3rd Platoon", "training": "d8", "equipment": "d8", "morale": "d8", "armor": 1, "xp": 0,
+            "leader_name": "Sgt. B", "leader_xp": 0, **kwargs}
+    name = args.pop("name")
+    with pytest.raises(ServiceError, match=message):
+        roster.create_platoon("Congo 1960", name, **args)
+    assert Platoon.select().count() == 1 and Leader.select().count() == 1
+
+
+def test_same_name_in_another_campaign_is_fine(pid: int) -> None:
+    cs.create_campaign("Other")
+    roster.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+    with pytest.raises(ServiceError, match="more than one platoon"):
+        roster.platoon_detail("2nd Platoon")
+    assert roster.platoon_detail("2nd Platoon", campaign="Other")["campaign"] == "Other"
+
+
+def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
+    with pytest.raises(NotFound, match="no platoon named 'Ghost'"):
+        roster.set_xp("Ghost", 3)
+    cs.create_campaign("Gears", "sologear")
+    with pytest.raises(ServiceError, match="Sologear campaign"):
+        roster.create_platoon("Gears", "P", training=8, equipment=8, morale=8, armor=1)
+
+
+def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
+    e = roster.create_platoon(camp, "3rd Platoon", training="d8", equipment="d6", morale="d8", armor=1,
+                              leader_name="Lt. Mbeki", dice=TypedDice([[8, 3]]))
+    d = roster.platoon_detail(e.id)
+    assert d["xp"] == 7 and d["leader"]["xp"] == 2
+    roll = Roll.get(Roll.platoon == e.id)
+    assert roll.faces == [8, 3] and roll.expression == "2d10" and roll.source == "entered"
+    assert roll.leader_id == d["leader"]["id"]
+    assert "1.3" in roll.rule
+    assert e.summary["roll"]["faces"] == [8, 3]
+
+
+def test_force_generation_follows_the_period(camp: int) -> None:
+    cs.set_campaign(camp, period=1)
+    e = roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, dice=SeededDice(5))
+    roll = Roll.get(Roll.platoon == e.id)
+    assert roll.expression == "2d4"
+    assert all(1 <= f <= 4 for f in roll.faces)
+    low, high = sorted(f - 1 for f in roll.faces)
+    d = roster.platoon_detail(e.id)
+    assert (d["leader"]["xp"], d["xp"]) == (low, high)
+    assert d["leader"]["name"] == roster.DEFAULT_LEADER_NAME
+
+
+def test_force_generation_bad_faces_writes_nothing(camp: int) -> None:
+    with pytest.raises(ServiceError, match="11 is not a face of a d10"):
+        roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, dice=TypedDice([[3, 11]]))
+    with pytest.raises(ServiceError, match="do not give platoon or leader XP"):
+        roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, xp=3, dice=SeededDice(1))
+    assert Platoon.select().count() == 0 and Roll.select().count() == 0
+
+
+def test_create_undo_redo_keeps_ids_and_roll(camp: int) -> None:
+    e = roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, leader_name="L",
+                              dice=SeededDice(3))
+    before = roster.platoon_detail(e.id)
+    undo_changes(e.changes)
+    assert Platoon.select().count() == 0 and Roll.select().count() == 0 and Leader.select().count() == 0
+    redo_changes(e.changes)
+    assert roster.platoon_detail(e.id) == before
+    assert Roll.select().count() == 1
+
+
+def test_set_platoon_logs_each_change(pid: int) -> None:
+    e = roster.set_platoon(pid, training="d8", morale=12, armor=3, notes="tired", reason="bad winter")
+    assert e.summary["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
+    rows = {(a.field, a.old_value, a.new_value, a.reason) for a in AttributeChange.select()}
+    assert rows == {("training", "d10", "d8", "bad winter"), ("morale", "d8", "d12", "bad winter"),
+                    ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
+    d = roster.platoon_detail(pid)
+    assert (d["training"], d["morale"], d["armor"], d["notes"]) == ("d8", "d12", 3, "tired")
+    undo_changes(e.changes)
+    d = roster.platoon_detail(pid)
+    assert (d["training"], d["morale"], d["armor"], d["notes"]) == ("d10", "d8", 2, "")
+    assert AttributeChange.select().count() == 0
+    redo_changes(e.changes)
+    assert roster.platoon_detail(pid)["training"] == "d8" and AttributeChange.select().count() == 4
+    unchanged = roster.set_platoon(pid, training="d8")
+    assert not unchanged.changed and AttributeChange.select().count() == 4
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"training": "d7"}, "Training: d7 is not an attribute die"),
+    ({"equipment": 3}, "d3 is not an attribute die"),
+    ({"armor": 6}, "Armor must be 1 to 5, not 6"),
+])
+def test_set_platoon_refuses(pid: int, kwargs: dict, message: str) -> None:
+    with pytest.raises(ServiceError, match=message):
+        roster.set_platoon(pid, morale="d4", **kwargs)
+    assert roster.platoon_detail(pid)["morale"] == "d8"
+    assert AttributeChange.select().count() == 0
+
+
+def test_rename_platoon(pid: int, camp: int) -> None:
+    roster.create_platoon(camp, "Other", training=8, equipment=8, morale=8, armor=1)
+    with pytest.raises(ServiceError, match="already has a platoon named 'other'"):
+        roster.rename_platoon(pid, "other")
+    e = roster.rename_platoon(pid, "Second")
+    assert roster.platoon_detail(pid)["name"] == "Second"
+    assert AttributeChange.get().field == "name"
+    undo_changes(e.changes)
+    assert roster.platoon_detail(pid)["name"] == "2nd Platoon"
+
+
+def test_set_xp_platoon_and_leader(pid: int) -> None:
+    e = roster.set_xp(pid, 9, reason="house rule")
+    assert e.summary == {"id": pid, "who": "platoon", "old": 6, "new": 9, "reason": "house rule"}
+    x = XpChange.get()
+    assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id) == ("platoon", 3, 9, "house rule", None)
+    d = roster.platoon_detail(pid)
+    assert d["level"] == "Veteran" and d["cards"] == 2 * 4 + 2 * 2
+    e2 = roster.set_xp(pid, 4, reason="promotion in the field", who="leader")
+    x2 = XpChange.get(XpChange.who == "leader")
+    assert (x2.delta, x2.xp_after, x2.leader_id) == (2, 4, d["leader"]["id"])
+    assert roster.platoon_detail(pid)["leader"]["level"] == "Regular"
+    assert [h["xp_after"] for h in roster.xp_history(pid)] == [9, 4]
+    undo_changes(e2.changes)
+    undo_changes(e.changes)
+    d = roster.platoon_detail(pid)
+    assert (d["xp"], d["leader"]["xp"]) == (6, 2) and XpChange.select().count() == 0
+    with pytest.raises(ServiceError, match="0 to 32, not 33"):
+        roster.set_xp(pid, 33)
+    assert not roster.set_xp(pid, 6).changed and XpChange.select().count() == 0
+
+
+def test_undo_refuses_when_changed_since(pid: int) -> None:
+    e = roster.set_xp(pid, 9)
+    Platoon.update(xp=12).where(Platoon.id == pid).execute()  # e.g. a battle logged outside the undo stack
+    with pytest.raises(ServiceError, match="was changed since"):
+        undo_changes(e.changes)
+    assert roster.platoon_detail(pid)["xp"] == 12 and XpChange.select().count() == 1
+
+
+def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
+    old_id = roster.platoon_detail(pid)["leader"]["id"]
+    e = roster.replace_leader(pid, "Lt. Diallo", xp=3, how="casualty")
+    d = roster.platoon_detail(pid)
+    assert d["leader"]["name"] == "Lt. Diallo" and d["leader"]["xp"] == 3
+    (former,) = d["former_leaders"]
+    assert (former["id"], former["status"], former["how"]) == (old_id, "casualty", "casualty")
+    assert former["left_at"] is not None and former["left_battle"] is None
+    e2 = roster.replace_leader(pid, "Capt. Roux", rank="Captain", dice=TypedDice([[7]]), how="promoted")
+    d = roster.platoon_detail(pid)
+    assert d["leader"]["xp"] == 6 and d["leader"]["rank"] == "Captain"
+    assert [f["name"] for f in d["former_leaders"]] == ["Lt. Okafor", "Lt. Diallo"]
+    roll = Roll.get(Roll.leader == d["leader"]["id"])
+    assert roll.expression == "1d10-1" and roll.total == 6 and e2.summary["roll"]["faces"] == [7]
+    undo_changes(e2.changes)
+    undo_changes(e.changes)
+    d = roster.platoon_detail(pid)
+    assert d["leader"]["id"] == old_id and d["former_leaders"] == []
+    assert Leader.select().count() == 1 and Roll.select().count() == 0
+    redo_changes(e.changes)
+    redo_changes(e2.changes)
+    assert roster.platoon_detail(pid)["leader"]["name"] == "Capt. Roux"
+
+
+def test_replace_leader_refusals(pid: int) -> None:
+    with pytest.raises(ServiceError, match="not both or neither"):
+        roster.replace_leader(pid, "X")
+    with pytest.raises(ServiceError, match="how the leader left"):
+        roster.replace_leader(pid, "X", xp=1, how="eaten")
+    with pytest.raises(ServiceError, match="5 is not a face of a d4"):
+        cs.set_campaign("Congo 1960", period=1)
+        roster.replace_leader(pid, "X", dice=TypedDice([[5]]))
+    assert Leader.select().count() == 1
+
+
+def test_set_leader_name_and_rank(pid: int) -> None:
+    e = roster.set_leader(pid, name="Lt. O. Okafor", rank="Captain")
+    d = roster.platoon_detail(pid)
+    assert (d["leader"]["name"], d["leader"]["rank"]) == ("Lt. O. Okafor", "Captain")
+    assert {a.field for a in AttributeChange.select()} == {"leader.name", "leader.rank"}
+    undo_changes(e.changes)
+    assert roster.platoon_detail(pid)["leader"]["name"] == "Lt. Okafor"
+
+
+def test_attached_units(pid: int) -> None:
+    team = roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    roster.add_attached(pid, "Ferret", "vehicle", training=8, equipment=8, morale=8, armor=4)
+    roster.add_attached(pid, "Battery", "fire_support", support="medium")
+    d = roster.platoon_detail(pid)
+    assert [(a["name"], a["kind"]) for a in d["attached"]] == [
+        ("Weapons team", "team"), ("Ferret", "vehicle"), ("Battery", "fire_support")]
+    assert d["attached"][0]["training"] == "d8" and d["attached"][1]["armor_class"] == "vehicle"
+    assert d["attached"][2]["support"] == "medium" and d["attached"][2]["training"] is None
+    assert d["cards_with_fire_support"] == d["cards"] - 1
+    e = roster.edit_attached(team.id, equipment="d6", reason="lost the MG ammo")
+    assert roster.find_attached(pid, "weapons team").equipment == 6
+    assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
+    undo_changes(e.changes)
+    assert roster.find_attached(pid, "Weapons team").equipment == 10
+    conv = roster.edit_attached(team.id, kind="fire_support", support="light")
+    a = AttachedUnit.get_by_id(team.id)
+    assert (a.kind, a.training, a.armor, a.support) == ("fire_support", None, None, "light")
+    undo_changes(conv.changes)
+    assert AttachedUnit.get_by_id(team.id).training == 8
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"kind": "team", "training": 8, "equipment": 8, "morale": 8, "armor": 4}, "Armor 4 is for vehicles only"),
+    ({"kind": "team", "training": 8, "equipment": 8, "morale": 8}, "needs its own armor"),
+    ({"kind": "vehicle", "training": 7, "equipment": 8, "morale": 8, "armor": 4}, "d7"),
+    ({"kind": "vehicle", "training": 8, "equipment": 8, "morale": 8, "armor": 6}, "Armor must be 1 to 5"),
+    ({"kind": "fire_support"}, "needs a support level"),
+    ({"kind": "fire_support", "support": "huge"}, "fire support level must be one of light, medium, heavy"),
+    ({"kind": "fire_support", "support": "light", "armor": 2}, "no attribute dice or Armor"),
+    ({"kind": "team", "training": 8, "equipment": 8, "morale": 8, "armor": 2, "support": "light"},
+     "no fire support level"),
+    ({"kind": "tank"}, "kind must be one of"),
+])
+def test_attached_refusals(pid: int, kwargs: dict, message: str) -> None:
+    kind = kwargs.pop("kind")
+    with pytest.raises(ServiceError, match=message):
+        roster.add_attached(pid, "X", kind, **kwargs)
+    assert AttachedUnit.select().count() == 0 and AttributeChange.select().count() == 0
+
+
+def test_attached_duplicate_name(pid: int) -> None:
+    roster.add_attached(pid, "Battery", "fire_support", support="heavy")
+    with pytest.raises(ServiceError, match="already has an attached unit named"):
+        roster.add_attached(pid, "battery", "fire_support", support="light")
+
+
+def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
+    team = roster.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
+    roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    before = roster.platoon_detail(pid)
+    assert before["attached"][0]["equipment_list"][0]["name"] == "Medium machine gun"
+    e = roster.remove_attached(team.id)
+    assert AttachedUnit.select().count() == 0 and Equipment.select().count() == 0
+    undo_changes(e.changes)
+    assert roster.platoon_detail(pid) == before
+    redo_changes(e.changes)
+    assert roster.platoon_detail(pid)["attached"] == []
+
+
+def test_equipment_rows(pid: int) -> None:
+    e = roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
+    assert e.summary["ap_vs"] == "point"
+    roster.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
+    d = roster.platoon_detail(pid)
+    assert [(x["name"], x["targets"], x["ap"], x["ap_vs"]) for x in d["equipment_list"]] == [
+        ("Recoilless rifle", "point", -2, "point"), ("Flamer", "both", -1, "dispersed")]
+    ed = roster.edit_equipment(e.id, ap=None)
+    assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
+    undo_changes(ed.changes)
+    assert Equipment.get_by_id(e.id).ap == -2
+    rm = roster.remove_equipment(roster.find_equipment(pid, "flamer").id)
+    assert [x["name"] for x in roster.platoon_detail(pid)["equipment_list"]] == ["Recoilless rifle"]
+    undo_changes(rm.changes)
+    assert len(roster.platoon_detail(pid)["equipment_list"]) == 2
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"targets": "air"}, "targets must be one of dispersed, point, both"),
+    ({"targets": "point", "ap": -2, "ap_vs": "dispersed"}, "only point targets"),
+    ({"ap_vs": "point"}, "needs an AP value"),
+    ({"ap": "lots"}, "AP value must be a whole number"),
+    ({"ap": 11}, "from -10 to 10"),
+    ({"attached": "Nobody"}, "no attached unit 'Nobody'"),
+])
+def test_equipment_refusals(pid: int, kwargs: dict, message: str) -> None:
+    with pytest.raises(ServiceError, match=message):
+        roster.add_equipment(pid, "Gun", **kwargs)
+    assert Equipment.select().count() == 0
+
+
+def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
+    other = roster.create_platoon(camp, "Enemy", training=6, equipment=6, morale=6, armor=1).id
+    roster.add_attached(pid, "Team", "team", training=8, equipment=8, morale=8, armor=1)
+    roster.add_equipment(pid, "Mortar", targets="dispersed")
+    roster.set_xp(pid, 7, reason="x")
+    battle = Battle.create(platoon=pid, number=1, date=dt.date(2024, 1, 1), platoon_xp_before=6,
+                           platoon_xp_after=7)
+    their = Battle.create(platoon=other, number=1, date=dt.date(2024, 1, 1), opponent_platoon=pid,
+                          platoon_xp_before=0, platoon_xp_after=1)
+    Roll.create(platoon=pid, battle=battle, purpose="recovery", expression="1d8", faces=[3], total=3,
+                source="app")
+    before = roster.platoon_detail(pid)
+    e = roster.delete_platoon(pid)
+    assert Platoon.get_or_none(Platoon.id == pid) is None
+    assert Battle.get_by_id(their.id).opponent_platoon_id is None
+    assert Roll.select().count() == 0 and XpChange.select().count() == 0
+    undo_changes(e.changes)
+    assert roster.platoon_detail(pid) == before
+    assert Battle.get_by_id(their.id).opponent_platoon_id == pid
+    assert Battle.get_by_id(battle.id).number == 1 and Roll.select().count() == 1
+    redo_changes(e.changes)
+    assert Platoon.select().count() == 1
+
+
+def test_list_platoons(pid: int, camp: int) -> None:
+    roster.create_platoon(camp, "1st Platoon", training=6, equipment=6, morale=6, armor=1, xp=0)
+    cs.create_campaign("Other")
+    roster.create_platoon("Other", "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
+    rows = roster.list_platoons("Congo 1960")
+    assert [r["name"] for r in rows] == ["1st Platoon", "2nd Platoon"]
+    assert rows[1]["leader"] == "Lt. Okafor" and rows[1]["cards"] == 10 and rows[0]["level"] == "Untested"
+    assert len(roster.list_platoons()) == 3
+    assert roster.list_platoons("Other")[0]["level"] == "Legendary"
+
+
+def test_demo_platoon_detail_matches_the_issue_example() -> None:
+    from campaign_app.services.demo import DEMO_PLATOON, create_demo
+
+    create_demo()
+    d = roster.platoon_detail(DEMO_PLATOON)
+    assert (d["xp"], d["level"], d["cards"], d["leader"]["level"]) == (6, "Regular", 10, "Green")
+    assert d["attached"][0]["equipment_list"][0]["targets"] == "dispersed"
+    assert d["equipment_list"][0]["ap"] == -2
