@@ -1,0 +1,199 @@
+"""Shared pieces of the printed sheets and reports (Unit Data Sheet, Sologear forms, history report).
+
+Every page is drawn in the embedded DejaVu Sans (``fonts.register_fonts``); the canvas starts in it too, so no
+built-in (non-embedded) PDF font is ever referenced. ``invariant=True`` makes reportlab leave the creation
+date and document id out, so identical input gives byte-identical PDFs (the print date on the page comes from
+the caller).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from .fonts import FONT, FONT_BOLD, register_fonts
+from .paper import default_paper, paper_size
+
+INK = colors.HexColor("#1a1a1a")
+MID = colors.HexColor("#6b6b6b")
+LIGHT = colors.HexColor("#b8b8b8")
+FAINT = colors.HexColor("#e6e6e6")
+ACCENT = colors.HexColor("#3b4a5a")
+ACCENT_LIGHT = colors.HexColor("#dde3ea")
+
+CREATOR = "campaign_app"
+
+
+def resolve_paper(paper: str | None) -> tuple[str, tuple[float, float]]:
+    """(name, (width, height)) for ``paper`` or, when None, the locale's default paper."""
+    name = (paper or default_paper()).lower()
+    return name, paper_size(name)
+
+
+def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, subject: str = "",
+               invariant: bool = True) -> Canvas:
+    """A canvas that starts in DejaVu Sans (so Helvetica is never referenced) with the document's metadata."""
+    register_fonts()
+    canvas = Canvas(buffer, pagesize=pagesize, invariant=1 if invariant else 0, initialFontName=FONT,
+                    initialFontSize=10)
+    canvas.setTitle(title)
+    canvas.setAuthor(CREATOR)
+    canvas.setCreator(CREATOR)
+    if subject:
+        canvas.setSubject(subject)
+    return canvas
+
+
+def canvas_maker(title: str, subject: str = "", invariant: bool = True) -> Callable[..., Canvas]:
+    """A ``canvasmaker`` for platypus document templates with the same settings as :func:`new_canvas`."""
+    register_fonts()
+
+    def make(*args: Any, **kwargs: Any) -> Canvas:
+        kwargs["invariant"] = 1 if invariant else 0
+        kwargs.setdefault("initialFontName", FONT)
+        kwargs.setdefault("initialFontSize", 10)
+        canvas = Canvas(*args, **kwargs)
+        canvas.setTitle(title)
+        canvas.setAuthor(CREATOR)
+        canvas.setCreator(CREATOR)
+        if subject:
+            canvas.setSubject(subject)
+        return canvas
+
+    return make
+
+
+def print_date_text(printed_on: _dt.date | None) -> str:
+    day = printed_on or _dt.date.today()
+    return f"Printed {day.isoformat()}"
+
+
+def styles() -> dict[str, ParagraphStyle]:
+    """The paragraph styles the sheets share (all DejaVu Sans)."""
+    register_fonts()
+    base = ParagraphStyle("body", fontName=FONT, fontSize=8.5, leading=10.5, textColor=INK)
+    return {
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9),
+        "tiny": ParagraphStyle("tiny", parent=base, fontSize=6.5, leading=8, textColor=MID),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8, leading=9.5),
+        "cell_bold": ParagraphStyle("cell_bold", parent=base, fontName=FONT_BOLD, fontSize=8, leading=9.5),
+        "head": ParagraphStyle("head", parent=base, fontName=FONT_BOLD, fontSize=7.5, leading=9,
+                               textColor=colors.white),
+        "section": ParagraphStyle("section", parent=base, fontName=FONT_BOLD, fontSize=10, leading=13,
+                                  textColor=ACCENT, spaceBefore=6, spaceAfter=3),
+        "title": ParagraphStyle("title", parent=base, fontName=FONT_BOLD, fontSize=18, leading=22),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, leading=13, textColor=MID),
+        "center": ParagraphStyle("center", parent=base, alignment=TA_CENTER),
+    }
+
+
+def esc(text: object) -> str:
+    """Text made safe for a reportlab Paragraph (its mini-markup)."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths: Sequence[float],
+               *, align_right: Sequence[int] = (), total_row: bool = False, empty_rows: int = 0,
+               row_height: float | None = None, st: dict[str, ParagraphStyle] | None = None,
+               repeat_header: bool = True) -> Table:
+    """A ruled table with a dark header row; cells wrap (Paragraphs). ``empty_rows`` adds blank ruled rows
+    to fill in by hand; ``total_row`` sets the last row in bold on a light band."""
+    st = st or styles()
+    data: list[list[object]] = [[Paragraph(esc(h), st["head"]) for h in headers]]
+    for r_index, row in enumerate(rows):
+        bold = total_row and r_index == len(rows) - 1
+        data.append([Paragraph(esc(c), st["cell_bold" if bold else "cell"]) if not isinstance(c, Paragraph)
+                     else c for c in row])
+    for _ in range(empty_rows):
+        data.append([""] * len(headers))
+    heights: list[float | None] | None = None
+    if row_height is not None:
+        heights = [None] + [row_height] * (len(data) - 1)
+    table = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1 if repeat_header else 0)
+    commands: list[tuple[Any, ...]] = [
+        ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
+        ("GRID", (0, 0), (-1, -1), 0.5, LIGHT),
+        ("BOX", (0, 0), (-1, -1), 0.8, INK),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+    ]
+    for col in align_right:
+        commands.append(("ALIGN", (col, 1), (col, -1), "RIGHT"))
+    if total_row and rows:
+        commands.append(("BACKGROUND", (0, len(rows)), (-1, len(rows)), ACCENT_LIGHT))
+    table.setStyle(TableStyle(commands))
+    return table
+
+
+SECTION_HEIGHT = 17.0
+
+
+def draw_section(canvas: Canvas, x: float, y: float, width: float, title: str, note: str = "") -> float:
+    """A section heading (capitals in the accent colour, an optional small note on the right, a thin rule)
+    whose top is at ``y``; returns the y just below it."""
+    canvas.saveState()
+    canvas.setFont(FONT_BOLD, 9.5)
+    canvas.setFillColor(ACCENT)
+    canvas.drawString(x, y - 10, title.upper())
+    if note:
+        canvas.setFont(FONT, 7)
+        canvas.setFillColor(MID)
+        canvas.drawRightString(x + width, y - 10, note)
+    canvas.setStrokeColor(ACCENT)
+    canvas.setLineWidth(0.6)
+    canvas.line(x, y - 13, x + width, y - 13)
+    canvas.restoreState()
+    return y - SECTION_HEIGHT
+
+
+class SectionHeading(Flowable):
+    """:func:`draw_section` as a platypus flowable (kept with the table that follows it)."""
+
+    def __init__(self, title: str, note: str = "", space_before: float = 6.0) -> None:
+        super().__init__()
+        self.title = title
+        self.note = note
+        self.space_before = space_before
+        self.keepWithNext = True
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width = avail_width
+        return avail_width, SECTION_HEIGHT + self.space_before
+
+    def draw(self) -> None:
+        draw_section(self.canv, 0, SECTION_HEIGHT, self.width, self.title, self.note)
+
+
+def footer(canvas: Canvas, width: float, margin: float, left: str, right: str) -> None:
+    """A thin rule and one line of small text at the bottom of the page."""
+    canvas.saveState()
+    canvas.setStrokeColor(LIGHT)
+    canvas.setLineWidth(0.5)
+    canvas.line(margin, margin - 6, width - margin, margin - 6)
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(MID)
+    canvas.drawString(margin, margin - 15, left)
+    canvas.drawRightString(width - margin, margin - 15, right)
+    canvas.restoreState()
+
+
+def fmt_number(value: float | int | None, digits: int = 2) -> str:
+    """``1350`` for whole numbers, ``2.25`` otherwise (trailing zeros dropped); ``""`` for None."""
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.{digits}f}".rstrip("0").rstrip(".")

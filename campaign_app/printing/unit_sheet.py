@@ -1,0 +1,716 @@
+"""The Unit Data Sheet of an Atomic Africa platoon (RULES.md 1.1), one page per platoon, A4 or Letter.
+
+The functions here take plain data (:class:`UnitSheet`, :class:`BlankSheet`) and return PDF bytes; the
+service ``campaign_app.services.printing`` gathers the data and writes the file.
+
+A page shows: the platoon's name and campaign; the three attribute dice drawn as dice on their d4..d12
+ladder with the level words; Armor and its class; the 32-box XP tracks of the platoon and of the leader with
+G, R, V, L over the threshold boxes; the current levels and the orders cards drawn per turn; the leader;
+heavy weapons and special equipment; attached units; notes; the print date.
+
+Modes: a **filled** sheet (the current XP boxes shaded), **pencil** mode (the platoon's data printed but the XP
+boxes, levels and cards left empty to keep in pencil) and a **blank** sheet to fill in by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing, Line, Polygon, Rect, String
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import KeepInFrame, Paragraph, Spacer
+
+from ..rules.dice import DIE_SIDES, parse_die
+from ..rules.experience import (
+    ARMOR_CLASSES,
+    ATTRIBUTE_LEVEL_WORDS,
+    ATTRIBUTES,
+    DEFAULT_THRESHOLDS,
+    LEVEL_LETTERS,
+    LEVELS,
+    XP_MAX,
+    Thresholds,
+    experience_table,
+    level_rank,
+    orders_cards,
+    xp_range,
+)
+from .fonts import FONT, FONT_BOLD
+from .sheetkit import (
+    ACCENT,
+    ACCENT_LIGHT,
+    FAINT,
+    INK,
+    LIGHT,
+    MID,
+    SectionHeading,
+    draw_section,
+    esc,
+    footer,
+    grid_table,
+    new_canvas,
+    print_date_text,
+    resolve_paper,
+    styles,
+)
+
+MARGIN = 36.0
+SYSTEM_NAME = "Atomic Africa"
+TARGET_WORDS = {"dispersed": "dispersed", "point": "point", "both": "dispersed and point"}
+KIND_WORDS = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "fire support"}
+BLANK_WEAPON_ROWS = 4
+BLANK_ATTACHED_ROWS = 3
+
+
+# ----------------------------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A heavy weapon or item of special equipment (RULES 1.1)."""
+
+    name: str
+    targets: str = "both"
+    ap: int | None = None
+    ap_vs: str | None = None
+    notes: str = ""
+
+    def targets_text(self) -> str:
+        return TARGET_WORDS.get(self.targets, self.targets)
+
+    def ap_text(self) -> str:
+        if self.ap is None:
+            return ""
+        value = f"{self.ap:+d}".replace("-", "\u2212")
+        vs = f" vs {TARGET_WORDS.get(self.ap_vs, self.ap_vs)}" if self.ap_vs and self.ap_vs != "both" else ""
+        return f"AP {value}{vs}"
+
+    def summary(self) -> str:
+        parts = [self.name, f"({self.targets_text()}"]
+        ap = self.ap_text()
+        parts[-1] += f", {ap})" if ap else ")"
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class AttachedUnitData:
+    """An attached on-board unit (own dice and Armor) or off-board fire support (RULES 1.1)."""
+
+    name: str
+    kind: str
+    training: int | None = None
+    equipment: int | None = None
+    morale: int | None = None
+    armor: int | None = None
+    support: str | None = None
+    weapons: tuple[Weapon, ...] = ()
+    notes: str = ""
+
+    def kind_text(self) -> str:
+        word = KIND_WORDS.get(self.kind, self.kind)
+        return f"{word} ({self.support})" if self.kind == "fire_support" and self.support else word
+
+
+@dataclass(frozen=True)
+class LeaderData:
+    name: str
+    rank: str = ""
+    xp: int = 0
+
+
+@dataclass(frozen=True)
+class UnitSheet:
+    """Everything one filled Unit Data Sheet prints. Dice are given by their sides (4..12)."""
+
+    name: str
+    campaign: str
+    training: int
+    equipment: int
+    morale: int
+    armor: int
+    xp: int
+    leader: LeaderData | None = None
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    weapons: tuple[Weapon, ...] = ()
+    attached: tuple[AttachedUnitData, ...] = ()
+    notes: str = ""
+    former_leaders: tuple[str, ...] = ()
+
+    def die(self, attribute: str) -> int:
+        return int(getattr(self, attribute))
+
+
+@dataclass(frozen=True)
+class BlankSheet:
+    """A sheet to fill in by hand; the campaign's name and XP thresholds may be printed on it."""
+
+    campaign: str = ""
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+
+
+SheetEntry = UnitSheet | BlankSheet
+
+
+def _weapon_from(raw: Mapping[str, Any]) -> Weapon:
+    ap = raw.get("ap")
+    return Weapon(name=str(raw.get("name", "")), targets=str(raw.get("targets") or "both"),
+                  ap=None if ap in (None, "") else int(ap), ap_vs=raw.get("ap_vs") or None,
+                  notes=str(raw.get("notes") or ""))
+
+
+def _die_or_none(value: Any) -> int | None:
+    return None if value in (None, "") else parse_die(value)
+
+
+def unit_sheet_from_detail(detail: Mapping[str, Any], thresholds: Thresholds | None = None) -> UnitSheet:
+    """A :class:`UnitSheet` from the roster's ``platoon_detail`` dict (dice as ``"d10"`` or 10).
+
+    The thresholds come from the argument, else from ``detail["thresholds"]`` (a Thresholds, a
+    ``"1,4,9,16"`` string or a sequence of four numbers), else the defaults.
+    """
+    if thresholds is None:
+        raw = detail.get("thresholds")
+        if isinstance(raw, Thresholds):
+            thresholds = raw
+        elif isinstance(raw, str):
+            thresholds = Thresholds.parse(raw)
+        elif isinstance(raw, Mapping):
+            thresholds = Thresholds(int(raw["green"]), int(raw["regular"]), int(raw["veteran"]),
+                                    int(raw["legendary"]))
+        elif raw:
+            thresholds = Thresholds(*(int(v) for v in raw))
+        else:
+            thresholds = DEFAULT_THRESHOLDS
+    leader_raw = detail.get("leader")
+    leader = None
+    if leader_raw:
+        leader = LeaderData(name=str(leader_raw.get("name", "")), rank=str(leader_raw.get("rank") or ""),
+                            xp=int(leader_raw.get("xp") or 0))
+    weapons_raw = detail.get("equipment_list") or detail.get("weapons") or ()
+    attached = []
+    for unit in detail.get("attached") or ():
+        unit_weapons = unit.get("equipment_list") or unit.get("equipment_items") or unit.get("weapons") or ()
+        attached.append(AttachedUnitData(
+            name=str(unit.get("name", "")), kind=str(unit.get("kind", "team")),
+            training=_die_or_none(unit.get("training")), equipment=_die_or_none(unit.get("equipment")),
+            morale=_die_or_none(unit.get("morale")),
+            armor=None if unit.get("armor") in (None, "") else int(unit["armor"]),
+            support=unit.get("support") or None,
+            weapons=tuple(_weapon_from(w) for w in unit_weapons if isinstance(w, Mapping)),
+            notes=str(unit.get("notes") or "")))
+    former = []
+    for item in detail.get("former_leaders") or ():
+        if isinstance(item, Mapping):
+            status = item.get("status") or ""
+            former.append(f"{item.get('name', '')} ({status})" if status else str(item.get("name", "")))
+        else:
+            former.append(str(item))
+    campaign = detail.get("campaign", "")
+    if isinstance(campaign, Mapping):
+        campaign = campaign.get("name", "")
+    return UnitSheet(
+        name=str(detail["name"]), campaign=str(campaign or ""),
+        training=parse_die(detail["training"]), equipment=parse_die(detail["equipment"]),
+        morale=parse_die(detail["morale"]), armor=int(detail["armor"]), xp=int(detail["xp"]),
+        leader=leader, thresholds=thresholds,
+        weapons=tuple(_weapon_from(w) for w in weapons_raw if isinstance(w, Mapping)),
+        attached=tuple(attached), notes=str(detail.get("notes") or ""), former_leaders=tuple(former))
+
+
+# ------------------------------------------------------------------------------------------ dice shapes
+
+
+def _regular_points(n: int, radius: float, cx: float, cy: float, start_deg: float = 90.0) -> list[float]:
+    points: list[float] = []
+    for i in range(n):
+        angle = math.radians(start_deg + 360.0 * i / n)
+        points += [cx + radius * math.cos(angle), cy + radius * math.sin(angle)]
+    return points
+
+
+def die_drawing(sides: int, size: float, *, selected: bool = False, faded: bool = False) -> Drawing:
+    """A die of ``sides`` (4, 6, 8, 10, 12) drawn as its usual silhouette, ``size`` points square, with its
+    label ("d8") inside. ``selected`` fills it in the accent colour; ``faded`` draws it in light grey."""
+    d = Drawing(size, size)
+    c = size / 2.0
+    r = size * 0.47
+    if selected:
+        fill, stroke, inner, text = ACCENT, INK, colors.HexColor("#8897a8"), colors.white
+    elif faded:
+        fill, stroke, inner, text = colors.white, LIGHT, FAINT, LIGHT
+    else:
+        fill, stroke, inner, text = colors.white, MID, LIGHT, MID
+    width = 1.2 if selected else 0.8
+    label_y = c - size * 0.09
+    if sides == 4:
+        pts = _regular_points(3, r * 1.08, c, c - r * 0.2)
+        d.add(Polygon(pts, fillColor=fill, strokeColor=stroke, strokeWidth=width, strokeLineJoin=1))
+        label_y = c - size * 0.2
+    elif sides == 6:
+        s = r * 1.5
+        d.add(Rect(c - s / 2, c - s / 2, s, s, rx=size * 0.08, ry=size * 0.08, fillColor=fill,
+                   strokeColor=stroke, strokeWidth=width))
+    elif sides == 8:
+        outer = _regular_points(6, r, c, c)
+        d.add(Polygon(outer, fillColor=fill, strokeColor=stroke, strokeWidth=width, strokeLineJoin=1))
+        tri = [outer[0], outer[1], outer[4], outer[5], outer[8], outer[9]]
+        d.add(Polygon(tri, fillColor=None, strokeColor=inner, strokeWidth=0.6, strokeLineJoin=1))
+    elif sides == 10:
+        top, bottom = (c, c + r), (c, c - r)
+        right, left = (c + r * 0.9, c + r * 0.12), (c - r * 0.9, c + r * 0.12)
+        right_low, left_low = (c + r * 0.9, c - r * 0.28), (c - r * 0.9, c - r * 0.28)
+        outline = [*top, *right, *right_low, *bottom, *left_low, *left]
+        d.add(Polygon(outline, fillColor=fill, strokeColor=stroke, strokeWidth=width, strokeLineJoin=1))
+        face = [*top, c + r * 0.55, c - r * 0.05, c, c - r * 0.38, c - r * 0.55, c - r * 0.05]
+        d.add(Polygon(face, fillColor=None, strokeColor=inner, strokeWidth=0.6, strokeLineJoin=1))
+        d.add(Line(c, c - r * 0.38, *bottom, strokeColor=inner, strokeWidth=0.6))
+        label_y = c - size * 0.12
+    elif sides == 12:
+        outer = _regular_points(10, r, c, c, start_deg=90.0)
+        d.add(Polygon(outer, fillColor=fill, strokeColor=stroke, strokeWidth=width, strokeLineJoin=1))
+        face = _regular_points(5, r * 0.6, c, c, start_deg=90.0)
+        d.add(Polygon(face, fillColor=None, strokeColor=inner, strokeWidth=0.6, strokeLineJoin=1))
+        for i in range(5):
+            d.add(Line(face[2 * i], face[2 * i + 1], outer[4 * i], outer[4 * i + 1], strokeColor=inner,
+                       strokeWidth=0.6))
+    else:
+        raise ValueError(f"no drawing for a d{sides}")
+    d.add(String(c, label_y, f"d{sides}", fontName=FONT_BOLD, fontSize=size * 0.26, fillColor=text,
+                 textAnchor="middle"))
+    return d
+
+
+def shield_drawing(size: float, armor: int | None) -> Drawing:
+    """The Armor badge: a shield with the Armor value (empty on a blank sheet)."""
+    d = Drawing(size, size)
+    w, h = size * 0.8, size * 0.92
+    x0, y0 = (size - w) / 2, (size - h) / 2
+    pts = [x0, y0 + h, x0 + w, y0 + h, x0 + w, y0 + h * 0.45, x0 + w / 2, y0, x0, y0 + h * 0.45]
+    filled = armor is not None
+    d.add(Polygon(pts, fillColor=ACCENT if filled else colors.white, strokeColor=INK, strokeWidth=1.2,
+                  strokeLineJoin=1))
+    if filled:
+        d.add(String(size / 2, y0 + h * 0.42, str(armor), fontName=FONT_BOLD, fontSize=size * 0.42,
+                     fillColor=colors.white, textAnchor="middle"))
+    return d
+
+
+# ------------------------------------------------------------------------------------------------ page
+
+
+@dataclass
+class _Page:
+    canvas: Canvas
+    width: float
+    height: float
+    st: dict[str, Any] = field(default_factory=styles)
+
+    @property
+    def content_width(self) -> float:
+        return self.width - 2 * MARGIN
+
+
+def _section(page: _Page, y: float, title: str, note: str = "") -> float:
+    """A section heading with a thin rule; returns the y below it."""
+    return draw_section(page.canvas, MARGIN, y, page.content_width, title, note)
+
+
+def _write_line(cv: Canvas, x: float, y: float, width: float) -> None:
+    cv.saveState()
+    cv.setStrokeColor(LIGHT)
+    cv.setLineWidth(0.5)
+    cv.line(x, y - 2, x + width, y - 2)
+    cv.restoreState()
+
+
+def _label_value(cv: Canvas, x: float, y: float, label: str, value: str | None, width: float,
+                 size: float = 9) -> None:
+    """``LABEL value`` on one line; a None value leaves a ruled line to write on."""
+    cv.setFont(FONT, 6.5)
+    cv.setFillColor(MID)
+    cv.drawString(x, y, label.upper())
+    lw = cv.stringWidth(label.upper(), FONT, 6.5) + 4
+    if value is None:
+        _write_line(cv, x + lw, y, width - lw)
+    else:
+        cv.setFont(FONT_BOLD, size)
+        cv.setFillColor(INK)
+        cv.drawString(x + lw, y, _fit(cv, value, FONT_BOLD, size, width - lw))
+
+
+def _fit(cv: Canvas, text: str, font: str, size: float, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width``."""
+    if cv.stringWidth(text, font, size) <= width:
+        return text
+    while text and cv.stringWidth(text + "\u2026", font, size) > width:
+        text = text[:-1]
+    return text + "\u2026"
+
+
+def _header(page: _Page, entry: SheetEntry, y: float) -> float:
+    cv = page.canvas
+    cv.setFont(FONT, 7.5)
+    cv.setFillColor(MID)
+    cv.drawString(MARGIN, y - 8, f"UNIT DATA SHEET \u00b7 {SYSTEM_NAME.upper()}")
+    name = entry.name if isinstance(entry, UnitSheet) else None
+    campaign = entry.campaign or None
+    if name is None:
+        _label_value(cv, MARGIN, y - 30, "Platoon", None, page.content_width * 0.58)
+    else:
+        cv.setFont(FONT_BOLD, 20)
+        cv.setFillColor(INK)
+        cv.drawString(MARGIN, y - 30, _fit(cv, name, FONT_BOLD, 20, page.content_width * 0.6))
+    x_right = MARGIN + page.content_width * 0.62
+    _label_value(cv, x_right, y - 30, "Campaign", campaign, page.content_width * 0.38, size=10)
+    return y - 42
+
+
+def _attributes(page: _Page, entry: SheetEntry, y: float) -> float:
+    cv = page.canvas
+    filled = isinstance(entry, UnitSheet)
+    y = _section(page, y, "Attributes", "each action rolls all three dice; a wound shifts Morale one die lower")
+    armor_w = 128.0
+    left_w = page.content_width - armor_w - 10
+    label_w = 86.0
+    cell_w = (left_w - label_w) / 5
+    row_h = 54.0
+    die_size = 34.0
+    for index, attribute in enumerate(ATTRIBUTES):
+        top = y - index * row_h
+        current = entry.die(attribute) if isinstance(entry, UnitSheet) else None
+        if index % 2 == 0:
+            cv.setFillColor(colors.HexColor("#f5f6f8"))
+            cv.rect(MARGIN, top - row_h + 2, left_w, row_h - 2, stroke=0, fill=1)
+        cv.setFont(FONT_BOLD, 10)
+        cv.setFillColor(INK)
+        cv.drawString(MARGIN + 4, top - 20, attribute.capitalize())
+        if current is not None:
+            cv.setFont(FONT_BOLD, 8)
+            cv.setFillColor(ACCENT)
+            cv.drawString(MARGIN + 4, top - 33, f"d{current}")
+            cv.setFont(FONT, 7.5)
+            cv.drawString(MARGIN + 4 + cv.stringWidth(f"d{current} ", FONT_BOLD, 8), top - 33,
+                          ATTRIBUTE_LEVEL_WORDS[attribute][DIE_SIDES.index(current)])
+        else:
+            cv.setFont(FONT, 6.5)
+            cv.setFillColor(MID)
+            cv.drawString(MARGIN + 4, top - 33, "circle the die")
+        for level, sides in enumerate(DIE_SIDES):
+            x = MARGIN + label_w + level * cell_w
+            selected = current == sides
+            drawing = die_drawing(sides, die_size, selected=selected, faded=filled and not selected)
+            renderPDF.draw(drawing, cv, x + (cell_w - die_size) / 2, top - 4 - die_size)
+            word = ATTRIBUTE_LEVEL_WORDS[attribute][level]
+            cv.setFont(FONT_BOLD if selected else FONT, 6.8)
+            cv.setFillColor(INK if selected or not filled else LIGHT)
+            cv.drawCentredString(x + cell_w / 2, top - row_h + 8, _fit(cv, word, FONT, 6.8, cell_w - 2))
+    # Armor box on the right
+    ax = MARGIN + page.content_width - armor_w
+    box_h = 3 * row_h - 2
+    cv.setStrokeColor(INK)
+    cv.setLineWidth(0.8)
+    cv.roundRect(ax, y - box_h, armor_w, box_h, 4, stroke=1, fill=0)
+    cv.setFont(FONT_BOLD, 10)
+    cv.setFillColor(INK)
+    cv.drawString(ax + 8, y - 16, "Armor")
+    armor = entry.armor if isinstance(entry, UnitSheet) else None
+    renderPDF.draw(shield_drawing(46, armor), cv, ax + armor_w - 54, y - 54)
+    if armor is not None:
+        cv.setFont(FONT, 8)
+        cv.setFillColor(ACCENT)
+        cv.drawString(ax + 8, y - 30, ARMOR_CLASSES[armor])
+    line_y = y - 70
+    for value in range(1, 6):
+        is_current = armor == value
+        cv.setFont(FONT_BOLD if is_current else FONT, 7.5)
+        cv.setFillColor(INK if is_current or armor is None else LIGHT)
+        cv.drawString(ax + 10, line_y, f"{value}")
+        cv.drawString(ax + 24, line_y, ARMOR_CLASSES[value])
+        if is_current:
+            cv.setStrokeColor(ACCENT)
+            cv.circle(ax + 12.3, line_y + 2.6, 5.2, stroke=1, fill=0)
+        line_y -= 11.5
+    cv.setFont(FONT, 6.3)
+    cv.setFillColor(MID)
+    cv.drawString(ax + 8, y - box_h + 16, "4–5: vehicles only")
+    cv.drawString(ax + 8, y - box_h + 6, "cover: +1 light, +2 heavy")
+    return y - 3 * row_h - 4
+
+
+def _level_spans(thresholds: Thresholds) -> list[tuple[int, int, int]]:
+    """(rank, first box, last box) of each level on the 1..32 track (XP 0 has no box)."""
+    spans = []
+    for rank in range(1, len(LEVELS) + 1):
+        low, high = xp_range(rank, thresholds)
+        low = max(low, 1)
+        if low <= high:
+            spans.append((rank, low, high))
+    return spans
+
+
+def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thresholds,
+              subtitle: str | None, show_values: bool) -> float:
+    """A 32-box XP track; ``xp`` boxes shaded (None: all empty), G/R/V/L over the threshold boxes, a light
+    scale of the levels beneath. Returns the y below it."""
+    cv = page.canvas
+    width = page.content_width
+    pitch = width / XP_MAX
+    box = pitch - 2.4
+    cv.setFont(FONT_BOLD, 9)
+    cv.setFillColor(INK)
+    cv.drawString(MARGIN, y - 9, title)
+    tw = cv.stringWidth(title, FONT_BOLD, 9) + 8
+    if subtitle is not None:
+        cv.setFont(FONT, 8.5)
+        cv.setFillColor(ACCENT)
+        cv.drawString(MARGIN + tw, y - 9, subtitle)
+    if show_values and xp is not None:
+        rank = level_rank(xp, thresholds)
+        text = f"{xp} XP \u00b7 {LEVELS[rank - 1]}"
+        cv.setFont(FONT_BOLD, 9)
+        cv.setFillColor(ACCENT)
+        cv.drawRightString(MARGIN + width, y - 9, text)
+    else:
+        cv.setFont(FONT, 6.5)
+        cv.setFillColor(MID)
+        cv.drawRightString(MARGIN + width - 66, y - 9, "XP")
+        _write_line(cv, MARGIN + width - 62, y - 9, 22)
+        cv.drawRightString(MARGIN + width - 28, y - 9, "level")
+        _write_line(cv, MARGIN + width - 26, y - 9, 26)
+    letters_y = y - 21
+    box_top = y - 24
+    marks = dict(zip(thresholds.as_tuple(), LEVEL_LETTERS, strict=True))
+    filled_to = xp if (show_values and xp is not None) else 0
+    for n in range(1, XP_MAX + 1):
+        bx = MARGIN + (n - 1) * pitch + 1.2
+        is_mark = n in marks
+        if n <= filled_to:
+            cv.setFillColor(ACCENT)
+        elif is_mark:
+            cv.setFillColor(ACCENT_LIGHT)
+        else:
+            cv.setFillColor(colors.white)
+        cv.setStrokeColor(INK if is_mark else MID)
+        cv.setLineWidth(1.4 if is_mark else 0.6)
+        cv.rect(bx, box_top - box, box, box, stroke=1, fill=1)
+        cv.setFont(FONT, 5.2)
+        cv.setFillColor(colors.white if n <= filled_to else LIGHT)
+        cv.drawRightString(bx + box - 1.5, box_top - box + 1.6, str(n))
+        if is_mark:
+            cv.setFont(FONT_BOLD, 8)
+            cv.setFillColor(INK)
+            cv.drawCentredString(bx + box / 2, letters_y, marks[n])
+    # the light threshold scale under the boxes
+    scale_y = box_top - box - 7
+    current_rank = level_rank(xp, thresholds) if (show_values and xp is not None) else None
+    cv.setLineWidth(0.5)
+    for rank, first, last in _level_spans(thresholds):
+        x0 = MARGIN + (first - 1) * pitch + 1.2
+        x1 = MARGIN + last * pitch - 1.2
+        here = rank == current_rank
+        cv.setStrokeColor(ACCENT if here else LIGHT)
+        cv.line(x0, scale_y, x1, scale_y)
+        cv.line(x0, scale_y - 2.5, x0, scale_y + 2.5)
+        cv.line(x1, scale_y - 2.5, x1, scale_y + 2.5)
+        name = LEVELS[rank - 1]
+        font = FONT_BOLD if here else FONT
+        if cv.stringWidth(name, font, 6) + 6 > x1 - x0:
+            name = name[0]
+        label_w = cv.stringWidth(name, font, 6) + 6
+        mid = (x0 + x1) / 2
+        cv.setFillColor(colors.white)
+        cv.rect(mid - label_w / 2, scale_y - 3, label_w, 6, stroke=0, fill=1)
+        cv.setFont(font, 6)
+        cv.setFillColor(ACCENT if here else MID)
+        cv.drawCentredString(mid, scale_y - 2.1, name)
+    return scale_y - 8
+
+
+def _experience(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
+    thresholds = entry.thresholds
+    note = "XP needed: " + ", ".join(f"{letter} {value}" for letter, value in
+                                     zip(LEVEL_LETTERS, thresholds.as_tuple(), strict=True))
+    y = _section(page, y, "Experience", note + f" \u00b7 at most {XP_MAX}")
+    show = isinstance(entry, UnitSheet) and not pencil
+    platoon_xp = entry.xp if isinstance(entry, UnitSheet) else None
+    y = _xp_track(page, y, "Platoon", platoon_xp, thresholds, None, show)
+    y -= 6
+    leader = entry.leader if isinstance(entry, UnitSheet) else None
+    if isinstance(entry, UnitSheet):
+        leader_label = ((f"{leader.name} \u00b7 {leader.rank}" if leader.rank else leader.name) if leader
+                        else "no leader")
+    else:
+        leader_label = None
+    y = _xp_track(page, y, "Leader", leader.xp if leader else None, thresholds, leader_label,
+                  show and leader is not None)
+    return y - 2
+
+
+def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
+    """Current levels and orders cards per turn (left) beside the experience table (right)."""
+    cv = page.canvas
+    y = _section(page, y, "Levels and orders", "cards per turn = 2 \u00d7 platoon level + 2 \u00d7 leader level")
+    st = page.st
+    left_w = page.content_width * 0.52
+    filled = isinstance(entry, UnitSheet) and not pencil
+    lines: list[tuple[str, str | None]] = []
+    if isinstance(entry, UnitSheet) and filled:
+        p_rank = level_rank(entry.xp, entry.thresholds)
+        lines.append(("Platoon level", f"{LEVELS[p_rank - 1]} ({p_rank}) \u2192 {2 * p_rank} cards"))
+        if entry.leader is not None:
+            l_rank = level_rank(entry.leader.xp, entry.thresholds)
+            lines.append(("Leader level", f"{LEVELS[l_rank - 1]} ({l_rank}) \u2192 {2 * l_rank} cards"))
+            total = orders_cards(p_rank, l_rank)
+        else:
+            lines.append(("Leader level", "no leader \u2192 0 cards"))
+            total = orders_cards(p_rank, None)
+        lines.append(("Orders cards per turn", f"{total}"))
+        lines.append(("With fire support", f"{total - 1}"))
+        lines.append(("Leader off the table", f"{orders_cards(p_rank, None)}"))
+    else:
+        for label in ("Platoon level", "Leader level", "Orders cards per turn", "With fire support",
+                      "Leader off the table"):
+            lines.append((label, None))
+    line_y = y - 10
+    for label, value in lines:
+        _label_value(cv, MARGIN + 2, line_y, label, value, left_w - 8, size=9)
+        line_y -= 14
+    # leader
+    leader_y = line_y - 4
+    if isinstance(entry, UnitSheet):
+        if entry.leader is not None:
+            _label_value(cv, MARGIN + 2, leader_y, "Leader", entry.leader.name, left_w * 0.6)
+            _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", entry.leader.rank or None,
+                         left_w * 0.36)
+        else:
+            _label_value(cv, MARGIN + 2, leader_y, "Leader", "none", left_w * 0.6)
+            _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
+        if entry.former_leaders:
+            cv.setFont(FONT, 6.8)
+            cv.setFillColor(MID)
+            text = "Before: " + ", ".join(entry.former_leaders)
+            cv.drawString(MARGIN + 2, leader_y - 11, _fit(cv, text, FONT, 6.8, left_w - 6))
+    else:
+        _label_value(cv, MARGIN + 2, leader_y, "Leader", None, left_w * 0.6)
+        _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
+    # experience table on the right: the same table the rules and the cards use
+    headers, rows = experience_table(entry.thresholds)
+    right_w = page.content_width - left_w - 8
+    widths = [right_w * f for f in (0.3, 0.14, 0.2, 0.14, 0.22)]
+    table = grid_table(headers, rows, widths, st=st)
+    if isinstance(entry, UnitSheet) and filled:
+        from reportlab.platypus import TableStyle
+
+        p_rank = level_rank(entry.xp, entry.thresholds)
+        table.setStyle(TableStyle([("BACKGROUND", (0, p_rank), (-1, p_rank), ACCENT_LIGHT)]))
+    _w, h = table.wrapOn(cv, right_w, 200)
+    table.drawOn(cv, MARGIN + left_w + 8, y - 2 - h)
+    bottom = min(leader_y - 16, y - 2 - h)
+    return bottom - 4
+
+
+def _weapon_rows(weapons: Sequence[Weapon]) -> list[list[str]]:
+    return [[w.name, w.targets_text(), w.ap_text(), w.notes] for w in weapons]
+
+
+def _attached_rows(units: Sequence[AttachedUnitData]) -> list[list[str]]:
+    rows = []
+    for u in units:
+        dice = [f"d{v}" if v else "\u2013" for v in (u.training, u.equipment, u.morale)]
+        kit = "; ".join(w.summary() for w in u.weapons)
+        if u.notes:
+            kit = f"{kit}; {u.notes}" if kit else u.notes
+        rows.append([u.name, u.kind_text(), *dice, str(u.armor) if u.armor else "\u2013", kit])
+    return rows
+
+
+def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float) -> None:
+    """Weapons and attached units (shrunk to fit if long), then the notes box down to ``bottom``."""
+    cv = page.canvas
+    st = page.st
+    w = page.content_width
+    filled = isinstance(entry, UnitSheet)
+    weapons = entry.weapons if isinstance(entry, UnitSheet) else ()
+    attached = entry.attached if isinstance(entry, UnitSheet) else ()
+    flow: list[Any] = []
+    flow.append(SectionHeading("Heavy weapons and special equipment", "targets: dispersed, point or both",
+                               space_before=2))
+    flow.append(grid_table(("Name", "Targets", "AP", "Notes"), _weapon_rows(weapons),
+                           [w * 0.34, w * 0.2, w * 0.18, w * 0.28],
+                           empty_rows=max(0, (2 if filled else BLANK_WEAPON_ROWS) - len(weapons)),
+                           row_height=None, st=st))
+    flow.append(Spacer(1, 4))
+    flow.append(SectionHeading("Attached units", "no XP of their own: they use the platoon's level",
+                               space_before=2))
+    flow.append(grid_table(("Name", "Type", "T", "E", "M", "Armor", "Weapons and equipment"),
+                           _attached_rows(attached),
+                           [w * 0.2, w * 0.15, w * 0.06, w * 0.06, w * 0.06, w * 0.07, w * 0.4],
+                           empty_rows=max(0, (1 if filled else BLANK_ATTACHED_ROWS) - len(attached)), st=st))
+    flow.append(Spacer(1, 2))
+    min_notes = 70.0
+    frame_h = max(40.0, y - bottom - min_notes)
+    kif = KeepInFrame(w, frame_h, flow, mode="shrink")
+    _w, h = kif.wrapOn(cv, w, frame_h)
+    kif.drawOn(cv, MARGIN, y - h)
+    # a thin rule under each table's section heading is drawn by the style; now the notes box
+    top = y - h - 6
+    box_top = draw_section(cv, MARGIN, top, w, "Notes") - 2
+    cv.setStrokeColor(INK)
+    cv.setLineWidth(0.8)
+    cv.roundRect(MARGIN, bottom, w, box_top - bottom, 3, stroke=1, fill=0)
+    text_bottom = box_top
+    notes = entry.notes if isinstance(entry, UnitSheet) else ""
+    if notes:
+        para = Paragraph(esc(notes).replace("\n", "<br/>"), st["body"])
+        avail = box_top - bottom - 8
+        kif_notes = KeepInFrame(w - 12, avail, [para], mode="shrink")
+        _nw, nh = kif_notes.wrapOn(cv, w - 12, avail)
+        kif_notes.drawOn(cv, MARGIN + 6, box_top - 4 - nh)
+        text_bottom = box_top - 6 - nh
+    cv.setStrokeColor(FAINT)
+    cv.setLineWidth(0.5)
+    line_y = text_bottom - 16
+    while line_y > bottom + 6:
+        cv.line(MARGIN + 6, line_y, MARGIN + w - 6, line_y)
+        line_y -= 16
+
+
+def _draw_sheet(page: _Page, entry: SheetEntry, pencil: bool, printed: str) -> None:
+    y = page.height - MARGIN + 8
+    y = _header(page, entry, y)
+    y = _attributes(page, entry, y - 2)
+    y = _experience(page, entry, y, pencil)
+    y = _orders(page, entry, y, pencil)
+    _lower(page, entry, y, MARGIN + 4)
+    mode = "blank sheet" if isinstance(entry, BlankSheet) else ("pencil mode" if pencil else "")
+    left = printed + (f" \u00b7 {mode}" if mode else "")
+    right = (f"{entry.name} \u00b7 {entry.campaign}" if isinstance(entry, UnitSheet) else "campaign_app")
+    footer(page.canvas, page.width, MARGIN, left, right)
+
+
+def build_unit_sheets(entries: Sequence[SheetEntry], *, paper: str | None = None, pencil: bool = False,
+                      printed_on: _dt.date | None = None, invariant: bool = True) -> bytes:
+    """The PDF (bytes) of one page per entry: a :class:`UnitSheet` (filled; XP boxes empty in ``pencil``
+    mode) or a :class:`BlankSheet`. ``paper`` is "a4" or "letter" (None: the locale's default);
+    ``printed_on`` is the date in the footer (default today)."""
+    if not entries:
+        raise ValueError("nothing to print: give at least one platoon or a blank sheet")
+    _name, size = resolve_paper(paper)
+    buffer = io.BytesIO()
+    names = [e.name for e in entries if isinstance(e, UnitSheet)]
+    title = "Unit Data Sheet" + (f": {', '.join(names)}" if names else " (blank)")
+    cv = new_canvas(buffer, size, title, subject="Atomic Africa platoon", invariant=invariant)
+    printed = print_date_text(printed_on)
+    for entry in entries:
+        page = _Page(cv, size[0], size[1])
+        _draw_sheet(page, entry, pencil, printed)
+        cv.showPage()
+    cv.save()
+    return buffer.getvalue()
