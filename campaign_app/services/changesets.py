@@ -85,6 +85,18 @@ class Edit:
         return bool(self.changes)
 
 
+def combine(kind: str, obj_id: int, edits: Iterable[Edit], summary: dict[str, Any] | None = None) -> Edit:
+    """One Edit for several services run inside one outer transaction (their ops in order)."""
+    edits = list(edits)
+    ops = [op for e in edits for op in e.changes.ops]
+    message = "; ".join(e.message for e in edits if e.changed) or (edits[0].message if edits else "")
+    merged: dict[str, Any] = summary if summary is not None else {}
+    if summary is None:
+        for e in edits:
+            merged.update(e.summary)
+    return Edit(kind, obj_id, message, merged, Changeset(ops))
+
+
 def _table(model: type[BaseModel] | str) -> str:
     return model if isinstance(model, str) else model._meta.table_name
 

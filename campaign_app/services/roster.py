@@ -39,7 +39,7 @@ from ..store.models import (
     now,
 )
 from .campaigns import check_name
-from .changesets import Edit, Recorder, redo_changes, undo_changes
+from .changesets import Edit, Recorder, combine, redo_changes, undo_changes
 from .common import NotFound, ServiceError, find_campaign, find_platoon, roll_to_dict, store_rolls, thresholds_of
 
 KINDS: dict[str, str] = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "off-board fire support"}
@@ -396,6 +396,25 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
                 rec.changes)
 
 
+def update_platoon(ref: str | int, *, name: str | None = None, training: Any = None, equipment: Any = None,
+                   morale: Any = None, armor: Any = None, notes: str | None = None, xp: Any = None,
+                   leader_xp: Any = None, reason: str = "", campaign: str | int | None = None) -> Edit:
+    """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
+    with db.atomic():
+        p = _platoon(ref, campaign)
+        edits = []
+        if name is not None:
+            edits.append(rename_platoon(p.id, name, reason=reason))
+        edits.append(set_platoon(p.id, training=training, equipment=equipment, morale=morale, armor=armor,
+                                 notes=notes, reason=reason))
+        if xp is not None:
+            edits.append(set_xp(p.id, xp, reason=reason))
+        if leader_xp is not None:
+            edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
+        detail = platoon_detail(p.id)
+    return combine("platoon", p.id, edits, detail)
+
+
 # --- leaders ----------------------------------------------------------------------------------------------
 
 def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = None, notes: str | None = None,
@@ -736,5 +755,5 @@ __all__ = [
     "list_platoons", "xp_history", "attribute_history", "create_platoon", "rename_platoon", "set_platoon",
     "set_xp", "set_leader", "replace_leader", "find_attached", "add_attached", "edit_attached",
     "remove_attached", "find_equipment", "add_equipment", "edit_equipment", "remove_equipment",
-    "delete_platoon", "platoon_id", "undo_changes", "redo_changes", "check_die",
+    "delete_platoon", "platoon_id", "update_platoon", "undo_changes", "redo_changes", "check_die",
 ]

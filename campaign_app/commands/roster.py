@@ -1,0 +1,494 @@
+"""``campaign-cli campaign | platoon | leader | attached | equipment ...``: the roster (RULES.md 1.1, 1.3).
+
+Values are checked by the services (a d7, Armor 6, XP 33, an unknown platoon, a duplicate name): one line
+on stderr, exit status 2, nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..services import campaigns as campaign_service
+from ..services import roster as roster_service
+from ..services.changesets import Edit
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+
+KIND_ALIASES = {"team": "team", "vehicle": "vehicle", "fire-support": "fire_support",
+                "fire_support": "fire_support", "support": "fire_support"}
+
+
+def _kind(text: str) -> str:
+    kind = KIND_ALIASES.get(text.strip().lower())
+    if kind is None:
+        raise CliError(f"attached unit kind must be team, vehicle or fire-support, not {text!r}")
+    return kind
+
+
+def _emit_edit(args: argparse.Namespace, edit: Edit, data: Any = None) -> int:
+    return emit(args, edit.summary if data is None else data, edit.message)
+
+
+# --- text renderings --------------------------------------------------------------------------------------
+
+def _campaign_text(c: dict[str, Any]) -> str:
+    lines = [f"{c['name']}  ({c['system_label']}{', archived' if c['archived'] else ''})"]
+    for rule in c["house_rules"]:
+        default = "" if rule["is_default"] else "  (changed; default " + (
+            "not set" if rule["default"] is None else
+            ",".join(map(str, rule["default"])) if isinstance(rule["default"], list) else str(rule["default"])) + ")"
+        lines.append(f"  {rule['label']}: {rule['text']}{default}")
+    if c.get("notes"):
+        lines.append(f"  Notes: {c['notes']}")
+    if "platoons" in c:
+        lines.append(f"  Platoons ({len(c['platoons'])}):")
+        lines.extend("    " + _platoon_line(p) for p in c["platoons"])
+    elif "sheet_count" in c:
+        lines.append(f"  Sologear sheets: {c['sheet_count']}")
+    return "\n".join(lines)
+
+
+def _platoon_line(p: dict[str, Any]) -> str:
+    leader = f"{p['leader']} ({p['leader_xp']} XP, {p['leader_level']})" if p["leader"] else "no leader"
+    return (f"{p['name']}: {p['training']}/{p['equipment']}/{p['morale']} Armor {p['armor']}, {p['xp']} XP "
+            f"{p['level']}, {p['cards']} cards; {leader}")
+
+
+def _attached_text(a: dict[str, Any]) -> str:
+    if a["kind"] == "fire_support":
+        head = f"{a['name']}: {a['support']} off-board fire support"
+    else:
+        head = (f"{a['name']}: {a['kind']} T {a['training']} E {a['equipment']} M {a['morale']} "
+                f"Armor {a['armor']}")
+    return head
+
+
+def _equipment_text(e: dict[str, Any]) -> str:
+    ap = f", AP {e['ap']} vs {e['ap_vs']}" if e["ap"] is not None else ""
+    return f"{e['name']} (targets {e['targets']}{ap})"
+
+
+def platoon_text(d: dict[str, Any]) -> str:
+    w = d["words"]
+    lines = [
+        f"{d['name']}  (campaign {d['campaign']})",
+        f"  Training {d['training']} ({w['training']})  Equipment {d['equipment']} ({w['equipment']})  "
+        f"Morale {d['morale']} ({w['morale']})",
+        f"  Armor {d['armor']} ({d['armor_class']})",
+        f"  XP {d['xp']}/32: {d['level']}; orders cards per turn: {d['cards']}"
+        + (f" ({d['cards_with_fire_support']} with fire support)" if d["cards_with_fire_support"] else ""),
+    ]
+    ld = d["leader"]
+    lines.append(f"  Leader: {ld['name']} ({ld['rank']}), {ld['xp']} XP ({ld['level']})" if ld else "  Leader: none")
+    for f in d["former_leaders"]:
+        when = f"battle {f['left_battle']}" if f["left_battle"] else (f["left_at"] or "")
+        lines.append(f"    former: {f['name']} ({f['rank']}), {f['xp']} XP, {f['how']} {when}".rstrip())
+    if d["attached"]:
+        lines.append("  Attached:")
+        for a in d["attached"]:
+            lines.append("    " + _attached_text(a))
+            lines.extend("      - " + _equipment_text(e) for e in a["equipment_list"])
+    if d["equipment_list"]:
+        lines.append("  Heavy weapons / equipment:")
+        lines.extend("    - " + _equipment_text(e) for e in d["equipment_list"])
+    if d["notes"]:
+        lines.append(f"  Notes: {d['notes']}")
+    return "\n".join(lines)
+
+
+# --- campaign ---------------------------------------------------------------------------------------------
+
+def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = campaign_service.create_campaign(args.name, args.system, period=args.period,
+                                            thresholds=args.thresholds,
+                                            objective_xp_to=args.objective_xp or "both", notes=args.notes or "")
+    return _emit_edit(args, edit)
+
+
+def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    rows = campaign_service.list_campaigns(include_archived=not args.active)
+    def text() -> str:
+        if not rows:
+            return "no campaigns yet (campaign-cli campaign new --name ...)"
+        out = []
+        for c in rows:
+            count = (f"{c['platoon_count']} platoon(s)" if "platoon_count" in c
+                     else f"{c['sheet_count']} sheet(s)")
+            out.append(f"{c['name']}  [{c['system_label']}{', archived' if c['archived'] else ''}]  {count}")
+        return "\n".join(out)
+    return emit(args, rows, text)
+
+
+def _campaign_show(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    data = campaign_service.show_campaign(args.campaign)
+    return emit(args, data, lambda: _campaign_text(data))
+
+
+def _campaign_rename(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, campaign_service.rename_campaign(args.campaign, args.new_name))
+
+
+def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    kwargs: dict[str, Any] = {}
+    if args.period is not None:
+        kwargs["period"] = args.period
+    if not kwargs and args.thresholds is None and args.objective_xp is None and args.notes is None:
+        raise CliError("nothing to change: give --period, --thresholds, --objective-xp or --notes")
+    edit = campaign_service.set_campaign(args.campaign, thresholds=args.thresholds,
+                                         objective_xp_to=args.objective_xp, notes=args.notes, **kwargs)
+    return _emit_edit(args, edit)
+
+
+def _campaign_archive(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, campaign_service.archive_campaign(args.campaign, archived=not args.unarchive))
+
+
+def _campaign_unarchive(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, campaign_service.unarchive_campaign(args.campaign))
+
+
+def _campaign_delete(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, campaign_service.delete_campaign(args.campaign))
+
+
+# --- platoon ----------------------------------------------------------------------------------------------
+
+def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
+    uses_dice = bool(getattr(args, "dice", None)) or getattr(args, "seed", None) is not None
+    if uses_dice and not args.generate:
+        raise CliError("--seed and --dice are for force generation: add --generate")
+    if args.generate and (args.xp is not None or args.leader_xp is not None):
+        raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
+    ctx.open_db()
+    edit = roster_service.create_platoon(
+        args.campaign, args.name, training=args.training, equipment=args.equipment, morale=args.morale,
+        armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
+        leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
+    def text() -> str:
+        out = edit.message
+        if "roll" in edit.summary:
+            r = edit.summary["roll"]
+            out += f"\n  roll {r['expression']} {r['faces']} ({r['source']}): {r['outcome']}"
+        return out + "\n" + platoon_text(edit.summary)
+    return emit(args, edit.summary, text)
+
+
+def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
+    values = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor", "notes", "xp",
+                                            "leader_xp")}
+    if all(v is None for v in values.values()):
+        raise CliError("nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or "
+                       "--leader-xp")
+    ctx.open_db()
+    edit = roster_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
+    return emit(args, edit.summary, edit.message)
+
+
+def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    rows = roster_service.list_platoons(args.campaign)
+    def text() -> str:
+        if not rows:
+            return "no platoons"
+        return "\n".join(f"{r['campaign']}: " + _platoon_line(r) for r in rows)
+    return emit(args, rows, text)
+
+
+def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    data = roster_service.platoon_detail(args.platoon, args.campaign)
+    return emit(args, data, lambda: platoon_text(data))
+
+
+def _platoon_rename(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, roster_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign,
+                                                          reason=args.reason or ""))
+
+
+def _platoon_delete(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, roster_service.delete_platoon(args.platoon, campaign=args.campaign))
+
+
+# --- leader -----------------------------------------------------------------------------------------------
+
+def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
+    uses_dice = bool(getattr(args, "dice", None)) or getattr(args, "seed", None) is not None
+    if uses_dice and not args.roll:
+        raise CliError("--seed and --dice are for the replacement roll: add --roll")
+    if args.roll and args.xp is not None:
+        raise CliError("give either --xp or --roll, not both")
+    if not args.roll and args.xp is None:
+        raise CliError("give the new leader's XP (--xp N) or roll for it (--roll)")
+    ctx.open_db()
+    edit = roster_service.replace_leader(args.platoon, args.name, rank=args.rank, xp=args.xp,
+                                         dice=dice_source(args) if args.roll else None, how=args.how,
+                                         notes=args.notes or "", campaign=args.campaign)
+    def text() -> str:
+        roll = edit.summary.get("roll")
+        extra = f"\n  roll {roll['expression']} {roll['faces']} ({roll['source']}): {roll['outcome']}" if roll else ""
+        return edit.message + extra
+    return emit(args, edit.summary, text)
+
+
+def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
+    if args.name is None and args.rank is None and args.notes is None:
+        raise CliError("nothing to change: give --name, --rank or --notes")
+    ctx.open_db()
+    return _emit_edit(args, roster_service.set_leader(args.platoon, name=args.name, rank=args.rank,
+                                                      notes=args.notes, campaign=args.campaign))
+
+
+# --- attached units ---------------------------------------------------------------------------------------
+
+def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = roster_service.add_attached(args.platoon, args.name, _kind(args.kind), training=args.training,
+                                       equipment=args.equipment, morale=args.morale, armor=args.armor,
+                                       support=args.support, notes=args.notes or "", campaign=args.campaign)
+    return _emit_edit(args, edit)
+
+
+def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    pid = roster_service.platoon_id(args.platoon, args.campaign)
+    unit = roster_service.find_attached(pid, args.unit)
+    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor",
+                                                             "support") if getattr(args, k) is not None}
+    if args.kind is not None:
+        kwargs["kind"] = _kind(args.kind)
+    if args.new_name is not None:
+        kwargs["name"] = args.new_name
+    if args.notes is not None:
+        kwargs["notes"] = args.notes
+    if not kwargs:
+        raise CliError("nothing to change: give --name, --kind, --training, --equipment, --morale, --armor, "
+                       "--support or --notes")
+    return _emit_edit(args, roster_service.edit_attached(unit.id, reason=args.reason or "", **kwargs))
+
+
+def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    pid = roster_service.platoon_id(args.platoon, args.campaign)
+    unit = roster_service.find_attached(pid, args.unit)
+    return _emit_edit(args, roster_service.remove_attached(unit.id, reason=args.reason or ""))
+
+
+# --- equipment --------------------------------------------------------------------------------------------
+
+def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = roster_service.add_equipment(args.platoon, args.name, attached=args.attached, targets=args.targets,
+                                        ap=args.ap, ap_vs=args.ap_vs, notes=args.notes or "",
+                                        campaign=args.campaign)
+    return _emit_edit(args, edit)
+
+
+def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    pid = roster_service.platoon_id(args.platoon, args.campaign)
+    item = roster_service.find_equipment(pid, args.item, attached=args.attached)
+    kwargs: dict[str, Any] = {}
+    if args.new_name is not None:
+        kwargs["name"] = args.new_name
+    if args.targets is not None:
+        kwargs["targets"] = args.targets
+    if args.no_ap:
+        kwargs["ap"] = None
+    elif args.ap is not None:
+        kwargs["ap"] = args.ap
+    if args.ap_vs is not None:
+        kwargs["ap_vs"] = args.ap_vs
+    if args.notes is not None:
+        kwargs["notes"] = args.notes
+    if not kwargs:
+        raise CliError("nothing to change: give --name, --targets, --ap, --no-ap, --ap-vs or --notes")
+    return _emit_edit(args, roster_service.edit_equipment(item.id, **kwargs))
+
+
+def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    pid = roster_service.platoon_id(args.platoon, args.campaign)
+    item = roster_service.find_equipment(pid, args.item, attached=args.attached)
+    return _emit_edit(args, roster_service.remove_equipment(item.id))
+
+
+# --- the parser -------------------------------------------------------------------------------------------
+
+def _sub(group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any,
+         json_out: bool = True) -> argparse.ArgumentParser:
+    p = group.add_parser(name, parents=[parent], help=help_text, description=help_text)
+    if json_out:
+        add_json(p)
+    p.set_defaults(handler=handler)
+    return p
+
+
+def _platoon_ref(p: argparse.ArgumentParser) -> None:
+    p.add_argument("platoon", metavar="PLATOON", help="platoon name (or id)")
+    p.add_argument("--campaign", metavar="NAME", help="the platoon's campaign (when two share the name)")
+
+
+def _dice_args(p: argparse.ArgumentParser, required: bool = False) -> None:
+    for attr in ("training", "equipment", "morale"):
+        p.add_argument(f"--{attr}", required=required, metavar="DIE", help=f"{attr} die: d4, d6, d8, d10 or d12")
+    p.add_argument("--armor", required=required, metavar="N",
+                   help="Armor 1-5 (1 light, 2 medium, 3 heavy infantry; 4-5 vehicles)")
+
+
+def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    # campaign
+    cp = subparsers.add_parser("campaign", parents=[parent], help="create, list, show, rename, archive, delete "
+                               "campaigns", description="Campaigns and their house rules.")
+    cs = cp.add_subparsers(dest="campaign_command", metavar="ACTION")
+    cs.required = True
+    p = _sub(cs, "new", parent, "create a campaign", _campaign_new)
+    p.add_argument("--name", required=True)
+    p.add_argument("--system", default="atomic-africa", help="atomic-africa (default) or sologear")
+    p.add_argument("--period", metavar="1..5", help="campaign period (replacement and force generation die)")
+    p.add_argument("--thresholds", metavar="G,R,V,L", help="XP thresholds (default 1,4,9,16)")
+    p.add_argument("--objective-xp", choices=("both", "platoon"),
+                   help="objective XP goes to the platoon and leader (both, default) or the platoon only")
+    p.add_argument("--notes")
+    p = _sub(cs, "list", parent, "list campaigns", _campaign_list)
+    p.add_argument("--active", action="store_true", help="leave out archived campaigns")
+    p = _sub(cs, "show", parent, "show a campaign's settings and platoons", _campaign_show)
+    p.add_argument("campaign", metavar="NAME")
+    p = _sub(cs, "rename", parent, "rename a campaign", _campaign_rename)
+    p.add_argument("campaign", metavar="NAME")
+    p.add_argument("new_name", metavar="NEW_NAME")
+    p = _sub(cs, "set", parent, "change a campaign's house rules or notes", _campaign_set)
+    p.add_argument("campaign", metavar="NAME")
+    p.add_argument("--period", metavar="1..5|none")
+    p.add_argument("--thresholds", metavar="G,R,V,L")
+    p.add_argument("--objective-xp", choices=("both", "platoon"))
+    p.add_argument("--notes")
+    p = _sub(cs, "archive", parent, "archive a campaign (hidden from the navigator)", _campaign_archive)
+    p.add_argument("campaign", metavar="NAME")
+    p.add_argument("--unarchive", action="store_true", help="bring an archived campaign back")
+    p = _sub(cs, "unarchive", parent, "bring an archived campaign back", _campaign_unarchive)
+    p.add_argument("campaign", metavar="NAME")
+    p = _sub(cs, "delete", parent, "delete a campaign with all its platoons and history", _campaign_delete)
+    p.add_argument("campaign", metavar="NAME")
+
+    # platoon
+    pp = subparsers.add_parser("platoon", parents=[parent], help="create, change, list, show platoons",
+                               description="Atomic Africa platoons.")
+    ps = pp.add_subparsers(dest="platoon_command", metavar="ACTION")
+    ps.required = True
+    p = _sub(ps, "new", parent, "create a platoon by hand or with force generation (--generate)", _platoon_new)
+    p.add_argument("--campaign", required=True, metavar="NAME")
+    p.add_argument("--name", required=True)
+    _dice_args(p, required=True)
+    p.add_argument("--xp", metavar="N", help="platoon XP 0-32 (default 0)")
+    p.add_argument("--leader", metavar="NAME", help="the leader's name")
+    p.add_argument("--leader-rank", default=roster_service.DEFAULT_RANK, metavar="RANK")
+    p.add_argument("--leader-xp", metavar="N", help="leader XP 0-32 (default 0)")
+    p.add_argument("--notes")
+    p.add_argument("--generate", action="store_true",
+                   help="force generation: roll two dice of the period's type for the leader's and the "
+                        "platoon's XP (RULES 1.3)")
+    add_dice_options(p)
+    p = _sub(ps, "set", parent, "change a platoon's dice, Armor, notes or XP", _platoon_set)
+    _platoon_ref(p)
+    _dice_args(p)
+    p.add_argument("--notes")
+    p.add_argument("--xp", metavar="N", help="set the platoon's XP (logged with --reason)")
+    p.add_argument("--leader-xp", metavar="N", help="set the current leader's XP (logged with --reason)")
+    p.add_argument("--reason", help="why (kept with each change)")
+    p = _sub(ps, "list", parent, "list platoons", _platoon_list)
+    p.add_argument("--campaign", metavar="NAME")
+    p = _sub(ps, "show", parent, "show a platoon (--json: the data the sheet prints)", _platoon_show)
+    _platoon_ref(p)
+    p = _sub(ps, "rename", parent, "rename a platoon", _platoon_rename)
+    _platoon_ref(p)
+    p.add_argument("new_name", metavar="NEW_NAME")
+    p.add_argument("--reason")
+    p = _sub(ps, "delete", parent, "delete a platoon with its history", _platoon_delete)
+    _platoon_ref(p)
+
+    # leader
+    lp = subparsers.add_parser("leader", parents=[parent], help="replace or edit a platoon's leader",
+                               description="The platoon's leader.")
+    ls = lp.add_subparsers(dest="leader_command", metavar="ACTION")
+    ls.required = True
+    p = _sub(ls, "replace", parent, "a new leader takes over (XP given or rolled: one die of the period's "
+             "type minus one)", _leader_replace)
+    _platoon_ref(p)
+    p.add_argument("--name", required=True)
+    p.add_argument("--rank", default=roster_service.DEFAULT_RANK)
+    p.add_argument("--xp", metavar="N")
+    p.add_argument("--roll", action="store_true", help="roll the replacement leader's XP (RULES 1.2 step 4)")
+    p.add_argument("--how", choices=tuple(roster_service.LEADER_EXITS), default="replaced",
+                   help="how the old leader left (default: replaced)")
+    p.add_argument("--notes")
+    add_dice_options(p)
+    p = _sub(ls, "set", parent, "change the current leader's name, rank or notes", _leader_set)
+    _platoon_ref(p)
+    p.add_argument("--name")
+    p.add_argument("--rank")
+    p.add_argument("--notes")
+
+    # attached units
+    ap = subparsers.add_parser("attached", parents=[parent], help="attached teams, vehicles, fire support",
+                               description="Attached units (no XP of their own).")
+    asub = ap.add_subparsers(dest="attached_command", metavar="ACTION")
+    asub.required = True
+    p = _sub(asub, "add", parent, "attach a team, vehicle or off-board fire support", _attached_add)
+    _platoon_ref(p)
+    p.add_argument("--name", required=True)
+    p.add_argument("--kind", required=True, help="team, vehicle or fire-support")
+    _dice_args(p)
+    p.add_argument("--support", choices=roster_service.SUPPORT_LEVELS, help="fire support: light/medium/heavy")
+    p.add_argument("--notes")
+    p = _sub(asub, "edit", parent, "change an attached unit", _attached_edit)
+    _platoon_ref(p)
+    p.add_argument("unit", metavar="UNIT")
+    p.add_argument("--name", dest="new_name")
+    p.add_argument("--kind")
+    _dice_args(p)
+    p.add_argument("--support", choices=roster_service.SUPPORT_LEVELS)
+    p.add_argument("--notes")
+    p.add_argument("--reason")
+    p = _sub(asub, "remove", parent, "remove an attached unit (with its equipment)", _attached_remove)
+    _platoon_ref(p)
+    p.add_argument("unit", metavar="UNIT")
+    p.add_argument("--reason")
+
+    # equipment
+    ep = subparsers.add_parser("equipment", parents=[parent], help="heavy weapons / special equipment",
+                               description="Heavy weapons and special equipment of a platoon or of one of its "
+                                           "attached units.")
+    es = ep.add_subparsers(dest="equipment_command", metavar="ACTION")
+    es.required = True
+    p = _sub(es, "add", parent, "add a heavy weapon or special equipment", _equipment_add)
+    _platoon_ref(p)
+    p.add_argument("--name", required=True)
+    p.add_argument("--attached", metavar="UNIT", help="give it to this attached unit instead of the platoon")
+    p.add_argument("--targets", default="both", choices=tuple(roster_service.TARGETS))
+    p.add_argument("--ap", metavar="N", help="AP value, e.g. -2")
+    p.add_argument("--ap-vs", choices=tuple(roster_service.TARGETS), help="target type the AP applies to")
+    p.add_argument("--notes")
+    p = _sub(es, "edit", parent, "change a heavy weapon or special equipment", _equipment_edit)
+    _platoon_ref(p)
+    p.add_argument("item", metavar="NAME")
+    p.add_argument("--attached", metavar="UNIT")
+    p.add_argument("--name", dest="new_name")
+    p.add_argument("--targets", choices=tuple(roster_service.TARGETS))
+    p.add_argument("--ap", metavar="N")
+    p.add_argument("--no-ap", action="store_true", help="remove the AP value")
+    p.add_argument("--ap-vs", choices=tuple(roster_service.TARGETS))
+    p.add_argument("--notes")
+    p = _sub(es, "remove", parent, "remove a heavy weapon or special equipment", _equipment_remove)
+    _platoon_ref(p)
+    p.add_argument("item", metavar="NAME")
+    p.add_argument("--attached", metavar="UNIT")
