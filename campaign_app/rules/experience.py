@@ -75,7 +75,7 @@ class Thresholds:
         values = self.as_tuple()
         if any(isinstance(v, bool) or not isinstance(v, int) for v in values):
             raise RulesError(f"XP thresholds must be whole numbers, not {values!r}")
-        if not 1 <= values[0] or values[-1] > XP_MAX:
+        if not values[0] >= 1 or values[-1] > XP_MAX:
             raise RulesError(f"XP thresholds must lie within 1..{XP_MAX}, not {values!r}")
         if any(b <= a for a, b in zip(values, values[1:], strict=False)):
             raise RulesError(f"XP thresholds must rise strictly (Green < Regular < Veteran < Legendary), "
