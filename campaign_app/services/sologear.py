@@ -1,0 +1,845 @@
+"""Sologear campaigns (RULES.md §2): the campaign sheet, its forces, the campaign length, battle turns, what
+the player records after each battle, the end-of-campaign reckoning, undo, and the sheet as data.
+
+A Sologear campaign is a ``Campaign`` row with system "sologear" and one ``SologearSheet``. Every write is
+one transaction, refuses bad input with a :class:`ServiceError` (nothing written) and returns an
+:class:`~.changesets.Edit` (``summary`` is what the CLI prints; ``changes`` lets the GUI undo/redo it).
+
+Life of a sheet: active (length rolled, turns played) -> ended (``end_reason``: turns used up,
+surrendered, routed, broke through, pilot dead, pilot captured) -> reckoned (recognition, D66, impression,
+reward or punishment stored on the sheet). :func:`undo_last` steps back one stage at a time: the reckoning,
+else the last turn (exactly: ``SologearTurn.state_before`` restores the sheet), else the length roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from ..rules import sologear as sg
+from ..rules.dice import DiceSource, RollRecord
+from ..rules.experience import RulesError
+from ..store.database import db
+from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
+from .campaigns import check_name, create_campaign, rename_campaign
+from .changesets import Edit, Recorder
+from .common import NotFound, ServiceError, find_sheet, roll_to_dict, store_rolls
+
+T = TypeVar("T")
+
+HEADER_FIELDS: tuple[str, ...] = ("date", "area", "pilot", "gear_name", "gear_tv", "player_unit",
+                                  "player_affiliation", "enemy_unit", "enemy_affiliation", "notes")
+"""Sheet fields the user edits directly (plus the campaign ``name``)."""
+
+TEXT_MAX = 120
+STATE_FIELDS: tuple[str, ...] = ("gear_damaged", "short_ammo", "pilot_status", "status", "end_reason")
+"""The sheet's state a turn may change; saved in ``SologearTurn.state_before`` so undo is exact."""
+
+END_REASONS: dict[str, str] = {
+    "surrendered": "surrounded: the pilot surrendered",
+    "routed": "the army was routed",
+    "broke_through": "the pilot broke through (ferocious battles)",
+    "turns used up": "all battle turns were played",
+    "pilot dead": "the pilot is dead",
+    "pilot captured": "the pilot was captured",
+}
+LENGTH_RULE = "2.1 campaign length"
+RECKONING_RULE_PREFIX = "2.3"
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+@contextmanager
+def _rules_errors() -> Any:
+    """Rules errors become service errors (one message, nothing written)."""
+    try:
+        yield
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def _guard(fn: Callable[[], T]) -> T:
+    with _rules_errors():
+        return fn()
+
+
+def _sheet(ref: str | int | SologearSheet) -> SologearSheet:
+    if isinstance(ref, SologearSheet):
+        return SologearSheet.get_by_id(ref.id)
+    return find_sheet(ref)
+
+
+def _text(value: Any, what: str) -> str:
+    text = " ".join(str(value if value is not None else "").split())
+    if len(text) > TEXT_MAX:
+        raise ServiceError(f"{what} is too long ({len(text)} characters, at most {TEXT_MAX})")
+    return text
+
+
+def _whole(value: Any, what: str, low: int | None = 0, high: int | None = None) -> int:
+    if isinstance(value, bool):
+        raise ServiceError(f"{what} must be a whole number, not {value!r}")
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise ServiceError(f"{what} must be a whole number, not {value!r}") from None
+    if low is not None and number < low:
+        raise ServiceError(f"{what} must be at least {low}, not {number}")
+    if high is not None and number > high:
+        raise ServiceError(f"{what} must be at most {high}, not {number}")
+    return number
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool):
+        raise ServiceError(f"{what} must be a number, not {value!r}")
+    try:
+        number = float(str(value).strip())
+    except (TypeError, ValueError):
+        raise ServiceError(f"{what} must be a number, not {value!r}") from None
+    if number != number or number < 0 or number == float("inf"):
+        raise ServiceError(f"{what} must be a number of 0 or more, not {value!r}")
+    return number
+
+
+def _gear_tv(value: Any) -> int:
+    return _whole(value, "the Gear's TV", low=1, high=100000)
+
+
+def _forces(sheet: SologearSheet) -> list[SologearForce]:
+    return list(SologearForce.select().where(SologearForce.sheet == sheet)
+                .order_by(SologearForce.side, SologearForce.position, SologearForce.id))
+
+
+def _turns(sheet: SologearSheet) -> list[SologearTurn]:
+    return list(SologearTurn.select().where(SologearTurn.sheet == sheet).order_by(SologearTurn.number))
+
+
+def _reckoned(sheet: SologearSheet) -> bool:
+    return sheet.noticed is not None
+
+
+def _track_rolls(rec: Recorder, records: Sequence[RollRecord], start_seq: int = 0, **links: Any) -> list[Roll]:
+    rows = store_rolls(records, start_seq=start_seq, **links)
+    for row in rows:
+        rec.track_created(row)
+    return rows
+
+
+def _state(sheet: SologearSheet) -> dict[str, Any]:
+    return {name: getattr(sheet, name) for name in STATE_FIELDS}
+
+
+def _breakout_flags(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> tuple[list[tuple[bool, bool]], bool]:
+    """For each turn: (played in the break-out, started the break-out); and whether the break-out is on
+    after the last turn. ⚙ Ferocious battles: a surrender result starts it, a break-through ends it."""
+    flags: list[tuple[bool, bool]] = []
+    active = False
+    for t in turns:
+        during = active
+        starts = False
+        if active:
+            if t.ends == "broke_through":
+                active = False
+        elif sheet.ferocious and t.cell and t.cell.get("ends") == "surrendered" and t.ends is None:
+            starts = active = True
+        flags.append((during, starts))
+    return flags, active
+
+
+def _battle(turn: SologearTurn) -> bool:
+    """Was there a battle on the table to record (a FIG turn with a battle length)?"""
+    return turn.action == "fig" and turn.battle_length is not None
+
+
+def _end_reason(sheet: SologearSheet, turn: SologearTurn, breakout_after: bool) -> str | None:
+    if turn.pilot_dead:
+        return "pilot dead"
+    if turn.pilot_captured:
+        return "pilot captured"
+    if turn.ends:
+        return str(turn.ends)
+    if not breakout_after and sheet.length is not None and turn.number >= sheet.length:
+        return "turns used up"
+    return None
+
+
+# --- reading -------------------------------------------------------------------------------------------------
+
+def force_dict(f: SologearForce) -> dict[str, Any]:
+    total = sg.unit_total(f.base_power, f.skill, f.loyalty)
+    return {"id": f.id, "side": f.side, "name": f.name, "company_tv": f.company_tv, "base_power": f.base_power,
+            "skill": f.skill, "skill_x": sg.SKILL_MULTIPLIERS[f.skill], "loyalty": f.loyalty,
+            "loyalty_x": sg.LOYALTY_MULTIPLIERS[f.loyalty], "total": total, "position": f.position}
+
+
+def totals(forces: Sequence[dict[str, Any]] | Sequence[SologearForce]) -> dict[str, Any]:
+    """Both sides' totals, unit counts and the odds (``None`` while a side has no power)."""
+    out: dict[str, Any] = {}
+    exact = {}
+    for side in sg.SIDES:
+        units = [(f["base_power"], f["skill"], f["loyalty"]) if isinstance(f, dict)
+                 else (f.base_power, f.skill, f.loyalty) for f in forces
+                 if (f["side"] if isinstance(f, dict) else f.side) == side]
+        exact[side] = sg.force_total_exact(units)
+        out[side] = float(exact[side])
+        out[f"{side}_units"] = len(units)
+    if exact["enemy"] > 0:
+        ratio = exact["player"] / exact["enemy"]
+        out["odds"] = {"ratio": float(ratio), "band": sg.odds_band(ratio)}
+    else:
+        out["odds"] = None
+    return out
+
+
+def _rolls_of(query: Any) -> list[dict[str, Any]]:
+    return [roll_to_dict(r) for r in query.order_by(Roll.id)]
+
+
+def _action_label(turn: SologearTurn) -> str:
+    if turn.action == "fig":
+        return f"FIG({turn.posture:+d})" if turn.posture else "FIG(0)"
+    return sg.ACTIONS[turn.action]
+
+
+def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bool = False,
+              rolls: Sequence[Roll] | None = None) -> dict[str, Any]:
+    roll_rows = list(rolls) if rolls is not None else list(
+        Roll.select().where(Roll.turn == turn).order_by(Roll.seq, Roll.id))
+    light = next((r for r in roll_rows if r.purpose == "light critical check"), None)
+    meaning: list[str] = []
+    if turn.action == "dec":
+        meaning.append("DEC: the pilot declined the battle")
+    for r in roll_rows:
+        meaning.append(f"{r.purpose}: {r.outcome}" if r.outcome else r.purpose)
+    if turn.cell and turn.cell.get("hit") == "##":
+        meaning.append("hit on the way in: a light critical was taken")
+    if starts_breakout:
+        meaning.append("ferocious battles: no surrender; the pilot must fight her way out")
+    special: list[str] = []
+    if turn.bunkers_destroyed:
+        special.append(f"{turn.bunkers_destroyed} bunker{'s' if turn.bunkers_destroyed != 1 else ''}")
+    if turn.repair_hours is not None:
+        special.append(f"repairs {turn.repair_hours} h")
+    if turn.cell and turn.cell.get("hit"):
+        if turn.cell["hit"] == "##" or (light is not None and light.total > 0):
+            special.append("light critical")
+        else:
+            special.append("hit, no damage")
+    if starts_breakout:
+        special.append("surrounded: break-out")
+    if breakout:
+        special.append("break-out")
+    if turn.ends:
+        special.append({"surrendered": "surrendered (S)", "routed": "routed (E)",
+                        "broke_through": "broke through"}[turn.ends])
+    if turn.pilot_dead:
+        special.append("pilot dead")
+    if turn.pilot_captured:
+        special.append("pilot captured")
+    if _battle(turn) and not turn.recorded:
+        special.append("not recorded yet")
+    enemy = ""
+    if turn.enemy_tv is not None:
+        enemy = f"{turn.enemy_tv_destroyed}/{turn.enemy_tv} TV" if turn.recorded else f"TV {turn.enemy_tv} met"
+    elif turn.enemy_tv_destroyed:
+        enemy = f"{turn.enemy_tv_destroyed} TV"
+    glory = ""
+    if turn.action == "fig" and (turn.glory_rolled is not None or turn.glory_collected):
+        shown = turn.glory_collected * (2 if breakout else 1)
+        glory = (f"{shown}" + (" (×2)" if breakout and turn.glory_collected else "")
+                 if turn.recorded else f"{turn.glory_rolled or 0} placed")
+    return {
+        "turn": turn.number, "id": turn.id, "action": turn.action, "label": _action_label(turn),
+        "posture": turn.posture, "posture_name": sg.POSTURES.get(turn.posture) if turn.posture is not None
+        else None, "combat_total": turn.combat_total, "column": turn.odds_column, "cell": turn.cell,
+        "cell_text": sg.cell_text(turn.cell) if turn.cell else None, "glory": turn.glory_rolled,
+        "enemy_tv": turn.enemy_tv, "light_critical": light.total if light is not None else None,
+        "repair_hours": turn.repair_hours, "battle_length": turn.battle_length, "entry_edge": turn.entry_edge,
+        "ends": turn.ends, "breakout": breakout, "starts_breakout": starts_breakout, "battle": _battle(turn),
+        "recorded": bool(turn.recorded),
+        "result": {"glory_collected": turn.glory_collected, "enemy_tv_destroyed": turn.enemy_tv_destroyed,
+                   "bunkers_destroyed": turn.bunkers_destroyed, "gear_damaged": bool(turn.gear_damaged),
+                   "short_ammo": bool(turn.short_ammo), "pilot_dead": bool(turn.pilot_dead),
+                   "pilot_captured": bool(turn.pilot_captured)},
+        "notes": turn.notes, "meaning": meaning,
+        "form": {"turn": str(turn.number), "action": _action_label(turn), "enemy": enemy, "glory": glory,
+                 "special": ", ".join(special)},
+        "rolls": [roll_to_dict(r) for r in roll_rows],
+    }
+
+
+def _tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[sg.TurnTally]:
+    flags, _ = _breakout_flags(sheet, turns)
+    return [sg.TurnTally(t.action, t.posture, t.glory_collected, t.bunkers_destroyed, t.enemy_tv_destroyed,
+                         breakout=during) for t, (during, _s) in zip(turns, flags, strict=True)]
+
+
+def reckoning(ref: str | int | SologearSheet) -> dict[str, Any]:
+    """The end-of-campaign reckoning: stored values if done, else a preview of recognition and impression
+    from the turns so far (``final`` False)."""
+    sheet = _sheet(ref)
+    tallies = _tallies(sheet, _turns(sheet))
+    rec, imp = sg.recognition(tallies), sg.impression(tallies)
+    rewards, punishments = sg.result_tables(bool(sheet.variable_tables))
+    band = None
+    if sheet.result is not None and sheet.result_table:
+        _table, found = sg.lookup_result(sheet.result, sheet.impression or 0, variable=bool(sheet.variable_tables))
+        band = {"label": found.label, "title": found.title, "text": found.text}
+    rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null()
+                                          & Roll.rule.startswith(RECKONING_RULE_PREFIX)))
+    return {
+        "final": _reckoned(sheet),
+        "recognition": sheet.recognition if _reckoned(sheet) else rec.total,
+        "recognition_breakdown": [i.to_dict() for i in rec.items],
+        "noticed_on": sg.noticed_label(rec.total),
+        "d66": sheet.d66, "noticed": sheet.noticed,
+        "impression": sheet.impression if _reckoned(sheet) else imp.total,
+        "impression_breakdown": [i.to_dict() for i in imp.items],
+        "table": sheet.result_table, "result": sheet.result, "band": band,
+        "outcome": sheet.outcome,
+        "tables": "variable" if sheet.variable_tables else "standard",
+        "reward_dice": sheet.reward_dice,
+        "reward_table_names": {"rewards": [b.label for b in rewards], "punishments": [b.label for b in punishments]},
+        "rolls": rolls,
+    }
+
+
+def next_turn(ref: str | int | SologearSheet) -> dict[str, Any]:
+    """What the next turn can be: its number, the odds column, the actions allowed, or why none can be
+    played (``blocked``)."""
+    sheet = _sheet(ref)
+    turns = _turns(sheet)
+    _flags, breakout = _breakout_flags(sheet, turns)
+    t = totals(_forces(sheet))
+    blocked = None
+    if _reckoned(sheet):
+        blocked = "the campaign is over and its reckoning is done"
+    elif sheet.status == "ended":
+        blocked = f"the campaign has ended ({sheet.end_reason}): no more turns"
+    elif sheet.length is None:
+        blocked = "roll the campaign length first"
+    else:
+        pending = [x for x in turns if _battle(x) and not x.recorded]
+        if pending:
+            blocked = f"record what happened in turn {pending[-1].number} first"
+    needs_repair = bool(sheet.gear_damaged or sheet.short_ammo)
+    actions = ["fig"] if breakout else ["dec", *(["rep"] if needs_repair else []), "fig"]
+    band = "Losing" if breakout else (t["odds"]["band"] if t["odds"] else None)
+    return {"number": (turns[-1].number if turns else 0) + 1, "length": sheet.length, "band": band,
+            "ratio": t["odds"]["ratio"] if t["odds"] and not breakout else None, "breakout": breakout,
+            "actions": actions, "can_rep": needs_repair and not breakout, "gear_tv": sheet.gear_tv,
+            "ferocious": bool(sheet.ferocious), "blocked": blocked,
+            "posture_fixed": 2 if breakout else None}
+
+
+def sheet_data(ref: str | int | SologearSheet) -> dict[str, Any]:
+    """A sheet's full data (header, options, state, both sides' units with totals and odds, the battle form
+    with every turn and roll, the reckoning): what ``sologear show --json`` prints and the printed sheet
+    uses."""
+    sheet = _sheet(ref)
+    camp = Campaign.get_by_id(sheet.campaign_id)
+    forces = [force_dict(f) for f in _forces(sheet)]
+    t = totals(forces)
+    turns = _turns(sheet)
+    flags, breakout = _breakout_flags(sheet, turns)
+    rolls_by_turn: dict[int, list[Roll]] = {}
+    for r in Roll.select().where(Roll.turn.in_([x.id for x in turns])).order_by(Roll.seq, Roll.id):
+        rolls_by_turn.setdefault(r.turn_id, []).append(r)
+    turn_rows = [turn_dict(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
+                 for x, (during, starts) in zip(turns, flags, strict=True)]
+    length_rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & (Roll.rule == LENGTH_RULE)))
+    length_dice = None
+    if t["player_units"] and t["enemy_units"]:
+        length_dice = f"{min(t['player_units'], t['enemy_units'])}d6"
+    return {
+        "id": sheet.id, "campaign": {"id": camp.id, "name": camp.name, "archived": bool(camp.archived)},
+        "name": camp.name,
+        **{name: getattr(sheet, name) for name in HEADER_FIELDS},
+        "length": sheet.length, "length_dice": length_dice, "length_rolls": length_rolls,
+        "options": {"variable_tables": bool(sheet.variable_tables), "ferocious": bool(sheet.ferocious),
+                    "reward_dice": sheet.reward_dice},
+        "state": {"gear_damaged": bool(sheet.gear_damaged), "short_ammo": bool(sheet.short_ammo),
+                  "pilot_status": sheet.pilot_status, "status": sheet.status, "end_reason": sheet.end_reason,
+                  "end_text": END_REASONS.get(sheet.end_reason or "", sheet.end_reason),
+                  "breakout": breakout, "reckoned": _reckoned(sheet)},
+        "enemy_quality_column": sg.enemy_column_label(sg.gear_tv_column(sheet.gear_tv)),
+        "forces": {side: [f for f in forces if f["side"] == side] for side in sg.SIDES},
+        "totals": {"player": t["player"], "enemy": t["enemy"]},
+        "odds": t["odds"],
+        "turns_played": len(turns),
+        "turns_left": (max(0, sheet.length - len(turns)) if sheet.length is not None else None),
+        "turns": turn_rows,
+        "next": next_turn(sheet),
+        "reckoning": reckoning(sheet),
+        "created_at": sheet.created_at.isoformat(sep=" ") if sheet.created_at else None,
+    }
+
+
+def history(ref: str | int | SologearSheet) -> list[dict[str, Any]]:
+    """The campaign's history, oldest first: the length roll, each turn with its rolls and what was
+    recorded, the reckoning. Each entry: ``{"kind", "turn", "text", "roll"}`` (roll is a dict or None)."""
+    data = sheet_data(ref)
+    out: list[dict[str, Any]] = []
+
+    def roll_entry(r: dict[str, Any], turn: int | None) -> dict[str, Any]:
+        faces = ",".join(str(f) for f in r["faces"])
+        text = f"{r['purpose']}: {r['expression']} [{faces}] = {r['total']}"
+        if r["table_row"]:
+            text += f" → {r['table_row']}"
+        if r["outcome"]:
+            text += f" ({r['outcome']})"
+        text += " · typed" if r["source"] == "entered" else " · app"
+        return {"kind": "roll", "turn": turn, "text": text, "roll": r}
+
+    out.append({"kind": "sheet", "turn": None, "roll": None,
+                "text": f"Campaign sheet: {data['pilot']} in {data['gear_name'] or 'a Gear'} "
+                        f"(TV {data['gear_tv']})"})
+    for r in data["length_rolls"]:
+        out.append(roll_entry(r, None))
+    for t in data["turns"]:
+        head = f"Turn {t['turn']}: {t['label']}"
+        if t["column"]:
+            head += f", {t['column']} column"
+        if t["breakout"]:
+            head += " (break-out)"
+        out.append({"kind": "turn", "turn": t["turn"], "roll": None, "text": head})
+        for r in t["rolls"]:
+            out.append(roll_entry(r, t["turn"]))
+        if t["battle"] and t["recorded"]:
+            res = t["result"]
+            bits = [f"{res['glory_collected']} Glory", f"{res['enemy_tv_destroyed']} enemy TV destroyed",
+                    f"{res['bunkers_destroyed']} bunkers"]
+            if res["pilot_dead"]:
+                bits.append("pilot dead")
+            if res["pilot_captured"]:
+                bits.append("pilot captured")
+            out.append({"kind": "record", "turn": t["turn"], "roll": None,
+                        "text": f"Turn {t['turn']} recorded: " + ", ".join(bits)})
+    if data["state"]["status"] == "ended":
+        out.append({"kind": "end", "turn": None, "roll": None,
+                    "text": f"Campaign ended: {data['state']['end_text']}"})
+    rk = data["reckoning"]
+    for r in rk["rolls"]:
+        out.append(roll_entry(r, None))
+    if rk["final"]:
+        out.append({"kind": "reckoning", "turn": None, "roll": None,
+                    "text": f"Reckoning: recognition {rk['recognition']}, impression {rk['impression']}; "
+                            f"{rk['outcome']}"})
+    return out
+
+
+def find_sheet_id(ref: str | int) -> int:
+    return _sheet(ref).id
+
+
+# --- the sheet ---------------------------------------------------------------------------------------------
+
+def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
+                 player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
+                 enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
+                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "") -> Edit:
+    """A new Sologear campaign: a Campaign (system "sologear") and its sheet."""
+    name = check_name(name, "campaign")
+    pilot = _text(pilot, "the pilot's name")
+    if not pilot:
+        raise ServiceError("the pilot's name must not be empty")
+    tv = _gear_tv(gear_tv)
+    dice = _guard(lambda: sg.check_reward_dice(reward_dice)).expression
+    values = {"date": _text(date, "date"), "area": _text(area, "area"), "gear_name": _text(gear_name, "Gear name"),
+              "player_unit": _text(player_unit, "player unit"),
+              "player_affiliation": _text(player_affiliation, "player affiliation"),
+              "enemy_unit": _text(enemy_unit, "enemy unit"),
+              "enemy_affiliation": _text(enemy_affiliation, "enemy affiliation")}
+    rec = Recorder()
+    with db.atomic():
+        made = create_campaign(name, "sologear", notes="")
+        rec.changes.ops.extend(made.changes.ops)
+        sheet = rec.create(SologearSheet, campaign=made.id, pilot=pilot, gear_tv=tv,
+                           variable_tables=bool(variable_tables), ferocious=bool(ferocious), reward_dice=dice,
+                           notes=notes or "", **values)
+        summary = sheet_data(sheet)
+    return Edit("sheet", sheet.id, f"created Sologear campaign {name!r} for pilot {pilot}", summary, rec.changes)
+
+
+def update_sheet(ref: str | int, **fields: Any) -> Edit:
+    """Edit the sheet's header: ``name`` (the campaign's), date, area, pilot, gear_name, gear_tv, units and
+    affiliations, notes."""
+    unknown = set(fields) - {"name", *HEADER_FIELDS}
+    if unknown:
+        raise ServiceError(f"unknown sheet field(s): {', '.join(sorted(unknown))}")
+    values: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key == "name":
+            continue
+        if key == "gear_tv":
+            values[key] = _gear_tv(value)
+        elif key == "notes":
+            values[key] = str(value or "")
+        else:
+            values[key] = _text(value, key.replace("_", " "))
+            if key == "pilot" and not values[key]:
+                raise ServiceError("the pilot's name must not be empty")
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(ref)
+        changed = rec.update(sheet, **values)
+        camp = Campaign.get_by_id(sheet.campaign_id)
+        if "name" in fields and check_name(fields["name"], "campaign") != camp.name:
+            renamed = rename_campaign(camp.id, fields["name"])
+            rec.changes.ops.extend(renamed.changes.ops)
+            changed["name"] = (renamed.summary["old"], renamed.summary["new"])
+    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    return Edit("sheet", sheet.id, f"sheet: {text}", {"id": sheet.id, "old": {k: v[0] for k, v in changed.items()},
+                                                      "new": {k: v[1] for k, v in changed.items()}}, rec.changes)
+
+
+def set_options(ref: str | int, *, variable_tables: bool | None = None, ferocious: bool | None = None,
+                reward_dice: str | None = None) -> Edit:
+    """⚙ The optional rules: variable (milder) reward/punishment tables, ferocious battles, reward-roll
+    dice. Ferocious battles are fixed once a turn is played; nothing changes after the reckoning."""
+    values: dict[str, Any] = {}
+    if variable_tables is not None:
+        values["variable_tables"] = bool(variable_tables)
+    if reward_dice is not None:
+        values["reward_dice"] = _guard(lambda: sg.check_reward_dice(reward_dice)).expression
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(ref)
+        if _reckoned(sheet):
+            raise ServiceError("the reckoning is done: undo it before changing the optional rules")
+        if ferocious is not None and bool(ferocious) != bool(sheet.ferocious):
+            if _turns(sheet):
+                raise ServiceError("ferocious battles cannot be switched once turns have been played")
+            values["ferocious"] = bool(ferocious)
+        changed = rec.update(sheet, **values)
+    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    return Edit("sheet", sheet.id, f"options: {text}", sheet_data(sheet)["options"], rec.changes)
+
+
+# --- forces ------------------------------------------------------------------------------------------------
+
+def _force_values(side: Any = None, name: Any = None, base_power: Any = None, company_tv: Any = None,
+                  skill: Any = None, loyalty: Any = None, *, creating: bool) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if side is not None or creating:
+        key = str(side or "").strip().lower()
+        if key not in sg.SIDES:
+            raise ServiceError(f"side must be 'player' or 'enemy', not {side!r}")
+        values["side"] = key
+    if name is not None or creating:
+        text = _text(name, "unit name")
+        if not text:
+            raise ServiceError("a unit needs a name")
+        values["name"] = text
+    if company_tv is not None and company_tv != "":
+        tv = _whole(company_tv, "company TV", low=0, high=10_000_000)
+        values["company_tv"] = tv
+        if base_power is None or base_power == "":
+            values["base_power"] = sg.base_power_from_tv(tv)
+    if base_power is not None and base_power != "":
+        values["base_power"] = _number(base_power, "base power")
+    if creating and "base_power" not in values:
+        raise ServiceError("give the unit's base power or its company TV (base power = TV / 20)")
+    if skill is not None or creating:
+        values["skill"] = _guard(lambda: sg.skill_word(skill or "regular"))
+    if loyalty is not None or creating:
+        values["loyalty"] = _guard(lambda: sg.loyalty_word(loyalty or "reliable"))
+    return values
+
+
+def _open_sheet_for_forces(sheet: SologearSheet) -> None:
+    if _reckoned(sheet):
+        raise ServiceError("the reckoning is done: undo it before changing the units")
+
+
+def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, company_tv: Any = None,
+              skill: str = "regular", loyalty: str = "reliable") -> Edit:
+    """Add a company-sized unit to one side (base power entered, or computed from the company's TV / 20)."""
+    values = _force_values(side, name, base_power, company_tv, skill, loyalty, creating=True)
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(ref)
+        _open_sheet_for_forces(sheet)
+        last = (SologearForce.select().where((SologearForce.sheet == sheet) & (SologearForce.side == values["side"]))
+                .order_by(SologearForce.position.desc()).first())
+        force = rec.create(SologearForce, sheet=sheet, position=(last.position + 1) if last else 0, **values)
+        summary = force_dict(force)
+    return Edit("sheet", sheet.id, f"added {values['side']} unit {values['name']!r} (total {summary['total']:g})",
+                summary, rec.changes)
+
+
+def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:
+    force = SologearForce.get_or_none(SologearForce.id == force_id)
+    if force is None or (sheet is not None and force.sheet_id != sheet.id):
+        raise NotFound(f"no unit with id {force_id}" + (" in this campaign" if sheet is not None else ""))
+    return force
+
+
+def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> Edit:
+    """Change a unit's side, name, base power, company TV (which recomputes the base unless a base is
+    given too), skill or loyalty."""
+    unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
+    if unknown:
+        raise ServiceError(f"unknown unit field(s): {', '.join(sorted(unknown))}")
+    values = _force_values(creating=False, **fields)
+    rec = Recorder()
+    with db.atomic():
+        force = _force(force_id, _sheet(sheet) if sheet is not None else None)
+        sheet_row = SologearSheet.get_by_id(force.sheet_id)
+        _open_sheet_for_forces(sheet_row)
+        changed = rec.update(force, **values)
+        summary = force_dict(force)
+    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
+
+
+def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit:
+    rec = Recorder()
+    with db.atomic():
+        force = _force(force_id, _sheet(sheet) if sheet is not None else None)
+        sheet_row = SologearSheet.get_by_id(force.sheet_id)
+        _open_sheet_for_forces(sheet_row)
+        summary = force_dict(force)
+        rec.delete(SologearForce, force.id)
+    return Edit("sheet", sheet_row.id, f"removed {summary['side']} unit {summary['name']!r}", summary, rec.changes)
+
+
+# --- length ------------------------------------------------------------------------------------------------
+
+def length_procedure(ref: str | int | SologearSheet) -> sg.LengthProcedure:
+    """The campaign-length roll, to be fed one roll at a time (the GUI) or by :func:`roll_length`."""
+    sheet = _sheet(ref)
+    if sheet.length is not None:
+        raise ServiceError(f"the campaign length is already rolled ({sheet.length} turns); undo it to roll again")
+    t = totals(_forces(sheet))
+    return _guard(lambda: sg.LengthProcedure(t["player_units"], t["enemy_units"]))
+
+
+def roll_length(ref: str | int, dice: DiceSource) -> Edit:
+    """Roll the length: as many d6 as the smaller side has units; the sum is the number of battle turns."""
+    sheet = _sheet(ref)
+    proc = length_procedure(sheet)
+    sg.run(proc, dice)
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(sheet.id)
+        if sheet.length is not None:
+            raise ServiceError("the campaign length is already rolled")
+        rec.update(sheet, length=proc.length)
+        rolls = _track_rolls(rec, proc.records, sheet=sheet)
+    return Edit("sheet", sheet.id, f"the campaign lasts {proc.length} battle turns",
+                {"length": proc.length, "rolls": [roll_to_dict(r) for r in rolls]}, rec.changes)
+
+
+# --- battle turns ------------------------------------------------------------------------------------------
+
+def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> sg.TurnProcedure:
+    """A turn's procedure for this sheet, refusing a turn that cannot be played now."""
+    sheet = _sheet(ref)
+    nxt = next_turn(sheet)
+    if nxt["blocked"]:
+        raise ServiceError(nxt["blocked"])
+    action = _guard(lambda: sg.check_action(action))
+    if action == "fig" and nxt["band"] is None:
+        raise ServiceError("no odds yet: enter the units of both sides")
+    if posture is not None and str(posture).strip() == "":
+        posture = None
+    return _guard(lambda: sg.TurnProcedure(
+        action, band=nxt["band"], posture=posture, gear_tv=sheet.gear_tv,
+        gear_needs_repair=bool(sheet.gear_damaged or sheet.short_ammo), ferocious=bool(sheet.ferocious),
+        breakout=nxt["breakout"]))
+
+
+def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit:
+    """Play the next battle turn (DEC, REP or FIG with a posture): roll everything the turn needs (combat
+    table, Glory, enemy quality, light critical, battle length, entry edge) and store the turn and its rolls.
+    A battle must then be recorded with :func:`record_turn`."""
+    sheet = _sheet(ref)
+    proc = turn_procedure(sheet, action, posture)
+    _guard(lambda: sg.run(proc, dice))
+    res = proc.result
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(sheet.id)
+        turns = _turns(sheet)
+        number = (turns[-1].number if turns else 0) + 1
+        battle = res.action == "fig" and res.battle_length is not None
+        gear_damaged = bool(sheet.gear_damaged or res.gear_damaged)
+        turn = rec.create(
+            SologearTurn, sheet=sheet, number=number, action=res.action, posture=res.posture,
+            combat_total=res.combat_total, odds_column=res.column, cell=res.cell, repair_hours=res.repair_hours,
+            glory_rolled=res.glory, enemy_tv=res.enemy_tv, battle_length=res.battle_length,
+            entry_edge=res.entry_edge, ends=res.ends, recorded=not battle, gear_damaged=gear_damaged,
+            short_ammo=bool(sheet.short_ammo), state_before=_state(sheet))
+        _track_rolls(rec, proc.records, sheet=sheet, turn=turn)
+        _flags, breakout_after = _breakout_flags(sheet, [*turns, turn])
+        reason = _end_reason(sheet, turn, breakout_after)
+        rec.update(sheet, gear_damaged=gear_damaged,
+                   status="ended" if reason else "active", end_reason=reason)
+        flags, _ = _breakout_flags(sheet, [*turns, turn])
+        summary = turn_dict(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
+        summary["campaign_ended"] = reason
+        summary["meaning"] = list(res.meaning)
+    message = f"turn {number}: {summary['label']}" + (f", {res.cell_text}" if res.cell_text else "")
+    if reason:
+        message += f"; the campaign has ended ({reason})"
+    return Edit("sheet", sheet.id, message, summary, rec.changes)
+
+
+def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 0, bunkers: Any = 0,
+                gear_damaged: bool | None = None, short_ammo: bool | None = None, pilot_dead: bool = False,
+                pilot_captured: bool = False, notes: str | None = None) -> Edit:
+    """Record what happened on the table in turn ``number``: Glory collected, enemy TV destroyed, bunkers
+    destroyed; and (for the last turn) whether the Gear is damaged / short of ammunition (None: unchanged),
+    the pilot dead or captured (which ends the campaign)."""
+    glory_n = _whole(glory, "Glory collected", low=0)
+    tv_n = _whole(enemy_tv, "enemy TV destroyed", low=0)
+    bunkers_n = _whole(bunkers, "bunkers destroyed", low=0, high=sg.BUNKERS_TOTAL)
+    number_n = _whole(number, "turn", low=1)
+    if pilot_dead and pilot_captured:
+        raise ServiceError("the pilot cannot be both dead and captured")
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(ref)
+        if _reckoned(sheet):
+            raise ServiceError("the reckoning is done: undo it before changing a turn")
+        turns = _turns(sheet)
+        turn = next((t for t in turns if t.number == number_n), None)
+        if turn is None:
+            raise NotFound(f"no turn {number_n} in this campaign ({len(turns)} played)")
+        is_last = turn.id == turns[-1].id
+        battle = _battle(turn)
+        if not battle and (glory_n or tv_n or bunkers_n or pilot_dead or pilot_captured):
+            raise ServiceError(f"turn {number_n} ({_action_label(turn)}) had no battle: only the Gear's state "
+                               "can be recorded")
+        if glory_n > (turn.glory_rolled or 0):
+            raise ServiceError(f"only {turn.glory_rolled or 0} Glory markers were placed in turn {number_n}, "
+                               f"not {glory_n}")
+        if tv_n > (turn.enemy_tv or 0):
+            raise ServiceError(f"no enemy unit appeared in turn {number_n}" if not turn.enemy_tv else
+                               f"the enemy unit in turn {number_n} had TV {turn.enemy_tv}: it cannot lose {tv_n}")
+        if not is_last and (gear_damaged is not None or short_ammo is not None or pilot_dead or pilot_captured):
+            raise ServiceError("the Gear's state and the pilot's fate can only be recorded for the last turn "
+                               f"(turn {turns[-1].number})")
+        values: dict[str, Any] = {"glory_collected": glory_n, "enemy_tv_destroyed": tv_n,
+                                  "bunkers_destroyed": bunkers_n, "pilot_dead": bool(pilot_dead),
+                                  "pilot_captured": bool(pilot_captured), "recorded": True}
+        if gear_damaged is not None:
+            values["gear_damaged"] = bool(gear_damaged)
+        if short_ammo is not None:
+            values["short_ammo"] = bool(short_ammo)
+        if notes is not None:
+            values["notes"] = str(notes)
+        rec.update(turn, **values)
+        reason = None
+        if is_last:
+            _flags, breakout_after = _breakout_flags(sheet, turns)
+            reason = _end_reason(sheet, turn, breakout_after)
+            status = "dead" if pilot_dead else "captured" if pilot_captured else \
+                (turn.state_before or {}).get("pilot_status", "active")
+            rec.update(sheet, gear_damaged=bool(turn.gear_damaged), short_ammo=bool(turn.short_ammo),
+                       pilot_status=status, status="ended" if reason else "active", end_reason=reason)
+        flags, _ = _breakout_flags(sheet, turns)
+        index = turns.index(turn)
+        summary = turn_dict(turn, breakout=flags[index][0], starts_breakout=flags[index][1])
+        summary["campaign_ended"] = reason
+    message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {bunkers_n} bunkers"
+    if reason:
+        message += f"; the campaign has ended ({reason})"
+    return Edit("sheet", sheet.id, message, summary, rec.changes)
+
+
+# --- the end -----------------------------------------------------------------------------------------------
+
+def end_procedure(ref: str | int | SologearSheet) -> sg.EndProcedure:
+    """The reckoning's rolls (D66, then the reward/punishment roll if noticed), refusing while the campaign
+    is not over or a battle is not recorded."""
+    sheet = _sheet(ref)
+    if _reckoned(sheet):
+        raise ServiceError("the reckoning of this campaign is already done")
+    turns = _turns(sheet)
+    if sheet.status != "ended":
+        left = f"{len(turns)} of {sheet.length} turns played" if sheet.length else "the length is not rolled"
+        raise ServiceError(f"the campaign is not over yet ({left})")
+    pending = [t for t in turns if _battle(t) and not t.recorded]
+    if pending:
+        raise ServiceError(f"record what happened in turn {pending[-1].number} first")
+    return _guard(lambda: sg.EndProcedure(_tallies(sheet, turns), reward_dice=sheet.reward_dice,
+                                          variable=bool(sheet.variable_tables)))
+
+
+def end_campaign(ref: str | int, dice: DiceSource) -> Edit:
+    """The end-of-campaign reckoning: recognition, the D66 noticed roll, impression, the reward or
+    punishment roll; stored on the sheet with its rolls."""
+    sheet = _sheet(ref)
+    proc = end_procedure(sheet)
+    _guard(lambda: sg.run(proc, dice))
+    res = proc.result
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(sheet.id)
+        if _reckoned(sheet):
+            raise ServiceError("the reckoning of this campaign is already done")
+        rec.update(sheet, recognition=res.recognition.total, noticed=bool(res.noticed), d66=res.d66,
+                   impression=res.impression.total, result_table=res.table, result=res.result,
+                   outcome=res.outcome)
+        _track_rolls(rec, proc.records, sheet=sheet)
+        summary = {
+            "recognition": res.recognition.total, "recognition_breakdown": [i.to_dict() for i in res.recognition.items],
+            "noticed_on": res.noticed_range, "noticed": res.noticed, "d66": res.d66,
+            "impression": res.impression.total, "impression_breakdown": [i.to_dict() for i in res.impression.items],
+            "table": res.table, "tables": "variable" if proc.variable else "standard",
+            "roll": res.roll, "result": res.result,
+            "band": {"label": res.band.label, "title": res.band.title, "text": res.band.text} if res.band else None,
+            "outcome": res.outcome, "rolls": [r.to_dict() for r in proc.records],
+        }
+    return Edit("sheet", sheet.id, f"reckoning: {res.outcome}", summary, rec.changes)
+
+
+# --- undo ----------------------------------------------------------------------------------------------------
+
+def undo_last(ref: str | int) -> Edit:
+    """Step back once: the reckoning if it is done, else the last turn (its rolls go with it and the sheet
+    gets back its state from before the turn), else the length roll."""
+    rec = Recorder()
+    with db.atomic():
+        sheet = _sheet(ref)
+        turns = _turns(sheet)
+        if _reckoned(sheet):
+            for r in Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null()
+                                         & Roll.rule.startswith(RECKONING_RULE_PREFIX)):
+                rec.delete(Roll, r.id)
+            rec.update(sheet, recognition=None, noticed=None, d66=None, impression=None, result_table=None,
+                       result=None, outcome=None)
+            summary: dict[str, Any] = {"undone": "reckoning"}
+            message = "undid the end-of-campaign reckoning"
+        elif turns:
+            last = turns[-1]
+            before = last.state_before or {}
+            summary = {"undone": "turn", "turn": last.number, "label": _action_label(last)}
+            for r in Roll.select().where(Roll.turn == last).order_by(Roll.id.desc()):
+                rec.delete(Roll, r.id)
+            rec.delete(SologearTurn, last.id)
+            rec.update(sheet, **{k: before[k] for k in STATE_FIELDS if k in before})
+            message = f"undid turn {last.number} ({summary['label']})"
+        elif sheet.length is not None:
+            for r in Roll.select().where((Roll.sheet == sheet) & (Roll.rule == LENGTH_RULE)):
+                rec.delete(Roll, r.id)
+            summary = {"undone": "length", "length": sheet.length}
+            rec.update(sheet, length=None)
+            message = "undid the campaign length roll"
+        else:
+            raise ServiceError("nothing to undo in this Sologear campaign")
+    return Edit("sheet", sheet.id, message, summary, rec.changes)
+
+
+def undo_last_turn(ref: str | int) -> Edit:
+    """Undo the last turn only (refused when the reckoning is done or no turn was played)."""
+    sheet = _sheet(ref)
+    if _reckoned(sheet):
+        raise ServiceError("the reckoning is done: undo it first")
+    if not _turns(sheet):
+        raise ServiceError("no turn has been played")
+    return undo_last(sheet.id)
