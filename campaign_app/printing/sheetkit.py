@@ -103,10 +103,12 @@ def esc(text: object) -> str:
 
 def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths: Sequence[float],
                *, align_right: Sequence[int] = (), total_row: bool = False, empty_rows: int = 0,
-               row_height: float | None = None, st: dict[str, ParagraphStyle] | None = None,
-               repeat_header: bool = True) -> Table:
+               row_height: float | None = None, empty_row_height: float = 16.0,
+               st: dict[str, ParagraphStyle] | None = None, repeat_header: bool = True,
+               heights: Sequence[float | None] | None = None) -> Table:
     """A ruled table with a dark header row; cells wrap (Paragraphs). ``empty_rows`` adds blank ruled rows
-    to fill in by hand; ``total_row`` sets the last row in bold on a light band."""
+    to fill in by hand (``empty_row_height`` tall); ``row_height`` fixes the height of the filled rows;
+    ``heights`` overrides every row's height (header first); ``total_row`` sets the last row in bold on a light band."""
     st = st or styles()
     data: list[list[object]] = [[Paragraph(esc(h), st["head"]) for h in headers]]
     for r_index, row in enumerate(rows):
@@ -115,10 +117,9 @@ def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths:
                      else c for c in row])
     for _ in range(empty_rows):
         data.append([""] * len(headers))
-    heights: list[float | None] | None = None
-    if row_height is not None:
-        heights = [None] + [row_height] * (len(data) - 1)
-    table = Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1 if repeat_header else 0)
+    if heights is None:
+        heights = [None] + [row_height] * len(rows) + [empty_row_height] * empty_rows
+    table = Table(data, colWidths=list(widths), rowHeights=list(heights), repeatRows=1 if repeat_header else 0)
     commands: list[tuple[Any, ...]] = [
         ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
         ("GRID", (0, 0), (-1, -1), 0.5, LIGHT),
@@ -175,6 +176,50 @@ class SectionHeading(Flowable):
 
     def draw(self) -> None:
         draw_section(self.canv, 0, SECTION_HEIGHT, self.width, self.title, self.note)
+
+
+class NotesBox(Flowable):
+    """A section heading (``title``) over a framed box with ruled lines that takes the rest of the frame's
+    height (at least ``min_height``), with ``text`` (if any) printed at the top of the box."""
+
+    def __init__(self, title: str, text: str = "", min_height: float = 60.0, line_gap: float = 16.0,
+                 space_before: float = 10.0) -> None:
+        super().__init__()
+        self.title = title
+        self.space_before = space_before
+        self.text = text
+        self.min_height = min_height
+        self.line_gap = line_gap
+        self._para: Paragraph | None = None
+        self._para_h = 0.0
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width = avail_width
+        self.height = max(self.min_height, avail_height - 8)
+        self.box_height = self.height - self.space_before - SECTION_HEIGHT - 2
+        if self.text:
+            self._para = Paragraph(esc(self.text).replace("\n", "<br/>"), styles()["body"])
+            _w, self._para_h = self._para.wrap(avail_width - 12, self.box_height)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        cv = self.canv
+        draw_section(cv, 0, self.box_height + 2 + SECTION_HEIGHT, self.width, self.title)
+        cv.saveState()
+        cv.setStrokeColor(INK)
+        cv.setLineWidth(0.8)
+        cv.roundRect(0, 0, self.width, self.box_height, 3, stroke=1, fill=0)
+        top = self.box_height - 4
+        if self._para is not None:
+            self._para.drawOn(cv, 6, top - self._para_h)
+            top -= self._para_h + 2
+        cv.setStrokeColor(FAINT)
+        cv.setLineWidth(0.5)
+        y = top - self.line_gap
+        while y > 6:
+            cv.line(6, y, self.width - 6, y)
+            y -= self.line_gap
+        cv.restoreState()
 
 
 def footer(canvas: Canvas, width: float, margin: float, left: str, right: str) -> None:
