@@ -1,0 +1,171 @@
+"""``campaign-cli print ...``: PDFs from campaign_app.printing (no Qt).
+
+The ``print`` group is built from :data:`PRINT_SUBCOMMANDS`, a list of ``(name, register)`` pairs; each
+``register(print_subparsers, parent)`` adds one sub-command (parser + handler). To add ``print sheet``,
+``print sologear`` or ``print history`` from another module, call :func:`register_print_subcommand` at import
+time of that module and list the module in :data:`PRINT_MODULES` (imported before the group is built; a
+missing module is skipped), or append to ``PRINT_SUBCOMMANDS`` here.
+
+This module owns: ``print cards`` and ``print decks``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from .base import CliError, Context, add_json, emit
+
+RegisterFn = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]  # type: ignore[type-arg]
+
+PRINT_SUBCOMMANDS: list[tuple[str, RegisterFn]] = []
+"""(name, register) for every ``print`` sub-command, in help order."""
+
+PRINT_MODULES: tuple[str, ...] = (
+    "campaign_app.commands.printing_sheets",  # print sheet / sologear / history (the sheets engineer's module)
+)
+"""Modules that call :func:`register_print_subcommand` when imported (missing ones are skipped)."""
+
+
+def register_print_subcommand(name: str, register: RegisterFn) -> None:
+    """Add (or replace) the ``print NAME`` sub-command; ``register(subparsers, parent)`` builds it."""
+    for i, (existing, _) in enumerate(PRINT_SUBCOMMANDS):
+        if existing == name:
+            PRINT_SUBCOMMANDS[i] = (name, register)
+            return
+    PRINT_SUBCOMMANDS.append((name, register))
+
+
+def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    """Called by campaign_app.cli: the ``print`` group and all its sub-commands."""
+    for module in PRINT_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    group = subparsers.add_parser("print", parents=[parent], help="print cards and sheets as PDF",
+                                  description="Make PDFs: play-aid cards, sheets, reports.")
+    sub = group.add_subparsers(dest="print_command", metavar="WHAT")
+    sub.required = True
+    for _name, register_fn in PRINT_SUBCOMMANDS:
+        register_fn(sub, parent)
+
+
+# ---------------------------------------------------------------------------------------------- shared
+
+
+def user_decks_dir(ctx: Context) -> Path:
+    return ctx.paths.user_decks_dir
+
+
+def _library(ctx: Context, *, warn: bool) -> object:
+    from ..printing.decks import load_decks
+
+    library = load_decks(user_decks_dir(ctx))
+    if warn:
+        for problem in library.problems:
+            print(f"campaign-cli: warning: skipped {problem}", file=sys.stderr)
+    return library
+
+
+# ---------------------------------------------------------------------------------------------- print cards
+
+
+def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    from ..printing.cards import CARD_SIZES, DEFAULT_SIZE
+    from ..printing.paper import PAPER_SIZES
+
+    p = sub.add_parser("cards", parents=[parent], help="play-aid cards as a PDF (N-up with cut marks)",
+                       description="Print play-aid cards from the shipped decks and your own "
+                                   "(<data folder>/decks). Without --deck or --card: every card.")
+    p.add_argument("--deck", action="append", default=[], metavar="ID",
+                   help="every card of this deck (repeat for more; see 'print decks')")
+    p.add_argument("--card", action="append", default=[], metavar="ID",
+                   help="one card, as DECK/CARD or a card id (repeat for more)")
+    p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE,
+                   help=f"card size (default {DEFAULT_SIZE}: 63×88 mm)")
+    p.add_argument("--paper", choices=tuple(PAPER_SIZES), default=None,
+                   help="paper (default from your locale: Letter in the US and Canada, else A4)")
+    p.add_argument("--grayscale", action="store_true", help="gray, ink-saving cards (no colour fills)")
+    faces = p.add_mutually_exclusive_group()
+    faces.add_argument("--backs", action="store_true",
+                       help="after each page of fronts, a page of backs (print double-sided, flip on the "
+                            "long edge)")
+    faces.add_argument("--fold", action="store_true",
+                       help="front and back side by side: cut out the pair and fold it on the dashed mark")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the PDF to write")
+    add_json(p)
+    p.set_defaults(handler=_cmd_cards)
+
+
+def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
+    from ..printing.cards import build_cards_pdf
+    from ..printing.decks import DeckError, select_cards
+
+    library = _library(ctx, warn=True)
+    out = Path(args.output).expanduser()
+    if out.is_dir():
+        raise CliError(f"{out} is a folder; give a file name such as cards.pdf")
+    if not out.parent.exists():
+        raise CliError(f"the folder {out.parent} does not exist")
+    layout = "backs" if args.backs else "fold" if args.fold else "fronts"
+    tmp = out.with_name(out.name + ".part")
+    try:
+        cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
+        result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
+                                 paper=args.paper, grayscale=args.grayscale, layout=layout)
+        tmp.replace(out)
+    except DeckError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    data = {"output": str(out), **result.to_dict()}
+    return emit(args, data, f"wrote {out}: {result.cards} card(s) on {result.pages} page(s) "
+                            f"({result.per_page} per page, {args.size}, {result.paper}, {layout})")
+
+
+# ---------------------------------------------------------------------------------------------- print decks
+
+
+def _register_decks(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("decks", parents=[parent], help="list the card decks and their cards",
+                       description="The decks you can print: shipped ones and those in <data folder>/decks. "
+                                   "Files that could not be read are listed under 'problems'.")
+    add_json(p)
+    p.set_defaults(handler=_cmd_decks)
+
+
+def _cmd_decks(args: argparse.Namespace, ctx: Context) -> int:
+    from ..printing.decks import DeckLibrary
+
+    library = _library(ctx, warn=False)
+    assert isinstance(library, DeckLibrary)
+    data = {
+        "decks": [deck.to_dict() for deck in library.decks.values()],
+        "user_decks_dir": str(user_decks_dir(ctx)),
+        "problems": [{"file": str(p.path), "line": p.line, "message": p.message} for p in library.problems],
+    }
+
+    def text() -> str:
+        lines = []
+        for deck in library.decks.values():
+            lines.append(f"{deck.id}: {deck.title} ({deck.system}) - {len(deck.cards)} cards [{deck.origin}]")
+            for card in deck.cards:
+                lines.append(f"  {card.full_id}: {card.title}")
+        lines.append(f"your decks folder: {user_decks_dir(ctx)}")
+        for problem in library.problems:
+            lines.append(f"problem: {problem}")
+        return "\n".join(lines)
+
+    return emit(args, data, text)
+
+
+register_print_subcommand("cards", _register_cards)
+register_print_subcommand("decks", _register_decks)

@@ -1,0 +1,259 @@
+"""The rule tables a printed card (or help text) can name instead of copying them.
+
+``rule_table(name)`` returns ``(headers, rows)`` as text, built from the very data and functions the engine
+uses (experience, aftermath, odds, Sologear), so a card never disagrees with the rules. ``RULE_TABLE_NAMES``
+lists every name; ``RULE_TABLES[name]`` has a one-line description. The engine modules are imported only
+when a table is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+Rows = list[tuple[str, ...]]
+TableData = tuple[tuple[str, ...], Rows]
+
+
+class RuleTableError(KeyError):
+    """No rule table of that name."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    name: str
+    description: str
+    build: Callable[[], TableData]
+
+
+def percent(p: float | Fraction) -> str:
+    """A probability as a short percentage for a card: "0%", "<1%", "37%", ">99%", "100%"."""
+    value = float(p) * 100
+    if value <= 0:
+        return "0%"
+    if value >= 100:
+        return "100%"
+    if value < 0.5:
+        return "<1%"
+    if value > 99.5:
+        return ">99%"
+    return f"{value:.0f}%"
+
+
+def _rows(rows: Sequence[Sequence[object]]) -> Rows:
+    return [tuple(str(c) for c in r) for r in rows]
+
+
+# --- Atomic Africa: experience (RULES 1.1) ------------------------------------------------------------------
+
+
+def _aa_levels() -> TableData:
+    from .experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS
+
+    thresholds = (0, *DEFAULT_THRESHOLDS.as_tuple())
+    letters = ("–", *LEVEL_LETTERS)
+    rows = [(name, f"{xp}+", letter, str(2 * rank))
+            for rank, (name, xp, letter) in enumerate(zip(LEVELS, thresholds, letters, strict=True), start=1)]
+    return ("Level", "XP", "Track", "Cards"), rows
+
+
+def _aa_orders_grid() -> TableData:
+    from .experience import LEVELS, orders_cards
+
+    headers = ("Platoon", "no leader", *(name[0] for name in LEVELS))
+    rows = []
+    for p_rank, name in enumerate(LEVELS, start=1):
+        rows.append((name, str(orders_cards(p_rank, None)),
+                     *(str(orders_cards(p_rank, l_rank)) for l_rank in range(1, len(LEVELS) + 1))))
+    return headers, rows
+
+
+def _aa_attribute_dice() -> TableData:
+    from .dice import DIE_SIDES
+    from .experience import ATTRIBUTE_LEVEL_WORDS
+
+    rows = [(f"{level}", f"d{sides}", *(ATTRIBUTE_LEVEL_WORDS[a][level - 1]
+                                        for a in ("training", "equipment", "morale")))
+            for level, sides in enumerate(DIE_SIDES, start=1)]
+    return ("Level", "Die", "Training", "Equipment", "Morale"), rows
+
+
+def _aa_armor() -> TableData:
+    from .experience import ARMOR_CLASSES
+
+    return ("Armor", "Class"), [(str(k), v) for k, v in sorted(ARMOR_CLASSES.items())]
+
+
+# --- Atomic Africa: aftermath and force generation (RULES 1.2, 1.3) ----------------------------------------
+
+
+def _aa_replacement() -> TableData:
+    from .aftermath import replacement_table
+
+    headers, rows = replacement_table()
+    return tuple(headers), _rows(rows)
+
+
+def _aa_recovery_sequence() -> TableData:
+    from .aftermath import recovery_table
+
+    headers, rows = recovery_table()
+    return tuple(headers), _rows(rows)
+
+
+def _aa_leader_fate() -> TableData:
+    from .aftermath import leader_fate_table
+
+    headers, rows = leader_fate_table()
+    return tuple(headers), _rows(rows)
+
+
+RECOVERY_WOUNDS: tuple[int, ...] = (2, 4, 6, 8, 10, 12, 16)
+"""Wound counters the recovery-odds card shows (platoon XP high enough that it never runs out)."""
+LEADER_WOUND_ROWS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 8)
+LEADER_XP_ROWS: tuple[int, ...] = (1, 2, 4, 6, 9, 12, 16, 20, 24)
+
+
+def _aa_recovery_odds() -> TableData:
+    from .odds import recovery_odds
+
+    headers = ("Wounds", "0", "−1", "−2", "−3", "−4+")
+    rows: Rows = []
+    for wounds in RECOVERY_WOUNDS:
+        dist = _distribution(recovery_odds(wounds, 32))
+        cells = [percent(dist.get(k, 0)) for k in range(4)]
+        cells.append(percent(sum((p for k, p in dist.items() if k >= 4), Fraction(0))))
+        rows.append((str(wounds), *cells))
+    return headers, rows
+
+
+def _distribution(result: object) -> dict[int, Fraction]:
+    """XP lost -> probability, from whatever shape ``odds.recovery_odds`` returns."""
+    dist = getattr(result, "xp_lost", result)
+    if isinstance(dist, dict):
+        return {int(k): Fraction(v) if not isinstance(v, float) else Fraction(v).limit_denominator(10**12)
+                for k, v in dist.items()}
+    raise TypeError(f"unexpected recovery odds {result!r}")
+
+
+def _fate_probs(result: object) -> dict[str, Fraction | float]:
+    if isinstance(result, dict):
+        return result
+    return {fate: getattr(result, fate) for fate in ("casualty", "promoted", "stays")}
+
+
+def _aa_leader_casualty() -> TableData:
+    from .odds import leader_odds
+
+    rows = [(str(w), percent(_fate_probs(leader_odds(w, 0))["casualty"])) for w in LEADER_WOUND_ROWS]
+    return ("Wounds on his element", "Casualty"), rows
+
+
+def _aa_leader_stays() -> TableData:
+    from .odds import leader_odds
+
+    rows = []
+    for xp in LEADER_XP_ROWS:
+        probs = _fate_probs(leader_odds(0, xp))
+        rows.append((str(xp), percent(probs["stays"]), percent(probs["promoted"])))
+    return ("Leader XP", "Stays", "Promoted"), rows
+
+
+def _aa_force_odds() -> TableData:
+    """Chance of each experience level for the platoon and for its leader, by campaign period, found by
+    applying the engine's force-generation rule to every pair of faces. Levels no die can reach are left
+    out."""
+    from .aftermath import PERIODS, force_record, period_sides
+    from .experience import LEVELS, level_rank
+
+    table: list[tuple[str, str, list[Fraction]]] = []
+    for period in PERIODS:
+        sides = period_sides(period)
+        counts = {"platoon": [0] * len(LEVELS), "leader": [0] * len(LEVELS)}
+        for a in range(1, sides + 1):
+            for b in range(1, sides + 1):
+                result = force_record([a, b], "entered", period)
+                counts["platoon"][level_rank(result.platoon_xp) - 1] += 1
+                counts["leader"][level_rank(result.leader_xp) - 1] += 1
+        for side in ("platoon", "leader"):
+            label = f"{period} (d{sides})" if side == "platoon" else ""
+            table.append((label, side, [Fraction(n, sides * sides) for n in counts[side]]))
+    used = [i for i in range(len(LEVELS)) if any(probs[i] for _, _, probs in table)]
+    headers = ("Period", "For", *(LEVELS[i][0] for i in used))
+    return headers, [(label, side, *(percent(probs[i]) for i in used)) for label, side, probs in table]
+
+
+# --- Sologear (RULES 2) ------------------------------------------------------------------------------------
+
+SOLOGEAR_TABLES: dict[str, tuple[str, str]] = {
+    # our name -> (key in sologear.card_tables(), description)
+    "sologear.skill": ("skill", "skill multipliers (RULES 2.1)"),
+    "sologear.loyalty": ("loyalty", "loyalty multipliers (RULES 2.1)"),
+    "sologear.odds": ("odds", "campaign odds bands (RULES 2.1)"),
+    "sologear.postures": ("postures", "FIG postures and their modifiers (RULES 2.2)"),
+    "sologear.combat": ("combat", "combat table: 2d6 + posture by campaign odds (RULES 2.2)"),
+    "sologear.combat_key": ("combat_key", "what the combat table's symbols mean (RULES 2.2)"),
+    "sologear.enemy_quality": ("enemy_quality", "enemy unit TV by 1d6 and the pilot's Gear TV (RULES 2.2)"),
+    "sologear.entry_edge": ("entry_edge", "map edge the pilot enters from, 1d4 (RULES 2.2)"),
+    "sologear.recognition": ("recognition", "recognition and impression points (RULES 2.3)"),
+    "sologear.noticed": ("noticed", "D66 needed to be noticed, by recognition (RULES 2.3)"),
+    "sologear.rewards": ("rewards", "rewards table (RULES 2.3)"),
+    "sologear.punishments": ("punishments", "punishments table (RULES 2.3)"),
+    "sologear.variable_rewards": ("variable_rewards", "optional milder rewards table (RULES 2.3)"),
+    "sologear.variable_punishments": ("variable_punishments", "optional milder punishments table (RULES 2.3)"),
+}
+
+
+def _sologear(key: str) -> Callable[[], TableData]:
+    def build() -> TableData:
+        from . import sologear
+
+        tables = sologear.card_tables()
+        if key not in tables:
+            raise RuleTableError(f"sologear.card_tables() has no table {key!r} (it has: {', '.join(tables)})")
+        headers, rows = tables[key]
+        return tuple(str(h) for h in headers), _rows(rows)
+
+    return build
+
+
+# --- the registry ------------------------------------------------------------------------------------------
+
+_ENTRIES: tuple[RuleTable, ...] = (
+    RuleTable("aa.experience_levels", "experience levels, XP thresholds, letters and orders cards (RULES 1.1)",
+              _aa_levels),
+    RuleTable("aa.orders_cards", "orders cards per turn by platoon and leader level (RULES 1.1)",
+              _aa_orders_grid),
+    RuleTable("aa.attribute_dice", "attribute dice levels and their words (RULES 1.1)", _aa_attribute_dice),
+    RuleTable("aa.armor", "Armor values and classes (RULES 1.1)", _aa_armor),
+    RuleTable("aa.replacement_die", "replacement leader / force generation die by period (RULES 1.2, 1.3)",
+              _aa_replacement),
+    RuleTable("aa.recovery_sequence", "recovery rolls 1d8, 2d8, ... (RULES 1.2)", _aa_recovery_sequence),
+    RuleTable("aa.leader_fate", "leader's fate on 2d12 (RULES 1.2)", _aa_leader_fate),
+    RuleTable("aa.recovery_odds", "exact odds of XP lost in recovery by wound counters (RULES 1.2)",
+              _aa_recovery_odds),
+    RuleTable("aa.leader_casualty_odds", "exact odds the leader is a casualty, by wound counters (RULES 1.2)",
+              _aa_leader_casualty),
+    RuleTable("aa.leader_stays_odds", "exact odds the leader stays or is promoted, by XP (RULES 1.2)",
+              _aa_leader_stays),
+    RuleTable("aa.force_generation_odds", "exact odds of each level from force generation (RULES 1.3)",
+              _aa_force_odds),
+    *(RuleTable(name, description, _sologear(key)) for name, (key, description) in SOLOGEAR_TABLES.items()),
+)
+
+RULE_TABLES: dict[str, RuleTable] = {entry.name: entry for entry in _ENTRIES}
+RULE_TABLE_NAMES: tuple[str, ...] = tuple(RULE_TABLES)
+
+
+def rule_table(name: str) -> TableData:
+    """``(headers, rows)`` of the rule table ``name`` (all cells text)."""
+    try:
+        entry = RULE_TABLES[name]
+    except KeyError:
+        raise RuleTableError(f"no rule table {name!r} (known: {', '.join(RULE_TABLE_NAMES)})") from None
+    headers, rows = entry.build()
+    return tuple(headers), _rows(rows)
