@@ -1,0 +1,428 @@
+"""``campaign-cli sologear ...``: a lone Gear pilot's campaign (RULES.md §2).
+
+Every value is checked by the rules/services (a posture of 3, an unknown skill word, REP while the Gear is
+undamaged, a turn after the end, dice that do not fit): one line on stderr, exit status 2, nothing written.
+``--dice`` takes one argument per roll in the order the rules ask for them (see ``turn --help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..rules import sologear as sg
+from ..services.changesets import Edit
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+
+TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat 2d6 (e.g. 6,5), then the "
+                  "Glory dice if the result has nD6G, the enemy-quality d6 for * or **, the light-critical d6 "
+                  "for #, the battle length 4d6 and the entry-edge d4. REP: one d6. DEC: none.")
+END_DICE_HELP = "--dice: the D66 as two d6 (tens,units, e.g. 1,4), then the reward/punishment roll if noticed."
+
+
+def _svc() -> Any:
+    from ..services import sologear
+
+    return sologear
+
+
+def _flag(value: str | None, what: str) -> bool | None:
+    if value is None:
+        return None
+    key = value.strip().lower()
+    if key in ("on", "yes", "true", "1"):
+        return True
+    if key in ("off", "no", "false", "0"):
+        return False
+    raise CliError(f"{what} must be on or off, not {value!r}")
+
+
+def _emit_edit(args: argparse.Namespace, edit: Edit, text: str | None = None) -> int:
+    return emit(args, edit.summary, text if text is not None else edit.message)
+
+
+# --- text renderings --------------------------------------------------------------------------------------
+
+def sheet_text(d: dict[str, Any]) -> str:
+    s = d["state"]
+    lines = [f"{d['name']}: pilot {d['pilot']}, {d['gear_name'] or 'Gear'} TV {d['gear_tv']} "
+             f"(enemy-quality column {d['enemy_quality_column']})"]
+    if d["date"] or d["area"]:
+        lines.append(f"  Date {d['date'] or '-'}, area {d['area'] or '-'}")
+    for side, label in (("player", "Player"), ("enemy", "Enemy")):
+        unit = d[f"{side}_unit"] or "-"
+        aff = d[f"{side}_affiliation"]
+        lines.append(f"  {label} unit: {unit}" + (f" ({aff})" if aff else ""))
+        for f in d["forces"][side]:
+            lines.append(f"    [{f['id']}] {f['name']}: base {f['base_power']:g} × {f['skill']} {f['skill_x']:g} "
+                         f"× {f['loyalty']} {f['loyalty_x']:g} = {f['total']:g}")
+        lines.append(f"    total combat power {d['totals'][side]:g}")
+    odds = d["odds"]
+    lines.append(f"  Odds: {odds['ratio']:.3f} {odds['band']}" if odds else "  Odds: - (enter both sides' units)")
+    length = f"{d['length']} turns" if d["length"] else f"not rolled ({d['length_dice'] or 'needs units'})"
+    lines.append(f"  Length: {length}; turns played {d['turns_played']}")
+    o = d["options"]
+    lines.append(f"  Options: {'variable' if o['variable_tables'] else 'standard'} reward tables, ferocious "
+                 f"battles {'on' if o['ferocious'] else 'off'}, reward dice {o['reward_dice']}")
+    state = [f"campaign {s['status']}" + (f" ({s['end_text']})" if s["end_reason"] else "")]
+    if s["gear_damaged"]:
+        state.append("Gear damaged")
+    if s["short_ammo"]:
+        state.append("short of ammunition")
+    if s["pilot_status"] != "active":
+        state.append(f"pilot {s['pilot_status']}")
+    if s["breakout"]:
+        state.append("break-out under way")
+    lines.append("  State: " + ", ".join(state))
+    if d["turns"]:
+        lines.append("  Turn  Action    Enemy        Glory      Special")
+        for t in d["turns"]:
+            f = t["form"]
+            lines.append(f"  {f['turn']:>4}  {f['action']:<9} {f['enemy']:<12} {f['glory']:<10} {f['special']}")
+    rk = d["reckoning"]
+    if rk["final"]:
+        lines.append(f"  Reckoning: recognition {rk['recognition']}, D66 {rk['d66']} "
+                     f"({'noticed' if rk['noticed'] else 'not noticed'}), impression {rk['impression']}"
+                     + (f", {rk['table']} roll {rk['result']}" if rk["table"] else ""))
+        lines.append(f"    {rk['outcome']}")
+    elif d["next"]["blocked"]:
+        lines.append(f"  Next: {d['next']['blocked']}")
+    else:
+        lines.append(f"  Next: turn {d['next']['number']} ({', '.join(d['next']['actions'])})")
+    return "\n".join(lines)
+
+
+def turn_text(t: dict[str, Any]) -> str:
+    lines = [f"Turn {t['turn']}: {t['label']}" + (f", {t['column']} column" if t["column"] else "")]
+    lines.extend(f"  {m}" for m in t["meaning"])
+    if t["battle"] and not t["recorded"]:
+        lines.append(f"  Play the battle, then: sologear record --turn {t['turn']} --glory N --enemy-tv N "
+                     "--bunkers N")
+    if t.get("campaign_ended"):
+        lines.append(f"  The campaign has ended ({t['campaign_ended']}).")
+    return "\n".join(lines)
+
+
+def _score_text(label: str, total: int, items: list[dict[str, Any]]) -> list[str]:
+    parts = [f"{i['label']} {i['points']:+d}" for i in items if i["points"] or i["count"]]
+    return [f"{label} {total}" + (f" ({'; '.join(parts)})" if parts else "")]
+
+
+def end_text(r: dict[str, Any]) -> str:
+    lines = _score_text("Recognition", r["recognition"], r["recognition_breakdown"])
+    lines.append(f"D66 {r['d66']}: noticed on {r['noticed_on']} -> {'noticed' if r['noticed'] else 'not noticed'}")
+    lines.extend(_score_text("Impression", r["impression"], r["impression_breakdown"]))
+    if r["table"]:
+        lines.append(f"{r['table'].capitalize()} roll {r['result']} ({r['band']['label']}): {r['outcome']}")
+    else:
+        lines.append(r["outcome"])
+    return "\n".join(lines)
+
+
+# --- handlers ---------------------------------------------------------------------------------------------
+
+def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().create_sheet(
+        args.name, args.pilot, args.gear_tv, date=args.date, area=args.area, gear_name=args.gear_name,
+        player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
+        enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
+        reward_dice=args.reward_dice, notes=args.notes)
+    return emit(args, edit.summary, lambda: edit.message + "\n" + sheet_text(edit.summary))
+
+
+def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    fields = {k: getattr(args, k) for k in ("name", "date", "area", "pilot", "gear_name", "gear_tv",
+                                             "player_unit", "player_affiliation", "enemy_unit",
+                                             "enemy_affiliation", "notes") if getattr(args, k) is not None}
+    if not fields:
+        raise CliError("nothing to change: give at least one field")
+    return _emit_edit(args, _svc().update_sheet(args.campaign, **fields))
+
+
+def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    variable = _flag(args.variable_tables, "--variable-tables")
+    ferocious = _flag(args.ferocious, "--ferocious")
+    if variable is None and ferocious is None and args.reward_dice is None:
+        data = _svc().sheet_data(args.campaign)["options"]
+        return emit(args, data)
+    return _emit_edit(args, _svc().set_options(args.campaign, variable_tables=variable, ferocious=ferocious,
+                                               reward_dice=args.reward_dice))
+
+
+def _cmd_force_add(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().add_force(args.campaign, args.side, args.name, base_power=args.base, company_tv=args.company_tv,
+                            skill=args.skill, loyalty=args.loyalty)
+    return _emit_edit(args, edit)
+
+
+def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    fields = {k: v for k, v in (("side", args.side), ("name", args.name), ("base_power", args.base),
+                                ("company_tv", args.company_tv), ("skill", args.skill),
+                                ("loyalty", args.loyalty)) if v is not None}
+    if not fields:
+        raise CliError("nothing to change: give at least one field")
+    return _emit_edit(args, _svc().update_force(_force_id(args.id), sheet=args.campaign, **fields))
+
+
+def _force_id(text: str) -> int:
+    if not str(text).strip().isdigit():
+        raise CliError(f"--id must be a unit's number (see 'sologear force list'), not {text!r}")
+    return int(text)
+
+
+def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, _svc().remove_force(_force_id(args.id), sheet=args.campaign))
+
+
+def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    data = _svc().sheet_data(args.campaign)
+    out = {"forces": data["forces"], "totals": data["totals"], "odds": data["odds"]}
+    return emit(args, out, lambda: sheet_text(data))
+
+
+def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().roll_length(args.campaign, dice_source(args))
+    return _emit_edit(args, edit)
+
+
+def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
+    return emit(args, edit.summary, lambda: turn_text(edit.summary))
+
+
+def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().record_turn(args.campaign, args.turn, glory=args.glory, enemy_tv=args.enemy_tv,
+                              bunkers=args.bunkers, gear_damaged=args.gear_damaged, short_ammo=args.short_ammo,
+                              pilot_dead=args.pilot_dead, pilot_captured=args.pilot_captured, notes=args.notes)
+    return _emit_edit(args, edit)
+
+
+def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().end_campaign(args.campaign, dice_source(args))
+    return emit(args, edit.summary, lambda: end_text(edit.summary))
+
+
+def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    return _emit_edit(args, _svc().undo_last(args.campaign))
+
+
+def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    data = _svc().sheet_data(args.campaign)
+    return emit(args, data, lambda: sheet_text(data))
+
+
+def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    entries = _svc().history(args.campaign)
+    return emit(args, entries, lambda: "\n".join(("  " if e["kind"] == "roll" else "") + e["text"]
+                                                 for e in entries))
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(str(text).strip())
+    except ValueError:
+        raise CliError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def _number(text: str, what: str) -> float:
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise CliError(f"{what} must be a number, not {text!r}") from None
+    if value < 0 or value != value:
+        raise CliError(f"{what} cannot be negative")
+    return value
+
+
+def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
+    which = args.table.strip().lower()
+    if which == "combat":
+        if args.odds is None or args.roll is None:
+            raise CliError("table combat needs --odds BAND and --roll 0..14")
+        band = sg.band_name(args.odds)
+        roll = sg.combat_row(_int(args.roll, "--roll"))
+        cell = sg.combat_cell(band, roll)
+        text = sg.COMBAT_TABLE[roll][sg.BAND_NAMES.index(band)]
+        return emit(args, cell, f"roll {roll}, {band}: {text} ({'; '.join(sg.describe_cell(cell))})")
+    if which in ("enemy", "enemy-quality", "enemy_quality"):
+        if args.gear_tv is None or args.roll is None:
+            raise CliError("table enemy needs --gear-tv N and --roll 1..7")
+        row = _int(args.roll, "--roll")
+        if not 1 <= row <= 7:
+            raise CliError(f"--roll must be 1..7 (the d6, +1 for **), not {row}")
+        tv = _int(args.gear_tv, "--gear-tv")
+        if tv < 1:
+            raise CliError(f"--gear-tv must be above 0, not {tv}")
+        value = sg.enemy_quality(tv, row)
+        col = sg.enemy_column_label(sg.gear_tv_column(tv))
+        return emit(args, {"gear_tv": tv, "row": row, "column": col, "enemy_tv": value},
+                    f"Gear TV {tv} (column {col}), row {row}: enemy unit of TV {value}")
+    if which == "noticed":
+        if args.recognition is None:
+            raise CliError("table noticed needs --recognition N")
+        rec = _int(args.recognition, "--recognition")
+        data: dict[str, Any] = {"recognition": rec, "noticed_on": sg.noticed_label(rec)}
+        if args.d66 is not None:
+            d66 = _int(args.d66, "--d66")
+            data["d66"] = d66
+            data["noticed"] = sg.is_noticed(rec, d66)
+        return emit(args, data)
+    if which in ("result", "rewards", "punishments"):
+        if args.roll is None or args.impression is None:
+            raise CliError(f"table {which} needs --impression N and --roll N (the reward roll with the impression)")
+        value, imp = _int(args.roll, "--roll"), _int(args.impression, "--impression")
+        table, band = sg.lookup_result(value, imp, variable=args.variable)
+        return emit(args, {"table": table, "range": band.label, "title": band.title, "text": band.text},
+                    f"{table} {band.label}: {band.title}. {band.text}")
+    if which in sg.card_tables():
+        headers, rows = sg.card_tables()[which]
+        return emit(args, {"headers": headers, "rows": rows},
+                    lambda: "\n".join(" | ".join(r) for r in [headers, *rows]))
+    if which == "list":
+        return emit(args, sorted(sg.card_tables()))
+    raise CliError(f"unknown table {args.table!r} (combat, enemy, noticed, result, list, or a card table: "
+                   f"{', '.join(sorted(sg.card_tables()))})")
+
+
+def _cmd_odds(args: argparse.Namespace, ctx: Context) -> int:
+    player = _number(args.player, "--player")
+    enemy = _number(args.enemy, "--enemy")
+    data = sg.odds(player, enemy)
+    return emit(args, data, f"{player:g} / {enemy:g} = {data['ratio']:.3f}: {data['band']}")
+
+
+# --- parser -----------------------------------------------------------------------------------------------
+
+def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    sg_parser = sub.add_parser("sologear", parents=[parent], help="a lone Gear pilot's campaign (Sologear)",
+                               description="Sologear campaigns (RULES.md §2).")
+    sgs = sg_parser.add_subparsers(dest="sologear_command", metavar="COMMAND")
+    sgs.required = True
+
+    def cmd(name: str, handler: Any, help_text: str, campaign: bool = True, **kw: Any) -> argparse.ArgumentParser:
+        p = sgs.add_parser(name, parents=[parent], help=help_text, description=help_text, **kw)
+        if campaign:
+            p.add_argument("--campaign", required=True, metavar="NAME", help="the Sologear campaign's name")
+        add_json(p)
+        p.set_defaults(handler=handler)
+        return p
+
+    def header_options(p: argparse.ArgumentParser, new: bool) -> None:
+        if new:
+            p.add_argument("--name", required=True, help="campaign name")
+            p.add_argument("--pilot", required=True, help="the pilot's name")
+            p.add_argument("--gear-tv", required=True, metavar="TV", help="the pilot's Gear's threat value")
+        else:
+            p.add_argument("--name", help="new campaign name")
+            p.add_argument("--pilot", help="the pilot's name")
+            p.add_argument("--gear-tv", metavar="TV", help="the pilot's Gear's threat value")
+        default = "" if new else None
+        for opt, help_text in (("--gear-name", "the Gear's name"), ("--date", "campaign date"),
+                               ("--area", "campaign area"), ("--player-unit", "the player's unit"),
+                               ("--player-affiliation", "the player's affiliation"),
+                               ("--enemy-unit", "the enemy unit"), ("--enemy-affiliation", "the enemy's affiliation"),
+                               ("--notes", "notes")):
+            p.add_argument(opt, default=default, help=help_text)
+
+    p = cmd("new", _cmd_new, "create a Sologear campaign sheet", campaign=False)
+    header_options(p, new=True)
+    p.add_argument("--variable-tables", action="store_true", help="⚙ use the milder variable reward tables")
+    p.add_argument("--ferocious", action="store_true", help="⚙ ferocious battles: no surrender, break-out")
+    p.add_argument("--reward-dice", default=sg.DEFAULT_REWARD_DICE, help="⚙ reward-roll dice (default 1d6)")
+
+    p = cmd("edit", _cmd_edit, "change the sheet's header")
+    header_options(p, new=False)
+
+    p = cmd("options", _cmd_options, "show or change the optional rules")
+    p.add_argument("--variable-tables", metavar="on|off", help="⚙ milder variable reward/punishment tables")
+    p.add_argument("--ferocious", metavar="on|off", help="⚙ ferocious battles (fixed once a turn is played)")
+    p.add_argument("--reward-dice", metavar="DICE", help="⚙ reward-roll dice, e.g. 1d6")
+
+    force = sgs.add_parser("force", parents=[parent], help="the units of both sides")
+    fs = force.add_subparsers(dest="force_command", metavar="COMMAND")
+    fs.required = True
+
+    def fcmd(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+        p = fs.add_parser(name, parents=[parent], help=help_text, description=help_text)
+        p.add_argument("--campaign", required=True, metavar="NAME", help="the Sologear campaign's name")
+        add_json(p)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = fcmd("add", _cmd_force_add, "add a company-sized unit to one side")
+    p.add_argument("--side", required=True, metavar="player|enemy")
+    p.add_argument("--name", required=True)
+    p.add_argument("--base", metavar="POWER", help="base combat power")
+    p.add_argument("--company-tv", metavar="TV", help="TV of the company's units (base = TV / 20)")
+    p.add_argument("--skill", default="regular", metavar="WORD",
+                   help="rookie, regular, veteran, elite or legendary (default regular)")
+    p.add_argument("--loyalty", default="reliable", metavar="WORD",
+                   help="shaken, reliable or firm (default reliable)")
+    p = fcmd("edit", _cmd_force_edit, "change a unit")
+    p.add_argument("--id", required=True, help="the unit's number (see force list)")
+    for opt in ("--side", "--name", "--base", "--company-tv", "--skill", "--loyalty"):
+        p.add_argument(opt)
+    p = fcmd("remove", _cmd_force_remove, "remove a unit")
+    p.add_argument("--id", required=True, help="the unit's number (see force list)")
+    fcmd("list", _cmd_force_list, "list both sides' units, totals and odds")
+
+    p = cmd("length", _cmd_length, "roll the campaign length (as many d6 as the smaller side has units)")
+    add_dice_options(p)
+
+    p = cmd("turn", _cmd_turn, "play the next battle turn", epilog=TURN_DICE_HELP)
+    p.add_argument("--action", required=True, metavar="dec|rep|fig")
+    p.add_argument("--posture", metavar="X", help="FIG posture -2 (Cowardly) .. 2 (Bold)")
+    add_dice_options(p)
+
+    p = cmd("record", _cmd_record, "record what happened in a turn's battle")
+    p.add_argument("--turn", required=True, metavar="N")
+    p.add_argument("--glory", default="0", metavar="N", help="Glory markers collected")
+    p.add_argument("--enemy-tv", default="0", metavar="TV", help="TV of enemy units destroyed")
+    p.add_argument("--bunkers", default="0", metavar="N", help="bunkers destroyed (0..6)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--gear-damaged", dest="gear_damaged", action="store_true", default=None,
+                   help="the Gear is damaged after the turn")
+    g.add_argument("--gear-ok", dest="gear_damaged", action="store_false", help="the Gear is undamaged")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--short-ammo", dest="short_ammo", action="store_true", default=None,
+                   help="the Gear is short of ammunition")
+    g.add_argument("--ammo-full", dest="short_ammo", action="store_false", help="the Gear has full ammunition")
+    p.add_argument("--pilot-dead", action="store_true")
+    p.add_argument("--pilot-captured", action="store_true")
+    p.add_argument("--notes")
+
+    p = cmd("end", _cmd_end, "the end-of-campaign reckoning (recognition, D66, impression, reward/punishment)",
+            epilog=END_DICE_HELP)
+    add_dice_options(p)
+
+    cmd("undo", _cmd_undo, "undo the last step: the reckoning, else the last turn, else the length roll")
+    cmd("show", _cmd_show, "show the campaign sheet, battle form and reckoning")
+    cmd("history", _cmd_history, "the campaign's turns and rolls, oldest first")
+
+    p = cmd("table", _cmd_table, "look a value up in a Sologear table", campaign=False)
+    p.add_argument("table", help="combat, enemy, noticed, result, list, or a card table's name")
+    p.add_argument("--odds", metavar="BAND", help="odds band (winning, advantaged, equal, disadvantaged, losing)")
+    p.add_argument("--roll", metavar="N")
+    p.add_argument("--gear-tv", metavar="TV")
+    p.add_argument("--recognition", metavar="N")
+    p.add_argument("--d66", metavar="N")
+    p.add_argument("--impression", metavar="N")
+    p.add_argument("--variable", action="store_true", help="the variable (milder) tables")
+
+    p = cmd("odds", _cmd_odds, "odds and band of two combat powers", campaign=False)
+    p.add_argument("--player", required=True, metavar="POWER")
+    p.add_argument("--enemy", required=True, metavar="POWER")
