@@ -1,0 +1,497 @@
+"""Battle logging services without Qt: the step-wise session, one transaction, undo/redo, edits, history."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from campaign_app.rules.aftermath import run_aftermath
+from campaign_app.rules.dice import DiceError, SeededDice, TypedDice
+from campaign_app.rules.odds import leader_odds, recovery_odds
+from campaign_app.services import battles
+from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.store.database import db
+from campaign_app.store.models import (
+    AttributeChange,
+    Battle,
+    Campaign,
+    Leader,
+    Platoon,
+    Roll,
+    XpChange,
+)
+
+
+def dump() -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table (the whole database content)."""
+    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                           "ORDER BY name").fetchall()]
+    return {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall() for t in tables}
+
+
+@contextmanager
+def count_queries() -> Iterator[list[str]]:
+    real = db.obj
+    seen: list[str] = []
+    original = real.execute_sql
+
+    def counting(sql: str, params: Any = None, *args: Any, **kwargs: Any) -> Any:
+        seen.append(sql)
+        return original(sql, params, *args, **kwargs)
+
+    real.execute_sql = counting
+    try:
+        yield seen
+    finally:
+        del real.execute_sql
+
+
+@pytest.fixture
+def camp() -> Campaign:
+    return Campaign.create(name="Congo 1960", system="atomic_africa")
+
+
+@pytest.fixture
+def pid(camp: Campaign) -> int:
+    p = Platoon.create(campaign=camp, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    return p.id
+
+
+def platoon(pid: int) -> Platoon:
+    return Platoon.get_by_id(pid)
+
+
+# --- the session ------------------------------------------------------------------------------------------
+
+def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
+    before = dump()
+    s = battles.BattleSession(pid)
+    assert (s.platoon_xp, s.leader_name, s.leader_xp, s.number) == (6, "Lt. Okafor", 2, 1)
+    s.set_details(date="2024-05-31", scenario="River crossing", opponent="Red Company", outcome="Victory",
+                  objectives=1, fire_support=True, notes="Bridge held")
+    s.set_casualties(7, 3)
+    odds = s.odds()
+    assert odds["recovery"]["xp"] == 8 and odds["leader"]["xp"] == 4
+    step = s.next_step
+    assert step is not None and (step.kind, step.dice.expression, step.number) == ("recovery", "1d8", 1)
+    s.enter("3")
+    assert (s.recovery.remaining, s.recovery.xp_lost, s.recovery.xp) == (4, 1, 7)
+    step = s.next_step
+    assert step is not None and step.dice.expression == "2d8"
+    s.enter("2, 2")
+    assert s.recovery.done and s.recovery.remaining == 0 and s.recovery.xp_lost == 1
+    step = s.next_step
+    assert step is not None and (step.kind, step.dice.expression) == ("leader", "2d12")
+    s.enter("2 2")  # 4: above 3 wounds, not above 4 XP -> promoted
+    assert s.fate == "promoted" and s.needs_replacement
+    step = s.next_step
+    assert step is not None and (step.kind, step.dice.expression) == ("replacement", "1d10-1")
+    assert not s.ready
+    s.roll(TypedDice([[6]]))
+    assert s.replacement_xp == 5 and s.rolls_done and not s.ready
+    with pytest.raises(ServiceError, match="needs a name"):
+        s.commit()
+    s.set_replacement("  Lt.   Adebayo ")
+    assert s.ready
+    summary = s.summary()
+    assert summary["platoon"]["xp_before"] == 6 and summary["platoon"]["xp_after"] == 7
+    assert summary["leader"] == {"name": "Lt. Okafor", "xp_before": 2, "xp_after": 4, "fate": "promoted"}
+    assert summary["replacement"] == {"name": "Lt. Adebayo", "rank": "Lieutenant", "xp": 5}
+    assert [r["expression"] for r in summary["rolls"]] == ["1d8", "2d8", "2d12", "1d10-1"]
+    assert all(r["source"] == "entered" for r in summary["rolls"])
+    assert dump() == before, "nothing may be written before commit"
+
+    edit = s.commit()
+    b = Battle.get_by_id(edit.id)
+    assert (b.number, b.date, b.scenario, b.opponent, b.outcome, b.objectives, b.fire_support, b.notes) == (
+        1, dt.date(2024, 5, 31), "River crossing", "Red Company", "victory", 1, True, "Bridge held")
+    assert (b.wounds, b.leader_wounds, b.platoon_xp_before, b.platoon_xp_after, b.xp_lost) == (7, 3, 6, 7, 1)
+    assert (b.leader_xp_before, b.leader_xp_after, b.leader_fate) == (2, 4, "promoted")
+    assert platoon(pid).xp == 7
+    old = Leader.get(Leader.name == "Lt. Okafor")
+    new = Leader.get(Leader.name == "Lt. Adebayo")
+    assert (old.status, old.xp, old.left_battle_id) == ("promoted", 4, b.id) and old.left_at is not None
+    assert (new.status, new.xp, new.xp_at_join, new.joined_battle_id) == ("active", 5, 5, b.id)
+    rolls = list(Roll.select().where(Roll.battle == b.id).order_by(Roll.seq))
+    assert [(r.seq, r.expression, r.faces, r.source) for r in rolls] == [
+        (0, "1d8", [3], "entered"), (1, "2d8", [2, 2], "entered"), (2, "2d12", [2, 2], "entered"),
+        (3, "1d10-1", [6], "entered")]
+    assert all(r.platoon_id == pid for r in rolls)
+    assert [r.leader_id for r in rolls] == [None, None, old.id, new.id]
+    assert rolls[2].rule == "RULES 1.2 leader's fate" and rolls[2].outcome == "promoted"
+    xs = [(x.who, x.leader_id, x.delta, x.xp_after) for x in XpChange.select().order_by(XpChange.id)]
+    assert xs == [("platoon", None, 2, 8), ("platoon", None, -1, 7), ("leader", old.id, 2, 4)]
+    reasons = [x.reason for x in XpChange.select().order_by(XpChange.id)]
+    assert "award" in reasons[0] and "recovery" in reasons[1] and "award" in reasons[2]
+    assert edit.summary["battle_id"] == b.id
+    with pytest.raises(ServiceError, match="already logged"):
+        s.commit()
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize(("wounds", "leader_wounds", "objectives"), [(0, 0, 0), (7, 3, 1), (25, 9, 2),
+                                                                     (3, 14, 0)])
+def test_session_agrees_with_the_rules_engine(pid: int, seed: int, wounds: int, leader_wounds: int,
+                                              objectives: int) -> None:
+    expected = run_aftermath(platoon_xp=6, leader_xp=2, wounds=wounds, leader_wounds=leader_wounds,
+                             objectives=objectives, dice=SeededDice(seed))
+    edit = battles.log_battle(pid, wounds=wounds, leader_wounds=leader_wounds, objectives=objectives,
+                              dice=SeededDice(seed), replacement_name="Sgt. Mensah")
+    got = edit.summary
+    assert got["platoon"]["xp_after"] == expected.platoon_xp_after == platoon(pid).xp
+    assert got["leader"]["fate"] == expected.fate
+    assert [(r["expression"], r["faces"]) for r in got["rolls"]] == [(r.expression, r.faces)
+                                                                    for r in expected.records]
+    if expected.replacement_xp is None:
+        assert got["replacement"] is None
+    else:
+        assert got["replacement"]["xp"] == expected.replacement_xp
+        assert Leader.get(Leader.status == "active").xp == expected.replacement_xp
+
+
+def test_odds_are_the_exact_rules_odds(pid: int) -> None:
+    s = battles.BattleSession(pid)
+    s.set_casualties(9, 2)
+    odds = s.odds()
+    dist = recovery_odds(9, 7)
+    assert [(o["xp_lost"], Fraction(o["fraction"])) for o in odds["recovery"]["xp_lost"]] == list(dist.items())
+    assert sum(Fraction(o["fraction"]) for o in odds["recovery"]["xp_lost"]) == 1
+    lo = leader_odds(2, 3)
+    assert {f: Fraction(odds["leader"][f]["fraction"]) for f in ("casualty", "promoted", "stays")} == lo
+    assert odds["leader"]["casualty"]["percent"].endswith("%")
+
+
+def test_typed_faces_are_checked_against_the_dice_asked_for(pid: int) -> None:
+    s = battles.BattleSession(pid)
+    s.set_casualties(5, 0)
+    with pytest.raises(DiceError, match="not a face of a d8"):
+        s.enter("9")
+    with pytest.raises(DiceError, match="needs 1 face"):
+        s.enter("3,4")
+    with pytest.raises(DiceError, match="whole numbers"):
+        s.enter("three")
+    with pytest.raises(DiceError, match="whole numbers"):
+        s.enter("")
+    assert s.recovery.records == []
+    s.enter("5")
+    with pytest.raises(DiceError, match="2d12"):
+        s.enter("13,1")
+    s.enter("12,12")
+    assert s.fate == "stays"
+    with pytest.raises(DiceError, match="no more dice"):
+        s.enter("1")
+    assert battles.parse_faces(" 5 ; 2 ") == [5, 2]
+
+
+def test_changing_casualties_or_objectives_restarts_the_rolls(pid: int) -> None:
+    s = battles.BattleSession(pid)
+    s.set_casualties(9, 0)
+    s.enter("1")
+    assert len(s.records) == 1
+    s.set_casualties(9, 0)  # unchanged: the rolls stay
+    assert len(s.records) == 1
+    s.set_casualties(8, 0)
+    assert s.records == [] and s.recovery.wounds == 8
+    s.enter("1")
+    s.set_details(objectives=2)
+    assert s.records == [] and s.recovery.xp_before == 9
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"objectives": 3}, "objectives met must be 0"),
+    ({"outcome": "win"}, "outcome must be victory, defeat or draw"),
+    ({"date": "31/05/2024"}, "battle date must be a date"),
+    ({"scenario": "x" * 201}, "scenario is too long"),
+])
+def test_bad_details_are_refused(pid: int, kwargs: dict[str, Any], message: str) -> None:
+    s = battles.BattleSession(pid)
+    with pytest.raises(ServiceError, match=message):
+        s.set_details(**kwargs)
+
+
+def test_bad_casualties_and_opponents_are_refused(pid: int, camp: Campaign) -> None:
+    s = battles.BattleSession(pid)
+    with pytest.raises(ServiceError, match="wound counters must be a whole number, 0 or more"):
+        s.set_casualties(-1, 0)
+    with pytest.raises(ServiceError, match="leader's element must be at most 999"):
+        s.set_casualties(1, 1000)
+    with pytest.raises(ServiceError, match="cannot fight itself"):
+        s.set_details(opponent_platoon=pid)
+    with pytest.raises(NotFound, match="no platoon with id 999"):
+        s.set_details(opponent_platoon=999)
+    with pytest.raises(ServiceError, match="enter the casualties"):
+        s.commit()
+    other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
+    s.set_details(opponent_platoon=other.id)
+    assert s.details.opponent == "Red Platoon"
+    assert [o["name"] for o in battles.opponent_choices(pid)] == ["Red Platoon"]
+    s.set_casualties(0, 0)
+    with pytest.raises(ServiceError, match="not all rolls are made: next is Leader's fate"):
+        s.commit()
+    s.enter("12,12")
+    edit = s.commit()
+    assert Battle.get_by_id(edit.id).opponent_platoon_id == other.id
+    with pytest.raises(NotFound):
+        battles.BattleSession("No such platoon")
+
+
+def test_a_platoon_changed_meanwhile_is_refused(pid: int) -> None:
+    s = battles.BattleSession(pid)
+    s.set_casualties(0, 0)
+    s.enter("12,12")
+    Platoon.update(xp=9).where(Platoon.id == pid).execute()
+    before = dump()
+    with pytest.raises(ServiceError, match="changed while the battle was being logged"):
+        s.commit()
+    assert dump() == before
+
+
+def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_before(
+        pid: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    battles.log_battle(pid, wounds=4, leader_wounds=1, dice=SeededDice(3))  # some history already
+    s = battles.BattleSession(pid)
+    s.set_details(scenario="Ambush", outcome="defeat")
+    s.set_casualties(12, 20)
+    s.roll_all(SeededDice(5), until="replacement")
+    assert s.fate == "casualty"
+    s.enter("7")
+    s.set_replacement("Lt. Diallo")
+    before = dump()
+    calls = {"n": 0}
+    real_create = Roll.create.__func__  # type: ignore[attr-defined]
+
+    def failing_create(cls: type[Roll], **kwargs: Any) -> Roll:
+        calls["n"] += 1
+        if calls["n"] == 2:  # the battle, leaders, XP and the first roll are already written
+            raise RuntimeError("disk on fire")
+        return real_create(cls, **kwargs)
+
+    monkeypatch.setattr(Roll, "create", classmethod(failing_create))
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        s.commit()
+    assert calls["n"] == 2
+    assert dump() == before
+    monkeypatch.undo()
+    s.commit()  # the same session commits cleanly afterwards
+    assert Battle.select().count() == 2 and Leader.get(Leader.status == "active").name == "Lt. Diallo"
+
+
+def test_platoon_without_leader_rolls_no_fate(camp: Campaign) -> None:
+    p = Platoon.create(campaign=camp, name="Leaderless", training=6, equipment=6, morale=6, armor=1, xp=3)
+    edit = battles.log_battle(p.id, wounds=2, leader_wounds=5, dice=TypedDice([[2]]))
+    assert edit.summary["leader"] is None and edit.summary["replacement"] is None
+    assert [r["purpose"] for r in edit.summary["rolls"]] == ["recovery"]
+    b = Battle.get_by_id(edit.id)
+    assert b.leader_fate is None and b.leader_xp_before is None and platoon(p.id).xp == 4
+
+
+def test_log_battle_checks_the_typed_dice(pid: int) -> None:
+    before = dump()
+    with pytest.raises(DiceError, match="too many dice"):
+        battles.log_battle(pid, wounds=2, dice=TypedDice([[2], [12, 12], [5]]))
+    with pytest.raises(DiceError, match="too few dice"):
+        battles.log_battle(pid, wounds=9, dice=TypedDice([[2]]))
+    with pytest.raises(DiceError, match="roll 1"):
+        battles.log_battle(pid, wounds=9, dice=TypedDice([[9]]))
+    assert dump() == before
+
+
+def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> None:
+    Campaign.update(period=1).where(Campaign.id == camp.id).execute()
+    edit = battles.log_battle(pid, wounds=0, leader_wounds=30, dice=TypedDice([[1, 1], [4]]))
+    assert edit.summary["rolls"][-1]["expression"] == "1d4-1"
+    assert edit.summary["replacement"] == {"name": "New leader", "rank": "Lieutenant", "xp": 3}
+
+
+# --- undo, redo, edit -------------------------------------------------------------------------------------
+
+def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
+    battles.log_battle(pid, wounds=3, leader_wounds=0, dice=SeededDice(1))
+    before = dump()
+    logged = battles.log_battle(pid, wounds=12, leader_wounds=20, dice=SeededDice(8), replacement_name="Lt. B")
+    assert logged.summary["leader"]["fate"] == "casualty"
+    after = dump()
+    undo = battles.undo_last_battle("2nd Platoon")
+    assert dump() == before
+    assert undo.summary["number"] == 2 and undo.summary["removed_leaders"] == ["Lt. B"]
+    battles.revert(undo)  # the battle comes back, same ids
+    assert dump() == after
+    battles.reapply(undo)
+    assert dump() == before
+
+
+def test_revert_and_reapply_a_logged_battle(pid: int) -> None:
+    before = dump()
+    edit = battles.log_battle(pid, wounds=10, leader_wounds=0, objectives=2, dice=SeededDice(2))
+    after = dump()
+    battles.revert(edit)
+    assert dump() == before
+    battles.reapply(edit)
+    assert dump() == after
+    with pytest.raises(ServiceError):
+        battles.reapply(edit)  # already there
+    assert dump() == after
+
+
+def test_undo_refuses_after_a_change_by_hand(pid: int) -> None:
+    with pytest.raises(ServiceError, match="has no battle to undo"):
+        battles.undo_last_battle(pid)
+    edit = battles.log_battle(pid, wounds=1, leader_wounds=0, dice=SeededDice(4))
+    Platoon.update(xp=20).where(Platoon.id == pid).execute()
+    with pytest.raises(ServiceError, match="platoon's XP was changed since"):
+        battles.undo_last_battle(pid)
+    with pytest.raises(ServiceError, match="cannot undo"):
+        battles.revert(edit)
+    assert Battle.select().count() == 1
+
+
+def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None:
+    logged = battles.log_battle(pid, wounds=1, leader_wounds=0, scenario="Patrol", dice=SeededDice(4))
+    after_log = dump()
+    edit = battles.edit_battle_text(logged.id, scenario="Night patrol", notes="Lost the radio", outcome="draw")
+    b = Battle.get_by_id(logged.id)
+    assert (b.scenario, b.notes, b.outcome) == ("Night patrol", "Lost the radio", "draw")
+    rows = [(a.field, a.old_value, a.new_value, a.battle_id)
+            for a in AttributeChange.select().order_by(AttributeChange.id)]
+    assert rows == [("battle.scenario", "Patrol", "Night patrol", b.id), ("battle.notes", "", "Lost the radio",
+                                                                          b.id),
+                    ("battle.outcome", None, "draw", b.id)]
+    with pytest.raises(ServiceError, match="was edited since"):
+        battles.revert(logged)
+    same = battles.edit_battle_text(logged.id, scenario="Night patrol")
+    assert not same.changed and "nothing changed" in same.message
+    with pytest.raises(ServiceError, match="outcome must be"):
+        battles.edit_battle_text(logged.id, outcome="won")
+    with pytest.raises(NotFound):
+        battles.edit_battle_text(999, notes="x")
+    battles.revert(edit)
+    assert dump() == after_log
+    battles.reapply(edit)
+    undo = battles.undo_last_battle(pid)
+    assert AttributeChange.select().count() == 0
+    battles.revert(undo)
+    assert AttributeChange.select().count() == 3 and Battle.get_by_id(logged.id).scenario == "Night patrol"
+    cleared = battles.edit_battle_text(logged.id, outcome=None)
+    assert Battle.get_by_id(logged.id).outcome is None and cleared.summary["old"] == {"outcome": "draw"}
+
+
+def test_undo_a_battle_whose_leader_stayed_returns_the_leader_xp(pid: int) -> None:
+    battles.log_battle(pid, wounds=0, leader_wounds=0, objectives=2, dice=TypedDice([[12, 12]]))
+    ld = Leader.get(Leader.name == "Lt. Okafor")
+    assert ld.xp == 5 and ld.status == "active"
+    battles.undo_last_battle(pid)
+    assert Leader.get_by_id(ld.id).xp == 2 and platoon(pid).xp == 6 and XpChange.select().count() == 0
+
+
+# --- history ----------------------------------------------------------------------------------------------
+
+def _campaign_of_battles(pid: int, n: int) -> None:
+    for i in range(n):
+        battles.log_battle(pid, wounds=(i * 5) % 13, leader_wounds=(i * 7) % 9, objectives=i % 3,
+                           outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}", dice=SeededDice(i),
+                           replacement_name=f"Leader {i + 1}")
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each write a minute after the one before (the stored times have whole seconds)."""
+    state = {"t": dt.datetime.now().replace(microsecond=0)}
+
+    def tick() -> dt.datetime:
+        state["t"] += dt.timedelta(minutes=1)
+        return state["t"]
+
+    monkeypatch.setattr(battles, "now", tick)
+
+
+def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int, clock: None) -> None:
+    _campaign_of_battles(pid, 4)
+    edit = battles.edit_battle_text(Battle.get(Battle.number == 2).id, notes="Rain")
+    h = battles.history("2nd Platoon")
+    assert [b["number"] for b in h["battles"]] == [4, 3, 2, 1]
+    newest = h["battles"][0]
+    assert newest["rolls"] and [r["seq"] for r in newest["rolls"]] == list(range(len(newest["rolls"])))
+    assert {"id", "date", "rolls", "scenario", "outcome", "wounds", "leader_fate"} <= set(newest)
+    kinds = {e["kind"] for e in h["events"]}
+    assert kinds == {"battle", "xp", "leader", "roll", "attribute"}
+    assert h["events"][0]["kind"] == "attribute" and h["events"][0]["id"] == edit.changes.ops[-1].row_id
+    battle_events = [e["battle_number"] for e in h["events"] if e["kind"] == "battle"]
+    assert battle_events == [4, 3, 2, 1]
+    # each battle's events follow it: its rolls in order, then XP, then leader changes
+    first = next(i for i, e in enumerate(h["events"]) if e["kind"] == "battle" and e["battle_number"] == 4)
+    group = [e for e in h["events"][first:] if e["battle_number"] == 4]
+    assert group[0]["kind"] == "battle"
+    assert [e["seq"] for e in group if e["kind"] == "roll"] == sorted(e["seq"] for e in group if e["kind"] == "roll")
+    assert all(e["text"] for e in h["events"])
+    assert len([e for e in h["events"] if e["kind"] == "roll"]) == Roll.select().count()
+    parsed = json.loads(battles.history_json(pid))
+    assert parsed["battles"][0]["id"] == newest["id"]
+    csv_text = battles.timeline_csv(pid)
+    lines = csv_text.splitlines()
+    assert lines[0].startswith("at,kind,battle_number,date,text")
+    assert len(lines) == len(h["events"]) + 1
+
+
+def test_leaders_roll_and_summary(pid: int) -> None:
+    battles.log_battle(pid, wounds=2, leader_wounds=0, outcome="victory", dice=TypedDice([[2], [12, 12]]))
+    battles.log_battle(pid, wounds=9, leader_wounds=10, outcome="defeat",
+                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8]]), replacement_name="Lt. Bello")
+    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5]]),
+                       replacement_name="Lt. Chukwu")
+    roll = battles.leaders_roll(pid)
+    assert [(r["name"], r["status"], r["battles_led"], r["xp_at_join"], r["xp"], r["xp_gained"]) for r in roll] == [
+        ("Lt. Okafor", "casualty", 2, 2, 4, 2), ("Lt. Bello", "promoted", 1, 7, 8, 1),
+        ("Lt. Chukwu", "active", 0, 4, 4, 0)]
+    assert roll[0]["left_battle"] == 2 and roll[1]["joined_battle"] == 2 and roll[1]["left_battle"] == 3
+    assert not roll[1]["current"] and roll[2]["current"] and roll[2]["how"] == "still in command"
+    summary = battles.campaign_summary(pid)
+    assert {k: summary[k] for k in ("battles", "victories", "defeats", "draws", "total_wounds", "xp_lost",
+                                    "leaders_lost", "casualties", "promotions")} == {
+        "battles": 3, "victories": 1, "defeats": 1, "draws": 1, "total_wounds": 11, "xp_lost": 2,
+        "leaders_lost": 2, "casualties": 1, "promotions": 1}
+    assert summary["xp"] == platoon(pid).xp and summary["leader"] == "Lt. Chukwu" and summary["leaders"] == 3
+    series = battles.xp_series(pid)
+    assert series["start"] == {"battle": 0, "platoon_xp": 6, "leader_xp": 2}
+    assert [p["leader_change"]["fate"] if p["leader_change"] else None for p in series["points"]] == [
+        None, "casualty", "promoted"]
+    assert series["points"][1]["leader_xp"] == 7 and series["points"][1]["leader_change"]["new"] == "Lt. Bello"
+    assert [w["wounds"] for w in battles.wounds_series(pid)] == [2, 9, 0]
+    report = battles.history_report(pid)
+    assert set(report) == {"history", "leaders", "summary", "xp_series", "wounds_series"}
+
+
+def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: Campaign) -> None:
+    other = Platoon.create(campaign=camp, name="Big", training=6, equipment=6, morale=6, armor=1, xp=3)
+    Leader.create(platoon=other, name="Capt. Long", xp=1, xp_at_join=1)
+    _campaign_of_battles(pid, 2)
+    _campaign_of_battles(other.id, 15)
+    battles.edit_battle_text(Battle.get((Battle.platoon == other.id) & (Battle.number == 3)).id, notes="x")
+    functions = (battles.history, battles.leaders_roll, battles.campaign_summary, battles.xp_series,
+                 battles.wounds_series, battles.history_report, battles.timeline_csv)
+    for func in functions:
+        with count_queries() as small:
+            func(pid)
+        with count_queries() as big:
+            func(other.id)
+        assert len(small) == len(big) <= 8, (func.__name__, len(small), len(big))
+    assert len(battles.history(other.id)["battles"]) == 15
+
+
+def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
+    _campaign_of_battles(pid, 2)
+    n = battles.export_history(pid, tmp_path / "t.csv", "csv")
+    assert n == len(battles.history(pid)["events"])
+    assert (tmp_path / "t.csv").read_text(encoding="utf-8").count("\n") == n + 1
+    battles.export_history(pid, tmp_path / "t.json", "json")
+    assert json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["battles"][0]["number"] == 2
+    with pytest.raises(ServiceError, match="csv or json"):
+        battles.export_history(pid, tmp_path / "t.xml", "xml")
+    with pytest.raises(ServiceError, match="cannot write"):
+        battles.export_history(pid, tmp_path / "missing" / "t.csv", "csv")
