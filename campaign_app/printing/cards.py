@@ -147,7 +147,7 @@ def _style(size: CardSize, deck: Deck, grayscale: bool) -> _Style:
     bullet = ParagraphStyle("bullet", parent=body, leftIndent=base * 1.0, bulletIndent=base * 0.15,
                             spaceBefore=base * 0.15, bulletFontName=FONT)
     cell_size = base - 0.5
-    cell = ParagraphStyle("cell", fontName=FONT, fontSize=cell_size, leading=cell_size * 1.15, textColor=ink)
+    cell = ParagraphStyle("cell", fontName=FONT, fontSize=cell_size, leading=cell_size * 1.12, textColor=ink)
     head_cell = ParagraphStyle("head_cell", parent=cell, fontName=FONT_BOLD)
     caption = ParagraphStyle("caption", parent=cell, textColor=colors.Color(0.25, 0.25, 0.25),
                              spaceBefore=base * 0.2)
@@ -204,7 +204,10 @@ class FitTable(Flowable):
             for c, cell in enumerate(row):
                 lines = cell.replace("**", "").split("\n")
                 natural[c] = max(natural[c], *(stringWidth(line, font, size) for line in lines))
-                words = cell.replace("**", "").split()
+                plain = cell.replace("**", "")
+                # a short cell with a number ("−11 to −12", "1 per 100") reads badly broken: keep it whole
+                atomic = len(plain) <= 14 and any(ch.isdigit() for ch in plain)
+                words = [plain] if atomic else plain.split()
                 longest = max((stringWidth(w, font, size) for w in words), default=0.0)
                 minimum[c] = max(minimum[c], longest)
         extra = 2 * self.pad + 0.6
@@ -215,6 +218,14 @@ class FitTable(Flowable):
             return [n + spare * n / sum(natural) for n in natural]
         if sum(minimum) >= avail:
             return minimum  # too wide: the card shrinks until it fits
+        # Short columns (no wider than a fair share) keep their natural width, so that "−11 to −12" stays on
+        # one line; the long ones share the rest between their longest word and their natural width.
+        share = min(avail / ncols, avail * 0.34)
+        keep = [n <= share for n in natural]
+        kept = sum(n for n, k in zip(natural, keep, strict=True) if k)
+        loose_min = sum(m for m, k in zip(minimum, keep, strict=True) if not k)
+        if not all(keep) and kept + loose_min <= avail:
+            minimum = [n if k else m for n, m, k in zip(natural, minimum, keep, strict=True)]
         spare = avail - sum(minimum)
         want = [n - m for n, m in zip(natural, minimum, strict=True)]
         total_want = sum(want) or 1.0
@@ -235,8 +246,8 @@ class FitTable(Flowable):
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LEFTPADDING", (0, 0), (-1, -1), self.pad),
             ("RIGHTPADDING", (0, 0), (-1, -1), self.pad),
-            ("TOPPADDING", (0, 0), (-1, -1), self.pad * 0.55),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), self.pad * 0.85),
+            ("TOPPADDING", (0, 0), (-1, -1), self.pad * 0.4),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), self.pad * 0.75),
         ]
         header_fill = colors.Color(0.86, 0.86, 0.86) if st.grayscale else _mix(st.accent, colors.white, 0.78)
         stripe = colors.Color(0.95, 0.95, 0.95) if st.grayscale else _mix(st.accent, colors.white, 0.93)
@@ -354,6 +365,16 @@ def resolve_rule_table(block: Block) -> tuple[tuple[str, ...], list[tuple[str, .
         idx = [headers.index(c) for c in block.columns]
         headers = tuple(headers[i] for i in idx)
         rows = [tuple(r[i] for i in idx) for r in rows]
+    if block.row_range:
+        first, last = block.row_range
+        if last > len(rows):
+            raise DeckError(f"rule table {block.name!r} has {len(rows)} rows, not {last}")
+        rows = rows[first - 1:last]
+    if block.labels:
+        if len(block.labels) != len(headers):
+            raise DeckError(f"rule table {block.name!r}: 'labels' names {len(block.labels)} columns, the table "
+                            f"prints {len(headers)}")
+        headers = tuple(block.labels)
     return headers, rows
 
 

@@ -56,6 +56,8 @@ class Block:
     widths: tuple[float, ...] = ()
     name: str = ""
     columns: tuple[str, ...] = ()
+    row_range: tuple[int, int] | None = None  # rule_table: first and last row to print (1-based)
+    labels: tuple[str, ...] = ()  # rule_table: headers to print instead of the engine's (same count)
     caption: str = ""
     count: int = 0
     line: int | None = None
@@ -204,7 +206,7 @@ def _block(raw: Any, index: int, text: str) -> Block:
         "paragraph": {"text"},
         "bullets": {"items"},
         "table": {"headers", "rows", "widths", "caption"},
-        "rule_table": {"name", "columns", "caption", "widths"},
+        "rule_table": {"name", "columns", "rows", "labels", "caption", "widths"},
         "fields": {"items"},
         "boxes": {"text", "count"},
     }[kind]
@@ -255,7 +257,19 @@ def _block(raw: Any, index: int, text: str) -> Block:
         columns = _str_list(raw.get("columns", []), f"{where} 'columns'", line)
         if widths and columns and len(widths) != len(columns):
             raise _FileError(f"{where}: 'widths' has {len(widths)} numbers for {len(columns)} columns", line)
-        return Block(kind, name=name, columns=columns, caption=caption, widths=widths, line=line)
+        row_range = None
+        if "rows" in raw:
+            r = raw["rows"]
+            if (not isinstance(r, list) or len(r) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in r) or not 1 <= r[0] <= r[1]):
+                raise _FileError(f"{where}: 'rows' must be [first, last], row numbers from 1, e.g. rows = [1, 5]",
+                                 line)
+            row_range = (r[0], r[1])
+        labels = _str_list(raw.get("labels", []), f"{where} 'labels'", line)
+        if labels and columns and len(labels) != len(columns):
+            raise _FileError(f"{where}: 'labels' has {len(labels)} names for {len(columns)} columns", line)
+        return Block(kind, name=name, columns=columns, row_range=row_range, labels=labels, caption=caption,
+                     widths=widths, line=line)
     # table
     headers = _str_list(raw.get("headers", []), f"{where} (table) 'headers'", line)
     rows_raw = raw.get("rows")
