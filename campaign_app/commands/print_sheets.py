@@ -1,0 +1,120 @@
+"""``campaign-cli print sheet | sologear | history``: Unit Data Sheets, Sologear forms, history reports.
+
+:func:`register_print_subcommands` adds the three sub-commands to the ``print`` group (owned by
+``commands/printing.py``); importing this module also registers them through that group's
+``register_print_subcommand`` hook, so listing the module in ``printing.PRINT_MODULES`` is enough.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .base import Context, add_json, emit
+
+PAPERS = ("a4", "letter")
+
+
+def _add_common(p: argparse.ArgumentParser, default_name: str) -> None:
+    p.add_argument("--paper", choices=PAPERS, default=None,
+                   help="paper (default from your locale: Letter in the US and Canada, else A4)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help=f"the PDF to write (e.g. {default_name})")
+    add_json(p)
+
+
+def _register_sheet(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("sheet", parents=[parent], help="Unit Data Sheets of platoons (one page each)",
+                       description="Print the Unit Data Sheet of one or more platoons, or a blank sheet to "
+                                   "fill in by hand. Several --platoon give one page each in one PDF.")
+    p.add_argument("--platoon", action="append", default=[], metavar="NAME",
+                   help="a platoon (name or id; repeat for several)")
+    p.add_argument("--campaign", metavar="NAME",
+                   help="look platoon names up in this campaign; with --blank, print its name and thresholds")
+    p.add_argument("--blank", action="store_true",
+                   help="a blank sheet to fill in by hand (one per campaign of the platoons given, if any)")
+    p.add_argument("--pencil", action="store_true",
+                   help="leave the XP boxes, levels and cards empty (keep them in pencil)")
+    _add_common(p, "sheet.pdf")
+    p.set_defaults(handler=_cmd_sheet)
+
+
+def _register_sologear(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("sologear", parents=[parent], help="Sologear campaign sheet and battle form",
+                       description="Print a Sologear campaign's sheet and battle form (with the reckoning "
+                                   "once the campaign is over), or blank forms.")
+    p.add_argument("--campaign", metavar="NAME", help="the Sologear campaign (name or sheet id)")
+    p.add_argument("--blank", action="store_true", help="blank forms to fill in by hand")
+    _add_common(p, "sologear.pdf")
+    p.set_defaults(handler=_cmd_sologear)
+
+
+def _register_history(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("history", parents=[parent], help="a platoon's history report",
+                       description="Print a platoon's history: summary, XP chart, battles, leaders' roll.")
+    p.add_argument("--platoon", required=True, metavar="NAME", help="the platoon (name or id)")
+    p.add_argument("--campaign", metavar="NAME", help="the platoon's campaign (when two share the name)")
+    _add_common(p, "history.pdf")
+    p.set_defaults(handler=_cmd_history)
+
+
+def _ref(value: str) -> str | int:
+    """A name, or an id when the argument is all digits."""
+    return int(value) if value.isdigit() else value
+
+
+def _done(args: argparse.Namespace, printed: Any) -> int:
+    data = printed.to_dict()
+    return emit(args, data, f"wrote {data['output']}: {data['pages']} page(s)")
+
+
+def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.printing import check_output, print_pdf
+
+    check_output(args.output)
+    ctx.open_db()
+    platoons = [_ref(p) for p in args.platoon]
+    printed = print_pdf("sheet", args.output, platoons=platoons, blank=args.blank, pencil=args.pencil,
+                        paper=args.paper, campaign=args.campaign)
+    return _done(args, printed)
+
+
+def _cmd_sologear(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.printing import check_output, print_pdf
+
+    check_output(args.output)
+    campaign = _ref(args.campaign) if args.campaign else None
+    if not args.blank:
+        ctx.open_db()
+    printed = print_pdf("sologear", args.output, campaign=campaign, blank=args.blank, paper=args.paper)
+    return _done(args, printed)
+
+
+def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.printing import check_output, print_pdf
+
+    check_output(args.output)
+    ctx.open_db()
+    printed = print_pdf("history", args.output, platoon=_ref(args.platoon), campaign=args.campaign,
+                        paper=args.paper)
+    return _done(args, printed)
+
+
+SUBCOMMANDS = (("sheet", _register_sheet), ("sologear", _register_sologear), ("history", _register_history))
+
+
+def register_print_subcommands(print_subparsers: Any, parent: argparse.ArgumentParser) -> None:
+    """Add ``print sheet``, ``print sologear`` and ``print history`` to the ``print`` group's subparsers."""
+    for _name, register in SUBCOMMANDS:
+        register(print_subparsers, parent)
+
+
+def _hook() -> None:
+    try:
+        from .printing import register_print_subcommand
+    except ImportError:  # pragma: no cover - the print group without its hook
+        return
+    for name, register in SUBCOMMANDS:
+        register_print_subcommand(name, register)
+
+
+_hook()

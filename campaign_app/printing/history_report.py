@@ -1,0 +1,419 @@
+"""The platoon history report (PDF): a summary, the XP chart, the battles table and the leaders' roll.
+
+Takes plain data (:class:`HistoryData`, built from ``services.battles.history_report`` with
+:func:`history_from_report`); ``campaign_app.services.printing`` gathers it and writes the file.
+The XP chart is drawn with reportlab graphics: the platoon's and the leader's XP after each battle over the
+level bands of the campaign's thresholds, with a mark where a leader was lost and the line of the new one.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, Rect, String
+from reportlab.lib import colors
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
+
+from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
+from .fonts import FONT, FONT_BOLD
+from .sheetkit import (
+    ACCENT,
+    ACCENT_LIGHT,
+    INK,
+    LIGHT,
+    MID,
+    SectionHeading,
+    canvas_maker,
+    esc,
+    footer,
+    grid_table,
+    print_date_text,
+    resolve_paper,
+    styles,
+)
+
+MARGIN = 36.0
+LEADER_COLOUR = colors.HexColor("#c0392b")
+BAND_COLOURS = ("#ffffff", "#f3f5f8", "#e9edf2", "#dfe5ec", "#d5dde6")
+OUTCOME_WORDS = {"victory": "victory", "defeat": "defeat", "draw": "draw", None: "\u2013"}
+FATE_SHORT = {"casualty": "casualty", "promoted": "promoted", "stays": "stays", None: ""}
+
+
+# ----------------------------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class BattleRow:
+    number: int
+    date: str
+    scenario: str = ""
+    opponent: str = ""
+    outcome: str | None = None
+    objectives: int = 0
+    wounds: int = 0
+    leader_wounds: int = 0
+    xp_before: int = 0
+    xp_after: int = 0
+    xp_lost: int = 0
+    leader: str = ""
+    leader_xp_before: int | None = None
+    leader_xp_after: int | None = None
+    leader_fate: str | None = None
+    replacement: str = ""
+    fire_support: bool = False
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    name: str
+    rank: str = ""
+    how: str = ""
+    joined: str = ""
+    left: str = ""
+    battles_led: int = 0
+    xp_at_join: int = 0
+    xp: int = 0
+    level: str = ""
+    current: bool = False
+
+
+@dataclass(frozen=True)
+class XpPoint:
+    """XP after a battle (battle 0 = before the first). ``change`` is the lost leader's fate when the leader
+    changed in that battle, with ``old_leader_xp`` the XP the old leader left with."""
+
+    battle: int
+    platoon_xp: int
+    leader_xp: int | None = None
+    change: str | None = None
+    old_leader_xp: int | None = None
+
+
+@dataclass(frozen=True)
+class Summary:
+    xp: int = 0
+    level: str = ""
+    leader: str | None = None
+    battles: int = 0
+    victories: int = 0
+    defeats: int = 0
+    draws: int = 0
+    unrecorded: int = 0
+    total_wounds: int = 0
+    leader_wounds: int = 0
+    xp_lost: int = 0
+    xp_awarded: int = 0
+    leaders_lost: int = 0
+    casualties: int = 0
+    promotions: int = 0
+    leaders: int = 0
+    first_battle: str | None = None
+    last_battle: str | None = None
+
+
+@dataclass(frozen=True)
+class HistoryData:
+    platoon: str
+    campaign: str
+    summary: Summary
+    battles: tuple[BattleRow, ...] = ()
+    leaders: tuple[LeaderRow, ...] = ()
+    xp_points: tuple[XpPoint, ...] = ()
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+
+
+def _when(battle: Any, date: Any) -> str:
+    if battle:
+        return f"battle {battle}" + (f" ({date})" if date else "")
+    return str(date or "")
+
+
+def history_from_report(report: Mapping[str, Any]) -> HistoryData:
+    """A :class:`HistoryData` from ``services.battles.history_report`` (one read of everything)."""
+    summary_raw = dict(report.get("summary") or {})
+    fields = set(Summary.__dataclass_fields__)
+    summary = Summary(**{k: v for k, v in summary_raw.items() if k in fields})
+    hist = report.get("history") or {}
+    battles = []
+    for b in sorted(hist.get("battles") or (), key=lambda b: b["number"]):
+        rep = b.get("replacement") or {}
+        battles.append(BattleRow(
+            number=int(b["number"]), date=str(b.get("date") or "")[:10], scenario=str(b.get("scenario") or ""),
+            opponent=str(b.get("opponent") or ""), outcome=b.get("outcome"),
+            objectives=int(b.get("objectives") or 0), wounds=int(b.get("wounds") or 0),
+            leader_wounds=int(b.get("leader_wounds") or 0), xp_before=int(b.get("platoon_xp_before") or 0),
+            xp_after=int(b.get("platoon_xp_after") or 0), xp_lost=int(b.get("xp_lost") or 0),
+            leader=str(b.get("leader") or ""), leader_xp_before=b.get("leader_xp_before"),
+            leader_xp_after=b.get("leader_xp_after"), leader_fate=b.get("leader_fate"),
+            replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support"))))
+    leaders = []
+    for ld in report.get("leaders") or ():
+        leaders.append(LeaderRow(
+            name=str(ld.get("name") or ""), rank=str(ld.get("rank") or ""), how=str(ld.get("how") or ""),
+            joined=_when(ld.get("joined_battle"), ld.get("joined_date")),
+            left="" if ld.get("current") else _when(ld.get("left_battle"), ld.get("left_date")),
+            battles_led=int(ld.get("battles_led") or 0), xp_at_join=int(ld.get("xp_at_join") or 0),
+            xp=int(ld.get("xp") or 0), level=str(ld.get("level") or ""), current=bool(ld.get("current"))))
+    series = report.get("xp_series") or {}
+    points = []
+    start = series.get("start")
+    if start:
+        points.append(XpPoint(0, int(start.get("platoon_xp") or 0), start.get("leader_xp")))
+    for p in series.get("points") or ():
+        change = p.get("leader_change") or None
+        points.append(XpPoint(int(p["battle"]), int(p["platoon_xp"]), p.get("leader_xp"),
+                              change.get("fate") if change else None,
+                              change.get("old_xp") if change else None))
+    raw_t = series.get("thresholds")
+    thresholds = Thresholds(*(int(v) for v in raw_t)) if raw_t else DEFAULT_THRESHOLDS
+    platoon = summary_raw.get("platoon") or (hist.get("platoon") or {}).get("name") or ""
+    campaign = summary_raw.get("campaign") or (hist.get("platoon") or {}).get("campaign") or ""
+    return HistoryData(platoon=str(platoon), campaign=str(campaign), summary=summary, battles=tuple(battles),
+                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds)
+
+
+# ----------------------------------------------------------------------------------------------- chart
+
+
+def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, height: float = 190.0
+             ) -> Drawing:
+    """The XP chart: level bands (G/R/V/L at the thresholds), the platoon's XP (solid) and the leader's
+    (dashed, red) after each battle; a leader lost in a battle is marked (× casualty, ▲ promoted) and the
+    new leader's line starts at the XP the replacement joined with."""
+    d = Drawing(width, height)
+    left, right, bottom, top = 30.0, 26.0, 26.0, 8.0
+    pw, ph = width - left - right, height - bottom - top
+    last = max((p.battle for p in points), default=0)
+    span = max(last, 1)
+
+    def x_of(battle: float) -> float:
+        return left + pw * battle / span
+
+    def y_of(xp: float) -> float:
+        return bottom + ph * xp / XP_MAX
+
+    # level bands
+    edges = (0, *thresholds.as_tuple(), XP_MAX)
+    for rank in range(len(LEVELS)):
+        lo, hi = edges[rank], edges[rank + 1]
+        d.add(Rect(left, y_of(lo), pw, y_of(hi) - y_of(lo), fillColor=colors.HexColor(BAND_COLOURS[rank]),
+                   strokeColor=None))
+        label_y = (y_of(lo) + y_of(hi)) / 2 - 2.5
+        if y_of(hi) - y_of(lo) >= 8:
+            d.add(String(left + pw + 3, label_y, LEVELS[rank][:3], fontName=FONT, fontSize=6, fillColor=MID))
+    for value, letter in zip(thresholds.as_tuple(), LEVEL_LETTERS, strict=True):
+        d.add(Line(left, y_of(value), left + pw, y_of(value), strokeColor=LIGHT, strokeWidth=0.5,
+                   strokeDashArray=[2, 2]))
+        d.add(String(left - 4, y_of(value) - 2.5, f"{letter} {value}", fontName=FONT_BOLD, fontSize=6,
+                     fillColor=MID, textAnchor="end"))
+    # axes
+    d.add(Line(left, bottom, left + pw, bottom, strokeColor=INK, strokeWidth=0.8))
+    d.add(Line(left, bottom, left, bottom + ph, strokeColor=INK, strokeWidth=0.8))
+    for value in (0, XP_MAX):
+        d.add(String(left - 4, y_of(value) - 2.5, str(value), fontName=FONT, fontSize=6, fillColor=MID,
+                     textAnchor="end"))
+    step = max(1, -(-last // 20))
+    for battle in range(0, last + 1, step):
+        d.add(Line(x_of(battle), bottom, x_of(battle), bottom - 3, strokeColor=INK, strokeWidth=0.6))
+        d.add(String(x_of(battle), bottom - 11, "start" if battle == 0 else str(battle), fontName=FONT,
+                     fontSize=6, fillColor=MID, textAnchor="middle"))
+    d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=6.5, fillColor=MID, textAnchor="middle"))
+    if not points:
+        d.add(String(left + pw / 2, bottom + ph / 2, "no battles yet", fontName=FONT, fontSize=9,
+                     fillColor=MID, textAnchor="middle"))
+        return d
+    # leader's XP: one line per leader
+    segment: list[float] = []
+    marks: list[tuple[float, float, str]] = []
+    for p in points:
+        if p.change and p.old_leader_xp is not None:
+            segment += [x_of(p.battle), y_of(p.old_leader_xp)]
+            marks.append((x_of(p.battle), y_of(p.old_leader_xp), p.change))
+            _leader_line(d, segment)
+            segment = []
+        if p.leader_xp is not None:
+            segment += [x_of(p.battle), y_of(p.leader_xp)]
+        else:
+            _leader_line(d, segment)
+            segment = []
+    _leader_line(d, segment)
+    for mx, my, fate in marks:
+        if fate == "promoted":
+            d.add(Polygon([mx - 3.5, my - 2.5, mx + 3.5, my - 2.5, mx, my + 3.5], fillColor=LEADER_COLOUR,
+                          strokeColor=None))
+        else:
+            d.add(Line(mx - 3, my - 3, mx + 3, my + 3, strokeColor=LEADER_COLOUR, strokeWidth=1.4))
+            d.add(Line(mx - 3, my + 3, mx + 3, my - 3, strokeColor=LEADER_COLOUR, strokeWidth=1.4))
+    # platoon's XP on top
+    line = [v for p in points for v in (x_of(p.battle), y_of(p.platoon_xp))]
+    if len(line) >= 4:
+        d.add(PolyLine(line, strokeColor=ACCENT, strokeWidth=1.8, strokeLineJoin=1))
+    for p in points:
+        d.add(Circle(x_of(p.battle), y_of(p.platoon_xp), 1.9, fillColor=ACCENT, strokeColor=colors.white,
+                     strokeWidth=0.5))
+    # legend
+    lx, ly = left + 6, bottom + ph - 9
+    d.add(Rect(lx - 3, ly - 4, 188, 12, fillColor=colors.white, strokeColor=LIGHT, strokeWidth=0.4))
+    d.add(Line(lx, ly + 2, lx + 14, ly + 2, strokeColor=ACCENT, strokeWidth=1.8))
+    d.add(String(lx + 17, ly - 0.5, "platoon", fontName=FONT, fontSize=6.5, fillColor=INK))
+    d.add(Line(lx + 50, ly + 2, lx + 64, ly + 2, strokeColor=LEADER_COLOUR, strokeWidth=1.2,
+               strokeDashArray=[3, 2]))
+    d.add(String(lx + 67, ly - 0.5, "leader", fontName=FONT, fontSize=6.5, fillColor=INK))
+    d.add(String(lx + 96, ly - 0.5, "\u00d7 casualty  \u25b2 promoted", fontName=FONT, fontSize=6.5,
+                 fillColor=LEADER_COLOUR))
+    return d
+
+
+def _leader_line(d: Drawing, segment: list[float]) -> None:
+    if len(segment) >= 4:
+        d.add(PolyLine(segment, strokeColor=LEADER_COLOUR, strokeWidth=1.2, strokeDashArray=[3, 2]))
+    for i in range(0, len(segment), 2):
+        d.add(Circle(segment[i], segment[i + 1], 1.5, fillColor=LEADER_COLOUR, strokeColor=None))
+
+
+# ---------------------------------------------------------------------------------------------- report
+
+
+def _summary_table(data: HistoryData, width: float, st: dict[str, Any]) -> Table:
+    s = data.summary
+    record = f"{s.victories} won \u00b7 {s.defeats} lost \u00b7 {s.draws} drawn"
+    if s.unrecorded:
+        record += f" \u00b7 {s.unrecorded} no result"
+    cells = [
+        ("Battles", str(s.battles), record),
+        ("Platoon XP", str(s.xp), s.level),
+        ("Leader", s.leader or "none", f"{s.leaders} in all"),
+        ("Wound counters", str(s.total_wounds), f"{s.leader_wounds} on the leader's element"),
+        ("XP awarded / lost", f"+{s.xp_awarded} / \u2212{s.xp_lost}", "lost: to recovery"),
+        ("Leaders lost", str(s.leaders_lost), f"{s.casualties} casualties \u00b7 {s.promotions} promoted"),
+    ]
+    boxes = []
+    for label, value, note in cells:
+        boxes.append([Paragraph(esc(label.upper()), st["tiny"]), Paragraph(esc(value), st["title_small"]),
+                      Paragraph(esc(note), st["small"])])
+    cols = 3
+    w = width / cols
+    rows = []
+    for i in range(0, len(boxes), cols):
+        row = []
+        for box in boxes[i:i + cols]:
+            inner = Table([[box[0]], [box[1]], [box[2]]], colWidths=[w - 10])
+            inner.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                       ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                       ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+            row.append(inner)
+        rows.append(row)
+    table = Table(rows, colWidths=[w] * cols)
+    table.setStyle(TableStyle([
+        ("BOX", (0, 0), (-1, -1), 0.8, INK),
+        ("INNERGRID", (0, 0), (-1, -1), 0.5, LIGHT),
+        ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f7f8fa")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 6),
+        ("TOPPADDING", (0, 0), (-1, -1), 4),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+    ]))
+    return table
+
+
+def _date_span(s: Summary) -> str:
+    if not s.first_battle:
+        return ""
+    first = str(s.first_battle)[:10]
+    last = str(s.last_battle or s.first_battle)[:10]
+    return first if first == last else f"{first} \u2013 {last}"
+
+
+def _battle_rows(battles: Sequence[BattleRow]) -> list[list[str]]:
+    rows = []
+    for b in battles:
+        what = b.scenario or ""
+        if b.opponent:
+            what = f"{what} vs {b.opponent}".strip()
+        if b.fire_support:
+            what += " (fire support)"
+        objectives = ("\u2013", "hard", "near-impossible")[b.objectives] if 0 <= b.objectives <= 2 else ""
+        wounds = str(b.wounds) + (f" ({b.leader_wounds})" if b.leader_wounds else "")
+        xp = f"{b.xp_before}\u2192{b.xp_after}" + (f" (\u2212{b.xp_lost})" if b.xp_lost else "")
+        fate = FATE_SHORT.get(b.leader_fate, b.leader_fate or "")
+        leader = b.leader
+        if b.leader_xp_before is not None and b.leader_xp_after is not None:
+            leader += f" {b.leader_xp_before}\u2192{b.leader_xp_after}"
+        if fate:
+            leader += f", {fate}"
+        if b.replacement:
+            leader += f"; {b.replacement} takes over"
+        rows.append([str(b.number), b.date, what or "\u2013", OUTCOME_WORDS.get(b.outcome, b.outcome or ""),
+                     objectives, wounds, xp, leader.strip(", ")])
+    return rows
+
+
+def _leader_rows(leaders: Sequence[LeaderRow]) -> list[list[str]]:
+    rows = []
+    for ld in leaders:
+        rows.append([ld.name + (" (now)" if ld.current else ""), ld.rank, ld.joined or "\u2013",
+                     ld.left or "\u2013", ld.how, str(ld.battles_led),
+                     f"{ld.xp_at_join}\u2192{ld.xp} ({ld.level})"])
+    return rows
+
+
+def build_history_report(data: HistoryData, *, paper: str | None = None, printed_on: _dt.date | None = None,
+                         invariant: bool = True) -> bytes:
+    """The history report's PDF (bytes): summary, XP chart, battles table (split over pages with its
+    header repeated), leaders' roll."""
+    _name, size = resolve_paper(paper)
+    width = size[0] - 2 * MARGIN
+    st = dict(styles())
+    st["title_small"] = st["title"].clone("title_small", fontSize=13, leading=16)
+    buffer = io.BytesIO()
+    title = f"Platoon history: {data.platoon}"
+    printed = print_date_text(printed_on)
+
+    def on_page(canvas: Any, doc: Any) -> None:
+        footer(canvas, size[0], MARGIN, printed, f"{data.platoon} \u00b7 {data.campaign} \u00b7 page {doc.page}")
+
+    doc = BaseDocTemplate(buffer, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                          bottomMargin=MARGIN, title=title, author="campaign_app", creator="campaign_app")
+    frame = Frame(MARGIN, MARGIN, width, size[1] - 2 * MARGIN, leftPadding=0, rightPadding=0, topPadding=0,
+                  bottomPadding=0, id="body")
+    doc.addPageTemplates([PageTemplate(id="report", frames=[frame], onPage=on_page)])
+    dates = _date_span(data.summary)
+    story: list[Any] = [
+        Paragraph("PLATOON HISTORY \u00b7 ATOMIC AFRICA", st["tiny"]),
+        Paragraph(esc(data.platoon), st["title"]),
+        Paragraph(esc(data.campaign) + (f" \u00b7 {esc(dates)}" if dates else ""), st["subtitle"]),
+        Spacer(1, 8),
+        _summary_table(data, width, st),
+        SectionHeading("Experience", "XP after each battle; bands = levels under the campaign's thresholds",
+                       space_before=10),
+        xp_chart(data.xp_points, data.thresholds, width),
+        SectionHeading("Battles", "wounds (on the leader's element) \u00b7 platoon XP before\u2192after "
+                       "(lost to recovery)", space_before=10),
+    ]
+    if data.battles:
+        widths = [width * f for f in (0.05, 0.11, 0.24, 0.09, 0.1, 0.08, 0.11, 0.22)]
+        table = grid_table(("#", "Date", "Scenario / opponent", "Result", "Objective", "Wounds", "XP",
+                            "Leader"), _battle_rows(data.battles), widths, st=st)
+        table.setStyle(TableStyle([("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor(
+            "#f5f6f8")])]))
+        story.append(table)
+    else:
+        story.append(Paragraph("No battles logged yet.", st["body"]))
+    story.append(SectionHeading("Leaders' roll", "first to last", space_before=12))
+    if data.leaders:
+        widths = [width * f for f in (0.2, 0.12, 0.15, 0.15, 0.16, 0.08, 0.14)]
+        roll = grid_table(("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP"),
+                          _leader_rows(data.leaders), widths, st=st)
+        current = [i for i, ld in enumerate(data.leaders, start=1) if ld.current]
+        if current:
+            roll.setStyle(TableStyle([("BACKGROUND", (0, i), (-1, i), ACCENT_LIGHT) for i in current]))
+        story.append(roll)
+    else:
+        story.append(Paragraph("The platoon has had no leader.", st["body"]))
+    doc.build(story, canvasmaker=canvas_maker(title, "Atomic Africa platoon history", invariant))
+    return buffer.getvalue()
+

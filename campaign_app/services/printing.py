@@ -1,0 +1,242 @@
+"""Printing use cases: gather the data for a sheet or report from the other services, build the PDF with
+``campaign_app.printing`` and write it **atomically** (a temporary file in the same folder, then a rename), so
+a failure never leaves half a file behind.
+
+Nothing here writes to the database. The GUI's print dialog and ``campaign-cli print sheet|sologear|history``
+both call these functions.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..printing.history_report import HistoryData, build_history_report, history_from_report
+from ..printing.paper import PAPER_SIZES
+from ..printing.sologear_sheet import SologearSheetData, build_sologear_sheet, sologear_sheet_from_data
+from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet, build_unit_sheets, unit_sheet_from_detail
+from ..store.models import Campaign
+from .common import ServiceError, find_campaign, thresholds_of
+
+KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
+"""What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
+
+Progress = Callable[[int, int], None]
+
+
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_read_umask()
+"""New PDFs get the usual permissions (the temporary file starts private)."""
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What a print call wrote."""
+
+    kind: str
+    path: Path
+    pages: int
+    size: int
+    details: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "output": str(self.path), "pages": self.pages, "bytes": self.size,
+                **self.details}
+
+
+# --------------------------------------------------------------------------------------------- helpers
+
+
+def check_paper(paper: str | None) -> str | None:
+    """``None`` (the locale's default) or a known paper name, lower-cased."""
+    if paper is None or paper == "":
+        return None
+    name = str(paper).strip().lower()
+    if name not in PAPER_SIZES:
+        raise ServiceError(f"unknown paper {paper!r}: use one of {', '.join(PAPER_SIZES)}")
+    return name
+
+
+def page_count(pdf: bytes) -> int:
+    """Pages in a PDF made by reportlab (its page objects are written uncompressed)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+
+
+def check_output(path: str | os.PathLike[str]) -> Path:
+    """The output path, refused when it is a folder or its folder does not exist."""
+    out = Path(path).expanduser().absolute()
+    if out.is_dir():
+        raise ServiceError(f"{out} is a folder; give a file name such as sheet.pdf")
+    if not out.parent.is_dir():
+        raise ServiceError(f"the folder {out.parent} does not exist")
+    return out
+
+
+def write_pdf_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename: the file is
+    either the whole new PDF or untouched (an old file stays as it was when writing fails)."""
+    out = check_output(path)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, out.stat().st_mode & 0o777 if out.exists() else _FILE_MODE)
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise ServiceError(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return out
+
+
+def _campaign_of(ref: str | int | None) -> Campaign | None:
+    return None if ref is None or ref == "" else find_campaign(ref)
+
+
+# -------------------------------------------------------------------------------------- Unit Data Sheet
+
+
+def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> UnitSheet:
+    """The plain data of one platoon's Unit Data Sheet (from the roster's ``platoon_detail``)."""
+    from .roster import platoon_detail
+
+    return unit_sheet_from_detail(platoon_detail(platoon, campaign))
+
+
+def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
+    """A blank sheet, carrying the campaign's name and XP thresholds when a campaign is named."""
+    camp = _campaign_of(campaign)
+    if camp is None:
+        return BlankSheet()
+    if camp.system != "atomic_africa":
+        raise ServiceError(f"{camp.name!r} is a Sologear campaign: its forms are printed with 'sologear'")
+    return BlankSheet(campaign=camp.name, thresholds=thresholds_of(camp))
+
+
+def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = False,
+                       campaign: str | int | None = None) -> list[SheetEntry]:
+    """One entry per page. ``blank``: one blank sheet (for ``campaign`` if named, else for the campaign of
+    each distinct campaign of ``platoons``, else with the default thresholds); otherwise one filled sheet per
+    platoon (names looked up within ``campaign`` when given)."""
+    if blank:
+        if not platoons:
+            return [blank_sheet_data(campaign)]
+        from .roster import platoon_detail
+
+        seen: list[str] = []
+        for ref in platoons:
+            name = platoon_detail(ref, campaign)["campaign"]
+            if name not in seen:
+                seen.append(name)
+        return [blank_sheet_data(name) for name in seen]
+    if not platoons:
+        raise ServiceError("name at least one platoon (or ask for a blank sheet)")
+    return [unit_sheet_data(ref, campaign) for ref in platoons]
+
+
+def unit_sheets_pdf(platoons: Sequence[str | int] = (), *, blank: bool = False, pencil: bool = False,
+                    paper: str | None = None, campaign: str | int | None = None,
+                    printed_on: _dt.date | None = None) -> bytes:
+    entries = unit_sheet_entries(platoons, blank=blank, campaign=campaign)
+    return build_unit_sheets(entries, paper=check_paper(paper), pencil=pencil, printed_on=printed_on)
+
+
+# --------------------------------------------------------------------------------------------- Sologear
+
+
+def sologear_data(campaign: str | int) -> SologearSheetData:
+    """A Sologear campaign's sheet data (by campaign name or sheet id)."""
+    from .sologear import sheet_data
+
+    return sologear_sheet_from_data(sheet_data(campaign))
+
+
+def sologear_pdf(campaign: str | int | None = None, *, blank: bool = False, paper: str | None = None,
+                 printed_on: _dt.date | None = None) -> bytes:
+    """The campaign sheet and battle form: filled from ``campaign``, or blank (``blank`` or no campaign)."""
+    if not blank and (campaign is None or campaign == ""):
+        raise ServiceError("name a Sologear campaign (or ask for blank forms)")
+    data = None if blank else sologear_data(campaign)  # type: ignore[arg-type]
+    return build_sologear_sheet(data, paper=check_paper(paper), printed_on=printed_on)
+
+
+# ---------------------------------------------------------------------------------------------- history
+
+
+def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
+    from .battles import history_report
+
+    return history_from_report(history_report(platoon, campaign))
+
+
+def history_pdf(platoon: str | int, *, campaign: str | int | None = None, paper: str | None = None,
+                printed_on: _dt.date | None = None) -> bytes:
+    return build_history_report(history_data(platoon, campaign), paper=check_paper(paper),
+                                printed_on=printed_on)
+
+
+# ------------------------------------------------------------------------------------------------ cards
+
+
+def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
+              size: str | None = None, paper: str | None = None, grayscale: bool = False,
+              layout: str = "fronts", progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
+    """Play-aid cards (the cards engineer's :func:`~campaign_app.printing.cards.build_cards_pdf`) as bytes,
+    with its summary. Unknown decks/cards or a card that does not fit raise ServiceError."""
+    import io
+
+    from ..printing.cards import DEFAULT_SIZE, build_cards_pdf
+    from ..printing.decks import DeckError, load_decks, select_cards
+
+    library = load_decks(user_decks_dir)
+    buffer = io.BytesIO()
+    try:
+        chosen = select_cards(library, list(decks), list(cards))
+        result = build_cards_pdf(chosen, buffer, decks=library, size=size or DEFAULT_SIZE,
+                                 paper=check_paper(paper), grayscale=grayscale, layout=layout, progress=progress)
+    except DeckError as exc:
+        raise ServiceError(str(exc)) from None
+    return buffer.getvalue(), result.to_dict()
+
+
+# ------------------------------------------------------------------------------------------------ write
+
+
+def print_pdf(kind: str, output: str | os.PathLike[str], **options: Any) -> Printed:
+    """Build the PDF of ``kind`` (see :data:`KINDS`) with ``options`` (the keyword arguments of
+    :func:`unit_sheets_pdf`, :func:`sologear_pdf`, :func:`history_pdf` or :func:`cards_pdf`) and write it
+    atomically to ``output``. The output path is checked before any work is done."""
+    out = check_output(output)
+    details: dict[str, Any] = {}
+    if kind == "sheet":
+        data = unit_sheets_pdf(**options)
+        details = {"platoons": [str(p) for p in options.get("platoons", ())],
+                   "blank": bool(options.get("blank")), "pencil": bool(options.get("pencil"))}
+    elif kind == "sologear":
+        data = sologear_pdf(**options)
+        details = {"campaign": options.get("campaign"), "blank": bool(options.get("blank"))}
+    elif kind == "history":
+        platoon = options.pop("platoon")
+        data = history_pdf(platoon, **options)
+        details = {"platoon": str(platoon)}
+    elif kind == "cards":
+        data, details = cards_pdf(**options)
+    else:
+        raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
+    written = write_pdf_atomic(out, data)
+    return Printed(kind, written, page_count(data), len(data), details)
