@@ -155,7 +155,7 @@ def check_objectives(value: Any) -> int:
 
 
 def check_wounds(value: Any, what: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
         value = int(value.strip())
     try:
         check_count(value, what)
@@ -760,7 +760,8 @@ def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None,
                        old_value=None if old is None else str(old), new_value=None if new is None else str(new),
                        reason=reason or f"battle {b.number} edited", created_at=now())
         p = Platoon.get_by_id(b.platoon_id)
-    text = ", ".join(f"{k} {o!r} \u2192 {n!r}" if k != "notes" else "notes" for k, (o, n) in changed.items())
+    text = ", ".join(f"{k} {o!r} \u2192 {n!r}" if k != "notes" else "notes changed"
+                     for k, (o, n) in changed.items())
     return Edit("battle", b.id, f"{p.name}, battle {b.number}: {text or 'nothing changed'}",
                 {"battle_id": b.id, "number": b.number, "platoon": p.name,
                  "old": {k: v[0] for k, v in changed.items()}, "new": {k: v[1] for k, v in changed.items()}},
@@ -929,8 +930,8 @@ def _build(rows: _Rows) -> dict[str, Any]:
         # edits are shown when they were made, not with the battle they changed
         ev = base("attribute", a["id"], a["created_at"], a["battle"])
         reason = f" ({a['reason']})" if a["reason"] else ""
-        old = "\u2013" if a["old_value"] is None else a["old_value"]
-        new = "\u2013" if a["new_value"] is None else a["new_value"]
+        old = "\u2013" if a["old_value"] is None else a["old_value"] or "(empty)"
+        new = "\u2013" if a["new_value"] is None else a["new_value"] or "(empty)"
         label = a["field"]
         if a["battle"] in battles_by_id:
             label = f"battle {battles_by_id[a['battle']]['number']} {label.removeprefix('battle.')}"

@@ -1,0 +1,192 @@
+"""``campaign-cli battle log|undo|edit`` and ``campaign-cli history``: the post-battle aftermath of a platoon
+(RULES.md 1.2) and its campaign history, over the same services as the GUI's wizard and history view.
+
+``--dice`` takes one argument per roll, in the order the rules ask for them: the recovery rolls (1d8, 2d8, ...
+as long as wound counters remain), then the leader's 2d12, then the replacement leader's die if the leader
+was lost. Bad input: one line on stderr, exit status 2, nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+
+LOG_DICE_HELP = ("the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
+                 "then 2d8, ...), the leader's 2d12, then the replacement leader's die (e.g. --dice 3 5,2 7,9)")
+
+
+def _svc() -> Any:
+    from ..services import battles
+
+    return battles
+
+
+def _platoon_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--platoon", required=True, metavar="NAME", help="the platoon's name (or id)")
+    p.add_argument("--campaign", metavar="NAME", help="its campaign, when two campaigns have a platoon of that name")
+
+
+def _platoon_ref(args: argparse.Namespace) -> Any:
+    from ..services.common import find_platoon
+
+    ref = args.platoon
+    if ref.isdigit() and args.campaign is None:
+        from ..store.models import Platoon
+
+        if Platoon.get_or_none(Platoon.id == int(ref)) is not None:
+            return int(ref)
+    return find_platoon(ref, args.campaign).id
+
+
+# --- texts ------------------------------------------------------------------------------------------------
+
+def log_text(d: dict[str, Any]) -> str:
+    det = d["details"]
+    head = f"Battle {d['number']} of {d['platoon']['name']} logged (id {d['battle_id']}), {det['date']}"
+    extras = [x for x in (det["scenario"], f"vs {det['opponent']}" if det["opponent"] else "", det["outcome"]) if x]
+    if extras:
+        head += ": " + ", ".join(extras)
+    lines = [head, f"Wound counters {d['wounds']} (on the leader's element {d['leader_wounds']})",
+             f"Award: {d['award']['text']}"]
+    for r in d["rolls"]:
+        who = "typed in" if r["source"] == "entered" else "app"
+        faces = ", ".join(str(f) for f in r["faces"])
+        lines.append(f"  {r['purpose']}: {r['expression']} [{faces}] = {r['total']} -> {r['outcome']} "
+                     f"({who}; {r['rule']})")
+    pl = d["platoon"]
+    lines.append(f"Platoon XP {pl['xp_before']} -> {pl['xp_after']} (award +{pl['award']}, recovery "
+                 f"-{pl['xp_lost']})")
+    ld = d["leader"]
+    if ld:
+        lines.append(f"{ld['name']}: XP {ld['xp_before']} -> {ld['xp_after']}, {ld['fate']}")
+    else:
+        lines.append("No leader: no leader's fate roll")
+    rep = d["replacement"]
+    if rep:
+        lines.append(f"New leader: {rep['name']} ({rep['rank']}), {rep['xp']} XP")
+    return "\n".join(lines)
+
+
+def history_text(h: dict[str, Any]) -> str:
+    p = h["platoon"]
+    lines = [f"{p['name']} ({p['campaign']}): {len(h['battles'])} battle(s), XP {p['xp']}"]
+    for e in h["events"]:
+        battle = f"#{e['battle_number']}" if e["battle_number"] is not None else "-"
+        lines.append(f"{e['at']}  {e['kind']:<9} {battle:>4}  {e['text']}")
+    return "\n".join(lines)
+
+
+# --- handlers ---------------------------------------------------------------------------------------------
+
+def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    battles = _svc()
+    edit = battles.log_battle(
+        _platoon_ref(args), wounds=args.wounds, leader_wounds=args.leader_wounds, objectives=args.objectives,
+        outcome=args.outcome, scenario=args.scenario, opponent=args.opponent, date=args.date,
+        fire_support=args.fire_support, notes=args.notes, replacement_name=args.replacement_name,
+        replacement_rank=args.replacement_rank, dice=dice_source(args))
+    return emit(args, edit.summary, lambda: log_text(edit.summary))
+
+
+def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    edit = _svc().undo_last_battle(_platoon_ref(args))
+    s = edit.summary
+    text = [edit.message]
+    if s["leader"]:
+        text.append(f"{s['leader']['name']}: XP {s['leader']['xp_before']} -> {s['leader']['xp_after']}, "
+                    f"'{s['leader']['fate_undone']}' undone")
+    if s["removed_leaders"]:
+        text.append("Removed the replacement leader(s): " + ", ".join(s["removed_leaders"]))
+    text.append(f"Removed {s['removed_rolls']} roll(s)")
+    return emit(args, s, "\n".join(text))
+
+
+def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
+    if args.scenario is None and args.notes is None and args.outcome is None:
+        raise CliError("nothing to change: give --scenario, --notes and/or --outcome")
+    number = None
+    if args.battle is not None:
+        if not args.battle.strip().isdigit():
+            raise CliError(f"--battle must be a battle number like 3, not {args.battle!r}")
+        number = int(args.battle)
+    ctx.open_db()
+    battles = _svc()
+    b = battles.find_battle(_platoon_ref(args), number)
+    outcome: Any = "" if args.outcome is None else args.outcome
+    edit = battles.edit_battle_text(b.id, scenario=args.scenario, notes=args.notes, outcome=outcome,
+                                    reason=args.reason or "")
+    return emit(args, edit.summary, edit.message)
+
+
+def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
+    ctx.open_db()
+    battles = _svc()
+    h = battles.history(_platoon_ref(args))
+    if args.csv:
+        print(battles.events_csv(h["events"]), end="")
+        return 0
+    return emit(args, {"platoon": h["platoon"], "battles": h["battles"], "events": h["events"]},
+                lambda: history_text(h))
+
+
+def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    bp = sub.add_parser("battle", parents=[parent], help="log a platoon's battle, undo it, edit its text",
+                        description="After a battle (RULES.md 1.2): award, recovery, leader's fate, replacement.")
+    bs = bp.add_subparsers(dest="battle_command", metavar="COMMAND")
+    bs.required = True
+
+    p = bs.add_parser("log", parents=[parent], help="log a battle and run its aftermath rolls",
+                      description="Log a battle: award, recovery rolls, the leader's fate and a replacement "
+                                  "leader if needed, all in one transaction.")
+    _platoon_args(p)
+    p.add_argument("--wounds", required=True, metavar="W",
+                   help="all wound counters of the battle (units removed before the end included)")
+    p.add_argument("--leader-wounds", required=True, metavar="L",
+                   help="wound counters on the leader's element")
+    p.add_argument("--objectives", default="0", metavar="0|1|2",
+                   help="objectives met: 0 none, 1 hard (+1 XP), 2 near-impossible (+2 XP)")
+    p.add_argument("--outcome", metavar="victory|defeat|draw", help="the battle's outcome")
+    p.add_argument("--scenario", default="", help="scenario name")
+    p.add_argument("--opponent", default="", help="who the platoon fought")
+    p.add_argument("--date", help="date of the battle, YYYY-MM-DD (default today)")
+    p.add_argument("--fire-support", action="store_true", help="fire support was used")
+    p.add_argument("--notes", default="", help="notes")
+    p.add_argument("--replacement-name", metavar="NAME",
+                   help="name of the new leader if the leader is lost (default 'New leader')")
+    p.add_argument("--replacement-rank", metavar="RANK", help="rank of the new leader (default Lieutenant)")
+    add_dice_options(p)
+    for action in p._actions:
+        if action.dest == "dice":
+            action.help = LOG_DICE_HELP
+    add_json(p)
+    p.set_defaults(handler=_cmd_log)
+
+    p = bs.add_parser("undo", parents=[parent], help="undo the platoon's newest battle",
+                      description="Undo the newest battle: XP, leaders and rolls return to their state before it.")
+    _platoon_args(p)
+    add_json(p)
+    p.set_defaults(handler=_cmd_undo)
+
+    p = bs.add_parser("edit", parents=[parent], help="change a logged battle's scenario, notes or outcome",
+                      description="Change a logged battle's text fields (logged as changes); its rolls stay.")
+    _platoon_args(p)
+    p.add_argument("--battle", metavar="N", help="battle number (default: the newest)")
+    p.add_argument("--scenario", help="new scenario name")
+    p.add_argument("--notes", help="new notes")
+    p.add_argument("--outcome", metavar="victory|defeat|draw|none", help="new outcome")
+    p.add_argument("--reason", help="why (stored with the change)")
+    add_json(p)
+    p.set_defaults(handler=_cmd_edit)
+
+    p = sub.add_parser("history", parents=[parent], help="a platoon's campaign timeline",
+                       description="Every battle, XP change, leader change, attribute change and roll of a "
+                                   "platoon, newest first.")
+    _platoon_args(p)
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON: battles with their rolls, and events")
+    fmt.add_argument("--csv", action="store_true", help="print the timeline as CSV")
+    p.set_defaults(handler=_cmd_history)

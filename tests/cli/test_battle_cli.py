@@ -1,0 +1,131 @@
+"""``campaign-cli battle log|undo|edit`` and ``campaign-cli history``: JSON shapes, dice order, text, one-line
+errors with nothing written."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from campaign_app.cli import main
+from campaign_app.paths import AppPaths
+from campaign_app.store import close_db, init_db
+from campaign_app.store.models import Campaign, Leader, Platoon
+
+
+@pytest.fixture
+def cli(app_paths: AppPaths, capsys: pytest.CaptureFixture[str]):
+    def run(*argv: str, rc: int = 0) -> str:
+        capsys.readouterr()
+        code = main([*argv, "--data-dir", str(app_paths.data_dir)])
+        out, err = capsys.readouterr()
+        assert code == rc, (out, err)
+        if rc == 2:
+            assert out == "" and len(err.strip().splitlines()) == 1, err
+            return err
+        return out
+    return run
+
+
+@pytest.fixture
+def congo(app_paths: AppPaths) -> None:
+    c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    close_db()
+
+
+def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
+    out = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "7", "--leader-wounds", "3",
+              "--objectives", "1", "--outcome", "victory", "--scenario", "River crossing",
+              "--replacement-name", "Lt. Adebayo", "--dice", "3", "2,2", "2,2", "6", "--json")
+    d = json.loads(out)
+    assert d["battle_id"] == 1
+    assert (d["platoon"]["xp_before"], d["platoon"]["xp_after"]) == (6, 7)
+    assert d["leader"] == {"name": "Lt. Okafor", "xp_before": 2, "xp_after": 4, "fate": "promoted"}
+    assert d["replacement"]["name"] == "Lt. Adebayo" and d["replacement"]["xp"] == 5
+    assert [(r["purpose"], r["expression"], r["faces"], r["total"], r["source"]) for r in d["rolls"]] == [
+        ("recovery", "1d8", [3], 3, "entered"), ("recovery", "2d8", [2, 2], 4, "entered"),
+        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "1d10-1", [6], 5, "entered")]
+
+
+def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, app_paths: AppPaths) -> None:
+    first = json.loads(cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0",
+                           "--seed", "3", "--json"))
+    assert first["leader"]["fate"] == "stays" and first["replacement"] is None
+    assert all(r["source"] == "app" for r in first["rolls"])
+    cli("battle", "undo", "--platoon", "2nd Platoon")
+    again = json.loads(cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0",
+                           "--seed", "3", "--json"))
+    assert again["rolls"] == first["rolls"] and again["battle_id"] == first["battle_id"]
+
+
+def test_log_text_names_each_roll_and_rule(cli, congo) -> None:
+    out = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "0",
+              "--dice", "2", "12,11")
+    assert "Battle 1 of 2nd Platoon logged" in out
+    assert "recovery: 1d8 [2] = 2" in out and "RULES 1.2 recovery" in out
+    assert "leader's fate: 2d12 [12, 11] = 23 -> stays" in out
+    assert "Platoon XP 6 -> 7" in out and "Lt. Okafor: XP 2 -> 3, stays" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--wounds", "-1", "--leader-wounds", "0"], "wound counters must be a whole number, 0 or more, not -1"),
+    (["--wounds", "x", "--leader-wounds", "0"], "wound counters must be a whole number"),
+    (["--wounds", "3", "--leader-wounds", "0", "--objectives", "3"], "objectives met must be 0"),
+    (["--wounds", "3", "--leader-wounds", "0", "--outcome", "won"], "outcome must be victory, defeat or draw"),
+    (["--wounds", "3", "--leader-wounds", "0", "--dice", "9"], "9 is not a face of a d8"),
+    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3"], "too few dice"),
+    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,5", "4"], "too many dice"),
+    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,x"], "not a list of whole numbers"),
+    (["--wounds", "3", "--leader-wounds", "0", "--date", "yesterday"], "battle date must be a date"),
+])
+def test_log_errors_are_one_line_and_write_nothing(cli, congo, argv, message) -> None:
+    err = cli("battle", "log", "--platoon", "2nd Platoon", *argv, rc=2)
+    assert message in err
+    h = json.loads(cli("history", "--platoon", "2nd Platoon", "--json"))
+    assert h["battles"] == []
+
+
+def test_unknown_platoon(cli, congo) -> None:
+    assert "no platoon named 'Nobody'" in cli("battle", "log", "--platoon", "Nobody", "--wounds", "1",
+                                              "--leader-wounds", "0", rc=2)
+    assert "no platoon named 'Nobody'" in cli("history", "--platoon", "Nobody", rc=2)
+
+
+def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths) -> None:
+    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "5",
+        "--dice", "2,2", "8", "--replacement-name", "Lt. Bello")
+    out = cli("battle", "undo", "--platoon", "2nd Platoon")
+    assert "undid battle 1 of 2nd Platoon: XP 7 → 6" in out and "Lt. Bello" in out
+    init_db(app_paths.db_file, app_paths.backup_dir)
+    leaders = [(ld.name, ld.status, ld.xp) for ld in Leader.select()]
+    assert leaders == [("Lt. Okafor", "active", 2)] and Platoon.get().xp == 6
+    close_db()
+    assert "has no battle to undo" in cli("battle", "undo", "--platoon", "2nd Platoon", rc=2)
+
+
+def test_edit_and_history_formats(cli, congo) -> None:
+    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0", "--seed", "1",
+        "--scenario", "Patrol")
+    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0", "--seed", "2")
+    edited = json.loads(cli("battle", "edit", "--platoon", "2nd Platoon", "--battle", "1", "--scenario",
+                            "Night patrol", "--outcome", "draw", "--reason", "typo", "--json"))
+    assert edited["old"] == {"scenario": "Patrol", "outcome": None}
+    assert edited["new"] == {"scenario": "Night patrol", "outcome": "draw"}
+    assert "nothing to change" in cli("battle", "edit", "--platoon", "2nd Platoon", rc=2)
+    assert "has no battle 9" in cli("battle", "edit", "--platoon", "2nd Platoon", "--battle", "9", "--notes",
+                                    "x", rc=2)
+    assert "--battle must be a battle number" in cli("battle", "edit", "--platoon", "2nd Platoon", "--battle",
+                                                     "two", "--notes", "x", rc=2)
+    h = json.loads(cli("history", "--platoon", "2nd Platoon", "--json"))
+    assert [b["number"] for b in h["battles"]] == [2, 1]
+    assert {"id", "date", "rolls"} <= set(h["battles"][0]) and h["battles"][0]["rolls"]
+    assert h["battles"][1]["scenario"] == "Night patrol"
+    assert {e["kind"] for e in h["events"]} == {"battle", "xp", "leader", "attribute", "roll"}
+    rows = list(csv.DictReader(io.StringIO(cli("history", "--platoon", "2nd Platoon", "--csv"))))
+    assert len(rows) == len(h["events"]) and rows[0]["kind"] == h["events"][0]["kind"]
+    text = cli("history", "--platoon", "2nd Platoon")
+    assert "2nd Platoon (Congo 1960): 2 battle(s)" in text and "battle 1 scenario: Patrol → Night patrol" in text
