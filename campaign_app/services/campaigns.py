@@ -224,6 +224,18 @@ def delete_campaign(ref: str | int) -> Edit:
                 rec.changes)
 
 
+def name_problem(name: str, exclude_id: int | None = None) -> str | None:
+    """Why ``name`` cannot be a (new) campaign name, or ``None`` when it can (for forms that check as the
+    user types)."""
+    try:
+        name = check_name(name, "campaign")
+    except ServiceError as exc:
+        return str(exc)
+    if _name_taken(name, exclude_id):
+        return f"a campaign named {name!r} already exists"
+    return None
+
+
 def campaign_id(ref: str | int) -> int:
     return _campaign(ref).id
 
@@ -231,5 +243,5 @@ def campaign_id(ref: str | int) -> int:
 __all__ = [
     "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "campaign_dict",
     "list_campaigns", "show_campaign", "create_campaign", "rename_campaign", "set_campaign",
-    "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system",
+    "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system", "name_problem",
 ]

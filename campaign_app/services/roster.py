@@ -129,6 +129,18 @@ def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = No
     return query.exists()
 
 
+def platoon_name_problem(campaign_id: int, name: str, exclude_id: int | None = None) -> str | None:
+    """Why ``name`` cannot name a platoon of the campaign, or ``None`` (for forms that check as the user
+    types)."""
+    try:
+        name = check_name(name, "platoon")
+    except ServiceError as exc:
+        return str(exc)
+    if _platoon_name_taken(campaign_id, name, exclude_id):
+        return f"this campaign already has a platoon named {name!r}"
+    return None
+
+
 def _log(rec: Recorder, p: Platoon, field: str, old: Any, new: Any, reason: str = "") -> None:
     rec.create(AttributeChange, platoon=p.id, field=field, old_value=None if old is None else str(old),
                new_value=None if new is None else str(new), reason=reason or "")
@@ -755,5 +767,6 @@ __all__ = [
     "list_platoons", "xp_history", "attribute_history", "create_platoon", "rename_platoon", "set_platoon",
     "set_xp", "set_leader", "replace_leader", "find_attached", "add_attached", "edit_attached",
     "remove_attached", "find_equipment", "add_equipment", "edit_equipment", "remove_equipment",
-    "delete_platoon", "platoon_id", "update_platoon", "undo_changes", "redo_changes", "check_die",
+    "delete_platoon", "platoon_id", "update_platoon", "platoon_name_problem", "undo_changes", "redo_changes",
+    "check_die",
 ]

@@ -1,0 +1,702 @@
+"""The platoon page: reads like the Unit Data Sheet (RULES.md 1.1) and edits it in place.
+
+Name, the three attribute dice with their level words, Armor with its class, the two 32-box XP tracks with
+levels and orders cards, the leader and former leaders, attached units with their own dice and weapons, the
+platoon's heavy weapons / special equipment, and notes. Every change goes through a roster service (one
+transaction, logged) and onto ``ctx.undo_stack``; the page reloads when ``data_changed`` says so.
+
+Extension point for the battle log: ``PlatoonPage.tabs`` is a QTabWidget whose first tab is "Sheet"; add the
+"History" tab with :meth:`PlatoonPage.add_tab` (a tab widget with ``show_platoon(id)`` is told about every
+platoon the page shows). ``PlatoonPage.action_bar`` is the button row at the top right; "Log battle…" sits
+there when ``campaign_app.gui.battle_wizard.log_battle`` exists.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..rules.experience import Thresholds
+from ..services import roster
+from ..services.changesets import Edit
+from ..services.common import NotFound, ServiceError
+from .context import AppContext
+from .leader_dialog import ReplaceLeaderDialog
+from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
+from .undo_commands import perform
+from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, confirm
+from .xp_track import XpTrack
+
+log = logging.getLogger(__name__)
+
+DEFAULT_REASON = "changed on the platoon page"
+ATTRS = ("training", "equipment", "morale")
+NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
+    "team": {"training": 6, "equipment": 6, "morale": 6, "armor": 1},
+    "vehicle": {"training": 6, "equipment": 6, "morale": 6, "armor": 4},
+    "fire_support": {"support": "light"},
+}
+KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_support", "Off-board fire support")]
+SUPPORT_CHOICES = [(s, s.capitalize()) for s in roster.SUPPORT_LEVELS]
+
+
+def _optional(module: str, name: str) -> Callable[..., Any] | None:
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None
+        raise
+    return getattr(mod, name, None)
+
+
+def _table(model: Any, parent: QWidget, name: str) -> QTableView:
+    view = QTableView(parent)
+    view.setModel(model)
+    view.setAccessibleName(name)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setTabKeyNavigation(False)
+    view.verticalHeader().hide()
+    view.setAlternatingRowColors(True)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    header.setMinimumSectionSize(40)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    view.setWordWrap(False)
+    view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return view
+
+
+def _fit_rows(view: QTableView, minimum: int = 1, maximum: int = 8) -> None:
+    """Make a small table exactly as tall as its rows (the page scrolls, not the table)."""
+    rows = max(minimum, min(maximum, view.model().rowCount()))
+    height = view.horizontalHeader().sizeHint().height() + rows * view.verticalHeader().defaultSectionSize()
+    view.setFixedHeight(height + 2 * view.frameWidth() + 2)
+
+
+def _select_id(view: QTableView, row_id: int | None) -> None:
+    model = view.model()
+    row = model.row_of_id(row_id) if row_id is not None else None
+    if row is None and model.rowCount():
+        row = 0
+    if row is None:
+        view.clearSelection()
+        return
+    view.selectionModel().setCurrentIndex(model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                          | QItemSelectionModel.SelectionFlag.Rows)
+
+
+def _selected_id(view: QTableView) -> int | None:
+    index = view.selectionModel().currentIndex()
+    if not index.isValid() or not view.selectionModel().isRowSelected(index.row(), index.parent()):
+        return None
+    return index.data(ID_ROLE)
+
+
+class EquipmentPanel(QWidget):
+    """Heavy weapon / special equipment rows of one owner (the platoon or an attached unit): an editable
+    table (cells offer only legal values) with Add and Remove."""
+
+    def __init__(self, page: PlatoonPage, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.page = page
+        self.attached_id: int | None = None
+        self.model = EquipmentModel(self)
+        self.model.editor = self._edit
+        self.view = _table(self.model, self, title)
+        self.view.setItemDelegate(EquipmentDelegate(self.view))
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                  | QAbstractItemView.EditTrigger.EditKeyPressed
+                                  | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.add_button = QPushButton("Add weapon", self)
+        self.add_button.setToolTip(f"Add a row to {title.lower()}")
+        self.remove_button = QPushButton("Remove", self)
+        self.remove_button.setToolTip("Remove the selected row (Del)")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+        layout.addLayout(buttons)
+        self.add_button.clicked.connect(self.add)
+        self.remove_button.clicked.connect(self.remove)
+        self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
+        self._update_buttons()
+
+    def set_rows(self, rows: list[dict[str, Any]]) -> None:
+        keep = _selected_id(self.view)
+        self.model.set_rows(rows)
+        _fit_rows(self.view, 1, 6)
+        if keep is not None:
+            _select_id(self.view, keep)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.remove_button.setEnabled(_selected_id(self.view) is not None)
+
+    def _edit(self, item_id: int, field: str, value: Any) -> bool:
+        kwargs: dict[str, Any] = {field: value}
+        if field == "targets":
+            row = self.model.row_data(self.model.row_of_id(item_id) or 0)
+            if row.get("ap") is not None and row.get("ap_vs") not in dict(ap_vs_choices(str(value))):
+                kwargs["ap_vs"] = None
+        return self.page.run(roster.edit_equipment, item_id, reason=self.page.reason(), **kwargs) is not None
+
+    def add(self) -> None:
+        names = {r["name"] for r in self.model.rows()}
+        name, n = "New weapon", 1
+        while name in names:
+            n += 1
+            name = f"New weapon {n}"
+        edit = self.page.run(roster.add_equipment, self.page.pid, name, attached=self.attached_id)
+        if edit is not None:
+            row = self.model.row_of_id(edit.summary["id"])
+            if row is not None:
+                index = self.model.index(row, 0)
+                self.view.setCurrentIndex(index)
+                self.view.edit(index)
+
+    def remove(self) -> None:
+        item = _selected_id(self.view)
+        if item is not None:
+            self.page.run(roster.remove_equipment, item)
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if event.key() == Qt.Key.Key_Delete and self.view.hasFocus():
+            self.remove()
+            return
+        super().keyPressEvent(event)
+
+
+class PlatoonPage(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.pid: int | None = None
+        self.detail: dict[str, Any] | None = None
+        self._dirty = False
+        self._extra_tabs: list[QWidget] = []
+        self._build()
+        ctx.signals.data_changed.connect(self._on_data_changed)
+
+    # --- layout -------------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.sheet = QWidget()
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.sheet)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.scroll = scroll
+        self.tabs.addTab(scroll, "&Sheet")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.tabs)
+
+        s = self.sheet
+        # header: name, campaign line, action bar
+        self.name_edit = CommitLineEdit("", s)
+        self.name_edit.setAccessibleName("Platoon name")
+        self.name_edit.setToolTip("The platoon's name (Enter to rename)")
+        font = QFont(self.name_edit.font())
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        self.name_edit.setFont(font)
+        self.name_edit.setFrame(False)
+        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
+        self.info_label = QLabel(s)
+        self.message = QLabel(s)
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: palette(bright-text); font-weight: bold;")
+        self.message.hide()
+        self.action_bar = QHBoxLayout()
+        self.log_battle_hook = _optional("campaign_app.gui.battle_wizard", "log_battle")
+        self.log_battle_button = QPushButton("&Log battle…", s)
+        self.log_battle_button.setToolTip("Record a battle and run the post-battle rolls (Ctrl+B)")
+        self.log_battle_button.setVisible(self.log_battle_hook is not None)
+        self.log_battle_button.clicked.connect(self.log_battle)
+        self.delete_button = QPushButton("Delete platoon…", s)
+        self.delete_button.clicked.connect(self.delete_platoon)
+        self.action_bar.addWidget(self.log_battle_button)
+        self.action_bar.addWidget(self.delete_button)
+        head = QGridLayout()
+        head.addWidget(self.name_edit, 0, 0)
+        head.addLayout(self.action_bar, 0, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        head.addWidget(self.info_label, 1, 0, 1, 2)
+        head.setColumnStretch(0, 1)
+
+        # unit: dice and Armor
+        unit = QGroupBox("Unit", s)
+        self.pickers = {a: DiePicker(a, unit) for a in ATTRS}
+        self.armor = ArmorPicker(5, unit)
+        ugrid = QGridLayout(unit)
+        for col, attr in enumerate(ATTRS):
+            label = QLabel(f"&{attr.capitalize()}", unit)
+            label.setBuddy(self.pickers[attr])
+            ugrid.addWidget(label, 0, col)
+            ugrid.addWidget(self.pickers[attr], 1, col)
+        alabel = QLabel("&Armor", unit)
+        alabel.setBuddy(self.armor)
+        ugrid.addWidget(alabel, 0, 3)
+        ugrid.addWidget(self.armor, 1, 3)
+        ugrid.setColumnStretch(4, 1)
+        for attr, picker in self.pickers.items():
+            picker.dieChosen.connect(lambda sides, a=attr: self._set_platoon(**{a: sides}))
+        self.armor.armorChosen.connect(lambda armor: self._set_platoon(armor=armor))
+
+        # experience: two tracks, levels, orders cards, reason
+        xp = QGroupBox("Experience", s)
+        self.platoon_track = XpTrack(who="Platoon XP", parent=xp)
+        self.leader_track = XpTrack(who="Leader XP", parent=xp)
+        self.platoon_xp_label = QLabel(xp)
+        self.leader_xp_label = QLabel(xp)
+        for lab in (self.platoon_xp_label, self.leader_xp_label):
+            lab.setMinimumWidth(lab.fontMetrics().horizontalAdvance("32 XP  Legendary") + 8)
+        self.leader_track_title = QLabel("Leader", xp)
+        self.cards_label = QLabel(xp)
+        self.cards_label.setAccessibleName("Orders cards per turn")
+        self.reason_edit = QLineEdit(xp)
+        self.reason_edit.setPlaceholderText(f"optional; empty = \u201c{DEFAULT_REASON}\u201d")
+        self.reason_edit.setAccessibleName("Reason for changes")
+        self.reason_edit.setToolTip("Kept with every XP, dice and Armor change you make on this page")
+        xgrid = QGridLayout(xp)
+        xgrid.addWidget(QLabel("Platoon", xp), 0, 0)
+        xgrid.addWidget(self.platoon_track, 0, 1)
+        xgrid.addWidget(self.platoon_xp_label, 0, 2)
+        xgrid.addWidget(self.leader_track_title, 1, 0)
+        xgrid.addWidget(self.leader_track, 1, 1)
+        xgrid.addWidget(self.leader_xp_label, 1, 2)
+        xgrid.addWidget(self.cards_label, 2, 0, 1, 4)
+        reason_row = QHBoxLayout()
+        rlabel = QLabel("&Reason for changes:", xp)
+        rlabel.setBuddy(self.reason_edit)
+        reason_row.addWidget(rlabel)
+        reason_row.addWidget(self.reason_edit, 1)
+        xgrid.addLayout(reason_row, 3, 0, 1, 4)
+        xgrid.setColumnStretch(3, 1)
+        self.platoon_track.xpEdited.connect(lambda new, old: self._set_xp("platoon", new, old))
+        self.leader_track.xpEdited.connect(lambda new, old: self._set_xp("leader", new, old))
+
+        # leader
+        lead = QGroupBox("Leader", s)
+        self.leader_name = CommitLineEdit("", lead)
+        self.leader_name.setAccessibleName("Leader's name")
+        self.leader_rank = CommitLineEdit("", lead)
+        self.leader_rank.setAccessibleName("Leader's rank")
+        self.replace_button = QPushButton("Re&place leader…", lead)
+        self.leader_info = QLabel(lead)
+        self.former_model = LeaderHistoryModel(self)
+        self.former_view = _table(self.former_model, lead, "Former leaders")
+        self.former_empty = QLabel("No former leaders.", lead)
+        lgrid = QGridLayout(lead)
+        nlabel = QLabel("Na&me", lead)
+        nlabel.setBuddy(self.leader_name)
+        klabel = QLabel("Ran&k", lead)
+        klabel.setBuddy(self.leader_rank)
+        lgrid.addWidget(nlabel, 0, 0)
+        lgrid.addWidget(self.leader_name, 0, 1)
+        lgrid.addWidget(klabel, 0, 2)
+        lgrid.addWidget(self.leader_rank, 0, 3)
+        lgrid.addWidget(self.replace_button, 0, 4)
+        lgrid.addWidget(self.leader_info, 1, 0, 1, 5)
+        lgrid.addWidget(self.former_view, 2, 0, 1, 5)
+        lgrid.addWidget(self.former_empty, 3, 0, 1, 5)
+        lgrid.setColumnStretch(1, 2)
+        lgrid.setColumnStretch(3, 1)
+        self.leader_name.committed.connect(lambda text: self._set_leader(name=text))
+        self.leader_rank.committed.connect(lambda text: self._set_leader(rank=text))
+        self.replace_button.clicked.connect(self.replace_leader)
+
+        # attached units: list + editor of the selected one
+        att = QGroupBox("Attached units (no XP of their own; they use the platoon's level)", s)
+        self.attached_model = AttachedModel(self)
+        self.attached_view = _table(self.attached_model, att, "Attached units")
+        self.add_team_button = QPushButton("Add &team", att)
+        self.add_vehicle_button = QPushButton("Add &vehicle", att)
+        self.add_support_button = QPushButton("Add fire s&upport", att)
+        self.remove_unit_button = QPushButton("Remove unit", att)
+        abuttons = QHBoxLayout()
+        for b in (self.add_team_button, self.add_vehicle_button, self.add_support_button, self.remove_unit_button):
+            abuttons.addWidget(b)
+        abuttons.addStretch(1)
+        self.unit_box = QGroupBox("Selected unit", att)
+        self.unit_name = CommitLineEdit("", self.unit_box)
+        self.unit_name.setAccessibleName("Attached unit name")
+        self.unit_kind = ChoicePicker(KIND_CHOICES, "Attached unit kind", self.unit_box)
+        self.unit_pickers = {a: DiePicker(a, self.unit_box) for a in ATTRS}
+        for a, p in self.unit_pickers.items():
+            p.setAccessibleName(f"Attached unit {a}")
+        self.unit_armor = ArmorPicker(5, self.unit_box)
+        self.unit_armor.setAccessibleName("Attached unit Armor")
+        self.unit_support = ChoicePicker(SUPPORT_CHOICES, "Fire support level", self.unit_box)
+        self.unit_notes = CommitLineEdit("", self.unit_box)
+        self.unit_notes.setAccessibleName("Attached unit notes")
+        self.unit_equipment = EquipmentPanel(self, "Weapons of the selected unit", self.unit_box)
+        uform = QFormLayout(self.unit_box)
+        uform.addRow("Name:", self.unit_name)
+        uform.addRow("Kind:", self.unit_kind)
+        self._unit_rows: dict[str, tuple[QLabel, QWidget]] = {}
+        for key, label, widget in (("training", "Training:", self.unit_pickers["training"]),
+                                   ("equipment", "Equipment:", self.unit_pickers["equipment"]),
+                                   ("morale", "Morale:", self.unit_pickers["morale"]),
+                                   ("armor", "Armor:", self.unit_armor),
+                                   ("support", "Support:", self.unit_support)):
+            lab = QLabel(label, self.unit_box)
+            lab.setBuddy(widget)
+            uform.addRow(lab, widget)
+            self._unit_rows[key] = (lab, widget)
+        uform.addRow("Notes:", self.unit_notes)
+        uform.addRow(self.unit_equipment)
+        agrid = QGridLayout(att)
+        left = QVBoxLayout()
+        left.addWidget(self.attached_view)
+        left.addLayout(abuttons)
+        left.addStretch(1)
+        agrid.addLayout(left, 0, 0)
+        agrid.addWidget(self.unit_box, 0, 1)
+        agrid.setColumnStretch(0, 3)
+        agrid.setColumnStretch(1, 2)
+        self.attached_view.selectionModel().selectionChanged.connect(lambda *_a: self._show_unit())
+        self.add_team_button.clicked.connect(lambda: self.add_unit("team"))
+        self.add_vehicle_button.clicked.connect(lambda: self.add_unit("vehicle"))
+        self.add_support_button.clicked.connect(lambda: self.add_unit("fire_support"))
+        self.remove_unit_button.clicked.connect(self.remove_unit)
+        self.unit_name.committed.connect(lambda text: self._edit_unit(name=text))
+        self.unit_notes.committed.connect(lambda text: self._edit_unit(notes=text))
+        self.unit_kind.chosen.connect(self._change_unit_kind)
+        for attr, picker in self.unit_pickers.items():
+            picker.dieChosen.connect(lambda sides, a=attr: self._edit_unit(**{a: sides}))
+        self.unit_armor.armorChosen.connect(lambda armor: self._edit_unit(armor=armor))
+        self.unit_support.chosen.connect(lambda level: self._edit_unit(support=level))
+
+        # the platoon's own heavy weapons / special equipment
+        eq = QGroupBox("Heavy weapons / special equipment", s)
+        self.equipment = EquipmentPanel(self, "Heavy weapons and special equipment of the platoon", eq)
+        QVBoxLayout(eq).addWidget(self.equipment)
+
+        # notes
+        nb = QGroupBox("Notes", s)
+        self.notes = CommitTextEdit(nb)
+        self.notes.setAccessibleName("Platoon notes")
+        self.notes.setFixedHeight(80)
+        self.notes.setPlaceholderText("Anything worth remembering (saved when you leave the field)")
+        QVBoxLayout(nb).addWidget(self.notes)
+        self.notes.committed.connect(lambda text: self._set_platoon(notes=text))
+        self.name_edit.committed.connect(self._rename)
+
+        self.gone_label = QLabel("This platoon no longer exists (deleted, or its creation was undone). "
+                                 "Edit \u25b8 Undo brings it back.", s)
+        self.gone_label.setWordWrap(True)
+        self.gone_label.hide()
+
+        layout = QVBoxLayout(s)
+        layout.addLayout(head)
+        layout.addWidget(self.message)
+        layout.addWidget(self.gone_label)
+        top = QHBoxLayout()
+        top.addWidget(unit, 0)
+        top.addStretch(1)
+        layout.addLayout(top)
+        layout.addWidget(xp)
+        layout.addWidget(lead)
+        layout.addWidget(att)
+        layout.addWidget(eq)
+        layout.addWidget(nb)
+        layout.addStretch(1)
+        self.sections = [unit, xp, lead, att, eq, nb]
+
+        chain: list[QWidget] = [self.name_edit, self.log_battle_button, self.delete_button, *self.pickers.values(),
+                                self.armor, self.platoon_track, self.leader_track, self.reason_edit,
+                                self.leader_name, self.leader_rank, self.replace_button, self.former_view,
+                                self.attached_view, self.add_team_button, self.add_vehicle_button,
+                                self.add_support_button, self.remove_unit_button, self.unit_name, self.unit_kind,
+                                *self.unit_pickers.values(), self.unit_armor, self.unit_support, self.unit_notes,
+                                self.unit_equipment.view, self.unit_equipment.add_button,
+                                self.unit_equipment.remove_button, self.equipment.view, self.equipment.add_button,
+                                self.equipment.remove_button, self.notes]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+
+    # --- extension point (battle log engineer) -------------------------------------------------------------
+    def add_tab(self, widget: QWidget, title: str) -> int:
+        """Add a tab after "Sheet" (e.g. "&History"); if ``widget`` has ``show_platoon(id)`` it is called for
+        every platoon the page shows."""
+        self._extra_tabs.append(widget)
+        index = self.tabs.addTab(widget, title)
+        if self.pid is not None and hasattr(widget, "show_platoon"):
+            widget.show_platoon(self.pid)
+        return index
+
+    def log_battle(self) -> None:
+        if self.log_battle_hook is not None and self.pid is not None:
+            battle_id = self.log_battle_hook(self.ctx, self.window(), self.pid)
+            if battle_id:
+                self.ctx.changed("platoon", self.pid)
+
+    # --- showing ------------------------------------------------------------------------------------------
+    def show_platoon(self, platoon_id: int) -> None:
+        if platoon_id != self.pid:
+            self.reason_edit.clear()
+            self.attached_view.clearSelection()
+        self.pid = platoon_id
+        self._clear_message()
+        self.load()
+        for widget in self._extra_tabs:
+            if hasattr(widget, "show_platoon"):
+                widget.show_platoon(platoon_id)
+
+    def load(self) -> None:
+        """Read the platoon again and put every value into the widgets (no writes happen here)."""
+        self._dirty = False
+        if self.pid is None:
+            return
+        try:
+            d = roster.platoon_detail(self.pid)
+        except NotFound:
+            self.detail = None
+            self.gone_label.show()
+            for section in self.sections:
+                section.setEnabled(False)
+            self.name_edit.setEnabled(False)
+            self.delete_button.setEnabled(False)
+            self.log_battle_button.setEnabled(False)
+            return
+        self.detail = d
+        self.gone_label.hide()
+        for section in self.sections:
+            section.setEnabled(True)
+        self.name_edit.setEnabled(True)
+        self.delete_button.setEnabled(True)
+        self.log_battle_button.setEnabled(True)
+        t = Thresholds(*d["thresholds"])
+        self.name_edit.setCommittedText(d["name"])
+        battles = d["battles"]
+        period = f"period {d['period']}" if d["period"] else "no period set"
+        self.info_label.setText(f"Campaign <b>{d['campaign']}</b> \u00b7 {period} \u00b7 "
+                                f"{battles} battle{'s' if battles != 1 else ''} \u00b7 thresholds "
+                                f"G {t.green}, R {t.regular}, V {t.veteran}, L {t.legendary}")
+        for attr, picker in self.pickers.items():
+            picker.setValue(int(d[attr][1:]))
+        self.armor.setValue(d["armor"])
+        self.platoon_track.setThresholds(t)
+        self.platoon_track.setXp(d["xp"])
+        self.platoon_xp_label.setText(f"<b>{d['xp']} XP</b>  {d['level']}")
+        leader = d["leader"]
+        self.leader_track.setThresholds(t)
+        self.leader_track.setEnabled(leader is not None)
+        self.leader_track.setXp(leader["xp"] if leader else 0)
+        self.leader_track_title.setText("Leader" if leader is None else f"Leader\n{leader['name']}")
+        self.leader_xp_label.setText(f"<b>{leader['xp']} XP</b>  {leader['level']}" if leader else "no leader")
+        cards = f"Orders cards per turn: <b>{d['cards']}</b>  (2 \u00d7 {d['level_rank']} {d['level']}"
+        cards += f" + 2 \u00d7 {leader['level_rank']} {leader['level']} leader)" if leader else ", no leader)"
+        if d["cards_with_fire_support"] is not None:
+            cards += f"; <b>{d['cards_with_fire_support']}</b> in a turn with fire support available"
+        self.cards_label.setText(cards)
+        self.leader_name.setEnabled(leader is not None)
+        self.leader_rank.setEnabled(leader is not None)
+        self.leader_name.setCommittedText(leader["name"] if leader else "")
+        self.leader_rank.setCommittedText(leader["rank"] if leader else "")
+        if leader:
+            joined = (f"after battle {leader['joined_battle']}" if leader["joined_battle"]
+                      else str(leader["joined_at"])[:10])
+            self.leader_info.setText(f"{leader['name']} joined {joined} with {leader['xp_at_join']} XP.")
+        else:
+            self.leader_info.setText("The platoon has no leader: Replace leader… appoints one.")
+        self.replace_button.setText("Re&place leader…" if leader else "A&ppoint leader…")
+        self.former_model.set_rows(d["former_leaders"])
+        _fit_rows(self.former_view, 1, 6)
+        self.former_view.setVisible(bool(d["former_leaders"]))
+        self.former_empty.setVisible(not d["former_leaders"])
+
+        keep = _selected_id(self.attached_view)
+        self.attached_model.set_rows(d["attached"])
+        _fit_rows(self.attached_view, 2, 8)
+        _select_id(self.attached_view, keep)
+        self._show_unit()
+        self.equipment.set_rows(d["equipment_list"])
+        self.notes.setCommittedText(d["notes"])
+
+    def _show_unit(self) -> None:
+        unit_id = _selected_id(self.attached_view)
+        row = self.attached_model.row_of_id(unit_id) if unit_id is not None else None
+        self.remove_unit_button.setEnabled(row is not None)
+        self.unit_box.setEnabled(row is not None)
+        if row is None:
+            self.unit_box.setTitle("Selected unit (none)")
+            self.unit_name.setCommittedText("")
+            self.unit_equipment.attached_id = None
+            self.unit_equipment.set_rows([])
+            return
+        u = self.attached_model.row_data(row)
+        self.unit_box.setTitle(f"Selected unit: {u['name']}")
+        self.unit_name.setCommittedText(u["name"])
+        self.unit_kind.setValue(u["kind"])
+        support = u["kind"] == "fire_support"
+        for key, (label, widget) in self._unit_rows.items():
+            visible = (key == "support") == support
+            label.setVisible(visible)
+            widget.setVisible(visible)
+        if support:
+            self.unit_support.setValue(u["support"])
+        else:
+            for attr, picker in self.unit_pickers.items():
+                picker.setValue(int(u[attr][1:]))
+            self.unit_armor.setMaximum(roster.TEAM_MAX_ARMOR if u["kind"] == "team" else 5)
+            self.unit_armor.setValue(u["armor"])
+        self.unit_notes.setCommittedText(u["notes"])
+        self.unit_equipment.attached_id = u["id"]
+        self.unit_equipment.set_rows(u["equipment_list"])
+
+    # --- refreshing -----------------------------------------------------------------------------------------
+    def _on_data_changed(self, kind: str, obj_id: int) -> None:
+        if self.pid is None:
+            return
+        campaign_id = self.detail["campaign_id"] if self.detail else None
+        relevant = (kind == "all" or kind == "battle" or (kind == "platoon" and obj_id in (0, self.pid))
+                    or (kind == "campaign" and obj_id in (0, campaign_id)))
+        if not relevant:
+            return
+        if self.isVisible():
+            self.load()
+        else:
+            self._dirty = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        if self._dirty:
+            self.load()
+        super().showEvent(event)
+
+    # --- writing --------------------------------------------------------------------------------------------
+    def reason(self) -> str:
+        return self.reason_edit.text().strip() or DEFAULT_REASON
+
+    def run(self, service: Callable[..., Edit], *args: Any, **kwargs: Any) -> Edit | None:
+        """Call a roster service as one undoable step; a refusal is shown on the page and the widgets go
+        back to the stored values."""
+        try:
+            edit = perform(self.ctx, service, *args, **kwargs)
+        except ServiceError as exc:
+            self._show_message(str(exc))
+            self.load()
+            return None
+        self._clear_message()
+        return edit
+
+    def _show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.show()
+        self.ctx.signals.status.emit(text)
+
+    def _clear_message(self) -> None:
+        self.message.clear()
+        self.message.hide()
+
+    def _set_platoon(self, **values: Any) -> None:
+        if self.pid is not None:
+            self.run(roster.set_platoon, self.pid, reason=self.reason(), **values)
+
+    def _rename(self, name: str) -> None:
+        if self.pid is not None:
+            self.run(roster.rename_platoon, self.pid, name, reason=self.reason())
+
+    def _set_xp(self, who: str, new: int, old: int) -> None:
+        if self.pid is not None:
+            self.run(roster.set_xp, self.pid, new, reason=self.reason(), who=who)
+
+    def _set_leader(self, **values: Any) -> None:
+        if self.pid is not None:
+            self.run(roster.set_leader, self.pid, reason=self.reason(), **values)
+
+    def replace_leader(self) -> ReplaceLeaderDialog | None:
+        """Open the replace-leader dialog (window-modal, not blocking); returns it."""
+        if self.detail is None:
+            return None
+        dialog = ReplaceLeaderDialog(self.detail, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.leader_dialog = dialog
+
+        def done() -> None:
+            if self.pid is not None:
+                self.run(roster.replace_leader, self.pid, **dialog.values())
+
+        dialog.accepted.connect(done)
+        dialog.open()
+        return dialog
+
+    def add_unit(self, kind: str) -> None:
+        if self.pid is None:
+            return
+        label = {"team": "New team", "vehicle": "New vehicle", "fire_support": "Fire support"}[kind]
+        names = {r["name"].lower() for r in self.attached_model.rows()}
+        name, n = label, 1
+        while name.lower() in names:
+            n += 1
+            name = f"{label} {n}"
+        edit = self.run(roster.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
+        if edit is not None:
+            _select_id(self.attached_view, edit.summary["id"])
+            self.unit_name.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.unit_name.selectAll()
+
+    def remove_unit(self) -> None:
+        unit_id = _selected_id(self.attached_view)
+        if unit_id is not None:
+            self.run(roster.remove_attached, unit_id, reason=self.reason())
+
+    def _edit_unit(self, **values: Any) -> None:
+        unit_id = _selected_id(self.attached_view)
+        if unit_id is not None:
+            self.run(roster.edit_attached, unit_id, reason=self.reason(), **values)
+
+    def _change_unit_kind(self, kind: str) -> None:
+        unit_id = _selected_id(self.attached_view)
+        if unit_id is None:
+            return
+        u = self.attached_model.row_data(self.attached_model.row_of_id(unit_id) or 0)
+        values: dict[str, Any] = {"kind": kind}
+        if kind == "fire_support":
+            values["support"] = u["support"] or "light"
+        elif u["kind"] == "fire_support":
+            values.update(NEW_UNIT_DEFAULTS[kind])
+        elif kind == "team" and (u["armor"] or 1) > roster.TEAM_MAX_ARMOR:
+            values["armor"] = roster.TEAM_MAX_ARMOR
+        self._edit_unit(**values)
+
+    def delete_platoon(self) -> None:
+        if self.detail is None:
+            return
+        d = self.detail
+        if confirm(self, "Delete platoon", f"Delete {d['name']} with its leaders, battles and history?\n"
+                   "Edit \u25b8 Undo brings it back while the app is open."):
+            self.run(roster.delete_platoon, d["id"])
+
+
+__all__ = ["PlatoonPage", "EquipmentPanel"]

@@ -1,0 +1,287 @@
+"""Thin table models over the plain rows the roster services return (``platoon_detail``, ``list_platoons``).
+
+Each model is a :class:`QAbstractTableModel` over a list of dicts with column constants; ``set_rows``
+resets it. The equipment model is editable: ``setData`` hands the change to an ``editor`` callback (the page
+calls the service, which validates and stores it) and the page reloads the rows afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from ..services.roster import AP_RANGE, KINDS, TARGETS
+from .widgets import ChoicePicker
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: str
+    show: Callable[[dict[str, Any]], str] | None = None
+    tip: str = ""
+    editable: bool = False
+
+    def text(self, row: dict[str, Any]) -> str:
+        if self.show is not None:
+            return self.show(row)
+        value = row.get(self.key)
+        return "" if value is None else str(value)
+
+
+class RowsModel(QAbstractTableModel):
+    COLUMNS: Sequence[Column] = ()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[dict[str, Any]] = []
+
+    # --- rows ---------------------------------------------------------------------------------------------
+    def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self._rows = [dict(r) for r in rows]
+        self.endResetModel()
+
+    def rows(self) -> list[dict[str, Any]]:
+        return list(self._rows)
+
+    def row_data(self, row: int) -> dict[str, Any]:
+        return self._rows[row]
+
+    def row_of_id(self, row_id: int) -> int | None:
+        for i, r in enumerate(self._rows):
+            if r.get("id") == row_id:
+                return i
+        return None
+
+    def column_of(self, key: str) -> int:
+        return [c.key for c in self.COLUMNS].index(key)
+
+    # --- Qt -----------------------------------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
+            col = self.COLUMNS[section]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return col.header
+            if role == Qt.ItemDataRole.ToolTipRole and col.tip:
+                return col.tip
+        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and \
+                0 <= section < len(self._rows):
+            return str(section + 1)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or \
+                not (0 <= index.column() < len(self.COLUMNS)):
+            return None
+        row = self._rows[index.row()]
+        col = self.COLUMNS[index.column()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return col.text(row)
+        if role == Qt.ItemDataRole.EditRole:
+            return row.get(col.key)
+        if role == ID_ROLE:
+            return row.get("id")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row, col)
+        return None
+
+    def tooltip(self, row: dict[str, Any], col: Column) -> str | None:
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+def _leader_text(r: dict[str, Any]) -> str:
+    if not r.get("leader"):
+        return "none"
+    return f"{r['leader']} ({r['leader_xp']} XP)"
+
+
+def _dice_text(r: dict[str, Any]) -> str:
+    return f"{r['training']} / {r['equipment']} / {r['morale']}"
+
+
+class PlatoonListModel(RowsModel):
+    """The platoons of a campaign (rows of ``roster.list_platoons``)."""
+
+    COLUMNS = (
+        Column("name", "Platoon"),
+        Column("leader", "Leader", _leader_text),
+        Column("xp", "XP"),
+        Column("level", "Level"),
+        Column("cards", "Cards", tip="Orders cards drawn per turn"),
+        Column("dice", "T / E / M", _dice_text, tip="Training / Equipment / Morale dice"),
+        Column("armor", "Armor"),
+    )
+
+
+def _how_left(r: dict[str, Any]) -> str:
+    return str(r.get("how") or "")
+
+
+def _when_left(r: dict[str, Any]) -> str:
+    if r.get("left_battle"):
+        return f"after battle {r['left_battle']}"
+    left = r.get("left_at") or ""
+    return str(left)[:10]
+
+
+class LeaderHistoryModel(RowsModel):
+    """Former leaders (``platoon_detail()["former_leaders"]``)."""
+
+    COLUMNS = (
+        Column("name", "Former leader"),
+        Column("rank", "Rank"),
+        Column("xp", "XP", lambda r: f"{r['xp']} ({r['level']})"),
+        Column("how", "How they left", _how_left),
+        Column("left_at", "When", _when_left),
+    )
+
+
+def _attached_dice(r: dict[str, Any]) -> str:
+    if r["kind"] == "fire_support":
+        return "\u2014"
+    return f"{r['training']} / {r['equipment']} / {r['morale']}"
+
+
+def _attached_armor(r: dict[str, Any]) -> str:
+    return "\u2014" if r["armor"] is None else str(r["armor"])
+
+
+def _attached_kind(r: dict[str, Any]) -> str:
+    if r["kind"] == "fire_support":
+        return f"{r['support']} fire support"
+    return KINDS[r["kind"]]
+
+
+class AttachedModel(RowsModel):
+    """Attached units (``platoon_detail()["attached"]``)."""
+
+    COLUMNS = (
+        Column("name", "Attached unit"),
+        Column("kind", "Kind", _attached_kind),
+        Column("dice", "T / E / M", _attached_dice, tip="Training / Equipment / Morale dice"),
+        Column("armor", "Armor", _attached_armor),
+        Column("equipment_list", "Weapons", lambda r: ", ".join(e["name"] for e in r["equipment_list"])),
+    )
+
+
+def ap_text(ap: int | None) -> str:
+    if ap is None:
+        return "\u2014"
+    return f"{ap:+d}".replace("-", "\u2212")
+
+
+def _ap_vs_text(r: dict[str, Any]) -> str:
+    return "\u2014" if r.get("ap") is None else TARGETS[r["ap_vs"]]
+
+
+EquipmentEditor = Callable[[int, str, Any], bool]
+
+
+class EquipmentModel(RowsModel):
+    """Heavy weapons / special equipment rows; editable through ``editor(item_id, field, value) -> ok``."""
+
+    COLUMNS = (
+        Column("name", "Weapon / equipment", editable=True),
+        Column("targets", "Targets", lambda r: TARGETS[r["targets"]], editable=True),
+        Column("ap", "AP", lambda r: ap_text(r.get("ap")), tip="Armor-piercing value, e.g. \u22122",
+               editable=True),
+        Column("ap_vs", "AP applies to", _ap_vs_text, editable=True),
+    )
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.editor: EquipmentEditor | None = None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and self.editor is not None and self.COLUMNS[index.column()].editable:
+            key = self.COLUMNS[index.column()].key
+            if key != "ap_vs" or self._rows[index.row()].get("ap") is not None:
+                flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        if role != Qt.ItemDataRole.EditRole or not index.isValid() or self.editor is None:
+            return False
+        row = self._rows[index.row()]
+        key = self.COLUMNS[index.column()].key
+        if row.get(key) == value:
+            return False
+        return bool(self.editor(int(row["id"]), key, value))
+
+
+TARGETS_COLUMN = 1
+
+
+# --- delegate for the equipment table ---------------------------------------------------------------------
+
+AP_NONE = AP_RANGE[0] - 1
+"""The spin box's lowest step stands for "no AP value"."""
+
+
+def ap_vs_choices(targets: str) -> list[tuple[str, str]]:
+    """The target types an AP value may apply to, for a weapon with these ``targets``."""
+    if targets == "both":
+        return [(k, v) for k, v in TARGETS.items()]
+    return [(targets, TARGETS[targets])]
+
+
+class EquipmentDelegate(QStyledItemDelegate):
+    """Editors that offer only legal values: target choices, AP -10..+10 or none, AP target types that fit
+    the weapon's targets."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:  # noqa: N802
+        model = index.model()
+        key = EquipmentModel.COLUMNS[index.column()].key
+        if key == "targets":
+            return ChoicePicker(list(TARGETS.items()), "Targets", parent)
+        if key == "ap":
+            spin = QSpinBox(parent)
+            spin.setRange(AP_NONE, AP_RANGE[1])
+            spin.setSpecialValueText("none")
+            spin.setAccessibleName("AP value")
+            return spin
+        if key == "ap_vs":
+            targets = model.data(model.index(index.row(), TARGETS_COLUMN), Qt.ItemDataRole.EditRole)
+            return ChoicePicker(ap_vs_choices(str(targets)), "AP applies to", parent)
+        return super().createEditor(parent, option, index)
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:  # noqa: N802
+        value = index.data(Qt.ItemDataRole.EditRole)
+        if isinstance(editor, ChoicePicker):
+            if editor.findData(value) >= 0:
+                editor.setValue(value)
+        elif isinstance(editor, QSpinBox):
+            editor.setValue(AP_NONE if value is None else int(value))
+        else:
+            super().setEditorData(editor, index)
+
+    def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:  # noqa: N802
+        if isinstance(editor, ChoicePicker):
+            model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
+        elif isinstance(editor, QSpinBox):
+            editor.interpretText()
+            value = editor.value()
+            model.setData(index, None if value == AP_NONE else value, Qt.ItemDataRole.EditRole)
+        else:
+            super().setModelData(editor, model, index)

@@ -1,0 +1,90 @@
+"""Undo/redo for every change made in the GUI.
+
+A page calls :func:`perform` with a service function: the service runs (one transaction) and, if it changed
+anything, an :class:`EditCommand` holding the service's change set is pushed on ``ctx.undo_stack``. Undo and
+redo replay that change set (``services.changesets``): the same rows come back with the same ids and no dice
+are rolled again. Edit ▸ Undo / Redo of the main window drive the stack.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtGui import QUndoCommand
+
+from ..services.changesets import Edit, redo_changes, undo_changes
+from ..services.common import ServiceError
+from ..store.models import Campaign, Platoon
+from .context import AppContext
+
+log = logging.getLogger(__name__)
+
+
+def _exists(kind: str, obj_id: int) -> bool:
+    model = {"campaign": Campaign, "platoon": Platoon}.get(kind)
+    return model is not None and model.get_or_none(model.id == obj_id) is not None
+
+
+class EditCommand(QUndoCommand):
+    """One service call on the undo stack. The first ``redo`` (done by ``push``) does nothing: the service
+    already ran."""
+
+    def __init__(self, ctx: AppContext, edit: Edit, text: str | None = None) -> None:
+        super().__init__(text or edit.message)
+        self.ctx = ctx
+        self.edit = edit
+        self._done = True
+
+    def _notify(self, show: bool) -> None:
+        self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
+        if show and _exists(self.edit.kind, self.edit.id):
+            self.ctx.signals.open_item.emit(self.edit.kind, self.edit.id)
+
+    def redo(self) -> None:
+        if self._done:
+            self._done = False
+            self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
+            return
+        try:
+            redo_changes(self.edit.changes)
+        except ServiceError as exc:
+            log.warning("redo of %r failed: %s", self.text(), exc)
+            self.ctx.signals.status.emit(f"Cannot redo: {exc}")
+            self.setObsolete(True)
+            return
+        self.ctx.signals.status.emit(f"Redone: {self.text()}")
+        self._notify(show=True)
+
+    def undo(self) -> None:
+        try:
+            undo_changes(self.edit.changes)
+        except ServiceError as exc:
+            log.warning("undo of %r failed: %s", self.text(), exc)
+            self.ctx.signals.status.emit(f"Cannot undo: {exc}")
+            self.setObsolete(True)
+            return
+        self.ctx.signals.status.emit(f"Undone: {self.text()}")
+        self._notify(show=True)
+
+
+def perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text: str | None = None,
+            **kwargs: Any) -> Edit:
+    """Run ``service(*args, **kwargs)``; push an undo command when it changed something, tell the views
+    (``data_changed``) and the status bar. A ``ServiceError`` propagates (nothing was written)."""
+    edit = service(*args, **kwargs)
+    if edit.changed:
+        ctx.undo_stack.push(EditCommand(ctx, edit, text))
+        ctx.signals.status.emit(edit.message)
+    return edit
+
+
+def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text: str | None = None,
+                **kwargs: Any) -> Edit | None:
+    """Like :func:`perform`, but a refusal is shown in the status bar and ``None`` returned."""
+    try:
+        return perform(ctx, service, *args, text=text, **kwargs)
+    except ServiceError as exc:
+        ctx.signals.status.emit(str(exc))
+        return None
