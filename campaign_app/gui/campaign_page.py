@@ -1,0 +1,322 @@
+"""The campaign page: name, system, the ⚙ house rules (RULES.md 1.1-1.3) shown with their defaults, notes, and
+the list of its platoons with New platoon / Generate platoon. Every change is one undoable service call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QFont, QKeyEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
+from ..services import campaigns as campaign_service
+from ..services import roster
+from ..services.changesets import Edit
+from ..services.common import NotFound, ServiceError
+from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
+from .context import AppContext
+from .roster_models import ID_ROLE, PlatoonListModel
+from .undo_commands import perform
+from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, confirm
+
+
+class PlatoonTable(QTableView):
+    """Enter opens the selected platoon (as a double click does)."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():
+            self.activated.emit(self.currentIndex())
+            return
+        super().keyPressEvent(event)
+
+
+class CampaignPage(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.cid: int | None = None
+        self.detail: dict[str, Any] | None = None
+        self._dirty = False
+        self._build()
+        ctx.signals.data_changed.connect(self._on_data_changed)
+
+    def _build(self) -> None:
+        body = QWidget()
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        self.name_edit = CommitLineEdit("", body)
+        self.name_edit.setAccessibleName("Campaign name")
+        self.name_edit.setToolTip("The campaign's name (Enter to rename)")
+        font = QFont(self.name_edit.font())
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        self.name_edit.setFont(font)
+        self.name_edit.setFrame(False)
+        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
+        self.info_label = QLabel(body)
+        self.message = QLabel(body)
+        self.message.setStyleSheet("color: palette(bright-text); font-weight: bold;")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        self.archive_button = QPushButton("&Archive", body)
+        self.delete_button = QPushButton("Delete campaign…", body)
+        head = QHBoxLayout()
+        head.addWidget(self.name_edit, 1)
+        head.addWidget(self.archive_button)
+        head.addWidget(self.delete_button)
+
+        # house rules
+        self.rules_box = QGroupBox("House rules", body)
+        self.period = ChoicePicker(period_choices(), "Campaign period", self.rules_box)
+        self.period_default = QLabel("default: not set (d10)", self.rules_box)
+        self.thresholds = ThresholdsEditor(self.rules_box)
+        self.thresholds_default = QLabel(f"default: {DEFAULT_THRESHOLDS}", self.rules_box)
+        self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to",
+                                      self.rules_box)
+        self.objective_default = QLabel("default: platoon and leader", self.rules_box)
+        form = QFormLayout(self.rules_box)
+        for label, widget, default in (("Campaign &period:", self.period, self.period_default),
+                                       ("XP &thresholds:", self.thresholds, self.thresholds_default),
+                                       ("&Objective XP goes to:", self.objective, self.objective_default)):
+            row = QHBoxLayout()
+            row.addWidget(widget)
+            row.addWidget(default)
+            row.addStretch(1)
+            buddy = QLabel(label, self.rules_box)
+            buddy.setBuddy(widget.spins[0] if isinstance(widget, ThresholdsEditor) else widget)
+            form.addRow(buddy, row)
+        hint = QLabel("The period sets the die of force generation and replacement leaders (period 1..5 \u2192 "
+                      "d4..d12). Thresholds are the XP needed for Green, Regular, Veteran and Legendary.",
+                      self.rules_box)
+        hint.setWordWrap(True)
+        form.addRow(hint)
+        self.period.chosen.connect(lambda value: self._set(period=value))
+        self.thresholds.edited.connect(lambda t: self._set(thresholds=t))
+        self.objective.chosen.connect(lambda value: self._set(objective_xp_to=value))
+
+        # platoons
+        self.platoons_box = QGroupBox("Platoons", body)
+        self.model = PlatoonListModel(self)
+        self.view = PlatoonTable(self.platoons_box)
+        self.view.setModel(self.model)
+        self.view.setAccessibleName("Platoons of the campaign")
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setTabKeyNavigation(False)
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().hide()
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.view.setMinimumHeight(160)
+        self.new_button = QPushButton("&New platoon…", self.platoons_box)
+        self.generate_button = QPushButton("&Generate platoon…", self.platoons_box)
+        self.generate_button.setToolTip("Force generation (RULES 1.3): the dice give the leader's and the "
+                                        "platoon's XP")
+        self.open_button = QPushButton("Op&en", self.platoons_box)
+        self.delete_platoon_button = QPushButton("&Delete platoon…", self.platoons_box)
+        self.empty_label = QLabel("No platoons yet: New platoon… or Generate platoon… adds one.", self.platoons_box)
+        buttons = QHBoxLayout()
+        for b in (self.new_button, self.generate_button, self.open_button, self.delete_platoon_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        playout = QVBoxLayout(self.platoons_box)
+        playout.addWidget(self.empty_label)
+        playout.addWidget(self.view, 1)
+        playout.addLayout(buttons)
+        self.sheets_label = QLabel(body)
+        self.sheets_label.setWordWrap(True)
+
+        notes_box = QGroupBox("Notes", body)
+        self.notes = CommitTextEdit(notes_box)
+        self.notes.setAccessibleName("Campaign notes")
+        self.notes.setFixedHeight(70)
+        QVBoxLayout(notes_box).addWidget(self.notes)
+        self.notes_box = notes_box
+
+        layout = QVBoxLayout(body)
+        layout.addLayout(head)
+        layout.addWidget(self.info_label)
+        layout.addWidget(self.message)
+        layout.addWidget(self.rules_box)
+        layout.addWidget(self.platoons_box, 1)
+        layout.addWidget(self.sheets_label)
+        layout.addWidget(notes_box)
+
+        self.name_edit.committed.connect(self._rename)
+        self.notes.committed.connect(lambda text: self._set(notes=text))
+        self.archive_button.clicked.connect(self.toggle_archive)
+        self.delete_button.clicked.connect(self.delete_campaign)
+        self.new_button.clicked.connect(lambda: self.new_platoon(False))
+        self.generate_button.clicked.connect(lambda: self.new_platoon(True))
+        self.open_button.clicked.connect(self.open_selected)
+        self.delete_platoon_button.clicked.connect(self.delete_selected)
+        self.view.activated.connect(lambda index: self.open_platoon(index))
+        self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
+
+        chain: list[QWidget] = [self.name_edit, self.archive_button, self.delete_button, self.period,
+                                *self.thresholds.spins, self.thresholds.reset_button, self.objective, self.view,
+                                self.new_button, self.generate_button, self.open_button,
+                                self.delete_platoon_button, self.notes]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+
+    # --- showing ------------------------------------------------------------------------------------------
+    def show_campaign(self, campaign_id: int) -> None:
+        self.cid = campaign_id
+        self._clear_message()
+        self.load()
+
+    def load(self) -> None:
+        self._dirty = False
+        if self.cid is None:
+            return
+        try:
+            c = campaign_service.show_campaign(self.cid)
+        except NotFound:
+            self.detail = None
+            self.info_label.setText("This campaign no longer exists (Edit \u25b8 Undo brings it back).")
+            for w in (self.rules_box, self.platoons_box, self.notes_box, self.name_edit, self.archive_button,
+                      self.delete_button):
+                w.setEnabled(False)
+            return
+        for w in (self.rules_box, self.platoons_box, self.notes_box, self.name_edit, self.archive_button,
+                  self.delete_button):
+            w.setEnabled(True)
+        self.detail = c
+        self.name_edit.setCommittedText(c["name"])
+        state = " \u00b7 archived (hidden from the navigator unless View \u25b8 Show archived)" if c["archived"] else ""
+        self.info_label.setText(f"{c['system_label']} campaign \u00b7 started {str(c['created_at'])[:10]}{state}")
+        self.archive_button.setText("Un&archive" if c["archived"] else "&Archive")
+        aa = c["system"] == "atomic_africa"
+        self.rules_box.setVisible(aa)
+        self.platoons_box.setVisible(aa)
+        self.sheets_label.setVisible(not aa)
+        if not aa:
+            n = c.get("sheet_count", 0)
+            self.sheets_label.setText(f"Sologear campaign with {n} pilot sheet{'s' if n != 1 else ''}. Pick the "
+                                      "pilot in the navigator to play the campaign turns.")
+        rules = {r["key"]: r for r in c["house_rules"]}
+        self.period.setValue(c["period"])
+        self.thresholds.set_thresholds(Thresholds(*c["thresholds"]))
+        self.objective.setValue(c["objective_xp_to"])
+        for key, label in (("period", self.period_default), ("thresholds", self.thresholds_default),
+                           ("objective_xp_to", self.objective_default)):
+            is_default = rules[key]["is_default"]
+            base = label.text().split(" \u2014 ")[0].replace("<i>", "").replace("</i>", "")
+            label.setText(base if is_default else f"<i>{base} \u2014 changed</i>")
+        self.notes.setCommittedText(c["notes"])
+        keep = self._selected_id()
+        self.model.set_rows(c.get("platoons", []))
+        self.empty_label.setVisible(not c.get("platoons"))
+        if keep is not None and (row := self.model.row_of_id(keep)) is not None:
+            self.view.selectRow(row)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        selected = self._selected_id() is not None
+        self.open_button.setEnabled(selected)
+        self.delete_platoon_button.setEnabled(selected)
+
+    def _selected_id(self) -> int | None:
+        rows = self.view.selectionModel().selectedRows()
+        return rows[0].data(ID_ROLE) if rows else None
+
+    def _on_data_changed(self, kind: str, obj_id: int) -> None:
+        if self.cid is None:
+            return
+        if kind in ("all", "platoon", "battle") or (kind == "campaign" and obj_id in (0, self.cid)):
+            if self.isVisible():
+                self.load()
+            else:
+                self._dirty = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        if self._dirty:
+            self.load()
+        super().showEvent(event)
+
+    # --- writing ------------------------------------------------------------------------------------------
+    def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
+        try:
+            edit = perform(self.ctx, service, *args, **kwargs)
+        except ServiceError as exc:
+            self.message.setText(str(exc))
+            self.message.show()
+            self.ctx.signals.status.emit(str(exc))
+            self.load()
+            return None
+        self._clear_message()
+        return edit
+
+    def _clear_message(self) -> None:
+        self.message.clear()
+        self.message.hide()
+
+    def _set(self, **values: Any) -> None:
+        if self.cid is not None:
+            self.run(campaign_service.set_campaign, self.cid, **values)
+
+    def _rename(self, name: str) -> None:
+        if self.cid is not None:
+            self.run(campaign_service.rename_campaign, self.cid, name)
+
+    def toggle_archive(self) -> None:
+        if self.detail is not None:
+            self.run(campaign_service.archive_campaign, self.cid, archived=not self.detail["archived"])
+
+    def delete_campaign(self) -> None:
+        if self.detail is None:
+            return
+        c = self.detail
+        what = f"{c.get('platoon_count', c.get('sheet_count', 0))} " + \
+            ("platoon(s)" if "platoon_count" in c else "pilot sheet(s)")
+        if confirm(self, "Delete campaign", f"Delete the campaign {c['name']} with its {what} and all their "
+                   "history?\nEdit \u25b8 Undo brings it back while the app is open."):
+            self.run(campaign_service.delete_campaign, c["id"])
+
+    def new_platoon(self, generate: bool) -> int | None:
+        if self.cid is None:
+            return None
+        new_id = new_platoon(self.ctx, self, self.cid, generate=generate)
+        if new_id:
+            self.ctx.signals.open_item.emit("platoon", new_id)
+        return new_id
+
+    def open_platoon(self, index: QModelIndex) -> None:
+        platoon_id = index.data(ID_ROLE)
+        if platoon_id is not None:
+            self.ctx.signals.open_item.emit("platoon", int(platoon_id))
+
+    def open_selected(self) -> None:
+        rows = self.view.selectionModel().selectedRows()
+        if rows:
+            self.open_platoon(rows[0])
+
+    def delete_selected(self) -> None:
+        platoon_id = self._selected_id()
+        if platoon_id is None:
+            return
+        row = self.model.row_data(self.model.row_of_id(platoon_id) or 0)
+        if confirm(self, "Delete platoon", f"Delete {row['name']} with its leaders, battles and history?\n"
+                   "Edit \u25b8 Undo brings it back while the app is open."):
+            self.run(roster.delete_platoon, platoon_id)
