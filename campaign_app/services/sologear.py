@@ -127,6 +127,10 @@ def _track_rolls(rec: Recorder, records: Sequence[RollRecord], start_seq: int = 
     return rows
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _state(sheet: SologearSheet) -> dict[str, Any]:
     return {name: getattr(sheet, name) for name in STATE_FIELDS}
 
@@ -410,7 +414,7 @@ def history(ref: str | int | SologearSheet) -> list[dict[str, Any]]:
         if t["battle"] and t["recorded"]:
             res = t["result"]
             bits = [f"{res['glory_collected']} Glory", f"{res['enemy_tv_destroyed']} enemy TV destroyed",
-                    f"{res['bunkers_destroyed']} bunkers"]
+                    _plural(res['bunkers_destroyed'], "bunker")]
             if res["pilot_dead"]:
                 bits.append("pilot dead")
             if res["pilot_captured"]:
@@ -745,7 +749,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         index = turns.index(turn)
         summary = turn_dict(turn, breakout=flags[index][0], starts_breakout=flags[index][1])
         summary["campaign_ended"] = reason
-    message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {bunkers_n} bunkers"
+    message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {_plural(bunkers_n, 'bunker')}"
     if reason:
         message += f"; the campaign has ended ({reason})"
     return Edit("sheet", sheet.id, message, summary, rec.changes)

@@ -1,0 +1,617 @@
+"""Sologear dialogs: a new campaign, the roll-by-roll dice panel, the length roll, Play turn, Record result,
+and the end-of-campaign reckoning.
+
+The dialogs hold no rules: a service hands out the step-wise procedure (``length_procedure``,
+``turn_procedure``, ``end_procedure``); the user feeds it one roll at a time, either "Roll for me" (the app's
+dice) or typed faces checked against the dice asked for. On OK the service is called once with the faces
+gathered (``MixedDice``), so it re-runs the very same procedure, stores everything in one transaction, and
+the change goes on the undo stack.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..rules import sologear as sg
+from ..rules.dice import DiceError, DiceSource, SeededDice, Source
+from ..rules.experience import RulesError
+from ..services import sologear as svc
+from ..services.changesets import Edit
+from ..services.common import ServiceError
+from .context import AppContext
+from .undo_commands import perform
+
+ERROR_STYLE = "color: #b00020;"
+
+
+def _error_label(parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setStyleSheet(ERROR_STYLE)
+    label.setWordWrap(True)
+    label.setAccessibleName("Error message")
+    label.hide()
+    return label
+
+
+def _show_error(label: QLabel, text: str) -> None:
+    label.setText(text)
+    label.setVisible(bool(text))
+
+
+# --- new campaign ----------------------------------------------------------------------------------------------
+
+class NewSologearDialog(QDialog):
+    """File ▸ New Sologear campaign…: the campaign sheet's header and the optional rules."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.sheet_id: int | None = None
+        self.setWindowTitle("New Sologear campaign")
+        form = QFormLayout()
+        self.name_edit = QLineEdit(self)
+        self.name_edit.setPlaceholderText("e.g. Hill 214")
+        self.pilot_edit = QLineEdit(self)
+        self.gear_name_edit = QLineEdit(self)
+        self.gear_name_edit.setPlaceholderText("e.g. Hunter")
+        self.gear_tv_spin = QSpinBox(self)
+        self.gear_tv_spin.setRange(1, 100000)
+        self.gear_tv_spin.setValue(250)
+        self.gear_tv_spin.setSuffix(" TV")
+        self.date_edit = QLineEdit(self)
+        self.date_edit.setPlaceholderText("e.g. TN1932")
+        self.area_edit = QLineEdit(self)
+        self.player_unit_edit = QLineEdit(self)
+        self.player_aff_edit = QLineEdit(self)
+        self.enemy_unit_edit = QLineEdit(self)
+        self.enemy_aff_edit = QLineEdit(self)
+        for label, w, name in (("Campaign &name:", self.name_edit, "Campaign name"),
+                               ("&Pilot:", self.pilot_edit, "Pilot"),
+                               ("&Gear:", self.gear_name_edit, "Gear name"),
+                               ("Gear &TV:", self.gear_tv_spin, "Gear TV"),
+                               ("&Date:", self.date_edit, "Date"), ("&Area:", self.area_edit, "Area"),
+                               ("P&layer unit:", self.player_unit_edit, "Player unit"),
+                               ("Player affiliation:", self.player_aff_edit, "Player affiliation"),
+                               ("&Enemy unit:", self.enemy_unit_edit, "Enemy unit"),
+                               ("Enemy affiliation:", self.enemy_aff_edit, "Enemy affiliation")):
+            w.setAccessibleName(name)
+            form.addRow(label, w)
+        options = QGroupBox("Optional rules", self)
+        opt_layout = QFormLayout(options)
+        self.variable_check = QCheckBox("Variable (milder) reward and punishment tables", options)
+        self.ferocious_check = QCheckBox("Ferocious battles (no surrender: fight your way out)", options)
+        self.reward_dice_edit = QLineEdit(sg.DEFAULT_REWARD_DICE, options)
+        self.reward_dice_edit.setAccessibleName("Reward dice")
+        opt_layout.addRow(self.variable_check)
+        opt_layout.addRow(self.ferocious_check)
+        opt_layout.addRow("Reward-roll dice:", self.reward_dice_edit)
+        self.error = _error_label(self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
+        self.buttons.accepted.connect(self.create)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(options)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+
+    def create(self) -> None:
+        try:
+            edit = perform(
+                self.ctx, svc.create_sheet, self.name_edit.text(), self.pilot_edit.text(), self.gear_tv_spin.value(),
+                date=self.date_edit.text(), area=self.area_edit.text(), gear_name=self.gear_name_edit.text(),
+                player_unit=self.player_unit_edit.text(), player_affiliation=self.player_aff_edit.text(),
+                enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
+                variable_tables=self.variable_check.isChecked(), ferocious=self.ferocious_check.isChecked(),
+                reward_dice=self.reward_dice_edit.text())
+        except (ServiceError, RulesError) as exc:
+            _show_error(self.error, str(exc))
+            return
+        self.sheet_id = edit.id
+        self.accept()
+
+
+def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None) -> int | None:
+    """File ▸ New Sologear campaign…: the new sheet's id, or None if cancelled."""
+    dialog = NewSologearDialog(ctx, parent)
+    try:
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            return dialog.sheet_id
+        return None
+    finally:
+        dialog.deleteLater()
+
+
+# --- the dice panel ----------------------------------------------------------------------------------------------
+
+_FACES = re.compile(r"^\s*\d+(\s*[,\s]\s*\d+)*\s*$")
+
+
+def parse_faces(text: str) -> list[int]:
+    """``"6,5"`` / ``"6 5"`` -> [6, 5]; anything else raises DiceError."""
+    if not _FACES.match(text or ""):
+        raise DiceError(f"type the faces as whole numbers separated by commas, not {text!r}")
+    return [int(p) for p in re.split(r"[,\s]+", text.strip()) if p]
+
+
+class DiceSteps(QWidget):
+    """Feeds a step-wise procedure one roll at a time: "Roll for me" or typed faces ("I rolled")."""
+
+    stepped = Signal()
+    completed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.proc: sg.Procedure | None = None
+        self.groups: list[tuple[list[int], Source]] = []
+        self.app_dice: DiceSource = SeededDice()
+        self.ask_label = QLabel(self)
+        self.ask_label.setWordWrap(True)
+        self.ask_label.setAccessibleName("Roll asked for")
+        bold = QFont(self.ask_label.font())
+        bold.setBold(True)
+        self.ask_label.setFont(bold)
+        self.hint_label = QLabel(self)
+        self.hint_label.setWordWrap(True)
+        self.roll_button = QPushButton("&Roll for me", self)
+        self.roll_button.setAccessibleName("Roll for me")
+        self.faces_edit = QLineEdit(self)
+        self.faces_edit.setAccessibleName("Faces you rolled")
+        self.faces_edit.setPlaceholderText("faces you rolled, e.g. 6,5")
+        self.use_button = QPushButton("&I rolled these", self)
+        self.use_button.setAccessibleName("I rolled these")
+        self.restart_button = QPushButton("Start &over", self)
+        self.error = _error_label(self)
+        self.log = QListWidget(self)
+        self.log.setAccessibleName("Rolls made")
+        self.log.setMinimumHeight(90)
+        self.log.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.roll_button)
+        row.addWidget(QLabel("or", self))
+        row.addWidget(self.faces_edit, 1)
+        row.addWidget(self.use_button)
+        row.addWidget(self.restart_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.ask_label)
+        layout.addWidget(self.hint_label)
+        layout.addLayout(row)
+        layout.addWidget(self.error)
+        layout.addWidget(self.log, 1)
+        self.roll_button.clicked.connect(self.roll_for_me)
+        self.use_button.clicked.connect(self.use_typed)
+        self.faces_edit.returnPressed.connect(self.use_typed)
+        self.restart_button.clicked.connect(self.restart)
+        self._factory: Any = None
+        self._update()
+
+    def start(self, factory: Any) -> None:
+        """``factory()`` makes a fresh procedure (kept for Start over)."""
+        self._factory = factory
+        self.restart()
+
+    def restart(self) -> None:
+        self.groups = []
+        self.log.clear()
+        self.proc = self._factory() if self._factory is not None else None
+        _show_error(self.error, "")
+        self._update()
+        self.stepped.emit()
+        if self.proc is not None and self.proc.done:
+            self.completed.emit()
+
+    @property
+    def done(self) -> bool:
+        return self.proc is not None and self.proc.done
+
+    def _update(self) -> None:
+        req = self.proc.pending() if self.proc is not None else None
+        active = req is not None
+        for w in (self.roll_button, self.faces_edit, self.use_button):
+            w.setEnabled(active)
+        self.restart_button.setEnabled(bool(self.groups))
+        if req is None:
+            self.ask_label.setText("All rolls made." if self.proc is not None and self.proc.records else
+                                   "No dice needed." if self.proc is not None else "")
+            self.hint_label.setText("")
+        else:
+            n = len(self.groups) + 1
+            self.ask_label.setText(f"Roll {n}: {req.expression} for {req.purpose}")
+            self.hint_label.setText(req.hint)
+            self.faces_edit.setPlaceholderText(
+                "faces you rolled, e.g. " + ",".join(str(min(req.dice.sides, i + 3)) for i in range(req.dice.count)))
+        if active:
+            self.faces_edit.setFocus()
+
+    def _feed(self, faces: list[int], source: Source) -> None:
+        assert self.proc is not None
+        try:
+            rec = self.proc.feed(faces, source)
+        except (DiceError, RulesError) as exc:
+            _show_error(self.error, str(exc))
+            return
+        _show_error(self.error, "")
+        self.groups.append((list(faces), source))
+        line = f"{rec.purpose}: {rec.expression} [{', '.join(map(str, rec.faces))}] = {rec.total}"
+        detail = rec.table_row if rec.purpose == "combat table" else rec.outcome
+        if detail:
+            line += f" → {detail}"
+        line += "  (typed)" if source == "entered" else "  (app)"
+        self.log.addItem(line)
+        self.faces_edit.clear()
+        self._update()
+        self.stepped.emit()
+        if self.proc.done:
+            self.completed.emit()
+
+    def roll_for_me(self) -> None:
+        req = self.proc.pending() if self.proc is not None else None
+        if req is None:
+            return
+        self._feed(self.app_dice.roll(req.dice, req.purpose), "app")
+
+    def use_typed(self) -> None:
+        if self.proc is None or self.proc.pending() is None:
+            return
+        try:
+            faces = parse_faces(self.faces_edit.text())
+        except DiceError as exc:
+            _show_error(self.error, str(exc))
+            return
+        self._feed(faces, "entered")
+
+    def type_roll(self, text: str) -> None:
+        """Type faces and press "I rolled these" (for scripts and tests)."""
+        self.faces_edit.setText(text)
+        self.use_button.click()
+
+    def dice(self) -> sg.MixedDice:
+        return sg.MixedDice(self.groups)
+
+
+class _StepDialog(QDialog):
+    """A dialog around a DiceSteps panel whose OK is enabled once every roll is made."""
+
+    def __init__(self, ctx: AppContext, sheet_id: int, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.sheet_id = sheet_id
+        self.edit: Edit | None = None
+        self.setWindowTitle(title)
+        self.steps = DiceSteps(self)
+        self.error = _error_label(self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setEnabled(False)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        self.steps.stepped.connect(self._on_step)
+
+    def _on_step(self) -> None:
+        self.ok_button.setEnabled(self.steps.done)
+
+    def _call(self) -> Edit:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def save(self) -> None:
+        if not self.steps.done:
+            return
+        try:
+            self.edit = self._call()
+        except (ServiceError, RulesError, DiceError) as exc:
+            _show_error(self.error, str(exc))
+            return
+        self.accept()
+
+
+class LengthDialog(_StepDialog):
+    """Roll the campaign length: as many d6 as the smaller side has units."""
+
+    def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, sheet_id, "Roll the campaign length", parent)
+        intro = QLabel("Roll as many d6 as the side with fewer company-sized units has units; the sum is the "
+                       "number of battle turns.", self)
+        intro.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.steps, 1)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.steps.start(lambda: svc.length_procedure(sheet_id))
+
+    def _call(self) -> Edit:
+        return perform(self.ctx, svc.roll_length, self.sheet_id, self.steps.dice())
+
+
+class PlayTurnDialog(_StepDialog):
+    """Play turn: choose DEC, REP (only while the Gear needs it) or FIG with a posture; then the rolls the
+    turn asks for, each shown with its table row and meaning."""
+
+    def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, sheet_id, "Play turn", parent)
+        self.info = svc.next_turn(sheet_id)
+        data = svc.sheet_data(sheet_id)
+        self.setWindowTitle(f"Play turn {self.info['number']} – {data['name']}")
+        head = QLabel(self)
+        head.setWordWrap(True)
+        state = []
+        if data["state"]["gear_damaged"]:
+            state.append("Gear damaged")
+        if data["state"]["short_ammo"]:
+            state.append("short of ammunition")
+        odds = "break-out: Losing column, always Bold" if self.info["breakout"] else \
+            f"odds {self.info['ratio']:.3f}, column {self.info['band']}" if self.info["band"] else "no odds yet"
+        length = f" of {self.info['length']}" if self.info["length"] else ""
+        head.setText(f"<b>Turn {self.info['number']}{length}</b> · {odds} · Gear TV {data['gear_tv']} "
+                     f"(enemy column {data['enemy_quality_column']})"
+                     + (f" · {', '.join(state)}" if state else ""))
+        self.head = head
+
+        choice = QGroupBox("The pilot chooses", self)
+        grid = QGridLayout(choice)
+        self.action_group = QButtonGroup(self)
+        self.dec_radio = QRadioButton("&DEC – decline the battle", choice)
+        self.rep_radio = QRadioButton("R&EP – repairs (1d6−2 hours, at least 1)", choice)
+        self.fig_radio = QRadioButton("&FIG – fight, posture:", choice)
+        for i, (radio, key) in enumerate(((self.dec_radio, "dec"), (self.rep_radio, "rep"), (self.fig_radio, "fig"))):
+            radio.setProperty("action", key)
+            radio.setEnabled(key in self.info["actions"])
+            self.action_group.addButton(radio, i)
+            grid.addWidget(radio, i, 0)
+        if not self.info["can_rep"]:
+            self.rep_radio.setToolTip("Only while the Gear is damaged or short of ammunition")
+        self.posture_combo = QComboBox(choice)
+        self.posture_combo.setAccessibleName("Posture")
+        for x, name in sg.POSTURES.items():
+            self.posture_combo.addItem(f"{x:+d} {name}" if x else f"0 {name}", x)
+        self.posture_combo.setCurrentIndex(self.posture_combo.findData(
+            self.info["posture_fixed"] if self.info["posture_fixed"] is not None else 0))
+        self.posture_combo.setEnabled(self.info["posture_fixed"] is None)
+        grid.addWidget(self.posture_combo, 2, 1)
+        self.start_button = QPushButton("&Start rolling", choice)
+        grid.addWidget(self.start_button, 3, 0, 1, 2)
+        (self.fig_radio if "fig" in self.info["actions"] else self.dec_radio).setChecked(True)
+
+        self.cell_label = QLabel(self)
+        self.cell_label.setWordWrap(True)
+        self.cell_label.setAccessibleName("Combat result")
+        self.cell_label.setFrameShape(QFrame.Shape.StyledPanel)
+        self.cell_label.setMinimumHeight(48)
+        self.cell_label.setTextFormat(Qt.TextFormat.RichText)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(head)
+        layout.addWidget(choice)
+        layout.addWidget(self.steps, 1)
+        layout.addWidget(QLabel("What it means:", self))
+        layout.addWidget(self.cell_label)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.steps.setEnabled(False)
+        self.start_button.clicked.connect(self.start)
+        self.steps.stepped.connect(self._show_meaning)
+        self.resize(620, 560)
+        if self.info["blocked"]:
+            _show_error(self.error, self.info["blocked"])
+            choice.setEnabled(False)
+
+    def choose(self, action: str, posture: int | None = None) -> None:
+        """Pick an action (and posture) as the user would."""
+        {"dec": self.dec_radio, "rep": self.rep_radio, "fig": self.fig_radio}[action].setChecked(True)
+        if posture is not None and self.posture_combo.isEnabled():
+            self.posture_combo.setCurrentIndex(self.posture_combo.findData(posture))
+
+    @property
+    def action(self) -> str:
+        button = self.action_group.checkedButton()
+        return str(button.property("action")) if button is not None else "dec"
+
+    @property
+    def posture(self) -> int | None:
+        return int(self.posture_combo.currentData()) if self.action == "fig" else None
+
+    def start(self) -> None:
+        action, posture = self.action, self.posture
+        try:
+            svc.turn_procedure(self.sheet_id, action, posture)
+        except (ServiceError, RulesError) as exc:
+            _show_error(self.error, str(exc))
+            return
+        _show_error(self.error, "")
+        for w in (self.dec_radio, self.rep_radio, self.fig_radio, self.posture_combo, self.start_button):
+            w.setEnabled(False)
+        self.steps.setEnabled(True)
+        self.steps.start(lambda: svc.turn_procedure(self.sheet_id, action, posture))
+
+    def _show_meaning(self) -> None:
+        proc = self.steps.proc
+        if not isinstance(proc, sg.TurnProcedure):
+            self.cell_label.setText("")
+            return
+        res = proc.result
+        lines = []
+        if res.cell_text is not None:
+            lines.append(f"<b>Row {res.combat_total}, {res.column}: {res.cell_text}</b>")
+        lines.extend(res.meaning)
+        if proc.done and res.battle:
+            lines.append("<i>Play the battle on the table, then record what happened.</i>")
+        if proc.done and res.ends:
+            lines.append(f"<b>The campaign ends ({res.ends.replace('_', ' ')}).</b>")
+        self.cell_label.setText("<br>".join(lines) if lines else "")
+
+    def _call(self) -> Edit:
+        return perform(self.ctx, svc.play_turn, self.sheet_id, self.action, self.posture, dice=self.steps.dice())
+
+
+class RecordDialog(QDialog):
+    """Record what happened on the table in a turn: Glory collected, enemy TV destroyed, bunkers destroyed;
+    for the last turn also the Gear's state and the pilot's fate."""
+
+    def __init__(self, ctx: AppContext, sheet_id: int, turn_number: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.sheet_id = sheet_id
+        self.turn_number = turn_number
+        self.edit: Edit | None = None
+        data = svc.sheet_data(sheet_id)
+        turn = next(t for t in data["turns"] if t["turn"] == turn_number)
+        is_last = turn_number == data["turns"][-1]["turn"]
+        self.setWindowTitle(f"Record turn {turn_number} – {data['name']}")
+        res = turn["result"]
+        form = QFormLayout()
+        self.glory_spin = QSpinBox(self)
+        self.glory_spin.setRange(0, turn["glory"] or 0)
+        self.glory_spin.setValue(res["glory_collected"])
+        self.glory_spin.setAccessibleName("Glory collected")
+        self.enemy_spin = QSpinBox(self)
+        self.enemy_spin.setRange(0, turn["enemy_tv"] or 0)
+        self.enemy_spin.setSingleStep(50)
+        self.enemy_spin.setValue(res["enemy_tv_destroyed"])
+        self.enemy_spin.setAccessibleName("Enemy TV destroyed")
+        self.bunkers_spin = QSpinBox(self)
+        self.bunkers_spin.setRange(0, sg.BUNKERS_TOTAL)
+        self.bunkers_spin.setValue(res["bunkers_destroyed"])
+        self.bunkers_spin.setAccessibleName("Bunkers destroyed")
+        battle = turn["battle"]
+        for w in (self.glory_spin, self.enemy_spin, self.bunkers_spin):
+            w.setEnabled(battle)
+        form.addRow(f"&Glory collected (of {turn['glory'] or 0} placed):", self.glory_spin)
+        form.addRow("&Enemy TV destroyed" + (f" (unit of TV {turn['enemy_tv']}):" if turn["enemy_tv"] else
+                                             " (no enemy unit):"), self.enemy_spin)
+        form.addRow(f"&Bunkers destroyed (TV {sg.BUNKER_TV} each):", self.bunkers_spin)
+        self.damaged_check = QCheckBox("Gear &damaged", self)
+        self.damaged_check.setChecked(data["state"]["gear_damaged"] if is_last else res["gear_damaged"])
+        self.ammo_check = QCheckBox("&Short of ammunition", self)
+        self.ammo_check.setChecked(data["state"]["short_ammo"] if is_last else res["short_ammo"])
+        self.dead_check = QCheckBox("Pilot &dead", self)
+        self.dead_check.setChecked(res["pilot_dead"])
+        self.captured_check = QCheckBox("Pilot &captured", self)
+        self.captured_check.setChecked(res["pilot_captured"])
+        for w in (self.damaged_check, self.ammo_check):
+            w.setEnabled(is_last)
+        for w in (self.dead_check, self.captured_check):
+            w.setEnabled(is_last and battle)
+        self.dead_check.toggled.connect(lambda on: on and self.captured_check.setChecked(False))
+        self.captured_check.toggled.connect(lambda on: on and self.dead_check.setChecked(False))
+        state = QHBoxLayout()
+        for w in (self.damaged_check, self.ammo_check, self.dead_check, self.captured_check):
+            state.addWidget(w)
+        self.notes_edit = QLineEdit(turn["notes"], self)
+        self.notes_edit.setAccessibleName("Notes")
+        form.addRow(state)
+        form.addRow("&Notes:", self.notes_edit)
+        summary = QLabel("<br>".join(turn["meaning"]) or turn["label"], self)
+        summary.setWordWrap(True)
+        self.error = _error_label(self)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Record")
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"<b>Turn {turn_number}: {turn['label']}</b>", self))
+        layout.addWidget(summary)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self._is_last = is_last
+
+    def save(self) -> None:
+        try:
+            self.edit = perform(
+                self.ctx, svc.record_turn, self.sheet_id, self.turn_number, glory=self.glory_spin.value(),
+                enemy_tv=self.enemy_spin.value(), bunkers=self.bunkers_spin.value(),
+                gear_damaged=self.damaged_check.isChecked() if self._is_last else None,
+                short_ammo=self.ammo_check.isChecked() if self._is_last else None,
+                pilot_dead=self.dead_check.isChecked(), pilot_captured=self.captured_check.isChecked(),
+                notes=self.notes_edit.text())
+        except (ServiceError, RulesError) as exc:
+            _show_error(self.error, str(exc))
+            return
+        self.accept()
+
+
+class EndDialog(_StepDialog):
+    """The end-of-campaign reckoning: recognition, the D66 noticed roll, impression, the reward or punishment
+    roll."""
+
+    def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, sheet_id, "End of campaign", parent)
+        rk = svc.reckoning(sheet_id)
+        data = svc.sheet_data(sheet_id)
+        self.setWindowTitle(f"End of campaign – {data['name']}")
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        rec_parts = ", ".join(f"{i['label']} {i['points']:+d}" for i in rk["recognition_breakdown"] if i["points"])
+        imp_parts = ", ".join(f"{i['label']} {i['points']:+d}" for i in rk["impression_breakdown"] if i["points"])
+        self.summary.setText(
+            f"<b>Recognition {rk['recognition']}</b> ({rec_parts or 'nothing'}) – noticed on a D66 of "
+            f"{rk['noticed_on']}.<br><b>Impression {rk['impression']}</b> ({imp_parts or 'nothing'}) – "
+            f"if noticed, roll {data['options']['reward_dice']} + impression on the "
+            f"{'rewards' if rk['impression'] >= 0 else 'punishments'} table"
+            f"{' (variable tables)' if data['options']['variable_tables'] else ''}.")
+        self.result_label = QLabel(self)
+        self.result_label.setWordWrap(True)
+        self.result_label.setAccessibleName("Reckoning result")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.steps, 1)
+        layout.addWidget(self.result_label)
+        layout.addWidget(self.error)
+        layout.addWidget(self.buttons)
+        self.steps.stepped.connect(self._show_result)
+        self.resize(600, 420)
+        try:
+            svc.end_procedure(sheet_id)
+        except (ServiceError, RulesError) as exc:
+            _show_error(self.error, str(exc))
+            self.steps.setEnabled(False)
+            return
+        self.steps.start(lambda: svc.end_procedure(sheet_id))
+
+    def _show_result(self) -> None:
+        proc = self.steps.proc
+        if not isinstance(proc, sg.EndProcedure):
+            return
+        res = proc.result
+        lines = []
+        if res.d66 is not None:
+            lines.append(f"D66 {res.d66}: {'noticed' if res.noticed else 'not noticed'}.")
+        if res.band is not None:
+            lines.append(f"{(res.table or '').capitalize()} roll {res.result} ({res.band.label}): "
+                         f"{res.band.title}. {res.band.text}")
+        elif res.noticed is False:
+            lines.append(res.outcome)
+        self.result_label.setText(" ".join(lines))
+
+    def _call(self) -> Edit:
+        return perform(self.ctx, svc.end_campaign, self.sheet_id, self.steps.dice())
