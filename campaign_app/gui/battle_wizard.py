@@ -1,0 +1,722 @@
+"""The post-battle wizard (Battle ▸ Log battle…, Ctrl+B): battle → casualties and exact odds → rolls →
+replacement leader → summary and **Commit**.
+
+The wizard walks a :class:`~campaign_app.services.battles.BattleSession`; nothing is written until Commit,
+so Cancel at any step leaves the database as it was. Each roll is either **Roll for me** (the app's dice) or
+**I rolled** (the faces typed in, checked against the dice asked for). Recovery asks for one roll at a time.
+After Commit a :class:`BattleCommand` goes on the shared undo stack: Edit ▸ Undo removes the whole battle,
+Edit ▸ Redo puts it back (same rows, same dice).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QDate, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QUndoCommand
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from ..rules.aftermath import period_sides
+from ..rules.dice import DiceError, DiceSource, SeededDice
+from ..rules.experience import level_name
+from ..services import battles
+from ..services.changesets import Edit
+from ..services.common import ServiceError
+from .context import AppContext
+from .history_models import FATE_COLORS, RollsModel
+
+log = logging.getLogger(__name__)
+
+PAGE_BATTLE, PAGE_CASUALTIES, PAGE_ROLLS, PAGE_REPLACEMENT, PAGE_SUMMARY = range(5)
+ERROR_STYLE = "color: #b00020;"
+OUTCOME_ITEMS = (("not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impossible objective (+2 XP)")
+
+
+# --- undo ---------------------------------------------------------------------------------------------------
+
+class BattleCommand(QUndoCommand):
+    """A battle service's Edit on the undo stack (a logged battle, an undone battle, a text edit). The first
+    ``redo`` (done by ``push``) does nothing: the service already ran. Undo reverts the Edit exactly, redo
+    puts it back; a refusal (the rows were changed since) is shown in the status bar and the command is
+    dropped."""
+
+    def __init__(self, ctx: AppContext, edit: Edit, platoon_id: int, text: str | None = None) -> None:
+        super().__init__(text or edit.message)
+        self.ctx = ctx
+        self.edit = edit
+        self.platoon_id = platoon_id
+        self._skip = True
+
+    def _notify(self) -> None:
+        self.ctx.signals.data_changed.emit("battle", self.edit.id if self.edit.kind == "battle" else 0)
+        self.ctx.signals.data_changed.emit("platoon", self.platoon_id)
+
+    def _run(self, action: Callable[[Edit], None], what: str) -> None:
+        try:
+            action(self.edit)
+        except ServiceError as exc:
+            log.warning("%s of %r failed: %s", what, self.text(), exc)
+            self.ctx.signals.status.emit(f"Cannot {what}: {exc}")
+            self.setObsolete(True)
+            return
+        self.ctx.signals.status.emit(f"{'Undone' if what == 'undo' else 'Redone'}: {self.text()}")
+        self._notify()
+
+    def redo(self) -> None:
+        if self._skip:
+            self._skip = False
+            return
+        self._run(battles.reapply, "redo")
+
+    def undo(self) -> None:
+        self._run(battles.revert, "undo")
+
+
+def push_edit(ctx: AppContext, edit: Edit, platoon_id: int, text: str | None = None) -> None:
+    """Put a battle service's Edit on the undo stack and tell the views."""
+    if not edit.changed:
+        return
+    ctx.undo_stack.push(BattleCommand(ctx, edit, platoon_id, text))
+    ctx.signals.data_changed.emit("battle", edit.id if edit.kind == "battle" else 0)
+    ctx.signals.data_changed.emit("platoon", platoon_id)
+    ctx.signals.status.emit(edit.message)
+
+
+# --- small widgets ------------------------------------------------------------------------------------------
+
+class OddsBars(QWidget):
+    """Horizontal probability bars: one row per (label, probability, text)."""
+
+    ROW = 20
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[tuple[str, float, str, str]] = []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_rows(self, rows: list[tuple[str, float, str, str]]) -> None:
+        """``(label, probability, text, colour)`` per row."""
+        self._rows = rows
+        self.setFixedHeight(max(1, len(rows)) * self.ROW + 4)
+        self.setAccessibleDescription("; ".join(f"{label}: {text}" for label, _p, text, _c in rows))
+        self.update()
+
+    def rows(self) -> list[tuple[str, float, str, str]]:
+        return list(self._rows)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(360, max(1, len(self._rows)) * self.ROW + 4)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fm = painter.fontMetrics()
+        label_w = max([fm.horizontalAdvance(r[0]) for r in self._rows] + [40]) + 10
+        text_w = max([fm.horizontalAdvance(r[2]) for r in self._rows] + [40]) + 10
+        bar_w = max(40, self.width() - label_w - text_w - 8)
+        pal = self.palette()
+        for i, (label, p, text, colour) in enumerate(self._rows):
+            y = 2 + i * self.ROW
+            painter.setPen(pal.color(pal.ColorRole.WindowText))
+            painter.drawText(QRectF(0, y, label_w - 6, self.ROW), int(Qt.AlignmentFlag.AlignRight
+                                                                      | Qt.AlignmentFlag.AlignVCenter), label)
+            track = QRectF(label_w, y + 4, bar_w, self.ROW - 8)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 22))
+            painter.drawRoundedRect(track, 3, 3)
+            if p > 0:
+                painter.setBrush(QColor(colour))
+                painter.drawRoundedRect(QRectF(track.x(), track.y(), max(2.0, bar_w * p), track.height()), 3, 3)
+            painter.setPen(pal.color(pal.ColorRole.WindowText))
+            painter.drawText(QRectF(label_w + bar_w + 8, y, text_w, self.ROW),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        painter.end()
+
+
+def _error_label() -> QLabel:
+    label = QLabel()
+    label.setStyleSheet(ERROR_STYLE)
+    label.setWordWrap(True)
+    label.hide()
+    return label
+
+
+def _show_error(label: QLabel, text: str) -> None:
+    label.setText(text)
+    label.setVisible(bool(text))
+
+
+class DiceInput(QWidget):
+    """**Roll for me** or **I rolled** [faces] for one roll."""
+
+    rollRequested = Signal()
+    facesEntered = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.roll_button = QPushButton("Roll for me")
+        self.roll_button.setToolTip("The app rolls the dice for you")
+        self.faces = QLineEdit()
+        self.faces.setPlaceholderText("faces, e.g. 5,2")
+        self.faces.setAccessibleName("Faces you rolled")
+        self.faces.setMaximumWidth(180)
+        self.enter_button = QPushButton("I rolled")
+        self.enter_button.setToolTip("Use the faces you rolled yourself (typed on the left)")
+        row.addWidget(self.roll_button)
+        row.addSpacing(16)
+        row.addWidget(QLabel("or type your faces:"))
+        row.addWidget(self.faces)
+        row.addWidget(self.enter_button)
+        row.addStretch(1)
+        self.roll_button.clicked.connect(self.rollRequested)
+        self.enter_button.clicked.connect(self._enter)
+        self.faces.returnPressed.connect(self._enter)
+
+    def _enter(self) -> None:
+        self.facesEntered.emit(self.faces.text())
+
+    def set_dice(self, expression: str | None) -> None:
+        enabled = expression is not None
+        for w in (self.roll_button, self.faces, self.enter_button):
+            w.setEnabled(enabled)
+        self.roll_button.setText(f"Roll {expression} for me" if expression else "Roll for me")
+        self.faces.clear()
+
+
+def _roll_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(r) for r in records]
+
+
+# --- pages ----------------------------------------------------------------------------------------------------
+
+class BattlePage(QWizardPage):
+    """1. Date, scenario, opponent, outcome, objectives, fire support, notes."""
+
+    def __init__(self, wizard: BattleWizard) -> None:
+        super().__init__()
+        self.w = wizard
+        s = wizard.session
+        self.setTitle("1. The battle")
+        leader = (f"led by {s.leader_name} ({s.leader_xp} XP, {level_name(s.leader_xp, s.thresholds)})"
+                  if s.leader_name and s.leader_xp is not None else "with no leader")
+        self.setSubTitle(f"{s.platoon_name}: {s.platoon_xp} XP ({level_name(s.platoon_xp, s.thresholds)}), "
+                         f"{leader}. This is battle {s.number}.")
+        outer = QVBoxLayout(self)
+        form = QFormLayout()
+        outer.addLayout(form)
+        outer.addStretch(1)
+        self.date = QDateEdit(QDate.currentDate())
+        self.date.setMaximumWidth(160)
+        self.date.setCalendarPopup(True)
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.scenario = QLineEdit()
+        self.scenario.setMaxLength(battles.SCENARIO_MAX)
+        self.scenario.setPlaceholderText("e.g. Hold the river crossing")
+        self.opponent = QComboBox()
+        self.opponent.setEditable(True)
+        self.opponent.addItem("", None)
+        for o in battles.opponent_choices(s.platoon_id):
+            self.opponent.addItem(f"{o['name']} ({o['campaign']})", o)
+        self.opponent.setCurrentIndex(0)
+        line = self.opponent.lineEdit()
+        if line is not None:
+            line.setPlaceholderText("who you fought: type a name or pick a platoon")
+            line.setMaxLength(battles.OPPONENT_MAX)
+        self.outcome = QComboBox()
+        for label, value in OUTCOME_ITEMS:
+            self.outcome.addItem(label, value)
+        self.objectives = QComboBox()
+        self.objectives.addItems(list(OBJECTIVE_ITEMS))
+        self.fire_support = QCheckBox("Fire support was used")
+        self.notes = QPlainTextEdit()
+        self.notes.setPlaceholderText("anything worth remembering")
+        self.notes.setMaximumHeight(90)
+        self.notes.setTabChangesFocus(True)
+        self.error = _error_label()
+        form.addRow("&Date:", self.date)
+        form.addRow("&Scenario:", self.scenario)
+        form.addRow("&Opponent:", self.opponent)
+        form.addRow("O&utcome:", self.outcome)
+        form.addRow("Ob&jectives met:", self.objectives)
+        form.addRow("", self.fire_support)
+        form.addRow("&Notes:", self.notes)
+        form.addRow(self.error)
+
+    def opponent_value(self) -> tuple[str, int | None]:
+        text = self.opponent.currentText().strip()
+        index = self.opponent.findText(text)
+        data = self.opponent.itemData(index) if index > 0 else None
+        if isinstance(data, dict):
+            return str(data["name"]), int(data["id"])
+        return text, None
+
+    def validatePage(self) -> bool:  # noqa: N802 - Qt override
+        opponent, opponent_id = self.opponent_value()
+        try:
+            self.w.session.set_details(
+                date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(), opponent=opponent,
+                opponent_platoon=opponent_id, outcome=self.outcome.currentData(),
+                objectives=self.objectives.currentIndex(), fire_support=self.fire_support.isChecked(),
+                notes=self.notes.toPlainText())
+        except ServiceError as exc:
+            _show_error(self.error, str(exc))
+            return False
+        _show_error(self.error, "")
+        return True
+
+
+class CasualtiesPage(QWizardPage):
+    """2. Wound counters, and the exact odds for them before any roll."""
+
+    def __init__(self, wizard: BattleWizard) -> None:
+        super().__init__()
+        self.w = wizard
+        self.setTitle("2. Casualties")
+        self.setSubTitle("Count every wound counter of the battle, including those of units removed before "
+                         "the end, and those on the leader's element.")
+        outer = QVBoxLayout(self)
+        form = QFormLayout()
+        self.wounds = QSpinBox()
+        self.wounds.setRange(0, battles.WOUNDS_MAX)
+        self.wounds.setAccessibleName("Wound counters")
+        self.leader_wounds = QSpinBox()
+        self.leader_wounds.setRange(0, battles.WOUNDS_MAX)
+        self.leader_wounds.setAccessibleName("Wound counters on the leader's element")
+        for spin in (self.wounds, self.leader_wounds):
+            spin.setMaximumWidth(110)
+        form.addRow("&Wound counters (whole battle):", self.wounds)
+        form.addRow("Wound counters on the &leader's element:", self.leader_wounds)
+        outer.addLayout(form)
+        self.award = QLabel()
+        self.award.setWordWrap(True)
+        outer.addWidget(self.award)
+        box = QGroupBox("Exact odds before any roll")
+        inner = QVBoxLayout(box)
+        self.recovery_title = QLabel()
+        self.recovery_title.setWordWrap(True)
+        inner.addWidget(self.recovery_title)
+        self.recovery_bars = OddsBars()
+        scroll = QScrollArea()
+        scroll.setWidget(self.recovery_bars)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.recovery_scroll = scroll
+        inner.addWidget(scroll)
+        self.mean = QLabel()
+        inner.addWidget(self.mean)
+        self.leader_title = QLabel()
+        self.leader_title.setWordWrap(True)
+        inner.addWidget(self.leader_title)
+        self.leader_bars = OddsBars()
+        inner.addWidget(self.leader_bars)
+        outer.addWidget(box)
+        outer.addStretch(1)
+        self.wounds.valueChanged.connect(self._changed)
+        self.leader_wounds.valueChanged.connect(self._changed)
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        s = self.w.session
+        for spin, value in ((self.wounds, s.wounds or 0), (self.leader_wounds, s.leader_wounds)):
+            blocked = spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(blocked)
+        self._changed()
+
+    def _changed(self) -> None:
+        s = self.w.session
+        s.set_casualties(self.wounds.value(), self.leader_wounds.value())
+        odds = s.odds()
+        self.award.setText(f"<b>Award</b> (RULES 1.2, no dice): {s.award_text()}")
+        rec = odds["recovery"]
+        if s.wounds == 0:
+            self.recovery_title.setText("<b>Recovery</b>: no wound counters, so no recovery roll and no XP lost.")
+        else:
+            self.recovery_title.setText(f"<b>Recovery</b>: {s.wounds} wound counter(s) against a platoon at "
+                                        f"{rec['xp']} XP after the award. XP lost:")
+        self.recovery_bars.set_rows([
+            (f"lose {o['xp_lost']} \u2192 {o['xp_after']} XP", o["p"], o["percent"], "#5b8def")
+            for o in rec["xp_lost"]])
+        self.recovery_scroll.setVisible(bool(s.wounds))
+        shown = min(len(rec["xp_lost"]), 8)
+        self.recovery_scroll.setFixedHeight(shown * OddsBars.ROW + 6)
+        self.mean.setText(f"Expected XP loss: {rec['mean']:.2f}" if s.wounds else "")
+        self.mean.setVisible(bool(s.wounds))
+        lo = odds["leader"]
+        if lo is None:
+            self.leader_title.setText("<b>Leader's fate</b>: the platoon has no leader, so no roll.")
+            self.leader_bars.set_rows([])
+            self.leader_bars.hide()
+            return
+        self.leader_bars.show()
+        self.leader_title.setText(
+            f"<b>Leader's fate</b> (2d12): {s.leader_name} is a casualty on {lo['survival']} or less (wound "
+            f"counters), else promoted on {lo['xp']} or less (XP after the award), else stays.")
+        self.leader_bars.set_rows([
+            ("Casualty", lo["casualty"]["p"], lo["casualty"]["percent"], FATE_COLORS["casualty"]),
+            ("Promoted", lo["promoted"]["p"], lo["promoted"]["percent"], FATE_COLORS["promoted"]),
+            ("Stays", lo["stays"]["p"], lo["stays"]["percent"], FATE_COLORS["stays"])])
+
+
+class _RollingPage(QWizardPage):
+    """Shared by the rolls page and the replacement page: one roll at a time, app-rolled or typed."""
+
+    def __init__(self, wizard: BattleWizard) -> None:
+        super().__init__()
+        self.w = wizard
+        self.dice_input = DiceInput()
+        self.error = _error_label()
+        self.dice_input.rollRequested.connect(self.roll_for_me)
+        self.dice_input.facesEntered.connect(self.enter_faces)
+
+    def _make(self, action: Callable[[], Any]) -> None:
+        try:
+            action()
+        except (DiceError, ServiceError) as exc:
+            _show_error(self.error, str(exc))
+            return
+        _show_error(self.error, "")
+        self.refresh()
+        self.completeChanged.emit()
+
+    def roll_for_me(self) -> None:
+        self._make(lambda: self.w.session.roll(self.w.dice))
+
+    def enter_faces(self, text: str) -> None:
+        self._make(lambda: self.w.session.enter(text))
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+
+class RollsPage(_RollingPage):
+    """3. Award (no dice), recovery one roll at a time, the leader's fate."""
+
+    def __init__(self, wizard: BattleWizard) -> None:
+        super().__init__(wizard)
+        self.setTitle("3. Rolls")
+        self.setSubTitle("In the rules' order: the award, recovery (1d8, then 2d8, ... while counters remain), "
+                         "then the leader's fate. Let the app roll, or type the faces you rolled.")
+        outer = QVBoxLayout(self)
+        self.award = QLabel()
+        self.award.setWordWrap(True)
+        outer.addWidget(self.award)
+        box = QGroupBox("Next roll")
+        inner = QVBoxLayout(box)
+        self.step = QLabel()
+        font = QFont(self.step.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        self.step.setFont(font)
+        inner.addWidget(self.step)
+        self.state = QLabel()
+        self.state.setWordWrap(True)
+        inner.addWidget(self.state)
+        inner.addWidget(self.dice_input)
+        inner.addWidget(self.error)
+        outer.addWidget(box)
+        self.model = RollsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setAccessibleName("Rolls made")
+        outer.addWidget(QLabel("Rolls made:"))
+        outer.addWidget(self.table, 1)
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        _show_error(self.error, "")
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.w.session
+        self.award.setText(f"<b>Award</b> (RULES 1.2 step 1, no dice): {s.award_text()}")
+        rec = s.recovery
+        removed = rec.wounds - rec.remaining
+        state = (f"Recovery: {rec.wounds} wound counter(s): {removed} removed, {rec.remaining} remaining. "
+                 f"XP lost so far: {rec.xp_lost} (platoon now at {rec.xp} XP).")
+        step = s.next_step
+        if step is not None and step.kind in ("recovery", "leader"):
+            self.step.setText(f"{step.label}")
+            if step.kind == "leader":
+                state += (f" Leader's fate: {s.leader_name} is a casualty on {s.leader_wounds} or less, promoted "
+                          f"on {s.award.leader_xp_after} or less, else stays.")
+            self.dice_input.set_dice(step.dice.expression)
+        else:
+            if s.fate is None:
+                done = "All rolls made." + (" The platoon has no leader, so no leader's fate roll."
+                                            if not s.has_leader else "")
+            else:
+                done = f"All rolls made. {s.leader_name}: {battles.FATE_WORDS[s.fate]}."
+                if s.needs_replacement:
+                    done += " Next: a replacement leader."
+            self.step.setText(done)
+            self.dice_input.set_dice(None)
+        self.state.setText(state)
+        self.model.set_rows(_roll_rows(s.summary()["rolls"]))
+
+    def isComplete(self) -> bool:  # noqa: N802 - Qt override
+        step = self.w.session.next_step
+        return step is None or step.kind == "replacement"
+
+    def nextId(self) -> int:  # noqa: N802 - Qt override
+        return PAGE_REPLACEMENT if self.w.session.needs_replacement else PAGE_SUMMARY
+
+
+class ReplacementPage(_RollingPage):
+    """4. The new leader's name (typed or suggested) and XP (one die of the period minus one)."""
+
+    def __init__(self, wizard: BattleWizard) -> None:
+        super().__init__(wizard)
+        self.setTitle("4. Replacement leader")
+        outer = QVBoxLayout(self)
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
+        outer.addWidget(self.intro)
+        form = QFormLayout()
+        name_row = QHBoxLayout()
+        self.name = QLineEdit()
+        self.name.setMaxLength(battles.NAME_MAX)
+        self.name.setPlaceholderText("the new leader's name")
+        name_row.addWidget(self.name, 1)
+        self.suggest = QPushButton("Suggest")
+        self.suggest.setToolTip("Offer a generated name")
+        self.suggest.setVisible(battles.suggest_name(0) is not None)
+        name_row.addWidget(self.suggest)
+        self.rank = QLineEdit(battles.DEFAULT_RANK)
+        self.rank.setMaxLength(battles.NAME_MAX)
+        name_label = QLabel("&Name:")
+        name_label.setBuddy(self.name)
+        form.addRow(name_label, name_row)
+        form.addRow("&Rank:", self.rank)
+        outer.addLayout(form)
+        box = QGroupBox("The new leader's XP")
+        inner = QVBoxLayout(box)
+        self.step = QLabel()
+        inner.addWidget(self.step)
+        inner.addWidget(self.dice_input)
+        inner.addWidget(self.error)
+        self.result = QLabel()
+        font = QFont(self.result.font())
+        font.setBold(True)
+        self.result.setFont(font)
+        inner.addWidget(self.result)
+        outer.addWidget(box)
+        outer.addStretch(1)
+        self.name.textChanged.connect(lambda _t: self.completeChanged.emit())
+        self.suggest.clicked.connect(self._suggest)
+
+    def _suggest(self) -> None:
+        name = battles.suggest_name()
+        if name:
+            self.name.setText(name)
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        s = self.w.session
+        gone = {"casualty": "is a casualty (killed or invalided out)",
+                "promoted": "was promoted out of the platoon"}.get(s.fate or "", "has left")
+        self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
+        sides = period_sides(s.period)
+        period = f"campaign period {s.period}" if s.period else "no campaign period set"
+        self.intro.setText(f"The new leader's XP is one d{sides} minus one ({period}; RULES 1.2 step 4).")
+        if s.replacement_name and not self.name.text():
+            self.name.setText(s.replacement_name)
+        _show_error(self.error, "")
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.w.session
+        step = s.next_step
+        if step is not None and step.kind == "replacement":
+            self.step.setText(step.label)
+            self.dice_input.set_dice(step.dice.expression)
+            self.result.setText("")
+        else:
+            self.step.setText("Rolled.")
+            self.dice_input.set_dice(None)
+            record = s.records[-1] if s.records else None
+            faces = ", ".join(str(f) for f in record.faces) if record else ""
+            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}, minus one)")
+
+    def isComplete(self) -> bool:  # noqa: N802 - Qt override
+        return bool(self.name.text().strip()) and self.w.session.replacement_xp is not None
+
+    def validatePage(self) -> bool:  # noqa: N802 - Qt override
+        try:
+            self.w.session.set_replacement(self.name.text(), self.rank.text())
+        except ServiceError as exc:
+            _show_error(self.error, str(exc))
+            return False
+        return True
+
+    def nextId(self) -> int:  # noqa: N802 - Qt override
+        return PAGE_SUMMARY
+
+
+def _esc(text: Any) -> str:
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def summary_html(d: dict[str, Any]) -> str:
+    """The summary page: every roll with its faces and rule, XP before → after, the leader's fate."""
+    det = d["details"]
+    facts = [f"Battle {d['number']} of <b>{_esc(d['platoon']['name'])}</b>, {det['date']}"]
+    for label, value in (("Scenario", det["scenario"]), ("Opponent", det["opponent"]),
+                         ("Outcome", det["outcome"] or "not recorded"),
+                         ("Objectives", OBJECTIVE_ITEMS[det["objectives"]]),
+                         ("Fire support", "used" if det["fire_support"] else "not used")):
+        if value:
+            facts.append(f"{label}: {_esc(value)}")
+    html = ["<p>" + "<br>".join(facts) + "</p>",
+            f"<p>Wound counters: {d['wounds']} (on the leader's element: {d['leader_wounds']})</p>",
+            f"<p><b>Award</b> ({_esc(d['award']['rule'])}): {_esc(d['award']['text'])}</p>",
+            "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
+            "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
+            "<th>Source</th></tr>"]
+    for r in d["rolls"]:
+        colour = FATE_COLORS.get(r["outcome"], "")
+        outcome = f"<span style='color:{colour}'><b>{_esc(r['outcome'])}</b></span>" if colour else _esc(r["outcome"])
+        html.append(f"<tr><td>{_esc(str(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
+                    f"<td align='center'>{', '.join(str(f) for f in r['faces'])}</td>"
+                    f"<td align='center'>{r['total']}</td><td>{outcome}</td>"
+                    f"<td>{_esc(r['rule'])}: {_esc(r['table_row'] or '')}</td>"
+                    f"<td>{'typed in' if r['source'] == 'entered' else 'app'}</td></tr>")
+    if not d["rolls"]:
+        html.append("<tr><td colspan='7'>No rolls: no wound counters and no leader.</td></tr>")
+    html.append("</table>")
+    pl = d["platoon"]
+    html.append(f"<p><b>Platoon XP</b>: {pl['xp_before']} \u2192 <b>{pl['xp_after']}</b> "
+                f"(award +{pl['award']}, recovery \u2212{pl['xp_lost']})<br>")
+    ld = d["leader"]
+    if ld:
+        colour = FATE_COLORS.get(ld["fate"] or "", "#000")
+        html.append(f"<b>{_esc(ld['name'])}</b>: XP {ld['xp_before']} \u2192 <b>{ld['xp_after']}</b>, "
+                    f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld['fate'] or '', ''))}</b>"
+                    "</span><br>")
+    else:
+        html.append("No leader: no leader's fate roll.<br>")
+    rep = d["replacement"]
+    if rep:
+        html.append(f"New leader: <b>{_esc(rep['name'])}</b> ({_esc(rep['rank'])}), {rep['xp']} XP<br>")
+    html.append("</p><p>Commit writes the battle, its rolls, the XP changes and the leader changes in one step "
+                "(Edit \u25b8 Undo takes it all back). Cancel writes nothing.</p>")
+    return "".join(html)
+
+
+class SummaryPage(QWizardPage):
+    """5. What Commit will write."""
+
+    def __init__(self, wizard: BattleWizard) -> None:
+        super().__init__()
+        self.w = wizard
+        self.setTitle("5. Summary")
+        self.setSubTitle("Check the results, then Commit.")
+        outer = QVBoxLayout(self)
+        self.text = QTextBrowser()
+        self.text.setOpenLinks(False)
+        self.text.setAccessibleName("Summary of the battle")
+        outer.addWidget(self.text, 1)
+        self.error = _error_label()
+        outer.addWidget(self.error)
+        self.setFinalPage(True)
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        _show_error(self.error, "")
+        self.text.setHtml(summary_html(self.w.session.summary()))
+
+    def show_error(self, text: str) -> None:
+        _show_error(self.error, text)
+
+
+# --- the wizard -----------------------------------------------------------------------------------------------
+
+class BattleWizard(QWizard):
+    """Log one battle of a platoon. ``dice`` is what **Roll for me** uses (the app's dice by default)."""
+
+    committed = Signal(int)
+
+    def __init__(self, ctx: AppContext, platoon_id: int, parent: QWidget | None = None,
+                 dice: DiceSource | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.session = battles.BattleSession(platoon_id)
+        self.dice: DiceSource = dice or SeededDice()
+        self.edit: Edit | None = None
+        self.setWindowTitle(f"Log battle \u2013 {self.session.platoon_name}")
+        self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setButtonText(QWizard.WizardButton.FinishButton, "&Commit")
+        self.battle_page = BattlePage(self)
+        self.casualties_page = CasualtiesPage(self)
+        self.rolls_page = RollsPage(self)
+        self.replacement_page = ReplacementPage(self)
+        self.summary_page = SummaryPage(self)
+        for page_id, page in ((PAGE_BATTLE, self.battle_page), (PAGE_CASUALTIES, self.casualties_page),
+                              (PAGE_ROLLS, self.rolls_page), (PAGE_REPLACEMENT, self.replacement_page),
+                              (PAGE_SUMMARY, self.summary_page)):
+            self.setPage(page_id, page)
+        self.setStartId(PAGE_BATTLE)
+        self.resize(780, 640)
+
+    @property
+    def battle_id(self) -> int | None:
+        return self.edit.id if self.edit else None
+
+    def accept(self) -> None:
+        """Commit: one transaction; on refusal the wizard stays open with the message."""
+        if self.edit is not None:
+            super().accept()
+            return
+        try:
+            edit = self.session.commit()
+        except (ServiceError, DiceError) as exc:
+            self.summary_page.show_error(f"Not committed: {exc}")
+            return
+        self.edit = edit
+        s = self.session
+        push_edit(self.ctx, edit, s.platoon_id, f"Log battle {s.number} of {s.platoon_name}")
+        self.committed.emit(edit.id)
+        super().accept()
+
+
+def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int) -> int | None:
+    """Battle ▸ Log battle…: run the wizard; the new battle's id, or ``None`` when cancelled."""
+    try:
+        wizard = BattleWizard(ctx, platoon_id, parent)
+    except ServiceError as exc:
+        QMessageBox.warning(parent, "Log battle", str(exc))
+        return None
+    wizard.exec()
+    return wizard.battle_id
+
+
+__all__ = ["BattleWizard", "BattleCommand", "log_battle", "push_edit", "summary_html", "OddsBars"]

@@ -1,0 +1,338 @@
+"""Qt item models of the battle wizard and the history view: thin models over the plain data of
+``services.battles`` (no queries here).
+
+- :class:`TimelineModel`: the timeline as a two-level tree: events newest first; a battle's rolls are its
+  children. Filtered by kind and by a search text; when battles are hidden but rolls are shown, a battle's
+  rolls appear at the top level instead.
+- :class:`LeadersModel`: the leaders' roll.
+- :class:`RollsModel`: the rolls made so far in the wizard (or of one battle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+Index = QModelIndex | QPersistentModelIndex
+
+EVENT_ROLE = Qt.ItemDataRole.UserRole
+"""The event (or row) dict behind an index."""
+KIND_LABELS: dict[str, str] = {"battle": "Battle", "xp": "XP", "leader": "Leader", "attribute": "Change",
+                               "roll": "Roll"}
+KIND_COLORS: dict[str, str] = {"battle": "#1f4e79", "xp": "#2e7d32", "leader": "#8e24aa", "attribute": "#6d4c41",
+                               "roll": "#37474f"}
+FATE_COLORS: dict[str, str] = {"casualty": "#c62828", "promoted": "#1565c0", "stays": "#2e7d32"}
+
+
+def _matches(event: dict[str, Any], needle: str) -> bool:
+    if not needle:
+        return True
+    hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule",
+                                                        "outcome", "scenario", "opponent"))
+    return needle in hay.casefold()
+
+
+@dataclass
+class _Node:
+    event: dict[str, Any]
+    children: list[dict[str, Any]] = field(default_factory=list)
+
+
+class TimelineModel(QAbstractItemModel):
+    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls)."""
+
+    COLUMNS: tuple[str, ...] = ("When", "Kind", "Battle", "Event")
+    WHEN, KIND, BATTLE, EVENT = range(4)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._events: list[dict[str, Any]] = []
+        self._nodes: list[_Node] = []
+        self._kinds: set[str] = set(KIND_LABELS)
+        self._needle = ""
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # -- data in ------------------------------------------------------------------------------------------
+    def set_events(self, events: Sequence[dict[str, Any]]) -> None:
+        self._events = list(events)
+        self._rebuild()
+
+    def set_filter(self, kinds: Iterable[str] | None = None, text: str | None = None) -> None:
+        if kinds is not None:
+            self._kinds = set(kinds)
+        if text is not None:
+            self._needle = text.strip().casefold()
+        self._rebuild()
+
+    @property
+    def kinds(self) -> set[str]:
+        return set(self._kinds)
+
+    def _rebuild(self) -> None:
+        self.beginResetModel()
+        show_battles = "battle" in self._kinds
+        show_rolls = "roll" in self._kinds
+        rolls_of: dict[int, list[dict[str, Any]]] = {}
+        if show_battles:
+            for e in self._events:
+                if e["kind"] == "roll" and e.get("battle_id") is not None:
+                    rolls_of.setdefault(e["battle_id"], []).append(e)
+        nodes: list[_Node] = []
+        for e in self._events:
+            kind = e["kind"]
+            if kind == "battle":
+                if not show_battles:
+                    continue
+                children = rolls_of.get(e["id"], []) if show_rolls else []
+                if _matches(e, self._needle):
+                    nodes.append(_Node(e, list(children)))
+                else:
+                    hits = [c for c in children if _matches(c, self._needle)]
+                    if hits:
+                        nodes.append(_Node(e, hits))
+                continue
+            if kind not in self._kinds:
+                continue
+            if kind == "roll" and show_battles and e.get("battle_id") is not None:
+                continue  # shown under its battle
+            if _matches(e, self._needle):
+                nodes.append(_Node(e))
+        self._nodes = nodes
+        self.endResetModel()
+
+    # -- helpers ------------------------------------------------------------------------------------------
+    def event(self, index: Index) -> dict[str, Any] | None:
+        if not index.isValid():
+            return None
+        parent_row = index.internalId()
+        if parent_row == 0:
+            return self._nodes[index.row()].event
+        return self._nodes[parent_row - 1].children[index.row()]
+
+    def battle_of(self, index: Index) -> dict[str, Any] | None:
+        """The battle event of a battle row or of one of its rolls."""
+        if not index.isValid():
+            return None
+        parent_row = index.internalId()
+        node = self._nodes[index.row() if parent_row == 0 else parent_row - 1]
+        return node.event if node.event["kind"] == "battle" else None
+
+    def top_level_events(self) -> list[dict[str, Any]]:
+        return [n.event for n in self._nodes]
+
+    def visible_count(self) -> int:
+        return len(self._nodes) + sum(len(n.children) for n in self._nodes)
+
+    def row_of_battle(self, battle_id: int) -> QModelIndex:
+        for row, n in enumerate(self._nodes):
+            if n.event["kind"] == "battle" and n.event["id"] == battle_id:
+                return self.index(row, 0)
+        return QModelIndex()
+
+    # -- QAbstractItemModel ------------------------------------------------------------------------------
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if column < 0 or column >= len(self.COLUMNS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            if row >= len(self._nodes):
+                return QModelIndex()
+            return self.createIndex(row, column, 0)
+        if parent.internalId() != 0 or parent.row() >= len(self._nodes):
+            return QModelIndex()
+        if row >= len(self._nodes[parent.row()].children):
+            return QModelIndex()
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        if not parent.isValid():
+            return len(self._nodes)
+        if parent.internalId() != 0 or parent.column() != 0:
+            return 0
+        return len(self._nodes[parent.row()].children)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return len(self.COLUMNS)
+
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
+        return self.rowCount(parent) > 0
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
+                and 0 <= section < len(self.COLUMNS):
+            return self.COLUMNS[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        e = self.event(index)
+        if e is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == self.WHEN:
+                return e["date"] if e["kind"] == "battle" else (e["at"] or "")[:16]
+            if col == self.KIND:
+                return KIND_LABELS.get(e["kind"], e["kind"])
+            if col == self.BATTLE:
+                return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
+            return e["text"]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            extra = f"\nLogged {e['at']}" if e.get("at") else ""
+            if e["kind"] == "roll" and e.get("rule"):
+                extra += f"\n{e['rule']}" + (f": {e['table_row']}" if e.get("table_row") else "")
+            return f"{e['text']}{extra}"
+        if role == Qt.ItemDataRole.FontRole and e["kind"] == "battle":
+            return self._bold
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.KIND:
+            return QBrush(QColor(KIND_COLORS.get(e["kind"], "#000000")))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.BATTLE:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == EVENT_ROLE:
+            return e
+        return None
+
+
+class _TableModel(QAbstractTableModel):
+    COLUMNS: tuple[str, ...] = ()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[dict[str, Any]] = []
+
+    def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def row(self, index: int) -> dict[str, Any]:
+        return self._rows[index]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.COLUMNS[section] if 0 <= section < len(self.COLUMNS) else None
+        return str(section + 1)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def cell(self, row: dict[str, Any], column: int) -> Any:
+        raise NotImplementedError
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            value = self.cell(row, index.column())
+            return "" if value is None else str(value)
+        if role == EVENT_ROLE:
+            return row
+        return self.extra(row, index.column(), role)
+
+    def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
+        return None
+
+
+class LeadersModel(_TableModel):
+    """The leaders' roll (``services.battles.leaders_roll``)."""
+
+    COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles led", "XP at joining", "XP", "XP gained")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    @staticmethod
+    def _when(battle: int | None, date: str | None) -> str:
+        if battle:
+            return f"battle {battle}" + (f" ({date})" if date else "")
+        return date or ""
+
+    def cell(self, row: dict[str, Any], column: int) -> Any:
+        if column == 0:
+            return row["name"]
+        if column == 1:
+            return row["rank"]
+        if column == 2:
+            return self._when(row["joined_battle"], row["joined_date"])
+        if column == 3:
+            return "" if row["current"] else self._when(row["left_battle"], row["left_date"])
+        if column == 4:
+            return row["how"]
+        if column == 5:
+            return row["battles_led"]
+        if column == 6:
+            return row["xp_at_join"]
+        if column == 7:
+            return f"{row['xp']} ({row['level']})"
+        gained = row["xp_gained"]
+        return f"+{gained}" if gained > 0 else str(gained)
+
+    def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.FontRole and row["current"]:
+            return self._bold
+        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row["status"] in FATE_COLORS:
+            return QBrush(QColor(FATE_COLORS[row["status"]]))
+        if role == Qt.ItemDataRole.TextAlignmentRole and column >= 5:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class RollsModel(_TableModel):
+    """Rolls as the services give them (``BattleSession.summary()["rolls"]`` or a battle's ``rolls``)."""
+
+    COLUMNS = ("Roll", "Dice", "Faces", "Total", "Result", "Source", "Rule")
+
+    def cell(self, row: dict[str, Any], column: int) -> Any:
+        if column == 0:
+            return str(row["purpose"]).capitalize()
+        if column == 1:
+            return row["expression"]
+        if column == 2:
+            return ", ".join(str(f) for f in row["faces"])
+        if column == 3:
+            return row["total"]
+        if column == 4:
+            return row.get("outcome") or ""
+        if column == 5:
+            return "typed in" if row["source"] == "entered" else "app"
+        return row.get("rule") or ""
+
+    def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and column == 4:
+            color = FATE_COLORS.get(str(row.get("outcome")))
+            if color:
+                return QBrush(QColor(color))
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+
+__all__ = ["TimelineModel", "LeadersModel", "RollsModel", "EVENT_ROLE", "KIND_LABELS"]
