@@ -288,8 +288,9 @@ class Boxes(Flowable):
 
     def _layout(self, avail: float) -> tuple[int, int]:
         room = max(avail - self._label_width(), self.box)
-        per_row = max(1, int((room + self.gap) // (self.box + self.gap)))
-        rows = -(-self.count // per_row)
+        most = max(1, int((room + self.gap) // (self.box + self.gap)))
+        rows = -(-self.count // most)
+        per_row = -(-self.count // rows)  # balanced rows: 12 boxes as 6 + 6 rather than 11 + 1
         return per_row, rows
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
@@ -660,7 +661,10 @@ def plan_grid(paper: str, size: str, layout: str = "fronts") -> Grid:
         if best is None or grid.per_page > best.per_page:
             best = grid
     if best is None:
-        raise DeckError(f"a {CARD_SIZES[size].label} card does not fit on {paper} paper")
+        if pair:
+            raise DeckError(f"a front-and-back pair of {card.label} cards does not fit on {paper} paper: "
+                            f"use duplex backs instead of the fold-over layout")
+        raise DeckError(f"a {card.label} card does not fit on {paper} paper")
     return best
 
 
