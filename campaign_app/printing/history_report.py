@@ -16,7 +16,7 @@ from typing import Any
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, Rect, String
 from reportlab.lib import colors
-from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
@@ -31,15 +31,18 @@ from .sheetkit import (
     esc,
     footer,
     grid_table,
+    new_drawing,
     print_date_text,
     resolve_paper,
     styles,
+    table,
 )
 
 MARGIN = 36.0
 LEADER_COLOUR = colors.HexColor("#c0392b")
 BAND_COLOURS = ("#ffffff", "#f3f5f8", "#e9edf2", "#dfe5ec", "#d5dde6")
 OUTCOME_WORDS = {"victory": "victory", "defeat": "defeat", "draw": "draw", None: "\u2013"}
+OBJECTIVE_WORDS = {0: "\u2013", 1: "hard +1", 2: "near-imp. +2"}
 FATE_SHORT = {"casualty": "casualty", "promoted": "promoted", "stays": "stays", None: ""}
 
 
@@ -184,7 +187,7 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     """The XP chart: level bands (G/R/V/L at the thresholds), the platoon's XP (solid) and the leader's
     (dashed, red) after each battle; a leader lost in a battle is marked (× casualty, ▲ promoted) and the
     new leader's line starts at the XP the replacement joined with."""
-    d = Drawing(width, height)
+    d = new_drawing(width, height)
     left, right, bottom, top = 30.0, 26.0, 26.0, 8.0
     pw, ph = width - left - right, height - bottom - top
     last = max((p.battle for p in points), default=0)
@@ -222,9 +225,10 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
         d.add(String(x_of(battle), bottom - 11, "start" if battle == 0 else str(battle), fontName=FONT,
                      fontSize=6, fillColor=MID, textAnchor="middle"))
     d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=6.5, fillColor=MID, textAnchor="middle"))
-    if not points:
+    if last == 0:
         d.add(String(left + pw / 2, bottom + ph / 2, "no battles yet", fontName=FONT, fontSize=9,
                      fillColor=MID, textAnchor="middle"))
+    if not points:
         return d
     # leader's XP: one line per leader
     segment: list[float] = []
@@ -301,14 +305,11 @@ def _summary_table(data: HistoryData, width: float, st: dict[str, Any]) -> Table
     for i in range(0, len(boxes), cols):
         row = []
         for box in boxes[i:i + cols]:
-            inner = Table([[box[0]], [box[1]], [box[2]]], colWidths=[w - 10])
-            inner.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                       ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                       ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
-            row.append(inner)
+            row.append(table([[box[0]], [box[1]], [box[2]]], [w - 10],
+                             style=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
         rows.append(row)
-    table = Table(rows, colWidths=[w] * cols)
-    table.setStyle(TableStyle([
+    return table(rows, [w] * cols, style=[
         ("BOX", (0, 0), (-1, -1), 0.8, INK),
         ("INNERGRID", (0, 0), (-1, -1), 0.5, LIGHT),
         ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f7f8fa")),
@@ -316,8 +317,7 @@ def _summary_table(data: HistoryData, width: float, st: dict[str, Any]) -> Table
         ("LEFTPADDING", (0, 0), (-1, -1), 6),
         ("TOPPADDING", (0, 0), (-1, -1), 4),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-    ]))
-    return table
+    ])
 
 
 def _date_span(s: Summary) -> str:
@@ -336,7 +336,7 @@ def _battle_rows(battles: Sequence[BattleRow]) -> list[list[str]]:
             what = f"{what} vs {b.opponent}".strip()
         if b.fire_support:
             what += " (fire support)"
-        objectives = ("\u2013", "hard", "near-impossible")[b.objectives] if 0 <= b.objectives <= 2 else ""
+        objectives = OBJECTIVE_WORDS.get(b.objectives, str(b.objectives))
         wounds = str(b.wounds) + (f" ({b.leader_wounds})" if b.leader_wounds else "")
         xp = f"{b.xp_before}\u2192{b.xp_after}" + (f" (\u2212{b.xp_lost})" if b.xp_lost else "")
         fate = FATE_SHORT.get(b.leader_fate, b.leader_fate or "")
@@ -391,19 +391,21 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
         SectionHeading("Experience", "XP after each battle; bands = levels under the campaign's thresholds",
                        space_before=10),
         xp_chart(data.xp_points, data.thresholds, width),
+        CondPageBreak(90),
         SectionHeading("Battles", "wounds (on the leader's element) \u00b7 platoon XP before\u2192after "
-                       "(lost to recovery)", space_before=10),
+                       "(lost to recovery)", space_before=10, keep_with_next=False),
     ]
     if data.battles:
-        widths = [width * f for f in (0.05, 0.11, 0.24, 0.09, 0.1, 0.08, 0.11, 0.22)]
-        table = grid_table(("#", "Date", "Scenario / opponent", "Result", "Objective", "Wounds", "XP",
-                            "Leader"), _battle_rows(data.battles), widths, st=st)
-        table.setStyle(TableStyle([("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor(
+        widths = [width * f for f in (0.045, 0.105, 0.215, 0.085, 0.115, 0.08, 0.11, 0.245)]
+        battles = grid_table(("#", "Date", "Scenario / opponent", "Result", "Objective", "Wounds", "XP",
+                              "Leader"), _battle_rows(data.battles), widths, st=st)
+        battles.setStyle(TableStyle([("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor(
             "#f5f6f8")])]))
-        story.append(table)
+        story.append(battles)
     else:
         story.append(Paragraph("No battles logged yet.", st["body"]))
-    story.append(SectionHeading("Leaders' roll", "first to last", space_before=12))
+    story.append(CondPageBreak(80))
+    story.append(SectionHeading("Leaders' roll", "first to last", space_before=12, keep_with_next=False))
     if data.leaders:
         widths = [width * f for f in (0.2, 0.12, 0.15, 0.15, 0.16, 0.08, 0.14)]
         roll = grid_table(("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP"),

@@ -13,6 +13,7 @@ import io
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from reportlab.graphics.shapes import Drawing
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
@@ -58,8 +59,11 @@ def canvas_maker(title: str, subject: str = "", invariant: bool = True) -> Calla
 
     def make(*args: Any, **kwargs: Any) -> Canvas:
         kwargs["invariant"] = 1 if invariant else 0
-        kwargs.setdefault("initialFontName", FONT)
-        kwargs.setdefault("initialFontSize", 10)
+        # platypus passes initialFontName=None explicitly: None would mean Helvetica
+        if not kwargs.get("initialFontName"):
+            kwargs["initialFontName"] = FONT
+        if not kwargs.get("initialFontSize"):
+            kwargs["initialFontSize"] = 10
         canvas = Canvas(*args, **kwargs)
         canvas.setTitle(title)
         canvas.setAuthor(CREATOR)
@@ -69,6 +73,16 @@ def canvas_maker(title: str, subject: str = "", invariant: bool = True) -> Calla
         return canvas
 
     return make
+
+
+def new_drawing(width: float, height: float) -> Drawing:
+    """A reportlab graphics Drawing whose initial font is DejaVu Sans (the default would put a non-embedded
+    Helvetica into the PDF)."""
+    register_fonts()
+    drawing = Drawing(width, height)
+    drawing.initialFontName = FONT
+    drawing.initialFontSize = 10
+    return drawing
 
 
 def print_date_text(printed_on: _dt.date | None) -> str:
@@ -161,14 +175,16 @@ def draw_section(canvas: Canvas, x: float, y: float, width: float, title: str, n
 
 
 class SectionHeading(Flowable):
-    """:func:`draw_section` as a platypus flowable (kept with the table that follows it)."""
+    """:func:`draw_section` as a platypus flowable, kept on the page of what follows it (for a long table
+    that will split anyway, pass ``keep_with_next=False`` and put a ``CondPageBreak`` before it)."""
 
-    def __init__(self, title: str, note: str = "", space_before: float = 6.0) -> None:
+    def __init__(self, title: str, note: str = "", space_before: float = 6.0, keep_with_next: bool = True
+                 ) -> None:
         super().__init__()
         self.title = title
         self.note = note
         self.space_before = space_before
-        self.keepWithNext = True
+        self.keepWithNext = keep_with_next
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         self.width = avail_width
@@ -220,6 +236,24 @@ class NotesBox(Flowable):
             cv.line(6, y, self.width - 6, y)
             y -= self.line_gap
         cv.restoreState()
+
+
+NO_PADDING: tuple[tuple[Any, ...], ...] = (
+    ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+    ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0))
+"""Table style commands for a layout table that only places other flowables."""
+
+
+def table(data: Sequence[Sequence[object]], col_widths: Sequence[float],
+          row_heights: Sequence[float | None] | None = None,
+          style: Sequence[tuple[Any, ...]] = ()) -> Table:
+    """A platypus Table whose plain-text cells use DejaVu Sans (reportlab's default would be a
+    non-embedded Helvetica), with ``style`` commands on top."""
+    register_fonts()
+    result = Table([list(row) for row in data], colWidths=list(col_widths),
+                   rowHeights=list(row_heights) if row_heights is not None else None)
+    result.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), *style]))
+    return result
 
 
 def footer(canvas: Canvas, width: float, margin: float, left: str, right: str) -> None:

@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.lib import colors
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -31,7 +30,6 @@ from reportlab.platypus import (
     Paragraph,
     Spacer,
     Table,
-    TableStyle,
 )
 
 from ..rules import sologear as sg
@@ -39,6 +37,7 @@ from .sheetkit import (
     ACCENT_LIGHT,
     INK,
     LIGHT,
+    NO_PADDING,
     NotesBox,
     SectionHeading,
     canvas_maker,
@@ -49,6 +48,7 @@ from .sheetkit import (
     print_date_text,
     resolve_paper,
     styles,
+    table,
 )
 
 MARGIN = 36.0
@@ -226,16 +226,14 @@ def _fields_table(pairs: Sequence[tuple[str, str | None, str, str | None]], widt
     for l1, v1, l2, v2 in pairs:
         data.append([Paragraph(esc(l1), st["tiny"]), Paragraph(esc(v1 or ""), st["cell_bold"]),
                      Paragraph(esc(l2), st["tiny"]), Paragraph(esc(v2 or ""), st["cell_bold"])])
-    table = Table(data, colWidths=[label_w, value_w - 8, label_w, value_w + 8], rowHeights=[19] * len(data))
-    table.setStyle(TableStyle([
+    return table(data, [label_w, value_w - 8, label_w, value_w + 8], [19] * len(data), [
         ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
         ("LINEBELOW", (1, 0), (1, -1), 0.5, LIGHT),
         ("LINEBELOW", (3, 0), (3, -1), 0.5, LIGHT),
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
         ("RIGHTPADDING", (1, 0), (1, -1), 10),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ]))
-    return table
+    ])
 
 
 def _force_table(rows: Sequence[ForceRow] | None, total: float | None, width: float,
@@ -249,13 +247,11 @@ def _force_table(rows: Sequence[ForceRow] | None, total: float | None, width: fl
                          f"{f.loyalty.capitalize()} \u00d7{fmt_number(f.loyalty_x)}", fmt_number(f.total)])
     empty = BLANK_FORCE_ROWS if rows is None else (0 if body else 1)
     total_text = "" if total is None else fmt_number(total)
-    table = grid_table(headers, body, widths, align_right=(1, 4), empty_rows=empty, st=st,
-                       row_height=None)
+    units = grid_table(headers, body, widths, align_right=(1, 4), empty_rows=empty, st=st)
     # the TOTAL COMBAT POWER row, as on the seed's sheet
-    total_row = Table([[Paragraph("TOTAL COMBAT POWER", st["cell_bold"]),
+    total_row = table([[Paragraph("TOTAL COMBAT POWER", st["cell_bold"]),
                         Paragraph(esc(total_text), st["cell_bold"])]],
-                      colWidths=[sum(widths[:-1]), widths[-1]], rowHeights=[17])
-    total_row.setStyle(TableStyle([
+                      [sum(widths[:-1]), widths[-1]], [17], [
         ("BACKGROUND", (0, 0), (-1, -1), ACCENT_LIGHT),
         ("BOX", (0, 0), (-1, -1), 0.8, INK),
         ("LINEBEFORE", (1, 0), (1, 0), 0.5, LIGHT),
@@ -264,13 +260,8 @@ def _force_table(rows: Sequence[ForceRow] | None, total: float | None, width: fl
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ]))
-    if empty:
-        table.setStyle(TableStyle([("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white])]))
-    outer = Table([[table], [total_row]], colWidths=[width])
-    outer.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                               ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
-    return outer
+    ])
+    return table([[units], [total_row]], [width], style=NO_PADDING)
 
 
 def _reference_tables(width: float, st: dict[str, Any]) -> Table:
@@ -282,11 +273,8 @@ def _reference_tables(width: float, st: dict[str, Any]) -> Table:
     for key, split in (("skill", (0.6, 0.4)), ("loyalty", (0.6, 0.4)), ("odds", (0.58, 0.42))):
         headers, rows = tables[key]
         parts.append(grid_table(headers, rows, [w * split[0], w * split[1]], st=st))
-    holder = Table([[parts[0], "", parts[1], "", parts[2]]], colWidths=[w, gap, w, gap, w])
-    holder.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
-    return holder
+    return table([[parts[0], "", parts[1], "", parts[2]]], [w, gap, w, gap, w],
+                 style=[("VALIGN", (0, 0), (-1, -1), "TOP"), *NO_PADDING])
 
 
 def _title(kind: str, name: str | None, st: dict[str, Any]) -> list[Any]:
@@ -397,7 +385,8 @@ def _battle_form(data: SologearSheetData | None, width: float, st: dict[str, Any
         ("Player affiliation", d.player_affiliation if d else None, "Campaign area", d.area if d else None),
     ], width, st))
     note = "Action: DEC, REP or FIG(X); Enemy: TV destroyed / met; Special: bunkers, hits, S, E"
-    flow.append(SectionHeading("Battle turns", note, space_before=10))
+    flow.append(CondPageBreak(90))
+    flow.append(SectionHeading("Battle turns", note, space_before=10, keep_with_next=False))
     headers = ("Turn", "Action", "Enemy", "Glory", "Special")
     widths = [width * f for f in (0.08, 0.13, 0.17, 0.12, 0.50)]
     rows: list[list[str]] = []
@@ -409,8 +398,7 @@ def _battle_form(data: SologearSheetData | None, width: float, st: dict[str, Any
         empty = BLANK_TURN_ROWS
     filled = len(rows)
     rows += [[str(filled + 1 + i), "", "", "", ""] for i in range(empty)]
-    table = grid_table(headers, rows, widths, st=st, heights=[None] + [None] * filled + [17.0] * empty)
-    flow.append(table)
+    flow.append(grid_table(headers, rows, widths, st=st, heights=[None] + [None] * filled + [17.0] * empty))
     if d is not None and d.turns:
         flow.append(Spacer(1, 4))
         flow.append(Paragraph(esc(_state_text(d)), st["small"]))
@@ -457,11 +445,8 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
                             st, False)
         right = _score_table("Impression", [ScoreLine(i.label, 0, i.per, 0) for i in empty[1].items], None,
                              w, st, False)
-    pair = Table([[left, "", right]], colWidths=[w, gap, w])
-    pair.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                              ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                              ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
-    flow.append(pair)
+    flow.append(table([[left, "", right]], [w, gap, w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                                                *NO_PADDING]))
     flow.append(Spacer(1, 6))
     lines: list[str] = []
     if rec is not None:
@@ -470,8 +455,8 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
         lines.append(f"Noticed? Recognition {rec.recognition} \u2192 noticed on a D66 of "
                      f"{esc(rec.noticed_on)}.{noticed}")
         if rec.noticed and rec.result is not None:
-            table = rec.table or ("rewards" if rec.impression >= 0 else "punishments")
-            lines.append(f"Impression {rec.impression} \u2192 {table} table; roll {esc(rec.reward_dice)} "
+            which = rec.table or ("rewards" if rec.impression >= 0 else "punishments")
+            lines.append(f"Impression {rec.impression} \u2192 {which} table; roll {esc(rec.reward_dice)} "
                          f"+ impression = <b>{rec.result}</b> \u2192 {esc(rec.band_label)}: "
                          f"<b>{esc(rec.band_title)}</b>. {esc(rec.band_text)}")
         elif rec.outcome:

@@ -56,6 +56,7 @@ from .sheetkit import (
     footer,
     grid_table,
     new_canvas,
+    new_drawing,
     print_date_text,
     resolve_paper,
     styles,
@@ -238,7 +239,7 @@ def _regular_points(n: int, radius: float, cx: float, cy: float, start_deg: floa
 def die_drawing(sides: int, size: float, *, selected: bool = False, faded: bool = False) -> Drawing:
     """A die of ``sides`` (4, 6, 8, 10, 12) drawn as its usual silhouette, ``size`` points square, with its
     label ("d8") inside. ``selected`` fills it in the accent colour; ``faded`` draws it in light grey."""
-    d = Drawing(size, size)
+    d = new_drawing(size, size)
     c = size / 2.0
     r = size * 0.47
     if selected:
@@ -289,7 +290,7 @@ def die_drawing(sides: int, size: float, *, selected: bool = False, faded: bool 
 
 def shield_drawing(size: float, armor: int | None) -> Drawing:
     """The Armor badge: a shield with the Armor value (empty on a blank sheet)."""
-    d = Drawing(size, size)
+    d = new_drawing(size, size)
     w, h = size * 0.8, size * 0.92
     x0, y0 = (size - w) / 2, (size - h) / 2
     pts = [x0, y0 + h, x0 + w, y0 + h, x0 + w, y0 + h * 0.45, x0 + w / 2, y0, x0, y0 + h * 0.45]
@@ -455,6 +456,14 @@ def _level_spans(thresholds: Thresholds) -> list[tuple[int, int, int]]:
     return spans
 
 
+def xp_box_states(xp: int | None, thresholds: Thresholds) -> list[tuple[int, str, bool]]:
+    """Each box of a 32-box XP track as (XP it stands for, the letter printed over it or "", shaded): boxes
+    1..xp are shaded; ``xp`` None (blank sheet, pencil mode) leaves them all empty."""
+    marks = dict(zip(thresholds.as_tuple(), LEVEL_LETTERS, strict=True))
+    filled_to = 0 if xp is None else xp
+    return [(n, marks.get(n, ""), n <= filled_to) for n in range(1, XP_MAX + 1)]
+
+
 def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thresholds,
               subtitle: str | None, show_values: bool) -> float:
     """A 32-box XP track; ``xp`` boxes shaded (None: all empty), G/R/V/L over the threshold boxes, a light
@@ -486,27 +495,24 @@ def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thr
         _write_line(cv, MARGIN + width - 26, y - 9, 26)
     letters_y = y - 21
     box_top = y - 24
-    marks = dict(zip(thresholds.as_tuple(), LEVEL_LETTERS, strict=True))
-    filled_to = xp if (show_values and xp is not None) else 0
-    for n in range(1, XP_MAX + 1):
+    for n, letter, filled in xp_box_states(xp if show_values else None, thresholds):
         bx = MARGIN + (n - 1) * pitch + 1.2
-        is_mark = n in marks
-        if n <= filled_to:
+        if filled:
             cv.setFillColor(ACCENT)
-        elif is_mark:
+        elif letter:
             cv.setFillColor(ACCENT_LIGHT)
         else:
             cv.setFillColor(colors.white)
-        cv.setStrokeColor(INK if is_mark else MID)
-        cv.setLineWidth(1.4 if is_mark else 0.6)
+        cv.setStrokeColor(INK if letter else MID)
+        cv.setLineWidth(1.4 if letter else 0.6)
         cv.rect(bx, box_top - box, box, box, stroke=1, fill=1)
         cv.setFont(FONT, 5.2)
-        cv.setFillColor(colors.white if n <= filled_to else LIGHT)
+        cv.setFillColor(colors.white if filled else LIGHT)
         cv.drawRightString(bx + box - 1.5, box_top - box + 1.6, str(n))
-        if is_mark:
+        if letter:
             cv.setFont(FONT_BOLD, 8)
             cv.setFillColor(INK)
-            cv.drawCentredString(bx + box / 2, letters_y, marks[n])
+            cv.drawCentredString(bx + box / 2, letters_y, letter)
     # the light threshold scale under the boxes
     scale_y = box_top - box - 7
     current_rank = level_rank(xp, thresholds) if (show_values and xp is not None) else None

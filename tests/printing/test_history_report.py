@@ -1,0 +1,105 @@
+"""The platoon history report PDF: summary, XP chart, battles table over pages, leaders' roll."""
+
+from __future__ import annotations
+
+import datetime
+
+from reportlab.graphics.shapes import Drawing, Line, Polygon, PolyLine
+from sheet_pdf_checks import A4, LETTER, assert_fonts_embedded, assert_paper, page_texts, reader, text
+
+from campaign_app.printing.history_report import (
+    BattleRow,
+    HistoryData,
+    LeaderRow,
+    Summary,
+    XpPoint,
+    build_history_report,
+    history_from_report,
+    xp_chart,
+)
+from campaign_app.rules.dice import SeededDice
+from campaign_app.rules.experience import Thresholds
+from campaign_app.services.battles import history_report, log_battle
+from campaign_app.services.demo import DEMO_PLATOON, create_demo
+
+DAY = datetime.date(2024, 5, 1)
+
+
+def _logged(count: int) -> HistoryData:
+    create_demo()
+    for n in range(1, count + 1):
+        log_battle(DEMO_PLATOON, wounds=n % 4 + 1, leader_wounds=n % 2, objectives=n % 3,
+                   outcome=("victory", "defeat", "draw")[n % 3], scenario=f"Bridge {n}", opponent="Gendarmes",
+                   date=f"2024-02-{n:02d}", dice=SeededDice(n * 13), replacement_name=f"Lt. New {n}")
+    return history_from_report(history_report(DEMO_PLATOON))
+
+
+def test_report_from_the_battle_services() -> None:
+    data = _logged(4)
+    assert [b.number for b in data.battles] == [1, 2, 3, 4]
+    assert data.summary.battles == 4 and data.xp_points[0].battle == 0
+    pdf = build_history_report(data, paper="a4", printed_on=DAY)
+    assert_paper(pdf, A4)
+    assert_fonts_embedded(pdf)
+    t = text(pdf)
+    for expected in (DEMO_PLATOON, "Congo 1960 (sample)", "PLATOON HISTORY", "EXPERIENCE", "BATTLES",
+                     "LEADERS' ROLL", "Bridge 1 vs Gendarmes", "Bridge 4 vs Gendarmes", "Lt. Okafor",
+                     "Printed 2024-05-01", "2024-02-01 – 2024-02-04"):
+        assert expected in t, expected
+    first = data.battles[0]
+    assert f"{first.xp_before}→{first.xp_after}" in t
+    assert f"{data.summary.victories} won · {data.summary.defeats} lost · {data.summary.draws} drawn" in t
+
+
+def test_a_platoon_without_battles() -> None:
+    create_demo()
+    data = history_from_report(history_report(DEMO_PLATOON))
+    pdf = build_history_report(data, paper="letter", printed_on=DAY)
+    assert_paper(pdf, LETTER)
+    assert len(reader(pdf).pages) == 1
+    t = text(pdf)
+    assert "No battles logged yet." in t and "no battles yet" in t and "Lt. Okafor (now)" in t
+
+
+def _many(count: int) -> HistoryData:
+    battles = tuple(BattleRow(n, f"2024-01-{n % 28 + 1:02d}", f"Scenario {n}", "Rebels", "victory", 1, 3, 1,
+                              min(n - 1, 32), min(n, 32), 0, "Lt. A", n - 1, n, "stays") for n in range(1, count + 1))
+    points = (XpPoint(0, 0, 0), *(XpPoint(n, min(n, 32), min(n, 32)) for n in range(1, count + 1)))
+    return HistoryData(platoon="Long Platoon", campaign="Long War", summary=Summary(battles=count, xp=32),
+                       battles=battles, leaders=(LeaderRow("Lt. A", "Lieutenant", "still in command", current=True),),
+                       xp_points=points)
+
+
+def test_a_long_history_runs_over_pages_with_the_header_repeated() -> None:
+    pdf = build_history_report(_many(80), paper="a4", printed_on=DAY)
+    pages = page_texts(pdf)
+    assert len(pages) >= 3
+    battle_pages = [p for p in pages if "Scenario" in p and "Rebels" in p]
+    assert len(battle_pages) >= 2
+    assert all("Scenario / opponent" in p for p in battle_pages)
+    assert "Scenario 80 vs Rebels" in battle_pages[-1] and "LEADERS' ROLL" in pages[-1]
+
+
+def test_identical_input_gives_identical_bytes() -> None:
+    data = _many(5)
+    first = build_history_report(data, paper="a4", printed_on=DAY)
+    assert first == build_history_report(data, paper="a4", printed_on=DAY)
+    assert first != build_history_report(_many(6), paper="a4", printed_on=DAY)
+
+
+def test_xp_chart_lines_bands_and_leader_marks() -> None:
+    points = (XpPoint(0, 2, 1), XpPoint(1, 4, 3), XpPoint(2, 5, 2, "casualty", 4), XpPoint(3, 7, 4, "promoted", 9),
+              XpPoint(4, 8, 5))
+    chart = xp_chart(points, Thresholds(), 500)
+    assert isinstance(chart, Drawing) and chart.width == 500
+    lines = [n for n in chart.contents if isinstance(n, PolyLine)]
+    # the platoon's line over all five points; the leader's in three pieces (two changes of leader)
+    # 0-1-2 (ends at the old leader's 4 XP), 2-3 (ends at 9 XP), 3-4
+    assert sorted(len(n.points) // 2 for n in lines) == [2, 2, 3, 5]
+    crosses = [n for n in chart.contents if isinstance(n, Line) and n.strokeWidth == 1.4]
+    assert len(crosses) == 2  # the × of the casualty
+    assert len([n for n in chart.contents if isinstance(n, Polygon)]) == 1  # the ▲ of the promotion
+    labels = {n.text for n in chart.contents if hasattr(n, "text")}
+    assert {"G 1", "R 4", "V 9", "L 16", "start", "4"} <= labels
+    empty = xp_chart((), Thresholds(2, 6, 12, 20), 300)
+    assert "no battles yet" in {n.text for n in empty.contents if hasattr(n, "text")}
