@@ -185,7 +185,7 @@ class TimelineModel(QAbstractItemModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == self.WHEN:
-                return e["date"] if e["kind"] == "battle" else (e["at"] or "")[:16]
+                return e["date"] or ""
             if col == self.KIND:
                 return KIND_LABELS.get(e["kind"], e["kind"])
             if col == self.BATTLE:
@@ -272,7 +272,7 @@ class LeadersModel(_TableModel):
     @staticmethod
     def _when(battle: int | None, date: str | None) -> str:
         if battle:
-            return f"battle {battle}" + (f" ({date})" if date else "")
+            return f"{date} (#{battle})" if date else f"battle {battle}"
         return date or ""
 
     def cell(self, row: dict[str, Any], column: int) -> Any:

@@ -929,6 +929,7 @@ def _build(rows: _Rows) -> dict[str, Any]:
     for a in rows.attribute_changes:
         # edits are shown when they were made, not with the battle they changed
         ev = base("attribute", a["id"], a["created_at"], a["battle"])
+        ev["date"] = _date_part(a["created_at"])
         reason = f" ({a['reason']})" if a["reason"] else ""
         old = "\u2013" if a["old_value"] is None else a["old_value"] or "(empty)"
         new = "\u2013" if a["new_value"] is None else a["new_value"] or "(empty)"
