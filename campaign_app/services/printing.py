@@ -152,8 +152,8 @@ def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = Fals
 def unit_sheets_pdf(platoons: Sequence[str | int] = (), *, blank: bool = False, pencil: bool = False,
                     paper: str | None = None, campaign: str | int | None = None,
                     printed_on: _dt.date | None = None) -> bytes:
-    entries = unit_sheet_entries(platoons, blank=blank, campaign=campaign)
-    return build_unit_sheets(entries, paper=check_paper(paper), pencil=pencil, printed_on=printed_on)
+    return prepare("sheet", platoons=platoons, blank=blank, pencil=pencil, paper=paper, campaign=campaign,
+                   printed_on=printed_on).run()[0]
 
 
 # --------------------------------------------------------------------------------------------- Sologear
@@ -168,11 +168,8 @@ def sologear_data(campaign: str | int) -> SologearSheetData:
 
 def sologear_pdf(campaign: str | int | None = None, *, blank: bool = False, paper: str | None = None,
                  printed_on: _dt.date | None = None) -> bytes:
-    """The campaign sheet and battle form: filled from ``campaign``, or blank (``blank`` or no campaign)."""
-    if not blank and (campaign is None or campaign == ""):
-        raise ServiceError("name a Sologear campaign (or ask for blank forms)")
-    data = None if blank else sologear_data(campaign)  # type: ignore[arg-type]
-    return build_sologear_sheet(data, paper=check_paper(paper), printed_on=printed_on)
+    """The campaign sheet and battle form: filled from ``campaign``, or blank."""
+    return prepare("sologear", campaign=campaign, blank=blank, paper=paper, printed_on=printed_on).run()[0]
 
 
 # ---------------------------------------------------------------------------------------------- history
@@ -186,24 +183,26 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
 
 def history_pdf(platoon: str | int, *, campaign: str | int | None = None, paper: str | None = None,
                 printed_on: _dt.date | None = None) -> bytes:
-    return build_history_report(history_data(platoon, campaign), paper=check_paper(paper),
-                                printed_on=printed_on)
+    return prepare("history", platoon=platoon, campaign=campaign, paper=paper, printed_on=printed_on).run()[0]
 
 
 # ------------------------------------------------------------------------------------------------ cards
 
 
 def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
-              size: str | None = None, paper: str | None = None, grayscale: bool = False,
+              library: Any = None, size: str | None = None, paper: str | None = None, grayscale: bool = False,
               layout: str = "fronts", progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
-    """Play-aid cards (the cards engineer's :func:`~campaign_app.printing.cards.build_cards_pdf`) as bytes,
-    with its summary. Unknown decks/cards or a card that does not fit raise ServiceError."""
+    """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its summary.
+    ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
+    card chosen means every card. Unknown decks/cards or a card that does not fit raise ServiceError.
+    Reads no database: safe to run in a worker thread."""
     import io
 
     from ..printing.cards import DEFAULT_SIZE, build_cards_pdf
     from ..printing.decks import DeckError, load_decks, select_cards
 
-    library = load_decks(user_decks_dir)
+    if library is None:
+        library = load_decks(user_decks_dir)
     buffer = io.BytesIO()
     try:
         chosen = select_cards(library, list(decks), list(cards))
@@ -214,29 +213,74 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     return buffer.getvalue(), result.to_dict()
 
 
+# ------------------------------------------------------------------------------------------------- jobs
+
+
+@dataclass
+class PrintJob:
+    """A PDF ready to be built: the data was read from the database when the job was prepared, so
+    :meth:`run` touches no database and may run in a worker thread (the GUI does so)."""
+
+    kind: str
+    build: Callable[[Progress | None], tuple[bytes, dict[str, Any]]]
+    details: dict[str, Any]
+
+    def run(self, progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
+        """(PDF bytes, details: what was printed, pages ...)."""
+        data, extra = self.build(progress)
+        return data, {**self.details, **extra, "pages": page_count(data), "bytes": len(data)}
+
+
+def prepare(kind: str, **options: Any) -> PrintJob:
+    """Read what ``kind`` (see :data:`KINDS`) needs now and return the job that builds its PDF.
+
+    Options: sheet: ``platoons``, ``blank``, ``pencil``, ``campaign``, ``paper``, ``printed_on``;
+    sologear: ``campaign``, ``blank``, ``paper``, ``printed_on``; history: ``platoon``, ``campaign``,
+    ``paper``, ``printed_on``; cards: the keyword arguments of :func:`cards_pdf` (``decks``, ``cards``,
+    ``library`` or ``user_decks_dir``, ``size``, ``paper``, ``grayscale``, ``layout``).
+    """
+    opts = dict(options)
+    if kind == "sheet":
+        paper = check_paper(opts.get("paper"))
+        entries = unit_sheet_entries(opts.get("platoons", ()), blank=bool(opts.get("blank")),
+                                     campaign=opts.get("campaign"))
+        pencil, printed_on = bool(opts.get("pencil")), opts.get("printed_on")
+        details = {"platoons": [e.name for e in entries if isinstance(e, UnitSheet)],
+                   "blank": bool(opts.get("blank")), "pencil": pencil}
+        return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
+                                                             printed_on=printed_on), {}), details)
+    if kind == "sologear":
+        paper = check_paper(opts.get("paper"))
+        campaign, blank = opts.get("campaign"), bool(opts.get("blank"))
+        if not blank and (campaign is None or campaign == ""):
+            raise ServiceError("name a Sologear campaign (or ask for blank forms)")
+        sheet = None if blank else sologear_data(campaign)  # type: ignore[arg-type]
+        details = {"campaign": sheet.name if sheet else None, "blank": blank}
+        return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
+                                                                printed_on=opts.get("printed_on")), {}), details)
+    if kind == "history":
+        paper = check_paper(opts.get("paper"))
+        if opts.get("platoon") in (None, ""):
+            raise ServiceError("name the platoon whose history to print")
+        history = history_data(opts["platoon"], opts.get("campaign"))
+        details = {"platoon": history.platoon}
+        return PrintJob(kind, lambda _p: (build_history_report(history, paper=paper,
+                                                                printed_on=opts.get("printed_on")), {}), details)
+    if kind == "cards":
+        check_paper(opts.get("paper"))
+        return PrintJob(kind, lambda progress: cards_pdf(**opts, progress=progress), {})
+    raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
+
+
 # ------------------------------------------------------------------------------------------------ write
 
 
-def print_pdf(kind: str, output: str | os.PathLike[str], **options: Any) -> Printed:
-    """Build the PDF of ``kind`` (see :data:`KINDS`) with ``options`` (the keyword arguments of
-    :func:`unit_sheets_pdf`, :func:`sologear_pdf`, :func:`history_pdf` or :func:`cards_pdf`) and write it
-    atomically to ``output``. The output path is checked before any work is done."""
+def print_pdf(kind: str, output: str | os.PathLike[str], *, progress: Progress | None = None,
+              **options: Any) -> Printed:
+    """Prepare and build the PDF of ``kind`` (options as for :func:`prepare`) and write it atomically to
+    ``output``. The output path is checked before any work is done."""
     out = check_output(output)
-    details: dict[str, Any] = {}
-    if kind == "sheet":
-        data = unit_sheets_pdf(**options)
-        details = {"platoons": [str(p) for p in options.get("platoons", ())],
-                   "blank": bool(options.get("blank")), "pencil": bool(options.get("pencil"))}
-    elif kind == "sologear":
-        data = sologear_pdf(**options)
-        details = {"campaign": options.get("campaign"), "blank": bool(options.get("blank"))}
-    elif kind == "history":
-        platoon = options.pop("platoon")
-        data = history_pdf(platoon, **options)
-        details = {"platoon": str(platoon)}
-    elif kind == "cards":
-        data, details = cards_pdf(**options)
-    else:
-        raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
+    data, details = prepare(kind, **options).run(progress)
     written = write_pdf_atomic(out, data)
+    details = {k: v for k, v in details.items() if k not in ("pages", "bytes")}
     return Printed(kind, written, page_count(data), len(data), details)
