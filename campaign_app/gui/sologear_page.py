@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -125,7 +125,7 @@ class TextRowsModel(QAbstractTableModel):
 
 
 class ForceTableModel(QAbstractTableModel):
-    """One side's units, editable in place: a change goes to ``editor(force_id, field, value) -> bool``."""
+    """One side's units, editable in place: a change goes (deferred) to ``editor(force_id, field, value)``."""
 
     COLUMNS: tuple[tuple[str, str], ...] = (("name", "Unit"), ("company_tv", "Company TV"),
                                             ("base_power", "Base power"), ("skill", "Skill"),
@@ -212,7 +212,11 @@ class ForceTableModel(QAbstractTableModel):
         row = self._rows[index.row()]
         if row.get(key) == value:
             return False
-        return self.editor(int(row["id"]), key, value)
+        # Hand the change over once the item editor has closed: the service's data_changed reloads (resets)
+        # this model, which must not happen while the view is still committing the editor's data.
+        editor, force_id = self.editor, int(row["id"])
+        QTimer.singleShot(0, self, lambda: editor(force_id, key, value))
+        return True
 
 
 class ForceDelegate(QStyledItemDelegate):

@@ -126,7 +126,7 @@ def test_sheet_entry_with_live_odds(qtbot, gui_ctx) -> None:  # type: ignore[no-
     # an edit in the table: Elite instead of Veteran -> Disadvantaged? 400*4*1.5 = 2400 -> 0.29 Losing
     model = page.enemy_box.model
     assert model.setData(model.index(0, 3), "elite")
-    assert "Losing" in page.odds_label.text()
+    qtbot.waitUntil(lambda: "Losing" in page.odds_label.text())
     # Edit > Undo puts Veteran back
     gui_ctx.undo_stack.undo()
     assert "Equal" in page.odds_label.text()
@@ -306,3 +306,38 @@ def test_header_edits(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
     data = svc.sheet_data(sid)
     assert data["area"] == "Badlands" and data["gear_tv"] == 450
     assert page.enemy_column_label.text() == "enemy-quality column ≤500"
+
+
+def test_unit_table_edits_through_the_item_editors(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
+    sid = sheet_with_units()
+    page = make_page(qtbot, gui_ctx, sid)
+    view, model = page.enemy_box.table, page.enemy_box.model
+    # the name: a line edit
+    index = model.index(0, 0)
+    view.setCurrentIndex(index)
+    view.edit(index)
+    editor = view.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Rabid Company")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: model.index(0, 0).data() == "Rabid Company")
+    # the skill: a combo box offering the rules' words
+    index = model.index(0, 3)
+    view.setCurrentIndex(index)
+    view.edit(index)
+    combo = view.focusWidget()
+    assert [combo.itemData(i) for i in range(combo.count())] == ["rookie", "regular", "veteran", "elite",
+                                                                   "legendary"]
+    combo.setCurrentIndex(combo.findData("regular"))
+    qtbot.keyClick(combo, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "1.167" in page.odds_label.text())  # 700 / 600
+    # the company TV: the base follows (TV / 20)
+    index = model.index(0, 1)
+    view.setCurrentIndex(index)
+    view.edit(index)
+    spin = view.focusWidget()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "14000")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: model.index(0, 2).data() == "700")
+    assert svc.sheet_data(sid)["odds"]["band"] == "Equal" and svc.sheet_data(sid)["odds"]["ratio"] == 700 / 1050
