@@ -714,8 +714,12 @@ class SologearPage(QWidget):
         d, s = self.data, self.data["state"]
         parts = []
         if d["length"]:
-            parts.append(f"turn {d['turns_played']} of {d['length']}" if d["turns_played"] else
-                         f"{d['length']} battle turns")
+            if not d["turns_played"]:
+                parts.append(f"{d['length']} battle turns")
+            elif d["turns_played"] <= d["length"]:
+                parts.append(f"turn {d['turns_played']} of {d['length']}")
+            else:
+                parts.append(f"turn {d['turns_played']} (past the {d['length']} planned: break-out)")
         if s["status"] == "ended":
             parts.append("campaign over: " + (s["end_text"] or ""))
             if s["reckoned"]:
@@ -787,7 +791,8 @@ class SologearPage(QWidget):
             self.next_label.setText(nxt["blocked"].capitalize() + ".")
         else:
             column = "break-out (Losing column, Bold)" if nxt["breakout"] else f"column {nxt['band']}"
-            self.next_label.setText(f"Next: turn {nxt['number']} of {nxt['length']}, {column}; "
+            of = f" of {nxt['length']}" if not nxt["breakout"] else ""
+            self.next_label.setText(f"Next: turn {nxt['number']}{of}, {column}; "
                                     f"{'REP allowed' if nxt['can_rep'] else 'REP only when damaged or short of ammo'}.")
         self.play_button.setEnabled(not nxt["blocked"])
         unrecorded = [t for t in turns if t["battle"] and not t["recorded"]]

@@ -217,8 +217,6 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
         meaning.append("DEC: the pilot declined the battle")
     for r in roll_rows:
         meaning.append(f"{r.purpose}: {r.outcome}" if r.outcome else r.purpose)
-    if turn.cell and turn.cell.get("hit") == "##":
-        meaning.append("hit on the way in: a light critical was taken")
     if starts_breakout:
         meaning.append("ferocious battles: no surrender; the pilot must fight her way out")
     special: list[str] = []
