@@ -879,7 +879,7 @@ class SologearPage(QWidget):
         self.undo_reckoning_button.setEnabled(rk["final"])
 
     def _fill_history(self) -> None:
-        entries = svc.history(self.sheet_id) if self.sheet_id is not None else []
+        entries = svc.history(self.sheet_id, self.data) if self.sheet_id is not None else []
         self.history_model.set_rows([["" if e["turn"] is None else str(e["turn"]),
                                       ("    " if e["kind"] == "roll" else "") + e["text"]] for e in entries],
                                     tips=[e["text"] for e in entries])

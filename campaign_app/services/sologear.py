@@ -379,10 +379,11 @@ def sheet_data(ref: str | int | SologearSheet) -> dict[str, Any]:
     }
 
 
-def history(ref: str | int | SologearSheet) -> list[dict[str, Any]]:
+def history(ref: str | int | SologearSheet, data: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The campaign's history, oldest first: the length roll, each turn with its rolls and what was
-    recorded, the reckoning. Each entry: ``{"kind", "turn", "text", "roll"}`` (roll is a dict or None)."""
-    data = sheet_data(ref)
+    recorded, the reckoning. Each entry: ``{"kind", "turn", "text", "roll"}`` (roll is a dict or None).
+    ``data``: the sheet's :func:`sheet_data` if the caller has it already."""
+    data = data if data is not None else sheet_data(ref)
     out: list[dict[str, Any]] = []
 
     def roll_entry(r: dict[str, Any], turn: int | None) -> dict[str, Any]:
