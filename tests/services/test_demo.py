@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from campaign_app.services.demo import DEMO_CAMPAIGN, DEMO_PLATOON, DEMO_SOLOGEAR, create_demo
+from campaign_app.services.roster import platoon_detail
+from campaign_app.services.sologear import sheet_data
+from campaign_app.store import check_database
+from campaign_app.store.models import AttachedUnit, Battle, Campaign, Roll
+
+
+def test_demo_is_the_rules_example_platoon_with_battles(fresh_db):
+    result = create_demo()
+    assert result["open"]["kind"] == "platoon"
+    d = platoon_detail(DEMO_PLATOON)
+    assert (d["training"], d["equipment"], d["morale"], d["armor"]) == ("d10", "d10", "d8", 2)
+    assert d["xp"] == 6 and d["level"] == "Regular"
+    assert d["leader"]["xp"] == 2 and d["leader"]["level"] == "Green"
+    assert d["cards"] == 10
+    assert AttachedUnit.select().count() == 1
+    assert Battle.select().count() == 3
+    assert Roll.select().where(Roll.battle.is_null(False)).count() >= 7
+    assert check_database(fresh_db).ok
+
+
+def test_demo_sologear_is_the_worked_example(fresh_db):
+    create_demo()
+    data = sheet_data(DEMO_SOLOGEAR)
+    text = repr(data)
+    assert "1350" in text and "700" in text
+    assert "Equal" in text
+
+
+def test_demo_twice_changes_nothing(fresh_db):
+    create_demo()
+    counts = [Campaign.select().count(), Battle.select().count(), Roll.select().count()]
+    again = create_demo()
+    assert [Campaign.select().count(), Battle.select().count(), Roll.select().count()] == counts
+    assert all("already exists" in m for m in again["messages"])
+    assert DEMO_CAMPAIGN in again["campaigns"]
