@@ -28,7 +28,7 @@ from ..services.changesets import Edit
 from ..services.common import NotFound, ServiceError
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
-from .roster_models import ID_ROLE, PlatoonListModel
+from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .undo_commands import perform
 from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, confirm
 
@@ -125,8 +125,8 @@ class CampaignPage(QWidget):
         self.view.setTabKeyNavigation(False)
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().hide()
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.view.setMinimumHeight(160)
         self.new_button = QPushButton("&New platoon…", self.platoons_box)
         self.generate_button = QPushButton("&Generate platoon…", self.platoons_box)
@@ -227,6 +227,7 @@ class CampaignPage(QWidget):
         self.notes.setCommittedText(c["notes"])
         keep = self._selected_id()
         self.model.set_rows(c.get("platoons", []))
+        fit_columns(self.view, self.model)
         self.empty_label.setVisible(not c.get("platoons"))
         if keep is not None and (row := self.model.row_of_id(keep)) is not None:
             self.view.selectRow(row)

@@ -42,11 +42,13 @@ class RowsModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[dict[str, Any]] = []
+        self._texts: list[list[str]] = []
 
     # --- rows ---------------------------------------------------------------------------------------------
     def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
         self.beginResetModel()
         self._rows = [dict(r) for r in rows]
+        self._texts = [[c.text(r) for c in self.COLUMNS] for r in self._rows]
         self.endResetModel()
 
     def rows(self) -> list[dict[str, Any]]:
@@ -60,6 +62,9 @@ class RowsModel(QAbstractTableModel):
             if r.get("id") == row_id:
                 return i
         return None
+
+    def column_texts(self, column: int) -> set[str]:
+        return {texts[column] for texts in self._texts}
 
     def column_of(self, key: str) -> int:
         return [c.key for c in self.COLUMNS].index(key)
@@ -88,10 +93,10 @@ class RowsModel(QAbstractTableModel):
         if not index.isValid() or not (0 <= index.row() < len(self._rows)) or \
                 not (0 <= index.column() < len(self.COLUMNS)):
             return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._texts[index.row()][index.column()]
         row = self._rows[index.row()]
         col = self.COLUMNS[index.column()]
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return col.text(row)
         if role == Qt.ItemDataRole.EditRole:
             return row.get(col.key)
         if role == ID_ROLE:
@@ -107,6 +112,25 @@ class RowsModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+def fit_columns(view: Any, model: RowsModel, stretch: int = 0, padding: int = 18) -> None:
+    """Size the columns of a long table once from its texts (cheaper than ResizeToContents, which asks every
+    cell again on each layout); column ``stretch`` takes the rest of the width."""
+    from PySide6.QtWidgets import QHeaderView
+
+    header = view.horizontalHeader()
+    metrics = view.fontMetrics()
+    bold = header.fontMetrics()
+    for column in range(model.columnCount()):
+        if column == stretch:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+            continue
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        width = bold.horizontalAdvance(str(model.headerData(column, Qt.Orientation.Horizontal)))
+        for text in model.column_texts(column):
+            width = max(width, metrics.horizontalAdvance(text))
+        view.setColumnWidth(column, width + padding)
 
 
 def _leader_text(r: dict[str, Any]) -> str:
@@ -191,7 +215,7 @@ def ap_text(ap: int | None) -> str:
 
 
 def _ap_vs_text(r: dict[str, Any]) -> str:
-    return "\u2014" if r.get("ap") is None else TARGETS[r["ap_vs"]]
+    return "\u2014" if r.get("ap") is None else str(r["ap_vs"])
 
 
 EquipmentEditor = Callable[[int, str, Any], bool]
@@ -202,10 +226,11 @@ class EquipmentModel(RowsModel):
 
     COLUMNS = (
         Column("name", "Weapon / equipment", editable=True),
-        Column("targets", "Targets", lambda r: TARGETS[r["targets"]], editable=True),
+        Column("targets", "Targets", lambda r: str(r["targets"]), tip="Dispersed targets, point targets or both",
+               editable=True),
         Column("ap", "AP", lambda r: ap_text(r.get("ap")), tip="Armor-piercing value, e.g. \u22122",
                editable=True),
-        Column("ap_vs", "AP applies to", _ap_vs_text, editable=True),
+        Column("ap_vs", "AP vs", _ap_vs_text, tip="The target type the AP value applies to", editable=True),
     )
 
     def __init__(self, parent: Any = None) -> None:

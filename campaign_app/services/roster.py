@@ -19,6 +19,7 @@ from ..rules.experience import (
     ARMOR_CLASSES,
     ATTRIBUTES,
     RulesError,
+    Thresholds,
     attribute_word,
     check_armor,
     check_xp,
@@ -237,29 +238,33 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
 
 def list_platoons(campaign: str | int | None = None) -> list[dict[str, Any]]:
     """One summary row per platoon (of one campaign, or of all Atomic Africa campaigns), by name."""
-    query = (Platoon.select(Platoon, Campaign).join(Campaign)
-             .order_by(Campaign.name, Platoon.name))
+    query = (Platoon.select(Platoon.id, Platoon.name, Platoon.campaign, Platoon.training, Platoon.equipment,
+                            Platoon.morale, Platoon.armor, Platoon.xp, Campaign.name, Campaign.threshold_green,
+                            Campaign.threshold_regular, Campaign.threshold_veteran, Campaign.threshold_legendary)
+             .join(Campaign).order_by(Campaign.name, Platoon.name))
     if campaign is not None:
         query = query.where(Platoon.campaign == find_campaign(campaign))
-    platoons = list(query)
-    ids = [p.id for p in platoons]
-    leaders: dict[int, Leader] = {}
-    if ids:
-        for ld in (Leader.select().where(Leader.platoon.in_(ids) & (Leader.status == "active"))
-                   .order_by(Leader.id)):
-            leaders[ld.platoon_id] = ld
+    platoons = list(query.tuples())
+    leaders: dict[int, tuple[str, int]] = {}
+    if platoons:
+        leader_query = Leader.select(Leader.platoon, Leader.name, Leader.xp).where(Leader.status == "active")
+        if campaign is not None:
+            leader_query = leader_query.where(Leader.platoon.in_([row[0] for row in platoons]))
+        for platoon_id, name, xp in leader_query.order_by(Leader.id).tuples():
+            leaders[platoon_id] = (name, xp)
     rows = []
-    thresholds: dict[int, Any] = {}
-    for p in platoons:
-        t = thresholds.setdefault(p.campaign_id, thresholds_of(p.campaign))
-        ld = leaders.get(p.id)
+    thresholds: dict[int, Thresholds] = {}
+    for pid, name, cid, training, equipment, morale, armor, xp, cname, g, r, v, leg in platoons:
+        t = thresholds.get(cid) or thresholds.setdefault(cid, Thresholds(g, r, v, leg))
+        leader = leaders.get(pid)
+        lxp = leader[1] if leader else None
         rows.append({
-            "id": p.id, "name": p.name, "campaign": p.campaign.name, "campaign_id": p.campaign_id,
-            "training": die_text(p.training), "equipment": die_text(p.equipment), "morale": die_text(p.morale),
-            "armor": p.armor, "xp": p.xp, "level": level_name(p.xp, t),
-            "leader": ld.name if ld else None, "leader_xp": ld.xp if ld else None,
-            "leader_level": level_name(ld.xp, t) if ld else None,
-            "cards": orders_cards_for_xp(p.xp, ld.xp if ld else None, thresholds=t),
+            "id": pid, "name": name, "campaign": cname, "campaign_id": cid,
+            "training": die_text(training), "equipment": die_text(equipment), "morale": die_text(morale),
+            "armor": armor, "xp": xp, "level": level_name(xp, t),
+            "leader": leader[0] if leader else None, "leader_xp": lxp,
+            "leader_level": level_name(lxp, t) if lxp is not None else None,
+            "cards": orders_cards_for_xp(xp, lxp, thresholds=t),
         })
     return rows
 
