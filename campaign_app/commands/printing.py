@@ -156,7 +156,8 @@ def _cmd_decks(args: argparse.Namespace, ctx: Context) -> int:
     def text() -> str:
         lines = []
         for deck in library.decks.values():
-            lines.append(f"{deck.id}: {deck.title} ({deck.system}) - {len(deck.cards)} cards [{deck.origin}]")
+            n = len(deck.cards)
+            lines.append(f"{deck.id}: {deck.title} ({deck.system}) - {n} card{'' if n == 1 else 's'} [{deck.origin}]")
             for card in deck.cards:
                 lines.append(f"  {card.full_id}: {card.title}")
         lines.append(f"your decks folder: {user_decks_dir(ctx)}")

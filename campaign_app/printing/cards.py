@@ -187,6 +187,8 @@ class FitTable(Flowable):
         self.st = style
         self.rel_widths = list(widths)
         self._table: Table | None = None
+        self._tables: dict[float, Table] = {}
+        self._cells: list[list[Paragraph]] | None = None
         self.pad = style.cell.fontSize * 0.28
 
     def _col_widths(self, avail: float) -> list[float]:
@@ -231,14 +233,27 @@ class FitTable(Flowable):
         total_want = sum(want) or 1.0
         return [m + spare * w / total_want for m, w in zip(minimum, want, strict=True)]
 
+    def _paragraphs(self) -> list[list[Paragraph]]:
+        if self._cells is None:  # parsed once; the table is rebuilt for each width KeepInFrame tries
+            st = self.st
+            cells = []
+            if self.headers:
+                cells.append([Paragraph(markup(h, st.grayscale), st.head_cell) for h in self.headers])
+            for row in self.rows:
+                cells.append([Paragraph(markup(c, st.grayscale), st.cell) for c in row])
+            self._cells = cells
+        return self._cells
+
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        cached = self._tables.get(round(availWidth, 3))
+        if cached is not None:
+            self._table = cached
+            w, h = cached.wrap(availWidth, availHeight)
+            self.width, self.height = w, h
+            return w, h
         st = self.st
         widths = self._col_widths(availWidth)
-        data: list[list[Any]] = []
-        if self.headers:
-            data.append([Paragraph(markup(h, st.grayscale), st.head_cell) for h in self.headers])
-        for row in self.rows:
-            data.append([Paragraph(markup(c, st.grayscale), st.cell) for c in row])
+        data: list[list[Any]] = [list(row) for row in self._paragraphs()]
         line = colors.Color(0.55, 0.55, 0.55)
         commands: list[tuple[Any, ...]] = [
             ("FONTNAME", (0, 0), (-1, -1), FONT),  # the default would add a non-embedded Helvetica
@@ -258,6 +273,7 @@ class FitTable(Flowable):
             commands.append(("BACKGROUND", (0, r), (-1, r), stripe))
         self._table = Table(data, colWidths=widths, style=TableStyle(commands), hAlign="LEFT",
                             spaceBefore=st.body.fontSize * 0.35)
+        self._tables[round(availWidth, 3)] = self._table
         w, h = self._table.wrap(availWidth, availHeight)
         self.width, self.height = w, h
         return w, h
@@ -296,7 +312,9 @@ class Boxes(Flowable):
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         per_row, rows = self._layout(availWidth)
         self._per_row = per_row
-        self.width = self._label_width() + per_row * (self.box + self.gap) - self.gap
+        # report the whole width, like a paragraph: KeepInFrame draws its content again at the width it
+        # reported, and narrower content would make the paragraphs re-wrap narrower than they were measured
+        self.width = max(availWidth, self._label_width() + per_row * (self.box + self.gap) - self.gap)
         self.height = rows * (self.box + self.gap) - self.gap
         return self.width, self.height
 
@@ -349,6 +367,21 @@ class Fields(Flowable):
             c.drawString(0, base + size * 0.15, label)
             x = stringWidth(label, FONT_BOLD, size) + size * 0.4
             c.line(x, base, self.width, base)
+
+
+class _ShrinkToFit(KeepInFrame):
+    """KeepInFrame(mode="shrink") that remembers its last answer: the card is laid out once to check that it
+    fits, and the Frame that draws it asks again with the same size; the shrink search is not repeated."""
+
+    _last: tuple[tuple[float, float], tuple[float, float]] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        key = (round(availWidth, 3), round(availHeight, 3))
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        result = super().wrap(availWidth, availHeight)
+        self._last = (key, result)
+        return result
 
 
 def resolve_rule_table(block: Block) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -452,7 +485,7 @@ def _lay_out(card: Card, st: _Style, canvas: Canvas) -> _Laid:
     body_bottom = INSET + footer_h + PAD * 0.4
     body_h = body_top - body_bottom
     content = card_flowables(card, st)
-    kif = KeepInFrame(inner_w, body_h, content=content, mode="shrink", fakeWidth=False, name=card.full_id)
+    kif = _ShrinkToFit(inner_w, body_h, content=content, mode="shrink", fakeWidth=False, name=card.full_id)
     kif.canv = canvas
     w, h = kif.wrap(inner_w, body_h)
     scale = float(getattr(kif, "_scale", 1.0))
@@ -532,7 +565,32 @@ def _draw_front(canvas: Canvas, card: Card, deck: Deck, st: _Style, laid: _Laid,
         raise CardFitError(f"card {card.full_id} does not fit its frame")
 
 
-def _draw_back(canvas: Canvas, deck: Deck, st: _Style) -> None:
+def _back_text(deck: Deck, st: _Style, canvas: Canvas) -> tuple[KeepInFrame, float]:
+    """The back's title, text and system, shrunk to fit; built once per deck and drawn on every back."""
+    size = st.size
+    ink = colors.black if st.grayscale else colors.white
+    inner_w = size.width - 2 * (INSET + 6 * mm)
+    title_size = size.base_font * 1.8
+    title_style = ParagraphStyle("back_title", fontName=FONT_BOLD, fontSize=title_size,
+                                 leading=title_size * 1.15, alignment=TA_CENTER, textColor=ink)
+    text_style = ParagraphStyle("back_text", fontName=FONT, fontSize=size.base_font,
+                                leading=size.base_font * 1.25, alignment=TA_CENTER, textColor=ink,
+                                spaceBefore=size.base_font * 0.8)
+    small = max(MIN_FONT, size.base_font - 1)
+    small_style = ParagraphStyle("back_system", parent=text_style, fontSize=small, leading=small * 1.2)
+    flow: list[Flowable] = [Paragraph(escape(deck.back.title), title_style)]
+    if deck.back.text:
+        flow.append(Paragraph(markup(deck.back.text, True), text_style))
+    if deck.system and deck.system != deck.back.title:
+        flow.append(Paragraph(escape(deck.system), small_style))
+    box_h = size.height - 2 * (INSET + 8 * mm)
+    kif = _ShrinkToFit(inner_w, box_h, content=flow, mode="shrink", fakeWidth=False, name=f"back-{deck.id}")
+    kif.canv = canvas
+    _, fh = kif.wrap(inner_w, box_h)
+    return kif, fh
+
+
+def _draw_back(canvas: Canvas, deck: Deck, st: _Style, text: tuple[KeepInFrame, float]) -> None:
     size = st.size
     w, h = size.width, size.height
     radius = 2.5 * mm
@@ -564,26 +622,10 @@ def _draw_back(canvas: Canvas, deck: Deck, st: _Style) -> None:
                        (off, off, "♣"), (w - off, off, "♦")):
         canvas.drawCentredString(x, y, suit)
     # title, text and system in the middle
+    kif, fh = text
     inner_w = w - 2 * (INSET + 6 * mm)
-    title_size = st.size.base_font * 1.8
-    title_style = ParagraphStyle("back_title", fontName=FONT_BOLD, fontSize=title_size,
-                                 leading=title_size * 1.15, alignment=TA_CENTER, textColor=ink)
-    text_style = ParagraphStyle("back_text", fontName=FONT, fontSize=st.size.base_font,
-                                leading=st.size.base_font * 1.25, alignment=TA_CENTER, textColor=ink,
-                                spaceBefore=st.size.base_font * 0.8)
-    small_style = ParagraphStyle("back_system", parent=text_style, fontSize=max(MIN_FONT, st.size.base_font - 1),
-                                 leading=max(MIN_FONT, st.size.base_font - 1) * 1.2)
-    flow: list[Flowable] = [Paragraph(escape(deck.back.title), title_style)]
-    if deck.back.text:
-        flow.append(Paragraph(markup(deck.back.text, True), text_style))
-    if deck.system and deck.system != deck.back.title:
-        flow.append(Paragraph(escape(deck.system), small_style))
-    box_h = h - 2 * (INSET + 8 * mm)
-    kif = KeepInFrame(inner_w, box_h, content=flow, mode="shrink", fakeWidth=False)
-    kif.canv = canvas
-    _, fh = kif.wrap(inner_w, box_h)
     frame = Frame(INSET + 6 * mm, (h - fh) / 2 - 1, inner_w, fh + 2, leftPadding=0, rightPadding=0,
-                  topPadding=0, bottomPadding=0, showBoundary=0)
+                  topPadding=0, bottomPadding=0, showBoundary=0, id=f"back-{deck.id}")
     frame.add(kif, canvas)
 
 
@@ -778,7 +820,8 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
         except (DeckError, KeyError, ValueError) as exc:
             raise DeckError(f"card {card.full_id} ({card.source}): {exc}") from None
 
-    canvas = Canvas(output, pagesize=(grid.page_w, grid.page_h), invariant=1, pageCompression=1,
+    target = os.fspath(output) if isinstance(output, str | os.PathLike) else output
+    canvas = Canvas(target, pagesize=(grid.page_w, grid.page_h), invariant=1, pageCompression=1,
                     initialFontName=FONT, initialFontSize=MIN_FONT)
     canvas.setTitle(title)
     canvas.setAuthor("campaign_app")
@@ -786,6 +829,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
     canvas.setSubject(f"{len(cards)} cards, {card_size.label}, {paper}, {layout}")
 
     rotation = 90 if grid.rotated else 0
+    backs: dict[str, tuple[KeepInFrame, float]] = {}
     numbers: dict[str, int] = {d: len(deck_map[d].cards) for d in deck_map}
     position: dict[str, int] = {}
     for d in deck_map:
@@ -810,8 +854,9 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
             _place(canvas, grid, x, y, rotation, front)
             if grid.pair:
                 deck = deck_map[card.deck_id]
+                back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, st, scratch))
                 _place(canvas, grid, x + grid.card_w, y, -rotation,
-                       lambda deck=deck, st=st: _draw_back(canvas, deck, st))
+                       lambda deck=deck, st=st, back=back: _draw_back(canvas, deck, st, back))
                 _fold_marks(canvas, grid, x + grid.card_w, y, grid.card_h)
             _cut_marks(canvas, grid, x, y, grid.slot_w, grid.card_h)
             if progress is not None:
@@ -825,8 +870,9 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
                 x, y = grid.slot_origin(slot)
                 mirrored_x = grid.page_w - x - grid.slot_w
                 deck = deck_map[card.deck_id]
+                back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, st, scratch))
                 _place(canvas, grid, mirrored_x, y, -rotation,
-                       lambda deck=deck, st=st: _draw_back(canvas, deck, st))
+                       lambda deck=deck, st=st, back=back: _draw_back(canvas, deck, st, back))
                 _cut_marks(canvas, grid, mirrored_x, y, grid.slot_w, grid.card_h)
             canvas.showPage()
             pages += 1
