@@ -20,18 +20,26 @@ from campaign_app.printing.history_report import (
 from campaign_app.rules.dice import SeededDice
 from campaign_app.rules.experience import Thresholds
 from campaign_app.services.battles import history_report, log_battle
-from campaign_app.services.demo import DEMO_PLATOON, create_demo
+from campaign_app.services.campaigns import create_campaign
+from campaign_app.services.roster import create_platoon
 
 DAY = datetime.date(2024, 5, 1)
+PLATOON = "1st Platoon"
+
+
+def _platoon() -> None:
+    create_campaign("Katanga 1961", "atomic_africa")
+    create_platoon("Katanga 1961", PLATOON, training="d8", equipment="d10", morale="d8", armor=2, xp=6,
+                   leader_name="Lt. Okafor", leader_xp=2)
 
 
 def _logged(count: int) -> HistoryData:
-    create_demo()
+    _platoon()
     for n in range(1, count + 1):
-        log_battle(DEMO_PLATOON, wounds=n % 4 + 1, leader_wounds=n % 2, objectives=n % 3,
+        log_battle(PLATOON, wounds=n % 4 + 1, leader_wounds=n % 2, objectives=n % 3,
                    outcome=("victory", "defeat", "draw")[n % 3], scenario=f"Bridge {n}", opponent="Gendarmes",
                    date=f"2024-02-{n:02d}", dice=SeededDice(n * 13), replacement_name=f"Lt. New {n}")
-    return history_from_report(history_report(DEMO_PLATOON))
+    return history_from_report(history_report(PLATOON))
 
 
 def test_report_from_the_battle_services() -> None:
@@ -42,7 +50,7 @@ def test_report_from_the_battle_services() -> None:
     assert_paper(pdf, A4)
     assert_fonts_embedded(pdf)
     t = text(pdf)
-    for expected in (DEMO_PLATOON, "Congo 1960 (sample)", "PLATOON HISTORY", "EXPERIENCE", "BATTLES",
+    for expected in (PLATOON, "Katanga 1961", "PLATOON HISTORY", "EXPERIENCE", "BATTLES",
                      "LEADERS' ROLL", "Bridge 1 vs Gendarmes", "Bridge 4 vs Gendarmes", "Lt. Okafor",
                      "Printed 2024-05-01", "2024-02-01 – 2024-02-04"):
         assert expected in t, expected
@@ -52,8 +60,8 @@ def test_report_from_the_battle_services() -> None:
 
 
 def test_a_platoon_without_battles() -> None:
-    create_demo()
-    data = history_from_report(history_report(DEMO_PLATOON))
+    _platoon()
+    data = history_from_report(history_report(PLATOON))
     pdf = build_history_report(data, paper="letter", printed_on=DAY)
     assert_paper(pdf, LETTER)
     assert len(reader(pdf).pages) == 1

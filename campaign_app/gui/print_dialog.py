@@ -1,0 +1,675 @@
+"""File ▸ Print / Export PDF…: pick what to print, see it, save it.
+
+What: a platoon's Unit Data Sheet (filled, pencil or blank; several platoons at once), play-aid cards (decks
+or single cards, card size, duplex backs or fold-over, grayscale), a Sologear campaign sheet and battle form
+(filled or blank), or a platoon's history report; on A4 or Letter.
+
+The dialog holds no printing logic: ``services.printing.prepare`` reads the data (in the GUI thread, where the
+database lives) and hands back a job that only builds the PDF; the job runs in a worker thread so the window
+stays responsive, with a progress bar for long decks. The preview (QtPdf) updates a moment after any option
+changes. "Save PDF…" asks for a file, writes it atomically and opens it; cancelling writes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QStandardPaths, Qt, QThread, QTimer, QUrl, Signal
+from PySide6.QtGui import QCloseEvent, QDesktopServices
+from PySide6.QtPdf import QPdfDocument
+from PySide6.QtPdfWidgets import QPdfView
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QRadioButton,
+    QSplitter,
+    QStackedWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..printing.paper import PAPER_SIZES, default_paper
+from ..services.common import ServiceError
+from ..services.navigator import navigator_tree
+from ..services.printing import PrintJob, prepare, write_pdf_atomic
+from .context import AppContext
+
+log = logging.getLogger(__name__)
+
+KINDS: tuple[tuple[str, str], ...] = (
+    ("sheet", "Unit Data Sheet"),
+    ("cards", "Play-aid cards"),
+    ("sologear", "Sologear campaign sheet and battle form"),
+    ("history", "Platoon history report"),
+)
+PAPER_LABELS = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
+SHEET_MODES = (("filled", "Filled in"), ("pencil", "Pencil: XP boxes, levels and cards left empty"),
+               ("blank", "Blank sheet to fill in by hand"))
+LAYOUT_LABELS = (("fronts", "Fronts only"), ("backs", "Fronts, then backs (print double-sided)"),
+                 ("fold", "Fold-over: front and back side by side"))
+SYSTEM_DECKS = {"atomic_africa": "atomic-africa", "sologear": "sologear"}
+PREVIEW_DELAY_MS = 250
+DATA = Qt.ItemDataRole.UserRole
+ERROR_STYLE = "color: #b00020;"
+SEP = " \u2014 "
+"""Between a platoon's (or pilot's) name and its campaign's in the lists."""
+
+
+def open_file(path: Path) -> None:
+    """Open a saved PDF in the user's viewer (a function so tests can replace it)."""
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+def _safe_file_name(text: str) -> str:
+    return re.sub(r"[^\w .()-]+", "_", text).strip(" ._") or "print"
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class BuildThread(QThread):
+    """Runs one :class:`PrintJob` (no database access) off the GUI thread."""
+
+    progressed = Signal(int, int)
+    built = Signal(object, object)  # (bytes, details)
+    failed = Signal(str)
+
+    def __init__(self, job: PrintJob, key: tuple[Any, ...], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.job = job
+        self.key = key
+
+    def run(self) -> None:  # noqa: D401 - QThread override
+        try:
+            data, details = self.job.run(self._progress)
+        except _Cancelled:
+            return
+        except (ServiceError, ValueError, OSError) as exc:
+            self.failed.emit(str(exc))
+            return
+        except Exception as exc:  # a bug in a builder must not take the app down from a thread
+            log.exception("building a PDF failed")
+            self.failed.emit(f"could not build the PDF: {exc}")
+            return
+        if not self.isInterruptionRequested():
+            self.built.emit(data, details)
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.isInterruptionRequested():
+            raise _Cancelled
+        self.progressed.emit(done, total)
+
+
+class PrintDialog(QDialog):
+    """The print / export dialog. ``selection`` ({"kind": "platoon"|"campaign"|"sheet", "id": n} or {})
+    picks what is printed first."""
+
+    saved = Signal(str)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, selection: dict[str, Any] | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle("Print / Export PDF")
+        self.setObjectName("PrintDialog")
+        self.resize(1020, 700)
+        self.choose_path: Callable[[str], str | None] = self._ask_path
+        self._builder: BuildThread | None = None
+        self._result: tuple[tuple[Any, ...], bytes, dict[str, Any]] | None = None
+        self._save_to: Path | None = None
+        self._buffer: QBuffer | None = None
+        self._error = ""
+        self._library: Any = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.refresh_preview)
+        self._build_ui()
+        self._fill(selection or {})
+        self._connect_changes()
+        self.schedule_preview()
+
+    # ------------------------------------------------------------------------------------------- layout
+
+    def _build_ui(self) -> None:
+        controls = QWidget(self)
+        form = QVBoxLayout(controls)
+        form.setContentsMargins(0, 0, 6, 0)
+
+        top = QFormLayout()
+        self.kind_combo = QComboBox(controls)
+        self.kind_combo.setAccessibleName("What to print")
+        for key, label in KINDS:
+            self.kind_combo.addItem(label, key)
+        top.addRow("&Print:", self.kind_combo)
+        self.paper_combo = QComboBox(controls)
+        self.paper_combo.setAccessibleName("Paper")
+        for key in PAPER_SIZES:
+            self.paper_combo.addItem(PAPER_LABELS.get(key, key), key)
+        top.addRow("P&aper:", self.paper_combo)
+        form.addLayout(top)
+
+        self.pages = QStackedWidget(controls)
+        self.pages.addWidget(self._sheet_page())
+        self.pages.addWidget(self._cards_page())
+        self.pages.addWidget(self._sologear_page())
+        self.pages.addWidget(self._history_page())
+        form.addWidget(self.pages, 1)
+
+        self.open_check = QCheckBox("&Open the PDF when it is saved", controls)
+        form.addWidget(self.open_check)
+        self.progress = QProgressBar(controls)
+        self.progress.setAccessibleName("Progress")
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        form.addWidget(self.progress)
+        self.message = QLabel(controls)
+        self.message.setWordWrap(True)
+        self.message.setAccessibleName("Message")
+        form.addWidget(self.message)
+
+        buttons = QHBoxLayout()
+        self.save_button = QPushButton("&Save PDF…", controls)
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(self.save)
+        self.close_button = QPushButton("Cancel", controls)
+        self.close_button.clicked.connect(self.reject)
+        buttons.addStretch(1)
+        buttons.addWidget(self.close_button)
+        buttons.addWidget(self.save_button)
+        form.addLayout(buttons)
+
+        self.document = QPdfDocument(self)
+        self.view = QPdfView(self)
+        self.view.setAccessibleName("Preview")
+        self.view.setDocument(self.document)
+        self.view.setPageMode(QPdfView.PageMode.MultiPage)
+        self.view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
+        self.view.setPageSpacing(12)
+        self.preview_label = QLabel("Preview", self)
+        preview = QWidget(self)
+        pv = QVBoxLayout(preview)
+        pv.setContentsMargins(6, 0, 0, 0)
+        pv.addWidget(self.preview_label)
+        pv.addWidget(self.view, 1)
+
+        splitter = QSplitter(self)
+        splitter.addWidget(controls)
+        splitter.addWidget(preview)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([360, 660])
+        QVBoxLayout(self).addWidget(splitter)
+
+    def _sheet_page(self) -> QWidget:
+        page = QWidget(self)
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Platoons (one page each):", page))
+        self.platoon_list = QListWidget(page)
+        self.platoon_list.setAccessibleName("Platoons")
+        lay.addWidget(self.platoon_list, 1)
+        self.mode_group = QButtonGroup(page)
+        self.mode_buttons: dict[str, QRadioButton] = {}
+        for index, (key, label) in enumerate(SHEET_MODES):
+            button = QRadioButton(label, page)
+            self.mode_group.addButton(button, index)
+            self.mode_buttons[key] = button
+            lay.addWidget(button)
+        self.mode_buttons["filled"].setChecked(True)
+        return page
+
+    def _cards_page(self) -> QWidget:
+        from ..printing.cards import CARD_SIZES
+
+        page = QWidget(self)
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Decks and cards:", page))
+        self.deck_tree = QTreeWidget(page)
+        self.deck_tree.setAccessibleName("Decks and cards")
+        self.deck_tree.setHeaderHidden(True)
+        lay.addWidget(self.deck_tree, 1)
+        self.deck_problems = QLabel(page)
+        self.deck_problems.setWordWrap(True)
+        self.deck_problems.setStyleSheet(ERROR_STYLE)
+        self.deck_problems.hide()
+        lay.addWidget(self.deck_problems)
+        options = QFormLayout()
+        self.size_combo = QComboBox(page)
+        self.size_combo.setAccessibleName("Card size")
+        for key, size in CARD_SIZES.items():
+            self.size_combo.addItem(size.label, key)
+        options.addRow("Card si&ze:", self.size_combo)
+        self.layout_combo = QComboBox(page)
+        self.layout_combo.setAccessibleName("Card backs")
+        for key, label in LAYOUT_LABELS:
+            self.layout_combo.addItem(label, key)
+        options.addRow("&Backs:", self.layout_combo)
+        lay.addLayout(options)
+        self.grayscale_check = QCheckBox("&Grayscale (saves ink)", page)
+        lay.addWidget(self.grayscale_check)
+        return page
+
+    def _sologear_page(self) -> QWidget:
+        page = QWidget(self)
+        lay = QFormLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.sologear_combo = QComboBox(page)
+        self.sologear_combo.setAccessibleName("Sologear campaign")
+        lay.addRow("&Campaign:", self.sologear_combo)
+        self.sologear_blank = QCheckBox("B&lank forms to fill in by hand", page)
+        lay.addRow(self.sologear_blank)
+        return page
+
+    def _history_page(self) -> QWidget:
+        page = QWidget(self)
+        lay = QFormLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.history_combo = QComboBox(page)
+        self.history_combo.setAccessibleName("Platoon for the history report")
+        lay.addRow("P&latoon:", self.history_combo)
+        return page
+
+    # --------------------------------------------------------------------------------------------- data
+
+    def _fill(self, selection: dict[str, Any]) -> None:
+        settings = self.ctx.settings
+        paper = str(settings.value("print/paper", "") or default_paper())
+        self.paper_combo.setCurrentIndex(max(0, self.paper_combo.findData(paper)))
+        size = str(settings.value("print/card_size", "") or "poker")
+        self.size_combo.setCurrentIndex(max(0, self.size_combo.findData(size)))
+        self.open_check.setChecked(str(settings.value("print/open_when_done", "true")).lower() != "false")
+
+        tree = navigator_tree(include_archived=True)
+        campaign_of: dict[tuple[str, int], dict[str, Any]] = {}
+        for camp in tree:
+            for child in camp["children"]:
+                campaign_of[(child["kind"], child["id"])] = camp
+                label = f"{child['name']}{SEP}{camp['name']}"
+                if child["kind"] == "platoon":
+                    item = QListWidgetItem(label, self.platoon_list)
+                    item.setData(DATA, child["id"])
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                    item.setCheckState(Qt.CheckState.Unchecked)
+                    self.history_combo.addItem(label, child["id"])
+                elif child["kind"] == "sheet":
+                    self.sologear_combo.addItem(f"{camp['name']}{SEP}{child['name']}", child["id"])
+        self._fill_decks()
+
+        kind, ident = selection.get("kind"), selection.get("id")
+        chosen = "sheet"
+        system = None
+        if kind == "platoon":
+            self._check_platoons({ident})
+            self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(ident)))
+            system = "atomic_africa"
+        elif kind == "sheet":
+            chosen = "sologear"
+            self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(ident)))
+            system = "sologear"
+        elif kind == "campaign":
+            camp = next((c for c in tree if c["id"] == ident), None)
+            if camp is not None:
+                system = camp["system"]
+                ids = {c["id"] for c in camp["children"] if c["kind"] == "platoon"}
+                sheets = [c["id"] for c in camp["children"] if c["kind"] == "sheet"]
+                if system == "sologear":
+                    chosen = "sologear"
+                    if sheets:
+                        self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(sheets[0])))
+                    else:
+                        self.sologear_blank.setChecked(True)
+                else:
+                    self._check_platoons(ids)
+                    if ids:
+                        first = min(ids, key=lambda i: self.history_combo.findData(i))
+                        self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(first)))
+        if chosen == "sheet" and not self.checked_platoons():
+            self.mode_buttons["blank"].setChecked(True)
+        if self.sologear_combo.count() == 0:
+            self.sologear_blank.setChecked(True)
+            self.sologear_blank.setEnabled(False)
+        self._check_decks(SYSTEM_DECKS.get(system or ""))
+        self.kind_combo.setCurrentIndex(self.kind_combo.findData(chosen))
+        self.pages.setCurrentIndex(self.kind_combo.currentIndex())
+
+    def _fill_decks(self) -> None:
+        from ..printing.decks import load_decks
+
+        self._library = load_decks(self.ctx.paths.user_decks_dir)
+        for deck in self._library.decks.values():
+            item = QTreeWidgetItem(self.deck_tree, [f"{deck.title} ({len(deck.cards)} cards)"])
+            item.setData(0, DATA, deck.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsAutoTristate)
+            item.setCheckState(0, Qt.CheckState.Unchecked)
+            for card in deck.cards:
+                child = QTreeWidgetItem(item, [card.title])
+                child.setData(0, DATA, card.full_id)
+                child.setFlags(child.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                child.setCheckState(0, Qt.CheckState.Unchecked)
+        problems = self._library.problems
+        if problems:
+            self.deck_problems.setText(f"{len(problems)} file(s) could not be read and were skipped: "
+                                       + "; ".join(str(p) for p in problems[:3]))
+            self.deck_problems.show()
+
+    def _check_decks(self, deck_id: str | None) -> None:
+        """Tick the deck of the selected game system (every deck when there is none)."""
+        root = self.deck_tree.invisibleRootItem()
+        ids = [root.child(i).data(0, DATA) for i in range(root.childCount())]
+        wanted = {deck_id} if deck_id in ids else set(ids)
+        for i in range(root.childCount()):
+            item = root.child(i)
+            item.setCheckState(0, Qt.CheckState.Checked if item.data(0, DATA) in wanted
+                               else Qt.CheckState.Unchecked)
+
+    def _check_platoons(self, ids: set[Any]) -> None:
+        for row in range(self.platoon_list.count()):
+            item = self.platoon_list.item(row)
+            item.setCheckState(Qt.CheckState.Checked if item.data(DATA) in ids else Qt.CheckState.Unchecked)
+
+    def _connect_changes(self) -> None:
+        self.kind_combo.currentIndexChanged.connect(self._kind_changed)
+        for combo in (self.paper_combo, self.size_combo, self.layout_combo, self.sologear_combo,
+                      self.history_combo):
+            combo.currentIndexChanged.connect(self.schedule_preview)
+        self.platoon_list.itemChanged.connect(self.schedule_preview)
+        self.deck_tree.itemChanged.connect(self.schedule_preview)
+        self.mode_group.idToggled.connect(lambda _i, on: on and self.schedule_preview())
+        self.grayscale_check.toggled.connect(self.schedule_preview)
+        self.sologear_blank.toggled.connect(self._sologear_blank_toggled)
+
+    def _kind_changed(self, index: int) -> None:
+        self.pages.setCurrentIndex(index)
+        self.schedule_preview()
+
+    def _sologear_blank_toggled(self, on: bool) -> None:
+        self.sologear_combo.setEnabled(not on)
+        self.schedule_preview()
+
+    # ------------------------------------------------------------------------------------------ options
+
+    def kind(self) -> str:
+        return str(self.kind_combo.currentData())
+
+    def paper(self) -> str:
+        return str(self.paper_combo.currentData())
+
+    def checked_platoons(self) -> list[int]:
+        return [self.platoon_list.item(r).data(DATA) for r in range(self.platoon_list.count())
+                if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked]
+
+    def sheet_mode(self) -> str:
+        return next(key for key, button in self.mode_buttons.items() if button.isChecked())
+
+    def chosen_cards(self) -> tuple[list[str], list[str]]:
+        """(whole decks, single cards) ticked in the tree."""
+        decks: list[str] = []
+        cards: list[str] = []
+        root = self.deck_tree.invisibleRootItem()
+        for i in range(root.childCount()):
+            item = root.child(i)
+            state = item.checkState(0)
+            if state == Qt.CheckState.Checked:
+                decks.append(item.data(0, DATA))
+            elif state == Qt.CheckState.PartiallyChecked:
+                cards += [item.child(j).data(0, DATA) for j in range(item.childCount())
+                          if item.child(j).checkState(0) == Qt.CheckState.Checked]
+        return decks, cards
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of ``services.printing.prepare`` for what is chosen now."""
+        kind = self.kind()
+        if kind == "sheet":
+            mode = self.sheet_mode()
+            return {"platoons": self.checked_platoons(), "blank": mode == "blank", "pencil": mode == "pencil",
+                    "paper": self.paper()}
+        if kind == "cards":
+            decks, cards = self.chosen_cards()
+            return {"decks": decks, "cards": cards, "library": self._library, "size": self.size_combo.currentData(),
+                    "layout": self.layout_combo.currentData(), "grayscale": self.grayscale_check.isChecked(),
+                    "paper": self.paper()}
+        if kind == "sologear":
+            blank = self.sologear_blank.isChecked()
+            return {"campaign": None if blank else self.sologear_combo.currentData(), "blank": blank,
+                    "paper": self.paper()}
+        return {"platoon": self.history_combo.currentData(), "paper": self.paper()}
+
+    def _key(self, options: dict[str, Any]) -> tuple[Any, ...]:
+        return (self.kind(), *((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(options.items())
+                               if k != "library"))
+
+    def _check(self, options: dict[str, Any]) -> str | None:
+        """A message when the choice cannot be printed (before any work is done)."""
+        kind = self.kind()
+        if kind == "sheet" and not options["blank"] and not options["platoons"]:
+            return "Tick at least one platoon, or choose a blank sheet."
+        if kind == "cards" and not options["decks"] and not options["cards"]:
+            return "Tick at least one deck or card."
+        if kind == "sologear" and not options["blank"] and options["campaign"] is None:
+            return "There is no Sologear campaign yet: print blank forms."
+        if kind == "history" and options["platoon"] is None:
+            return "There is no platoon yet."
+        return None
+
+    def suggested_name(self) -> str:
+        kind = self.kind()
+        if kind == "sheet":
+            items = [self.platoon_list.item(r) for r in range(self.platoon_list.count())
+                     if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked]
+            if self.sheet_mode() == "blank":
+                base = "Unit Data Sheet (blank)"
+            elif len(items) == 1:
+                base = f"{items[0].text().split(SEP)[0]} - Unit Data Sheet"
+            else:
+                base = "Unit Data Sheets"
+        elif kind == "cards":
+            base = "Play-aid cards"
+        elif kind == "sologear":
+            base = ("Sologear forms (blank)" if self.sologear_blank.isChecked()
+                    else f"{self.sologear_combo.currentText()} - Sologear")
+        else:
+            base = f"{self.history_combo.currentText().split(SEP)[0]} - history"
+        return _safe_file_name(base) + ".pdf"
+
+    # ------------------------------------------------------------------------------------------ building
+
+    def schedule_preview(self, *_args: Any) -> None:
+        self._timer.start()
+
+    def refresh_preview(self) -> None:
+        self._start(save_to=None)
+
+    def _start(self, save_to: Path | None) -> None:
+        options = self.options()
+        key = self._key(options)
+        problem = self._check(options)
+        if problem:
+            self._show_error(problem)
+            self._clear_preview()
+            return
+        if self._result is not None and self._result[0] == key:
+            if save_to is not None:
+                self._write(save_to, self._result[1], self._result[2])
+            return
+        if self._builder is not None:
+            if self._builder.key == key:
+                self._save_to = save_to or self._save_to
+                return
+            self._stop_builder()
+        self._save_to = save_to
+        try:
+            job = prepare(self.kind(), **options)
+        except (ServiceError, ValueError) as exc:
+            self._show_error(str(exc))
+            self._clear_preview()
+            return
+        self._show_message("Building the PDF…")
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        builder = BuildThread(job, key, self)
+        builder.progressed.connect(self._progressed)
+        builder.built.connect(self._built)
+        builder.failed.connect(self._failed)
+        builder.finished.connect(self._finished)
+        self._builder = builder
+        builder.start()
+
+    def _stop_builder(self) -> None:
+        builder = self._builder
+        if builder is None:
+            return
+        builder.requestInterruption()
+        for signal in (builder.progressed, builder.built, builder.failed, builder.finished):
+            signal.disconnect()
+        builder.wait()
+        builder.deleteLater()
+        self._builder = None
+
+    def _progressed(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{done} of {total} cards")
+
+    def _built(self, data: bytes, details: dict[str, Any]) -> None:
+        sender = self.sender()
+        key = sender.key if isinstance(sender, BuildThread) else self._key(self.options())
+        self._result = (key, data, details)
+        self._show_preview(data, details)
+        save_to, self._save_to = self._save_to, None
+        if save_to is not None:
+            self._write(save_to, data, details)
+
+    def _failed(self, message: str) -> None:
+        self._save_to = None
+        self._show_error(message)
+        self._clear_preview()
+
+    def _finished(self) -> None:
+        builder = self._builder
+        self._builder = None
+        self.progress.hide()
+        if builder is not None:
+            builder.deleteLater()
+        # options changed while building: build again for what is chosen now
+        stale = self._result is None or self._result[0] != self._key(self.options())
+        if stale and not self._error and self._check(self.options()) is None:
+            self.schedule_preview()
+
+    # ------------------------------------------------------------------------------------------- preview
+
+    def _show_preview(self, data: bytes, details: dict[str, Any]) -> None:
+        self.document.close()
+        buffer = QBuffer(self)
+        buffer.setData(QByteArray(data))
+        buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        self.document.load(buffer)
+        if self._buffer is not None:
+            self._buffer.deleteLater()
+        self._buffer = buffer
+        pages = details.get("pages", self.document.pageCount())
+        self.preview_label.setText(f"Preview: {pages} page{'s' if pages != 1 else ''}")
+        self._show_message(f"{pages} page{'s' if pages != 1 else ''} on {self.paper_combo.currentText()}.")
+
+    def _clear_preview(self) -> None:
+        self._result = None
+        self.document.close()
+        self.preview_label.setText("Preview")
+
+    def preview_pages(self) -> int:
+        return self.document.pageCount() if self.document.status() == QPdfDocument.Status.Ready else 0
+
+    def _show_message(self, text: str) -> None:
+        self._error = ""
+        self.message.setStyleSheet("")
+        self.message.setText(text)
+        self.save_button.setEnabled(True)
+
+    def _show_error(self, text: str) -> None:
+        self._error = text
+        self.message.setStyleSheet(ERROR_STYLE)
+        self.message.setText(text)
+        self.save_button.setEnabled(False)
+
+    # ---------------------------------------------------------------------------------------------- save
+
+    def _ask_path(self, suggested: str) -> str | None:
+        folder = str(self.ctx.settings.value("print/folder", "") or QStandardPaths.writableLocation(
+            QStandardPaths.StandardLocation.DocumentsLocation) or Path.home())
+        path, _ = QFileDialog.getSaveFileName(self, "Save PDF", str(Path(folder) / suggested), "PDF (*.pdf)")
+        return path or None
+
+    def save(self) -> None:
+        """Ask for a file, build (or reuse the preview) and write it; cancelling writes nothing."""
+        problem = self._check(self.options())
+        if problem:
+            self._show_error(problem)
+            return
+        chosen = self.choose_path(self.suggested_name())
+        if not chosen:
+            return
+        path = Path(chosen)
+        if path.suffix.lower() != ".pdf":
+            path = path.with_name(path.name + ".pdf")
+        self._timer.stop()
+        self._start(save_to=path)
+
+    def _write(self, path: Path, data: bytes, details: dict[str, Any]) -> None:
+        try:
+            written = write_pdf_atomic(path, data)
+        except ServiceError as exc:
+            self._show_error(str(exc))
+            return
+        settings = self.ctx.settings
+        settings.setValue("print/folder", str(written.parent))
+        settings.setValue("print/paper", self.paper())
+        settings.setValue("print/card_size", self.size_combo.currentData())
+        settings.setValue("print/open_when_done", "true" if self.open_check.isChecked() else "false")
+        pages = details.get("pages", 0)
+        self.ctx.signals.status.emit(f"Saved {written.name} ({pages} page{'s' if pages != 1 else ''})")
+        self.saved.emit(str(written))
+        if self.open_check.isChecked():
+            open_file(written)
+        self.accept()
+
+    # --------------------------------------------------------------------------------------------- close
+
+    def done(self, result: int) -> None:  # noqa: D401 - QDialog override
+        self._timer.stop()
+        self._save_to = None
+        self._stop_builder()
+        self.document.close()
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self._timer.stop()
+        self._stop_builder()
+        super().closeEvent(event)
+
+
+def open_print_dialog(ctx: AppContext, parent: QWidget | None = None, selection: dict[str, Any] | None = None
+                      ) -> None:
+    """File ▸ Print / Export PDF… (Ctrl+P), starting from what is selected in the navigator."""
+    dialog = PrintDialog(ctx, parent, selection or {})
+    try:
+        dialog.exec()
+    finally:
+        dialog.deleteLater()

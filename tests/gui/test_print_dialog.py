@@ -1,0 +1,186 @@
+"""File ▸ Print / Export PDF…: the dialog starts from the selection, previews in QtPdf, builds off the GUI
+thread with a progress bar for decks, saves atomically and opens the file; cancelling writes nothing."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialog
+
+from campaign_app.gui import print_dialog
+from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
+from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
+from campaign_app.services.navigator import navigator_tree
+
+TIMEOUT = 15000
+
+
+def _demo_campaign() -> dict[str, Any]:
+    return next(c for c in navigator_tree() if c["name"] == DEMO_CAMPAIGN)
+
+
+@pytest.fixture
+def platoon_id() -> int:
+    create_demo()
+    return int(next(c["id"] for c in _demo_campaign()["children"] if c["kind"] == "platoon"))
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    calls: list[Path] = []
+    monkeypatch.setattr(print_dialog, "open_file", calls.append)
+    return calls
+
+
+def _dialog(qtbot: Any, gui_ctx: Any, selection: dict[str, Any]) -> PrintDialog:
+    dialog = PrintDialog(gui_ctx, None, selection)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def _wait_preview(qtbot: Any, dialog: PrintDialog, pages: int) -> None:
+    qtbot.waitUntil(lambda: dialog.preview_pages() == pages and dialog._builder is None, timeout=TIMEOUT)
+
+
+def _pdf_pages(path: Path) -> int:
+    return len(PdfReader(io.BytesIO(path.read_bytes())).pages)
+
+
+def test_starts_from_the_selected_platoon_and_previews_it(qtbot, gui_ctx, platoon_id: int) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    assert dialog.kind() == "sheet" and dialog.checked_platoons() == [platoon_id]
+    assert dialog.sheet_mode() == "filled"
+    _wait_preview(qtbot, dialog, 1)
+    assert dialog.preview_label.text() == "Preview: 1 page"
+    assert dialog.save_button.isEnabled()
+    # two more pages: pencil mode still prints one page per platoon; the preview follows the choice
+    qtbot.mouseClick(dialog.mode_buttons["pencil"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog._result is not None and ("pencil", True) in dialog._result[0],
+                    timeout=TIMEOUT)
+    assert dialog.preview_pages() == 1
+
+
+def test_save_writes_the_pdf_and_opens_it(qtbot, gui_ctx, platoon_id: int, tmp_path: Path,
+                                          opened: list[Path]) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.paper_combo.setCurrentIndex(dialog.paper_combo.findData("a4"))
+    target = tmp_path / "out" / "sheet"
+    target.parent.mkdir()
+    asked: list[str] = []
+    dialog.choose_path = lambda suggested: asked.append(suggested) or str(target)
+    with qtbot.waitSignal(dialog.saved, timeout=TIMEOUT) as blocker:
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    written = Path(blocker.args[0])
+    assert written == target.with_name("sheet.pdf")  # ".pdf" added
+    assert asked == ["2nd Platoon - Unit Data Sheet.pdf"]
+    reader = PdfReader(io.BytesIO(written.read_bytes()))
+    assert len(reader.pages) == 1 and round(float(reader.pages[0].mediabox.width)) == 595
+    assert "2nd Platoon" in reader.pages[0].extract_text()
+    assert opened == [written]
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert [p.name for p in written.parent.iterdir()] == ["sheet.pdf"]  # no temporary file left
+    assert gui_ctx.settings.value("print/folder") == str(written.parent)
+    assert gui_ctx.settings.value("print/paper") == "a4"
+
+
+def test_cancel_writes_nothing(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, opened: list[Path]) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    folder = tmp_path / "nothing"
+    folder.mkdir()
+    dialog.choose_path = lambda suggested: None  # the user cancels the file dialog
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    _wait_preview(qtbot, dialog, 1)
+    qtbot.mouseClick(dialog.close_button, Qt.MouseButton.LeftButton)
+    assert dialog.result() == QDialog.DialogCode.Rejected
+    assert list(folder.iterdir()) == [] and opened == []
+
+
+def test_nothing_ticked_is_explained_and_cannot_be_saved(qtbot, gui_ctx, platoon_id: int) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.platoon_list.item(0).setCheckState(Qt.CheckState.Unchecked)
+    qtbot.waitUntil(lambda: "Tick at least one platoon" in dialog.message.text(), timeout=TIMEOUT)
+    assert not dialog.save_button.isEnabled() and dialog.preview_pages() == 0
+    qtbot.mouseClick(dialog.mode_buttons["blank"], Qt.MouseButton.LeftButton)
+    _wait_preview(qtbot, dialog, 1)
+    assert dialog.save_button.isEnabled()
+
+
+def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, opened: list[Path]) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
+    assert dialog.pages.currentIndex() == dialog.kind_combo.currentIndex()
+    decks, cards = dialog.chosen_cards()
+    assert decks == ["atomic-africa"] and cards == []  # the deck of the platoon's game system
+    deck_size = len(dialog._library.deck("atomic-africa").cards)
+    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards", timeout=TIMEOUT)
+    assert dialog.progress.maximum() == deck_size and dialog.progress.value() == deck_size
+    assert dialog.preview_pages() == dialog._result[2]["pages"] >= 2
+    # one single card of another deck, tarot size
+    root = dialog.deck_tree.invisibleRootItem()
+    decks_by_id = {root.child(i).data(0, Qt.ItemDataRole.UserRole): root.child(i) for i in range(root.childCount())}
+    decks_by_id["atomic-africa"].setCheckState(0, Qt.CheckState.Unchecked)
+    decks_by_id["sologear"].child(0).setCheckState(0, Qt.CheckState.Checked)
+    dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("tarot"))
+    assert dialog.chosen_cards() == ([], [decks_by_id["sologear"].child(0).data(0, Qt.ItemDataRole.UserRole)])
+    target = tmp_path / "cards.pdf"
+    dialog.choose_path = lambda suggested: str(target)
+    with qtbot.waitSignal(dialog.saved, timeout=TIMEOUT):
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert _pdf_pages(target) == 1
+    assert gui_ctx.settings.value("print/card_size") == "tarot"
+
+
+def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
+    from campaign_app.services import sologear as sgs
+
+    sheet = sgs.create_sheet("Badlands 2", "Janne", 250).id
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "sheet", "id": sheet})
+    assert dialog.kind() == "sologear" and dialog.sologear_combo.currentData() == sheet
+    _wait_preview(qtbot, dialog, 2)
+    qtbot.mouseClick(dialog.sologear_blank, Qt.MouseButton.LeftButton)
+    assert not dialog.sologear_combo.isEnabled()
+    qtbot.waitUntil(lambda: dialog._result is not None and ("blank", True) in dialog._result[0], timeout=TIMEOUT)
+    assert dialog.preview_pages() == 2 and dialog.suggested_name() == "Sologear forms (blank).pdf"
+
+
+def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "campaign", "id": _demo_campaign()["id"]})
+    assert dialog.checked_platoons() == [platoon_id]
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("history"))
+    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "history", timeout=TIMEOUT)
+    assert dialog.preview_pages() == 1 and dialog.suggested_name() == "2nd Platoon - history.pdf"
+
+
+def test_empty_database_offers_blank_sheets(qtbot, gui_ctx) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {})
+    assert dialog.kind() == "sheet" and dialog.sheet_mode() == "blank"
+    assert dialog.sologear_blank.isChecked() and not dialog.sologear_blank.isEnabled()
+    _wait_preview(qtbot, dialog, 1)
+
+
+def test_closing_while_building_is_safe(qtbot, gui_ctx, platoon_id: int, opened: list[Path]) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
+    qtbot.waitUntil(lambda: dialog._builder is not None, timeout=TIMEOUT)
+    dialog.reject()
+    assert dialog._builder is None and opened == []
+
+
+def test_the_menu_hook_opens_a_modal_dialog(qtbot, gui_ctx, platoon_id: int) -> None:
+    seen: list[str] = []
+
+    def close_it() -> None:
+        widget = QApplication.activeModalWidget()
+        assert isinstance(widget, PrintDialog)
+        seen.append(widget.kind())
+        widget.reject()
+
+    QTimer.singleShot(0, close_it)
+    open_print_dialog(gui_ctx, None, {"kind": "platoon", "id": platoon_id})
+    assert seen == ["sheet"]
