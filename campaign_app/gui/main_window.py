@@ -94,10 +94,9 @@ class MainWindow(QMainWindow):
         self.first_run.create_requested.connect(self.new_campaign)
         self.first_run.sample_requested.connect(self.load_sample)
         ctx.signals.data_changed.connect(self._on_data_changed)
-        ctx.signals.status.connect(lambda msg: self.statusBar().showMessage(msg, 6000))
+        ctx.signals.status.connect(self._show_status)
         ctx.signals.open_item.connect(self.open_item)
-        ctx.undo_stack.cleanChanged.connect(lambda _c: self._update_actions())
-        ctx.undo_stack.indexChanged.connect(lambda _i: self._update_actions())
+        ctx.undo_stack.indexChanged.connect(self._on_undo_index)
 
         self._restore_geometry()
         self.refresh()
@@ -187,6 +186,12 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_about)
         m.addAction(self.act_about_qt)
         self.addActions([self.act_find])
+
+    def _show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message, 6000)
+
+    def _on_undo_index(self, _index: int) -> None:
+        self._update_actions()
 
     def _update_actions(self) -> None:
         kind = self._current[0] if self._current else None
