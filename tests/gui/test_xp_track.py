@@ -12,8 +12,23 @@ from campaign_app.gui.platoon_page import DEFAULT_REASON, PlatoonPage
 from campaign_app.gui.xp_track import XpTrack
 from campaign_app.rules.experience import Thresholds
 from campaign_app.services import roster
-from campaign_app.services.demo import create_demo
 from campaign_app.store.models import Platoon, XpChange
+
+
+def sample_platoon() -> int:
+    """The rules' example platoon, built here (not with the demo, which others may change), log emptied."""
+    from campaign_app.services import campaigns
+    from campaign_app.store.models import AttributeChange
+
+    cid = campaigns.create_campaign("Congo 1960").id
+    pid = roster.create_platoon(cid, "2nd Platoon", training="d10", equipment="d10", morale="d8", armor=2, xp=6,
+                                leader_name="Lt. Okafor", leader_xp=2,
+                                notes="Regular army, tired after recent battles.").id
+    roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
+    AttributeChange.delete().execute()
+    return pid
 
 
 @pytest.fixture
@@ -120,12 +135,12 @@ def test_small_width_still_fits_32_boxes(qtbot, track: XpTrack) -> None:
 
 @pytest.fixture
 def page(qtbot, app_paths, tmp_path) -> PlatoonPage:
-    create_demo()
+    pid = sample_platoon()
     ctx = AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     p = PlatoonPage(ctx)
     qtbot.addWidget(p)
     p.resize(1100, 900)
-    p.show_platoon(roster.platoon_id("2nd Platoon"))
+    p.show_platoon(pid)
     p.show()
     qtbot.waitExposed(p)
     return p
