@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QDate, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QUndoCommand
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPaintEvent, QUndoCommand
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -172,6 +172,15 @@ def _show_error(label: QLabel, text: str) -> None:
     label.setVisible(bool(text))
 
 
+class FacesEdit(QLineEdit):
+    """The typed faces. Enter uses them and stops there: it must not also press the wizard's Next."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        super().keyPressEvent(event)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+
+
 class DiceInput(QWidget):
     """**Roll for me** or **I rolled** [faces] for one roll."""
 
@@ -184,7 +193,7 @@ class DiceInput(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         self.roll_button = QPushButton("Roll for me")
         self.roll_button.setToolTip("The app rolls the dice for you")
-        self.faces = QLineEdit()
+        self.faces = FacesEdit()
         self.faces.setPlaceholderText("faces, e.g. 5,2")
         self.faces.setAccessibleName("Faces you rolled")
         self.faces.setMaximumWidth(180)

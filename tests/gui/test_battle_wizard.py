@@ -1,0 +1,334 @@
+"""The post-battle wizard driven as a user would: app-rolled and typed dice, cancel at every step, undo/redo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialog, QWizard
+
+from campaign_app.gui.battle_wizard import (
+    PAGE_BATTLE,
+    PAGE_CASUALTIES,
+    PAGE_REPLACEMENT,
+    PAGE_ROLLS,
+    PAGE_SUMMARY,
+    BattleWizard,
+    log_battle,
+)
+from campaign_app.rules.dice import SeededDice
+from campaign_app.store.database import db
+from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
+
+LEFT = Qt.MouseButton.LeftButton
+
+
+def _pin_bools() -> None:
+    """PySide6 6.12.0 drops a reference to ``True`` on every ``Signal.emit()`` made from Python; on Python < 3.12
+    (where the bools are not immortal) a few hundred emits end in "Fatal Python error: bool_dealloc". Until the
+    project pins a PySide6 without that bug, give True and False references they can never run out of."""
+    import ctypes
+    import sys
+
+    import PySide6
+
+    if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
+        for obj in (True, False):
+            ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 30
+
+
+_pin_bools()
+
+
+def dump() -> dict[str, list[tuple[Any, ...]]]:
+    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+    return {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall() for t in sorted(tables)}
+
+
+@pytest.fixture
+def pid() -> int:
+    c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
+    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    return p.id
+
+
+def make(qtbot, gui_ctx, pid: int, seed: int = 1) -> BattleWizard:  # type: ignore[no-untyped-def]
+    wizard = BattleWizard(gui_ctx, pid, dice=SeededDice(seed))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    return wizard
+
+
+def click(qtbot, wizard: BattleWizard, which: QWizard.WizardButton) -> None:  # type: ignore[no-untyped-def]
+    button = wizard.button(which)
+    assert button.isVisible() and button.isEnabled(), which
+    qtbot.mouseClick(button, LEFT)
+
+
+def set_spin(qtbot, spin, value: int) -> None:  # type: ignore[no-untyped-def]
+    spin.setFocus()
+    qtbot.keyClick(spin, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(spin, str(value))
+    assert spin.value() == value
+
+
+def fill_battle_page(qtbot, wizard: BattleWizard) -> None:  # type: ignore[no-untyped-def]
+    page = wizard.battle_page
+    qtbot.keyClicks(page.scenario, "Hold the bridge")
+    qtbot.keyClicks(page.opponent, "Red Company (Congo 1960)")
+    page.outcome.setFocus()
+    qtbot.keyClicks(page.outcome, "V")
+    page.objectives.setFocus()
+    qtbot.keyClick(page.objectives, Qt.Key.Key_Down)
+    qtbot.mouseClick(page.fire_support, LEFT, pos=QPoint(8, page.fire_support.height() // 2))
+    assert page.fire_support.isChecked()
+    qtbot.keyClicks(page.notes, "Held until dusk")
+
+
+def test_app_rolled_battle_end_to_end_then_undo_and_redo(qtbot, gui_ctx, pid: int) -> None:
+    before = dump()
+    wizard = make(qtbot, gui_ctx, pid, seed=8)
+    assert "2nd Platoon: 6 XP (Regular)" in wizard.battle_page.subTitle()
+    fill_battle_page(qtbot, wizard)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_CASUALTIES
+    page = wizard.casualties_page
+    set_spin(qtbot, page.wounds, 12)
+    set_spin(qtbot, page.leader_wounds, 20)
+    assert "Platoon 6 \u2192 8 XP" in page.award.text()
+    assert [r[0] for r in page.leader_bars.rows()] == ["Casualty", "Promoted", "Stays"]
+    assert page.leader_bars.rows()[0][2] == "93.1 %"  # P(2d12 <= 20) = 134/144
+    assert page.recovery_bars.rows() and "Expected XP loss" in page.mean.text()
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_ROLLS
+    rolls = wizard.rolls_page
+    assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+    assert rolls.step.text() == "Recovery roll 1: 1d8"
+    seen_steps = []
+    while rolls.dice_input.roll_button.isEnabled():
+        seen_steps.append(rolls.step.text())
+        qtbot.mouseClick(rolls.dice_input.roll_button, LEFT)
+    assert seen_steps[0] == "Recovery roll 1: 1d8" and seen_steps[-1] == "Leader's fate: 2d12"
+    assert rolls.model.rowCount() == len(seen_steps)
+    assert all(rolls.model.index(r, 5).data() == "app" for r in range(rolls.model.rowCount()))
+    fate = wizard.session.fate
+    assert fate is not None
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    if wizard.session.needs_replacement:
+        assert wizard.currentId() == PAGE_REPLACEMENT
+        rep = wizard.replacement_page
+        assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+        qtbot.keyClicks(rep.name, "Lt. Adebayo")
+        assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()  # XP not rolled yet
+        qtbot.mouseClick(rep.dice_input.roll_button, LEFT)
+        assert "New leader's XP" in rep.result.text()
+        click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_SUMMARY
+    html = wizard.summary_page.text.toPlainText()
+    assert "Hold the bridge" in html and "Red Company" in html and "RULES 1.2 recovery" in html
+    assert dump() == before, "nothing is written before Commit"
+    assert wizard.button(QWizard.WizardButton.FinishButton).text().replace("&", "") == "Commit"
+    with qtbot.waitSignal(gui_ctx.signals.data_changed):
+        click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+    assert wizard.result() == QDialog.DialogCode.Accepted
+    b = Battle.get_by_id(wizard.battle_id)
+    assert (b.scenario, b.opponent, b.outcome, b.objectives, b.fire_support, b.notes) == (
+        "Hold the bridge", "Red Company", "victory", 1, True, "Held until dusk")
+    assert b.opponent_platoon_id == Platoon.get(Platoon.name == "Red Company").id
+    assert (b.wounds, b.leader_wounds, b.leader_fate) == (12, 20, fate)
+    assert Roll.select().where(Roll.battle == b.id).count() == len(seen_steps) + (
+        1 if wizard.session.needs_replacement else 0)
+    after = dump()
+    assert gui_ctx.undo_stack.count() == 1 and gui_ctx.undo_stack.undoText().startswith("Log battle 1")
+    with qtbot.waitSignal(gui_ctx.signals.data_changed):
+        gui_ctx.undo_stack.undo()
+    assert dump() == before
+    gui_ctx.undo_stack.redo()
+    assert dump() == after
+
+
+def test_typed_dice_are_checked_and_recovery_goes_one_step_at_a_time(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    set_spin(qtbot, wizard.casualties_page.wounds, 7)
+    set_spin(qtbot, wizard.casualties_page.leader_wounds, 2)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    rolls = wizard.rolls_page
+    faces = rolls.dice_input.faces
+    qtbot.keyClicks(faces, "9")
+    qtbot.keyClick(faces, Qt.Key.Key_Return)
+    assert rolls.error.isVisible() and "9 is not a face of a d8" in rolls.error.text()
+    assert rolls.model.rowCount() == 0
+    faces.clear()
+    qtbot.keyClicks(faces, "3")
+    qtbot.mouseClick(rolls.dice_input.enter_button, LEFT)
+    assert not rolls.error.isVisible()
+    assert "3 removed, 4 remaining" in rolls.state.text() and "XP lost so far: 1" in rolls.state.text()
+    assert rolls.step.text() == "Recovery roll 2: 2d8"
+    qtbot.keyClicks(faces, "2")
+    qtbot.keyClick(faces, Qt.Key.Key_Return)
+    assert "2d8 needs 2 faces" in rolls.error.text()
+    faces.clear()
+    qtbot.keyClicks(faces, "2, 2")
+    qtbot.keyClick(faces, Qt.Key.Key_Return)
+    assert "7 removed, 0 remaining" in rolls.state.text()
+    assert rolls.step.text() == "Leader's fate: 2d12"
+    qtbot.keyClicks(faces, "2 1")  # 3: above 2 wound counters, not above 3 XP
+    qtbot.keyClick(faces, Qt.Key.Key_Return)
+    assert wizard.session.fate == "promoted" and "promoted" in rolls.step.text()
+    assert [rolls.model.index(r, 5).data() for r in range(3)] == ["typed in"] * 3
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    rep = wizard.replacement_page
+    assert wizard.currentId() == PAGE_REPLACEMENT and "promoted out of the platoon" in rep.subTitle()
+    qtbot.keyClicks(rep.dice_input.faces, "11")
+    qtbot.keyClick(rep.dice_input.faces, Qt.Key.Key_Return)
+    assert "11 is not a face of a d10" in rep.error.text()
+    rep.dice_input.faces.clear()
+    qtbot.keyClicks(rep.dice_input.faces, "6")
+    qtbot.keyClick(rep.dice_input.faces, Qt.Key.Key_Return)
+    assert "New leader's XP: 5" in rep.result.text()
+    qtbot.keyClicks(rep.name, "Lt. Adebayo")
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    text = wizard.summary_page.text.toPlainText()
+    assert "Platoon XP: 6 \u2192 6" in text and "Lt. Okafor: XP 2 \u2192 3" in text and "Lt. Adebayo" in text
+    click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+    new = Leader.get(Leader.status == "active")
+    assert (new.name, new.xp, new.joined_battle_id) == ("Lt. Adebayo", 5, wizard.battle_id)
+    assert [r.source for r in Roll.select()] == ["entered"] * 4
+    assert Platoon.get_by_id(pid).xp == 6 and XpChange.select().count() == 3
+
+
+def _go_to(qtbot, wizard: BattleWizard, stop: str) -> None:  # type: ignore[no-untyped-def]
+    """Walk the wizard with app dice until ``stop``: battle, casualties, rolls-midway, rolls, replacement,
+    summary."""
+    if stop == "battle":
+        fill_battle_page(qtbot, wizard)
+        return
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    set_spin(qtbot, wizard.casualties_page.wounds, 30)
+    set_spin(qtbot, wizard.casualties_page.leader_wounds, 30)
+    if stop == "casualties":
+        return
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    qtbot.mouseClick(wizard.rolls_page.dice_input.roll_button, LEFT)
+    if stop == "rolls-midway":
+        return
+    while wizard.rolls_page.dice_input.roll_button.isEnabled():
+        qtbot.mouseClick(wizard.rolls_page.dice_input.roll_button, LEFT)
+    if stop == "rolls":
+        return
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_REPLACEMENT  # 30 wounds on the leader: always a casualty
+    qtbot.mouseClick(wizard.replacement_page.dice_input.roll_button, LEFT)
+    qtbot.keyClicks(wizard.replacement_page.name, "Lt. Diallo")
+    if stop == "replacement":
+        return
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_SUMMARY
+
+
+@pytest.mark.parametrize("stop", ["battle", "casualties", "rolls-midway", "rolls", "replacement", "summary"])
+def test_cancel_at_any_step_writes_nothing(qtbot, gui_ctx, pid: int, stop: str) -> None:
+    before = dump()
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, stop)
+    click(qtbot, wizard, QWizard.WizardButton.CancelButton)
+    assert wizard.result() == QDialog.DialogCode.Rejected and wizard.battle_id is None
+    assert dump() == before
+    assert gui_ctx.undo_stack.count() == 0
+
+
+def test_going_back_and_changing_casualties_starts_the_rolls_again(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, "rolls-midway")
+    assert wizard.rolls_page.model.rowCount() == 1
+    click(qtbot, wizard, QWizard.WizardButton.BackButton)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.rolls_page.model.rowCount() == 1, "unchanged casualties keep the rolls made"
+    click(qtbot, wizard, QWizard.WizardButton.BackButton)
+    set_spin(qtbot, wizard.casualties_page.wounds, 5)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.rolls_page.model.rowCount() == 0
+    assert wizard.rolls_page.step.text() == "Recovery roll 1: 1d8"
+
+
+def test_bad_details_keep_the_first_page(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    qtbot.keyClicks(wizard.battle_page.opponent, "2nd Platoon (Congo 1960)")  # itself: not offered
+    assert wizard.battle_page.opponent.findText("2nd Platoon (Congo 1960)") == -1
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_CASUALTIES
+    assert wizard.session.details.opponent == "2nd Platoon (Congo 1960)"
+    assert wizard.session.details.opponent_platoon is None
+
+
+def test_platoon_without_leader_needs_no_leader_roll(qtbot, gui_ctx, pid: int) -> None:
+    p = Platoon.create(campaign=Campaign.get(), name="Leaderless", training=6, equipment=6, morale=6, armor=1,
+                       xp=2)
+    wizard = make(qtbot, gui_ctx, p.id)
+    assert "with no leader" in wizard.battle_page.subTitle()
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    set_spin(qtbot, wizard.casualties_page.wounds, 1)
+    assert "no leader" in wizard.casualties_page.leader_title.text()
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    qtbot.mouseClick(wizard.rolls_page.dice_input.roll_button, LEFT)
+    assert "no leader's fate roll" in wizard.rolls_page.step.text()
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_SUMMARY
+    click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+    assert Battle.get_by_id(wizard.battle_id).leader_fate is None
+
+
+def test_commit_refused_when_the_platoon_changed_meanwhile(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, "summary")
+    Platoon.update(xp=9).where(Platoon.id == pid).execute()
+    before = dump()
+    click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+    assert wizard.isVisible() and wizard.summary_page.error.isVisible()
+    assert "changed while the battle was being logged" in wizard.summary_page.error.text()
+    assert dump() == before and gui_ctx.undo_stack.count() == 0
+
+
+def test_undo_after_an_edit_is_refused_in_the_status_bar(qtbot, gui_ctx, pid: int) -> None:
+    from campaign_app.services import battles
+
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, "summary")
+    click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+    battles.edit_battle_text(wizard.battle_id, notes="edited outside the undo stack")
+    with qtbot.waitSignal(gui_ctx.signals.status) as blocker:
+        gui_ctx.undo_stack.undo()
+    assert "Cannot undo" in blocker.args[0] and "edited since" in blocker.args[0]
+    assert Battle.select().count() == 1 and AttributeChange.select().count() == 1
+
+
+def test_log_battle_hook_runs_the_wizard_modally(qtbot, gui_ctx, pid: int) -> None:
+    def drive() -> None:
+        wizard = QApplication.activeModalWidget()
+        assert isinstance(wizard, BattleWizard)
+        assert wizard.currentId() == PAGE_BATTLE
+        qtbot.keyClicks(wizard.battle_page.scenario, "Patrol")
+        for _ in range(2):
+            click(qtbot, wizard, QWizard.WizardButton.NextButton)
+        while wizard.rolls_page.dice_input.roll_button.isEnabled():
+            qtbot.mouseClick(wizard.rolls_page.dice_input.roll_button, LEFT)
+        click(qtbot, wizard, QWizard.WizardButton.NextButton)
+        click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+
+    QTimer.singleShot(0, drive)
+    battle_id = log_battle(gui_ctx, None, pid)
+    assert battle_id is not None and Battle.get_by_id(battle_id).scenario == "Patrol"
+
+    def cancel() -> None:
+        wizard = QApplication.activeModalWidget()
+        assert isinstance(wizard, BattleWizard)
+        wizard.reject()
+
+    QTimer.singleShot(0, cancel)
+    assert log_battle(gui_ctx, None, pid) is None
+    assert Battle.select().count() == 1
