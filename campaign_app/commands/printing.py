@@ -147,9 +147,12 @@ def _cmd_decks(args: argparse.Namespace, ctx: Context) -> int:
 
     library = _library(ctx, warn=False)
     assert isinstance(library, DeckLibrary)
+    from ..rules.tables import RULE_TABLES
+
     data = {
         "decks": [deck.to_dict() for deck in library.decks.values()],
         "user_decks_dir": str(user_decks_dir(ctx)),
+        "rule_tables": [{"name": t.name, "description": t.description} for t in RULE_TABLES.values()],
         "problems": [{"file": str(p.path), "line": p.line, "message": p.message} for p in library.problems],
     }
 
@@ -161,6 +164,7 @@ def _cmd_decks(args: argparse.Namespace, ctx: Context) -> int:
             for card in deck.cards:
                 lines.append(f"  {card.full_id}: {card.title}")
         lines.append(f"your decks folder: {user_decks_dir(ctx)}")
+        lines.append(f"rule tables a card can name: {', '.join(RULE_TABLES)}")
         for problem in library.problems:
             lines.append(f"problem: {problem}")
         return "\n".join(lines)

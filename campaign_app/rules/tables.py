@@ -56,7 +56,7 @@ def _aa_levels() -> TableData:
 
     thresholds = (0, *DEFAULT_THRESHOLDS.as_tuple())
     letters = ("–", *LEVEL_LETTERS)
-    rows = [(name, f"{xp}+", letter, str(2 * rank))
+    rows: Rows = [(name, f"{xp}+", letter, str(2 * rank))
             for rank, (name, xp, letter) in enumerate(zip(LEVELS, thresholds, letters, strict=True), start=1)]
     return ("Level", "XP", "Track", "Cards"), rows
 
@@ -149,14 +149,14 @@ def _fate_probs(result: object) -> dict[str, Fraction | float]:
 def _aa_leader_casualty() -> TableData:
     from .odds import leader_odds
 
-    rows = [(str(w), percent(_fate_probs(leader_odds(w, 0))["casualty"])) for w in LEADER_WOUND_ROWS]
+    rows: Rows = [(str(w), percent(_fate_probs(leader_odds(w, 0))["casualty"])) for w in LEADER_WOUND_ROWS]
     return ("Wounds on his element", "Casualty"), rows
 
 
 def _aa_leader_stays() -> TableData:
     from .odds import leader_odds
 
-    rows = []
+    rows: Rows = []
     for xp in LEADER_XP_ROWS:
         probs = _fate_probs(leader_odds(0, xp))
         rows.append((str(xp), percent(probs["stays"]), percent(probs["promoted"])))

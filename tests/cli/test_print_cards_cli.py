@@ -35,6 +35,8 @@ def test_print_decks_json(capsys: pytest.CaptureFixture[str], app_paths: AppPath
     card = d12["cards"][0]
     assert set(card) >= {"id", "full_id", "title", "source"} and Path(card["source"]).is_file()
     assert data["problems"] == [] and data["user_decks_dir"] == str(app_paths.user_decks_dir)
+    tables = {t["name"]: t["description"] for t in data["rule_tables"]}
+    assert "aa.recovery_odds" in tables and "sologear.combat" in tables and all(tables.values())
 
 
 def test_print_decks_text(capsys: pytest.CaptureFixture[str], app_paths: AppPaths) -> None:

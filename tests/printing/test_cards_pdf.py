@@ -321,3 +321,30 @@ def test_default_paper_from_the_locale() -> None:
     assert default_paper({"LC_PAPER": "en_CA.UTF-8", "LANG": "de_DE"}) == "letter"
     assert default_paper({"LANG": "C.UTF-8"}) == "a4"
     assert default_paper({}) == "a4"
+
+
+def test_every_character_of_the_shipped_cards_is_in_the_fonts(library: DeckLibrary) -> None:
+    """No missing-glyph boxes: every character the cards print exists in both DejaVu faces."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from campaign_app.printing.cards import resolve_rule_table
+    from campaign_app.printing.fonts import FONT, FONT_BOLD, register_fonts
+
+    register_fonts()
+    texts: list[str] = []
+    for deck in library.decks.values():
+        texts += [deck.title, deck.system, deck.back.title, deck.back.text]
+        for card in deck.cards:
+            texts += [card.title, card.system, card.tag]
+            for block in card.blocks:
+                texts += [block.text, block.caption, *block.items, *block.headers, *block.labels]
+                texts += [cell for row in block.rows for cell in row]
+                if block.type == "rule_table":
+                    headers, rows = resolve_rule_table(block)
+                    texts += [*headers, *(cell for row in rows for cell in row)]
+    chars = {ch for text in texts for ch in text if not ch.isspace()}
+    for name in (FONT, FONT_BOLD):
+        cmap = pdfmetrics.getFont(name).face.charToGlyph
+        missing = sorted(ch for ch in chars if ord(ch) not in cmap)
+        assert not missing, (name, missing)
+    assert {"♠", "♥", "♦", "♣", "−", "×"} <= chars
