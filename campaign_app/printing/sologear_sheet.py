@@ -7,7 +7,7 @@ use, from :func:`campaign_app.rules.sologear.card_tables`).
 
 Page 2, the **battle form**: one row per battle turn (turn, action, enemy, glory, special), then the
 **end-of-campaign reckoning** (recognition and impression with their breakdowns, the D66 noticed roll and the
-reward or punishment) when the campaign is finished, or as an empty worksheet on a blank form.
+reward or punishment) once it is done, else as an empty worksheet to finish by hand.
 
 The functions take plain data (:class:`SologearSheetData`); ``campaign_app.services.printing`` gathers it.
 """
@@ -53,7 +53,7 @@ from .sheetkit import (
 
 MARGIN = 36.0
 BLANK_FORCE_ROWS = 5
-BLANK_TURN_ROWS = 20
+BLANK_TURN_ROWS = 18
 MIN_TURN_ROWS = 8
 
 
@@ -311,14 +311,18 @@ def _length_text(data: SologearSheetData | None) -> tuple[str | None, str | None
     return f"{data.length} turns", how + f" Rolled: {data.length} battle turns."
 
 
+def _gear_text(d: SologearSheetData | None) -> str | None:
+    if d is None:
+        return None
+    return f"{d.gear_name} (TV {d.gear_tv})" if d.gear_name else f"TV {d.gear_tv}"
+
+
 def _campaign_sheet(data: SologearSheetData | None, width: float, st: dict[str, Any]) -> list[Any]:
     flow: list[Any] = _title("campaign sheet", data.name if data else None, st)
     odds_value, odds_sentence = _odds_text(data)
     length_value, length_sentence = _length_text(data)
     d = data
-    gear = None
-    if d is not None:
-        gear = f"{d.gear_name} (TV {d.gear_tv})" if d.gear_name else f"TV {d.gear_tv}"
+    gear = _gear_text(d)
     flow.append(_fields_table([
         ("Date of campaign", d.date if d else None, "Campaign area", d.area if d else None),
         ("Player unit", d.player_unit if d else None, "Enemy unit", d.enemy_unit if d else None),
@@ -367,8 +371,10 @@ def _state_text(d: SologearSheetData) -> str:
     if d.status == "ended":
         parts.append("Campaign over" + (f": {d.end_text}" if d.end_text else ""))
     else:
-        left = f", {max(0, d.length - len(d.turns))} turns left" if d.length is not None else ""
-        parts.append(f"Campaign going on ({len(d.turns)} turns played{left})")
+        remaining = max(0, d.length - len(d.turns)) if d.length is not None else None
+        left = f", {remaining} turn{'s' if remaining != 1 else ''} left" if remaining is not None else ""
+        played = len(d.turns)
+        parts.append(f"Campaign going on ({played} turn{'s' if played != 1 else ''} played{left})")
     gear = [w for w, on in (("Gear damaged", d.gear_damaged), ("short of ammunition", d.short_ammo)) if on]
     if gear:
         parts.append(", ".join(gear))
@@ -383,6 +389,7 @@ def _battle_form(data: SologearSheetData | None, width: float, st: dict[str, Any
     flow.append(_fields_table([
         ("Player unit", d.player_unit if d else None, "Campaign date", d.date if d else None),
         ("Player affiliation", d.player_affiliation if d else None, "Campaign area", d.area if d else None),
+        ("Pilot", d.pilot if d else None, "Gear", _gear_text(d)),
     ], width, st))
     note = "Action: DEC, REP or FIG(X); Enemy: TV destroyed / met; Special: bunkers, hits, S, E"
     flow.append(CondPageBreak(90))
@@ -470,7 +477,7 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
         lines.append("Recognition ______ \u2192 noticed on ______ \u00b7 D66 rolled ______ \u00b7 noticed: "
                      "yes / no")
         lines.append("Impression ______ \u2192 rewards (\u2265 0) / punishments (< 0) \u00b7 roll 1d6 + "
-                     "impression = ______ \u2192 result: ______________________________")
+                     "impression = ______ \u2192 result: ____________________")
     for text in lines:
         flow.append(Paragraph(text, st["body"]))
         flow.append(Spacer(1, 3))
@@ -482,8 +489,9 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
 
 def build_sologear_sheet(data: SologearSheetData | None, *, paper: str | None = None,
                          printed_on: _dt.date | None = None, invariant: bool = True) -> bytes:
-    """The PDF (bytes): the campaign sheet, then the battle form with the reckoning (filled when the campaign
-    is finished; an empty worksheet on a blank form). ``data`` None prints blank forms."""
+    """The PDF (bytes): the campaign sheet, then the battle form with the reckoning (filled once the
+    campaign's reckoning is done, else an empty worksheet to finish by hand). ``data`` None prints blank
+    forms."""
     _name, size = resolve_paper(paper)
     width = size[0] - 2 * MARGIN
     st = styles()
@@ -503,8 +511,7 @@ def build_sologear_sheet(data: SologearSheetData | None, *, paper: str | None = 
     story: list[Any] = _campaign_sheet(data, width, st)
     story.append(PageBreak())
     story += _battle_form(data, width, st)
-    if data is None or data.reckoning is not None:
-        story += _reckoning(data, width, st)
+    story += _reckoning(data, width, st)
     doc.build(story, canvasmaker=canvas_maker(title, "Sologear campaign", invariant))
     return buffer.getvalue()
 

@@ -65,8 +65,11 @@ def test_blank_forms() -> None:
     # the rules' own tables: skill and loyalty multipliers, odds bands
     assert "Veteran 2.25" in sheet and "Firm 1.5" in sheet and "≥ 3.00 Winning" in sheet
     assert "Turn Action Enemy Glory Special" in form
-    assert "20" in form and "END OF CAMPAIGN" in form and "Recognition" in form and "Impression" in form
+    assert " 17 18 " in form and "END OF CAMPAIGN" in form and "Recognition" in form and "Impression" in form
     assert "blank form" in form
+    letter = build_sologear_sheet(None, paper="letter", printed_on=DAY)
+    assert len(reader(letter).pages) == 2  # the form and its reckoning still fit on one page
+    assert_paper(letter, LETTER)
 
 
 def test_filled_from_the_services(badlands: int) -> None:
@@ -83,7 +86,9 @@ def test_filled_from_the_services(badlands: int) -> None:
         assert expected in sheet, expected
     assert "1 FIG(+1)" in form and "not recorded yet" in form
     assert "2 " in form  # the second turn's row waits to be filled in
-    assert "THE RECKONING" not in form  # not over yet
+    # not over yet: the reckoning is an empty worksheet to finish by hand
+    assert "THE RECKONING" in form and "Recognition ______" in form and "Rolled D66" not in form
+    assert "Pilot Janne" in form and "Jäger (TV 250)" in form
 
 
 def test_the_reckoning_prints_when_the_campaign_is_over(badlands: int) -> None:
