@@ -427,9 +427,16 @@ class HistoryView(QWidget):
 
     # -- loading ------------------------------------------------------------------------------------------
     def show_platoon(self, platoon_id: int) -> None:
+        """Show a platoon's history; read at once when visible, else when the view is next shown (e.g. the
+        History tab of the platoon page is chosen)."""
+        changed = platoon_id != self.platoon_id
         self.platoon_id = platoon_id
-        self._say("")
-        self.reload()
+        if changed:
+            self._say("")
+        if self.isVisible():
+            self.reload()
+        else:
+            self._dirty = True
 
     def reload(self) -> None:
         if self.platoon_id is None:

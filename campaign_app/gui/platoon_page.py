@@ -204,6 +204,9 @@ class PlatoonPage(QWidget):
         self._dirty = False
         self._extra_tabs: list[QWidget] = []
         self._build()
+        history_view = _optional("campaign_app.gui.history_view", "HistoryView")  # the battle log's tab
+        if history_view is not None:
+            self.add_tab(history_view(ctx, self), "&History")
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     # --- layout -------------------------------------------------------------------------------------------

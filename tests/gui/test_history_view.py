@@ -176,6 +176,8 @@ def test_many_battles_use_lines_for_the_wounds_chart(qtbot, gui_ctx, clock: None
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
     v.show_platoon(p.id)
+    assert v.report is None  # hidden: nothing read yet
+    v.show()
     assert v.wounds_chart.mode == "lines"
     assert len(v.xp_chart.platoon_points) == 46
 
@@ -274,9 +276,27 @@ def test_a_platoon_without_battles_and_a_deleted_one(qtbot, gui_ctx, pid: int) -
     p = Platoon.create(campaign=c, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0)
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
+    v.show()
     v.show_platoon(p.id)
     assert not v.undo_button.isEnabled() and v.log_button.isEnabled()
     assert v.model.rowCount() == 0 and v.xp_chart.platoon_points == [(0.0, 0.0)]
     Platoon.delete().where(Platoon.id == p.id).execute()
     v.reload()
     assert "no platoon with id" in v.message.text() and not v.log_button.isEnabled()
+
+
+def test_platoon_page_has_a_history_tab(qtbot, gui_ctx, pid: int) -> None:
+    from campaign_app.gui.platoon_page import PlatoonPage
+
+    page = PlatoonPage(gui_ctx)
+    qtbot.addWidget(page)
+    page.resize(1300, 850)
+    page.show()
+    page.show_platoon(pid)
+    titles = [page.tabs.tabText(i) for i in range(page.tabs.count())]
+    assert "&History" in titles
+    history = page.tabs.widget(titles.index("&History"))
+    assert isinstance(history, HistoryView) and history.report is None  # read only when shown
+    with qtbot.waitSignal(history.loaded):
+        page.tabs.setCurrentIndex(titles.index("&History"))
+    assert history.report["summary"]["battles"] == 3  # type: ignore[index]
