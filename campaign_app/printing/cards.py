@@ -480,7 +480,7 @@ def _lay_out(card: Card, st: _Style, canvas: Canvas) -> _Laid:
     title = _title_paragraph(card, st, inner_w)
     _, title_h = title.wrap(inner_w, 1000)
     header_h = title_h + 2 * PAD * 0.7
-    footer_h = _footer_size(st) * 1.6
+    footer_h = _footer_size(st) * 1.85
     body_top = size.height - INSET - header_h - PAD * 0.9
     body_bottom = INSET + footer_h + PAD * 0.4
     body_h = body_top - body_bottom
