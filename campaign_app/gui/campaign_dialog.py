@@ -37,7 +37,7 @@ from ..services import roster as roster_service
 from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
-from .widgets import ArmorPicker, ChoicePicker, DiePicker
+from .widgets import ArmorPicker, ChoicePicker, DiePicker, ErrorLabel
 
 
 def period_choices() -> list[tuple[int | None, str]]:
@@ -109,13 +109,6 @@ class ThresholdsEditor(QWidget):
         self.edited.emit(DEFAULT_THRESHOLDS)
 
 
-def _error_label(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setStyleSheet("color: palette(bright-text);")
-    label.setAccessibleName("Problem")
-    return label
-
-
 # --- new campaign -----------------------------------------------------------------------------------------
 
 class NewCampaignDialog(QDialog):
@@ -125,7 +118,7 @@ class NewCampaignDialog(QDialog):
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("e.g. Congo 1960")
         self.name_edit.setAccessibleName("Campaign name")
-        self.problem = _error_label(self)
+        self.problem = ErrorLabel(self)
         self.system = ChoicePicker(list(campaign_service.SYSTEMS.items()), "Game system", self)
         self.period = ChoicePicker(period_choices(), "Campaign period", self)
         self.thresholds = ThresholdsEditor(self)
@@ -168,8 +161,7 @@ class NewCampaignDialog(QDialog):
 
     def _validate(self) -> None:
         problem = campaign_service.name_problem(self.name_edit.text()) if self.name_edit.text().strip() else None
-        self.problem.setText(problem or "")
-        self.problem.setVisible(bool(problem))
+        self.problem.show_problem(problem)
         self.ok_button.setEnabled(bool(self.name_edit.text().strip()) and problem is None)
         self.rules_box.setEnabled(self.system.value() == "atomic_africa")
 
@@ -212,7 +204,7 @@ class NewPlatoonDialog(QDialog):
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("e.g. 2nd Platoon")
         self.name_edit.setAccessibleName("Platoon name")
-        self.problem = _error_label(self)
+        self.problem = ErrorLabel(self)
         self.pickers = {a: DiePicker(a, self) for a in ("training", "equipment", "morale")}
         for picker in self.pickers.values():
             picker.setValue(8)
@@ -342,8 +334,7 @@ class NewPlatoonDialog(QDialog):
             self.preview.setText(f"The app rolls 2d{self.dice.sides} when you press Create platoon.")
         name = self.name_edit.text()
         problem = roster_service.platoon_name_problem(self.campaign["id"], name) if name.strip() else None
-        self.problem.setText(problem or "")
-        self.problem.setVisible(bool(problem))
+        self.problem.show_problem(problem)
         self.ok_button.setEnabled(bool(name.strip()) and problem is None)
 
     def values(self, seed: int | None = None) -> dict[str, Any]:

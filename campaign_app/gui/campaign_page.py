@@ -30,7 +30,7 @@ from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .undo_commands import perform
-from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, confirm
+from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
 
 
 class PlatoonTable(QTableView):
@@ -73,10 +73,7 @@ class CampaignPage(QWidget):
         self.name_edit.setFrame(False)
         self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
         self.info_label = QLabel(body)
-        self.message = QLabel(body)
-        self.message.setStyleSheet("color: palette(bright-text); font-weight: bold;")
-        self.message.setWordWrap(True)
-        self.message.hide()
+        self.message = ErrorLabel(body)
         self.archive_button = QPushButton("&Archive", body)
         self.delete_button = QPushButton("Delete campaign…", body)
         head = QHBoxLayout()
@@ -261,8 +258,7 @@ class CampaignPage(QWidget):
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
         except ServiceError as exc:
-            self.message.setText(str(exc))
-            self.message.show()
+            self.message.show_problem(str(exc))
             self.ctx.signals.status.emit(str(exc))
             self.load()
             return None
@@ -270,8 +266,7 @@ class CampaignPage(QWidget):
         return edit
 
     def _clear_message(self) -> None:
-        self.message.clear()
-        self.message.hide()
+        self.message.show_problem(None)
 
     def _set(self, **values: Any) -> None:
         if self.cid is not None:

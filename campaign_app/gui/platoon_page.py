@@ -46,7 +46,7 @@ from .context import AppContext
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
 from .undo_commands import perform
-from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, confirm
+from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
 from .xp_track import XpTrack
 
 log = logging.getLogger(__name__)
@@ -236,10 +236,7 @@ class PlatoonPage(QWidget):
         self.name_edit.setFrame(False)
         self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
         self.info_label = QLabel(s)
-        self.message = QLabel(s)
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: palette(bright-text); font-weight: bold;")
-        self.message.hide()
+        self.message = ErrorLabel(s)
         self.action_bar = QHBoxLayout()
         self.log_battle_hook = _optional("campaign_app.gui.battle_wizard", "log_battle")
         self.log_battle_button = QPushButton("&Log battle…", s)
@@ -532,7 +529,7 @@ class PlatoonPage(QWidget):
                       else str(leader["joined_at"])[:10])
             self.leader_info.setText(f"{leader['name']} joined {joined} with {leader['xp_at_join']} XP.")
         else:
-            self.leader_info.setText("The platoon has no leader: Replace leader… appoints one.")
+            self.leader_info.setText("The platoon has no leader: Appoint leader… names one.")
         self.replace_button.setText("Re&place leader…" if leader else "A&ppoint leader…")
         self.former_model.set_rows(d["former_leaders"])
         _fit_rows(self.former_view, 1, 6)
@@ -614,13 +611,11 @@ class PlatoonPage(QWidget):
         return edit
 
     def _show_message(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.show()
+        self.message.show_problem(text)
         self.ctx.signals.status.emit(text)
 
     def _clear_message(self) -> None:
-        self.message.clear()
-        self.message.hide()
+        self.message.show_problem(None)
 
     def _set_platoon(self, **values: Any) -> None:
         if self.pid is not None:

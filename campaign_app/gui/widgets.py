@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QWheelEvent
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QPalette, QWheelEvent
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
 
 from ..rules.dice import DIE_SIDES
 from ..rules.experience import ARMOR_CLASSES, attribute_word
@@ -206,3 +206,27 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Delete") 
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     box.exec()
     return box.clickedButton() is yes_button
+
+
+class ErrorLabel(QLabel):
+    """A problem message in a red that reads on both light and dark palettes (hidden while empty)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setAccessibleName("Problem")
+        self._color = ""
+        self._restyle()
+        self.hide()
+
+    def _restyle(self) -> None:
+        dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
+        color = "#ff8a80" if dark else "#b3261e"
+        if color != self._color:  # a style sheet change is itself a palette change: only when needed
+            self._color = color
+            self.setStyleSheet(f"color: {color}; font-weight: bold;")
+
+    def show_problem(self, text: str | None) -> None:
+        self._restyle()
+        self.setText(text or "")
+        self.setVisible(bool(text))
