@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import campaigns as cs
@@ -383,3 +385,68 @@ def test_demo_platoon_detail_matches_the_issue_example() -> None:
     assert (d["xp"], d["level"], d["cards"], d["leader"]["level"]) == (6, "Regular", 10, "Green")
     assert d["attached"][0]["equipment_list"][0]["targets"] == "dispersed"
     assert d["equipment_list"][0]["ap"] == -2
+
+
+# --- property: any sequence of edits undone in reverse leaves the database exactly as it was ---------------
+
+def _snapshot() -> dict[str, list[dict]]:
+    from campaign_app.store.models import MODELS
+
+    return {m._meta.table_name: list(m.select().order_by(m._meta.primary_key).dicts()) for m in MODELS
+            if m._meta.table_name != "schema_migration"}
+
+
+_OPS = st.lists(st.tuples(st.sampled_from(["xp", "leader_xp", "dice", "armor", "rename", "attach", "detach",
+                                           "weapon", "unit_weapon", "edit_unit", "leader", "delete"]),
+                          st.integers(0, 40)), min_size=1, max_size=8)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=_OPS)
+def test_undo_in_reverse_restores_everything_and_redo_replays(pid: int, ops: list[tuple[str, int]]) -> None:
+    before = _snapshot()
+    edits = []
+    for op, n in ops:
+        units = [a.id for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
+        try:
+            if op == "xp":
+                edit = roster.set_xp(pid, n, reason=f"r{n}")
+            elif op == "leader_xp":
+                edit = roster.set_xp(pid, n, who="leader")
+            elif op == "dice":
+                edit = roster.set_platoon(pid, training=4 + 2 * (n % 5), morale=12 - 2 * (n % 5), reason="x")
+            elif op == "armor":
+                edit = roster.set_platoon(pid, armor=n)
+            elif op == "rename":
+                edit = roster.rename_platoon(pid, f"Platoon {n}")
+            elif op == "attach":
+                edit = roster.add_attached(pid, f"Unit {n}", ("team", "vehicle", "fire_support")[n % 3],
+                                           **({"support": "light"} if n % 3 == 2 else
+                                              {"training": 8, "equipment": 8, "morale": 8, "armor": 1 + n % 3}))
+            elif op == "detach":
+                edit = roster.remove_attached(units[n % len(units)]) if units else None
+            elif op == "weapon":
+                edit = roster.add_equipment(pid, f"Gun {n}", targets="point", ap=-(n % 4) or None)
+            elif op == "unit_weapon":
+                edit = roster.add_equipment(pid, f"MG {n}", attached=units[n % len(units)]) if units else None
+            elif op == "edit_unit":
+                edit = roster.edit_attached(units[n % len(units)], kind="fire_support", support="heavy") \
+                    if units else None
+            elif op == "leader":
+                edit = roster.replace_leader(pid, f"Lt. {n}", dice=TypedDice([[1 + n % 10]]),
+                                             how=("casualty", "promoted", "replaced")[n % 3])
+            else:
+                edit = roster.delete_platoon(pid)
+        except ServiceError:
+            edit = None  # refused (e.g. XP 33, a duplicate name, the platoon already deleted): nothing written
+        if edit is not None:
+            edits.append(edit)
+    after = _snapshot()
+    for edit in reversed(edits):
+        undo_changes(edit.changes)
+    assert _snapshot() == before
+    for edit in edits:
+        redo_changes(edit.changes)
+    assert _snapshot() == after
+    for edit in reversed(edits):
+        undo_changes(edit.changes)
