@@ -158,3 +158,15 @@ def test_campaign_rename_archive_delete(cli, congo) -> None:
     out = json.loads(cli("campaign", "delete", "Katanga", "--json"))
     assert out["platoons"] == 1
     assert json.loads(cli("campaign", "list", "--json")) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["campaign", "new", "--name", "X", "--objective-xp", "leader"], "objective XP goes to"),
+    (["leader", "replace", "2nd Platoon", "--name", "X", "--xp", "1", "--how", "eaten"], "how the leader left"),
+    (["attached", "add", "2nd Platoon", "--name", "B", "--kind", "fire-support", "--support", "huge"],
+     "fire support level"),
+    (["equipment", "add", "2nd Platoon", "--name", "G", "--targets", "air"], "targets must be one of"),
+    (["attached", "add", "2nd Platoon", "--name", "B", "--kind", "tank"], "kind must be team, vehicle"),
+])
+def test_bad_choices_are_one_line_errors(cli, congo, argv: list[str], message: str) -> None:
+    assert message in cli(*argv, rc=2)
