@@ -25,6 +25,7 @@ KIND_LABELS: dict[str, str] = {"battle": "Battle", "xp": "XP", "leader": "Leader
                                "roll": "Roll"}
 KIND_COLORS: dict[str, str] = {"battle": "#1f4e79", "xp": "#2e7d32", "leader": "#8e24aa", "attribute": "#6d4c41",
                                "roll": "#37474f"}
+_ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 FATE_COLORS: dict[str, str] = {"casualty": "#c62828", "promoted": "#1565c0", "stays": "#2e7d32"}
 
 
@@ -174,9 +175,7 @@ class TimelineModel(QAbstractItemModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         e = self.event(index)
@@ -237,9 +236,7 @@ class _TableModel(QAbstractTableModel):
         return str(section + 1)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def cell(self, row: dict[str, Any], column: int) -> Any:
         raise NotImplementedError

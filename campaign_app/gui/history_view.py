@@ -401,6 +401,7 @@ class HistoryView(QWidget):
         self.leaders.verticalHeader().hide()
         self.leaders.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.leaders.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.leaders.horizontalHeader().setResizeContentsPrecision(40)  # size columns by the first rows only
         self.leaders.horizontalHeader().setStretchLastSection(True)
         self.leaders.setAccessibleName("Leaders' roll")
         leaders_layout.addWidget(self.leaders)

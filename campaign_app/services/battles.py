@@ -784,6 +784,24 @@ class _Rows:
     rolls: list[dict[str, Any]]
 
 
+def _fetch(query: Any) -> list[dict[str, Any]]:
+    """Rows of a model query as dicts keyed by field name, straight from SQLite: dates and times stay the ISO
+    text they are stored as, ``faces`` is decoded, booleans are bools (much faster than model rows)."""
+    model = query.model
+    sql, params = query.sql()
+    cursor = db.execute_sql(sql, params)
+    columns = model._meta.columns
+    names = [columns[d[0]].name if d[0] in columns else d[0] for d in cursor.description]
+    rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    if "faces" in names:
+        for r in rows:
+            r["faces"] = json.loads(r["faces"]) if r["faces"] is not None else []
+    if "fire_support" in names:
+        for r in rows:
+            r["fire_support"] = bool(r["fire_support"])
+    return rows
+
+
 def _load(platoon: str | int, campaign: str | int | None = None) -> _Rows:
     if isinstance(platoon, int):
         row = (Platoon.select(Platoon, Campaign).join(Campaign).where(Platoon.id == platoon).first())
@@ -797,12 +815,12 @@ def _load(platoon: str | int, campaign: str | int | None = None) -> _Rows:
         platoon={"id": pid, "name": row.name, "xp": row.xp, "created_at": row.created_at},
         campaign={"id": c.id, "name": c.name, "period": c.period},
         thresholds=thresholds_of(c),
-        battles=list(Battle.select().where(Battle.platoon == pid).order_by(Battle.number).dicts()),
-        leaders=list(Leader.select().where(Leader.platoon == pid).order_by(Leader.joined_at, Leader.id).dicts()),
-        xp_changes=list(XpChange.select().where(XpChange.platoon == pid).order_by(XpChange.id).dicts()),
-        attribute_changes=list(AttributeChange.select().where(AttributeChange.platoon == pid)
-                               .order_by(AttributeChange.id).dicts()),
-        rolls=list(Roll.select().where(Roll.platoon == pid).order_by(Roll.id).dicts()),
+        battles=_fetch(Battle.select().where(Battle.platoon == pid).order_by(Battle.number)),
+        leaders=_fetch(Leader.select().where(Leader.platoon == pid).order_by(Leader.joined_at, Leader.id)),
+        xp_changes=_fetch(XpChange.select().where(XpChange.platoon == pid).order_by(XpChange.id)),
+        attribute_changes=_fetch(AttributeChange.select().where(AttributeChange.platoon == pid)
+                                 .order_by(AttributeChange.id)),
+        rolls=_fetch(Roll.select().where(Roll.platoon == pid).order_by(Roll.id)),
     )
 
 
