@@ -293,7 +293,8 @@ def _summary_table(data: HistoryData, width: float, st: dict[str, Any]) -> Table
         ("Leader", s.leader or "none", f"{s.leaders} in all"),
         ("Wound counters", str(s.total_wounds), f"{s.leader_wounds} on the leader's element"),
         ("XP awarded / lost", f"+{s.xp_awarded} / \u2212{s.xp_lost}", "lost: to recovery"),
-        ("Leaders lost", str(s.leaders_lost), f"{s.casualties} casualties \u00b7 {s.promotions} promoted"),
+        ("Leaders lost", str(s.leaders_lost),
+         f"{s.casualties} {'casualty' if s.casualties == 1 else 'casualties'} \u00b7 {s.promotions} promoted"),
     ]
     boxes = []
     for label, value, note in cells:
