@@ -41,3 +41,22 @@ def gui_ctx(app_paths: AppPaths, qapp):  # type: ignore[no-untyped-def]
     ctx = AppContext(paths=app_paths, settings=settings)
     yield ctx
     ctx.undo_stack.clear()
+
+
+_exit_status: list[int] = []
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _exit_status.append(int(exitstatus))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Leave without the interpreter's teardown of Qt objects: PySide6 can crash while Python frees its
+    wrappers at exit (seen as "none_dealloc"/"bool_dealloc" after all results were reported). The run's
+    outcome is final here, so exit with pytest's own status."""
+    if _exit_status and os.environ.get("CAMPAIGN_APP_TEST_HARD_EXIT", "1") == "1":
+        import sys
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_exit_status[-1])

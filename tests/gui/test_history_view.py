@@ -21,21 +21,6 @@ from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader,
 LEFT = Qt.MouseButton.LeftButton
 
 
-def _pin_bools() -> None:
-    """PySide6 6.12.0 drops a reference to ``True`` on every ``Signal.emit()`` made from Python; on Python < 3.12
-    (where the bools are not immortal) a few hundred emits end in "Fatal Python error: bool_dealloc". Until the
-    project pins a PySide6 without that bug, give True and False references they can never run out of."""
-    import ctypes
-    import sys
-
-    import PySide6
-
-    if sys.version_info < (3, 12) and PySide6.__version__ == "6.12.0":
-        for obj in (True, False):
-            ctypes.c_ssize_t.from_address(id(obj)).value += 1 << 30
-
-
-_pin_bools()
 
 
 @pytest.fixture
