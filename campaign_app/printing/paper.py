@@ -37,11 +37,14 @@ def default_paper(environ: dict[str, str] | None = None) -> str:
     """The paper name for this user: from LC_ALL, LC_PAPER or LANG (first one set, ignoring C/POSIX), else
     from Python's locale; ``"a4"`` when nothing tells."""
     env = os.environ if environ is None else environ
+    plain_c = False
     for var in _ENV_VARS:
         value = env.get(var, "")
         if value and value.split(".")[0] not in ("C", "POSIX"):
             return paper_for_locale(value)
-    if environ is not None:
+        plain_c = plain_c or bool(value)
+    # C/POSIX says nothing about paper (and Python reports "C.UTF-8" as en_US): use A4
+    if environ is not None or plain_c:
         return "a4"
     try:
         name = locale.getlocale()[0]

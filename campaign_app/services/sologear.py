@@ -632,7 +632,7 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit:
             raise ServiceError("the campaign length is already rolled")
         rec.update(sheet, length=proc.length)
         rolls = _track_rolls(rec, proc.records, sheet=sheet)
-    return Edit("sheet", sheet.id, f"the campaign lasts {proc.length} battle turns",
+    return Edit("sheet", sheet.id, f"the campaign lasts {_plural(proc.length, 'battle turn')}",
                 {"length": proc.length, "rolls": [roll_to_dict(r) for r in rolls]}, rec.changes)
 
 

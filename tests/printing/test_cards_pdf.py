@@ -348,3 +348,11 @@ def test_every_character_of_the_shipped_cards_is_in_the_fonts(library: DeckLibra
         missing = sorted(ch for ch in chars if ord(ch) not in cmap)
         assert not missing, (name, missing)
     assert {"♠", "♥", "♦", "♣", "−", "×"} <= chars
+
+
+def test_c_locale_gives_a4_from_the_real_environment(monkeypatch) -> None:
+    """Python reports C.UTF-8 as en_US; a C/POSIX locale must not be read as a US one."""
+    for var in ("LC_ALL", "LC_PAPER"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert default_paper() == "a4"
