@@ -11,6 +11,7 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES
@@ -20,8 +21,15 @@ from .paths import resolve_paths
 log = logging.getLogger(__name__)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage mistakes are one line on stderr and exit status 2 (sub-parsers inherit this class)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _common_parent() -> argparse.ArgumentParser:
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = OneLineParser(add_help=False)
     parent.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
                         help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
     parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
@@ -31,7 +39,7 @@ def _common_parent() -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     parent = _common_parent()
-    parser = argparse.ArgumentParser(prog="campaign-cli", parents=[parent],
+    parser = OneLineParser(prog="campaign-cli", parents=[parent],
                                      description="campaign_app headless commands")
     parser.add_argument("--version", action="version", version=f"campaign-cli {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -18,11 +18,27 @@ class NotFound(ServiceError):
     """An unknown campaign, platoon, ..."""
 
 
+def name_key(name: str) -> str:
+    """How names are compared when looked up: spaces collapsed, case ignored (names are stored tidied)."""
+    return " ".join(str(name).split()).casefold()
+
+
+def _by_name(query: Any, field: Any, name: str) -> list[Any]:
+    """Rows of ``query`` whose ``field`` is ``name`` exactly or, failing that, equal under :func:`name_key`."""
+    exact = list(query.where(field == name).limit(2))
+    if exact:
+        return exact
+    key = name_key(name)
+    return [row for row in query if name_key(getattr(row, field.name)) == key][:2]
+
+
 def find_campaign(name_or_id: str | int) -> Campaign:
+    """A campaign by id (an int, from the GUI) or by name (a str is always a name)."""
     if isinstance(name_or_id, int):
         found = Campaign.get_or_none(Campaign.id == name_or_id)
     else:
-        found = Campaign.get_or_none(Campaign.name == name_or_id)
+        matches = _by_name(Campaign.select(), Campaign.name, name_or_id)
+        found = matches[0] if len(matches) == 1 else None
     if found is None:
         raise NotFound(f"no campaign named {name_or_id!r}")
     return found
@@ -36,11 +52,11 @@ def find_platoon(name_or_id: str | int, campaign: str | int | Campaign | None = 
         if found is None:
             raise NotFound(f"no platoon with id {name_or_id}")
         return found
-    query = Platoon.select().where(Platoon.name == name_or_id)
+    query = Platoon.select()
     if campaign is not None:
         camp = campaign if isinstance(campaign, Campaign) else find_campaign(campaign)
         query = query.where(Platoon.campaign == camp)
-    matches = list(query.limit(2))
+    matches = _by_name(query, Platoon.name, name_or_id)
     if not matches:
         where = f" in campaign {campaign if not isinstance(campaign, Campaign) else campaign.name!r}" \
             if campaign is not None else ""
@@ -55,8 +71,11 @@ def find_sheet(name_or_id: str | int) -> SologearSheet:
     if isinstance(name_or_id, int):
         found = SologearSheet.get_or_none(SologearSheet.id == name_or_id)
     else:
-        found = (SologearSheet.select().join(Campaign)
-                 .where(Campaign.name == name_or_id).first())
+        try:
+            camp = find_campaign(name_or_id)
+        except NotFound:
+            camp = None
+        found = SologearSheet.select().where(SologearSheet.campaign == camp).first() if camp else None
     if found is None:
         raise NotFound(f"no Sologear campaign named {name_or_id!r}")
     return found

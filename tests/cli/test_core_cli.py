@@ -91,3 +91,20 @@ def test_console_script_entry_point_runs(tmp_path: Path):
     result = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--version"], capture_output=True,
                             text=True, env=env, timeout=60)
     assert result.returncode == 0 and __version__ in result.stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["level", "--xp"],
+    ["odds", "recovery", "--wounds", "5"],
+    ["no-such-command"],
+    ["check", "--no-such-option"],
+    [],
+])
+def test_usage_errors_are_one_line_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert info.value.code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert "error:" in err
