@@ -28,16 +28,10 @@ def _platoon_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--campaign", metavar="NAME", help="its campaign, when two campaigns have a platoon of that name")
 
 
-def _platoon_ref(args: argparse.Namespace) -> Any:
-    from ..services.common import find_platoon
-
-    ref = args.platoon
-    if ref.isdigit() and args.campaign is None:
-        from ..store.models import Platoon
-
-        if Platoon.get_or_none(Platoon.id == int(ref)) is not None:
-            return int(ref)
-    return find_platoon(ref, args.campaign).id
+def _platoon_ref(args: argparse.Namespace) -> int:
+    """The platoon's row id. ``--platoon`` is always read as a name first (a platoon named "1" is that
+    platoon, whatever row 1 is); only a digits-only value that names no platoon is taken as an id."""
+    return _svc()._platoon(args.platoon, args.campaign).id
 
 
 # --- texts ------------------------------------------------------------------------------------------------

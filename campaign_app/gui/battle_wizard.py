@@ -324,10 +324,14 @@ class CasualtiesPage(QWizardPage):
         form.addRow("&Wound counters (whole battle):", self.wounds)
         form.addRow("Wound counters on the &leader's element:", self.leader_wounds)
         outer.addLayout(form)
+        self.error = _error_label()
+        outer.addWidget(self.error)
+        self._valid = True
         self.award = QLabel()
         self.award.setWordWrap(True)
         outer.addWidget(self.award)
         box = QGroupBox("Exact odds before any roll")
+        self.odds_box = box
         inner = QVBoxLayout(box)
         self.recovery_title = QLabel()
         self.recovery_title.setWordWrap(True)
@@ -359,9 +363,17 @@ class CasualtiesPage(QWizardPage):
             spin.blockSignals(blocked)
         self._changed()
 
+    def isComplete(self) -> bool:  # noqa: N802 - Qt override
+        return self._valid and super().isComplete()
+
     def _changed(self) -> None:
         s = self.w.session
-        s.set_casualties(self.wounds.value(), self.leader_wounds.value())
+        try:
+            s.set_casualties(self.wounds.value(), self.leader_wounds.value())
+        except ServiceError as exc:
+            self._set_valid(False, str(exc))
+            return
+        self._set_valid(True, "")
         odds = s.odds()
         self.award.setText(f"<b>Award</b> (RULES 1.2, no dice): {s.award_text()}")
         rec = odds["recovery"]
@@ -392,6 +404,16 @@ class CasualtiesPage(QWizardPage):
             ("Casualty", lo["casualty"]["p"], lo["casualty"]["percent"], FATE_COLORS["casualty"]),
             ("Promoted", lo["promoted"]["p"], lo["promoted"]["percent"], FATE_COLORS["promoted"]),
             ("Stays", lo["stays"]["p"], lo["stays"]["percent"], FATE_COLORS["stays"])])
+
+    def _set_valid(self, valid: bool, message: str) -> None:
+        """Bad counts (e.g. more on the leader's element than in the whole battle): say why, hide the odds
+        of the previous counts and keep Next disabled."""
+        _show_error(self.error, message)
+        self.award.setVisible(valid)
+        self.odds_box.setVisible(valid)
+        if valid != self._valid:
+            self._valid = valid
+            self.completeChanged.emit()
 
 
 class _RollingPage(QWizardPage):

@@ -69,6 +69,8 @@ DEFAULT_RANK = "Lieutenant"
 WOUNDS_MAX = 999
 SCENARIO_MAX = 200
 OPPONENT_MAX = 80
+NOTES_MAX = 10_000
+REASON_MAX = 500
 NAME_MAX = 80
 FATE_WORDS: dict[str, str] = {"casualty": "casualty (killed or invalided out)",
                               "promoted": "promoted out of the platoon", "stays": "stays with the platoon"}
@@ -80,13 +82,21 @@ CSV_COLUMNS: tuple[str, ...] = ("at", "kind", "battle_number", "date", "text", "
 # --- small helpers -----------------------------------------------------------------------------------------
 
 def _platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
+    """A platoon: an ``int`` is a row id (the GUI); a string is always a name first (the CLI), so a platoon
+    named ``"1"`` is found by its name. Only when no platoon has that name does a digits-only string fall
+    back to the row id."""
     if isinstance(ref, Platoon):
         return ref
-    if isinstance(ref, str) and ref.isdigit() and campaign is None:
-        found = Platoon.get_or_none(Platoon.id == int(ref))
-        if found is not None:
-            return found
-    return find_platoon(ref, campaign)
+    if isinstance(ref, bool):
+        raise ServiceError(f"no platoon {ref!r}")
+    try:
+        return find_platoon(ref, campaign)
+    except NotFound:
+        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None:
+            found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
+            if found is not None:
+                return found
+        raise
 
 
 def _active_leader(platoon_id: int) -> Leader | None:
@@ -164,6 +174,13 @@ def check_wounds(value: Any, what: str) -> int:
     if value > WOUNDS_MAX:
         raise ServiceError(f"{what} must be at most {WOUNDS_MAX}, not {value}")
     return int(value)
+
+
+def check_leader_wounds(wounds: int, leader_wounds: int) -> None:
+    """The leader's element's counters are part of the battle's total, so never more than it."""
+    if leader_wounds > wounds:
+        raise ServiceError(f"wound counters on the leader's element ({leader_wounds}) cannot exceed the "
+                           f"battle's total wound counters ({wounds})")
 
 
 _FACES = re.compile(r"^\s*-?\d+(\s*[,;\s]\s*-?\d+)*\s*$")
@@ -289,7 +306,7 @@ class BattleSession:
             date=check_date(date), scenario=_text(scenario, "scenario", SCENARIO_MAX),
             opponent=_text(opponent, "opponent", OPPONENT_MAX), opponent_platoon=None,
             outcome=check_outcome(outcome), objectives=check_objectives(objectives),
-            fire_support=bool(fire_support), notes=_text(notes, "notes"))
+            fire_support=bool(fire_support), notes=_text(notes, "notes", NOTES_MAX))
         if opponent_platoon is not None:
             if isinstance(opponent_platoon, bool) or not isinstance(opponent_platoon, int):
                 raise ServiceError(f"opponent platoon must be a platoon id, not {opponent_platoon!r}")
@@ -310,6 +327,7 @@ class BattleSession:
         leader's element. A change restarts the rolls."""
         w = check_wounds(wounds, "wound counters")
         lw = check_wounds(leader_wounds, "wound counters on the leader's element")
+        check_leader_wounds(w, lw)
         if (w, lw) != (self.wounds, self.leader_wounds):
             self.wounds, self.leader_wounds = w, lw
             self._reset_rolls()
@@ -634,6 +652,11 @@ def _check_battle_untouched(edit: Edit) -> None:
         current = Battle.select().where(Battle.id == bid).dicts().get_or_none()
         if current is None:
             raise ServiceError(f"cannot undo: battle {row['number']} is already gone")
+        later = (Battle.select(fn.MAX(Battle.number))
+                 .where((Battle.platoon == current["platoon"]) & (Battle.number > current["number"])).scalar())
+        if later is not None:
+            raise ServiceError(f"cannot undo battle {row['number']}: battle {later} was logged after it; "
+                               "undo the newer battles first")
         for name in TEXT_FIELDS:
             if current[name] != row[name]:
                 raise ServiceError(f"cannot undo battle {row['number']}: its {name} was edited since; undo "
@@ -659,11 +682,24 @@ def reapply(edit: Edit) -> None:
     redo_changes(edit.changes)
 
 
-def _newest_battle(p: Platoon) -> Battle:
+def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
     battle = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
     if battle is None:
-        raise ServiceError(f"{p.name} has no battle to undo")
+        raise ServiceError(f"{p.name} has no {missing}")
     return battle
+
+
+def _hand_xp_changes_since(p: Platoon, b: Battle) -> list[XpChange]:
+    """XP changes of the platoon or its leaders written after battle ``b`` and tied to no battle (edits by
+    hand). Rows are ordered by id: when the battle wrote XP rows, anything with a higher id is newer; when
+    it wrote none, rows stamped after the battle's time are."""
+    query = XpChange.select().where((XpChange.platoon == p.id) & XpChange.battle.is_null())
+    first_own = XpChange.select(fn.MIN(XpChange.id)).where(XpChange.battle == b.id).scalar()
+    if first_own is not None:
+        query = query.where(XpChange.id > first_own)
+    else:
+        query = query.where(XpChange.created_at > b.created_at)
+    return list(query.order_by(XpChange.id))
 
 
 def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> Edit:
@@ -703,6 +739,11 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
         if led is not None and b.leader_fate == "stays" and led.xp != b.leader_xp_after:
             raise ServiceError(f"cannot undo {tag}: {led.name}'s XP was changed since "
                                f"(now {led.xp}, {b.leader_xp_after} after the battle); undo that change first")
+        hand = _hand_xp_changes_since(p, b)
+        if hand:
+            whose = sorted({"the platoon" if x.who == "platoon" else "its leader" for x in hand})
+            raise ServiceError(f"cannot undo {tag}: {len(hand)} XP change(s) of {' and '.join(whose)} were made "
+                               "by hand since; undo the hand edits first")
         rolls = [r for (r,) in Roll.select(Roll.id).where(Roll.battle == b.id).order_by(Roll.seq.desc()).tuples()]
         for model in (XpChange, AttributeChange):
             for (rid,) in model.select(model.id).where(model.battle == b.id).order_by(model.id.desc()).tuples():
@@ -727,11 +768,13 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
                 summary, rec.changes)
 
 
-def find_battle(platoon: str | int, number: int | None = None, campaign: str | int | None = None) -> Battle:
-    """Battle ``number`` of a platoon (the newest when ``number`` is None)."""
+def find_battle(platoon: str | int, number: int | None = None, campaign: str | int | None = None,
+                missing: str = "battles to edit") -> Battle:
+    """Battle ``number`` of a platoon (the newest when ``number`` is None); ``missing`` words the refusal when
+    it has none (``"<platoon> has no battles to edit"``)."""
     p = _platoon(platoon, campaign)
     if number is None:
-        return _newest_battle(p)
+        return _newest_battle(p, missing)
     b = Battle.get_or_none((Battle.platoon == p.id) & (Battle.number == number))
     if b is None:
         raise NotFound(f"{p.name} has no battle {number}")
@@ -746,7 +789,8 @@ def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None,
     if scenario is not None:
         values["scenario"] = _text(scenario, "scenario", SCENARIO_MAX)
     if notes is not None:
-        values["notes"] = _text(notes, "notes")
+        values["notes"] = _text(notes, "notes", NOTES_MAX)
+    reason = _text(reason, "reason", REASON_MAX)
     if outcome != "":
         values["outcome"] = check_outcome(outcome)
     rec = Recorder()

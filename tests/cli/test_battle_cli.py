@@ -96,8 +96,8 @@ def test_unknown_platoon(cli, congo) -> None:
 
 
 def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths) -> None:
-    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "5",
-        "--dice", "2,2", "8", "--replacement-name", "Lt. Bello")
+    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
+        "--dice", "1,1", "8", "--replacement-name", "Lt. Bello")
     out = cli("battle", "undo", "--platoon", "2nd Platoon")
     assert "undid battle 1 of 2nd Platoon: XP 7 → 6" in out and "Lt. Bello" in out
     init_db(app_paths.db_file, app_paths.backup_dir)
@@ -129,3 +129,30 @@ def test_edit_and_history_formats(cli, congo) -> None:
     assert len(rows) == len(h["events"]) and rows[0]["kind"] == h["events"][0]["kind"]
     text = cli("history", "--platoon", "2nd Platoon")
     assert "2nd Platoon (Congo 1960): 2 battle(s)" in text and "battle 1 scenario: Patrol → Night patrol" in text
+
+
+def test_a_digits_only_platoon_name_is_a_name_not_an_id(cli, app_paths: AppPaths) -> None:
+    c = Campaign.create(name="Names", system="atomic_africa")
+    alpha = Platoon.create(campaign=c, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
+    one = Platoon.create(campaign=c, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
+    ids = (alpha.id, one.id)
+    close_db()
+    assert ids[0] == 1
+    out = json.loads(cli("battle", "log", "--platoon", "1", "--wounds", "0", "--leader-wounds", "0", "--json"))
+    assert out["platoon"]["name"] == "1"
+    init_db(app_paths.db_file, app_paths.backup_dir)
+    assert [(p.name, p.xp) for p in Platoon.select().order_by(Platoon.id)] == [("Alpha", 3), ("1", 6)]
+    close_db()
+
+
+def test_edit_without_battles_says_there_are_none_to_edit(cli, congo) -> None:
+    err = cli("battle", "edit", "--platoon", "2nd Platoon", "--notes", "x", rc=2)
+    assert "2nd Platoon has no battles to edit" in err
+
+
+def test_leader_wounds_above_the_total_and_long_notes_are_one_line_errors(cli, congo) -> None:
+    err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "3", rc=2)
+    assert "cannot exceed the battle's total wound counters (2)" in err
+    err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
+              "--notes", "n" * 10_001, rc=2)
+    assert "notes is too long" in err

@@ -82,7 +82,7 @@ def test_app_rolled_battle_end_to_end_then_undo_and_redo(qtbot, gui_ctx, pid: in
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     assert wizard.currentId() == PAGE_CASUALTIES
     page = wizard.casualties_page
-    set_spin(qtbot, page.wounds, 12)
+    set_spin(qtbot, page.wounds, 20)
     set_spin(qtbot, page.leader_wounds, 20)
     assert "Platoon 6 \u2192 8 XP" in page.award.text()
     assert [r[0] for r in page.leader_bars.rows()] == ["Casualty", "Promoted", "Stays"]
@@ -124,7 +124,7 @@ def test_app_rolled_battle_end_to_end_then_undo_and_redo(qtbot, gui_ctx, pid: in
     assert (b.scenario, b.opponent, b.outcome, b.objectives, b.fire_support, b.notes) == (
         "Hold the bridge", "Red Company", "victory", 1, True, "Held until dusk")
     assert b.opponent_platoon_id == Platoon.get(Platoon.name == "Red Company").id
-    assert (b.wounds, b.leader_wounds, b.leader_fate) == (12, 20, fate)
+    assert (b.wounds, b.leader_wounds, b.leader_fate) == (20, 20, fate)
     assert Roll.select().where(Roll.battle == b.id).count() == len(seen_steps) + (
         1 if wizard.session.needs_replacement else 0)
     after = dump()
@@ -235,7 +235,7 @@ def test_going_back_and_changing_casualties_starts_the_rolls_again(qtbot, gui_ct
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     assert wizard.rolls_page.model.rowCount() == 1, "unchanged casualties keep the rolls made"
     click(qtbot, wizard, QWizard.WizardButton.BackButton)
-    set_spin(qtbot, wizard.casualties_page.wounds, 5)
+    set_spin(qtbot, wizard.casualties_page.wounds, 35)
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     assert wizard.rolls_page.model.rowCount() == 0
     assert wizard.rolls_page.step.text() == "Recovery roll 1: 1d8"
@@ -317,3 +317,19 @@ def test_log_battle_hook_runs_the_wizard_modally(qtbot, gui_ctx, pid: int) -> No
     QTimer.singleShot(0, cancel)
     assert log_battle(gui_ctx, None, pid) is None
     assert Battle.select().count() == 1
+
+
+def test_more_leader_wounds_than_the_total_shows_why_and_keeps_next_disabled(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    page = wizard.casualties_page
+    set_spin(qtbot, page.wounds, 3)
+    set_spin(qtbot, page.leader_wounds, 5)
+    next_button = wizard.button(QWizard.WizardButton.NextButton)
+    assert page.error.isVisible() and "cannot exceed the battle's total wound counters (3)" in page.error.text()
+    assert not next_button.isEnabled() and not page.odds_box.isVisible()
+    set_spin(qtbot, page.wounds, 5)
+    assert not page.error.isVisible() and page.odds_box.isVisible() and next_button.isEnabled()
+    assert (wizard.session.wounds, wizard.session.leader_wounds) == (5, 5)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_ROLLS

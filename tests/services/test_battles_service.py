@@ -137,7 +137,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize(("wounds", "leader_wounds", "objectives"), [(0, 0, 0), (7, 3, 1), (25, 9, 2),
-                                                                     (3, 14, 0)])
+                                                                     (14, 14, 0)])
 def test_session_agrees_with_the_rules_engine(pid: int, seed: int, wounds: int, leader_wounds: int,
                                               objectives: int) -> None:
     expected = run_aftermath(platoon_xp=6, leader_xp=2, wounds=wounds, leader_wounds=leader_wounds,
@@ -258,7 +258,7 @@ def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_befo
     battles.log_battle(pid, wounds=4, leader_wounds=1, dice=SeededDice(3))  # some history already
     s = battles.BattleSession(pid)
     s.set_details(scenario="Ambush", outcome="defeat")
-    s.set_casualties(12, 20)
+    s.set_casualties(12, 12)
     s.roll_all(SeededDice(5), until="replacement")
     assert s.fate == "casualty"
     s.enter("7")
@@ -285,7 +285,7 @@ def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_befo
 
 def test_platoon_without_leader_rolls_no_fate(camp: Campaign) -> None:
     p = Platoon.create(campaign=camp, name="Leaderless", training=6, equipment=6, morale=6, armor=1, xp=3)
-    edit = battles.log_battle(p.id, wounds=2, leader_wounds=5, dice=TypedDice([[2]]))
+    edit = battles.log_battle(p.id, wounds=2, leader_wounds=2, dice=TypedDice([[2]]))
     assert edit.summary["leader"] is None and edit.summary["replacement"] is None
     assert [r["purpose"] for r in edit.summary["rolls"]] == ["recovery"]
     b = Battle.get_by_id(edit.id)
@@ -305,7 +305,7 @@ def test_log_battle_checks_the_typed_dice(pid: int) -> None:
 
 def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> None:
     Campaign.update(period=1).where(Campaign.id == camp.id).execute()
-    edit = battles.log_battle(pid, wounds=0, leader_wounds=30, dice=TypedDice([[1, 1], [4]]))
+    edit = battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[1, 1], [4]]))
     assert edit.summary["rolls"][-1]["expression"] == "1d4-1"
     assert edit.summary["replacement"] == {"name": "New leader", "rank": "Lieutenant", "xp": 3}
 
@@ -315,7 +315,7 @@ def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> N
 def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     battles.log_battle(pid, wounds=3, leader_wounds=0, dice=SeededDice(1))
     before = dump()
-    logged = battles.log_battle(pid, wounds=12, leader_wounds=20, dice=SeededDice(8), replacement_name="Lt. B")
+    logged = battles.log_battle(pid, wounds=12, leader_wounds=12, dice=SeededDice(8), replacement_name="Lt. B")
     assert logged.summary["leader"]["fate"] == "casualty"
     after = dump()
     undo = battles.undo_last_battle("2nd Platoon")
@@ -394,7 +394,7 @@ def test_undo_a_battle_whose_leader_stayed_returns_the_leader_xp(pid: int) -> No
 
 def _campaign_of_battles(pid: int, n: int) -> None:
     for i in range(n):
-        battles.log_battle(pid, wounds=(i * 5) % 13, leader_wounds=(i * 7) % 9, objectives=i % 3,
+        battles.log_battle(pid, wounds=(i * 5) % 13, leader_wounds=min((i * 7) % 9, (i * 5) % 13), objectives=i % 3,
                            outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}", dice=SeededDice(i),
                            replacement_name=f"Leader {i + 1}")
 
@@ -441,7 +441,7 @@ def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int,
 
 def test_leaders_roll_and_summary(pid: int) -> None:
     battles.log_battle(pid, wounds=2, leader_wounds=0, outcome="victory", dice=TypedDice([[2], [12, 12]]))
-    battles.log_battle(pid, wounds=9, leader_wounds=10, outcome="defeat",
+    battles.log_battle(pid, wounds=9, leader_wounds=9, outcome="defeat",
                        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8]]), replacement_name="Lt. Bello")
     battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5]]),
                        replacement_name="Lt. Chukwu")
@@ -495,3 +495,85 @@ def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
         battles.export_history(pid, tmp_path / "t.xml", "xml")
     with pytest.raises(ServiceError, match="cannot write"):
         battles.export_history(pid, tmp_path / "missing" / "t.csv", "csv")
+
+
+# --- reviewer's defects -----------------------------------------------------------------------------------
+
+def test_a_digits_only_string_is_a_platoon_name_and_an_int_is_an_id(camp: Campaign) -> None:
+    alpha = Platoon.create(campaign=camp, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
+    one = Platoon.create(campaign=camp, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
+    assert alpha.id == 1 and one.id != 1
+    assert battles._platoon("1").id == one.id, "a string is a name first"
+    assert battles._platoon(1).id == alpha.id, "a real int is a row id"
+    assert battles._platoon(str(one.id)).id == one.id, "digits naming no platoon fall back to the id"
+    edit = battles.log_battle("1", wounds=0, dice=TypedDice([]))  # no leader: no roll
+    assert Battle.get_by_id(edit.id).platoon_id == one.id
+
+
+def test_reverting_a_battle_with_a_newer_battle_is_refused(pid: int) -> None:
+    first = battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
+    battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
+    before = dump()
+    with pytest.raises(ServiceError, match="battle 2 was logged after it; undo the newer battles first"):
+        battles.revert(first)
+    assert dump() == before
+
+
+def test_leader_wounds_may_not_exceed_the_battle_total(pid: int) -> None:
+    s = battles.BattleSession(pid)
+    with pytest.raises(ServiceError, match=r"leader's element \(4\) cannot exceed the battle's total wound "
+                                           r"counters \(3\)"):
+        s.set_casualties(3, 4)
+    before = dump()
+    with pytest.raises(ServiceError, match="cannot exceed"):
+        battles.log_battle(pid, wounds=0, leader_wounds=1, dice=TypedDice([[12, 12]]))
+    assert dump() == before
+    s.set_casualties(4, 4)  # all of them on the leader's element is fine
+    assert (s.wounds, s.leader_wounds) == (4, 4)
+
+
+@pytest.mark.parametrize("who", ["platoon", "leader"])
+def test_undo_refuses_after_hand_xp_edits_even_when_they_net_to_nothing(pid: int, who: str) -> None:
+    from campaign_app.services import roster
+
+    battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))  # leader stays: 6 -> 7, 2 -> 3
+    xp = platoon(pid).xp if who == "platoon" else Leader.get(Leader.status == "active").xp
+    roster.set_xp(pid, xp + 1, "by hand", who=who)
+    roster.set_xp(pid, xp, "back again", who=who)
+    assert XpChange.select().where(XpChange.battle.is_null()).count() == 2
+    before = dump()
+    with pytest.raises(ServiceError, match="made by hand since; undo the hand edits first"):
+        battles.undo_last_battle(pid)
+    assert dump() == before
+
+
+def test_hand_xp_edits_before_the_battle_do_not_block_its_undo(pid: int) -> None:
+    from campaign_app.services import roster
+
+    roster.set_xp(pid, 7, "by hand")
+    battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
+    battles.undo_last_battle(pid)
+    assert platoon(pid).xp == 7 and Battle.select().count() == 0
+
+
+def test_finding_a_battle_to_edit_without_battles_says_so(pid: int) -> None:
+    with pytest.raises(ServiceError, match="2nd Platoon has no battles to edit"):
+        battles.find_battle(pid)
+
+
+def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
+    s = battles.BattleSession(pid)
+    with pytest.raises(ServiceError, match="notes is too long \\(10001 characters, at most 10000\\)"):
+        s.set_details(notes="x" * 10_001)
+    with pytest.raises(ServiceError, match="scenario is too long"):
+        s.set_details(scenario="x" * (battles.SCENARIO_MAX + 1))
+    with pytest.raises(ServiceError, match="opponent is too long"):
+        s.set_details(opponent="x" * (battles.OPPONENT_MAX + 1))
+    s.set_details(notes="x" * 10_000)
+    edit = battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
+    before = dump()
+    with pytest.raises(ServiceError, match="notes is too long"):
+        battles.edit_battle_text(edit.id, notes="y" * 10_001)
+    with pytest.raises(ServiceError, match="reason is too long"):
+        battles.edit_battle_text(edit.id, notes="ok", reason="r" * (battles.REASON_MAX + 1))
+    assert dump() == before
