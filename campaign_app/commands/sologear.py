@@ -8,6 +8,7 @@ undamaged, a turn after the end, dice that do not fit): one line on stderr, exit
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from ..rules import sologear as sg
@@ -58,7 +59,7 @@ def sheet_text(d: dict[str, Any]) -> str:
                          f"× {f['loyalty']} {f['loyalty_x']:g} = {f['total']:g}")
         lines.append(f"    total combat power {d['totals'][side]:g}")
     odds = d["odds"]
-    lines.append(f"  Odds: {odds['ratio']:.3f} {odds['band']}" if odds else "  Odds: - (enter both sides' units)")
+    lines.append(f"  Odds: {odds['ratio_text']} {odds['band']}" if odds else "  Odds: - (enter both sides' units)")
     length = f"{d['length']} turns" if d["length"] else f"not rolled ({d['length_dice'] or 'needs units'})"
     lines.append(f"  Length: {length}; turns played {d['turns_played']}")
     o = d["options"]
@@ -238,13 +239,17 @@ def _int(text: str, what: str) -> int:
         raise CliError(f"{what} must be a whole number, not {text!r}") from None
 
 
-def _number(text: str, what: str) -> float:
+def _number(text: str, what: str, high: float = sg.MAX_TOTAL) -> float:
     try:
         value = float(str(text).strip())
     except ValueError:
         raise CliError(f"{what} must be a number, not {text!r}") from None
-    if value < 0 or value != value:
+    if not math.isfinite(value):
+        raise CliError(f"{what} must be a finite number, not {text!r}")
+    if value < 0:
         raise CliError(f"{what} cannot be negative")
+    if value > high:
+        raise CliError(f"{what} must be at most {high:,.0f}, not {text!r}")
     return value
 
 
@@ -302,7 +307,7 @@ def _cmd_odds(args: argparse.Namespace, ctx: Context) -> int:
     player = _number(args.player, "--player")
     enemy = _number(args.enemy, "--enemy")
     data = sg.odds(player, enemy)
-    return emit(args, data, f"{player:g} / {enemy:g} = {data['ratio']:.3f}: {data['band']}")
+    return emit(args, data, f"{player:g} / {enemy:g} = {data['ratio_text']}: {data['band']}")
 
 
 # --- parser -----------------------------------------------------------------------------------------------

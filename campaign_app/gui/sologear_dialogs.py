@@ -368,7 +368,7 @@ class PlayTurnDialog(_StepDialog):
         if data["state"]["short_ammo"]:
             state.append("short of ammunition")
         odds = "break-out: Losing column, always Bold" if self.info["breakout"] else \
-            f"odds {self.info['ratio']:.3f}, column {self.info['band']}" if self.info["band"] else "no odds yet"
+            f"odds {self.info['ratio_text']}, column {self.info['band']}" if self.info["band"] else "no odds yet"
         length = f" of {self.info['length']}" if self.info["length"] and not self.info["breakout"] else ""
         head.setText(f"<b>Turn {self.info['number']}{length}</b> · {odds} · Gear TV {data['gear_tv']} "
                      f"(enemy column {data['enemy_quality_column']})"

@@ -62,8 +62,11 @@ def fmt(x: float) -> str:
 def odds_text(player: float, enemy: float) -> str:
     if enemy <= 0:
         return "Odds: –  (enter the enemy's units)"
-    result = sg.odds(player, enemy)
-    return f"Odds: {fmt(player)} ÷ {fmt(enemy)} = {result['ratio']:.3f}  →  {result['band']}"
+    try:
+        result = sg.odds(player, enemy)
+    except RulesError as exc:
+        return f"Odds: –  ({exc})"
+    return f"Odds: {fmt(player)} ÷ {fmt(enemy)} = {result['ratio_text']}  →  {result['band']}"
 
 
 def fit_height(view: QTableView) -> None:
@@ -137,6 +140,7 @@ class ForceTableModel(QAbstractTableModel):
         self.editor = editor
         self._rows: list[dict[str, Any]] = []
         self.read_only = False
+        self.names_only = False
 
     def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
         self.beginResetModel()
@@ -199,7 +203,8 @@ class ForceTableModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if not self.read_only and self.COLUMNS[index.column()][0] in self.EDITABLE:
+        key = self.COLUMNS[index.column()][0]
+        if not self.read_only and key in self.EDITABLE and (key == "name" or not self.names_only):
             base |= Qt.ItemFlag.ItemIsEditable
         return base
 
@@ -402,14 +407,21 @@ class SideBox(QGroupBox):
         edit = self.page.act(svc.update_force, force_id, **{key: value})
         return edit is not None
 
-    def set_rows(self, rows: Sequence[dict[str, Any]], read_only: bool) -> None:
+    LOCKED_TIP = "The campaign length is rolled: undo the length roll first to add, remove or change units."
+
+    def set_rows(self, rows: Sequence[dict[str, Any]], read_only: bool, names_only: bool = False) -> None:
+        """``read_only``: nothing can change (the reckoning is done); ``names_only``: the length is rolled, so
+        units can only be renamed."""
         self.model.read_only = read_only
+        self.model.names_only = names_only
         self.model.set_rows(rows)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for w in (self.name_edit, self.tv_spin, self.base_spin, self.skill_combo, self.loyalty_combo,
                   self.add_button, self.remove_button):
-            w.setEnabled(not read_only)
+            w.setEnabled(not read_only and not names_only)
+        for w in (self.add_button, self.remove_button):
+            w.setToolTip(self.LOCKED_TIP if names_only and not read_only else "")
 
 
 # --- the page ------------------------------------------------------------------------------------------------
@@ -748,8 +760,9 @@ class SologearPage(QWidget):
             self.gear_tv_spin.blockSignals(blocked)
         self.enemy_column_label.setText(f"enemy-quality column {d['enemy_quality_column']}")
         locked = d["state"]["reckoned"]
-        self.player_box.set_rows(d["forces"]["player"], locked)
-        self.enemy_box.set_rows(d["forces"]["enemy"], locked)
+        rolled = d["length"] is not None
+        self.player_box.set_rows(d["forces"]["player"], locked, names_only=rolled)
+        self.enemy_box.set_rows(d["forces"]["enemy"], locked, names_only=rolled)
         if d["length"]:
             self.length_label.setText(f"Length: {d['length']} battle turns")
         else:

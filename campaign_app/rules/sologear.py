@@ -12,6 +12,7 @@ roll themselves.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,14 @@ LOYALTY_MULTIPLIERS: dict[str, float] = {
 
 BASE_POWER_DIVISOR = 20
 """Base power = TV of the company's units / 20."""
+MAX_BASE_POWER = 1_000_000
+"""Sanity bound on a unit's base power (real companies are in the hundreds)."""
+MAX_COMPANY_TV = 1_000_000
+"""Sanity bound on a company's TV."""
+MAX_TOTAL = 1_000_000_000
+"""Sanity bound on a side's combat power total (``sologear odds``)."""
+MAX_REWARD_DICE = 10
+MAX_REWARD_SIDES = 100
 
 ODDS_BANDS: tuple[tuple[str, str, str], ...] = (
     ("Winning", ">=", "3.00"),
@@ -69,7 +78,12 @@ def _q(x: float | int | str | Fraction) -> Fraction:
         return x
     if isinstance(x, bool):
         raise RulesError("not a number")
-    return Fraction(str(x))
+    if isinstance(x, float) and not math.isfinite(x):
+        raise RulesError(f"{x!r} is not a finite number")
+    try:
+        return Fraction(str(x).strip())
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise RulesError(f"{x!r} is not a finite number") from None
 
 
 def skill_word(word: str) -> str:
@@ -92,15 +106,20 @@ def loyalty_word(word: str) -> str:
 
 def base_power_from_tv(company_tv: int | float) -> float:
     """Base power of a company from the TV of its units: TV / 20."""
-    if company_tv < 0:
+    tv = _q(company_tv)
+    if tv < 0:
         raise RulesError(f"a company's TV cannot be negative ({company_tv})")
-    return float(_q(company_tv) / BASE_POWER_DIVISOR)
+    if tv > MAX_COMPANY_TV:
+        raise RulesError(f"a company's TV must be at most {MAX_COMPANY_TV:,} (not {company_tv})")
+    return float(tv / BASE_POWER_DIVISOR)
 
 
 def unit_total_exact(base_power: float | int | str, skill: str, loyalty: str) -> Fraction:
     base = _q(base_power)
     if base < 0:
         raise RulesError(f"base power cannot be negative ({base_power})")
+    if base > MAX_BASE_POWER:
+        raise RulesError(f"base power must be at most {MAX_BASE_POWER:,} (not {base_power})")
     return base * _q(SKILL_MULTIPLIERS[skill_word(skill)]) * _q(LOYALTY_MULTIPLIERS[loyalty_word(loyalty)])
 
 
@@ -123,6 +142,8 @@ def odds_ratio_exact(player_total: float | int | str | Fraction,
     p, e = _q(player_total), _q(enemy_total)
     if p < 0 or e < 0:
         raise RulesError("combat power cannot be negative")
+    if p > MAX_TOTAL or e > MAX_TOTAL:
+        raise RulesError(f"combat power must be at most {MAX_TOTAL:,}")
     if e == 0:
         raise RulesError("the enemy's combat power is 0: no odds (add the enemy's units)")
     return p / e
@@ -148,9 +169,24 @@ def odds_band(ratio: float | int | str | Fraction) -> str:
 
 def odds(player_total: float | int | str | Fraction,
          enemy_total: float | int | str | Fraction) -> dict[str, Any]:
-    """``{"ratio": 0.5185..., "band": "Equal"}``."""
+    """``{"ratio": 0.5185..., "band": "Equal", "ratio_text": "0.518"}``."""
     ratio = odds_ratio_exact(player_total, enemy_total)
-    return {"ratio": float(ratio), "band": odds_band(ratio)}
+    return {"ratio": float(ratio), "band": odds_band(ratio), "ratio_text": ratio_text(ratio)}
+
+
+def ratio_text(ratio: float | int | str | Fraction, digits: int = 3) -> str:
+    """The odds ratio for people, never seeming to cross a band edge: rounded to ``digits`` decimals
+    (700/1350 -> "0.519"), with more decimals while the shown value would fall in another band
+    (299.99/100 -> "2.9999", not "3.000"; 0.5004 -> "0.5004", not "0.500")."""
+    r = _q(ratio)
+    band = odds_band(r)
+    for places in range(digits, 31):
+        scale = 10 ** places
+        whole = math.floor(r * scale + Fraction(1, 2))
+        if odds_band(Fraction(whole, scale)) == band:
+            return f"{whole // scale}.{whole % scale:0{places}d}"
+    whole = math.floor(r * scale)  # a value this close to an edge: truncated, it stays on its side
+    return f"{whole // scale}.{whole % scale:0{places}d}"
 
 
 def band_name(word: str) -> str:
@@ -248,6 +284,8 @@ GLORY_DIE_SIDES = 6
 ENEMY_QUALITY_DIE = Dice(1, 6)
 LIGHT_CRITICAL_DICE = Dice(1, 6, -2)
 REPAIR_DICE = Dice(1, 6, -2)
+REPAIRED_TEXT = ("the Gear is repaired and re-armed (damage and ammunition cleared; record it again on this "
+                 "turn if the hours were not enough)")
 BATTLE_LENGTH_DICE = Dice(4, 6)
 ENTRY_EDGE_DIE = Dice(1, 4)
 D66_DICE = Dice(2, 6)
@@ -592,6 +630,7 @@ class TurnProcedure(Procedure):
             rec.outcome = f"{res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs" + \
                 (" (at least 1)" if rec.total < 1 else "")
             res.meaning.append(f"REP: {rec.outcome}")
+            res.meaning.append(REPAIRED_TEXT)
         elif req.key == "combat":
             self._combat(rec)
         elif req.key == "glory":
@@ -945,9 +984,13 @@ def lookup_result(value: int, impression_total: int, *, variable: bool = False) 
 def check_reward_dice(text: str) -> Dice:
     """⚙ The reward-roll dice (default 1d6)."""
     try:
-        return Dice.parse(text)
+        dice = Dice.parse(text)
     except DiceError as exc:
         raise RulesError(f"reward dice: {exc}") from None
+    if dice.count > MAX_REWARD_DICE or dice.sides > MAX_REWARD_SIDES:
+        raise RulesError(f"reward dice: at most {MAX_REWARD_DICE} dice of at most {MAX_REWARD_SIDES} sides, "
+                         f"not {text!r}")
+    return dice
 
 
 @dataclass

@@ -13,6 +13,7 @@ else the last turn (exactly: ``SologearTurn.state_before`` restores the sheet), 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -91,15 +92,17 @@ def _whole(value: Any, what: str, low: int | None = 0, high: int | None = None) 
     return number
 
 
-def _number(value: Any, what: str) -> float:
+def _number(value: Any, what: str, high: float | None = None) -> float:
     if isinstance(value, bool):
         raise ServiceError(f"{what} must be a number, not {value!r}")
     try:
         number = float(str(value).strip())
     except (TypeError, ValueError):
         raise ServiceError(f"{what} must be a number, not {value!r}") from None
-    if number != number or number < 0 or number == float("inf"):
+    if not math.isfinite(number) or number < 0:
         raise ServiceError(f"{what} must be a number of 0 or more, not {value!r}")
+    if high is not None and number > high:
+        raise ServiceError(f"{what} must be at most {high:,.0f}, not {value!r}")
     return number
 
 
@@ -191,7 +194,7 @@ def totals(forces: Sequence[dict[str, Any]] | Sequence[SologearForce]) -> dict[s
         out[f"{side}_units"] = len(units)
     if exact["enemy"] > 0:
         ratio = exact["player"] / exact["enemy"]
-        out["odds"] = {"ratio": float(ratio), "band": sg.odds_band(ratio)}
+        out["odds"] = {"ratio": float(ratio), "band": sg.odds_band(ratio), "ratio_text": sg.ratio_text(ratio)}
     else:
         out["odds"] = None
     return out
@@ -217,6 +220,8 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
         meaning.append("DEC: the pilot declined the battle")
     for r in roll_rows:
         meaning.append(f"{r.purpose}: {r.outcome}" if r.outcome else r.purpose)
+    if turn.action == "rep":
+        meaning.append(sg.REPAIRED_TEXT)
     if starts_breakout:
         meaning.append("ferocious battles: no surrender; the pilot must fight her way out")
     special: list[str] = []
@@ -330,7 +335,8 @@ def next_turn(ref: str | int | SologearSheet) -> dict[str, Any]:
     actions = ["fig"] if breakout else ["dec", *(["rep"] if needs_repair else []), "fig"]
     band = "Losing" if breakout else (t["odds"]["band"] if t["odds"] else None)
     return {"number": (turns[-1].number if turns else 0) + 1, "length": sheet.length, "band": band,
-            "ratio": t["odds"]["ratio"] if t["odds"] and not breakout else None, "breakout": breakout,
+            "ratio": t["odds"]["ratio"] if t["odds"] and not breakout else None,
+            "ratio_text": t["odds"]["ratio_text"] if t["odds"] and not breakout else None, "breakout": breakout,
             "actions": actions, "can_rep": needs_repair and not breakout, "gear_tv": sheet.gear_tv,
             "ferocious": bool(sheet.ferocious), "blocked": blocked,
             "posture_fixed": 2 if breakout else None}
@@ -537,12 +543,12 @@ def _force_values(side: Any = None, name: Any = None, base_power: Any = None, co
             raise ServiceError("a unit needs a name")
         values["name"] = text
     if company_tv is not None and company_tv != "":
-        tv = _whole(company_tv, "company TV", low=0, high=10_000_000)
+        tv = _whole(company_tv, "company TV", low=0, high=sg.MAX_COMPANY_TV)
         values["company_tv"] = tv
         if base_power is None or base_power == "":
             values["base_power"] = sg.base_power_from_tv(tv)
     if base_power is not None and base_power != "":
-        values["base_power"] = _number(base_power, "base power")
+        values["base_power"] = _number(base_power, "base power", high=sg.MAX_BASE_POWER)
     if creating and "base_power" not in values:
         raise ServiceError("give the unit's base power or its company TV (base power = TV / 20)")
     if skill is not None or creating:
@@ -552,9 +558,21 @@ def _force_values(side: Any = None, name: Any = None, base_power: Any = None, co
     return values
 
 
-def _open_sheet_for_forces(sheet: SologearSheet) -> None:
+FORCE_LOCKED_FIELDS: tuple[str, ...] = ("side", "base_power", "company_tv", "skill", "loyalty")
+"""What may no longer change once the campaign length is rolled (the units' names may)."""
+
+
+def forces_locked(sheet: SologearSheet) -> bool:
+    """Once the length is rolled, the sides are fixed: no unit added or removed, no power changed."""
+    return sheet.length is not None
+
+
+def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> None:
     if _reckoned(sheet):
         raise ServiceError("the reckoning is done: undo it before changing the units")
+    if what is not None and forces_locked(sheet):
+        raise ServiceError(f"the campaign length is rolled ({_plural(sheet.length, 'turn')}): {what} is no longer "
+                           "possible; undo the length roll first (only names can change)")
 
 
 def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, company_tv: Any = None,
@@ -564,7 +582,7 @@ def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, c
     rec = Recorder()
     with db.atomic():
         sheet = _sheet(ref)
-        _open_sheet_for_forces(sheet)
+        _open_sheet_for_forces(sheet, "adding a unit")
         last = (SologearForce.select().where((SologearForce.sheet == sheet) & (SologearForce.side == values["side"]))
                 .order_by(SologearForce.position.desc()).first())
         force = rec.create(SologearForce, sheet=sheet, position=(last.position + 1) if last else 0, **values)
@@ -592,6 +610,9 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
         force = _force(force_id, _sheet(sheet) if sheet is not None else None)
         sheet_row = SologearSheet.get_by_id(force.sheet_id)
         _open_sheet_for_forces(sheet_row)
+        locked = [k for k in FORCE_LOCKED_FIELDS if k in values and getattr(force, k) != values[k]]
+        if locked:
+            _open_sheet_for_forces(sheet_row, f"changing a unit's {', '.join(k.replace('_', ' ') for k in locked)}")
         changed = rec.update(force, **values)
         summary = force_dict(force)
     text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
@@ -603,7 +624,7 @@ def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit:
     with db.atomic():
         force = _force(force_id, _sheet(sheet) if sheet is not None else None)
         sheet_row = SologearSheet.get_by_id(force.sheet_id)
-        _open_sheet_for_forces(sheet_row)
+        _open_sheet_for_forces(sheet_row, "removing a unit")
         summary = force_dict(force)
         rec.delete(SologearForce, force.id)
     return Edit("sheet", sheet_row.id, f"removed {summary['side']} unit {summary['name']!r}", summary, rec.changes)
@@ -670,22 +691,27 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         number = (turns[-1].number if turns else 0) + 1
         battle = res.action == "fig" and res.battle_length is not None
         gear_damaged = bool(sheet.gear_damaged or res.gear_damaged)
+        short_ammo = bool(sheet.short_ammo)
+        if res.action == "rep":  # 2.2 REP: the repair turn leaves the Gear repaired and re-armed
+            gear_damaged = short_ammo = False
         turn = rec.create(
             SologearTurn, sheet=sheet, number=number, action=res.action, posture=res.posture,
             combat_total=res.combat_total, odds_column=res.column, cell=res.cell, repair_hours=res.repair_hours,
             glory_rolled=res.glory, enemy_tv=res.enemy_tv, battle_length=res.battle_length,
             entry_edge=res.entry_edge, ends=res.ends, recorded=not battle, gear_damaged=gear_damaged,
-            short_ammo=bool(sheet.short_ammo), state_before=_state(sheet))
+            short_ammo=short_ammo, state_before=_state(sheet))
         _track_rolls(rec, proc.records, sheet=sheet, turn=turn)
         _flags, breakout_after = _breakout_flags(sheet, [*turns, turn])
         reason = _end_reason(sheet, turn, breakout_after)
-        rec.update(sheet, gear_damaged=gear_damaged,
+        rec.update(sheet, gear_damaged=gear_damaged, short_ammo=short_ammo,
                    status="ended" if reason else "active", end_reason=reason)
         flags, _ = _breakout_flags(sheet, [*turns, turn])
         summary = turn_dict(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
         summary["campaign_ended"] = reason
         summary["meaning"] = list(res.meaning)
     message = f"turn {number}: {summary['label']}" + (f", {res.cell_text}" if res.cell_text else "")
+    if res.action == "rep":
+        message += f": {res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs; {sg.REPAIRED_TEXT}"
     if reason:
         message += f"; the campaign has ended ({reason})"
     return Edit("sheet", sheet.id, message, summary, rec.changes)

@@ -72,7 +72,7 @@ def test_issue_lookups(cli: Cli) -> None:
     assert cli.json("sologear", "table", "combat", "--odds", "equal", "--roll", "7") == \
         {"glory": "1D6", "hit": "#", "enemy": None, "ends": None}
     odds = cli.json("sologear", "odds", "--player", "700", "--enemy", "1350")
-    assert set(odds) == {"ratio", "band"} and odds["band"] == "Equal"
+    assert set(odds) == {"ratio", "band", "ratio_text"} and odds["band"] == "Equal" and odds["ratio_text"] == "0.519"
     assert odds["ratio"] == pytest.approx(0.5185185)
     assert cli.json("sologear", "table", "enemy", "--gear-tv", "250", "--roll", "4")["enemy_tv"] == 300
     assert cli.json("sologear", "table", "noticed", "--recognition", "23", "--d66", "22")["noticed"] is True
@@ -170,3 +170,49 @@ def test_options_and_force_edit(cli: Cli) -> None:
     cli.fails("sologear", "length", "--campaign", CAMP, "--seed", "3", match="units of both sides")
     cli.ok("sologear", "edit", "--campaign", CAMP, "--area", "Badlands", "--date", "TN1932")
     assert cli.json("sologear", "show", "--campaign", CAMP)["area"] == "Badlands"
+
+
+# --- reviewer's defects -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("value", "message"), [("inf", "must be a finite number"), ("nan", "must be a finite number"),
+                                                ("1e400", "must be a finite number"),
+                                                ("1e308", "must be at most 1,000,000,000")])
+def test_odds_refuses_non_finite_and_huge_numbers(cli: Cli, value: str, message: str) -> None:
+    err = cli.fails("sologear", "odds", "--player", value, "--enemy", "100", match=message)
+    assert err.startswith("campaign-cli: error: --player")
+    cli.fails("sologear", "odds", "--player", "100", "--enemy", value, match=message)
+
+
+def test_odds_text_never_looks_across_a_band_edge(cli: Cli) -> None:
+    assert cli.ok("sologear", "odds", "--player", "299.99", "--enemy", "100").strip() == \
+        "299.99 / 100 = 2.9999: Advantaged"
+    assert cli.ok("sologear", "odds", "--player", "700", "--enemy", "1350").strip() == "700 / 1350 = 0.519: Equal"
+
+
+def test_force_add_refuses_huge_and_non_finite_values(cli: Cli) -> None:
+    setup_sheet(cli, length=None)
+    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Giant", "--base", "1e308",
+              match="base power must be at most 1,000,000")
+    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Giant", "--base", "inf",
+              match="base power must be a number of 0 or more")
+    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Giant",
+              "--company-tv", "99999999", match="company TV must be at most")
+
+
+def test_reward_dice_are_capped(cli: Cli) -> None:
+    setup_sheet(cli, length=None)
+    cli.fails("sologear", "options", "--campaign", CAMP, "--reward-dice", "999999d6",
+              match="at most 10 dice of at most 100 sides")
+    cli.fails("sologear", "new", "--name", "Other", "--pilot", "P", "--gear-tv", "250", "--reward-dice", "2d1000",
+              match="at most 10 dice of at most 100 sides")
+
+
+def test_units_cannot_be_added_or_changed_after_the_length_roll(cli: Cli) -> None:
+    setup_sheet(cli, length=5)
+    unit = str(SologearForce.get(SologearForce.name == "Johnboy's Company").id)
+    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Horde", "--base", "10",
+              match="undo the length roll first")
+    cli.fails("sologear", "force", "remove", "--campaign", CAMP, "--id", unit, match="undo the length roll first")
+    cli.fails("sologear", "force", "edit", "--campaign", CAMP, "--id", unit, "--base", "10",
+              match="undo the length roll first")
+    cli.ok("sologear", "force", "edit", "--campaign", CAMP, "--id", unit, "--name", "Rabid Company")

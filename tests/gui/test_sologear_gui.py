@@ -341,3 +341,22 @@ def test_unit_table_edits_through_the_item_editors(qtbot, gui_ctx) -> None:  # t
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: model.index(0, 2).data() == "700")
     assert svc.sheet_data(sid)["odds"]["band"] == "Equal" and svc.sheet_data(sid)["odds"]["ratio"] == 700 / 1050
+
+
+def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
+    sid = sheet_with_units(length=4)
+    page = make_page(qtbot, gui_ctx, sid)
+    box, model = page.enemy_box, page.enemy_box.model
+    for w in (box.name_edit, box.tv_spin, box.base_spin, box.skill_combo, box.loyalty_combo, box.add_button,
+              box.remove_button):
+        assert not w.isEnabled()
+    assert "undo the length roll first" in box.add_button.toolTip()
+    columns = [key for key, _title in model.COLUMNS]
+    editable = {key for i, key in enumerate(columns)
+                if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable}
+    assert editable == {"name"}, "only names can change once the length is rolled"
+    svc.undo_last(sid)
+    page.show_sheet(sid)
+    assert box.add_button.isEnabled() and box.remove_button.isEnabled() and box.add_button.toolTip() == ""
+    assert {key for i, key in enumerate(columns)
+            if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable} == set(model.EDITABLE)

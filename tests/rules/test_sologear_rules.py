@@ -439,3 +439,50 @@ def test_card_tables_are_the_engine_tables() -> None:
         assert rows and all(len(r) == len(headers) and all(isinstance(c, str) for c in r) for r in rows)
     assert cards["noticed"][1][0] == ["5 or less", "never"]
     assert cards["noticed"][1][-1] == ["46+", "11–36"]
+
+
+# --- reviewer's defects -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), "inf", "nan", "-inf", "1e400x"])
+def test_non_finite_numbers_are_refused(bad: object) -> None:
+    with pytest.raises(RulesError, match="not a finite number"):
+        sg.odds(bad, 100)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="not a finite number"):
+        sg.unit_total(bad, "regular", "reliable")  # type: ignore[arg-type]
+
+
+def test_huge_powers_are_refused_with_a_bound() -> None:
+    with pytest.raises(RulesError, match="base power must be at most 1,000,000"):
+        sg.unit_total(1e308, "legendary", "firm")
+    with pytest.raises(RulesError, match="TV must be at most 1,000,000"):
+        sg.base_power_from_tv(10 ** 7)
+    with pytest.raises(RulesError, match="combat power must be at most"):
+        sg.odds("1e400", 100)
+    assert sg.unit_total(sg.MAX_BASE_POWER, "regular", "reliable") == sg.MAX_BASE_POWER
+
+
+@pytest.mark.parametrize(("text", "ok"), [("1d6", True), ("10d100", True), ("11d6", False), ("1d101", False),
+                                          ("999999d6", False)])
+def test_reward_dice_are_bounded(text: str, ok: bool) -> None:
+    if ok:
+        assert sg.check_reward_dice(text).expression == text
+    else:
+        with pytest.raises(RulesError, match="at most 10 dice of at most 100 sides"):
+            sg.check_reward_dice(text)
+
+
+@pytest.mark.parametrize(("player", "enemy", "shown", "band"), [
+    (299.99, 100, "2.9999", "Advantaged"), (300, 100, "3.000", "Winning"), (700, 1350, "0.519", "Equal"),
+    (5004, 10000, "0.5004", "Equal"), (50, 100, "0.500", "Disadvantaged"), (1, 3, "0.333", "Disadvantaged"),
+    (33, 100, "0.330", "Losing"), (3301, 10000, "0.3301", "Disadvantaged"), (199999999, 100000000, "1.99999999",
+                                                                          "Equal")])
+def test_the_shown_ratio_never_crosses_a_band_edge(player: float, enemy: float, shown: str, band: str) -> None:
+    result = sg.odds(player, enemy)
+    assert (result["ratio_text"], result["band"]) == (shown, band)
+    assert sg.odds_band(result["ratio_text"]) == band
+
+
+def test_a_rep_turn_says_the_gear_is_repaired_and_rearmed() -> None:
+    proc = sg.play_turn("rep", TypedDice([[3]]), gear_needs_repair=True)
+    assert proc.result.repair_hours == 1
+    assert any("repaired and re-armed" in m for m in proc.result.meaning)

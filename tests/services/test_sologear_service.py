@@ -13,13 +13,13 @@ from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 
 
-def make_sheet(length: int | None = None, **options: Any) -> int:
+def make_sheet(length: int | None = None, enemy_base: float = 400, **options: Any) -> int:
     edit = svc.create_sheet("Hill 214", "Janne", 250, date="TN1932", area="Badlands", gear_name="Hunter",
                             player_unit="Janne's Regiment", enemy_unit="Johnboy's Company", **options)
     sid = edit.id
     svc.add_force(sid, "player", "1st Company", base_power=350)
     svc.add_force(sid, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
-    svc.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+    svc.add_force(sid, "enemy", "Johnboy's Company", base_power=enemy_base, skill="veteran", loyalty="firm")
     if length is not None:
         svc.roll_length(sid, TypedDice([[length]]))
     return sid
@@ -88,9 +88,11 @@ def test_length_roll_and_refusals() -> None:
     assert Roll.get(Roll.sheet == sid).table_row == "1d6"
     with pytest.raises(ServiceError, match="already rolled"):
         svc.roll_length(sid, SeededDice(1))
-    svc.add_force(sid, "enemy", "2nd", base_power=10)
-    # two units each now -> 2d6 after an undo
+    with pytest.raises(ServiceError, match="undo the length roll first"):
+        svc.add_force(sid, "enemy", "2nd", base_power=10)
     svc.undo_last(sid)
+    svc.add_force(sid, "enemy", "2nd", base_power=10)
+    # two units each now -> 2d6
     assert svc.length_procedure(sid).pending().dice.expression == "2d6"
 
 
@@ -164,8 +166,7 @@ def test_dec_turns_to_the_end_and_no_turn_after() -> None:
 
 
 def test_surrender_ends_at_once() -> None:
-    sid = make_sheet(length=5)
-    svc.add_force(sid, "enemy", "Horde", base_power=10000)  # -> Losing
+    sid = make_sheet(length=5, enemy_base=10000)  # -> Losing
     edit = svc.play_turn(sid, "fig", 0, dice=TypedDice([[1, 3]]))  # Losing 4 = S
     assert edit.summary["ends"] == "surrendered" and edit.summary["campaign_ended"] == "surrendered"
     assert not edit.summary["battle"] and edit.summary["recorded"]
@@ -255,8 +256,7 @@ def test_variable_tables_and_reward_dice_options() -> None:
 
 
 def test_ferocious_breakout() -> None:
-    sid = make_sheet(length=1, ferocious=True)
-    svc.add_force(sid, "enemy", "Horde", base_power=10000)  # Losing
+    sid = make_sheet(length=1, enemy_base=10000, ferocious=True)  # Losing
     edit = svc.play_turn(sid, "fig", 0, dice=TypedDice([[1, 3]]))  # S -> break-out instead of surrender
     assert edit.summary["starts_breakout"] and edit.summary["campaign_ended"] is None
     nxt = svc.next_turn(sid)
@@ -278,8 +278,7 @@ def test_ferocious_breakout() -> None:
 
 
 def test_breakout_turns_count_as_bold_fights() -> None:
-    sid = make_sheet(length=1, ferocious=True)
-    svc.add_force(sid, "enemy", "Horde", base_power=10000)
+    sid = make_sheet(length=1, enemy_base=10000, ferocious=True)
     svc.play_turn(sid, "fig", -1, dice=TypedDice([[2, 3]]))  # 5 - 1 = 4: S -> break-out
     # break-out: 1 + 1 + 2 = 4 -> S again, ignored; the battle goes on
     edit = svc.play_turn(sid, "fig", 2, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
@@ -393,3 +392,59 @@ def test_seeded_campaigns_run_to_the_end() -> None:
         assert SologearSheet.get_by_id(sid).status == "ended"
         edit = svc.end_campaign(sid, dice)
         assert edit.summary["noticed"] in (True, False)
+
+
+# --- reviewer's defects -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"base_power": "1e308"}, "base power must be at most 1,000,000"),
+    ({"base_power": "inf"}, "base power must be a number of 0 or more"),
+    ({"base_power": "nan"}, "base power must be a number of 0 or more"),
+    ({"company_tv": 1_000_001}, "company TV must be at most 1000000"),
+])
+def test_huge_or_non_finite_unit_values_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    sid = make_sheet()
+    before = counts()
+    with pytest.raises(ServiceError, match=message):
+        svc.add_force(sid, "enemy", "Giant", **kwargs)
+    assert counts() == before
+
+
+def test_rep_turn_repairs_and_rearms_the_gear_and_undoes_exactly() -> None:
+    sid = make_sheet(length=5)
+    svc.play_turn(sid, "fig", 0, dice=TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]))  # Equal 5: 1D6G,##
+    svc.record_turn(sid, 1, glory=6, short_ammo=True)
+    sheet = SologearSheet.get_by_id(sid)
+    assert sheet.gear_damaged and sheet.short_ammo
+    edit = svc.play_turn(sid, "rep", dice=TypedDice([[5]]))
+    assert "3 hours of repairs" in edit.message and "repaired and re-armed" in edit.message
+    assert any("repaired and re-armed" in m for m in edit.summary["meaning"])
+    assert not edit.summary["result"]["gear_damaged"] and not edit.summary["result"]["short_ammo"]
+    sheet = SologearSheet.get_by_id(sid)
+    assert not sheet.gear_damaged and not sheet.short_ammo
+    assert svc.next_turn(sid)["actions"] == ["dec", "fig"]  # nothing left to repair
+    assert any("repaired and re-armed" in m for m in svc.sheet_data(sid)["turns"][-1]["meaning"])
+    svc.undo_last(sid)
+    sheet = SologearSheet.get_by_id(sid)
+    assert sheet.gear_damaged and sheet.short_ammo and svc.next_turn(sid)["actions"] == ["dec", "rep", "fig"]
+
+
+def test_units_are_fixed_once_the_length_is_rolled_except_their_names() -> None:
+    sid = make_sheet(length=5)
+    enemy = SologearForce.get(SologearForce.side == "enemy")
+    before = counts()
+    with pytest.raises(ServiceError, match="adding a unit is no longer possible; undo the length roll first"):
+        svc.add_force(sid, "enemy", "Horde", base_power=100)
+    with pytest.raises(ServiceError, match="removing a unit .*undo the length roll first"):
+        svc.remove_force(enemy.id)
+    for field, value in (("base_power", 10), ("company_tv", 2000), ("skill", "rookie"), ("loyalty", "shaken"),
+                         ("side", "player")):
+        with pytest.raises(ServiceError, match="undo the length roll first"):
+            svc.update_force(enemy.id, **{field: value})
+    assert counts() == before and SologearForce.get_by_id(enemy.id).base_power == 400
+    svc.update_force(enemy.id, name="Rabid Company")  # names may change
+    svc.update_force(enemy.id, skill="veteran")  # the same value: nothing changes, nothing refused
+    assert SologearForce.get_by_id(enemy.id).name == "Rabid Company"
+    svc.undo_last(sid)  # the length roll
+    svc.update_force(enemy.id, base_power=10)
+    svc.remove_force(enemy.id)
