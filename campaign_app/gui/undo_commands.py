@@ -16,14 +16,14 @@ from PySide6.QtGui import QUndoCommand
 
 from ..services.changesets import Edit, redo_changes, undo_changes
 from ..services.common import ServiceError
-from ..store.models import Campaign, Platoon
+from ..store.models import Campaign, Platoon, SologearSheet
 from .context import AppContext
 
 log = logging.getLogger(__name__)
 
 
 def _exists(kind: str, obj_id: int) -> bool:
-    model = {"campaign": Campaign, "platoon": Platoon}.get(kind)
+    model = {"campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}.get(kind)
     return model is not None and model.get_or_none(model.id == obj_id) is not None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.aftermath import roll_force, roll_replacement
-from ..rules.dice import DiceError, DiceSource, parse_die
+from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
 from ..rules.experience import (
     ARMOR_CLASSES,
     ATTRIBUTES,
@@ -103,6 +103,12 @@ def _check_ap(value: Any) -> int | None:
     return value
 
 
+def _all_dice_used(dice: Any) -> None:
+    """Typed dice must match the rolls asked for exactly: extra faces are a mistake, not ignored."""
+    if isinstance(dice, TypedDice):
+        dice.check_all_used()
+
+
 def die_text(sides: int | None) -> str | None:
     return None if sides is None else f"d{sides}"
 
@@ -110,10 +116,6 @@ def die_text(sides: int | None) -> str | None:
 def _platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
     if isinstance(ref, Platoon):
         return ref
-    if isinstance(ref, str) and ref.isdigit() and campaign is None:
-        found = Platoon.get_or_none(Platoon.id == int(ref))
-        if found is not None:
-            return found
     return find_platoon(ref, campaign)
 
 
@@ -325,6 +327,7 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
         if dice is not None:
             try:
                 force = roll_force(c.period, dice)
+                _all_dice_used(dice)
             except (DiceError, RulesError) as exc:
                 raise ServiceError(str(exc)) from None
             xp, leader_xp = force.platoon_xp, force.leader_xp
@@ -481,6 +484,7 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         if dice is not None:
             try:
                 xp, record = roll_replacement(c.period, dice)
+                _all_dice_used(dice)
             except (DiceError, RulesError) as exc:
                 raise ServiceError(str(exc)) from None
         if old is not None:
@@ -503,12 +507,11 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
 
 def find_attached(platoon: str | int | Platoon, unit: str | int) -> AttachedUnit:
     p = _platoon(platoon)
-    if isinstance(unit, int) or (isinstance(unit, str) and unit.isdigit()):
-        found = AttachedUnit.get_or_none((AttachedUnit.id == int(unit)) & (AttachedUnit.platoon == p))
-        if found is not None:
-            return found
-    found = AttachedUnit.get_or_none((AttachedUnit.platoon == p)
-                                     & (AttachedUnit.name.collate("NOCASE") == str(unit)))
+    if isinstance(unit, int):
+        found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
+    else:
+        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p)
+                                         & (AttachedUnit.name.collate("NOCASE") == " ".join(unit.split())))
     if found is None:
         raise NotFound(f"platoon {p.name!r} has no attached unit {unit!r}")
     return found
@@ -568,6 +571,7 @@ def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = No
                  campaign: str | int | None = None) -> Edit:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
     name = check_name(name, "attached unit")
+    _platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked
     values = _attached_values(kind, training, equipment, morale, armor, support)
     rec = Recorder()
     with db.atomic():
@@ -665,11 +669,10 @@ def _describe_equipment(name: str, v: dict[str, Any]) -> str:
 def find_equipment(platoon: str | int, name: str | int, attached: str | int | None = None) -> Equipment:
     p = _platoon(platoon)
     owner = (Equipment.platoon == p) if attached is None else (Equipment.attached == find_attached(p, attached))
-    if isinstance(name, int) or (isinstance(name, str) and name.isdigit()):
-        found = Equipment.get_or_none((Equipment.id == int(name)) & owner)
-        if found is not None:
-            return found
-    found = Equipment.get_or_none(owner & (Equipment.name.collate("NOCASE") == str(name)))
+    if isinstance(name, int):
+        found = Equipment.get_or_none((Equipment.id == name) & owner)
+    else:
+        found = Equipment.get_or_none(owner & (Equipment.name.collate("NOCASE") == " ".join(name.split())))
     if found is None:
         where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
         raise NotFound(f"{where} has no equipment named {name!r}")
