@@ -52,7 +52,8 @@ def main(n: int = 1000) -> None:
     start = time.perf_counter()
     with db.atomic():
         for i in range(n):
-            battles.log_battle(p.id, wounds=(i * 7) % 15, leader_wounds=min((i * 5) % 9, (i * 7) % 15), objectives=i % 3,
+            wounds = (i * 7) % 15
+            battles.log_battle(p.id, wounds=wounds, leader_wounds=min((i * 5) % 9, wounds), objectives=i % 3,
                                outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}", dice=dice,
                                replacement_name=f"Lt. {i + 1}")
     t_log = time.perf_counter() - start

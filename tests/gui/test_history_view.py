@@ -157,7 +157,8 @@ def test_many_battles_use_lines_for_the_wounds_chart(qtbot, gui_ctx, clock: None
     p = Platoon.create(campaign=c, name="Old Guard", training=8, equipment=8, morale=8, armor=1, xp=3)
     Leader.create(platoon=p, name="Capt. Long", xp=1, xp_at_join=1)
     for i in range(45):
-        battles.log_battle(p.id, wounds=i % 7, leader_wounds=min(i % 3, i % 7), dice=SeededDice(i), replacement_name=f"L{i}")
+        battles.log_battle(p.id, wounds=i % 7, leader_wounds=min(i % 3, i % 7), dice=SeededDice(i),
+                           replacement_name=f"L{i}")
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
     v.show_platoon(p.id)
