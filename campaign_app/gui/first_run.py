@@ -19,15 +19,15 @@ class FirstRunPage(QWidget):
         text = QLabel(
             "<p>Keep your platoons, their leaders and every battle they fight in one place — "
             "no more paper Unit Data Sheets.</p>"
-            "<p>Start a campaign of your own, or load the sample campaign to look around: "
+            "<p>Start a campaign of your own, or load the sample campaigns to look around: "
             "a regular platoon with a green lieutenant, an attached weapons team and a few battles "
-            "already logged.</p>", self)
+            "already logged, and a Sologear pilot one day into her campaign.</p>", self)
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
         text.setFixedWidth(560)
         text.setMinimumHeight(text.heightForWidth(560))
         self.create_button = QPushButton("&Create a campaign…", self)
-        self.sample_button = QPushButton("Load the &sample campaign", self)
+        self.sample_button = QPushButton("Load the &sample campaigns", self)
         self.create_button.setDefault(True)
         for b in (self.create_button, self.sample_button):
             b.setMinimumHeight(36)
