@@ -43,6 +43,17 @@ def check_name(name: str, what: str) -> str:
     return name
 
 
+NOTES_MAX = 10_000
+
+
+def check_notes(notes: Any, what: str = "notes") -> str:
+    """Free text: at most NOTES_MAX characters (None -> "")."""
+    text = "" if notes is None else str(notes)
+    if len(text) > NOTES_MAX:
+        raise ServiceError(f"{what} are too long ({len(text)} characters, at most {NOTES_MAX})")
+    return text
+
+
 def _check_period(period: Any) -> int | None:
     if isinstance(period, str):
         text = period.strip().lower()
@@ -152,7 +163,8 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
             raise ServiceError(f"a campaign named {name!r} already exists")
         c = rec.create(Campaign, name=name, system=system, period=period, threshold_green=t.green,
                        threshold_regular=t.regular, threshold_veteran=t.veteran,
-                       threshold_legendary=t.legendary, objective_xp_to=objective_xp_to, notes=notes or "")
+                       threshold_legendary=t.legendary, objective_xp_to=objective_xp_to,
+                       notes=check_notes(notes, "campaign notes"))
         summary = campaign_dict(c)
     return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)
 
@@ -183,7 +195,7 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
     if objective_xp_to is not None:
         values["objective_xp_to"] = _check_objective_to(objective_xp_to)
     if notes is not None:
-        values["notes"] = notes
+        values["notes"] = check_notes(notes, "campaign notes")
     rec = Recorder()
     with db.atomic():
         c = _campaign(ref)

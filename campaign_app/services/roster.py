@@ -39,7 +39,7 @@ from ..store.models import (
     XpChange,
     now,
 )
-from .campaigns import check_name
+from .campaigns import check_name, check_notes
 from .changesets import Edit, Recorder, combine, redo_changes, undo_changes
 from .common import NotFound, ServiceError, find_campaign, find_platoon, roll_to_dict, store_rolls, thresholds_of
 
@@ -331,7 +331,7 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
             except (DiceError, RulesError) as exc:
                 raise ServiceError(str(exc)) from None
             xp, leader_xp = force.platoon_xp, force.leader_xp
-        p = rec.create(Platoon, campaign=c.id, name=name, armor=armor, xp=xp, notes=notes or "", **dice_values)
+        p = rec.create(Platoon, campaign=c.id, name=name, armor=armor, xp=xp, notes=check_notes(notes), **dice_values)
         leader = None
         if leader_name is not None:
             lxp = leader_xp or 0
@@ -373,7 +373,7 @@ def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, 
     if armor is not None:
         values["armor"] = _check_armor(armor)
     if notes is not None:
-        values["notes"] = str(notes)
+        values["notes"] = check_notes(notes)
     rec = Recorder()
     with db.atomic():
         p = _platoon(ref, campaign)
@@ -446,7 +446,7 @@ def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = No
     if rank is not None:
         values["rank"] = " ".join(rank.split())
     if notes is not None:
-        values["notes"] = str(notes)
+        values["notes"] = check_notes(notes)
     rec = Recorder()
     with db.atomic():
         p = _platoon(ref, campaign)
@@ -489,7 +489,7 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
                 raise ServiceError(str(exc)) from None
         if old is not None:
             rec.update(old, status=how, left_at=now())
-        new = rec.create(Leader, platoon=p.id, name=name, rank=rank, xp=xp, xp_at_join=xp, notes=notes or "")
+        new = rec.create(Leader, platoon=p.id, name=name, rank=rank, xp=xp, xp_at_join=xp, notes=check_notes(notes))
         roll = None
         if record is not None:
             (roll,) = store_rolls([record], platoon=p.id, leader=new.id)
@@ -580,7 +580,7 @@ def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = No
             raise ServiceError(f"platoon {p.name!r} already has an attached unit named {name!r}")
         last = (AttachedUnit.select(AttachedUnit.position).where(AttachedUnit.platoon == p)
                 .order_by(AttachedUnit.position.desc()).first())
-        a = rec.create(AttachedUnit, platoon=p.id, name=name, notes=notes or "",
+        a = rec.create(AttachedUnit, platoon=p.id, name=name, notes=check_notes(notes),
                        position=(last.position + 1) if last else 0, **values)
         _log(rec, p, f"attached[{name}]", None, _describe_attached(values))
         summary = _attached_dict(a, [])
@@ -618,7 +618,7 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
             if _attached_name_taken(p.id, values["name"], exclude_id=a.id):
                 raise ServiceError(f"platoon {p.name!r} already has an attached unit named {values['name']!r}")
         if notes is not None:
-            values["notes"] = str(notes)
+            values["notes"] = check_notes(notes)
         changed = rec.update(a, **values)
         for field, (old, new) in changed.items():
             _log(rec, p, f"attached[{label}].{field}", _shown(field, old), _shown(field, new), reason)
@@ -691,7 +691,7 @@ def add_equipment(platoon: str | int, name: str, *, attached: str | int | None =
         owner = (Equipment.attached == unit) if unit else (Equipment.platoon == p)
         last = Equipment.select(Equipment.position).where(owner).order_by(Equipment.position.desc()).first()
         e = rec.create(Equipment, platoon=None if unit else p.id, attached=unit.id if unit else None, name=name,
-                       notes=notes or "", position=(last.position + 1) if last else 0, **values)
+                       notes=check_notes(notes), position=(last.position + 1) if last else 0, **values)
         where = f"attached[{unit.name}]." if unit else ""
         _log(rec, p, f"{where}equipment[{name}]", None, _describe_equipment(name, values))
         summary = _equipment_dict(e)
@@ -727,7 +727,7 @@ def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: s
         values = _equipment_values(e.targets if targets is None else targets, new_ap, new_vs, new_name)
         values["name"] = new_name
         if notes is not None:
-            values["notes"] = str(notes)
+            values["notes"] = check_notes(notes)
         label = e.name
         changed = rec.update(e, **values)
         where = f"attached[{unit.name}]." if unit else ""

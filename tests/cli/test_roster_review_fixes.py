@@ -53,3 +53,13 @@ def test_unknown_platoon_named_before_missing_unit_values(capsys, app_paths):
     code, out, err = run(capsys, app_paths, "attached", "add", "Nope", "--name", "T1", "--kind", "team")
     assert code == 2 and out == ""
     assert "Nope" in err
+
+
+def test_notes_have_a_length_limit(capsys, app_paths):
+    _setup(capsys, app_paths)
+    long = "x" * 10_001
+    code, out, err = run(capsys, app_paths, "platoon", "set", "Bravo", "--notes", long)
+    assert code == 2 and out == "" and "too long" in err
+    assert Platoon.get(Platoon.name == "Bravo").notes == ""
+    code, out, err = run(capsys, app_paths, "campaign", "new", "--name", "D", "--system", "sologear", "--notes", long)
+    assert code == 2 and "too long" in err
