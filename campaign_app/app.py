@@ -107,6 +107,9 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
                 if tabs.tabText(i).replace("&", "").lower() == tab.lower():
                     tabs.setCurrentIndex(i)
                     return
+        names = sorted({tabs.tabText(i).replace("&", "") for tabs in page.findChildren(QTabWidget)
+                        for i in range(tabs.count())})
+        raise SystemExit(f"campaign-app: --tab: no tab named {tab!r} on this page (tabs: {', '.join(names)})")
 
 
 def open_database_or_explain(paths: AppPaths) -> bool:

@@ -50,6 +50,13 @@ def optional_hook(module: str, name: str) -> Callable[..., Any] | None:
     return getattr(mod, name, None)
 
 
+def _exists(kind: str, obj_id: int) -> bool:
+    from ..store.models import Campaign, Platoon, SologearSheet
+
+    model = {"campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}.get(kind)
+    return model is not None and model.get_or_none(model.id == obj_id) is not None
+
+
 class PlaceholderPage(QWidget):
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -197,7 +204,7 @@ class MainWindow(QMainWindow):
         kind = self._current[0] if self._current else None
         self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
         self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
-                                        self._selected_campaign_id() is not None)
+                                        self._selected_system() == "atomic_africa")
         self.act_new_sologear.setEnabled(self.hooks["new_sologear"] is not None)
         self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None and kind == "platoon")
         self.act_print.setEnabled(self.hooks["print"] is not None)
@@ -258,11 +265,18 @@ class MainWindow(QMainWindow):
         row = model.get_or_none(model.id == obj_id)
         return row.campaign_id if row else None
 
+    def _selected_system(self) -> str | None:
+        from ..store.models import Campaign
+
+        camp_id = self._selected_campaign_id()
+        camp = Campaign.get_or_none(Campaign.id == camp_id) if camp_id is not None else None
+        return camp.system if camp else None
+
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
         keep = self._current
         self.navigator.reload()
-        if keep and not self.navigator.select(*keep, emit=False):
-            self._current = None
+        if keep and not self.navigator.select(*keep, emit=False) and not _exists(*keep):
+            self._current = None  # deleted; an archived (hidden) campaign stays current while it is shown
         if not has_any_campaign():
             self.stack.setCurrentWidget(self.first_run)
         elif self._current is None and self.stack.currentWidget() is self.first_run:

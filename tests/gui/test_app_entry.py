@@ -41,3 +41,14 @@ def test_bad_database_file_refused_without_touching_it(tmp_path: Path):
     assert result.stdout.startswith("1 "), result.stdout + result.stderr
     assert "bad.db" in result.stdout and "not a campaign_app database" in result.stdout
     assert bad.read_text() == "not a database"
+
+
+def test_unknown_tab_is_refused(tmp_path: Path):
+    data = tmp_path / "d"
+    subprocess.run([sys.executable, "-m", "campaign_app.cli", "demo", "--data-dir", str(data)], check=True,
+                   capture_output=True, timeout=120)
+    result = _run("--screenshot", str(tmp_path / "x.png"), "--open", "platoon:2nd Platoon", "--tab", "Nonsense",
+                  data_dir=data)
+    assert result.returncode != 0
+    assert "no tab named 'Nonsense'" in result.stderr and "History" in result.stderr
+    assert not (tmp_path / "x.png").exists()

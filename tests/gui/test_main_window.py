@@ -72,3 +72,32 @@ def test_window_geometry_is_remembered(qtbot, gui_ctx):
     again = MainWindow(gui_ctx)
     qtbot.addWidget(again)
     assert (again.width(), again.height()) == (731, 517)
+
+
+def test_archiving_the_shown_campaign_keeps_its_actions(qtbot, gui_ctx):
+    from campaign_app.services.campaigns import archive_campaign
+    from campaign_app.store.models import Platoon
+
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    platoon = Platoon.get(Platoon.name == DEMO_PLATOON)
+    win.open_item("platoon", platoon.id)
+    assert win.act_log_battle.isEnabled() and win.act_new_platoon.isEnabled()
+    archive_campaign(platoon.campaign_id)
+    gui_ctx.changed("campaign", platoon.campaign_id)
+    assert win._current == ("platoon", platoon.id)
+    assert win.act_log_battle.isEnabled() and win.act_new_platoon.isEnabled()
+
+
+def test_new_platoon_is_off_for_sologear_campaigns(qtbot, gui_ctx):
+    from campaign_app.services.demo import DEMO_SOLOGEAR
+    from campaign_app.store.models import Campaign as C
+
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.open_item("campaign", C.get(C.name == DEMO_SOLOGEAR).id)
+    assert not win.act_new_platoon.isEnabled()
+    win.open_item("campaign", C.get(C.name == DEMO_CAMPAIGN).id)
+    assert win.act_new_platoon.isEnabled()
