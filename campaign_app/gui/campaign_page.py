@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -158,6 +159,8 @@ class CampaignPage(QWidget):
         layout.addWidget(self.platoons_box, 1)
         layout.addWidget(self.sheets_label)
         layout.addWidget(notes_box)
+        layout.addStretch(0)  # takes the spare room when the platoon list is hidden (Sologear campaigns)
+        notes_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
         self.name_edit.committed.connect(self._rename)
         self.notes.committed.connect(lambda text: self._set(notes=text))
@@ -191,7 +194,7 @@ class CampaignPage(QWidget):
             c = campaign_service.show_campaign(self.cid)
         except NotFound:
             self.detail = None
-            self.info_label.setText("This campaign no longer exists (Edit \u25b8 Undo brings it back).")
+            self.info_label.setText("This campaign no longer exists (Edit \u25b8 Undo or Redo brings it back).")
             for w in (self.rules_box, self.platoons_box, self.notes_box, self.name_edit, self.archive_button,
                       self.delete_button):
                 w.setEnabled(False)

@@ -493,6 +493,7 @@ class HistoryView(QWidget):
                 + (f" First battle {s['first_battle']}, last {s['last_battle']}." if s["battles"] else ""))
 
     def _data_changed(self, kind: str, obj_id: int) -> None:
+        self._say("")  # a message about an earlier step is out of date now
         if self.platoon_id is None or kind not in ("battle", "platoon", "all"):
             return
         if kind == "platoon" and obj_id not in (0, self.platoon_id):
@@ -565,7 +566,7 @@ class HistoryView(QWidget):
             self._say(str(exc), error=True)
             return
         s = edit.summary
-        push_edit(self.ctx, edit, self.platoon_id, f"Undo battle {s['number']} of {s['platoon']['name']}")
+        push_edit(self.ctx, edit, self.platoon_id, f"Remove battle {s['number']} of {s['platoon']['name']}")
         self.reload()
         self._say(f"Battle {s['number']} undone: platoon XP {s['platoon']['xp_before']} \u2192 "
                   f"{s['platoon']['xp_after']}. Edit \u25b8 Undo brings it back.")

@@ -413,7 +413,7 @@ class PlatoonPage(QWidget):
         self.name_edit.committed.connect(self._rename)
 
         self.gone_label = QLabel("This platoon no longer exists (deleted, or its creation was undone). "
-                                 "Edit \u25b8 Undo brings it back.", s)
+                                 "Edit \u25b8 Undo or Redo brings it back.", s)
         self.gone_label.setWordWrap(True)
         self.gone_label.hide()
 

@@ -399,6 +399,7 @@ class PrintDialog(QDialog):
 
     def _kind_changed(self, index: int) -> None:
         self.pages.setCurrentIndex(index)
+        self._clear_preview()  # the old kind's pages must not stay on show (or be saved) while the new one builds
         self.schedule_preview()
 
     def _sologear_blank_toggled(self, on: bool) -> None:
