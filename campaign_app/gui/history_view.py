@@ -66,6 +66,7 @@ BAND_COLORS = ("#f4f4f4", "#e8f1e4", "#e3ecf7", "#efe6f5", "#f9efd9")
 """Background bands of the XP chart, Untested .. Legendary."""
 PLATOON_COLOR = "#1f4e79"
 LEADER_COLOR = "#8e24aa"
+NEW_LEADER_COLOR = "#2e7d32"  # a new leader's first point: green, apart from the purple leader line
 BARS_MAX = 40
 """Up to this many battles the wounds chart uses bars; above it, lines."""
 FILTER_LABELS: dict[str, str] = {"battle": "Battles", "xp": "XP", "leader": "Leaders", "attribute": "Changes",
@@ -183,11 +184,11 @@ class XpChart(QChartView):
             new.setName("New leader")
             new.setMarkerShape(QScatterSeries.MarkerShape.MarkerShapeTriangle)
             new.setMarkerSize(12 if small else 8)
-            new.setColor(QColor(LEADER_COLOR))
+            new.setColor(QColor(NEW_LEADER_COLOR))
             new.setBorderColor(QColor("#ffffff"))
             new.replace([QPointF(float(p["battle"]), float(p["leader_change"]["new_xp"]))
                          for p in self.changes if p["leader_change"]["new_xp"] is not None])
-            for s in (lost, new):
+            for s in (new, lost):
                 chart.addSeries(s)
                 s.attachAxis(x_axis)
                 s.attachAxis(y_axis)
