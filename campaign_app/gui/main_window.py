@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +26,7 @@ from ..paths import AppPaths
 from ..services.navigator import has_any_campaign
 from .context import AppContext
 from .first_run import FirstRunPage
+from .hooks import optional_hook
 from .navigator import Navigator
 
 log = logging.getLogger(__name__)
@@ -37,17 +37,6 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
 }
-
-
-def optional_hook(module: str, name: str) -> Callable[..., Any] | None:
-    """A function from a GUI module that may not be built yet (then the action is disabled)."""
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return None
-        raise
-    return getattr(mod, name, None)
 
 
 def _exists(kind: str, obj_id: int) -> bool:

@@ -13,7 +13,6 @@ there when ``campaign_app.gui.battle_wizard.log_battle`` exists.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -43,6 +42,7 @@ from ..services import roster
 from ..services.changesets import Edit
 from ..services.common import NotFound, ServiceError
 from .context import AppContext
+from .hooks import optional_hook
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
 from .undo_commands import perform
@@ -62,14 +62,6 @@ KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_suppor
 SUPPORT_CHOICES = [(s, s.capitalize()) for s in roster.SUPPORT_LEVELS]
 
 
-def _optional(module: str, name: str) -> Callable[..., Any] | None:
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return None
-        raise
-    return getattr(mod, name, None)
 
 
 def _table(model: Any, parent: QWidget, name: str) -> QTableView:
@@ -204,7 +196,7 @@ class PlatoonPage(QWidget):
         self._dirty = False
         self._extra_tabs: list[QWidget] = []
         self._build()
-        history_view = _optional("campaign_app.gui.history_view", "HistoryView")  # the battle log's tab
+        history_view = optional_hook("campaign_app.gui.history_view", "HistoryView")  # the battle log's tab
         if history_view is not None:
             self.add_tab(history_view(ctx, self), "&History")
         ctx.signals.data_changed.connect(self._on_data_changed)
@@ -238,7 +230,7 @@ class PlatoonPage(QWidget):
         self.info_label = QLabel(s)
         self.message = ErrorLabel(s)
         self.action_bar = QHBoxLayout()
-        self.log_battle_hook = _optional("campaign_app.gui.battle_wizard", "log_battle")
+        self.log_battle_hook = optional_hook("campaign_app.gui.battle_wizard", "log_battle")
         self.log_battle_button = QPushButton("&Log battle…", s)
         self.log_battle_button.setToolTip("Record a battle and run the post-battle rolls (Ctrl+B)")
         self.log_battle_button.setVisible(self.log_battle_hook is not None)

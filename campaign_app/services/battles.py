@@ -57,7 +57,7 @@ from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store.database import db
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .changesets import Edit, Recorder, redo_changes, undo_changes
-from .common import NotFound, ServiceError, find_platoon, thresholds_of
+from .common import NotFound, ServiceError, resolve_platoon, thresholds_of
 
 OUTCOMES: tuple[str, ...] = ("victory", "defeat", "draw")
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
@@ -81,22 +81,7 @@ CSV_COLUMNS: tuple[str, ...] = ("at", "kind", "battle_number", "date", "text", "
 
 # --- small helpers -----------------------------------------------------------------------------------------
 
-def _platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
-    """A platoon: an ``int`` is a row id (the GUI); a string is always a name first (the CLI), so a platoon
-    named ``"1"`` is found by its name. Only when no platoon has that name does a digits-only string fall
-    back to the row id."""
-    if isinstance(ref, Platoon):
-        return ref
-    if isinstance(ref, bool):
-        raise ServiceError(f"no platoon {ref!r}")
-    try:
-        return find_platoon(ref, campaign)
-    except NotFound:
-        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None:
-            found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
-            if found is not None:
-                return found
-        raise
+_platoon = resolve_platoon
 
 
 def _active_leader(platoon_id: int) -> Leader | None:

@@ -66,6 +66,24 @@ def find_platoon(name_or_id: str | int, campaign: str | int | Campaign | None = 
     return matches[0]
 
 
+def resolve_platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
+    """What services accept as "a platoon": a Platoon, an ``int`` row id (the GUI), or a name (the CLI; a
+    string is a name first, so a platoon named "1" is found by its name; only when no platoon has that name
+    does a digits-only string fall back to the row id)."""
+    if isinstance(ref, Platoon):
+        return ref
+    if isinstance(ref, bool):
+        raise ServiceError(f"no platoon {ref!r}")
+    try:
+        return find_platoon(ref, campaign)
+    except NotFound:
+        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None:
+            found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
+            if found is not None:
+                return found
+        raise
+
+
 def find_sheet(name_or_id: str | int) -> SologearSheet:
     """A Sologear campaign sheet by its campaign's name (or the sheet id)."""
     if isinstance(name_or_id, int):

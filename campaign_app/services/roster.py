@@ -41,7 +41,15 @@ from ..store.models import (
 )
 from .campaigns import check_name, check_notes
 from .changesets import Edit, Recorder, combine, redo_changes, undo_changes
-from .common import NotFound, ServiceError, find_campaign, find_platoon, roll_to_dict, store_rolls, thresholds_of
+from .common import (
+    NotFound,
+    ServiceError,
+    find_campaign,
+    resolve_platoon,
+    roll_to_dict,
+    store_rolls,
+    thresholds_of,
+)
 
 KINDS: dict[str, str] = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "off-board fire support"}
 SUPPORT_LEVELS: tuple[str, ...] = ("light", "medium", "heavy")
@@ -113,10 +121,7 @@ def die_text(sides: int | None) -> str | None:
     return None if sides is None else f"d{sides}"
 
 
-def _platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
-    if isinstance(ref, Platoon):
-        return ref
-    return find_platoon(ref, campaign)
+_platoon = resolve_platoon
 
 
 def _current_leader(p: Platoon) -> Leader | None:
