@@ -738,6 +738,25 @@ class BattleWizard(QWizard):
         self.committed.emit(edit.id)
         super().accept()
 
+    def rolls_made(self) -> bool:
+        """Rolls were made (or typed in) and not committed: cancelling would throw them away."""
+        return self.edit is None and bool(self.session.records)
+
+    def ask_discard(self) -> bool:
+        answer = QMessageBox.question(
+            self, "Discard this battle?",
+            f"{len(self.session.records)} roll(s) were made for this battle and nothing has been saved yet.\n"
+            "Discard the battle and its rolls?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def reject(self) -> None:
+        """Cancel, Esc or closing the window: ask first when rolls would be lost; nothing is ever written."""
+        if self.rolls_made() and not self.ask_discard():
+            return
+        super().reject()
+
 
 def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int) -> int | None:
     """Battle ▸ Log battle…: run the wizard; the new battle's id, or ``None`` when cancelled."""

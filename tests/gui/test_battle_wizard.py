@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QWizard
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWizard
 
 from campaign_app.gui.battle_wizard import (
     PAGE_BATTLE,
@@ -42,7 +42,8 @@ def pid() -> int:
 
 def make(qtbot, gui_ctx, pid: int, seed: int = 1) -> BattleWizard:  # type: ignore[no-untyped-def]
     wizard = BattleWizard(gui_ctx, pid, dice=SeededDice(seed))
-    qtbot.addWidget(wizard)
+    # closing at the end of a test discards without asking (a test left mid-rolls would wait on the question)
+    qtbot.addWidget(wizard, before_close_func=lambda w: setattr(w, "ask_discard", lambda: True))
     wizard.show()
     qtbot.waitExposed(wizard)
     return wizard
@@ -221,10 +222,37 @@ def test_cancel_at_any_step_writes_nothing(qtbot, gui_ctx, pid: int, stop: str) 
     before = dump()
     wizard = make(qtbot, gui_ctx, pid)
     _go_to(qtbot, wizard, stop)
+    asked: list[str] = []
+    answer_discard_box(QMessageBox.StandardButton.Discard, asked)
     click(qtbot, wizard, QWizard.WizardButton.CancelButton)
     assert wizard.result() == QDialog.DialogCode.Rejected and wizard.battle_id is None
+    assert bool(asked) == (stop not in ("battle", "casualties"))  # asked only once rolls were made
     assert dump() == before
     assert gui_ctx.undo_stack.count() == 0
+
+
+def answer_discard_box(button: QMessageBox.StandardButton, asked: list[str]) -> None:
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            asked.append(box.text())
+            box.button(button).click()
+
+    QTimer.singleShot(0, answer)
+
+
+def test_cancel_after_rolls_can_be_called_off(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, "rolls-midway")
+    made = len(wizard.session.records)
+    asked: list[str] = []
+    answer_discard_box(QMessageBox.StandardButton.Cancel, asked)
+    click(qtbot, wizard, QWizard.WizardButton.CancelButton)
+    assert asked and "nothing has been saved" in asked[0]
+    assert wizard.isVisible() and len(wizard.session.records) == made  # still there, rolls kept
+    answer_discard_box(QMessageBox.StandardButton.Discard, asked)
+    click(qtbot, wizard, QWizard.WizardButton.CancelButton)
+    assert not wizard.isVisible() and len(asked) == 2
 
 
 def test_going_back_and_changing_casualties_starts_the_rolls_again(qtbot, gui_ctx, pid: int) -> None:
