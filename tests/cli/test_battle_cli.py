@@ -9,24 +9,9 @@ import json
 
 import pytest
 
-from campaign_app.cli import main
 from campaign_app.paths import AppPaths
 from campaign_app.store import close_db, init_db
 from campaign_app.store.models import Campaign, Leader, Platoon
-
-
-@pytest.fixture
-def cli(app_paths: AppPaths, capsys: pytest.CaptureFixture[str]):
-    def run(*argv: str, rc: int = 0) -> str:
-        capsys.readouterr()
-        code = main([*argv, "--data-dir", str(app_paths.data_dir)])
-        out, err = capsys.readouterr()
-        assert code == rc, (out, err)
-        if rc == 2:
-            assert out == "" and len(err.strip().splitlines()) == 1, err
-            return err
-        return out
-    return run
 
 
 @pytest.fixture

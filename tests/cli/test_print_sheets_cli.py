@@ -11,24 +11,9 @@ import pytest
 from pypdf import PdfReader
 
 from campaign_app.cli import main
-from campaign_app.paths import AppPaths
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
-
-
-@pytest.fixture
-def cli(app_paths: AppPaths, capsys: pytest.CaptureFixture[str]):
-    def run(*argv: str, rc: int = 0) -> str:
-        capsys.readouterr()
-        code = main([*argv, "--data-dir", str(app_paths.data_dir)])
-        out, err = capsys.readouterr()
-        assert code == rc, (out, err)
-        if rc == 2:
-            assert out == "" and len(err.strip().splitlines()) == 1
-            return err
-        return out
-    return run
 
 
 @pytest.fixture
