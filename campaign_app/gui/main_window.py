@@ -181,7 +181,7 @@ class MainWindow(QMainWindow):
         m = bar.addMenu("&Help")
         m.addAction(self.act_about)
         m.addAction(self.act_about_qt)
-        self.addActions([self.act_find])
+        self.addActions([self.act_find, self.act_log_battle])  # Ctrl+B from anywhere in the window
 
     def _show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
@@ -190,12 +190,12 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_actions(self) -> None:
-        kind = self._current[0] if self._current else None
         self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
         self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
                                         self._selected_system() == "atomic_africa")
         self.act_new_sologear.setEnabled(self.hooks["new_sologear"] is not None)
-        self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None and kind == "platoon")
+        # Ctrl+B works from anywhere: without an open platoon the wizard asks which platoon fought
+        self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None)
         self.act_print.setEnabled(self.hooks["print"] is not None)
         self.first_run.create_button.setEnabled(self.hooks["new_campaign"] is not None)
 
@@ -302,10 +302,10 @@ class MainWindow(QMainWindow):
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
-        if self._current and self._current[0] == "platoon":
-            battle_id = self._call_hook("log_battle", self._current[1])
-            if battle_id:
-                self.ctx.changed("platoon", self._current[1])
+        platoon = self._current[1] if self._current and self._current[0] == "platoon" else None
+        battle_id = self._call_hook("log_battle", platoon, self._selected_campaign_id())
+        if battle_id and platoon is not None:
+            self.ctx.changed("platoon", platoon)
 
     def print_pdf(self) -> None:
         selection = {"kind": self._current[0], "id": self._current[1]} if self._current else {}
