@@ -312,3 +312,90 @@ def test_platoon_chooser_cancel_logs_nothing(qtbot, gui_ctx, pid: int) -> None:
     assert log_battle(gui_ctx, None) is None
     assert not errors, errors
     assert Battle.select().count() == 0
+
+
+# --- numbers in the dialogs: refused with a message beside the field, never clamped --------------------------
+
+def test_platoon_xp_40_is_refused_not_turned_into_4(qtbot) -> None:
+    from campaign_app.gui.campaign_dialog import NewPlatoonDialog
+    from campaign_app.services import campaigns
+
+    congo = campaigns.show_campaign(campaigns.create_campaign("Congo 1960", period=3).id)
+    dialog = NewPlatoonDialog(congo)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    qtbot.keyClicks(focused(), "2nd Platoon")
+    size = dialog.size()
+    qtbot.mouseClick(dialog.xp_spin.lineEdit(), LEFT, pos=dialog.xp_spin.lineEdit().rect().center())
+    qtbot.keyClicks(focused(), "40")
+    assert dialog.xp_spin.text() == "40" and dialog.xp_spin.value() == 4
+    assert dialog.xp_spin.message.isVisible()
+    assert dialog.xp_spin.message.text() == "Platoon XP: 40 is too high (at most 32)"
+    assert dialog.size() == size, "the message does not resize the dialog"
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)  # Enter does not create a platoon at 4 XP
+    assert dialog.isVisible() and dialog.result() == 0
+    qtbot.mouseClick(dialog.ok_button, LEFT)  # nor does OK
+    assert dialog.isVisible() and focused() is dialog.xp_spin
+    qtbot.keyClicks(focused(), "12")  # the refused text is selected: typing replaces it
+    assert dialog.xp_spin.value() == 12 and not dialog.xp_spin.message.isVisible()
+    qtbot.mouseClick(dialog.ok_button, LEFT)
+    assert dialog.result() == QDialog.DialogCode.Accepted and dialog.values()["xp"] == 12
+
+
+def test_generated_platoon_needs_a_named_leader(qtbot) -> None:
+    from campaign_app.gui.campaign_dialog import NewPlatoonDialog
+    from campaign_app.services import campaigns
+
+    congo = campaigns.show_campaign(campaigns.create_campaign("Congo 1960", period=3).id)
+    dialog = NewPlatoonDialog(congo, generate=True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.name_edit, "2nd Platoon")
+    assert not dialog.ok_button.isEnabled()
+    assert "name the leader" in dialog.leader_problem.text() and dialog.leader_problem.isVisible()
+    qtbot.keyClicks(dialog.leader_edit, "   ")
+    assert not dialog.ok_button.isEnabled()  # blank is no name: never a made-up "New leader"
+    qtbot.keyClicks(dialog.leader_edit, "Lt. Okafor")
+    assert dialog.ok_button.isEnabled() and not dialog.leader_problem.isVisible()
+
+
+@pytest.fixture
+def played_turn() -> tuple[int, int]:
+    from campaign_app.rules.dice import TypedDice
+    from campaign_app.services import sologear as svc
+
+    sid = svc.create_sheet("Hill 214", "Janne", 250, gear_name="Hunter").id
+    svc.add_force(sid, "player", "1st Company", base_power=350)
+    svc.add_force(sid, "player", "2nd Company", base_power=350)
+    svc.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+    svc.roll_length(sid, TypedDice([[2]]))
+    svc.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))  # 5 Glory placed
+    return sid, 1
+
+
+def test_record_turn_refuses_glory_12_of_5(qtbot, gui_ctx, played_turn) -> None:
+    from campaign_app.gui.sologear_dialogs import RecordDialog
+    from campaign_app.store.models import SologearTurn
+
+    sid, number = played_turn
+    dialog = RecordDialog(gui_ctx, sid, number)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    # no enemy unit in this turn: Enemy TV destroyed is not offered at all (a typed 150 was stored as 0)
+    assert not dialog.enemy_spin.isEnabled()
+    spin = dialog.glory_spin
+    qtbot.keyClick(focused(), Qt.Key.Key_G, ALT)  # the label's mnemonic
+    assert focused() is spin
+    qtbot.keyClicks(focused(), "12")
+    assert spin.text() == "12" and spin.message.isVisible()
+    assert spin.message.text() == "Glory collected: 12 is too high (at most 5)"
+    before = SologearTurn.get(SologearTurn.sheet == sid)
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), LEFT)
+    assert dialog.isVisible() and dialog.edit is None, "nothing recorded with a refused number"
+    after = SologearTurn.get(SologearTurn.sheet == sid)
+    assert (after.glory_collected, after.enemy_tv_destroyed) == (before.glory_collected,
+                                                                 before.enemy_tv_destroyed)
