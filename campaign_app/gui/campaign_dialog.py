@@ -184,10 +184,24 @@ class NewCampaignDialog(QDialog):
 
 
 def new_campaign(ctx: AppContext, parent: QWidget | None) -> int | None:
+    """File ▸ New campaign…: the new campaign's id (None when cancelled). With System = Sologear the pilot
+    sheet's dialog follows at once (a Sologear campaign is its pilot's sheet): Cancel there writes nothing,
+    Create makes the campaign and the sheet in one undoable step and opens the sheet (None is returned: there
+    is no campaign page left to open)."""
     dialog = NewCampaignDialog(parent)
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
+        values = dialog.values()
+        if values["system"] == "sologear":
+            from .sologear_dialogs import new_sologear_campaign
+
+            sheet_id = new_sologear_campaign(ctx, parent, name=values["name"], notes=values["notes"])
+            if sheet_id is None:
+                return None
+            ctx.changed("sheet", sheet_id)
+            ctx.signals.open_item.emit("sheet", sheet_id)
+            return None  # made and opened already: the caller has no campaign page to open
         try:
             edit = perform(ctx, campaign_service.create_campaign, **dialog.values())
         except ServiceError as exc:

@@ -57,17 +57,24 @@ def _show_error(label: ErrorLabel, text: str) -> None:
 # --- new campaign ----------------------------------------------------------------------------------------------
 
 class NewSologearDialog(QDialog):
-    """File ▸ New Sologear campaign…: the campaign sheet's header and the optional rules."""
+    """File ▸ New Sologear campaign… (or New campaign… with System Sologear): the campaign sheet's header and the
+    optional rules. ``name`` fills in the campaign's name; ``campaign_id`` puts the pilot sheet into that existing
+    Sologear campaign (its name is shown, not edited)."""
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, name: str = "",
+                 campaign_id: int | None = None, notes: str = "") -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.sheet_id: int | None = None
-        self.setWindowTitle("New Sologear campaign")
+        self.campaign_id = campaign_id
+        self.notes = notes
+        self.setWindowTitle("New Sologear campaign" if campaign_id is None else f"Pilot sheet for {name}")
         form = QFormLayout()
-        self.name_edit = QLineEdit(self)
+        self.name_edit = QLineEdit(name, self)
         self.name_edit.setPlaceholderText("e.g. Hill 214")
+        self.name_edit.setReadOnly(campaign_id is not None)
         self.pilot_edit = QLineEdit(self)
+        self.pilot_edit.setPlaceholderText("the pilot's name (needed)")
         self.gear_name_edit = QLineEdit(self)
         self.gear_name_edit.setPlaceholderText("e.g. Hunter")
         self.gear_tv_spin = NumberSpin(self)
@@ -118,6 +125,7 @@ class NewSologearDialog(QDialog):
         layout.addWidget(options)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
+        (self.pilot_edit if name else self.name_edit).setFocus(Qt.FocusReason.OtherFocusReason)
 
     def create(self) -> None:
         if first_number_problem(self) is not None:
@@ -129,7 +137,7 @@ class NewSologearDialog(QDialog):
                 player_unit=self.player_unit_edit.text(), player_affiliation=self.player_aff_edit.text(),
                 enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
                 variable_tables=self.variable_check.isChecked(), ferocious=self.ferocious_check.isChecked(),
-                reward_dice=self.reward_dice_edit.text())
+                reward_dice=self.reward_dice_edit.text(), notes=self.notes, campaign=self.campaign_id)
         except (ServiceError, RulesError) as exc:
             _show_error(self.error, str(exc))
             return
@@ -137,9 +145,10 @@ class NewSologearDialog(QDialog):
         self.accept()
 
 
-def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None) -> int | None:
-    """File ▸ New Sologear campaign…: the new sheet's id, or None if cancelled."""
-    dialog = NewSologearDialog(ctx, parent)
+def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: str = "",
+                          campaign_id: int | None = None, notes: str = "") -> int | None:
+    """File ▸ New Sologear campaign…: the new sheet's id, or None if cancelled (nothing is written then)."""
+    dialog = NewSologearDialog(ctx, parent, name=name, campaign_id=campaign_id, notes=notes)
     try:
         if dialog.exec() == QDialog.DialogCode.Accepted:
             return dialog.sheet_id

@@ -128,7 +128,10 @@ def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
     if c.system == "atomic_africa":
         out["platoon_count"] = Platoon.select().where(Platoon.campaign == c).count()
     else:
-        out["sheet_count"] = SologearSheet.select().where(SologearSheet.campaign == c).count()
+        sheets = [s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
+                  .order_by(SologearSheet.id)]
+        out["sheet_count"] = len(sheets)
+        out["sheet_ids"] = sheets
     if with_platoons and c.system == "atomic_africa":
         from .roster import list_platoons
 

@@ -448,9 +448,11 @@ def find_sheet_id(ref: str | int) -> int:
 def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
                  player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
                  enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
-                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "") -> Edit:
-    """A new Sologear campaign: a Campaign (system "sologear") and its sheet."""
-    name = check_name(name, "campaign")
+                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "", campaign: int | None = None) -> Edit:
+    """A new Sologear campaign: a Campaign (system "sologear") and its sheet. With ``campaign`` (the id of a
+    Sologear campaign that has no sheet yet, e.g. one made by ``campaign new --system sologear``) the sheet goes
+    into that campaign instead, and ``name`` is not used."""
+    name = check_name(name, "campaign") if campaign is None else ""
     pilot = _text(pilot, "the pilot's name")
     if not pilot:
         raise ServiceError("the pilot's name must not be empty")
@@ -463,9 +465,20 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
               "enemy_affiliation": _text(enemy_affiliation, "enemy affiliation")}
     rec = Recorder()
     with db.atomic():
-        made = create_campaign(name, "sologear", notes="")
-        rec.changes.ops.extend(made.changes.ops)
-        sheet = rec.create(SologearSheet, campaign=made.id, pilot=pilot, gear_tv=tv,
+        if campaign is None:
+            made = create_campaign(name, "sologear", notes="")
+            rec.changes.ops.extend(made.changes.ops)
+            campaign_id = made.id
+        else:
+            camp = Campaign.get_or_none(Campaign.id == campaign)
+            if camp is None:
+                raise NotFound(f"no campaign with id {campaign}")
+            if camp.system != "sologear":
+                raise ServiceError(f"campaign {camp.name!r} is not a Sologear campaign")
+            if SologearSheet.select().where(SologearSheet.campaign == camp.id).exists():
+                raise ServiceError(f"campaign {camp.name!r} already has its pilot sheet")
+            campaign_id, name = camp.id, camp.name
+        sheet = rec.create(SologearSheet, campaign=campaign_id, pilot=pilot, gear_tv=tv,
                            variable_tables=bool(variable_tables), ferocious=bool(ferocious), reward_dice=dice,
                            notes=notes or "", **values)
         summary = sheet_data(sheet)

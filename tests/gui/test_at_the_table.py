@@ -399,3 +399,76 @@ def test_record_turn_refuses_glory_12_of_5(qtbot, gui_ctx, played_turn) -> None:
     after = SologearTurn.get(SologearTurn.sheet == sid)
     assert (after.glory_collected, after.enemy_tv_destroyed) == (before.glory_collected,
                                                                  before.enemy_tv_destroyed)
+
+
+# --- no dead ends: a Sologear campaign from File ▸ New campaign gets its pilot sheet ------------------------
+
+def test_new_campaign_with_system_sologear_goes_on_to_the_pilot_sheet(qtbot, gui_ctx) -> None:
+    from campaign_app.gui.campaign_dialog import NewCampaignDialog
+    from campaign_app.gui.sologear_dialogs import NewSologearDialog
+    from campaign_app.store.models import SologearSheet
+
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
+
+    def campaign_steps() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, NewCampaignDialog)
+        errors.extend(in_modal(qtbot, pilot_steps, NewSologearDialog))
+        qtbot.keyClicks(focused(), "Hill 214")
+        qtbot.keyClick(focused(), Qt.Key.Key_S, ALT)  # System
+        qtbot.keyClicks(focused(), "S")  # Sologear
+        assert dialog.system.value() == "sologear"
+        qtbot.mouseClick(dialog.ok_button, LEFT)
+
+    def pilot_steps() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, NewSologearDialog)
+        assert dialog.name_edit.text() == "Hill 214" and focused() is dialog.pilot_edit
+        qtbot.keyClicks(focused(), "Janne")
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), LEFT)
+
+    errors = in_modal(qtbot, campaign_steps, NewCampaignDialog)
+    qtbot.keyClick(win, Qt.Key.Key_N, CTRL)  # File ▸ New campaign…
+    assert not errors, errors
+    sheet = SologearSheet.get()
+    assert (sheet.pilot, Campaign.get_by_id(sheet.campaign_id).name) == ("Janne", "Hill 214")
+    assert Campaign.select().count() == 1
+    qtbot.waitUntil(lambda: win._current == ("sheet", sheet.id))
+    gui_ctx.undo_stack.undo()  # one step: the campaign and its sheet
+    assert Campaign.select().count() == 0 and SologearSheet.select().count() == 0
+
+
+def test_sologear_campaign_without_a_sheet_offers_to_make_it(qtbot, gui_ctx) -> None:
+    from campaign_app.gui.campaign_page import CampaignPage
+    from campaign_app.gui.sologear_dialogs import NewSologearDialog
+    from campaign_app.services import campaigns
+    from campaign_app.store.models import SologearSheet
+
+    cid = campaigns.create_campaign("Hill 214", system="sologear").id  # as `campaign new --system sologear`
+    page = CampaignPage(gui_ctx)
+    qtbot.addWidget(page)
+    page.show_campaign(cid)
+    page.show()
+    assert "no pilot yet" in page.sheets_label.text()
+    assert page.sheet_button.isVisible() and page.sheet_button.text().replace("&", "") == "Create the pilot sheet\u2026"
+    opened: list[tuple[str, int]] = []
+    gui_ctx.signals.open_item.connect(lambda kind, i: opened.append((kind, i)))
+
+    def pilot_steps() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, NewSologearDialog)
+        assert dialog.name_edit.isReadOnly() and dialog.name_edit.text() == "Hill 214"
+        qtbot.keyClicks(focused(), "Janne")
+        qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), LEFT)
+
+    errors = in_modal(qtbot, pilot_steps, NewSologearDialog)
+    qtbot.mouseClick(page.sheet_button, LEFT)
+    assert not errors, errors
+    sheet = SologearSheet.get()
+    assert sheet.campaign_id == cid and Campaign.select().count() == 1
+    assert opened == [("sheet", sheet.id)]
+    page.load()
+    assert page.sheet_button.text().replace("&", "") == "Open the pilot sheet"
