@@ -315,4 +315,4 @@ def test_sologear_campaign_page(qtbot, ctx: AppContext) -> None:
     page.show_campaign(cid)
     page.show()
     assert not page.rules_box.isVisible() and not page.platoons_box.isVisible()
-    assert "Sologear campaign with 0 pilot sheets" in page.sheets_label.text()
+    assert "no pilot yet" in page.sheets_label.text() and page.sheet_button.isVisible()
