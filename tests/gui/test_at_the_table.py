@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget, QWizard
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QWidget, QWizard
 
 from campaign_app.gui.battle_wizard import (
     PAGE_CASUALTIES,
@@ -472,3 +472,30 @@ def test_sologear_campaign_without_a_sheet_offers_to_make_it(qtbot, gui_ctx) -> 
     assert opened == [("sheet", sheet.id)]
     page.load()
     assert page.sheet_button.text().replace("&", "") == "Open the pilot sheet"
+
+
+def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fields(qtbot, pid: int) -> None:
+    from campaign_app.gui.battle_edit import EditBattleDialog
+    from campaign_app.services import battles
+
+    logged = battles.log_battle(pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits",
+                                date="2026-03-01", dice=SeededDice(3))
+    battle = next(b for b in battles.history(pid)["battles"] if b["id"] == logged.id)
+    dialog = EditBattleDialog({**battle, "platoon_id": pid})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    fixed = next(w for w in dialog.findChildren(QLabel) if w.accessibleName() == "Fields that cannot be edited")
+    assert "a hard objective" in fixed.text() and "wound counters: 2" in fixed.text()
+    assert "undo the battle and log it again" in fixed.text()
+    dialog.opponent.setFocus()
+    dialog.opponent.lineEdit().selectAll()
+    qtbot.keyClicks(dialog.opponent, "Red Company")  # a listed platoon
+    dialog.date.setFocus()
+    dialog.date.setSelectedSection(dialog.date.Section.DaySection)
+    qtbot.keyClicks(dialog.date, "05")
+    qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), LEFT)
+    assert dialog.result() == QDialog.DialogCode.Accepted and dialog.edit is not None
+    b = Battle.get_by_id(logged.id)
+    assert (str(b.date), b.opponent) == ("2026-03-05", "Red Company")
+    assert b.opponent_platoon_id == Platoon.get(Platoon.name == "Red Company").id
+    assert (b.objectives, b.wounds) == (1, 2)
