@@ -728,8 +728,9 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
         hand = _hand_xp_changes_since(p, b)
         if hand:
             whose = sorted({"the platoon" if x.who == "platoon" else "its leader" for x in hand})
-            raise ServiceError(f"cannot undo {tag}: {len(hand)} XP change(s) of {' and '.join(whose)} were made "
-                               "by hand since; undo the hand edits first")
+            changes = f"{len(hand)} XP change{'s' if len(hand) != 1 else ''}"
+            raise ServiceError(f"cannot undo {tag}: {changes} of {' and '.join(whose)} made by hand since; "
+                               "undo the hand edits first")
         rolls = [r for (r,) in Roll.select(Roll.id).where(Roll.battle == b.id).order_by(Roll.seq.desc()).tuples()]
         for model in (XpChange, AttributeChange):
             for (rid,) in model.select(model.id).where(model.battle == b.id).order_by(model.id.desc()).tuples():
@@ -1047,6 +1048,8 @@ def _build(rows: _Rows) -> dict[str, Any]:
         label = a["field"]
         if a["battle"] in battles_by_id:
             label = f"battle {battles_by_id[a['battle']]['number']} {label.removeprefix('battle.')}"
+        label = label.replace("_", " ")
+        label = label[:1].upper() + label[1:]  # sentence case: "Battle 2 outcome: draw → victory"
         ev.update(text=f"{label}: {old} \u2192 {new}{reason}", field=a["field"], old=a["old_value"],
                   new=a["new_value"], reason=a["reason"])
         # same second as its battle: after it (an edit cannot come before the battle it changes)

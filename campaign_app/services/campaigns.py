@@ -203,7 +203,7 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
     with db.atomic():
         c = _campaign(ref)
         changed = rec.update(c, **values)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
                 {"id": c.id, "old": {k: v[0] for k, v in changed.items()},
                  "new": {k: v[1] for k, v in changed.items()}}, rec.changes)

@@ -445,6 +445,11 @@ def find_sheet_id(ref: str | int) -> int:
 
 # --- the sheet ---------------------------------------------------------------------------------------------
 
+def _s(items: Any) -> str:
+    """The plural ending for a count or a collection ("field" / "fields")."""
+    return "" if (items if isinstance(items, int) else len(items)) == 1 else "s"
+
+
 def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
                  player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
                  enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
@@ -490,7 +495,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
     affiliations, notes."""
     unknown = set(fields) - {"name", *HEADER_FIELDS}
     if unknown:
-        raise ServiceError(f"unknown sheet field(s): {', '.join(sorted(unknown))}")
+        raise ServiceError(f"unknown sheet field{_s(unknown)}: {', '.join(sorted(unknown))}")
     values: dict[str, Any] = {}
     for key, value in fields.items():
         if key == "name":
@@ -512,7 +517,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
             renamed = rename_campaign(camp.id, fields["name"])
             rec.changes.ops.extend(renamed.changes.ops)
             changed["name"] = (renamed.summary["old"], renamed.summary["new"])
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet.id, f"sheet: {text}", {"id": sheet.id, "old": {k: v[0] for k, v in changed.items()},
                                                       "new": {k: v[1] for k, v in changed.items()}}, rec.changes)
 
@@ -536,7 +541,7 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
                 raise ServiceError("ferocious battles cannot be switched once turns have been played")
             values["ferocious"] = bool(ferocious)
         changed = rec.update(sheet, **values)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet.id, f"options: {text}", sheet_data(sheet)["options"], rec.changes)
 
 
@@ -616,7 +621,7 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
     given too), skill or loyalty."""
     unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
     if unknown:
-        raise ServiceError(f"unknown unit field(s): {', '.join(sorted(unknown))}")
+        raise ServiceError(f"unknown unit field{_s(unknown)}: {', '.join(sorted(unknown))}")
     values = _force_values(creating=False, **fields)
     rec = Recorder()
     with db.atomic():
@@ -628,7 +633,7 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
             _open_sheet_for_forces(sheet_row, f"changing a unit's {', '.join(k.replace('_', ' ') for k in locked)}")
         changed = rec.update(force, **values)
         summary = force_dict(force)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
 
 
