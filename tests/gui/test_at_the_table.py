@@ -499,3 +499,24 @@ def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fie
     assert (str(b.date), b.opponent) == ("2026-03-05", "Red Company")
     assert b.opponent_platoon_id == Platoon.get(Platoon.name == "Red Company").id
     assert (b.objectives, b.wounds) == (1, 2)
+
+
+def test_selected_unit_none_shows_no_values_of_another_platoon(qtbot, gui_ctx, pid: int) -> None:
+    from campaign_app.gui.platoon_page import PlatoonPage
+    from campaign_app.services import roster
+
+    roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2,
+                        notes="MG team")
+    other = Platoon.get(Platoon.name == "Red Company").id
+    page = PlatoonPage(gui_ctx)
+    qtbot.addWidget(page)
+    page.resize(1100, 1300)
+    page.show_platoon(pid)
+    page.show()
+    page.attached_view.selectRow(0)
+    assert page.unit_pickers["equipment"].currentText().startswith("d10")
+    page.show_platoon(other)  # no attached units
+    assert page.unit_box.title() == "Selected unit (none)" and not page.unit_box.isEnabled()
+    shown = [page.unit_kind.currentText(), page.unit_armor.currentText(), page.unit_notes.text(),
+             *(p.currentText() for p in page.unit_pickers.values())]
+    assert shown == [""] * len(shown)
