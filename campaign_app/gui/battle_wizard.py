@@ -70,12 +70,12 @@ from ..services.changesets import Edit
 from ..services.common import ServiceError
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
-from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, plural
+from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
 
 log = logging.getLogger(__name__)
 
 PAGE_BATTLE, PAGE_CASUALTIES, PAGE_ROLLS, PAGE_REPLACEMENT, PAGE_SUMMARY = range(5)
-OUTCOME_ITEMS = (("not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
 OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impossible objective (+2 XP)")
 
 
@@ -548,7 +548,7 @@ class _RollingPage(QWizardPage):
         super().__init__()
         self.w = wizard
         self.dice_input = DiceInput()
-        self.error = _error_label()
+        self.error = ErrorLabel(lines=1)  # dice problems are one line; the room is kept so nothing moves
         self.dice_input.rollRequested.connect(self.roll_for_me)
         self.dice_input.rollAllRequested.connect(self.roll_all)
         self.dice_input.facesEntered.connect(self.enter_faces)
@@ -784,7 +784,11 @@ def _esc(text: Any) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-def summary_html(d: dict[str, Any]) -> str:
+DARK_FATE_COLORS: dict[str, str] = {"casualty": "#ef9a9a", "promoted": "#90caf9", "stays": "#a5d6a7"}
+"""The fate colours lightened for a dark palette (the light ones are FATE_COLORS)."""
+
+
+def summary_html(d: dict[str, Any], dark: bool = False) -> str:
     """The summary page: every roll with its faces and rule, XP before → after, the leader's fate."""
     det = d["details"]
     facts = [f"Battle {d['number']} of <b>{_esc(d['platoon']['name'])}</b>, {det['date']}"]
@@ -801,7 +805,8 @@ def summary_html(d: dict[str, Any]) -> str:
             "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
             "<th>Source</th></tr>"]
     for r in d["rolls"]:
-        colour = FATE_COLORS.get(r["outcome"], "")
+        colours = DARK_FATE_COLORS if dark else FATE_COLORS
+        colour = colours.get(r["outcome"], "")
         outcome = f"<span style='color:{colour}'><b>{_esc(r['outcome'])}</b></span>" if colour else _esc(r["outcome"])
         html.append(f"<tr><td>{_esc(str(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
                     f"<td align='center'>{', '.join(str(f) for f in r['faces'])}</td>"
@@ -816,7 +821,7 @@ def summary_html(d: dict[str, Any]) -> str:
                 f"(award +{pl['award']}, recovery \u2212{pl['xp_lost']})<br>")
     ld = d["leader"]
     if ld:
-        colour = FATE_COLORS.get(ld["fate"] or "", "#000")
+        colour = (DARK_FATE_COLORS if dark else FATE_COLORS).get(ld["fate"] or "", "")
         html.append(f"<b>{_esc(ld['name'])}</b>: XP {ld['xp_before']} \u2192 <b>{ld['xp_after']}</b>, "
                     f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld['fate'] or '', ''))}</b>"
                     "</span><br>")
@@ -849,7 +854,7 @@ class SummaryPage(QWizardPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         _show_error(self.error, "")
-        self.text.setHtml(summary_html(self.w.session.summary()))
+        self.text.setHtml(summary_html(self.w.session.summary(), dark=is_dark(self)))
         QTimer.singleShot(0, lambda: self.w.button(QWizard.WizardButton.FinishButton).setFocus())
 
     def show_error(self, text: str) -> None:

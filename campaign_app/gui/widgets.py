@@ -323,7 +323,6 @@ class NumberSpin(QSpinBox):
         if self._message is None:
             self._message = ErrorLabel(self.parentWidget(), lines=1, wrap=False)
             self._message.setAccessibleName(f"Problem with {self.accessibleName() or 'the number'}")
-            self._message.setMinimumWidth(self.fontMetrics().horizontalAdvance("0" * 24))
         return self._message
 
     def problem(self) -> str:
@@ -458,6 +457,7 @@ def number_field(spin: NumberSpin, *extra: QWidget) -> QWidget:
         layout.addWidget(w)
     message = spin.message
     message.setParent(row)
+    message.setMinimumWidth(spin.fontMetrics().horizontalAdvance("0" * 24))
     layout.addWidget(message, 1)
     return row
 
