@@ -80,12 +80,22 @@ def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
 
 
 
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that are the user's problem (one line, exit 2). Only the modules already imported are
+    asked: a command that never loaded the database cannot raise its errors, and ``level`` or ``--help``
+    stay free of peewee (issue 13)."""
+    found: list[type[BaseException]] = [CliError]
+    for module, name in (("campaign_app.rules.dice", "DiceError"), ("campaign_app.rules.experience", "RulesError"),
+                         ("campaign_app.services.common", "ServiceError"),
+                         ("campaign_app.store.database", "DatabaseError")):
+        cls = getattr(sys.modules.get(module), name, None)
+        if isinstance(cls, type) and issubclass(cls, BaseException):
+            found.append(cls)
+    return tuple(found)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .logsetup import setup_logging
-    from .rules.dice import DiceError
-    from .rules.experience import RulesError
-    from .services.common import ServiceError
-    from .store import DatabaseError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -95,14 +105,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup_logging(paths.log_dir, console=False)
     try:
         return int(args.handler(args, ctx))
-    except (CliError, ServiceError, DiceError, RulesError, DatabaseError) as exc:
-        return fail(str(exc))
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    except Exception as exc:
+        if isinstance(exc, _user_errors()):
+            return fail(str(exc))
+        raise
     finally:
-        from .store import close_db
-
-        close_db()
+        store = sys.modules.get("campaign_app.store")
+        if store is not None:
+            store.close_db()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ..services.battles import event_text
+
 Index = QModelIndex | QPersistentModelIndex
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole
@@ -25,13 +27,18 @@ KIND_LABELS: dict[str, str] = {"battle": "Battle", "xp": "XP", "leader": "Leader
                                "roll": "Roll"}
 KIND_COLORS: dict[str, str] = {"battle": "#1f4e79", "xp": "#2e7d32", "leader": "#8e24aa", "attribute": "#6d4c41",
                                "roll": "#37474f"}
+KIND_COLORS_DARK: dict[str, str] = {"battle": "#8cc2f2", "xp": "#86d08a", "leader": "#d58fe6",
+                                    "attribute": "#d7b49e", "roll": "#b0bec5"}
+"""Kind colours on a dark palette (readable on the dark base)."""
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 FATE_COLORS: dict[str, str] = {"casualty": "#c62828", "promoted": "#1565c0", "stays": "#2e7d32"}
+FATE_COLORS_DARK: dict[str, str] = {"casualty": "#ff7b7b", "promoted": "#8cc2f2", "stays": "#86d08a"}
 
 
 def _matches(event: dict[str, Any], needle: str) -> bool:
     if not needle:
         return True
+    event_text(event)  # the text is made on demand (see services.battles.event_text)
     hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule",
                                                         "outcome", "scenario", "opponent"))
     return needle in hay.casefold()
@@ -57,6 +64,15 @@ class TimelineModel(QAbstractItemModel):
         self._needle = ""
         self._bold = QFont()
         self._bold.setBold(True)
+        self._kind_brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLORS.items()}
+
+    def set_dark(self, dark: bool) -> None:
+        """Kind colours for a dark (or light) palette."""
+        colors = KIND_COLORS_DARK if dark else KIND_COLORS
+        self._kind_brushes = {k: QBrush(QColor(c)) for k, c in colors.items()}
+        if self._nodes:
+            self.dataChanged.emit(self.index(0, self.KIND), self.index(len(self._nodes) - 1, self.KIND),
+                                  [Qt.ItemDataRole.ForegroundRole])
 
     # -- data in ------------------------------------------------------------------------------------------
     def set_events(self, events: Sequence[dict[str, Any]]) -> None:
@@ -189,16 +205,16 @@ class TimelineModel(QAbstractItemModel):
                 return KIND_LABELS.get(e["kind"], e["kind"])
             if col == self.BATTLE:
                 return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
-            return e["text"]
+            return event_text(e)  # made for the rows that are painted, not for all
         if role == Qt.ItemDataRole.ToolTipRole:
             extra = f"\nLogged {e['at']}" if e.get("at") else ""
             if e["kind"] == "roll" and e.get("rule"):
                 extra += f"\n{e['rule']}" + (f": {e['table_row']}" if e.get("table_row") else "")
-            return f"{e['text']}{extra}"
+            return f"{event_text(e)}{extra}"
         if role == Qt.ItemDataRole.FontRole and e["kind"] == "battle":
             return self._bold
         if role == Qt.ItemDataRole.ForegroundRole and col == self.KIND:
-            return QBrush(QColor(KIND_COLORS.get(e["kind"], "#000000")))
+            return self._kind_brushes.get(e["kind"])
         if role == Qt.ItemDataRole.TextAlignmentRole and col == self.BATTLE:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == EVENT_ROLE:
@@ -265,6 +281,13 @@ class LeadersModel(_TableModel):
         super().__init__(parent)
         self._bold = QFont()
         self._bold.setBold(True)
+        self._fate_colors = FATE_COLORS
+
+    def set_dark(self, dark: bool) -> None:
+        self._fate_colors = FATE_COLORS_DARK if dark else FATE_COLORS
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 4), self.index(len(self._rows) - 1, 4),
+                                  [Qt.ItemDataRole.ForegroundRole])
 
     @staticmethod
     def _when(battle: int | None, date: str | None) -> str:
@@ -277,8 +300,8 @@ class LeadersModel(_TableModel):
             return row["name"]
         if column == 1:
             return row["rank"]
-        if column == 2:
-            return self._when(row["joined_battle"], row["joined_date"])
+        if column == 2:  # a label from the services when they give one (e.g. "at the start")
+            return row.get("joined_label") or self._when(row["joined_battle"], row["joined_date"])
         if column == 3:
             return "" if row["current"] else self._when(row["left_battle"], row["left_date"])
         if column == 4:
@@ -295,8 +318,8 @@ class LeadersModel(_TableModel):
     def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.FontRole and row["current"]:
             return self._bold
-        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row["status"] in FATE_COLORS:
-            return QBrush(QColor(FATE_COLORS[row["status"]]))
+        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row["status"] in self._fate_colors:
+            return QBrush(QColor(self._fate_colors[row["status"]]))
         if role == Qt.ItemDataRole.TextAlignmentRole and column >= 5:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -141,10 +141,10 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
         assert name in names
     assert view.wounds_chart.mode == "bars"
     bars = view.wounds_chart.chart().series()[0]
-    assert [bars.barSets()[0].at(i) for i in range(3)] == [3.0, 9.0, 2.0]
+    assert [bars.barSets()[0].at(i) for i in range(4)] == [0.0, 3.0, 9.0, 2.0]  # bar i is battle i
     text = view.summary.text()
-    assert "Battles<br><b style='font-size:large'>3</b>" in text and "1 / 1 / 1" in text
-    assert "1 (1 casualty, 0 promoted)" in text and "led by <b>Lt. Bello</b>" in text
+    assert "<b>3 battles</b> (1 victory, 1 defeat, 1 draw" in text and "<b>14 wound counters</b>" in text
+    assert "<b>1 leader</b> lost (1 casualty, 0 promoted)" in text and "led by <b>Lt. Bello</b>" in text
     leaders = view.leaders_model
     assert leaders.rowCount() == 2
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
