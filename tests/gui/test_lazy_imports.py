@@ -20,7 +20,8 @@ REPORT = ("import json, sys\n"
 
 
 def _loaded(code: str, tmp_path: Path) -> set[str]:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CAMPAIGN_APP_DATA_DIR=str(tmp_path / "own-data"))  # not the fixture's open database
+    # a data folder of its own, not the one of the fixture's open database
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", CAMPAIGN_APP_DATA_DIR=str(tmp_path / "own-data"))
     result = subprocess.run([sys.executable, "-c", code + REPORT], capture_output=True, text=True, env=env,
                             timeout=120)
     assert result.returncode == 0, result.stderr
