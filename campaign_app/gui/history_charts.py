@@ -1,7 +1,8 @@
 """The two charts of the History tab (QtCharts, imported only when the charts are first shown).
 
-- :class:`XpChart`: platoon and leader XP after each battle over the level bands (their names on the right
-  axis), leader changes marked.
+- :class:`XpChart`: platoon and leader XP after each battle over the level bands (their names at the right of
+  the plot, each beside its band; a thin band's name is moved just clear of its neighbour rather than hidden),
+  leader changes marked.
 - :class:`WoundsChart`: wound counters, those on the leader's element and XP lost to recovery per battle; bars
   up to :data:`BARS_MAX` battles, lines above.
 
@@ -17,7 +18,6 @@ from PySide6.QtCharts import (
     QAreaSeries,
     QBarSeries,
     QBarSet,
-    QCategoryAxis,
     QChart,
     QChartView,
     QLineSeries,
@@ -26,7 +26,7 @@ from PySide6.QtCharts import (
 )
 from PySide6.QtCore import QEvent, QMargins, QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPalette, QPen, QResizeEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
 
 from ..rules.experience import LEVELS, XP_MAX
 
@@ -129,7 +129,7 @@ class XpChart(_Chart):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("XP over the battles", parent)
-        self.setMinimumSize(380, 400)
+        self.setMinimumSize(480, 400)  # room for the legend beside the band names
         chart = self.chart()
         self.platoon_points: list[tuple[float, float]] = []
         self.leader_points: list[tuple[float, float]] = []
@@ -142,15 +142,16 @@ class XpChart(_Chart):
         self.y_axis = QValueAxis()
         self.y_axis.setLabelFormat("%d")
         self.y_axis.setTitleText("XP")
-        self.levels = QCategoryAxis()
-        self.levels.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionCenter)
-        self.levels.setGridLineVisible(False)
-        self.levels.setRange(0, XP_MAX)
         chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
         chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
-        chart.addAxis(self.levels, Qt.AlignmentFlag.AlignRight)
-        self._level_names: tuple[str, ...] = ()
-        self._bounds: list[int] = []
+        self._bounds: list[int] = [0, *(XP_MAX * (i + 1) // len(LEVELS) for i in range(len(LEVELS)))]
+        self.band_labels: list[QGraphicsSimpleTextItem] = []
+        """The level names beside the bands (in the chart's right margin)."""
+        for name in LEVELS:
+            label = QGraphicsSimpleTextItem(name, chart)
+            label.setFont(self.y_axis.labelsFont())
+            self.band_labels.append(label)
+        chart.plotAreaChanged.connect(lambda _rect: self.place_band_labels())
         self.bands: list[QAreaSeries] = []
         self._band_lines: list[QLineSeries] = []
         """The boundary lines of the bands: QAreaSeries does not own them, so they are kept alive here."""
@@ -191,6 +192,9 @@ class XpChart(_Chart):
             band.setPen(QPen(colors["band_edge"], 1))
         self.leader_line.setPen(QPen(QColor(colors["leader"]), 2.0))
         self.platoon_line.setPen(QPen(QColor(colors["platoon"]), 2.6))
+        text = QBrush(self.palette().color(QPalette.ColorRole.WindowText))
+        for label in self.band_labels:
+            label.setBrush(text)
         self.lost.setColor(QColor(colors["lost"]))
         self.lost.setBorderColor(QColor(colors["marker_edge"]))
         self.new.setColor(QColor(colors["new_leader"]))
@@ -203,12 +207,9 @@ class XpChart(_Chart):
         self._last = last
         names = tuple(series.get("levels") or LEVELS)
         bounds = [0, *series["thresholds"], XP_MAX]
-        if names != self._level_names or bounds != self._bounds:  # a campaign with other thresholds
-            for label in self.levels.categoriesLabels():
-                self.levels.remove(label)
-            for i, name in enumerate(names):
-                self.levels.append(name, bounds[i + 1] if i < len(bounds) - 2 else XP_MAX)
-            self._level_names, self._bounds = names, bounds
+        self._bounds = bounds
+        for label, name in zip(self.band_labels, names, strict=False):
+            label.setText(name)
         for i, band in enumerate(self.bands):
             low, high = bounds[i], bounds[i + 1]
             band.upperSeries().replace([QPointF(0, high), QPointF(last, high)])
@@ -235,6 +236,35 @@ class XpChart(_Chart):
                 marker.setVisible(bool(self.changes))
         self._tips = {int(p["battle"]): p["leader_change"] for p in self.changes}
         self.fit_ticks()
+        self.place_band_labels()
+
+    def place_band_labels(self) -> None:
+        """Each level's name in the right margin, centred on its band; thin bands' names are pushed apart
+        (upwards from the bottom, then down from the top) so that none overlaps another or leaves the plot."""
+        chart = self.chart()
+        widest = max(label.boundingRect().width() for label in self.band_labels)
+        margins = chart.margins()
+        if margins.right() != int(widest) + 14:
+            chart.setMargins(QMargins(margins.left(), margins.top(), int(widest) + 14, margins.bottom()))
+            return  # the plot area changes and calls back
+        plot = chart.plotArea()
+        if plot.height() <= 1:
+            return
+        height = self.band_labels[0].boundingRect().height()
+        tops = []
+        for i in range(len(self.band_labels)):
+            middle = (self._bounds[i] + self._bounds[i + 1]) / 2 if i + 1 < len(self._bounds) else XP_MAX
+            tops.append(plot.bottom() - plot.height() * middle / XP_MAX - height / 2)
+        limit = plot.bottom() - height
+        for i, top in enumerate(tops):  # upwards: never below the plot or into the label below
+            tops[i] = min(top, limit)
+            limit = tops[i] - height - 1
+        limit = plot.top()
+        for i in range(len(tops) - 1, -1, -1):  # downwards: never above the plot or into the label above
+            tops[i] = max(tops[i], limit)
+            limit = tops[i] + height + 1
+        for label, top in zip(self.band_labels, tops, strict=True):
+            label.setPos(plot.right() + 8, top)
 
     def fit_ticks(self) -> None:
         plot = self.chart().plotArea()
@@ -261,7 +291,7 @@ class WoundsChart(_Chart):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Wound counters and XP lost per battle", parent)
-        self.setMinimumSize(380, 300)
+        self.setMinimumSize(360, 300)
         chart = self.chart()
         self.mode = "bars"
         self._first, self._last, self._top = 0, 1, 1

@@ -263,8 +263,12 @@ class HistoryView(QWidget):
         if self._charts is None:
             return
         need = sum(c.minimumWidth() for c in self._charts) + self.chart_split.handleWidth() + 4
-        wide = self.charts_area.viewport().width() >= need
-        self.chart_split.setOrientation(Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical)
+        width = self.charts_area.viewport().width()
+        orientation = Qt.Orientation.Horizontal if width >= need else Qt.Orientation.Vertical
+        if orientation != self.chart_split.orientation():
+            self.chart_split.setOrientation(orientation)
+            if orientation == Qt.Orientation.Horizontal:  # the XP chart (more to show) gets the larger part
+                self.chart_split.setSizes([width * 11 // 20, width * 9 // 20])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
