@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .commands import COMMAND_MODULES
+from .commands import COMMAND_MODULES, COMMAND_NAMES
 from .commands.base import CliError, Context, add_json, emit, fail
 from .paths import resolve_paths
 
@@ -37,7 +37,9 @@ def _common_parent() -> argparse.ArgumentParser:
     return parent
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``command`` (see :func:`command_in`) only the module that registers it (``""``:
+    none, e.g. for ``--version``), so that one command starts without building all the others."""
     parent = _common_parent()
     parser = OneLineParser(prog="campaign-cli", parents=[parent],
                                      description="campaign_app headless commands")
@@ -52,7 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_json(p)
     p.set_defaults(handler=_cmd_check)
 
-    for name in COMMAND_MODULES:
+    modules: tuple[str, ...] = COMMAND_MODULES
+    if command == "":
+        modules = ()
+    elif command is not None:
+        owners = tuple(m for m in COMMAND_MODULES if command in COMMAND_NAMES.get(m, ()))
+        modules = owners or COMMAND_MODULES
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -61,6 +69,25 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub, parent)
     return parser
+
+
+def command_in(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv`` (its first word that is not an option), ``""`` when there is none and
+    ``--version`` is asked for, ``None`` when the whole parser is needed (help, or no command)."""
+    takes_value = {"--data-dir", "--db"}
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in ("-h", "--help"):
+            return None
+        if word in takes_value:
+            skip = True
+            continue
+        if not word.startswith("-"):
+            return word
+    return "" if "--version" in argv else None
 
 
 def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
@@ -97,8 +124,9 @@ def _user_errors() -> tuple[type[BaseException], ...]:
 def main(argv: Sequence[str] | None = None) -> int:
     from .logsetup import setup_logging
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(command_in(words))  # only the command's own module: a fast start
+    args = parser.parse_args(words)
     paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
     ctx = Context(paths)
     with contextlib.suppress(OSError):
