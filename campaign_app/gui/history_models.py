@@ -51,15 +51,22 @@ class _Node:
 
 
 class TimelineModel(QAbstractItemModel):
-    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls)."""
+    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls).
+
+    The top level is handed to the view in batches of :attr:`BATCH` rows (``canFetchMore``/``fetchMore``, as
+    the view scrolls down), so that a long campaign's timeline opens as fast as a short one; the filter and
+    the counts cover every event."""
 
     COLUMNS: tuple[str, ...] = ("When", "Kind", "Battle", "Event")
     WHEN, KIND, BATTLE, EVENT = range(4)
+    BATCH = 200
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._events: list[dict[str, Any]] = []
         self._nodes: list[_Node] = []
+        self._shown = 0
+        """Top-level rows handed to the view so far."""
         self._kinds: set[str] = set(KIND_LABELS)
         self._needle = ""
         self._bold = QFont()
@@ -70,8 +77,8 @@ class TimelineModel(QAbstractItemModel):
         """Kind colours for a dark (or light) palette."""
         colors = KIND_COLORS_DARK if dark else KIND_COLORS
         self._kind_brushes = {k: QBrush(QColor(c)) for k, c in colors.items()}
-        if self._nodes:
-            self.dataChanged.emit(self.index(0, self.KIND), self.index(len(self._nodes) - 1, self.KIND),
+        if self._shown:
+            self.dataChanged.emit(self.index(0, self.KIND), self.index(self._shown - 1, self.KIND),
                                   [Qt.ItemDataRole.ForegroundRole])
 
     # -- data in ------------------------------------------------------------------------------------------
@@ -120,7 +127,24 @@ class TimelineModel(QAbstractItemModel):
             if _matches(e, self._needle):
                 nodes.append(_Node(e))
         self._nodes = nodes
+        self._shown = min(self.BATCH, len(nodes))
         self.endResetModel()
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
+        return not parent.isValid() and self._shown < len(self._nodes)
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802, B008
+        if parent.isValid() or self._shown >= len(self._nodes):
+            return
+        more = min(self.BATCH, len(self._nodes) - self._shown)
+        self.beginInsertRows(QModelIndex(), self._shown, self._shown + more - 1)
+        self._shown += more
+        self.endInsertRows()
+
+    def fetch_until(self, row: int) -> None:
+        """Hand the view the top-level rows up to ``row`` (to select or scroll to it)."""
+        while self._shown <= row and self.canFetchMore():
+            self.fetchMore()
 
     # -- helpers ------------------------------------------------------------------------------------------
     def event(self, index: Index) -> dict[str, Any] | None:
@@ -148,6 +172,7 @@ class TimelineModel(QAbstractItemModel):
     def row_of_battle(self, battle_id: int) -> QModelIndex:
         for row, n in enumerate(self._nodes):
             if n.event["kind"] == "battle" and n.event["id"] == battle_id:
+                self.fetch_until(row)
                 return self.index(row, 0)
         return QModelIndex()
 
@@ -156,10 +181,10 @@ class TimelineModel(QAbstractItemModel):
         if column < 0 or column >= len(self.COLUMNS) or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            if row >= len(self._nodes):
+            if row >= self._shown:
                 return QModelIndex()
             return self.createIndex(row, column, 0)
-        if parent.internalId() != 0 or parent.row() >= len(self._nodes):
+        if parent.internalId() != 0 or parent.row() >= self._shown:
             return QModelIndex()
         if row >= len(self._nodes[parent.row()].children):
             return QModelIndex()
@@ -172,7 +197,7 @@ class TimelineModel(QAbstractItemModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         if not parent.isValid():
-            return len(self._nodes)
+            return self._shown
         if parent.internalId() != 0 or parent.column() != 0:
             return 0
         return len(self._nodes[parent.row()].children)

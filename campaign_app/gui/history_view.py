@@ -114,6 +114,11 @@ class HistoryView(QWidget):
         self._dirty = False
         self._charts: tuple[XpChart, WoundsChart] | None = None
         self._charts_dirty = True
+        self._changes = 0
+        """Counts the app's data changes: a cached history is used only while no change was seen."""
+        self._cache: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        """The last histories read (by platoon id), with the stamp they were read at."""
+        self._use_cache = False
 
         outer = QVBoxLayout(self)
         self.title = QLabel()
@@ -306,22 +311,50 @@ class HistoryView(QWidget):
     # -- loading ------------------------------------------------------------------------------------------
     def show_platoon(self, platoon_id: int) -> None:
         """Show a platoon's history; read at once when visible, else when the view is next shown (e.g. the
-        History tab of the platoon page is chosen)."""
+        History tab of the platoon page is chosen). Coming back to a platoon shown a moment ago, with no
+        change since, uses the history read then; showing the same platoon again reads it again (Refresh)."""
         changed = platoon_id != self.platoon_id
         self.platoon_id = platoon_id
+        self._use_cache = changed
         if changed:
             self._say("")
         if self.isVisible():
-            self.reload()
+            self.reload(use_cache=changed)
         else:
             self._dirty = True
 
-    def reload(self) -> None:
+    CACHE_SIZE = 4
+
+    def _stamp(self) -> tuple[Any, ...]:
+        """What a cached history must still match: this app's changes seen, the open database, and SQLite's
+        data_version (it moves when another program, e.g. campaign-cli, commits to the file)."""
+        from ..store.database import db
+
+        version = db.execute_sql("PRAGMA data_version").fetchone()[0]
+        return (self._changes, id(db.obj), str(db.obj.database), version)
+
+    def _read(self, platoon_id: int) -> dict[str, Any]:
+        cached = self._cache.get(platoon_id)
+        if cached is not None and cached[0] == self._stamp():
+            return cached[1]
+        return self._read_fresh(platoon_id)
+
+    def _read_fresh(self, platoon_id: int) -> dict[str, Any]:
+        stamp = self._stamp()
+        report = battles.history_report(platoon_id, lazy_text=True)
+        self._cache.pop(platoon_id, None)
+        self._cache[platoon_id] = (stamp, report)
+        while len(self._cache) > self.CACHE_SIZE:
+            self._cache.pop(next(iter(self._cache)))
+        return report
+
+    def reload(self, use_cache: bool = False) -> None:
+        """Read the platoon's history again (``use_cache``: unless it was read since the last change)."""
         if self.platoon_id is None:
             return
         self._dirty = False
         try:
-            report = battles.history_report(self.platoon_id, lazy_text=True)
+            report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
         except ServiceError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
@@ -373,6 +406,7 @@ class HistoryView(QWidget):
         return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s['xp']} XP ({s['level']})</b>{leader}.")
 
     def _data_changed(self, kind: str, obj_id: int) -> None:
+        self._changes += 1  # any change: cached histories are read again
         self._say("")  # a message about an earlier step is out of date now
         if self.platoon_id is None or kind not in ("battle", "platoon", "all"):
             return
@@ -386,7 +420,7 @@ class HistoryView(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         if self._dirty:
-            self.reload()
+            self.reload(use_cache=self._use_cache)
         if self.tabs.currentIndex() == CHARTS_TAB:
             self.charts()
 

@@ -25,6 +25,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any
 
 from peewee import fn
@@ -961,10 +962,10 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
               "battle_id": bid, "battle_number": b["number"] if b else None,
               "purpose": r["purpose"], "expression": r["expression"], "faces": r["faces"], "total": r["total"],
               "source": r["source"], "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
-              "leader_id": r["leader"], "seq": r["seq"]}
+              "leader_id": r["leader"], "seq": r["seq"], "modifier": r["modifier"]}
         roll_events[r["id"]] = ev
         key = (b["created_at"], b["number"], 0, 0) if b else (r["created_at"], 0, 1, r["id"])
-        events.append((key, (1, r["seq"], r["id"]), ev))
+        events.append((key, (-1, -r["seq"], -r["id"]), ev))
 
     def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
         ev = roll_events[r["id"]]
@@ -979,7 +980,9 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         replacement = {"id": rep["id"], "name": rep["name"], "rank": rep["rank"], "xp": rep["xp_at_join"]} \
             if rep else None
         leader_name = led_by(b)
-        rolls = [roll_dict(r) for r in sorted(rolls_by_battle.get(b["id"], ()), key=lambda r: (r["seq"], r["id"]))]
+        ordered = sorted(rolls_by_battle.get(b["id"], ()), key=lambda r: (r["seq"], r["id"]))
+        # text-less (view) mode shares the roll events, which hold every key of a roll's dict
+        rolls = [roll_events[r["id"]] for r in ordered] if not text else [roll_dict(r) for r in ordered]
         date = battle_date[b["id"]]
         created = iso(b["created_at"])
         bd = {"id": b["id"], "number": b["number"], "date": date, "scenario": b["scenario"],
@@ -1017,18 +1020,18 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         ev = base("xp", x["id"], x["created_at"], x["battle"])
         ev.update(who=x["who"], name=who_name, leader_id=x["leader"], delta=x["delta"], xp_after=x["xp_after"],
                   reason=x["reason"])
-        events.append((group(x["created_at"], x["battle"], 2, x["id"]), (2, 0, x["id"]), ev))
+        events.append((group(x["created_at"], x["battle"], 2, x["id"]), (-2, 0, -x["id"]), ev))
     for ld in rows.leaders:
         ev = base("leader", ld["id"], ld["joined_at"], ld["joined_battle"])
         ev.update(change="joined", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp_at_join"],
                   status=ld["status"])
-        events.append((group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (4, 0, ld["id"]), ev))
+        events.append((group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (-4, 0, -ld["id"]), ev))
         if ld["status"] != "active":
             at = ld["left_at"] or ld["joined_at"]
             ev = base("leader", ld["id"], at, ld["left_battle"])
             ev.update(change="left", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp"],
                       status=ld["status"])
-            events.append((group(at, ld["left_battle"], 3, ld["id"]), (3, 0, ld["id"]), ev))
+            events.append((group(at, ld["left_battle"], 3, ld["id"]), (-3, 0, -ld["id"]), ev))
     for a in rows.attribute_changes:
         # edits are shown when they were made, not with the battle they changed
         ev = base("attribute", a["id"], a["created_at"], a["battle"])
@@ -1036,10 +1039,12 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         ev.update(field=a["field"], old=a["old_value"], new=a["new_value"], reason=a["reason"])
         # same second as its battle: after it (an edit cannot come before the battle it changes)
         number = battles_by_id[a["battle"]]["number"] if a["battle"] in battles_by_id else 0
-        events.append(((a["created_at"], number, 1 if number else 5, a["id"]), (5, 0, a["id"]), ev))
+        events.append(((a["created_at"], number, 1 if number else 5, a["id"]), (-5, 0, -a["id"]), ev))
 
-    events.sort(key=lambda e: e[1])
-    events.sort(key=lambda e: e[0], reverse=True)
+    # newest group first, in order inside a group: the order keys above are negated, so one ascending sort
+    # on (group, -order), reversed, does it (no two events share both)
+    events.sort(key=itemgetter(0, 1))
+    events.reverse()
     battles_out.reverse()
     out_events = [e[2] for e in events]
     if text:
@@ -1169,8 +1174,8 @@ def history_report(platoon: str | int, campaign: str | int | None = None, *,
                    lazy_text: bool = False) -> dict[str, Any]:
     """Everything about a platoon's campaign from one read (for the history view and the printed history
     report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``.
-    With ``lazy_text`` the events' ``text`` is left for :func:`event_text` (the view makes it per painted
-    row)."""
+    With ``lazy_text`` (the view) the events' ``text`` is left for :func:`event_text` (made per painted row)
+    and a battle's ``rolls`` are its roll events themselves (the same keys and a few more), not copies."""
     rows = _load(platoon, campaign)
     return {"history": _build(rows, text=not lazy_text), "leaders": _leaders(rows), "summary": _summary(rows),
             "xp_series": _xp_series(rows), "wounds_series": _wounds_series(rows)}

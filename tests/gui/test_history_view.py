@@ -287,3 +287,35 @@ def test_platoon_page_has_a_history_tab(qtbot, gui_ctx, pid: int) -> None:
     with qtbot.waitSignal(history.loaded):
         page.tabs.setCurrentIndex(titles.index("&History"))
     assert history.report["summary"]["battles"] == 3  # type: ignore[index]
+
+
+def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtbot, gui_ctx, pid: int,
+                                                                              app_paths) -> None:
+    import sqlite3
+
+    other = Platoon.create(campaign=Campaign.get(), name="Other", training=6, equipment=6, morale=6, armor=1,
+                           xp=0).id
+    v = HistoryView(gui_ctx)
+    qtbot.addWidget(v)
+    v.show()
+    v.show_platoon(pid)
+    first = v.report
+    v.show_platoon(other)
+    v.show_platoon(pid)
+    assert v.report is first  # nothing changed: no second read
+    v.show_platoon(pid)
+    assert v.report is not first  # the same platoon shown again (Refresh): read again
+    again = v.report
+    v.show_platoon(other)
+    gui_ctx.signals.data_changed.emit("platoon", other)  # a change anywhere
+    v.show_platoon(pid)
+    assert v.report is not again
+    seen = v.report
+    v.show_platoon(other)
+    con = sqlite3.connect(app_paths.db_file)  # another program writes to the file
+    with con:
+        con.execute("UPDATE battle SET scenario = 'Renamed elsewhere' WHERE number = 1")
+    con.close()
+    v.show_platoon(pid)
+    assert v.report is not seen
+    assert any(b["scenario"] == "Renamed elsewhere" for b in v.report["history"]["battles"])  # type: ignore[index]
