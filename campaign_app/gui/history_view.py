@@ -403,7 +403,7 @@ class HistoryView(QWidget):
                     f"({_plural(s['casualties'], 'casualty', 'casualties')}, {s['promotions']} promoted)"]
         else:
             bits = ["No battles yet"]
-        return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s['xp']} XP ({s['level']})</b>{leader}.")
+        return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s['xp']}\u00a0XP\u00a0({s['level']})</b>{leader}.")
 
     def _data_changed(self, kind: str, obj_id: int) -> None:
         self._changes += 1  # any change: cached histories are read again
