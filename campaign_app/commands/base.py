@@ -20,14 +20,19 @@ class CliError(Exception):
 @dataclass
 class Context:
     paths: AppPaths
+    busy_timeout: Any = None
+    """Seconds a write waits for the lock (``--busy-timeout``; None: the setting or 10)."""
     _opened: bool = field(default=False)
 
-    def open_db(self) -> Any:
+    def open_db(self, daily_backup: bool = True) -> Any:
         """Open (create, migrate) the database; only commands that need it call this."""
         from ..store import init_db
+        from ..store.database import translated
 
-        self.paths.ensure()
-        database = init_db(self.paths.db_file, self.paths.backup_dir)
+        with translated(self.paths.data_dir):
+            self.paths.ensure()
+        database = init_db(self.paths.db_file, self.paths.backup_dir, busy_timeout=self.busy_timeout,
+                           daily_backup=daily_backup)
         self._opened = True
         return database
 
@@ -80,6 +85,8 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
     return SeededDice(getattr(args, "seed", None))
 
 
-def fail(message: str) -> int:
-    print(f"campaign-cli: error: {message}", file=sys.stderr)
-    return 2
+def fail(message: str, code: int = 2) -> int:
+    """Print ``message`` as one line on stderr; returns the exit status ``code``."""
+    line = " ".join(str(message).split())
+    print(f"campaign-cli: error: {line}", file=sys.stderr)
+    return code

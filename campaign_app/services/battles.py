@@ -1152,11 +1152,9 @@ def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
     data = history(platoon)
     text = events_csv(data["events"]) if fmt == "csv" else json.dumps(data, ensure_ascii=False, indent=1,
                                                                         default=str)
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise ServiceError(f"cannot write {path}: {exc.strerror or exc}") from None
+    from .. import fileio
+
+    fileio.write_atomic(path, text, f"history.{fmt}")
     return len(data["events"])
 
 

@@ -220,6 +220,10 @@ def unarchive_campaign(ref: str | int) -> Edit:
 def delete_campaign(ref: str | int) -> Edit:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
     holds every row, so undo puts it all back with the same ids."""
+    from .backups import backup_before
+
+    _campaign(ref)  # an unknown name is refused before anything is written
+    backup_before("delete")
     rec = Recorder()
     with db.atomic():
         c = _campaign(ref)

@@ -254,12 +254,14 @@ def wal_path(db_file: Path) -> Path:
 def _hint(backup_dir: Path | None, db_file: Path) -> str:
     from .backups import newest_good_backup
 
+    if backup_dir is None:
+        return ""
     newest = newest_good_backup(backup_dir, db_file)
     return f"The newest good backup is {newest}." if newest else "No backup of it was found."
 
 
 def _refuse(db_file: Path, why: str, backup_dir: Path | None) -> DatabaseOpenError:
-    return DatabaseOpenError(f"{db_file} {why}. It was left untouched. {_hint(backup_dir, db_file)}")
+    return DatabaseOpenError(f"{db_file} {why}. It was left untouched. {_hint(backup_dir, db_file)}".strip())
 
 
 def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
