@@ -231,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_palette(app, args.palette)
     install_exception_hook()
 
-    quiet = bool(args.screenshot)
+    quiet = False  # the dialog is the message (tests replace QMessageBox.critical)
     if problem:
         explain(f"{APP_TITLE}: cannot use the data folder", problem, quiet)
         return 1

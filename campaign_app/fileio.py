@@ -38,7 +38,7 @@ def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path
     if out.is_dir():
         raise ServiceError(f"{out} is a folder; give a file name such as {example}")
     if not out.parent.is_dir():
-        raise ServiceError(f"the folder {out.parent} does not exist")
+        raise ServiceError(f"cannot write {out}: the folder {out.parent} does not exist")
     return out
 
 
