@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Qt, QThread, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox
                       text if ok else text + "\n\nFile ▸ Backups… lists the backups; restore the newest good one "
                                              "to go back to an undamaged copy.",
                       QMessageBox.StandardButton.Ok, window)
-    box.setModal(False)
-    box.open()
+    box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable while it is shown
+    box.show()
     window._check_box = box  # type: ignore[attr-defined]
     return box
