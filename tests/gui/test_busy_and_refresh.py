@@ -120,3 +120,21 @@ def test_poll_sees_other_programs_but_not_our_own_writes(qtbot, ctx, platoon_id,
     assert win.watcher.poll() is False  # our own state is up to date now
     roster.set_xp(platoon_id, 7)  # our own writes do not count as news
     assert win.watcher.poll() is False
+
+
+def test_undo_refused_while_busy_keeps_the_step_for_later(qtbot, ctx, platoon_id, app_paths):
+    from campaign_app.gui.undo_commands import perform
+
+    perform(ctx, roster.set_xp, platoon_id, 9, reason="test")
+    assert ctx.undo_stack.index() == 1
+    other = other_writer(app_paths)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        ctx.undo_stack.undo()
+        qtbot.waitUntil(lambda: ctx.undo_stack.index() == 1, timeout=3000)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert Platoon.get_by_id(platoon_id).xp == 9 and ctx.undo_stack.count() == 1
+    ctx.undo_stack.undo()  # the lock is free now: the step can still be undone
+    assert Platoon.get_by_id(platoon_id).xp == 6 and ctx.undo_stack.index() == 0
