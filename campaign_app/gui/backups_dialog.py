@@ -3,6 +3,7 @@ and "Restore…" (after a confirmation; the current database is backed up first)
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -32,6 +33,8 @@ COLUMNS = ("Time", "Made", "Size", "Campaigns", "Battles", "File")
 def _size(n: Any) -> str:
     if not isinstance(n, int):
         return "?"
+    if n < 1024:
+        return f"{n} bytes"
     return f"{n / 1024:.0f} KiB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MiB"
 
 
@@ -42,8 +45,8 @@ class BackupsDialog(QDialog):
         self.setWindowTitle("Backups")
         self.resize(820, 420)
         self.items: list[dict[str, Any]] = []
-        intro = QLabel(f"Backups of {ctx.paths.db_file}. One is made before every upgrade, restore, import and "
-                       "campaign deletion, and once per day of use.", self)
+        intro = QLabel(f"Backups of {ctx.paths.db_file}, kept in {ctx.paths.backup_dir}. One is made before every "
+                       "upgrade, restore, import and campaign deletion, and once per day of use.", self)
         intro.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(COLUMNS)
@@ -85,11 +88,14 @@ class BackupsDialog(QDialog):
         self.table.setRowCount(len(self.items))
         for r, b in enumerate(self.items):
             good = b["good"]
+            name = Path(b["file"]).name
             values = (b["time"].replace("T", " "), REASON_TEXT.get(b["reason"], b["reason"]), _size(b["size"]),
                       str(b["campaigns"]) if good else "-", str(b["battles"]) if good else "-",
-                      b["file"] if good else f"{b['file']}  (not usable: {b['problem']})")
+                      name if good else f"{name}  (not usable)")
+            tip = b["file"] if good else f"{b['file']}\nNot usable: {b['problem']}"
             for c, text in enumerate(values):
                 item = QTableWidgetItem(text)
+                item.setToolTip(tip)
                 if c in (2, 3, 4):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
