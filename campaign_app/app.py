@@ -147,7 +147,8 @@ def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: b
     from .store import DatabaseError, init_db
 
     try:
-        init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout)
+        # the daily backup is made by the background check once the window shows (start-up never waits)
+        init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout, daily_backup=False)
     except (DatabaseError, ServiceError) as exc:
         log.error("cannot open database: %s", exc)
         explain(f"{APP_TITLE}: cannot open the database", str(exc), quiet)
@@ -266,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     from .gui.integrity import start_background_check
 
-    start_background_check(window)
+    start_background_check(window, daily_backup=True)
     code = app.exec()
     from .store import close_db
 

@@ -14,27 +14,34 @@ log = logging.getLogger(__name__)
 
 
 class CheckWorker(QThread):
-    """Runs :func:`campaign_app.store.database.check_file` on its own read-only connection."""
+    """Runs :func:`campaign_app.store.database.check_file` on its own read-only connection; with
+    ``backup_dir``, a good file that has no daily backup yet gets one (so the window's start never waits for
+    the copy or its check)."""
 
     finished_check = Signal(object)
     """A CheckReport, or an Exception when the file could not be read at all."""
 
-    def __init__(self, db_file: Path, parent: QObject | None = None) -> None:
+    def __init__(self, db_file: Path, parent: QObject | None = None, backup_dir: Path | None = None) -> None:
         super().__init__(parent)
         self.db_file = db_file
+        self.backup_dir = backup_dir
 
     def run(self) -> None:  # noqa: D401 - QThread override
+        from ..store.backups import daily_backup
         from ..store.database import check_file
 
         try:
             result: Any = check_file(self.db_file)
+            if self.backup_dir is not None and result.ok:
+                daily_backup(self.db_file, self.db_file, self.backup_dir, check=False)  # checked just now
         except Exception as exc:  # reported in the GUI thread, never raised in this thread
             log.warning("background check of %s failed: %s", self.db_file, exc)
             result = exc
         self.finished_check.emit(result)
 
 
-def start_background_check(window: QWidget, *, announce_ok: bool = False) -> CheckWorker | None:
+def start_background_check(window: QWidget, *, announce_ok: bool = False,
+                           daily_backup: bool = False) -> CheckWorker | None:
     """Check the window's database in the background; a finding opens a (non-blocking) warning dialog.
     With ``announce_ok`` (Tools ▸ Check database) a clean result is shown too."""
     ctx = getattr(window, "ctx", None)
@@ -43,7 +50,7 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False) -> Che
     old = getattr(window, "_check_worker", None)
     if old is not None and old.isRunning():
         return old
-    worker = CheckWorker(ctx.paths.db_file, window)
+    worker = CheckWorker(ctx.paths.db_file, window, ctx.paths.backup_dir if daily_backup else None)
     window._check_worker = worker  # type: ignore[attr-defined]
 
     def done(result: Any) -> None:

@@ -193,6 +193,7 @@ def _problems(con: sqlite3.Connection) -> list[str]:
 def rotate(backup_dir: Path, db_file: Path, keep_daily: int = KEEP_DAILY, keep_other: int = KEEP_OTHER) -> list[Path]:
     """Delete old backups: keep the newest ``keep_daily`` daily ones and ``keep_other`` others, and always the
     newest good backup of each schema version. Returns the deleted files."""
+    remove_stale_parts(backup_dir)
     infos = list_backups(backup_dir, db_file)
     protected: set[Path] = set()
     seen_versions: set[int] = set()
@@ -212,21 +213,50 @@ def rotate(backup_dir: Path, db_file: Path, keep_daily: int = KEEP_DAILY, keep_o
     return deleted
 
 
-def daily_backup(database: CampaignDatabase, db_file: Path, backup_dir: Path) -> Path | None:
-    """The first open of a day backs the database up (when it holds a campaign). A failure is logged, not
-    raised: the user's command goes on."""
+def has_daily_backup_today(backup_dir: Path, db_file: Path) -> bool:
     today = _dt.date.today()
-    if any(reason == "daily" and when.date() == today for _p, when, reason in _candidates(backup_dir, db_file)):
+    return any(reason == "daily" and when.date() == today for _p, when, reason in _candidates(backup_dir, db_file))
+
+
+def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: Path,
+                 check: bool = True) -> Path | None:
+    """The first open of a day backs the database up (when it holds a campaign). ``database`` is the open
+    database or, from a background thread, the file (read through its own connection). A failure is logged,
+    not raised: the user's work goes on."""
+    if has_daily_backup_today(backup_dir, db_file):
         return None
     try:
-        with translated(db_file):
-            has_data = database.execute_sql("SELECT 1 FROM campaign LIMIT 1").fetchone() is not None
+        if isinstance(database, CampaignDatabase):
+            with translated(db_file):
+                has_data = database.execute_sql("SELECT 1 FROM campaign LIMIT 1").fetchone() is not None
+        else:
+            with translated(db_file):
+                con = sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True, timeout=5)
+                try:
+                    has_data = con.execute("SELECT 1 FROM campaign LIMIT 1").fetchone() is not None
+                finally:
+                    con.close()
         if not has_data:
             return None
-        return make_backup(database, db_file, backup_dir, "daily")
-    except (StoreProblem, DatabaseError) as exc:
+        return make_backup(database, db_file, backup_dir, "daily", check=check)
+    except (StoreProblem, DatabaseError, sqlite3.Error) as exc:
         log.warning("daily backup of %s not made: %s", db_file, exc)
         return None
+
+
+def remove_stale_parts(backup_dir: Path, max_age_s: float = 3600) -> int:
+    """Temporary files of backups interrupted by a crash (older than an hour) are removed."""
+    import time
+
+    removed = 0
+    if not backup_dir.is_dir():
+        return 0
+    for part in backup_dir.glob(".*.db.*.part"):
+        with contextlib.suppress(OSError):
+            if time.time() - part.stat().st_mtime > max_age_s:
+                part.unlink()
+                removed += 1
+    return removed
 
 
 def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None = None) -> None:

@@ -118,3 +118,35 @@ def test_background_check_reports_damage(qtbot, ctx, tmp_path):
     assert box is not None and "problem" in box.text() and "Backups" in box.text()
     assert not box.isModal()
     box.close()
+
+
+def test_background_check_makes_the_daily_backup(qtbot, ctx):
+    from campaign_app.gui.integrity import start_background_check
+
+    campaigns.create_campaign("Worth keeping")
+    assert not list(ctx.paths.backup_dir.glob("*-daily.db"))
+    win = MainWindow(ctx)
+    qtbot.addWidget(win)
+    worker = start_background_check(win, daily_backup=True)
+    with qtbot.waitSignal(worker.finished_check, timeout=20000):
+        pass
+    worker.wait()
+    (daily,) = ctx.paths.backup_dir.glob("*-daily.db")
+    assert backups.backups()[0]["campaigns"] == 1
+
+
+def test_window_opens_when_the_log_folder_cannot_be_written(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    data = tmp_path / "other-data"
+    data.mkdir()
+    (data / "logs").write_text("a file where the log folder should be")
+    shot = tmp_path / "shot.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-m", "campaign_app.app", "--data-dir", str(data), "--screenshot",
+                             str(shot)], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert shot.stat().st_size > 1000
+    assert str(data / "logs") in result.stderr and "Traceback" not in result.stderr
