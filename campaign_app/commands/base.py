@@ -27,10 +27,18 @@ class Context:
     def open_db(self, daily_backup: bool = True) -> Any:
         """Open (create, migrate) the database; only commands that need it call this."""
         from ..store import init_db
-        from ..store.database import translated
 
-        with translated(self.paths.data_dir):
+        try:
             self.paths.ensure()
+        except OSError as exc:
+            from ..store.database import store_problem
+
+            folder = exc.filename or self.paths.data_dir
+            problem = store_problem(exc, None)
+            if problem is not None and "disk full" not in str(problem):
+                raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
+                                    "(choose another with --data-dir)") from None
+            raise
         database = init_db(self.paths.db_file, self.paths.backup_dir, busy_timeout=self.busy_timeout,
                            daily_backup=daily_backup)
         self._opened = True

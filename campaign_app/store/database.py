@@ -22,6 +22,7 @@ import importlib.util
 import logging
 import os
 import sqlite3
+import stat
 import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -270,6 +271,8 @@ def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
     Refused: a 0-byte file, a file that is not SQLite, an impossible page size, a size that is not a whole
     number of pages or that differs from the header's page count (a file cut short or padded)."""
     try:
+        if not stat.S_ISREG(db_file.stat().st_mode):
+            raise DatabaseOpenError(f"{db_file} is not a regular file, so it cannot be a database file")
         with db_file.open("rb") as fh:
             header = fh.read(100)
             size = os.fstat(fh.fileno()).st_size
