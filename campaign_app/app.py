@@ -70,7 +70,10 @@ def refresh_all_windows() -> None:
     for widget in QApplication.topLevelWidgets():
         ctx = getattr(widget, "ctx", None)
         if ctx is not None and hasattr(ctx, "changed"):
-            ctx.changed("all", 0)
+            try:
+                ctx.changed("all", 0)
+            except Exception:  # a view that cannot reload must not hide the message being shown
+                log.exception("reloading the views failed")
 
 
 def install_exception_hook() -> None:

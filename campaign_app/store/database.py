@@ -332,7 +332,15 @@ def inspect_file(db_file: Path, backup_dir: Path | None = None) -> int | None:
     read_header(db_file, backup_dir)
     wal = wal_path(db_file)
     if wal.exists():
-        return None
+        # in use (or left by a crash): read it through the WAL, read-only, so closing checkpoints nothing
+        try:
+            con = sqlite3.connect(f"{db_file.as_uri()}?mode=ro", uri=True, timeout=1)
+            try:
+                return schema_facts(con, db_file, backup_dir)
+            finally:
+                con.close()
+        except sqlite3.Error:
+            return None  # busy or not readable read-only: decided once the file is open
     try:
         con = sqlite3.connect(_read_only_uri(db_file), uri=True)
     except sqlite3.Error as exc:

@@ -120,3 +120,33 @@ def test_cheap_open_does_not_run_the_full_check(tmp_path: Path, monkeypatch: pyt
     assert calls == []
     database.check_database(database.current_db())
     assert calls == [1]
+
+
+def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path: Path):
+    """Another program's WAL database, open in that program: refused; its -wal is not checkpointed away."""
+    import sqlite3
+
+    close_db()
+    other = tmp_path / "other.db"
+    owner = sqlite3.connect(other)
+    owner.execute("PRAGMA journal_mode=WAL")
+    owner.execute("PRAGMA wal_autocheckpoint=0")
+    owner.execute("CREATE TABLE recipes (name TEXT)")
+    owner.commit()
+    owner.execute("INSERT INTO recipes VALUES ('soup')")
+    owner.commit()
+    wal = tmp_path / "other.db-wal"
+    before_main, before_wal = other.read_bytes(), wal.read_bytes()
+    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+        init_db(other, tmp_path / "backups")
+    assert other.read_bytes() == before_main and wal.read_bytes() == before_wal
+    # the same files as a crash leaves them (nobody has them open): still refused, main file and WAL untouched
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    shutil.copy(other, crashed / "other.db")
+    shutil.copy(wal, crashed / "other.db-wal")
+    owner.close()
+    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+        init_db(crashed / "other.db", tmp_path / "backups")
+    assert (crashed / "other.db").read_bytes() == before_main
+    assert (crashed / "other.db-wal").read_bytes() == before_wal
