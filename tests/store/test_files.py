@@ -150,3 +150,16 @@ def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path:
         init_db(crashed / "other.db", tmp_path / "backups")
     assert (crashed / "other.db").read_bytes() == before_main
     assert (crashed / "other.db-wal").read_bytes() == before_wal
+
+
+def test_cli_check_runs_the_full_check_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
+    import campaign_app.store.database as database
+    from campaign_app.cli import main
+
+    db_file, _backups, _ = _good_db(tmp_path)
+    calls: list[int] = []
+    real = database.integrity_problems
+    monkeypatch.setattr(database, "integrity_problems", lambda con, limit=20: calls.append(1) or real(con))
+    assert main(["check", "--db", str(db_file), "--data-dir", str(tmp_path)]) == 0
+    assert calls == [1]
+    assert "OK" in capsys.readouterr().out
