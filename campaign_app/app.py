@@ -272,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     start_background_check(window, daily_backup=True)
     code = app.exec()
+    worker = getattr(window, "_check_worker", None)
+    if worker is not None:
+        worker.wait()  # a check still reading the file finishes before the database closes
     from .store import close_db
 
     close_db()

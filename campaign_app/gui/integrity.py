@@ -48,16 +48,20 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False,
     if ctx is None:
         return None
     old = getattr(window, "_check_worker", None)
-    if old is not None and old.isRunning():
-        return old
+    if old is not None:
+        return old  # one check at a time
     worker = CheckWorker(ctx.paths.db_file, window, ctx.paths.backup_dir if daily_backup else None)
     window._check_worker = worker  # type: ignore[attr-defined]
 
     def done(result: Any) -> None:
         report_check(window, result, announce_ok)
+
+    def ended() -> None:  # QThread.finished: run() has returned, the object may go
+        window._check_worker = None  # type: ignore[attr-defined]
         worker.deleteLater()
 
     worker.finished_check.connect(done)
+    worker.finished.connect(ended)
     bar = getattr(window, "statusBar", None)
     if callable(bar):
         bar().showMessage("Checking the database in the background…", 4000)

@@ -79,13 +79,13 @@ def test_tools_check_database_runs_in_the_background(qtbot, ctx):
     win = MainWindow(ctx)
     qtbot.addWidget(win)
     win.check_database()
-    worker = win._check_worker
+    assert win._check_worker is not None
     qtbot.waitUntil(lambda: getattr(win, "_check_box", None) is not None, timeout=10000)
     box = win._check_box
     assert "no problems" in box.text().lower() or "OK" in box.text()
     assert not box.isModal()
     box.close()
-    assert worker is not None
+    qtbot.waitUntil(lambda: win._check_worker is None, timeout=10000)
 
 
 def test_background_check_reports_damage(qtbot, ctx, tmp_path):
@@ -127,10 +127,8 @@ def test_background_check_makes_the_daily_backup(qtbot, ctx):
     assert not list(ctx.paths.backup_dir.glob("*-daily.db"))
     win = MainWindow(ctx)
     qtbot.addWidget(win)
-    worker = start_background_check(win, daily_backup=True)
-    with qtbot.waitSignal(worker.finished_check, timeout=20000):
-        pass
-    worker.wait()
+    assert start_background_check(win, daily_backup=True) is not None
+    qtbot.waitUntil(lambda: win._check_worker is None, timeout=20000)  # the thread ended and was let go
     (daily,) = ctx.paths.backup_dir.glob("*-daily.db")
     assert backups.backups()[0]["campaigns"] == 1
 
