@@ -95,8 +95,9 @@ def install_exception_hook() -> None:
             log.warning("refused: %s", exc)
             title = "Nothing was saved" if isinstance(exc, StoreProblem) else "Cannot do that"
             refresh_all_windows()
-            QMessageBox.warning(QApplication.activeWindow(), title, f"{exc}\n\nThe window shows the stored "
-                                "values again.")
+            text = str(exc)
+            QMessageBox.warning(QApplication.activeWindow(), title, f"{text[:1].upper()}{text[1:]}\n\nThe window "
+                                "shows the stored values again.")
             return
         log.error("uncaught exception:\n%s", text)
         refresh_all_windows()
