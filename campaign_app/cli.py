@@ -87,12 +87,16 @@ def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _not_text(argv: Sequence[str]) -> str | None:
-    """The first argument that is not valid text (bytes that are not UTF-8 arrive as lone surrogates)."""
+    """Why an argument is not usable text (bytes that are not UTF-8 arrive as lone surrogates; a NUL cannot
+    be in a name or a path), or ``None``."""
     for arg in argv:
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
-            return arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            return f"the argument {shown!r} is not valid text (UTF-8)"
+        if "\x00" in arg:
+            return f"the argument {arg!r} contains a NUL character"
     return None
 
 
@@ -105,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     bad = _not_text(raw)
     if bad is not None:
-        return fail(f"the argument {bad!r} is not valid text (UTF-8)")
+        return fail(bad)
     parser = build_parser()
     args = parser.parse_args(raw)
     try:

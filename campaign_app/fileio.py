@@ -32,9 +32,16 @@ def output_error(out: Path, exc: OSError) -> ServiceError:
     return ServiceError(f"cannot write {out}: {exc.strerror or exc}")
 
 
+def check_path(path: str | os.PathLike[str]) -> Path:
+    """A path the user gave, refused when it cannot name a file (a NUL character)."""
+    if "\x00" in os.fspath(path):
+        raise ServiceError(f"the file name {os.fspath(path)!r} contains a NUL character")
+    return Path(path).expanduser().absolute()
+
+
 def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path:
     """The output path, refused when it is a folder or its folder does not exist."""
-    out = Path(path).expanduser().absolute()
+    out = check_path(path)
     if out.is_dir():
         raise ServiceError(f"{out} is a folder; give a file name such as {example}")
     if not out.parent.is_dir():

@@ -78,7 +78,9 @@ def backups() -> list[dict[str, Any]]:
 def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
     """Read-only checks of a file to restore: whole, undamaged (full integrity check), a campaign_app database
     of a schema this version knows. Returns its facts; refuses with a message naming the file."""
-    path = Path(source).expanduser().absolute()
+    from .. import fileio
+
+    path = fileio.check_path(source)
     if not path.exists():
         raise ServiceError(f"{path} does not exist")
     if not path.is_file():

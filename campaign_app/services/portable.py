@@ -20,7 +20,6 @@ import datetime as _dt
 import json
 import os
 import stat
-from pathlib import Path
 from typing import Any
 
 import peewee
@@ -141,7 +140,7 @@ def export_campaign(campaign: str | int, path: str | os.PathLike[str]) -> dict[s
 
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and parse a campaign file (a regular file, at most 256 MiB, UTF-8 JSON of this format)."""
-    src = Path(path).expanduser().absolute()
+    src = fileio.check_path(path)
     try:
         info = src.stat()
     except FileNotFoundError:
@@ -275,7 +274,7 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
     """Read a campaign file into the open database as a new campaign (named ``new_name`` if given). Nothing is
     written unless every row is accepted."""
     doc = read_document(path)
-    src = Path(path).expanduser().absolute()
+    src = fileio.check_path(path)
     tables = doc["tables"]
     unknown = set(tables) - {name for name, _m in TABLES}
     if unknown:

@@ -163,3 +163,11 @@ def test_gui_start_on_a_read_only_folder_names_it(tmp_path):
     assert result.stdout.startswith("1 "), (result.stdout, result.stderr)
     assert str(folder / "data") in result.stdout
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("argv", [["import", "\x00"], ["restore", "a\x00b"], ["print", "sheet", "--blank", "-o", "x\x00"],
+                                  ["campaign", "new", "--name", "A\x00B", "--system", "atomic-africa"]])
+def test_nul_in_an_argument(capsys, demo, argv):
+    """Found by the property test: a NUL in a path gave 'embedded null byte' from the OS."""
+    code, out, err = run(capsys, *argv, "--data-dir", str(demo.data_dir))
+    assert code == 2 and out == "" and "NUL" in one_line(err)
