@@ -165,7 +165,8 @@ def test_gui_start_on_a_read_only_folder_names_it(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("argv", [["import", "\x00"], ["restore", "a\x00b"], ["print", "sheet", "--blank", "-o", "x\x00"],
+@pytest.mark.parametrize("argv", [["import", "\x00"], ["restore", "a\x00b"],
+                                  ["print", "sheet", "--blank", "-o", "x\x00"],
                                   ["campaign", "new", "--name", "A\x00B", "--system", "atomic-africa"]])
 def test_nul_in_an_argument(capsys, demo, argv):
     """Found by the property test: a NUL in a path gave 'embedded null byte' from the OS."""
