@@ -7,6 +7,7 @@ COMMAND_MODULES = (
     "campaign_app.commands.battle",
     "campaign_app.commands.sologear",
     "campaign_app.commands.printing",
+    "campaign_app.commands.backup",
 )
 
 COMMAND_NAMES: dict[str, tuple[str, ...]] = {
@@ -15,6 +16,7 @@ COMMAND_NAMES: dict[str, tuple[str, ...]] = {
     "campaign_app.commands.battle": ("battle", "history"),
     "campaign_app.commands.sologear": ("sologear",),
     "campaign_app.commands.printing": ("print",),
+    "campaign_app.commands.backup": ("backup", "restore", "export", "import"),
 }
 """The top-level commands each module registers. ``campaign_app.cli`` loads only the module of the command
 given, for a fast start; a command missing here still works (every module is loaded then).
