@@ -74,6 +74,7 @@ def _table(model: Any, parent: QWidget, name: str) -> QTableView:
     view.setAlternatingRowColors(True)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setResizeContentsPrecision(40)  # columns fit the first rows, not every one of a long history
     header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     header.setMinimumSectionSize(40)
     view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
