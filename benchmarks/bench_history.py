@@ -135,8 +135,9 @@ def main() -> int:
     def open_history() -> float:
         page.tabs.setCurrentIndex(sheet_tab)
         app.processEvents()
+        view._changes += 1  # as after a change (what a data_changed signal does): the tab must read again
         view.platoon_id = None
-        view.show_platoon(pid)  # as for another platoon: the hidden tab reads again when shown
+        view.show_platoon(pid)  # the hidden tab reads when shown
         start = time.perf_counter()
         page.tabs.setCurrentWidget(view)
         app.processEvents()
@@ -149,7 +150,7 @@ def main() -> int:
     print(f"  data() calls while opening: {data_calls} (for {view.model.rowCount()} top-level rows handed "
           f"to the view of {len(view.model.top_level_events())})")
     reread = sorted(open_history() for _ in range(args.runs))[args.runs // 2]
-    figure("History tab open and painted, read again", reread, goal_ms=100)
+    figure("History tab open and painted after a change", reread, goal_ms=100)
 
     from campaign_app.store.models import Platoon
 

@@ -262,13 +262,15 @@ class HistoryView(QWidget):
     def _tab_changed(self, index: int) -> None:
         if index == CHARTS_TAB and self.isVisible():
             self.charts()
+            self._orient_charts()
 
     def _orient_charts(self) -> None:
         """Side by side when both charts fit across, else one above the other (the tab scrolls if needed)."""
         if self._charts is None:
             return
         need = sum(c.minimumWidth() for c in self._charts) + self.chart_split.handleWidth() + 4
-        width = self.charts_area.viewport().width()
+        # the area's own width less a scroll bar (its viewport is not laid out while the tab is hidden)
+        width = self.charts_area.width() - self.charts_area.verticalScrollBar().sizeHint().width()
         orientation = Qt.Orientation.Horizontal if width >= need else Qt.Orientation.Vertical
         if orientation != self.chart_split.orientation():
             self.chart_split.setOrientation(orientation)

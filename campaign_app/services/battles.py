@@ -872,7 +872,11 @@ def _roll_text(r: dict[str, Any]) -> str:
 
 
 def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[str, Any] | None) -> str:
-    bits = [f"Battle {b['number']}"]
+    """A battle's line; ``b`` is a battle row or a battle event (``battle_number``, ``xp_before``, ...)."""
+    number = b["number"] if "number" in b else b["battle_number"]
+    xp_before = b["platoon_xp_before"] if "platoon_xp_before" in b else b["xp_before"]
+    xp_after = b["platoon_xp_after"] if "platoon_xp_after" in b else b["xp_after"]
+    bits = [f"Battle {number}"]
     if b["scenario"]:
         bits[0] += f" \u2013 {b['scenario']}"
     if b["opponent"]:
@@ -880,7 +884,7 @@ def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[s
     if b["outcome"]:
         bits.append(b["outcome"])
     bits.append(f"{b['wounds']} wound counter{'s' if b['wounds'] != 1 else ''}")
-    bits.append(f"platoon XP {b['platoon_xp_before']} \u2192 {b['platoon_xp_after']}")
+    bits.append(f"platoon XP {xp_before} \u2192 {xp_after}")
     if b["leader_fate"]:
         who = leader_name or "leader"
         bits.append(f"{who} {b['leader_fate']}")
@@ -897,10 +901,7 @@ def event_text(ev: dict[str, Any]) -> str:
         return str(text)
     kind = ev["kind"]
     if kind == "battle":
-        text = _battle_text({"number": ev["battle_number"], "scenario": ev["scenario"], "opponent": ev["opponent"],
-                             "outcome": ev["outcome"], "wounds": ev["wounds"], "platoon_xp_before": ev["xp_before"],
-                             "platoon_xp_after": ev["xp_after"], "leader_fate": ev["leader_fate"]},
-                            ev.get("leader"), ev.get("replacement"))
+        text = _battle_text(ev, ev.get("leader"), ev.get("replacement"))
     elif kind == "roll":
         text = _roll_text(ev)
     elif kind == "xp":
