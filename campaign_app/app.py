@@ -162,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName(APP_NAME)
     app.setApplicationDisplayName(APP_TITLE)
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName("campaign-app")  # matches the installed campaign-app.desktop (campaign-cli install-desktop)
+    from .gui.icons import app_icon
+
+    app.setWindowIcon(app_icon())
     apply_palette(app, args.palette)
     install_exception_hook()
 
@@ -183,6 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.resize(w, h)
     if args.open_item:
         _open_first(window, args.open_item, args.tab)
+    elif not args.screenshot:
+        window.reopen_last()  # the platoon or pilot that was open when the app last closed
     if args.screenshot:
         return take_screenshot(app, window, args.screenshot)
     window.show()

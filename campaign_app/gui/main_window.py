@@ -11,12 +11,12 @@ from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QStackedWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -26,10 +26,15 @@ from ..paths import AppPaths
 from ..services.navigator import has_any_campaign
 from .context import AppContext
 from .first_run import FirstRunPage
+from .focus import FocusKeeper, first_focusable
 from .hooks import optional_hook
+from .icons import app_icon, icon
 from .navigator import Navigator
 
 log = logging.getLogger(__name__)
+
+LAST_ITEM_KEY = "session/last_item"
+LAST_DB_KEY = "session/last_database"
 
 # kind -> (module, class, method that shows an object)
 PAGES: dict[str, tuple[str, str, str]] = {
@@ -37,6 +42,21 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
 }
+
+
+def _item_title(kind: str, obj_id: int) -> list[str]:
+    from ..store.models import Campaign, Platoon, SologearSheet
+
+    if kind == "campaign":
+        camp = Campaign.get_or_none(Campaign.id == obj_id)
+        return [camp.name] if camp else []
+    if kind == "platoon":
+        platoon = Platoon.get_or_none(Platoon.id == obj_id)
+        return [platoon.name, platoon.campaign.name] if platoon else []
+    if kind == "sheet":
+        sheet = SologearSheet.get_or_none(SologearSheet.id == obj_id)
+        return [f"{sheet.pilot or 'Pilot'} (pilot)", sheet.campaign.name] if sheet else []
+    return []
 
 
 def _exists(kind: str, obj_id: int) -> bool:
@@ -61,6 +81,7 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         ctx.main_window = self
         self.setWindowTitle(APP_TITLE)
+        self.setWindowIcon(app_icon())
         self.setMinimumSize(640, 440)
         self._pages: dict[str, QWidget] = {}
         self._current: tuple[str, int] | None = None
@@ -85,6 +106,8 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._build_menus()
+        self._build_toolbar()
+        self.focus_keeper = FocusKeeper(self, self._focus_fallback)
 
         self.navigator.selected.connect(self.show_item)
         self.first_run.create_requested.connect(self.new_campaign)
@@ -148,6 +171,10 @@ class MainWindow(QMainWindow):
         self.act_check = self._action("&Check database", self.check_database, None,
                                       "Run an integrity check of the open database")
         self.act_data_folder = self._action("Open &data folder", self.open_data_folder)
+        self.act_guide = self._action("&User guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
+                                      "A short guide to the app")
+        self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/",
+                                          "Every keyboard shortcut of the app")
         self.act_about = self._action("&About campaign_app", self.about)
         self.act_about_qt = self._action("About &Qt", QApplication.aboutQt)
 
@@ -169,6 +196,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_find)
         m = bar.addMenu("&View")
+        self.view_menu = m
         m.addAction(self.act_navigator)
         m.addAction(self.act_archived)
         m.addSeparator()
@@ -179,9 +207,34 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_check)
         m.addAction(self.act_data_folder)
         m = bar.addMenu("&Help")
+        m.addAction(self.act_guide)
+        m.addAction(self.act_shortcuts)
+        m.addSeparator()
         m.addAction(self.act_about)
         m.addAction(self.act_about_qt)
         self.addActions([self.act_find])
+
+    def _build_toolbar(self) -> None:
+        """The main actions with icons; Undo and Redo keep short fixed labels (their menu texts name the step,
+        which would make the toolbar jump)."""
+        bar = QToolBar("Toolbar", self)
+        bar.setObjectName("main_toolbar")  # saveState() needs a name
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.setMovable(False)
+        for action, name, label in ((self.act_new_platoon, "new-platoon", "New platoon"),
+                                    (self.act_log_battle, "log-battle", "Log battle"),
+                                    (self.act_undo, "undo", "Undo"), (self.act_redo, "redo", "Redo"),
+                                    (self.act_print, "print", "Print")):
+            action.setIcon(icon(name))
+            action.setIconText(label)
+            if action in (self.act_log_battle, self.act_undo):
+                bar.addSeparator()
+            bar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+        toggle = bar.toggleViewAction()
+        toggle.setText("&Toolbar")
+        self.view_menu.insertAction(self.act_navigator, toggle)
 
     def _show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
@@ -190,6 +243,7 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_actions(self) -> None:
+        self._update_title()
         kind = self._current[0] if self._current else None
         self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
         self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
@@ -222,6 +276,7 @@ class MainWindow(QMainWindow):
         self._current = (kind, obj_id)
         self._show_page(kind, obj_id)
         self._update_actions()
+        self._remember_current()
 
     def page(self, kind: str) -> QWidget:
         if kind not in self._pages:
@@ -271,6 +326,35 @@ class MainWindow(QMainWindow):
         elif self._current is None and self.stack.currentWidget() is self.first_run:
             self.stack.setCurrentWidget(self.empty_page)
         self._update_actions()
+
+    # --- title, last item, focus ------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
+        parts = _item_title(*self._current) if self._current else []
+        self.setWindowTitle(" \u2014 ".join([*parts, APP_TITLE]))
+
+    def _remember_current(self) -> None:
+        if self._current is not None:
+            self.ctx.settings.setValue(LAST_ITEM_KEY, f"{self._current[0]}:{self._current[1]}")
+            self.ctx.settings.setValue(LAST_DB_KEY, str(self.ctx.paths.db_file))
+
+    def reopen_last(self) -> bool:
+        """Show the platoon, pilot or campaign that was open when the app last closed (same database only)."""
+        value = str(self.ctx.settings.value(LAST_ITEM_KEY, "") or "")
+        database = str(self.ctx.settings.value(LAST_DB_KEY, "") or "")
+        kind, _, raw_id = value.partition(":")
+        if database != str(self.ctx.paths.db_file) or kind not in PAGES or not raw_id.isdigit():
+            return False
+        if not _exists(kind, int(raw_id)):
+            return False
+        self.open_item(kind, int(raw_id))
+        return True
+
+    def _focus_fallback(self, window: QWidget) -> QWidget | None:
+        """Where the focus goes after a dialog when the widget that had it is gone: the shown page."""
+        if window is not self:
+            return None
+        return first_focusable(self.stack.currentWidget()) or self.stack.currentWidget()
 
     # --- commands ---------------------------------------------------------------------------------------
     def _call_hook(self, name: str, *args: Any) -> Any:
@@ -327,12 +411,13 @@ class MainWindow(QMainWindow):
 
     def open_database(self) -> None:
         from ..store import DatabaseError, init_db
+        from .file_dialogs import ask_open_path
 
-        path, _ = QFileDialog.getOpenFileName(self, "Open campaign database",
-                                              str(self.ctx.paths.data_dir), "Campaign databases (*.db);;"
-                                              "All files (*)")
-        if not path:
+        chosen = ask_open_path(self, self.ctx.settings, "Open campaign database",
+                               "Campaign databases (*.db);;All files (*)")
+        if chosen is None:
             return
+        path = str(chosen)
         old = self.ctx.paths
         try:
             init_db(path, old.backup_dir)
@@ -344,6 +429,7 @@ class MainWindow(QMainWindow):
         self.ctx.undo_stack.clear()
         self._current = None
         self.refresh()
+        self.reopen_last()
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def check_database(self) -> None:
@@ -356,6 +442,21 @@ class MainWindow(QMainWindow):
 
     def open_data_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.data_dir)))
+
+    def show_shortcuts(self) -> None:
+        from .help_dialogs import ShortcutsDialog
+
+        ShortcutsDialog(self).exec()
+
+    def show_guide(self) -> None:
+        from .help_dialogs import GuideWindow
+
+        guide = getattr(self, "guide_window", None)
+        if guide is None:
+            guide = self.guide_window = GuideWindow(self)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
 
     def about(self) -> None:
         QMessageBox.about(
