@@ -92,8 +92,8 @@ class CampaignPage(QWidget):
                                       self.rules_box)
         self.objective_default = QLabel("default: platoon and leader", self.rules_box)
         form = QFormLayout(self.rules_box)
-        for label, widget, default in (("Campaign &period:", self.period, self.period_default),
-                                       ("XP &thresholds:", self.thresholds, self.thresholds_default),
+        for label, widget, default in (("Campaign pe&riod:", self.period, self.period_default),
+                                       ("XP thre&sholds:", self.thresholds, self.thresholds_default),
                                        ("&Objective XP goes to:", self.objective, self.objective_default)):
             row = QHBoxLayout()
             row.addWidget(widget)
@@ -130,7 +130,7 @@ class CampaignPage(QWidget):
         self.generate_button = QPushButton("&Generate platoon…", self.platoons_box)
         self.generate_button.setToolTip("Force generation (RULES 1.3): the dice give the leader's and the "
                                         "platoon's XP")
-        self.open_button = QPushButton("Op&en", self.platoons_box)
+        self.open_button = QPushButton("O&pen", self.platoons_box)
         self.delete_platoon_button = QPushButton("&Delete platoon…", self.platoons_box)
         self.empty_label = QLabel("No platoons yet: New platoon… or Generate platoon… adds one.", self.platoons_box)
         buttons = QHBoxLayout()

@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
         }
         self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
                                              "Create a campaign")
-        self.act_new_platoon = self._action("New &platoon…", self.new_platoon, "Ctrl+Shift+N",
+        self.act_new_platoon = self._action("New p&latoon…", self.new_platoon, "Ctrl+Shift+N",
                                             "Add a platoon to the selected campaign")
         self.act_new_sologear = self._action("New &Sologear campaign…", self.new_sologear, "Ctrl+Alt+N",
                                              "Start a lone Gear pilot's campaign")

@@ -59,6 +59,8 @@ NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
     "fire_support": {"support": "light"},
 }
 KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_support", "Off-board fire support")]
+ATTR_LABELS = {"training": "Tra&ining", "equipment": "E&quipment", "morale": "&Morale"}
+"""Alt+T, Alt+E and Alt+H belong to the Tools, Edit and Help menus: no mnemonic on the page may take them."""
 SUPPORT_CHOICES = [(s, s.capitalize()) for s in roster.SUPPORT_LEVELS]
 
 
@@ -198,7 +200,7 @@ class PlatoonPage(QWidget):
         self._build()
         history_view = optional_hook("campaign_app.gui.history_view", "HistoryView")  # the battle log's tab
         if history_view is not None:
-            self.add_tab(history_view(ctx, self), "&History")
+            self.add_tab(history_view(ctx, self), "Hist&ory")
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     # --- layout -------------------------------------------------------------------------------------------
@@ -251,7 +253,7 @@ class PlatoonPage(QWidget):
         self.armor = ArmorPicker(5, unit)
         ugrid = QGridLayout(unit)
         for col, attr in enumerate(ATTRS):
-            label = QLabel(f"&{attr.capitalize()}", unit)
+            label = QLabel(ATTR_LABELS[attr], unit)
             label.setBuddy(self.pickers[attr])
             ugrid.addWidget(label, 0, col)
             ugrid.addWidget(self.pickers[attr], 1, col)
@@ -309,7 +311,7 @@ class PlatoonPage(QWidget):
         self.former_view = _table(self.former_model, lead, "Former leaders")
         self.former_empty = QLabel("No former leaders.", lead)
         lgrid = QGridLayout(lead)
-        nlabel = QLabel("Na&me", lead)
+        nlabel = QLabel("&Name", lead)
         nlabel.setBuddy(self.leader_name)
         klabel = QLabel("Ran&k", lead)
         klabel.setBuddy(self.leader_rank)
@@ -331,8 +333,8 @@ class PlatoonPage(QWidget):
         att = QGroupBox("Attached units (no XP of their own; they use the platoon's level)", s)
         self.attached_model = AttachedModel(self)
         self.attached_view = _table(self.attached_model, att, "Attached units")
-        self.add_team_button = QPushButton("Add &team", att)
-        self.add_vehicle_button = QPushButton("Add &vehicle", att)
+        self.add_team_button = QPushButton("A&dd team", att)
+        self.add_vehicle_button = QPushButton("Add vehi&cle", att)
         self.add_support_button = QPushButton("Add fire s&upport", att)
         self.remove_unit_button = QPushButton("Remove unit", att)
         abuttons = QHBoxLayout()

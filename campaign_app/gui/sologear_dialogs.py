@@ -511,7 +511,7 @@ class RecordDialog(QDialog):
         self.damaged_check.setChecked(data["state"]["gear_damaged"] if is_last else res["gear_damaged"])
         self.ammo_check = QCheckBox("&Short of ammunition", self)
         self.ammo_check.setChecked(data["state"]["short_ammo"] if is_last else res["short_ammo"])
-        self.dead_check = QCheckBox("Pilot &dead", self)
+        self.dead_check = QCheckBox("Pilot de&ad", self)
         self.dead_check.setChecked(res["pilot_dead"])
         self.captured_check = QCheckBox("Pilot &captured", self)
         self.captured_check.setChecked(res["pilot_captured"])

@@ -540,7 +540,7 @@ class SologearPage(QWidget):
         self.play_button = QPushButton("&Play turn…", tab)
         self.record_button = QPushButton("&Record result…", tab)
         self.undo_button = QPushButton("&Undo last turn", tab)
-        self.end_button = QPushButton("&End of campaign…", tab)
+        self.end_button = QPushButton("End of campai&gn…", tab)
         buttons = QHBoxLayout()
         for b in (self.play_button, self.record_button, self.undo_button, self.end_button):
             buttons.addWidget(b)
@@ -571,7 +571,7 @@ class SologearPage(QWidget):
         self.end_button.clicked.connect(self.end_campaign)
         self.turn_table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._show_turn(cur.row()))
         self.turn_table.doubleClicked.connect(lambda idx: self.record_turn(self._turn_number_at(idx.row())))
-        self.tabs.addTab(tab, "&Battle form")
+        self.tabs.addTab(tab, "Battle for&m")
         self.battle_tab = tab
 
     def _build_end_tab(self) -> None:
@@ -649,7 +649,7 @@ class SologearPage(QWidget):
         self.history_view.horizontalHeader().setStretchLastSection(True)
         self.history_view.setWordWrap(False)
         QVBoxLayout(tab).addWidget(self.history_view)
-        self.tabs.addTab(tab, "&History")
+        self.tabs.addTab(tab, "Hist&ory")
         self.history_tab = tab
 
     def _build_options_tab(self) -> None:
@@ -671,7 +671,7 @@ class SologearPage(QWidget):
         self.variable_check.clicked.connect(lambda on: self._set_option(variable_tables=bool(on)))
         self.ferocious_check.clicked.connect(lambda on: self._set_option(ferocious=bool(on)))
         self.reward_dice_edit.committed.connect(lambda text: self._set_option(reward_dice=text))
-        self.tabs.addTab(tab, "&Options")
+        self.tabs.addTab(tab, "Opt&ions")
         self.options_tab = tab
 
     # --- helpers ------------------------------------------------------------------------------------------------
