@@ -30,6 +30,7 @@ from ..services.common import NotFound, ServiceError
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
+from .sizing import cap_fields
 from .undo_commands import perform
 from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
 
@@ -52,6 +53,7 @@ class CampaignPage(QWidget):
         self.detail: dict[str, Any] | None = None
         self._dirty = False
         self._build()
+        cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     def _build(self) -> None:

@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.navigator)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 900])
+        splitter.setSizes([230, 950])
         self.splitter = splitter
         self.setCentralWidget(splitter)
 

@@ -13,12 +13,13 @@ there when ``campaign_app.gui.battle_wizard.log_battle`` exists.
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -45,6 +46,7 @@ from .context import AppContext
 from .hooks import optional_hook
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
+from .sizing import cap_fields, cap_width
 from .undo_commands import perform
 from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
 from .xp_track import XpTrack
@@ -272,9 +274,9 @@ class PlatoonPage(QWidget):
         self.leader_track = XpTrack(who="Leader XP", parent=xp)
         self.platoon_xp_label = QLabel(xp)
         self.leader_xp_label = QLabel(xp)
-        for lab in (self.platoon_xp_label, self.leader_xp_label):
-            lab.setMinimumWidth(lab.fontMetrics().horizontalAdvance("32 XP  Legendary") + 8)
-        self.leader_track_title = QLabel("Leader", xp)
+        for lab in (self.platoon_xp_label, self.leader_xp_label):  # fixed: a longer level or name moves nothing
+            lab.setFixedWidth(lab.fontMetrics().horizontalAdvance("32 XP  Legendary \u00b7 Lt. Okafor") + 8)
+        self.leader_track_title = QLabel("Leader", xp)  # the name goes right of the track: the track never moves
         self.cards_label = QLabel(xp)
         self.cards_label.setAccessibleName("Orders cards per turn")
         self.reason_edit = QLineEdit(xp)
@@ -294,6 +296,7 @@ class PlatoonPage(QWidget):
         rlabel.setBuddy(self.reason_edit)
         reason_row.addWidget(rlabel)
         reason_row.addWidget(self.reason_edit, 1)
+        reason_row.addStretch(0)
         xgrid.addLayout(reason_row, 3, 0, 1, 4)
         xgrid.setColumnStretch(3, 1)
         self.platoon_track.xpEdited.connect(lambda new, old: self._set_xp("platoon", new, old))
@@ -320,11 +323,10 @@ class PlatoonPage(QWidget):
         lgrid.addWidget(klabel, 0, 2)
         lgrid.addWidget(self.leader_rank, 0, 3)
         lgrid.addWidget(self.replace_button, 0, 4)
-        lgrid.addWidget(self.leader_info, 1, 0, 1, 5)
-        lgrid.addWidget(self.former_view, 2, 0, 1, 5)
-        lgrid.addWidget(self.former_empty, 3, 0, 1, 5)
-        lgrid.setColumnStretch(1, 2)
-        lgrid.setColumnStretch(3, 1)
+        lgrid.addWidget(self.leader_info, 1, 0, 1, 6)
+        lgrid.addWidget(self.former_view, 2, 0, 1, 6)
+        lgrid.addWidget(self.former_empty, 3, 0, 1, 6)
+        lgrid.setColumnStretch(5, 1)  # the name and rank fields keep their width; the spare room goes right
         self.leader_name.committed.connect(lambda text: self._set_leader(name=text))
         self.leader_rank.committed.connect(lambda text: self._set_leader(rank=text))
         self.replace_button.clicked.connect(self.replace_leader)
@@ -375,9 +377,9 @@ class PlatoonPage(QWidget):
         left.addLayout(abuttons)
         left.addStretch(1)
         agrid.addLayout(left, 0, 0)
-        agrid.addWidget(self.unit_box, 0, 1)
-        agrid.setColumnStretch(0, 3)
-        agrid.setColumnStretch(1, 2)
+        self.attached_grid = agrid
+        self._attached_wide: bool | None = None
+        self._arrange_attached(wide=True)
         self.attached_view.selectionModel().selectionChanged.connect(lambda *_a: self._show_unit())
         self.add_team_button.clicked.connect(lambda: self.add_unit("team"))
         self.add_vehicle_button.clicked.connect(lambda: self.add_unit("vehicle"))
@@ -438,6 +440,33 @@ class PlatoonPage(QWidget):
                                 self.equipment.remove_button, self.notes]
         for a, b in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(a, b)
+        cap_width(self.reason_edit, 72)
+        cap_width(self.leader_name, 32)
+        cap_width(self.leader_rank, 24)
+        cap_fields(self.sheet)  # fields stop at a readable width; tables and notes take the rest
+
+    ATTACHED_SIDE_BY_SIDE = 1100
+    """Below this page width the selected unit's editor goes under the list of attached units (side by side
+    the list's columns would be cut)."""
+
+    def _arrange_attached(self, wide: bool) -> None:
+        if wide == self._attached_wide:
+            return
+        self._attached_wide = wide
+        grid = self.attached_grid
+        grid.removeWidget(self.unit_box)
+        if wide:
+            grid.addWidget(self.unit_box, 0, 1)
+            grid.setColumnStretch(0, 3)
+            grid.setColumnStretch(1, 2)
+        else:
+            grid.addWidget(self.unit_box, 1, 0)
+            grid.setColumnStretch(0, 1)
+            grid.setColumnStretch(1, 0)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        self._arrange_attached(event.size().width() >= self.ATTACHED_SIDE_BY_SIDE)
+        super().resizeEvent(event)
 
     # --- extension point (battle log engineer) -------------------------------------------------------------
     def add_tab(self, widget: QWidget, title: str) -> int:
@@ -507,8 +536,7 @@ class PlatoonPage(QWidget):
         self.leader_track.setThresholds(t)
         self.leader_track.setEnabled(leader is not None)
         self.leader_track.setXp(leader["xp"] if leader else 0)
-        self.leader_track_title.setText("Leader" if leader is None else f"Leader\n{leader['name']}")
-        self.leader_xp_label.setText(f"<b>{leader['xp']} XP</b>  {leader['level']}" if leader else "no leader")
+        self._show_leader_xp(leader)
         cards = f"Orders cards per turn: <b>{d['cards']}</b>  (2 \u00d7 {d['level_rank']} {d['level']}"
         cards += f" + 2 \u00d7 {leader['level_rank']} {leader['level']} leader)" if leader else ", no leader)"
         if d["cards_with_fire_support"] is not None:
@@ -537,6 +565,22 @@ class PlatoonPage(QWidget):
         self._show_unit()
         self.equipment.set_rows(d["equipment_list"])
         self.notes.setCommittedText(d["notes"])
+
+    def _show_leader_xp(self, leader: dict[str, Any] | None) -> None:
+        """"2 XP Green · Lt. Okafor" right of the leader's track, the name shortened to the label's fixed width
+        (in full in the tooltip), so a long name moves nothing."""
+        if leader is None:
+            self.leader_xp_label.setText("no leader")
+            self.leader_xp_label.setToolTip("")
+            return
+        level = f"{leader['xp']} XP  {leader['level']} \u00b7 "
+        metrics = self.leader_xp_label.fontMetrics()
+        bold = QFont(self.leader_xp_label.font())
+        bold.setBold(True)
+        room = self.leader_xp_label.minimumWidth() - QFontMetrics(bold).horizontalAdvance(level) - 4
+        name = metrics.elidedText(leader["name"], Qt.TextElideMode.ElideRight, max(room, 40))
+        self.leader_xp_label.setText(f"<b>{leader['xp']} XP</b>  {leader['level']} \u00b7 {html.escape(name)}")
+        self.leader_xp_label.setToolTip(f"{leader['name']}: {leader['xp']} XP, {leader['level']}")
 
     def _show_unit(self) -> None:
         unit_id = _selected_id(self.attached_view)

@@ -44,6 +44,7 @@ from ..rules.experience import RulesError
 from ..services import sologear as svc
 from ..services.common import NotFound, ServiceError
 from .context import AppContext
+from .sizing import cap_fields
 from .sologear_dialogs import EndDialog, LengthDialog, PlayTurnDialog, RecordDialog
 from .undo_commands import try_perform
 from .widgets import CommitLineEdit
@@ -327,9 +328,10 @@ class SideBox(QGroupBox):
         entry.addWidget(self.loyalty_combo)
         entry.addWidget(QLabel("=", self))
         entry.addWidget(self.preview_label)
-        entry.addWidget(self.add_button)
-        bottom = QHBoxLayout()
+        self.name_edit.setMinimumWidth(self.name_edit.fontMetrics().averageCharWidth() * 12)
+        bottom = QHBoxLayout()  # Add sits under the entry row: the row fits a 1024-pixel window
         bottom.addWidget(self.total_label, 1)
+        bottom.addWidget(self.add_button)
         bottom.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
@@ -456,6 +458,7 @@ class SologearPage(QWidget):
         self._build_end_tab()
         self._build_history_tab()
         self._build_options_tab()
+        cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     # --- building -------------------------------------------------------------------------------------------
@@ -656,9 +659,11 @@ class SologearPage(QWidget):
         tab = QWidget()
         form = QFormLayout(tab)
         self.variable_check = QCheckBox("Variable (milder) reward and punishment tables", tab)
-        self.ferocious_check = QCheckBox("Ferocious battles: no surrender; a surrounded pilot fights her way out "
-                                         "(Bold, Losing column, enemy +1, Glory doubled, until a roll of 12–14)",
-                                         tab)
+        self.ferocious_check = QCheckBox("Ferocious battles", tab)
+        ferocious_note = QLabel("No surrender: a surrounded pilot fights her way out (Bold, Losing column, "
+                                "enemy +1, Glory doubled, until a roll of 12–14).", tab)
+        ferocious_note.setWordWrap(True)
+        ferocious_note.setIndent(24)
         self.reward_dice_edit = CommitLineEdit("", tab)
         self.reward_dice_edit.setAccessibleName("Reward dice")
         self.reward_dice_edit.setMaximumWidth(120)
@@ -666,6 +671,7 @@ class SologearPage(QWidget):
         self.options_note.setWordWrap(True)
         form.addRow(self.variable_check)
         form.addRow(self.ferocious_check)
+        form.addRow(ferocious_note)
         form.addRow("Reward-roll dice (default 1d6):", self.reward_dice_edit)
         form.addRow(self.options_note)
         self.variable_check.clicked.connect(lambda on: self._set_option(variable_tables=bool(on)))

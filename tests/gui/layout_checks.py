@@ -28,10 +28,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QMenu,
+    QScrollArea,
     QScrollBar,
     QStyle,
     QStyleOptionComboBox,
     QTabBar,
+    QTableView,
     QTabWidget,
     QToolButton,
     QWidget,
@@ -226,6 +228,32 @@ def _visible_rows(view: QAbstractItemView) -> int:
     return max(0, view.viewport().height() // max(1, height)) if first.isValid() else 0
 
 
+def _table_problems(table: QTableView, max_rows: int = 40) -> list[str]:
+    problems: list[str] = []
+    model = table.model()
+    header = table.horizontalHeader()
+    metrics = header.fontMetrics()
+    cell_metrics = table.fontMetrics()
+    for col in range(model.columnCount()):
+        if table.isColumnHidden(col):
+            continue
+        title = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
+        if header.isVisible() and title and header.sectionSize(col) < metrics.horizontalAdvance(title) + 6:
+            problems.append(f"{describe(table)}: column {title!r} is {header.sectionSize(col)} px, its title needs "
+                            f"{metrics.horizontalAdvance(title) + 6}")
+        for row in range(min(model.rowCount(), max_rows)):
+            index = model.index(row, col)
+            text = index.data(Qt.ItemDataRole.DisplayRole)
+            if text is None or table.indexWidget(index) is not None:
+                continue
+            text = str(text)
+            rect = table.visualRect(index)
+            if rect.isValid() and "\n" not in text and rect.width() < cell_metrics.horizontalAdvance(text) + 6:
+                problems.append(f"{describe(table)}: cell {text!r} (row {row + 1}, {title!r}) cut to "
+                                f"{rect.width()} px")
+    return problems
+
+
 def _widgets(root: QWidget) -> Iterator[QWidget]:
     for w in root.findChildren(QWidget):
         if w.isVisible() and w.window() is root.window():
@@ -268,6 +296,15 @@ def layout_problems(root: QWidget) -> list[str]:
                 or g.right() > r.right() + TOLERANCE or g.bottom() > r.bottom() + TOLERANCE):
             problems.append(f"{describe(w)} at {g.x()},{g.y()} {g.width()}x{g.height()} sticks out of "
                             f"{describe(parent)} {r.width()}x{r.height()}")
+    # a page that scrolls sideways does not fit its window
+    for area in root.findChildren(QScrollArea):
+        if area.isVisible() and area.widgetResizable() and area.horizontalScrollBar().isVisible():
+            problems.append(f"{describe(area)} scrolls sideways: its page needs "
+                            f"{area.widget().minimumSizeHint().width()} px, has {area.viewport().width()}")
+    # table headers and cells cut ("…") by a column too narrow for them
+    for table in root.findChildren(QTableView):
+        if table.isVisible() and table.model() is not None:
+            problems += _table_problems(table)
     # an open editor inside an item view must fit its cell's view and be wide enough for its content
     for view in root.findChildren(QAbstractItemView):
         if not view.isVisible():

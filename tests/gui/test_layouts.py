@@ -1,0 +1,116 @@
+"""Screens that hold: the main pages rendered at 1024×700, 1180×760, 1280×800 and 2400×1400 in the light and
+the dark palette, checked from the widgets (tests/gui/layout_checks.py): no clipped label or button, no child
+sticking out of its parent, no text field stretched across a large screen, no table squeezed to one row.
+
+Set ``CAMPAIGN_APP_SCREENSHOTS=DIR`` to keep the PNGs (one per page, size and palette) to look at."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from layout_checks import layout_problems
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
+
+from campaign_app.app import apply_palette
+from campaign_app.gui.main_window import MainWindow
+from campaign_app.services.demo import DEMO_CAMPAIGN, DEMO_PLATOON, DEMO_SOLOGEAR, create_demo
+from campaign_app.store.models import Campaign, Platoon, SologearSheet
+
+SIZES = [(1024, 700), (1180, 760), (1280, 800), (2400, 1400)]
+PALETTES = ["light", "dark"]
+
+
+@pytest.fixture
+def palette(request: pytest.FixtureRequest, qapp: QApplication) -> Iterator[str]:
+    keep_palette, keep_style = qapp.palette(), qapp.style().name()
+    apply_palette(qapp, request.param)
+    yield request.param
+    qapp.setStyle(keep_style)
+    qapp.setPalette(keep_palette)
+
+
+def _save(widget: QWidget, name: str) -> None:
+    folder = os.environ.get("CAMPAIGN_APP_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        widget.grab().save(str(Path(folder) / f"{name}.png"))
+
+
+def _settle(qtbot, win: QWidget) -> None:  # type: ignore[no-untyped-def]
+    QApplication.processEvents()
+    qtbot.wait(10)
+    QApplication.processEvents()
+
+
+def _targets() -> dict[str, tuple[str, int] | None]:
+    return {
+        "campaign": ("campaign", Campaign.get(Campaign.name == DEMO_CAMPAIGN).id),
+        "sologear-campaign": ("campaign", Campaign.get(Campaign.name == DEMO_SOLOGEAR).id),
+        "platoon": ("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id),
+        "sologear": ("sheet", SologearSheet.select().first().id),
+    }
+
+
+def _tabs_except_history(win: MainWindow) -> list[tuple[QTabWidget, int]]:
+    page = win.stack.currentWidget()
+    return [(t, i) for t in page.findChildren(QTabWidget) if t.isVisible()
+            for i in range(t.count()) if t.tabText(i).replace("&", "") != "History"]
+
+
+@pytest.mark.parametrize("palette", PALETTES, indirect=True)
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_main_pages_hold_at_every_size(qtbot, gui_ctx, palette, size):
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    qtbot.waitExposed(win)
+    _settle(qtbot, win)
+    label = f"{size[0]}x{size[1]}-{palette}"
+    problems = [f"first-run page: {p}" for p in layout_problems(win)]
+    _save(win, f"first-run-{label}")
+    create_demo()
+    win.refresh()
+    for name, target in _targets().items():
+        win.open_item(*target)
+        _settle(qtbot, win)
+        tabs = _tabs_except_history(win)
+        if not tabs:
+            problems += [f"{name}: {p}" for p in layout_problems(win)]
+            _save(win, f"{name}-{label}")
+        for tab_widget, index in tabs:  # the History tab is checked by its own tests
+            tab_widget.setCurrentIndex(index)
+            _settle(qtbot, win)
+            tab = tab_widget.tabText(index).replace("&", "").replace(" ", "-").lower()
+            problems += [f"{name} / {tab}: {p}" for p in layout_problems(win)]
+            _save(win, f"{name}-{tab}-{label}")
+        if tabs:
+            tabs[0][0].setCurrentIndex(0)
+    assert not problems, "\n".join(problems)
+
+
+def test_xp_track_does_not_move_when_the_leader_name_changes(qtbot, gui_ctx):
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(1180, 760)
+    win.show()
+    win.open_item("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id)
+    page = win.page("platoon")
+    _settle(qtbot, win)
+    before = (page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
+              page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()), page.leader_track.width())
+    page.leader_name.setFocus()
+    page.leader_name.selectAll()
+    qtbot.keyClicks(page.leader_name, "Captain Alexandra Nwankwo-Delacroix")
+    qtbot.keyClick(page.leader_name, Qt.Key.Key_Return)
+    _settle(qtbot, win)
+    assert page.detail["leader"]["name"] == "Captain Alexandra Nwankwo-Delacroix"
+    after = (page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
+             page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()), page.leader_track.width())
+    assert after == before
+    assert not layout_problems(win)
