@@ -315,6 +315,11 @@ def layout_problems(root: QWidget) -> list[str]:
             if isinstance(editor, QComboBox) and not _combo_text_fits(editor):
                 problems.append(f"editor {describe(editor)} in {describe(view)}: {editor.currentText()!r} "
                                 f"does not fit in {editor.width()} px")
+            cell = view.visualRect(view.currentIndex())
+            if cell.isValid() and not cell.adjusted(-2, -2, 2, 2).contains(editor.geometry()):
+                g = editor.geometry()
+                problems.append(f"editor {describe(editor)} in {describe(view)} at {g.x()},{g.y()} {g.width()}x"
+                                f"{g.height()} covers the cells beside its own ({cell.width()}x{cell.height()})")
             if editor.width() + TOLERANCE < editor.minimumSizeHint().width():
                 problems.append(f"editor {describe(editor)} in {describe(view)}: {editor.width()} px wide, "
                                 f"needs {editor.minimumSizeHint().width()}")

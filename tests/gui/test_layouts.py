@@ -114,3 +114,32 @@ def test_xp_track_does_not_move_when_the_leader_name_changes(qtbot, gui_ctx):
              page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()), page.leader_track.width())
     assert after == before
     assert not layout_problems(win)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (2400, 1400)], ids=["1024x700", "2400x1400"])
+def test_editors_in_the_equipment_table_fit_their_cells(qtbot, gui_ctx, size):
+    """Open each editor of a weapon row as a person does (select the cell, F2): the AP spin box shows "none"
+    in full, the Targets and AP-vs pickers stay inside their own cell."""
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    win.open_item("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id)
+    page = win.page("platoon")
+    page.equipment.add_button.click()  # a new weapon (AP none), its name editor open
+    view = page.equipment.view
+    qtbot.keyClick(view.focusWidget() or view, Qt.Key.Key_Escape)
+    _settle(qtbot, win)
+    row = view.model().rowCount() - 1
+    for column in (1, 2):  # Targets, AP (AP vs is editable once the weapon has an AP value)
+        view.scrollTo(view.model().index(row, column))
+        view.setFocus()
+        view.setCurrentIndex(view.model().index(row, column))
+        qtbot.keyClick(view, Qt.Key.Key_F2)
+        editor = QApplication.focusWidget()
+        assert editor is not None and editor is not view and view.isAncestorOf(editor), column
+        _settle(qtbot, win)
+        problems = layout_problems(win)
+        qtbot.keyClick(editor, Qt.Key.Key_Escape)
+        assert not problems, "\n".join(problems)
