@@ -44,6 +44,7 @@ from ..services.changesets import Edit
 from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
+from .widgets import reserve_message_space
 
 ERROR_STYLE = "color: #b00020;"
 
@@ -53,13 +54,12 @@ def _error_label(parent: QWidget) -> QLabel:
     label.setStyleSheet(ERROR_STYLE)
     label.setWordWrap(True)
     label.setAccessibleName("Error message")
-    label.hide()
+    reserve_message_space(label)  # an error does not resize the dialog
     return label
 
 
 def _show_error(label: QLabel, text: str) -> None:
     label.setText(text)
-    label.setVisible(bool(text))
 
 
 # --- new campaign ----------------------------------------------------------------------------------------------

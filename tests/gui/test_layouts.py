@@ -143,3 +143,38 @@ def test_editors_in_the_equipment_table_fit_their_cells(qtbot, gui_ctx, size):
         problems = layout_problems(win)
         qtbot.keyClick(editor, Qt.Key.Key_Escape)
         assert not problems, "\n".join(problems)
+
+
+def test_inline_errors_do_not_resize_dialogs(qtbot, gui_ctx):
+    """Typing a name that is taken shows the problem under the field; the dialog keeps its size and the
+    message is not cut. The same for the Sologear dialog's error after pressing OK with no pilot."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from campaign_app.gui.campaign_dialog import NewCampaignDialog
+    from campaign_app.gui.sologear_dialogs import NewSologearDialog
+
+    create_demo()
+    dialog = NewCampaignDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    _settle(qtbot, dialog)
+    size = dialog.size()
+    qtbot.keyClicks(dialog.name_edit, DEMO_CAMPAIGN)
+    _settle(qtbot, dialog)
+    assert dialog.problem.isVisible() and dialog.problem.text()
+    assert dialog.size() == size
+    assert not layout_problems(dialog), layout_problems(dialog)
+
+    sologear = NewSologearDialog(gui_ctx)
+    qtbot.addWidget(sologear)
+    sologear.show()
+    qtbot.waitExposed(sologear)
+    _settle(qtbot, sologear)
+    size = sologear.size()
+    ok = sologear.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)  # nothing filled in: refused with a message
+    _settle(qtbot, sologear)
+    assert sologear.error.isVisible() and sologear.error.text()
+    assert sologear.size() == size
+    assert not layout_problems(sologear), layout_problems(sologear)
