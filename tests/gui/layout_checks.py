@@ -12,10 +12,11 @@ squeezed to fewer than two rows while they have more. Each problem is one readab
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from PySide6 import QtGui
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -23,11 +24,13 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDialog,
     QGroupBox,
     QLabel,
     QLineEdit,
     QMainWindow,
     QMenu,
+    QPushButton,
     QScrollArea,
     QScrollBar,
     QStyle,
@@ -281,6 +284,11 @@ def layout_problems(root: QWidget) -> list[str]:
                 problems.append(f"{describe(w)}: needs {hint.width()} px, has {w.width()} (text clipped)")
         elif isinstance(w, QComboBox) and not internal and not _combo_text_fits(w):
             problems.append(f"{describe(w)}: {w.currentText()!r} does not fit in {w.width()} px")
+        if isinstance(w, QLineEdit) and not internal and w.text() and not w.hasFocus():
+            room = w.contentsRect().width() - w.textMargins().left() - w.textMargins().right() - 4
+            need = w.fontMetrics().horizontalAdvance(w.text())
+            if need > room:
+                problems.append(f"{describe(w)}: {w.text()!r} needs {need} px, shows {room} (cut)")
         if (isinstance(w, QLineEdit | QComboBox | QAbstractSpinBox) and not internal
                 and w.width() > MAX_FIELD_WIDTH):
             problems.append(f"{describe(w)}: a one-line field {w.width()} px wide (at most {MAX_FIELD_WIDTH})")
@@ -324,3 +332,107 @@ def layout_problems(root: QWidget) -> list[str]:
                 problems.append(f"editor {describe(editor)} in {describe(view)}: {editor.width()} px wide, "
                                 f"needs {editor.minimumSizeHint().width()}")
     return problems
+
+
+# --- walking the app -----------------------------------------------------------------------------------------
+
+def demo_scenes() -> list[tuple[str, tuple[str, int] | None]]:
+    """The main window's pages for the sample campaigns (``create_demo``): (label, (kind, id) or None)."""
+    from campaign_app.services.demo import DEMO_CAMPAIGN, DEMO_PLATOON, DEMO_SOLOGEAR
+    from campaign_app.store.models import Campaign, Platoon, SologearSheet
+
+    return [
+        ("empty page", None),
+        ("campaign page (Atomic Africa)", ("campaign", Campaign.get(Campaign.name == DEMO_CAMPAIGN).id)),
+        ("campaign page (Sologear)", ("campaign", Campaign.get(Campaign.name == DEMO_SOLOGEAR).id)),
+        ("platoon page", ("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id)),
+        ("Sologear page", ("sheet", SologearSheet.select().first().id)),
+    ]
+
+
+def show_scene(win: Any, target: tuple[str, int] | None) -> None:
+    if target is None:
+        win._current = None
+        win.stack.setCurrentWidget(win.empty_page)
+    else:
+        win.open_item(*target)
+    QApplication.processEvents()
+
+
+def check_dialog(qtbot: Any, opener: Callable[[], object], where: str, seen: list[str], problems: list[str],
+                 check: Callable[[QWidget, str], list[str]]) -> None:
+    """Run ``opener`` (a click or an action, as a person does it), ``check`` the dialog it opens, close it."""
+    found: list[QWidget] = []
+    tries = [0]
+
+    def inspect() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None:
+            visible = [w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()]
+            dialog = visible[0] if visible else None
+        if dialog is None:
+            tries[0] += 1
+            if tries[0] < 100:
+                QTimer.singleShot(20, inspect)
+            return
+        found.append(dialog)
+        title = dialog.windowTitle() or type(dialog).__name__
+        seen.append(f"{where}: {title}")
+        QApplication.processEvents()
+        problems.extend(check(dialog, f"{where}: {title}"))
+        if isinstance(dialog, QDialog):
+            dialog.done(QDialog.DialogCode.Rejected)
+        else:
+            dialog.close()
+
+    QTimer.singleShot(0, inspect)
+    opener()
+    qtbot.waitUntil(lambda: bool(found) or tries[0] >= 100, timeout=5000)
+    QApplication.processEvents()
+
+
+def _dialog_buttons(page: QWidget) -> list[QPushButton]:
+    """Buttons that open a dialog (their text ends in "…"), on every tab of the page."""
+    return [b for b in page.findChildren(QPushButton) if b.text().endswith("\u2026")]
+
+
+def _bring_to_front(widget: QWidget) -> None:
+    """Make every tab that holds ``widget`` the current one."""
+    child: QWidget | None = widget
+    while child is not None:
+        parent = child.parentWidget()
+        if parent is not None and parent.objectName() == "qt_tabwidget_stackedwidget":
+            tabs = parent.parentWidget()
+            if isinstance(tabs, QTabWidget):
+                tabs.setCurrentWidget(child)
+        child = parent
+
+
+def walk_dialogs(qtbot: Any, window: Any, scenes: list[tuple[str, tuple[str, int] | None]],
+                 check: Callable[[QWidget, str], list[str]]) -> tuple[list[str], list[str]]:
+    """Open every dialog of the main window, page by page, as a person does (buttons and menu items whose
+    text ends in "…", and Help ▸ Keyboard shortcuts / About), ``check`` each one and close it (nothing is
+    written). Returns (what was opened, problems)."""
+    seen: list[str] = []
+    problems: list[str] = []
+    done_actions: set[str] = set()
+    for label, target in scenes:
+        show_scene(window, target)
+        page = window.stack.currentWidget()
+        for button in _dialog_buttons(page):
+            _bring_to_front(button)
+            QApplication.processEvents()
+            if not (button.isVisible() and button.isEnabled()):
+                continue
+            check_dialog(qtbot, lambda b=button: qtbot.mouseClick(b, Qt.MouseButton.LeftButton),
+                         f"{label} button {button.text()!r}", seen, problems, check)
+        for menu_action in window.menuBar().actions():
+            for action in menu_action.menu().actions():
+                text = action.text()
+                if not (text.endswith("\u2026") or action in (window.act_shortcuts, window.act_about)):
+                    continue
+                if text in done_actions or not action.isEnabled():
+                    continue
+                done_actions.add(text)
+                check_dialog(qtbot, action.trigger, f"{label} menu {text!r}", seen, problems, check)
+    return seen, problems

@@ -3,16 +3,22 @@ app can open; Help ▸ Keyboard shortcuts lists the real shortcuts; focus comes 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
-from layout_checks import menu_clashes, mnemonic, mnemonic_clashes, walk_mnemonic_clashes
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QPushButton, QTabWidget, QWidget, QWizard
+from layout_checks import (
+    check_dialog,
+    demo_scenes,
+    menu_clashes,
+    mnemonic,
+    mnemonic_clashes,
+    show_scene,
+    walk_dialogs,
+    walk_mnemonic_clashes,
+)
+from PySide6.QtWidgets import QFileDialog, QWidget, QWizard
 
 from campaign_app.gui.main_window import MainWindow
-from campaign_app.services.demo import DEMO_CAMPAIGN, DEMO_PLATOON, DEMO_SOLOGEAR, create_demo
-from campaign_app.store.models import Campaign, Platoon, SologearSheet
+from campaign_app.services.demo import DEMO_PLATOON, create_demo
+from campaign_app.store.models import Platoon
 
 
 def test_mnemonic_helper_reads_qt_text():
@@ -33,23 +39,7 @@ def window(qtbot, gui_ctx):
 
 
 def _scenes(win: MainWindow) -> list[tuple[str, tuple[str, int] | None]]:
-    sheet = SologearSheet.select().first()
-    return [
-        ("empty page", None),
-        ("campaign page (Atomic Africa)", ("campaign", Campaign.get(Campaign.name == DEMO_CAMPAIGN).id)),
-        ("campaign page (Sologear)", ("campaign", Campaign.get(Campaign.name == DEMO_SOLOGEAR).id)),
-        ("platoon page", ("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id)),
-        ("Sologear page", ("sheet", sheet.id)),
-    ]
-
-
-def _show(win: MainWindow, target: tuple[str, int] | None) -> None:
-    if target is None:
-        win._current = None
-        win.stack.setCurrentWidget(win.empty_page)
-    else:
-        win.open_item(*target)
-    QApplication.processEvents()
+    return demo_scenes()
 
 
 def test_main_window_pages_tabs_and_menus_have_no_clashing_mnemonics(qtbot, window):
@@ -57,7 +47,7 @@ def test_main_window_pages_tabs_and_menus_have_no_clashing_mnemonics(qtbot, wind
     create_demo()
     window.refresh()
     for label, target in _scenes(window):
-        _show(window, target)
+        show_scene(window, target)
         problems += walk_mnemonic_clashes(window, label)
     for action in window.menuBar().actions():
         problems += menu_clashes(action.menu(), "main window")
@@ -78,54 +68,12 @@ def test_platoon_page_alt_letters_open_the_menus(qtbot, window):
     assert not [p for p in problems if any(f"Alt+{x.upper()} " in p for x in "eth")], problems
 
 
-def _check_dialog(qtbot, opener: Callable[[], object], where: str, seen: list[str],
-                  problems: list[str]) -> None:
-    """Run ``opener`` (a click or an action, as a person does), check the dialog it opens, close it."""
-    found: list[QWidget] = []
-    tries = [0]
-
-    def inspect() -> None:
-        dialog = QApplication.activeModalWidget()
-        if dialog is None:
-            visible = [w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()]
-            dialog = visible[0] if visible else None
-        if dialog is None:
-            tries[0] += 1
-            if tries[0] < 100:
-                QTimer.singleShot(20, inspect)
-            return
-        found.append(dialog)
-        title = dialog.windowTitle() or type(dialog).__name__
-        seen.append(f"{where}: {title}")
-        if isinstance(dialog, QWizard):
-            problems.extend(mnemonic_clashes(dialog, f"{where}: {title}"))
-        elif not isinstance(dialog, QFileDialog):  # Qt's own file dialog is Qt's business
-            problems.extend(walk_mnemonic_clashes(dialog, f"{where}: {title}"))
-        dialog.done(QDialog.DialogCode.Rejected) if isinstance(dialog, QDialog) else dialog.close()
-
-    QTimer.singleShot(0, inspect)
-    opener()
-    qtbot.waitUntil(lambda: bool(found) or tries[0] >= 100, timeout=5000)
-    QApplication.processEvents()
-
-
-def _dialog_buttons(page: QWidget) -> list[QPushButton]:
-    """Buttons that open a dialog ("…"), on every tab of the page."""
-    return [b for b in page.findChildren(QPushButton) if b.text().endswith("\u2026")]
-
-
-def _bring_to_front(button: QWidget) -> None:
-    child: QWidget | None = button
-    while child is not None:
-        parent = child.parentWidget()
-        if isinstance(parent, QWidget) and isinstance(parent.parentWidget(), QTabWidget):
-            tabs = parent.parentWidget()
-            tabs.setCurrentWidget(child)
-        if parent is not None and parent.objectName() == "qt_tabwidget_stackedwidget":
-            tabs = parent.parentWidget()
-            if isinstance(tabs, QTabWidget):
-                tabs.setCurrentWidget(child)
-        child = parent
+def dialog_mnemonic_clashes(dialog: QWidget, where: str) -> list[str]:
+    if isinstance(dialog, QWizard):
+        return mnemonic_clashes(dialog, where)
+    if isinstance(dialog, QFileDialog):
+        return []  # Qt's own file dialog is Qt's business
+    return walk_mnemonic_clashes(dialog, where)
 
 
 def test_every_dialog_has_no_clashing_mnemonics(qtbot, window):
@@ -133,29 +81,7 @@ def test_every_dialog_has_no_clashing_mnemonics(qtbot, window):
     text ends in "…", and the Help dialogs."""
     create_demo()
     window.refresh()
-    problems: list[str] = []
-    seen: list[str] = []
-    done_actions: set[str] = set()
-    for label, target in _scenes(window):
-        _show(window, target)
-        page = window.stack.currentWidget()
-        for button in _dialog_buttons(page):
-            _bring_to_front(button)
-            QApplication.processEvents()
-            if not (button.isVisible() and button.isEnabled()):
-                continue
-            _check_dialog(qtbot, lambda b=button: qtbot.mouseClick(b, Qt.MouseButton.LeftButton),
-                          f"{label} button {button.text()!r}", seen, problems)
-        for menu_action in window.menuBar().actions():
-            for action in menu_action.menu().actions():
-                text = action.text()
-                if not (text.endswith("\u2026") or action in (window.act_shortcuts, window.act_about)):
-                    continue
-                if text in done_actions or not action.isEnabled():
-                    continue
-                done_actions.add(text)
-                _check_dialog(qtbot, action.trigger, f"{label} menu {text!r}", seen, problems)
-    # what was walked (so a dialog that silently stops opening shows up here)
+    seen, problems = walk_dialogs(qtbot, window, _scenes(window), dialog_mnemonic_clashes)
     titles = "\n".join(seen)
     for expected in ("New campaign", "Keyboard shortcuts", "Log battle", "Print"):
         assert expected.lower() in titles.lower(), titles
@@ -163,7 +89,6 @@ def test_every_dialog_has_no_clashing_mnemonics(qtbot, window):
     wizard = [p for p in problems if p.split(": ")[1].startswith("Log battle")]
     # the wizard's own clashes: see test_battle_wizard_has_no_clashing_mnemonics
     assert not [p for p in problems if p not in wizard], "\n".join(problems)
-    print(titles)
 
 
 @pytest.mark.xfail(strict=True, reason="the battle wizard's Alt+N (Next and Notes / Name) is fixed with the "
@@ -174,6 +99,6 @@ def test_battle_wizard_has_no_clashing_mnemonics(qtbot, window):
     window.open_item("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id)
     problems: list[str] = []
     seen: list[str] = []
-    _check_dialog(qtbot, window.act_log_battle.trigger, "Battle menu", seen, problems)
+    check_dialog(qtbot, window.act_log_battle.trigger, "Battle menu", seen, problems, dialog_mnemonic_clashes)
     assert seen and "Log battle" in seen[0]
     assert not problems, "\n".join(problems)

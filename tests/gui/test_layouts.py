@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from layout_checks import layout_problems
+from layout_checks import demo_scenes, layout_problems, walk_dialogs
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
@@ -178,3 +178,90 @@ def test_inline_errors_do_not_resize_dialogs(qtbot, gui_ctx):
     assert sologear.error.isVisible() and sologear.error.text()
     assert sologear.size() == size
     assert not layout_problems(sologear), layout_problems(sologear)
+
+
+SMALL_SCREEN = (1024, 700)
+
+
+def dialog_layout_problems(dialog: QWidget, where: str) -> list[str]:
+    from PySide6.QtWidgets import QFileDialog
+
+    if isinstance(dialog, QFileDialog):
+        return []  # Qt's own
+    problems = [f"{where}: {p}" for p in layout_problems(dialog)]
+    hint = dialog.minimumSizeHint()
+    if hint.width() > SMALL_SCREEN[0] or hint.height() > SMALL_SCREEN[1] - 40:
+        problems.append(f"{where}: needs {hint.width()}x{hint.height()}, more than a {SMALL_SCREEN[0]}x"
+                        f"{SMALL_SCREEN[1]} screen")
+    _save(dialog, "dialog-" + "".join(c if c.isalnum() else "-" for c in where)[:90])
+    return problems
+
+
+@pytest.mark.parametrize("palette", PALETTES, indirect=True)
+def test_every_dialog_holds(qtbot, gui_ctx, palette):
+    """Every dialog the app opens (the keyboard walker's list), light and dark: nothing clipped, nothing
+    sticking out, and it fits a 1024×700 screen."""
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(1180, 760)
+    win.show()
+    qtbot.waitExposed(win)
+    seen, problems = walk_dialogs(qtbot, win, demo_scenes(), dialog_layout_problems)
+    assert len(seen) >= 15
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)], ids=["1024x700", "1280x800"])
+def test_a_long_platoon_name_is_not_cut(qtbot, gui_ctx, size):
+    """The page title (the platoon's name) shows in full at 1024×700."""
+    from campaign_app.services import roster
+
+    create_demo()
+    pid = Platoon.get(Platoon.name == DEMO_PLATOON).id
+    roster.rename_platoon(pid, "2nd Reconnaissance Platoon, Katanga", reason="test")
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    win.open_item("platoon", pid)
+    _settle(qtbot, win)
+    assert not layout_problems(win), layout_problems(win)
+
+
+def test_the_checker_sees_what_a_person_sees(qtbot):
+    """layout_problems itself: a squeezed label, a cut line edit, a child outside its parent, a stretched
+    field, a combo too narrow for its item are each reported; a tidy form is not."""
+    from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit
+
+    tidy = QWidget()
+    qtbot.addWidget(tidy)
+    form = QFormLayout(tidy)
+    form.addRow("Name:", QLineEdit("Lt. Okafor", tidy))
+    tidy.show()
+    _settle(qtbot, tidy)
+    assert layout_problems(tidy) == []
+
+    bad = QWidget()
+    qtbot.addWidget(bad)
+    bad.resize(900, 300)
+    label = QLabel("A label with rather more words than room", bad)
+    label.setGeometry(0, 0, 60, 20)
+    edit = QLineEdit("A value far too long for the tiny field it sits in", bad)
+    edit.setGeometry(0, 30, 80, 24)
+    outside = QLabel("x", bad)
+    outside.setGeometry(880, 290, 40, 20)
+    wide = QLineEdit(bad)
+    wide.setGeometry(0, 60, 800, 24)
+    combo = QComboBox(bad)
+    combo.addItem("A long choice in a narrow combo box")
+    combo.setGeometry(0, 100, 70, 24)
+    bad.show()
+    combo.setFocus()  # a field being typed into may scroll its text; the others must show it whole
+    _settle(qtbot, bad)
+    text = "\n".join(layout_problems(bad))
+    assert "rather more words" in text and "(clipped)" in text
+    assert "far too long" in text and "(cut)" in text
+    assert "sticks out of" in text
+    assert "800 px wide" in text
+    assert "does not fit in 70 px" in text
