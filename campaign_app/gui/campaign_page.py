@@ -81,6 +81,7 @@ class CampaignPage(QWidget):
         self.delete_button = QPushButton("Delete campaign…", body)
         head = QHBoxLayout()
         head.addWidget(self.name_edit, 1)
+        head.addStretch(0)  # the name stops at a readable width; the buttons stay at the right, at their size
         head.addWidget(self.archive_button)
         head.addWidget(self.delete_button)
 

@@ -397,7 +397,7 @@ class PlayTurnDialog(_StepDialog):
         self.posture_combo.setEnabled(self.info["posture_fixed"] is None)
         grid.addWidget(self.posture_combo, 2, 1)
         self.start_button = QPushButton("&Start rolling", choice)
-        grid.addWidget(self.start_button, 3, 0, 1, 2)
+        grid.addWidget(self.start_button, 3, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
         (self.fig_radio if "fig" in self.info["actions"] else self.dec_radio).setChecked(True)
 
         self.cell_label = QLabel(self)

@@ -282,6 +282,9 @@ def layout_problems(root: QWidget) -> list[str]:
             hint = w.sizeHint()
             if w.width() + TOLERANCE < hint.width():
                 problems.append(f"{describe(w)}: needs {hint.width()} px, has {w.width()} (text clipped)")
+            elif isinstance(w, QPushButton) and w.width() > max(3 * hint.width(), 400):
+                problems.append(f"{describe(w)}: a button stretched to {w.width()} px (its text needs "
+                                f"{hint.width()})")
         elif isinstance(w, QComboBox) and not internal and not _combo_text_fits(w):
             problems.append(f"{describe(w)}: {w.currentText()!r} does not fit in {w.width()} px")
         if isinstance(w, QLineEdit) and not internal and w.text() and not w.hasFocus():
