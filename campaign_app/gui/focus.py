@@ -1,4 +1,4 @@
-"""Focus goes back where it was when a dialog closes.
+"""Focus goes back where it was when a dialog closes (followed with ``QApplication.focusChanged``).
 
 Qt gives the focus back to the parent window's "focus widget" when the window is activated again; when that
 widget was hidden, disabled or deleted while the dialog was open (a page reloaded, a page switched), Qt
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from shiboken6 import isValid
 
@@ -29,33 +29,41 @@ def first_focusable(root: QWidget) -> QWidget | None:
 
 
 class FocusKeeper(QObject):
-    """An application-wide event filter; ``fallback(window)`` names the widget to focus in ``window`` when
-    the remembered one is gone (``None``: leave it to Qt)."""
+    """Follows ``QApplication.focusChanged`` (no event filter: nothing runs for the app's other events).
+    ``fallback(window)`` names the widget to focus in ``window`` when the remembered one is gone (``None``:
+    leave it to Qt)."""
 
     def __init__(self, parent: QObject, fallback: Callable[[QWidget], QWidget | None] | None = None) -> None:
         super().__init__(parent)
         self._fallback = fallback
         self._saved: dict[int, tuple[QWidget, QWidget]] = {}
+        self._last: QWidget | None = None
         self._pending: tuple[QWidget, QWidget] | None = None
         app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        etype = event.type()
-        if etype not in (QEvent.Type.Show, QEvent.Type.Hide) or not isinstance(obj, QDialog) or not obj.isWindow():
-            return False
-        if etype == QEvent.Type.Show and id(obj) not in self._saved:
-            focus = QApplication.focusWidget()
-            if self._pending is not None and (focus is None or focus.window() is not self._pending[1]):
-                self._saved[id(obj)] = self._pending  # a dialog that follows another: give back the first one's
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if new is None or not isValid(new):
+            return
+        window = new.window()
+        last = self._last if self._last is not None and isValid(self._last) else None
+        if isinstance(window, QDialog) and id(window) not in self._saved:
+            if self._pending is not None and (last is None or not last.window().isVisible()):
+                self._saved[id(window)] = self._pending  # a dialog right after another: give back the first's
                 self._pending = None
-            elif focus is not None and focus.window() is not obj:
-                self._saved[id(obj)] = (focus, focus.window())
-        elif etype == QEvent.Type.Hide and id(obj) in self._saved:
-            self._pending = self._saved.pop(id(obj))
+            elif last is not None and last.window() is not window:
+                self._saved[id(window)] = (last, last.window())
+            key = id(window)
+            if key in self._saved:
+                window.finished.connect(lambda result, k=key: self._closed(k, result))
+        self._last = new
+
+    def _closed(self, key: int, _result: int = 0) -> None:
+        saved = self._saved.pop(key, None)
+        if saved is not None:
+            self._pending = saved
             QTimer.singleShot(0, self._restore)
-        return False
 
     def _restore(self) -> None:
         if self._pending is None:
