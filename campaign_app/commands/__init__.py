@@ -7,5 +7,6 @@ COMMAND_MODULES = (
     "campaign_app.commands.battle",
     "campaign_app.commands.sologear",
     "campaign_app.commands.printing",
+    "campaign_app.commands.backup",
     "campaign_app.commands.desktop",
 )
