@@ -57,6 +57,10 @@ def apply_palette(app: Any, which: str) -> None:
                  (role.Highlight, QColor(42, 130, 218)), (role.HighlightedText, QColor(0, 0, 0)),
                  (role.Link, QColor(100, 170, 255)), (role.PlaceholderText, QColor(150, 150, 150))):
         pal.setColor(r, c)
+    # the 3D roles: Fusion draws check-box and radio outlines, frames and separators from them
+    for r, c in ((role.Light, QColor(90, 90, 95)), (role.Midlight, QColor(70, 70, 74)), (role.Mid, QColor(60, 60, 64)),
+                 (role.Dark, QColor(20, 20, 22)), (role.Shadow, QColor(10, 10, 10))):
+        pal.setColor(r, c)
     pal.setColor(QPalette.ColorGroup.Disabled, role.Text, QColor(120, 120, 120))
     pal.setColor(QPalette.ColorGroup.Disabled, role.ButtonText, QColor(120, 120, 120))
     app.setPalette(pal)
