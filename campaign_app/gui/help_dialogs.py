@@ -85,9 +85,10 @@ def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
     for action in window.actions():
         if id(action) not in seen and _keys(action):
             rows.append(ShortcutRow("Window", _plain(action.text()), _keys(action)))
-    for shortcut in window.findChildren(QShortcut):
-        if shortcut.whatsThis() and shortcut.isEnabled():
-            rows.append(ShortcutRow("Window", shortcut.whatsThis(), _keys(shortcut)))
+    for shortcut in window.findChildren(QShortcut):  # the pages' own keys (a page built later adds its own)
+        row = ShortcutRow("Pages", shortcut.whatsThis(), _keys(shortcut))
+        if shortcut.whatsThis() and shortcut.isEnabled() and row not in rows:
+            rows.append(row)
     rows.append(ShortcutRow("Pages and dialogs", "Go to the button, tab or field with that underlined letter",
                             "Alt+letter"))
     rows.append(ShortcutRow("Pages and dialogs", "Next / previous field", "Tab, Shift+Tab"))

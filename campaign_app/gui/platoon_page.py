@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -143,6 +143,9 @@ class EquipmentPanel(QWidget):
         layout.addLayout(buttons)
         self.add_button.clicked.connect(self.add)
         self.remove_button.clicked.connect(self.remove)
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.view, self.remove)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # not while a cell is being edited
+        delete.setWhatsThis("Remove the selected weapon (in a weapons table)")  # listed in Help ▸ Keyboard shortcuts
         self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
         self._update_buttons()
 
@@ -184,11 +187,6 @@ class EquipmentPanel(QWidget):
         if item is not None:
             self.page.run(roster.remove_equipment, item)
 
-    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        if event.key() == Qt.Key.Key_Delete and self.view.hasFocus():
-            self.remove()
-            return
-        super().keyPressEvent(event)
 
 
 class PlatoonPage(QWidget):

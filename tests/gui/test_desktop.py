@@ -292,3 +292,26 @@ def test_history_csv_export_starts_in_documents_not_the_data_folder(qtbot, windo
     assert history.export("csv") is None  # cancelled: nothing written
     assert asked and Path(asked[0]).parent == file_dialogs.documents_folder()
     assert str(window.ctx.paths.data_dir) not in asked[0]
+
+
+def test_page_keys_are_listed_and_work(qtbot, window):
+    """The Delete key of a weapons table and Down in the navigator's filter are QShortcuts with a description:
+    they work and Help ▸ Keyboard shortcuts lists them (once, however many tables there are)."""
+    from campaign_app.gui.help_dialogs import shortcut_rows
+
+    window.open_item("platoon", _platoon_id())
+    page = window.page("platoon")
+    rows = [r for r in shortcut_rows(window) if r.group == "Pages"]
+    whats = [r.what for r in rows]
+    assert whats.count("Remove the selected weapon (in a weapons table)") == 1
+    assert "In the navigator's filter box: go to the first match" in whats
+    view = page.equipment.view
+    before = view.model().rowCount()
+    view.setFocus()
+    view.selectRow(0)
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert view.model().rowCount() == before - 1
+    window.navigator.filter_edit.setFocus()
+    qtbot.keyClicks(window.navigator.filter_edit, "Janne")
+    qtbot.keyClick(window.navigator.filter_edit, Qt.Key.Key_Down)
+    assert window.navigator.tree.hasFocus() and window.navigator.current()[0] == "sheet"
