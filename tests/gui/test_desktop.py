@@ -3,6 +3,7 @@ Help ▸ User guide and Keyboard shortcuts."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -132,9 +133,10 @@ def test_reopen_last_ignores_another_database_and_deleted_items(qtbot, gui_ctx):
     assert not win.reopen_last()
 
 
-def test_app_start_reopens_the_last_pilot(qtbot, app_paths, monkeypatch):
-    """The real start-up path: campaign-app opens the pilot shown when it was last closed."""
-    from campaign_app import app as app_module
+def test_app_start_reopens_the_last_pilot(app_paths):
+    """The real start-up path (in its own process): campaign-app shows the pilot shown when it last closed."""
+    import subprocess
+    import sys
 
     create_demo()
     sheet = SologearSheet.select().first()
@@ -142,13 +144,19 @@ def test_app_start_reopens_the_last_pilot(qtbot, app_paths, monkeypatch):
     settings.setValue("session/last_item", f"sheet:{sheet.id}")
     settings.setValue("session/last_database", str(app_paths.db_file))
     settings.sync()
-    shown: list[MainWindow] = []
-    monkeypatch.setattr(QApplication, "exec", lambda *a: 0)
-    monkeypatch.setattr(MainWindow, "show", lambda self: shown.append(self))
-    monkeypatch.setattr("campaign_app.store.close_db", lambda: None)
-    assert app_module.main(["--data-dir", str(app_paths.data_dir)]) == 0
-    assert shown and shown[0]._current == ("sheet", sheet.id)
-    shown[0].deleteLater()
+    code = ("import sys\n"
+            "from PySide6.QtWidgets import QApplication\n"
+            "from campaign_app import app\n"
+            "from campaign_app.gui.main_window import MainWindow\n"
+            "shown = []\n"
+            "QApplication.exec = lambda *a: shown.append(QApplication.topLevelWidgets()) or 0\n"
+            "rc = app.main(['--data-dir', sys.argv[1]])\n"
+            "win = [w for ws in shown for w in ws if isinstance(w, MainWindow)][0]\n"
+            "print(rc, win._current, win.windowTitle())\n")
+    out = subprocess.run([sys.executable, "-c", code, str(app_paths.data_dir)], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith(f"0 ('sheet', {sheet.id}) {sheet.pilot} (pilot)"), out.stdout
 
 
 def _answer_next_dialog(qtbot, action) -> list[str]:  # type: ignore[no-untyped-def]
