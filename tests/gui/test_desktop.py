@@ -323,3 +323,24 @@ def test_page_keys_are_listed_and_work(qtbot, window):
     qtbot.keyClicks(window.navigator.filter_edit, "Janne")
     qtbot.keyClick(window.navigator.filter_edit, Qt.Key.Key_Down)
     assert window.navigator.tree.hasFocus() and window.navigator.current()[0] == "sheet"
+
+
+def test_window_title_forgets_a_deleted_platoon_and_undo_brings_it_back(qtbot, window):
+    window.open_item("platoon", _platoon_id())
+    page = window.page("platoon")
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        delete = next(b for b in box.buttons() if b.text() == "Delete")
+        qtbot.mouseClick(delete, Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, answer)
+    qtbot.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: Platoon.get_or_none(Platoon.name == DEMO_PLATOON) is None)
+    assert DEMO_PLATOON not in window.windowTitle()
+    window.act_undo.trigger()
+    window.open_item("platoon", _platoon_id())
+    assert window.windowTitle().startswith(f"{DEMO_PLATOON} \u2014 ")
