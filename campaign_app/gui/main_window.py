@@ -45,17 +45,20 @@ PAGES: dict[str, tuple[str, str, str]] = {
 
 
 def _item_title(kind: str, obj_id: int) -> list[str]:
+    """What the window title names (one query)."""
     from ..store.models import Campaign, Platoon, SologearSheet
 
     if kind == "campaign":
-        camp = Campaign.get_or_none(Campaign.id == obj_id)
-        return [camp.name] if camp else []
+        row = Campaign.select(Campaign.name).where(Campaign.id == obj_id).tuples().first()
+        return [row[0]] if row else []
     if kind == "platoon":
-        platoon = Platoon.get_or_none(Platoon.id == obj_id)
-        return [platoon.name, platoon.campaign.name] if platoon else []
+        row = (Platoon.select(Platoon.name, Campaign.name).join(Campaign).where(Platoon.id == obj_id)
+               .tuples().first())
+        return list(row) if row else []
     if kind == "sheet":
-        sheet = SologearSheet.get_or_none(SologearSheet.id == obj_id)
-        return [f"{sheet.pilot or 'Pilot'} (pilot)", sheet.campaign.name] if sheet else []
+        row = (SologearSheet.select(SologearSheet.pilot, Campaign.name).join(Campaign)
+               .where(SologearSheet.id == obj_id).tuples().first())
+        return [f"{row[0] or 'Pilot'} (pilot)", row[1]] if row else []
     return []
 
 
@@ -256,7 +259,6 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_actions(self) -> None:
-        self._update_title()
         kind = self._current[0] if self._current else None
         self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
         self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
@@ -280,6 +282,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_page(*self._current)
         self._update_actions()
+        self._update_title()
 
     def open_item(self, kind: str, obj_id: int) -> None:
         self.navigator.reload()
@@ -290,6 +293,7 @@ class MainWindow(QMainWindow):
         self._current = (kind, obj_id)
         self._show_page(kind, obj_id)
         self._update_actions()
+        self._update_title()
         self._remember_current()
 
     def page(self, kind: str) -> QWidget:
@@ -340,6 +344,7 @@ class MainWindow(QMainWindow):
         elif self._current is None and self.stack.currentWidget() is self.first_run:
             self.stack.setCurrentWidget(self.empty_page)
         self._update_actions()
+        self._update_title()  # a rename, a deletion
 
     # --- title, last item, focus ------------------------------------------------------------------------
     def _update_title(self) -> None:
