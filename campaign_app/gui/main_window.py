@@ -294,7 +294,6 @@ class MainWindow(QMainWindow):
         self._show_page(kind, obj_id)
         self._update_actions()
         self._update_title()
-        self._remember_current()
 
     def page(self, kind: str) -> QWidget:
         if kind not in self._pages:
@@ -353,6 +352,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(" \u2014 ".join([*parts, APP_TITLE]))
 
     def _remember_current(self) -> None:
+        """Kept with the window state when the window closes (not on every page switch: no file write)."""
         if self._current is not None:
             self.ctx.settings.setValue(LAST_ITEM_KEY, f"{self._current[0]}:{self._current[1]}")
             self.ctx.settings.setValue(LAST_DB_KEY, str(self.ctx.paths.db_file))
@@ -522,6 +522,7 @@ class MainWindow(QMainWindow):
         self.ctx.settings.setValue("main_window/geometry", self.saveGeometry())
         self.ctx.settings.setValue("main_window/state", self.saveState())
         self.ctx.settings.setValue("main_window/splitter", self.splitter.saveState())
+        self._remember_current()
         self.ctx.settings.sync()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
