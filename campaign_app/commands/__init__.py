@@ -8,6 +8,7 @@ COMMAND_MODULES = (
     "campaign_app.commands.sologear",
     "campaign_app.commands.printing",
     "campaign_app.commands.backup",
+    "campaign_app.commands.desktop",
 )
 
 COMMAND_NAMES: dict[str, tuple[str, ...]] = {
