@@ -18,6 +18,7 @@ COMMAND_NAMES: dict[str, tuple[str, ...]] = {
     "campaign_app.commands.sologear": ("sologear",),
     "campaign_app.commands.printing": ("print",),
     "campaign_app.commands.backup": ("backup", "restore", "export", "import"),
+    "campaign_app.commands.desktop": ("install-desktop",),
 }
 """The top-level commands each module registers. ``campaign_app.cli`` loads only the module of the command
 given, for a fast start; a command missing here still works (every module is loaded then).

@@ -17,7 +17,8 @@ def test_command_names_match_what_each_module_registers() -> None:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
         importlib.import_module(module).register(sub, _common_parent())
-        assert tuple(sub.choices) == COMMAND_NAMES.get(module), module
+        assert tuple(sub.choices) == COMMAND_NAMES.get(module), (
+            f"list the commands of {module} in COMMAND_NAMES (campaign_app/commands/__init__.py)")
 
 
 @pytest.mark.parametrize(("argv", "command"), [
