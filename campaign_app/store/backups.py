@@ -26,15 +26,18 @@ from typing import Any
 
 from ..errors import StorageIOError, StoreProblem
 from .database import (
+    LOW_SPACE_BYTES,
     CampaignDatabase,
     DatabaseError,
     DatabaseOpenError,
     busy_timeout_setting,
+    free_bytes,
     integrity_problems,
     read_header,
     schema_facts,
     store_problem,
     translated,
+    wal_path,
 )
 
 log = logging.getLogger(__name__)
@@ -213,6 +216,20 @@ def rotate(backup_dir: Path, db_file: Path, keep_daily: int = KEEP_DAILY, keep_o
     return deleted
 
 
+def room_for_backup(db_file: Path, backup_dir: Path) -> bool:
+    """Whether a copy of ``db_file`` still leaves room to write: the automatic daily backup is skipped when it
+    would leave less than the database's own size (plus a margin) free, so it is never what fills the disk."""
+    folder = backup_dir if backup_dir.is_dir() else backup_dir.parent
+    free = free_bytes(folder)
+    if free is None:
+        return True
+    try:
+        size = db_file.stat().st_size + (wal_path(db_file).stat().st_size if wal_path(db_file).exists() else 0)
+    except OSError:
+        return True
+    return free - size >= size + 4 * LOW_SPACE_BYTES
+
+
 def has_daily_backup_today(backup_dir: Path, db_file: Path) -> bool:
     today = _dt.date.today()
     return any(reason == "daily" and when.date() == today for _p, when, reason in _candidates(backup_dir, db_file))
@@ -237,6 +254,10 @@ def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: P
                 finally:
                     con.close()
         if not has_data:
+            return None
+        if not room_for_backup(db_file, backup_dir):
+            log.warning("daily backup of %s not made: too little free space in %s (the backup would leave no "
+                        "room for your own changes)", db_file, backup_dir)
             return None
         return make_backup(database, db_file, backup_dir, "daily", check=check)
     except (StoreProblem, DatabaseError, sqlite3.Error) as exc:

@@ -172,3 +172,76 @@ def test_nul_in_an_argument(capsys, demo, argv):
     """Found by the property test: a NUL in a path gave 'embedded null byte' from the OS."""
     code, out, err = run(capsys, *argv, "--data-dir", str(demo.data_dir))
     assert code == 2 and out == "" and "NUL" in one_line(err)
+
+
+def test_disk_full_before_the_database_is_open_says_disk_full(capsys, tmp_path):
+    """With no room for the -shm/-wal files beside the database, SQLite reports a 'disk I/O error'
+    (SQLITE_IOERR_SHMSIZE): every command, reading or writing, says disk full and names the folder."""
+    close_db()
+    with tmpfs(tmp_path / "small", "800k") as small:
+        data = ["--data-dir", str(tmp_path / "data"), "--db", str(small / "campaign.db")]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        before = battles(small / "campaign.db")
+        con = sqlite3.connect(small / "campaign.db")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+        for extra in ("campaign.db-wal", "campaign.db-shm"):  # as after a clean exit: nothing beside the file
+            with contextlib.suppress(FileNotFoundError):
+                (small / extra).unlink()
+        filler = small / "filler"
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        with contextlib.suppress(OSError):
+            while True:
+                os.write(fd, b"\0" * 1024)
+        os.close(fd)
+        for argv in (["campaign", "list"], ["history", "--platoon", "2nd Platoon"],
+                     ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0"]):
+            # a fresh process: one that has the file open keeps its -shm mapped
+            done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True,
+                                  text=True, timeout=60)
+            line = one_line(done.stderr)
+            assert done.returncode == 1 and done.stdout == "", (argv, line)
+            assert "disk full" in line and str(small) in line, (argv, line)
+        filler.unlink()
+        assert battles(small / "campaign.db") == before
+
+
+def test_read_only_data_folder_is_called_read_only(capsys, tmp_path):
+    close_db()
+    with tmpfs(tmp_path / "ro", "2m") as folder:
+        data = ["--data-dir", str(folder)]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        remount(folder, "ro")
+        for argv in (["campaign", "list"], ["backup"], ["export", "--campaign", "Congo 1960 (sample)", "-o",
+                                                        str(tmp_path / "c.json")]):
+            code, out, err = run(capsys, *argv, *data)
+            line = one_line(err)
+            assert code == 1 and "read-only" in line and str(folder) in line, (argv, line)
+            close_db()
+
+
+def test_daily_backup_never_fills_the_disk(capsys, tmp_path):
+    """On a nearly full disk the first command of the day does not spend the last free space on its daily
+    backup (which then made the user's own write fail with 'disk full')."""
+    close_db()
+    with tmpfs(tmp_path / "small", "2m") as small:
+        data = ["--data-dir", str(small)]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        con = sqlite3.connect(small / "campaign.db")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+        for extra in ("campaign.db-wal", "campaign.db-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                (small / extra).unlink()
+        for old in (small / "backups").glob("*.db"):
+            old.unlink()
+        st = os.statvfs(small)  # leave about 260 KiB: room for a backup (180 KiB) or for the write
+        (small / "filler").write_bytes(b"\0" * (st.f_bavail * st.f_frsize - 260 * 1024))
+        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1",
+                             "--leader-wounds", "0", "--seed", "1", *data)
+        close_db()
+        assert code == 0, err
+        assert list((small / "backups").glob("*-daily.db")) == []

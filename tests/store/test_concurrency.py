@@ -101,3 +101,21 @@ def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, ca
     assert con.execute("SELECT count(*) FROM battle").fetchone()[0] == 0
     con.close()
     assert Battle._meta.table_name == "battle"
+
+
+def test_two_writers_on_the_same_platoon_both_succeed(app_paths):
+    """Two commands logging battles of one platoon at once: the second waits for the first (the platoon is
+    read under the write lock), none is refused with 'changed while the battle was being logged'."""
+    names = _setup(app_paths)
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, names[0], str(app_paths.data_dir), "12"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+               for _ in range(2)]
+    results = [w.communicate(timeout=240) for w in writers]
+    for out, err in results:
+        assert out.strip() == "codes " + ",".join(["0"] * 12), (out, err)
+        assert err == "", err
+    con = sqlite3.connect(app_paths.db_file)
+    numbers = [n for (n,) in con.execute("SELECT b.number FROM battle b JOIN platoon p ON p.id = b.platoon_id "
+                                         "WHERE p.name = ? ORDER BY b.number", [names[0]]).fetchall()]
+    con.close()
+    assert numbers == list(range(1, 25))
