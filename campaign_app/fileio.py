@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,7 +47,26 @@ def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path
         raise ServiceError(f"{out} is a folder; give a file name such as {example}")
     if not out.parent.is_dir():
         raise ServiceError(f"cannot write {out}: the folder {out.parent} does not exist")
+    if not _replaceable(out):
+        # the rename at the end would put a plain file in place of a device (/dev/null), a pipe or a socket
+        raise ServiceError(f"cannot write {out}: it is not a regular file (a device, pipe or socket); give a file "
+                           f"name such as {example}")
     return out
+
+
+def _replaceable(out: Path) -> bool:
+    """Whether ``out`` is missing or a regular file (also through a symlink, which is replaced, not followed)."""
+    for look in (os.lstat, os.stat):
+        try:
+            mode = look(out).st_mode
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return True  # decided when the file is written
+        if stat.S_ISLNK(mode):
+            continue
+        return stat.S_ISREG(mode)
+    return True
 
 
 @contextlib.contextmanager
