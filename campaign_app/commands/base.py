@@ -34,6 +34,11 @@ class Context:
             from ..store.database import store_problem
 
             folder = exc.filename or self.paths.data_dir
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                from ..errors import ServiceError
+
+                raise ServiceError(f"cannot use the data folder {folder}: it (or a folder above it) is a file, "
+                                   "not a folder (choose another with --data-dir)") from None
             problem = store_problem(exc, None)
             if problem is not None and "disk full" not in str(problem):
                 raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "

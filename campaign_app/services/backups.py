@@ -88,7 +88,7 @@ def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
     database = current_db()
     if database is not None and path.resolve() == Path(database.db_file).resolve():
         raise ServiceError(f"{path} is the open database itself; choose a backup")
-    backup_dir = database.backup_dir if database is not None else None
+    backup_dir = None  # a refusal names this file only (a hint would name backups of the open database)
     read_header(path, backup_dir)
     import sqlite3
 

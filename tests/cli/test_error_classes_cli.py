@@ -245,3 +245,24 @@ def test_daily_backup_never_fills_the_disk(capsys, tmp_path):
         close_db()
         assert code == 0, err
         assert list((small / "backups").glob("*-daily.db")) == []
+
+
+def test_data_folder_that_is_a_file(capsys, tmp_path):
+    close_db()
+    a_file = tmp_path / "campaign.json"
+    a_file.write_text("{}", encoding="utf-8")
+    for folder in (a_file, a_file / "sub"):
+        code, out, err = run(capsys, "campaign", "list", "--data-dir", str(folder))
+        line = one_line(err)
+        assert code == 2 and str(folder) in line and "is a file, not a folder" in line, line
+    assert a_file.read_text(encoding="utf-8") == "{}"
+
+
+def test_gui_start_with_a_data_folder_that_is_a_file(tmp_path):
+    from campaign_app.app import prepare_folders
+    from campaign_app.paths import resolve_paths
+
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x", encoding="utf-8")
+    problem = prepare_folders(resolve_paths(a_file))
+    assert problem is not None and str(a_file) in problem and "is a file, not a folder" in problem
