@@ -100,12 +100,23 @@ def _not_text(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _never_fail_printing() -> None:
+    """A file name that is not valid text (e.g. a data folder from the environment with bytes that are not
+    UTF-8) is printed with escapes instead of failing after the work was done (a strict UTF-8 locale)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .errors import ServiceError
     from .rules.dice import DiceError
     from .rules.experience import RulesError
     from .store import DatabaseError
 
+    _never_fail_printing()
     raw = list(sys.argv[1:] if argv is None else argv)
     bad = _not_text(raw)
     if bad is not None:

@@ -266,3 +266,20 @@ def test_gui_start_with_a_data_folder_that_is_a_file(tmp_path):
     a_file.write_text("x", encoding="utf-8")
     problem = prepare_folders(resolve_paths(a_file))
     assert problem is not None and str(a_file) in problem and "is a file, not a folder" in problem
+
+
+def test_data_folder_that_is_not_valid_text(tmp_path):
+    """A data folder from the environment with bytes that are not UTF-8: no 'Logging error' tracebacks, and
+    with a strict UTF-8 locale no 'unexpected problem' after the work was done (the path is printed escaped)."""
+    folder = os.fsencode(tmp_path) + b"/bad\xffdir"
+    env = {k.encode(): v.encode() for k, v in os.environ.items() if k != "CAMPAIGN_APP_DATA_DIR"}
+    env[b"CAMPAIGN_APP_DATA_DIR"] = folder
+    env[b"PYTHONIOENCODING"] = b"utf-8:strict"
+    for argv in (["demo"], ["backup"], ["backup", "list", "--json"]):
+        done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv], capture_output=True, env=env,
+                              timeout=60)
+        assert done.returncode == 0 and done.stderr == b"", (argv, done.stderr.decode(errors="replace"))
+    assert b"bad\\udcffdir" in done.stdout
+    log = (folder + b"/logs/campaign_app.log")
+    with open(log, "rb") as fh:
+        assert b"bad\\udcffdir" in fh.read()
