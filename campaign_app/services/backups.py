@@ -129,7 +129,7 @@ def restore(source: str | os.PathLike[str]) -> dict[str, Any]:
         saved = make_backup(database, db_file, backup_dir, "restore", check=False)
     except (StoreProblem, DatabaseOpenError):  # SQLite cannot read it whole any more: keep the bytes
         saved = raw_copy(db_file, backup_dir, "restore")
-    copy_database(Path(facts["file"]), db_file, into=database.connection())
+    copy_database(Path(facts["file"]), db_file, into=database.connection(), busy_timeout=timeout)
     close_db()
     init_db(db_file, backup_dir, busy_timeout=timeout, daily_backup=False)
     return {"restored_from": facts["file"], "database": str(db_file), "previous_saved_as": str(saved),

@@ -160,7 +160,7 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
                 dst = sqlite3.connect(tmp)
             try:
                 with translated(db_file):
-                    src.backup(dst)
+                    sqlite_backup(src, dst, busy_timeout_setting(getattr(source, "busy_timeout", None)))
                 with translated(tmp):
                     dst.execute("PRAGMA journal_mode=DELETE")  # a standalone file: no -wal/-shm when read
                 problems = _problems(dst) if check else []
@@ -280,17 +280,42 @@ def remove_stale_parts(backup_dir: Path, max_age_s: float = 3600) -> int:
     return removed
 
 
-def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None = None) -> None:
+def sqlite_backup(src: sqlite3.Connection, dst: sqlite3.Connection, busy_timeout: float) -> None:
+    """``src.backup(dst)`` that gives up once another program has kept a database locked for longer than
+    ``busy_timeout`` seconds (Python's backup loop alone retries a busy step forever)."""
+    import time
+
+    from ..errors import BUSY_MESSAGE, DatabaseBusyError
+
+    deadline: list[float] = []
+
+    def progress(status: int, _remaining: int, _total: int) -> None:
+        if status not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            deadline.clear()
+            return
+        now = time.monotonic()
+        if not deadline:
+            deadline.append(now + busy_timeout)
+        elif now >= deadline[0]:
+            raise DatabaseBusyError(BUSY_MESSAGE)
+
+    src.backup(dst, progress=progress, sleep=0.05)
+
+
+def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None = None,
+                  busy_timeout: float | None = None) -> None:
     """Put the content of the database file ``source`` into ``db_file`` (SQLite's backup API, under the write
-    lock: other programs see the old or the new content, never a mix)."""
+    lock: other programs see the old or the new content, never a mix). Waits up to the busy timeout for
+    another writer, then refuses (DatabaseBusyError, nothing changed)."""
+    timeout = busy_timeout_setting(busy_timeout)
     with translated(source):
         src = sqlite3.connect(f"{source.as_uri()}?mode=ro&immutable=1", uri=True)
     try:
         own = into is None
         with translated(db_file):
-            dst = into or sqlite3.connect(db_file, timeout=busy_timeout_setting())
+            dst = into or sqlite3.connect(db_file, timeout=timeout)
             try:
-                src.backup(dst)
+                sqlite_backup(src, dst, timeout)
                 dst.execute("PRAGMA journal_mode=WAL")
             finally:
                 if own:
