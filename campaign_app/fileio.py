@@ -51,7 +51,27 @@ def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path
         # the rename at the end would put a plain file in place of a device (/dev/null), a pipe or a socket
         raise ServiceError(f"cannot write {out}: it is not a regular file (a device, pipe or socket); give a file "
                            f"name such as {example}")
+    if _is_database(out):
+        raise ServiceError(f"{out} is a database file (the campaigns, a backup or its journal); it is not "
+                           f"replaced. Give another file name such as {example}")
     return out
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+JOURNAL_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def _is_database(out: Path) -> bool:
+    """Whether ``out`` is an SQLite database (the open one, a backup, another campaign file) or the journal of
+    one: an output file must never be renamed over it."""
+    for suffix in JOURNAL_SUFFIXES:
+        if out.name.endswith(suffix) and out.with_name(out.name[: -len(suffix)]).exists():
+            return True
+    try:
+        with open(out, "rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def _replaceable(out: Path) -> bool:

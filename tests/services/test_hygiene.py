@@ -113,3 +113,33 @@ def test_print_to_a_pipe_is_one_line(tmp_path: Path, app_paths, capsys: pytest.C
     code = main(["print", "cards", "--deck", "atomic-africa", "-o", str(fifo), "--data-dir", str(app_paths.data_dir)])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "not a regular file" in err, err
+
+
+def test_output_never_replaces_a_database(tmp_path: Path, app_paths, capsys: pytest.CaptureFixture[str]):
+    """`export -o campaign.db` (the open database) replaced it with JSON: every campaign was gone. An output
+    path that is an SQLite file (the open database, a backup, another campaign file) or the journal beside one
+    is refused and left as it was."""
+    from campaign_app.cli import main
+    from campaign_app.services.demo import create_demo
+    from campaign_app.store import close_db
+
+    create_demo()
+    close_db()
+    data = ["--data-dir", str(app_paths.data_dir)]
+    assert main(["backup", *data]) == 0
+    (backup,) = app_paths.backup_dir.glob("*-manual.db")
+    wal = app_paths.db_file.with_name(app_paths.db_file.name + "-wal")
+    for target, argv in ((app_paths.db_file, ["export", "--campaign", "Congo 1960 (sample)"]),
+                         (backup, ["export", "--campaign", "Congo 1960 (sample)"]),
+                         (wal, ["export", "--campaign", "Congo 1960 (sample)"]),
+                         (app_paths.db_file, ["print", "cards", "--deck", "atomic-africa"])):
+        before = target.read_bytes() if target.exists() else None
+        capsys.readouterr()
+        code = main([*argv, "-o", str(target), *data])
+        err = capsys.readouterr().err
+        assert code == 2 and "is a database file" in err and err.count("\n") == 1, (target, err)
+        if before is not None and target != app_paths.db_file:
+            assert target.read_bytes() == before
+        close_db()
+    assert main(["campaign", "list", *data]) == 0
+    assert "Congo 1960 (sample)" in capsys.readouterr().out
