@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES
-from .commands.base import CliError, Context, add_json, emit, fail
+from .commands.base import CliError, Context, GuardedOutput, add_json, emit, fail
 from .paths import resolve_paths
 
 log = logging.getLogger(__name__)
@@ -123,13 +123,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(bad)
     parser = build_parser()
     args = parser.parse_args(raw)
+    stdout = sys.stdout
+    if stdout is not None:
+        sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
     try:
         paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
         ctx = Context(paths, busy_timeout=getattr(args, "busy_timeout", None))
         _start_logging(paths)
-        return int(args.handler(args, ctx))
+        code = int(args.handler(args, ctx))
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk is found here, not after main() returned
+        return code
     except CliError as exc:
-        return fail(str(exc))
+        return fail(str(exc), exc.exit_code)
     except ServiceError as exc:  # includes busy, disk full, read-only (StoreProblem)
         return fail(str(exc), exc.exit_code)
     except (DiceError, RulesError) as exc:
@@ -154,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         from .store import close_db
 
+        if isinstance(sys.stdout, GuardedOutput):
+            sys.stdout = stdout
         with contextlib.suppress(Exception):
             close_db()
 

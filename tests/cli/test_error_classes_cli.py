@@ -283,3 +283,11 @@ def test_data_folder_that_is_not_valid_text(tmp_path):
     log = (folder + b"/logs/campaign_app.log")
     with open(log, "rb") as fh:
         assert b"bad\\udcffdir" in fh.read()
+
+
+def test_standard_output_on_a_full_disk_is_not_called_a_database_problem(demo, tmp_path):
+    """`campaign-cli campaign list > /dev/full` said 'disk full: cannot write the database; nothing was written'."""
+    done = subprocess.run(f"{sys.executable} -m campaign_app.cli campaign list --data-dir {demo.data_dir} "
+                          "> /dev/full", shell=True, capture_output=True, text=True, timeout=60)
+    line = one_line(done.stderr)
+    assert done.returncode == 1 and "standard output" in line and "database" not in line, line
