@@ -170,7 +170,7 @@ def explain(title: str, text: str, quiet: bool = False) -> None:
     if not quiet:
         from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.critical(None, title, text)
+        QMessageBox.critical(None, title, text[:1].upper() + text[1:])  # a dialog's sentence starts with a capital
 
 
 def prepare_folders(paths: AppPaths) -> str | None:

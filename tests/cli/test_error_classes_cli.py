@@ -220,6 +220,16 @@ def test_read_only_data_folder_is_called_read_only(capsys, tmp_path):
             line = one_line(err)
             assert code == 1 and "read-only" in line and str(folder) in line, (argv, line)
             close_db()
+        code = ("from PySide6.QtWidgets import QMessageBox\n"
+                "shown = []\n"
+                "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
+                "from campaign_app.app import main\n"
+                f"rc = main(['--data-dir', {str(folder)!r}])\n"
+                "print(rc, shown[0])\n")
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.stdout.startswith("1 Cannot open "), (result.stdout, result.stderr)
+    assert "read-only" in result.stdout and str(folder) in result.stdout
 
 
 def test_daily_backup_never_fills_the_disk(capsys, tmp_path):
