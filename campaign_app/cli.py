@@ -1,6 +1,9 @@
 """``campaign-cli``: headless commands over the same services as the GUI (JSON out with ``--json``).
 
-Exit status: 0 done, 1 a check found problems, 2 bad input (one line on stderr, nothing written).
+Exit status: 0 done; 2 input the user can fix or retry (bad arguments, unknown names, a file that is not a
+campaign database, an output path that cannot be written, the database busy); 1 trouble in the environment
+(disk full, read-only file or folder, I/O errors) or a check that found problems. Every failure is one line
+on stderr and nothing was written.
 """
 
 from __future__ import annotations
@@ -11,11 +14,11 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
-from .commands import COMMAND_MODULES
-from .commands.base import CliError, Context, add_json, emit, fail
+from .commands import COMMAND_MODULES, COMMAND_NAMES
+from .commands.base import CliError, Context, GuardedOutput, add_json, emit, fail
 from .paths import resolve_paths
 
 log = logging.getLogger(__name__)
@@ -34,10 +37,15 @@ def _common_parent() -> argparse.ArgumentParser:
                         help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
     parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
                         help="open this database file instead of <data folder>/campaign.db")
+    parent.add_argument("--busy-timeout", default=argparse.SUPPRESS, metavar="SECONDS",
+                        help="how long a write waits for another window or command to finish writing "
+                             "(default 10, or set CAMPAIGN_APP_BUSY_TIMEOUT)")
     return parent
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``command`` (see :func:`command_in`) only the module that registers it (``""``:
+    none, e.g. for ``--version``), so that one command starts without building all the others."""
     parent = _common_parent()
     parser = OneLineParser(prog="campaign-cli", parents=[parent],
                                      description="campaign_app headless commands")
@@ -52,7 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_json(p)
     p.set_defaults(handler=_cmd_check)
 
-    for name in COMMAND_MODULES:
+    modules: tuple[str, ...] = COMMAND_MODULES
+    if command == "":
+        modules = ()
+    elif command is not None:
+        owners = tuple(m for m in COMMAND_MODULES if command in COMMAND_NAMES.get(m, ()))
+        modules = owners or COMMAND_MODULES
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -61,6 +75,25 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub, parent)
     return parser
+
+
+def command_in(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv`` (its first word that is not an option), ``""`` when there is none and
+    ``--version`` is asked for, ``None`` when the whole parser is needed (help, or no command)."""
+    takes_value = {"--data-dir", "--db"}
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in ("-h", "--help"):
+            return None
+        if word in takes_value:
+            skip = True
+            continue
+        if not word.startswith("-"):
+            return word
+    return "" if "--version" in argv else None
 
 
 def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
@@ -74,35 +107,107 @@ def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
     from .store import check_database
 
-    report = check_database(ctx.open_db())
+    report = check_database(ctx.open_db(daily_backup=False))
     emit(args, report.to_dict(), report.text)
     return 0 if report.ok else 1
 
 
 
+def _not_text(argv: Sequence[str]) -> str | None:
+    """Why an argument is not usable text (bytes that are not UTF-8 arrive as lone surrogates; a NUL cannot
+    be in a name or a path), or ``None``."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            return f"the argument {shown!r} is not valid text (UTF-8)"
+        if "\x00" in arg:
+            return f"the argument {arg!r} contains a NUL character"
+    return None
+
+
+class _NeverRaised(Exception):
+    """Stands for an error class whose module was never imported (so it cannot have been raised)."""
+
+
+def _loaded(module: str, name: str) -> type[BaseException]:
+    """``module.name`` if ``module`` is already imported, else a class nothing raises: ``level``, ``--help``
+    and ``--version`` never load the database code (peewee) just to name its errors (issue 13)."""
+    cls = getattr(sys.modules.get(module), name, None)
+    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else _NeverRaised
+
+
+def _never_fail_printing() -> None:
+    """A file name that is not valid text (e.g. a data folder from the environment with bytes that are not
+    UTF-8) is printed with escapes instead of failing after the work was done (a strict UTF-8 locale)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from .logsetup import setup_logging
+    from .errors import ServiceError
     from .rules.dice import DiceError
     from .rules.experience import RulesError
-    from .services.common import ServiceError
-    from .store import DatabaseError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
-    ctx = Context(paths)
-    with contextlib.suppress(OSError):
-        setup_logging(paths.log_dir, console=False)
+    _never_fail_printing()
+    raw = list(sys.argv[1:] if argv is None else argv)
+    bad = _not_text(raw)
+    if bad is not None:
+        return fail(bad)
+    parser = build_parser(command_in(raw))  # only the command's own module: a fast start
+    args = parser.parse_args(raw)
+    stdout = sys.stdout
+    if stdout is not None:
+        sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
     try:
-        return int(args.handler(args, ctx))
-    except (CliError, ServiceError, DiceError, RulesError, DatabaseError) as exc:
+        paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
+        ctx = Context(paths, busy_timeout=getattr(args, "busy_timeout", None))
+        _start_logging(paths)
+        code = int(args.handler(args, ctx))
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk is found here, not after main() returned
+        return code
+    except CliError as exc:
+        return fail(str(exc), exc.exit_code)
+    except ServiceError as exc:  # includes busy, disk full, read-only (StoreProblem)
+        return fail(str(exc), exc.exit_code)
+    except (DiceError, RulesError) as exc:
         return fail(str(exc))
+    except _loaded("campaign_app.store.database", "DatabaseError") as exc:
+        return fail(str(exc), exc.exit_code)  # type: ignore[attr-defined]
+    except OverflowError as exc:
+        return fail(f"a number is out of range ({exc})")
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
-    finally:
-        from .store import close_db
+    except OSError as exc:
+        from .store.database import store_problem
 
-        close_db()
+        problem = store_problem(exc, None)
+        assert problem is not None
+        return fail(str(problem), problem.exit_code)
+    except KeyboardInterrupt:
+        return fail("interrupted; a write in progress was rolled back", 130)
+    except Exception as exc:  # the last net: one line, the traceback goes to the log file
+        log.exception("campaign-cli %s failed", " ".join(raw))
+        return fail(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log file)", 1)
+    finally:
+        if isinstance(sys.stdout, GuardedOutput):
+            sys.stdout = stdout
+        store = sys.modules.get("campaign_app.store")  # nothing to close if the database code never loaded
+        if store is not None:
+            with contextlib.suppress(Exception):
+                store.close_db()
+
+
+def _start_logging(paths: Any) -> None:
+    from .logsetup import setup_logging
+
+    with contextlib.suppress(OSError):
+        setup_logging(paths.log_dir, console=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

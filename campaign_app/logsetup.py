@@ -18,7 +18,7 @@ def setup_logging(log_dir: Path, console: bool = False, level: int = logging.INF
     root = logging.getLogger()
     root.setLevel(level)
     handler = logging.handlers.RotatingFileHandler(log_file, maxBytes=1_000_000, backupCount=5,
-                                                   encoding="utf-8")
+                                                   encoding="utf-8", errors="backslashreplace")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     if console:

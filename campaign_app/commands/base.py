@@ -16,18 +16,79 @@ from ..rules.dice import DiceSource, SeededDice, TypedDice, parse_dice_args
 class CliError(Exception):
     """A one-line problem: printed on stderr, exit status 2, nothing written."""
 
+    exit_code = 2
+
+
+class OutputError(CliError):
+    """Standard output could not be written (disk full, an I/O error): exit status 1."""
+
+    exit_code = 1
+
+
+class GuardedOutput:
+    """Standard output whose write errors (other than a closed pipe) become one clear :class:`OutputError`
+    instead of being taken for a failure of the database."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _failed(self, exc: OSError) -> OutputError:
+        import errno
+
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return OutputError("disk full: the command's output could not be written to standard output")
+        return OutputError(f"the command's output could not be written to standard output "
+                           f"({exc.strerror or exc})")
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
 
 @dataclass
 class Context:
     paths: AppPaths
+    busy_timeout: Any = None
+    """Seconds a write waits for the lock (``--busy-timeout``; None: the setting or 10)."""
     _opened: bool = field(default=False)
 
-    def open_db(self) -> Any:
+    def open_db(self, daily_backup: bool = True) -> Any:
         """Open (create, migrate) the database; only commands that need it call this."""
         from ..store import init_db
 
-        self.paths.ensure()
-        database = init_db(self.paths.db_file, self.paths.backup_dir)
+        try:
+            self.paths.ensure()
+        except OSError as exc:
+            from ..store.database import store_problem
+
+            folder = exc.filename or self.paths.data_dir
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                from ..errors import ServiceError
+
+                raise ServiceError(f"cannot use the data folder {folder}: it (or a folder above it) is a file, "
+                                   "not a folder (choose another with --data-dir)") from None
+            problem = store_problem(exc, None)
+            if problem is not None and "disk full" not in str(problem):
+                raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
+                                    "(choose another with --data-dir)") from None
+            raise
+        database = init_db(self.paths.db_file, self.paths.backup_dir, busy_timeout=self.busy_timeout,
+                           daily_backup=daily_backup)
         self._opened = True
         return database
 
@@ -80,6 +141,8 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
     return SeededDice(getattr(args, "seed", None))
 
 
-def fail(message: str) -> int:
-    print(f"campaign-cli: error: {message}", file=sys.stderr)
-    return 2
+def fail(message: str, code: int = 2) -> int:
+    """Print ``message`` as one line on stderr; returns the exit status ``code``."""
+    line = " ".join(str(message).split())
+    print(f"campaign-cli: error: {line}", file=sys.stderr)
+    return code

@@ -76,8 +76,7 @@ def _library(ctx: Context, *, warn: bool) -> object:
 
 
 def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    from ..printing.cards import CARD_SIZES, DEFAULT_SIZE
-    from ..printing.paper import PAPER_SIZES
+    from ..printing.names import CARD_SIZE_NAMES, DEFAULT_CARD_SIZE, PAPER_NAMES  # no reportlab here
 
     p = sub.add_parser("cards", parents=[parent], help="play-aid cards as a PDF (N-up with cut marks)",
                        description="Print play-aid cards from the shipped decks and your own "
@@ -86,9 +85,9 @@ def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentPa
                    help="every card of this deck (repeat for more; see 'print decks')")
     p.add_argument("--card", action="append", default=[], metavar="ID",
                    help="one card, as DECK/CARD or a card id (repeat for more)")
-    p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE,
-                   help=f"card size (default {DEFAULT_SIZE}: 63×88 mm)")
-    p.add_argument("--paper", choices=tuple(PAPER_SIZES), default=None,
+    p.add_argument("--size", choices=CARD_SIZE_NAMES, default=DEFAULT_CARD_SIZE,
+                   help=f"card size (default {DEFAULT_CARD_SIZE}: 63×88 mm)")
+    p.add_argument("--paper", choices=PAPER_NAMES, default=None,
                    help="paper (default from your locale: Letter in the US and Canada, else A4)")
     p.add_argument("--grayscale", action="store_true", help="gray, ink-saving cards (no colour fills)")
     faces = p.add_mutually_exclusive_group()
@@ -107,25 +106,17 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     from ..printing.decks import DeckError, select_cards
 
     library = _library(ctx, warn=True)
-    out = Path(args.output).expanduser()
-    if out.is_dir():
-        raise CliError(f"{out} is a folder; give a file name such as cards.pdf")
-    if not out.parent.exists():
-        raise CliError(f"the folder {out.parent} does not exist")
+    from .. import fileio
+
+    out = fileio.check_output(args.output, "cards.pdf")
     layout = "backs" if args.backs else "fold" if args.fold else "fronts"
-    tmp = out.with_name(out.name + ".part")
     try:
         cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
-        result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
-                                 paper=args.paper, grayscale=args.grayscale, layout=layout)
-        tmp.replace(out)
+        with fileio.atomic_output(out, "cards.pdf") as tmp:
+            result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
+                                     paper=args.paper, grayscale=args.grayscale, layout=layout)
     except DeckError as exc:
         raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     data = {"output": str(out), **result.to_dict()}
     return emit(args, data, f"wrote {out}: {result.cards} card(s) on {result.pages} page(s) "
                             f"({result.per_page} per page, {args.size}, {result.paper}, {layout})")

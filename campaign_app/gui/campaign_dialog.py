@@ -67,8 +67,7 @@ class ThresholdsEditor(QWidget):
         self.reset_button.setToolTip(f"Put back the default thresholds {DEFAULT_THRESHOLDS}")
         layout.addWidget(self.reset_button)
         # one message beside the four fields: each must stay between its neighbours
-        self.message = ErrorLabel(self, lines=1, wrap=False)
-        self.message.setMinimumWidth(self.fontMetrics().horizontalAdvance("0" * 30))
+        self.message = ErrorLabel(self, lines=1, wrap=False)  # takes the spare width only: never widens a page
         layout.addWidget(self.message, 1)
         for spin in self.spins:
             spin.problemChanged.connect(self._show_problem)
@@ -157,7 +156,7 @@ class NewCampaignDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.rules_box)
         notes_form = QFormLayout()
-        notes_form.addRow("No&tes:", self.notes)
+        notes_form.addRow("Not&es:", self.notes)
         layout.addLayout(notes_form)
         layout.addWidget(self.buttons)
 
@@ -269,7 +268,7 @@ class NewPlatoonDialog(QDialog):
         self.leader_xp_spin = NumberSpin(xp_box)
         self.leader_xp_spin.setRange(0, XP_MAX)
         self.leader_xp_spin.setAccessibleName("Leader XP")
-        self.roll_for_me = QRadioButton("Roll for &me", xp_box)
+        self.roll_for_me = QRadioButton("&Roll for me", xp_box)
         self.i_rolled = QRadioButton("I r&olled", xp_box)
         self.roll_group = QButtonGroup(self)
         self.roll_group.addButton(self.roll_for_me, ROLL_FOR_ME)
@@ -321,7 +320,7 @@ class NewPlatoonDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(xp_box)
         notes_form = QFormLayout()
-        notes_form.addRow("No&tes:", self.notes)
+        notes_form.addRow("Note&s:", self.notes)
         layout.addLayout(notes_form)
         layout.addWidget(self.buttons)
 

@@ -61,7 +61,7 @@ class ReplaceLeaderDialog(QDialog):
         box = QGroupBox("New leader's XP", self)
         sides = self.dice.sides
         self.roll_radio = QRadioButton(f"Roll for &me (d{sides} \u2212 1)", box)
-        self.entered_radio = QRadioButton("I &rolled a", box)
+        self.entered_radio = QRadioButton("I r&olled a", box)
         self.hand_radio = QRadioButton("Set by &hand", box)
         self.group = QButtonGroup(self)
         for i, b in enumerate((self.roll_radio, self.entered_radio, self.hand_radio)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -11,12 +12,12 @@ from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QStackedWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -26,17 +27,39 @@ from ..paths import AppPaths
 from ..services.navigator import has_any_campaign
 from .context import AppContext
 from .first_run import FirstRunPage
-from .hooks import optional_hook
+from .focus import FocusKeeper, first_focusable
+from .icons import app_icon, icon
 from .navigator import Navigator
 
 log = logging.getLogger(__name__)
 
-# kind -> (module, class, method that shows an object)
+LAST_ITEM_KEY = "session/last_item"
+LAST_DB_KEY = "session/last_database"
+
+# kind -> (module, class, method that shows an object); a page's module is imported when first shown
 PAGES: dict[str, tuple[str, str, str]] = {
     "campaign": ("campaign_app.gui.campaign_page", "CampaignPage", "show_campaign"),
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
 }
+
+
+def _item_title(kind: str, obj_id: int) -> list[str]:
+    """What the window title names (one query)."""
+    from ..store.models import Campaign, Platoon, SologearSheet
+
+    if kind == "campaign":
+        row = Campaign.select(Campaign.name).where(Campaign.id == obj_id).tuples().first()
+        return [row[0]] if row else []
+    if kind == "platoon":
+        row = (Platoon.select(Platoon.name, Campaign.name).join(Campaign).where(Platoon.id == obj_id)
+               .tuples().first())
+        return list(row) if row else []
+    if kind == "sheet":
+        row = (SologearSheet.select(SologearSheet.pilot, Campaign.name).join(Campaign)
+               .where(SologearSheet.id == obj_id).tuples().first())
+        return [f"{row[0] or 'Pilot'} (pilot)", row[1]] if row else []
+    return []
 
 
 def _exists(kind: str, obj_id: int) -> bool:
@@ -61,6 +84,7 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         ctx.main_window = self
         self.setWindowTitle(APP_TITLE)
+        self.setWindowIcon(app_icon())
         self.setMinimumSize(640, 440)
         self._pages: dict[str, QWidget] = {}
         self._current: tuple[str, int] | None = None
@@ -76,7 +100,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.navigator)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 900])
+        splitter.setSizes([230, 950])
         self.splitter = splitter
         self.setCentralWidget(splitter)
 
@@ -85,6 +109,8 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._build_menus()
+        self._build_toolbar()
+        self.focus_keeper = FocusKeeper(self, self._focus_fallback)
 
         self.navigator.selected.connect(self.show_item)
         self.first_run.create_requested.connect(self.new_campaign)
@@ -96,6 +122,9 @@ class MainWindow(QMainWindow):
 
         self._restore_geometry()
         self.refresh()
+        from .watch import ChangeWatcher
+
+        self.watcher = ChangeWatcher(self)  # changes made by another window or campaign-cli show up here
 
     # --- actions and menus ------------------------------------------------------------------------------
     def _action(self, text: str, slot: Callable[..., Any], shortcut: str | QKeySequence | None = None,
@@ -109,22 +138,23 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_actions(self) -> None:
-        self.hooks = {
-            "new_campaign": optional_hook("campaign_app.gui.campaign_dialog", "new_campaign"),
-            "new_platoon": optional_hook("campaign_app.gui.campaign_dialog", "new_platoon"),
-            "new_sologear": optional_hook("campaign_app.gui.sologear_dialogs", "new_sologear_campaign"),
-            "log_battle": optional_hook("campaign_app.gui.battle_wizard", "log_battle"),
-            "print": optional_hook("campaign_app.gui.print_dialog", "open_print_dialog"),
-        }
+        # Dialog modules (and through them reportlab, QtPdf) are imported in the slots, on first use: the
+        # window starts without them (issue 13; tests/gui/test_lazy_imports.py keeps it so).
         self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
                                              "Create a campaign")
-        self.act_new_platoon = self._action("New &platoon…", self.new_platoon, "Ctrl+Shift+N",
+        self.act_new_platoon = self._action("New p&latoon…", self.new_platoon, "Ctrl+Shift+N",
                                             "Add a platoon to the selected campaign")
         self.act_new_sologear = self._action("New &Sologear campaign…", self.new_sologear, "Ctrl+Alt+N",
                                              "Start a lone Gear pilot's campaign")
         self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
                                         "Open another campaign database file")
         self.act_sample = self._action("Load the sa&mple campaign", self.load_sample)
+        self.act_export = self._action("&Export campaign…", self.export_campaign, None,
+                                       "Write the selected campaign to a file you can move or give away")
+        self.act_import = self._action("&Import campaign…", self.import_campaign, None,
+                                       "Read a campaign file made by Export campaign")
+        self.act_backups = self._action("&Backups…", self.show_backups, None,
+                                        "List the backups of this database and restore one")
         self.act_print = self._action("&Print / Export PDF…", self.print_pdf, QKeySequence.StandardKey.Print,
                                       "Unit Data Sheets, play-aid cards, Sologear sheets, history reports")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
@@ -148,6 +178,10 @@ class MainWindow(QMainWindow):
         self.act_check = self._action("&Check database", self.check_database, None,
                                       "Run an integrity check of the open database")
         self.act_data_folder = self._action("Open &data folder", self.open_data_folder)
+        self.act_guide = self._action("&User guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
+                                      "A short guide to the app")
+        self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/",
+                                          "Every keyboard shortcut of the app")
         self.act_about = self._action("&About campaign_app", self.about)
         self.act_about_qt = self._action("About &Qt", QApplication.aboutQt)
 
@@ -160,6 +194,10 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_open_db)
         m.addAction(self.act_sample)
         m.addSeparator()
+        m.addAction(self.act_export)
+        m.addAction(self.act_import)
+        m.addAction(self.act_backups)
+        m.addSeparator()
         m.addAction(self.act_print)
         m.addSeparator()
         m.addAction(self.act_quit)
@@ -169,6 +207,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_find)
         m = bar.addMenu("&View")
+        self.view_menu = m
         m.addAction(self.act_navigator)
         m.addAction(self.act_archived)
         m.addSeparator()
@@ -179,9 +218,34 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_check)
         m.addAction(self.act_data_folder)
         m = bar.addMenu("&Help")
+        m.addAction(self.act_guide)
+        m.addAction(self.act_shortcuts)
+        m.addSeparator()
         m.addAction(self.act_about)
         m.addAction(self.act_about_qt)
         self.addActions([self.act_find, self.act_log_battle])  # Ctrl+B from anywhere in the window
+
+    def _build_toolbar(self) -> None:
+        """The main actions with icons; Undo and Redo keep short fixed labels (their menu texts name the step,
+        which would make the toolbar jump)."""
+        bar = QToolBar("Toolbar", self)
+        bar.setObjectName("main_toolbar")  # saveState() needs a name
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.setMovable(False)
+        for action, name, label in ((self.act_new_platoon, "new-platoon", "New platoon"),
+                                    (self.act_log_battle, "log-battle", "Log battle"),
+                                    (self.act_undo, "undo", "Undo"), (self.act_redo, "redo", "Redo"),
+                                    (self.act_print, "print", "Print")):
+            action.setIcon(icon(name))
+            action.setIconText(label)
+            if action in (self.act_log_battle, self.act_undo):
+                bar.addSeparator()
+            bar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+        toggle = bar.toggleViewAction()
+        toggle.setText("&Toolbar")
+        self.view_menu.insertAction(self.act_navigator, toggle)
 
     def _show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
@@ -190,14 +254,10 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_actions(self) -> None:
-        self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
-        self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
-                                        self._selected_system() == "atomic_africa")
-        self.act_new_sologear.setEnabled(self.hooks["new_sologear"] is not None)
+        self.act_new_platoon.setEnabled(self._selected_system() == "atomic_africa")
         # Ctrl+B works from anywhere: without an open platoon the wizard asks which platoon fought
-        self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None)
-        self.act_print.setEnabled(self.hooks["print"] is not None)
-        self.first_run.create_button.setEnabled(self.hooks["new_campaign"] is not None)
+        self.act_log_battle.setEnabled(True)
+        self.act_export.setEnabled(self._selected_campaign_id() is not None)
 
     # --- navigation -------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -212,6 +272,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_page(*self._current)
         self._update_actions()
+        self._update_title()
 
     def open_item(self, kind: str, obj_id: int) -> None:
         self.navigator.reload()
@@ -222,15 +283,12 @@ class MainWindow(QMainWindow):
         self._current = (kind, obj_id)
         self._show_page(kind, obj_id)
         self._update_actions()
+        self._update_title()
 
     def page(self, kind: str) -> QWidget:
         if kind not in self._pages:
             module, cls, _method = PAGES[kind]
-            page_cls = optional_hook(module, cls)
-            if page_cls is None:
-                page: QWidget = PlaceholderPage(f"This page ({kind}) is not available in this version.", self)
-            else:
-                page = page_cls(self.ctx, self)
+            page: QWidget = getattr(importlib.import_module(module), cls)(self.ctx, self)
             self._pages[kind] = page
             self.stack.addWidget(page)
         return self._pages[kind]
@@ -271,16 +329,43 @@ class MainWindow(QMainWindow):
         elif self._current is None and self.stack.currentWidget() is self.first_run:
             self.stack.setCurrentWidget(self.empty_page)
         self._update_actions()
+        self._update_title()  # a rename, a deletion
+
+    # --- title, last item, focus ------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
+        parts = _item_title(*self._current) if self._current else []
+        self.setWindowTitle(" \u2014 ".join([*parts, APP_TITLE]))
+
+    def _remember_current(self) -> None:
+        """Kept with the window state when the window closes (not on every page switch: no file write)."""
+        if self._current is not None:
+            self.ctx.settings.setValue(LAST_ITEM_KEY, f"{self._current[0]}:{self._current[1]}")
+            self.ctx.settings.setValue(LAST_DB_KEY, str(self.ctx.paths.db_file))
+
+    def reopen_last(self) -> bool:
+        """Show the platoon, pilot or campaign that was open when the app last closed (same database only)."""
+        value = str(self.ctx.settings.value(LAST_ITEM_KEY, "") or "")
+        database = str(self.ctx.settings.value(LAST_DB_KEY, "") or "")
+        kind, _, raw_id = value.partition(":")
+        if database != str(self.ctx.paths.db_file) or kind not in PAGES or not raw_id.isdigit():
+            return False
+        if not _exists(kind, int(raw_id)):
+            return False
+        self.open_item(kind, int(raw_id))
+        return True
+
+    def _focus_fallback(self, window: QWidget) -> QWidget | None:
+        """Where the focus goes after a dialog when the widget that had it is gone: the shown page."""
+        if window is not self:
+            return None
+        return first_focusable(self.stack.currentWidget()) or self.stack.currentWidget()
 
     # --- commands ---------------------------------------------------------------------------------------
-    def _call_hook(self, name: str, *args: Any) -> Any:
-        hook = self.hooks.get(name)
-        if hook is None:
-            return None
-        return hook(self.ctx, self, *args)
-
     def new_campaign(self) -> None:
-        new_id = self._call_hook("new_campaign")
+        from .campaign_dialog import new_campaign
+
+        new_id = new_campaign(self.ctx, self)
         if new_id:
             self.ctx.changed("campaign", new_id)
             self.open_item("campaign", new_id)
@@ -290,26 +375,34 @@ class MainWindow(QMainWindow):
         if camp is None:
             self.statusBar().showMessage("Select a campaign first.", 5000)
             return
-        new_id = self._call_hook("new_platoon", camp)
+        from .campaign_dialog import new_platoon
+
+        new_id = new_platoon(self.ctx, self, camp)
         if new_id:
             self.ctx.changed("platoon", new_id)
             self.open_item("platoon", new_id)
 
     def new_sologear(self) -> None:
-        new_id = self._call_hook("new_sologear")
+        from .sologear_dialogs import new_sologear_campaign
+
+        new_id = new_sologear_campaign(self.ctx, self)
         if new_id:
             self.ctx.changed("sheet", new_id)
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
+        from .battle_wizard import log_battle
+
         platoon = self._current[1] if self._current and self._current[0] == "platoon" else None
-        battle_id = self._call_hook("log_battle", platoon, self._selected_campaign_id())
+        battle_id = log_battle(self.ctx, self, platoon, self._selected_campaign_id())
         if battle_id and platoon is not None:
             self.ctx.changed("platoon", platoon)
 
     def print_pdf(self) -> None:
+        from .print_dialog import open_print_dialog
+
         selection = {"kind": self._current[0], "id": self._current[1]} if self._current else {}
-        self._call_hook("print", selection)
+        open_print_dialog(self.ctx, self, selection)
 
     def load_sample(self) -> None:
         from ..services.demo import create_demo
@@ -327,35 +420,71 @@ class MainWindow(QMainWindow):
 
     def open_database(self) -> None:
         from ..store import DatabaseError, init_db
+        from .file_dialogs import ask_open_path
 
-        path, _ = QFileDialog.getOpenFileName(self, "Open campaign database",
-                                              str(self.ctx.paths.data_dir), "Campaign databases (*.db);;"
-                                              "All files (*)")
-        if not path:
+        chosen = ask_open_path(self, self.ctx.settings, "Open campaign database",
+                               "Campaign databases (*.db);;All files (*)")
+        if chosen is None:
             return
+        path = str(chosen)
+        from ..errors import ServiceError
+
         old = self.ctx.paths
         try:
-            init_db(path, old.backup_dir)
-        except DatabaseError as exc:
+            init_db(path, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
+        except (DatabaseError, ServiceError) as exc:
             QMessageBox.critical(self, "Cannot open database", str(exc))
-            init_db(old.db_file, old.backup_dir)
+            init_db(old.db_file, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
             return
         self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=Path(path).resolve())
         self.ctx.undo_stack.clear()
         self._current = None
         self.refresh()
+        self.watcher.reset()
+        self.reopen_last()
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def check_database(self) -> None:
-        from ..store import check_database
-        from ..store.database import db
+        from .integrity import start_background_check
 
-        report = check_database(db.obj)
-        box = QMessageBox.information if report.ok else QMessageBox.warning
-        box(self, "Database check", report.text())
+        start_background_check(self, announce_ok=True)  # the full check reads every page: not in this thread
+
+    def export_campaign(self) -> None:
+        from .portable_dialogs import export_campaign
+
+        export_campaign(self.ctx, self, self._selected_campaign_id())
+
+    def import_campaign(self) -> None:
+        from .portable_dialogs import import_campaign
+
+        new_id = import_campaign(self.ctx, self)
+        if new_id:
+            self.ctx.changed("campaign", new_id)
+            self.open_item("campaign", new_id)
+
+    def show_backups(self) -> None:
+        from .backups_dialog import open_backups_dialog
+
+        open_backups_dialog(self.ctx, self)
+        self.watcher.reset()
 
     def open_data_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.data_dir)))
+
+    def show_shortcuts(self) -> None:
+        from .help_dialogs import ShortcutsDialog
+
+        ShortcutsDialog(self).exec()
+
+    def show_guide(self) -> None:
+        from .help_dialogs import GuideWindow
+
+        guide = getattr(self, "guide_window", None)
+        if guide is None:
+            guide = self.guide_window = GuideWindow(self)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
 
     def about(self) -> None:
         QMessageBox.about(
@@ -383,6 +512,7 @@ class MainWindow(QMainWindow):
         self.ctx.settings.setValue("main_window/geometry", self.saveGeometry())
         self.ctx.settings.setValue("main_window/state", self.saveState())
         self.ctx.settings.setValue("main_window/splitter", self.splitter.saveState())
+        self._remember_current()
         self.ctx.settings.sync()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API

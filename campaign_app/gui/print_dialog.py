@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QStandardPaths, Qt, QThread, QTimer, QUrl, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QThread, QTimer, QUrl, Signal
 from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -49,6 +48,7 @@ from ..services.common import ServiceError
 from ..services.navigator import navigator_tree
 from ..services.printing import PrintJob, prepare, write_pdf_atomic
 from .context import AppContext
+from .file_dialogs import remember_folder
 
 log = logging.getLogger(__name__)
 
@@ -613,10 +613,10 @@ class PrintDialog(QDialog):
     # ---------------------------------------------------------------------------------------------- save
 
     def _ask_path(self, suggested: str) -> str | None:
-        folder = str(self.ctx.settings.value("print/folder", "") or QStandardPaths.writableLocation(
-            QStandardPaths.StandardLocation.DocumentsLocation) or Path.home())
-        path, _ = QFileDialog.getSaveFileName(self, "Save PDF", str(Path(folder) / suggested), "PDF (*.pdf)")
-        return path or None
+        from .file_dialogs import ask_save_path
+
+        path = ask_save_path(self, self.ctx.settings, "Save PDF", suggested, "PDF (*.pdf)")
+        return str(path) if path else None
 
     def save(self) -> None:
         """Ask for a file, build (or reuse the preview) and write it; cancelling writes nothing."""
@@ -640,7 +640,7 @@ class PrintDialog(QDialog):
             self._show_error(str(exc))
             return
         settings = self.ctx.settings
-        settings.setValue("print/folder", str(written.parent))
+        remember_folder(settings, written)
         settings.setValue("print/paper", self.paper())
         settings.setValue("print/card_size", self.size_combo.currentData())
         settings.setValue("print/open_when_done", "true" if self.open_check.isChecked() else "false")

@@ -47,7 +47,7 @@ from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_proble
 
 
 def _error_label(parent: QWidget) -> ErrorLabel:
-    return ErrorLabel(parent, lines=2)
+    return ErrorLabel(parent, lines=2)  # the one error style; its room is kept, so an error never resizes
 
 
 def _show_error(label: ErrorLabel, text: str) -> None:
@@ -406,7 +406,7 @@ class PlayTurnDialog(_StepDialog):
         self.posture_combo.setEnabled(self.info["posture_fixed"] is None)
         grid.addWidget(self.posture_combo, 2, 1)
         self.start_button = QPushButton("&Start rolling", choice)
-        grid.addWidget(self.start_button, 3, 0, 1, 2)
+        grid.addWidget(self.start_button, 3, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
         (self.fig_radio if "fig" in self.info["actions"] else self.dec_radio).setChecked(True)
 
         self.cell_label = QLabel(self)
@@ -522,7 +522,7 @@ class RecordDialog(QDialog):
         self.damaged_check.setChecked(data["state"]["gear_damaged"] if is_last else res["gear_damaged"])
         self.ammo_check = QCheckBox("&Short of ammunition", self)
         self.ammo_check.setChecked(data["state"]["short_ammo"] if is_last else res["short_ammo"])
-        self.dead_check = QCheckBox("Pilot &dead", self)
+        self.dead_check = QCheckBox("Pilot de&ad", self)
         self.dead_check.setChecked(res["pilot_dead"])
         self.captured_check = QCheckBox("Pilot &captured", self)
         self.captured_check.setChecked(res["pilot_captured"])

@@ -231,14 +231,26 @@ def error_color(widget: QWidget) -> QColor:
     return QColor("#ff8a80" if is_dark(widget) else "#b3261e")
 
 
-class ErrorLabel(QLabel):
-    """The one way to show a problem inline: bold text in :func:`error_color`, hidden while empty.
+def reserve_message_space(label: QLabel, lines: int = 2) -> None:
+    """Keep room for a message of up to ``lines`` lines, so showing one does not resize the dialog (or move
+    the buttons under the pointer): the label stays in the layout, empty while there is nothing to say
+    (``setVisible(False)`` on it is turned into clearing it)."""
+    label.setMinimumHeight(label.fontMetrics().lineSpacing() * lines + 2)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    label.setProperty("reserved", True)
 
-    With ``lines`` it keeps the room of that many lines while empty (and never grows), so a message appearing
-    or going never resizes the dialog around it; without, it takes room only while it shows a message (pages).
+
+class ErrorLabel(QLabel):
+    """The one way to show a problem inline: bold text in :func:`error_color`.
+
+    With ``lines`` it keeps the room of exactly that many lines while empty (and never grows): a message
+    appearing or going never resizes the dialog around it. Without, in a dialog (``reserve``: by default when
+    its parent's window is a dialog) it keeps the room of two lines; on a page it takes no room until there is
+    a problem.
     """
 
-    def __init__(self, parent: QWidget | None = None, lines: int | None = None, wrap: bool = True) -> None:
+    def __init__(self, parent: QWidget | None = None, lines: int | None = None, wrap: bool = True,
+                 reserve: bool | None = None) -> None:
         super().__init__(parent)
         self.setWordWrap(wrap)
         self.setAccessibleName("Problem")
@@ -252,7 +264,16 @@ class ErrorLabel(QLabel):
             self.setSizePolicy(policy)
             self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
             self._fit_height()
-        self.hide()
+            self.hide()
+            return
+        if reserve is None:
+            from PySide6.QtWidgets import QDialog
+
+            reserve = parent is not None and isinstance(parent.window(), QDialog)
+        if reserve:
+            reserve_message_space(self)
+        else:
+            self.hide()
 
     def _fit_height(self) -> None:
         if self._lines is not None:
@@ -273,7 +294,8 @@ class ErrorLabel(QLabel):
         self._restyle()
         self.setText(text or "")
         self.setToolTip(text or "")
-        self.setVisible(bool(text))
+        if not self.property("reserved"):
+            self.setVisible(bool(text))
 
 
 def show_error(label: ErrorLabel, text: str | None) -> None:

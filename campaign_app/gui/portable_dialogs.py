@@ -1,0 +1,70 @@
+"""File ▸ Export campaign… and File ▸ Import campaign…: the portable campaign file (JSON)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+
+from ..errors import ServiceError
+from ..store import DatabaseError
+from .file_dialogs import ask_open_path, ask_save_path
+
+FILTER = "Campaign files (*.json);;All files (*)"
+
+
+def _file_name(name: str) -> str:
+    return (re.sub(r"[^\w.-]+", "-", name).strip("-") or "campaign") + ".json"
+
+
+def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -> str | None:
+    """Ask where to write the selected campaign; returns the file written."""
+    from ..services import portable
+    from ..store.models import Campaign
+
+    camp = Campaign.get_or_none(Campaign.id == campaign_id) if campaign_id is not None else None
+    if camp is None:
+        QMessageBox.information(parent, "Export campaign", "Select a campaign (or one of its platoons) first.")
+        return None
+    chosen = ask_save_path(parent, ctx.settings, f"Export campaign {camp.name}", _file_name(camp.name), FILTER)
+    if chosen is None:
+        return None
+    path = str(chosen)
+    try:
+        result = portable.export_campaign(camp.id, path)
+    except (ServiceError, DatabaseError) as exc:
+        QMessageBox.warning(parent, "Export campaign", str(exc))
+        return None
+    ctx.signals.status.emit(f"Exported {camp.name!r} to {result['file']}")
+    return str(result["file"])
+
+
+def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -> int | None:
+    """Ask for a campaign file and read it in (asking for another name on a clash); returns the new id."""
+    from ..services import portable
+    from ..services.campaigns import name_problem
+
+    if path is None:
+        chosen = ask_open_path(parent, ctx.settings, "Import campaign", FILTER)
+        if chosen is None:
+            return None
+        path = str(chosen)
+    try:
+        doc = portable.read_document(path)
+        name = str(doc["campaign"].get("name", ""))
+        new_name = None
+        while name_problem(new_name or name):
+            text, ok = QInputDialog.getText(
+                parent, "Import campaign", f"{name_problem(new_name or name)}.\nImport it under this name:",
+                QLineEdit.EchoMode.Normal, f"{name} (imported)")
+            if not ok:
+                return None
+            new_name = text
+        result = portable.import_campaign(path, new_name)
+    except (ServiceError, DatabaseError) as exc:
+        QMessageBox.warning(parent, "Import campaign", str(exc))
+        return None
+    ctx.signals.status.emit(f"Imported campaign {result['campaign']!r}: {result['platoon']} platoon(s), "
+                            f"{result['battle']} battle(s), {result['sologear_sheet']} Sologear sheet(s)")
+    return int(result["campaign_id"])
