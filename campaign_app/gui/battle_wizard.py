@@ -707,10 +707,10 @@ class ReplacementPage(_RollingPage):
         name_row.addWidget(self.suggest)
         self.rank = QLineEdit(battles.DEFAULT_RANK)
         self.rank.setMaxLength(battles.NAME_MAX)
-        name_label = QLabel("&Name:")
+        name_label = QLabel("Na&me:")  # Alt+N is Next, Alt+R Roll
         name_label.setBuddy(self.name)
         form.addRow(name_label, name_row)
-        form.addRow("&Rank:", self.rank)
+        form.addRow("Ran&k:", self.rank)
         outer.addLayout(form)
         box = QGroupBox("The new leader's XP")
         inner = QVBoxLayout(box)
