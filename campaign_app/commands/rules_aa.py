@@ -28,7 +28,15 @@ from ..rules.experience import (
     level_rank,
     orders_cards_for_xp,
 )
-from ..rules.odds import leader_odds, probability_strings, recovery_mean, recovery_odds, round_significant
+from ..rules.odds import (
+    fraction_strings,
+    fraction_text,
+    leader_odds,
+    probability_strings,
+    recovery_mean,
+    recovery_odds,
+    round_significant,
+)
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 PROB_DIGITS = 15
@@ -147,7 +155,9 @@ def _cmd_odds_recovery(args: argparse.Namespace, ctx: Context) -> int:
     _, mean_text = round_significant(mean, PROB_DIGITS) if mean else (Fraction(0), "0")
     keyed, numbers = _placeholders({**{str(k): v for k, v in strings.items()}, "mean": mean_text})
     data = {"wounds": wounds, "xp": xp, "xp_lost": {str(k): keyed[str(k)] for k in strings},
-            "mean": keyed["mean"]}
+            "mean": keyed["mean"],
+            "exact": {"xp_lost": {str(k): v for k, v in fraction_strings(odds).items()},
+                      "mean": fraction_text(mean)}}
     width = max(len(s) for s in strings.values())
     lines = [f"Recovery with {wounds} wound counter(s), platoon at {xp} XP (RULES 1.2):",
              "XP lost  probability"]
@@ -163,6 +173,7 @@ def _cmd_odds_leader(args: argparse.Namespace, ctx: Context) -> int:
     strings = probability_strings(odds, PROB_DIGITS)
     keyed, numbers = _placeholders(strings)
     data: dict[str, Any] = {fate: keyed[fate] for fate in FATES}
+    data["exact"] = fraction_strings(odds)
     lines = [f"Leader's fate, 2d12 against {wounds} wound counter(s) and {xp} XP (RULES 1.2):"]
     lines += [f"{fate:>9}  {strings[fate]}  ({float(odds[fate]):.2%})" for fate in FATES]
     return _emit_probabilities(args, data, numbers, "\n".join(lines))
