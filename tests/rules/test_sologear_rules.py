@@ -511,6 +511,7 @@ def test_enemy_row_is_read_as_the_engine_reads_it() -> None:
         sg.enemy_row(0)
     # the engine says the same thing in its roll record
     # a break-out ** (row 10 on Losing, Bold): 1d6+2, a 6 makes 8
-    proc = sg.play_turn("fig", TypedDice([[4, 4], [6]]), breakout=True, gear_tv=250)
-    enemy = proc.records[-1]
+    proc = sg.TurnProcedure("fig", breakout=True, gear_tv=250)
+    proc.feed([4, 4])
+    enemy = proc.feed([6])
     assert "read as row 7" in (enemy.table_row or "") and proc.result.enemy_tv == 400
