@@ -215,11 +215,15 @@ def _cmd_roll_leader(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_roll_replacement(args: argparse.Namespace, ctx: Context) -> int:
     period = _period(args)
     source = dice_source(args)
-    xp, record = roll_replacement(period, source)
+    count = 1 if args.one_die else 2
+    xp, record = roll_replacement(period, source, count)
     _finish_dice(source)
     die = str(record.details["die"])
-    data = {"die": die, "faces": record.faces, "xp": xp}
-    return emit(args, data, f"Replacement leader ({record.table_row}): {die} {record.faces} \u22121 = {xp} XP")
+    data = {"die": die, "dice": count, "faces": record.faces, "xp": xp}
+    faces = ", ".join(str(f) for f in record.faces)
+    how = f"lower of {faces}" if count == 2 else faces
+    return emit(args, data, f"Replacement leader ({record.table_row}): {record.expression} [{faces}]: "
+                            f"{how} \u22121 = {xp} XP")
 
 
 def _cmd_roll_force(args: argparse.Namespace, ctx: Context) -> int:
@@ -287,8 +291,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: a
     add_dice_options(p)
     add_json(p)
     p.set_defaults(handler=_cmd_roll_leader)
-    p = roll_sub.add_parser("replacement", parents=[parent], help="XP of a replacement leader")
+    p = roll_sub.add_parser("replacement", parents=[parent], help="XP of a replacement leader",
+                            description="RULES 1.2 step 4: roll two dice of the period's type; the lower, minus "
+                                        "one (at least 0), is the new leader's XP. --dice takes the two faces "
+                                        "(e.g. --dice 7,3).")
     p.add_argument("--period", metavar="1..5", help="campaign period (d4..d12); default d10")
+    p.add_argument("--one-die", action="store_true",
+                   help="⚙ house rule: one die minus one (then --dice takes one face)")
     add_dice_options(p)
     add_json(p)
     p.set_defaults(handler=_cmd_roll_replacement)

@@ -50,6 +50,7 @@ from ..rules.aftermath import (
     period_sides,
     replacement_die,
     replacement_record,
+    replacement_rule_text,
 )
 from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
@@ -266,6 +267,7 @@ class BattleSession:
         self.campaign_name: str = c.name
         self.period: int | None = c.period
         self.objective_xp_to: str = c.objective_xp_to
+        self.replacement_dice: int = c.replacement_dice
         self.thresholds: Thresholds = thresholds_of(c)
         self.platoon_xp: int = p.xp
         self.leader_id: int | None = leader.id if leader else None
@@ -381,9 +383,9 @@ class BattleSession:
             return RollStep("leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1,
                             f"Leader's fate: {LEADER_DICE.expression}")
         if self.needs_replacement and self._replacement_xp is None:
-            dice = replacement_die(self.period)
+            dice = replacement_die(self.period, self.replacement_dice)
             return RollStep("replacement", dice, PURPOSE_REPLACEMENT, RULE_REPLACEMENT, 1,
-                            f"Replacement leader's XP: 1d{dice.sides}\u22121")
+                            f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}")
         return None
 
     @property
@@ -429,7 +431,8 @@ class BattleSession:
             fate, record = leader_fate_record(faces, source, self.leader_wounds, leader_xp)  # type: ignore[arg-type]
             self._fate, self._fate_record = fate, record
             return record
-        xp, record = replacement_record(faces, source, self.period)  # type: ignore[arg-type]
+        xp, record = replacement_record(faces, source, self.period,  # type: ignore[arg-type]
+                                        self.replacement_dice)
         self._replacement_xp, self._replacement_record = xp, record
         return record
 

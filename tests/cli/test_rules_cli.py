@@ -139,9 +139,14 @@ def test_roll_leader(cli_json, cli):
 
 
 def test_roll_replacement_and_force(cli_json, cli):
-    assert cli_json("roll", "replacement", "--dice", "6") == {"die": "d10", "faces": [6], "xp": 5}
-    assert cli_json("roll", "replacement", "--period", "1", "--dice", "1") == {"die": "d4", "faces": [1],
-                                                                                "xp": 0}
+    # RULES 1.2 step 4: two faces, the lower minus one
+    assert cli_json("roll", "replacement", "--dice", "6,9") == {"die": "d10", "dice": 2, "faces": [6, 9], "xp": 5}
+    assert cli_json("roll", "replacement", "--period", "1", "--dice", "1,4") == {"die": "d4", "dice": 2,
+                                                                                  "faces": [1, 4], "xp": 0}
+    assert "2d10 [9, 6]: lower of 9, 6 \u22121 = 5 XP" in cli("roll", "replacement", "--dice", "9,6")[1]
+    # ⚙ the one-die house rule
+    assert cli_json("roll", "replacement", "--one-die", "--dice", "6") == {"die": "d10", "dice": 1, "faces": [6],
+                                                                            "xp": 5}
     assert cli_json("roll", "force", "--dice", "3,8") == {"leader_xp": 2, "platoon_xp": 7, "faces": [3, 8]}
     assert cli_json("roll", "force", "--period", "5", "--dice", "12,4") == {"leader_xp": 3, "platoon_xp": 11,
                                                                              "faces": [12, 4]}
@@ -168,8 +173,10 @@ def test_roll_replacement_and_force(cli_json, cli):
     (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "7"], "2d12 needs 2 faces"),
     (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "7,13"], "13 is not a face"),
     (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "33", "--dice", "7,9"], "--leader-xp"),
-    (["roll", "replacement", "--dice", "11"], "11 is not a face of a d10"),
-    (["roll", "replacement", "--period", "1", "--dice", "5"], "5 is not a face of a d4"),
+    (["roll", "replacement", "--dice", "11,2"], "11 is not a face of a d10"),
+    (["roll", "replacement", "--period", "1", "--dice", "5,1"], "5 is not a face of a d4"),
+    (["roll", "replacement", "--dice", "6"], "2d10 needs 2 faces, got 1"),
+    (["roll", "replacement", "--one-die", "--dice", "6,2"], "1d10 needs 1 face"),
     (["roll", "replacement", "--period", "6"], "--period must be 1 to 5, not 6"),
     (["roll", "force", "--dice", "3"], "2d10 needs 2 faces, got 1"),
     (["roll", "force", "--dice", "3,x"], "--dice argument 1"),

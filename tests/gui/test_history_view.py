@@ -42,7 +42,7 @@ def pid(clock: None) -> int:
     battles.log_battle(p.id, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge",
                        dice=TypedDice([[3], [12, 12]]))
     battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8]]), replacement_name="Lt. Bello")
+                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]), replacement_name="Lt. Bello")
     battles.log_battle(p.id, wounds=2, leader_wounds=1, outcome="draw", scenario="Village",
                        dice=TypedDice([[2], [10, 11]]))
     return p.id
