@@ -524,7 +524,8 @@ class RollsPage(_RollingPage):
 
 
 class ReplacementPage(_RollingPage):
-    """4. The new leader's name (typed or suggested) and XP (the lower of two dice of the period, minus one; ⚙ one die)."""
+    """4. The new leader's name (typed or suggested) and XP (the lower of two dice of the period minus one;
+    ⚙ one die)."""
 
     def __init__(self, wizard: BattleWizard) -> None:
         super().__init__(wizard)

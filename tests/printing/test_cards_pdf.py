@@ -136,7 +136,7 @@ def test_rule_table_values_print(library: DeckLibrary) -> None:
     cards = select_cards(library, card_ids=["sologear/combat-1", "atomic-africa/orders-table"])
     text = squash(" ".join(p.extract_text() for p in reader(pdf_bytes(cards, library, paper="a4")).pages))
     assert "9D6G,#" in text and "1D6G,**" in text  # the engine's combat table
-    assert "Legendary 10 12 14 16 18 20" in text  # orders cards: 2 x platoon + 2 x leader
+    assert "Legendary 16+ 10 12 14 16 18 20" in text  # orders cards: 2 x platoon + 2 x leader
 
 
 # --- layout ------------------------------------------------------------------------------------------------
