@@ -204,7 +204,7 @@ class FitTable(Flowable):
         self._table: Table | None = None
         self._tables: dict[float, Table] = {}
         self._cells: list[list[Paragraph]] | None = None
-        self.pad = style.cell.fontSize * 0.28
+        self.pad = style.cell.fontSize * 0.22
 
     def _col_widths(self, avail: float) -> list[float]:
         data = ([self.headers] if self.headers else []) + self.rows
@@ -577,7 +577,7 @@ def _footer_size(st: _Style) -> float:
 
 def _strip_width(card: Card) -> float:
     """The phase strip along the card's left edge (0 when the card has no phase)."""
-    return MIN_FONT * 1.45 if card.phase else 0.0
+    return MIN_FONT * 1.05 if card.phase else 0.0
 
 
 PHASE_COLOURS: dict[str, str] = {
@@ -1215,10 +1215,10 @@ def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: s
         f"x {setup.offset_x:+g} mm, y {setup.offset_y:+g} mm.",
     ]
     canvas.setFont(FONT, 8)
-    y = grid.page_h - setup.margin_pt - 12
-    text_x = max(setup.margin_pt, grid.left) + 4
+    canvas.setFillColor(colors.black)
+    y = cy - (span + 14) * mm
     for line in lines:
-        canvas.drawString(text_x, y, line)
+        canvas.drawCentredString(cx, y, line)
         y -= 10
     canvas.showPage()
     # back: the cross alone, mirrored position (the middle stays the middle) plus the offset

@@ -109,8 +109,8 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
     for i, card in enumerate(cards):
         page = pages[i // 9]
         assert squash(card.title) in page, card.full_id
-        first_text = next(b for b in card.blocks if b.type in ("paragraph", "bullets", "heading", "table",
-                                                                 "rule_table"))
+        first_text = next(b for b in card.blocks if b.type in ("paragraph", "bullets", "steps", "heading",
+                                                                 "table", "rule_table"))
         if first_text.type == "rule_table":
             from campaign_app.printing.cards import resolve_rule_table
 
@@ -118,11 +118,13 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
             sample = headers[0]
         elif first_text.type == "table":
             sample = first_text.rows[0][0] if not first_text.headers else first_text.headers[0]
-        elif first_text.type == "bullets":
+        elif first_text.type in ("bullets", "steps"):
             sample = first_text.items[0]
         else:
             sample = first_text.text
-        words = re.sub(r"\*\*", "", sample).split()[:3]
+        from campaign_app.rules.tables import fill_placeholders
+
+        words = re.sub(r"\*\*", "", fill_placeholders(sample)).split()[:3]
         assert " ".join(words) in page, (card.full_id, words)
 
 
