@@ -266,21 +266,15 @@ class LeadersModel(_TableModel):
         self._bold = QFont()
         self._bold.setBold(True)
 
-    @staticmethod
-    def _when(battle: int | None, date: str | None) -> str:
-        if battle:
-            return f"{date} (#{battle})" if date else f"battle {battle}"
-        return date or ""
-
     def cell(self, row: dict[str, Any], column: int) -> Any:
         if column == 0:
             return row["name"]
         if column == 1:
             return row["rank"]
         if column == 2:
-            return self._when(row["joined_battle"], row["joined_date"])
+            return row["joined"]  # in the campaign's own time ("at the start", "battle 3 (date)")
         if column == 3:
-            return "" if row["current"] else self._when(row["left_battle"], row["left_date"])
+            return row["left"]
         if column == 4:
             return row["how"]
         if column == 5:

@@ -31,6 +31,7 @@ from .decks import Block, Card, Deck, DeckError, DeckLibrary
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
 from .sizes import CARD_SIZES, CARD_STOCK, CARD_STOCK_SIZES, DEFAULT_SIZE, CardSize, PrintSetup
+from .typeset import keep_dice_codes
 
 __all__ = ["CARD_SIZES", "DEFAULT_SIZE", "CardSize", "PrintSetup", "build_cards_pdf", "check_card_fits",
            "plan_grid", "build_alignment_test"]
@@ -156,23 +157,6 @@ def _style(size: CardSize, deck: Deck, grayscale: bool, factor: float = 1.0, ins
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _RED_SUITS = re.compile("([♥♦])")
-
-
-_DICE_CODE = re.compile(r"(?<![\w])(\d*[dD]\d+[A-Z]?)(\s*)([+\-\u2212\u00d7])(\s*)(\d+|[A-Z](?![a-z]))")
-_NBSP = "\u00a0"
-
-
-_TRAILING_SIGN = re.compile(r"(?<=\S) ([+\u2212])(?=,|;|\)|$)", re.MULTILINE)
-_LETTER_PAIR = re.compile(r"\b([A-Z]) (?=[A-Z]\b)")
-
-
-def keep_dice_codes(text: str) -> str:
-    """Dice codes never break across lines: "2d6 + X" and "1d6 − 2" get non-breaking spaces, the sign
-    sticks to both sides, a trailing sign ("Rally +") to its word and die letters ("D H") to each other."""
-    text = _DICE_CODE.sub(lambda m: f"{m.group(1)}{_NBSP if m.group(2) else ''}{m.group(3)}"
-                                    f"{_NBSP if m.group(4) else ''}{m.group(5)}", text)
-    text = _TRAILING_SIGN.sub(lambda m: _NBSP + m.group(1), text)
-    return _LETTER_PAIR.sub(lambda m: m.group(1) + _NBSP, text)
 
 
 def markup(text: str, grayscale: bool = False) -> str:

@@ -22,6 +22,7 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
+from .typeset import keep_dice_codes
 
 INK = colors.HexColor("#1a1a1a")
 MID = colors.HexColor("#6b6b6b")
@@ -111,8 +112,8 @@ def styles() -> dict[str, ParagraphStyle]:
 
 
 def esc(text: object) -> str:
-    """Text made safe for a reportlab Paragraph (its mini-markup)."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    """Text made safe for a reportlab Paragraph (its mini-markup), dice codes kept on one line."""
+    return (keep_dice_codes(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
 def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths: Sequence[float],

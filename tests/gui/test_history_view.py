@@ -148,6 +148,9 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
     leaders = view.leaders_model
     assert leaders.rowCount() == 2
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
+    # the campaign's own dates: the first leader joined "at the start", never on the day he was typed in
+    assert leaders.index(0, 2).data() == "at the start"
+    assert leaders.index(1, 2).data().startswith("battle 2 (") and leaders.index(0, 3).data().startswith("battle 2")
     assert leaders.index(0, 4).data() == "casualty (killed or invalided out)"
     assert leaders.index(1, 4).data() == "still in command" and leaders.index(1, 5).data() == "1"
 

@@ -593,3 +593,21 @@ def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
     with pytest.raises(ServiceError, match="reason is too long"):
         battles.edit_battle_text(edit.id, notes="ok", reason="r" * (battles.REASON_MAX + 1))
     assert dump() == before
+
+
+def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
+    """A leader who joined before the first battle joined "at the start", not on the day he was typed in;
+    one replaced in a battle joined and left in that battle; one replaced by hand joined after the last
+    battle fought."""
+    from campaign_app.services import roster
+
+    battles.log_battle(pid, wounds=2, leader_wounds=0, date="1960-07-14", dice=TypedDice([[2], [12, 12]]))
+    battles.log_battle(pid, wounds=0, leader_wounds=0, date="1960-08-02", dice=TypedDice([[1, 1], [5, 5]]),
+                       replacement_name="Lt. Bello")
+    roster.replace_leader(pid, "Lt. Hand", xp=1)
+    roll = battles.leaders_roll(pid)
+    assert [(r["name"], r["joined"], r["left"]) for r in roll] == [
+        ("Lt. Okafor", "at the start", "battle 2 (1960-08-02)"),
+        ("Lt. Bello", "battle 2 (1960-08-02)", "after battle 2 (1960-08-02)"),
+        ("Lt. Hand", "after battle 2 (1960-08-02)", ""),
+    ]
