@@ -34,6 +34,9 @@ DEFAULT_SIZE = "poker"
 SIZE_HELP = ", ".join(f"{s.name} ({s.label.split(' ', 1)[1] if ' ' in s.label else s.label})"
                       for s in CARD_SIZES.values())
 
+PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": (210 * MM, 297 * MM), "letter": (8.5 * INCH, 11 * INCH)}
+"""Paper name -> (width, height) in points, portrait (the same numbers as reportlab's A4 and LETTER)."""
+
 CARD_STOCK = "card"
 """The paper name for printing straight onto card stock: one card per page, the page the card's size."""
 CARD_STOCK_SIZES: tuple[str, ...] = ("index", "postcard", "a6")

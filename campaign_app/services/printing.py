@@ -15,15 +15,16 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..printing.history_report import HistoryData, build_history_report, history_from_report
-from ..printing.paper import PAPER_SIZES
-from ..printing.sizes import CARD_PAPERS, PrintSetup
-from ..printing.sologear_sheet import SologearSheetData, build_sologear_sheet, sologear_sheet_from_data
-from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet, build_unit_sheets, unit_sheet_from_detail
+from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
+
+if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
+    from ..printing.history_report import HistoryData
+    from ..printing.sologear_sheet import SologearSheetData
+    from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
 
 KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
@@ -163,6 +164,7 @@ def card_rules(campaign: str | int | None) -> Any:
 
 def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> UnitSheet:
     """The plain data of one platoon's Unit Data Sheet (from the roster's ``platoon_detail``)."""
+    from ..printing.unit_sheet import unit_sheet_from_detail
     from .roster import platoon_detail
 
     return unit_sheet_from_detail(platoon_detail(platoon, campaign))
@@ -170,6 +172,8 @@ def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> Un
 
 def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
     """A blank sheet, carrying the campaign's name and XP thresholds when a campaign is named."""
+    from ..printing.unit_sheet import BlankSheet
+
     camp = _campaign_of(campaign)
     if camp is None:
         return BlankSheet()
@@ -211,6 +215,7 @@ def unit_sheets_pdf(platoons: Sequence[str | int] = (), *, blank: bool = False, 
 
 def sologear_data(campaign: str | int) -> SologearSheetData:
     """A Sologear campaign's sheet data (by campaign name or sheet id)."""
+    from ..printing.sologear_sheet import sologear_sheet_from_data
     from .sologear import sheet_data
 
     return sologear_sheet_from_data(sheet_data(campaign))
@@ -226,6 +231,7 @@ def sologear_pdf(campaign: str | int | None = None, *, blank: bool = False, pape
 
 
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
+    from ..printing.history_report import history_from_report
     from .battles import history_report
 
     return history_from_report(history_report(platoon, campaign))
@@ -296,6 +302,8 @@ def prepare(kind: str, **options: Any) -> PrintJob:
     """
     opts = dict(options)
     if kind == "sheet":
+        from ..printing.unit_sheet import UnitSheet, build_unit_sheets
+
         paper = check_paper(opts.get("paper"))
         entries = unit_sheet_entries(opts.get("platoons", ()), blank=bool(opts.get("blank")),
                                      campaign=opts.get("campaign"))
@@ -305,6 +313,8 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
                                                              printed_on=printed_on), {}), details)
     if kind == "sologear":
+        from ..printing.sologear_sheet import build_sologear_sheet
+
         paper = check_paper(opts.get("paper"))
         campaign, blank = opts.get("campaign"), bool(opts.get("blank"))
         if not blank and (campaign is None or campaign == ""):
@@ -314,6 +324,8 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
                                                                 printed_on=opts.get("printed_on")), {}), details)
     if kind == "history":
+        from ..printing.history_report import build_history_report
+
         paper = check_paper(opts.get("paper"))
         if opts.get("platoon") in (None, ""):
             raise ServiceError("name the platoon whose history to print")
