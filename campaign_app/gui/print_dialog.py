@@ -378,7 +378,9 @@ class PrintDialog(QDialog):
         offsets.addWidget(self.offset_x_spin)
         offsets.addWidget(QLabel("y", page))
         offsets.addWidget(self.offset_y_spin)
-        options.addRow("Duplex o&ffset:", offsets)
+        offset_label = QLabel("Duplex o&ffset:", page)
+        offset_label.setBuddy(self.offset_x_spin)
+        options.addRow(offset_label, offsets)
         lay.addLayout(options)
         self.alignment_button = QPushButton("Alignment &test page…", page)
         self.alignment_button.setToolTip("A one-sheet test to print double-sided: it shows the duplex offset "
@@ -448,7 +450,7 @@ class PrintDialog(QDialog):
         campaign_of: dict[tuple[str, int], dict[str, Any]] = {}
         for camp in tree:
             if camp.get("system") in SYSTEM_DECKS:
-                self.rules_combo.addItem(f"{camp['name']} (campaign)", camp["id"])
+                self.rules_combo.addItem(f"Campaign {camp['name']}", camp["id"])
             for child in camp["children"]:
                 campaign_of[(child["kind"], child["id"])] = camp
                 label = f"{child['name']}{SEP}{camp['name']}"
