@@ -459,7 +459,7 @@ def _attributes(page: _Page, entry: SheetEntry, y: float) -> float:
     for value in range(1, 6):
         is_current = armor == value
         cv.setFont(FONT_BOLD if is_current else FONT, 7.5)
-        cv.setFillColor(INK if is_current or armor is None else LIGHT)
+        cv.setFillColor(INK if is_current or armor is None else MID)
         cv.drawString(ax + 10, line_y, f"{value}")
         cv.drawString(ax + 24, line_y, ARMOR_CLASSES[value])
         if is_current:
