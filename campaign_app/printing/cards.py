@@ -525,23 +525,41 @@ def _one_line_words(words: Sequence[str], font: str, size: float, width: float) 
 
 def _title_paragraph(card: Card, st: _Style, width: float) -> Paragraph:
     """The title, two lines at most, never one word alone on a second line: it shrinks (down to body size)
-    until it fits one line when only one word would wrap, or two lines."""
+    when that makes it fit one line; otherwise it breaks before its last two words. Too long for two lines
+    even at body size: CardFitError."""
     words = card.title.split()
-    size = st.title.fontSize
     floor = max(MIN_FONT, st.body.fontSize)
-    while True:
+
+    def para(size: float, text: str) -> tuple[Paragraph, float, float]:
         style = ParagraphStyle("t", parent=st.title, fontSize=size, leading=size * 1.12)
-        para = Paragraph(markup(card.title, grayscale=True), style)
-        _, h = para.wrap(width, 1000)
+        p = Paragraph(text, style)
+        _, h = p.wrap(width, 1000)
+        return p, h, style.leading
+
+    plain = markup(card.title, grayscale=True)
+    size = st.title.fontSize
+    while True:
+        p, h, leading = para(size, plain)
         first = _one_line_words(words, FONT_BOLD, size, width)
-        one_line = first >= len(words)
-        orphan = len(words) - first == 1 and len(words) > 1
-        if one_line or (h <= 2 * style.leading + 0.01 and not orphan) or size <= floor:
-            if h > 2 * style.leading + 0.01:
-                raise CardFitError(f"card {card.full_id} ({card.source}): the title {card.title!r} needs "
-                                   f"more than two lines on a {st.size.label} card; shorten it")
-            return para
+        if first >= len(words):
+            return p  # one line
+        orphan = len(words) > 2 and len(words) - first == 1
+        if not orphan and h <= 2 * leading + 0.01:
+            return p
+        if size - 0.25 < floor:
+            break
         size -= 0.25
+    # still one word alone (or three lines) at body size: back to full size, broken before the last two words
+    size = st.title.fontSize
+    while size >= floor:
+        head, tail = " ".join(words[:-2]), " ".join(words[-2:])
+        text = f"{markup(head, grayscale=True)}<br/>{markup(tail, grayscale=True)}"
+        p, h, leading = para(size, text)
+        if h <= 2 * leading + 0.01:
+            return p
+        size -= 0.25
+    raise CardFitError(f"card {card.full_id} ({card.source}): the title {card.title!r} needs more than two "
+                       f"lines on a {st.size.label} card; shorten it")
 
 
 @dataclass
@@ -607,9 +625,8 @@ def _lay_out_grown(card: Card, deck: Deck, st: _Style, canvas: Canvas, rules: An
     if laid.fit.scale > 1.0 + 1e-6 or top <= 1.0:
         return laid
     _, h = laid.kif.wrap(laid.body_box[2], laid.body_box[3])
-    if h > laid.body_box[3] * 0.92:
+    if h <= 0 or h > laid.body_box[3] * 0.92:
         return laid
-    low, high, best = 1.0, top, laid
 
     def attempt(factor: float) -> _Laid | None:
         grown = _style(st.size, deck, st.grayscale, factor, st.inset, st.bleed, st.back_style)
@@ -619,17 +636,16 @@ def _lay_out_grown(card: Card, deck: Deck, st: _Style, canvas: Canvas, rules: An
             return None
         return result if result.fit.scale <= 1.0 + 1e-6 else None
 
-    found = attempt(top)
-    if found is not None:
-        return found
-    for _ in range(5):
-        mid = (low + high) / 2
-        found = attempt(mid)
-        if found is None:
-            high = mid
-        else:
-            low, best = mid, found
-    return best
+    # wrapped text grows about with the square of its size: start from that guess, step down a little
+    guess = min(top, (laid.body_box[3] / h) ** 0.5 * 0.98)
+    for step in range(4):
+        factor = guess * (1 - 0.05 * step)
+        if factor <= 1.02:
+            break
+        found = attempt(factor)
+        if found is not None:
+            return found
+    return laid
 
 
 def check_card_fits(card: Card, deck: Deck, size: str = DEFAULT_SIZE) -> Fit:

@@ -358,3 +358,41 @@ def test_c_locale_gives_a4_from_the_real_environment(monkeypatch) -> None:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert default_paper() == "a4"
+
+
+def _line_words(para: Any) -> list[list[str]]:
+    lines = []
+    for line in para.blPara.lines:
+        words = line[1] if isinstance(line, tuple) else [getattr(w, "text", str(w)) for w in line.words]
+        lines.append([part for w in words for part in str(w).split()])
+    return lines
+
+
+@pytest.mark.parametrize("size", list(CARD_SIZES))
+def test_no_title_leaves_one_word_alone_and_bullets_hang(library: DeckLibrary, size: str) -> None:
+    """Every shipped title fits one line, or two lines with at least two words on the second, at the text
+    size the card is really printed at; bullets' wrapped lines start where their first line does."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from campaign_app.printing.cards import INSET, PAD, _lay_out_grown, _style, _title_paragraph
+    from campaign_app.printing.fonts import register_fonts
+
+    register_fonts()
+    canvas = Canvas(io.BytesIO())
+    card_size = CARD_SIZES[size]
+    for deck in library.decks.values():
+        for card in deck.cards:
+            laid = _lay_out_grown(card, deck, _style(card_size, deck, False), canvas)
+            para = _title_paragraph(card, laid.style, card_size.width - 2 * (INSET + PAD))
+            lines = _line_words(para)
+            assert len(lines) <= 2, (card.full_id, lines)
+            if len(lines) == 2 and len(card.title.split()) > 2:
+                assert len(lines[1]) >= 2, (card.full_id, size, lines)
+            bullet = laid.style.bullet
+            # reportlab starts the first line at bulletIndent + bullet width + 0.6 em when that is beyond
+            # leftIndent: the wrapped lines are indented exactly that far
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            first_line = bullet.bulletIndent + stringWidth("•", bullet.bulletFontName, bullet.fontSize) \
+                + bullet.fontSize * 0.6
+            assert bullet.leftIndent == pytest.approx(first_line, abs=0.01)
