@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", metavar="DIR",
                    help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
     p.add_argument("--db", metavar="FILE", help="open this database file instead of <data folder>/campaign.db")
+    p.add_argument("--busy-timeout", metavar="SECONDS",
+                   help="how long a write waits for another window or command to finish writing (default 10, "
+                        "or set CAMPAIGN_APP_BUSY_TIMEOUT)")
     p.add_argument("--screenshot", metavar="FILE.png", help="save a PNG of the main window and exit")
     p.add_argument("--open", metavar="KIND:NAME", dest="open_item",
                    help="show campaign:NAME, platoon:NAME or pilot:CAMPAIGN first")
@@ -59,19 +62,49 @@ def apply_palette(app: Any, which: str) -> None:
     app.setPalette(pal)
 
 
+def refresh_all_windows() -> None:
+    """Every main window reloads what it shows from the database (after a refused write, the widgets show
+    the stored values again)."""
+    from PySide6.QtWidgets import QApplication
+
+    for widget in QApplication.topLevelWidgets():
+        ctx = getattr(widget, "ctx", None)
+        if ctx is not None and hasattr(ctx, "changed"):
+            try:
+                ctx.changed("all", 0)
+            except Exception:  # a view that cannot reload must not hide the message being shown
+                log.exception("reloading the views failed")
+
+
 def install_exception_hook() -> None:
-    """Log an uncaught exception and show it in a dialog instead of killing the window."""
+    """Log an uncaught exception and show it in a dialog instead of killing the window. A refused write
+    (busy database, disk full, read-only file, bad input) is one plain message, and every view is reloaded
+    so that no widget keeps showing a value that was not stored."""
     from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from .errors import ServiceError, StoreProblem
+    from .store import DatabaseError
 
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         text = "".join(traceback.format_exception(exc_type, exc, tb))
-        log.error("uncaught exception:\n%s", text)
         if QApplication.instance() is None:
+            log.error("uncaught exception:\n%s", text)
             sys.__excepthook__(exc_type, exc, tb)
             return
+        if isinstance(exc, ServiceError | DatabaseError):
+            log.warning("refused: %s", exc)
+            title = "Nothing was saved" if isinstance(exc, StoreProblem) else "Cannot do that"
+            refresh_all_windows()
+            text = str(exc)
+            QMessageBox.warning(QApplication.activeWindow(), title, f"{text[:1].upper()}{text[1:]}\n\nThe window "
+                                "shows the stored values again.")
+            return
+        log.error("uncaught exception:\n%s", text)
+        refresh_all_windows()
         box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
-                          f"Something went wrong: {exc}\n\nNothing you saved was lost. The details are in "
-                          "the log file.", QMessageBox.StandardButton.Ok)
+                          f"Something went wrong: {exc}\n\nWhat was stored before is safe; the window shows "
+                          "the stored values again. The details are in the log file.",
+                          QMessageBox.StandardButton.Ok)
         box.setDetailedText(text)
         box.exec()
 
@@ -112,18 +145,57 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
         raise SystemExit(f"campaign-app: --tab: no tab named {tab!r} on this page (tabs: {', '.join(names)})")
 
 
-def open_database_or_explain(paths: AppPaths) -> bool:
-    from PySide6.QtWidgets import QMessageBox
-
+def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: bool = False) -> bool:
+    """Open the database; when it cannot be opened, say why in one dialog (or one line with ``quiet``)."""
+    from .errors import ServiceError
     from .store import DatabaseError, init_db
 
     try:
-        init_db(paths.db_file, paths.backup_dir)
-    except DatabaseError as exc:
+        # the daily backup is made by the background check once the window shows (start-up never waits)
+        init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout, daily_backup=False)
+    except (DatabaseError, ServiceError) as exc:
         log.error("cannot open database: %s", exc)
-        QMessageBox.critical(None, f"{APP_TITLE}: cannot open the database", str(exc))
+        explain(f"{APP_TITLE}: cannot open the database", str(exc), quiet)
         return False
     return True
+
+
+def explain(title: str, text: str, quiet: bool = False) -> None:
+    """One start-up problem: a dialog, and the same on stderr (one line)."""
+    print(f"campaign-app: error: {' '.join(text.split())}", file=sys.stderr)
+    if not quiet:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.critical(None, title, text)
+
+
+def prepare_folders(paths: AppPaths) -> str | None:
+    """Create the data folders. Returns the problem (naming the folder) when the database's folder cannot be
+    made; a log or backup folder that cannot be made only costs the log file or the backups."""
+    import contextlib
+
+    try:
+        paths.data_dir.mkdir(parents=True, exist_ok=True)
+        paths.db_file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        folder = exc.filename or paths.data_dir
+        return (f"The data folder {folder} cannot be created or written ({exc.strerror or exc}). Choose another "
+                "folder with --data-dir or CAMPAIGN_APP_DATA_DIR, or make this one writable.")
+    for folder in (paths.backup_dir, paths.log_dir):
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+    return None
+
+
+def start_logging(paths: AppPaths) -> None:
+    from .logsetup import setup_logging
+
+    try:
+        setup_logging(paths.log_dir)
+    except OSError as exc:
+        logging.basicConfig(level=logging.WARNING)
+        log.warning("cannot write the log folder %s (%s); logging to the console only", paths.log_dir,
+                    exc.strerror or exc)
 
 
 def take_screenshot(app: Any, window: Any, path: str) -> int:
@@ -148,10 +220,9 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    paths = resolve_paths(args.data_dir, args.db).ensure()
-    from .logsetup import setup_logging
-
-    setup_logging(paths.log_dir)
+    paths = resolve_paths(args.data_dir, args.db)
+    problem = prepare_folders(paths)
+    start_logging(paths)
     log.info("campaign-app %s starting; database %s", __version__, paths.db_file)
 
     from PySide6.QtCore import QSettings
@@ -165,7 +236,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     apply_palette(app, args.palette)
     install_exception_hook()
 
-    if not open_database_or_explain(paths):
+    quiet = False  # the dialog is the message (tests replace QMessageBox.critical)
+    if problem:
+        explain(f"{APP_TITLE}: cannot use the data folder", problem, quiet)
+        return 1
+    try:
+        from .store.database import busy_timeout_setting
+
+        busy_timeout = busy_timeout_setting(args.busy_timeout)
+    except Exception as exc:  # DatabaseError: a bad number
+        explain(f"{APP_TITLE}: bad setting", str(exc), True)
+        return 2
+    if not open_database_or_explain(paths, busy_timeout, quiet):
         return 1
 
     from .gui.context import AppContext
@@ -174,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = QSettings(str(paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
     ctx = AppContext(paths=paths, settings=settings)
     window = MainWindow(ctx)
+    ctx.busy_timeout = busy_timeout
     if args.size:
         try:
             w, h = (int(v) for v in args.size.lower().split("x"))
@@ -186,7 +269,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot:
         return take_screenshot(app, window, args.screenshot)
     window.show()
+    from .gui.integrity import start_background_check
+
+    start_background_check(window, daily_backup=True)
     code = app.exec()
+    worker = getattr(window, "_check_worker", None)
+    if worker is not None:
+        worker.wait()  # a check still reading the file finishes before the database closes
     from .store import close_db
 
     close_db()

@@ -1,6 +1,9 @@
 """``campaign-cli``: headless commands over the same services as the GUI (JSON out with ``--json``).
 
-Exit status: 0 done, 1 a check found problems, 2 bad input (one line on stderr, nothing written).
+Exit status: 0 done; 2 input the user can fix or retry (bad arguments, unknown names, a file that is not a
+campaign database, an output path that cannot be written, the database busy); 1 trouble in the environment
+(disk full, read-only file or folder, I/O errors) or a check that found problems. Every failure is one line
+on stderr and nothing was written.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import importlib
 import logging
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES
@@ -34,6 +37,9 @@ def _common_parent() -> argparse.ArgumentParser:
                         help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
     parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
                         help="open this database file instead of <data folder>/campaign.db")
+    parent.add_argument("--busy-timeout", default=argparse.SUPPRESS, metavar="SECONDS",
+                        help="how long a write waits for another window or command to finish writing "
+                             "(default 10, or set CAMPAIGN_APP_BUSY_TIMEOUT)")
     return parent
 
 
@@ -74,35 +80,78 @@ def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
     from .store import check_database
 
-    report = check_database(ctx.open_db())
+    report = check_database(ctx.open_db(daily_backup=False))
     emit(args, report.to_dict(), report.text)
     return 0 if report.ok else 1
 
 
 
+def _not_text(argv: Sequence[str]) -> str | None:
+    """Why an argument is not usable text (bytes that are not UTF-8 arrive as lone surrogates; a NUL cannot
+    be in a name or a path), or ``None``."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            return f"the argument {shown!r} is not valid text (UTF-8)"
+        if "\x00" in arg:
+            return f"the argument {arg!r} contains a NUL character"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    from .logsetup import setup_logging
+    from .errors import ServiceError
     from .rules.dice import DiceError
     from .rules.experience import RulesError
-    from .services.common import ServiceError
     from .store import DatabaseError
 
+    raw = list(sys.argv[1:] if argv is None else argv)
+    bad = _not_text(raw)
+    if bad is not None:
+        return fail(bad)
     parser = build_parser()
-    args = parser.parse_args(argv)
-    paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
-    ctx = Context(paths)
-    with contextlib.suppress(OSError):
-        setup_logging(paths.log_dir, console=False)
+    args = parser.parse_args(raw)
     try:
+        paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
+        ctx = Context(paths, busy_timeout=getattr(args, "busy_timeout", None))
+        _start_logging(paths)
         return int(args.handler(args, ctx))
-    except (CliError, ServiceError, DiceError, RulesError, DatabaseError) as exc:
+    except CliError as exc:
         return fail(str(exc))
+    except ServiceError as exc:  # includes busy, disk full, read-only (StoreProblem)
+        return fail(str(exc), exc.exit_code)
+    except (DiceError, RulesError) as exc:
+        return fail(str(exc))
+    except DatabaseError as exc:
+        return fail(str(exc), exc.exit_code)
+    except OverflowError as exc:
+        return fail(f"a number is out of range ({exc})")
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    except OSError as exc:
+        from .store.database import store_problem
+
+        problem = store_problem(exc, None)
+        assert problem is not None
+        return fail(str(problem), problem.exit_code)
+    except KeyboardInterrupt:
+        return fail("interrupted; a write in progress was rolled back", 130)
+    except Exception as exc:  # the last net: one line, the traceback goes to the log file
+        log.exception("campaign-cli %s failed", " ".join(raw))
+        return fail(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log file)", 1)
     finally:
         from .store import close_db
 
-        close_db()
+        with contextlib.suppress(Exception):
+            close_db()
+
+
+def _start_logging(paths: Any) -> None:
+    from .logsetup import setup_logging
+
+    with contextlib.suppress(OSError):
+        setup_logging(paths.log_dir, console=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,4 +7,5 @@ COMMAND_MODULES = (
     "campaign_app.commands.battle",
     "campaign_app.commands.sologear",
     "campaign_app.commands.printing",
+    "campaign_app.commands.backup",
 )

@@ -20,14 +20,27 @@ class CliError(Exception):
 @dataclass
 class Context:
     paths: AppPaths
+    busy_timeout: Any = None
+    """Seconds a write waits for the lock (``--busy-timeout``; None: the setting or 10)."""
     _opened: bool = field(default=False)
 
-    def open_db(self) -> Any:
+    def open_db(self, daily_backup: bool = True) -> Any:
         """Open (create, migrate) the database; only commands that need it call this."""
         from ..store import init_db
 
-        self.paths.ensure()
-        database = init_db(self.paths.db_file, self.paths.backup_dir)
+        try:
+            self.paths.ensure()
+        except OSError as exc:
+            from ..store.database import store_problem
+
+            folder = exc.filename or self.paths.data_dir
+            problem = store_problem(exc, None)
+            if problem is not None and "disk full" not in str(problem):
+                raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
+                                    "(choose another with --data-dir)") from None
+            raise
+        database = init_db(self.paths.db_file, self.paths.backup_dir, busy_timeout=self.busy_timeout,
+                           daily_backup=daily_backup)
         self._opened = True
         return database
 
@@ -80,6 +93,8 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
     return SeededDice(getattr(args, "seed", None))
 
 
-def fail(message: str) -> int:
-    print(f"campaign-cli: error: {message}", file=sys.stderr)
-    return 2
+def fail(message: str, code: int = 2) -> int:
+    """Print ``message`` as one line on stderr; returns the exit status ``code``."""
+    line = " ".join(str(message).split())
+    print(f"campaign-cli: error: {line}", file=sys.stderr)
+    return code

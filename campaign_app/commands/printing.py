@@ -138,26 +138,18 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
 
     setup, rules = _setup_and_rules(args, ctx)
     library = _library(ctx, warn=True)
-    out = Path(args.output).expanduser()
-    if out.is_dir():
-        raise CliError(f"{out} is a folder; give a file name such as cards.pdf")
-    if not out.parent.exists():
-        raise CliError(f"the folder {out.parent} does not exist")
+    from .. import fileio
+
+    out = fileio.check_output(args.output, "cards.pdf")
     layout = "backs" if args.backs else "fold" if args.fold else "fronts"
-    tmp = out.with_name(out.name + ".part")
     try:
         cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
-        result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
-                                 paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
-                                 rules=rules)
-        tmp.replace(out)
+        with fileio.atomic_output(out, "cards.pdf") as tmp:
+            result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
+                                     paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
+                                     rules=rules)
     except DeckError as exc:
         raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot write {out}: {exc.strerror or exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     data = {"output": str(out), **result.to_dict()}
     return emit(args, data, f"wrote {out}: {result.cards} card(s) on {result.pages} page(s) "
                             f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "

@@ -30,6 +30,8 @@ class AppContext:
     undo_stack: QUndoStack = field(default_factory=QUndoStack)
     settings: QSettings = field(default_factory=QSettings)
     main_window: QWidget | None = None
+    busy_timeout: float | None = None
+    """Seconds a write waits for the write lock (None: the setting, default 10)."""
 
     def changed(self, kind: str, obj_id: int = 0) -> None:
         self.signals.data_changed.emit(kind, obj_id)

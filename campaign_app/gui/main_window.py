@@ -96,6 +96,9 @@ class MainWindow(QMainWindow):
 
         self._restore_geometry()
         self.refresh()
+        from .watch import ChangeWatcher
+
+        self.watcher = ChangeWatcher(self)  # changes made by another window or campaign-cli show up here
 
     # --- actions and menus ------------------------------------------------------------------------------
     def _action(self, text: str, slot: Callable[..., Any], shortcut: str | QKeySequence | None = None,
@@ -125,6 +128,12 @@ class MainWindow(QMainWindow):
         self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
                                         "Open another campaign database file")
         self.act_sample = self._action("Load the sa&mple campaign", self.load_sample)
+        self.act_export = self._action("&Export campaign…", self.export_campaign, None,
+                                       "Write the selected campaign to a file you can move or give away")
+        self.act_import = self._action("&Import campaign…", self.import_campaign, None,
+                                       "Read a campaign file made by Export campaign")
+        self.act_backups = self._action("&Backups…", self.show_backups, None,
+                                        "List the backups of this database and restore one")
         self.act_print = self._action("&Print / Export PDF…", self.print_pdf, QKeySequence.StandardKey.Print,
                                       "Unit Data Sheets, play-aid cards, Sologear sheets, history reports")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
@@ -159,6 +168,10 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_open_db)
         m.addAction(self.act_sample)
+        m.addSeparator()
+        m.addAction(self.act_export)
+        m.addAction(self.act_import)
+        m.addAction(self.act_backups)
         m.addSeparator()
         m.addAction(self.act_print)
         m.addSeparator()
@@ -196,6 +209,7 @@ class MainWindow(QMainWindow):
                                         self._selected_system() == "atomic_africa")
         self.act_new_sologear.setEnabled(self.hooks["new_sologear"] is not None)
         self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None and kind == "platoon")
+        self.act_export.setEnabled(self._selected_campaign_id() is not None)
         self.act_print.setEnabled(self.hooks["print"] is not None)
         self.first_run.create_button.setEnabled(self.hooks["new_campaign"] is not None)
 
@@ -333,26 +347,45 @@ class MainWindow(QMainWindow):
                                               "All files (*)")
         if not path:
             return
+        from ..errors import ServiceError
+
         old = self.ctx.paths
         try:
-            init_db(path, old.backup_dir)
-        except DatabaseError as exc:
+            init_db(path, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
+        except (DatabaseError, ServiceError) as exc:
             QMessageBox.critical(self, "Cannot open database", str(exc))
-            init_db(old.db_file, old.backup_dir)
+            init_db(old.db_file, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
             return
         self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=Path(path).resolve())
         self.ctx.undo_stack.clear()
         self._current = None
         self.refresh()
+        self.watcher.reset()
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def check_database(self) -> None:
-        from ..store import check_database
-        from ..store.database import db
+        from .integrity import start_background_check
 
-        report = check_database(db.obj)
-        box = QMessageBox.information if report.ok else QMessageBox.warning
-        box(self, "Database check", report.text())
+        start_background_check(self, announce_ok=True)  # the full check reads every page: not in this thread
+
+    def export_campaign(self) -> None:
+        from .portable_dialogs import export_campaign
+
+        export_campaign(self.ctx, self, self._selected_campaign_id())
+
+    def import_campaign(self) -> None:
+        from .portable_dialogs import import_campaign
+
+        new_id = import_campaign(self.ctx, self)
+        if new_id:
+            self.ctx.changed("campaign", new_id)
+            self.open_item("campaign", new_id)
+
+    def show_backups(self) -> None:
+        from .backups_dialog import open_backups_dialog
+
+        open_backups_dialog(self.ctx, self)
+        self.watcher.reset()
 
     def open_data_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.data_dir)))

@@ -12,10 +12,11 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand
 
 from ..services.changesets import Edit, redo_changes, undo_changes
-from ..services.common import ServiceError
+from ..services.common import ServiceError, StoreProblem
 from ..store.models import Campaign, Platoon, SologearSheet
 from .context import AppContext
 
@@ -36,6 +37,12 @@ class EditCommand(QUndoCommand):
         self.ctx = ctx
         self.edit = edit
         self._done = True
+        self._skip_undo = False
+
+    def _step_back_later(self, step: Callable[[], None]) -> None:
+        """After a write refused by the environment (busy, disk full) the data did not change: move the undo
+        stack's index back too, without touching the data (the flags make that step a no-op)."""
+        QTimer.singleShot(0, step)
 
     def _notify(self, show: bool) -> None:
         self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
@@ -49,6 +56,12 @@ class EditCommand(QUndoCommand):
             return
         try:
             redo_changes(self.edit.changes)
+        except StoreProblem as exc:  # nothing was written: the command stays, the index goes back
+            log.warning("redo of %r refused: %s", self.text(), exc)
+            self.ctx.signals.status.emit(f"Cannot redo now: {exc}")
+            self._skip_undo = True
+            self._step_back_later(self.ctx.undo_stack.undo)
+            return
         except ServiceError as exc:
             log.warning("redo of %r failed: %s", self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot redo: {exc}")
@@ -58,8 +71,18 @@ class EditCommand(QUndoCommand):
         self._notify(show=True)
 
     def undo(self) -> None:
+        if self._skip_undo:
+            self._skip_undo = False
+            self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
+            return
         try:
             undo_changes(self.edit.changes)
+        except StoreProblem as exc:  # nothing was written: the command stays, the index goes back
+            log.warning("undo of %r refused: %s", self.text(), exc)
+            self.ctx.signals.status.emit(f"Cannot undo now: {exc}")
+            self._done = True
+            self._step_back_later(self.ctx.undo_stack.redo)
+            return
         except ServiceError as exc:
             log.warning("undo of %r failed: %s", self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot undo: {exc}")
@@ -87,4 +110,6 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
         return perform(ctx, service, *args, text=text, **kwargs)
     except ServiceError as exc:
         ctx.signals.status.emit(str(exc))
+        if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
+            ctx.signals.data_changed.emit("all", 0)
         return None

@@ -11,7 +11,11 @@ message) for it and loads everything else. ``templates/README.md`` describes the
 
 from __future__ import annotations
 
+import bisect
+import functools
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -154,18 +158,88 @@ class _FileError(Exception):
 _TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
-def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+MAX_FILE_BYTES = 256 * 1024
+"""A card or deck file is at most 256 KiB (the shipped ones are a few KiB)."""
+MAX_DEPTH = 24
+"""Tables and lists nested deeper than this are refused (a card needs 4 or 5 levels)."""
+
+
+def _read_limited(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES. Devices, FIFOs, sockets and folders are refused
+    without waiting (``O_NONBLOCK``) and without reading them."""
     try:
-        raw = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise _FileError(f"cannot read the file ({exc.strerror or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _FileError("not a regular file (only plain files are read)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise _FileError(f"too large ({info.st_size} bytes; a card file is at most {MAX_FILE_BYTES // 1024} KiB)")
+        chunks = []
+        left = MAX_FILE_BYTES + 1
+        while left > 0:
+            chunk = os.read(fd, min(65536, left))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        raw = b"".join(chunks)
+    except OSError as exc:
+        raise _FileError(f"cannot read the file ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_FILE_BYTES:
+        raise _FileError(f"too large (a card file is at most {MAX_FILE_BYTES // 1024} KiB)")
+    return raw
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of [ and { outside strings and comments (a cheap scan before parsing)."""
+    depth = deepest = 0
+    quote = ""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote.startswith('"'):
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            i += len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    raw = _read_limited(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise _FileError("not UTF-8 text", line) from None
+    if _nesting(text) > MAX_DEPTH:
+        raise _FileError(f"lists or tables are nested too deeply (more than {MAX_DEPTH} levels)")
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise _FileError(f"lists or tables are nested too deeply (more than {MAX_DEPTH} levels)") from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         m = _TOML_LINE.search(message)
@@ -174,12 +248,23 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     return data, text
 
 
+@functools.lru_cache(maxsize=32)
+def _match_lines(text: str, pattern: str) -> tuple[int, ...]:
+    """1-based lines of every match of ``pattern`` in ``text`` (one pass; cached, so naming the line of the
+    n-th block of a big file does not rescan it n times)."""
+    starts = [m.start() for m in re.finditer(pattern, text, flags=re.MULTILINE)]
+    if not starts:
+        return ()
+    newlines = [i for i, ch in enumerate(text) if ch == "\n"] if len(starts) > 1 else None
+    if newlines is None:
+        return (text.count("\n", 0, starts[0]) + 1,)
+    return tuple(bisect.bisect_left(newlines, pos) + 1 for pos in starts)
+
+
 def _line_of(text: str, pattern: str, occurrence: int = 0) -> int | None:
     """1-based line of the ``occurrence``-th regex match in ``text`` (None when not found)."""
-    for i, m in enumerate(re.finditer(pattern, text, flags=re.MULTILINE)):
-        if i == occurrence:
-            return text.count("\n", 0, m.start()) + 1
-    return None
+    lines = _match_lines(text, pattern)
+    return lines[occurrence] if 0 <= occurrence < len(lines) else None
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -383,6 +468,9 @@ def _load_folder(folder: Path, origin: str, base: Deck | None,
         except _FileError as exc:
             problems.append(DeckProblem(deck_file, exc.line, exc.message))
             return base
+        except Exception as exc:  # any failure of one file is a problem of that file, never of the others
+            problems.append(DeckProblem(deck_file, None, f"cannot be loaded ({type(exc).__name__}: {exc})"))
+            return base
     elif base is not None:
         deck = base
     else:
@@ -401,6 +489,9 @@ def _load_folder(folder: Path, origin: str, base: Deck | None,
             card = _read_card(path, deck_id, deck.system)
         except _FileError as exc:
             problems.append(DeckProblem(path, exc.line, exc.message))
+            continue
+        except Exception as exc:  # any failure of one file is a problem of that file, never of the others
+            problems.append(DeckProblem(path, None, f"cannot be loaded ({type(exc).__name__}: {exc})"))
             continue
         cards[card.id] = card
     ordered = tuple(sorted(cards.values(), key=lambda c: (c.number, c.id)))
@@ -427,9 +518,20 @@ def load_decks(user_dir: Path | None = None, shipped_dir: Path | None = None) ->
         shipped_dir = templates_dir()
     library = DeckLibrary()
     for origin, root in (("shipped", shipped_dir), ("user", user_dir)):
-        for folder in _deck_folders(root):
+        try:
+            folders = _deck_folders(root)
+        except OSError as exc:
+            library.problems.append(DeckProblem(Path(root) if root else Path("."), None,
+                                                f"cannot list the folder ({exc.strerror or exc})"))
+            continue
+        for folder in folders:
             base = library.decks.get(folder.name) if origin == "user" else None
-            deck = _load_folder(folder, origin, base, library.problems)
+            try:
+                deck = _load_folder(folder, origin, base, library.problems)
+            except Exception as exc:  # e.g. an unreadable folder: that deck only
+                library.problems.append(DeckProblem(folder, None, f"cannot be loaded ({type(exc).__name__}: "
+                                                                  f"{exc})"))
+                deck = base
             if deck is not None:
                 library.decks[deck.id] = deck
     return library

@@ -58,7 +58,7 @@ from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store.database import db
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .changesets import Edit, Recorder, redo_changes, undo_changes
-from .common import NotFound, ServiceError, resolve_platoon, thresholds_of
+from .common import NotFound, ServiceError, check_line, check_multiline, resolve_platoon, thresholds_of
 
 OUTCOMES: tuple[str, ...] = ("victory", "defeat", "draw")
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
@@ -111,9 +111,9 @@ def _text(value: Any, what: str, limit: int | None = None) -> str:
     if not isinstance(value, str):
         raise ServiceError(f"{what} must be text, not {value!r}")
     value = value.strip()
-    if limit is not None and len(value) > limit:
-        raise ServiceError(f"{what} is too long ({len(value)} characters, at most {limit})")
-    return value
+    if what in ("notes", "reason"):
+        return check_multiline(value, what, limit or NOTES_MAX)
+    return check_line(value, what, limit or NAME_MAX)
 
 
 def check_outcome(value: Any) -> str | None:
@@ -1179,11 +1179,9 @@ def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
     data = history(platoon)
     text = events_csv(data["events"]) if fmt == "csv" else json.dumps(data, ensure_ascii=False, indent=1,
                                                                         default=str)
-    try:
-        with open(path, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise ServiceError(f"cannot write {path}: {exc.strerror or exc}") from None
+    from .. import fileio
+
+    fileio.write_atomic(path, text, f"history.{fmt}")
     return len(data["events"])
 
 

@@ -18,7 +18,7 @@ from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
 from ..store.database import db
 from ..store.models import Campaign, Platoon, SologearSheet
 from .changesets import Edit, Recorder
-from .common import NotFound, ServiceError, find_campaign, thresholds_of
+from .common import NotFound, ServiceError, check_line, check_multiline, find_campaign, thresholds_of
 
 SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
 """Stored system value -> label."""
@@ -41,12 +41,10 @@ def parse_system(system: str) -> str:
 
 
 def check_name(name: str, what: str) -> str:
+    """A name: one line (no NUL, control characters or line breaks), not empty, at most NAME_MAX characters."""
     if not isinstance(name, str) or not name.strip():
         raise ServiceError(f"{what} name must not be empty")
-    name = " ".join(name.split())
-    if len(name) > NAME_MAX:
-        raise ServiceError(f"{what} name is too long ({len(name)} characters, at most {NAME_MAX})")
-    return name
+    return check_line(name, f"{what} name", NAME_MAX, required=True)
 
 
 NOTES_MAX = 10_000
@@ -54,10 +52,7 @@ NOTES_MAX = 10_000
 
 def check_notes(notes: Any, what: str = "notes") -> str:
     """Free text: at most NOTES_MAX characters (None -> "")."""
-    text = "" if notes is None else str(notes)
-    if len(text) > NOTES_MAX:
-        raise ServiceError(f"{what} are too long ({len(text)} characters, at most {NOTES_MAX})")
-    return text
+    return check_multiline(notes, what, NOTES_MAX, verb="are")
 
 
 def _check_period(period: Any) -> int | None:
@@ -248,6 +243,10 @@ def unarchive_campaign(ref: str | int) -> Edit:
 def delete_campaign(ref: str | int) -> Edit:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
     holds every row, so undo puts it all back with the same ids."""
+    from .backups import backup_before
+
+    _campaign(ref)  # an unknown name is refused before anything is written
+    backup_before("delete")
     rec = Recorder()
     with db.atomic():
         c = _campaign(ref)

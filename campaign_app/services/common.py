@@ -5,13 +5,74 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..errors import ServiceError, StoreProblem  # noqa: F401 - re-exported for the services and the GUI
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
 from ..store.models import Campaign, Platoon, Roll, SologearSheet
 
+SQLITE_INT_MAX = 2**63 - 1
+"""Row ids and every stored whole number fit in SQLite's 64-bit integers."""
 
-class ServiceError(ValueError):
-    """Input a service refuses; the message says what is wrong. Nothing was written."""
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def _bad_char(text: str, multiline: bool) -> str | None:
+    """A description of the first character a stored text must not hold, or ``None``."""
+    for ch in text:
+        if multiline and ch in "\n\r\t":
+            continue
+        if ch == "\x00":
+            return "a NUL character"
+        if ch in _LINE_BREAKS:
+            return "a line break"
+        code = ord(ch)
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            return f"a control character (U+{code:04X})"
+        if 0xD800 <= code <= 0xDFFF:
+            return "text that is not valid Unicode"
+    return None
+
+
+def check_line(value: Any, what: str, max_len: int, *, required: bool = False) -> str:
+    """One line of text (a name, a title): spaces collapsed; no NUL, control characters or line breaks; at
+    most ``max_len`` characters; with ``required``, not empty."""
+    text = "" if value is None else value if isinstance(value, str) else str(value)
+    bad = _bad_char(text.replace("\t", " "), multiline=False)
+    if bad:
+        raise ServiceError(f"{what} must not contain {bad}")
+    text = " ".join(text.split())
+    if required and not text:
+        raise ServiceError(f"{what} must not be empty")
+    if len(text) > max_len:
+        raise ServiceError(f"{what} is too long ({len(text)} characters, at most {max_len})")
+    return text
+
+
+def check_multiline(value: Any, what: str, max_len: int, verb: str = "is") -> str:
+    """Free text (notes): line breaks and tabs allowed, other control characters and NUL refused, at most
+    ``max_len`` characters."""
+    text = "" if value is None else value if isinstance(value, str) else str(value)
+    bad = _bad_char(text, multiline=True)
+    if bad:
+        raise ServiceError(f"{what} must not contain {bad}")
+    if len(text) > max_len:
+        raise ServiceError(f"{what} {verb} too long ({len(text)} characters, at most {max_len})")
+    return text
+
+
+REASON_MAX = 500
+
+
+def check_reason(value: Any) -> str:
+    """The reason given for a change (logged with it)."""
+    return check_multiline(value, "the reason", REASON_MAX).strip()
+
+
+def check_row_id(value: Any, what: str) -> int:
+    """A row id from the GUI or the command line: a whole number SQLite can hold."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SQLITE_INT_MAX:
+        raise NotFound(f"no {what} with id {value}")
+    return value
 
 
 class NotFound(ServiceError):
@@ -35,7 +96,7 @@ def _by_name(query: Any, field: Any, name: str) -> list[Any]:
 def find_campaign(name_or_id: str | int) -> Campaign:
     """A campaign by id (an int, from the GUI) or by name (a str is always a name)."""
     if isinstance(name_or_id, int):
-        found = Campaign.get_or_none(Campaign.id == name_or_id)
+        found = Campaign.get_or_none(Campaign.id == check_row_id(name_or_id, "campaign"))
     else:
         matches = _by_name(Campaign.select(), Campaign.name, name_or_id)
         found = matches[0] if len(matches) == 1 else None
@@ -48,7 +109,7 @@ def find_platoon(name_or_id: str | int, campaign: str | int | Campaign | None = 
     """A platoon by id, or by name (within ``campaign`` if given; a name used in two campaigns must be
     qualified)."""
     if isinstance(name_or_id, int):
-        found = Platoon.get_or_none(Platoon.id == name_or_id)
+        found = Platoon.get_or_none(Platoon.id == check_row_id(name_or_id, "platoon"))
         if found is None:
             raise NotFound(f"no platoon with id {name_or_id}")
         return found
@@ -77,7 +138,8 @@ def resolve_platoon(ref: str | int | Platoon, campaign: str | int | None = None)
     try:
         return find_platoon(ref, campaign)
     except NotFound:
-        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None:
+        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None \
+                and int(ref.strip()) <= SQLITE_INT_MAX:
             found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
             if found is not None:
                 return found
@@ -87,7 +149,7 @@ def resolve_platoon(ref: str | int | Platoon, campaign: str | int | None = None)
 def find_sheet(name_or_id: str | int) -> SologearSheet:
     """A Sologear campaign sheet by its campaign's name (or the sheet id)."""
     if isinstance(name_or_id, int):
-        found = SologearSheet.get_or_none(SologearSheet.id == name_or_id)
+        found = SologearSheet.get_or_none(SologearSheet.id == check_row_id(name_or_id, "Sologear campaign"))
     else:
         try:
             camp = find_campaign(name_or_id)

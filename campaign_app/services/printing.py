@@ -11,12 +11,12 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
@@ -77,33 +77,13 @@ def page_count(pdf: bytes) -> int:
 
 def check_output(path: str | os.PathLike[str]) -> Path:
     """The output path, refused when it is a folder or its folder does not exist."""
-    out = Path(path).expanduser().absolute()
-    if out.is_dir():
-        raise ServiceError(f"{out} is a folder; give a file name such as sheet.pdf")
-    if not out.parent.is_dir():
-        raise ServiceError(f"the folder {out.parent} does not exist")
-    return out
+    return fileio.check_output(path, "sheet.pdf")
 
 
 def write_pdf_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename: the file is
-    either the whole new PDF or untouched (an old file stays as it was when writing fails)."""
-    out = check_output(path)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, out.stat().st_mode & 0o777 if out.exists() else _FILE_MODE)
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise ServiceError(f"cannot write {out}: {exc.strerror or exc}") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return out
+    """Write ``data`` to ``path`` through a randomly named temporary file in the same folder and a rename
+    (:mod:`campaign_app.fileio`): the file is either the whole new PDF or untouched."""
+    return fileio.write_atomic(path, data, "sheet.pdf")
 
 
 def _campaign_of(ref: str | int | None) -> Campaign | None:

@@ -39,11 +39,13 @@ from ..store.models import (
     XpChange,
     now,
 )
-from .campaigns import check_name, check_notes
+from .campaigns import NAME_MAX, check_name, check_notes
 from .changesets import Edit, Recorder, combine, redo_changes, undo_changes
 from .common import (
     NotFound,
     ServiceError,
+    check_line,
+    check_reason,
     find_campaign,
     resolve_platoon,
     roll_to_dict,
@@ -151,7 +153,7 @@ def platoon_name_problem(campaign_id: int, name: str, exclude_id: int | None = N
 
 def _log(rec: Recorder, p: Platoon, field: str, old: Any, new: Any, reason: str = "") -> None:
     rec.create(AttributeChange, platoon=p.id, field=field, old_value=None if old is None else str(old),
-               new_value=None if new is None else str(new), reason=reason or "")
+               new_value=None if new is None else str(new), reason=check_reason(reason))
 
 
 def _shown(field: str, value: Any) -> Any:
@@ -415,7 +417,7 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
         if old != xp:
             rec.update(target, xp=xp)
             rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
-                       xp_after=xp, reason=reason or "")
+                       xp_after=xp, reason=check_reason(reason))
     label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
     msg = f"{label}: XP {old} -> {xp}" if old != xp else f"{label}: XP stays {xp}"
     return Edit("platoon", p.id, msg, {"id": p.id, "who": who, "old": old, "new": xp, "reason": reason},
@@ -450,7 +452,7 @@ def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = No
     if name is not None:
         values["name"] = check_name(name, "leader")
     if rank is not None:
-        values["rank"] = " ".join(rank.split())
+        values["rank"] = check_line(rank, "rank", NAME_MAX)
     if notes is not None:
         values["notes"] = check_notes(notes)
     rec = Recorder()
@@ -480,7 +482,7 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         raise ServiceError("give the new leader's XP or roll for it (the replacement roll), not both or neither")
     if xp is not None:
         xp = _check_xp(xp, "leader XP")
-    rank = " ".join((rank or DEFAULT_RANK).split()) or DEFAULT_RANK
+    rank = check_line(rank or DEFAULT_RANK, "rank", NAME_MAX) or DEFAULT_RANK
     rec = Recorder()
     with db.atomic():
         p = _platoon(ref, campaign)

@@ -25,7 +25,7 @@ from ..store.database import db
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 from .campaigns import check_name, create_campaign, rename_campaign
 from .changesets import Edit, Recorder
-from .common import NotFound, ServiceError, find_sheet, roll_to_dict, store_rolls
+from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, roll_to_dict, store_rolls
 
 T = TypeVar("T")
 
@@ -34,6 +34,7 @@ HEADER_FIELDS: tuple[str, ...] = ("date", "area", "pilot", "gear_name", "gear_tv
 """Sheet fields the user edits directly (plus the campaign ``name``)."""
 
 TEXT_MAX = 120
+NOTES_MAX = 10_000
 STATE_FIELDS: tuple[str, ...] = ("gear_damaged", "short_ammo", "pilot_status", "status", "end_reason")
 """The sheet's state a turn may change; saved in ``SologearTurn.state_before`` so undo is exact."""
 
@@ -72,10 +73,11 @@ def _sheet(ref: str | int | SologearSheet) -> SologearSheet:
 
 
 def _text(value: Any, what: str) -> str:
-    text = " ".join(str(value if value is not None else "").split())
-    if len(text) > TEXT_MAX:
-        raise ServiceError(f"{what} is too long ({len(text)} characters, at most {TEXT_MAX})")
-    return text
+    return check_line(value, what, TEXT_MAX)
+
+
+def _notes(value: Any, what: str = "notes") -> str:
+    return check_multiline(value, what, NOTES_MAX, verb="are")
 
 
 def _whole(value: Any, what: str, low: int | None = 0, high: int | None = None) -> int:
@@ -467,7 +469,7 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
         rec.changes.ops.extend(made.changes.ops)
         sheet = rec.create(SologearSheet, campaign=made.id, pilot=pilot, gear_tv=tv,
                            variable_tables=bool(variable_tables), ferocious=bool(ferocious), reward_dice=dice,
-                           notes=notes or "", **values)
+                           notes=_notes(notes), **values)
         summary = sheet_data(sheet)
     return Edit("sheet", sheet.id, f"created Sologear campaign {name!r} for pilot {pilot}", summary, rec.changes)
 
@@ -485,7 +487,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
         if key == "gear_tv":
             values[key] = _gear_tv(value)
         elif key == "notes":
-            values[key] = str(value or "")
+            values[key] = _notes(value)
         else:
             values[key] = _text(value, key.replace("_", " "))
             if key == "pilot" and not values[key]:
@@ -760,7 +762,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         if short_ammo is not None:
             values["short_ammo"] = bool(short_ammo)
         if notes is not None:
-            values["notes"] = str(notes)
+            values["notes"] = _notes(notes, "turn notes")
         rec.update(turn, **values)
         reason = None
         if is_last:

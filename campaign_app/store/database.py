@@ -1,26 +1,49 @@
 """The one database entry point.
 
-``init_db(path, backup_dir)`` refuses a file that is not an SQLite database, fails ``PRAGMA
-integrity_check`` or was made by a newer campaign_app (naming the file and the newest backup, and never
-touching it); otherwise it backs the file up, applies the pending numbered migrations of ``db/migrations/``
-(playhouse.migrations), and opens it with ``foreign_keys=1`` and WAL.
+``init_db(path, backup_dir)`` first checks an existing file cheaply and without creating anything beside it
+(its header, its size against the header's page count, and, read-only, that it is a campaign_app database
+of a schema this version knows). A file that fails is refused untouched, naming the file and the newest good
+backup. Otherwise it opens the file with ``foreign_keys=1``, WAL and a busy timeout, and if migrations are
+pending it backs the file up first (the backup is integrity-checked), applies the numbered migrations of
+``db/migrations/`` and, should one fail, puts the backup back and says so. Once per day of use it makes a
+``daily`` backup (see :mod:`.backups`).
+
+Every write transaction starts with ``BEGIN IMMEDIATE``: it takes the write lock at once and waits up to the
+busy timeout (``CAMPAIGN_APP_BUSY_TIMEOUT`` seconds, default 10) for another writer to finish. SQLite errors
+are turned into :mod:`campaign_app.errors` types with one clear sentence (busy, disk full, read-only, I/O).
+The full ``PRAGMA integrity_check`` runs in :func:`check_database` (``campaign-cli check``, the GUI's
+background check) and before a backup or a migration, never at every open.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
+import errno
 import importlib.util
 import logging
-import re
+import os
 import sqlite3
+import stat
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import peewee
 from peewee import SqliteDatabase
 from playhouse.migrate import SqliteMigrator
 
 from .. import __version__
+from ..errors import (
+    BUSY_MESSAGE,
+    DatabaseBusyError,
+    DiskFullError,
+    ReadOnlyError,
+    StorageIOError,
+    StoreProblem,
+)
 from ..resources import migrations_dir
 from .models import MODELS, SchemaMigration, database_proxy
 
@@ -30,12 +53,15 @@ db = database_proxy
 """Use ``db.atomic()`` in services; the real database is bound by :func:`init_db`."""
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-KEEP_BACKUPS = 20
-_MIGRATION_FILE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.py$")
+ENV_BUSY_TIMEOUT = "CAMPAIGN_APP_BUSY_TIMEOUT"
+DEFAULT_BUSY_TIMEOUT = 10.0
+MAX_BUSY_TIMEOUT = 3600.0
 
 
 class DatabaseError(Exception):
     """Base class of the errors that keep a database from opening."""
+
+    exit_code = 2
 
 
 class DatabaseOpenError(DatabaseError):
@@ -45,6 +71,136 @@ class DatabaseOpenError(DatabaseError):
 class DatabaseTooNewError(DatabaseError):
     """The file was written by a newer campaign_app. The file is left untouched."""
 
+
+class MigrationFailedError(DatabaseError):
+    """A migration failed; the file was put back from the backup made just before."""
+
+    exit_code = 1
+
+
+# --------------------------------------------------------------------------------------------- settings
+
+def busy_timeout_setting(value: Any = None) -> float:
+    """Seconds a writer waits for the write lock: ``value`` if given, else ``CAMPAIGN_APP_BUSY_TIMEOUT``,
+    else 10."""
+    raw = value if value is not None else os.environ.get(ENV_BUSY_TIMEOUT)
+    if raw is None or raw == "":
+        return DEFAULT_BUSY_TIMEOUT
+    try:
+        seconds = float(raw)
+    except (TypeError, ValueError):
+        raise DatabaseError(f"the busy timeout must be a number of seconds, not {raw!r}") from None
+    if not 0 <= seconds <= MAX_BUSY_TIMEOUT:
+        raise DatabaseError(f"the busy timeout must be between 0 and {MAX_BUSY_TIMEOUT:g} seconds, not {raw!r}")
+    return seconds
+
+
+# ------------------------------------------------------------------------------------ error translation
+
+def _sqlite_error(exc: BaseException) -> BaseException:
+    """The sqlite3 error behind a peewee error (peewee passes it as the first argument)."""
+    if isinstance(exc, sqlite3.Error):
+        return exc
+    for candidate in (*getattr(exc, "args", ())[:1], exc.__cause__, exc.__context__):
+        if isinstance(candidate, sqlite3.Error):
+            return candidate
+    return exc
+
+
+def store_problem(exc: BaseException, db_file: str | os.PathLike[str] | None) -> StoreProblem | None:
+    """The one-sentence :class:`StoreProblem` for an SQLite or OS error, or ``None`` when ``exc`` is not
+    trouble in the environment (a constraint, a programming error...)."""
+    name = str(db_file) if db_file else "the database"
+    folder = str(Path(db_file).parent) if db_file else "its folder"
+    if isinstance(exc, StoreProblem):
+        return exc
+    if isinstance(exc, OSError):
+        where = exc.filename or name
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return DiskFullError(f"disk full: cannot write {where}; nothing was written (free some space and "
+                                 "try again)")
+        if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return ReadOnlyError(f"cannot write {where}: {exc.strerror} (read-only file or folder); nothing "
+                                 "was written")
+        return StorageIOError(f"cannot use {where}: {exc.strerror or exc}")
+    inner = _sqlite_error(exc)
+    if not isinstance(inner, sqlite3.Error):
+        return None
+    code = getattr(inner, "sqlite_errorcode", None)
+    text = str(inner)
+    primary = code & 0xFF if isinstance(code, int) else None
+    lowered = text.lower()
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "database is locked" in lowered:
+        return DatabaseBusyError(BUSY_MESSAGE)
+    if primary == sqlite3.SQLITE_FULL or "database or disk is full" in lowered:
+        return DiskFullError(f"disk full: {name} cannot grow; nothing was written (free some space and try "
+                             "again)")
+    if primary == sqlite3.SQLITE_READONLY or "readonly database" in lowered:
+        return ReadOnlyError(f"{name} cannot be written (the file or its folder {folder} is read-only); "
+                             "nothing was written")
+    if primary == sqlite3.SQLITE_CANTOPEN or "unable to open database" in lowered:
+        return ReadOnlyError(f"cannot open {name}: check that the folder {folder} exists and can be written")
+    if primary == sqlite3.SQLITE_IOERR or "disk i/o error" in lowered:
+        return StorageIOError(f"the disk reported an error while using {name} ({text}); nothing was written")
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "malformed" in lowered:
+        return StorageIOError(f"{name} is damaged ({text}); run 'campaign-cli check' or restore a backup")
+    return None
+
+
+@contextmanager
+def translated(db_file: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Re-raise environment trouble (busy, full, read-only, I/O) as a :class:`StoreProblem`."""
+    try:
+        yield
+    except (sqlite3.Error, peewee.PeeweeException, OSError) as exc:
+        problem = store_problem(exc, db_file)
+        if problem is None or problem is exc:
+            raise
+        raise problem from exc
+
+
+class CampaignDatabase(SqliteDatabase):
+    """peewee's SqliteDatabase with ``BEGIN IMMEDIATE`` transactions and translated errors."""
+
+    def __init__(self, database: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+                 backup_dir: Path | None = None) -> None:
+        millis = int(busy_timeout * 1000)
+        super().__init__(database, timeout=busy_timeout, lock_type="IMMEDIATE",
+                         pragmas=[("busy_timeout", millis), ("foreign_keys", 1), ("journal_mode", "wal")])
+        self.busy_timeout = busy_timeout
+        self.db_file = Path(database)
+        self.backup_dir = backup_dir or self.db_file.parent / "backups"
+
+    def _in_transaction(self) -> bool:
+        conn = self._state.conn
+        return bool(conn is not None and conn.in_transaction)
+
+    def connect(self, reuse_if_open: bool = False) -> bool:
+        with translated(self.database):
+            return bool(super().connect(reuse_if_open=reuse_if_open))
+
+    def execute_sql(self, sql: str, params: Any = None) -> Any:
+        if sql.startswith(("ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")) and not self._in_transaction():
+            return None  # SQLite already rolled the whole transaction back (e.g. disk full): keep the cause
+        with translated(self.database):
+            return super().execute_sql(sql, params)
+
+    def begin(self, lock_type: str | None = None) -> None:
+        with translated(self.database):
+            super().begin(lock_type)
+
+    def commit(self) -> None:
+        with translated(self.database):
+            super().commit()
+
+    def rollback(self) -> None:
+        if not self.is_closed() and not self._in_transaction():
+            return  # nothing to roll back: SQLite did it already; the original error is what matters
+        with translated(self.database):
+            super().rollback()
+
+
+# ------------------------------------------------------------------------------------------- migrations
 
 @dataclass(frozen=True)
 class Migration:
@@ -62,10 +218,13 @@ class Migration:
 
 
 def available_migrations(folder: Path | None = None) -> list[Migration]:
+    import re
+
     folder = folder or migrations_dir()
+    pattern = re.compile(r"^(\d{4})_([a-z0-9_]+)\.py$")
     found = []
     for path in sorted(folder.iterdir()):
-        m = _MIGRATION_FILE.match(path.name)
+        m = pattern.match(path.name)
         if m:
             found.append(Migration(int(m.group(1)), m.group(2), path))
     numbers = [m.number for m in found]
@@ -78,112 +237,216 @@ def schema_version_supported() -> int:
     return len(available_migrations())
 
 
-def newest_backup(backup_dir: Path | None, db_file: Path) -> Path | None:
-    if backup_dir is None or not backup_dir.is_dir():
-        return None
-    backups = sorted(backup_dir.glob(f"{db_file.stem}-*.db"))
-    return backups[-1] if backups else None
+# ------------------------------------------------------------------------------------ cheap file checks
+
+@dataclass(frozen=True)
+class HeaderFacts:
+    page_size: int
+    page_count: int | None
+    """The header's page count, or ``None`` when the header says it is not valid (very old writers)."""
+    size: int
+    wal_mode: bool
 
 
-def _backup_hint(backup_dir: Path | None, db_file: Path) -> str:
-    newest = newest_backup(backup_dir, db_file)
-    return f"The newest backup is {newest}." if newest else "No backup of it was found."
+def wal_path(db_file: Path) -> Path:
+    return db_file.with_name(db_file.name + "-wal")
 
 
-def _inspect(db_file: Path, backup_dir: Path | None) -> int:
-    """Check an existing file read-only; return its applied schema version (0 for an empty database)."""
-    with db_file.open("rb") as fh:
-        header = fh.read(16)
-    if header and header != SQLITE_HEADER:
-        raise DatabaseOpenError(f"{db_file} is not a campaign_app database (not an SQLite file). "
-                                f"It was left untouched. {_backup_hint(backup_dir, db_file)}")
-    if not header:
+def _hint(backup_dir: Path | None, db_file: Path) -> str:
+    from .backups import newest_good_backup
+
+    if backup_dir is None:
+        return ""
+    newest = newest_good_backup(backup_dir, db_file)
+    return f"The newest good backup is {newest}." if newest else "No backup of it was found."
+
+
+def _refuse(db_file: Path, why: str, backup_dir: Path | None) -> DatabaseOpenError:
+    return DatabaseOpenError(f"{db_file} {why}. It was left untouched. {_hint(backup_dir, db_file)}".strip())
+
+
+def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
+    """Check the first 100 bytes and the size of an existing file (plain reads: nothing is created).
+
+    Refused: a 0-byte file, a file that is not SQLite, an impossible page size, a size that is not a whole
+    number of pages or that differs from the header's page count (a file cut short or padded)."""
+    try:
+        if not stat.S_ISREG(db_file.stat().st_mode):
+            raise DatabaseOpenError(f"{db_file} is not a regular file, so it cannot be a database file")
+        with db_file.open("rb") as fh:
+            header = fh.read(100)
+            size = os.fstat(fh.fileno()).st_size
+    except IsADirectoryError:
+        raise DatabaseOpenError(f"{db_file} is a folder, not a database file") from None
+    except OSError as exc:
+        raise DatabaseOpenError(f"cannot read {db_file}: {exc.strerror or exc}") from None
+    if size == 0:
+        raise _refuse(db_file, "is empty (0 bytes), so it holds no campaign: delete it to start afresh or "
+                               "restore a backup", backup_dir)
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        raise _refuse(db_file, "is not a campaign_app database (not an SQLite file)", backup_dir)
+    (raw_page_size,) = struct.unpack(">H", header[16:18])
+    page_size = 65536 if raw_page_size == 1 else raw_page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise _refuse(db_file, f"is damaged (its header gives an impossible page size, {raw_page_size})",
+                      backup_dir)
+    change_counter, count = struct.unpack(">II", header[24:32])
+    (valid_for,) = struct.unpack(">I", header[92:96])
+    page_count = count if count and valid_for == change_counter else None
+    wal_mode = header[18] == 2 and header[19] == 2
+    if size % page_size:
+        raise _refuse(db_file, f"is damaged: its size ({size} bytes) is not a whole number of {page_size}-byte "
+                               "pages (was it cut short?)", backup_dir)
+    if page_count is not None and page_count * page_size != size:
+        wal = wal_path(db_file)
+        in_use = wal.exists() and wal.stat().st_size > 0
+        # while another program checkpoints its WAL the header can run ahead of the file for a moment
+        if not in_use:
+            raise _refuse(db_file, f"is damaged: it has {size // page_size} pages but its header says "
+                                   f"{page_count} (was it cut short or copied while in use?)", backup_dir)
+    return HeaderFacts(page_size, page_count, size, wal_mode)
+
+
+def _read_only_uri(db_file: Path) -> str:
+    """A read-only URI that creates nothing beside the file (``immutable``: no -wal/-shm, no locks). Only
+    used when no -wal file exists, i.e. when nobody has the database open in WAL mode."""
+    return f"{db_file.as_uri()}?mode=ro&immutable=1"
+
+
+def schema_facts(con: sqlite3.Connection, db_file: Path, backup_dir: Path | None) -> int:
+    """The applied schema version (0 for an SQLite file without tables); refuses other SQLite files."""
+    has_table = con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
+                            "name='schema_migration'").fetchone()
+    if not has_table:
+        other = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+        if other:
+            raise _refuse(db_file, "is an SQLite file but not a campaign_app database", backup_dir)
         return 0
-    try:
-        con = sqlite3.connect(f"{db_file.as_uri()}?mode=ro", uri=True)
+    version = con.execute("SELECT max(number) FROM schema_migration").fetchone()[0]
+    return int(version or 0)
+
+
+def inspect_file(db_file: Path, backup_dir: Path | None = None) -> int | None:
+    """Cheap read-only checks of an existing file. Returns its schema version, or ``None`` when the file is
+    in use (a -wal file exists); then the version is read once the file is open."""
+    read_header(db_file, backup_dir)
+    wal = wal_path(db_file)
+    if wal.exists():
+        # in use (or left by a crash): read it through the WAL, read-only, so closing checkpoints nothing
         try:
-            rows = con.execute("PRAGMA integrity_check").fetchall()
-            if rows != [("ok",)]:
-                problems = "; ".join(str(r[0]) for r in rows[:3])
-                raise DatabaseOpenError(f"{db_file} is damaged (integrity check: {problems}). It was left "
-                                        f"untouched. {_backup_hint(backup_dir, db_file)}")
-            has_table = con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
-                                    "name='schema_migration'").fetchone()
-            if not has_table:
-                other = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
-                if other:
-                    raise DatabaseOpenError(f"{db_file} is an SQLite file but not a campaign_app database. "
-                                            f"It was left untouched. {_backup_hint(backup_dir, db_file)}")
-                return 0
-            version = con.execute("SELECT max(number) FROM schema_migration").fetchone()[0]
-            return int(version or 0)
-        finally:
-            con.close()
+            con = sqlite3.connect(f"{db_file.as_uri()}?mode=ro", uri=True, timeout=1)
+            try:
+                return schema_facts(con, db_file, backup_dir)
+            finally:
+                con.close()
+        except sqlite3.Error:
+            return None  # busy or not readable read-only: decided once the file is open
+    try:
+        con = sqlite3.connect(_read_only_uri(db_file), uri=True)
+    except sqlite3.Error as exc:
+        raise _refuse(db_file, f"cannot be read as a database ({exc})", backup_dir) from None
+    try:
+        return schema_facts(con, db_file, backup_dir)
     except sqlite3.DatabaseError as exc:
-        raise DatabaseOpenError(f"{db_file} cannot be read as a database ({exc}). It was left untouched. "
-                                f"{_backup_hint(backup_dir, db_file)}") from exc
-
-
-def backup_file(db_file: Path, backup_dir: Path, keep: int = KEEP_BACKUPS) -> Path:
-    """Copy the database (WAL-safe, with SQLite's backup API) to ``<stem>-<timestamp>.db``."""
-    backup_dir.mkdir(parents=True, exist_ok=True)
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-    target = backup_dir / f"{db_file.stem}-{stamp}.db"
-    src = sqlite3.connect(f"{db_file.as_uri()}?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(target)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
+        if wal.exists():  # someone opened it meanwhile; read it properly once open
+            return None
+        raise _refuse(db_file, f"cannot be read as a database ({exc})", backup_dir) from None
     finally:
-        src.close()
-    old = sorted(backup_dir.glob(f"{db_file.stem}-*.db"))
-    for stale in old[:-keep] if keep > 0 else []:
-        stale.unlink(missing_ok=True)
-    log.info("backed up %s to %s", db_file, target)
-    return target
+        con.close()
 
 
-def init_db(path: str | Path, backup_dir: str | Path | None = None) -> SqliteDatabase:
+def integrity_problems(con: sqlite3.Connection, limit: int = 20) -> list[str]:
+    """SQLite's full ``PRAGMA integrity_check`` (reads every page): its findings, empty when ok."""
+    rows = con.execute(f"PRAGMA integrity_check({int(limit)})").fetchall()
+    return [] if rows == [("ok",)] else [str(r[0]) for r in rows]
+
+
+def _too_new(db_file: Path, version: int, supported: int) -> DatabaseTooNewError:
+    return DatabaseTooNewError(
+        f"{db_file} was made by a newer version of campaign_app (schema {version}; this is version "
+        f"{__version__}, schema {supported}). Please update campaign_app. The file was left untouched.")
+
+
+# ------------------------------------------------------------------------------------------------- open
+
+def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | None = None, *,
+            busy_timeout: float | None = None, daily_backup: bool = True) -> SqliteDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it."""
+    from . import backups
+
     db_file = Path(path)
     bdir = Path(backup_dir) if backup_dir else db_file.parent / "backups"
+    timeout = busy_timeout_setting(busy_timeout)
     migrations = available_migrations()
     supported = len(migrations)
-    version = _inspect(db_file, bdir) if db_file.exists() else 0
-    if version > supported:
-        raise DatabaseTooNewError(
-            f"{db_file} was made by a newer version of campaign_app (schema {version}; this is version "
-            f"{__version__}, schema {supported}). Please update campaign_app. The file was left untouched.")
+    existed = db_file.exists()
+    if existed:
+        version = inspect_file(db_file, bdir)
+        if version is not None and version > supported:
+            raise _too_new(db_file, version, supported)
     close_db()
-    db_file.parent.mkdir(parents=True, exist_ok=True)
-    if version < supported and db_file.exists() and db_file.stat().st_size > 0:
-        backup_file(db_file, bdir)
-    database = SqliteDatabase(str(db_file), pragmas={"foreign_keys": 1, "journal_mode": "wal",
-                                                     "busy_timeout": 5000})
+    with translated(db_file):
+        db_file.parent.mkdir(parents=True, exist_ok=True)
+    database = CampaignDatabase(str(db_file), timeout, bdir)
     database_proxy.initialize(database)
     database.connect(reuse_if_open=True)
+    try:
+        with translated(db_file):
+            version = schema_facts(database.connection(), db_file, bdir)
+    except (DatabaseError, StoreProblem):
+        database.close()
+        raise
+    if version > supported:
+        database.close()
+        raise _too_new(db_file, version, supported)
     pending = [m for m in migrations if m.number > version]
+    made: Path | None = None
+    if pending and existed:
+        # a full integrity check of the copy, then the upgrade; a damaged file is not upgraded
+        made = backups.make_backup(database, db_file, bdir, reason="upgrade")
     if pending:
-        migrator = SqliteMigrator(database)
-        if version == 0:
+        try:
+            _migrate(database, pending, version, db_file)
+        except Exception as exc:
+            database.close()
+            if made is None:
+                raise
+            backups.copy_database(made, db_file)
+            raise MigrationFailedError(
+                f"upgrading {db_file} to schema {supported} failed ({exc}); the file was put back as it was "
+                f"from the backup {made} made just before") from exc
+    elif daily_backup:
+        backups.daily_backup(database, db_file, bdir)
+    return database
+
+
+def _migrate(database: CampaignDatabase, pending: list[Migration], version: int, db_file: Path) -> None:
+    migrator = SqliteMigrator(database)
+    if version == 0:
+        with database.atomic():
             database.create_tables([SchemaMigration], safe=True)
-        for mig in pending:
-            module = mig.load()
-            # foreign keys off while a migration rebuilds tables; checked again afterwards
-            database.execute_sql("PRAGMA foreign_keys=0")
-            try:
-                with database.atomic():
-                    module.migrate(migrator, database)
-                    SchemaMigration.create(number=mig.number, name=mig.name, app_version=__version__)
+    for mig in pending:
+        module = mig.load()
+        # foreign keys off while a migration rebuilds tables; checked again afterwards
+        database.execute_sql("PRAGMA foreign_keys=0")
+        try:
+            with database.atomic():
+                # another program may have applied it while we waited for the write lock
+                if SchemaMigration.get_or_none(SchemaMigration.number == mig.number) is not None:
+                    continue
+                module.migrate(migrator, database)
+                SchemaMigration.create(number=mig.number, name=mig.name, app_version=__version__)
                 bad = database.execute_sql("PRAGMA foreign_key_check").fetchall()
                 if bad:
                     raise DatabaseError(f"migration {mig.number:04d} left broken references: {bad[:3]}")
-            finally:
-                database.execute_sql("PRAGMA foreign_keys=1")
-            log.info("applied migration %04d_%s to %s", mig.number, mig.name, db_file)
-    return database
+        finally:
+            database.execute_sql("PRAGMA foreign_keys=1")
+        log.info("applied migration %04d_%s to %s", mig.number, mig.name, db_file)
+
+
+def current_db() -> CampaignDatabase | None:
+    obj = database_proxy.obj
+    return obj if isinstance(obj, CampaignDatabase) else None
 
 
 def close_db() -> None:
@@ -191,6 +454,16 @@ def close_db() -> None:
     if current is not None and not current.is_closed():
         current.close()
 
+
+def data_version() -> int | None:
+    """``PRAGMA data_version`` of the open connection: it changes when *another* connection commits."""
+    current = database_proxy.obj
+    if current is None or current.is_closed():
+        return None
+    return int(current.execute_sql("PRAGMA data_version").fetchone()[0])
+
+
+# ------------------------------------------------------------------------------------------------ check
 
 @dataclass
 class CheckReport:
@@ -216,31 +489,59 @@ class CheckReport:
         return "\n".join(lines)
 
 
+def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
+    """Integrity check over a plain sqlite3 connection (read-only is enough): SQLite's own full check, the
+    foreign keys, and the app's invariants. Used by :func:`check_database` and the GUI's background check."""
+    report = CheckReport(db_file=db_file)
+    try:
+        report.problems += [f"integrity: {p}" for p in integrity_problems(con)]
+    except sqlite3.DatabaseError as exc:
+        report.problems.append(f"integrity: {exc}")
+        return report
+    try:
+        for table, rowid, parent, _fk in con.execute("PRAGMA foreign_key_check").fetchall():
+            report.problems.append(f"row {rowid} of {table} points to a missing {parent}")
+        version = con.execute("SELECT count(*) FROM schema_migration").fetchone()[0]
+        report.facts["schema_version"] = version
+        report.facts["schema_supported"] = schema_version_supported()
+        counts = {}
+        for m in MODELS:
+            if m is SchemaMigration:
+                continue
+            table = m._meta.table_name
+            counts[table] = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        report.facts["rows"] = ", ".join(f"{k} {v}" for k, v in counts.items() if v) or "none"
+        for (platoon_id, name, n) in con.execute(
+                "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
+                "AND l.status = 'active' GROUP BY p.id HAVING count(l.id) > 1").fetchall():
+            report.problems.append(f"platoon {name!r} (id {platoon_id}) has {n} active leaders")
+        for (name, n_battles, top) in con.execute(
+                "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
+                "GROUP BY p.id HAVING count(b.id) != max(b.number)").fetchall():
+            report.problems.append(f"platoon {name!r}: battle numbers have gaps ({n_battles} battles, "
+                                   f"highest number {top})")
+        for (name, xp, after) in con.execute(
+                "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
+                "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
+                "WHERE p.xp != x.xp_after").fetchall():
+            report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
+    except sqlite3.DatabaseError as exc:
+        report.problems.append(f"cannot read the tables: {exc}")
+    return report
+
+
 def check_database(database: SqliteDatabase) -> CheckReport:
     """Integrity check of an open database: SQLite's own checks plus the app's invariants."""
-    report = CheckReport(db_file=str(database.database))
-    rows = database.execute_sql("PRAGMA integrity_check").fetchall()
-    if rows != [("ok",)]:
-        report.problems += [f"integrity: {r[0]}" for r in rows]
-    for table, rowid, parent, _fk in database.execute_sql("PRAGMA foreign_key_check").fetchall():
-        report.problems.append(f"row {rowid} of {table} points to a missing {parent}")
-    version = SchemaMigration.select().count()
-    report.facts["schema_version"] = version
-    report.facts["schema_supported"] = schema_version_supported()
-    counts = {m._meta.table_name: m.select().count() for m in MODELS if m is not SchemaMigration}
-    report.facts["rows"] = ", ".join(f"{k} {v}" for k, v in counts.items() if v)  or "none"
-    for (platoon_id, name, n) in database.execute_sql(
-            "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
-            "AND l.status = 'active' GROUP BY p.id HAVING count(l.id) > 1").fetchall():
-        report.problems.append(f"platoon {name!r} (id {platoon_id}) has {n} active leaders")
-    for (name, n_battles, top) in database.execute_sql(
-            "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
-            "GROUP BY p.id HAVING count(b.id) != max(b.number)").fetchall():
-        report.problems.append(f"platoon {name!r}: battle numbers have gaps ({n_battles} battles, "
-                               f"highest number {top})")
-    for (name, xp, after) in database.execute_sql(
-            "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
-            "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
-            "WHERE p.xp != x.xp_after").fetchall():
-        report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
-    return report
+    with translated(database.database):
+        return check_connection(database.connection(), str(database.database))
+
+
+def check_file(db_file: str | os.PathLike[str]) -> CheckReport:
+    """The same check over a separate read-only connection (for a background thread)."""
+    path = Path(db_file)
+    con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+    try:
+        with translated(path):
+            return check_connection(con, str(path))
+    finally:
+        con.close()

@@ -9,7 +9,8 @@ import peewee
 import pytest
 
 from campaign_app.store import DatabaseOpenError, DatabaseTooNewError, check_database, close_db, init_db
-from campaign_app.store.database import available_migrations, backup_file
+from campaign_app.store.backups import make_backup
+from campaign_app.store.database import available_migrations
 from campaign_app.store.models import MODELS, Campaign, Platoon
 
 
@@ -46,22 +47,28 @@ def test_not_sqlite_file_is_refused_and_untouched(tmp_path: Path):
     assert bad.read_bytes() == before
 
 
-def test_damaged_database_is_refused_naming_newest_backup(tmp_path: Path):
+def test_damaged_page_is_found_by_check_and_refused_before_an_upgrade_backup(tmp_path: Path):
+    """A page wiped in the middle (header and size intact) passes the cheap open check; the full check finds
+    it, and a backup (made before every upgrade) refuses to copy it, naming the newest good backup."""
     close_db()
     good = tmp_path / "campaign.db"
     init_db(good, tmp_path / "backups")
-    Campaign.create(name="A", system="atomic_africa")
+    for i in range(30):
+        Campaign.create(name=f"A{i}", system="atomic_africa", notes="x" * 500)
     close_db()
-    backup = backup_file(good, tmp_path / "backups")
+    backup = make_backup(good, good, tmp_path / "backups", "manual")
     data = bytearray(good.read_bytes())
-    # wipe a page in the middle of the file (keeps the header)
-    data[4096:8192] = b"\xff" * 4096
+    data[4096 * 3:4096 * 4] = b"\xff" * 4096
     good.write_bytes(bytes(data))
+    database = init_db(good, tmp_path / "backups", daily_backup=False)
+    report = check_database(database)
+    assert not report.ok and any("integrity" in p for p in report.problems)
     with pytest.raises(DatabaseOpenError) as info:
-        init_db(good, tmp_path / "backups")
+        make_backup(database, good, tmp_path / "backups", "upgrade")
     assert str(good) in str(info.value)
     assert backup.name in str(info.value)
-    assert good.read_bytes() == bytes(data)
+    close_db()
+    assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == [backup.name]
 
 
 def test_newer_database_is_refused_and_untouched(tmp_path: Path):

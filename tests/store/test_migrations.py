@@ -31,5 +31,5 @@ def test_stored_database_upgrades_and_keeps_its_data(stored: Path, tmp_path: Pat
     assert Platoon.get(Platoon.name == "2nd Platoon").xp == 6
     assert check_database(database).ok
     version = int(stored.stem.split("_")[1])
-    backups = list((tmp_path / "backups").glob("campaign-*.db"))
+    backups = list((tmp_path / "backups").glob("campaign-*-upgrade.db"))
     assert len(backups) == (1 if version < len(available_migrations()) else 0)

@@ -1,0 +1,162 @@
+"""Crash safety under SIGKILL (run by hand; prints figures, asserts nothing).
+
+    python benchmarks/bench_kill.py [--trials 200] [--seed 1]
+
+Starts ``campaign-cli battle log`` on a copy of the sample database, kills it with SIGKILL at a random moment
+(uniform over 0 .. 1.3 x the median time of an undisturbed run, so some kills land after the end), then
+checks the file: SQLite's full integrity check and the app's invariants, and that every battle present is
+whole: identical (row, rolls, XP changes, leader changes) to the same battle logged without interruption on a
+copy of the starting file (same seed: the dice are the same). A battle is whole or absent; the count of
+battles that differ must stay 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ARGS = ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "3", "--leader-wounds", "1", "--objectives", "1",
+        "--outcome", "victory", "--seed", "7", "--notes", "kill test"]
+
+
+def cli(data: Path, *argv: str) -> list[str]:
+    return [sys.executable, "-m", "campaign_app.cli", *argv, "--data-dir", str(data)]
+
+
+def battle_facts(con: sqlite3.Connection, number: int) -> tuple[object, ...] | None:
+    """Everything the battle numbered ``number`` wrote: its row, rolls, XP changes and leader changes."""
+    row = con.execute("SELECT id, wounds, leader_wounds, platoon_xp_before, platoon_xp_after, leader_xp_before, "
+                      "leader_xp_after, leader_fate, xp_lost, notes FROM battle WHERE number = ?",
+                      (number,)).fetchone()
+    if row is None:
+        return None
+    bid = row[0]
+    rolls = con.execute("SELECT seq, purpose, faces, total, outcome FROM roll WHERE battle_id = ? ORDER BY id",
+                        (bid,)).fetchall()
+    xp = con.execute("SELECT who, delta, xp_after FROM xp_change WHERE battle_id = ? ORDER BY id",
+                     (bid,)).fetchall()
+    leaders = con.execute("SELECT name, xp_at_join, joined_battle_id = ? FROM leader WHERE joined_battle_id = ? "
+                          "OR left_battle_id = ? ORDER BY id", (bid, bid, bid)).fetchall()
+    return (row[1:], tuple(rolls), tuple(xp), tuple(leaders))
+
+
+class Reference:
+    """The same battles logged without interruption, in this process, on a copy of the starting file."""
+
+    def __init__(self, start_db: Path, folder: Path) -> None:
+        self.data = folder
+        folder.mkdir()
+        shutil.copy(start_db, folder / "campaign.db")
+        self.count = 0
+
+    def facts(self, number: int) -> tuple[object, ...] | None:
+        from campaign_app.cli import main as cli_main
+
+        while self.count < number:
+            with open(os.devnull, "w") as sink:
+                import contextlib
+
+                with contextlib.redirect_stdout(sink):
+                    assert cli_main([*ARGS, "--data-dir", str(self.data)]) == 0
+            self.count += 1
+        con = sqlite3.connect(self.data / "campaign.db")
+        try:
+            return battle_facts(con, number)
+        finally:
+            con.close()
+
+
+def check(db_file: Path, reference: Reference, first_new: int) -> tuple[int, list[int], list[str]]:
+    """(battles now, numbers of battles that differ from the reference, problems of the full check)."""
+    from campaign_app.store.database import check_connection
+
+    con = sqlite3.connect(db_file)  # read-write: recovers a WAL left by a killed writer, as the app does
+    try:
+        problems = check_connection(con, str(db_file)).problems
+        count = con.execute("SELECT count(*) FROM battle").fetchone()[0]
+        bad = [n for n in range(first_new, count + 1) if battle_facts(con, n) != reference.facts(n)]
+    finally:
+        con.close()
+    return count, bad, problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--trials", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    work = Path(tempfile.mkdtemp(prefix="bench-kill-"))
+    data = work / "data"
+    env = dict(os.environ)
+    subprocess.run(cli(data, "demo"), check=True, capture_output=True, env=env)
+    con = sqlite3.connect(data / "campaign.db")
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    reference = Reference(data / "campaign.db", work / "reference")
+    start_count = sqlite3.connect(data / "campaign.db").execute("SELECT count(*) FROM battle").fetchone()[0]
+    reference.count = start_count
+    runs = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run(cli(data, *ARGS), check=True, capture_output=True, env=env)
+        runs.append(time.perf_counter() - started)
+    median = statistics.median(runs)
+    count, bad, problems = check(data / "campaign.db", reference, start_count + 1)
+    print(f"undisturbed 'battle log' (a process each): median {median * 1000:.0f} ms over {len(runs)} runs; "
+          f"they match the in-process reference: {not bad and not problems}")
+
+    killed = finished = partial = problem_trials = present_after_kill = absent_after_kill = 0
+    started_all = time.perf_counter()
+    for trial in range(args.trials):
+        before = count
+        delay = rng.uniform(0, 1.3 * median)
+        proc = subprocess.Popen(cli(data, *ARGS), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        time.sleep(delay)
+        was_killed = proc.poll() is None
+        if was_killed:
+            proc.send_signal(signal.SIGKILL)
+        _out, err = proc.communicate()
+        was_killed = was_killed and proc.returncode == -signal.SIGKILL
+        if was_killed:
+            killed += 1
+        else:
+            finished += 1
+            if proc.returncode != 0:
+                print(f"trial {trial}: exit {proc.returncode}: {err.decode(errors='replace').strip()}")
+        count, bad, problems = check(data / "campaign.db", reference, before + 1)
+        if problems:
+            problem_trials += 1
+            print(f"trial {trial}: check problems: {problems[:3]}")
+        if bad or count > before + 1:
+            partial += 1
+            print(f"trial {trial}: battle(s) {bad} differ from the uninterrupted ones (count {before} -> {count})")
+        if was_killed:
+            if count > before:
+                present_after_kill += 1
+            else:
+                absent_after_kill += 1
+    elapsed = time.perf_counter() - started_all
+    backups = data / "backups"
+    leftovers = [p.name for p in backups.iterdir() if p.name.endswith(".part")] if backups.is_dir() else []
+    print(f"trials: {args.trials} in {elapsed:.0f} s; killed while running: {killed} (battle absent afterwards: "
+          f"{absent_after_kill}, whole: {present_after_kill}); finished before the kill: {finished}")
+    print(f"battles not identical to the uninterrupted run: {partial} (goal 0); trials whose file failed the full "
+          f"check: {problem_trials} (goal 0); battles now: {count}; temporary backup files left by kills: "
+          f"{len(leftovers)}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

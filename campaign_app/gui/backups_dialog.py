@@ -1,0 +1,162 @@
+"""File ▸ Backups…: the backups of the open database (time, reason, size, campaigns, battles), "Back up now"
+and "Restore…" (after a confirmation; the current database is backed up first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..errors import ServiceError
+from ..store import DatabaseError
+
+REASON_TEXT = {"upgrade": "before an upgrade", "restore": "before a restore", "import": "before an import",
+               "delete": "before a deletion", "daily": "daily", "manual": "by hand"}
+COLUMNS = ("Time", "Made", "Size", "Campaigns", "Battles", "File")
+
+
+def _size(n: Any) -> str:
+    if not isinstance(n, int):
+        return "?"
+    if n < 1024:
+        return f"{n} bytes"
+    return f"{n / 1024:.0f} KiB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MiB"
+
+
+class BackupsDialog(QDialog):
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle("Backups")
+        self.resize(820, 420)
+        self.items: list[dict[str, Any]] = []
+        intro = QLabel(f"Backups of {ctx.paths.db_file}, kept in {ctx.paths.backup_dir}. One is made before every "
+                       "upgrade, restore, import and campaign deletion, and once per day of use.", self)
+        intro.setWordWrap(True)
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        self.table.doubleClicked.connect(lambda _i: self.restore_selected())
+        self.backup_button = QPushButton("&Back up now", self)
+        self.restore_button = QPushButton("&Restore…", self)
+        self.backup_button.clicked.connect(self.backup_now)
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(self.backup_button)
+        row.addWidget(self.restore_button)
+        row.addStretch(1)
+        row.addWidget(buttons)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.message)
+        layout.addLayout(row)
+        self.reload()
+
+    def reload(self) -> None:
+        from ..services import backups
+
+        try:
+            self.items = backups.backups()
+        except (ServiceError, DatabaseError) as exc:
+            self.items = []
+            self.message.setText(str(exc))
+        self.table.setRowCount(len(self.items))
+        for r, b in enumerate(self.items):
+            good = b["good"]
+            name = Path(b["file"]).name
+            values = (b["time"].replace("T", " "), REASON_TEXT.get(b["reason"], b["reason"]), _size(b["size"]),
+                      str(b["campaigns"]) if good else "-", str(b["battles"]) if good else "-",
+                      name if good else f"{name}  (not usable)")
+            tip = b["file"] if good else f"{b['file']}\nNot usable: {b['problem']}"
+            for c, text in enumerate(values):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                if c in (2, 3, 4):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        if self.items:
+            self.table.selectRow(0)
+        self._update_buttons()
+
+    def selected(self) -> dict[str, Any] | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.items[rows[0].row()] if rows else None
+
+    def _update_buttons(self) -> None:
+        b = self.selected()
+        self.restore_button.setEnabled(bool(b and b["good"]))
+
+    def backup_now(self) -> None:
+        from ..services import backups
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            info = backups.backup_now("manual")
+        except (ServiceError, DatabaseError) as exc:
+            QApplication.restoreOverrideCursor()
+            QMessageBox.warning(self, "Back up", str(exc))
+            return
+        QApplication.restoreOverrideCursor()
+        self.reload()
+        self.message.setText(f"Backed up to {info['file']}.")
+
+    def confirm(self, b: dict[str, Any]) -> bool:
+        answer = QMessageBox.question(
+            self, "Restore this backup?",
+            f"Put the backup of {b['time'].replace('T', ' ')} ({b['campaigns']} campaign(s), {b['battles']} "
+            f"battle(s)) in place of the current database?\n\nThe current database is backed up first, so this "
+            "can be undone by restoring that backup.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def restore_selected(self) -> None:
+        from ..services import backups
+
+        b = self.selected()
+        if b is None or not b["good"] or not self.confirm(b):
+            return
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            result = backups.restore(b["file"])
+        except (ServiceError, DatabaseError) as exc:
+            QApplication.restoreOverrideCursor()
+            QMessageBox.warning(self, "Restore", str(exc))
+            return
+        QApplication.restoreOverrideCursor()
+        self.ctx.undo_stack.clear()  # the undo history described the replaced data
+        self.ctx.changed("all", 0)
+        self.reload()
+        self.message.setText(f"Restored from {result['restored_from']}; the previous content was saved as "
+                             f"{result['previous_saved_as']}.")
+
+
+def open_backups_dialog(ctx: Any, parent: QWidget | None = None) -> BackupsDialog:
+    dialog = BackupsDialog(ctx, parent)
+    dialog.exec()
+    return dialog

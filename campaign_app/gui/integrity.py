@@ -1,0 +1,94 @@
+"""The full integrity check of the open database, run in a background thread so the window never waits for
+it (it reads every page: long on a big file). Damage is reported in a dialog and in the status bar."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+log = logging.getLogger(__name__)
+
+
+class CheckWorker(QThread):
+    """Runs :func:`campaign_app.store.database.check_file` on its own read-only connection; with
+    ``backup_dir``, a good file that has no daily backup yet gets one (so the window's start never waits for
+    the copy or its check)."""
+
+    finished_check = Signal(object)
+    """A CheckReport, or an Exception when the file could not be read at all."""
+
+    def __init__(self, db_file: Path, parent: QObject | None = None, backup_dir: Path | None = None) -> None:
+        super().__init__(parent)
+        self.db_file = db_file
+        self.backup_dir = backup_dir
+
+    def run(self) -> None:  # noqa: D401 - QThread override
+        from ..store.backups import daily_backup
+        from ..store.database import check_file
+
+        try:
+            result: Any = check_file(self.db_file)
+            if self.backup_dir is not None and result.ok:
+                daily_backup(self.db_file, self.db_file, self.backup_dir, check=False)  # checked just now
+        except Exception as exc:  # reported in the GUI thread, never raised in this thread
+            log.warning("background check of %s failed: %s", self.db_file, exc)
+            result = exc
+        self.finished_check.emit(result)
+
+
+def start_background_check(window: QWidget, *, announce_ok: bool = False,
+                           daily_backup: bool = False) -> CheckWorker | None:
+    """Check the window's database in the background; a finding opens a (non-blocking) warning dialog.
+    With ``announce_ok`` (Tools ▸ Check database) a clean result is shown too."""
+    ctx = getattr(window, "ctx", None)
+    if ctx is None:
+        return None
+    old = getattr(window, "_check_worker", None)
+    if old is not None:
+        return old  # one check at a time
+    worker = CheckWorker(ctx.paths.db_file, window, ctx.paths.backup_dir if daily_backup else None)
+    window._check_worker = worker  # type: ignore[attr-defined]
+
+    def done(result: Any) -> None:
+        report_check(window, result, announce_ok)
+
+    def ended() -> None:  # QThread.finished: run() has returned, the object may go
+        window._check_worker = None  # type: ignore[attr-defined]
+        worker.deleteLater()
+
+    worker.finished_check.connect(done)
+    worker.finished.connect(ended)
+    bar = getattr(window, "statusBar", None)
+    if callable(bar):
+        bar().showMessage("Checking the database in the background…", 4000)
+    worker.start(QThread.Priority.LowPriority)
+    return worker
+
+
+def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox | None:
+    bar = getattr(window, "statusBar", None)
+    if isinstance(result, Exception):
+        text = f"The database could not be checked: {result}"
+        ok = False
+    else:
+        ok = result.ok
+        text = result.text()
+    if ok:
+        if callable(bar):
+            bar().showMessage("Database check: no problems found.", 6000)
+        if not announce_ok:
+            return None
+    elif callable(bar):
+        bar().showMessage("Database check found problems: see File ▸ Backups… to restore a good copy.", 15000)
+    box = QMessageBox(QMessageBox.Icon.Information if ok else QMessageBox.Icon.Warning, "Database check",
+                      text if ok else text + "\n\nFile ▸ Backups… lists the backups; restore the newest good one "
+                                             "to go back to an undamaged copy.",
+                      QMessageBox.StandardButton.Ok, window)
+    box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable while it is shown
+    box.show()
+    window._check_box = box  # type: ignore[attr-defined]
+    return box

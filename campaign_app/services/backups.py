@@ -1,0 +1,137 @@
+"""Backups and restore of the open database (``campaign-cli backup|restore``, File ▸ Backups…).
+
+The work is done by :mod:`campaign_app.store.backups`; this module finds the open database and its backup
+folder and turns the results into plain data.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..store import close_db, current_db, init_db
+from ..store.backups import (
+    copy_database,
+    describe,
+    list_backups,
+    make_backup,
+    raw_copy,
+)
+from ..store.database import (
+    CampaignDatabase,
+    DatabaseOpenError,
+    _refuse,
+    _too_new,
+    integrity_problems,
+    read_header,
+    schema_facts,
+    schema_version_supported,
+    translated,
+)
+from .common import ServiceError, StoreProblem
+
+
+def _db() -> CampaignDatabase:
+    database = current_db()
+    if database is None or database.is_closed():
+        raise ServiceError("no database is open")
+    return database
+
+
+def backup_now(reason: str = "manual") -> dict[str, Any]:
+    """A backup of the open database now; returns its facts (file, time, reason, size, campaigns, battles)."""
+    database = _db()
+    path = make_backup(database, database.db_file, database.backup_dir, reason)
+    return _info(path)
+
+
+def backup_before(reason: str) -> Path | None:
+    """The automatic backup before a risky change (import, campaign deletion): made when the database holds
+    a campaign. A damaged database refuses (DatabaseOpenError): nothing is changed then."""
+    database = current_db()
+    if database is None or database.is_closed():
+        return None
+    with translated(database.db_file):
+        if database.execute_sql("SELECT 1 FROM campaign LIMIT 1").fetchone() is None:
+            return None
+    return make_backup(database, database.db_file, database.backup_dir, reason)
+
+
+def _info(path: Path) -> dict[str, Any]:
+    from ..store.backups import _parse
+
+    parsed = _parse(path, path.name.rsplit("-", 4)[0]) if path.name.count("-") >= 4 else None
+    if parsed is None:
+        import datetime as _dt
+
+        parsed = (_dt.datetime.fromtimestamp(path.stat().st_mtime), "manual")
+    return describe(path, *parsed).to_dict()
+
+
+def backups() -> list[dict[str, Any]]:
+    """The backups of the open database, newest first."""
+    database = _db()
+    return [info.to_dict() for info in list_backups(database.backup_dir, database.db_file)]
+
+
+def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read-only checks of a file to restore: whole, undamaged (full integrity check), a campaign_app database
+    of a schema this version knows. Returns its facts; refuses with a message naming the file."""
+    from .. import fileio
+
+    path = fileio.check_path(source)
+    if not path.exists():
+        raise ServiceError(f"{path} does not exist")
+    if not path.is_file():
+        raise ServiceError(f"{path} is not a file")
+    database = current_db()
+    if database is not None and path.resolve() == Path(database.db_file).resolve():
+        raise ServiceError(f"{path} is the open database itself; choose a backup")
+    backup_dir = database.backup_dir if database is not None else None
+    read_header(path, backup_dir)
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error as exc:
+        raise _refuse(path, f"cannot be read ({exc})", backup_dir) from None
+    try:
+        try:
+            problems = integrity_problems(con)
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        if problems:
+            raise _refuse(path, f"is damaged (integrity check: {'; '.join(problems[:3])})", backup_dir)
+        try:
+            version = schema_facts(con, path, backup_dir)
+            if version == 0:
+                raise _refuse(path, "holds no campaign_app data", backup_dir)
+            campaigns = con.execute("SELECT count(*) FROM campaign").fetchone()[0]
+            battles = con.execute("SELECT count(*) FROM battle").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise _refuse(path, f"cannot be read as a campaign_app database ({exc})", backup_dir) from None
+    finally:
+        con.close()
+    if version > schema_version_supported():
+        raise _too_new(path, version, schema_version_supported())
+    return {"file": str(path), "schema_version": version, "campaigns": campaigns, "battles": battles}
+
+
+def restore(source: str | os.PathLike[str]) -> dict[str, Any]:
+    """Restore the open database from ``source`` (a backup or any campaign_app database file): check it, back
+    up the current database (reason ``restore``), copy it in under the write lock, then upgrade it if it is of
+    an older schema. Other windows see the restored data on their next refresh."""
+    facts = check_restorable(source)
+    database = _db()
+    db_file, backup_dir, timeout = Path(database.db_file), database.backup_dir, database.busy_timeout
+    try:
+        saved = make_backup(database, db_file, backup_dir, "restore", check=False)
+    except (StoreProblem, DatabaseOpenError):  # SQLite cannot read it whole any more: keep the bytes
+        saved = raw_copy(db_file, backup_dir, "restore")
+    copy_database(Path(facts["file"]), db_file, into=database.connection())
+    close_db()
+    init_db(db_file, backup_dir, busy_timeout=timeout, daily_backup=False)
+    return {"restored_from": facts["file"], "database": str(db_file), "previous_saved_as": str(saved),
+            "schema_version": facts["schema_version"], "campaigns": facts["campaigns"],
+            "battles": facts["battles"]}

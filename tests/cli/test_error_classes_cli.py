@@ -1,0 +1,174 @@
+"""Every kind of failure is one line on stderr (exit 2: input the user can fix; exit 1: the environment),
+never a traceback, and nothing is written."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from campaign_app.cli import main
+from campaign_app.services.demo import create_demo
+from campaign_app.store import close_db
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("campaign-cli: error: "), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.fixture
+def demo(app_paths):  # type: ignore[no-untyped-def]
+    create_demo()
+    close_db()
+    return app_paths
+
+
+def battles(db_file: Path) -> int:
+    con = sqlite3.connect(f"file:{db_file}?mode=ro", uri=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM battle").fetchone()[0])
+    finally:
+        con.close()
+
+
+def test_argument_that_is_not_utf8(capsys, demo):
+    bad = b"bad\xff\xfe".decode("utf-8", "surrogateescape")
+    code, out, err = run(capsys, "campaign", "show", bad, "--data-dir", str(demo.data_dir))
+    assert code == 2 and out == ""
+    assert "not valid text" in one_line(err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["platoon", "show", "99999999999999999999999"],
+    ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "99999999999999999999", "--leader-wounds", "0"],
+    ["sologear", "show", "--campaign", "99999999999999999999999"],
+    ["platoon", "set", "2nd Platoon", "--xp", "-99999999999999999999999"],
+])
+def test_numbers_out_of_range(capsys, demo, argv):
+    before = battles(demo.db_file)
+    code, out, err = run(capsys, *argv, "--data-dir", str(demo.data_dir))
+    assert code == 2 and out == ""
+    one_line(err)
+    assert battles(demo.db_file) == before
+
+
+@pytest.mark.parametrize("target", ["/proc/version", "/proc/nope/x.pdf", "/"])
+def test_output_path_not_writable(capsys, demo, target):
+    code, out, err = run(capsys, "print", "sheet", "--blank", "-o", target, "--data-dir", str(demo.data_dir))
+    assert code == 2 and out == ""
+    assert target.rstrip("/") in one_line(err) or "folder" in err
+
+
+def test_missing_and_unreadable_input_files(capsys, demo, tmp_path):
+    code, _out, err = run(capsys, "import", str(tmp_path / "nope.json"), "--data-dir", str(demo.data_dir))
+    assert code == 2 and "does not exist" in one_line(err)
+    code, _out, err = run(capsys, "restore", str(tmp_path), "--data-dir", str(demo.data_dir))
+    assert code == 2 and "not a file" in one_line(err)
+    code, _out, err = run(capsys, "check", "--db", str(tmp_path / "missing-folder" / "x" / "y.db"),
+                          "--data-dir", str(demo.data_dir))
+    assert code == 0  # a new database is created where the user asked (the folders are made)
+
+
+# ------------------------------------------------------------------------- read-only and full file systems
+
+@contextlib.contextmanager
+def tmpfs(path: Path, size: str) -> Iterator[Path]:
+    """A tiny tmpfs at ``path`` (needs root: else the test is skipped with the reason)."""
+    path.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tiny tmpfs needs root")
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True,
+                          text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+def remount(path: Path, options: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{options}", str(path)], check=True, capture_output=True)
+
+
+def test_disk_full_says_disk_full_and_writes_nothing(capsys, tmp_path):
+    close_db()
+    with tmpfs(tmp_path / "small", "400k") as small:
+        data = ["--data-dir", str(tmp_path / "data"), "--db", str(small / "campaign.db")]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        before = battles(small / "campaign.db")
+        filler = small / "filler"
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        with contextlib.suppress(OSError):
+            while True:
+                os.write(fd, b"\0" * 4096)
+        os.close(fd)
+        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "3",
+                             "--leader-wounds", "1", "--outcome", "victory", "--notes", "n" * 9000, "--seed", "1",
+                             *data)
+        line = one_line(err)
+        assert code == 1 and out == "" and "disk full" in line, line
+        filler.unlink()
+        assert battles(small / "campaign.db") == before
+        assert run(capsys, "check", *data)[0] == 0
+
+
+def test_read_only_database_folder(capsys, tmp_path):
+    close_db()
+    with tmpfs(tmp_path / "ro", "2m") as folder:
+        data = ["--data-dir", str(folder)]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        before = battles(folder / "campaign.db")
+        remount(folder, "ro")
+        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1",
+                             "--leader-wounds", "0", "--seed", "1", *data)
+        line = one_line(err)
+        assert code == 1 and out == ""
+        assert str(folder) in line and ("read-only" in line or "can be written" in line), line
+        assert battles(folder / "campaign.db") == before
+        code, out, err = run(capsys, "check", "--data-dir", str(folder / "new"))
+        assert code == 1 and str(folder / "new") in one_line(err)
+
+
+def test_gui_start_on_a_read_only_folder_names_it(tmp_path):
+    with tmpfs(tmp_path / "ro", "1m") as folder:
+        remount(folder, "ro")
+        code = ("import sys\n"
+                "from PySide6.QtWidgets import QMessageBox\n"
+                "shown = []\n"
+                "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
+                "from campaign_app.app import main\n"
+                f"rc = main(['--data-dir', {str(folder / 'data')!r}])\n"
+                "print(rc, shown[0])\n")
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.stdout.startswith("1 "), (result.stdout, result.stderr)
+    assert str(folder / "data") in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("argv", [["import", "\x00"], ["restore", "a\x00b"],
+                                  ["print", "sheet", "--blank", "-o", "x\x00"],
+                                  ["campaign", "new", "--name", "A\x00B", "--system", "atomic-africa"]])
+def test_nul_in_an_argument(capsys, demo, argv):
+    """Found by the property test: a NUL in a path gave 'embedded null byte' from the OS."""
+    code, out, err = run(capsys, *argv, "--data-dir", str(demo.data_dir))
+    assert code == 2 and out == "" and "NUL" in one_line(err)

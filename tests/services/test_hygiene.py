@@ -1,0 +1,82 @@
+"""Names refuse NUL, control characters and line breaks; free text has limits; output files are written
+through a random temporary name, never through a symlink, never deleting a file of the user's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from campaign_app import fileio
+from campaign_app.errors import ServiceError
+from campaign_app.services import campaigns, roster, sologear
+from campaign_app.store.models import Campaign, Platoon
+
+
+@pytest.mark.parametrize("bad", ["A\x00B", "A\nB", "A\rB", "A\x1bB", "A\u2028B", "A\x7fB"])
+def test_names_refuse_nul_control_characters_and_line_breaks(bad: str):
+    with pytest.raises(ServiceError, match="must not contain"):
+        campaigns.create_campaign(bad, "atomic_africa")
+    campaigns.create_campaign("Good", "atomic_africa")
+    with pytest.raises(ServiceError, match="must not contain"):
+        roster.create_platoon("Good", bad, training=10, equipment=10, morale=8, armor=2)
+    with pytest.raises(ServiceError, match="must not contain"):
+        sologear.create_sheet("Solo", bad, 30)
+    assert [c.name for c in Campaign.select()] == ["Good"]
+    assert Platoon.select().count() == 0
+
+
+def test_notes_keep_line_breaks_but_refuse_nul():
+    made = campaigns.create_campaign("C", "atomic_africa", notes="line one\nline two\ttab")
+    assert Campaign.get_by_id(made.id).notes == "line one\nline two\ttab"
+    with pytest.raises(ServiceError, match="NUL"):
+        campaigns.set_campaign("C", notes="a\x00b")
+
+
+def test_sologear_notes_are_limited():
+    with pytest.raises(ServiceError, match="too long"):
+        sologear.create_sheet("Solo", "Pilot", 30, notes="n" * 10_001)
+    sologear.create_sheet("Solo", "Pilot", 30, notes="fine")
+    with pytest.raises(ServiceError, match="too long"):
+        sologear.update_sheet("Solo", notes="n" * 10_001)
+
+
+def test_reason_is_limited_and_one_clean_text():
+    campaigns.create_campaign("C", "atomic_africa")
+    roster.create_platoon("C", "P", training=10, equipment=10, morale=8, armor=2)
+    with pytest.raises(ServiceError, match="too long"):
+        roster.set_xp("P", 3, reason="r" * 501)
+    with pytest.raises(ServiceError, match="NUL"):
+        roster.set_xp("P", 3, reason="a\x00")
+    assert Platoon.get(Platoon.name == "P").xp == 0
+
+
+def test_output_never_follows_a_symlink_and_never_deletes_the_users_file(tmp_path: Path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep me")
+    out = tmp_path / "out.pdf"
+    # a symlink planted at the old predictable temporary name, and one at the target itself
+    planted = tmp_path / "out.pdf.part"
+    planted.symlink_to(secret)
+    out.symlink_to(secret)
+    fileio.write_atomic(out, b"%PDF-new")
+    assert secret.read_text() == "keep me"
+    assert not out.is_symlink() and out.read_bytes() == b"%PDF-new"
+    assert planted.is_symlink(), "a file of the user's is never deleted"
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.pdf.")]
+    assert leftovers == []
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    out = tmp_path / "out.pdf"
+    out.write_bytes(b"old")
+
+    def broken(path: Path, data: bytes) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", broken)
+    with pytest.raises(ServiceError, match="disk full"):
+        fileio.write_atomic(out, b"new")
+    monkeypatch.undo()
+    assert out.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "data") == ["out.pdf"]

@@ -1,0 +1,103 @@
+"""Several writers on one database file: every write transaction takes the write lock at its start
+(BEGIN IMMEDIATE) and waits for it up to the busy timeout; past it, one line and nothing written."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from campaign_app.services.roster import create_platoon
+from campaign_app.store import close_db
+from campaign_app.store.models import Battle, Campaign
+
+WRITER = r"""
+import sys, io, contextlib
+from campaign_app.cli import main
+platoon, data, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+codes, errors = [], []
+for i in range(n):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        codes.append(main(["battle", "log", "--platoon", platoon, "--wounds", "1", "--leader-wounds", "0",
+                           "--outcome", "draw", "--seed", str(i), "--data-dir", data]))
+    errors.append(err.getvalue())
+print("codes", ",".join(map(str, codes)))
+sys.stderr.write("".join(errors))
+"""
+
+HOLDER = r"""
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+con.execute("ROLLBACK")
+"""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("CAMPAIGN_APP_BUSY_TIMEOUT", None)
+    return env
+
+
+def _hold(db_file: Path, seconds: float) -> subprocess.Popen[str]:
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db_file), str(seconds)], stdout=subprocess.PIPE,
+                              text=True, env=_env())
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def _setup(app_paths) -> list[str]:  # type: ignore[no-untyped-def]
+    Campaign.create(name="Congo", system="atomic_africa")
+    names = [f"P{i}" for i in range(3)]
+    for name in names:
+        create_platoon("Congo", name, training=10, equipment=10, morale=8, armor=2, leader_name=f"Lt. {name}")
+    close_db()
+    return names
+
+
+def test_three_writers_wait_for_a_fourth_holding_the_lock(app_paths):
+    names = _setup(app_paths)
+    holder = _hold(app_paths.db_file, 3.0)
+    started = time.monotonic()
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, name, str(app_paths.data_dir), "30"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+               for name in names]
+    results = [w.communicate(timeout=240) for w in writers]
+    holder.communicate(timeout=30)
+    for out, err in results:
+        assert out.strip() == "codes " + ",".join(["0"] * 30), (out, err)
+        assert "Traceback" not in err and err == "", err
+    assert time.monotonic() - started >= 2.5  # they really waited for the lock
+    con = sqlite3.connect(app_paths.db_file)
+    per_platoon = dict(con.execute("SELECT p.name, count(b.id) FROM platoon p LEFT JOIN battle b "
+                                   "ON b.platoon_id = p.id GROUP BY p.id").fetchall())
+    con.close()
+    assert per_platoon == {name: 30 for name in names}
+
+
+def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, capsys):
+    from campaign_app.cli import main
+
+    _setup(app_paths)
+    holder = _hold(app_paths.db_file, 1.5)
+    try:
+        capsys.readouterr()
+        code = main(["battle", "log", "--platoon", "P0", "--wounds", "1", "--leader-wounds", "0",
+                     "--busy-timeout", "0.3", "--data-dir", str(app_paths.data_dir)])
+        out, err = capsys.readouterr()
+    finally:
+        holder.communicate(timeout=30)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["campaign-cli: error: the database is busy (another window or command is "
+                                        "writing to it); nothing was written, try again"]
+    close_db()
+    con = sqlite3.connect(app_paths.db_file)
+    assert con.execute("SELECT count(*) FROM battle").fetchone()[0] == 0
+    con.close()
+    assert Battle._meta.table_name == "battle"
