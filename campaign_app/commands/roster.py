@@ -35,6 +35,7 @@ def _campaign_text(c: dict[str, Any]) -> str:
     lines = [f"{c['name']}  ({c['system_label']}{', archived' if c['archived'] else ''})"]
     for rule in c["house_rules"]:
         default = "" if rule["is_default"] else "  (changed; default " + (
+            rule["default_text"] if "default_text" in rule else
             "not set" if rule["default"] is None else
             ",".join(map(str, rule["default"])) if isinstance(rule["default"], list) else str(rule["default"])) + ")"
         lines.append(f"  {rule['label']}: {rule['text']}{default}")

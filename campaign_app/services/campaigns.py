@@ -116,6 +116,7 @@ def house_rules(c: Campaign) -> list[dict[str, Any]]:
          "is_default": c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO},
         {"key": "replacement_dice", "label": "Replacement leader's XP", "value": c.replacement_dice,
          "default": DEFAULT_REPLACEMENT_DICE,
+         "default_text": replacement_rule_text(DEFAULT_REPLACEMENT_DICE, sides),
          "text": replacement_rule_text(c.replacement_dice, sides),
          "is_default": c.replacement_dice == DEFAULT_REPLACEMENT_DICE},
     ]
