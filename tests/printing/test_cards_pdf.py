@@ -396,3 +396,14 @@ def test_no_title_leaves_one_word_alone_and_bullets_hang(library: DeckLibrary, s
             first_line = bullet.bulletIndent + stringWidth("•", bullet.bulletFontName, bullet.fontSize) \
                 + bullet.fontSize * 0.6
             assert bullet.leftIndent == pytest.approx(first_line, abs=0.01)
+
+
+def test_dice_codes_and_signed_numbers_never_break() -> None:
+    from campaign_app.printing.typeset import keep_dice_codes
+
+    nb = "\u00a0"
+    assert keep_dice_codes("roll 2d6 + X on the table") == f"roll 2d6{nb}+{nb}X on the table"
+    assert keep_dice_codes("1d6 − 2 hours") == f"1d6{nb}−{nb}2 hours"
+    assert keep_dice_codes("the lower of two dice − 1") == f"the lower of two dice{nb}−{nb}1"
+    assert keep_dice_codes("D H, Rally +") == f"D{nb}H, Rally{nb}+"
+    assert keep_dice_codes("4d6 rounds and 1–3 miss") == "4d6 rounds and 1–3 miss"
