@@ -207,7 +207,7 @@ class FitTable(Flowable):
                 natural[c] = max(natural[c], *(stringWidth(line, font, size) for line in lines))
                 plain = cell.replace("**", "")
                 # a short cell with a number ("−11 to −12", "1 per 100") reads badly broken: keep it whole
-                atomic = len(plain) <= 14 and any(ch.isdigit() for ch in plain)
+                atomic = len(plain) <= 11 and any(ch.isdigit() for ch in plain)
                 words = [plain] if atomic else plain.split()
                 longest = max((stringWidth(w, font, size) for w in words), default=0.0)
                 minimum[c] = max(minimum[c], longest)

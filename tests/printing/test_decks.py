@@ -313,3 +313,21 @@ def test_rule_tables_and_placeholders_follow_a_campaigns_house_rules() -> None:
                                               "rule); new leader: one die \u2212 1 (house rule).")
     with pytest.raises(RuleTableError, match="no placeholder"):
         fill_placeholders("{{nonsense}}")
+
+
+def test_every_shipped_deck_has_its_own_back_colour() -> None:
+    """Decks are told apart by their colour: every two shipped decks differ in hue by at least 25°."""
+    import colorsys
+
+    decks = load_decks().decks
+    hues = {}
+    for deck in decks.values():
+        r, g, b = (int(deck.back.colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        h, s, _v = colorsys.rgb_to_hsv(r, g, b)
+        assert s > 0.2, deck.id
+        hues[deck.id] = h * 360
+    ids = list(hues)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            diff = abs(hues[a] - hues[b]) % 360
+            assert min(diff, 360 - diff) >= 25, (a, b, hues[a], hues[b])
