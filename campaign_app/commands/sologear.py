@@ -350,7 +350,8 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     header_options(p, new=True)
     p.add_argument("--variable-tables", action="store_true", help="⚙ use the milder variable reward tables")
     p.add_argument("--ferocious", action="store_true", help="⚙ ferocious battles: no surrender, break-out")
-    p.add_argument("--reward-dice", default=sg.DEFAULT_REWARD_DICE, help="⚙ reward-roll dice (default 1d6)")
+    p.add_argument("--reward-dice", default=sg.DEFAULT_REWARD_DICE,
+                   help="⚙ reward-roll dice, a sum such as 1d6 or 2d6 (default 1d6; not D66)")
 
     p = cmd("edit", _cmd_edit, "change the sheet's header")
     header_options(p, new=False)
