@@ -31,6 +31,8 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.roster import create_platoon
 
 FLOOR = 7.0
+SAFE = 6.5 * 72 / 25.4
+"""Sheets, forms and reports keep at least the cards' default safe margin (they use 12.7 mm)."""
 DAY = datetime.date(2024, 5, 1)
 LONG_NAME = "The Extremely Long Named Independent Reconnaissance Platoon of the Northern Province"
 
@@ -54,6 +56,7 @@ def test_unit_sheets_never_print_below_the_floor(paper: str) -> None:
                             ([crowded()], False), ([crowded(LONG_NAME)], True)):
         pdf = build_unit_sheets(entries, paper=paper, pencil=pencil, printed_on=DAY)
         assert smallest_font(pdf) >= FLOOR - 0.01, (entries[0].__class__.__name__, pencil)
+        assert all(g.edge_distance() >= SAFE for g in pdf_geometry(pdf))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -85,7 +88,9 @@ def test_sologear_forms_never_print_below_the_floor(paper: str) -> None:
     assert smallest_font(build_sologear_sheet(None, paper=paper, printed_on=DAY)) >= FLOOR - 0.01
     turns = tuple(FormRow(str(n), "FIG(+2)", "300/300 TV", "2", "1 bunker, light critical") for n in range(1, 31))
     data = SologearSheetData(name="Long campaign", pilot="Kara", gear_tv=350, length=30, turns=turns)
-    assert smallest_font(build_sologear_sheet(data, paper=paper, printed_on=DAY)) >= FLOOR - 0.01
+    pdf = build_sologear_sheet(data, paper=paper, printed_on=DAY)
+    assert smallest_font(pdf) >= FLOOR - 0.01
+    assert all(g.edge_distance() >= SAFE for g in pdf_geometry(pdf))
 
 
 def test_history_report_never_prints_below_the_floor() -> None:
@@ -101,6 +106,7 @@ def test_history_report_never_prints_below_the_floor() -> None:
     for paper in ("a4", "letter"):
         pdf = build_history_report(data, paper=paper, printed_on=DAY)
         assert smallest_font(pdf) >= FLOOR - 0.01
+        assert all(g.edge_distance() >= SAFE for g in pdf_geometry(pdf))
 
 
 @pytest.mark.parametrize("size", list(CARD_SIZES))
