@@ -109,18 +109,24 @@ def choose_printer(parent: QWidget, printer: Any) -> bool:
     return dialog.exec() == QDialog.DialogCode.Accepted
 
 
+MAX_PRINT_DPI = 300
+"""Pages are rendered for the printer at most at this resolution (text and lines stay sharp at 300 dpi)."""
+
+
 def print_pdf_pages(pdf: bytes, printer: Any, progress: Callable[[int, int], None] | None = None) -> int:
     """Send every page of ``pdf`` to ``printer`` (a QPrinter): full page (the PDF's own safe margins are kept,
     the printer adds none), each page rendered at the printer's resolution and the paper set to the page's
     size. Returns the number of pages printed."""
     document = QPdfDocument()
-    buffer = QBuffer()
+    buffer = QBuffer(document)  # owned by the document: never freed while the document still reads it
     buffer.setData(QByteArray(pdf))
     buffer.open(QIODevice.OpenModeFlag.ReadOnly)
     document.load(buffer)
-    count = document.pageCount()
+    count = document.pageCount() if document.status() == QPdfDocument.Status.Ready else 0
     if count == 0:
-        raise ServiceError("there is nothing to print (the PDF has no pages)")
+        document.close()
+        document.deleteLater()
+        raise ServiceError("there is nothing to print (the PDF could not be read or has no pages)")
     first = document.pagePointSize(0)
     printer.setFullPage(True)
     printer.setPageSize(QPageSize(QSizeF(first.width(), first.height()), QPageSize.Unit.Point, "",
@@ -130,7 +136,7 @@ def print_pdf_pages(pdf: bytes, printer: Any, progress: Callable[[int, int], Non
     if not painter.begin(printer):
         raise ServiceError("the printer could not be opened (is it connected, and is the file name valid?)")
     try:
-        dpi = printer.resolution()
+        dpi = min(printer.resolution(), MAX_PRINT_DPI)  # the printer scales up; 600 dpi pages are 140 MB
         for index in range(count):
             if index:
                 printer.newPage()
@@ -145,6 +151,8 @@ def print_pdf_pages(pdf: bytes, printer: Any, progress: Callable[[int, int], Non
     finally:
         painter.end()
         document.close()
+        buffer.close()
+        document.deleteLater()
     return count
 
 
@@ -833,11 +841,16 @@ class PrintDialog(QDialog):
         printer.setDocName(self.suggested_name().removesuffix(".pdf"))
         if not self.choose_printer(self, printer):
             return
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             pages = print_pdf_pages(data, printer)
         except ServiceError as exc:
             self._show_error(str(exc))
             return
+        finally:
+            QApplication.restoreOverrideCursor()
         self._remember_setup()
         self.ctx.settings.setValue("print/paper", self.paper())
         text = f"Sent {pages} page{'s' if pages != 1 else ''} to the printer"
