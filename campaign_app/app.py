@@ -57,6 +57,10 @@ def apply_palette(app: Any, which: str) -> None:
                  (role.Highlight, QColor(42, 130, 218)), (role.HighlightedText, QColor(0, 0, 0)),
                  (role.Link, QColor(100, 170, 255)), (role.PlaceholderText, QColor(150, 150, 150))):
         pal.setColor(r, c)
+    # the 3D roles: Fusion draws check-box and radio outlines, frames and separators from them
+    for r, c in ((role.Light, QColor(90, 90, 95)), (role.Midlight, QColor(70, 70, 74)), (role.Mid, QColor(60, 60, 64)),
+                 (role.Dark, QColor(20, 20, 22)), (role.Shadow, QColor(10, 10, 10))):
+        pal.setColor(r, c)
     pal.setColor(QPalette.ColorGroup.Disabled, role.Text, QColor(120, 120, 120))
     pal.setColor(QPalette.ColorGroup.Disabled, role.ButtonText, QColor(120, 120, 120))
     app.setPalette(pal)
@@ -233,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     app.setOrganizationName(APP_NAME)
     app.setApplicationDisplayName(APP_TITLE)
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName("campaign-app")  # matches the installed campaign-app.desktop (campaign-cli install-desktop)
+    from .gui.icons import app_icon
+
+    app.setWindowIcon(app_icon())
     apply_palette(app, args.palette)
     install_exception_hook()
 
@@ -266,6 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.resize(w, h)
     if args.open_item:
         _open_first(window, args.open_item, args.tab)
+    elif not args.screenshot:
+        window.reopen_last()  # the platoon or pilot that was open when the app last closed
     if args.screenshot:
         return take_screenshot(app, window, args.screenshot)
     window.show()

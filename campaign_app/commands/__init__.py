@@ -8,4 +8,5 @@ COMMAND_MODULES = (
     "campaign_app.commands.sologear",
     "campaign_app.commands.printing",
     "campaign_app.commands.backup",
+    "campaign_app.commands.desktop",
 )

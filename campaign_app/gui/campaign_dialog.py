@@ -150,7 +150,7 @@ class NewCampaignDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.rules_box)
         notes_form = QFormLayout()
-        notes_form.addRow("No&tes:", self.notes)
+        notes_form.addRow("Not&es:", self.notes)
         layout.addLayout(notes_form)
         layout.addWidget(self.buttons)
 
@@ -242,7 +242,7 @@ class NewPlatoonDialog(QDialog):
         self.leader_xp_spin = QSpinBox(xp_box)
         self.leader_xp_spin.setRange(0, XP_MAX)
         self.leader_xp_spin.setAccessibleName("Leader XP")
-        self.roll_for_me = QRadioButton("Roll for &me", xp_box)
+        self.roll_for_me = QRadioButton("&Roll for me", xp_box)
         self.i_rolled = QRadioButton("I r&olled", xp_box)
         self.roll_group = QButtonGroup(self)
         self.roll_group.addButton(self.roll_for_me, ROLL_FOR_ME)
@@ -287,7 +287,7 @@ class NewPlatoonDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(xp_box)
         notes_form = QFormLayout()
-        notes_form.addRow("No&tes:", self.notes)
+        notes_form.addRow("Note&s:", self.notes)
         layout.addLayout(notes_form)
         layout.addWidget(self.buttons)
 

@@ -30,6 +30,7 @@ from ..services.common import NotFound, ServiceError
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
+from .sizing import cap_fields
 from .undo_commands import perform
 from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
 
@@ -52,6 +53,7 @@ class CampaignPage(QWidget):
         self.detail: dict[str, Any] | None = None
         self._dirty = False
         self._build()
+        cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     def _build(self) -> None:
@@ -79,6 +81,7 @@ class CampaignPage(QWidget):
         self.delete_button = QPushButton("Delete campaign…", body)
         head = QHBoxLayout()
         head.addWidget(self.name_edit, 1)
+        head.addStretch(0)  # the name stops at a readable width; the buttons stay at the right, at their size
         head.addWidget(self.archive_button)
         head.addWidget(self.delete_button)
 
@@ -95,10 +98,10 @@ class CampaignPage(QWidget):
                                         "Replacement leader's XP", self.rules_box)
         self.replacement_default = QLabel("default: the lower of two dice \u2212 1", self.rules_box)
         form = QFormLayout(self.rules_box)
-        for label, widget, default in (("Campaign &period:", self.period, self.period_default),
-                                       ("XP &thresholds:", self.thresholds, self.thresholds_default),
+        for label, widget, default in (("Campaign pe&riod:", self.period, self.period_default),
+                                       ("XP thre&sholds:", self.thresholds, self.thresholds_default),
                                        ("&Objective XP goes to:", self.objective, self.objective_default),
-                                       ("&Replacement leader:", self.replacement, self.replacement_default)):
+                                       ("Replacement &leader:", self.replacement, self.replacement_default)):
             row = QHBoxLayout()
             row.addWidget(widget)
             row.addWidget(default)
@@ -135,7 +138,7 @@ class CampaignPage(QWidget):
         self.generate_button = QPushButton("&Generate platoon…", self.platoons_box)
         self.generate_button.setToolTip("Force generation (RULES 1.3): the dice give the leader's and the "
                                         "platoon's XP")
-        self.open_button = QPushButton("Op&en", self.platoons_box)
+        self.open_button = QPushButton("O&pen", self.platoons_box)
         self.delete_platoon_button = QPushButton("&Delete platoon…", self.platoons_box)
         self.empty_label = QLabel("No platoons yet: New platoon… or Generate platoon… adds one.", self.platoons_box)
         buttons = QHBoxLayout()

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -603,10 +602,12 @@ class HistoryView(QWidget):
             return None
         if path is None:
             name = _safe_file_name(self.report["history"]["platoon"]["name"])
-            start = str(Path(self.ctx.paths.data_dir) / f"{name}-history.{fmt}")
+            from .file_dialogs import ask_save_path
+
             filters = "CSV files (*.csv)" if fmt == "csv" else "JSON files (*.json)"
-            chosen, _ = QFileDialog.getSaveFileName(self, f"Export the timeline as {fmt.upper()}", start, filters)
-            if not chosen:
+            chosen = ask_save_path(self, self.ctx.settings, f"Export the timeline as {fmt.upper()}",
+                                   f"{name}-history.{fmt}", filters)
+            if chosen is None:
                 return None
             path = chosen
         try:

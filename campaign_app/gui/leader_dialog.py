@@ -64,7 +64,7 @@ class ReplaceLeaderDialog(QDialog):
         sides = self.dice.sides
         two = self.dice.count == 2
         self.roll_radio = QRadioButton(f"Roll for &me ({'lower of 2' if two else '1'}d{sides} \u2212 1)", box)
-        self.entered_radio = QRadioButton("I &rolled a", box)
+        self.entered_radio = QRadioButton("I r&olled a", box)
         self.hand_radio = QRadioButton("Set by &hand", box)
         self.group = QButtonGroup(self)
         for i, b in enumerate((self.roll_radio, self.entered_radio, self.hand_radio)):

@@ -11,12 +11,12 @@ from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QStackedWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -26,10 +26,15 @@ from ..paths import AppPaths
 from ..services.navigator import has_any_campaign
 from .context import AppContext
 from .first_run import FirstRunPage
+from .focus import FocusKeeper, first_focusable
 from .hooks import optional_hook
+from .icons import app_icon, icon
 from .navigator import Navigator
 
 log = logging.getLogger(__name__)
+
+LAST_ITEM_KEY = "session/last_item"
+LAST_DB_KEY = "session/last_database"
 
 # kind -> (module, class, method that shows an object)
 PAGES: dict[str, tuple[str, str, str]] = {
@@ -37,6 +42,24 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
 }
+
+
+def _item_title(kind: str, obj_id: int) -> list[str]:
+    """What the window title names (one query)."""
+    from ..store.models import Campaign, Platoon, SologearSheet
+
+    if kind == "campaign":
+        row = Campaign.select(Campaign.name).where(Campaign.id == obj_id).tuples().first()
+        return [row[0]] if row else []
+    if kind == "platoon":
+        row = (Platoon.select(Platoon.name, Campaign.name).join(Campaign).where(Platoon.id == obj_id)
+               .tuples().first())
+        return list(row) if row else []
+    if kind == "sheet":
+        row = (SologearSheet.select(SologearSheet.pilot, Campaign.name).join(Campaign)
+               .where(SologearSheet.id == obj_id).tuples().first())
+        return [f"{row[0] or 'Pilot'} (pilot)", row[1]] if row else []
+    return []
 
 
 def _exists(kind: str, obj_id: int) -> bool:
@@ -61,6 +84,7 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         ctx.main_window = self
         self.setWindowTitle(APP_TITLE)
+        self.setWindowIcon(app_icon())
         self.setMinimumSize(640, 440)
         self._pages: dict[str, QWidget] = {}
         self._current: tuple[str, int] | None = None
@@ -76,7 +100,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.navigator)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 900])
+        splitter.setSizes([230, 950])
         self.splitter = splitter
         self.setCentralWidget(splitter)
 
@@ -85,6 +109,8 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._build_menus()
+        self._build_toolbar()
+        self.focus_keeper = FocusKeeper(self, self._focus_fallback)
 
         self.navigator.selected.connect(self.show_item)
         self.first_run.create_requested.connect(self.new_campaign)
@@ -121,7 +147,7 @@ class MainWindow(QMainWindow):
         }
         self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
                                              "Create a campaign")
-        self.act_new_platoon = self._action("New &platoon…", self.new_platoon, "Ctrl+Shift+N",
+        self.act_new_platoon = self._action("New p&latoon…", self.new_platoon, "Ctrl+Shift+N",
                                             "Add a platoon to the selected campaign")
         self.act_new_sologear = self._action("New &Sologear campaign…", self.new_sologear, "Ctrl+Alt+N",
                                              "Start a lone Gear pilot's campaign")
@@ -157,6 +183,10 @@ class MainWindow(QMainWindow):
         self.act_check = self._action("&Check database", self.check_database, None,
                                       "Run an integrity check of the open database")
         self.act_data_folder = self._action("Open &data folder", self.open_data_folder)
+        self.act_guide = self._action("&User guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
+                                      "A short guide to the app")
+        self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/",
+                                          "Every keyboard shortcut of the app")
         self.act_about = self._action("&About campaign_app", self.about)
         self.act_about_qt = self._action("About &Qt", QApplication.aboutQt)
 
@@ -182,6 +212,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_find)
         m = bar.addMenu("&View")
+        self.view_menu = m
         m.addAction(self.act_navigator)
         m.addAction(self.act_archived)
         m.addSeparator()
@@ -192,9 +223,34 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_check)
         m.addAction(self.act_data_folder)
         m = bar.addMenu("&Help")
+        m.addAction(self.act_guide)
+        m.addAction(self.act_shortcuts)
+        m.addSeparator()
         m.addAction(self.act_about)
         m.addAction(self.act_about_qt)
         self.addActions([self.act_find])
+
+    def _build_toolbar(self) -> None:
+        """The main actions with icons; Undo and Redo keep short fixed labels (their menu texts name the step,
+        which would make the toolbar jump)."""
+        bar = QToolBar("Toolbar", self)
+        bar.setObjectName("main_toolbar")  # saveState() needs a name
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.setMovable(False)
+        for action, name, label in ((self.act_new_platoon, "new-platoon", "New platoon"),
+                                    (self.act_log_battle, "log-battle", "Log battle"),
+                                    (self.act_undo, "undo", "Undo"), (self.act_redo, "redo", "Redo"),
+                                    (self.act_print, "print", "Print")):
+            action.setIcon(icon(name))
+            action.setIconText(label)
+            if action in (self.act_log_battle, self.act_undo):
+                bar.addSeparator()
+            bar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+        toggle = bar.toggleViewAction()
+        toggle.setText("&Toolbar")
+        self.view_menu.insertAction(self.act_navigator, toggle)
 
     def _show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
@@ -226,6 +282,7 @@ class MainWindow(QMainWindow):
         else:
             self._show_page(*self._current)
         self._update_actions()
+        self._update_title()
 
     def open_item(self, kind: str, obj_id: int) -> None:
         self.navigator.reload()
@@ -236,6 +293,7 @@ class MainWindow(QMainWindow):
         self._current = (kind, obj_id)
         self._show_page(kind, obj_id)
         self._update_actions()
+        self._update_title()
 
     def page(self, kind: str) -> QWidget:
         if kind not in self._pages:
@@ -285,6 +343,37 @@ class MainWindow(QMainWindow):
         elif self._current is None and self.stack.currentWidget() is self.first_run:
             self.stack.setCurrentWidget(self.empty_page)
         self._update_actions()
+        self._update_title()  # a rename, a deletion
+
+    # --- title, last item, focus ------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
+        parts = _item_title(*self._current) if self._current else []
+        self.setWindowTitle(" \u2014 ".join([*parts, APP_TITLE]))
+
+    def _remember_current(self) -> None:
+        """Kept with the window state when the window closes (not on every page switch: no file write)."""
+        if self._current is not None:
+            self.ctx.settings.setValue(LAST_ITEM_KEY, f"{self._current[0]}:{self._current[1]}")
+            self.ctx.settings.setValue(LAST_DB_KEY, str(self.ctx.paths.db_file))
+
+    def reopen_last(self) -> bool:
+        """Show the platoon, pilot or campaign that was open when the app last closed (same database only)."""
+        value = str(self.ctx.settings.value(LAST_ITEM_KEY, "") or "")
+        database = str(self.ctx.settings.value(LAST_DB_KEY, "") or "")
+        kind, _, raw_id = value.partition(":")
+        if database != str(self.ctx.paths.db_file) or kind not in PAGES or not raw_id.isdigit():
+            return False
+        if not _exists(kind, int(raw_id)):
+            return False
+        self.open_item(kind, int(raw_id))
+        return True
+
+    def _focus_fallback(self, window: QWidget) -> QWidget | None:
+        """Where the focus goes after a dialog when the widget that had it is gone: the shown page."""
+        if window is not self:
+            return None
+        return first_focusable(self.stack.currentWidget()) or self.stack.currentWidget()
 
     # --- commands ---------------------------------------------------------------------------------------
     def _call_hook(self, name: str, *args: Any) -> Any:
@@ -341,12 +430,13 @@ class MainWindow(QMainWindow):
 
     def open_database(self) -> None:
         from ..store import DatabaseError, init_db
+        from .file_dialogs import ask_open_path
 
-        path, _ = QFileDialog.getOpenFileName(self, "Open campaign database",
-                                              str(self.ctx.paths.data_dir), "Campaign databases (*.db);;"
-                                              "All files (*)")
-        if not path:
+        chosen = ask_open_path(self, self.ctx.settings, "Open campaign database",
+                               "Campaign databases (*.db);;All files (*)")
+        if chosen is None:
             return
+        path = str(chosen)
         from ..errors import ServiceError
 
         old = self.ctx.paths
@@ -361,6 +451,7 @@ class MainWindow(QMainWindow):
         self._current = None
         self.refresh()
         self.watcher.reset()
+        self.reopen_last()
         self.statusBar().showMessage(f"Opened {path}", 5000)
 
     def check_database(self) -> None:
@@ -390,6 +481,21 @@ class MainWindow(QMainWindow):
     def open_data_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.data_dir)))
 
+    def show_shortcuts(self) -> None:
+        from .help_dialogs import ShortcutsDialog
+
+        ShortcutsDialog(self).exec()
+
+    def show_guide(self) -> None:
+        from .help_dialogs import GuideWindow
+
+        guide = getattr(self, "guide_window", None)
+        if guide is None:
+            guide = self.guide_window = GuideWindow(self)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
+
     def about(self) -> None:
         QMessageBox.about(
             self, f"About {APP_TITLE}",
@@ -416,6 +522,7 @@ class MainWindow(QMainWindow):
         self.ctx.settings.setValue("main_window/geometry", self.saveGeometry())
         self.ctx.settings.setValue("main_window/state", self.saveState())
         self.ctx.settings.setValue("main_window/splitter", self.splitter.saveState())
+        self._remember_current()
         self.ctx.settings.sync()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API

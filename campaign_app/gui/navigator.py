@@ -62,7 +62,9 @@ class Navigator(QWidget):
         self.show_archived.toggled.connect(lambda _on: self.reload())
         self.tree.selectionModel().currentChanged.connect(self._on_current)
         self.tree.activated.connect(self._on_activated)
-        QShortcut(QKeySequence(Qt.Key.Key_Down), self.filter_edit, self._focus_first_match)
+        down = QShortcut(QKeySequence(Qt.Key.Key_Down), self.filter_edit, self._focus_first_match)
+        down.setContext(Qt.ShortcutContext.WidgetShortcut)
+        down.setWhatsThis("In the navigator's filter box: go to the first match")  # Help ▸ Keyboard shortcuts
 
     # --- data -------------------------------------------------------------------------------------------
     def reload(self) -> None:

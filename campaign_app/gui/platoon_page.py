@@ -13,12 +13,13 @@ there when ``campaign_app.gui.battle_wizard.log_battle`` exists.
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -45,6 +46,7 @@ from .context import AppContext
 from .hooks import optional_hook
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
+from .sizing import cap_fields, cap_width
 from .undo_commands import perform
 from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
 from .xp_track import XpTrack
@@ -59,6 +61,8 @@ NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
     "fire_support": {"support": "light"},
 }
 KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_support", "Off-board fire support")]
+ATTR_LABELS = {"training": "Tra&ining", "equipment": "E&quipment", "morale": "&Morale"}
+"""Alt+T, Alt+E and Alt+H belong to the Tools, Edit and Help menus: no mnemonic on the page may take them."""
 SUPPORT_CHOICES = [(s, s.capitalize()) for s in roster.SUPPORT_LEVELS]
 
 
@@ -139,6 +143,9 @@ class EquipmentPanel(QWidget):
         layout.addLayout(buttons)
         self.add_button.clicked.connect(self.add)
         self.remove_button.clicked.connect(self.remove)
+        delete = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.view, self.remove)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)  # not while a cell is being edited
+        delete.setWhatsThis("Remove the selected weapon (in a weapons table)")  # listed in Help ▸ Keyboard shortcuts
         self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
         self._update_buttons()
 
@@ -180,11 +187,6 @@ class EquipmentPanel(QWidget):
         if item is not None:
             self.page.run(roster.remove_equipment, item)
 
-    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        if event.key() == Qt.Key.Key_Delete and self.view.hasFocus():
-            self.remove()
-            return
-        super().keyPressEvent(event)
 
 
 class PlatoonPage(QWidget):
@@ -198,7 +200,7 @@ class PlatoonPage(QWidget):
         self._build()
         history_view = optional_hook("campaign_app.gui.history_view", "HistoryView")  # the battle log's tab
         if history_view is not None:
-            self.add_tab(history_view(ctx, self), "&History")
+            self.add_tab(history_view(ctx, self), "Hist&ory")
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     # --- layout -------------------------------------------------------------------------------------------
@@ -251,7 +253,7 @@ class PlatoonPage(QWidget):
         self.armor = ArmorPicker(5, unit)
         ugrid = QGridLayout(unit)
         for col, attr in enumerate(ATTRS):
-            label = QLabel(f"&{attr.capitalize()}", unit)
+            label = QLabel(ATTR_LABELS[attr], unit)
             label.setBuddy(self.pickers[attr])
             ugrid.addWidget(label, 0, col)
             ugrid.addWidget(self.pickers[attr], 1, col)
@@ -270,9 +272,9 @@ class PlatoonPage(QWidget):
         self.leader_track = XpTrack(who="Leader XP", parent=xp)
         self.platoon_xp_label = QLabel(xp)
         self.leader_xp_label = QLabel(xp)
-        for lab in (self.platoon_xp_label, self.leader_xp_label):
-            lab.setMinimumWidth(lab.fontMetrics().horizontalAdvance("32 XP  Legendary") + 8)
-        self.leader_track_title = QLabel("Leader", xp)
+        for lab in (self.platoon_xp_label, self.leader_xp_label):  # fixed: a longer level or name moves nothing
+            lab.setFixedWidth(lab.fontMetrics().horizontalAdvance("32 XP  Legendary \u00b7 Lt. Okafor") + 8)
+        self.leader_track_title = QLabel("Leader", xp)  # the name goes right of the track: the track never moves
         self.cards_label = QLabel(xp)
         self.cards_label.setAccessibleName("Orders cards per turn")
         self.reason_edit = QLineEdit(xp)
@@ -292,6 +294,7 @@ class PlatoonPage(QWidget):
         rlabel.setBuddy(self.reason_edit)
         reason_row.addWidget(rlabel)
         reason_row.addWidget(self.reason_edit, 1)
+        reason_row.addStretch(0)
         xgrid.addLayout(reason_row, 3, 0, 1, 4)
         xgrid.setColumnStretch(3, 1)
         self.platoon_track.xpEdited.connect(lambda new, old: self._set_xp("platoon", new, old))
@@ -309,7 +312,7 @@ class PlatoonPage(QWidget):
         self.former_view = _table(self.former_model, lead, "Former leaders")
         self.former_empty = QLabel("No former leaders.", lead)
         lgrid = QGridLayout(lead)
-        nlabel = QLabel("Na&me", lead)
+        nlabel = QLabel("&Name", lead)
         nlabel.setBuddy(self.leader_name)
         klabel = QLabel("Ran&k", lead)
         klabel.setBuddy(self.leader_rank)
@@ -318,11 +321,10 @@ class PlatoonPage(QWidget):
         lgrid.addWidget(klabel, 0, 2)
         lgrid.addWidget(self.leader_rank, 0, 3)
         lgrid.addWidget(self.replace_button, 0, 4)
-        lgrid.addWidget(self.leader_info, 1, 0, 1, 5)
-        lgrid.addWidget(self.former_view, 2, 0, 1, 5)
-        lgrid.addWidget(self.former_empty, 3, 0, 1, 5)
-        lgrid.setColumnStretch(1, 2)
-        lgrid.setColumnStretch(3, 1)
+        lgrid.addWidget(self.leader_info, 1, 0, 1, 6)
+        lgrid.addWidget(self.former_view, 2, 0, 1, 6)
+        lgrid.addWidget(self.former_empty, 3, 0, 1, 6)
+        lgrid.setColumnStretch(5, 1)  # the name and rank fields keep their width; the spare room goes right
         self.leader_name.committed.connect(lambda text: self._set_leader(name=text))
         self.leader_rank.committed.connect(lambda text: self._set_leader(rank=text))
         self.replace_button.clicked.connect(self.replace_leader)
@@ -331,8 +333,8 @@ class PlatoonPage(QWidget):
         att = QGroupBox("Attached units (no XP of their own; they use the platoon's level)", s)
         self.attached_model = AttachedModel(self)
         self.attached_view = _table(self.attached_model, att, "Attached units")
-        self.add_team_button = QPushButton("Add &team", att)
-        self.add_vehicle_button = QPushButton("Add &vehicle", att)
+        self.add_team_button = QPushButton("A&dd team", att)
+        self.add_vehicle_button = QPushButton("Add vehi&cle", att)
         self.add_support_button = QPushButton("Add fire s&upport", att)
         self.remove_unit_button = QPushButton("Remove unit", att)
         abuttons = QHBoxLayout()
@@ -373,9 +375,9 @@ class PlatoonPage(QWidget):
         left.addLayout(abuttons)
         left.addStretch(1)
         agrid.addLayout(left, 0, 0)
-        agrid.addWidget(self.unit_box, 0, 1)
-        agrid.setColumnStretch(0, 3)
-        agrid.setColumnStretch(1, 2)
+        self.attached_grid = agrid
+        self._attached_wide: bool | None = None
+        self._arrange_attached(wide=True)
         self.attached_view.selectionModel().selectionChanged.connect(lambda *_a: self._show_unit())
         self.add_team_button.clicked.connect(lambda: self.add_unit("team"))
         self.add_vehicle_button.clicked.connect(lambda: self.add_unit("vehicle"))
@@ -436,6 +438,33 @@ class PlatoonPage(QWidget):
                                 self.equipment.remove_button, self.notes]
         for a, b in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(a, b)
+        cap_width(self.reason_edit, 72)
+        cap_width(self.leader_name, 32)
+        cap_width(self.leader_rank, 24)
+        cap_fields(self.sheet)  # fields stop at a readable width; tables and notes take the rest
+
+    ATTACHED_SIDE_BY_SIDE = 1100
+    """Below this page width the selected unit's editor goes under the list of attached units (side by side
+    the list's columns would be cut)."""
+
+    def _arrange_attached(self, wide: bool) -> None:
+        if wide == self._attached_wide:
+            return
+        self._attached_wide = wide
+        grid = self.attached_grid
+        grid.removeWidget(self.unit_box)
+        if wide:
+            grid.addWidget(self.unit_box, 0, 1)
+            grid.setColumnStretch(0, 3)
+            grid.setColumnStretch(1, 2)
+        else:
+            grid.addWidget(self.unit_box, 1, 0)
+            grid.setColumnStretch(0, 1)
+            grid.setColumnStretch(1, 0)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        self._arrange_attached(event.size().width() >= self.ATTACHED_SIDE_BY_SIDE)
+        super().resizeEvent(event)
 
     # --- extension point (battle log engineer) -------------------------------------------------------------
     def add_tab(self, widget: QWidget, title: str) -> int:
@@ -505,8 +534,7 @@ class PlatoonPage(QWidget):
         self.leader_track.setThresholds(t)
         self.leader_track.setEnabled(leader is not None)
         self.leader_track.setXp(leader["xp"] if leader else 0)
-        self.leader_track_title.setText("Leader" if leader is None else f"Leader\n{leader['name']}")
-        self.leader_xp_label.setText(f"<b>{leader['xp']} XP</b>  {leader['level']}" if leader else "no leader")
+        self._show_leader_xp(leader)
         cards = f"Orders cards per turn: <b>{d['cards']}</b>  (2 \u00d7 {d['level_rank']} {d['level']}"
         cards += f" + 2 \u00d7 {leader['level_rank']} {leader['level']} leader)" if leader else ", no leader)"
         if d["cards_with_fire_support"] is not None:
@@ -535,6 +563,22 @@ class PlatoonPage(QWidget):
         self._show_unit()
         self.equipment.set_rows(d["equipment_list"])
         self.notes.setCommittedText(d["notes"])
+
+    def _show_leader_xp(self, leader: dict[str, Any] | None) -> None:
+        """"2 XP Green · Lt. Okafor" right of the leader's track, the name shortened to the label's fixed width
+        (in full in the tooltip), so a long name moves nothing."""
+        if leader is None:
+            self.leader_xp_label.setText("no leader")
+            self.leader_xp_label.setToolTip("")
+            return
+        level = f"{leader['xp']} XP  {leader['level']} \u00b7 "
+        metrics = self.leader_xp_label.fontMetrics()
+        bold = QFont(self.leader_xp_label.font())
+        bold.setBold(True)
+        room = self.leader_xp_label.minimumWidth() - QFontMetrics(bold).horizontalAdvance(level) - 4
+        name = metrics.elidedText(leader["name"], Qt.TextElideMode.ElideRight, max(room, 40))
+        self.leader_xp_label.setText(f"<b>{leader['xp']} XP</b>  {leader['level']} \u00b7 {html.escape(name)}")
+        self.leader_xp_label.setToolTip(f"{leader['name']}: {leader['xp']} XP, {leader['level']}")
 
     def _show_unit(self) -> None:
         unit_id = _selected_id(self.attached_view)

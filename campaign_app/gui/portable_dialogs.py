@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from ..errors import ServiceError
 from ..store import DatabaseError
+from .file_dialogs import ask_open_path, ask_save_path
 
 FILTER = "Campaign files (*.json);;All files (*)"
 
@@ -27,16 +27,15 @@ def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -
     if camp is None:
         QMessageBox.information(parent, "Export campaign", "Select a campaign (or one of its platoons) first.")
         return None
-    start = str(Path(ctx.settings.value("portable/folder", str(Path.home()))) / _file_name(camp.name))
-    path, _ = QFileDialog.getSaveFileName(parent, f"Export campaign {camp.name}", start, FILTER)
-    if not path:
+    chosen = ask_save_path(parent, ctx.settings, f"Export campaign {camp.name}", _file_name(camp.name), FILTER)
+    if chosen is None:
         return None
+    path = str(chosen)
     try:
         result = portable.export_campaign(camp.id, path)
     except (ServiceError, DatabaseError) as exc:
         QMessageBox.warning(parent, "Export campaign", str(exc))
         return None
-    ctx.settings.setValue("portable/folder", str(Path(path).parent))
     ctx.signals.status.emit(f"Exported {camp.name!r} to {result['file']}")
     return str(result["file"])
 
@@ -47,10 +46,10 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
     from ..services.campaigns import name_problem
 
     if path is None:
-        path, _ = QFileDialog.getOpenFileName(parent, "Import campaign",
-                                              str(ctx.settings.value("portable/folder", str(Path.home()))), FILTER)
-        if not path:
+        chosen = ask_open_path(parent, ctx.settings, "Import campaign", FILTER)
+        if chosen is None:
             return None
+        path = str(chosen)
     try:
         doc = portable.read_document(path)
         name = str(doc["campaign"].get("name", ""))
@@ -66,7 +65,6 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
     except (ServiceError, DatabaseError) as exc:
         QMessageBox.warning(parent, "Import campaign", str(exc))
         return None
-    ctx.settings.setValue("portable/folder", str(Path(path).parent))
     ctx.signals.status.emit(f"Imported campaign {result['campaign']!r}: {result['platoon']} platoon(s), "
                             f"{result['battle']} battle(s), {result['sologear_sheet']} Sologear sheet(s)")
     return int(result["campaign_id"])

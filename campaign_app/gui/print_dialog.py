@@ -28,7 +28,6 @@ from PySide6.QtCore import (
     QIODevice,
     QSize,
     QSizeF,
-    QStandardPaths,
     Qt,
     QThread,
     QTimer,
@@ -44,7 +43,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -77,6 +75,7 @@ from ..services.common import ServiceError
 from ..services.navigator import navigator_tree
 from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
 from .context import AppContext
+from .file_dialogs import remember_folder
 
 log = logging.getLogger(__name__)
 
@@ -794,10 +793,10 @@ class PrintDialog(QDialog):
     # ---------------------------------------------------------------------------------------------- save
 
     def _ask_path(self, suggested: str) -> str | None:
-        folder = str(self.ctx.settings.value("print/folder", "") or QStandardPaths.writableLocation(
-            QStandardPaths.StandardLocation.DocumentsLocation) or Path.home())
-        path, _ = QFileDialog.getSaveFileName(self, "Save PDF", str(Path(folder) / suggested), "PDF (*.pdf)")
-        return path or None
+        from .file_dialogs import ask_save_path
+
+        path = ask_save_path(self, self.ctx.settings, "Save PDF", suggested, "PDF (*.pdf)")
+        return str(path) if path else None
 
     def save(self) -> None:
         """Ask for a file, build (or reuse the preview) and write it; cancelling writes nothing."""
@@ -896,7 +895,7 @@ class PrintDialog(QDialog):
             self._show_error(str(exc))
             return
         settings = self.ctx.settings
-        settings.setValue("print/folder", str(written.parent))
+        remember_folder(settings, written)
         settings.setValue("print/paper", self.paper())
         settings.setValue("print/card_size", self.size_combo.currentData())
         self._remember_setup()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ..services.roster import AP_RANGE, KINDS, TARGETS
@@ -273,7 +273,34 @@ def ap_vs_choices(targets: str) -> list[tuple[str, str]]:
 
 class EquipmentDelegate(QStyledItemDelegate):
     """Editors that offer only legal values: target choices, AP -10..+10 or none, AP target types that fit
-    the weapon's targets."""
+    the weapon's targets. An editable column is as wide as its editor (``sizeHint``), so an open editor fits
+    its cell: it is neither cut ("ne" for "none") nor spread over the neighbouring cells."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._editor_widths: dict[str, int] = {}
+
+    def _editor_width(self, key: str) -> int:
+        if key not in self._editor_widths:
+            if key == "ap":
+                probe: QWidget = QSpinBox()
+                probe.setRange(AP_NONE, AP_RANGE[1])
+                probe.setSpecialValueText("none")
+            else:
+                probe = ChoicePicker(list(TARGETS.items()), "probe")
+            self._editor_widths[key] = probe.sizeHint().width()
+            probe.deleteLater()
+        return self._editor_widths[key]
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:  # noqa: N802
+        hint = super().sizeHint(option, index)
+        key = EquipmentModel.COLUMNS[index.column()].key
+        if key in ("targets", "ap", "ap_vs"):
+            hint.setWidth(max(hint.width(), self._editor_width(key)))
+        return hint
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: Index) -> None:  # noqa: N802
+        editor.setGeometry(option.rect)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:  # noqa: N802
         model = index.model()

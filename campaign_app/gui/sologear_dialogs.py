@@ -44,6 +44,7 @@ from ..services.changesets import Edit
 from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
+from .widgets import reserve_message_space
 
 ERROR_STYLE = "color: #b00020;"
 
@@ -53,13 +54,12 @@ def _error_label(parent: QWidget) -> QLabel:
     label.setStyleSheet(ERROR_STYLE)
     label.setWordWrap(True)
     label.setAccessibleName("Error message")
-    label.hide()
+    reserve_message_space(label)  # an error does not resize the dialog
     return label
 
 
 def _show_error(label: QLabel, text: str) -> None:
     label.setText(text)
-    label.setVisible(bool(text))
 
 
 # --- new campaign ----------------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ class PlayTurnDialog(_StepDialog):
         self.posture_combo.setEnabled(self.info["posture_fixed"] is None)
         grid.addWidget(self.posture_combo, 2, 1)
         self.start_button = QPushButton("&Start rolling", choice)
-        grid.addWidget(self.start_button, 3, 0, 1, 2)
+        grid.addWidget(self.start_button, 3, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
         (self.fig_radio if "fig" in self.info["actions"] else self.dec_radio).setChecked(True)
 
         self.cell_label = QLabel(self)
@@ -511,7 +511,7 @@ class RecordDialog(QDialog):
         self.damaged_check.setChecked(data["state"]["gear_damaged"] if is_last else res["gear_damaged"])
         self.ammo_check = QCheckBox("&Short of ammunition", self)
         self.ammo_check.setChecked(data["state"]["short_ammo"] if is_last else res["short_ammo"])
-        self.dead_check = QCheckBox("Pilot &dead", self)
+        self.dead_check = QCheckBox("Pilot de&ad", self)
         self.dead_check.setChecked(res["pilot_dead"])
         self.captured_check = QCheckBox("Pilot &captured", self)
         self.captured_check.setChecked(res["pilot_captured"])

@@ -44,6 +44,7 @@ from ..rules.experience import RulesError
 from ..services import sologear as svc
 from ..services.common import NotFound, ServiceError
 from .context import AppContext
+from .sizing import cap_fields
 from .sologear_dialogs import EndDialog, LengthDialog, PlayTurnDialog, RecordDialog
 from .undo_commands import try_perform
 from .widgets import CommitLineEdit
@@ -280,8 +281,7 @@ class SideBox(QGroupBox):
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.table.setMinimumHeight(96)
-        self.table.setMaximumHeight(170)
+        self.table.setMinimumHeight(96)  # grows with the window (a big screen shows every company)
 
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("new unit's name")
@@ -327,9 +327,10 @@ class SideBox(QGroupBox):
         entry.addWidget(self.loyalty_combo)
         entry.addWidget(QLabel("=", self))
         entry.addWidget(self.preview_label)
-        entry.addWidget(self.add_button)
-        bottom = QHBoxLayout()
+        self.name_edit.setMinimumWidth(self.name_edit.fontMetrics().averageCharWidth() * 12)
+        bottom = QHBoxLayout()  # Add sits under the entry row: the row fits a 1024-pixel window
         bottom.addWidget(self.total_label, 1)
+        bottom.addWidget(self.add_button)
         bottom.addWidget(self.remove_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
@@ -456,6 +457,7 @@ class SologearPage(QWidget):
         self._build_end_tab()
         self._build_history_tab()
         self._build_options_tab()
+        cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     # --- building -------------------------------------------------------------------------------------------
@@ -519,10 +521,9 @@ class SologearPage(QWidget):
         inner = QWidget()
         v = QVBoxLayout(inner)
         v.addWidget(header)
-        v.addWidget(self.player_box)
-        v.addWidget(self.enemy_box)
+        v.addWidget(self.player_box, 1)
+        v.addWidget(self.enemy_box, 1)
         v.addWidget(bar)
-        v.addStretch(1)
         scroll = QScrollArea(tab)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -540,7 +541,7 @@ class SologearPage(QWidget):
         self.play_button = QPushButton("&Play turn…", tab)
         self.record_button = QPushButton("&Record result…", tab)
         self.undo_button = QPushButton("&Undo last turn", tab)
-        self.end_button = QPushButton("&End of campaign…", tab)
+        self.end_button = QPushButton("End of campai&gn…", tab)
         buttons = QHBoxLayout()
         for b in (self.play_button, self.record_button, self.undo_button, self.end_button):
             buttons.addWidget(b)
@@ -571,7 +572,7 @@ class SologearPage(QWidget):
         self.end_button.clicked.connect(self.end_campaign)
         self.turn_table.selectionModel().currentRowChanged.connect(lambda cur, _prev: self._show_turn(cur.row()))
         self.turn_table.doubleClicked.connect(lambda idx: self.record_turn(self._turn_number_at(idx.row())))
-        self.tabs.addTab(tab, "&Battle form")
+        self.tabs.addTab(tab, "Battle for&m")
         self.battle_tab = tab
 
     def _build_end_tab(self) -> None:
@@ -649,16 +650,18 @@ class SologearPage(QWidget):
         self.history_view.horizontalHeader().setStretchLastSection(True)
         self.history_view.setWordWrap(False)
         QVBoxLayout(tab).addWidget(self.history_view)
-        self.tabs.addTab(tab, "&History")
+        self.tabs.addTab(tab, "Hist&ory")
         self.history_tab = tab
 
     def _build_options_tab(self) -> None:
         tab = QWidget()
         form = QFormLayout(tab)
         self.variable_check = QCheckBox("Variable (milder) reward and punishment tables", tab)
-        self.ferocious_check = QCheckBox("Ferocious battles: no surrender; a surrounded pilot fights her way out "
-                                         "(Bold, Losing column, enemy +1, Glory doubled, until a roll of 12–14)",
-                                         tab)
+        self.ferocious_check = QCheckBox("Ferocious battles", tab)
+        ferocious_note = QLabel("No surrender: a surrounded pilot fights her way out (Bold, Losing column, "
+                                "enemy +1, Glory doubled, until a roll of 12–14).", tab)
+        ferocious_note.setWordWrap(True)
+        ferocious_note.setIndent(24)
         self.reward_dice_edit = CommitLineEdit("", tab)
         self.reward_dice_edit.setAccessibleName("Reward dice")
         self.reward_dice_edit.setMaximumWidth(120)
@@ -666,12 +669,13 @@ class SologearPage(QWidget):
         self.options_note.setWordWrap(True)
         form.addRow(self.variable_check)
         form.addRow(self.ferocious_check)
+        form.addRow(ferocious_note)
         form.addRow("Reward-roll dice (default 1d6):", self.reward_dice_edit)
         form.addRow(self.options_note)
         self.variable_check.clicked.connect(lambda on: self._set_option(variable_tables=bool(on)))
         self.ferocious_check.clicked.connect(lambda on: self._set_option(ferocious=bool(on)))
         self.reward_dice_edit.committed.connect(lambda text: self._set_option(reward_dice=text))
-        self.tabs.addTab(tab, "&Options")
+        self.tabs.addTab(tab, "Opt&ions")
         self.options_tab = tab
 
     # --- helpers ------------------------------------------------------------------------------------------------

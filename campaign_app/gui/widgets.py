@@ -208,16 +208,34 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Delete") 
     return box.clickedButton() is yes_button
 
 
-class ErrorLabel(QLabel):
-    """A problem message in a red that reads on both light and dark palettes (hidden while empty)."""
+def reserve_message_space(label: QLabel, lines: int = 2) -> None:
+    """Keep room for a message of up to ``lines`` lines, so showing one does not resize the dialog (or move
+    the buttons under the pointer): the label stays in the layout, empty while there is nothing to say
+    (``setVisible(False)`` on it is turned into clearing it)."""
+    label.setMinimumHeight(label.fontMetrics().lineSpacing() * lines + 2)
+    label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    label.setProperty("reserved", True)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+
+class ErrorLabel(QLabel):
+    """A problem message in a red that reads on both light and dark palettes (hidden while empty). In a
+    dialog it keeps its room while hidden (``reserve``: by default when its parent is a dialog), so an error
+    does not resize the dialog; on a page it takes no room until there is a problem."""
+
+    def __init__(self, parent: QWidget | None = None, reserve: bool | None = None) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
         self.setAccessibleName("Problem")
         self._color = ""
         self._restyle()
-        self.hide()
+        if reserve is None:
+            from PySide6.QtWidgets import QDialog
+
+            reserve = parent is not None and isinstance(parent.window(), QDialog)
+        if reserve:
+            reserve_message_space(self)
+        else:
+            self.hide()
 
     def _restyle(self) -> None:
         dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
@@ -229,4 +247,5 @@ class ErrorLabel(QLabel):
     def show_problem(self, text: str | None) -> None:
         self._restyle()
         self.setText(text or "")
-        self.setVisible(bool(text))
+        if not self.property("reserved"):
+            self.setVisible(bool(text))

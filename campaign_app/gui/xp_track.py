@@ -21,6 +21,16 @@ GAP = 2
 GROUP_GAP = 4
 """A wider gap after every eighth box, as on a paper track, so boxes are easy to count."""
 
+KEYS: tuple[tuple[str, str], ...] = (
+    ("\u2192  \u2191  +", "one more XP"),
+    ("\u2190  \u2193  \u2212", "one XP less"),
+    ("Home", "0 XP"),
+    ("End", f"{XP_MAX} XP"),
+    ("Page Up", "up to the next level's threshold"),
+    ("Page Down", "down to the previous threshold"),
+)
+"""The track's keys (its tooltip and Help \u25b8 Keyboard shortcuts both read this table)."""
+
 
 class XpTrack(QWidget):
     xpEdited = Signal(int, int)
@@ -73,8 +83,9 @@ class XpTrack(QWidget):
     def _update_texts(self) -> None:
         text = f"{self._who}: {self._xp} of {XP_MAX}, {self.level()}"
         self.setAccessibleDescription(text)
-        self.setToolTip(f"{text}.\nClick a box to set the XP (click the last filled box to empty it);\n"
-                        "keys: \u2190 \u2192 or + \u2212 one step, Home 0, End 32, PgUp/PgDn next/previous level.")
+        keys = "; ".join(f"{k.replace('  ', ' ')} {what}" for k, what in KEYS)
+        self.setToolTip(f"{text}.\nClick a box to set the XP (click the last filled box to empty it).\n"
+                        f"Keys: {keys}.")
 
     # --- geometry -----------------------------------------------------------------------------------------
     def _letter_height(self) -> int:

@@ -85,7 +85,7 @@ def test_save_writes_the_pdf_and_opens_it(qtbot, gui_ctx, platoon_id: int, tmp_p
     assert opened == [written]
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert [p.name for p in written.parent.iterdir()] == ["sheet.pdf"]  # no temporary file left
-    assert gui_ctx.settings.value("print/folder") == str(written.parent)
+    assert gui_ctx.settings.value("files/last_folder") == str(written.parent.resolve())
     assert gui_ctx.settings.value("print/paper") == "a4"
 
 

@@ -1,0 +1,153 @@
+"""Help ▸ Keyboard shortcuts and Help ▸ User guide.
+
+The shortcut list is read from the main window itself: its menus and their actions (with the keys Qt has
+for them, in the platform's own notation), the window's other actions and shortcuts, the Alt+letter of each
+menu, and the XP track's keys (:data:`campaign_app.gui.xp_track.KEYS`). Nothing is typed twice, so the list
+cannot drift from what the keys do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..resources import guide_dir
+from .xp_track import KEYS as XP_TRACK_KEYS
+
+
+@dataclass(frozen=True)
+class ShortcutRow:
+    group: str
+    what: str
+    keys: str
+
+
+def _plain(text: str) -> str:
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").strip()
+
+
+def mnemonic_of(text: str) -> str | None:
+    """The letter after a single ``&`` (what Alt+letter reaches), lower case; ``None`` if there is none."""
+    i = 0
+    while i < len(text) - 1:
+        if text[i] == "&":
+            if text[i + 1] == "&":
+                i += 2
+                continue
+            return text[i + 1].lower()
+        i += 1
+    return None
+
+
+def _keys(action: QAction | QShortcut) -> str:
+    seqs = action.shortcuts() if isinstance(action, QAction) else [action.key()]
+    texts = [s.toString(QKeySequence.SequenceFormat.NativeText) for s in seqs if not s.isEmpty()]
+    return ", ".join(dict.fromkeys(texts))
+
+
+def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
+    rows: list[ShortcutRow] = []
+    seen: set[int] = set()
+
+    def walk(menu: QMenu, group: str) -> None:
+        for action in menu.actions():
+            if action.isSeparator():
+                continue
+            if action.menu() is not None:
+                walk(action.menu(), f"{group} \u25b8 {_plain(action.text())}")
+                continue
+            seen.add(id(action))
+            keys = _keys(action)
+            if keys:
+                rows.append(ShortcutRow(group, _plain(action.text()), keys))
+
+    menus = [a for a in window.menuBar().actions() if a.menu() is not None and a.isVisible()]
+    for top in menus:
+        letter = mnemonic_of(top.text())
+        if letter:
+            rows.append(ShortcutRow("Menus", f"Open the {_plain(top.text())} menu", f"Alt+{letter.upper()}"))
+    for top in menus:
+        walk(top.menu(), _plain(top.text()))
+    for action in window.actions():
+        if id(action) not in seen and _keys(action):
+            rows.append(ShortcutRow("Window", _plain(action.text()), _keys(action)))
+    for shortcut in window.findChildren(QShortcut):  # the pages' own keys (a page built later adds its own)
+        row = ShortcutRow("Pages", shortcut.whatsThis(), _keys(shortcut))
+        if shortcut.whatsThis() and shortcut.isEnabled() and row not in rows:
+            rows.append(row)
+    rows.append(ShortcutRow("Pages and dialogs", "Go to the button, tab or field with that underlined letter",
+                            "Alt+letter"))
+    rows.append(ShortcutRow("Pages and dialogs", "Next / previous field", "Tab, Shift+Tab"))
+    for keys, what in XP_TRACK_KEYS:
+        rows.append(ShortcutRow("XP track (when it has the focus)", what[0].upper() + what[1:], keys))
+    return rows
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, window: QMainWindow, parent: QWidget | None = None) -> None:
+        super().__init__(parent or window)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.rows = shortcut_rows(window)
+        self.table = QTableWidget(len(self.rows), 3, self)
+        self.table.setHorizontalHeaderLabels(["Where", "What", "Keys"])
+        self.table.setAccessibleName("Keyboard shortcuts")
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        previous = None
+        for r, row in enumerate(self.rows):
+            for c, text in enumerate((row.group if row.group != previous else "", row.what, row.keys)):
+                item = QTableWidgetItem(text)
+                if c == 0:
+                    item.setToolTip(row.group)
+                self.table.setItem(r, c, item)
+            previous = row.group
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        note = QLabel("Keys shown as your system writes them. Underlined letters in menus and on buttons are "
+                      "reached with Alt.", self)
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+        self.resize(720, 560)
+
+
+class GuideWindow(QDialog):
+    """The user guide (``docs/guide/user-guide.md``) in a window of its own; not modal."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("User guide")
+        self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenExternalLinks(True)
+        self.browser.setAccessibleName("User guide")
+        self.browser.setMarkdown((guide_dir() / "user-guide.md").read_text(encoding="utf-8"))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 640)
