@@ -1,8 +1,10 @@
 """Time the exact aftermath odds (RULES 1.2): recovery for W wound counters up to 200 (and beyond), leader's fate.
 
-Run by hand:  /work/venv/bin/python benchmarks/bench_odds.py
+Run by hand:  python benchmarks/bench_odds.py
 Each figure is the best of a few runs with the per-W cache cleared first (a cold computation), plus the time
-of a warm call (cache hit) and of the CLI's decimal formatting.
+of a warm call (cache hit) and of the CLI's decimal formatting. Goals (issue 13): odds for 200 wounds under
+0.1 s in-process; ``campaign-cli odds recovery --wounds 2000`` is timed as a whole command too, with how the
+cold computation grows with W (the exponent k of time ~ W^k between W = 500 and 2000).
 """
 
 from __future__ import annotations
@@ -54,6 +56,26 @@ def main() -> None:
     print(f"\nworst single answer for W <= 200 (odds + mean + formatting): {worst_200 * 1000:.1f} ms")
     print(f"all W = 0..200 at XP 32, cold: {sweep * 1000:.0f} ms in total")
     print(f"leader_odds for 25 x 33 (wounds, XP) pairs: {leader * 1000:.1f} ms")
+    verdict = "MET" if worst_200 < 0.1 else "NOT MET"
+    print(f"odds for 200 wounds (worst, in-process): {worst_200 * 1000:.1f} ms   goal < 100 ms   {verdict}")
+
+    import math
+    import subprocess
+    import sys
+
+    scale = {}
+    for wounds in (250, 500, 1000, 2000):
+        scale[wounds] = best_of(lambda w=wounds: (odds.recovery_odds(w, XP_MAX), odds.recovery_mean(w, XP_MAX)))
+        print(f"recovery odds + mean, W = {wounds:>4}, XP 32, cold: {scale[wounds] * 1000:8.1f} ms")
+    k = math.log(scale[2000] / scale[500]) / math.log(4)
+    print(f"growth from W = 500 to 2000: x{scale[2000] / scale[500]:.1f} for x4 wounds (time ~ W^{k:.2f})")
+    cmd = [sys.executable, "-m", "campaign_app.cli", "odds", "recovery", "--wounds", "2000", "--xp", "32"]
+    runs = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        runs.append(time.perf_counter() - start)
+    print(f"campaign-cli odds recovery --wounds 2000 --xp 32 (whole command): {min(runs) * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

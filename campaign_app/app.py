@@ -142,11 +142,24 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
         for tabs in page.findChildren(QTabWidget):
             for i in range(tabs.count()):
                 if tabs.tabText(i).replace("&", "").lower() == tab.lower():
-                    tabs.setCurrentIndex(i)
+                    _show_tab(tabs, i)  # a tab inside another tab (History ▸ Charts) shows both
                     return
         names = sorted({tabs.tabText(i).replace("&", "") for tabs in page.findChildren(QTabWidget)
                         for i in range(tabs.count())})
         raise SystemExit(f"campaign-app: --tab: no tab named {tab!r} on this page (tabs: {', '.join(names)})")
+
+
+def _show_tab(tabs: Any, index: int) -> None:
+    from PySide6.QtWidgets import QTabWidget
+
+    widget = tabs
+    while widget is not None:
+        parent = widget.parentWidget()
+        outer = parent.parentWidget() if parent is not None else None  # a tab page sits in the stack
+        if isinstance(outer, QTabWidget) and outer.indexOf(widget) >= 0:
+            outer.setCurrentIndex(outer.indexOf(widget))
+        widget = parent
+    tabs.setCurrentIndex(index)
 
 
 def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: bool = False) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from . import __version__
-from .commands import COMMAND_MODULES
+from .commands import COMMAND_MODULES, COMMAND_NAMES
 from .commands.base import CliError, Context, add_json, emit, fail
 from .paths import resolve_paths
 
@@ -43,7 +43,9 @@ def _common_parent() -> argparse.ArgumentParser:
     return parent
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``command`` (see :func:`command_in`) only the module that registers it (``""``:
+    none, e.g. for ``--version``), so that one command starts without building all the others."""
     parent = _common_parent()
     parser = OneLineParser(prog="campaign-cli", parents=[parent],
                                      description="campaign_app headless commands")
@@ -58,7 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_json(p)
     p.set_defaults(handler=_cmd_check)
 
-    for name in COMMAND_MODULES:
+    modules: tuple[str, ...] = COMMAND_MODULES
+    if command == "":
+        modules = ()
+    elif command is not None:
+        owners = tuple(m for m in COMMAND_MODULES if command in COMMAND_NAMES.get(m, ()))
+        modules = owners or COMMAND_MODULES
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -67,6 +75,25 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         module.register(sub, parent)
     return parser
+
+
+def command_in(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv`` (its first word that is not an option), ``""`` when there is none and
+    ``--version`` is asked for, ``None`` when the whole parser is needed (help, or no command)."""
+    takes_value = {"--data-dir", "--db"}
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+            continue
+        if word in ("-h", "--help"):
+            return None
+        if word in takes_value:
+            skip = True
+            continue
+        if not word.startswith("-"):
+            return word
+    return "" if "--version" in argv else None
 
 
 def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
@@ -100,17 +127,27 @@ def _not_text(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _NeverRaised(Exception):
+    """Stands for an error class whose module was never imported (so it cannot have been raised)."""
+
+
+def _loaded(module: str, name: str) -> type[BaseException]:
+    """``module.name`` if ``module`` is already imported, else a class nothing raises: ``level``, ``--help``
+    and ``--version`` never load the database code (peewee) just to name its errors (issue 13)."""
+    cls = getattr(sys.modules.get(module), name, None)
+    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else _NeverRaised
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .errors import ServiceError
     from .rules.dice import DiceError
     from .rules.experience import RulesError
-    from .store import DatabaseError
 
     raw = list(sys.argv[1:] if argv is None else argv)
     bad = _not_text(raw)
     if bad is not None:
         return fail(bad)
-    parser = build_parser()
+    parser = build_parser(command_in(raw))  # only the command's own module: a fast start
     args = parser.parse_args(raw)
     try:
         paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
@@ -123,8 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(exc), exc.exit_code)
     except (DiceError, RulesError) as exc:
         return fail(str(exc))
-    except DatabaseError as exc:
-        return fail(str(exc), exc.exit_code)
+    except _loaded("campaign_app.store.database", "DatabaseError") as exc:
+        return fail(str(exc), exc.exit_code)  # type: ignore[attr-defined]
     except OverflowError as exc:
         return fail(f"a number is out of range ({exc})")
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
@@ -141,10 +178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.exception("campaign-cli %s failed", " ".join(raw))
         return fail(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log file)", 1)
     finally:
-        from .store import close_db
-
-        with contextlib.suppress(Exception):
-            close_db()
+        store = sys.modules.get("campaign_app.store")  # nothing to close if the database code never loaded
+        if store is not None:
+            with contextlib.suppress(Exception):
+                store.close_db()
 
 
 def _start_logging(paths: Any) -> None:

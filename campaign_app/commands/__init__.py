@@ -10,3 +10,16 @@ COMMAND_MODULES = (
     "campaign_app.commands.backup",
     "campaign_app.commands.desktop",
 )
+
+COMMAND_NAMES: dict[str, tuple[str, ...]] = {
+    "campaign_app.commands.rules_aa": ("level", "cards", "odds", "roll"),
+    "campaign_app.commands.roster": ("campaign", "platoon", "leader", "attached", "equipment"),
+    "campaign_app.commands.battle": ("battle", "history"),
+    "campaign_app.commands.sologear": ("sologear",),
+    "campaign_app.commands.printing": ("print",),
+    "campaign_app.commands.backup": ("backup", "restore", "export", "import"),
+    "campaign_app.commands.desktop": ("install-desktop",),
+}
+"""The top-level commands each module registers. ``campaign_app.cli`` loads only the module of the command
+given, for a fast start; a command missing here still works (every module is loaded then).
+``tests/cli/test_cli_start.py`` checks that this list matches what the modules register."""

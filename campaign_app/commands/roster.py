@@ -7,12 +7,17 @@ on stderr, exit status 2, nothing written.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..services import campaigns as campaign_service
-from ..services import roster as roster_service
-from ..services.changesets import Edit
+from ..lazyimport import lazy_module
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+
+if TYPE_CHECKING:
+    from ..services.changesets import Edit
+
+# imported on first use, so that building the parser does not load the database code (issue 13)
+campaign_service = lazy_module("campaign_app.services.campaigns")
+roster_service = lazy_module("campaign_app.services.roster")
 
 KIND_ALIASES = {"team": "team", "vehicle": "vehicle", "fire-support": "fire_support",
                 "fire_support": "fire_support", "support": "fire_support"}
@@ -400,7 +405,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     _dice_args(p, required=True)
     p.add_argument("--xp", metavar="N", help="platoon XP 0-32 (default 0)")
     p.add_argument("--leader", metavar="NAME", help="the leader's name")
-    p.add_argument("--leader-rank", default=roster_service.DEFAULT_RANK, metavar="RANK")
+    p.add_argument("--leader-rank", metavar="RANK", help="the leader's rank (default Lieutenant)")
     p.add_argument("--leader-xp", metavar="N", help="leader XP 0-32 (default 0)")
     p.add_argument("--notes")
     p.add_argument("--generate", action="store_true",
@@ -434,7 +439,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
              "type minus one)", _leader_replace)
     _platoon_ref(p)
     p.add_argument("--name", required=True)
-    p.add_argument("--rank", default=roster_service.DEFAULT_RANK)
+    p.add_argument("--rank", help="rank (default Lieutenant)")
     p.add_argument("--xp", metavar="N")
     p.add_argument("--roll", action="store_true", help="roll the replacement leader's XP (RULES 1.2 step 4)")
     p.add_argument("--how", metavar="casualty|promoted|replaced", default="replaced",

@@ -17,6 +17,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ..services.battles import event_text
+
 Index = QModelIndex | QPersistentModelIndex
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole
@@ -25,13 +27,18 @@ KIND_LABELS: dict[str, str] = {"battle": "Battle", "xp": "XP", "leader": "Leader
                                "roll": "Roll"}
 KIND_COLORS: dict[str, str] = {"battle": "#1f4e79", "xp": "#2e7d32", "leader": "#8e24aa", "attribute": "#6d4c41",
                                "roll": "#37474f"}
+KIND_COLORS_DARK: dict[str, str] = {"battle": "#8cc2f2", "xp": "#86d08a", "leader": "#d58fe6",
+                                    "attribute": "#d7b49e", "roll": "#b0bec5"}
+"""Kind colours on a dark palette (readable on the dark base)."""
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 FATE_COLORS: dict[str, str] = {"casualty": "#c62828", "promoted": "#1565c0", "stays": "#2e7d32"}
+FATE_COLORS_DARK: dict[str, str] = {"casualty": "#ff7b7b", "promoted": "#8cc2f2", "stays": "#86d08a"}
 
 
 def _matches(event: dict[str, Any], needle: str) -> bool:
     if not needle:
         return True
+    event_text(event)  # the text is made on demand (see services.battles.event_text)
     hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule",
                                                         "outcome", "scenario", "opponent"))
     return needle in hay.casefold()
@@ -44,19 +51,35 @@ class _Node:
 
 
 class TimelineModel(QAbstractItemModel):
-    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls)."""
+    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls).
+
+    The top level is handed to the view in batches of :attr:`BATCH` rows (``canFetchMore``/``fetchMore``, as
+    the view scrolls down), so that a long campaign's timeline opens as fast as a short one; the filter and
+    the counts cover every event."""
 
     COLUMNS: tuple[str, ...] = ("When", "Kind", "Battle", "Event")
     WHEN, KIND, BATTLE, EVENT = range(4)
+    BATCH = 200
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._events: list[dict[str, Any]] = []
         self._nodes: list[_Node] = []
+        self._shown = 0
+        """Top-level rows handed to the view so far."""
         self._kinds: set[str] = set(KIND_LABELS)
         self._needle = ""
         self._bold = QFont()
         self._bold.setBold(True)
+        self._kind_brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLORS.items()}
+
+    def set_dark(self, dark: bool) -> None:
+        """Kind colours for a dark (or light) palette."""
+        colors = KIND_COLORS_DARK if dark else KIND_COLORS
+        self._kind_brushes = {k: QBrush(QColor(c)) for k, c in colors.items()}
+        if self._shown:
+            self.dataChanged.emit(self.index(0, self.KIND), self.index(self._shown - 1, self.KIND),
+                                  [Qt.ItemDataRole.ForegroundRole])
 
     # -- data in ------------------------------------------------------------------------------------------
     def set_events(self, events: Sequence[dict[str, Any]]) -> None:
@@ -104,7 +127,24 @@ class TimelineModel(QAbstractItemModel):
             if _matches(e, self._needle):
                 nodes.append(_Node(e))
         self._nodes = nodes
+        self._shown = min(self.BATCH, len(nodes))
         self.endResetModel()
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
+        return not parent.isValid() and self._shown < len(self._nodes)
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802, B008
+        if parent.isValid() or self._shown >= len(self._nodes):
+            return
+        more = min(self.BATCH, len(self._nodes) - self._shown)
+        self.beginInsertRows(QModelIndex(), self._shown, self._shown + more - 1)
+        self._shown += more
+        self.endInsertRows()
+
+    def fetch_until(self, row: int) -> None:
+        """Hand the view the top-level rows up to ``row`` (to select or scroll to it)."""
+        while self._shown <= row and self.canFetchMore():
+            self.fetchMore()
 
     # -- helpers ------------------------------------------------------------------------------------------
     def event(self, index: Index) -> dict[str, Any] | None:
@@ -132,6 +172,7 @@ class TimelineModel(QAbstractItemModel):
     def row_of_battle(self, battle_id: int) -> QModelIndex:
         for row, n in enumerate(self._nodes):
             if n.event["kind"] == "battle" and n.event["id"] == battle_id:
+                self.fetch_until(row)
                 return self.index(row, 0)
         return QModelIndex()
 
@@ -140,10 +181,10 @@ class TimelineModel(QAbstractItemModel):
         if column < 0 or column >= len(self.COLUMNS) or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            if row >= len(self._nodes):
+            if row >= self._shown:
                 return QModelIndex()
             return self.createIndex(row, column, 0)
-        if parent.internalId() != 0 or parent.row() >= len(self._nodes):
+        if parent.internalId() != 0 or parent.row() >= self._shown:
             return QModelIndex()
         if row >= len(self._nodes[parent.row()].children):
             return QModelIndex()
@@ -156,7 +197,7 @@ class TimelineModel(QAbstractItemModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         if not parent.isValid():
-            return len(self._nodes)
+            return self._shown
         if parent.internalId() != 0 or parent.column() != 0:
             return 0
         return len(self._nodes[parent.row()].children)
@@ -189,16 +230,16 @@ class TimelineModel(QAbstractItemModel):
                 return KIND_LABELS.get(e["kind"], e["kind"])
             if col == self.BATTLE:
                 return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
-            return e["text"]
+            return event_text(e)  # made for the rows that are painted, not for all
         if role == Qt.ItemDataRole.ToolTipRole:
             extra = f"\nLogged {e['at']}" if e.get("at") else ""
             if e["kind"] == "roll" and e.get("rule"):
                 extra += f"\n{e['rule']}" + (f": {e['table_row']}" if e.get("table_row") else "")
-            return f"{e['text']}{extra}"
+            return f"{event_text(e)}{extra}"
         if role == Qt.ItemDataRole.FontRole and e["kind"] == "battle":
             return self._bold
         if role == Qt.ItemDataRole.ForegroundRole and col == self.KIND:
-            return QBrush(QColor(KIND_COLORS.get(e["kind"], "#000000")))
+            return self._kind_brushes.get(e["kind"])
         if role == Qt.ItemDataRole.TextAlignmentRole and col == self.BATTLE:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == EVENT_ROLE:
@@ -265,6 +306,13 @@ class LeadersModel(_TableModel):
         super().__init__(parent)
         self._bold = QFont()
         self._bold.setBold(True)
+        self._fate_colors = FATE_COLORS
+
+    def set_dark(self, dark: bool) -> None:
+        self._fate_colors = FATE_COLORS_DARK if dark else FATE_COLORS
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 4), self.index(len(self._rows) - 1, 4),
+                                  [Qt.ItemDataRole.ForegroundRole])
 
     def cell(self, row: dict[str, Any], column: int) -> Any:
         if column == 0:
@@ -289,8 +337,8 @@ class LeadersModel(_TableModel):
     def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.FontRole and row["current"]:
             return self._bold
-        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row["status"] in FATE_COLORS:
-            return QBrush(QColor(FATE_COLORS[row["status"]]))
+        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row["status"] in self._fate_colors:
+            return QBrush(QColor(self._fate_colors[row["status"]]))
         if role == Qt.ItemDataRole.TextAlignmentRole and column >= 5:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -1,14 +1,15 @@
 """The campaign history of a platoon (platoon page ▸ History).
 
-- Timeline: every battle, XP change, leader change, attribute change and roll, newest first, filtered by kind
-  and searchable; each battle expands to its rolls (:class:`~.history_models.TimelineModel`).
-- Charts (QtCharts): platoon and leader XP over battles with the level thresholds as bands and the leader
-  changes marked; wound counters and XP lost per battle.
-- Leaders' roll and the campaign summary.
+- A summary line, then three tabs: **Timeline** (every battle, XP change, leader change, attribute change and
+  roll, newest first, filtered by kind and searchable; each battle expands to its rolls,
+  :class:`~.history_models.TimelineModel`), **Charts** (platoon and leader XP over the level bands; wound
+  counters and XP lost per battle; :mod:`.history_charts`, whose QtCharts import waits until the tab is first
+  shown) and the **Leaders' roll**.
 - Buttons: Log battle…, Undo newest battle (on the undo stack, so Edit ▸ Undo brings it back), Edit battle…
   (scenario, outcome, notes; logged), Export CSV… / Export JSON….
 
-Everything comes from one ``services.battles.history_report`` call (a fixed number of queries).
+Everything comes from one ``services.battles.history_report`` call (a fixed number of queries); the timeline's
+text is made per painted row, the charts are filled only when shown and update their series in place.
 """
 
 from __future__ import annotations
@@ -16,251 +17,49 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCharts import (
-    QAreaSeries,
-    QBarCategoryAxis,
-    QBarSeries,
-    QBarSet,
-    QCategoryAxis,
-    QChart,
-    QChartView,
-    QLineSeries,
-    QScatterSeries,
-    QValueAxis,
-)
-from PySide6.QtCore import QMargins, QModelIndex, QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen, QShowEvent
+from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QPalette, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
+    QTabWidget,
     QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
-from ..rules.experience import LEVELS, XP_MAX
 from ..services import battles
 from ..services.common import ServiceError
 from .context import AppContext
-from .history_models import FATE_COLORS, KIND_LABELS, LeadersModel, TimelineModel
+from .history_models import KIND_LABELS, LeadersModel, TimelineModel
+
+if TYPE_CHECKING:
+    from .history_charts import WoundsChart, XpChart
 
 log = logging.getLogger(__name__)
 
-BAND_COLORS = ("#f4f4f4", "#e8f1e4", "#e3ecf7", "#efe6f5", "#f9efd9")
-"""Background bands of the XP chart, Untested .. Legendary."""
-PLATOON_COLOR = "#1f4e79"
-LEADER_COLOR = "#8e24aa"
-NEW_LEADER_COLOR = "#2e7d32"  # a new leader's first point: green, apart from the purple leader line
-BARS_MAX = 40
-"""Up to this many battles the wounds chart uses bars; above it, lines."""
 FILTER_LABELS: dict[str, str] = {"battle": "Battles", "xp": "XP", "leader": "Leaders", "attribute": "Changes",
                                  "roll": "Rolls"}
+TIMELINE_TAB, CHARTS_TAB, LEADERS_TAB = range(3)
 
 
-def _hide_from_legend(chart: QChart, series: Any) -> None:
-    for marker in chart.legend().markers(series):
-        marker.setVisible(False)
-
-
-def _battle_axis(first: int, last: int) -> QValueAxis:
-    """An x axis of battle numbers with ticks on whole numbers (about ten of them)."""
-    axis = QValueAxis()
-    axis.setRange(first, last)
-    axis.setLabelFormat("%d")
-    span = max(1, last - first)
-    step = 1
-    for nice in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
-        step = nice
-        if span / nice <= 12:
-            break
-    axis.setTickType(QValueAxis.TickType.TicksDynamic)
-    axis.setTickAnchor(0)
-    axis.setTickInterval(step)
-    axis.setTitleText("Battle")
-    return axis
-
-
-class XpChart(QChartView):
-    """Platoon and leader XP after each battle over the level bands; leader changes marked."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        chart = QChart()
-        chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
-        chart.setTitle("XP over the battles")
-        chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-        chart.setMargins(QMargins(4, 4, 4, 4))
-        super().__init__(chart, parent)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setMinimumHeight(220)
-        self.platoon_points: list[tuple[float, float]] = []
-        self.leader_points: list[tuple[float, float]] = []
-        self.changes: list[dict[str, Any]] = []
-        self._band_lines: list[QLineSeries] = []
-        """The boundary lines of the bands: QAreaSeries does not own them, so they are kept alive here."""
-
-    def set_data(self, series: dict[str, Any]) -> None:
-        chart = self.chart()
-        chart.removeAllSeries()
-        for axis in chart.axes():
-            chart.removeAxis(axis)
-        self._band_lines = []
-        points = series["points"]
-        start = series["start"]
-        last = max(1, len(points))
-        x_axis = _battle_axis(0, last)
-        y_axis = QValueAxis()
-        y_axis.setRange(0, XP_MAX)
-        y_axis.setLabelFormat("%d")
-        y_axis.setTickCount(9)
-        y_axis.setTitleText("XP")
-        levels = QCategoryAxis()
-        levels.setRange(0, XP_MAX)
-        levels.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionCenter)
-        levels.setGridLineVisible(False)
-        chart.addAxis(x_axis, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(y_axis, Qt.AlignmentFlag.AlignLeft)
-        chart.addAxis(levels, Qt.AlignmentFlag.AlignRight)
-        bounds = [0, *series["thresholds"], XP_MAX]
-        for i, name in enumerate(series.get("levels") or LEVELS):
-            low, high = bounds[i], bounds[i + 1]
-            levels.append(name, high if i < len(bounds) - 2 else XP_MAX)
-            upper = QLineSeries()
-            upper.append(0, high)
-            upper.append(last, high)
-            lower = QLineSeries()
-            lower.append(0, low)
-            lower.append(last, low)
-            self._band_lines += [upper, lower]
-            band = QAreaSeries(upper, lower)
-            band.setName(name)
-            band.setBrush(QBrush(QColor(BAND_COLORS[i % len(BAND_COLORS)])))
-            band.setPen(QPen(QColor(0, 0, 0, 30), 1))
-            chart.addSeries(band)
-            band.attachAxis(x_axis)
-            band.attachAxis(y_axis)
-            _hide_from_legend(chart, band)
-        self.platoon_points = [(0.0, float(start["platoon_xp"]))] + [
-            (float(p["battle"]), float(p["platoon_xp"])) for p in points]
-        self.leader_points = ([(0.0, float(start["leader_xp"]))] if start["leader_xp"] is not None else []) + [
-            (float(p["battle"]), float(p["leader_xp"])) for p in points if p["leader_xp"] is not None]
-        self.changes = [p for p in points if p["leader_change"]]
-        small = len(points) <= 60
-        for name, pts, color, width in (("Leader XP", self.leader_points, LEADER_COLOR, 2.0),
-                                        ("Platoon XP", self.platoon_points, PLATOON_COLOR, 2.6)):
-            line = QLineSeries()
-            line.setName(name)
-            line.replace([QPointF(x, y) for x, y in pts])
-            line.setPen(QPen(QColor(color), width))
-            line.setPointsVisible(small)
-            chart.addSeries(line)
-            line.attachAxis(x_axis)
-            line.attachAxis(y_axis)
-        if self.changes:
-            lost = QScatterSeries()
-            lost.setName("Leader lost")
-            lost.setMarkerShape(QScatterSeries.MarkerShape.MarkerShapeRotatedRectangle)
-            lost.setMarkerSize(11 if small else 7)
-            lost.setColor(QColor(FATE_COLORS["casualty"]))
-            lost.setBorderColor(QColor("#ffffff"))
-            lost.replace([QPointF(float(p["battle"]), float(p["leader_change"]["old_xp"] or 0))
-                          for p in self.changes])
-            new = QScatterSeries()
-            new.setName("New leader")
-            new.setMarkerShape(QScatterSeries.MarkerShape.MarkerShapeTriangle)
-            new.setMarkerSize(12 if small else 8)
-            new.setColor(QColor(NEW_LEADER_COLOR))
-            new.setBorderColor(QColor("#ffffff"))
-            new.replace([QPointF(float(p["battle"]), float(p["leader_change"]["new_xp"]))
-                         for p in self.changes if p["leader_change"]["new_xp"] is not None])
-            for s in (new, lost):
-                chart.addSeries(s)
-                s.attachAxis(x_axis)
-                s.attachAxis(y_axis)
-            tips = {int(p["battle"]): p["leader_change"] for p in self.changes}
-
-            def tip(point: QPointF, state: bool) -> None:
-                from PySide6.QtGui import QCursor
-                from PySide6.QtWidgets import QToolTip
-
-                change = tips.get(round(point.x()))
-                if state and change:
-                    QToolTip.showText(QCursor.pos(), f"Battle {round(point.x())}: {change['old']} "
-                                                     f"{change['fate']}; {change['new'] or 'no one'} takes over")
-            lost.hovered.connect(tip)
-            new.hovered.connect(tip)
-
-
-class WoundsChart(QChartView):
-    """Wound counters (all, and on the leader's element) and XP lost to recovery, per battle."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        chart = QChart()
-        chart.setAnimationOptions(QChart.AnimationOption.NoAnimation)
-        chart.setTitle("Wound counters and XP lost per battle")
-        chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-        chart.setMargins(QMargins(4, 4, 4, 4))
-        super().__init__(chart, parent)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setMinimumHeight(180)
-        self.mode = "bars"
-
-    def set_data(self, rows: list[dict[str, Any]]) -> None:
-        chart = self.chart()
-        chart.removeAllSeries()
-        for axis in chart.axes():
-            chart.removeAxis(axis)
-        top = max([1] + [max(r["wounds"], r["leader_wounds"], r["xp_lost"]) for r in rows])
-        y_axis = QValueAxis()
-        y_axis.setRange(0, top + 1)
-        y_axis.setLabelFormat("%d")
-        y_axis.applyNiceNumbers()
-        data = (("Wound counters", "wounds", "#ef8a17"), ("On the leader's element", "leader_wounds", "#7b5ea7"),
-                ("XP lost", "xp_lost", "#c62828"))
-        if len(rows) <= BARS_MAX:
-            self.mode = "bars"
-            bars = QBarSeries()
-            for name, key, color in data:
-                bar_set = QBarSet(name)
-                bar_set.append([float(r[key]) for r in rows])
-                bar_set.setColor(QColor(color))
-                bar_set.setBorderColor(QColor(color))
-                bars.append(bar_set)
-            chart.addSeries(bars)
-            x_axis: Any = QBarCategoryAxis()
-            x_axis.append([str(r["battle"]) for r in rows] or ["\u2013"])
-            x_axis.setTitleText("Battle")
-            chart.addAxis(x_axis, Qt.AlignmentFlag.AlignBottom)
-            chart.addAxis(y_axis, Qt.AlignmentFlag.AlignLeft)
-            bars.attachAxis(x_axis)
-            bars.attachAxis(y_axis)
-            return
-        self.mode = "lines"
-        x_axis = _battle_axis(1, max(2, len(rows)))
-        chart.addAxis(x_axis, Qt.AlignmentFlag.AlignBottom)
-        chart.addAxis(y_axis, Qt.AlignmentFlag.AlignLeft)
-        for name, key, color in data:
-            line = QLineSeries()
-            line.setName(name)
-            line.replace([QPointF(float(r["battle"]), float(r[key])) for r in rows])
-            line.setPen(QPen(QColor(color), 1.4))
-            chart.addSeries(line)
-            line.attachAxis(x_axis)
-            line.attachAxis(y_axis)
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 class BattleTextDialog(QDialog):
@@ -300,7 +99,7 @@ def _safe_file_name(text: str) -> str:
 
 
 class HistoryView(QWidget):
-    """The History tab of a platoon: timeline, charts, leaders' roll, summary, export, undo, edit."""
+    """The History tab of a platoon: summary, timeline, charts, leaders' roll, export, undo, edit."""
 
     loaded = Signal(int)
     """Emitted after (re)loading a platoon's history (its id)."""
@@ -312,15 +111,23 @@ class HistoryView(QWidget):
         self.report: dict[str, Any] | None = None
         self.edit_dialog: BattleTextDialog | None = None
         self._dirty = False
+        self._charts: tuple[XpChart, WoundsChart] | None = None
+        self._charts_dirty = True
+        self._changes = 0
+        """Counts the app's data changes: a cached history is used only while no change was seen."""
+        self._cache: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        """The last histories read (by platoon id), with the stamp they were read at."""
+        self._use_cache = False
 
         outer = QVBoxLayout(self)
-        top = QHBoxLayout()
         self.title = QLabel()
+        self.title.setWordWrap(True)
         font = self.title.font()
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
-        top.addWidget(self.title, 1)
+        outer.addWidget(self.title)
+        top = QHBoxLayout()
         self.log_button = QPushButton("Log battle\u2026")
         self.log_button.setToolTip("Log a new battle of this platoon (Ctrl+B)")
         self.undo_button = QPushButton("Undo newest battle")
@@ -332,6 +139,7 @@ class HistoryView(QWidget):
         self.json_button = QPushButton("Export JSON\u2026")
         for b in (self.log_button, self.undo_button, self.edit_button, self.csv_button, self.json_button):
             top.addWidget(b)
+        top.addStretch(1)
         outer.addLayout(top)
         self.message = QLabel()
         self.message.setWordWrap(True)
@@ -341,14 +149,15 @@ class HistoryView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setAccessibleName("Campaign summary")
-        summary_box = QGroupBox("Campaign summary")
-        QVBoxLayout(summary_box).addWidget(self.summary)
-        outer.addWidget(summary_box)
+        outer.addWidget(self.summary)
 
-        split = QSplitter(Qt.Orientation.Horizontal)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        outer.addWidget(self.tabs, 1)
+
+        # timeline
         left = QWidget()
         left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
         filters = QHBoxLayout()
         filters.addWidget(QLabel("Show:"))
         self.kind_buttons: dict[str, QToolButton] = {}
@@ -386,36 +195,31 @@ class HistoryView(QWidget):
         left_layout.addWidget(self.tree, 1)
         self.count = QLabel()
         left_layout.addWidget(self.count)
-        split.addWidget(left)
+        self.tabs.addTab(left, "Ti&meline")
 
-        right = QSplitter(Qt.Orientation.Vertical)
-        self.xp_chart = XpChart()
-        self.wounds_chart = WoundsChart()
-        right.addWidget(self.xp_chart)
-        right.addWidget(self.wounds_chart)
-        leaders_box = QGroupBox("Leaders' roll")
-        leaders_layout = QVBoxLayout(leaders_box)
+        # charts: made when the tab is first shown (QtCharts is imported then)
+        self.charts_area = QScrollArea()
+        self.charts_area.setWidgetResizable(True)
+        self.charts_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.chart_split = QSplitter(Qt.Orientation.Horizontal)
+        self.chart_split.setChildrenCollapsible(False)
+        self.charts_area.setWidget(self.chart_split)
+        self.tabs.addTab(self.charts_area, "Cha&rts")
+
+        # leaders' roll
         self.leaders_model = LeadersModel(self)
         self.leaders = QTableView()
         self.leaders.setModel(self.leaders_model)
         self.leaders.verticalHeader().hide()
         self.leaders.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.leaders.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.leaders.horizontalHeader().setResizeContentsPrecision(40)  # size columns by the first rows only
-        self.leaders.horizontalHeader().setStretchLastSection(True)
+        self.leaders.setAlternatingRowColors(True)
+        self.leaders.setWordWrap(False)
+        lh = self.leaders.horizontalHeader()
+        lh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # sized from a sample, not every row
+        lh.setStretchLastSection(True)
         self.leaders.setAccessibleName("Leaders' roll")
-        leaders_layout.addWidget(self.leaders)
-        right.addWidget(leaders_box)
-        right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 2)
-        right.setStretchFactor(2, 2)
-        right.setSizes([340, 240, 200])
-        split.addWidget(right)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
-        split.setSizes([700, 640])
-        self.splitter = split
-        outer.addWidget(split, 1)
+        self.tabs.addTab(self.leaders, "Lea&ders' roll")
+        self.tabs.currentChanged.connect(self._tab_changed)
 
         self.log_button.clicked.connect(self.log_battle)
         self.undo_button.clicked.connect(self.undo_newest)
@@ -424,27 +228,134 @@ class HistoryView(QWidget):
         self.json_button.clicked.connect(lambda: self.export("json"))
         self.tree.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         ctx.signals.data_changed.connect(self._data_changed)
+        self._apply_palette()
         self._update_buttons()
+
+    # -- charts (lazy) ------------------------------------------------------------------------------------
+    def charts(self) -> tuple[XpChart, WoundsChart]:
+        """The two charts, made on first use and filled with the current history."""
+        if self._charts is None:
+            from .history_charts import WoundsChart, XpChart
+
+            xp, wounds = XpChart(), WoundsChart()
+            self.chart_split.addWidget(xp)
+            self.chart_split.addWidget(wounds)
+            self.chart_split.setStretchFactor(0, 3)
+            self.chart_split.setStretchFactor(1, 2)
+            self._charts = (xp, wounds)
+            self._orient_charts()
+        if self._charts_dirty and self.report is not None:
+            self._charts_dirty = False
+            self._charts[0].set_data(self.report["xp_series"])
+            self._charts[1].set_data(self.report["wounds_series"])
+        return self._charts
+
+    @property
+    def xp_chart(self) -> XpChart:
+        return self.charts()[0]
+
+    @property
+    def wounds_chart(self) -> WoundsChart:
+        return self.charts()[1]
+
+    def _tab_changed(self, index: int) -> None:
+        if index == CHARTS_TAB and self.isVisible():
+            self.charts()
+            self._orient_charts()
+
+    def _orient_charts(self) -> None:
+        """Side by side when both charts fit across, else one above the other (the tab scrolls if needed)."""
+        if self._charts is None:
+            return
+        need = sum(c.minimumWidth() for c in self._charts) + self.chart_split.handleWidth() + 4
+        # the area's own width less a scroll bar (its viewport is not laid out while the tab is hidden)
+        width = self.charts_area.width() - self.charts_area.verticalScrollBar().sizeHint().width()
+        orientation = Qt.Orientation.Horizontal if width >= need else Qt.Orientation.Vertical
+        if orientation != self.chart_split.orientation():
+            self.chart_split.setOrientation(orientation)
+            if orientation == Qt.Orientation.Horizontal:  # the XP chart (more to show) gets the larger part
+                self.chart_split.setSizes([width * 11 // 20, width * 9 // 20])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._orient_charts()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+
+    def _apply_palette(self) -> None:
+        dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
+        self.model.set_dark(dark)
+        self.leaders_model.set_dark(dark)
+
+    def _size_leader_columns(self) -> None:
+        """Column widths from the header and a sample of rows (the first and last 25), not from every row."""
+        model = self.leaders_model
+        fm = QFontMetrics(self.leaders.font())
+        bold = self.leaders.font()
+        bold.setBold(True)
+        fm_bold = QFontMetrics(bold)
+        rows = model.rowCount()
+        sample = sorted(set(range(min(25, rows))) | set(range(max(0, rows - 25), rows)))
+        header_fm = QFontMetrics(self.leaders.horizontalHeader().font())
+        for col in range(model.columnCount()):
+            width = header_fm.horizontalAdvance(str(model.headerData(col, Qt.Orientation.Horizontal))) + 24
+            for r in sample:
+                row = model.row(r)
+                text = str(model.cell(row, col) or "")
+                metrics = fm_bold if row.get("current") else fm
+                width = max(width, metrics.horizontalAdvance(text) + 16)
+            self.leaders.setColumnWidth(col, min(width, 320))
 
     # -- loading ------------------------------------------------------------------------------------------
     def show_platoon(self, platoon_id: int) -> None:
         """Show a platoon's history; read at once when visible, else when the view is next shown (e.g. the
-        History tab of the platoon page is chosen)."""
+        History tab of the platoon page is chosen). Coming back to a platoon shown a moment ago, with no
+        change since, uses the history read then; showing the same platoon again reads it again (Refresh)."""
         changed = platoon_id != self.platoon_id
         self.platoon_id = platoon_id
+        self._use_cache = changed
         if changed:
             self._say("")
         if self.isVisible():
-            self.reload()
+            self.reload(use_cache=changed)
         else:
             self._dirty = True
 
-    def reload(self) -> None:
+    CACHE_SIZE = 4
+
+    def _stamp(self) -> tuple[Any, ...]:
+        """What a cached history must still match: this app's changes seen, the open database, and SQLite's
+        data_version (it moves when another program, e.g. campaign-cli, commits to the file)."""
+        from ..store.database import db
+
+        version = db.execute_sql("PRAGMA data_version").fetchone()[0]
+        return (self._changes, id(db.obj), str(db.obj.database), version)
+
+    def _read(self, platoon_id: int) -> dict[str, Any]:
+        cached = self._cache.get(platoon_id)
+        if cached is not None and cached[0] == self._stamp():
+            return cached[1]
+        return self._read_fresh(platoon_id)
+
+    def _read_fresh(self, platoon_id: int) -> dict[str, Any]:
+        stamp = self._stamp()
+        report = battles.history_report(platoon_id, lazy_text=True)
+        self._cache.pop(platoon_id, None)
+        self._cache[platoon_id] = (stamp, report)
+        while len(self._cache) > self.CACHE_SIZE:
+            self._cache.pop(next(iter(self._cache)))
+        return report
+
+    def reload(self, use_cache: bool = False) -> None:
+        """Read the platoon's history again (``use_cache``: unless it was read since the last change)."""
         if self.platoon_id is None:
             return
         self._dirty = False
         try:
-            report = battles.history_report(self.platoon_id)
+            report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
         except ServiceError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
@@ -459,9 +370,11 @@ class HistoryView(QWidget):
         self.model.set_events(hist["events"])
         self._expand_newest()
         self.summary.setText(self._summary_html(report["summary"]))
-        self.xp_chart.set_data(report["xp_series"])
-        self.wounds_chart.set_data(report["wounds_series"])
+        self._charts_dirty = True
+        if self.tabs.currentIndex() == CHARTS_TAB and self.isVisible():
+            self.charts()  # else when the Charts tab is shown
         self.leaders_model.set_rows(report["leaders"])
+        self._size_leader_columns()
         self._update_count()
         self._update_buttons()
         self.loaded.emit(self.platoon_id)
@@ -476,23 +389,25 @@ class HistoryView(QWidget):
 
     @staticmethod
     def _summary_html(s: dict[str, Any]) -> str:
+        """One or two lines: battles and outcomes, wounds, XP lost, leaders lost, XP and leader now."""
         leader = f", led by <b>{s['leader']}</b>" if s["leader"] else ", no leader"
-        lost = (f"{s['leaders_lost']} ({s['casualties']} casualt{'y' if s['casualties'] == 1 else 'ies'}, "
-                f"{s['promotions']} promoted)")
-        cells = [
-            ("Battles", f"{s['battles']}"),
-            ("Victories / defeats / draws", f"{s['victories']} / {s['defeats']} / {s['draws']}"),
-            ("Wound counters", f"{s['total_wounds']}"),
-            ("XP lost to recovery", f"{s['xp_lost']}"),
-            ("Leaders lost", lost),
-        ]
-        row = "".join(f"<td style='padding-right:18px'>{label}<br><b style='font-size:large'>{value}</b></td>"
-                      for label, value in cells)
-        return (f"<table><tr>{row}</tr></table>"
-                f"Now: <b>{s['xp']} XP ({s['level']})</b>{leader}."
-                + (f" First battle {s['first_battle']}, last {s['last_battle']}." if s["battles"] else ""))
+        if s["battles"]:
+            outcomes = [_plural(s["victories"], "victory", "victories"), _plural(s["defeats"], "defeat"),
+                        _plural(s["draws"], "draw")]
+            if s.get("unrecorded"):
+                outcomes.append(f"{s['unrecorded']} not recorded")
+            bits = [f"<b>{_plural(s['battles'], 'battle')}</b> ({', '.join(outcomes)}, "
+                    f"{s['first_battle']} to {s['last_battle']})",
+                    f"<b>{_plural(s['total_wounds'], 'wound counter')}</b>",
+                    f"<b>{s['xp_lost']} XP</b> lost to recovery",
+                    f"<b>{_plural(s['leaders_lost'], 'leader')}</b> lost "
+                    f"({_plural(s['casualties'], 'casualty', 'casualties')}, {s['promotions']} promoted)"]
+        else:
+            bits = ["No battles yet"]
+        return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s['xp']}\u00a0XP\u00a0({s['level']})</b>{leader}.")
 
     def _data_changed(self, kind: str, obj_id: int) -> None:
+        self._changes += 1  # any change: cached histories are read again
         self._say("")  # a message about an earlier step is out of date now
         if self.platoon_id is None or kind not in ("battle", "platoon", "all"):
             return
@@ -506,7 +421,9 @@ class HistoryView(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         if self._dirty:
-            self.reload()
+            self.reload(use_cache=self._use_cache)
+        if self.tabs.currentIndex() == CHARTS_TAB:
+            self.charts()
 
     # -- filter -------------------------------------------------------------------------------------------
     def _filter_changed(self, *_args: Any) -> None:
@@ -622,4 +539,4 @@ class HistoryView(QWidget):
         return self.model.row_of_battle(battle_id)
 
 
-__all__ = ["HistoryView", "XpChart", "WoundsChart", "BattleTextDialog", "KIND_LABELS"]
+__all__ = ["HistoryView", "BattleTextDialog", "KIND_LABELS"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,6 @@ from ..services.navigator import has_any_campaign
 from .context import AppContext
 from .first_run import FirstRunPage
 from .focus import FocusKeeper, first_focusable
-from .hooks import optional_hook
 from .icons import app_icon, icon
 from .navigator import Navigator
 
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 LAST_ITEM_KEY = "session/last_item"
 LAST_DB_KEY = "session/last_database"
 
-# kind -> (module, class, method that shows an object)
+# kind -> (module, class, method that shows an object); a page's module is imported when first shown
 PAGES: dict[str, tuple[str, str, str]] = {
     "campaign": ("campaign_app.gui.campaign_page", "CampaignPage", "show_campaign"),
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
@@ -138,13 +138,8 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_actions(self) -> None:
-        self.hooks = {
-            "new_campaign": optional_hook("campaign_app.gui.campaign_dialog", "new_campaign"),
-            "new_platoon": optional_hook("campaign_app.gui.campaign_dialog", "new_platoon"),
-            "new_sologear": optional_hook("campaign_app.gui.sologear_dialogs", "new_sologear_campaign"),
-            "log_battle": optional_hook("campaign_app.gui.battle_wizard", "log_battle"),
-            "print": optional_hook("campaign_app.gui.print_dialog", "open_print_dialog"),
-        }
+        # Dialog modules (and through them reportlab, QtPdf) are imported in the slots, on first use: the
+        # window starts without them (issue 13; tests/gui/test_lazy_imports.py keeps it so).
         self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
                                              "Create a campaign")
         self.act_new_platoon = self._action("New p&latoon…", self.new_platoon, "Ctrl+Shift+N",
@@ -260,14 +255,9 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         kind = self._current[0] if self._current else None
-        self.act_new_campaign.setEnabled(self.hooks["new_campaign"] is not None)
-        self.act_new_platoon.setEnabled(self.hooks["new_platoon"] is not None and
-                                        self._selected_system() == "atomic_africa")
-        self.act_new_sologear.setEnabled(self.hooks["new_sologear"] is not None)
-        self.act_log_battle.setEnabled(self.hooks["log_battle"] is not None and kind == "platoon")
+        self.act_new_platoon.setEnabled(self._selected_system() == "atomic_africa")
+        self.act_log_battle.setEnabled(kind == "platoon")
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
-        self.act_print.setEnabled(self.hooks["print"] is not None)
-        self.first_run.create_button.setEnabled(self.hooks["new_campaign"] is not None)
 
     # --- navigation -------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -298,11 +288,7 @@ class MainWindow(QMainWindow):
     def page(self, kind: str) -> QWidget:
         if kind not in self._pages:
             module, cls, _method = PAGES[kind]
-            page_cls = optional_hook(module, cls)
-            if page_cls is None:
-                page: QWidget = PlaceholderPage(f"This page ({kind}) is not available in this version.", self)
-            else:
-                page = page_cls(self.ctx, self)
+            page: QWidget = getattr(importlib.import_module(module), cls)(self.ctx, self)
             self._pages[kind] = page
             self.stack.addWidget(page)
         return self._pages[kind]
@@ -376,14 +362,10 @@ class MainWindow(QMainWindow):
         return first_focusable(self.stack.currentWidget()) or self.stack.currentWidget()
 
     # --- commands ---------------------------------------------------------------------------------------
-    def _call_hook(self, name: str, *args: Any) -> Any:
-        hook = self.hooks.get(name)
-        if hook is None:
-            return None
-        return hook(self.ctx, self, *args)
-
     def new_campaign(self) -> None:
-        new_id = self._call_hook("new_campaign")
+        from .campaign_dialog import new_campaign
+
+        new_id = new_campaign(self.ctx, self)
         if new_id:
             self.ctx.changed("campaign", new_id)
             self.open_item("campaign", new_id)
@@ -393,26 +375,34 @@ class MainWindow(QMainWindow):
         if camp is None:
             self.statusBar().showMessage("Select a campaign first.", 5000)
             return
-        new_id = self._call_hook("new_platoon", camp)
+        from .campaign_dialog import new_platoon
+
+        new_id = new_platoon(self.ctx, self, camp)
         if new_id:
             self.ctx.changed("platoon", new_id)
             self.open_item("platoon", new_id)
 
     def new_sologear(self) -> None:
-        new_id = self._call_hook("new_sologear")
+        from .sologear_dialogs import new_sologear_campaign
+
+        new_id = new_sologear_campaign(self.ctx, self)
         if new_id:
             self.ctx.changed("sheet", new_id)
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
         if self._current and self._current[0] == "platoon":
-            battle_id = self._call_hook("log_battle", self._current[1])
+            from .battle_wizard import log_battle
+
+            battle_id = log_battle(self.ctx, self, self._current[1])
             if battle_id:
                 self.ctx.changed("platoon", self._current[1])
 
     def print_pdf(self) -> None:
+        from .print_dialog import open_print_dialog
+
         selection = {"kind": self._current[0], "id": self._current[1]} if self._current else {}
-        self._call_hook("print", selection)
+        open_print_dialog(self.ctx, self, selection)
 
     def load_sample(self) -> None:
         from ..services.demo import create_demo

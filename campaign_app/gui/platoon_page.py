@@ -43,7 +43,6 @@ from ..services import roster
 from ..services.changesets import Edit
 from ..services.common import NotFound, ServiceError
 from .context import AppContext
-from .hooks import optional_hook
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
 from .sizing import cap_fields, cap_width
@@ -79,6 +78,7 @@ def _table(model: Any, parent: QWidget, name: str) -> QTableView:
     view.setAlternatingRowColors(True)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setResizeContentsPrecision(40)  # columns fit the first rows, not every one of a long history
     header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     header.setMinimumSectionSize(40)
     view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -198,9 +198,9 @@ class PlatoonPage(QWidget):
         self._dirty = False
         self._extra_tabs: list[QWidget] = []
         self._build()
-        history_view = optional_hook("campaign_app.gui.history_view", "HistoryView")  # the battle log's tab
-        if history_view is not None:
-            self.add_tab(history_view(ctx, self), "Hist&ory")
+        from .history_view import HistoryView  # the battle log's tab (its charts load when first shown)
+
+        self.add_tab(HistoryView(ctx, self), "Hist&ory")
         ctx.signals.data_changed.connect(self._on_data_changed)
 
     # --- layout -------------------------------------------------------------------------------------------
@@ -232,10 +232,8 @@ class PlatoonPage(QWidget):
         self.info_label = QLabel(s)
         self.message = ErrorLabel(s)
         self.action_bar = QHBoxLayout()
-        self.log_battle_hook = optional_hook("campaign_app.gui.battle_wizard", "log_battle")
         self.log_battle_button = QPushButton("&Log battle…", s)
         self.log_battle_button.setToolTip("Record a battle and run the post-battle rolls (Ctrl+B)")
-        self.log_battle_button.setVisible(self.log_battle_hook is not None)
         self.log_battle_button.clicked.connect(self.log_battle)
         self.delete_button = QPushButton("Delete platoon…", s)
         self.delete_button.clicked.connect(self.delete_platoon)
@@ -477,8 +475,10 @@ class PlatoonPage(QWidget):
         return index
 
     def log_battle(self) -> None:
-        if self.log_battle_hook is not None and self.pid is not None:
-            battle_id = self.log_battle_hook(self.ctx, self.window(), self.pid)
+        if self.pid is not None:
+            from .battle_wizard import log_battle  # imported on first use (issue 13)
+
+            battle_id = log_battle(self.ctx, self.window(), self.pid)
             if battle_id:
                 self.ctx.changed("platoon", self.pid)
 

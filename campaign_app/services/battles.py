@@ -25,6 +25,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any
 
 from peewee import fn
@@ -91,6 +92,8 @@ def _active_leader(platoon_id: int) -> Leader | None:
 
 
 def _iso(value: Any) -> str | None:
+    if value.__class__ is str:  # as SQLite gives it (the common case in the history)
+        return value
     if value is None:
         return None
     if isinstance(value, _dt.datetime):
@@ -824,10 +827,18 @@ def _fetch(query: Any) -> list[dict[str, Any]]:
     cursor = db.execute_sql(sql, params)
     columns = model._meta.columns
     names = [columns[d[0]].name if d[0] in columns else d[0] for d in cursor.description]
-    rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    rows = [dict(zip(names, row)) for row in cursor.fetchall()]  # noqa: B905 - one length by construction
     if "faces" in names:
+        decoded: dict[str, list[int]] = {}  # few distinct faces texts ("[3]", "[12, 12]"): decode each once
         for r in rows:
-            r["faces"] = json.loads(r["faces"]) if r["faces"] is not None else []
+            text = r["faces"]
+            if text is None:
+                r["faces"] = []
+                continue
+            faces = decoded.get(text)
+            if faces is None:
+                faces = decoded[text] = json.loads(text)
+            r["faces"] = list(faces)
     if "fire_support" in names:
         for r in rows:
             r["fire_support"] = bool(r["fire_support"])
@@ -864,7 +875,11 @@ def _roll_text(r: dict[str, Any]) -> str:
 
 
 def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[str, Any] | None) -> str:
-    bits = [f"Battle {b['number']}"]
+    """A battle's line; ``b`` is a battle row or a battle event (``battle_number``, ``xp_before``, ...)."""
+    number = b["number"] if "number" in b else b["battle_number"]
+    xp_before = b["platoon_xp_before"] if "platoon_xp_before" in b else b["xp_before"]
+    xp_after = b["platoon_xp_after"] if "platoon_xp_after" in b else b["xp_after"]
+    bits = [f"Battle {number}"]
     if b["scenario"]:
         bits[0] += f" \u2013 {b['scenario']}"
     if b["opponent"]:
@@ -872,7 +887,7 @@ def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[s
     if b["outcome"]:
         bits.append(b["outcome"])
     bits.append(f"{b['wounds']} wound counter{'s' if b['wounds'] != 1 else ''}")
-    bits.append(f"platoon XP {b['platoon_xp_before']} \u2192 {b['platoon_xp_after']}")
+    bits.append(f"platoon XP {xp_before} \u2192 {xp_after}")
     if b["leader_fate"]:
         who = leader_name or "leader"
         bits.append(f"{who} {b['leader_fate']}")
@@ -881,7 +896,46 @@ def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[s
     return ", ".join(bits)
 
 
-def _build(rows: _Rows) -> dict[str, Any]:
+def event_text(ev: dict[str, Any]) -> str:
+    """The one-line text of a timeline event, from its own fields (``ev["text"]`` once made; the history
+    view asks for it only for the rows it paints, see ``history_report(lazy_text=True)``)."""
+    text = ev.get("text")
+    if text is not None:
+        return str(text)
+    kind = ev["kind"]
+    if kind == "battle":
+        text = _battle_text(ev, ev.get("leader"), ev.get("replacement"))
+    elif kind == "roll":
+        text = _roll_text(ev)
+    elif kind == "xp":
+        sign = "+" if ev["delta"] > 0 else "\u2212"
+        reason = f" ({ev['reason']})" if ev["reason"] else ""
+        text = f"{ev['name']} {sign}{abs(ev['delta'])} XP \u2192 {ev['xp_after']}{reason}"
+    elif kind == "leader":
+        number = ev["battle_number"]
+        if ev["change"] == "joined":
+            where = f" after battle {number}" if number is not None else ""
+            text = f"{ev['name']} takes command{where} ({ev['rank']}, {ev['xp']} XP)"
+        else:
+            where = f" in battle {number}" if number is not None else ""
+            how = FATE_WORDS.get(ev["status"], "replaced")
+            text = f"{ev['name']} leaves the platoon{where}: {how} ({ev['xp']} XP)"
+    else:
+        reason = f" ({ev['reason']})" if ev["reason"] else ""
+        old = "\u2013" if ev["old"] is None else ev["old"] or "(empty)"
+        new = "\u2013" if ev["new"] is None else ev["new"] or "(empty)"
+        label = ev["field"]
+        if ev["battle_number"] is not None:
+            label = f"battle {ev['battle_number']} {label.removeprefix('battle.')}"
+        text = f"{label}: {old} \u2192 {new}{reason}"
+    ev["text"] = text
+    return text
+
+
+def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
+    """Battles (newest first, with their rolls) and the timeline events (newest first). With ``text=False``
+    the events carry no ``text`` yet (:func:`event_text` makes it on demand)."""
+    iso = _iso
     battles_by_id = {b["id"]: b for b in rows.battles}
     leaders_by_id = {ld["id"]: ld for ld in rows.leaders}
     rolls_by_battle: dict[int, list[dict[str, Any]]] = {}
@@ -892,12 +946,8 @@ def _build(rows: _Rows) -> dict[str, Any]:
     for ld in rows.leaders:
         if ld["joined_battle"] is not None:
             joined_in[ld["joined_battle"]] = ld
-
-    def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
-        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "expression": r["expression"],
-                "faces": list(r["faces"]), "modifier": r["modifier"], "total": r["total"], "source": r["source"],
-                "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
-                "leader_id": r["leader"], "battle_id": r["battle"], "at": _iso(r["created_at"])}
+    # the dates of a battle's events, as text, once per battle
+    battle_date = {bid: iso(b["date"]) for bid, b in battles_by_id.items()}
 
     def led_by(b: dict[str, Any]) -> str | None:
         for r in rolls_by_battle.get(b["id"], ()):
@@ -905,31 +955,56 @@ def _build(rows: _Rows) -> dict[str, Any]:
                 return str(leaders_by_id[r["leader"]]["name"])
         return None
 
-    battles_out = []
+    roll_events: dict[int, dict[str, Any]] = {}
     events: list[tuple[tuple[Any, ...], tuple[Any, ...], dict[str, Any]]] = []
+    for r in rows.rolls:
+        bid = r["battle"]
+        b = battles_by_id.get(bid) if bid is not None else None
+        at = iso(r["created_at"])
+        ev = {"kind": "roll", "id": r["id"], "at": at,
+              "date": battle_date[bid] if b else (at[:10] if at else None),
+              "battle_id": bid, "battle_number": b["number"] if b else None,
+              "purpose": r["purpose"], "expression": r["expression"], "faces": r["faces"], "total": r["total"],
+              "source": r["source"], "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
+              "leader_id": r["leader"], "seq": r["seq"], "modifier": r["modifier"]}
+        roll_events[r["id"]] = ev
+        key = (b["created_at"], b["number"], 0, 0) if b else (r["created_at"], 0, 1, r["id"])
+        events.append((key, (-1, -r["seq"], -r["id"]), ev))
+
+    def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
+        ev = roll_events[r["id"]]
+        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "expression": r["expression"],
+                "faces": list(r["faces"]), "modifier": r["modifier"], "total": r["total"], "source": r["source"],
+                "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
+                "leader_id": r["leader"], "battle_id": r["battle"], "at": ev["at"]}
+
+    battles_out = []
     for b in rows.battles:
         rep = joined_in.get(b["id"])
         replacement = {"id": rep["id"], "name": rep["name"], "rank": rep["rank"], "xp": rep["xp_at_join"]} \
             if rep else None
         leader_name = led_by(b)
-        rolls = [roll_dict(r) for r in sorted(rolls_by_battle.get(b["id"], ()), key=lambda r: (r["seq"], r["id"]))]
-        bd = {"id": b["id"], "number": b["number"], "date": _iso(b["date"]), "scenario": b["scenario"],
+        ordered = sorted(rolls_by_battle.get(b["id"], ()), key=lambda r: (r["seq"], r["id"]))
+        # text-less (view) mode shares the roll events, which hold every key of a roll's dict
+        rolls = [roll_events[r["id"]] for r in ordered] if not text else [roll_dict(r) for r in ordered]
+        date = battle_date[b["id"]]
+        created = iso(b["created_at"])
+        bd = {"id": b["id"], "number": b["number"], "date": date, "scenario": b["scenario"],
               "opponent": b["opponent"], "opponent_platoon_id": b["opponent_platoon"], "outcome": b["outcome"],
               "objectives": b["objectives"], "fire_support": bool(b["fire_support"]), "notes": b["notes"],
               "wounds": b["wounds"], "leader_wounds": b["leader_wounds"],
               "platoon_xp_before": b["platoon_xp_before"], "platoon_xp_after": b["platoon_xp_after"],
               "leader_xp_before": b["leader_xp_before"], "leader_xp_after": b["leader_xp_after"],
               "leader_fate": b["leader_fate"], "xp_lost": b["xp_lost"], "leader": leader_name,
-              "replacement": replacement, "created_at": _iso(b["created_at"]), "rolls": rolls}
+              "replacement": replacement, "created_at": created, "rolls": rolls}
         battles_out.append(bd)
-        text = _battle_text(b, leader_name, replacement)
         events.append(((b["created_at"], b["number"], 0, 0), (0, 0),
-                       {"kind": "battle", "id": b["id"], "at": _iso(b["created_at"]), "date": bd["date"],
-                        "battle_id": b["id"], "battle_number": b["number"], "text": text,
+                       {"kind": "battle", "id": b["id"], "at": created, "date": date,
+                        "battle_id": b["id"], "battle_number": b["number"],
                         "outcome": b["outcome"], "scenario": b["scenario"], "opponent": b["opponent"],
                         "wounds": b["wounds"], "leader_wounds": b["leader_wounds"], "xp_lost": b["xp_lost"],
                         "leader_fate": b["leader_fate"], "xp_before": b["platoon_xp_before"],
-                        "xp_after": b["platoon_xp_after"]}))
+                        "xp_after": b["platoon_xp_after"], "leader": leader_name, "replacement": replacement}))
 
     def group(at: Any, battle_id: int | None, rank: int, row_id: int) -> tuple[Any, ...]:
         if battle_id is not None and battle_id in battles_by_id:
@@ -939,65 +1014,49 @@ def _build(rows: _Rows) -> dict[str, Any]:
 
     def base(kind: str, row_id: int, at: Any, battle_id: int | None) -> dict[str, Any]:
         b = battles_by_id.get(battle_id) if battle_id is not None else None
-        return {"kind": kind, "id": row_id, "at": _iso(at),
-                "date": _iso(b["date"]) if b else _date_part(at),
+        return {"kind": kind, "id": row_id, "at": iso(at),
+                "date": battle_date[battle_id] if b else _date_part(at),
                 "battle_id": battle_id, "battle_number": b["number"] if b else None}
 
-    for r in rows.rolls:
-        ev = base("roll", r["id"], r["created_at"], r["battle"])
-        ev.update(text=_roll_text(r), purpose=r["purpose"], expression=r["expression"], faces=list(r["faces"]),
-                  total=r["total"], source=r["source"], rule=r["rule"], table_row=r["table_row"],
-                  outcome=r["outcome"], leader_id=r["leader"], seq=r["seq"])
-        events.append((group(r["created_at"], r["battle"], 1, r["id"]), (1, r["seq"], r["id"]), ev))
     for x in rows.xp_changes:
         ld = leaders_by_id.get(x["leader"]) if x["leader"] else None
         who_name = ld["name"] if ld else rows.platoon["name"] if x["who"] == "platoon" else "leader"
         ev = base("xp", x["id"], x["created_at"], x["battle"])
-        sign = "+" if x["delta"] > 0 else "\u2212"
-        reason = f" ({x['reason']})" if x["reason"] else ""
-        ev.update(text=f"{who_name} {sign}{abs(x['delta'])} XP \u2192 {x['xp_after']}{reason}", who=x["who"],
-                  name=who_name, leader_id=x["leader"], delta=x["delta"], xp_after=x["xp_after"],
+        ev.update(who=x["who"], name=who_name, leader_id=x["leader"], delta=x["delta"], xp_after=x["xp_after"],
                   reason=x["reason"])
-        events.append((group(x["created_at"], x["battle"], 2, x["id"]), (2, 0, x["id"]), ev))
+        events.append((group(x["created_at"], x["battle"], 2, x["id"]), (-2, 0, -x["id"]), ev))
     for ld in rows.leaders:
         ev = base("leader", ld["id"], ld["joined_at"], ld["joined_battle"])
-        where = f" after battle {battles_by_id[ld['joined_battle']]['number']}" \
-            if ld["joined_battle"] in battles_by_id else ""
-        ev.update(text=f"{ld['name']} takes command{where} ({ld['rank']}, {ld['xp_at_join']} XP)",
-                  change="joined", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp_at_join"],
+        ev.update(change="joined", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp_at_join"],
                   status=ld["status"])
-        events.append((group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (4, 0, ld["id"]), ev))
+        events.append((group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (-4, 0, -ld["id"]), ev))
         if ld["status"] != "active":
             at = ld["left_at"] or ld["joined_at"]
             ev = base("leader", ld["id"], at, ld["left_battle"])
-            where = f" in battle {battles_by_id[ld['left_battle']]['number']}" \
-                if ld["left_battle"] in battles_by_id else ""
-            how = FATE_WORDS.get(ld["status"], "replaced")
-            ev.update(text=f"{ld['name']} leaves the platoon{where}: {how} ({ld['xp']} XP)", change="left",
-                      leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp"], status=ld["status"])
-            events.append((group(at, ld["left_battle"], 3, ld["id"]), (3, 0, ld["id"]), ev))
+            ev.update(change="left", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp"],
+                      status=ld["status"])
+            events.append((group(at, ld["left_battle"], 3, ld["id"]), (-3, 0, -ld["id"]), ev))
     for a in rows.attribute_changes:
         # edits are shown when they were made, not with the battle they changed
         ev = base("attribute", a["id"], a["created_at"], a["battle"])
         ev["date"] = _date_part(a["created_at"])
-        reason = f" ({a['reason']})" if a["reason"] else ""
-        old = "\u2013" if a["old_value"] is None else a["old_value"] or "(empty)"
-        new = "\u2013" if a["new_value"] is None else a["new_value"] or "(empty)"
-        label = a["field"]
-        if a["battle"] in battles_by_id:
-            label = f"battle {battles_by_id[a['battle']]['number']} {label.removeprefix('battle.')}"
-        ev.update(text=f"{label}: {old} \u2192 {new}{reason}", field=a["field"], old=a["old_value"],
-                  new=a["new_value"], reason=a["reason"])
+        ev.update(field=a["field"], old=a["old_value"], new=a["new_value"], reason=a["reason"])
         # same second as its battle: after it (an edit cannot come before the battle it changes)
         number = battles_by_id[a["battle"]]["number"] if a["battle"] in battles_by_id else 0
-        events.append(((a["created_at"], number, 1 if number else 5, a["id"]), (5, 0, a["id"]), ev))
+        events.append(((a["created_at"], number, 1 if number else 5, a["id"]), (-5, 0, -a["id"]), ev))
 
-    events.sort(key=lambda e: e[1])
-    events.sort(key=lambda e: e[0], reverse=True)
+    # newest group first, in order inside a group: the order keys above are negated, so one ascending sort
+    # on (group, -order), reversed, does it (no two events share both)
+    events.sort(key=itemgetter(0, 1))
+    events.reverse()
     battles_out.reverse()
+    out_events = [e[2] for e in events]
+    if text:
+        for ev in out_events:
+            event_text(ev)
     return {"platoon": {"id": rows.platoon["id"], "name": rows.platoon["name"],
                         "campaign": rows.campaign["name"], "xp": rows.platoon["xp"]},
-            "battles": battles_out, "events": [e[2] for e in events]}
+            "battles": battles_out, "events": out_events}
 
 
 def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, Any]:
@@ -1139,11 +1198,14 @@ def wounds_series(platoon: str | int, campaign: str | int | None = None) -> list
     return _wounds_series(_load(platoon, campaign))
 
 
-def history_report(platoon: str | int, campaign: str | int | None = None) -> dict[str, Any]:
+def history_report(platoon: str | int, campaign: str | int | None = None, *,
+                   lazy_text: bool = False) -> dict[str, Any]:
     """Everything about a platoon's campaign from one read (for the history view and the printed history
-    report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``."""
+    report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``.
+    With ``lazy_text`` (the view) the events' ``text`` is left for :func:`event_text` (made per painted row)
+    and a battle's ``rolls`` are its roll events themselves (the same keys and a few more), not copies."""
     rows = _load(platoon, campaign)
-    return {"history": _build(rows), "leaders": _leaders(rows), "summary": _summary(rows),
+    return {"history": _build(rows, text=not lazy_text), "leaders": _leaders(rows), "summary": _summary(rows),
             "xp_series": _xp_series(rows), "wounds_series": _wounds_series(rows)}
 
 
@@ -1189,6 +1251,6 @@ __all__ = [
     "OUTCOMES", "KINDS", "TEXT_FIELDS", "BattleSession", "BattleDetails", "RollStep", "log_battle",
     "undo_last_battle", "revert", "reapply", "edit_battle_text", "find_battle", "history", "leaders_roll",
     "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
-    "events_csv", "export_history", "opponent_choices", "parse_faces", "percent", "suggest_name",
+    "events_csv", "export_history", "event_text", "opponent_choices", "parse_faces", "percent", "suggest_name",
     "period_sides",
 ]

@@ -141,10 +141,10 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
         assert name in names
     assert view.wounds_chart.mode == "bars"
     bars = view.wounds_chart.chart().series()[0]
-    assert [bars.barSets()[0].at(i) for i in range(3)] == [3.0, 9.0, 2.0]
+    assert [bars.barSets()[0].at(i) for i in range(4)] == [0.0, 3.0, 9.0, 2.0]  # bar i is battle i
     text = view.summary.text()
-    assert "Battles<br><b style='font-size:large'>3</b>" in text and "1 / 1 / 1" in text
-    assert "1 (1 casualty, 0 promoted)" in text and "led by <b>Lt. Bello</b>" in text
+    assert "<b>3 battles</b> (1 victory, 1 defeat, 1 draw" in text and "<b>14 wound counters</b>" in text
+    assert "<b>1 leader</b> lost (1 casualty, 0 promoted)" in text and "led by <b>Lt. Bello</b>" in text
     leaders = view.leaders_model
     assert leaders.rowCount() == 2
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
@@ -290,3 +290,35 @@ def test_platoon_page_has_a_history_tab(qtbot, gui_ctx, pid: int) -> None:
     with qtbot.waitSignal(history.loaded):
         page.tabs.setCurrentIndex(titles.index("History"))
     assert history.report["summary"]["battles"] == 3  # type: ignore[index]
+
+
+def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtbot, gui_ctx, pid: int,
+                                                                              app_paths) -> None:
+    import sqlite3
+
+    other = Platoon.create(campaign=Campaign.get(), name="Other", training=6, equipment=6, morale=6, armor=1,
+                           xp=0).id
+    v = HistoryView(gui_ctx)
+    qtbot.addWidget(v)
+    v.show()
+    v.show_platoon(pid)
+    first = v.report
+    v.show_platoon(other)
+    v.show_platoon(pid)
+    assert v.report is first  # nothing changed: no second read
+    v.show_platoon(pid)
+    assert v.report is not first  # the same platoon shown again (Refresh): read again
+    again = v.report
+    v.show_platoon(other)
+    gui_ctx.signals.data_changed.emit("platoon", other)  # a change anywhere
+    v.show_platoon(pid)
+    assert v.report is not again
+    seen = v.report
+    v.show_platoon(other)
+    con = sqlite3.connect(app_paths.db_file)  # another program writes to the file
+    with con:
+        con.execute("UPDATE battle SET scenario = 'Renamed elsewhere' WHERE number = 1")
+    con.close()
+    v.show_platoon(pid)
+    assert v.report is not seen
+    assert any(b["scenario"] == "Renamed elsewhere" for b in v.report["history"]["battles"])  # type: ignore[index]

@@ -1,0 +1,46 @@
+"""The history read for the view (issue 13): text made on demand is the same text as the eager read, and the
+view's battles carry every key of a roll; the order of the timeline is unchanged."""
+
+from __future__ import annotations
+
+from campaign_app.rules.dice import SeededDice, TypedDice
+from campaign_app.services import battles, roster
+from campaign_app.store.models import Campaign, Leader, Platoon
+
+
+def _platoon() -> int:
+    c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp", opponent="Rebels",
+                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8]]), replacement_name="Lt. Bello")
+    for i in range(6):
+        battles.log_battle(p.id, wounds=i, leader_wounds=min(i, 2), objectives=i % 3, dice=SeededDice(i),
+                           outcome=battles.OUTCOMES[i % 3], replacement_name=f"Lt. {i}")
+    newest = battles.find_battle(p.id)
+    battles.edit_battle_text(newest.id, scenario="Renamed", reason="typo")
+    roster.set_xp(p.id, 4, reason="house rule")
+    return p.id
+
+
+def test_lazy_text_matches_the_eager_text_and_order() -> None:
+    pid = _platoon()
+    eager = battles.history(pid)
+    lazy = battles.history_report(pid, lazy_text=True)["history"]
+    assert all("text" not in e for e in lazy["events"])
+    assert [(e["kind"], e["id"]) for e in lazy["events"]] == [(e["kind"], e["id"]) for e in eager["events"]]
+    assert [battles.event_text(e) for e in lazy["events"]] == [e["text"] for e in eager["events"]]
+    assert all(e["text"] for e in lazy["events"])  # made once, kept
+    kinds = {e["kind"] for e in eager["events"]}
+    assert kinds == {"battle", "roll", "xp", "leader", "attribute"}
+
+
+def test_view_battles_share_roll_events_with_every_roll_key() -> None:
+    pid = _platoon()
+    eager = battles.history(pid)["battles"]
+    lazy = battles.history_report(pid, lazy_text=True)["history"]["battles"]
+    assert [b["id"] for b in lazy] == [b["id"] for b in eager]
+    for mine, theirs in zip(lazy, eager, strict=True):
+        assert [r["id"] for r in mine["rolls"]] == [r["id"] for r in theirs["rolls"]]
+        for r_lazy, r_eager in zip(mine["rolls"], theirs["rolls"], strict=True):
+            assert {k: r_lazy[k] for k in r_eager} == r_eager
