@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..words import plural
 from .base import Context, add_json, emit
 
 
@@ -26,9 +27,14 @@ def _size(n: Any) -> str:
 
 
 def _backup_line(b: dict[str, Any]) -> str:
-    facts = (f"{b['campaigns']} campaign(s), {b['battles']} battle(s)" if b["good"]
+    facts = (f"{plural(b['campaigns'], 'campaign')}, {plural(b['battles'], 'battle')}" if b["good"]
              else f"NOT USABLE: {b['problem']}")
     return f"{b['time']}  {b['reason']:<8} {_size(b['size']):>10}  {facts}  {b['file']}"
+
+
+def _contents(result: dict[str, Any]) -> str:
+    return (f"{plural(result['platoon'], 'platoon')}, {plural(result['battle'], 'battle')}, "
+            f"{plural(result['sologear_sheet'], 'Sologear sheet')}, {plural(result['roll'], 'roll')}")
 
 
 def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
@@ -39,8 +45,8 @@ def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
         items = backups.backups()
         return emit(args, items, lambda: "\n".join(_backup_line(b) for b in items) or "no backups yet")
     info = backups.backup_now("manual")
-    return emit(args, info, f"backed up to {info['file']} ({_size(info['size'])}, {info['campaigns']} "
-                            f"campaign(s), {info['battles']} battle(s))")
+    return emit(args, info, f"backed up to {info['file']} ({_size(info['size'])}, "
+                            f"{plural(info['campaigns'], 'campaign')}, {plural(info['battles'], 'battle')})")
 
 
 def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
@@ -49,7 +55,8 @@ def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(daily_backup=False)
     result = backups.restore(args.file)
     return emit(args, result, f"restored {result['database']} from {result['restored_from']} "
-                              f"({result['campaigns']} campaign(s), {result['battles']} battle(s)); the "
+                              f"({plural(result['campaigns'], 'campaign')}, "
+                              f"{plural(result['battles'], 'battle')}); the "
                               f"previous content was saved as {result['previous_saved_as']}")
 
 
@@ -59,8 +66,7 @@ def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     result = portable.export_campaign(args.campaign, args.output)
     return emit(args, result, f"wrote {result['file']}: campaign {result['campaign']!r}, "
-                              f"{result['platoon']} platoon(s), {result['battle']} battle(s), "
-                              f"{result['sologear_sheet']} Sologear sheet(s), {result['roll']} roll(s)")
+                              + _contents(result))
 
 
 def _cmd_import(args: argparse.Namespace, ctx: Context) -> int:
@@ -69,8 +75,7 @@ def _cmd_import(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     result = portable.import_campaign(args.file, args.new_name)
     return emit(args, result, f"imported campaign {result['campaign']!r} from {result['file']}: "
-                              f"{result['platoon']} platoon(s), {result['battle']} battle(s), "
-                              f"{result['sologear_sheet']} Sologear sheet(s), {result['roll']} roll(s)")
+                              + _contents(result))
 
 
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..words import plural
 from .base import Context, add_json, emit
 
 PAPERS = ("a4", "letter")
@@ -64,7 +65,7 @@ def _ref(value: str) -> str | int:
 
 def _done(args: argparse.Namespace, printed: Any) -> int:
     data = printed.to_dict()
-    return emit(args, data, f"wrote {data['output']}: {data['pages']} page(s)")
+    return emit(args, data, f"wrote {data['output']}: {plural(data['pages'], 'page')}")
 
 
 def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..words import plural
 from .base import CliError, Context, add_json, emit
 
 RegisterFn = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]  # type: ignore[type-arg]
@@ -151,7 +152,7 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     except DeckError as exc:
         raise CliError(str(exc)) from None
     data = {"output": str(out), **result.to_dict()}
-    return emit(args, data, f"wrote {out}: {result.cards} card(s) on {result.pages} page(s) "
+    return emit(args, data, f"wrote {out}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} "
                             f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "
                             f"margin {setup.margin:g} mm; {data['rules']})")
 

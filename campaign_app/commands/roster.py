@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
+from ..words import plural
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -121,8 +122,8 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
             return "no campaigns yet (campaign-cli campaign new --name ...)"
         out = []
         for c in rows:
-            count = (f"{c['platoon_count']} platoon(s)" if "platoon_count" in c
-                     else f"{c['sheet_count']} sheet(s)")
+            count = (plural(c['platoon_count'], 'platoon') if "platoon_count" in c
+                     else plural(c['sheet_count'], 'sheet'))
             out.append(f"{c['name']}  [{c['system_label']}{', archived' if c['archived'] else ''}]  {count}")
         return "\n".join(out)
     return emit(args, rows, text)

@@ -37,6 +37,7 @@ from ..rules.odds import (
     recovery_odds,
     round_significant,
 )
+from ..words import plural
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 PROB_DIGITS = 15
@@ -159,7 +160,7 @@ def _cmd_odds_recovery(args: argparse.Namespace, ctx: Context) -> int:
             "exact": {"xp_lost": {str(k): v for k, v in fraction_strings(odds).items()},
                       "mean": fraction_text(mean)}}
     width = max(len(s) for s in strings.values())
-    lines = [f"Recovery with {wounds} wound counter(s), platoon at {xp} XP (RULES 1.2):",
+    lines = [f"Recovery with {plural(wounds, 'wound counter')}, platoon at {xp} XP (RULES 1.2):",
              "XP lost  probability"]
     lines += [f"{k:>7}  {s:<{width}}  ({float(odds[k]):.2%})" for k, s in strings.items()]
     lines.append(f"mean XP lost: {mean_text}")
@@ -174,7 +175,7 @@ def _cmd_odds_leader(args: argparse.Namespace, ctx: Context) -> int:
     keyed, numbers = _placeholders(strings)
     data: dict[str, Any] = {fate: keyed[fate] for fate in FATES}
     data["exact"] = fraction_strings(odds)
-    lines = [f"Leader's fate, 2d12 against {wounds} wound counter(s) and {xp} XP (RULES 1.2):"]
+    lines = [f"Leader's fate, 2d12 against {plural(wounds, 'wound counter')} and {xp} XP (RULES 1.2):"]
     lines += [f"{fate:>9}  {strings[fate]}  ({float(odds[fate]):.2%})" for fate in FATES]
     return _emit_probabilities(args, data, numbers, "\n".join(lines))
 
@@ -193,7 +194,7 @@ def _cmd_roll_recovery(args: argparse.Namespace, ctx: Context) -> int:
         if not result.records:
             why = "no wound counters" if wounds == 0 else "the platoon is at 0 XP"
             return f"No recovery roll ({why}); platoon stays at {xp} XP."
-        lines = [f"Recovery of {wounds} wound counter(s), platoon at {xp} XP:"]
+        lines = [f"Recovery of {plural(wounds, 'wound counter')}, platoon at {xp} XP:"]
         lines += [f"  roll {i}: {r.expression} {r.faces} = {r.total}: {r.outcome}"
                   for i, r in enumerate(result.records, start=1)]
         lines.append(f"XP lost: {result.xp_lost}; platoon now {result.xp_after} XP")

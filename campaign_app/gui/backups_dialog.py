@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import ServiceError
 from ..store import DatabaseError
+from ..words import plural
 
 REASON_TEXT = {"upgrade": "before an upgrade", "restore": "before a restore", "import": "before an import",
                "delete": "before a deletion", "daily": "daily", "manual": "by hand"}
@@ -129,9 +130,9 @@ class BackupsDialog(QDialog):
     def confirm(self, b: dict[str, Any]) -> bool:
         answer = QMessageBox.question(
             self, "Restore this backup?",
-            f"Put the backup of {b['time'].replace('T', ' ')} ({b['campaigns']} campaign(s), {b['battles']} "
-            f"battle(s)) in place of the current database?\n\nThe current database is backed up first, so this "
-            "can be undone by restoring that backup.",
+            f"Put the backup of {b['time'].replace('T', ' ')} ({plural(b['campaigns'], 'campaign')}, "
+            f"{plural(b['battles'], 'battle')}) in place of the current database?\n\n"
+            "The current database is backed up first, so this can be undone by restoring that backup.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from ..errors import ServiceError
 from ..store import DatabaseError
+from ..words import plural
 from .file_dialogs import ask_open_path, ask_save_path
 
 FILTER = "Campaign files (*.json);;All files (*)"
@@ -65,6 +66,7 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
     except (ServiceError, DatabaseError) as exc:
         QMessageBox.warning(parent, "Import campaign", str(exc))
         return None
-    ctx.signals.status.emit(f"Imported campaign {result['campaign']!r}: {result['platoon']} platoon(s), "
-                            f"{result['battle']} battle(s), {result['sologear_sheet']} Sologear sheet(s)")
+    ctx.signals.status.emit(f"Imported campaign {result['campaign']!r}: {plural(result['platoon'], 'platoon')}, "
+                            f"{plural(result['battle'], 'battle')}, "
+                            f"{plural(result['sologear_sheet'], 'Sologear sheet')}")
     return int(result["campaign_id"])

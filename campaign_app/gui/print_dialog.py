@@ -74,6 +74,7 @@ from ..printing.sizes import (
 from ..services.common import ServiceError
 from ..services.navigator import navigator_tree
 from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
+from ..words import plural
 from .context import AppContext
 from .file_dialogs import remember_folder
 
@@ -528,7 +529,7 @@ class PrintDialog(QDialog):
                 child.setCheckState(0, Qt.CheckState.Unchecked)
         problems = self._library.problems
         if problems:
-            self.deck_problems.setText(f"{len(problems)} file(s) could not be read and were skipped: "
+            self.deck_problems.setText(f"{plural(len(problems), 'file')} could not be read and were skipped: "
                                        + "; ".join(str(p) for p in problems[:3]))
             self.deck_problems.show()
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ..rules.dice import DIE_SIDES
 from ..rules.experience import ARMOR_CLASSES, attribute_word
+from ..words import number, plural  # noqa: F401 - plural is used through this module too
 
 DATA = Qt.ItemDataRole.UserRole
 
@@ -449,9 +450,7 @@ class NumberSpin(QSpinBox):
             event.ignore()
 
 
-def _fmt(n: int) -> str:
-    """A number for display: the minus sign (U+2212) for negatives."""
-    return f"\u2212{-n}" if n < 0 else str(n)
+_fmt = number  # a number for display: the minus sign (U+2212) for negatives
 
 
 def signed(n: int | float, plus: bool = False) -> str:
@@ -462,9 +461,6 @@ def signed(n: int | float, plus: bool = False) -> str:
     return f"+{text}" if plus and n > 0 else text
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``"1 roll"``, ``"3 rolls"``, ``"2 wound counters"``: the count with the right form of the word."""
-    return f"{_fmt(n)} {word if n == 1 else (many or word + 's')}"
 
 
 def number_field(spin: NumberSpin, *extra: QWidget) -> QWidget:

@@ -394,7 +394,8 @@ def resolve_rule_table(block: Block, rules: Any = None) -> tuple[tuple[str, ...]
     if block.columns:
         missing = [c for c in block.columns if c not in headers]
         if missing:
-            raise DeckError(f"rule table {block.name!r} has no column(s) {', '.join(map(repr, missing))} "
+            cols = "column" if len(missing) == 1 else "columns"
+            raise DeckError(f"rule table {block.name!r} has no {cols} {', '.join(map(repr, missing))} "
                             f"(columns: {', '.join(headers)})")
         idx = [headers.index(c) for c in block.columns]
         headers = tuple(headers[i] for i in idx)

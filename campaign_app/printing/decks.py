@@ -313,7 +313,8 @@ def _block(raw: Any, index: int, text: str) -> Block:
     }[kind]
     extra = sorted(set(raw) - allowed - {"type"})
     if extra:
-        raise _FileError(f"{where} ({kind}): unknown key(s) {', '.join(extra)} "
+        keys = "key" if len(extra) == 1 else "keys"
+        raise _FileError(f"{where} ({kind}): unknown {keys} {', '.join(extra)} "
                          f"(a {kind} block takes: {', '.join(sorted(allowed))})", line)
 
     def need_text(key: str) -> str:
@@ -400,7 +401,8 @@ def _read_card(path: Path, deck_id: str, system: str) -> Card:
     known = {"title", "system", "tag", "phase", "blocks"}
     extra = sorted(set(data) - known)
     if extra:
-        raise _FileError(f"unknown key(s) {', '.join(extra)} (a card takes: {', '.join(sorted(known))})",
+        keys = "key" if len(extra) == 1 else "keys"
+        raise _FileError(f"unknown {keys} {', '.join(extra)} (a card takes: {', '.join(sorted(known))})",
                          _key_line(text, extra[0]) or _line_of(text, rf"^\s*\[+\s*{re.escape(extra[0])}"))
     title = _string(data, "title", text, required=True)
     card_system = _string(data, "system", text, default=system)
@@ -422,7 +424,8 @@ def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
     known = {"title", "system", "short", "description", "back"}
     extra = sorted(set(data) - known)
     if extra:
-        raise _FileError(f"unknown key(s) {', '.join(extra)} (deck.toml takes: {', '.join(sorted(known))})",
+        keys = "key" if len(extra) == 1 else "keys"
+        raise _FileError(f"unknown {keys} {', '.join(extra)} (deck.toml takes: {', '.join(sorted(known))})",
                          _key_line(text, extra[0]) or _line_of(text, rf"^\s*\[\s*{re.escape(extra[0])}"))
     title = _string(data, "title", text, required=base is None, default=base.title if base else "")
     system = _string(data, "system", text, default=base.system if base else title)
@@ -434,7 +437,8 @@ def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
         raise _FileError("'back' must be a table: [back] with title, text and colour", back_line)
     bad = sorted(set(back_raw) - {"title", "text", "colour"})
     if bad:
-        raise _FileError(f"[back]: unknown key(s) {', '.join(bad)} (use title, text, colour)", back_line)
+        keys = "key" if len(bad) == 1 else "keys"
+        raise _FileError(f"[back]: unknown {keys} {', '.join(bad)} (use title, text, colour)", back_line)
     old = base.back if base else BackFace(title=title)
     values: dict[str, str] = {}
     for key in ("title", "text", "colour"):

@@ -23,6 +23,7 @@ from ..rules.dice import DiceSource, RollRecord
 from ..rules.experience import RulesError
 from ..store.database import db
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
+from ..words import plural
 from .campaigns import check_name, create_campaign, rename_campaign
 from .changesets import Edit, Recorder
 from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, roll_to_dict, store_rolls
@@ -132,8 +133,7 @@ def _track_rolls(rec: Recorder, records: Sequence[RollRecord], start_seq: int = 
     return rows
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+_plural = plural
 
 
 def _state(sheet: SologearSheet) -> dict[str, Any]:

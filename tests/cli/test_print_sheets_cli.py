@@ -39,7 +39,7 @@ def _leftovers(folder: Path) -> list[str]:
 def test_print_sheet_of_a_platoon(cli, demo, tmp_path: Path) -> None:
     out = tmp_path / "sheet.pdf"
     text = cli("print", "sheet", "--platoon", "2nd Platoon", "--paper", "a4", "-o", str(out))
-    assert text.strip() == f"wrote {out}: 1 page(s)"
+    assert text.strip() == f"wrote {out}: 1 page"
     reader = _pdf(out)
     assert len(reader.pages) == 1 and _size(reader) == A4
     page = " ".join(reader.pages[0].extract_text().split())

@@ -44,7 +44,7 @@ def test_backups_dialog_lists_and_restores_after_confirmation(qtbot, ctx, monkey
     ctx.signals.data_changed.connect(lambda kind, _id: reloads.append(kind))
     qtbot.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
     assert [c.name for c in Campaign.select()] == ["Before"]
-    assert "1 campaign(s)" in asked[0] and reloads == ["all"]
+    assert "1 campaign," in asked[0] and reloads == ["all"]
     assert "previous content was saved" in dialog.message.text()
     reasons = {dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())}
     assert reasons == {"by hand", "before a restore"}

@@ -304,7 +304,7 @@ def test_rule_table_columns_rows_and_labels(tmp_path: Path) -> None:
     assert "Winning" not in text
     library = custom_library(tmp_path / "b", {"01-a.toml": (
         'title = "Bad"\n[[blocks]]\ntype = "rule_table"\nname = "sologear.combat"\ncolumns = ["Nope"]\n')})
-    with pytest.raises(DeckError, match=r"test/a .*no column\(s\) 'Nope'"):
+    with pytest.raises(DeckError, match=r"test/a .*no column 'Nope'"):
         pdf_bytes(select_cards(library), library, paper="a4")
 
 

@@ -197,9 +197,9 @@ def test_malformed_user_file_names_file_and_line_and_others_still_load(tmp_path:
     ('title = "x"\n[[blocks]]\ntype = "table"\nrows = [["a", "b"], ["c"]]\n', 3, "row 2 has 1 cells, expected 2"),
     ('title = "x"\n[[blocks]]\ntype = "bullets"\nitems = "not a list"\n', 3, "must be a list of texts"),
     ('title = "x"\n[[blocks]]\ntype = "boxes"\ncount = 0\n', 3, "needs 'count'"),
-    ('title = "x"\n[[blocks]]\ntype = "paragraph"\ntxt = "a"\n', 3, "unknown key(s) txt"),
+    ('title = "x"\n[[blocks]]\ntype = "paragraph"\ntxt = "a"\n', 3, "unknown key txt"),
     ('title = 5\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "'title' must be a text"),
-    ('titel = "x"\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "unknown key(s) titel"),
+    ('titel = "x"\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "unknown key titel"),
     ('title = "x"\n', None, "a card needs 'blocks'"),
     ('title = "x"\n[[blocks]]\ntype = "rule_table"\nname = "aa.armor"\nrows = [3, 1]\n', 3, "'rows' must be"),
 ])
