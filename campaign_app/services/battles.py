@@ -60,7 +60,15 @@ from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store.database import db
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .changesets import Edit, Recorder, redo_changes, undo_changes
-from .common import NotFound, ServiceError, check_line, check_multiline, resolve_platoon, thresholds_of
+from .common import (
+    NotFound,
+    ServiceError,
+    check_line,
+    check_multiline,
+    resolve_platoon,
+    suggested_leader_name,
+    thresholds_of,
+)
 
 OUTCOMES: tuple[str, ...] = ("victory", "defeat", "draw")
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
@@ -631,7 +639,8 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
         if isinstance(dice, TypedDice):
             dice.check_all_used()
         if session.needs_replacement:
-            session.set_replacement(replacement_name or DEFAULT_REPLACEMENT_NAME, replacement_rank)
+            session.set_replacement(replacement_name or suggested_leader_name(session.platoon_id, session.number),
+                                    replacement_rank)
         return session.commit()
 
 

@@ -180,3 +180,14 @@ def roll_to_dict(roll: Roll) -> dict[str, Any]:
     return {"purpose": roll.purpose, "expression": roll.expression, "faces": list(roll.faces),
             "modifier": roll.modifier, "total": roll.total, "source": roll.source, "rule": roll.rule,
             "table_row": roll.table_row, "outcome": roll.outcome}
+
+
+def suggested_leader_name(*key: object) -> str:
+    """A leader's name from the rules' name charts (RULES §4), e.g. "Lt. Tanero", for a leader the user did not
+    name (the CLI without ``--replacement-name``; force generation without a leader name). The same ``key``
+    (e.g. platoon id and battle number) gives the same name, so a run can be repeated."""
+    import random
+
+    from ..rules.names import suggest_name
+
+    return suggest_name(random.Random(":".join(map(str, key))))

@@ -50,6 +50,7 @@ from .common import (
     resolve_platoon,
     roll_to_dict,
     store_rolls,
+    suggested_leader_name,
     thresholds_of,
 )
 
@@ -321,7 +322,7 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
     if leader_name is not None:
         leader_name = check_name(leader_name, "leader")
     elif dice is not None:
-        leader_name = DEFAULT_LEADER_NAME
+        leader_name = suggested_leader_name(campaign, name)
     rank = (leader_rank or DEFAULT_RANK).strip() or DEFAULT_RANK
     rec = Recorder()
     with db.atomic():

@@ -308,7 +308,12 @@ def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> N
     Campaign.update(period=1).where(Campaign.id == camp.id).execute()
     edit = battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[1, 1], [4, 4]]))
     assert edit.summary["rolls"][-1]["expression"] == "2d4"
-    assert edit.summary["replacement"] == {"name": "New leader", "rank": "Lieutenant", "xp": 3}
+    rep = edit.summary["replacement"]
+    assert (rep["rank"], rep["xp"]) == ("Lieutenant", 3)
+    # no --replacement-name: a name from the RULES §4 charts, the same for the same platoon and battle
+    assert rep["name"].startswith("Lt. ") and rep["name"] != "New leader"
+    from campaign_app.services.common import suggested_leader_name
+    assert rep["name"] == suggested_leader_name(pid, 1)
 
 
 def test_replacement_leader_house_rule_one_die(camp: Campaign, pid: int) -> None:

@@ -115,7 +115,8 @@ def test_force_generation_follows_the_period(camp: int) -> None:
     low, high = sorted(f - 1 for f in roll.faces)
     d = roster.platoon_detail(e.id)
     assert (d["leader"]["xp"], d["xp"]) == (low, high)
-    assert d["leader"]["name"] == roster.DEFAULT_LEADER_NAME
+    # no leader name given: a name from the RULES §4 charts, never a placeholder that reads like a person
+    assert d["leader"]["name"].startswith("Lt. ") and d["leader"]["name"] != roster.DEFAULT_LEADER_NAME
 
 
 def test_force_generation_bad_faces_writes_nothing(camp: int) -> None:
