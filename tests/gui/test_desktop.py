@@ -344,3 +344,45 @@ def test_window_title_forgets_a_deleted_platoon_and_undo_brings_it_back(qtbot, w
     window.act_undo.trigger()
     window.open_item("platoon", _platoon_id())
     assert window.windowTitle().startswith(f"{DEMO_PLATOON} \u2014 ")
+
+
+def test_shortcut_list_is_complete_before_any_page_was_shown(qtbot, window):
+    """Help ▸ Keyboard shortcuts opened at start (no platoon shown yet) still lists the platoon page's keys,
+    and the keys that work through a widget's own key handling: Enter in the navigator's filter, Enter on a
+    campaign's platoon list, Esc in a field with unsaved typing, Ctrl+Enter in a notes field."""
+    from campaign_app.gui.help_dialogs import shortcut_rows
+
+    assert "platoon" not in window._pages
+    rows = {(r.what, r.keys) for r in shortcut_rows(window)}
+    assert ("Remove the selected weapon (in a weapons table)", "Del") in rows
+    whats = " / ".join(w for w, _k in rows)
+    keys = {k for _w, k in rows}
+    assert "In the navigator's filter box: go to the first match" in whats
+    assert any("Enter" in k and "Down" in k for w, k in rows if "filter box" in w), rows
+    assert any("open the platoon" in w.lower() and "Enter" in k for w, k in rows), rows
+    assert any("Esc" in k and "field" in w.lower() for w, k in rows), rows
+    assert any("Ctrl+Enter" in k or "Ctrl+Return" in k for k in keys), rows
+
+
+def test_enter_in_the_navigator_filter_goes_to_the_first_match(qtbot, window):
+    window.navigator.filter_edit.setFocus()
+    qtbot.keyClicks(window.navigator.filter_edit, "Janne")
+    qtbot.keyClick(window.navigator.filter_edit, Qt.Key.Key_Return)
+    assert window.navigator.tree.hasFocus() and window.navigator.current()[0] == "sheet"
+
+
+def test_field_keys_listed_in_help_work(qtbot, window):
+    """Esc takes back typing not saved yet; Ctrl+Enter saves a notes field at once (both listed in Help)."""
+    pid = _platoon_id()
+    window.open_item("platoon", pid)
+    page = window.page("platoon")
+    page.leader_name.setFocus()
+    qtbot.keyClicks(page.leader_name, " Jr")
+    qtbot.keyClick(page.leader_name, Qt.Key.Key_Escape)
+    assert page.leader_name.text() == "Lt. Okafor"
+    page.notes.setFocus()
+    page.notes.moveCursor(page.notes.textCursor().MoveOperation.End)
+    qtbot.keyClicks(page.notes, " Good lads.")
+    qtbot.keyClick(page.notes, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert page.notes.hasFocus()
+    assert Platoon.get_by_id(pid).notes.endswith(" Good lads.")
