@@ -148,7 +148,8 @@ class MainWindow(QMainWindow):
                                              "Start a lone Gear pilot's campaign")
         self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
                                         "Open another campaign database file")
-        self.act_sample = self._action("Load the sa&mple campaign", self.load_sample)
+        self.act_sample = self._action("Load the sa&mple campaigns", self.load_sample, None,
+                                   "An Atomic Africa platoon and a Sologear pilot to look around")
         self.act_export = self._action("&Export campaign…", self.export_campaign, None,
                                        "Write the selected campaign to a file you can move or give away")
         self.act_import = self._action("&Import campaign…", self.import_campaign, None,

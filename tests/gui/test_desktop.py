@@ -386,3 +386,33 @@ def test_field_keys_listed_in_help_work(qtbot, window):
     qtbot.keyClick(page.notes, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert page.notes.hasFocus()
     assert Platoon.get_by_id(pid).notes.endswith(" Good lads.")
+
+
+def _guide_menu_paths() -> list[tuple[str, str, str]]:
+    """(menu, item, keys) for every "**Menu ▸ Item** (Keys" the user guide names."""
+    import re
+
+    from campaign_app.resources import guide_dir
+
+    text = " ".join((guide_dir() / "user-guide.md").read_text(encoding="utf-8").split())
+    return [(m, i.strip(), k or "") for m, i, k in
+            re.findall(r"\*\*(\w+) \u25b8 ([^*]+)\*\*(?: \(((?:Ctrl|Alt|Shift|F\d)[^),]*))?", text)]
+
+
+def test_user_guide_names_real_menu_items_and_keys(qtbot, window):
+    """Every menu path the guide names is a menu item of the app, with the keys the guide gives; the sample
+    item is named as on the first-run page (it loads two campaigns)."""
+    from campaign_app.gui.help_dialogs import _plain
+
+    menus = {_plain(a.text()): a.menu() for a in window.menuBar().actions() if a.menu() is not None}
+    paths = _guide_menu_paths()
+    assert len(paths) >= 10
+    for menu, item, keys in paths:
+        assert menu in menus, menu
+        actions = {_plain(a.text()): a for a in menus[menu].actions() if not a.isSeparator()}
+        assert item.rstrip("…") in actions, (menu, item, sorted(actions))
+        if keys:
+            action = actions[item.rstrip("…")]
+            shown = [s.toString(QKeySequence.SequenceFormat.PortableText) for s in action.shortcuts()]
+            assert keys in shown, (menu, item, keys, shown)
+    assert _plain(window.act_sample.text()) == _plain(window.first_run.sample_button.text())
