@@ -416,3 +416,25 @@ def test_user_guide_names_real_menu_items_and_keys(qtbot, window):
             shown = [s.toString(QKeySequence.SequenceFormat.PortableText) for s in action.shortcuts()]
             assert keys in shown, (menu, item, keys, shown)
     assert _plain(window.act_sample.text()) == _plain(window.first_run.sample_button.text())
+
+
+def test_each_database_reopens_its_own_last_item(qtbot, gui_ctx, tmp_path):
+    """Closing the app on another database (--db) does not make this database forget what it showed."""
+    from campaign_app.gui.context import AppContext
+    from campaign_app.paths import AppPaths
+
+    create_demo()
+    first = MainWindow(gui_ctx)
+    qtbot.addWidget(first)
+    first.open_item("platoon", _platoon_id())
+    first.close()
+    other_ctx = AppContext(paths=AppPaths(data_dir=gui_ctx.paths.data_dir, db_file=tmp_path / "other.db"),
+                           settings=gui_ctx.settings)
+    other = MainWindow(other_ctx)
+    qtbot.addWidget(other)
+    other.open_item("sheet", SologearSheet.select().first().id)
+    other.close()
+    again = MainWindow(gui_ctx)
+    qtbot.addWidget(again)
+    assert again.reopen_last()
+    assert again._current == ("platoon", _platoon_id())
