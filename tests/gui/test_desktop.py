@@ -438,3 +438,23 @@ def test_each_database_reopens_its_own_last_item(qtbot, gui_ctx, tmp_path):
     qtbot.addWidget(again)
     assert again.reopen_last()
     assert again._current == ("platoon", _platoon_id())
+
+
+def test_desktop_entry_names_the_window_class(tmp_path):
+    """On X11 a dock or task bar ties the window to the installed launcher (and its icon) by WM_CLASS: Qt's
+    class is the application name, so the entry says StartupWMClass with that name; the files it installs
+    pass desktop-file-validate where it is installed."""
+    import shutil
+    import subprocess
+
+    from campaign_app import APP_NAME
+    from campaign_app.desktop import desktop_entry_text, install_desktop
+
+    lines = desktop_entry_text("campaign-app").splitlines()
+    assert f"StartupWMClass={APP_NAME}" in lines
+    installed = install_desktop(tmp_path, "campaign-app")
+    validator = shutil.which("desktop-file-validate")
+    if validator:
+        entry = next(p for p in installed if p.suffix == ".desktop")
+        out = subprocess.run([validator, str(entry)], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0 and not out.stdout.strip(), out.stdout + out.stderr
