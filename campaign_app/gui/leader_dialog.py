@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QRadioButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -26,7 +25,7 @@ from ..rules.aftermath import die_to_xp, replacement_die
 from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import XP_MAX, Thresholds, level_name
 from ..services.roster import DEFAULT_RANK, LEADER_EXITS
-from .widgets import ChoicePicker
+from .widgets import ChoicePicker, NumberSpin, first_number_problem
 
 ROLL, ENTERED, BY_HAND = 0, 1, 2
 
@@ -67,11 +66,11 @@ class ReplaceLeaderDialog(QDialog):
         self.group = QButtonGroup(self)
         for i, b in enumerate((self.roll_radio, self.entered_radio, self.hand_radio)):
             self.group.addButton(b, i)
-        self.face_spin = QSpinBox(box)
+        self.face_spin = NumberSpin(box)
         self.face_spin.setRange(1, sides)
         self.face_spin.setPrefix(f"d{sides}: ")
         self.face_spin.setAccessibleName(f"Face of the d{sides} you rolled")
-        self.xp_spin = QSpinBox(box)
+        self.xp_spin = NumberSpin(box)
         self.xp_spin.setRange(0, XP_MAX)
         self.xp_spin.setSuffix(" XP")
         self.xp_spin.setAccessibleName("New leader's XP")
@@ -86,8 +85,10 @@ class ReplaceLeaderDialog(QDialog):
         grid.addWidget(self.roll_radio, 1, 0, 1, 2)
         grid.addWidget(self.entered_radio, 2, 0)
         grid.addWidget(self.face_spin, 2, 1)
+        grid.addWidget(self.face_spin.message, 2, 2)
         grid.addWidget(self.hand_radio, 3, 0)
         grid.addWidget(self.xp_spin, 3, 1)
+        grid.addWidget(self.xp_spin.message, 3, 2)
         grid.addWidget(self.preview, 4, 0, 1, 2)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
@@ -114,6 +115,11 @@ class ReplaceLeaderDialog(QDialog):
 
     def mode(self) -> int:
         return self.group.checkedId()
+
+    def accept(self) -> None:
+        if first_number_problem(self) is None and self.buttons.button(
+                QDialogButtonBox.StandardButton.Ok).isEnabled():
+            super().accept()
 
     def _update(self) -> None:
         mode = self.mode()

@@ -61,6 +61,11 @@ Fate = Literal["casualty", "promoted", "stays"]
 FATES: tuple[Fate, ...] = ("casualty", "promoted", "stays")
 
 
+def _count(n: int, word: str) -> str:
+    """"1 roll", "3 rolls": a count with the right form of the word."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def check_count(value: int, what: str) -> int:
     """A count such as wound counters: a whole number, 0 or more."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -262,7 +267,7 @@ class Recovery:
         """Apply the faces of the next roll (checked against :attr:`next_dice`) and return its record."""
         dice = self.next_dice
         if dice is None:
-            raise DiceError(f"recovery is over after {len(self._records)} roll(s): no more dice needed")
+            raise DiceError(f"recovery is over after {_count(len(self._records), 'roll')}: no more dice needed")
         try:
             dice.check_faces(list(faces))
         except DiceError as exc:
@@ -289,7 +294,7 @@ class Recovery:
         """Roll the next dice from ``dice_source`` and apply them."""
         dice = self.next_dice
         if dice is None:
-            raise DiceError(f"recovery is over after {len(self._records)} roll(s): no more dice needed")
+            raise DiceError(f"recovery is over after {_count(len(self._records), 'roll')}: no more dice needed")
         return self.apply(dice_source.roll(dice, PURPOSE_RECOVERY), dice_source.source)
 
     def result(self) -> RecoveryResult:
@@ -324,10 +329,10 @@ def leader_fate(roll_total: int, leader_wounds: int, leader_xp_after_award: int)
 
 def _fate_row(fate: Fate, total: int, wounds: int, xp: int) -> str:
     if fate == "casualty":
-        return f"casualty: {total} \u2264 {wounds} wound counter(s)"
+        return f"casualty: {total} \u2264 {_count(wounds, 'wound counter')}"
     if fate == "promoted":
-        return f"promoted: {total} > {wounds} wound counter(s), \u2264 {xp} XP"
-    return f"stays: {total} > {wounds} wound counter(s) and > {xp} XP"
+        return f"promoted: {total} > {_count(wounds, 'wound counter')}, \u2264 {xp} XP"
+    return f"stays: {total} > {_count(wounds, 'wound counter')} and > {xp} XP"
 
 
 def leader_fate_record(faces: Sequence[int], source: Source, leader_wounds: int,

@@ -123,7 +123,10 @@ def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
     if c.system == "atomic_africa":
         out["platoon_count"] = Platoon.select().where(Platoon.campaign == c).count()
     else:
-        out["sheet_count"] = SologearSheet.select().where(SologearSheet.campaign == c).count()
+        sheets = [s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
+                  .order_by(SologearSheet.id)]
+        out["sheet_count"] = len(sheets)
+        out["sheet_ids"] = sheets
     if with_platoons and c.system == "atomic_africa":
         from .roster import list_platoons
 
@@ -195,7 +198,7 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
     with db.atomic():
         c = _campaign(ref)
         changed = rec.update(c, **values)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
                 {"id": c.id, "old": {k: v[0] for k, v in changed.items()},
                  "new": {k: v[1] for k, v in changed.items()}}, rec.changes)

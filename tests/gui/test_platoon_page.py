@@ -377,7 +377,7 @@ def test_edit_menu_undo_redo_in_the_main_window(qtbot, gui_ctx) -> None:
     assert isinstance(page, PlatoonPage) and page.pid == pid
     qtbot.mouseClick(page.platoon_track, Qt.MouseButton.LeftButton, pos=page.platoon_track.box_rect(9).center())
     assert roster.platoon_detail(pid)["xp"] == 9
-    assert win.act_undo.isEnabled() and "XP 6 -> 9" in win.act_undo.text()
+    assert win.act_undo.isEnabled() and "XP 6 \u2192 9" in win.act_undo.text()
     assert "Ctrl+Z" in [k.toString() for k in win.act_undo.shortcuts()]
     # (offscreen Qt has no active window, so the shortcut itself cannot fire here; trigger the menu action)
     win.act_undo.trigger()

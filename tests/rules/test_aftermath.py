@@ -163,7 +163,7 @@ def test_casualty_is_checked_before_promotion():
     assert leader_fate(4, 6, 10) == "casualty"
     fate, record = roll_leader_fate(6, 10, TypedDice([[2, 2]]))
     assert fate == "casualty" and record.outcome == "casualty"
-    assert record.table_row == "casualty: 4 \u2264 6 wound counter(s)"
+    assert record.table_row == "casualty: 4 \u2264 6 wound counters"
 
 
 def test_leader_with_24_or_more_xp_is_always_promoted_unless_a_casualty():

@@ -577,3 +577,31 @@ def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
     with pytest.raises(ServiceError, match="reason is too long"):
         battles.edit_battle_text(edit.id, notes="ok", reason="r" * (battles.REASON_MAX + 1))
     assert dump() == before
+
+
+def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(pid: int) -> None:
+    logged = battles.log_battle(pid, wounds=2, leader_wounds=1, objectives=1, scenario="Patrol",
+                                opponent="Bandits", dice=SeededDice(4))
+    before = dump()
+    edit = battles.edit_battle(logged.id, date="2026-01-02", opponent="Rebels", outcome="victory",
+                               fire_support=True, notes="Rain", scenario="Night patrol", reason="recalled")
+    b = Battle.get_by_id(logged.id)
+    assert (str(b.date), b.opponent, b.outcome, b.fire_support, b.notes, b.scenario) == (
+        "2026-01-02", "Rebels", "victory", True, "Rain", "Night patrol")
+    fields = [a.field for a in AttributeChange.select().order_by(AttributeChange.id)]
+    assert set(fields) == {"battle.date", "battle.opponent", "battle.outcome", "battle.fire_support",
+                           "battle.notes", "battle.scenario"}
+    assert "opponent 'Bandits' \u2192 'Rebels'" in edit.message and "->" not in edit.message
+    # objectives and wounds set the XP: a different value is refused with the reason, nothing written
+    after = dump()
+    for kwargs, why in (({"objectives": 2}, "objectives met of battle 1 cannot be edited .1 recorded.: they set"),
+                        ({"wounds": 5}, "recovery rolls and the XP lost"),
+                        ({"leader_wounds": 0}, "leader's fate roll")):
+        with pytest.raises(ServiceError, match=why) as info:
+            battles.edit_battle(logged.id, notes="changed too", **kwargs)
+        assert "Undo the battle and log it again" in str(info.value)
+        assert dump() == after
+    same = battles.edit_battle(logged.id, objectives=1, wounds=2, leader_wounds=1)  # unchanged: fine
+    assert not same.changed
+    battles.revert(edit)
+    assert dump() == before

@@ -67,7 +67,7 @@ def test_sqlite_file_of_another_program_is_refused_untouched(tmp_path: Path):
     con.commit()
     con.close()
     before = other.read_bytes()
-    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+    with pytest.raises(DatabaseOpenError, match="not a campaign database"):
         init_db(other, tmp_path / "backups")
     assert other.read_bytes() == before
     assert _beside(other) == {"other.db"}
@@ -137,7 +137,7 @@ def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path:
     owner.commit()
     wal = tmp_path / "other.db-wal"
     before_main, before_wal = other.read_bytes(), wal.read_bytes()
-    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+    with pytest.raises(DatabaseOpenError, match="not a campaign database"):
         init_db(other, tmp_path / "backups")
     assert other.read_bytes() == before_main and wal.read_bytes() == before_wal
     # the same files as a crash leaves them (nobody has them open): still refused, main file and WAL untouched
@@ -146,7 +146,7 @@ def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path:
     shutil.copy(other, crashed / "other.db")
     shutil.copy(wal, crashed / "other.db-wal")
     owner.close()
-    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+    with pytest.raises(DatabaseOpenError, match="not a campaign database"):
         init_db(crashed / "other.db", tmp_path / "backups")
     assert (crashed / "other.db").read_bytes() == before_main
     assert (crashed / "other.db-wal").read_bytes() == before_wal
