@@ -67,6 +67,13 @@ WIDGET_KEYS: tuple[tuple[str, str], ...] = (
 """Keys that work through a widget's own key handling (no QShortcut to read them from); each is tested in
 tests/gui/test_desktop.py."""
 
+WIZARD_KEYS: tuple[tuple[str, str], ...] = (
+    ("Go on to the next field or page (not in Notes)", "Enter"),
+    ("Roll all remaining rolls with the app's dice", "Ctrl+R"),
+)
+"""The battle wizard's keys (a dialog made when it opens, so its shortcuts cannot be read from the window;
+tests/gui/test_desktop.py checks every QShortcut of the wizard is here)."""
+
 
 def _build_pages(window: QMainWindow) -> None:
     """Every kind of page is made (not shown) so that its keys are listed before it was first visited."""
@@ -118,6 +125,9 @@ def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
     rows.append(ShortcutRow("Pages and dialogs", "Next / previous field", "Tab, Shift+Tab"))
     for what, keys in WIDGET_KEYS:
         rows.append(ShortcutRow("Pages and dialogs", what, QKeySequence(keys).toString(
+            QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys))
+    for what, keys in WIZARD_KEYS:
+        rows.append(ShortcutRow("Battle wizard", what, QKeySequence(keys).toString(
             QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys))
     for keys, what in XP_TRACK_KEYS:
         rows.append(ShortcutRow("XP track (when it has the focus)", what[0].upper() + what[1:], keys))

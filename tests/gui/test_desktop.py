@@ -459,3 +459,21 @@ def test_desktop_entry_names_the_window_class(tmp_path):
         entry = next(p for p in installed if p.suffix == ".desktop")
         out = subprocess.run([validator, str(entry)], capture_output=True, text=True, timeout=30)
         assert out.returncode == 0 and not out.stdout.strip(), out.stdout + out.stderr
+
+
+def test_every_battle_wizard_shortcut_is_listed(qtbot, window):
+    """The wizard is made when it opens, so its keys are declared in help_dialogs.WIZARD_KEYS: every QShortcut
+    the wizard has is listed there (a new one added without a row fails here)."""
+    from PySide6.QtGui import QShortcut
+
+    from campaign_app.gui.battle_wizard import BattleWizard
+    from campaign_app.gui.help_dialogs import shortcut_rows
+
+    wizard = BattleWizard(window.ctx, _platoon_id(), window)
+    qtbot.addWidget(wizard)
+    native = QKeySequence.SequenceFormat.NativeText
+    keys = {s.key().toString(native) for s in wizard.findChildren(QShortcut) if not s.key().isEmpty()}
+    assert keys
+    listed = {r.keys for r in shortcut_rows(window) if r.group == "Battle wizard"}
+    assert keys <= listed, (keys, listed)
+    assert any("Enter" in k for k in listed)
