@@ -685,7 +685,8 @@ class RollsPage(_RollingPage):
 
 
 class ReplacementPage(_RollingPage):
-    """4. The new leader's name (typed or suggested) and XP (one die of the period minus one)."""
+    """4. The new leader's name (typed or suggested) and XP (the lower of two dice of the period minus one;
+    ⚙ one die)."""
 
     def __init__(self, wizard: BattleWizard) -> None:
         super().__init__(wizard)
@@ -762,7 +763,8 @@ class ReplacementPage(_RollingPage):
             self.dice_input.set_dice(None)
             record = s.records[-1] if s.records else None
             faces = ", ".join(str(f) for f in record.faces) if record else ""
-            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}, minus one)")
+            lower = "the lower of " if record is not None and len(record.faces) > 1 else ""
+            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}: {lower}minus one)")
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override

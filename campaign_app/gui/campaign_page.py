@@ -94,10 +94,14 @@ class CampaignPage(QWidget):
         self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to",
                                       self.rules_box)
         self.objective_default = QLabel("default: platoon and leader", self.rules_box)
+        self.replacement = ChoicePicker([(2, "the lower of two dice \u2212 1"), (1, "one die \u2212 1")],
+                                        "Replacement leader's XP", self.rules_box)
+        self.replacement_default = QLabel("default: the lower of two dice \u2212 1", self.rules_box)
         form = QFormLayout(self.rules_box)
         for label, widget, default in (("Campaign pe&riod:", self.period, self.period_default),
                                        ("XP thre&sholds:", self.thresholds, self.thresholds_default),
-                                       ("&Objective XP goes to:", self.objective, self.objective_default)):
+                                       ("&Objective XP goes to:", self.objective, self.objective_default),
+                                       ("Replacement &leader:", self.replacement, self.replacement_default)):
             row = QHBoxLayout()
             row.addWidget(widget)
             row.addWidget(default)
@@ -113,6 +117,7 @@ class CampaignPage(QWidget):
         self.period.chosen.connect(lambda value: self._set(period=value))
         self.thresholds.edited.connect(lambda t: self._set(thresholds=t))
         self.objective.chosen.connect(lambda value: self._set(objective_xp_to=value))
+        self.replacement.chosen.connect(lambda value: self._set(replacement_dice=value))
 
         # platoons
         self.platoons_box = QGroupBox("Platoons", body)
@@ -235,8 +240,10 @@ class CampaignPage(QWidget):
         self.period.setValue(c["period"])
         self.thresholds.set_thresholds(Thresholds(*c["thresholds"]))
         self.objective.setValue(c["objective_xp_to"])
+        self.replacement.setValue(c["replacement_dice"])
         for key, label in (("period", self.period_default), ("thresholds", self.thresholds_default),
-                           ("objective_xp_to", self.objective_default)):
+                           ("objective_xp_to", self.objective_default),
+                           ("replacement_dice", self.replacement_default)):
             is_default = rules[key]["is_default"]
             base = label.text().split(" \u2014 ")[0].replace("<i>", "").replace("</i>", "")
             label.setText(base if is_default else f"<i>{base} \u2014 changed</i>")

@@ -52,6 +52,7 @@ from ..rules.aftermath import (
     period_sides,
     replacement_die,
     replacement_record,
+    replacement_rule_text,
 )
 from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
@@ -270,6 +271,7 @@ class BattleSession:
         self.campaign_name: str = c.name
         self.period: int | None = c.period
         self.objective_xp_to: str = c.objective_xp_to
+        self.replacement_dice: int = c.replacement_dice
         self.thresholds: Thresholds = thresholds_of(c)
         self.platoon_xp: int = p.xp
         self.leader_id: int | None = leader.id if leader else None
@@ -385,9 +387,9 @@ class BattleSession:
             return RollStep("leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1,
                             f"Leader's fate: {LEADER_DICE.expression}")
         if self.needs_replacement and self._replacement_xp is None:
-            dice = replacement_die(self.period)
+            dice = replacement_die(self.period, self.replacement_dice)
             return RollStep("replacement", dice, PURPOSE_REPLACEMENT, RULE_REPLACEMENT, 1,
-                            f"Replacement leader's XP: 1d{dice.sides}\u22121")
+                            f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}")
         return None
 
     @property
@@ -433,7 +435,8 @@ class BattleSession:
             fate, record = leader_fate_record(faces, source, self.leader_wounds, leader_xp)  # type: ignore[arg-type]
             self._fate, self._fate_record = fate, record
             return record
-        xp, record = replacement_record(faces, source, self.period)  # type: ignore[arg-type]
+        xp, record = replacement_record(faces, source, self.period,  # type: ignore[arg-type]
+                                        self.replacement_dice)
         self._replacement_xp, self._replacement_record = xp, record
         return record
 
@@ -1135,16 +1138,39 @@ def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, 
     return _build(_load(platoon, campaign))
 
 
+def _fiction_when(battle: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """When something happened in the campaign's own time: in a battle -> "battle 3 (1960-08-02)"; between
+    battles (a leader replaced by hand) -> "after battle 2 (1960-07-30)"; before the first battle -> "at the
+    start". The day it was typed into the app is never shown as a campaign date."""
+    if battle is not None:
+        return f"battle {battle['number']} ({_iso(battle['date'])})"
+    if after is None:
+        return "at the start"
+    return f"after battle {after['number']} ({_iso(after['date'])})"
+
+
 def _leaders(rows: _Rows) -> list[dict[str, Any]]:
     battles_by_id = {b["id"]: b for b in rows.battles}
     led: dict[int, int] = {}
     for r in rows.rolls:
         if r["purpose"] == PURPOSE_LEADER and r["battle"] is not None and r["leader"] is not None:
             led[r["leader"]] = led.get(r["leader"], 0) + 1
+    # the last battle each leader fought (their fate rolls): a leader who joined by hand, between battles,
+    # joined after the last battle of those before him (none: at the start)
+    fought: dict[int, int] = {}
+    for r in rows.rolls:
+        b = battles_by_id.get(r["battle"]) if r["battle"] is not None else None
+        if r["purpose"] == PURPOSE_LEADER and b is not None and r["leader"] is not None:
+            fought[r["leader"]] = max(fought.get(r["leader"], 0), b["number"])
+    by_number = {b["number"]: b for b in rows.battles}
+    last_so_far = 0
     out = []
     for ld in rows.leaders:
         jb = battles_by_id.get(ld["joined_battle"]) if ld["joined_battle"] else None
         lb = battles_by_id.get(ld["left_battle"]) if ld["left_battle"] else None
+        joined = _fiction_when(jb, by_number.get(last_so_far))
+        last_so_far = max(last_so_far, fought.get(ld["id"], 0), jb["number"] if jb else 0)
+        left = "" if ld["status"] == "active" else _fiction_when(lb, by_number.get(last_so_far))
         out.append({
             "id": ld["id"], "name": ld["name"], "rank": ld["rank"], "status": ld["status"],
             "current": ld["status"] == "active",
@@ -1153,6 +1179,7 @@ def _leaders(rows: _Rows) -> list[dict[str, Any]]:
             "joined_date": _iso(jb["date"]) if jb else _date_part(ld["joined_at"]),
             "left_at": _iso(ld["left_at"]), "left_battle": lb["number"] if lb else None,
             "left_date": _iso(lb["date"]) if lb else _date_part(ld["left_at"]),
+            "joined": joined, "left": left,
             "battles_led": led.get(ld["id"], 0), "xp_at_join": ld["xp_at_join"], "xp": ld["xp"],
             "xp_gained": ld["xp"] - ld["xp_at_join"],
             "level": level_name(ld["xp"], rows.thresholds),

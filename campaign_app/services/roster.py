@@ -229,6 +229,7 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     has_support = any(a.kind == "fire_support" for a in attached)
     return {
         "id": p.id, "name": p.name, "campaign": c.name, "campaign_id": c.id, "period": c.period,
+        "replacement_dice": c.replacement_dice,
         "thresholds": list(t.as_tuple()),
         "training": die_text(p.training), "equipment": die_text(p.equipment), "morale": die_text(p.morale),
         "words": {a: attribute_word(a, getattr(p, a)) for a in ATTRIBUTES},
@@ -473,8 +474,8 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
                    dice: DiceSource | None = None, how: str = "replaced", notes: str = "",
                    campaign: str | int | None = None) -> Edit:
     """The current leader (if any) leaves (``how``: casualty, promoted or replaced) and ``name`` takes over
-    with ``xp``, or with the replacement roll (RULES 1.2 step 4: one die of the period's type minus one)
-    when ``dice`` is given; the roll is kept."""
+    with ``xp``, or with the replacement roll (RULES 1.2 step 4: the lower of two dice of the period's type
+    minus one; ⚙ one die with the campaign's house rule) when ``dice`` is given; the roll is kept."""
     name = check_name(name, "leader")
     _check_choice(how, LEADER_EXITS, "how the leader left")
     if (xp is None) == (dice is None):
@@ -490,7 +491,7 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         record = None
         if dice is not None:
             try:
-                xp, record = roll_replacement(c.period, dice)
+                xp, record = roll_replacement(c.period, dice, c.replacement_dice)
                 _all_dice_used(dice)
             except (DiceError, RulesError) as exc:
                 raise ServiceError(str(exc)) from None

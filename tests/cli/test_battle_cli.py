@@ -25,7 +25,7 @@ def congo(app_paths: AppPaths) -> None:
 def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
     out = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "7", "--leader-wounds", "3",
               "--objectives", "1", "--outcome", "victory", "--scenario", "River crossing",
-              "--replacement-name", "Lt. Adebayo", "--dice", "3", "2,2", "2,2", "6", "--json")
+              "--replacement-name", "Lt. Adebayo", "--dice", "3", "2,2", "2,2", "6,9", "--json")
     d = json.loads(out)
     assert d["battle_id"] == 1
     assert (d["platoon"]["xp_before"], d["platoon"]["xp_after"]) == (6, 7)
@@ -33,7 +33,7 @@ def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
     assert d["replacement"]["name"] == "Lt. Adebayo" and d["replacement"]["xp"] == 5
     assert [(r["purpose"], r["expression"], r["faces"], r["total"], r["source"]) for r in d["rolls"]] == [
         ("recovery", "1d8", [3], 3, "entered"), ("recovery", "2d8", [2, 2], 4, "entered"),
-        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "1d10-1", [6], 5, "entered")]
+        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "2d10", [6, 9], 5, "entered")]
 
 
 def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, app_paths: AppPaths) -> None:
@@ -82,7 +82,7 @@ def test_unknown_platoon(cli, congo) -> None:
 
 def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths) -> None:
     cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-        "--dice", "1,1", "8", "--replacement-name", "Lt. Bello")
+        "--dice", "1,1", "8,8", "--replacement-name", "Lt. Bello")
     out = cli("battle", "undo", "--platoon", "2nd Platoon")
     assert "undid battle 1 of 2nd Platoon: XP 7 → 6" in out and "Lt. Bello" in out
     init_db(app_paths.db_file, app_paths.backup_dir)

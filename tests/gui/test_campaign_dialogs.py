@@ -263,6 +263,13 @@ def test_campaign_page_edits_house_rules(qtbot, cpage: CampaignPage) -> None:
     cpage.ctx.undo_stack.undo()
     cpage.ctx.undo_stack.undo()
     assert Campaign.get_by_id(cid).threshold_legendary == 16 and cpage.thresholds.spins[3].value() == 16
+    # ⚙ the replacement leader's house rule: one die instead of the lower of two (RULES.md 1.2 step 4)
+    assert cpage.replacement.value() == 2 and "changed" not in cpage.replacement_default.text()
+    cpage.replacement.setFocus()
+    qtbot.keyClick(cpage.replacement, Qt.Key.Key_End)
+    assert Campaign.get_by_id(cid).replacement_dice == 1 and "changed" in cpage.replacement_default.text()
+    cpage.ctx.undo_stack.undo()
+    assert Campaign.get_by_id(cid).replacement_dice == 2
 
 
 def test_campaign_page_rename_archive(qtbot, cpage: CampaignPage) -> None:

@@ -88,8 +88,10 @@ def test_failed_migration_restores_the_backup_and_says_so(tmp_path: Path, monkey
     migrations.mkdir()
     from campaign_app.resources import migrations_dir
 
-    shutil.copy(migrations_dir() / "0001_initial.py", migrations / "0001_initial.py")
-    (migrations / "0002_broken.py").write_text(
+    real = sorted(migrations_dir().glob("[0-9][0-9][0-9][0-9]_*.py"))
+    for script in real:  # every real migration, then a broken next one
+        shutil.copy(script, migrations / script.name)
+    (migrations / f"{len(real) + 1:04d}_broken.py").write_text(
         "def migrate(migrator, database):\n"
         "    database.execute_sql('UPDATE campaign SET notes = \\'half done\\'')\n"
         "    raise RuntimeError('boom in the middle')\n")
@@ -103,7 +105,7 @@ def test_failed_migration_restores_the_backup_and_says_so(tmp_path: Path, monkey
     init_db(db_file, backups)
     from campaign_app.store.models import SchemaMigration
 
-    assert SchemaMigration.select().count() == 1
+    assert SchemaMigration.select().count() == len(real)
     assert Campaign.select().count() == 2
     assert all(c.notes != "half done" for c in Campaign.select())
 
