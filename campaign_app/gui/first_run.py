@@ -1,4 +1,4 @@
-"""The page a new user sees: create a campaign, or load the sample campaign."""
+"""The page a new user sees: create a campaign, or load the sample campaigns."""
 
 from __future__ import annotations
 

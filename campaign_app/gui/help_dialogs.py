@@ -59,7 +59,35 @@ def _keys(action: QAction | QShortcut) -> str:
     return ", ".join(dict.fromkeys(texts))
 
 
+WIDGET_KEYS: tuple[tuple[str, str], ...] = (
+    ("Open the platoon picked in a campaign's list", "Enter"),
+    ("Take back unsaved typing in a field", "Esc"),
+    ("Save a notes field now", "Ctrl+Enter"),
+)
+"""Keys that work through a widget's own key handling (no QShortcut to read them from); each is tested in
+tests/gui/test_desktop.py."""
+
+WIZARD_KEYS: tuple[tuple[str, str], ...] = (
+    ("Go on to the next field or page (not in Notes)", "Enter"),
+    ("Roll all remaining rolls with the app's dice", "Ctrl+R"),
+)
+"""The battle wizard's keys (a dialog made when it opens, so its shortcuts cannot be read from the window;
+tests/gui/test_desktop.py checks every QShortcut of the wizard is here)."""
+
+
+def _build_pages(window: QMainWindow) -> None:
+    """Every kind of page is made (not shown) so that its keys are listed before it was first visited."""
+    pages = getattr(window, "page", None)
+    if not callable(pages):
+        return
+    from .main_window import PAGES
+
+    for kind in PAGES:
+        pages(kind)
+
+
 def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
+    _build_pages(window)
     rows: list[ShortcutRow] = []
     seen: set[int] = set()
 
@@ -85,13 +113,22 @@ def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
     for action in window.actions():
         if id(action) not in seen and _keys(action):
             rows.append(ShortcutRow("Window", _plain(action.text()), _keys(action)))
-    for shortcut in window.findChildren(QShortcut):  # the pages' own keys (a page built later adds its own)
-        row = ShortcutRow("Pages", shortcut.whatsThis(), _keys(shortcut))
-        if shortcut.whatsThis() and shortcut.isEnabled() and row not in rows:
-            rows.append(row)
+    page_keys: dict[str, list[str]] = {}  # one row per description, its keys joined (Down, Return, Enter)
+    for shortcut in window.findChildren(QShortcut):  # the pages' own keys
+        if shortcut.whatsThis() and shortcut.isEnabled():
+            keys = page_keys.setdefault(shortcut.whatsThis(), [])
+            if _keys(shortcut) not in keys:
+                keys.append(_keys(shortcut))
+    rows.extend(ShortcutRow("Pages", what, ", ".join(keys)) for what, keys in page_keys.items())
     rows.append(ShortcutRow("Pages and dialogs", "Go to the button, tab or field with that underlined letter",
                             "Alt+letter"))
     rows.append(ShortcutRow("Pages and dialogs", "Next / previous field", "Tab, Shift+Tab"))
+    for what, keys in WIDGET_KEYS:
+        rows.append(ShortcutRow("Pages and dialogs", what, QKeySequence(keys).toString(
+            QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys))
+    for what, keys in WIZARD_KEYS:
+        rows.append(ShortcutRow("Battle wizard", what, QKeySequence(keys).toString(
+            QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys))
     for keys, what in XP_TRACK_KEYS:
         rows.append(ShortcutRow("XP track (when it has the focus)", what[0].upper() + what[1:], keys))
     return rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 LAST_ITEM_KEY = "session/last_item"
 LAST_DB_KEY = "session/last_database"
+LAST_ITEMS_KEY = "session/last_items"  # JSON {database file: "kind:id"}: each database reopens its own item
+LAST_ITEMS_KEPT = 20
 
 # kind -> (module, class, method that shows an object); a page's module is imported when first shown
 PAGES: dict[str, tuple[str, str, str]] = {
@@ -148,7 +151,8 @@ class MainWindow(QMainWindow):
                                              "Start a lone Gear pilot's campaign")
         self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
                                         "Open another campaign database file")
-        self.act_sample = self._action("Load the sa&mple campaign", self.load_sample)
+        self.act_sample = self._action("Load the sa&mple campaigns", self.load_sample, None,
+                                   "An Atomic Africa platoon and a Sologear pilot to look around")
         self.act_export = self._action("&Export campaign…", self.export_campaign, None,
                                        "Write the selected campaign to a file you can move or give away")
         self.act_import = self._action("&Import campaign…", self.import_campaign, None,
@@ -340,15 +344,30 @@ class MainWindow(QMainWindow):
     def _remember_current(self) -> None:
         """Kept with the window state when the window closes (not on every page switch: no file write)."""
         if self._current is not None:
-            self.ctx.settings.setValue(LAST_ITEM_KEY, f"{self._current[0]}:{self._current[1]}")
-            self.ctx.settings.setValue(LAST_DB_KEY, str(self.ctx.paths.db_file))
+            item, database = f"{self._current[0]}:{self._current[1]}", str(self.ctx.paths.db_file)
+            self.ctx.settings.setValue(LAST_ITEM_KEY, item)
+            self.ctx.settings.setValue(LAST_DB_KEY, database)
+            items = self._last_items()
+            items.pop(database, None)
+            items[database] = item  # newest last; the oldest databases are forgotten
+            self.ctx.settings.setValue(LAST_ITEMS_KEY, json.dumps(dict(list(items.items())[-LAST_ITEMS_KEPT:])))
+
+    def _last_items(self) -> dict[str, str]:
+        try:
+            items = json.loads(str(self.ctx.settings.value(LAST_ITEMS_KEY, "") or "{}"))
+        except ValueError:
+            return {}
+        return {str(k): str(v) for k, v in items.items()} if isinstance(items, dict) else {}
 
     def reopen_last(self) -> bool:
-        """Show the platoon, pilot or campaign that was open when the app last closed (same database only)."""
-        value = str(self.ctx.settings.value(LAST_ITEM_KEY, "") or "")
-        database = str(self.ctx.settings.value(LAST_DB_KEY, "") or "")
-        kind, _, raw_id = value.partition(":")
-        if database != str(self.ctx.paths.db_file) or kind not in PAGES or not raw_id.isdigit():
+        """Show the platoon, pilot or campaign that was open when the app last closed with this database (each
+        database file keeps its own)."""
+        database = str(self.ctx.paths.db_file)
+        value = self._last_items().get(database)
+        if value is None and str(self.ctx.settings.value(LAST_DB_KEY, "") or "") == database:
+            value = str(self.ctx.settings.value(LAST_ITEM_KEY, "") or "")
+        kind, _, raw_id = (value or "").partition(":")
+        if kind not in PAGES or not raw_id.isdigit():
             return False
         if not _exists(kind, int(raw_id)):
             return False
@@ -436,6 +455,7 @@ class MainWindow(QMainWindow):
             QMessageBox.critical(self, "Cannot open database", str(exc))
             init_db(old.db_file, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
             return
+        self._remember_current()  # the database left behind reopens this item when it is opened again
         self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=Path(path).resolve())
         self.ctx.undo_stack.clear()
         self._current = None

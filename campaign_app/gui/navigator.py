@@ -58,13 +58,13 @@ class Navigator(QWidget):
         self.setTabOrder(self.tree, self.show_archived)
 
         self.filter_edit.textChanged.connect(self._on_filter)
-        self.filter_edit.returnPressed.connect(self._focus_first_match)
         self.show_archived.toggled.connect(lambda _on: self.reload())
         self.tree.selectionModel().currentChanged.connect(self._on_current)
         self.tree.activated.connect(self._on_activated)
-        down = QShortcut(QKeySequence(Qt.Key.Key_Down), self.filter_edit, self._focus_first_match)
-        down.setContext(Qt.ShortcutContext.WidgetShortcut)
-        down.setWhatsThis("In the navigator's filter box: go to the first match")  # Help ▸ Keyboard shortcuts
+        for key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):  # one row in Help ▸ Keyboard shortcuts
+            jump = QShortcut(QKeySequence(key), self.filter_edit, self._focus_first_match)
+            jump.setContext(Qt.ShortcutContext.WidgetShortcut)
+            jump.setWhatsThis("In the navigator's filter box: go to the first match")
 
     # --- data -------------------------------------------------------------------------------------------
     def reload(self) -> None:

@@ -404,8 +404,9 @@ class PlatoonPage(QWidget):
         self.notes.committed.connect(lambda text: self._set_platoon(notes=text))
         self.name_edit.committed.connect(self._rename)
 
-        self.gone_label = QLabel("This platoon no longer exists (deleted, or its creation was undone). "
-                                 "Edit \u25b8 Undo or Redo brings it back.", s)
+        self.gone_label = QLabel(s)
+        # a step pushed after the page reloaded (a deletion here) makes Undo able to bring the platoon back
+        self.ctx.undo_stack.indexChanged.connect(self._update_gone_text)
         self.gone_label.setWordWrap(True)
         self.gone_label.hide()
 
@@ -494,6 +495,24 @@ class PlatoonPage(QWidget):
             if hasattr(widget, "show_platoon"):
                 widget.show_platoon(platoon_id)
 
+    def _update_gone_text(self, _index: int = 0) -> None:
+        if not self.gone_label.isHidden():
+            self.gone_label.setText(self._gone_text())
+
+    def _gone_text(self) -> str:
+        """Undo is offered only when this window's undo stack holds a step of this platoon or its campaign
+        (a deletion here, an undone creation); a deletion by another window or campaign-cli it cannot undo."""
+        campaign_id = self.detail["campaign_id"] if self.detail else None
+        mine = {("platoon", self.pid), ("campaign", campaign_id)}
+        stack = self.ctx.undo_stack
+        for i in range(stack.count()):
+            edit = getattr(stack.command(i), "edit", None)
+            if edit is not None and (getattr(edit, "kind", None), getattr(edit, "id", None)) in mine:
+                return ("This platoon no longer exists (deleted, or its creation was undone). "
+                        "Edit \u25b8 Undo or Redo brings it back.")
+        return ("This platoon no longer exists: it was deleted in another window or by campaign-cli. "
+                "Pick another platoon in the navigator.")
+
     def load(self) -> None:
         """Read the platoon again and put every value into the widgets (no writes happen here)."""
         self._dirty = False
@@ -502,6 +521,7 @@ class PlatoonPage(QWidget):
         try:
             d = roster.platoon_detail(self.pid)
         except NotFound:
+            self.gone_label.setText(self._gone_text())
             self.detail = None
             self.gone_label.show()
             for section in self.sections:

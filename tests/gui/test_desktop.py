@@ -345,3 +345,135 @@ def test_window_title_forgets_a_deleted_platoon_and_undo_brings_it_back(qtbot, w
     window.act_undo.trigger()
     window.open_item("platoon", _platoon_id())
     assert window.windowTitle().startswith(f"{DEMO_PLATOON} \u2014 ")
+
+
+def test_shortcut_list_is_complete_before_any_page_was_shown(qtbot, window):
+    """Help ▸ Keyboard shortcuts opened at start (no platoon shown yet) still lists the platoon page's keys,
+    and the keys that work through a widget's own key handling: Enter in the navigator's filter, Enter on a
+    campaign's platoon list, Esc in a field with unsaved typing, Ctrl+Enter in a notes field."""
+    from campaign_app.gui.help_dialogs import shortcut_rows
+
+    assert "platoon" not in window._pages
+    rows = {(r.what, r.keys) for r in shortcut_rows(window)}
+    assert ("Remove the selected weapon (in a weapons table)", "Del") in rows
+    whats = " / ".join(w for w, _k in rows)
+    keys = {k for _w, k in rows}
+    assert "In the navigator's filter box: go to the first match" in whats
+    assert any("Enter" in k and "Down" in k for w, k in rows if "filter box" in w), rows
+    assert any("open the platoon" in w.lower() and "Enter" in k for w, k in rows), rows
+    assert any("Esc" in k and "field" in w.lower() for w, k in rows), rows
+    assert any("Ctrl+Enter" in k or "Ctrl+Return" in k for k in keys), rows
+
+
+def test_enter_in_the_navigator_filter_goes_to_the_first_match(qtbot, window):
+    window.navigator.filter_edit.setFocus()
+    qtbot.keyClicks(window.navigator.filter_edit, "Janne")
+    qtbot.keyClick(window.navigator.filter_edit, Qt.Key.Key_Return)
+    assert window.navigator.tree.hasFocus() and window.navigator.current()[0] == "sheet"
+
+
+def test_field_keys_listed_in_help_work(qtbot, window):
+    """Esc takes back typing not saved yet; Ctrl+Enter saves a notes field at once (both listed in Help)."""
+    pid = _platoon_id()
+    window.open_item("platoon", pid)
+    page = window.page("platoon")
+    page.leader_name.setFocus()
+    qtbot.keyClicks(page.leader_name, " Jr")
+    qtbot.keyClick(page.leader_name, Qt.Key.Key_Escape)
+    assert page.leader_name.text() == "Lt. Okafor"
+    page.notes.setFocus()
+    page.notes.moveCursor(page.notes.textCursor().MoveOperation.End)
+    qtbot.keyClicks(page.notes, " Good lads.")
+    qtbot.keyClick(page.notes, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert page.notes.hasFocus()
+    assert Platoon.get_by_id(pid).notes.endswith(" Good lads.")
+
+
+def _guide_menu_paths() -> list[tuple[str, str, str]]:
+    """(menu, item, keys) for every "**Menu ▸ Item** (Keys" the user guide names."""
+    import re
+
+    from campaign_app.resources import guide_dir
+
+    text = " ".join((guide_dir() / "user-guide.md").read_text(encoding="utf-8").split())
+    return [(m, i.strip(), k or "") for m, i, k in
+            re.findall(r"\*\*(\w+) \u25b8 ([^*]+)\*\*(?: \(((?:Ctrl|Alt|Shift|F\d)[^),]*))?", text)]
+
+
+def test_user_guide_names_real_menu_items_and_keys(qtbot, window):
+    """Every menu path the guide names is a menu item of the app, with the keys the guide gives; the sample
+    item is named as on the first-run page (it loads two campaigns)."""
+    from campaign_app.gui.help_dialogs import _plain
+
+    menus = {_plain(a.text()): a.menu() for a in window.menuBar().actions() if a.menu() is not None}
+    paths = _guide_menu_paths()
+    assert len(paths) >= 10
+    for menu, item, keys in paths:
+        assert menu in menus, menu
+        actions = {_plain(a.text()): a for a in menus[menu].actions() if not a.isSeparator()}
+        assert item.rstrip("…") in actions, (menu, item, sorted(actions))
+        if keys:
+            action = actions[item.rstrip("…")]
+            shown = [s.toString(QKeySequence.SequenceFormat.PortableText) for s in action.shortcuts()]
+            assert keys in shown, (menu, item, keys, shown)
+    assert _plain(window.act_sample.text()) == _plain(window.first_run.sample_button.text())
+
+
+def test_each_database_reopens_its_own_last_item(qtbot, gui_ctx, tmp_path):
+    """Closing the app on another database (--db) does not make this database forget what it showed."""
+    from campaign_app.gui.context import AppContext
+    from campaign_app.paths import AppPaths
+
+    create_demo()
+    first = MainWindow(gui_ctx)
+    qtbot.addWidget(first)
+    first.open_item("platoon", _platoon_id())
+    first.close()
+    other_ctx = AppContext(paths=AppPaths(data_dir=gui_ctx.paths.data_dir, db_file=tmp_path / "other.db"),
+                           settings=gui_ctx.settings)
+    other = MainWindow(other_ctx)
+    qtbot.addWidget(other)
+    other.open_item("sheet", SologearSheet.select().first().id)
+    other.close()
+    again = MainWindow(gui_ctx)
+    qtbot.addWidget(again)
+    assert again.reopen_last()
+    assert again._current == ("platoon", _platoon_id())
+
+
+def test_desktop_entry_names_the_window_class(tmp_path):
+    """On X11 a dock or task bar ties the window to the installed launcher (and its icon) by WM_CLASS: Qt's
+    class is the application name, so the entry says StartupWMClass with that name; the files it installs
+    pass desktop-file-validate where it is installed."""
+    import shutil
+    import subprocess
+
+    from campaign_app import APP_NAME
+    from campaign_app.desktop import desktop_entry_text, install_desktop
+
+    lines = desktop_entry_text("campaign-app").splitlines()
+    assert f"StartupWMClass={APP_NAME}" in lines
+    installed = install_desktop(tmp_path, "campaign-app")
+    validator = shutil.which("desktop-file-validate")
+    if validator:
+        entry = next(p for p in installed if p.suffix == ".desktop")
+        out = subprocess.run([validator, str(entry)], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0 and not out.stdout.strip(), out.stdout + out.stderr
+
+
+def test_every_battle_wizard_shortcut_is_listed(qtbot, window):
+    """The wizard is made when it opens, so its keys are declared in help_dialogs.WIZARD_KEYS: every QShortcut
+    the wizard has is listed there (a new one added without a row fails here)."""
+    from PySide6.QtGui import QShortcut
+
+    from campaign_app.gui.battle_wizard import BattleWizard
+    from campaign_app.gui.help_dialogs import shortcut_rows
+
+    wizard = BattleWizard(window.ctx, _platoon_id(), window)
+    qtbot.addWidget(wizard)
+    native = QKeySequence.SequenceFormat.NativeText
+    keys = {s.key().toString(native) for s in wizard.findChildren(QShortcut) if not s.key().isEmpty()}
+    assert keys
+    listed = {r.keys for r in shortcut_rows(window) if r.group == "Battle wizard"}
+    assert keys <= listed, (keys, listed)
+    assert any("Enter" in k for k in listed)

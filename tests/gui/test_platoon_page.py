@@ -319,6 +319,7 @@ def test_delete_platoon_shows_gone_and_undo_brings_it_back(qtbot, page: PlatoonP
     pid = page.pid
     qtbot.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
     assert page.gone_label.isVisible() and not page.sections[0].isEnabled()
+    assert "Edit \u25b8 Undo" in page.gone_label.text()
     opened: list[tuple[str, int]] = []
     page.ctx.signals.open_item.connect(lambda kind, i: opened.append((kind, i)))
     page.ctx.undo_stack.undo()
@@ -396,3 +397,17 @@ def test_edit_menu_undo_redo_in_the_main_window(qtbot, gui_ctx) -> None:
     qtbot.keyClick(page.name_edit, Qt.Key.Key_Return)
     camp = win.navigator.proxy.index(0, 0)
     assert win.navigator.proxy.index(0, 0, camp).data() == "Second Platoon"
+
+
+def test_platoon_deleted_by_another_writer_does_not_promise_undo(qtbot, page: PlatoonPage) -> None:
+    """Deleted by campaign-cli or another window: this window's Undo cannot bring it back, so the page does
+    not say it can (it did: "Edit ▸ Undo or Redo brings it back" with an empty undo stack)."""
+    from campaign_app.cli import main as cli_main
+
+    detail_before = detail(page)
+    assert cli_main(["--db", str(page.ctx.paths.db_file), "platoon", "delete", detail_before["name"],
+                     "--campaign", detail_before["campaign"]]) == 0
+    page.ctx.changed("platoon", page.pid)
+    assert page.gone_label.isVisible()
+    text = page.gone_label.text()
+    assert "Undo" not in text and "another window" in text, text
