@@ -208,7 +208,13 @@ class CampaignPage(QWidget):
             c = campaign_service.show_campaign(self.cid)
         except NotFound:
             self.detail = None
-            self.info_label.setText("This campaign no longer exists (Edit \u25b8 Undo or Redo brings it back).")
+            from .undo_commands import undo_stack_holds
+
+            self.info_label.setText(
+                "This campaign no longer exists (Edit \u25b8 Undo or Redo brings it back)."
+                if undo_stack_holds(self.ctx, {("campaign", self.cid)}) else
+                "This campaign no longer exists: it was deleted in another window or by campaign-cli. "
+                "Pick another campaign in the navigator.")
             for w in (self.rules_box, self.platoons_box, self.notes_box, self.name_edit, self.archive_button,
                       self.delete_button):
                 w.setEnabled(False)

@@ -13,9 +13,11 @@ from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QToolBar,
@@ -73,12 +75,34 @@ def _exists(kind: str, obj_id: int) -> bool:
 
 
 class PlaceholderPage(QWidget):
+    """A page with nothing to show: it says what to do next and offers buttons that do it."""
+
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         label = QLabel(text, self)
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         label.setWordWrap(True)
-        QVBoxLayout(self).addWidget(label)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(label)
+        self.button_row = QHBoxLayout()
+        self.button_row.addStretch(1)
+        self.button_row.addStretch(1)
+        layout.addLayout(self.button_row)
+        layout.addStretch(1)
+        self.buttons: list[QPushButton] = []
+
+    def offer(self, actions: list[QAction]) -> None:
+        """A button for each action (its text without the menu's mnemonic, so the menus keep their Alt keys),
+        enabled while the action is."""
+        for action in actions:
+            button = QPushButton(action.text().replace("&", ""), self)
+            button.setIcon(action.icon())
+            button.clicked.connect(action.trigger)
+            button.setEnabled(action.isEnabled())
+            action.changed.connect(lambda b=button, a=action: b.setEnabled(a.isEnabled()))
+            self.button_row.insertWidget(self.button_row.count() - 1, button)
+            self.buttons.append(button)
 
 
 class MainWindow(QMainWindow):
@@ -95,8 +119,8 @@ class MainWindow(QMainWindow):
         self.navigator = Navigator(self)
         self.stack = QStackedWidget(self)
         self.first_run = FirstRunPage(self)
-        self.empty_page = PlaceholderPage("Pick a campaign, platoon or pilot in the navigator on the left.",
-                                          self)
+        self.empty_page = PlaceholderPage("Pick a campaign, platoon or pilot in the navigator on the left, "
+                                          "or start something new.", self)
         self.stack.addWidget(self.first_run)
         self.stack.addWidget(self.empty_page)
         splitter = QSplitter(self)
@@ -111,6 +135,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.db_label)
 
         self._build_actions()
+        self.empty_page.offer([self.act_new_campaign, self.act_new_sologear, self.act_new_platoon,
+                               self.act_log_battle])
         self._build_menus()
         self._build_toolbar()
         self.focus_keeper = FocusKeeper(self, self._focus_fallback)
@@ -186,7 +212,7 @@ class MainWindow(QMainWindow):
                                       "A short guide to the app")
         self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/",
                                           "Every keyboard shortcut of the app")
-        self.act_about = self._action("&About campaign_app", self.about)
+        self.act_about = self._action("&About Campaign App", self.about)
         self.act_about_qt = self._action("About &Qt", QApplication.aboutQt)
 
     def _build_menus(self) -> None:

@@ -502,14 +502,12 @@ class PlatoonPage(QWidget):
     def _gone_text(self) -> str:
         """Undo is offered only when this window's undo stack holds a step of this platoon or its campaign
         (a deletion here, an undone creation); a deletion by another window or campaign-cli it cannot undo."""
+        from .undo_commands import undo_stack_holds
+
         campaign_id = self.detail["campaign_id"] if self.detail else None
-        mine = {("platoon", self.pid), ("campaign", campaign_id)}
-        stack = self.ctx.undo_stack
-        for i in range(stack.count()):
-            edit = getattr(stack.command(i), "edit", None)
-            if edit is not None and (getattr(edit, "kind", None), getattr(edit, "id", None)) in mine:
-                return ("This platoon no longer exists (deleted, or its creation was undone). "
-                        "Edit \u25b8 Undo or Redo brings it back.")
+        if undo_stack_holds(self.ctx, {("platoon", self.pid), ("campaign", campaign_id)}):
+            return ("This platoon no longer exists (deleted, or its creation was undone). "
+                    "Edit \u25b8 Undo or Redo brings it back.")
         return ("This platoon no longer exists: it was deleted in another window or by campaign-cli. "
                 "Pick another platoon in the navigator.")
 

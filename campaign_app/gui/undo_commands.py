@@ -113,3 +113,15 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
         if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
             ctx.signals.data_changed.emit("all", 0)
         return None
+
+
+def undo_stack_holds(ctx: AppContext, targets: set[tuple[str, Any]]) -> bool:
+    """Whether this window's undo stack holds a step of one of ``targets`` (``(kind, id)`` pairs such as
+    ``("platoon", 4)``): only then can Edit ▸ Undo or Redo bring back a row that is gone. A deletion made by
+    another window or by campaign-cli is not on this stack."""
+    stack = ctx.undo_stack
+    for i in range(stack.count()):
+        edit = getattr(stack.command(i), "edit", None)
+        if edit is not None and (getattr(edit, "kind", None), getattr(edit, "id", None)) in targets:
+            return True
+    return False

@@ -101,3 +101,43 @@ def test_new_platoon_is_off_for_sologear_campaigns(qtbot, gui_ctx):
     assert not win.act_new_platoon.isEnabled()
     win.open_item("campaign", C.get(C.name == DEMO_CAMPAIGN).id)
     assert win.act_new_platoon.isEnabled()
+
+
+def test_empty_page_says_what_to_do_and_offers_the_buttons(qtbot, gui_ctx):
+    """With campaigns but nothing picked, the page names the next steps and its buttons do them."""
+    create_demo()
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    win.stack.setCurrentWidget(win.empty_page)
+    texts = [b.text() for b in win.empty_page.buttons]
+    assert texts == ["New campaign…", "New Sologear campaign…", "New platoon…", "Log battle…"]
+    assert all("&" not in t for t in texts)  # the menus keep their Alt keys
+    opened: list[str] = []
+
+    def close_dialog() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is not None:
+            opened.append(dialog.windowTitle())
+            dialog.reject()
+
+    QTimer.singleShot(0, close_dialog)
+    qtbot.mouseClick(win.empty_page.buttons[0], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(opened))
+    assert "campaign" in opened[0].lower()
+    assert Campaign.select().count() == 2  # cancelled: nothing written
+
+
+def test_a_campaign_deleted_elsewhere_does_not_promise_undo(qtbot, gui_ctx):
+    from campaign_app.gui.campaign_page import CampaignPage
+    from campaign_app.services import campaigns
+
+    create_demo()
+    cid = Campaign.get(Campaign.name == DEMO_CAMPAIGN).id
+    page = CampaignPage(gui_ctx)
+    qtbot.addWidget(page)
+    page.show_campaign(cid)
+    campaigns.delete_campaign(cid)  # as campaign-cli would: not on this window's undo stack
+    page.load()
+    assert "deleted in another window or by campaign-cli" in page.info_label.text()
+    assert "Undo" not in page.info_label.text()
