@@ -40,8 +40,10 @@ from PySide6.QtWidgets import (
 
 from ..services import battles
 from ..services.common import ServiceError
+from ..words import plural as _plural
 from .context import AppContext
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
+from .widgets import error_style
 
 if TYPE_CHECKING:
     from .history_charts import WoundsChart, XpChart
@@ -52,9 +54,6 @@ FILTER_LABELS: dict[str, str] = {"battle": "Battles", "xp": "XP", "leader": "Lea
                                  "roll": "Rolls"}
 TIMELINE_TAB, CHARTS_TAB, LEADERS_TAB = range(3)
 
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # Edit battle… (every field not from a roll) lives in battle_edit.py; the old name stays for callers
@@ -406,7 +405,7 @@ class HistoryView(QWidget):
 
     # -- actions ------------------------------------------------------------------------------------------
     def _say(self, text: str, error: bool = False) -> None:
-        self.message.setStyleSheet("color: #b00020;" if error else "")
+        self.message.setStyleSheet(error_style(self.message) if error else "")
         self.message.setText(text)
         self.message.setVisible(bool(text))
         if text and not error:

@@ -77,6 +77,7 @@ from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
 from ..words import plural
 from .context import AppContext
 from .file_dialogs import remember_folder
+from .widgets import error_style
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,6 @@ LAYOUT_LABELS = (("fronts", "Fronts only"), ("backs", "Fronts, then backs (print
 SYSTEM_DECKS = {"atomic_africa": "atomic-africa", "sologear": "sologear"}
 PREVIEW_DELAY_MS = 250
 DATA = Qt.ItemDataRole.UserRole
-ERROR_STYLE = "color: #b00020;"
 SEP = " \u2014 "
 """Between a platoon's (or pilot's) name and its campaign's in the lists."""
 
@@ -345,7 +345,7 @@ class PrintDialog(QDialog):
         lay.addWidget(self.deck_tree, 1)
         self.deck_problems = QLabel(page)
         self.deck_problems.setWordWrap(True)
-        self.deck_problems.setStyleSheet(ERROR_STYLE)
+        self.deck_problems.setStyleSheet(error_style(self.deck_problems))
         self.deck_problems.hide()
         lay.addWidget(self.deck_problems)
         options = QFormLayout()
@@ -786,7 +786,7 @@ class PrintDialog(QDialog):
 
     def _show_error(self, text: str) -> None:
         self._error = text
-        self.message.setStyleSheet(ERROR_STYLE)
+        self.message.setStyleSheet(error_style(self.message))
         self.message.setText(text)
         self.save_button.setEnabled(False)
         self.print_button.setEnabled(False)

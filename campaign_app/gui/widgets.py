@@ -232,6 +232,12 @@ def error_color(widget: QWidget) -> QColor:
     return QColor("#ff8a80" if is_dark(widget) else "#b3261e")
 
 
+def error_style(widget: QWidget) -> str:
+    """The style sheet of a problem message on ``widget`` (for labels that show either a note or a problem;
+    :class:`ErrorLabel` is the usual way)."""
+    return f"color: {error_color(widget).name()}; font-weight: bold;"
+
+
 def reserve_message_space(label: QLabel, lines: int = 2) -> None:
     """Keep room for a message of up to ``lines`` lines, so showing one does not resize the dialog (or move
     the buttons under the pointer): the label stays in the layout, empty while there is nothing to say
