@@ -67,7 +67,9 @@ def odds_text(player: float, enemy: float) -> str:
         result = sg.odds(player, enemy)
     except RulesError as exc:
         return f"Odds: –  ({exc})"
-    return f"Odds: {fmt(player)} ÷ {fmt(enemy)} = {result['ratio_text']}  →  {result['band']}"
+    # the table is read with the odds rounded to two decimals (RULES: 1:3 is 0.33, Losing; 2.995 is 3.00)
+    return (f"Odds: {fmt(player)} ÷ {fmt(enemy)} = {result['ratio_text']}, read as {result['compared']}  →  "
+            f"{result['band']}")
 
 
 def fit_height(view: QTableView) -> None:

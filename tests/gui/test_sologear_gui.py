@@ -120,7 +120,7 @@ def test_sheet_entry_with_live_odds(qtbot, gui_ctx) -> None:  # type: ignore[no-
     assert "0.519" in page.odds_label.text() and "Equal" in page.odds_label.text()
     assert "preview" in page.odds_label.text()
     click(qtbot, page.enemy_box.add_button)
-    assert page.odds_label.text() == "Odds: 700 ÷ 1 350 = 0.519  →  Equal"
+    assert page.odds_label.text() == "Odds: 700 ÷ 1 350 = 0.519, read as 0.52  →  Equal"
     force = svc.sheet_data(sid)["forces"]["enemy"][0]
     assert (force["skill"], force["loyalty"], force["total"]) == ("veteran", "firm", 1350)
     # an edit in the table: Elite instead of Veteran -> Disadvantaged? 400*4*1.5 = 2400 -> 0.29 Losing
@@ -360,3 +360,10 @@ def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> N
     assert box.add_button.isEnabled() and box.remove_button.isEnabled() and box.add_button.toolTip() == ""
     assert {key for i, key in enumerate(columns)
             if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable} == set(model.EDITABLE)
+
+
+def test_odds_line_shows_the_two_decimal_value_the_table_is_read_with() -> None:
+    from campaign_app.gui.sologear_page import odds_text
+
+    assert odds_text(100, 300) == "Odds: 100 ÷ 300 = 0.333, read as 0.33  →  Losing"
+    assert odds_text(599, 200) == "Odds: 599 ÷ 200 = 2.995, read as 3.00  →  Winning"
