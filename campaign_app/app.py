@@ -50,7 +50,7 @@ def apply_palette(app: Any, which: str) -> None:
         return
     pal = QPalette()
     role = QPalette.ColorRole
-    dark, mid, text = QColor(45, 45, 48), QColor(30, 30, 32), QColor(230, 230, 230)
+    dark, mid, text = QColor(45, 45, 48), QColor(58, 58, 62), QColor(230, 230, 230)
     for r, c in ((role.Window, dark), (role.WindowText, text), (role.Base, mid), (role.AlternateBase, dark),
                  (role.ToolTipBase, dark), (role.ToolTipText, text), (role.Text, text), (role.Button, dark),
                  (role.ButtonText, text), (role.BrightText, QColor(255, 80, 80)),
