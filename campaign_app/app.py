@@ -183,7 +183,7 @@ def explain(title: str, text: str, quiet: bool = False) -> None:
     if not quiet:
         from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.critical(None, title, text)
+        QMessageBox.critical(None, title, text[:1].upper() + text[1:])  # a dialog's sentence starts with a capital
 
 
 def prepare_folders(paths: AppPaths) -> str | None:
@@ -196,6 +196,9 @@ def prepare_folders(paths: AppPaths) -> str | None:
         paths.db_file.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         folder = exc.filename or paths.data_dir
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            return (f"The data folder {folder} cannot be used: it (or a folder above it) is a file, not a folder. "
+                    "Choose another folder with --data-dir or CAMPAIGN_APP_DATA_DIR.")
         return (f"The data folder {folder} cannot be created or written ({exc.strerror or exc}). Choose another "
                 "folder with --data-dir or CAMPAIGN_APP_DATA_DIR, or make this one writable.")
     for folder in (paths.backup_dir, paths.log_dir):

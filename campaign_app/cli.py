@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES, COMMAND_NAMES
-from .commands.base import CliError, Context, add_json, emit, fail
+from .commands.base import CliError, Context, GuardedOutput, add_json, emit, fail
 from .paths import resolve_paths
 
 log = logging.getLogger(__name__)
@@ -138,24 +138,41 @@ def _loaded(module: str, name: str) -> type[BaseException]:
     return cls if isinstance(cls, type) and issubclass(cls, BaseException) else _NeverRaised
 
 
+def _never_fail_printing() -> None:
+    """A file name that is not valid text (e.g. a data folder from the environment with bytes that are not
+    UTF-8) is printed with escapes instead of failing after the work was done (a strict UTF-8 locale)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            with contextlib.suppress(Exception):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .errors import ServiceError
     from .rules.dice import DiceError
     from .rules.experience import RulesError
 
+    _never_fail_printing()
     raw = list(sys.argv[1:] if argv is None else argv)
     bad = _not_text(raw)
     if bad is not None:
         return fail(bad)
     parser = build_parser(command_in(raw))  # only the command's own module: a fast start
     args = parser.parse_args(raw)
+    stdout = sys.stdout
+    if stdout is not None:
+        sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
     try:
         paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
         ctx = Context(paths, busy_timeout=getattr(args, "busy_timeout", None))
         _start_logging(paths)
-        return int(args.handler(args, ctx))
+        code = int(args.handler(args, ctx))
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk is found here, not after main() returned
+        return code
     except CliError as exc:
-        return fail(str(exc))
+        return fail(str(exc), exc.exit_code)
     except ServiceError as exc:  # includes busy, disk full, read-only (StoreProblem)
         return fail(str(exc), exc.exit_code)
     except (DiceError, RulesError) as exc:
@@ -178,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.exception("campaign-cli %s failed", " ".join(raw))
         return fail(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log file)", 1)
     finally:
+        if isinstance(sys.stdout, GuardedOutput):
+            sys.stdout = stdout
         store = sys.modules.get("campaign_app.store")  # nothing to close if the database code never loaded
         if store is not None:
             with contextlib.suppress(Exception):

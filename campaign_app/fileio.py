@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,7 +47,46 @@ def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path
         raise ServiceError(f"{out} is a folder; give a file name such as {example}")
     if not out.parent.is_dir():
         raise ServiceError(f"cannot write {out}: the folder {out.parent} does not exist")
+    if not _replaceable(out):
+        # the rename at the end would put a plain file in place of a device (/dev/null), a pipe or a socket
+        raise ServiceError(f"cannot write {out}: it is not a regular file (a device, pipe or socket); give a file "
+                           f"name such as {example}")
+    if _is_database(out):
+        raise ServiceError(f"{out} is a database file (the campaigns, a backup or its journal); it is not "
+                           f"replaced. Give another file name such as {example}")
     return out
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+JOURNAL_SUFFIXES = ("-wal", "-shm", "-journal")
+
+
+def _is_database(out: Path) -> bool:
+    """Whether ``out`` is an SQLite database (the open one, a backup, another campaign file) or the journal of
+    one: an output file must never be renamed over it."""
+    for suffix in JOURNAL_SUFFIXES:
+        if out.name.endswith(suffix) and out.with_name(out.name[: -len(suffix)]).exists():
+            return True
+    try:
+        with open(out, "rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def _replaceable(out: Path) -> bool:
+    """Whether ``out`` is missing or a regular file (also through a symlink, which is replaced, not followed)."""
+    for look in (os.lstat, os.stat):
+        try:
+            mode = look(out).st_mode
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return True  # decided when the file is written
+        if stat.S_ISLNK(mode):
+            continue
+        return stat.S_ISREG(mode)
+    return True
 
 
 @contextlib.contextmanager

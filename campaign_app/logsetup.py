@@ -17,7 +17,7 @@ class RotatingFile(logging.FileHandler):
     the start of the app does not import ``logging.handlers`` (with socket, pickle and queue: ~10 ms)."""
 
     def __init__(self, path: Path, max_bytes: int = MAX_BYTES, backups: int = BACKUPS) -> None:
-        super().__init__(path, encoding="utf-8")
+        super().__init__(path, encoding="utf-8", errors="backslashreplace")
         self.max_bytes = max_bytes
         self.backups = backups
 

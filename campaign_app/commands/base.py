@@ -16,6 +16,49 @@ from ..rules.dice import DiceSource, SeededDice, TypedDice, parse_dice_args
 class CliError(Exception):
     """A one-line problem: printed on stderr, exit status 2, nothing written."""
 
+    exit_code = 2
+
+
+class OutputError(CliError):
+    """Standard output could not be written (disk full, an I/O error): exit status 1."""
+
+    exit_code = 1
+
+
+class GuardedOutput:
+    """Standard output whose write errors (other than a closed pipe) become one clear :class:`OutputError`
+    instead of being taken for a failure of the database."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def _failed(self, exc: OSError) -> OutputError:
+        import errno
+
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return OutputError("disk full: the command's output could not be written to standard output")
+        return OutputError(f"the command's output could not be written to standard output "
+                           f"({exc.strerror or exc})")
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
 
 @dataclass
 class Context:
@@ -34,6 +77,11 @@ class Context:
             from ..store.database import store_problem
 
             folder = exc.filename or self.paths.data_dir
+            if isinstance(exc, FileExistsError | NotADirectoryError):
+                from ..errors import ServiceError
+
+                raise ServiceError(f"cannot use the data folder {folder}: it (or a folder above it) is a file, "
+                                   "not a folder (choose another with --data-dir)") from None
             problem = store_problem(exc, None)
             if problem is not None and "disk full" not in str(problem):
                 raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "

@@ -88,7 +88,7 @@ def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
     database = current_db()
     if database is not None and path.resolve() == Path(database.db_file).resolve():
         raise ServiceError(f"{path} is the open database itself; choose a backup")
-    backup_dir = database.backup_dir if database is not None else None
+    backup_dir = None  # a refusal names this file only (a hint would name backups of the open database)
     read_header(path, backup_dir)
     import sqlite3
 
@@ -129,7 +129,7 @@ def restore(source: str | os.PathLike[str]) -> dict[str, Any]:
         saved = make_backup(database, db_file, backup_dir, "restore", check=False)
     except (StoreProblem, DatabaseOpenError):  # SQLite cannot read it whole any more: keep the bytes
         saved = raw_copy(db_file, backup_dir, "restore")
-    copy_database(Path(facts["file"]), db_file, into=database.connection())
+    copy_database(Path(facts["file"]), db_file, into=database.connection(), busy_timeout=timeout)
     close_db()
     init_db(db_file, backup_dir, busy_timeout=timeout, daily_backup=False)
     return {"restored_from": facts["file"], "database": str(db_file), "previous_saved_as": str(saved),

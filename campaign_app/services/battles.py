@@ -617,19 +617,21 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
                replacement_rank: Any = None, dice: DiceSource, campaign: str | int | None = None) -> Edit:
     """The whole wizard in one call (the CLI): dice are asked for in the rules' order (recovery rolls, the
     leader's 2d12, the replacement die). Typed dice must all be used. Returns the commit's Edit (its
-    ``summary`` is the ``battle log --json`` shape)."""
-    session = BattleSession(platoon, campaign)
-    session.set_details(date=date, scenario=scenario, opponent=opponent, opponent_platoon=opponent_platoon,
-                        outcome=outcome, objectives=objectives, fire_support=fire_support, notes=notes)
-    session.set_casualties(wounds, leader_wounds)
-    session.roll_all(dice)
-    if isinstance(dice, TypedDice):
-        dice.check_all_used()
-    if session.needs_replacement:
-        session.set_replacement(replacement_name or DEFAULT_REPLACEMENT_NAME, replacement_rank)
-    elif replacement_name:
-        pass  # no leader was lost: the name is not needed
-    return session.commit()
+    ``summary`` is the ``battle log --json`` shape).
+
+    The platoon is read, the dice rolled and the battle written under one write lock, so another window or
+    command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
+    with db.atomic():
+        session = BattleSession(platoon, campaign)
+        session.set_details(date=date, scenario=scenario, opponent=opponent, opponent_platoon=opponent_platoon,
+                            outcome=outcome, objectives=objectives, fire_support=fire_support, notes=notes)
+        session.set_casualties(wounds, leader_wounds)
+        session.roll_all(dice)
+        if isinstance(dice, TypedDice):
+            dice.check_all_used()
+        if session.needs_replacement:
+            session.set_replacement(replacement_name or DEFAULT_REPLACEMENT_NAME, replacement_rank)
+        return session.commit()
 
 
 # --- undo, redo, edit -----------------------------------------------------------------------------------------

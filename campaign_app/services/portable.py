@@ -179,6 +179,33 @@ def _where(table: str, index: int | None, column: str) -> str:
     return f"{table} row {index + 1}, {column}" if index is not None else f"campaign {column}"
 
 
+MAX_FACE = 1_000_000
+CELL_KEYS = frozenset({"glory", "hit", "enemy", "ends"})
+
+
+def _json_shape_problem(table: str, column: str, data: Any) -> str | None:
+    """What is wrong with the shape of a JSON column's data (what the services store there), or ``None``."""
+    from .sologear import STATE_FIELDS
+
+    if (table, column) == ("roll", "faces"):
+        if not isinstance(data, list) or len(data) > 1000 or not all(
+                isinstance(f, int) and not isinstance(f, bool) and 0 <= f <= MAX_FACE for f in data):
+            return f"must be a list of die faces (whole numbers 0..{MAX_FACE:,}), not {data!r:.80}"
+        return None
+    if (table, column) == ("sologear_turn", "cell"):
+        if not isinstance(data, dict) or set(data) - CELL_KEYS or not all(
+                v is None or (isinstance(v, str) and len(v) <= 20) for v in data.values()):
+            return f"must be a combat table cell ({', '.join(sorted(CELL_KEYS))}), not {data!r:.80}"
+        return None
+    if (table, column) == ("sologear_turn", "state_before"):
+        if not isinstance(data, dict) or set(data) - set(STATE_FIELDS) or not all(
+                v is None or isinstance(v, bool) or (isinstance(v, str) and len(v) <= 120)
+                for v in data.values()):
+            return f"must be a sheet state ({', '.join(STATE_FIELDS)}), not {data!r:.80}"
+        return None
+    return f"is an unexpected JSON column {column!r}"  # pragma: no cover - every JSON column is above
+
+
 def _check_value(table: str, index: int | None, field: peewee.Field, value: Any) -> Any:
     """One stored value checked like the services check input; returns the value to store."""
     column = field.column_name
@@ -212,9 +239,12 @@ def _check_value(table: str, index: int | None, field: peewee.Field, value: Any)
         if len(value) > FREE_TEXT_MAX:
             raise ServiceError(f"{where} is too long")
         try:
-            json.loads(value)
+            data = json.loads(value)
         except (json.JSONDecodeError, RecursionError):
             raise ServiceError(f"{where} is not valid JSON data") from None
+        problem = _json_shape_problem(table, column, data)
+        if problem:
+            raise ServiceError(f"{where} {problem}")
         return value
     if isinstance(field, TextField):
         key = (table, column)
@@ -267,6 +297,11 @@ def _invariants(campaign_id: int) -> list[str]:
             "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
             "WHERE p.campaign_id = ? AND p.xp != x.xp_after", [campaign_id]).fetchall():
         problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
+    for (name, number, wounds, leader_wounds) in db.execute_sql(
+            "SELECT p.name, b.number, b.wounds, b.leader_wounds FROM battle b JOIN platoon p ON p.id = "
+            "b.platoon_id WHERE p.campaign_id = ? AND b.leader_wounds > b.wounds", [campaign_id]).fetchall():
+        problems.append(f"platoon {name!r}, battle {number}: {leader_wounds} wound counters on the leader's "
+                        f"element but only {wounds} in all")
     return problems
 
 

@@ -26,15 +26,18 @@ from typing import Any
 
 from ..errors import StorageIOError, StoreProblem
 from .database import (
+    LOW_SPACE_BYTES,
     CampaignDatabase,
     DatabaseError,
     DatabaseOpenError,
     busy_timeout_setting,
+    free_bytes,
     integrity_problems,
     read_header,
     schema_facts,
     store_problem,
     translated,
+    wal_path,
 )
 
 log = logging.getLogger(__name__)
@@ -157,7 +160,7 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
                 dst = sqlite3.connect(tmp)
             try:
                 with translated(db_file):
-                    src.backup(dst)
+                    sqlite_backup(src, dst, busy_timeout_setting(getattr(source, "busy_timeout", None)))
                 with translated(tmp):
                     dst.execute("PRAGMA journal_mode=DELETE")  # a standalone file: no -wal/-shm when read
                 problems = _problems(dst) if check else []
@@ -213,6 +216,20 @@ def rotate(backup_dir: Path, db_file: Path, keep_daily: int = KEEP_DAILY, keep_o
     return deleted
 
 
+def room_for_backup(db_file: Path, backup_dir: Path) -> bool:
+    """Whether a copy of ``db_file`` still leaves room to write: the automatic daily backup is skipped when it
+    would leave less than the database's own size (plus a margin) free, so it is never what fills the disk."""
+    folder = backup_dir if backup_dir.is_dir() else backup_dir.parent
+    free = free_bytes(folder)
+    if free is None:
+        return True
+    try:
+        size = db_file.stat().st_size + (wal_path(db_file).stat().st_size if wal_path(db_file).exists() else 0)
+    except OSError:
+        return True
+    return free - size >= size + 4 * LOW_SPACE_BYTES
+
+
 def has_daily_backup_today(backup_dir: Path, db_file: Path) -> bool:
     today = _dt.date.today()
     return any(reason == "daily" and when.date() == today for _p, when, reason in _candidates(backup_dir, db_file))
@@ -238,6 +255,10 @@ def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: P
                     con.close()
         if not has_data:
             return None
+        if not room_for_backup(db_file, backup_dir):
+            log.warning("daily backup of %s not made: too little free space in %s (the backup would leave no "
+                        "room for your own changes)", db_file, backup_dir)
+            return None
         return make_backup(database, db_file, backup_dir, "daily", check=check)
     except (StoreProblem, DatabaseError, sqlite3.Error) as exc:
         log.warning("daily backup of %s not made: %s", db_file, exc)
@@ -259,17 +280,42 @@ def remove_stale_parts(backup_dir: Path, max_age_s: float = 3600) -> int:
     return removed
 
 
-def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None = None) -> None:
+def sqlite_backup(src: sqlite3.Connection, dst: sqlite3.Connection, busy_timeout: float) -> None:
+    """``src.backup(dst)`` that gives up once another program has kept a database locked for longer than
+    ``busy_timeout`` seconds (Python's backup loop alone retries a busy step forever)."""
+    import time
+
+    from ..errors import BUSY_MESSAGE, DatabaseBusyError
+
+    deadline: list[float] = []
+
+    def progress(status: int, _remaining: int, _total: int) -> None:
+        if status not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            deadline.clear()
+            return
+        now = time.monotonic()
+        if not deadline:
+            deadline.append(now + busy_timeout)
+        elif now >= deadline[0]:
+            raise DatabaseBusyError(BUSY_MESSAGE)
+
+    src.backup(dst, progress=progress, sleep=0.05)
+
+
+def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None = None,
+                  busy_timeout: float | None = None) -> None:
     """Put the content of the database file ``source`` into ``db_file`` (SQLite's backup API, under the write
-    lock: other programs see the old or the new content, never a mix)."""
+    lock: other programs see the old or the new content, never a mix). Waits up to the busy timeout for
+    another writer, then refuses (DatabaseBusyError, nothing changed)."""
+    timeout = busy_timeout_setting(busy_timeout)
     with translated(source):
         src = sqlite3.connect(f"{source.as_uri()}?mode=ro&immutable=1", uri=True)
     try:
         own = into is None
         with translated(db_file):
-            dst = into or sqlite3.connect(db_file, timeout=busy_timeout_setting())
+            dst = into or sqlite3.connect(db_file, timeout=timeout)
             try:
-                src.backup(dst)
+                sqlite_backup(src, dst, timeout)
                 dst.execute("PRAGMA journal_mode=WAL")
             finally:
                 if own:

@@ -138,12 +138,45 @@ def store_problem(exc: BaseException, db_file: str | os.PathLike[str] | None) ->
         return ReadOnlyError(f"{name} cannot be written (the file or its folder {folder} is read-only); "
                              "nothing was written")
     if primary == sqlite3.SQLITE_CANTOPEN or "unable to open database" in lowered:
+        if db_file and _read_only_folder(Path(db_file).parent):
+            return ReadOnlyError(f"cannot open {name}: its folder {folder} is read-only (SQLite needs to write "
+                                 "beside the file); nothing was written")
         return ReadOnlyError(f"cannot open {name}: check that the folder {folder} exists and can be written")
     if primary == sqlite3.SQLITE_IOERR or "disk i/o error" in lowered:
+        if db_file and _disk_full(Path(db_file).parent):
+            # e.g. SQLITE_IOERR_SHMSIZE: the -shm/-wal file beside the database could not grow
+            return DiskFullError(f"disk full: {name} cannot be used, there is no space left in {folder}; "
+                                 "nothing was written (free some space and try again)")
         return StorageIOError(f"the disk reported an error while using {name} ({text}); nothing was written")
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "malformed" in lowered:
         return StorageIOError(f"{name} is damaged ({text}); run 'campaign-cli check' or restore a backup")
     return None
+
+
+LOW_SPACE_BYTES = 256 * 1024
+"""An I/O error while less than this is free on the database's file system is reported as disk full."""
+
+
+def free_bytes(folder: Path) -> int | None:
+    """Bytes free for an ordinary user in ``folder``'s file system, or ``None`` when it cannot be told."""
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return None
+    return int(st.f_bavail) * int(st.f_frsize)
+
+
+def _disk_full(folder: Path) -> bool:
+    free = free_bytes(folder)
+    return free is not None and free < LOW_SPACE_BYTES
+
+
+def _read_only_folder(folder: Path) -> bool:
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return False
+    return bool(st.f_flag & os.ST_RDONLY) or not os.access(folder, os.W_OK)
 
 
 @contextmanager

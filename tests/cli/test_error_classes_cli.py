@@ -172,3 +172,132 @@ def test_nul_in_an_argument(capsys, demo, argv):
     """Found by the property test: a NUL in a path gave 'embedded null byte' from the OS."""
     code, out, err = run(capsys, *argv, "--data-dir", str(demo.data_dir))
     assert code == 2 and out == "" and "NUL" in one_line(err)
+
+
+def test_disk_full_before_the_database_is_open_says_disk_full(capsys, tmp_path):
+    """With no room for the -shm/-wal files beside the database, SQLite reports a 'disk I/O error'
+    (SQLITE_IOERR_SHMSIZE): every command, reading or writing, says disk full and names the folder."""
+    close_db()
+    with tmpfs(tmp_path / "small", "800k") as small:
+        data = ["--data-dir", str(tmp_path / "data"), "--db", str(small / "campaign.db")]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        before = battles(small / "campaign.db")
+        con = sqlite3.connect(small / "campaign.db")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+        for extra in ("campaign.db-wal", "campaign.db-shm"):  # as after a clean exit: nothing beside the file
+            with contextlib.suppress(FileNotFoundError):
+                (small / extra).unlink()
+        filler = small / "filler"
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+        with contextlib.suppress(OSError):
+            while True:
+                os.write(fd, b"\0" * 1024)
+        os.close(fd)
+        for argv in (["campaign", "list"], ["history", "--platoon", "2nd Platoon"],
+                     ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0"]):
+            # a fresh process: one that has the file open keeps its -shm mapped
+            done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True,
+                                  text=True, timeout=60)
+            line = one_line(done.stderr)
+            assert done.returncode == 1 and done.stdout == "", (argv, line)
+            assert "disk full" in line and str(small) in line, (argv, line)
+        filler.unlink()
+        assert battles(small / "campaign.db") == before
+
+
+def test_read_only_data_folder_is_called_read_only(capsys, tmp_path):
+    close_db()
+    with tmpfs(tmp_path / "ro", "2m") as folder:
+        data = ["--data-dir", str(folder)]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        remount(folder, "ro")
+        for argv in (["campaign", "list"], ["backup"], ["export", "--campaign", "Congo 1960 (sample)", "-o",
+                                                        str(tmp_path / "c.json")]):
+            code, out, err = run(capsys, *argv, *data)
+            line = one_line(err)
+            assert code == 1 and "read-only" in line and str(folder) in line, (argv, line)
+            close_db()
+        code = ("from PySide6.QtWidgets import QMessageBox\n"
+                "shown = []\n"
+                "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
+                "from campaign_app.app import main\n"
+                f"rc = main(['--data-dir', {str(folder)!r}])\n"
+                "print(rc, shown[0])\n")
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.stdout.startswith("1 Cannot open "), (result.stdout, result.stderr)
+    assert "read-only" in result.stdout and str(folder) in result.stdout
+
+
+def test_daily_backup_never_fills_the_disk(capsys, tmp_path):
+    """On a nearly full disk the first command of the day does not spend the last free space on its daily
+    backup (which then made the user's own write fail with 'disk full')."""
+    close_db()
+    with tmpfs(tmp_path / "small", "2m") as small:
+        data = ["--data-dir", str(small)]
+        assert run(capsys, "demo", *data)[0] == 0
+        close_db()
+        con = sqlite3.connect(small / "campaign.db")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.close()
+        for extra in ("campaign.db-wal", "campaign.db-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                (small / extra).unlink()
+        for old in (small / "backups").glob("*.db"):
+            old.unlink()
+        st = os.statvfs(small)  # leave about 260 KiB: room for a backup (180 KiB) or for the write
+        (small / "filler").write_bytes(b"\0" * (st.f_bavail * st.f_frsize - 260 * 1024))
+        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1",
+                             "--leader-wounds", "0", "--seed", "1", *data)
+        close_db()
+        assert code == 0, err
+        assert list((small / "backups").glob("*-daily.db")) == []
+
+
+def test_data_folder_that_is_a_file(capsys, tmp_path):
+    close_db()
+    a_file = tmp_path / "campaign.json"
+    a_file.write_text("{}", encoding="utf-8")
+    for folder in (a_file, a_file / "sub"):
+        code, out, err = run(capsys, "campaign", "list", "--data-dir", str(folder))
+        line = one_line(err)
+        assert code == 2 and str(folder) in line and "is a file, not a folder" in line, line
+    assert a_file.read_text(encoding="utf-8") == "{}"
+
+
+def test_gui_start_with_a_data_folder_that_is_a_file(tmp_path):
+    from campaign_app.app import prepare_folders
+    from campaign_app.paths import resolve_paths
+
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x", encoding="utf-8")
+    problem = prepare_folders(resolve_paths(a_file))
+    assert problem is not None and str(a_file) in problem and "is a file, not a folder" in problem
+
+
+def test_data_folder_that_is_not_valid_text(tmp_path):
+    """A data folder from the environment with bytes that are not UTF-8: no 'Logging error' tracebacks, and
+    with a strict UTF-8 locale no 'unexpected problem' after the work was done (the path is printed escaped)."""
+    folder = os.fsencode(tmp_path) + b"/bad\xffdir"
+    env = {k.encode(): v.encode() for k, v in os.environ.items() if k != "CAMPAIGN_APP_DATA_DIR"}
+    env[b"CAMPAIGN_APP_DATA_DIR"] = folder
+    env[b"PYTHONIOENCODING"] = b"utf-8:strict"
+    for argv in (["demo"], ["backup"], ["backup", "list", "--json"]):
+        done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv], capture_output=True, env=env,
+                              timeout=60)
+        assert done.returncode == 0 and done.stderr == b"", (argv, done.stderr.decode(errors="replace"))
+    assert b"bad\\udcffdir" in done.stdout
+    log = (folder + b"/logs/campaign_app.log")
+    with open(log, "rb") as fh:
+        assert b"bad\\udcffdir" in fh.read()
+
+
+def test_standard_output_on_a_full_disk_is_not_called_a_database_problem(demo, tmp_path):
+    """`campaign-cli campaign list > /dev/full` said 'disk full: cannot write the database; nothing was written'."""
+    done = subprocess.run(f"{sys.executable} -m campaign_app.cli campaign list --data-dir {demo.data_dir} "
+                          "> /dev/full", shell=True, capture_output=True, text=True, timeout=60)
+    line = one_line(done.stderr)
+    assert done.returncode == 1 and "standard output" in line and "database" not in line, line

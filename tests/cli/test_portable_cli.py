@@ -102,6 +102,11 @@ def _campaigns(capsys, data: str) -> str:  # type: ignore[no-untyped-def]
     (lambda d: d["tables"]["battle"][0].update(wounds="three"), "whole number"),
     (lambda d: d["tables"]["battle"][-1].update(number=9), "battle numbers"),
     (lambda d: d["tables"]["leader"][0].update(secret=1), "unknown columns"),
+    (lambda d: d["tables"]["roll"][0].update(faces='{"a": 1}'), "die faces"),
+    (lambda d: d["tables"]["roll"][0].update(faces="5"), "die faces"),
+    (lambda d: d["tables"]["roll"][0].update(faces='["a", null]'), "die faces"),
+    (lambda d: d["tables"]["roll"][0].update(faces="[1e300]"), "die faces"),
+    (lambda d: d["tables"]["battle"][0].update(leader_wounds=99), "leader's element"),
 ])
 def test_bad_files_are_refused_and_nothing_is_written(capsys, demo, tmp_path, tamper, message):
     data = str(demo.data_dir)
@@ -124,3 +129,18 @@ def test_not_json_and_not_a_file(capsys, demo, tmp_path):
     (tmp_path / "y.json").write_text("[" * 100_000)
     code, _out, err = run(capsys, "import", str(tmp_path / "y.json"), "--data-dir", data)
     assert code == 2 and "not valid JSON" in err
+
+
+@pytest.mark.parametrize("column,value", [("cell", '["x"]'), ("cell", '{"hit": 5}'), ("cell", '{"boom": "x"}'),
+                                          ("state_before", '"active"'), ("state_before", '{"status": [1]}')])
+def test_sologear_json_columns_of_the_wrong_shape_are_refused(capsys, demo, tmp_path, column, value):
+    data = str(demo.data_dir)
+    run(capsys, "export", "--campaign", "Hill 214 (sample)", "-o", str(tmp_path / "h.json"), "--data-dir", data)
+    doc = json.loads((tmp_path / "h.json").read_text(encoding="utf-8"))
+    doc["tables"]["sologear_turn"][0][column] = value
+    (tmp_path / "bad.json").write_text(json.dumps(doc), encoding="utf-8")
+    before = _campaigns(capsys, data)
+    code, out, err = run(capsys, "import", str(tmp_path / "bad.json"), "--as", "Imported", "--data-dir", data)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"sologear_turn row 1, {column} must be" in err
+    assert _campaigns(capsys, data) == before

@@ -80,3 +80,66 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.undo()
     assert out.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "data") == ["out.pdf"]
+
+
+def test_output_never_replaces_a_device_or_pipe(tmp_path: Path):
+    """`-o /dev/null` (as root) put a PDF in place of /dev/null: a target that is a device, a pipe or a
+    socket (also through a symlink) is refused and left as it is."""
+    import os
+    import stat
+
+    fifo = tmp_path / "pipe.pdf"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.pdf"
+    link.symlink_to(fifo)
+    for target in (fifo, link):
+        with pytest.raises(ServiceError, match="not a regular file"):
+            fileio.write_atomic(target, b"%PDF-new")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and link.is_symlink()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+    dangling = tmp_path / "dangling.pdf"
+    dangling.symlink_to(tmp_path / "missing.pdf")
+    fileio.write_atomic(dangling, b"%PDF-new")  # a dangling link is replaced by the file
+    assert not dangling.is_symlink() and dangling.read_bytes() == b"%PDF-new"
+
+
+def test_print_to_a_pipe_is_one_line(tmp_path: Path, app_paths, capsys: pytest.CaptureFixture[str]):
+    import os
+
+    from campaign_app.cli import main
+
+    fifo = tmp_path / "cards.pdf"
+    os.mkfifo(fifo)
+    code = main(["print", "cards", "--deck", "atomic-africa", "-o", str(fifo), "--data-dir", str(app_paths.data_dir)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "not a regular file" in err, err
+
+
+def test_output_never_replaces_a_database(tmp_path: Path, app_paths, capsys: pytest.CaptureFixture[str]):
+    """`export -o campaign.db` (the open database) replaced it with JSON: every campaign was gone. An output
+    path that is an SQLite file (the open database, a backup, another campaign file) or the journal beside one
+    is refused and left as it was."""
+    from campaign_app.cli import main
+    from campaign_app.services.demo import create_demo
+    from campaign_app.store import close_db
+
+    create_demo()
+    close_db()
+    data = ["--data-dir", str(app_paths.data_dir)]
+    assert main(["backup", *data]) == 0
+    (backup,) = app_paths.backup_dir.glob("*-manual.db")
+    wal = app_paths.db_file.with_name(app_paths.db_file.name + "-wal")
+    for target, argv in ((app_paths.db_file, ["export", "--campaign", "Congo 1960 (sample)"]),
+                         (backup, ["export", "--campaign", "Congo 1960 (sample)"]),
+                         (wal, ["export", "--campaign", "Congo 1960 (sample)"]),
+                         (app_paths.db_file, ["print", "cards", "--deck", "atomic-africa"])):
+        before = target.read_bytes() if target.exists() else None
+        capsys.readouterr()
+        code = main([*argv, "-o", str(target), *data])
+        err = capsys.readouterr().err
+        assert code == 2 and "is a database file" in err and err.count("\n") == 1, (target, err)
+        if before is not None and target != app_paths.db_file:
+            assert target.read_bytes() == before
+        close_db()
+    assert main(["campaign", "list", *data]) == 0
+    assert "Congo 1960 (sample)" in capsys.readouterr().out

@@ -101,3 +101,49 @@ def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, ca
     assert con.execute("SELECT count(*) FROM battle").fetchone()[0] == 0
     con.close()
     assert Battle._meta.table_name == "battle"
+
+
+def test_two_writers_on_the_same_platoon_both_succeed(app_paths):
+    """Two commands logging battles of one platoon at once: the second waits for the first (the platoon is
+    read under the write lock), none is refused with 'changed while the battle was being logged'."""
+    names = _setup(app_paths)
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, names[0], str(app_paths.data_dir), "12"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+               for _ in range(2)]
+    results = [w.communicate(timeout=240) for w in writers]
+    for out, err in results:
+        assert out.strip() == "codes " + ",".join(["0"] * 12), (out, err)
+        assert err == "", err
+    con = sqlite3.connect(app_paths.db_file)
+    numbers = [n for (n,) in con.execute("SELECT b.number FROM battle b JOIN platoon p ON p.id = b.platoon_id "
+                                         "WHERE p.name = ? ORDER BY b.number", [names[0]]).fetchall()]
+    con.close()
+    assert numbers == list(range(1, 25))
+
+
+def test_restore_while_another_program_writes_gives_up_after_the_timeout(app_paths, capsys):
+    """Python's backup loop retried a busy copy forever: 'restore' waited for as long as another program held
+    the write lock. It now gives up after the busy timeout, says so, and the database is unchanged."""
+    from campaign_app.cli import main
+
+    _setup(app_paths)
+    data = ["--data-dir", str(app_paths.data_dir)]
+    assert main(["backup", *data]) == 0
+    (backup,) = app_paths.backup_dir.glob("*-manual.db")
+    assert main(["campaign", "new", "--name", "After the backup", "--system", "atomic-africa", *data]) == 0
+    close_db()
+    holder = _hold(app_paths.db_file, 4.0)
+    try:
+        capsys.readouterr()
+        code = main(["restore", str(backup), "--busy-timeout", "0.3", *data])
+        out, err = capsys.readouterr()
+        still_held = holder.poll() is None
+    finally:
+        holder.communicate(timeout=30)
+    close_db()
+    assert code == 2 and out == "" and still_held
+    assert err.strip().splitlines() == ["campaign-cli: error: the database is busy (another window or command is "
+                                        "writing to it); nothing was written, try again"]
+    con = sqlite3.connect(app_paths.db_file)
+    assert con.execute("SELECT count(*) FROM campaign WHERE name = 'After the backup'").fetchone()[0] == 1
+    con.close()
