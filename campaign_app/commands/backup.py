@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.set_defaults(handler=_cmd_backup)
 
     p = sub.add_parser("restore", parents=[parent], help="put a backup back in place of the database",
-                       description="Check FILE (whole, undamaged, a campaign_app database), back up the current "
+                       description="Check FILE (whole, undamaged, a campaign database), back up the current "
                                    "database, then restore FILE's content.")
     p.add_argument("file", metavar="FILE", help="a backup (see 'backup list') or another campaign database")
     add_json(p)

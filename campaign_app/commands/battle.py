@@ -47,14 +47,14 @@ def log_text(d: dict[str, Any]) -> str:
     for r in d["rolls"]:
         who = "typed in" if r["source"] == "entered" else "app"
         faces = ", ".join(str(f) for f in r["faces"])
-        lines.append(f"  {r['purpose']}: {r['expression']} [{faces}] = {r['total']} -> {r['outcome']} "
+        lines.append(f"  {r['purpose']}: {r['expression']} [{faces}] = {r['total']} \u2192 {r['outcome']} "
                      f"({who}; {r['rule']})")
     pl = d["platoon"]
-    lines.append(f"Platoon XP {pl['xp_before']} -> {pl['xp_after']} (award +{pl['award']}, recovery "
-                 f"-{pl['xp_lost']})")
+    lines.append(f"Platoon XP {pl['xp_before']} \u2192 {pl['xp_after']} (award +{pl['award']}, recovery "
+                 f"\u2212{pl['xp_lost']})")
     ld = d["leader"]
     if ld:
-        lines.append(f"{ld['name']}: XP {ld['xp_before']} -> {ld['xp_after']}, {ld['fate']}")
+        lines.append(f"{ld['name']}: XP {ld['xp_before']} \u2192 {ld['xp_after']}, {ld['fate']}")
     else:
         lines.append("No leader: no leader's fate roll")
     rep = d["replacement"]
@@ -65,7 +65,8 @@ def log_text(d: dict[str, Any]) -> str:
 
 def history_text(h: dict[str, Any]) -> str:
     p = h["platoon"]
-    lines = [f"{p['name']} ({p['campaign']}): {len(h['battles'])} battle(s), XP {p['xp']}"]
+    n = len(h["battles"])
+    lines = [f"{p['name']} ({p['campaign']}): {n} battle{'s' if n != 1 else ''}, XP {p['xp']}"]
     for e in h["events"]:
         battle = f"#{e['battle_number']}" if e["battle_number"] is not None else "-"
         lines.append(f"{e['at']}  {e['kind']:<9} {battle:>4}  {e['text']}")
@@ -91,17 +92,23 @@ def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     s = edit.summary
     text = [edit.message]
     if s["leader"]:
-        text.append(f"{s['leader']['name']}: XP {s['leader']['xp_before']} -> {s['leader']['xp_after']}, "
+        text.append(f"{s['leader']['name']}: XP {s['leader']['xp_before']} \u2192 {s['leader']['xp_after']}, "
                     f"'{s['leader']['fate_undone']}' undone")
     if s["removed_leaders"]:
-        text.append("Removed the replacement leader(s): " + ", ".join(s["removed_leaders"]))
-    text.append(f"Removed {s['removed_rolls']} roll(s)")
+        n = len(s["removed_leaders"])
+        text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s["removed_leaders"]))
+    text.append(f"Removed {s['removed_rolls']} roll{'s' if s['removed_rolls'] != 1 else ''}")
     return emit(args, s, "\n".join(text))
 
 
+EDIT_OPTIONS = ("date", "scenario", "opponent", "outcome", "fire_support", "notes", "objectives", "wounds",
+                "leader_wounds")
+
+
 def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
-    if args.scenario is None and args.notes is None and args.outcome is None:
-        raise CliError("nothing to change: give --scenario, --notes and/or --outcome")
+    if all(getattr(args, name) is None for name in EDIT_OPTIONS):
+        raise CliError("nothing to change: give --date, --scenario, --opponent, --outcome, --fire-support or "
+                       "--no-fire-support, and/or --notes")
     number = None
     if args.battle is not None:
         if not args.battle.strip().isdigit():
@@ -111,8 +118,10 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     battles = _svc()
     b = battles.find_battle(_platoon_ref(args), number)
     outcome: Any = "" if args.outcome is None else args.outcome
-    edit = battles.edit_battle_text(b.id, scenario=args.scenario, notes=args.notes, outcome=outcome,
-                                    reason=args.reason or "")
+    edit = battles.edit_battle(b.id, date=args.date, scenario=args.scenario, opponent=args.opponent,
+                               outcome=outcome, fire_support=args.fire_support, notes=args.notes,
+                               objectives=args.objectives, wounds=args.wounds, leader_wounds=args.leader_wounds,
+                               reason=args.reason or "")
     return emit(args, edit.summary, edit.message)
 
 
@@ -165,13 +174,26 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     add_json(p)
     p.set_defaults(handler=_cmd_undo)
 
-    p = bs.add_parser("edit", parents=[parent], help="change a logged battle's scenario, notes or outcome",
-                      description="Change a logged battle's text fields (logged as changes); its rolls stay.")
+    p = bs.add_parser("edit", parents=[parent],
+                      help="change a logged battle's date, scenario, opponent, outcome, fire support or notes",
+                      description="Change what a logged battle records that did not come from a roll (each change "
+                                  "is logged). Objectives and wound counters set the XP and the rolls: a different "
+                                  "value is refused (undo the battle and log it again).")
     _platoon_args(p)
     p.add_argument("--battle", metavar="N", help="battle number (default: the newest)")
+    p.add_argument("--date", help="new date, YYYY-MM-DD")
     p.add_argument("--scenario", help="new scenario name")
-    p.add_argument("--notes", help="new notes")
+    p.add_argument("--opponent", help="new opponent")
     p.add_argument("--outcome", metavar="victory|defeat|draw|none", help="new outcome")
+    fire = p.add_mutually_exclusive_group()
+    fire.add_argument("--fire-support", dest="fire_support", action="store_const", const=True,
+                      help="fire support was used")
+    fire.add_argument("--no-fire-support", dest="fire_support", action="store_const", const=False,
+                      help="fire support was not used")
+    p.add_argument("--notes", help="new notes")
+    p.add_argument("--objectives", metavar="0|1|2", help="refused unless unchanged (it sets the XP award)")
+    p.add_argument("--wounds", metavar="W", help="refused unless unchanged (it set the recovery rolls)")
+    p.add_argument("--leader-wounds", metavar="L", help="refused unless unchanged (it set the leader's fate roll)")
     p.add_argument("--reason", help="why (stored with the change)")
     add_json(p)
     p.set_defaults(handler=_cmd_edit)

@@ -16,6 +16,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .base import CliError, Context, add_json, emit
 
@@ -76,19 +77,33 @@ def _library(ctx: Context, *, warn: bool) -> object:
 
 
 def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    from ..printing.names import CARD_SIZE_NAMES, DEFAULT_CARD_SIZE, PAPER_NAMES  # no reportlab here
+    from ..printing.sizes import CARD_PAPERS, CARD_SIZES, CARD_STOCK_SIZES, DEFAULT_MARGIN_MM, DEFAULT_SIZE
 
     p = sub.add_parser("cards", parents=[parent], help="play-aid cards as a PDF (N-up with cut marks)",
                        description="Print play-aid cards from the shipped decks and your own "
-                                   "(<data folder>/decks). Without --deck or --card: every card.")
+                                   "(<data folder>/decks). Without --deck or --card: every card. With "
+                                   "--campaign, the Atomic Africa and Sologear cards print that campaign's "
+                                   "house rules; without, the default rules (the cards say which).")
     p.add_argument("--deck", action="append", default=[], metavar="ID",
                    help="every card of this deck (repeat for more; see 'print decks')")
     p.add_argument("--card", action="append", default=[], metavar="ID",
                    help="one card, as DECK/CARD or a card id (repeat for more)")
-    p.add_argument("--size", choices=CARD_SIZE_NAMES, default=DEFAULT_CARD_SIZE,
-                   help=f"card size (default {DEFAULT_CARD_SIZE}: 63×88 mm)")
-    p.add_argument("--paper", choices=PAPER_NAMES, default=None,
-                   help="paper (default from your locale: Letter in the US and Canada, else A4)")
+    p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE,
+                   help=f"card size (default {DEFAULT_SIZE}: 63×88 mm; postcard is 4×6 in)")
+    p.add_argument("--paper", choices=CARD_PAPERS, default=None,
+                   help="paper (default from your locale: Letter in the US and Canada, else A4); 'card': one "
+                        f"card per page on card stock of the card's size ({', '.join(CARD_STOCK_SIZES)})")
+    p.add_argument("--campaign", metavar="NAME",
+                   help="print this campaign's house rules (thresholds, objective XP, replacement leader, "
+                        "reward dice ...)")
+    p.add_argument("--margin", metavar="MM", default=None,
+                   help=f"safe margin: nothing printed closer to the paper's edge (default {DEFAULT_MARGIN_MM:g})")
+    p.add_argument("--bleed", metavar="MM", default=None,
+                   help="header bands and solid backs run this far past the cut line (default 0, e.g. 2)")
+    p.add_argument("--duplex-offset", metavar="X,Y", default=None,
+                   help="shift every back page by X,Y mm (measure it with 'print alignment')")
+    p.add_argument("--solid-backs", action="store_true",
+                   help="fill the backs with the deck colour (default: a light pattern and frame)")
     p.add_argument("--grayscale", action="store_true", help="gray, ink-saving cards (no colour fills)")
     faces = p.add_mutually_exclusive_group()
     faces.add_argument("--backs", action="store_true",
@@ -101,10 +116,27 @@ def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentPa
     p.set_defaults(handler=_cmd_cards)
 
 
+def _setup_and_rules(args: argparse.Namespace, ctx: Context) -> tuple[Any, Any]:
+    from ..services.common import ServiceError
+    from ..services.printing import card_rules, print_setup
+
+    try:
+        setup = print_setup(args.margin, getattr(args, "bleed", None), args.duplex_offset,
+                            "solid" if getattr(args, "solid_backs", False) else None)
+        rules = None
+        if getattr(args, "campaign", None):
+            ctx.open_db()
+            rules = card_rules(args.campaign)
+    except ServiceError as exc:
+        raise CliError(str(exc)) from None
+    return setup, rules
+
+
 def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     from ..printing.cards import build_cards_pdf
     from ..printing.decks import DeckError, select_cards
 
+    setup, rules = _setup_and_rules(args, ctx)
     library = _library(ctx, warn=True)
     from .. import fileio
 
@@ -114,12 +146,52 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
         cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
         with fileio.atomic_output(out, "cards.pdf") as tmp:
             result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
-                                     paper=args.paper, grayscale=args.grayscale, layout=layout)
+                                     paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
+                                     rules=rules)
     except DeckError as exc:
         raise CliError(str(exc)) from None
     data = {"output": str(out), **result.to_dict()}
     return emit(args, data, f"wrote {out}: {result.cards} card(s) on {result.pages} page(s) "
-                            f"({result.per_page} per page, {args.size}, {result.paper}, {layout})")
+                            f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "
+                            f"margin {setup.margin:g} mm; {data['rules']})")
+
+
+# ---------------------------------------------------------------------------------------------- alignment
+
+
+def _register_alignment(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    from ..printing.sizes import CARD_SIZES, DEFAULT_SIZE, SHEET_PAPERS
+
+    p = sub.add_parser("alignment", parents=[parent], help="a one-sheet duplex alignment test",
+                       description="A two-sided test sheet: print it double-sided like your cards, hold it "
+                                   "against the light and read the back's shift on the front's millimetre "
+                                   "scales; pass the opposite numbers as --duplex-offset X,Y to 'print cards'.")
+    p.add_argument("--paper", choices=SHEET_PAPERS, default=None, help="paper (default from your locale)")
+    p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE, help="card size of the outlines")
+    p.add_argument("--margin", metavar="MM", default=None, help="safe margin (default 6.5)")
+    p.add_argument("--duplex-offset", metavar="X,Y", default=None, help="the offset to test (default 0,0)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the PDF to write")
+    add_json(p)
+    p.set_defaults(handler=_cmd_alignment)
+
+
+def _cmd_alignment(args: argparse.Namespace, ctx: Context) -> int:
+    import io
+
+    from ..printing.cards import build_alignment_test
+    from ..printing.decks import DeckError
+    from ..services.common import ServiceError
+    from ..services.printing import write_pdf_atomic
+
+    setup, _rules = _setup_and_rules(args, ctx)
+    buffer = io.BytesIO()
+    try:
+        pages = build_alignment_test(buffer, paper=args.paper, size=args.size, setup=setup)
+        out = write_pdf_atomic(args.output, buffer.getvalue())
+    except (DeckError, ServiceError) as exc:
+        raise CliError(str(exc)) from None
+    return emit(args, {"output": str(out), "pages": pages, **setup.to_dict()},
+                f"wrote {out}: duplex alignment test, {pages} pages (print both sides)")
 
 
 # ---------------------------------------------------------------------------------------------- print decks
@@ -165,3 +237,4 @@ def _cmd_decks(args: argparse.Namespace, ctx: Context) -> int:
 
 register_print_subcommand("cards", _register_cards)
 register_print_subcommand("decks", _register_decks)
+register_print_subcommand("alignment", _register_alignment)

@@ -40,6 +40,7 @@ def _campaign_text(c: dict[str, Any]) -> str:
     lines = [f"{c['name']}  ({c['system_label']}{', archived' if c['archived'] else ''})"]
     for rule in c["house_rules"]:
         default = "" if rule["is_default"] else "  (changed; default " + (
+            rule["default_text"] if "default_text" in rule else
             "not set" if rule["default"] is None else
             ",".join(map(str, rule["default"])) if isinstance(rule["default"], list) else str(rule["default"])) + ")"
         lines.append(f"  {rule['label']}: {rule['text']}{default}")
@@ -107,7 +108,8 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = campaign_service.create_campaign(args.name, args.system, period=args.period,
                                             thresholds=args.thresholds,
-                                            objective_xp_to=args.objective_xp or "both", notes=args.notes or "")
+                                            objective_xp_to=args.objective_xp or "both", notes=args.notes or "",
+                                            replacement_dice=args.replacement_dice or 2)
     return _emit_edit(args, edit)
 
 
@@ -142,10 +144,13 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
     kwargs: dict[str, Any] = {}
     if args.period is not None:
         kwargs["period"] = args.period
-    if not kwargs and args.thresholds is None and args.objective_xp is None and args.notes is None:
-        raise CliError("nothing to change: give --period, --thresholds, --objective-xp or --notes")
+    if (not kwargs and args.thresholds is None and args.objective_xp is None and args.notes is None
+            and args.replacement_dice is None):
+        raise CliError("nothing to change: give --period, --thresholds, --objective-xp, --replacement-dice "
+                       "or --notes")
     edit = campaign_service.set_campaign(args.campaign, thresholds=args.thresholds,
-                                         objective_xp_to=args.objective_xp, notes=args.notes, **kwargs)
+                                         objective_xp_to=args.objective_xp, notes=args.notes,
+                                         replacement_dice=args.replacement_dice, **kwargs)
     return _emit_edit(args, edit)
 
 
@@ -363,6 +368,8 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--thresholds", metavar="G,R,V,L", help="XP thresholds (default 1,4,9,16)")
     p.add_argument("--objective-xp", metavar="both|platoon",
                    help="objective XP goes to the platoon and leader (both, default) or the platoon only")
+    p.add_argument("--replacement-dice", metavar="2|1",
+                   help="replacement leader's XP: the lower of 2 dice − 1 (default) or 1 die − 1 (house rule)")
     p.add_argument("--notes")
     p = _sub(cs, "list", parent, "list campaigns", _campaign_list)
     p.add_argument("--active", action="store_true", help="leave out archived campaigns")
@@ -376,6 +383,8 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--period", metavar="1..5|none")
     p.add_argument("--thresholds", metavar="G,R,V,L")
     p.add_argument("--objective-xp", metavar="both|platoon")
+    p.add_argument("--replacement-dice", metavar="2|1",
+                   help="replacement leader's XP: the lower of 2 dice − 1 (the rule) or 1 die − 1 (house rule)")
     p.add_argument("--notes")
     p = _sub(cs, "archive", parent, "archive a campaign (hidden from the navigator)", _campaign_archive)
     p.add_argument("campaign", metavar="NAME")

@@ -28,7 +28,15 @@ from ..rules.experience import (
     level_rank,
     orders_cards_for_xp,
 )
-from ..rules.odds import leader_odds, probability_strings, recovery_mean, recovery_odds, round_significant
+from ..rules.odds import (
+    fraction_strings,
+    fraction_text,
+    leader_odds,
+    probability_strings,
+    recovery_mean,
+    recovery_odds,
+    round_significant,
+)
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 PROB_DIGITS = 15
@@ -147,7 +155,9 @@ def _cmd_odds_recovery(args: argparse.Namespace, ctx: Context) -> int:
     _, mean_text = round_significant(mean, PROB_DIGITS) if mean else (Fraction(0), "0")
     keyed, numbers = _placeholders({**{str(k): v for k, v in strings.items()}, "mean": mean_text})
     data = {"wounds": wounds, "xp": xp, "xp_lost": {str(k): keyed[str(k)] for k in strings},
-            "mean": keyed["mean"]}
+            "mean": keyed["mean"],
+            "exact": {"xp_lost": {str(k): v for k, v in fraction_strings(odds).items()},
+                      "mean": fraction_text(mean)}}
     width = max(len(s) for s in strings.values())
     lines = [f"Recovery with {wounds} wound counter(s), platoon at {xp} XP (RULES 1.2):",
              "XP lost  probability"]
@@ -163,6 +173,7 @@ def _cmd_odds_leader(args: argparse.Namespace, ctx: Context) -> int:
     strings = probability_strings(odds, PROB_DIGITS)
     keyed, numbers = _placeholders(strings)
     data: dict[str, Any] = {fate: keyed[fate] for fate in FATES}
+    data["exact"] = fraction_strings(odds)
     lines = [f"Leader's fate, 2d12 against {wounds} wound counter(s) and {xp} XP (RULES 1.2):"]
     lines += [f"{fate:>9}  {strings[fate]}  ({float(odds[fate]):.2%})" for fate in FATES]
     return _emit_probabilities(args, data, numbers, "\n".join(lines))
@@ -204,11 +215,15 @@ def _cmd_roll_leader(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_roll_replacement(args: argparse.Namespace, ctx: Context) -> int:
     period = _period(args)
     source = dice_source(args)
-    xp, record = roll_replacement(period, source)
+    count = 1 if args.one_die else 2
+    xp, record = roll_replacement(period, source, count)
     _finish_dice(source)
     die = str(record.details["die"])
-    data = {"die": die, "faces": record.faces, "xp": xp}
-    return emit(args, data, f"Replacement leader ({record.table_row}): {die} {record.faces} \u22121 = {xp} XP")
+    data = {"die": die, "dice": count, "faces": record.faces, "xp": xp}
+    faces = ", ".join(str(f) for f in record.faces)
+    how = f"lower of {faces}" if count == 2 else faces
+    return emit(args, data, f"Replacement leader ({record.table_row}): {record.expression} [{faces}]: "
+                            f"{how} \u22121 = {xp} XP")
 
 
 def _cmd_roll_force(args: argparse.Namespace, ctx: Context) -> int:
@@ -276,8 +291,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: a
     add_dice_options(p)
     add_json(p)
     p.set_defaults(handler=_cmd_roll_leader)
-    p = roll_sub.add_parser("replacement", parents=[parent], help="XP of a replacement leader")
+    p = roll_sub.add_parser("replacement", parents=[parent], help="XP of a replacement leader",
+                            description="RULES 1.2 step 4: roll two dice of the period's type; the lower, minus "
+                                        "one (at least 0), is the new leader's XP. --dice takes the two faces "
+                                        "(e.g. --dice 7,3).")
     p.add_argument("--period", metavar="1..5", help="campaign period (d4..d12); default d10")
+    p.add_argument("--one-die", action="store_true",
+                   help="⚙ house rule: one die minus one (then --dice takes one face)")
     add_dice_options(p)
     add_json(p)
     p.set_defaults(handler=_cmd_roll_replacement)

@@ -267,17 +267,20 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
         return emit(args, cell, f"roll {roll}, {band}: {text} ({'; '.join(sg.describe_cell(cell))})")
     if which in ("enemy", "enemy-quality", "enemy_quality"):
         if args.gear_tv is None or args.roll is None:
-            raise CliError("table enemy needs --gear-tv N and --roll 1..7")
-        row = _int(args.roll, "--roll")
-        if not 1 <= row <= 7:
-            raise CliError(f"--roll must be 1..7 (the d6, +1 for **), not {row}")
+            raise CliError("table enemy needs --gear-tv N and --roll N (the d6, +1 for **)")
+        roll = _int(args.roll, "--roll")
+        if roll < 1:
+            raise CliError(f"--roll must be 1 or more (the d6, +1 for **), not {roll}")
+        row, note = sg.enemy_row(roll)  # as the engine reads it: above 7 is row 7
         tv = _int(args.gear_tv, "--gear-tv")
         if tv < 1:
             raise CliError(f"--gear-tv must be above 0, not {tv}")
         value = sg.enemy_quality(tv, row)
         col = sg.enemy_column_label(sg.gear_tv_column(tv))
-        return emit(args, {"gear_tv": tv, "row": row, "column": col, "enemy_tv": value},
-                    f"Gear TV {tv} (column {col}), row {row}: enemy unit of TV {value}")
+        said = f" ({note})" if note else ""
+        return emit(args, {"gear_tv": tv, "roll": roll, "row": row, "column": col, "enemy_tv": value,
+                           "note": note},
+                    f"Gear TV {tv} (column {col}), row {row}{said}: enemy unit of TV {value}")
     if which == "noticed":
         if args.recognition is None:
             raise CliError("table noticed needs --recognition N")
@@ -349,7 +352,8 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     header_options(p, new=True)
     p.add_argument("--variable-tables", action="store_true", help="⚙ use the milder variable reward tables")
     p.add_argument("--ferocious", action="store_true", help="⚙ ferocious battles: no surrender, break-out")
-    p.add_argument("--reward-dice", default=sg.DEFAULT_REWARD_DICE, help="⚙ reward-roll dice (default 1d6)")
+    p.add_argument("--reward-dice", default=sg.DEFAULT_REWARD_DICE,
+                   help="⚙ reward-roll dice, a sum such as 1d6 or 2d6 (default 1d6; not D66)")
 
     p = cmd("edit", _cmd_edit, "change the sheet's header")
     header_options(p, new=False)

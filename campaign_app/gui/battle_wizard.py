@@ -1,38 +1,59 @@
-"""The post-battle wizard (Battle ▸ Log battle…, Ctrl+B): battle → casualties and exact odds → rolls →
-replacement leader → summary and **Commit**.
+"""The post-battle wizard (Battle ▸ Log battle…, Ctrl+B from anywhere): battle → casualties and exact odds →
+rolls → replacement leader → summary and **Commit**.
 
 The wizard walks a :class:`~campaign_app.services.battles.BattleSession`; nothing is written until Commit,
 so Cancel at any step leaves the database as it was. Each roll is either **Roll for me** (the app's dice) or
 **I rolled** (the faces typed in, checked against the dice asked for). Recovery asks for one roll at a time.
 After Commit a :class:`BattleCommand` goes on the shared undo stack: Edit ▸ Undo removes the whole battle,
 Edit ▸ Redo puts it back (same rows, same dice).
+
+Quick logging: page 1 starts in the Scenario field and Enter moves on from every field but Notes; page 2
+starts in Wound counters with the number selected; **Roll all remaining** (Alt+A or Ctrl+R) makes every
+remaining roll with the app's dice, each shown in the table; Commit is offered as soon as nothing else is
+needed. With the app's dice a battle takes six actions from the open app: Ctrl+B, Enter, the wound count,
+Enter, Ctrl+R, Alt+C (``tests/gui/test_battle_wizard.py::test_six_actions_from_the_open_app``). Back keeps the
+rolls made; changing what they depend on (the casualties, the objectives) asks before discarding them.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QDate, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QPainter, QPaintEvent, QUndoCommand
+from PySide6.QtCore import QDate, QEvent, QObject, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QShortcut,
+    QUndoCommand,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDateEdit,
+    QDialog,
+    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSpinBox,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -49,12 +70,12 @@ from ..services.changesets import Edit
 from ..services.common import ServiceError
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
+from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
 
 log = logging.getLogger(__name__)
 
 PAGE_BATTLE, PAGE_CASUALTIES, PAGE_ROLLS, PAGE_REPLACEMENT, PAGE_SUMMARY = range(5)
-ERROR_STYLE = "color: #b00020;"
-OUTCOME_ITEMS = (("not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
 OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impossible objective (+2 XP)")
 
 
@@ -159,17 +180,18 @@ class OddsBars(QWidget):
         painter.end()
 
 
-def _error_label() -> QLabel:
-    label = QLabel()
-    label.setStyleSheet(ERROR_STYLE)
-    label.setWordWrap(True)
-    label.hide()
-    return label
+def _error_label() -> ErrorLabel:
+    return ErrorLabel(lines=2)
 
 
-def _show_error(label: QLabel, text: str) -> None:
-    label.setText(text)
-    label.setVisible(bool(text))
+def _show_error(label: ErrorLabel, text: str) -> None:
+    label.show_problem(text)
+
+
+def example_faces(count: int, sides: int) -> str:
+    """A placeholder example that fits the roll: one face for 1d8 ("5"), two for 2d12 ("5,2")..."""
+    picks = (5, 2, 7, 3, 6, 1, 4, 8)
+    return ",".join(str(min(sides, picks[i % len(picks)])) for i in range(max(1, count)))
 
 
 class FacesEdit(QLineEdit):
@@ -182,42 +204,81 @@ class FacesEdit(QLineEdit):
 
 
 class DiceInput(QWidget):
-    """**Roll for me** or **I rolled** [faces] for one roll."""
+    """**Roll for me** or **I rolled** [faces] for one roll, and **Roll all remaining**. The buttons keep fixed
+    places and widths whatever the dice asked for (repeated clicks never miss)."""
 
     rollRequested = Signal()
+    rollAllRequested = Signal()
     facesEntered = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.roll_button = QPushButton("Roll for me")
-        self.roll_button.setToolTip("The app rolls the dice for you")
+        self.roll_button = QPushButton("&Roll for me")
+        self.roll_button.setToolTip("The app rolls the dice of this roll for you")
+        self.roll_button.setAccessibleName("Roll for me")
+        fm = self.roll_button.fontMetrics()
+        self.roll_button.setFixedWidth(fm.horizontalAdvance("Roll 10d12\u22121 for me") + 32)
+        self.all_button = QPushButton("Roll &all remaining")
+        self.all_button.setToolTip("The app makes every remaining roll of this battle, one after the other; "
+                                   "each is listed with its faces (Ctrl+R)")
+        self.all_button.setFixedWidth(self.all_button.sizeHint().width())
         self.faces = FacesEdit()
-        self.faces.setPlaceholderText("faces, e.g. 5,2")
+        self.faces.setPlaceholderText("faces, e.g. 5")
         self.faces.setAccessibleName("Faces you rolled")
-        self.faces.setMaximumWidth(180)
+        self.faces.setFixedWidth(fm.horizontalAdvance("faces, e.g. 5,2,7,3,6") + 16)
         self.enter_button = QPushButton("I rolled")
         self.enter_button.setToolTip("Use the faces you rolled yourself (typed on the left)")
         row.addWidget(self.roll_button)
+        row.addWidget(self.all_button)
         row.addSpacing(16)
         row.addWidget(QLabel("or type your faces:"))
         row.addWidget(self.faces)
         row.addWidget(self.enter_button)
         row.addStretch(1)
         self.roll_button.clicked.connect(self.rollRequested)
+        self.all_button.clicked.connect(self.rollAllRequested)
         self.enter_button.clicked.connect(self._enter)
         self.faces.returnPressed.connect(self._enter)
 
     def _enter(self) -> None:
         self.facesEntered.emit(self.faces.text())
 
-    def set_dice(self, expression: str | None) -> None:
+    def set_dice(self, expression: str | None, count: int = 1, sides: int = 6, more: bool = True) -> None:
+        """The roll asked for (``None`` when no roll is wanted); ``more``: offer Roll all remaining."""
         enabled = expression is not None
-        for w in (self.roll_button, self.faces, self.enter_button):
+        for w in (self.roll_button, self.faces, self.enter_button, self.all_button):
             w.setEnabled(enabled)
-        self.roll_button.setText(f"Roll {expression} for me" if expression else "Roll for me")
+        self.all_button.setEnabled(enabled and more)
+        self.roll_button.setText(f"&Roll {expression} for me" if expression else "&Roll for me")
+        self.faces.setPlaceholderText(f"faces, e.g. {example_faces(count, sides)}")
         self.faces.clear()
+
+
+class EnterMovesOn(QObject):
+    """Enter in a one-line field presses the wizard's Next (or Commit on the last page)."""
+
+    def __init__(self, wizard: QWizard, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.wizard = wizard
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            combo = watched if isinstance(watched, QComboBox) else watched.parent()
+            if isinstance(combo, QComboBox) and combo.view().isVisible():
+                return False  # Enter picks the item of an open list
+            if isinstance(watched, NumberSpin) and watched.problem():
+                return False  # the field refuses it and says why
+            for which in (QWizard.WizardButton.NextButton, QWizard.WizardButton.FinishButton):
+                button = self.wizard.button(which)
+                if button.isVisible() and button.isEnabled():
+                    button.click()
+                    return True
+            return True
+        return False
 
 
 def _roll_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -251,6 +312,7 @@ class BattlePage(QWizardPage):
         self.scenario.setPlaceholderText("e.g. Hold the river crossing")
         self.opponent = QComboBox()
         self.opponent.setEditable(True)
+        self.opponent.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.opponent.addItem("", None)
         for o in battles.opponent_choices(s.platoon_id):
             self.opponent.addItem(f"{o['name']} ({o['campaign']})", o)
@@ -276,8 +338,18 @@ class BattlePage(QWizardPage):
         form.addRow("O&utcome:", self.outcome)
         form.addRow("Ob&jectives met:", self.objectives)
         form.addRow("", self.fire_support)
-        form.addRow("&Notes:", self.notes)
+        form.addRow("No&tes:", self.notes)
         form.addRow(self.error)
+        # Enter moves on from every one-line field (the editable opponent combo would keep it otherwise)
+        self._enter_moves_on = EnterMovesOn(wizard, self)
+        for w in (self.date, self.scenario, self.opponent, self.outcome, self.objectives, self.fire_support):
+            w.installEventFilter(self._enter_moves_on)
+        if self.opponent.lineEdit() is not None:
+            self.opponent.lineEdit().installEventFilter(self._enter_moves_on)
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        # the first field a player fills after a game (the date is today's already)
+        QTimer.singleShot(0, lambda: self.scenario.setFocus(Qt.FocusReason.OtherFocusReason))
 
     def opponent_value(self) -> tuple[str, int | None]:
         text = self.opponent.currentText().strip()
@@ -289,6 +361,13 @@ class BattlePage(QWizardPage):
 
     def validatePage(self) -> bool:  # noqa: N802 - Qt override
         opponent, opponent_id = self.opponent_value()
+        s = self.w.session
+        if s.records and self.objectives.currentIndex() != s.details.objectives:
+            n = len(s.records)
+            if not self.w.ask_discard_for(
+                    f"The objectives change the award, so the {plural(n, 'roll')} made would no longer fit."):
+                self.objectives.setCurrentIndex(s.details.objectives)
+                return False
         try:
             self.w.session.set_details(
                 date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(), opponent=opponent,
@@ -313,20 +392,23 @@ class CasualtiesPage(QWizardPage):
                          "the end, and those on the leader's element.")
         outer = QVBoxLayout(self)
         form = QFormLayout()
-        self.wounds = QSpinBox()
-        self.wounds.setRange(0, battles.WOUNDS_MAX)
+        self.wounds = NumberSpin(self, 0, battles.WOUNDS_MAX)
         self.wounds.setAccessibleName("Wound counters")
-        self.leader_wounds = QSpinBox()
-        self.leader_wounds.setRange(0, battles.WOUNDS_MAX)
+        self.leader_wounds = NumberSpin(self, 0, battles.WOUNDS_MAX)
         self.leader_wounds.setAccessibleName("Wound counters on the leader's element")
         for spin in (self.wounds, self.leader_wounds):
-            spin.setMaximumWidth(110)
-        form.addRow("&Wound counters (whole battle):", self.wounds)
-        form.addRow("Wound counters on the &leader's element:", self.leader_wounds)
+            spin.setFixedWidth(spin.fontMetrics().horizontalAdvance("0000") + 48)
+        add_number_row(form, "&Wound counters (whole battle):", self.wounds)
+        add_number_row(form, "Wound counters on the &leader's element:", self.leader_wounds)
         outer.addLayout(form)
         self.error = _error_label()
         outer.addWidget(self.error)
+        self.kept = QLabel()
+        self.kept.setWordWrap(True)
+        self.kept.setAccessibleName("Rolls made so far")
+        outer.addWidget(self.kept)
         self._valid = True
+        self._enter_moves_on = EnterMovesOn(wizard, self)
         self.award = QLabel()
         self.award.setWordWrap(True)
         outer.addWidget(self.award)
@@ -352,8 +434,10 @@ class CasualtiesPage(QWizardPage):
         inner.addWidget(self.leader_bars)
         outer.addWidget(box)
         outer.addStretch(1)
-        self.wounds.valueChanged.connect(self._changed)
-        self.leader_wounds.valueChanged.connect(self._changed)
+        for spin in (self.wounds, self.leader_wounds):
+            spin.valueChanged.connect(self._changed)
+            spin.problemChanged.connect(lambda _p: self.completeChanged.emit())
+            spin.installEventFilter(self._enter_moves_on)
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session
@@ -362,26 +446,67 @@ class CasualtiesPage(QWizardPage):
             spin.setValue(value)
             spin.blockSignals(blocked)
         self._changed()
+        # the first thing to type: the wound count, selected so that typing replaces it
+        QTimer.singleShot(0, lambda: self.wounds.setFocus(Qt.FocusReason.OtherFocusReason))
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
-        return self._valid and super().isComplete()
+        return self._valid and not self.wounds.problem() and not self.leader_wounds.problem() \
+            and super().isComplete()
+
+    def _counts(self) -> tuple[int, int]:
+        return self.wounds.value(), self.leader_wounds.value()
+
+    def _changes_rolls(self) -> bool:
+        s = self.w.session
+        return bool(s.records) and self._counts() != (s.wounds, s.leader_wounds)
+
+    def validatePage(self) -> bool:  # noqa: N802 - Qt override
+        """Next: counts that differ from those the rolls were made for ask before the rolls are discarded."""
+        if first_number_problem(self, [self.wounds, self.leader_wounds]) is not None:
+            return False
+        s = self.w.session
+        if self._changes_rolls():
+            n = len(s.records)
+            made_for = plural(s.wounds or 0, "wound counter")
+            if not self.w.ask_discard_for(f"The {plural(n, 'roll')} made were for {made_for} "
+                                          f"({s.leader_wounds} on the leader's element)."):
+                self.initializePage()  # put back the counts the rolls were made for
+                return False
+        try:
+            s.set_casualties(*self._counts())
+        except ServiceError as exc:
+            self._set_valid(False, str(exc))
+            return False
+        return True
 
     def _changed(self) -> None:
         s = self.w.session
+        # while rolls are kept, other counts are only previewed: the session changes on Next (after asking)
+        target = copy.copy(s) if self._changes_rolls() else s
         try:
-            s.set_casualties(self.wounds.value(), self.leader_wounds.value())
+            target.set_casualties(*self._counts())
         except ServiceError as exc:
             self._set_valid(False, str(exc))
             return
         self._set_valid(True, "")
+        n = len(s.records)
+        if not n:
+            self.kept.setText("")
+        elif target is s:
+            self.kept.setText(f"{plural(n, 'roll')} already made for these counts: they are kept.")
+        else:
+            self.kept.setText(f"The {plural(n, 'roll')} made were for {plural(s.wounds or 0, 'wound counter')}: "
+                              "Next asks before discarding them.")
+        self.kept.setVisible(bool(n))
+        s = target
         odds = s.odds()
         self.award.setText(f"<b>Award</b> (RULES 1.2, no dice): {s.award_text()}")
         rec = odds["recovery"]
         if s.wounds == 0:
             self.recovery_title.setText("<b>Recovery</b>: no wound counters, so no recovery roll and no XP lost.")
         else:
-            self.recovery_title.setText(f"<b>Recovery</b>: {s.wounds} wound counter(s) against a platoon at "
-                                        f"{rec['xp']} XP after the award. XP lost:")
+            self.recovery_title.setText(f"<b>Recovery</b>: {plural(s.wounds or 0, 'wound counter')} against a "
+                                        f"platoon at {rec['xp']} XP after the award. XP lost:")
         self.recovery_bars.set_rows([
             (f"lose {o['xp_lost']} \u2192 {o['xp_after']} XP", o["p"], o["percent"], "#5b8def")
             for o in rec["xp_lost"]])
@@ -423,9 +548,24 @@ class _RollingPage(QWizardPage):
         super().__init__()
         self.w = wizard
         self.dice_input = DiceInput()
-        self.error = _error_label()
+        self.error = ErrorLabel(lines=1)  # dice problems are one line; the room is kept so nothing moves
         self.dice_input.rollRequested.connect(self.roll_for_me)
+        self.dice_input.rollAllRequested.connect(self.roll_all)
         self.dice_input.facesEntered.connect(self.enter_faces)
+        self.roll_all_shortcut = QShortcut(QKeySequence("Ctrl+R"), self)
+        self.roll_all_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.roll_all_shortcut.activated.connect(self._roll_all_key)
+
+    def _roll_all_key(self) -> None:
+        if self.dice_input.all_button.isEnabled() or self.dice_input.roll_button.isEnabled():
+            self.roll_all()
+
+    def set_step(self, step: battles.RollStep | None) -> None:
+        """Offer the roll ``step`` asks for (or none)."""
+        if step is None:
+            self.dice_input.set_dice(None)
+            return
+        self.dice_input.set_dice(step.dice.expression, step.dice.count, step.dice.sides, more=True)
 
     def _make(self, action: Callable[[], Any]) -> None:
         try:
@@ -440,6 +580,19 @@ class _RollingPage(QWizardPage):
     def roll_for_me(self) -> None:
         self._make(lambda: self.w.session.roll(self.w.dice))
 
+    def roll_all(self) -> None:
+        """Every remaining roll with the app's dice, one after the other (each one listed)."""
+        self._make(lambda: self.w.session.roll_all(self.w.dice))
+        if self.w.session.next_step is None:
+            QTimer.singleShot(0, self._focus_next)
+
+    def _focus_next(self) -> None:
+        for which in (QWizard.WizardButton.FinishButton, QWizard.WizardButton.NextButton):
+            button = self.w.button(which)
+            if button.isVisible() and button.isEnabled():
+                button.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
+
     def enter_faces(self, text: str) -> None:
         self._make(lambda: self.w.session.enter(text))
 
@@ -453,12 +606,9 @@ class RollsPage(_RollingPage):
     def __init__(self, wizard: BattleWizard) -> None:
         super().__init__(wizard)
         self.setTitle("3. Rolls")
-        self.setSubTitle("In the rules' order: the award, recovery (1d8, then 2d8, ... while counters remain), "
+        self.setSubTitle("In the rules' order: the award, recovery (1d8, then 2d8, \u2026 while counters remain), "
                          "then the leader's fate. Let the app roll, or type the faces you rolled.")
         outer = QVBoxLayout(self)
-        self.award = QLabel()
-        self.award.setWordWrap(True)
-        outer.addWidget(self.award)
         box = QGroupBox("Next roll")
         inner = QVBoxLayout(box)
         self.step = QLabel()
@@ -466,12 +616,19 @@ class RollsPage(_RollingPage):
         font.setPointSizeF(font.pointSizeF() * 1.2)
         font.setBold(True)
         self.step.setFont(font)
+        self.step.setWordWrap(False)
+        self.step.setFixedHeight(QFontMetrics(font).lineSpacing() + 4)
+        # the buttons sit right under the one-line step title: the texts that wrap come after them, so the
+        # buttons never move while the user clicks on
         inner.addWidget(self.step)
+        inner.addWidget(self.dice_input)
+        inner.addWidget(self.error)
         self.state = QLabel()
         self.state.setWordWrap(True)
         inner.addWidget(self.state)
-        inner.addWidget(self.dice_input)
-        inner.addWidget(self.error)
+        self.award = QLabel()
+        self.award.setWordWrap(True)
+        inner.addWidget(self.award)
         outer.addWidget(box)
         self.model = RollsModel(self)
         self.table = QTableView()
@@ -493,7 +650,7 @@ class RollsPage(_RollingPage):
         self.award.setText(f"<b>Award</b> (RULES 1.2 step 1, no dice): {s.award_text()}")
         rec = s.recovery
         removed = rec.wounds - rec.remaining
-        state = (f"Recovery: {rec.wounds} wound counter(s): {removed} removed, {rec.remaining} remaining. "
+        state = (f"Recovery: {plural(rec.wounds, 'wound counter')}: {removed} removed, {rec.remaining} remaining. "
                  f"XP lost so far: {rec.xp_lost} (platoon now at {rec.xp} XP).")
         step = s.next_step
         if step is not None and step.kind in ("recovery", "leader"):
@@ -501,7 +658,7 @@ class RollsPage(_RollingPage):
             if step.kind == "leader":
                 state += (f" Leader's fate: {s.leader_name} is a casualty on {s.leader_wounds} or less, promoted "
                           f"on {s.award.leader_xp_after} or less, else stays.")
-            self.dice_input.set_dice(step.dice.expression)
+            self.set_step(step)
         else:
             if s.fate is None:
                 done = "All rolls made." + (" The platoon has no leader, so no leader's fate roll."
@@ -509,11 +666,15 @@ class RollsPage(_RollingPage):
             else:
                 done = f"All rolls made. {s.leader_name}: {battles.FATE_WORDS[s.fate]}."
                 if s.needs_replacement:
-                    done += " Next: a replacement leader."
+                    done += " Next: name the new leader."
             self.step.setText(done)
+            self.step.setToolTip(done)
             self.dice_input.set_dice(None)
         self.state.setText(state)
         self.model.set_rows(_roll_rows(s.summary()["rolls"]))
+        # Commit is offered here as soon as nothing else is needed (the summary stays one Next away)
+        self.setFinalPage(s.ready)
+        self.w.number_pages()
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
         step = self.w.session.next_step
@@ -524,11 +685,13 @@ class RollsPage(_RollingPage):
 
 
 class ReplacementPage(_RollingPage):
-    """4. The new leader's name (typed or suggested) and XP (one die of the period minus one)."""
+    """4. The new leader's name (typed or suggested) and XP (the lower of two dice of the period minus one;
+    ⚙ one die)."""
 
     def __init__(self, wizard: BattleWizard) -> None:
         super().__init__(wizard)
         self.setTitle("4. Replacement leader")
+        self.number = 4
         outer = QVBoxLayout(self)
         self.intro = QLabel()
         self.intro.setWordWrap(True)
@@ -545,10 +708,10 @@ class ReplacementPage(_RollingPage):
         name_row.addWidget(self.suggest)
         self.rank = QLineEdit(battles.DEFAULT_RANK)
         self.rank.setMaxLength(battles.NAME_MAX)
-        name_label = QLabel("&Name:")
+        name_label = QLabel("Na&me:")  # Alt+N is Next, Alt+R Roll
         name_label.setBuddy(self.name)
         form.addRow(name_label, name_row)
-        form.addRow("&Rank:", self.rank)
+        form.addRow("Ran&k:", self.rank)
         outer.addLayout(form)
         box = QGroupBox("The new leader's XP")
         inner = QVBoxLayout(box)
@@ -565,6 +728,9 @@ class ReplacementPage(_RollingPage):
         outer.addStretch(1)
         self.name.textChanged.connect(lambda _t: self.completeChanged.emit())
         self.suggest.clicked.connect(self._suggest)
+        self._enter_moves_on = EnterMovesOn(wizard, self)
+        for w in (self.name, self.rank):
+            w.installEventFilter(self._enter_moves_on)
 
     def _suggest(self) -> None:
         name = battles.suggest_name()
@@ -583,20 +749,23 @@ class ReplacementPage(_RollingPage):
             self.name.setText(s.replacement_name)
         _show_error(self.error, "")
         self.refresh()
+        QTimer.singleShot(0, lambda: self.name.setFocus(Qt.FocusReason.OtherFocusReason))
 
     def refresh(self) -> None:
         s = self.w.session
         step = s.next_step
         if step is not None and step.kind == "replacement":
             self.step.setText(step.label)
-            self.dice_input.set_dice(step.dice.expression)
+            self.set_step(step)
             self.result.setText("")
         else:
             self.step.setText("Rolled.")
             self.dice_input.set_dice(None)
             record = s.records[-1] if s.records else None
             faces = ", ".join(str(f) for f in record.faces) if record else ""
-            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}, minus one)")
+            lower = "the lower of " if record is not None and len(record.faces) > 1 else ""
+            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}: {lower}minus one)")
+        self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
         return bool(self.name.text().strip()) and self.w.session.replacement_xp is not None
@@ -617,7 +786,11 @@ def _esc(text: Any) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-def summary_html(d: dict[str, Any]) -> str:
+DARK_FATE_COLORS: dict[str, str] = {"casualty": "#ef9a9a", "promoted": "#90caf9", "stays": "#a5d6a7"}
+"""The fate colours lightened for a dark palette (the light ones are FATE_COLORS)."""
+
+
+def summary_html(d: dict[str, Any], dark: bool = False) -> str:
     """The summary page: every roll with its faces and rule, XP before → after, the leader's fate."""
     det = d["details"]
     facts = [f"Battle {d['number']} of <b>{_esc(d['platoon']['name'])}</b>, {det['date']}"]
@@ -634,7 +807,8 @@ def summary_html(d: dict[str, Any]) -> str:
             "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
             "<th>Source</th></tr>"]
     for r in d["rolls"]:
-        colour = FATE_COLORS.get(r["outcome"], "")
+        colours = DARK_FATE_COLORS if dark else FATE_COLORS
+        colour = colours.get(r["outcome"], "")
         outcome = f"<span style='color:{colour}'><b>{_esc(r['outcome'])}</b></span>" if colour else _esc(r["outcome"])
         html.append(f"<tr><td>{_esc(str(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
                     f"<td align='center'>{', '.join(str(f) for f in r['faces'])}</td>"
@@ -649,7 +823,7 @@ def summary_html(d: dict[str, Any]) -> str:
                 f"(award +{pl['award']}, recovery \u2212{pl['xp_lost']})<br>")
     ld = d["leader"]
     if ld:
-        colour = FATE_COLORS.get(ld["fate"] or "", "#000")
+        colour = (DARK_FATE_COLORS if dark else FATE_COLORS).get(ld["fate"] or "", "")
         html.append(f"<b>{_esc(ld['name'])}</b>: XP {ld['xp_before']} \u2192 <b>{ld['xp_after']}</b>, "
                     f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld['fate'] or '', ''))}</b>"
                     "</span><br>")
@@ -682,7 +856,8 @@ class SummaryPage(QWizardPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         _show_error(self.error, "")
-        self.text.setHtml(summary_html(self.w.session.summary()))
+        self.text.setHtml(summary_html(self.w.session.summary(), dark=is_dark(self)))
+        QTimer.singleShot(0, lambda: self.w.button(QWizard.WizardButton.FinishButton).setFocus())
 
     def show_error(self, text: str) -> None:
         _show_error(self.error, text)
@@ -706,6 +881,9 @@ class BattleWizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setButtonText(QWizard.WizardButton.FinishButton, "&Commit")
+        self.setButtonText(QWizard.WizardButton.NextButton, "&Next >")
+        self.setButtonText(QWizard.WizardButton.BackButton, "< &Back")
+        self.setOption(QWizard.WizardOption.HaveFinishButtonOnEarlyPages, False)
         self.battle_page = BattlePage(self)
         self.casualties_page = CasualtiesPage(self)
         self.rolls_page = RollsPage(self)
@@ -717,6 +895,17 @@ class BattleWizard(QWizard):
             self.setPage(page_id, page)
         self.setStartId(PAGE_BATTLE)
         self.resize(780, 640)
+        self.number_pages()
+        self.currentIdChanged.connect(self._on_page)
+
+    def _on_page(self, page_id: int) -> None:
+        if page_id == PAGE_CASUALTIES:  # back from the rolls: say that the rolls are kept
+            self.casualties_page._changed()
+
+    def number_pages(self) -> None:
+        """Pages numbered 1, 2, 3, 4 (, 5): the replacement page counts only when a replacement is needed."""
+        summary = 5 if self.session.needs_replacement else 4
+        self.summary_page.setTitle(f"{summary}. Summary")
 
     @property
     def battle_id(self) -> int | None:
@@ -743,10 +932,20 @@ class BattleWizard(QWizard):
         return self.edit is None and bool(self.session.records)
 
     def ask_discard(self) -> bool:
+        n = len(self.session.records)
         answer = QMessageBox.question(
             self, "Discard this battle?",
-            f"{len(self.session.records)} roll(s) were made for this battle and nothing has been saved yet.\n"
+            f"{plural(n, 'roll was', 'rolls were')} made for this battle and nothing has been saved yet.\n"
             "Discard the battle and its rolls?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def ask_discard_for(self, why: str) -> bool:
+        """A change would throw away the rolls made: ask first (Discard, or Cancel to keep them)."""
+        answer = QMessageBox.question(
+            self, "Discard the rolls made?",
+            f"{why}\nDiscard them and roll again? Cancel keeps the rolls and what they were made for.",
             QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Discard
@@ -758,14 +957,92 @@ class BattleWizard(QWizard):
         super().reject()
 
 
-def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int) -> int | None:
-    """Battle ▸ Log battle…: run the wizard; the new battle's id, or ``None`` when cancelled."""
+class ChoosePlatoonDialog(QDialog):
+    """Log battle with no platoon open: which platoon fought? The platoons of the campaign in view come
+    first (and the first of them is picked); Enter or a double click goes on."""
+
+    def __init__(self, platoons: list[dict[str, Any]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Log battle \u2013 which platoon?")
+        self.list = QListWidget(self)
+        self.list.setAccessibleName("Platoons")
+        for p in platoons:
+            item = QListWidgetItem(f"{p['name']}  \u2013  {p['campaign']}  ({p['xp']} XP, {p['level']})")
+            item.setData(Qt.ItemDataRole.UserRole, p["id"])
+            self.list.addItem(item)
+        self.list.setCurrentRow(0)
+        label = QLabel("&Platoon that fought the battle:", self)
+        label.setBuddy(self.list)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+                                        self)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Log battle\u2026")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.list.itemActivated.connect(lambda _item: self.accept())
+        layout = QVBoxLayout(self)
+        layout.addWidget(label)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.buttons)
+        self.resize(460, 320)
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def platoon_id(self) -> int | None:
+        item = self.list.currentItem()
+        return int(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
+
+
+def platoon_choices(campaign_id: int | None = None) -> list[dict[str, Any]]:
+    """Every Atomic Africa platoon (not in archived campaigns), those of ``campaign_id`` first."""
+    from ..services.navigator import navigator_tree
+
+    out: list[dict[str, Any]] = []
+    for c in navigator_tree():
+        if c["system"] != "atomic_africa":
+            continue
+        rows = [{**p, "campaign": c["name"], "campaign_id": c["id"]} for p in c["children"] if p["kind"] == "platoon"]
+        out.extend(rows)
+    out.sort(key=lambda p: p["campaign_id"] != campaign_id)  # stable: the campaign in view first
+    return out
+
+
+def choose_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int | None = None) -> int | None:
+    """Ask which platoon fought (or say how to make one when there is none)."""
+    choices = platoon_choices(campaign_id)
+    if not choices:
+        QMessageBox.information(parent, "Log battle",
+                                "There is no platoon to log a battle for yet.\n"
+                                "Create a campaign (File \u25b8 New campaign\u2026), then a platoon in it "
+                                "(File \u25b8 New platoon\u2026).")
+        return None
+    if len(choices) == 1:
+        return int(choices[0]["id"])
+    dialog = ChoosePlatoonDialog(choices, parent)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.platoon_id()
+    finally:
+        dialog.deleteLater()
+
+
+def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int | None = None,
+               campaign_id: int | None = None) -> int | None:
+    """Battle ▸ Log battle… (Ctrl+B from anywhere): run the wizard; the new battle's id, or ``None`` when
+    cancelled. Without a platoon (a campaign page, nothing selected) it first asks which platoon fought, and
+    opens that platoon after the battle is logged."""
+    asked = platoon_id is None
+    if platoon_id is None:
+        platoon_id = choose_platoon(ctx, parent, campaign_id)
+        if platoon_id is None:
+            return None
     try:
         wizard = BattleWizard(ctx, platoon_id, parent)
     except ServiceError as exc:
         QMessageBox.warning(parent, "Log battle", str(exc))
         return None
     wizard.exec()
+    if asked and wizard.battle_id is not None:
+        ctx.signals.open_item.emit("platoon", platoon_id)
     return wizard.battle_id
 
 

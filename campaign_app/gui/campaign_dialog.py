@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -37,7 +36,7 @@ from ..services import roster as roster_service
 from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
-from .widgets import ArmorPicker, ChoicePicker, DiePicker, ErrorLabel
+from .widgets import ArmorPicker, ChoicePicker, DiePicker, ErrorLabel, NumberSpin, first_number_problem
 
 
 def period_choices() -> list[tuple[int | None, str]]:
@@ -53,11 +52,11 @@ class ThresholdsEditor(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.spins: list[QSpinBox] = []
+        self.spins: list[NumberSpin] = []
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for name in LEVELS[1:]:
-            spin = QSpinBox(self)
+            spin = NumberSpin(self)
             spin.setPrefix(f"{name[0]} ")
             spin.setAccessibleName(f"XP for {name}")
             spin.setToolTip(f"XP needed to be {name}")
@@ -67,11 +66,18 @@ class ThresholdsEditor(QWidget):
         self.reset_button = QPushButton("Defaults", self)
         self.reset_button.setToolTip(f"Put back the default thresholds {DEFAULT_THRESHOLDS}")
         layout.addWidget(self.reset_button)
-        layout.addStretch(1)
+        # one message beside the four fields: each must stay between its neighbours
+        self.message = ErrorLabel(self, lines=1, wrap=False)  # takes the spare width only: never widens a page
+        layout.addWidget(self.message, 1)
+        for spin in self.spins:
+            spin.problemChanged.connect(self._show_problem)
         self.set_thresholds(DEFAULT_THRESHOLDS)
         for spin in self.spins:
             spin.valueChanged.connect(self._on_changed)
         self.reset_button.clicked.connect(self._reset)
+
+    def _show_problem(self, _problem: str) -> None:
+        self.message.show_problem(next((s.problem() for s in self.spins if s.problem()), ""))
 
     def thresholds(self) -> Thresholds:
         return Thresholds(*(s.value() for s in self.spins))
@@ -159,6 +165,10 @@ class NewCampaignDialog(QDialog):
         self.name_edit.setFocus(Qt.FocusReason.OtherFocusReason)
         self._validate()
 
+    def accept(self) -> None:
+        if first_number_problem(self) is None:
+            super().accept()
+
     def _validate(self) -> None:
         problem = campaign_service.name_problem(self.name_edit.text()) if self.name_edit.text().strip() else None
         self.problem.show_problem(problem)
@@ -173,10 +183,24 @@ class NewCampaignDialog(QDialog):
 
 
 def new_campaign(ctx: AppContext, parent: QWidget | None) -> int | None:
+    """File ▸ New campaign…: the new campaign's id (None when cancelled). With System = Sologear the pilot
+    sheet's dialog follows at once (a Sologear campaign is its pilot's sheet): Cancel there writes nothing,
+    Create makes the campaign and the sheet in one undoable step and opens the sheet (None is returned: there
+    is no campaign page left to open)."""
     dialog = NewCampaignDialog(parent)
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
+        values = dialog.values()
+        if values["system"] == "sologear":
+            from .sologear_dialogs import new_sologear_campaign
+
+            sheet_id = new_sologear_campaign(ctx, parent, name=values["name"], notes=values["notes"])
+            if sheet_id is None:
+                return None
+            ctx.changed("sheet", sheet_id)
+            ctx.signals.open_item.emit("sheet", sheet_id)
+            return None  # made and opened already: the caller has no campaign page to open
         try:
             edit = perform(ctx, campaign_service.create_campaign, **dialog.values())
         except ServiceError as exc:
@@ -227,6 +251,8 @@ class NewPlatoonDialog(QDialog):
         form.addRow("&Morale:", self.pickers["morale"])
         form.addRow("&Armor:", self.armor)
         form.addRow("&Leader:", self.leader_edit)
+        self.leader_problem = ErrorLabel(self, lines=1)
+        form.addRow("", self.leader_problem)
         form.addRow("Ran&k:", self.rank_edit)
 
         xp_box = QGroupBox("Experience", self)
@@ -236,10 +262,10 @@ class NewPlatoonDialog(QDialog):
         self.mode_group = QButtonGroup(self)
         self.mode_group.addButton(self.by_hand, BY_HAND)
         self.mode_group.addButton(self.generate, GENERATE)
-        self.xp_spin = QSpinBox(xp_box)
+        self.xp_spin = NumberSpin(xp_box)
         self.xp_spin.setRange(0, XP_MAX)
         self.xp_spin.setAccessibleName("Platoon XP")
-        self.leader_xp_spin = QSpinBox(xp_box)
+        self.leader_xp_spin = NumberSpin(xp_box)
         self.leader_xp_spin.setRange(0, XP_MAX)
         self.leader_xp_spin.setAccessibleName("Leader XP")
         self.roll_for_me = QRadioButton("&Roll for me", xp_box)
@@ -249,7 +275,7 @@ class NewPlatoonDialog(QDialog):
         self.roll_group.addButton(self.i_rolled, I_ROLLED)
         self.face_spins = []
         for i in (1, 2):
-            spin = QSpinBox(xp_box)
+            spin = NumberSpin(xp_box)
             spin.setRange(1, self.dice.sides)
             spin.setPrefix(f"d{self.dice.sides}: ")
             spin.setAccessibleName(f"Face of die {i}")
@@ -264,14 +290,21 @@ class NewPlatoonDialog(QDialog):
         grid.addWidget(self.by_hand, 0, 0, 1, 4)
         grid.addWidget(QLabel("Platoon XP:", xp_box), 1, 1)
         grid.addWidget(self.xp_spin, 1, 2)
+        grid.addWidget(self.xp_spin.message, 1, 3, 1, 2)
         grid.addWidget(QLabel("Leader XP:", xp_box), 2, 1)
         grid.addWidget(self.leader_xp_spin, 2, 2)
+        grid.addWidget(self.leader_xp_spin.message, 2, 3, 1, 2)
         grid.addWidget(self.generate, 3, 0, 1, 4)
         grid.addWidget(period_note, 4, 1, 1, 3)
         grid.addWidget(self.roll_for_me, 5, 1)
         grid.addWidget(self.i_rolled, 6, 1)
         grid.addWidget(self.face_spins[0], 6, 2)
         grid.addWidget(self.face_spins[1], 6, 3)
+        self.faces_message = ErrorLabel(xp_box, lines=1, wrap=False)
+        for spin in self.face_spins:
+            spin.problemChanged.connect(lambda _p: self.faces_message.show_problem(
+                next((s.problem() for s in self.face_spins if s.problem()), "")))
+        grid.addWidget(self.faces_message, 6, 4)
         grid.addWidget(self.preview, 7, 1, 1, 3)
         grid.setColumnMinimumWidth(0, 16)
         grid.setColumnStretch(4, 1)
@@ -310,6 +343,10 @@ class NewPlatoonDialog(QDialog):
     def mode(self) -> int:
         return self.mode_group.checkedId()
 
+    def accept(self) -> None:
+        if first_number_problem(self) is None and self.ok_button.isEnabled():
+            super().accept()
+
     def faces(self) -> list[int]:
         return [s.value() for s in self.face_spins]
 
@@ -335,7 +372,11 @@ class NewPlatoonDialog(QDialog):
         name = self.name_edit.text()
         problem = roster_service.platoon_name_problem(self.campaign["id"], name) if name.strip() else None
         self.problem.show_problem(problem)
-        self.ok_button.setEnabled(bool(name.strip()) and problem is None)
+        # a generated force rolls the leader's XP too: that leader needs a name (never a made-up "New leader")
+        leader_problem = "Force generation rolls the leader's XP too: name the leader." \
+            if generating and not has_leader else None
+        self.leader_problem.show_problem(leader_problem)
+        self.ok_button.setEnabled(bool(name.strip()) and problem is None and leader_problem is None)
 
     def values(self, seed: int | None = None) -> dict[str, Any]:
         """Keyword arguments for ``roster.create_platoon`` (campaign and name included)."""

@@ -32,7 +32,7 @@ from .context import AppContext
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
 from .undo_commands import perform
-from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
+from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm, plural
 
 
 class PlatoonTable(QTableView):
@@ -94,10 +94,14 @@ class CampaignPage(QWidget):
         self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to",
                                       self.rules_box)
         self.objective_default = QLabel("default: platoon and leader", self.rules_box)
+        self.replacement = ChoicePicker([(2, "the lower of two dice \u2212 1"), (1, "one die \u2212 1")],
+                                        "Replacement leader's XP", self.rules_box)
+        self.replacement_default = QLabel("default: the lower of two dice \u2212 1", self.rules_box)
         form = QFormLayout(self.rules_box)
         for label, widget, default in (("Campaign pe&riod:", self.period, self.period_default),
                                        ("XP thre&sholds:", self.thresholds, self.thresholds_default),
-                                       ("&Objective XP goes to:", self.objective, self.objective_default)):
+                                       ("&Objective XP goes to:", self.objective, self.objective_default),
+                                       ("Replacement &leader:", self.replacement, self.replacement_default)):
             row = QHBoxLayout()
             row.addWidget(widget)
             row.addWidget(default)
@@ -113,6 +117,7 @@ class CampaignPage(QWidget):
         self.period.chosen.connect(lambda value: self._set(period=value))
         self.thresholds.edited.connect(lambda t: self._set(thresholds=t))
         self.objective.chosen.connect(lambda value: self._set(objective_xp_to=value))
+        self.replacement.chosen.connect(lambda value: self._set(replacement_dice=value))
 
         # platoons
         self.platoons_box = QGroupBox("Platoons", body)
@@ -146,6 +151,12 @@ class CampaignPage(QWidget):
         playout.addLayout(buttons)
         self.sheets_label = QLabel(body)
         self.sheets_label.setWordWrap(True)
+        # Sologear: the campaign is its pilot's sheet; open it, or make it when there is none (no dead end)
+        self.sheet_button = QPushButton("Open the pilot &sheet", body)
+        self.sheet_button.clicked.connect(self.open_or_create_sheet)
+        sheets_row = QHBoxLayout()
+        sheets_row.addWidget(self.sheets_label, 1)
+        sheets_row.addWidget(self.sheet_button)
 
         notes_box = QGroupBox("Notes", body)
         self.notes = CommitTextEdit(notes_box)
@@ -160,7 +171,7 @@ class CampaignPage(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(self.rules_box)
         layout.addWidget(self.platoons_box, 1)
-        layout.addWidget(self.sheets_label)
+        layout.addLayout(sheets_row)
         layout.addWidget(notes_box)
         layout.addStretch(0)  # takes the spare room when the platoon list is hidden (Sologear campaigns)
         notes_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -214,16 +225,25 @@ class CampaignPage(QWidget):
         self.rules_box.setVisible(aa)
         self.platoons_box.setVisible(aa)
         self.sheets_label.setVisible(not aa)
+        self.sheet_button.setVisible(not aa)
         if not aa:
             n = c.get("sheet_count", 0)
-            self.sheets_label.setText(f"Sologear campaign with {n} pilot sheet{'s' if n != 1 else ''}. Pick the "
-                                      "pilot in the navigator to play the campaign turns.")
+            if n:
+                self.sheets_label.setText("The campaign is played on its pilot's sheet: roll the length, play the "
+                                          "turns, record the battles.")
+                self.sheet_button.setText("Open the pilot &sheet")
+            else:
+                self.sheets_label.setText("This Sologear campaign has no pilot yet. Create the pilot's sheet (the "
+                                          "pilot, the Gear and its TV) to start playing.")
+                self.sheet_button.setText("Create the pilot &sheet\u2026")
         rules = {r["key"]: r for r in c["house_rules"]}
         self.period.setValue(c["period"])
         self.thresholds.set_thresholds(Thresholds(*c["thresholds"]))
         self.objective.setValue(c["objective_xp_to"])
+        self.replacement.setValue(c["replacement_dice"])
         for key, label in (("period", self.period_default), ("thresholds", self.thresholds_default),
-                           ("objective_xp_to", self.objective_default)):
+                           ("objective_xp_to", self.objective_default),
+                           ("replacement_dice", self.replacement_default)):
             is_default = rules[key]["is_default"]
             base = label.text().split(" \u2014 ")[0].replace("<i>", "").replace("</i>", "")
             label.setText(base if is_default else f"<i>{base} \u2014 changed</i>")
@@ -290,11 +310,27 @@ class CampaignPage(QWidget):
         if self.detail is None:
             return
         c = self.detail
-        what = f"{c.get('platoon_count', c.get('sheet_count', 0))} " + \
-            ("platoon(s)" if "platoon_count" in c else "pilot sheet(s)")
+        what = plural(c.get("platoon_count", 0), "platoon") if "platoon_count" in c else \
+            plural(c.get("sheet_count", 0), "pilot sheet")
         if confirm(self, "Delete campaign", f"Delete the campaign {c['name']} with its {what} and all their "
                    "history?\nEdit \u25b8 Undo brings it back while the app is open."):
             self.run(campaign_service.delete_campaign, c["id"])
+
+    def open_or_create_sheet(self) -> int | None:
+        """Open the campaign's pilot sheet, or make it (the Sologear dialog, filled with this campaign)."""
+        if self.detail is None or self.cid is None:
+            return None
+        sheets = self.detail.get("sheet_ids") or []
+        if sheets:
+            self.ctx.signals.open_item.emit("sheet", int(sheets[0]))
+            return int(sheets[0])
+        from .sologear_dialogs import new_sologear_campaign
+
+        sheet_id = new_sologear_campaign(self.ctx, self, name=self.detail["name"], campaign_id=self.cid)
+        if sheet_id:
+            self.ctx.changed("sheet", sheet_id)
+            self.ctx.signals.open_item.emit("sheet", sheet_id)
+        return sheet_id
 
     def new_platoon(self, generate: bool) -> int | None:
         if self.cid is None:

@@ -314,21 +314,15 @@ class LeadersModel(_TableModel):
             self.dataChanged.emit(self.index(0, 4), self.index(len(self._rows) - 1, 4),
                                   [Qt.ItemDataRole.ForegroundRole])
 
-    @staticmethod
-    def _when(battle: int | None, date: str | None) -> str:
-        if battle:
-            return f"{date} (#{battle})" if date else f"battle {battle}"
-        return date or ""
-
     def cell(self, row: dict[str, Any], column: int) -> Any:
         if column == 0:
             return row["name"]
         if column == 1:
             return row["rank"]
-        if column == 2:  # a label from the services when they give one (e.g. "at the start")
-            return row.get("joined_label") or self._when(row["joined_battle"], row["joined_date"])
+        if column == 2:
+            return row["joined"]  # in the campaign's own time ("at the start", "battle 3 (date)")
         if column == 3:
-            return "" if row["current"] else self._when(row["left_battle"], row["left_date"])
+            return row["left"]
         if column == 4:
             return row["how"]
         if column == 5:

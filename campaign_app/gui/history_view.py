@@ -23,15 +23,10 @@ from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QPalette, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -62,36 +57,8 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-class BattleTextDialog(QDialog):
-    """Edit a logged battle's scenario, outcome and notes (each change is logged; rolls stay)."""
-
-    def __init__(self, battle: dict[str, Any], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.battle = battle
-        self.setWindowTitle(f"Edit battle {battle['number']}")
-        form = QFormLayout(self)
-        form.addRow(QLabel(f"Battle {battle['number']} ({battle['date']}). Its rolls cannot be edited; undo "
-                           "the battle to redo them."))
-        self.scenario = QLineEdit(battle.get("scenario") or "")
-        self.scenario.setMaxLength(battles.SCENARIO_MAX)
-        self.outcome = QComboBox()
-        for label, value in (("not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"),
-                             ("Draw", "draw")):
-            self.outcome.addItem(label, value)
-        self.outcome.setCurrentIndex(max(0, self.outcome.findData(battle.get("outcome"))))
-        self.notes = QPlainTextEdit(battle.get("notes") or "")
-        self.notes.setTabChangesFocus(True)
-        self.notes.setMaximumHeight(100)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("why (optional, kept with the change)")
-        form.addRow("&Scenario:", self.scenario)
-        form.addRow("O&utcome:", self.outcome)
-        form.addRow("&Notes:", self.notes)
-        form.addRow("&Reason:", self.reason)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        form.addRow(self.buttons)
+# Edit battle… (every field not from a roll) lives in battle_edit.py; the old name stays for callers
+from .battle_edit import EditBattleDialog as BattleTextDialog  # noqa: E402
 
 
 def _safe_file_name(text: str) -> str:
@@ -492,23 +459,18 @@ class HistoryView(QWidget):
         battle = self.selected_battle()
         if battle is None:
             return None
-        dialog = BattleTextDialog(battle, self)
+        dialog = BattleTextDialog({**battle, "platoon_id": self.platoon_id}, self)
         dialog.accepted.connect(lambda: self._apply_edit(dialog))
         self.edit_dialog = dialog
         dialog.open()
         return dialog
 
     def _apply_edit(self, dialog: BattleTextDialog) -> None:
+        """The dialog made the change (a refusal keeps it open with the reason): put it on the undo stack."""
         from .battle_wizard import push_edit
 
-        if self.platoon_id is None:
-            return
-        try:
-            edit = battles.edit_battle_text(dialog.battle["id"], scenario=dialog.scenario.text(),
-                                            notes=dialog.notes.toPlainText(), outcome=dialog.outcome.currentData(),
-                                            reason=dialog.reason.text())
-        except ServiceError as exc:
-            self._say(str(exc), error=True)
+        edit = dialog.edit
+        if self.platoon_id is None or edit is None:
             return
         push_edit(self.ctx, edit, self.platoon_id)
         self.reload()

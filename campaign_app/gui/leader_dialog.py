@@ -14,10 +14,10 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QRadioButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -26,7 +26,7 @@ from ..rules.aftermath import die_to_xp, replacement_die
 from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import XP_MAX, Thresholds, level_name
 from ..services.roster import DEFAULT_RANK, LEADER_EXITS
-from .widgets import ChoicePicker
+from .widgets import ChoicePicker, NumberSpin, first_number_problem
 
 ROLL, ENTERED, BY_HAND = 0, 1, 2
 
@@ -37,7 +37,7 @@ class ReplaceLeaderDialog(QDialog):
         self.setWindowTitle(f"Replace the leader of {platoon['name']}")
         self.platoon = platoon
         self.thresholds = Thresholds(*platoon["thresholds"])
-        self.dice = replacement_die(platoon["period"])
+        self.dice = replacement_die(platoon["period"], platoon.get("replacement_dice", 2))
         current = platoon["leader"]
 
         self.name_edit = QLineEdit(self)
@@ -61,22 +61,29 @@ class ReplaceLeaderDialog(QDialog):
 
         box = QGroupBox("New leader's XP", self)
         sides = self.dice.sides
-        self.roll_radio = QRadioButton(f"Roll for &me (d{sides} \u2212 1)", box)
+        two = self.dice.count == 2
+        self.roll_radio = QRadioButton(f"Roll for &me ({'lower of 2' if two else '1'}d{sides} \u2212 1)", box)
         self.entered_radio = QRadioButton("I r&olled a", box)
         self.hand_radio = QRadioButton("Set by &hand", box)
         self.group = QButtonGroup(self)
         for i, b in enumerate((self.roll_radio, self.entered_radio, self.hand_radio)):
             self.group.addButton(b, i)
-        self.face_spin = QSpinBox(box)
+        self.face_spin = NumberSpin(box)
         self.face_spin.setRange(1, sides)
         self.face_spin.setPrefix(f"d{sides}: ")
-        self.face_spin.setAccessibleName(f"Face of the d{sides} you rolled")
-        self.xp_spin = QSpinBox(box)
+        self.face_spin.setAccessibleName(f"Face of the {'first ' if two else ''}d{sides} you rolled")
+        self.face2_spin = NumberSpin(box)  # the second die (RULES 1.2 step 4: the lower of two counts)
+        self.face2_spin.setRange(1, sides)
+        self.face2_spin.setPrefix(f"d{sides}: ")
+        self.face2_spin.setAccessibleName(f"Face of the second d{sides} you rolled")
+        self.face2_spin.setVisible(two)
+        self.xp_spin = NumberSpin(box)
         self.xp_spin.setRange(0, XP_MAX)
         self.xp_spin.setSuffix(" XP")
         self.xp_spin.setAccessibleName("New leader's XP")
         period = platoon["period"]
-        rule = QLabel(f"Replacement roll (RULES 1.2): one d{sides} minus one, at least 0 "
+        how = f"the lower of two d{sides} minus one" if two else f"one d{sides} minus one (house rule)"
+        rule = QLabel(f"Replacement roll (RULES 1.2): {how}, at least 0 "
                       f"({'period ' + str(period) if period else 'no campaign period set'}).", box)
         rule.setWordWrap(True)
         self.preview = QLabel(box)
@@ -85,9 +92,17 @@ class ReplaceLeaderDialog(QDialog):
         grid.addWidget(rule, 0, 0, 1, 2)
         grid.addWidget(self.roll_radio, 1, 0, 1, 2)
         grid.addWidget(self.entered_radio, 2, 0)
-        grid.addWidget(self.face_spin, 2, 1)
+        faces = QHBoxLayout()
+        faces.addWidget(self.face_spin)
+        faces.addWidget(self.face2_spin)
+        grid.addLayout(faces, 2, 1)
+        messages = QVBoxLayout()
+        messages.addWidget(self.face_spin.message)
+        messages.addWidget(self.face2_spin.message)
+        grid.addLayout(messages, 2, 2)
         grid.addWidget(self.hand_radio, 3, 0)
         grid.addWidget(self.xp_spin, 3, 1)
+        grid.addWidget(self.xp_spin.message, 3, 2)
         grid.addWidget(self.preview, 4, 0, 1, 2)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
@@ -105,6 +120,7 @@ class ReplaceLeaderDialog(QDialog):
         self.group.idToggled.connect(lambda _i, _on: self._update())
         self.name_edit.textChanged.connect(lambda _t: self._update())
         self.face_spin.valueChanged.connect(lambda _v: self._update())
+        self.face2_spin.valueChanged.connect(lambda _v: self._update())
         self.xp_spin.valueChanged.connect(lambda _v: self._update())
         self.setTabOrder(self.how, self.name_edit)
         self.setTabOrder(self.name_edit, self.rank_edit)
@@ -112,17 +128,27 @@ class ReplaceLeaderDialog(QDialog):
         self.name_edit.setFocus(Qt.FocusReason.OtherFocusReason)
         self._update()
 
+    def _faces(self) -> list[int]:
+        spins = (self.face_spin, self.face2_spin) if self.dice.count == 2 else (self.face_spin,)
+        return [spin.value() for spin in spins]
+
     def mode(self) -> int:
         return self.group.checkedId()
+
+    def accept(self) -> None:
+        if first_number_problem(self) is None and self.buttons.button(
+                QDialogButtonBox.StandardButton.Ok).isEnabled():
+            super().accept()
 
     def _update(self) -> None:
         mode = self.mode()
         self.face_spin.setEnabled(mode == ENTERED)
+        self.face2_spin.setEnabled(mode == ENTERED)
         self.xp_spin.setEnabled(mode == BY_HAND)
         if mode == ROLL:
-            self.preview.setText(f"The app rolls a d{self.dice.sides} when you press Replace leader.")
+            self.preview.setText(f"The app rolls {self.dice.expression} when you press Replace leader.")
         else:
-            xp = die_to_xp(self.face_spin.value()) if mode == ENTERED else self.xp_spin.value()
+            xp = die_to_xp(min(self._faces())) if mode == ENTERED else self.xp_spin.value()
             self.preview.setText(f"New leader: <b>{xp} XP</b> ({level_name(xp, self.thresholds)})")
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(bool(self.name_edit.text().strip()))
@@ -136,7 +162,7 @@ class ReplaceLeaderDialog(QDialog):
         if mode == ROLL:
             out["dice"] = SeededDice(seed)
         elif mode == ENTERED:
-            out["dice"] = TypedDice([[self.face_spin.value()]])
+            out["dice"] = TypedDice([self._faces()])
         else:
             out["xp"] = self.xp_spin.value()
         return out

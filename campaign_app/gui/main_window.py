@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_about)
         m.addAction(self.act_about_qt)
-        self.addActions([self.act_find])
+        self.addActions([self.act_find, self.act_log_battle])  # Ctrl+B from anywhere in the window
 
     def _build_toolbar(self) -> None:
         """The main actions with icons; Undo and Redo keep short fixed labels (their menu texts name the step,
@@ -254,9 +254,9 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_actions(self) -> None:
-        kind = self._current[0] if self._current else None
         self.act_new_platoon.setEnabled(self._selected_system() == "atomic_africa")
-        self.act_log_battle.setEnabled(kind == "platoon")
+        # Ctrl+B works from anywhere: without an open platoon the wizard asks which platoon fought
+        self.act_log_battle.setEnabled(True)
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
 
     # --- navigation -------------------------------------------------------------------------------------
@@ -394,12 +394,12 @@ class MainWindow(QMainWindow):
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
-        if self._current and self._current[0] == "platoon":
-            from .battle_wizard import log_battle
+        from .battle_wizard import log_battle
 
-            battle_id = log_battle(self.ctx, self, self._current[1])
-            if battle_id:
-                self.ctx.changed("platoon", self._current[1])
+        platoon = self._current[1] if self._current and self._current[0] == "platoon" else None
+        battle_id = log_battle(self.ctx, self, platoon, self._selected_campaign_id())
+        if battle_id and platoon is not None:
+            self.ctx.changed("platoon", platoon)
 
     def print_pdf(self) -> None:
         from .print_dialog import open_print_dialog

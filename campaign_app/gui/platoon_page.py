@@ -597,6 +597,12 @@ class PlatoonPage(QWidget):
         if row is None:
             self.unit_box.setTitle("Selected unit (none)")
             self.unit_name.setCommittedText("")
+            self.unit_notes.setCommittedText("")
+            # show no values at all: never those of a unit of another platoon shown before
+            for combo in (self.unit_kind, *self.unit_pickers.values(), self.unit_armor, self.unit_support):
+                blocked = combo.blockSignals(True)
+                combo.setCurrentIndex(-1)
+                combo.blockSignals(blocked)
             self.unit_equipment.attached_id = None
             self.unit_equipment.set_rows([])
             return

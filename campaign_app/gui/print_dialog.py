@@ -2,12 +2,16 @@
 
 What: a platoon's Unit Data Sheet (filled, pencil or blank; several platoons at once), play-aid cards (decks
 or single cards, card size, duplex backs or fold-over, grayscale), a Sologear campaign sheet and battle form
-(filled or blank), or a platoon's history report; on A4 or Letter.
+(filled or blank), or a platoon's history report; on A4 or Letter (cards also straight onto card stock).
+Cards follow the house rules of the campaign chosen (or the default rules), inside a safe margin, with an
+optional bleed, a duplex offset (measured with the one-page alignment test) and pattern or solid backs.
 
 The dialog holds no printing logic: ``services.printing.prepare`` reads the data (in the GUI thread, where the
 database lives) and hands back a job that only builds the PDF; the job runs in a worker thread so the window
 stays responsive, with a progress bar for long decks. The preview (QtPdf) updates a moment after any option
-changes. "Save PDF…" asks for a file, writes it atomically and opens it; cancelling writes nothing.
+changes. "Save PDF…" asks for a file, writes it atomically and opens it; "Print…" opens the system's print
+dialog and sends the very pages of the preview to the printer, full page, at the printer's resolution;
+cancelling either writes or prints nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +22,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QThread, QTimer, QUrl, Signal
-from PySide6.QtGui import QCloseEvent, QDesktopServices
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QIODevice,
+    QSize,
+    QSizeF,
+    Qt,
+    QThread,
+    QTimer,
+    QUrl,
+    Signal,
+)
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QPageLayout, QPageSize, QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
@@ -27,6 +42,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
+    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -43,10 +59,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..printing.paper import PAPER_SIZES, default_paper
+from ..printing.paper import default_paper
+from ..printing.sizes import (
+    BACK_STYLES,
+    CARD_SIZES,
+    CARD_STOCK,
+    CARD_STOCK_SIZES,
+    DEFAULT_MARGIN_MM,
+    MAX_BLEED_MM,
+    MAX_MARGIN_MM,
+    MAX_OFFSET_MM,
+    PAPER_SIZES,
+)
 from ..services.common import ServiceError
 from ..services.navigator import navigator_tree
-from ..services.printing import PrintJob, prepare, write_pdf_atomic
+from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
 from .context import AppContext
 from .file_dialogs import remember_folder
 
@@ -71,6 +98,63 @@ SEP = " \u2014 "
 """Between a platoon's (or pilot's) name and its campaign's in the lists."""
 
 
+def choose_printer(parent: QWidget, printer: Any) -> bool:
+    """The system's print dialog for ``printer``; True when the user chose to print (a function so tests can
+    answer it)."""
+    from PySide6.QtPrintSupport import QPrintDialog
+
+    dialog = QPrintDialog(printer, parent)
+    dialog.setWindowTitle("Print")
+    return dialog.exec() == QDialog.DialogCode.Accepted
+
+
+MAX_PRINT_DPI = 300
+"""Pages are rendered for the printer at most at this resolution (text and lines stay sharp at 300 dpi)."""
+
+
+def print_pdf_pages(pdf: bytes, printer: Any, progress: Callable[[int, int], None] | None = None) -> int:
+    """Send every page of ``pdf`` to ``printer`` (a QPrinter): full page (the PDF's own safe margins are kept,
+    the printer adds none), each page rendered at the printer's resolution and the paper set to the page's
+    size. Returns the number of pages printed."""
+    document = QPdfDocument()
+    buffer = QBuffer(document)  # owned by the document: never freed while the document still reads it
+    buffer.setData(QByteArray(pdf))
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    document.load(buffer)
+    count = document.pageCount() if document.status() == QPdfDocument.Status.Ready else 0
+    if count == 0:
+        document.close()
+        document.deleteLater()
+        raise ServiceError("there is nothing to print (the PDF could not be read or has no pages)")
+    first = document.pagePointSize(0)
+    printer.setFullPage(True)
+    printer.setPageSize(QPageSize(QSizeF(first.width(), first.height()), QPageSize.Unit.Point, "",
+                                  QPageSize.SizeMatchPolicy.FuzzyMatch))
+    printer.setPageOrientation(QPageLayout.Orientation.Portrait)
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise ServiceError("the printer could not be opened (is it connected, and is the file name valid?)")
+    try:
+        dpi = min(printer.resolution(), MAX_PRINT_DPI)  # the printer scales up; 600 dpi pages are 140 MB
+        for index in range(count):
+            if index:
+                printer.newPage()
+            points = document.pagePointSize(index)
+            size = QSize(max(1, round(points.width() / 72 * dpi)), max(1, round(points.height() / 72 * dpi)))
+            image = document.render(index, size)
+            from PySide6.QtPrintSupport import QPrinter
+
+            painter.drawImage(printer.paperRect(QPrinter.Unit.DevicePixel).toRect(), image)
+            if progress is not None:
+                progress(index + 1, count)
+    finally:
+        painter.end()
+        document.close()
+        buffer.close()
+        document.deleteLater()
+    return count
+
+
 def open_file(path: Path) -> None:
     """Open a saved PDF in the user's viewer (a function so tests can replace it)."""
     QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
@@ -78,6 +162,12 @@ def open_file(path: Path) -> None:
 
 def _safe_file_name(text: str) -> str:
     return re.sub(r"[^\w .()-]+", "_", text).strip(" ._") or "print"
+
+
+def _new_printer() -> Any:
+    from PySide6.QtPrintSupport import QPrinter
+
+    return QPrinter(QPrinter.PrinterMode.HighResolution)
 
 
 class _Cancelled(Exception):
@@ -131,6 +221,9 @@ class PrintDialog(QDialog):
         self.setObjectName("PrintDialog")
         self.resize(1020, 700)
         self.choose_path: Callable[[str], str | None] = self._ask_path
+        self.choose_printer: Callable[[QWidget, Any], bool] = choose_printer
+        self.make_printer: Callable[[], Any] = _new_printer
+        self._print_next = False
         self._builder: BuildThread | None = None
         self._result: tuple[tuple[Any, ...], bytes, dict[str, Any]] | None = None
         self._save_to: Path | None = None
@@ -189,10 +282,14 @@ class PrintDialog(QDialog):
         self.save_button = QPushButton("&Save PDF…", controls)
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save)
+        self.print_button = QPushButton("P&rint…", controls)
+        self.print_button.setToolTip("Send the pages of the preview to a printer (the system's print dialog)")
+        self.print_button.clicked.connect(self.print_now)
         self.close_button = QPushButton("Cancel", controls)
         self.close_button.clicked.connect(self.reject)
         buttons.addStretch(1)
         buttons.addWidget(self.close_button)
+        buttons.addWidget(self.print_button)
         buttons.addWidget(self.save_button)
         form.addLayout(buttons)
 
@@ -237,8 +334,6 @@ class PrintDialog(QDialog):
         return page
 
     def _cards_page(self) -> QWidget:
-        from ..printing.cards import CARD_SIZES
-
         page = QWidget(self)
         lay = QVBoxLayout(page)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -263,10 +358,59 @@ class PrintDialog(QDialog):
         for key, label in LAYOUT_LABELS:
             self.layout_combo.addItem(label, key)
         options.addRow("&Backs:", self.layout_combo)
+        self.rules_combo = QComboBox(page)
+        self.rules_combo.setAccessibleName("House rules the cards print")
+        self.rules_combo.setToolTip("Atomic Africa and Sologear cards print this campaign's house rules "
+                                    "(thresholds, objective XP, replacement leader, reward dice …)")
+        self.rules_combo.addItem("Default rules", None)
+        options.addRow("R&ules of:", self.rules_combo)
+        self.back_style_combo = QComboBox(page)
+        self.back_style_combo.setAccessibleName("Back style")
+        for key, label in zip(BACK_STYLES, ("Light pattern and frame (less ink)", "Solid deck colour"),
+                              strict=True):
+            self.back_style_combo.addItem(label, key)
+        options.addRow("Back st&yle:", self.back_style_combo)
+        self.margin_spin = self._mm_spin(page, 0.0, MAX_MARGIN_MM, "Safe margin")
+        self.margin_spin.setToolTip("Nothing is printed closer to the paper's edge (most printers cannot print "
+                                    "the outer 4–6.35 mm)")
+        options.addRow("Safe &margin:", self.margin_spin)
+        self.bleed_spin = self._mm_spin(page, 0.0, MAX_BLEED_MM, "Bleed")
+        self.bleed_spin.setToolTip("Header bands and solid backs run this far past the cut line, so a "
+                                   "slightly uneven cut shows no white edge (e.g. 2 mm)")
+        options.addRow("B&leed:", self.bleed_spin)
+        offsets = QHBoxLayout()
+        self.offset_x_spin = self._mm_spin(page, -MAX_OFFSET_MM, MAX_OFFSET_MM, "Duplex offset x")
+        self.offset_y_spin = self._mm_spin(page, -MAX_OFFSET_MM, MAX_OFFSET_MM, "Duplex offset y")
+        offsets.addWidget(QLabel("x", page))
+        offsets.addWidget(self.offset_x_spin)
+        offsets.addWidget(QLabel("y", page))
+        offsets.addWidget(self.offset_y_spin)
+        offset_label = QLabel("Duplex o&ffset:", page)
+        offset_label.setBuddy(self.offset_x_spin)
+        options.addRow(offset_label, offsets)
         lay.addLayout(options)
+        self.alignment_button = QPushButton("Alignment &test page…", page)
+        self.alignment_button.setToolTip("A one-sheet test to print double-sided: it shows the duplex offset "
+                                         "to enter above")
+        self.alignment_button.clicked.connect(self.save_alignment_test)
+        lay.addWidget(self.alignment_button)
+        self.stock_check = QCheckBox("Print on card stoc&k (one card per page)", page)
+        self.stock_check.setToolTip("For 3×5 in index, 4×6 in postcard and A6 card stock: each page is one card, "
+                                    "its border at the safe margin")
+        lay.addWidget(self.stock_check)
         self.grayscale_check = QCheckBox("&Grayscale (saves ink)", page)
         lay.addWidget(self.grayscale_check)
         return page
+
+    def _mm_spin(self, parent: QWidget, low: float, high: float, name: str) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(parent)
+        spin.setRange(low, high)
+        spin.setDecimals(1)
+        spin.setSingleStep(0.5)
+        spin.setSuffix(" mm")
+        spin.setAccessibleName(name)
+        spin.setKeyboardTracking(False)
+        return spin
 
     def _sologear_page(self) -> QWidget:
         page = QWidget(self)
@@ -297,10 +441,23 @@ class PrintDialog(QDialog):
         size = str(settings.value("print/card_size", "") or "poker")
         self.size_combo.setCurrentIndex(max(0, self.size_combo.findData(size)))
         self.open_check.setChecked(str(settings.value("print/open_when_done", "true")).lower() != "false")
+        for spin, key, default in ((self.margin_spin, "print/margin_mm", DEFAULT_MARGIN_MM),
+                                   (self.bleed_spin, "print/bleed_mm", 0.0),
+                                   (self.offset_x_spin, "print/offset_x_mm", 0.0),
+                                   (self.offset_y_spin, "print/offset_y_mm", 0.0)):
+            try:
+                value = float(settings.value(key, default) or default)
+            except (TypeError, ValueError):
+                value = default
+            spin.setValue(min(max(value, spin.minimum()), spin.maximum()))
+        style = str(settings.value("print/back_style", "") or "pattern")
+        self.back_style_combo.setCurrentIndex(max(0, self.back_style_combo.findData(style)))
 
         tree = navigator_tree(include_archived=True)
         campaign_of: dict[tuple[str, int], dict[str, Any]] = {}
         for camp in tree:
+            if camp.get("system") in SYSTEM_DECKS:
+                self.rules_combo.addItem(f"Campaign {camp['name']}", camp["id"])
             for child in camp["children"]:
                 campaign_of[(child["kind"], child["id"])] = camp
                 label = f"{child['name']}{SEP}{camp['name']}"
@@ -317,6 +474,10 @@ class PrintDialog(QDialog):
         kind, ident = selection.get("kind"), selection.get("id")
         chosen = "sheet"
         system = None
+        camp_of_selection = (campaign_of.get((str(kind), ident)) if kind in ("platoon", "sheet")
+                             else next((c for c in tree if c["id"] == ident), None) if kind == "campaign" else None)
+        if camp_of_selection is not None:
+            self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection["id"])))
         if kind == "platoon":
             self._check_platoons({ident})
             self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(ident)))
@@ -389,8 +550,11 @@ class PrintDialog(QDialog):
     def _connect_changes(self) -> None:
         self.kind_combo.currentIndexChanged.connect(self._kind_changed)
         for combo in (self.paper_combo, self.size_combo, self.layout_combo, self.sologear_combo,
-                      self.history_combo):
+                      self.history_combo, self.rules_combo, self.back_style_combo):
             combo.currentIndexChanged.connect(self.schedule_preview)
+        for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
+            spin.valueChanged.connect(self.schedule_preview)
+        self.stock_check.toggled.connect(self.schedule_preview)
         self.platoon_list.itemChanged.connect(self.schedule_preview)
         self.deck_tree.itemChanged.connect(self.schedule_preview)
         self.mode_group.idToggled.connect(lambda _i, on: on and self.schedule_preview())
@@ -447,12 +611,19 @@ class PrintDialog(QDialog):
             decks, cards = self.chosen_cards()
             return {"decks": decks, "cards": cards, "library": self._library, "size": self.size_combo.currentData(),
                     "layout": self.layout_combo.currentData(), "grayscale": self.grayscale_check.isChecked(),
-                    "paper": self.paper()}
+                    "paper": CARD_STOCK if self.stock_check.isChecked() else self.paper(),
+                    "campaign": self.rules_combo.currentData(), "setup": self.setup()}
         if kind == "sologear":
             blank = self.sologear_blank.isChecked()
             return {"campaign": None if blank else self.sologear_combo.currentData(), "blank": blank,
                     "paper": self.paper()}
         return {"platoon": self.history_combo.currentData(), "paper": self.paper()}
+
+    def setup(self) -> Any:
+        """The card print setup (margin, bleed, duplex offset, back style) chosen now."""
+        return print_setup(self.margin_spin.value(), self.bleed_spin.value(),
+                           (self.offset_x_spin.value(), self.offset_y_spin.value()),
+                           self.back_style_combo.currentData())
 
     def _key(self, options: dict[str, Any]) -> tuple[Any, ...]:
         return (self.kind(), *((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(options.items())
@@ -465,6 +636,9 @@ class PrintDialog(QDialog):
             return "Tick at least one platoon, or choose a blank sheet."
         if kind == "cards" and not options["decks"] and not options["cards"]:
             return "Tick at least one deck or card."
+        if kind == "cards" and options["paper"] == CARD_STOCK and options["size"] not in CARD_STOCK_SIZES:
+            labels = ", ".join(CARD_SIZES[s].label for s in CARD_STOCK_SIZES)
+            return f"Card stock takes one card per page: choose {labels} as the card size."
         if kind == "sologear" and not options["blank"] and options["campaign"] is None:
             return "There is no Sologear campaign yet: print blank forms."
         if kind == "history" and options["platoon"] is None:
@@ -558,9 +732,13 @@ class PrintDialog(QDialog):
         save_to, self._save_to = self._save_to, None
         if save_to is not None:
             self._write(save_to, data, details)
+        elif self._print_next:
+            self._print_next = False
+            self._send_to_printer(data, details)
 
     def _failed(self, message: str) -> None:
         self._save_to = None
+        self._print_next = False
         self._show_error(message)
         self._clear_preview()
 
@@ -603,12 +781,14 @@ class PrintDialog(QDialog):
         self.message.setStyleSheet("")
         self.message.setText(text)
         self.save_button.setEnabled(True)
+        self.print_button.setEnabled(True)
 
     def _show_error(self, text: str) -> None:
         self._error = text
         self.message.setStyleSheet(ERROR_STYLE)
         self.message.setText(text)
         self.save_button.setEnabled(False)
+        self.print_button.setEnabled(False)
 
     # ---------------------------------------------------------------------------------------------- save
 
@@ -633,6 +813,81 @@ class PrintDialog(QDialog):
         self._timer.stop()
         self._start(save_to=path)
 
+    def _remember_setup(self) -> None:
+        settings = self.ctx.settings
+        settings.setValue("print/margin_mm", self.margin_spin.value())
+        settings.setValue("print/bleed_mm", self.bleed_spin.value())
+        settings.setValue("print/offset_x_mm", self.offset_x_spin.value())
+        settings.setValue("print/offset_y_mm", self.offset_y_spin.value())
+        settings.setValue("print/back_style", self.back_style_combo.currentData())
+
+    def print_now(self) -> None:
+        """Print…: build (or reuse the preview), then the system's print dialog; cancelling prints nothing."""
+        problem = self._check(self.options())
+        if problem:
+            self._show_error(problem)
+            return
+        key = self._key(self.options())
+        if self._result is not None and self._result[0] == key:
+            self._send_to_printer(self._result[1], self._result[2])
+            return
+        self._print_next = True
+        self._timer.stop()
+        self._start(save_to=None)
+
+    def _send_to_printer(self, data: bytes, details: dict[str, Any]) -> None:
+        printer = self.make_printer()
+        printer.setDocName(self.suggested_name().removesuffix(".pdf"))
+        if not self.choose_printer(self, printer):
+            return
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            pages = print_pdf_pages(data, printer)
+        except ServiceError as exc:
+            self._show_error(str(exc))
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+        self._remember_setup()
+        self.ctx.settings.setValue("print/paper", self.paper())
+        text = f"Sent {pages} page{'s' if pages != 1 else ''} to the printer"
+        self._show_message(text + ". Print at 100 % (actual size), not 'fit to page', to keep the cards' size.")
+        self.ctx.signals.status.emit(text)
+
+    def save_alignment_test(self) -> None:
+        """Save the duplex alignment test sheet (two pages: print them double-sided)."""
+        import io
+
+        from ..printing.cards import build_alignment_test
+        from ..printing.decks import DeckError
+
+        try:
+            setup = self.setup()
+        except ServiceError as exc:
+            self._show_error(str(exc))
+            return
+        chosen = self.choose_path("Duplex alignment test.pdf")
+        if not chosen:
+            return
+        path = Path(chosen)
+        if path.suffix.lower() != ".pdf":
+            path = path.with_name(path.name + ".pdf")
+        buffer = io.BytesIO()
+        paper = self.paper()
+        try:
+            build_alignment_test(buffer, paper=paper, size=str(self.size_combo.currentData()), setup=setup)
+            written = write_pdf_atomic(path, buffer.getvalue())
+        except (DeckError, ServiceError) as exc:
+            self._show_error(str(exc))
+            return
+        self._remember_setup()
+        self._show_message(f"Saved {written.name}: print it double-sided, hold it against the light and enter "
+                           "the offset you read as the duplex offset.")
+        if self.open_check.isChecked():
+            open_file(written)
+
     def _write(self, path: Path, data: bytes, details: dict[str, Any]) -> None:
         try:
             written = write_pdf_atomic(path, data)
@@ -643,6 +898,7 @@ class PrintDialog(QDialog):
         remember_folder(settings, written)
         settings.setValue("print/paper", self.paper())
         settings.setValue("print/card_size", self.size_combo.currentData())
+        self._remember_setup()
         settings.setValue("print/open_when_done", "true" if self.open_check.isChecked() else "false")
         pages = details.get("pages", 0)
         self.ctx.signals.status.emit(f"Saved {written.name} ({pages} page{'s' if pages != 1 else ''})")

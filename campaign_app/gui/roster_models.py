@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget
 
 from ..services.roster import AP_RANGE, KINDS, TARGETS
-from .widgets import ChoicePicker
+from .widgets import ChoicePicker, NumberSpin
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
@@ -309,7 +309,7 @@ class EquipmentDelegate(QStyledItemDelegate):
         if key == "targets":
             return ChoicePicker(list(TARGETS.items()), "Targets", parent)
         if key == "ap":
-            spin = QSpinBox(parent)
+            spin = NumberSpin(parent)
             spin.setRange(AP_NONE, AP_RANGE[1])
             spin.setSpecialValueText("none")
             spin.setAccessibleName("AP value")
@@ -333,6 +333,10 @@ class EquipmentDelegate(QStyledItemDelegate):
         if isinstance(editor, ChoicePicker):
             model.setData(index, editor.value(), Qt.ItemDataRole.EditRole)
         elif isinstance(editor, QSpinBox):
+            if isinstance(editor, NumberSpin) and editor.problem():
+                # refused, not clamped: the stored value stays and the editor says why
+                QToolTip.showText(editor.mapToGlobal(editor.rect().bottomLeft()), editor.problem(), editor)
+                return
             editor.interpretText()
             value = editor.value()
             model.setData(index, None if value == AP_NONE else value, Qt.ItemDataRole.EditRole)

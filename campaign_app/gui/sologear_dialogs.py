@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QRadioButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -44,41 +43,41 @@ from ..services.changesets import Edit
 from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
-from .widgets import reserve_message_space
-
-ERROR_STYLE = "color: #b00020;"
+from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem
 
 
-def _error_label(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setStyleSheet(ERROR_STYLE)
-    label.setWordWrap(True)
-    label.setAccessibleName("Error message")
-    reserve_message_space(label)  # an error does not resize the dialog
-    return label
+def _error_label(parent: QWidget) -> ErrorLabel:
+    return ErrorLabel(parent, lines=2)  # the one error style; its room is kept, so an error never resizes
 
 
-def _show_error(label: QLabel, text: str) -> None:
-    label.setText(text)
+def _show_error(label: ErrorLabel, text: str) -> None:
+    label.show_problem(text)
 
 
 # --- new campaign ----------------------------------------------------------------------------------------------
 
 class NewSologearDialog(QDialog):
-    """File ▸ New Sologear campaign…: the campaign sheet's header and the optional rules."""
+    """File ▸ New Sologear campaign… (or New campaign… with System Sologear): the campaign sheet's header and the
+    optional rules. ``name`` fills in the campaign's name; ``campaign_id`` puts the pilot sheet into that existing
+    Sologear campaign (its name is shown, not edited)."""
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, name: str = "",
+                 campaign_id: int | None = None, notes: str = "") -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.sheet_id: int | None = None
-        self.setWindowTitle("New Sologear campaign")
+        self.campaign_id = campaign_id
+        self.notes = notes
+        self.setWindowTitle("New Sologear campaign" if campaign_id is None else f"Pilot sheet for {name}")
         form = QFormLayout()
-        self.name_edit = QLineEdit(self)
+        self.name_edit = QLineEdit(name, self)
         self.name_edit.setPlaceholderText("e.g. Hill 214")
+        self.name_edit.setReadOnly(campaign_id is not None)
         self.pilot_edit = QLineEdit(self)
+        self.pilot_edit.setPlaceholderText("the pilot's name (needed)")
         self.gear_name_edit = QLineEdit(self)
         self.gear_name_edit.setPlaceholderText("e.g. Hunter")
-        self.gear_tv_spin = QSpinBox(self)
+        self.gear_tv_spin = NumberSpin(self)
         self.gear_tv_spin.setRange(1, 100000)
         self.gear_tv_spin.setValue(250)
         self.gear_tv_spin.setSuffix(" TV")
@@ -92,14 +91,20 @@ class NewSologearDialog(QDialog):
         for label, w, name in (("Campaign &name:", self.name_edit, "Campaign name"),
                                ("&Pilot:", self.pilot_edit, "Pilot"),
                                ("&Gear:", self.gear_name_edit, "Gear name"),
-                               ("Gear &TV:", self.gear_tv_spin, "Gear TV"),
                                ("&Date:", self.date_edit, "Date"), ("&Area:", self.area_edit, "Area"),
                                ("P&layer unit:", self.player_unit_edit, "Player unit"),
                                ("Player affiliation:", self.player_aff_edit, "Player affiliation"),
                                ("&Enemy unit:", self.enemy_unit_edit, "Enemy unit"),
                                ("Enemy affiliation:", self.enemy_aff_edit, "Enemy affiliation")):
             w.setAccessibleName(name)
-            form.addRow(label, w)
+            if w is self.pilot_edit:
+                self.gear_tv_spin.setAccessibleName("Gear TV")
+            if isinstance(w, NumberSpin):
+                add_number_row(form, label, w)
+            else:
+                form.addRow(label, w)
+            if w is self.gear_name_edit:
+                add_number_row(form, "Gear &TV:", self.gear_tv_spin)
         options = QGroupBox("Optional rules", self)
         opt_layout = QFormLayout(options)
         self.variable_check = QCheckBox("Variable (milder) reward and punishment tables", options)
@@ -120,8 +125,11 @@ class NewSologearDialog(QDialog):
         layout.addWidget(options)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
+        (self.pilot_edit if name else self.name_edit).setFocus(Qt.FocusReason.OtherFocusReason)
 
     def create(self) -> None:
+        if first_number_problem(self) is not None:
+            return
         try:
             edit = perform(
                 self.ctx, svc.create_sheet, self.name_edit.text(), self.pilot_edit.text(), self.gear_tv_spin.value(),
@@ -129,7 +137,7 @@ class NewSologearDialog(QDialog):
                 player_unit=self.player_unit_edit.text(), player_affiliation=self.player_aff_edit.text(),
                 enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
                 variable_tables=self.variable_check.isChecked(), ferocious=self.ferocious_check.isChecked(),
-                reward_dice=self.reward_dice_edit.text())
+                reward_dice=self.reward_dice_edit.text(), notes=self.notes, campaign=self.campaign_id)
         except (ServiceError, RulesError) as exc:
             _show_error(self.error, str(exc))
             return
@@ -137,9 +145,10 @@ class NewSologearDialog(QDialog):
         self.accept()
 
 
-def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None) -> int | None:
-    """File ▸ New Sologear campaign…: the new sheet's id, or None if cancelled."""
-    dialog = NewSologearDialog(ctx, parent)
+def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: str = "",
+                          campaign_id: int | None = None, notes: str = "") -> int | None:
+    """File ▸ New Sologear campaign…: the new sheet's id, or None if cancelled (nothing is written then)."""
+    dialog = NewSologearDialog(ctx, parent, name=name, campaign_id=campaign_id, notes=notes)
     try:
         if dialog.exec() == QDialog.DialogCode.Accepted:
             return dialog.sheet_id
@@ -487,26 +496,28 @@ class RecordDialog(QDialog):
         self.setWindowTitle(f"Record turn {turn_number} – {data['name']}")
         res = turn["result"]
         form = QFormLayout()
-        self.glory_spin = QSpinBox(self)
+        self.glory_spin = NumberSpin(self)
         self.glory_spin.setRange(0, turn["glory"] or 0)
         self.glory_spin.setValue(res["glory_collected"])
         self.glory_spin.setAccessibleName("Glory collected")
-        self.enemy_spin = QSpinBox(self)
+        self.enemy_spin = NumberSpin(self)
         self.enemy_spin.setRange(0, turn["enemy_tv"] or 0)
         self.enemy_spin.setSingleStep(50)
         self.enemy_spin.setValue(res["enemy_tv_destroyed"])
         self.enemy_spin.setAccessibleName("Enemy TV destroyed")
-        self.bunkers_spin = QSpinBox(self)
+        self.bunkers_spin = NumberSpin(self)
         self.bunkers_spin.setRange(0, sg.BUNKERS_TOTAL)
         self.bunkers_spin.setValue(res["bunkers_destroyed"])
         self.bunkers_spin.setAccessibleName("Bunkers destroyed")
         battle = turn["battle"]
         for w in (self.glory_spin, self.enemy_spin, self.bunkers_spin):
             w.setEnabled(battle)
-        form.addRow(f"&Glory collected (of {turn['glory'] or 0} placed):", self.glory_spin)
-        form.addRow("&Enemy TV destroyed" + (f" (unit of TV {turn['enemy_tv']}):" if turn["enemy_tv"] else
-                                             " (no enemy unit):"), self.enemy_spin)
-        form.addRow(f"&Bunkers destroyed (TV {sg.BUNKER_TV} each):", self.bunkers_spin)
+        if not turn["enemy_tv"]:
+            self.enemy_spin.setEnabled(False)  # no enemy unit: nothing to destroy (never a typed 150 stored as 0)
+        add_number_row(form, f"&Glory collected (of {turn['glory'] or 0} placed):", self.glory_spin)
+        add_number_row(form, "&Enemy TV destroyed" + (f" (unit of TV {turn['enemy_tv']}):" if turn["enemy_tv"] else
+                                                      " (no enemy unit):"), self.enemy_spin)
+        add_number_row(form, f"&Bunkers destroyed (TV {sg.BUNKER_TV} each):", self.bunkers_spin)
         self.damaged_check = QCheckBox("Gear &damaged", self)
         self.damaged_check.setChecked(data["state"]["gear_damaged"] if is_last else res["gear_damaged"])
         self.ammo_check = QCheckBox("&Short of ammunition", self)
@@ -545,6 +556,8 @@ class RecordDialog(QDialog):
         self._is_last = is_last
 
     def save(self) -> None:
+        if first_number_problem(self) is not None:
+            return
         try:
             self.edit = perform(
                 self.ctx, svc.record_turn, self.sheet_id, self.turn_number, glory=self.glory_spin.value(),

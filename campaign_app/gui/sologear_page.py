@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
     QTabWidget,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -47,7 +47,7 @@ from .context import AppContext
 from .sizing import cap_fields
 from .sologear_dialogs import EndDialog, LengthDialog, PlayTurnDialog, RecordDialog
 from .undo_commands import try_perform
-from .widgets import CommitLineEdit
+from .widgets import CommitLineEdit, NumberSpin
 
 log = logging.getLogger(__name__)
 
@@ -237,8 +237,8 @@ class ForceDelegate(QStyledItemDelegate):
                 combo.addItem(f"{word.capitalize()} ×{fmt(x)}", word)
             return combo
         if key == "company_tv":
-            spin = QSpinBox(parent)
-            spin.setRange(0, 10_000_000)
+            spin = NumberSpin(parent, 0, 10_000_000)
+            spin.setAccessibleName("Company TV")
             return spin
         if key == "base_power":
             dspin = QDoubleSpinBox(parent)
@@ -254,6 +254,9 @@ class ForceDelegate(QStyledItemDelegate):
             super().setEditorData(editor, index)
 
     def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:  # noqa: N802
+        if isinstance(editor, NumberSpin) and editor.problem():
+            QToolTip.showText(editor.mapToGlobal(editor.rect().bottomLeft()), editor.problem(), editor)
+            return  # refused, not clamped: the stored value stays
         if isinstance(editor, QComboBox):
             model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
         else:
@@ -286,7 +289,7 @@ class SideBox(QGroupBox):
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("new unit's name")
         self.name_edit.setAccessibleName(f"New {side} unit name")
-        self.tv_spin = QSpinBox(self)
+        self.tv_spin = NumberSpin(self)
         self.tv_spin.setRange(0, 10_000_000)
         self.tv_spin.setSpecialValueText("TV –")
         self.tv_spin.setSuffix(" TV")
@@ -473,7 +476,7 @@ class SologearPage(QWidget):
         self.fields: dict[str, CommitLineEdit] = {}
         header = QGroupBox("Campaign sheet", tab)
         grid = QGridLayout(header)
-        self.gear_tv_spin = QSpinBox(header)
+        self.gear_tv_spin = NumberSpin(header)
         self.gear_tv_spin.setRange(1, 100000)
         self.gear_tv_spin.setSuffix(" TV")
         self.gear_tv_spin.setAccessibleName("Gear TV")
@@ -493,7 +496,8 @@ class SologearPage(QWidget):
         tv_row = QHBoxLayout()
         tv_row.addWidget(self.gear_tv_spin)
         self.enemy_column_label = QLabel(header)
-        tv_row.addWidget(self.enemy_column_label, 1)
+        tv_row.addWidget(self.enemy_column_label)
+        tv_row.addWidget(self.gear_tv_spin.message, 1)
         grid.addLayout(tv_row, len(right), 3)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)

@@ -1,5 +1,8 @@
 """Small input widgets that only offer legal values: die pickers (d4..d12 with the level words), the Armor
-picker (1..5 with its class), choice pickers, and a line edit that commits on Enter / leaving the field.
+picker (1..5 with its class), choice pickers, a line edit that commits on Enter / leaving the field, the
+number field every dialog and page uses (:class:`NumberSpin`: its whole text is selected when it gets the
+focus, and a value out of range is refused with a message beside it, never clamped), and the one style of
+inline problem message (:class:`ErrorLabel`, :func:`error_color`).
 
 Every picker emits a ``...Chosen`` signal only when the *user* picks a value (``activated``), never when the
 program sets one with ``setValue``; the pages write to the database on those signals.
@@ -7,12 +10,22 @@ program sets one with ``setValue``; the pages write to the database on those sig
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QPalette, QWheelEvent
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPalette, QValidator, QWheelEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSizePolicy,
+    QSpinBox,
+    QWidget,
+)
 
 from ..rules.dice import DIE_SIDES
 from ..rules.experience import ARMOR_CLASSES, attribute_word
@@ -208,6 +221,16 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Delete") 
     return box.clickedButton() is yes_button
 
 
+def is_dark(widget: QWidget) -> bool:
+    """The widget's palette is a dark one (light text on a dark window)."""
+    return widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def error_color(widget: QWidget) -> QColor:
+    """The one red of problem messages: dark enough on light windows, light enough on dark ones."""
+    return QColor("#ff8a80" if is_dark(widget) else "#b3261e")
+
+
 def reserve_message_space(label: QLabel, lines: int = 2) -> None:
     """Keep room for a message of up to ``lines`` lines, so showing one does not resize the dialog (or move
     the buttons under the pointer): the label stays in the layout, empty while there is nothing to say
@@ -218,16 +241,31 @@ def reserve_message_space(label: QLabel, lines: int = 2) -> None:
 
 
 class ErrorLabel(QLabel):
-    """A problem message in a red that reads on both light and dark palettes (hidden while empty). In a
-    dialog it keeps its room while hidden (``reserve``: by default when its parent is a dialog), so an error
-    does not resize the dialog; on a page it takes no room until there is a problem."""
+    """The one way to show a problem inline: bold text in :func:`error_color`.
 
-    def __init__(self, parent: QWidget | None = None, reserve: bool | None = None) -> None:
+    With ``lines`` it keeps the room of exactly that many lines while empty (and never grows): a message
+    appearing or going never resizes the dialog around it. Without, in a dialog (``reserve``: by default when
+    its parent's window is a dialog) it keeps the room of two lines; on a page it takes no room until there is
+    a problem.
+    """
+
+    def __init__(self, parent: QWidget | None = None, lines: int | None = None, wrap: bool = True,
+                 reserve: bool | None = None) -> None:
         super().__init__(parent)
-        self.setWordWrap(True)
+        self.setWordWrap(wrap)
         self.setAccessibleName("Problem")
         self._color = ""
+        self._lines = lines
         self._restyle()
+        if lines is not None:
+            policy = QSizePolicy(QSizePolicy.Policy.Preferred if wrap else QSizePolicy.Policy.Ignored,
+                                 QSizePolicy.Policy.Fixed)
+            policy.setRetainSizeWhenHidden(True)
+            self.setSizePolicy(policy)
+            self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+            self._fit_height()
+            self.hide()
+            return
         if reserve is None:
             from PySide6.QtWidgets import QDialog
 
@@ -237,15 +275,230 @@ class ErrorLabel(QLabel):
         else:
             self.hide()
 
+    def _fit_height(self) -> None:
+        if self._lines is not None:
+            self.setFixedHeight(self.fontMetrics().lineSpacing() * max(1, self._lines) + 4)
+
     def _restyle(self) -> None:
-        dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
-        color = "#ff8a80" if dark else "#b3261e"
+        color = error_color(self).name()
         if color != self._color:  # a style sheet change is itself a palette change: only when needed
             self._color = color
             self.setStyleSheet(f"color: {color}; font-weight: bold;")
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_height()
+
     def show_problem(self, text: str | None) -> None:
         self._restyle()
         self.setText(text or "")
+        self.setToolTip(text or "")
         if not self.property("reserved"):
             self.setVisible(bool(text))
+
+
+def show_error(label: ErrorLabel, text: str | None) -> None:
+    """Show (or clear, with an empty text) a problem in an :class:`ErrorLabel`."""
+    label.show_problem(text)
+
+
+# --- numbers --------------------------------------------------------------------------------------------------
+
+_INTEGER = re.compile(r"[+\-\u2212]?\d+")
+
+
+class NumberSpin(QSpinBox):
+    """A whole-number field for every form of the app.
+
+    * It selects its whole text whenever it gets the focus (Tab, a mnemonic, a click, the program), so typing
+      "5" into a field showing "0" gives 5, never 50.
+    * A value out of range is *refused*, never clamped: while the typed text is outside ``minimum()..
+      maximum()`` the field keeps it, shows why beside itself (:attr:`message`, an :class:`ErrorLabel`; put it
+      in the layout with :func:`number_field` or by hand), :meth:`problem` says why and ``value()`` stays at the
+      last good value. Enter does not leave a bad value (the dialog's default button is not pressed) and
+      dialogs refuse OK while a field has a problem (:func:`first_number_problem`).
+    * The mouse wheel changes it only while it has the focus (scrolling a page never changes a number).
+    """
+
+    problemChanged = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None, minimum: int | None = None, maximum: int | None = None,
+                 value: int | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        if minimum is not None or maximum is not None:
+            self.setRange(self.minimum() if minimum is None else minimum,
+                          self.maximum() if maximum is None else maximum)
+        if value is not None:
+            self.setValue(value)
+        self._problem = ""
+        self._select_on_release = False
+        self._message: ErrorLabel | None = None
+        self.lineEdit().installEventFilter(self)
+        self.lineEdit().textChanged.connect(self._check_text)
+
+    # --- the message beside the field ---------------------------------------------------------------------
+    @property
+    def message(self) -> ErrorLabel:
+        """The problem message shown beside the field (made on first use, a sibling of the field)."""
+        if self._message is None:
+            self._message = ErrorLabel(self.parentWidget(), lines=1, wrap=False)
+            self._message.setAccessibleName(f"Problem with {self.accessibleName() or 'the number'}")
+        return self._message
+
+    def problem(self) -> str:
+        """Why the typed text is refused ("" when it is a good value)."""
+        return self._problem
+
+    def _number_text(self, text: str) -> str:
+        text = text.strip()
+        if self.prefix() and text.startswith(self.prefix().strip()):
+            text = text[len(self.prefix().strip()):]
+        if self.suffix() and text.endswith(self.suffix().strip()):
+            text = text[:-len(self.suffix().strip())]
+        return text.strip()
+
+    def _range_problem(self, text: str) -> str:
+        if self.specialValueText() and text.strip() == self.specialValueText().strip():
+            return ""
+        number = self._number_text(text)
+        if not _INTEGER.fullmatch(number):
+            return ""  # empty or half typed: judged when the user leaves the field
+        n = int(number.replace("\u2212", "-"))
+        low, high = self.minimum(), self.maximum()
+        if low <= n <= high:
+            return ""
+        what = self.accessibleName() or "The number"
+        if n > high:
+            return f"{what}: {_fmt(n)} is too high (at most {_fmt(high)})"
+        return f"{what}: {_fmt(n)} is too low (at least {_fmt(low)})"
+
+    def _set_problem(self, problem: str) -> None:
+        if problem == self._problem:
+            return
+        self._problem = problem
+        if self._message is not None:
+            self._message.show_problem(problem)
+        self.problemChanged.emit(problem)
+
+    def _check_text(self, text: str) -> None:
+        self._set_problem(self._range_problem(text))
+
+    # --- refusing, not clamping ---------------------------------------------------------------------------
+    def validate(self, text: str, pos: int) -> Any:
+        result = super().validate(text, pos)
+        state = result[0] if isinstance(result, tuple) else result
+        if state == QValidator.State.Invalid and _INTEGER.fullmatch(self._number_text(text)):
+            # a whole number out of range: let it stand (refused with a message), do not drop the keystroke
+            return (QValidator.State.Intermediate, text, pos)
+        return result
+
+    def event(self, event: QEvent) -> bool:
+        """Qt puts the old value back over a refused text when the field or the window loses the focus (without
+        a signal): show what was typed again, with its message, so a refused 40 never turns silently into 4."""
+        kept = self.lineEdit().text() if self._problem else None
+        result = super().event(event)
+        if kept is not None and self._problem and self.lineEdit().text() != kept:
+            blocked = self.lineEdit().blockSignals(True)
+            self.lineEdit().setText(kept)
+            self.lineEdit().blockSignals(blocked)
+        return result
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self._problem:
+            self.selectAll()
+            event.accept()  # Enter must not press OK / Next with a refused value
+            return
+        super().keyPressEvent(event)
+
+    def setValue(self, value: int) -> None:  # noqa: N802 - Qt naming
+        super().setValue(value)
+        self._check_text(self.lineEdit().text())
+
+    def setRange(self, minimum: int, maximum: int) -> None:  # noqa: N802 - Qt naming
+        super().setRange(minimum, maximum)
+        if hasattr(self, "_problem"):
+            self._check_text(self.lineEdit().text())
+
+    def setMaximum(self, maximum: int) -> None:  # noqa: N802 - Qt naming
+        self.setRange(min(self.minimum(), maximum), maximum)
+
+    def setMinimum(self, minimum: int) -> None:  # noqa: N802 - Qt naming
+        self.setRange(minimum, max(self.maximum(), minimum))
+
+    # --- select all on focus ------------------------------------------------------------------------------
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusInEvent(event)
+        self.selectAll()
+        # a click places the cursor after the focus arrived: select again when the button comes up
+        self._select_on_release = event.reason() == Qt.FocusReason.MouseFocusReason
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.lineEdit() and event.type() == QEvent.Type.MouseButtonRelease \
+                and self._select_on_release:
+            self._select_on_release = False
+            if not self.lineEdit().hasSelectedText():  # the user did not drag out a selection of their own
+                self.selectAll()
+        return super().eventFilter(watched, event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+        if self.hasFocus():
+            super().wheelEvent(event)
+        else:
+            event.ignore()
+
+
+def _fmt(n: int) -> str:
+    """A number for display: the minus sign (U+2212) for negatives."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def signed(n: int | float, plus: bool = False) -> str:
+    """A number for display with the real minus sign; ``plus`` writes +3 for positives."""
+    text = f"{n:g}" if isinstance(n, float) else str(n)
+    if text.startswith("-"):
+        return "\u2212" + text[1:]
+    return f"+{text}" if plus and n > 0 else text
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 roll"``, ``"3 rolls"``, ``"2 wound counters"``: the count with the right form of the word."""
+    return f"{_fmt(n)} {word if n == 1 else (many or word + 's')}"
+
+
+def number_field(spin: NumberSpin, *extra: QWidget) -> QWidget:
+    """A row widget: the number field, any ``extra`` widgets, then its problem message beside it (the room
+    for the message is kept, so a message never resizes the form)."""
+    row = QWidget(spin.parentWidget())
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    spin.setParent(row)
+    layout.addWidget(spin)
+    for w in extra:
+        layout.addWidget(w)
+    message = spin.message
+    message.setParent(row)
+    message.setMinimumWidth(spin.fontMetrics().horizontalAdvance("0" * 24))
+    layout.addWidget(message, 1)
+    return row
+
+
+def add_number_row(form: Any, text: str, spin: NumberSpin, *extra: QWidget) -> QLabel:
+    """A form row: ``text`` (its mnemonic goes to the field), the field and its problem message beside it."""
+    label = QLabel(text, spin.parentWidget())
+    label.setBuddy(spin)
+    form.addRow(label, number_field(spin, *extra))
+    return label
+
+
+def first_number_problem(root: QWidget, spins: Iterable[NumberSpin] | None = None) -> NumberSpin | None:
+    """The first enabled number field under ``root`` whose text is refused (focused and selected, so the user
+    can type again), or None: dialogs call it before they accept."""
+    for spin in (spins if spins is not None else root.findChildren(NumberSpin)):
+        if spin.isEnabled() and spin.problem():
+            spin.message.show_problem(spin.problem())
+            spin.setFocus(Qt.FocusReason.OtherFocusReason)
+            spin.selectAll()
+            return spin
+    return None

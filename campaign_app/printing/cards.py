@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import inch, mm
+from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Spacer, Table, TableStyle
@@ -30,34 +30,21 @@ from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Spacer, 
 from .decks import Block, Card, Deck, DeckError, DeckLibrary
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
+from .sizes import CARD_SIZES, CARD_STOCK, CARD_STOCK_SIZES, DEFAULT_SIZE, CardSize, PrintSetup
+from .typeset import keep_dice_codes
+
+__all__ = ["CARD_SIZES", "DEFAULT_SIZE", "CardSize", "PrintSetup", "build_cards_pdf", "check_card_fits",
+           "plan_grid", "build_alignment_test"]
 
 MIN_FONT = 7.0
 """The smallest text a card may print (points)."""
 
 
-@dataclass(frozen=True)
-class CardSize:
-    name: str
-    width: float  # points, portrait
-    height: float
-    label: str
-    base_font: float  # body text size before any shrinking
-
-
-CARD_SIZES: dict[str, CardSize] = {
-    "poker": CardSize("poker", 63 * mm, 88 * mm, "poker 63×88 mm", 9.0),
-    "tarot": CardSize("tarot", 70 * mm, 120 * mm, "tarot 70×120 mm", 9.5),
-    "index": CardSize("index", 3 * inch, 5 * inch, "index card 3×5 in", 9.5),
-    "a6": CardSize("a6", 105 * mm, 148 * mm, "A6 105×148 mm", 10.5),
-}
-DEFAULT_SIZE = "poker"
 LAYOUTS = ("fronts", "backs", "fold")
 
-PAGE_MARGIN = 4 * mm  # printers rarely print closer to the edge
-MIN_GUTTER = 2.5 * mm
-MAX_GUTTER = 8 * mm
-CUT_MARK = 3 * mm
-CUT_GAP = 0.5 * mm
+CUT_MARK = 3 * mm  # longest cut mark
+MIN_MARK = 1.5 * mm  # shorter room than this: no mark on that side
+CUT_GAP = 0.5 * mm  # between a mark and the card (or its bleed)
 INSET = 1.5 * mm  # border inside the cut line, so an uneven cut does not show
 PAD = 1.9 * mm  # text inside the border
 
@@ -89,11 +76,12 @@ class CardsPdf:
     size: str
     layout: str
     fits: list[Fit] = field(default_factory=list)
+    setup: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"pages": self.pages, "cards": self.cards, "per_page": self.per_page, "rotated": self.rotated,
                 "paper": self.paper, "size": self.size, "layout": self.layout,
-                "smallest_font": round(min((f.min_font for f in self.fits), default=0.0), 2)}
+                "smallest_font": round(min((f.min_font for f in self.fits), default=0.0), 2), **self.setup}
 
 
 # ---------------------------------------------------------------------------------------------- styles
@@ -118,6 +106,10 @@ def _gray_of(colour: colors.Color) -> colors.Color:
 class _Style:
     size: CardSize
     grayscale: bool
+    inset: float  # the card's border, inside the cut line (the safe margin on card stock)
+    bleed: float  # how far header bands and solid backs reach past the cut line
+    back_style: str
+    factor: float  # text size relative to the size's base font (grown to fill big cards)
     accent: colors.Color  # the deck colour (gray in grayscale)
     body: ParagraphStyle
     heading: ParagraphStyle
@@ -133,8 +125,9 @@ class _Style:
                    self.head_cell.fontSize, self.caption.fontSize)
 
 
-def _style(size: CardSize, deck: Deck, grayscale: bool) -> _Style:
-    base = size.base_font
+def _style(size: CardSize, deck: Deck, grayscale: bool, factor: float = 1.0, inset: float = INSET,
+           bleed: float = 0.0, back_style: str = "pattern") -> _Style:
+    base = size.base_font * factor
     accent = _hex(deck.back.colour)
     if grayscale:
         accent = _gray_of(accent)
@@ -144,7 +137,11 @@ def _style(size: CardSize, deck: Deck, grayscale: bool) -> _Style:
     heading = ParagraphStyle("heading", parent=body, fontName=FONT_BOLD, fontSize=base + 0.5,
                              leading=(base + 0.5) * 1.2, spaceBefore=base * 0.55, spaceAfter=0,
                              textColor=ink if grayscale else _mix(accent, colors.black, 0.35))
-    bullet = ParagraphStyle("bullet", parent=body, leftIndent=base * 1.0, bulletIndent=base * 0.15,
+    # reportlab starts a bullet's first line at bulletIndent + bullet width + 0.6 em when that is beyond
+    # leftIndent: indent the wrapped lines exactly that far, so that every line of the item starts together
+    bullet_indent = base * 0.15
+    bullet = ParagraphStyle("bullet", parent=body, bulletIndent=bullet_indent,
+                            leftIndent=bullet_indent + stringWidth("•", FONT, base) + base * 0.6,
                             spaceBefore=base * 0.15, bulletFontName=FONT)
     cell_size = base - 0.5
     cell = ParagraphStyle("cell", fontName=FONT, fontSize=cell_size, leading=cell_size * 1.12, textColor=ink)
@@ -154,7 +151,8 @@ def _style(size: CardSize, deck: Deck, grayscale: bool) -> _Style:
     title_colour = ink if grayscale else colors.white
     title = ParagraphStyle("title", fontName=FONT_BOLD, fontSize=base + 1.5, leading=(base + 1.5) * 1.12,
                            textColor=title_colour, alignment=TA_LEFT)
-    return _Style(size, grayscale, accent, body, heading, bullet, cell, head_cell, caption, title)
+    return _Style(size, grayscale, inset, bleed, back_style, factor, accent, body, heading, bullet, cell,
+                  head_cell, caption, title)
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -162,8 +160,9 @@ _RED_SUITS = re.compile("([♥♦])")
 
 
 def markup(text: str, grayscale: bool = False) -> str:
-    """Plain card text -> reportlab paragraph markup: XML escaped, ``**bold**``, line breaks, red ♥♦."""
-    out = escape(text.strip())
+    """Plain card text -> reportlab paragraph markup: XML escaped, ``**bold**``, line breaks, red ♥♦, dice
+    codes kept on one line."""
+    out = escape(keep_dice_codes(text.strip()))
     out = _BOLD.sub(r"<b>\1</b>", out)
     out = out.replace("\n", "<br/>")
     if not grayscale:
@@ -189,7 +188,7 @@ class FitTable(Flowable):
         self._table: Table | None = None
         self._tables: dict[float, Table] = {}
         self._cells: list[list[Paragraph]] | None = None
-        self.pad = style.cell.fontSize * 0.28
+        self.pad = style.cell.fontSize * 0.22
 
     def _col_widths(self, avail: float) -> list[float]:
         data = ([self.headers] if self.headers else []) + self.rows
@@ -208,7 +207,7 @@ class FitTable(Flowable):
                 natural[c] = max(natural[c], *(stringWidth(line, font, size) for line in lines))
                 plain = cell.replace("**", "")
                 # a short cell with a number ("−11 to −12", "1 per 100") reads badly broken: keep it whole
-                atomic = len(plain) <= 14 and any(ch.isdigit() for ch in plain)
+                atomic = len(plain) <= 11 and any(ch.isdigit() for ch in plain)
                 words = [plain] if atomic else plain.split()
                 longest = max((stringWidth(w, font, size) for w in words), default=0.0)
                 minimum[c] = max(minimum[c], longest)
@@ -384,11 +383,12 @@ class _ShrinkToFit(KeepInFrame):
         return result
 
 
-def resolve_rule_table(block: Block) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """The rows a ``rule_table`` block prints: the engine's table, cut to ``columns`` when given."""
+def resolve_rule_table(block: Block, rules: Any = None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The rows a ``rule_table`` block prints: the engine's table (for the campaign's ``rules`` when given),
+    cut to ``columns`` when given."""
     from ..rules.tables import rule_table
 
-    headers, rows = rule_table(block.name)
+    headers, rows = rule_table(block.name, rules)
     headers = tuple(headers)
     rows = [tuple(r) for r in rows]
     if block.columns:
@@ -412,31 +412,96 @@ def resolve_rule_table(block: Block) -> tuple[tuple[str, ...], list[tuple[str, .
     return headers, rows
 
 
-def card_flowables(card: Card, st: _Style) -> list[Flowable]:
-    """The card's blocks as reportlab flowables in the style ``st``."""
+class Numbers(Flowable):
+    """Key values in large numerals side by side, each with a small label under it."""
+
+    def __init__(self, items: Sequence[str], style: _Style) -> None:
+        super().__init__()
+        self.items = [tuple(part.strip() for part in item.split("|", 1)) for item in items]
+        self.st = style
+        self.big = style.body.fontSize * 2.1
+        self.label_style = ParagraphStyle("numlabel", parent=style.caption, alignment=TA_CENTER,
+                                          textColor=colors.Color(0.2, 0.2, 0.2), spaceBefore=0)
+        self._labels: list[Paragraph] = []
+        self._label_h = 0.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        n = len(self.items)
+        col = availWidth / n
+        self._labels = [Paragraph(markup(label, self.st.grayscale), self.label_style) for _v, label in self.items]
+        self._label_h = max(p.wrap(col - 2, 1000)[1] for p in self._labels)
+        self.width, self.height = availWidth, self.big * 1.05 + self._label_h
+        self._col = col
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:
+        return self.st.body.fontSize * 0.5
+
+    def draw(self) -> None:
+        c = self.canv
+        colour = colors.black if self.st.grayscale else _mix(self.st.accent, colors.black, 0.25)
+        for i, ((value, _label), para) in enumerate(zip(self.items, self._labels, strict=True)):
+            x = i * self._col
+            size = self.big
+            while size > self.st.body.fontSize and stringWidth(value, FONT_BOLD, size) > self._col - 2:
+                size -= 0.5
+            c.setFont(FONT_BOLD, size)
+            c.setFillColor(colour)
+            c.drawCentredString(x + self._col / 2, self._label_h + self.big * 0.22, value)
+            para.drawOn(c, x + 1, 0)
+
+
+def card_flowables(card: Card, st: _Style, rules: Any = None, rules_note: str = "") -> list[Flowable]:
+    """The card's blocks as reportlab flowables in the style ``st``; rule tables and ``{{placeholders}}``
+    follow ``rules`` (a :class:`~campaign_app.rules.tables.CardRules`, default rules when None);
+    ``rules_note`` (e.g. "Rules: default") is added under the cards that depend on them."""
+    from ..rules.tables import RULE_TABLES, fill_placeholders
+
+    def text(raw: str) -> str:
+        return markup(fill_placeholders(raw, rules), st.grayscale)
+
     out: list[Flowable] = []
+    depends = False
     for block in card.blocks:
+        raw_texts = [block.text, *block.items, block.caption]
+        depends = (depends or any("{{" in t for t in raw_texts)
+                   or (block.type == "rule_table" and RULE_TABLES[block.name].house_rules))
         if block.type == "heading":
-            out.append(Paragraph(markup(block.text, st.grayscale), st.heading))
+            out.append(Paragraph(text(block.text), st.heading))
         elif block.type == "paragraph":
-            out.append(Paragraph(markup(block.text, st.grayscale), st.body))
+            out.append(Paragraph(text(block.text), st.body))
         elif block.type == "bullets":
             for item in block.items:
-                out.append(Paragraph(markup(item, st.grayscale), st.bullet, bulletText="•"))
+                out.append(Paragraph(text(item), st.bullet, bulletText="•"))
+        elif block.type == "steps":
+            width = stringWidth(f"{len(block.items)}.", FONT_BOLD, st.body.fontSize)
+            step = ParagraphStyle("step", parent=st.bullet, bulletFontName=FONT_BOLD,
+                                  leftIndent=st.bullet.bulletIndent + width + st.body.fontSize * 0.6)
+            for n, item in enumerate(block.items, start=1):
+                out.append(Paragraph(text(item), step, bulletText=f"{n}."))
+        elif block.type == "numbers":
+            out.append(Numbers([fill_placeholders(item, rules) for item in block.items], st))
+            if block.caption:
+                out.append(Paragraph(text(block.caption), st.caption))
         elif block.type in ("table", "rule_table"):
             if block.type == "rule_table":
-                headers, rows = resolve_rule_table(block)
+                headers, rows = resolve_rule_table(block, rules)
             else:
                 headers, rows = block.headers, list(block.rows)
+                headers = tuple(fill_placeholders(h, rules) for h in headers)
+                rows = [tuple(fill_placeholders(c, rules) for c in r) for r in rows]
             out.append(FitTable(headers, rows, st, block.widths))
             if block.caption:
-                out.append(Paragraph(markup(block.caption, st.grayscale), st.caption))
+                out.append(Paragraph(text(block.caption), st.caption))
         elif block.type == "fields":
             out.append(Fields(block.items, st))
         elif block.type == "boxes":
             out.append(Boxes(block.text, block.count, st))
         else:  # pragma: no cover - decks.py validates the types
             raise DeckError(f"unknown block type {block.type!r}")
+    if depends and rules_note:
+        out.append(Paragraph(escape(rules_note), ParagraphStyle("rules_note", parent=st.caption,
+                                                                spaceBefore=st.body.fontSize * 0.5)))
     if out and isinstance(out[0], Paragraph):
         out.insert(0, Spacer(0, 0))  # no space above the first block
     return out
@@ -445,19 +510,56 @@ def card_flowables(card: Card, st: _Style) -> list[Flowable]:
 # ---------------------------------------------------------------------------------------------- one card
 
 
+def _one_line_words(words: Sequence[str], font: str, size: float, width: float) -> int:
+    """How many of ``words`` fit on the first line of ``width`` (greedy, like the paragraph does)."""
+    space = stringWidth(" ", font, size)
+    used, n = 0.0, 0
+    for word in words:
+        w = stringWidth(word, font, size)
+        if n and used + space + w > width:
+            break
+        used += (space if n else 0) + w
+        n += 1
+    return n
+
+
 def _title_paragraph(card: Card, st: _Style, width: float) -> Paragraph:
-    """The title, two lines at most: shrinks from title size to body size before giving up."""
+    """The title, two lines at most, never one word alone on a second line: it shrinks (down to body size)
+    when that makes it fit one line; otherwise it breaks before its last two words. Too long for two lines
+    even at body size: CardFitError."""
+    words = card.title.split()
+    floor = max(MIN_FONT, st.body.fontSize)
+
+    def para(size: float, text: str) -> tuple[Paragraph, float, float]:
+        style = ParagraphStyle("t", parent=st.title, fontSize=size, leading=size * 1.12)
+        p = Paragraph(text, style)
+        _, h = p.wrap(width, 1000)
+        return p, h, style.leading
+
+    plain = markup(card.title, grayscale=True)
     size = st.title.fontSize
     while True:
-        style = ParagraphStyle("t", parent=st.title, fontSize=size, leading=size * 1.12)
-        para = Paragraph(markup(card.title, grayscale=True), style)
-        _, h = para.wrap(width, 1000)
-        if h <= 2 * style.leading + 0.01 or size <= st.body.fontSize:
-            if h > 2 * style.leading + 0.01:
-                raise CardFitError(f"card {card.full_id} ({card.source}): the title {card.title!r} needs "
-                                   f"more than two lines on a {st.size.label} card; shorten it")
-            return para
-        size -= 0.5
+        p, h, leading = para(size, plain)
+        first = _one_line_words(words, FONT_BOLD, size, width)
+        if first >= len(words):
+            return p  # one line
+        orphan = len(words) > 2 and len(words) - first == 1
+        if not orphan and h <= 2 * leading + 0.01:
+            return p
+        if size - 0.25 < floor:
+            break
+        size -= 0.25
+    # still one word alone (or three lines) at body size: back to full size, broken before the last two words
+    size = st.title.fontSize
+    while size >= floor:
+        head, tail = " ".join(words[:-2]), " ".join(words[-2:])
+        text = f"{markup(head, grayscale=True)}<br/>{markup(tail, grayscale=True)}"
+        p, h, leading = para(size, text)
+        if h <= 2 * leading + 0.01:
+            return p
+        size -= 0.25
+    raise CardFitError(f"card {card.full_id} ({card.source}): the title {card.title!r} needs more than two "
+                       f"lines on a {st.size.label} card; shorten it")
 
 
 @dataclass
@@ -468,35 +570,82 @@ class _Laid:
     kif: KeepInFrame
     body_box: tuple[float, float, float, float]  # x, y, w, h in card coordinates
     fit: Fit
+    style: _Style
 
 
 def _footer_size(st: _Style) -> float:
     return MIN_FONT
 
 
-def _lay_out(card: Card, st: _Style, canvas: Canvas) -> _Laid:
+def _strip_width(card: Card) -> float:
+    """The phase strip along the card's left edge (0 when the card has no phase)."""
+    return MIN_FONT * 1.05 if card.phase else 0.0
+
+
+PHASE_COLOURS: dict[str, str] = {
+    "setup": "#2e7d32", "turn": "#1f5fa8", "action": "#b35c00", "aftermath": "#a12b2b",
+    "campaign": "#6a3d9a", "reference": "#5a5a5a",
+}
+"""The colour strip of each phase (the same on every deck, so a glance finds the turn cards)."""
+
+
+def _lay_out(card: Card, st: _Style, canvas: Canvas, rules: Any = None, rules_note: str = "") -> _Laid:
     size = st.size
-    inner_w = size.width - 2 * (INSET + PAD)
-    title = _title_paragraph(card, st, inner_w)
-    _, title_h = title.wrap(inner_w, 1000)
+    strip = _strip_width(card)
+    title_w = size.width - 2 * (st.inset + PAD)
+    inner_w = title_w - strip
+    title = _title_paragraph(card, st, title_w)
+    _, title_h = title.wrap(title_w, 1000)
     header_h = title_h + 2 * PAD * 0.7
     footer_h = _footer_size(st) * 1.85
-    body_top = size.height - INSET - header_h - PAD * 0.9
-    body_bottom = INSET + footer_h + PAD * 0.4
+    body_top = size.height - st.inset - header_h - PAD * 0.9
+    body_bottom = st.inset + footer_h + PAD * 0.4
     body_h = body_top - body_bottom
-    content = card_flowables(card, st)
+    content = card_flowables(card, st, rules, rules_note)
     kif = _ShrinkToFit(inner_w, body_h, content=content, mode="shrink", fakeWidth=False, name=card.full_id)
     kif.canv = canvas
     w, h = kif.wrap(inner_w, body_h)
     scale = float(getattr(kif, "_scale", 1.0))
-    min_font = st.smallest / scale
+    min_font = min(st.smallest / scale, _footer_size(st))
     if min_font < MIN_FONT - 1e-6 or h > body_h + 0.5 or w > inner_w + 0.5:
         raise CardFitError(
             f"card {card.full_id} ({card.title!r}, {card.source}) does not fit a {size.label} card: its text "
-            f"would have to shrink to {min_font:.1f} pt, below the {MIN_FONT:g} pt minimum; shorten it or "
-            f"split it into two cards")
+            f"would have to shrink to {st.smallest / scale:.1f} pt, below the {MIN_FONT:g} pt minimum; shorten "
+            f"it or split it into two cards")
     fit = Fit(card.full_id, scale, min_font)
-    return _Laid(title, title_h, header_h, kif, (INSET + PAD, body_bottom, inner_w, body_h), fit)
+    return _Laid(title, title_h, header_h, kif, (st.inset + PAD + strip, body_bottom, inner_w, body_h), fit, st)
+
+
+def _lay_out_grown(card: Card, deck: Deck, st: _Style, canvas: Canvas, rules: Any = None,
+                   rules_note: str = "") -> _Laid:
+    """Lay the card out at the size's base font; when its text leaves room, grow the text (up to the
+    size's ``max_font``) to fill the card, as large as still fits without shrinking."""
+    laid = _lay_out(card, st, canvas, rules, rules_note)
+    top = st.size.max_font / st.size.base_font
+    if laid.fit.scale > 1.0 + 1e-6 or top <= 1.0:
+        return laid
+    _, h = laid.kif.wrap(laid.body_box[2], laid.body_box[3])
+    if h <= 0 or h > laid.body_box[3] * 0.92:
+        return laid
+
+    def attempt(factor: float) -> _Laid | None:
+        grown = _style(st.size, deck, st.grayscale, factor, st.inset, st.bleed, st.back_style)
+        try:
+            result = _lay_out(card, grown, canvas, rules, rules_note)
+        except CardFitError:
+            return None
+        return result if result.fit.scale <= 1.0 + 1e-6 else None
+
+    # wrapped text grows about with the square of its size: start from that guess, step down a little
+    guess = min(top, (laid.body_box[3] / h) ** 0.5 * 0.98)
+    for step in range(4):
+        factor = guess * (1 - 0.05 * step)
+        if factor <= 1.02:
+            break
+        found = attempt(factor)
+        if found is not None:
+            return found
+    return laid
 
 
 def check_card_fits(card: Card, deck: Deck, size: str = DEFAULT_SIZE) -> Fit:
@@ -508,55 +657,81 @@ def check_card_fits(card: Card, deck: Deck, size: str = DEFAULT_SIZE) -> Fit:
     return _lay_out(card, _style(_card_size(size), deck, False), canvas).fit
 
 
+def _rounded_top(canvas: Canvas, x0: float, y0: float, x1: float, y1: float, radius: float) -> Any:
+    path = canvas.beginPath()
+    path.moveTo(x0, y0)
+    path.lineTo(x0, y1 - radius)
+    path.arcTo(x0, y1 - 2 * radius, x0 + 2 * radius, y1, startAng=180, extent=-90)
+    path.lineTo(x1 - radius, y1)
+    path.arcTo(x1 - 2 * radius, y1 - 2 * radius, x1, y1, startAng=90, extent=-90)
+    path.lineTo(x1, y0)
+    path.close()
+    return path
+
+
 def _draw_front(canvas: Canvas, card: Card, deck: Deck, st: _Style, laid: _Laid, index: int,
                 total: int) -> None:
     size = st.size
     w, h = size.width, size.height
     radius = 2.5 * mm
-    # border and header band
+    ins = st.inset
+    # border and header band (with a bleed, the band runs past the top and side cut lines)
     canvas.setLineWidth(0.9 if not st.grayscale else 0.7)
     canvas.setStrokeColor(st.accent if not st.grayscale else colors.black)
-    header_y = h - INSET - laid.header_h
+    header_y = h - ins - laid.header_h
     if not st.grayscale:
-        path = canvas.beginPath()
-        # the band follows the rounded top corners
-        path.moveTo(INSET, header_y)
-        path.lineTo(INSET, h - INSET - radius)
-        path.arcTo(INSET, h - INSET - 2 * radius, INSET + 2 * radius, h - INSET, startAng=180, extent=-90)
-        path.lineTo(w - INSET - radius, h - INSET)
-        path.arcTo(w - INSET - 2 * radius, h - INSET - 2 * radius, w - INSET, h - INSET, startAng=90,
-                   extent=-90)
-        path.lineTo(w - INSET, header_y)
-        path.close()
         canvas.setFillColor(st.accent)
-        canvas.drawPath(path, stroke=0, fill=1)
+        if st.bleed > 0:
+            canvas.rect(-st.bleed, header_y, w + 2 * st.bleed, h + st.bleed - header_y, stroke=0, fill=1)
+        else:
+            canvas.drawPath(_rounded_top(canvas, ins, header_y, w - ins, h - ins, radius), stroke=0, fill=1)
     else:
         canvas.setLineWidth(0.6)
-        canvas.line(INSET + PAD * 0.5, header_y, w - INSET - PAD * 0.5, header_y)
+        canvas.line(ins + PAD * 0.5, header_y, w - ins - PAD * 0.5, header_y)
     canvas.setLineWidth(0.9 if not st.grayscale else 0.7)
-    canvas.roundRect(INSET, INSET, w - 2 * INSET, h - 2 * INSET, radius, stroke=1, fill=0)
-    laid.title.drawOn(canvas, INSET + PAD, header_y + (laid.header_h - laid.title_h) / 2)
-    # footer: system on the left; tag and number on the right
+    canvas.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius, stroke=1, fill=0)
+    laid.title.drawOn(canvas, ins + PAD, header_y + (laid.header_h - laid.title_h) / 2)
     fs = _footer_size(st)
+    footer_top = ins + fs * 1.85
+    # phase: a colour strip down the left of the body with the phase word in it
+    if card.phase:
+        strip = _strip_width(card)
+        colour = _hex(PHASE_COLOURS.get(card.phase, "#5a5a5a"))
+        if st.grayscale:
+            colour = _gray_of(colour)
+        x0 = ins + PAD * 0.45
+        y0, y1 = footer_top, header_y - PAD * 0.45
+        canvas.setFillColor(colour)
+        canvas.roundRect(x0, y0, strip, y1 - y0, 1.2, stroke=0, fill=1)
+        canvas.saveState()
+        canvas.setFillColor(colors.white)
+        canvas.setFont(FONT_BOLD, fs)
+        canvas.translate(x0 + strip / 2 + fs * 0.35, y1 - PAD)
+        canvas.rotate(90)
+        canvas.drawRightString(0, 0, card.phase.upper())
+        canvas.restoreState()
+    # footer: system on the left; tag and number on the right
     canvas.setFont(FONT, fs)
     canvas.setFillColor(colors.Color(0.35, 0.35, 0.35))
-    y = INSET + fs * 0.65
+    y = ins + fs * 0.65
     right = f"{index}/{total}"
-    canvas.drawRightString(w - INSET - PAD, y, right)
+    canvas.drawRightString(w - ins - PAD, y, right)
     right_w = stringWidth(right, FONT, fs)
     if card.tag:
         canvas.setFont(FONT_BOLD, fs)
         canvas.setFillColor(colors.black if st.grayscale else _mix(st.accent, colors.black, 0.3))
         tag = f"{card.tag} ·"
-        canvas.drawRightString(w - INSET - PAD - right_w - fs * 0.3, y, tag)
+        canvas.drawRightString(w - ins - PAD - right_w - fs * 0.3, y, tag)
         right_w += stringWidth(tag, FONT_BOLD, fs) + fs * 0.3
     canvas.setFont(FONT, fs)
     canvas.setFillColor(colors.Color(0.35, 0.35, 0.35))
-    room = w - 2 * (INSET + PAD) - right_w - fs
+    room = w - 2 * (ins + PAD) - right_w - fs
     system = card.system
+    if stringWidth(system, FONT, fs) > room and deck.short:
+        system = deck.short
     while system and stringWidth(system, FONT, fs) > room:
         system = system[:-2] + "…" if len(system) > 2 else ""
-    canvas.drawString(INSET + PAD, y, system)
+    canvas.drawString(ins + PAD, y, system)
     # body
     bx, by, bw, bh = laid.body_box
     frame = Frame(bx, by, bw, bh, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
@@ -565,11 +740,19 @@ def _draw_front(canvas: Canvas, card: Card, deck: Deck, st: _Style, laid: _Laid,
         raise CardFitError(f"card {card.full_id} does not fit its frame")
 
 
+def _back_ink(deck: Deck, st: _Style) -> colors.Color:
+    if st.grayscale:
+        return colors.black
+    if st.back_style == "solid":
+        return colors.white
+    return _mix(_hex(deck.back.colour), colors.black, 0.2)
+
+
 def _back_text(deck: Deck, st: _Style, canvas: Canvas) -> tuple[KeepInFrame, float]:
     """The back's title, text and system, shrunk to fit; built once per deck and drawn on every back."""
     size = st.size
-    ink = colors.black if st.grayscale else colors.white
-    inner_w = size.width - 2 * (INSET + 6 * mm)
+    ink = _back_ink(deck, st)
+    inner_w = size.width - 2 * (st.inset + 6 * mm)
     title_size = size.base_font * 1.8
     title_style = ParagraphStyle("back_title", fontName=FONT_BOLD, fontSize=title_size,
                                  leading=title_size * 1.15, alignment=TA_CENTER, textColor=ink)
@@ -583,7 +766,7 @@ def _back_text(deck: Deck, st: _Style, canvas: Canvas) -> tuple[KeepInFrame, flo
         flow.append(Paragraph(markup(deck.back.text, True), text_style))
     if deck.system and deck.system != deck.back.title:
         flow.append(Paragraph(escape(deck.system), small_style))
-    box_h = size.height - 2 * (INSET + 8 * mm)
+    box_h = size.height - 2 * (st.inset + 8 * mm)
     kif = _ShrinkToFit(inner_w, box_h, content=flow, mode="shrink", fakeWidth=False, name=f"back-{deck.id}")
     kif.canv = canvas
     _, fh = kif.wrap(inner_w, box_h)
@@ -591,40 +774,77 @@ def _back_text(deck: Deck, st: _Style, canvas: Canvas) -> tuple[KeepInFrame, flo
 
 
 def _draw_back(canvas: Canvas, deck: Deck, st: _Style, text: tuple[KeepInFrame, float]) -> None:
+    """A back: by default a light tint of the deck colour with a frame and a diagonal pattern (little ink,
+    no curling, a small misalignment does not show); ``solid`` fills it with the deck colour."""
     size = st.size
     w, h = size.width, size.height
     radius = 2.5 * mm
+    ins = st.inset
     back_colour = _hex(deck.back.colour)
+    ink = _back_ink(deck, st)
     if st.grayscale:
         canvas.setStrokeColor(colors.black)
         canvas.setLineWidth(0.9)
-        canvas.roundRect(INSET, INSET, w - 2 * INSET, h - 2 * INSET, radius, stroke=1, fill=0)
+        canvas.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius, stroke=1, fill=0)
         canvas.setStrokeColor(colors.Color(0.55, 0.55, 0.55))
         canvas.setLineWidth(0.4)
-        canvas.roundRect(INSET + 2 * mm, INSET + 2 * mm, w - 2 * INSET - 4 * mm, h - 2 * INSET - 4 * mm,
+        canvas.roundRect(ins + 2 * mm, ins + 2 * mm, w - 2 * ins - 4 * mm, h - 2 * ins - 4 * mm,
                          radius * 0.7, stroke=1, fill=0)
-        ink = colors.black
-    else:
+    elif st.back_style == "solid":
         canvas.setFillColor(back_colour)
-        canvas.setStrokeColor(back_colour)
-        canvas.roundRect(INSET, INSET, w - 2 * INSET, h - 2 * INSET, radius, stroke=0, fill=1)
+        if st.bleed > 0:
+            canvas.rect(-st.bleed, -st.bleed, w + 2 * st.bleed, h + 2 * st.bleed, stroke=0, fill=1)
+        else:
+            canvas.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius, stroke=0, fill=1)
         canvas.setStrokeColor(_mix(back_colour, colors.white, 0.55))
         canvas.setLineWidth(0.6)
-        canvas.roundRect(INSET + 2 * mm, INSET + 2 * mm, w - 2 * INSET - 4 * mm, h - 2 * INSET - 4 * mm,
+        canvas.roundRect(ins + 2 * mm, ins + 2 * mm, w - 2 * ins - 4 * mm, h - 2 * ins - 4 * mm,
                          radius * 0.7, stroke=1, fill=0)
-        ink = colors.white
+    else:
+        # light tint, diagonal hatching in the deck colour, a frame band 2.5 mm wide inside the border
+        tint = _mix(back_colour, colors.white, 0.9)
+        canvas.setFillColor(tint)
+        canvas.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius, stroke=0, fill=1)
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.setStrokeColor(_mix(back_colour, colors.white, 0.72))
+        canvas.setLineWidth(0.5)
+        step = 3 * mm
+        k = -h
+        while k < w:
+            canvas.line(k, 0, k + h, h)
+            k += step
+        canvas.restoreState()
+        canvas.setStrokeColor(back_colour)
+        canvas.setLineWidth(2.2 * mm)
+        band = ins + 1.1 * mm + 0.8 * mm
+        canvas.roundRect(band, band, w - 2 * band, h - 2 * band, radius, stroke=1, fill=0)
+        # a clear panel behind the text
+        kif, fh = text
+        canvas.setFillColor(colors.white)
+        canvas.setStrokeColor(_mix(back_colour, colors.white, 0.4))
+        canvas.setLineWidth(0.6)
+        canvas.roundRect(ins + 5 * mm, (h - fh) / 2 - 3 * mm, w - 2 * (ins + 5 * mm), fh + 6 * mm, 2 * mm,
+                         stroke=1, fill=1)
     # a suit in each corner
     suit_size = st.size.base_font * 1.3
     canvas.setFont(FONT, suit_size)
-    canvas.setFillColor(ink if st.grayscale else _mix(back_colour, colors.white, 0.65))
-    off = INSET + 2 * mm + suit_size * 0.45
+    if st.grayscale:
+        canvas.setFillColor(ink)
+    elif st.back_style == "solid":
+        canvas.setFillColor(_mix(back_colour, colors.white, 0.65))
+    else:
+        canvas.setFillColor(colors.white)
+    off = ins + 2 * mm + suit_size * 0.45
     for x, y, suit in ((off, h - off - suit_size * 0.7, "♠"), (w - off, h - off - suit_size * 0.7, "♥"),
                        (off, off, "♣"), (w - off, off, "♦")):
         canvas.drawCentredString(x, y, suit)
     # title, text and system in the middle
     kif, fh = text
-    inner_w = w - 2 * (INSET + 6 * mm)
-    frame = Frame(INSET + 6 * mm, (h - fh) / 2 - 1, inner_w, fh + 2, leftPadding=0, rightPadding=0,
+    inner_w = w - 2 * (ins + 6 * mm)
+    frame = Frame(ins + 6 * mm, (h - fh) / 2 - 1, inner_w, fh + 2, leftPadding=0, rightPadding=0,
                   topPadding=0, bottomPadding=0, showBoundary=0, id=f"back-{deck.id}")
     frame.add(kif, canvas)
 
@@ -635,7 +855,9 @@ def _draw_back(canvas: Canvas, deck: Deck, st: _Style, text: tuple[KeepInFrame, 
 @dataclass(frozen=True)
 class Grid:
     """Where the slots sit on a page (points, page coordinates): a slot holds one card, or one front+back
-    pair in the fold-over layout. ``rotated``: cards lie on their side (90°)."""
+    pair in the fold-over layout. Cards touch (shared cut lines) unless there is a bleed: then
+    ``gutter`` = 2 × bleed. Everything, bleed included, lies inside the safe ``margin``.
+    ``rotated``: cards lie on their side (90°)."""
 
     page_w: float
     page_h: float
@@ -643,12 +865,14 @@ class Grid:
     card_h: float
     cols: int
     rows: int
-    gutter_x: float
-    gutter_y: float
+    gutter: float
     left: float
     bottom: float
     rotated: bool
     pair: bool  # fold-over: each slot is two cards side by side
+    margin: float
+    bleed: float
+    stock: bool = False  # one card per page on card stock (no cut marks)
 
     @property
     def slot_w(self) -> float:
@@ -658,88 +882,126 @@ class Grid:
     def per_page(self) -> int:
         return self.cols * self.rows
 
+    @property
+    def width(self) -> float:
+        return self.cols * self.slot_w + (self.cols - 1) * self.gutter
+
+    @property
+    def height(self) -> float:
+        return self.rows * self.card_h + (self.rows - 1) * self.gutter
+
     def slot_origin(self, index: int) -> tuple[float, float]:
         """Lower-left corner of slot ``index`` (row by row from the top left)."""
         row, col = divmod(index, self.cols)
-        top = self.bottom + self.rows * self.card_h + (self.rows - 1) * self.gutter_y
-        x = self.left + col * (self.slot_w + self.gutter_x)
-        y = top - (row + 1) * self.card_h - row * self.gutter_y
+        top = self.bottom + self.height
+        x = self.left + col * (self.slot_w + self.gutter)
+        y = top - (row + 1) * self.card_h - row * self.gutter
         return x, y
 
 
-def _fit_count(avail: float, item: float) -> int:
+def _fit_count(avail: float, item: float, gutter: float) -> int:
     if item > avail:
         return 0
-    return int((avail + MIN_GUTTER) // (item + MIN_GUTTER))
+    return int((avail + gutter) // (item + gutter))
 
 
-def _spread(avail: float, item: float, n: int) -> tuple[float, float]:
-    """Gutter and leading offset to centre ``n`` items of ``item`` in ``avail``."""
-    if n <= 1:
-        return 0.0, (avail - item * n) / 2
-    gutter = min(MAX_GUTTER, (avail - n * item) / (n - 1))
-    used = n * item + (n - 1) * gutter
-    return gutter, (avail - used) / 2
-
-
-def plan_grid(paper: str, size: str, layout: str = "fronts") -> Grid:
-    """The most cards per page (portrait paper; cards upright or on their side, upright on a tie)."""
-    page_w, page_h = paper_size(paper)
+def plan_grid(paper: str, size: str, layout: str = "fronts", setup: PrintSetup | None = None) -> Grid:
+    """The most cards per page inside the safe margin (portrait paper; cards upright or on their side,
+    upright on a tie), centred. ``paper`` "card": one card per page on card stock of the card's size."""
+    setup = setup or PrintSetup()
     card = _card_size(size)
+    margin, bleed = setup.margin_pt, setup.bleed_pt
     pair = layout == "fold"
+    if paper == CARD_STOCK:
+        if size not in CARD_STOCK_SIZES:
+            raise DeckError(f"card stock printing takes {', '.join(CARD_STOCK_SIZES)} cards (3×5 in, 4×6 in, A6), "
+                            f"not {card.label}: print {size} cards on A4 or Letter and cut them out")
+        if pair:
+            raise DeckError("card stock takes one card per page: print the backs on the other side "
+                            "(duplex backs) instead of the fold-over layout")
+        return Grid(card.width, card.height, card.width, card.height, 1, 1, 0.0, 0.0, 0.0, False, False,
+                    margin, 0.0, stock=True)
+    page_w, page_h = paper_size(paper)
+    gutter = 2 * bleed
     best: Grid | None = None
     for rotated in (False, True):
         cw, ch = (card.height, card.width) if rotated else (card.width, card.height)
         slot_w = cw * (2 if pair else 1)
-        avail_w = page_w - 2 * PAGE_MARGIN
-        avail_h = page_h - 2 * PAGE_MARGIN
-        cols, rows = _fit_count(avail_w, slot_w), _fit_count(avail_h, ch)
+        avail_w = page_w - 2 * (margin + bleed)
+        avail_h = page_h - 2 * (margin + bleed)
+        cols, rows = _fit_count(avail_w, slot_w, gutter), _fit_count(avail_h, ch, gutter)
         if cols * rows == 0:
             continue
-        gx, ox = _spread(avail_w, slot_w, cols)
-        gy, oy = _spread(avail_h, ch, rows)
-        grid = Grid(page_w, page_h, cw, ch, cols, rows, gx, gy, PAGE_MARGIN + ox, PAGE_MARGIN + oy, rotated,
-                    pair)
+        width = cols * slot_w + (cols - 1) * gutter
+        height = rows * ch + (rows - 1) * gutter
+        grid = Grid(page_w, page_h, cw, ch, cols, rows, gutter, (page_w - width) / 2, (page_h - height) / 2,
+                    rotated, pair, margin, bleed)
         if best is None or grid.per_page > best.per_page:
             best = grid
     if best is None:
         if pair:
-            raise DeckError(f"a front-and-back pair of {card.label} cards does not fit on {paper} paper: "
-                            f"use duplex backs instead of the fold-over layout")
-        raise DeckError(f"a {card.label} card does not fit on {paper} paper")
+            raise DeckError(f"a front-and-back pair of {card.label} cards does not fit on {paper} paper inside "
+                            f"a {setup.margin:g} mm margin: use duplex backs instead of the fold-over layout")
+        raise DeckError(f"a {card.label} card does not fit on {paper} paper inside a {setup.margin:g} mm margin")
     return best
 
 
-def _cut_marks(canvas: Canvas, grid: Grid, x: float, y: float, w: float, h: float) -> None:
-    """Short marks in line with each edge of the box (x, y, w, h), drawn outside it: in the gutter towards
-    a neighbour (marks of two neighbours meet on the same cut line) or in the page margin."""
-    def reach(gap: float) -> float:
-        return max(0.0, min(CUT_MARK, gap - 2 * CUT_GAP))
+def _cut_lines(grid: Grid, slots: Sequence[int]) -> tuple[list[float], list[float]]:
+    """The x of every vertical and the y of every horizontal cut line of the cards in ``slots``."""
+    xs: set[float] = set()
+    ys: set[float] = set()
+    for slot in slots:
+        x, y = grid.slot_origin(slot)
+        xs.update((round(x, 3), round(x + grid.slot_w, 3)))
+        ys.update((round(y, 3), round(y + grid.card_h, 3)))
+    return sorted(xs), sorted(ys)
 
-    left = reach(grid.gutter_x if x > grid.left + 1 else x - 1 * mm)
-    right = reach(grid.gutter_x if x + w < grid.page_w - grid.left - 1 else grid.page_w - x - w - 1 * mm)
-    down = reach(grid.gutter_y if y > grid.bottom + 1 else y - 1 * mm)
-    up = reach(grid.gutter_y if y + h < grid.page_h - grid.bottom - 1 else grid.page_h - y - h - 1 * mm)
+
+def _page_marks(canvas: Canvas, grid: Grid, slots: Sequence[int], dx: float = 0.0, dy: float = 0.0,
+                fold_xs: Sequence[float] = ()) -> None:
+    """Cut marks in line with every cut line, outside the block of cards (past its bleed), only where the
+    room between the block and the safe margin allows a mark of at least MIN_MARK; fold marks (dashed) in
+    line with the fold of each fold-over pair. ``dx``/``dy``: the duplex offset of a back page (marks move
+    with the cards, still never closer to the edge than the margin)."""
+    if grid.stock or not slots:
+        return
+    xs, ys = _cut_lines(grid, slots)
+    left, right = grid.left - grid.bleed + dx, grid.left + grid.width + grid.bleed + dx
+    bottom, top = grid.bottom - grid.bleed + dy, grid.bottom + grid.height + grid.bleed + dy
+    m = grid.margin
+
+    def reach(room: float) -> float:
+        length = min(CUT_MARK, room - CUT_GAP)
+        return length if length >= MIN_MARK else 0.0
+
+    up = reach(grid.page_h - m - top)
+    down = reach(bottom - m)
+    to_left = reach(left - m)
+    to_right = reach(grid.page_w - m - right)
     canvas.saveState()
     canvas.setLineWidth(0.3)
     canvas.setStrokeColor(colors.Color(0.3, 0.3, 0.3))
-    for cx in (x, x + w):
-        canvas.line(cx, y - CUT_GAP, cx, y - CUT_GAP - down)
-        canvas.line(cx, y + h + CUT_GAP, cx, y + h + CUT_GAP + up)
-    for cy in (y, y + h):
-        canvas.line(x - CUT_GAP, cy, x - CUT_GAP - left, cy)
-        canvas.line(x + w + CUT_GAP, cy, x + w + CUT_GAP + right, cy)
-    canvas.restoreState()
-
-
-def _fold_marks(canvas: Canvas, grid: Grid, x: float, y: float, h: float) -> None:
-    canvas.saveState()
-    canvas.setLineWidth(0.3)
-    canvas.setStrokeColor(colors.Color(0.45, 0.45, 0.45))
-    canvas.setDash(1.2, 1.2)
-    reach = min(CUT_MARK, (grid.gutter_y / 2 if grid.rows > 1 else CUT_MARK))
-    canvas.line(x, y - CUT_GAP, x, y - CUT_GAP - reach)
-    canvas.line(x, y + h + CUT_GAP, x, y + h + CUT_GAP + reach)
+    for x in xs:
+        x += dx
+        if up:
+            canvas.line(x, top + CUT_GAP, x, top + CUT_GAP + up)
+        if down:
+            canvas.line(x, bottom - CUT_GAP, x, bottom - CUT_GAP - down)
+    for y in ys:
+        y += dy
+        if to_left:
+            canvas.line(left - CUT_GAP, y, left - CUT_GAP - to_left, y)
+        if to_right:
+            canvas.line(right + CUT_GAP, y, right + CUT_GAP + to_right, y)
+    if fold_xs:
+        canvas.setStrokeColor(colors.Color(0.45, 0.45, 0.45))
+        canvas.setDash(1.2, 1.2)
+        for x in fold_xs:
+            x += dx
+            if up:
+                canvas.line(x, top + CUT_GAP, x, top + CUT_GAP + up)
+            if down:
+                canvas.line(x, bottom - CUT_GAP, x, bottom - CUT_GAP - down)
     canvas.restoreState()
 
 
@@ -775,46 +1037,58 @@ def _decks_of(decks: Mapping[str, Deck] | DeckLibrary) -> Mapping[str, Deck]:
 def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[bytes], *,
                     decks: Mapping[str, Deck] | DeckLibrary, size: str = DEFAULT_SIZE,
                     paper: str | None = None, grayscale: bool = False, layout: str = "fronts",
-                    progress: Progress | None = None, title: str = "Play-aid cards") -> CardsPdf:
+                    progress: Progress | None = None, title: str = "Play-aid cards",
+                    setup: PrintSetup | None = None, rules: Any = None) -> CardsPdf:
     """Write ``cards`` (in order) as a PDF to ``output`` (a path or a binary file object).
 
     ``decks`` maps deck ids to decks (or pass the DeckLibrary): it gives each card's colour and back face.
     ``layout``: "fronts" (fronts only), "backs" (each page of fronts followed by its page of backs, mirrored
     left-right for duplex printing flipped on the long edge) or "fold" (front and back side by side; cut
-    around the pair and fold on the dashed mark). ``paper`` None: :func:`default_paper`.
-    ``progress(done, total)`` is called after each card. Raises CardFitError (naming the card) when a card
-    does not fit, DeckError for a bad size, paper or layout; nothing is written then.
+    around the pair and fold on the dashed mark). ``paper`` None: :func:`default_paper`; "card": one card per
+    page on card stock of the card's size. ``setup``: safe margin, bleed, duplex offset and back style
+    (:class:`PrintSetup`). ``rules``: a campaign's :class:`~campaign_app.rules.tables.CardRules` (thresholds,
+    objective XP, replacement leader, reward dice ...); None prints the default rules, and every card that
+    depends on them says which. ``progress(done, total)`` is called after each card. Raises CardFitError (naming
+    the card) when a card does not fit, DeckError for a bad size, paper or layout; nothing is written then.
     """
     if layout not in LAYOUTS:
         raise DeckError(f"unknown layout {layout!r}: use one of {', '.join(LAYOUTS)}")
     if not cards:
         raise DeckError("no cards to print")
+    setup = setup or PrintSetup()
     card_size = _card_size(size)
     paper = (paper or default_paper()).lower()
-    try:
-        paper_size(paper)
-    except ValueError as exc:
-        raise DeckError(str(exc)) from None
+    if paper != CARD_STOCK:
+        try:
+            paper_size(paper)
+        except ValueError as exc:
+            raise DeckError(f"{exc} (or {CARD_STOCK} for card stock)") from None
     deck_map = _decks_of(decks)
     for card in cards:
         if card.deck_id not in deck_map:
             raise DeckError(f"card {card.full_id}: its deck {card.deck_id!r} was not given")
     register_fonts()
-    grid = plan_grid(paper, size, layout)
+    from ..rules.tables import CardRules
+
+    rules = rules if rules is not None else CardRules()
+    grid = plan_grid(paper, size, layout, setup)
+    inset = max(INSET, setup.margin_pt) if grid.stock else INSET
+    bleed = 0.0 if grid.stock else setup.bleed_pt
 
     # Lay every card out first (on a scratch canvas) so that a card that does not fit stops the build
     # before anything is written.
     import io
 
     scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=FONT)
-    styles: dict[str, _Style] = {}
+    base_styles: dict[str, _Style] = {}
     laid: list[_Laid] = []
     for card in cards:
-        st = styles.get(card.deck_id)
+        st = base_styles.get(card.deck_id)
         if st is None:
-            st = styles[card.deck_id] = _style(card_size, deck_map[card.deck_id], grayscale)
+            st = base_styles[card.deck_id] = _style(card_size, deck_map[card.deck_id], grayscale, 1.0, inset,
+                                                    bleed, setup.back_style)
         try:
-            laid.append(_lay_out(card, st, scratch))
+            laid.append(_lay_out_grown(card, deck_map[card.deck_id], st, scratch, rules, rules.note))
         except CardFitError:
             raise
         except (DeckError, KeyError, ValueError) as exc:
@@ -835,14 +1109,16 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
     for d in deck_map:
         for i, c in enumerate(deck_map[d].cards, start=1):
             position[c.full_id] = i
+    dx, dy = setup.offset_x * mm, setup.offset_y * mm
     total = len(cards)
     pages = 0
     for start in range(0, total, grid.per_page):
         chunk = list(range(start, min(start + grid.per_page, total)))
+        slots = list(range(len(chunk)))
         # fronts (and, for fold-over, the backs beside them)
         for slot, i in enumerate(chunk):
             card, lay = cards[i], laid[i]
-            st = styles[card.deck_id]
+            st = lay.style
             x, y = grid.slot_origin(slot)
             index = position.get(card.full_id, 0)
             count = numbers.get(card.deck_id, 0)
@@ -854,28 +1130,104 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
             _place(canvas, grid, x, y, rotation, front)
             if grid.pair:
                 deck = deck_map[card.deck_id]
-                back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, st, scratch))
+                bst = base_styles[card.deck_id]
+                back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, bst, scratch))
                 _place(canvas, grid, x + grid.card_w, y, -rotation,
-                       lambda deck=deck, st=st, back=back: _draw_back(canvas, deck, st, back))
-                _fold_marks(canvas, grid, x + grid.card_w, y, grid.card_h)
-            _cut_marks(canvas, grid, x, y, grid.slot_w, grid.card_h)
+                       lambda deck=deck, bst=bst, back=back: _draw_back(canvas, deck, bst, back))
             if progress is not None:
                 progress(i + 1, total)
+        folds = [grid.slot_origin(slot)[0] + grid.card_w for slot in slots] if grid.pair else []
+        _page_marks(canvas, grid, slots, fold_xs=folds)
         canvas.showPage()
         pages += 1
         if layout == "backs":
             for slot, i in enumerate(chunk):
                 card = cards[i]
-                st = styles[card.deck_id]
                 x, y = grid.slot_origin(slot)
                 mirrored_x = grid.page_w - x - grid.slot_w
                 deck = deck_map[card.deck_id]
-                back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, st, scratch))
-                _place(canvas, grid, mirrored_x, y, -rotation,
-                       lambda deck=deck, st=st, back=back: _draw_back(canvas, deck, st, back))
-                _cut_marks(canvas, grid, mirrored_x, y, grid.slot_w, grid.card_h)
+                bst = base_styles[card.deck_id]
+                back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, bst, scratch))
+                _place(canvas, grid, mirrored_x + dx, y + dy, -rotation,
+                       lambda deck=deck, bst=bst, back=back: _draw_back(canvas, deck, bst, back))
+            mirrored = [grid.cols * (s // grid.cols) + (grid.cols - 1 - s % grid.cols) for s in slots]
+            _page_marks(canvas, grid, mirrored, dx, dy)
             canvas.showPage()
             pages += 1
     canvas.save()
     return CardsPdf(pages=pages, cards=total, per_page=grid.per_page, rotated=grid.rotated, paper=paper,
-                    size=size, layout=layout, fits=[lay.fit for lay in laid])
+                    size=size, layout=layout, fits=[lay.fit for lay in laid],
+                    setup={**setup.to_dict(), "rules": rules.note})
+
+
+# ---------------------------------------------------------------------------------------------- alignment
+
+
+def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: str | None = None,
+                         size: str = DEFAULT_SIZE, setup: PrintSetup | None = None) -> int:
+    """A one-sheet duplex alignment test: the front page has the card outlines and, at the middle of the
+    page, a cross with a millimetre scale in x and y; the back page has a cross alone, drawn where a
+    perfectly aligned printer puts it (the setup's current offset applied). Print both sides, hold the
+    sheet against the light and read on the scales where the back's cross falls: those are the x and y
+    (mm) to enter as the duplex offset, with the opposite sign. Returns the number of pages (2)."""
+    setup = setup or PrintSetup()
+    paper = (paper or default_paper()).lower()
+    register_fonts()
+    grid = plan_grid(paper, size, "backs", setup)
+    target = os.fspath(output) if isinstance(output, str | os.PathLike) else output
+    canvas = Canvas(target, pagesize=(grid.page_w, grid.page_h), invariant=1, pageCompression=1,
+                    initialFontName=FONT, initialFontSize=MIN_FONT)
+    canvas.setTitle("Duplex alignment test")
+    canvas.setAuthor("campaign_app")
+    canvas.setCreator("campaign_app")
+    cx, cy = grid.page_w / 2, grid.page_h / 2
+    span = 10  # mm each way
+
+    def cross(x: float, y: float, width: float) -> None:
+        canvas.setLineWidth(width)
+        canvas.line(x - (span + 2) * mm, y, x + (span + 2) * mm, y)
+        canvas.line(x, y - (span + 2) * mm, x, y + (span + 2) * mm)
+        canvas.circle(x, y, 1.5 * mm, stroke=1, fill=0)
+
+    # front: outlines of the card slots, the cross and its scales
+    canvas.setStrokeColor(colors.Color(0.6, 0.6, 0.6))
+    canvas.setLineWidth(0.3)
+    for slot in range(grid.per_page):
+        x, y = grid.slot_origin(slot)
+        canvas.rect(x, y, grid.slot_w, grid.card_h, stroke=1, fill=0)
+    _page_marks(canvas, grid, list(range(grid.per_page)))
+    canvas.setStrokeColor(colors.black)
+    cross(cx, cy, 0.4)
+    canvas.setFont(FONT, MIN_FONT)
+    for k in range(-span, span + 1):
+        tick = (2.2 if k % 5 == 0 else 1.2) * mm
+        canvas.setLineWidth(0.3)
+        canvas.line(cx + k * mm, cy - tick, cx + k * mm, cy + tick)
+        canvas.line(cx - tick, cy + k * mm, cx + tick, cy + k * mm)
+        if k and k % 5 == 0:
+            canvas.drawCentredString(cx + k * mm, cy - tick - MIN_FONT, f"{k:+d}")
+            canvas.drawString(cx + tick + 1, cy + k * mm - MIN_FONT * 0.35, f"{k:+d}")
+    lines = [
+        "Duplex alignment test: print this sheet on both sides (flip on the long edge), as you print cards.",
+        "Hold it against the light. Where the back's cross falls on the scales shows the printer's shift;",
+        "enter the opposite numbers as the duplex offset (x to the right, y up, in mm) and print again.",
+        f"Now: {paper}, {CARD_SIZES[size].label}, safe margin {setup.margin:g} mm, duplex offset "
+        f"x {setup.offset_x:+g} mm, y {setup.offset_y:+g} mm.",
+    ]
+    canvas.setFont(FONT, 8)
+    canvas.setFillColor(colors.black)
+    y = cy - (span + 14) * mm
+    for line in lines:
+        canvas.drawCentredString(cx, y, line)
+        y -= 10
+    canvas.showPage()
+    # back: the cross alone, mirrored position (the middle stays the middle) plus the offset
+    canvas.setStrokeColor(colors.Color(0.75, 0.1, 0.1))
+    cross(cx + setup.offset_x * mm, cy + setup.offset_y * mm, 0.6)
+    canvas.setFillColor(colors.Color(0.75, 0.1, 0.1))
+    canvas.setFont(FONT, 8)
+    canvas.drawCentredString(cx + setup.offset_x * mm, cy + setup.offset_y * mm - (span + 6) * mm,
+                             "back of the alignment test")
+    canvas.showPage()
+    canvas.save()
+    return 2

@@ -23,12 +23,24 @@ from pathlib import Path
 from typing import Any
 
 DECK_FILE = "deck.toml"
-BLOCK_TYPES = ("heading", "paragraph", "bullets", "table", "rule_table", "fields", "boxes")
+BLOCK_TYPES = ("heading", "paragraph", "bullets", "steps", "numbers", "table", "rule_table", "fields", "boxes")
+PHASES: dict[str, str] = {
+    # phase word -> what it is for (printed as a marker with a colour strip on the card)
+    "setup": "before the game or the campaign",
+    "turn": "during a turn, in play order",
+    "action": "while a unit acts",
+    "aftermath": "after the battle",
+    "campaign": "between battles",
+    "reference": "look-up tables and rules",
+}
+"""A card's ``phase``: when it is used. The printed marker is the word capitalised."""
 DECK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 CARD_FILE = re.compile(r"^(\d{1,3})-([a-z0-9][a-z0-9-]*)\.toml$")
 COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 DEFAULT_BACK_COLOUR = "#3b4a5a"
 MAX_BOXES = 60
+MAX_NUMBERS = 4
+"""At most this many large numerals in one ``numbers`` block."""
 
 
 class DeckError(ValueError):
@@ -84,6 +96,7 @@ class Card:
     blocks: tuple[Block, ...]
     source: Path
     tag: str = ""
+    phase: str = ""  # one of PHASES ("" = none): printed as a marker and a colour strip
 
     @property
     def full_id(self) -> str:
@@ -100,6 +113,7 @@ class Deck:
     source: Path
     origin: str = "shipped"  # "shipped" | "user" | "shipped+user"
     description: str = ""
+    short: str = ""  # a shorter system name for the card footer when the full one does not fit
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -290,6 +304,8 @@ def _block(raw: Any, index: int, text: str) -> Block:
         "heading": {"text"},
         "paragraph": {"text"},
         "bullets": {"items"},
+        "steps": {"items"},
+        "numbers": {"items", "caption"},
         "table": {"headers", "rows", "widths", "caption"},
         "rule_table": {"name", "columns", "rows", "labels", "caption", "widths"},
         "fields": {"items"},
@@ -319,7 +335,13 @@ def _block(raw: Any, index: int, text: str) -> Block:
 
     if kind in ("heading", "paragraph"):
         return Block(kind, text=need_text("text"), line=line)
-    if kind in ("bullets", "fields"):
+    if kind == "numbers":
+        items = _str_list(raw.get("items"), f"{where} (numbers) 'items'", line)
+        if not items or len(items) > MAX_NUMBERS or not all("|" in item for item in items):
+            raise _FileError(f"{where} (numbers) needs 1 to {MAX_NUMBERS} items like \"10 | orders cards\" "
+                             f"(the value, a bar, its label)", line)
+        return Block(kind, items=items, caption=caption, line=line)
+    if kind in ("bullets", "fields", "steps"):
         items = _str_list(raw.get("items"), f"{where} ({kind}) 'items'", line)
         if not items:
             raise _FileError(f"{where} ({kind}) needs at least one item", line)
@@ -375,7 +397,7 @@ def _read_card(path: Path, deck_id: str, system: str) -> Card:
     if not m:
         raise _FileError("card files are named like 01-card-name.toml (number, dash, lower-case id)")
     data, text = _read_toml(path)
-    known = {"title", "system", "tag", "blocks"}
+    known = {"title", "system", "tag", "phase", "blocks"}
     extra = sorted(set(data) - known)
     if extra:
         raise _FileError(f"unknown key(s) {', '.join(extra)} (a card takes: {', '.join(sorted(known))})",
@@ -383,18 +405,21 @@ def _read_card(path: Path, deck_id: str, system: str) -> Card:
     title = _string(data, "title", text, required=True)
     card_system = _string(data, "system", text, default=system)
     tag = _string(data, "tag", text)
+    phase = _string(data, "phase", text).strip().lower()
+    if phase and phase not in PHASES:
+        raise _FileError(f"unknown phase {phase!r} (use one of: {', '.join(PHASES)})", _key_line(text, "phase"))
     raw_blocks = data.get("blocks")
     if not isinstance(raw_blocks, list) or not raw_blocks:
         raise _FileError("a card needs 'blocks': a list of [[blocks]] tables",
                          _key_line(text, "blocks") or _line_of(text, r"^\s*\[\[\s*blocks"))
     blocks = tuple(_block(b, i, text) for i, b in enumerate(raw_blocks))
     return Card(deck_id=deck_id, id=m.group(2), number=int(m.group(1)), title=title, system=card_system,
-                blocks=blocks, source=path, tag=tag)
+                blocks=blocks, source=path, tag=tag, phase=phase)
 
 
 def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
     data, text = _read_toml(path)
-    known = {"title", "system", "description", "back"}
+    known = {"title", "system", "short", "description", "back"}
     extra = sorted(set(data) - known)
     if extra:
         raise _FileError(f"unknown key(s) {', '.join(extra)} (deck.toml takes: {', '.join(sorted(known))})",
@@ -402,6 +427,7 @@ def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
     title = _string(data, "title", text, required=base is None, default=base.title if base else "")
     system = _string(data, "system", text, default=base.system if base else title)
     description = _string(data, "description", text, default=base.description if base else "")
+    short = _string(data, "short", text, default=base.short if base else "")
     back_raw = data.get("back", {})
     back_line = _line_of(text, r"^\s*\[\s*back\s*\]") or _key_line(text, "back")
     if not isinstance(back_raw, dict):
@@ -425,7 +451,8 @@ def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
         raise _FileError(f"[back] colour must look like \"#3b4a5a\", not {back.colour!r}",
                          _key_line(text, "colour") or back_line)
     return Deck(id=deck_id, title=title, system=system, back=back, cards=base.cards if base else (),
-                source=path.parent, origin=base.origin if base else "shipped", description=description)
+                source=path.parent, origin=base.origin if base else "shipped", description=description,
+                short=short)
 
 
 def _load_folder(folder: Path, origin: str, base: Deck | None,

@@ -28,6 +28,7 @@ from .sheetkit import (
     MID,
     SectionHeading,
     canvas_maker,
+    content_widths,
     esc,
     footer,
     grid_table,
@@ -39,6 +40,8 @@ from .sheetkit import (
 )
 
 MARGIN = 36.0
+CHART_FONT = 7.0
+"""Axis labels and legends: the type floor of every printed page."""
 LEADER_COLOUR = colors.HexColor("#c0392b")
 BAND_COLOURS = ("#ffffff", "#f3f5f8", "#e9edf2", "#dfe5ec", "#d5dde6")
 OUTCOME_WORDS = {"victory": "victory", "defeat": "defeat", "draw": "draw", None: "\u2013"}
@@ -47,6 +50,20 @@ FATE_SHORT = {"casualty": "casualty", "promoted": "promoted", "stays": "stays", 
 
 
 # ----------------------------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class RollRow:
+    """One roll of a battle, for the roll appendix."""
+
+    purpose: str
+    expression: str
+    faces: tuple[int, ...]
+    total: int
+    rule: str = ""
+    table_row: str = ""
+    outcome: str = ""
+    source: str = "app"
 
 
 @dataclass(frozen=True)
@@ -68,6 +85,8 @@ class BattleRow:
     leader_fate: str | None = None
     replacement: str = ""
     fire_support: bool = False
+    notes: str = ""
+    rolls: tuple[RollRow, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,6 +138,16 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class WoundsPoint:
+    """Wound counters of one battle (those on the leader's element among them) and the XP recovery cost."""
+
+    battle: int
+    wounds: int
+    leader_wounds: int = 0
+    xp_lost: int = 0
+
+
+@dataclass(frozen=True)
 class HistoryData:
     platoon: str
     campaign: str
@@ -127,6 +156,7 @@ class HistoryData:
     leaders: tuple[LeaderRow, ...] = ()
     xp_points: tuple[XpPoint, ...] = ()
     thresholds: Thresholds = DEFAULT_THRESHOLDS
+    wounds: tuple[WoundsPoint, ...] = ()
 
 
 def _when(battle: Any, date: Any) -> str:
@@ -152,13 +182,20 @@ def history_from_report(report: Mapping[str, Any]) -> HistoryData:
             xp_after=int(b.get("platoon_xp_after") or 0), xp_lost=int(b.get("xp_lost") or 0),
             leader=str(b.get("leader") or ""), leader_xp_before=b.get("leader_xp_before"),
             leader_xp_after=b.get("leader_xp_after"), leader_fate=b.get("leader_fate"),
-            replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support"))))
+            replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support")),
+            notes=str(b.get("notes") or "").strip(),
+            rolls=tuple(RollRow(str(r.get("purpose") or ""), str(r.get("expression") or ""),
+                                tuple(int(f) for f in r.get("faces") or ()), int(r.get("total") or 0),
+                                str(r.get("rule") or ""), str(r.get("table_row") or ""),
+                                str(r.get("outcome") or ""), str(r.get("source") or "app"))
+                        for r in b.get("rolls") or ())))
     leaders = []
     for ld in report.get("leaders") or ():
         leaders.append(LeaderRow(
             name=str(ld.get("name") or ""), rank=str(ld.get("rank") or ""), how=str(ld.get("how") or ""),
-            joined=_when(ld.get("joined_battle"), ld.get("joined_date")),
-            left="" if ld.get("current") else _when(ld.get("left_battle"), ld.get("left_date")),
+            joined=str(ld["joined"]) if "joined" in ld else _when(ld.get("joined_battle"), ld.get("joined_date")),
+            left=("" if ld.get("current") else
+                  str(ld["left"]) if "left" in ld else _when(ld.get("left_battle"), ld.get("left_date"))),
             battles_led=int(ld.get("battles_led") or 0), xp_at_join=int(ld.get("xp_at_join") or 0),
             xp=int(ld.get("xp") or 0), level=str(ld.get("level") or ""), current=bool(ld.get("current"))))
     series = report.get("xp_series") or {}
@@ -175,8 +212,10 @@ def history_from_report(report: Mapping[str, Any]) -> HistoryData:
     thresholds = Thresholds(*(int(v) for v in raw_t)) if raw_t else DEFAULT_THRESHOLDS
     platoon = summary_raw.get("platoon") or (hist.get("platoon") or {}).get("name") or ""
     campaign = summary_raw.get("campaign") or (hist.get("platoon") or {}).get("campaign") or ""
+    wounds = tuple(WoundsPoint(int(w["battle"]), int(w.get("wounds") or 0), int(w.get("leader_wounds") or 0),
+                               int(w.get("xp_lost") or 0)) for w in report.get("wounds_series") or ())
     return HistoryData(platoon=str(platoon), campaign=str(campaign), summary=summary, battles=tuple(battles),
-                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds)
+                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds, wounds=wounds)
 
 
 # ----------------------------------------------------------------------------------------------- chart
@@ -207,24 +246,26 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
                    strokeColor=None))
         label_y = (y_of(lo) + y_of(hi)) / 2 - 2.5
         if y_of(hi) - y_of(lo) >= 8:
-            d.add(String(left + pw + 3, label_y, LEVELS[rank][:3], fontName=FONT, fontSize=6, fillColor=MID))
+            d.add(String(left + pw + 3, label_y, LEVELS[rank][:3], fontName=FONT, fontSize=CHART_FONT, fillColor=MID))
     for value, letter in zip(thresholds.as_tuple(), LEVEL_LETTERS, strict=True):
         d.add(Line(left, y_of(value), left + pw, y_of(value), strokeColor=LIGHT, strokeWidth=0.5,
                    strokeDashArray=[2, 2]))
-        d.add(String(left - 4, y_of(value) - 2.5, f"{letter} {value}", fontName=FONT_BOLD, fontSize=6,
+        d.add(String(left - 4, y_of(value) - 2.5, f"{letter} {value}", fontName=FONT_BOLD, fontSize=CHART_FONT,
                      fillColor=MID, textAnchor="end"))
     # axes
     d.add(Line(left, bottom, left + pw, bottom, strokeColor=INK, strokeWidth=0.8))
     d.add(Line(left, bottom, left, bottom + ph, strokeColor=INK, strokeWidth=0.8))
     for value in (0, XP_MAX):
-        d.add(String(left - 4, y_of(value) - 2.5, str(value), fontName=FONT, fontSize=6, fillColor=MID,
+        if any(abs(y_of(value) - y_of(t)) < CHART_FONT + 1 for t in thresholds.as_tuple()):
+            continue  # a threshold label is already there
+        d.add(String(left - 4, y_of(value) - 2.5, str(value), fontName=FONT, fontSize=CHART_FONT, fillColor=MID,
                      textAnchor="end"))
     step = max(1, -(-last // 20))
     for battle in range(0, last + 1, step):
         d.add(Line(x_of(battle), bottom, x_of(battle), bottom - 3, strokeColor=INK, strokeWidth=0.6))
         d.add(String(x_of(battle), bottom - 11, "start" if battle == 0 else str(battle), fontName=FONT,
-                     fontSize=6, fillColor=MID, textAnchor="middle"))
-    d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=6.5, fillColor=MID, textAnchor="middle"))
+                     fontSize=CHART_FONT, fillColor=MID, textAnchor="middle"))
+    d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=CHART_FONT, fillColor=MID, textAnchor="middle"))
     if last == 0:
         d.add(String(left + pw / 2, bottom + ph / 2, "no battles yet", fontName=FONT, fontSize=9,
                      fillColor=MID, textAnchor="middle"))
@@ -260,15 +301,76 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
         d.add(Circle(x_of(p.battle), y_of(p.platoon_xp), 1.9, fillColor=ACCENT, strokeColor=colors.white,
                      strokeWidth=0.5))
     # legend
-    lx, ly = left + 6, bottom + ph - 9
-    d.add(Rect(lx - 3, ly - 4, 188, 12, fillColor=colors.white, strokeColor=LIGHT, strokeWidth=0.4))
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lx, ly = left + 6, bottom + ph - 10
+    w_platoon = stringWidth("platoon", FONT, CHART_FONT)
+    w_leader = stringWidth("leader", FONT, CHART_FONT)
+    fates = "\u00d7 casualty  \u25b2 promoted"
+    x_leader = lx + 17 + w_platoon + 8
+    x_fates = x_leader + 17 + w_leader + 8
+    total = x_fates + stringWidth(fates, FONT, CHART_FONT) + 4 - (lx - 3)
+    d.add(Rect(lx - 3, ly - 4, total, 13, fillColor=colors.white, strokeColor=LIGHT, strokeWidth=0.4))
     d.add(Line(lx, ly + 2, lx + 14, ly + 2, strokeColor=ACCENT, strokeWidth=1.8))
-    d.add(String(lx + 17, ly - 0.5, "platoon", fontName=FONT, fontSize=6.5, fillColor=INK))
-    d.add(Line(lx + 50, ly + 2, lx + 64, ly + 2, strokeColor=LEADER_COLOUR, strokeWidth=1.2,
+    d.add(String(lx + 17, ly - 0.5, "platoon", fontName=FONT, fontSize=CHART_FONT, fillColor=INK))
+    d.add(Line(x_leader, ly + 2, x_leader + 14, ly + 2, strokeColor=LEADER_COLOUR, strokeWidth=1.2,
                strokeDashArray=[3, 2]))
-    d.add(String(lx + 67, ly - 0.5, "leader", fontName=FONT, fontSize=6.5, fillColor=INK))
-    d.add(String(lx + 96, ly - 0.5, "\u00d7 casualty  \u25b2 promoted", fontName=FONT, fontSize=6.5,
-                 fillColor=LEADER_COLOUR))
+    d.add(String(x_leader + 17, ly - 0.5, "leader", fontName=FONT, fontSize=CHART_FONT, fillColor=INK))
+    d.add(String(x_fates, ly - 0.5, fates, fontName=FONT, fontSize=CHART_FONT, fillColor=LEADER_COLOUR))
+    return d
+
+
+WOUND_COLOUR = colors.HexColor("#8a5a2b")
+
+
+def wounds_chart(points: Sequence[WoundsPoint], width: float, height: float = 190.0) -> Drawing:
+    """Wound counters per battle as bars (the part on the leader's element darker), with whole-number ticks
+    and the XP each battle's recovery cost printed over its bar."""
+    d = new_drawing(width, height)
+    left, right, bottom, top = 24.0, 6.0, 26.0, 20.0
+    pw, ph = width - left - right, height - bottom - top
+    most = max((p.wounds for p in points), default=0)
+    step = 1 if most <= 5 else 2 if most <= 10 else 5 if most <= 25 else 10
+    scale_top = max(step, -(-most // step) * step)
+
+    def y_of(value: float) -> float:
+        return bottom + ph * value / scale_top
+
+    d.add(Line(left, bottom, left + pw, bottom, strokeColor=INK, strokeWidth=0.8))
+    d.add(Line(left, bottom, left, bottom + ph, strokeColor=INK, strokeWidth=0.8))
+    for value in range(0, scale_top + 1, step):
+        d.add(Line(left - 3, y_of(value), left, y_of(value), strokeColor=INK, strokeWidth=0.6))
+        d.add(String(left - 5, y_of(value) - 2.5, str(value), fontName=FONT, fontSize=CHART_FONT, fillColor=MID,
+                     textAnchor="end"))
+        if value:
+            d.add(Line(left, y_of(value), left + pw, y_of(value), strokeColor=LIGHT, strokeWidth=0.4,
+                       strokeDashArray=[2, 2]))
+    d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=CHART_FONT, fillColor=MID,
+                 textAnchor="middle"))
+    d.add(String(left, height - 9, "wound counters (on the leader's element darker)", fontName=FONT,
+                 fontSize=CHART_FONT, fillColor=MID))
+    if not points:
+        d.add(String(left + pw / 2, bottom + ph / 2, "no battles yet", fontName=FONT, fontSize=9, fillColor=MID,
+                     textAnchor="middle"))
+        return d
+    n = len(points)
+    slot = pw / n
+    bar = max(1.0, min(slot * 0.7, 18.0))
+    label_every = max(1, -(-n // 20))
+    for i, p in enumerate(points):
+        x = left + slot * i + (slot - bar) / 2
+        if p.wounds:
+            d.add(Rect(x, bottom, bar, y_of(p.wounds) - bottom, fillColor=colors.HexColor("#d9c3a5"),
+                       strokeColor=WOUND_COLOUR, strokeWidth=0.4))
+        if p.leader_wounds:
+            d.add(Rect(x, bottom, bar, y_of(min(p.leader_wounds, p.wounds)) - bottom, fillColor=WOUND_COLOUR,
+                       strokeColor=None))
+        if p.xp_lost and slot >= 12:
+            d.add(String(x + bar / 2, y_of(p.wounds) + 2, f"\u2212{p.xp_lost}", fontName=FONT,
+                         fontSize=CHART_FONT, fillColor=INK, textAnchor="middle"))
+        if i % label_every == 0:
+            d.add(String(x + bar / 2, bottom - 11, str(p.battle), fontName=FONT, fontSize=CHART_FONT,
+                         fillColor=MID, textAnchor="middle"))
     return d
 
 
@@ -353,6 +455,53 @@ def _battle_rows(battles: Sequence[BattleRow]) -> list[list[str]]:
     return rows
 
 
+BATTLE_HEADERS = ("#", "Date", "Scenario / opponent", "Result", "Objective", "Wounds", "XP", "Leader")
+
+
+def _battles_table(battles: Sequence[BattleRow], width: float, st: dict[str, Any]) -> Table:
+    """The battles, one row each, with the battle's notes on a row of their own under it (the campaign's
+    story); split over pages with the header row repeated."""
+    rows = _battle_rows(battles)
+    widths = content_widths(BATTLE_HEADERS, rows, width, (0.04, 0.1, 0.16, 0.07, 0.09, 0.07, 0.09, 0.18))
+    data: list[list[Any]] = [[Paragraph(esc(h), st["head"]) for h in BATTLE_HEADERS]]
+    commands: list[tuple[Any, ...]] = []
+    stripe = colors.HexColor("#f5f6f8")
+    for i, (b, row) in enumerate(zip(battles, rows, strict=True)):
+        data.append([Paragraph(esc(c), st["cell"]) for c in row])
+        r = len(data) - 1
+        if i % 2:
+            commands.append(("BACKGROUND", (0, r), (-1, r), stripe))
+        if b.notes:
+            note = esc(b.notes).replace("\n", "<br/>")
+            data.append([Paragraph(f"<i>{note}</i>", st["note"])] + [""] * (len(BATTLE_HEADERS) - 1))
+            n = len(data) - 1
+            commands += [("SPAN", (0, n), (-1, n)), ("LINEABOVE", (0, n), (-1, n), 0, colors.white),
+                         ("LEFTPADDING", (0, n), (-1, n), widths[0] + 3)]
+            if i % 2:
+                commands.append(("BACKGROUND", (0, n), (-1, n), stripe))
+    t = Table(data, colWidths=widths, repeatRows=1)
+    t.setStyle(TableStyle([
+        ("BACKGROUND", (0, 0), (-1, 0), ACCENT), ("GRID", (0, 0), (-1, -1), 0.5, LIGHT),
+        ("BOX", (0, 0), (-1, -1), 0.8, INK), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("FONTNAME", (0, 0), (-1, -1), FONT), *commands]))
+    return t
+
+
+def _charts(data: HistoryData, width: float) -> Table:
+    """The XP chart and, beside it, the wounds chart."""
+    gap = 10.0
+    xp_w = (width - gap) * 0.6
+    wounds_w = width - gap - xp_w
+    return table([[xp_chart(data.xp_points, data.thresholds, xp_w), "", wounds_chart(data.wounds, wounds_w)]],
+                 [xp_w, gap, wounds_w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                               ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                               ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                               ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                               ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+
+
 def _leader_rows(leaders: Sequence[LeaderRow]) -> list[list[str]]:
     rows = []
     for ld in leaders:
@@ -370,6 +519,7 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
     width = size[0] - 2 * MARGIN
     st = dict(styles())
     st["title_small"] = st["title"].clone("title_small", fontSize=13, leading=16)
+    st["note"] = st["cell"].clone("note", textColor=INK)
     buffer = io.BytesIO()
     title = f"Platoon history: {data.platoon}"
     printed = print_date_text(printed_on)
@@ -389,34 +539,41 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
         Paragraph(esc(data.campaign) + (f" \u00b7 {esc(dates)}" if dates else ""), st["subtitle"]),
         Spacer(1, 8),
         _summary_table(data, width, st),
-        SectionHeading("Experience", "XP after each battle; bands = levels under the campaign's thresholds",
+        SectionHeading("Experience and wounds", "XP over the levels \u00b7 wound counters (\u2212n: XP lost)",
                        space_before=10),
-        xp_chart(data.xp_points, data.thresholds, width),
+        _charts(data, width),
         CondPageBreak(90),
         SectionHeading("Battles", "wounds (on the leader's element) \u00b7 platoon XP before\u2192after "
                        "(lost to recovery)", space_before=10, keep_with_next=False),
     ]
     if data.battles:
-        widths = [width * f for f in (0.045, 0.105, 0.215, 0.085, 0.115, 0.08, 0.11, 0.245)]
-        battles = grid_table(("#", "Date", "Scenario / opponent", "Result", "Objective", "Wounds", "XP",
-                              "Leader"), _battle_rows(data.battles), widths, st=st)
-        battles.setStyle(TableStyle([("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor(
-            "#f5f6f8")])]))
-        story.append(battles)
+        story.append(_battles_table(data.battles, width, st))
     else:
         story.append(Paragraph("No battles logged yet.", st["body"]))
     story.append(CondPageBreak(80))
     story.append(SectionHeading("Leaders' roll", "first to last", space_before=12, keep_with_next=False))
     if data.leaders:
-        widths = [width * f for f in (0.2, 0.12, 0.15, 0.15, 0.16, 0.08, 0.14)]
-        roll = grid_table(("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP"),
-                          _leader_rows(data.leaders), widths, st=st)
+        headers = ("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP")
+        leader_rows = _leader_rows(data.leaders)
+        widths = content_widths(headers, leader_rows, width, (0.14, 0.08, 0.12, 0.12, 0.12, 0.06, 0.1))
+        roll = grid_table(headers, leader_rows, widths, st=st)
         current = [i for i, ld in enumerate(data.leaders, start=1) if ld.current]
         if current:
             roll.setStyle(TableStyle([("BACKGROUND", (0, i), (-1, i), ACCENT_LIGHT) for i in current]))
         story.append(roll)
     else:
         story.append(Paragraph("The platoon has had no leader.", st["body"]))
+    rolls = [(b, r) for b in data.battles for r in b.rolls]
+    if rolls:
+        story.append(CondPageBreak(120))
+        story.append(SectionHeading("Roll appendix", "every roll: the dice, the faces, the rule and the table row "
+                                    "it used, the result", space_before=12, keep_with_next=False))
+        headers = ("#", "Roll", "Dice", "Faces", "Total", "Rule and table row", "Result")
+        rows = [[str(b.number), r.purpose, r.expression, " ".join(str(f) for f in r.faces), str(r.total),
+                 "; ".join(x for x in (r.rule.removeprefix("RULES "), r.table_row) if x),
+                 r.outcome + ("" if r.source == "app" else " (typed in)")] for b, r in rolls]
+        story.append(grid_table(headers, rows, content_widths(headers, rows, width,
+                                                              (0.04, 0.1, 0.06, 0.07, 0.05, 0.2, 0.2)), st=st))
     doc.build(story, canvasmaker=canvas_maker(title, "Atomic Africa platoon history", invariant))
     return buffer.getvalue()
 

@@ -1,7 +1,9 @@
 """Names of the card sizes and papers, without loading reportlab: the CLI's parser and the print dialog list
-them before anything is printed. ``printing.cards.CARD_SIZES`` and ``printing.paper.PAPER_SIZES`` hold the
-measures under the same names (a test keeps the two in step)."""
+them before anything is printed. The names and measures live once, in :mod:`campaign_app.printing.sizes`
+(no reportlab either); this module keeps the short names other code imports."""
 
-CARD_SIZE_NAMES: tuple[str, ...] = ("poker", "tarot", "index", "a6")
-DEFAULT_CARD_SIZE = "poker"
-PAPER_NAMES: tuple[str, ...] = ("a4", "letter")
+from .sizes import CARD_SIZES, DEFAULT_SIZE, SHEET_PAPERS
+
+CARD_SIZE_NAMES: tuple[str, ...] = tuple(CARD_SIZES)
+DEFAULT_CARD_SIZE = DEFAULT_SIZE
+PAPER_NAMES: tuple[str, ...] = SHEET_PAPERS

@@ -10,10 +10,9 @@ import locale
 import os
 import re
 
-from reportlab.lib.pagesizes import A4, LETTER
+from .sizes import PAPER_SIZES
 
-PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
-"""Paper name -> (width, height) in points, portrait."""
+__all__ = ["PAPER_SIZES", "default_paper", "paper_for_locale", "paper_size"]
 
 LETTER_TERRITORIES = frozenset({"US", "CA"})
 _LETTER_WORDS = ("united states", "canada")  # Windows names its locales "English_United States.1252"

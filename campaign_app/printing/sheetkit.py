@@ -22,6 +22,7 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
+from .typeset import keep_dice_codes
 
 INK = colors.HexColor("#1a1a1a")
 MID = colors.HexColor("#6b6b6b")
@@ -97,7 +98,7 @@ def styles() -> dict[str, ParagraphStyle]:
     return {
         "body": base,
         "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9),
-        "tiny": ParagraphStyle("tiny", parent=base, fontSize=6.5, leading=8, textColor=MID),
+        "tiny": ParagraphStyle("tiny", parent=base, fontSize=7, leading=8.5, textColor=MID),
         "cell": ParagraphStyle("cell", parent=base, fontSize=8, leading=9.5),
         "cell_bold": ParagraphStyle("cell_bold", parent=base, fontName=FONT_BOLD, fontSize=8, leading=9.5),
         "head": ParagraphStyle("head", parent=base, fontName=FONT_BOLD, fontSize=7.5, leading=9,
@@ -111,8 +112,8 @@ def styles() -> dict[str, ParagraphStyle]:
 
 
 def esc(text: object) -> str:
-    """Text made safe for a reportlab Paragraph (its mini-markup)."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    """Text made safe for a reportlab Paragraph (its mini-markup), dice codes kept on one line."""
+    return (keep_dice_codes(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
 def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths: Sequence[float],
@@ -151,6 +152,36 @@ def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths:
         commands.append(("BACKGROUND", (0, len(rows)), (-1, len(rows)), ACCENT_LIGHT))
     table.setStyle(TableStyle(commands))
     return table
+
+
+def content_widths(headers: Sequence[str], rows: Sequence[Sequence[object]], total: float,
+                   minimum: Sequence[float] = (), size: float = 8.0, padding: float = 6.0) -> list[float]:
+    """Column widths from the content, filling ``total``: each column wants its longest line (header in bold,
+    cells at ``size``); when they all fit, the spare width is shared in proportion; when not, every column
+    keeps at least its longest word (and ``minimum[i]`` × total, for columns left empty to write in) and the
+    rest goes to the columns that want more, in proportion to how much more."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    n = len(headers)
+    floor = [total * (minimum[i] if i < len(minimum) else 0.0) for i in range(n)]
+    natural = [stringWidth(str(h), FONT_BOLD, size) + padding for h in headers]
+    shortest = [max(stringWidth(w, FONT_BOLD, size) for w in str(h).split() or [""]) + padding for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            text = str(cell)
+            natural[i] = max(natural[i], stringWidth(text, FONT, size) + padding)
+            longest = max((stringWidth(w, FONT, size) for w in text.split()), default=0.0)
+            shortest[i] = max(shortest[i], longest + padding)
+    natural = [max(a, b) for a, b in zip(natural, floor, strict=True)]
+    least = [min(max(a, b), total / n * 2) for a, b in zip(shortest, floor, strict=True)]
+    if sum(natural) <= total:
+        spare = total - sum(natural)
+        return [w + spare * w / sum(natural) for w in natural]
+    if sum(least) >= total:
+        return [total * w / sum(least) for w in least]
+    want = [max(0.0, a - b) for a, b in zip(natural, least, strict=True)]
+    spare = total - sum(least)
+    return [b + spare * w / (sum(want) or 1.0) for b, w in zip(least, want, strict=True)]
 
 
 SECTION_HEIGHT = 17.0

@@ -41,6 +41,7 @@ from .sheetkit import (
     NotesBox,
     SectionHeading,
     canvas_maker,
+    content_widths,
     esc,
     fmt_number,
     footer,
@@ -427,9 +428,15 @@ def _score_table(title: str, lines: Sequence[ScoreLine], total: int | None, widt
         body.append([line.label, str(line.count) if filled else "", each,
                      (_signed(line.points) if filled else "")])
     body.append(["Total", "", "", "" if total is None else str(total).replace("-", "\u2212")])
-    widths = [width * f for f in (0.52, 0.15, 0.14, 0.19)]
-    return grid_table(headers, body, widths, align_right=(1, 2, 3), total_row=True, st=st,
-                      row_height=None if filled else 17.0)
+    widths = content_widths(headers, body, width, (0.0, 0.14, 0.12, 0.17))
+    if filled:
+        return grid_table(headers, body, widths, align_right=(1, 2, 3), total_row=True, st=st)
+    # blank: rows tall enough to write in, and taller where a label wraps (never over the rules)
+    heights: list[float | None] = [None]
+    for row in body:
+        _w, h = Paragraph(esc(row[0]), st["cell"]).wrap(widths[0] - 6, 1000)
+        heights.append(max(17.0, h + 6))
+    return grid_table(headers, body, widths, align_right=(1, 2, 3), total_row=True, st=st, heights=heights)
 
 
 def _signed(value: int) -> str:
@@ -476,7 +483,8 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
                      f"range for the recognition total ({esc(bands)}).")
         lines.append("Recognition ______ \u2192 noticed on ______ \u00b7 D66 rolled ______ \u00b7 noticed: "
                      "yes / no")
-        lines.append("Impression ______ \u2192 rewards (\u2265 0) / punishments (< 0) \u00b7 roll 1d6 + "
+        lines.append("Impression ______ \u2192 rewards (\u2265 0) / punishments (< 0) \u00b7 roll "
+                     f"{esc(data.reward_dice if data is not None else sg.DEFAULT_REWARD_DICE)} + "
                      "impression = ______ \u2192 result: ____________________")
     for text in lines:
         flow.append(Paragraph(text, st["body"]))

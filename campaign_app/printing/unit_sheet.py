@@ -25,7 +25,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Line, Polygon, Rect, String
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import KeepInFrame, Paragraph, Spacer
+from reportlab.platypus import Frame, Paragraph, Spacer
 
 from ..rules.dice import DIE_SIDES, parse_die
 from ..rules.experience import (
@@ -50,7 +50,9 @@ from .sheetkit import (
     INK,
     LIGHT,
     MID,
+    SECTION_HEIGHT,
     SectionHeading,
+    content_widths,
     draw_section,
     esc,
     footer,
@@ -63,6 +65,8 @@ from .sheetkit import (
 )
 
 MARGIN = 36.0
+TYPE_FLOOR = 7.0
+"""Nothing on a sheet is printed smaller (points)."""
 SYSTEM_NAME = "Atomic Africa"
 TARGET_WORDS = {"dispersed": "dispersed", "point": "point", "both": "dispersed and point"}
 KIND_WORDS = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "fire support"}
@@ -334,10 +338,10 @@ def _write_line(cv: Canvas, x: float, y: float, width: float) -> None:
 def _label_value(cv: Canvas, x: float, y: float, label: str, value: str | None, width: float,
                  size: float = 9) -> None:
     """``LABEL value`` on one line; a None value leaves a ruled line to write on."""
-    cv.setFont(FONT, 6.5)
+    cv.setFont(FONT, TYPE_FLOOR)
     cv.setFillColor(MID)
     cv.drawString(x, y, label.upper())
-    lw = cv.stringWidth(label.upper(), FONT, 6.5) + 4
+    lw = cv.stringWidth(label.upper(), FONT, TYPE_FLOOR) + 4
     if value is None:
         _write_line(cv, x + lw, y, width - lw)
     else:
@@ -355,6 +359,32 @@ def _fit(cv: Canvas, text: str, font: str, size: float, width: float) -> str:
     return text + "\u2026"
 
 
+NAME_SIZE = 20.0
+NAME_MIN = 11.0
+
+
+def _draw_name(cv: Canvas, name: str, x: float, baseline: float, width: float) -> None:
+    """The platoon's name: 20 pt, smaller down to 11 pt when it is long, then on two lines (never cut
+    unless even two lines of 11 pt cannot hold it)."""
+    cv.setFillColor(INK)
+    size = NAME_SIZE
+    while size > NAME_MIN and cv.stringWidth(name, FONT_BOLD, size) > width:
+        size -= 0.5
+    if cv.stringWidth(name, FONT_BOLD, size) <= width:
+        cv.setFont(FONT_BOLD, size)
+        cv.drawString(x, baseline, name)
+        return
+    words = name.split()
+    first: list[str] = []
+    while words and cv.stringWidth(" ".join([*first, words[0]]), FONT_BOLD, NAME_MIN) <= width:
+        first.append(words.pop(0))
+    if not first:  # one very long word
+        first, words = [name], []
+    cv.setFont(FONT_BOLD, NAME_MIN)
+    cv.drawString(x, baseline + NAME_MIN * 0.55, " ".join(first))
+    cv.drawString(x, baseline - NAME_MIN * 0.6, _fit(cv, " ".join(words), FONT_BOLD, NAME_MIN, width))
+
+
 def _header(page: _Page, entry: SheetEntry, y: float) -> float:
     cv = page.canvas
     cv.setFont(FONT, 7.5)
@@ -365,9 +395,7 @@ def _header(page: _Page, entry: SheetEntry, y: float) -> float:
     if name is None:
         _label_value(cv, MARGIN, y - 30, "Platoon", None, page.content_width * 0.58)
     else:
-        cv.setFont(FONT_BOLD, 20)
-        cv.setFillColor(INK)
-        cv.drawString(MARGIN, y - 30, _fit(cv, name, FONT_BOLD, 20, page.content_width * 0.6))
+        _draw_name(cv, name, MARGIN, y - 30, page.content_width * 0.6)
     x_right = MARGIN + page.content_width * 0.62
     _label_value(cv, x_right, y - 30, "Campaign", campaign, page.content_width * 0.38, size=10)
     return y - 42
@@ -400,7 +428,7 @@ def _attributes(page: _Page, entry: SheetEntry, y: float) -> float:
             cv.drawString(MARGIN + 4 + cv.stringWidth(f"d{current} ", FONT_BOLD, 8), top - 33,
                           ATTRIBUTE_LEVEL_WORDS[attribute][DIE_SIDES.index(current)])
         else:
-            cv.setFont(FONT, 6.5)
+            cv.setFont(FONT, TYPE_FLOOR)
             cv.setFillColor(MID)
             cv.drawString(MARGIN + 4, top - 33, "circle the die")
         for level, sides in enumerate(DIE_SIDES):
@@ -409,9 +437,9 @@ def _attributes(page: _Page, entry: SheetEntry, y: float) -> float:
             drawing = die_drawing(sides, die_size, selected=selected, faded=filled and not selected)
             renderPDF.draw(drawing, cv, x + (cell_w - die_size) / 2, top - 4 - die_size)
             word = ATTRIBUTE_LEVEL_WORDS[attribute][level]
-            cv.setFont(FONT_BOLD if selected else FONT, 6.8)
-            cv.setFillColor(INK if selected or not filled else LIGHT)
-            cv.drawCentredString(x + cell_w / 2, top - row_h + 8, _fit(cv, word, FONT, 6.8, cell_w - 2))
+            cv.setFont(FONT_BOLD if selected else FONT, TYPE_FLOOR)
+            cv.setFillColor(INK if selected or not filled else MID)
+            cv.drawCentredString(x + cell_w / 2, top - row_h + 8, _fit(cv, word, FONT, TYPE_FLOOR, cell_w - 2))
     # Armor box on the right
     ax = MARGIN + page.content_width - armor_w
     box_h = 3 * row_h - 2
@@ -431,14 +459,14 @@ def _attributes(page: _Page, entry: SheetEntry, y: float) -> float:
     for value in range(1, 6):
         is_current = armor == value
         cv.setFont(FONT_BOLD if is_current else FONT, 7.5)
-        cv.setFillColor(INK if is_current or armor is None else LIGHT)
+        cv.setFillColor(INK if is_current or armor is None else MID)
         cv.drawString(ax + 10, line_y, f"{value}")
         cv.drawString(ax + 24, line_y, ARMOR_CLASSES[value])
         if is_current:
             cv.setStrokeColor(ACCENT)
             cv.circle(ax + 12.3, line_y + 2.6, 5.2, stroke=1, fill=0)
         line_y -= 11.5
-    cv.setFont(FONT, 6.3)
+    cv.setFont(FONT, TYPE_FLOOR)
     cv.setFillColor(MID)
     cv.drawString(ax + 8, y - box_h + 16, "4–5: vehicles only")
     cv.drawString(ax + 8, y - box_h + 6, "cover: +1 light, +2 heavy")
@@ -487,12 +515,17 @@ def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thr
         cv.setFillColor(ACCENT)
         cv.drawRightString(MARGIN + width, y - 9, text)
     else:
-        cv.setFont(FONT, 6.5)
+        # "XP ____  level ______", measured from the right so the words never touch the lines
+        cv.setFont(FONT, TYPE_FLOOR)
         cv.setFillColor(MID)
-        cv.drawRightString(MARGIN + width - 66, y - 9, "XP")
-        _write_line(cv, MARGIN + width - 62, y - 9, 22)
-        cv.drawRightString(MARGIN + width - 28, y - 9, "level")
-        _write_line(cv, MARGIN + width - 26, y - 9, 26)
+        right = MARGIN + width
+        level_line, xp_line, gap = 48.0, 24.0, 4.0
+        _write_line(cv, right - level_line, y - 9, level_line)
+        level_x = right - level_line - gap
+        cv.drawRightString(level_x, y - 9, "level")
+        xp_end = level_x - cv.stringWidth("level", FONT, TYPE_FLOOR) - 3 * gap
+        _write_line(cv, xp_end - xp_line, y - 9, xp_line)
+        cv.drawRightString(xp_end - xp_line - gap, y - 9, "XP")
     letters_y = y - 21
     box_top = y - 24
     for n, letter, filled in xp_box_states(xp if show_values else None, thresholds):
@@ -506,9 +539,9 @@ def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thr
         cv.setStrokeColor(INK if letter else MID)
         cv.setLineWidth(1.4 if letter else 0.6)
         cv.rect(bx, box_top - box, box, box, stroke=1, fill=1)
-        cv.setFont(FONT, 5.2)
-        cv.setFillColor(colors.white if filled else LIGHT)
-        cv.drawRightString(bx + box - 1.5, box_top - box + 1.6, str(n))
+        cv.setFont(FONT, TYPE_FLOOR)
+        cv.setFillColor(colors.white if filled else MID)
+        cv.drawRightString(bx + box - 1.2, box_top - box + 1.4, str(n))
         if letter:
             cv.setFont(FONT_BOLD, 8)
             cv.setFillColor(INK)
@@ -527,15 +560,15 @@ def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thr
         cv.line(x1, scale_y - 2.5, x1, scale_y + 2.5)
         name = LEVELS[rank - 1]
         font = FONT_BOLD if here else FONT
-        if cv.stringWidth(name, font, 6) + 6 > x1 - x0:
+        if cv.stringWidth(name, font, TYPE_FLOOR) + 6 > x1 - x0:
             name = name[0]
-        label_w = cv.stringWidth(name, font, 6) + 6
+        label_w = cv.stringWidth(name, font, TYPE_FLOOR) + 6
         mid = (x0 + x1) / 2
         cv.setFillColor(colors.white)
-        cv.rect(mid - label_w / 2, scale_y - 3, label_w, 6, stroke=0, fill=1)
-        cv.setFont(font, 6)
+        cv.rect(mid - label_w / 2, scale_y - 3.5, label_w, 7, stroke=0, fill=1)
+        cv.setFont(font, TYPE_FLOOR)
         cv.setFillColor(ACCENT if here else MID)
-        cv.drawCentredString(mid, scale_y - 2.1, name)
+        cv.drawCentredString(mid, scale_y - 2.5, name)
     return scale_y - 8
 
 
@@ -599,10 +632,10 @@ def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
             _label_value(cv, MARGIN + 2, leader_y, "Leader", "none", left_w * 0.6)
             _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
         if entry.former_leaders:
-            cv.setFont(FONT, 6.8)
+            cv.setFont(FONT, TYPE_FLOOR)
             cv.setFillColor(MID)
             text = "Before: " + ", ".join(entry.former_leaders)
-            cv.drawString(MARGIN + 2, leader_y - 11, _fit(cv, text, FONT, 6.8, left_w - 6))
+            cv.drawString(MARGIN + 2, leader_y - 11, _fit(cv, text, FONT, TYPE_FLOOR, left_w - 6))
     else:
         _label_value(cv, MARGIN + 2, leader_y, "Leader", None, left_w * 0.6)
         _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
@@ -637,36 +670,9 @@ def _attached_rows(units: Sequence[AttachedUnitData]) -> list[list[str]]:
     return rows
 
 
-def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float) -> None:
-    """Weapons and attached units (shrunk to fit if long), then the notes box down to ``bottom``."""
+def _notes_box(page: _Page, entry: SheetEntry, top: float, bottom: float) -> None:
     cv = page.canvas
-    st = page.st
     w = page.content_width
-    filled = isinstance(entry, UnitSheet)
-    weapons = entry.weapons if isinstance(entry, UnitSheet) else ()
-    attached = entry.attached if isinstance(entry, UnitSheet) else ()
-    flow: list[Any] = []
-    flow.append(SectionHeading("Heavy weapons and special equipment", "targets: dispersed, point or both",
-                               space_before=2))
-    flow.append(grid_table(("Name", "Targets", "AP", "Notes"), _weapon_rows(weapons),
-                           [w * 0.34, w * 0.2, w * 0.18, w * 0.28],
-                           empty_rows=max(0, (2 if filled else BLANK_WEAPON_ROWS) - len(weapons)),
-                           row_height=None, st=st))
-    flow.append(Spacer(1, 4))
-    flow.append(SectionHeading("Attached units", "no XP of their own: they use the platoon's level",
-                               space_before=2))
-    flow.append(grid_table(("Name", "Type", "T", "E", "M", "Armor", "Weapons and equipment"),
-                           _attached_rows(attached),
-                           [w * 0.2, w * 0.15, w * 0.06, w * 0.06, w * 0.06, w * 0.07, w * 0.4],
-                           empty_rows=max(0, (1 if filled else BLANK_ATTACHED_ROWS) - len(attached)), st=st))
-    flow.append(Spacer(1, 2))
-    min_notes = 70.0
-    frame_h = max(40.0, y - bottom - min_notes)
-    kif = KeepInFrame(w, frame_h, flow, mode="shrink")
-    _w, h = kif.wrapOn(cv, w, frame_h)
-    kif.drawOn(cv, MARGIN, y - h)
-    # a thin rule under each table's section heading is drawn by the style; now the notes box
-    top = y - h - 6
     box_top = draw_section(cv, MARGIN, top, w, "Notes") - 2
     cv.setStrokeColor(INK)
     cv.setLineWidth(0.8)
@@ -674,12 +680,15 @@ def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float) -> None:
     text_bottom = box_top
     notes = entry.notes if isinstance(entry, UnitSheet) else ""
     if notes:
-        para = Paragraph(esc(notes).replace("\n", "<br/>"), st["body"])
-        avail = box_top - bottom - 8
-        kif_notes = KeepInFrame(w - 12, avail, [para], mode="shrink")
-        _nw, nh = kif_notes.wrapOn(cv, w - 12, avail)
-        kif_notes.drawOn(cv, MARGIN + 6, box_top - 4 - nh)
-        text_bottom = box_top - 6 - nh
+        frame = Frame(MARGIN + 6, bottom + 2, w - 12, box_top - bottom - 6, leftPadding=0, rightPadding=0,
+                      topPadding=0, bottomPadding=0, showBoundary=0)
+        paras = [Paragraph(esc(line), page.st["body"]) for line in notes.split("\n")]
+        frame.addFromList(paras, cv)
+        text_bottom = frame._y - 2
+        if paras:  # what did not fit is said, never shrunk below the type floor
+            cv.setFont(FONT, TYPE_FLOOR)
+            cv.setFillColor(MID)
+            cv.drawRightString(MARGIN + w - 6, bottom + 3, "notes continue in the app")
     cv.setStrokeColor(FAINT)
     cv.setLineWidth(0.5)
     line_y = text_bottom - 16
@@ -688,17 +697,105 @@ def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float) -> None:
         line_y -= 16
 
 
+KEEP_WITH_HEADING = 50.0
+"""A section heading needs this much room under it (the table's header row and a row or two), else it moves
+to the next page with its table."""
+
+
+def _fill_frame(frame: Frame, flow: list[Any], cv: Canvas) -> None:
+    """Add flowables to ``frame`` in order until one does not fit (a table is split, the rest left in
+    ``flow``); a section heading is never left alone at the bottom."""
+    while flow:
+        item = flow[0]
+        if isinstance(item, SectionHeading) and frame._y - frame._y1 < SECTION_HEIGHT + KEEP_WITH_HEADING:
+            return
+        one = [flow.pop(0)]
+        frame.addFromList(one, cv)
+        if one:  # it did not fit whole: its remainder (or itself) waits for the next page
+            flow[0:0] = one
+            return
+
+
+MIN_NOTES = 70.0
+"""The notes box gets at least this much height; with less room left it goes on a further page."""
+
+
+def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float, new_page: Any) -> None:
+    """Weapons and attached units, then the notes box down to ``bottom``. Tables never shrink: what does not
+    fit continues on a further page (``new_page()`` starts it and returns its top), header row repeated."""
+    cv = page.canvas
+    st = page.st
+    w = page.content_width
+    filled = isinstance(entry, UnitSheet)
+    weapons = entry.weapons if isinstance(entry, UnitSheet) else ()
+    attached = entry.attached if isinstance(entry, UnitSheet) else ()
+    weapon_headers = ("Name", "Targets", "AP", "Notes")
+    weapon_rows = _weapon_rows(weapons)
+    attached_headers = ("Name", "Type", "T", "E", "M", "Armor", "Weapons and equipment")
+    attached_rows = _attached_rows(attached)
+    flow: list[Any] = [
+        SectionHeading("Heavy weapons and special equipment", "targets: dispersed, point or both",
+                       space_before=2),
+        grid_table(weapon_headers, weapon_rows,
+                   content_widths(weapon_headers, weapon_rows, w, (0.22, 0.16, 0.12, 0.2)),
+                   empty_rows=max(0, (2 if filled else BLANK_WEAPON_ROWS) - len(weapons)), st=st),
+        Spacer(1, 4),
+        SectionHeading("Attached units", "no XP of their own: they use the platoon's level", space_before=2),
+        grid_table(attached_headers, attached_rows,
+                   content_widths(attached_headers, attached_rows, w, (0.16, 0.12, 0.05, 0.05, 0.05, 0.06, 0.3)),
+                   empty_rows=max(0, (1 if filled else BLANK_ATTACHED_ROWS) - len(attached)), st=st),
+        Spacer(1, 2),
+    ]
+    top = y
+    while True:
+        frame = Frame(MARGIN, bottom, w, top - bottom, leftPadding=0, rightPadding=0, topPadding=0,
+                      bottomPadding=0, showBoundary=0)
+        _fill_frame(frame, flow, cv)
+        if not flow:
+            break
+        top = new_page()
+    notes_top = frame._y - 6
+    if notes_top - bottom < MIN_NOTES:
+        notes_top = new_page()
+    _notes_box(page, entry, notes_top, bottom)
+
+
+def _continued_header(page: _Page, entry: SheetEntry) -> float:
+    cv = page.canvas
+    y = page.height - MARGIN + 8
+    cv.setFont(FONT, 7.5)
+    cv.setFillColor(MID)
+    cv.drawString(MARGIN, y - 8, f"UNIT DATA SHEET \u00b7 {SYSTEM_NAME.upper()} \u00b7 continued")
+    name = entry.name if isinstance(entry, UnitSheet) else "blank sheet"
+    text = f"{name} (continued)"
+    size = 12.0
+    while size > TYPE_FLOOR and cv.stringWidth(text, FONT_BOLD, size) > page.content_width:
+        size -= 0.5
+    cv.setFont(FONT_BOLD, size)
+    cv.setFillColor(INK)
+    cv.drawString(MARGIN, y - 24, _fit(cv, text, FONT_BOLD, size, page.content_width))
+    return y - 32
+
+
 def _draw_sheet(page: _Page, entry: SheetEntry, pencil: bool, printed: str) -> None:
     y = page.height - MARGIN + 8
     y = _header(page, entry, y)
     y = _attributes(page, entry, y - 2)
     y = _experience(page, entry, y, pencil)
     y = _orders(page, entry, y, pencil)
-    _lower(page, entry, y, MARGIN + 4)
     mode = "blank sheet" if isinstance(entry, BlankSheet) else ("pencil mode" if pencil else "")
     left = printed + (f" \u00b7 {mode}" if mode else "")
     right = (f"{entry.name} \u00b7 {entry.campaign}" if isinstance(entry, UnitSheet) else "campaign_app")
-    footer(page.canvas, page.width, MARGIN, left, right)
+    pages = [1]
+
+    def new_page() -> float:
+        footer(page.canvas, page.width, MARGIN, left, f"{right} \u00b7 page {pages[0]}")
+        page.canvas.showPage()
+        pages[0] += 1
+        return _continued_header(page, entry)
+
+    _lower(page, entry, y, MARGIN + 4, new_page)
+    footer(page.canvas, page.width, MARGIN, left, right if pages[0] == 1 else f"{right} \u00b7 page {pages[0]}")
 
 
 def build_unit_sheets(entries: Sequence[SheetEntry], *, paper: str | None = None, pencil: bool = False,

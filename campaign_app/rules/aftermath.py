@@ -57,8 +57,18 @@ DEFAULT_DIE = 10
 DIE_MINUS = 1
 """Replacement leader and force generation: each die counts its face minus one (minimum 0)."""
 
+REPLACEMENT_DICE: tuple[int, ...] = (2, 1)
+"""⚙ Dice rolled for a replacement leader: 2 (RULES 1.2 step 4: the lower of two dice, minus one; the
+default) or 1 (house rule: one die minus one)."""
+DEFAULT_REPLACEMENT_DICE = 2
+
 Fate = Literal["casualty", "promoted", "stays"]
 FATES: tuple[Fate, ...] = ("casualty", "promoted", "stays")
+
+
+def _count(n: int, word: str) -> str:
+    """"1 roll", "3 rolls": a count with the right form of the word."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def check_count(value: int, what: str) -> int:
@@ -92,9 +102,26 @@ def period_label(period: int | None) -> str:
     return "period not set" if period is None else f"period {period}"
 
 
-def replacement_die(period: int | None) -> Dice:
-    """The replacement leader's die: one die of the period's type, minus one."""
-    return Dice(1, period_sides(period), -DIE_MINUS)
+def check_replacement_dice(count: int) -> int:
+    """⚙ 2 (the lower of two dice, the default) or 1 (house rule: one die)."""
+    if isinstance(count, bool) or count not in REPLACEMENT_DICE:
+        raise RulesError(f"a replacement leader rolls 2 dice (the lower counts) or 1 die (house rule), "
+                         f"not {count!r}")
+    return count
+
+
+def replacement_die(period: int | None, dice: int = DEFAULT_REPLACEMENT_DICE) -> Dice:
+    """The replacement leader's dice: two dice of the period's type (the lower counts, minus one), or with
+    the house rule one die (minus one)."""
+    return Dice(check_replacement_dice(dice), period_sides(period))
+
+
+def replacement_rule_text(dice: int = DEFAULT_REPLACEMENT_DICE, sides: int | None = None) -> str:
+    """``"lower of 2d10 − 1"`` / ``"1d10 − 1"`` (``sides`` None: "two dice" / "one die" in words)."""
+    check_replacement_dice(dice)
+    if sides is None:
+        return "the lower of two dice − 1" if dice == 2 else "one die − 1 (house rule)"
+    return f"lower of 2d{sides} − 1" if dice == 2 else f"1d{sides} − 1"
 
 
 def force_dice(period: int | None) -> Dice:
@@ -262,7 +289,7 @@ class Recovery:
         """Apply the faces of the next roll (checked against :attr:`next_dice`) and return its record."""
         dice = self.next_dice
         if dice is None:
-            raise DiceError(f"recovery is over after {len(self._records)} roll(s): no more dice needed")
+            raise DiceError(f"recovery is over after {_count(len(self._records), 'roll')}: no more dice needed")
         try:
             dice.check_faces(list(faces))
         except DiceError as exc:
@@ -289,7 +316,7 @@ class Recovery:
         """Roll the next dice from ``dice_source`` and apply them."""
         dice = self.next_dice
         if dice is None:
-            raise DiceError(f"recovery is over after {len(self._records)} roll(s): no more dice needed")
+            raise DiceError(f"recovery is over after {_count(len(self._records), 'roll')}: no more dice needed")
         return self.apply(dice_source.roll(dice, PURPOSE_RECOVERY), dice_source.source)
 
     def result(self) -> RecoveryResult:
@@ -324,10 +351,10 @@ def leader_fate(roll_total: int, leader_wounds: int, leader_xp_after_award: int)
 
 def _fate_row(fate: Fate, total: int, wounds: int, xp: int) -> str:
     if fate == "casualty":
-        return f"casualty: {total} \u2264 {wounds} wound counter(s)"
+        return f"casualty: {total} \u2264 {_count(wounds, 'wound counter')}"
     if fate == "promoted":
-        return f"promoted: {total} > {wounds} wound counter(s), \u2264 {xp} XP"
-    return f"stays: {total} > {wounds} wound counter(s) and > {xp} XP"
+        return f"promoted: {total} > {_count(wounds, 'wound counter')}, \u2264 {xp} XP"
+    return f"stays: {total} > {_count(wounds, 'wound counter')} and > {xp} XP"
 
 
 def leader_fate_record(faces: Sequence[int], source: Source, leader_wounds: int,
@@ -356,24 +383,32 @@ def roll_leader_fate(leader_wounds: int, leader_xp: int, dice_source: DiceSource
 
 # --- step 4: replacement leader; 1.3 force generation -----------------------------------------------------
 
-def replacement_record(faces: Sequence[int], source: Source, period: int | None) -> tuple[int, RollRecord]:
-    dice = replacement_die(period)
+def replacement_record(faces: Sequence[int], source: Source, period: int | None,
+                       dice_count: int = DEFAULT_REPLACEMENT_DICE) -> tuple[int, RollRecord]:
+    """Step 4 from the faces rolled: XP = the lower face minus one (minimum 0); with the one-die house rule
+    the one face minus one."""
+    dice = replacement_die(period, dice_count)
     try:
         dice.check_faces(list(faces))
     except DiceError as exc:
         raise DiceError(f"replacement leader roll ({dice.expression}): {exc}") from None
-    xp = die_to_xp(faces[0])
+    xp = die_to_xp(min(faces))
+    rule = replacement_rule_text(dice.count, dice.sides)
     record = RollRecord(purpose=PURPOSE_REPLACEMENT, expression=dice.expression, faces=list(faces),
-                        total=xp, source=source, rule=RULE_REPLACEMENT, modifier=dice.modifier,
-                        table_row=f"{period_label(period)}: d{dice.sides}",
-                        outcome=f"new leader {xp} XP", details={"xp": xp, "die": f"d{dice.sides}"})
+                        total=xp, source=source, rule=RULE_REPLACEMENT, modifier=0,
+                        table_row=f"{period_label(period)}: {rule}" + ("" if dice.count == 2 else " (house rule)"),
+                        outcome=f"new leader {xp} XP",
+                        details={"xp": xp, "die": f"d{dice.sides}", "dice": dice.count})
     return xp, record
 
 
-def roll_replacement(period: int | None, dice_source: DiceSource) -> tuple[int, RollRecord]:
-    """Step 4: the replacement leader's XP = one die of the period's type minus one (minimum 0)."""
-    dice = replacement_die(period)
-    return replacement_record(dice_source.roll(dice, PURPOSE_REPLACEMENT), dice_source.source, period)
+def roll_replacement(period: int | None, dice_source: DiceSource,
+                     dice_count: int = DEFAULT_REPLACEMENT_DICE) -> tuple[int, RollRecord]:
+    """Step 4: the replacement leader's XP = the lower of two dice of the period's type, minus one (minimum
+    0); ⚙ ``dice_count=1``: one die minus one."""
+    dice = replacement_die(period, dice_count)
+    return replacement_record(dice_source.roll(dice, PURPOSE_REPLACEMENT), dice_source.source, period,
+                              dice_count)
 
 
 @dataclass(frozen=True)
@@ -466,13 +501,15 @@ class AftermathResult:
 
 def run_aftermath(*, platoon_xp: int, leader_xp: int | None, wounds: int, leader_wounds: int = 0,
                   objectives: int = 0, objective_xp_to: ObjectiveTo | str = "both", period: int | None = None,
-                  dice: DiceSource, replace_leader: bool = True) -> AftermathResult:
+                  dice: DiceSource, replace_leader: bool = True,
+                  replacement_dice: int = DEFAULT_REPLACEMENT_DICE) -> AftermathResult:
     """RULES 1.2 in order: award, recovery, leader's fate (only with a leader), replacement leader (when the
     leader was lost and ``replace_leader``). Dice are asked for in that order: the recovery rolls, the
-    leader's 2d12, the replacement die."""
+    leader's 2d12, the replacement dice (two, the lower counts; ⚙ ``replacement_dice=1``: one)."""
     check_count(wounds, "wound counters")
     check_count(leader_wounds, "wound counters on the leader's element")
     check_period(period)
+    check_replacement_dice(replacement_dice)
     given = award(platoon_xp, leader_xp, objectives, objective_xp_to)
     recovery = run_recovery(wounds, given.platoon_xp_after, dice)
     records = list(recovery.records)
@@ -482,7 +519,7 @@ def run_aftermath(*, platoon_xp: int, leader_xp: int | None, wounds: int, leader
         fate, record = roll_leader_fate(leader_wounds, given.leader_xp_after, dice)
         records.append(record)
         if fate != "stays" and replace_leader:
-            replacement_xp, record = roll_replacement(period, dice)
+            replacement_xp, record = roll_replacement(period, dice, replacement_dice)
             records.append(record)
     return AftermathResult(given, recovery, leader_wounds, fate, replacement_xp, records)
 
@@ -492,4 +529,5 @@ __all__ = [
     "leader_fate_record", "replacement_die", "roll_replacement", "replacement_record", "ForceResult",
     "roll_force", "force_record", "AftermathResult", "run_aftermath", "replacement_table", "recovery_table",
     "leader_fate_table", "period_sides", "recovery_dice", "FATES", "PERIOD_DIE", "DEFAULT_DIE",
+    "REPLACEMENT_DICE", "DEFAULT_REPLACEMENT_DICE", "check_replacement_dice", "replacement_rule_text",
 ]

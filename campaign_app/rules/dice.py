@@ -179,7 +179,8 @@ class TypedDice:
 
     def check_all_used(self) -> None:
         if self.remaining:
-            raise DiceError(f"too many dice: {self.remaining} roll(s) given but not needed")
+            raise DiceError(f"too many dice: {self.remaining} roll{'' if self.remaining == 1 else 's'} given but not "
+                            "needed")
 
 
 def parse_dice_args(args: Sequence[str]) -> list[list[int]]:

@@ -185,51 +185,46 @@ def _exact_places(value: Fraction, limit: int) -> int | None:
     return None
 
 
-EXACT_DIGITS = 20
-"""A probability whose exact decimal has at most this many significant digits is printed exactly."""
+MAX_DIGITS = 15
+"""No printed probability has more significant digits than this (the exact fraction is in ``--json``)."""
 
 
-def round_significant(p: Fraction, digits: int = 15) -> tuple[Fraction, str]:
-    """``p`` as a decimal of at least ``digits`` significant digits: exact when its decimal expansion ends
-    within :data:`EXACT_DIGITS` significant digits (e.g. 91/128 = 0.7109375), else rounded (half to even) to
-    ``digits`` significant digits. Returns the printed value (exactly) and its text."""
+def round_significant(p: Fraction, digits: int = MAX_DIGITS) -> tuple[Fraction, str]:
+    """``p`` as a decimal of ``digits`` significant digits (at most :data:`MAX_DIGITS`): exact when its
+    decimal expansion ends within that many digits (91/128 = 0.710937500000000), else rounded half to even.
+    Returns the printed value (exactly) and its text."""
     if p < 0:
         raise ValueError("probabilities are not negative")
+    digits = min(digits, MAX_DIGITS)
     if p == 0:
         return Fraction(0), "0"
     e = _exponent(p)
     places = digits - 1 - e
-    exact = _exact_places(p, EXACT_DIGITS - 1 - e)
+    exact = _exact_places(p, places)
     if exact is not None:
-        return p, _decimal_text(p, max(places, exact))
+        return p, _decimal_text(p, places)
     value = Fraction(round(p * Fraction(10) ** places)) / Fraction(10) ** places
     if _exponent(value) > e:            # rounded up to the next power of ten: keep ``digits`` digits
         places -= 1
     return value, _decimal_text(value, places)
 
 
-def probability_strings(probs: Mapping[K, Fraction], digits: int = 15) -> dict[K, str]:
-    """Decimal texts for a distribution that adds up to 1, each with at least ``digits`` significant digits
-    (see :func:`round_significant`), except the largest, which is written as exactly 1 minus the others, so
-    that the printed decimals add up to exactly 1 (its own error is below the others' rounding)."""
+def probability_strings(probs: Mapping[K, Fraction], digits: int = MAX_DIGITS) -> dict[K, str]:
+    """Decimal texts for a distribution that adds up to 1, each rounded to ``digits`` significant digits (at
+    most :data:`MAX_DIGITS`, see :func:`round_significant`). The printed decimals add up to 1 within the
+    rounding of the last digit; the exact fractions are :func:`fraction_strings`."""
     if not probs:
         return {}
     if sum(probs.values(), Fraction(0)) != 1:
         raise ValueError("not a distribution: the probabilities do not add up to 1")
-    largest = max(probs, key=lambda k: probs[k])
-    out: dict[K, str] = {}
-    rounded_sum = Fraction(0)
-    places = 0
-    for key, p in probs.items():
-        if key == largest:
-            continue
-        value, text = round_significant(p, digits)
-        out[key] = text
-        rounded_sum += value
-        if value:
-            found = _exact_places(value, 10_000)
-            assert found is not None
-            places = max(places, found)
-    rest = 1 - rounded_sum
-    out[largest] = _places_string(rest, max(places, digits - 1 - _exponent(rest)))
-    return {key: out[key] for key in probs}
+    return {key: round_significant(p, digits)[1] for key, p in probs.items()}
+
+
+def fraction_text(p: Fraction) -> str:
+    """An exact probability as ``"91/128"`` (``"0"``, ``"1"`` for the whole numbers)."""
+    return str(Fraction(p))
+
+
+def fraction_strings(probs: Mapping[K, Fraction]) -> dict[K, str]:
+    """The exact fractions of a distribution, as text (``--json`` prints them beside the decimals)."""
+    return {key: fraction_text(p) for key, p in probs.items()}

@@ -59,12 +59,16 @@ MAX_REWARD_SIDES = 100
 ODDS_BANDS: tuple[tuple[str, str, str], ...] = (
     ("Winning", ">=", "3.00"),
     ("Advantaged", ">=", "2.00"),
-    ("Equal", ">", "0.50"),
-    ("Disadvantaged", ">", "0.33"),
+    ("Equal", ">=", "0.51"),
+    ("Disadvantaged", ">=", "0.34"),
     ("Losing", "else", ""),
 )
-"""Odds bands, best first: (band, comparison, threshold). Odds = player total / enemy total; the first band
-whose test passes applies ("else" always does)."""
+"""Odds bands, best first: (band, comparison, threshold). Odds = player total / enemy total, rounded to
+:data:`ODDS_PLACES` decimals (half up) as the seed's table writes them; the first band whose test passes
+applies ("else" always does). RULES.md 2.1: 1:3 = 0.33 is Losing, 2.995 -> 3.00 is Winning."""
+
+ODDS_PLACES = 2
+"""The odds are compared to the bands rounded to this many decimals (half up)."""
 
 BAND_NAMES: tuple[str, ...] = tuple(b[0] for b in ODDS_BANDS)
 """The five odds bands = the five columns of the combat table, in that order."""
@@ -154,10 +158,17 @@ def odds_ratio(player_total: float | int | str | Fraction, enemy_total: float | 
     return float(odds_ratio_exact(player_total, enemy_total))
 
 
+def rounded_odds(ratio: float | int | str | Fraction) -> Fraction:
+    """The ratio as the bands compare it: rounded half up to :data:`ODDS_PLACES` decimals (2.995 -> 3.00,
+    1/3 -> 0.33, 0.515 -> 0.52)."""
+    scale = 10 ** ODDS_PLACES
+    return Fraction(math.floor(_q(ratio) * scale + Fraction(1, 2)), scale)
+
+
 def odds_band(ratio: float | int | str | Fraction) -> str:
-    """The odds band of a ratio: ≥ 3 Winning, ≥ 2 Advantaged, > 0.50 Equal, > 0.33 Disadvantaged, else
-    Losing."""
-    r = _q(ratio)
+    """The odds band of a ratio, rounded to two decimals first: ≥ 3.00 Winning, ≥ 2.00 Advantaged,
+    ≥ 0.51 Equal, ≥ 0.34 Disadvantaged, else Losing."""
+    r = rounded_odds(ratio)
     for band, op, threshold in ODDS_BANDS:
         if op == "else":
             return band
@@ -169,24 +180,43 @@ def odds_band(ratio: float | int | str | Fraction) -> str:
 
 def odds(player_total: float | int | str | Fraction,
          enemy_total: float | int | str | Fraction) -> dict[str, Any]:
-    """``{"ratio": 0.5185..., "band": "Equal", "ratio_text": "0.518"}``."""
+    """``{"ratio": 0.5185..., "band": "Equal", "ratio_text": "0.519", "compared": "0.52",
+    "exact": "14/27"}``: ``compared`` is the two-decimal value the bands are checked against, ``exact`` the
+    ratio as a fraction."""
     ratio = odds_ratio_exact(player_total, enemy_total)
-    return {"ratio": float(ratio), "band": odds_band(ratio), "ratio_text": ratio_text(ratio)}
+    compared = rounded_odds(ratio)
+    return {"ratio": float(ratio), "band": odds_band(ratio), "ratio_text": ratio_text(ratio),
+            "compared": _fixed(compared, ODDS_PLACES), "exact": str(ratio)}
+
+
+def _fixed(value: Fraction, places: int) -> str:
+    """A non-negative multiple of 10**-places written with exactly ``places`` decimals."""
+    whole = math.floor(value * 10 ** places)
+    if places <= 0:
+        return str(whole)
+    return f"{whole // 10 ** places}.{whole % 10 ** places:0{places}d}"
+
+
+RATIO_DIGITS = 15
+"""A printed odds ratio has at most this many significant digits."""
 
 
 def ratio_text(ratio: float | int | str | Fraction, digits: int = 3) -> str:
-    """The odds ratio for people, never seeming to cross a band edge: rounded to ``digits`` decimals
-    (700/1350 -> "0.519"), with more decimals while the shown value would fall in another band
-    (299.99/100 -> "2.9999", not "3.000"; 0.5004 -> "0.5004", not "0.500")."""
+    """The odds ratio for people, never seeming to cross a band edge and never longer than
+    :data:`RATIO_DIGITS` significant digits: rounded to ``digits`` decimals (700/1350 -> "0.519"), with more
+    decimals while the shown value would fall in another band (2.99499/1 -> "2.99499", not "2.995", which
+    rounds to 3.00: Winning)."""
     r = _q(ratio)
     band = odds_band(r)
-    for places in range(digits, 31):
+    int_digits = len(str(math.floor(r))) if r >= 1 else 0
+    most = max(0, RATIO_DIGITS - int_digits)
+    for places in range(min(digits, most), most + 1):
         scale = 10 ** places
         whole = math.floor(r * scale + Fraction(1, 2))
         if odds_band(Fraction(whole, scale)) == band:
-            return f"{whole // scale}.{whole % scale:0{places}d}"
-    whole = math.floor(r * scale)  # a value this close to an edge: truncated, it stays on its side
-    return f"{whole // scale}.{whole % scale:0{places}d}"
+            return _fixed(Fraction(whole, scale), places)
+    # this close to an edge (x.xx5): cut off, not rounded, the shown value stays on its side
+    return _fixed(Fraction(math.floor(r * 10 ** most), 10 ** most), most)
 
 
 def band_name(word: str) -> str:
@@ -385,6 +415,15 @@ def gear_tv_column(gear_tv: int) -> int:
 
 def enemy_column_label(index: int) -> str:
     return f"≤{ENEMY_QUALITY_COLUMNS[index]}"
+
+
+def enemy_row(roll: int) -> tuple[int, str]:
+    """The enemy-quality row for a roll (1d6, +1 for ``**``): rows 1..7, a higher roll read as row 7.
+    Returns (row, note); the note says when the roll was read as another row ("" otherwise)."""
+    if isinstance(roll, bool) or not isinstance(roll, int) or roll < ENEMY_QUALITY_ROWS[0]:
+        raise RulesError(f"an enemy-quality roll is 1 or more (1d6, +1 for **), not {roll!r}")
+    row = min(ENEMY_QUALITY_ROWS[1], roll)
+    return row, (f"roll {roll}, read as row {row}" if row != roll else "")
 
 
 def enemy_quality(gear_tv: int, row: int) -> int:
@@ -707,11 +746,11 @@ class TurnProcedure(Procedure):
 
     def _enemy(self, req: RollRequest, rec: RollRecord) -> None:
         res = self.result
-        row = max(ENEMY_QUALITY_ROWS[0], min(ENEMY_QUALITY_ROWS[1], rec.total))
+        row, note = enemy_row(rec.total)
         col = gear_tv_column(self.gear_tv)
         res.enemy_row = row
         res.enemy_tv = ENEMY_QUALITY_TABLE[row - 1][col]
-        clamp = f" (roll {rec.total}, read as row 7)" if rec.total > ENEMY_QUALITY_ROWS[1] else ""
+        clamp = f" ({note})" if note else ""
         rec.table_row = f"row {row}, {enemy_column_label(col)}{clamp}"
         rec.outcome = f"an enemy unit of TV {res.enemy_tv} appears"
         res.meaning.append(rec.outcome)
@@ -987,6 +1026,11 @@ def check_reward_dice(text: str) -> Dice:
         dice = Dice.parse(text)
     except DiceError as exc:
         raise RulesError(f"reward dice: {exc}") from None
+    if dice.sides == 66:
+        # "d66" elsewhere in the app is D66: two d6 read as tens and units (11..66), never one 66-sided
+        # die; a reward roll adds dice to the impression, which a D66 cannot do
+        raise RulesError(f"reward dice: {text.strip()!r} is not allowed: D66 (two d6 read as tens and units) "
+                         f"is not a sum of dice; use ordinary dice such as 1d6 or 2d6")
     if dice.count > MAX_REWARD_DICE or dice.sides > MAX_REWARD_SIDES:
         raise RulesError(f"reward dice: at most {MAX_REWARD_DICE} dice of at most {MAX_REWARD_SIDES} sides, "
                          f"not {text!r}")

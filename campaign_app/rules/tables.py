@@ -8,9 +8,11 @@ when a table is asked for.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 Rows = list[tuple[str, ...]]
 TableData = tuple[tuple[str, ...], Rows]
@@ -24,10 +26,85 @@ class RuleTableError(KeyError):
 
 
 @dataclass(frozen=True)
+class CardRules:
+    """The ⚙ house rules printed cards follow: a campaign's, or the defaults (``campaign`` None).
+
+    ``thresholds`` is a :class:`~campaign_app.rules.experience.Thresholds` (None: the default). The printed
+    cards read the engine's tables through :func:`rule_table` with these, and their text may name them with
+    ``{{placeholders}}`` (:data:`PLACEHOLDERS`)."""
+
+    campaign: str | None = None
+    thresholds: Any = None
+    objective_xp_to: str = "both"
+    replacement_dice: int = 2
+    period: int | None = None
+    reward_dice: str = "1d6"
+    variable_tables: bool = False
+    ferocious: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def note(self) -> str:
+        return f"Rules: campaign {self.campaign}" if self.campaign else "Rules: default rules"
+
+    def levels(self) -> Any:
+        from .experience import DEFAULT_THRESHOLDS
+
+        return self.thresholds or DEFAULT_THRESHOLDS
+
+
+def _placeholder_values(rules: CardRules) -> dict[str, str]:
+    from .aftermath import period_sides, replacement_rule_text
+    from .experience import LEVELS
+
+    t = rules.levels().as_tuple()
+    sides = period_sides(rules.period)
+    return {
+        "thresholds": ", ".join(f"{name} {xp}" for name, xp in zip(LEVELS[1:], t, strict=True)),
+        "green": str(t[0]), "regular": str(t[1]), "veteran": str(t[2]), "legendary": str(t[3]),
+        "objective_xp": ("platoon and leader" if rules.objective_xp_to == "both"
+                         else "the platoon only (house rule)"),
+        "objective_xp_leader": ("the leader gets the same" if rules.objective_xp_to == "both"
+                                else "the leader gets only the +1 for coming through (house rule)"),
+        "replacement": replacement_rule_text(rules.replacement_dice),
+        "replacement_dice": replacement_rule_text(rules.replacement_dice, sides),
+        "period_die": f"d{sides}",
+        "reward_dice": rules.reward_dice,
+        "reward_tables": "the milder tables (house rule)" if rules.variable_tables else "the standard tables",
+        "ferocious": "on" if rules.ferocious else "off",
+        **rules.extra,
+    }
+
+
+PLACEHOLDERS: tuple[str, ...] = ("thresholds", "green", "regular", "veteran", "legendary", "objective_xp",
+                                 "objective_xp_leader", "replacement", "replacement_dice", "period_die",
+                                 "reward_dice", "reward_tables", "ferocious")
+"""Names a card's text may use as ``{{name}}``; they print the campaign's value (or the default)."""
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
+
+
+def fill_placeholders(text: str, rules: CardRules | None = None) -> str:
+    """``{{reward_dice}}`` -> "1d6" (the campaign's value); an unknown name raises RuleTableError."""
+    if "{{" not in text:
+        return text
+    values = _placeholder_values(rules or CardRules())
+
+    def one(m: re.Match[str]) -> str:
+        try:
+            return values[m.group(1)]
+        except KeyError:
+            raise RuleTableError(f"no placeholder {{{{{m.group(1)}}}}} (known: {', '.join(PLACEHOLDERS)})") from None
+
+    return _PLACEHOLDER.sub(one, text)
+
+
+@dataclass(frozen=True)
 class RuleTable:
     name: str
     description: str
-    build: Callable[[], TableData]
+    build: Callable[[CardRules], TableData]
+    house_rules: bool = False
+    """The table changes with a campaign's house rules (its cards say whose rules they print)."""
 
 
 def percent(p: float | Fraction) -> str:
@@ -51,28 +128,29 @@ def _rows(rows: Sequence[Sequence[object]]) -> Rows:
 # --- Atomic Africa: experience (RULES 1.1) ------------------------------------------------------------------
 
 
-def _aa_levels() -> TableData:
-    from .experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS
+def _aa_levels(rules: CardRules) -> TableData:
+    from .experience import LEVEL_LETTERS, LEVELS
 
-    thresholds = (0, *DEFAULT_THRESHOLDS.as_tuple())
+    thresholds = (0, *rules.levels().as_tuple())
     letters = ("–", *LEVEL_LETTERS)
     rows: Rows = [(name, f"{xp}+", letter, str(2 * rank))
             for rank, (name, xp, letter) in enumerate(zip(LEVELS, thresholds, letters, strict=True), start=1)]
     return ("Level", "XP", "Track", "Cards"), rows
 
 
-def _aa_orders_grid() -> TableData:
+def _aa_orders_grid(rules: CardRules) -> TableData:
     from .experience import LEVELS, orders_cards
 
+    thresholds = (0, *rules.levels().as_tuple())
     headers = ("Platoon", "no leader", *(name[0] for name in LEVELS))
     rows = []
     for p_rank, name in enumerate(LEVELS, start=1):
-        rows.append((name, str(orders_cards(p_rank, None)),
+        rows.append((f"{name} {thresholds[p_rank - 1]}+", str(orders_cards(p_rank, None)),
                      *(str(orders_cards(p_rank, l_rank)) for l_rank in range(1, len(LEVELS) + 1))))
     return headers, rows
 
 
-def _aa_attribute_dice() -> TableData:
+def _aa_attribute_dice(rules: CardRules) -> TableData:
     from .dice import DIE_SIDES
     from .experience import ATTRIBUTE_LEVEL_WORDS
 
@@ -82,7 +160,7 @@ def _aa_attribute_dice() -> TableData:
     return ("Level", "Die", "Training", "Equipment", "Morale"), rows
 
 
-def _aa_armor() -> TableData:
+def _aa_armor(rules: CardRules) -> TableData:
     from .experience import ARMOR_CLASSES
 
     return ("Armor", "Class"), [(str(k), v) for k, v in sorted(ARMOR_CLASSES.items())]
@@ -91,21 +169,26 @@ def _aa_armor() -> TableData:
 # --- Atomic Africa: aftermath and force generation (RULES 1.2, 1.3) ----------------------------------------
 
 
-def _aa_replacement() -> TableData:
+def _aa_replacement(rules: CardRules) -> TableData:
     from .aftermath import replacement_table
 
     headers, rows = replacement_table()
-    return tuple(headers), _rows(rows)
+    rule = rules.replacement_dice
+    out = [(period, f"{'2' if rule == 2 else '1'}{die}", xp) for period, die, xp in rows]
+    if rules.period is not None:  # the campaign's own period first, marked
+        out = [(f"{p} (this campaign)" if p == str(rules.period) else p, d, x) for p, d, x in out]
+    headers = (headers[0], "Replacement roll" if rule == 2 else "Roll (house rule)", headers[2])
+    return tuple(headers), _rows(out)
 
 
-def _aa_recovery_sequence() -> TableData:
+def _aa_recovery_sequence(rules: CardRules) -> TableData:
     from .aftermath import recovery_table
 
     headers, rows = recovery_table()
     return tuple(headers), _rows(rows)
 
 
-def _aa_leader_fate() -> TableData:
+def _aa_leader_fate(rules: CardRules) -> TableData:
     from .aftermath import leader_fate_table
 
     headers, rows = leader_fate_table()
@@ -118,7 +201,7 @@ LEADER_WOUND_ROWS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 8)
 LEADER_XP_ROWS: tuple[int, ...] = (1, 2, 4, 6, 9, 12, 16, 20, 24)
 
 
-def _aa_recovery_odds() -> TableData:
+def _aa_recovery_odds(rules: CardRules) -> TableData:
     from .odds import recovery_odds
 
     headers = ("Wounds", "0", "−1", "−2", "−3", "−4+")
@@ -146,14 +229,14 @@ def _fate_probs(result: object) -> dict[str, Fraction | float]:
     return {fate: getattr(result, fate) for fate in ("casualty", "promoted", "stays")}
 
 
-def _aa_leader_casualty() -> TableData:
+def _aa_leader_casualty(rules: CardRules) -> TableData:
     from .odds import leader_odds
 
     rows: Rows = [(str(w), percent(_fate_probs(leader_odds(w, 0))["casualty"])) for w in LEADER_WOUND_ROWS]
     return ("Wounds on his element", "Casualty"), rows
 
 
-def _aa_leader_stays() -> TableData:
+def _aa_leader_stays(rules: CardRules) -> TableData:
     from .odds import leader_odds
 
     rows: Rows = []
@@ -163,7 +246,7 @@ def _aa_leader_stays() -> TableData:
     return ("Leader XP", "Stays", "Promoted"), rows
 
 
-def _aa_force_odds() -> TableData:
+def _aa_force_odds(rules: CardRules) -> TableData:
     """Chance of each experience level for the platoon and for its leader, by campaign period, found by
     applying the engine's force-generation rule to every pair of faces. Levels no die can reach are left
     out."""
@@ -177,8 +260,8 @@ def _aa_force_odds() -> TableData:
         for a in range(1, sides + 1):
             for b in range(1, sides + 1):
                 result = force_record([a, b], "entered", period)
-                counts["platoon"][level_rank(result.platoon_xp) - 1] += 1
-                counts["leader"][level_rank(result.leader_xp) - 1] += 1
+                counts["platoon"][level_rank(result.platoon_xp, rules.levels()) - 1] += 1
+                counts["leader"][level_rank(result.leader_xp, rules.levels()) - 1] += 1
         for side in ("platoon", "leader"):
             label = f"{period} (d{sides})" if side == "platoon" else ""
             table.append((label, side, [Fraction(n, sides * sides) for n in counts[side]]))
@@ -208,8 +291,8 @@ SOLOGEAR_TABLES: dict[str, tuple[str, str]] = {
 }
 
 
-def _sologear(key: str) -> Callable[[], TableData]:
-    def build() -> TableData:
+def _sologear(key: str) -> Callable[[CardRules], TableData]:
+    def build(rules: CardRules) -> TableData:
         from . import sologear
 
         tables = sologear.card_tables()
@@ -225,13 +308,13 @@ def _sologear(key: str) -> Callable[[], TableData]:
 
 _ENTRIES: tuple[RuleTable, ...] = (
     RuleTable("aa.experience_levels", "experience levels, XP thresholds, letters and orders cards (RULES 1.1)",
-              _aa_levels),
+              _aa_levels, True),
     RuleTable("aa.orders_cards", "orders cards per turn by platoon and leader level (RULES 1.1)",
-              _aa_orders_grid),
+              _aa_orders_grid, True),
     RuleTable("aa.attribute_dice", "attribute dice levels and their words (RULES 1.1)", _aa_attribute_dice),
     RuleTable("aa.armor", "Armor values and classes (RULES 1.1)", _aa_armor),
     RuleTable("aa.replacement_die", "replacement leader / force generation die by period (RULES 1.2, 1.3)",
-              _aa_replacement),
+              _aa_replacement, True),
     RuleTable("aa.recovery_sequence", "recovery rolls 1d8, 2d8, ... (RULES 1.2)", _aa_recovery_sequence),
     RuleTable("aa.leader_fate", "leader's fate on 2d12 (RULES 1.2)", _aa_leader_fate),
     RuleTable("aa.recovery_odds", "exact odds of XP lost in recovery by wound counters (RULES 1.2)",
@@ -241,7 +324,7 @@ _ENTRIES: tuple[RuleTable, ...] = (
     RuleTable("aa.leader_stays_odds", "exact odds the leader stays or is promoted, by XP (RULES 1.2)",
               _aa_leader_stays),
     RuleTable("aa.force_generation_odds", "exact odds of each level from force generation (RULES 1.3)",
-              _aa_force_odds),
+              _aa_force_odds, True),
     *(RuleTable(name, description, _sologear(key)) for name, (key, description) in SOLOGEAR_TABLES.items()),
 )
 
@@ -249,11 +332,12 @@ RULE_TABLES: dict[str, RuleTable] = {entry.name: entry for entry in _ENTRIES}
 RULE_TABLE_NAMES: tuple[str, ...] = tuple(RULE_TABLES)
 
 
-def rule_table(name: str) -> TableData:
-    """``(headers, rows)`` of the rule table ``name`` (all cells text)."""
+def rule_table(name: str, rules: CardRules | None = None) -> TableData:
+    """``(headers, rows)`` of the rule table ``name`` (all cells text), for a campaign's house ``rules``
+    (None: the default rules)."""
     try:
         entry = RULE_TABLES[name]
     except KeyError:
         raise RuleTableError(f"no rule table {name!r} (known: {', '.join(RULE_TABLE_NAMES)})") from None
-    headers, rows = entry.build()
+    headers, rows = entry.build(rules or CardRules())
     return tuple(headers), _rows(rows)

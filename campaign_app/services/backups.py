@@ -110,7 +110,7 @@ def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
             campaigns = con.execute("SELECT count(*) FROM campaign").fetchone()[0]
             battles = con.execute("SELECT count(*) FROM battle").fetchone()[0]
         except sqlite3.DatabaseError as exc:
-            raise _refuse(path, f"cannot be read as a campaign_app database ({exc})", backup_dir) from None
+            raise _refuse(path, f"cannot be read as a campaign database ({exc})", backup_dir) from None
     finally:
         con.close()
     if version > schema_version_supported():

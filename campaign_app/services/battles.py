@@ -7,8 +7,9 @@ its rolls, the XP changes and the leader changes in one transaction and returns 
 set reverts it (:func:`revert`) and puts it back with the same ids and the same dice (:func:`reapply`).
 
 :func:`undo_last_battle` removes a platoon's newest battle later on (XP, leaders and rolls return to their
-state before it); its Edit can be reverted too (the battle comes back). :func:`edit_battle_text` changes a
-battle's scenario, notes or outcome, each change logged as an ``AttributeChange`` row.
+state before it); its Edit can be reverted too (the battle comes back). :func:`edit_battle` changes what a
+battle records that did not come from a roll (date, scenario, opponent, outcome, fire support, notes), each
+change logged as an ``AttributeChange`` row; objectives and wound counters are refused (they set the XP).
 
 History: :func:`history` (battles with their rolls, and a timeline of every battle, XP change, leader change,
 attribute change and roll, newest first), :func:`leaders_roll`, :func:`campaign_summary`, :func:`xp_series`,
@@ -54,6 +55,7 @@ from ..rules.aftermath import (
     period_sides,
     replacement_die,
     replacement_record,
+    replacement_rule_text,
 )
 from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
@@ -65,7 +67,7 @@ from .common import NotFound, ServiceError, check_line, check_multiline, resolve
 
 OUTCOMES: tuple[str, ...] = ("victory", "defeat", "draw")
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
-"""The fields of a committed battle that may still be edited (each change is logged)."""
+"""Text fields of a committed battle (all of :data:`EDITABLE_FIELDS` may be edited; each change is logged)."""
 KINDS: tuple[str, ...] = ("battle", "xp", "leader", "attribute", "roll")
 """Kinds of timeline events."""
 DEFAULT_REPLACEMENT_NAME = "New leader"
@@ -272,6 +274,7 @@ class BattleSession:
         self.campaign_name: str = c.name
         self.period: int | None = c.period
         self.objective_xp_to: str = c.objective_xp_to
+        self.replacement_dice: int = c.replacement_dice
         self.thresholds: Thresholds = thresholds_of(c)
         self.platoon_xp: int = p.xp
         self.leader_id: int | None = leader.id if leader else None
@@ -387,9 +390,9 @@ class BattleSession:
             return RollStep("leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1,
                             f"Leader's fate: {LEADER_DICE.expression}")
         if self.needs_replacement and self._replacement_xp is None:
-            dice = replacement_die(self.period)
+            dice = replacement_die(self.period, self.replacement_dice)
             return RollStep("replacement", dice, PURPOSE_REPLACEMENT, RULE_REPLACEMENT, 1,
-                            f"Replacement leader's XP: 1d{dice.sides}\u22121")
+                            f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}")
         return None
 
     @property
@@ -435,7 +438,8 @@ class BattleSession:
             fate, record = leader_fate_record(faces, source, self.leader_wounds, leader_xp)  # type: ignore[arg-type]
             self._fate, self._fate_record = fate, record
             return record
-        xp, record = replacement_record(faces, source, self.period)  # type: ignore[arg-type]
+        xp, record = replacement_record(faces, source, self.period,  # type: ignore[arg-type]
+                                        self.replacement_dice)
         self._replacement_xp, self._replacement_record = xp, record
         return record
 
@@ -735,8 +739,9 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
         hand = _hand_xp_changes_since(p, b)
         if hand:
             whose = sorted({"the platoon" if x.who == "platoon" else "its leader" for x in hand})
-            raise ServiceError(f"cannot undo {tag}: {len(hand)} XP change(s) of {' and '.join(whose)} were made "
-                               "by hand since; undo the hand edits first")
+            changes = f"{len(hand)} XP change{'s' if len(hand) != 1 else ''}"
+            raise ServiceError(f"cannot undo {tag}: {changes} of {' and '.join(whose)} made by hand since; "
+                               "undo the hand edits first")
         rolls = [r for (r,) in Roll.select(Roll.id).where(Roll.battle == b.id).order_by(Roll.seq.desc()).tuples()]
         for model in (XpChange, AttributeChange):
             for (rid,) in model.select(model.id).where(model.battle == b.id).order_by(model.id.desc()).tuples():
@@ -774,35 +779,98 @@ def find_battle(platoon: str | int, number: int | None = None, campaign: str | i
     return b
 
 
-def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None, outcome: Any = "",
-                     reason: str = "") -> Edit:
-    """Change a committed battle's scenario, notes and/or outcome (``outcome=None`` clears it; the default
-    leaves it). Each change is an AttributeChange row (field ``battle.<name>``). Rolls are not editable."""
+EDITABLE_FIELDS: tuple[str, ...] = ("date", "scenario", "opponent", "outcome", "fire_support", "notes")
+"""What a committed battle may still change: what the player wrote down, nothing that came from a roll."""
+XP_FIELDS: dict[str, tuple[str, str]] = {
+    "objectives": ("objectives met", "they set the XP award"),
+    "wounds": ("wound counters", "they set the recovery rolls and the XP lost"),
+    "leader_wounds": ("wound counters on the leader's element", "they set the leader's fate roll"),
+}
+"""Fields of a committed battle that decide its XP and rolls: never edited (undo the battle and log it again)."""
+_KEEP: Any = object()
+
+
+def _shown(name: str, value: Any) -> str:
+    if value is None:
+        return "none"
+    if name == "fire_support":
+        return "used" if value in (True, "True", "1", 1) else "not used"
+    return repr(str(value)) if name != "date" else str(value)[:10]
+
+
+def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, opponent: Any = None,
+                opponent_platoon: Any = _KEEP, outcome: Any = "", fire_support: bool | None = None,
+                notes: Any = None, objectives: Any = None, wounds: Any = None, leader_wounds: Any = None,
+                reason: str = "") -> Edit:
+    """Change what a committed battle records that did not come from a roll: date, scenario, opponent (text,
+    and the opponent platoon: cleared when only the text changes), outcome (``None`` clears it; the default
+    ``""`` leaves it), fire support, notes. Each change is an AttributeChange row (field ``battle.<name>``);
+    the whole edit is one transaction and can be undone.
+
+    Objectives and wound counters decide the XP award, the recovery rolls and the leader's fate: a different
+    value is refused (ServiceError naming why; undo the battle and log it again). The same value is fine."""
     values: dict[str, Any] = {}
+    if date is not None:
+        values["date"] = check_date(date)
     if scenario is not None:
         values["scenario"] = _text(scenario, "scenario", SCENARIO_MAX)
+    if opponent is not None:
+        values["opponent"] = _text(opponent, "opponent", OPPONENT_MAX)
     if notes is not None:
         values["notes"] = _text(notes, "notes", NOTES_MAX)
-    reason = _text(reason, "reason", REASON_MAX)
     if outcome != "":
         values["outcome"] = check_outcome(outcome)
+    if fire_support is not None:
+        values["fire_support"] = bool(fire_support)
+    reason = _text(reason, "reason", REASON_MAX)
+    asked = {"objectives": None if objectives is None else check_objectives(objectives),
+             "wounds": None if wounds is None else check_wounds(wounds, "wound counters"),
+             "leader_wounds": None if leader_wounds is None else check_wounds(
+                 leader_wounds, "wound counters on the leader's element")}
     rec = Recorder()
     with db.atomic():
         b = Battle.get_or_none(Battle.id == battle_id)
         if b is None:
             raise NotFound(f"no battle with id {battle_id}")
+        for name, value in asked.items():
+            if value is not None and value != getattr(b, name):
+                label, why = XP_FIELDS[name]
+                raise ServiceError(
+                    f"the {label} of battle {b.number} cannot be edited ({getattr(b, name)} recorded): {why}. "
+                    "Undo the battle and log it again to change them")
+        if opponent_platoon is not _KEEP:
+            if opponent_platoon is not None:
+                if isinstance(opponent_platoon, bool) or not isinstance(opponent_platoon, int):
+                    raise ServiceError(f"opponent platoon must be a platoon id, not {opponent_platoon!r}")
+                if opponent_platoon == b.platoon_id:
+                    raise ServiceError("a platoon cannot fight itself: choose another opponent")
+                other = Platoon.get_or_none(Platoon.id == opponent_platoon)
+                if other is None:
+                    raise NotFound(f"no platoon with id {opponent_platoon} (opponent)")
+                values.setdefault("opponent", other.name)
+            values["opponent_platoon"] = opponent_platoon
+        elif "opponent" in values and values["opponent"] != b.opponent:
+            values["opponent_platoon"] = None  # a typed name is no longer that platoon
         changed = rec.update(b, **values)
         for name, (old, new) in changed.items():
             rec.create(AttributeChange, platoon=b.platoon_id, battle=b.id, field=f"battle.{name}",
                        old_value=None if old is None else str(old), new_value=None if new is None else str(new),
                        reason=reason or f"battle {b.number} edited", created_at=now())
         p = Platoon.get_by_id(b.platoon_id)
-    text = ", ".join(f"{k} {o!r} \u2192 {n!r}" if k != "notes" else "notes changed"
-                     for k, (o, n) in changed.items())
+    shown = {k: v for k, v in changed.items() if k != "opponent_platoon" or "opponent" not in changed}
+    text = ", ".join(f"{k.replace('_', ' ')} {_shown(k, o)} \u2192 {_shown(k, n)}" if k != "notes"
+                     else "notes changed" for k, (o, n) in shown.items())
     return Edit("battle", b.id, f"{p.name}, battle {b.number}: {text or 'nothing changed'}",
                 {"battle_id": b.id, "number": b.number, "platoon": p.name,
-                 "old": {k: v[0] for k, v in changed.items()}, "new": {k: v[1] for k, v in changed.items()}},
+                 "old": {k: _iso(v[0]) if k == "date" else v[0] for k, v in changed.items()},
+                 "new": {k: _iso(v[1]) if k == "date" else v[1] for k, v in changed.items()}},
                 rec.changes)
+
+
+def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None, outcome: Any = "",
+                     reason: str = "") -> Edit:
+    """Change a committed battle's scenario, notes and/or outcome (see :func:`edit_battle`)."""
+    return edit_battle(battle_id, scenario=scenario, notes=notes, outcome=outcome, reason=reason)
 
 
 # --- history --------------------------------------------------------------------------------------------------
@@ -959,6 +1027,8 @@ def event_text(ev: dict[str, Any]) -> str:
         label = ev["field"]
         if ev["battle_number"] is not None:
             label = f"battle {ev['battle_number']} {label.removeprefix('battle.')}"
+        label = label.replace("_", " ")
+        label = label[:1].upper() + label[1:]  # sentence case: "Battle 2 outcome: draw → victory"
         text = f"{label}: {old} \u2192 {new}{reason}"
     ev["text"] = text
     return text
@@ -1119,16 +1189,39 @@ def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, 
         return _build(_load(platoon, campaign))
 
 
+def _fiction_when(battle: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """When something happened in the campaign's own time: in a battle -> "battle 3 (1960-08-02)"; between
+    battles (a leader replaced by hand) -> "after battle 2 (1960-07-30)"; before the first battle -> "at the
+    start". The day it was typed into the app is never shown as a campaign date."""
+    if battle is not None:
+        return f"battle {battle['number']} ({_iso(battle['date'])})"
+    if after is None:
+        return "at the start"
+    return f"after battle {after['number']} ({_iso(after['date'])})"
+
+
 def _leaders(rows: _Rows) -> list[dict[str, Any]]:
     battles_by_id = {b["id"]: b for b in rows.battles}
     led: dict[int, int] = {}
     for r in rows.rolls:
         if r["purpose"] == PURPOSE_LEADER and r["battle"] is not None and r["leader"] is not None:
             led[r["leader"]] = led.get(r["leader"], 0) + 1
+    # the last battle each leader fought (their fate rolls): a leader who joined by hand, between battles,
+    # joined after the last battle of those before him (none: at the start)
+    fought: dict[int, int] = {}
+    for r in rows.rolls:
+        b = battles_by_id.get(r["battle"]) if r["battle"] is not None else None
+        if r["purpose"] == PURPOSE_LEADER and b is not None and r["leader"] is not None:
+            fought[r["leader"]] = max(fought.get(r["leader"], 0), b["number"])
+    by_number = {b["number"]: b for b in rows.battles}
+    last_so_far = 0
     out = []
     for ld in rows.leaders:
         jb = battles_by_id.get(ld["joined_battle"]) if ld["joined_battle"] else None
         lb = battles_by_id.get(ld["left_battle"]) if ld["left_battle"] else None
+        joined = _fiction_when(jb, by_number.get(last_so_far))
+        last_so_far = max(last_so_far, fought.get(ld["id"], 0), jb["number"] if jb else 0)
+        left = "" if ld["status"] == "active" else _fiction_when(lb, by_number.get(last_so_far))
         out.append({
             "id": ld["id"], "name": ld["name"], "rank": ld["rank"], "status": ld["status"],
             "current": ld["status"] == "active",
@@ -1137,6 +1230,7 @@ def _leaders(rows: _Rows) -> list[dict[str, Any]]:
             "joined_date": _iso(jb["date"]) if jb else _date_part(ld["joined_at"]),
             "left_at": _iso(ld["left_at"]), "left_battle": lb["number"] if lb else None,
             "left_date": _iso(lb["date"]) if lb else _date_part(ld["left_at"]),
+            "joined": joined, "left": left,
             "battles_led": led.get(ld["id"], 0), "xp_at_join": ld["xp_at_join"], "xp": ld["xp"],
             "xp_gained": ld["xp"] - ld["xp_at_join"],
             "level": level_name(ld["xp"], rows.thresholds),
@@ -1276,7 +1370,8 @@ def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
 
 __all__ = [
     "OUTCOMES", "KINDS", "TEXT_FIELDS", "BattleSession", "BattleDetails", "RollStep", "log_battle",
-    "undo_last_battle", "revert", "reapply", "edit_battle_text", "find_battle", "history", "leaders_roll",
+    "undo_last_battle", "revert", "reapply", "edit_battle", "edit_battle_text", "find_battle", "history",
+    "leaders_roll", "EDITABLE_FIELDS", "XP_FIELDS",
     "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
     "events_csv", "export_history", "event_text", "opponent_choices", "parse_faces", "percent", "suggest_name",
     "period_sides",

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.aftermath import check_period, period_sides
+from ..rules.aftermath import (
+    DEFAULT_REPLACEMENT_DICE,
+    check_period,
+    check_replacement_dice,
+    period_sides,
+    replacement_rule_text,
+)
 from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
 from ..store.database import db
 from ..store.models import Campaign, Platoon, SologearSheet
@@ -108,7 +114,19 @@ def house_rules(c: Campaign) -> list[dict[str, Any]]:
         {"key": "objective_xp_to", "label": "Objective XP goes to", "value": c.objective_xp_to,
          "default": DEFAULT_OBJECTIVE_XP_TO, "text": OBJECTIVE_XP_TARGETS[c.objective_xp_to],
          "is_default": c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO},
+        {"key": "replacement_dice", "label": "Replacement leader's XP", "value": c.replacement_dice,
+         "default": DEFAULT_REPLACEMENT_DICE,
+         "default_text": replacement_rule_text(DEFAULT_REPLACEMENT_DICE, sides),
+         "text": replacement_rule_text(c.replacement_dice, sides),
+         "is_default": c.replacement_dice == DEFAULT_REPLACEMENT_DICE},
     ]
+
+
+def _check_replacement_dice(value: Any) -> int:
+    try:
+        return check_replacement_dice(int(value) if isinstance(value, str) and value.strip().isdigit() else value)
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None
 
 
 def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
@@ -116,14 +134,18 @@ def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": c.id, "name": c.name, "system": c.system, "system_label": SYSTEMS[c.system],
         "period": c.period, "die": f"d{period_sides(c.period)}", "thresholds": list(t.as_tuple()),
-        "objective_xp_to": c.objective_xp_to, "archived": bool(c.archived), "notes": c.notes,
+        "objective_xp_to": c.objective_xp_to, "replacement_dice": c.replacement_dice,
+        "archived": bool(c.archived), "notes": c.notes,
         "created_at": c.created_at.isoformat(sep=" ") if c.created_at else None,
         "house_rules": house_rules(c),
     }
     if c.system == "atomic_africa":
         out["platoon_count"] = Platoon.select().where(Platoon.campaign == c).count()
     else:
-        out["sheet_count"] = SologearSheet.select().where(SologearSheet.campaign == c).count()
+        sheets = [s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
+                  .order_by(SologearSheet.id)]
+        out["sheet_count"] = len(sheets)
+        out["sheet_ids"] = sheets
     if with_platoons and c.system == "atomic_africa":
         from .roster import list_platoons
 
@@ -146,12 +168,13 @@ def show_campaign(ref: str | int) -> dict[str, Any]:
 
 def create_campaign(name: str, system: str = "atomic_africa", period: Any = None,
                     thresholds: Any = None, objective_xp_to: str = DEFAULT_OBJECTIVE_XP_TO,
-                    notes: str = "") -> Edit:
+                    notes: str = "", replacement_dice: Any = DEFAULT_REPLACEMENT_DICE) -> Edit:
     name = check_name(name, "campaign")
     system = parse_system(system)
     period = _check_period(period)
     t = _check_thresholds(thresholds) if thresholds is not None else DEFAULT_THRESHOLDS
     objective_xp_to = _check_objective_to(objective_xp_to)
+    replacement_dice = _check_replacement_dice(replacement_dice)
     rec = Recorder()
     with db.atomic():
         if _name_taken(name):
@@ -159,7 +182,7 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
         c = rec.create(Campaign, name=name, system=system, period=period, threshold_green=t.green,
                        threshold_regular=t.regular, threshold_veteran=t.veteran,
                        threshold_legendary=t.legendary, objective_xp_to=objective_xp_to,
-                       notes=check_notes(notes, "campaign notes"))
+                       replacement_dice=replacement_dice, notes=check_notes(notes, "campaign notes"))
         summary = campaign_dict(c)
     return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)
 
@@ -178,8 +201,10 @@ def rename_campaign(ref: str | int, new_name: str) -> Edit:
 
 
 def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None,
-                 objective_xp_to: str | None = None, notes: str | None = None) -> Edit:
-    """Change the house rules (period, thresholds, objective XP) and notes. ``period=None`` clears it."""
+                 objective_xp_to: str | None = None, notes: str | None = None,
+                 replacement_dice: Any = None) -> Edit:
+    """Change the house rules (period, thresholds, objective XP, replacement leader's dice) and notes.
+    ``period=None`` clears it."""
     values: dict[str, Any] = {}
     if period is not _UNSET:
         values["period"] = _check_period(period)
@@ -189,13 +214,15 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
                       threshold_legendary=t.legendary)
     if objective_xp_to is not None:
         values["objective_xp_to"] = _check_objective_to(objective_xp_to)
+    if replacement_dice is not None:
+        values["replacement_dice"] = _check_replacement_dice(replacement_dice)
     if notes is not None:
         values["notes"] = check_notes(notes, "campaign notes")
     rec = Recorder()
     with db.atomic():
         c = _campaign(ref)
         changed = rec.update(c, **values)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
                 {"id": c.id, "old": {k: v[0] for k, v in changed.items()},
                  "new": {k: v[1] for k, v in changed.items()}}, rec.changes)

@@ -26,7 +26,7 @@ _BATTLES: list[dict[str, Any]] = [
     {"date": "1960-08-02", "scenario": "Night patrol on the river road", "opponent": "Mercenary column",
      "outcome": "draw", "objectives": 0, "wounds": 6, "leader_wounds": 1, "dice": [[2], [5, 3], [9, 8]]},
     {"date": "1960-09-19", "scenario": "Holding the airfield", "opponent": "Soviet advisers' battalion",
-     "outcome": "victory", "objectives": 2, "wounds": 6, "leader_wounds": 5, "dice": [[6], [2, 3], [3]],
+     "outcome": "victory", "objectives": 2, "wounds": 6, "leader_wounds": 5, "dice": [[6], [2, 3], [3, 7]],
      "replacement": "Lt. Okafor",
      "notes": "Lt. Dubois led the counter-charge across the runway and was carried off badly wounded."},
 ]

@@ -14,15 +14,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import fileio
-from ..printing.history_report import HistoryData, build_history_report, history_from_report
-from ..printing.paper import PAPER_SIZES
-from ..printing.sologear_sheet import SologearSheetData, build_sologear_sheet, sologear_sheet_from_data
-from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet, build_unit_sheets, unit_sheet_from_detail
+from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
+
+if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
+    from ..printing.history_report import HistoryData
+    from ..printing.sologear_sheet import SologearSheetData
+    from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
 
 KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
@@ -88,11 +90,61 @@ def _campaign_of(ref: str | int | None) -> Campaign | None:
     return None if ref is None or ref == "" else find_campaign(ref)
 
 
+def check_card_paper(paper: str | None) -> str | None:
+    """``None`` (the locale's default), a paper name, or "card" (card stock of the card's size)."""
+    if paper is None or paper == "":
+        return None
+    name = str(paper).strip().lower()
+    if name not in CARD_PAPERS:
+        raise ServiceError(f"unknown paper {paper!r} for cards: use one of {', '.join(CARD_PAPERS)}")
+    return name
+
+
+def print_setup(margin: Any = None, bleed: Any = None, offset: Any = None, back_style: str | None = None) -> PrintSetup:
+    """A :class:`PrintSetup` from loose values (numbers or text in mm; ``offset`` an (x, y) pair or "x,y");
+    None keeps a default. Bad values raise ServiceError naming the value."""
+    from ..printing.sizes import DEFAULT_BACK_STYLE, DEFAULT_BLEED_MM, DEFAULT_MARGIN_MM, parse_mm, parse_offset
+
+    try:
+        ox, oy = (0.0, 0.0)
+        if offset not in (None, ""):
+            ox, oy = parse_offset(offset) if isinstance(offset, str) else (parse_mm(offset[0], "duplex offset x"),
+                                                                          parse_mm(offset[1], "duplex offset y"))
+        return PrintSetup(margin=DEFAULT_MARGIN_MM if margin in (None, "") else parse_mm(margin, "safe margin"),
+                          bleed=DEFAULT_BLEED_MM if bleed in (None, "") else parse_mm(bleed, "bleed"),
+                          offset_x=ox, offset_y=oy, back_style=back_style or DEFAULT_BACK_STYLE)
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def card_rules(campaign: str | int | None) -> Any:
+    """The house rules a campaign's cards print (:class:`~campaign_app.rules.tables.CardRules`): an Atomic
+    Africa campaign's thresholds, objective XP, replacement leader and period; a Sologear campaign's reward
+    dice, tables and ferocious battles (from its sheet). None: the default rules."""
+    from ..rules.tables import CardRules
+
+    camp = _campaign_of(campaign)
+    if camp is None:
+        return CardRules()
+    if camp.system == "atomic_africa":
+        return CardRules(campaign=camp.name, thresholds=thresholds_of(camp), objective_xp_to=camp.objective_xp_to,
+                         replacement_dice=camp.replacement_dice, period=camp.period)
+    from ..store.models import SologearSheet
+
+    sheet = (SologearSheet.select().where(SologearSheet.campaign == camp.id).order_by(SologearSheet.id.desc())
+             .first())
+    if sheet is None:
+        return CardRules(campaign=camp.name)
+    return CardRules(campaign=camp.name, reward_dice=sheet.reward_dice, variable_tables=bool(sheet.variable_tables),
+                     ferocious=bool(sheet.ferocious))
+
+
 # -------------------------------------------------------------------------------------- Unit Data Sheet
 
 
 def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> UnitSheet:
     """The plain data of one platoon's Unit Data Sheet (from the roster's ``platoon_detail``)."""
+    from ..printing.unit_sheet import unit_sheet_from_detail
     from .roster import platoon_detail
 
     return unit_sheet_from_detail(platoon_detail(platoon, campaign))
@@ -100,6 +152,8 @@ def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> Un
 
 def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
     """A blank sheet, carrying the campaign's name and XP thresholds when a campaign is named."""
+    from ..printing.unit_sheet import BlankSheet
+
     camp = _campaign_of(campaign)
     if camp is None:
         return BlankSheet()
@@ -141,6 +195,7 @@ def unit_sheets_pdf(platoons: Sequence[str | int] = (), *, blank: bool = False, 
 
 def sologear_data(campaign: str | int) -> SologearSheetData:
     """A Sologear campaign's sheet data (by campaign name or sheet id)."""
+    from ..printing.sologear_sheet import sologear_sheet_from_data
     from .sologear import sheet_data
 
     return sologear_sheet_from_data(sheet_data(campaign))
@@ -156,6 +211,7 @@ def sologear_pdf(campaign: str | int | None = None, *, blank: bool = False, pape
 
 
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
+    from ..printing.history_report import history_from_report
     from .battles import history_report
 
     return history_from_report(history_report(platoon, campaign))
@@ -171,11 +227,14 @@ def history_pdf(platoon: str | int, *, campaign: str | int | None = None, paper:
 
 def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
               library: Any = None, size: str | None = None, paper: str | None = None, grayscale: bool = False,
-              layout: str = "fronts", progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
+              layout: str = "fronts", progress: Progress | None = None, setup: PrintSetup | None = None,
+              rules: Any = None) -> tuple[bytes, dict[str, Any]]:
     """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its summary.
     ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
-    card chosen means every card. Unknown decks/cards or a card that does not fit raise ServiceError.
-    Reads no database: safe to run in a worker thread."""
+    card chosen means every card. ``setup``: margin, bleed, duplex offset, backs; ``rules``: a campaign's
+    CardRules (see :func:`card_rules`; read it before, in the thread that owns the database). Unknown
+    decks/cards or a card that does not fit raise ServiceError. Reads no database: safe to run in a worker
+    thread."""
     import io
 
     from ..printing.cards import DEFAULT_SIZE, build_cards_pdf
@@ -187,7 +246,8 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     try:
         chosen = select_cards(library, list(decks), list(cards))
         result = build_cards_pdf(chosen, buffer, decks=library, size=size or DEFAULT_SIZE,
-                                 paper=check_paper(paper), grayscale=grayscale, layout=layout, progress=progress)
+                                 paper=check_card_paper(paper), grayscale=grayscale, layout=layout,
+                                 progress=progress, setup=setup, rules=rules)
     except DeckError as exc:
         raise ServiceError(str(exc)) from None
     return buffer.getvalue(), result.to_dict()
@@ -217,10 +277,13 @@ def prepare(kind: str, **options: Any) -> PrintJob:
     Options: sheet: ``platoons``, ``blank``, ``pencil``, ``campaign``, ``paper``, ``printed_on``;
     sologear: ``campaign``, ``blank``, ``paper``, ``printed_on``; history: ``platoon``, ``campaign``,
     ``paper``, ``printed_on``; cards: the keyword arguments of :func:`cards_pdf` (``decks``, ``cards``,
-    ``library`` or ``user_decks_dir``, ``size``, ``paper``, ``grayscale``, ``layout``).
+    ``library`` or ``user_decks_dir``, ``size``, ``paper``, ``grayscale``, ``layout``, ``setup``) and
+    ``campaign`` (print that campaign's house rules).
     """
     opts = dict(options)
     if kind == "sheet":
+        from ..printing.unit_sheet import UnitSheet, build_unit_sheets
+
         paper = check_paper(opts.get("paper"))
         entries = unit_sheet_entries(opts.get("platoons", ()), blank=bool(opts.get("blank")),
                                      campaign=opts.get("campaign"))
@@ -230,6 +293,8 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
                                                              printed_on=printed_on), {}), details)
     if kind == "sologear":
+        from ..printing.sologear_sheet import build_sologear_sheet
+
         paper = check_paper(opts.get("paper"))
         campaign, blank = opts.get("campaign"), bool(opts.get("blank"))
         if not blank and (campaign is None or campaign == ""):
@@ -239,6 +304,8 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
                                                                 printed_on=opts.get("printed_on")), {}), details)
     if kind == "history":
+        from ..printing.history_report import build_history_report
+
         paper = check_paper(opts.get("paper"))
         if opts.get("platoon") in (None, ""):
             raise ServiceError("name the platoon whose history to print")
@@ -247,8 +314,12 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         return PrintJob(kind, lambda _p: (build_history_report(history, paper=paper,
                                                                 printed_on=opts.get("printed_on")), {}), details)
     if kind == "cards":
-        check_paper(opts.get("paper"))
-        return PrintJob(kind, lambda progress: cards_pdf(**opts, progress=progress), {})
+        check_card_paper(opts.get("paper"))
+        campaign = opts.pop("campaign", None)
+        if opts.get("rules") is None:
+            opts["rules"] = card_rules(campaign)  # read now: the build may run in a worker thread
+        return PrintJob(kind, lambda progress: cards_pdf(**opts, progress=progress),
+                        {"rules": opts["rules"].note})
     raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
 
 

@@ -229,6 +229,7 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     has_support = any(a.kind == "fire_support" for a in attached)
     return {
         "id": p.id, "name": p.name, "campaign": c.name, "campaign_id": c.id, "period": c.period,
+        "replacement_dice": c.replacement_dice,
         "thresholds": list(t.as_tuple()),
         "training": die_text(p.training), "equipment": die_text(p.equipment), "morale": die_text(p.morale),
         "words": {a: attribute_word(a, getattr(p, a)) for a in ATTRIBUTES},
@@ -387,7 +388,7 @@ def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, 
         changed = rec.update(p, **values)
         for field, (old, new) in changed.items():
             _log(rec, p, field, _shown(field, old), _shown(field, new), reason)
-    text = ", ".join(f"{f} {_shown(f, o)} -> {_shown(f, n)}" if f != "notes" else "notes"
+    text = ", ".join(f"{f} {_shown(f, o)} \u2192 {_shown(f, n)}" if f != "notes" else "notes"
                      for f, (o, n) in changed.items()) or "nothing changed"
     return Edit("platoon", p.id, f"{p.name}: {text}",
                 {"id": p.id, "old": {f: _shown(f, v[0]) for f, v in changed.items()},
@@ -418,7 +419,7 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
             rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
                        xp_after=xp, reason=check_reason(reason))
     label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
-    msg = f"{label}: XP {old} -> {xp}" if old != xp else f"{label}: XP stays {xp}"
+    msg = f"{label}: XP {old} \u2192 {xp}" if old != xp else f"{label}: XP stays {xp}"
     return Edit("platoon", p.id, msg, {"id": p.id, "who": who, "old": old, "new": xp, "reason": reason},
                 rec.changes)
 
@@ -463,7 +464,7 @@ def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = No
         changed = rec.update(leader, **values)
         for field, (old, new) in changed.items():
             _log(rec, p, f"leader.{field}", old, new, reason)
-    return Edit("platoon", p.id, f"{p.name}: leader " + (", ".join(f"{f} {o!r} -> {n!r}" for f, (o, n)
+    return Edit("platoon", p.id, f"{p.name}: leader " + (", ".join(f"{f} {o!r} \u2192 {n!r}" for f, (o, n)
                                                                     in changed.items()) or "unchanged"),
                 {"id": p.id, "leader_id": leader.id, "old": {f: v[0] for f, v in changed.items()},
                  "new": {f: v[1] for f, v in changed.items()}}, rec.changes)
@@ -473,8 +474,8 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
                    dice: DiceSource | None = None, how: str = "replaced", notes: str = "",
                    campaign: str | int | None = None) -> Edit:
     """The current leader (if any) leaves (``how``: casualty, promoted or replaced) and ``name`` takes over
-    with ``xp``, or with the replacement roll (RULES 1.2 step 4: one die of the period's type minus one)
-    when ``dice`` is given; the roll is kept."""
+    with ``xp``, or with the replacement roll (RULES 1.2 step 4: the lower of two dice of the period's type
+    minus one; ⚙ one die with the campaign's house rule) when ``dice`` is given; the roll is kept."""
     name = check_name(name, "leader")
     _check_choice(how, LEADER_EXITS, "how the leader left")
     if (xp is None) == (dice is None):
@@ -490,7 +491,7 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         record = None
         if dice is not None:
             try:
-                xp, record = roll_replacement(c.period, dice)
+                xp, record = roll_replacement(c.period, dice, c.replacement_dice)
                 _all_dice_used(dice)
             except (DiceError, RulesError) as exc:
                 raise ServiceError(str(exc)) from None
@@ -630,7 +631,7 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         for field, (old, new) in changed.items():
             _log(rec, p, f"attached[{label}].{field}", _shown(field, old), _shown(field, new), reason)
         summary = _attached_dict(a, [])
-    text = ", ".join(f"{f} {_shown(f, o)} -> {_shown(f, n)}" for f, (o, n) in changed.items() if f != "notes")
+    text = ", ".join(f"{f} {_shown(f, o)} \u2192 {_shown(f, n)}" for f, (o, n) in changed.items() if f != "notes")
     if "notes" in changed:
         text = f"{text}, notes" if text else "notes"
     return Edit("platoon", p.id, f"{p.name}: {label}: {text or 'nothing changed'}",
@@ -741,7 +742,7 @@ def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: s
         for field, (old, new) in changed.items():
             _log(rec, p, f"{where}equipment[{label}].{field}", old, new, reason)
         summary = _equipment_dict(e)
-    text = ", ".join(f"{f} {o} -> {n}" for f, (o, n) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{f} {o} \u2192 {n}" for f, (o, n) in changed.items()) or "nothing changed"
     return Edit("platoon", p.id, f"{p.name}: {label}: {text}",
                 {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
 

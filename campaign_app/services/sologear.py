@@ -447,12 +447,19 @@ def find_sheet_id(ref: str | int) -> int:
 
 # --- the sheet ---------------------------------------------------------------------------------------------
 
+def _s(items: Any) -> str:
+    """The plural ending for a count or a collection ("field" / "fields")."""
+    return "" if (items if isinstance(items, int) else len(items)) == 1 else "s"
+
+
 def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
                  player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
                  enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
-                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "") -> Edit:
-    """A new Sologear campaign: a Campaign (system "sologear") and its sheet."""
-    name = check_name(name, "campaign")
+                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "", campaign: int | None = None) -> Edit:
+    """A new Sologear campaign: a Campaign (system "sologear") and its sheet. With ``campaign`` (the id of a
+    Sologear campaign that has no sheet yet, e.g. one made by ``campaign new --system sologear``) the sheet goes
+    into that campaign instead, and ``name`` is not used."""
+    name = check_name(name, "campaign") if campaign is None else ""
     pilot = _text(pilot, "the pilot's name")
     if not pilot:
         raise ServiceError("the pilot's name must not be empty")
@@ -465,9 +472,20 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
               "enemy_affiliation": _text(enemy_affiliation, "enemy affiliation")}
     rec = Recorder()
     with db.atomic():
-        made = create_campaign(name, "sologear", notes="")
-        rec.changes.ops.extend(made.changes.ops)
-        sheet = rec.create(SologearSheet, campaign=made.id, pilot=pilot, gear_tv=tv,
+        if campaign is None:
+            made = create_campaign(name, "sologear", notes="")
+            rec.changes.ops.extend(made.changes.ops)
+            campaign_id = made.id
+        else:
+            camp = Campaign.get_or_none(Campaign.id == campaign)
+            if camp is None:
+                raise NotFound(f"no campaign with id {campaign}")
+            if camp.system != "sologear":
+                raise ServiceError(f"campaign {camp.name!r} is not a Sologear campaign")
+            if SologearSheet.select().where(SologearSheet.campaign == camp.id).exists():
+                raise ServiceError(f"campaign {camp.name!r} already has its pilot sheet")
+            campaign_id, name = camp.id, camp.name
+        sheet = rec.create(SologearSheet, campaign=campaign_id, pilot=pilot, gear_tv=tv,
                            variable_tables=bool(variable_tables), ferocious=bool(ferocious), reward_dice=dice,
                            notes=_notes(notes), **values)
         summary = sheet_data(sheet)
@@ -479,7 +497,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
     affiliations, notes."""
     unknown = set(fields) - {"name", *HEADER_FIELDS}
     if unknown:
-        raise ServiceError(f"unknown sheet field(s): {', '.join(sorted(unknown))}")
+        raise ServiceError(f"unknown sheet field{_s(unknown)}: {', '.join(sorted(unknown))}")
     values: dict[str, Any] = {}
     for key, value in fields.items():
         if key == "name":
@@ -501,7 +519,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
             renamed = rename_campaign(camp.id, fields["name"])
             rec.changes.ops.extend(renamed.changes.ops)
             changed["name"] = (renamed.summary["old"], renamed.summary["new"])
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet.id, f"sheet: {text}", {"id": sheet.id, "old": {k: v[0] for k, v in changed.items()},
                                                       "new": {k: v[1] for k, v in changed.items()}}, rec.changes)
 
@@ -525,7 +543,7 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
                 raise ServiceError("ferocious battles cannot be switched once turns have been played")
             values["ferocious"] = bool(ferocious)
         changed = rec.update(sheet, **values)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet.id, f"options: {text}", sheet_data(sheet)["options"], rec.changes)
 
 
@@ -605,7 +623,7 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
     given too), skill or loyalty."""
     unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
     if unknown:
-        raise ServiceError(f"unknown unit field(s): {', '.join(sorted(unknown))}")
+        raise ServiceError(f"unknown unit field{_s(unknown)}: {', '.join(sorted(unknown))}")
     values = _force_values(creating=False, **fields)
     rec = Recorder()
     with db.atomic():
@@ -617,7 +635,7 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
             _open_sheet_for_forces(sheet_row, f"changing a unit's {', '.join(k.replace('_', ' ') for k in locked)}")
         changed = rec.update(force, **values)
         summary = force_dict(force)
-    text = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
 
 

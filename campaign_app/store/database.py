@@ -316,7 +316,7 @@ def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
         raise _refuse(db_file, "is empty (0 bytes), so it holds no campaign: delete it to start afresh or "
                                "restore a backup", backup_dir)
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
-        raise _refuse(db_file, "is not a campaign_app database (not an SQLite file)", backup_dir)
+        raise _refuse(db_file, "is not a campaign database (not an SQLite file)", backup_dir)
     (raw_page_size,) = struct.unpack(">H", header[16:18])
     page_size = 65536 if raw_page_size == 1 else raw_page_size
     if page_size < 512 or page_size & (page_size - 1):
@@ -352,7 +352,7 @@ def schema_facts(con: sqlite3.Connection, db_file: Path, backup_dir: Path | None
     if not has_table:
         other = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
         if other:
-            raise _refuse(db_file, "is an SQLite file but not a campaign_app database", backup_dir)
+            raise _refuse(db_file, "is an SQLite file but not a campaign database", backup_dir)
         return 0
     version = con.execute("SELECT max(number) FROM schema_migration").fetchone()[0]
     return int(version or 0)
@@ -504,6 +504,7 @@ class CheckReport:
     db_file: str
     problems: list[str] = field(default_factory=list)
     facts: dict[str, object] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -513,14 +514,34 @@ class CheckReport:
         return {"file": self.db_file, "ok": self.ok, "problems": list(self.problems), **self.facts}
 
     def text(self) -> str:
+        """The report in the user's words (no table or column names)."""
         lines = [f"Database: {self.db_file}"]
-        lines += [f"  {k.replace('_', ' ')}: {v}" for k, v in self.facts.items()]
+        if "schema_version" in self.facts:
+            lines.append(f"  Format version: {self.facts['schema_version']} "
+                         f"(this app reads up to {self.facts.get('schema_supported')})")
+        if self.counts:
+            shown = [_counted(n, table) for table, n in self.counts.items() if n and table in _ROW_WORDS]
+            lines.append(f"  Contents: {', '.join(shown) if shown else 'empty'}")
         if self.ok:
             lines.append("Result: OK, no problems found.")
         else:
-            lines.append(f"Result: {len(self.problems)} problem(s):")
+            n = len(self.problems)
+            lines.append(f"Result: {n} {'problem' if n == 1 else 'problems'}:")
             lines += [f"  - {p}" for p in self.problems]
         return "\n".join(lines)
+
+
+_ROW_WORDS: dict[str, tuple[str, str]] = {
+    "campaign": ("campaign", "campaigns"), "platoon": ("platoon", "platoons"), "battle": ("battle", "battles"),
+    "leader": ("leader", "leaders"), "attached_unit": ("attached unit", "attached units"),
+    "equipment": ("heavy weapon", "heavy weapons"), "roll": ("roll", "rolls"),
+    "sologear_sheet": ("Sologear sheet", "Sologear sheets"), "sologear_turn": ("Sologear turn", "Sologear turns"),
+}
+
+
+def _counted(n: int, table: str) -> str:
+    one, many = _ROW_WORDS[table]
+    return f"{n} {one if n == 1 else many}"
 
 
 def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
@@ -545,6 +566,7 @@ def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
             table = m._meta.table_name
             counts[table] = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
         report.facts["rows"] = ", ".join(f"{k} {v}" for k, v in counts.items() if v) or "none"
+        report.counts = counts
         for (platoon_id, name, n) in con.execute(
                 "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
                 "AND l.status = 'active' GROUP BY p.id HAVING count(l.id) > 1").fetchall():

@@ -70,6 +70,8 @@ class Campaign(BaseModel):
     threshold_legendary = IntegerField(default=16)
     objective_xp_to = TextField(default="both",
                                 constraints=[Check("objective_xp_to IN ('both', 'platoon')")])
+    # ⚙ replacement leader (RULES.md 1.2 step 4): 2 = lower of two dice − 1 (the rule), 1 = one die − 1
+    replacement_dice = IntegerField(default=2, constraints=[Check("replacement_dice IN (1, 2)")])
     archived = BooleanField(default=False)
     notes = TextField(default="")
     created_at = DateTimeField(default=now)

@@ -25,7 +25,7 @@ def congo(app_paths: AppPaths) -> None:
 def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
     out = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "7", "--leader-wounds", "3",
               "--objectives", "1", "--outcome", "victory", "--scenario", "River crossing",
-              "--replacement-name", "Lt. Adebayo", "--dice", "3", "2,2", "2,2", "6", "--json")
+              "--replacement-name", "Lt. Adebayo", "--dice", "3", "2,2", "2,2", "6,9", "--json")
     d = json.loads(out)
     assert d["battle_id"] == 1
     assert (d["platoon"]["xp_before"], d["platoon"]["xp_after"]) == (6, 7)
@@ -33,7 +33,7 @@ def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
     assert d["replacement"]["name"] == "Lt. Adebayo" and d["replacement"]["xp"] == 5
     assert [(r["purpose"], r["expression"], r["faces"], r["total"], r["source"]) for r in d["rolls"]] == [
         ("recovery", "1d8", [3], 3, "entered"), ("recovery", "2d8", [2, 2], 4, "entered"),
-        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "1d10-1", [6], 5, "entered")]
+        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "2d10", [6, 9], 5, "entered")]
 
 
 def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, app_paths: AppPaths) -> None:
@@ -52,8 +52,8 @@ def test_log_text_names_each_roll_and_rule(cli, congo) -> None:
               "--dice", "2", "12,11")
     assert "Battle 1 of 2nd Platoon logged" in out
     assert "recovery: 1d8 [2] = 2" in out and "RULES 1.2 recovery" in out
-    assert "leader's fate: 2d12 [12, 11] = 23 -> stays" in out
-    assert "Platoon XP 6 -> 7" in out and "Lt. Okafor: XP 2 -> 3, stays" in out
+    assert "leader's fate: 2d12 [12, 11] = 23 \u2192 stays" in out
+    assert "Platoon XP 6 \u2192 7" in out and "Lt. Okafor: XP 2 \u2192 3, stays" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -82,7 +82,7 @@ def test_unknown_platoon(cli, congo) -> None:
 
 def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths) -> None:
     cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-        "--dice", "1,1", "8", "--replacement-name", "Lt. Bello")
+        "--dice", "1,1", "8,8", "--replacement-name", "Lt. Bello")
     out = cli("battle", "undo", "--platoon", "2nd Platoon")
     assert "undid battle 1 of 2nd Platoon: XP 7 → 6" in out and "Lt. Bello" in out
     init_db(app_paths.db_file, app_paths.backup_dir)
@@ -113,7 +113,7 @@ def test_edit_and_history_formats(cli, congo) -> None:
     rows = list(csv.DictReader(io.StringIO(cli("history", "--platoon", "2nd Platoon", "--csv"))))
     assert len(rows) == len(h["events"]) and rows[0]["kind"] == h["events"][0]["kind"]
     text = cli("history", "--platoon", "2nd Platoon")
-    assert "2nd Platoon (Congo 1960): 2 battle(s)" in text and "battle 1 scenario: Patrol → Night patrol" in text
+    assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1 scenario: Patrol → Night patrol" in text
 
 
 def test_a_digits_only_platoon_name_is_a_name_not_an_id(cli, app_paths: AppPaths) -> None:
@@ -141,3 +141,20 @@ def test_leader_wounds_above_the_total_and_long_notes_are_one_line_errors(cli, c
     err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
               "--notes", "n" * 10_001, rc=2)
     assert "notes is too long" in err
+
+
+def test_edit_changes_date_opponent_fire_support_and_refuses_xp_fields(cli, congo) -> None:
+    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0", "--seed", "1",
+        "--opponent", "Bandits")
+    out = cli("battle", "edit", "--platoon", "2nd Platoon", "--date", "2026-01-02", "--opponent", "Rebels",
+              "--fire-support")
+    assert "opponent 'Bandits' \u2192 'Rebels'" in out and "fire support not used \u2192 used" in out
+    assert "date" in out and "2026-01-02" in out
+    err = cli("battle", "edit", "--platoon", "2nd Platoon", "--wounds", "4", rc=2)
+    assert "the wound counters of battle 1 cannot be edited (1 recorded)" in err
+    assert "Undo the battle and log it again" in err
+    err = cli("battle", "edit", "--platoon", "2nd Platoon", "--objectives", "2", "--notes", "x", rc=2)
+    assert "objectives met of battle 1 cannot be edited" in err
+    h = json.loads(cli("history", "--platoon", "2nd Platoon", "--json"))
+    b = h["battles"][0]
+    assert (b["opponent"], b["fire_support"], b["notes"], str(b["date"])[:10]) == ("Rebels", True, "", "2026-01-02")

@@ -39,7 +39,7 @@ def demo(app_paths):  # type: ignore[no-untyped-def]
     # one more battle in which the leader falls and is replaced, so former leaders travel too
     assert main(["battle", "log", "--platoon", "2nd Platoon", "--wounds", "7", "--leader-wounds", "3",
                  "--objectives", "1", "--outcome", "victory", "--replacement-name", "Lt. Adebayo",
-                 "--dice", "3", "2,2", "2,2", "6", "--data-dir", str(app_paths.data_dir)]) == 0
+                 "--dice", "3", "2,2", "2,2", "6,9", "--data-dir", str(app_paths.data_dir)]) == 0
     return app_paths
 
 

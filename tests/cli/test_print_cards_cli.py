@@ -66,7 +66,9 @@ def test_print_cards_options_json(capsys: pytest.CaptureFixture[str], app_paths:
     data = json.loads(out)
     assert data == {"output": str(out_pdf), "pages": 2, "cards": 2, "per_page": 4, "rotated": False,
                      "paper": "letter", "size": "tarot", "layout": "backs",
-                     "smallest_font": data["smallest_font"]}
+                     "smallest_font": data["smallest_font"], "margin_mm": 6.5, "bleed_mm": 0.0,
+                     "offset_x_mm": 0.0, "offset_y_mm": 0.0, "back_style": "pattern",
+                     "rules": "Rules: default rules"}
     assert data["smallest_font"] >= 7
     reader = PdfReader(io.BytesIO(out_pdf.read_bytes()))
     assert [round(float(p.mediabox.width)) for p in reader.pages] == [612, 612]

@@ -96,9 +96,9 @@ def test_set_rename_delete(cli, congo) -> None:
 
 def test_leader_replace_with_roll(cli, congo) -> None:
     cli("campaign", "set", "Congo 1960", "--period", "1")
-    out = json.loads(cli("leader", "replace", "2nd Platoon", "--name", "Lt. Diallo", "--roll", "--dice", "4",
+    out = json.loads(cli("leader", "replace", "2nd Platoon", "--name", "Lt. Diallo", "--roll", "--dice", "4,4",
                          "--how", "casualty", "--json"))
-    assert out["new_leader"]["xp"] == 3 and out["roll"]["expression"] == "1d4-1"
+    assert out["new_leader"]["xp"] == 3 and out["roll"]["expression"] == "2d4"
     d = json.loads(cli("platoon", "show", "2nd Platoon", "--json"))
     assert d["leader"]["name"] == "Lt. Diallo"
     assert [(f["name"], f["status"]) for f in d["former_leaders"]] == [("Lt. Okafor", "casualty")]

@@ -42,7 +42,7 @@ def test_extra_typed_dice_are_refused_and_nothing_written(capsys, app_paths):
     assert code == 2 and out == "" and "too many dice" in err
     assert (Platoon.select().count(), Roll.select().count()) == before
     leaders = Leader.select().count()
-    code, out, err = run(capsys, app_paths, "leader", "replace", "Bravo", "--name", "Zed", "--roll", "--dice", "3",
+    code, out, err = run(capsys, app_paths, "leader", "replace", "Bravo", "--name", "Zed", "--roll", "--dice", "3,4",
                          "5")
     assert code == 2 and out == "" and "too many dice" in err
     assert Leader.select().count() == leaders

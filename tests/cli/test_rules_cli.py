@@ -62,39 +62,46 @@ def test_odds_recovery_json(cli, app_paths):
     code, out, err = cli("odds", "recovery", "--wounds", "7", "--xp", "5", "--json")
     assert (code, err) == (0, "")
     data = json.loads(out)
-    assert set(data) == {"wounds", "xp", "xp_lost", "mean"} and (data["wounds"], data["xp"]) == (7, 5)
+    assert set(data) == {"wounds", "xp", "xp_lost", "mean", "exact"} and (data["wounds"], data["xp"]) == (7, 5)
     exact = recovery_odds(7, 5)
     assert list(data["xp_lost"]) == [str(k) for k in exact]
     for k, p in exact.items():
         assert data["xp_lost"][str(k)] == pytest.approx(float(p), rel=1e-13)
     assert data["mean"] == pytest.approx(float(recovery_mean(7, 5)), rel=1e-13)
-    # the printed decimals themselves (not floats): at least 12 significant digits, adding up to exactly 1
+    # the printed decimals themselves (not floats): 12 to 15 significant digits, adding up to 1 within the
+    # last digit; the exact fractions add up to exactly 1 and match the engine's
     raw = json.loads(out, parse_float=Decimal, parse_int=Decimal)
-    assert exact_sum(raw["xp_lost"].values()) == 1
+    assert abs(exact_sum(raw["xp_lost"].values()) - 1) <= Fraction(1, 10**14)
     for text in raw["xp_lost"].values():
         digits = str(text).lower().split("e")[0].replace(".", "").lstrip("0")
-        assert text == 0 or len(digits) >= 12
-    assert abs(sum(data["xp_lost"].values()) - 1) < 1e-15
+        assert text == 0 or 12 <= len(digits) <= 15
+    assert {k: Fraction(v) for k, v in data["exact"]["xp_lost"].items()} == {str(k): p for k, p in exact.items()}
+    assert Fraction(data["exact"]["mean"]) == recovery_mean(7, 5)
 
 
 def test_odds_recovery_large_and_text(cli):
     code, out, _ = cli("odds", "recovery", "--wounds", "200", "--xp", "32", "--json")
     raw = json.loads(out, parse_float=Decimal, parse_int=Decimal)
-    assert code == 0 and exact_sum(raw["xp_lost"].values()) == 1
+    assert code == 0 and abs(exact_sum(raw["xp_lost"].values()) - 1) <= Fraction(1, 10**14)
+    assert sum(Fraction(v) for v in raw["exact"]["xp_lost"].values()) == 1
     code, out, err = cli("odds", "recovery", "--wounds", "7", "--xp", "5")
     assert code == 0 and err == ""
-    assert "0.250000000000000" in out and "mean XP lost: 0.789066314697265625" in out
+    # at most 15 significant digits (the mean is 0.789066314697265625 exactly: 18 digits)
+    assert "0.250000000000000" in out and "mean XP lost: 0.789066314697266" in out
     code, out, _ = cli("odds", "recovery", "--wounds", "0", "--xp", "5", "--json")
-    assert json.loads(out) == {"wounds": 0, "xp": 5, "xp_lost": {"0": 1.0}, "mean": 0}
+    assert json.loads(out) == {"wounds": 0, "xp": 5, "xp_lost": {"0": 1.0}, "mean": 0,
+                               "exact": {"xp_lost": {"0": "1"}, "mean": "0"}}
 
 
 def test_odds_leader(cli_json, cli):
     data = cli_json("odds", "leader", "--leader-wounds", "3", "--leader-xp", "5")
-    assert list(data) == ["casualty", "promoted", "stays"]
+    assert list(data) == ["casualty", "promoted", "stays", "exact"]
     for fate, p in leader_odds(3, 5).items():
         assert data[fate] == pytest.approx(float(p), rel=1e-13)
+        assert Fraction(data["exact"][fate]) == p
     code, out, _ = cli("odds", "leader", "--leader-wounds", "3", "--leader-xp", "5", "--json")
-    assert exact_sum(json.loads(out, parse_float=Decimal, parse_int=Decimal).values()) == 1
+    raw = json.loads(out, parse_float=Decimal, parse_int=Decimal)
+    assert abs(exact_sum(raw[f] for f in ("casualty", "promoted", "stays")) - 1) <= Fraction(1, 10**14)
     assert cli_json("odds", "leader", "--leader-wounds", "0", "--leader-xp", "24")["stays"] == 0
     code, out, _ = cli("odds", "leader", "--leader-wounds", "3", "--leader-xp", "5")
     assert code == 0 and "casualty" in out and "0.0208333333333333" in out
@@ -132,9 +139,14 @@ def test_roll_leader(cli_json, cli):
 
 
 def test_roll_replacement_and_force(cli_json, cli):
-    assert cli_json("roll", "replacement", "--dice", "6") == {"die": "d10", "faces": [6], "xp": 5}
-    assert cli_json("roll", "replacement", "--period", "1", "--dice", "1") == {"die": "d4", "faces": [1],
-                                                                                "xp": 0}
+    # RULES 1.2 step 4: two faces, the lower minus one
+    assert cli_json("roll", "replacement", "--dice", "6,9") == {"die": "d10", "dice": 2, "faces": [6, 9], "xp": 5}
+    assert cli_json("roll", "replacement", "--period", "1", "--dice", "1,4") == {"die": "d4", "dice": 2,
+                                                                                  "faces": [1, 4], "xp": 0}
+    assert "2d10 [9, 6]: lower of 9, 6 \u22121 = 5 XP" in cli("roll", "replacement", "--dice", "9,6")[1]
+    # ⚙ the one-die house rule
+    assert cli_json("roll", "replacement", "--one-die", "--dice", "6") == {"die": "d10", "dice": 1, "faces": [6],
+                                                                            "xp": 5}
     assert cli_json("roll", "force", "--dice", "3,8") == {"leader_xp": 2, "platoon_xp": 7, "faces": [3, 8]}
     assert cli_json("roll", "force", "--period", "5", "--dice", "12,4") == {"leader_xp": 3, "platoon_xp": 11,
                                                                              "faces": [12, 4]}
@@ -161,8 +173,10 @@ def test_roll_replacement_and_force(cli_json, cli):
     (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "7"], "2d12 needs 2 faces"),
     (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "7,13"], "13 is not a face"),
     (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "33", "--dice", "7,9"], "--leader-xp"),
-    (["roll", "replacement", "--dice", "11"], "11 is not a face of a d10"),
-    (["roll", "replacement", "--period", "1", "--dice", "5"], "5 is not a face of a d4"),
+    (["roll", "replacement", "--dice", "11,2"], "11 is not a face of a d10"),
+    (["roll", "replacement", "--period", "1", "--dice", "5,1"], "5 is not a face of a d4"),
+    (["roll", "replacement", "--dice", "6"], "2d10 needs 2 faces, got 1"),
+    (["roll", "replacement", "--one-die", "--dice", "6,2"], "1d10 needs 1 face"),
     (["roll", "replacement", "--period", "6"], "--period must be 1 to 5, not 6"),
     (["roll", "force", "--dice", "3"], "2d10 needs 2 faces, got 1"),
     (["roll", "force", "--dice", "3,x"], "--dice argument 1"),

@@ -72,7 +72,8 @@ def test_issue_lookups(cli: Cli) -> None:
     assert cli.json("sologear", "table", "combat", "--odds", "equal", "--roll", "7") == \
         {"glory": "1D6", "hit": "#", "enemy": None, "ends": None}
     odds = cli.json("sologear", "odds", "--player", "700", "--enemy", "1350")
-    assert set(odds) == {"ratio", "band", "ratio_text"} and odds["band"] == "Equal" and odds["ratio_text"] == "0.519"
+    assert set(odds) == {"ratio", "band", "ratio_text", "compared", "exact"} and odds["band"] == "Equal"
+    assert (odds["ratio_text"], odds["compared"], odds["exact"]) == ("0.519", "0.52", "14/27")
     assert odds["ratio"] == pytest.approx(0.5185185)
     assert cli.json("sologear", "table", "enemy", "--gear-tv", "250", "--roll", "4")["enemy_tv"] == 300
     assert cli.json("sologear", "table", "noticed", "--recognition", "23", "--d66", "22")["noticed"] is True
@@ -185,7 +186,10 @@ def test_odds_refuses_non_finite_and_huge_numbers(cli: Cli, value: str, message:
 
 def test_odds_text_never_looks_across_a_band_edge(cli: Cli) -> None:
     assert cli.ok("sologear", "odds", "--player", "299.99", "--enemy", "100").strip() == \
-        "299.99 / 100 = 2.9999: Advantaged"
+        "299.99 / 100 = 3.000: Winning"
+    assert cli.ok("sologear", "odds", "--player", "299.49", "--enemy", "100").strip() == \
+        "299.49 / 100 = 2.9949: Advantaged"
+    assert cli.ok("sologear", "odds", "--player", "1", "--enemy", "3").strip() == "1 / 3 = 0.333: Losing"
     assert cli.ok("sologear", "odds", "--player", "700", "--enemy", "1350").strip() == "700 / 1350 = 0.519: Equal"
 
 
@@ -216,3 +220,16 @@ def test_units_cannot_be_added_or_changed_after_the_length_roll(cli: Cli) -> Non
     cli.fails("sologear", "force", "edit", "--campaign", CAMP, "--id", unit, "--base", "10",
               match="undo the length roll first")
     cli.ok("sologear", "force", "edit", "--campaign", CAMP, "--id", unit, "--name", "Rabid Company")
+
+
+def test_table_enemy_answers_as_the_engine_does(cli: Cli) -> None:
+    data = cli.json("sologear", "table", "enemy", "--gear-tv", "250", "--roll", "8")
+    assert (data["row"], data["enemy_tv"], data["note"]) == (7, 400, "roll 8, read as row 7")
+    assert "row 7 (roll 8, read as row 7): enemy unit of TV 400" in cli.ok(
+        "sologear", "table", "enemy", "--gear-tv", "250", "--roll", "8")
+    cli.fails("sologear", "table", "enemy", "--gear-tv", "250", "--roll", "0", match="--roll must be 1 or more")
+
+
+def test_reward_dice_d66_is_refused(cli: Cli) -> None:
+    cli.fails("sologear", "new", "--name", "D66 test", "--pilot", "P", "--gear-tv", "50",
+              "--reward-dice", "d66", match="D66")

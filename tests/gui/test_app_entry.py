@@ -39,7 +39,7 @@ def test_bad_database_file_refused_without_touching_it(tmp_path: Path):
             "print(rc, shown[0])\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.stdout.startswith("1 "), result.stdout + result.stderr
-    assert "bad.db" in result.stdout and "not a campaign_app database" in result.stdout
+    assert "bad.db" in result.stdout and "not a campaign database" in result.stdout
     assert bad.read_text() == "not a database"
 
 

@@ -170,13 +170,18 @@ def test_typed_dice_are_checked_and_recovery_goes_one_step_at_a_time(qtbot, gui_
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     rep = wizard.replacement_page
     assert wizard.currentId() == PAGE_REPLACEMENT and "promoted out of the platoon" in rep.subTitle()
-    qtbot.keyClicks(rep.dice_input.faces, "11")
+    assert "lower of 2d10" in rep.step.text()
+    qtbot.keyClicks(rep.dice_input.faces, "11, 3")
     qtbot.keyClick(rep.dice_input.faces, Qt.Key.Key_Return)
     assert "11 is not a face of a d10" in rep.error.text()
     rep.dice_input.faces.clear()
-    qtbot.keyClicks(rep.dice_input.faces, "6")
+    qtbot.keyClicks(rep.dice_input.faces, "6")  # one face: the rule asks for two
     qtbot.keyClick(rep.dice_input.faces, Qt.Key.Key_Return)
-    assert "New leader's XP: 5" in rep.result.text()
+    assert "2d10 needs 2 faces" in rep.error.text()
+    rep.dice_input.faces.clear()
+    qtbot.keyClicks(rep.dice_input.faces, "9, 6")
+    qtbot.keyClick(rep.dice_input.faces, Qt.Key.Key_Return)
+    assert "New leader's XP: 5 (rolled 9, 6: the lower of" in rep.result.text()
     qtbot.keyClicks(rep.name, "Lt. Adebayo")
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     text = wizard.summary_page.text.toPlainText()
@@ -255,18 +260,51 @@ def test_cancel_after_rolls_can_be_called_off(qtbot, gui_ctx, pid: int) -> None:
     assert not wizard.isVisible() and len(asked) == 2
 
 
-def test_going_back_and_changing_casualties_starts_the_rolls_again(qtbot, gui_ctx, pid: int) -> None:
+def test_back_keeps_the_rolls_and_changing_what_they_depend_on_asks_first(qtbot, gui_ctx, pid: int) -> None:
     wizard = make(qtbot, gui_ctx, pid)
     _go_to(qtbot, wizard, "rolls-midway")
+    made = [r.faces for r in wizard.session.records]
     assert wizard.rolls_page.model.rowCount() == 1
     click(qtbot, wizard, QWizard.WizardButton.BackButton)
+    assert "1 roll already made for these counts: they are kept." in wizard.casualties_page.kept.text()
+    click(qtbot, wizard, QWizard.WizardButton.BackButton)
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
-    assert wizard.rolls_page.model.rowCount() == 1, "unchanged casualties keep the rolls made"
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert wizard.currentId() == PAGE_ROLLS
+    assert [r.faces for r in wizard.session.records] == made, "Back and Next again keep the rolls made"
+    # other counts: previewed, and Next asks; Cancel keeps the rolls and the counts they were made for
     click(qtbot, wizard, QWizard.WizardButton.BackButton)
     set_spin(qtbot, wizard.casualties_page.wounds, 35)
+    assert "Next asks before discarding them" in wizard.casualties_page.kept.text()
+    assert len(wizard.session.records) == 1 and wizard.session.wounds == 30
+    asked: list[str] = []
+    answer_discard_box(QMessageBox.StandardButton.Cancel, asked)
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert asked and "1 roll made were for 30 wound counters" in asked[0]
+    assert wizard.currentId() == PAGE_CASUALTIES and wizard.casualties_page.wounds.value() == 30
+    assert [r.faces for r in wizard.session.records] == made
+    set_spin(qtbot, wizard.casualties_page.wounds, 35)
+    answer_discard_box(QMessageBox.StandardButton.Discard, asked)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert len(asked) == 2 and wizard.currentId() == PAGE_ROLLS
     assert wizard.rolls_page.model.rowCount() == 0
     assert wizard.rolls_page.step.text() == "Recovery roll 1: 1d8"
+
+
+def test_changing_the_objectives_after_rolling_asks_first(qtbot, gui_ctx, pid: int) -> None:
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, "rolls-midway")
+    click(qtbot, wizard, QWizard.WizardButton.BackButton)
+    click(qtbot, wizard, QWizard.WizardButton.BackButton)
+    page = wizard.battle_page
+    page.objectives.setFocus()
+    qtbot.keyClick(page.objectives, Qt.Key.Key_Down)
+    asked: list[str] = []
+    answer_discard_box(QMessageBox.StandardButton.Cancel, asked)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    assert asked and "objectives change the award" in asked[0]
+    assert wizard.currentId() == PAGE_BATTLE and page.objectives.currentIndex() == 0  # as rolled for
+    assert len(wizard.session.records) == 1
 
 
 def test_bad_details_keep_the_first_page(qtbot, gui_ctx, pid: int) -> None:

@@ -164,8 +164,10 @@ def test_force_generation_i_rolled_validates_the_faces(qtbot, congo: dict) -> No
     assert first.isEnabled() and (first.minimum(), first.maximum()) == (1, 8)
     first.setFocus()
     first.selectAll()
-    qtbot.keyClicks(first, "9")  # not a face of a d8: the spin box refuses the key
-    assert first.value() == 1 and first.text() == "d8: 1"
+    qtbot.keyClicks(first, "9")  # not a face of a d8: refused with a message beside the faces, not dropped
+    assert first.value() == 1 and first.text() == "d8: 9"
+    assert dialog.faces_message.text() == "Face of die 1: 9 is too high (at most 8)"
+    assert dialog.faces_message.isVisible()
     first.selectAll()
     qtbot.keyClicks(first, "3")
     second.selectAll()
@@ -199,6 +201,8 @@ def test_new_platoon_hook_roll_for_me(qtbot, ctx: AppContext, congo: dict) -> No
     def fill(dialog: NewPlatoonDialog) -> None:
         qtbot.keyClicks(dialog.name_edit, "4th Platoon")
         click(qtbot, dialog.generate)
+        assert not dialog.ok_button.isEnabled()  # the generated leader needs a name (no "New leader")
+        qtbot.keyClicks(dialog.leader_edit, "Lt. Mensah")
         click(qtbot, dialog.ok_button)
 
     when_dialog_opens(qtbot, fill)
@@ -207,6 +211,7 @@ def test_new_platoon_hook_roll_for_me(qtbot, ctx: AppContext, congo: dict) -> No
     assert roll.source == "app" and all(1 <= f <= 8 for f in roll.faces)
     d = roster.platoon_detail(new_id)
     assert d["xp"] == max(roll.faces) - 1 and d["leader"]["xp"] == min(roll.faces) - 1
+    assert d["leader"]["name"] == "Lt. Mensah"
 
 
 def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: dict) -> None:
@@ -258,6 +263,13 @@ def test_campaign_page_edits_house_rules(qtbot, cpage: CampaignPage) -> None:
     cpage.ctx.undo_stack.undo()
     cpage.ctx.undo_stack.undo()
     assert Campaign.get_by_id(cid).threshold_legendary == 16 and cpage.thresholds.spins[3].value() == 16
+    # ⚙ the replacement leader's house rule: one die instead of the lower of two (RULES.md 1.2 step 4)
+    assert cpage.replacement.value() == 2 and "changed" not in cpage.replacement_default.text()
+    cpage.replacement.setFocus()
+    qtbot.keyClick(cpage.replacement, Qt.Key.Key_End)
+    assert Campaign.get_by_id(cid).replacement_dice == 1 and "changed" in cpage.replacement_default.text()
+    cpage.ctx.undo_stack.undo()
+    assert Campaign.get_by_id(cid).replacement_dice == 2
 
 
 def test_campaign_page_rename_archive(qtbot, cpage: CampaignPage) -> None:
@@ -310,4 +322,4 @@ def test_sologear_campaign_page(qtbot, ctx: AppContext) -> None:
     page.show_campaign(cid)
     page.show()
     assert not page.rules_box.isVisible() and not page.platoons_box.isVisible()
-    assert "Sologear campaign with 0 pilot sheets" in page.sheets_label.text()
+    assert "no pilot yet" in page.sheets_label.text() and page.sheet_button.isVisible()

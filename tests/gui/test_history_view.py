@@ -42,7 +42,7 @@ def pid(clock: None) -> int:
     battles.log_battle(p.id, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge",
                        dice=TypedDice([[3], [12, 12]]))
     battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8]]), replacement_name="Lt. Bello")
+                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]), replacement_name="Lt. Bello")
     battles.log_battle(p.id, wounds=2, leader_wounds=1, outcome="draw", scenario="Village",
                        dice=TypedDice([[2], [10, 11]]))
     return p.id
@@ -148,6 +148,9 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
     leaders = view.leaders_model
     assert leaders.rowCount() == 2
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
+    # the campaign's own dates: the first leader joined "at the start", never on the day he was typed in
+    assert leaders.index(0, 2).data() == "at the start"
+    assert leaders.index(1, 2).data().startswith("battle 2 (") and leaders.index(0, 3).data().startswith("battle 2")
     assert leaders.index(0, 4).data() == "casualty (killed or invalided out)"
     assert leaders.index(1, 4).data() == "still in command" and leaders.index(1, 5).data() == "1"
 
@@ -215,7 +218,7 @@ def test_edit_battle_text(qtbot, gui_ctx, view: HistoryView) -> None:
     rows = [(a.field, a.reason) for a in AttributeChange.select().order_by(AttributeChange.id)]
     assert rows == [("battle.scenario", "remembered later"), ("battle.notes", "remembered later")]
     top = view.model.event(view.model.index(0, 0))
-    assert top["kind"] == "attribute" and "battle 2 notes" in top["text"]
+    assert top["kind"] == "attribute" and "Battle 2 notes" in top["text"]
     gui_ctx.undo_stack.undo()
     assert Battle.get(Battle.number == 2).scenario == "Swamp" and AttributeChange.select().count() == 0
     # selecting one of a battle's rolls also selects the battle for editing

@@ -91,8 +91,6 @@ def test_every_dialog_has_no_clashing_mnemonics(qtbot, window):
     assert not [p for p in problems if p not in wizard], "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=True, reason="the battle wizard's Alt+N (Next and Notes / Name) is fixed with the "
-                                       "wizard work of issue 12; remove this mark when that lands")
 def test_battle_wizard_has_no_clashing_mnemonics(qtbot, window):
     create_demo()
     window.refresh()

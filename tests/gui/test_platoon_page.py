@@ -147,15 +147,19 @@ def test_replace_leader_dialog_with_typed_face(qtbot, page: PlatoonPage) -> None
     qtbot.keyClick(dialog.how, Qt.Key.Key_Home)  # casualty
     qtbot.mouseClick(dialog.entered_radio, Qt.MouseButton.LeftButton, pos=QPoint(8, dialog.entered_radio.height() // 2))
     assert dialog.face_spin.maximum() == 10 and dialog.face_spin.isEnabled()
+    assert dialog.face2_spin.isVisible() and dialog.face2_spin.isEnabled()  # two dice, the lower counts
     dialog.face_spin.setFocus()
     dialog.face_spin.selectAll()
     qtbot.keyClicks(dialog.face_spin, "7")
+    dialog.face2_spin.setFocus()
+    dialog.face2_spin.selectAll()
+    qtbot.keyClicks(dialog.face2_spin, "9")
     assert "6 XP" in dialog.preview.text()
     qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
     d = detail(page)
     assert d["leader"]["name"] == "Lt. Diallo" and d["leader"]["xp"] == 6
     assert [(f["name"], f["status"]) for f in d["former_leaders"]] == [("Lt. Okafor", "casualty")]
-    assert Roll.get().faces == [7] and Roll.get().source == "entered"
+    assert Roll.get().faces == [7, 9] and Roll.get().source == "entered"
     assert page.former_view.isVisible() and page.former_model.rowCount() == 1
     assert page.leader_name.text() == "Lt. Diallo"
     page.ctx.undo_stack.undo()
@@ -169,8 +173,8 @@ def test_replace_leader_roll_for_me(qtbot, page: PlatoonPage) -> None:
     assert dialog.roll_radio.isChecked()
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
     roll = Roll.get()
-    assert roll.source == "app" and roll.expression == "1d10-1"
-    assert detail(page)["leader"]["xp"] == max(0, roll.faces[0] - 1)
+    assert roll.source == "app" and roll.expression == "2d10" and len(roll.faces) == 2
+    assert detail(page)["leader"]["xp"] == max(0, min(roll.faces) - 1)
     assert Leader.select().count() == 2
 
 
@@ -376,7 +380,7 @@ def test_edit_menu_undo_redo_in_the_main_window(qtbot, gui_ctx) -> None:
     assert isinstance(page, PlatoonPage) and page.pid == pid
     qtbot.mouseClick(page.platoon_track, Qt.MouseButton.LeftButton, pos=page.platoon_track.box_rect(9).center())
     assert roster.platoon_detail(pid)["xp"] == 9
-    assert win.act_undo.isEnabled() and "XP 6 -> 9" in win.act_undo.text()
+    assert win.act_undo.isEnabled() and "XP 6 \u2192 9" in win.act_undo.text()
     assert "Ctrl+Z" in [k.toString() for k in win.act_undo.shortcuts()]
     # (offscreen Qt has no active window, so the shortcut itself cannot fire here; trigger the menu action)
     win.act_undo.trigger()

@@ -184,3 +184,77 @@ def test_the_menu_hook_opens_a_modal_dialog(qtbot, gui_ctx, platoon_id: int) -> 
     QTimer.singleShot(0, close_it)
     open_print_dialog(gui_ctx, None, {"kind": "platoon", "id": platoon_id})
     assert seen == ["sheet"]
+
+
+def test_print_sends_the_preview_pages_to_a_printer(qtbot, gui_ctx, platoon_id: int, tmp_path: Path) -> None:
+    """Print… hands the very pages of the PDF to a QPrinter (here one that writes a PDF file, as no real
+    printer is attached offscreen): same page count, same paper size, full page."""
+    from PySide6.QtPrintSupport import QPrinter
+
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.paper_combo.setCurrentIndex(dialog.paper_combo.findData("letter"))
+    _wait_preview(qtbot, dialog, 1)
+    out = tmp_path / "printed.pdf"
+    asked: list[Any] = []
+
+    def make() -> QPrinter:
+        printer = QPrinter(QPrinter.PrinterMode.ScreenResolution)
+        printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        printer.setOutputFileName(str(out))
+        return printer
+
+    def answer(parent: Any, printer: QPrinter) -> bool:
+        asked.append(printer)
+        return True
+
+    dialog.make_printer = make
+    dialog.choose_printer = answer
+    qtbot.mouseClick(dialog.print_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: out.exists() and out.stat().st_size > 0, timeout=TIMEOUT)
+    assert len(asked) == 1 and asked[0].fullPage()
+    printed = PdfReader(io.BytesIO(out.read_bytes()))
+    assert len(printed.pages) == 1
+    box = printed.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (612, 792)  # Letter, as the sheet
+    assert "Sent 1 page to the printer" in dialog.message.text()
+    # cancelling the system dialog prints nothing
+    out.unlink()
+    dialog.choose_printer = lambda parent, printer: False
+    qtbot.mouseClick(dialog.print_button, Qt.MouseButton.LeftButton)
+    qtbot.wait(200)
+    assert not out.exists()
+
+
+def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoon_id: int, tmp_path: Path,
+                                                          opened: list[Path]) -> None:
+    from campaign_app.services import campaigns as cs
+
+    camp = _demo_campaign()
+    cs.set_campaign(camp["id"], thresholds="2,5,10,20", replacement_dice=1)
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
+    assert dialog.rules_combo.currentData() == camp["id"]  # the platoon's campaign
+    options = dialog.options()
+    assert options["campaign"] == camp["id"] and options["setup"].margin == 6.5
+    dialog.choose_path = lambda suggested: None  # Enter in a field presses the default button (Save PDF…)
+    dialog.margin_spin.setFocus()
+    dialog.margin_spin.lineEdit().selectAll()
+    qtbot.keyClicks(dialog.margin_spin.lineEdit(), "8")
+    qtbot.keyClick(dialog.margin_spin.lineEdit(), Qt.Key.Key_Return)
+    assert dialog.setup().margin == 8.0
+    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards"
+                    and dict(dialog._result[0][1:])["setup"].margin == 8.0, timeout=TIMEOUT)
+    details = dialog._result[2]
+    assert details["rules"].startswith("Rules: campaign") and details["margin_mm"] == 8.0
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(dialog._result[1])).pages)
+    assert "Regular 5+" in " ".join(text.split())  # the campaign's thresholds on the orders card
+    # card stock needs a card-stock size
+    dialog.stock_check.setChecked(True)
+    assert "Card stock takes one card per page" in dialog._check(dialog.options())
+    dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("a6"))
+    assert dialog._check(dialog.options()) is None
+    # the alignment test page
+    target = tmp_path / "align.pdf"
+    dialog.choose_path = lambda suggested: str(target)
+    qtbot.mouseClick(dialog.alignment_button, Qt.MouseButton.LeftButton)
+    assert _pdf_pages(target) == 2 and gui_ctx.settings.value("print/margin_mm") in (8.0, "8.0", "8")

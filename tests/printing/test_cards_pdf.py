@@ -109,8 +109,8 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
     for i, card in enumerate(cards):
         page = pages[i // 9]
         assert squash(card.title) in page, card.full_id
-        first_text = next(b for b in card.blocks if b.type in ("paragraph", "bullets", "heading", "table",
-                                                                 "rule_table"))
+        first_text = next(b for b in card.blocks if b.type in ("paragraph", "bullets", "steps", "heading",
+                                                                 "table", "rule_table"))
         if first_text.type == "rule_table":
             from campaign_app.printing.cards import resolve_rule_table
 
@@ -118,11 +118,13 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
             sample = headers[0]
         elif first_text.type == "table":
             sample = first_text.rows[0][0] if not first_text.headers else first_text.headers[0]
-        elif first_text.type == "bullets":
+        elif first_text.type in ("bullets", "steps"):
             sample = first_text.items[0]
         else:
             sample = first_text.text
-        words = re.sub(r"\*\*", "", sample).split()[:3]
+        from campaign_app.rules.tables import fill_placeholders
+
+        words = re.sub(r"\*\*", "", fill_placeholders(sample)).split()[:3]
         assert " ".join(words) in page, (card.full_id, words)
 
 
@@ -136,7 +138,7 @@ def test_rule_table_values_print(library: DeckLibrary) -> None:
     cards = select_cards(library, card_ids=["sologear/combat-1", "atomic-africa/orders-table"])
     text = squash(" ".join(p.extract_text() for p in reader(pdf_bytes(cards, library, paper="a4")).pages))
     assert "9D6G,#" in text and "1D6G,**" in text  # the engine's combat table
-    assert "Legendary 10 12 14 16 18 20" in text  # orders cards: 2 x platoon + 2 x leader
+    assert "Legendary 16+ 10 12 14 16 18 20" in text  # orders cards: 2 x platoon + 2 x leader
 
 
 # --- layout ------------------------------------------------------------------------------------------------
@@ -356,3 +358,52 @@ def test_c_locale_gives_a4_from_the_real_environment(monkeypatch) -> None:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert default_paper() == "a4"
+
+
+def _line_words(para: Any) -> list[list[str]]:
+    lines = []
+    for line in para.blPara.lines:
+        words = line[1] if isinstance(line, tuple) else [getattr(w, "text", str(w)) for w in line.words]
+        lines.append([part for w in words for part in str(w).split()])
+    return lines
+
+
+@pytest.mark.parametrize("size", list(CARD_SIZES))
+def test_no_title_leaves_one_word_alone_and_bullets_hang(library: DeckLibrary, size: str) -> None:
+    """Every shipped title fits one line, or two lines with at least two words on the second, at the text
+    size the card is really printed at; bullets' wrapped lines start where their first line does."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from campaign_app.printing.cards import INSET, PAD, _lay_out_grown, _style, _title_paragraph
+    from campaign_app.printing.fonts import register_fonts
+
+    register_fonts()
+    canvas = Canvas(io.BytesIO())
+    card_size = CARD_SIZES[size]
+    for deck in library.decks.values():
+        for card in deck.cards:
+            laid = _lay_out_grown(card, deck, _style(card_size, deck, False), canvas)
+            para = _title_paragraph(card, laid.style, card_size.width - 2 * (INSET + PAD))
+            lines = _line_words(para)
+            assert len(lines) <= 2, (card.full_id, lines)
+            if len(lines) == 2 and len(card.title.split()) > 2:
+                assert len(lines[1]) >= 2, (card.full_id, size, lines)
+            bullet = laid.style.bullet
+            # reportlab starts the first line at bulletIndent + bullet width + 0.6 em when that is beyond
+            # leftIndent: the wrapped lines are indented exactly that far
+            from reportlab.pdfbase.pdfmetrics import stringWidth
+
+            first_line = bullet.bulletIndent + stringWidth("•", bullet.bulletFontName, bullet.fontSize) \
+                + bullet.fontSize * 0.6
+            assert bullet.leftIndent == pytest.approx(first_line, abs=0.01)
+
+
+def test_dice_codes_and_signed_numbers_never_break() -> None:
+    from campaign_app.printing.typeset import keep_dice_codes
+
+    nb = "\u00a0"
+    assert keep_dice_codes("roll 2d6 + X on the table") == f"roll 2d6{nb}+{nb}X on the table"
+    assert keep_dice_codes("1d6 − 2 hours") == f"1d6{nb}−{nb}2 hours"
+    assert keep_dice_codes("the lower of two dice − 1") == f"the lower of two dice{nb}−{nb}1"
+    assert keep_dice_codes("D H, Rally +") == f"D{nb}H, Rally{nb}+"
+    assert keep_dice_codes("4d6 rounds and 1–3 miss") == "4d6 rounds and 1–3 miss"

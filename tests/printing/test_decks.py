@@ -122,7 +122,7 @@ def test_rule_tables_follow_the_engine() -> None:
     from campaign_app.rules.odds import leader_odds, recovery_odds
 
     headers, rows = rule_table("aa.orders_cards")
-    assert headers[0] == "Platoon" and rows[2][0] == "Regular"
+    assert headers[0] == "Platoon" and rows[2][0] == "Regular 4+"
     assert rows[2][headers.index("G")] == str(orders_cards(3, 2)) == "10"  # Regular platoon, Green leader
     _, rows = rule_table("aa.recovery_odds")
     two = dict(zip(("0", "1"), rows[0][1:3], strict=True))
@@ -284,3 +284,50 @@ def test_shipped_files_are_plain_toml() -> None:
     for path in sorted(templates_dir().rglob("*.toml")):
         with path.open("rb") as fh:
             tomllib.load(fh)
+
+
+def test_rule_tables_and_placeholders_follow_a_campaigns_house_rules() -> None:
+    from campaign_app.rules.experience import Thresholds
+    from campaign_app.rules.tables import CardRules, RuleTableError, fill_placeholders
+
+    default = CardRules()
+    house = CardRules(campaign="Katanga", thresholds=Thresholds(2, 5, 10, 20), objective_xp_to="platoon",
+                      replacement_dice=1, period=2, reward_dice="2d6")
+    assert default.note == "Rules: default rules" and house.note == "Rules: campaign Katanga"
+    _, rows = rule_table("aa.experience_levels", house)
+    assert [r[1] for r in rows] == ["0+", "2+", "5+", "10+", "20+"]
+    _, rows = rule_table("aa.orders_cards", house)
+    assert rows[2][0] == "Regular 5+"
+    headers, rows = rule_table("aa.replacement_die", house)
+    assert headers[1] == "Roll (house rule)" and rows[1] == ("2 (this campaign)", "1d6", "0\u20135")
+    headers, rows = rule_table("aa.replacement_die")
+    assert headers[1] == "Replacement roll" and rows[1] == ("2", "2d6", "0\u20135")
+    # force generation odds with higher thresholds: fewer Regular platoons on a d4
+    d_rows = rule_table("aa.force_generation_odds")[1]
+    h_rows = rule_table("aa.force_generation_odds", house)[1]
+    assert d_rows != h_rows
+    text = "Roll {{reward_dice}} + Impression; objective XP to {{objective_xp}}; new leader: {{replacement}}."
+    assert fill_placeholders(text) == ("Roll 1d6 + Impression; objective XP to platoon and leader; new leader: "
+                                       "the lower of two dice \u2212 1.")
+    assert fill_placeholders(text, house) == ("Roll 2d6 + Impression; objective XP to the platoon only (house "
+                                              "rule); new leader: one die \u2212 1 (house rule).")
+    with pytest.raises(RuleTableError, match="no placeholder"):
+        fill_placeholders("{{nonsense}}")
+
+
+def test_every_shipped_deck_has_its_own_back_colour() -> None:
+    """Decks are told apart by their colour: every two shipped decks differ in hue by at least 25°."""
+    import colorsys
+
+    decks = load_decks().decks
+    hues = {}
+    for deck in decks.values():
+        r, g, b = (int(deck.back.colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        h, s, _v = colorsys.rgb_to_hsv(r, g, b)
+        assert s > 0.2, deck.id
+        hues[deck.id] = h * 360
+    ids = list(hues)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            diff = abs(hues[a] - hues[b]) % 360
+            assert min(diff, 360 - diff) >= 25, (a, b, hues[a], hues[b])

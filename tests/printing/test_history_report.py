@@ -111,3 +111,35 @@ def test_xp_chart_lines_bands_and_leader_marks() -> None:
     assert {"G 1", "R 4", "V 9", "L 16", "start", "4"} <= labels
     empty = xp_chart((), Thresholds(2, 6, 12, 20), 300)
     assert "no battles yet" in {n.text for n in empty.contents if hasattr(n, "text")}
+
+
+def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates() -> None:
+    from pdfgeom import smallest_font
+
+    from campaign_app.printing.history_report import wounds_chart
+    from campaign_app.services.roster import replace_leader
+
+    _platoon()
+    log_battle(PLATOON, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge", opponent="Gendarmes",
+               date="1961-02-01", dice=SeededDice(3), notes="Held the bridge until dusk.")
+    log_battle(PLATOON, wounds=2, leader_wounds=2, outcome="defeat", scenario="Ridge", date="1961-03-05",
+               dice=SeededDice(8), replacement_name="Lt. Bello")
+    replace_leader(PLATOON, "Lt. Hand", xp=3)  # between battles, by hand
+    data = history_from_report(history_report(PLATOON))
+    assert [ld.joined for ld in data.leaders][0] == "at the start"  # joined before the first battle
+    assert data.leaders[-1].joined.startswith("after battle 2 (1961-03-05)")
+    assert "2026" not in " ".join(ld.joined + ld.left for ld in data.leaders)
+    assert [w.wounds for w in data.wounds] == [3, 2]
+    pdf = build_history_report(data, paper="letter", printed_on=DAY)
+    t = text(pdf)
+    assert "Held the bridge until dusk." in t  # the battle's notes under it
+    assert "ROLL APPENDIX" in t
+    for battle in data.battles:
+        for r in battle.rolls:  # every roll: faces, rule and result
+            assert " ".join(str(f) for f in r.faces) in t and r.outcome.split(",")[0] in t
+    assert "wound counters" in t and "at the start" in t
+    assert smallest_font(pdf) >= 7.0
+    # the wounds chart: one bar per battle, whole-number ticks only
+    chart = wounds_chart(data.wounds, 200)
+    labels = [s.text for s in chart.contents if hasattr(s, "text")]
+    assert "0" in labels and "3" in labels and not any("." in x for x in labels)

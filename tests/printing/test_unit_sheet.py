@@ -119,17 +119,20 @@ def test_no_leader() -> None:
     assert "no leader" in t and "ORDERS CARDS PER TURN 6" in t
 
 
-def test_long_lists_shrink_to_stay_on_one_page() -> None:
+def test_long_lists_continue_on_further_pages_instead_of_shrinking() -> None:
     weapons = tuple(Weapon(f"Weapon {i}", "both", -i % 4 or None, "point") for i in range(14))
     attached = tuple(AttachedUnitData(f"Team {i}", "vehicle" if i % 2 else "team", 6, 8, 10, 3,
                                       weapons=weapons[:2]) for i in range(8))
     long_name = "The Extremely Long Named Independent Reconnaissance Platoon of the Northern Province"
     pdf = build_unit_sheets([platoon(name=long_name, weapons=weapons, attached=attached, notes="x " * 400)],
                             paper="letter", printed_on=DAY)
-    assert len(reader(pdf).pages) == 1
+    pages = page_texts(pdf)
+    assert len(pages) == 2
     t = text(pdf)
     assert "Weapon 13" in t and "Team 7" in t
-    assert "The Extremely Long" in t and "…" in t  # the name is cut to fit, with an ellipsis
+    # the name wraps onto a second line at 11 pt: printed whole
+    assert "The Extremely Long Named Independent" in pages[0] and "of the Northern Province CAMPAIGN" in pages[0]
+    assert "Name Type T E M Armor" in pages[1]  # the table's header row again on the new page
 
 
 def test_identical_input_gives_identical_bytes() -> None:

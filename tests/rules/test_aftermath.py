@@ -163,7 +163,7 @@ def test_casualty_is_checked_before_promotion():
     assert leader_fate(4, 6, 10) == "casualty"
     fate, record = roll_leader_fate(6, 10, TypedDice([[2, 2]]))
     assert fate == "casualty" and record.outcome == "casualty"
-    assert record.table_row == "casualty: 4 \u2264 6 wound counter(s)"
+    assert record.table_row == "casualty: 4 \u2264 6 wound counters"
 
 
 def test_leader_with_24_or_more_xp_is_always_promoted_unless_a_casualty():
@@ -198,21 +198,38 @@ def test_roll_leader_fate_record():
 
 def test_replacement_die_follows_the_period():
     assert [replacement_die(p).sides for p in (1, 2, 3, 4, 5, None)] == [4, 6, 8, 10, 12, 10]
-    assert replacement_die(None) == Dice(1, 10, -1)
+    assert replacement_die(None) == Dice(2, 10)
+    assert replacement_die(None, 1) == Dice(1, 10)
     for bad in (0, 6, True):
         with pytest.raises(RulesError):
             replacement_die(bad)  # type: ignore[arg-type]
+    for bad_count in (0, 3, True):
+        with pytest.raises(RulesError, match="2 dice .the lower counts. or 1 die"):
+            replacement_die(None, bad_count)  # type: ignore[arg-type]
 
 
-def test_roll_replacement_is_one_die_minus_one():
-    xp, r = roll_replacement(None, TypedDice([[6]]))
-    assert xp == 5 and r.expression == "1d10-1" and r.total == 5 and r.modifier == -1
-    assert r.rule == "RULES 1.2 replacement leader" and r.table_row == "period not set: d10"
-    assert r.details == {"xp": 5, "die": "d10"}
-    assert roll_replacement(1, TypedDice([[1]]))[0] == 0  # minimum 0
-    assert roll_replacement(5, TypedDice([[12]]))[0] == 11
+def test_roll_replacement_is_the_lower_of_two_dice_minus_one():
+    # RULES.md 1.2 step 4: two dice, the lower - 1 (minimum 0)
+    xp, r = roll_replacement(None, TypedDice([[6, 9]]))
+    assert xp == 5 and r.expression == "2d10" and r.total == 5 and r.faces == [6, 9]
+    assert r.rule == "RULES 1.2 replacement leader" and r.table_row == "period not set: lower of 2d10 \u2212 1"
+    assert r.details == {"xp": 5, "die": "d10", "dice": 2}
+    assert roll_replacement(None, TypedDice([[9, 6]]))[0] == 5  # order does not matter
+    assert roll_replacement(1, TypedDice([[1, 4]]))[0] == 0  # minimum 0
+    assert roll_replacement(5, TypedDice([[12, 12]]))[0] == 11
     with pytest.raises(DiceError, match="5 is not a face of a d4"):
-        roll_replacement(1, TypedDice([[5]]))
+        roll_replacement(1, TypedDice([[5, 1]]))
+    with pytest.raises(DiceError, match="2d10 needs 2 faces, got 1"):
+        roll_replacement(None, TypedDice([[6]]))
+
+
+def test_roll_replacement_house_rule_one_die_minus_one():
+    xp, r = roll_replacement(None, TypedDice([[6]]), 1)
+    assert xp == 5 and r.expression == "1d10" and r.details == {"xp": 5, "die": "d10", "dice": 1}
+    assert "house rule" in (r.table_row or "")
+    assert roll_replacement(5, TypedDice([[12]]), 1)[0] == 11
+    with pytest.raises(DiceError, match="1d10 needs 1 face"):
+        roll_replacement(None, TypedDice([[6, 2]]), 1)
 
 
 def test_roll_force_lower_die_to_the_leader():
@@ -246,7 +263,7 @@ def test_tables_are_the_engines_data():
 def test_aftermath_order_leader_lost_and_replaced():
     # award: platoon 6+1+1=8, leader 2+1+1=4; recovery of 10: 1d8=4 (6 left, -1), 2d8=3+3 (cleared) -> 7
     # leader: 2d12 = 2+3 = 5 > 2 wounds, <= 4 XP? no: 5 > 4 -> stays.  Use 1+3 = 4 -> promoted.
-    typed = TypedDice([[4], [3, 3], [1, 3], [7]])
+    typed = TypedDice([[4], [3, 3], [1, 3], [7, 9]])
     res = run_aftermath(platoon_xp=6, leader_xp=2, wounds=10, leader_wounds=2, objectives=1, period=None,
                         dice=typed)
     typed.check_all_used()
@@ -283,12 +300,16 @@ def test_aftermath_without_leader_rolls_only_recovery():
 
 
 def test_aftermath_replacement_by_period_and_objectives_to_platoon():
-    typed = TypedDice([[1, 1], [4]])
+    typed = TypedDice([[1, 1], [4, 4]])
     res = run_aftermath(platoon_xp=10, leader_xp=30, wounds=0, leader_wounds=0, objectives=2,
                         objective_xp_to="platoon", period=1, dice=typed)
     assert (res.platoon_xp_after, res.leader_xp_after) == (13, 31)
     assert res.fate == "promoted" and res.replacement_xp == 3
-    assert res.records[-1].expression == "1d4-1"
+    assert res.records[-1].expression == "2d4"
+    # ⚙ the one-die house rule
+    res = run_aftermath(platoon_xp=10, leader_xp=30, wounds=0, leader_wounds=0, period=1,
+                        dice=TypedDice([[1, 1], [3]]), replacement_dice=1)
+    assert res.replacement_xp == 2 and res.records[-1].expression == "1d4"
 
 
 def test_aftermath_refuses_bad_input_before_any_roll():

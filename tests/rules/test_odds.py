@@ -211,26 +211,27 @@ def significant_digits(text: str) -> int:
 
 def check_strings(odds: dict, strings: dict) -> None:
     assert list(strings) == list(odds)
-    assert sum(Fraction(Decimal(s)) for s in strings.values()) == 1  # exact, not in 28-digit Decimal
+    # at most 15 significant digits each, so the sum is 1 within the rounding of the last digits
+    assert abs(sum(Fraction(Decimal(s)) for s in strings.values()) - 1) <= F(len(strings), 10**15)
     for key, text in strings.items():
         value = Fraction(Decimal(text))
         if odds[key] == 0:
             assert text == "0"
             continue
-        assert significant_digits(text) >= 12, text
+        assert 12 <= significant_digits(text) <= 15, text
         assert abs(value - odds[key]) <= odds[key] * F(1, 10**14), (key, text)
         assert float(text) == pytest.approx(float(odds[key]), rel=1e-13)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wounds=st.integers(0, 220), xp=st.integers(0, XP_MAX))
-def test_printed_recovery_decimals_sum_to_exactly_one(wounds, xp):
+def test_printed_recovery_decimals_sum_to_one(wounds, xp):
     odds = recovery_odds(wounds, xp)
     check_strings(odds, probability_strings(odds))
 
 
 @given(leader_wounds=st.integers(0, 30), leader_xp=st.integers(0, XP_MAX))
-def test_printed_leader_decimals_sum_to_exactly_one(leader_wounds, leader_xp):
+def test_printed_leader_decimals_sum_to_one(leader_wounds, leader_xp):
     odds = leader_odds(leader_wounds, leader_xp)
     check_strings(odds, probability_strings(odds))
 
@@ -242,5 +243,8 @@ def test_round_significant():
     assert round_significant(F(2, 3 * 10**9))[1] == "6.66666666666667e-10"
     assert round_significant(F(1) - F(1, 3 * 10**16))[1] == "1.00000000000000"  # rounds up to 1
     assert round_significant(F(0)) == (0, "0")
+    # never more than 15 significant digits, even for an exact decimal that needs more
+    assert round_significant(F(789066314697265625, 10**18))[1] == "0.789066314697266"
+    assert round_significant(F(1, 3), digits=20)[1] == "0.333333333333333"
     with pytest.raises(ValueError):
         probability_strings({0: F(1, 2)})

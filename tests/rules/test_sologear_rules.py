@@ -155,9 +155,12 @@ def test_base_power_from_tv() -> None:
 
 
 @pytest.mark.parametrize(("ratio", "band"), [
-    (3, "Winning"), (2.999, "Advantaged"), (2, "Advantaged"), (1.99, "Equal"), (0.51, "Equal"),
-    (0.5001, "Equal"), (0.5, "Disadvantaged"), (0.34, "Disadvantaged"), (1 / 3, "Disadvantaged"),
-    (0.33, "Losing"), (0, "Losing"), (10, "Winning"),
+    # RULES.md 2.1: compared as the seed's table writes them, rounded half up to two decimals
+    (3, "Winning"), ("2.995", "Winning"), (2.999, "Winning"), ("2.9949", "Advantaged"), (2, "Advantaged"),
+    ("1.995", "Advantaged"), ("1.9949", "Equal"), (1.99, "Equal"), (0.51, "Equal"), ("0.505", "Equal"),
+    ("0.5049", "Disadvantaged"), (0.5001, "Disadvantaged"), (0.5, "Disadvantaged"), (0.34, "Disadvantaged"),
+    ("0.335", "Disadvantaged"), ("0.3349", "Losing"), (1 / 3, "Losing"), (0.33, "Losing"), (0, "Losing"),
+    (10, "Winning"), ("700/1350", "Equal"),
 ])
 def test_odds_bands(ratio: float, band: str) -> None:
     assert sg.odds_band(ratio) == band
@@ -166,6 +169,9 @@ def test_odds_bands(ratio: float, band: str) -> None:
 def test_odds_exact_at_boundaries() -> None:
     # 0.33 exactly by decimal arithmetic (float division would give 0.33000000000000002 or so)
     assert sg.odds(33, 100)["band"] == "Losing"
+    assert sg.odds(1, 3)["band"] == "Losing"          # 1:3 = 0.33
+    assert sg.odds(2995, 1000)["band"] == "Winning"   # 2.995 -> 3.00
+    assert sg.odds(700, 1350)["compared"] == "0.52" and sg.odds(700, 1350)["exact"] == "14/27"
     assert sg.odds(350, 700)["band"] == "Disadvantaged"
     assert sg.odds(1400, 700)["band"] == "Advantaged"
     with pytest.raises(RulesError, match="enemy's combat power is 0"):
@@ -472,17 +478,40 @@ def test_reward_dice_are_bounded(text: str, ok: bool) -> None:
 
 
 @pytest.mark.parametrize(("player", "enemy", "shown", "band"), [
-    (299.99, 100, "2.9999", "Advantaged"), (300, 100, "3.000", "Winning"), (700, 1350, "0.519", "Equal"),
-    (5004, 10000, "0.5004", "Equal"), (50, 100, "0.500", "Disadvantaged"), (1, 3, "0.333", "Disadvantaged"),
-    (33, 100, "0.330", "Losing"), (3301, 10000, "0.3301", "Disadvantaged"), (199999999, 100000000, "1.99999999",
-                                                                          "Equal")])
+    (299.99, 100, "3.000", "Winning"), (299.49, 100, "2.9949", "Advantaged"), (300, 100, "3.000", "Winning"),
+    (700, 1350, "0.519", "Equal"), (5004, 10000, "0.500", "Disadvantaged"), (5050, 10000, "0.505", "Equal"),
+    (1, 3, "0.333", "Losing"), (33, 100, "0.330", "Losing"), (3350, 10000, "0.335", "Disadvantaged"),
+    (199499999, 100000000, "1.99499999", "Equal"),
+    # this close to an edge: cut off at 15 significant digits, still on its own side
+    ("2.99499999999999999999", 1, "2.99499999999999", "Advantaged")])
 def test_the_shown_ratio_never_crosses_a_band_edge(player: float, enemy: float, shown: str, band: str) -> None:
     result = sg.odds(player, enemy)
     assert (result["ratio_text"], result["band"]) == (shown, band)
     assert sg.odds_band(result["ratio_text"]) == band
+    assert len(result["ratio_text"].replace(".", "").lstrip("0")) <= 15
 
 
 def test_a_rep_turn_says_the_gear_is_repaired_and_rearmed() -> None:
     proc = sg.play_turn("rep", TypedDice([[3]]), gear_needs_repair=True)
     assert proc.result.repair_hours == 1
     assert any("repaired and re-armed" in m for m in proc.result.meaning)
+
+
+@pytest.mark.parametrize("text", ["d66", "1d66", "2D66", " d66 "])
+def test_reward_dice_d66_is_refused_never_a_66_sided_die(text: str) -> None:
+    with pytest.raises(RulesError, match="D66 .two d6 read as tens and units. is not a sum of dice"):
+        sg.check_reward_dice(text)
+
+
+def test_enemy_row_is_read_as_the_engine_reads_it() -> None:
+    assert sg.enemy_row(4) == (4, "")
+    assert sg.enemy_row(7) == (7, "")
+    assert sg.enemy_row(8) == (7, "roll 8, read as row 7")
+    with pytest.raises(RulesError, match="1 or more"):
+        sg.enemy_row(0)
+    # the engine says the same thing in its roll record
+    # a break-out ** (row 10 on Losing, Bold): 1d6+2, a 6 makes 8
+    proc = sg.TurnProcedure("fig", breakout=True, gear_tv=250)
+    proc.feed([4, 4])
+    enemy = proc.feed([6])
+    assert "read as row 7" in (enemy.table_row or "") and proc.result.enemy_tv == 400

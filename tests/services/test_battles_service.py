@@ -92,9 +92,10 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     s.enter("2 2")  # 4: above 3 wounds, not above 4 XP -> promoted
     assert s.fate == "promoted" and s.needs_replacement
     step = s.next_step
-    assert step is not None and (step.kind, step.dice.expression) == ("replacement", "1d10-1")
+    assert step is not None and (step.kind, step.dice.expression) == ("replacement", "2d10")
+    assert step.label == "Replacement leader's XP: lower of 2d10 \u2212 1"
     assert not s.ready
-    s.roll(TypedDice([[6]]))
+    s.roll(TypedDice([[6, 8]]))
     assert s.replacement_xp == 5 and s.rolls_done and not s.ready
     with pytest.raises(ServiceError, match="needs a name"):
         s.commit()
@@ -104,7 +105,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     assert summary["platoon"]["xp_before"] == 6 and summary["platoon"]["xp_after"] == 7
     assert summary["leader"] == {"name": "Lt. Okafor", "xp_before": 2, "xp_after": 4, "fate": "promoted"}
     assert summary["replacement"] == {"name": "Lt. Adebayo", "rank": "Lieutenant", "xp": 5}
-    assert [r["expression"] for r in summary["rolls"]] == ["1d8", "2d8", "2d12", "1d10-1"]
+    assert [r["expression"] for r in summary["rolls"]] == ["1d8", "2d8", "2d12", "2d10"]
     assert all(r["source"] == "entered" for r in summary["rolls"])
     assert dump() == before, "nothing may be written before commit"
 
@@ -122,7 +123,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     rolls = list(Roll.select().where(Roll.battle == b.id).order_by(Roll.seq))
     assert [(r.seq, r.expression, r.faces, r.source) for r in rolls] == [
         (0, "1d8", [3], "entered"), (1, "2d8", [2, 2], "entered"), (2, "2d12", [2, 2], "entered"),
-        (3, "1d10-1", [6], "entered")]
+        (3, "2d10", [6, 8], "entered")]
     assert all(r.platoon_id == pid for r in rolls)
     assert [r.leader_id for r in rolls] == [None, None, old.id, new.id]
     assert rolls[2].rule == "RULES 1.2 leader's fate" and rolls[2].outcome == "promoted"
@@ -261,7 +262,7 @@ def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_befo
     s.set_casualties(12, 12)
     s.roll_all(SeededDice(5), until="replacement")
     assert s.fate == "casualty"
-    s.enter("7")
+    s.enter("7, 9")
     s.set_replacement("Lt. Diallo")
     before = dump()
     calls = {"n": 0}
@@ -305,9 +306,24 @@ def test_log_battle_checks_the_typed_dice(pid: int) -> None:
 
 def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> None:
     Campaign.update(period=1).where(Campaign.id == camp.id).execute()
-    edit = battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[1, 1], [4]]))
-    assert edit.summary["rolls"][-1]["expression"] == "1d4-1"
+    edit = battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[1, 1], [4, 4]]))
+    assert edit.summary["rolls"][-1]["expression"] == "2d4"
     assert edit.summary["replacement"] == {"name": "New leader", "rank": "Lieutenant", "xp": 3}
+
+
+def test_replacement_leader_house_rule_one_die(camp: Campaign, pid: int) -> None:
+    from campaign_app.services import campaigns as cs
+
+    cs.set_campaign(camp.name, replacement_dice=1)
+    s = battles.BattleSession(pid)
+    s.set_casualties(0, 0)
+    s.enter("1, 1")  # casualty
+    step = s.next_step
+    assert step is not None and step.dice.expression == "1d10" and "1d10 \u2212 1" in step.label
+    with pytest.raises(DiceError, match="1d10 needs 1 face"):
+        s.enter("4, 9")
+    s.enter("4")
+    assert s.replacement_xp == 3
 
 
 # --- undo, redo, edit -------------------------------------------------------------------------------------
@@ -442,8 +458,8 @@ def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int,
 def test_leaders_roll_and_summary(pid: int) -> None:
     battles.log_battle(pid, wounds=2, leader_wounds=0, outcome="victory", dice=TypedDice([[2], [12, 12]]))
     battles.log_battle(pid, wounds=9, leader_wounds=9, outcome="defeat",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8]]), replacement_name="Lt. Bello")
-    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5]]),
+                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 10]]), replacement_name="Lt. Bello")
+    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5, 5]]),
                        replacement_name="Lt. Chukwu")
     roll = battles.leaders_roll(pid)
     assert [(r["name"], r["status"], r["battles_led"], r["xp_at_join"], r["xp"], r["xp_gained"]) for r in roll] == [
@@ -577,3 +593,49 @@ def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
     with pytest.raises(ServiceError, match="reason is too long"):
         battles.edit_battle_text(edit.id, notes="ok", reason="r" * (battles.REASON_MAX + 1))
     assert dump() == before
+
+
+def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(pid: int) -> None:
+    logged = battles.log_battle(pid, wounds=2, leader_wounds=1, objectives=1, scenario="Patrol",
+                                opponent="Bandits", dice=SeededDice(4))
+    before = dump()
+    edit = battles.edit_battle(logged.id, date="2026-01-02", opponent="Rebels", outcome="victory",
+                               fire_support=True, notes="Rain", scenario="Night patrol", reason="recalled")
+    b = Battle.get_by_id(logged.id)
+    assert (str(b.date), b.opponent, b.outcome, b.fire_support, b.notes, b.scenario) == (
+        "2026-01-02", "Rebels", "victory", True, "Rain", "Night patrol")
+    fields = [a.field for a in AttributeChange.select().order_by(AttributeChange.id)]
+    assert set(fields) == {"battle.date", "battle.opponent", "battle.outcome", "battle.fire_support",
+                           "battle.notes", "battle.scenario"}
+    assert "opponent 'Bandits' \u2192 'Rebels'" in edit.message and "->" not in edit.message
+    # objectives and wounds set the XP: a different value is refused with the reason, nothing written
+    after = dump()
+    for kwargs, why in (({"objectives": 2}, "objectives met of battle 1 cannot be edited .1 recorded.: they set"),
+                        ({"wounds": 5}, "recovery rolls and the XP lost"),
+                        ({"leader_wounds": 0}, "leader's fate roll")):
+        with pytest.raises(ServiceError, match=why) as info:
+            battles.edit_battle(logged.id, notes="changed too", **kwargs)
+        assert "Undo the battle and log it again" in str(info.value)
+        assert dump() == after
+    same = battles.edit_battle(logged.id, objectives=1, wounds=2, leader_wounds=1)  # unchanged: fine
+    assert not same.changed
+    battles.revert(edit)
+    assert dump() == before
+
+
+def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
+    """A leader who joined before the first battle joined "at the start", not on the day he was typed in;
+    one replaced in a battle joined and left in that battle; one replaced by hand joined after the last
+    battle fought."""
+    from campaign_app.services import roster
+
+    battles.log_battle(pid, wounds=2, leader_wounds=0, date="1960-07-14", dice=TypedDice([[2], [12, 12]]))
+    battles.log_battle(pid, wounds=0, leader_wounds=0, date="1960-08-02", dice=TypedDice([[1, 1], [5, 5]]),
+                       replacement_name="Lt. Bello")
+    roster.replace_leader(pid, "Lt. Hand", xp=1)
+    roll = battles.leaders_roll(pid)
+    assert [(r["name"], r["joined"], r["left"]) for r in roll] == [
+        ("Lt. Okafor", "at the start", "battle 2 (1960-08-02)"),
+        ("Lt. Bello", "battle 2 (1960-08-02)", "after battle 2 (1960-08-02)"),
+        ("Lt. Hand", "after battle 2 (1960-08-02)", ""),
+    ]

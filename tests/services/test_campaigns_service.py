@@ -26,12 +26,20 @@ def test_create_defaults_and_house_rules() -> None:
 
 
 def test_create_with_house_rules() -> None:
-    cs.create_campaign("Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon")
+    cs.create_campaign("Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon",
+                       replacement_dice=1)
     shown = cs.show_campaign("Katanga")
     assert shown["period"] == 2 and shown["die"] == "d6"
     assert shown["thresholds"] == [2, 5, 10, 20]
     assert shown["objective_xp_to"] == "platoon"
+    assert shown["replacement_dice"] == 1
     assert not any(r["is_default"] for r in shown["house_rules"])
+    rule = {r["key"]: r for r in shown["house_rules"]}["replacement_dice"]
+    assert rule["text"] == "1d6 \u2212 1" and rule["default"] == 2
+    cs.set_campaign("Katanga", replacement_dice="2")
+    assert cs.show_campaign("Katanga")["replacement_dice"] == 2
+    with pytest.raises(cs.ServiceError, match="2 dice .the lower counts. or 1 die"):
+        cs.set_campaign("Katanga", replacement_dice=3)
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [

@@ -53,3 +53,35 @@ def test_a_prepared_job_builds_after_the_database_is_closed() -> None:
 def test_unknown_kind() -> None:
     with pytest.raises(ServiceError, match="nothing called 'poster'"):
         printing.prepare("poster")
+
+
+def test_cards_follow_a_campaigns_house_rules() -> None:
+    """Atomic Africa: thresholds, objective XP and the replacement leader's dice; Sologear: the sheet's reward
+    dice and ferocious battles; no campaign: the default rules, said on the cards."""
+    import io
+
+    from pypdf import PdfReader
+
+    from campaign_app.services import campaigns, sologear
+
+    def text(pdf: bytes) -> str:
+        return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+
+    campaigns.create_campaign("Katanga", "atomic_africa", thresholds="2,5,10,20", objective_xp_to="platoon",
+                              replacement_dice=1)
+    rules = printing.card_rules("Katanga")
+    assert (rules.campaign, rules.objective_xp_to, rules.replacement_dice) == ("Katanga", "platoon", 1)
+    aa_cards = ["atomic-africa/award-recovery", "atomic-africa/replacement", "atomic-africa/orders-table"]
+    pdf, details = printing.prepare("cards", cards=aa_cards, campaign="Katanga", paper="a4").run()
+    t = text(pdf)
+    assert details["rules"] == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
+    assert "the platoon only (house rule)" in t and "one die − 1 (house rule)" in t and "Regular 5+" in t
+    sologear.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
+    pdf, details = printing.prepare("cards", cards=["sologear/rewards", "sologear/ferocious"], campaign="Hill 214",
+                                    paper="a4").run()
+    t = text(pdf)
+    assert "2d6 + Impression" in t and "this campaign: on" in t and "1d6 + Impression" not in t
+    pdf, details = printing.prepare("cards", cards=aa_cards, paper="a4").run()
+    assert "Rules: default rules" in text(pdf) and details["rules"] == "Rules: default rules"
+    with pytest.raises(ServiceError, match="no campaign"):
+        printing.prepare("cards", decks=["sologear"], campaign="Nowhere", paper="a4")

@@ -215,12 +215,12 @@ def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
     (former,) = d["former_leaders"]
     assert (former["id"], former["status"], former["how"]) == (old_id, "casualty", "casualty")
     assert former["left_at"] is not None and former["left_battle"] is None
-    e2 = roster.replace_leader(pid, "Capt. Roux", rank="Captain", dice=TypedDice([[7]]), how="promoted")
+    e2 = roster.replace_leader(pid, "Capt. Roux", rank="Captain", dice=TypedDice([[7, 9]]), how="promoted")
     d = roster.platoon_detail(pid)
     assert d["leader"]["xp"] == 6 and d["leader"]["rank"] == "Captain"
     assert [f["name"] for f in d["former_leaders"]] == ["Lt. Okafor", "Lt. Diallo"]
     roll = Roll.get(Roll.leader == d["leader"]["id"])
-    assert roll.expression == "1d10-1" and roll.total == 6 and e2.summary["roll"]["faces"] == [7]
+    assert roll.expression == "2d10" and roll.total == 6 and e2.summary["roll"]["faces"] == [7, 9]
     undo_changes(e2.changes)
     undo_changes(e.changes)
     d = roster.platoon_detail(pid)
@@ -238,7 +238,7 @@ def test_replace_leader_refusals(pid: int) -> None:
         roster.replace_leader(pid, "X", xp=1, how="eaten")
     with pytest.raises(ServiceError, match="5 is not a face of a d4"):
         cs.set_campaign("Congo 1960", period=1)
-        roster.replace_leader(pid, "X", dice=TypedDice([[5]]))
+        roster.replace_leader(pid, "X", dice=TypedDice([[5, 1]]))
     assert Leader.select().count() == 1
 
 

@@ -67,7 +67,7 @@ def test_sqlite_file_of_another_program_is_refused_untouched(tmp_path: Path):
     con.commit()
     con.close()
     before = other.read_bytes()
-    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+    with pytest.raises(DatabaseOpenError, match="not a campaign database"):
         init_db(other, tmp_path / "backups")
     assert other.read_bytes() == before
     assert _beside(other) == {"other.db"}
@@ -88,8 +88,10 @@ def test_failed_migration_restores_the_backup_and_says_so(tmp_path: Path, monkey
     migrations.mkdir()
     from campaign_app.resources import migrations_dir
 
-    shutil.copy(migrations_dir() / "0001_initial.py", migrations / "0001_initial.py")
-    (migrations / "0002_broken.py").write_text(
+    real = sorted(migrations_dir().glob("[0-9][0-9][0-9][0-9]_*.py"))
+    for script in real:  # every real migration, then a broken next one
+        shutil.copy(script, migrations / script.name)
+    (migrations / f"{len(real) + 1:04d}_broken.py").write_text(
         "def migrate(migrator, database):\n"
         "    database.execute_sql('UPDATE campaign SET notes = \\'half done\\'')\n"
         "    raise RuntimeError('boom in the middle')\n")
@@ -103,7 +105,7 @@ def test_failed_migration_restores_the_backup_and_says_so(tmp_path: Path, monkey
     init_db(db_file, backups)
     from campaign_app.store.models import SchemaMigration
 
-    assert SchemaMigration.select().count() == 1
+    assert SchemaMigration.select().count() == len(real)
     assert Campaign.select().count() == 2
     assert all(c.notes != "half done" for c in Campaign.select())
 
@@ -137,7 +139,7 @@ def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path:
     owner.commit()
     wal = tmp_path / "other.db-wal"
     before_main, before_wal = other.read_bytes(), wal.read_bytes()
-    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+    with pytest.raises(DatabaseOpenError, match="not a campaign database"):
         init_db(other, tmp_path / "backups")
     assert other.read_bytes() == before_main and wal.read_bytes() == before_wal
     # the same files as a crash leaves them (nobody has them open): still refused, main file and WAL untouched
@@ -146,7 +148,7 @@ def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path:
     shutil.copy(other, crashed / "other.db")
     shutil.copy(wal, crashed / "other.db-wal")
     owner.close()
-    with pytest.raises(DatabaseOpenError, match="not a campaign_app database"):
+    with pytest.raises(DatabaseOpenError, match="not a campaign database"):
         init_db(crashed / "other.db", tmp_path / "backups")
     assert (crashed / "other.db").read_bytes() == before_main
     assert (crashed / "other.db-wal").read_bytes() == before_wal
