@@ -10,8 +10,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 ENV_DATA_DIR = "CAMPAIGN_APP_DATA_DIR"
 DB_NAME = "campaign.db"
 
@@ -47,6 +45,8 @@ def resolve_paths(data_dir: str | os.PathLike[str] | None = None,
     elif os.environ.get(ENV_DATA_DIR):
         base = Path(os.environ[ENV_DATA_DIR]).expanduser()
     else:
+        import platformdirs  # only for the default folder (it loads tempfile and more: ~14 ms)
+
         base = Path(platformdirs.user_data_dir("campaign_app", appauthor=False))
     db_file = Path(db).expanduser() if db else base / DB_NAME
     return AppPaths(data_dir=base.resolve(), db_file=db_file.resolve())

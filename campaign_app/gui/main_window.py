@@ -305,8 +305,11 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def open_item(self, kind: str, obj_id: int) -> None:
-        self.navigator.reload()
-        self.navigator.select(kind, obj_id, emit=False)
+        # the navigator is reloaded on every data_changed (callers announce a new item first); read it again
+        # only for an item it does not show yet (a full reload costs ~200 rows on a big file)
+        if not self.navigator.select(kind, obj_id, emit=False):
+            self.navigator.reload()
+            self.navigator.select(kind, obj_id, emit=False)
         self.show_item(kind, obj_id)
 
     def show_item(self, kind: str, obj_id: int) -> None:

@@ -44,7 +44,15 @@ from ..services.changesets import Edit
 from ..services.common import NotFound, ServiceError
 from .context import AppContext
 from .leader_dialog import ReplaceLeaderDialog
-from .roster_models import ID_ROLE, AttachedModel, EquipmentDelegate, EquipmentModel, LeaderHistoryModel, ap_vs_choices
+from .roster_models import (
+    ID_ROLE,
+    AttachedModel,
+    EquipmentDelegate,
+    EquipmentModel,
+    LeaderHistoryModel,
+    ap_vs_choices,
+    fit_columns,
+)
 from .sizing import cap_fields, cap_width
 from .undo_commands import perform
 from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
@@ -570,6 +578,7 @@ class PlatoonPage(QWidget):
             self.leader_info.setText("The platoon has no leader: Appoint leader… names one.")
         self.replace_button.setText("Re&place leader…" if leader else "A&ppoint leader…")
         self.former_model.set_rows(d["former_leaders"])
+        fit_columns(self.former_view, self.former_model)  # once from the texts: a long list is not asked per layout
         _fit_rows(self.former_view, 1, 6)
         self.former_view.setVisible(bool(d["former_leaders"]))
         self.former_empty.setVisible(not d["former_leaders"])

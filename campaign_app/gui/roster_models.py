@@ -122,6 +122,7 @@ def fit_columns(view: Any, model: RowsModel, stretch: int = 0, padding: int = 18
     header = view.horizontalHeader()
     metrics = view.fontMetrics()
     bold = header.fontMetrics()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # no ResizeToContents pass per column below
     for column in range(model.columnCount()):
         if column == stretch:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)

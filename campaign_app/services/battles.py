@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
+import gc
 import io
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -895,11 +898,41 @@ class _Rows:
     rolls: list[dict[str, Any]]
 
 
-def _fetch(query: Any) -> list[dict[str, Any]]:
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused while a history is read: the read makes ~20,000 dicts and lists
+    (no reference cycles), and each few hundred of them would start a collection that walks the objects of
+    the whole process (in the GUI, every Qt wrapper too); it runs again, once, when the read is done."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+_HISTORY_SQL: dict[Any, str] = {}
+
+
+def _fetch(query: Any, platoon_id: int | None = None) -> list[dict[str, Any]]:
     """Rows of a model query as dicts keyed by field name, straight from SQLite: dates and times stay the ISO
-    text they are stored as, ``faces`` is decoded, booleans are bools (much faster than model rows)."""
+    text they are stored as, ``faces`` is decoded, booleans are bools (much faster than model rows).
+
+    With ``platoon_id`` (a query whose only parameter is that id) its SQL text is made once per model and
+    kept (peewee's SQL building is a few percent of a history read)."""
     model = query.model
-    sql, params = query.sql()
+    if platoon_id is None:
+        sql, params = query.sql()
+    else:
+        sql = _HISTORY_SQL.get(model)  # type: ignore[assignment]
+        params = [platoon_id]
+        if sql is None:
+            sql, made = query.sql()
+            if list(made) != params:
+                raise AssertionError(f"history query of {model.__name__} has other parameters: {made}")
+            _HISTORY_SQL[model] = sql
     cursor = db.execute_sql(sql, params)
     columns = model._meta.columns
     names = [columns[d[0]].name if d[0] in columns else d[0] for d in cursor.description]
@@ -934,12 +967,12 @@ def _load(platoon: str | int, campaign: str | int | None = None) -> _Rows:
         platoon={"id": pid, "name": row.name, "xp": row.xp, "created_at": row.created_at},
         campaign={"id": c.id, "name": c.name, "period": c.period},
         thresholds=thresholds_of(c),
-        battles=_fetch(Battle.select().where(Battle.platoon == pid).order_by(Battle.number)),
-        leaders=_fetch(Leader.select().where(Leader.platoon == pid).order_by(Leader.joined_at, Leader.id)),
-        xp_changes=_fetch(XpChange.select().where(XpChange.platoon == pid).order_by(XpChange.id)),
+        battles=_fetch(Battle.select().where(Battle.platoon == pid).order_by(Battle.number), pid),
+        leaders=_fetch(Leader.select().where(Leader.platoon == pid).order_by(Leader.joined_at, Leader.id), pid),
+        xp_changes=_fetch(XpChange.select().where(XpChange.platoon == pid).order_by(XpChange.id), pid),
         attribute_changes=_fetch(AttributeChange.select().where(AttributeChange.platoon == pid)
-                                 .order_by(AttributeChange.id)),
-        rolls=_fetch(Roll.select().where(Roll.platoon == pid).order_by(Roll.id)),
+                                 .order_by(AttributeChange.id), pid),
+        rolls=_fetch(Roll.select().where(Roll.platoon == pid).order_by(Roll.id), pid),
     )
 
 
@@ -1034,7 +1067,18 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         return None
 
     roll_events: dict[int, dict[str, Any]] = {}
-    events: list[tuple[tuple[Any, ...], tuple[Any, ...], dict[str, Any]]] = []
+    # events by their group (a battle with its rolls, XP and leader changes; or one event alone), each with
+    # its order inside the group: sorting ~1,000 groups and then each small group is much cheaper than one
+    # sort of every event on (group, order), and gives the same order
+    groups: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], dict[str, Any]]]] = {}
+
+    def add(key: tuple[Any, ...], order: tuple[Any, ...], ev: dict[str, Any]) -> None:
+        members = groups.get(key)
+        if members is None:
+            groups[key] = [(order, ev)]
+        else:
+            members.append((order, ev))
+
     for r in rows.rolls:
         bid = r["battle"]
         b = battles_by_id.get(bid) if bid is not None else None
@@ -1047,7 +1091,7 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
               "leader_id": r["leader"], "seq": r["seq"], "modifier": r["modifier"]}
         roll_events[r["id"]] = ev
         key = (b["created_at"], b["number"], 0, 0) if b else (r["created_at"], 0, 1, r["id"])
-        events.append((key, (-1, -r["seq"], -r["id"]), ev))
+        add(key, (-1, -r["seq"], -r["id"]), ev)
 
     def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
         ev = roll_events[r["id"]]
@@ -1076,13 +1120,13 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
               "leader_fate": b["leader_fate"], "xp_lost": b["xp_lost"], "leader": leader_name,
               "replacement": replacement, "created_at": created, "rolls": rolls}
         battles_out.append(bd)
-        events.append(((b["created_at"], b["number"], 0, 0), (0, 0),
-                       {"kind": "battle", "id": b["id"], "at": created, "date": date,
-                        "battle_id": b["id"], "battle_number": b["number"],
-                        "outcome": b["outcome"], "scenario": b["scenario"], "opponent": b["opponent"],
-                        "wounds": b["wounds"], "leader_wounds": b["leader_wounds"], "xp_lost": b["xp_lost"],
-                        "leader_fate": b["leader_fate"], "xp_before": b["platoon_xp_before"],
-                        "xp_after": b["platoon_xp_after"], "leader": leader_name, "replacement": replacement}))
+        add((b["created_at"], b["number"], 0, 0), (0, 0),
+            {"kind": "battle", "id": b["id"], "at": created, "date": date,
+             "battle_id": b["id"], "battle_number": b["number"],
+             "outcome": b["outcome"], "scenario": b["scenario"], "opponent": b["opponent"],
+             "wounds": b["wounds"], "leader_wounds": b["leader_wounds"], "xp_lost": b["xp_lost"],
+             "leader_fate": b["leader_fate"], "xp_before": b["platoon_xp_before"],
+             "xp_after": b["platoon_xp_after"], "leader": leader_name, "replacement": replacement})
 
     def group(at: Any, battle_id: int | None, rank: int, row_id: int) -> tuple[Any, ...]:
         if battle_id is not None and battle_id in battles_by_id:
@@ -1102,18 +1146,18 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         ev = base("xp", x["id"], x["created_at"], x["battle"])
         ev.update(who=x["who"], name=who_name, leader_id=x["leader"], delta=x["delta"], xp_after=x["xp_after"],
                   reason=x["reason"])
-        events.append((group(x["created_at"], x["battle"], 2, x["id"]), (-2, 0, -x["id"]), ev))
+        add(group(x["created_at"], x["battle"], 2, x["id"]), (-2, 0, -x["id"]), ev)
     for ld in rows.leaders:
         ev = base("leader", ld["id"], ld["joined_at"], ld["joined_battle"])
         ev.update(change="joined", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp_at_join"],
                   status=ld["status"])
-        events.append((group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (-4, 0, -ld["id"]), ev))
+        add(group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (-4, 0, -ld["id"]), ev)
         if ld["status"] != "active":
             at = ld["left_at"] or ld["joined_at"]
             ev = base("leader", ld["id"], at, ld["left_battle"])
             ev.update(change="left", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp"],
                       status=ld["status"])
-            events.append((group(at, ld["left_battle"], 3, ld["id"]), (-3, 0, -ld["id"]), ev))
+            add(group(at, ld["left_battle"], 3, ld["id"]), (-3, 0, -ld["id"]), ev)
     for a in rows.attribute_changes:
         # edits are shown when they were made, not with the battle they changed
         ev = base("attribute", a["id"], a["created_at"], a["battle"])
@@ -1121,14 +1165,20 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         ev.update(field=a["field"], old=a["old_value"], new=a["new_value"], reason=a["reason"])
         # same second as its battle: after it (an edit cannot come before the battle it changes)
         number = battles_by_id[a["battle"]]["number"] if a["battle"] in battles_by_id else 0
-        events.append(((a["created_at"], number, 1 if number else 5, a["id"]), (-5, 0, -a["id"]), ev))
+        add((a["created_at"], number, 1 if number else 5, a["id"]), (-5, 0, -a["id"]), ev)
 
-    # newest group first, in order inside a group: the order keys above are negated, so one ascending sort
-    # on (group, -order), reversed, does it (no two events share both)
-    events.sort(key=itemgetter(0, 1))
-    events.reverse()
+    # newest group first, in order inside a group: the order keys above are negated, so an ascending sort
+    # on (group, -order), reversed, does it (the same as one stable sort of every event, then reversed)
+    out_events: list[dict[str, Any]] = []
+    first = itemgetter(0)
+    for key in sorted(groups, reverse=True):
+        members = groups[key]
+        if len(members) == 1:
+            out_events.append(members[0][1])
+            continue
+        members.sort(key=first)
+        out_events.extend([m[1] for m in reversed(members)])
     battles_out.reverse()
-    out_events = [e[2] for e in events]
     if text:
         for ev in out_events:
             event_text(ev)
@@ -1144,7 +1194,8 @@ def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, 
     logged), ``date`` (the battle's date for battle events), ``battle_id``, ``battle_number`` and ``text``,
     plus the fields of its kind. Events of one battle stay together (battle, its rolls in order, XP changes,
     leader changes); edits show at the time they were made."""
-    return _build(_load(platoon, campaign))
+    with _no_gc():
+        return _build(_load(platoon, campaign))
 
 
 def _fiction_when(battle: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
@@ -1282,9 +1333,10 @@ def history_report(platoon: str | int, campaign: str | int | None = None, *,
     report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``.
     With ``lazy_text`` (the view) the events' ``text`` is left for :func:`event_text` (made per painted row)
     and a battle's ``rolls`` are its roll events themselves (the same keys and a few more), not copies."""
-    rows = _load(platoon, campaign)
-    return {"history": _build(rows, text=not lazy_text), "leaders": _leaders(rows), "summary": _summary(rows),
-            "xp_series": _xp_series(rows), "wounds_series": _wounds_series(rows)}
+    with _no_gc():
+        rows = _load(platoon, campaign)
+        return {"history": _build(rows, text=not lazy_text), "leaders": _leaders(rows),
+                "summary": _summary(rows), "xp_series": _xp_series(rows), "wounds_series": _wounds_series(rows)}
 
 
 def events_csv(events: list[dict[str, Any]]) -> str:

@@ -33,7 +33,6 @@ from typing import Any
 
 import peewee
 from peewee import SqliteDatabase
-from playhouse.migrate import SqliteMigrator
 
 from .. import __version__
 from ..errors import (
@@ -454,6 +453,8 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
 
 
 def _migrate(database: CampaignDatabase, pending: list[Migration], version: int, db_file: Path) -> None:
+    from playhouse.migrate import SqliteMigrator  # only when migrating (~30 ms of imports at every start)
+
     migrator = SqliteMigrator(database)
     if version == 0:
         with database.atomic():
