@@ -359,6 +359,53 @@ def _fit(cv: Canvas, text: str, font: str, size: float, width: float) -> str:
     return text + "\u2026"
 
 
+def _wrap_words(cv: Canvas, text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken only at spaces or after a hyphen (a single word
+    wider than the line, which no real name is, is the one case broken between letters)."""
+    import re
+
+    pieces = [p for p in re.findall(r"[^\s-]*-|[^\s-]+|\s+", text)]
+    lines: list[str] = []
+    line = ""
+    for piece in pieces:
+        if piece.isspace():
+            if line:
+                line += " "
+            continue
+        if cv.stringWidth((line + piece).rstrip(), font, size) <= width or not line.strip():
+            line += piece
+        else:
+            lines.append(line.rstrip())
+            line = piece
+        while cv.stringWidth(line, font, size) > width and len(line) > 1:  # one over-long word
+            cut = len(line)
+            while cut > 1 and cv.stringWidth(line[:cut], font, size) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
+
+
+def _label_value_wrapped(cv: Canvas, x: float, y: float, label: str, value: str, width: float,
+                         size: float = 9, leading: float = 9) -> int:
+    """Like :func:`_label_value` for a name: smaller down to the type floor when it is long, then wrapped
+    under itself (never cut). Returns how many lines it took."""
+    cv.setFont(FONT, TYPE_FLOOR)
+    cv.setFillColor(MID)
+    cv.drawString(x, y, label.upper())
+    lw = cv.stringWidth(label.upper(), FONT, TYPE_FLOOR) + 4
+    while size > TYPE_FLOOR and cv.stringWidth(value, FONT_BOLD, size) > width - lw:
+        size = max(TYPE_FLOOR, size - 0.5)
+    lines = _wrap_words(cv, value, FONT_BOLD, size, width - lw)
+    cv.setFont(FONT_BOLD, size)
+    cv.setFillColor(INK)
+    for i, line in enumerate(lines):
+        cv.drawString(x + lw, y - i * leading, line)
+    return len(lines)
+
+
 NAME_SIZE = 20.0
 NAME_MIN = 11.0
 
@@ -624,8 +671,10 @@ def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
     # leader
     leader_y = line_y - 4
     if isinstance(entry, UnitSheet):
+        extra = 0.0
         if entry.leader is not None:
-            _label_value(cv, MARGIN + 2, leader_y, "Leader", entry.leader.name, left_w * 0.6)
+            n = _label_value_wrapped(cv, MARGIN + 2, leader_y, "Leader", entry.leader.name, left_w * 0.6)
+            extra = (n - 1) * 9.0
             _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", entry.leader.rank or None,
                          left_w * 0.36)
         else:
@@ -635,7 +684,11 @@ def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
             cv.setFont(FONT, TYPE_FLOOR)
             cv.setFillColor(MID)
             text = "Before: " + ", ".join(entry.former_leaders)
-            cv.drawString(MARGIN + 2, leader_y - 11, _fit(cv, text, FONT, TYPE_FLOOR, left_w - 6))
+            before = _wrap_words(cv, text, FONT, TYPE_FLOOR, left_w - 6)
+            for i, line in enumerate(before):
+                cv.drawString(MARGIN + 2, leader_y - extra - 11 - i * 9, line)
+            extra += (len(before) - 1) * 9.0
+        leader_y -= extra
     else:
         _label_value(cv, MARGIN + 2, leader_y, "Leader", None, left_w * 0.6)
         _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
