@@ -429,7 +429,25 @@ class Numbers(Flowable):
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         n = len(self.items)
         col = availWidth / n
-        self._labels = [Paragraph(markup(label, self.st.grayscale), self.label_style) for _v, label in self.items]
+        # a label never breaks inside a word: all labels get smaller together (down to the card's smallest type,
+        # which its shrink-to-fit keeps at or above the 7 pt floor) until
+        # the longest word fits its column; only then does a hyphenated word break, after its hyphen
+        words = [w for _v, label in self.items for w in label.split()]
+        font = self.label_style.fontName
+        size = self.st.caption.fontSize
+        floor = max(MIN_FONT, self.st.smallest)  # the card's own shrink-to-fit is checked against this
+        while size > floor and max((stringWidth(w, font, size) for w in words), default=0) > col - 2:
+            size = max(floor, size - 0.25)
+        if size != self.label_style.fontSize:
+            self.label_style = ParagraphStyle("numlabel_fit", parent=self.label_style, fontSize=size,
+                                              leading=self.label_style.leading * size / self.label_style.fontSize)
+
+        def breakable(label: str) -> str:
+            return " ".join(w.replace("-", "- ") if stringWidth(w, font, size) > col - 2 else w
+                            for w in label.split())
+
+        self._labels = [Paragraph(markup(breakable(label), self.st.grayscale), self.label_style)
+                        for _v, label in self.items]
         self._label_h = max(p.wrap(col - 2, 1000)[1] for p in self._labels)
         self.width, self.height = availWidth, self.big * 1.05 + self._label_h
         self._col = col

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime
+import io
 import re
 
 import pytest
 from pdfgeom import smallest_font
 from sheet_pdf_checks import page_texts, reader
 
+from campaign_app.printing.cards import build_cards_pdf
+from campaign_app.printing.decks import load_decks, select_cards
 from campaign_app.printing.unit_sheet import LeaderData, UnitSheet, build_unit_sheets
 
 DAY = datetime.date(2024, 5, 1)
@@ -39,3 +42,29 @@ def test_a_long_leader_name_wraps_never_cut(paper: str) -> None:
     assert LONG_LEADER in flat, first
     assert "Before: Sgt. Mbeki (casualty)" in first
     assert smallest_font(pdf) >= 7.0 - 0.01
+
+
+def _broken_words(tokens: set[str], words: set[str]) -> list[str]:
+    """Words drawn in two pieces split between letters (a break after a hyphen is fine)."""
+    broken = []
+    for w in words:
+        for i in range(1, len(w)):
+            if w[i - 1] != "-" and w[:i] in tokens and w[i:] in tokens:
+                broken.append(f"{w[:i]} / {w[i:]}")
+    return broken
+
+
+@pytest.mark.parametrize("size", ["poker", "a6"])
+def test_big_number_captions_never_break_inside_a_word(size: str) -> None:
+    library = load_decks()
+    cards = [c for c in select_cards(library) if any(b.type == "numbers" for b in c.blocks)]
+    assert any(c.title == "After the battle: award and recovery" for c in cards)
+    for card in cards:
+        words = {w for b in card.blocks if b.type == "numbers" for item in b.items
+                 for w in item.split("|", 1)[-1].split() if len(w) > 3}
+        out = io.BytesIO()
+        build_cards_pdf([card], out, decks=library, size=size, paper="a4", layout="backs")
+        pdf = out.getvalue()
+        tokens = {t for page in range(len(reader(pdf).pages)) for s in _drawn_strings(pdf, page) for t in s.split()}
+        assert not _broken_words(tokens, words), (card.title, _broken_words(tokens, words))
+        assert smallest_font(pdf) >= 7.0 - 0.01
