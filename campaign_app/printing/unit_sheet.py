@@ -755,17 +755,39 @@ KEEP_WITH_HEADING = 50.0
 to the next page with its table."""
 
 
+def _heading_fits(frame: Frame, heading: SectionHeading, following: Any, cv: Canvas) -> bool:
+    """Whether ``heading`` and the start of what follows it (a table's header row and first row, which a
+    table split gives, or the whole of anything else) fit in what is left of ``frame``."""
+    room = frame._y - frame._y1
+    if room < SECTION_HEIGHT + KEEP_WITH_HEADING:
+        return False
+    if following is None:
+        return True
+    room -= heading.wrap(frame._aW, room)[1] + following.getSpaceBefore()
+    if room <= 0:
+        return False
+    _w, h = following.wrapOn(cv, frame._aW, room)
+    if h <= room:
+        return True
+    return bool(following.splitOn(cv, frame._aW, room))
+
+
 def _fill_frame(frame: Frame, flow: list[Any], cv: Canvas) -> None:
     """Add flowables to ``frame`` in order until one does not fit (a table is split, the rest left in
     ``flow``); a section heading is never left alone at the bottom."""
     while flow:
         item = flow[0]
-        if isinstance(item, SectionHeading) and frame._y - frame._y1 < SECTION_HEIGHT + KEEP_WITH_HEADING:
+        if isinstance(item, SectionHeading) and not _heading_fits(frame, item, flow[1] if len(flow) > 1 else None,
+                                                                 cv):
             return
         one = [flow.pop(0)]
         frame.addFromList(one, cv)
-        if one:  # it did not fit whole: its remainder (or itself) waits for the next page
-            flow[0:0] = one
+        if one:  # it did not fit whole: the part that fits here (a table split by rows), the rest waits
+            parts = frame.split(one[0], cv)  # (addFromList itself never splits)
+            if len(parts) >= 2 and frame.add(parts[0], cv, trySplit=0):
+                flow[0:0] = parts[1:]
+            else:
+                flow[0:0] = one
             return
 
 

@@ -12,7 +12,7 @@ from sheet_pdf_checks import page_texts, reader
 
 from campaign_app.printing.cards import build_cards_pdf
 from campaign_app.printing.decks import load_decks, select_cards
-from campaign_app.printing.unit_sheet import LeaderData, UnitSheet, build_unit_sheets
+from campaign_app.printing.unit_sheet import AttachedUnitData, LeaderData, UnitSheet, Weapon, build_unit_sheets
 
 DAY = datetime.date(2024, 5, 1)
 LONG_LEADER = "Sous-lieutenant Jean-Baptiste Mbeki-Kalonji de la Rivi\u00e8re"
@@ -68,3 +68,27 @@ def test_big_number_captions_never_break_inside_a_word(size: str) -> None:
         tokens = {t for page in range(len(reader(pdf).pages)) for s in _drawn_strings(pdf, page) for t in s.split()}
         assert not _broken_words(tokens, words), (card.title, _broken_words(tokens, words))
         assert smallest_font(pdf) >= 7.0 - 0.01
+
+
+def _crowded() -> UnitSheet:
+    weapons = tuple(Weapon(f"Heavy weapon {i}", ("point", "dispersed", "both")[i % 3], -(i % 3) or None, "point",
+                           notes="long-range, two crew" if i % 2 else "") for i in range(6))
+    attached = tuple(AttachedUnitData(f"Attached team {i}", "vehicle" if i % 2 else "team", 6, 8, 10, 3 + i % 2,
+                                      weapons=weapons[:2], notes="dug in on the ridge" if i % 3 == 0 else "")
+                     for i in range(9)) + (AttachedUnitData("Mortars", "fire_support", support="medium"),)
+    return UnitSheet(name="2nd Platoon", campaign="Congo 1960", training=10, equipment=10, morale=8, armor=2,
+                     xp=6, leader=LeaderData("Okafor", "Lieutenant", 2), weapons=weapons, attached=attached,
+                     notes="Tired after the river crossing. " * 20, former_leaders=("Sgt. Mbeki (casualty)",))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("leader", ["Okafor", LONG_LEADER])
+def test_a_section_heading_stays_with_the_start_of_its_table(paper: str, leader: str) -> None:
+    sheet = _crowded()
+    sheet = UnitSheet(**{**sheet.__dict__, "leader": LeaderData(leader, "Lieutenant", 2)})
+    pdf = build_unit_sheets([sheet], paper=paper, printed_on=DAY)
+    for n, page in enumerate(page_texts(pdf)):
+        for heading, first_row in (("HEAVY WEAPONS AND SPECIAL EQUIPMENT", "Heavy weapon 0"),
+                                   ("ATTACHED UNITS", "Attached team 0")):
+            if heading in page:
+                assert first_row in page, (paper, n + 1, heading)
