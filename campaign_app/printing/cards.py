@@ -1215,17 +1215,6 @@ def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: s
         x, y = grid.slot_origin(slot)
         canvas.rect(x, y, grid.slot_w, grid.card_h, stroke=1, fill=0)
     _page_marks(canvas, grid, list(range(grid.per_page)))
-    canvas.setStrokeColor(colors.black)
-    cross(cx, cy, 0.4)
-    canvas.setFont(FONT, MIN_FONT)
-    for k in range(-span, span + 1):
-        tick = (2.2 if k % 5 == 0 else 1.2) * mm
-        canvas.setLineWidth(0.3)
-        canvas.line(cx + k * mm, cy - tick, cx + k * mm, cy + tick)
-        canvas.line(cx - tick, cy + k * mm, cx + tick, cy + k * mm)
-        if k and k % 5 == 0:
-            canvas.drawCentredString(cx + k * mm, cy - tick - MIN_FONT, f"{k:+d}")
-            canvas.drawString(cx + tick + 1, cy + k * mm - MIN_FONT * 0.35, f"{k:+d}")
     lines = [
         "Duplex alignment test: print this sheet on both sides (flip on the long edge), as you print cards.",
         "Hold it against the light. Where the back's cross falls on the scales shows the printer's shift;",
@@ -1233,9 +1222,34 @@ def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: s
         f"Now: {paper}, {CARD_SIZES[size].label}, safe margin {setup.margin:g} mm, duplex offset "
         f"x {setup.offset_x:+g} mm, y {setup.offset_y:+g} mm.",
     ]
-    canvas.setFont(FONT, 8)
+    # a white panel over the card outlines holds the cross, its scales and the instructions, so no cut line
+    # runs through the text or the scales
+    text_top = cy - (span + 14) * mm
+    text_w = max(stringWidth(line, FONT, 8) for line in lines)
+    pad = 3 * mm
+    panel_w = max(text_w, 2 * (span + 8) * mm) + 2 * pad
+    panel_top = cy + (span + 4) * mm
+    panel_bottom = text_top - 10 * (len(lines) - 1) - 3 - pad
+    canvas.setFillColor(colors.white)
+    canvas.setStrokeColor(colors.Color(0.8, 0.8, 0.8))
+    canvas.setLineWidth(0.3)
+    canvas.rect(cx - panel_w / 2, panel_bottom, panel_w, panel_top - panel_bottom, stroke=1, fill=1)
+    canvas.setStrokeColor(colors.black)
     canvas.setFillColor(colors.black)
-    y = cy - (span + 14) * mm
+    cross(cx, cy, 0.4)
+    canvas.setFont(FONT, MIN_FONT)
+    # the scales read like a ruler's: x numbers in a row under the cross, y numbers in a column to its right,
+    # each in line with its tick, so no two labels (nor a label and an axis) meet
+    for k in range(-span, span + 1):
+        tick = (2.2 if k % 5 == 0 else 1.2) * mm
+        canvas.setLineWidth(0.3)
+        canvas.line(cx + k * mm, cy - tick, cx + k * mm, cy + tick)
+        canvas.line(cx - tick, cy + k * mm, cx + tick, cy + k * mm)
+        if k and k % 5 == 0:
+            canvas.drawCentredString(cx + k * mm, cy - (span + 2) * mm - MIN_FONT - 1, f"{k:+d}")
+            canvas.drawString(cx + (span + 2) * mm + 2, cy + k * mm - MIN_FONT * 0.35, f"{k:+d}")
+    canvas.setFont(FONT, 8)
+    y = text_top
     for line in lines:
         canvas.drawCentredString(cx, y, line)
         y -= 10
