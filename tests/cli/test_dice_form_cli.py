@@ -1,0 +1,39 @@
+"""``--dice`` given the wrong way round (the faces of one roll as separate arguments, or several rolls' faces
+in one argument) gets a message that shows how --dice is written, with the user's own faces (issue 14 review)."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign_app.cli import main
+
+
+@pytest.fixture
+def cli(app_paths, capsys):
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(["--data-dir", str(app_paths.data_dir), *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["roll", "replacement", "--dice", "3", "7"], "give the two faces together, separated by commas, as --dice 3,7"),
+    (["roll", "force", "--dice", "9", "2"], "as --dice 9,2"),
+    (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "12", "4"], "as --dice 12,4"),
+    (["roll", "replacement", "--dice", "3"], "One roll of 2d10 is one --dice argument"),
+    (["roll", "replacement", "--one-die", "--dice", "6,2"], "Each roll is its own --dice argument"),
+])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_dice_written_the_wrong_way_names_the_form(cli, argv, message, as_json):
+    code, out, err = cli(*argv, *(["--json"] if as_json else []))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("campaign-cli: error: ")
+    assert message in err
+
+
+def test_the_form_the_message_names_works(cli):
+    code, _err_out, err = cli("roll", "replacement", "--dice", "3", "7")
+    assert code == 2 and "--dice 3,7" in err
+    code, out, err = cli("roll", "replacement", "--dice", "3,7")
+    assert (code, err) == (0, "") and "= 2 XP" in out
