@@ -551,13 +551,26 @@ def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thr
     cv.setFillColor(INK)
     cv.drawString(MARGIN, y - 9, title)
     tw = cv.stringWidth(title, FONT_BOLD, 9) + 8
+    right_text = ""
+    if show_values and xp is not None:
+        right_text = f"{xp} XP \u00b7 {LEVELS[level_rank(xp, thresholds) - 1]}"
     if subtitle is not None:
-        cv.setFont(FONT, 8.5)
+        # the leader's name and rank: smaller down to the type floor when long; a name and rank too long even
+        # then print the name alone (the rank is printed in full under Levels and orders), never cut
+        room = width - tw - cv.stringWidth(right_text, FONT_BOLD, 9) - 12 if right_text else width - tw - 120
+        size = 8.5
+        while size > TYPE_FLOOR and cv.stringWidth(subtitle, FONT, size) > room:
+            size = max(TYPE_FLOOR, size - 0.5)
+        if cv.stringWidth(subtitle, FONT, size) > room and " \u00b7 " in subtitle:
+            subtitle = subtitle.rsplit(" \u00b7 ", 1)[0]
+            size = 8.5
+            while size > TYPE_FLOOR and cv.stringWidth(subtitle, FONT, size) > room:
+                size = max(TYPE_FLOOR, size - 0.5)
+        cv.setFont(FONT, size)
         cv.setFillColor(ACCENT)
         cv.drawString(MARGIN + tw, y - 9, subtitle)
     if show_values and xp is not None:
-        rank = level_rank(xp, thresholds)
-        text = f"{xp} XP \u00b7 {LEVELS[rank - 1]}"
+        text = right_text
         cv.setFont(FONT_BOLD, 9)
         cv.setFillColor(ACCENT)
         cv.drawRightString(MARGIN + width, y - 9, text)
@@ -674,9 +687,12 @@ def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
         extra = 0.0
         if entry.leader is not None:
             n = _label_value_wrapped(cv, MARGIN + 2, leader_y, "Leader", entry.leader.name, left_w * 0.6)
+            if entry.leader.rank:
+                n = max(n, _label_value_wrapped(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank",
+                                                entry.leader.rank, left_w * 0.36))
+            else:
+                _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
             extra = (n - 1) * 9.0
-            _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", entry.leader.rank or None,
-                         left_w * 0.36)
         else:
             _label_value(cv, MARGIN + 2, leader_y, "Leader", "none", left_w * 0.6)
             _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)

@@ -172,3 +172,18 @@ def test_alignment_sheet_text_is_clear_of_lines_and_other_text(paper: str, size:
         for m, line in strokes:
             if _meet(box, line):  # a line through the text must be painted over by white before the text
                 assert any(m < w < n and _covers(white, box) for w, white in whites), (text, line)
+
+
+@pytest.mark.parametrize("pencil", [False, True])
+def test_the_longest_leader_name_and_rank_the_app_takes_are_printed_whole(pencil: bool) -> None:
+    name = ("Sous-lieutenant Jean-Baptiste Mbeki-Kalonji de la Rivi\u00e8re et de Saint-Pierre-Mont" + "x" * 80)[:80]
+    rank = ("Adjudant-chef de premi\u00e8re classe de la Force Publique, section de reconnaissance" + "y" * 80)[:80]
+    sheet = UnitSheet(name="2nd Platoon", campaign="Congo 1960", training=10, equipment=10, morale=8, armor=2,
+                      xp=6, leader=LeaderData(name, rank, 2))
+    for paper in ("a4", "letter"):
+        pdf = build_unit_sheets([sheet], paper=paper, pencil=pencil, printed_on=DAY)
+        first = page_texts(pdf)[0]
+        assert "\u2026" not in first
+        flat = re.sub(r"-\s+", "-", first)
+        assert flat.count(name) >= 1 and (pencil or rank in flat), first
+        assert smallest_font(pdf) >= 7.0 - 0.01
