@@ -42,7 +42,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -77,7 +76,7 @@ from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
 from ..words import plural
 from .context import AppContext
 from .file_dialogs import remember_folder
-from .widgets import error_style
+from .widgets import DecimalSpin, error_style
 
 log = logging.getLogger(__name__)
 
@@ -403,8 +402,8 @@ class PrintDialog(QDialog):
         lay.addWidget(self.grayscale_check)
         return page
 
-    def _mm_spin(self, parent: QWidget, low: float, high: float, name: str) -> QDoubleSpinBox:
-        spin = QDoubleSpinBox(parent)
+    def _mm_spin(self, parent: QWidget, low: float, high: float, name: str) -> DecimalSpin:
+        spin = DecimalSpin(parent)
         spin.setRange(low, high)
         spin.setDecimals(1)
         spin.setSingleStep(0.5)
@@ -555,6 +554,7 @@ class PrintDialog(QDialog):
             combo.currentIndexChanged.connect(self.schedule_preview)
         for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
             spin.valueChanged.connect(self.schedule_preview)
+            spin.problemChanged.connect(self.schedule_preview)  # a refused value is said, and nothing is built
         self.stock_check.toggled.connect(self.schedule_preview)
         self.platoon_list.itemChanged.connect(self.schedule_preview)
         self.deck_tree.itemChanged.connect(self.schedule_preview)
@@ -633,6 +633,9 @@ class PrintDialog(QDialog):
     def _check(self, options: dict[str, Any]) -> str | None:
         """A message when the choice cannot be printed (before any work is done)."""
         kind = self.kind()
+        for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
+            if spin.problem():  # refused, never clamped to the nearest allowed value
+                return spin.problem()
         if kind == "sheet" and not options["blank"] and not options["platoons"]:
             return "Tick at least one platoon, or choose a blank sheet."
         if kind == "cards" and not options["decks"] and not options["cards"]:

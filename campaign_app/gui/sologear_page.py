@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QFrame,
     QGridLayout,
@@ -47,7 +46,7 @@ from .context import AppContext
 from .sizing import cap_fields
 from .sologear_dialogs import EndDialog, LengthDialog, PlayTurnDialog, RecordDialog
 from .undo_commands import try_perform
-from .widgets import CommitLineEdit, NumberSpin
+from .widgets import CommitLineEdit, DecimalSpin, NumberSpin
 
 log = logging.getLogger(__name__)
 
@@ -243,9 +242,10 @@ class ForceDelegate(QStyledItemDelegate):
             spin.setAccessibleName("Company TV")
             return spin
         if key == "base_power":
-            dspin = QDoubleSpinBox(parent)
+            dspin = DecimalSpin(parent)
             dspin.setRange(0, 1_000_000)
             dspin.setDecimals(2)
+            dspin.setAccessibleName("Base power")
             return dspin
         return super().createEditor(parent, option, index)
 
@@ -256,7 +256,7 @@ class ForceDelegate(QStyledItemDelegate):
             super().setEditorData(editor, index)
 
     def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:  # noqa: N802
-        if isinstance(editor, NumberSpin) and editor.problem():
+        if isinstance(editor, (NumberSpin, DecimalSpin)) and editor.problem():
             QToolTip.showText(editor.mapToGlobal(editor.rect().bottomLeft()), editor.problem(), editor)
             return  # refused, not clamped: the stored value stays
         if isinstance(editor, QComboBox):
@@ -297,7 +297,7 @@ class SideBox(QGroupBox):
         self.tv_spin.setSuffix(" TV")
         self.tv_spin.setAccessibleName(f"New {side} unit company TV")
         self.tv_spin.setToolTip("TV of the company's units; base power = TV ÷ 20")
-        self.base_spin = QDoubleSpinBox(self)
+        self.base_spin = DecimalSpin(self)
         self.base_spin.setRange(0, 1_000_000)
         self.base_spin.setDecimals(2)
         self.base_spin.setAccessibleName(f"New {side} unit base power")
@@ -343,6 +343,8 @@ class SideBox(QGroupBox):
         layout.addLayout(bottom)
 
         self.tv_spin.valueChanged.connect(self._tv_typed)
+        for spin in (self.tv_spin, self.base_spin):  # a refused number is said at once, not only on Add
+            spin.problemChanged.connect(lambda problem: problem and self.page.status(problem))
         self.base_spin.valueChanged.connect(self._base_typed)
         self.name_edit.textChanged.connect(lambda _t: self.page.update_totals())
         self.skill_combo.currentIndexChanged.connect(lambda _i: self.page.update_totals())
@@ -390,6 +392,13 @@ class SideBox(QGroupBox):
     def add(self) -> None:
         if self.page.sheet_id is None:
             return
+        for spin in (self.tv_spin, self.base_spin):
+            if spin.problem():  # a refused number is never added as the last good value
+                self.page.status(spin.problem())
+                QToolTip.showText(spin.mapToGlobal(spin.rect().bottomLeft()), spin.problem(), spin)
+                spin.setFocus(Qt.FocusReason.OtherFocusReason)
+                spin.selectAll()
+                return
         tv = self.tv_spin.value() or None
         base = self.base_spin.value() if not tv else None
         edit = self.page.act(svc.add_force, self.page.sheet_id, self.side, self.name_edit.text(),

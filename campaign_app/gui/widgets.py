@@ -17,7 +17,9 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPalette, QValidator, QWheelEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QComboBox,
+    QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -315,8 +317,8 @@ def show_error(label: ErrorLabel, text: str | None) -> None:
 _INTEGER = re.compile(r"[+\-\u2212]?\d+")
 
 
-class NumberSpin(QSpinBox):
-    """A whole-number field for every form of the app.
+class _RefusingNumberField:
+    """What every number field of the app does (:class:`NumberSpin` for whole numbers, :class:`DecimalSpin`).
 
     * It selects its whole text whenever it gets the focus (Tab, a mnemonic, a click, the program), so typing
       "5" into a field showing "0" gives 5, never 50.
@@ -328,10 +330,18 @@ class NumberSpin(QSpinBox):
     * The mouse wheel changes it only while it has the focus (scrolling a page never changes a number).
     """
 
-    problemChanged = Signal(str)
+    _pattern = _INTEGER
 
-    def __init__(self, parent: QWidget | None = None, minimum: int | None = None, maximum: int | None = None,
-                 value: int | None = None) -> None:
+    @staticmethod
+    def _parse(text: str) -> Any:
+        return int(text.replace("\u2212", "-"))
+
+    @staticmethod
+    def _show(n: Any) -> str:
+        return number(int(n))
+
+    def __init__(self, parent: QWidget | None = None, minimum: Any = None, maximum: Any = None,
+                 value: Any = None) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         if minimum is not None or maximum is not None:
@@ -370,16 +380,16 @@ class NumberSpin(QSpinBox):
         if self.specialValueText() and text.strip() == self.specialValueText().strip():
             return ""
         number = self._number_text(text)
-        if not _INTEGER.fullmatch(number):
+        if not self._pattern.fullmatch(number):
             return ""  # empty or half typed: judged when the user leaves the field
-        n = int(number.replace("\u2212", "-"))
+        n = self._parse(number)
         low, high = self.minimum(), self.maximum()
         if low <= n <= high:
             return ""
         what = self.accessibleName() or "The number"
         if n > high:
-            return f"{what}: {_fmt(n)} is too high (at most {_fmt(high)})"
-        return f"{what}: {_fmt(n)} is too low (at least {_fmt(low)})"
+            return f"{what}: {self._show(n)} is too high (at most {self._show(high)})"
+        return f"{what}: {self._show(n)} is too low (at least {self._show(low)})"
 
     def _set_problem(self, problem: str) -> None:
         if problem == self._problem:
@@ -396,7 +406,7 @@ class NumberSpin(QSpinBox):
     def validate(self, text: str, pos: int) -> Any:
         result = super().validate(text, pos)
         state = result[0] if isinstance(result, tuple) else result
-        if state == QValidator.State.Invalid and _INTEGER.fullmatch(self._number_text(text)):
+        if state == QValidator.State.Invalid and self._pattern.fullmatch(self._number_text(text)):
             # a whole number out of range: let it stand (refused with a message), do not drop the keystroke
             return (QValidator.State.Intermediate, text, pos)
         return result
@@ -419,19 +429,19 @@ class NumberSpin(QSpinBox):
             return
         super().keyPressEvent(event)
 
-    def setValue(self, value: int) -> None:  # noqa: N802 - Qt naming
+    def setValue(self, value: Any) -> None:  # noqa: N802 - Qt naming
         super().setValue(value)
         self._check_text(self.lineEdit().text())
 
-    def setRange(self, minimum: int, maximum: int) -> None:  # noqa: N802 - Qt naming
+    def setRange(self, minimum: Any, maximum: Any) -> None:  # noqa: N802 - Qt naming
         super().setRange(minimum, maximum)
         if hasattr(self, "_problem"):
             self._check_text(self.lineEdit().text())
 
-    def setMaximum(self, maximum: int) -> None:  # noqa: N802 - Qt naming
+    def setMaximum(self, maximum: Any) -> None:  # noqa: N802 - Qt naming
         self.setRange(min(self.minimum(), maximum), maximum)
 
-    def setMinimum(self, minimum: int) -> None:  # noqa: N802 - Qt naming
+    def setMinimum(self, minimum: Any) -> None:  # noqa: N802 - Qt naming
         self.setRange(minimum, max(self.maximum(), minimum))
 
     # --- select all on focus ------------------------------------------------------------------------------
@@ -456,6 +466,32 @@ class NumberSpin(QSpinBox):
             event.ignore()
 
 
+class NumberSpin(_RefusingNumberField, QSpinBox):  # type: ignore[misc]
+    """A whole-number field for every form of the app (see :class:`_RefusingNumberField`)."""
+
+    problemChanged = Signal(str)
+
+
+_DECIMAL = re.compile(r"[+\-\u2212]?(\d+([.,]\d*)?|[.,]\d+)")
+
+
+class DecimalSpin(_RefusingNumberField, QDoubleSpinBox):  # type: ignore[misc]
+    """The same field for numbers with decimals (base combat power, millimetres): selected on focus, a value
+    out of range refused with a message beside it, never clamped."""
+
+    problemChanged = Signal(str)
+    _pattern = _DECIMAL
+
+    @staticmethod
+    def _parse(text: str) -> Any:
+        return float(text.replace("\u2212", "-").replace(",", "."))
+
+    @staticmethod
+    def _show(n: Any) -> str:
+        text = f"{float(n):g}"
+        return "\u2212" + text[1:] if text.startswith("-") else text
+
+
 _fmt = number  # a number for display: the minus sign (U+2212) for negatives
 
 
@@ -467,9 +503,7 @@ def signed(n: int | float, plus: bool = False) -> str:
     return f"+{text}" if plus and n > 0 else text
 
 
-
-
-def number_field(spin: NumberSpin, *extra: QWidget) -> QWidget:
+def number_field(spin: Any, *extra: QWidget) -> QWidget:
     """A row widget: the number field, any ``extra`` widgets, then its problem message beside it (the room
     for the message is kept, so a message never resizes the form)."""
     row = QWidget(spin.parentWidget())
@@ -486,7 +520,7 @@ def number_field(spin: NumberSpin, *extra: QWidget) -> QWidget:
     return row
 
 
-def add_number_row(form: Any, text: str, spin: NumberSpin, *extra: QWidget) -> QLabel:
+def add_number_row(form: Any, text: str, spin: Any, *extra: QWidget) -> QLabel:
     """A form row: ``text`` (its mnemonic goes to the field), the field and its problem message beside it."""
     label = QLabel(text, spin.parentWidget())
     label.setBuddy(spin)
@@ -494,10 +528,13 @@ def add_number_row(form: Any, text: str, spin: NumberSpin, *extra: QWidget) -> Q
     return label
 
 
-def first_number_problem(root: QWidget, spins: Iterable[NumberSpin] | None = None) -> NumberSpin | None:
-    """The first enabled number field under ``root`` whose text is refused (focused and selected, so the user
-    can type again), or None: dialogs call it before they accept."""
-    for spin in (spins if spins is not None else root.findChildren(NumberSpin)):
+def first_number_problem(root: QWidget, spins: Iterable[Any] | None = None) -> Any:
+    """The first enabled number field (:class:`NumberSpin` or :class:`DecimalSpin`) under ``root`` whose text
+    is refused (focused and selected, so the user can type again), or None: dialogs call it before they
+    accept."""
+    if spins is None:
+        spins = [w for w in root.findChildren(QAbstractSpinBox) if isinstance(w, _RefusingNumberField)]
+    for spin in spins:
         if spin.isEnabled() and spin.problem():
             spin.message.show_problem(spin.problem())
             spin.setFocus(Qt.FocusReason.OtherFocusReason)

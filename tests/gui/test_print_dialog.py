@@ -258,3 +258,14 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     dialog.choose_path = lambda suggested: str(target)
     qtbot.mouseClick(dialog.alignment_button, Qt.MouseButton.LeftButton)
     assert _pdf_pages(target) == 2 and gui_ctx.settings.value("print/margin_mm") in (8.0, "8.0", "8")
+
+
+def test_a_margin_out_of_range_is_refused_not_clamped(qtbot: Any, gui_ctx: Any, platoon_id: int) -> None:
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
+    spin = dialog.margin_spin
+    spin.setFocus()  # the field selects its whole text when it gets the focus
+    qtbot.keyClicks(spin.lineEdit(), "40")  # so this replaces "6.5 mm" (no "406.5")
+    assert spin.lineEdit().text().startswith("40")
+    qtbot.waitUntil(lambda: "too high" in dialog.message.text(), timeout=TIMEOUT)
+    assert not dialog.save_button.isEnabled()

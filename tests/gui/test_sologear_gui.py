@@ -367,3 +367,26 @@ def test_odds_line_shows_the_two_decimal_value_the_table_is_read_with() -> None:
 
     assert odds_text(100, 300) == "Odds: 100 ÷ 300 = 0.333, read as 0.33  →  Losing"
     assert odds_text(599, 200) == "Odds: 599 ÷ 200 = 2.995, read as 3.00  →  Winning"
+
+
+def test_base_power_out_of_range_is_refused_not_clamped(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
+    """The decimal field works like every number field: focus selects its text, and 2,000,000 (above the
+    1,000,000 limit) is refused by Add with the reason, never added as 1,000,000 or as the last good value."""
+    sid = svc.create_sheet("Hill 214", "Janne", 250).id
+    page = make_page(qtbot, gui_ctx, sid)
+    box = page.player_box
+    statuses: list[str] = []
+    gui_ctx.signals.status.connect(statuses.append)
+    qtbot.keyClicks(box.name_edit, "1st Company")
+    qtbot.keyClick(box.name_edit, Qt.Key.Key_Tab)  # to the TV field
+    qtbot.keyClick(box.tv_spin, Qt.Key.Key_Tab)  # to base power: its text is selected on focus
+    qtbot.keyClicks(box.base_spin, "2000000")
+    assert box.base_spin.lineEdit().text().startswith("2000000")  # kept as typed, not clamped
+    assert "too high" in box.base_spin.problem()
+    click(qtbot, box.add_button)
+    assert box.model.rowCount() == 0
+    assert any("too high" in s for s in statuses)
+    box.base_spin.selectAll()
+    qtbot.keyClicks(box.base_spin, "350")
+    click(qtbot, box.add_button)
+    assert box.model.rowCount() == 1 and box.model.row_data(0)["base_power"] == 350
