@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..paths import AppPaths
-from ..rules.dice import DiceSource, SeededDice, TypedDice, parse_dice_args
+from ..rules.dice import Dice, DiceError, DiceSource, SeededDice, TypedDice, parse_dice_args
 
 
 class CliError(Exception):
@@ -134,10 +134,40 @@ def add_dice_options(parser: argparse.ArgumentParser) -> None:
                        help="the faces you rolled: one argument per roll, faces separated by commas")
 
 
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+class EnteredDice(TypedDice):
+    """Typed faces whose errors say how ``--dice`` is written when the faces of one roll were given as
+    separate arguments (``--dice 3 7`` for a 2d10: the shell hands over two rolls of one face each)."""
+
+    def roll(self, dice: Dice, purpose: str = "") -> list[int]:
+        at = self._next
+        try:
+            return super().roll(dice, purpose)
+        except DiceError as exc:
+            given = self._groups[at] if at < len(self._groups) else []
+            if dice.count > 1 and len(given) < dice.count:
+                singles = [g[0] for g in self._groups[at:at + dice.count] if len(g) == 1]
+                before = [",".join(str(f) for f in g) for g in self._groups[:at]]
+                if len(singles) == dice.count:  # the user's own faces, written the way --dice reads them
+                    example = "as --dice " + " ".join([*before, ",".join(str(f) for f in singles)])
+                else:
+                    example = "e.g. --dice " + " ".join([*before, ",".join(str(f) for f in range(1, dice.count + 1))])
+                count = _COUNT_WORDS.get(dice.count, str(dice.count))
+                raise DiceError(f"{exc}. One roll of {dice.count}d{dice.sides} is one --dice argument: give the "
+                                f"{count} faces together, separated by commas, {example}") from None
+            if len(given) > dice.count:
+                raise DiceError(f"{exc}. Each roll is its own --dice argument (separated by spaces); the faces "
+                                "of one roll are separated by commas") from None
+            raise
+
+
 def dice_source(args: argparse.Namespace) -> DiceSource:
-    """``--dice`` -> TypedDice, else the app's dice (seeded with ``--seed`` if given)."""
+    """``--dice`` -> the typed faces (with errors that say how --dice is written, for every command that
+    takes dice), else the app's dice (seeded with ``--seed`` if given)."""
     if getattr(args, "dice", None):
-        return TypedDice(parse_dice_args(args.dice))
+        return EnteredDice(parse_dice_args(args.dice))
     return SeededDice(getattr(args, "seed", None))
 
 

@@ -18,7 +18,7 @@ from ..rules.aftermath import (
     roll_replacement,
     run_recovery,
 )
-from ..rules.dice import Dice, DiceError, DiceSource, TypedDice, parse_dice_args
+from ..rules.dice import DiceSource, TypedDice
 from ..rules.experience import (
     CARDS_PER_LEVEL,
     DEFAULT_THRESHOLDS,
@@ -38,8 +38,7 @@ from ..rules.odds import (
     round_significant,
 )
 from ..words import plural
-from .base import CliError, Context, add_dice_options, add_json, emit
-from .base import dice_source as _base_dice_source
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 PROB_DIGITS = 15
 
@@ -83,42 +82,6 @@ def _period(args: argparse.Namespace) -> int | None:
     if period is not None and not 1 <= period <= 5:
         raise CliError(f"--period must be 1 to 5, not {period}")
     return period
-
-
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
-
-
-class _EnteredDice(TypedDice):
-    """Typed faces whose errors say how ``--dice`` is written when the faces of one roll were given as
-    separate arguments (``--dice 3 7`` for a 2d10: the shell hands over two rolls of one face each)."""
-
-    def roll(self, dice: Dice, purpose: str = "") -> list[int]:
-        at = self._next
-        try:
-            return super().roll(dice, purpose)
-        except DiceError as exc:
-            given = self._groups[at] if at < len(self._groups) else []
-            if dice.count > 1 and len(given) < dice.count:
-                singles = [g[0] for g in self._groups[at:at + dice.count] if len(g) == 1]
-                before = [",".join(str(f) for f in g) for g in self._groups[:at]]
-                if len(singles) == dice.count:  # the user's own faces, written the way --dice reads them
-                    example = "as --dice " + " ".join([*before, ",".join(str(f) for f in singles)])
-                else:
-                    example = "e.g. --dice " + " ".join([*before, ",".join(str(f) for f in range(1, dice.count + 1))])
-                count = _COUNT_WORDS.get(dice.count, str(dice.count))
-                raise DiceError(f"{exc}. One roll of {dice.count}d{dice.sides} is one --dice argument: give the "
-                                f"{count} faces together, separated by commas, {example}") from None
-            if len(given) > dice.count:
-                raise DiceError(f"{exc}. Each roll is its own --dice argument (separated by spaces); the faces "
-                                "of one roll are separated by commas") from None
-            raise
-
-
-def dice_source(args: argparse.Namespace) -> DiceSource:
-    """``--dice`` -> typed faces (with errors that say how --dice is written), else the app's dice."""
-    if getattr(args, "dice", None):
-        return _EnteredDice(parse_dice_args(args.dice))
-    return _base_dice_source(args)
 
 
 def _finish_dice(source: DiceSource) -> None:

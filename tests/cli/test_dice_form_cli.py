@@ -37,3 +37,16 @@ def test_the_form_the_message_names_works(cli):
     assert code == 2 and "--dice 3,7" in err
     code, out, err = cli("roll", "replacement", "--dice", "3,7")
     assert (code, err) == (0, "") and "= 2 XP" in out
+
+
+def test_every_command_that_takes_dice_names_the_form(cli):
+    """The same mistake in battle log (and every other command taking --dice) gets the same help, and
+    nothing is written."""
+    from campaign_app.store.models import Battle
+
+    assert cli("demo")[0] == 0
+    before = Battle.select().count()
+    code, out, err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
+                         "--dice", "3", "7")
+    assert (code, out) == (2, "") and "2d12" in err and "as --dice 3,7" in err
+    assert Battle.select().count() == before
