@@ -26,3 +26,15 @@ def cli(app_paths: AppPaths, capsys: pytest.CaptureFixture[str]) -> Callable[...
         return out
 
     return run
+
+
+@pytest.fixture
+def cli_result(app_paths: AppPaths, capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``cli_result(*argv)`` runs a command and returns ``(exit status, stdout, stderr)`` unchecked."""
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(["--data-dir", str(app_paths.data_dir), *argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -9,17 +9,12 @@ from fractions import Fraction
 
 import pytest
 
-from campaign_app.cli import main
 from campaign_app.rules.odds import leader_odds, recovery_mean, recovery_odds
 
 
 @pytest.fixture
-def cli(app_paths, capsys):
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = main(["--data-dir", str(app_paths.data_dir), *argv])
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
+def cli(cli_result):
+    return cli_result  # (exit status, stdout, stderr): these tests check each part themselves
 
 
 @pytest.fixture

@@ -67,16 +67,10 @@ def describe(w: QWidget) -> str:
 # --- mnemonics -------------------------------------------------------------------------------------------------
 
 def mnemonic(text: str) -> str | None:
-    """The letter after a single ``&`` (``&&`` is a literal ampersand), lower case."""
-    i = 0
-    while i < len(text) - 1:
-        if text[i] == "&":
-            if text[i + 1] == "&":
-                i += 2
-                continue
-            return text[i + 1].lower()
-        i += 1
-    return None
+    """The letter after a single ``&`` (``&&`` is a literal ampersand), lower case: the app's own reading."""
+    from campaign_app.gui.help_dialogs import mnemonic_of
+
+    return mnemonic_of(text)
 
 
 def window_mnemonics(window: QWidget, page: QWidget | None = None,
