@@ -116,25 +116,18 @@ def install_exception_hook() -> None:
 
 
 def _open_first(window: Any, spec: str, tab: str | None) -> None:
-    from .store.models import Campaign, Platoon, SologearSheet
+    from .services.navigator import find_item
 
-    kind, _, name = spec.partition(":")
-    kind = kind.strip().lower()
-    if kind == "campaign":
-        row = Campaign.get_or_none(Campaign.name == name)
-        target = ("campaign", row.id) if row else None
-    elif kind == "platoon":
-        row = Platoon.get_or_none(Platoon.name == name)
-        target = ("platoon", row.id) if row else None
-    elif kind in ("pilot", "sheet", "sologear"):
-        row = (SologearSheet.select().join(Campaign).where(Campaign.name == name).first()
-               or SologearSheet.get_or_none(SologearSheet.pilot == name))
-        target = ("sheet", row.id) if row else None
-    else:
+    asked, _, name = spec.partition(":")
+    asked = asked.strip().lower()
+    kind = {"campaign": "campaign", "platoon": "platoon", "pilot": "sheet", "sheet": "sheet",
+            "sologear": "sheet"}.get(asked, "")
+    if not kind:
         raise SystemExit(f"campaign-app: --open needs campaign:NAME, platoon:NAME or pilot:NAME, not {spec!r}")
-    if target is None:
-        raise SystemExit(f"campaign-app: --open: nothing named {name!r} ({kind})")
-    window.open_item(*target)
+    found = find_item(kind, name)
+    if found is None:
+        raise SystemExit(f"campaign-app: --open: nothing named {name!r} ({asked})")
+    window.open_item(kind, found)
     if tab:
         from PySide6.QtWidgets import QTabWidget
 

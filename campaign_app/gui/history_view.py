@@ -295,10 +295,9 @@ class HistoryView(QWidget):
     def _stamp(self) -> tuple[Any, ...]:
         """What a cached history must still match: this app's changes seen, the open database, and SQLite's
         data_version (it moves when another program, e.g. campaign-cli, commits to the file)."""
-        from ..store.database import db
+        from ..store.database import data_stamp
 
-        version = db.execute_sql("PRAGMA data_version").fetchone()[0]
-        return (self._changes, id(db.obj), str(db.obj.database), version)
+        return (self._changes, data_stamp())
 
     def _read(self, platoon_id: int) -> dict[str, Any]:
         cached = self._cache.get(platoon_id)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from .. import APP_TITLE, __version__
 from ..paths import AppPaths
-from ..services.navigator import has_any_campaign
+from ..services.navigator import has_any_campaign, item_campaign, item_exists, item_title
 from .context import AppContext
 from .first_run import FirstRunPage
 from .focus import FocusKeeper, first_focusable
@@ -47,31 +47,6 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
 }
-
-
-def _item_title(kind: str, obj_id: int) -> list[str]:
-    """What the window title names (one query)."""
-    from ..store.models import Campaign, Platoon, SologearSheet
-
-    if kind == "campaign":
-        row = Campaign.select(Campaign.name).where(Campaign.id == obj_id).tuples().first()
-        return [row[0]] if row else []
-    if kind == "platoon":
-        row = (Platoon.select(Platoon.name, Campaign.name).join(Campaign).where(Platoon.id == obj_id)
-               .tuples().first())
-        return list(row) if row else []
-    if kind == "sheet":
-        row = (SologearSheet.select(SologearSheet.pilot, Campaign.name).join(Campaign)
-               .where(SologearSheet.id == obj_id).tuples().first())
-        return [f"{row[0] or 'Pilot'} (pilot)", row[1]] if row else []
-    return []
-
-
-def _exists(kind: str, obj_id: int) -> bool:
-    from ..store.models import Campaign, Platoon, SologearSheet
-
-    model = {"campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}.get(kind)
-    return model is not None and model.get_or_none(model.id == obj_id) is not None
 
 
 class PlaceholderPage(QWidget):
@@ -333,29 +308,21 @@ class MainWindow(QMainWindow):
             method(obj_id)
         self.stack.setCurrentWidget(page)
 
-    def _selected_campaign_id(self) -> int | None:
-        if self._current is None:
-            return None
-        kind, obj_id = self._current
-        if kind == "campaign":
-            return obj_id
-        from ..store.models import Platoon, SologearSheet
+    def _selected_campaign(self) -> dict[str, Any] | None:
+        return item_campaign(*self._current) if self._current is not None else None
 
-        model = Platoon if kind == "platoon" else SologearSheet
-        row = model.get_or_none(model.id == obj_id)
-        return row.campaign_id if row else None
+    def _selected_campaign_id(self) -> int | None:
+        camp = self._selected_campaign()
+        return camp["id"] if camp else None
 
     def _selected_system(self) -> str | None:
-        from ..store.models import Campaign
-
-        camp_id = self._selected_campaign_id()
-        camp = Campaign.get_or_none(Campaign.id == camp_id) if camp_id is not None else None
-        return camp.system if camp else None
+        camp = self._selected_campaign()
+        return camp["system"] if camp else None
 
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
         keep = self._current
         self.navigator.reload()
-        if keep and not self.navigator.select(*keep, emit=False) and not _exists(*keep):
+        if keep and not self.navigator.select(*keep, emit=False) and not item_exists(*keep):
             self._current = None  # deleted; an archived (hidden) campaign stays current while it is shown
         if not has_any_campaign():
             self.stack.setCurrentWidget(self.first_run)
@@ -367,7 +334,7 @@ class MainWindow(QMainWindow):
     # --- title, last item, focus ------------------------------------------------------------------------
     def _update_title(self) -> None:
         """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
-        parts = _item_title(*self._current) if self._current else []
+        parts = item_title(*self._current) if self._current else []
         self.setWindowTitle(" \u2014 ".join([*parts, APP_TITLE]))
 
     def _remember_current(self) -> None:
@@ -398,7 +365,7 @@ class MainWindow(QMainWindow):
         kind, _, raw_id = (value or "").partition(":")
         if kind not in PAGES or not raw_id.isdigit():
             return False
-        if not _exists(kind, int(raw_id)):
+        if not item_exists(kind, int(raw_id)):
             return False
         self.open_item(kind, int(raw_id))
         return True

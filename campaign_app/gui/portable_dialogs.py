@@ -22,22 +22,23 @@ def _file_name(name: str) -> str:
 def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -> str | None:
     """Ask where to write the selected campaign; returns the file written."""
     from ..services import portable
-    from ..store.models import Campaign
+    from ..services.navigator import item_campaign
 
-    camp = Campaign.get_or_none(Campaign.id == campaign_id) if campaign_id is not None else None
+    camp = item_campaign("campaign", campaign_id) if campaign_id is not None else None
     if camp is None:
         QMessageBox.information(parent, "Export campaign", "Select a campaign (or one of its platoons) first.")
         return None
-    chosen = ask_save_path(parent, ctx.settings, f"Export campaign {camp.name}", _file_name(camp.name), FILTER)
+    name = camp["name"]
+    chosen = ask_save_path(parent, ctx.settings, f"Export campaign {name}", _file_name(name), FILTER)
     if chosen is None:
         return None
     path = str(chosen)
     try:
-        result = portable.export_campaign(camp.id, path)
+        result = portable.export_campaign(camp["id"], path)
     except (ServiceError, DatabaseError) as exc:
         QMessageBox.warning(parent, "Export campaign", str(exc))
         return None
-    ctx.signals.status.emit(f"Exported {camp.name!r} to {result['file']}")
+    ctx.signals.status.emit(f"Exported {name!r} to {result['file']}")
     return str(result["file"])
 
 

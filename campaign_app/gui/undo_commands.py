@@ -17,15 +17,10 @@ from PySide6.QtGui import QUndoCommand
 
 from ..services.changesets import Edit, redo_changes, undo_changes
 from ..services.common import ServiceError, StoreProblem
-from ..store.models import Campaign, Platoon, SologearSheet
+from ..services.navigator import item_exists
 from .context import AppContext
 
 log = logging.getLogger(__name__)
-
-
-def _exists(kind: str, obj_id: int) -> bool:
-    model = {"campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}.get(kind)
-    return model is not None and model.get_or_none(model.id == obj_id) is not None
 
 
 class EditCommand(QUndoCommand):
@@ -46,7 +41,7 @@ class EditCommand(QUndoCommand):
 
     def _notify(self, show: bool) -> None:
         self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
-        if show and _exists(self.edit.kind, self.edit.id):
+        if show and item_exists(self.edit.kind, self.edit.id):
             self.ctx.signals.open_item.emit(self.edit.kind, self.edit.id)
 
     def redo(self) -> None:

@@ -489,6 +489,17 @@ def close_db() -> None:
         current.close()
 
 
+def data_stamp() -> tuple[int, str, int] | None:
+    """Which database is open and its data version: ``(identity of the connection's database object, file,
+    PRAGMA data_version)``, or ``None`` when no database is bound (a closed one is reopened, as by any
+    query). A cached read is still good while this is equal (and this app made no change meanwhile)."""
+    current = database_proxy.obj
+    if current is None:
+        return None
+    return (id(current), str(current.database),
+            int(current.execute_sql("PRAGMA data_version").fetchone()[0]))
+
+
 def data_version() -> int | None:
     """``PRAGMA data_version`` of the open connection: it changes when *another* connection commits."""
     current = database_proxy.obj

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from peewee import (
+    SQL,
     AutoField,
     BooleanField,
     Check,
@@ -71,7 +72,7 @@ class Campaign(BaseModel):
     objective_xp_to = TextField(default="both",
                                 constraints=[Check("objective_xp_to IN ('both', 'platoon')")])
     # ⚙ replacement leader (RULES.md 1.2 step 4): 2 = lower of two dice − 1 (the rule), 1 = one die − 1
-    replacement_dice = IntegerField(default=2, constraints=[Check("replacement_dice IN (1, 2)")])
+    replacement_dice = IntegerField(default=2, constraints=[SQL("DEFAULT 2"), Check("replacement_dice IN (1, 2)")])
     archived = BooleanField(default=False)
     notes = TextField(default="")
     created_at = DateTimeField(default=now)
