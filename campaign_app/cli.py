@@ -66,14 +66,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     elif command is not None:
         owners = tuple(m for m in COMMAND_MODULES if command in COMMAND_NAMES.get(m, ()))
         modules = owners or COMMAND_MODULES
-    for name in modules:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
-        module.register(sub, parent)
+    for name in modules:  # imported here, not at the top: only the command's own module (issue 13)
+        importlib.import_module(name).register(sub, parent)
     return parser
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..paths import AppPaths
@@ -65,7 +65,6 @@ class Context:
     paths: AppPaths
     busy_timeout: Any = None
     """Seconds a write waits for the lock (``--busy-timeout``; None: the setting or 10)."""
-    _opened: bool = field(default=False)
 
     def open_db(self, daily_backup: bool = True) -> Any:
         """Open (create, migrate) the database; only commands that need it call this."""
@@ -89,11 +88,7 @@ class Context:
             raise
         database = init_db(self.paths.db_file, self.paths.backup_dir, busy_timeout=self.busy_timeout,
                            daily_backup=daily_backup)
-        self._opened = True
         return database
-
-
-Handler = Callable[[argparse.Namespace, Context], int]
 
 
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str] | None = None) -> int:

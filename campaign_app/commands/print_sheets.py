@@ -1,8 +1,6 @@
 """``campaign-cli print sheet | sologear | history``: Unit Data Sheets, Sologear forms, history reports.
 
-:func:`register_print_subcommands` adds the three sub-commands to the ``print`` group (owned by
-``commands/printing.py``); importing this module also registers them through that group's
-``register_print_subcommand`` hook, so listing the module in ``printing.PRINT_MODULES`` is enough.
+:data:`SUBCOMMANDS` are added to the ``print`` group by :mod:`campaign_app.commands.printing`.
 """
 
 from __future__ import annotations
@@ -100,22 +98,5 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     return _done(args, printed)
 
 
-SUBCOMMANDS = (("sheet", _register_sheet), ("sologear", _register_sologear), ("history", _register_history))
-
-
-def register_print_subcommands(print_subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    """Add ``print sheet``, ``print sologear`` and ``print history`` to the ``print`` group's subparsers."""
-    for _name, register in SUBCOMMANDS:
-        register(print_subparsers, parent)
-
-
-def _hook() -> None:
-    try:
-        from .printing import register_print_subcommand
-    except ImportError:  # pragma: no cover - the print group without its hook
-        return
-    for name, register in SUBCOMMANDS:
-        register_print_subcommand(name, register)
-
-
-_hook()
+SUBCOMMANDS = (_register_sheet, _register_sologear, _register_history)
+"""Each adds one sub-command to the ``print`` group's subparsers, in help order."""

@@ -1,59 +1,29 @@
 """``campaign-cli print ...``: PDFs from campaign_app.printing (no Qt).
 
-The ``print`` group is built from :data:`PRINT_SUBCOMMANDS`, a list of ``(name, register)`` pairs; each
-``register(print_subparsers, parent)`` adds one sub-command (parser + handler). To add ``print sheet``,
-``print sologear`` or ``print history`` from another module, call :func:`register_print_subcommand` at import
-time of that module and list the module in :data:`PRINT_MODULES` (imported before the group is built; a
-missing module is skipped), or append to ``PRINT_SUBCOMMANDS`` here.
-
-This module owns: ``print cards`` and ``print decks``.
+This module owns the ``print`` group and its ``cards``, ``decks`` and ``alignment`` sub-commands; ``sheet``,
+``sologear`` and ``history`` come from :mod:`campaign_app.commands.print_sheets`. Building the parser imports
+no reportlab: each handler imports what it draws with.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..words import plural
+from . import print_sheets
 from .base import CliError, Context, add_json, emit
-
-RegisterFn = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]  # type: ignore[type-arg]
-
-PRINT_SUBCOMMANDS: list[tuple[str, RegisterFn]] = []
-"""(name, register) for every ``print`` sub-command, in help order."""
-
-PRINT_MODULES: tuple[str, ...] = (
-    "campaign_app.commands.printing_sheets",  # print sheet / sologear / history (the sheets engineer's module)
-)
-"""Modules that call :func:`register_print_subcommand` when imported (missing ones are skipped)."""
-
-
-def register_print_subcommand(name: str, register: RegisterFn) -> None:
-    """Add (or replace) the ``print NAME`` sub-command; ``register(subparsers, parent)`` builds it."""
-    for i, (existing, _) in enumerate(PRINT_SUBCOMMANDS):
-        if existing == name:
-            PRINT_SUBCOMMANDS[i] = (name, register)
-            return
-    PRINT_SUBCOMMANDS.append((name, register))
 
 
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    """Called by campaign_app.cli: the ``print`` group and all its sub-commands."""
-    for module in PRINT_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    """Called by campaign_app.cli: the ``print`` group and all its sub-commands, in help order."""
     group = subparsers.add_parser("print", parents=[parent], help="print cards and sheets as PDF",
                                   description="Make PDFs: play-aid cards, sheets, reports.")
     sub = group.add_subparsers(dest="print_command", metavar="WHAT")
     sub.required = True
-    for _name, register_fn in PRINT_SUBCOMMANDS:
+    for register_fn in (_register_cards, _register_decks, _register_alignment, *print_sheets.SUBCOMMANDS):
         register_fn(sub, parent)
 
 
@@ -234,8 +204,3 @@ def _cmd_decks(args: argparse.Namespace, ctx: Context) -> int:
         return "\n".join(lines)
 
     return emit(args, data, text)
-
-
-register_print_subcommand("cards", _register_cards)
-register_print_subcommand("decks", _register_decks)
-register_print_subcommand("alignment", _register_alignment)

@@ -163,9 +163,6 @@ class TimelineModel(QAbstractItemModel):
         node = self._nodes[index.row() if parent_row == 0 else parent_row - 1]
         return node.event if node.event["kind"] == "battle" else None
 
-    def top_level_events(self) -> list[dict[str, Any]]:
-        return [n.event for n in self._nodes]
-
     def visible_count(self) -> int:
         return len(self._nodes) + sum(len(n.children) for n in self._nodes)
 

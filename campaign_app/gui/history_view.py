@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QPalette, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -494,9 +494,6 @@ class HistoryView(QWidget):
             return None
         self._say(f"Exported {n} events to {path}")
         return Path(path)
-
-    def index_of_battle(self, battle_id: int) -> QModelIndex:
-        return self.model.row_of_battle(battle_id)
 
 
 __all__ = ["HistoryView", "BattleTextDialog", "KIND_LABELS"]

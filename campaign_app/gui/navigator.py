@@ -98,9 +98,6 @@ class Navigator(QWidget):
         item.setEditable(False)
         return item
 
-    def item_count(self) -> int:
-        return sum(1 + self.model.item(r).rowCount() for r in range(self.model.rowCount()))
-
     # --- selection --------------------------------------------------------------------------------------
     def current(self) -> tuple[str, int] | None:
         idx = self.tree.currentIndex()

@@ -66,9 +66,6 @@ class RowsModel(QAbstractTableModel):
     def column_texts(self, column: int) -> set[str]:
         return {texts[column] for texts in self._texts}
 
-    def column_of(self, key: str) -> int:
-        return [c.key for c in self.COLUMNS].index(key)
-
     # --- Qt -----------------------------------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if parent.isValid() else len(self._rows)

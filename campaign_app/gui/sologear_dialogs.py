@@ -296,11 +296,6 @@ class DiceSteps(QWidget):
             return
         self._feed(faces, "entered")
 
-    def type_roll(self, text: str) -> None:
-        """Type faces and press "I rolled these" (for scripts and tests)."""
-        self.faces_edit.setText(text)
-        self.use_button.click()
-
     def dice(self) -> sg.MixedDice:
         return sg.MixedDice(self.groups)
 

@@ -495,14 +495,6 @@ class DecimalSpin(_RefusingNumberField, QDoubleSpinBox):  # type: ignore[misc]
 _fmt = number  # a number for display: the minus sign (U+2212) for negatives
 
 
-def signed(n: int | float, plus: bool = False) -> str:
-    """A number for display with the real minus sign; ``plus`` writes +3 for positives."""
-    text = f"{n:g}" if isinstance(n, float) else str(n)
-    if text.startswith("-"):
-        return "\u2212" + text[1:]
-    return f"+{text}" if plus and n > 0 else text
-
-
 def number_field(spin: Any, *extra: QWidget) -> QWidget:
     """A row widget: the number field, any ``extra`` widgets, then its problem message beside it (the room
     for the message is kept, so a message never resizes the form)."""

@@ -31,8 +31,6 @@ CARD_SIZES: dict[str, CardSize] = {
     "a6": CardSize("a6", 105 * MM, 148 * MM, "A6 105×148 mm", 10.5, 14.0),
 }
 DEFAULT_SIZE = "poker"
-SIZE_HELP = ", ".join(f"{s.name} ({s.label.split(' ', 1)[1] if ' ' in s.label else s.label})"
-                      for s in CARD_SIZES.values())
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": (210 * MM, 297 * MM), "letter": (8.5 * INCH, 11 * INCH)}
 """Paper name -> (width, height) in points, portrait (the same numbers as reportlab's A4 and LETTER)."""

@@ -243,7 +243,6 @@ POSTURES: dict[int, str] = {-2: "Cowardly", -1: "Holding back", 0: "Average", 1:
 """FIG posture X -> its name; X is added to the combat roll."""
 
 ACTIONS: dict[str, str] = {"dec": "DEC", "rep": "REP", "fig": "FIG"}
-ACTION_NAMES: dict[str, str] = {"dec": "Decline the battle", "rep": "Repairs", "fig": "Fight"}
 
 EMPTY_CELL = "–"
 
@@ -309,9 +308,7 @@ BUNKERS_TOTAL = BUNKERS_PER_MAP * MAPS
 BREAKOUT_ROWS = (12, 14)
 """⚙ Ferocious battles: a combat roll in this range means the pilot broke through."""
 
-COMBAT_DICE = Dice(2, 6)
 GLORY_DIE_SIDES = 6
-ENEMY_QUALITY_DIE = Dice(1, 6)
 LIGHT_CRITICAL_DICE = Dice(1, 6, -2)
 REPAIR_DICE = Dice(1, 6, -2)
 REPAIRED_TEXT = ("the Gear is repaired and re-armed (damage and ammunition cleared; record it again on this "

@@ -8,7 +8,6 @@ both call these functions.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -183,13 +182,6 @@ def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = Fals
     return [unit_sheet_data(ref, campaign) for ref in platoons]
 
 
-def unit_sheets_pdf(platoons: Sequence[str | int] = (), *, blank: bool = False, pencil: bool = False,
-                    paper: str | None = None, campaign: str | int | None = None,
-                    printed_on: _dt.date | None = None) -> bytes:
-    return prepare("sheet", platoons=platoons, blank=blank, pencil=pencil, paper=paper, campaign=campaign,
-                   printed_on=printed_on).run()[0]
-
-
 # --------------------------------------------------------------------------------------------- Sologear
 
 
@@ -201,12 +193,6 @@ def sologear_data(campaign: str | int) -> SologearSheetData:
     return sologear_sheet_from_data(sheet_data(campaign))
 
 
-def sologear_pdf(campaign: str | int | None = None, *, blank: bool = False, paper: str | None = None,
-                 printed_on: _dt.date | None = None) -> bytes:
-    """The campaign sheet and battle form: filled from ``campaign``, or blank."""
-    return prepare("sologear", campaign=campaign, blank=blank, paper=paper, printed_on=printed_on).run()[0]
-
-
 # ---------------------------------------------------------------------------------------------- history
 
 
@@ -215,11 +201,6 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
     from .battles import history_report
 
     return history_from_report(history_report(platoon, campaign))
-
-
-def history_pdf(platoon: str | int, *, campaign: str | int | None = None, paper: str | None = None,
-                printed_on: _dt.date | None = None) -> bytes:
-    return prepare("history", platoon=platoon, campaign=campaign, paper=paper, printed_on=printed_on).run()[0]
 
 
 # ------------------------------------------------------------------------------------------------ cards
