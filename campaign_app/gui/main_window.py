@@ -45,7 +45,7 @@ LAST_ITEMS_KEPT = 20
 PAGES: dict[str, tuple[str, str, str]] = {
     "campaign": ("campaign_app.gui.campaign_page", "CampaignPage", "show_campaign"),
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
-    "sheet": ("campaign_app.gui.sologear_page", "SologearPage", "show_sheet"),
+    "sheet": ("campaign_app.gui.sologear.page", "SologearPage", "show_sheet"),
 }
 
 

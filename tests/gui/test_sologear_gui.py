@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
+from campaign_app.gui.sologear.page import SologearPage
 from campaign_app.gui.sologear_dialogs import (
     EndDialog,
     LengthDialog,
@@ -14,7 +15,6 @@ from campaign_app.gui.sologear_dialogs import (
     RecordDialog,
     new_sologear_campaign,
 )
-from campaign_app.gui.sologear_page import SologearPage
 from campaign_app.rules.dice import TypedDice
 from campaign_app.services import sologear as svc
 from campaign_app.store.models import SologearSheet, SologearTurn
@@ -363,7 +363,7 @@ def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> N
 
 
 def test_odds_line_shows_the_two_decimal_value_the_table_is_read_with() -> None:
-    from campaign_app.gui.sologear_page import odds_text
+    from campaign_app.gui.sologear.tables import odds_text
 
     assert odds_text(100, 300) == "Odds: 100 ÷ 300 = 0.333, read as 0.33  →  Losing"
     assert odds_text(599, 200) == "Odds: 599 ÷ 200 = 2.995, read as 3.00  →  Winning"

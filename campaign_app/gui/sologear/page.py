@@ -1,0 +1,177 @@
+"""The Sologear page: one pilot's campaign sheet (both sides' units, live totals and odds), the battle form
+(one row per turn, Play turn / Record result / Undo), the end-of-campaign reckoning with its breakdowns,
+the history of turns and rolls, and the optional rules.
+
+Each tab is built and filled by its own mixin (:mod:`.sheet_tab`, :mod:`.turns_tab`, :mod:`.end_tab`,
+:mod:`.record_tabs`); this module holds what they share: loading the sheet, the state line, writes, dialogs.
+All writes go through the services via ``undo_commands.perform`` (one transaction each, on the app-wide
+undo stack); the page refreshes on ``ctx.signals.data_changed``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
+
+from ...rules.experience import RulesError
+from ...services import sologear as svc
+from ...services.common import NotFound
+from ..context import AppContext
+from ..sizing import cap_fields
+from ..undo_commands import try_perform
+from .end_tab import EndTab
+from .record_tabs import HistoryTab, OptionsTab
+from .sheet_tab import SheetTab
+from .turns_tab import TurnsTab
+
+log = logging.getLogger(__name__)
+
+
+class PageBase(QWidget):
+    """What a tab uses of the page and of another tab (for type checking only: at run time the tab classes
+    are plain mixins of :class:`SologearPage`)."""
+
+    ctx: AppContext
+    sheet_id: int | None
+    data: dict[str, Any]
+    tabs: QTabWidget
+    auto_record: bool
+    end_tab: QWidget  # EndTab
+    end_button: QPushButton  # TurnsTab
+
+    def status(self, text: str) -> None: ...
+    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
+    def reload(self) -> None: ...
+    def _open(self, dialog: QDialog, done: Callable[[QDialog], None] | None = None) -> QDialog: ...
+    def end_campaign(self) -> QDialog | None: ...  # EndTab
+    def undo_last(self) -> None: ...  # TurnsTab
+
+
+class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
+    """The central page for a Sologear pilot's campaign; each tab's building and filling lives in its mixin."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.sheet_id: int | None = None
+        self.data: dict[str, Any] = {}
+        self.dialog: QDialog | None = None
+        self.auto_record = True
+
+        self.title = QLabel(self)
+        title_font = QFont(self.title.font())
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.4)
+        title_font.setBold(True)
+        self.title.setFont(title_font)
+        self.state_label = QLabel(self)
+        self.state_label.setAccessibleName("Campaign state")
+        self.state_label.setWordWrap(True)
+        self.tabs = QTabWidget(self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.state_label)
+        layout.addWidget(self.tabs, 1)
+
+        self._build_sheet_tab()
+        self._build_battle_tab()
+        self._build_end_tab()
+        self._build_history_tab()
+        self._build_options_tab()
+        cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
+        ctx.signals.data_changed.connect(self._on_data_changed)
+
+    # --- helpers ------------------------------------------------------------------------------------------------
+    def status(self, text: str) -> None:
+        self.ctx.signals.status.emit(text)
+
+    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
+        try:
+            edit = try_perform(self.ctx, service, *args, **kwargs)
+        except RulesError as exc:
+            self.status(str(exc))
+            edit = None
+        if edit is None:
+            self.reload()
+        return edit
+
+    def _on_data_changed(self, kind: str, obj_id: int) -> None:
+        if self.sheet_id is None:
+            return
+        if kind == "all" or (kind == "sheet" and obj_id in (0, self.sheet_id)) or kind == "campaign":
+            self.reload()
+
+    # --- showing ------------------------------------------------------------------------------------------------
+    def show_sheet(self, sheet_id: int) -> None:
+        self.sheet_id = sheet_id
+        for box in (self.player_box, self.enemy_box):
+            box.clear_entry()
+        self.reload()
+
+    def reload(self) -> None:
+        if self.sheet_id is None:
+            return
+        try:
+            self.data = svc.sheet_data(self.sheet_id)
+        except NotFound:
+            self.data = {}
+            self.title.setText("This Sologear campaign no longer exists.")
+            self.tabs.setEnabled(False)
+            return
+        self.tabs.setEnabled(True)
+        d = self.data
+        self.title.setText(f"{d['name']} — {d['pilot']}" + (f" in {d['gear_name']}" if d["gear_name"] else ""))
+        self._fill_state()
+        self._fill_sheet()
+        self._fill_battle()
+        self._fill_end()
+        self._fill_history()
+        self._fill_options()
+
+    def _fill_state(self) -> None:
+        d, s = self.data, self.data["state"]
+        parts = []
+        if d["length"]:
+            if not d["turns_played"]:
+                parts.append(f"{d['length']} battle turns")
+            elif d["turns_played"] <= d["length"]:
+                parts.append(f"turn {d['turns_played']} of {d['length']}")
+            else:
+                parts.append(f"turn {d['turns_played']} (past the {d['length']} planned: break-out)")
+        if s["status"] == "ended":
+            parts.append("campaign over: " + (s["end_text"] or ""))
+            if s["reckoned"]:
+                parts.append("reckoning done")
+        else:
+            parts.append("campaign under way" if d["turns_played"] else "campaign not started")
+        if s["breakout"]:
+            parts.append("break-out under way")
+        gear = []
+        if s["gear_damaged"]:
+            gear.append("damaged")
+        if s["short_ammo"]:
+            gear.append("short of ammunition")
+        parts.append("Gear " + (" and ".join(gear) if gear else "in order"))
+        if s["pilot_status"] != "active":
+            parts.append(f"pilot {s['pilot_status']}")
+        self.state_label.setText(" · ".join(parts))
+
+    # --- dialogs ------------------------------------------------------------------------------------------------
+    def _open(self, dialog: QDialog, done: Callable[[QDialog], None] | None = None) -> QDialog:
+        """Open a dialog window-modal without blocking; ``done(dialog)`` runs when it is accepted."""
+        self.dialog = dialog
+
+        def finished(result: int) -> None:
+            if self.dialog is dialog:
+                self.dialog = None
+            if result == QDialog.DialogCode.Accepted and done is not None:
+                done(dialog)
+            dialog.deleteLater()
+
+        dialog.finished.connect(finished)
+        dialog.open()
+        return dialog
