@@ -89,8 +89,22 @@ def install_exception_hook() -> None:
     from .errors import ServiceError, StoreProblem
     from .store import DatabaseError
 
+    refreshing: list[bool] = []
+
+    def refresh() -> None:
+        """Reload every window. A view that fails while reloading raises in a slot, which comes back to the
+        hook: that second error is logged, not handled again (else each reload fails, reloads, fails ...)."""
+        refreshing.append(True)
+        try:
+            refresh_all_windows()
+        finally:
+            refreshing.pop()
+
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         text = "".join(traceback.format_exception(exc_type, exc, tb))
+        if refreshing:
+            log.error("a view failed while reloading after an error:\n%s", text)
+            return
         if QApplication.instance() is None:
             log.error("uncaught exception:\n%s", text)
             sys.__excepthook__(exc_type, exc, tb)
@@ -98,13 +112,13 @@ def install_exception_hook() -> None:
         if isinstance(exc, ServiceError | DatabaseError):
             log.warning("refused: %s", exc)
             title = "Nothing was saved" if isinstance(exc, StoreProblem) else "Cannot do that"
-            refresh_all_windows()
+            refresh()
             text = str(exc)
             QMessageBox.warning(QApplication.activeWindow(), title, f"{text[:1].upper()}{text[1:]}\n\nThe window "
                                 "shows the stored values again.")
             return
         log.error("uncaught exception:\n%s", text)
-        refresh_all_windows()
+        refresh()
         box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
                           f"Something went wrong: {exc}\n\nWhat was stored before is safe; the window shows "
                           "the stored values again. The details are in the log file.",

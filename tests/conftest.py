@@ -1,8 +1,19 @@
-"""Shared fixtures: every test runs offscreen on a fresh database in its own temporary folder."""
+"""Shared fixtures: every test runs offscreen in its own temporary folder.
+
+A test that uses the database asks for it: the ``fresh_db`` fixture (directly, through ``gui_ctx``, or with
+``pytestmark = pytest.mark.usefixtures("fresh_db")`` for a whole module; every test under tests/services has
+it). Rules, printing and widget tests get none and pay nothing for it. A test that did not ask has no
+database bound at all, so touching one fails at once ("Cannot use uninitialized Proxy") instead of quietly
+using the previous test's file.
+
+``fresh_db`` is a copy of a database migrated once per run (copying is ~15 times cheaper than running the
+migrations); the migrations themselves are tested in tests/store on new and stored files.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +24,7 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 
 from campaign_app.paths import AppPaths  # noqa: E402
 from campaign_app.store import close_db, init_db  # noqa: E402
+from campaign_app.store.models import database_proxy  # noqa: E402
 
 
 @pytest.fixture
@@ -23,15 +35,38 @@ def app_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppPaths:
 
 
 @pytest.fixture(autouse=True)
-def fresh_db(app_paths: AppPaths) -> Iterator[object]:
-    """A fresh, migrated database bound to the models for each test."""
-    database = init_db(app_paths.db_file, app_paths.backup_dir)
+def _no_database_unless_asked() -> Iterator[None]:
+    """No database is bound before a test (``fresh_db``, or the code under test, opens one); whatever the
+    test opened is closed and unbound after it."""
+    database_proxy.initialize(None)
+    yield
+    close_db()
+    database_proxy.initialize(None)
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database file built by every migration, once per test run (never opened by a test)."""
+    folder = tmp_path_factory.mktemp("migrated-template")
+    init_db(folder / "campaign.db", folder / "backups", daily_backup=False)
+    close_db()
+    database_proxy.initialize(None)
+    assert not (folder / "campaign.db-wal").exists()  # closed cleanly: the one file holds everything
+    return folder / "campaign.db"
+
+
+@pytest.fixture
+def fresh_db(app_paths: AppPaths, migrated_template: Path) -> Iterator[object]:
+    """A fresh, migrated database in the test's data folder, bound to the models (as the app opens a new
+    file: no backup made)."""
+    shutil.copyfile(migrated_template, app_paths.db_file)
+    database = init_db(app_paths.db_file, app_paths.backup_dir, daily_backup=False)
     yield database
     close_db()
 
 
 @pytest.fixture
-def gui_ctx(app_paths: AppPaths, qapp):  # type: ignore[no-untyped-def]
+def gui_ctx(app_paths: AppPaths, fresh_db: object, qapp):  # type: ignore[no-untyped-def]
     """An AppContext for GUI tests: settings in the test's folder, a fresh undo stack."""
     from PySide6.QtCore import QSettings
 

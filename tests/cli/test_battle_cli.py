@@ -13,9 +13,11 @@ from campaign_app.paths import AppPaths
 from campaign_app.store import close_db, init_db
 from campaign_app.store.models import Campaign, Leader, Platoon
 
+pytestmark = pytest.mark.usefixtures("fresh_db")
+
 
 @pytest.fixture
-def congo(app_paths: AppPaths) -> None:
+def congo(app_paths: AppPaths, fresh_db: object) -> None:
     c = Campaign.create(name="Congo 1960", system="atomic_africa")
     p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
     Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)

@@ -74,7 +74,7 @@ OUTCOMES: list[tuple[str, int]] = []
 
 
 @pytest.fixture
-def demo(app_paths, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+def demo(app_paths, fresh_db, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     create_demo()
     close_db()
     monkeypatch.chdir(tmp_path)  # relative output paths land in the test's folder

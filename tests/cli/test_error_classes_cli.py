@@ -17,6 +17,8 @@ from campaign_app.cli import main
 from campaign_app.services.demo import create_demo
 from campaign_app.store import close_db
 
+pytestmark = pytest.mark.usefixtures("fresh_db")
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     capsys.readouterr()
@@ -33,7 +35,7 @@ def one_line(err: str) -> str:
 
 
 @pytest.fixture
-def demo(app_paths):  # type: ignore[no-untyped-def]
+def demo(app_paths, fresh_db):  # type: ignore[no-untyped-def]
     create_demo()
     close_db()
     return app_paths

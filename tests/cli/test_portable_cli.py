@@ -14,6 +14,8 @@ from campaign_app.cli import main
 from campaign_app.services.demo import create_demo
 from campaign_app.store import close_db
 
+pytestmark = pytest.mark.usefixtures("fresh_db")
+
 ID_KEY = re.compile(r"(^id$|_id$|^created_at$|^joined_at$|^left_at$|^at$|_ids$)")
 
 
@@ -33,7 +35,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-
 
 
 @pytest.fixture
-def demo(app_paths):  # type: ignore[no-untyped-def]
+def demo(app_paths, fresh_db):  # type: ignore[no-untyped-def]
     create_demo()
     close_db()
     # one more battle in which the leader falls and is replaced, so former leaders travel too

@@ -76,7 +76,7 @@ def test_print_blank_sheet_for_a_campaign_uses_its_thresholds(cli, tmp_path: Pat
     assert "House" in page and "G 2, R 5, V 10, L 20" in page
 
 
-def test_print_sologear_blank_and_filled(cli, tmp_path: Path) -> None:
+def test_print_sologear_blank_and_filled(cli, tmp_path: Path, fresh_db) -> None:
     blank = tmp_path / "blank.pdf"
     cli("print", "sologear", "--blank", "-o", str(blank))
     assert len(_pdf(blank).pages) == 2

@@ -50,7 +50,8 @@ def counts() -> tuple[int, ...]:
 
 
 @pytest.fixture
-def cli(app_paths: AppPaths, capsys: pytest.CaptureFixture[str]) -> Cli:
+def cli(app_paths: AppPaths, fresh_db: object, capsys: pytest.CaptureFixture[str]) -> Cli:
+    """The CLI on a database (``fails`` checks that nothing was written)."""
     return Cli(app_paths, capsys)
 
 

@@ -26,7 +26,7 @@ ALT = Qt.KeyboardModifier.AltModifier
 
 
 @pytest.fixture
-def pid() -> int:
+def pid(fresh_db) -> int:
     c = Campaign.create(name="Congo 1960", system="atomic_africa")
     p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
     Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
@@ -316,7 +316,7 @@ def test_platoon_chooser_cancel_logs_nothing(qtbot, gui_ctx, pid: int) -> None:
 
 # --- numbers in the dialogs: refused with a message beside the field, never clamped --------------------------
 
-def test_platoon_xp_40_is_refused_not_turned_into_4(qtbot) -> None:
+def test_platoon_xp_40_is_refused_not_turned_into_4(qtbot, fresh_db) -> None:
     from campaign_app.gui.campaign_dialog import NewPlatoonDialog
     from campaign_app.services import campaigns
 
@@ -344,7 +344,7 @@ def test_platoon_xp_40_is_refused_not_turned_into_4(qtbot) -> None:
     assert dialog.result() == QDialog.DialogCode.Accepted and dialog.values()["xp"] == 12
 
 
-def test_generated_platoon_needs_a_named_leader(qtbot) -> None:
+def test_generated_platoon_needs_a_named_leader(qtbot, fresh_db) -> None:
     from campaign_app.gui.campaign_dialog import NewPlatoonDialog
     from campaign_app.services import campaigns
 
@@ -362,7 +362,7 @@ def test_generated_platoon_needs_a_named_leader(qtbot) -> None:
 
 
 @pytest.fixture
-def played_turn() -> tuple[int, int]:
+def played_turn(fresh_db) -> tuple[int, int]:
     from campaign_app.rules.dice import TypedDice
     from campaign_app.services import sologear as svc
 

@@ -17,7 +17,7 @@ from campaign_app.store.models import Campaign
 
 
 @pytest.fixture
-def ctx(qtbot, app_paths, tmp_path) -> AppContext:  # type: ignore[no-untyped-def]
+def ctx(qtbot, app_paths, fresh_db, tmp_path) -> AppContext:  # type: ignore[no-untyped-def]
     return AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
 
 

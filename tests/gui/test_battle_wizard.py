@@ -32,7 +32,7 @@ def dump() -> dict[str, list[tuple[Any, ...]]]:
 
 
 @pytest.fixture
-def pid() -> int:
+def pid(fresh_db) -> int:
     c = Campaign.create(name="Congo 1960", system="atomic_africa")
     p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
     Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)

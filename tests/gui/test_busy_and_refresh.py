@@ -19,7 +19,7 @@ from campaign_app.store.models import Platoon, XpChange
 
 
 @pytest.fixture
-def short_timeout(app_paths) -> Iterator[None]:  # type: ignore[no-untyped-def]
+def short_timeout(app_paths, fresh_db) -> Iterator[None]:  # type: ignore[no-untyped-def]
     close_db()
     init_db(app_paths.db_file, app_paths.backup_dir, busy_timeout=0.2)
     yield
@@ -33,7 +33,7 @@ def platoon_id(short_timeout) -> int:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def ctx(qtbot, app_paths, tmp_path) -> AppContext:  # type: ignore[no-untyped-def]
+def ctx(qtbot, app_paths, fresh_db, tmp_path) -> AppContext:  # type: ignore[no-untyped-def]
     return AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
 
 

@@ -24,9 +24,11 @@ from campaign_app.rules.experience import Thresholds
 from campaign_app.services import campaigns, roster
 from campaign_app.store.models import Campaign, Platoon, Roll
 
+pytestmark = pytest.mark.usefixtures("fresh_db")
+
 
 @pytest.fixture
-def ctx(qtbot, app_paths, tmp_path) -> AppContext:
+def ctx(qtbot, app_paths, fresh_db, tmp_path) -> AppContext:
     return AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
 
 
@@ -124,7 +126,7 @@ def test_new_campaign_cancel(qtbot, ctx: AppContext) -> None:
 # --- new platoon ------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def congo() -> dict:
+def congo(fresh_db) -> dict:
     cid = campaigns.create_campaign("Congo 1960", period=3).id
     return campaigns.show_campaign(cid)
 

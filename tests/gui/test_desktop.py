@@ -134,7 +134,7 @@ def test_reopen_last_ignores_another_database_and_deleted_items(qtbot, gui_ctx):
     assert not win.reopen_last()
 
 
-def test_app_start_reopens_the_last_pilot(app_paths):
+def test_app_start_reopens_the_last_pilot(app_paths, fresh_db):
     """The real start-up path (in its own process): campaign-app shows the pilot shown when it last closed."""
     import subprocess
     import sys

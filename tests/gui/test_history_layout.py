@@ -39,7 +39,7 @@ ELLIPSES = ("\u2026", "...")
 
 
 @pytest.fixture
-def platoons() -> dict[str, int]:
+def platoons(fresh_db) -> dict[str, int]:
     c = Campaign.create(name="Congo 1960", system="atomic_africa")
     p = Platoon.create(campaign=c, name="2nd Platoon of the Long Name Regiment of the Northern Provinces (Reserve)",
                        training=10, equipment=10, morale=8, armor=2, xp=6)

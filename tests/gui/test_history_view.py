@@ -35,7 +35,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def pid(clock: None) -> int:
+def pid(clock: None, fresh_db) -> int:
     c = Campaign.create(name="Congo 1960", system="atomic_africa")
     p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
     Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)

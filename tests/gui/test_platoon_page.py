@@ -15,6 +15,8 @@ from campaign_app.rules.dice import DIE_SIDES
 from campaign_app.services import roster
 from campaign_app.store.models import AttachedUnit, AttributeChange, Equipment, Leader, Roll
 
+pytestmark = pytest.mark.usefixtures("fresh_db")
+
 
 def sample_platoon() -> int:
     """The rules' example platoon, built here (not with the demo, which others may change), log emptied."""
@@ -33,7 +35,7 @@ def sample_platoon() -> int:
 
 
 @pytest.fixture
-def ctx(qtbot, app_paths, tmp_path) -> AppContext:
+def ctx(qtbot, app_paths, fresh_db, tmp_path) -> AppContext:
     return AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
 
 

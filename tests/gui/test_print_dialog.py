@@ -25,7 +25,7 @@ def _demo_campaign() -> dict[str, Any]:
 
 
 @pytest.fixture
-def platoon_id() -> int:
+def platoon_id(fresh_db) -> int:
     create_demo()
     return int(next(c["id"] for c in _demo_campaign()["children"] if c["kind"] == "platoon"))
 

@@ -134,7 +134,7 @@ def test_small_width_still_fits_32_boxes(qtbot, track: XpTrack) -> None:
 
 
 @pytest.fixture
-def page(qtbot, app_paths, tmp_path) -> PlatoonPage:
+def page(qtbot, app_paths, fresh_db, tmp_path) -> PlatoonPage:
     pid = sample_platoon()
     ctx = AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     p = PlatoonPage(ctx)

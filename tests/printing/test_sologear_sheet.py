@@ -22,7 +22,7 @@ DAY = datetime.date(2024, 5, 1)
 
 
 @pytest.fixture
-def badlands() -> int:
+def badlands(fresh_db) -> int:
     """The seed's example: two regular companies (700) against a veteran, firm company (1350)."""
     edit = sgs.create_sheet("Badlands 1932", "Janne", 250, date="TN1932", area="Badlands hill",
                             gear_name="Jäger", player_unit="Janne's Regiment", player_affiliation="Northern Guard",
@@ -130,7 +130,7 @@ def test_identical_input_gives_identical_bytes(badlands: int) -> None:
                                                                                           paper="a4")
 
 
-def test_sheet_without_forces_says_odds_are_not_known_yet() -> None:
+def test_sheet_without_forces_says_odds_are_not_known_yet(fresh_db) -> None:
     edit = sgs.create_sheet("Empty", "Pilot", 120)
     pdf = build_sologear_sheet(sologear_sheet_from_data(sgs.sheet_data(edit.id)), paper="a4", printed_on=DAY)
     assert len(reader(pdf).pages) == 2

@@ -160,7 +160,7 @@ def test_a_d20_has_no_drawing() -> None:
         die_drawing(20, 30)
 
 
-def test_sheet_data_from_the_roster_service() -> None:
+def test_sheet_data_from_the_roster_service(fresh_db) -> None:
     from campaign_app.services.demo import DEMO_PLATOON, create_demo
     from campaign_app.services.roster import platoon_detail
 

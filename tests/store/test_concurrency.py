@@ -61,7 +61,7 @@ def _setup(app_paths) -> list[str]:  # type: ignore[no-untyped-def]
     return names
 
 
-def test_three_writers_wait_for_a_fourth_holding_the_lock(app_paths):
+def test_three_writers_wait_for_a_fourth_holding_the_lock(app_paths, fresh_db):
     names = _setup(app_paths)
     holder = _hold(app_paths.db_file, 3.0)
     started = time.monotonic()
@@ -81,7 +81,7 @@ def test_three_writers_wait_for_a_fourth_holding_the_lock(app_paths):
     assert per_platoon == {name: 30 for name in names}
 
 
-def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, capsys):
+def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, capsys, fresh_db):
     from campaign_app.cli import main
 
     _setup(app_paths)
@@ -103,7 +103,7 @@ def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, ca
     assert Battle._meta.table_name == "battle"
 
 
-def test_two_writers_on_the_same_platoon_both_succeed(app_paths):
+def test_two_writers_on_the_same_platoon_both_succeed(app_paths, fresh_db):
     """Two commands logging battles of one platoon at once: the second waits for the first (the platoon is
     read under the write lock), none is refused with 'changed while the battle was being logged'."""
     names = _setup(app_paths)
@@ -121,7 +121,7 @@ def test_two_writers_on_the_same_platoon_both_succeed(app_paths):
     assert numbers == list(range(1, 25))
 
 
-def test_restore_while_another_program_writes_gives_up_after_the_timeout(app_paths, capsys):
+def test_restore_while_another_program_writes_gives_up_after_the_timeout(app_paths, capsys, fresh_db):
     """Python's backup loop retried a busy copy forever: 'restore' waited for as long as another program held
     the write lock. It now gives up after the busy timeout, says so, and the database is unchanged."""
     from campaign_app.cli import main

@@ -20,7 +20,7 @@ def test_fresh_database_has_every_table_and_pragmas(fresh_db):
 
 
 @pytest.mark.parametrize("field,value", [("training", 7), ("xp", 33), ("xp", -1), ("armor", 6), ("armor", 0)])
-def test_check_constraints_refuse_illegal_values(field, value):
+def test_check_constraints_refuse_illegal_values(field, value, fresh_db):
     camp = Campaign.create(name="C", system="atomic_africa")
     values = dict(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
     values[field] = value
