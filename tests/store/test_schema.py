@@ -1,6 +1,7 @@
 """The models (store/models.py) and the migrated database (db/migrations/) declare the same schema, in full:
 for every table its columns (type, NOT NULL, SQL default), CHECKs, indexes (unique, partial) and foreign keys
-with ON DELETE. The comparison is shown to fail on a copy of the database altered in each of those ways."""
+with ON DELETE; the journal's own tables included, and every app table carries the journal's triggers over
+all its columns. The comparison is shown to fail on a copy of the database altered in each of those ways."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from peewee import TextField
 from schema_ddl import describe, differences, model_schema, normalise
 
 from campaign_app.store import close_db, init_db
-from campaign_app.store.models import MODELS, SchemaMigration
+from campaign_app.store.journal import JOURNAL_TABLES, trigger_statements
+from campaign_app.store.models import JOURNAL_MODELS, MODELS, SchemaMigration
+
+ALL_MODELS = (*MODELS, *JOURNAL_MODELS)
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +39,13 @@ def _read(path: Path) -> dict[str, object]:
 
 
 def test_models_and_migrations_declare_the_same_schema(migrated: Path) -> None:
-    assert differences(model_schema(MODELS), _read(migrated)) == []
+    assert differences(model_schema(ALL_MODELS), _read(migrated)) == []
 
 
 def test_the_comparison_sees_every_part_of_the_ddl(migrated: Path) -> None:
     """Not an empty comparison: every kind of DDL the test compares is present in the schema."""
     tables = _read(migrated)
-    assert {m._meta.table_name for m in MODELS} <= set(tables)
+    assert {m._meta.table_name for m in ALL_MODELS} <= set(tables)
     platoon = tables["platoon"]
     assert platoon.columns["xp"].not_null and platoon.columns["xp"].type == "INTEGER"  # type: ignore[attr-defined]
     assert "xp between 0 and 32" in platoon.checks  # type: ignore[attr-defined]
@@ -57,7 +61,7 @@ def test_sql_defaults_agree_with_the_models_python_defaults(migrated: Path) -> N
     con = sqlite3.connect(migrated)
     seen = 0
     try:
-        for model in MODELS:
+        for model in ALL_MODELS:
             table = model._meta.table_name
             for _cid, col, _type, _nn, default, _pk in con.execute(f'PRAGMA table_info("{table}")'):
                 if default is None:
@@ -69,6 +73,53 @@ def test_sql_defaults_agree_with_the_models_python_defaults(migrated: Path) -> N
     finally:
         con.close()
     assert seen >= 1
+
+
+def _triggers(path: Path) -> dict[str, str]:
+    con = sqlite3.connect(path)
+    try:
+        return dict(con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
+    finally:
+        con.close()
+
+
+def _expected_triggers(path: Path) -> dict[str, str]:
+    """The journal's three triggers on every app table of the models, over the migrated table's columns."""
+    con = sqlite3.connect(path)
+    expected = {}
+    try:
+        for model in MODELS:
+            table = model._meta.table_name
+            if table in JOURNAL_TABLES:
+                continue
+            columns = [(r[1], (r[2] or "").upper()) for r in con.execute(f'PRAGMA table_info("{table}")')]
+            for statement in trigger_statements(table, columns):
+                expected[statement.split('"')[1]] = statement
+    finally:
+        con.close()
+    return expected
+
+
+def test_every_app_table_has_the_journal_triggers_over_all_its_columns(migrated: Path) -> None:
+    """A write to any table of the app is recorded, every column of it (a column a migration added but the
+    triggers do not copy would be lost by an undo); the journal's own tables are not recorded."""
+    expected = _expected_triggers(migrated)
+    assert len(expected) == 3 * len([m for m in MODELS if m._meta.table_name not in JOURNAL_TABLES])
+    assert _triggers(migrated) == expected
+
+
+def test_a_trigger_that_misses_a_column_is_caught(migrated: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "altered.db"
+    shutil.copy(migrated, copy)
+    con = sqlite3.connect(copy)
+    try:
+        con.execute('ALTER TABLE "platoon" ADD COLUMN "nickname" TEXT')  # the triggers were not rebuilt
+        con.commit()
+    finally:
+        con.close()
+    have, want = _triggers(copy), _expected_triggers(copy)
+    assert {name for name in want if have.get(name) != want[name]} == {
+        "journal_platoon_insert", "journal_platoon_update", "journal_platoon_delete"}
 
 
 def _rewrite(table: str, old: str, new: str) -> Callable[[sqlite3.Connection], None]:
@@ -146,7 +197,7 @@ def test_an_altered_copy_of_the_database_is_caught(kind: str, migrated: Path, tm
         alter(con)
     finally:
         con.close()
-    assert differences(model_schema(MODELS), _read(copy)) == expected
+    assert differences(model_schema(ALL_MODELS), _read(copy)) == expected
 
 
 def test_a_model_that_differs_from_the_migrations_is_caught(migrated: Path) -> None:
@@ -156,7 +207,7 @@ def test_a_model_that_differs_from_the_migrations_is_caught(migrated: Path) -> N
         class Meta:
             table_name = "schema_migration"
 
-    models = [ChangedMigration if m is SchemaMigration else m for m in MODELS]
+    models = [ChangedMigration if m is SchemaMigration else m for m in ALL_MODELS]
     assert differences(model_schema(models), _read(migrated)) == [
         "schema_migration.note: models Column(type='TEXT', not_null=True, default=None, primary_key=False) != "
         "migrated None"]
