@@ -37,13 +37,16 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
 
+    from campaign_app.services.changesets import redo_changes, undo_changes
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from campaign_app.paths import AppPaths
     from campaign_app.rules.dice import SeededDice
-    from campaign_app.services import campaigns, roster
-    from campaign_app.services.changesets import redo_changes, undo_changes
+    from campaign_app.services import attachments as attachment_service
+    from campaign_app.services import campaigns
+    from campaign_app.services import leaders as leader_service
+    from campaign_app.services import platoons as platoon_service
     from campaign_app.store import init_db
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -56,14 +59,14 @@ def main() -> int:
     start = time.perf_counter()
     ids = []
     for i in range(args.platoons):
-        e = roster.create_platoon(cid, f"Platoon {i:03d}", training=8, equipment=8, morale=8, armor=2,
-                                  leader_name=f"Lt. {i}", dice=dice)
+        e = platoon_service.create_platoon(cid, f"Platoon {i:03d}", training=8, equipment=8, morale=8, armor=2,
+                                           leader_name=f"Lt. {i}", dice=dice)
         ids.append(e.id)
-        roster.add_attached(e.id, "Weapons team", "team", training=8, equipment=8, morale=8, armor=2)
-        roster.add_attached(e.id, "Battery", "fire_support", support="light")
-        roster.add_equipment(e.id, "MMG", attached="Weapons team", targets="dispersed")
-        roster.add_equipment(e.id, "Recoilless rifle", targets="point", ap=-2)
-        roster.replace_leader(e.id, f"Capt. {i}", xp=3, how="promoted")
+        attachment_service.add_attached(e.id, "Weapons team", "team", training=8, equipment=8, morale=8, armor=2)
+        attachment_service.add_attached(e.id, "Battery", "fire_support", support="light")
+        attachment_service.add_equipment(e.id, "MMG", attached="Weapons team", targets="dispersed")
+        attachment_service.add_equipment(e.id, "Recoilless rifle", targets="point", ap=-2)
+        leader_service.replace_leader(e.id, f"Capt. {i}", xp=3, how="promoted")
     build = (time.perf_counter() - start) * 1000
     mid = ids[len(ids) // 2]
     rows: list[tuple[str, float, float]] = []
@@ -72,12 +75,12 @@ def main() -> int:
         med, worst = timed(fn, repeat)
         rows.append((name, med, worst))
 
-    add("service platoon_detail(one platoon)", lambda: roster.platoon_detail(mid))
-    add(f"service list_platoons(campaign of {args.platoons})", lambda: roster.list_platoons(cid))
+    add("service platoon_detail(one platoon)", lambda: platoon_service.platoon_detail(mid))
+    add(f"service list_platoons(campaign of {args.platoons})", lambda: platoon_service.list_platoons(cid))
     add("service show_campaign (with platoon list)", lambda: campaigns.show_campaign(cid))
     xp = iter(range(10**6))
-    add("service set_xp (write + XpChange row)", lambda: roster.set_xp(mid, next(xp) % 33, reason="bench"))
-    edit = roster.set_platoon(mid, morale=6, reason="bench")
+    add("service set_xp (write + XpChange row)", lambda: platoon_service.set_xp(mid, next(xp) % 33, reason="bench"))
+    edit = platoon_service.set_platoon(mid, morale=6, reason="bench")
 
     def undo_redo() -> None:
         undo_changes(edit.changes)

@@ -22,7 +22,9 @@ PER_CAMPAIGN = 20
 
 def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> dict[str, float]:
     from campaign_app.rules.dice import SeededDice, TypedDice
-    from campaign_app.services import battles, campaigns, roster
+    from campaign_app.services import attachments as attachment_service
+    from campaign_app.services import battles, campaigns
+    from campaign_app.services import platoons as platoon_service
     from campaign_app.services import sologear as sg
     from campaign_app.store import close_db, init_db
     from campaign_app.store.database import db
@@ -39,12 +41,13 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
         with db.atomic():
             if i % PER_CAMPAIGN == 0:
                 camp_id = campaigns.create_campaign(f"Campaign {i // PER_CAMPAIGN + 1:03d}", "atomic_africa").id
-            p = roster.create_platoon(camp_id, f"Platoon {i + 1:04d}", training="d8", equipment="d10",
-                                      morale="d8", armor=2, xp=i % 7, leader_name=f"Lt. Start {i + 1}",
-                                      leader_xp=i % 5)
-            roster.add_attached(p.id, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
-            roster.add_equipment(p.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
-            roster.add_equipment(p.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
+            p = platoon_service.create_platoon(camp_id, f"Platoon {i + 1:04d}", training="d8", equipment="d10",
+                                               morale="d8", armor=2, xp=i % 7, leader_name=f"Lt. Start {i + 1}",
+                                               leader_xp=i % 5)
+            attachment_service.add_attached(p.id, "Weapons team", "team", training="d8", equipment="d10", morale="d8",
+                                            armor=2)
+            attachment_service.add_equipment(p.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
+            attachment_service.add_equipment(p.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
             for n in range(battles_each):
                 wounds = (n * 7 + i) % 13
                 battles.log_battle(p.id, wounds=wounds, leader_wounds=min((n * 5 + i) % 8, wounds),

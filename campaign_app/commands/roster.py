@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 # imported on first use, so that building the parser does not load the database code (issue 13)
 campaign_service = lazy_module("campaign_app.services.campaigns")
-roster_service = lazy_module("campaign_app.services.roster")
+platoon_service = lazy_module("campaign_app.services.platoons")
+leader_service = lazy_module("campaign_app.services.leaders")
+attachment_service = lazy_module("campaign_app.services.attachments")
 
 KIND_ALIASES = {"team": "team", "vehicle": "vehicle", "fire-support": "fire_support",
                 "fire_support": "fire_support", "support": "fire_support"}
@@ -179,7 +181,7 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
     if args.generate and (args.xp is not None or args.leader_xp is not None):
         raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
     ctx.open_db()
-    edit = roster_service.create_platoon(
+    edit = platoon_service.create_platoon(
         args.campaign, args.name, training=args.training, equipment=args.equipment, morale=args.morale,
         armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
         leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
@@ -199,13 +201,13 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or "
                        "--leader-xp")
     ctx.open_db()
-    edit = roster_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
+    edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
     return emit(args, edit.summary, edit.message)
 
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    rows = roster_service.list_platoons(args.campaign)
+    rows = platoon_service.list_platoons(args.campaign)
     def text() -> str:
         if not rows:
             return "no platoons"
@@ -215,19 +217,19 @@ def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    data = roster_service.platoon_detail(args.platoon, args.campaign)
+    data = platoon_service.platoon_detail(args.platoon, args.campaign)
     return emit(args, data, lambda: platoon_text(data))
 
 
 def _platoon_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, roster_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign,
-                                                          reason=args.reason or ""))
+    return _emit_edit(args, platoon_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign,
+                                                           reason=args.reason or ""))
 
 
 def _platoon_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, roster_service.delete_platoon(args.platoon, campaign=args.campaign))
+    return _emit_edit(args, platoon_service.delete_platoon(args.platoon, campaign=args.campaign))
 
 
 # --- leader -----------------------------------------------------------------------------------------------
@@ -241,7 +243,7 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
     if not args.roll and args.xp is None:
         raise CliError("give the new leader's XP (--xp N) or roll for it (--roll)")
     ctx.open_db()
-    edit = roster_service.replace_leader(args.platoon, args.name, rank=args.rank, xp=args.xp,
+    edit = leader_service.replace_leader(args.platoon, args.name, rank=args.rank, xp=args.xp,
                                          dice=dice_source(args) if args.roll else None, how=args.how,
                                          notes=args.notes or "", campaign=args.campaign)
     def text() -> str:
@@ -255,7 +257,7 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
     if args.name is None and args.rank is None and args.notes is None:
         raise CliError("nothing to change: give --name, --rank or --notes")
     ctx.open_db()
-    return _emit_edit(args, roster_service.set_leader(args.platoon, name=args.name, rank=args.rank,
+    return _emit_edit(args, leader_service.set_leader(args.platoon, name=args.name, rank=args.rank,
                                                       notes=args.notes, campaign=args.campaign))
 
 
@@ -263,16 +265,16 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = roster_service.add_attached(args.platoon, args.name, _kind(args.kind), training=args.training,
-                                       equipment=args.equipment, morale=args.morale, armor=args.armor,
-                                       support=args.support, notes=args.notes or "", campaign=args.campaign)
+    edit = attachment_service.add_attached(args.platoon, args.name, _kind(args.kind), training=args.training,
+                                           equipment=args.equipment, morale=args.morale, armor=args.armor,
+                                           support=args.support, notes=args.notes or "", campaign=args.campaign)
     return _emit_edit(args, edit)
 
 
 def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = roster_service.platoon_id(args.platoon, args.campaign)
-    unit = roster_service.find_attached(pid, args.unit)
+    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    unit = attachment_service.find_attached(pid, args.unit)
     kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor",
                                                              "support") if getattr(args, k) is not None}
     if args.kind is not None:
@@ -284,30 +286,30 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     if not kwargs:
         raise CliError("nothing to change: give --name, --kind, --training, --equipment, --morale, --armor, "
                        "--support or --notes")
-    return _emit_edit(args, roster_service.edit_attached(unit.id, reason=args.reason or "", **kwargs))
+    return _emit_edit(args, attachment_service.edit_attached(unit.id, reason=args.reason or "", **kwargs))
 
 
 def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = roster_service.platoon_id(args.platoon, args.campaign)
-    unit = roster_service.find_attached(pid, args.unit)
-    return _emit_edit(args, roster_service.remove_attached(unit.id, reason=args.reason or ""))
+    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    unit = attachment_service.find_attached(pid, args.unit)
+    return _emit_edit(args, attachment_service.remove_attached(unit.id, reason=args.reason or ""))
 
 
 # --- equipment --------------------------------------------------------------------------------------------
 
 def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = roster_service.add_equipment(args.platoon, args.name, attached=args.attached, targets=args.targets,
-                                        ap=args.ap, ap_vs=args.ap_vs, notes=args.notes or "",
-                                        campaign=args.campaign)
+    edit = attachment_service.add_equipment(args.platoon, args.name, attached=args.attached, targets=args.targets,
+                                            ap=args.ap, ap_vs=args.ap_vs, notes=args.notes or "",
+                                            campaign=args.campaign)
     return _emit_edit(args, edit)
 
 
 def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = roster_service.platoon_id(args.platoon, args.campaign)
-    item = roster_service.find_equipment(pid, args.item, attached=args.attached)
+    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
     kwargs: dict[str, Any] = {}
     if args.new_name is not None:
         kwargs["name"] = args.new_name
@@ -323,14 +325,14 @@ def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
         kwargs["notes"] = args.notes
     if not kwargs:
         raise CliError("nothing to change: give --name, --targets, --ap, --no-ap, --ap-vs or --notes")
-    return _emit_edit(args, roster_service.edit_equipment(item.id, **kwargs))
+    return _emit_edit(args, attachment_service.edit_equipment(item.id, **kwargs))
 
 
 def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = roster_service.platoon_id(args.platoon, args.campaign)
-    item = roster_service.find_equipment(pid, args.item, attached=args.attached)
-    return _emit_edit(args, roster_service.remove_equipment(item.id))
+    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
+    return _emit_edit(args, attachment_service.remove_equipment(item.id))
 
 
 # --- the parser -------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from ..rules.aftermath import PERIODS, force_dice, force_record, period_sides
 from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVELS, XP_MAX, Thresholds, level_name
 from ..services import campaigns as campaign_service
-from ..services import roster as roster_service
+from ..services import platoons as platoon_service
 from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
@@ -236,7 +236,7 @@ class NewPlatoonDialog(QDialog):
         self.leader_edit = QLineEdit(self)
         self.leader_edit.setPlaceholderText("e.g. Lt. Okafor")
         self.leader_edit.setAccessibleName("Leader's name")
-        self.rank_edit = QLineEdit(roster_service.DEFAULT_RANK, self)
+        self.rank_edit = QLineEdit(platoon_service.DEFAULT_RANK, self)
         self.rank_edit.setAccessibleName("Leader's rank")
         self.notes = QPlainTextEdit(self)
         self.notes.setTabChangesFocus(True)
@@ -370,7 +370,7 @@ class NewPlatoonDialog(QDialog):
         else:
             self.preview.setText(f"The app rolls 2d{self.dice.sides} when you press Create platoon.")
         name = self.name_edit.text()
-        problem = roster_service.platoon_name_problem(self.campaign["id"], name) if name.strip() else None
+        problem = platoon_service.platoon_name_problem(self.campaign["id"], name) if name.strip() else None
         self.problem.show_problem(problem)
         # a generated force rolls the leader's XP too: that leader needs a name (never a made-up "New leader")
         leader_problem = "Force generation rolls the leader's XP too: name the leader." \
@@ -379,12 +379,12 @@ class NewPlatoonDialog(QDialog):
         self.ok_button.setEnabled(bool(name.strip()) and problem is None and leader_problem is None)
 
     def values(self, seed: int | None = None) -> dict[str, Any]:
-        """Keyword arguments for ``roster.create_platoon`` (campaign and name included)."""
+        """Keyword arguments for ``platoons.create_platoon`` (campaign and name included)."""
         leader = self.leader_edit.text().strip() or None
         out: dict[str, Any] = {
             "campaign": self.campaign["id"], "name": self.name_edit.text().strip(),
             **{a: p.value() for a, p in self.pickers.items()}, "armor": self.armor.value(),
-            "leader_name": leader, "leader_rank": self.rank_edit.text().strip() or roster_service.DEFAULT_RANK,
+            "leader_name": leader, "leader_rank": self.rank_edit.text().strip() or platoon_service.DEFAULT_RANK,
             "notes": self.notes.toPlainText(),
         }
         if self.mode() == GENERATE:
@@ -408,7 +408,7 @@ def new_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int, gener
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         try:
-            edit = perform(ctx, roster_service.create_platoon, **dialog.values())
+            edit = perform(ctx, platoon_service.create_platoon, **dialog.values())
         except ServiceError as exc:
             QMessageBox.warning(parent, "New platoon", str(exc))
             return None

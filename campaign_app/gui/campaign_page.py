@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
-from ..services import roster
+from ..services import platoons as platoon_service
 from ..services.common import NotFound, ServiceError
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
@@ -363,4 +363,4 @@ class CampaignPage(QWidget):
         row = self.model.row_data(self.model.row_of_id(platoon_id) or 0)
         if confirm(self, "Delete platoon", f"Delete {row['name']} with its leaders, battles and history?\n"
                    "Edit \u25b8 Undo brings it back while the app is open."):
-            self.run(roster.delete_platoon, platoon_id)
+            self.run(platoon_service.delete_platoon, platoon_id)

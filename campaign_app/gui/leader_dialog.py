@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..rules.aftermath import die_to_xp, replacement_die
 from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import XP_MAX, Thresholds, level_name
-from ..services.roster import DEFAULT_RANK, LEADER_EXITS
+from ..services.platoons import DEFAULT_RANK, LEADER_EXITS
 from .widgets import ChoicePicker, NumberSpin, first_number_problem
 
 ROLL, ENTERED, BY_HAND = 0, 1, 2
@@ -154,7 +154,7 @@ class ReplaceLeaderDialog(QDialog):
         ok.setEnabled(bool(self.name_edit.text().strip()))
 
     def values(self, seed: int | None = None) -> dict[str, Any]:
-        """Keyword arguments for ``roster.replace_leader`` (without the platoon)."""
+        """Keyword arguments for ``leaders.replace_leader`` (without the platoon)."""
         out: dict[str, Any] = {"name": self.name_edit.text().strip(),
                                "rank": self.rank_edit.text().strip() or DEFAULT_RANK,
                                "how": self.how.value() if self.platoon["leader"] else "replaced"}

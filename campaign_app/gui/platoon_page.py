@@ -39,7 +39,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..rules.experience import Thresholds
-from ..services import roster
+from ..services import attachments as attachment_service
+from ..services import leaders as leader_service
+from ..services import platoons as platoon_service
 from ..services.common import NotFound, ServiceError
 from ..services.edits import Edit
 from .context import AppContext
@@ -70,7 +72,7 @@ NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
 KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_support", "Off-board fire support")]
 ATTR_LABELS = {"training": "Tra&ining", "equipment": "E&quipment", "morale": "&Morale"}
 """Alt+T, Alt+E and Alt+H belong to the Tools, Edit and Help menus: no mnemonic on the page may take them."""
-SUPPORT_CHOICES = [(s, s.capitalize()) for s in roster.SUPPORT_LEVELS]
+SUPPORT_CHOICES = [(s, s.capitalize()) for s in attachment_service.SUPPORT_LEVELS]
 
 
 
@@ -174,7 +176,8 @@ class EquipmentPanel(QWidget):
             row = self.model.row_data(self.model.row_of_id(item_id) or 0)
             if row.get("ap") is not None and row.get("ap_vs") not in dict(ap_vs_choices(str(value))):
                 kwargs["ap_vs"] = None
-        return self.page.run(roster.edit_equipment, item_id, reason=self.page.reason(), **kwargs) is not None
+        edit = self.page.run(attachment_service.edit_equipment, item_id, reason=self.page.reason(), **kwargs)
+        return edit is not None
 
     def add(self) -> None:
         names = {r["name"] for r in self.model.rows()}
@@ -182,7 +185,7 @@ class EquipmentPanel(QWidget):
         while name in names:
             n += 1
             name = f"New weapon {n}"
-        edit = self.page.run(roster.add_equipment, self.page.pid, name, attached=self.attached_id)
+        edit = self.page.run(attachment_service.add_equipment, self.page.pid, name, attached=self.attached_id)
         if edit is not None:
             row = self.model.row_of_id(edit.summary["id"])
             if row is not None:
@@ -193,7 +196,7 @@ class EquipmentPanel(QWidget):
     def remove(self) -> None:
         item = _selected_id(self.view)
         if item is not None:
-            self.page.run(roster.remove_equipment, item)
+            self.page.run(attachment_service.remove_equipment, item)
 
 
 
@@ -525,7 +528,7 @@ class PlatoonPage(QWidget):
         if self.pid is None:
             return
         try:
-            d = roster.platoon_detail(self.pid)
+            d = platoon_service.platoon_detail(self.pid)
         except NotFound:
             self.gone_label.setText(self._gone_text())
             self.detail = None
@@ -638,7 +641,7 @@ class PlatoonPage(QWidget):
         else:
             for attr, picker in self.unit_pickers.items():
                 picker.setValue(int(u[attr][1:]))
-            self.unit_armor.setMaximum(roster.TEAM_MAX_ARMOR if u["kind"] == "team" else 5)
+            self.unit_armor.setMaximum(attachment_service.TEAM_MAX_ARMOR if u["kind"] == "team" else 5)
             self.unit_armor.setValue(u["armor"])
         self.unit_notes.setCommittedText(u["notes"])
         self.unit_equipment.attached_id = u["id"]
@@ -688,19 +691,19 @@ class PlatoonPage(QWidget):
 
     def _set_platoon(self, **values: Any) -> None:
         if self.pid is not None:
-            self.run(roster.set_platoon, self.pid, reason=self.reason(), **values)
+            self.run(platoon_service.set_platoon, self.pid, reason=self.reason(), **values)
 
     def _rename(self, name: str) -> None:
         if self.pid is not None:
-            self.run(roster.rename_platoon, self.pid, name, reason=self.reason())
+            self.run(platoon_service.rename_platoon, self.pid, name, reason=self.reason())
 
     def _set_xp(self, who: str, new: int, old: int) -> None:
         if self.pid is not None:
-            self.run(roster.set_xp, self.pid, new, reason=self.reason(), who=who)
+            self.run(platoon_service.set_xp, self.pid, new, reason=self.reason(), who=who)
 
     def _set_leader(self, **values: Any) -> None:
         if self.pid is not None:
-            self.run(roster.set_leader, self.pid, reason=self.reason(), **values)
+            self.run(leader_service.set_leader, self.pid, reason=self.reason(), **values)
 
     def replace_leader(self) -> ReplaceLeaderDialog | None:
         """Open the replace-leader dialog (window-modal, not blocking); returns it."""
@@ -712,7 +715,7 @@ class PlatoonPage(QWidget):
 
         def done() -> None:
             if self.pid is not None:
-                self.run(roster.replace_leader, self.pid, **dialog.values())
+                self.run(leader_service.replace_leader, self.pid, **dialog.values())
 
         dialog.accepted.connect(done)
         dialog.open()
@@ -727,7 +730,7 @@ class PlatoonPage(QWidget):
         while name.lower() in names:
             n += 1
             name = f"{label} {n}"
-        edit = self.run(roster.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
+        edit = self.run(attachment_service.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
         if edit is not None:
             _select_id(self.attached_view, edit.summary["id"])
             self.unit_name.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -736,12 +739,12 @@ class PlatoonPage(QWidget):
     def remove_unit(self) -> None:
         unit_id = _selected_id(self.attached_view)
         if unit_id is not None:
-            self.run(roster.remove_attached, unit_id, reason=self.reason())
+            self.run(attachment_service.remove_attached, unit_id, reason=self.reason())
 
     def _edit_unit(self, **values: Any) -> None:
         unit_id = _selected_id(self.attached_view)
         if unit_id is not None:
-            self.run(roster.edit_attached, unit_id, reason=self.reason(), **values)
+            self.run(attachment_service.edit_attached, unit_id, reason=self.reason(), **values)
 
     def _change_unit_kind(self, kind: str) -> None:
         unit_id = _selected_id(self.attached_view)
@@ -753,8 +756,8 @@ class PlatoonPage(QWidget):
             values["support"] = u["support"] or "light"
         elif u["kind"] == "fire_support":
             values.update(NEW_UNIT_DEFAULTS[kind])
-        elif kind == "team" and (u["armor"] or 1) > roster.TEAM_MAX_ARMOR:
-            values["armor"] = roster.TEAM_MAX_ARMOR
+        elif kind == "team" and (u["armor"] or 1) > attachment_service.TEAM_MAX_ARMOR:
+            values["armor"] = attachment_service.TEAM_MAX_ARMOR
         self._edit_unit(**values)
 
     def delete_platoon(self) -> None:
@@ -763,7 +766,7 @@ class PlatoonPage(QWidget):
         d = self.detail
         if confirm(self, "Delete platoon", f"Delete {d['name']} with its leaders, battles and history?\n"
                    "Edit \u25b8 Undo brings it back while the app is open."):
-            self.run(roster.delete_platoon, d["id"])
+            self.run(platoon_service.delete_platoon, d["id"])
 
 
 __all__ = ["PlatoonPage", "EquipmentPanel"]

@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget
 
-from ..services.roster import AP_RANGE, KINDS, TARGETS
+from ..services.attachments import AP_RANGE, KINDS, TARGETS
 from .widgets import ChoicePicker, NumberSpin
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -142,7 +142,7 @@ def _dice_text(r: dict[str, Any]) -> str:
 
 
 class PlatoonListModel(RowsModel):
-    """The platoons of a campaign (rows of ``roster.list_platoons``)."""
+    """The platoons of a campaign (rows of ``platoons.list_platoons``)."""
 
     COLUMNS = (
         Column("name", "Platoon"),

@@ -146,7 +146,7 @@ def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
         out["sheet_count"] = len(sheets)
         out["sheet_ids"] = sheets
     if with_platoons and c.system == "atomic_africa":
-        from .roster import list_platoons
+        from .platoons import list_platoons
 
         out["platoons"] = list_platoons(c.id)
     return out

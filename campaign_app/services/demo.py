@@ -33,9 +33,10 @@ _BATTLES: list[dict[str, Any]] = [
 
 
 def _create_atomic_africa() -> dict[str, Any]:
+    from .attachments import add_attached, add_equipment
     from .battles import log_battle
     from .campaigns import create_campaign
-    from .roster import add_attached, add_equipment, create_platoon
+    from .platoons import create_platoon
 
     camp = create_campaign(DEMO_CAMPAIGN, "atomic_africa",
                            notes="Sample campaign: the example platoon of the Atomic Africa rules.")

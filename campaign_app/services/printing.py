@@ -144,7 +144,7 @@ def card_rules(campaign: str | int | None) -> Any:
 def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> UnitSheet:
     """The plain data of one platoon's Unit Data Sheet (from the roster's ``platoon_detail``)."""
     from ..printing.unit_sheet import unit_sheet_from_detail
-    from .roster import platoon_detail
+    from .platoons import platoon_detail
 
     return unit_sheet_from_detail(platoon_detail(platoon, campaign))
 
@@ -169,7 +169,7 @@ def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = Fals
     if blank:
         if not platoons:
             return [blank_sheet_data(campaign)]
-        from .roster import platoon_detail
+        from .platoons import platoon_detail
 
         seen: list[str] = []
         for ref in platoons:

@@ -509,10 +509,10 @@ def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fie
 
 def test_selected_unit_none_shows_no_values_of_another_platoon(qtbot, gui_ctx, pid: int) -> None:
     from campaign_app.gui.platoon_page import PlatoonPage
-    from campaign_app.services import roster
+    from campaign_app.services import attachments as attachment_service
 
-    roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2,
-                        notes="MG team")
+    attachment_service.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2,
+                                    notes="MG team")
     other = Platoon.get(Platoon.name == "Red Company").id
     page = PlatoonPage(gui_ctx)
     qtbot.addWidget(page)

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QMessageBox
 from campaign_app.gui.context import AppContext
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.gui.platoon_page import PlatoonPage
-from campaign_app.services import campaigns, roster
+from campaign_app.services import campaigns
+from campaign_app.services import platoons as platoon_service
 from campaign_app.store import close_db, init_db
 from campaign_app.store.models import Platoon, XpChange
 
@@ -28,8 +29,8 @@ def short_timeout(app_paths, fresh_db) -> Iterator[None]:  # type: ignore[no-unt
 @pytest.fixture
 def platoon_id(short_timeout) -> int:  # type: ignore[no-untyped-def]
     campaigns.create_campaign("Congo 1960")
-    return roster.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
-                                 armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
+    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+                                          armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
 
 
 @pytest.fixture
@@ -124,14 +125,14 @@ def test_poll_sees_other_programs_but_not_our_own_writes(qtbot, ctx, platoon_id,
     other.close()
     assert win.watcher.poll() is True and reloads == ["all"]
     assert win.watcher.poll() is False  # our own state is up to date now
-    roster.set_xp(platoon_id, 7)  # our own writes do not count as news
+    platoon_service.set_xp(platoon_id, 7)  # our own writes do not count as news
     assert win.watcher.poll() is False
 
 
 def test_undo_refused_while_busy_keeps_the_step_for_later(qtbot, ctx, platoon_id, app_paths):
     from campaign_app.gui.undo_commands import perform
 
-    perform(ctx, roster.set_xp, platoon_id, 9, reason="test")
+    perform(ctx, platoon_service.set_xp, platoon_id, 9, reason="test")
     assert ctx.undo_stack.index() == 1
     other = other_writer(app_paths)
     other.execute("BEGIN IMMEDIATE")

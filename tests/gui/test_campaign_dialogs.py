@@ -21,7 +21,8 @@ from campaign_app.gui.campaign_page import CampaignPage
 from campaign_app.gui.context import AppContext
 from campaign_app.gui.roster_models import PlatoonListModel
 from campaign_app.rules.experience import Thresholds
-from campaign_app.services import campaigns, roster
+from campaign_app.services import campaigns
+from campaign_app.services import platoons as platoon_service
 from campaign_app.store.models import Campaign, Platoon, Roll
 
 pytestmark = pytest.mark.usefixtures("fresh_db")
@@ -191,7 +192,7 @@ def test_new_platoon_hook_with_typed_dice(qtbot, ctx: AppContext, congo: dict) -
     errors = when_dialog_opens(qtbot, fill)
     new_id = new_platoon(ctx, None, congo["id"], generate=True)
     assert not errors
-    d = roster.platoon_detail(new_id)
+    d = platoon_service.platoon_detail(new_id)
     assert (d["xp"], d["leader"]["xp"], d["leader"]["name"]) == (5, 1, "Sgt. Bello")
     roll = Roll.get(Roll.platoon == new_id)
     assert (roll.faces, roll.source, roll.expression) == ([6, 2], "entered", "2d8")
@@ -211,13 +212,13 @@ def test_new_platoon_hook_roll_for_me(qtbot, ctx: AppContext, congo: dict) -> No
     new_id = new_platoon(ctx, None, congo["id"])
     roll = Roll.get(Roll.platoon == new_id)
     assert roll.source == "app" and all(1 <= f <= 8 for f in roll.faces)
-    d = roster.platoon_detail(new_id)
+    d = platoon_service.platoon_detail(new_id)
     assert d["xp"] == max(roll.faces) - 1 and d["leader"]["xp"] == min(roll.faces) - 1
     assert d["leader"]["name"] == "Lt. Mensah"
 
 
 def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: dict) -> None:
-    roster.create_platoon(congo["id"], "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+    platoon_service.create_platoon(congo["id"], "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
     dialog = NewPlatoonDialog(congo)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -230,8 +231,8 @@ def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: dict) -> Non
 @pytest.fixture
 def cpage(qtbot, ctx: AppContext, congo: dict) -> CampaignPage:
     for i in range(3):
-        roster.create_platoon(congo["id"], f"Platoon {i}", training=8, equipment=8, morale=8, armor=1, xp=i * 4,
-                              leader_name=f"Lt. {i}", leader_xp=i)
+        platoon_service.create_platoon(congo["id"], f"Platoon {i}", training=8, equipment=8, morale=8, armor=1,
+                                       xp=i * 4, leader_name=f"Lt. {i}", leader_xp=i)
     page = CampaignPage(ctx)
     qtbot.addWidget(page)
     page.resize(1000, 800)
@@ -310,9 +311,9 @@ def test_campaign_page_deletes_platoon_and_campaign(qtbot, cpage: CampaignPage, 
 
 
 def test_platoon_list_model_passes_qtmodeltester(qtmodeltester, congo: dict) -> None:
-    roster.create_platoon(congo["id"], "Lonely", training=4, equipment=4, morale=4, armor=1)
+    platoon_service.create_platoon(congo["id"], "Lonely", training=4, equipment=4, morale=4, armor=1)
     model = PlatoonListModel()
-    model.set_rows(roster.list_platoons(congo["id"]))
+    model.set_rows(platoon_service.list_platoons(congo["id"]))
     qtmodeltester.check(model)
     assert model.data(model.index(0, 1)) == "none"
 

@@ -215,11 +215,11 @@ def test_every_dialog_holds(qtbot, gui_ctx, palette):
 @pytest.mark.parametrize("size", [(1024, 700), (1280, 800)], ids=["1024x700", "1280x800"])
 def test_a_long_platoon_name_is_not_cut(qtbot, gui_ctx, size):
     """The page title (the platoon's name) shows in full at 1024×700."""
-    from campaign_app.services import roster
+    from campaign_app.services import platoons as platoon_service
 
     create_demo()
     pid = Platoon.get(Platoon.name == DEMO_PLATOON).id
-    roster.rename_platoon(pid, "2nd Reconnaissance Platoon, Katanga", reason="test")
+    platoon_service.rename_platoon(pid, "2nd Reconnaissance Platoon, Katanga", reason="test")
     win = MainWindow(gui_ctx)
     qtbot.addWidget(win)
     win.resize(*size)

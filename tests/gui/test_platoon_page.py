@@ -12,7 +12,9 @@ from campaign_app.gui.context import AppContext
 from campaign_app.gui.platoon_page import PlatoonPage
 from campaign_app.gui.roster_models import AttachedModel, EquipmentModel, LeaderHistoryModel
 from campaign_app.rules.dice import DIE_SIDES
-from campaign_app.services import roster
+from campaign_app.services import attachments as attachment_service
+from campaign_app.services import leaders as leader_service
+from campaign_app.services import platoons as platoon_service
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttachedUnit, AttributeChange, Equipment, Leader, Roll
 
@@ -25,12 +27,12 @@ def sample_platoon() -> int:
     from campaign_app.store.models import AttributeChange
 
     cid = campaigns.create_campaign("Congo 1960").id
-    pid = roster.create_platoon(cid, "2nd Platoon", training="d10", equipment="d10", morale="d8", armor=2, xp=6,
-                                leader_name="Lt. Okafor", leader_xp=2,
-                                notes="Regular army, tired after recent battles.").id
-    roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
-    roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
-    roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
+    pid = platoon_service.create_platoon(cid, "2nd Platoon", training="d10", equipment="d10", morale="d8", armor=2,
+                                         xp=6, leader_name="Lt. Okafor", leader_xp=2,
+                                         notes="Regular army, tired after recent battles.").id
+    attachment_service.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     with operation("test.setup", "test data"):
         AttributeChange.delete().execute()
     return pid
@@ -54,7 +56,7 @@ def page(qtbot, ctx: AppContext) -> PlatoonPage:
 
 
 def detail(page: PlatoonPage) -> dict:
-    return roster.platoon_detail(page.pid)
+    return platoon_service.platoon_detail(page.pid)
 
 
 def test_shows_the_sheet(page: PlatoonPage) -> None:
@@ -338,7 +340,7 @@ def test_delete_cancelled(qtbot, page: PlatoonPage, monkeypatch) -> None:
 
 
 def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage) -> None:
-    roster.set_xp(page.pid, 16)
+    platoon_service.set_xp(page.pid, 16)
     page.ctx.changed("platoon", page.pid)
     assert page.platoon_track.xp() == 16 and "Legendary" in page.platoon_xp_label.text()
     from campaign_app.services import campaigns
@@ -360,8 +362,8 @@ def test_tab_order_follows_the_sheet(qtbot, page: PlatoonPage) -> None:
 
 
 def test_models_pass_qtmodeltester(qtmodeltester, page: PlatoonPage) -> None:
-    roster.replace_leader(page.pid, "Lt. Diallo", xp=3, how="promoted")
-    roster.add_attached(page.pid, "Battery", "fire_support", support="light")
+    leader_service.replace_leader(page.pid, "Lt. Diallo", xp=3, how="promoted")
+    attachment_service.add_attached(page.pid, "Battery", "fire_support", support="light")
     d = detail(page)
     for model, rows in ((AttachedModel(), d["attached"]), (EquipmentModel(), d["equipment_list"]),
                         (LeaderHistoryModel(), d["former_leaders"])):
@@ -384,16 +386,16 @@ def test_edit_menu_undo_redo_in_the_main_window(qtbot, gui_ctx) -> None:
     page = win.stack.currentWidget()
     assert isinstance(page, PlatoonPage) and page.pid == pid
     qtbot.mouseClick(page.platoon_track, Qt.MouseButton.LeftButton, pos=page.platoon_track.box_rect(9).center())
-    assert roster.platoon_detail(pid)["xp"] == 9
+    assert platoon_service.platoon_detail(pid)["xp"] == 9
     assert win.act_undo.isEnabled() and "XP 6 \u2192 9" in win.act_undo.text()
     assert "Ctrl+Z" in [k.toString() for k in win.act_undo.shortcuts()]
     # (offscreen Qt has no active window, so the shortcut itself cannot fire here; trigger the menu action)
     win.act_undo.trigger()
-    assert roster.platoon_detail(pid)["xp"] == 6
+    assert platoon_service.platoon_detail(pid)["xp"] == 6
     assert page.platoon_track.xp() == 6
     assert "Ctrl+Shift+Z" in [k.toString() for k in win.act_redo.shortcuts()]
     win.act_redo.trigger()
-    assert roster.platoon_detail(pid)["xp"] == 9 and page.platoon_track.xp() == 9
+    assert platoon_service.platoon_detail(pid)["xp"] == 9 and page.platoon_track.xp() == 9
     # the navigator follows a rename made on the page
     page.name_edit.setFocus()
     page.name_edit.selectAll()

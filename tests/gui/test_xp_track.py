@@ -11,7 +11,8 @@ from campaign_app.gui.context import AppContext
 from campaign_app.gui.platoon_page import DEFAULT_REASON, PlatoonPage
 from campaign_app.gui.xp_track import XpTrack
 from campaign_app.rules.experience import Thresholds
-from campaign_app.services import roster
+from campaign_app.services import attachments as attachment_service
+from campaign_app.services import platoons as platoon_service
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Platoon, XpChange
 
@@ -22,12 +23,12 @@ def sample_platoon() -> int:
     from campaign_app.store.models import AttributeChange
 
     cid = campaigns.create_campaign("Congo 1960").id
-    pid = roster.create_platoon(cid, "2nd Platoon", training="d10", equipment="d10", morale="d8", armor=2, xp=6,
-                                leader_name="Lt. Okafor", leader_xp=2,
-                                notes="Regular army, tired after recent battles.").id
-    roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
-    roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
-    roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
+    pid = platoon_service.create_platoon(cid, "2nd Platoon", training="d10", equipment="d10", morale="d8", armor=2,
+                                         xp=6, leader_name="Lt. Okafor", leader_xp=2,
+                                         notes="Regular army, tired after recent battles.").id
+    attachment_service.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     with operation("test.setup", "test data"):
         AttributeChange.delete().execute()
     return pid
@@ -165,9 +166,9 @@ def test_page_keys_on_leader_track_with_typed_reason(qtbot, page: PlatoonPage) -
     rows = list(XpChange.select().order_by(XpChange.id))
     # two steps on one track within a minute: one operation, one XP change of +2
     assert [(r.who, r.delta, r.xp_after, r.reason) for r in rows] == [("leader", 2, 4, "field promotion")]
-    assert roster.platoon_detail(page.pid)["leader"]["xp"] == 4
+    assert platoon_service.platoon_detail(page.pid)["leader"]["xp"] == 4
     assert page.leader_track.hasFocus() and page.leader_track.xp() == 4
     assert page.ctx.undo_stack.count() == 1  # one step on the undo stack for the run
     page.ctx.undo_stack.undo()
-    assert roster.platoon_detail(page.pid)["leader"]["xp"] == 2 and page.leader_track.xp() == 2
+    assert platoon_service.platoon_detail(page.pid)["leader"]["xp"] == 2 and page.leader_track.xp() == 2
     assert XpChange.select().count() == 0

@@ -21,7 +21,7 @@ from campaign_app.rules.dice import SeededDice
 from campaign_app.rules.experience import Thresholds
 from campaign_app.services.battles import history_report, log_battle
 from campaign_app.services.campaigns import create_campaign
-from campaign_app.services.roster import create_platoon
+from campaign_app.services.platoons import create_platoon
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"
@@ -117,7 +117,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
     from pdfgeom import smallest_font
 
     from campaign_app.printing.history_report import wounds_chart
-    from campaign_app.services.roster import replace_leader
+    from campaign_app.services.leaders import replace_leader
 
     _platoon()
     log_battle(PLATOON, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge", opponent="Gendarmes",

@@ -28,7 +28,7 @@ from campaign_app.printing.unit_sheet import (
 from campaign_app.rules.dice import SeededDice
 from campaign_app.services.battles import history_report, log_battle
 from campaign_app.services.campaigns import create_campaign
-from campaign_app.services.roster import create_platoon
+from campaign_app.services.platoons import create_platoon
 
 FLOOR = 7.0
 SAFE = 6.5 * 72 / 25.4

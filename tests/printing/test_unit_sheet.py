@@ -162,7 +162,7 @@ def test_a_d20_has_no_drawing() -> None:
 
 def test_sheet_data_from_the_roster_service(fresh_db) -> None:
     from campaign_app.services.demo import DEMO_PLATOON, create_demo
-    from campaign_app.services.roster import platoon_detail
+    from campaign_app.services.platoons import platoon_detail
 
     create_demo()
     sheet = unit_sheet_from_detail(platoon_detail(DEMO_PLATOON))

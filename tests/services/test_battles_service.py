@@ -576,12 +576,12 @@ def test_leader_wounds_may_not_exceed_the_battle_total(pid: int) -> None:
 
 @pytest.mark.parametrize("who", ["platoon", "leader"])
 def test_undo_refuses_after_hand_xp_edits_even_when_they_net_to_nothing(pid: int, who: str) -> None:
-    from campaign_app.services import roster
+    from campaign_app.services import platoons as platoon_service
 
     battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))  # leader stays: 6 -> 7, 2 -> 3
     xp = platoon(pid).xp if who == "platoon" else Leader.get(Leader.status == "active").xp
-    roster.set_xp(pid, xp + 1, "by hand", who=who)
-    roster.set_xp(pid, xp, "back again", who=who)  # within a minute: the same run, one operation, one row
+    platoon_service.set_xp(pid, xp + 1, "by hand", who=who)
+    platoon_service.set_xp(pid, xp, "back again", who=who)  # within a minute: the same run, one operation, one row
     assert XpChange.select().where(XpChange.battle.is_null()).count() == 1
     before = dump()
     with pytest.raises(ServiceError, match="XP 3 \u2192 3|XP 7 \u2192 7"):
@@ -590,9 +590,9 @@ def test_undo_refuses_after_hand_xp_edits_even_when_they_net_to_nothing(pid: int
 
 
 def test_hand_xp_edits_before_the_battle_do_not_block_its_undo(pid: int) -> None:
-    from campaign_app.services import roster
+    from campaign_app.services import platoons as platoon_service
 
-    roster.set_xp(pid, 7, "by hand")
+    platoon_service.set_xp(pid, 7, "by hand")
     battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     battles.undo_last_battle(pid)
     assert platoon(pid).xp == 7 and Battle.select().count() == 0
@@ -653,12 +653,12 @@ def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
     """A leader who joined before the first battle joined "at the start", not on the day he was typed in;
     one replaced in a battle joined and left in that battle; one replaced by hand joined after the last
     battle fought."""
-    from campaign_app.services import roster
+    from campaign_app.services import leaders as leader_service
 
     battles.log_battle(pid, wounds=2, leader_wounds=0, date="1960-07-14", dice=TypedDice([[2], [12, 12]]))
     battles.log_battle(pid, wounds=0, leader_wounds=0, date="1960-08-02", dice=TypedDice([[1, 1], [5, 5]]),
                        replacement_name="Lt. Bello")
-    roster.replace_leader(pid, "Lt. Hand", xp=1)
+    leader_service.replace_leader(pid, "Lt. Hand", xp=1)
     roll = battles.leaders_roll(pid)
     assert [(r["name"], r["joined"], r["left"]) for r in roll] == [
         ("Lt. Okafor", "at the start", "battle 2 (1960-08-02)"),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from campaign_app.services import attachments as attachment_service
 from campaign_app.services import campaigns as cs
-from campaign_app.services import roster
+from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.store import journal
 from campaign_app.store.models import Campaign, Leader, Platoon, Roll
@@ -92,10 +93,10 @@ def test_set_house_rules_and_clear_period() -> None:
 
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
-    roster.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
-    assert roster.platoon_detail("P")["level"] == "Regular"
+    platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
+    assert platoon_service.platoon_detail("P")["level"] == "Regular"
     cs.set_campaign("C", thresholds="1,7,9,16")
-    assert roster.platoon_detail("P")["level"] == "Green"
+    assert platoon_service.platoon_detail("P")["level"] == "Green"
 
 
 def test_archive_unarchive_and_list() -> None:
@@ -119,17 +120,17 @@ def test_delete_campaign_and_put_it_back() -> None:
     from campaign_app.rules.dice import TypedDice
 
     cid = cs.create_campaign("C", period=4).id
-    gen = roster.create_platoon("C", "P1", training="d8", equipment="d8", morale="d8", armor=1,
-                                leader_name="Lt. A", dice=TypedDice([[3, 8]]))
-    roster.add_attached(gen.id, "Mortar", "fire_support", support="light")
-    roster.create_platoon("C", "P2", training="d6", equipment="d6", morale="d6", armor=2)
-    before = roster.platoon_detail(gen.id)
+    gen = platoon_service.create_platoon("C", "P1", training="d8", equipment="d8", morale="d8", armor=1,
+                                         leader_name="Lt. A", dice=TypedDice([[3, 8]]))
+    attachment_service.add_attached(gen.id, "Mortar", "fire_support", support="light")
+    platoon_service.create_platoon("C", "P2", training="d6", equipment="d6", morale="d6", armor=2)
+    before = platoon_service.platoon_detail(gen.id)
     edit = cs.delete_campaign("C")
     assert edit.summary["platoons"] == 2
     assert Campaign.select().count() == 0 and Platoon.select().count() == 0 and Roll.select().count() == 0
     journal.undo(edit.operation_id)
     assert Campaign.get_by_id(cid).name == "C"
-    assert roster.platoon_detail(gen.id) == before
+    assert platoon_service.platoon_detail(gen.id) == before
     assert Leader.select().count() == 1 and Roll.select().count() == 1
     journal.redo(edit.operation_id)
     assert Campaign.select().count() == 0
@@ -137,7 +138,7 @@ def test_delete_campaign_and_put_it_back() -> None:
 
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
-    roster.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
+    platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
     with pytest.raises(ServiceError, match="would also remove platoon 1 .from “Create platoon P”, operation 2."):
         journal.undo(edit.operation_id)
     assert Platoon.select().count() == 1

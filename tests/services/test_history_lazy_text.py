@@ -4,7 +4,8 @@ view's battles carry every key of a roll; the order of the timeline is unchanged
 from __future__ import annotations
 
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles, roster
+from campaign_app.services import battles
+from campaign_app.services import platoons as platoon_service
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign, Leader, Platoon
 
@@ -23,7 +24,7 @@ def _platoon() -> int:
                            outcome=battles.OUTCOMES[i % 3], replacement_name=f"Lt. {i}")
     newest = battles.find_battle(p.id)
     battles.edit_battle_text(newest.id, scenario="Renamed", reason="typo")
-    roster.set_xp(p.id, 4, reason="house rule")
+    platoon_service.set_xp(p.id, 4, reason="house rule")
     return p.id
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from campaign_app import fileio
 from campaign_app.errors import ServiceError
-from campaign_app.services import campaigns, roster, sologear
+from campaign_app.services import campaigns, sologear
+from campaign_app.services import platoons as platoon_service
 from campaign_app.store.models import Campaign, Platoon
 
 
@@ -19,7 +20,7 @@ def test_names_refuse_nul_control_characters_and_line_breaks(bad: str):
         campaigns.create_campaign(bad, "atomic_africa")
     campaigns.create_campaign("Good", "atomic_africa")
     with pytest.raises(ServiceError, match="must not contain"):
-        roster.create_platoon("Good", bad, training=10, equipment=10, morale=8, armor=2)
+        platoon_service.create_platoon("Good", bad, training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="must not contain"):
         sologear.create_sheet("Solo", bad, 30)
     assert [c.name for c in Campaign.select()] == ["Good"]
@@ -43,11 +44,11 @@ def test_sologear_notes_are_limited():
 
 def test_reason_is_limited_and_one_clean_text():
     campaigns.create_campaign("C", "atomic_africa")
-    roster.create_platoon("C", "P", training=10, equipment=10, morale=8, armor=2)
+    platoon_service.create_platoon("C", "P", training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="too long"):
-        roster.set_xp("P", 3, reason="r" * 501)
+        platoon_service.set_xp("P", 3, reason="r" * 501)
     with pytest.raises(ServiceError, match="NUL"):
-        roster.set_xp("P", 3, reason="a\x00")
+        platoon_service.set_xp("P", 3, reason="a\x00")
     assert Platoon.get(Platoon.name == "P").xp == 0
 
 

@@ -9,8 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign_app.rules.dice import SeededDice, TypedDice
+from campaign_app.services import attachments as attachment_service
 from campaign_app.services import campaigns as cs
-from campaign_app.services import roster
+from campaign_app.services import leaders as leader_service
+from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.store import journal
 from campaign_app.store.journal import operation
@@ -33,12 +35,12 @@ def camp() -> int:
 
 @pytest.fixture
 def pid(camp: int) -> int:
-    return roster.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
-                                 armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
+    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+                                          armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
 
 
 def test_platoon_detail_shape(pid: int) -> None:
-    d = roster.platoon_detail(pid)
+    d = platoon_service.platoon_detail(pid)
     for key, value in {"name": "2nd Platoon", "campaign": "Congo 1960", "training": "d10", "equipment": "d10",
                        "morale": "d8", "armor": 2, "xp": 6, "level": "Regular", "cards": 10}.items():
         assert d[key] == value, key
@@ -52,11 +54,11 @@ def test_platoon_detail_shape(pid: int) -> None:
 
 
 def test_platoon_without_leader_draws_only_its_own_cards(camp: int) -> None:
-    e = roster.create_platoon(camp, "Lonely", training=4, equipment=4, morale=4, armor=1, xp=4)
-    d = roster.platoon_detail(e.id)
+    e = platoon_service.create_platoon(camp, "Lonely", training=4, equipment=4, morale=4, armor=1, xp=4)
+    d = platoon_service.platoon_detail(e.id)
     assert d["leader"] is None and d["cards"] == 6
     with pytest.raises(ServiceError, match="has no leader"):
-        roster.set_xp(e.id, 3, who="leader")
+        platoon_service.set_xp(e.id, 3, who="leader")
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -75,30 +77,30 @@ def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> 
             "leader_name": "Sgt. B", "leader_xp": 0, **kwargs}
     name = args.pop("name")
     with pytest.raises(ServiceError, match=message):
-        roster.create_platoon("Congo 1960", name, **args)
+        platoon_service.create_platoon("Congo 1960", name, **args)
     assert Platoon.select().count() == 1 and Leader.select().count() == 1
 
 
 def test_same_name_in_another_campaign_is_fine(pid: int) -> None:
     cs.create_campaign("Other")
-    roster.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+    platoon_service.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(ServiceError, match="more than one platoon"):
-        roster.platoon_detail("2nd Platoon")
-    assert roster.platoon_detail("2nd Platoon", campaign="Other")["campaign"] == "Other"
+        platoon_service.platoon_detail("2nd Platoon")
+    assert platoon_service.platoon_detail("2nd Platoon", campaign="Other")["campaign"] == "Other"
 
 
 def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
     with pytest.raises(NotFound, match="no platoon named 'Ghost'"):
-        roster.set_xp("Ghost", 3)
+        platoon_service.set_xp("Ghost", 3)
     cs.create_campaign("Gears", "sologear")
     with pytest.raises(ServiceError, match="Sologear campaign"):
-        roster.create_platoon("Gears", "P", training=8, equipment=8, morale=8, armor=1)
+        platoon_service.create_platoon("Gears", "P", training=8, equipment=8, morale=8, armor=1)
 
 
 def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
-    e = roster.create_platoon(camp, "3rd Platoon", training="d8", equipment="d6", morale="d8", armor=1,
-                              leader_name="Lt. Mbeki", dice=TypedDice([[8, 3]]))
-    d = roster.platoon_detail(e.id)
+    e = platoon_service.create_platoon(camp, "3rd Platoon", training="d8", equipment="d6", morale="d8", armor=1,
+                                       leader_name="Lt. Mbeki", dice=TypedDice([[8, 3]]))
+    d = platoon_service.platoon_detail(e.id)
     assert d["xp"] == 7 and d["leader"]["xp"] == 2
     roll = Roll.get(Roll.platoon == e.id)
     assert roll.faces == [8, 3] and roll.expression == "2d10" and roll.source == "entered"
@@ -109,51 +111,51 @@ def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
 
 def test_force_generation_follows_the_period(camp: int) -> None:
     cs.set_campaign(camp, period=1)
-    e = roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, dice=SeededDice(5))
+    e = platoon_service.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, dice=SeededDice(5))
     roll = Roll.get(Roll.platoon == e.id)
     assert roll.expression == "2d4"
     assert all(1 <= f <= 4 for f in roll.faces)
     low, high = sorted(f - 1 for f in roll.faces)
-    d = roster.platoon_detail(e.id)
+    d = platoon_service.platoon_detail(e.id)
     assert (d["leader"]["xp"], d["xp"]) == (low, high)
     # no leader name given: a name from the RULES §4 charts, never a placeholder that reads like a person
-    assert d["leader"]["name"].startswith("Lt. ") and d["leader"]["name"] != roster.DEFAULT_LEADER_NAME
+    assert d["leader"]["name"].startswith("Lt. ") and d["leader"]["name"] != "New leader"
 
 
 def test_force_generation_bad_faces_writes_nothing(camp: int) -> None:
     with pytest.raises(ServiceError, match="11 is not a face of a d10"):
-        roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, dice=TypedDice([[3, 11]]))
+        platoon_service.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, dice=TypedDice([[3, 11]]))
     with pytest.raises(ServiceError, match="do not give platoon or leader XP"):
-        roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, xp=3, dice=SeededDice(1))
+        platoon_service.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, xp=3, dice=SeededDice(1))
     assert Platoon.select().count() == 0 and Roll.select().count() == 0
 
 
 def test_create_undo_redo_keeps_ids_and_roll(camp: int) -> None:
-    e = roster.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, leader_name="L",
-                              dice=SeededDice(3))
-    before = roster.platoon_detail(e.id)
+    e = platoon_service.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, leader_name="L",
+                                       dice=SeededDice(3))
+    before = platoon_service.platoon_detail(e.id)
     journal.undo(e.operation_id)
     assert Platoon.select().count() == 0 and Roll.select().count() == 0 and Leader.select().count() == 0
     journal.redo(e.operation_id)
-    assert roster.platoon_detail(e.id) == before
+    assert platoon_service.platoon_detail(e.id) == before
     assert Roll.select().count() == 1
 
 
 def test_set_platoon_logs_each_change(pid: int) -> None:
-    e = roster.set_platoon(pid, training="d8", morale=12, armor=3, notes="tired", reason="bad winter")
+    e = platoon_service.set_platoon(pid, training="d8", morale=12, armor=3, notes="tired", reason="bad winter")
     assert e.summary["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
     rows = {(a.field, a.old_value, a.new_value, a.reason) for a in AttributeChange.select()}
     assert rows == {("training", "d10", "d8", "bad winter"), ("morale", "d8", "d12", "bad winter"),
                     ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
-    d = roster.platoon_detail(pid)
+    d = platoon_service.platoon_detail(pid)
     assert (d["training"], d["morale"], d["armor"], d["notes"]) == ("d8", "d12", 3, "tired")
     journal.undo(e.operation_id)
-    d = roster.platoon_detail(pid)
+    d = platoon_service.platoon_detail(pid)
     assert (d["training"], d["morale"], d["armor"], d["notes"]) == ("d10", "d8", 2, "")
     assert AttributeChange.select().count() == 0
     journal.redo(e.operation_id)
-    assert roster.platoon_detail(pid)["training"] == "d8" and AttributeChange.select().count() == 4
-    unchanged = roster.set_platoon(pid, training="d8")
+    assert platoon_service.platoon_detail(pid)["training"] == "d8" and AttributeChange.select().count() == 4
+    unchanged = platoon_service.set_platoon(pid, training="d8")
     assert not unchanged.changed and AttributeChange.select().count() == 4
 
 
@@ -164,112 +166,113 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
 ])
 def test_set_platoon_refuses(pid: int, kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
-        roster.set_platoon(pid, morale="d4", **kwargs)
-    assert roster.platoon_detail(pid)["morale"] == "d8"
+        platoon_service.set_platoon(pid, morale="d4", **kwargs)
+    assert platoon_service.platoon_detail(pid)["morale"] == "d8"
     assert AttributeChange.select().count() == 0
 
 
 def test_rename_platoon(pid: int, camp: int) -> None:
-    roster.create_platoon(camp, "Other", training=8, equipment=8, morale=8, armor=1)
+    platoon_service.create_platoon(camp, "Other", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(ServiceError, match="already has a platoon named 'other'"):
-        roster.rename_platoon(pid, "other")
-    e = roster.rename_platoon(pid, "Second")
-    assert roster.platoon_detail(pid)["name"] == "Second"
+        platoon_service.rename_platoon(pid, "other")
+    e = platoon_service.rename_platoon(pid, "Second")
+    assert platoon_service.platoon_detail(pid)["name"] == "Second"
     assert AttributeChange.get().field == "name"
     journal.undo(e.operation_id)
-    assert roster.platoon_detail(pid)["name"] == "2nd Platoon"
+    assert platoon_service.platoon_detail(pid)["name"] == "2nd Platoon"
 
 
 def test_set_xp_platoon_and_leader(pid: int) -> None:
-    e = roster.set_xp(pid, 9, reason="house rule")
+    e = platoon_service.set_xp(pid, 9, reason="house rule")
     assert e.summary == {"id": pid, "who": "platoon", "old": 6, "new": 9, "reason": "house rule"}
     x = XpChange.get()
     assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id) == ("platoon", 3, 9, "house rule", None)
-    d = roster.platoon_detail(pid)
+    d = platoon_service.platoon_detail(pid)
     assert d["level"] == "Veteran" and d["cards"] == 2 * 4 + 2 * 2
-    e2 = roster.set_xp(pid, 4, reason="promotion in the field", who="leader")
+    e2 = platoon_service.set_xp(pid, 4, reason="promotion in the field", who="leader")
     x2 = XpChange.get(XpChange.who == "leader")
     assert (x2.delta, x2.xp_after, x2.leader_id) == (2, 4, d["leader"]["id"])
-    assert roster.platoon_detail(pid)["leader"]["level"] == "Regular"
-    assert [h["xp_after"] for h in roster.xp_history(pid)] == [9, 4]
+    assert platoon_service.platoon_detail(pid)["leader"]["level"] == "Regular"
+    assert [h["xp_after"] for h in platoon_service.xp_history(pid)] == [9, 4]
     journal.undo(e2.operation_id)
     journal.undo(e.operation_id)
-    d = roster.platoon_detail(pid)
+    d = platoon_service.platoon_detail(pid)
     assert (d["xp"], d["leader"]["xp"]) == (6, 2) and XpChange.select().count() == 0
     with pytest.raises(ServiceError, match="0 to 32, not 33"):
-        roster.set_xp(pid, 33)
-    assert not roster.set_xp(pid, 6).changed and XpChange.select().count() == 0
+        platoon_service.set_xp(pid, 33)
+    assert not platoon_service.set_xp(pid, 6).changed and XpChange.select().count() == 0
 
 
 def test_undo_refuses_when_changed_since(pid: int) -> None:
-    e = roster.set_xp(pid, 9)
+    e = platoon_service.set_xp(pid, 9)
     with operation("test.setup", "test data"):
         Platoon.update(xp=12).where(Platoon.id == pid).execute()  # e.g. a battle logged outside the undo stack
     with pytest.raises(ServiceError, match="“test data” .operation 4. changed the same data later; undo that first"):
         journal.undo(e.operation_id)
-    assert roster.platoon_detail(pid)["xp"] == 12 and XpChange.select().count() == 1
+    assert platoon_service.platoon_detail(pid)["xp"] == 12 and XpChange.select().count() == 1
 
 
 def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
-    old_id = roster.platoon_detail(pid)["leader"]["id"]
-    e = roster.replace_leader(pid, "Lt. Diallo", xp=3, how="casualty")
-    d = roster.platoon_detail(pid)
+    old_id = platoon_service.platoon_detail(pid)["leader"]["id"]
+    e = leader_service.replace_leader(pid, "Lt. Diallo", xp=3, how="casualty")
+    d = platoon_service.platoon_detail(pid)
     assert d["leader"]["name"] == "Lt. Diallo" and d["leader"]["xp"] == 3
     (former,) = d["former_leaders"]
     assert (former["id"], former["status"], former["how"]) == (old_id, "casualty", "casualty")
     assert former["left_at"] is not None and former["left_battle"] is None
-    e2 = roster.replace_leader(pid, "Capt. Roux", rank="Captain", dice=TypedDice([[7, 9]]), how="promoted")
-    d = roster.platoon_detail(pid)
+    e2 = leader_service.replace_leader(pid, "Capt. Roux", rank="Captain", dice=TypedDice([[7, 9]]), how="promoted")
+    d = platoon_service.platoon_detail(pid)
     assert d["leader"]["xp"] == 6 and d["leader"]["rank"] == "Captain"
     assert [f["name"] for f in d["former_leaders"]] == ["Lt. Okafor", "Lt. Diallo"]
     roll = Roll.get(Roll.leader == d["leader"]["id"])
     assert roll.expression == "2d10" and roll.total == 6 and e2.summary["roll"]["faces"] == [7, 9]
     journal.undo(e2.operation_id)
     journal.undo(e.operation_id)
-    d = roster.platoon_detail(pid)
+    d = platoon_service.platoon_detail(pid)
     assert d["leader"]["id"] == old_id and d["former_leaders"] == []
     assert Leader.select().count() == 1 and Roll.select().count() == 0
     journal.redo(e.operation_id)
     journal.redo(e2.operation_id)
-    assert roster.platoon_detail(pid)["leader"]["name"] == "Capt. Roux"
+    assert platoon_service.platoon_detail(pid)["leader"]["name"] == "Capt. Roux"
 
 
 def test_replace_leader_refusals(pid: int) -> None:
     with pytest.raises(ServiceError, match="not both or neither"):
-        roster.replace_leader(pid, "X")
+        leader_service.replace_leader(pid, "X")
     with pytest.raises(ServiceError, match="how the leader left"):
-        roster.replace_leader(pid, "X", xp=1, how="eaten")
+        leader_service.replace_leader(pid, "X", xp=1, how="eaten")
     with pytest.raises(ServiceError, match="5 is not a face of a d4"):
         cs.set_campaign("Congo 1960", period=1)
-        roster.replace_leader(pid, "X", dice=TypedDice([[5, 1]]))
+        leader_service.replace_leader(pid, "X", dice=TypedDice([[5, 1]]))
     assert Leader.select().count() == 1
 
 
 def test_set_leader_name_and_rank(pid: int) -> None:
-    e = roster.set_leader(pid, name="Lt. O. Okafor", rank="Captain")
-    d = roster.platoon_detail(pid)
+    e = leader_service.set_leader(pid, name="Lt. O. Okafor", rank="Captain")
+    d = platoon_service.platoon_detail(pid)
     assert (d["leader"]["name"], d["leader"]["rank"]) == ("Lt. O. Okafor", "Captain")
     assert {a.field for a in AttributeChange.select()} == {"leader.name", "leader.rank"}
     journal.undo(e.operation_id)
-    assert roster.platoon_detail(pid)["leader"]["name"] == "Lt. Okafor"
+    assert platoon_service.platoon_detail(pid)["leader"]["name"] == "Lt. Okafor"
 
 
 def test_attached_units(pid: int) -> None:
-    team = roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
-    roster.add_attached(pid, "Ferret", "vehicle", training=8, equipment=8, morale=8, armor=4)
-    roster.add_attached(pid, "Battery", "fire_support", support="medium")
-    d = roster.platoon_detail(pid)
+    team = attachment_service.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8",
+                                           armor=2)
+    attachment_service.add_attached(pid, "Ferret", "vehicle", training=8, equipment=8, morale=8, armor=4)
+    attachment_service.add_attached(pid, "Battery", "fire_support", support="medium")
+    d = platoon_service.platoon_detail(pid)
     assert [(a["name"], a["kind"]) for a in d["attached"]] == [
         ("Weapons team", "team"), ("Ferret", "vehicle"), ("Battery", "fire_support")]
     assert d["attached"][0]["training"] == "d8" and d["attached"][1]["armor_class"] == "vehicle"
     assert d["attached"][2]["support"] == "medium" and d["attached"][2]["training"] is None
     assert d["cards_with_fire_support"] == d["cards"] - 1
-    e = roster.edit_attached(team.id, equipment="d6", reason="lost the MG ammo")
-    assert roster.find_attached(pid, "weapons team").equipment == 6
+    e = attachment_service.edit_attached(team.id, equipment="d6", reason="lost the MG ammo")
+    assert attachment_service.find_attached(pid, "weapons team").equipment == 6
     assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
     journal.undo(e.operation_id)
-    assert roster.find_attached(pid, "Weapons team").equipment == 10
-    conv = roster.edit_attached(team.id, kind="fire_support", support="light")
+    assert attachment_service.find_attached(pid, "Weapons team").equipment == 10
+    conv = attachment_service.edit_attached(team.id, kind="fire_support", support="light")
     a = AttachedUnit.get_by_id(team.id)
     assert (a.kind, a.training, a.armor, a.support) == ("fire_support", None, None, "light")
     journal.undo(conv.operation_id)
@@ -291,44 +294,44 @@ def test_attached_units(pid: int) -> None:
 def test_attached_refusals(pid: int, kwargs: dict, message: str) -> None:
     kind = kwargs.pop("kind")
     with pytest.raises(ServiceError, match=message):
-        roster.add_attached(pid, "X", kind, **kwargs)
+        attachment_service.add_attached(pid, "X", kind, **kwargs)
     assert AttachedUnit.select().count() == 0 and AttributeChange.select().count() == 0
 
 
 def test_attached_duplicate_name(pid: int) -> None:
-    roster.add_attached(pid, "Battery", "fire_support", support="heavy")
+    attachment_service.add_attached(pid, "Battery", "fire_support", support="heavy")
     with pytest.raises(ServiceError, match="already has an attached unit named"):
-        roster.add_attached(pid, "battery", "fire_support", support="light")
+        attachment_service.add_attached(pid, "battery", "fire_support", support="light")
 
 
 def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
-    team = roster.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
-    roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
-    before = roster.platoon_detail(pid)
+    team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
+    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    before = platoon_service.platoon_detail(pid)
     assert before["attached"][0]["equipment_list"][0]["name"] == "Medium machine gun"
-    e = roster.remove_attached(team.id)
+    e = attachment_service.remove_attached(team.id)
     assert AttachedUnit.select().count() == 0 and Equipment.select().count() == 0
     journal.undo(e.operation_id)
-    assert roster.platoon_detail(pid) == before
+    assert platoon_service.platoon_detail(pid) == before
     journal.redo(e.operation_id)
-    assert roster.platoon_detail(pid)["attached"] == []
+    assert platoon_service.platoon_detail(pid)["attached"] == []
 
 
 def test_equipment_rows(pid: int) -> None:
-    e = roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
+    e = attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     assert e.summary["ap_vs"] == "point"
-    roster.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
-    d = roster.platoon_detail(pid)
+    attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
+    d = platoon_service.platoon_detail(pid)
     assert [(x["name"], x["targets"], x["ap"], x["ap_vs"]) for x in d["equipment_list"]] == [
         ("Recoilless rifle", "point", -2, "point"), ("Flamer", "both", -1, "dispersed")]
-    ed = roster.edit_equipment(e.id, ap=None)
+    ed = attachment_service.edit_equipment(e.id, ap=None)
     assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
     journal.undo(ed.operation_id)
     assert Equipment.get_by_id(e.id).ap == -2
-    rm = roster.remove_equipment(roster.find_equipment(pid, "flamer").id)
-    assert [x["name"] for x in roster.platoon_detail(pid)["equipment_list"]] == ["Recoilless rifle"]
+    rm = attachment_service.remove_equipment(attachment_service.find_equipment(pid, "flamer").id)
+    assert [x["name"] for x in platoon_service.platoon_detail(pid)["equipment_list"]] == ["Recoilless rifle"]
     journal.undo(rm.operation_id)
-    assert len(roster.platoon_detail(pid)["equipment_list"]) == 2
+    assert len(platoon_service.platoon_detail(pid)["equipment_list"]) == 2
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -341,15 +344,15 @@ def test_equipment_rows(pid: int) -> None:
 ])
 def test_equipment_refusals(pid: int, kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
-        roster.add_equipment(pid, "Gun", **kwargs)
+        attachment_service.add_equipment(pid, "Gun", **kwargs)
     assert Equipment.select().count() == 0
 
 
 def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
-    other = roster.create_platoon(camp, "Enemy", training=6, equipment=6, morale=6, armor=1).id
-    roster.add_attached(pid, "Team", "team", training=8, equipment=8, morale=8, armor=1)
-    roster.add_equipment(pid, "Mortar", targets="dispersed")
-    roster.set_xp(pid, 7, reason="x")
+    other = platoon_service.create_platoon(camp, "Enemy", training=6, equipment=6, morale=6, armor=1).id
+    attachment_service.add_attached(pid, "Team", "team", training=8, equipment=8, morale=8, armor=1)
+    attachment_service.add_equipment(pid, "Mortar", targets="dispersed")
+    platoon_service.set_xp(pid, 7, reason="x")
     with operation("test.setup", "test data"):
         battle = Battle.create(platoon=pid, number=1, date=dt.date(2024, 1, 1), platoon_xp_before=6,
                                platoon_xp_after=7)
@@ -359,13 +362,13 @@ def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
     with operation("test.setup", "test data"):
         Roll.create(platoon=pid, battle=battle, purpose="recovery", expression="1d8", faces=[3], total=3,
                     source="app")
-    before = roster.platoon_detail(pid)
-    e = roster.delete_platoon(pid)
+    before = platoon_service.platoon_detail(pid)
+    e = platoon_service.delete_platoon(pid)
     assert Platoon.get_or_none(Platoon.id == pid) is None
     assert Battle.get_by_id(their.id).opponent_platoon_id is None
     assert Roll.select().count() == 0 and XpChange.select().count() == 0
     journal.undo(e.operation_id)
-    assert roster.platoon_detail(pid) == before
+    assert platoon_service.platoon_detail(pid) == before
     assert Battle.get_by_id(their.id).opponent_platoon_id == pid
     assert Battle.get_by_id(battle.id).number == 1 and Roll.select().count() == 1
     journal.redo(e.operation_id)
@@ -373,21 +376,21 @@ def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
 
 
 def test_list_platoons(pid: int, camp: int) -> None:
-    roster.create_platoon(camp, "1st Platoon", training=6, equipment=6, morale=6, armor=1, xp=0)
+    platoon_service.create_platoon(camp, "1st Platoon", training=6, equipment=6, morale=6, armor=1, xp=0)
     cs.create_campaign("Other")
-    roster.create_platoon("Other", "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
-    rows = roster.list_platoons("Congo 1960")
+    platoon_service.create_platoon("Other", "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
+    rows = platoon_service.list_platoons("Congo 1960")
     assert [r["name"] for r in rows] == ["1st Platoon", "2nd Platoon"]
     assert rows[1]["leader"] == "Lt. Okafor" and rows[1]["cards"] == 10 and rows[0]["level"] == "Untested"
-    assert len(roster.list_platoons()) == 3
-    assert roster.list_platoons("Other")[0]["level"] == "Legendary"
+    assert len(platoon_service.list_platoons()) == 3
+    assert platoon_service.list_platoons("Other")[0]["level"] == "Legendary"
 
 
 def test_demo_platoon_detail_matches_the_issue_example() -> None:
     from campaign_app.services.demo import DEMO_PLATOON, create_demo
 
     create_demo()
-    d = roster.platoon_detail(DEMO_PLATOON)
+    d = platoon_service.platoon_detail(DEMO_PLATOON)
     assert (d["xp"], d["level"], d["cards"], d["leader"]["level"]) == (6, "Regular", 10, "Green")
     assert d["attached"][0]["equipment_list"][0]["targets"] == "dispersed"
     assert d["equipment_list"][0]["ap"] == -2
@@ -416,33 +419,35 @@ def test_undo_in_reverse_restores_everything_and_redo_replays(pid: int, ops: lis
         units = [a.id for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
         try:
             if op == "xp":
-                edit = roster.set_xp(pid, n, reason=f"r{n}")
+                edit = platoon_service.set_xp(pid, n, reason=f"r{n}")
             elif op == "leader_xp":
-                edit = roster.set_xp(pid, n, who="leader")
+                edit = platoon_service.set_xp(pid, n, who="leader")
             elif op == "dice":
-                edit = roster.set_platoon(pid, training=4 + 2 * (n % 5), morale=12 - 2 * (n % 5), reason="x")
+                edit = platoon_service.set_platoon(pid, training=4 + 2 * (n % 5), morale=12 - 2 * (n % 5), reason="x")
             elif op == "armor":
-                edit = roster.set_platoon(pid, armor=n)
+                edit = platoon_service.set_platoon(pid, armor=n)
             elif op == "rename":
-                edit = roster.rename_platoon(pid, f"Platoon {n}")
+                edit = platoon_service.rename_platoon(pid, f"Platoon {n}")
             elif op == "attach":
-                edit = roster.add_attached(pid, f"Unit {n}", ("team", "vehicle", "fire_support")[n % 3],
-                                           **({"support": "light"} if n % 3 == 2 else
-                                              {"training": 8, "equipment": 8, "morale": 8, "armor": 1 + n % 3}))
+                edit = attachment_service.add_attached(pid, f"Unit {n}", ("team", "vehicle", "fire_support")[n % 3],
+                                                       **({"support": "light"} if n % 3 == 2 else
+                                                          {"training": 8, "equipment": 8, "morale": 8,
+                                                           "armor": 1 + n % 3}))
             elif op == "detach":
-                edit = roster.remove_attached(units[n % len(units)]) if units else None
+                edit = attachment_service.remove_attached(units[n % len(units)]) if units else None
             elif op == "weapon":
-                edit = roster.add_equipment(pid, f"Gun {n}", targets="point", ap=-(n % 4) or None)
+                edit = attachment_service.add_equipment(pid, f"Gun {n}", targets="point", ap=-(n % 4) or None)
             elif op == "unit_weapon":
-                edit = roster.add_equipment(pid, f"MG {n}", attached=units[n % len(units)]) if units else None
+                edit = (attachment_service.add_equipment(pid, f"MG {n}", attached=units[n % len(units)]) if units
+                        else None)
             elif op == "edit_unit":
-                edit = roster.edit_attached(units[n % len(units)], kind="fire_support", support="heavy") \
+                edit = attachment_service.edit_attached(units[n % len(units)], kind="fire_support", support="heavy") \
                     if units else None
             elif op == "leader":
-                edit = roster.replace_leader(pid, f"Lt. {n}", dice=TypedDice([[1 + n % 10]]),
-                                             how=("casualty", "promoted", "replaced")[n % 3])
+                edit = leader_service.replace_leader(pid, f"Lt. {n}", dice=TypedDice([[1 + n % 10]]),
+                                                     how=("casualty", "promoted", "replaced")[n % 3])
             else:
-                edit = roster.delete_platoon(pid)
+                edit = platoon_service.delete_platoon(pid)
         except ServiceError:
             edit = None  # refused (e.g. XP 33, a duplicate name, the platoon already deleted): nothing written
         # an edit that changed nothing has no operation; steps on one XP track within a minute share one

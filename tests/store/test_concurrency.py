@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from campaign_app.services.roster import create_platoon
+from campaign_app.services.platoons import create_platoon
 from campaign_app.store import close_db
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign

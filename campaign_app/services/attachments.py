@@ -1,0 +1,302 @@
+"""What a platoon has attached (RULES.md 1.1): attached units (teams, vehicles, off-board fire
+support) and heavy weapons or special equipment, of the platoon or of one attached unit. Each write is one
+journal operation, logged as ``AttributeChange`` rows of the platoon.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..store.models import AttachedUnit, Equipment, Platoon
+from .campaigns import check_name, check_notes
+from .common import NotFound, ServiceError, resolve_platoon
+from .edits import Edit, Recorder
+from .platoons import (
+    UNSET,
+    attached_dict,
+    check_armor_value,
+    check_choice,
+    check_die,
+    die_text,
+    equipment_dict,
+    log_change,
+    shown_value,
+)
+
+KINDS: dict[str, str] = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "off-board fire support"}
+SUPPORT_LEVELS: tuple[str, ...] = ("light", "medium", "heavy")
+TARGETS: dict[str, str] = {"dispersed": "dispersed targets", "point": "point targets", "both": "both"}
+TEAM_MAX_ARMOR = 3
+AP_RANGE = (-10, 10)
+
+
+def _check_ap(value: Any) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        text = value.strip().replace("\u2212", "-")
+        if not text.lstrip("+-").isdigit():
+            raise ServiceError(f"AP value must be a whole number like -2, not {value!r}")
+        value = int(text)
+    lo, hi = AP_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ServiceError(f"AP value must be a whole number from {lo} to {hi}, not {value!r}")
+    return value
+
+
+def find_attached(platoon: str | int | Platoon, unit: str | int) -> AttachedUnit:
+    p = resolve_platoon(platoon)
+    if isinstance(unit, int):
+        found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
+    else:
+        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p)
+                                         & (AttachedUnit.name.collate("NOCASE") == " ".join(unit.split())))
+    if found is None:
+        raise NotFound(f"platoon {p.name!r} has no attached unit {unit!r}")
+    return found
+
+
+def _attached(ref: int | AttachedUnit) -> AttachedUnit:
+    if isinstance(ref, AttachedUnit):
+        return ref
+    found = AttachedUnit.get_or_none(AttachedUnit.id == ref)
+    if found is None:
+        raise NotFound(f"no attached unit with id {ref}")
+    return found
+
+
+def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any,
+                     support: Any) -> dict[str, Any]:
+    check_choice(kind, KINDS, "attached unit kind")
+    if kind == "fire_support":
+        if any(v is not None for v in (training, equipment, morale, armor)):
+            raise ServiceError("off-board fire support has no attribute dice or Armor; give only its support "
+                               "level (light, medium or heavy)")
+        if support is None:
+            raise ServiceError("off-board fire support needs a support level: light, medium or heavy")
+        return {"kind": kind, "training": None, "equipment": None, "morale": None, "armor": None,
+                "support": check_choice(support, SUPPORT_LEVELS, "fire support level")}
+    if support is not None:
+        raise ServiceError(f"a {KINDS[kind]} has no fire support level (that is for off-board fire support)")
+    missing = [n for n, v in (("training", training), ("equipment", equipment), ("morale", morale),
+                              ("armor", armor)) if v is None]
+    if missing:
+        raise ServiceError(f"a {KINDS[kind]} needs its own {', '.join(missing)}")
+    arm = check_armor_value(armor)
+    if kind == "team" and arm > TEAM_MAX_ARMOR:
+        raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
+    return {"kind": kind, "training": check_die(training, "Training"),
+            "equipment": check_die(equipment, "Equipment"), "morale": check_die(morale, "Morale"),
+            "armor": arm, "support": None}
+
+
+def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = None) -> bool:
+    query = AttachedUnit.select(AttachedUnit.id).where((AttachedUnit.platoon == platoon_id)
+                                                       & (AttachedUnit.name.collate("NOCASE") == name))
+    if exclude_id is not None:
+        query = query.where(AttachedUnit.id != exclude_id)
+    return query.exists()
+
+
+def _describe_attached(values: dict[str, Any]) -> str:
+    if values["kind"] == "fire_support":
+        return f"{values['support']} fire support"
+    return (f"{values['kind']} {die_text(values['training'])}/{die_text(values['equipment'])}/"
+            f"{die_text(values['morale'])} Armor {values['armor']}")
+
+
+def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = None, equipment: Any = None,
+                 morale: Any = None, armor: Any = None, support: Any = None, notes: str = "",
+                 campaign: str | int | None = None) -> Edit:
+    """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
+    name = check_name(name, "attached unit")
+    resolve_platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked
+    values = _attached_values(kind, training, equipment, morale, armor, support)
+    rec = Recorder()
+    with rec.operation("attached.add") as op:
+        p = resolve_platoon(platoon, campaign)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: attach {name}")
+        if _attached_name_taken(p.id, name):
+            raise ServiceError(f"platoon {p.name!r} already has an attached unit named {name!r}")
+        last = (AttachedUnit.select(AttachedUnit.position).where(AttachedUnit.platoon == p)
+                .order_by(AttachedUnit.position.desc()).first())
+        a = rec.create(AttachedUnit, platoon=p.id, name=name, notes=check_notes(notes),
+                       position=(last.position + 1) if last else 0, **values)
+        log_change(rec, p, f"attached[{name}]", None, _describe_attached(values))
+        summary = attached_dict(a, [])
+    return Edit("platoon", p.id, f"{p.name}: attached {name} ({KINDS[values['kind']]})",
+                {"platoon_id": p.id, **summary}, rec.changes)
+
+
+def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: str | None = None,
+                  training: Any = UNSET, equipment: Any = UNSET, morale: Any = UNSET, armor: Any = UNSET,
+                  support: Any = UNSET, notes: str | None = None, reason: str = "") -> Edit:
+    """Change an attached unit; the result must be a whole legal unit (a change of kind to fire support
+    drops the dice and Armor; a change to team/vehicle needs them)."""
+    rec = Recorder()
+    with rec.operation("attached.edit") as op:
+        a = _attached(unit)
+        p = Platoon.get_by_id(a.platoon_id)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: edit {a.name}")
+        new_kind = a.kind if kind is None else kind
+        check_choice(new_kind, KINDS, "attached unit kind")
+        if new_kind == "fire_support":
+            merged = {"training": None, "equipment": None, "morale": None, "armor": None,
+                      "support": a.support if support is UNSET else support}
+            if any(v is not UNSET and v is not None for v in (training, equipment, morale, armor)):
+                raise ServiceError("off-board fire support has no attribute dice or Armor")
+        else:
+            merged = {"training": a.training if training is UNSET else training,
+                      "equipment": a.equipment if equipment is UNSET else equipment,
+                      "morale": a.morale if morale is UNSET else morale,
+                      "armor": a.armor if armor is UNSET else armor,
+                      "support": None if support is UNSET else support}
+        values = _attached_values(new_kind, merged["training"], merged["equipment"], merged["morale"],
+                                  merged["armor"], merged["support"])
+        label = a.name
+        if name is not None:
+            values["name"] = check_name(name, "attached unit")
+            if _attached_name_taken(p.id, values["name"], exclude_id=a.id):
+                raise ServiceError(f"platoon {p.name!r} already has an attached unit named {values['name']!r}")
+        if notes is not None:
+            values["notes"] = check_notes(notes)
+        changed = rec.update(a, **values)
+        for field, (old, new) in changed.items():
+            log_change(rec, p, f"attached[{label}].{field}", shown_value(field, old), shown_value(field, new), reason)
+        summary = attached_dict(a, [])
+    text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" for f, (o, n) in changed.items()
+                     if f != "notes")
+    if "notes" in changed:
+        text = f"{text}, notes" if text else "notes"
+    return Edit("platoon", p.id, f"{p.name}: {label}: {text or 'nothing changed'}",
+                {"platoon_id": p.id, **summary, "old": {f: shown_value(f, v[0]) for f, v in changed.items()}},
+                rec.changes)
+
+
+def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit:
+    rec = Recorder()
+    with rec.operation("attached.remove") as op:
+        a = _attached(unit)
+        p = Platoon.get_by_id(a.platoon_id)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: remove {a.name}")
+        values = {"kind": a.kind, "training": a.training, "equipment": a.equipment, "morale": a.morale,
+                  "armor": a.armor, "support": a.support}
+        log_change(rec, p, f"attached[{a.name}]", _describe_attached(values), None, reason)
+        rec.delete(AttachedUnit, a.id)
+    return Edit("platoon", p.id, f"{p.name}: removed {a.name}", {"platoon_id": p.id, "id": a.id, "name": a.name},
+                rec.changes)
+
+
+def _equipment_values(targets: str, ap: Any, ap_vs: Any, name: str) -> dict[str, Any]:
+    check_choice(targets, TARGETS, "targets")
+    ap_value = _check_ap(ap)
+    if ap_value is None:
+        if ap_vs not in (None, ""):
+            raise ServiceError(f"{name}: an AP target type needs an AP value")
+        return {"targets": targets, "ap": None, "ap_vs": None}
+    vs = targets if ap_vs in (None, "") else check_choice(ap_vs, TARGETS, "AP applies to")
+    if targets != "both" and vs != targets:
+        raise ServiceError(f"{name} targets only {targets} targets, so its AP cannot apply to {vs} targets")
+    return {"targets": targets, "ap": ap_value, "ap_vs": vs}
+
+
+def _describe_equipment(name: str, v: dict[str, Any]) -> str:
+    text = f"{name} (targets {v['targets']}"
+    if v["ap"] is not None:
+        text += f", AP {v['ap']} vs {v['ap_vs']}"
+    return text + ")"
+
+
+def find_equipment(platoon: str | int, name: str | int, attached: str | int | None = None) -> Equipment:
+    p = resolve_platoon(platoon)
+    owner = (Equipment.platoon == p) if attached is None else (Equipment.attached == find_attached(p, attached))
+    if isinstance(name, int):
+        found = Equipment.get_or_none((Equipment.id == name) & owner)
+    else:
+        found = Equipment.get_or_none(owner & (Equipment.name.collate("NOCASE") == " ".join(name.split())))
+    if found is None:
+        where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
+        raise NotFound(f"{where} has no equipment named {name!r}")
+    return found
+
+
+def add_equipment(platoon: str | int, name: str, *, attached: str | int | None = None, targets: str = "both",
+                  ap: Any = None, ap_vs: Any = None, notes: str = "", campaign: str | int | None = None) -> Edit:
+    """A heavy weapon / special equipment row for the platoon or (``attached``) one of its attached units."""
+    name = check_name(name, "equipment")
+    values = _equipment_values(targets, ap, ap_vs, name)
+    rec = Recorder()
+    with rec.operation("equipment.add") as op:
+        p = resolve_platoon(platoon, campaign)
+        unit = find_attached(p, attached) if attached is not None else None
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: add {name}" + (f" to {unit.name}" if unit else ""))
+        owner = (Equipment.attached == unit) if unit else (Equipment.platoon == p)
+        last = Equipment.select(Equipment.position).where(owner).order_by(Equipment.position.desc()).first()
+        e = rec.create(Equipment, platoon=None if unit else p.id, attached=unit.id if unit else None, name=name,
+                       notes=check_notes(notes), position=(last.position + 1) if last else 0, **values)
+        where = f"attached[{unit.name}]." if unit else ""
+        log_change(rec, p, f"{where}equipment[{name}]", None, _describe_equipment(name, values))
+        summary = equipment_dict(e)
+    return Edit("platoon", p.id, f"{p.name}: added {name}" + (f" to {unit.name}" if unit else ""),
+                {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
+
+
+def _equipment_owner(e: Equipment) -> tuple[Platoon, AttachedUnit | None]:
+    if e.attached_id:
+        unit = AttachedUnit.get_by_id(e.attached_id)
+        return Platoon.get_by_id(unit.platoon_id), unit
+    return Platoon.get_by_id(e.platoon_id), None
+
+
+def _equipment(ref: int | Equipment) -> Equipment:
+    if isinstance(ref, Equipment):
+        return ref
+    found = Equipment.get_or_none(Equipment.id == ref)
+    if found is None:
+        raise NotFound(f"no equipment with id {ref}")
+    return found
+
+
+def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: str | None = None,
+                   ap: Any = UNSET, ap_vs: Any = UNSET, notes: str | None = None, reason: str = "") -> Edit:
+    rec = Recorder()
+    with rec.operation("equipment.edit") as op:
+        e = _equipment(item)
+        p, unit = _equipment_owner(e)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: edit {e.name}" + (f" of {unit.name}" if unit else ""))
+        new_name = e.name if name is None else check_name(name, "equipment")
+        new_ap = e.ap if ap is UNSET else ap
+        new_vs = (e.ap_vs if ap is UNSET else None) if ap_vs is UNSET else ap_vs
+        values = _equipment_values(e.targets if targets is None else targets, new_ap, new_vs, new_name)
+        values["name"] = new_name
+        if notes is not None:
+            values["notes"] = check_notes(notes)
+        label = e.name
+        changed = rec.update(e, **values)
+        where = f"attached[{unit.name}]." if unit else ""
+        for field, (old, new) in changed.items():
+            log_change(rec, p, f"{where}equipment[{label}].{field}", old, new, reason)
+        summary = equipment_dict(e)
+    text = ", ".join(f"{f} {o} \u2192 {n}" for f, (o, n) in changed.items()) or "nothing changed"
+    return Edit("platoon", p.id, f"{p.name}: {label}: {text}",
+                {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
+
+
+def remove_equipment(item: int | Equipment, reason: str = "") -> Edit:
+    rec = Recorder()
+    with rec.operation("equipment.remove") as op:
+        e = _equipment(item)
+        p, unit = _equipment_owner(e)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: remove {e.name}" + (f" from {unit.name}" if unit else ""))
+        where = f"attached[{unit.name}]." if unit else ""
+        log_change(rec, p, f"{where}equipment[{e.name}]",
+             _describe_equipment(e.name, {"targets": e.targets, "ap": e.ap, "ap_vs": e.ap_vs}), None, reason)
+        rec.delete(Equipment, e.id)
+    return Edit("platoon", p.id, f"{p.name}: removed {e.name}" + (f" from {unit.name}" if unit else ""),
+                {"platoon_id": p.id, "id": e.id, "name": e.name}, rec.changes)

@@ -1,0 +1,441 @@
+"""Platoons (RULES.md 1.1, 1.3): creating one (with force generation), reading it, its dice, Armor, notes
+and XP track, renaming and deleting it; the checks and the change log the roster's other modules share.
+
+Every write is one journal operation (one transaction), refuses an illegal value with a :class:`ServiceError`
+naming the problem (nothing written), and returns an :class:`~.edits.Edit`; ``services.journal.undo`` reverts
+it and ``redo`` puts it back exactly (same ids, no new dice). Every change of a platoon's name, dice, Armor or
+notes is an ``AttributeChange`` row; every XP change an ``XpChange`` row; force generation rolls are ``Roll``
+rows linked to the platoon.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.aftermath import roll_force
+from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
+from ..rules.experience import (
+    ARMOR_CLASSES,
+    ATTRIBUTES,
+    RulesError,
+    Thresholds,
+    attribute_word,
+    check_armor,
+    check_xp,
+    level_name,
+    level_rank,
+    orders_cards_for_xp,
+)
+from ..store.models import AttachedUnit, AttributeChange, Battle, Campaign, Equipment, Leader, Platoon, XpChange
+from .campaigns import check_name, check_notes
+from .common import (
+    ServiceError,
+    check_reason,
+    find_campaign,
+    resolve_platoon,
+    roll_to_dict,
+    store_rolls,
+    suggested_leader_name,
+    thresholds_of,
+)
+from .edits import Edit, Recorder, combine
+
+LEADER_EXITS: dict[str, str] = {"casualty": "casualty", "promoted": "promoted", "replaced": "replaced by hand"}
+DEFAULT_RANK = "Lieutenant"
+UNSET: Any = object()
+
+
+def check_die(value: Any, what: str) -> int:
+    """``"d10"``/``10`` -> 10; anything but d4..d12 is refused naming ``what``."""
+    try:
+        return parse_die(value)
+    except DiceError as exc:
+        raise ServiceError(f"{what}: {exc}") from None
+
+
+def check_armor_value(value: Any, what: str = "Armor") -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    try:
+        return check_armor(value)
+    except RulesError:
+        raise ServiceError(f"{what} must be 1 to 5, not {value!r}") from None
+
+
+def check_xp_value(value: Any, what: str) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    try:
+        return check_xp(value, what)
+    except RulesError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def check_choice(value: Any, choices: Any, what: str) -> str:
+    if value not in choices:
+        raise ServiceError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
+def check_all_dice_used(dice: Any) -> None:
+    """Typed dice must match the rolls asked for exactly: extra faces are a mistake, not ignored."""
+    if isinstance(dice, TypedDice):
+        dice.check_all_used()
+
+
+def die_text(sides: int | None) -> str | None:
+    return None if sides is None else f"d{sides}"
+
+
+def current_leader(p: Platoon) -> Leader | None:
+    return (Leader.select().where((Leader.platoon == p) & (Leader.status == "active"))
+            .order_by(Leader.id.desc()).first())
+
+
+def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = None) -> bool:
+    query = Platoon.select(Platoon.id).where((Platoon.campaign == campaign_id)
+                                             & (Platoon.name.collate("NOCASE") == name))
+    if exclude_id is not None:
+        query = query.where(Platoon.id != exclude_id)
+    return query.exists()
+
+
+def platoon_name_problem(campaign_id: int, name: str, exclude_id: int | None = None) -> str | None:
+    """Why ``name`` cannot name a platoon of the campaign, or ``None`` (for forms that check as the user
+    types)."""
+    try:
+        name = check_name(name, "platoon")
+    except ServiceError as exc:
+        return str(exc)
+    if _platoon_name_taken(campaign_id, name, exclude_id):
+        return f"this campaign already has a platoon named {name!r}"
+    return None
+
+
+def log_change(rec: Recorder, p: Platoon, field: str, old: Any, new: Any, reason: str = "") -> None:
+    rec.create(AttributeChange, platoon=p.id, field=field, old_value=None if old is None else str(old),
+               new_value=None if new is None else str(new), reason=check_reason(reason))
+
+
+def shown_value(field: str, value: Any) -> Any:
+    if field in ATTRIBUTES:
+        return die_text(value)
+    return value
+
+
+def _leader_dict(ld: Leader, thresholds: Any, battle_numbers: dict[int, int]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": ld.id, "name": ld.name, "rank": ld.rank, "xp": ld.xp, "level": level_name(ld.xp, thresholds),
+        "level_rank": level_rank(ld.xp, thresholds), "xp_at_join": ld.xp_at_join,
+        "joined_at": ld.joined_at.isoformat(sep=" ") if ld.joined_at else None,
+        "joined_battle": battle_numbers.get(ld.joined_battle_id) if ld.joined_battle_id else None,
+        "notes": ld.notes,
+    }
+    if ld.status != "active":
+        out.update(status=ld.status, how=LEADER_EXITS[ld.status],
+                   left_at=ld.left_at.isoformat(sep=" ") if ld.left_at else None,
+                   left_battle=battle_numbers.get(ld.left_battle_id) if ld.left_battle_id else None,
+                   left_battle_id=ld.left_battle_id)
+    return out
+
+
+def equipment_dict(e: Equipment) -> dict[str, Any]:
+    return {"id": e.id, "name": e.name, "targets": e.targets, "ap": e.ap, "ap_vs": e.ap_vs, "notes": e.notes}
+
+
+def attached_dict(a: AttachedUnit, equipment: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": a.id, "name": a.name, "kind": a.kind}
+    if a.kind == "fire_support":
+        out.update(training=None, equipment=None, morale=None, armor=None, armor_class=None, support=a.support)
+    else:
+        out.update(training=die_text(a.training), equipment=die_text(a.equipment), morale=die_text(a.morale),
+                   armor=a.armor, armor_class=ARMOR_CLASSES[a.armor], support=None)
+    out.update(notes=a.notes, equipment_list=equipment)
+    return out
+
+
+def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) -> dict[str, Any]:
+    """Everything the platoon page, the Unit Data Sheet and ``platoon show --json`` show, as plain data.
+
+    Keys: id, name, campaign, campaign_id, period, thresholds, training/equipment/morale ("d10"), words
+    (level words), armor, armor_class, xp, level, level_rank, cards (orders cards per turn),
+    cards_with_fire_support (when fire support is attached), notes, leader (or None), former_leaders,
+    attached (each with its equipment_list), equipment_list, battles (count).
+    """
+    p = resolve_platoon(ref, campaign)
+    c = Campaign.get_by_id(p.campaign_id)
+    t = thresholds_of(c)
+    leaders = list(Leader.select().where(Leader.platoon == p).order_by(Leader.joined_at, Leader.id))
+    battle_ids = {i for ld in leaders for i in (ld.joined_battle_id, ld.left_battle_id) if i}
+    battle_numbers = {b.id: b.number for b in
+                      Battle.select(Battle.id, Battle.number).where(Battle.id.in_(list(battle_ids)))} \
+        if battle_ids else {}
+    active = [ld for ld in leaders if ld.status == "active"]
+    current = active[-1] if active else None
+    former = sorted((ld for ld in leaders if ld.status != "active"),
+                    key=lambda ld: (ld.left_at or ld.joined_at, ld.id))
+    attached = list(AttachedUnit.select().where(AttachedUnit.platoon == p)
+                    .order_by(AttachedUnit.position, AttachedUnit.id))
+    att_ids = [a.id for a in attached]
+    own: list[dict[str, Any]] = []
+    by_unit: dict[int, list[dict[str, Any]]] = {i: [] for i in att_ids}
+    eq_query = Equipment.select().where((Equipment.platoon == p) | Equipment.attached.in_(att_ids)) \
+        if att_ids else Equipment.select().where(Equipment.platoon == p)
+    for e in eq_query.order_by(Equipment.position, Equipment.id):
+        (own if e.platoon_id else by_unit[e.attached_id]).append(equipment_dict(e))
+    leader_xp = current.xp if current else None
+    cards = orders_cards_for_xp(p.xp, leader_xp, thresholds=t)
+    has_support = any(a.kind == "fire_support" for a in attached)
+    return {
+        "id": p.id, "name": p.name, "campaign": c.name, "campaign_id": c.id, "period": c.period,
+        "replacement_dice": c.replacement_dice,
+        "thresholds": list(t.as_tuple()),
+        "training": die_text(p.training), "equipment": die_text(p.equipment), "morale": die_text(p.morale),
+        "words": {a: attribute_word(a, getattr(p, a)) for a in ATTRIBUTES},
+        "armor": p.armor, "armor_class": ARMOR_CLASSES[p.armor],
+        "xp": p.xp, "level": level_name(p.xp, t), "level_rank": level_rank(p.xp, t),
+        "cards": cards,
+        "cards_with_fire_support": orders_cards_for_xp(p.xp, leader_xp, True, t) if has_support else None,
+        "notes": p.notes,
+        "leader": _leader_dict(current, t, battle_numbers) if current else None,
+        "former_leaders": [_leader_dict(ld, t, battle_numbers) for ld in former],
+        "attached": [attached_dict(a, by_unit[a.id]) for a in attached],
+        "equipment_list": own,
+        "battles": Battle.select().where(Battle.platoon == p).count(),
+    }
+
+
+def list_platoons(campaign: str | int | None = None) -> list[dict[str, Any]]:
+    """One summary row per platoon (of one campaign, or of all Atomic Africa campaigns), by name."""
+    query = (Platoon.select(Platoon.id, Platoon.name, Platoon.campaign, Platoon.training, Platoon.equipment,
+                            Platoon.morale, Platoon.armor, Platoon.xp, Campaign.name, Campaign.threshold_green,
+                            Campaign.threshold_regular, Campaign.threshold_veteran, Campaign.threshold_legendary)
+             .join(Campaign).order_by(Campaign.name, Platoon.name))
+    if campaign is not None:
+        query = query.where(Platoon.campaign == find_campaign(campaign))
+    platoons = list(query.tuples())
+    leaders: dict[int, tuple[str, int]] = {}
+    if platoons:
+        leader_query = Leader.select(Leader.platoon, Leader.name, Leader.xp).where(Leader.status == "active")
+        if campaign is not None:
+            leader_query = leader_query.where(Leader.platoon.in_([row[0] for row in platoons]))
+        for platoon_id, name, xp in leader_query.order_by(Leader.id).tuples():
+            leaders[platoon_id] = (name, xp)
+    rows = []
+    thresholds: dict[int, Thresholds] = {}
+    for pid, name, cid, training, equipment, morale, armor, xp, cname, g, r, v, leg in platoons:
+        t = thresholds.get(cid) or thresholds.setdefault(cid, Thresholds(g, r, v, leg))
+        leader = leaders.get(pid)
+        lxp = leader[1] if leader else None
+        rows.append({
+            "id": pid, "name": name, "campaign": cname, "campaign_id": cid,
+            "training": die_text(training), "equipment": die_text(equipment), "morale": die_text(morale),
+            "armor": armor, "xp": xp, "level": level_name(xp, t),
+            "leader": leader[0] if leader else None, "leader_xp": lxp,
+            "leader_level": level_name(lxp, t) if lxp is not None else None,
+            "cards": orders_cards_for_xp(xp, lxp, thresholds=t),
+        })
+    return rows
+
+
+def xp_history(ref: str | int, who: str | None = None) -> list[dict[str, Any]]:
+    """The XP change rows of a platoon (newest last); ``who`` = "platoon"/"leader" to filter."""
+    p = resolve_platoon(ref)
+    query = XpChange.select().where(XpChange.platoon == p).order_by(XpChange.id)
+    if who is not None:
+        query = query.where(XpChange.who == who)
+    return [{"id": x.id, "who": x.who, "leader_id": x.leader_id, "delta": x.delta, "xp_after": x.xp_after,
+             "reason": x.reason, "battle_id": x.battle_id,
+             "created_at": x.created_at.isoformat(sep=" ")} for x in query]
+
+
+def attribute_history(ref: str | int) -> list[dict[str, Any]]:
+    p = resolve_platoon(ref)
+    return [{"id": a.id, "field": a.field, "old": a.old_value, "new": a.new_value, "reason": a.reason,
+             "battle_id": a.battle_id, "created_at": a.created_at.isoformat(sep=" ")}
+            for a in AttributeChange.select().where(AttributeChange.platoon == p).order_by(AttributeChange.id)]
+
+
+def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: Any, morale: Any, armor: Any,
+                   xp: Any = None, leader_name: str | None = None, leader_rank: str = DEFAULT_RANK,
+                   leader_xp: Any = None, notes: str = "", dice: DiceSource | None = None) -> Edit:
+    """A new platoon in an Atomic Africa campaign, by hand (``xp``, ``leader_xp``) or with force generation
+    (``dice``: RULES 1.3, two dice of the period's type; the lower -1 to the leader, the higher -1 to the
+    platoon; the roll is kept). A leader is created when ``leader_name`` is given or the force is
+    generated."""
+    name = check_name(name, "platoon")
+    dice_values = {a: check_die(v, a.capitalize()) for a, v in
+                   (("training", training), ("equipment", equipment), ("morale", morale))}
+    armor = check_armor_value(armor)
+    if dice is not None and (xp is not None or leader_xp is not None):
+        raise ServiceError("force generation rolls the XP: do not give platoon or leader XP as well")
+    if dice is None:
+        xp = check_xp_value(0 if xp is None else xp, "platoon XP")
+        if leader_xp is not None:
+            leader_xp = check_xp_value(leader_xp, "leader XP")
+            if leader_name is None:
+                raise ServiceError("leader XP given, but no leader name")
+    if leader_name is not None:
+        leader_name = check_name(leader_name, "leader")
+    elif dice is not None:
+        leader_name = suggested_leader_name(campaign, name)
+    rank = (leader_rank or DEFAULT_RANK).strip() or DEFAULT_RANK
+    rec = Recorder()
+    with rec.operation("platoon.create") as op:
+        c = find_campaign(campaign)
+        if c.system != "atomic_africa":
+            raise ServiceError(f"campaign {c.name!r} is a Sologear campaign; platoons belong to Atomic Africa "
+                               "campaigns")
+        if _platoon_name_taken(c.id, name):
+            raise ServiceError(f"campaign {c.name!r} already has a platoon named {name!r}")
+        force = None
+        if dice is not None:
+            try:
+                force = roll_force(c.period, dice)
+                check_all_dice_used(dice)
+            except (DiceError, RulesError) as exc:
+                raise ServiceError(str(exc)) from None
+            xp, leader_xp = force.platoon_xp, force.leader_xp
+        p = rec.create(Platoon, campaign=c.id, name=name, armor=armor, xp=xp, notes=check_notes(notes), **dice_values)
+        op.target(campaign=c.id, platoon=p.id)
+        rec.label(f"Create platoon {name}" + (" by force generation" if force else ""))
+        leader = None
+        if leader_name is not None:
+            lxp = leader_xp or 0
+            leader = rec.create(Leader, platoon=p.id, name=leader_name, rank=rank, xp=lxp, xp_at_join=lxp)
+        roll = None
+        if force is not None:
+            (roll,) = store_rolls([force.record], platoon=p.id, leader=leader.id if leader else None)
+        summary = platoon_detail(p)
+        if roll is not None:
+            summary["roll"] = roll_to_dict(roll)
+    how = " by force generation" if force else ""
+    return Edit("platoon", p.id, f"created platoon {name!r}{how}", summary, rec.changes)
+
+
+def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None, reason: str = "") -> Edit:
+    new_name = check_name(new_name, "platoon")
+    rec = Recorder()
+    with rec.operation("platoon.rename") as op:
+        p = resolve_platoon(ref, campaign)
+        old = p.name
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"Rename platoon {old} \u2192 {new_name}")
+        if _platoon_name_taken(p.campaign_id, new_name, exclude_id=p.id):
+            c = Campaign.get_by_id(p.campaign_id)
+            raise ServiceError(f"campaign {c.name!r} already has a platoon named {new_name!r}")
+        if rec.update(p, name=new_name):
+            log_change(rec, p, "name", old, new_name, reason)
+    return Edit("platoon", p.id, f"renamed platoon {old!r} to {new_name!r}",
+                {"id": p.id, "old": old, "new": new_name}, rec.changes)
+
+
+def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, morale: Any = None,
+                armor: Any = None, notes: str | None = None, reason: str = "",
+                campaign: str | int | None = None) -> Edit:
+    """Change dice, Armor and/or notes; each changed field is logged with ``reason``."""
+    values: dict[str, Any] = {}
+    for attr, value in (("training", training), ("equipment", equipment), ("morale", morale)):
+        if value is not None:
+            values[attr] = check_die(value, attr.capitalize())
+    if armor is not None:
+        values["armor"] = check_armor_value(armor)
+    if notes is not None:
+        values["notes"] = check_notes(notes)
+    rec = Recorder()
+    with rec.operation("platoon.set") as op:
+        p = resolve_platoon(ref, campaign)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        changed = rec.update(p, **values)
+        for field, (old, new) in changed.items():
+            log_change(rec, p, field, shown_value(field, old), shown_value(field, new), reason)
+        rec.label(f"{p.name}: " + (", ".join(f"{f.capitalize()} {shown_value(f, o)} \u2192 {shown_value(f, n)}"
+                                             if f != "notes" else "edit the notes" for f, (o, n) in changed.items())
+                                   or "no change"))
+    text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" if f != "notes" else "notes"
+                     for f, (o, n) in changed.items()) or "nothing changed"
+    return Edit("platoon", p.id, f"{p.name}: {text}",
+                {"id": p.id, "old": {f: shown_value(f, v[0]) for f, v in changed.items()},
+                 "new": {f: shown_value(f, v[1]) for f, v in changed.items()}}, rec.changes)
+
+
+def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
+           campaign: str | int | None = None) -> Edit:
+    """Set the platoon's (``who="platoon"``) or its current leader's (``who="leader"``) XP, stored as an
+    XP change row with ``reason``."""
+    check_choice(who, ("platoon", "leader"), "whose XP")
+    xp = check_xp_value(xp, f"{who} XP")
+    rec = Recorder()
+    p = resolve_platoon(ref, campaign)
+    leader = current_leader(p) if who == "leader" else None
+    # a run of steps on one XP track within a minute is one operation (and one XP change row)
+    key = f"xp:{p.id}:{who}:{leader.id if leader else ''}"
+    with rec.operation("xp.set", merge_key=key) as op:
+        p = resolve_platoon(p.id)
+        target: Platoon | Leader
+        if who == "leader":
+            leader = current_leader(p)
+            if leader is None:
+                raise ServiceError(f"platoon {p.name!r} has no leader")
+            target = leader
+        else:
+            target = p
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        old = target.xp
+        start = old
+        if old != xp:
+            rec.update(target, xp=xp)
+            earlier = XpChange.get_or_none(XpChange.id.in_(op.inserted("xp_change"))) if op.merged else None
+            if earlier is not None:
+                start = earlier.xp_after - earlier.delta
+                rec.update(earlier, delta=xp - start, xp_after=xp, reason=check_reason(reason) or earlier.reason)
+            else:
+                rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
+                           xp_after=xp, reason=check_reason(reason))
+        whose = "Platoon" if who == "platoon" else f"Leader {target.name}"
+        op.label = f"{p.name}: {whose} XP {start} \u2192 {xp}"
+    label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
+    msg = f"{label}: XP {old} \u2192 {xp}" if old != xp else f"{label}: XP stays {xp}"
+    return Edit("platoon", p.id, msg, {"id": p.id, "who": who, "old": old, "new": xp, "reason": reason},
+                rec.changes)
+
+
+def update_platoon(ref: str | int, *, name: str | None = None, training: Any = None, equipment: Any = None,
+                   morale: Any = None, armor: Any = None, notes: str | None = None, xp: Any = None,
+                   leader_xp: Any = None, reason: str = "", campaign: str | int | None = None) -> Edit:
+    """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
+    rec = Recorder()
+    with rec.operation("platoon.set") as op:
+        p = resolve_platoon(ref, campaign)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        edits = []
+        if name is not None:
+            edits.append(rename_platoon(p.id, name, reason=reason))
+        edits.append(set_platoon(p.id, training=training, equipment=equipment, morale=morale, armor=armor,
+                                 notes=notes, reason=reason))
+        if xp is not None:
+            edits.append(set_xp(p.id, xp, reason=reason))
+        if leader_xp is not None:
+            edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
+        detail = platoon_detail(p.id)
+        op.label = f"{p.name}: " + ("; ".join(e.message.split(": ", 1)[-1] for e in edits if e.summary.get("new")
+                                              or e.summary.get("old") is not None and e.message) or "no change")
+    return combine("platoon", p.id, edits, op, detail)
+
+
+def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit:
+    """Delete a platoon with its leaders, battles, attached units, equipment, XP/attribute history and rolls
+    (undo puts every row back)."""
+    rec = Recorder()
+    with rec.operation("platoon.delete") as op:
+        p = resolve_platoon(ref, campaign)
+        name, campaign_id = p.name, p.campaign_id
+        op.target(campaign=campaign_id, platoon=p.id)
+        rec.label(f"Delete platoon {name}")
+        rec.delete(Platoon, p.id)
+    return Edit("platoon", p.id, f"deleted platoon {name!r}", {"id": p.id, "name": name,
+                                                               "campaign_id": campaign_id}, rec.changes)
+
+
+def platoon_id(ref: str | int, campaign: str | int | None = None) -> int:
+    return resolve_platoon(ref, campaign).id
