@@ -81,7 +81,8 @@ def _gui_open_platoon(paths: dict[str, Path], runs: int) -> dict[str, float]:
 def _writes(path: Path, runs: int) -> tuple[float, float]:
     from campaign_app.rules.dice import SeededDice
     from campaign_app.services import battles
-    from campaign_app.services import sologear as sg
+    from campaign_app.services import sologear_play as play_service
+    from campaign_app.services import sologear_sheet as sheet_service
     from campaign_app.store import close_db, init_db
     from campaign_app.store.models import Platoon
 
@@ -97,13 +98,13 @@ def _writes(path: Path, runs: int) -> tuple[float, float]:
     t_log = median_ms(log, runs)
     turns: list[float] = []
     for i in range(runs):  # a fresh 5-turn Sologear campaign each time; its first turn is timed
-        sheet = sg.create_sheet(f"Bench Sologear {path.stat().st_size}-{i}", "Janne", 250).id
-        sg.add_force(sheet, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
-        sg.add_force(sheet, "enemy", "2nd Company", base_power=400, skill="veteran", loyalty="firm")
-        sg.roll_length(sheet, SeededDice(i))
+        sheet = sheet_service.create_sheet(f"Bench Sologear {path.stat().st_size}-{i}", "Janne", 250).id
+        sheet_service.add_force(sheet, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
+        sheet_service.add_force(sheet, "enemy", "2nd Company", base_power=400, skill="veteran", loyalty="firm")
+        play_service.roll_length(sheet, SeededDice(i))
         start = time.perf_counter()
-        sg.play_turn(sheet, "dec", dice=SeededDice(100 + i))
-        sg.record_turn(sheet, 1, gear_damaged=False)  # the Gear's state at the end of the turn
+        play_service.play_turn(sheet, "dec", dice=SeededDice(100 + i))
+        play_service.record_turn(sheet, 1, gear_damaged=False)  # the Gear's state at the end of the turn
         turns.append(1000 * (time.perf_counter() - start))
     close_db()
     return t_log, statistics.median(turns)

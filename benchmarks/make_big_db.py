@@ -25,7 +25,8 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
     from campaign_app.services import attachments as attachment_service
     from campaign_app.services import battles, campaigns
     from campaign_app.services import platoons as platoon_service
-    from campaign_app.services import sologear as sg
+    from campaign_app.services import sologear_play as play_service
+    from campaign_app.services import sologear_sheet as sheet_service
     from campaign_app.store import close_db, init_db
     from campaign_app.store.database import db
 
@@ -62,12 +63,13 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
             print(f"\r{i + 1}/{platoons} platoons, {done}/{total} battles, {rate:.0f} battles/s, "
                   f"about {left:.0f} s left   ", end="", file=sys.stderr, flush=True)
     with db.atomic():
-        sheet = sg.create_sheet("Big Sologear", "Janne", 250, date="TN1932", area="Badlands hill",
-                                gear_name="Hunter", player_unit="Janne's Regiment", player_affiliation="Northern",
-                                enemy_unit="Johnboy's Company", enemy_affiliation="Southern")
-        sg.add_force(sheet.id, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
-        sg.add_force(sheet.id, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
-        sg.roll_length(sheet.id, TypedDice([[5]]))
+        sheet = sheet_service.create_sheet("Big Sologear", "Janne", 250, date="TN1932", area="Badlands hill",
+                                           gear_name="Hunter", player_unit="Janne's Regiment",
+                                           player_affiliation="Northern", enemy_unit="Johnboy's Company",
+                                           enemy_affiliation="Southern")
+        sheet_service.add_force(sheet.id, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
+        sheet_service.add_force(sheet.id, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+        play_service.roll_length(sheet.id, TypedDice([[5]]))
     close_db()
     spent = time.perf_counter() - start
     if not quiet:

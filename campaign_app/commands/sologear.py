@@ -11,6 +11,7 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..lazyimport import lazy_module
 from ..rules import sologear as sg
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
@@ -23,10 +24,8 @@ TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat
 END_DICE_HELP = "--dice: the D66 as two d6 (tens,units, e.g. 1,4), then the reward/punishment roll if noticed."
 
 
-def _svc() -> Any:
-    from ..services import sologear
-
-    return sologear
+sheet_service = lazy_module("campaign_app.services.sologear_sheet")
+play_service = lazy_module("campaign_app.services.sologear_play")
 
 
 def _flag(value: str | None, what: str) -> bool | None:
@@ -126,7 +125,7 @@ def end_text(r: dict[str, Any]) -> str:
 
 def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().create_sheet(
+    edit = sheet_service.create_sheet(
         args.name, args.pilot, args.gear_tv, date=args.date, area=args.area, gear_name=args.gear_name,
         player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
         enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
@@ -141,7 +140,7 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
                                              "enemy_affiliation", "notes") if getattr(args, k) is not None}
     if not fields:
         raise CliError("nothing to change: give at least one field")
-    return _emit_edit(args, _svc().update_sheet(args.campaign, **fields))
+    return _emit_edit(args, sheet_service.update_sheet(args.campaign, **fields))
 
 
 def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
@@ -149,16 +148,16 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
     variable = _flag(args.variable_tables, "--variable-tables")
     ferocious = _flag(args.ferocious, "--ferocious")
     if variable is None and ferocious is None and args.reward_dice is None:
-        data = _svc().sheet_data(args.campaign)["options"]
+        data = sheet_service.sheet_data(args.campaign)["options"]
         return emit(args, data)
-    return _emit_edit(args, _svc().set_options(args.campaign, variable_tables=variable, ferocious=ferocious,
-                                               reward_dice=args.reward_dice))
+    return _emit_edit(args, sheet_service.set_options(args.campaign, variable_tables=variable, ferocious=ferocious,
+                                                      reward_dice=args.reward_dice))
 
 
 def _cmd_force_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().add_force(args.campaign, args.side, args.name, base_power=args.base, company_tv=args.company_tv,
-                            skill=args.skill, loyalty=args.loyalty)
+    edit = sheet_service.add_force(args.campaign, args.side, args.name, base_power=args.base,
+                                   company_tv=args.company_tv, skill=args.skill, loyalty=args.loyalty)
     return _emit_edit(args, edit)
 
 
@@ -169,7 +168,7 @@ def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
                                 ("loyalty", args.loyalty)) if v is not None}
     if not fields:
         raise CliError("nothing to change: give at least one field")
-    return _emit_edit(args, _svc().update_force(_force_id(args.id), sheet=args.campaign, **fields))
+    return _emit_edit(args, sheet_service.update_force(_force_id(args.id), sheet=args.campaign, **fields))
 
 
 def _force_id(text: str) -> int:
@@ -180,56 +179,56 @@ def _force_id(text: str) -> int:
 
 def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, _svc().remove_force(_force_id(args.id), sheet=args.campaign))
+    return _emit_edit(args, sheet_service.remove_force(_force_id(args.id), sheet=args.campaign))
 
 
 def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    data = _svc().sheet_data(args.campaign)
+    data = sheet_service.sheet_data(args.campaign)
     out = {"forces": data["forces"], "totals": data["totals"], "odds": data["odds"]}
     return emit(args, out, lambda: sheet_text(data))
 
 
 def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().roll_length(args.campaign, dice_source(args))
+    edit = play_service.roll_length(args.campaign, dice_source(args))
     return _emit_edit(args, edit)
 
 
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
+    edit = play_service.play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
     return emit(args, edit.summary, lambda: turn_text(edit.summary))
 
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().record_turn(args.campaign, args.turn, glory=args.glory, enemy_tv=args.enemy_tv,
-                              bunkers=args.bunkers, gear_damaged=args.gear_damaged, short_ammo=args.short_ammo,
-                              pilot_dead=args.pilot_dead, pilot_captured=args.pilot_captured, notes=args.notes)
+    edit = play_service.record_turn(args.campaign, args.turn, glory=args.glory, enemy_tv=args.enemy_tv,
+                                    bunkers=args.bunkers, gear_damaged=args.gear_damaged, short_ammo=args.short_ammo,
+                                    pilot_dead=args.pilot_dead, pilot_captured=args.pilot_captured, notes=args.notes)
     return _emit_edit(args, edit)
 
 
 def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().end_campaign(args.campaign, dice_source(args))
+    edit = play_service.end_campaign(args.campaign, dice_source(args))
     return emit(args, edit.summary, lambda: end_text(edit.summary))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, _svc().undo_last(args.campaign))
+    return _emit_edit(args, play_service.undo_last(args.campaign))
 
 
 def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    data = _svc().sheet_data(args.campaign)
+    data = sheet_service.sheet_data(args.campaign)
     return emit(args, data, lambda: sheet_text(data))
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    entries = _svc().history(args.campaign)
+    entries = sheet_service.history(args.campaign)
     return emit(args, entries, lambda: "\n".join(("  " if e["kind"] == "roll" else "") + e["text"]
                                                  for e in entries))
 

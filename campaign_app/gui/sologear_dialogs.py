@@ -38,7 +38,8 @@ from PySide6.QtWidgets import (
 from ..rules import sologear as sg
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source
 from ..rules.experience import RulesError
-from ..services import sologear as svc
+from ..services import sologear_play as play_service
+from ..services import sologear_sheet as sheet_service
 from ..services.common import ServiceError
 from ..services.edits import Edit
 from .context import AppContext
@@ -132,7 +133,8 @@ class NewSologearDialog(QDialog):
             return
         try:
             edit = perform(
-                self.ctx, svc.create_sheet, self.name_edit.text(), self.pilot_edit.text(), self.gear_tv_spin.value(),
+                self.ctx, sheet_service.create_sheet, self.name_edit.text(), self.pilot_edit.text(),
+                self.gear_tv_spin.value(),
                 date=self.date_edit.text(), area=self.area_edit.text(), gear_name=self.gear_name_edit.text(),
                 player_unit=self.player_unit_edit.text(), player_affiliation=self.player_aff_edit.text(),
                 enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
@@ -349,10 +351,10 @@ class LengthDialog(_StepDialog):
         layout.addWidget(self.steps, 1)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
-        self.steps.start(lambda: svc.length_procedure(sheet_id))
+        self.steps.start(lambda: play_service.length_procedure(sheet_id))
 
     def _call(self) -> Edit:
-        return perform(self.ctx, svc.roll_length, self.sheet_id, self.steps.dice())
+        return perform(self.ctx, play_service.roll_length, self.sheet_id, self.steps.dice())
 
 
 class PlayTurnDialog(_StepDialog):
@@ -361,8 +363,8 @@ class PlayTurnDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "Play turn", parent)
-        self.info = svc.next_turn(sheet_id)
-        data = svc.sheet_data(sheet_id)
+        self.info = sheet_service.next_turn(sheet_id)
+        data = sheet_service.sheet_data(sheet_id)
         self.setWindowTitle(f"Play turn {self.info['number']} – {data['name']}")
         head = QLabel(self)
         head.setWordWrap(True)
@@ -445,7 +447,7 @@ class PlayTurnDialog(_StepDialog):
     def start(self) -> None:
         action, posture = self.action, self.posture
         try:
-            svc.turn_procedure(self.sheet_id, action, posture)
+            play_service.turn_procedure(self.sheet_id, action, posture)
         except (ServiceError, RulesError) as exc:
             _show_error(self.error, str(exc))
             return
@@ -453,7 +455,7 @@ class PlayTurnDialog(_StepDialog):
         for w in (self.dec_radio, self.rep_radio, self.fig_radio, self.posture_combo, self.start_button):
             w.setEnabled(False)
         self.steps.setEnabled(True)
-        self.steps.start(lambda: svc.turn_procedure(self.sheet_id, action, posture))
+        self.steps.start(lambda: play_service.turn_procedure(self.sheet_id, action, posture))
 
     def _show_meaning(self) -> None:
         proc = self.steps.proc
@@ -472,7 +474,8 @@ class PlayTurnDialog(_StepDialog):
         self.cell_label.setText("<br>".join(lines) if lines else "")
 
     def _call(self) -> Edit:
-        return perform(self.ctx, svc.play_turn, self.sheet_id, self.action, self.posture, dice=self.steps.dice())
+        return perform(self.ctx, play_service.play_turn, self.sheet_id, self.action, self.posture,
+                       dice=self.steps.dice())
 
 
 class RecordDialog(QDialog):
@@ -485,7 +488,7 @@ class RecordDialog(QDialog):
         self.sheet_id = sheet_id
         self.turn_number = turn_number
         self.edit: Edit | None = None
-        data = svc.sheet_data(sheet_id)
+        data = sheet_service.sheet_data(sheet_id)
         turn = next(t for t in data["turns"] if t["turn"] == turn_number)
         is_last = turn_number == data["turns"][-1]["turn"]
         self.setWindowTitle(f"Record turn {turn_number} – {data['name']}")
@@ -555,7 +558,7 @@ class RecordDialog(QDialog):
             return
         try:
             self.edit = perform(
-                self.ctx, svc.record_turn, self.sheet_id, self.turn_number, glory=self.glory_spin.value(),
+                self.ctx, play_service.record_turn, self.sheet_id, self.turn_number, glory=self.glory_spin.value(),
                 enemy_tv=self.enemy_spin.value(), bunkers=self.bunkers_spin.value(),
                 gear_damaged=self.damaged_check.isChecked() if self._is_last else None,
                 short_ammo=self.ammo_check.isChecked() if self._is_last else None,
@@ -573,8 +576,8 @@ class EndDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "End of campaign", parent)
-        rk = svc.reckoning(sheet_id)
-        data = svc.sheet_data(sheet_id)
+        rk = sheet_service.reckoning(sheet_id)
+        data = sheet_service.sheet_data(sheet_id)
         self.setWindowTitle(f"End of campaign – {data['name']}")
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -599,12 +602,12 @@ class EndDialog(_StepDialog):
         self.steps.stepped.connect(self._show_result)
         self.resize(600, 420)
         try:
-            svc.end_procedure(sheet_id)
+            play_service.end_procedure(sheet_id)
         except (ServiceError, RulesError) as exc:
             _show_error(self.error, str(exc))
             self.steps.setEnabled(False)
             return
-        self.steps.start(lambda: svc.end_procedure(sheet_id))
+        self.steps.start(lambda: play_service.end_procedure(sheet_id))
 
     def _show_result(self) -> None:
         proc = self.steps.proc
@@ -622,4 +625,4 @@ class EndDialog(_StepDialog):
         self.result_label.setText(" ".join(lines))
 
     def _call(self) -> Edit:
-        return perform(self.ctx, svc.end_campaign, self.sheet_id, self.steps.dice())
+        return perform(self.ctx, play_service.end_campaign, self.sheet_id, self.steps.dice())

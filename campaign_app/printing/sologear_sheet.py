@@ -164,7 +164,7 @@ def _lines_from(raw: Sequence[Mapping[str, Any]]) -> tuple[ScoreLine, ...]:
 
 
 def sologear_sheet_from_data(data: Mapping[str, Any]) -> SologearSheetData:
-    """A :class:`SologearSheetData` from ``services.sologear.sheet_data`` (the dict it returns)."""
+    """A :class:`SologearSheetData` from ``services.sologear_sheet.sheet_data`` (the dict it returns)."""
     forces = data.get("forces") or {}
     totals = data.get("totals") or {}
     odds = data.get("odds") or None

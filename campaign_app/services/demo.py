@@ -54,20 +54,22 @@ def _create_atomic_africa() -> dict[str, Any]:
 
 
 def _create_sologear() -> dict[str, Any]:
-    from . import sologear as sg
+    from . import sologear_play as play_service
+    from . import sologear_sheet as sheet_service
 
-    sheet = sg.create_sheet(DEMO_SOLOGEAR, "Janne", 250, date="TN1932", area="Badlands hill",
-                            gear_name="Hunter", player_unit="Janne's Regiment", player_affiliation="Northern",
-                            enemy_unit="Johnboy's Company", enemy_affiliation="Southern",
-                            notes="Sample campaign: the worked example of the Sologear rules.")
-    sg.add_force(sheet.id, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
-    sg.add_force(sheet.id, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
-    sg.add_force(sheet.id, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
-    sg.roll_length(sheet.id, TypedDice([[5]]))
+    sheet = sheet_service.create_sheet(DEMO_SOLOGEAR, "Janne", 250, date="TN1932", area="Badlands hill",
+                                       gear_name="Hunter", player_unit="Janne's Regiment",
+                                       player_affiliation="Northern", enemy_unit="Johnboy's Company",
+                                       enemy_affiliation="Southern",
+                                       notes="Sample campaign: the worked example of the Sologear rules.")
+    sheet_service.add_force(sheet.id, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
+    sheet_service.add_force(sheet.id, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
+    sheet_service.add_force(sheet.id, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+    play_service.roll_length(sheet.id, TypedDice([[5]]))
     # FIG +1: 2d6 8 + 1 = 9 on the Equal column (1D6 Glory and an enemy unit); Glory 4; enemy quality 4 on the
     # <=300 TV column (a 300 TV enemy, as in the rules' example); battle length 4d6 = 16; entry edge 2 (East)
-    sg.play_turn(sheet.id, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
-    sg.record_turn(sheet.id, 1, glory=3, enemy_tv=300, bunkers=1)
+    play_service.play_turn(sheet.id, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
+    play_service.record_turn(sheet.id, 1, glory=3, enemy_tv=300, bunkers=1)
     return {"kind": "sheet", "id": sheet.id}
 
 

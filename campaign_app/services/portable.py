@@ -186,7 +186,7 @@ CELL_KEYS = frozenset({"glory", "hit", "enemy", "ends"})
 
 def _json_shape_problem(table: str, column: str, data: Any) -> str | None:
     """What is wrong with the shape of a JSON column's data (what the services store there), or ``None``."""
-    from .sologear import STATE_FIELDS
+    from .sologear_sheet import STATE_FIELDS
 
     if (table, column) == ("roll", "faces"):
         if not isinstance(data, list) or len(data) > 1000 or not all(

@@ -80,9 +80,9 @@ def test_print_sologear_blank_and_filled(cli, tmp_path: Path, fresh_db) -> None:
     blank = tmp_path / "blank.pdf"
     cli("print", "sologear", "--blank", "-o", str(blank))
     assert len(_pdf(blank).pages) == 2
-    from campaign_app.services import sologear as sgs
+    from campaign_app.services import sologear_sheet as sheet_service
 
-    sgs.create_sheet("Badlands", "Janne", 250)
+    sheet_service.create_sheet("Badlands", "Janne", 250)
     filled = tmp_path / "sologear.pdf"
     data = json.loads(cli("print", "sologear", "--campaign", "Badlands", "-o", str(filled), "--json"))
     assert data["pages"] == 2 and data["campaign"] == "Badlands"

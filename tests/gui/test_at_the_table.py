@@ -370,14 +370,15 @@ def test_generated_platoon_needs_a_named_leader(qtbot, fresh_db) -> None:
 @pytest.fixture
 def played_turn(fresh_db) -> tuple[int, int]:
     from campaign_app.rules.dice import TypedDice
-    from campaign_app.services import sologear as svc
+    from campaign_app.services import sologear_play as play_service
+    from campaign_app.services import sologear_sheet as sheet_service
 
-    sid = svc.create_sheet("Hill 214", "Janne", 250, gear_name="Hunter").id
-    svc.add_force(sid, "player", "1st Company", base_power=350)
-    svc.add_force(sid, "player", "2nd Company", base_power=350)
-    svc.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
-    svc.roll_length(sid, TypedDice([[2]]))
-    svc.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))  # 5 Glory placed
+    sid = sheet_service.create_sheet("Hill 214", "Janne", 250, gear_name="Hunter").id
+    sheet_service.add_force(sid, "player", "1st Company", base_power=350)
+    sheet_service.add_force(sid, "player", "2nd Company", base_power=350)
+    sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+    play_service.roll_length(sid, TypedDice([[2]]))
+    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))  # 5 Glory placed
     return sid, 1
 
 

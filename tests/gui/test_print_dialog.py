@@ -137,9 +137,9 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
 
 
 def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
-    from campaign_app.services import sologear as sgs
+    from campaign_app.services import sologear_sheet as sheet_service
 
-    sheet = sgs.create_sheet("Badlands 2", "Janne", 250).id
+    sheet = sheet_service.create_sheet("Badlands 2", "Janne", 250).id
     dialog = _dialog(qtbot, gui_ctx, {"kind": "sheet", "id": sheet})
     assert dialog.kind() == "sologear" and dialog.sologear_combo.currentData() == sheet
     _wait_preview(qtbot, dialog, 2)

@@ -16,7 +16,8 @@ from campaign_app.gui.sologear_dialogs import (
     new_sologear_campaign,
 )
 from campaign_app.rules.dice import TypedDice
-from campaign_app.services import sologear as svc
+from campaign_app.services import sologear_play as play_service
+from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.store.models import SologearSheet, SologearTurn
 
 LEFT = Qt.MouseButton.LeftButton
@@ -100,7 +101,7 @@ def add_unit(qtbot, box, name: str, *, base: str | None = None, tv: str | None =
 
 
 def test_sheet_entry_with_live_odds(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
-    sid = svc.create_sheet("Hill 214", "Janne", 250).id
+    sid = sheet_service.create_sheet("Hill 214", "Janne", 250).id
     page = make_page(qtbot, gui_ctx, sid)
     assert "enter the enemy's units" in page.odds_label.text()
     # typing the first unit: its total shows before it is added
@@ -121,7 +122,7 @@ def test_sheet_entry_with_live_odds(qtbot, gui_ctx) -> None:  # type: ignore[no-
     assert "preview" in page.odds_label.text()
     click(qtbot, page.enemy_box.add_button)
     assert page.odds_label.text() == "Odds: 700 ÷ 1 350 = 0.519, read as 0.52  →  Equal"
-    force = svc.sheet_data(sid)["forces"]["enemy"][0]
+    force = sheet_service.sheet_data(sid)["forces"]["enemy"][0]
     assert (force["skill"], force["loyalty"], force["total"]) == ("veteran", "firm", 1350)
     # an edit in the table: Elite instead of Veteran -> Disadvantaged? 400*4*1.5 = 2400 -> 0.29 Losing
     model = page.enemy_box.model
@@ -134,12 +135,12 @@ def test_sheet_entry_with_live_odds(qtbot, gui_ctx) -> None:  # type: ignore[no-
 
 
 def sheet_with_units(length: int | None = None) -> int:
-    sid = svc.create_sheet("Hill 214", "Janne", 250, gear_name="Hunter").id
-    svc.add_force(sid, "player", "1st Company", base_power=350)
-    svc.add_force(sid, "player", "2nd Company", base_power=350)
-    svc.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+    sid = sheet_service.create_sheet("Hill 214", "Janne", 250, gear_name="Hunter").id
+    sheet_service.add_force(sid, "player", "1st Company", base_power=350)
+    sheet_service.add_force(sid, "player", "2nd Company", base_power=350)
+    sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     if length:
-        svc.roll_length(sid, TypedDice([[length]]))
+        play_service.roll_length(sid, TypedDice([[length]]))
     return sid
 
 
@@ -246,13 +247,13 @@ def test_typed_dice_are_checked(qtbot, gui_ctx) -> None:  # type: ignore[no-unty
     click(qtbot, steps.roll_button)
     assert steps.done
     click(qtbot, dlg.ok_button)
-    rolls = svc.sheet_data(sid)["turns"][0]["rolls"]
+    rolls = sheet_service.sheet_data(sid)["turns"][0]["rolls"]
     assert [r["source"] for r in rolls] == ["app", "app", "app"] and rolls[2]["outcome"].endswith("West edge")
     page.dialog.reject()
     # undo the turn with the page's button
     assert page.undo_button.text().replace("&", "") == "Undo turn 1"
     click(qtbot, page.undo_button)
-    assert svc.sheet_data(sid)["turns_played"] == 0
+    assert sheet_service.sheet_data(sid)["turns_played"] == 0
 
 
 def test_cancelled_turn_writes_nothing(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
@@ -268,8 +269,8 @@ def test_cancelled_turn_writes_nothing(qtbot, gui_ctx) -> None:  # type: ignore[
 
 def test_models_pass_the_model_tester(qtbot, gui_ctx, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     sid = sheet_with_units(length=2)
-    svc.play_turn(sid, "fig", 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [2]]))
-    svc.record_turn(sid, 1, glory=2, enemy_tv=300)
+    play_service.play_turn(sid, "fig", 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [2]]))
+    play_service.record_turn(sid, 1, glory=2, enemy_tv=300)
     page = make_page(qtbot, gui_ctx, sid)
     for model in (page.player_box.model, page.enemy_box.model, page.turn_model, page.recognition_model,
                   page.impression_model, page.history_model):
@@ -291,7 +292,7 @@ def test_options_tab(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
     type_into(qtbot, page.reward_dice_edit, "lots")
     qtbot.keyClick(page.reward_dice_edit, Qt.Key.Key_Return)
     assert SologearSheet.get_by_id(sid).reward_dice == "2d6" and page.reward_dice_edit.text() == "2d6"
-    svc.play_turn(sid, "dec", dice=TypedDice([]))
+    play_service.play_turn(sid, "dec", dice=TypedDice([]))
     page.reload()
     assert not page.ferocious_check.isEnabled()
 
@@ -303,7 +304,7 @@ def test_header_edits(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
     qtbot.keyClick(page.fields["area"], Qt.Key.Key_Return)
     type_into(qtbot, page.gear_tv_spin, "450")
     qtbot.keyClick(page.gear_tv_spin, Qt.Key.Key_Return)
-    data = svc.sheet_data(sid)
+    data = sheet_service.sheet_data(sid)
     assert data["area"] == "Badlands" and data["gear_tv"] == 450
     assert page.enemy_column_label.text() == "enemy-quality column ≤500"
 
@@ -340,7 +341,8 @@ def test_unit_table_edits_through_the_item_editors(qtbot, gui_ctx) -> None:  # t
     qtbot.keyClicks(spin, "14000")
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: model.index(0, 2).data() == "700")
-    assert svc.sheet_data(sid)["odds"]["band"] == "Equal" and svc.sheet_data(sid)["odds"]["ratio"] == 700 / 1050
+    odds = sheet_service.sheet_data(sid)["odds"]
+    assert odds["band"] == "Equal" and odds["ratio"] == 700 / 1050
 
 
 def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
@@ -355,7 +357,7 @@ def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> N
     editable = {key for i, key in enumerate(columns)
                 if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable}
     assert editable == {"name"}, "only names can change once the length is rolled"
-    svc.undo_last(sid)
+    play_service.undo_last(sid)
     page.show_sheet(sid)
     assert box.add_button.isEnabled() and box.remove_button.isEnabled() and box.add_button.toolTip() == ""
     assert {key for i, key in enumerate(columns)
@@ -372,7 +374,7 @@ def test_odds_line_shows_the_two_decimal_value_the_table_is_read_with() -> None:
 def test_base_power_out_of_range_is_refused_not_clamped(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
     """The decimal field works like every number field: focus selects its text, and 2,000,000 (above the
     1,000,000 limit) is refused by Add with the reason, never added as 1,000,000 or as the last good value."""
-    sid = svc.create_sheet("Hill 214", "Janne", 250).id
+    sid = sheet_service.create_sheet("Hill 214", "Janne", 250).id
     page = make_page(qtbot, gui_ctx, sid)
     box = page.player_box
     statuses: list[str] = []

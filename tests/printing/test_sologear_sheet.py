@@ -16,7 +16,8 @@ from campaign_app.printing.sologear_sheet import (
     sologear_sheet_from_data,
 )
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import sologear as sgs
+from campaign_app.services import sologear_play as play_service
+from campaign_app.services import sologear_sheet as sheet_service
 
 DAY = datetime.date(2024, 5, 1)
 
@@ -24,29 +25,30 @@ DAY = datetime.date(2024, 5, 1)
 @pytest.fixture
 def badlands(fresh_db) -> int:
     """The seed's example: two regular companies (700) against a veteran, firm company (1350)."""
-    edit = sgs.create_sheet("Badlands 1932", "Janne", 250, date="TN1932", area="Badlands hill",
-                            gear_name="Jäger", player_unit="Janne's Regiment", player_affiliation="Northern Guard",
-                            enemy_unit="Johnboy's Company", enemy_affiliation="Southern Republic")
+    edit = sheet_service.create_sheet("Badlands 1932", "Janne", 250, date="TN1932", area="Badlands hill",
+                                      gear_name="Jäger", player_unit="Janne's Regiment",
+                                      player_affiliation="Northern Guard", enemy_unit="Johnboy's Company",
+                                      enemy_affiliation="Southern Republic")
     sheet = edit.id
-    sgs.add_force(sheet, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
-    sgs.add_force(sheet, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
-    sgs.add_force(sheet, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
-    sgs.roll_length(sheet, TypedDice([[2]]))
+    sheet_service.add_force(sheet, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
+    sheet_service.add_force(sheet, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
+    sheet_service.add_force(sheet, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
+    play_service.roll_length(sheet, TypedDice([[2]]))
     return sheet
 
 
 def _play_out(sheet: int) -> None:
     """Play every turn (DEC, then FIG(+1)), record each battle, and do the reckoning."""
     n = 0
-    while not sgs.next_turn(sheet)["blocked"]:
+    while not sheet_service.next_turn(sheet)["blocked"]:
         n += 1
         action = "dec" if n == 1 else "fig"
-        sgs.play_turn(sheet, action, 1 if action == "fig" else None, dice=SeededDice(n))
-        last = sgs.sheet_data(sheet)["turns"][-1]
+        play_service.play_turn(sheet, action, 1 if action == "fig" else None, dice=SeededDice(n))
+        last = sheet_service.sheet_data(sheet)["turns"][-1]
         if last["battle"] and not last["recorded"]:
-            sgs.record_turn(sheet, last["turn"], glory=last["glory"] or 0, enemy_tv=last["enemy_tv"] or 0,
-                            bunkers=1)
-    sgs.end_campaign(sheet, SeededDice(5))
+            play_service.record_turn(sheet, last["turn"], glory=last["glory"] or 0, enemy_tv=last["enemy_tv"] or 0,
+                                     bunkers=1)
+    play_service.end_campaign(sheet, SeededDice(5))
 
 
 def test_blank_forms() -> None:
@@ -73,8 +75,8 @@ def test_blank_forms() -> None:
 
 
 def test_filled_from_the_services(badlands: int) -> None:
-    sgs.play_turn(badlands, "fig", 1, dice=SeededDice(11))
-    data = sologear_sheet_from_data(sgs.sheet_data(badlands))
+    play_service.play_turn(badlands, "fig", 1, dice=SeededDice(11))
+    data = sologear_sheet_from_data(sheet_service.sheet_data(badlands))
     pdf = build_sologear_sheet(data, paper="letter", printed_on=DAY)
     assert_paper(pdf, LETTER)
     assert_fonts_embedded(pdf)
@@ -93,7 +95,7 @@ def test_filled_from_the_services(badlands: int) -> None:
 
 def test_the_reckoning_prints_when_the_campaign_is_over(badlands: int) -> None:
     _play_out(badlands)
-    data = sologear_sheet_from_data(sgs.sheet_data(badlands))
+    data = sologear_sheet_from_data(sheet_service.sheet_data(badlands))
     assert data.reckoning is not None
     pdf = build_sologear_sheet(data, paper="a4", printed_on=DAY)
     t = text(pdf)
@@ -122,7 +124,7 @@ def test_long_campaign_runs_over_pages_with_the_header_repeated() -> None:
 
 
 def test_identical_input_gives_identical_bytes(badlands: int) -> None:
-    data = sologear_sheet_from_data(sgs.sheet_data(badlands))
+    data = sologear_sheet_from_data(sheet_service.sheet_data(badlands))
     first = build_sologear_sheet(data, paper="a4", printed_on=DAY)
     assert first == build_sologear_sheet(data, paper="a4", printed_on=DAY)
     assert first != build_sologear_sheet(data, paper="a4", printed_on=datetime.date(2024, 5, 2))
@@ -131,7 +133,7 @@ def test_identical_input_gives_identical_bytes(badlands: int) -> None:
 
 
 def test_sheet_without_forces_says_odds_are_not_known_yet(fresh_db) -> None:
-    edit = sgs.create_sheet("Empty", "Pilot", 120)
-    pdf = build_sologear_sheet(sologear_sheet_from_data(sgs.sheet_data(edit.id)), paper="a4", printed_on=DAY)
+    edit = sheet_service.create_sheet("Empty", "Pilot", 120)
+    pdf = build_sologear_sheet(sologear_sheet_from_data(sheet_service.sheet_data(edit.id)), paper="a4", printed_on=DAY)
     assert len(reader(pdf).pages) == 2
     assert "Odds are worked out once both sides have units" in text(pdf)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from campaign_app.services.demo import DEMO_CAMPAIGN, DEMO_PLATOON, DEMO_SOLOGEAR, create_demo
 from campaign_app.services.platoons import platoon_detail
-from campaign_app.services.sologear import sheet_data
+from campaign_app.services.sologear_sheet import sheet_data
 from campaign_app.store import check_database
 from campaign_app.store.models import AttachedUnit, Battle, Campaign, Roll
 

@@ -9,8 +9,9 @@ import pytest
 
 from campaign_app import fileio
 from campaign_app.errors import ServiceError
-from campaign_app.services import campaigns, sologear
+from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
+from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.store.models import Campaign, Platoon
 
 
@@ -22,7 +23,7 @@ def test_names_refuse_nul_control_characters_and_line_breaks(bad: str):
     with pytest.raises(ServiceError, match="must not contain"):
         platoon_service.create_platoon("Good", bad, training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="must not contain"):
-        sologear.create_sheet("Solo", bad, 30)
+        sheet_service.create_sheet("Solo", bad, 30)
     assert [c.name for c in Campaign.select()] == ["Good"]
     assert Platoon.select().count() == 0
 
@@ -36,10 +37,10 @@ def test_notes_keep_line_breaks_but_refuse_nul():
 
 def test_sologear_notes_are_limited():
     with pytest.raises(ServiceError, match="too long"):
-        sologear.create_sheet("Solo", "Pilot", 30, notes="n" * 10_001)
-    sologear.create_sheet("Solo", "Pilot", 30, notes="fine")
+        sheet_service.create_sheet("Solo", "Pilot", 30, notes="n" * 10_001)
+    sheet_service.create_sheet("Solo", "Pilot", 30, notes="fine")
     with pytest.raises(ServiceError, match="too long"):
-        sologear.update_sheet("Solo", notes="n" * 10_001)
+        sheet_service.update_sheet("Solo", notes="n" * 10_001)
 
 
 def test_reason_is_limited_and_one_clean_text():

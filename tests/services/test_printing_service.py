@@ -62,7 +62,8 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
 
     from pypdf import PdfReader
 
-    from campaign_app.services import campaigns, sologear
+    from campaign_app.services import campaigns
+    from campaign_app.services import sologear_sheet as sheet_service
 
     def text(pdf: bytes) -> str:
         return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
@@ -76,7 +77,7 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
     t = text(pdf)
     assert details["rules"] == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
     assert "the platoon only (house rule)" in t and "one die − 1 (house rule)" in t and "Regular 5+" in t
-    sologear.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
+    sheet_service.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
     pdf, details = printing.prepare("cards", cards=["sologear/rewards", "sologear/ferocious"], campaign="Hill 214",
                                     paper="a4").run()
     t = text(pdf)

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...rules import sologear as sg
-from ...services import sologear as svc
+from ...services import sologear_sheet as sheet_service
 from ..widgets import DecimalSpin, NumberSpin
 from .tables import ID_ROLE, Index, fmt
 
@@ -305,7 +305,7 @@ class SideBox(QGroupBox):
                 return
         tv = self.tv_spin.value() or None
         base = self.base_spin.value() if not tv else None
-        edit = self.page.act(svc.add_force, self.page.sheet_id, self.side, self.name_edit.text(),
+        edit = self.page.act(sheet_service.add_force, self.page.sheet_id, self.side, self.name_edit.text(),
                              base_power=base, company_tv=tv, skill=self.skill_combo.currentData(),
                              loyalty=self.loyalty_combo.currentData())
         if edit is not None:
@@ -318,12 +318,12 @@ class SideBox(QGroupBox):
         if not index.isValid():
             self.page.status("Select a unit to remove.")
             return
-        self.page.act(svc.remove_force, int(index.data(ID_ROLE)))
+        self.page.act(sheet_service.remove_force, int(index.data(ID_ROLE)))
 
     def _edit(self, force_id: int, key: str, value: Any) -> bool:
         if key in ("company_tv", "base_power") and not value:
             value = None if key == "company_tv" else 0
-        edit = self.page.act(svc.update_force, force_id, **{key: value})
+        edit = self.page.act(sheet_service.update_force, force_id, **{key: value})
         return edit is not None
 
     LOCKED_TIP = "The campaign length is rolled: undo the length roll first to add, remove or change units."

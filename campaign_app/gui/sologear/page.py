@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from ...rules.experience import RulesError
-from ...services import sologear as svc
+from ...services import sologear_sheet as sheet_service
 from ...services.common import NotFound
 from ..context import AppContext
 from ..sizing import cap_fields
@@ -116,7 +116,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         if self.sheet_id is None:
             return
         try:
-            self.data = svc.sheet_data(self.sheet_id)
+            self.data = sheet_service.sheet_data(self.sheet_id)
         except NotFound:
             self.data = {}
             self.title.setText("This Sologear campaign no longer exists.")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QFormLayout, QLabel, QTableView, QVBoxLayout, QWidget
 
-from ...services import sologear as svc
+from ...services import sologear_sheet as sheet_service
 from ..widgets import CommitLineEdit
 from .tables import TextRowsModel
 
@@ -35,7 +35,7 @@ class HistoryTab(PageBase):
         self.history_tab = tab
 
     def _fill_history(self) -> None:
-        entries = svc.history(self.sheet_id, self.data) if self.sheet_id is not None else []
+        entries = sheet_service.history(self.sheet_id, self.data) if self.sheet_id is not None else []
         self.history_model.set_rows([["" if e["turn"] is None else str(e["turn"]),
                                       ("    " if e["kind"] == "roll" else "") + e["text"]] for e in entries],
                                     tips=[e["text"] for e in entries])
@@ -90,4 +90,4 @@ class OptionsTab(PageBase):
 
     def _set_option(self, **kwargs: Any) -> None:
         if self.sheet_id is not None:
-            self.act(svc.set_options, self.sheet_id, **kwargs)
+            self.act(sheet_service.set_options, self.sheet_id, **kwargs)

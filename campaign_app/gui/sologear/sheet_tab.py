@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 
 from ...rules import sologear as sg
 from ...rules.experience import RulesError
-from ...services import sologear as svc
+from ...services import sologear_play as play_service
+from ...services import sologear_sheet as sheet_service
 from ...services.common import ServiceError
 from ..sologear_dialogs import LengthDialog
 from ..widgets import CommitLineEdit, NumberSpin
@@ -153,17 +154,17 @@ class SheetTab(PageBase):
 
     def _header_changed(self, key: str, text: str) -> None:
         if self.sheet_id is not None:
-            self.act(svc.update_sheet, self.sheet_id, **{key: text})
+            self.act(sheet_service.update_sheet, self.sheet_id, **{key: text})
 
     def _gear_tv_changed(self) -> None:
         if self.sheet_id is not None and self.data and self.gear_tv_spin.value() != self.data["gear_tv"]:
-            self.act(svc.update_sheet, self.sheet_id, gear_tv=self.gear_tv_spin.value())
+            self.act(sheet_service.update_sheet, self.sheet_id, gear_tv=self.gear_tv_spin.value())
 
     def roll_length(self) -> QDialog | None:
         if self.sheet_id is None:
             return None
         try:
-            svc.length_procedure(self.sheet_id)
+            play_service.length_procedure(self.sheet_id)
         except (ServiceError, RulesError) as exc:
             self.status(str(exc))
             return None

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...services import sologear as svc
+from ...services import sologear_play as play_service
 from ..sologear_dialogs import PlayTurnDialog, RecordDialog
 from .tables import TextRowsModel
 
@@ -159,4 +159,4 @@ class TurnsTab(PageBase):
 
     def undo_last(self) -> None:
         if self.sheet_id is not None:
-            self.act(svc.undo_last, self.sheet_id)
+            self.act(play_service.undo_last, self.sheet_id)
