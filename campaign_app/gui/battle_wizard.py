@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +66,7 @@ from PySide6.QtWidgets import (
 from ..rules.aftermath import period_sides
 from ..rules.dice import DiceError, DiceSource, SeededDice
 from ..rules.experience import level_name
+from ..rules.names import suggest_name
 from ..services import battles
 from ..services.common import ServiceError
 from ..services.edits import Edit
@@ -704,7 +706,6 @@ class ReplacementPage(_RollingPage):
         name_row.addWidget(self.name, 1)
         self.suggest = QPushButton("Suggest")
         self.suggest.setToolTip("Offer a generated name")
-        self.suggest.setVisible(battles.suggest_name(0) is not None)
         name_row.addWidget(self.suggest)
         self.rank = QLineEdit(battles.DEFAULT_RANK)
         self.rank.setMaxLength(battles.NAME_MAX)
@@ -733,9 +734,7 @@ class ReplacementPage(_RollingPage):
             w.installEventFilter(self._enter_moves_on)
 
     def _suggest(self) -> None:
-        name = battles.suggest_name()
-        if name:
-            self.name.setText(name)
+        self.name.setText(suggest_name(random.Random()))  # RULES.md 4: a name from the charts
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session

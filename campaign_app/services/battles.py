@@ -215,20 +215,6 @@ def opponent_choices(platoon_id: int) -> list[dict[str, Any]]:
     return [{"id": r["id"], "name": r["name"], "campaign": r["campaign"]} for r in query]
 
 
-def suggest_name(seed: int | None = None) -> str | None:
-    """A generated leader name (RULES.md 4) when the name generator is installed, else ``None``."""
-    try:
-        from ..rules import names  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    suggest = getattr(names, "suggest_name", None)
-    if suggest is None:
-        return None
-    import random
-
-    return str(suggest(random.Random(seed)))
-
-
 # --- the step-by-step session ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -1317,6 +1303,6 @@ __all__ = [
     "undo_last_battle", "revert", "reapply", "edit_battle", "edit_battle_text", "find_battle", "history",
     "leaders_roll", "EDITABLE_FIELDS", "XP_FIELDS",
     "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
-    "events_csv", "export_history", "event_text", "opponent_choices", "parse_faces", "percent", "suggest_name",
+    "events_csv", "export_history", "event_text", "opponent_choices", "parse_faces", "percent",
     "period_sides",
 ]

@@ -228,6 +228,23 @@ def _go_to(qtbot, wizard: BattleWizard, stop: str) -> None:  # type: ignore[no-u
     assert wizard.currentId() == PAGE_SUMMARY
 
 
+def test_suggest_offers_a_generated_leader_name(qtbot, gui_ctx, pid: int) -> None:
+    """The replacement page's Suggest button fills in a name from the RULES.md 4 charts; the user can still
+    type over it, and the new leader gets the name shown."""
+    wizard = make(qtbot, gui_ctx, pid)
+    _go_to(qtbot, wizard, "rolls")
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    rep = wizard.replacement_page
+    qtbot.mouseClick(rep.dice_input.roll_button, LEFT)
+    assert rep.suggest.isVisible() and rep.name.text() == ""
+    qtbot.mouseClick(rep.suggest, LEFT)
+    suggested = rep.name.text()
+    assert suggested.startswith("Lt. ") and len(suggested) > len("Lt. ")
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    click(qtbot, wizard, QWizard.WizardButton.FinishButton)
+    assert Leader.get(Leader.status == "active").name == suggested
+
+
 @pytest.mark.parametrize("stop", ["battle", "casualties", "rolls-midway", "rolls", "replacement", "summary"])
 def test_cancel_at_any_step_writes_nothing(qtbot, gui_ctx, pid: int, stop: str) -> None:
     before = dump()

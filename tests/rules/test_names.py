@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign_app.rules.names import FIRST_LETTER_FREQUENCY, LETTER_FREQUENCY, VOWELS, suggest_name, suggest_word
-from campaign_app.services.battles import suggest_name as service_suggest
 
 
 def test_charts_cover_the_alphabet():
@@ -31,8 +30,3 @@ def test_same_seed_same_name_and_first_letters_follow_chart():
     firsts = [suggest_word(rng)[0].lower() for _ in range(3000)]
     # "t" starts far more English words than "z" does
     assert firsts.count("t") > 10 * max(1, firsts.count("z"))
-
-
-def test_battle_service_offers_suggestions():
-    assert service_suggest(3) == service_suggest(3)
-    assert service_suggest(3).startswith("Lt. ")
