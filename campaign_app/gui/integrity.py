@@ -47,7 +47,7 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False,
     ctx = getattr(window, "ctx", None)
     if ctx is None:
         return None
-    old = getattr(window, "_check_worker", None)
+    old: CheckWorker | None = getattr(window, "_check_worker", None)
     if old is not None:
         return old  # one check at a time
     worker = CheckWorker(ctx.paths.db_file, window, ctx.paths.backup_dir if daily_backup else None)
