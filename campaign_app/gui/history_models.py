@@ -192,6 +192,7 @@ class TimelineModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
+    # (QObject.parent() with no argument is hidden, as in every tree model; the stubs overload the two)
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()
