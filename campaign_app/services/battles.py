@@ -50,7 +50,7 @@ from ..rules.aftermath import (
     check_count,
     period_sides,
 )
-from ..rules.dice import DiceError, DiceSource, RollRecord, TypedDice
+from ..rules.dice import DiceError, DiceSource, RollRecord, Source, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store import journal
@@ -412,9 +412,9 @@ class BattleSession:
         return self.award.leader_xp_after
 
     # -- rolling ------------------------------------------------------------------------------------------
-    def apply(self, faces: list[int], source: str = "app") -> RollRecord:
+    def apply(self, faces: list[int], source: Source = "app") -> RollRecord:
         """Apply the faces of the next roll (checked against its dice; DiceError says what is wrong)."""
-        return self.aftermath.apply(faces, source)  # type: ignore[arg-type]
+        return self.aftermath.apply(faces, source)
 
     def roll(self, dice: DiceSource) -> RollRecord:
         """Roll the next dice from ``dice`` (the app's dice, or TypedDice) and apply them."""
