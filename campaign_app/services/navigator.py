@@ -87,6 +87,7 @@ def item_campaign(kind: str, obj_id: int) -> dict[str, Any] | None:
 def find_item(kind: str, name: str) -> int | None:
     """The id of the item ``kind`` ("campaign", "platoon", "sheet": a Sologear campaign's name or its pilot's)
     named ``name``; ``None`` when nothing has that name."""
+    row: Campaign | Platoon | SologearSheet | None
     if kind == "campaign":
         row = Campaign.get_or_none(Campaign.name == name)
     elif kind == "platoon":

@@ -57,6 +57,7 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit:
     sheet = load_sheet(ref)
     proc = length_procedure(sheet)
     sg.run(proc, dice)
+    assert proc.length is not None  # run() rolled every die of the length
     rec = Recorder()
     with rec.operation("sologear.length") as op:
         sheet = load_sheet(sheet.id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..rules import sologear as sg
 from ..rules.dice import RollRecord
@@ -339,7 +339,7 @@ def sheet_data(ref: str | int | SologearSheet) -> dict[str, Any]:
     t = totals(forces)
     turns = sheet_turns(sheet)
     flags, breakout = breakout_flags(sheet, turns)
-    rolls_by_turn: dict[int, list[Roll]] = {}
+    rolls_by_turn: dict[int | None, list[Roll]] = {}
     for r in Roll.select().where(Roll.turn.in_([x.id for x in turns])).order_by(Roll.seq, Roll.id):
         rolls_by_turn.setdefault(r.turn_id, []).append(r)
     turn_rows = [turn_dict(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
@@ -571,7 +571,8 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
     if is_reckoned(sheet):
         raise ServiceError("the reckoning is done: undo it before changing the units")
     if what is not None and forces_locked(sheet):
-        raise ServiceError(f"the campaign length is rolled ({plural(sheet.length, 'turn')}): {what} is no longer "
+        length = cast(int, sheet.length)  # locked: the length is rolled
+        raise ServiceError(f"the campaign length is rolled ({plural(length, 'turn')}): {what} is no longer "
                            "possible; undo the length roll first (only names can change)")
 
 

@@ -31,7 +31,7 @@ from ..widgets import DecimalSpin, NumberSpin
 from .tables import ID_ROLE, Index, fmt
 
 if TYPE_CHECKING:
-    from .page import SologearPage
+    from .page import PageBase
 
 
 class ForceTableModel(QAbstractTableModel):
@@ -174,7 +174,7 @@ class ForceDelegate(QStyledItemDelegate):
 class SideBox(QGroupBox):
     """A side's unit table, the entry row for a new unit and the side's total (live while typing)."""
 
-    def __init__(self, page: SologearPage, side: str) -> None:
+    def __init__(self, page: PageBase, side: str) -> None:
         super().__init__("Player units" if side == "player" else "Enemy units", page)
         self.page = page
         self.side = side
@@ -248,7 +248,7 @@ class SideBox(QGroupBox):
 
         self.tv_spin.valueChanged.connect(self._tv_typed)
         for spin in (self.tv_spin, self.base_spin):  # a refused number is said at once, not only on Add
-            spin.problemChanged.connect(lambda problem: problem and self.page.status(problem))
+            spin.problemChanged.connect(lambda problem: self.page.status(problem) if problem else None)
         self.base_spin.valueChanged.connect(self._base_typed)
         self.name_edit.textChanged.connect(lambda _t: self.page.update_totals())
         self.skill_combo.currentIndexChanged.connect(lambda _i: self.page.update_totals())

@@ -43,12 +43,26 @@ class PageBase(QWidget):
     end_tab: QWidget  # EndTab
     end_button: QPushButton  # TurnsTab
 
-    def status(self, text: str) -> None: ...
-    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
-    def reload(self) -> None: ...
-    def _open(self, dialog: QDialog, done: Callable[[QDialog], None] | None = None) -> QDialog: ...
-    def end_campaign(self) -> QDialog | None: ...  # EndTab
-    def undo_last(self) -> None: ...  # TurnsTab
+    def status(self, text: str) -> None:
+        raise NotImplementedError
+
+    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+    def _open(self, dialog: QDialog, done: Callable[[QDialog], None] | None = None) -> QDialog:
+        raise NotImplementedError
+
+    def update_totals(self) -> None:  # SheetTab
+        raise NotImplementedError
+
+    def end_campaign(self) -> QDialog | None:  # EndTab
+        raise NotImplementedError
+
+    def undo_last(self) -> None:  # TurnsTab
+        raise NotImplementedError
 
 
 class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):

@@ -106,8 +106,9 @@ class SheetTab(PageBase):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(inner)
-        QVBoxLayout(tab).addWidget(scroll)
-        tab.layout().setContentsMargins(0, 0, 0, 0)
+        tab_layout = QVBoxLayout(tab)
+        tab_layout.addWidget(scroll)
+        tab_layout.setContentsMargins(0, 0, 0, 0)
         self.tabs.addTab(tab, "&Sheet")
         self.sheet_tab = tab
 
