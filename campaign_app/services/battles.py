@@ -57,6 +57,7 @@ from ..rules.aftermath import (
     replacement_record,
     replacement_rule_text,
 )
+from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
@@ -242,7 +243,8 @@ class RollStep:
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "expression": self.dice.expression, "purpose": self.purpose,
-                "rule": self.rule, "number": self.number, "label": self.label}
+                "purpose_text": purpose_text(self.purpose), "rule": self.rule, "rule_text": rule_text(self.rule),
+                "number": self.number, "label": self.label}
 
 
 @dataclass
@@ -456,7 +458,7 @@ class BattleSession:
         step = self.next_step
         if step is None:
             raise DiceError("all the rolls of this battle are made: no more dice needed")
-        return self.apply(dice.roll(step.dice, step.purpose), dice.source)
+        return self.apply(dice.roll(step.dice, purpose_text(step.purpose)), dice.source)
 
     def enter(self, text: str) -> RollRecord:
         """The faces the user rolled, as typed (``"5,2"``)."""
@@ -529,10 +531,12 @@ class BattleSession:
             "wounds": self.wounds, "leader_wounds": self.leader_wounds,
             "counters_left": rec.remaining,
             "details": self.details.to_dict(),
-            "award": {"rule": RULE_AWARD, "text": self.award_text(), **given.to_dict()},
-            "rolls": [{"purpose": r.purpose, "expression": r.expression, "faces": list(r.faces),
-                       "total": r.total, "source": r.source, "rule": r.rule, "table_row": r.table_row,
-                       "outcome": r.outcome} for r in self.records],
+            "award": {"rule": RULE_AWARD, "rule_text": rule_text(RULE_AWARD), "text": self.award_text(),
+                      **given.to_dict()},
+            "rolls": [{"purpose": r.purpose, "purpose_text": r.purpose_text, "expression": r.expression,
+                       "faces": list(r.faces), "total": r.total, "source": r.source, "rule": r.rule,
+                       "rule_text": r.rule_text, "table_row": r.table_row, "outcome": r.outcome}
+                      for r in self.records],
         }
 
     # -- committing --------------------------------------------------------------------------------------
@@ -980,7 +984,7 @@ def _roll_text(r: dict[str, Any]) -> str:
     faces = ", ".join(str(f) for f in r["faces"])
     outcome = f": {r['outcome']}" if r.get("outcome") else ""
     who = "typed in" if r["source"] == "entered" else "rolled by the app"
-    return f"{r['purpose'].capitalize()} {r['expression']} [{faces}] = {r['total']}{outcome} ({who})"
+    return f"{purpose_text(r['purpose']).capitalize()} {r['expression']} [{faces}] = {r['total']}{outcome} ({who})"
 
 
 def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[str, Any] | None) -> str:
@@ -1086,8 +1090,9 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         ev = {"kind": "roll", "id": r["id"], "at": at,
               "date": battle_date[bid] if b else (at[:10] if at else None),
               "battle_id": bid, "battle_number": b["number"] if b else None,
-              "purpose": r["purpose"], "expression": r["expression"], "faces": r["faces"], "total": r["total"],
-              "source": r["source"], "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
+              "purpose": r["purpose"], "purpose_text": purpose_text(r["purpose"]), "expression": r["expression"],
+              "faces": r["faces"], "total": r["total"], "source": r["source"], "rule": r["rule"],
+              "rule_text": rule_text(r["rule"]), "table_row": r["table_row"], "outcome": r["outcome"],
               "leader_id": r["leader"], "seq": r["seq"], "modifier": r["modifier"]}
         roll_events[r["id"]] = ev
         key = (b["created_at"], b["number"], 0, 0) if b else (r["created_at"], 0, 1, r["id"])
@@ -1095,9 +1100,10 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
 
     def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
         ev = roll_events[r["id"]]
-        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "expression": r["expression"],
-                "faces": list(r["faces"]), "modifier": r["modifier"], "total": r["total"], "source": r["source"],
-                "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
+        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "purpose_text": purpose_text(r["purpose"]),
+                "expression": r["expression"], "faces": list(r["faces"]), "modifier": r["modifier"],
+                "total": r["total"], "source": r["source"], "rule": r["rule"], "rule_text": rule_text(r["rule"]),
+                "table_row": r["table_row"], "outcome": r["outcome"],
                 "leader_id": r["leader"], "battle_id": r["battle"], "at": ev["at"]}
 
     battles_out = []

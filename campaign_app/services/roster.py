@@ -47,6 +47,7 @@ from .common import (
     check_line,
     check_reason,
     find_campaign,
+    name_key,
     resolve_platoon,
     roll_to_dict,
     store_rolls,
@@ -134,7 +135,7 @@ def _current_leader(p: Platoon) -> Leader | None:
 
 def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = None) -> bool:
     query = Platoon.select(Platoon.id).where((Platoon.campaign == campaign_id)
-                                             & (Platoon.name.collate("NOCASE") == name))
+                                             & (Platoon.name_key == name_key(name)))
     if exclude_id is not None:
         query = query.where(Platoon.id != exclude_id)
     return query.exists()
@@ -562,7 +563,7 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
 
 def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = None) -> bool:
     query = AttachedUnit.select(AttachedUnit.id).where((AttachedUnit.platoon == platoon_id)
-                                                       & (AttachedUnit.name.collate("NOCASE") == name))
+                                                       & (AttachedUnit.name_key == name_key(name)))
     if exclude_id is not None:
         query = query.where(AttachedUnit.id != exclude_id)
     return query.exists()

@@ -461,8 +461,9 @@ def _migrate(database: CampaignDatabase, pending: list[Migration], version: int,
             database.create_tables([SchemaMigration], safe=True)
     for mig in pending:
         module = mig.load()
-        # foreign keys off while a migration rebuilds tables; checked again afterwards
-        database.execute_sql("PRAGMA foreign_keys=0")
+        fk_off = bool(getattr(module, "FOREIGN_KEYS_OFF", False))
+        if fk_off:
+            _set_foreign_keys(database, False)
         try:
             with database.atomic():
                 # another program may have applied it while we waited for the write lock
@@ -474,8 +475,18 @@ def _migrate(database: CampaignDatabase, pending: list[Migration], version: int,
                 if bad:
                     raise DatabaseError(f"migration {mig.number:04d} left broken references: {bad[:3]}")
         finally:
-            database.execute_sql("PRAGMA foreign_keys=1")
+            if fk_off:
+                _set_foreign_keys(database, True)
         log.info("applied migration %04d_%s to %s", mig.number, mig.name, db_file)
+
+
+def _set_foreign_keys(database: CampaignDatabase, on: bool) -> None:
+    """Switch foreign key enforcement (a migration that rebuilds tables declares ``FOREIGN_KEYS_OFF = True``,
+    the first step of SQLite's documented table rebuild). SQLite ignores the pragma inside a transaction, so it
+    is set between transactions and read back."""
+    database.execute_sql(f"PRAGMA foreign_keys={1 if on else 0}")
+    if bool(database.execute_sql("PRAGMA foreign_keys").fetchone()[0]) != on:  # pragma: no cover - in a transaction
+        raise DatabaseError(f"cannot switch foreign keys {'on' if on else 'off'} for a migration")
 
 
 def current_db() -> CampaignDatabase | None:

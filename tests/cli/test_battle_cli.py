@@ -33,7 +33,8 @@ def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
     assert d["replacement"]["name"] == "Lt. Adebayo" and d["replacement"]["xp"] == 5
     assert [(r["purpose"], r["expression"], r["faces"], r["total"], r["source"]) for r in d["rolls"]] == [
         ("recovery", "1d8", [3], 3, "entered"), ("recovery", "2d8", [2, 2], 4, "entered"),
-        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "2d10", [6, 9], 5, "entered")]
+        ("leader_fate", "2d12", [2, 2], 4, "entered"), ("replacement_leader", "2d10", [6, 9], 5, "entered")]
+    assert [(r["purpose_text"], r["rule_text"]) for r in d["rolls"]][2] == ("leader's fate", "RULES 1.2 leader's fate")
 
 
 def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, app_paths: AppPaths) -> None:

@@ -109,10 +109,16 @@ def test_check_reports_problems(fresh_db):
     p = Platoon.create(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
     from campaign_app.store.models import Leader
     Leader.create(platoon=p, name="A")
-    Leader.create(platoon=p, name="B")
+    with pytest.raises(peewee.IntegrityError, match="leader.platoon_id"):
+        Leader.create(platoon=p, name="B")  # the database allows one active leader per platoon
+    Leader.create(platoon=p, name="B", status="replaced")
+    import datetime as dt
+
+    from campaign_app.store.models import Battle
+    Battle.create(platoon=p, number=2, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7)
     report = check_database(fresh_db)
     assert not report.ok
-    assert "2 active leaders" in report.text()
+    assert "battle numbers have gaps" in report.text()
 
 
 def test_core_packages_do_not_import_qt():
