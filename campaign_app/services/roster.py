@@ -520,8 +520,7 @@ def find_attached(platoon: str | int | Platoon, unit: str | int) -> AttachedUnit
     if isinstance(unit, int):
         found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
     else:
-        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p)
-                                         & (AttachedUnit.name.collate("NOCASE") == " ".join(unit.split())))
+        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p) & (AttachedUnit.name_key == name_key(unit)))
     if found is None:
         raise NotFound(f"platoon {p.name!r} has no attached unit {unit!r}")
     return found
@@ -682,7 +681,8 @@ def find_equipment(platoon: str | int, name: str | int, attached: str | int | No
     if isinstance(name, int):
         found = Equipment.get_or_none((Equipment.id == name) & owner)
     else:
-        found = Equipment.get_or_none(owner & (Equipment.name.collate("NOCASE") == " ".join(name.split())))
+        found = next((e for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
+                      if name_key(e.name) == name_key(name)), None)  # the one case rule (names not unique here)
     if found is None:
         where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
         raise NotFound(f"{where} has no equipment named {name!r}")

@@ -315,6 +315,33 @@ def _rebuild(database: Any, table: str) -> None:
         database.execute_sql(index)
 
 
+# --- the journal (migration 0003) ---------------------------------------------------------------------------
+
+def _has_journal(database: Any) -> bool:
+    return bool(database.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                     "AND name = 'operation_change')").fetchone()[0])
+
+
+def _journal_images(database: Any) -> None:
+    """The before/after images of the journal's recorded changes, converted like the rows themselves (codes,
+    ``name_key``), so undoing or redoing an operation recorded before this upgrade writes the new codes and finds
+    the rows as they are now."""
+    tables = ("roll", "sologear_sheet", "sologear_turn", *NAMED)
+    marks = ", ".join("?" for _ in tables)
+    for change_id, table, old, new in _rows(
+            database, f"SELECT id, table_name, old, new FROM operation_change WHERE table_name IN ({marks})", tables):
+        images = []
+        for text in (old, new):
+            if text is None:
+                images.append(None)
+                continue
+            image = json.loads(text)
+            converted = convert_row(table, image)
+            images.append(text if converted == image else json.dumps(converted, ensure_ascii=False))
+        if images != [old, new]:
+            database.execute_sql("UPDATE operation_change SET old = ?, new = ? WHERE id = ?", (*images, change_id))
+
+
 def migrate(migrator: Any, database: Any) -> None:
     problems = _refusals(database)
     if problems:
@@ -325,3 +352,8 @@ def migrate(migrator: Any, database: Any) -> None:
     for table in TABLES:
         _rebuild(database, table)
     database.execute_sql(LEADER_INDEX)
+    if _has_journal(database):
+        from campaign_app.store.journal import install_triggers
+
+        _journal_images(database)
+        install_triggers(database)  # the rebuilt tables lost theirs; the named ones have a new column
