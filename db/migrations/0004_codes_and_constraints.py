@@ -215,10 +215,13 @@ def _one_active_leader(database: Any) -> None:
 
 
 def _codes(database: Any) -> None:
-    for old, new in PURPOSES.items():
-        database.execute_sql("UPDATE roll SET purpose = ? WHERE purpose = ?", (new, old))
-    for old, new in RULES.items():
-        database.execute_sql("UPDATE roll SET rule = ? WHERE rule = ?", (new, old))
+    for column, mapping in (("purpose", PURPOSES), ("rule", RULES)):
+        changed = {old: new for old, new in mapping.items() if old != new}
+        cases = " ".join("WHEN ? THEN ?" for _ in changed)
+        marks = ", ".join("?" for _ in changed)
+        params = [x for pair in changed.items() for x in pair] + list(changed)
+        database.execute_sql(f"UPDATE roll SET {column} = CASE {column} {cases} END WHERE {column} IN ({marks})",
+                             params)  # one pass over the rolls per column
     for old, new in END_REASONS.items():
         if old != new:
             database.execute_sql("UPDATE sologear_sheet SET end_reason = ? WHERE end_reason = ?", (new, old))
