@@ -1356,6 +1356,8 @@ def events_csv(events: list[dict[str, Any]]) -> str:
             row["faces"] = " ".join(str(f) for f in row["faces"])
         if e["kind"] == "xp" or e["kind"] == "leader":
             row["who"] = e.get("name")
+        if e["kind"] == "roll":  # a spreadsheet shows the words, as it always did (JSON has the codes)
+            row["purpose"], row["rule"] = purpose_text(e.get("purpose")), rule_text(e.get("rule"))
         writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in CSV_COLUMNS})
     return out.getvalue()
 

@@ -113,6 +113,10 @@ def test_edit_and_history_formats(cli, congo) -> None:
     assert {e["kind"] for e in h["events"]} == {"battle", "xp", "leader", "attribute", "roll"}
     rows = list(csv.DictReader(io.StringIO(cli("history", "--platoon", "2nd Platoon", "--csv"))))
     assert len(rows) == len(h["events"]) and rows[0]["kind"] == h["events"][0]["kind"]
+    fate = next(r for r in rows if r["kind"] == "roll" and r["purpose"].startswith("leader"))
+    assert (fate["purpose"], fate["rule"]) == ("leader's fate", "RULES 1.2 leader's fate")  # words in a sheet
+    assert {e["purpose"] for e in h["events"] if e["kind"] == "roll"} <= {"recovery", "leader_fate",
+                                                                          "replacement_leader"}  # codes in JSON
     text = cli("history", "--platoon", "2nd Platoon")
     assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1 scenario: Patrol → Night patrol" in text
 
