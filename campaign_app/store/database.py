@@ -44,7 +44,7 @@ from ..errors import (
     StoreProblem,
 )
 from ..resources import migrations_dir
-from .models import MODELS, SchemaMigration, database_proxy
+from .models import MODELS, SchemaMigration, database_proxy, name_key
 
 log = logging.getLogger(__name__)
 
@@ -592,6 +592,13 @@ def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
                 "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
                 "WHERE p.xp != x.xp_after").fetchall():
             report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
+        for table, what in (("campaign", "campaign"), ("platoon", "platoon"), ("attached_unit", "attached unit")):
+            if "name_key" not in {r[1] for r in con.execute(f'PRAGMA table_info("{table}")')}:
+                continue  # a schema before 4 (read-only check of an old file)
+            for row_id, name, key in con.execute(f'SELECT id, name, name_key FROM "{table}"'):
+                if key != name_key(name):
+                    report.problems.append(f"{what} {name!r} (id {row_id}) has a stale name key (written by another "
+                                           "program?); names may not be found or kept apart")
     except sqlite3.DatabaseError as exc:
         report.problems.append(f"cannot read the tables: {exc}")
     return report

@@ -250,3 +250,13 @@ def test_the_migrations_frozen_maps_match_the_codes():
     assert {k: v for k, v in module.END_REASONS.items() if k != v} == codes.LEGACY_END_REASONS
     assert set(module.END_REASONS.values()) == set(codes.END_REASONS)
     assert module._name_key("Straße  İ") == name_key("Straße  İ")
+
+
+def test_check_reports_a_name_key_another_program_left_stale(fresh_db):
+    from campaign_app.store import check_database
+
+    create_campaign("Über Front")
+    assert check_database(fresh_db).ok
+    fresh_db.execute_sql("UPDATE campaign SET name = 'Ganz anders'")  # as a program that knows no name_key
+    report = check_database(fresh_db)
+    assert "campaign 'Ganz anders'" in report.text() and "stale name key" in report.text()
