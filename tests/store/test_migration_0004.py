@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +69,24 @@ def _schema_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+@contextmanager
+def _unrecorded(con: sqlite3.Connection) -> Iterator[None]:
+    """Raw writes as an older version made them: with the journal's triggers (0003) switched off."""
+    journal = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'journal_state'").fetchone() is not None
+    if journal:
+        con.execute("UPDATE journal_state SET mode = 'off' WHERE id = 1")
+    try:
+        yield
+    finally:
+        if journal:
+            con.execute("UPDATE journal_state SET mode = 'record' WHERE id = 1")
+
+
 def _old_data(path: Path) -> dict[str, int]:
     """Rows as versions before schema 4 wrote them, with every quirk 0004 mends."""
     ids: dict[str, int] = {}
     con = sqlite3.connect(path)
-    journal = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'journal_state'").fetchone() is not None
-    if journal:  # rows written by an older version, not by a user's operation of this one
-        with con:
-            con.execute("UPDATE journal_state SET mode = 'off' WHERE id = 1")
-    with con:
+    with con, _unrecorded(con):
         ids["front"] = _insert(con, "campaign", name="Über Front")
         ids["front2"] = _insert(con, "campaign", name="über front (2)")
         ids["front3"] = _insert(con, "campaign", name="über front")  # the same as "Über Front" now
@@ -108,9 +118,6 @@ def _old_data(path: Path) -> dict[str, int]:
                                   rule="2.3 rewards (variable)", expression="1d6+2")
         ids["r_length"] = _insert(con, "roll", sheet_id=ids["sheet"], purpose="campaign length",
                                   rule="2.1 campaign length", expression="1d6")
-    if journal:
-        with con:
-            con.execute("UPDATE journal_state SET mode = 'record' WHERE id = 1")
     con.close()
     return ids
 
@@ -182,7 +189,7 @@ def test_0004_refuses_what_it_cannot_mend_and_puts_the_file_back(tmp_path: Path,
     path = _schema_3(tmp_path, monkeypatch)
     ids = _old_data(path)
     con = sqlite3.connect(path)
-    with con:
+    with con, _unrecorded(con):
         damage(con, ids)
     before = con.execute("SELECT name FROM campaign ORDER BY id").fetchall()
     con.close()
@@ -258,3 +265,47 @@ def _with_journal_record(path: Path, ids: dict[str, int]) -> int | None:
         return op_id
     finally:
         con.close()
+
+
+# --- with the journal (0003) ---------------------------------------------------------------------------------
+
+def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_reinstalls_triggers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    journal = pytest.importorskip("campaign_app.store.journal")
+
+    path = _schema_3(tmp_path, monkeypatch)
+    ids = _old_data(path)
+    op_id = _with_journal_record(path, ids)
+    assert op_id is not None, "schema 3 has the journal"
+    con = sqlite3.connect(path)
+    changes_before = con.execute("SELECT count(*) FROM operation_change").fetchone()[0]
+    ops_before = con.execute("SELECT count(*) FROM operation").fetchone()[0]
+    con.close()
+    database = init_db(path, tmp_path / "old" / "backups")
+    # the migration ran with recording off: no new operation, no new change rows; the switch is back on
+    assert database.execute_sql("SELECT count(*) FROM operation_change").fetchone()[0] == changes_before
+    assert database.execute_sql("SELECT count(*) FROM operation").fetchone()[0] == ops_before
+    assert database.execute_sql("SELECT mode, operation_id FROM journal_state").fetchone() == ("record", None)
+    # every app table has its three triggers again, the rebuilt ones included, and they see name_key
+    triggers = {r[0] for r in database.execute_sql("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' "
+                                                   "AND name LIKE 'journal%'")}
+    assert {"campaign", "platoon", "attached_unit", "battle", "roll", "sologear_sheet", "leader"} <= triggers
+    with pytest.raises(Exception, match="outside an operation"):
+        Campaign.create(name="Sneaky", system="atomic_africa")
+    # the recorded images hold codes and name_key now
+    images = {(t, a): (json.loads(o) if o else None, json.loads(n) if n else None) for t, a, o, n in
+              database.execute_sql("SELECT table_name, action, old, new FROM operation_change "
+                                   "WHERE operation_id = ?", (op_id,))}
+    roll_new = images[("roll", "insert")][1]
+    assert (roll_new["purpose"], roll_new["rule"]) == ("replacement_leader", "aa.1.2.replacement")
+    old_p, new_p = images[("platoon", "update")]
+    assert (old_p["name_key"], new_p["name_key"]) == ("strasse", "zweiter zug")
+    # so undoing that operation of schema 3 works and puts back rows of schema 4
+    journal.undo(op_id)
+    assert Roll.get_or_none(Roll.id == ids["r_new"]) is None
+    p3 = Platoon.get_by_id(ids["p3"])
+    assert (p3.name, p3.name_key) == ("Straße", "strasse")
+    journal.redo(op_id)
+    assert Roll.get_by_id(ids["r_new"]).purpose == "replacement_leader"
+    assert Platoon.get_by_id(ids["p3"]).name_key == "zweiter zug"
+    assert check_database(database).ok

@@ -3,6 +3,7 @@ owner per roll, XP ranges on battles, one Sologear sheet per campaign; and the s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 import subprocess
@@ -58,6 +59,15 @@ def test_migrations_and_models_create_the_same_schema(fresh_db):
         assert migrated[key] == sql, key
 
 
+def _op() -> contextlib.AbstractContextManager[object]:
+    """Rows written directly, as test data: inside an operation of the journal (when there is one)."""
+    try:
+        from campaign_app.store.journal import operation
+    except ImportError:  # pragma: no cover - before the journal
+        return contextlib.nullcontext()
+    return operation("test.setup", "test data")
+
+
 # --- one case rule for names -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("a,b", [("Über Front", "über front"), ("Über Front", "ÜBER   FRONT"),
@@ -83,21 +93,22 @@ def test_different_names_under_the_case_rule(a: str, b: str):
 
 
 def test_the_database_refuses_a_second_name_with_the_same_key_whoever_writes_it():
-    Campaign.create(name="Über Front", system="atomic_africa")
-    with pytest.raises(peewee.IntegrityError, match="campaign.name_key"):
-        Campaign.create(name="über front", system="atomic_africa")
-    # the key follows the name on every write path, whatever the caller passes for it
-    c = Campaign.create(name="Zweite", system="atomic_africa", name_key="nonsense")
-    assert c.name_key == "zweite" and Campaign.get_by_id(c.id).name_key == "zweite"
-    Campaign.update(name="Dritte Front").where(Campaign.id == c.id).execute()
-    assert Campaign.get_by_id(c.id).name_key == "dritte front"
-    Campaign.insert_many([{"name": "Vierte", "system": "sologear", "threshold_green": 1, "threshold_regular": 4,
-                           "threshold_veteran": 9, "threshold_legendary": 16, "objective_xp_to": "both",
-                           "replacement_dice": 2, "archived": False, "notes": "",
-                           "created_at": dt.datetime(2026, 1, 1)}]).execute()
-    assert Campaign.get(Campaign.name == "Vierte").name_key == "vierte"
-    with pytest.raises(peewee.IntegrityError, match="campaign.name_key"):
-        Campaign.update(name="ÜBER FRONT").where(Campaign.id == c.id).execute()
+    with _op():
+        Campaign.create(name="Über Front", system="atomic_africa")
+        with pytest.raises(peewee.IntegrityError, match="campaign.name_key"):
+            Campaign.create(name="über front", system="atomic_africa")
+        # the key follows the name on every write path, whatever the caller passes for it
+        c = Campaign.create(name="Zweite", system="atomic_africa", name_key="nonsense")
+        assert c.name_key == "zweite" and Campaign.get_by_id(c.id).name_key == "zweite"
+        Campaign.update(name="Dritte Front").where(Campaign.id == c.id).execute()
+        assert Campaign.get_by_id(c.id).name_key == "dritte front"
+        Campaign.insert_many([{"name": "Vierte", "system": "sologear", "threshold_green": 1, "threshold_regular": 4,
+                               "threshold_veteran": 9, "threshold_legendary": 16, "objective_xp_to": "both",
+                               "replacement_dice": 2, "archived": False, "notes": "",
+                               "created_at": dt.datetime(2026, 1, 1)}]).execute()
+        assert Campaign.get(Campaign.name == "Vierte").name_key == "vierte"
+        with pytest.raises(peewee.IntegrityError, match="campaign.name_key"):
+            Campaign.update(name="ÜBER FRONT").where(Campaign.id == c.id).execute()
 
 
 def test_platoon_and_attached_names_follow_the_rule():
@@ -117,7 +128,7 @@ def test_platoon_and_attached_names_follow_the_rule():
         rename_platoon(find_platoon("Über Zug", "Congo").id, "STRASSE")
     rename_platoon(find_platoon("Straße", "Congo").id, "STRASSE")  # its own name in other letters
     assert find_platoon("straße", "Congo").name == "STRASSE"
-    with pytest.raises(peewee.IntegrityError, match="platoon.campaign_id, platoon.name_key"):
+    with pytest.raises(peewee.IntegrityError, match="platoon.campaign_id, platoon.name_key"), _op():
         Platoon.create(campaign=find_campaign("Congo"), name="strasse", training=10, equipment=10, morale=8,
                        armor=2)
     pid = find_platoon("Strasse", "Congo").id
@@ -167,56 +178,61 @@ def _platoon() -> Platoon:
 
 
 def test_one_active_leader_per_platoon():
-    p = _platoon()
-    Leader.create(platoon=p, name="A")
-    with pytest.raises(peewee.IntegrityError, match="leader.platoon_id"):
-        Leader.create(platoon=p, name="B")
-    Leader.create(platoon=p, name="B", status="casualty")
-    Leader.create(platoon=p, name="C", status="replaced")
-    assert Leader.select().where(Leader.platoon == p).count() == 3
+    with _op():
+        p = _platoon()
+        Leader.create(platoon=p, name="A")
+        with pytest.raises(peewee.IntegrityError, match="leader.platoon_id"):
+            Leader.create(platoon=p, name="B")
+        Leader.create(platoon=p, name="B", status="casualty")
+        Leader.create(platoon=p, name="C", status="replaced")
+        assert Leader.select().where(Leader.platoon == p).count() == 3
 
 
 @pytest.mark.parametrize("field,value", [("leader_xp_before", 33), ("leader_xp_after", -1),
                                          ("leader_xp_after", 40)])
 def test_battle_leader_xp_range(field: str, value: int):
-    p = _platoon()
-    values = dict(platoon=p, number=1, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7,
-                  leader_xp_before=3, leader_xp_after=4)
-    Battle.create(**values)
-    values.update(number=2, **{field: value})
-    with pytest.raises(peewee.IntegrityError, match="CHECK"):
+    with _op():
+        p = _platoon()
+        values = dict(platoon=p, number=1, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7,
+                      leader_xp_before=3, leader_xp_after=4)
         Battle.create(**values)
-    values.update(number=3, leader_xp_before=None, leader_xp_after=None)
-    Battle.create(**values)
+        values.update(number=2, **{field: value})
+        with pytest.raises(peewee.IntegrityError, match="CHECK"):
+            Battle.create(**values)
+        values.update(number=3, leader_xp_before=None, leader_xp_after=None)
+        Battle.create(**values)
 
 
 def test_a_roll_has_exactly_one_owner():
-    p = _platoon()
-    b = Battle.create(platoon=p, number=1, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7)
-    camp = Campaign.create(name="S", system="sologear")
-    sheet = SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650)
-    roll = dict(purpose="recovery", expression="1d8", faces=[3], total=3, source="app", rule="aa.1.2.recovery")
-    Roll.create(platoon=p, battle=b, **roll)
-    Roll.create(platoon=p, **roll)  # a force generation or replacement roll: the platoon alone
-    Roll.create(sheet=sheet, **roll)
-    for owners in ({}, {"battle": b}, {"platoon": p, "sheet": sheet}, {"sheet": sheet, "battle": b}):
-        with pytest.raises(peewee.IntegrityError, match="CHECK"):
-            Roll.create(**owners, **roll)
-    assert Roll.select().count() == 3
+    with _op():
+        p = _platoon()
+        b = Battle.create(platoon=p, number=1, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7)
+        camp = Campaign.create(name="S", system="sologear")
+        sheet = SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650)
+        roll = dict(purpose="recovery", expression="1d8", faces=[3], total=3, source="app", rule="aa.1.2.recovery")
+        Roll.create(platoon=p, battle=b, **roll)
+        Roll.create(platoon=p, **roll)  # a force generation or replacement roll: the platoon alone
+        Roll.create(sheet=sheet, **roll)
+        for owners in ({}, {"battle": b}, {"platoon": p, "sheet": sheet}, {"sheet": sheet, "battle": b}):
+            with pytest.raises(peewee.IntegrityError, match="CHECK"):
+                Roll.create(**owners, **roll)
+        assert Roll.select().count() == 3
 
 
 def test_one_sologear_sheet_per_campaign():
-    camp = Campaign.create(name="S", system="sologear")
-    SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650)
-    with pytest.raises(peewee.IntegrityError, match="sologear_sheet.campaign_id"):
-        SologearSheet.create(campaign=camp, pilot="Other", gear_tv=650)
+    with _op():
+        camp = Campaign.create(name="S", system="sologear")
+        SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650)
+        with pytest.raises(peewee.IntegrityError, match="sologear_sheet.campaign_id"):
+            SologearSheet.create(campaign=camp, pilot="Other", gear_tv=650)
 
 
 def test_end_reason_is_a_code():
-    camp = Campaign.create(name="S", system="sologear")
-    with pytest.raises(peewee.IntegrityError, match="CHECK"):
-        SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650, end_reason="turns used up")
-    SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650, end_reason="turns_used_up")
+    with _op():
+        camp = Campaign.create(name="S", system="sologear")
+        with pytest.raises(peewee.IntegrityError, match="CHECK"):
+            SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650, end_reason="turns used up")
+        SologearSheet.create(campaign=camp, pilot="Janne", gear_tv=650, end_reason="turns_used_up")
 
 
 # --- the codes' one table ----------------------------------------------------------------------------------
@@ -257,6 +273,7 @@ def test_check_reports_a_name_key_another_program_left_stale(fresh_db):
 
     create_campaign("Über Front")
     assert check_database(fresh_db).ok
-    fresh_db.execute_sql("UPDATE campaign SET name = 'Ganz anders'")  # as a program that knows no name_key
+    with _op():
+        fresh_db.execute_sql("UPDATE campaign SET name = 'Ganz anders'")  # as a program that knows no name_key
     report = check_database(fresh_db)
     assert "campaign 'Ganz anders'" in report.text() and "stale name key" in report.text()
