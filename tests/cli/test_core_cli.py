@@ -48,7 +48,9 @@ def test_check_exit_1_on_problems(capsys, tmp_path: Path):
     import sqlite3
 
     con = sqlite3.connect(data / "campaign.db")
+    con.execute("UPDATE journal_state SET mode = 'off'")  # another program, around the app's journal
     con.execute("UPDATE platoon SET xp = (xp + 1) % 33 WHERE id = (SELECT platoon_id FROM xp_change LIMIT 1)")
+    con.execute("UPDATE journal_state SET mode = 'record'")
     con.commit()
     con.close()
     code, out, _ = run(capsys, "check", "--data-dir", str(data))

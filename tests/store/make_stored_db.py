@@ -1,6 +1,6 @@
 """Make the stored databases of tests/store/data (run by hand when a migration is added):
 
-    python -m tests.store.make_stored_db 3 tests/store/data/schema_0003.db
+    python -m tests.store.make_stored_db 3 tests/store/data/schema_0003_labels.db
     python -m tests.store.make_stored_db 4 tests/store/data/schema_0004.db
 
 Schema 3 (the last before 0004): what versions of that schema stored, labels and all (roll purposes and rules

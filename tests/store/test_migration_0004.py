@@ -6,6 +6,7 @@ keys are off only for a migration that declares it, and checked before its commi
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -308,4 +309,27 @@ def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_re
     journal.redo(op_id)
     assert Roll.get_by_id(ids["r_new"]).purpose == "replacement_leader"
     assert Platoon.get_by_id(ids["p3"]).name_key == "zweiter zug"
+    assert check_database(database).ok
+
+
+def test_the_stored_schema_3_database_journal_undoes_and_redoes_after_0004(tmp_path: Path):
+    """tests/store/data/schema_0003.db (made by the version of schema 3) logged a battle: after the upgrade its
+    recorded images hold the codes and name keys, so undoing the XP step and the battle, and redoing them, work."""
+    from campaign_app.store import journal
+
+    close_db()
+    work = tmp_path / "campaign.db"
+    shutil.copy(Path(__file__).parent / "data" / "schema_0003.db", work)
+    database = init_db(work, tmp_path / "backups")
+    fate = Roll.get(Roll.purpose == "leader_fate")
+    assert fate.rule == "aa.1.2.leader_fate"
+    ops = {kind: op_id for op_id, kind in database.execute_sql("SELECT id, kind FROM operation")}
+    journal.undo(ops["xp.set"])
+    journal.undo(ops["battle.log"])
+    assert Roll.get_or_none(Roll.id == fate.id) is None
+    journal.redo(ops["battle.log"])
+    journal.redo(ops["xp.set"])
+    again = Roll.get_by_id(fate.id)
+    assert (again.purpose, again.rule) == ("leader_fate", "aa.1.2.leader_fate")
+    assert Platoon.get(Platoon.name == "Journal Platoon").name_key == "journal platoon"
     assert check_database(database).ok
