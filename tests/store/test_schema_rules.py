@@ -277,3 +277,17 @@ def test_check_reports_a_name_key_another_program_left_stale(fresh_db):
         fresh_db.execute_sql("UPDATE campaign SET name = 'Ganz anders'")  # as a program that knows no name_key
     report = check_database(fresh_db)
     assert "campaign 'Ganz anders'" in report.text() and "stale name key" in report.text()
+
+
+def test_undo_that_would_bring_back_a_name_taken_since_is_refused_naming_it():
+    from campaign_app.services.campaigns import delete_campaign
+    from campaign_app.store.journal import Conflict, list_operations, undo
+
+    create_campaign("Über Front")
+    create_campaign("Other")
+    delete_campaign("Über Front")
+    create_campaign("über front")
+    deleted = next(o for o in list_operations() if o.kind == "campaign.delete")
+    with pytest.raises(Conflict, match="the name 'Über Front' is taken by another campaign now"):
+        undo(deleted.id)
+    assert sorted(c.name for c in Campaign.select()) == ["Other", "über front"]
