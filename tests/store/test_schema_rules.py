@@ -107,6 +107,11 @@ def test_the_database_refuses_a_second_name_with_the_same_key_whoever_writes_it(
                                "replacement_dice": 2, "archived": False, "notes": "",
                                "created_at": dt.datetime(2026, 1, 1)}]).execute()
         assert Campaign.get(Campaign.name == "Vierte").name_key == "vierte"
+        columns = ["system", "threshold_green", "threshold_regular", "threshold_veteran", "threshold_legendary",
+                   "objective_xp_to", "replacement_dice", "archived", "notes", "created_at"]
+        row = ("sologear", 1, 4, 9, 16, "both", 2, False, "", dt.datetime(2026, 1, 1))
+        Campaign.insert_many([("Groß Fünf", *row, "junk")], fields=[Campaign.name, *columns, "name_key"]).execute()
+        assert Campaign.get(Campaign.name == "Groß Fünf").name_key == "gross fünf"
         with pytest.raises(peewee.IntegrityError, match="campaign.name_key"):
             Campaign.update(name="ÜBER FRONT").where(Campaign.id == c.id).execute()
 
