@@ -297,8 +297,15 @@ def _name_keys(database: Any, table: str) -> None:
 
 def _rebuild(database: Any, table: str) -> None:
     """https://www.sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema Changes": create the new
-    table, copy the rows, drop the old one, rename the new one, create its indexes (foreign keys are off)."""
+    table, copy the rows, drop the old one, rename the new one, create its indexes (foreign keys are off). An empty
+    table (a new database) is simply dropped and created anew."""
     create, indexes = TABLES[table]
+    if not database.execute_sql(f'SELECT EXISTS (SELECT 1 FROM "{table}")').fetchone()[0]:
+        database.execute_sql(f'DROP TABLE "{table}"')  # nothing to copy (a new database): create it anew
+        database.execute_sql(create)
+        for index in indexes:
+            database.execute_sql(index)
+        return
     temp = f"{table}__new"
     old_columns = _columns(database, table)
     database.execute_sql(create.replace(f'CREATE TABLE "{table}"', f'CREATE TABLE "{temp}"', 1))
@@ -350,12 +357,17 @@ def migrate(migrator: Any, database: Any) -> None:
     if problems:
         raise Refused("the database holds data the new version does not allow: " + "; ".join(problems)
                       + ". Nothing was changed")
+    journal = _has_journal(database)
+    if journal:  # re-created from the new schema at the end; renaming a table re-reads every trigger
+        for (name,) in _rows(database, "SELECT name FROM sqlite_master WHERE type = 'trigger' "
+                                       "AND name LIKE 'journal\\_%' ESCAPE '\\'"):
+            database.execute_sql(f'DROP TRIGGER "{name}"')
     _one_active_leader(database)
     _codes(database)
     for table in TABLES:
         _rebuild(database, table)
     database.execute_sql(LEADER_INDEX)
-    if _has_journal(database):
+    if journal:
         from campaign_app.store.journal import install_triggers
 
         _journal_images(database)
