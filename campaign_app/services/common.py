@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import ServiceError, StoreProblem  # noqa: F401 - re-exported for the services and the GUI
+from ..errors import ServiceError as ServiceError  # re-exported for the services and the GUI
+from ..errors import StoreProblem as StoreProblem  # re-exported for the services and the GUI
 from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
-from ..store.models import Campaign, Platoon, Roll, SologearSheet, name_key
+from ..store.models import BaseModel, Campaign, Platoon, Roll, SologearSheet, name_key
+
+if TYPE_CHECKING:
+    from peewee import Field, ModelSelect
+
+_M = TypeVar("_M", bound=BaseModel)
 
 SQLITE_INT_MAX = 2**63 - 1
 """Row ids and every stored whole number fit in SQLite's 64-bit integers."""
@@ -80,7 +86,7 @@ class NotFound(ServiceError):
     """An unknown campaign, platoon, ..."""
 
 
-def _by_name(query: Any, field: Any, name: str) -> list[Any]:
+def _by_name(query: ModelSelect[_M], field: Field[str], name: str) -> list[_M]:
     """Rows of ``query`` whose name is ``name`` under :func:`name_key` (the one case rule, the one the unique
     indexes use); where several match (platoons of different campaigns), the ones spelt exactly like ``name``."""
     key_field = field.model._meta.fields["name_key"]
