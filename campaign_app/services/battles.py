@@ -38,9 +38,6 @@ from ..rules.aftermath import (
     FATES,
     OBJECTIVE_LABELS,
     OBJECTIVE_XP,
-    PURPOSE_LEADER,
-    PURPOSE_REPLACEMENT,
-    RULE_AWARD,
     SURVIVAL_XP,
     Aftermath,
     AftermathStep,
@@ -50,7 +47,7 @@ from ..rules.aftermath import (
     check_count,
     period_sides,
 )
-from ..rules.codes import purpose_text, rule_text
+from ..rules.codes import PURPOSE_LEADER, PURPOSE_REPLACEMENT, RULE_AWARD, purpose_text, rule_text
 from ..rules.dice import DiceError, DiceSource, RollRecord, Source, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds

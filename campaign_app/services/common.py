@@ -10,7 +10,8 @@ from ..errors import StoreProblem as StoreProblem  # re-exported for the service
 from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
-from ..store.models import BaseModel, Campaign, Platoon, Roll, SologearSheet, name_key
+from ..store.models import BaseModel, Campaign, Platoon, Roll, SologearSheet
+from ..store.models import name_key as name_key  # re-exported: the one case rule for names
 
 if TYPE_CHECKING:
     from peewee import Field, ModelSelect

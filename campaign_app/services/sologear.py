@@ -238,8 +238,8 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
         enemy = f"{turn.enemy_tv_destroyed} TV"
     glory = ""
     if turn.action == "fig" and (turn.glory_rolled is not None or turn.glory_collected):
-        shown = turn.glory_collected * (2 if breakout else 1)
-        glory = (f"{shown}" + (" (×2)" if breakout and turn.glory_collected else "")
+        counted = turn.glory_collected * (2 if breakout else 1)
+        glory = (f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
                  if turn.recorded else f"{turn.glory_rolled or 0} placed")
     return {
         "turn": turn.number, "id": turn.id, "action": turn.action, "label": _action_label(turn),

@@ -98,8 +98,9 @@ class NamedModel(BaseModel):
         return data
 
     def save(self, force_insert: bool = False, only: Any = None) -> Any:
-        if self.name is not None:
-            self.name_key = name_key(self.name)
+        name = getattr(self, "name", None)
+        if name is not None:
+            self.name_key = name_key(name)
         return super().save(force_insert=force_insert, only=only)
 
     @classmethod
