@@ -42,7 +42,7 @@ from ..rules.experience import Thresholds
 from ..services import attachments as attachment_service
 from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
-from ..services.common import NotFound, ServiceError
+from ..services.common import NotFound, ServiceError, name_key
 from ..services.edits import Edit
 from .context import AppContext
 from .leader_dialog import ReplaceLeaderDialog
@@ -727,9 +727,9 @@ class PlatoonPage(QWidget):
         if self.pid is None:
             return
         label = {"team": "New team", "vehicle": "New vehicle", "fire_support": "Fire support"}[kind]
-        names = {r["name"].lower() for r in self.attached_model.rows()}
+        names = {name_key(r["name"]) for r in self.attached_model.rows()}
         name, n = label, 1
-        while name.lower() in names:
+        while name_key(name) in names:
             n += 1
             name = f"{label} {n}"
         edit = self.run(attachment_service.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])

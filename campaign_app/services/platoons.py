@@ -33,6 +33,7 @@ from .common import (
     ServiceError,
     check_reason,
     find_campaign,
+    name_key,
     resolve_platoon,
     roll_to_dict,
     store_rolls,
@@ -96,7 +97,7 @@ def current_leader(p: Platoon) -> Leader | None:
 
 def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = None) -> bool:
     query = Platoon.select(Platoon.id).where((Platoon.campaign == campaign_id)
-                                             & (Platoon.name.collate("NOCASE") == name))
+                                             & (Platoon.name_key == name_key(name)))
     if exclude_id is not None:
         query = query.where(Platoon.id != exclude_id)
     return query.exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.dice import DiceSource
 from ..store.database import db
@@ -120,6 +121,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         flags, _ = breakout_flags(sheet, [*turns, turn])
         summary = turn_dict(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
         summary["campaign_ended"] = reason
+        summary["campaign_ended_text"] = codes.end_reason_text(reason) or None
         summary["meaning"] = list(res.meaning)
     message = f"turn {number}: {summary['label']}" + (f", {res.cell_text}" if res.cell_text else "")
     if res.action == "rep":
@@ -188,6 +190,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         index = turns.index(turn)
         summary = turn_dict(turn, breakout=flags[index][0], starts_breakout=flags[index][1])
         summary["campaign_ended"] = reason
+        summary["campaign_ended_text"] = codes.end_reason_text(reason) or None
     message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {plural(bunkers_n, 'bunker')}"
     if reason:
         message += f"; the campaign has ended ({reason})"

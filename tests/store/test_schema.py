@@ -49,10 +49,12 @@ def test_the_comparison_sees_every_part_of_the_ddl(migrated: Path) -> None:
     platoon = tables["platoon"]
     assert platoon.columns["xp"].not_null and platoon.columns["xp"].type == "INTEGER"  # type: ignore[attr-defined]
     assert "xp between 0 and 32" in platoon.checks  # type: ignore[attr-defined]
-    assert any(i.unique and i.on == "campaign_id, name" for i in platoon.indexes)  # type: ignore[attr-defined]
+    assert any(i.unique and i.on == "campaign_id, name_key" for i in platoon.indexes)  # type: ignore[attr-defined]
+    # a partial unique index (at most one active leader per platoon): its WHERE is compared too
+    assert any(i.unique and i.where for i in tables["leader"].indexes)  # type: ignore[attr-defined]
     on_delete = {(fk.column, fk.on_delete) for fk in tables["battle"].foreign_keys}  # type: ignore[attr-defined]
     assert on_delete == {("platoon_id", "CASCADE"), ("opponent_platoon_id", "SET NULL")}
-    assert tables["campaign"].columns["replacement_dice"].default == "2"  # type: ignore[attr-defined]
+    assert tables["operation"].columns["undone"].default == "0"  # type: ignore[attr-defined]
 
 
 def test_sql_defaults_agree_with_the_models_python_defaults(migrated: Path) -> None:
@@ -170,10 +172,15 @@ ALTERATIONS = {
     "index dropped": (_run('DROP INDEX "battle_platoon_id_number"'),
                       ["battle: index only in the models: Index(unique=True, on='platoon_id, number', "
                        "where=None)"]),
-    "index not unique": (_rewrite("campaign_name", "CREATE UNIQUE INDEX", "CREATE INDEX"),
-                         ["campaign: index only in the models: Index(unique=True, on='name', where=None)",
-                          "campaign: index only in the migrated database: Index(unique=False, on='name', "
+    "index not unique": (_rewrite("campaign_name_key", "CREATE UNIQUE INDEX", "CREATE INDEX"),
+                         ["campaign: index only in the models: Index(unique=True, on='name_key', where=None)",
+                          "campaign: index only in the migrated database: Index(unique=False, on='name_key', "
                           "where=None)"]),
+    "partial index condition": (_rewrite("leader_one_active_per_platoon", "'active'", "'casualty'"),
+                                ["leader: index only in the models: Index(unique=True, on='platoon_id', "
+                                 "where=\"(status = 'active')\")",
+                                 "leader: index only in the migrated database: Index(unique=True, on='platoon_id', "
+                                 "where=\"(status = 'casualty')\")"]),
     "partial index": (_run('DROP INDEX "leader_platoon_id"',
                            "CREATE INDEX leader_platoon_id ON leader (platoon_id) WHERE status = 'active'"),
                       ["leader: index only in the models: Index(unique=False, on='platoon_id', where=None)",

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...rules import codes
 from ..sologear_dialogs import EndDialog
 from .tables import TextRowsModel, fit_height
 
@@ -121,7 +122,7 @@ class EndTab(PageBase):
                                        f"{'noticed' if rk['noticed'] else 'not noticed'}.")
             if rk["table"]:
                 band = rk["band"]
-                roll = next((r for r in rk["rolls"] if r["purpose"].endswith(" roll")), None)
+                roll = next((r for r in rk["rolls"] if r["purpose"] in codes.RESULT_PURPOSES), None)
                 how = ""
                 if roll is not None:
                     dice = roll["expression"].split("+")[0].split("-")[0]
