@@ -36,6 +36,8 @@ from campaign_app.store.models import (
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 
+pytestmark = pytest.mark.usefixtures("fresh_db")
+
 
 def _schema(database: peewee.Database) -> dict[tuple[str, str], str]:
     """Tables and indexes of the models' tables (not triggers) as SQLite stores their SQL."""
