@@ -568,4 +568,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         self.save_window_state()
+        worker = getattr(self, "_check_worker", None)
+        if worker is not None:
+            worker.wait()  # the background check ends before the window (its parent) can go
         super().closeEvent(event)
