@@ -71,10 +71,10 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-history-"))
     paths, pid = _make(args.n, tmp)
 
-    from campaign_app.services import battles
+    from campaign_app.services import history
     from campaign_app.store.database import db
 
-    report = battles.history_report(pid)
+    report = history.history_report(pid)
     print(f"{len(report['history']['events'])} timeline events, "
           f"{sum(len(b['rolls']) for b in report['history']['battles'])} rolls, "
           f"{len(report['leaders'])} leaders\n")
@@ -87,7 +87,7 @@ def main() -> int:
         return original(sql, params, *a, **k)
 
     real.execute_sql = counting
-    battles.history_report(pid, lazy_text=True)
+    history.history_report(pid, lazy_text=True)
     del real.execute_sql
     con = sqlite3.connect(str(paths.db_file))
     queries = _floor_queries(pid)
@@ -97,11 +97,11 @@ def main() -> int:
             con.execute(sql, params).fetchall()
 
     t_floor = median_ms(floor, args.runs)
-    t_read = median_ms(lambda: battles.history_report(pid, lazy_text=True), args.runs)
+    t_read = median_ms(lambda: history.history_report(pid, lazy_text=True), args.runs)
     print(f"history read: {len(seen)} queries (the floor runs the same {len(queries)})")
     figure("history read (history_report, lazy text)", t_read, base_ms=t_floor, ratio_goal=3.0,
            base_label="sqlite3 floor")
-    t_full = median_ms(lambda: battles.history_report(pid), max(3, args.runs // 2))
+    t_full = median_ms(lambda: history.history_report(pid), max(3, args.runs // 2))
     figure("  with every event's text made (export, print)", t_full, base_ms=t_floor, base_label="sqlite3 floor")
 
     from PySide6.QtCore import QSettings

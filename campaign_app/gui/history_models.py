@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from ..services.battles import event_text
+from ..services.history import event_text
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -38,7 +38,7 @@ FATE_COLORS_DARK: dict[str, str] = {"casualty": "#ff7b7b", "promoted": "#8cc2f2"
 def _matches(event: dict[str, Any], needle: str) -> bool:
     if not needle:
         return True
-    event_text(event)  # the text is made on demand (see services.battles.event_text)
+    event_text(event)  # the text is made on demand (see services.history.event_text)
     hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule",
                                                         "outcome", "scenario", "opponent"))
     return needle in hay.casefold()
@@ -51,7 +51,7 @@ class _Node:
 
 
 class TimelineModel(QAbstractItemModel):
-    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls).
+    """Events of ``services.history.history`` as a tree (top level: events; under a battle: its rolls).
 
     The top level is handed to the view in batches of :attr:`BATCH` rows (``canFetchMore``/``fetchMore``, as
     the view scrolls down), so that a long campaign's timeline opens as fast as a short one; the filter and
@@ -298,7 +298,7 @@ class _TableModel(QAbstractTableModel):
 
 
 class LeadersModel(_TableModel):
-    """The leaders' roll (``services.battles.leaders_roll``)."""
+    """The leaders' roll (``services.history.leaders_roll``)."""
 
     COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles led", "XP at joining", "XP", "XP gained")
 

@@ -8,7 +8,7 @@
 - Buttons: Log battle…, Undo newest battle (on the undo stack, so Edit ▸ Undo brings it back), Edit battle…
   (scenario, outcome, notes; logged), Export CSV… / Export JSON….
 
-Everything comes from one ``services.battles.history_report`` call (a fixed number of queries); the timeline's
+Everything comes from one ``services.history.history_report`` call (a fixed number of queries); the timeline's
 text is made per painted row, the charts are filled only when shown and update their series in place.
 """
 
@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..services import battles
+from ..services import battles, history
 from ..services.common import ServiceError
 from ..words import plural as _plural
 from .context import AppContext
@@ -308,7 +308,7 @@ class HistoryView(QWidget):
 
     def _read_fresh(self, platoon_id: int) -> dict[str, Any]:
         stamp = self._stamp()
-        report = battles.history_report(platoon_id, lazy_text=True)
+        report = history.history_report(platoon_id, lazy_text=True)
         self._cache.pop(platoon_id, None)
         self._cache[platoon_id] = (stamp, report)
         while len(self._cache) > self.CACHE_SIZE:
@@ -489,7 +489,7 @@ class HistoryView(QWidget):
                 return None
             path = chosen
         try:
-            n = battles.export_history(self.platoon_id, path, fmt)
+            n = history.export_history(self.platoon_id, path, fmt)
         except ServiceError as exc:
             self._say(str(exc), error=True)
             return None

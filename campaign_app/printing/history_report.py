@@ -1,6 +1,6 @@
 """The platoon history report (PDF): a summary, the XP chart, the battles table and the leaders' roll.
 
-Takes plain data (:class:`HistoryData`, built from ``services.battles.history_report`` with
+Takes plain data (:class:`HistoryData`, built from ``services.history.history_report`` with
 :func:`history_from_report`); ``campaign_app.services.printing`` gathers it and writes the file.
 The XP chart is drawn with reportlab graphics: the platoon's and the leader's XP after each battle over the
 level bands of the campaign's thresholds, with a mark where a leader was lost and the line of the new one.
@@ -166,7 +166,7 @@ def _when(battle: Any, date: Any) -> str:
 
 
 def history_from_report(report: Mapping[str, Any]) -> HistoryData:
-    """A :class:`HistoryData` from ``services.battles.history_report`` (one read of everything)."""
+    """A :class:`HistoryData` from ``services.history.history_report`` (one read of everything)."""
     summary_raw = dict(report.get("summary") or {})
     fields = set(Summary.__dataclass_fields__)
     summary = Summary(**{k: v for k, v in summary_raw.items() if k in fields})

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineModel
 from campaign_app.gui.history_view import HistoryView
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles
+from campaign_app.services import battles, history
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll
 
 LEFT = Qt.MouseButton.LeftButton
@@ -67,7 +67,7 @@ def test_models_pass_the_model_tester(qtmodeltester, view: HistoryView) -> None:
     qtmodeltester.check(view.model)
     qtmodeltester.check(view.leaders_model)
     rolls = RollsModel()
-    rolls.set_rows(battles.history(view.platoon_id)["battles"][0]["rolls"])
+    rolls.set_rows(history.history(view.platoon_id)["battles"][0]["rolls"])
     qtmodeltester.check(rolls)
     view.kind_buttons["battle"].click()
     qtmodeltester.check(view.model)
@@ -91,7 +91,7 @@ def test_timeline_newest_first_and_battles_expand_to_their_rolls(view: HistoryVi
     assert [b["battle_number"] for b in battle_rows] == [3, 2, 1]
     swamp = model.row_of_battle(battle_rows[1]["id"])
     assert model.rowCount(swamp) == 5 and not view.tree.isExpanded(swamp)
-    total = len(battles.history(view.platoon_id)["events"])
+    total = len(history.history(view.platoon_id)["events"])
     assert view.count.text() == f"{total} of {total} events shown"
     assert model.index(0, TimelineModel.BATTLE).data() == "#3"
     assert "RULES 1.2 recovery" in model.index(0, TimelineModel.EVENT, first).data(Qt.ItemDataRole.ToolTipRole)
@@ -130,7 +130,7 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
 
 
 def test_charts_summary_and_leaders(view: HistoryView) -> None:
-    series = battles.xp_series(view.platoon_id)
+    series = history.xp_series(view.platoon_id)
     assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [(float(p["battle"]), float(p["platoon_xp"]))
                                                            for p in series["points"]]
     assert view.xp_chart.leader_points[0] == (0.0, 2.0) and view.xp_chart.leader_points[2] == (2.0, 7.0)

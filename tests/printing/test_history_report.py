@@ -19,8 +19,9 @@ from campaign_app.printing.history_report import (
 )
 from campaign_app.rules.dice import SeededDice
 from campaign_app.rules.experience import Thresholds
-from campaign_app.services.battles import history_report, log_battle
+from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
+from campaign_app.services.history import history_report
 from campaign_app.services.roster import create_platoon
 
 DAY = datetime.date(2024, 5, 1)

@@ -4,7 +4,7 @@ view's battles carry every key of a roll; the order of the timeline is unchanged
 from __future__ import annotations
 
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles, roster
+from campaign_app.services import battles, history, roster
 from campaign_app.store.models import Campaign, Leader, Platoon
 
 
@@ -25,11 +25,11 @@ def _platoon() -> int:
 
 def test_lazy_text_matches_the_eager_text_and_order() -> None:
     pid = _platoon()
-    eager = battles.history(pid)
-    lazy = battles.history_report(pid, lazy_text=True)["history"]
+    eager = history.history(pid)
+    lazy = history.history_report(pid, lazy_text=True)["history"]
     assert all("text" not in e for e in lazy["events"])
     assert [(e["kind"], e["id"]) for e in lazy["events"]] == [(e["kind"], e["id"]) for e in eager["events"]]
-    assert [battles.event_text(e) for e in lazy["events"]] == [e["text"] for e in eager["events"]]
+    assert [history.event_text(e) for e in lazy["events"]] == [e["text"] for e in eager["events"]]
     assert all(e["text"] for e in lazy["events"])  # made once, kept
     kinds = {e["kind"] for e in eager["events"]}
     assert kinds == {"battle", "roll", "xp", "leader", "attribute"}
@@ -37,8 +37,8 @@ def test_lazy_text_matches_the_eager_text_and_order() -> None:
 
 def test_view_battles_share_roll_events_with_every_roll_key() -> None:
     pid = _platoon()
-    eager = battles.history(pid)["battles"]
-    lazy = battles.history_report(pid, lazy_text=True)["history"]["battles"]
+    eager = history.history(pid)["battles"]
+    lazy = history.history_report(pid, lazy_text=True)["history"]["battles"]
     assert [b["id"] for b in lazy] == [b["id"] for b in eager]
     for mine, theirs in zip(lazy, eager, strict=True):
         assert [r["id"] for r in mine["rolls"]] == [r["id"] for r in theirs["rolls"]]
