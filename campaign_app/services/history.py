@@ -3,7 +3,11 @@
 :func:`history` (battles with their rolls, and a timeline of every battle, XP change, leader change,
 attribute change and roll, newest first), :func:`leaders_roll`, :func:`campaign_summary`, :func:`xp_series`,
 :func:`wounds_series`, :func:`timeline_csv`, :func:`history_json` and :func:`history_report` (all of it from
-one read) answer with a fixed number of queries, however many battles the platoon has.
+one read) answer with a fixed number of queries (:data:`HISTORY_SQL`), however many battles the platoon has.
+
+The read keeps SQLite's rows as tuples; the timeline is put in order from them, and each event's dict (and
+its text) is made only when something asks for it (:class:`Events`, :class:`Battles`): the history view
+paints a few dozen rows of a timeline of thousands. :func:`history` makes them all (export, CLI, print).
 """
 
 from __future__ import annotations
@@ -13,11 +17,10 @@ import datetime as _dt
 import gc
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, overload
 
 from ..rules.aftermath import PURPOSE_LEADER
 from ..rules.experience import LEVELS, Thresholds, level_name
@@ -53,25 +56,92 @@ def _date_part(value: Any) -> str | None:
     return text[:10] if text else None
 
 
-@dataclass
-class _Rows:
-    """Everything the history needs about one platoon, read with a fixed number of queries."""
+# --- the read: five queries, rows as tuples ----------------------------------------------------------------
 
-    platoon: dict[str, Any]
-    campaign: dict[str, Any]
-    thresholds: Thresholds
-    battles: list[dict[str, Any]]
-    leaders: list[dict[str, Any]]
-    xp_changes: list[dict[str, Any]]
-    attribute_changes: list[dict[str, Any]]
-    rolls: list[dict[str, Any]]
+_BATTLE_COLUMNS = ("id", "number", "date", "scenario", "opponent", "opponent_platoon_id", "outcome", "objectives",
+                   "fire_support", "notes", "wounds", "leader_wounds", "platoon_xp_before", "platoon_xp_after",
+                   "leader_xp_before", "leader_xp_after", "leader_fate", "xp_lost", "created_at")
+(B_ID, B_NUMBER, B_DATE, B_SCENARIO, B_OPPONENT, B_OPPONENT_PLATOON, B_OUTCOME, B_OBJECTIVES, B_FIRE_SUPPORT,
+ B_NOTES, B_WOUNDS, B_LEADER_WOUNDS, B_XP_BEFORE, B_XP_AFTER, B_LEADER_XP_BEFORE, B_LEADER_XP_AFTER,
+ B_FATE, B_XP_LOST, B_CREATED) = range(len(_BATTLE_COLUMNS))
+_LEADER_COLUMNS = ("id", "name", "rank", "xp", "xp_at_join", "status", "joined_battle_id", "left_battle_id",
+                   "joined_at", "left_at")
+(L_ID, L_NAME, L_RANK, L_XP, L_XP_AT_JOIN, L_STATUS, L_JOINED_BATTLE, L_LEFT_BATTLE, L_JOINED_AT,
+ L_LEFT_AT) = range(len(_LEADER_COLUMNS))
+_XP_COLUMNS = ("id", "leader_id", "who", "delta", "xp_after", "reason", "battle_id", "created_at")
+X_ID, X_LEADER, X_WHO, X_DELTA, X_XP_AFTER, X_REASON, X_BATTLE, X_CREATED = range(len(_XP_COLUMNS))
+_ATTRIBUTE_COLUMNS = ("id", "battle_id", "field", "old_value", "new_value", "reason", "created_at")
+A_ID, A_BATTLE, A_FIELD, A_OLD, A_NEW, A_REASON, A_CREATED = range(len(_ATTRIBUTE_COLUMNS))
+_ROLL_COLUMNS = ("id", "battle_id", "leader_id", "seq", "purpose", "expression", "faces", "modifier", "total",
+                 "source", "rule", "table_row", "outcome", "created_at")
+(R_ID, R_BATTLE, R_LEADER, R_SEQ, R_PURPOSE, R_EXPRESSION, R_FACES, R_MODIFIER, R_TOTAL, R_SOURCE, R_RULE,
+ R_TABLE_ROW, R_OUTCOME, R_CREATED) = range(len(_ROLL_COLUMNS))
+
+
+def _select(model: Any, columns: tuple[str, ...], order: str) -> str:
+    return (f"SELECT {', '.join(columns)} FROM {model._meta.table_name} WHERE platoon_id = ? "  # noqa: S608
+            f"ORDER BY {order}")
+
+
+HISTORY_SQL: dict[str, str] = {
+    "battles": _select(Battle, _BATTLE_COLUMNS, "number"),
+    "leaders": _select(Leader, _LEADER_COLUMNS, "joined_at, id"),
+    "xp_changes": _select(XpChange, _XP_COLUMNS, "id"),
+    "attribute_changes": _select(AttributeChange, _ATTRIBUTE_COLUMNS, "id"),
+    "rolls": _select(Roll, _ROLL_COLUMNS, "id"),
+}
+"""The history's queries after the platoon's own row, each with the platoon id as its one parameter (the
+benchmark runs the same SQL in plain sqlite3 as the floor of a read)."""
+
+
+class _Rows:
+    """Everything the history needs about one platoon, read with a fixed number of queries (rows as tuples,
+    columns as the ``B_``/``L_``/``X_``/``A_``/``R_`` indexes say)."""
+
+    __slots__ = ("platoon", "campaign", "thresholds", "battles", "leaders", "xp_changes", "attribute_changes",
+                 "rolls", "_battles_by_id", "_leaders_by_id", "_faces")
+
+    def __init__(self, platoon: dict[str, Any], campaign: dict[str, Any], thresholds: Thresholds,
+                 lists: dict[str, list[tuple[Any, ...]]]) -> None:
+        self.platoon = platoon
+        self.campaign = campaign
+        self.thresholds = thresholds
+        self.battles = lists["battles"]
+        self.leaders = lists["leaders"]
+        self.xp_changes = lists["xp_changes"]
+        self.attribute_changes = lists["attribute_changes"]
+        self.rolls = lists["rolls"]
+        self._battles_by_id: dict[int, tuple[Any, ...]] | None = None
+        self._leaders_by_id: dict[int, tuple[Any, ...]] | None = None
+        self._faces: dict[str, list[int]] = {}
+
+    @property
+    def battles_by_id(self) -> dict[int, tuple[Any, ...]]:
+        if self._battles_by_id is None:
+            self._battles_by_id = {b[B_ID]: b for b in self.battles}
+        return self._battles_by_id
+
+    @property
+    def leaders_by_id(self) -> dict[int, tuple[Any, ...]]:
+        if self._leaders_by_id is None:
+            self._leaders_by_id = {ld[L_ID]: ld for ld in self.leaders}
+        return self._leaders_by_id
+
+    def faces(self, text: str | None) -> list[int]:
+        """A roll's faces from their stored JSON text (few distinct texts: each decoded once), as a new list."""
+        if text is None:
+            return []
+        faces = self._faces.get(text)
+        if faces is None:
+            faces = self._faces[text] = json.loads(text)
+        return list(faces)
 
 
 @contextmanager
 def _no_gc() -> Iterator[None]:
-    """The cyclic garbage collector paused while a history is read: the read makes ~20,000 dicts and lists
-    (no reference cycles), and each few hundred of them would start a collection that walks the objects of
-    the whole process (in the GUI, every Qt wrapper too); it runs again, once, when the read is done."""
+    """The cyclic garbage collector paused while a history is read or its events made: each few hundred new
+    containers would start a collection that walks the objects of the whole process (in the GUI, every Qt
+    wrapper too); it runs again, once, when the work is done."""
     if not gc.isenabled():
         yield
         return
@@ -80,47 +150,6 @@ def _no_gc() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-_HISTORY_SQL: dict[Any, str] = {}
-
-
-def _fetch(query: Any, platoon_id: int | None = None) -> list[dict[str, Any]]:
-    """Rows of a model query as dicts keyed by field name, straight from SQLite: dates and times stay the ISO
-    text they are stored as, ``faces`` is decoded, booleans are bools (much faster than model rows).
-
-    With ``platoon_id`` (a query whose only parameter is that id) its SQL text is made once per model and
-    kept (peewee's SQL building is a few percent of a history read)."""
-    model = query.model
-    if platoon_id is None:
-        sql, params = query.sql()
-    else:
-        sql = _HISTORY_SQL.get(model)  # type: ignore[assignment]
-        params = [platoon_id]
-        if sql is None:
-            sql, made = query.sql()
-            if list(made) != params:
-                raise AssertionError(f"history query of {model.__name__} has other parameters: {made}")
-            _HISTORY_SQL[model] = sql
-    cursor = db.execute_sql(sql, params)
-    columns = model._meta.columns
-    names = [columns[d[0]].name if d[0] in columns else d[0] for d in cursor.description]
-    rows = [dict(zip(names, row)) for row in cursor.fetchall()]  # noqa: B905 - one length by construction
-    if "faces" in names:
-        decoded: dict[str, list[int]] = {}  # few distinct faces texts ("[3]", "[12, 12]"): decode each once
-        for r in rows:
-            text = r["faces"]
-            if text is None:
-                r["faces"] = []
-                continue
-            faces = decoded.get(text)
-            if faces is None:
-                faces = decoded[text] = json.loads(text)
-            r["faces"] = list(faces)
-    if "fire_support" in names:
-        for r in rows:
-            r["fire_support"] = bool(r["fire_support"])
-    return rows
 
 
 def _load(platoon: str | int, campaign: str | int | None = None) -> _Rows:
@@ -132,18 +161,12 @@ def _load(platoon: str | int, campaign: str | int | None = None) -> _Rows:
         row = _platoon(platoon, campaign)
     c = row.campaign
     pid = row.id
-    return _Rows(
-        platoon={"id": pid, "name": row.name, "xp": row.xp, "created_at": row.created_at},
-        campaign={"id": c.id, "name": c.name, "period": c.period},
-        thresholds=thresholds_of(c),
-        battles=_fetch(Battle.select().where(Battle.platoon == pid).order_by(Battle.number), pid),
-        leaders=_fetch(Leader.select().where(Leader.platoon == pid).order_by(Leader.joined_at, Leader.id), pid),
-        xp_changes=_fetch(XpChange.select().where(XpChange.platoon == pid).order_by(XpChange.id), pid),
-        attribute_changes=_fetch(AttributeChange.select().where(AttributeChange.platoon == pid)
-                                 .order_by(AttributeChange.id), pid),
-        rolls=_fetch(Roll.select().where(Roll.platoon == pid).order_by(Roll.id), pid),
-    )
+    lists = {name: db.execute_sql(sql, (pid,)).fetchall() for name, sql in HISTORY_SQL.items()}
+    return _Rows({"id": pid, "name": row.name, "xp": row.xp, "created_at": row.created_at},
+                 {"id": c.id, "name": c.name, "period": c.period}, thresholds_of(c), lists)
 
+
+# --- texts -------------------------------------------------------------------------------------------------
 
 def _roll_text(r: dict[str, Any]) -> str:
     faces = ", ".join(str(f) for f in r["faces"])
@@ -212,148 +235,335 @@ def event_text(ev: dict[str, Any]) -> str:
     return text
 
 
+# --- the timeline: put in order from the tuples, events made on demand --------------------------------------
+
+_BATTLE, _ROLL, _XP, _JOINED, _LEFT, _ATTRIBUTE = range(6)
+_KIND_NAMES = ("battle", "roll", "xp", "leader", "leader", "attribute")
+
+
+class _Timeline:
+    """The ordered timeline of one read: for each event its maker code and row (``refs``), its kind and its
+    battle id (``kinds``, ``battle_ids``: what the view filters and groups on without making the event)."""
+
+    def __init__(self, rows: _Rows) -> None:
+        self.rows = rows
+        battles_by_id = rows.battles_by_id
+        # each battle's group: the battle, its rolls (seq, id), XP changes (id), leaders who left in it (id),
+        # leaders who joined in it (id) -- the order the timeline has always had
+        rolls_in: dict[int, list[tuple[Any, ...]]] = {}
+        xp_in: dict[int, list[tuple[Any, ...]]] = {}
+        left_in: dict[int, list[tuple[Any, ...]]] = {}
+        joined_in: dict[int, list[tuple[Any, ...]]] = {}
+        # events that stand alone (or share a key: a leader who joined and left at the same moment), by key
+        loose: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], int, tuple[Any, ...]]]] = {}
+
+        def alone(key: tuple[Any, ...], order: tuple[Any, ...], code: int, row: tuple[Any, ...]) -> None:
+            members = loose.get(key)
+            if members is None:
+                loose[key] = [(order, code, row)]
+            else:
+                members.append((order, code, row))
+
+        for r in rows.rolls:
+            bid = r[R_BATTLE]
+            if bid is not None and bid in battles_by_id:
+                members = rolls_in.get(bid)
+                if members is None:
+                    rolls_in[bid] = [r]
+                else:
+                    members.append(r)
+            else:
+                alone((r[R_CREATED], 0, 1, r[R_ID]), (-1, -r[R_SEQ], -r[R_ID]), _ROLL, r)
+        for x in rows.xp_changes:
+            bid = x[X_BATTLE]
+            if bid is not None and bid in battles_by_id:
+                xp_in.setdefault(bid, []).append(x)
+            else:
+                alone((x[X_CREATED], 0, 2, x[X_ID]), (-2, 0, -x[X_ID]), _XP, x)
+        for ld in rows.leaders:
+            bid = ld[L_JOINED_BATTLE]
+            if bid is not None and bid in battles_by_id:
+                joined_in.setdefault(bid, []).append(ld)
+            else:
+                alone((ld[L_JOINED_AT], 0, 3, ld[L_ID]), (-4, 0, -ld[L_ID]), _JOINED, ld)
+            if ld[L_STATUS] != "active":
+                bid = ld[L_LEFT_BATTLE]
+                if bid is not None and bid in battles_by_id:
+                    left_in.setdefault(bid, []).append(ld)
+                else:
+                    at = ld[L_LEFT_AT] or ld[L_JOINED_AT]
+                    alone((at, 0, 3, ld[L_ID]), (-3, 0, -ld[L_ID]), _LEFT, ld)
+        for a in rows.attribute_changes:
+            # edits are shown when they were made, not with the battle they changed; in the same second as
+            # its battle, after it (an edit cannot come before the battle it changes)
+            b = battles_by_id.get(a[A_BATTLE]) if a[A_BATTLE] is not None else None
+            number = b[B_NUMBER] if b is not None else 0
+            alone((a[A_CREATED], number, 1 if number else 5, a[A_ID]), (-5, 0, -a[A_ID]), _ATTRIBUTE, a)
+
+        keys: list[tuple[Any, ...]] = [(b[B_CREATED], b[B_NUMBER], 0, 0, b) for b in rows.battles]
+        keys.extend(loose)
+        keys.sort(key=itemgetter(0, 1, 2, 3), reverse=True)
+        refs: list[tuple[int, tuple[Any, ...]]] = []
+        kinds: list[str] = []
+        battle_ids: list[int | None] = []
+        add_ref, add_kind, add_bid = refs.append, kinds.append, battle_ids.append
+        by_seq = itemgetter(R_SEQ, R_ID)
+        for key in keys:
+            if len(key) == 5:  # a battle and its group
+                b = key[4]
+                bid = b[B_ID]
+                add_ref((_BATTLE, b))
+                add_kind("battle")
+                add_bid(bid)
+                group = rolls_in.get(bid)
+                if group:
+                    if len(group) > 1:
+                        group.sort(key=by_seq)
+                    for r in group:
+                        add_ref((_ROLL, r))
+                        add_kind("roll")
+                        add_bid(bid)
+                for code, kind, members in ((_XP, "xp", xp_in.get(bid)), (_LEFT, "leader", left_in.get(bid)),
+                                            (_JOINED, "leader", joined_in.get(bid))):
+                    if members:
+                        if len(members) > 1 and code != _XP:  # leaders come in (joined_at, id) order
+                            members.sort(key=itemgetter(L_ID))
+                        for row in members:
+                            add_ref((code, row))
+                            add_kind(kind)
+                            add_bid(bid)
+                continue
+            members = loose[key]
+            if len(members) > 1:
+                members.sort(key=itemgetter(0), reverse=True)
+            for _order, code, row in members:
+                add_ref((code, row))
+                add_kind(_KIND_NAMES[code])
+                add_bid(self._battle_of(code, row))
+        self.refs = refs
+        self.kinds = kinds
+        self.battle_ids = battle_ids
+        self.made: list[dict[str, Any] | None] = [None] * len(refs)
+        self._roll_pos: dict[int, int] | None = None
+        self._led_by: dict[int, str] | None = None
+        self._replacement: dict[int, tuple[Any, ...]] | None = None
+
+    @staticmethod
+    def _battle_of(code: int, row: tuple[Any, ...]) -> int | None:
+        if code == _ROLL:
+            return row[R_BATTLE]  # type: ignore[no-any-return]
+        if code == _XP:
+            return row[X_BATTLE]  # type: ignore[no-any-return]
+        if code == _JOINED:
+            return row[L_JOINED_BATTLE]  # type: ignore[no-any-return]
+        if code == _LEFT:
+            return row[L_LEFT_BATTLE]  # type: ignore[no-any-return]
+        return row[A_BATTLE]  # type: ignore[no-any-return]
+
+    # what a battle's line names: who led it (the leader of its fate roll) and who took over
+    def led_by(self, battle_id: int) -> str | None:
+        if self._led_by is None:
+            leaders = self.rows.leaders_by_id
+            led: dict[int, str] = {}
+            for r in self.rows.rolls:
+                bid = r[R_BATTLE]
+                if bid is not None and bid not in led and r[R_PURPOSE] == PURPOSE_LEADER and r[R_LEADER] in leaders:
+                    led[bid] = str(leaders[r[R_LEADER]][L_NAME])
+            self._led_by = led
+        return self._led_by.get(battle_id)
+
+    def replacement(self, battle_id: int) -> dict[str, Any] | None:
+        if self._replacement is None:
+            self._replacement = {ld[L_JOINED_BATTLE]: ld for ld in self.rows.leaders
+                                 if ld[L_JOINED_BATTLE] is not None}
+        rep = self._replacement.get(battle_id)
+        if rep is None:
+            return None
+        return {"id": rep[L_ID], "name": rep[L_NAME], "rank": rep[L_RANK], "xp": rep[L_XP_AT_JOIN]}
+
+    def event(self, i: int) -> dict[str, Any]:
+        ev = self.made[i]
+        if ev is None:
+            ev = self.made[i] = self._make(*self.refs[i])
+        return ev
+
+    def roll_event(self, roll_id: int) -> dict[str, Any]:
+        if self._roll_pos is None:
+            self._roll_pos = {row[R_ID]: i for i, (code, row) in enumerate(self.refs) if code == _ROLL}
+        return self.event(self._roll_pos[roll_id])
+
+    def _base(self, kind: str, row_id: int, at: Any, battle_id: int | None) -> dict[str, Any]:
+        b = self.rows.battles_by_id.get(battle_id) if battle_id is not None else None  # type: ignore[arg-type]
+        return {"kind": kind, "id": row_id, "at": _iso(at),
+                "date": _iso(b[B_DATE]) if b is not None else _date_part(at),
+                "battle_id": battle_id, "battle_number": b[B_NUMBER] if b is not None else None}
+
+    def _make(self, code: int, row: tuple[Any, ...]) -> dict[str, Any]:
+        rows = self.rows
+        if code == _BATTLE:
+            b = row
+            bid = b[B_ID]
+            return {"kind": "battle", "id": bid, "at": _iso(b[B_CREATED]), "date": _iso(b[B_DATE]),
+                    "battle_id": bid, "battle_number": b[B_NUMBER], "outcome": b[B_OUTCOME],
+                    "scenario": b[B_SCENARIO], "opponent": b[B_OPPONENT], "wounds": b[B_WOUNDS],
+                    "leader_wounds": b[B_LEADER_WOUNDS], "xp_lost": b[B_XP_LOST], "leader_fate": b[B_FATE],
+                    "xp_before": b[B_XP_BEFORE], "xp_after": b[B_XP_AFTER], "leader": self.led_by(bid),
+                    "replacement": self.replacement(bid)}
+        if code == _ROLL:
+            r = row
+            bid = r[R_BATTLE]
+            b = rows.battles_by_id.get(bid) if bid is not None else None
+            at = _iso(r[R_CREATED])
+            return {"kind": "roll", "id": r[R_ID], "at": at,
+                    "date": _iso(b[B_DATE]) if b is not None else (at[:10] if at else None),
+                    "battle_id": bid, "battle_number": b[B_NUMBER] if b is not None else None,
+                    "purpose": r[R_PURPOSE], "expression": r[R_EXPRESSION], "faces": rows.faces(r[R_FACES]),
+                    "total": r[R_TOTAL], "source": r[R_SOURCE], "rule": r[R_RULE], "table_row": r[R_TABLE_ROW],
+                    "outcome": r[R_OUTCOME], "leader_id": r[R_LEADER], "seq": r[R_SEQ], "modifier": r[R_MODIFIER]}
+        if code == _XP:
+            x = row
+            ld = rows.leaders_by_id.get(x[X_LEADER]) if x[X_LEADER] else None
+            name = ld[L_NAME] if ld is not None else rows.platoon["name"] if x[X_WHO] == "platoon" else "leader"
+            ev = self._base("xp", x[X_ID], x[X_CREATED], x[X_BATTLE])
+            ev.update(who=x[X_WHO], name=name, leader_id=x[X_LEADER], delta=x[X_DELTA], xp_after=x[X_XP_AFTER],
+                      reason=x[X_REASON])
+            return ev
+        if code in (_JOINED, _LEFT):
+            ld = row
+            if code == _JOINED:
+                ev = self._base("leader", ld[L_ID], ld[L_JOINED_AT], ld[L_JOINED_BATTLE])
+                ev.update(change="joined", leader_id=ld[L_ID], name=ld[L_NAME], rank=ld[L_RANK],
+                          xp=ld[L_XP_AT_JOIN], status=ld[L_STATUS])
+            else:
+                ev = self._base("leader", ld[L_ID], ld[L_LEFT_AT] or ld[L_JOINED_AT], ld[L_LEFT_BATTLE])
+                ev.update(change="left", leader_id=ld[L_ID], name=ld[L_NAME], rank=ld[L_RANK], xp=ld[L_XP],
+                          status=ld[L_STATUS])
+            return ev
+        a = row
+        ev = self._base("attribute", a[A_ID], a[A_CREATED], a[A_BATTLE])
+        ev["date"] = _date_part(a[A_CREATED])
+        ev.update(field=a[A_FIELD], old=a[A_OLD], new=a[A_NEW], reason=a[A_REASON])
+        return ev
+
+
+class Events(Sequence[dict[str, Any]]):
+    """The timeline's events, newest first; each event's dict is made when it is first asked for (and kept).
+
+    :attr:`kinds` and :attr:`battle_ids` give every event's kind and battle id without making it (what the
+    view filters and groups on)."""
+
+    def __init__(self, timeline: _Timeline) -> None:
+        self._timeline = timeline
+        self.kinds: Sequence[str] = timeline.kinds
+        self.battle_ids: Sequence[int | None] = timeline.battle_ids
+
+    def __len__(self) -> int:
+        return len(self._timeline.refs)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self._timeline.event(j) for j in range(*i.indices(len(self)))]
+        return self._timeline.event(i if i >= 0 else len(self) + i)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        event = self._timeline.event
+        with _no_gc():
+            made = [event(i) for i in range(len(self))]
+        return iter(made)
+
+
+class Battles(Sequence[dict[str, Any]]):
+    """The platoon's battles, newest first, each with its rolls (the roll events themselves), made when first
+    asked for; :meth:`by_id` finds one without making the others."""
+
+    def __init__(self, timeline: _Timeline) -> None:
+        self._timeline = timeline
+        self._rows = list(reversed(timeline.rows.battles))
+        self._made: list[dict[str, Any] | None] = [None] * len(self._rows)
+        self._pos: dict[int, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        bd = self._made[i]
+        if bd is None:
+            bd = self._made[i] = _battle_dict(self._timeline, self._rows[i], lambda r: self._timeline.roll_event(r))
+        return bd
+
+    def by_id(self, battle_id: int) -> dict[str, Any] | None:
+        if self._pos is None:
+            self._pos = {b[B_ID]: i for i, b in enumerate(self._rows)}
+        i = self._pos.get(battle_id)
+        return None if i is None else self[i]
+
+
+def _battle_rolls(timeline: _Timeline, battle_id: int) -> list[tuple[Any, ...]]:
+    rolls = [r for r in timeline.rows.rolls if r[R_BATTLE] == battle_id]
+    rolls.sort(key=itemgetter(R_SEQ, R_ID))
+    return rolls
+
+
+def _battle_dict(timeline: _Timeline, b: tuple[Any, ...], roll: Callable[[int], dict[str, Any]],
+                 rolls_of: dict[int, list[tuple[Any, ...]]] | None = None) -> dict[str, Any]:
+    bid = b[B_ID]
+    rolls = rolls_of.get(bid, []) if rolls_of is not None else _battle_rolls(timeline, bid)
+    return {"id": bid, "number": b[B_NUMBER], "date": _iso(b[B_DATE]), "scenario": b[B_SCENARIO],
+            "opponent": b[B_OPPONENT], "opponent_platoon_id": b[B_OPPONENT_PLATOON], "outcome": b[B_OUTCOME],
+            "objectives": b[B_OBJECTIVES], "fire_support": bool(b[B_FIRE_SUPPORT]), "notes": b[B_NOTES],
+            "wounds": b[B_WOUNDS], "leader_wounds": b[B_LEADER_WOUNDS],
+            "platoon_xp_before": b[B_XP_BEFORE], "platoon_xp_after": b[B_XP_AFTER],
+            "leader_xp_before": b[B_LEADER_XP_BEFORE], "leader_xp_after": b[B_LEADER_XP_AFTER],
+            "leader_fate": b[B_FATE], "xp_lost": b[B_XP_LOST], "leader": timeline.led_by(bid),
+            "replacement": timeline.replacement(bid), "created_at": _iso(b[B_CREATED]),
+            "rolls": [roll(r[R_ID]) for r in rolls]}
+
+
+def _roll_dict(ev: dict[str, Any]) -> dict[str, Any]:
+    """A battle's roll as :func:`history` lists it (a copy of the roll event's fields)."""
+    return {"id": ev["id"], "seq": ev["seq"], "purpose": ev["purpose"], "expression": ev["expression"],
+            "faces": list(ev["faces"]), "modifier": ev["modifier"], "total": ev["total"], "source": ev["source"],
+            "rule": ev["rule"], "table_row": ev["table_row"], "outcome": ev["outcome"],
+            "leader_id": ev["leader_id"], "battle_id": ev["battle_id"], "at": ev["at"]}
+
+
 def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
     """Battles (newest first, with their rolls) and the timeline events (newest first). With ``text=False``
-    the events carry no ``text`` yet (:func:`event_text` makes it on demand)."""
-    iso = _iso
-    battles_by_id = {b["id"]: b for b in rows.battles}
-    leaders_by_id = {ld["id"]: ld for ld in rows.leaders}
-    rolls_by_battle: dict[int, list[dict[str, Any]]] = {}
+    (the view) both are lazy sequences (:class:`Battles`, :class:`Events`) whose events carry no ``text``
+    yet (:func:`event_text` makes it on demand); else plain lists, every event with its text."""
+    timeline = _Timeline(rows)
+    platoon = {"id": rows.platoon["id"], "name": rows.platoon["name"], "campaign": rows.campaign["name"],
+               "xp": rows.platoon["xp"]}
+    if not text:
+        return {"platoon": platoon, "battles": Battles(timeline), "events": Events(timeline)}
+    events = [timeline.event(i) for i in range(len(timeline.refs))]
+    for ev in events:
+        event_text(ev)
+    rolls_of: dict[int, list[tuple[Any, ...]]] = {}
     for r in rows.rolls:
-        if r["battle"] is not None:
-            rolls_by_battle.setdefault(r["battle"], []).append(r)
-    joined_in: dict[int, dict[str, Any]] = {}
-    for ld in rows.leaders:
-        if ld["joined_battle"] is not None:
-            joined_in[ld["joined_battle"]] = ld
-    # the dates of a battle's events, as text, once per battle
-    battle_date = {bid: iso(b["date"]) for bid, b in battles_by_id.items()}
-
-    def led_by(b: dict[str, Any]) -> str | None:
-        for r in rolls_by_battle.get(b["id"], ()):
-            if r["purpose"] == PURPOSE_LEADER and r["leader"] in leaders_by_id:
-                return str(leaders_by_id[r["leader"]]["name"])
-        return None
-
-    roll_events: dict[int, dict[str, Any]] = {}
-    # events by their group (a battle with its rolls, XP and leader changes; or one event alone), each with
-    # its order inside the group: sorting ~1,000 groups and then each small group is much cheaper than one
-    # sort of every event on (group, order), and gives the same order
-    groups: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], dict[str, Any]]]] = {}
-
-    def add(key: tuple[Any, ...], order: tuple[Any, ...], ev: dict[str, Any]) -> None:
-        members = groups.get(key)
-        if members is None:
-            groups[key] = [(order, ev)]
-        else:
-            members.append((order, ev))
-
-    for r in rows.rolls:
-        bid = r["battle"]
-        b = battles_by_id.get(bid) if bid is not None else None
-        at = iso(r["created_at"])
-        ev = {"kind": "roll", "id": r["id"], "at": at,
-              "date": battle_date[bid] if b else (at[:10] if at else None),
-              "battle_id": bid, "battle_number": b["number"] if b else None,
-              "purpose": r["purpose"], "expression": r["expression"], "faces": r["faces"], "total": r["total"],
-              "source": r["source"], "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
-              "leader_id": r["leader"], "seq": r["seq"], "modifier": r["modifier"]}
-        roll_events[r["id"]] = ev
-        key = (b["created_at"], b["number"], 0, 0) if b else (r["created_at"], 0, 1, r["id"])
-        add(key, (-1, -r["seq"], -r["id"]), ev)
-
-    def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
-        ev = roll_events[r["id"]]
-        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "expression": r["expression"],
-                "faces": list(r["faces"]), "modifier": r["modifier"], "total": r["total"], "source": r["source"],
-                "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
-                "leader_id": r["leader"], "battle_id": r["battle"], "at": ev["at"]}
-
-    battles_out = []
-    for b in rows.battles:
-        rep = joined_in.get(b["id"])
-        replacement = {"id": rep["id"], "name": rep["name"], "rank": rep["rank"], "xp": rep["xp_at_join"]} \
-            if rep else None
-        leader_name = led_by(b)
-        ordered = sorted(rolls_by_battle.get(b["id"], ()), key=lambda r: (r["seq"], r["id"]))
-        # text-less (view) mode shares the roll events, which hold every key of a roll's dict
-        rolls = [roll_events[r["id"]] for r in ordered] if not text else [roll_dict(r) for r in ordered]
-        date = battle_date[b["id"]]
-        created = iso(b["created_at"])
-        bd = {"id": b["id"], "number": b["number"], "date": date, "scenario": b["scenario"],
-              "opponent": b["opponent"], "opponent_platoon_id": b["opponent_platoon"], "outcome": b["outcome"],
-              "objectives": b["objectives"], "fire_support": bool(b["fire_support"]), "notes": b["notes"],
-              "wounds": b["wounds"], "leader_wounds": b["leader_wounds"],
-              "platoon_xp_before": b["platoon_xp_before"], "platoon_xp_after": b["platoon_xp_after"],
-              "leader_xp_before": b["leader_xp_before"], "leader_xp_after": b["leader_xp_after"],
-              "leader_fate": b["leader_fate"], "xp_lost": b["xp_lost"], "leader": leader_name,
-              "replacement": replacement, "created_at": created, "rolls": rolls}
-        battles_out.append(bd)
-        add((b["created_at"], b["number"], 0, 0), (0, 0),
-            {"kind": "battle", "id": b["id"], "at": created, "date": date,
-             "battle_id": b["id"], "battle_number": b["number"],
-             "outcome": b["outcome"], "scenario": b["scenario"], "opponent": b["opponent"],
-             "wounds": b["wounds"], "leader_wounds": b["leader_wounds"], "xp_lost": b["xp_lost"],
-             "leader_fate": b["leader_fate"], "xp_before": b["platoon_xp_before"],
-             "xp_after": b["platoon_xp_after"], "leader": leader_name, "replacement": replacement})
-
-    def group(at: Any, battle_id: int | None, rank: int, row_id: int) -> tuple[Any, ...]:
-        if battle_id is not None and battle_id in battles_by_id:
-            b = battles_by_id[battle_id]
-            return (b["created_at"], b["number"], 0, 0)
-        return (at, 0, rank, row_id)
-
-    def base(kind: str, row_id: int, at: Any, battle_id: int | None) -> dict[str, Any]:
-        b = battles_by_id.get(battle_id) if battle_id is not None else None
-        return {"kind": kind, "id": row_id, "at": iso(at),
-                "date": battle_date[battle_id] if b else _date_part(at),
-                "battle_id": battle_id, "battle_number": b["number"] if b else None}
-
-    for x in rows.xp_changes:
-        ld = leaders_by_id.get(x["leader"]) if x["leader"] else None
-        who_name = ld["name"] if ld else rows.platoon["name"] if x["who"] == "platoon" else "leader"
-        ev = base("xp", x["id"], x["created_at"], x["battle"])
-        ev.update(who=x["who"], name=who_name, leader_id=x["leader"], delta=x["delta"], xp_after=x["xp_after"],
-                  reason=x["reason"])
-        add(group(x["created_at"], x["battle"], 2, x["id"]), (-2, 0, -x["id"]), ev)
-    for ld in rows.leaders:
-        ev = base("leader", ld["id"], ld["joined_at"], ld["joined_battle"])
-        ev.update(change="joined", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp_at_join"],
-                  status=ld["status"])
-        add(group(ld["joined_at"], ld["joined_battle"], 3, ld["id"]), (-4, 0, -ld["id"]), ev)
-        if ld["status"] != "active":
-            at = ld["left_at"] or ld["joined_at"]
-            ev = base("leader", ld["id"], at, ld["left_battle"])
-            ev.update(change="left", leader_id=ld["id"], name=ld["name"], rank=ld["rank"], xp=ld["xp"],
-                      status=ld["status"])
-            add(group(at, ld["left_battle"], 3, ld["id"]), (-3, 0, -ld["id"]), ev)
-    for a in rows.attribute_changes:
-        # edits are shown when they were made, not with the battle they changed
-        ev = base("attribute", a["id"], a["created_at"], a["battle"])
-        ev["date"] = _date_part(a["created_at"])
-        ev.update(field=a["field"], old=a["old_value"], new=a["new_value"], reason=a["reason"])
-        # same second as its battle: after it (an edit cannot come before the battle it changes)
-        number = battles_by_id[a["battle"]]["number"] if a["battle"] in battles_by_id else 0
-        add((a["created_at"], number, 1 if number else 5, a["id"]), (-5, 0, -a["id"]), ev)
-
-    # newest group first, in order inside a group: the order keys above are negated, so an ascending sort
-    # on (group, -order), reversed, does it (the same as one stable sort of every event, then reversed)
-    out_events: list[dict[str, Any]] = []
-    first = itemgetter(0)
-    for key in sorted(groups, reverse=True):
-        members = groups[key]
-        if len(members) == 1:
-            out_events.append(members[0][1])
-            continue
-        members.sort(key=first)
-        out_events.extend([m[1] for m in reversed(members)])
-    battles_out.reverse()
-    if text:
-        for ev in out_events:
-            event_text(ev)
-    return {"platoon": {"id": rows.platoon["id"], "name": rows.platoon["name"],
-                        "campaign": rows.campaign["name"], "xp": rows.platoon["xp"]},
-            "battles": battles_out, "events": out_events}
+        if r[R_BATTLE] is not None:
+            rolls_of.setdefault(r[R_BATTLE], []).append(r)
+    for group in rolls_of.values():
+        group.sort(key=itemgetter(R_SEQ, R_ID))
+    battles = [_battle_dict(timeline, b, lambda rid: _roll_dict(timeline.roll_event(rid)), rolls_of)
+               for b in reversed(rows.battles)]
+    return {"platoon": platoon, "battles": battles, "events": events}
 
 
 def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, Any]:
@@ -367,51 +577,52 @@ def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, 
         return _build(_load(platoon, campaign))
 
 
-def _fiction_when(battle: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+def _fiction_when(battle: tuple[Any, ...] | None, after: tuple[Any, ...] | None) -> str:
     """When something happened in the campaign's own time: in a battle -> "battle 3 (1960-08-02)"; between
     battles (a leader replaced by hand) -> "after battle 2 (1960-07-30)"; before the first battle -> "at the
     start". The day it was typed into the app is never shown as a campaign date."""
     if battle is not None:
-        return f"battle {battle['number']} ({_iso(battle['date'])})"
+        return f"battle {battle[B_NUMBER]} ({_iso(battle[B_DATE])})"
     if after is None:
         return "at the start"
-    return f"after battle {after['number']} ({_iso(after['date'])})"
+    return f"after battle {after[B_NUMBER]} ({_iso(after[B_DATE])})"
 
 
 def _leaders(rows: _Rows) -> list[dict[str, Any]]:
-    battles_by_id = {b["id"]: b for b in rows.battles}
+    battles_by_id = rows.battles_by_id
     led: dict[int, int] = {}
-    for r in rows.rolls:
-        if r["purpose"] == PURPOSE_LEADER and r["battle"] is not None and r["leader"] is not None:
-            led[r["leader"]] = led.get(r["leader"], 0) + 1
     # the last battle each leader fought (their fate rolls): a leader who joined by hand, between battles,
     # joined after the last battle of those before him (none: at the start)
     fought: dict[int, int] = {}
     for r in rows.rolls:
-        b = battles_by_id.get(r["battle"]) if r["battle"] is not None else None
-        if r["purpose"] == PURPOSE_LEADER and b is not None and r["leader"] is not None:
-            fought[r["leader"]] = max(fought.get(r["leader"], 0), b["number"])
-    by_number = {b["number"]: b for b in rows.battles}
+        if r[R_PURPOSE] == PURPOSE_LEADER and r[R_BATTLE] is not None and r[R_LEADER] is not None:
+            lid = r[R_LEADER]
+            led[lid] = led.get(lid, 0) + 1
+            b = battles_by_id.get(r[R_BATTLE])
+            if b is not None:
+                fought[lid] = max(fought.get(lid, 0), b[B_NUMBER])
+    by_number = {b[B_NUMBER]: b for b in rows.battles}
     last_so_far = 0
     out = []
     for ld in rows.leaders:
-        jb = battles_by_id.get(ld["joined_battle"]) if ld["joined_battle"] else None
-        lb = battles_by_id.get(ld["left_battle"]) if ld["left_battle"] else None
+        jb = battles_by_id.get(ld[L_JOINED_BATTLE]) if ld[L_JOINED_BATTLE] else None
+        lb = battles_by_id.get(ld[L_LEFT_BATTLE]) if ld[L_LEFT_BATTLE] else None
         joined = _fiction_when(jb, by_number.get(last_so_far))
-        last_so_far = max(last_so_far, fought.get(ld["id"], 0), jb["number"] if jb else 0)
-        left = "" if ld["status"] == "active" else _fiction_when(lb, by_number.get(last_so_far))
+        last_so_far = max(last_so_far, fought.get(ld[L_ID], 0), jb[B_NUMBER] if jb else 0)
+        status = ld[L_STATUS]
+        left = "" if status == "active" else _fiction_when(lb, by_number.get(last_so_far))
         out.append({
-            "id": ld["id"], "name": ld["name"], "rank": ld["rank"], "status": ld["status"],
-            "current": ld["status"] == "active",
-            "how": "still in command" if ld["status"] == "active" else FATE_WORDS.get(ld["status"], "replaced"),
-            "joined_at": _iso(ld["joined_at"]), "joined_battle": jb["number"] if jb else None,
-            "joined_date": _iso(jb["date"]) if jb else _date_part(ld["joined_at"]),
-            "left_at": _iso(ld["left_at"]), "left_battle": lb["number"] if lb else None,
-            "left_date": _iso(lb["date"]) if lb else _date_part(ld["left_at"]),
+            "id": ld[L_ID], "name": ld[L_NAME], "rank": ld[L_RANK], "status": status,
+            "current": status == "active",
+            "how": "still in command" if status == "active" else FATE_WORDS.get(status, "replaced"),
+            "joined_at": _iso(ld[L_JOINED_AT]), "joined_battle": jb[B_NUMBER] if jb else None,
+            "joined_date": _iso(jb[B_DATE]) if jb else _date_part(ld[L_JOINED_AT]),
+            "left_at": _iso(ld[L_LEFT_AT]), "left_battle": lb[B_NUMBER] if lb else None,
+            "left_date": _iso(lb[B_DATE]) if lb else _date_part(ld[L_LEFT_AT]),
             "joined": joined, "left": left,
-            "battles_led": led.get(ld["id"], 0), "xp_at_join": ld["xp_at_join"], "xp": ld["xp"],
-            "xp_gained": ld["xp"] - ld["xp_at_join"],
-            "level": level_name(ld["xp"], rows.thresholds),
+            "battles_led": led.get(ld[L_ID], 0), "xp_at_join": ld[L_XP_AT_JOIN], "xp": ld[L_XP],
+            "xp_gained": ld[L_XP] - ld[L_XP_AT_JOIN],
+            "level": level_name(ld[L_XP], rows.thresholds),
         })
     return out
 
@@ -424,23 +635,32 @@ def leaders_roll(platoon: str | int, campaign: str | int | None = None) -> list[
 
 def _summary(rows: _Rows) -> dict[str, Any]:
     bs = rows.battles
-    count = {o: sum(1 for b in bs if b["outcome"] == o) for o in OUTCOMES}
-    lost = [ld for ld in rows.leaders if ld["status"] in ("casualty", "promoted")]
-    current = [ld for ld in rows.leaders if ld["status"] == "active"]
-    awards = sum(x["delta"] for x in rows.xp_changes
-                 if x["who"] == "platoon" and x["battle"] is not None and x["delta"] > 0)
+    count = dict.fromkeys(OUTCOMES, 0)
+    unrecorded = wounds = leader_wounds = xp_lost = 0
+    for b in bs:
+        outcome = b[B_OUTCOME]
+        if outcome is None:
+            unrecorded += 1
+        elif outcome in count:
+            count[outcome] += 1
+        wounds += b[B_WOUNDS]
+        leader_wounds += b[B_LEADER_WOUNDS]
+        xp_lost += b[B_XP_LOST]
+    lost = [ld for ld in rows.leaders if ld[L_STATUS] in ("casualty", "promoted")]
+    current = [ld for ld in rows.leaders if ld[L_STATUS] == "active"]
+    awards = sum(x[X_DELTA] for x in rows.xp_changes
+                 if x[X_WHO] == "platoon" and x[X_BATTLE] is not None and x[X_DELTA] > 0)
     return {
         "platoon": rows.platoon["name"], "campaign": rows.campaign["name"], "xp": rows.platoon["xp"],
         "level": level_name(rows.platoon["xp"], rows.thresholds),
-        "leader": current[-1]["name"] if current else None,
+        "leader": current[-1][L_NAME] if current else None,
         "battles": len(bs), "victories": count["victory"], "defeats": count["defeat"], "draws": count["draw"],
-        "unrecorded": sum(1 for b in bs if b["outcome"] is None),
-        "total_wounds": sum(b["wounds"] for b in bs), "leader_wounds": sum(b["leader_wounds"] for b in bs),
-        "xp_lost": sum(b["xp_lost"] for b in bs), "xp_awarded": awards,
-        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld["status"] == "casualty"),
-        "promotions": sum(1 for ld in lost if ld["status"] == "promoted"),
+        "unrecorded": unrecorded, "total_wounds": wounds, "leader_wounds": leader_wounds,
+        "xp_lost": xp_lost, "xp_awarded": awards,
+        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld[L_STATUS] == "casualty"),
+        "promotions": sum(1 for ld in lost if ld[L_STATUS] == "promoted"),
         "leaders": len(rows.leaders),
-        "first_battle": _iso(bs[0]["date"]) if bs else None, "last_battle": _iso(bs[-1]["date"]) if bs else None,
+        "first_battle": _iso(bs[0][B_DATE]) if bs else None, "last_battle": _iso(bs[-1][B_DATE]) if bs else None,
     }
 
 
@@ -451,31 +671,31 @@ def campaign_summary(platoon: str | int, campaign: str | int | None = None) -> d
 
 
 def _xp_series(rows: _Rows) -> dict[str, Any]:
-    joined_in = {ld["joined_battle"]: ld for ld in rows.leaders if ld["joined_battle"] is not None}
-    leaders_by_id = {ld["id"]: ld for ld in rows.leaders}
-    fate_leader = {r["battle"]: r["leader"] for r in rows.rolls
-                   if r["purpose"] == PURPOSE_LEADER and r["battle"] is not None}
+    joined_in = {ld[L_JOINED_BATTLE]: ld for ld in rows.leaders if ld[L_JOINED_BATTLE] is not None}
+    leaders_by_id = rows.leaders_by_id
+    fate_leader = {r[R_BATTLE]: r[R_LEADER] for r in rows.rolls
+                   if r[R_PURPOSE] == PURPOSE_LEADER and r[R_BATTLE] is not None}
     points = []
     for b in rows.battles:
-        rep = joined_in.get(b["id"])
-        if b["leader_fate"] in ("casualty", "promoted"):
-            leader_xp = rep["xp_at_join"] if rep else None
-        else:
-            leader_xp = b["leader_xp_after"]
+        rep = joined_in.get(b[B_ID])
+        fate = b[B_FATE]
         change = None
-        if b["leader_fate"] in ("casualty", "promoted"):
-            old = leaders_by_id.get(fate_leader.get(b["id"]))  # type: ignore[arg-type]
-            change = {"fate": b["leader_fate"], "old": old["name"] if old else None,
-                      "old_xp": b["leader_xp_after"], "new": rep["name"] if rep else None,
-                      "new_xp": rep["xp_at_join"] if rep else None}
-        points.append({"battle": b["number"], "battle_id": b["id"], "date": _iso(b["date"]),
-                       "platoon_xp": b["platoon_xp_after"], "leader_xp": leader_xp, "leader_change": change})
+        if fate in ("casualty", "promoted"):
+            leader_xp = rep[L_XP_AT_JOIN] if rep else None
+            old = leaders_by_id.get(fate_leader.get(b[B_ID]))  # type: ignore[arg-type]
+            change = {"fate": fate, "old": old[L_NAME] if old else None,
+                      "old_xp": b[B_LEADER_XP_AFTER], "new": rep[L_NAME] if rep else None,
+                      "new_xp": rep[L_XP_AT_JOIN] if rep else None}
+        else:
+            leader_xp = b[B_LEADER_XP_AFTER]
+        points.append({"battle": b[B_NUMBER], "battle_id": b[B_ID], "date": _iso(b[B_DATE]),
+                       "platoon_xp": b[B_XP_AFTER], "leader_xp": leader_xp, "leader_change": change})
     first = rows.battles[0] if rows.battles else None
-    start = {"battle": 0, "platoon_xp": first["platoon_xp_before"] if first else rows.platoon["xp"],
-             "leader_xp": first["leader_xp_before"] if first else None}
+    start = {"battle": 0, "platoon_xp": first[B_XP_BEFORE] if first else rows.platoon["xp"],
+             "leader_xp": first[B_LEADER_XP_BEFORE] if first else None}
     if first is None:
-        current = [ld for ld in rows.leaders if ld["status"] == "active"]
-        start["leader_xp"] = current[-1]["xp"] if current else None
+        current = [ld for ld in rows.leaders if ld[L_STATUS] == "active"]
+        start["leader_xp"] = current[-1][L_XP] if current else None
     return {"thresholds": list(rows.thresholds.as_tuple()), "levels": list(LEVELS), "start": start,
             "points": points}
 
@@ -487,8 +707,8 @@ def xp_series(platoon: str | int, campaign: str | int | None = None) -> dict[str
 
 
 def _wounds_series(rows: _Rows) -> list[dict[str, Any]]:
-    return [{"battle": b["number"], "battle_id": b["id"], "date": _iso(b["date"]), "wounds": b["wounds"],
-             "leader_wounds": b["leader_wounds"], "xp_lost": b["xp_lost"]} for b in rows.battles]
+    return [{"battle": b[B_NUMBER], "battle_id": b[B_ID], "date": _iso(b[B_DATE]), "wounds": b[B_WOUNDS],
+             "leader_wounds": b[B_LEADER_WOUNDS], "xp_lost": b[B_XP_LOST]} for b in rows.battles]
 
 
 def wounds_series(platoon: str | int, campaign: str | int | None = None) -> list[dict[str, Any]]:
@@ -496,16 +716,54 @@ def wounds_series(platoon: str | int, campaign: str | int | None = None) -> list
     return _wounds_series(_load(platoon, campaign))
 
 
+class HistoryReport(Mapping[str, Any]):
+    """What :func:`history_report` answers: a read-only mapping whose parts are made from the one read when
+    first asked for (the view shows the timeline first; the leaders' roll and the charts wait for their tab)."""
+
+    KEYS: tuple[str, ...] = ("history", "leaders", "summary", "xp_series", "wounds_series")
+
+    def __init__(self, rows: _Rows, lazy_text: bool) -> None:
+        self._rows = rows
+        self._lazy_text = lazy_text
+        self._parts: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        part = self._parts.get(key)
+        if part is None:
+            if key not in self.KEYS:
+                raise KeyError(key)
+            with _no_gc():
+                rows = self._rows
+                if key == "history":
+                    part = _build(rows, text=not self._lazy_text)
+                elif key == "leaders":
+                    part = _leaders(rows)
+                elif key == "summary":
+                    part = _summary(rows)
+                elif key == "xp_series":
+                    part = _xp_series(rows)
+                else:
+                    part = _wounds_series(rows)
+            self._parts[key] = part
+        return part
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.KEYS)
+
+    def __len__(self) -> int:
+        return len(self.KEYS)
+
+
 def history_report(platoon: str | int, campaign: str | int | None = None, *,
-                   lazy_text: bool = False) -> dict[str, Any]:
+                   lazy_text: bool = False) -> HistoryReport:
     """Everything about a platoon's campaign from one read (for the history view and the printed history
-    report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``.
-    With ``lazy_text`` (the view) the events' ``text`` is left for :func:`event_text` (made per painted row)
-    and a battle's ``rolls`` are its roll events themselves (the same keys and a few more), not copies."""
+    report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``, each
+    made from the read when first asked for. With ``lazy_text`` (the view) the history's events and battles
+    are lazy sequences (:class:`Events`, :class:`Battles`), the events' ``text`` is left for
+    :func:`event_text` (made per painted row) and a battle's ``rolls`` are its roll events themselves (the
+    same keys and a few more), not copies."""
     with _no_gc():
-        rows = _load(platoon, campaign)
-        return {"history": _build(rows, text=not lazy_text), "leaders": _leaders(rows),
-                "summary": _summary(rows), "xp_series": _xp_series(rows), "wounds_series": _wounds_series(rows)}
+        return HistoryReport(_load(platoon, campaign), lazy_text)
 
 
 def events_csv(events: list[dict[str, Any]]) -> str:
@@ -547,6 +805,7 @@ def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
 
 
 __all__ = [
-    "KINDS", "CSV_COLUMNS", "history", "leaders_roll", "campaign_summary", "xp_series", "wounds_series",
-    "history_report", "timeline_csv", "history_json", "events_csv", "export_history", "event_text",
+    "KINDS", "CSV_COLUMNS", "HISTORY_SQL", "Events", "Battles", "HistoryReport", "history", "leaders_roll",
+    "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
+    "events_csv", "export_history", "event_text",
 ]

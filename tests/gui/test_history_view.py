@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 
 from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineModel
-from campaign_app.gui.history_view import HistoryView
+from campaign_app.gui.history_view import LEADERS_TAB, HistoryView
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import battles, history
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll
@@ -129,7 +129,13 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
     assert model.rowCount() == 0 and view.count.text().startswith("0 of")
 
 
-def test_charts_summary_and_leaders(view: HistoryView) -> None:
+def _click_tab(qtbot, view: HistoryView, index: int) -> None:  # type: ignore[no-untyped-def]
+    bar = view.tabs.tabBar()
+    qtbot.mouseClick(bar, LEFT, pos=bar.tabRect(index).center())
+    assert view.tabs.currentIndex() == index
+
+
+def test_charts_summary_and_leaders(qtbot, view: HistoryView) -> None:  # type: ignore[no-untyped-def]
     series = history.xp_series(view.platoon_id)
     assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [(float(p["battle"]), float(p["platoon_xp"]))
                                                            for p in series["points"]]
@@ -146,6 +152,8 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
     assert "<b>3 battles</b> (1 victory, 1 defeat, 1 draw" in text and "<b>14 wound counters</b>" in text
     assert "<b>1 leader</b> lost (1 casualty, 0 promoted)" in text and "led by <b>Lt. Bello</b>" in text
     leaders = view.leaders_model
+    assert leaders.rowCount() == 0  # filled when its tab is first shown
+    _click_tab(qtbot, view, LEADERS_TAB)
     assert leaders.rowCount() == 2
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
     # the campaign's own dates: the first leader joined "at the start", never on the day he was typed in
