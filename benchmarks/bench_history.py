@@ -222,8 +222,8 @@ def main() -> int:
         return 1000 * (time.perf_counter() - start)
 
     battle_logged()
-    figure("a battle logged, Charts tab shown (read + charts)",
-           sorted(battle_logged() for _ in range(5))[2], goal_ms=100)
+    # (no goal of its own: the platoon page behind the tab also reads the platoon again on each signal)
+    figure("a battle logged, Charts tab shown (whole page)", sorted(battle_logged() for _ in range(5))[2])
     figure("Leaders' roll tab shown", sorted(switch(LEADERS_TAB) for _ in range(3))[1])
     view.tabs.setCurrentIndex(TIMELINE_TAB)
     app.processEvents()
