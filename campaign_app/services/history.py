@@ -17,6 +17,7 @@ import datetime as _dt
 import gc
 import io
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
@@ -28,6 +29,7 @@ from ..store.database import db
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
 from .battles import FATE_WORDS, OUTCOMES
 from .common import NotFound, ServiceError, resolve_platoon, thresholds_of
+from .roster import KINDS as KIND_LABELS
 
 KINDS: tuple[str, ...] = ("battle", "xp", "leader", "attribute", "roll")
 """Kinds of timeline events."""
@@ -197,6 +199,120 @@ def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[s
     return ", ".join(bits)
 
 
+# what a stored field is called in a sentence ("MG Team Bravo: Equipment d10 → d12")
+FIELD_LABELS: dict[str, str] = {
+    "training": "Training", "equipment": "Equipment", "morale": "Morale", "armor": "Armor", "notes": "Notes",
+    "support": "Fire support", "kind": "Kind", "targets": "Targets", "ap": "AP", "ap_vs": "AP applies to",
+    "rank": "Rank", "date": "Date", "scenario": "Scenario", "opponent": "Opponent",
+    "opponent_platoon": "Opponent platoon", "outcome": "Outcome", "fire_support": "Fire support",
+}
+_UNIT_FIELDS = "name|kind|training|equipment|morale|armor|support|notes"
+_ITEM_FIELDS = "name|targets|ap|ap_vs|notes"
+_FIELD_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # the shapes of AttributeChange.field the roster and battle services write, most specific first
+    ("unit_item_field", re.compile(rf"attached\[(?P<unit>.+)\]\.equipment\[(?P<item>.+)\]\.(?P<f>{_ITEM_FIELDS})")),
+    ("unit_item", re.compile(r"attached\[(?P<unit>.+)\]\.equipment\[(?P<item>.+)\]")),
+    ("unit_field", re.compile(rf"attached\[(?P<unit>.+)\]\.(?P<f>{_UNIT_FIELDS})")),
+    ("unit", re.compile(r"attached\[(?P<unit>.+)\]")),
+    ("item_field", re.compile(rf"equipment\[(?P<item>.+)\]\.(?P<f>{_ITEM_FIELDS})")),
+    ("item", re.compile(r"equipment\[(?P<item>.+)\]")),
+    ("leader_field", re.compile(r"leader\.(?P<f>\w+)")),
+    ("battle_field", re.compile(r"battle\.(?P<f>\w+)")),
+    ("field", re.compile(r"(?P<f>\w+)")),
+)
+_SHORT = 48
+"""Longer values (notes) are cut to this many characters in a sentence (the data fields keep them whole)."""
+
+
+def _value(field: str, value: Any) -> str:
+    """A stored old or new value as a sentence shows it."""
+    if value is None:
+        return "not recorded" if field == "outcome" else "none"
+    text = str(value)
+    if field == "fire_support":
+        return "used" if text in ("True", "1", "true") else "not used"
+    if field == "kind":
+        return KIND_LABELS.get(text, text)
+    if field == "opponent_platoon":
+        return f"platoon #{text}"
+    if field == "date":
+        return text[:10]
+    if not text:
+        return "(empty)"
+    line = " ".join(text.split())
+    return line if len(line) <= _SHORT else line[:_SHORT - 1].rstrip() + "\u2026"
+
+
+def _details(name: str, description: Any) -> str:
+    """What an added or removed unit or item was: its stored description less its own name."""
+    text = str(description or "")
+    if text.startswith(f"{name} (") and text.endswith(")"):
+        return text[len(name) + 2:-1]
+    return text
+
+
+def change_text(ev: Mapping[str, Any]) -> str:
+    """The sentence of a change event (kind ``attribute`` or ``xp``), from the stored row's fields alone:
+    "MG Team Bravo: Equipment d10 \u2192 d12", "Lt. Okafor: Leader XP 5 \u2192 6 (reason)", "HMG: AP 2 \u2192 3",
+    "Platoon renamed 1st \u2192 2nd Platoon", "Battle 2: Outcome draw \u2192 victory". The timeline, the printed
+    history and ``campaign-cli history`` all show this text (``event_text``); the data fields stay as stored."""
+    reason = str(ev.get("reason") or "")
+    if ev["kind"] == "xp":
+        after = int(ev["xp_after"])
+        before = after - int(ev["delta"])
+        if ev.get("who") == "leader":
+            subject = f"{ev['name']}: Leader XP" if ev.get("name") and ev["name"] != "leader" else "Leader XP"
+        else:
+            subject = "Platoon XP"
+        return f"{subject} {before} \u2192 {after}" + (f" ({reason})" if reason else "")
+    field, old, new = str(ev["field"]), ev.get("old"), ev.get("new")
+    form, parts = "other", {}
+    for name, pattern in _FIELD_FORMS:
+        m = pattern.fullmatch(field)
+        if m:
+            form, parts = name, m.groupdict()
+            break
+    f = parts.get("f") or ""
+    label = FIELD_LABELS.get(f, f.replace("_", " ").capitalize())
+    arrow = f"{_value(f, old)} \u2192 {_value(f, new)}"
+    unit, item = parts.get("unit"), parts.get("item")
+    if form in ("unit", "unit_item", "item"):
+        thing = item if item is not None else unit
+        what = "equipment" if item is not None else "attached unit"
+        if old is None:
+            text = f"{what.capitalize()} added: {thing}"
+            details = _details(str(thing), new)
+        elif new is None:
+            text = f"{what.capitalize()} removed: {thing}"
+            details = _details(str(thing), old)
+        else:
+            text, details = f"{thing}: {_value('', old)} \u2192 {_value('', new)}", ""
+        if details:
+            text += f" \u2013 {details}"
+        if form == "unit_item":
+            text = f"{unit}: {text[:1].lower()}{text[1:]}"
+    elif form in ("unit_field", "unit_item_field", "item_field"):
+        owner = f"{unit}, {item}" if form == "unit_item_field" else unit if form == "unit_field" else item
+        if f == "name":
+            what = "Attached unit" if form == "unit_field" else "Equipment"
+            where = f"{unit}: " if form == "unit_item_field" else ""
+            text = f"{where}{what} renamed {arrow}"
+        else:
+            text = f"{owner}: {label} {arrow}"
+    elif form == "leader_field":
+        text = f"Leader renamed {arrow}" if f == "name" else f"Leader's {label.lower()} {arrow}"
+    elif form == "battle_field":
+        number = ev.get("battle_number")
+        text = f"Battle {number}: {label} {arrow}" if number is not None else f"Battle: {label} {arrow}"
+        if number is not None and reason == f"battle {number} edited":
+            reason = ""  # the default reason says no more than the sentence
+    elif form == "field":
+        text = f"Platoon renamed {arrow}" if f == "name" else f"Platoon: {label} {arrow}"
+    else:
+        text = f"{field}: {_value('', old)} \u2192 {_value('', new)}"
+    return text + (f" ({reason})" if reason else "")
+
+
 def event_text(ev: dict[str, Any]) -> str:
     """The one-line text of a timeline event, from its own fields (``ev["text"]`` once made; the history
     view asks for it only for the rows it paints, see ``history_report(lazy_text=True)``)."""
@@ -208,10 +324,6 @@ def event_text(ev: dict[str, Any]) -> str:
         text = _battle_text(ev, ev.get("leader"), ev.get("replacement"))
     elif kind == "roll":
         text = _roll_text(ev)
-    elif kind == "xp":
-        sign = "+" if ev["delta"] > 0 else "\u2212"
-        reason = f" ({ev['reason']})" if ev["reason"] else ""
-        text = f"{ev['name']} {sign}{abs(ev['delta'])} XP \u2192 {ev['xp_after']}{reason}"
     elif kind == "leader":
         number = ev["battle_number"]
         if ev["change"] == "joined":
@@ -222,15 +334,7 @@ def event_text(ev: dict[str, Any]) -> str:
             how = FATE_WORDS.get(ev["status"], "replaced")
             text = f"{ev['name']} leaves the platoon{where}: {how} ({ev['xp']} XP)"
     else:
-        reason = f" ({ev['reason']})" if ev["reason"] else ""
-        old = "\u2013" if ev["old"] is None else ev["old"] or "(empty)"
-        new = "\u2013" if ev["new"] is None else ev["new"] or "(empty)"
-        label = ev["field"]
-        if ev["battle_number"] is not None:
-            label = f"battle {ev['battle_number']} {label.removeprefix('battle.')}"
-        label = label.replace("_", " ")
-        label = label[:1].upper() + label[1:]  # sentence case: "Battle 2 outcome: draw → victory"
-        text = f"{label}: {old} \u2192 {new}{reason}"
+        text = change_text(ev)
     ev["text"] = text
     return text
 
@@ -807,5 +911,5 @@ def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
 __all__ = [
     "KINDS", "CSV_COLUMNS", "HISTORY_SQL", "Events", "Battles", "HistoryReport", "history", "leaders_roll",
     "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
-    "events_csv", "export_history", "event_text",
+    "events_csv", "export_history", "event_text", "change_text", "FIELD_LABELS",
 ]

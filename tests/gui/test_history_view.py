@@ -226,7 +226,7 @@ def test_edit_battle_text(qtbot, gui_ctx, view: HistoryView) -> None:
     rows = [(a.field, a.reason) for a in AttributeChange.select().order_by(AttributeChange.id)]
     assert rows == [("battle.scenario", "remembered later"), ("battle.notes", "remembered later")]
     top = view.model.event(view.model.index(0, 0))
-    assert top["kind"] == "attribute" and "Battle 2 notes" in top["text"]
+    assert top["kind"] == "attribute" and top["text"] == "Battle 2: Notes (empty) \u2192 Radio lost (remembered later)"
     gui_ctx.undo_stack.undo()
     assert Battle.get(Battle.number == 2).scenario == "Swamp" and AttributeChange.select().count() == 0
     # selecting one of a battle's rolls also selects the battle for editing

@@ -144,3 +144,25 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates() -> None:
     chart = wounds_chart(data.wounds, 200)
     labels = [s.text for s in chart.contents if hasattr(s, "text")]
     assert "0" in labels and "3" in labels and not any("." in x for x in labels)
+
+
+def test_changes_made_by_hand_are_printed_as_sentences() -> None:
+    from campaign_app.services.battles import edit_battle_text, find_battle
+    from campaign_app.services.roster import add_attached, find_attached, set_xp
+
+    data = _logged(2)
+    assert data.changes == ()  # battles alone: nothing was changed by hand
+    add_attached(PLATOON, "MG Team Bravo", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    from campaign_app.services.roster import edit_attached
+
+    edit_attached(find_attached(PLATOON, "MG Team Bravo").id, equipment="d12", reason="new kit")
+    set_xp(PLATOON, 9, reason="campaign bonus")
+    edit_battle_text(find_battle(PLATOON, 1).id, outcome="victory", reason="")
+    pdf = build_history_report(history_from_report(history_report(PLATOON)), paper="a4", printed_on=DAY)
+    t = " ".join(text(pdf).split())
+    assert "CHANGES BY HAND" in t
+    for sentence in ("Attached unit added: MG Team Bravo – team d8/d10/d8 Armor 2",
+                     "MG Team Bravo: Equipment d10 → d12 (new kit)", "(campaign bonus)",
+                     "Battle 1: Outcome defeat → victory"):
+        assert sentence in t, sentence
+    assert "attached[" not in t and "equipment[" not in t
