@@ -150,7 +150,8 @@ class WoundsPoint:
 
 @dataclass(frozen=True)
 class ChangeRow:
-    """A change made by hand (the roster, a battle's record, XP set by hand): when, and its sentence."""
+    """A change made by hand since the first battle (the roster, a battle's record, XP set by hand): the day
+    it was made, and its sentence."""
 
     date: str
     text: str
@@ -225,10 +226,12 @@ def history_from_report(report: Mapping[str, Any]) -> HistoryData:
     campaign = summary_raw.get("campaign") or (hist.get("platoon") or {}).get("campaign") or ""
     wounds = tuple(WoundsPoint(int(w["battle"]), int(w.get("wounds") or 0), int(w.get("leader_wounds") or 0),
                                int(w.get("xp_lost") or 0)) for w in report.get("wounds_series") or ())
-    # changes made by hand: every attribute change, and XP changes that no battle made (the text is the
-    # services' sentence, made with the events)
+    # changes made by hand since the first battle (those before it set the roster up): every attribute
+    # change, and XP changes that no battle made; the text is the services' sentence, made with the events
+    events = list(hist.get("events") or ())
+    first_battle = max((i for i, e in enumerate(events) if e.get("kind") == "battle"), default=len(events))
     changes = tuple(ChangeRow(str(e.get("date") or "")[:10], str(e.get("text") or ""))
-                    for e in reversed(list(hist.get("events") or ()))
+                    for e in reversed(events[:first_battle])
                     if e.get("kind") == "attribute" or (e.get("kind") == "xp" and e.get("battle_id") is None))
     return HistoryData(platoon=str(platoon), campaign=str(campaign), summary=summary, battles=tuple(battles),
                        leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
@@ -582,7 +585,8 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
         story.append(Paragraph("The platoon has had no leader.", st["body"]))
     if data.changes:
         story.append(CondPageBreak(80))
-        story.append(SectionHeading("Changes by hand", "the roster, battles' records and XP, oldest first",
+        story.append(SectionHeading("Changes by hand", "since the first battle: the roster, battles' records and "
+                                    "XP, oldest first",
                                     space_before=12, keep_with_next=False))
         change_rows = [[c.date, c.text] for c in data.changes]
         story.append(grid_table(("Made on", "Change"), change_rows,

@@ -591,6 +591,7 @@ class Battles(Sequence[dict[str, Any]]):
         self._rows = list(reversed(timeline.rows.battles))
         self._made: list[dict[str, Any] | None] = [None] * len(self._rows)
         self._pos: dict[int, int] | None = None
+        self._rolls_of: dict[int, list[tuple[Any, ...]]] | None = None
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -608,7 +609,10 @@ class Battles(Sequence[dict[str, Any]]):
             i += len(self)
         bd = self._made[i]
         if bd is None:
-            bd = self._made[i] = _battle_dict(self._timeline, self._rows[i], lambda r: self._timeline.roll_event(r))
+            if self._rolls_of is None:
+                self._rolls_of = _rolls_by_battle(self._timeline.rows)
+            bd = self._made[i] = _battle_dict(self._timeline, self._rows[i], self._timeline.roll_event,
+                                              self._rolls_of)
         return bd
 
     def by_id(self, battle_id: int) -> dict[str, Any] | None:
@@ -618,16 +622,22 @@ class Battles(Sequence[dict[str, Any]]):
         return None if i is None else self[i]
 
 
-def _battle_rolls(timeline: _Timeline, battle_id: int) -> list[tuple[Any, ...]]:
-    rolls = [r for r in timeline.rows.rolls if r[R_BATTLE] == battle_id]
-    rolls.sort(key=itemgetter(R_SEQ, R_ID))
-    return rolls
+def _rolls_by_battle(rows: _Rows) -> dict[int, list[tuple[Any, ...]]]:
+    """Each battle's rolls in their order (seq, id)."""
+    rolls_of: dict[int, list[tuple[Any, ...]]] = {}
+    for r in rows.rolls:
+        if r[R_BATTLE] is not None:
+            rolls_of.setdefault(r[R_BATTLE], []).append(r)
+    by_seq = itemgetter(R_SEQ, R_ID)
+    for group in rolls_of.values():
+        group.sort(key=by_seq)
+    return rolls_of
 
 
 def _battle_dict(timeline: _Timeline, b: tuple[Any, ...], roll: Callable[[int], dict[str, Any]],
-                 rolls_of: dict[int, list[tuple[Any, ...]]] | None = None) -> dict[str, Any]:
+                 rolls_of: dict[int, list[tuple[Any, ...]]]) -> dict[str, Any]:
     bid = b[B_ID]
-    rolls = rolls_of.get(bid, []) if rolls_of is not None else _battle_rolls(timeline, bid)
+    rolls = rolls_of.get(bid, [])
     return {"id": bid, "number": b[B_NUMBER], "date": _iso(b[B_DATE]), "scenario": b[B_SCENARIO],
             "opponent": b[B_OPPONENT], "opponent_platoon_id": b[B_OPPONENT_PLATOON], "outcome": b[B_OUTCOME],
             "objectives": b[B_OBJECTIVES], "fire_support": bool(b[B_FIRE_SUPPORT]), "notes": b[B_NOTES],
@@ -659,12 +669,7 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
     events = [timeline.event(i) for i in range(len(timeline.refs))]
     for ev in events:
         event_text(ev)
-    rolls_of: dict[int, list[tuple[Any, ...]]] = {}
-    for r in rows.rolls:
-        if r[R_BATTLE] is not None:
-            rolls_of.setdefault(r[R_BATTLE], []).append(r)
-    for group in rolls_of.values():
-        group.sort(key=itemgetter(R_SEQ, R_ID))
+    rolls_of = _rolls_by_battle(rows)
     battles = [_battle_dict(timeline, b, lambda rid: _roll_dict(timeline.roll_event(rid)), rolls_of)
                for b in reversed(rows.battles)]
     return {"platoon": platoon, "battles": battles, "events": events}
