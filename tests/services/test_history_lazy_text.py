@@ -44,3 +44,31 @@ def test_view_battles_share_roll_events_with_every_roll_key() -> None:
         assert [r["id"] for r in mine["rolls"]] == [r["id"] for r in theirs["rolls"]]
         for r_lazy, r_eager in zip(mine["rolls"], theirs["rolls"], strict=True):
             assert {k: r_lazy[k] for k in r_eager} == r_eager
+
+
+def test_the_view_reads_kinds_and_battles_without_making_events(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    pid = _platoon()
+    eager = history.history(pid)
+    report = history.history_report(pid, lazy_text=True)
+    made: list[int] = []
+    original = history._Timeline._make
+
+    def counting(self, code, row):  # type: ignore[no-untyped-def]
+        made.append(code)
+        return original(self, code, row)
+
+    monkeypatch.setattr(history._Timeline, "_make", counting)
+    events = report["history"]["events"]
+    assert len(events) == len(eager["events"])
+    assert list(events.kinds) == [e["kind"] for e in eager["events"]]
+    assert list(events.battle_ids) == [e["battle_id"] for e in eager["events"]]
+    assert made == []  # ordering, counting, kinds and battle ids: no event made yet
+    assert events[3] is events[3] and events[-1]["id"] == eager["events"][-1]["id"]
+    assert len(made) == 2  # each made once, when asked for
+    battles = report["history"]["battles"]
+    newest = eager["battles"][0]
+    assert battles.by_id(newest["id"])["number"] == newest["number"] and battles.by_id(-1) is None
+    # the other parts are made when first asked for, from the same read
+    assert report["summary"]["battles"] == len(eager["battles"])
+    assert set(report) == set(history.HistoryReport.KEYS)
+    assert report["leaders"] == history.leaders_roll(pid)
