@@ -31,17 +31,17 @@ def _make(n: int, tmp: Path) -> tuple[Any, int]:
     from campaign_app.rules.dice import SeededDice
     from campaign_app.services import battles
     from campaign_app.store import init_db
-    from campaign_app.store.database import db
+    from campaign_app.store.journal import operation
     from campaign_app.store.models import Campaign, Leader, Platoon
 
     paths = AppPaths(tmp, tmp / "campaign.db").ensure()
     init_db(paths.db_file, paths.backup_dir)
-    camp = Campaign.create(name="Long war", system="atomic_africa")
-    p = Platoon.create(campaign=camp, name="Old Guard", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Leader.create(platoon=p, name="Lt. First", xp=2, xp_at_join=2)
     dice = SeededDice(2024)
     start = time.perf_counter()
-    with db.atomic():
+    with operation("bench.setup", f"{n} battles of one platoon"):  # one transaction
+        camp = Campaign.create(name="Long war", system="atomic_africa")
+        p = Platoon.create(campaign=camp, name="Old Guard", training=10, equipment=10, morale=8, armor=2, xp=6)
+        Leader.create(platoon=p, name="Lt. First", xp=2, xp_at_join=2)
         for i in range(n):
             wounds = (i * 7) % 15
             battles.log_battle(p.id, wounds=wounds, leader_wounds=min((i * 5) % 9, wounds), objectives=i % 3,
@@ -161,10 +161,12 @@ def main() -> int:
     reread = sorted(open_history() for _ in range(args.runs))[args.runs // 2]
     figure("History tab open and painted after a change", reread, goal_ms=100)
 
+    from campaign_app.store.journal import operation
     from campaign_app.store.models import Platoon
 
-    other = Platoon.create(campaign=Platoon.get_by_id(pid).campaign, name="Fresh", training=6, equipment=6,
-                           morale=6, armor=1, xp=0).id
+    with operation("bench.setup", "a second platoon"):
+        other = Platoon.create(campaign=Platoon.get_by_id(pid).campaign, name="Fresh", training=6, equipment=6,
+                               morale=6, armor=1, xp=0).id
     ctx.changed("platoon", other)
 
     def come_back() -> float:

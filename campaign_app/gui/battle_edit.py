@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..services import battles
-from ..services.changesets import Edit
 from ..services.common import ServiceError
+from ..services.edits import Edit
 from .widgets import ErrorLabel
 
 OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))

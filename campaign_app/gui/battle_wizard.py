@@ -66,8 +66,8 @@ from ..rules.aftermath import period_sides
 from ..rules.dice import DiceError, DiceSource, SeededDice
 from ..rules.experience import level_name
 from ..services import battles
-from ..services.changesets import Edit
 from ..services.common import ServiceError
+from ..services.edits import Edit
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural

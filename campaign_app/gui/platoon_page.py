@@ -40,8 +40,8 @@ from PySide6.QtWidgets import (
 
 from ..rules.experience import Thresholds
 from ..services import roster
-from ..services.changesets import Edit
 from ..services.common import NotFound, ServiceError
+from ..services.edits import Edit
 from .context import AppContext
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import (

@@ -39,8 +39,8 @@ from ..rules import sologear as sg
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source
 from ..rules.experience import RulesError
 from ..services import sologear as svc
-from ..services.changesets import Edit
 from ..services.common import ServiceError
+from ..services.edits import Edit
 from .context import AppContext
 from .undo_commands import perform
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem
