@@ -277,6 +277,27 @@ def test_reloads_when_a_battle_is_logged_elsewhere(qtbot, gui_ctx, view: History
     assert view.report["summary"]["battles"] == 3  # type: ignore[index]
 
 
+def test_one_change_said_twice_is_read_once(qtbot, gui_ctx, view: HistoryView,  # type: ignore[no-untyped-def]
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: list[int] = []
+    real = history.history_report
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(history, "history_report", counting)
+    battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
+    gui_ctx.signals.data_changed.emit("battle", 0)  # what the battle wizard says after a battle ...
+    gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)  # ... and then
+    assert len(reads) == 1 and view.report["summary"]["battles"] == 4  # type: ignore[index]
+    from campaign_app.services import roster
+
+    roster.set_xp(view.platoon_id, 3, reason="house rule")  # a write since: read again
+    gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)
+    assert len(reads) == 2 and view.report["summary"]["xp"] == 3  # type: ignore[index]
+
+
 def test_a_platoon_without_battles_and_a_deleted_one(qtbot, gui_ctx, pid: int) -> None:
     c = Campaign.get()
     with operation("test.setup", "test data"):
