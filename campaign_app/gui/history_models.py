@@ -205,7 +205,9 @@ class TimelineModel(QAbstractItemModel):
             return self._top[index.row()]
         return self._children[parent_row - 1][index.row()]
 
-    def event(self, index: Index) -> dict[str, Any] | None:  # type: ignore[override]
+    def event_at(self, index: Index) -> dict[str, Any] | None:
+        """The event shown at ``index`` (None for an invalid index). Not named ``event``: that is
+        ``QObject.event()``, which Qt calls with every event sent to the model."""
         if not index.isValid():
             return None
         return self._events[self._position(index)]
@@ -248,6 +250,7 @@ class TimelineModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
+    # (QObject.parent() with no argument is hidden, as in every tree model; the stubs overload the two)
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()

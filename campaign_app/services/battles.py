@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from peewee import fn
 
@@ -38,7 +39,7 @@ from ..rules.aftermath import (
     check_count,
     period_sides,
 )
-from ..rules.dice import DiceError, DiceSource, RollRecord, TypedDice
+from ..rules.dice import DiceError, DiceSource, RollRecord, Source, TypedDice
 from ..rules.experience import RulesError, Thresholds
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store import journal
@@ -76,8 +77,9 @@ _platoon = resolve_platoon
 
 
 def _active_leader(platoon_id: int) -> Leader | None:
-    return (Leader.select().where((Leader.platoon == platoon_id) & (Leader.status == "active"))
-            .order_by(Leader.id.desc()).first())
+    leader: Leader | None = (Leader.select().where((Leader.platoon == platoon_id) & (Leader.status == "active"))
+                             .order_by(Leader.id.desc()).first())
+    return leader
 
 
 def _iso(value: Any) -> str | None:
@@ -182,13 +184,14 @@ def opponent_choices(platoon_id: int) -> list[dict[str, Any]]:
     """Other platoons tracked in the app (any campaign), for the opponent field."""
     query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name.alias("campaign"))
              .join(Campaign).where(Platoon.id != platoon_id).order_by(Campaign.name, Platoon.name).dicts())
-    return [{"id": r["id"], "name": r["name"], "campaign": r["campaign"]} for r in query]
+    return [{"id": r["id"], "name": r["name"], "campaign": r["campaign"]}
+            for r in cast("Iterable[dict[str, Any]]", query)]  # .dicts(): rows are dicts
 
 
 def suggest_name(seed: int | None = None) -> str | None:
     """A generated leader name (RULES.md 4) when the name generator is installed, else ``None``."""
     try:
-        from ..rules import names  # type: ignore[attr-defined]
+        from ..rules import names
     except ImportError:
         return None
     suggest = getattr(names, "suggest_name", None)
@@ -387,9 +390,9 @@ class BattleSession:
         return self.award.leader_xp_after
 
     # -- rolling ------------------------------------------------------------------------------------------
-    def apply(self, faces: list[int], source: str = "app") -> RollRecord:
+    def apply(self, faces: list[int], source: Source = "app") -> RollRecord:
         """Apply the faces of the next roll (checked against its dice; DiceError says what is wrong)."""
-        return self.aftermath.apply(faces, source)  # type: ignore[arg-type]
+        return self.aftermath.apply(faces, source)
 
     def roll(self, dice: DiceSource) -> RollRecord:
         """Roll the next dice from ``dice`` (the app's dice, or TypedDice) and apply them."""
@@ -610,7 +613,7 @@ def reapply(edit: Edit) -> Edit:
 
 
 def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
-    battle = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
+    battle: Battle | None = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
     if battle is None:
         raise ServiceError(f"{p.name} has no {missing}")
     return battle

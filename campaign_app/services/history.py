@@ -497,7 +497,7 @@ class _Timeline:
         return self.event(self._roll_pos[roll_id])
 
     def _base(self, kind: str, row_id: int, at: Any, battle_id: int | None) -> dict[str, Any]:
-        b = self.rows.battles_by_id.get(battle_id) if battle_id is not None else None  # type: ignore[arg-type]
+        b = self.rows.battles_by_id.get(battle_id) if battle_id is not None else None
         return {"kind": kind, "id": row_id, "at": _iso(at),
                 "date": _iso(b[B_DATE]) if b is not None else _date_part(at),
                 "battle_id": battle_id, "battle_number": b[B_NUMBER] if b is not None else None}
@@ -516,11 +516,11 @@ class _Timeline:
         if code == _ROLL:
             r = row
             bid = r[R_BATTLE]
-            b = rows.battles_by_id.get(bid) if bid is not None else None
+            rb = rows.battles_by_id.get(bid) if bid is not None else None
             at = _iso(r[R_CREATED])
             return {"kind": "roll", "id": r[R_ID], "at": at,
-                    "date": _iso(b[B_DATE]) if b is not None else (at[:10] if at else None),
-                    "battle_id": bid, "battle_number": b[B_NUMBER] if b is not None else None,
+                    "date": _iso(rb[B_DATE]) if rb is not None else (at[:10] if at else None),
+                    "battle_id": bid, "battle_number": rb[B_NUMBER] if rb is not None else None,
                     "purpose": r[R_PURPOSE], "expression": r[R_EXPRESSION], "faces": rows.faces(r[R_FACES]),
                     "total": r[R_TOTAL], "source": r[R_SOURCE], "rule": r[R_RULE], "table_row": r[R_TABLE_ROW],
                     "outcome": r[R_OUTCOME], "leader_id": r[R_LEADER], "seq": r[R_SEQ], "modifier": r[R_MODIFIER]}
