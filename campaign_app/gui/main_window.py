@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -483,6 +482,8 @@ class MainWindow(QMainWindow):
         try:
             init_db(path, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
         except (DatabaseError, ServiceError) as exc:
+            from PySide6.QtWidgets import QMessageBox  # its enums cost ~13 ms to build: not at start
+
             QMessageBox.critical(self, "Cannot open database", str(exc))
             init_db(old.db_file, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
             return
@@ -538,6 +539,8 @@ class MainWindow(QMainWindow):
         guide.activateWindow()
 
     def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self, f"About {APP_TITLE}",
             f"<h3>{APP_TITLE} {__version__}</h3>"

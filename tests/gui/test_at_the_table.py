@@ -482,11 +482,11 @@ def test_sologear_campaign_without_a_sheet_offers_to_make_it(qtbot, gui_ctx) -> 
 
 def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fields(qtbot, pid: int) -> None:
     from campaign_app.gui.battle_edit import EditBattleDialog
-    from campaign_app.services import battles
+    from campaign_app.services import battles, history
 
     logged = battles.log_battle(pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits",
                                 date="2026-03-01", dice=SeededDice(3))
-    battle = next(b for b in battles.history(pid)["battles"] if b["id"] == logged.id)
+    battle = next(b for b in history.history(pid)["battles"] if b["id"] == logged.id)
     dialog = EditBattleDialog({**battle, "platoon_id": pid})
     qtbot.addWidget(dialog)
     dialog.show()
