@@ -365,9 +365,8 @@ def test_undo_after_an_edit_is_refused_in_the_status_bar(qtbot, gui_ctx, pid: in
     assert battle_op is not None and battle_op.label == "Log battle 1 of 2nd Platoon"
     battles.edit_battle_text(wizard.battle_id, notes="edited outside this window")  # as campaign-cli would
     before = dump()
-    with qtbot.waitSignal(gui_ctx.signals.status) as blocker:  # undoing the battle itself is refused...
-        with pytest.raises(ServiceError):
-            gui_ctx.undo_stack.step("undo", battle_op.id)
+    with qtbot.waitSignal(gui_ctx.signals.status) as blocker, pytest.raises(ServiceError):
+        gui_ctx.undo_stack.step("undo", battle_op.id)  # undoing the battle itself is refused...
     assert "Cannot undo" in blocker.args[0] and "“Edit battle 1 of 2nd Platoon” (operation" in blocker.args[0]
     assert dump() == before and Battle.select().count() == 1 and AttributeChange.select().count() == 1
     # ...while Edit ▸ Undo takes the newest change first (the edit, the journal is shared), then the battle
