@@ -192,7 +192,7 @@ class JournalPanel(QWidget):
         self.view.installEventFilter(_Keys(self))
         self.undo_button = QPushButton("Undo t&his change", self)
         self.undo_button.setToolTip("Undo the selected change, even if it is not the newest (Enter)")
-        self.redo_button = QPushButton("Redo th&is change", self)
+        self.redo_button = QPushButton("Redo this chan&ge", self)
         self.redo_button.setToolTip("Put the selected undone change back (Enter)")
         self.message = ErrorLabel(self)
         self.message.setAccessibleName("Why not")
@@ -254,8 +254,8 @@ class JournalPanel(QWidget):
             rows = []
             self.say(str(exc))
         self.model.set_rows(rows)
-        if keep is not None:
-            self.select(keep.id)
+        if not (keep is not None and self.select(keep.id)) and rows:
+            self.view.selectRow(0)  # the newest: Enter and the buttons work at once
         self.note.setVisible(len(rows) >= LIST_LIMIT)
         self.note.setText(f"The newest {LIST_LIMIT} changes are listed; campaign-cli journal lists them all.")
         self._update_buttons()

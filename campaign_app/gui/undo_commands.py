@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-VIEW_LIMIT = 200
+VIEW_LIMIT = 50
 """How many live and how many undone operations the stack shows (the newest; the journal keeps them all and the
 History tab's Changes list reaches further back)."""
 
