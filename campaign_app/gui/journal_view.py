@@ -190,7 +190,7 @@ class JournalPanel(QWidget):
         header.setSectionResizeMode(COL_WHO, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_STATE, QHeaderView.ResizeMode.ResizeToContents)
         self.view.installEventFilter(_Keys(self))
-        self.undo_button = QPushButton("Undo t&his change", self)
+        self.undo_button = QPushButton("&Undo this change", self)
         self.undo_button.setToolTip("Undo the selected change, even if it is not the newest (Enter)")
         self.redo_button = QPushButton("Redo this chan&ge", self)
         self.redo_button.setToolTip("Put the selected undone change back (Enter)")
@@ -245,6 +245,8 @@ class JournalPanel(QWidget):
             return
         kind, obj_id = self.scope
         keep = self.selected()
+        if keep is not None and self.model.row_of(keep.id) == 0:
+            keep = None  # the newest was selected: the newest stays selected
         try:
             if kind == "platoon":
                 rows = journal_service.operations(platoon=obj_id, limit=LIST_LIMIT)

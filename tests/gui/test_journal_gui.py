@@ -227,8 +227,9 @@ def test_changes_tab_lists_undoes_and_redoes_an_older_operation(qtbot, gui_ctx, 
     assert labels[-1] == "Create platoon 2nd Platoon"
     assert panel.model.index(0, 0).data() == local_time(journal_service.newest_undoable().created_at)  # type: ignore[union-attr]
     # pick the battle (the second row) with the keyboard and undo it: an older change, not the newest
+    assert panel.selected().id == panel.model.info(0).id  # type: ignore[union-attr]  # the newest, at once
     panel.view.setFocus()
-    qtbot.keyClick(panel.view, Qt.Key.Key_Home)
+    qtbot.keyClick(panel.view, Qt.Key.Key_Home, CTRL)
     qtbot.keyClick(panel.view, Qt.Key.Key_Down)
     assert panel.selected().label == "Log battle 1 of 2nd Platoon"  # type: ignore[union-attr]
     qtbot.mouseClick(panel.undo_button, LEFT)
@@ -259,7 +260,7 @@ def test_changes_tab_refusal_names_the_operation_in_the_way_and_selects_it(qtbot
     before = dump()
     assert panel.undo_button.isEnabled()
     panel.view.setFocus()
-    qtbot.keyClick(panel.view, Qt.Key.Key_H, ALT)  # Undo t&his change (a mnemonic clicks after a moment)
+    qtbot.keyClick(panel.view, Qt.Key.Key_U, ALT)  # &Undo this change (a mnemonic clicks after a moment)
     qtbot.waitUntil(lambda: bool(panel.message.text()))
     assert dump() == before
     text = panel.message.text()
