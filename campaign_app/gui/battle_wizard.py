@@ -298,8 +298,9 @@ class BattlePage(QWizardPage):
         self._enter_moves_on = EnterMovesOn(wizard, self)
         for w in (self.date, self.scenario, self.opponent, self.outcome, self.objectives, self.fire_support):
             w.installEventFilter(self._enter_moves_on)
-        if self.opponent.lineEdit() is not None:
-            self.opponent.lineEdit().installEventFilter(self._enter_moves_on)
+        opponent_line = self.opponent.lineEdit()
+        if opponent_line is not None:
+            opponent_line.installEventFilter(self._enter_moves_on)
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         # the first field a player fills after a game (the date is today's already)

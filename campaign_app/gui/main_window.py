@@ -161,7 +161,8 @@ class MainWindow(QMainWindow):
         self.watcher = ChangeWatcher(self)  # changes made by another window or campaign-cli show up here
 
     # --- actions and menus ------------------------------------------------------------------------------
-    def _action(self, text: str, slot: Callable[..., Any], shortcut: str | QKeySequence | None = None,
+    def _action(self, text: str, slot: Callable[..., Any],
+                shortcut: str | QKeySequence | QKeySequence.StandardKey | None = None,
                 tip: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -198,7 +199,7 @@ class MainWindow(QMainWindow):
         self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
                                      "Undo the newest change, made here, in another window or by campaign-cli")
         self.act_redo = self._action("&Redo", self.redo, None, "Redo the change undone most recently")
-        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
         self.act_find = self._action("&Find platoon…", self.navigator.focus_filter, QKeySequence.StandardKey.Find)
         self.act_refresh = self._action("&Refresh", self.refresh, QKeySequence.StandardKey.Refresh)
         self.act_archived = QAction("Show &archived campaigns", self)
@@ -467,9 +468,10 @@ class MainWindow(QMainWindow):
 
     def _focus_fallback(self, window: QWidget) -> QWidget | None:
         """Where the focus goes after a dialog when the widget that had it is gone: the shown page."""
-        if window is not self:
+        page = self.stack.currentWidget()
+        if window is not self or page is None:
             return None
-        return first_focusable(self.stack.currentWidget()) or self.stack.currentWidget()
+        return first_focusable(page) or page
 
     # --- commands ---------------------------------------------------------------------------------------
     def new_campaign(self) -> None:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..rules import sologear as sg
 from ..rules.dice import DiceSource, RollRecord
@@ -148,20 +148,8 @@ def _state(sheet: SologearSheet) -> dict[str, Any]:
 
 
 def _breakout_flags(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> tuple[list[tuple[bool, bool]], bool]:
-    """For each turn: (played in the break-out, started the break-out); and whether the break-out is on
-    after the last turn. ⚙ Ferocious battles: a surrender result starts it, a break-through ends it."""
-    flags: list[tuple[bool, bool]] = []
-    active = False
-    for t in turns:
-        during = active
-        starts = False
-        if active:
-            if t.ends == "broke_through":
-                active = False
-        elif sheet.ferocious and t.cell and t.cell.get("ends") == "surrendered" and t.ends is None:
-            starts = active = True
-        flags.append((during, starts))
-    return flags, active
+    """The break-out state of each turn (the rule: :func:`campaign_app.rules.sologear.breakout_flags`)."""
+    return sg.breakout_flags(bool(sheet.ferocious), [(t.cell, t.ends) for t in turns])
 
 
 def _battle(turn: SologearTurn) -> bool:
@@ -170,15 +158,8 @@ def _battle(turn: SologearTurn) -> bool:
 
 
 def _end_reason(sheet: SologearSheet, turn: SologearTurn, breakout_after: bool) -> str | None:
-    if turn.pilot_dead:
-        return "pilot dead"
-    if turn.pilot_captured:
-        return "pilot captured"
-    if turn.ends:
-        return str(turn.ends)
-    if not breakout_after and sheet.length is not None and turn.number >= sheet.length:
-        return "turns used up"
-    return None
+    return sg.end_reason(number=turn.number, length=sheet.length, ends=turn.ends, pilot_dead=bool(turn.pilot_dead),
+                         pilot_captured=bool(turn.pilot_captured), breakout_after=breakout_after)
 
 
 # --- reading -------------------------------------------------------------------------------------------------
@@ -361,7 +342,7 @@ def sheet_data(ref: str | int | SologearSheet) -> dict[str, Any]:
     t = totals(forces)
     turns = _turns(sheet)
     flags, breakout = _breakout_flags(sheet, turns)
-    rolls_by_turn: dict[int, list[Roll]] = {}
+    rolls_by_turn: dict[int | None, list[Roll]] = {}
     for r in Roll.select().where(Roll.turn.in_([x.id for x in turns])).order_by(Roll.seq, Roll.id):
         rolls_by_turn.setdefault(r.turn_id, []).append(r)
     turn_rows = [turn_dict(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
@@ -601,7 +582,8 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
     if _reckoned(sheet):
         raise ServiceError("the reckoning is done: undo it before changing the units")
     if what is not None and forces_locked(sheet):
-        raise ServiceError(f"the campaign length is rolled ({_plural(sheet.length, 'turn')}): {what} is no longer "
+        length = cast(int, sheet.length)  # locked: the length is rolled
+        raise ServiceError(f"the campaign length is rolled ({_plural(length, 'turn')}): {what} is no longer "
                            "possible; undo the length roll first (only names can change)")
 
 
@@ -679,6 +661,7 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit:
     sheet = _sheet(ref)
     proc = length_procedure(sheet)
     sg.run(proc, dice)
+    assert proc.length is not None  # run() rolled every die of the length
     rec = Recorder()
     with rec.operation("sologear.length") as op:
         sheet = _sheet(sheet.id)
