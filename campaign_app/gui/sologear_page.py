@@ -715,7 +715,8 @@ class SologearPage(QWidget):
         return edit
 
     def _on_op_changed(self, changes: Any) -> None:
-        if self.sheet_id is not None and concerns(changes, sheet=self.sheet_id):
+        campaign = (self.data.get("campaign") or {}).get("id") if self.data else None
+        if self.sheet_id is not None and concerns(changes, sheet=self.sheet_id, campaign=campaign):
             self.reload()
 
     def _on_data_changed(self, kind: str, obj_id: int) -> None:

@@ -53,7 +53,7 @@ def test_toolbar_buttons_follow_the_selection_and_undo(qtbot, window):
     window.open_item("platoon", _platoon_id())
     assert log_button.isEnabled()
     # the journal is kept in the file: loading the sample is the newest change, named in the tooltip
-    assert undo_button.isEnabled() and undo_button.toolTip() == "Undo Janne: record turn 1"
+    assert undo_button.isEnabled() and undo_button.toolTip() == "Undo Create the sample campaigns"
     page = window.page("platoon")
     page.reason_edit.setFocus()
     page.platoon_track.setFocus()
