@@ -331,3 +331,37 @@ def test_one_change_feed_reaches_only_the_views_it_concerns(qtbot, gui_ctx, pid:
     assert len(feed) == 2 and loads and page.platoon_track.xp() == 8
     gui_ctx.undo_stack.undo()  # undo is on the same feed
     assert len(feed) == 3 and page.platoon_track.xp() == 6
+
+
+def test_ctrl_z_never_undoes_a_change_the_menu_did_not_name(qtbot, gui_ctx, pid: int) -> None:
+    """Another program changed something after the Edit menu was last drawn: the first Ctrl+Z names that
+    change instead of undoing it unseen; the second undoes it."""
+    win = window(qtbot, gui_ctx)
+    win.watcher.timer.stop()
+    assert menu_text(win.act_undo) == "Undo Create platoon 2nd Platoon"
+    roster.rename_platoon(pid, "Third")  # not through this window: the menu still names the platoon's creation
+    qtbot.keyClick(win, Qt.Key.Key_Z, CTRL)
+    assert Platoon.get_by_id(pid).name == "Third"
+    assert "The newest change is now \u201cRename platoon 2nd Platoon \u2192 Third\u201d" in \
+        win.statusBar().currentMessage()
+    assert menu_text(win.act_undo) == "Undo Rename platoon 2nd Platoon \u2192 Third"
+    qtbot.keyClick(win, Qt.Key.Key_Z, CTRL)
+    assert Platoon.get_by_id(pid).name == "2nd Platoon"
+
+
+def test_a_qundoview_click_moves_through_the_journal(qtbot, gui_ctx, pid: int) -> None:
+    """Qt itself moving the index (as a QUndoView does) runs the command's operation through the journal, then
+    the view is put back in line with the journal."""
+    from PySide6.QtWidgets import QUndoView
+
+    perform(gui_ctx, roster.set_xp, pid, 9, reason="a")
+    perform(gui_ctx, roster.set_platoon, pid, notes="b")
+    stack = gui_ctx.undo_stack
+    view = QUndoView(stack)
+    qtbot.addWidget(view)
+    top = stack.index()
+    QUndoView.setCurrentIndex(view, view.model().index(top - 1, 0))  # the row before the newest: one undo
+    assert Platoon.get_by_id(pid).notes == "" and Platoon.get_by_id(pid).xp == 9
+    qtbot.waitUntil(lambda: stack.index() == top - 1 and stack.redoText().endswith("notes"))
+    stack.redo()
+    assert Platoon.get_by_id(pid).notes == "b" and stack.index() == top
