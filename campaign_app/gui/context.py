@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QSettings, Signal
-from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QWidget
 
 from ..paths import AppPaths
-from ..store.journal import OpChanges
+from ..services.journal import OpChanges
+from .undo_commands import JournalUndoStack
 
 
 class AppSignals(QObject):
@@ -30,25 +30,18 @@ class AppSignals(QObject):
     """Ask the main window to show an item (kind, id) in the central area and select it."""
 
 
-def _journal_stack() -> QUndoStack:
-    from .undo_commands import JournalUndoStack
-
-    return JournalUndoStack()
-
-
 @dataclass
 class AppContext:
     paths: AppPaths
     signals: AppSignals = field(default_factory=AppSignals)
-    undo_stack: QUndoStack = field(default_factory=_journal_stack)
+    undo_stack: JournalUndoStack = field(default_factory=JournalUndoStack)
     settings: QSettings = field(default_factory=QSettings)
     main_window: QWidget | None = None
     busy_timeout: float | None = None
     """Seconds a write waits for the write lock (None: the setting, default 10)."""
 
     def __post_init__(self) -> None:
-        if hasattr(self.undo_stack, "ctx"):
-            self.undo_stack.ctx = self
+        self.undo_stack.ctx = self
 
     def changed(self, kind: str, obj_id: int = 0) -> None:
         self.signals.data_changed.emit(kind, obj_id)

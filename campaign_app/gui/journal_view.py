@@ -32,8 +32,7 @@ from PySide6.QtWidgets import (
 
 from ..services import journal as journal_service
 from ..services.common import ServiceError
-from ..services.journal import OperationInfo
-from ..store.journal import OpChanges
+from ..services.journal import OpChanges, OperationInfo
 from .context import AppContext, concerns
 from .widgets import ErrorLabel
 
@@ -331,7 +330,7 @@ class JournalPanel(QWidget):
         self.say("")
         stack = self.ctx.undo_stack
         try:
-            stack.step(verb, info.id)  # type: ignore[attr-defined]
+            stack.step(verb, info.id)
         except ServiceError as exc:
             text = str(exc)
             self.say(text[:1].upper() + text[1:])

@@ -15,7 +15,7 @@ from ..store.database import db
 from ..store.journal import Conflict, NotJournaled, OpChanges, OperationInfo
 from .common import find_campaign, find_sheet, resolve_platoon
 
-__all__ = ["Conflict", "NotJournaled", "OperationInfo", "JournalStep", "operations", "undo", "redo",
+__all__ = ["Conflict", "NotJournaled", "OpChanges", "OperationInfo", "JournalStep", "operations", "undo", "redo",
            "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit", "live_operations", "redo_queue"]
 
 
