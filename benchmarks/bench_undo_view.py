@@ -54,11 +54,19 @@ def main(n: int) -> None:
         stack.sync()
 
     rebuild = best(changed)
+    from campaign_app.gui.main_window import MainWindow
+
+    window = MainWindow(ctx)  # the Edit menu's actions and the views listen to the stack and the feed
+    window.open_item("platoon", pid)
+    windowed = best(lambda: perform(ctx, roster.set_platoon, pid, notes=f"window {next(counter)}"))
+    rebuild_window = best(changed)
     print(f"journal: {n} operations, {n // 10} undone; view shows {stack.count()} commands")
     print(f"service call alone        {bare:7.2f} ms")
     print(f"perform (service + view)  {viewed:7.2f} ms  ratio {viewed / bare:.2f}")
     print(f"sync, nothing changed     {same:7.2f} ms")
     print(f"sync, full rebuild        {rebuild:7.2f} ms")
+    print(f"with a main window showing the platoon: perform {windowed:7.2f} ms (ratio {windowed / bare:.2f} to the "
+          f"bare service, the page reloads), full rebuild {rebuild_window:7.2f} ms")
 
 
 if __name__ == "__main__":

@@ -107,14 +107,22 @@ class JournalUndoStack(QUndoStack):
         if shown == wanted and self.index() == len(live):
             return True
         self.building = True
+        blocked = self.blockSignals(True)  # one round of news when done, not one per command
         try:
             self.clear()
             for info in (*live, *undone):
                 self.push(JournalCommand(self, info))
             self.setIndex(len(live))
         finally:
+            self.blockSignals(blocked)
             self.building = False
         self.live_count = len(live)
+        if not blocked:
+            self.indexChanged.emit(self.index())
+            self.canUndoChanged.emit(self.canUndo())
+            self.canRedoChanged.emit(self.canRedo())
+            self.undoTextChanged.emit(self.undoText())
+            self.redoTextChanged.emit(self.redoText())
         return True
 
     def _commands(self) -> list[JournalCommand]:
