@@ -62,6 +62,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..rules.aftermath import period_sides
+from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import DiceError, DiceSource, SeededDice
 from ..rules.experience import level_name
 from ..services import battles
@@ -757,7 +758,7 @@ def summary_html(d: dict[str, Any], dark: bool = False) -> str:
             facts.append(f"{label}: {_esc(value)}")
     html = ["<p>" + "<br>".join(facts) + "</p>",
             f"<p>Wound counters: {d['wounds']} (on the leader's element: {d['leader_wounds']})</p>",
-            f"<p><b>Award</b> ({_esc(d['award']['rule'])}): {_esc(d['award']['text'])}</p>",
+            f"<p><b>Award</b> ({_esc(rule_text(d['award']['rule']))}): {_esc(d['award']['text'])}</p>",
             "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
             "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
             "<th>Source</th></tr>"]
@@ -765,10 +766,10 @@ def summary_html(d: dict[str, Any], dark: bool = False) -> str:
         colours = DARK_FATE_COLORS if dark else FATE_COLORS
         colour = colours.get(r["outcome"], "")
         outcome = f"<span style='color:{colour}'><b>{_esc(r['outcome'])}</b></span>" if colour else _esc(r["outcome"])
-        html.append(f"<tr><td>{_esc(str(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
+        html.append(f"<tr><td>{_esc(purpose_text(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
                     f"<td align='center'>{', '.join(str(f) for f in r['faces'])}</td>"
                     f"<td align='center'>{r['total']}</td><td>{outcome}</td>"
-                    f"<td>{_esc(r['rule'])}: {_esc(r['table_row'] or '')}</td>"
+                    f"<td>{_esc(rule_text(r['rule']))}: {_esc(r['table_row'] or '')}</td>"
                     f"<td>{'typed in' if r['source'] == 'entered' else 'app'}</td></tr>")
     if not d["rolls"]:
         html.append("<tr><td colspan='7'>No rolls: no wound counters and no leader.</td></tr>")

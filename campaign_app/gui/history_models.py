@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ..rules.codes import purpose_text, rule_text
 from ..services.battles import event_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -39,7 +40,7 @@ def _matches(event: dict[str, Any], needle: str) -> bool:
     if not needle:
         return True
     event_text(event)  # the text is made on demand (see services.battles.event_text)
-    hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule",
+    hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule_text",
                                                         "outcome", "scenario", "opponent"))
     return needle in hay.casefold()
 
@@ -237,7 +238,7 @@ class TimelineModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             extra = f"\nLogged {e['at']}" if e.get("at") else ""
             if e["kind"] == "roll" and e.get("rule"):
-                extra += f"\n{e['rule']}" + (f": {e['table_row']}" if e.get("table_row") else "")
+                extra += f"\n{rule_text(e['rule'])}" + (f": {e['table_row']}" if e.get("table_row") else "")
             return f"{event_text(e)}{extra}"
         if role == Qt.ItemDataRole.FontRole and e["kind"] == "battle":
             return self._bold
@@ -354,7 +355,7 @@ class RollsModel(_TableModel):
 
     def cell(self, row: dict[str, Any], column: int) -> Any:
         if column == 0:
-            return str(row["purpose"]).capitalize()
+            return purpose_text(row["purpose"]).capitalize()
         if column == 1:
             return row["expression"]
         if column == 2:
@@ -365,7 +366,7 @@ class RollsModel(_TableModel):
             return row.get("outcome") or ""
         if column == 5:
             return "typed in" if row["source"] == "entered" else "app"
-        return row.get("rule") or ""
+        return rule_text(row.get("rule"))
 
     def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.ForegroundRole and column == 4:

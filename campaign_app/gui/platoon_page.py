@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from ..rules.experience import Thresholds
 from ..services import roster
-from ..services.common import NotFound, ServiceError
+from ..services.common import NotFound, ServiceError, name_key
 from ..services.edits import Edit
 from .context import AppContext, concerns
 from .leader_dialog import ReplaceLeaderDialog
@@ -734,9 +734,9 @@ class PlatoonPage(QWidget):
         if self.pid is None:
             return
         label = {"team": "New team", "vehicle": "New vehicle", "fire_support": "Fire support"}[kind]
-        names = {r["name"].lower() for r in self.attached_model.rows()}
+        names = {name_key(r["name"]) for r in self.attached_model.rows()}
         name, n = label, 1
-        while name.lower() in names:
+        while name_key(name) in names:
             n += 1
             name = f"{label} {n}"
         edit = self.run(roster.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])

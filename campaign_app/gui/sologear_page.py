@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.experience import RulesError
 from ..services import sologear as svc
@@ -903,7 +904,7 @@ class SologearPage(QWidget):
                                        f"{'noticed' if rk['noticed'] else 'not noticed'}.")
             if rk["table"]:
                 band = rk["band"]
-                roll = next((r for r in rk["rolls"] if r["purpose"].endswith(" roll")), None)
+                roll = next((r for r in rk["rolls"] if r["purpose"] in codes.RESULT_PURPOSES), None)
                 how = ""
                 if roll is not None:
                     dice = roll["expression"].split("+")[0].split("-")[0]

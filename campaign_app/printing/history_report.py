@@ -18,6 +18,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, 
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
+from ..rules.codes import purpose_text, rule_text
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
 from .rltyped import rect
@@ -185,9 +186,9 @@ def history_from_report(report: Mapping[str, Any]) -> HistoryData:
             leader_xp_after=b.get("leader_xp_after"), leader_fate=b.get("leader_fate"),
             replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support")),
             notes=str(b.get("notes") or "").strip(),
-            rolls=tuple(RollRow(str(r.get("purpose") or ""), str(r.get("expression") or ""),
+            rolls=tuple(RollRow(purpose_text(r.get("purpose")), str(r.get("expression") or ""),
                                 tuple(int(f) for f in r.get("faces") or ()), int(r.get("total") or 0),
-                                str(r.get("rule") or ""), str(r.get("table_row") or ""),
+                                rule_text(r.get("rule")), str(r.get("table_row") or ""),
                                 str(r.get("outcome") or ""), str(r.get("source") or "app"))
                         for r in b.get("rolls") or ())))
     leaders = []

@@ -38,9 +38,6 @@ from ..rules.aftermath import (
     FATES,
     OBJECTIVE_LABELS,
     OBJECTIVE_XP,
-    PURPOSE_LEADER,
-    PURPOSE_REPLACEMENT,
-    RULE_AWARD,
     SURVIVAL_XP,
     Aftermath,
     AftermathStep,
@@ -50,6 +47,7 @@ from ..rules.aftermath import (
     check_count,
     period_sides,
 )
+from ..rules.codes import PURPOSE_LEADER, PURPOSE_REPLACEMENT, RULE_AWARD, purpose_text, rule_text
 from ..rules.dice import DiceError, DiceSource, RollRecord, Source, TypedDice
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
@@ -491,10 +489,12 @@ class BattleSession:
             "wounds": self.wounds, "leader_wounds": self.leader_wounds,
             "counters_left": rec.remaining,
             "details": self.details.to_dict(),
-            "award": {"rule": RULE_AWARD, "text": self.award_text(), **given.to_dict()},
-            "rolls": [{"purpose": r.purpose, "expression": r.expression, "faces": list(r.faces),
-                       "total": r.total, "source": r.source, "rule": r.rule, "table_row": r.table_row,
-                       "outcome": r.outcome} for r in self.records],
+            "award": {"rule": RULE_AWARD, "rule_text": rule_text(RULE_AWARD), "text": self.award_text(),
+                      **given.to_dict()},
+            "rolls": [{"purpose": r.purpose, "purpose_text": r.purpose_text, "expression": r.expression,
+                       "faces": list(r.faces), "total": r.total, "source": r.source, "rule": r.rule,
+                       "rule_text": r.rule_text, "table_row": r.table_row, "outcome": r.outcome}
+                      for r in self.records],
         }
 
     # -- committing --------------------------------------------------------------------------------------
@@ -879,7 +879,7 @@ def _roll_text(r: dict[str, Any]) -> str:
     faces = ", ".join(str(f) for f in r["faces"])
     outcome = f": {r['outcome']}" if r.get("outcome") else ""
     who = "typed in" if r["source"] == "entered" else "rolled by the app"
-    return f"{r['purpose'].capitalize()} {r['expression']} [{faces}] = {r['total']}{outcome} ({who})"
+    return f"{purpose_text(r['purpose']).capitalize()} {r['expression']} [{faces}] = {r['total']}{outcome} ({who})"
 
 
 def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[str, Any] | None) -> str:
@@ -985,8 +985,9 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
         ev = {"kind": "roll", "id": r["id"], "at": at,
               "date": battle_date[bid] if b else (at[:10] if at else None),
               "battle_id": bid, "battle_number": b["number"] if b else None,
-              "purpose": r["purpose"], "expression": r["expression"], "faces": r["faces"], "total": r["total"],
-              "source": r["source"], "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
+              "purpose": r["purpose"], "purpose_text": purpose_text(r["purpose"]), "expression": r["expression"],
+              "faces": r["faces"], "total": r["total"], "source": r["source"], "rule": r["rule"],
+              "rule_text": rule_text(r["rule"]), "table_row": r["table_row"], "outcome": r["outcome"],
               "leader_id": r["leader"], "seq": r["seq"], "modifier": r["modifier"]}
         roll_events[r["id"]] = ev
         key = (b["created_at"], b["number"], 0, 0) if b else (r["created_at"], 0, 1, r["id"])
@@ -994,9 +995,10 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
 
     def roll_dict(r: dict[str, Any]) -> dict[str, Any]:
         ev = roll_events[r["id"]]
-        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "expression": r["expression"],
-                "faces": list(r["faces"]), "modifier": r["modifier"], "total": r["total"], "source": r["source"],
-                "rule": r["rule"], "table_row": r["table_row"], "outcome": r["outcome"],
+        return {"id": r["id"], "seq": r["seq"], "purpose": r["purpose"], "purpose_text": purpose_text(r["purpose"]),
+                "expression": r["expression"], "faces": list(r["faces"]), "modifier": r["modifier"],
+                "total": r["total"], "source": r["source"], "rule": r["rule"], "rule_text": rule_text(r["rule"]),
+                "table_row": r["table_row"], "outcome": r["outcome"],
                 "leader_id": r["leader"], "battle_id": r["battle"], "at": ev["at"]}
 
     battles_out = []
@@ -1249,6 +1251,8 @@ def events_csv(events: list[dict[str, Any]]) -> str:
             row["faces"] = " ".join(str(f) for f in row["faces"])
         if e["kind"] == "xp" or e["kind"] == "leader":
             row["who"] = e.get("name")
+        if e["kind"] == "roll":  # a spreadsheet shows the words, as it always did (JSON has the codes)
+            row["purpose"], row["rule"] = purpose_text(e.get("purpose")), rule_text(e.get("rule"))
         writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in CSV_COLUMNS})
     return out.getvalue()
 

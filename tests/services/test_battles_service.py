@@ -133,7 +133,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
         (3, "2d10", [6, 8], "entered")]
     assert all(r.platoon_id == pid for r in rolls)
     assert [r.leader_id for r in rolls] == [None, None, old.id, new.id]
-    assert rolls[2].rule == "RULES 1.2 leader's fate" and rolls[2].outcome == "promoted"
+    assert rolls[2].rule == "aa.1.2.leader_fate" and rolls[2].outcome == "promoted"
     xs = [(x.who, x.leader_id, x.delta, x.xp_after) for x in XpChange.select().order_by(XpChange.id)]
     assert xs == [("platoon", None, 2, 8), ("platoon", None, -1, 7), ("leader", old.id, 2, 4)]
     reasons = [x.reason for x in XpChange.select().order_by(XpChange.id)]
