@@ -37,13 +37,13 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
 
-    from campaign_app.services.changesets import redo_changes, undo_changes
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from campaign_app.paths import AppPaths
     from campaign_app.rules.dice import SeededDice
     from campaign_app.services import campaigns, roster
+    from campaign_app.services.changesets import redo_changes, undo_changes
     from campaign_app.store import init_db
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
