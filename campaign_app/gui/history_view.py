@@ -5,8 +5,9 @@
   :class:`~.history_models.TimelineModel`), **Charts** (platoon and leader XP over the level bands; wound
   counters and XP lost per battle; :mod:`.history_charts`, whose QtCharts import waits until the tab is first
   shown) and the **Leaders' roll**.
-- Buttons: Log battle…, Undo newest battle (on the undo stack, so Edit ▸ Undo brings it back), Edit battle…
-  (scenario, outcome, notes; logged), Export CSV… / Export JSON….
+- Buttons: Log battle…, Undo newest battle (its operation is undone in the journal: Edit ▸ Redo brings it
+  back), Edit battle… (scenario, outcome, notes; logged), Export CSV… / Export JSON…. A fourth tab,
+  **Changes**, lists the journal's operations of the platoon (:mod:`.journal_view`).
 
 Everything comes from one ``services.history.history_report`` call (a fixed number of queries); the timeline's
 text is made per painted row, the charts are filled only when shown and update their series in place.
@@ -42,7 +43,7 @@ from PySide6.QtWidgets import (
 from ..services import battles, history
 from ..services.common import ServiceError
 from ..words import plural as _plural
-from .context import AppContext
+from .context import AppContext, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
 from .widgets import error_style
 
@@ -105,7 +106,7 @@ class HistoryView(QWidget):
         self.log_button.setToolTip("Log a new battle of this platoon (Ctrl+B)")
         self.undo_button = QPushButton("Undo newest battle")
         self.undo_button.setToolTip("Remove the newest battle: XP, leaders and rolls return to their state "
-                                    "before it (Edit \u25b8 Undo brings it back)")
+                                    "before it (Edit \u25b8 Redo brings it back)")
         self.edit_button = QPushButton("Edit battle\u2026")
         self.edit_button.setToolTip("Change the selected battle's scenario, outcome or notes")
         self.csv_button = QPushButton("Export CSV\u2026")
@@ -192,6 +193,10 @@ class HistoryView(QWidget):
         lh.setStretchLastSection(True)
         self.leaders.setAccessibleName("Leaders' roll")
         self.tabs.addTab(self.leaders, "Lea&ders' roll")
+        from .journal_view import JournalPanel
+
+        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this platoon (issue 11)
+        self.tabs.addTab(self.changes_panel, "&Changes")
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.log_button.clicked.connect(self.log_battle)
@@ -201,6 +206,9 @@ class HistoryView(QWidget):
         self.json_button.clicked.connect(lambda: self.export("json"))
         self.tree.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         ctx.signals.data_changed.connect(self._data_changed)
+        ctx.signals.op_changed.connect(
+            lambda ch: self._data_changed("platoon", self.platoon_id or 0)
+            if self.platoon_id is not None and concerns(ch, platoon=self.platoon_id) else None)
         self._apply_palette()
         self._update_buttons()
 
@@ -311,6 +319,7 @@ class HistoryView(QWidget):
         change since, uses the history read then; showing the same platoon again reads it again (Refresh)."""
         changed = platoon_id != self.platoon_id
         self.platoon_id = platoon_id
+        self.changes_panel.show_platoon(platoon_id)
         self._use_cache = changed
         if changed:
             self._say("")
@@ -507,7 +516,7 @@ class HistoryView(QWidget):
         push_edit(self.ctx, edit, self.platoon_id, f"Remove battle {s['number']} of {s['platoon']['name']}")
         self.reload()
         self._say(f"Battle {s['number']} undone: platoon XP {s['platoon']['xp_before']} \u2192 "
-                  f"{s['platoon']['xp_after']}. Edit \u25b8 Undo brings it back.")
+                  f"{s['platoon']['xp_after']}. Edit \u25b8 Redo brings it back.")
 
     def edit_selected(self) -> BattleTextDialog | None:
         battle = self.selected_battle()

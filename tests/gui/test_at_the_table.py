@@ -126,7 +126,7 @@ def test_six_actions_from_the_open_app(qtbot, gui_ctx, pid: int) -> None:
     b = Battle.get()
     assert (b.platoon_id, b.wounds, b.leader_wounds, b.leader_fate) == (pid, 3, 0, "stays")
     assert Roll.select().where(Roll.battle == b.id).count() == seen["rolls"]
-    assert gui_ctx.undo_stack.count() == 1
+    assert gui_ctx.undo_stack.undoText() == "Log battle 1 of 2nd Platoon"
 
 
 def make(qtbot, gui_ctx, pid: int, seed: int = 1) -> BattleWizard:  # type: ignore[no-untyped-def]

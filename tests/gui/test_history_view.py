@@ -205,15 +205,18 @@ def test_undo_newest_battle_then_edit_undo_and_redo(qtbot, gui_ctx, view: Histor
     assert Battle.get_or_none(Battle.id == newest.id) is None
     assert "Battle 3 undone" in view.message.text()
     assert [b["number"] for b in view.report["history"]["battles"]] == [2, 1]  # type: ignore[index]
-    assert gui_ctx.undo_stack.undoText() == "Remove battle 3 of 2nd Platoon"
+    # the battle's operation is undone in the journal: Edit ▸ Redo names it and brings it back
+    assert "Edit \u25b8 Redo brings it back" in view.message.text()
+    assert gui_ctx.undo_stack.redoText() == "Log battle 3 of 2nd Platoon"
+    assert gui_ctx.undo_stack.undoText() == "Log battle 2 of 2nd Platoon"
     with qtbot.waitSignal(view.loaded):
-        gui_ctx.undo_stack.undo()  # the battle comes back, with its rolls
+        gui_ctx.undo_stack.redo()  # the battle comes back, with its rolls
     assert Battle.get_by_id(newest.id).scenario == "Village"
     assert Roll.select().where(Roll.battle == newest.id).count() == 2
     assert "undone" not in view.message.text()  # the message about the undo is out of date now
-    gui_ctx.undo_stack.redo()
-    assert Battle.get_or_none(Battle.id == newest.id) is None
     gui_ctx.undo_stack.undo()
+    assert Battle.get_or_none(Battle.id == newest.id) is None
+    gui_ctx.undo_stack.redo()
     assert view.model.event_at(view.model.index(0, 0))["battle_number"] == 3
 
 
