@@ -75,7 +75,7 @@ def gui_ctx(app_paths: AppPaths, fresh_db: object, qapp):  # type: ignore[no-unt
     settings = QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
     ctx = AppContext(paths=app_paths, settings=settings)
     yield ctx
-    ctx.undo_stack.clear()
+    ctx.undo_stack.clear()  # the view only (the journal is in the database)
 
 
 _exit_status: list[int] = []

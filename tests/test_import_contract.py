@@ -54,7 +54,7 @@ THIRD_PARTY: dict[str, set[str]] = {"PySide6": {"gui"}, "peewee": {"store", "ser
 """Libraries only some layers may import."""
 
 STORE_API = {
-    "init_db", "close_db", "check_database", "check_file", "daily_backup", "data_version", "data_stamp",
+    "init_db", "close_db", "check_database", "check_file", "daily_backup", "data_version", "data_stamp", "write_stamp",
     "busy_timeout_setting", "store_problem",
     "DatabaseError", "DatabaseOpenError", "DatabaseTooNewError", "MigrationFailedError",
 }

@@ -130,10 +130,11 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    battles = _svc()
-    h = battles.history(_platoon_ref(args))
+    from ..services import history
+
+    h = history.history(_platoon_ref(args))
     if args.csv:
-        print(battles.events_csv(h["events"]), end="")
+        print(history.events_csv(h["events"]), end="")
         return 0
     return emit(args, {"platoon": h["platoon"], "battles": h["battles"], "events": h["events"]},
                 lambda: history_text(h))

@@ -198,7 +198,7 @@ def sologear_data(campaign: str | int) -> SologearSheetData:
 
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
     from ..printing.history_report import history_from_report
-    from .battles import history_report
+    from .history import history_report
 
     return history_from_report(history_report(platoon, campaign))
 

@@ -526,6 +526,16 @@ def data_stamp() -> tuple[int, str, int] | None:
             int(current.execute_sql("PRAGMA data_version").fetchone()[0]))
 
 
+def write_stamp() -> tuple[int, str, int, int] | None:
+    """:func:`data_stamp` and this connection's count of changed rows: it moves with every write to the open
+    database, this program's and another's."""
+    current = database_proxy.obj
+    stamp = data_stamp()
+    if stamp is None or current is None:
+        return None
+    return (*stamp, int(current.connection().total_changes))
+
+
 def data_version() -> int | None:
     """``PRAGMA data_version`` of the open connection: it changes when *another* connection commits."""
     current = database_proxy.obj

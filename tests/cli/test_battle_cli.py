@@ -124,7 +124,10 @@ def test_edit_and_history_formats(cli, congo) -> None:
     assert {e["purpose"] for e in h["events"] if e["kind"] == "roll"} <= {"recovery", "leader_fate",
                                                                           "replacement_leader"}  # codes in JSON
     text = cli("history", "--platoon", "2nd Platoon")
-    assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1 scenario: Patrol → Night patrol" in text
+    assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1: Scenario Patrol → Night patrol (typo)" in text
+    edit = next(e for e in h["events"] if e["kind"] == "attribute" and e["field"] == "battle.scenario")
+    assert edit["text"] == "Battle 1: Scenario Patrol → Night patrol (typo)"  # the sentence, beside the stored data
+    assert (edit["old"], edit["new"], edit["reason"], edit["battle_number"]) == ("Patrol", "Night patrol", "typo", 1)
 
 
 def test_a_digits_only_platoon_name_is_a_name_not_an_id(cli, app_paths: AppPaths) -> None:

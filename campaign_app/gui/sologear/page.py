@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLay
 from ...rules.experience import RulesError
 from ...services import sologear_sheet as sheet_service
 from ...services.common import NotFound
-from ..context import AppContext
+from ..context import AppContext, concerns
 from ..sizing import cap_fields
 from ..undo_commands import try_perform
 from .end_tab import EndTab
@@ -95,8 +95,13 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         self._build_end_tab()
         self._build_history_tab()
         self._build_options_tab()
+        from ..journal_view import JournalPanel
+
+        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this pilot (issue 11)
+        self.tabs.addTab(self.changes_panel, "&Changes")
         cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
         ctx.signals.data_changed.connect(self._on_data_changed)
+        ctx.signals.op_changed.connect(self._on_op_changed)
 
     # --- helpers ------------------------------------------------------------------------------------------------
     def status(self, text: str) -> None:
@@ -113,6 +118,11 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
             self.reload()
         return edit
 
+    def _on_op_changed(self, changes: Any) -> None:
+        campaign = (self.data.get("campaign") or {}).get("id") if self.data else None
+        if self.sheet_id is not None and concerns(changes, sheet=self.sheet_id, campaign=campaign):
+            self.reload()
+
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
         if self.sheet_id is None:
             return
@@ -122,6 +132,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
     # --- showing ------------------------------------------------------------------------------------------------
     def show_sheet(self, sheet_id: int) -> None:
         self.sheet_id = sheet_id
+        self.changes_panel.show_sheet(sheet_id)
         for box in (self.player_box, self.enemy_box):
             box.clear_entry()
         self.reload()
