@@ -343,7 +343,7 @@ class HistoryView(QWidget):
         data_version (another program's commits)."""
         from ..store.database import write_stamp
 
-        return write_stamp()
+        return write_stamp() or ()
 
     def _read(self, platoon_id: int) -> Mapping[str, Any]:
         cached = self._cache.get(platoon_id)

@@ -37,7 +37,7 @@ ALT = Qt.KeyboardModifier.AltModifier
 
 
 @pytest.fixture
-def pid() -> int:
+def pid(fresh_db) -> int:
     campaigns.create_campaign("Congo 1960")
     # a leader at 0 XP with no leader wounds always stays: the battle needs no replacement whatever the dice
     return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",

@@ -44,7 +44,7 @@ def _logged(count: int) -> HistoryData:
     return history_from_report(history_report(PLATOON))
 
 
-def test_report_from_the_battle_services() -> None:
+def test_report_from_the_battle_services(fresh_db) -> None:
     data = _logged(4)
     assert [b.number for b in data.battles] == [1, 2, 3, 4]
     assert data.summary.battles == 4 and data.xp_points[0].battle == 0
@@ -61,7 +61,7 @@ def test_report_from_the_battle_services() -> None:
     assert f"{data.summary.victories} won · {data.summary.defeats} lost · {data.summary.draws} drawn" in t
 
 
-def test_a_platoon_without_battles() -> None:
+def test_a_platoon_without_battles(fresh_db) -> None:
     _platoon()
     data = history_from_report(history_report(PLATOON))
     pdf = build_history_report(data, paper="letter", printed_on=DAY)
@@ -115,7 +115,7 @@ def test_xp_chart_lines_bands_and_leader_marks() -> None:
     assert "no battles yet" in {n.text for n in empty.contents if hasattr(n, "text")}
 
 
-def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates() -> None:
+def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -> None:
     from pdfgeom import smallest_font
 
     from campaign_app.printing.history_report import wounds_chart
@@ -147,7 +147,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates() -> None:
     assert "0" in labels and "3" in labels and not any("." in x for x in labels)
 
 
-def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.MonkeyPatch, fresh_db) -> None:
     from campaign_app.services import battles
     from campaign_app.services.attachments import add_attached, edit_attached, find_attached
     from campaign_app.services.platoons import set_xp

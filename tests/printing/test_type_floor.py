@@ -94,7 +94,7 @@ def test_sologear_forms_never_print_below_the_floor(paper: str) -> None:
     assert all(g.edge_distance() >= SAFE for g in pdf_geometry(pdf))
 
 
-def test_history_report_never_prints_below_the_floor() -> None:
+def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
     create_campaign("Katanga 1961", "atomic_africa")
     create_platoon("Katanga 1961", "1st Platoon", training="d8", equipment="d10", morale="d8", armor=2, xp=6,
                    leader_name="Lt. Okafor", leader_xp=2)
