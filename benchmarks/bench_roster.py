@@ -37,7 +37,6 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
 
-    from campaign_app.services.changesets import redo_changes, undo_changes
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -47,7 +46,7 @@ def main() -> int:
     from campaign_app.services import campaigns
     from campaign_app.services import leaders as leader_service
     from campaign_app.services import platoons as platoon_service
-    from campaign_app.store import init_db
+    from campaign_app.store import init_db, journal
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp(prefix="bench_roster_"))
@@ -83,8 +82,8 @@ def main() -> int:
     edit = platoon_service.set_platoon(mid, morale=6, reason="bench")
 
     def undo_redo() -> None:
-        undo_changes(edit.changes)
-        redo_changes(edit.changes)
+        journal.undo(edit.operation_id)
+        journal.redo(edit.operation_id)
 
     add("service undo+redo of a dice change", undo_redo)
 
