@@ -9,17 +9,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import CampaignError, Refused
 from ..paths import AppPaths
 from ..rules.dice import Dice, DiceError, DiceSource, SeededDice, TypedDice, parse_dice_args
 
 
-class CliError(Exception):
-    """A one-line problem: printed on stderr, exit status 2, nothing written."""
-
-    exit_code = 2
+class CliError(Refused):
+    """A one-line problem with a command's arguments: printed on stderr, exit status 2, nothing written."""
 
 
-class OutputError(CliError):
+class OutputError(CampaignError):
     """Standard output could not be written (disk full, an I/O error): exit status 1."""
 
     exit_code = 1

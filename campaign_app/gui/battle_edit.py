@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..services import battles
 from ..services.changesets import Edit
-from ..services.common import ServiceError
 from .widgets import ErrorLabel
 
 OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
@@ -109,7 +109,7 @@ class EditBattleDialog(QDialog):
                 opponent=opponent, opponent_platoon=opponent_platoon, outcome=self.outcome.currentData(),
                 fire_support=self.fire_support.isChecked(), notes=self.notes.toPlainText(),
                 reason=self.reason.text())
-        except ServiceError as exc:
+        except CampaignError as exc:
             self.error.show_problem(str(exc))
             return
         super().accept()

@@ -62,12 +62,12 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from ..errors import CampaignError
 from ..rules.aftermath import period_sides
-from ..rules.dice import DiceError, DiceSource, SeededDice
+from ..rules.dice import DiceSource, SeededDice
 from ..rules.experience import level_name
 from ..services import battles
 from ..services.changesets import Edit
-from ..services.common import ServiceError
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
@@ -101,7 +101,7 @@ class BattleCommand(QUndoCommand):
     def _run(self, action: Callable[[Edit], None], what: str) -> None:
         try:
             action(self.edit)
-        except ServiceError as exc:
+        except CampaignError as exc:
             log.warning("%s of %r failed: %s", what, self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot {what}: {exc}")
             self.setObsolete(True)
@@ -374,7 +374,7 @@ class BattlePage(QWizardPage):
                 opponent_platoon=opponent_id, outcome=self.outcome.currentData(),
                 objectives=self.objectives.currentIndex(), fire_support=self.fire_support.isChecked(),
                 notes=self.notes.toPlainText())
-        except ServiceError as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return False
         _show_error(self.error, "")
@@ -474,7 +474,7 @@ class CasualtiesPage(QWizardPage):
                 return False
         try:
             s.set_casualties(*self._counts())
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._set_valid(False, str(exc))
             return False
         return True
@@ -485,7 +485,7 @@ class CasualtiesPage(QWizardPage):
         target = copy.copy(s) if self._changes_rolls() else s
         try:
             target.set_casualties(*self._counts())
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._set_valid(False, str(exc))
             return
         self._set_valid(True, "")
@@ -570,7 +570,7 @@ class _RollingPage(QWizardPage):
     def _make(self, action: Callable[[], Any]) -> None:
         try:
             action()
-        except (DiceError, ServiceError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         _show_error(self.error, "")
@@ -773,7 +773,7 @@ class ReplacementPage(_RollingPage):
     def validatePage(self) -> bool:  # noqa: N802 - Qt override
         try:
             self.w.session.set_replacement(self.name.text(), self.rank.text())
-        except ServiceError as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return False
         return True
@@ -918,7 +918,7 @@ class BattleWizard(QWizard):
             return
         try:
             edit = self.session.commit()
-        except (ServiceError, DiceError) as exc:
+        except CampaignError as exc:
             self.summary_page.show_error(f"Not committed: {exc}")
             return
         self.edit = edit
@@ -1037,7 +1037,7 @@ def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int | None =
             return None
     try:
         wizard = BattleWizard(ctx, platoon_id, parent)
-    except ServiceError as exc:
+    except CampaignError as exc:
         QMessageBox.warning(parent, "Log battle", str(exc))
         return None
     wizard.exec()

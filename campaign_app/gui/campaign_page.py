@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
 from ..services import roster
 from ..services.changesets import Edit
-from ..services.common import NotFound, ServiceError
+from ..services.common import NotFound
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
@@ -289,7 +290,7 @@ class CampaignPage(QWidget):
     def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self.message.show_problem(str(exc))
             self.ctx.signals.status.emit(str(exc))
             self.load()

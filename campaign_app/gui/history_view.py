@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..services import battles
-from ..services.common import ServiceError
 from ..words import plural as _plural
 from .context import AppContext
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
@@ -322,7 +322,7 @@ class HistoryView(QWidget):
         self._dirty = False
         try:
             report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
-        except ServiceError as exc:  # the platoon is gone
+        except CampaignError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
             self._say(str(exc), error=True)
@@ -445,7 +445,7 @@ class HistoryView(QWidget):
 
         try:
             edit = battles.undo_last_battle(self.platoon_id)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._say(str(exc), error=True)
             return
         s = edit.summary
@@ -490,7 +490,7 @@ class HistoryView(QWidget):
             path = chosen
         try:
             n = battles.export_history(self.platoon_id, path, fmt)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._say(str(exc), error=True)
             return None
         self._say(f"Exported {n} events to {path}")

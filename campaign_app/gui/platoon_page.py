@@ -38,10 +38,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules.experience import Thresholds
 from ..services import roster
 from ..services.changesets import Edit
-from ..services.common import NotFound, ServiceError
+from ..services.common import NotFound
 from .context import AppContext
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import (
@@ -672,7 +673,7 @@ class PlatoonPage(QWidget):
         back to the stored values."""
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._show_message(str(exc))
             self.load()
             return None

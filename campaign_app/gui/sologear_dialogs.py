@@ -35,12 +35,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules import sologear as sg
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source
-from ..rules.experience import RulesError
 from ..services import sologear as svc
 from ..services.changesets import Edit
-from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem
@@ -138,7 +137,7 @@ class NewSologearDialog(QDialog):
                 enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
                 variable_tables=self.variable_check.isChecked(), ferocious=self.ferocious_check.isChecked(),
                 reward_dice=self.reward_dice_edit.text(), notes=self.notes, campaign=self.campaign_id)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         self.sheet_id = edit.id
@@ -263,7 +262,7 @@ class DiceSteps(QWidget):
         assert self.proc is not None
         try:
             rec = self.proc.feed(faces, source)
-        except (DiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         _show_error(self.error, "")
@@ -335,7 +334,7 @@ class _StepDialog(QDialog):
             return
         try:
             self.edit = self._call()
-        except (ServiceError, RulesError, DiceError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         self.accept()
@@ -451,7 +450,7 @@ class PlayTurnDialog(_StepDialog):
         action, posture = self.action, self.posture
         try:
             svc.turn_procedure(self.sheet_id, action, posture)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         _show_error(self.error, "")
@@ -566,7 +565,7 @@ class RecordDialog(QDialog):
                 short_ammo=self.ammo_check.isChecked() if self._is_last else None,
                 pilot_dead=self.dead_check.isChecked(), pilot_captured=self.captured_check.isChecked(),
                 notes=self.notes_edit.text())
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         self.accept()
@@ -605,7 +604,7 @@ class EndDialog(_StepDialog):
         self.resize(600, 420)
         try:
             svc.end_procedure(sheet_id)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             self.steps.setEnabled(False)
             return

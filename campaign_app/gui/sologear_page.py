@@ -38,10 +38,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules import sologear as sg
 from ..rules.experience import RulesError
 from ..services import sologear as svc
-from ..services.common import NotFound, ServiceError
+from ..services.common import NotFound
 from .context import AppContext
 from .sizing import cap_fields
 from .sologear_dialogs import EndDialog, LengthDialog, PlayTurnDialog, RecordDialog
@@ -699,11 +700,7 @@ class SologearPage(QWidget):
 
     def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
-        try:
-            edit = try_perform(self.ctx, service, *args, **kwargs)
-        except RulesError as exc:
-            self.status(str(exc))
-            edit = None
+        edit = try_perform(self.ctx, service, *args, **kwargs)  # a refusal (a CampaignError) is shown there
         if edit is None:
             self.reload()
         return edit
@@ -969,7 +966,7 @@ class SologearPage(QWidget):
             return None
         try:
             svc.length_procedure(self.sheet_id)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             self.status(str(exc))
             return None
         return self._open(LengthDialog(self.ctx, self.sheet_id, self))

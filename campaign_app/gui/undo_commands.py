@@ -15,8 +15,9 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand
 
+from ..errors import CampaignError
 from ..services.changesets import Edit, redo_changes, undo_changes
-from ..services.common import ServiceError, StoreProblem
+from ..services.common import StoreProblem
 from ..store.models import Campaign, Platoon, SologearSheet
 from .context import AppContext
 
@@ -62,7 +63,7 @@ class EditCommand(QUndoCommand):
             self._skip_undo = True
             self._step_back_later(self.ctx.undo_stack.undo)
             return
-        except ServiceError as exc:
+        except CampaignError as exc:
             log.warning("redo of %r failed: %s", self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot redo: {exc}")
             self.setObsolete(True)
@@ -83,7 +84,7 @@ class EditCommand(QUndoCommand):
             self._done = True
             self._step_back_later(self.ctx.undo_stack.redo)
             return
-        except ServiceError as exc:
+        except CampaignError as exc:
             log.warning("undo of %r failed: %s", self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot undo: {exc}")
             self.setObsolete(True)
@@ -95,7 +96,7 @@ class EditCommand(QUndoCommand):
 def perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text: str | None = None,
             **kwargs: Any) -> Edit:
     """Run ``service(*args, **kwargs)``; push an undo command when it changed something, tell the views
-    (``data_changed``) and the status bar. A ``ServiceError`` propagates (nothing was written)."""
+    (``data_changed``) and the status bar. A ``CampaignError`` propagates (nothing was written)."""
     edit = service(*args, **kwargs)
     if edit.changed:
         ctx.undo_stack.push(EditCommand(ctx, edit, text))
@@ -108,7 +109,7 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
     """Like :func:`perform`, but a refusal is shown in the status bar and ``None`` returned."""
     try:
         return perform(ctx, service, *args, text=text, **kwargs)
-    except ServiceError as exc:
+    except CampaignError as exc:
         ctx.signals.status.emit(str(exc))
         if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
             ctx.signals.data_changed.emit("all", 0)

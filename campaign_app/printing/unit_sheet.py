@@ -27,6 +27,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Frame, Paragraph, Spacer
 
+from ..errors import Refused
 from ..rules.dice import DIE_SIDES, parse_die
 from ..rules.experience import (
     ARMOR_CLASSES,
@@ -895,7 +896,7 @@ def build_unit_sheets(entries: Sequence[SheetEntry], *, paper: str | None = None
     mode) or a :class:`BlankSheet`. ``paper`` is "a4" or "letter" (None: the locale's default);
     ``printed_on`` is the date in the footer (default today)."""
     if not entries:
-        raise ValueError("nothing to print: give at least one platoon or a blank sheet")
+        raise Refused("nothing to print: give at least one platoon or a blank sheet")
     _name, size = resolve_paper(paper)
     buffer = io.BytesIO()
     names = [e.name for e in entries if isinstance(e, UnitSheet)]

@@ -14,13 +14,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from ..errors import Refused
+
 DIE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12)
 """The five attribute die types, lowest first (attribute level 1..5)."""
 
 Source = Literal["app", "entered"]
 
 
-class DiceError(ValueError):
+class DiceError(Refused):
     """Dice that do not fit: wrong count, a face out of range, too few rolls typed, a bad expression."""
 
 

@@ -14,15 +14,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..errors import Refused
+
 Rows = list[tuple[str, ...]]
 TableData = tuple[tuple[str, ...], Rows]
 
 
-class RuleTableError(KeyError):
-    """No rule table of that name."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
+class RuleTableError(Refused):
+    """No rule table (or placeholder) of that name."""
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import ServiceError, StoreProblem  # noqa: F401 - re-exported for the services and the GUI
+from ..errors import (  # noqa: F401 - re-exported for the services and the GUI
+    CampaignError,
+    Conflict,
+    NotFound,
+    Refused,
+    ServiceError,
+    StoreProblem,
+)
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
 from ..store.models import Campaign, Platoon, Roll, SologearSheet
@@ -73,10 +80,6 @@ def check_row_id(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SQLITE_INT_MAX:
         raise NotFound(f"no {what} with id {value}")
     return value
-
-
-class NotFound(ServiceError):
-    """An unknown campaign, platoon, ..."""
 
 
 def name_key(name: str) -> str:
