@@ -10,7 +10,6 @@ the change goes on the undo stack.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -37,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..rules import sologear as sg
-from ..rules.dice import DiceError, DiceSource, SeededDice, Source
+from ..rules.dice import DiceError, DiceSource, SeededDice, Source, parse_faces
 from ..services import sologear as svc
 from ..services.changesets import Edit
 from .context import AppContext
@@ -157,16 +156,6 @@ def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: 
 
 
 # --- the dice panel ----------------------------------------------------------------------------------------------
-
-_FACES = re.compile(r"^\s*\d+(\s*[,\s]\s*\d+)*\s*$")
-
-
-def parse_faces(text: str) -> list[int]:
-    """``"6,5"`` / ``"6 5"`` -> [6, 5]; anything else raises DiceError."""
-    if not _FACES.match(text or ""):
-        raise DiceError(f"type the faces as whole numbers separated by commas, not {text!r}")
-    return [int(p) for p in re.split(r"[,\s]+", text.strip()) if p]
-
 
 class DiceSteps(QWidget):
     """Feeds a step-wise procedure one roll at a time: "Roll for me" or typed faces ("I rolled")."""

@@ -57,7 +57,7 @@ from ..rules.aftermath import (
     replacement_record,
     replacement_rule_text,
 )
-from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice
+from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice, parse_faces
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store.database import db
@@ -182,16 +182,6 @@ def check_leader_wounds(wounds: int, leader_wounds: int) -> None:
     if leader_wounds > wounds:
         raise ServiceError(f"wound counters on the leader's element ({leader_wounds}) cannot exceed the "
                            f"battle's total wound counters ({wounds})")
-
-
-_FACES = re.compile(r"^\s*-?\d+(\s*[,;\s]\s*-?\d+)*\s*$")
-
-
-def parse_faces(text: str) -> list[int]:
-    """``"5, 2"``, ``"5 2"`` or ``"5,2"`` -> ``[5, 2]`` (the faces the user rolled)."""
-    if not isinstance(text, str) or not _FACES.match(text):
-        raise DiceError(f"type the faces you rolled as whole numbers, e.g. 5,2 (not {text!r})")
-    return [int(p) for p in re.split(r"[,;\s]+", text.strip()) if p]
 
 
 def percent(p: Fraction | float) -> str:
@@ -459,7 +449,7 @@ class BattleSession:
         return self.apply(dice.roll(step.dice, step.purpose), dice.source)
 
     def enter(self, text: str) -> RollRecord:
-        """The faces the user rolled, as typed (``"5,2"``)."""
+        """The faces the user rolled, as typed (``"5,2"``; see :func:`~campaign_app.rules.dice.parse_faces`)."""
         return self.apply(parse_faces(text), "entered")
 
     def roll_all(self, dice: DiceSource, until: str | None = None) -> list[RollRecord]:
@@ -1382,6 +1372,6 @@ __all__ = [
     "undo_last_battle", "revert", "reapply", "edit_battle", "edit_battle_text", "find_battle", "history",
     "leaders_roll", "EDITABLE_FIELDS", "XP_FIELDS",
     "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
-    "events_csv", "export_history", "event_text", "opponent_choices", "parse_faces", "percent", "suggest_name",
+    "events_csv", "export_history", "event_text", "opponent_choices", "percent", "suggest_name",
     "period_sides",
 ]
