@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
+from ..rules.enums import Outcome
 from ..services import battles
 from ..services.changesets import Edit
 from .widgets import ErrorLabel
 
-OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OUTCOME_ITEMS = (("Not recorded", None), *((o.value.capitalize(), o.value) for o in Outcome))
 OBJECTIVE_TEXT = ("none met (+0 XP)", "a hard objective (+1 XP)", "a near-impossible objective (+2 XP)")
 
 

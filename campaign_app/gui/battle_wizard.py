@@ -65,6 +65,7 @@ from PySide6.QtWidgets import (
 from ..errors import CampaignError
 from ..rules.aftermath import period_sides
 from ..rules.dice import DiceSource, SeededDice
+from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import level_name
 from ..services import battles
 from ..services.changesets import Edit
@@ -75,7 +76,7 @@ from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_proble
 log = logging.getLogger(__name__)
 
 PAGE_BATTLE, PAGE_CASUALTIES, PAGE_ROLLS, PAGE_REPLACEMENT, PAGE_SUMMARY = range(5)
-OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OUTCOME_ITEMS = (("Not recorded", None), *((o.value.capitalize(), o.value) for o in Outcome))
 OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impossible objective (+2 XP)")
 
 
@@ -526,9 +527,7 @@ class CasualtiesPage(QWizardPage):
             f"<b>Leader's fate</b> (2d12): {s.leader_name} is a casualty on {lo['survival']} or less (wound "
             f"counters), else promoted on {lo['xp']} or less (XP after the award), else stays.")
         self.leader_bars.set_rows([
-            ("Casualty", lo["casualty"]["p"], lo["casualty"]["percent"], FATE_COLORS["casualty"]),
-            ("Promoted", lo["promoted"]["p"], lo["promoted"]["percent"], FATE_COLORS["promoted"]),
-            ("Stays", lo["stays"]["p"], lo["stays"]["percent"], FATE_COLORS["stays"])])
+            (fate.value.capitalize(), lo[fate]["p"], lo[fate]["percent"], FATE_COLORS[fate]) for fate in LeaderFate])
 
     def _set_valid(self, valid: bool, message: str) -> None:
         """Bad counts (e.g. more on the leader's element than in the whole battle): say why, hide the odds
@@ -739,8 +738,8 @@ class ReplacementPage(_RollingPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session
-        gone = {"casualty": "is a casualty (killed or invalided out)",
-                "promoted": "was promoted out of the platoon"}.get(s.fate or "", "has left")
+        gone = {LeaderFate.CASUALTY: "is a casualty (killed or invalided out)",
+                LeaderFate.PROMOTED: "was promoted out of the platoon"}.get(s.fate or "", "has left")
         self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
         sides = period_sides(s.period)
         period = f"campaign period {s.period}" if s.period else "no campaign period set"
@@ -786,7 +785,8 @@ def _esc(text: Any) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-DARK_FATE_COLORS: dict[str, str] = {"casualty": "#ef9a9a", "promoted": "#90caf9", "stays": "#a5d6a7"}
+DARK_FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#ef9a9a", LeaderFate.PROMOTED: "#90caf9",
+                                    LeaderFate.STAYS: "#a5d6a7"}
 """The fate colours lightened for a dark palette (the light ones are FATE_COLORS)."""
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ..rules.enums import LeaderFate
 from ..services.battles import event_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -31,8 +32,10 @@ KIND_COLORS_DARK: dict[str, str] = {"battle": "#8cc2f2", "xp": "#86d08a", "leade
                                     "attribute": "#d7b49e", "roll": "#b0bec5"}
 """Kind colours on a dark palette (readable on the dark base)."""
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-FATE_COLORS: dict[str, str] = {"casualty": "#c62828", "promoted": "#1565c0", "stays": "#2e7d32"}
-FATE_COLORS_DARK: dict[str, str] = {"casualty": "#ff7b7b", "promoted": "#8cc2f2", "stays": "#86d08a"}
+FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#c62828", LeaderFate.PROMOTED: "#1565c0",
+                               LeaderFate.STAYS: "#2e7d32"}
+FATE_COLORS_DARK: dict[str, str] = {LeaderFate.CASUALTY: "#ff7b7b", LeaderFate.PROMOTED: "#8cc2f2",
+                                    LeaderFate.STAYS: "#86d08a"}
 
 
 def _matches(event: dict[str, Any], needle: str) -> bool:

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
+from ..rules.enums import UnitKind
 from ..rules.experience import Thresholds
 from ..services import roster
 from ..services.changesets import Edit
@@ -64,11 +65,12 @@ log = logging.getLogger(__name__)
 DEFAULT_REASON = "changed on the platoon page"
 ATTRS = ("training", "equipment", "morale")
 NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "team": {"training": 6, "equipment": 6, "morale": 6, "armor": 1},
-    "vehicle": {"training": 6, "equipment": 6, "morale": 6, "armor": 4},
-    "fire_support": {"support": "light"},
+    UnitKind.TEAM: {"training": 6, "equipment": 6, "morale": 6, "armor": 1},
+    UnitKind.VEHICLE: {"training": 6, "equipment": 6, "morale": 6, "armor": 4},
+    UnitKind.FIRE_SUPPORT: {"support": "light"},
 }
-KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_support", "Off-board fire support")]
+KIND_CHOICES = [(UnitKind.TEAM, "Infantry team"), (UnitKind.VEHICLE, "Vehicle"),
+                (UnitKind.FIRE_SUPPORT, "Off-board fire support")]
 ATTR_LABELS = {"training": "Tra&ining", "equipment": "E&quipment", "morale": "&Morale"}
 """Alt+T, Alt+E and Alt+H belong to the Tools, Edit and Help menus: no mnemonic on the page may take them."""
 SUPPORT_CHOICES = [(s, s.capitalize()) for s in roster.SUPPORT_LEVELS]
@@ -386,9 +388,9 @@ class PlatoonPage(QWidget):
         self._attached_wide: bool | None = None
         self._arrange_attached(wide=True)
         self.attached_view.selectionModel().selectionChanged.connect(lambda *_a: self._show_unit())
-        self.add_team_button.clicked.connect(lambda: self.add_unit("team"))
-        self.add_vehicle_button.clicked.connect(lambda: self.add_unit("vehicle"))
-        self.add_support_button.clicked.connect(lambda: self.add_unit("fire_support"))
+        self.add_team_button.clicked.connect(lambda: self.add_unit(UnitKind.TEAM))
+        self.add_vehicle_button.clicked.connect(lambda: self.add_unit(UnitKind.VEHICLE))
+        self.add_support_button.clicked.connect(lambda: self.add_unit(UnitKind.FIRE_SUPPORT))
         self.remove_unit_button.clicked.connect(self.remove_unit)
         self.unit_name.committed.connect(lambda text: self._edit_unit(name=text))
         self.unit_notes.committed.connect(lambda text: self._edit_unit(notes=text))
@@ -629,7 +631,7 @@ class PlatoonPage(QWidget):
         self.unit_box.setTitle(f"Selected unit: {u['name']}")
         self.unit_name.setCommittedText(u["name"])
         self.unit_kind.setValue(u["kind"])
-        support = u["kind"] == "fire_support"
+        support = u["kind"] == UnitKind.FIRE_SUPPORT
         for key, (label, widget) in self._unit_rows.items():
             visible = (key == "support") == support
             label.setVisible(visible)
@@ -639,7 +641,7 @@ class PlatoonPage(QWidget):
         else:
             for attr, picker in self.unit_pickers.items():
                 picker.setValue(int(u[attr][1:]))
-            self.unit_armor.setMaximum(roster.TEAM_MAX_ARMOR if u["kind"] == "team" else 5)
+            self.unit_armor.setMaximum(roster.TEAM_MAX_ARMOR if u["kind"] == UnitKind.TEAM else 5)
             self.unit_armor.setValue(u["armor"])
         self.unit_notes.setCommittedText(u["notes"])
         self.unit_equipment.attached_id = u["id"]
@@ -722,7 +724,8 @@ class PlatoonPage(QWidget):
     def add_unit(self, kind: str) -> None:
         if self.pid is None:
             return
-        label = {"team": "New team", "vehicle": "New vehicle", "fire_support": "Fire support"}[kind]
+        label = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
+                 UnitKind.FIRE_SUPPORT: "Fire support"}[kind]
         names = {r["name"].lower() for r in self.attached_model.rows()}
         name, n = label, 1
         while name.lower() in names:
@@ -750,11 +753,11 @@ class PlatoonPage(QWidget):
             return
         u = self.attached_model.row_data(self.attached_model.row_of_id(unit_id) or 0)
         values: dict[str, Any] = {"kind": kind}
-        if kind == "fire_support":
+        if kind == UnitKind.FIRE_SUPPORT:
             values["support"] = u["support"] or "light"
-        elif u["kind"] == "fire_support":
+        elif u["kind"] == UnitKind.FIRE_SUPPORT:
             values.update(NEW_UNIT_DEFAULTS[kind])
-        elif kind == "team" and (u["armor"] or 1) > roster.TEAM_MAX_ARMOR:
+        elif kind == UnitKind.TEAM and (u["armor"] or 1) > roster.TEAM_MAX_ARMOR:
             values["armor"] = roster.TEAM_MAX_ARMOR
         self._edit_unit(**values)
 

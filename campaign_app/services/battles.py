@@ -58,6 +58,7 @@ from ..rules.aftermath import (
     replacement_rule_text,
 )
 from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice, parse_faces
+from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store.database import db
@@ -73,7 +74,7 @@ from .common import (
     thresholds_of,
 )
 
-OUTCOMES: tuple[str, ...] = ("victory", "defeat", "draw")
+OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
 """Text fields of a committed battle (all of :data:`EDITABLE_FIELDS` may be edited; each change is logged)."""
 KINDS: tuple[str, ...] = ("battle", "xp", "leader", "attribute", "roll")
@@ -86,8 +87,9 @@ OPPONENT_MAX = 80
 NOTES_MAX = 10_000
 REASON_MAX = 500
 NAME_MAX = 80
-FATE_WORDS: dict[str, str] = {"casualty": "casualty (killed or invalided out)",
-                              "promoted": "promoted out of the platoon", "stays": "stays with the platoon"}
+FATE_WORDS: dict[str, str] = {LeaderFate.CASUALTY: "casualty (killed or invalided out)",
+                              LeaderFate.PROMOTED: "promoted out of the platoon",
+                              LeaderFate.STAYS: "stays with the platoon"}
 CSV_COLUMNS: tuple[str, ...] = ("at", "kind", "battle_number", "date", "text", "who", "delta", "xp_after",
                                 "reason", "purpose", "expression", "faces", "total", "source", "rule",
                                 "outcome", "field", "old", "new")
@@ -131,7 +133,7 @@ def _text(value: Any, what: str, limit: int | None = None) -> str:
     return check_line(value, what, limit or NAME_MAX)
 
 
-def check_outcome(value: Any) -> str | None:
+def check_outcome(value: Any) -> Outcome | None:
     """``victory``/``defeat``/``draw`` (any case); ``None``, ``""`` or ``"none"`` mean not recorded."""
     if value is None:
         return None
@@ -140,7 +142,7 @@ def check_outcome(value: Any) -> str | None:
         return None
     if text not in OUTCOMES:
         raise ServiceError(f"outcome must be victory, defeat or draw, not {value!r}")
-    return text
+    return Outcome(text)
 
 
 def check_date(value: Any) -> _dt.date:
@@ -337,7 +339,7 @@ class BattleSession:
     # -- derived state -----------------------------------------------------------------------------------
     def _reset_rolls(self) -> None:
         self._recovery: Recovery | None = None
-        self._fate: str | None = None
+        self._fate: LeaderFate | None = None
         self._fate_record: RollRecord | None = None
         self._replacement_xp: int | None = None
         self._replacement_record: RollRecord | None = None
@@ -364,12 +366,12 @@ class BattleSession:
         return self._recovery
 
     @property
-    def fate(self) -> str | None:
+    def fate(self) -> LeaderFate | None:
         return self._fate
 
     @property
     def needs_replacement(self) -> bool:
-        return self._fate in ("casualty", "promoted")
+        return self._fate in LEADER_LEAVES
 
     @property
     def replacement_xp(self) -> int | None:
@@ -732,7 +734,7 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
                      .first())
         if fate_roll is not None and fate_roll.leader_id:
             led = Leader.get_or_none(Leader.id == fate_roll.leader_id)
-        if led is not None and b.leader_fate == "stays" and led.xp != b.leader_xp_after:
+        if led is not None and b.leader_fate == LeaderFate.STAYS and led.xp != b.leader_xp_after:
             raise ServiceError(f"cannot undo {tag}: {led.name}'s XP was changed since "
                                f"(now {led.xp}, {b.leader_xp_after} after the battle); undo that change first")
         hand = _hand_xp_changes_since(p, b)
@@ -751,7 +753,7 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
             rec.delete(Leader, ld.id)
         for ld in left:
             rec.update(ld, status="active", left_battle=None, left_at=None, xp=b.leader_xp_before)
-        if led is not None and b.leader_fate == "stays" and b.leader_xp_before is not None:
+        if led is not None and b.leader_fate == LeaderFate.STAYS and b.leader_xp_before is not None:
             rec.update(led, xp=b.leader_xp_before)
         rec.update(p, xp=b.platoon_xp_before)
         summary = {"battle_id": b.id, "number": b.number, "platoon": {"id": p.id, "name": p.name,
@@ -1246,7 +1248,7 @@ def leaders_roll(platoon: str | int, campaign: str | int | None = None) -> list[
 def _summary(rows: _Rows) -> dict[str, Any]:
     bs = rows.battles
     count = {o: sum(1 for b in bs if b["outcome"] == o) for o in OUTCOMES}
-    lost = [ld for ld in rows.leaders if ld["status"] in ("casualty", "promoted")]
+    lost = [ld for ld in rows.leaders if ld["status"] in LEADER_LEAVES]  # a leader who left has the fate as status
     current = [ld for ld in rows.leaders if ld["status"] == "active"]
     awards = sum(x["delta"] for x in rows.xp_changes
                  if x["who"] == "platoon" and x["battle"] is not None and x["delta"] > 0)
@@ -1254,12 +1256,13 @@ def _summary(rows: _Rows) -> dict[str, Any]:
         "platoon": rows.platoon["name"], "campaign": rows.campaign["name"], "xp": rows.platoon["xp"],
         "level": level_name(rows.platoon["xp"], rows.thresholds),
         "leader": current[-1]["name"] if current else None,
-        "battles": len(bs), "victories": count["victory"], "defeats": count["defeat"], "draws": count["draw"],
+        "battles": len(bs), "victories": count[Outcome.VICTORY], "defeats": count[Outcome.DEFEAT],
+        "draws": count[Outcome.DRAW],
         "unrecorded": sum(1 for b in bs if b["outcome"] is None),
         "total_wounds": sum(b["wounds"] for b in bs), "leader_wounds": sum(b["leader_wounds"] for b in bs),
         "xp_lost": sum(b["xp_lost"] for b in bs), "xp_awarded": awards,
-        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld["status"] == "casualty"),
-        "promotions": sum(1 for ld in lost if ld["status"] == "promoted"),
+        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld["status"] == LeaderFate.CASUALTY),
+        "promotions": sum(1 for ld in lost if ld["status"] == LeaderFate.PROMOTED),
         "leaders": len(rows.leaders),
         "first_battle": _iso(bs[0]["date"]) if bs else None, "last_battle": _iso(bs[-1]["date"]) if bs else None,
     }
@@ -1279,12 +1282,10 @@ def _xp_series(rows: _Rows) -> dict[str, Any]:
     points = []
     for b in rows.battles:
         rep = joined_in.get(b["id"])
-        if b["leader_fate"] in ("casualty", "promoted"):
-            leader_xp = rep["xp_at_join"] if rep else None
-        else:
-            leader_xp = b["leader_xp_after"]
+        left = b["leader_fate"] in LEADER_LEAVES
+        leader_xp = (rep["xp_at_join"] if rep else None) if left else b["leader_xp_after"]
         change = None
-        if b["leader_fate"] in ("casualty", "promoted"):
+        if left:
             old = leaders_by_id.get(fate_leader.get(b["id"]))  # type: ignore[arg-type]
             change = {"fate": b["leader_fate"], "old": old["name"] if old else None,
                       "old_xp": b["leader_xp_after"], "new": rep["name"] if rep else None,

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..rules.aftermath import roll_force, roll_replacement
 from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
+from ..rules.enums import LeaderFate, UnitKind
 from ..rules.experience import (
     ARMOR_CLASSES,
     ATTRIBUTES,
@@ -54,10 +55,12 @@ from .common import (
     thresholds_of,
 )
 
-KINDS: dict[str, str] = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "off-board fire support"}
+KINDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
+                         UnitKind.FIRE_SUPPORT: "off-board fire support"}
 SUPPORT_LEVELS: tuple[str, ...] = ("light", "medium", "heavy")
 TARGETS: dict[str, str] = {"dispersed": "dispersed targets", "point": "point targets", "both": "both"}
-LEADER_EXITS: dict[str, str] = {"casualty": "casualty", "promoted": "promoted", "replaced": "replaced by hand"}
+LEADER_EXITS: dict[str, str] = {LeaderFate.CASUALTY: "casualty", LeaderFate.PROMOTED: "promoted",
+                                "replaced": "replaced by hand"}
 DEFAULT_RANK = "Lieutenant"
 DEFAULT_LEADER_NAME = "New leader"
 TEAM_MAX_ARMOR = 3
@@ -187,7 +190,7 @@ def _equipment_dict(e: Equipment) -> dict[str, Any]:
 
 def _attached_dict(a: AttachedUnit, equipment: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"id": a.id, "name": a.name, "kind": a.kind}
-    if a.kind == "fire_support":
+    if a.kind == UnitKind.FIRE_SUPPORT:
         out.update(training=None, equipment=None, morale=None, armor=None, armor_class=None, support=a.support)
     else:
         out.update(training=die_text(a.training), equipment=die_text(a.equipment), morale=die_text(a.morale),
@@ -227,7 +230,7 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
         (own if e.platoon_id else by_unit[e.attached_id]).append(_equipment_dict(e))
     leader_xp = current.xp if current else None
     cards = orders_cards_for_xp(p.xp, leader_xp, thresholds=t)
-    has_support = any(a.kind == "fire_support" for a in attached)
+    has_support = any(a.kind == UnitKind.FIRE_SUPPORT for a in attached)
     return {
         "id": p.id, "name": p.name, "campaign": c.name, "campaign_id": c.id, "period": c.period,
         "replacement_dice": c.replacement_dice,
@@ -538,7 +541,7 @@ def _attached(ref: int | AttachedUnit) -> AttachedUnit:
 def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any,
                      support: Any) -> dict[str, Any]:
     _check_choice(kind, KINDS, "attached unit kind")
-    if kind == "fire_support":
+    if kind == UnitKind.FIRE_SUPPORT:
         if any(v is not None for v in (training, equipment, morale, armor)):
             raise ServiceError("off-board fire support has no attribute dice or Armor; give only its support "
                                "level (light, medium or heavy)")
@@ -553,7 +556,7 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
     if missing:
         raise ServiceError(f"a {KINDS[kind]} needs its own {', '.join(missing)}")
     arm = _check_armor(armor)
-    if kind == "team" and arm > TEAM_MAX_ARMOR:
+    if kind == UnitKind.TEAM and arm > TEAM_MAX_ARMOR:
         raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
     return {"kind": kind, "training": check_die(training, "Training"),
             "equipment": check_die(equipment, "Equipment"), "morale": check_die(morale, "Morale"),
@@ -569,7 +572,7 @@ def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = No
 
 
 def _describe_attached(values: dict[str, Any]) -> str:
-    if values["kind"] == "fire_support":
+    if values["kind"] == UnitKind.FIRE_SUPPORT:
         return f"{values['support']} fire support"
     return (f"{values['kind']} {die_text(values['training'])}/{die_text(values['equipment'])}/"
             f"{die_text(values['morale'])} Armor {values['armor']}")
@@ -608,7 +611,7 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         p = Platoon.get_by_id(a.platoon_id)
         new_kind = a.kind if kind is None else kind
         _check_choice(new_kind, KINDS, "attached unit kind")
-        if new_kind == "fire_support":
+        if new_kind == UnitKind.FIRE_SUPPORT:
             merged = {"training": None, "equipment": None, "morale": None, "armor": None,
                       "support": a.support if support is _UNSET else support}
             if any(v is not _UNSET and v is not None for v in (training, equipment, morale, armor)):
