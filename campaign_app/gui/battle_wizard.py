@@ -738,8 +738,9 @@ class ReplacementPage(_RollingPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session
-        gone = {LeaderFate.CASUALTY: "is a casualty (killed or invalided out)",
-                LeaderFate.PROMOTED: "was promoted out of the platoon"}.get(s.fate or "", "has left")
+        words: dict[str, str] = {LeaderFate.CASUALTY: "is a casualty (killed or invalided out)",
+                                 LeaderFate.PROMOTED: "was promoted out of the platoon"}
+        gone = words.get(s.fate or "", "has left")
         self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
         sides = period_sides(s.period)
         period = f"campaign period {s.period}" if s.period else "no campaign period set"

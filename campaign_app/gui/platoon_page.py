@@ -724,8 +724,9 @@ class PlatoonPage(QWidget):
     def add_unit(self, kind: str) -> None:
         if self.pid is None:
             return
-        label = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
-                 UnitKind.FIRE_SUPPORT: "Fire support"}[kind]
+        labels: dict[str, str] = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
+                                  UnitKind.FIRE_SUPPORT: "Fire support"}
+        label = labels[kind]
         names = {r["name"].lower() for r in self.attached_model.rows()}
         name, n = label, 1
         while name.lower() in names:

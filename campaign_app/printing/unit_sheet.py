@@ -71,7 +71,8 @@ TYPE_FLOOR = 7.0
 """Nothing on a sheet is printed smaller (points)."""
 SYSTEM_NAME = "Atomic Africa"
 TARGET_WORDS = {"dispersed": "dispersed", "point": "point", "both": "dispersed and point"}
-KIND_WORDS = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle", UnitKind.FIRE_SUPPORT: "fire support"}
+KIND_WORDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
+                             UnitKind.FIRE_SUPPORT: "fire support"}
 BLANK_WEAPON_ROWS = 4
 BLANK_ATTACHED_ROWS = 3
 

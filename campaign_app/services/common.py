@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import (  # noqa: F401 - re-exported for the services and the GUI
-    CampaignError,
-    Conflict,
-    NotFound,
-    Refused,
-    ServiceError,
-    StoreProblem,
-)
+from ..errors import CampaignError as CampaignError  # re-exported for the services and the GUI
+from ..errors import Conflict as Conflict
+from ..errors import NotFound as NotFound
+from ..errors import Refused as Refused
+from ..errors import ServiceError as ServiceError
+from ..errors import StoreProblem as StoreProblem
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
 from ..store.models import Campaign, Platoon, Roll, SologearSheet
