@@ -188,7 +188,7 @@ class TypedDice:
 
 # --- typed faces -----------------------------------------------------------------------------------------
 
-FACES_HELP = "whole numbers separated by commas or spaces, e.g. 5,2 or 5 2"
+FACES_HELP = "whole numbers separated by commas or spaces, e.g. 5,2"
 """How typed faces are written (for help texts and messages)."""
 
 MAX_FACE_DIGITS = 6

@@ -165,7 +165,7 @@ def test_with_the_dice_known_count_and_range_are_checked(count: int, sides: int,
 
 
 @pytest.mark.parametrize("text,message", [
-    ("7x", "'7x' is not a die face (type whole numbers separated by commas or spaces, e.g. 5,2 or 5 2)"),
+    ("7x", "'7x' is not a die face (type whole numbers separated by commas or spaces, e.g. 5,2)"),
     ("5;2", "'5;2' is not a die face"),
     ("-3", "'-3' is not a die face"),
     ("2.5", "'2.5' is not a die face"),
