@@ -15,7 +15,7 @@ from ..words import plural
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
-    from ..services.changesets import Edit
+    from ..services.edits import Edit
 
 # imported on first use, so that building the parser does not load the database code (issue 13)
 campaign_service = lazy_module("campaign_app.services.campaigns")

@@ -15,7 +15,7 @@ from ..rules import sologear as sg
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
-    from ..services.changesets import Edit
+    from ..services.edits import Edit
 
 TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat 2d6 (e.g. 6,5), then the "
                   "Glory dice if the result has nD6G, the enemy-quality d6 for * or **, the light-critical d6 "

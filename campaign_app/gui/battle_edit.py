@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from ..errors import CampaignError
 from ..rules.enums import Outcome
 from ..services import battles
-from ..services.changesets import Edit
+from ..services.edits import Edit
 from .widgets import ErrorLabel
 
 OUTCOME_ITEMS = (("Not recorded", None), *((o.value.capitalize(), o.value) for o in Outcome))

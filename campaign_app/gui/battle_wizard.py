@@ -68,7 +68,7 @@ from ..rules.dice import DiceSource, SeededDice
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import level_name
 from ..services import battles
-from ..services.changesets import Edit
+from ..services.edits import Edit
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural

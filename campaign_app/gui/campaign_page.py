@@ -26,8 +26,8 @@ from ..errors import CampaignError
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
 from ..services import roster
-from ..services.changesets import Edit
 from ..services.common import NotFound
+from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns

@@ -42,8 +42,8 @@ from ..errors import CampaignError
 from ..rules.enums import UnitKind
 from ..rules.experience import Thresholds
 from ..services import roster
-from ..services.changesets import Edit
 from ..services.common import NotFound
+from ..services.edits import Edit
 from .context import AppContext
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import (

@@ -38,7 +38,7 @@ from ..errors import CampaignError
 from ..rules import sologear as sg
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source, parse_faces
 from ..services import sologear as svc
-from ..services.changesets import Edit
+from ..services.edits import Edit
 from .context import AppContext
 from .undo_commands import perform
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem

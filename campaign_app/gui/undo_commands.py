@@ -2,7 +2,7 @@
 
 A page calls :func:`perform` with a service function: the service runs (one transaction) and, if it changed
 anything, an :class:`EditCommand` holding the service's change set is pushed on ``ctx.undo_stack``. Undo and
-redo replay that change set (``services.changesets``): the same rows come back with the same ids and no dice
+redo replay its journal operation (``services.journal``): the same rows come back with the same ids and no dice
 are rolled again. Edit ▸ Undo / Redo of the main window drive the stack.
 """
 
@@ -16,8 +16,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QUndoCommand
 
 from ..errors import CampaignError
-from ..services.changesets import Edit, redo_changes, undo_changes
+from ..services import journal as journal_service
 from ..services.common import StoreProblem
+from ..services.edits import Edit
 from ..store.models import Campaign, Platoon, SologearSheet
 from .context import AppContext
 
@@ -40,6 +41,17 @@ class EditCommand(QUndoCommand):
         self._done = True
         self._skip_undo = False
 
+    def id(self) -> int:
+        return 1  # steps that joined the same journal operation (an XP track run) merge into one command
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
+        edit = getattr(other, "edit", None)
+        if edit is None or edit.operation_id is None or edit.operation_id != self.edit.operation_id:
+            return False
+        self.edit = edit
+        self.setText(edit.label)
+        return True
+
     def _step_back_later(self, step: Callable[[], None]) -> None:
         """After a write refused by the environment (busy, disk full) the data did not change: move the undo
         stack's index back too, without touching the data (the flags make that step a no-op)."""
@@ -56,7 +68,7 @@ class EditCommand(QUndoCommand):
             self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
             return
         try:
-            redo_changes(self.edit.changes)
+            journal_service.reapply_edit(self.edit)
         except StoreProblem as exc:  # nothing was written: the command stays, the index goes back
             log.warning("redo of %r refused: %s", self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot redo now: {exc}")
@@ -77,7 +89,7 @@ class EditCommand(QUndoCommand):
             self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
             return
         try:
-            undo_changes(self.edit.changes)
+            journal_service.revert_edit(self.edit)
         except StoreProblem as exc:  # nothing was written: the command stays, the index goes back
             log.warning("undo of %r refused: %s", self.text(), exc)
             self.ctx.signals.status.emit(f"Cannot undo now: {exc}")

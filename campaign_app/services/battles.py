@@ -61,9 +61,10 @@ from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice, par
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
+from ..store import journal
 from ..store.database import db
+from ..store.journal import operation
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange, now
-from .changesets import Edit, Recorder, redo_changes, undo_changes
 from .common import (
     NotFound,
     ServiceError,
@@ -73,6 +74,7 @@ from .common import (
     suggested_leader_name,
     thresholds_of,
 )
+from .edits import Edit, Recorder
 
 OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
@@ -543,10 +545,12 @@ class BattleSession:
         rec = self.recovery
         details = self.details
         rec_obj = Recorder()
-        with db.atomic():
+        with rec_obj.operation("battle.log") as op:
             p = Platoon.get_or_none(Platoon.id == self.platoon_id)
             if p is None:
                 raise NotFound(f"platoon {self.platoon_name!r} no longer exists")
+            op.target(campaign=p.campaign_id, platoon=p.id)
+            rec_obj.label(f"Log battle {self.number} of {p.name}")
             leader = _active_leader(p.id)
             if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
                     leader is not None and leader.xp != self.leader_xp):
@@ -625,7 +629,7 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
 
     The platoon is read, the dice rolled and the battle written under one write lock, so another window or
     command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
-    with db.atomic():
+    with operation("battle.log"):
         session = BattleSession(platoon, campaign)
         session.set_details(date=date, scenario=scenario, opponent=opponent, opponent_platoon=opponent_platoon,
                             outcome=outcome, objectives=objectives, fire_support=fire_support, notes=notes)
@@ -641,43 +645,21 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
 
 # --- undo, redo, edit -----------------------------------------------------------------------------------------
 
-def _check_battle_untouched(edit: Edit) -> None:
-    """Before reverting a commit: the battles it created must carry no rows it did not write (e.g. a later
-    edit of its text), since removing the battle would take them along."""
-    ours = edit.changes.keys("create")
-    for row in edit.changes.created("battle"):
-        bid = row["id"]
-        current = Battle.select().where(Battle.id == bid).dicts().get_or_none()
-        if current is None:
-            raise ServiceError(f"cannot undo: battle {row['number']} is already gone")
-        later = (Battle.select(fn.MAX(Battle.number))
-                 .where((Battle.platoon == current["platoon"]) & (Battle.number > current["number"])).scalar())
-        if later is not None:
-            raise ServiceError(f"cannot undo battle {row['number']}: battle {later} was logged after it; "
-                               "undo the newer battles first")
-        for name in TEXT_FIELDS:
-            if current[name] != row[name]:
-                raise ServiceError(f"cannot undo battle {row['number']}: its {name} was edited since; undo "
-                                   "that edit first")
-        for model in (Roll, XpChange, AttributeChange):
-            table = model._meta.table_name
-            for (rid,) in model.select(model.id).where(model.battle == bid).tuples():
-                if (table, rid) not in ours:
-                    raise ServiceError(f"cannot undo battle {row['number']}: it has a newer "
-                                       f"{table.replace('_', ' ')} ({rid}); undo that first")
+def revert(edit: Edit) -> Edit:
+    """Take back what a service of this module did (a logged battle, a text edit, an undone battle) through the
+    journal, exactly, in one transaction; refuses (nothing changed) naming the later change in the way."""
+    from .journal import revert_edit
+
+    step = revert_edit(edit)
+    return Edit(edit.kind, edit.id, step.message, step.to_dict(), step.changes)
 
 
-def revert(edit: Edit) -> None:
-    """Undo what a service of this module wrote (a logged battle, an undo, a text edit), exactly, in one
-    transaction; refuses (ServiceError, nothing changed) when those rows were changed since."""
-    with db.atomic():
-        _check_battle_untouched(edit)
-        undo_changes(edit.changes)
-
-
-def reapply(edit: Edit) -> None:
+def reapply(edit: Edit) -> Edit:
     """Put back what :func:`revert` took away: the same rows with the same ids and the same dice."""
-    redo_changes(edit.changes)
+    from .journal import reapply_edit
+
+    step = reapply_edit(edit)
+    return Edit(edit.kind, edit.id, step.message, step.to_dict(), step.changes)
 
 
 def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
@@ -687,84 +669,34 @@ def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
     return battle
 
 
-def _hand_xp_changes_since(p: Platoon, b: Battle) -> list[XpChange]:
-    """XP changes of the platoon or its leaders written after battle ``b`` and tied to no battle (edits by
-    hand). Rows are ordered by id: when the battle wrote XP rows, anything with a higher id is newer; when
-    it wrote none, rows stamped after the battle's time are."""
-    query = XpChange.select().where((XpChange.platoon == p.id) & XpChange.battle.is_null())
-    first_own = XpChange.select(fn.MIN(XpChange.id)).where(XpChange.battle == b.id).scalar()
-    if first_own is not None:
-        query = query.where(XpChange.id > first_own)
-    else:
-        query = query.where(XpChange.created_at > b.created_at)
-    return list(query.order_by(XpChange.id))
-
-
 def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> Edit:
-    """Remove the platoon's newest battle: its rolls, XP changes and edits go; the platoon's and the
-    leader's XP return to their values before it; a leader who left in it is active again and the
-    replacement who joined in it is removed. Refuses when XP or leaders were changed since by hand."""
-    rec = Recorder()
-    with db.atomic():
-        p = _platoon(platoon, campaign)
-        b = _newest_battle(p)
-        tag = f"battle {b.number} of {p.name}"
-        if p.xp != b.platoon_xp_after:
-            raise ServiceError(f"cannot undo {tag}: the platoon's XP was changed since "
-                               f"(now {p.xp}, {b.platoon_xp_after} after the battle); undo that change first")
-        joined = list(Leader.select().where(Leader.joined_battle == b.id).order_by(Leader.id))
-        left = list(Leader.select().where(Leader.left_battle == b.id).order_by(Leader.id))
-        for ld in joined:
-            if ld.status != "active":
-                raise ServiceError(f"cannot undo {tag}: {ld.name}, who joined in it, has left since")
-            if ld.xp != ld.xp_at_join:
-                raise ServiceError(f"cannot undo {tag}: {ld.name}'s XP was changed since "
-                                   f"({ld.xp_at_join} \u2192 {ld.xp}); undo that change first")
-            if XpChange.select().where((XpChange.leader == ld.id) & (XpChange.battle != b.id)).exists():
-                raise ServiceError(f"cannot undo {tag}: {ld.name} has XP history of their own since")
-        for ld in left:
-            if ld.status != b.leader_fate:
-                raise ServiceError(f"cannot undo {tag}: {ld.name}'s status was changed since")
-            others = (Leader.select().where((Leader.platoon == p.id) & (Leader.status == "active")
-                                            & Leader.id.not_in([j.id for j in joined] or [0])))
-            if others.exists():
-                raise ServiceError(f"cannot undo {tag}: {p.name} has another active leader now")
-        led = None
-        fate_roll = (Roll.select(Roll.leader).where((Roll.battle == b.id) & (Roll.purpose == PURPOSE_LEADER))
-                     .first())
-        if fate_roll is not None and fate_roll.leader_id:
-            led = Leader.get_or_none(Leader.id == fate_roll.leader_id)
-        if led is not None and b.leader_fate == LeaderFate.STAYS and led.xp != b.leader_xp_after:
-            raise ServiceError(f"cannot undo {tag}: {led.name}'s XP was changed since "
-                               f"(now {led.xp}, {b.leader_xp_after} after the battle); undo that change first")
-        hand = _hand_xp_changes_since(p, b)
-        if hand:
-            whose = sorted({"the platoon" if x.who == "platoon" else "its leader" for x in hand})
-            changes = f"{len(hand)} XP change{'s' if len(hand) != 1 else ''}"
-            raise ServiceError(f"cannot undo {tag}: {changes} of {' and '.join(whose)} made by hand since; "
-                               "undo the hand edits first")
-        rolls = [r for (r,) in Roll.select(Roll.id).where(Roll.battle == b.id).order_by(Roll.seq.desc()).tuples()]
-        for model in (XpChange, AttributeChange):
-            for (rid,) in model.select(model.id).where(model.battle == b.id).order_by(model.id.desc()).tuples():
-                rec.delete(model, rid)
-        for rid in rolls:
-            rec.delete(Roll, rid)
-        for ld in reversed(joined):
-            rec.delete(Leader, ld.id)
-        for ld in left:
-            rec.update(ld, status="active", left_battle=None, left_at=None, xp=b.leader_xp_before)
-        if led is not None and b.leader_fate == LeaderFate.STAYS and b.leader_xp_before is not None:
-            rec.update(led, xp=b.leader_xp_before)
-        rec.update(p, xp=b.platoon_xp_before)
-        summary = {"battle_id": b.id, "number": b.number, "platoon": {"id": p.id, "name": p.name,
-                   "xp_before": b.platoon_xp_after, "xp_after": b.platoon_xp_before},
-                   "leader": ({"name": led.name if led else (left[0].name if left else None),
-                               "xp_before": b.leader_xp_after, "xp_after": b.leader_xp_before,
-                               "fate_undone": b.leader_fate} if b.leader_fate else None),
-                   "removed_leaders": [ld.name for ld in joined], "removed_rolls": len(rolls)}
-        rec.delete(Battle, b.id)
-    return Edit("platoon", p.id, f"undid {tag}: XP {b.platoon_xp_after} \u2192 {b.platoon_xp_before}",
-                summary, rec.changes)
+    """Undo the platoon's newest logged battle through the journal: the battle, its rolls, XP changes and edits
+    go; the platoon's and the leader's XP and the leaders are exactly as before it. Refused, naming it, when a
+    later change (an edit of the battle, XP set by hand, a new leader...) touched the same rows."""
+    p = _platoon(platoon, campaign)
+    found = journal.list_operations(platoon=p.id, kinds=("battle.log",), undone=False, limit=1)
+    if not found:
+        newest = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
+        if newest is not None:
+            raise ServiceError(f"battle {newest.number} of {p.name} was logged before this version started its "
+                               "journal of changes, so it cannot be undone")
+        raise ServiceError(f"{p.name} has no battle to undo")
+    info = found[0]
+    battle_rows = journal.images(info.id, "battle")
+    b = battle_rows[0] if battle_rows else {}
+    fate_rolls = [r for r in journal.images(info.id, "roll", "insert") if r.get("purpose") == PURPOSE_LEADER]
+    changes = journal.undo(info.id)
+    led = Leader.get_or_none(Leader.id == fate_rolls[0].get("leader")) if fate_rolls else None
+    summary = {"operation": info.id, "battle_id": b.get("id"), "number": b.get("number"),
+               "platoon": {"id": p.id, "name": p.name, "xp_before": b.get("platoon_xp_after"),
+                           "xp_after": b.get("platoon_xp_before")},
+               "leader": ({"name": led.name if led else None, "xp_before": b.get("leader_xp_after"),
+                           "xp_after": b.get("leader_xp_before"),
+                           "fate_undone": b.get("leader_fate")} if b.get("leader_fate") else None),
+               "removed_leaders": [ld["name"] for ld in journal.images(info.id, "leader", "insert")],
+               "removed_rolls": len(changes.ids("roll"))}
+    return Edit("platoon", p.id, f"undid battle {b.get('number')} of {p.name}: XP {b.get('platoon_xp_after')} "
+                f"\u2192 {b.get('platoon_xp_before')}", summary, changes, undid=[info.id])
 
 
 def find_battle(platoon: str | int, number: int | None = None, campaign: str | int | None = None,
@@ -829,10 +761,13 @@ def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, oppon
              "leader_wounds": None if leader_wounds is None else check_wounds(
                  leader_wounds, "wound counters on the leader's element")}
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("battle.edit") as op:
         b = Battle.get_or_none(Battle.id == battle_id)
         if b is None:
             raise NotFound(f"no battle with id {battle_id}")
+        owner = Platoon.get_by_id(b.platoon_id)
+        op.target(campaign=owner.campaign_id, platoon=owner.id)
+        rec.label(f"Edit battle {b.number} of {owner.name}")
         for name, value in asked.items():
             if value is not None and value != getattr(b, name):
                 label, why = XP_FIELDS[name]

@@ -1,6 +1,6 @@
 """Campaigns: create, rename, set the house rules, archive, delete (and put back), list and show.
 
-Every write is one transaction and returns an :class:`~.changesets.Edit` whose change set undoes it.
+Every write is one transaction and returns an :class:`~.edits.Edit`; its journal operation can be undone.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from ..rules.aftermath import (
     replacement_rule_text,
 )
 from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
-from ..store.database import db
 from ..store.models import Campaign, Platoon, SologearSheet
-from .changesets import Edit, Recorder
 from .common import NotFound, ServiceError, check_line, check_multiline, find_campaign, thresholds_of
+from .edits import Edit, Recorder
 
 SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
 """Stored system value -> label."""
@@ -176,13 +175,14 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
     objective_xp_to = _check_objective_to(objective_xp_to)
     replacement_dice = _check_replacement_dice(replacement_dice)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("campaign.create", f"Create campaign {name}") as op:
         if _name_taken(name):
             raise ServiceError(f"a campaign named {name!r} already exists")
         c = rec.create(Campaign, name=name, system=system, period=period, threshold_green=t.green,
                        threshold_regular=t.regular, threshold_veteran=t.veteran,
                        threshold_legendary=t.legendary, objective_xp_to=objective_xp_to,
                        replacement_dice=replacement_dice, notes=check_notes(notes, "campaign notes"))
+        op.target(campaign=c.id)
         summary = campaign_dict(c)
     return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)
 
@@ -190,9 +190,11 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
 def rename_campaign(ref: str | int, new_name: str) -> Edit:
     new_name = check_name(new_name, "campaign")
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("campaign.rename") as op:
         c = _campaign(ref)
         old = c.name
+        op.target(campaign=c.id)
+        rec.label(f"Rename campaign {old} \u2192 {new_name}")
         if _name_taken(new_name, exclude_id=c.id):
             raise ServiceError(f"a campaign named {new_name!r} already exists")
         rec.update(c, name=new_name)
@@ -219,8 +221,10 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
     if notes is not None:
         values["notes"] = check_notes(notes, "campaign notes")
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("campaign.set") as op:
         c = _campaign(ref)
+        op.target(campaign=c.id)
+        rec.label(f"Change the house rules of {c.name}" if set(values) - {"notes"} else f"Edit the notes of {c.name}")
         changed = rec.update(c, **values)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
@@ -230,9 +234,11 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
 
 def archive_campaign(ref: str | int, archived: bool = True) -> Edit:
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("campaign.archive") as op:
         c = _campaign(ref)
         old = bool(c.archived)
+        op.target(campaign=c.id)
+        rec.label(f"{'Archive' if archived else 'Unarchive'} campaign {c.name}")
         rec.update(c, archived=archived)
     verb = "archived" if archived else "unarchived"
     return Edit("campaign", c.id, f"{verb} campaign {c.name!r}" if old != archived
@@ -252,9 +258,11 @@ def delete_campaign(ref: str | int) -> Edit:
     _campaign(ref)  # an unknown name is refused before anything is written
     backup_before("delete")
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("campaign.delete") as op:
         c = _campaign(ref)
         name = c.name
+        op.target(campaign=c.id)
+        rec.label(f"Delete campaign {name}")
         counts = {"platoons": Platoon.select().where(Platoon.campaign == c).count(),
                   "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
         rec.delete(Campaign, c.id)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..rules.dice import TypedDice
 from ..rules.enums import Outcome, UnitKind
-from ..store.database import db
+from ..store.journal import operation
 from ..store.models import Campaign
 
 DEMO_CAMPAIGN = "Congo 1960 (sample)"
@@ -75,7 +75,7 @@ def create_demo() -> dict[str, Any]:
     """Create the sample campaigns that do not exist yet; returns what was made and what to show first."""
     messages: list[str] = []
     opened: dict[str, Any] | None = None
-    with db.atomic():
+    with operation("demo.create", "Create the sample campaigns"):
         if Campaign.get_or_none(Campaign.name == DEMO_CAMPAIGN) is None:
             opened = _create_atomic_africa()
             messages.append(f"created campaign {DEMO_CAMPAIGN!r}: {DEMO_PLATOON!r} with 3 logged battles")

@@ -27,6 +27,7 @@ from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKe
 
 from .. import __version__, fileio
 from ..store.database import db, schema_version_supported
+from ..store.journal import operation
 from ..store.models import (
     AttachedUnit,
     AttributeChange,
@@ -337,11 +338,12 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
     new_ids: dict[str, dict[int, int]] = {name: {} for name, _m in TABLES}
     counts: dict[str, int] = {}
     try:
-        with db.atomic():
+        with operation("campaign.import", f"Import campaign {name} from {src.name}") as op:
             if name_problem(name):  # taken while we waited for the write lock
                 raise ServiceError(name_problem(name) or "")
             campaign.pop("id", None)
             campaign_id = _insert(Campaign, campaign)
+            op.target(campaign=campaign_id)
             for table, model in TABLES:
                 fks = [f for f in model._meta.sorted_fields if isinstance(f, ForeignKeyField)]
                 for index, row in enumerate(checked[table]):

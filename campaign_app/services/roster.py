@@ -1,8 +1,8 @@
 """The platoon roster (RULES.md 1.1, 1.3): platoons, their leaders, XP tracks, attached units and equipment.
 
-Every write is one transaction, refuses an illegal value with a :class:`ServiceError` naming the problem
-(nothing written), and returns an :class:`~.changesets.Edit`; ``undo_changes(edit.changes)`` reverts it and
-``redo_changes(edit.changes)`` puts it back exactly (same ids, no new dice).
+Every write is one journal operation (one transaction), refuses an illegal value with a :class:`ServiceError`
+naming the problem (nothing written), and returns an :class:`~.edits.Edit`; ``services.journal.undo`` reverts
+it and ``redo`` puts it back exactly (same ids, no new dice).
 
 Logged history: every change of a platoon's name, dice, Armor or notes, of its leader's name/rank and of its
 attached units and equipment is an ``AttributeChange`` row; every XP change an ``XpChange`` row; force
@@ -28,7 +28,6 @@ from ..rules.experience import (
     level_rank,
     orders_cards_for_xp,
 )
-from ..store.database import db
 from ..store.models import (
     AttachedUnit,
     AttributeChange,
@@ -41,7 +40,6 @@ from ..store.models import (
     now,
 )
 from .campaigns import NAME_MAX, check_name, check_notes
-from .changesets import Edit, Recorder, combine, redo_changes, undo_changes
 from .common import (
     NotFound,
     ServiceError,
@@ -54,6 +52,7 @@ from .common import (
     suggested_leader_name,
     thresholds_of,
 )
+from .edits import Edit, Recorder, combine
 
 KINDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
                          UnitKind.FIRE_SUPPORT: "off-board fire support"}
@@ -328,7 +327,7 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
         leader_name = suggested_leader_name(campaign, name)
     rank = (leader_rank or DEFAULT_RANK).strip() or DEFAULT_RANK
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("platoon.create") as op:
         c = find_campaign(campaign)
         if c.system != "atomic_africa":
             raise ServiceError(f"campaign {c.name!r} is a Sologear campaign; platoons belong to Atomic Africa "
@@ -344,6 +343,8 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
                 raise ServiceError(str(exc)) from None
             xp, leader_xp = force.platoon_xp, force.leader_xp
         p = rec.create(Platoon, campaign=c.id, name=name, armor=armor, xp=xp, notes=check_notes(notes), **dice_values)
+        op.target(campaign=c.id, platoon=p.id)
+        rec.label(f"Create platoon {name}" + (" by force generation" if force else ""))
         leader = None
         if leader_name is not None:
             lxp = leader_xp or 0
@@ -351,7 +352,6 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
         roll = None
         if force is not None:
             (roll,) = store_rolls([force.record], platoon=p.id, leader=leader.id if leader else None)
-            rec.track_created(roll)
         summary = platoon_detail(p)
         if roll is not None:
             summary["roll"] = roll_to_dict(roll)
@@ -362,9 +362,11 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
 def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None, reason: str = "") -> Edit:
     new_name = check_name(new_name, "platoon")
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("platoon.rename") as op:
         p = _platoon(ref, campaign)
         old = p.name
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"Rename platoon {old} \u2192 {new_name}")
         if _platoon_name_taken(p.campaign_id, new_name, exclude_id=p.id):
             c = Campaign.get_by_id(p.campaign_id)
             raise ServiceError(f"campaign {c.name!r} already has a platoon named {new_name!r}")
@@ -387,11 +389,15 @@ def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, 
     if notes is not None:
         values["notes"] = check_notes(notes)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("platoon.set") as op:
         p = _platoon(ref, campaign)
+        op.target(campaign=p.campaign_id, platoon=p.id)
         changed = rec.update(p, **values)
         for field, (old, new) in changed.items():
             _log(rec, p, field, _shown(field, old), _shown(field, new), reason)
+        rec.label(f"{p.name}: " + (", ".join(f"{f.capitalize()} {_shown(f, o)} \u2192 {_shown(f, n)}"
+                                             if f != "notes" else "edit the notes" for f, (o, n) in changed.items())
+                                   or "no change"))
     text = ", ".join(f"{f} {_shown(f, o)} \u2192 {_shown(f, n)}" if f != "notes" else "notes"
                      for f, (o, n) in changed.items()) or "nothing changed"
     return Edit("platoon", p.id, f"{p.name}: {text}",
@@ -406,10 +412,13 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
     _check_choice(who, ("platoon", "leader"), "whose XP")
     xp = _check_xp(xp, f"{who} XP")
     rec = Recorder()
-    with db.atomic():
-        p = _platoon(ref, campaign)
+    p = _platoon(ref, campaign)
+    leader = _current_leader(p) if who == "leader" else None
+    # a run of steps on one XP track within a minute is one operation (and one XP change row)
+    key = f"xp:{p.id}:{who}:{leader.id if leader else ''}"
+    with rec.operation("xp.set", merge_key=key) as op:
+        p = _platoon(p.id)
         target: Platoon | Leader
-        leader = None
         if who == "leader":
             leader = _current_leader(p)
             if leader is None:
@@ -417,11 +426,20 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
             target = leader
         else:
             target = p
+        op.target(campaign=p.campaign_id, platoon=p.id)
         old = target.xp
+        start = old
         if old != xp:
             rec.update(target, xp=xp)
-            rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
-                       xp_after=xp, reason=check_reason(reason))
+            earlier = XpChange.get_or_none(XpChange.id.in_(op.inserted("xp_change"))) if op.merged else None
+            if earlier is not None:
+                start = earlier.xp_after - earlier.delta
+                rec.update(earlier, delta=xp - start, xp_after=xp, reason=check_reason(reason) or earlier.reason)
+            else:
+                rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
+                           xp_after=xp, reason=check_reason(reason))
+        whose = "Platoon" if who == "platoon" else f"Leader {target.name}"
+        op.label = f"{p.name}: {whose} XP {start} \u2192 {xp}"
     label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
     msg = f"{label}: XP {old} \u2192 {xp}" if old != xp else f"{label}: XP stays {xp}"
     return Edit("platoon", p.id, msg, {"id": p.id, "who": who, "old": old, "new": xp, "reason": reason},
@@ -432,8 +450,10 @@ def update_platoon(ref: str | int, *, name: str | None = None, training: Any = N
                    morale: Any = None, armor: Any = None, notes: str | None = None, xp: Any = None,
                    leader_xp: Any = None, reason: str = "", campaign: str | int | None = None) -> Edit:
     """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
-    with db.atomic():
+    rec = Recorder()
+    with rec.operation("platoon.set") as op:
         p = _platoon(ref, campaign)
+        op.target(campaign=p.campaign_id, platoon=p.id)
         edits = []
         if name is not None:
             edits.append(rename_platoon(p.id, name, reason=reason))
@@ -444,7 +464,9 @@ def update_platoon(ref: str | int, *, name: str | None = None, training: Any = N
         if leader_xp is not None:
             edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
         detail = platoon_detail(p.id)
-    return combine("platoon", p.id, edits, detail)
+        op.label = f"{p.name}: " + ("; ".join(e.message.split(": ", 1)[-1] for e in edits if e.summary.get("new")
+                                              or e.summary.get("old") is not None and e.message) or "no change")
+    return combine("platoon", p.id, edits, op, detail)
 
 
 # --- leaders ----------------------------------------------------------------------------------------------
@@ -460,11 +482,13 @@ def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = No
     if notes is not None:
         values["notes"] = check_notes(notes)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("leader.set") as op:
         p = _platoon(ref, campaign)
         leader = _current_leader(p)
         if leader is None:
             raise ServiceError(f"platoon {p.name!r} has no leader")
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: edit leader {leader.name}")
         changed = rec.update(leader, **values)
         for field, (old, new) in changed.items():
             _log(rec, p, f"leader.{field}", old, new, reason)
@@ -488,10 +512,12 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         xp = _check_xp(xp, "leader XP")
     rank = check_line(rank or DEFAULT_RANK, "rank", NAME_MAX) or DEFAULT_RANK
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("leader.replace") as op:
         p = _platoon(ref, campaign)
         c = Campaign.get_by_id(p.campaign_id)
         old = _current_leader(p)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: {name} takes over" + (f" from {old.name}" if old else ""))
         record = None
         if dice is not None:
             try:
@@ -505,7 +531,6 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         roll = None
         if record is not None:
             (roll,) = store_rolls([record], platoon=p.id, leader=new.id)
-            rec.track_created(roll)
     msg = (f"{p.name}: {old.name} ({LEADER_EXITS[how]}) replaced by {name} ({xp} XP)" if old
            else f"{p.name}: {name} leads the platoon ({xp} XP)")
     return Edit("platoon", p.id, msg,
@@ -586,8 +611,10 @@ def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = No
     _platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked
     values = _attached_values(kind, training, equipment, morale, armor, support)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("attached.add") as op:
         p = _platoon(platoon, campaign)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: attach {name}")
         if _attached_name_taken(p.id, name):
             raise ServiceError(f"platoon {p.name!r} already has an attached unit named {name!r}")
         last = (AttachedUnit.select(AttachedUnit.position).where(AttachedUnit.platoon == p)
@@ -606,9 +633,11 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
     """Change an attached unit; the result must be a whole legal unit (a change of kind to fire support
     drops the dice and Armor; a change to team/vehicle needs them)."""
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("attached.edit") as op:
         a = _attached(unit)
         p = Platoon.get_by_id(a.platoon_id)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: edit {a.name}")
         new_kind = a.kind if kind is None else kind
         _check_choice(new_kind, KINDS, "attached unit kind")
         if new_kind == UnitKind.FIRE_SUPPORT:
@@ -645,9 +674,11 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
 
 def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit:
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("attached.remove") as op:
         a = _attached(unit)
         p = Platoon.get_by_id(a.platoon_id)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: remove {a.name}")
         values = {"kind": a.kind, "training": a.training, "equipment": a.equipment, "morale": a.morale,
                   "armor": a.armor, "support": a.support}
         _log(rec, p, f"attached[{a.name}]", _describe_attached(values), None, reason)
@@ -697,9 +728,11 @@ def add_equipment(platoon: str | int, name: str, *, attached: str | int | None =
     name = check_name(name, "equipment")
     values = _equipment_values(targets, ap, ap_vs, name)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("equipment.add") as op:
         p = _platoon(platoon, campaign)
         unit = find_attached(p, attached) if attached is not None else None
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: add {name}" + (f" to {unit.name}" if unit else ""))
         owner = (Equipment.attached == unit) if unit else (Equipment.platoon == p)
         last = Equipment.select(Equipment.position).where(owner).order_by(Equipment.position.desc()).first()
         e = rec.create(Equipment, platoon=None if unit else p.id, attached=unit.id if unit else None, name=name,
@@ -730,9 +763,11 @@ def _equipment(ref: int | Equipment) -> Equipment:
 def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: str | None = None,
                    ap: Any = _UNSET, ap_vs: Any = _UNSET, notes: str | None = None, reason: str = "") -> Edit:
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("equipment.edit") as op:
         e = _equipment(item)
         p, unit = _equipment_owner(e)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: edit {e.name}" + (f" of {unit.name}" if unit else ""))
         new_name = e.name if name is None else check_name(name, "equipment")
         new_ap = e.ap if ap is _UNSET else ap
         new_vs = (e.ap_vs if ap is _UNSET else None) if ap_vs is _UNSET else ap_vs
@@ -753,9 +788,11 @@ def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: s
 
 def remove_equipment(item: int | Equipment, reason: str = "") -> Edit:
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("equipment.remove") as op:
         e = _equipment(item)
         p, unit = _equipment_owner(e)
+        op.target(campaign=p.campaign_id, platoon=p.id)
+        rec.label(f"{p.name}: remove {e.name}" + (f" from {unit.name}" if unit else ""))
         where = f"attached[{unit.name}]." if unit else ""
         _log(rec, p, f"{where}equipment[{e.name}]",
              _describe_equipment(e.name, {"targets": e.targets, "ap": e.ap, "ap_vs": e.ap_vs}), None, reason)
@@ -770,9 +807,11 @@ def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit:
     """Delete a platoon with its leaders, battles, attached units, equipment, XP/attribute history and rolls
     (undo puts every row back)."""
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("platoon.delete") as op:
         p = _platoon(ref, campaign)
         name, campaign_id = p.name, p.campaign_id
+        op.target(campaign=campaign_id, platoon=p.id)
+        rec.label(f"Delete platoon {name}")
         rec.delete(Platoon, p.id)
     return Edit("platoon", p.id, f"deleted platoon {name!r}", {"id": p.id, "name": name,
                                                                "campaign_id": campaign_id}, rec.changes)
@@ -787,6 +826,6 @@ __all__ = [
     "list_platoons", "xp_history", "attribute_history", "create_platoon", "rename_platoon", "set_platoon",
     "set_xp", "set_leader", "replace_leader", "find_attached", "add_attached", "edit_attached",
     "remove_attached", "find_equipment", "add_equipment", "edit_equipment", "remove_equipment",
-    "delete_platoon", "platoon_id", "update_platoon", "platoon_name_problem", "undo_changes", "redo_changes",
+    "delete_platoon", "platoon_id", "update_platoon", "platoon_name_problem",
     "check_die",
 ]

@@ -3,12 +3,12 @@ the player records after each battle, the end-of-campaign reckoning, undo, and t
 
 A Sologear campaign is a ``Campaign`` row with system "sologear" and one ``SologearSheet``. Every write is
 one transaction, refuses bad input with a :class:`ServiceError` (nothing written) and returns an
-:class:`~.changesets.Edit` (``summary`` is what the CLI prints; ``changes`` lets the GUI undo/redo it).
+:class:`~.edits.Edit` (``summary`` is what the CLI prints; ``changes`` says what its journal operation touched).
 
 Life of a sheet: active (length rolled, turns played) -> ended (``end_reason``: turns used up,
 surrendered, routed, broke through, pilot dead, pilot captured) -> reckoned (recognition, D66, impression,
-reward or punishment stored on the sheet). :func:`undo_last` steps back one stage at a time: the reckoning,
-else the last turn (exactly: ``SologearTurn.state_before`` restores the sheet), else the length roll.
+reward or punishment stored on the sheet). :func:`undo_last` steps back through play one journal operation at
+a time (the reckoning, a recorded turn, a turn, the length roll); the journal restores every row exactly.
 """
 
 from __future__ import annotations
@@ -16,17 +16,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 from ..rules import sologear as sg
 from ..rules.dice import DiceSource, RollRecord
 from ..rules.experience import RulesError
 from ..store.database import db
+from ..store.journal import Operation, images, list_operations, operation_changes
+from ..store.journal import undo as journal_undo
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 from ..words import plural
 from .campaigns import check_name, create_campaign, rename_campaign
-from .changesets import Edit, Recorder
 from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, roll_to_dict, store_rolls
+from .edits import Edit, Recorder
 
 T = TypeVar("T")
 
@@ -37,7 +40,7 @@ HEADER_FIELDS: tuple[str, ...] = ("date", "area", "pilot", "gear_name", "gear_tv
 TEXT_MAX = 120
 NOTES_MAX = 10_000
 STATE_FIELDS: tuple[str, ...] = ("gear_damaged", "short_ammo", "pilot_status", "status", "end_reason")
-"""The sheet's state a turn may change; saved in ``SologearTurn.state_before`` so undo is exact."""
+"""The sheet's state a turn may change (undo restores it from the journal)."""
 
 END_REASONS: dict[str, str] = {
     "surrendered": "surrounded: the pilot surrendered",
@@ -127,10 +130,14 @@ def _reckoned(sheet: SologearSheet) -> bool:
 
 
 def _track_rolls(rec: Recorder, records: Sequence[RollRecord], start_seq: int = 0, **links: Any) -> list[Roll]:
-    rows = store_rolls(records, start_seq=start_seq, **links)
-    for row in rows:
-        rec.track_created(row)
-    return rows
+    return store_rolls(records, start_seq=start_seq, **links)
+
+
+def _about(op: Operation, sheet: SologearSheet, label: str) -> None:
+    """The operation concerns this sheet (and its campaign); its label names the pilot."""
+    op.target(campaign=sheet.campaign_id, sheet=sheet.id)
+    if not op.merged:
+        op.label = f"{sheet.pilot}: {label}"
 
 
 _plural = plural
@@ -206,7 +213,7 @@ def _rolls_of(query: Any) -> list[dict[str, Any]]:
     return [roll_to_dict(r) for r in query.order_by(Roll.id)]
 
 
-def _action_label(turn: SologearTurn) -> str:
+def _action_label(turn: Any) -> str:
     if turn.action == "fig":
         return f"FIG({turn.posture:+d})" if turn.posture else "FIG(0)"
     return sg.ACTIONS[turn.action]
@@ -471,10 +478,9 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
               "enemy_unit": _text(enemy_unit, "enemy unit"),
               "enemy_affiliation": _text(enemy_affiliation, "enemy affiliation")}
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sheet.create") as op:
         if campaign is None:
             made = create_campaign(name, "sologear", notes="")
-            rec.changes.ops.extend(made.changes.ops)
             campaign_id = made.id
         else:
             camp = Campaign.get_or_none(Campaign.id == campaign)
@@ -488,6 +494,8 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
         sheet = rec.create(SologearSheet, campaign=campaign_id, pilot=pilot, gear_tv=tv,
                            variable_tables=bool(variable_tables), ferocious=bool(ferocious), reward_dice=dice,
                            notes=_notes(notes), **values)
+        op.target(campaign=campaign_id, sheet=sheet.id)
+        op.label = f"Create Sologear campaign {name} for {pilot}"
         summary = sheet_data(sheet)
     return Edit("sheet", sheet.id, f"created Sologear campaign {name!r} for pilot {pilot}", summary, rec.changes)
 
@@ -511,13 +519,14 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
             if key == "pilot" and not values[key]:
                 raise ServiceError("the pilot's name must not be empty")
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sheet.edit") as op:
         sheet = _sheet(ref)
+        _about(op, sheet, "edit the sheet")
         changed = rec.update(sheet, **values)
         camp = Campaign.get_by_id(sheet.campaign_id)
         if "name" in fields and check_name(fields["name"], "campaign") != camp.name:
             renamed = rename_campaign(camp.id, fields["name"])
-            rec.changes.ops.extend(renamed.changes.ops)
+            op.label = f"{sheet.pilot}: edit the sheet"  # the rename joined this operation
             changed["name"] = (renamed.summary["old"], renamed.summary["new"])
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("sheet", sheet.id, f"sheet: {text}", {"id": sheet.id, "old": {k: v[0] for k, v in changed.items()},
@@ -534,8 +543,9 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
     if reward_dice is not None:
         values["reward_dice"] = _guard(lambda: sg.check_reward_dice(reward_dice)).expression
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sheet.options") as op:
         sheet = _sheet(ref)
+        _about(op, sheet, "change the optional rules")
         if _reckoned(sheet):
             raise ServiceError("the reckoning is done: undo it before changing the optional rules")
         if ferocious is not None and bool(ferocious) != bool(sheet.ferocious):
@@ -600,8 +610,9 @@ def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, c
     """Add a company-sized unit to one side (base power entered, or computed from the company's TV / 20)."""
     values = _force_values(side, name, base_power, company_tv, skill, loyalty, creating=True)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("force.add") as op:
         sheet = _sheet(ref)
+        _about(op, sheet, f"add {values['side']} unit {values['name']}")
         _open_sheet_for_forces(sheet, "adding a unit")
         last = (SologearForce.select().where((SologearForce.sheet == sheet) & (SologearForce.side == values["side"]))
                 .order_by(SologearForce.position.desc()).first())
@@ -626,9 +637,10 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
         raise ServiceError(f"unknown unit field{_s(unknown)}: {', '.join(sorted(unknown))}")
     values = _force_values(creating=False, **fields)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("force.edit") as op:
         force = _force(force_id, _sheet(sheet) if sheet is not None else None)
         sheet_row = SologearSheet.get_by_id(force.sheet_id)
+        _about(op, sheet_row, f"edit unit {force.name}")
         _open_sheet_for_forces(sheet_row)
         locked = [k for k in FORCE_LOCKED_FIELDS if k in values and getattr(force, k) != values[k]]
         if locked:
@@ -641,9 +653,10 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
 
 def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit:
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("force.remove") as op:
         force = _force(force_id, _sheet(sheet) if sheet is not None else None)
         sheet_row = SologearSheet.get_by_id(force.sheet_id)
+        _about(op, sheet_row, f"remove unit {force.name}")
         _open_sheet_for_forces(sheet_row, "removing a unit")
         summary = force_dict(force)
         rec.delete(SologearForce, force.id)
@@ -667,8 +680,9 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit:
     proc = length_procedure(sheet)
     sg.run(proc, dice)
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sologear.length") as op:
         sheet = _sheet(sheet.id)
+        _about(op, sheet, f"roll the campaign length ({_plural(proc.length, 'battle turn')})")
         if sheet.length is not None:
             raise ServiceError("the campaign length is already rolled")
         rec.update(sheet, length=proc.length)
@@ -705,10 +719,11 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
     _guard(lambda: sg.run(proc, dice))
     res = proc.result
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sologear.turn") as op:
         sheet = _sheet(sheet.id)
         turns = _turns(sheet)
         number = (turns[-1].number if turns else 0) + 1
+        _about(op, sheet, f"play turn {number}")
         battle = res.action == "fig" and res.battle_length is not None
         gear_damaged = bool(sheet.gear_damaged or res.gear_damaged)
         short_ammo = bool(sheet.short_ammo)
@@ -719,7 +734,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
             combat_total=res.combat_total, odds_column=res.column, cell=res.cell, repair_hours=res.repair_hours,
             glory_rolled=res.glory, enemy_tv=res.enemy_tv, battle_length=res.battle_length,
             entry_edge=res.entry_edge, ends=res.ends, recorded=not battle, gear_damaged=gear_damaged,
-            short_ammo=short_ammo, state_before=_state(sheet))
+            short_ammo=short_ammo)
         _track_rolls(rec, proc.records, sheet=sheet, turn=turn)
         _flags, breakout_after = _breakout_flags(sheet, [*turns, turn])
         reason = _end_reason(sheet, turn, breakout_after)
@@ -750,8 +765,9 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
     if pilot_dead and pilot_captured:
         raise ServiceError("the pilot cannot be both dead and captured")
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sologear.record") as op:
         sheet = _sheet(ref)
+        _about(op, sheet, f"record turn {number_n}")
         if _reckoned(sheet):
             raise ServiceError("the reckoning is done: undo it before changing a turn")
         turns = _turns(sheet)
@@ -786,8 +802,9 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         if is_last:
             _flags, breakout_after = _breakout_flags(sheet, turns)
             reason = _end_reason(sheet, turn, breakout_after)
-            status = "dead" if pilot_dead else "captured" if pilot_captured else \
-                (turn.state_before or {}).get("pilot_status", "active")
+            # a turn is played only while the pilot is active: recorded again, the pilot is active unless dead
+            # or captured in it
+            status = "dead" if pilot_dead else "captured" if pilot_captured else "active"
             rec.update(sheet, gear_damaged=bool(turn.gear_damaged), short_ammo=bool(turn.short_ammo),
                        pilot_status=status, status="ended" if reason else "active", end_reason=reason)
         flags, _ = _breakout_flags(sheet, turns)
@@ -827,8 +844,9 @@ def end_campaign(ref: str | int, dice: DiceSource) -> Edit:
     _guard(lambda: sg.run(proc, dice))
     res = proc.result
     rec = Recorder()
-    with db.atomic():
+    with rec.operation("sologear.end") as op:
         sheet = _sheet(sheet.id)
+        _about(op, sheet, "the end-of-campaign reckoning")
         if _reckoned(sheet):
             raise ServiceError("the reckoning of this campaign is already done")
         rec.update(sheet, recognition=res.recognition.total, noticed=bool(res.noticed), d66=res.d66,
@@ -849,39 +867,52 @@ def end_campaign(ref: str | int, dice: DiceSource) -> Edit:
 
 # --- undo ----------------------------------------------------------------------------------------------------
 
+PLAY_KINDS: tuple[str, ...] = ("sologear.end", "sologear.record", "sologear.turn", "sologear.length")
+"""Operations of playing a Sologear campaign (what ``sologear undo`` steps back through)."""
+
+
 def undo_last(ref: str | int) -> Edit:
-    """Step back once: the reckoning if it is done, else the last turn (its rolls go with it and the sheet
-    gets back its state from before the turn), else the length roll."""
-    rec = Recorder()
+    """Step back once through play, through the journal (every row comes back exactly): the reckoning; else the
+    newest turn together with what was recorded for it; else the length roll. Refused, naming it, when a later
+    change of the same rows is in the way (nothing is changed then)."""
+    sheet = _sheet(ref)
     with db.atomic():
-        sheet = _sheet(ref)
-        turns = _turns(sheet)
-        if _reckoned(sheet):
-            for r in Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null()
-                                         & Roll.rule.startswith(RECKONING_RULE_PREFIX)):
-                rec.delete(Roll, r.id)
-            rec.update(sheet, recognition=None, noticed=None, d66=None, impression=None, result_table=None,
-                       result=None, outcome=None)
-            summary: dict[str, Any] = {"undone": "reckoning"}
-            message = "undid the end-of-campaign reckoning"
-        elif turns:
-            last = turns[-1]
-            before = last.state_before or {}
-            summary = {"undone": "turn", "turn": last.number, "label": _action_label(last)}
-            for r in Roll.select().where(Roll.turn == last).order_by(Roll.id.desc()):
-                rec.delete(Roll, r.id)
-            rec.delete(SologearTurn, last.id)
-            rec.update(sheet, **{k: before[k] for k in STATE_FIELDS if k in before})
-            message = f"undid turn {last.number} ({summary['label']})"
-        elif sheet.length is not None:
-            for r in Roll.select().where((Roll.sheet == sheet) & (Roll.rule == LENGTH_RULE)):
-                rec.delete(Roll, r.id)
-            summary = {"undone": "length", "length": sheet.length}
-            rec.update(sheet, length=None)
-            message = "undid the campaign length roll"
-        else:
+        found = list_operations(sheet=sheet.id, kinds=PLAY_KINDS, undone=False, limit=1)
+        if not found:
             raise ServiceError("nothing to undo in this Sologear campaign")
-    return Edit("sheet", sheet.id, message, summary, rec.changes)
+        info = found[0]
+        if info.kind == "sologear.record":
+            # a recorded turn is undone with the turn itself: first its records (newest first), then the turn
+            turn_ids = {r["id"] for r in images(info.id, "sologear_turn")}
+            plays = [o for o in list_operations(sheet=sheet.id, kinds=("sologear.turn", "sologear.record"),
+                                                undone=False)]
+            steps = []
+            for o in plays:
+                steps.append(o)
+                if o.kind == "sologear.turn" and {r["id"] for r in images(o.id, "sologear_turn", "insert")} & turn_ids:
+                    break
+            else:
+                steps = [info]
+            for o in steps:
+                journal_undo(o.id)
+            undone = steps
+            info = steps[-1]
+        else:
+            journal_undo(info.id)
+            undone = [info]
+    what = {"sologear.end": "reckoning", "sologear.record": "record", "sologear.turn": "turn",
+            "sologear.length": "length"}[info.kind]
+    summary: dict[str, Any] = {"undone": what}
+    turns = images(info.id, "sologear_turn", "insert")
+    if what == "turn" and turns:
+        row = turns[0]
+        summary.update(turn=row["number"], label=_action_label(SimpleNamespace(action=row["action"],
+                                                                                posture=row["posture"])))
+    message = {"reckoning": "undid the end-of-campaign reckoning", "length": "undid the campaign length roll",
+               "record": f"undid {info.label}"}.get(what) \
+        or f"undid turn {summary.get('turn')} ({summary.get('label')})"
+    return Edit("sheet", sheet.id, message, summary, operation_changes(info.id),
+                undid=[o.id for o in undone])
 
 
 def undo_last_turn(ref: str | int) -> Edit:

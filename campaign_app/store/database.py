@@ -469,7 +469,13 @@ def _migrate(database: CampaignDatabase, pending: list[Migration], version: int,
                 # another program may have applied it while we waited for the write lock
                 if SchemaMigration.get_or_none(SchemaMigration.number == mig.number) is not None:
                     continue
-                module.migrate(migrator, database)
+                from . import journal
+
+                if journal.has_journal(database):  # converting stored rows is not a user's change
+                    with journal.recording_off(database):
+                        module.migrate(migrator, database)
+                else:
+                    module.migrate(migrator, database)
                 SchemaMigration.create(number=mig.number, name=mig.name, app_version=__version__)
                 bad = database.execute_sql("PRAGMA foreign_key_check").fetchall()
                 if bad:

@@ -310,6 +310,50 @@ class Roll(BaseModel):
     created_at = DateTimeField(default=now)
 
 
+class Operation(BaseModel):
+    """One change a user made (the journal, ``store.journal``): written only by ``store.journal``."""
+
+    id = AutoField()
+    kind = TextField()
+    label = TextField()
+    campaign_id = IntegerField(null=True, index=True)
+    platoon_id = IntegerField(null=True, index=True)
+    sheet_id = IntegerField(null=True, index=True)
+    merge_key = TextField(null=True)
+    created_at = TextField()
+    updated_at = TextField()
+    user = TextField(default="")
+    undone = IntegerField(default=0, constraints=[Check("undone IN (0, 1)")])
+    undone_at = TextField(null=True)
+    undo_seq = IntegerField(null=True)
+
+
+class OperationChange(BaseModel):
+    """One row an operation inserted, updated or deleted, with its whole before and after image (JSON)."""
+
+    id = AutoField()
+    operation = ForeignKeyField(Operation, backref="changes", on_delete="CASCADE")
+    table_name = TextField()
+    row_id = IntegerField()
+    action = TextField(constraints=[Check("action IN ('insert', 'update', 'delete')")])
+    old = TextField(null=True)
+    new = TextField(null=True)
+
+    class Meta:
+        indexes = ((("table_name", "row_id", "operation"), False),)
+
+
+class JournalState(BaseModel):
+    """The one row that says which operation is open and whether the journal's triggers record."""
+
+    id = IntegerField(primary_key=True, constraints=[Check("id = 1")])
+    operation_id = IntegerField(null=True)
+    mode = TextField(default="record", constraints=[Check("mode IN ('record', 'off')")])
+
+
+JOURNAL_MODELS: tuple[type[BaseModel], ...] = (Operation, OperationChange, JournalState)
+"""The journal's own tables (not recorded by its triggers)."""
+
 MODELS: tuple[type[BaseModel], ...] = (
     SchemaMigration, Campaign, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange, AttributeChange,
     SologearSheet, SologearForce, SologearTurn, Roll,

@@ -11,14 +11,18 @@ import pytest
 
 from campaign_app.paths import AppPaths
 from campaign_app.store import close_db, init_db
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign, Leader, Platoon
 
 
 @pytest.fixture
 def congo(app_paths: AppPaths) -> None:
-    c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     close_db()
 
 
@@ -118,9 +122,12 @@ def test_edit_and_history_formats(cli, congo) -> None:
 
 
 def test_a_digits_only_platoon_name_is_a_name_not_an_id(cli, app_paths: AppPaths) -> None:
-    c = Campaign.create(name="Names", system="atomic_africa")
-    alpha = Platoon.create(campaign=c, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
-    one = Platoon.create(campaign=c, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Names", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        alpha = Platoon.create(campaign=c, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
+    with operation("test.setup", "test data"):
+        one = Platoon.create(campaign=c, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
     ids = (alpha.id, one.id)
     close_db()
     assert ids[0] == 1

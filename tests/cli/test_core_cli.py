@@ -48,8 +48,10 @@ def test_check_exit_1_on_problems(capsys, tmp_path: Path):
     import sqlite3
 
     con = sqlite3.connect(data / "campaign.db")
+    con.execute("UPDATE journal_state SET mode = 'off'")  # another program, around the app's journal
     con.execute("INSERT INTO leader (platoon_id, name, rank, xp, xp_at_join, status, joined_at, notes) "
                 "SELECT id, 'Second', 'Lt', 0, 0, 'active', '2026-01-01', '' FROM platoon LIMIT 1")
+    con.execute("UPDATE journal_state SET mode = 'record'")
     con.commit()
     con.close()
     code, out, _ = run(capsys, "check", "--data-dir", str(data))

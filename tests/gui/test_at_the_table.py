@@ -18,6 +18,7 @@ from campaign_app.gui.battle_wizard import (
 )
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import SeededDice
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign, Leader, Platoon, Roll
 
 LEFT = Qt.MouseButton.LeftButton
@@ -27,12 +28,16 @@ ALT = Qt.KeyboardModifier.AltModifier
 
 @pytest.fixture
 def pid() -> int:
-    c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
     # a leader at 0 XP with no wounds on their element always stays (2d12 is never 1 or less): the path
     # below needs no replacement leader whatever the dice
-    Leader.create(platoon=p, name="Lt. Okafor", xp=0, xp_at_join=0)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=0, xp_at_join=0)
     return p.id
 
 
@@ -281,7 +286,8 @@ def test_ctrl_b_with_nothing_selected_asks_too_and_opens_the_platoon_after(qtbot
 
 
 def test_ctrl_b_without_any_platoon_says_what_to_do(qtbot, gui_ctx) -> None:
-    Campaign.create(name="Empty", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        Campaign.create(name="Empty", system="atomic_africa")
     win = MainWindow(gui_ctx)
     qtbot.addWidget(win)
     win.show()

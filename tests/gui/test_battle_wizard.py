@@ -19,6 +19,7 @@ from campaign_app.gui.battle_wizard import (
 )
 from campaign_app.rules.dice import DiceError, SeededDice, parse_faces
 from campaign_app.store.database import db
+from campaign_app.store.journal import operation
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
 
 LEFT = Qt.MouseButton.LeftButton
@@ -27,16 +28,21 @@ LEFT = Qt.MouseButton.LeftButton
 
 
 def dump() -> dict[str, list[tuple[Any, ...]]]:
-    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
+                                           "('operation', 'operation_change', 'journal_state')").fetchall()]
     return {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall() for t in sorted(tables)}
 
 
 @pytest.fixture
 def pid() -> int:
-    c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
-    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     return p.id
 
 
@@ -326,8 +332,9 @@ def test_bad_details_keep_the_first_page(qtbot, gui_ctx, pid: int) -> None:
 
 
 def test_platoon_without_leader_needs_no_leader_roll(qtbot, gui_ctx, pid: int) -> None:
-    p = Platoon.create(campaign=Campaign.get(), name="Leaderless", training=6, equipment=6, morale=6, armor=1,
-                       xp=2)
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=Campaign.get(), name="Leaderless", training=6, equipment=6, morale=6, armor=1,
+                           xp=2)
     wizard = make(qtbot, gui_ctx, p.id)
     assert "with no leader" in wizard.battle_page.subTitle()
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
@@ -345,7 +352,8 @@ def test_platoon_without_leader_needs_no_leader_roll(qtbot, gui_ctx, pid: int) -
 def test_commit_refused_when_the_platoon_changed_meanwhile(qtbot, gui_ctx, pid: int) -> None:
     wizard = make(qtbot, gui_ctx, pid)
     _go_to(qtbot, wizard, "summary")
-    Platoon.update(xp=9).where(Platoon.id == pid).execute()
+    with operation("test.setup", "test data"):
+        Platoon.update(xp=9).where(Platoon.id == pid).execute()
     before = dump()
     click(qtbot, wizard, QWizard.WizardButton.FinishButton)
     assert wizard.isVisible() and wizard.summary_page.error.isVisible()
@@ -362,7 +370,7 @@ def test_undo_after_an_edit_is_refused_in_the_status_bar(qtbot, gui_ctx, pid: in
     battles.edit_battle_text(wizard.battle_id, notes="edited outside the undo stack")
     with qtbot.waitSignal(gui_ctx.signals.status) as blocker:
         gui_ctx.undo_stack.undo()
-    assert "Cannot undo" in blocker.args[0] and "edited since" in blocker.args[0]
+    assert "Cannot undo" in blocker.args[0] and "“Edit battle 1 of 2nd Platoon” (operation" in blocker.args[0]
     assert Battle.select().count() == 1 and AttributeChange.select().count() == 1
 
 

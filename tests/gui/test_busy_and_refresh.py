@@ -100,7 +100,10 @@ def test_changes_by_another_program_show_up_within_seconds(qtbot, ctx, platoon_i
     page = win.page("platoon")
     assert page.name_edit.text() == "2nd Platoon"
     other = other_writer(app_paths)
-    other.execute("UPDATE platoon SET name = '3rd Platoon', xp = 9 WHERE id = ?", (platoon_id,))
+    with other:  # another program writing around the app's journal (the app only sees the file change)
+        other.execute("UPDATE journal_state SET mode = 'off'")
+        other.execute("UPDATE platoon SET name = '3rd Platoon', xp = 9 WHERE id = ?", (platoon_id,))
+        other.execute("UPDATE journal_state SET mode = 'record'")
     other.close()
     qtbot.waitUntil(lambda: page.name_edit.text() == "3rd Platoon", timeout=5000)
     assert page.platoon_track.xp() == 9
@@ -114,7 +117,10 @@ def test_poll_sees_other_programs_but_not_our_own_writes(qtbot, ctx, platoon_id,
     reloads: list[str] = []
     ctx.signals.data_changed.connect(lambda kind, _id: reloads.append(kind))
     other = other_writer(app_paths)
-    other.execute("UPDATE campaign SET notes = 'changed elsewhere'")
+    with other:
+        other.execute("UPDATE journal_state SET mode = 'off'")
+        other.execute("UPDATE campaign SET notes = 'changed elsewhere'")
+        other.execute("UPDATE journal_state SET mode = 'record'")
     other.close()
     assert win.watcher.poll() is True and reloads == ["all"]
     assert win.watcher.poll() is False  # our own state is up to date now

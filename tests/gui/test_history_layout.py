@@ -32,6 +32,7 @@ from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import SeededDice
 from campaign_app.rules.experience import LEVELS
 from campaign_app.services import battles
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign, Leader, Platoon
 
 SIZES = ((1024, 700), (1180, 760), (1280, 800), (2400, 1400))
@@ -40,15 +41,19 @@ ELLIPSES = ("\u2026", "...")
 
 @pytest.fixture
 def platoons() -> dict[str, int]:
-    c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="2nd Platoon of the Long Name Regiment of the Northern Provinces (Reserve)",
-                       training=10, equipment=10, morale=8, armor=2, xp=6)
-    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="2nd Platoon of the Long Name Regiment of the Northern Provinces (Reserve)",
+                           training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     for i in range(24):  # bars (up to 40 battles), several leaders lost
         battles.log_battle(p.id, wounds=(i * 5) % 11, leader_wounds=min((i * 3) % 9, (i * 5) % 11),
                            objectives=i % 3, outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}",
                            dice=SeededDice(i), replacement_name=f"Lt. Number {i + 1}")
-    empty = Platoon.create(campaign=c, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0)
+    with operation("test.setup", "test data"):
+        empty = Platoon.create(campaign=c, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0)
     return {"long": p.id, "empty": empty.id}
 
 

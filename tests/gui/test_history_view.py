@@ -16,6 +16,7 @@ from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineMo
 from campaign_app.gui.history_view import HistoryView
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import battles
+from campaign_app.store.journal import operation
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll
 
 LEFT = Qt.MouseButton.LeftButton
@@ -36,9 +37,12 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def pid(clock: None) -> int:
-    c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     battles.log_battle(p.id, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge",
                        dice=TypedDice([[3], [12, 12]]))
     battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp",
@@ -156,9 +160,12 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
 
 
 def test_many_battles_use_lines_for_the_wounds_chart(qtbot, gui_ctx, clock: None) -> None:
-    c = Campaign.create(name="Long war", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="Old Guard", training=8, equipment=8, morale=8, armor=1, xp=3)
-    Leader.create(platoon=p, name="Capt. Long", xp=1, xp_at_join=1)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Long war", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="Old Guard", training=8, equipment=8, morale=8, armor=1, xp=3)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Capt. Long", xp=1, xp_at_join=1)
     for i in range(45):
         battles.log_battle(p.id, wounds=i % 7, leader_wounds=min(i % 3, i % 7), dice=SeededDice(i),
                            replacement_name=f"L{i}")
@@ -191,9 +198,10 @@ def test_undo_newest_battle_then_edit_undo_and_redo(qtbot, gui_ctx, view: Histor
 
 
 def test_undo_newest_refused_shows_why(qtbot, view: HistoryView) -> None:
-    Platoon.update(xp=30).where(Platoon.id == view.platoon_id).execute()
+    with operation("test.setup", "test data"):
+        Platoon.update(xp=30).where(Platoon.id == view.platoon_id).execute()
     qtbot.mouseClick(view.undo_button, LEFT)
-    assert view.message.isVisible() and "XP was changed since" in view.message.text()
+    assert view.message.isVisible() and "changed the same data later" in view.message.text()
     assert Battle.select().count() == 3
 
 
@@ -263,14 +271,16 @@ def test_reloads_when_a_battle_is_logged_elsewhere(qtbot, gui_ctx, view: History
 
 def test_a_platoon_without_battles_and_a_deleted_one(qtbot, gui_ctx, pid: int) -> None:
     c = Campaign.get()
-    p = Platoon.create(campaign=c, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0)
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0)
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
     v.show()
     v.show_platoon(p.id)
     assert not v.undo_button.isEnabled() and v.log_button.isEnabled()
     assert v.model.rowCount() == 0 and v.xp_chart.platoon_points == [(0.0, 0.0)]
-    Platoon.delete().where(Platoon.id == p.id).execute()
+    with operation("test.setup", "test data"):
+        Platoon.delete().where(Platoon.id == p.id).execute()
     v.reload()
     assert "no platoon with id" in v.message.text() and not v.log_button.isEnabled()
 
@@ -296,8 +306,9 @@ def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtb
                                                                               app_paths) -> None:
     import sqlite3
 
-    other = Platoon.create(campaign=Campaign.get(), name="Other", training=6, equipment=6, morale=6, armor=1,
-                           xp=0).id
+    with operation("test.setup", "test data"):
+        other = Platoon.create(campaign=Campaign.get(), name="Other", training=6, equipment=6, morale=6, armor=1,
+                               xp=0).id
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
     v.show()
@@ -317,7 +328,9 @@ def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtb
     v.show_platoon(other)
     con = sqlite3.connect(app_paths.db_file)  # another program writes to the file
     with con:
+        con.execute("UPDATE journal_state SET mode = 'off'")
         con.execute("UPDATE battle SET scenario = 'Renamed elsewhere' WHERE number = 1")
+        con.execute("UPDATE journal_state SET mode = 'record'")
     con.close()
     v.show_platoon(pid)
     assert v.report is not seen

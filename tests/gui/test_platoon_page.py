@@ -13,6 +13,7 @@ from campaign_app.gui.platoon_page import PlatoonPage
 from campaign_app.gui.roster_models import AttachedModel, EquipmentModel, LeaderHistoryModel
 from campaign_app.rules.dice import DIE_SIDES
 from campaign_app.services import roster
+from campaign_app.store.journal import operation
 from campaign_app.store.models import AttachedUnit, AttributeChange, Equipment, Leader, Roll
 
 
@@ -28,7 +29,8 @@ def sample_platoon() -> int:
     roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
     roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
     roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
-    AttributeChange.delete().execute()
+    with operation("test.setup", "test data"):
+        AttributeChange.delete().execute()
     return pid
 
 

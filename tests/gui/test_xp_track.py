@@ -12,6 +12,7 @@ from campaign_app.gui.platoon_page import DEFAULT_REASON, PlatoonPage
 from campaign_app.gui.xp_track import XpTrack
 from campaign_app.rules.experience import Thresholds
 from campaign_app.services import roster
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Platoon, XpChange
 
 
@@ -27,7 +28,8 @@ def sample_platoon() -> int:
     roster.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
     roster.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
     roster.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
-    AttributeChange.delete().execute()
+    with operation("test.setup", "test data"):
+        AttributeChange.delete().execute()
     return pid
 
 
@@ -161,10 +163,11 @@ def test_page_keys_on_leader_track_with_typed_reason(qtbot, page: PlatoonPage) -
     qtbot.keyClick(page.leader_track, Qt.Key.Key_Right)
     qtbot.keyClick(page.leader_track, Qt.Key.Key_Right)
     rows = list(XpChange.select().order_by(XpChange.id))
-    assert [(r.who, r.xp_after, r.reason) for r in rows] == [("leader", 3, "field promotion"),
-                                                            ("leader", 4, "field promotion")]
+    # two steps on one track within a minute: one operation, one XP change of +2
+    assert [(r.who, r.delta, r.xp_after, r.reason) for r in rows] == [("leader", 2, 4, "field promotion")]
     assert roster.platoon_detail(page.pid)["leader"]["xp"] == 4
     assert page.leader_track.hasFocus() and page.leader_track.xp() == 4
+    assert page.ctx.undo_stack.count() == 1  # one step on the undo stack for the run
     page.ctx.undo_stack.undo()
-    assert roster.platoon_detail(page.pid)["leader"]["xp"] == 3 and page.leader_track.xp() == 3
-    assert XpChange.select().count() == 1
+    assert roster.platoon_detail(page.pid)["leader"]["xp"] == 2 and page.leader_track.xp() == 2
+    assert XpChange.select().count() == 0

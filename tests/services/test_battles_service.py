@@ -16,7 +16,9 @@ from campaign_app.rules.dice import DiceError, SeededDice, TypedDice, parse_face
 from campaign_app.rules.odds import leader_odds, recovery_odds
 from campaign_app.services import battles
 from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.store import journal
 from campaign_app.store.database import db
+from campaign_app.store.journal import operation
 from campaign_app.store.models import (
     AttributeChange,
     Battle,
@@ -30,7 +32,8 @@ from campaign_app.store.models import (
 
 def dump() -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table (the whole database content)."""
-    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' "
+    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
+                                           "('operation', 'operation_change', 'journal_state') "
                                            "ORDER BY name").fetchall()]
     return {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall() for t in tables}
 
@@ -54,13 +57,17 @@ def count_queries() -> Iterator[list[str]]:
 
 @pytest.fixture
 def camp() -> Campaign:
-    return Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        made = Campaign.create(name="Congo 1960", system="atomic_africa")
+    return made
 
 
 @pytest.fixture
 def pid(camp: Campaign) -> int:
-    p = Platoon.create(campaign=camp, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=camp, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     return p.id
 
 
@@ -230,7 +237,8 @@ def test_bad_casualties_and_opponents_are_refused(pid: int, camp: Campaign) -> N
         s.set_details(opponent_platoon=999)
     with pytest.raises(ServiceError, match="enter the casualties"):
         s.commit()
-    other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
+    with operation("test.setup", "test data"):
+        other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
     s.set_details(opponent_platoon=other.id)
     assert s.details.opponent == "Red Platoon"
     assert [o["name"] for o in battles.opponent_choices(pid)] == ["Red Platoon"]
@@ -248,7 +256,8 @@ def test_a_platoon_changed_meanwhile_is_refused(pid: int) -> None:
     s = battles.BattleSession(pid)
     s.set_casualties(0, 0)
     s.enter("12,12")
-    Platoon.update(xp=9).where(Platoon.id == pid).execute()
+    with operation("test.setup", "test data"):
+        Platoon.update(xp=9).where(Platoon.id == pid).execute()
     before = dump()
     with pytest.raises(ServiceError, match="changed while the battle was being logged"):
         s.commit()
@@ -286,7 +295,8 @@ def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_befo
 
 
 def test_platoon_without_leader_rolls_no_fate(camp: Campaign) -> None:
-    p = Platoon.create(campaign=camp, name="Leaderless", training=6, equipment=6, morale=6, armor=1, xp=3)
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=camp, name="Leaderless", training=6, equipment=6, morale=6, armor=1, xp=3)
     edit = battles.log_battle(p.id, wounds=2, leader_wounds=2, dice=TypedDice([[2]]))
     assert edit.summary["leader"] is None and edit.summary["replacement"] is None
     assert [r["purpose"] for r in edit.summary["rolls"]] == ["recovery"]
@@ -306,7 +316,8 @@ def test_log_battle_checks_the_typed_dice(pid: int) -> None:
 
 
 def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> None:
-    Campaign.update(period=1).where(Campaign.id == camp.id).execute()
+    with operation("test.setup", "test data"):
+        Campaign.update(period=1).where(Campaign.id == camp.id).execute()
     edit = battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[1, 1], [4, 4]]))
     assert edit.summary["rolls"][-1]["expression"] == "2d4"
     rep = edit.summary["replacement"]
@@ -343,9 +354,10 @@ def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     undo = battles.undo_last_battle("2nd Platoon")
     assert dump() == before
     assert undo.summary["number"] == 2 and undo.summary["removed_leaders"] == ["Lt. B"]
-    battles.revert(undo)  # the battle comes back, same ids
+    assert undo.operation_id == logged.operation_id
+    journal.redo()  # the battle comes back, same ids, same dice
     assert dump() == after
-    battles.reapply(undo)
+    journal.undo()
     assert dump() == before
 
 
@@ -357,7 +369,7 @@ def test_revert_and_reapply_a_logged_battle(pid: int) -> None:
     assert dump() == before
     battles.reapply(edit)
     assert dump() == after
-    with pytest.raises(ServiceError):
+    with pytest.raises(ServiceError, match="is not undone"):
         battles.reapply(edit)  # already there
     assert dump() == after
 
@@ -366,8 +378,9 @@ def test_undo_refuses_after_a_change_by_hand(pid: int) -> None:
     with pytest.raises(ServiceError, match="has no battle to undo"):
         battles.undo_last_battle(pid)
     edit = battles.log_battle(pid, wounds=1, leader_wounds=0, dice=SeededDice(4))
-    Platoon.update(xp=20).where(Platoon.id == pid).execute()
-    with pytest.raises(ServiceError, match="platoon's XP was changed since"):
+    with operation("test.setup", "test data"):
+        Platoon.update(xp=20).where(Platoon.id == pid).execute()
+    with pytest.raises(ServiceError, match="“test data” .operation \\d+. changed the same data later"):
         battles.undo_last_battle(pid)
     with pytest.raises(ServiceError, match="cannot undo"):
         battles.revert(edit)
@@ -385,7 +398,7 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
     assert rows == [("battle.scenario", "Patrol", "Night patrol", b.id), ("battle.notes", "", "Lost the radio",
                                                                           b.id),
                     ("battle.outcome", None, "draw", b.id)]
-    with pytest.raises(ServiceError, match="was edited since"):
+    with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon” .operation \\d+. changed the same data"):
         battles.revert(logged)
     same = battles.edit_battle_text(logged.id, scenario="Night patrol")
     assert not same.changed and "nothing changed" in same.message
@@ -396,9 +409,13 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
     battles.revert(edit)
     assert dump() == after_log
     battles.reapply(edit)
-    undo = battles.undo_last_battle(pid)
+    with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon”"):
+        battles.undo_last_battle(pid)  # the edit is newer: undo it first
+    journal.undo()
+    battles.undo_last_battle(pid)
     assert AttributeChange.select().count() == 0
-    battles.revert(undo)
+    journal.redo()  # the battle
+    journal.redo()  # then its edit
     assert AttributeChange.select().count() == 3 and Battle.get_by_id(logged.id).scenario == "Night patrol"
     cleared = battles.edit_battle_text(logged.id, outcome=None)
     assert Battle.get_by_id(logged.id).outcome is None and cleared.summary["old"] == {"outcome": "draw"}
@@ -443,7 +460,7 @@ def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int,
     assert {"id", "date", "rolls", "scenario", "outcome", "wounds", "leader_fate"} <= set(newest)
     kinds = {e["kind"] for e in h["events"]}
     assert kinds == {"battle", "xp", "leader", "roll", "attribute"}
-    assert h["events"][0]["kind"] == "attribute" and h["events"][0]["id"] == edit.changes.ops[-1].row_id
+    assert h["events"][0]["kind"] == "attribute" and h["events"][0]["id"] == max(edit.changes.ids("attribute_change"))
     battle_events = [e["battle_number"] for e in h["events"] if e["kind"] == "battle"]
     assert battle_events == [4, 3, 2, 1]
     # each battle's events follow it: its rolls in order, then XP, then leader changes
@@ -490,8 +507,10 @@ def test_leaders_roll_and_summary(pid: int) -> None:
 
 
 def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: Campaign) -> None:
-    other = Platoon.create(campaign=camp, name="Big", training=6, equipment=6, morale=6, armor=1, xp=3)
-    Leader.create(platoon=other, name="Capt. Long", xp=1, xp_at_join=1)
+    with operation("test.setup", "test data"):
+        other = Platoon.create(campaign=camp, name="Big", training=6, equipment=6, morale=6, armor=1, xp=3)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=other, name="Capt. Long", xp=1, xp_at_join=1)
     _campaign_of_battles(pid, 2)
     _campaign_of_battles(other.id, 15)
     battles.edit_battle_text(Battle.get((Battle.platoon == other.id) & (Battle.number == 3)).id, notes="x")
@@ -522,8 +541,10 @@ def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
 # --- reviewer's defects -----------------------------------------------------------------------------------
 
 def test_a_digits_only_string_is_a_platoon_name_and_an_int_is_an_id(camp: Campaign) -> None:
-    alpha = Platoon.create(campaign=camp, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
-    one = Platoon.create(campaign=camp, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
+    with operation("test.setup", "test data"):
+        alpha = Platoon.create(campaign=camp, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
+    with operation("test.setup", "test data"):
+        one = Platoon.create(campaign=camp, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
     assert alpha.id == 1 and one.id != 1
     assert battles._platoon("1").id == one.id, "a string is a name first"
     assert battles._platoon(1).id == alpha.id, "a real int is a row id"
@@ -536,7 +557,7 @@ def test_reverting_a_battle_with_a_newer_battle_is_refused(pid: int) -> None:
     first = battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     before = dump()
-    with pytest.raises(ServiceError, match="battle 2 was logged after it; undo the newer battles first"):
+    with pytest.raises(ServiceError, match="“Log battle 2 of 2nd Platoon” .operation \\d+. changed the same data"):
         battles.revert(first)
     assert dump() == before
 
@@ -561,10 +582,10 @@ def test_undo_refuses_after_hand_xp_edits_even_when_they_net_to_nothing(pid: int
     battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))  # leader stays: 6 -> 7, 2 -> 3
     xp = platoon(pid).xp if who == "platoon" else Leader.get(Leader.status == "active").xp
     roster.set_xp(pid, xp + 1, "by hand", who=who)
-    roster.set_xp(pid, xp, "back again", who=who)
-    assert XpChange.select().where(XpChange.battle.is_null()).count() == 2
+    roster.set_xp(pid, xp, "back again", who=who)  # within a minute: the same run, one operation, one row
+    assert XpChange.select().where(XpChange.battle.is_null()).count() == 1
     before = dump()
-    with pytest.raises(ServiceError, match="made by hand since; undo the hand edits first"):
+    with pytest.raises(ServiceError, match="XP 3 \u2192 3|XP 7 \u2192 7"):
         battles.undo_last_battle(pid)
     assert dump() == before
 

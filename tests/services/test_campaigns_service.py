@@ -6,8 +6,8 @@ import pytest
 
 from campaign_app.services import campaigns as cs
 from campaign_app.services import roster
-from campaign_app.services.changesets import redo_changes, undo_changes
 from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.store import journal
 from campaign_app.store.models import Campaign, Leader, Platoon, Roll
 
 
@@ -70,9 +70,9 @@ def test_rename_and_undo_redo() -> None:
     edit = cs.create_campaign("Congo 1960")
     ren = cs.rename_campaign("Congo 1960", "Congo 1961")
     assert ren.summary == {"id": edit.id, "old": "Congo 1960", "new": "Congo 1961"}
-    undo_changes(ren.changes)
+    journal.undo(ren.operation_id)
     assert Campaign.get_by_id(edit.id).name == "Congo 1960"
-    redo_changes(ren.changes)
+    journal.redo(ren.operation_id)
     assert Campaign.get_by_id(edit.id).name == "Congo 1961"
 
 
@@ -82,7 +82,7 @@ def test_set_house_rules_and_clear_period() -> None:
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (None, 2, "platoon")
     assert edit.summary["old"]["period"] == 3
-    undo_changes(edit.changes)
+    journal.undo(edit.operation_id)
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (3, 1, "both")
     with pytest.raises(ServiceError, match="rise strictly"):
@@ -127,17 +127,17 @@ def test_delete_campaign_and_put_it_back() -> None:
     edit = cs.delete_campaign("C")
     assert edit.summary["platoons"] == 2
     assert Campaign.select().count() == 0 and Platoon.select().count() == 0 and Roll.select().count() == 0
-    undo_changes(edit.changes)
+    journal.undo(edit.operation_id)
     assert Campaign.get_by_id(cid).name == "C"
     assert roster.platoon_detail(gen.id) == before
     assert Leader.select().count() == 1 and Roll.select().count() == 1
-    redo_changes(edit.changes)
+    journal.redo(edit.operation_id)
     assert Campaign.select().count() == 0
 
 
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
     roster.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
-    with pytest.raises(ServiceError, match="has since gained other data"):
-        undo_changes(edit.changes)
+    with pytest.raises(ServiceError, match="would also remove platoon 1 .from “Create platoon P”, operation 2."):
+        journal.undo(edit.operation_id)
     assert Platoon.select().count() == 1

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import battles, roster
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign, Leader, Platoon
 
 
 def _platoon() -> int:
-    c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+    with operation("test.setup", "test data"):
+        c = Campaign.create(name="Congo 1960", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp", opponent="Rebels",
                        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]), replacement_name="Lt. Bello")
     for i in range(6):

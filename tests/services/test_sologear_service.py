@@ -8,8 +8,8 @@ import pytest
 
 from campaign_app.rules.dice import DiceError, SeededDice, TypedDice
 from campaign_app.services import sologear as svc
-from campaign_app.services.changesets import redo_changes, undo_changes
 from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.store import journal
 from campaign_app.store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 
 
@@ -115,7 +115,7 @@ def test_fig_turn_stores_rolls_with_table_rows() -> None:
     sheet = SologearSheet.get_by_id(sid)
     assert sheet.gear_damaged  # the light critical check hit
     turn = SologearTurn.get(SologearTurn.sheet == sid)
-    assert turn.state_before["gear_damaged"] is False and not turn.recorded
+    assert not turn.recorded
     # the battle must be recorded before the next turn
     with pytest.raises(ServiceError, match="record what happened in turn 1"):
         svc.play_turn(sid, "dec", dice=TypedDice([]))
@@ -304,19 +304,20 @@ def test_undo_turn_is_exact_and_redo() -> None:
     assert undone.summary == {"undone": "turn", "turn": 1, "label": "FIG(+2)"}
     assert counts() == before
     assert svc.sheet_data(sid)["state"] == snapshot["state"]
-    # the undo itself can be undone (row-level change sets): the turn is back as it was
-    undo_changes(undone.changes)
+    # redo brings the turn back as it was (the same rows, the same dice), then its record
+    journal.redo()
+    journal.redo()
     assert svc.sheet_data(sid)["turns"][0]["result"]["glory_collected"] == 2
-    redo_changes(undone.changes)
+    svc.undo_last(sid)
     assert counts() == before
     # the GUI path: undo the record, then the play, through their change sets
     edit = svc.play_turn(sid, "fig", 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
     rec = svc.record_turn(sid, 1, glory=2)
-    undo_changes(rec.changes)
+    journal.undo(rec.operation_id)
     assert not SologearTurn.get(SologearTurn.sheet == sid).recorded
-    undo_changes(edit.changes)
+    journal.undo(edit.operation_id)
     assert counts() == before
-    redo_changes(edit.changes)
+    journal.redo(edit.operation_id)
     assert svc.sheet_data(sid)["turns"][0]["rolls"][0]["faces"] == [3, 2]
 
 
@@ -369,7 +370,7 @@ def test_update_sheet_and_rename() -> None:
         svc.update_sheet(sid, gear_tv=-1)
     with pytest.raises(ServiceError, match="unknown sheet field"):
         svc.update_sheet(sid, colour="red")
-    undo_changes(edit.changes)
+    journal.undo(edit.operation_id)
     assert svc.sheet_data(sid)["name"] == "Hill 214"
 
 

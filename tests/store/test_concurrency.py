@@ -12,6 +12,7 @@ from pathlib import Path
 
 from campaign_app.services.roster import create_platoon
 from campaign_app.store import close_db
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign
 
 WRITER = r"""
@@ -53,7 +54,8 @@ def _hold(db_file: Path, seconds: float) -> subprocess.Popen[str]:
 
 
 def _setup(app_paths) -> list[str]:  # type: ignore[no-untyped-def]
-    Campaign.create(name="Congo", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        Campaign.create(name="Congo", system="atomic_africa")
     names = [f"P{i}" for i in range(3)]
     for name in names:
         create_platoon("Congo", name, training=10, equipment=10, morale=8, armor=2, leader_name=f"Lt. {name}")

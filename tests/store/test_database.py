@@ -11,6 +11,7 @@ import pytest
 from campaign_app.store import DatabaseOpenError, DatabaseTooNewError, check_database, close_db, init_db
 from campaign_app.store.backups import make_backup
 from campaign_app.store.database import available_migrations
+from campaign_app.store.journal import operation
 from campaign_app.store.models import MODELS, Campaign, Platoon
 
 
@@ -29,10 +30,11 @@ def test_models_match_migrated_schema(fresh_db):
 
 @pytest.mark.parametrize("field,value", [("training", 7), ("xp", 33), ("xp", -1), ("armor", 6), ("armor", 0)])
 def test_check_constraints_refuse_illegal_values(field, value):
-    camp = Campaign.create(name="C", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        camp = Campaign.create(name="C", system="atomic_africa")
     values = dict(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
     values[field] = value
-    with pytest.raises(peewee.IntegrityError):
+    with pytest.raises(peewee.IntegrityError), operation("test.setup", "test data"):
         Platoon.create(**values)
     assert Platoon.select().count() == 0
 
@@ -54,7 +56,8 @@ def test_damaged_page_is_found_by_check_and_refused_before_an_upgrade_backup(tmp
     good = tmp_path / "campaign.db"
     init_db(good, tmp_path / "backups")
     for i in range(30):
-        Campaign.create(name=f"A{i}", system="atomic_africa", notes="x" * 500)
+        with operation("test.setup", "test data"):
+            Campaign.create(name=f"A{i}", system="atomic_africa", notes="x" * 500)
     close_db()
     backup = make_backup(good, good, tmp_path / "backups", "manual")
     data = bytearray(good.read_bytes())
@@ -105,11 +108,15 @@ def test_migration_backs_up_existing_file_first(tmp_path: Path, monkeypatch):
 
 
 def test_check_reports_problems(fresh_db):
-    camp = Campaign.create(name="C", system="atomic_africa")
-    p = Platoon.create(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
+    with operation("test.setup", "test data"):
+        camp = Campaign.create(name="C", system="atomic_africa")
+    with operation("test.setup", "test data"):
+        p = Platoon.create(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
     from campaign_app.store.models import Leader
-    Leader.create(platoon=p, name="A")
-    Leader.create(platoon=p, name="B")
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="A")
+    with operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="B")
     report = check_database(fresh_db)
     assert not report.ok
     assert "2 active leaders" in report.text()

@@ -1,0 +1,104 @@
+"""The journal as the user sees it: the list of operations, undo and redo of any of them (GUI and CLI).
+
+Every change is one operation of :mod:`campaign_app.store.journal`; these functions find the operations of a
+campaign, platoon or pilot and undo or redo one, returning typed results. A refusal is a
+:class:`~campaign_app.store.journal.Conflict` naming the operation in the way (nothing is written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..store import journal
+from ..store.database import db
+from ..store.journal import Conflict, NotJournaled, OpChanges, OperationInfo
+from .common import find_campaign, find_sheet, resolve_platoon
+
+__all__ = ["Conflict", "NotJournaled", "OperationInfo", "JournalStep", "operations", "undo", "redo",
+           "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit"]
+
+
+@dataclass(frozen=True)
+class JournalStep:
+    """What an undo or redo did: the operation and every row it restored."""
+
+    verb: str
+    """"undo" or "redo"."""
+    operation: OperationInfo
+    changes: OpChanges
+
+    @property
+    def message(self) -> str:
+        done = "Undone" if self.verb == "undo" else "Redone"
+        return f"{done}: {self.operation.label}"
+
+    def to_dict(self) -> dict[str, Any]:
+        restored: dict[str, list[int]] = {}
+        for table, row_id in sorted(self.changes.rows):
+            restored.setdefault(table, []).append(row_id)
+        return {"done": self.verb, "operation": self.operation.to_dict(), "restored": restored,
+                "rows": len(self.changes.rows)}
+
+
+def operations(*, campaign: str | int | None = None, platoon: str | int | None = None,
+               pilot: str | int | None = None, limit: int | None = None) -> list[OperationInfo]:
+    """The journal newest first: everything, or what concerns one campaign, platoon or Sologear pilot (named by
+    its campaign)."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise NotJournaled(f"the number of operations to list must be a whole number of 1 or more, not {limit!r}")
+    if platoon is not None:
+        p = resolve_platoon(platoon, campaign)
+        return journal.list_operations(platoon=p.id, limit=limit)
+    if pilot is not None:
+        return journal.list_operations(sheet=find_sheet(pilot).id, limit=limit)
+    if campaign is not None:
+        return journal.list_operations(campaign=find_campaign(campaign).id, limit=limit)
+    return journal.list_operations(limit=limit)
+
+
+def undo(operation: int | None = None) -> JournalStep:
+    """Undo the newest operation that is not undone, or the one given."""
+    changes = journal.undo(operation)
+    assert changes.operation_id is not None
+    return JournalStep("undo", journal.get_operation(changes.operation_id), changes)
+
+
+def redo(operation: int | None = None) -> JournalStep:
+    """Redo the operation undone most recently, or the one given."""
+    changes = journal.redo(operation)
+    assert changes.operation_id is not None
+    return JournalStep("redo", journal.get_operation(changes.operation_id), changes)
+
+
+def revert_edit(edit: Any) -> JournalStep:
+    """Take back what a service's Edit did: undo its operation, or, when the service was itself an undo (such as
+    ``battle undo``), redo what it undid (newest undo first), all in one transaction."""
+    if edit.undid:
+        with db.atomic():
+            steps = [redo(op_id) for op_id in reversed(edit.undid)]
+        return steps[-1]
+    op_id = edit.operation_id
+    if op_id is None:
+        raise NotJournaled("nothing to undo: that change wrote nothing")
+    return undo(op_id)
+
+
+def reapply_edit(edit: Any) -> JournalStep:
+    """Do again what :func:`revert_edit` took back."""
+    if edit.undid:
+        with db.atomic():
+            steps = [undo(op_id) for op_id in edit.undid]
+        return steps[-1]
+    op_id = edit.operation_id
+    if op_id is None:
+        raise NotJournaled("nothing to redo: that change wrote nothing")
+    return redo(op_id)
+
+
+def newest_undoable() -> OperationInfo | None:
+    return journal.newest_undoable()
+
+
+def newest_redoable() -> OperationInfo | None:
+    return journal.newest_redoable()

@@ -1,0 +1,595 @@
+"""The operation journal: the only way to write, and the one undo and redo for every change.
+
+A service writes inside ``with operation(kind, label, ...) as op:``. That opens the write transaction
+(``BEGIN IMMEDIATE``), inserts one ``operation`` row and marks it open in ``journal_state``; SQLite triggers
+(installed by :func:`install_triggers`, migration 0003) then record every row the service inserts, updates or
+deletes (cascades included) into ``operation_change`` with its whole before and after image. A write made while
+no operation is open is refused by the triggers, so nothing escapes the journal.
+
+:func:`undo` and :func:`redo` replay that record in one transaction. Undo is refused (:class:`Conflict`, naming
+the operation) when a later operation that is not undone touched one of the same rows; redo is refused when a
+newer live operation touched them, or when an earlier operation on them is undone (redo that one first). While
+replaying, the triggers record into a scratch operation; any row the replay changed that the operation did not
+touch (a cascade into rows added later) makes it refuse too. Nothing is written when it refuses.
+
+Qt-free and peewee-light: everything here is SQL on the bound database.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as _dt
+import getpass
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
+from ..errors import NotFound, ServiceError
+from .models import database_proxy as db
+
+JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration"})
+"""Tables the triggers leave alone (the journal itself and the migration log)."""
+
+MERGE_SECONDS = 60.0
+"""Steps of one kind on one target within this many seconds of the last are one operation (an XP track run)."""
+
+START_KIND = "journal.start"
+"""The marker an upgraded database gets: history before it was not recorded and cannot be undone."""
+
+
+class NotJournaled(NotFound):
+    """No such operation, or nothing to undo/redo."""
+
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds")
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name on this system
+        return ""
+
+
+# ------------------------------------------------------------------------------------------------ triggers
+
+def _columns(database: Any, table: str) -> list[tuple[str, str]]:
+    rows = database.execute_sql(f'PRAGMA table_info("{table}")').fetchall()
+    return [(r[1], (r[2] or "").upper()) for r in rows]
+
+
+def _is_real(decl: str) -> bool:
+    return any(k in decl for k in ("REAL", "FLOA", "DOUB"))
+
+
+def image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
+    """``json_object(...)`` of a whole row (``prefix`` is ``NEW.``, ``OLD.`` or ``""``). REAL values are kept as
+    text with 17 significant digits (SQLite's JSON keeps only 15), so they come back bit for bit."""
+    parts = []
+    for name, decl in columns:
+        ref = f'{prefix}"{name}"'
+        value = f"CASE WHEN {ref} IS NULL THEN NULL ELSE printf('%!.17g', {ref}) END" if _is_real(decl) else ref
+        parts.append(f"'{name}', {value}")
+    return "json_object(" + ", ".join(parts) + ")"
+
+
+def app_tables(database: Any) -> list[str]:
+    rows = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                                "ORDER BY name").fetchall()
+    return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
+
+
+_STATE = "(SELECT operation_id FROM journal_state WHERE id = 1)"
+_RECORDING = "(SELECT mode FROM journal_state WHERE id = 1) = 'record'"
+_REFUSE = (f"SELECT RAISE(ABORT, 'campaign_app: a write outside an operation (use store.journal.operation)') "
+           f"WHERE {_STATE} IS NULL;")
+
+
+def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
+    new, old = image_sql(columns, "NEW."), image_sql(columns, "OLD.")
+    changed = " OR ".join(f'OLD."{c}" IS NOT NEW."{c}"' for c, _ in columns) or "0"
+    insert = "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
+    return [
+        f'CREATE TRIGGER "journal_{table}_insert" AFTER INSERT ON "{table}" WHEN {_RECORDING} BEGIN {_REFUSE} '
+        f"{insert}({_STATE}, '{table}', NEW.id, 'insert', NULL, {new}); END",
+        f'CREATE TRIGGER "journal_{table}_update" AFTER UPDATE ON "{table}" WHEN {_RECORDING} AND ({changed}) '
+        f"BEGIN {_REFUSE} {insert}({_STATE}, '{table}', NEW.id, 'update', {old}, {new}); END",
+        f'CREATE TRIGGER "journal_{table}_delete" AFTER DELETE ON "{table}" WHEN {_RECORDING} BEGIN {_REFUSE} '
+        f"{insert}({_STATE}, '{table}', OLD.id, 'delete', {old}, NULL); END",
+    ]
+
+
+def install_triggers(database: Any) -> None:
+    """(Re)create the journal's triggers on every app table from the live schema. A migration that adds columns
+    or rebuilds a table calls this at its end (a rebuilt table loses its triggers)."""
+    existing = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger' "
+                                    "AND name LIKE 'journal\\_%' ESCAPE '\\'").fetchall()
+    for (name,) in existing:
+        database.execute_sql(f'DROP TRIGGER "{name}"')
+    for table in app_tables(database):
+        for statement in trigger_statements(table, _columns(database, table)):
+            database.execute_sql(statement)
+
+
+@contextmanager
+def recording_off(database: Any) -> Iterator[None]:
+    """Inside a migration: converting stored rows is not a user's change (nothing is recorded or refused)."""
+    database.execute_sql("UPDATE journal_state SET mode = 'off' WHERE id = 1")
+    try:
+        yield
+    finally:
+        database.execute_sql("UPDATE journal_state SET mode = 'record' WHERE id = 1")
+
+
+def has_journal(database: Any) -> bool:
+    return bool(database.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                     "AND name = 'journal_state')").fetchone()[0])
+
+
+# ------------------------------------------------------------------------------------------------ results
+
+@dataclass(frozen=True)
+class OpChanges:
+    """What one operation touched: ``(table, row id)`` pairs, plus its id, kind and label. The GUI emits it as
+    one signal and each view decides whether to refresh (Anki's ``OpChanges``)."""
+
+    operation_id: int | None = None
+    kind: str = ""
+    label: str = ""
+    rows: frozenset[tuple[str, int]] = frozenset()
+    campaign_id: int | None = None
+    platoon_id: int | None = None
+    sheet_id: int | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+    @property
+    def tables(self) -> frozenset[str]:
+        return frozenset(t for t, _ in self.rows)
+
+    def touches(self, table: str, row_id: int | None = None) -> bool:
+        if row_id is None:
+            return table in self.tables
+        return (table, row_id) in self.rows
+
+    def ids(self, table: str) -> set[int]:
+        return {i for t, i in self.rows if t == table}
+
+    def to_dict(self) -> dict[str, Any]:
+        touched: dict[str, list[int]] = {}
+        for t, i in sorted(self.rows):
+            touched.setdefault(t, []).append(i)
+        return {"operation": self.operation_id, "kind": self.kind, "label": self.label, "touched": touched}
+
+
+NO_CHANGES = OpChanges()
+
+
+@dataclass
+class Operation:
+    """The open operation handle a service writes under. Set ``label`` (and the targets) once known."""
+
+    id: int
+    kind: str
+    label: str
+    campaign_id: int | None = None
+    platoon_id: int | None = None
+    sheet_id: int | None = None
+    merged: bool = False
+    """True when this step joined the previous operation (a run of XP steps)."""
+    _final: OpChanges | None = field(default=None, repr=False)
+
+    def target(self, *, campaign: int | None = None, platoon: int | None = None,
+               sheet: int | None = None) -> None:
+        if campaign is not None:
+            self.campaign_id = campaign
+        if platoon is not None:
+            self.platoon_id = platoon
+        if sheet is not None:
+            self.sheet_id = sheet
+
+    def rows(self) -> frozenset[tuple[str, int]]:
+        found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
+                               (self.id,)).fetchall()
+        return frozenset((t, int(i)) for t, i in found)
+
+    def inserted(self, table: str) -> list[int]:
+        found = db.execute_sql("SELECT row_id FROM operation_change WHERE operation_id = ? AND table_name = ? "
+                               "AND action = 'insert' ORDER BY id", (self.id, table)).fetchall()
+        return [int(r[0]) for r in found]
+
+    @property
+    def changes(self) -> OpChanges:
+        """What the operation touched so far (final once the ``with`` block is left)."""
+        if self._final is not None:
+            return self._final
+        return OpChanges(self.id, self.kind, self.label, self.rows(), self.campaign_id, self.platoon_id,
+                         self.sheet_id)
+
+
+_current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
+
+
+def _tick() -> int:
+    """The journal's clock: operation ids and undo stamps come from one sequence, so "undone after this operation
+    was made" is a comparison of two numbers."""
+    return int(db.execute_sql("SELECT MAX(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
+                              "FROM operation").fetchone()[0])
+
+
+def current_operation() -> Operation | None:
+    return _current.get()
+
+
+def _seconds_between(earlier: str, later: str) -> float:
+    try:
+        return (_dt.datetime.fromisoformat(later) - _dt.datetime.fromisoformat(earlier)).total_seconds()
+    except ValueError:
+        return float("inf")
+
+
+@contextmanager
+def operation(kind: str, label: str = "", *, campaign: int | None = None, platoon: int | None = None,
+              sheet: int | None = None, merge_key: str | None = None) -> Iterator[Operation]:
+    """Run the block as one operation in one write transaction (the only way to write).
+
+    Nested calls join the open operation. With ``merge_key``, a step that follows the newest operation of the
+    same kind and key within :data:`MERGE_SECONDS` (and nothing else in between) joins it: a run of steps on one
+    XP track is one operation. An operation that wrote nothing leaves no row."""
+    outer = _current.get()
+    if outer is not None:
+        with db.atomic():
+            outer.target(campaign=campaign, platoon=platoon, sheet=sheet)
+            yield outer
+        return
+    with db.atomic():
+        now = utc_now()
+        op: Operation | None = None
+        if merge_key is not None:
+            last = db.execute_sql("SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
+                                  "sheet_id FROM operation ORDER BY id DESC LIMIT 1").fetchone()
+            if (last is not None and last[1] == kind and last[3] == merge_key and not last[5]
+                    and _seconds_between(last[4], now) <= MERGE_SECONDS):
+                op = Operation(int(last[0]), kind, last[2], last[6], last[7], last[8], merged=True)
+        if op is None:
+            new_id = _tick()
+            db.execute_sql(
+                'INSERT INTO operation (id, kind, label, campaign_id, platoon_id, sheet_id, merge_key, created_at, '
+                'updated_at, "user") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+                (new_id, kind, label or kind, campaign, platoon, sheet, merge_key, now, now, _login()))
+            op = Operation(new_id, kind, label or kind, campaign, platoon, sheet)
+        else:
+            op.target(campaign=campaign, platoon=platoon, sheet=sheet)
+            if label:
+                op.label = label
+        db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op.id,))
+        token = _current.set(op)
+        try:
+            yield op
+        finally:
+            _current.reset(token)
+        db.execute_sql("UPDATE journal_state SET operation_id = NULL WHERE id = 1")
+        rows = op.rows()
+        if not rows and not op.merged:
+            db.execute_sql("DELETE FROM operation WHERE id = ?", (op.id,))
+            op._final = OpChanges(None, kind, op.label)
+        else:
+            db.execute_sql("UPDATE operation SET label = ?, campaign_id = ?, platoon_id = ?, sheet_id = ?, "
+                           "updated_at = ? WHERE id = ?",
+                           (op.label or kind, op.campaign_id, op.platoon_id, op.sheet_id, now, op.id))
+            op._final = OpChanges(op.id, kind, op.label, rows, op.campaign_id, op.platoon_id, op.sheet_id)
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+@dataclass(frozen=True)
+class OperationInfo:
+    id: int
+    kind: str
+    label: str
+    created_at: str
+    updated_at: str
+    user: str
+    undone: bool
+    undone_at: str | None
+    campaign_id: int | None
+    platoon_id: int | None
+    sheet_id: int | None
+
+    @property
+    def undoable(self) -> bool:
+        return self.kind != START_KIND
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "label": self.label, "time": self.created_at,
+                "updated": self.updated_at, "user": self.user, "undone": self.undone, "undone_at": self.undone_at,
+                "campaign_id": self.campaign_id, "platoon_id": self.platoon_id, "sheet_id": self.sheet_id}
+
+
+_INFO_COLUMNS = ("id, kind, label, created_at, updated_at, \"user\", undone, undone_at, campaign_id, platoon_id, "
+                 "sheet_id")
+
+
+def _info(row: Any) -> OperationInfo:
+    return OperationInfo(int(row[0]), row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8], row[9],
+                         row[10])
+
+
+def get_operation(op_id: int) -> OperationInfo:
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE id = ?", (op_id,)).fetchone()
+    if row is None:
+        raise NotJournaled(f"no operation {op_id} in the journal")
+    return _info(row)
+
+
+def list_operations(*, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None,
+                    kinds: tuple[str, ...] | None = None, undone: bool | None = None,
+                    limit: int | None = None) -> list[OperationInfo]:
+    """Operations newest first, optionally only those concerning a campaign, platoon or sheet."""
+    where, params = [], []
+    for column, value in (("campaign_id", campaign), ("platoon_id", platoon), ("sheet_id", sheet)):
+        if value is not None:
+            where.append(f"{column} = ?")
+            params.append(value)
+    if kinds:
+        where.append("kind IN (" + ", ".join("?" * len(kinds)) + ")")
+        params.extend(kinds)
+    if undone is not None:
+        where.append("undone = ?")
+        params.append(int(undone))
+    sql = f"SELECT {_INFO_COLUMNS} FROM operation"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY id DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [_info(r) for r in db.execute_sql(sql, params).fetchall()]
+
+
+def newest_undoable() -> OperationInfo | None:
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
+                         "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()
+    return _info(row) if row else None
+
+
+def newest_redoable() -> OperationInfo | None:
+    """The operation undone most recently (redo walks back the way undo went)."""
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1 "
+                         "ORDER BY undo_seq DESC, id DESC LIMIT 1").fetchone()
+    return _info(row) if row else None
+
+
+# ------------------------------------------------------------------------------------------------ replay
+
+@dataclass(frozen=True)
+class _Change:
+    table: str
+    row_id: int
+    action: str
+    old: dict[str, Any] | None
+    new: dict[str, Any] | None
+
+
+def _changes_of(op_id: int) -> list[_Change]:
+    rows = db.execute_sql("SELECT table_name, row_id, action, old, new FROM operation_change "
+                          "WHERE operation_id = ? ORDER BY id", (op_id,)).fetchall()
+    return [_Change(t, int(i), a, json.loads(o) if o else None, json.loads(n) if n else None)
+            for t, i, a, o, n in rows]
+
+
+def images(op_id: int, table: str, action: str | None = None) -> list[dict[str, Any]]:
+    """The rows of ``table`` an operation touched (only those it inserted/updated/deleted with ``action``), each
+    as it was when the operation first touched it (an inserted row as inserted)."""
+    seen: dict[int, dict[str, Any]] = {}
+    for ch in _changes_of(op_id):
+        if ch.table == table and ch.row_id not in seen and action in (None, ch.action):
+            image = ch.new if ch.action == "insert" else ch.old
+            if image is not None:
+                seen[ch.row_id] = image
+    return list(seen.values())
+
+
+def _blocking(op_id: int, touched: set[tuple[str, int]], *, later: bool, undone: bool,
+              exclude: int | None = None) -> OperationInfo | None:
+    """The nearest operation after (``later``) or before this one, live or undone, that touched a row of
+    ``touched``. An earlier undone operation counts only if it was undone after this one was made (this one's
+    record was written with its effects in place)."""
+    compare, order = (">", "ASC") if later else ("<", "DESC")
+    since = "" if later else " AND o.undo_seq > ?"
+    params = (op_id, int(undone)) if later else (op_id, int(undone), op_id)
+    rows = db.execute_sql(
+        f"SELECT c.table_name, c.row_id, c.operation_id FROM operation_change c JOIN operation o "
+        f"ON o.id = c.operation_id WHERE c.operation_id {compare} ? AND o.undone = ?{since} "
+        f"ORDER BY c.operation_id {order}", params).fetchall()
+    for table, row_id, other in rows:
+        if (table, int(row_id)) in touched and other != exclude:
+            return get_operation(int(other))
+    return None
+
+
+class _Replayer:
+    def __init__(self, info: OperationInfo, verb: str) -> None:
+        self.info = info
+        self.verb = verb
+        self.columns: dict[str, list[tuple[str, str]]] = {}
+
+    def cols(self, table: str) -> list[tuple[str, str]]:
+        if table not in self.columns:
+            self.columns[table] = _columns(db, table)
+        return self.columns[table]
+
+    def refuse(self, why: str) -> Conflict:
+        return Conflict(f"cannot {self.verb} \u201c{self.info.label}\u201d: {why}; nothing was changed")
+
+    def current(self, table: str, row_id: int) -> dict[str, Any] | None:
+        row = db.execute_sql(f'SELECT {image_sql(self.cols(table), "")} FROM "{table}" WHERE id = ?',
+                             (row_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def values(self, table: str, image: dict[str, Any]) -> dict[str, Any]:
+        out = {}
+        for name, decl in self.cols(table):
+            if name in image:
+                value = image[name]
+                out[name] = float(value) if _is_real(decl) and isinstance(value, str) else value
+        return out
+
+    def expect(self, table: str, row_id: int, image: dict[str, Any] | None, gone_ok: set[tuple[str, int]]) -> bool:
+        """Check that the row is as the journal says; False when it is gone and that is expected (a cascade of
+        this replay removed it)."""
+        now = self.current(table, row_id)
+        if now is None:
+            if (table, row_id) in gone_ok:
+                return False
+            raise self.refuse(f"{table.replace('_', ' ')} {row_id} is no longer there")
+        if image is not None and now != image:
+            raise self.refuse(f"{table.replace('_', ' ')} {row_id} was changed outside this operation")
+        return True
+
+    def insert(self, table: str, image: dict[str, Any]) -> None:
+        values = self.values(table, image)
+        if self.current(table, int(image["id"])) is not None:
+            raise self.refuse(f"{table.replace('_', ' ')} {image['id']} exists again")
+        names = ", ".join(f'"{n}"' for n in values)
+        db.execute_sql(f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})',
+                       list(values.values()))
+
+    def update(self, table: str, row_id: int, image: dict[str, Any]) -> None:
+        values = self.values(table, image)
+        values.pop("id", None)
+        sets = ", ".join(f'"{n}" = ?' for n in values)
+        db.execute_sql(f'UPDATE "{table}" SET {sets} WHERE id = ?', [*values.values(), row_id])
+
+    def delete(self, table: str, row_id: int) -> None:
+        db.execute_sql(f'DELETE FROM "{table}" WHERE id = ?', (row_id,))
+
+
+def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
+    verb = "undo" if undoing else "redo"
+    rp = _Replayer(info, verb)
+    changes = _changes_of(info.id)
+    touched = {(c.table, c.row_id) for c in changes}
+    scratch = _tick()
+    db.execute_sql('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
+                   "VALUES (?, 'journal.replay', '', ?, ?, '')", (scratch, utc_now(), utc_now()))
+    db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (scratch,))
+    db.execute_sql("PRAGMA defer_foreign_keys = ON")
+    swept: set[tuple[str, int]] = set()
+
+    def cascaded() -> set[tuple[str, int]]:
+        found = db.execute_sql("SELECT table_name, row_id FROM operation_change WHERE operation_id = ?",
+                               (scratch,)).fetchall()
+        return {(t, int(i)) for t, i in found}
+
+    steps = reversed(changes) if undoing else changes
+    for ch in steps:
+        key = (ch.table, ch.row_id)
+        if undoing:
+            if ch.action == "insert":
+                if rp.expect(ch.table, ch.row_id, ch.new, swept):
+                    rp.delete(ch.table, ch.row_id)
+            elif ch.action == "update":
+                rp.expect(ch.table, ch.row_id, ch.new, set())
+                rp.update(ch.table, ch.row_id, ch.old or {})
+            else:
+                rp.insert(ch.table, ch.old or {})
+        else:
+            if ch.action == "insert":
+                rp.insert(ch.table, ch.new or {})
+            elif ch.action == "update":
+                if rp.expect(ch.table, ch.row_id, ch.old, swept):
+                    rp.update(ch.table, ch.row_id, ch.new or {})
+            else:
+                if rp.expect(ch.table, ch.row_id, ch.old, swept):
+                    rp.delete(ch.table, ch.row_id)
+        swept = cascaded() - {key}
+    strangers = sorted(cascaded() - touched)
+    if strangers:
+        table, row_id = strangers[0]
+        blocker = _blocking(info.id, {(table, row_id)}, later=True, undone=False, exclude=scratch)
+        whose = f" (from \u201c{blocker.label}\u201d, operation {blocker.id})" if blocker else ""
+        raise rp.refuse(f"it would also remove {table.replace('_', ' ')} {row_id}{whose}; undo that first")
+    db.execute_sql("UPDATE journal_state SET operation_id = NULL WHERE id = 1")
+    db.execute_sql("DELETE FROM operation WHERE id = ?", (scratch,))
+    return OpChanges(info.id, info.kind, info.label, frozenset(touched), info.campaign_id, info.platoon_id,
+                     info.sheet_id)
+
+
+def _touched(op_id: int) -> set[tuple[str, int]]:
+    found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
+                           (op_id,)).fetchall()
+    return {(t, int(i)) for t, i in found}
+
+
+def _resolve(op_id: int | None, undoing: bool) -> OperationInfo:
+    if op_id is None:
+        found = newest_undoable() if undoing else newest_redoable()
+        if found is None:
+            raise NotJournaled("nothing to undo" if undoing else "nothing to redo")
+        return found
+    if isinstance(op_id, bool) or not isinstance(op_id, int) or not 0 < op_id < 2**63:
+        raise NotJournaled(f"no operation {op_id!r} in the journal")
+    return get_operation(op_id)
+
+
+def operation_changes(op_id: int) -> OpChanges:
+    """What operation ``op_id`` touched."""
+    info = get_operation(op_id)
+    return OpChanges(info.id, info.kind, info.label, frozenset(_touched(op_id)), info.campaign_id, info.platoon_id,
+                     info.sheet_id)
+
+
+def undo(op_id: int | None = None) -> OpChanges:
+    """Undo one operation (the newest live one by default), restoring every row it touched exactly."""
+    if _current.get() is not None:
+        raise ServiceError("cannot undo inside another operation")
+    with db.atomic():
+        info = _resolve(op_id, True)
+        if info.kind == START_KIND:
+            raise Conflict("the start of the journal cannot be undone: changes made before it were not recorded")
+        if info.undone:
+            raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is already undone")
+        later = _blocking(info.id, _touched(info.id), later=True, undone=False)
+        if later is not None:
+            raise Conflict(f"cannot undo \u201c{info.label}\u201d: \u201c{later.label}\u201d (operation {later.id}) "
+                           "changed the same data later; undo that first")
+        result = _replay(info, undoing=True)
+        seq = _tick()
+        db.execute_sql("UPDATE operation SET undone = 1, undone_at = ?, undo_seq = ? WHERE id = ?",
+                       (utc_now(), seq, info.id))
+        return result
+
+
+def redo(op_id: int | None = None) -> OpChanges:
+    """Redo an undone operation (the one undone most recently by default): the same rows, the same ids, the
+    same dice."""
+    if _current.get() is not None:
+        raise ServiceError("cannot redo inside another operation")
+    with db.atomic():
+        info = _resolve(op_id, False)
+        if not info.undone:
+            raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is not undone")
+        touched = _touched(info.id)
+        later = _blocking(info.id, touched, later=True, undone=False)
+        if later is not None:
+            raise Conflict(f"cannot redo \u201c{info.label}\u201d: \u201c{later.label}\u201d (operation {later.id}) "
+                           "has changed the same data since")
+        # rows this operation inserted did not exist before it: what earlier operations did to a row of the same
+        # id (since deleted, the id reused) does not matter
+        first: dict[tuple[str, int], str] = {}
+        for ch in _changes_of(info.id):
+            first.setdefault((ch.table, ch.row_id), ch.action)
+        existing = {key for key, action in first.items() if action != "insert"}
+        earlier = _blocking(info.id, existing, later=False, undone=True)
+        if earlier is not None:
+            raise Conflict(f"cannot redo \u201c{info.label}\u201d before \u201c{earlier.label}\u201d "
+                           f"(operation {earlier.id}), which it builds on; redo that first")
+        result = _replay(info, undoing=False)
+        db.execute_sql("UPDATE operation SET undone = 0, undone_at = NULL, undo_seq = NULL WHERE id = ?",
+                       (info.id,))
+        return result
