@@ -51,9 +51,11 @@ def test_the_tree_and_its_exit_codes():
     from campaign_app.printing.decks import DeckError
     from campaign_app.rules.dice import DiceError
     from campaign_app.rules.experience import RulesError
+    from campaign_app.store import journal
     from campaign_app.store.database import DatabaseError, MigrationFailedError
 
     assert ServiceError is Refused  # the older name the services raise
+    assert journal.Conflict is Conflict and issubclass(journal.NotJournaled, NotFound)  # undo/redo refusals
     for cls in (NotFound, Conflict, DiceError, RulesError, DeckError, CliError):
         assert issubclass(cls, Refused) and cls.exit_code == 2, cls
     assert not issubclass(StoreProblem, Refused), "a full disk is not a refusal of the user's input"
