@@ -102,3 +102,24 @@ def test_cli_does_not_take_a_bug_for_a_user_error(monkeypatch: pytest.MonkeyPatc
     assert "the details are in the log file" in err and err.count("\n") == 1
     logged = [r for r in caplog.records if r.exc_info]
     assert logged and logged[0].exc_info[0] is ValueError  # type: ignore[index]
+
+
+@pytest.mark.parametrize("argv", [["print", "alignment"], ["print", "cards", "--deck", "atomic-africa"]])
+def test_a_full_disk_while_printing_is_exit_status_1(argv, tmp_path, monkeypatch, capsys):
+    """The print commands turned every ServiceError into a usage error (exit 2), a full disk included; the
+    store problems keep their own exit status (1: the environment) now that the CLI catches CampaignError."""
+    from pathlib import Path
+
+    from campaign_app.cli import main
+
+    def full(*_args: object, **_kwargs: object) -> int:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    monkeypatch.setattr("campaign_app.fileio.os.replace", full)
+    out = tmp_path / "out.pdf"
+    code = main([*argv, "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert err.startswith("campaign-cli: error: disk full: cannot write") and err.count("\n") == 1
+    assert not out.exists()
