@@ -66,6 +66,7 @@ from ..store.database import db
 from ..store.journal import operation
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .common import (
+    Conflict,
     NotFound,
     ServiceError,
     check_line,
@@ -554,11 +555,11 @@ class BattleSession:
             leader = _active_leader(p.id)
             if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
                     leader is not None and leader.xp != self.leader_xp):
-                raise ServiceError(f"{p.name} changed while the battle was being logged (XP or leader); "
-                                   "start again")
+                raise Conflict(f"{p.name} changed while the battle was being logged (XP or leader); "
+                               "start again")
             last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
             if (last or 0) + 1 != self.number:
-                raise ServiceError(f"another battle of {p.name} was logged meanwhile; start again")
+                raise Conflict(f"another battle of {p.name} was logged meanwhile; start again")
             when = now()
             battle = rec_obj.create(
                 Battle, platoon=p.id, number=self.number, date=details.date, scenario=details.scenario,

@@ -15,7 +15,7 @@ from campaign_app.rules.aftermath import run_aftermath
 from campaign_app.rules.dice import DiceError, SeededDice, TypedDice, parse_faces
 from campaign_app.rules.odds import leader_odds, recovery_odds
 from campaign_app.services import battles
-from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.services.common import Conflict, NotFound, ServiceError
 from campaign_app.store import journal
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
@@ -259,7 +259,7 @@ def test_a_platoon_changed_meanwhile_is_refused(pid: int) -> None:
     with operation("test.setup", "test data"):
         Platoon.update(xp=9).where(Platoon.id == pid).execute()
     before = dump()
-    with pytest.raises(ServiceError, match="changed while the battle was being logged"):
+    with pytest.raises(Conflict, match="changed while the battle was being logged"):
         s.commit()
     assert dump() == before
 
