@@ -9,6 +9,7 @@ COMMAND_MODULES = (
     "campaign_app.commands.printing",
     "campaign_app.commands.backup",
     "campaign_app.commands.desktop",
+    "campaign_app.commands.journal",
 )
 
 COMMAND_NAMES: dict[str, tuple[str, ...]] = {
@@ -19,6 +20,7 @@ COMMAND_NAMES: dict[str, tuple[str, ...]] = {
     "campaign_app.commands.printing": ("print",),
     "campaign_app.commands.backup": ("backup", "restore", "export", "import"),
     "campaign_app.commands.desktop": ("install-desktop",),
+    "campaign_app.commands.journal": ("journal", "undo", "redo"),
 }
 """The top-level commands each module registers. ``campaign_app.cli`` loads only the module of the command
 given, for a fast start; a command missing here still works (every module is loaded then).

@@ -500,35 +500,132 @@ class AftermathResult:
                 "rolls": [r.to_dict() for r in self.records]}
 
 
+@dataclass(frozen=True)
+class AftermathStep:
+    """The roll RULES 1.2 wants next: its kind ("recovery", "leader", "replacement"), dice, purpose, rule, its
+    number within its kind (recovery rolls 1, 2, 3...) and a label for the player."""
+
+    kind: str
+    dice: Dice
+    purpose: str
+    rule: str
+    number: int
+    label: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "expression": self.dice.expression, "purpose": self.purpose,
+                "rule": self.rule, "number": self.number, "label": self.label}
+
+
+class Aftermath:
+    """RULES 1.2 after a battle as step-by-step state, the one place that knows the order: the award (no dice),
+    then the recovery rolls (1d8, 2d8, ... while counters remain), the leader's fate (2d12, only with a leader),
+    then, when the leader was lost and ``replace_leader``, the replacement leader's dice (two, the lower counts;
+    ⚙ ``replacement_dice=1``: one). :attr:`next_step` says what is wanted; :meth:`apply` takes the faces (typed
+    by the player or rolled by the app) and checks them against it; :meth:`roll` rolls it from a dice source."""
+
+    def __init__(self, *, platoon_xp: int, leader_xp: int | None, wounds: int, leader_wounds: int = 0,
+                 objectives: int = 0, objective_xp_to: ObjectiveTo | str = "both", period: int | None = None,
+                 replace_leader: bool = True, replacement_dice: int = DEFAULT_REPLACEMENT_DICE) -> None:
+        check_count(wounds, "wound counters")
+        check_count(leader_wounds, "wound counters on the leader's element")
+        check_period(period)
+        check_replacement_dice(replacement_dice)
+        self.award = award(platoon_xp, leader_xp, objectives, objective_xp_to)
+        self.recovery = Recovery(wounds, self.award.platoon_xp_after)
+        self.leader_wounds = leader_wounds
+        self.period = period
+        self.replace_leader = replace_leader
+        self.replacement_dice = replacement_dice
+        self.fate: Fate | None = None
+        self.fate_record: RollRecord | None = None
+        self.replacement_xp: int | None = None
+        self.replacement_record: RollRecord | None = None
+
+    @property
+    def has_leader(self) -> bool:
+        return self.award.leader_xp_after is not None
+
+    @property
+    def needs_replacement(self) -> bool:
+        """The leader was lost (a casualty, or promoted away)."""
+        return self.fate is not None and LeaderFate(self.fate).leaves
+
+    @property
+    def next_step(self) -> AftermathStep | None:
+        """The next roll wanted, in the rules' order; ``None`` when all rolls are made."""
+        rec = self.recovery
+        if not rec.done:
+            dice = rec.next_dice
+            assert dice is not None
+            return AftermathStep("recovery", dice, PURPOSE_RECOVERY, RULE_RECOVERY, rec.roll_number,
+                                 f"Recovery roll {rec.roll_number}: {dice.expression}")
+        if self.has_leader and self.fate is None:
+            return AftermathStep("leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1,
+                                 f"Leader's fate: {LEADER_DICE.expression}")
+        if self.needs_replacement and self.replace_leader and self.replacement_xp is None:
+            dice = replacement_die(self.period, self.replacement_dice)
+            return AftermathStep("replacement", dice, PURPOSE_REPLACEMENT, RULE_REPLACEMENT, 1,
+                                 f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}")
+        return None
+
+    @property
+    def records(self) -> list[RollRecord]:
+        """Every roll made so far, in the order made."""
+        out = list(self.recovery.records)
+        if self.fate_record is not None:
+            out.append(self.fate_record)
+        if self.replacement_record is not None:
+            out.append(self.replacement_record)
+        return out
+
+    def apply(self, faces: Sequence[int], source: Source = "app") -> RollRecord:
+        """Apply the faces of the next roll (checked against its dice; DiceError says what is wrong)."""
+        step = self.next_step
+        if step is None:
+            raise DiceError("all the rolls of this battle are made: no more dice needed")
+        faces = [int(f) for f in faces]
+        if step.kind == "recovery":
+            return self.recovery.apply(faces, source)
+        if step.kind == "leader":
+            leader_xp = self.award.leader_xp_after
+            assert leader_xp is not None
+            self.fate, self.fate_record = leader_fate_record(faces, source, self.leader_wounds, leader_xp)
+            return self.fate_record
+        self.replacement_xp, self.replacement_record = replacement_record(faces, source, self.period,
+                                                                          self.replacement_dice)
+        return self.replacement_record
+
+    def roll(self, dice: DiceSource) -> RollRecord:
+        """Roll the next dice from ``dice`` (the app's dice, or the player's typed ones) and apply them."""
+        step = self.next_step
+        if step is None:
+            raise DiceError("all the rolls of this battle are made: no more dice needed")
+        return self.apply(dice.roll(step.dice, step.purpose), dice.source)
+
+    def result(self) -> AftermathResult:
+        return AftermathResult(self.award, self.recovery.result(), self.leader_wounds, self.fate,
+                               self.replacement_xp, self.records)
+
+
 def run_aftermath(*, platoon_xp: int, leader_xp: int | None, wounds: int, leader_wounds: int = 0,
                   objectives: int = 0, objective_xp_to: ObjectiveTo | str = "both", period: int | None = None,
                   dice: DiceSource, replace_leader: bool = True,
                   replacement_dice: int = DEFAULT_REPLACEMENT_DICE) -> AftermathResult:
-    """RULES 1.2 in order: award, recovery, leader's fate (only with a leader), replacement leader (when the
-    leader was lost and ``replace_leader``). Dice are asked for in that order: the recovery rolls, the
-    leader's 2d12, the replacement dice (two, the lower counts; ⚙ ``replacement_dice=1``: one)."""
-    check_count(wounds, "wound counters")
-    check_count(leader_wounds, "wound counters on the leader's element")
-    check_period(period)
-    check_replacement_dice(replacement_dice)
-    given = award(platoon_xp, leader_xp, objectives, objective_xp_to)
-    recovery = run_recovery(wounds, given.platoon_xp_after, dice)
-    records = list(recovery.records)
-    fate: Fate | None = None
-    replacement_xp: int | None = None
-    if given.leader_xp_after is not None:
-        fate, record = roll_leader_fate(leader_wounds, given.leader_xp_after, dice)
-        records.append(record)
-        if fate.leaves and replace_leader:
-            replacement_xp, record = roll_replacement(period, dice, replacement_dice)
-            records.append(record)
-    return AftermathResult(given, recovery, leader_wounds, fate, replacement_xp, records)
+    """RULES 1.2 in one go: every roll of :class:`Aftermath` from ``dice``, in the rules' order."""
+    proc = Aftermath(platoon_xp=platoon_xp, leader_xp=leader_xp, wounds=wounds, leader_wounds=leader_wounds,
+                     objectives=objectives, objective_xp_to=objective_xp_to, period=period,
+                     replace_leader=replace_leader, replacement_dice=replacement_dice)
+    while proc.next_step is not None:
+        proc.roll(dice)
+    return proc.result()
 
 
 __all__ = [
     "XP_MAX", "Award", "award", "Recovery", "RecoveryResult", "run_recovery", "leader_fate", "roll_leader_fate",
     "leader_fate_record", "replacement_die", "roll_replacement", "replacement_record", "ForceResult",
-    "roll_force", "force_record", "AftermathResult", "run_aftermath", "replacement_table", "recovery_table",
+    "roll_force", "force_record", "AftermathResult", "Aftermath", "AftermathStep", "run_aftermath",
+    "replacement_table", "recovery_table",
     "leader_fate_table", "period_sides", "recovery_dice", "FATES", "PERIOD_DIE", "DEFAULT_DIE",
     "REPLACEMENT_DICE", "DEFAULT_REPLACEMENT_DICE", "check_replacement_dice", "replacement_rule_text",
 ]

@@ -1136,3 +1136,39 @@ def card_tables() -> dict[str, tuple[list[str], list[list[str]]]]:
                         ("variable_rewards", VARIABLE_REWARDS), ("variable_punishments", VARIABLE_PUNISHMENTS)):
         tables[name] = (["Roll", "Result"], [[b.label, f"{b.title}: {b.text}"] for b in bands])
     return tables
+
+
+# --- the break-out and the end of a campaign (RULES 2.2, ⚙ ferocious battles) --------------------------------
+
+def breakout_flags(ferocious: bool, turns: Sequence[tuple[dict[str, Any] | None, str | None]]
+                   ) -> tuple[list[tuple[bool, bool]], bool]:
+    """For each turn, given as (its combat table cell, how it ended the campaign): (played in the break-out,
+    started the break-out); and whether the break-out is on after the last turn. ⚙ Ferocious battles: a
+    surrender result that did not end the campaign starts the break-out; breaking through ends it."""
+    flags: list[tuple[bool, bool]] = []
+    active = False
+    for cell, ends in turns:
+        during = active
+        starts = False
+        if active:
+            if ends == "broke_through":
+                active = False
+        elif ferocious and cell and cell.get("ends") == "surrendered" and ends is None:
+            starts = active = True
+        flags.append((during, starts))
+    return flags, active
+
+
+def end_reason(*, number: int, length: int | None, ends: str | None, pilot_dead: bool, pilot_captured: bool,
+               breakout_after: bool) -> str | None:
+    """Why the campaign is over after turn ``number``, or ``None``: the pilot dead or captured, a turn that
+    ended it (surrendered, routed, broke through), or the last battle turn played (not while breaking out)."""
+    if pilot_dead:
+        return "pilot dead"
+    if pilot_captured:
+        return "pilot captured"
+    if ends:
+        return str(ends)
+    if not breakout_after and length is not None and number >= length:
+        return "turns used up"
+    return None

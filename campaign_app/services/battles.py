@@ -36,28 +36,21 @@ from peewee import fn
 
 from ..rules.aftermath import (
     FATES,
-    LEADER_DICE,
     OBJECTIVE_LABELS,
     OBJECTIVE_XP,
     PURPOSE_LEADER,
-    PURPOSE_RECOVERY,
     PURPOSE_REPLACEMENT,
     RULE_AWARD,
-    RULE_LEADER,
-    RULE_RECOVERY,
-    RULE_REPLACEMENT,
     SURVIVAL_XP,
+    Aftermath,
+    AftermathStep,
     Award,
     Recovery,
     award,
     check_count,
-    leader_fate_record,
     period_sides,
-    replacement_die,
-    replacement_record,
-    replacement_rule_text,
 )
-from ..rules.dice import Dice, DiceError, DiceSource, RollRecord, TypedDice, parse_faces
+from ..rules.dice import DiceSource, RollRecord, TypedDice, parse_faces
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
@@ -224,20 +217,8 @@ def suggest_name(seed: int | None = None) -> str | None:
 
 # --- the step-by-step session ------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class RollStep:
-    """The roll the session wants next: its kind ("recovery", "leader", "replacement"), dice and purpose."""
-
-    kind: str
-    dice: Dice
-    purpose: str
-    rule: str
-    number: int
-    label: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "expression": self.dice.expression, "purpose": self.purpose,
-                "rule": self.rule, "number": self.number, "label": self.label}
+RollStep = AftermathStep
+"""The roll the session wants next (RULES 1.2's order lives in :class:`~campaign_app.rules.aftermath.Aftermath`)."""
 
 
 @dataclass
@@ -274,6 +255,7 @@ class BattleSession:
         leader = _active_leader(p.id)
         self.platoon_id: int = p.id
         self.platoon_name: str = p.name
+        self.campaign_id: int = c.id
         self.campaign_name: str = c.name
         self.period: int | None = c.period
         self.objective_xp_to: str = c.objective_xp_to
@@ -341,11 +323,7 @@ class BattleSession:
 
     # -- derived state -----------------------------------------------------------------------------------
     def _reset_rolls(self) -> None:
-        self._recovery: Recovery | None = None
-        self._fate: LeaderFate | None = None
-        self._fate_record: RollRecord | None = None
-        self._replacement_xp: int | None = None
-        self._replacement_record: RollRecord | None = None
+        self._aftermath: Aftermath | None = None
 
     @property
     def has_leader(self) -> bool:
@@ -360,43 +338,46 @@ class BattleSession:
             raise ServiceError("enter the casualties (wound counters) first")
 
     @property
+    def aftermath(self) -> Aftermath:
+        """RULES 1.2 for the casualties entered, in the rules' order (the rolls made so far kept)."""
+        self._need_casualties()
+        if self._aftermath is None:
+            assert self.wounds is not None
+            self._aftermath = Aftermath(platoon_xp=self.platoon_xp, leader_xp=self.leader_xp, wounds=self.wounds,
+                                        leader_wounds=self.leader_wounds, objectives=self.details.objectives,
+                                        objective_xp_to=self.objective_xp_to, period=self.period,
+                                        replacement_dice=self.replacement_dice)
+        return self._aftermath
+
+    @property
     def recovery(self) -> Recovery:
         """The recovery in progress (counters removed and remaining, XP lost so far)."""
-        self._need_casualties()
-        if self._recovery is None:
-            assert self.wounds is not None
-            self._recovery = Recovery(self.wounds, self.award.platoon_xp_after)
-        return self._recovery
+        return self.aftermath.recovery
 
     @property
     def fate(self) -> LeaderFate | None:
-        return self._fate
+        return self._aftermath.fate if self._aftermath else None
+
+    @property
+    def _fate(self) -> LeaderFate | None:
+        return self.fate
 
     @property
     def needs_replacement(self) -> bool:
-        return self._fate in LEADER_LEAVES
+        return self._aftermath is not None and self._aftermath.needs_replacement
 
     @property
     def replacement_xp(self) -> int | None:
-        return self._replacement_xp
+        return self._aftermath.replacement_xp if self._aftermath else None
+
+    @property
+    def _replacement_xp(self) -> int | None:
+        return self.replacement_xp
 
     @property
     def next_step(self) -> RollStep | None:
         """The next roll wanted, in the rules' order; ``None`` when all rolls are made."""
-        rec = self.recovery
-        if not rec.done:
-            dice = rec.next_dice
-            assert dice is not None
-            return RollStep("recovery", dice, PURPOSE_RECOVERY, RULE_RECOVERY, rec.roll_number,
-                            f"Recovery roll {rec.roll_number}: {dice.expression}")
-        if self.has_leader and self._fate is None:
-            return RollStep("leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1,
-                            f"Leader's fate: {LEADER_DICE.expression}")
-        if self.needs_replacement and self._replacement_xp is None:
-            dice = replacement_die(self.period, self.replacement_dice)
-            return RollStep("replacement", dice, PURPOSE_REPLACEMENT, RULE_REPLACEMENT, 1,
-                            f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}")
-        return None
+        return self.aftermath.next_step
 
     @property
     def rolls_done(self) -> bool:
@@ -411,12 +392,7 @@ class BattleSession:
     @property
     def records(self) -> list[RollRecord]:
         """Every roll made so far, in the order made."""
-        out = list(self._recovery.records) if self._recovery else []
-        if self._fate_record:
-            out.append(self._fate_record)
-        if self._replacement_record:
-            out.append(self._replacement_record)
-        return out
+        return self._aftermath.records if self._aftermath else []
 
     @property
     def platoon_xp_after(self) -> int:
@@ -429,29 +405,11 @@ class BattleSession:
     # -- rolling ------------------------------------------------------------------------------------------
     def apply(self, faces: list[int], source: str = "app") -> RollRecord:
         """Apply the faces of the next roll (checked against its dice; DiceError says what is wrong)."""
-        step = self.next_step
-        if step is None:
-            raise DiceError("all the rolls of this battle are made: no more dice needed")
-        faces = [int(f) for f in faces]
-        if step.kind == "recovery":
-            return self.recovery.apply(faces, source)  # type: ignore[arg-type]
-        if step.kind == "leader":
-            leader_xp = self.award.leader_xp_after
-            assert leader_xp is not None
-            fate, record = leader_fate_record(faces, source, self.leader_wounds, leader_xp)  # type: ignore[arg-type]
-            self._fate, self._fate_record = fate, record
-            return record
-        xp, record = replacement_record(faces, source, self.period,  # type: ignore[arg-type]
-                                        self.replacement_dice)
-        self._replacement_xp, self._replacement_record = xp, record
-        return record
+        return self.aftermath.apply(faces, source)  # type: ignore[arg-type]
 
     def roll(self, dice: DiceSource) -> RollRecord:
         """Roll the next dice from ``dice`` (the app's dice, or TypedDice) and apply them."""
-        step = self.next_step
-        if step is None:
-            raise DiceError("all the rolls of this battle are made: no more dice needed")
-        return self.apply(dice.roll(step.dice, step.purpose), dice.source)
+        return self.aftermath.roll(dice)
 
     def enter(self, text: str) -> RollRecord:
         """The faces the user rolled, as typed (``"5,2"``; see :func:`~campaign_app.rules.dice.parse_faces`)."""
@@ -630,7 +588,7 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
 
     The platoon is read, the dice rolled and the battle written under one write lock, so another window or
     command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
-    with operation("battle.log"):
+    with operation("battle.log") as op:
         session = BattleSession(platoon, campaign)
         session.set_details(date=date, scenario=scenario, opponent=opponent, opponent_platoon=opponent_platoon,
                             outcome=outcome, objectives=objectives, fire_support=fire_support, notes=notes)
@@ -641,7 +599,11 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
         if session.needs_replacement:
             session.set_replacement(replacement_name or suggested_leader_name(session.platoon_id, session.number),
                                     replacement_rank)
-        return session.commit()
+        op.label = f"Log battle {session.number} of {session.platoon_name}"
+        op.target(campaign=session.campaign_id, platoon=session.platoon_id)
+        edit = session.commit()
+    edit._changes = op
+    return edit
 
 
 # --- undo, redo, edit -----------------------------------------------------------------------------------------

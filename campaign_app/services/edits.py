@@ -60,7 +60,8 @@ def combine(kind: str, obj_id: int, edits: Iterable[Edit], op: Operation | None,
             summary: dict[str, Any] | None = None) -> Edit:
     """One Edit for several services run inside one operation."""
     edits = list(edits)
-    message = "; ".join(e.message for e in edits if e.changed) or (edits[0].message if edits else "")
+    message = "; ".join(e.message for e in edits if "nothing changed" not in e.message
+                        and "XP stays" not in e.message) or (edits[0].message if edits else "")
     merged: dict[str, Any] = summary if summary is not None else {}
     if summary is None:
         for e in edits:

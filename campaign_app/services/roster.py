@@ -464,8 +464,9 @@ def update_platoon(ref: str | int, *, name: str | None = None, training: Any = N
         if leader_xp is not None:
             edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
         detail = platoon_detail(p.id)
-        op.label = f"{p.name}: " + ("; ".join(e.message.split(": ", 1)[-1] for e in edits if e.summary.get("new")
-                                              or e.summary.get("old") is not None and e.message) or "no change")
+        done = [e.message.split(": ", 1)[-1] for e in edits
+                if "nothing changed" not in e.message and "XP stays" not in e.message]
+        op.label = f"{p.name}: " + ("; ".join(done) or "no change")
     return combine("platoon", p.id, edits, op, detail)
 
 

@@ -148,20 +148,8 @@ def _state(sheet: SologearSheet) -> dict[str, Any]:
 
 
 def _breakout_flags(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> tuple[list[tuple[bool, bool]], bool]:
-    """For each turn: (played in the break-out, started the break-out); and whether the break-out is on
-    after the last turn. ⚙ Ferocious battles: a surrender result starts it, a break-through ends it."""
-    flags: list[tuple[bool, bool]] = []
-    active = False
-    for t in turns:
-        during = active
-        starts = False
-        if active:
-            if t.ends == "broke_through":
-                active = False
-        elif sheet.ferocious and t.cell and t.cell.get("ends") == "surrendered" and t.ends is None:
-            starts = active = True
-        flags.append((during, starts))
-    return flags, active
+    """The break-out state of each turn (the rule: :func:`campaign_app.rules.sologear.breakout_flags`)."""
+    return sg.breakout_flags(bool(sheet.ferocious), [(t.cell, t.ends) for t in turns])
 
 
 def _battle(turn: SologearTurn) -> bool:
@@ -170,15 +158,8 @@ def _battle(turn: SologearTurn) -> bool:
 
 
 def _end_reason(sheet: SologearSheet, turn: SologearTurn, breakout_after: bool) -> str | None:
-    if turn.pilot_dead:
-        return "pilot dead"
-    if turn.pilot_captured:
-        return "pilot captured"
-    if turn.ends:
-        return str(turn.ends)
-    if not breakout_after and sheet.length is not None and turn.number >= sheet.length:
-        return "turns used up"
-    return None
+    return sg.end_reason(number=turn.number, length=sheet.length, ends=turn.ends, pilot_dead=bool(turn.pilot_dead),
+                         pilot_captured=bool(turn.pilot_captured), breakout_after=breakout_after)
 
 
 # --- reading -------------------------------------------------------------------------------------------------

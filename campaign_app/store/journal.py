@@ -238,14 +238,15 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
               sheet: int | None = None, merge_key: str | None = None) -> Iterator[Operation]:
     """Run the block as one operation in one write transaction (the only way to write).
 
-    Nested calls join the open operation. With ``merge_key``, a step that follows the newest operation of the
-    same kind and key within :data:`MERGE_SECONDS` (and nothing else in between) joins it: a run of steps on one
-    XP track is one operation. An operation that wrote nothing leaves no row."""
+    Nested calls join the open operation (their label and targets are the outer operation's business). With
+    ``merge_key``, a step that follows the newest operation of the same kind and key within
+    :data:`MERGE_SECONDS` (and nothing else in between) joins it: a run of steps on one XP track is one
+    operation. An operation that wrote nothing leaves no row."""
     outer = _current.get()
     if outer is not None:
+        # joins the open operation: the rows go to it; its label and targets stay the outer one's
         with db.atomic():
-            outer.target(campaign=campaign, platoon=platoon, sheet=sheet)
-            yield outer
+            yield Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
         return
     with db.atomic():
         now = utc_now()

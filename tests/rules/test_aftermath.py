@@ -379,3 +379,26 @@ def test_recovery_with_any_typed_faces(faces, wounds, xp):
         assert r.details["removed"] == min(sum(r.faces), before_left)
         assert rec.xp == (before_xp - 1 if rec.remaining else before_xp)
     assert 0 <= rec.xp <= xp
+
+
+def test_the_aftermath_asks_for_dice_in_the_rules_order_and_checks_each_roll() -> None:
+    from campaign_app.rules.aftermath import Aftermath
+    from campaign_app.rules.dice import DiceError
+
+    proc = Aftermath(platoon_xp=6, leader_xp=2, wounds=3, leader_wounds=3, period=2)
+    kinds = []
+    faces_for = {"recovery": [1], "leader": [1, 1], "replacement": [5, 3]}
+    while (step := proc.next_step) is not None:
+        kinds.append((step.kind, step.dice.expression))
+        if step.kind == "leader":
+            with pytest.raises(DiceError):
+                proc.apply([1], "entered")  # the leader's fate takes two faces
+        faces = faces_for[step.kind] * (step.dice.count if step.kind == "recovery" else 1)
+        proc.apply(faces, "entered")
+    assert kinds[0] == ("recovery", "1d8") and kinds[1] == ("recovery", "2d8")
+    assert [k for k, _ in kinds[-2:]] == ["leader", "replacement"]
+    result = proc.result()
+    assert result.fate == "casualty" and result.replacement_xp == 2  # the lower of 5 and 3, minus one
+    assert [r.purpose for r in result.records][-2:] == [proc.records[-2].purpose, proc.records[-1].purpose]
+    with pytest.raises(DiceError, match="no more dice"):
+        proc.apply([1], "entered")

@@ -515,3 +515,24 @@ def test_enemy_row_is_read_as_the_engine_reads_it() -> None:
     proc.feed([4, 4])
     enemy = proc.feed([6])
     assert "read as row 7" in (enemy.table_row or "") and proc.result.enemy_tv == 400
+
+
+def test_breakout_starts_on_a_surrender_only_with_ferocious_battles_and_ends_on_breaking_through() -> None:
+    surrender = {"glory": None, "hit": None, "enemy": None, "ends": "surrendered"}
+    turns = [(None, None), (surrender, None), (None, None), (None, "broke_through"), (None, None)]
+    flags, after = sg.breakout_flags(True, turns)
+    assert flags == [(False, False), (False, True), (True, False), (True, False), (False, False)] and not after
+    assert sg.breakout_flags(True, turns[:3]) == ([(False, False), (False, True), (True, False)], True)
+    assert sg.breakout_flags(False, turns)[0] == [(False, False)] * 5  # without the option: no break-out
+    assert sg.breakout_flags(True, [(surrender, "surrendered")])[0] == [(False, False)]  # the surrender ended it
+
+
+def test_end_reason_in_the_rules_order() -> None:
+    base = {"number": 3, "length": 3, "ends": None, "pilot_dead": False, "pilot_captured": False,
+            "breakout_after": False}
+    assert sg.end_reason(**base) == "turns used up"
+    assert sg.end_reason(**{**base, "breakout_after": True}) is None  # the break-out goes on past the length
+    assert sg.end_reason(**{**base, "number": 2}) is None
+    assert sg.end_reason(**{**base, "number": 2, "ends": "routed"}) == "routed"
+    assert sg.end_reason(**{**base, "ends": "routed", "pilot_captured": True}) == "pilot captured"
+    assert sg.end_reason(**{**base, "pilot_dead": True, "pilot_captured": True}) == "pilot dead"

@@ -119,8 +119,20 @@ def test_two_writers_on_the_same_platoon_both_succeed(app_paths):
     con = sqlite3.connect(app_paths.db_file)
     numbers = [n for (n,) in con.execute("SELECT b.number FROM battle b JOIN platoon p ON p.id = b.platoon_id "
                                          "WHERE p.name = ? ORDER BY b.number", [names[0]]).fetchall()]
+    kinds = [k for (k,) in con.execute("SELECT kind FROM operation WHERE kind = 'battle.log'").fetchall()]
     con.close()
     assert numbers == list(range(1, 25))
+    assert len(kinds) == 24, "each battle is one operation in the shared journal"
+    # undo from yet another program: the newest battle of either writer goes first, one after the other
+    from campaign_app.cli import main
+
+    for _ in range(24):
+        assert main(["undo", "--data-dir", str(app_paths.data_dir)]) == 0
+    close_db()
+    con = sqlite3.connect(app_paths.db_file)
+    assert con.execute("SELECT COUNT(*) FROM battle").fetchone()[0] == 0
+    assert con.execute("SELECT xp FROM platoon WHERE name = ?", [names[0]]).fetchone()[0] == 0
+    con.close()
 
 
 def test_restore_while_another_program_writes_gives_up_after_the_timeout(app_paths, capsys):
