@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from . import APP_NAME, APP_TITLE, __version__
 from .errors import CampaignError, StoreProblem
@@ -118,6 +118,7 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
 
     kind, _, name = spec.partition(":")
     kind = kind.strip().lower()
+    row: Campaign | Platoon | SologearSheet | None
     if kind == "campaign":
         row = Campaign.get_or_none(Campaign.name == name)
         target = ("campaign", row.id) if row else None
@@ -245,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))  # the app's own: a QApplication
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     app.setApplicationDisplayName(APP_TITLE)

@@ -31,7 +31,7 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _common_parent() -> argparse.ArgumentParser:
+def _common_parent() -> OneLineParser:
     parent = OneLineParser(add_help=False)
     parent.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
                         help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(raw)
     stdout = sys.stdout
     if stdout is not None:
-        sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
+        sys.stdout = GuardedOutput(stdout)
     try:
         paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
         ctx = Context(paths, busy_timeout=getattr(args, "busy_timeout", None))

@@ -41,7 +41,7 @@ class RotatingFile(logging.FileHandler):
     def _roll_over(self) -> None:
         if self.stream is not None:
             self.stream.close()
-            self.stream = None  # type: ignore[assignment]
+            self.stream = None
         if self.backups > 0:
             for i in range(self.backups - 1, 0, -1):
                 older = f"{self.baseFilename}.{i}"

@@ -31,7 +31,8 @@ def _platoon_args(p: argparse.ArgumentParser) -> None:
 def _platoon_ref(args: argparse.Namespace) -> int:
     """The platoon's row id. ``--platoon`` is always read as a name first (a platoon named "1" is that
     platoon, whatever row 1 is); only a digits-only value that names no platoon is taken as an id."""
-    return _svc()._platoon(args.platoon, args.campaign).id
+    platoon_id: int = _svc()._platoon(args.platoon, args.campaign).id
+    return platoon_id
 
 
 # --- texts ------------------------------------------------------------------------------------------------

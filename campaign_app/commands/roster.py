@@ -185,7 +185,7 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
         leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
     def text() -> str:
-        out = edit.message
+        out: str = edit.message
         if "roll" in edit.summary:
             r = edit.summary["roll"]
             out += f"\n  roll {r['expression']} {r['faces']} ({r['source']}): {r['outcome']}"
@@ -248,7 +248,8 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
     def text() -> str:
         roll = edit.summary.get("roll")
         extra = f"\n  roll {roll['expression']} {roll['faces']} ({roll['source']}): {roll['outcome']}" if roll else ""
-        return edit.message + extra
+        message: str = edit.message
+        return message + extra
     return emit(args, edit.summary, text)
 
 
@@ -338,7 +339,7 @@ def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
 
 def _sub(group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any,
          json_out: bool = True) -> argparse.ArgumentParser:
-    p = group.add_parser(name, parents=[parent], help=help_text, description=help_text)
+    p: argparse.ArgumentParser = group.add_parser(name, parents=[parent], help=help_text, description=help_text)
     if json_out:
         add_json(p)
     p.set_defaults(handler=handler)

@@ -295,9 +295,9 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
         if args.roll is None or args.impression is None:
             raise CliError(f"table {which} needs --impression N and --roll N (the reward roll with the impression)")
         value, imp = _int(args.roll, "--roll"), _int(args.impression, "--impression")
-        table, band = sg.lookup_result(value, imp, variable=args.variable)
-        return emit(args, {"table": table, "range": band.label, "title": band.title, "text": band.text},
-                    f"{table} {band.label}: {band.title}. {band.text}")
+        table, result = sg.lookup_result(value, imp, variable=args.variable)
+        return emit(args, {"table": table, "range": result.label, "title": result.title, "text": result.text},
+                    f"{table} {result.label}: {result.title}. {result.text}")
     if which in sg.card_tables():
         headers, rows = sg.card_tables()[which]
         return emit(args, {"headers": headers, "rows": rows},
@@ -324,7 +324,8 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     sgs.required = True
 
     def cmd(name: str, handler: Any, help_text: str, campaign: bool = True, **kw: Any) -> argparse.ArgumentParser:
-        p = sgs.add_parser(name, parents=[parent], help=help_text, description=help_text, **kw)
+        p: argparse.ArgumentParser = sgs.add_parser(name, parents=[parent], help=help_text, description=help_text,
+                                                    **kw)
         if campaign:
             p.add_argument("--campaign", required=True, metavar="NAME", help="the Sologear campaign's name")
         add_json(p)
@@ -368,7 +369,7 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     fs.required = True
 
     def fcmd(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
-        p = fs.add_parser(name, parents=[parent], help=help_text, description=help_text)
+        p: argparse.ArgumentParser = fs.add_parser(name, parents=[parent], help=help_text, description=help_text)
         p.add_argument("--campaign", required=True, metavar="NAME", help="the Sologear campaign's name")
         add_json(p)
         p.set_defaults(handler=handler)

@@ -99,7 +99,7 @@ class BattleCommand(QUndoCommand):
         self.ctx.signals.data_changed.emit("battle", self.edit.id if self.edit.kind == "battle" else 0)
         self.ctx.signals.data_changed.emit("platoon", self.platoon_id)
 
-    def _run(self, action: Callable[[Edit], None], what: str) -> None:
+    def _run(self, action: Callable[[Edit], object], what: str) -> None:
         try:
             action(self.edit)
         except CampaignError as exc:
@@ -345,8 +345,9 @@ class BattlePage(QWizardPage):
         self._enter_moves_on = EnterMovesOn(wizard, self)
         for w in (self.date, self.scenario, self.opponent, self.outcome, self.objectives, self.fire_support):
             w.installEventFilter(self._enter_moves_on)
-        if self.opponent.lineEdit() is not None:
-            self.opponent.lineEdit().installEventFilter(self._enter_moves_on)
+        opponent_line = self.opponent.lineEdit()
+        if opponent_line is not None:
+            opponent_line.installEventFilter(self._enter_moves_on)
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         # the first field a player fills after a game (the date is today's already)

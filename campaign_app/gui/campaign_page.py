@@ -192,8 +192,8 @@ class CampaignPage(QWidget):
                                 *self.thresholds.spins, self.thresholds.reset_button, self.objective, self.view,
                                 self.new_button, self.generate_button, self.open_button,
                                 self.delete_platoon_button, self.notes]
-        for a, b in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(a, b)
+        for before, after in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(before, after)
 
     # --- showing ------------------------------------------------------------------------------------------
     def show_campaign(self, campaign_id: int) -> None:

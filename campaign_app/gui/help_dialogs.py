@@ -8,6 +8,7 @@ cannot drift from what the keys do."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -95,8 +96,9 @@ def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
         for action in menu.actions():
             if action.isSeparator():
                 continue
-            if action.menu() is not None:
-                walk(action.menu(), f"{group} \u25b8 {_plain(action.text())}")
+            submenu = action.menu()
+            if submenu is not None:
+                walk(cast(QMenu, submenu), f"{group} \u25b8 {_plain(action.text())}")  # a QAction's menu is a QMenu
                 continue
             seen.add(id(action))
             keys = _keys(action)
@@ -109,17 +111,17 @@ def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
         if letter:
             rows.append(ShortcutRow("Menus", f"Open the {_plain(top.text())} menu", f"Alt+{letter.upper()}"))
     for top in menus:
-        walk(top.menu(), _plain(top.text()))
+        walk(cast(QMenu, top.menu()), _plain(top.text()))
     for action in window.actions():
         if id(action) not in seen and _keys(action):
             rows.append(ShortcutRow("Window", _plain(action.text()), _keys(action)))
     page_keys: dict[str, list[str]] = {}  # one row per description, its keys joined (Down, Return, Enter)
     for shortcut in window.findChildren(QShortcut):  # the pages' own keys
         if shortcut.whatsThis() and shortcut.isEnabled():
-            keys = page_keys.setdefault(shortcut.whatsThis(), [])
-            if _keys(shortcut) not in keys:
-                keys.append(_keys(shortcut))
-    rows.extend(ShortcutRow("Pages", what, ", ".join(keys)) for what, keys in page_keys.items())
+            joined = page_keys.setdefault(shortcut.whatsThis(), [])
+            if _keys(shortcut) not in joined:
+                joined.append(_keys(shortcut))
+    rows.extend(ShortcutRow("Pages", what, ", ".join(joined)) for what, joined in page_keys.items())
     rows.append(ShortcutRow("Pages and dialogs", "Go to the button, tab or field with that underlined letter",
                             "Alt+letter"))
     rows.append(ShortcutRow("Pages and dialogs", "Next / previous field", "Tab, Shift+Tab"))

@@ -150,7 +150,9 @@ class TimelineModel(QAbstractItemModel):
             self.fetchMore()
 
     # -- helpers ------------------------------------------------------------------------------------------
-    def event(self, index: Index) -> dict[str, Any] | None:
+    def event_at(self, index: Index) -> dict[str, Any] | None:
+        """The event shown at ``index`` (None for an invalid index). Not named ``event``: that is
+        ``QObject.event()``, which Qt calls with every event sent to the model."""
         if not index.isValid():
             return None
         parent_row = index.internalId()
@@ -193,6 +195,7 @@ class TimelineModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
+    # (QObject.parent() with no argument is hidden, as in every tree model; the stubs overload the two)
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()
@@ -222,7 +225,7 @@ class TimelineModel(QAbstractItemModel):
         return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        e = self.event(index)
+        e = self.event_at(index)
         if e is None:
             return None
         col = index.column()

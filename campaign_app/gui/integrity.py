@@ -52,17 +52,17 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False,
     ctx = getattr(window, "ctx", None)
     if ctx is None:
         return None
-    old = getattr(window, "_check_worker", None)
+    old: CheckWorker | None = getattr(window, "_check_worker", None)
     if old is not None:
         return old  # one check at a time
     worker = CheckWorker(ctx.paths.db_file, window, ctx.paths.backup_dir if daily_backup else None)
-    window._check_worker = worker  # type: ignore[attr-defined]
+    window._check_worker = worker  # type: ignore[attr-defined]  # kept on the window asked (any QWidget)
 
     def done(result: Any) -> None:
         report_check(window, result, announce_ok)
 
     def ended() -> None:  # QThread.finished: run() has returned, the object may go
-        window._check_worker = None  # type: ignore[attr-defined]
+        window._check_worker = None  # type: ignore[attr-defined]  # see above
         worker.deleteLater()
 
     worker.finished_check.connect(done)
@@ -95,5 +95,5 @@ def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox
                       QMessageBox.StandardButton.Ok, window)
     box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable while it is shown
     box.show()
-    window._check_box = box  # type: ignore[attr-defined]
+    window._check_box = box  # type: ignore[attr-defined]  # kept alive by the window (any QWidget)
     return box

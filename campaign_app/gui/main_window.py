@@ -157,7 +157,8 @@ class MainWindow(QMainWindow):
         self.watcher = ChangeWatcher(self)  # changes made by another window or campaign-cli show up here
 
     # --- actions and menus ------------------------------------------------------------------------------
-    def _action(self, text: str, slot: Callable[..., Any], shortcut: str | QKeySequence | None = None,
+    def _action(self, text: str, slot: Callable[..., Any],
+                shortcut: str | QKeySequence | QKeySequence.StandardKey | None = None,
                 tip: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -192,7 +193,7 @@ class MainWindow(QMainWindow):
         self.act_undo = self.ctx.undo_stack.createUndoAction(self, "&Undo")
         self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
         self.act_redo = self.ctx.undo_stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
         self.act_find = self._action("&Find platoon…", self.navigator.focus_filter, QKeySequence.StandardKey.Find)
         self.act_refresh = self._action("&Refresh", self.refresh, QKeySequence.StandardKey.Refresh)
         self.act_archived = QAction("Show &archived campaigns", self)
@@ -406,9 +407,10 @@ class MainWindow(QMainWindow):
 
     def _focus_fallback(self, window: QWidget) -> QWidget | None:
         """Where the focus goes after a dialog when the widget that had it is gone: the shown page."""
-        if window is not self:
+        page = self.stack.currentWidget()
+        if window is not self or page is None:
             return None
-        return first_focusable(self.stack.currentWidget()) or self.stack.currentWidget()
+        return first_focusable(page) or page
 
     # --- commands ---------------------------------------------------------------------------------------
     def new_campaign(self) -> None:

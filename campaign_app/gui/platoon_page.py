@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
@@ -52,6 +52,7 @@ from .roster_models import (
     EquipmentDelegate,
     EquipmentModel,
     LeaderHistoryModel,
+    RowsModel,
     ap_vs_choices,
     fit_columns,
 )
@@ -107,7 +108,7 @@ def _fit_rows(view: QTableView, minimum: int = 1, maximum: int = 8) -> None:
 
 
 def _select_id(view: QTableView, row_id: int | None) -> None:
-    model = view.model()
+    model = cast(RowsModel, view.model())  # the page's tables all show a RowsModel
     row = model.row_of_id(row_id) if row_id is not None else None
     if row is None and model.rowCount():
         row = 0
@@ -122,7 +123,8 @@ def _selected_id(view: QTableView) -> int | None:
     index = view.selectionModel().currentIndex()
     if not index.isValid() or not view.selectionModel().isRowSelected(index.row(), index.parent()):
         return None
-    return index.data(ID_ROLE)
+    row_id: int | None = index.data(ID_ROLE)
+    return row_id
 
 
 class EquipmentPanel(QWidget):
@@ -223,7 +225,7 @@ class PlatoonPage(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.sheet)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.scroll = scroll
+        self.sheet_scroll = scroll  # (not "scroll": that is QWidget.scroll(), which it would hide)
         self.tabs.addTab(scroll, "&Sheet")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -367,12 +369,12 @@ class PlatoonPage(QWidget):
         uform.addRow("Name:", self.unit_name)
         uform.addRow("Kind:", self.unit_kind)
         self._unit_rows: dict[str, tuple[QLabel, QWidget]] = {}
-        for key, label, widget in (("training", "Training:", self.unit_pickers["training"]),
-                                   ("equipment", "Equipment:", self.unit_pickers["equipment"]),
-                                   ("morale", "Morale:", self.unit_pickers["morale"]),
-                                   ("armor", "Armor:", self.unit_armor),
-                                   ("support", "Support:", self.unit_support)):
-            lab = QLabel(label, self.unit_box)
+        for key, caption, widget in (("training", "Training:", self.unit_pickers["training"]),
+                                     ("equipment", "Equipment:", self.unit_pickers["equipment"]),
+                                     ("morale", "Morale:", self.unit_pickers["morale"]),
+                                     ("armor", "Armor:", self.unit_armor),
+                                     ("support", "Support:", self.unit_support)):
+            lab = QLabel(caption, self.unit_box)
             lab.setBuddy(widget)
             uform.addRow(lab, widget)
             self._unit_rows[key] = (lab, widget)
@@ -446,8 +448,8 @@ class PlatoonPage(QWidget):
                                 self.unit_equipment.view, self.unit_equipment.add_button,
                                 self.unit_equipment.remove_button, self.equipment.view, self.equipment.add_button,
                                 self.equipment.remove_button, self.notes]
-        for a, b in zip(chain, chain[1:], strict=False):
-            QWidget.setTabOrder(a, b)
+        for before, after in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(before, after)
         cap_width(self.reason_edit, 72)
         cap_width(self.leader_name, 32)
         cap_width(self.leader_rank, 24)

@@ -96,6 +96,11 @@ SYSTEM_DECKS = {"atomic_africa": "atomic-africa", "sologear": "sologear"}
 PREVIEW_DELAY_MS = 250
 DATA = Qt.ItemDataRole.UserRole
 SEP = " \u2014 "
+
+
+def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    """The child items of a tree item, in order."""
+    return [child for i in range(item.childCount()) if (child := item.child(i)) is not None]
 """Between a platoon's (or pilot's) name and its campaign's in the lists."""
 
 
@@ -449,8 +454,9 @@ class PrintDialog(QDialog):
                                    (self.bleed_spin, "print/bleed_mm", 0.0),
                                    (self.offset_x_spin, "print/offset_x_mm", 0.0),
                                    (self.offset_y_spin, "print/offset_y_mm", 0.0)):
+            stored: Any = settings.value(key, default)  # QSettings gives what it stored (a str from the file)
             try:
-                value = float(settings.value(key, default) or default)
+                value = float(stored or default)
             except (TypeError, ValueError):
                 value = default
             spin.setValue(min(max(value, spin.minimum()), spin.maximum()))
@@ -458,7 +464,7 @@ class PrintDialog(QDialog):
         self.back_style_combo.setCurrentIndex(max(0, self.back_style_combo.findData(style)))
 
         tree = navigator_tree(include_archived=True)
-        campaign_of: dict[tuple[str, int], dict[str, Any]] = {}
+        campaign_of: dict[tuple[str, int | None], dict[str, Any]] = {}
         for camp in tree:
             if camp.get("system") in SYSTEM_DECKS:
                 self.rules_combo.addItem(f"Campaign {camp['name']}", camp["id"])
@@ -491,11 +497,11 @@ class PrintDialog(QDialog):
             self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(ident)))
             system = "sologear"
         elif kind == "campaign":
-            camp = next((c for c in tree if c["id"] == ident), None)
-            if camp is not None:
-                system = camp["system"]
-                ids = {c["id"] for c in camp["children"] if c["kind"] == "platoon"}
-                sheets = [c["id"] for c in camp["children"] if c["kind"] == "sheet"]
+            chosen_camp = next((c for c in tree if c["id"] == ident), None)
+            if chosen_camp is not None:
+                system = chosen_camp["system"]
+                ids = {c["id"] for c in chosen_camp["children"] if c["kind"] == "platoon"}
+                sheets = [c["id"] for c in chosen_camp["children"] if c["kind"] == "sheet"]
                 if system == "sologear":
                     chosen = "sologear"
                     if sheets:
@@ -538,11 +544,10 @@ class PrintDialog(QDialog):
 
     def _check_decks(self, deck_id: str | None) -> None:
         """Tick the deck of the selected game system (every deck when there is none)."""
-        root = self.deck_tree.invisibleRootItem()
-        ids = [root.child(i).data(0, DATA) for i in range(root.childCount())]
+        decks = _children(self.deck_tree.invisibleRootItem())
+        ids = [item.data(0, DATA) for item in decks]
         wanted = {deck_id} if deck_id in ids else set(ids)
-        for i in range(root.childCount()):
-            item = root.child(i)
+        for item in decks:
             item.setCheckState(0, Qt.CheckState.Checked if item.data(0, DATA) in wanted
                                else Qt.CheckState.Unchecked)
 
@@ -562,7 +567,7 @@ class PrintDialog(QDialog):
         self.stock_check.toggled.connect(self.schedule_preview)
         self.platoon_list.itemChanged.connect(self.schedule_preview)
         self.deck_tree.itemChanged.connect(self.schedule_preview)
-        self.mode_group.idToggled.connect(lambda _i, on: on and self.schedule_preview())
+        self.mode_group.idToggled.connect(lambda _i, on: self.schedule_preview() if on else None)
         self.grayscale_check.toggled.connect(self.schedule_preview)
         self.sologear_blank.toggled.connect(self._sologear_blank_toggled)
 
@@ -594,15 +599,13 @@ class PrintDialog(QDialog):
         """(whole decks, single cards) ticked in the tree."""
         decks: list[str] = []
         cards: list[str] = []
-        root = self.deck_tree.invisibleRootItem()
-        for i in range(root.childCount()):
-            item = root.child(i)
+        for item in _children(self.deck_tree.invisibleRootItem()):
             state = item.checkState(0)
             if state == Qt.CheckState.Checked:
                 decks.append(item.data(0, DATA))
             elif state == Qt.CheckState.PartiallyChecked:
-                cards += [item.child(j).data(0, DATA) for j in range(item.childCount())
-                          if item.child(j).checkState(0) == Qt.CheckState.Checked]
+                cards += [card.data(0, DATA) for card in _children(item)
+                          if card.checkState(0) == Qt.CheckState.Checked]
         return decks, cards
 
     def options(self) -> dict[str, Any]:

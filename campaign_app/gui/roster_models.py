@@ -285,9 +285,10 @@ class EquipmentDelegate(QStyledItemDelegate):
     def _editor_width(self, key: str) -> int:
         if key not in self._editor_widths:
             if key == "ap":
-                probe: QWidget = QSpinBox()
-                probe.setRange(AP_NONE, AP_RANGE[1])
-                probe.setSpecialValueText("none")
+                spin = QSpinBox()
+                spin.setRange(AP_NONE, AP_RANGE[1])
+                spin.setSpecialValueText("none")
+                probe: QWidget = spin
             else:
                 probe = ChoicePicker(list(TARGETS.items()), "probe")
             self._editor_widths[key] = probe.sizeHint().width()

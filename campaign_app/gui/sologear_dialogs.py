@@ -116,7 +116,7 @@ class NewSologearDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
-        self.buttons.accepted.connect(self.create)
+        self.buttons.accepted.connect(self.create_sheet)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -125,7 +125,7 @@ class NewSologearDialog(QDialog):
         layout.addWidget(self.buttons)
         (self.pilot_edit if name else self.name_edit).setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def create(self) -> None:
+    def create_sheet(self) -> None:  # (not "create": that is QWidget.create(), which it would hide)
         if first_number_problem(self) is not None:
             return
         try:
@@ -514,15 +514,15 @@ class RecordDialog(QDialog):
         self.dead_check.setChecked(res["pilot_dead"])
         self.captured_check = QCheckBox("Pilot &captured", self)
         self.captured_check.setChecked(res["pilot_captured"])
-        for w in (self.damaged_check, self.ammo_check):
-            w.setEnabled(is_last)
-        for w in (self.dead_check, self.captured_check):
-            w.setEnabled(is_last and battle)
-        self.dead_check.toggled.connect(lambda on: on and self.captured_check.setChecked(False))
-        self.captured_check.toggled.connect(lambda on: on and self.dead_check.setChecked(False))
+        for check in (self.damaged_check, self.ammo_check):
+            check.setEnabled(is_last)
+        for check in (self.dead_check, self.captured_check):
+            check.setEnabled(is_last and battle)
+        self.dead_check.toggled.connect(lambda on: self.captured_check.setChecked(False) if on else None)
+        self.captured_check.toggled.connect(lambda on: self.dead_check.setChecked(False) if on else None)
         state = QHBoxLayout()
-        for w in (self.damaged_check, self.ammo_check, self.dead_check, self.captured_check):
-            state.addWidget(w)
+        for check in (self.damaged_check, self.ammo_check, self.dead_check, self.captured_check):
+            state.addWidget(check)
         self.notes_edit = QLineEdit(turn["notes"], self)
         self.notes_edit.setAccessibleName("Notes")
         form.addRow(state)

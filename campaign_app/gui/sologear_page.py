@@ -345,7 +345,7 @@ class SideBox(QGroupBox):
 
         self.tv_spin.valueChanged.connect(self._tv_typed)
         for spin in (self.tv_spin, self.base_spin):  # a refused number is said at once, not only on Add
-            spin.problemChanged.connect(lambda problem: problem and self.page.status(problem))
+            spin.problemChanged.connect(lambda problem: self.page.status(problem) if problem else None)
         self.base_spin.valueChanged.connect(self._base_typed)
         self.name_edit.textChanged.connect(lambda _t: self.page.update_totals())
         self.skill_combo.currentIndexChanged.connect(lambda _i: self.page.update_totals())
@@ -544,8 +544,9 @@ class SologearPage(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(inner)
-        QVBoxLayout(tab).addWidget(scroll)
-        tab.layout().setContentsMargins(0, 0, 0, 0)
+        tab_layout = QVBoxLayout(tab)
+        tab_layout.addWidget(scroll)
+        tab_layout.setContentsMargins(0, 0, 0, 0)
         self.tabs.addTab(tab, "&Sheet")
         self.sheet_tab = tab
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPalette, QValidator, QWheelEvent
@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from ..rules.dice import DIE_SIDES
 from ..rules.experience import ARMOR_CLASSES, attribute_word
-from ..words import number, plural  # noqa: F401 - plural is used through this module too
+from ..words import number
+from ..words import plural as plural  # re-exported: pages import it from here
 
 DATA = Qt.ItemDataRole.UserRole
 
@@ -317,7 +318,25 @@ def show_error(label: ErrorLabel, text: str | None) -> None:
 _INTEGER = re.compile(r"[+\-\u2212]?\d+")
 
 
-class _RefusingNumberField:
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
+    class _SpinBox(QAbstractSpinBox):
+        """What the mixin uses of QSpinBox and QDoubleSpinBox (each class below is one of them)."""
+
+        problemChanged: SignalInstance
+
+        def minimum(self) -> Any: ...
+        def maximum(self) -> Any: ...
+        def setRange(self, minimum: Any, maximum: Any) -> None: ...  # noqa: N802 - Qt naming
+        def setValue(self, value: Any) -> None: ...  # noqa: N802 - Qt naming
+        def prefix(self) -> str: ...
+        def suffix(self) -> str: ...
+else:
+    _SpinBox = object  # at run time a plain mixin: the spin box comes second in each class's bases
+
+
+class _RefusingNumberField(_SpinBox):
     """What every number field of the app does (:class:`NumberSpin` for whole numbers, :class:`DecimalSpin`).
 
     * It selects its whole text whenever it gets the focus (Tab, a mnemonic, a click, the program), so typing
@@ -466,7 +485,7 @@ class _RefusingNumberField:
             event.ignore()
 
 
-class NumberSpin(_RefusingNumberField, QSpinBox):  # type: ignore[misc]
+class NumberSpin(_RefusingNumberField, QSpinBox):
     """A whole-number field for every form of the app (see :class:`_RefusingNumberField`)."""
 
     problemChanged = Signal(str)
@@ -475,7 +494,7 @@ class NumberSpin(_RefusingNumberField, QSpinBox):  # type: ignore[misc]
 _DECIMAL = re.compile(r"[+\-\u2212]?(\d+([.,]\d*)?|[.,]\d+)")
 
 
-class DecimalSpin(_RefusingNumberField, QDoubleSpinBox):  # type: ignore[misc]
+class DecimalSpin(_RefusingNumberField, QDoubleSpinBox):
     """The same field for numbers with decimals (base combat power, millimetres): selected on focus, a value
     out of range refused with a message beside it, never clamped."""
 

@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import IO, Any
 from xml.sax.saxutils import escape
 
@@ -31,6 +32,7 @@ from ..errors import Refused
 from .decks import Block, Card, Deck, DeckError, DeckLibrary
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
+from .rltyped import font_canvas
 from .sizes import CARD_SIZES, CARD_STOCK, CARD_STOCK_SIZES, DEFAULT_SIZE, CardSize, PrintSetup
 from .typeset import keep_dice_codes
 
@@ -673,7 +675,7 @@ def check_card_fits(card: Card, deck: Deck, size: str = DEFAULT_SIZE) -> Fit:
     register_fonts()
     import io
 
-    canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=FONT)
+    canvas = font_canvas(io.BytesIO(), FONT)
     return _lay_out(card, _style(_card_size(size), deck, False), canvas).fit
 
 
@@ -1099,7 +1101,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
     # before anything is written.
     import io
 
-    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=FONT)
+    scratch = font_canvas(io.BytesIO(), FONT)
     base_styles: dict[str, _Style] = {}
     laid: list[_Laid] = []
     for card in cards:
@@ -1115,8 +1117,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
             raise DeckError(f"card {card.full_id} ({card.source}): {exc}") from None
 
     target = os.fspath(output) if isinstance(output, str | os.PathLike) else output
-    canvas = Canvas(target, pagesize=(grid.page_w, grid.page_h), invariant=1, pageCompression=1,
-                    initialFontName=FONT, initialFontSize=MIN_FONT)
+    canvas = font_canvas(target, FONT, MIN_FONT, pagesize=(grid.page_w, grid.page_h), page_compression=True)
     canvas.setTitle(title)
     canvas.setAuthor("campaign_app")
     canvas.setCreator("campaign_app")
@@ -1153,7 +1154,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
                 bst = base_styles[card.deck_id]
                 back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, bst, scratch))
                 _place(canvas, grid, x + grid.card_w, y, -rotation,
-                       lambda deck=deck, bst=bst, back=back: _draw_back(canvas, deck, bst, back))
+                       partial(_draw_back, canvas, deck, bst, back))
             if progress is not None:
                 progress(i + 1, total)
         folds = [grid.slot_origin(slot)[0] + grid.card_w for slot in slots] if grid.pair else []
@@ -1169,7 +1170,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
                 bst = base_styles[card.deck_id]
                 back = backs.get(deck.id) or backs.setdefault(deck.id, _back_text(deck, bst, scratch))
                 _place(canvas, grid, mirrored_x + dx, y + dy, -rotation,
-                       lambda deck=deck, bst=bst, back=back: _draw_back(canvas, deck, bst, back))
+                       partial(_draw_back, canvas, deck, bst, back))
             mirrored = [grid.cols * (s // grid.cols) + (grid.cols - 1 - s % grid.cols) for s in slots]
             _page_marks(canvas, grid, mirrored, dx, dy)
             canvas.showPage()
@@ -1195,8 +1196,7 @@ def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: s
     register_fonts()
     grid = plan_grid(paper, size, "backs", setup)
     target = os.fspath(output) if isinstance(output, str | os.PathLike) else output
-    canvas = Canvas(target, pagesize=(grid.page_w, grid.page_h), invariant=1, pageCompression=1,
-                    initialFontName=FONT, initialFontSize=MIN_FONT)
+    canvas = font_canvas(target, FONT, MIN_FONT, pagesize=(grid.page_w, grid.page_h), page_compression=True)
     canvas.setTitle("Duplex alignment test")
     canvas.setAuthor("campaign_app")
     canvas.setCreator("campaign_app")

@@ -245,8 +245,8 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         m = _TOML_LINE.search(message)
-        line = int(m.group(1)) if m else None
-        raise _FileError(f"TOML syntax error: {_TOML_LINE.sub('', message).strip()}", line) from None
+        toml_line = int(m.group(1)) if m else None
+        raise _FileError(f"TOML syntax error: {_TOML_LINE.sub('', message).strip()}", toml_line) from None
     return data, text
 
 

@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, Rect, String
+from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, String
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
+from .rltyped import rect
 from .sheetkit import (
     ACCENT,
     ACCENT_LIGHT,
@@ -243,7 +244,7 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     edges = (0, *thresholds.as_tuple(), XP_MAX)
     for rank in range(len(LEVELS)):
         lo, hi = edges[rank], edges[rank + 1]
-        d.add(Rect(left, y_of(lo), pw, y_of(hi) - y_of(lo), fillColor=colors.HexColor(BAND_COLOURS[rank]),
+        d.add(rect(left, y_of(lo), pw, y_of(hi) - y_of(lo), fillColor=colors.HexColor(BAND_COLOURS[rank]),
                    strokeColor=None))
         label_y = (y_of(lo) + y_of(hi)) / 2 - 2.5
         if y_of(hi) - y_of(lo) >= 8:
@@ -311,7 +312,7 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     x_leader = lx + 17 + w_platoon + 8
     x_fates = x_leader + 17 + w_leader + 8
     total = x_fates + stringWidth(fates, FONT, CHART_FONT) + 4 - (lx - 3)
-    d.add(Rect(lx - 3, ly - 4, total, 13, fillColor=colors.white, strokeColor=LIGHT, strokeWidth=0.4))
+    d.add(rect(lx - 3, ly - 4, total, 13, fillColor=colors.white, strokeColor=LIGHT, strokeWidth=0.4))
     d.add(Line(lx, ly + 2, lx + 14, ly + 2, strokeColor=ACCENT, strokeWidth=1.8))
     d.add(String(lx + 17, ly - 0.5, "platoon", fontName=FONT, fontSize=CHART_FONT, fillColor=INK))
     d.add(Line(x_leader, ly + 2, x_leader + 14, ly + 2, strokeColor=LEADER_COLOUR, strokeWidth=1.2,
@@ -361,10 +362,10 @@ def wounds_chart(points: Sequence[WoundsPoint], width: float, height: float = 19
     for i, p in enumerate(points):
         x = left + slot * i + (slot - bar) / 2
         if p.wounds:
-            d.add(Rect(x, bottom, bar, y_of(p.wounds) - bottom, fillColor=colors.HexColor("#d9c3a5"),
+            d.add(rect(x, bottom, bar, y_of(p.wounds) - bottom, fillColor=colors.HexColor("#d9c3a5"),
                        strokeColor=WOUND_COLOUR, strokeWidth=0.4))
         if p.leader_wounds:
-            d.add(Rect(x, bottom, bar, y_of(min(p.leader_wounds, p.wounds)) - bottom, fillColor=WOUND_COLOUR,
+            d.add(rect(x, bottom, bar, y_of(min(p.leader_wounds, p.wounds)) - bottom, fillColor=WOUND_COLOUR,
                        strokeColor=None))
         if p.xp_lost and slot >= 12:
             d.add(String(x + bar / 2, y_of(p.wounds) + 2, f"\u2212{p.xp_lost}", fontName=FONT,

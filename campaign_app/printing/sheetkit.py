@@ -22,6 +22,7 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
+from .rltyped import font_canvas
 from .typeset import keep_dice_codes
 
 INK = colors.HexColor("#1a1a1a")
@@ -44,8 +45,7 @@ def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, su
                invariant: bool = True) -> Canvas:
     """A canvas that starts in DejaVu Sans (so Helvetica is never referenced) with the document's metadata."""
     register_fonts()
-    canvas = Canvas(buffer, pagesize=pagesize, invariant=1 if invariant else 0, initialFontName=FONT,
-                    initialFontSize=10)
+    canvas = font_canvas(buffer, FONT, 10, pagesize=pagesize, invariant=invariant)
     canvas.setTitle(title)
     canvas.setAuthor(CREATOR)
     canvas.setCreator(CREATOR)
@@ -80,10 +80,7 @@ def new_drawing(width: float, height: float) -> Drawing:
     """A reportlab graphics Drawing whose initial font is DejaVu Sans (the default would put a non-embedded
     Helvetica into the PDF)."""
     register_fonts()
-    drawing = Drawing(width, height)
-    drawing.initialFontName = FONT
-    drawing.initialFontSize = 10
-    return drawing
+    return Drawing(width, height, initialFontName=FONT, initialFontSize=10)
 
 
 def print_date_text(printed_on: _dt.date | None) -> str:

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Line, Polygon, Rect, String
+from reportlab.graphics.shapes import Drawing, Line, Polygon, String
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Frame, Paragraph, Spacer
+from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from ..errors import Refused
 from ..rules.dice import DIE_SIDES, parse_die
@@ -45,6 +45,7 @@ from ..rules.experience import (
     xp_range,
 )
 from .fonts import FONT, FONT_BOLD
+from .rltyped import CursorFrame, rect
 from .sheetkit import (
     ACCENT,
     ACCENT_LIGHT,
@@ -263,7 +264,7 @@ def die_drawing(sides: int, size: float, *, selected: bool = False, faded: bool 
         label_y = c - size * 0.2
     elif sides == 6:
         s = r * 1.5
-        d.add(Rect(c - s / 2, c - s / 2, s, s, rx=size * 0.08, ry=size * 0.08, fillColor=fill,
+        d.add(rect(c - s / 2, c - s / 2, s, s, rx=size * 0.08, ry=size * 0.08, fillColor=fill,
                    strokeColor=stroke, strokeWidth=width))
     elif sides == 8:
         outer = _regular_points(6, r, c, c)
@@ -752,9 +753,9 @@ def _notes_box(page: _Page, entry: SheetEntry, top: float, bottom: float) -> Non
     text_bottom = box_top
     notes = entry.notes if isinstance(entry, UnitSheet) else ""
     if notes:
-        frame = Frame(MARGIN + 6, bottom + 2, w - 12, box_top - bottom - 6, leftPadding=0, rightPadding=0,
+        frame = CursorFrame(MARGIN + 6, bottom + 2, w - 12, box_top - bottom - 6, leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0, showBoundary=0)
-        paras = [Paragraph(esc(line), page.st["body"]) for line in notes.split("\n")]
+        paras: list[Flowable] = [Paragraph(esc(line), page.st["body"]) for line in notes.split("\n")]
         frame.addFromList(paras, cv)
         text_bottom = frame._y - 2
         if paras:  # what did not fit is said, never shrunk below the type floor
@@ -774,7 +775,7 @@ KEEP_WITH_HEADING = 50.0
 to the next page with its table."""
 
 
-def _heading_fits(frame: Frame, heading: SectionHeading, following: Any, cv: Canvas) -> bool:
+def _heading_fits(frame: CursorFrame, heading: SectionHeading, following: Any, cv: Canvas) -> bool:
     """Whether ``heading`` and the start of what follows it (a table's header row and first row, which a
     table split gives, or the whole of anything else) fit in what is left of ``frame``."""
     room = frame._y - frame._y1
@@ -791,7 +792,7 @@ def _heading_fits(frame: Frame, heading: SectionHeading, following: Any, cv: Can
     return bool(following.splitOn(cv, frame._aW, room))
 
 
-def _fill_frame(frame: Frame, flow: list[Any], cv: Canvas) -> None:
+def _fill_frame(frame: CursorFrame, flow: list[Any], cv: Canvas) -> None:
     """Add flowables to ``frame`` in order until one does not fit (a table is split, the rest left in
     ``flow``); a section heading is never left alone at the bottom."""
     while flow:
@@ -842,7 +843,7 @@ def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float, new_page: An
     ]
     top = y
     while True:
-        frame = Frame(MARGIN, bottom, w, top - bottom, leftPadding=0, rightPadding=0, topPadding=0,
+        frame = CursorFrame(MARGIN, bottom, w, top - bottom, leftPadding=0, rightPadding=0, topPadding=0,
                       bottomPadding=0, showBoundary=0)
         _fill_frame(frame, flow, cv)
         if not flow:

@@ -25,12 +25,12 @@ import gc
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from peewee import fn
 
@@ -50,7 +50,7 @@ from ..rules.aftermath import (
     check_count,
     period_sides,
 )
-from ..rules.dice import DiceSource, RollRecord, TypedDice, parse_faces
+from ..rules.dice import DiceSource, RollRecord, Source, TypedDice, parse_faces
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, RulesError, Thresholds, level_name
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
@@ -97,8 +97,9 @@ _platoon = resolve_platoon
 
 
 def _active_leader(platoon_id: int) -> Leader | None:
-    return (Leader.select().where((Leader.platoon == platoon_id) & (Leader.status == "active"))
-            .order_by(Leader.id.desc()).first())
+    leader: Leader | None = (Leader.select().where((Leader.platoon == platoon_id) & (Leader.status == "active"))
+                             .order_by(Leader.id.desc()).first())
+    return leader
 
 
 def _iso(value: Any) -> str | None:
@@ -198,13 +199,14 @@ def opponent_choices(platoon_id: int) -> list[dict[str, Any]]:
     """Other platoons tracked in the app (any campaign), for the opponent field."""
     query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name.alias("campaign"))
              .join(Campaign).where(Platoon.id != platoon_id).order_by(Campaign.name, Platoon.name).dicts())
-    return [{"id": r["id"], "name": r["name"], "campaign": r["campaign"]} for r in query]
+    return [{"id": r["id"], "name": r["name"], "campaign": r["campaign"]}
+            for r in cast("Iterable[dict[str, Any]]", query)]  # .dicts(): rows are dicts
 
 
 def suggest_name(seed: int | None = None) -> str | None:
     """A generated leader name (RULES.md 4) when the name generator is installed, else ``None``."""
     try:
-        from ..rules import names  # type: ignore[attr-defined]
+        from ..rules import names
     except ImportError:
         return None
     suggest = getattr(names, "suggest_name", None)
@@ -403,9 +405,9 @@ class BattleSession:
         return self.award.leader_xp_after
 
     # -- rolling ------------------------------------------------------------------------------------------
-    def apply(self, faces: list[int], source: str = "app") -> RollRecord:
+    def apply(self, faces: list[int], source: Source = "app") -> RollRecord:
         """Apply the faces of the next roll (checked against its dice; DiceError says what is wrong)."""
-        return self.aftermath.apply(faces, source)  # type: ignore[arg-type]
+        return self.aftermath.apply(faces, source)
 
     def roll(self, dice: DiceSource) -> RollRecord:
         """Roll the next dice from ``dice`` (the app's dice, or TypedDice) and apply them."""
@@ -626,7 +628,7 @@ def reapply(edit: Edit) -> Edit:
 
 
 def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
-    battle = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
+    battle: Battle | None = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
     if battle is None:
         raise ServiceError(f"{p.name} has no {missing}")
     return battle
@@ -816,7 +818,7 @@ def _fetch(query: Any, platoon_id: int | None = None) -> list[dict[str, Any]]:
     if platoon_id is None:
         sql, params = query.sql()
     else:
-        sql = _HISTORY_SQL.get(model)  # type: ignore[assignment]
+        sql = _HISTORY_SQL.get(model)
         params = [platoon_id]
         if sql is None:
             sql, made = query.sql()
@@ -1031,8 +1033,8 @@ def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
                 "battle_id": battle_id, "battle_number": b["number"] if b else None}
 
     for x in rows.xp_changes:
-        ld = leaders_by_id.get(x["leader"]) if x["leader"] else None
-        who_name = ld["name"] if ld else rows.platoon["name"] if x["who"] == "platoon" else "leader"
+        x_leader = leaders_by_id.get(x["leader"]) if x["leader"] else None
+        who_name = x_leader["name"] if x_leader else rows.platoon["name"] if x["who"] == "platoon" else "leader"
         ev = base("xp", x["id"], x["created_at"], x["battle"])
         ev.update(who=x["who"], name=who_name, leader_id=x["leader"], delta=x["delta"], xp_after=x["xp_after"],
                   reason=x["reason"])
@@ -1184,7 +1186,7 @@ def _xp_series(rows: _Rows) -> dict[str, Any]:
         leader_xp = (rep["xp_at_join"] if rep else None) if left else b["leader_xp_after"]
         change = None
         if left:
-            old = leaders_by_id.get(fate_leader.get(b["id"]))  # type: ignore[arg-type]
+            old = leaders_by_id.get(fate_leader.get(b["id"]))
             change = {"fate": b["leader_fate"], "old": old["name"] if old else None,
                       "old_xp": b["leader_xp_after"], "new": rep["name"] if rep else None,
                       "new_xp": rep["xp_at_join"] if rep else None}

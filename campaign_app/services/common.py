@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import CampaignError as CampaignError  # re-exported for the services and the GUI
 from ..errors import Conflict as Conflict
@@ -13,7 +13,12 @@ from ..errors import ServiceError as ServiceError
 from ..errors import StoreProblem as StoreProblem
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
-from ..store.models import Campaign, Platoon, Roll, SologearSheet
+from ..store.models import BaseModel, Campaign, Platoon, Roll, SologearSheet
+
+if TYPE_CHECKING:
+    from peewee import Field, ModelSelect
+
+_M = TypeVar("_M", bound=BaseModel)
 
 SQLITE_INT_MAX = 2**63 - 1
 """Row ids and every stored whole number fit in SQLite's 64-bit integers."""
@@ -85,7 +90,7 @@ def name_key(name: str) -> str:
     return " ".join(str(name).split()).casefold()
 
 
-def _by_name(query: Any, field: Any, name: str) -> list[Any]:
+def _by_name(query: ModelSelect[_M], field: Field[str], name: str) -> list[_M]:
     """Rows of ``query`` whose ``field`` is ``name`` exactly or, failing that, equal under :func:`name_key`."""
     exact = list(query.where(field == name).limit(2))
     if exact:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from ..store import journal
 from ..store.journal import NO_CHANGES, OpChanges, Operation
@@ -95,7 +95,8 @@ class Recorder:
     def update(self, row: BaseModel, **values: Any) -> dict[str, tuple[Any, Any]]:
         """Set ``values`` on ``row`` (only the ones that differ); returns {field: (old, new)}."""
         model = type(row)
-        current = model.select().where(model.id == row.id).dicts().get_or_none() or {}
+        # .dicts() makes the row a dict (types-peewee keeps the query typed as giving model rows)
+        current = cast("Row | None", model.select().where(model.id == row.id).dicts().get_or_none()) or {}
         old: Row = {}
         new: Row = {}
         for name, value in values.items():

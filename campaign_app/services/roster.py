@@ -11,7 +11,8 @@ generation and replacement rolls are ``Roll`` rows linked to the platoon (and th
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from ..rules.aftermath import roll_force, roll_replacement
 from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
@@ -130,8 +131,9 @@ _platoon = resolve_platoon
 
 
 def _current_leader(p: Platoon) -> Leader | None:
-    return (Leader.select().where((Leader.platoon == p) & (Leader.status == "active"))
-            .order_by(Leader.id.desc()).first())
+    leader: Leader | None = (Leader.select().where((Leader.platoon == p) & (Leader.status == "active"))
+                             .order_by(Leader.id.desc()).first())
+    return leader
 
 
 def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = None) -> bool:
@@ -193,7 +195,7 @@ def _attached_dict(a: AttachedUnit, equipment: list[dict[str, Any]]) -> dict[str
         out.update(training=None, equipment=None, morale=None, armor=None, armor_class=None, support=a.support)
     else:
         out.update(training=die_text(a.training), equipment=die_text(a.equipment), morale=die_text(a.morale),
-                   armor=a.armor, armor_class=ARMOR_CLASSES[a.armor], support=None)
+                   armor=a.armor, armor_class=ARMOR_CLASSES[cast(int, a.armor)], support=None)  # set: CHECK
     out.update(notes=a.notes, equipment_list=equipment)
     return out
 
@@ -226,7 +228,8 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     eq_query = Equipment.select().where((Equipment.platoon == p) | Equipment.attached.in_(att_ids)) \
         if att_ids else Equipment.select().where(Equipment.platoon == p)
     for e in eq_query.order_by(Equipment.position, Equipment.id):
-        (own if e.platoon_id else by_unit[e.attached_id]).append(_equipment_dict(e))
+        # one owner (the CHECK): the platoon, else an attached unit
+        (own if e.platoon_id else by_unit[cast(int, e.attached_id)]).append(_equipment_dict(e))
     leader_xp = current.xp if current else None
     cards = orders_cards_for_xp(p.xp, leader_xp, thresholds=t)
     has_support = any(a.kind == UnitKind.FIRE_SUPPORT for a in attached)
@@ -257,13 +260,15 @@ def list_platoons(campaign: str | int | None = None) -> list[dict[str, Any]]:
              .join(Campaign).order_by(Campaign.name, Platoon.name))
     if campaign is not None:
         query = query.where(Platoon.campaign == find_campaign(campaign))
-    platoons = list(query.tuples())
+    # id, name, campaign id, training, equipment, morale, armor, xp, campaign name, the four thresholds
+    platoons = list(cast("Iterable[tuple[int, str, int, int, int, int, int, int, str, int, int, int, int]]",
+                         query.tuples()))
     leaders: dict[int, tuple[str, int]] = {}
     if platoons:
         leader_query = Leader.select(Leader.platoon, Leader.name, Leader.xp).where(Leader.status == "active")
         if campaign is not None:
             leader_query = leader_query.where(Leader.platoon.in_([row[0] for row in platoons]))
-        for platoon_id, name, xp in leader_query.order_by(Leader.id).tuples():
+        for platoon_id, name, xp in cast("Iterable[tuple[int, str, int]]", leader_query.order_by(Leader.id).tuples()):
             leaders[platoon_id] = (name, xp)
     rows = []
     thresholds: dict[int, Thresholds] = {}

@@ -153,8 +153,8 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
     try:
         own = not isinstance(source, CampaignDatabase)
         with translated(db_file):
-            src = (sqlite3.connect(f"{Path(source).as_uri()}?mode=ro", uri=True, timeout=busy_timeout_setting())
-                   if own else source.connection())
+            src = (source.connection() if isinstance(source, CampaignDatabase)
+                   else sqlite3.connect(f"{Path(source).as_uri()}?mode=ro", uri=True, timeout=busy_timeout_setting()))
         try:
             with translated(tmp):
                 dst = sqlite3.connect(tmp)

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import peewee
 from peewee import SqliteDatabase
@@ -187,13 +187,22 @@ def translated(db_file: str | os.PathLike[str] | None) -> Iterator[None]:
         yield
     except (sqlite3.Error, peewee.PeeweeException, OSError) as exc:
         problem = store_problem(exc, db_file)
-        if problem is None or problem is exc:
+        if problem is None:
             raise
         raise problem from exc
 
 
+class _ConnectionState(Protocol):
+    conn: sqlite3.Connection | None
+
+
 class CampaignDatabase(SqliteDatabase):
     """peewee's SqliteDatabase with ``BEGIN IMMEDIATE`` transactions and translated errors."""
+
+    _state: _ConnectionState  # peewee's per-thread connection state (types-peewee leaves it out)
+
+    if TYPE_CHECKING:  # types-peewee leaves it unannotated; on SQLite it is the sqlite3 connection
+        def connection(self) -> sqlite3.Connection: ...
 
     def __init__(self, database: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
                  backup_dir: Path | None = None) -> None:
@@ -216,7 +225,7 @@ class CampaignDatabase(SqliteDatabase):
         if sql.startswith(("ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")) and not self._in_transaction():
             return None  # SQLite already rolled the whole transaction back (e.g. disk full): keep the cause
         with translated(self.database):
-            return super().execute_sql(sql, params)
+            return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
     def begin(self, lock_type: str | None = None) -> None:
         with translated(self.database):

@@ -332,7 +332,8 @@ def list_operations(*, campaign: int | None = None, platoon: int | None = None, 
                     kinds: tuple[str, ...] | None = None, undone: bool | None = None,
                     limit: int | None = None) -> list[OperationInfo]:
     """Operations newest first, optionally only those concerning a campaign, platoon or sheet."""
-    where, params = [], []
+    where: list[str] = []
+    params: list[int | str] = []
     for column, value in (("campaign_id", campaign), ("platoon_id", platoon), ("sheet_id", sheet)):
         if value is not None:
             where.append(f"{column} = ?")

@@ -44,6 +44,11 @@ class JSONField(TextField):
 
 
 class BaseModel(Model):
+    # For mypy only (annotations, no values: peewee never sees them): each ``ForeignKeyField`` named ``x`` also
+    # gives its row the raw key as ``x_id`` (declared under each key below), and every model but
+    # SchemaMigration (keyed by ``number``) has an integer ``id``; types-peewee knows neither.
+    id: AutoField[int]
+
     class Meta:
         database = database_proxy
         legacy_table_names = False
@@ -85,6 +90,7 @@ class Campaign(BaseModel):
 class Platoon(BaseModel):
     id = AutoField()
     campaign = ForeignKeyField(Campaign, backref="platoons", on_delete="CASCADE")
+    campaign_id: int
     name = TextField()
     training = IntegerField(constraints=[Check(f"training {DIE_CHECK}")])
     equipment = IntegerField(constraints=[Check(f"equipment {DIE_CHECK}")])
@@ -101,11 +107,13 @@ class Platoon(BaseModel):
 class Battle(BaseModel):
     id = AutoField()
     platoon = ForeignKeyField(Platoon, backref="battles", on_delete="CASCADE")
+    platoon_id: int
     number = IntegerField()
     date = DateField()
     scenario = TextField(default="")
     opponent = TextField(default="")
     opponent_platoon = ForeignKeyField(Platoon, null=True, on_delete="SET NULL", backref="opposed_battles")
+    opponent_platoon_id: int | None
     outcome = TextField(null=True, constraints=[Check("outcome IS NULL OR outcome IN "
                                                       "('victory', 'defeat', 'draw')")])
     objectives = IntegerField(default=0, constraints=[Check("objectives BETWEEN 0 AND 2")])
@@ -129,6 +137,7 @@ class Battle(BaseModel):
 class Leader(BaseModel):
     id = AutoField()
     platoon = ForeignKeyField(Platoon, backref="leaders", on_delete="CASCADE")
+    platoon_id: int
     name = TextField()
     rank = TextField(default="Lieutenant")
     xp = IntegerField(default=0, constraints=[Check("xp BETWEEN 0 AND 32")])
@@ -136,7 +145,9 @@ class Leader(BaseModel):
     status = TextField(default="active", constraints=[Check("status IN ('active', 'casualty', 'promoted', "
                                                             "'replaced')")])
     joined_battle = ForeignKeyField(Battle, null=True, on_delete="SET NULL", backref="leaders_joined")
+    joined_battle_id: int | None
     left_battle = ForeignKeyField(Battle, null=True, on_delete="SET NULL", backref="leaders_left")
+    left_battle_id: int | None
     joined_at = DateTimeField(default=now)
     left_at = DateTimeField(null=True)
     notes = TextField(default="")
@@ -145,6 +156,7 @@ class Leader(BaseModel):
 class AttachedUnit(BaseModel):
     id = AutoField()
     platoon = ForeignKeyField(Platoon, backref="attached", on_delete="CASCADE")
+    platoon_id: int
     name = TextField()
     kind = TextField(constraints=[Check("kind IN ('team', 'vehicle', 'fire_support')")])
     training = IntegerField(null=True, constraints=[Check(f"training IS NULL OR training {DIE_CHECK}")])
@@ -167,7 +179,9 @@ class Equipment(BaseModel):
 
     id = AutoField()
     platoon = ForeignKeyField(Platoon, null=True, backref="equipment_items", on_delete="CASCADE")
+    platoon_id: int | None
     attached = ForeignKeyField(AttachedUnit, null=True, backref="equipment_items", on_delete="CASCADE")
+    attached_id: int | None
     name = TextField()
     targets = TextField(default="both", constraints=[Check("targets IN ('dispersed', 'point', 'both')")])
     ap = IntegerField(null=True)
@@ -183,12 +197,15 @@ class Equipment(BaseModel):
 class XpChange(BaseModel):
     id = AutoField()
     platoon = ForeignKeyField(Platoon, backref="xp_changes", on_delete="CASCADE")
+    platoon_id: int
     leader = ForeignKeyField(Leader, null=True, backref="xp_changes", on_delete="CASCADE")
+    leader_id: int | None
     who = TextField(constraints=[Check("who IN ('platoon', 'leader')")])
     delta = IntegerField()
     xp_after = IntegerField(constraints=[Check("xp_after BETWEEN 0 AND 32")])
     reason = TextField(default="")
     battle = ForeignKeyField(Battle, null=True, backref="xp_changes", on_delete="CASCADE")
+    battle_id: int | None
     created_at = DateTimeField(default=now)
 
 
@@ -197,7 +214,9 @@ class AttributeChange(BaseModel):
 
     id = AutoField()
     platoon = ForeignKeyField(Platoon, backref="attribute_changes", on_delete="CASCADE")
+    platoon_id: int
     battle = ForeignKeyField(Battle, null=True, backref="edits", on_delete="CASCADE")
+    battle_id: int | None
     field = TextField()
     old_value = TextField(null=True)
     new_value = TextField(null=True)
@@ -210,6 +229,7 @@ class SologearSheet(BaseModel):
 
     id = AutoField()
     campaign = ForeignKeyField(Campaign, backref="sologear_sheets", on_delete="CASCADE")
+    campaign_id: int
     date = TextField(default="")
     area = TextField(default="")
     pilot = TextField()
@@ -246,6 +266,7 @@ class SologearSheet(BaseModel):
 class SologearForce(BaseModel):
     id = AutoField()
     sheet = ForeignKeyField(SologearSheet, backref="forces", on_delete="CASCADE")
+    sheet_id: int
     side = TextField(constraints=[Check("side IN ('player', 'enemy')")])
     name = TextField()
     company_tv = IntegerField(null=True)
@@ -258,6 +279,7 @@ class SologearForce(BaseModel):
 class SologearTurn(BaseModel):
     id = AutoField()
     sheet = ForeignKeyField(SologearSheet, backref="turns", on_delete="CASCADE")
+    sheet_id: int
     number = IntegerField(constraints=[Check("number >= 1")])
     action = TextField(constraints=[Check("action IN ('dec', 'rep', 'fig')")])
     posture = IntegerField(null=True, constraints=[Check("posture IS NULL OR posture BETWEEN -2 AND 2")])
@@ -293,10 +315,15 @@ class Roll(BaseModel):
 
     id = AutoField()
     platoon = ForeignKeyField(Platoon, null=True, backref="rolls", on_delete="CASCADE")
+    platoon_id: int | None
     battle = ForeignKeyField(Battle, null=True, backref="rolls", on_delete="CASCADE")
+    battle_id: int | None
     leader = ForeignKeyField(Leader, null=True, backref="rolls", on_delete="SET NULL")
+    leader_id: int | None
     sheet = ForeignKeyField(SologearSheet, null=True, backref="rolls", on_delete="CASCADE")
+    sheet_id: int | None
     turn = ForeignKeyField(SologearTurn, null=True, backref="rolls", on_delete="CASCADE")
+    turn_id: int | None
     seq = IntegerField(default=0)
     purpose = TextField()
     expression = TextField()
@@ -333,6 +360,7 @@ class OperationChange(BaseModel):
 
     id = AutoField()
     operation = ForeignKeyField(Operation, backref="changes", on_delete="CASCADE")
+    operation_id: int
     table_name = TextField()
     row_id = IntegerField()
     action = TextField(constraints=[Check("action IN ('insert', 'update', 'delete')")])

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 
 from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineModel
@@ -64,7 +64,7 @@ def view(qtbot, gui_ctx, pid: int) -> HistoryView:  # type: ignore[no-untyped-de
 
 
 def top_kinds(model: TimelineModel) -> list[str]:
-    return [model.event(model.index(r, 0))["kind"] for r in range(model.rowCount())]  # type: ignore[index]
+    return [model.event_at(model.index(r, 0))["kind"] for r in range(model.rowCount())]  # type: ignore[index]
 
 
 def test_models_pass_the_model_tester(qtmodeltester, view: HistoryView) -> None:
@@ -80,18 +80,30 @@ def test_models_pass_the_model_tester(qtmodeltester, view: HistoryView) -> None:
     qtmodeltester.check(LeadersModel())
 
 
+def test_timeline_model_takes_qt_events(qtbot, view: HistoryView) -> None:  # type: ignore[no-untyped-def]
+    """The model used to define ``event(index)``, which hid ``QObject.event()``: every event Qt sent it (a
+    property change, deleteLater) raised AttributeError. Qt's own events now reach QObject.event()."""
+    model = view.model
+    QCoreApplication.sendEvent(model, QEvent(QEvent.Type.User))  # raised AttributeError before
+    model.setProperty("probe", 1)  # sends a DynamicPropertyChange event
+    spare = TimelineModel()
+    with qtbot.waitSignal(spare.destroyed, timeout=2000):
+        spare.deleteLater()  # a DeferredDelete event
+    assert top_kinds(model)[0] == "battle"
+
+
 def test_timeline_newest_first_and_battles_expand_to_their_rolls(view: HistoryView) -> None:
     model = view.model
     assert view.title.text() == "History of 2nd Platoon (Congo 1960)"
     first = model.index(0, 0)
-    assert model.event(first)["kind"] == "battle" and model.event(first)["battle_number"] == 3
+    assert model.event_at(first)["kind"] == "battle" and model.event_at(first)["battle_number"] == 3
     assert model.rowCount(first) == 2  # battle 3: one recovery roll and the leader's fate
     assert view.tree.isExpanded(first)
     child = model.index(0, TimelineModel.EVENT, first)
     assert child.data().startswith("Recovery 1d8 [2] = 2")
     assert model.index(1, TimelineModel.EVENT, first).data().startswith("Leader's fate 2d12 [10, 11] = 21: stays")
-    battle_rows = [model.event(model.index(r, 0)) for r in range(model.rowCount())
-                   if model.event(model.index(r, 0))["kind"] == "battle"]
+    battle_rows = [model.event_at(model.index(r, 0)) for r in range(model.rowCount())
+                   if model.event_at(model.index(r, 0))["kind"] == "battle"]
     assert [b["battle_number"] for b in battle_rows] == [3, 2, 1]
     swamp = model.row_of_battle(battle_rows[1]["id"])
     assert model.rowCount(swamp) == 5 and not view.tree.isExpanded(swamp)
@@ -118,15 +130,15 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
     for kind in ("xp", "leader", "attribute"):
         qtbot.mouseClick(view.kind_buttons[kind], LEFT)
     qtbot.keyClicks(view.search, "bello")
-    texts = [model.event(model.index(r, 0))["text"] for r in range(model.rowCount())]
+    texts = [model.event_at(model.index(r, 0))["text"] for r in range(model.rowCount())]
     assert texts and all("bello" in t.lower() for t in texts if "Battle" not in t)
     assert "of" in view.count.text() and view.count.text().split()[0] != view.count.text().split()[2]
     view.search.clear()
     qtbot.keyClicks(view.search, "[1, 1]")
     # battle 2 is shown because one of its rolls matched (its own text does not); only that roll is under it
-    battle_rows = [model.index(r, 0) for r in range(model.rowCount()) if model.event(model.index(r, 0))["kind"]
+    battle_rows = [model.index(r, 0) for r in range(model.rowCount()) if model.event_at(model.index(r, 0))["kind"]
                    == "battle"]
-    assert len(battle_rows) == 1 and model.event(battle_rows[0])["battle_number"] == 2
+    assert len(battle_rows) == 1 and model.event_at(battle_rows[0])["battle_number"] == 2
     assert model.rowCount(battle_rows[0]) == 1
     view.search.clear()
     qtbot.keyClicks(view.search, "no such thing at all")
@@ -194,7 +206,7 @@ def test_undo_newest_battle_then_edit_undo_and_redo(qtbot, gui_ctx, view: Histor
     gui_ctx.undo_stack.redo()
     assert Battle.get_or_none(Battle.id == newest.id) is None
     gui_ctx.undo_stack.undo()
-    assert view.model.event(view.model.index(0, 0))["battle_number"] == 3
+    assert view.model.event_at(view.model.index(0, 0))["battle_number"] == 3
 
 
 def test_undo_newest_refused_shows_why(qtbot, view: HistoryView) -> None:
@@ -225,7 +237,7 @@ def test_edit_battle_text(qtbot, gui_ctx, view: HistoryView) -> None:
     assert (b.scenario, b.notes, b.outcome) == ("Swamp ambush", "Radio lost", "defeat")
     rows = [(a.field, a.reason) for a in AttributeChange.select().order_by(AttributeChange.id)]
     assert rows == [("battle.scenario", "remembered later"), ("battle.notes", "remembered later")]
-    top = view.model.event(view.model.index(0, 0))
+    top = view.model.event_at(view.model.index(0, 0))
     assert top["kind"] == "attribute" and "Battle 2 notes" in top["text"]
     gui_ctx.undo_stack.undo()
     assert Battle.get(Battle.number == 2).scenario == "Swamp" and AttributeChange.select().count() == 0
