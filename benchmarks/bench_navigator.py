@@ -22,13 +22,13 @@ def main(n: int = 200) -> None:
     from campaign_app.gui.main_window import MainWindow
     from campaign_app.paths import AppPaths
     from campaign_app.store import init_db
-    from campaign_app.store.database import db
+    from campaign_app.store.journal import operation
     from campaign_app.store.models import Campaign, Leader, Platoon
 
     tmp = Path(tempfile.mkdtemp())
     paths = AppPaths(tmp, tmp / "campaign.db").ensure()
     init_db(paths.db_file, paths.backup_dir)
-    with db.atomic():
+    with operation("bench.setup", f"{n} platoons"):
         camp = Campaign.create(name="Big campaign", system="atomic_africa")
         for i in range(n):
             p = Platoon.create(campaign=camp, name=f"Platoon {i:03d}", training=10, equipment=8, morale=8,

@@ -43,8 +43,7 @@ def main() -> int:
     from campaign_app.paths import AppPaths
     from campaign_app.rules.dice import SeededDice
     from campaign_app.services import campaigns, roster
-    from campaign_app.services.changesets import redo_changes, undo_changes
-    from campaign_app.store import init_db
+    from campaign_app.store import init_db, journal
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp(prefix="bench_roster_"))
@@ -80,8 +79,8 @@ def main() -> int:
     edit = roster.set_platoon(mid, morale=6, reason="bench")
 
     def undo_redo() -> None:
-        undo_changes(edit.changes)
-        redo_changes(edit.changes)
+        journal.undo(edit.operation_id)
+        journal.redo(edit.operation_id)
 
     add("service undo+redo of a dice change", undo_redo)
 

@@ -35,6 +35,20 @@ def median_ms(func: Callable[[], Any], repeat: int = 7, setup: Callable[[], Any]
     return 1000 * statistics.median(times)
 
 
+def paired_inprocess(funcs: dict[str, Callable[[], Any]], repeat: int = 7) -> dict[str, float]:
+    """Median time (ms) of each function, the functions run in turn ``repeat`` times after a warm-up, so
+    that a busy moment of the machine hits each of them alike."""
+    for func in funcs.values():
+        func()
+    times: dict[str, list[float]] = {name: [] for name in funcs}
+    for _ in range(repeat):
+        for name, func in funcs.items():
+            start = time.perf_counter()
+            func()
+            times[name].append(time.perf_counter() - start)
+    return {name: 1000 * statistics.median(t) for name, t in times.items()}
+
+
 def child_env() -> dict[str, str]:
     """The environment of the timed commands: as an installed app runs, with compiled bytecode (a
     PYTHONDONTWRITEBYTECODE=1 in the shell would make every start compile campaign_app's sources again)."""

@@ -3,9 +3,10 @@
     python benchmarks/make_big_db.py --platoons 200 --battles 250 -o /tmp/big.db
 
 Each platoon gets its leader, an attached team, two weapons and its battles logged with ``log_battle`` (the
-app's dice, seeded: the same file every time), one transaction per platoon (a batch); leaders fall and are
-replaced as the rolls say. Campaigns hold 20 platoons each. A Sologear campaign with a few turns is added too.
-A progress line shows platoons done, battles a second and the time left. 200 x 250 takes several minutes.
+app's dice, seeded: the same file every time), one operation (one transaction) per platoon (a batch); leaders
+fall and are replaced as the rolls say. Campaigns hold 20 platoons each. A Sologear campaign with a few turns is
+added too. A progress line shows platoons done, battles a second and the time left. 200 x 250 takes 10-15
+minutes on a busy 2-core machine.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
     from campaign_app.services import battles, campaigns, roster
     from campaign_app.services import sologear as sg
     from campaign_app.store import close_db, init_db
-    from campaign_app.store.database import db
+    from campaign_app.store.journal import operation
 
     if path.exists():
         raise SystemExit(f"make_big_db: {path} exists; remove it or pick another name")
@@ -36,7 +37,7 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
     total = platoons * battles_each
     camp_id = None
     for i in range(platoons):
-        with db.atomic():
+        with operation("bench.platoon", f"Big database: platoon {i + 1}"):  # one transaction per platoon
             if i % PER_CAMPAIGN == 0:
                 camp_id = campaigns.create_campaign(f"Campaign {i // PER_CAMPAIGN + 1:03d}", "atomic_africa").id
             p = roster.create_platoon(camp_id, f"Platoon {i + 1:04d}", training="d8", equipment="d10",
@@ -58,7 +59,7 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
             left = (total - done) / rate if rate else 0.0
             print(f"\r{i + 1}/{platoons} platoons, {done}/{total} battles, {rate:.0f} battles/s, "
                   f"about {left:.0f} s left   ", end="", file=sys.stderr, flush=True)
-    with db.atomic():
+    with operation("bench.sologear", "Big database: a Sologear campaign"):
         sheet = sg.create_sheet("Big Sologear", "Janne", 250, date="TN1932", area="Badlands hill",
                                 gear_name="Hunter", player_unit="Janne's Regiment", player_affiliation="Northern",
                                 enemy_unit="Johnboy's Company", enemy_affiliation="Southern")

@@ -85,9 +85,11 @@ def install_exception_hook() -> None:
     """Log an uncaught exception and show it in a dialog instead of killing the window. A refused write
     (busy database, disk full, read-only file, bad input) is one plain message, and every view is reloaded
     so that no widget keeps showing a value that was not stored."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        from PySide6.QtWidgets import QMessageBox  # its enums cost ~13 ms to build: not at start
+
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         if QApplication.instance() is None:
             log.error("uncaught exception:\n%s", text)

@@ -40,7 +40,7 @@ def gui_ctx(app_paths: AppPaths, qapp):  # type: ignore[no-untyped-def]
     settings = QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
     ctx = AppContext(paths=app_paths, settings=settings)
     yield ctx
-    ctx.undo_stack.clear()
+    ctx.undo_stack.clear()  # the view only (the journal is in the database)
 
 
 _exit_status: list[int] = []

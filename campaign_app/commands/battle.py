@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..rules.codes import purpose_text, rule_text
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 LOG_DICE_HELP = ("the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
@@ -48,8 +49,9 @@ def log_text(d: dict[str, Any]) -> str:
     for r in d["rolls"]:
         who = "typed in" if r["source"] == "entered" else "app"
         faces = ", ".join(str(f) for f in r["faces"])
-        lines.append(f"  {r['purpose']}: {r['expression']} [{faces}] = {r['total']} \u2192 {r['outcome']} "
-                     f"({who}; {r['rule']})")
+        lines.append(f"  {purpose_text(r['purpose'])}: {r['expression']} [{faces}] = {r['total']} "
+                     f"\u2192 {r['outcome']} "
+                     f"({who}; {rule_text(r['rule'])})")
     pl = d["platoon"]
     lines.append(f"Platoon XP {pl['xp_before']} \u2192 {pl['xp_after']} (award +{pl['award']}, recovery "
                  f"\u2212{pl['xp_lost']})")
@@ -128,10 +130,11 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    battles = _svc()
-    h = battles.history(_platoon_ref(args))
+    from ..services import history
+
+    h = history.history(_platoon_ref(args))
     if args.csv:
-        print(battles.events_csv(h["events"]), end="")
+        print(history.events_csv(h["events"]), end="")
         return 0
     return emit(args, {"platoon": h["platoon"], "battles": h["battles"], "events": h["events"]},
                 lambda: history_text(h))

@@ -102,7 +102,7 @@ def turn_text(t: dict[str, Any]) -> str:
         lines.append(f"  Play the battle, then: sologear record --turn {t['turn']} --glory N --enemy-tv N "
                      "--bunkers N")
     if t.get("campaign_ended"):
-        lines.append(f"  The campaign has ended ({t['campaign_ended']}).")
+        lines.append(f"  The campaign has ended ({t.get('campaign_ended_text') or t['campaign_ended']}).")
     return "\n".join(lines)
 
 

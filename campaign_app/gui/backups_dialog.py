@@ -149,7 +149,7 @@ class BackupsDialog(QDialog):
             QMessageBox.warning(self, "Restore", str(exc))
             return
         QApplication.restoreOverrideCursor()
-        self.ctx.undo_stack.clear()  # the undo history described the replaced data
+        self.ctx.undo_stack.sync()  # the restored file brings its own journal
         self.ctx.changed("all", 0)
         self.reload()
         self.message.setText(f"Restored from {result['restored_from']}; the previous content was saved as "

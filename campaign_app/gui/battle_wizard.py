@@ -4,8 +4,8 @@ rolls → replacement leader → summary and **Commit**.
 The wizard walks a :class:`~campaign_app.services.battles.BattleSession`; nothing is written until Commit,
 so Cancel at any step leaves the database as it was. Each roll is either **Roll for me** (the app's dice) or
 **I rolled** (the faces typed in, checked against the dice asked for). Recovery asks for one roll at a time.
-After Commit a :class:`BattleCommand` goes on the shared undo stack: Edit ▸ Undo removes the whole battle,
-Edit ▸ Redo puts it back (same rows, same dice).
+Commit is one operation of the journal: Edit ▸ Undo ("Undo Log battle 4 of 2nd Platoon") removes the whole
+battle, also after a restart, Edit ▸ Redo puts it back (same rows, same dice).
 
 Quick logging: page 1 starts in the Scenario field and Enter moves on from every field but Notes; page 2
 starts in Wound counters with the number selected; **Roll all remaining** (Alt+A or Ctrl+R) makes every
@@ -32,7 +32,6 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QShortcut,
-    QUndoCommand,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -64,6 +63,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..rules.aftermath import period_sides
+from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import DiceSource, SeededDice
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import level_name
@@ -71,6 +71,7 @@ from ..services import battles
 from ..services.edits import Edit
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
+from .undo_commands import push_edit
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
 
 log = logging.getLogger(__name__)
@@ -81,54 +82,8 @@ OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impos
 
 
 # --- undo ---------------------------------------------------------------------------------------------------
-
-class BattleCommand(QUndoCommand):
-    """A battle service's Edit on the undo stack (a logged battle, an undone battle, a text edit). The first
-    ``redo`` (done by ``push``) does nothing: the service already ran. Undo reverts the Edit exactly, redo
-    puts it back; a refusal (the rows were changed since) is shown in the status bar and the command is
-    dropped."""
-
-    def __init__(self, ctx: AppContext, edit: Edit, platoon_id: int, text: str | None = None) -> None:
-        super().__init__(text or edit.message)
-        self.ctx = ctx
-        self.edit = edit
-        self.platoon_id = platoon_id
-        self._skip = True
-
-    def _notify(self) -> None:
-        self.ctx.signals.data_changed.emit("battle", self.edit.id if self.edit.kind == "battle" else 0)
-        self.ctx.signals.data_changed.emit("platoon", self.platoon_id)
-
-    def _run(self, action: Callable[[Edit], object], what: str) -> None:
-        try:
-            action(self.edit)
-        except CampaignError as exc:
-            log.warning("%s of %r failed: %s", what, self.text(), exc)
-            self.ctx.signals.status.emit(f"Cannot {what}: {exc}")
-            self.setObsolete(True)
-            return
-        self.ctx.signals.status.emit(f"{'Undone' if what == 'undo' else 'Redone'}: {self.text()}")
-        self._notify()
-
-    def redo(self) -> None:
-        if self._skip:
-            self._skip = False
-            return
-        self._run(battles.reapply, "redo")
-
-    def undo(self) -> None:
-        self._run(battles.revert, "undo")
-
-
-def push_edit(ctx: AppContext, edit: Edit, platoon_id: int, text: str | None = None) -> None:
-    """Put a battle service's Edit on the undo stack and tell the views."""
-    if not edit.changed:
-        return
-    ctx.undo_stack.push(BattleCommand(ctx, edit, platoon_id, text))
-    ctx.signals.data_changed.emit("battle", edit.id if edit.kind == "battle" else 0)
-    ctx.signals.data_changed.emit("platoon", platoon_id)
-    ctx.signals.status.emit(edit.message)
-
+# A committed battle is one operation of the journal: Edit ▸ Undo (the undo stack is the journal's view, see
+# undo_commands) removes it whole, Redo puts it back. ``push_edit`` stays importable from here.
 
 # --- small widgets ------------------------------------------------------------------------------------------
 
@@ -804,7 +759,7 @@ def summary_html(d: dict[str, Any], dark: bool = False) -> str:
             facts.append(f"{label}: {_esc(value)}")
     html = ["<p>" + "<br>".join(facts) + "</p>",
             f"<p>Wound counters: {d['wounds']} (on the leader's element: {d['leader_wounds']})</p>",
-            f"<p><b>Award</b> ({_esc(d['award']['rule'])}): {_esc(d['award']['text'])}</p>",
+            f"<p><b>Award</b> ({_esc(rule_text(d['award']['rule']))}): {_esc(d['award']['text'])}</p>",
             "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
             "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
             "<th>Source</th></tr>"]
@@ -812,10 +767,10 @@ def summary_html(d: dict[str, Any], dark: bool = False) -> str:
         colours = DARK_FATE_COLORS if dark else FATE_COLORS
         colour = colours.get(r["outcome"], "")
         outcome = f"<span style='color:{colour}'><b>{_esc(r['outcome'])}</b></span>" if colour else _esc(r["outcome"])
-        html.append(f"<tr><td>{_esc(str(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
+        html.append(f"<tr><td>{_esc(purpose_text(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
                     f"<td align='center'>{', '.join(str(f) for f in r['faces'])}</td>"
                     f"<td align='center'>{r['total']}</td><td>{outcome}</td>"
-                    f"<td>{_esc(r['rule'])}: {_esc(r['table_row'] or '')}</td>"
+                    f"<td>{_esc(rule_text(r['rule']))}: {_esc(r['table_row'] or '')}</td>"
                     f"<td>{'typed in' if r['source'] == 'entered' else 'app'}</td></tr>")
     if not d["rolls"]:
         html.append("<tr><td colspan='7'>No rolls: no wound counters and no leader.</td></tr>")
@@ -1048,4 +1003,4 @@ def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int | None =
     return wizard.battle_id
 
 
-__all__ = ["BattleWizard", "BattleCommand", "log_battle", "push_edit", "summary_html", "OddsBars"]
+__all__ = ["BattleWizard", "log_battle", "push_edit", "summary_html", "OddsBars"]

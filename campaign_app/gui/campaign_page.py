@@ -29,7 +29,7 @@ from ..services import roster
 from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
-from .context import AppContext
+from .context import AppContext, concerns
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
 from .undo_commands import perform
@@ -56,6 +56,9 @@ class CampaignPage(QWidget):
         self._build()
         cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
         ctx.signals.data_changed.connect(self._on_data_changed)
+        ctx.signals.op_changed.connect(
+            lambda ch: self._on_data_changed("campaign", self.cid or 0)
+            if self.cid is not None and concerns(ch, campaign=self.cid) else None)
 
     def _build(self) -> None:
         body = QWidget()

@@ -23,6 +23,7 @@ from PySide6.QtCharts import (
     QLineSeries,
     QScatterSeries,
     QValueAxis,
+    QXYSeries,
 )
 from PySide6.QtCore import QEvent, QMargins, QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPalette, QPen, QResizeEvent
@@ -59,13 +60,28 @@ def nice_step(span: float, room: int) -> int:
     return NICE_STEPS[-1]
 
 
-def set_int_ticks(axis: QValueAxis, low: float, high: float, pixels: float, label_px: float) -> None:
-    """Whole-number ticks from ``low`` to ``high``, as many as fit ``pixels`` with labels ``label_px`` apart."""
+def set_int_ticks(axis: QValueAxis, low: float, high: float, pixels: float, label_px: float,
+                  anchor: float = 0) -> None:
+    """Whole-number ticks from ``low`` to ``high``, as many as fit ``pixels`` with labels ``label_px`` apart.
+    Only what differs is set (each setter lays the chart out again)."""
     step = nice_step(high - low, int(pixels // max(1.0, label_px)))
-    axis.setTickType(QValueAxis.TickType.TicksDynamic)
-    axis.setTickAnchor(0)
-    axis.setTickInterval(step)
-    axis.setRange(low, high)
+    if axis.tickType() != QValueAxis.TickType.TicksDynamic:
+        axis.setTickType(QValueAxis.TickType.TicksDynamic)
+    if axis.tickAnchor() != anchor:
+        axis.setTickAnchor(anchor)
+    if axis.tickInterval() != step:
+        axis.setTickInterval(step)
+    if axis.min() != low or axis.max() != high:
+        axis.setRange(low, high)
+
+
+def replace_points(series: QXYSeries, points: list[tuple[float, float]], kept: dict[int, Any]) -> None:
+    """Put ``points`` in ``series`` (in place), unless it has them already (``kept``: the last points given
+    to each series, by id): replacing a long series makes QtCharts compute its whole path again."""
+    if kept.get(id(series)) == points:
+        return
+    series.replace([QPointF(x, y) for x, y in points])
+    kept[id(series)] = points
 
 
 class _Chart(QChartView):
@@ -136,6 +152,8 @@ class XpChart(_Chart):
         self.changes: list[dict[str, Any]] = []
         self._tips: dict[int, dict[str, Any]] = {}
         self._last = 1
+        self._kept: dict[int, Any] = {}
+        """The points last given to each series (see :func:`replace_points`)."""
         self.x_axis = QValueAxis()
         self.x_axis.setLabelFormat("%d")
         self.x_axis.setTitleText("Battle")
@@ -207,14 +225,22 @@ class XpChart(_Chart):
         self._last = last
         names = tuple(series.get("levels") or LEVELS)
         bounds = [0, *series["thresholds"], XP_MAX]
+        moved = bounds != self._bounds
         self._bounds = bounds
+        renamed = False
         for label, name in zip(self.band_labels, names, strict=False):
-            label.setText(name)
+            if label.text() != name:
+                label.setText(name)
+                renamed = True
+        kept = self._kept
         for i, band in enumerate(self.bands):
             low, high = bounds[i], bounds[i + 1]
-            band.upperSeries().replace([QPointF(0, high), QPointF(last, high)])
-            band.lowerSeries().replace([QPointF(0, low), QPointF(last, low)])
-            band.setName(names[i] if i < len(names) else "")
+            upper, lower = self._band_lines[2 * i], self._band_lines[2 * i + 1]
+            replace_points(upper, [(0.0, float(high)), (float(last), float(high))], kept)
+            replace_points(lower, [(0.0, float(low)), (float(last), float(low))], kept)
+            name = names[i] if i < len(names) else ""
+            if band.name() != name:
+                band.setName(name)
         self.platoon_points = [(0.0, float(start["platoon_xp"]))] + [
             (float(p["battle"]), float(p["platoon_xp"])) for p in points]
         self.leader_points = ([(0.0, float(start["leader_xp"]))] if start["leader_xp"] is not None else []) + [
@@ -222,21 +248,26 @@ class XpChart(_Chart):
         self.changes = [p for p in points if p["leader_change"]]
         small = len(points) <= 60
         for line, pts in ((self.leader_line, self.leader_points), (self.platoon_line, self.platoon_points)):
-            line.replace([QPointF(x, y) for x, y in pts])
-            line.setPointsVisible(small)
-        self.lost.setMarkerSize(11 if small else 7)
-        self.new.setMarkerSize(12 if small else 8)
-        self.lost.replace([QPointF(float(p["battle"]), float(p["leader_change"]["old_xp"] or 0))
-                           for p in self.changes])
-        self.new.replace([QPointF(float(p["battle"]), float(p["leader_change"]["new_xp"]))
-                          for p in self.changes if p["leader_change"]["new_xp"] is not None])
+            replace_points(line, pts, kept)
+            if line.pointsVisible() != small:
+                line.setPointsVisible(small)
+        if self.lost.markerSize() != (11 if small else 7):
+            self.lost.setMarkerSize(11 if small else 7)
+            self.new.setMarkerSize(12 if small else 8)
+        replace_points(self.lost, [(float(p["battle"]), float(p["leader_change"]["old_xp"] or 0))
+                                   for p in self.changes], kept)
+        replace_points(self.new, [(float(p["battle"]), float(p["leader_change"]["new_xp"]))
+                                  for p in self.changes if p["leader_change"]["new_xp"] is not None], kept)
+        shown = bool(self.changes)
         for s in (self.lost, self.new):
-            s.setVisible(bool(self.changes))
-            for marker in self.chart().legend().markers(s):
-                marker.setVisible(bool(self.changes))
+            if s.isVisible() != shown:
+                s.setVisible(shown)
+                for marker in self.chart().legend().markers(s):
+                    marker.setVisible(shown)
         self._tips = {int(p["battle"]): p["leader_change"] for p in self.changes}
         self.fit_ticks()
-        self.place_band_labels()
+        if renamed or moved:
+            self.place_band_labels()  # else where they are (the plot area calls back when it changes)
 
     def place_band_labels(self) -> None:
         """Each level's name in the right margin, centred on its band; thin bands' names are pushed apart
@@ -294,6 +325,8 @@ class WoundsChart(_Chart):
         self.setMinimumSize(360, 300)
         chart = self.chart()
         self.mode = "bars"
+        self._shown_mode = ""
+        self._kept: dict[int, Any] = {}
         self._first, self._last, self._top = 0, 1, 1
         self.x_axis = QValueAxis()
         self.x_axis.setLabelFormat("%d")
@@ -332,6 +365,9 @@ class WoundsChart(_Chart):
             line.setPen(QPen(color, 1.4))
 
     def _show_mode(self) -> None:
+        if self._shown_mode == self.mode:
+            return
+        self._shown_mode = self.mode
         legend = self.chart().legend()
         bars = self.mode == "bars"
         self.bars.setVisible(bars)
@@ -352,16 +388,20 @@ class WoundsChart(_Chart):
                 values = [0.0] * (last + 1)
                 for r in rows:
                     values[int(r["battle"])] = float(r[key])
-                bar_set.remove(0, bar_set.count())
-                bar_set.append(values)
+                if self._kept.get(id(bar_set)) != values:
+                    bar_set.remove(0, bar_set.count())
+                    bar_set.append(values)
+                    self._kept[id(bar_set)] = values
             for line in self.lines:
-                line.clear()
+                replace_points(line, [], self._kept)
             self._first, self._last = 0, max(1, last)
         else:
             for (_name, key), line in zip(self.DATA, self.lines, strict=True):
-                line.replace([QPointF(float(r["battle"]), float(r[key])) for r in rows])
+                replace_points(line, [(float(r["battle"]), float(r[key])) for r in rows], self._kept)
             for bar_set in self.bar_sets:
-                bar_set.remove(0, bar_set.count())
+                if bar_set.count():
+                    bar_set.remove(0, bar_set.count())
+                self._kept.pop(id(bar_set), None)
             self._first, self._last = 1, max(2, last)
         self._show_mode()
         self.fit_ticks()
@@ -372,9 +412,7 @@ class WoundsChart(_Chart):
         height = plot.height() if plot.height() > 10 else self.height() - 150
         if self.mode == "bars":  # whole bars: half a battle of room on each side
             low, high = self._first + 0.5, self._last + 0.5
-            self.x_axis.setRange(low, high)
-            set_int_ticks(self.x_axis, low, high, width, self.label_px(str(self._last)))
-            self.x_axis.setTickAnchor(1)
+            set_int_ticks(self.x_axis, low, high, width, self.label_px(str(self._last)), anchor=1)
         else:
             set_int_ticks(self.x_axis, self._first, self._last, width, self.label_px(str(self._last)))
         line = QFontMetrics(self.y_axis.labelsFont()).height() + 8

@@ -1,5 +1,5 @@
 """Qt item models of the battle wizard and the history view: thin models over the plain data of
-``services.battles`` (no queries here).
+``services.history`` and ``services.battles`` (no queries here).
 
 - :class:`TimelineModel`: the timeline as a two-level tree: events newest first; a battle's rolls are its
   children. Filtered by kind and by a search text; when battles are hidden but rolls are shown, a battle's
@@ -11,14 +11,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate
-from ..services.battles import event_text
+from ..services.history import event_text
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -32,6 +32,11 @@ KIND_COLORS_DARK: dict[str, str] = {"battle": "#8cc2f2", "xp": "#86d08a", "leade
                                     "attribute": "#d7b49e", "roll": "#b0bec5"}
 """Kind colours on a dark palette (readable on the dark base)."""
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_DISPLAY, _TOOLTIP, _FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
+_FOREGROUND, _ALIGNMENT = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAlignmentRole
+_ROLES = frozenset((_DISPLAY, _TOOLTIP, _FONT, _FOREGROUND, _ALIGNMENT, EVENT_ROLE))
+"""The roles the timeline answers (a painted cell asks for about eight)."""
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#c62828", LeaderFate.PROMOTED: "#1565c0",
                                LeaderFate.STAYS: "#2e7d32"}
 FATE_COLORS_DARK: dict[str, str] = {LeaderFate.CASUALTY: "#ff7b7b", LeaderFate.PROMOTED: "#8cc2f2",
@@ -41,24 +46,20 @@ FATE_COLORS_DARK: dict[str, str] = {LeaderFate.CASUALTY: "#ff7b7b", LeaderFate.P
 def _matches(event: dict[str, Any], needle: str) -> bool:
     if not needle:
         return True
-    event_text(event)  # the text is made on demand (see services.battles.event_text)
-    hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule",
+    event_text(event)  # the text is made on demand (see services.history.event_text)
+    hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule_text",
                                                         "outcome", "scenario", "opponent"))
     return needle in hay.casefold()
 
 
-@dataclass
-class _Node:
-    event: dict[str, Any]
-    children: list[dict[str, Any]] = field(default_factory=list)
-
-
 class TimelineModel(QAbstractItemModel):
-    """Events of ``services.battles.history`` as a tree (top level: events; under a battle: its rolls).
+    """Events of ``services.history.history`` as a tree (top level: events; under a battle: its rolls).
 
-    The top level is handed to the view in batches of :attr:`BATCH` rows (``canFetchMore``/``fetchMore``, as
-    the view scrolls down), so that a long campaign's timeline opens as fast as a short one; the filter and
-    the counts cover every event."""
+    The model keeps event positions, not events: grouping and filtering by kind read the kinds and battle ids
+    of a lazy :class:`~campaign_app.services.history.Events` without making its events, and an event's dict
+    (and text) is made when a row is painted. The top level is handed to the view in batches of :attr:`BATCH`
+    rows (``canFetchMore``/``fetchMore``, as the view scrolls down), so that a long campaign's timeline opens
+    as fast as a short one; the filter and the counts cover every event."""
 
     COLUMNS: tuple[str, ...] = ("When", "Kind", "Battle", "Event")
     WHEN, KIND, BATTLE, EVENT = range(4)
@@ -66,8 +67,13 @@ class TimelineModel(QAbstractItemModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._events: list[dict[str, Any]] = []
-        self._nodes: list[_Node] = []
+        self._events: Sequence[dict[str, Any]] = []
+        self._kinds_of: Sequence[str] = []
+        self._battles_of: Sequence[int | None] = []
+        self._top: list[int] = []
+        """Positions (in the events) of the top-level rows."""
+        self._children: dict[int, list[int]] = {}
+        """Positions of the children (a battle's rolls) by top-level row."""
         self._shown = 0
         """Top-level rows handed to the view so far."""
         self._kinds: set[str] = set(KIND_LABELS)
@@ -86,15 +92,27 @@ class TimelineModel(QAbstractItemModel):
 
     # -- data in ------------------------------------------------------------------------------------------
     def set_events(self, events: Sequence[dict[str, Any]]) -> None:
-        self._events = list(events)
+        """The timeline, newest first: a lazy ``Events`` (its ``kinds`` and ``battle_ids`` are read, its
+        events made per painted row) or a plain list of event dicts."""
+        self._events = events
+        kinds = getattr(events, "kinds", None)
+        battle_ids = getattr(events, "battle_ids", None)
+        if kinds is None or battle_ids is None:
+            kinds = [e["kind"] for e in events]
+            battle_ids = [e.get("battle_id") for e in events]
+        self._kinds_of, self._battles_of = kinds, battle_ids
         self._rebuild()
 
-    def set_filter(self, kinds: Iterable[str] | None = None, text: str | None = None) -> None:
+    def set_filter(self, kinds: Iterable[str] | None = None, text: str | None = None, *,
+                   rebuild: bool = True) -> None:
+        """Show only ``kinds`` and events whose text has ``text`` (``rebuild=False``: for the next
+        :meth:`set_events`)."""
         if kinds is not None:
             self._kinds = set(kinds)
         if text is not None:
             self._needle = text.strip().casefold()
-        self._rebuild()
+        if rebuild:
+            self._rebuild()
 
     @property
     def kinds(self) -> set[str]:
@@ -104,42 +122,77 @@ class TimelineModel(QAbstractItemModel):
         self.beginResetModel()
         show_battles = "battle" in self._kinds
         show_rolls = "roll" in self._kinds
-        rolls_of: dict[int, list[dict[str, Any]]] = {}
-        if show_battles:
-            for e in self._events:
-                if e["kind"] == "roll" and e.get("battle_id") is not None:
-                    rolls_of.setdefault(e["battle_id"], []).append(e)
-        nodes: list[_Node] = []
-        for e in self._events:
-            kind = e["kind"]
-            if kind == "battle":
-                if not show_battles:
+        kinds_of, battles_of = self._kinds_of, self._battles_of
+        shown = self._kinds
+        needle = self._needle
+        events = self._events
+        top: list[int] = []
+        children: dict[int, list[int]] = {}
+        if not needle:
+            # a battle's rolls (which follow it in the timeline) become its children
+            battle_row: dict[int | None, int] = {}
+            pending: list[int] = []
+            for i, kind in enumerate(kinds_of):
+                if kind == "battle":
+                    if show_battles:
+                        battle_row[battles_of[i]] = len(top)
+                        top.append(i)
                     continue
-                children = rolls_of.get(e["id"], []) if show_rolls else []
-                if _matches(e, self._needle):
-                    nodes.append(_Node(e, list(children)))
-                else:
-                    hits = [c for c in children if _matches(c, self._needle)]
-                    if hits:
-                        nodes.append(_Node(e, hits))
-                continue
-            if kind not in self._kinds:
-                continue
-            if kind == "roll" and show_battles and e.get("battle_id") is not None:
-                continue  # shown under its battle
-            if _matches(e, self._needle):
-                nodes.append(_Node(e))
-        self._nodes = nodes
-        self._shown = min(self.BATCH, len(nodes))
+                if kind not in shown:
+                    continue
+                if kind == "roll" and show_battles and battles_of[i] is not None:
+                    row = battle_row.get(battles_of[i])
+                    if row is None:
+                        pending.append(i)
+                    else:
+                        kids = children.get(row)
+                        if kids is None:
+                            children[row] = [i]
+                        else:
+                            kids.append(i)
+                    continue  # shown under its battle
+                top.append(i)
+            for i in pending:  # a roll listed before its battle (not in the services' order)
+                row = battle_row.get(battles_of[i])
+                if row is not None:
+                    children.setdefault(row, []).append(i)
+        else:
+            rolls_of: dict[int, list[int]] = {}
+            if show_battles and show_rolls:
+                for i, kind in enumerate(kinds_of):
+                    if kind == "roll" and battles_of[i] is not None:
+                        rolls_of.setdefault(battles_of[i], []).append(i)  # type: ignore[arg-type]
+            for i, kind in enumerate(kinds_of):
+                if kind == "battle":
+                    if not show_battles:
+                        continue
+                    kids = rolls_of.get(battles_of[i], [])  # type: ignore[arg-type]
+                    if not _matches(events[i], needle):
+                        kids = [c for c in kids if _matches(events[c], needle)]
+                        if not kids:
+                            continue
+                    if kids:
+                        children[len(top)] = list(kids)
+                    top.append(i)
+                    continue
+                if kind not in shown:
+                    continue
+                if kind == "roll" and show_battles and battles_of[i] is not None:
+                    continue  # shown under its battle
+                if _matches(events[i], needle):
+                    top.append(i)
+        self._top = top
+        self._children = children
+        self._shown = min(self.BATCH, len(top))
         self.endResetModel()
 
     def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
-        return not parent.isValid() and self._shown < len(self._nodes)
+        return not parent.isValid() and self._shown < len(self._top)
 
     def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802, B008
-        if parent.isValid() or self._shown >= len(self._nodes):
+        if parent.isValid() or self._shown >= len(self._top):
             return
-        more = min(self.BATCH, len(self._nodes) - self._shown)
+        more = min(self.BATCH, len(self._top) - self._shown)
         self.beginInsertRows(QModelIndex(), self._shown, self._shown + more - 1)
         self._shown += more
         self.endInsertRows()
@@ -150,33 +203,39 @@ class TimelineModel(QAbstractItemModel):
             self.fetchMore()
 
     # -- helpers ------------------------------------------------------------------------------------------
+    def _position(self, index: Index) -> int:
+        parent_row = index.internalId()
+        if parent_row == 0:
+            return self._top[index.row()]
+        return self._children[parent_row - 1][index.row()]
+
     def event_at(self, index: Index) -> dict[str, Any] | None:
         """The event shown at ``index`` (None for an invalid index). Not named ``event``: that is
         ``QObject.event()``, which Qt calls with every event sent to the model."""
         if not index.isValid():
             return None
-        parent_row = index.internalId()
-        if parent_row == 0:
-            return self._nodes[index.row()].event
-        return self._nodes[parent_row - 1].children[index.row()]
+        return self._events[self._position(index)]
 
     def battle_of(self, index: Index) -> dict[str, Any] | None:
         """The battle event of a battle row or of one of its rolls."""
         if not index.isValid():
             return None
         parent_row = index.internalId()
-        node = self._nodes[index.row() if parent_row == 0 else parent_row - 1]
-        return node.event if node.event["kind"] == "battle" else None
+        position = self._top[index.row() if parent_row == 0 else parent_row - 1]
+        return self._events[position] if self._kinds_of[position] == "battle" else None
 
     def top_level_events(self) -> list[dict[str, Any]]:
-        return [n.event for n in self._nodes]
+        return [self._events[i] for i in self._top]
+
+    def top_level_count(self) -> int:
+        return len(self._top)
 
     def visible_count(self) -> int:
-        return len(self._nodes) + sum(len(n.children) for n in self._nodes)
+        return len(self._top) + sum(len(c) for c in self._children.values())
 
     def row_of_battle(self, battle_id: int) -> QModelIndex:
-        for row, n in enumerate(self._nodes):
-            if n.event["kind"] == "battle" and n.event["id"] == battle_id:
+        for row, i in enumerate(self._top):
+            if self._kinds_of[i] == "battle" and self._battles_of[i] == battle_id:
                 self.fetch_until(row)
                 return self.index(row, 0)
         return QModelIndex()
@@ -191,7 +250,7 @@ class TimelineModel(QAbstractItemModel):
             return self.createIndex(row, column, 0)
         if parent.internalId() != 0 or parent.row() >= self._shown:
             return QModelIndex()
-        if row >= len(self._nodes[parent.row()].children):
+        if row >= len(self._children.get(parent.row(), ())):
             return QModelIndex()
         return self.createIndex(row, column, parent.row() + 1)
 
@@ -206,7 +265,7 @@ class TimelineModel(QAbstractItemModel):
             return self._shown
         if parent.internalId() != 0 or parent.column() != 0:
             return 0
-        return len(self._nodes[parent.row()].children)
+        return len(self._children.get(parent.row(), ()))
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
         return len(self.COLUMNS)
@@ -225,32 +284,32 @@ class TimelineModel(QAbstractItemModel):
         return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        e = self.event_at(index)
-        if e is None:
+        # the roles a painted cell asks for, cheapest first; the event's dict is made only for its text
+        if role not in _ROLES or not index.isValid():
             return None
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _FONT:
+            return self._bold if self._kinds_of[self._position(index)] == "battle" else None
+        if role == _FOREGROUND:
+            return self._kind_brushes.get(self._kinds_of[self._position(index)]) if col == self.KIND else None
+        if role == _ALIGNMENT:
+            return _RIGHT if col == self.BATTLE else None
+        if role == _DISPLAY and col == self.KIND:
+            kind = self._kinds_of[self._position(index)]
+            return KIND_LABELS.get(kind, kind)
+        e = self._events[self._position(index)]
+        if role == _DISPLAY:
             if col == self.WHEN:
                 return e["date"] or ""
-            if col == self.KIND:
-                return KIND_LABELS.get(e["kind"], e["kind"])
             if col == self.BATTLE:
                 return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
             return event_text(e)  # made for the rows that are painted, not for all
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             extra = f"\nLogged {e['at']}" if e.get("at") else ""
             if e["kind"] == "roll" and e.get("rule"):
-                extra += f"\n{e['rule']}" + (f": {e['table_row']}" if e.get("table_row") else "")
+                extra += f"\n{rule_text(e['rule'])}" + (f": {e['table_row']}" if e.get("table_row") else "")
             return f"{event_text(e)}{extra}"
-        if role == Qt.ItemDataRole.FontRole and e["kind"] == "battle":
-            return self._bold
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.KIND:
-            return self._kind_brushes.get(e["kind"])
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.BATTLE:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == EVENT_ROLE:
-            return e
-        return None
+        return e  # EVENT_ROLE
 
 
 class _TableModel(QAbstractTableModel):
@@ -304,7 +363,7 @@ class _TableModel(QAbstractTableModel):
 
 
 class LeadersModel(_TableModel):
-    """The leaders' roll (``services.battles.leaders_roll``)."""
+    """The leaders' roll (``services.history.leaders_roll``)."""
 
     COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles led", "XP at joining", "XP", "XP gained")
 
@@ -357,7 +416,7 @@ class RollsModel(_TableModel):
 
     def cell(self, row: dict[str, Any], column: int) -> Any:
         if column == 0:
-            return str(row["purpose"]).capitalize()
+            return purpose_text(row["purpose"]).capitalize()
         if column == 1:
             return row["expression"]
         if column == 2:
@@ -368,7 +427,7 @@ class RollsModel(_TableModel):
             return row.get("outcome") or ""
         if column == 5:
             return "typed in" if row["source"] == "entered" else "app"
-        return row.get("rule") or ""
+        return rule_text(row.get("rule"))
 
     def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.ForegroundRole and column == 4:

@@ -5,10 +5,11 @@
   :class:`~.history_models.TimelineModel`), **Charts** (platoon and leader XP over the level bands; wound
   counters and XP lost per battle; :mod:`.history_charts`, whose QtCharts import waits until the tab is first
   shown) and the **Leaders' roll**.
-- Buttons: Log battle…, Undo newest battle (on the undo stack, so Edit ▸ Undo brings it back), Edit battle…
-  (scenario, outcome, notes; logged), Export CSV… / Export JSON….
+- Buttons: Log battle…, Undo newest battle (its operation is undone in the journal: Edit ▸ Redo brings it
+  back), Edit battle… (scenario, outcome, notes; logged), Export CSV… / Export JSON…. A fourth tab,
+  **Changes**, lists the journal's operations of the platoon (:mod:`.journal_view`).
 
-Everything comes from one ``services.battles.history_report`` call (a fixed number of queries); the timeline's
+Everything comes from one ``services.history.history_report`` call (a fixed number of queries); the timeline's
 text is made per painted row, the charts are filled only when shown and update their series in place.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,9 +41,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
-from ..services import battles
+from ..services import battles, history
 from ..words import plural as _plural
-from .context import AppContext
+from .context import AppContext, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
 from .widgets import error_style
 
@@ -74,16 +76,22 @@ class HistoryView(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.platoon_id: int | None = None
-        self.report: dict[str, Any] | None = None
+        self.report: Mapping[str, Any] | None = None
         self.edit_dialog: BattleTextDialog | None = None
         self._dirty = False
         self._charts: tuple[XpChart, WoundsChart] | None = None
         self._charts_dirty = True
+        self._timeline_dirty = False
+        """The timeline model waits for its tab (a reload while the Charts tab is shown does not fill it)."""
+        self._leaders_dirty = False
+        """The leaders' roll waits for its tab."""
         self._changes = 0
         """Counts the app's data changes: a cached history is used only while no change was seen."""
-        self._cache: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        self._cache: dict[int, tuple[tuple[Any, ...], Mapping[str, Any]]] = {}
         """The last histories read (by platoon id), with the stamp they were read at."""
         self._use_cache = False
+        self._read_at: tuple[Any, ...] | None = None
+        """:meth:`_writes` when the shown history was read."""
 
         outer = QVBoxLayout(self)
         self.title = QLabel()
@@ -98,7 +106,7 @@ class HistoryView(QWidget):
         self.log_button.setToolTip("Log a new battle of this platoon (Ctrl+B)")
         self.undo_button = QPushButton("Undo newest battle")
         self.undo_button.setToolTip("Remove the newest battle: XP, leaders and rolls return to their state "
-                                    "before it (Edit \u25b8 Undo brings it back)")
+                                    "before it (Edit \u25b8 Redo brings it back)")
         self.edit_button = QPushButton("Edit battle\u2026")
         self.edit_button.setToolTip("Change the selected battle's scenario, outcome or notes")
         self.csv_button = QPushButton("Export CSV\u2026")
@@ -185,6 +193,10 @@ class HistoryView(QWidget):
         lh.setStretchLastSection(True)
         self.leaders.setAccessibleName("Leaders' roll")
         self.tabs.addTab(self.leaders, "Lea&ders' roll")
+        from .journal_view import JournalPanel
+
+        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this platoon (issue 11)
+        self.tabs.addTab(self.changes_panel, "&Changes")
         self.tabs.currentChanged.connect(self._tab_changed)
 
         self.log_button.clicked.connect(self.log_battle)
@@ -194,6 +206,9 @@ class HistoryView(QWidget):
         self.json_button.clicked.connect(lambda: self.export("json"))
         self.tree.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         ctx.signals.data_changed.connect(self._data_changed)
+        ctx.signals.op_changed.connect(
+            lambda ch: self._data_changed("platoon", self.platoon_id or 0)
+            if self.platoon_id is not None and concerns(ch, platoon=self.platoon_id) else None)
         self._apply_palette()
         self._update_buttons()
 
@@ -225,9 +240,31 @@ class HistoryView(QWidget):
         return self.charts()[1]
 
     def _tab_changed(self, index: int) -> None:
-        if index == CHARTS_TAB and self.isVisible():
+        if not self.isVisible():
+            return
+        if index == CHARTS_TAB:
             self.charts()
             self._orient_charts()
+        elif index == TIMELINE_TAB:
+            self._fill_timeline()
+        elif index == LEADERS_TAB:
+            self._fill_leaders()
+
+    def _fill_timeline(self) -> None:
+        """Hand the timeline model the events read last (when its tab is shown, or the model is asked for)."""
+        if not self._timeline_dirty:
+            return
+        self._timeline_dirty = False
+        self.model.set_events(self.report["history"]["events"] if self.report is not None else [])
+        self._expand_newest()
+        self._update_count()
+
+    def _fill_leaders(self) -> None:
+        if not self._leaders_dirty:
+            return
+        self._leaders_dirty = False
+        self.leaders_model.set_rows(self.report["leaders"] if self.report is not None else [])
+        self._size_leader_columns()
 
     def _orient_charts(self) -> None:
         """Side by side when both charts fit across, else one above the other (the tab scrolls if needed)."""
@@ -282,6 +319,7 @@ class HistoryView(QWidget):
         change since, uses the history read then; showing the same platoon again reads it again (Refresh)."""
         changed = platoon_id != self.platoon_id
         self.platoon_id = platoon_id
+        self.changes_panel.show_platoon(platoon_id)
         self._use_cache = changed
         if changed:
             self._say("")
@@ -300,15 +338,24 @@ class HistoryView(QWidget):
         version = db.execute_sql("PRAGMA data_version").fetchone()[0]
         return (self._changes, id(db.obj), str(db.obj.database), version)
 
-    def _read(self, platoon_id: int) -> dict[str, Any]:
+    @staticmethod
+    def _writes() -> tuple[Any, ...]:
+        """Moves with every write to the open database: this connection's row changes and SQLite's
+        data_version (another program's commits)."""
+        from ..store.database import db
+
+        version = db.execute_sql("PRAGMA data_version").fetchone()[0]
+        return (id(db.obj), str(db.obj.database), version, db.connection().total_changes)
+
+    def _read(self, platoon_id: int) -> Mapping[str, Any]:
         cached = self._cache.get(platoon_id)
         if cached is not None and cached[0] == self._stamp():
             return cached[1]
         return self._read_fresh(platoon_id)
 
-    def _read_fresh(self, platoon_id: int) -> dict[str, Any]:
+    def _read_fresh(self, platoon_id: int) -> Mapping[str, Any]:
         stamp = self._stamp()
-        report = battles.history_report(platoon_id, lazy_text=True)
+        report = history.history_report(platoon_id, lazy_text=True)
         self._cache.pop(platoon_id, None)
         self._cache[platoon_id] = (stamp, report)
         while len(self._cache) > self.CACHE_SIZE:
@@ -321,27 +368,31 @@ class HistoryView(QWidget):
             return
         self._dirty = False
         try:
+            self._read_at = self._writes()
             report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
         except CampaignError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
             self._say(str(exc), error=True)
+            self._timeline_dirty = self._leaders_dirty = False
             self.model.set_events([])
+            self.leaders_model.set_rows([])
+            self._update_count()
             self._update_buttons()
             return
         self.report = report
-        hist = report["history"]
-        p = hist["platoon"]
-        self.title.setText(f"History of {p['name']} ({p['campaign']})")
-        self.model.set_events(hist["events"])
-        self._expand_newest()
-        self.summary.setText(self._summary_html(report["summary"]))
-        self._charts_dirty = True
-        if self.tabs.currentIndex() == CHARTS_TAB and self.isVisible():
-            self.charts()  # else when the Charts tab is shown
-        self.leaders_model.set_rows(report["leaders"])
-        self._size_leader_columns()
-        self._update_count()
+        summary = report["summary"]  # the timeline is put in order only if its tab is shown
+        self.title.setText(f"History of {summary['platoon']} ({summary['campaign']})")
+        self.summary.setText(self._summary_html(summary))
+        # each tab is filled when it is shown: the timeline, the charts (in place) and the leaders' roll
+        self._timeline_dirty = self._charts_dirty = self._leaders_dirty = True
+        tab = self.tabs.currentIndex()
+        if tab == TIMELINE_TAB:
+            self._fill_timeline()
+        elif tab == CHARTS_TAB and self.isVisible():
+            self.charts()
+        elif tab == LEADERS_TAB:
+            self._fill_leaders()
         self._update_buttons()
         self.loaded.emit(self.platoon_id)
 
@@ -380,6 +431,8 @@ class HistoryView(QWidget):
         if kind == "platoon" and obj_id not in (0, self.platoon_id):
             return
         if self.isVisible():
+            if self._read_at is not None and self._read_at == self._writes():
+                return  # nothing written since the last read (a battle logged says "battle", then "platoon")
             self.reload()
         else:
             self._dirty = True
@@ -394,6 +447,11 @@ class HistoryView(QWidget):
     # -- filter -------------------------------------------------------------------------------------------
     def _filter_changed(self, *_args: Any) -> None:
         kinds = {k for k, b in self.kind_buttons.items() if b.isChecked()}
+        if self._timeline_dirty:
+            self.model.set_filter(kinds, self.search.text(), rebuild=False)
+            self._fill_timeline()  # with the new filter
+            self._update_buttons()
+            return
         self.model.set_filter(kinds, self.search.text())
         self._expand_newest()
         self._update_count()
@@ -412,22 +470,28 @@ class HistoryView(QWidget):
             self.ctx.signals.status.emit(text)
 
     def selected_battle(self) -> dict[str, Any] | None:
+        self._fill_timeline()
         index = self.tree.currentIndex()
         if not index.isValid():
             return None
         event = self.model.battle_of(index)
         if event is None or self.report is None:
             return None
-        return next((b for b in self.report["history"]["battles"] if b["id"] == event["id"]), None)
+        battles = self.report["history"]["battles"]
+        by_id = getattr(battles, "by_id", None)
+        if by_id is not None:
+            return by_id(event["id"])  # type: ignore[no-any-return]
+        return next((b for b in battles if b["id"] == event["id"]), None)
 
     def _update_buttons(self) -> None:
         has = self.report is not None
-        has_battles = has and bool(self.report and self.report["history"]["battles"])
+        has_battles = self.report is not None and self.report["summary"]["battles"] > 0
         self.log_button.setEnabled(has)
         self.undo_button.setEnabled(has_battles)
         self.csv_button.setEnabled(has)
         self.json_button.setEnabled(has)
-        self.edit_button.setEnabled(self.selected_battle() is not None)
+        # a timeline that waits for its tab has no selection (its model is reset when it is filled)
+        self.edit_button.setEnabled(not self._timeline_dirty and self.selected_battle() is not None)
 
     def log_battle(self) -> None:
         if self.platoon_id is None:
@@ -452,7 +516,7 @@ class HistoryView(QWidget):
         push_edit(self.ctx, edit, self.platoon_id, f"Remove battle {s['number']} of {s['platoon']['name']}")
         self.reload()
         self._say(f"Battle {s['number']} undone: platoon XP {s['platoon']['xp_before']} \u2192 "
-                  f"{s['platoon']['xp_after']}. Edit \u25b8 Undo brings it back.")
+                  f"{s['platoon']['xp_after']}. Edit \u25b8 Redo brings it back.")
 
     def edit_selected(self) -> BattleTextDialog | None:
         battle = self.selected_battle()
@@ -479,7 +543,7 @@ class HistoryView(QWidget):
         if self.platoon_id is None or self.report is None:
             return None
         if path is None:
-            name = _safe_file_name(self.report["history"]["platoon"]["name"])
+            name = _safe_file_name(self.report["summary"]["platoon"])
             from .file_dialogs import ask_save_path
 
             filters = "CSV files (*.csv)" if fmt == "csv" else "JSON files (*.json)"
@@ -489,7 +553,7 @@ class HistoryView(QWidget):
                 return None
             path = chosen
         try:
-            n = battles.export_history(self.platoon_id, path, fmt)
+            n = history.export_history(self.platoon_id, path, fmt)
         except CampaignError as exc:
             self._say(str(exc), error=True)
             return None
@@ -497,6 +561,7 @@ class HistoryView(QWidget):
         return Path(path)
 
     def index_of_battle(self, battle_id: int) -> QModelIndex:
+        self._fill_timeline()
         return self.model.row_of_battle(battle_id)
 
 

@@ -61,8 +61,9 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False,
     def done(result: Any) -> None:
         report_check(window, result, announce_ok)
 
-    def ended() -> None:  # QThread.finished: run() has returned, the object may go
+    def ended() -> None:  # QThread.finished: run() has returned; wait for the thread's very end, then let it go
         window._check_worker = None  # type: ignore[attr-defined]  # see above
+        worker.wait()  # deleting a QThread still running aborts the app
         worker.deleteLater()
 
     worker.finished_check.connect(done)

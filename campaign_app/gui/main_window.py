@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
@@ -16,7 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -148,9 +148,13 @@ class MainWindow(QMainWindow):
         ctx.signals.data_changed.connect(self._on_data_changed)
         ctx.signals.status.connect(self._show_status)
         ctx.signals.open_item.connect(self.open_item)
+        ctx.signals.op_changed.connect(self._on_op_changed)
         ctx.undo_stack.indexChanged.connect(self._on_undo_index)
+        ctx.undo_stack.cleanChanged.connect(self._on_undo_index)
 
         self._restore_geometry()
+        ctx.undo_stack.sync()  # the journal is kept in the file: undo works across restarts
+        self._update_undo_actions()
         self.refresh()
         from .watch import ChangeWatcher
 
@@ -190,9 +194,11 @@ class MainWindow(QMainWindow):
         self.act_print = self._action("&Print / Export PDF…", self.print_pdf, QKeySequence.StandardKey.Print,
                                       "Unit Data Sheets, play-aid cards, Sologear sheets, history reports")
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
-        self.act_undo = self.ctx.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence.StandardKey.Undo)
-        self.act_redo = self.ctx.undo_stack.createRedoAction(self, "&Redo")
+        # Undo and Redo act on the journal (shared with other windows and campaign-cli, kept across restarts);
+        # their texts name the operation: "Undo Log battle 4 of 2nd Platoon"
+        self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
+                                     "Undo the newest change, made here, in another window or by campaign-cli")
+        self.act_redo = self._action("&Redo", self.redo, None, "Redo the change undone most recently")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
         self.act_find = self._action("&Find platoon…", self.navigator.focus_filter, QKeySequence.StandardKey.Find)
         self.act_refresh = self._action("&Refresh", self.refresh, QKeySequence.StandardKey.Refresh)
@@ -234,6 +240,8 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(self.act_quit)
         m = bar.addMenu("&Edit")
+        self.edit_menu = m
+        m.aboutToShow.connect(self._before_edit_menu)
         m.addAction(self.act_undo)
         m.addAction(self.act_redo)
         m.addSeparator()
@@ -282,8 +290,51 @@ class MainWindow(QMainWindow):
     def _show_status(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
 
-    def _on_undo_index(self, _index: int) -> None:
+    def _on_undo_index(self, *_args: Any) -> None:
+        if not shiboken6.isValid(self.ctx.undo_stack):  # the stack is being destroyed (the app is closing)
+            return
+        self._update_undo_actions()
         self._update_actions()
+
+    def _update_undo_actions(self) -> None:
+        """"Undo <label>" / "Redo <label>" from the journal's view; disabled with nothing to undo or redo."""
+        from .undo_commands import menu_label
+
+        stack = self.ctx.undo_stack
+        for action, verb, can, text in ((self.act_undo, "Undo", stack.canUndo(), stack.undoText()),
+                                        (self.act_redo, "Redo", stack.canRedo(), stack.redoText())):
+            label = menu_label(text).replace("&", "&&") if can else ""
+            action.setText(f"&{verb} {label}" if label else f"&{verb}")
+            action.setToolTip(f"{verb} {menu_label(text, 120)}" if can else f"Nothing to {verb.lower()}")
+            action.setEnabled(can)
+
+    def _before_edit_menu(self) -> None:
+        """The journal is shared: look for another program's commit before the menu names the newest change."""
+        self.watcher.poll()
+        self.ctx.undo_stack.sync()
+
+    def undo(self) -> None:
+        """Edit ▸ Undo: the newest operation not undone, whoever made it; a refusal says why in the status bar."""
+        self._step("undo")
+
+    def redo(self) -> None:
+        self._step("redo")
+
+    def _step(self, verb: str) -> None:
+        stack = self.ctx.undo_stack
+        shown = stack.next_undo() if verb == "undo" else stack.next_redo()
+        self.watcher.poll()
+        stack.sync()
+        now = stack.next_undo() if verb == "undo" else stack.next_redo()
+        if shown is not None and now is not None and now.id != shown.id:
+            # another program changed the journal since the menu was drawn: do not undo what was not named
+            self._show_status(f"The newest change is now \u201c{now.label}\u201d (made elsewhere); "
+                              f"{verb} again to {verb} it.")
+            return
+        if verb == "undo":
+            stack.undo()  # shows the platoon, pilot or campaign of the step (open_item)
+        else:
+            stack.redo()
 
     def _update_actions(self) -> None:
         self.act_new_platoon.setEnabled(self._selected_system() == "atomic_africa")
@@ -354,7 +405,17 @@ class MainWindow(QMainWindow):
         camp = Campaign.get_or_none(Campaign.id == camp_id) if camp_id is not None else None
         return camp.system if camp else None
 
+    def _on_op_changed(self, changes: Any) -> None:
+        """The navigator lists campaigns, platoons and pilots: reload it when an operation touched one."""
+        if changes.tables & {"campaign", "platoon", "sologear_sheet", "leader"} or not (
+                changes.campaign_id or changes.platoon_id or changes.sheet_id):
+            self._on_data_changed("op", changes.operation_id or 0)
+        else:
+            self._update_actions()
+
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
+        if kind == "all":
+            self.ctx.undo_stack.sync()  # another program's operations are on the journal too
         keep = self._current
         self.navigator.reload()
         if keep and not self.navigator.select(*keep, emit=False) and not _exists(*keep):
@@ -483,13 +544,15 @@ class MainWindow(QMainWindow):
         try:
             init_db(path, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
         except CampaignError as exc:
+            from PySide6.QtWidgets import QMessageBox  # its enums cost ~13 ms to build: not at start
+
             QMessageBox.critical(self, "Cannot open database", str(exc))
             init_db(old.db_file, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
             return
         self._remember_current()  # the database left behind reopens this item when it is opened again
         self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=Path(path).resolve())
-        self.ctx.undo_stack.clear()
         self._current = None
+        self.ctx.undo_stack.sync()  # the other file's journal
         self.refresh()
         self.watcher.reset()
         self.reopen_last()
@@ -538,6 +601,8 @@ class MainWindow(QMainWindow):
         guide.activateWindow()
 
     def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self, f"About {APP_TITLE}",
             f"<h3>{APP_TITLE} {__version__}</h3>"
@@ -568,4 +633,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         self.save_window_state()
+        worker = getattr(self, "_check_worker", None)
+        if worker is not None:
+            worker.wait()  # the background check ends before the window (its parent) can go
         super().closeEvent(event)

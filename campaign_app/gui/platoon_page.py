@@ -42,9 +42,9 @@ from ..errors import CampaignError
 from ..rules.enums import UnitKind
 from ..rules.experience import Thresholds
 from ..services import roster
-from ..services.common import NotFound
+from ..services.common import NotFound, name_key
 from ..services.edits import Edit
-from .context import AppContext
+from .context import AppContext, concerns
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import (
     ID_ROLE,
@@ -215,6 +215,7 @@ class PlatoonPage(QWidget):
 
         self.add_tab(HistoryView(ctx, self), "Hist&ory")
         ctx.signals.data_changed.connect(self._on_data_changed)
+        ctx.signals.op_changed.connect(self._on_op_changed)
 
     # --- layout -------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -650,6 +651,15 @@ class PlatoonPage(QWidget):
         self.unit_equipment.set_rows(u["equipment_list"])
 
     # --- refreshing -----------------------------------------------------------------------------------------
+    def _on_op_changed(self, changes: Any) -> None:
+        """The change feed: reload when the operation touched this platoon, was made on it or on its campaign
+        as a whole."""
+        if self.pid is None:
+            return
+        campaign_id = self.detail["campaign_id"] if self.detail else None
+        if concerns(changes, platoon=self.pid, campaign=campaign_id):
+            self._on_data_changed("platoon", self.pid)
+
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
         if self.pid is None:
             return
@@ -729,9 +739,9 @@ class PlatoonPage(QWidget):
         labels: dict[str, str] = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
                                   UnitKind.FIRE_SUPPORT: "Fire support"}
         label = labels[kind]
-        names = {r["name"].lower() for r in self.attached_model.rows()}
+        names = {name_key(r["name"]) for r in self.attached_model.rows()}
         name, n = label, 1
-        while name.lower() in names:
+        while name_key(name) in names:
             n += 1
             name = f"{label} {n}"
         edit = self.run(roster.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])

@@ -765,6 +765,9 @@ class PrintDialog(QDialog):
         self._builder = None
         self.progress.hide()
         if builder is not None:
+            # 'finished' is sent just before the thread ends: wait for the end, or deleting a QThread that is
+            # still running aborts the whole app (Qt's "destroyed while thread is still running")
+            builder.wait()
             builder.deleteLater()
         # options changed while building: build again for what is chosen now
         stale = self._result is None or self._result[0] != self._key(self.options())

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
+from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source, parse_faces
 from ..services import sologear as svc
@@ -240,7 +241,7 @@ class DiceSteps(QWidget):
             self.hint_label.setText("")
         else:
             n = len(self.groups) + 1
-            self.ask_label.setText(f"Roll {n}: {req.expression} for {req.purpose}")
+            self.ask_label.setText(f"Roll {n}: {req.expression} for {req.purpose_text}")
             self.hint_label.setText(req.hint)
             self.faces_edit.setPlaceholderText(
                 "faces you rolled, e.g. " + ",".join(str(min(req.dice.sides, i + 3)) for i in range(req.dice.count)))
@@ -256,8 +257,8 @@ class DiceSteps(QWidget):
             return
         _show_error(self.error, "")
         self.groups.append((list(faces), source))
-        line = f"{rec.purpose}: {rec.expression} [{', '.join(map(str, rec.faces))}] = {rec.total}"
-        detail = rec.table_row if rec.purpose == "combat table" else rec.outcome
+        line = f"{rec.purpose_text}: {rec.expression} [{', '.join(map(str, rec.faces))}] = {rec.total}"
+        detail = rec.table_row if rec.purpose == codes.PURPOSE_COMBAT else rec.outcome
         if detail:
             line += f" → {detail}"
         line += "  (typed)" if source == "entered" else "  (app)"
@@ -272,7 +273,7 @@ class DiceSteps(QWidget):
         req = self.proc.pending() if self.proc is not None else None
         if req is None:
             return
-        self._feed(self.app_dice.roll(req.dice, req.purpose), "app")
+        self._feed(self.app_dice.roll(req.dice, req.purpose_text), "app")
 
     def use_typed(self) -> None:
         if self.proc is None or self.proc.pending() is None:

@@ -39,11 +39,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
+from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.experience import RulesError
 from ..services import sologear as svc
 from ..services.common import NotFound
-from .context import AppContext
+from .context import AppContext, concerns
 from .sizing import cap_fields
 from .sologear_dialogs import EndDialog, LengthDialog, PlayTurnDialog, RecordDialog
 from .undo_commands import try_perform
@@ -472,8 +473,13 @@ class SologearPage(QWidget):
         self._build_end_tab()
         self._build_history_tab()
         self._build_options_tab()
+        from .journal_view import JournalPanel
+
+        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this pilot (issue 11)
+        self.tabs.addTab(self.changes_panel, "&Changes")
         cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
         ctx.signals.data_changed.connect(self._on_data_changed)
+        ctx.signals.op_changed.connect(self._on_op_changed)
 
     # --- building -------------------------------------------------------------------------------------------
     def _field(self, key: str, name: str) -> CommitLineEdit:
@@ -706,6 +712,11 @@ class SologearPage(QWidget):
             self.reload()
         return edit
 
+    def _on_op_changed(self, changes: Any) -> None:
+        campaign = (self.data.get("campaign") or {}).get("id") if self.data else None
+        if self.sheet_id is not None and concerns(changes, sheet=self.sheet_id, campaign=campaign):
+            self.reload()
+
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
         if self.sheet_id is None:
             return
@@ -715,6 +726,7 @@ class SologearPage(QWidget):
     # --- showing ------------------------------------------------------------------------------------------------
     def show_sheet(self, sheet_id: int) -> None:
         self.sheet_id = sheet_id
+        self.changes_panel.show_sheet(sheet_id)
         for box in (self.player_box, self.enemy_box):
             box.clear_entry()
         self.reload()
@@ -889,7 +901,7 @@ class SologearPage(QWidget):
                                        f"{'noticed' if rk['noticed'] else 'not noticed'}.")
             if rk["table"]:
                 band = rk["band"]
-                roll = next((r for r in rk["rolls"] if r["purpose"].endswith(" roll")), None)
+                roll = next((r for r in rk["rolls"] if r["purpose"] in codes.RESULT_PURPOSES), None)
                 how = ""
                 if roll is not None:
                     dice = roll["expression"].split("+")[0].split("-")[0]

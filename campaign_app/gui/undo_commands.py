@@ -1,118 +1,255 @@
-"""Undo/redo for every change made in the GUI.
+"""Undo and redo in the GUI: the Qt undo stack is a view of the operation journal.
 
-A page calls :func:`perform` with a service function: the service runs (one transaction) and, if it changed
-anything, an :class:`EditCommand` holding the service's change set is pushed on ``ctx.undo_stack``. Undo and
-redo replay its journal operation (``services.journal``): the same rows come back with the same ids and no dice
-are rolled again. Edit ▸ Undo / Redo of the main window drive the stack.
+Every change is one operation of the journal (:mod:`campaign_app.store.journal`), written by this window, another
+window or ``campaign-cli`` alike, and kept in the database file across restarts. :class:`JournalUndoStack`
+mirrors it: one :class:`JournalCommand` per operation, the live ones oldest to newest, then the undone ones in
+the order Redo takes them (the one undone most recently first); its index is the number of live ones. So
+Edit ▸ Undo names the newest operation ("Undo Log battle 4 of 2nd Platoon") and Edit ▸ Redo the one undone most
+recently, whoever made them and whenever. The stack is rebuilt (:meth:`JournalUndoStack.sync`) whenever the
+journal changes: after each write of this window (:func:`perform`, :func:`push_edit`), each undo and redo, and
+when the watcher sees another program's commit. Building it never executes anything.
+
+Undo and redo run ``services.journal.undo/redo`` of the operation the stack names; a refusal (a later operation
+touched the same rows, the database is busy) is shown in the status bar and nothing changes. After every write,
+undo and redo the one change feed, ``ctx.signals.op_changed(OpChanges)``, tells the views what was touched.
 """
 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QUndoCommand
+import shiboken6
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from ..errors import CampaignError
 from ..services import journal as journal_service
 from ..services.common import StoreProblem
 from ..services.edits import Edit
-from ..store.models import Campaign, Platoon, SologearSheet
-from .context import AppContext
+from ..services.journal import JournalStep, OperationInfo
+
+if TYPE_CHECKING:
+    from .context import AppContext
 
 log = logging.getLogger(__name__)
 
+VIEW_LIMIT = 50
+"""How many live and how many undone operations the stack shows (the newest; the journal keeps them all and the
+History tab's Changes list reaches further back)."""
 
-def _exists(kind: str, obj_id: int) -> bool:
-    model = {"campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}.get(kind)
-    return model is not None and model.get_or_none(model.id == obj_id) is not None
+
+def menu_label(label: str, width: int = 60) -> str:
+    """An operation's label fit for a menu item: one line, at most ``width`` characters, ``&`` shown as itself."""
+    text = " ".join(label.split())
+    if len(text) > width:
+        text = text[: width - 1].rstrip() + "\u2026"
+    return text
 
 
-class EditCommand(QUndoCommand):
-    """One service call on the undo stack. The first ``redo`` (done by ``push``) does nothing: the service
-    already ran."""
+def first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
-    def __init__(self, ctx: AppContext, edit: Edit, text: str | None = None) -> None:
-        super().__init__(text or edit.message)
-        self.ctx = ctx
-        self.edit = edit
-        self._done = True
-        self._skip_undo = False
 
-    def id(self) -> int:
-        return 1  # steps that joined the same journal operation (an XP track run) merge into one command
+class JournalCommand(QUndoCommand):
+    """One operation of the journal on the stack. Pushing it and moving the index while the stack is being built
+    executes nothing; moved by anything else (a ``QUndoView``), it undoes or redoes its operation."""
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
-        edit = getattr(other, "edit", None)
-        if edit is None or edit.operation_id is None or edit.operation_id != self.edit.operation_id:
-            return False
-        self.edit = edit
-        self.setText(edit.label)
-        return True
+    def __init__(self, stack: JournalUndoStack, info: OperationInfo) -> None:
+        super().__init__(menu_label(info.label))
+        self._stack = weakref.ref(stack)  # the stack owns its commands: no reference cycle through Python
+        self.info = info
 
-    def _step_back_later(self, step: Callable[[], None]) -> None:
-        """After a write refused by the environment (busy, disk full) the data did not change: move the undo
-        stack's index back too, without touching the data (the flags make that step a no-op)."""
-        QTimer.singleShot(0, step)
-
-    def _notify(self, show: bool) -> None:
-        self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
-        if show and _exists(self.edit.kind, self.edit.id):
-            self.ctx.signals.open_item.emit(self.edit.kind, self.edit.id)
+    @property
+    def operation_id(self) -> int:
+        return self.info.id
 
     def redo(self) -> None:
-        if self._done:
-            self._done = False
-            self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
-            return
-        try:
-            journal_service.reapply_edit(self.edit)
-        except StoreProblem as exc:  # nothing was written: the command stays, the index goes back
-            log.warning("redo of %r refused: %s", self.text(), exc)
-            self.ctx.signals.status.emit(f"Cannot redo now: {exc}")
-            self._skip_undo = True
-            self._step_back_later(self.ctx.undo_stack.undo)
-            return
-        except CampaignError as exc:
-            log.warning("redo of %r failed: %s", self.text(), exc)
-            self.ctx.signals.status.emit(f"Cannot redo: {exc}")
-            self.setObsolete(True)
-            return
-        self.ctx.signals.status.emit(f"Redone: {self.text()}")
-        self._notify(show=True)
+        stack = self._stack()
+        if stack is not None and not stack.building:
+            stack.step_from_qt(self, "redo")
 
     def undo(self) -> None:
-        if self._skip_undo:
-            self._skip_undo = False
-            self.ctx.signals.data_changed.emit(self.edit.kind, self.edit.id)
-            return
+        stack = self._stack()
+        if stack is not None and not stack.building:
+            stack.step_from_qt(self, "undo")
+
+
+class JournalUndoStack(QUndoStack):
+    """A ``QUndoStack`` that shows the journal (see the module's text). ``undo()`` and ``redo()`` act on the
+    journal and rebuild the view; ``push()`` is for :meth:`sync` only."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ctx: AppContext | None = None
+        self.building = False
+        self._stepping = False
+        self._qt_failed = False
+        self.live_count = 0
+
+    # --- the view -------------------------------------------------------------------------------------------
+    def _read(self) -> tuple[list[OperationInfo], list[OperationInfo]]:
+        live = [o for o in journal_service.live_operations(VIEW_LIMIT) if o.undoable]
+        return live[::-1], journal_service.redo_queue(VIEW_LIMIT)
+
+    def sync(self) -> bool:
+        """Rebuild the view from the journal; False (the view kept) when the database cannot be read now."""
+        if self.building or not shiboken6.isValid(self):  # (being destroyed at exit: its clear() emits signals)
+            return False
         try:
-            journal_service.revert_edit(self.edit)
-        except StoreProblem as exc:  # nothing was written: the command stays, the index goes back
-            log.warning("undo of %r refused: %s", self.text(), exc)
-            self.ctx.signals.status.emit(f"Cannot undo now: {exc}")
-            self._done = True
-            self._step_back_later(self.ctx.undo_stack.redo)
-            return
+            live, undone = self._read()
+        except CampaignError as exc:  # a busy or vanished file must not break the window; the next change syncs
+            log.warning("cannot read the journal: %s", exc)
+            return False
+        except Exception:  # anything else (a bug): logged with its traceback; the view is kept
+            log.exception("cannot read the journal")
+            return False
+        shown = [(c.info.id, c.info.label, c.info.undone) for c in self._commands()]
+        wanted = [(o.id, o.label, o.undone) for o in (*live, *undone)]
+        if shown == wanted and self.index() == len(live):
+            return True
+        self.building = True
+        blocked = self.blockSignals(True)  # one round of news when done, not one per command
+        try:
+            self.clear()
+            for info in (*live, *undone):
+                self.push(JournalCommand(self, info))
+            self.setIndex(len(live))
+        finally:
+            self.blockSignals(blocked)
+            self.building = False
+        self.live_count = len(live)
+        if not blocked:
+            self.indexChanged.emit(self.index())
+            self.canUndoChanged.emit(self.canUndo())
+            self.canRedoChanged.emit(self.canRedo())
+            self.undoTextChanged.emit(self.undoText())
+            self.redoTextChanged.emit(self.redoText())
+        return True
+
+    def _commands(self) -> list[JournalCommand]:
+        out = []
+        for i in range(self.count()):
+            cmd = self.command(i)
+            if isinstance(cmd, JournalCommand):
+                out.append(cmd)
+        return out
+
+    def operations(self) -> list[OperationInfo]:
+        """What the view shows, oldest live first, then the undone ones in redo order."""
+        return [c.info for c in self._commands()]
+
+    def next_undo(self) -> OperationInfo | None:
+        cmd = self.command(self.index() - 1) if self.index() > 0 else None
+        return cmd.info if isinstance(cmd, JournalCommand) else None
+
+    def next_redo(self) -> OperationInfo | None:
+        cmd = self.command(self.index()) if self.index() < self.count() else None
+        return cmd.info if isinstance(cmd, JournalCommand) else None
+
+    # --- acting -------------------------------------------------------------------------------------------------
+    def undo(self) -> JournalStep | None:  # type: ignore[override]  # Edit ▸ Undo: the newest live operation
+        self.sync()
+        info = self.next_undo()
+        if info is None:
+            self._status("Nothing to undo.")
+            return None
+        return self._show(self.apply("undo", info.id))
+
+    def redo(self) -> JournalStep | None:  # type: ignore[override]  # Edit ▸ Redo: the one undone most recently
+        self.sync()
+        info = self.next_redo()
+        if info is None:
+            self._status("Nothing to redo.")
+            return None
+        return self._show(self.apply("redo", info.id))
+
+    def _show(self, step: JournalStep | None) -> JournalStep | None:
+        """After Edit ▸ Undo or Redo, show what came back or went: its platoon, pilot or campaign (if it is
+        still there)."""
+        if step is None or self.ctx is None:
+            return step
+        from ..services.navigator import item_exists
+
+        info = step.operation
+        for kind, obj_id in (("platoon", info.platoon_id), ("sheet", info.sheet_id), ("campaign", info.campaign_id)):
+            if obj_id is not None and item_exists(kind, obj_id):
+                self.ctx.signals.open_item.emit(kind, obj_id)
+                break
+        return step
+
+    def apply(self, verb: str, op_id: int) -> JournalStep | None:
+        """Undo or redo one operation; a refusal is shown in the status bar and None returned (nothing
+        changed)."""
+        try:
+            return self.step(verb, op_id)
+        except CampaignError:
+            return None
+
+    def step(self, verb: str, op_id: int) -> JournalStep:
+        """Undo or redo operation ``op_id`` through the journal, rebuild the view and tell the views what changed.
+        A refusal (``Conflict``: another operation is in the way; ``StoreProblem``: busy) is shown in the status
+        bar and raised; nothing was written then."""
+        action: Callable[[int], JournalStep] = journal_service.undo if verb == "undo" else journal_service.redo
+        self._stepping = True
+        try:
+            step = action(op_id)
+        except StoreProblem as exc:  # busy, disk full: nothing was written; the step is still there for later
+            log.warning("%s of operation %s refused: %s", verb, op_id, exc)
+            self._status(f"Cannot {verb} now: {exc}")
+            raise
         except CampaignError as exc:
-            log.warning("undo of %r failed: %s", self.text(), exc)
-            self.ctx.signals.status.emit(f"Cannot undo: {exc}")
-            self.setObsolete(True)
-            return
-        self.ctx.signals.status.emit(f"Undone: {self.text()}")
-        self._notify(show=True)
+            log.info("%s of operation %s refused: %s", verb, op_id, exc)
+            self._status(first_upper(str(exc)))
+            self.sync()  # the journal may have moved on (another program)
+            raise
+        finally:
+            self._stepping = False
+        self.sync()
+        if self.ctx is not None:
+            self.ctx.signals.op_changed.emit(step.changes)
+        self._status(step.message)
+        return step
+
+    def step_from_qt(self, cmd: JournalCommand, verb: str) -> None:
+        """A command moved by Qt itself (a ``QUndoView`` click): run it, then put the view back in line with the
+        journal once Qt has finished moving the index."""
+        if not self._qt_failed:
+            try:
+                self.step(verb, cmd.operation_id)
+            except CampaignError:
+                self._qt_failed = True
+        QTimer.singleShot(0, self._after_qt)
+
+    def _after_qt(self) -> None:
+        self._qt_failed = False
+        self.sync()
+
+    def _status(self, text: str) -> None:
+        if self.ctx is not None:
+            self.ctx.signals.status.emit(text)
+
+
+def journal_changed(ctx: AppContext, edit: Edit) -> None:
+    """After a service wrote (or undid) something: rebuild the undo view, tell the views, say what was done."""
+    stack = ctx.undo_stack
+    if isinstance(stack, JournalUndoStack):
+        stack.sync()
+    ctx.signals.op_changed.emit(edit.changes)
+    ctx.signals.status.emit(edit.message)
 
 
 def perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text: str | None = None,
             **kwargs: Any) -> Edit:
-    """Run ``service(*args, **kwargs)``; push an undo command when it changed something, tell the views
-    (``data_changed``) and the status bar. A ``CampaignError`` propagates (nothing was written)."""
+    """Run ``service(*args, **kwargs)`` (one journal operation); when it changed something, the undo view shows
+    it, the views hear of it (``op_changed``) and the status bar says it. A ``ServiceError`` propagates (nothing
+    was written). ``text`` is not used any more: the journal's label names the step."""
+    del text
     edit = service(*args, **kwargs)
     if edit.changed:
-        ctx.undo_stack.push(EditCommand(ctx, edit, text))
-        ctx.signals.status.emit(edit.message)
+        journal_changed(ctx, edit)
     return edit
 
 
@@ -128,13 +265,25 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
         return None
 
 
+def push_edit(ctx: AppContext, edit: Edit, platoon_id: int | None = None, text: str | None = None) -> None:
+    """A service already ran (the battle wizard's commit, ``battle undo``, a battle's text edit): show it."""
+    del platoon_id, text
+    if edit.changed:
+        journal_changed(ctx, edit)
+
+
 def undo_stack_holds(ctx: AppContext, targets: set[tuple[str, Any]]) -> bool:
-    """Whether this window's undo stack holds a step of one of ``targets`` (``(kind, id)`` pairs such as
-    ``("platoon", 4)``): only then can Edit ▸ Undo or Redo bring back a row that is gone. A deletion made by
-    another window or by campaign-cli is not on this stack."""
+    """Whether Edit ▸ Undo or Redo can reach an operation of one of ``targets`` (``(kind, id)`` pairs such as
+    ``("platoon", 4)``, kinds campaign, platoon, sheet): only then can it bring back a row that is gone. The view
+    is read again first: the journal is shared with other windows and campaign-cli."""
     stack = ctx.undo_stack
-    for i in range(stack.count()):
-        edit = getattr(stack.command(i), "edit", None)
-        if edit is not None and (getattr(edit, "kind", None), getattr(edit, "id", None)) in targets:
+    if isinstance(stack, JournalUndoStack) and shiboken6.isValid(stack):
+        stack.sync()
+        infos = stack.operations()
+    else:
+        infos = []
+    for info in infos:
+        of = {("campaign", info.campaign_id), ("platoon", info.platoon_id), ("sheet", info.sheet_id)}
+        if any(obj_id is not None and (kind, obj_id) in of for kind, obj_id in targets):
             return True
     return False

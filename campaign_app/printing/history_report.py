@@ -1,6 +1,7 @@
-"""The platoon history report (PDF): a summary, the XP chart, the battles table and the leaders' roll.
+"""The platoon history report (PDF): a summary, the XP chart, the battles table, the leaders' roll and the
+changes made by hand (each as the sentence ``services.history.change_text`` makes).
 
-Takes plain data (:class:`HistoryData`, built from ``services.battles.history_report`` with
+Takes plain data (:class:`HistoryData`, built from ``services.history.history_report`` with
 :func:`history_from_report`); ``campaign_app.services.printing`` gathers it and writes the file.
 The XP chart is drawn with reportlab graphics: the platoon's and the leader's XP after each battle over the
 level bands of the campaign's thresholds, with a mark where a leader was lost and the line of the new one.
@@ -18,6 +19,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, 
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
+from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
@@ -150,6 +152,15 @@ class WoundsPoint:
 
 
 @dataclass(frozen=True)
+class ChangeRow:
+    """A change made by hand since the first battle (the roster, a battle's record, XP set by hand): the day
+    it was made, and its sentence."""
+
+    date: str
+    text: str
+
+
+@dataclass(frozen=True)
 class HistoryData:
     platoon: str
     campaign: str
@@ -159,6 +170,8 @@ class HistoryData:
     xp_points: tuple[XpPoint, ...] = ()
     thresholds: Thresholds = DEFAULT_THRESHOLDS
     wounds: tuple[WoundsPoint, ...] = ()
+    changes: tuple[ChangeRow, ...] = ()
+    """Oldest first."""
 
 
 def _when(battle: Any, date: Any) -> str:
@@ -168,7 +181,7 @@ def _when(battle: Any, date: Any) -> str:
 
 
 def history_from_report(report: Mapping[str, Any]) -> HistoryData:
-    """A :class:`HistoryData` from ``services.battles.history_report`` (one read of everything)."""
+    """A :class:`HistoryData` from ``services.history.history_report`` (one read of everything)."""
     summary_raw = dict(report.get("summary") or {})
     fields = set(Summary.__dataclass_fields__)
     summary = Summary(**{k: v for k, v in summary_raw.items() if k in fields})
@@ -186,9 +199,9 @@ def history_from_report(report: Mapping[str, Any]) -> HistoryData:
             leader_xp_after=b.get("leader_xp_after"), leader_fate=b.get("leader_fate"),
             replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support")),
             notes=str(b.get("notes") or "").strip(),
-            rolls=tuple(RollRow(str(r.get("purpose") or ""), str(r.get("expression") or ""),
+            rolls=tuple(RollRow(purpose_text(r.get("purpose")), str(r.get("expression") or ""),
                                 tuple(int(f) for f in r.get("faces") or ()), int(r.get("total") or 0),
-                                str(r.get("rule") or ""), str(r.get("table_row") or ""),
+                                rule_text(r.get("rule")), str(r.get("table_row") or ""),
                                 str(r.get("outcome") or ""), str(r.get("source") or "app"))
                         for r in b.get("rolls") or ())))
     leaders = []
@@ -216,8 +229,16 @@ def history_from_report(report: Mapping[str, Any]) -> HistoryData:
     campaign = summary_raw.get("campaign") or (hist.get("platoon") or {}).get("campaign") or ""
     wounds = tuple(WoundsPoint(int(w["battle"]), int(w.get("wounds") or 0), int(w.get("leader_wounds") or 0),
                                int(w.get("xp_lost") or 0)) for w in report.get("wounds_series") or ())
+    # changes made by hand since the first battle (those before it set the roster up): every attribute
+    # change, and XP changes that no battle made; the text is the services' sentence, made with the events
+    events = list(hist.get("events") or ())
+    first_battle = max((i for i, e in enumerate(events) if e.get("kind") == "battle"), default=len(events))
+    changes = tuple(ChangeRow(str(e.get("date") or "")[:10], str(e.get("text") or ""))
+                    for e in reversed(events[:first_battle])
+                    if e.get("kind") == "attribute" or (e.get("kind") == "xp" and e.get("battle_id") is None))
     return HistoryData(platoon=str(platoon), campaign=str(campaign), summary=summary, battles=tuple(battles),
-                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds, wounds=wounds)
+                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
+                       changes=changes)
 
 
 # ----------------------------------------------------------------------------------------------- chart
@@ -565,6 +586,14 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
         story.append(roll)
     else:
         story.append(Paragraph("The platoon has had no leader.", st["body"]))
+    if data.changes:
+        story.append(CondPageBreak(80))
+        story.append(SectionHeading("Changes by hand", "since the first battle: the roster, battles' records and "
+                                    "XP, oldest first",
+                                    space_before=12, keep_with_next=False))
+        change_rows = [[c.date, c.text] for c in data.changes]
+        story.append(grid_table(("Made on", "Change"), change_rows,
+                                content_widths(("Made on", "Change"), change_rows, width, (0.1, 0.5)), st=st))
     rolls = [(b, r) for b in data.battles for r in b.rolls]
     if rolls:
         story.append(CondPageBreak(120))

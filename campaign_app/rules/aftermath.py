@@ -15,22 +15,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .codes import (  # noqa: F401 - RULE_AWARD is re-exported for the services
+    PURPOSE_FORCE,
+    PURPOSE_LEADER,
+    PURPOSE_RECOVERY,
+    PURPOSE_REPLACEMENT,
+    RULE_AWARD,
+    RULE_FORCE,
+    RULE_LEADER,
+    RULE_RECOVERY,
+    RULE_REPLACEMENT,
+    purpose_text,
+    rule_text,
+)
 from .dice import DIE_SIDES, Dice, DiceError, DiceSource, RollRecord, Source
 from .enums import LeaderFate
 from .experience import XP_MAX, RulesError, check_xp, clamp_xp
 
-# --- rule references (stored with every roll) -------------------------------------------------------------
-
-RULE_AWARD = "RULES 1.2 award"
-RULE_RECOVERY = "RULES 1.2 recovery"
-RULE_LEADER = "RULES 1.2 leader's fate"
-RULE_REPLACEMENT = "RULES 1.2 replacement leader"
-RULE_FORCE = "RULES 1.3 force generation"
-
-PURPOSE_RECOVERY = "recovery"
-PURPOSE_LEADER = "leader's fate"
-PURPOSE_REPLACEMENT = "replacement leader"
-PURPOSE_FORCE = "force generation"
+# --- rule references and purposes (stored with every roll as codes; the words are in .codes) ----------------
 
 # --- the rule tables, as data ----------------------------------------------------------------------------
 
@@ -318,7 +320,7 @@ class Recovery:
         dice = self.next_dice
         if dice is None:
             raise DiceError(f"recovery is over after {_count(len(self._records), 'roll')}: no more dice needed")
-        return self.apply(dice_source.roll(dice, PURPOSE_RECOVERY), dice_source.source)
+        return self.apply(dice_source.roll(dice, purpose_text(PURPOSE_RECOVERY)), dice_source.source)
 
     def result(self) -> RecoveryResult:
         return RecoveryResult(self.wounds, self.xp_before, self._xp, self._remaining, self.records)
@@ -378,7 +380,7 @@ def roll_leader_fate(leader_wounds: int, leader_xp: int, dice_source: DiceSource
     """Roll 2d12 for the leader (``leader_xp`` is the XP after the award)."""
     check_count(leader_wounds, "wound counters on the leader's element")
     check_xp(leader_xp, "leader XP")
-    faces = dice_source.roll(LEADER_DICE, PURPOSE_LEADER)
+    faces = dice_source.roll(LEADER_DICE, purpose_text(PURPOSE_LEADER))
     return leader_fate_record(faces, dice_source.source, leader_wounds, leader_xp)
 
 
@@ -408,7 +410,7 @@ def roll_replacement(period: int | None, dice_source: DiceSource,
     """Step 4: the replacement leader's XP = the lower of two dice of the period's type, minus one (minimum
     0); ⚙ ``dice_count=1``: one die minus one."""
     dice = replacement_die(period, dice_count)
-    return replacement_record(dice_source.roll(dice, PURPOSE_REPLACEMENT), dice_source.source, period,
+    return replacement_record(dice_source.roll(dice, purpose_text(PURPOSE_REPLACEMENT)), dice_source.source, period,
                               dice_count)
 
 
@@ -441,7 +443,7 @@ def roll_force(period: int | None, dice_source: DiceSource) -> ForceResult:
     """RULES 1.3: two dice of the period's type, each minus one; the lower is the leader's XP, the higher the
     platoon's."""
     dice = force_dice(period)
-    return force_record(dice_source.roll(dice, PURPOSE_FORCE), dice_source.source, period)
+    return force_record(dice_source.roll(dice, purpose_text(PURPOSE_FORCE)), dice_source.source, period)
 
 
 # --- the whole aftermath ---------------------------------------------------------------------------------
@@ -514,7 +516,8 @@ class AftermathStep:
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "expression": self.dice.expression, "purpose": self.purpose,
-                "rule": self.rule, "number": self.number, "label": self.label}
+                "purpose_text": purpose_text(self.purpose), "rule": self.rule, "rule_text": rule_text(self.rule),
+                "number": self.number, "label": self.label}
 
 
 class Aftermath:
@@ -601,7 +604,7 @@ class Aftermath:
         step = self.next_step
         if step is None:
             raise DiceError("all the rolls of this battle are made: no more dice needed")
-        return self.apply(dice.roll(step.dice, step.purpose), dice.source)
+        return self.apply(dice.roll(step.dice, purpose_text(step.purpose)), dice.source)
 
     def result(self) -> AftermathResult:
         return AftermathResult(self.award, self.recovery.result(), self.leader_wounds, self.fate,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from ..errors import Refused
+from . import codes
 
 DIE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12)
 """The five attribute die types, lowest first (attribute level 1..5)."""
@@ -254,15 +255,27 @@ class RollRecord:
     outcome: str = ""
     details: dict[str, object] = field(default_factory=dict)
 
+    @property
+    def purpose_text(self) -> str:
+        """The words shown for :attr:`purpose` (a code of :mod:`.codes`)."""
+        return codes.purpose_text(self.purpose)
+
+    @property
+    def rule_text(self) -> str:
+        """The rule reference shown for :attr:`rule` (a code of :mod:`.codes`)."""
+        return codes.rule_text(self.rule)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "purpose": self.purpose,
+            "purpose_text": self.purpose_text,
             "expression": self.expression,
             "faces": list(self.faces),
             "modifier": self.modifier,
             "total": self.total,
             "source": self.source,
             "rule": self.rule,
+            "rule_text": self.rule_text,
             "table_row": self.table_row,
             "outcome": self.outcome,
             **({"details": dict(self.details)} if self.details else {}),
@@ -272,7 +285,7 @@ class RollRecord:
 def roll_record(source: DiceSource, dice: Dice, purpose: str, rule: str, *, table_row: str | None = None,
                 outcome: str = "") -> RollRecord:
     """Roll ``dice`` from ``source`` and wrap the result as a :class:`RollRecord`."""
-    faces = source.roll(dice, purpose)
+    faces = source.roll(dice, codes.purpose_text(purpose))
     return RollRecord(purpose=purpose, expression=dice.expression, faces=faces, total=dice.total(faces),
                       source=source.source, rule=rule, modifier=dice.modifier, table_row=table_row,
                       outcome=outcome)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from . import codes
 from .dice import Dice, DiceError, DiceSource, RollRecord, Source, TypedDice
 from .experience import RulesError
 
@@ -485,10 +486,15 @@ class RollRequest:
     def expression(self) -> str:
         return "D66" if self.key == "d66" else self.dice.expression
 
+    @property
+    def purpose_text(self) -> str:
+        """The words shown for :attr:`purpose` (a code of :mod:`.codes`)."""
+        return codes.purpose_text(self.purpose)
+
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "expression": self.expression, "count": self.dice.count,
                 "sides": self.dice.sides, "modifier": self.dice.modifier, "purpose": self.purpose,
-                "rule": self.rule}
+                "purpose_text": self.purpose_text, "rule": self.rule, "rule_text": codes.rule_text(self.rule)}
 
 
 class Procedure:
@@ -513,7 +519,7 @@ class Procedure:
         try:
             req.dice.check_faces(faces)
         except DiceError as exc:
-            raise DiceError(f"roll {len(self.records) + 1} ({req.expression} for {req.purpose}): {exc}") \
+            raise DiceError(f"roll {len(self.records) + 1} ({req.expression} for {req.purpose_text}): {exc}") \
                 from None
         self._queue.pop(0)
         rec = RollRecord(purpose=req.purpose, expression=req.expression, faces=list(faces),
@@ -557,7 +563,7 @@ class MixedDice:
 def run(proc: Procedure, dice: DiceSource) -> Procedure:
     """Feed a whole procedure from a dice source; leftover typed dice are refused."""
     while (req := proc.pending()) is not None:
-        faces = dice.roll(req.dice, req.purpose)
+        faces = dice.roll(req.dice, req.purpose_text)
         proc.feed(faces, dice.source)
     check = getattr(dice, "check_all_used", None)
     if check is not None:
@@ -572,7 +578,7 @@ class LengthProcedure(Procedure):
         super().__init__()
         n = length_dice_count(player_units, enemy_units)
         self.length: int | None = None
-        self._queue.append(RollRequest("length", Dice(n, 6), "campaign length", "2.1 campaign length",
+        self._queue.append(RollRequest("length", Dice(n, 6), codes.PURPOSE_LENGTH, codes.RULE_LENGTH,
                                        f"{n}d6: as many d6 as the smaller side has units ({n})"))
 
     def _apply(self, req: RollRequest, rec: RollRecord) -> None:
@@ -646,7 +652,7 @@ class TurnProcedure(Procedure):
                 raise RulesError("a posture is only chosen for FIG")
             if not gear_needs_repair:
                 raise RulesError("REP is only allowed while the Gear is damaged or short of ammunition")
-            self._queue.append(RollRequest("repair", REPAIR_DICE, "repair time", "2.2 REP",
+            self._queue.append(RollRequest("repair", REPAIR_DICE, codes.PURPOSE_REPAIR, codes.RULE_REPAIR,
                                            "1d6−2 hours, at least 1"))
         else:
             if posture is None:
@@ -657,7 +663,7 @@ class TurnProcedure(Procedure):
             self.result.column = band_name(band)
             sign = f"{self.result.posture:+d}"
             self._queue.append(RollRequest(
-                "combat", Dice(2, 6, self.result.posture), "combat table", "2.2 combat table",
+                "combat", Dice(2, 6, self.result.posture), codes.PURPOSE_COMBAT, codes.RULE_COMBAT,
                 f"2d6 {sign} ({POSTURES[self.result.posture]}), column {self.result.column}"))
 
     # --- the steps ---
@@ -724,24 +730,25 @@ class TurnProcedure(Procedure):
                 res.ends = ends
         glory = glory_dice(cell.get("glory"))
         if glory is not None:
-            self._queue.append(RollRequest("glory", glory, "Glory markers", "2.2 Glory",
+            self._queue.append(RollRequest("glory", glory, codes.PURPOSE_GLORY, codes.RULE_GLORY,
                                            f"{glory.expression}: Glory markers"))
         elif cell.get("glory"):
             res.glory = int(str(cell["glory"]))
         if cell.get("enemy"):
             plus = (1 if cell["enemy"] == "**" else 0) + (1 if res.breakout else 0)
-            self._queue.append(RollRequest("enemy", Dice(1, 6, plus), "enemy quality", "2.2 enemy quality",
+            self._queue.append(RollRequest("enemy", Dice(1, 6, plus), codes.PURPOSE_ENEMY, codes.RULE_ENEMY,
                                            f"1d6{f'+{plus}' if plus else ''}, column "
                                            f"{enemy_column_label(gear_tv_column(self.gear_tv))}"))
         if cell.get("hit") == "#":
-            self._queue.append(RollRequest("light_critical", LIGHT_CRITICAL_DICE, "light critical check",
-                                           "2.2 hit on the way in (#)", "1d6−2: 0 or less = no damage"))
+            self._queue.append(RollRequest("light_critical", LIGHT_CRITICAL_DICE, codes.PURPOSE_LIGHT_CRITICAL,
+                                           codes.RULE_HIT, "1d6−2: 0 or less = no damage"))
         elif cell.get("hit") == "##":
             res.gear_damaged = True
         if res.ends is None and not res.starts_breakout:
-            self._queue.append(RollRequest("battle_length", BATTLE_LENGTH_DICE, "battle length",
-                                           "2.2 battlefield", "4d6 rounds"))
-            self._queue.append(RollRequest("entry_edge", ENTRY_EDGE_DIE, "entry edge", "2.2 battlefield",
+            self._queue.append(RollRequest("battle_length", BATTLE_LENGTH_DICE, codes.PURPOSE_BATTLE_LENGTH,
+                                           codes.RULE_BATTLEFIELD, "4d6 rounds"))
+            self._queue.append(RollRequest("entry_edge", ENTRY_EDGE_DIE, codes.PURPOSE_ENTRY_EDGE,
+                                           codes.RULE_BATTLEFIELD,
                                            "1d4: 1 North, 2 East, 3 South, 4 West"))
 
     def _enemy(self, req: RollRequest, rec: RollRecord) -> None:
@@ -1063,7 +1070,7 @@ class EndProcedure(Procedure):
         self.result = EndResult(recognition(turns), impression(turns))
         rec = self.result.recognition.total
         self.result.noticed_range = noticed_label(rec)
-        self._queue.append(RollRequest("d66", D66_DICE, "noticed? (D66)", "2.3 noticed",
+        self._queue.append(RollRequest("d66", D66_DICE, codes.PURPOSE_NOTICED, codes.RULE_NOTICED,
                                        f"D66 (first die tens, second units): noticed on "
                                        f"{self.result.noticed_range} with recognition {rec}"))
 
@@ -1082,7 +1089,7 @@ class EndProcedure(Procedure):
                 mod = self.reward_dice.modifier + imp
                 dice = Dice(self.reward_dice.count, self.reward_dice.sides, mod)
                 self._queue.append(RollRequest(
-                    "reward", dice, f"{table} roll", f"2.3 {table}" + (" (variable)" if self.variable else ""),
+                    "reward", dice, table, codes.result_rule(table, self.variable),
                     f"{self.reward_dice.expression} + impression {imp}"))
             else:
                 res.outcome = "Not noticed: the campaign ends with no reward or punishment."
@@ -1161,14 +1168,15 @@ def breakout_flags(ferocious: bool, turns: Sequence[tuple[dict[str, Any] | None,
 
 def end_reason(*, number: int, length: int | None, ends: str | None, pilot_dead: bool, pilot_captured: bool,
                breakout_after: bool) -> str | None:
-    """Why the campaign is over after turn ``number``, or ``None``: the pilot dead or captured, a turn that
-    ended it (surrendered, routed, broke through), or the last battle turn played (not while breaking out)."""
+    """Why the campaign is over after turn ``number`` (a code of :data:`.codes.END_REASONS`), or ``None``: the pilot
+    dead or captured, a turn that ended it (surrendered, routed, broke through), or the last battle turn played (not
+    while breaking out)."""
     if pilot_dead:
-        return "pilot dead"
+        return codes.END_PILOT_DEAD
     if pilot_captured:
-        return "pilot captured"
+        return codes.END_PILOT_CAPTURED
     if ends:
         return str(ends)
     if not breakout_after and length is not None and number >= length:
-        return "turns used up"
+        return codes.END_TURNS_USED_UP
     return None

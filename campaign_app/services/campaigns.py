@@ -16,7 +16,15 @@ from ..rules.aftermath import (
 )
 from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
 from ..store.models import Campaign, Platoon, SologearSheet
-from .common import NotFound, ServiceError, check_line, check_multiline, find_campaign, thresholds_of
+from .common import (
+    NotFound,
+    ServiceError,
+    check_line,
+    check_multiline,
+    find_campaign,
+    name_key,
+    thresholds_of,
+)
 from .edits import Edit, Recorder
 
 SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
@@ -86,7 +94,7 @@ def _check_objective_to(value: str) -> str:
 
 
 def _name_taken(name: str, exclude_id: int | None = None) -> bool:
-    query = Campaign.select(Campaign.id).where(Campaign.name.collate("NOCASE") == name)
+    query = Campaign.select(Campaign.id).where(Campaign.name_key == name_key(name))
     if exclude_id is not None:
         query = query.where(Campaign.id != exclude_id)
     return query.exists()

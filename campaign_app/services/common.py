@@ -11,9 +11,11 @@ from ..errors import NotFound as NotFound
 from ..errors import Refused as Refused
 from ..errors import ServiceError as ServiceError
 from ..errors import StoreProblem as StoreProblem
+from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
 from ..store.models import BaseModel, Campaign, Platoon, Roll, SologearSheet
+from ..store.models import name_key as name_key  # re-exported: the one case rule for names
 
 if TYPE_CHECKING:
     from peewee import Field, ModelSelect
@@ -85,18 +87,13 @@ def check_row_id(value: Any, what: str) -> int:
     return value
 
 
-def name_key(name: str) -> str:
-    """How names are compared when looked up: spaces collapsed, case ignored (names are stored tidied)."""
-    return " ".join(str(name).split()).casefold()
-
-
 def _by_name(query: ModelSelect[_M], field: Field[str], name: str) -> list[_M]:
-    """Rows of ``query`` whose ``field`` is ``name`` exactly or, failing that, equal under :func:`name_key`."""
-    exact = list(query.where(field == name).limit(2))
-    if exact:
-        return exact
-    key = name_key(name)
-    return [row for row in query if name_key(getattr(row, field.name)) == key][:2]
+    """Rows of ``query`` whose name is ``name`` under :func:`name_key` (the one case rule, the one the unique
+    indexes use); where several match (platoons of different campaigns), the ones spelt exactly like ``name``."""
+    key_field = field.model._meta.fields["name_key"]
+    found = list(query.where(key_field == name_key(name)).limit(50))
+    exact = [row for row in found if getattr(row, field.name) == name]
+    return (exact or found)[:2]
 
 
 def find_campaign(name_or_id: str | int) -> Campaign:
@@ -183,9 +180,10 @@ def store_rolls(records: Iterable[RollRecord], start_seq: int = 0, **links: Any)
 
 
 def roll_to_dict(roll: Roll) -> dict[str, Any]:
-    return {"purpose": roll.purpose, "expression": roll.expression, "faces": list(roll.faces),
-            "modifier": roll.modifier, "total": roll.total, "source": roll.source, "rule": roll.rule,
-            "table_row": roll.table_row, "outcome": roll.outcome}
+    return {"purpose": roll.purpose, "purpose_text": purpose_text(roll.purpose), "expression": roll.expression,
+            "faces": list(roll.faces), "modifier": roll.modifier, "total": roll.total, "source": roll.source,
+            "rule": roll.rule, "rule_text": rule_text(roll.rule), "table_row": roll.table_row,
+            "outcome": roll.outcome}
 
 
 def suggested_leader_name(*key: object) -> str:

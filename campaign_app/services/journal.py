@@ -15,8 +15,8 @@ from ..store.database import db
 from ..store.journal import Conflict, NotJournaled, OpChanges, OperationInfo
 from .common import find_campaign, find_sheet, resolve_platoon
 
-__all__ = ["Conflict", "NotJournaled", "OperationInfo", "JournalStep", "operations", "undo", "redo",
-           "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit"]
+__all__ = ["Conflict", "NotJournaled", "OpChanges", "OperationInfo", "JournalStep", "operations", "undo", "redo",
+           "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit", "live_operations", "redo_queue"]
 
 
 @dataclass(frozen=True)
@@ -102,3 +102,17 @@ def newest_undoable() -> OperationInfo | None:
 
 def newest_redoable() -> OperationInfo | None:
     return journal.newest_redoable()
+
+
+def live_operations(limit: int | None = None) -> list[OperationInfo]:
+    """The operations that are not undone, newest first (what Undo steps back through)."""
+    return journal.list_operations(undone=False, limit=limit)
+
+
+def redo_queue(limit: int | None = None) -> list[OperationInfo]:
+    """The undone operations in the order Redo takes them: the one undone most recently first (read-only; the
+    GUI's undo view shows them)."""
+    sql = f"SELECT {journal._INFO_COLUMNS} FROM operation WHERE undone = 1 ORDER BY undo_seq DESC, id DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [journal._info(r) for r in db.execute_sql(sql).fetchall()]

@@ -41,3 +41,9 @@ def navigator_tree(include_archived: bool = False) -> list[dict[str, Any]]:
 
 def has_any_campaign() -> bool:
     return Campaign.select().exists()
+
+
+def item_exists(kind: str, obj_id: int) -> bool:
+    """Whether a campaign, platoon or Sologear sheet (``kind`` campaign, platoon, sheet) is still there."""
+    model = {"campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}.get(kind)
+    return model is not None and model.select().where(model.id == obj_id).exists()

@@ -26,6 +26,7 @@ import peewee
 from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKeyField, IntegerField, TextField
 
 from .. import __version__, fileio
+from ..rules.codes import upgrade_row
 from ..store.database import db, schema_version_supported
 from ..store.journal import operation
 from ..store.models import (
@@ -36,12 +37,14 @@ from ..store.models import (
     Equipment,
     JSONField,
     Leader,
+    NameKeyField,
     Platoon,
     Roll,
     SologearForce,
     SologearSheet,
     SologearTurn,
     XpChange,
+    name_key,
 )
 from .campaigns import NAME_MAX, NOTES_MAX, check_name
 from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, find_campaign
@@ -76,7 +79,8 @@ FREE_TEXT_MAX = NOTES_MAX
 # ------------------------------------------------------------------------------------------------ export
 
 def _columns(model: type[peewee.Model]) -> list[str]:
-    return [f.column_name for f in model._meta.sorted_fields]
+    """The columns a campaign file holds: every stored one but the derived ``name_key``."""
+    return [f.column_name for f in model._meta.sorted_fields if not isinstance(f, NameKeyField)]
 
 
 def _rows(model: type[peewee.Model], where: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -260,16 +264,21 @@ def _check_row(table: str, model: type[peewee.Model], index: int | None, row: An
     if not isinstance(row, dict):
         raise ServiceError(f"{table} row {(index or 0) + 1} is not a record")
     fields = {f.column_name: f for f in model._meta.sorted_fields}
+    row = upgrade_row(table, row)  # a file from a version before schema 4 stored labels, not codes
     unknown = set(row) - set(fields)
     if unknown:
         raise ServiceError(f"{table} row {(index or 0) + 1} has unknown columns: {', '.join(sorted(unknown))}")
     out: dict[str, Any] = {}
     for column, fld in fields.items():
+        if isinstance(fld, NameKeyField):
+            continue  # derived from the name below, whatever the file says
         if column not in row:
             if fld.default is None and not fld.null and not isinstance(fld, peewee.AutoField):
                 raise ServiceError(f"{_where(table, index, column)} is missing")
             continue
         out[column] = _check_value(table, index, fld, row[column])
+    if "name_key" in fields and "name" in out:
+        out["name_key"] = name_key(out["name"])
     return out
 
 
@@ -317,7 +326,7 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
         raise ServiceError(f"{src} has unknown tables: {', '.join(sorted(unknown))}")
     campaign = _check_row("campaign", Campaign, None, doc["campaign"])
     name = check_name(new_name if new_name is not None else campaign.get("name", ""), "campaign")
-    campaign["name"] = name
+    campaign["name"], campaign["name_key"] = name, name_key(name)
     checked: dict[str, list[dict[str, Any]]] = {}
     for table, model in TABLES:
         rows = tables.get(table, [])

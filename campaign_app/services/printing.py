@@ -209,7 +209,7 @@ def sologear_pdf(campaign: str | int | None = None, *, blank: bool = False, pape
 
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
     from ..printing.history_report import history_from_report
-    from .battles import history_report
+    from .history import history_report
 
     return history_from_report(history_report(platoon, campaign))
 

@@ -47,6 +47,7 @@ from .common import (
     check_line,
     check_reason,
     find_campaign,
+    name_key,
     resolve_platoon,
     roll_to_dict,
     store_rolls,
@@ -138,7 +139,7 @@ def _current_leader(p: Platoon) -> Leader | None:
 
 def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = None) -> bool:
     query = Platoon.select(Platoon.id).where((Platoon.campaign == campaign_id)
-                                             & (Platoon.name.collate("NOCASE") == name))
+                                             & (Platoon.name_key == name_key(name)))
     if exclude_id is not None:
         query = query.where(Platoon.id != exclude_id)
     return query.exists()
@@ -553,8 +554,7 @@ def find_attached(platoon: str | int | Platoon, unit: str | int) -> AttachedUnit
     if isinstance(unit, int):
         found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
     else:
-        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p)
-                                         & (AttachedUnit.name.collate("NOCASE") == " ".join(unit.split())))
+        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p) & (AttachedUnit.name_key == name_key(unit)))
     if found is None:
         raise NotFound(f"platoon {p.name!r} has no attached unit {unit!r}")
     return found
@@ -596,7 +596,7 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
 
 def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = None) -> bool:
     query = AttachedUnit.select(AttachedUnit.id).where((AttachedUnit.platoon == platoon_id)
-                                                       & (AttachedUnit.name.collate("NOCASE") == name))
+                                                       & (AttachedUnit.name_key == name_key(name)))
     if exclude_id is not None:
         query = query.where(AttachedUnit.id != exclude_id)
     return query.exists()
@@ -721,7 +721,8 @@ def find_equipment(platoon: str | int, name: str | int, attached: str | int | No
     if isinstance(name, int):
         found = Equipment.get_or_none((Equipment.id == name) & owner)
     else:
-        found = Equipment.get_or_none(owner & (Equipment.name.collate("NOCASE") == " ".join(name.split())))
+        found = next((e for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
+                      if name_key(e.name) == name_key(name)), None)  # the one case rule (names not unique here)
     if found is None:
         where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
         raise NotFound(f"{where} has no equipment named {name!r}")

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 
+from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.dice import DiceSource, RollRecord
 from ..rules.experience import RulesError
@@ -42,16 +43,8 @@ NOTES_MAX = 10_000
 STATE_FIELDS: tuple[str, ...] = ("gear_damaged", "short_ammo", "pilot_status", "status", "end_reason")
 """The sheet's state a turn may change (undo restores it from the journal)."""
 
-END_REASONS: dict[str, str] = {
-    "surrendered": "surrounded: the pilot surrendered",
-    "routed": "the army was routed",
-    "broke_through": "the pilot broke through (ferocious battles)",
-    "turns used up": "all battle turns were played",
-    "pilot dead": "the pilot is dead",
-    "pilot captured": "the pilot was captured",
-}
-LENGTH_RULE = "2.1 campaign length"
-RECKONING_RULE_PREFIX = "2.3"
+LENGTH_RULE = codes.RULE_LENGTH
+RECKONING_RULE_PREFIX = codes.RECKONING_RULE_PREFIX
 
 
 # --- helpers ---------------------------------------------------------------------------------------------
@@ -204,12 +197,13 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
               rolls: Sequence[Roll] | None = None) -> dict[str, Any]:
     roll_rows = list(rolls) if rolls is not None else list(
         Roll.select().where(Roll.turn == turn).order_by(Roll.seq, Roll.id))
-    light = next((r for r in roll_rows if r.purpose == "light critical check"), None)
+    light = next((r for r in roll_rows if r.purpose == codes.PURPOSE_LIGHT_CRITICAL), None)
     meaning: list[str] = []
     if turn.action == "dec":
         meaning.append("DEC: the pilot declined the battle")
     for r in roll_rows:
-        meaning.append(f"{r.purpose}: {r.outcome}" if r.outcome else r.purpose)
+        shown = codes.purpose_text(r.purpose)
+        meaning.append(f"{shown}: {r.outcome}" if r.outcome else shown)
     if turn.action == "rep":
         meaning.append(sg.REPAIRED_TEXT)
     if starts_breakout:
@@ -244,8 +238,8 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
         enemy = f"{turn.enemy_tv_destroyed} TV"
     glory = ""
     if turn.action == "fig" and (turn.glory_rolled is not None or turn.glory_collected):
-        shown = turn.glory_collected * (2 if breakout else 1)
-        glory = (f"{shown}" + (" (×2)" if breakout and turn.glory_collected else "")
+        counted = turn.glory_collected * (2 if breakout else 1)
+        glory = (f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
                  if turn.recorded else f"{turn.glory_rolled or 0} placed")
     return {
         "turn": turn.number, "id": turn.id, "action": turn.action, "label": _action_label(turn),
@@ -314,7 +308,7 @@ def next_turn(ref: str | int | SologearSheet) -> dict[str, Any]:
     if _reckoned(sheet):
         blocked = "the campaign is over and its reckoning is done"
     elif sheet.status == "ended":
-        blocked = f"the campaign has ended ({sheet.end_reason}): no more turns"
+        blocked = f"the campaign has ended ({codes.end_reason_text(sheet.end_reason)}): no more turns"
     elif sheet.length is None:
         blocked = "roll the campaign length first"
     else:
@@ -360,7 +354,7 @@ def sheet_data(ref: str | int | SologearSheet) -> dict[str, Any]:
                     "reward_dice": sheet.reward_dice},
         "state": {"gear_damaged": bool(sheet.gear_damaged), "short_ammo": bool(sheet.short_ammo),
                   "pilot_status": sheet.pilot_status, "status": sheet.status, "end_reason": sheet.end_reason,
-                  "end_text": END_REASONS.get(sheet.end_reason or "", sheet.end_reason),
+                  "end_text": codes.end_reason_text(sheet.end_reason) or None,
                   "breakout": breakout, "reckoned": _reckoned(sheet)},
         "enemy_quality_column": sg.enemy_column_label(sg.gear_tv_column(sheet.gear_tv)),
         "forces": {side: [f for f in forces if f["side"] == side] for side in sg.SIDES},
@@ -384,7 +378,7 @@ def history(ref: str | int | SologearSheet, data: dict[str, Any] | None = None) 
 
     def roll_entry(r: dict[str, Any], turn: int | None) -> dict[str, Any]:
         faces = ",".join(str(f) for f in r["faces"])
-        text = f"{r['purpose']}: {r['expression']} [{faces}] = {r['total']}"
+        text = f"{r['purpose_text']}: {r['expression']} [{faces}] = {r['total']}"
         if r["table_row"]:
             text += f" → {r['table_row']}"
         if r["outcome"]:
@@ -726,6 +720,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         flags, _ = _breakout_flags(sheet, [*turns, turn])
         summary = turn_dict(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
         summary["campaign_ended"] = reason
+        summary["campaign_ended_text"] = codes.end_reason_text(reason) or None
         summary["meaning"] = list(res.meaning)
     message = f"turn {number}: {summary['label']}" + (f", {res.cell_text}" if res.cell_text else "")
     if res.action == "rep":
@@ -794,6 +789,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         index = turns.index(turn)
         summary = turn_dict(turn, breakout=flags[index][0], starts_breakout=flags[index][1])
         summary["campaign_ended"] = reason
+        summary["campaign_ended_text"] = codes.end_reason_text(reason) or None
     message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {_plural(bunkers_n, 'bunker')}"
     if reason:
         message += f"; the campaign has ended ({reason})"

@@ -45,7 +45,7 @@ from ..errors import (
     StoreProblem,
 )
 from ..resources import migrations_dir
-from .models import MODELS, SchemaMigration, database_proxy
+from .models import MODELS, SchemaMigration, database_proxy, name_key
 
 log = logging.getLogger(__name__)
 
@@ -471,8 +471,9 @@ def _migrate(database: CampaignDatabase, pending: list[Migration], version: int,
             database.create_tables([SchemaMigration], safe=True)
     for mig in pending:
         module = mig.load()
-        # foreign keys off while a migration rebuilds tables; checked again afterwards
-        database.execute_sql("PRAGMA foreign_keys=0")
+        fk_off = bool(getattr(module, "FOREIGN_KEYS_OFF", False))
+        if fk_off:
+            _set_foreign_keys(database, False)
         try:
             with database.atomic():
                 # another program may have applied it while we waited for the write lock
@@ -490,8 +491,18 @@ def _migrate(database: CampaignDatabase, pending: list[Migration], version: int,
                 if bad:
                     raise DatabaseError(f"migration {mig.number:04d} left broken references: {bad[:3]}")
         finally:
-            database.execute_sql("PRAGMA foreign_keys=1")
+            if fk_off:
+                _set_foreign_keys(database, True)
         log.info("applied migration %04d_%s to %s", mig.number, mig.name, db_file)
+
+
+def _set_foreign_keys(database: CampaignDatabase, on: bool) -> None:
+    """Switch foreign key enforcement (a migration that rebuilds tables declares ``FOREIGN_KEYS_OFF = True``,
+    the first step of SQLite's documented table rebuild). SQLite ignores the pragma inside a transaction, so it
+    is set between transactions and read back."""
+    database.execute_sql(f"PRAGMA foreign_keys={1 if on else 0}")
+    if bool(database.execute_sql("PRAGMA foreign_keys").fetchone()[0]) != on:  # pragma: no cover - in a transaction
+        raise DatabaseError(f"cannot switch foreign keys {'on' if on else 'off'} for a migration")
 
 
 def current_db() -> CampaignDatabase | None:
@@ -597,6 +608,13 @@ def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
                 "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
                 "WHERE p.xp != x.xp_after").fetchall():
             report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
+        for table, what in (("campaign", "campaign"), ("platoon", "platoon"), ("attached_unit", "attached unit")):
+            if "name_key" not in {r[1] for r in con.execute(f'PRAGMA table_info("{table}")')}:
+                continue  # a schema before 4 (read-only check of an old file)
+            for row_id, name, key in con.execute(f'SELECT id, name, name_key FROM "{table}"'):
+                if key != name_key(name):
+                    report.problems.append(f"{what} {name!r} (id {row_id}) has a stale name key (written by another "
+                                           "program?); names may not be found or kept apart")
     except sqlite3.DatabaseError as exc:
         report.problems.append(f"cannot read the tables: {exc}")
     return report

@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from peewee import IntegrityError
+
 from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
 from ..errors import NotFound, ServiceError
 from .models import database_proxy as db
@@ -458,14 +460,29 @@ class _Replayer:
         if self.current(table, int(image["id"])) is not None:
             raise self.refuse(f"{table.replace('_', ' ')} {image['id']} exists again")
         names = ", ".join(f'"{n}"' for n in values)
-        db.execute_sql(f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})',
-                       list(values.values()))
+        self.write(table, image, f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})',
+                   list(values.values()))
 
     def update(self, table: str, row_id: int, image: dict[str, Any]) -> None:
         values = self.values(table, image)
         values.pop("id", None)
         sets = ", ".join(f'"{n}" = ?' for n in values)
-        db.execute_sql(f'UPDATE "{table}" SET {sets} WHERE id = ?', [*values.values(), row_id])
+        self.write(table, {"id": row_id, **image}, f'UPDATE "{table}" SET {sets} WHERE id = ?',
+                   [*values.values(), row_id])
+
+    def write(self, table: str, image: dict[str, Any], sql: str, params: list[Any]) -> None:
+        """A row put back that the database refuses now (a unique name taken since, a second active leader...)
+        refuses the replay, naming the row, instead of failing with SQLite's words alone."""
+        try:
+            db.execute_sql(sql, params)
+        except IntegrityError as exc:
+            what = table.replace("_", " ")
+            if "name_key" in str(exc):
+                why = (f"the name {image.get('name')!r} is taken by another {what} now (letter case does not make "
+                       "a new name)")
+            else:
+                why = f"{what} {image.get('id')} would break a rule of the database now ({exc})"
+            raise self.refuse(why) from None
 
     def delete(self, table: str, row_id: int) -> None:
         db.execute_sql(f'DELETE FROM "{table}" WHERE id = ?', (row_id,))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from peewee import (
@@ -21,12 +23,21 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     Model,
+    ModelIndex,
     TextField,
 )
 
 database_proxy = DatabaseProxy()
 
 DIE_CHECK = "IN (4, 6, 8, 10, 12)"
+END_REASON_SQL = ("'turns_used_up', 'surrendered', 'routed', 'broke_through', 'pilot_dead', "
+                  "'pilot_captured'")
+"""The codes of ``rules.codes.END_REASONS`` (a test keeps them equal)."""
+ROLL_OWNER_CHECK = ("(platoon_id IS NOT NULL AND sheet_id IS NULL AND turn_id IS NULL) OR "
+                    "(sheet_id IS NOT NULL AND platoon_id IS NULL AND battle_id IS NULL AND leader_id IS NULL)")
+"""A roll has exactly one owner: an Atomic Africa platoon (with its battle and leader, if any: a battle's
+rolls, a force generation or replacement roll) or a Sologear sheet (with its turn, if any: the campaign
+length, a turn's rolls, the reckoning), never both, never neither."""
 
 
 def now() -> _dt.datetime:
@@ -54,6 +65,66 @@ class BaseModel(Model):
         legacy_table_names = False
 
 
+def name_key(name: Any) -> str:
+    """The one case rule for names: the key under which two names are the same name. Spaces are collapsed
+    and the text is folded by Unicode's default caseless matching (NFKC, then case folding, then NFKC again;
+    no language's special rules): "Über Front" = "über front" = "ÜBER  FRONT", "Straße" = "STRASSE",
+    "İstanbul" = "İSTANBUL" (İ folds to i + combining dot, so "istanbul" is another name), a decomposed "Ü"
+    = a composed one. Stored in ``name_key`` columns that carry the unique indexes, so the database and
+    every look-up agree."""
+    text = " ".join(str(name).split())
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+class NameKeyField(TextField):
+    """``name_key(name)`` of the row, kept by the model itself (see :class:`NamedModel`); never set by hand,
+    never exported (it is derived)."""
+
+
+class NamedModel(BaseModel):
+    """A model whose ``name_key`` column follows its ``name`` on every peewee write (``create``, ``save``,
+    ``insert``, ``insert_many``, ``update``), whatever the caller passes for ``name_key``."""
+
+    @classmethod
+    def _keyed(cls, data: dict[Any, Any]) -> dict[Any, Any]:
+        name_field = cls._meta.fields["name"]
+        key_field = cls._meta.fields["name_key"]
+        for k, value in data.items():
+            if (k == "name") if isinstance(k, str) else (k is name_field):
+                out = {k2: v2 for k2, v2 in data.items()
+                       if not ((k2 == "name_key") if isinstance(k2, str) else (k2 is key_field))}
+                out["name_key"] = name_key(value)
+                return out
+        return data
+
+    def save(self, force_insert: bool = False, only: Any = None) -> Any:
+        name = getattr(self, "name", None)
+        if name is not None:
+            self.name_key = name_key(name)
+        return super().save(force_insert=force_insert, only=only)
+
+    @classmethod
+    def insert(cls, __data: Any = None, **insert: Any) -> Any:
+        return super().insert(cls._keyed({**(__data or {}), **insert}))
+
+    @classmethod
+    def update(cls, __data: Any = None, **update: Any) -> Any:
+        return super().update(cls._keyed({**(__data or {}), **update}))
+
+    @classmethod
+    def insert_many(cls, rows: Iterable[Any], fields: Any = None) -> Any:
+        if fields is None:
+            rows = [cls._keyed(dict(r)) if isinstance(r, dict) else r for r in rows]
+            return super().insert_many(rows)
+        names = [f if isinstance(f, str) else f.name for f in fields]
+        if "name" not in names:
+            return super().insert_many(rows, fields)
+        at = names.index("name")
+        keep = [i for i, n in enumerate(names) if n != "name_key"]
+        rows = [(*(tuple(r)[i] for i in keep), name_key(tuple(r)[at])) for r in rows]
+        return super().insert_many(rows, [*(fields[i] for i in keep), cls._meta.fields["name_key"]])
+
+
 class SchemaMigration(BaseModel):
     """One row per applied migration script (``0001_initial`` ...)."""
 
@@ -63,9 +134,10 @@ class SchemaMigration(BaseModel):
     app_version = TextField()
 
 
-class Campaign(BaseModel):
+class Campaign(NamedModel):
     id = AutoField()
-    name = TextField(unique=True)
+    name = TextField()
+    name_key = NameKeyField(unique=True)
     system = TextField(constraints=[Check("system IN ('atomic_africa', 'sologear')")])
     period = IntegerField(null=True, constraints=[Check("period IS NULL OR period BETWEEN 1 AND 5")])
     # ⚙ house rules (RULES.md 1.1, 1.2)
@@ -87,11 +159,12 @@ class Campaign(BaseModel):
                              "AND threshold_legendary <= 32")]
 
 
-class Platoon(BaseModel):
+class Platoon(NamedModel):
     id = AutoField()
     campaign = ForeignKeyField(Campaign, backref="platoons", on_delete="CASCADE")
     campaign_id: int
     name = TextField()
+    name_key = NameKeyField()
     training = IntegerField(constraints=[Check(f"training {DIE_CHECK}")])
     equipment = IntegerField(constraints=[Check(f"equipment {DIE_CHECK}")])
     morale = IntegerField(constraints=[Check(f"morale {DIE_CHECK}")])
@@ -101,7 +174,7 @@ class Platoon(BaseModel):
     created_at = DateTimeField(default=now)
 
     class Meta:
-        indexes = ((("campaign", "name"), True),)
+        indexes = ((("campaign", "name_key"), True),)
 
 
 class Battle(BaseModel):
@@ -123,8 +196,10 @@ class Battle(BaseModel):
     leader_wounds = IntegerField(default=0, constraints=[Check("leader_wounds >= 0")])
     platoon_xp_before = IntegerField(constraints=[Check("platoon_xp_before BETWEEN 0 AND 32")])
     platoon_xp_after = IntegerField(constraints=[Check("platoon_xp_after BETWEEN 0 AND 32")])
-    leader_xp_before = IntegerField(null=True)
-    leader_xp_after = IntegerField(null=True)
+    leader_xp_before = IntegerField(null=True, constraints=[Check("leader_xp_before IS NULL OR leader_xp_before "
+                                                                  "BETWEEN 0 AND 32")])
+    leader_xp_after = IntegerField(null=True, constraints=[Check("leader_xp_after IS NULL OR leader_xp_after "
+                                                                 "BETWEEN 0 AND 32")])
     leader_fate = TextField(null=True, constraints=[Check("leader_fate IS NULL OR leader_fate IN "
                                                           "('casualty', 'promoted', 'stays')")])
     xp_lost = IntegerField(default=0)
@@ -153,11 +228,17 @@ class Leader(BaseModel):
     notes = TextField(default="")
 
 
-class AttachedUnit(BaseModel):
+Leader.add_index(ModelIndex(Leader, (Leader.platoon,), unique=True, where=Leader.status == "active",
+                            name="leader_one_active_per_platoon"))
+"""At most one active leader per platoon."""
+
+
+class AttachedUnit(NamedModel):
     id = AutoField()
     platoon = ForeignKeyField(Platoon, backref="attached", on_delete="CASCADE")
     platoon_id: int
     name = TextField()
+    name_key = NameKeyField()
     kind = TextField(constraints=[Check("kind IN ('team', 'vehicle', 'fire_support')")])
     training = IntegerField(null=True, constraints=[Check(f"training IS NULL OR training {DIE_CHECK}")])
     equipment = IntegerField(null=True, constraints=[Check(f"equipment IS NULL OR equipment {DIE_CHECK}")])
@@ -172,6 +253,7 @@ class AttachedUnit(BaseModel):
         constraints = [Check("(kind = 'fire_support' AND support IS NOT NULL) OR "
                              "(kind != 'fire_support' AND training IS NOT NULL AND equipment IS NOT NULL "
                              "AND morale IS NOT NULL AND armor IS NOT NULL)")]
+        indexes = ((("platoon", "name_key"), True),)
 
 
 class Equipment(BaseModel):
@@ -228,7 +310,7 @@ class SologearSheet(BaseModel):
     """A Sologear campaign sheet: one pilot's campaign (RULES.md 2.1); belongs to a sologear Campaign."""
 
     id = AutoField()
-    campaign = ForeignKeyField(Campaign, backref="sologear_sheets", on_delete="CASCADE")
+    campaign = ForeignKeyField(Campaign, backref="sologear_sheets", on_delete="CASCADE", unique=True)
     campaign_id: int
     date = TextField(default="")
     area = TextField(default="")
@@ -250,7 +332,7 @@ class SologearSheet(BaseModel):
     pilot_status = TextField(default="active", constraints=[Check("pilot_status IN ('active', 'dead', "
                                                                   "'captured')")])
     status = TextField(default="active", constraints=[Check("status IN ('active', 'ended')")])
-    end_reason = TextField(null=True)
+    end_reason = TextField(null=True, constraints=[Check(f"end_reason IS NULL OR end_reason IN ({END_REASON_SQL})")])
     # end-of-campaign reckoning (RULES.md 2.3)
     recognition = IntegerField(null=True)
     noticed = BooleanField(null=True)
@@ -335,6 +417,9 @@ class Roll(BaseModel):
     table_row = TextField(null=True)
     outcome = TextField(default="")
     created_at = DateTimeField(default=now)
+
+    class Meta:
+        constraints = [Check(ROLL_OWNER_CHECK)]
 
 
 class Operation(BaseModel):

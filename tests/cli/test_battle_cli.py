@@ -37,7 +37,8 @@ def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
     assert d["replacement"]["name"] == "Lt. Adebayo" and d["replacement"]["xp"] == 5
     assert [(r["purpose"], r["expression"], r["faces"], r["total"], r["source"]) for r in d["rolls"]] == [
         ("recovery", "1d8", [3], 3, "entered"), ("recovery", "2d8", [2, 2], 4, "entered"),
-        ("leader's fate", "2d12", [2, 2], 4, "entered"), ("replacement leader", "2d10", [6, 9], 5, "entered")]
+        ("leader_fate", "2d12", [2, 2], 4, "entered"), ("replacement_leader", "2d10", [6, 9], 5, "entered")]
+    assert [(r["purpose_text"], r["rule_text"]) for r in d["rolls"]][2] == ("leader's fate", "RULES 1.2 leader's fate")
 
 
 def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, app_paths: AppPaths) -> None:
@@ -117,8 +118,15 @@ def test_edit_and_history_formats(cli, congo) -> None:
     assert {e["kind"] for e in h["events"]} == {"battle", "xp", "leader", "attribute", "roll"}
     rows = list(csv.DictReader(io.StringIO(cli("history", "--platoon", "2nd Platoon", "--csv"))))
     assert len(rows) == len(h["events"]) and rows[0]["kind"] == h["events"][0]["kind"]
+    fate = next(r for r in rows if r["kind"] == "roll" and r["purpose"].startswith("leader"))
+    assert (fate["purpose"], fate["rule"]) == ("leader's fate", "RULES 1.2 leader's fate")  # words in a sheet
+    assert {e["purpose"] for e in h["events"] if e["kind"] == "roll"} <= {"recovery", "leader_fate",
+                                                                          "replacement_leader"}  # codes in JSON
     text = cli("history", "--platoon", "2nd Platoon")
-    assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1 scenario: Patrol → Night patrol" in text
+    assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1: Scenario Patrol → Night patrol (typo)" in text
+    edit = next(e for e in h["events"] if e["kind"] == "attribute" and e["field"] == "battle.scenario")
+    assert edit["text"] == "Battle 1: Scenario Patrol → Night patrol (typo)"  # the sentence, beside the stored data
+    assert (edit["old"], edit["new"], edit["reason"], edit["battle_number"]) == ("Patrol", "Night patrol", "typo", 1)
 
 
 def test_a_digits_only_platoon_name_is_a_name_not_an_id(cli, app_paths: AppPaths) -> None:

@@ -49,14 +49,13 @@ def test_check_exit_1_on_problems(capsys, tmp_path: Path):
 
     con = sqlite3.connect(data / "campaign.db")
     con.execute("UPDATE journal_state SET mode = 'off'")  # another program, around the app's journal
-    con.execute("INSERT INTO leader (platoon_id, name, rank, xp, xp_at_join, status, joined_at, notes) "
-                "SELECT id, 'Second', 'Lt', 0, 0, 'active', '2026-01-01', '' FROM platoon LIMIT 1")
+    con.execute("UPDATE platoon SET xp = (xp + 1) % 33 WHERE id = (SELECT platoon_id FROM xp_change LIMIT 1)")
     con.execute("UPDATE journal_state SET mode = 'record'")
     con.commit()
     con.close()
     code, out, _ = run(capsys, "check", "--data-dir", str(data))
     assert code == 1
-    assert "2 active leaders" in out
+    assert "XP is 7 but its last XP change says 6" in out
 
 
 def test_db_option_opens_another_file(capsys, tmp_path: Path):

@@ -144,3 +144,34 @@ def test_sologear_json_columns_of_the_wrong_shape_are_refused(capsys, demo, tmp_
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert f"sologear_turn row 1, {column} must be" in err
     assert _campaigns(capsys, data) == before
+
+
+def test_a_file_from_a_version_before_schema_4_is_read_in_codes(capsys, demo, tmp_path):
+    """Versions before schema 4 wrote display labels as roll purposes/rules and Sologear end reasons; such a
+    file imports with codes (and the derived name_key, which files never hold)."""
+    from campaign_app.rules import codes
+
+    data = str(demo.data_dir)
+    for camp, file in (("Congo 1960 (sample)", "congo.json"), ("Hill 214 (sample)", "hill.json")):
+        assert run(capsys, "export", "--campaign", camp, "-o", str(tmp_path / file), "--data-dir", data)[0] == 0
+    before = outputs(capsys, demo.db_file, demo.data_dir)
+    for file in ("congo.json", "hill.json"):
+        doc = json.loads((tmp_path / file).read_text(encoding="utf-8"))
+        assert "name_key" not in doc["campaign"]
+        for row in doc["tables"].get("roll", []):
+            row["purpose"], row["rule"] = codes.purpose_text(row["purpose"]), codes.rule_text(row["rule"])
+        for row in doc["tables"].get("sologear_sheet", []):
+            old = {v: k for k, v in codes.LEGACY_END_REASONS.items()}
+            row["end_reason"] = old.get(row["end_reason"], row["end_reason"])
+        for row in doc["tables"].get("sologear_turn", []):
+            state = row.get("state_before")
+            if isinstance(state, dict) and state.get("end_reason") == "turns_used_up":
+                state["end_reason"] = "turns used up"
+        doc["schema_version"] = 2
+        (tmp_path / file).write_text(json.dumps(doc), encoding="utf-8")
+    assert "leader's fate" in (tmp_path / "congo.json").read_text(encoding="utf-8")
+    other = tmp_path / "other.db"
+    for file in ("congo.json", "hill.json"):
+        code, out, err = run(capsys, "import", str(tmp_path / file), "--db", str(other), "--data-dir", data)
+        assert code == 0, err
+    assert outputs(capsys, other, demo.data_dir) == before

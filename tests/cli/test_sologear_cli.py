@@ -105,11 +105,14 @@ def test_full_campaign_cli(cli: Cli) -> None:
                     "3,2", "1,2,3,4", "3")
     assert turn["combat_total"] == 11 and turn["cell"] == {"glory": "2D6", "hit": "##", "enemy": None, "ends": None}
     assert turn["glory"] == 5 and turn["entry_edge"] == "South"
-    assert [r["purpose"] for r in turn["rolls"]] == ["combat table", "Glory markers", "battle length", "entry edge"]
+    assert [r["purpose"] for r in turn["rolls"]] == ["combat", "glory", "battle_length", "entry_edge"]
+    assert [r["purpose_text"] for r in turn["rolls"]] == ["combat table", "Glory markers", "battle length",
+                                                          "entry edge"]
     assert cli.json("sologear", "record", "--campaign", CAMP, "--turn", "1", "--glory", "3", "--enemy-tv", "0",
                     "--bunkers", "1", "--gear-damaged")["recorded"] is True
     rep = cli.json("sologear", "turn", "--campaign", CAMP, "--action", "rep", "--dice", "6")
-    assert rep["action"] == "rep" and rep["repair_hours"] == 4 and rep["campaign_ended"] == "turns used up"
+    assert rep["action"] == "rep" and rep["repair_hours"] == 4 and rep["campaign_ended"] == "turns_used_up"
+    assert rep["campaign_ended_text"] == "all battle turns were played"
     end = cli.json("sologear", "end", "--campaign", CAMP, "--dice", "1,4", "3")
     # recognition: REP 4 + FIG(+2) 2 + Glory 3 + bunker 2 = 11 -> 11-14; impression -4 + 3 + 2 = 1
     assert end["recognition"] == 11 and end["noticed"] is True and end["d66"] == 14

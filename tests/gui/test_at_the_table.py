@@ -126,7 +126,7 @@ def test_six_actions_from_the_open_app(qtbot, gui_ctx, pid: int) -> None:
     b = Battle.get()
     assert (b.platoon_id, b.wounds, b.leader_wounds, b.leader_fate) == (pid, 3, 0, "stays")
     assert Roll.select().where(Roll.battle == b.id).count() == seen["rolls"]
-    assert gui_ctx.undo_stack.count() == 1
+    assert gui_ctx.undo_stack.undoText() == "Log battle 1 of 2nd Platoon"
 
 
 def make(qtbot, gui_ctx, pid: int, seed: int = 1) -> BattleWizard:  # type: ignore[no-untyped-def]
@@ -482,11 +482,11 @@ def test_sologear_campaign_without_a_sheet_offers_to_make_it(qtbot, gui_ctx) -> 
 
 def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fields(qtbot, pid: int) -> None:
     from campaign_app.gui.battle_edit import EditBattleDialog
-    from campaign_app.services import battles
+    from campaign_app.services import battles, history
 
     logged = battles.log_battle(pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits",
                                 date="2026-03-01", dice=SeededDice(3))
-    battle = next(b for b in battles.history(pid)["battles"] if b["id"] == logged.id)
+    battle = next(b for b in history.history(pid)["battles"] if b["id"] == logged.id)
     dialog = EditBattleDialog({**battle, "platoon_id": pid})
     qtbot.addWidget(dialog)
     dialog.show()

@@ -18,6 +18,7 @@ from campaign_app.gui.battle_wizard import (
     log_battle,
 )
 from campaign_app.rules.dice import DiceError, SeededDice, parse_faces
+from campaign_app.services.common import ServiceError
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
@@ -124,7 +125,7 @@ def test_app_rolled_battle_end_to_end_then_undo_and_redo(qtbot, gui_ctx, pid: in
     assert "Hold the bridge" in html and "Red Company" in html and "RULES 1.2 recovery" in html
     assert dump() == before, "nothing is written before Commit"
     assert wizard.button(QWizard.WizardButton.FinishButton).text().replace("&", "") == "Commit"
-    with qtbot.waitSignal(gui_ctx.signals.data_changed):
+    with qtbot.waitSignal(gui_ctx.signals.op_changed):
         click(qtbot, wizard, QWizard.WizardButton.FinishButton)
     assert wizard.result() == QDialog.DialogCode.Accepted
     b = Battle.get_by_id(wizard.battle_id)
@@ -135,8 +136,9 @@ def test_app_rolled_battle_end_to_end_then_undo_and_redo(qtbot, gui_ctx, pid: in
     assert Roll.select().where(Roll.battle == b.id).count() == len(seen_steps) + (
         1 if wizard.session.needs_replacement else 0)
     after = dump()
-    assert gui_ctx.undo_stack.count() == 1 and gui_ctx.undo_stack.undoText().startswith("Log battle 1")
-    with qtbot.waitSignal(gui_ctx.signals.data_changed):
+    # the undo stack is the journal's view: the test data's operations, then the battle on top
+    assert gui_ctx.undo_stack.undoText() == "Log battle 1 of 2nd Platoon" and not gui_ctx.undo_stack.canRedo()
+    with qtbot.waitSignal(gui_ctx.signals.op_changed):
         gui_ctx.undo_stack.undo()
     assert dump() == before
     gui_ctx.undo_stack.redo()
@@ -358,7 +360,7 @@ def test_commit_refused_when_the_platoon_changed_meanwhile(qtbot, gui_ctx, pid: 
     click(qtbot, wizard, QWizard.WizardButton.FinishButton)
     assert wizard.isVisible() and wizard.summary_page.error.isVisible()
     assert "changed while the battle was being logged" in wizard.summary_page.error.text()
-    assert dump() == before and gui_ctx.undo_stack.count() == 0
+    assert dump() == before and Battle.select().count() == 0
 
 
 def test_undo_after_an_edit_is_refused_in_the_status_bar(qtbot, gui_ctx, pid: int) -> None:
@@ -367,11 +369,18 @@ def test_undo_after_an_edit_is_refused_in_the_status_bar(qtbot, gui_ctx, pid: in
     wizard = make(qtbot, gui_ctx, pid)
     _go_to(qtbot, wizard, "summary")
     click(qtbot, wizard, QWizard.WizardButton.FinishButton)
-    battles.edit_battle_text(wizard.battle_id, notes="edited outside the undo stack")
-    with qtbot.waitSignal(gui_ctx.signals.status) as blocker:
-        gui_ctx.undo_stack.undo()
+    battle_op = gui_ctx.undo_stack.next_undo()
+    assert battle_op is not None and battle_op.label == "Log battle 1 of 2nd Platoon"
+    battles.edit_battle_text(wizard.battle_id, notes="edited outside this window")  # as campaign-cli would
+    before = dump()
+    with qtbot.waitSignal(gui_ctx.signals.status) as blocker, pytest.raises(ServiceError):
+        gui_ctx.undo_stack.step("undo", battle_op.id)  # undoing the battle itself is refused...
     assert "Cannot undo" in blocker.args[0] and "“Edit battle 1 of 2nd Platoon” (operation" in blocker.args[0]
-    assert Battle.select().count() == 1 and AttributeChange.select().count() == 1
+    assert dump() == before and Battle.select().count() == 1 and AttributeChange.select().count() == 1
+    # ...while Edit ▸ Undo takes the newest change first (the edit, the journal is shared), then the battle
+    assert gui_ctx.undo_stack.undo().operation.label == "Edit battle 1 of 2nd Platoon"
+    assert gui_ctx.undo_stack.undo().operation.label == "Log battle 1 of 2nd Platoon"
+    assert Battle.select().count() == 0
 
 
 def test_log_battle_hook_runs_the_wizard_modally(qtbot, gui_ctx, pid: int) -> None:

@@ -132,15 +132,19 @@ def test_undo_refused_while_busy_keeps_the_step_for_later(qtbot, ctx, platoon_id
     from campaign_app.gui.undo_commands import perform
 
     perform(ctx, roster.set_xp, platoon_id, 9, reason="test")
-    assert ctx.undo_stack.index() == 1
+    stack = ctx.undo_stack
+    steps, label = stack.index(), stack.undoText()
+    assert "XP 6 \u2192 9" in label
+    messages: list[str] = []
+    ctx.signals.status.connect(messages.append)
     other = other_writer(app_paths)
     other.execute("BEGIN IMMEDIATE")
     try:
-        ctx.undo_stack.undo()
-        qtbot.waitUntil(lambda: ctx.undo_stack.index() == 1, timeout=3000)
+        assert stack.undo() is None
     finally:
         other.execute("ROLLBACK")
         other.close()
-    assert Platoon.get_by_id(platoon_id).xp == 9 and ctx.undo_stack.count() == 1
-    ctx.undo_stack.undo()  # the lock is free now: the step can still be undone
-    assert Platoon.get_by_id(platoon_id).xp == 6 and ctx.undo_stack.index() == 0
+    assert messages and "Cannot undo now" in messages[-1] and "busy" in messages[-1]
+    assert Platoon.get_by_id(platoon_id).xp == 9 and (stack.index(), stack.undoText()) == (steps, label)
+    stack.undo()  # the lock is free now: the step can still be undone
+    assert Platoon.get_by_id(platoon_id).xp == 6 and stack.index() == steps - 1 and stack.redoText() == label

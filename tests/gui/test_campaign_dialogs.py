@@ -108,7 +108,7 @@ def test_new_campaign_hook_creates_one_undoable_campaign(qtbot, ctx: AppContext)
     assert not errors
     c = Campaign.get_by_id(new_id)
     assert (c.name, c.period, c.objective_xp_to, c.system) == ("Katanga 1961", 2, "platoon", "atomic_africa")
-    assert ctx.undo_stack.count() == 1
+    assert ctx.undo_stack.count() == 1 and ctx.undo_stack.undoText() == "Create campaign Katanga 1961"
     ctx.undo_stack.undo()
     assert Campaign.get_or_none(Campaign.id == new_id) is None
     ctx.undo_stack.redo()
@@ -259,7 +259,7 @@ def test_campaign_page_edits_house_rules(qtbot, cpage: CampaignPage) -> None:
     cpage.objective.setFocus()
     qtbot.keyClick(cpage.objective, Qt.Key.Key_End)
     assert Campaign.get_by_id(cid).objective_xp_to == "platoon"
-    assert cpage.ctx.undo_stack.count() == 3
+    assert [o.kind for o in cpage.ctx.undo_stack.operations()[-3:]] == ["campaign.set"] * 3
     cpage.ctx.undo_stack.undo()
     cpage.ctx.undo_stack.undo()
     assert Campaign.get_by_id(cid).threshold_legendary == 16 and cpage.thresholds.spins[3].value() == 16

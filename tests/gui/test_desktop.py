@@ -52,13 +52,16 @@ def test_toolbar_buttons_follow_the_selection_and_undo(qtbot, window):
     assert log_button.isEnabled() and buttons[window.act_new_platoon].isEnabled()
     window.open_item("platoon", _platoon_id())
     assert log_button.isEnabled()
-    assert not undo_button.isEnabled()
+    # the journal is kept in the file: loading the sample is the newest change, named in the tooltip
+    assert undo_button.isEnabled() and undo_button.toolTip() == "Undo Create the sample campaigns"
     page = window.page("platoon")
     page.reason_edit.setFocus()
     page.platoon_track.setFocus()
     qtbot.keyClick(page.platoon_track, Qt.Key.Key_Right)  # one more XP, as a person does it
     assert Platoon.get_by_id(_platoon_id()).xp == 7
     assert undo_button.isEnabled() and undo_button.text() == "Undo"  # fixed label, the menu names the step
+    name = Platoon.get_by_id(_platoon_id()).name
+    assert window.act_undo.text().replace("&", "") == f"Undo {name}: Platoon XP 6 \u2192 7"
     qtbot.mouseClick(undo_button, Qt.MouseButton.LeftButton)
     assert Platoon.get_by_id(_platoon_id()).xp == 6
 
@@ -411,6 +414,9 @@ def test_user_guide_names_real_menu_items_and_keys(qtbot, window):
     for menu, item, keys in paths:
         assert menu in menus, menu
         actions = {_plain(a.text()): a for a in menus[menu].actions() if not a.isSeparator()}
+        # Undo and Redo name the step they take ("Undo Log battle 4 of 2nd Platoon")
+        actions.update({name: a for name, a in ((_plain(a.text()).split(" ")[0], a) for a in actions.values())
+                        if name in ("Undo", "Redo")})
         assert item.rstrip("…") in actions, (menu, item, sorted(actions))
         if keys:
             action = actions[item.rstrip("…")]

@@ -13,9 +13,9 @@ from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 
 from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineModel
-from campaign_app.gui.history_view import HistoryView
+from campaign_app.gui.history_view import LEADERS_TAB, HistoryView
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles
+from campaign_app.services import battles, history
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll
 
@@ -71,7 +71,7 @@ def test_models_pass_the_model_tester(qtmodeltester, view: HistoryView) -> None:
     qtmodeltester.check(view.model)
     qtmodeltester.check(view.leaders_model)
     rolls = RollsModel()
-    rolls.set_rows(battles.history(view.platoon_id)["battles"][0]["rolls"])
+    rolls.set_rows(history.history(view.platoon_id)["battles"][0]["rolls"])
     qtmodeltester.check(rolls)
     view.kind_buttons["battle"].click()
     qtmodeltester.check(view.model)
@@ -107,7 +107,7 @@ def test_timeline_newest_first_and_battles_expand_to_their_rolls(view: HistoryVi
     assert [b["battle_number"] for b in battle_rows] == [3, 2, 1]
     swamp = model.row_of_battle(battle_rows[1]["id"])
     assert model.rowCount(swamp) == 5 and not view.tree.isExpanded(swamp)
-    total = len(battles.history(view.platoon_id)["events"])
+    total = len(history.history(view.platoon_id)["events"])
     assert view.count.text() == f"{total} of {total} events shown"
     assert model.index(0, TimelineModel.BATTLE).data() == "#3"
     assert "RULES 1.2 recovery" in model.index(0, TimelineModel.EVENT, first).data(Qt.ItemDataRole.ToolTipRole)
@@ -145,8 +145,14 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
     assert model.rowCount() == 0 and view.count.text().startswith("0 of")
 
 
-def test_charts_summary_and_leaders(view: HistoryView) -> None:
-    series = battles.xp_series(view.platoon_id)
+def _click_tab(qtbot, view: HistoryView, index: int) -> None:  # type: ignore[no-untyped-def]
+    bar = view.tabs.tabBar()
+    qtbot.mouseClick(bar, LEFT, pos=bar.tabRect(index).center())
+    assert view.tabs.currentIndex() == index
+
+
+def test_charts_summary_and_leaders(qtbot, view: HistoryView) -> None:  # type: ignore[no-untyped-def]
+    series = history.xp_series(view.platoon_id)
     assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [(float(p["battle"]), float(p["platoon_xp"]))
                                                            for p in series["points"]]
     assert view.xp_chart.leader_points[0] == (0.0, 2.0) and view.xp_chart.leader_points[2] == (2.0, 7.0)
@@ -162,6 +168,8 @@ def test_charts_summary_and_leaders(view: HistoryView) -> None:
     assert "<b>3 battles</b> (1 victory, 1 defeat, 1 draw" in text and "<b>14 wound counters</b>" in text
     assert "<b>1 leader</b> lost (1 casualty, 0 promoted)" in text and "led by <b>Lt. Bello</b>" in text
     leaders = view.leaders_model
+    assert leaders.rowCount() == 0  # filled when its tab is first shown
+    _click_tab(qtbot, view, LEADERS_TAB)
     assert leaders.rowCount() == 2
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
     # the campaign's own dates: the first leader joined "at the start", never on the day he was typed in
@@ -197,15 +205,18 @@ def test_undo_newest_battle_then_edit_undo_and_redo(qtbot, gui_ctx, view: Histor
     assert Battle.get_or_none(Battle.id == newest.id) is None
     assert "Battle 3 undone" in view.message.text()
     assert [b["number"] for b in view.report["history"]["battles"]] == [2, 1]  # type: ignore[index]
-    assert gui_ctx.undo_stack.undoText() == "Remove battle 3 of 2nd Platoon"
+    # the battle's operation is undone in the journal: Edit ▸ Redo names it and brings it back
+    assert "Edit \u25b8 Redo brings it back" in view.message.text()
+    assert gui_ctx.undo_stack.redoText() == "Log battle 3 of 2nd Platoon"
+    assert gui_ctx.undo_stack.undoText() == "Log battle 2 of 2nd Platoon"
     with qtbot.waitSignal(view.loaded):
-        gui_ctx.undo_stack.undo()  # the battle comes back, with its rolls
+        gui_ctx.undo_stack.redo()  # the battle comes back, with its rolls
     assert Battle.get_by_id(newest.id).scenario == "Village"
     assert Roll.select().where(Roll.battle == newest.id).count() == 2
     assert "undone" not in view.message.text()  # the message about the undo is out of date now
-    gui_ctx.undo_stack.redo()
-    assert Battle.get_or_none(Battle.id == newest.id) is None
     gui_ctx.undo_stack.undo()
+    assert Battle.get_or_none(Battle.id == newest.id) is None
+    gui_ctx.undo_stack.redo()
     assert view.model.event_at(view.model.index(0, 0))["battle_number"] == 3
 
 
@@ -238,7 +249,8 @@ def test_edit_battle_text(qtbot, gui_ctx, view: HistoryView) -> None:
     rows = [(a.field, a.reason) for a in AttributeChange.select().order_by(AttributeChange.id)]
     assert rows == [("battle.scenario", "remembered later"), ("battle.notes", "remembered later")]
     top = view.model.event_at(view.model.index(0, 0))
-    assert top["kind"] == "attribute" and "Battle 2 notes" in top["text"]
+    assert top is not None and top["kind"] == "attribute"
+    assert top["text"] == "Battle 2: Notes (empty) \u2192 Radio lost (remembered later)"
     gui_ctx.undo_stack.undo()
     assert Battle.get(Battle.number == 2).scenario == "Swamp" and AttributeChange.select().count() == 0
     # selecting one of a battle's rolls also selects the battle for editing
@@ -279,6 +291,27 @@ def test_reloads_when_a_battle_is_logged_elsewhere(qtbot, gui_ctx, view: History
     with qtbot.waitSignal(view.loaded):
         view.show()
     assert view.report["summary"]["battles"] == 3  # type: ignore[index]
+
+
+def test_one_change_said_twice_is_read_once(qtbot, gui_ctx, view: HistoryView,  # type: ignore[no-untyped-def]
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: list[int] = []
+    real = history.history_report
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(history, "history_report", counting)
+    battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
+    gui_ctx.signals.data_changed.emit("battle", 0)  # what the battle wizard says after a battle ...
+    gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)  # ... and then
+    assert len(reads) == 1 and view.report["summary"]["battles"] == 4  # type: ignore[index]
+    from campaign_app.services import roster
+
+    roster.set_xp(view.platoon_id, 3, reason="house rule")  # a write since: read again
+    gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)
+    assert len(reads) == 2 and view.report["summary"]["xp"] == 3  # type: ignore[index]
 
 
 def test_a_platoon_without_battles_and_a_deleted_one(qtbot, gui_ctx, pid: int) -> None:

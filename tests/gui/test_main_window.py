@@ -128,7 +128,7 @@ def test_empty_page_says_what_to_do_and_offers_the_buttons(qtbot, gui_ctx):
     assert Campaign.select().count() == 2  # cancelled: nothing written
 
 
-def test_a_campaign_deleted_elsewhere_does_not_promise_undo(qtbot, gui_ctx):
+def test_a_campaign_deleted_elsewhere_can_be_undone_here(qtbot, gui_ctx):
     from campaign_app.gui.campaign_page import CampaignPage
     from campaign_app.services import campaigns
 
@@ -137,7 +137,10 @@ def test_a_campaign_deleted_elsewhere_does_not_promise_undo(qtbot, gui_ctx):
     page = CampaignPage(gui_ctx)
     qtbot.addWidget(page)
     page.show_campaign(cid)
-    campaigns.delete_campaign(cid)  # as campaign-cli would: not on this window's undo stack
+    page.show()
+    campaigns.delete_campaign(cid)  # as campaign-cli would: one operation of the shared journal
     page.load()
-    assert "deleted in another window or by campaign-cli" in page.info_label.text()
-    assert "Undo" not in page.info_label.text()
+    assert "Edit \u25b8 Undo" in page.info_label.text()  # this window's Undo reaches it
+    assert gui_ctx.undo_stack.undoText().startswith("Delete campaign")
+    gui_ctx.undo_stack.undo()
+    assert page.name_edit.text() == DEMO_CAMPAIGN and page.rules_box.isEnabled()

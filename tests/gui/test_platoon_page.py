@@ -303,15 +303,17 @@ def test_undo_redo_of_a_session(qtbot, page: PlatoonPage) -> None:
     page.platoon_track.setFocus()
     qtbot.keyClick(page.platoon_track, Qt.Key.Key_Right)
     qtbot.mouseClick(page.add_team_button, Qt.MouseButton.LeftButton)
-    assert stack.count() == 3
-    assert stack.undoText().startswith("2nd Platoon: attached New team")
-    while stack.canUndo():
+    ours = stack.operations()[-3:]  # the journal's view: the fixture's operations, then these three
+    assert [o.kind for o in ours] == ["platoon.set", "xp.set", "attached.add"]
+    assert stack.undoText().startswith("2nd Platoon: attach New team")
+    for _ in ours:
         stack.undo()
     d = detail(page)
     assert (d["training"], d["xp"], len(d["attached"])) == ("d10", 6, 1)
     assert page.pickers["training"].value() == 10 and page.platoon_track.xp() == 6
-    while stack.canRedo():
+    for _ in ours:
         stack.redo()
+    assert not stack.canRedo()
     d = detail(page)
     assert (d["training"], d["xp"], len(d["attached"])) == ("d12", 7, 2)
 
@@ -401,15 +403,18 @@ def test_edit_menu_undo_redo_in_the_main_window(qtbot, gui_ctx) -> None:
     assert win.navigator.proxy.index(0, 0, camp).data() == "Second Platoon"
 
 
-def test_platoon_deleted_by_another_writer_does_not_promise_undo(qtbot, page: PlatoonPage) -> None:
-    """Deleted by campaign-cli or another window: this window's Undo cannot bring it back, so the page does
-    not say it can (it did: "Edit ▸ Undo or Redo brings it back" with an empty undo stack)."""
+def test_platoon_deleted_by_another_writer_can_be_undone_here(qtbot, page: PlatoonPage) -> None:
+    """Deleted by campaign-cli or another window: the deletion is an operation of the shared journal, so this
+    window's Edit ▸ Undo brings it back, and the page says so."""
     from campaign_app.cli import main as cli_main
 
     detail_before = detail(page)
     assert cli_main(["--db", str(page.ctx.paths.db_file), "platoon", "delete", detail_before["name"],
                      "--campaign", detail_before["campaign"]]) == 0
-    page.ctx.changed("platoon", page.pid)
+    page.ctx.changed("all", 0)  # what the watcher says when it sees another program's commit
     assert page.gone_label.isVisible()
     text = page.gone_label.text()
-    assert "Undo" not in text and "another window" in text, text
+    assert "Edit \u25b8 Undo" in text, text
+    assert page.ctx.undo_stack.undoText() == f"Delete platoon {detail_before['name']}"
+    page.ctx.undo_stack.undo()
+    assert not page.gone_label.isVisible() and detail(page) == detail_before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 from reportlab.graphics.shapes import Drawing, Line, Polygon, PolyLine
 from sheet_pdf_checks import A4, LETTER, assert_fonts_embedded, assert_paper, page_texts, reader, text
 
@@ -19,8 +20,9 @@ from campaign_app.printing.history_report import (
 )
 from campaign_app.rules.dice import SeededDice
 from campaign_app.rules.experience import Thresholds
-from campaign_app.services.battles import history_report, log_battle
+from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
+from campaign_app.services.history import history_report
 from campaign_app.services.roster import create_platoon
 
 DAY = datetime.date(2024, 5, 1)
@@ -143,3 +145,46 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates() -> None:
     chart = wounds_chart(data.wounds, 200)
     labels = [s.text for s in chart.contents if hasattr(s, "text")]
     assert "0" in labels and "3" in labels and not any("." in x for x in labels)
+
+
+def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
+    from campaign_app.services import battles
+    from campaign_app.services.roster import add_attached, edit_attached, find_attached, set_xp
+
+    clock = {"t": datetime.datetime.now().replace(microsecond=0) - datetime.timedelta(days=1)}
+
+    def tick() -> datetime.datetime:  # the battles were logged yesterday, a minute apart
+        clock["t"] += datetime.timedelta(minutes=1)
+        return clock["t"]
+
+    monkeypatch.setattr(battles, "now", tick)
+    data = _logged(2)
+    assert data.changes == ()  # battles alone: nothing was changed by hand
+    add_attached(PLATOON, "MG Team Bravo", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    edit_attached(find_attached(PLATOON, "MG Team Bravo").id, equipment="d12", reason="new kit")
+    set_xp(PLATOON, 9, reason="campaign bonus")
+    battles.edit_battle_text(battles.find_battle(PLATOON, 1).id, outcome="victory", reason="")
+    data = history_from_report(history_report(PLATOON))
+    texts = [c.text for c in data.changes]
+    assert texts[0] == "Battle 1: Outcome defeat → victory"  # oldest first (the others: the same second)
+    assert sorted(texts[1:]) == ["Attached unit added: MG Team Bravo – team d8/d10/d8 Armor 2",
+                                 "MG Team Bravo: Equipment d10 → d12 (new kit)", "Platoon XP 11 → 9 (campaign bonus)"]
+    pdf = build_history_report(data, paper="a4", printed_on=DAY)
+    t = " ".join(text(pdf).split())
+    assert "CHANGES BY HAND" in t and "since the first battle" in t
+    for change in data.changes:
+        assert change.text in t, change.text
+    assert "attached[" not in t and "equipment[" not in t
+
+
+def test_changes_before_the_first_battle_set_the_roster_up_and_are_not_printed() -> None:
+    def event(kind: str, text: str, **more: object) -> dict[str, object]:
+        return {"kind": kind, "text": text, "date": "2026-01-01", "battle_id": None, **more}
+
+    events = [event("attribute", "Platoon: Armor 2 → 3"), event("xp", "Platoon XP 7 → 9 (bonus)"),
+              event("xp", "Platoon XP 6 → 7 (battle 1: award)", battle_id=1), event("battle", "Battle 1", id=1),
+              event("attribute", "Attached unit added: Mortars – light fire support")]
+    data = history_from_report({"history": {"events": events, "battles": []}})
+    assert [c.text for c in data.changes] == ["Platoon XP 7 → 9 (bonus)", "Platoon: Armor 2 → 3"]
+    no_battles = history_from_report({"history": {"events": events[-1:], "battles": []}})
+    assert [c.text for c in no_battles.changes] == ["Attached unit added: Mortars – light fire support"]

@@ -26,8 +26,9 @@ from campaign_app.printing.unit_sheet import (
     build_unit_sheets,
 )
 from campaign_app.rules.dice import SeededDice
-from campaign_app.services.battles import history_report, log_battle
+from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
+from campaign_app.services.history import history_report
 from campaign_app.services.roster import create_platoon
 
 FLOOR = 7.0

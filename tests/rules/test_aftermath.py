@@ -88,7 +88,7 @@ def test_cleared_on_first_roll():
     assert result.xp_lost == 0 and result.xp_after == 5 and result.remaining == 0
     (r,) = result.records
     assert (r.purpose, r.expression, r.faces, r.total, r.source) == ("recovery", "1d8", [7], 7, "entered")
-    assert r.rule == "RULES 1.2 recovery" and r.table_row == "roll 1: 1d8"
+    assert (r.rule, r.rule_text) == ("aa.1.2.recovery", "RULES 1.2 recovery") and r.table_row == "roll 1: 1d8"
     assert r.outcome == "removed 7, 0 left" and r.details == {"removed": 7, "remaining": 0}
 
 
@@ -181,8 +181,10 @@ def test_leader_with_24_or_more_xp_is_always_promoted_unless_a_casualty():
 def test_roll_leader_fate_record():
     fate, r = roll_leader_fate(3, 5, TypedDice([[7, 9]]))
     assert fate == "stays"
-    assert (r.purpose, r.expression, r.faces, r.total, r.rule) == ("leader's fate", "2d12", [7, 9], 16,
-                                                                   "RULES 1.2 leader's fate")
+    assert (r.purpose, r.expression, r.faces, r.total, r.rule) == ("leader_fate", "2d12", [7, 9], 16,
+                                                                   "aa.1.2.leader_fate")
+    assert (r.purpose_text, r.rule_text) == ("leader's fate", "RULES 1.2 leader's fate")
+    assert r.to_dict()["purpose_text"] == "leader's fate" and r.to_dict()["rule_text"] == "RULES 1.2 leader's fate"
     assert r.details == {"fate": "stays", "survival": 3, "promotion": 5}
     with pytest.raises(DiceError, match="13 is not a face of a d12"):
         roll_leader_fate(3, 5, TypedDice([[13, 1]]))
@@ -212,7 +214,7 @@ def test_roll_replacement_is_the_lower_of_two_dice_minus_one():
     # RULES.md 1.2 step 4: two dice, the lower - 1 (minimum 0)
     xp, r = roll_replacement(None, TypedDice([[6, 9]]))
     assert xp == 5 and r.expression == "2d10" and r.total == 5 and r.faces == [6, 9]
-    assert r.rule == "RULES 1.2 replacement leader" and r.table_row == "period not set: lower of 2d10 \u2212 1"
+    assert r.rule_text == "RULES 1.2 replacement leader" and r.table_row == "period not set: lower of 2d10 \u2212 1"
     assert r.details == {"xp": 5, "die": "d10", "dice": 2}
     assert roll_replacement(None, TypedDice([[9, 6]]))[0] == 5  # order does not matter
     assert roll_replacement(1, TypedDice([[1, 4]]))[0] == 0  # minimum 0
@@ -238,7 +240,7 @@ def test_roll_force_lower_die_to_the_leader():
     assert force.to_dict() == {"leader_xp": 2, "platoon_xp": 7, "faces": [3, 8]}
     force = roll_force(2, TypedDice([[6, 1]]))
     assert (force.leader_xp, force.platoon_xp) == (0, 5)
-    assert force.record.rule == "RULES 1.3 force generation" and force.record.expression == "2d6"
+    assert force.record.rule == "aa.1.3.force" and force.record.expression == "2d6"
     assert force_dice(5) == Dice(2, 12)
     with pytest.raises(DiceError):
         roll_force(1, TypedDice([[5, 1]]))
@@ -267,7 +269,7 @@ def test_aftermath_order_leader_lost_and_replaced():
     res = run_aftermath(platoon_xp=6, leader_xp=2, wounds=10, leader_wounds=2, objectives=1, period=None,
                         dice=typed)
     typed.check_all_used()
-    assert [r.purpose for r in res.records] == ["recovery", "recovery", "leader's fate", "replacement leader"]
+    assert [r.purpose for r in res.records] == ["recovery", "recovery", "leader_fate", "replacement_leader"]
     assert (res.platoon_xp_before, res.platoon_xp_after, res.xp_lost) == (6, 7, 1)
     assert (res.leader_xp_before, res.leader_xp_after, res.fate) == (2, 4, "promoted")
     assert res.leader_lost and res.replacement_xp == 6 and res.new_leader_xp == 6
@@ -288,7 +290,7 @@ def test_aftermath_casualty_without_replacement():
     typed = TypedDice([[1, 1]])
     res = run_aftermath(platoon_xp=3, leader_xp=3, wounds=0, leader_wounds=5, dice=typed, replace_leader=False)
     assert res.fate == "casualty" and res.replacement_xp is None and res.new_leader_xp is None
-    assert [r.purpose for r in res.records] == ["leader's fate"]
+    assert [r.purpose for r in res.records] == ["leader_fate"]
 
 
 def test_aftermath_without_leader_rolls_only_recovery():

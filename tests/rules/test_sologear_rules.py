@@ -229,8 +229,9 @@ def test_double_hash_damages_without_a_roll() -> None:
     proc = sg.play_turn("fig", TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]), band="Equal", posture=0,
                         gear_tv=100)
     assert proc.result.gear_damaged is True
-    assert [r.purpose for r in proc.records] == ["combat table", "Glory markers", "battle length",
-                                                 "entry edge"]
+    assert [r.purpose for r in proc.records] == ["combat", "glory", "battle_length", "entry_edge"]
+    assert [r.purpose_text for r in proc.records] == ["combat table", "Glory markers", "battle length",
+                                                      "entry edge"]
 
 
 def test_fixed_glory_needs_no_dice() -> None:
@@ -318,7 +319,7 @@ def test_seeded_turns_always_complete() -> None:
     for seed in range(200):
         for band in sg.BAND_NAMES:
             proc = sg.play_turn("fig", SeededDice(seed), band=band, posture=seed % 5 - 2, gear_tv=650)
-            assert proc.done and proc.records[0].purpose == "combat table"
+            assert proc.done and proc.records[0].purpose == "combat"
 
 
 # --- reckoning ---------------------------------------------------------------------------------------
@@ -530,9 +531,9 @@ def test_breakout_starts_on_a_surrender_only_with_ferocious_battles_and_ends_on_
 def test_end_reason_in_the_rules_order() -> None:
     base = {"number": 3, "length": 3, "ends": None, "pilot_dead": False, "pilot_captured": False,
             "breakout_after": False}
-    assert sg.end_reason(**base) == "turns used up"
+    assert sg.end_reason(**base) == "turns_used_up"
     assert sg.end_reason(**{**base, "breakout_after": True}) is None  # the break-out goes on past the length
     assert sg.end_reason(**{**base, "number": 2}) is None
     assert sg.end_reason(**{**base, "number": 2, "ends": "routed"}) == "routed"
-    assert sg.end_reason(**{**base, "ends": "routed", "pilot_captured": True}) == "pilot captured"
-    assert sg.end_reason(**{**base, "pilot_dead": True, "pilot_captured": True}) == "pilot dead"
+    assert sg.end_reason(**{**base, "ends": "routed", "pilot_captured": True}) == "pilot_captured"
+    assert sg.end_reason(**{**base, "pilot_dead": True, "pilot_captured": True}) == "pilot_dead"

@@ -14,7 +14,7 @@ import pytest
 from campaign_app.rules.aftermath import run_aftermath
 from campaign_app.rules.dice import DiceError, SeededDice, TypedDice, parse_faces
 from campaign_app.rules.odds import leader_odds, recovery_odds
-from campaign_app.services import battles
+from campaign_app.services import battles, history
 from campaign_app.services.common import Conflict, NotFound, ServiceError
 from campaign_app.store import journal
 from campaign_app.store.database import db
@@ -133,7 +133,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
         (3, "2d10", [6, 8], "entered")]
     assert all(r.platoon_id == pid for r in rolls)
     assert [r.leader_id for r in rolls] == [None, None, old.id, new.id]
-    assert rolls[2].rule == "RULES 1.2 leader's fate" and rolls[2].outcome == "promoted"
+    assert rolls[2].rule == "aa.1.2.leader_fate" and rolls[2].outcome == "promoted"
     xs = [(x.who, x.leader_id, x.delta, x.xp_after) for x in XpChange.select().order_by(XpChange.id)]
     assert xs == [("platoon", None, 2, 8), ("platoon", None, -1, 7), ("leader", old.id, 2, 4)]
     reasons = [x.reason for x in XpChange.select().order_by(XpChange.id)]
@@ -453,7 +453,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int, clock: None) -> None:
     _campaign_of_battles(pid, 4)
     edit = battles.edit_battle_text(Battle.get(Battle.number == 2).id, notes="Rain")
-    h = battles.history("2nd Platoon")
+    h = history.history("2nd Platoon")
     assert [b["number"] for b in h["battles"]] == [4, 3, 2, 1]
     newest = h["battles"][0]
     assert newest["rolls"] and [r["seq"] for r in newest["rolls"]] == list(range(len(newest["rolls"])))
@@ -470,9 +470,9 @@ def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int,
     assert [e["seq"] for e in group if e["kind"] == "roll"] == sorted(e["seq"] for e in group if e["kind"] == "roll")
     assert all(e["text"] for e in h["events"])
     assert len([e for e in h["events"] if e["kind"] == "roll"]) == Roll.select().count()
-    parsed = json.loads(battles.history_json(pid))
+    parsed = json.loads(history.history_json(pid))
     assert parsed["battles"][0]["id"] == newest["id"]
-    csv_text = battles.timeline_csv(pid)
+    csv_text = history.timeline_csv(pid)
     lines = csv_text.splitlines()
     assert lines[0].startswith("at,kind,battle_number,date,text")
     assert len(lines) == len(h["events"]) + 1
@@ -484,25 +484,25 @@ def test_leaders_roll_and_summary(pid: int) -> None:
                        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 10]]), replacement_name="Lt. Bello")
     battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5, 5]]),
                        replacement_name="Lt. Chukwu")
-    roll = battles.leaders_roll(pid)
+    roll = history.leaders_roll(pid)
     assert [(r["name"], r["status"], r["battles_led"], r["xp_at_join"], r["xp"], r["xp_gained"]) for r in roll] == [
         ("Lt. Okafor", "casualty", 2, 2, 4, 2), ("Lt. Bello", "promoted", 1, 7, 8, 1),
         ("Lt. Chukwu", "active", 0, 4, 4, 0)]
     assert roll[0]["left_battle"] == 2 and roll[1]["joined_battle"] == 2 and roll[1]["left_battle"] == 3
     assert not roll[1]["current"] and roll[2]["current"] and roll[2]["how"] == "still in command"
-    summary = battles.campaign_summary(pid)
+    summary = history.campaign_summary(pid)
     assert {k: summary[k] for k in ("battles", "victories", "defeats", "draws", "total_wounds", "xp_lost",
                                     "leaders_lost", "casualties", "promotions")} == {
         "battles": 3, "victories": 1, "defeats": 1, "draws": 1, "total_wounds": 11, "xp_lost": 2,
         "leaders_lost": 2, "casualties": 1, "promotions": 1}
     assert summary["xp"] == platoon(pid).xp and summary["leader"] == "Lt. Chukwu" and summary["leaders"] == 3
-    series = battles.xp_series(pid)
+    series = history.xp_series(pid)
     assert series["start"] == {"battle": 0, "platoon_xp": 6, "leader_xp": 2}
     assert [p["leader_change"]["fate"] if p["leader_change"] else None for p in series["points"]] == [
         None, "casualty", "promoted"]
     assert series["points"][1]["leader_xp"] == 7 and series["points"][1]["leader_change"]["new"] == "Lt. Bello"
-    assert [w["wounds"] for w in battles.wounds_series(pid)] == [2, 9, 0]
-    report = battles.history_report(pid)
+    assert [w["wounds"] for w in history.wounds_series(pid)] == [2, 9, 0]
+    report = history.history_report(pid)
     assert set(report) == {"history", "leaders", "summary", "xp_series", "wounds_series"}
 
 
@@ -514,28 +514,28 @@ def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: 
     _campaign_of_battles(pid, 2)
     _campaign_of_battles(other.id, 15)
     battles.edit_battle_text(Battle.get((Battle.platoon == other.id) & (Battle.number == 3)).id, notes="x")
-    functions = (battles.history, battles.leaders_roll, battles.campaign_summary, battles.xp_series,
-                 battles.wounds_series, battles.history_report, battles.timeline_csv)
+    functions = (history.history, history.leaders_roll, history.campaign_summary, history.xp_series,
+                 history.wounds_series, history.history_report, history.timeline_csv)
     for func in functions:
         with count_queries() as small:
             func(pid)
         with count_queries() as big:
             func(other.id)
         assert len(small) == len(big) <= 8, (func.__name__, len(small), len(big))
-    assert len(battles.history(other.id)["battles"]) == 15
+    assert len(history.history(other.id)["battles"]) == 15
 
 
 def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
     _campaign_of_battles(pid, 2)
-    n = battles.export_history(pid, tmp_path / "t.csv", "csv")
-    assert n == len(battles.history(pid)["events"])
+    n = history.export_history(pid, tmp_path / "t.csv", "csv")
+    assert n == len(history.history(pid)["events"])
     assert (tmp_path / "t.csv").read_text(encoding="utf-8").count("\n") == n + 1
-    battles.export_history(pid, tmp_path / "t.json", "json")
+    history.export_history(pid, tmp_path / "t.json", "json")
     assert json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["battles"][0]["number"] == 2
     with pytest.raises(ServiceError, match="csv or json"):
-        battles.export_history(pid, tmp_path / "t.xml", "xml")
+        history.export_history(pid, tmp_path / "t.xml", "xml")
     with pytest.raises(ServiceError, match="cannot write"):
-        battles.export_history(pid, tmp_path / "missing" / "t.csv", "csv")
+        history.export_history(pid, tmp_path / "missing" / "t.csv", "csv")
 
 
 # --- reviewer's defects -----------------------------------------------------------------------------------
@@ -660,7 +660,7 @@ def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
     battles.log_battle(pid, wounds=0, leader_wounds=0, date="1960-08-02", dice=TypedDice([[1, 1], [5, 5]]),
                        replacement_name="Lt. Bello")
     roster.replace_leader(pid, "Lt. Hand", xp=1)
-    roll = battles.leaders_roll(pid)
+    roll = history.leaders_roll(pid)
     assert [(r["name"], r["joined"], r["left"]) for r in roll] == [
         ("Lt. Okafor", "at the start", "battle 2 (1960-08-02)"),
         ("Lt. Bello", "battle 2 (1960-08-02)", "after battle 2 (1960-08-02)"),

@@ -4,7 +4,7 @@ view's battles carry every key of a roll; the order of the timeline is unchanged
 from __future__ import annotations
 
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles, roster
+from campaign_app.services import battles, history, roster
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign, Leader, Platoon
 
@@ -29,11 +29,11 @@ def _platoon() -> int:
 
 def test_lazy_text_matches_the_eager_text_and_order() -> None:
     pid = _platoon()
-    eager = battles.history(pid)
-    lazy = battles.history_report(pid, lazy_text=True)["history"]
+    eager = history.history(pid)
+    lazy = history.history_report(pid, lazy_text=True)["history"]
     assert all("text" not in e for e in lazy["events"])
     assert [(e["kind"], e["id"]) for e in lazy["events"]] == [(e["kind"], e["id"]) for e in eager["events"]]
-    assert [battles.event_text(e) for e in lazy["events"]] == [e["text"] for e in eager["events"]]
+    assert [history.event_text(e) for e in lazy["events"]] == [e["text"] for e in eager["events"]]
     assert all(e["text"] for e in lazy["events"])  # made once, kept
     kinds = {e["kind"] for e in eager["events"]}
     assert kinds == {"battle", "roll", "xp", "leader", "attribute"}
@@ -41,10 +41,38 @@ def test_lazy_text_matches_the_eager_text_and_order() -> None:
 
 def test_view_battles_share_roll_events_with_every_roll_key() -> None:
     pid = _platoon()
-    eager = battles.history(pid)["battles"]
-    lazy = battles.history_report(pid, lazy_text=True)["history"]["battles"]
+    eager = history.history(pid)["battles"]
+    lazy = history.history_report(pid, lazy_text=True)["history"]["battles"]
     assert [b["id"] for b in lazy] == [b["id"] for b in eager]
     for mine, theirs in zip(lazy, eager, strict=True):
         assert [r["id"] for r in mine["rolls"]] == [r["id"] for r in theirs["rolls"]]
         for r_lazy, r_eager in zip(mine["rolls"], theirs["rolls"], strict=True):
             assert {k: r_lazy[k] for k in r_eager} == r_eager
+
+
+def test_the_view_reads_kinds_and_battles_without_making_events(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    pid = _platoon()
+    eager = history.history(pid)
+    report = history.history_report(pid, lazy_text=True)
+    made: list[int] = []
+    original = history._Timeline._make
+
+    def counting(self, code, row):  # type: ignore[no-untyped-def]
+        made.append(code)
+        return original(self, code, row)
+
+    monkeypatch.setattr(history._Timeline, "_make", counting)
+    events = report["history"]["events"]
+    assert len(events) == len(eager["events"])
+    assert list(events.kinds) == [e["kind"] for e in eager["events"]]
+    assert list(events.battle_ids) == [e["battle_id"] for e in eager["events"]]
+    assert made == []  # ordering, counting, kinds and battle ids: no event made yet
+    assert events[3] is events[3] and events[-1]["id"] == eager["events"][-1]["id"]
+    assert len(made) == 2  # each made once, when asked for
+    battles = report["history"]["battles"]
+    newest = eager["battles"][0]
+    assert battles.by_id(newest["id"])["number"] == newest["number"] and battles.by_id(-1) is None
+    # the other parts are made when first asked for, from the same read
+    assert report["summary"]["battles"] == len(eager["battles"])
+    assert set(report) == set(history.HistoryReport.KEYS)
+    assert report["leaders"] == history.leaders_roll(pid)

@@ -158,7 +158,7 @@ def test_dec_turns_to_the_end_and_no_turn_after() -> None:
     sid = make_sheet(length=2)
     svc.play_turn(sid, "dec", dice=TypedDice([]))
     edit = svc.play_turn(sid, "dec", dice=TypedDice([]))
-    assert edit.summary["campaign_ended"] == "turns used up"
+    assert edit.summary["campaign_ended"] == "turns_used_up"
     before = counts()
     with pytest.raises(ServiceError, match="campaign has ended"):
         svc.play_turn(sid, "dec", dice=TypedDice([]))
@@ -183,7 +183,7 @@ def test_pilot_dead_ends_and_only_on_last_turn() -> None:
     with pytest.raises(ServiceError, match="both dead and captured"):
         svc.record_turn(sid, 2, pilot_dead=True, pilot_captured=True)
     edit = svc.record_turn(sid, 2, pilot_dead=True)
-    assert edit.summary["campaign_ended"] == "pilot dead"
+    assert edit.summary["campaign_ended"] == "pilot_dead"
     sheet = SologearSheet.get_by_id(sid)
     assert (sheet.status, sheet.pilot_status) == ("ended", "dead")
     # recording again without death re-opens the campaign

@@ -115,11 +115,17 @@ def test_check_reports_problems(fresh_db):
     from campaign_app.store.models import Leader
     with operation("test.setup", "test data"):
         Leader.create(platoon=p, name="A")
+    with pytest.raises(peewee.IntegrityError, match="leader.platoon_id"), operation("test.setup", "test data"):
+        Leader.create(platoon=p, name="B")  # the database allows one active leader per platoon
+    import datetime as dt
+
+    from campaign_app.store.models import Battle
     with operation("test.setup", "test data"):
-        Leader.create(platoon=p, name="B")
+        Leader.create(platoon=p, name="B", status="replaced")
+        Battle.create(platoon=p, number=2, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7)
     report = check_database(fresh_db)
     assert not report.ok
-    assert "2 active leaders" in report.text()
+    assert "battle numbers have gaps" in report.text()
 
 
 def test_core_packages_do_not_import_qt():
