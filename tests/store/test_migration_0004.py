@@ -159,7 +159,7 @@ def test_0004_converts_and_mends_old_data(tmp_path: Path, monkeypatch: pytest.Mo
     assert database.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
     # and the app reads it: the fate roll is linked, the sheet says why it ended, in words
     from campaign_app.services import sologear as sg_service
-    from campaign_app.services.battles import history
+    from campaign_app.services.history import history
 
     data = sg_service.sheet_data("Hill 214")
     assert data["state"]["end_text"] == "all battle turns were played"
