@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any, cast
 
 from . import APP_NAME, APP_TITLE, __version__
+from .errors import CampaignError, StoreProblem
 from .paths import AppPaths, resolve_paths
 
 log = logging.getLogger(__name__)
@@ -86,8 +87,6 @@ def install_exception_hook() -> None:
     so that no widget keeps showing a value that was not stored."""
     from PySide6.QtWidgets import QApplication
 
-    from .errors import ServiceError, StoreProblem
-    from .store import DatabaseError
 
     refreshing: list[bool] = []
 
@@ -111,7 +110,7 @@ def install_exception_hook() -> None:
             log.error("uncaught exception:\n%s", text)
             sys.__excepthook__(exc_type, exc, tb)
             return
-        if isinstance(exc, ServiceError | DatabaseError):
+        if isinstance(exc, CampaignError):  # expected: a refusal or trouble in the environment
             log.warning("refused: %s", exc)
             title = "Nothing was saved" if isinstance(exc, StoreProblem) else "Cannot do that"
             refresh()
@@ -173,13 +172,12 @@ def _show_tab(tabs: Any, index: int) -> None:
 
 def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: bool = False) -> bool:
     """Open the database; when it cannot be opened, say why in one dialog (or one line with ``quiet``)."""
-    from .errors import ServiceError
-    from .store import DatabaseError, init_db
+    from .store import init_db
 
     try:
         # the daily backup is made by the background check once the window shows (start-up never waits)
         init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout, daily_backup=False)
-    except (DatabaseError, ServiceError) as exc:
+    except CampaignError as exc:
         log.error("cannot open database: %s", exc)
         explain(f"{APP_TITLE}: cannot open the database", str(exc), quiet)
         return False
@@ -277,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .store.database import busy_timeout_setting
 
         busy_timeout = busy_timeout_setting(args.busy_timeout)
-    except Exception as exc:  # DatabaseError: a bad number
+    except CampaignError as exc:  # DatabaseError: a bad number
         explain(f"{APP_TITLE}: bad setting", str(exc), True)
         return 2
     if not open_database_or_explain(paths, busy_timeout, quiet):

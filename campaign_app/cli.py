@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES, COMMAND_NAMES
-from .commands.base import CliError, Context, GuardedOutput, add_json, emit, fail
+from .commands.base import Context, GuardedOutput, add_json, emit, fail
 from .paths import resolve_paths
 
 log = logging.getLogger(__name__)
@@ -121,17 +121,6 @@ def _not_text(argv: Sequence[str]) -> str | None:
     return None
 
 
-class _NeverRaised(Exception):
-    """Stands for an error class whose module was never imported (so it cannot have been raised)."""
-
-
-def _loaded(module: str, name: str) -> type[BaseException]:
-    """``module.name`` if ``module`` is already imported, else a class nothing raises: ``level``, ``--help``
-    and ``--version`` never load the database code (peewee) just to name its errors (issue 13)."""
-    cls = getattr(sys.modules.get(module), name, None)
-    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else _NeverRaised
-
-
 def _never_fail_printing() -> None:
     """A file name that is not valid text (e.g. a data folder from the environment with bytes that are not
     UTF-8) is printed with escapes instead of failing after the work was done (a strict UTF-8 locale)."""
@@ -143,9 +132,7 @@ def _never_fail_printing() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .errors import ServiceError
-    from .rules.dice import DiceError
-    from .rules.experience import RulesError
+    from .errors import CampaignError  # no peewee, no Qt: every command's errors derive from it
 
     _never_fail_printing()
     raw = list(sys.argv[1:] if argv is None else argv)
@@ -165,15 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk is found here, not after main() returned
         return code
-    except CliError as exc:
+    except CampaignError as exc:  # refused (2), busy (2), disk full / read-only / I/O (1), cannot open (2)
         return fail(str(exc), exc.exit_code)
-    except ServiceError as exc:  # includes busy, disk full, read-only (StoreProblem)
-        return fail(str(exc), exc.exit_code)
-    except (DiceError, RulesError) as exc:
-        return fail(str(exc))
-    except _loaded("campaign_app.store.database", "DatabaseError") as exc:
-        return fail(str(exc), exc.exit_code)  # type: ignore[attr-defined]
-    except OverflowError as exc:
+    except OverflowError as exc:  # a number too large for SQLite, typed where a whole number is asked for
         return fail(f"a number is out of range ({exc})")
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0

@@ -1,23 +1,62 @@
-"""The error types every layer shares (no Qt, no peewee).
+"""The error types every layer shares (no Qt, no peewee): one root, :class:`CampaignError`.
 
-``ServiceError``: input a service refuses; nothing was written. Its subclass ``StoreProblem`` is trouble in
-the environment met while reading or writing the database (busy, disk full, read-only, I/O): the transaction
-was rolled back, so nothing was written either. Because a ``StoreProblem`` *is* a ``ServiceError``, every
-place that shows a refusal and reloads the stored values (the GUI pages, the CLI's one-line errors) handles
-it too. ``exit_code`` is the CLI's exit status: 2 for something the user can fix or retry, 1 for the
-environment.
+Every error the app raises on purpose is a ``CampaignError``, and none is a ``ValueError``: the GUI (its
+error labels, message boxes and exception hook) and the CLI (one line on stderr) catch ``CampaignError`` or
+a precise subclass, so a programming error (a ``ValueError`` or ``KeyError`` from a library, a typo) is
+never shown as if the user had typed something wrong: it reaches the exception hook (GUI) or the CLI's
+logged "unexpected problem" line.
+
+The tree (``exit_code`` is the CLI's exit status: 2 for something the user can fix or retry, 1 for the
+environment)::
+
+    CampaignError                  2  anything the app says no to; nothing was written
+    ├── Refused                    2  the request is refused: bad input, or a rule says no
+    │   ├── NotFound               2  the campaign, platoon, battle... named does not exist
+    │   ├── Conflict               2  a later change is in the way (e.g. undoing what a later operation touched)
+    │   ├── rules: DiceError, RulesError, RuleTableError
+    │   ├── printing: DeckError (CardFitError)
+    │   └── commands: CliError (a usage problem of one command)
+    ├── StoreProblem               1  the database (or an output file) could not be read or written because
+    │   │                             of the environment; the transaction was rolled back
+    │   ├── DatabaseBusyError      2  another window or command held the write lock too long (retry)
+    │   ├── DiskFullError          1
+    │   ├── ReadOnlyError          1
+    │   └── StorageIOError         1
+    ├── store: DatabaseError       2  the database file cannot be opened (damaged, too new, a failed migration)
+    └── commands: OutputError      1  standard output could not be written
+
+``ServiceError`` is the older name of :class:`Refused` (the services raise it under that name); it is the
+same class, so ``except ServiceError`` catches refusals, not store problems: catch ``CampaignError`` for
+"anything the app says no to".
 """
 
 from __future__ import annotations
 
 
-class ServiceError(ValueError):
-    """Input a service refuses; the message says what is wrong. Nothing was written."""
+class CampaignError(Exception):
+    """The root of every error the app raises on purpose; the message is one sentence for the user."""
 
     exit_code = 2
 
 
-class StoreProblem(ServiceError):
+class Refused(CampaignError):
+    """Input a service (or a rule) refuses; the message says what is wrong. Nothing was written."""
+
+
+ServiceError = Refused
+"""The older name of :class:`Refused`, kept for the services that raise it."""
+
+
+class NotFound(Refused):
+    """An unknown campaign, platoon, battle, unit...: the name or id given names nothing stored."""
+
+
+class Conflict(Refused):
+    """A later change is in the way: e.g. undoing an operation whose rows a later operation changed, or a
+    change made from another window since the data was read. The message names the later change."""
+
+
+class StoreProblem(CampaignError):
     """The database could not be read or written because of the environment; nothing was written."""
 
     exit_code = 1

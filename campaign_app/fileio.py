@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import DiskFullError, ServiceError
+from .errors import CampaignError, DiskFullError, ServiceError
 
 
 def _read_umask() -> int:
@@ -26,7 +26,7 @@ FILE_MODE = 0o666 & ~_read_umask()
 """New files get the usual permissions (the temporary file starts private)."""
 
 
-def output_error(out: Path, exc: OSError) -> ServiceError:
+def output_error(out: Path, exc: OSError) -> CampaignError:
     """One sentence for a failure to write ``out``: disk full (exit 1) or a path the user can change."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return DiskFullError(f"disk full: cannot write {out}; nothing was written (free some space and try again)")

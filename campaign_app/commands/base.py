@@ -5,21 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import CampaignError, Refused
 from ..paths import AppPaths
-from ..rules.dice import Dice, DiceError, DiceSource, SeededDice, TypedDice, parse_dice_args
+from ..rules.dice import Dice, DiceError, DiceSource, SeededDice, TypedDice, parse_faces
 
 
-class CliError(Exception):
-    """A one-line problem: printed on stderr, exit status 2, nothing written."""
-
-    exit_code = 2
+class CliError(Refused):
+    """A one-line problem with a command's arguments: printed on stderr, exit status 2, nothing written."""
 
 
-class OutputError(CliError):
+class OutputError(CampaignError):
     """Standard output could not be written (disk full, an I/O error): exit status 1."""
 
     exit_code = 1
@@ -126,7 +125,8 @@ def add_dice_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--seed", type=int, help="roll the app's dice with this seed (reproducible)")
     group.add_argument("--dice", nargs="+", metavar="FACES",
-                       help="the faces you rolled: one argument per roll, faces separated by commas")
+                       help="the faces you rolled: one argument per roll, its faces separated by commas "
+                            "(e.g. --dice 3 5,2)")
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
@@ -158,11 +158,23 @@ class EnteredDice(TypedDice):
             raise
 
 
+def dice_groups(args: Sequence[str]) -> list[list[int]]:
+    """``--dice 3 5,2`` -> ``[[3], [5, 2]]``: one argument per roll, its faces written as
+    :func:`~campaign_app.rules.dice.parse_faces` reads them (the grammar of the GUI's faces fields too)."""
+    groups: list[list[int]] = []
+    for i, arg in enumerate(args, start=1):
+        try:
+            groups.append(parse_faces(arg))
+        except DiceError as exc:
+            raise DiceError(f"--dice argument {i}: {exc}") from None
+    return groups
+
+
 def dice_source(args: argparse.Namespace) -> DiceSource:
     """``--dice`` -> the typed faces (with errors that say how --dice is written, for every command that
     takes dice), else the app's dice (seeded with ``--seed`` if given)."""
     if getattr(args, "dice", None):
-        return EnteredDice(parse_dice_args(args.dice))
+        return EnteredDice(dice_groups(args.dice))
     return SeededDice(getattr(args, "seed", None))
 
 

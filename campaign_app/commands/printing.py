@@ -14,7 +14,7 @@ from typing import Any
 
 from ..words import plural
 from . import print_sheets
-from .base import CliError, Context, add_json, emit
+from .base import Context, add_json, emit
 
 
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
@@ -88,24 +88,20 @@ def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentPa
 
 
 def _setup_and_rules(args: argparse.Namespace, ctx: Context) -> tuple[Any, Any]:
-    from ..services.common import ServiceError
     from ..services.printing import card_rules, print_setup
 
-    try:
-        setup = print_setup(args.margin, getattr(args, "bleed", None), args.duplex_offset,
-                            "solid" if getattr(args, "solid_backs", False) else None)
-        rules = None
-        if getattr(args, "campaign", None):
-            ctx.open_db()
-            rules = card_rules(args.campaign)
-    except ServiceError as exc:
-        raise CliError(str(exc)) from None
+    setup = print_setup(args.margin, getattr(args, "bleed", None), args.duplex_offset,
+                        "solid" if getattr(args, "solid_backs", False) else None)
+    rules = None
+    if getattr(args, "campaign", None):
+        ctx.open_db()
+        rules = card_rules(args.campaign)
     return setup, rules
 
 
 def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     from ..printing.cards import build_cards_pdf
-    from ..printing.decks import DeckError, select_cards
+    from ..printing.decks import select_cards
 
     setup, rules = _setup_and_rules(args, ctx)
     library = _library(ctx, warn=True)
@@ -113,14 +109,11 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
 
     out = fileio.check_output(args.output, "cards.pdf")
     layout = "backs" if args.backs else "fold" if args.fold else "fronts"
-    try:
-        cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
-        with fileio.atomic_output(out, "cards.pdf") as tmp:
-            result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
-                                     paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
-                                     rules=rules)
-    except DeckError as exc:
-        raise CliError(str(exc)) from None
+    cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
+    with fileio.atomic_output(out, "cards.pdf") as tmp:
+        result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
+                                 paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
+                                 rules=rules)
     data = {"output": str(out), **result.to_dict()}
     return emit(args, data, f"wrote {out}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} "
                             f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "
@@ -150,17 +143,12 @@ def _cmd_alignment(args: argparse.Namespace, ctx: Context) -> int:
     import io
 
     from ..printing.cards import build_alignment_test
-    from ..printing.decks import DeckError
-    from ..services.common import ServiceError
     from ..services.printing import write_pdf_atomic
 
     setup, _rules = _setup_and_rules(args, ctx)
     buffer = io.BytesIO()
-    try:
-        pages = build_alignment_test(buffer, paper=args.paper, size=args.size, setup=setup)
-        out = write_pdf_atomic(args.output, buffer.getvalue())
-    except (DeckError, ServiceError) as exc:
-        raise CliError(str(exc)) from None
+    pages = build_alignment_test(buffer, paper=args.paper, size=args.size, setup=setup)
+    out = write_pdf_atomic(args.output, buffer.getvalue())
     return emit(args, {"output": str(out), "pages": pages, **setup.to_dict()},
                 f"wrote {out}: duplex alignment test, {pages} pages (print both sides)")
 

@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
+from ..rules.enums import UnitKind
 from ..words import plural
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
@@ -22,11 +23,11 @@ platoon_service = lazy_module("campaign_app.services.platoons")
 leader_service = lazy_module("campaign_app.services.leaders")
 attachment_service = lazy_module("campaign_app.services.attachments")
 
-KIND_ALIASES = {"team": "team", "vehicle": "vehicle", "fire-support": "fire_support",
-                "fire_support": "fire_support", "support": "fire_support"}
+KIND_ALIASES: dict[str, UnitKind] = {**{k.value: k for k in UnitKind}, "fire-support": UnitKind.FIRE_SUPPORT,
+                                     "support": UnitKind.FIRE_SUPPORT}
 
 
-def _kind(text: str) -> str:
+def _kind(text: str) -> UnitKind:
     kind = KIND_ALIASES.get(text.strip().lower())
     if kind is None:
         raise CliError(f"attached unit kind must be team, vehicle or fire-support, not {text!r}")
@@ -64,7 +65,7 @@ def _platoon_line(p: dict[str, Any]) -> str:
 
 
 def _attached_text(a: dict[str, Any]) -> str:
-    if a["kind"] == "fire_support":
+    if a["kind"] == UnitKind.FIRE_SUPPORT:
         head = f"{a['name']}: {a['support']} off-board fire support"
     else:
         head = (f"{a['name']}: {a['kind']} T {a['training']} E {a['equipment']} M {a['morale']} "

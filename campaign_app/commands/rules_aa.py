@@ -51,7 +51,7 @@ def _int(text: str | int | None, what: str) -> int | None:
         return text
     try:
         return int(text.strip())
-    except ValueError:
+    except ValueError:  # only int() of the typed text is inside the try
         raise CliError(f"{what} must be a whole number, not {text!r}") from None
 
 

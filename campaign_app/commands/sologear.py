@@ -236,14 +236,14 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
 def _int(text: str, what: str) -> int:
     try:
         return int(str(text).strip())
-    except ValueError:
+    except ValueError:  # only int() of the typed text is inside the try
         raise CliError(f"{what} must be a whole number, not {text!r}") from None
 
 
 def _number(text: str, what: str, high: float = sg.MAX_TOTAL) -> float:
     try:
         value = float(str(text).strip())
-    except ValueError:
+    except ValueError:  # only float() of the typed text is inside the try
         raise CliError(f"{what} must be a number, not {text!r}") from None
     if not math.isfinite(value):
         raise CliError(f"{what} must be a finite number, not {text!r}")

@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..errors import ServiceError
-from ..store import DatabaseError
+from ..errors import CampaignError
 from ..words import plural
 
 REASON_TEXT = {"upgrade": "before an upgrade", "restore": "before a restore", "import": "before an import",
@@ -83,7 +82,7 @@ class BackupsDialog(QDialog):
 
         try:
             self.items = backups.backups()
-        except (ServiceError, DatabaseError) as exc:
+        except CampaignError as exc:
             self.items = []
             self.message.setText(str(exc))
         self.table.setRowCount(len(self.items))
@@ -119,7 +118,7 @@ class BackupsDialog(QDialog):
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             info = backups.backup_now("manual")
-        except (ServiceError, DatabaseError) as exc:
+        except CampaignError as exc:
             QApplication.restoreOverrideCursor()
             QMessageBox.warning(self, "Back up", str(exc))
             return
@@ -145,7 +144,7 @@ class BackupsDialog(QDialog):
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             result = backups.restore(b["file"])
-        except (ServiceError, DatabaseError) as exc:
+        except CampaignError as exc:
             QApplication.restoreOverrideCursor()
             QMessageBox.warning(self, "Restore", str(exc))
             return

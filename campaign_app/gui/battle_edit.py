@@ -21,12 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
+from ..rules.enums import Outcome
 from ..services import battles
-from ..services.common import ServiceError
 from ..services.edits import Edit
 from .widgets import ErrorLabel
 
-OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OUTCOME_ITEMS = (("Not recorded", None), *((o.value.capitalize(), o.value) for o in Outcome))
 OBJECTIVE_TEXT = ("none met (+0 XP)", "a hard objective (+1 XP)", "a near-impossible objective (+2 XP)")
 
 
@@ -109,7 +110,7 @@ class EditBattleDialog(QDialog):
                 opponent=opponent, opponent_platoon=opponent_platoon, outcome=self.outcome.currentData(),
                 fire_support=self.fire_support.isChecked(), notes=self.notes.toPlainText(),
                 reason=self.reason.text())
-        except ServiceError as exc:
+        except CampaignError as exc:
             self.error.show_problem(str(exc))
             return
         super().accept()

@@ -62,13 +62,14 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from ..errors import CampaignError
 from ..rules.aftermath import period_sides
 from ..rules.codes import purpose_text, rule_text
-from ..rules.dice import DiceError, DiceSource, SeededDice
+from ..rules.dice import DiceSource, SeededDice
+from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import level_name
 from ..rules.names import suggest_name
 from ..services import battles
-from ..services.common import ServiceError
 from ..services.edits import Edit
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
@@ -78,7 +79,7 @@ from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_proble
 log = logging.getLogger(__name__)
 
 PAGE_BATTLE, PAGE_CASUALTIES, PAGE_ROLLS, PAGE_REPLACEMENT, PAGE_SUMMARY = range(5)
-OUTCOME_ITEMS = (("Not recorded", None), ("Victory", "victory"), ("Defeat", "defeat"), ("Draw", "draw"))
+OUTCOME_ITEMS = (("Not recorded", None), *((o.value.capitalize(), o.value) for o in Outcome))
 OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impossible objective (+2 XP)")
 
 
@@ -332,7 +333,7 @@ class BattlePage(QWizardPage):
                 opponent_platoon=opponent_id, outcome=self.outcome.currentData(),
                 objectives=self.objectives.currentIndex(), fire_support=self.fire_support.isChecked(),
                 notes=self.notes.toPlainText())
-        except ServiceError as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return False
         _show_error(self.error, "")
@@ -432,7 +433,7 @@ class CasualtiesPage(QWizardPage):
                 return False
         try:
             s.set_casualties(*self._counts())
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._set_valid(False, str(exc))
             return False
         return True
@@ -443,7 +444,7 @@ class CasualtiesPage(QWizardPage):
         target = copy.copy(s) if self._changes_rolls() else s
         try:
             target.set_casualties(*self._counts())
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._set_valid(False, str(exc))
             return
         self._set_valid(True, "")
@@ -484,9 +485,7 @@ class CasualtiesPage(QWizardPage):
             f"<b>Leader's fate</b> (2d12): {s.leader_name} is a casualty on {lo['survival']} or less (wound "
             f"counters), else promoted on {lo['xp']} or less (XP after the award), else stays.")
         self.leader_bars.set_rows([
-            ("Casualty", lo["casualty"]["p"], lo["casualty"]["percent"], FATE_COLORS["casualty"]),
-            ("Promoted", lo["promoted"]["p"], lo["promoted"]["percent"], FATE_COLORS["promoted"]),
-            ("Stays", lo["stays"]["p"], lo["stays"]["percent"], FATE_COLORS["stays"])])
+            (fate.value.capitalize(), lo[fate]["p"], lo[fate]["percent"], FATE_COLORS[fate]) for fate in LeaderFate])
 
     def _set_valid(self, valid: bool, message: str) -> None:
         """Bad counts (e.g. more on the leader's element than in the whole battle): say why, hide the odds
@@ -528,7 +527,7 @@ class _RollingPage(QWizardPage):
     def _make(self, action: Callable[[], Any]) -> None:
         try:
             action()
-        except (DiceError, ServiceError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         _show_error(self.error, "")
@@ -694,8 +693,9 @@ class ReplacementPage(_RollingPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session
-        gone = {"casualty": "is a casualty (killed or invalided out)",
-                "promoted": "was promoted out of the platoon"}.get(s.fate or "", "has left")
+        words: dict[str, str] = {LeaderFate.CASUALTY: "is a casualty (killed or invalided out)",
+                                 LeaderFate.PROMOTED: "was promoted out of the platoon"}
+        gone = words.get(s.fate or "", "has left")
         self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
         sides = period_sides(s.period)
         period = f"campaign period {s.period}" if s.period else "no campaign period set"
@@ -728,7 +728,7 @@ class ReplacementPage(_RollingPage):
     def validatePage(self) -> bool:  # noqa: N802 - Qt override
         try:
             self.w.session.set_replacement(self.name.text(), self.rank.text())
-        except ServiceError as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return False
         return True
@@ -741,7 +741,8 @@ def _esc(text: Any) -> str:
     return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-DARK_FATE_COLORS: dict[str, str] = {"casualty": "#ef9a9a", "promoted": "#90caf9", "stays": "#a5d6a7"}
+DARK_FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#ef9a9a", LeaderFate.PROMOTED: "#90caf9",
+                                    LeaderFate.STAYS: "#a5d6a7"}
 """The fate colours lightened for a dark palette (the light ones are FATE_COLORS)."""
 
 
@@ -873,7 +874,7 @@ class BattleWizard(QWizard):
             return
         try:
             edit = self.session.commit()
-        except (ServiceError, DiceError) as exc:
+        except CampaignError as exc:
             self.summary_page.show_error(f"Not committed: {exc}")
             return
         self.edit = edit
@@ -992,7 +993,7 @@ def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int | None =
             return None
     try:
         wizard = BattleWizard(ctx, platoon_id, parent)
-    except ServiceError as exc:
+    except CampaignError as exc:
         QMessageBox.warning(parent, "Log battle", str(exc))
         return None
     wizard.exec()

@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules.aftermath import PERIODS, force_dice, force_record, period_sides
 from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVELS, XP_MAX, Thresholds, level_name
 from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
-from ..services.common import ServiceError
 from .context import AppContext
 from .undo_commands import perform
 from .widgets import ArmorPicker, ChoicePicker, DiePicker, ErrorLabel, NumberSpin, first_number_problem
@@ -203,7 +203,7 @@ def new_campaign(ctx: AppContext, parent: QWidget | None) -> int | None:
             return None  # made and opened already: the caller has no campaign page to open
         try:
             edit = perform(ctx, campaign_service.create_campaign, **dialog.values())
-        except ServiceError as exc:
+        except CampaignError as exc:
             QMessageBox.warning(parent, "New campaign", str(exc))
             return None
         return edit.id
@@ -409,7 +409,7 @@ def new_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int, gener
             return None
         try:
             edit = perform(ctx, platoon_service.create_platoon, **dialog.values())
-        except ServiceError as exc:
+        except CampaignError as exc:
             QMessageBox.warning(parent, "New platoon", str(exc))
             return None
         return edit.id

@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
-from ..services.common import NotFound, ServiceError
+from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext, concerns
@@ -292,7 +293,7 @@ class CampaignPage(QWidget):
     def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self.message.show_problem(str(exc))
             self.ctx.signals.status.emit(str(exc))
             self.load()

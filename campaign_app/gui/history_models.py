@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex,
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ..rules.codes import purpose_text, rule_text
+from ..rules.enums import LeaderFate
 from ..services.history import event_text
 
 Index = QModelIndex | QPersistentModelIndex
@@ -36,8 +37,10 @@ _FOREGROUND, _ALIGNMENT = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAl
 _ROLES = frozenset((_DISPLAY, _TOOLTIP, _FONT, _FOREGROUND, _ALIGNMENT, EVENT_ROLE))
 """The roles the timeline answers (a painted cell asks for about eight)."""
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-FATE_COLORS: dict[str, str] = {"casualty": "#c62828", "promoted": "#1565c0", "stays": "#2e7d32"}
-FATE_COLORS_DARK: dict[str, str] = {"casualty": "#ff7b7b", "promoted": "#8cc2f2", "stays": "#86d08a"}
+FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#c62828", LeaderFate.PROMOTED: "#1565c0",
+                               LeaderFate.STAYS: "#2e7d32"}
+FATE_COLORS_DARK: dict[str, str] = {LeaderFate.CASUALTY: "#ff7b7b", LeaderFate.PROMOTED: "#8cc2f2",
+                                    LeaderFate.STAYS: "#86d08a"}
 
 
 def _matches(event: dict[str, Any], needle: str) -> bool:

@@ -40,8 +40,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..services import battles, history
-from ..services.common import ServiceError
 from ..words import plural as _plural
 from .context import AppContext, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
@@ -368,7 +368,7 @@ class HistoryView(QWidget):
         try:
             self._read_at = self._writes()
             report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
-        except ServiceError as exc:  # the platoon is gone
+        except CampaignError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
             self._say(str(exc), error=True)
@@ -507,7 +507,7 @@ class HistoryView(QWidget):
 
         try:
             edit = battles.undo_last_battle(self.platoon_id)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._say(str(exc), error=True)
             return
         s = edit.summary
@@ -552,7 +552,7 @@ class HistoryView(QWidget):
             path = chosen
         try:
             n = history.export_history(self.platoon_id, path, fmt)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._say(str(exc), error=True)
             return None
         self._say(f"Exported {n} events to {path}")

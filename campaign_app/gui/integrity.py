@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QThread, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from ..errors import CampaignError
+
 log = logging.getLogger(__name__)
 
 
@@ -34,8 +36,11 @@ class CheckWorker(QThread):
             result: Any = check_file(self.db_file)
             if self.backup_dir is not None and result.ok:
                 daily_backup(self.db_file, self.db_file, self.backup_dir, check=False)  # checked just now
-        except Exception as exc:  # reported in the GUI thread, never raised in this thread
+        except (CampaignError, OSError) as exc:  # reported in the GUI thread, never raised in this thread
             log.warning("background check of %s failed: %s", self.db_file, exc)
+            result = exc
+        except Exception as exc:  # a bug: logged with its traceback, and the check is reported as not made
+            log.exception("background check of %s failed", self.db_file)
             result = exc
         self.finished_check.emit(result)
 

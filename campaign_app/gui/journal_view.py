@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..services import journal as journal_service
-from ..services.common import ServiceError
 from ..services.journal import OpChanges, OperationInfo
 from .context import AppContext, concerns
 from .widgets import ErrorLabel
@@ -251,7 +251,7 @@ class JournalPanel(QWidget):
                 rows = journal_service.operations(platoon=obj_id, limit=LIST_LIMIT)
             else:
                 rows = journal_service.operations(pilot=obj_id, limit=LIST_LIMIT)
-        except ServiceError as exc:  # gone (deleted elsewhere), busy: say so, keep nothing stale
+        except CampaignError as exc:  # gone (deleted elsewhere), busy: say so, keep nothing stale
             rows = []
             self.say(str(exc))
         self.model.set_rows(rows)
@@ -331,7 +331,7 @@ class JournalPanel(QWidget):
         stack = self.ctx.undo_stack
         try:
             stack.step(verb, info.id)
-        except ServiceError as exc:
+        except CampaignError as exc:
             text = str(exc)
             self.say(text[:1].upper() + text[1:])
             self.reload()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_TITLE, __version__
+from ..errors import CampaignError
 from ..paths import AppPaths
 from ..services.navigator import has_any_campaign, item_campaign, item_exists, item_title
 from .context import AppContext
@@ -413,7 +414,7 @@ class MainWindow(QMainWindow):
     def _last_items(self) -> dict[str, str]:
         try:
             items = json.loads(str(self.ctx.settings.value(LAST_ITEMS_KEY, "") or "{}"))
-        except ValueError:
+        except json.JSONDecodeError:  # a settings file edited by hand
             return {}
         return {str(k): str(v) for k, v in items.items()} if isinstance(items, dict) else {}
 
@@ -497,7 +498,7 @@ class MainWindow(QMainWindow):
             self.open_item(first["kind"], first["id"])
 
     def open_database(self) -> None:
-        from ..store import DatabaseError, init_db
+        from ..store import init_db
         from .file_dialogs import ask_open_path
 
         chosen = ask_open_path(self, self.ctx.settings, "Open campaign database",
@@ -505,12 +506,11 @@ class MainWindow(QMainWindow):
         if chosen is None:
             return
         path = str(chosen)
-        from ..errors import ServiceError
 
         old = self.ctx.paths
         try:
             init_db(path, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
-        except (DatabaseError, ServiceError) as exc:
+        except CampaignError as exc:
             from PySide6.QtWidgets import QMessageBox  # its enums cost ~13 ms to build: not at start
 
             QMessageBox.critical(self, "Cannot open database", str(exc))

@@ -38,11 +38,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
+from ..rules.enums import UnitKind
 from ..rules.experience import Thresholds
 from ..services import attachments as attachment_service
 from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
-from ..services.common import NotFound, ServiceError, name_key
+from ..services.common import NotFound, name_key
 from ..services.edits import Edit
 from .context import AppContext, concerns
 from .leader_dialog import ReplaceLeaderDialog
@@ -66,11 +68,12 @@ log = logging.getLogger(__name__)
 DEFAULT_REASON = "changed on the platoon page"
 ATTRS = ("training", "equipment", "morale")
 NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "team": {"training": 6, "equipment": 6, "morale": 6, "armor": 1},
-    "vehicle": {"training": 6, "equipment": 6, "morale": 6, "armor": 4},
-    "fire_support": {"support": "light"},
+    UnitKind.TEAM: {"training": 6, "equipment": 6, "morale": 6, "armor": 1},
+    UnitKind.VEHICLE: {"training": 6, "equipment": 6, "morale": 6, "armor": 4},
+    UnitKind.FIRE_SUPPORT: {"support": "light"},
 }
-KIND_CHOICES = [("team", "Infantry team"), ("vehicle", "Vehicle"), ("fire_support", "Off-board fire support")]
+KIND_CHOICES = [(UnitKind.TEAM, "Infantry team"), (UnitKind.VEHICLE, "Vehicle"),
+                (UnitKind.FIRE_SUPPORT, "Off-board fire support")]
 ATTR_LABELS = {"training": "Tra&ining", "equipment": "E&quipment", "morale": "&Morale"}
 """Alt+T, Alt+E and Alt+H belong to the Tools, Edit and Help menus: no mnemonic on the page may take them."""
 SUPPORT_CHOICES = [(s, s.capitalize()) for s in attachment_service.SUPPORT_LEVELS]
@@ -391,9 +394,9 @@ class PlatoonPage(QWidget):
         self._attached_wide: bool | None = None
         self._arrange_attached(wide=True)
         self.attached_view.selectionModel().selectionChanged.connect(lambda *_a: self._show_unit())
-        self.add_team_button.clicked.connect(lambda: self.add_unit("team"))
-        self.add_vehicle_button.clicked.connect(lambda: self.add_unit("vehicle"))
-        self.add_support_button.clicked.connect(lambda: self.add_unit("fire_support"))
+        self.add_team_button.clicked.connect(lambda: self.add_unit(UnitKind.TEAM))
+        self.add_vehicle_button.clicked.connect(lambda: self.add_unit(UnitKind.VEHICLE))
+        self.add_support_button.clicked.connect(lambda: self.add_unit(UnitKind.FIRE_SUPPORT))
         self.remove_unit_button.clicked.connect(self.remove_unit)
         self.unit_name.committed.connect(lambda text: self._edit_unit(name=text))
         self.unit_notes.committed.connect(lambda text: self._edit_unit(notes=text))
@@ -634,7 +637,7 @@ class PlatoonPage(QWidget):
         self.unit_box.setTitle(f"Selected unit: {u['name']}")
         self.unit_name.setCommittedText(u["name"])
         self.unit_kind.setValue(u["kind"])
-        support = u["kind"] == "fire_support"
+        support = u["kind"] == UnitKind.FIRE_SUPPORT
         for key, (label, widget) in self._unit_rows.items():
             visible = (key == "support") == support
             label.setVisible(visible)
@@ -644,7 +647,7 @@ class PlatoonPage(QWidget):
         else:
             for attr, picker in self.unit_pickers.items():
                 picker.setValue(int(u[attr][1:]))
-            self.unit_armor.setMaximum(attachment_service.TEAM_MAX_ARMOR if u["kind"] == "team" else 5)
+            self.unit_armor.setMaximum(attachment_service.TEAM_MAX_ARMOR if u["kind"] == UnitKind.TEAM else 5)
             self.unit_armor.setValue(u["armor"])
         self.unit_notes.setCommittedText(u["notes"])
         self.unit_equipment.attached_id = u["id"]
@@ -687,7 +690,7 @@ class PlatoonPage(QWidget):
         back to the stored values."""
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._show_message(str(exc))
             self.load()
             return None
@@ -736,7 +739,9 @@ class PlatoonPage(QWidget):
     def add_unit(self, kind: str) -> None:
         if self.pid is None:
             return
-        label = {"team": "New team", "vehicle": "New vehicle", "fire_support": "Fire support"}[kind]
+        labels: dict[str, str] = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
+                                  UnitKind.FIRE_SUPPORT: "Fire support"}
+        label = labels[kind]
         names = {name_key(r["name"]) for r in self.attached_model.rows()}
         name, n = label, 1
         while name_key(name) in names:
@@ -764,11 +769,11 @@ class PlatoonPage(QWidget):
             return
         u = self.attached_model.row_data(self.attached_model.row_of_id(unit_id) or 0)
         values: dict[str, Any] = {"kind": kind}
-        if kind == "fire_support":
+        if kind == UnitKind.FIRE_SUPPORT:
             values["support"] = u["support"] or "light"
-        elif u["kind"] == "fire_support":
+        elif u["kind"] == UnitKind.FIRE_SUPPORT:
             values.update(NEW_UNIT_DEFAULTS[kind])
-        elif kind == "team" and (u["armor"] or 1) > attachment_service.TEAM_MAX_ARMOR:
+        elif kind == UnitKind.TEAM and (u["armor"] or 1) > attachment_service.TEAM_MAX_ARMOR:
             values["armor"] = attachment_service.TEAM_MAX_ARMOR
         self._edit_unit(**values)
 

@@ -7,8 +7,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
-from ..errors import ServiceError
-from ..store import DatabaseError
+from ..errors import CampaignError
 from ..words import plural
 from .file_dialogs import ask_open_path, ask_save_path
 
@@ -35,7 +34,7 @@ def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -
     path = str(chosen)
     try:
         result = portable.export_campaign(camp["id"], path)
-    except (ServiceError, DatabaseError) as exc:
+    except CampaignError as exc:
         QMessageBox.warning(parent, "Export campaign", str(exc))
         return None
     ctx.signals.status.emit(f"Exported {name!r} to {result['file']}")
@@ -64,7 +63,7 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
                 return None
             new_name = text
         result = portable.import_campaign(path, new_name)
-    except (ServiceError, DatabaseError) as exc:
+    except CampaignError as exc:
         QMessageBox.warning(parent, "Import campaign", str(exc))
         return None
     ctx.signals.status.emit(f"Imported campaign {result['campaign']!r}: {plural(result['platoon'], 'platoon')}, "

@@ -58,6 +58,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..printing.paper import default_paper
 from ..printing.sizes import (
     BACK_STYLES,
@@ -175,8 +176,8 @@ def _new_printer() -> Any:
     return QPrinter(QPrinter.PrinterMode.HighResolution)
 
 
-class _Cancelled(Exception):
-    pass
+class _Cancelled(CampaignError):
+    """The options changed while a PDF was being built: that build stops (never shown)."""
 
 
 class BuildThread(QThread):
@@ -185,6 +186,7 @@ class BuildThread(QThread):
     progressed = Signal(int, int)
     built = Signal(object, object)  # (bytes, details)
     failed = Signal(str)
+    crashed = Signal(object)  # a programming error (the exception), raised again in the GUI thread
 
     def __init__(self, job: PrintJob, key: tuple[Any, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -196,12 +198,14 @@ class BuildThread(QThread):
             data, details = self.job.run(self._progress)
         except _Cancelled:
             return
-        except (ServiceError, ValueError, OSError) as exc:
+        except (CampaignError, OSError) as exc:  # refused (e.g. a card that does not fit) or the environment
             self.failed.emit(str(exc))
             return
-        except Exception as exc:  # a bug in a builder must not take the app down from a thread
-            log.exception("building a PDF failed")
-            self.failed.emit(f"could not build the PDF: {exc}")
+        except Exception as exc:  # a bug: never shown as if the user had chosen something wrong
+            if self.isInterruptionRequested():  # nobody waits for this build any more: the log has it
+                log.exception("building a PDF that was no longer wanted failed")
+            else:
+                self.crashed.emit(exc)
             return
         if not self.isInterruptionRequested():
             self.built.emit(data, details)
@@ -700,7 +704,7 @@ class PrintDialog(QDialog):
         self._save_to = save_to
         try:
             job = prepare(self.kind(), **options)
-        except (ServiceError, ValueError) as exc:
+        except CampaignError as exc:
             self._show_error(str(exc))
             self._clear_preview()
             return
@@ -711,6 +715,7 @@ class PrintDialog(QDialog):
         builder.progressed.connect(self._progressed)
         builder.built.connect(self._built)
         builder.failed.connect(self._failed)
+        builder.crashed.connect(self._crashed)
         builder.finished.connect(self._finished)
         self._builder = builder
         builder.start()
@@ -720,7 +725,7 @@ class PrintDialog(QDialog):
         if builder is None:
             return
         builder.requestInterruption()
-        for signal in (builder.progressed, builder.built, builder.failed, builder.finished):
+        for signal in (builder.progressed, builder.built, builder.failed, builder.crashed, builder.finished):
             signal.disconnect()
         builder.wait()
         builder.deleteLater()
@@ -748,6 +753,12 @@ class PrintDialog(QDialog):
         self._print_next = False
         self._show_error(message)
         self._clear_preview()
+
+    def _crashed(self, exc: BaseException) -> None:
+        """A programming error in the build thread: the dialog says so, and the exception goes on to the
+        exception hook (logged with its traceback, shown as an unexpected error)."""
+        self._failed("could not build the PDF because of an internal error (the details are in the log file)")
+        raise exc
 
     def _finished(self) -> None:
         builder = self._builder
@@ -855,7 +866,7 @@ class PrintDialog(QDialog):
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
             pages = print_pdf_pages(data, printer)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._show_error(str(exc))
             return
         finally:
@@ -871,11 +882,10 @@ class PrintDialog(QDialog):
         import io
 
         from ..printing.cards import build_alignment_test
-        from ..printing.decks import DeckError
 
         try:
             setup = self.setup()
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._show_error(str(exc))
             return
         chosen = self.choose_path("Duplex alignment test.pdf")
@@ -889,7 +899,7 @@ class PrintDialog(QDialog):
         try:
             build_alignment_test(buffer, paper=paper, size=str(self.size_combo.currentData()), setup=setup)
             written = write_pdf_atomic(path, buffer.getvalue())
-        except (DeckError, ServiceError) as exc:
+        except CampaignError as exc:
             self._show_error(str(exc))
             return
         self._remember_setup()
@@ -901,7 +911,7 @@ class PrintDialog(QDialog):
     def _write(self, path: Path, data: bytes, details: dict[str, Any]) -> None:
         try:
             written = write_pdf_atomic(path, data)
-        except ServiceError as exc:
+        except CampaignError as exc:
             self._show_error(str(exc))
             return
         settings = self.ctx.settings

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget
 
+from ..rules.enums import UnitKind
 from ..services.attachments import AP_RANGE, KINDS, TARGETS
 from .widgets import ChoicePicker, NumberSpin
 
@@ -179,7 +180,7 @@ class LeaderHistoryModel(RowsModel):
 
 
 def _attached_dice(r: dict[str, Any]) -> str:
-    if r["kind"] == "fire_support":
+    if r["kind"] == UnitKind.FIRE_SUPPORT:
         return "\u2014"
     return f"{r['training']} / {r['equipment']} / {r['morale']}"
 
@@ -189,7 +190,7 @@ def _attached_armor(r: dict[str, Any]) -> str:
 
 
 def _attached_kind(r: dict[str, Any]) -> str:
-    if r["kind"] == "fire_support":
+    if r["kind"] == UnitKind.FIRE_SUPPORT:
         return f"{r['support']} fire support"
     return KINDS[r["kind"]]
 

@@ -10,7 +10,6 @@ the change goes on the undo stack.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -35,13 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..errors import CampaignError
 from ..rules import codes
 from ..rules import sologear as sg
-from ..rules.dice import DiceError, DiceSource, SeededDice, Source
-from ..rules.experience import RulesError
+from ..rules.dice import DiceError, DiceSource, SeededDice, Source, parse_faces
 from ..services import sologear_play as play_service
 from ..services import sologear_sheet as sheet_service
-from ..services.common import ServiceError
 from ..services.edits import Edit
 from .context import AppContext
 from .undo_commands import perform
@@ -141,7 +139,7 @@ class NewSologearDialog(QDialog):
                 enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
                 variable_tables=self.variable_check.isChecked(), ferocious=self.ferocious_check.isChecked(),
                 reward_dice=self.reward_dice_edit.text(), notes=self.notes, campaign=self.campaign_id)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         self.sheet_id = edit.id
@@ -161,16 +159,6 @@ def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: 
 
 
 # --- the dice panel ----------------------------------------------------------------------------------------------
-
-_FACES = re.compile(r"^\s*\d+(\s*[,\s]\s*\d+)*\s*$")
-
-
-def parse_faces(text: str) -> list[int]:
-    """``"6,5"`` / ``"6 5"`` -> [6, 5]; anything else raises DiceError."""
-    if not _FACES.match(text or ""):
-        raise DiceError(f"type the faces as whole numbers separated by commas, not {text!r}")
-    return [int(p) for p in re.split(r"[,\s]+", text.strip()) if p]
-
 
 class DiceSteps(QWidget):
     """Feeds a step-wise procedure one roll at a time: "Roll for me" or typed faces ("I rolled")."""
@@ -266,7 +254,7 @@ class DiceSteps(QWidget):
         assert self.proc is not None
         try:
             rec = self.proc.feed(faces, source)
-        except (DiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         _show_error(self.error, "")
@@ -333,7 +321,7 @@ class _StepDialog(QDialog):
             return
         try:
             self.edit = self._call()
-        except (ServiceError, RulesError, DiceError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         self.accept()
@@ -449,7 +437,7 @@ class PlayTurnDialog(_StepDialog):
         action, posture = self.action, self.posture
         try:
             play_service.turn_procedure(self.sheet_id, action, posture)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         _show_error(self.error, "")
@@ -565,7 +553,7 @@ class RecordDialog(QDialog):
                 short_ammo=self.ammo_check.isChecked() if self._is_last else None,
                 pilot_dead=self.dead_check.isChecked(), pilot_captured=self.captured_check.isChecked(),
                 notes=self.notes_edit.text())
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
         self.accept()
@@ -604,7 +592,7 @@ class EndDialog(_StepDialog):
         self.resize(600, 420)
         try:
             play_service.end_procedure(sheet_id)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             _show_error(self.error, str(exc))
             self.steps.setEnabled(False)
             return

@@ -25,8 +25,9 @@ import shiboken6
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from ..errors import CampaignError
 from ..services import journal as journal_service
-from ..services.common import ServiceError, StoreProblem
+from ..services.common import StoreProblem
 from ..services.edits import Edit
 from ..services.journal import JournalStep, OperationInfo
 
@@ -99,8 +100,11 @@ class JournalUndoStack(QUndoStack):
             return False
         try:
             live, undone = self._read()
-        except Exception as exc:  # a busy or vanished file must not break the window; the next change syncs
+        except CampaignError as exc:  # a busy or vanished file must not break the window; the next change syncs
             log.warning("cannot read the journal: %s", exc)
+            return False
+        except Exception:  # anything else (a bug): logged with its traceback; the view is kept
+            log.exception("cannot read the journal")
             return False
         shown = [(c.info.id, c.info.label, c.info.undone) for c in self._commands()]
         wanted = [(o.id, o.label, o.undone) for o in (*live, *undone)]
@@ -181,7 +185,7 @@ class JournalUndoStack(QUndoStack):
         changed)."""
         try:
             return self.step(verb, op_id)
-        except ServiceError:
+        except CampaignError:
             return None
 
     def step(self, verb: str, op_id: int) -> JournalStep:
@@ -196,7 +200,7 @@ class JournalUndoStack(QUndoStack):
             log.warning("%s of operation %s refused: %s", verb, op_id, exc)
             self._status(f"Cannot {verb} now: {exc}")
             raise
-        except ServiceError as exc:
+        except CampaignError as exc:
             log.info("%s of operation %s refused: %s", verb, op_id, exc)
             self._status(first_upper(str(exc)))
             self.sync()  # the journal may have moved on (another program)
@@ -215,7 +219,7 @@ class JournalUndoStack(QUndoStack):
         if not self._qt_failed:
             try:
                 self.step(verb, cmd.operation_id)
-            except ServiceError:
+            except CampaignError:
                 self._qt_failed = True
         QTimer.singleShot(0, self._after_qt)
 
@@ -254,7 +258,7 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
     """Like :func:`perform`, but a refusal is shown in the status bar and ``None`` returned."""
     try:
         return perform(ctx, service, *args, text=text, **kwargs)
-    except ServiceError as exc:
+    except CampaignError as exc:
         ctx.signals.status.emit(str(exc))
         if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
             ctx.signals.data_changed.emit("all", 0)

@@ -12,6 +12,8 @@ import logging
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
+from ..errors import CampaignError
+
 log = logging.getLogger(__name__)
 
 POLL_MS = 2000
@@ -22,6 +24,7 @@ class ChangeWatcher(QObject):
         super().__init__(window)
         self.window = window
         self.last: int | None = None
+        self._logged = False
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.poll)
@@ -38,8 +41,13 @@ class ChangeWatcher(QObject):
 
         try:
             return data_version()
-        except Exception as exc:  # a busy or vanished file must not break the window; try again later
+        except CampaignError as exc:  # busy, or the file is gone: the window goes on; try again later
             log.debug("data_version poll failed: %s", exc)
+            return None
+        except Exception:  # anything else (an error SQLite was not known to give, a bug): in the log, once
+            if not self._logged:
+                self._logged = True
+                log.exception("data_version poll failed")
             return None
 
     def poll(self) -> bool:

@@ -28,6 +28,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, KeepInFrame, Paragraph, Spacer, Table, TableStyle
 
+from ..errors import Refused
 from .decks import Block, Card, Deck, DeckError, DeckLibrary
 from .fonts import FONT, FONT_BOLD, register_fonts
 from .paper import default_paper, paper_size
@@ -1082,7 +1083,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
     if paper != CARD_STOCK:
         try:
             paper_size(paper)
-        except ValueError as exc:
+        except Refused as exc:
             raise DeckError(f"{exc} (or {CARD_STOCK} for card stock)") from None
     deck_map = _decks_of(decks)
     for card in cards:
@@ -1112,7 +1113,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
             laid.append(_lay_out_grown(card, deck_map[card.deck_id], st, scratch, rules, rules.note))
         except CardFitError:
             raise
-        except (DeckError, KeyError, ValueError) as exc:
+        except (Refused, ValueError) as exc:  # ValueError: reportlab refusing the markup of the card's text
             raise DeckError(f"card {card.full_id} ({card.source}): {exc}") from None
 
     target = os.fspath(output) if isinstance(output, str | os.PathLike) else output

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..errors import Refused
+
 DECK_FILE = "deck.toml"
 BLOCK_TYPES = ("heading", "paragraph", "bullets", "steps", "numbers", "table", "rule_table", "fields", "boxes")
 PHASES: dict[str, str] = {
@@ -43,7 +45,7 @@ MAX_NUMBERS = 4
 """At most this many large numerals in one ``numbers`` block."""
 
 
-class DeckError(ValueError):
+class DeckError(Refused):
     """A deck or card that cannot be used (unknown id, a card that does not fit, a bad file)."""
 
 
@@ -148,7 +150,7 @@ class DeckLibrary:
 # ---------------------------------------------------------------------------------------------- reading
 
 
-class _FileError(Exception):
+class _FileError(Refused):
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.message = message

@@ -20,6 +20,7 @@ from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
 from ..rules.codes import purpose_text, rule_text
+from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
 from .rltyped import rect
@@ -47,9 +48,9 @@ CHART_FONT = 7.0
 """Axis labels and legends: the type floor of every printed page."""
 LEADER_COLOUR = colors.HexColor("#c0392b")
 BAND_COLOURS = ("#ffffff", "#f3f5f8", "#e9edf2", "#dfe5ec", "#d5dde6")
-OUTCOME_WORDS = {"victory": "victory", "defeat": "defeat", "draw": "draw", None: "\u2013"}
+OUTCOME_WORDS: dict[str | None, str] = {**{o: o.value for o in Outcome}, None: "\u2013"}
 OBJECTIVE_WORDS = {0: "\u2013", 1: "hard +1", 2: "near-imp. +2"}
-FATE_SHORT = {"casualty": "casualty", "promoted": "promoted", "stays": "stays", None: ""}
+FATE_SHORT: dict[str | None, str] = {**{f: f.value for f in LeaderFate}, None: ""}
 
 
 # ----------------------------------------------------------------------------------------------- data
@@ -309,7 +310,7 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
             segment = []
     _leader_line(d, segment)
     for mx, my, fate in marks:
-        if fate == "promoted":
+        if fate == LeaderFate.PROMOTED:
             d.add(Polygon([mx - 3.5, my - 2.5, mx + 3.5, my - 2.5, mx, my + 3.5], fillColor=LEADER_COLOUR,
                           strokeColor=None))
         else:

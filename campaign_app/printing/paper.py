@@ -10,6 +10,7 @@ import locale
 import os
 import re
 
+from ..errors import Refused
 from .sizes import PAPER_SIZES
 
 __all__ = ["PAPER_SIZES", "default_paper", "paper_for_locale", "paper_size"]
@@ -57,4 +58,4 @@ def paper_size(name: str) -> tuple[float, float]:
     try:
         return PAPER_SIZES[name.lower()]
     except KeyError:
-        raise ValueError(f"unknown paper {name!r}: use one of {', '.join(PAPER_SIZES)}") from None
+        raise Refused(f"unknown paper {name!r}: use one of {', '.join(PAPER_SIZES)}") from None

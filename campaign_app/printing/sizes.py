@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import Refused
+
 MM = 72 / 25.4
 """Points per millimetre."""
 INCH = 72.0
@@ -76,11 +78,11 @@ class PrintSetup:
                   ("duplex offset y", self.offset_y, -MAX_OFFSET_MM, MAX_OFFSET_MM))
         for what, value, low, high in checks:
             if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-                raise ValueError(f"{what} must be a number of millimetres, not {value!r}")
+                raise Refused(f"{what} must be a number of millimetres, not {value!r}")
             if not low <= value <= high:
-                raise ValueError(f"{what} must be from {low:g} to {high:g} mm, not {value:g}")
+                raise Refused(f"{what} must be from {low:g} to {high:g} mm, not {value:g}")
         if self.back_style not in BACK_STYLES:
-            raise ValueError(f"card backs are {' or '.join(BACK_STYLES)}, not {self.back_style!r}")
+            raise Refused(f"card backs are {' or '.join(BACK_STYLES)}, not {self.back_style!r}")
 
     @property
     def margin_pt(self) -> float:
@@ -96,16 +98,16 @@ class PrintSetup:
 
 
 def parse_mm(text: str | float | int, what: str) -> float:
-    """``"6.5"``, ``"6,5"``, ``"6.5mm"`` -> 6.5; a clear ValueError naming ``what`` otherwise."""
+    """``"6.5"``, ``"6,5"``, ``"6.5mm"`` -> 6.5; a clear Refused naming ``what`` otherwise."""
     if isinstance(text, int | float) and not isinstance(text, bool):
         return float(text)
     raw = str(text).strip().lower().removesuffix("mm").strip().replace(",", ".").replace("\u2212", "-")
     try:
         value = float(raw)
-    except ValueError:
-        raise ValueError(f"{what} must be a number of millimetres such as 6.5, not {text!r}") from None
+    except ValueError:  # float() of text that is not a number
+        raise Refused(f"{what} must be a number of millimetres such as 6.5, not {text!r}") from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"{what} must be a number of millimetres such as 6.5, not {text!r}")
+        raise Refused(f"{what} must be a number of millimetres such as 6.5, not {text!r}")
     return value
 
 
@@ -113,5 +115,5 @@ def parse_offset(text: str) -> tuple[float, float]:
     """``"0.5,-1"`` (x,y in mm) -> (0.5, -1.0)."""
     parts = [p for p in str(text).replace(";", ",").replace(" ", ",").split(",") if p]
     if len(parts) != 2:
-        raise ValueError(f"the duplex offset is two numbers of millimetres, x,y (e.g. 0.5,-1), not {text!r}")
+        raise Refused(f"the duplex offset is two numbers of millimetres, x,y (e.g. 0.5,-1), not {text!r}")
     return parse_mm(parts[0], "duplex offset x"), parse_mm(parts[1], "duplex offset y")

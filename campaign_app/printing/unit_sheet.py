@@ -27,7 +27,9 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
+from ..errors import Refused
 from ..rules.dice import DIE_SIDES, parse_die
+from ..rules.enums import UnitKind
 from ..rules.experience import (
     ARMOR_CLASSES,
     ATTRIBUTE_LEVEL_WORDS,
@@ -70,7 +72,8 @@ TYPE_FLOOR = 7.0
 """Nothing on a sheet is printed smaller (points)."""
 SYSTEM_NAME = "Atomic Africa"
 TARGET_WORDS = {"dispersed": "dispersed", "point": "point", "both": "dispersed and point"}
-KIND_WORDS = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "fire support"}
+KIND_WORDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
+                             UnitKind.FIRE_SUPPORT: "fire support"}
 BLANK_WEAPON_ROWS = 4
 BLANK_ATTACHED_ROWS = 3
 
@@ -121,7 +124,7 @@ class AttachedUnitData:
 
     def kind_text(self) -> str:
         word = KIND_WORDS.get(self.kind, self.kind)
-        return f"{word} ({self.support})" if self.kind == "fire_support" and self.support else word
+        return f"{word} ({self.support})" if self.kind == UnitKind.FIRE_SUPPORT and self.support else word
 
 
 @dataclass(frozen=True)
@@ -204,7 +207,7 @@ def unit_sheet_from_detail(detail: Mapping[str, Any], thresholds: Thresholds | N
     for unit in detail.get("attached") or ():
         unit_weapons = unit.get("equipment_list") or unit.get("equipment_items") or unit.get("weapons") or ()
         attached.append(AttachedUnitData(
-            name=str(unit.get("name", "")), kind=str(unit.get("kind", "team")),
+            name=str(unit.get("name", "")), kind=str(unit.get("kind", UnitKind.TEAM)),
             training=_die_or_none(unit.get("training")), equipment=_die_or_none(unit.get("equipment")),
             morale=_die_or_none(unit.get("morale")),
             armor=None if unit.get("armor") in (None, "") else int(unit["armor"]),
@@ -896,7 +899,7 @@ def build_unit_sheets(entries: Sequence[SheetEntry], *, paper: str | None = None
     mode) or a :class:`BlankSheet`. ``paper`` is "a4" or "letter" (None: the locale's default);
     ``printed_on`` is the date in the footer (default today)."""
     if not entries:
-        raise ValueError("nothing to print: give at least one platoon or a blank sheet")
+        raise Refused("nothing to print: give at least one platoon or a blank sheet")
     _name, size = resolve_paper(paper)
     buffer = io.BytesIO()
     names = [e.name for e in entries if isinstance(e, UnitSheet)]

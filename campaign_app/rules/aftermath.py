@@ -29,6 +29,7 @@ from .codes import (  # noqa: F401 - RULE_AWARD is re-exported for the services
     rule_text,
 )
 from .dice import DIE_SIDES, Dice, DiceError, DiceSource, RollRecord, Source
+from .enums import LeaderFate
 from .experience import XP_MAX, RulesError, check_xp, clamp_xp
 
 # --- rule references and purposes (stored with every roll as codes; the words are in .codes) ----------------
@@ -64,8 +65,8 @@ REPLACEMENT_DICE: tuple[int, ...] = (2, 1)
 default) or 1 (house rule: one die minus one)."""
 DEFAULT_REPLACEMENT_DICE = 2
 
-Fate = Literal["casualty", "promoted", "stays"]
-FATES: tuple[Fate, ...] = ("casualty", "promoted", "stays")
+Fate = LeaderFate
+FATES: tuple[Fate, ...] = tuple(LeaderFate)
 
 
 def _count(n: int, word: str) -> str:
@@ -166,9 +167,9 @@ def recovery_table(rolls: int = 4) -> tuple[tuple[str, ...], list[tuple[str, ...
 def leader_fate_table() -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The leader's fate (2d12), checked top to bottom, as ``(headers, rows)``."""
     headers: tuple[str, ...] = ("2d12 roll", "Fate")
-    rows: list[tuple[str, ...]] = [("\u2264 wound counters on the leader's element", "casualty"),
-            ("\u2264 leader's XP after the award", "promoted"),
-            ("higher than both", "stays")]
+    rows: list[tuple[str, ...]] = [("\u2264 wound counters on the leader's element", LeaderFate.CASUALTY.value),
+            ("\u2264 leader's XP after the award", LeaderFate.PROMOTED.value),
+            ("higher than both", LeaderFate.STAYS.value)]
     return headers, rows
 
 
@@ -345,16 +346,16 @@ def leader_fate(roll_total: int, leader_wounds: int, leader_xp_after_award: int)
     check_count(leader_wounds, "wound counters on the leader's element")
     check_xp(leader_xp_after_award, "leader XP")
     if roll_total <= leader_wounds:
-        return "casualty"
+        return LeaderFate.CASUALTY
     if roll_total <= leader_xp_after_award:
-        return "promoted"
-    return "stays"
+        return LeaderFate.PROMOTED
+    return LeaderFate.STAYS
 
 
 def _fate_row(fate: Fate, total: int, wounds: int, xp: int) -> str:
-    if fate == "casualty":
+    if fate == LeaderFate.CASUALTY:
         return f"casualty: {total} \u2264 {_count(wounds, 'wound counter')}"
-    if fate == "promoted":
+    if fate == LeaderFate.PROMOTED:
         return f"promoted: {total} > {_count(wounds, 'wound counter')}, \u2264 {xp} XP"
     return f"stays: {total} > {_count(wounds, 'wound counter')} and > {xp} XP"
 
@@ -483,12 +484,12 @@ class AftermathResult:
 
     @property
     def leader_lost(self) -> bool:
-        return self.fate in ("casualty", "promoted")
+        return self.fate is not None and LeaderFate(self.fate).leaves
 
     @property
     def new_leader_xp(self) -> int | None:
         """XP of whoever leads the platoon after the aftermath (``None``: no leader)."""
-        if self.fate == "stays":
+        if self.fate == LeaderFate.STAYS:
             return self.award.leader_xp_after
         return self.replacement_xp
 
@@ -551,7 +552,7 @@ class Aftermath:
     @property
     def needs_replacement(self) -> bool:
         """The leader was lost (a casualty, or promoted away)."""
-        return self.fate in ("casualty", "promoted")
+        return self.fate is not None and LeaderFate(self.fate).leaves
 
     @property
     def next_step(self) -> AftermathStep | None:

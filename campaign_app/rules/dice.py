@@ -3,7 +3,8 @@ records.
 
 The rules never call ``random`` themselves: they ask a :class:`DiceSource` for the faces of a :class:`Dice`
 expression. ``SeededDice`` rolls them; ``TypedDice`` hands out the faces the user typed, one group per roll,
-checking the count and the range of every face.
+checking the count and the range of every face. :func:`parse_faces` reads typed faces (``"5,2"``, ``"5 2"``):
+the one grammar of the GUI's faces fields, the CLI's ``--dice`` and the services.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from ..errors import Refused
 from . import codes
 
 DIE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12)
@@ -22,7 +24,7 @@ DIE_SIDES: tuple[int, ...] = (4, 6, 8, 10, 12)
 Source = Literal["app", "entered"]
 
 
-class DiceError(ValueError):
+class DiceError(Refused):
     """Dice that do not fit: wrong count, a face out of range, too few rolls typed, a bad expression."""
 
 
@@ -185,15 +187,54 @@ class TypedDice:
                             "needed")
 
 
-def parse_dice_args(args: Sequence[str]) -> list[list[int]]:
-    """``["3", "5,2"]`` -> ``[[3], [5, 2]]``: one argument per roll, faces separated by commas."""
-    groups: list[list[int]] = []
-    for i, arg in enumerate(args, start=1):
-        parts = [p.strip() for p in str(arg).split(",")]
-        if not parts or any(not re.fullmatch(r"-?\d+", p) for p in parts):
-            raise DiceError(f"--dice argument {i} ({arg!r}) is not a list of whole numbers like 5,2")
-        groups.append([int(p) for p in parts])
-    return groups
+# --- typed faces -----------------------------------------------------------------------------------------
+
+FACES_HELP = "whole numbers separated by commas or spaces, e.g. 5,2"
+"""How typed faces are written (for help texts and messages)."""
+
+MAX_FACE_DIGITS = 6
+"""A face with more digits than this is no die's face (and is never turned into a huge int)."""
+
+_FACE = re.compile(r"[0-9]+")
+_SEPARATOR = re.compile(r"\s*,\s*|\s+")
+
+
+def parse_faces(text: str, dice: Dice | None = None) -> list[int]:
+    """The faces of one roll as the user typed them, the one grammar of the GUI, the CLI and the services.
+
+    Grammar: one or more faces, each a whole number written with the digits 0-9 (no sign, no decimal point),
+    separated by a comma (spaces around it are allowed) or by spaces; spaces at either end are ignored.
+    ``"5,2"``, ``"5, 2"``, ``"5 2"`` and ``" 5 ,2 "`` are all ``[5, 2]``. Refused, with a message naming the
+    problem: nothing typed, a comma with no face before or after it (``"5,,2"``, ``"5,"``), anything that is
+    not a whole number (``"'7x' is not a die face"``, also ``-3``, ``2.5``, ``5;2``), and 0. With ``dice``
+    the count and the range are checked too (``"9 is not a face of a d8 (1..8)"``).
+    Raises :class:`DiceError`.
+    """
+    if not isinstance(text, str):
+        raise DiceError(f"{text!r} is not typed faces (type {FACES_HELP})")
+    stripped = text.strip()
+    if not stripped:
+        raise DiceError(f"no faces given (type the faces you rolled as {FACES_HELP})")
+    faces: list[int] = []
+    tokens = _SEPARATOR.split(stripped)
+    for index, token in enumerate(tokens):
+        if not token:
+            where = "before" if index == 0 else "after" if index == len(tokens) - 1 else "between"
+            around = {"before": "a comma with no face before it",
+                      "after": "a comma with no face after it",
+                      "between": "two commas with no face between them"}[where]
+            raise DiceError(f"{stripped!r} has {around} (type {FACES_HELP})")
+        if not _FACE.fullmatch(token):
+            raise DiceError(f"{token!r} is not a die face (type {FACES_HELP})")
+        if len(token.lstrip("0")) > MAX_FACE_DIGITS:
+            raise DiceError(f"{token[:MAX_FACE_DIGITS + 2]}\u2026 is not a die face (far too large)")
+        face = int(token)
+        if face == 0:
+            raise DiceError("0 is not a die face (faces start at 1)")
+        faces.append(face)
+    if dice is not None:
+        dice.check_faces(faces)
+    return faces
 
 
 # --- roll records -----------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..errors import Refused
 from .dice import DIE_SIDES, DiceError
 
 XP_MAX = 32
@@ -36,7 +37,7 @@ ARMOR_CLASSES: dict[int, str] = {
 }
 
 
-class RulesError(ValueError):
+class RulesError(Refused):
     """A value outside what the rules allow (XP 33, thresholds out of order, ...)."""
 
 

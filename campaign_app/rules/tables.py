@@ -14,15 +14,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..errors import Refused
+
 Rows = list[tuple[str, ...]]
 TableData = tuple[tuple[str, ...], Rows]
 
 
-class RuleTableError(KeyError):
-    """No rule table of that name."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
+class RuleTableError(Refused):
+    """No rule table (or placeholder) of that name."""
 
 
 @dataclass(frozen=True)
@@ -226,23 +225,27 @@ def _distribution(result: object) -> dict[int, Fraction]:
 def _fate_probs(result: object) -> dict[str, Fraction | float]:
     if isinstance(result, dict):
         return result
-    return {fate: getattr(result, fate) for fate in ("casualty", "promoted", "stays")}
+    from .enums import LeaderFate
+
+    return {fate: getattr(result, fate) for fate in LeaderFate}
 
 
 def _aa_leader_casualty(rules: CardRules) -> TableData:
+    from .enums import LeaderFate
     from .odds import leader_odds
 
-    rows: Rows = [(str(w), percent(_fate_probs(leader_odds(w, 0))["casualty"])) for w in LEADER_WOUND_ROWS]
+    rows: Rows = [(str(w), percent(_fate_probs(leader_odds(w, 0))[LeaderFate.CASUALTY])) for w in LEADER_WOUND_ROWS]
     return ("Wounds on his element", "Casualty"), rows
 
 
 def _aa_leader_stays(rules: CardRules) -> TableData:
+    from .enums import LeaderFate
     from .odds import leader_odds
 
     rows: Rows = []
     for xp in LEADER_XP_ROWS:
         probs = _fate_probs(leader_odds(0, xp))
-        rows.append((str(xp), percent(probs["stays"]), percent(probs["promoted"])))
+        rows.append((str(xp), percent(probs[LeaderFate.STAYS]), percent(probs[LeaderFate.PROMOTED])))
     return ("Leader XP", "Stays", "Promoted"), rows
 
 

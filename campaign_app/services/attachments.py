@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..rules.enums import UnitKind
 from ..store.models import AttachedUnit, Equipment, Platoon
 from .campaigns import check_name, check_notes
 from .common import NotFound, ServiceError, name_key, resolve_platoon
@@ -23,7 +24,8 @@ from .platoons import (
     shown_value,
 )
 
-KINDS: dict[str, str] = {"team": "infantry team", "vehicle": "vehicle", "fire_support": "off-board fire support"}
+KINDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
+                         UnitKind.FIRE_SUPPORT: "off-board fire support"}
 SUPPORT_LEVELS: tuple[str, ...] = ("light", "medium", "heavy")
 TARGETS: dict[str, str] = {"dispersed": "dispersed targets", "point": "point targets", "both": "both"}
 TEAM_MAX_ARMOR = 3
@@ -67,7 +69,7 @@ def _attached(ref: int | AttachedUnit) -> AttachedUnit:
 def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any,
                      support: Any) -> dict[str, Any]:
     check_choice(kind, KINDS, "attached unit kind")
-    if kind == "fire_support":
+    if kind == UnitKind.FIRE_SUPPORT:
         if any(v is not None for v in (training, equipment, morale, armor)):
             raise ServiceError("off-board fire support has no attribute dice or Armor; give only its support "
                                "level (light, medium or heavy)")
@@ -82,7 +84,7 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
     if missing:
         raise ServiceError(f"a {KINDS[kind]} needs its own {', '.join(missing)}")
     arm = check_armor_value(armor)
-    if kind == "team" and arm > TEAM_MAX_ARMOR:
+    if kind == UnitKind.TEAM and arm > TEAM_MAX_ARMOR:
         raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
     return {"kind": kind, "training": check_die(training, "Training"),
             "equipment": check_die(equipment, "Equipment"), "morale": check_die(morale, "Morale"),
@@ -98,7 +100,7 @@ def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = No
 
 
 def _describe_attached(values: dict[str, Any]) -> str:
-    if values["kind"] == "fire_support":
+    if values["kind"] == UnitKind.FIRE_SUPPORT:
         return f"{values['support']} fire support"
     return (f"{values['kind']} {die_text(values['training'])}/{die_text(values['equipment'])}/"
             f"{die_text(values['morale'])} Armor {values['armor']}")
@@ -141,7 +143,7 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         rec.label(f"{p.name}: edit {a.name}")
         new_kind = a.kind if kind is None else kind
         check_choice(new_kind, KINDS, "attached unit kind")
-        if new_kind == "fire_support":
+        if new_kind == UnitKind.FIRE_SUPPORT:
             merged = {"training": None, "equipment": None, "morale": None, "armor": None,
                       "support": a.support if support is UNSET else support}
             if any(v is not UNSET and v is not None for v in (training, equipment, morale, armor)):

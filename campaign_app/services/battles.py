@@ -37,13 +37,15 @@ from ..rules.aftermath import (
     period_sides,
 )
 from ..rules.codes import PURPOSE_LEADER, PURPOSE_REPLACEMENT, RULE_AWARD, rule_text
-from ..rules.dice import DiceError, DiceSource, RollRecord, Source, TypedDice
+from ..rules.dice import DiceSource, RollRecord, Source, TypedDice, parse_faces
+from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import RulesError, Thresholds
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store import journal
 from ..store.journal import operation
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .common import (
+    Conflict,
     NotFound,
     ServiceError,
     check_line,
@@ -54,7 +56,7 @@ from .common import (
 )
 from .edits import Edit, Recorder
 
-OUTCOMES: tuple[str, ...] = ("victory", "defeat", "draw")
+OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
 """Text fields of a committed battle (all of :data:`EDITABLE_FIELDS` may be edited; each change is logged)."""
 DEFAULT_REPLACEMENT_NAME = "New leader"
@@ -65,8 +67,9 @@ OPPONENT_MAX = 80
 NOTES_MAX = 10_000
 REASON_MAX = 500
 NAME_MAX = 80
-FATE_WORDS: dict[str, str] = {"casualty": "casualty (killed or invalided out)",
-                              "promoted": "promoted out of the platoon", "stays": "stays with the platoon"}
+FATE_WORDS: dict[str, str] = {LeaderFate.CASUALTY: "casualty (killed or invalided out)",
+                              LeaderFate.PROMOTED: "promoted out of the platoon",
+                              LeaderFate.STAYS: "stays with the platoon"}
 
 
 # --- small helpers -----------------------------------------------------------------------------------------
@@ -103,7 +106,7 @@ def _text(value: Any, what: str, limit: int | None = None) -> str:
     return check_line(value, what, limit or NAME_MAX)
 
 
-def check_outcome(value: Any) -> str | None:
+def check_outcome(value: Any) -> Outcome | None:
     """``victory``/``defeat``/``draw`` (any case); ``None``, ``""`` or ``"none"`` mean not recorded."""
     if value is None:
         return None
@@ -112,7 +115,7 @@ def check_outcome(value: Any) -> str | None:
         return None
     if text not in OUTCOMES:
         raise ServiceError(f"outcome must be victory, defeat or draw, not {value!r}")
-    return text
+    return Outcome(text)
 
 
 def check_date(value: Any) -> _dt.date:
@@ -154,16 +157,6 @@ def check_leader_wounds(wounds: int, leader_wounds: int) -> None:
     if leader_wounds > wounds:
         raise ServiceError(f"wound counters on the leader's element ({leader_wounds}) cannot exceed the "
                            f"battle's total wound counters ({wounds})")
-
-
-_FACES = re.compile(r"^\s*-?\d+(\s*[,;\s]\s*-?\d+)*\s*$")
-
-
-def parse_faces(text: str) -> list[int]:
-    """``"5, 2"``, ``"5 2"`` or ``"5,2"`` -> ``[5, 2]`` (the faces the user rolled)."""
-    if not isinstance(text, str) or not _FACES.match(text):
-        raise DiceError(f"type the faces you rolled as whole numbers, e.g. 5,2 (not {text!r})")
-    return [int(p) for p in re.split(r"[,;\s]+", text.strip()) if p]
 
 
 def percent(p: Fraction | float) -> str:
@@ -326,11 +319,11 @@ class BattleSession:
         return self.aftermath.recovery
 
     @property
-    def fate(self) -> str | None:
+    def fate(self) -> LeaderFate | None:
         return self._aftermath.fate if self._aftermath else None
 
     @property
-    def _fate(self) -> str | None:
+    def _fate(self) -> LeaderFate | None:
         return self.fate
 
     @property
@@ -383,7 +376,7 @@ class BattleSession:
         return self.aftermath.roll(dice)
 
     def enter(self, text: str) -> RollRecord:
-        """The faces the user rolled, as typed (``"5,2"``)."""
+        """The faces the user rolled, as typed (``"5,2"``; see :func:`~campaign_app.rules.dice.parse_faces`)."""
         return self.apply(parse_faces(text), "entered")
 
     def roll_all(self, dice: DiceSource, until: str | None = None) -> list[RollRecord]:
@@ -486,11 +479,11 @@ class BattleSession:
             leader = _active_leader(p.id)
             if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
                     leader is not None and leader.xp != self.leader_xp):
-                raise ServiceError(f"{p.name} changed while the battle was being logged (XP or leader); "
-                                   "start again")
+                raise Conflict(f"{p.name} changed while the battle was being logged (XP or leader); "
+                               "start again")
             last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
             if (last or 0) + 1 != self.number:
-                raise ServiceError(f"another battle of {p.name} was logged meanwhile; start again")
+                raise Conflict(f"another battle of {p.name} was logged meanwhile; start again")
             when = now()
             battle = rec_obj.create(
                 Battle, platoon=p.id, number=self.number, date=details.date, scenario=details.scenario,

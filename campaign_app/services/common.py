@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import ServiceError as ServiceError  # re-exported for the services and the GUI
-from ..errors import StoreProblem as StoreProblem  # re-exported for the services and the GUI
+from ..errors import CampaignError as CampaignError  # re-exported for the services and the GUI
+from ..errors import Conflict as Conflict
+from ..errors import NotFound as NotFound
+from ..errors import Refused as Refused
+from ..errors import ServiceError as ServiceError
+from ..errors import StoreProblem as StoreProblem
 from ..rules.codes import purpose_text, rule_text
 from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
@@ -81,10 +85,6 @@ def check_row_id(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SQLITE_INT_MAX:
         raise NotFound(f"no {what} with id {value}")
     return value
-
-
-class NotFound(ServiceError):
-    """An unknown campaign, platoon, ..."""
 
 
 def _by_name(query: ModelSelect[_M], field: Field[str], name: str) -> list[_M]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.dice import TypedDice
+from ..rules.enums import Outcome, UnitKind
 from ..store.journal import operation
 from ..store.models import Campaign
 
@@ -22,11 +23,11 @@ DEMO_SOLOGEAR = "Hill 214 (sample)"
 # (details, wounds, leader wounds, typed dice in the rules' order: recovery rolls, leader 2d12, replacement)
 _BATTLES: list[dict[str, Any]] = [
     {"date": "1960-07-14", "scenario": "Crossing at Matadi", "opponent": "Katangese gendarmes",
-     "outcome": "victory", "objectives": 1, "wounds": 3, "leader_wounds": 0, "dice": [[5], [6, 4]]},
+     "outcome": Outcome.VICTORY, "objectives": 1, "wounds": 3, "leader_wounds": 0, "dice": [[5], [6, 4]]},
     {"date": "1960-08-02", "scenario": "Night patrol on the river road", "opponent": "Mercenary column",
-     "outcome": "draw", "objectives": 0, "wounds": 6, "leader_wounds": 1, "dice": [[2], [5, 3], [9, 8]]},
+     "outcome": Outcome.DRAW, "objectives": 0, "wounds": 6, "leader_wounds": 1, "dice": [[2], [5, 3], [9, 8]]},
     {"date": "1960-09-19", "scenario": "Holding the airfield", "opponent": "Soviet advisers' battalion",
-     "outcome": "victory", "objectives": 2, "wounds": 6, "leader_wounds": 5, "dice": [[6], [2, 3], [3, 7]],
+     "outcome": Outcome.VICTORY, "objectives": 2, "wounds": 6, "leader_wounds": 5, "dice": [[6], [2, 3], [3, 7]],
      "replacement": "Lt. Okafor",
      "notes": "Lt. Dubois led the counter-charge across the runway and was carried off badly wounded."},
 ]
@@ -43,7 +44,7 @@ def _create_atomic_africa() -> dict[str, Any]:
     platoon = create_platoon(camp.id, DEMO_PLATOON, training="d10", equipment="d10", morale="d8", armor=2,
                              xp=1, leader_name="Lt. Dubois", leader_xp=3,
                              notes="Regular army from a well-funded nation; tired after recent battles.")
-    add_attached(platoon.id, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training="d8", equipment="d10", morale="d8", armor=2)
     add_equipment(platoon.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
     add_equipment(platoon.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
     for b in _BATTLES:

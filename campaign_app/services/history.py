@@ -24,6 +24,7 @@ from operator import itemgetter
 from typing import Any, overload
 
 from ..rules.codes import PURPOSE_LEADER, purpose_text, rule_text
+from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, Thresholds, level_name
 from ..store.database import db
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
@@ -758,7 +759,7 @@ def _summary(rows: _Rows) -> dict[str, Any]:
         wounds += b[B_WOUNDS]
         leader_wounds += b[B_LEADER_WOUNDS]
         xp_lost += b[B_XP_LOST]
-    lost = [ld for ld in rows.leaders if ld[L_STATUS] in ("casualty", "promoted")]
+    lost = [ld for ld in rows.leaders if ld[L_STATUS] in LEADER_LEAVES]  # a leader who left has the fate as status
     current = [ld for ld in rows.leaders if ld[L_STATUS] == "active"]
     awards = sum(x[X_DELTA] for x in rows.xp_changes
                  if x[X_WHO] == "platoon" and x[X_BATTLE] is not None and x[X_DELTA] > 0)
@@ -766,11 +767,12 @@ def _summary(rows: _Rows) -> dict[str, Any]:
         "platoon": rows.platoon["name"], "campaign": rows.campaign["name"], "xp": rows.platoon["xp"],
         "level": level_name(rows.platoon["xp"], rows.thresholds),
         "leader": current[-1][L_NAME] if current else None,
-        "battles": len(bs), "victories": count["victory"], "defeats": count["defeat"], "draws": count["draw"],
+        "battles": len(bs), "victories": count[Outcome.VICTORY], "defeats": count[Outcome.DEFEAT],
+        "draws": count[Outcome.DRAW],
         "unrecorded": unrecorded, "total_wounds": wounds, "leader_wounds": leader_wounds,
         "xp_lost": xp_lost, "xp_awarded": awards,
-        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld[L_STATUS] == "casualty"),
-        "promotions": sum(1 for ld in lost if ld[L_STATUS] == "promoted"),
+        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld[L_STATUS] == LeaderFate.CASUALTY),
+        "promotions": sum(1 for ld in lost if ld[L_STATUS] == LeaderFate.PROMOTED),
         "leaders": len(rows.leaders),
         "first_battle": _iso(bs[0][B_DATE]) if bs else None, "last_battle": _iso(bs[-1][B_DATE]) if bs else None,
     }
@@ -792,7 +794,7 @@ def _xp_series(rows: _Rows) -> dict[str, Any]:
         rep = joined_in.get(b[B_ID])
         fate = b[B_FATE]
         change = None
-        if fate in ("casualty", "promoted"):
+        if fate in LEADER_LEAVES:
             leader_xp = rep[L_XP_AT_JOIN] if rep else None
             old = leaders_by_id.get(fate_leader.get(b[B_ID]))  # type: ignore[arg-type]
             change = {"fate": fate, "old": old[L_NAME] if old else None,

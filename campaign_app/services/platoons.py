@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from ..rules.aftermath import roll_force
 from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
+from ..rules.enums import LeaderFate, UnitKind
 from ..rules.experience import (
     ARMOR_CLASSES,
     ATTRIBUTES,
@@ -42,7 +43,8 @@ from .common import (
 )
 from .edits import Edit, Recorder, combine
 
-LEADER_EXITS: dict[str, str] = {"casualty": "casualty", "promoted": "promoted", "replaced": "replaced by hand"}
+LEADER_EXITS: dict[str, str] = {LeaderFate.CASUALTY: "casualty", LeaderFate.PROMOTED: "promoted",
+                                "replaced": "replaced by hand"}
 DEFAULT_RANK = "Lieutenant"
 UNSET: Any = object()
 
@@ -148,7 +150,7 @@ def equipment_dict(e: Equipment) -> dict[str, Any]:
 
 def attached_dict(a: AttachedUnit, equipment: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"id": a.id, "name": a.name, "kind": a.kind}
-    if a.kind == "fire_support":
+    if a.kind == UnitKind.FIRE_SUPPORT:
         out.update(training=None, equipment=None, morale=None, armor=None, armor_class=None, support=a.support)
     else:
         out.update(training=die_text(a.training), equipment=die_text(a.equipment), morale=die_text(a.morale),
@@ -189,7 +191,7 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
         (own if e.platoon_id else by_unit[cast(int, e.attached_id)]).append(equipment_dict(e))
     leader_xp = current.xp if current else None
     cards = orders_cards_for_xp(p.xp, leader_xp, thresholds=t)
-    has_support = any(a.kind == "fire_support" for a in attached)
+    has_support = any(a.kind == UnitKind.FIRE_SUPPORT for a in attached)
     return {
         "id": p.id, "name": p.name, "campaign": c.name, "campaign_id": c.id, "period": c.period,
         "replacement_dice": c.replacement_dice,

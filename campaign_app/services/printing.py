@@ -104,16 +104,13 @@ def print_setup(margin: Any = None, bleed: Any = None, offset: Any = None, back_
     None keeps a default. Bad values raise ServiceError naming the value."""
     from ..printing.sizes import DEFAULT_BACK_STYLE, DEFAULT_BLEED_MM, DEFAULT_MARGIN_MM, parse_mm, parse_offset
 
-    try:
-        ox, oy = (0.0, 0.0)
-        if offset not in (None, ""):
-            ox, oy = parse_offset(offset) if isinstance(offset, str) else (parse_mm(offset[0], "duplex offset x"),
-                                                                          parse_mm(offset[1], "duplex offset y"))
-        return PrintSetup(margin=DEFAULT_MARGIN_MM if margin in (None, "") else parse_mm(margin, "safe margin"),
-                          bleed=DEFAULT_BLEED_MM if bleed in (None, "") else parse_mm(bleed, "bleed"),
-                          offset_x=ox, offset_y=oy, back_style=back_style or DEFAULT_BACK_STYLE)
-    except ValueError as exc:
-        raise ServiceError(str(exc)) from None
+    ox, oy = (0.0, 0.0)  # the printing module's errors are Refused (ServiceError) already
+    if offset not in (None, ""):
+        ox, oy = parse_offset(offset) if isinstance(offset, str) else (parse_mm(offset[0], "duplex offset x"),
+                                                                      parse_mm(offset[1], "duplex offset y"))
+    return PrintSetup(margin=DEFAULT_MARGIN_MM if margin in (None, "") else parse_mm(margin, "safe margin"),
+                      bleed=DEFAULT_BLEED_MM if bleed in (None, "") else parse_mm(bleed, "bleed"),
+                      offset_x=ox, offset_y=oy, back_style=back_style or DEFAULT_BACK_STYLE)
 
 
 def card_rules(campaign: str | int | None) -> Any:

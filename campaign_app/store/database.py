@@ -37,6 +37,7 @@ from peewee import SqliteDatabase
 from .. import __version__
 from ..errors import (
     BUSY_MESSAGE,
+    CampaignError,
     DatabaseBusyError,
     DiskFullError,
     ReadOnlyError,
@@ -57,7 +58,7 @@ DEFAULT_BUSY_TIMEOUT = 10.0
 MAX_BUSY_TIMEOUT = 3600.0
 
 
-class DatabaseError(Exception):
+class DatabaseError(CampaignError):
     """Base class of the errors that keep a database from opening."""
 
     exit_code = 2

@@ -28,7 +28,8 @@ from typing import Any
 
 from peewee import IntegrityError
 
-from ..errors import ServiceError
+from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
+from ..errors import NotFound, ServiceError
 from .models import database_proxy as db
 
 JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration"})
@@ -41,11 +42,7 @@ START_KIND = "journal.start"
 """The marker an upgraded database gets: history before it was not recorded and cannot be undone."""
 
 
-class Conflict(ServiceError):
-    """Undo or redo is refused because other changes are in the way (nothing was written)."""
-
-
-class NotJournaled(ServiceError):
+class NotJournaled(NotFound):
     """No such operation, or nothing to undo/redo."""
 
 

@@ -71,7 +71,8 @@ def test_log_text_names_each_roll_and_rule(cli, congo) -> None:
     (["--wounds", "3", "--leader-wounds", "0", "--dice", "9"], "9 is not a face of a d8"),
     (["--wounds", "3", "--leader-wounds", "0", "--dice", "3"], "too few dice"),
     (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,5", "4"], "too many dice"),
-    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,x"], "not a list of whole numbers"),
+    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,x"],
+     "--dice argument 2: 'x' is not a die face"),
     (["--wounds", "3", "--leader-wounds", "0", "--date", "yesterday"], "battle date must be a date"),
 ])
 def test_log_errors_are_one_line_and_write_nothing(cli, congo, argv, message) -> None:

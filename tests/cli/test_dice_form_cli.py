@@ -44,3 +44,21 @@ def test_every_command_that_takes_dice_names_the_form(cli):
                          "--dice", "3", "7")
     assert (code, out) == (2, "") and "2d12" in err and "as --dice 3,7" in err
     assert Battle.select().count() == before
+
+
+@pytest.mark.parametrize("bad", ["7x", "5;2", "-3", "5,,2", "2.5"])
+def test_each_dice_argument_is_read_by_the_one_faces_grammar(cli, bad):
+    """``--dice`` reads each argument with rules.dice.parse_faces, the grammar of the GUI's faces fields and
+    of the services: the same message, prefixed with the argument's number."""
+    from campaign_app.rules.dice import DiceError, parse_faces
+
+    with pytest.raises(DiceError) as shared:
+        parse_faces(bad)
+    code, out, err = cli("roll", "force", "--dice", bad)
+    assert (code, out) == (2, "")
+    assert err == f"campaign-cli: error: --dice argument 1: {shared.value}\n"
+
+
+def test_the_faces_of_one_roll_may_be_separated_by_spaces(cli):
+    code, out, err = cli("roll", "replacement", "--dice", "3 7")  # one argument (quoted in a shell)
+    assert (code, err) == (0, "") and "= 2 XP" in out

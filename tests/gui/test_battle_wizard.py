@@ -17,7 +17,7 @@ from campaign_app.gui.battle_wizard import (
     BattleWizard,
     log_battle,
 )
-from campaign_app.rules.dice import SeededDice
+from campaign_app.rules.dice import DiceError, SeededDice, parse_faces
 from campaign_app.services.common import ServiceError
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
@@ -156,6 +156,14 @@ def test_typed_dice_are_checked_and_recovery_goes_one_step_at_a_time(qtbot, gui_
     qtbot.keyClicks(faces, "9")
     qtbot.keyClick(faces, Qt.Key.Key_Return)
     assert rolls.error.isVisible() and "9 is not a face of a d8" in rolls.error.text()
+    assert rolls.model.rowCount() == 0
+    for bad in ("7x", "3;", "3,,"):  # read by rules.dice.parse_faces, the one grammar of typed faces
+        faces.clear()
+        qtbot.keyClicks(faces, bad)
+        qtbot.keyClick(faces, Qt.Key.Key_Return)
+        with pytest.raises(DiceError) as shared:
+            parse_faces(bad)
+        assert rolls.error.text() == str(shared.value)
     assert rolls.model.rowCount() == 0
     faces.clear()
     qtbot.keyClicks(faces, "3")

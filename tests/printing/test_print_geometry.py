@@ -12,6 +12,7 @@ import pytest
 from pdfgeom import pdf_geometry
 from pypdf import PdfReader
 
+from campaign_app.errors import Refused
 from campaign_app.printing.cards import build_alignment_test, build_cards_pdf, plan_grid
 from campaign_app.printing.decks import DeckError, DeckLibrary, load_decks, select_cards
 from campaign_app.printing.sizes import CARD_SIZES, CARD_STOCK_SIZES, MM, PrintSetup
@@ -116,9 +117,9 @@ def test_card_stock_is_one_card_per_page_with_its_border_at_the_margin(library: 
 def test_margin_too_big_for_the_card_is_refused(library: DeckLibrary) -> None:
     with pytest.raises(DeckError, match="does not fit on a4 paper inside a 25 mm margin: use duplex backs"):
         plan_grid("a4", "a6", "fold", PrintSetup(margin=25, bleed=3))
-    with pytest.raises(ValueError, match="safe margin must be from 0 to 25 mm"):
+    with pytest.raises(Refused, match="safe margin must be from 0 to 25 mm"):
         PrintSetup(margin=30)
-    with pytest.raises(ValueError, match="card backs are pattern or solid"):
+    with pytest.raises(Refused, match="card backs are pattern or solid"):
         PrintSetup(back_style="tartan")
 
 

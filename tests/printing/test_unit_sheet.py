@@ -8,6 +8,7 @@ import datetime
 import pytest
 from sheet_pdf_checks import A4, LETTER, assert_fonts_embedded, assert_paper, page_texts, reader, text
 
+from campaign_app.errors import Refused
 from campaign_app.printing.unit_sheet import (
     AttachedUnitData,
     BlankSheet,
@@ -60,7 +61,7 @@ def test_letter_paper_and_the_locale_default(monkeypatch: pytest.MonkeyPatch) ->
     assert_paper(build_unit_sheets([platoon()], printed_on=DAY), LETTER)
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
     assert_paper(build_unit_sheets([platoon()], printed_on=DAY), A4)
-    with pytest.raises(ValueError, match="unknown paper"):
+    with pytest.raises(Refused, match="unknown paper"):
         build_unit_sheets([platoon()], paper="a5")
 
 
@@ -143,7 +144,7 @@ def test_identical_input_gives_identical_bytes() -> None:
 
 
 def test_nothing_to_print_is_refused() -> None:
-    with pytest.raises(ValueError, match="nothing to print"):
+    with pytest.raises(Refused, match="nothing to print"):
         build_unit_sheets([])
 
 

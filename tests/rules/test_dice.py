@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,8 +16,8 @@ from campaign_app.rules.dice import (
     TypedDice,
     die_for_level,
     level_for_die,
-    parse_dice_args,
     parse_die,
+    parse_faces,
     roll_record,
     shift_down,
 )
@@ -118,12 +120,75 @@ def test_typed_dice_wrong_count_and_leftovers():
         typed.check_all_used()
 
 
-def test_parse_dice_args():
-    assert parse_dice_args(["3", "5,2", " 1 , 8 "]) == [[3], [5, 2], [1, 8]]
-    assert parse_dice_args([]) == []
-    for bad in (["x"], ["3,"], ["5;2"], [""]):
-        with pytest.raises(DiceError, match="--dice argument 1"):
-            parse_dice_args(bad)
+# --- typed faces: the one grammar of the GUI, the CLI and the services ----------------------------------
+
+GRAMMAR = re.compile(r"\s*[0-9]+(?:(?:\s*,\s*|\s+)[0-9]+)*\s*")
+"""What parse_faces accepts, written once more as a regular expression (the property tests hold it to it)."""
+
+SEPARATORS = st.sampled_from([",", ", ", " ,", " , ", " ", "  ", "\t", ",\t", "\u00a0"])
+SPACE = st.sampled_from(["", " ", "  ", "\t", "\n"])
+
+
+@given(faces=st.lists(st.integers(1, 999_999), min_size=1, max_size=12), data=st.data())
+def test_faces_written_any_allowed_way_read_back(faces: list[int], data: st.DataObject):
+    seps = [data.draw(SEPARATORS) for _ in faces[1:]]
+    text = data.draw(SPACE) + str(faces[0]) + "".join(s + str(f) for s, f in zip(seps, faces[1:], strict=True))
+    text += data.draw(SPACE)
+    assert parse_faces(text) == faces
+
+
+@given(st.one_of(st.text(), st.text(alphabet="0123456789 ,\t;.-+x\u00a0\uff15", max_size=20)))
+def test_any_text_is_read_by_the_grammar_or_refused_in_one_line(text: str):
+    try:
+        faces = parse_faces(text)
+    except DiceError as exc:
+        message = str(exc)
+        assert message and "\n" not in message
+        tokens = re.split(r"\s*,\s*|\s+", text.strip())
+        assert not GRAMMAR.fullmatch(text) or any(t.lstrip("0") == "" or len(t.lstrip("0")) > 6 for t in tokens)
+        return
+    assert GRAMMAR.fullmatch(text), text
+    assert faces == [int(t) for t in re.findall(r"[0-9]+", text)] and all(f >= 1 for f in faces)
+
+
+@given(count=st.integers(1, 4), sides=st.sampled_from([4, 6, 8, 10, 12, 66]),
+       faces=st.lists(st.integers(0, 70), min_size=1, max_size=5))
+def test_with_the_dice_known_count_and_range_are_checked(count: int, sides: int, faces: list[int]):
+    text = ",".join(map(str, faces))
+    fits = len(faces) == count and all(1 <= f <= sides for f in faces)
+    try:
+        assert parse_faces(text, Dice(count, sides)) == faces
+    except DiceError:
+        assert not fits
+    else:
+        assert fits
+
+
+@pytest.mark.parametrize("text,message", [
+    ("7x", "'7x' is not a die face (type whole numbers separated by commas or spaces, e.g. 5,2)"),
+    ("5;2", "'5;2' is not a die face"),
+    ("-3", "'-3' is not a die face"),
+    ("2.5", "'2.5' is not a die face"),
+    ("", "no faces given"),
+    ("   ", "no faces given"),
+    ("5,,2", "'5,,2' has two commas with no face between them"),
+    ("5, 2,", "'5, 2,' has a comma with no face after it"),
+    (",5", "',5' has a comma with no face before it"),
+    ("0", "0 is not a die face (faces start at 1)"),
+    ("3 " + "9" * 5000, "99999999\u2026 is not a die face (far too large)"),
+])
+def test_refusals_name_the_problem(text: str, message: str):
+    with pytest.raises(DiceError) as info:
+        parse_faces(text)
+    assert str(info.value).startswith(message)
+
+
+def test_a_known_die_names_the_face_out_of_range():
+    with pytest.raises(DiceError, match=re.escape("9 is not a face of a d8 (1..8)")):
+        parse_faces("9", Dice(1, 8))
+    with pytest.raises(DiceError, match="2d10 needs 2 faces, got 3"):
+        parse_faces("1 2 3", Dice(2, 10))
+    assert parse_faces(" 10 , 1 ", Dice(2, 10)) == [10, 1]
 
 
 def test_roll_record_carries_everything():

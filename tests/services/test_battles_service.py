@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from campaign_app.rules.aftermath import run_aftermath
-from campaign_app.rules.dice import DiceError, SeededDice, TypedDice
+from campaign_app.rules.dice import DiceError, SeededDice, TypedDice, parse_faces
 from campaign_app.rules.odds import leader_odds, recovery_odds
 from campaign_app.services import battles, history
-from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.services.common import Conflict, NotFound, ServiceError
 from campaign_app.store import journal
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
@@ -183,19 +183,20 @@ def test_typed_faces_are_checked_against_the_dice_asked_for(pid: int) -> None:
         s.enter("9")
     with pytest.raises(DiceError, match="needs 1 face"):
         s.enter("3,4")
-    with pytest.raises(DiceError, match="whole numbers"):
-        s.enter("three")
-    with pytest.raises(DiceError, match="whole numbers"):
-        s.enter("")
+    for bad in ("three", "", "5;2", "5,,2", "-1", "2.5"):  # the one grammar of typed faces (rules.dice)
+        with pytest.raises(DiceError) as typed:
+            s.enter(bad)
+        with pytest.raises(DiceError) as shared:
+            parse_faces(bad)
+        assert str(typed.value) == str(shared.value)
     assert s.recovery.records == []
     s.enter("5")
     with pytest.raises(DiceError, match="2d12"):
         s.enter("13,1")
-    s.enter("12,12")
+    s.enter(" 12 12 ")  # spaces separate faces as commas do
     assert s.fate == "stays"
     with pytest.raises(DiceError, match="no more dice"):
         s.enter("1")
-    assert battles.parse_faces(" 5 ; 2 ") == [5, 2]
 
 
 def test_changing_casualties_or_objectives_restarts_the_rolls(pid: int) -> None:
@@ -258,7 +259,7 @@ def test_a_platoon_changed_meanwhile_is_refused(pid: int) -> None:
     with operation("test.setup", "test data"):
         Platoon.update(xp=9).where(Platoon.id == pid).execute()
     before = dump()
-    with pytest.raises(ServiceError, match="changed while the battle was being logged"):
+    with pytest.raises(Conflict, match="changed while the battle was being logged"):
         s.commit()
     assert dump() == before
 

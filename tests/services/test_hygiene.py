@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from campaign_app import fileio
-from campaign_app.errors import ServiceError
+from campaign_app.errors import DiskFullError, ServiceError
 from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services import sologear_sheet as sheet_service
@@ -77,7 +77,7 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(Path, "write_bytes", broken)
-    with pytest.raises(ServiceError, match="disk full"):
+    with pytest.raises(DiskFullError, match="disk full"):
         fileio.write_atomic(out, b"new")
     monkeypatch.undo()
     assert out.read_bytes() == b"old"

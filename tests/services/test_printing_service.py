@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from campaign_app.errors import DiskFullError
 from campaign_app.services import printing
 from campaign_app.services.common import ServiceError
 
@@ -19,7 +20,7 @@ def test_write_is_atomic_when_the_rename_fails(tmp_path: Path, monkeypatch: pyte
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(ServiceError, match="disk full"):
+    with pytest.raises(DiskFullError, match="disk full"):
         printing.write_pdf_atomic(out, b"%PDF-new")
     assert out.read_bytes() == b"old"
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]

@@ -17,7 +17,6 @@ from typing import Any
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
-from ...rules.experience import RulesError
 from ...services import sologear_sheet as sheet_service
 from ...services.common import NotFound
 from ..context import AppContext, concerns
@@ -109,11 +108,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
 
     def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
-        try:
-            edit = try_perform(self.ctx, service, *args, **kwargs)
-        except RulesError as exc:
-            self.status(str(exc))
-            edit = None
+        edit = try_perform(self.ctx, service, *args, **kwargs)  # a refusal (a CampaignError) is shown there
         if edit is None:
             self.reload()
         return edit

@@ -19,11 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...errors import CampaignError
 from ...rules import sologear as sg
-from ...rules.experience import RulesError
 from ...services import sologear_play as play_service
 from ...services import sologear_sheet as sheet_service
-from ...services.common import ServiceError
 from ..sologear_dialogs import LengthDialog
 from ..widgets import CommitLineEdit, NumberSpin
 from .forces import SideBox
@@ -166,7 +165,7 @@ class SheetTab(PageBase):
             return None
         try:
             play_service.length_procedure(self.sheet_id)
-        except (ServiceError, RulesError) as exc:
+        except CampaignError as exc:
             self.status(str(exc))
             return None
         return self._open(LengthDialog(self.ctx, self.sheet_id, self))
