@@ -1,6 +1,8 @@
 """The import-direction contract of the packages (DESIGN.md "Layout"), checked on the source of every module.
 
-- ``rules`` imports nothing of the app (and no third-party library of the app: no peewee, Qt, reportlab);
+- ``rules`` imports nothing of the app but the one exception root, ``campaign_app.errors`` (and no third-party
+  library of the app: no peewee, Qt, reportlab); ``errors`` itself imports nothing of the app, so every layer
+  may raise and catch the same ``CampaignError`` family;
 - ``store`` imports nothing of ``services``, ``printing``, ``gui``, ``commands`` or the entry points;
 - ``services`` imports nothing of ``gui``, ``commands`` or the entry points;
 - ``printing`` draws from plain data: it imports ``rules`` and the shared helpers, never ``store`` or
@@ -46,6 +48,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "gui": {"commands"},
     "commands": {"gui"},
     "shared": set(LAYERS),
+    "kernel": {*LAYERS, "shared"},
 }
 """What each layer must not import (a layer may always import itself)."""
 
@@ -128,6 +131,8 @@ def layer_of(module: str) -> str | None:
         return None
     if parts[1] in LAYERS:
         return parts[1]
+    if parts[1] == "errors":
+        return "kernel"  # the one exception root: every layer may import it; it imports nothing of the app
     return ENTRY_POINTS.get(parts[1], "shared")
 
 
@@ -179,8 +184,9 @@ def test_lazy_imports_inside_functions_and_module_strings_are_read() -> None:
 
 
 @pytest.mark.parametrize("module,source,expected", [
-    ("campaign_app.rules.dice", "from ..errors import ServiceError",
+    ("campaign_app.rules.dice", "from ..fileio import write_atomic",
      "rules must not import shared"),
+    ("campaign_app.errors", "from .words import plural", "kernel must not import shared"),
     ("campaign_app.rules.dice", "def f():\n    import peewee\n", "rules must not import peewee"),
     ("campaign_app.store.models", "from ..services import platoons", "store must not import services"),
     ("campaign_app.services.platoons", "def f():\n    from ..gui.widgets import X\n",

@@ -25,11 +25,11 @@ def _allowed(table: str, column: str) -> set[str]:
 @pytest.mark.parametrize(("enum", "table", "column"), [
     (Outcome, "battle", "outcome"), (LeaderFate, "battle", "leader_fate"), (UnitKind, "attached_unit", "kind"),
 ])
-def test_values_are_the_stored_words(enum, table, column):
+def test_values_are_the_stored_words(fresh_db, enum, table, column):  # type: ignore[no-untyped-def]
     assert {m.value for m in enum} == _allowed(table, column)
 
 
-def test_a_leader_who_left_has_the_fate_as_status():
+def test_a_leader_who_left_has_the_fate_as_status(fresh_db):  # type: ignore[no-untyped-def]
     assert {f.value for f in LEADER_LEAVES} <= _allowed("leader", "status")
     assert [f for f in LeaderFate if f.leaves] == list(LEADER_LEAVES)
 
