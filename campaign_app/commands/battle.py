@@ -118,13 +118,14 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
             raise CliError(f"--battle must be a battle number like 3, not {args.battle!r}")
         number = int(args.battle)
     ctx.open_db()
-    battles = _svc()
-    b = battles.find_battle(_platoon_ref(args), number)
+    from ..services import battle_edits
+
+    b = battle_edits.find_battle(_platoon_ref(args), number)
     outcome: Any = "" if args.outcome is None else args.outcome
-    edit = battles.edit_battle(b.id, date=args.date, scenario=args.scenario, opponent=args.opponent,
-                               outcome=outcome, fire_support=args.fire_support, notes=args.notes,
-                               objectives=args.objectives, wounds=args.wounds, leader_wounds=args.leader_wounds,
-                               reason=args.reason or "")
+    edit = battle_edits.edit_battle(b.id, date=args.date, scenario=args.scenario, opponent=args.opponent,
+                                    outcome=outcome, fire_support=args.fire_support, notes=args.notes,
+                                    objectives=args.objectives, wounds=args.wounds,
+                                    leader_wounds=args.leader_wounds, reason=args.reason or "")
     return emit(args, edit.summary, edit.message)
 
 

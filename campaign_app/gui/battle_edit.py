@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..rules.enums import Outcome
-from ..services import battles
+from ..services import battle_edits, battles
 from ..services.edits import Edit
 from .widgets import ErrorLabel
 
@@ -32,7 +32,7 @@ OBJECTIVE_TEXT = ("none met (+0 XP)", "a hard objective (+1 XP)", "a near-imposs
 
 
 class EditBattleDialog(QDialog):
-    """OK calls :func:`battles.edit_battle` once; a refusal stays in the dialog with its message."""
+    """OK calls :func:`battle_edits.edit_battle` once; a refusal stays in the dialog with its message."""
 
     def __init__(self, battle: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,12 +100,12 @@ class EditBattleDialog(QDialog):
         index = self.opponent.findText(text)
         if index > 0:
             return text, self.opponent.itemData(index)
-        return text, battles._KEEP if text == (self.battle.get("opponent") or "") else None
+        return text, battle_edits.KEEP if text == (self.battle.get("opponent") or "") else None
 
     def accept(self) -> None:
         opponent, opponent_platoon = self.opponent_value()
         try:
-            self.edit = battles.edit_battle(
+            self.edit = battle_edits.edit_battle(
                 int(self.battle["id"]), date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(),
                 opponent=opponent, opponent_platoon=opponent_platoon, outcome=self.outcome.currentData(),
                 fire_support=self.fire_support.isChecked(), notes=self.notes.toPlainText(),

@@ -230,7 +230,7 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
         enemy = f"{turn.enemy_tv_destroyed} TV"
     glory = ""
     if turn.action == "fig" and (turn.glory_rolled is not None or turn.glory_collected):
-        counted = turn.glory_collected * (2 if breakout else 1)
+        counted = sg.TurnTally(turn.action, glory=turn.glory_collected, breakout=breakout).glory_points
         glory = (f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
                  if turn.recorded else f"{turn.glory_rolled or 0} placed")
     return {

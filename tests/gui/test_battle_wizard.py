@@ -18,6 +18,7 @@ from campaign_app.gui.battle_wizard import (
     log_battle,
 )
 from campaign_app.rules.dice import DiceError, SeededDice, parse_faces
+from campaign_app.services import battle_edits
 from campaign_app.services.common import ServiceError
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
@@ -381,14 +382,13 @@ def test_commit_refused_when_the_platoon_changed_meanwhile(qtbot, gui_ctx, pid: 
 
 
 def test_undo_after_an_edit_is_refused_in_the_status_bar(qtbot, gui_ctx, pid: int) -> None:
-    from campaign_app.services import battles
 
     wizard = make(qtbot, gui_ctx, pid)
     _go_to(qtbot, wizard, "summary")
     click(qtbot, wizard, QWizard.WizardButton.FinishButton)
     battle_op = gui_ctx.undo_stack.next_undo()
     assert battle_op is not None and battle_op.label == "Log battle 1 of 2nd Platoon"
-    battles.edit_battle_text(wizard.battle_id, notes="edited outside this window")  # as campaign-cli would
+    battle_edits.edit_battle_text(wizard.battle_id, notes="edited outside this window")  # as campaign-cli would
     before = dump()
     with qtbot.waitSignal(gui_ctx.signals.status) as blocker, pytest.raises(ServiceError):
         gui_ctx.undo_stack.step("undo", battle_op.id)  # undoing the battle itself is refused...

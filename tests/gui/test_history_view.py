@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineModel
 from campaign_app.gui.history_view import LEADERS_TAB, HistoryView
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles, history
+from campaign_app.services import battle_edits, battles, history
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll
 
@@ -33,6 +33,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
         return state["t"]
 
     monkeypatch.setattr(battles, "now", tick)
+    monkeypatch.setattr(battle_edits, "now", tick)  # battle edits are stamped by the same clock
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from campaign_app.printing.history_report import (
 )
 from campaign_app.rules.dice import SeededDice
 from campaign_app.rules.experience import Thresholds
+from campaign_app.services import battle_edits
 from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import history_report
@@ -159,12 +160,13 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
         return clock["t"]
 
     monkeypatch.setattr(battles, "now", tick)
+    monkeypatch.setattr(battle_edits, "now", tick)  # battle edits are stamped by the same clock
     data = _logged(2)
     assert data.changes == ()  # battles alone: nothing was changed by hand
     add_attached(PLATOON, "MG Team Bravo", "team", training="d8", equipment="d10", morale="d8", armor=2)
     edit_attached(find_attached(PLATOON, "MG Team Bravo").id, equipment="d12", reason="new kit")
     set_xp(PLATOON, 9, reason="campaign bonus")
-    battles.edit_battle_text(battles.find_battle(PLATOON, 1).id, outcome="victory", reason="")
+    battle_edits.edit_battle_text(battle_edits.find_battle(PLATOON, 1).id, outcome="victory", reason="")
     data = history_from_report(history_report(PLATOON))
     texts = [c.text for c in data.changes]
     assert texts[0] == "Battle 1: Outcome defeat → victory"  # oldest first (the others: the same second)

@@ -14,7 +14,7 @@ import pytest
 from campaign_app.rules.aftermath import run_aftermath
 from campaign_app.rules.dice import DiceError, SeededDice, TypedDice, parse_faces
 from campaign_app.rules.odds import leader_odds, recovery_odds
-from campaign_app.services import battles, history
+from campaign_app.services import battle_edits, battles, history
 from campaign_app.services.common import Conflict, NotFound, ServiceError
 from campaign_app.store import journal
 from campaign_app.store.database import db
@@ -390,7 +390,7 @@ def test_undo_refuses_after_a_change_by_hand(pid: int) -> None:
 def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None:
     logged = battles.log_battle(pid, wounds=1, leader_wounds=0, scenario="Patrol", dice=SeededDice(4))
     after_log = dump()
-    edit = battles.edit_battle_text(logged.id, scenario="Night patrol", notes="Lost the radio", outcome="draw")
+    edit = battle_edits.edit_battle_text(logged.id, scenario="Night patrol", notes="Lost the radio", outcome="draw")
     b = Battle.get_by_id(logged.id)
     assert (b.scenario, b.notes, b.outcome) == ("Night patrol", "Lost the radio", "draw")
     rows = [(a.field, a.old_value, a.new_value, a.battle_id)
@@ -400,12 +400,12 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
                     ("battle.outcome", None, "draw", b.id)]
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon” .operation \\d+. changed the same data"):
         battles.revert(logged)
-    same = battles.edit_battle_text(logged.id, scenario="Night patrol")
+    same = battle_edits.edit_battle_text(logged.id, scenario="Night patrol")
     assert not same.changed and "nothing changed" in same.message
     with pytest.raises(ServiceError, match="outcome must be"):
-        battles.edit_battle_text(logged.id, outcome="won")
+        battle_edits.edit_battle_text(logged.id, outcome="won")
     with pytest.raises(NotFound):
-        battles.edit_battle_text(999, notes="x")
+        battle_edits.edit_battle_text(999, notes="x")
     battles.revert(edit)
     assert dump() == after_log
     battles.reapply(edit)
@@ -417,7 +417,7 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
     journal.redo()  # the battle
     journal.redo()  # then its edit
     assert AttributeChange.select().count() == 3 and Battle.get_by_id(logged.id).scenario == "Night patrol"
-    cleared = battles.edit_battle_text(logged.id, outcome=None)
+    cleared = battle_edits.edit_battle_text(logged.id, outcome=None)
     assert Battle.get_by_id(logged.id).outcome is None and cleared.summary["old"] == {"outcome": "draw"}
 
 
@@ -448,11 +448,12 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
         return state["t"]
 
     monkeypatch.setattr(battles, "now", tick)
+    monkeypatch.setattr(battle_edits, "now", tick)  # battle edits are stamped by the same clock
 
 
 def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int, clock: None) -> None:
     _campaign_of_battles(pid, 4)
-    edit = battles.edit_battle_text(Battle.get(Battle.number == 2).id, notes="Rain")
+    edit = battle_edits.edit_battle_text(Battle.get(Battle.number == 2).id, notes="Rain")
     h = history.history("2nd Platoon")
     assert [b["number"] for b in h["battles"]] == [4, 3, 2, 1]
     newest = h["battles"][0]
@@ -513,7 +514,7 @@ def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: 
         Leader.create(platoon=other, name="Capt. Long", xp=1, xp_at_join=1)
     _campaign_of_battles(pid, 2)
     _campaign_of_battles(other.id, 15)
-    battles.edit_battle_text(Battle.get((Battle.platoon == other.id) & (Battle.number == 3)).id, notes="x")
+    battle_edits.edit_battle_text(Battle.get((Battle.platoon == other.id) & (Battle.number == 3)).id, notes="x")
     functions = (history.history, history.leaders_roll, history.campaign_summary, history.xp_series,
                  history.wounds_series, history.history_report, history.timeline_csv)
     for func in functions:
@@ -601,7 +602,7 @@ def test_hand_xp_edits_before_the_battle_do_not_block_its_undo(pid: int) -> None
 
 def test_finding_a_battle_to_edit_without_battles_says_so(pid: int) -> None:
     with pytest.raises(ServiceError, match="2nd Platoon has no battles to edit"):
-        battles.find_battle(pid)
+        battle_edits.find_battle(pid)
 
 
 def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
@@ -616,9 +617,9 @@ def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
     edit = battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     before = dump()
     with pytest.raises(ServiceError, match="notes is too long"):
-        battles.edit_battle_text(edit.id, notes="y" * 10_001)
+        battle_edits.edit_battle_text(edit.id, notes="y" * 10_001)
     with pytest.raises(ServiceError, match="reason is too long"):
-        battles.edit_battle_text(edit.id, notes="ok", reason="r" * (battles.REASON_MAX + 1))
+        battle_edits.edit_battle_text(edit.id, notes="ok", reason="r" * (battles.REASON_MAX + 1))
     assert dump() == before
 
 
@@ -626,7 +627,7 @@ def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(p
     logged = battles.log_battle(pid, wounds=2, leader_wounds=1, objectives=1, scenario="Patrol",
                                 opponent="Bandits", dice=SeededDice(4))
     before = dump()
-    edit = battles.edit_battle(logged.id, date="2026-01-02", opponent="Rebels", outcome="victory",
+    edit = battle_edits.edit_battle(logged.id, date="2026-01-02", opponent="Rebels", outcome="victory",
                                fire_support=True, notes="Rain", scenario="Night patrol", reason="recalled")
     b = Battle.get_by_id(logged.id)
     assert (str(b.date), b.opponent, b.outcome, b.fire_support, b.notes, b.scenario) == (
@@ -641,10 +642,10 @@ def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(p
                         ({"wounds": 5}, "recovery rolls and the XP lost"),
                         ({"leader_wounds": 0}, "leader's fate roll")):
         with pytest.raises(ServiceError, match=why) as info:
-            battles.edit_battle(logged.id, notes="changed too", **kwargs)
+            battle_edits.edit_battle(logged.id, notes="changed too", **kwargs)
         assert "Undo the battle and log it again" in str(info.value)
         assert dump() == after
-    same = battles.edit_battle(logged.id, objectives=1, wounds=2, leader_wounds=1)  # unchanged: fine
+    same = battle_edits.edit_battle(logged.id, objectives=1, wounds=2, leader_wounds=1)  # unchanged: fine
     assert not same.changed
     battles.revert(edit)
     assert dump() == before

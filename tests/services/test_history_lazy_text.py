@@ -4,7 +4,7 @@ view's battles carry every key of a roll; the order of the timeline is unchanged
 from __future__ import annotations
 
 from campaign_app.rules.dice import SeededDice, TypedDice
-from campaign_app.services import battles, history
+from campaign_app.services import battle_edits, battles, history
 from campaign_app.services import platoons as platoon_service
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign, Leader, Platoon
@@ -22,8 +22,8 @@ def _platoon() -> int:
     for i in range(6):
         battles.log_battle(p.id, wounds=i, leader_wounds=min(i, 2), objectives=i % 3, dice=SeededDice(i),
                            outcome=battles.OUTCOMES[i % 3], replacement_name=f"Lt. {i}")
-    newest = battles.find_battle(p.id)
-    battles.edit_battle_text(newest.id, scenario="Renamed", reason="typo")
+    newest = battle_edits.find_battle(p.id)
+    battle_edits.edit_battle_text(newest.id, scenario="Renamed", reason="typo")
     platoon_service.set_xp(p.id, 4, reason="house rule")
     return p.id
 

@@ -11,7 +11,7 @@ import pytest
 from campaign_app.printing.history_report import history_from_report
 from campaign_app.rules.dice import TypedDice
 from campaign_app.services import attachments as attachment_service
-from campaign_app.services import battles, campaigns, history
+from campaign_app.services import battle_edits, battles, campaigns, history
 from campaign_app.services import platoons as platoon_service
 
 
@@ -76,7 +76,7 @@ def _platoon() -> int:
     platoon_service.set_xp(p.id, 6, reason="good speech", who="leader")
     platoon_service.rename_platoon(p.id, "2nd Platoon")
     logged = battles.log_battle(p.id, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[12, 11]]))
-    battles.edit_battle_text(logged.id, outcome="victory", reason="")
+    battle_edits.edit_battle_text(logged.id, outcome="victory", reason="")
     return p.id
 
 

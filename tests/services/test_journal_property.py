@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import attachments as attachment_service
-from campaign_app.services import battles, campaigns
+from campaign_app.services import battle_edits, battles, campaigns
 from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services import sologear_play as play_service
@@ -129,7 +129,8 @@ def act(name: str, r: random.Random) -> Any:
         newest = Battle.select().where(Battle.platoon == pid).order_by(Battle.number.desc()).first()
         if newest is None:
             raise ServiceError("no battle")
-        return battles.edit_battle_text(newest.id, notes=f"n{r.randint(1, 9)}", outcome=r.choice(["victory", "draw"]))
+        return battle_edits.edit_battle_text(newest.id, notes=f"n{r.randint(1, 9)}",
+                                             outcome=r.choice(["victory", "draw"]))
     if name == "battle_undo":
         return battles.undo_last_battle(pid)
     if name == "delete":
