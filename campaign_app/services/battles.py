@@ -50,6 +50,7 @@ from .common import (
     ServiceError,
     check_line,
     check_multiline,
+    iso_text,
     resolve_platoon,
     suggested_leader_name,
     thresholds_of,
@@ -83,16 +84,7 @@ def _active_leader(platoon_id: int) -> Leader | None:
     return leader
 
 
-def _iso(value: Any) -> str | None:
-    if value.__class__ is str:  # as SQLite gives it (the common case in the history)
-        return value
-    if value is None:
-        return None
-    if isinstance(value, _dt.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, _dt.date):
-        return value.isoformat()
-    return str(value)
+_iso = iso_text
 
 
 def _text(value: Any, what: str, limit: int | None = None) -> str:

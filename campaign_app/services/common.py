@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -184,6 +185,19 @@ def roll_to_dict(roll: Roll) -> dict[str, Any]:
             "faces": list(roll.faces), "modifier": roll.modifier, "total": roll.total, "source": roll.source,
             "rule": roll.rule, "rule_text": rule_text(roll.rule), "table_row": roll.table_row,
             "outcome": roll.outcome}
+
+
+def iso_text(value: Any) -> str | None:
+    """A stored date or time as ISO text (SQLite gives the text itself, the common case when reading)."""
+    if value.__class__ is str:
+        return value
+    if value is None:
+        return None
+    if isinstance(value, _dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    return str(value)
 
 
 def suggested_leader_name(*key: object) -> str:

@@ -13,7 +13,6 @@ paints a few dozen rows of a timeline of thousands. :func:`history` makes them a
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import gc
 import io
 import json
@@ -30,7 +29,7 @@ from ..store.database import db
 from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
 from .attachments import KINDS as KIND_LABELS
 from .battles import FATE_WORDS, OUTCOMES
-from .common import NotFound, ServiceError, resolve_platoon, thresholds_of
+from .common import NotFound, ServiceError, iso_text, resolve_platoon, thresholds_of
 
 KINDS: tuple[str, ...] = ("battle", "xp", "leader", "attribute", "roll")
 """Kinds of timeline events."""
@@ -41,17 +40,7 @@ CSV_COLUMNS: tuple[str, ...] = ("at", "kind", "battle_number", "date", "text", "
 _platoon = resolve_platoon
 
 
-def _iso(value: Any) -> str | None:
-    """A stored date or time as ISO text (SQLite gives the text itself, the common case here)."""
-    if value.__class__ is str:
-        return value
-    if value is None:
-        return None
-    if isinstance(value, _dt.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, _dt.date):
-        return value.isoformat()
-    return str(value)
+_iso = iso_text
 
 
 def _date_part(value: Any) -> str | None:
