@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -95,3 +95,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_exit_status[-1])
+
+
+@pytest.fixture
+def congo_platoon(fresh_db: object) -> Callable[..., int]:
+    """``congo_platoon(leader_xp=2, rival=False)`` writes the tests' usual platoon in one operation: campaign
+    "Congo 1960" with "2nd Platoon" (d10/d10/d8, Armor 2, 6 XP) led by Lt. Okafor; ``rival`` adds "Red
+    Company" (d8, Armor 2, 3 XP). Returns the 2nd Platoon's id."""
+    from campaign_app.store.journal import operation
+    from campaign_app.store.models import Campaign, Leader, Platoon
+
+    def make(leader_xp: int = 2, rival: bool = False) -> int:
+        with operation("test.setup", "test data"):
+            c = Campaign.create(name="Congo 1960", system="atomic_africa")
+            p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
+            if rival:
+                Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
+            Leader.create(platoon=p, name="Lt. Okafor", xp=leader_xp, xp_at_join=leader_xp)
+        return int(p.id)
+
+    return make

@@ -18,13 +18,8 @@ pytestmark = pytest.mark.usefixtures("fresh_db")
 
 
 @pytest.fixture
-def congo(app_paths: AppPaths, fresh_db: object) -> None:
-    with operation("test.setup", "test data"):
-        c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    with operation("test.setup", "test data"):
-        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    with operation("test.setup", "test data"):
-        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+def congo(app_paths: AppPaths, congo_platoon) -> None:  # type: ignore[no-untyped-def]
+    congo_platoon()
     close_db()
 
 

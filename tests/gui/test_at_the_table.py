@@ -3,11 +3,10 @@ numbers that are never misread (5 stays 5) nor clamped, Roll all remaining, Ctrl
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QWidget, QWizard
+from driving import focused, in_modal
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QWizard
 
 from campaign_app.gui.battle_wizard import (
     PAGE_CASUALTIES,
@@ -19,7 +18,7 @@ from campaign_app.gui.battle_wizard import (
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import SeededDice
 from campaign_app.store.journal import operation
-from campaign_app.store.models import Battle, Campaign, Leader, Platoon, Roll
+from campaign_app.store.models import Battle, Campaign, Platoon, Roll
 
 LEFT = Qt.MouseButton.LeftButton
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -27,55 +26,10 @@ ALT = Qt.KeyboardModifier.AltModifier
 
 
 @pytest.fixture
-def pid(fresh_db) -> int:
-    with operation("test.setup", "test data"):
-        c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    with operation("test.setup", "test data"):
-        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    with operation("test.setup", "test data"):
-        Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
+def pid(congo_platoon) -> int:  # type: ignore[no-untyped-def]
     # a leader at 0 XP with no wounds on their element always stays (2d12 is never 1 or less): the path
     # below needs no replacement leader whatever the dice
-    with operation("test.setup", "test data"):
-        Leader.create(platoon=p, name="Lt. Okafor", xp=0, xp_at_join=0)
-    return p.id
-
-
-def focused() -> QWidget:
-    widget = QApplication.focusWidget()
-    assert widget is not None
-    return widget
-
-
-def in_modal(qtbot, steps: Callable[[], None], kind: type = QDialog) -> list[BaseException]:  # type: ignore[no-untyped-def]
-    """Run ``steps`` once a modal dialog of ``kind`` is up (polled, so that each dialog's own event loop can
-    end); failures are collected and the dialog is closed."""
-    errors: list[BaseException] = []
-    timer = QTimer()
-    timer.setInterval(10)
-
-    def poll() -> None:
-        modal = QApplication.activeModalWidget()
-        if not isinstance(modal, kind):
-            return
-        timer.stop()
-        try:
-            modal.activateWindow()
-            qtbot.waitUntil(lambda: QApplication.activeWindow() is modal)  # keys go where the user looks
-            steps()
-        except BaseException as exc:  # noqa: BLE001 - reported by the test after exec returns
-            errors.append(exc)
-            if isinstance(modal, BattleWizard):
-                modal.ask_discard = lambda: True  # type: ignore[method-assign]
-            modal.close()
-
-    timer.timeout.connect(poll)
-    timer.start()
-    errors_holder.append(timer)  # keep the timer alive until the test ends
-    return errors
-
-
-errors_holder: list[QTimer] = []
+    return int(congo_platoon(leader_xp=0, rival=True))
 
 
 def test_six_actions_from_the_open_app(qtbot, gui_ctx, pid: int) -> None:

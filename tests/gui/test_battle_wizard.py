@@ -36,16 +36,8 @@ def dump() -> dict[str, list[tuple[Any, ...]]]:
 
 
 @pytest.fixture
-def pid(fresh_db) -> int:
-    with operation("test.setup", "test data"):
-        c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    with operation("test.setup", "test data"):
-        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    with operation("test.setup", "test data"):
-        Platoon.create(campaign=c, name="Red Company", training=8, equipment=8, morale=8, armor=2, xp=3)
-    with operation("test.setup", "test data"):
-        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
-    return p.id
+def pid(congo_platoon) -> int:  # type: ignore[no-untyped-def]
+    return int(congo_platoon(rival=True))
 
 
 def make(qtbot, gui_ctx, pid: int, seed: int = 1) -> BattleWizard:  # type: ignore[no-untyped-def]

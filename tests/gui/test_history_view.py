@@ -37,13 +37,8 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def pid(clock: None, fresh_db) -> int:
-    with operation("test.setup", "test data"):
-        c = Campaign.create(name="Congo 1960", system="atomic_africa")
-    with operation("test.setup", "test data"):
-        p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
-    with operation("test.setup", "test data"):
-        Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
+def pid(clock: None, congo_platoon) -> int:  # type: ignore[no-untyped-def]
+    p = Platoon.get_by_id(congo_platoon())
     battles.log_battle(p.id, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge",
                        dice=TypedDice([[3], [12, 12]]))
     battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp",

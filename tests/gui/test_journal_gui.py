@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 
 import pytest
-from PySide6.QtCore import QSettings, Qt, QTimer
+from driving import focused, in_modal
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QApplication, QDialog, QWidget
+from PySide6.QtWidgets import QApplication
 
 from campaign_app.gui.battle_wizard import PAGE_CASUALTIES, PAGE_ROLLS, BattleWizard
 from campaign_app.gui.context import AppContext, concerns
@@ -59,41 +59,6 @@ def window(qtbot, ctx: AppContext) -> MainWindow:  # type: ignore[no-untyped-def
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
     return win
-
-
-def focused() -> QWidget:
-    widget = QApplication.focusWidget()
-    assert widget is not None
-    return widget
-
-
-def in_modal(qtbot, steps: Callable[[], None], kind: type = QDialog) -> list[BaseException]:  # type: ignore[no-untyped-def]
-    errors: list[BaseException] = []
-    timer = QTimer()
-    timer.setInterval(10)
-
-    def poll() -> None:
-        modal = QApplication.activeModalWidget()
-        if not isinstance(modal, kind):
-            return
-        timer.stop()
-        try:
-            modal.activateWindow()
-            qtbot.waitUntil(lambda: QApplication.activeWindow() is modal)
-            steps()
-        except BaseException as exc:  # noqa: BLE001 - reported by the test
-            errors.append(exc)
-            if isinstance(modal, BattleWizard):
-                modal.ask_discard = lambda: True  # type: ignore[method-assign]
-            modal.close()
-
-    timer.timeout.connect(poll)
-    timer.start()
-    _timers.append(timer)
-    return errors
-
-
-_timers: list[QTimer] = []
 
 
 def log_battle_with_the_wizard(qtbot, win: MainWindow) -> None:  # type: ignore[no-untyped-def]
