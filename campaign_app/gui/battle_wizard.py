@@ -239,10 +239,6 @@ class EnterMovesOn(QObject):
         return False
 
 
-def _roll_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [dict(r) for r in records]
-
-
 # --- pages ----------------------------------------------------------------------------------------------------
 
 class BattlePage(QWizardPage):
@@ -628,7 +624,7 @@ class RollsPage(_RollingPage):
             self.step.setToolTip(done)
             self.dice_input.set_dice(None)
         self.state.setText(state)
-        self.model.set_rows(_roll_rows(s.summary()["rolls"]))
+        self.model.set_rows(s.records)
         # Commit is offered here as soon as nothing else is needed (the summary stays one Next away)
         self.setFinalPage(s.ready)
         self.w.number_pages()

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, String
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
-from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
@@ -42,6 +41,10 @@ from .sheetkit import (
     styles,
     table,
 )
+
+if TYPE_CHECKING:  # the report's data is read by the services, which do not import reportlab
+    from ..services.history import HistoryReport
+    from ..services.history_results import TimelineEvent
 
 MARGIN = 36.0
 CHART_FONT = 7.0
@@ -174,71 +177,50 @@ class HistoryData:
     """Oldest first."""
 
 
-def _when(battle: Any, date: Any) -> str:
-    if battle:
-        return f"battle {battle}" + (f" ({date})" if date else "")
-    return str(date or "")
+def changes_by_hand(events: Sequence[TimelineEvent]) -> tuple[ChangeRow, ...]:
+    """The changes made by hand since the first battle (those before it set the roster up), oldest first:
+    every attribute change, and XP changes that no battle made; the text is the event's own sentence."""
+    events = list(events)
+    first_battle = max((i for i, e in enumerate(events) if e.kind == "battle"), default=len(events))
+    return tuple(ChangeRow((e.date or "")[:10], e.text) for e in reversed(events[:first_battle])
+                 if e.kind == "attribute" or (e.kind == "xp" and e.battle_id is None))
 
 
-def history_from_report(report: Mapping[str, Any]) -> HistoryData:
+def history_from_report(report: HistoryReport) -> HistoryData:
     """A :class:`HistoryData` from ``services.history.history_report`` (one read of everything)."""
-    summary_raw = dict(report.get("summary") or {})
-    fields = set(Summary.__dataclass_fields__)
-    summary = Summary(**{k: v for k, v in summary_raw.items() if k in fields})
-    hist = report.get("history") or {}
+    s = report.summary
+    summary = Summary(xp=s.xp, level=s.level, leader=s.leader, battles=s.battles, victories=s.victories,
+                      defeats=s.defeats, draws=s.draws, unrecorded=s.unrecorded, total_wounds=s.total_wounds,
+                      leader_wounds=s.leader_wounds, xp_lost=s.xp_lost, xp_awarded=s.xp_awarded,
+                      leaders_lost=s.leaders_lost, casualties=s.casualties, promotions=s.promotions,
+                      leaders=s.leaders, first_battle=s.first_battle, last_battle=s.last_battle)
+    hist = report.history
     battles = []
-    for b in sorted(hist.get("battles") or (), key=lambda b: b["number"]):
-        rep = b.get("replacement") or {}
+    for b in sorted(hist.battles, key=lambda b: b.number):
         battles.append(BattleRow(
-            number=int(b["number"]), date=str(b.get("date") or "")[:10], scenario=str(b.get("scenario") or ""),
-            opponent=str(b.get("opponent") or ""), outcome=b.get("outcome"),
-            objectives=int(b.get("objectives") or 0), wounds=int(b.get("wounds") or 0),
-            leader_wounds=int(b.get("leader_wounds") or 0), xp_before=int(b.get("platoon_xp_before") or 0),
-            xp_after=int(b.get("platoon_xp_after") or 0), xp_lost=int(b.get("xp_lost") or 0),
-            leader=str(b.get("leader") or ""), leader_xp_before=b.get("leader_xp_before"),
-            leader_xp_after=b.get("leader_xp_after"), leader_fate=b.get("leader_fate"),
-            replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support")),
-            notes=str(b.get("notes") or "").strip(),
-            rolls=tuple(RollRow(purpose_text(r.get("purpose")), str(r.get("expression") or ""),
-                                tuple(int(f) for f in r.get("faces") or ()), int(r.get("total") or 0),
-                                rule_text(r.get("rule")), str(r.get("table_row") or ""),
-                                str(r.get("outcome") or ""), str(r.get("source") or "app"))
-                        for r in b.get("rolls") or ())))
-    leaders = []
-    for ld in report.get("leaders") or ():
-        leaders.append(LeaderRow(
-            name=str(ld.get("name") or ""), rank=str(ld.get("rank") or ""), how=str(ld.get("how") or ""),
-            joined=str(ld["joined"]) if "joined" in ld else _when(ld.get("joined_battle"), ld.get("joined_date")),
-            left=("" if ld.get("current") else
-                  str(ld["left"]) if "left" in ld else _when(ld.get("left_battle"), ld.get("left_date"))),
-            battles_led=int(ld.get("battles_led") or 0), xp_at_join=int(ld.get("xp_at_join") or 0),
-            xp=int(ld.get("xp") or 0), level=str(ld.get("level") or ""), current=bool(ld.get("current"))))
-    series = report.get("xp_series") or {}
-    points = []
-    start = series.get("start")
-    if start:
-        points.append(XpPoint(0, int(start.get("platoon_xp") or 0), start.get("leader_xp")))
-    for p in series.get("points") or ():
-        change = p.get("leader_change") or None
-        points.append(XpPoint(int(p["battle"]), int(p["platoon_xp"]), p.get("leader_xp"),
-                              change.get("fate") if change else None,
-                              change.get("old_xp") if change else None))
-    raw_t = series.get("thresholds")
-    thresholds = Thresholds(*(int(v) for v in raw_t)) if raw_t else DEFAULT_THRESHOLDS
-    platoon = summary_raw.get("platoon") or (hist.get("platoon") or {}).get("name") or ""
-    campaign = summary_raw.get("campaign") or (hist.get("platoon") or {}).get("campaign") or ""
-    wounds = tuple(WoundsPoint(int(w["battle"]), int(w.get("wounds") or 0), int(w.get("leader_wounds") or 0),
-                               int(w.get("xp_lost") or 0)) for w in report.get("wounds_series") or ())
-    # changes made by hand since the first battle (those before it set the roster up): every attribute
-    # change, and XP changes that no battle made; the text is the services' sentence, made with the events
-    events = list(hist.get("events") or ())
-    first_battle = max((i for i, e in enumerate(events) if e.get("kind") == "battle"), default=len(events))
-    changes = tuple(ChangeRow(str(e.get("date") or "")[:10], str(e.get("text") or ""))
-                    for e in reversed(events[:first_battle])
-                    if e.get("kind") == "attribute" or (e.get("kind") == "xp" and e.get("battle_id") is None))
-    return HistoryData(platoon=str(platoon), campaign=str(campaign), summary=summary, battles=tuple(battles),
-                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
-                       changes=changes)
+            number=b.number, date=(b.date or "")[:10], scenario=b.scenario, opponent=b.opponent, outcome=b.outcome,
+            objectives=b.objectives, wounds=b.wounds, leader_wounds=b.leader_wounds, xp_before=b.platoon_xp_before,
+            xp_after=b.platoon_xp_after, xp_lost=b.xp_lost, leader=b.leader or "",
+            leader_xp_before=b.leader_xp_before, leader_xp_after=b.leader_xp_after, leader_fate=b.leader_fate,
+            replacement=b.replacement.name if b.replacement else "", fire_support=b.fire_support,
+            notes=b.notes.strip(),
+            rolls=tuple(RollRow(r.purpose_text, r.expression, tuple(r.faces), r.total, r.rule_text,
+                                r.table_row or "", r.outcome, r.source) for r in b.rolls)))
+    leaders = tuple(LeaderRow(name=ld.name, rank=ld.rank, how=ld.how, joined=ld.joined,
+                              left="" if ld.current else ld.left, battles_led=ld.battles_led,
+                              xp_at_join=ld.xp_at_join, xp=ld.xp, level=ld.level, current=ld.current)
+                    for ld in report.leaders)
+    series = report.xp_series
+    points = [XpPoint(0, series.start.platoon_xp, series.start.leader_xp)]
+    for p in series.points:
+        change = p.leader_change
+        points.append(XpPoint(p.battle, p.platoon_xp, p.leader_xp, change.fate if change else None,
+                              change.old_xp if change else None))
+    thresholds = Thresholds(*series.thresholds) if series.thresholds else DEFAULT_THRESHOLDS
+    wounds = tuple(WoundsPoint(w.battle, w.wounds, w.leader_wounds, w.xp_lost) for w in report.wounds_series)
+    return HistoryData(platoon=s.platoon, campaign=s.campaign, summary=summary, battles=tuple(battles),
+                       leaders=leaders, xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
+                       changes=changes_by_hand(hist.events))
 
 
 # ----------------------------------------------------------------------------------------------- chart
