@@ -72,7 +72,7 @@ from ..printing.sizes import (
     PAPER_SIZES,
 )
 from ..services.common import ServiceError
-from ..services.navigator import navigator_tree
+from ..services.navigator import CampaignNode, PlatoonNode, navigator_tree
 from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
 from ..words import plural
 from .context import AppContext
@@ -464,30 +464,30 @@ class PrintDialog(QDialog):
         self.back_style_combo.setCurrentIndex(max(0, self.back_style_combo.findData(style)))
 
         tree = navigator_tree(include_archived=True)
-        campaign_of: dict[tuple[str, int | None], dict[str, Any]] = {}
+        campaign_of: dict[tuple[str, int | None], CampaignNode] = {}
         for camp in tree:
-            if camp.get("system") in SYSTEM_DECKS:
-                self.rules_combo.addItem(f"Campaign {camp['name']}", camp["id"])
-            for child in camp["children"]:
-                campaign_of[(child["kind"], child["id"])] = camp
-                label = f"{child['name']}{SEP}{camp['name']}"
-                if child["kind"] == "platoon":
+            if camp.system in SYSTEM_DECKS:
+                self.rules_combo.addItem(f"Campaign {camp.name}", camp.id)
+            for child in camp.children:
+                campaign_of[(child.kind, child.id)] = camp
+                label = f"{child.name}{SEP}{camp.name}"
+                if isinstance(child, PlatoonNode):
                     item = QListWidgetItem(label, self.platoon_list)
-                    item.setData(DATA, child["id"])
+                    item.setData(DATA, child.id)
                     item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                     item.setCheckState(Qt.CheckState.Unchecked)
-                    self.history_combo.addItem(label, child["id"])
-                elif child["kind"] == "sheet":
-                    self.sologear_combo.addItem(f"{camp['name']}{SEP}{child['name']}", child["id"])
+                    self.history_combo.addItem(label, child.id)
+                else:
+                    self.sologear_combo.addItem(f"{camp.name}{SEP}{child.name}", child.id)
         self._fill_decks()
 
         kind, ident = selection.get("kind"), selection.get("id")
         chosen = "sheet"
         system = None
         camp_of_selection = (campaign_of.get((str(kind), ident)) if kind in ("platoon", "sheet")
-                             else next((c for c in tree if c["id"] == ident), None) if kind == "campaign" else None)
+                             else next((c for c in tree if c.id == ident), None) if kind == "campaign" else None)
         if camp_of_selection is not None:
-            self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection["id"])))
+            self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection.id)))
         if kind == "platoon":
             self._check_platoons({ident})
             self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(ident)))
@@ -497,11 +497,11 @@ class PrintDialog(QDialog):
             self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(ident)))
             system = "sologear"
         elif kind == "campaign":
-            chosen_camp = next((c for c in tree if c["id"] == ident), None)
+            chosen_camp = next((c for c in tree if c.id == ident), None)
             if chosen_camp is not None:
-                system = chosen_camp["system"]
-                ids = {c["id"] for c in chosen_camp["children"] if c["kind"] == "platoon"}
-                sheets = [c["id"] for c in chosen_camp["children"] if c["kind"] == "sheet"]
+                system = chosen_camp.system
+                ids = {c.id for c in chosen_camp.children if isinstance(c, PlatoonNode)}
+                sheets = [c.id for c in chosen_camp.children if not isinstance(c, PlatoonNode)]
                 if system == "sologear":
                     chosen = "sologear"
                     if sheets:

@@ -7,18 +7,40 @@ JSON export); a timeline event's ``text`` comes last.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from ..rules.codes import purpose_text
 from ..rules.enums import LeaderFate, Outcome
 from .attachments import KINDS as KIND_LABELS
 from .battles import FATE_WORDS
 from .results import Result
+
+_R = TypeVar("_R", bound=Result)
+
+
+def _quick_init(cls: type[_R]) -> type[_R]:
+    """Give a frozen result class an ``__init__`` that stores its fields straight into the instance's
+    ``__dict__`` (same parameters, in the same order, as the dataclass's own). A frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``, about three times what building the dict the
+    history used to answer cost; a timeline makes thousands of events (export, print, ``campaign-cli``). The
+    instance stays frozen: assigning a field afterwards still raises ``FrozenInstanceError``."""
+    fields = [f for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]  # a dataclass
+    if any(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING for f in fields):
+        raise TypeError(f"{cls.__name__}: _quick_init takes fields without defaults only")
+    params = ", ".join(f.name for f in fields)
+    stored = ", ".join(f"{f.name!r}: {f.name}" for f in fields)
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self, {params}):\n    self.__dict__.update({{{stored}}})\n", {}, namespace)  # noqa: S102
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 # --- the timeline's events ---------------------------------------------------------------------------------
 
@@ -61,6 +83,7 @@ class TimelineEvent(Result):
         return out
 
 
+@_quick_init
 @dataclass(frozen=True)
 class BattleEvent(TimelineEvent):
     """A battle logged: its outcome, wounds, XP, who led it and who took over."""
@@ -84,6 +107,7 @@ class BattleEvent(TimelineEvent):
                            self.xp_before, self.xp_after, self.leader_fate, self.leader, self.replacement)
 
 
+@_quick_init
 @dataclass(frozen=True)
 class RollEvent(TimelineEvent):
     """A roll (an aftermath roll of a battle, or one made by hand)."""
@@ -107,6 +131,7 @@ class RollEvent(TimelineEvent):
         return roll_text(self.purpose, self.expression, self.faces, self.total, self.outcome, self.source)
 
 
+@_quick_init
 @dataclass(frozen=True)
 class XpEvent(TimelineEvent):
     """The platoon's or a leader's XP changed (by a battle, or set by hand)."""
@@ -124,6 +149,7 @@ class XpEvent(TimelineEvent):
         return change_text(self)
 
 
+@_quick_init
 @dataclass(frozen=True)
 class LeaderEvent(TimelineEvent):
     """A leader took command (``change`` "joined", with the XP they joined with) or left ("left", with the XP
@@ -148,6 +174,7 @@ class LeaderEvent(TimelineEvent):
         return f"{self.name} leaves the platoon{where}: {how} ({self.xp} XP)"
 
 
+@_quick_init
 @dataclass(frozen=True)
 class AttributeEvent(TimelineEvent):
     """A stored field changed by hand (the roster, a battle's record): ``field`` is its path as stored
@@ -166,6 +193,7 @@ class AttributeEvent(TimelineEvent):
 # --- battles, leaders, summary, charts ---------------------------------------------------------------------
 
 
+@_quick_init
 @dataclass(frozen=True)
 class BattleRoll(Result):
     """A battle's roll as :func:`~campaign_app.services.history.history` lists it under the battle."""
@@ -188,6 +216,7 @@ class BattleRoll(Result):
     at: str | None
 
 
+@_quick_init
 @dataclass(frozen=True)
 class HistoryBattle(Result):
     """A logged battle with everything it records, who led it, who took over, and its rolls in order."""
