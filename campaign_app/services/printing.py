@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +19,10 @@ from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
+from .results import Result
 
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
+    from ..printing.cards import CardsPdf
     from ..printing.history_report import HistoryData
     from ..printing.sologear_sheet import SologearSheetData
     from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
@@ -42,18 +44,73 @@ _FILE_MODE = 0o666 & ~_read_umask()
 
 
 @dataclass(frozen=True)
-class Printed:
-    """What a print call wrote."""
+class SheetDetails(Result):
+    """Unit Data Sheets printed: the platoons' names (none when blank), blank forms, pencil-friendly."""
+
+    platoons: tuple[str, ...]
+    blank: bool
+    pencil: bool
+
+
+@dataclass(frozen=True)
+class SologearDetails(Result):
+    """A Sologear campaign's forms (``campaign`` None: blank forms)."""
+
+    campaign: str | None
+    blank: bool
+
+
+@dataclass(frozen=True)
+class HistoryDetails(Result):
+    """A platoon's history report."""
+
+    platoon: str
+
+
+@dataclass(frozen=True)
+class CardsDetails(Result):
+    """Play-aid cards: whose rules they print, and (once built) the layout
+    (:class:`~campaign_app.printing.cards.CardsPdf`: cards, per page, paper, size, print setup...)."""
+
+    rules: str
+    """"Rules: campaign X" or "Rules: default rules", as the cards say."""
+    cards: CardsPdf | None = None
+
+    def to_dict(self) -> dict[str, Any]:  # the layout's own JSON, beside the rules
+        return {"rules": self.rules, **(self.cards.to_dict() if self.cards is not None else {})}
+
+
+PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails
+"""What was printed, by kind (each kind's JSON keys beside ``pages`` and ``bytes``)."""
+
+
+@dataclass(frozen=True)
+class BuiltPdf(Result):
+    """A PDF a :class:`PrintJob` built: the bytes, its pages and size, and what it prints."""
+
+    data: bytes = field(repr=False, metadata={"json": False})
+    pages: int
+    size: int = field(metadata={"json": "bytes"})
+    details: PrintDetails
+
+    def to_dict(self) -> dict[str, Any]:  # flat: what was printed, then pages and bytes
+        return {**self.details.to_dict(), "pages": self.pages, "bytes": self.size}
+
+
+@dataclass(frozen=True)
+class Printed(Result):
+    """What a print call wrote (``campaign-cli print ... --json``: kind, output, pages, bytes, then what was
+    printed)."""
 
     kind: str
     path: Path
     pages: int
     size: int
-    details: dict[str, Any]
+    details: PrintDetails
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "output": str(self.path), "pages": self.pages, "bytes": self.size,
-                **self.details}
+    def to_dict(self) -> dict[str, Any]:  # flat, as the CLI always printed it
+        details = {k: v for k, v in self.details.to_dict().items() if k not in ("pages", "bytes")}
+        return {"kind": self.kind, "output": str(self.path), "pages": self.pages, "bytes": self.size, **details}
 
 
 # --------------------------------------------------------------------------------------------- helpers
@@ -206,8 +263,8 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
 def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
               library: Any = None, size: str | None = None, paper: str | None = None, grayscale: bool = False,
               layout: str = "fronts", progress: Progress | None = None, setup: PrintSetup | None = None,
-              rules: Any = None) -> tuple[bytes, dict[str, Any]]:
-    """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its summary.
+              rules: Any = None) -> tuple[bytes, CardsPdf]:
+    """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its layout.
     ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
     card chosen means every card. ``setup``: margin, bleed, duplex offset, backs; ``rules``: a campaign's
     CardRules (see :func:`card_rules`; read it before, in the thread that owns the database). Unknown
@@ -228,7 +285,7 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
                                  progress=progress, setup=setup, rules=rules)
     except DeckError as exc:
         raise ServiceError(str(exc)) from None
-    return buffer.getvalue(), result.to_dict()
+    return buffer.getvalue(), result
 
 
 # ------------------------------------------------------------------------------------------------- jobs
@@ -237,16 +294,16 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
 @dataclass
 class PrintJob:
     """A PDF ready to be built: the data was read from the database when the job was prepared, so
-    :meth:`run` touches no database and may run in a worker thread (the GUI does so)."""
+    :meth:`run` touches no database and may run in a worker thread (the GUI does so). ``build`` gives the
+    PDF's bytes and what it prints."""
 
     kind: str
-    build: Callable[[Progress | None], tuple[bytes, dict[str, Any]]]
-    details: dict[str, Any]
+    build: Callable[[Progress | None], tuple[bytes, PrintDetails]]
 
-    def run(self, progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
-        """(PDF bytes, details: what was printed, pages ...)."""
-        data, extra = self.build(progress)
-        return data, {**self.details, **extra, "pages": page_count(data), "bytes": len(data)}
+    def run(self, progress: Progress | None = None) -> BuiltPdf:
+        """The PDF, its pages and size, and what was printed."""
+        data, details = self.build(progress)
+        return BuiltPdf(data=data, pages=page_count(data), size=len(data), details=details)
 
 
 def prepare(kind: str, **options: Any) -> PrintJob:
@@ -266,10 +323,10 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         entries = unit_sheet_entries(opts.get("platoons", ()), blank=bool(opts.get("blank")),
                                      campaign=opts.get("campaign"))
         pencil, printed_on = bool(opts.get("pencil")), opts.get("printed_on")
-        details = {"platoons": [e.name for e in entries if isinstance(e, UnitSheet)],
-                   "blank": bool(opts.get("blank")), "pencil": pencil}
+        sheets = SheetDetails(platoons=tuple(e.name for e in entries if isinstance(e, UnitSheet)),
+                              blank=bool(opts.get("blank")), pencil=pencil)
         return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
-                                                             printed_on=printed_on), {}), details)
+                                                             printed_on=printed_on), sheets))
     if kind == "sologear":
         from ..printing.sologear_sheet import build_sologear_sheet
 
@@ -278,9 +335,9 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         if not blank and (campaign is None or campaign == ""):
             raise ServiceError("name a Sologear campaign (or ask for blank forms)")
         sheet = None if blank else sologear_data(campaign)  # type: ignore[arg-type]
-        details = {"campaign": sheet.name if sheet else None, "blank": blank}
+        forms = SologearDetails(campaign=sheet.name if sheet else None, blank=blank)
         return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
-                                                                printed_on=opts.get("printed_on")), {}), details)
+                                                                printed_on=opts.get("printed_on")), forms))
     if kind == "history":
         from ..printing.history_report import build_history_report
 
@@ -288,16 +345,21 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         if opts.get("platoon") in (None, ""):
             raise ServiceError("name the platoon whose history to print")
         history = history_data(opts["platoon"], opts.get("campaign"))
-        details = {"platoon": history.platoon}
+        report = HistoryDetails(platoon=history.platoon)
         return PrintJob(kind, lambda _p: (build_history_report(history, paper=paper,
-                                                                printed_on=opts.get("printed_on")), {}), details)
+                                                                printed_on=opts.get("printed_on")), report))
     if kind == "cards":
         check_card_paper(opts.get("paper"))
         campaign = opts.pop("campaign", None)
         if opts.get("rules") is None:
             opts["rules"] = card_rules(campaign)  # read now: the build may run in a worker thread
-        return PrintJob(kind, lambda progress: cards_pdf(**opts, progress=progress),
-                        {"rules": opts["rules"].note})
+        note = str(opts["rules"].note)
+
+        def build_cards(progress: Progress | None) -> tuple[bytes, PrintDetails]:
+            data, layout = cards_pdf(**opts, progress=progress)
+            return data, CardsDetails(rules=note, cards=layout)
+
+        return PrintJob(kind, build_cards)
     raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
 
 
@@ -309,7 +371,6 @@ def print_pdf(kind: str, output: str | os.PathLike[str], *, progress: Progress |
     """Prepare and build the PDF of ``kind`` (options as for :func:`prepare`) and write it atomically to
     ``output``. The output path is checked before any work is done."""
     out = check_output(output)
-    data, details = prepare(kind, **options).run(progress)
-    written = write_pdf_atomic(out, data)
-    details = {k: v for k, v in details.items() if k not in ("pages", "bytes")}
-    return Printed(kind, written, page_count(data), len(data), details)
+    built = prepare(kind, **options).run(progress)
+    written = write_pdf_atomic(out, built.data)
+    return Printed(kind, written, built.pages, built.size, built.details)

@@ -16,6 +16,7 @@ from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
 from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
 from campaign_app.services.navigator import CampaignNode, navigator_tree
+from campaign_app.services.printing import CardsDetails
 
 TIMEOUT = 15000
 
@@ -120,7 +121,7 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
     deck_size = len(dialog._library.deck("atomic-africa").cards)
     qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards", timeout=TIMEOUT)
     assert dialog.progress.maximum() == deck_size and dialog.progress.value() == deck_size
-    assert dialog.preview_pages() == dialog._result[2]["pages"] >= 2
+    assert dialog.preview_pages() == dialog._result[2].pages >= 2
     # one single card of another deck, tarot size
     root = dialog.deck_tree.invisibleRootItem()
     decks_by_id = {root.child(i).data(0, Qt.ItemDataRole.UserRole): root.child(i) for i in range(root.childCount())}
@@ -244,8 +245,10 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     assert dialog.setup().margin == 8.0
     qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards"
                     and dict(dialog._result[0][1:])["setup"].margin == 8.0, timeout=TIMEOUT)
-    details = dialog._result[2]
-    assert details["rules"].startswith("Rules: campaign") and details["margin_mm"] == 8.0
+    built = dialog._result[2]
+    assert isinstance(built.details, CardsDetails) and built.details.cards is not None
+    assert built.details.rules.startswith("Rules: campaign") and built.details.cards.setup["margin_mm"] == 8.0
+    assert built.to_dict()["margin_mm"] == 8.0 and built.pages == built.details.cards.pages
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(dialog._result[1])).pages)
     assert "Regular 5+" in " ".join(text.split())  # the campaign's thresholds on the orders card
     # card stock needs a card-stock size
