@@ -213,7 +213,7 @@ def roll_to_dict(roll: Roll) -> dict[str, Any]:
     return roll_result(roll).to_dict()
 
 
-def iso_text(value: Any) -> str | None:
+def iso_text(value: object) -> str | None:
     """A stored date or time as ISO text (SQLite gives the text itself, the common case when reading)."""
     if value.__class__ is str:
         return value

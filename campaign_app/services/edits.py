@@ -28,6 +28,8 @@ else:  # the default matters to the type checker only (Python 3.11's TypeVar has
 
     Summary = TypeVar("Summary")
 
+_M = TypeVar("_M", bound=BaseModel)
+
 Row = dict[str, Any]
 """A stored row's columns (any column type: text, numbers, dates, JSON), as ``Model.select().dicts()`` gives it."""
 
@@ -113,7 +115,7 @@ class Recorder:
         if self.op is not None and not self.op.merged:
             self.op.label = text
 
-    def create(self, model: type[BaseModel], **values: Any) -> Any:
+    def create(self, model: type[_M], **values: Any) -> _M:
         return model.create(**values)
 
     def update(self, row: BaseModel, **values: Any) -> dict[str, tuple[Any, Any]]:

@@ -20,6 +20,7 @@ import csv
 import gc
 import io
 import json
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
@@ -30,7 +31,7 @@ from ..rules.codes import PURPOSE_LEADER, purpose_text, rule_text
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, Thresholds, level_name
 from ..store.database import db
-from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
+from ..store.models import AttributeChange, Battle, BaseModel, Campaign, Leader, Platoon, Roll, XpChange
 from .battles import FATE_WORDS, OUTCOMES
 from .common import NotFound, ServiceError, iso_text, resolve_platoon, thresholds_of
 from .history_results import (
@@ -73,7 +74,7 @@ _FATE: dict[str | None, LeaderFate | None] = {None: None, **{f.value: f for f in
 """Stored words to their enum members (the store's CHECK constraints allow no others)."""
 
 
-def _date_part(value: Any) -> str | None:
+def _date_part(value: object) -> str | None:
     text = _iso(value)
     return text[:10] if text else None
 
@@ -100,7 +101,7 @@ _ROLL_COLUMNS = ("id", "battle_id", "leader_id", "seq", "purpose", "expression",
  R_TABLE_ROW, R_OUTCOME, R_CREATED) = range(len(_ROLL_COLUMNS))
 
 
-def _select(model: Any, columns: tuple[str, ...], order: str) -> str:
+def _select(model: type[BaseModel], columns: tuple[str, ...], order: str) -> str:
     return (f"SELECT {', '.join(columns)} FROM {model._meta.table_name} WHERE platoon_id = ? "  # noqa: S608
             f"ORDER BY {order}")
 
@@ -345,7 +346,7 @@ class _Timeline:
             ev = self.made[i] = self._make(*self.refs[i])
         return ev
 
-    def _where(self, at: Any, battle_id: int | None) -> tuple[str | None, str | None, int | None]:
+    def _where(self, at: object, battle_id: int | None) -> tuple[str | None, str | None, int | None]:
         """(``at``, ``date``, ``battle_number``) of an event logged ``at``, in battle ``battle_id`` (if any)."""
         b = self.rows.battles_by_id.get(battle_id) if battle_id is not None else None
         if b is None:
@@ -745,7 +746,7 @@ def history_json(platoon: str | int, campaign: str | int | None = None) -> str:
     return json.dumps(history(platoon, campaign).to_dict(), ensure_ascii=False, indent=1, default=str)
 
 
-def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
+def export_history(platoon: str | int, path: str | os.PathLike[str], fmt: str = "csv") -> int:
     """Write the timeline to ``path`` as ``csv`` or ``json``; returns the number of events."""
     if fmt not in ("csv", "json"):
         raise ServiceError(f"export format must be csv or json, not {fmt!r}")

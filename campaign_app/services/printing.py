@@ -23,6 +23,8 @@ from .results import Result
 
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from ..printing.cards import CardsPdf
+    from ..printing.decks import DeckLibrary
+    from ..rules.tables import CardRules
     from ..printing.history_report import HistoryData
     from ..printing.sologear_sheet import SologearSheetData
     from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
@@ -156,7 +158,9 @@ def check_card_paper(paper: str | None) -> str | None:
     return name
 
 
-def print_setup(margin: Any = None, bleed: Any = None, offset: Any = None, back_style: str | None = None) -> PrintSetup:
+def print_setup(margin: str | float | None = None, bleed: str | float | None = None,
+                offset: str | tuple[str | float, str | float] | None = None,
+                back_style: str | None = None) -> PrintSetup:
     """A :class:`PrintSetup` from loose values (numbers or text in mm; ``offset`` an (x, y) pair or "x,y");
     None keeps a default. Bad values raise ServiceError naming the value."""
     from ..printing.sizes import DEFAULT_BACK_STYLE, DEFAULT_BLEED_MM, DEFAULT_MARGIN_MM, parse_mm, parse_offset
@@ -170,7 +174,7 @@ def print_setup(margin: Any = None, bleed: Any = None, offset: Any = None, back_
                       offset_x=ox, offset_y=oy, back_style=back_style or DEFAULT_BACK_STYLE)
 
 
-def card_rules(campaign: str | int | None) -> Any:
+def card_rules(campaign: str | int | None) -> CardRules:
     """The house rules a campaign's cards print (:class:`~campaign_app.rules.tables.CardRules`): an Atomic
     Africa campaign's thresholds, objective XP, replacement leader and period; a Sologear campaign's reward
     dice, tables and ferocious battles (from its sheet). None: the default rules."""
@@ -261,9 +265,9 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
 
 
 def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
-              library: Any = None, size: str | None = None, paper: str | None = None, grayscale: bool = False,
+              library: DeckLibrary | None = None, size: str | None = None, paper: str | None = None, grayscale: bool = False,
               layout: str = "fronts", progress: Progress | None = None, setup: PrintSetup | None = None,
-              rules: Any = None) -> tuple[bytes, CardsPdf]:
+              rules: CardRules | None = None) -> tuple[bytes, CardsPdf]:
     """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its layout.
     ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
     card chosen means every card. ``setup``: margin, bleed, duplex offset, backs; ``rules``: a campaign's
