@@ -31,7 +31,7 @@ from ..rules.codes import PURPOSE_LEADER, purpose_text, rule_text
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, Thresholds, level_name
 from ..store.database import db
-from ..store.models import AttributeChange, Battle, BaseModel, Campaign, Leader, Platoon, Roll, XpChange
+from ..store.models import AttributeChange, BaseModel, Battle, Campaign, Leader, Platoon, Roll, XpChange
 from .battles import FATE_WORDS, OUTCOMES
 from .common import NotFound, ServiceError, iso_text, resolve_platoon, thresholds_of
 from .history_results import (

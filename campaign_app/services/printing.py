@@ -24,10 +24,10 @@ from .results import Result
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from ..printing.cards import CardsPdf
     from ..printing.decks import DeckLibrary
-    from ..rules.tables import CardRules
     from ..printing.history_report import HistoryData
     from ..printing.sologear_sheet import SologearSheetData
     from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
+    from ..rules.tables import CardRules
 
 KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
