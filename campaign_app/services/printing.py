@@ -266,8 +266,8 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
 
 def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
               library: DeckLibrary | None = None, size: str | None = None, paper: str | None = None,
-              grayscale: bool = False, layout: str = "fronts", progress: Progress | None = None, setup: PrintSetup | None = None,
-              rules: CardRules | None = None) -> tuple[bytes, CardsPdf]:
+              grayscale: bool = False, layout: str = "fronts", progress: Progress | None = None,
+              setup: PrintSetup | None = None, rules: CardRules | None = None) -> tuple[bytes, CardsPdf]:
     """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its layout.
     ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
     card chosen means every card. ``setup``: margin, bleed, duplex offset, backs; ``rules``: a campaign's
