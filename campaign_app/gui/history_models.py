@@ -60,7 +60,7 @@ class TimelineModel(QAbstractItemModel):
     """Events of ``services.history.history`` as a tree (top level: events; under a battle: its rolls).
 
     The model keeps event positions, not events: grouping and filtering by kind read the kinds and battle ids
-    of a lazy :class:`~campaign_app.services.history.Events` without making its events, and an event's dict
+    of a lazy :class:`~campaign_app.services.history.Events` without making its events, and an event
     (and text) is made when a row is painted. The top level is handed to the view in batches of :attr:`BATCH`
     rows (``canFetchMore``/``fetchMore``, as the view scrolls down), so that a long campaign's timeline opens
     as fast as a short one; the filter and the counts cover every event."""

@@ -1,8 +1,8 @@
 """The platoon history report (PDF): a summary, the XP chart, the battles table, the leaders' roll and the
 changes made by hand (each as the sentence ``services.history.change_text`` makes).
 
-Takes plain data (:class:`HistoryData`, built from ``services.history.history_report`` with
-:func:`history_from_report`); ``campaign_app.services.printing`` gathers it and writes the file.
+Takes plain data (:class:`HistoryData`, built from ``services.history.history_report`` by
+``campaign_app.services.printing.history_from_report``), which gathers it and writes the file.
 The XP chart is drawn with reportlab graphics: the platoon's and the leader's XP after each battle over the
 level bands of the campaign's thresholds, with a mark where a leader was lost and the line of the new one.
 """
@@ -13,7 +13,7 @@ import datetime as _dt
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, String
 from reportlab.lib import colors
@@ -41,10 +41,6 @@ from .sheetkit import (
     styles,
     table,
 )
-
-if TYPE_CHECKING:  # the report's data is read by the services, which do not import reportlab
-    from ..services.history import HistoryReport
-    from ..services.history_results import TimelineEvent
 
 MARGIN = 36.0
 CHART_FONT = 7.0
@@ -175,52 +171,6 @@ class HistoryData:
     wounds: tuple[WoundsPoint, ...] = ()
     changes: tuple[ChangeRow, ...] = ()
     """Oldest first."""
-
-
-def changes_by_hand(events: Sequence[TimelineEvent]) -> tuple[ChangeRow, ...]:
-    """The changes made by hand since the first battle (those before it set the roster up), oldest first:
-    every attribute change, and XP changes that no battle made; the text is the event's own sentence."""
-    events = list(events)
-    first_battle = max((i for i, e in enumerate(events) if e.kind == "battle"), default=len(events))
-    return tuple(ChangeRow((e.date or "")[:10], e.text) for e in reversed(events[:first_battle])
-                 if e.kind == "attribute" or (e.kind == "xp" and e.battle_id is None))
-
-
-def history_from_report(report: HistoryReport) -> HistoryData:
-    """A :class:`HistoryData` from ``services.history.history_report`` (one read of everything)."""
-    s = report.summary
-    summary = Summary(xp=s.xp, level=s.level, leader=s.leader, battles=s.battles, victories=s.victories,
-                      defeats=s.defeats, draws=s.draws, unrecorded=s.unrecorded, total_wounds=s.total_wounds,
-                      leader_wounds=s.leader_wounds, xp_lost=s.xp_lost, xp_awarded=s.xp_awarded,
-                      leaders_lost=s.leaders_lost, casualties=s.casualties, promotions=s.promotions,
-                      leaders=s.leaders, first_battle=s.first_battle, last_battle=s.last_battle)
-    hist = report.history
-    battles = []
-    for b in sorted(hist.battles, key=lambda b: b.number):
-        battles.append(BattleRow(
-            number=b.number, date=(b.date or "")[:10], scenario=b.scenario, opponent=b.opponent, outcome=b.outcome,
-            objectives=b.objectives, wounds=b.wounds, leader_wounds=b.leader_wounds, xp_before=b.platoon_xp_before,
-            xp_after=b.platoon_xp_after, xp_lost=b.xp_lost, leader=b.leader or "",
-            leader_xp_before=b.leader_xp_before, leader_xp_after=b.leader_xp_after, leader_fate=b.leader_fate,
-            replacement=b.replacement.name if b.replacement else "", fire_support=b.fire_support,
-            notes=b.notes.strip(),
-            rolls=tuple(RollRow(r.purpose_text, r.expression, tuple(r.faces), r.total, r.rule_text,
-                                r.table_row or "", r.outcome, r.source) for r in b.rolls)))
-    leaders = tuple(LeaderRow(name=ld.name, rank=ld.rank, how=ld.how, joined=ld.joined,
-                              left="" if ld.current else ld.left, battles_led=ld.battles_led,
-                              xp_at_join=ld.xp_at_join, xp=ld.xp, level=ld.level, current=ld.current)
-                    for ld in report.leaders)
-    series = report.xp_series
-    points = [XpPoint(0, series.start.platoon_xp, series.start.leader_xp)]
-    for p in series.points:
-        change = p.leader_change
-        points.append(XpPoint(p.battle, p.platoon_xp, p.leader_xp, change.fate if change else None,
-                              change.old_xp if change else None))
-    thresholds = Thresholds(*series.thresholds) if series.thresholds else DEFAULT_THRESHOLDS
-    wounds = tuple(WoundsPoint(w.battle, w.wounds, w.leader_wounds, w.xp_lost) for w in report.wounds_series)
-    return HistoryData(platoon=s.platoon, campaign=s.campaign, summary=summary, battles=tuple(battles),
-                       leaders=leaders, xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
-                       changes=changes_by_hand(hist.events))
 
 
 # ----------------------------------------------------------------------------------------------- chart

@@ -24,10 +24,12 @@ from .results import Result
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from ..printing.cards import CardsPdf
     from ..printing.decks import DeckLibrary
-    from ..printing.history_report import HistoryData
+    from ..printing.history_report import ChangeRow, HistoryData
     from ..printing.sologear_sheet import SologearSheetData
     from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
     from ..rules.tables import CardRules
+    from .history import HistoryReport
+    from .history_results import TimelineEvent
 
 KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
@@ -254,8 +256,59 @@ def sologear_data(campaign: str | int) -> SologearSheetData:
 # ---------------------------------------------------------------------------------------------- history
 
 
+def changes_by_hand(events: Sequence[TimelineEvent]) -> tuple[ChangeRow, ...]:
+    """The changes made by hand since the first battle (those before it set the roster up), oldest first:
+    every attribute change, and XP changes that no battle made; the text is the event's own sentence."""
+    events = list(events)
+    first_battle = max((i for i, e in enumerate(events) if e.kind == "battle"), default=len(events))
+    from ..printing.history_report import ChangeRow
+
+    return tuple(ChangeRow((e.date or "")[:10], e.text) for e in reversed(events[:first_battle])
+                 if e.kind == "attribute" or (e.kind == "xp" and e.battle_id is None))
+
+
+def history_from_report(report: HistoryReport) -> HistoryData:
+    """The printed report's plain data (:class:`~campaign_app.printing.history_report.HistoryData`) from
+    ``services.history.history_report`` (one read of everything)."""
+    from ..printing.history_report import BattleRow, HistoryData, LeaderRow, RollRow, Summary, WoundsPoint, XpPoint
+    from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
+
+    s = report.summary
+    summary = Summary(xp=s.xp, level=s.level, leader=s.leader, battles=s.battles, victories=s.victories,
+                      defeats=s.defeats, draws=s.draws, unrecorded=s.unrecorded, total_wounds=s.total_wounds,
+                      leader_wounds=s.leader_wounds, xp_lost=s.xp_lost, xp_awarded=s.xp_awarded,
+                      leaders_lost=s.leaders_lost, casualties=s.casualties, promotions=s.promotions,
+                      leaders=s.leaders, first_battle=s.first_battle, last_battle=s.last_battle)
+    hist = report.history
+    battles = []
+    for b in sorted(hist.battles, key=lambda b: b.number):
+        battles.append(BattleRow(
+            number=b.number, date=(b.date or "")[:10], scenario=b.scenario, opponent=b.opponent, outcome=b.outcome,
+            objectives=b.objectives, wounds=b.wounds, leader_wounds=b.leader_wounds, xp_before=b.platoon_xp_before,
+            xp_after=b.platoon_xp_after, xp_lost=b.xp_lost, leader=b.leader or "",
+            leader_xp_before=b.leader_xp_before, leader_xp_after=b.leader_xp_after, leader_fate=b.leader_fate,
+            replacement=b.replacement.name if b.replacement else "", fire_support=b.fire_support,
+            notes=b.notes.strip(),
+            rolls=tuple(RollRow(r.purpose_text, r.expression, tuple(r.faces), r.total, r.rule_text,
+                                r.table_row or "", r.outcome, r.source) for r in b.rolls)))
+    leaders = tuple(LeaderRow(name=ld.name, rank=ld.rank, how=ld.how, joined=ld.joined,
+                              left="" if ld.current else ld.left, battles_led=ld.battles_led,
+                              xp_at_join=ld.xp_at_join, xp=ld.xp, level=ld.level, current=ld.current)
+                    for ld in report.leaders)
+    series = report.xp_series
+    points = [XpPoint(0, series.start.platoon_xp, series.start.leader_xp)]
+    for p in series.points:
+        change = p.leader_change
+        points.append(XpPoint(p.battle, p.platoon_xp, p.leader_xp, change.fate if change else None,
+                              change.old_xp if change else None))
+    thresholds = Thresholds(*series.thresholds) if series.thresholds else DEFAULT_THRESHOLDS
+    wounds = tuple(WoundsPoint(w.battle, w.wounds, w.leader_wounds, w.xp_lost) for w in report.wounds_series)
+    return HistoryData(platoon=s.platoon, campaign=s.campaign, summary=summary, battles=tuple(battles),
+                       leaders=leaders, xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
+                       changes=changes_by_hand(hist.events))
+
+
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
-    from ..printing.history_report import history_from_report
     from .history import history_report
 
     return history_from_report(history_report(platoon, campaign))

@@ -16,8 +16,6 @@ from campaign_app.printing.history_report import (
     Summary,
     XpPoint,
     build_history_report,
-    changes_by_hand,
-    history_from_report,
     xp_chart,
 )
 from campaign_app.rules.dice import SeededDice
@@ -27,6 +25,7 @@ from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import AttributeEvent, BattleEvent, XpEvent, history_report
 from campaign_app.services.platoons import create_platoon
+from campaign_app.services.printing import changes_by_hand, history_from_report
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"

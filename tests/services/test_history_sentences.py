@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from campaign_app.printing.history_report import history_from_report
 from campaign_app.rules.dice import TypedDice
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import battle_edits, battles, campaigns, history
 from campaign_app.services import platoons as platoon_service
+from campaign_app.services.printing import history_from_report
 
 
 def attribute(field: str, old: str | None, new: str | None, reason: str = "",
