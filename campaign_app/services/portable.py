@@ -28,7 +28,7 @@ from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKe
 from .. import __version__, fileio
 from ..rules.codes import upgrade_row
 from ..store.database import db, schema_version_supported
-from ..store.journal import operation
+from ..store.journal import dialect, operation
 from ..store.models import (
     AttachedUnit,
     AttributeChange,
@@ -87,7 +87,19 @@ def _rows(model: type[peewee.Model], where: str, params: list[Any]) -> list[dict
     cols = _columns(model)
     table = model._meta.table_name
     sql = f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{table}" WHERE {where} ORDER BY id'
-    return [dict(zip(cols, row, strict=True)) for row in db.execute_sql(sql, params).fetchall()]
+    return [{c: _stored(v) for c, v in zip(cols, row, strict=True)} for row in db.execute_sql(sql, params).fetchall()]
+
+
+def _stored(value: Any) -> Any:
+    """A value as the file database stores it, whichever engine it came from (a server gives dates, times and
+    booleans as such): the campaign file is the same from both."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, _dt.datetime):
+        return str(value)
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    return value
 
 
 def _in(ids: list[int]) -> tuple[str, list[Any]]:
@@ -285,9 +297,13 @@ def _check_row(table: str, model: type[peewee.Model], index: int | None, row: An
 def _insert(model: type[peewee.Model], values: dict[str, Any]) -> int:
     cols = list(values)
     table = model._meta.table_name
+    booleans = {f.column_name for f in model._meta.sorted_fields if isinstance(f, BooleanField)}
+    params = [bool(values[c]) if c in booleans and values[c] is not None else values[c] for c in cols]
     sql = (f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
            f'VALUES ({", ".join("?" for _ in cols)})')
-    cursor = db.execute_sql(sql, [values[c] for c in cols])
+    if dialect() == "postgresql":
+        return int(db.execute_sql(sql + " RETURNING id", params).fetchone()[0])
+    cursor = db.execute_sql(sql, params)
     return int(cursor.lastrowid)
 
 
