@@ -17,28 +17,28 @@ def test_create_defaults_and_house_rules() -> None:
     c = Campaign.get_by_id(edit.id)
     assert (c.system, c.period, c.objective_xp_to, c.archived) == ("atomic_africa", None, "both", False)
     shown = cs.show_campaign("Congo 1960")
-    assert shown["thresholds"] == [1, 4, 9, 16]
-    assert shown["die"] == "d10"
-    rules = {r["key"]: r for r in shown["house_rules"]}
-    assert rules["thresholds"]["default"] == [1, 4, 9, 16] and rules["thresholds"]["is_default"]
-    assert rules["period"]["value"] is None and rules["period"]["is_default"]
-    assert rules["objective_xp_to"]["value"] == "both"
-    assert shown["platoons"] == []
+    assert shown.thresholds == (1, 4, 9, 16)
+    assert shown.die == "d10"
+    rules = {r.key: r for r in shown.house_rules}
+    assert rules["thresholds"].default == (1, 4, 9, 16) and rules["thresholds"].is_default
+    assert rules["period"].value is None and rules["period"].is_default
+    assert rules["objective_xp_to"].value == "both"
+    assert shown.platoons == ()
 
 
 def test_create_with_house_rules() -> None:
     cs.create_campaign("Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon",
                        replacement_dice=1)
     shown = cs.show_campaign("Katanga")
-    assert shown["period"] == 2 and shown["die"] == "d6"
-    assert shown["thresholds"] == [2, 5, 10, 20]
-    assert shown["objective_xp_to"] == "platoon"
-    assert shown["replacement_dice"] == 1
-    assert not any(r["is_default"] for r in shown["house_rules"])
-    rule = {r["key"]: r for r in shown["house_rules"]}["replacement_dice"]
-    assert rule["text"] == "1d6 \u2212 1" and rule["default"] == 2
+    assert shown.period == 2 and shown.die == "d6"
+    assert shown.thresholds == (2, 5, 10, 20)
+    assert shown.objective_xp_to == "platoon"
+    assert shown.replacement_dice == 1
+    assert not any(r.is_default for r in shown.house_rules)
+    rule = {r.key: r for r in shown.house_rules}["replacement_dice"]
+    assert rule.text == "1d6 \u2212 1" and rule.default == 2
     cs.set_campaign("Katanga", replacement_dice="2")
-    assert cs.show_campaign("Katanga")["replacement_dice"] == 2
+    assert cs.show_campaign("Katanga").replacement_dice == 2
     with pytest.raises(cs.ServiceError, match="2 dice .the lower counts. or 1 die"):
         cs.set_campaign("Katanga", replacement_dice=3)
 
@@ -94,9 +94,9 @@ def test_set_house_rules_and_clear_period() -> None:
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
     platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
-    assert platoon_service.platoon_detail("P")["level"] == "Regular"
+    assert platoon_service.platoon_detail("P").level == "Regular"
     cs.set_campaign("C", thresholds="1,7,9,16")
-    assert platoon_service.platoon_detail("P")["level"] == "Green"
+    assert platoon_service.platoon_detail("P").level == "Green"
 
 
 def test_archive_unarchive_and_list() -> None:
@@ -104,11 +104,11 @@ def test_archive_unarchive_and_list() -> None:
     cs.create_campaign("B", "sologear")
     edit = cs.archive_campaign("A")
     assert edit.summary == {"id": edit.id, "old": False, "new": True}
-    assert [c["name"] for c in cs.list_campaigns(include_archived=False)] == ["B"]
-    assert [c["name"] for c in cs.list_campaigns()] == ["A", "B"]
+    assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["B"]
+    assert [c.name for c in cs.list_campaigns()] == ["A", "B"]
     cs.unarchive_campaign("A")
-    assert [c["name"] for c in cs.list_campaigns(include_archived=False)] == ["A", "B"]
-    assert cs.list_campaigns()[1]["system_label"] == "Sologear"
+    assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["A", "B"]
+    assert cs.list_campaigns()[1].system_label == "Sologear"
 
 
 def test_unknown_campaign() -> None:
