@@ -179,6 +179,34 @@ def test_odds_are_the_exact_rules_odds(pid: int) -> None:
     assert odds.leader.casualty.percent.endswith("%") and odds.leader.casualty.p == float(lo[LeaderFate.CASUALTY])
 
 
+def test_odds_and_summary_json_shape(pid: int, camp: Campaign) -> None:
+    """``to_dict()`` of the typed odds and summary is the JSON the services gave before (the summary is the
+    ``battle log --json`` shape): the date as ISO text, the opponent platoon as ``opponent_platoon_id``, the
+    leader's chances keyed by fate."""
+    with operation("test.setup", "test data"):
+        other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
+    s = battles.BattleSession(pid)
+    s.set_details(date="2024-05-31", opponent_platoon=other.id, outcome="draw", objectives=1)
+    s.set_casualties(3, 1)
+    odds = s.odds().to_dict()
+    assert list(odds) == ["wounds", "leader_wounds", "award", "recovery", "leader"]
+    assert odds["award"] == s.award.to_dict()
+    assert list(odds["leader"]) == ["xp", "survival", "casualty", "promoted", "stays"]
+    assert list(odds["recovery"]["xp_lost"][0]) == ["xp_lost", "xp_after", "p", "fraction", "percent"]
+    s.roll_all(SeededDice(2))
+    summary = s.summary().to_dict()
+    assert list(summary) == ["battle_id", "number", "platoon", "leader", "replacement", "wounds", "leader_wounds",
+                             "counters_left", "details", "award", "rolls"]
+    assert summary["details"] == {"date": "2024-05-31", "scenario": "", "opponent": "Red Platoon",
+                                  "opponent_platoon_id": other.id, "outcome": "draw", "objectives": 1,
+                                  "fire_support": False, "notes": ""}
+    assert list(summary["award"])[:3] == ["rule", "rule_text", "text"]
+    assert summary["rolls"] and isinstance(summary["rolls"][0]["faces"], list)
+    assert json.loads(json.dumps(summary)) == summary and json.loads(json.dumps(odds)) == odds
+    edit = s.commit()
+    assert edit.summary["battle_id"] == edit.id and edit.summary["details"]["date"] == "2024-05-31"
+
+
 def test_typed_faces_are_checked_against_the_dice_asked_for(pid: int) -> None:
     s = battles.BattleSession(pid)
     s.set_casualties(5, 0)

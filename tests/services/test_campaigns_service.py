@@ -142,3 +142,27 @@ def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     with pytest.raises(ServiceError, match="would also remove platoon 1 .from “Create platoon P”, operation 2."):
         journal.undo(edit.operation_id)
     assert Platoon.select().count() == 1
+
+
+def test_campaign_results_by_system_and_their_json_shape() -> None:
+    """An Atomic Africa campaign counts its platoons (and lists them when shown), a Sologear campaign its pilot
+    sheets; ``to_dict()`` has only the keys of its system, as ``campaign list/show --json`` always printed."""
+    cs.create_campaign("Congo 1960", "atomic-africa")
+    cs.create_campaign("Gears", "sologear")
+    platoon_service.create_platoon("Congo 1960", "P", training=8, equipment=8, morale=8, armor=1)
+    aa, sg = cs.list_campaigns()
+    assert isinstance(aa, cs.AtomicAfricaCampaign) and not isinstance(aa, cs.AtomicAfricaCampaignDetail)
+    assert isinstance(sg, cs.SologearCampaign) and (aa.platoon_count, sg.sheet_count, sg.sheet_ids) == (1, 0, ())
+    common = ["id", "name", "system", "system_label", "period", "die", "thresholds", "objective_xp_to",
+              "replacement_dice", "archived", "notes", "created_at", "house_rules"]
+    assert list(aa.to_dict()) == [*common, "platoon_count"]
+    assert list(sg.to_dict()) == [*common, "sheet_count", "sheet_ids"]
+    shown = cs.show_campaign("Congo 1960")
+    assert isinstance(shown, cs.AtomicAfricaCampaignDetail) and [p.name for p in shown.platoons] == ["P"]
+    assert list(shown.to_dict()) == [*common, "platoon_count", "platoons"]
+    assert cs.show_campaign("Gears") == sg
+    rules = shown.to_dict()["house_rules"]
+    # the default in words only where the number alone would not say it
+    assert [("default_text" in r) for r in rules] == [False, False, False, True]
+    assert list(rules[3]) == ["key", "label", "value", "default", "default_text", "text", "is_default"]
+    assert rules[1]["value"] == [1, 4, 9, 16] and isinstance(shown.house_rules[1].value, tuple)

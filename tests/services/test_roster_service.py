@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +15,7 @@ from campaign_app.services import campaigns as cs
 from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
-from campaign_app.services.platoons import AttributeWords
+from campaign_app.services.platoons import AttributeWords, FormerLeader, LeaderInfo
 from campaign_app.store import journal
 from campaign_app.store.journal import operation
 from campaign_app.store.models import (
@@ -462,3 +463,40 @@ def test_undo_in_reverse_restores_everything_and_redo_replays(pid: int, ops: lis
     assert _snapshot() == after
     for edit in reversed(edits):
         journal.undo(edit.operation_id)
+
+
+def test_platoon_detail_json_shape(pid: int) -> None:
+    """``platoon show --json`` is ``to_dict()`` of the typed detail: the keys of the dict it replaced, in their
+    order; a former leader's exit keys only on former leaders; plain JSON values (lists, strings)."""
+    leader_service.replace_leader(pid, "Lt. Diallo", xp=3, how="casualty")
+    attachment_service.add_attached(pid, "Battery", "fire_support", support="light")
+    d = platoon_service.platoon_detail(pid)
+    assert isinstance(d.leader, LeaderInfo) and not isinstance(d.leader, FormerLeader)
+    assert all(isinstance(f, FormerLeader) for f in d.former_leaders)
+    out = d.to_dict()
+    assert list(out) == ["id", "name", "campaign", "campaign_id", "period", "replacement_dice", "thresholds",
+                         "training", "equipment", "morale", "words", "armor", "armor_class", "xp", "level",
+                         "level_rank", "cards", "cards_with_fire_support", "notes", "leader", "former_leaders",
+                         "attached", "equipment_list", "battles"]
+    leader_keys = ["id", "name", "rank", "xp", "level", "level_rank", "xp_at_join", "joined_at", "joined_battle",
+                   "notes"]
+    assert list(out["leader"]) == leader_keys
+    assert list(out["former_leaders"][0]) == [*leader_keys, "status", "how", "left_at", "left_battle",
+                                              "left_battle_id"]
+    assert out["former_leaders"][0]["how"] == "casualty" and isinstance(out["former_leaders"][0]["left_at"], str)
+    assert out["thresholds"] == [1, 4, 9, 16] and out["former_leaders"][0]["name"] == "Lt. Okafor"
+    assert out["words"] == {"training": "Professional", "equipment": "Modern", "morale": "Steady"}
+    assert out["attached"] == [{"id": out["attached"][0]["id"], "name": "Battery", "kind": "fire_support",
+                                "training": None, "equipment": None, "morale": None, "armor": None,
+                                "armor_class": None, "support": "light", "notes": "", "equipment_list": []}]
+    assert json.loads(json.dumps(out)) == out  # JSON-ready without a default= fallback
+
+
+def test_history_rows_are_typed(pid: int) -> None:
+    platoon_service.set_xp(pid, 9, reason="won")
+    platoon_service.set_platoon(pid, morale="d10", reason="rested")
+    (x,) = platoon_service.xp_history(pid)
+    assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id, x.battle_id) == ("platoon", 3, 9, "won", None, None)
+    (a,) = platoon_service.attribute_history(pid)
+    assert (a.field, a.old, a.new, a.reason) == ("morale", "d8", "d10", "rested")
+    assert dt.datetime.fromisoformat(a.created_at) and dt.datetime.fromisoformat(x.created_at)
