@@ -15,7 +15,7 @@ from ..words import plural
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
-    from ..services.campaigns import AnyCampaign, CampaignDetail
+    from ..services.campaigns import CampaignDetail, ListedCampaign
     from ..services.edits import Edit
     from ..services.platoons import AttachedUnitInfo, EquipmentItem, PlatoonDetail, PlatoonRow
 
@@ -124,7 +124,7 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     from ..services.campaigns import AtomicAfricaCampaign
 
-    rows: list[AnyCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
+    rows: list[ListedCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
     def text() -> str:
         if not rows:
             return "no campaigns yet (campaign-cli campaign new --name ...)"

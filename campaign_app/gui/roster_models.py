@@ -45,13 +45,13 @@ class Column(Generic[R]):
     editable: bool = False
 
     def value(self, row: R) -> Any:
-        """The row's value of this column (``None`` for a column made only by ``show``)."""
-        return getattr(row, self.key, None)
+        """The row's value of this column (``None`` for a column made only by ``show``, e.g. the dice)."""
+        return getattr(row, self.key, None) if self.show is not None else getattr(row, self.key)
 
     def text(self, row: R) -> str:
         if self.show is not None:
             return self.show(row)
-        value = self.value(row)
+        value = self.value(row)  # a key that is not a field of the row is an AttributeError, not a blank column
         return "" if value is None else str(value)
 
 

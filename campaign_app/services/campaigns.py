@@ -200,7 +200,7 @@ class SologearCampaign(CampaignInfo):
     """The campaign's pilot sheets, oldest first."""
 
 
-AnyCampaign = AtomicAfricaCampaign | SologearCampaign
+ListedCampaign = AtomicAfricaCampaign | SologearCampaign
 """What :func:`list_campaigns` lists."""
 CampaignDetail = AtomicAfricaCampaignDetail | SologearCampaign
 """What :func:`show_campaign` shows."""
@@ -239,7 +239,7 @@ def _campaign_values(c: Campaign) -> _CampaignValues:
         created_at=iso_text(c.created_at), house_rules=tuple(house_rules(c)))
 
 
-def _campaign_result(c: Campaign, with_platoons: bool) -> AnyCampaign | AtomicAfricaCampaignDetail:
+def _campaign_result(c: Campaign, with_platoons: bool) -> ListedCampaign | AtomicAfricaCampaignDetail:
     values = _campaign_values(c)
     if c.system != "atomic_africa":
         sheets = tuple(s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
@@ -253,7 +253,7 @@ def _campaign_result(c: Campaign, with_platoons: bool) -> AnyCampaign | AtomicAf
     return AtomicAfricaCampaignDetail(**values, platoon_count=count, platoons=tuple(list_platoons(c.id)))
 
 
-def campaign_info(c: Campaign) -> AnyCampaign:
+def campaign_info(c: Campaign) -> ListedCampaign:
     """A campaign with its count of platoons (Atomic Africa) or its pilot sheets (Sologear)."""
     return _campaign_result(c, with_platoons=False)
 
@@ -265,7 +265,7 @@ def campaign_detail(c: Campaign) -> CampaignDetail:
     return found
 
 
-def list_campaigns(include_archived: bool = True) -> list[AnyCampaign]:
+def list_campaigns(include_archived: bool = True) -> list[ListedCampaign]:
     query = Campaign.select().order_by(Campaign.name)
     if not include_archived:
         query = query.where(Campaign.archived == False)  # noqa: E712
@@ -401,7 +401,7 @@ def campaign_id(ref: str | int) -> int:
 
 __all__ = [
     "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "HouseRule", "CampaignInfo",
-    "AtomicAfricaCampaign", "AtomicAfricaCampaignDetail", "SologearCampaign", "AnyCampaign", "CampaignDetail",
+    "AtomicAfricaCampaign", "AtomicAfricaCampaignDetail", "SologearCampaign", "ListedCampaign", "CampaignDetail",
     "campaign_info", "campaign_detail",
     "list_campaigns", "show_campaign", "create_campaign", "rename_campaign", "set_campaign",
     "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system", "name_problem",

@@ -197,7 +197,7 @@ class FormerLeader(LeaderInfo):
 
 @dataclass(frozen=True)
 class AttributeWords(Result):
-    """The level words of the three attribute dice (``Seasoned``...)."""
+    """The level words of the three attribute dice (``Professional``, ``Modern``, ``Steady``...)."""
 
     training: str
     equipment: str
