@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QDate, QEvent, QObject, QRectF, QSize, Qt, QTimer, Signal
@@ -237,11 +237,6 @@ class EnterMovesOn(QObject):
                     return True
             return True
         return False
-
-
-def _roll_rows(rolls: Sequence[battles.BattleRoll]) -> list[dict[str, Any]]:
-    """The rows of the history's :class:`RollsModel` (it reads the rolls of a stored battle too, as dicts)."""
-    return [r.to_dict() for r in rolls]
 
 
 # --- pages ----------------------------------------------------------------------------------------------------
@@ -629,7 +624,7 @@ class RollsPage(_RollingPage):
             self.step.setToolTip(done)
             self.dice_input.set_dice(None)
         self.state.setText(state)
-        self.model.set_rows(_roll_rows(s.summary().rolls))
+        self.model.set_rows([r.to_dict() for r in s.summary().rolls])  # RollsModel reads dict rows
         # Commit is offered here as soon as nothing else is needed (the summary stays one Next away)
         self.setFinalPage(s.ready)
         self.w.number_pages()
