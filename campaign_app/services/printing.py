@@ -170,7 +170,7 @@ def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = Fals
 
         seen: list[str] = []
         for ref in platoons:
-            name = platoon_detail(ref, campaign)["campaign"]
+            name = platoon_detail(ref, campaign).campaign
             if name not in seen:
                 seen.append(name)
         return [blank_sheet_data(name) for name in seen]

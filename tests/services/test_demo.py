@@ -11,10 +11,10 @@ def test_demo_is_the_rules_example_platoon_with_battles(fresh_db):
     result = create_demo()
     assert result["open"]["kind"] == "platoon"
     d = platoon_detail(DEMO_PLATOON)
-    assert (d["training"], d["equipment"], d["morale"], d["armor"]) == ("d10", "d10", "d8", 2)
-    assert d["xp"] == 6 and d["level"] == "Regular"
-    assert d["leader"]["xp"] == 2 and d["leader"]["level"] == "Green"
-    assert d["cards"] == 10
+    assert (d.training, d.equipment, d.morale, d.armor) == ("d10", "d10", "d8", 2)
+    assert d.xp == 6 and d.level == "Regular"
+    assert d.leader is not None and d.leader.xp == 2 and d.leader.level == "Green"
+    assert d.cards == 10
     assert AttachedUnit.select().count() == 1
     assert Battle.select().count() == 3
     assert Roll.select().where(Roll.battle.is_null(False)).count() >= 7
