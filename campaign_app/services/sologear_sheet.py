@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from peewee import ModelSelect
+
 from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.dice import RollRecord, Source
@@ -154,10 +156,6 @@ def about_sheet(op: Operation, sheet: SologearSheet, label: str) -> None:
         op.label = f"{sheet.pilot}: {label}"
 
 
-def _state(sheet: SologearSheet) -> dict[str, Any]:
-    return {name: getattr(sheet, name) for name in STATE_FIELDS}
-
-
 def breakout_flags(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> tuple[list[tuple[bool, bool]], bool]:
     """The break-out state of each turn (the rule: :func:`campaign_app.rules.sologear.breakout_flags`)."""
     return sg.breakout_flags(bool(sheet.ferocious), [(t.cell, t.ends) for t in turns])
@@ -203,7 +201,7 @@ def roll_record(r: Roll) -> RollRecord:
                       outcome=r.outcome)
 
 
-def _rolls_of(query: Any) -> tuple[RollRecord, ...]:
+def _rolls_of(query: ModelSelect[Roll]) -> tuple[RollRecord, ...]:
     return tuple(roll_record(r) for r in query.order_by(Roll.id))
 
 
