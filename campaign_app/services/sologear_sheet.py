@@ -1,10 +1,12 @@
 """A Sologear campaign's sheet (RULES.md 2.1): creating it, its header and optional rules, both
-sides' forces, and reading it all back as data (the sheet, the battle form, the reckoning so far, the history).
+sides' forces, and reading it all back as typed results (:mod:`.sologear_results`: the sheet, the battle form, the
+reckoning so far, the history).
 
 A Sologear campaign is a ``Campaign`` row with system "sologear" and one ``SologearSheet``. Every write is one
 journal operation (one transaction), refuses bad input with a :class:`ServiceError` (nothing written) and
-returns an :class:`~.edits.Edit` (``summary`` is what the CLI prints; ``changes`` says what its journal
-operation touched). Playing the campaign is :mod:`.sologear_play`.
+returns a :class:`~.sologear_results.SheetEdit` (``result`` is what it made or changed, typed; ``summary`` is its
+JSON, what the CLI prints; ``changes`` says what its journal operation touched). Playing the campaign is
+:mod:`.sologear_play`.
 """
 
 from __future__ import annotations
