@@ -352,8 +352,8 @@ class PlayTurnDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "Play turn", parent)
-        self.info = sheet_service.next_turn(sheet_id)
         data = sheet_service.sheet_data(sheet_id)
+        self.info = data.next
         self.setWindowTitle(f"Play turn {self.info.number} – {data.name}")
         head = QLabel(self)
         head.setWordWrap(True)
@@ -565,8 +565,8 @@ class EndDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "End of campaign", parent)
-        rk = sheet_service.reckoning(sheet_id)
         data = sheet_service.sheet_data(sheet_id)
+        rk = data.reckoning
         self.setWindowTitle(f"End of campaign – {data.name}")
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
