@@ -26,6 +26,7 @@ from ..store.database import (
     DatabaseOpenError,
     _refuse,
     _too_new,
+    current_server,
     integrity_problems,
     read_header,
     schema_facts,
@@ -96,6 +97,9 @@ class Restored(_FileFacts):
 def _db() -> CampaignDatabase:
     database = current_db()
     if database is None or database.is_closed():
+        if current_server() is not None:
+            raise ServiceError("the campaigns are on a database server: backups and restores here are of a "
+                               "campaign file; back the server's database up on the server")
         raise ServiceError("no database is open")
     return database
 
@@ -183,8 +187,8 @@ def restore(source: str | os.PathLike[str]) -> Restored:
     """Restore the open database from ``source`` (a backup or any campaign_app database file): check it, back
     up the current database (reason ``restore``), copy it in under the write lock, then upgrade it if it is of
     an older schema. Other windows see the restored data on their next refresh."""
+    database = _db()  # first: a campaign on a server is not restored from a file at all
     facts = check_restorable(source)
-    database = _db()
     db_file, backup_dir, timeout = Path(database.db_file), database.backup_dir, database.busy_timeout
     try:
         saved = make_backup(database, db_file, backup_dir, "restore", check=False)

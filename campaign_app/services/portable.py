@@ -30,7 +30,7 @@ from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKe
 from .. import __version__, fileio
 from ..rules.codes import upgrade_row
 from ..store.database import db, schema_version_supported
-from ..store.journal import operation
+from ..store.journal import dialect, operation
 from ..store.models import (
     AttachedUnit,
     AttributeChange,
@@ -49,7 +49,7 @@ from ..store.models import (
     name_key,
 )
 from .campaigns import NAME_MAX, NOTES_MAX, check_name
-from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, find_campaign
+from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, find_campaign, iso_text
 from .results import Result
 
 FORMAT = "campaign_app-campaign"
@@ -165,7 +165,16 @@ def _rows(model: type[peewee.Model], where: str, params: list[Any]) -> list[Row]
     cols = _columns(model)
     table = model._meta.table_name
     sql = f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{table}" WHERE {where} ORDER BY id'
-    return [dict(zip(cols, row, strict=True)) for row in db.execute_sql(sql, params).fetchall()]
+    rows = [dict(zip(cols, row, strict=True)) for row in db.execute_sql(sql, params).fetchall()]
+    if dialect() == "postgresql":  # the file holds what SQLite stores: times as text, true/false as 1/0
+        fields = {f.column_name: f for f in model._meta.sorted_fields}
+        for row in rows:
+            for column, value in row.items():
+                if isinstance(value, bool) and isinstance(fields[column], BooleanField):
+                    row[column] = int(value)
+                elif isinstance(value, _dt.date):
+                    row[column] = iso_text(value)
+    return rows
 
 
 def _in(ids: list[int]) -> tuple[str, list[Any]]:
@@ -174,7 +183,9 @@ def _in(ids: list[int]) -> tuple[str, list[Any]]:
 
 def campaign_document(campaign: str | int) -> CampaignDocument:
     """The whole campaign as plain data (stored values; read in one read transaction)."""
-    with db.atomic(lock_type="DEFERRED"):
+    # one consistent reading of every table: a deferred transaction of the file, a repeatable-read one on a server
+    reading = {"isolation_level": "REPEATABLE READ"} if dialect() == "postgresql" else {"lock_type": "DEFERRED"}
+    with db.atomic(**reading):
         camp = find_campaign(campaign)
         tables: dict[str, list[Row]] = {}
         (campaign_row,) = _rows(Campaign, "id = ?", [camp.id])
@@ -299,7 +310,7 @@ def _check_value(table: str, index: int | None, field: peewee.Field, value: Any)
         raise ServiceError(f"{where} must not be empty")
     if isinstance(field, BooleanField):
         if value in (0, 1) and not isinstance(value, float):
-            return int(value)
+            return bool(value)  # stored as 1/0 in the file, true/false on a server
         raise ServiceError(f"{where} must be true or false, not {value!r}")
     if isinstance(field, IntegerField | ForeignKeyField | peewee.AutoField):
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > SQLITE_INT_MAX:
@@ -365,6 +376,8 @@ def _insert(model: type[peewee.Model], values: dict[str, Any]) -> int:
     table = model._meta.table_name
     sql = (f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
            f'VALUES ({", ".join("?" for _ in cols)})')
+    if dialect() == "postgresql":  # no lastrowid there: the server says the new id
+        return int(db.execute_sql(sql + " RETURNING id", [values[c] for c in cols]).fetchone()[0])
     cursor = db.execute_sql(sql, [values[c] for c in cols])
     return int(cursor.lastrowid)
 

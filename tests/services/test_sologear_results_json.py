@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from campaign_app.rules.dice import TypedDice
 from campaign_app.services import backups as backup_service
 from campaign_app.services import portable
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
+from campaign_app.services.common import ServiceError
 from campaign_app.services.sologear_results import HistoryEntry, PlayUndone
 
 SHEET_KEYS = ["id", "campaign", "name", "date", "area", "pilot", "gear_name", "gear_tv", "player_unit",
@@ -69,13 +72,18 @@ def test_history_lines_keep_their_key_order() -> None:
                                                                       "text": "Campaign ended"}
 
 
-def test_backup_and_campaign_file_json(tmp_path) -> None:
+@pytest.mark.file_db
+def test_backup_json() -> None:
     _sheet()
     backup = backup_service.backup_now().to_dict()
     assert list(backup) == ["file", "time", "reason", "size", "campaigns", "battles", "schema_version", "good",
                             "problem"]
     assert isinstance(backup["file"], str) and len(backup["time"]) == 19 and backup["time"][10] == "T"
     assert [b.to_dict() for b in backup_service.backups()][0] == backup
+
+
+def test_campaign_file_json(tmp_path) -> None:
+    _sheet()
     exported = portable.export_campaign("Hill 214", tmp_path / "hill.json")
     out = exported.to_dict()
     assert list(out) == ["file", "campaign", "bytes", "platoon", "battle", "leader", "attached_unit", "xp_change",
@@ -85,7 +93,40 @@ def test_backup_and_campaign_file_json(tmp_path) -> None:
     doc = json.loads((tmp_path / "hill.json").read_text(encoding="utf-8"))
     assert list(doc) == ["format", "format_version", "app_version", "schema_version", "exported_at", "campaign",
                          "tables"]  # the file's own format is not a result: unchanged
+    # and it is the same from either engine: true/false as 1/0, times as text, JSON columns as JSON text
+    turn = doc["tables"]["sologear_turn"][0]
+    assert doc["campaign"]["archived"] == 0 and turn["recorded"] == 0 and turn["gear_damaged"] == 0
+    assert isinstance(doc["campaign"]["created_at"], str) and doc["campaign"]["created_at"][10] == " "
+    assert json.loads(turn["cell"]) == {"glory": "1D6", "hit": None, "enemy": "*", "ends": None}
     imported = portable.import_campaign(tmp_path / "hill.json", "Hill 215")
     assert list(imported.to_dict()) == ["file", "campaign", "campaign_id", *COUNT_KEYS]
     assert imported.counts == exported.counts and imported.campaign == "Hill 215"
     assert sheet_service.sheet_data("Hill 215").turns[0].form == sheet_service.sheet_data("Hill 214").turns[0].form
+
+
+def test_campaign_file_round_trip_keeps_every_row(tmp_path) -> None:
+    """The sample Atomic Africa campaign (battles, leaders, rolls, XP changes) exported, imported under another
+    name and exported again gives the same rows, but for their ids: on either engine."""
+    from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
+
+    create_demo()
+    first = portable.export_campaign(DEMO_CAMPAIGN, tmp_path / "first.json")
+    portable.import_campaign(tmp_path / "first.json", "Congo copy")
+    second = portable.export_campaign("Congo copy", tmp_path / "second.json")
+    assert second.counts == first.counts and first.counts.battle == 3 and first.counts.roll > 0
+
+    def rows(name: str) -> dict[str, list[dict[str, object]]]:
+        doc = json.loads((tmp_path / name).read_text(encoding="utf-8"))
+        return {table: [{k: v for k, v in row.items() if k != "id" and not k.endswith("_id")} for row in found]
+                for table, found in doc["tables"].items()}
+
+    assert rows("second.json") == rows("first.json")
+
+
+def test_backups_of_a_server_database_are_refused_by_name(db_engine: str) -> None:
+    if db_engine != "postgresql":
+        assert backup_service.backup_now().good  # the file engine backs up
+        return
+    for call in (backup_service.backup_now, backup_service.backups, lambda: backup_service.restore(__file__)):
+        with pytest.raises(ServiceError, match="on a database server"):
+            call()
