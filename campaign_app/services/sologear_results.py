@@ -19,6 +19,10 @@ from .results import Result
 
 R = TypeVar("R", bound=Result)
 
+StoredRoll = RollRecord
+"""A stored roll read back (:func:`~.sologear_sheet.roll_record`): the rules' record of it, whose ``to_dict()``
+is the stored roll's JSON (the one place to change for another roll type)."""
+
 Cell = dict[str, str | None]
 """A combat-table cell as stored on a turn (keys glory, hit, enemy, ends: :func:`~campaign_app.rules.sologear.
 parse_cell`)."""
@@ -131,7 +135,7 @@ class TurnRow(Result):
     notes: str
     meaning: tuple[str, ...]
     form: FormRow
-    rolls: tuple[RollRecord, ...]
+    rolls: tuple[StoredRoll, ...]
 
 
 @dataclass(frozen=True)
@@ -179,7 +183,7 @@ class Reckoning(Result):
     tables: str
     reward_dice: str
     reward_table_names: RewardTableNames
-    rolls: tuple[RollRecord, ...]
+    rolls: tuple[StoredRoll, ...]
 
 
 @dataclass(frozen=True)
@@ -291,7 +295,7 @@ class SheetData(Result):
     notes: str
     length: int | None
     length_dice: str | None
-    length_rolls: tuple[RollRecord, ...]
+    length_rolls: tuple[StoredRoll, ...]
     options: SheetOptions
     state: SheetState
     enemy_quality_column: str
@@ -319,7 +323,7 @@ class HistoryEntry(Result):
     kind: str
     turn: int | None
     text: str
-    roll: RollRecord | None = None
+    roll: StoredRoll | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
@@ -341,7 +345,7 @@ class SheetChange(Result):
 @dataclass(frozen=True)
 class LengthRolled(Result):
     length: int
-    rolls: tuple[RollRecord, ...]
+    rolls: tuple[StoredRoll, ...]
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from .sologear_results import (
     SheetOptions,
     SheetState,
     SideTotals,
+    StoredRoll,
     Totals,
     TurnRecord,
     TurnRow,
@@ -196,14 +197,14 @@ def totals(forces: Sequence[UnitRow] | Sequence[SologearForce]) -> Totals:
                   enemy_units=counts["enemy"], odds=odds)
 
 
-def roll_record(r: Roll) -> RollRecord:
+def roll_record(r: Roll) -> StoredRoll:
     """A stored roll as the rules' record of it (its ``to_dict()`` is the stored roll's JSON)."""
     return RollRecord(purpose=r.purpose, expression=r.expression, faces=list(r.faces), total=r.total,
                       source=cast(Source, r.source), rule=r.rule, modifier=r.modifier, table_row=r.table_row,
                       outcome=r.outcome)
 
 
-def _rolls_of(query: ModelSelect[Roll]) -> tuple[RollRecord, ...]:
+def _rolls_of(query: ModelSelect[Roll]) -> tuple[StoredRoll, ...]:
     return tuple(roll_record(r) for r in query.order_by(Roll.id))
 
 
@@ -442,7 +443,7 @@ def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> li
     data = data if data is not None else sheet_data(ref)
     out: list[HistoryEntry] = []
 
-    def roll_entry(r: RollRecord, turn: int | None) -> HistoryEntry:
+    def roll_entry(r: StoredRoll, turn: int | None) -> HistoryEntry:
         faces = ",".join(str(f) for f in r.faces)
         text = f"{r.purpose_text}: {r.expression} [{faces}] = {r.total}"
         if r.table_row:
