@@ -97,7 +97,7 @@ def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     result = create_demo()
-    return emit(args, result, lambda: "\n".join(result["messages"]))
+    return emit(args, result.to_dict(), lambda: "\n".join(result.messages))
 
 
 def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
