@@ -383,6 +383,9 @@ class BattleSession:
         self.leader_xp: int | None = leader.xp if leader else None
         last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
         self.number: int = (last or 0) + 1
+        self.journal_mark: int = journal.newest_id()
+        """The journal's clock when the platoon was read: what changed it since is named if the commit is
+        refused."""
         self.details = BattleDetails()
         self.wounds: int | None = None
         self.leader_wounds: int = 0
@@ -601,6 +604,25 @@ class BattleSession:
         )
 
     # -- committing --------------------------------------------------------------------------------------
+    def _changed_since(self, p: Platoon) -> str:
+        """The refusal when the platoon changed after the session read it: names the change (from the
+        journal), when and by whom."""
+        found = journal.list_operations(platoon=p.id, since=self.journal_mark, limit=1)
+        if not found:  # e.g. a run of XP steps begun before the session: the platoon's newest change
+            found = journal.list_operations(platoon=p.id, undone=False, limit=1)
+        if not found:
+            return f"{p.name} changed since you started logging this battle; nothing was written, start again"
+        op = found[0]
+        what = f"\u201c{op.label}\u201d" + (" was undone" if op.undone else "")
+        try:
+            stamp = op.undone_at if op.undone and op.undone_at else op.updated_at
+            at = _dt.datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
+        except (TypeError, ValueError):
+            at = "?"
+        who = f" by {op.user}" if op.user else ""
+        return (f"{p.name} changed since you started logging this battle: {what} at {at}{who}; nothing was "
+                "written, start again")
+
     def commit(self) -> Edit:
         """Write the battle, its rolls, XP changes and leader changes in one transaction. Refuses (nothing
         written) when a roll or the replacement's name is missing, or the platoon changed meanwhile."""
@@ -623,13 +645,10 @@ class BattleSession:
             op.target(campaign=p.campaign_id, platoon=p.id)
             rec_obj.label(f"Log battle {self.number} of {p.name}")
             leader = _active_leader(p.id)
-            if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
-                    leader is not None and leader.xp != self.leader_xp):
-                raise Conflict(f"{p.name} changed while the battle was being logged (XP or leader); "
-                               "start again")
             last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
-            if (last or 0) + 1 != self.number:
-                raise Conflict(f"another battle of {p.name} was logged meanwhile; start again")
+            if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
+                    leader is not None and leader.xp != self.leader_xp) or (last or 0) + 1 != self.number:
+                raise Conflict(self._changed_since(p))
             when = now()
             battle = rec_obj.create(
                 Battle, platoon=p.id, number=self.number, date=details.date, scenario=details.scenario,

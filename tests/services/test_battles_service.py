@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -284,8 +285,28 @@ def test_a_platoon_changed_meanwhile_is_refused(pid: int) -> None:
     with operation("test.setup", "test data"):
         Platoon.update(xp=9).where(Platoon.id == pid).execute()
     before = dump()
-    with pytest.raises(Conflict, match="changed while the battle was being logged"):
+    with pytest.raises(Conflict, match="changed since you started logging this battle"):
         s.commit()
+    assert dump() == before
+
+
+def test_the_second_of_two_writers_is_told_what_changed(pid: int) -> None:
+    """One owner on two computers: both open the wizard on battle 1; the one that commits second is refused
+    with the change named (what, when, by whom), and nothing of it is written."""
+    first = battles.BattleSession(pid)
+    second = battles.BattleSession(pid)
+    for s in (first, second):
+        s.set_casualties(0, 0)
+        s.enter("12,12")
+    first.commit()
+    before = dump()
+    with pytest.raises(Conflict) as info:
+        second.commit()
+    text = str(info.value)
+    login = journal.list_operations(limit=1)[0].user
+    assert text.startswith("2nd Platoon changed since you started logging this battle: \u201cLog battle 1 of "
+                           "2nd Platoon\u201d at ")
+    assert re.search(r" at \d\d:\d\d", text) and f"by {login}" in text and "nothing was written" in text
     assert dump() == before
 
 
