@@ -57,7 +57,7 @@ class EditBattleDialog(QDialog):
         self.opponent.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.opponent.addItem("", None)
         for o in battles.opponent_choices(platoon_id) if platoon_id else []:
-            self.opponent.addItem(str(o["name"]), int(o["id"]))
+            self.opponent.addItem(o.name, o.id)
         self.opponent.setCurrentText(battle.opponent or "")
         line = self.opponent.lineEdit()
         if line is not None:
