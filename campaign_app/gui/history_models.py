@@ -81,6 +81,24 @@ class TimelineModel(QAbstractItemModel):
         self._bold = QFont()
         self._bold.setBold(True)
         self._kind_brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLORS.items()}
+        self._loggers: dict[int, str] = {}
+        self._show_loggers = False
+
+    def set_loggers(self, loggers: dict[int, str], shown: bool) -> None:
+        """Who logged each battle (battle id -> login). ``shown``: a battle's line ends "logged by ana" (a
+        shared campaign); else only its tooltip names the login (a file one person uses)."""
+        if loggers == self._loggers and shown == self._show_loggers:
+            return
+        self._loggers, self._show_loggers = dict(loggers), shown
+        if self._shown:
+            self.dataChanged.emit(self.index(0, self.EVENT), self.index(self._shown - 1, self.EVENT),
+                                  [_DISPLAY, _TOOLTIP])
+
+    def logged_by(self, event: dict[str, Any]) -> str | None:
+        """The login that logged a battle event (None for other events, or when the journal has none)."""
+        if event.get("kind") != "battle":
+            return None
+        return self._loggers.get(int(event["battle_id"])) if event.get("battle_id") is not None else None
 
     def set_dark(self, dark: bool) -> None:
         """Kind colours for a dark (or light) palette."""
@@ -303,9 +321,14 @@ class TimelineModel(QAbstractItemModel):
                 return e["date"] or ""
             if col == self.BATTLE:
                 return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
-            return event_text(e)  # made for the rows that are painted, not for all
+            text = event_text(e)  # made for the rows that are painted, not for all
+            who = self.logged_by(e) if self._show_loggers else None
+            return f"{text} \u00b7 logged by {who}" if who else text
         if role == _TOOLTIP:
+            who = self.logged_by(e)
             extra = f"\nLogged {e['at']}" if e.get("at") else ""
+            if who:
+                extra += f" by {who}" if extra else f"\nLogged by {who}"
             if e["kind"] == "roll" and e.get("rule"):
                 extra += f"\n{rule_text(e['rule'])}" + (f": {e['table_row']}" if e.get("table_row") else "")
             return f"{event_text(e)}{extra}"

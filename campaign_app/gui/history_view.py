@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
-from ..services import battles, history
+from ..services import authors, battles, history
 from ..words import plural as _plural
 from .context import AppContext, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
@@ -368,6 +368,7 @@ class HistoryView(QWidget):
         try:
             self._read_at = self._writes()
             report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
+            loggers = authors.battle_loggers(self.platoon_id)
         except CampaignError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
@@ -379,6 +380,8 @@ class HistoryView(QWidget):
             self._update_buttons()
             return
         self.report = report
+        # who logged each battle: on a club server (or a file several logins wrote to) on the battle's line
+        self.model.set_loggers(loggers, self.ctx.server is not None or len(set(loggers.values())) > 1)
         summary = report["summary"]  # the timeline is put in order only if its tab is shown
         self.title.setText(f"History of {summary['platoon']} ({summary['campaign']})")
         self.summary.setText(self._summary_html(summary))
