@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 def _keyring() -> Any:
     try:
-        import keyring
+        import keyring  # type: ignore[import-not-found,import-untyped,unused-ignore]  # optional
     except ImportError:
         return None
     return keyring
