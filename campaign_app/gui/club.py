@@ -146,7 +146,10 @@ class LiveUpdates(QObject):
 
         self.ctx = ctx
         self.listener = ServerListener(target, password)
-        self.notifier: QSocketNotifier | None = None
+        self.notifier = QSocketNotifier(QSocketNotifier.Type.Read, self)
+        """One notifier for the listener's life: pointed at each new connection's socket (``setSocket``)."""
+        self.notifier.setEnabled(False)
+        self.notifier.activated.connect(lambda *_a: self.read())
         self._emitting = False
         self._seen: deque[int] = deque(maxlen=500)
         """Operations this window announced itself (their notices are not news)."""
@@ -160,7 +163,7 @@ class LiveUpdates(QObject):
 
     @property
     def connected(self) -> bool:
-        return self.notifier is not None and self.listener.is_open
+        return self.notifier.isEnabled() and self.listener.is_open
 
     def start(self) -> bool:
         """Open the listening connection (True when it listens); on failure try again later, quietly."""
@@ -174,9 +177,8 @@ class LiveUpdates(QObject):
             log.info("live updates: cannot listen (%s); trying again in %d s", exc, delay // 1000)
             self.retry_timer.start(delay)
             return False
-        notifier = QSocketNotifier(self.listener.fileno(), QSocketNotifier.Type.Read, self)
-        notifier.activated.connect(lambda *_a: self.read())
-        self.notifier = notifier
+        self.notifier.setSocket(self.listener.fileno())
+        self.notifier.setEnabled(True)
         if self._had_connection:
             log.info("live updates: listening again")
             self.ctx.changed("all", 0)  # what was announced while the connection was down is not known
@@ -191,10 +193,7 @@ class LiveUpdates(QObject):
         self.listener.close()
 
     def _drop_notifier(self) -> None:
-        if self.notifier is not None:
-            self.notifier.setEnabled(False)
-            self.notifier.deleteLater()
-            self.notifier = None
+        self.notifier.setEnabled(False)
 
     def _note_own(self, changes: Any) -> None:
         if not self._emitting and getattr(changes, "operation_id", None):
