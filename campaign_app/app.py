@@ -66,6 +66,7 @@ def apply_palette(app: Any, which: str) -> None:
                  (role.Dark, QColor(20, 20, 22)), (role.Shadow, QColor(10, 10, 10))):
         pal.setColor(r, c)
     pal.setColor(QPalette.ColorGroup.Disabled, role.Text, QColor(120, 120, 120))
+    pal.setColor(QPalette.ColorGroup.Disabled, role.WindowText, QColor(120, 120, 120))  # a disabled box's label
     pal.setColor(QPalette.ColorGroup.Disabled, role.ButtonText, QColor(120, 120, 120))
     app.setPalette(pal)
 

@@ -24,8 +24,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -187,7 +189,7 @@ class ConnectDialog(QDialog):
                 form.addRow(label, widget)
             else:
                 form.addRow("", widget)
-        self.status = QLabel(self)
+        self.status = QLabel(self)  # beside the buttons: it never moves the dialog's fields
         self.status.setWordWrap(True)
         self.message = ErrorLabel(self, lines=3)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
@@ -197,10 +199,13 @@ class ConnectDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
-        layout.addWidget(self.status)
         layout.addWidget(self.message)
-        layout.addWidget(self.buttons)
-        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 68)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.buttons)
+        layout.addLayout(bottom)
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 84)
+        self.recent.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
         self._fill_recent()
         self.url.textChanged.connect(self._url_typed)
@@ -216,7 +221,7 @@ class ConnectDialog(QDialog):
             self.fill(initial, password)
         elif self.recent.count() > 1:
             self._recent_chosen(1)
-        self.message.show_problem(problem[:1].upper() + problem[1:] if problem else None)
+        self.message.show_problem(_sentence(problem) if problem else None)
         self._focus_first_empty()
 
     # --- filling -------------------------------------------------------------------------------------------
@@ -254,6 +259,7 @@ class ConnectDialog(QDialog):
             self._options = target.options
             if not self.url.hasFocus():
                 self.url.setText(target.url())
+                self.url.setCursorPosition(0)  # the start of the address shows: postgresql://login@host
             remembered = saved_password(target) if password is None else None
             self.password.setText(password or remembered or "")
             self.remember.setChecked(self.remember.isEnabled() and (remembered is not None or
