@@ -419,3 +419,57 @@ def test_the_changes_tab_and_journal_json_name_the_login(gui_ctx, congo_platoon,
     out = json.loads(capsys.readouterr().out)
     rows = out if isinstance(out, list) else out.get("operations", out)
     assert any(r.get("user") == "ana" and "battle" in r.get("kind", "") for r in rows)
+
+
+def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(qtbot, gui_ctx, congo_platoon,  # type: ignore[no-untyped-def]
+                                                                           monkeypatch, no_keyring) -> None:
+    """Any error that means the server went away (psycopg's, or peewee's over a broken connection, or the
+    store's ServerUnavailable) reaches the exception hook as the server-away message with Try Again."""
+    import sys
+
+    psycopg = pytest.importorskip("psycopg")
+    from campaign_app.app import install_exception_hook
+
+    pid = congo_platoon()
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    install_exception_hook()
+    gui_ctx.server = ServerTarget("club.example.org", "league", "ana")
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    win.open_item("platoon", pid)
+    assert win.windowTitle() == "2nd Platoon \u2014 Congo 1960 \u2014 ana@club.example.org/league"
+    assert win.db_label.text() == "Club server: ana@club.example.org/league"
+    assert not win.act_backups.isEnabled() and not win.act_check.isEnabled()  # the server's administrator's job
+    resets: list[int] = []
+    monkeypatch.setattr(server_link, "reset_connection", lambda: resets.append(1))
+    shown: list[str] = []
+
+    def try_again() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        assert "(not reachable)" in win.db_label.text()
+        assert not box.detailedText()  # no traceback
+        _click(box, "Try Again", qtbot)
+
+    for problem in (psycopg.OperationalError("server closed the connection unexpectedly\n\tThis probably means "
+                                             "the server terminated abnormally"),
+                    ServerUnavailable("cannot reach the campaign server club.example.org (connection refused); "
+                                      "nothing was written")):
+        errors = in_modal(qtbot, try_again)
+        try:
+            raise problem
+        except Exception:  # noqa: BLE001 - handed to the hook as a slot's error would be
+            sys.excepthook(*sys.exc_info())
+        assert not errors, errors
+    assert shown == ["Cannot reach the campaign server club.example.org (the connection was lost); nothing was "
+                     "written.",
+                     "Cannot reach the campaign server club.example.org (connection refused); nothing was written."]
+    assert len(resets) == 2  # the dead connection is dropped: the next query connects again
+    assert win.db_label.text() == "Club server: ana@club.example.org/league"
+    assert "again" in win.statusBar().currentMessage()
+
+    # another error is not mistaken for a lost server
+    assert server_link.lost_connection(ValueError("a bug"), gui_ctx.server) is None
+    gui_ctx.server = None
