@@ -83,7 +83,7 @@ def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path
     if isinstance(exc, ServerUnavailable) and not isinstance(exc, PasswordRequired):
         info.insert(0, "Check the network connection, or ask the club's organiser whether the server is running.")
     if info:
-        box.setInformativeText("\n".join(info))
+        box.setInformativeText("\n\n".join(info))
     box.exec()
     clicked = box.clickedButton()
     box.deleteLater()

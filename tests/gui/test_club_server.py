@@ -1,0 +1,156 @@
+"""The desktop app on a real PostgreSQL server (issue 15), end to end: a window on a club database shows a battle
+that another player's program logs within 2 s (LISTEN/NOTIFY → op_changed → the views); the server dropping the
+window's connection mid-session gives the server-away message on the next action, and Try Again carries on;
+``campaign-app --db URL`` to a server that is not there says so and quits cleanly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from driving import in_modal
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+
+from campaign_app.gui.context import AppContext
+from campaign_app.gui.main_window import MainWindow
+from campaign_app.server_target import parse_server_url
+from campaign_app.services import campaigns, server_link
+from campaign_app.services import platoons as platoon_service
+from campaign_app.store import close_db, init_db
+
+psycopg = pytest.importorskip("psycopg")
+
+LEFT = Qt.MouseButton.LeftButton
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def club_url(pg_server: Any, app_paths: Any) -> Any:
+    """A club database of its own on the test server, built by the app, with Congo 1960 / 2nd Platoon."""
+    url = pg_server.create_database(f"gui_{uuid.uuid4().hex[:10]}")
+    init_db(url, app_paths.backup_dir, daily_backup=False)
+    campaigns.create_campaign("Congo 1960")
+    platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+                                   armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0)
+    yield url
+    close_db()
+
+
+def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
+    target, password = parse_server_url(url)
+    ctx = AppContext(paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"),
+                                                         QSettings.Format.IniFormat))
+    ctx.server, ctx.password = target, password
+    win = MainWindow(ctx)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    win.start_live()
+    assert win.live is not None and win.live.connected
+    return win
+
+
+def _another_player(url: str, code: str) -> None:
+    """Another program on the same database: a process of its own, through the services."""
+    script = ("import sys\n"
+              "from campaign_app.store import init_db\n"
+              "init_db(sys.argv[1], daily_backup=False)\n" + code)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, env=env,
+                            timeout=60, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_paths, club_url) -> None:  # type: ignore[no-untyped-def]
+    from campaign_app.services.navigator import find_item
+
+    win = _window(qtbot, app_paths, club_url)
+    pid = find_item("platoon", "2nd Platoon")
+    assert pid
+    win.open_item("platoon", pid)
+    from campaign_app.gui.history_view import HistoryView
+
+    page = win.stack.currentWidget()
+    history = page.findChild(HistoryView)
+    assert history is not None
+    page.tabs.setCurrentWidget(history)  # type: ignore[attr-defined]
+    qtbot.waitUntil(history.isVisible)
+    assert history.model.rowCount() == 0
+    heard: list[int] = []
+    win.live.delivered.connect(heard.append)  # type: ignore[union-attr]
+    _another_player(club_url, "from campaign_app.rules.dice import TypedDice\n"
+                              "from campaign_app.services import battles\n"
+                              "battles.log_battle('2nd Platoon', wounds=1, outcome='victory', scenario='Bridge', "
+                              "dice=TypedDice([[3], [12, 12]]))\n")
+    qtbot.waitUntil(lambda: history.model.rowCount() > 0, timeout=2000)  # within 2 s of the other commit
+    assert len(heard) == 1
+    battle = history.model.event_at(history.model.index(0, 0))
+    assert battle is not None and battle["kind"] == "battle" and battle["scenario"] == "Bridge"
+    who = history.model.index(0, history.model.EVENT).data()
+    assert "logged by" in who  # on a club server the line names the login
+    assert win.ctx.undo_stack.canUndo()  # Edit ▸ Undo knows the newest change, whoever made it
+
+
+@pytest.mark.qt_no_exception_capture
+def test_the_server_dropping_the_connection_gives_the_message_on_the_next_action(qtbot, app_paths, club_url,  # type: ignore[no-untyped-def]
+                                                                                monkeypatch) -> None:
+    from campaign_app.app import install_exception_hook
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    install_exception_hook()
+    win = _window(qtbot, app_paths, club_url)
+    own = server_link.own_session()
+    assert own is not None
+    target = win.ctx.server
+    assert target is not None
+    with psycopg.connect(target.url(timeout=True), autocommit=True) as conn:  # as a server restart does
+        conn.execute("SELECT pg_terminate_backend(%s)", (own,))
+    shown: list[str] = []
+
+    def try_again() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == "Try Again")
+        assert isinstance(button, QPushButton)
+        qtbot.mouseClick(button, LEFT)
+
+    errors = in_modal(qtbot, try_again)
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
+    qtbot.keyClick(win, Qt.Key.Key_F5)  # View ▸ Refresh: the next action
+    qtbot.waitUntil(lambda: bool(shown), timeout=5000)
+    assert not errors, errors
+    assert shown[0].startswith(f"Cannot reach the campaign server {target.server}")
+    assert "nothing was written" in shown[0]
+    assert server_link.own_session() not in (None, own)  # Try Again connected anew
+    assert "again" in win.statusBar().currentMessage()
+
+
+def test_starting_on_a_server_that_is_not_there_quits_cleanly(qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from campaign_app import app
+
+    monkeypatch.setattr(app, "install_exception_hook", lambda: None)
+    shown: list[str] = []
+
+    def quit_() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == "Quit")
+        assert isinstance(button, QPushButton)
+        qtbot.mouseClick(button, LEFT)
+
+    errors = in_modal(qtbot, quit_)
+    data = tmp_path / "d"
+    assert app.main(["--data-dir", str(data), "--db", "postgresql://ana:hush@127.0.0.1:1/league",
+                     "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert not errors, errors
+    assert shown and shown[0].startswith("Cannot reach the campaign server 127.0.0.1:1")
+    assert not (data / "campaign.db").exists()
