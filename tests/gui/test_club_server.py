@@ -25,6 +25,10 @@ from campaign_app.services import platoons as platoon_service
 from campaign_app.store import close_db, init_db
 
 psycopg = pytest.importorskip("psycopg")
+from campaign_app.store import database as _database  # noqa: E402
+
+if not hasattr(_database, "is_server_url"):  # TEMPORARY: until the lead's engine is merged
+    pytest.skip("the PostgreSQL engine (issue 15) is not merged yet", allow_module_level=True)
 
 LEFT = Qt.MouseButton.LeftButton
 ROOT = Path(__file__).resolve().parents[2]
