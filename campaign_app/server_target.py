@@ -12,19 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
-from .errors import CampaignError, Refused, StoreProblem
-
-try:  # the engine's errors (issue 15): campaign_app.errors once the lead's engine is merged
-    from .errors import PasswordRequired, ServerSupportMissing, ServerUnavailable  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - until then, the same shapes here
-    class ServerUnavailable(StoreProblem):  # type: ignore[no-redef]
-        """The campaign server cannot be reached (or refused the login); nothing was written."""
-
-    class PasswordRequired(ServerUnavailable):  # type: ignore[no-redef,misc]
-        """The server wants a password, or the one given was wrong."""
-
-    class ServerSupportMissing(CampaignError):  # type: ignore[no-redef]
-        """PostgreSQL support (psycopg) is not installed."""
+from .errors import PasswordRequired, Refused, ServerSupportMissing, ServerUnavailable
 
 DEFAULT_PORT = 5432
 SSL_MODES = ("prefer", "require", "verify-full", "disable")

@@ -49,7 +49,7 @@ def open_server(target: ServerTarget, password: str | None, backup_dir: Path | N
     if busy:
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        init_db(target.url(timeout=True), backup_dir, password=password,  # type: ignore[call-arg]
+        init_db(target.url(timeout=True), backup_dir, password=password,
                 busy_timeout=busy_timeout, daily_backup=False)
     finally:
         if busy:

@@ -17,17 +17,16 @@ errors.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..server_target import CONNECT_TIMEOUT, PasswordRequired, ServerSupportMissing, ServerTarget, ServerUnavailable
+from ..errors import SERVER_SUPPORT_MESSAGE
+from ..server_target import CONNECT_TIMEOUT, ServerSupportMissing, ServerTarget, ServerUnavailable
 from ..store.journal import OpChanges
 
 log = logging.getLogger(__name__)
 
 DEFAULT_CHANNEL = "campaign_app"
-SUPPORT_MISSING = "PostgreSQL support is not installed: pip install 'campaign_app[server]'"
 
 
 def channel() -> str:
@@ -41,53 +40,21 @@ def _psycopg() -> Any:
     try:
         import psycopg
     except ImportError:
-        raise ServerSupportMissing(SUPPORT_MISSING) from None
+        raise ServerSupportMissing(SERVER_SUPPORT_MESSAGE) from None
     return psycopg
 
 
-_FAILED = re.compile(r"failed:\s*(.*)", re.S)
-
-
-def reason_of(exc: BaseException) -> str:
-    """libpq's words, shortened to the reason a person can act on."""
-    text = str(exc).strip()
-    low = text.lower()
-    if "password authentication failed" in low:
-        return "the password was not accepted"
-    if "no password supplied" in low or "password is required" in low:
-        return "it asks for a password"
-    found = re.search(r'database "([^"]+)" does not exist', text)
-    if found:
-        return f"it has no database named {found.group(1)}"
-    found = re.search(r'role "([^"]+)" does not exist', text)
-    if found:
-        return f"it knows no login named {found.group(1)}"
-    if "timeout expired" in low:
-        return "no answer in time"
-    if "could not translate host name" in low or "name or service not known" in low:
-        return "no such host name"
-    if "connection refused" in low:
-        return "connection refused"
-    if "no such file or directory" in low and "socket" in low:
-        return "no server on that socket"
-    if "does not support ssl" in low:
-        return "the server does not offer SSL, and SSL was required"
-    if "certificate" in low:
-        return "its certificate could not be verified"
-    if "server closed the connection" in low or "terminating connection" in low or "connection is closed" in low:
-        return "the connection was lost"
-    match = _FAILED.search(text)
-    first = (match.group(1) if match else text).strip().splitlines()
-    return (first[0].strip().rstrip(".") if first else "") or type(exc).__name__
-
-
 def unavailable(target: ServerTarget, exc: BaseException) -> ServerUnavailable:
-    """The store's kind of error for a failed connection to ``target``."""
-    reason = reason_of(exc)
-    if reason in ("the password was not accepted", "it asks for a password"):
-        return PasswordRequired(f"the campaign server {target.server} did not let {target.user} in ({reason}); "
-                                "nothing was written")
-    return ServerUnavailable(f"cannot reach the campaign server {target.server} ({reason}); nothing was written")
+    """The store's error for a failed connection to ``target``, in the store's words (the sentences of
+    :func:`campaign_app.store.server.server_problem`, which ``init_db`` gives too), naming the server as the
+    window's title does."""
+    from ..store.server import server_problem
+
+    problem = server_problem(exc, target.display())
+    if isinstance(problem, ServerUnavailable):
+        return problem
+    first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return ServerUnavailable(f"cannot reach the campaign server {target.display()} ({first}); nothing was written")
 
 
 def _connect(target: ServerTarget, password: str | None, **kwargs: Any) -> Any:
@@ -160,8 +127,7 @@ class ServerListener:
             raise unavailable(self.target, exc) from None
         if pgconn.status != psycopg.pq.ConnStatus.OK:
             self.close()
-            raise ServerUnavailable(f"cannot reach the campaign server {self.target.server} (the connection was "
-                                    "lost); nothing was written")
+            raise unavailable(self.target, psycopg.OperationalError("the connection was lost"))
         found: list[Notice] = []
         while True:
             note = pgconn.notifies()
@@ -268,4 +234,4 @@ def reset_connection() -> None:
 
 
 __all__ = ["CONNECT_TIMEOUT", "Notice", "ServerListener", "channel", "is_server", "lost_connection",
-           "operation_changes", "own_session", "probe", "reason_of", "reset_connection", "unavailable"]
+           "operation_changes", "own_session", "probe", "reset_connection", "unavailable"]

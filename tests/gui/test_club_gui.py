@@ -468,8 +468,8 @@ def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(qtbo
         except Exception:  # noqa: BLE001 - handed to the hook as a slot's error would be
             sys.excepthook(*sys.exc_info())
         assert not errors, errors
-    assert shown == ["Cannot reach the campaign server club.example.org (the connection was lost); nothing was "
-                     "written.",
+    assert shown == ["Cannot reach the campaign server ana@club.example.org/league (server closed the connection "
+                     "unexpectedly); nothing was written.",
                      "Cannot reach the campaign server club.example.org (connection refused); nothing was written."]
     assert len(resets) == 2  # the dead connection is dropped: the next query connects again
     assert win.db_label.text() == "Club server: ana@club.example.org/league"

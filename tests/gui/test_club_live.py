@@ -19,13 +19,6 @@ from campaign_app.services.journal import OpChanges
 psycopg = pytest.importorskip("psycopg")
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Any:  # TEMPORARY: the lead's pg_server fixture (tests/conftest.py) replaces it after the merge
-    class Stand:
-        def url(self, dbname: str, user: str | None = None, password: str | None = None) -> str:
-            return f"postgresql://{user or 'postgres'}@%2Ftmp%2Fclub-gui-pg/{dbname}"
-
-    return Stand()
 
 
 def _server_target(pg_server: Any) -> ServerTarget:
