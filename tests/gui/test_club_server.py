@@ -161,3 +161,52 @@ def test_starting_on_a_server_that_is_not_there_quits_cleanly(qtbot, tmp_path, m
                                          "refused)")
     assert "hush" not in shown[0]
     assert not (data / "campaign.db").exists()
+
+
+def test_a_server_that_wants_a_password_asks_for_it_at_start(qtbot, tmp_path, monkeypatch, pg_server) -> None:  # type: ignore[no-untyped-def]
+    """``campaign-app --db postgresql://ana@host/db`` where the server wants a password: the connect dialog asks
+    (with the server's reason), a wrong one is refused in the dialog, the right one opens the campaign."""
+    from campaign_app import app
+    from campaign_app.gui.connect_dialog import ConnectDialog
+
+    name = pg_server.new_database_name("pw")
+    pg_server.create_database(name)
+    pg_server.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ana_pw') THEN "
+                  "CREATE ROLE ana_pw LOGIN PASSWORD 'right-one'; END IF; END $$")
+    pg_server.sql(f'ALTER DATABASE "{name}" OWNER TO ana_pw')
+    monkeypatch.setattr(app, "install_exception_hook", lambda: None)
+    from campaign_app import passwords
+
+    monkeypatch.setattr(passwords, "_keyring", lambda: None)  # never the system's keyring
+    seen: list[str] = []
+
+    def type_password() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ConnectDialog)
+        seen.append(dialog.message.text())
+        assert QApplication.focusWidget() is dialog.password
+        qtbot.keyClicks(dialog.password, "wrong-one")
+        qtbot.keyClick(dialog.password, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
+        seen.append(dialog.message.text())
+        assert dialog.isVisible() and QApplication.focusWidget() is dialog.password
+        qtbot.keyClicks(dialog.password, "right-one")  # over the selected wrong one
+        qtbot.keyClick(dialog.password, Qt.Key.Key_Return)
+
+    errors = in_modal(qtbot, type_password, ConnectDialog)
+    shot = tmp_path / "on-server.png"
+    url = pg_server.url(name, user="ana_pw", tcp=True)
+    assert app.main(["--data-dir", str(tmp_path / "d"), "--db", url, "--screenshot", str(shot)]) == 0
+    assert not errors, errors
+    assert "wants a password" in seen[0] and "ana_pw@127.0.0.1" in seen[0]
+    assert "wants a password, or refused the one given" in seen[1]
+    assert "wrong-one" not in " ".join(seen)
+    assert shot.exists()
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+    assert [w.ctx.server.display() for w in windows if w.ctx.server] == [f"ana_pw@127.0.0.1:{pg_server.port}/{name}"]
+    assert windows[0].windowTitle().endswith(f"ana_pw@127.0.0.1:{pg_server.port}/{name}")
+    for window in windows:
+        window.close()
+        window.deleteLater()
+    qtbot.wait(10)
+    close_db()
