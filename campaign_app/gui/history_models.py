@@ -62,7 +62,9 @@ class TimelineModel(QAbstractItemModel):
     as fast as a short one; the filter and the counts cover every event."""
 
     COLUMNS: tuple[str, ...] = ("When", "Kind", "Battle", "Event")
-    WHEN, KIND, BATTLE, EVENT = range(4)
+    WHEN, KIND, BATTLE, EVENT, BY = range(5)
+    BY_HEADER = "Logged by"
+    """The fifth column, shown on a shared campaign: the login that logged each battle."""
     BATCH = 200
 
     def __init__(self, parent: Any = None) -> None:
@@ -85,14 +87,23 @@ class TimelineModel(QAbstractItemModel):
         self._show_loggers = False
 
     def set_loggers(self, loggers: dict[int, str], shown: bool) -> None:
-        """Who logged each battle (battle id -> login). ``shown``: a battle's line ends "logged by ana" (a
-        shared campaign); else only its tooltip names the login (a file one person uses)."""
+        """Who logged each battle (battle id -> login). ``shown``: a "Logged by" column names it on each
+        battle's line (a shared campaign); else only the battle's tooltip does (a file one person uses)."""
         if loggers == self._loggers and shown == self._show_loggers:
             return
-        self._loggers, self._show_loggers = dict(loggers), shown
+        if shown != self._show_loggers:  # the column comes or goes
+            self.beginResetModel()
+            self._loggers, self._show_loggers = dict(loggers), shown
+            self.endResetModel()
+            return
+        self._loggers = dict(loggers)
         if self._shown:
-            self.dataChanged.emit(self.index(0, self.EVENT), self.index(self._shown - 1, self.EVENT),
+            self.dataChanged.emit(self.index(0, self.EVENT), self.index(self._shown - 1, self.columnCount() - 1),
                                   [_DISPLAY, _TOOLTIP])
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (*self.COLUMNS, self.BY_HEADER) if self._show_loggers else self.COLUMNS
 
     def logged_by(self, event: dict[str, Any]) -> str | None:
         """The login that logged a battle event (None for other events, or when the journal has none)."""
@@ -260,7 +271,7 @@ class TimelineModel(QAbstractItemModel):
 
     # -- QAbstractItemModel ------------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if column < 0 or column >= len(self.COLUMNS) or row < 0:
+        if column < 0 or column >= self.columnCount() or row < 0:
             return QModelIndex()
         if not parent.isValid():
             if row >= self._shown:
@@ -286,7 +297,7 @@ class TimelineModel(QAbstractItemModel):
         return len(self._children.get(parent.row(), ()))
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return len(self.COLUMNS)
+        return len(self.COLUMNS) + (1 if self._show_loggers else 0)
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
         return self.rowCount(parent) > 0
@@ -294,8 +305,8 @@ class TimelineModel(QAbstractItemModel):
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
+                and 0 <= section < self.columnCount():
+            return self.columns[section]
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -321,9 +332,9 @@ class TimelineModel(QAbstractItemModel):
                 return e["date"] or ""
             if col == self.BATTLE:
                 return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
-            text = event_text(e)  # made for the rows that are painted, not for all
-            who = self.logged_by(e) if self._show_loggers else None
-            return f"{text} \u00b7 logged by {who}" if who else text
+            if col == self.BY:
+                return self.logged_by(e) or ""
+            return event_text(e)  # made for the rows that are painted, not for all
         if role == _TOOLTIP:
             who = self.logged_by(e)
             extra = f"\nLogged {e['at']}" if e.get("at") else ""

@@ -383,26 +383,34 @@ def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(qtbo
     qtbot.waitExposed(view)
     model = view.model
 
-    def battle_texts() -> list[tuple[str, str]]:
-        rows = [model.index(r, model.EVENT) for r in range(model.rowCount())]
-        return [(str(i.data()), str(i.data(Qt.ItemDataRole.ToolTipRole))) for i in rows
-                if model.event_at(i)["kind"] == "battle"]  # type: ignore[index]
+    def battle_rows() -> list[tuple[str, str]]:
+        """(Logged by, tooltip) of each battle row, newest first ("" without the column)."""
+        rows = [r for r in range(model.rowCount()) if model.event_at(model.index(r, 0))["kind"] == "battle"]  # type: ignore[index]
+        by = [str(model.index(r, model.BY).data() or "") for r in rows]
+        return list(zip(by, [str(model.index(r, model.EVENT).data(Qt.ItemDataRole.ToolTipRole)) for r in rows],
+                        strict=True))
 
-    # one login on a file: unobtrusive (the tooltip names it, the line does not)
-    [(text, tip)] = battle_texts()
-    assert "logged by" not in text and "by ana" in tip
+    # one login on a file: unobtrusive (the tooltip names it; no column)
+    assert model.columnCount() == 4 and view.tree.header().stretchLastSection()
+    [(by, tip)] = battle_rows()
+    assert by == "" and tip.splitlines()[-1].endswith("by ana")
 
     monkeypatch.setattr(journal, "_login", lambda: "bo")
     battles.log_battle(pid, wounds=1, outcome="defeat", scenario="Swamp", dice=TypedDice([[3], [12, 12]]))
     view.reload()
-    texts = battle_texts()
-    assert [t.rsplit(" \u00b7 ", 1)[-1] for t, _tip in texts] == ["logged by bo", "logged by ana"]  # newest first
+    assert model.columnCount() == 5 and model.headerData(4, Qt.Orientation.Horizontal) == "Logged by"
+    assert [by for by, _tip in battle_rows()] == ["bo", "ana"]  # newest first
+    header = view.tree.header()
+    assert not header.stretchLastSection() and header.sectionSize(model.BY) < header.sectionSize(model.EVENT)
+    assert header.sectionViewportPosition(model.BY) + header.sectionSize(model.BY) <= view.tree.viewport().width()
 
-    # on a club server the line always names the login
+    # on a club server the column is there even while one login logged every battle
+    undo = view.undo_button
+    qtbot.mouseClick(undo, LEFT)  # bo's battle goes: one login left
+    assert model.columnCount() == 4
     gui_ctx.server = ServerTarget("club.example.org", "league", "ana")
-    monkeypatch.setattr(journal, "_login", lambda: "ana")
     view.reload()
-    assert [t.rsplit(" \u00b7 ", 1)[-1] for t, _tip in battle_texts()] == ["logged by bo", "logged by ana"]
+    assert model.columnCount() == 5 and [by for by, _tip in battle_rows()] == ["ana"]
     gui_ctx.server = None
 
 
