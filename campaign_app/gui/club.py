@@ -24,7 +24,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from ..errors import CampaignError
-from ..server_target import PasswordRequired, ServerSupportMissing, ServerTarget, ServerUnavailable
+from ..server_target import PasswordRequired, ServerTarget, ServerUnavailable
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -63,16 +63,17 @@ def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path
     text = text[:1].upper() + text[1:]
     if not text.endswith("."):
         text += "."
-    box = QMessageBox(QMessageBox.Icon.Warning, "Club server not available", text, QMessageBox.StandardButton.NoButton,
-                      parent)
+    title = "Club server not available" if isinstance(exc, ServerUnavailable) else "Cannot open the club database"
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.NoButton, parent)
     box.setObjectName("server_away")
     info = []
     if isinstance(exc, PasswordRequired):
         login = box.addButton("Enter &Password\u2026", QMessageBox.ButtonRole.AcceptRole)
     else:
         login = None
-    retry = None if isinstance(exc, ServerSupportMissing) else box.addButton(
-        "&Try Again", QMessageBox.ButtonRole.AcceptRole)
+    # trying again helps when the server or the network was away, not when the database itself is refused
+    retry = box.addButton("&Try Again", QMessageBox.ButtonRole.AcceptRole) if isinstance(
+        exc, ServerUnavailable) else None
     local = None
     if local_file is not None:
         local = box.addButton("&Open Local File Instead", QMessageBox.ButtonRole.ActionRole)
@@ -110,6 +111,9 @@ def open_server_interactively(settings: QSettings, parent: QWidget | None, targe
     while True:
         try:
             open_server(target, password, backup_dir, busy_timeout)
+            from .connect_dialog import add_recent_server
+
+            add_recent_server(settings, target)  # File ▸ Connect to Club Server… lists it next time
             return Login(target, password, remember)
         except PasswordRequired as exc:
             log.warning("server login refused: %s", exc)

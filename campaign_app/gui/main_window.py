@@ -581,12 +581,14 @@ class MainWindow(QMainWindow):
         from .club import CLOSE, LOCAL, open_server_interactively
 
         before = (self.ctx.server, self.ctx.password, self.ctx.paths)
+        self._stop_live()  # the database in use is closed while the other one opens
         result = open_server_interactively(self.ctx.settings, self, target, password, self.ctx.paths.backup_dir,
                                            self.local_file(), self.ctx.busy_timeout)
         if result == LOCAL:
             return self.open_local_file()
         if result == CLOSE or isinstance(result, str):
             self._reopen_previous(*before)
+            self.start_live()
             return False
         self._switched_to(result.target, result.password, None)
         self.statusBar().showMessage(f"Connected to {result.target.display()}", 6000)
@@ -608,6 +610,7 @@ class MainWindow(QMainWindow):
             from PySide6.QtWidgets import QMessageBox
 
             QMessageBox.critical(self, "Cannot open database", str(exc)[:1].upper() + str(exc)[1:])
+            self._reopen_previous(self.ctx.server, self.ctx.password, self.ctx.paths)
             return False
         self._switched_to(None, None, path)
         self.statusBar().showMessage(f"Opened {path}", 5000)

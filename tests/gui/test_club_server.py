@@ -209,3 +209,37 @@ def test_a_server_that_wants_a_password_asks_for_it_at_start(qtbot, tmp_path, mo
         window.deleteLater()
     qtbot.wait(10)
     close_db()
+
+
+def test_a_database_that_is_not_a_campaign_is_refused_and_the_window_keeps_its_own(qtbot, gui_ctx, pg_server,  # type: ignore[no-untyped-def]
+                                                                                    congo_platoon) -> None:
+    """A server database holding other tables: the message names it, offers no pointless Try Again, and Close
+    leaves the window on the file it had (which still works)."""
+    pid = congo_platoon()
+    name = pg_server.new_database_name("other")
+    url = pg_server.create_database(name)
+    pg_server.sql("CREATE TABLE accounts (id int)", name)
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    shown: list[tuple[str, list[str]]] = []
+
+    def close() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        names = [b.text().replace("&", "") for b in box.buttons()]
+        shown.append((box.text(), names))
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == "Close")
+        assert isinstance(button, QPushButton)
+        qtbot.mouseClick(button, LEFT)
+
+    errors = in_modal(qtbot, close)
+    target, _password = parse_server_url(url)
+    assert win.open_server(target, None) is False
+    assert not errors, errors
+    [(text, names)] = shown
+    assert "holds other tables, so it is not a campaign database" in text
+    assert "Try Again" not in names and "Open Local File Instead" in names
+    assert gui_ctx.server is None and win.live is None
+    win.open_item("platoon", pid)  # the file is open again
+    assert win.windowTitle() == "2nd Platoon \u2014 Congo 1960 \u2014 Campaign App"
