@@ -77,7 +77,7 @@ def _select(model: Any, columns: tuple[str, ...], order: str) -> str:
 
 HISTORY_SQL: dict[str, str] = {
     "battles": _select(Battle, _BATTLE_COLUMNS, "number"),
-    "leaders": _select(Leader, _LEADER_COLUMNS, "joined_at, id"),
+    "leaders": _select(Leader, _LEADER_COLUMNS, "id"),  # ids, not clocks: stable on every computer
     "xp_changes": _select(XpChange, _XP_COLUMNS, "id"),
     "attribute_changes": _select(AttributeChange, _ATTRIBUTE_COLUMNS, "id"),
     "rolls": _select(Roll, _ROLL_COLUMNS, "id"),
