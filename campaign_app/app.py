@@ -27,7 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"campaign-app {__version__}")
     p.add_argument("--data-dir", metavar="DIR",
                    help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
-    p.add_argument("--db", metavar="FILE", help="open this database file instead of <data folder>/campaign.db")
+    p.add_argument("--db", metavar="FILE|URL",
+                   help="open this database file instead of <data folder>/campaign.db, or a club campaign on a "
+                        "PostgreSQL server: postgresql://login@host:5432/database (the password is asked, or "
+                        "taken from PGPASSWORD, .pgpass or the system keyring)")
     p.add_argument("--busy-timeout", metavar="SECONDS",
                    help="how long a write waits for another window or command to finish writing (default 10, "
                         "or set CAMPAIGN_APP_BUSY_TIMEOUT)")
@@ -63,6 +66,7 @@ def apply_palette(app: Any, which: str) -> None:
                  (role.Dark, QColor(20, 20, 22)), (role.Shadow, QColor(10, 10, 10))):
         pal.setColor(r, c)
     pal.setColor(QPalette.ColorGroup.Disabled, role.Text, QColor(120, 120, 120))
+    pal.setColor(QPalette.ColorGroup.Disabled, role.WindowText, QColor(120, 120, 120))  # a disabled box's label
     pal.setColor(QPalette.ColorGroup.Disabled, role.ButtonText, QColor(120, 120, 120))
     app.setPalette(pal)
 
@@ -110,6 +114,15 @@ def install_exception_hook() -> None:
             log.error("uncaught exception:\n%s", text)
             sys.__excepthook__(exc_type, exc, tb)
             return
+        window = _server_window()
+        if window is not None:
+            from .services.server_link import lost_connection
+
+            lost = lost_connection(exc, window.ctx.server)
+            if lost is not None:  # the club server went away: one message and the ways on, not a traceback
+                log.warning("the club server is not reachable: %s", lost)
+                window.server_lost(lost)
+                return
         if isinstance(exc, CampaignError):  # expected: a refusal or trouble in the environment
             log.warning("refused: %s", exc)
             title = "Nothing was saved" if isinstance(exc, StoreProblem) else "Cannot do that"
@@ -128,6 +141,17 @@ def install_exception_hook() -> None:
         box.exec()
 
     sys.excepthook = hook
+
+
+def _server_window() -> Any:
+    """The main window working on a club server (None when every window works on a file)."""
+    from PySide6.QtWidgets import QApplication
+
+    for widget in QApplication.topLevelWidgets():
+        ctx = getattr(widget, "ctx", None)
+        if ctx is not None and getattr(ctx, "server", None) is not None and hasattr(widget, "server_lost"):
+            return widget
+    return None
 
 
 def _open_first(window: Any, spec: str, tab: str | None) -> None:
@@ -182,6 +206,28 @@ def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: b
         explain(f"{APP_TITLE}: cannot open the database", str(exc), quiet)
         return False
     return True
+
+
+def open_server_or_explain(settings: Any, paths: AppPaths, url: str, busy_timeout: Any = None) -> Any:
+    """``--db postgresql://...``: open the club server, asking for the password when it wants one; when it
+    cannot be reached, offer Try Again and Open Local File Instead (the data folder's usual file). Returns the
+    Login that opened the server, "local" when the local file was opened instead, or None to quit."""
+    from .gui.club import LOCAL, open_server_interactively
+    from .server_target import parse_server_url
+
+    try:
+        target, password = parse_server_url(url)
+    except CampaignError as exc:
+        explain(f"{APP_TITLE}: bad server address", str(exc))
+        return None
+    result = open_server_interactively(settings, None, target, password, paths.backup_dir, paths.db_file,
+                                       busy_timeout, closing="&Quit")
+    if result == LOCAL:
+        return "local" if open_database_or_explain(paths, busy_timeout) else None
+    if isinstance(result, str):
+        return None
+    log.info("connected to the club server %s", result.target.display())
+    return result
 
 
 def explain(title: str, text: str, quiet: bool = False) -> None:
@@ -247,10 +293,14 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    paths = resolve_paths(args.data_dir, args.db)
+    from .server_target import is_server_url
+
+    server_url = args.db if is_server_url(args.db) else None
+    paths = resolve_paths(args.data_dir, None if server_url else args.db)  # a server: the usual file stays local
     problem = prepare_folders(paths)
     start_logging(paths)
-    log.info("campaign-app %s starting; database %s", __version__, paths.db_file)
+    log.info("campaign-app %s starting; database %s", __version__,
+             "a club server" if server_url else paths.db_file)  # a URL may hold a password: never logged
 
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -278,14 +328,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CampaignError as exc:  # DatabaseError: a bad number
         explain(f"{APP_TITLE}: bad setting", str(exc), True)
         return 2
-    if not open_database_or_explain(paths, busy_timeout, quiet):
+    settings = QSettings(str(paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
+    login = None
+    if server_url:
+        login = open_server_or_explain(settings, paths, server_url, busy_timeout)
+        if login is None:
+            return 1
+        if login == "local":
+            login = None
+    elif not open_database_or_explain(paths, busy_timeout, quiet):
         return 1
 
     from .gui.context import AppContext
     from .gui.main_window import MainWindow
 
-    settings = QSettings(str(paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
     ctx = AppContext(paths=paths, settings=settings)
+    if login is not None:
+        ctx.server, ctx.password = login.target, login.password
     window = MainWindow(ctx)
     ctx.busy_timeout = busy_timeout
     if args.size:
@@ -302,6 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot:
         return take_screenshot(app, window, args.screenshot)
     window.show()
+    window.start_live()  # on a club server: other players' changes show up as they are made
     from .gui.integrity import start_background_check
 
     start_background_check(window, daily_backup=True)

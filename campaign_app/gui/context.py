@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QWidget
 
 from ..paths import AppPaths
+from ..server_target import ServerTarget
 from ..services.journal import OpChanges
 from .undo_commands import JournalUndoStack
 
@@ -39,6 +40,20 @@ class AppContext:
     main_window: QWidget | None = None
     busy_timeout: float | None = None
     """Seconds a write waits for the write lock (None: the setting, default 10)."""
+    server: ServerTarget | None = None
+    """The club server the window works on (None: the database file ``paths.db_file``)."""
+    password: str | None = field(default=None, repr=False)
+    """The server password typed or remembered this session (kept in memory only; never shown or logged)."""
+
+    @property
+    def database_name(self) -> str:
+        """What the window works on, as shown: ``ana@club.example.org/league`` or the file's path."""
+        return self.server.display() if self.server is not None else str(self.paths.db_file)
+
+    @property
+    def database_key(self) -> str:
+        """One name per database for the settings (the server's URL, never with a password, or the file)."""
+        return self.server.url() if self.server is not None else str(self.paths.db_file)
 
     def __post_init__(self) -> None:
         self.undo_stack.ctx = self

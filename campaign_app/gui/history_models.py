@@ -18,7 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate
-from ..services.history_results import HistoryLeader, RollEvent, TimelineEvent
+from ..services.history_results import BattleEvent, HistoryLeader, RollEvent, TimelineEvent
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -66,7 +66,9 @@ class TimelineModel(QAbstractItemModel):
     as fast as a short one; the filter and the counts cover every event."""
 
     COLUMNS: tuple[str, ...] = ("When", "Kind", "Battle", "Event")
-    WHEN, KIND, BATTLE, EVENT = range(4)
+    WHEN, KIND, BATTLE, EVENT, BY = range(5)
+    BY_HEADER = "Logged by"
+    """The fifth column, shown on a shared campaign: the login that logged each battle."""
     BATCH = 200
 
     def __init__(self, parent: Any = None) -> None:
@@ -85,6 +87,33 @@ class TimelineModel(QAbstractItemModel):
         self._bold = QFont()
         self._bold.setBold(True)
         self._kind_brushes = {k: QBrush(QColor(c)) for k, c in KIND_COLORS.items()}
+        self._loggers: dict[int, str] = {}
+        self._show_loggers = False
+
+    def set_loggers(self, loggers: dict[int, str], shown: bool) -> None:
+        """Who logged each battle (battle id -> login). ``shown``: a "Logged by" column names it on each
+        battle's line (a shared campaign); else only the battle's tooltip does (a file one person uses)."""
+        if loggers == self._loggers and shown == self._show_loggers:
+            return
+        if shown != self._show_loggers:  # the column comes or goes
+            self.beginResetModel()
+            self._loggers, self._show_loggers = dict(loggers), shown
+            self.endResetModel()
+            return
+        self._loggers = dict(loggers)
+        if self._shown:
+            self.dataChanged.emit(self.index(0, self.EVENT), self.index(self._shown - 1, self.columnCount() - 1),
+                                  [_DISPLAY, _TOOLTIP])
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (*self.COLUMNS, self.BY_HEADER) if self._show_loggers else self.COLUMNS
+
+    def logged_by(self, event: TimelineEvent) -> str | None:
+        """The login that logged a battle event (None for other events, or when the journal has none)."""
+        if not isinstance(event, BattleEvent) or event.battle_id is None:
+            return None
+        return self._loggers.get(int(event.battle_id))
 
     def set_dark(self, dark: bool) -> None:
         """Kind colours for a dark (or light) palette."""
@@ -246,7 +275,7 @@ class TimelineModel(QAbstractItemModel):
 
     # -- QAbstractItemModel ------------------------------------------------------------------------------
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if column < 0 or column >= len(self.COLUMNS) or row < 0:
+        if column < 0 or column >= self.columnCount() or row < 0:
             return QModelIndex()
         if not parent.isValid():
             if row >= self._shown:
@@ -272,7 +301,7 @@ class TimelineModel(QAbstractItemModel):
         return len(self._children.get(parent.row(), ()))
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return len(self.COLUMNS)
+        return len(self.COLUMNS) + (1 if self._show_loggers else 0)
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
         return self.rowCount(parent) > 0
@@ -280,8 +309,8 @@ class TimelineModel(QAbstractItemModel):
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
+                and 0 <= section < self.columnCount():
+            return self.columns[section]
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -307,9 +336,14 @@ class TimelineModel(QAbstractItemModel):
                 return e.date or ""
             if col == self.BATTLE:
                 return "" if e.battle_number is None else f"#{e.battle_number}"
+            if col == self.BY:
+                return self.logged_by(e) or ""
             return e.text  # made for the rows that are painted, not for all
         if role == _TOOLTIP:
+            who = self.logged_by(e)
             extra = f"\nLogged {e.at}" if e.at else ""
+            if who:
+                extra += f" by {who}" if extra else f"\nLogged by {who}"
             if isinstance(e, RollEvent) and e.rule:
                 extra += f"\n{rule_text(e.rule)}" + (f": {e.table_row}" if e.table_row else "")
             return f"{e.text}{extra}"

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..errors import CampaignError
-from ..services import battles, history
+from ..services import authors, battles, history
 from ..words import plural as _plural
 from .context import AppContext, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
@@ -267,6 +267,24 @@ class HistoryView(QWidget):
         self.leaders_model.set_rows(self.report.leaders if self.report is not None else [])
         self._size_leader_columns()
 
+    def _fit_logged_by(self, loggers: dict[int, str]) -> None:
+        """With the "Logged by" column, the Event column takes the spare width and "Logged by" fits the
+        longest login; without it, Event is the last column and stretches."""
+        header = self.tree.header()
+        shown = self.model.columnCount() > TimelineModel.BY
+        header.setStretchLastSection(not shown)
+        if not shown:
+            header.setSectionResizeMode(TimelineModel.EVENT, QHeaderView.ResizeMode.Interactive)
+            return
+        header.setSectionResizeMode(TimelineModel.EVENT, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(TimelineModel.BY, QHeaderView.ResizeMode.Interactive)
+        bold = self.tree.font()
+        bold.setBold(True)
+        fm = QFontMetrics(bold)
+        widest = max([fm.horizontalAdvance(who) for who in set(loggers.values())] or [0])
+        title = QFontMetrics(header.font()).horizontalAdvance(TimelineModel.BY_HEADER)
+        self.tree.setColumnWidth(TimelineModel.BY, min(max(widest, title) + 24, 240))
+
     def _orient_charts(self) -> None:
         """Side by side when both charts fit across, else one above the other (the tab scrolls if needed)."""
         if self._charts is None:
@@ -369,6 +387,7 @@ class HistoryView(QWidget):
         try:
             self._read_at = self._writes()
             report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
+            loggers = authors.battle_loggers(self.platoon_id)
         except CampaignError as exc:  # the platoon is gone
             self.report = None
             self.title.setText("History")
@@ -380,6 +399,9 @@ class HistoryView(QWidget):
             self._update_buttons()
             return
         self.report = report
+        # who logged each battle: on a club server (or a file several logins wrote to) on the battle's line
+        self.model.set_loggers(loggers, self.ctx.server is not None or len(set(loggers.values())) > 1)
+        self._fit_logged_by(loggers)
         summary = report.summary  # the timeline is put in order only if its tab is shown
         self.title.setText(f"History of {summary.platoon} ({summary.campaign})")
         self.summary.setText(self._summary_html(summary))

@@ -52,6 +52,8 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False,
     ctx = getattr(window, "ctx", None)
     if ctx is None:
         return None
+    if getattr(ctx, "server", None) is not None:
+        return None  # a club server's database is checked and backed up by its administrator
     old: CheckWorker | None = getattr(window, "_check_worker", None)
     if old is not None:
         return old  # one check at a time

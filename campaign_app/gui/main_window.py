@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import importlib
 import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QByteArray, Qt, QUrl
@@ -28,12 +29,16 @@ from PySide6.QtWidgets import (
 from .. import APP_TITLE, __version__
 from ..errors import CampaignError
 from ..paths import AppPaths
+from ..server_target import ServerTarget
 from ..services.navigator import CampaignRef, has_any_campaign, item_campaign, item_exists, item_title
 from .context import AppContext
 from .first_run import FirstRunPage
 from .focus import FocusKeeper, first_focusable
 from .icons import app_icon, icon
 from .navigator import Navigator
+
+if TYPE_CHECKING:
+    from .club import LiveUpdates
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +139,7 @@ class MainWindow(QMainWindow):
         from .watch import ChangeWatcher
 
         self.watcher = ChangeWatcher(self)  # changes made by another window or campaign-cli show up here
+        self.live: LiveUpdates | None = None  # the same on a club server (started by start_live)
 
     # --- actions and menus ------------------------------------------------------------------------------
     def _action(self, text: str, slot: Callable[..., Any],
@@ -158,6 +164,8 @@ class MainWindow(QMainWindow):
                                              "Start a lone Gear pilot's campaign")
         self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
                                         "Open another campaign database file")
+        self.act_connect = self._action("Connect to &Club Server…", self.connect_to_server, "Ctrl+Shift+O",
+                                        "Open a campaign your club keeps on a PostgreSQL server")
         self.act_sample = self._action("Load the sa&mple campaigns", self.load_sample, None,
                                    "An Atomic Africa platoon and a Sologear pilot to look around")
         self.act_export = self._action("&Export campaign…", self.export_campaign, None,
@@ -205,6 +213,7 @@ class MainWindow(QMainWindow):
             m.addAction(a)
         m.addSeparator()
         m.addAction(self.act_open_db)
+        m.addAction(self.act_connect)
         m.addAction(self.act_sample)
         m.addSeparator()
         m.addAction(self.act_export)
@@ -316,11 +325,17 @@ class MainWindow(QMainWindow):
         # Ctrl+B works from anywhere: without an open platoon the wizard asks which platoon fought
         self.act_log_battle.setEnabled(True)
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
+        on_server = self.ctx.server is not None
+        for action, tip in ((self.act_backups, "List the backups of this database and restore one"),
+                            (self.act_check, "Run an integrity check of the open database")):
+            action.setEnabled(not on_server)
+            action.setStatusTip("The club server's administrator checks and backs up its database"
+                                if on_server else tip)
 
     # --- navigation -------------------------------------------------------------------------------------
     def refresh(self) -> None:
         self.navigator.reload()
-        self.db_label.setText(str(self.ctx.paths.db_file))
+        self._show_database()
         if not has_any_campaign():
             self._current = None
             self.stack.setCurrentWidget(self.first_run)
@@ -398,12 +413,13 @@ class MainWindow(QMainWindow):
     def _update_title(self) -> None:
         """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
         parts = item_title(*self._current) if self._current else []
-        self.setWindowTitle(" \u2014 ".join([*parts, APP_TITLE]))
+        last = self.ctx.server.display() if self.ctx.server is not None else APP_TITLE
+        self.setWindowTitle(" \u2014 ".join([*parts, last]))
 
     def _remember_current(self) -> None:
         """Kept with the window state when the window closes (not on every page switch: no file write)."""
         if self._current is not None:
-            item, database = f"{self._current[0]}:{self._current[1]}", str(self.ctx.paths.db_file)
+            item, database = f"{self._current[0]}:{self._current[1]}", self.ctx.database_key
             self.ctx.settings.setValue(LAST_ITEM_KEY, item)
             self.ctx.settings.setValue(LAST_DB_KEY, database)
             items = self._last_items()
@@ -421,7 +437,7 @@ class MainWindow(QMainWindow):
     def reopen_last(self) -> bool:
         """Show the platoon, pilot or campaign that was open when the app last closed with this database (each
         database file keeps its own)."""
-        database = str(self.ctx.paths.db_file)
+        database = self.ctx.database_key
         value = self._last_items().get(database)
         if value is None and str(self.ctx.settings.value(LAST_DB_KEY, "") or "") == database:
             value = str(self.ctx.settings.value(LAST_ITEM_KEY, "") or "")
@@ -514,16 +530,158 @@ class MainWindow(QMainWindow):
             from PySide6.QtWidgets import QMessageBox  # its enums cost ~13 ms to build: not at start
 
             QMessageBox.critical(self, "Cannot open database", str(exc))
-            init_db(old.db_file, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
+            self._reopen_previous(self.ctx.server, self.ctx.password, old)
             return
+        self._switched_to(None, None, Path(path).resolve())
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+
+    def _switched_to(self, server: ServerTarget | None, password: str | None, db_file: Path | None) -> None:
+        """The store is open on another database now (a file, or a server): show it."""
         self._remember_current()  # the database left behind reopens this item when it is opened again
-        self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=Path(path).resolve())
+        self._stop_live()
+        old = self.ctx.paths
+        if db_file is not None:
+            self.ctx.paths = AppPaths(data_dir=old.data_dir, db_file=db_file)
+        self.ctx.server, self.ctx.password = server, password
         self._current = None
-        self.ctx.undo_stack.sync()  # the other file's journal
+        self.ctx.undo_stack.sync()  # the other database's journal
         self.refresh()
         self.watcher.reset()
         self.reopen_last()
+        self.start_live()
+
+    def _reopen_previous(self, server: ServerTarget | None, password: str | None, paths: AppPaths) -> None:
+        """Opening another database failed (the store closed the one in use): open the one in use again."""
+        from ..store import init_db
+
+        try:
+            if server is not None:
+                from .club import open_server
+
+                open_server(server, password, paths.backup_dir, self.ctx.busy_timeout)
+            else:
+                init_db(paths.db_file, paths.backup_dir, busy_timeout=self.ctx.busy_timeout)
+        except CampaignError as exc:  # that one is away now too: say so on the next action
+            log.warning("could not reopen %s: %s", server.display() if server else paths.db_file, exc)
+
+    # --- club server ------------------------------------------------------------------------------------
+    def connect_to_server(self, initial: ServerTarget | None = None, problem: str = "") -> bool:
+        """File ▸ Connect to Club Server…: ask, try the login (off this thread), then open the campaign."""
+        from .connect_dialog import ask_login
+
+        login = ask_login(self.ctx.settings, self, initial=initial or self.ctx.server,
+                          password=self.ctx.password if initial is None and self.ctx.server else None,
+                          problem=problem)
+        if login is None:
+            return False
+        return self.open_server(login.target, login.password)
+
+    def open_server(self, target: ServerTarget, password: str | None) -> bool:
+        """Open the campaign database on ``target``; when it cannot be opened, say why and keep what was open."""
+        from .club import CLOSE, LOCAL, open_server_interactively
+
+        before = (self.ctx.server, self.ctx.password, self.ctx.paths)
+        self._stop_live()  # the database in use is closed while the other one opens
+        result = open_server_interactively(self.ctx.settings, self, target, password, self.ctx.paths.backup_dir,
+                                           self.local_file(), self.ctx.busy_timeout)
+        if result == LOCAL:
+            return self.open_local_file()
+        if result == CLOSE or isinstance(result, str):
+            self._reopen_previous(*before)
+            self.start_live()
+            return False
+        self._switched_to(result.target, result.password, None)
+        self.statusBar().showMessage(f"Connected to {result.target.display()}", 6000)
+        return True
+
+    def local_file(self) -> Path:
+        """The usual database file of the data folder (what Open Local File Instead opens)."""
+        from ..paths import DB_NAME
+
+        return self.ctx.paths.data_dir / DB_NAME
+
+    def open_local_file(self) -> bool:
+        from ..store import init_db
+
+        path = self.local_file()
+        try:
+            init_db(path, self.ctx.paths.backup_dir, busy_timeout=self.ctx.busy_timeout)
+        except CampaignError as exc:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.critical(self, "Cannot open database", str(exc)[:1].upper() + str(exc)[1:])
+            self._reopen_previous(self.ctx.server, self.ctx.password, self.ctx.paths)
+            return False
+        self._switched_to(None, None, path)
         self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def server_lost(self, problem: CampaignError) -> None:
+        """The server went away mid-session (it restarted, the network dropped): one clear message, and Try
+        Again / Open Local File Instead / Close. Nothing was written by the step that failed."""
+        from ..services.server_link import lost_connection, reset_connection
+        from .club import LOCAL, LOGIN, RETRY, ask_server_away
+
+        if getattr(self, "_asking_server", False):
+            return  # one question at a time (a view failing while the box is up)
+        self._asking_server = True
+        try:
+            while True:
+                reset_connection()  # the next query connects again
+                self._show_database(problem)
+                choice = ask_server_away(self, problem, self.local_file())
+                if choice == LOCAL:
+                    self.open_local_file()
+                    return
+                if choice == LOGIN and self.ctx.server is not None:
+                    self.connect_to_server(self.ctx.server, str(problem))
+                    return
+                if choice != RETRY:
+                    return
+                try:
+                    self.ctx.undo_stack.sync()
+                    self.refresh()
+                    self.ctx.changed("all", 0)
+                except Exception as exc:
+                    again = lost_connection(exc, self.ctx.server)
+                    if again is None:
+                        raise
+                    problem = again
+                    continue
+                self._show_database()
+                self.statusBar().showMessage(f"Connected to {self.ctx.database_name} again", 5000)
+                if self.live is not None and not self.live.connected:
+                    self.live.start()
+                return
+        finally:
+            self._asking_server = False
+
+    def start_live(self) -> None:
+        """On a server: listen for other players' operations (the file's watcher covers a file)."""
+        self._stop_live()
+        if self.ctx.server is None:
+            return
+        from .club import LiveUpdates
+
+        self.live = LiveUpdates(self.ctx, self.ctx.server, self.ctx.password, self)
+        self.live.start()
+
+    def _stop_live(self) -> None:
+        live, self.live = self.live, None
+        if live is not None:
+            live.stop()
+            live.deleteLater()
+
+    def _show_database(self, problem: CampaignError | None = None) -> None:
+        """The status bar names the database; on a server, the login and whether it is reachable."""
+        name = self.ctx.database_name
+        if self.ctx.server is None:
+            self.db_label.setText(name)
+            self.db_label.setToolTip(f"Database file {name}")
+            return
+        self.db_label.setText(f"Club server: {name}" + (" (not reachable)" if problem is not None else ""))
+        self.db_label.setToolTip(f"{self.ctx.server.url()}\n(PostgreSQL; changes by other players show up "
+                                 "here as they are made)")
 
     def check_database(self) -> None:
         from .integrity import start_background_check
@@ -575,7 +733,7 @@ class MainWindow(QMainWindow):
             f"<h3>{APP_TITLE} {__version__}</h3>"
             "<p>A campaign tracker for tabletop wargamers: Atomic Africa platoons and Sologear pilots, "
             "their battles, post-battle rolls and printed sheets.</p>"
-            f"<p>Database: {self.ctx.paths.db_file}</p>")
+            f"<p>Database: {html.escape(self.ctx.database_name)}</p>")
 
     # --- window state -----------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:
@@ -600,6 +758,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         self.save_window_state()
+        self._stop_live()
         worker = getattr(self, "_check_worker", None)
         if worker is not None:
             worker.wait()  # the background check ends before the window (its parent) can go

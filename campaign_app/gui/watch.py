@@ -39,6 +39,8 @@ class ChangeWatcher(QObject):
     def _version(self) -> int | None:
         from ..store.database import data_version
 
+        if getattr(getattr(self.window, "ctx", None), "server", None) is not None:
+            return None  # a club server announces its changes (gui.club.LiveUpdates)
         try:
             return data_version()
         except CampaignError as exc:  # busy, or the file is gone: the window goes on; try again later

@@ -1,0 +1,245 @@
+"""The desktop app on a real PostgreSQL server (issue 15), end to end: a window on a club database shows a battle
+that another player's program logs within 2 s (LISTEN/NOTIFY → op_changed → the views); the server dropping the
+window's connection mid-session gives the server-away message on the next action, and Try Again carries on;
+``campaign-app --db URL`` to a server that is not there says so and quits cleanly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from driving import in_modal
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+
+from campaign_app.gui.context import AppContext
+from campaign_app.gui.main_window import MainWindow
+from campaign_app.server_target import parse_server_url
+from campaign_app.services import campaigns, server_link
+from campaign_app.services import platoons as platoon_service
+from campaign_app.store import close_db, init_db
+
+psycopg = pytest.importorskip("psycopg")
+
+LEFT = Qt.MouseButton.LeftButton
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def club_url(pg_server: Any, app_paths: Any) -> Any:
+    """A club database of its own on the test server, built by the app, with Congo 1960 / 2nd Platoon."""
+    url = pg_server.create_database(f"gui_{uuid.uuid4().hex[:10]}")
+    init_db(url, app_paths.backup_dir, daily_backup=False)
+    campaigns.create_campaign("Congo 1960")
+    platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+                                   armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0)
+    yield url
+    close_db()
+
+
+def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
+    target, password = parse_server_url(url)
+    ctx = AppContext(paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"),
+                                                         QSettings.Format.IniFormat))
+    ctx.server, ctx.password = target, password
+    win = MainWindow(ctx)
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.show()
+    win.start_live()
+    assert win.live is not None and win.live.connected
+    return win
+
+
+def _another_player(url: str, code: str) -> None:
+    """Another program on the same database: a process of its own, through the services."""
+    script = ("import sys\n"
+              "from campaign_app.store import init_db\n"
+              "init_db(sys.argv[1], daily_backup=False)\n" + code)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, env=env,
+                            timeout=60, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_paths, club_url) -> None:  # type: ignore[no-untyped-def]
+    from campaign_app.services.navigator import find_item
+
+    win = _window(qtbot, app_paths, club_url)
+    pid = find_item("platoon", "2nd Platoon")
+    assert pid
+    win.open_item("platoon", pid)
+    from campaign_app.gui.history_view import HistoryView
+
+    page = win.stack.currentWidget()
+    history = page.findChild(HistoryView)
+    assert history is not None
+    page.tabs.setCurrentWidget(history)  # type: ignore[attr-defined]
+    qtbot.waitUntil(history.isVisible)
+
+    def battles_shown() -> list[dict[str, Any]]:
+        return [e for e in history.model.top_level_events() if e["kind"] == "battle"]
+
+    assert battles_shown() == []
+    heard: list[int] = []
+    win.live.delivered.connect(heard.append)  # type: ignore[union-attr]
+    _another_player(club_url, "from campaign_app.rules.dice import TypedDice\n"
+                              "from campaign_app.services import battles\n"
+                              "battles.log_battle('2nd Platoon', wounds=1, outcome='victory', scenario='Bridge', "
+                              "dice=TypedDice([[3], [12, 12]]))\n")
+    qtbot.waitUntil(lambda: bool(battles_shown()), timeout=2000)  # within 2 s of the other commit
+    assert len(heard) == 1
+    [battle] = battles_shown()
+    assert battle["scenario"] == "Bridge"
+    row = history.model.row_of_battle(battle["id"]).row()
+    assert history.model.index(row, history.model.BY).data() == "postgres"  # on a club server: "Logged by"
+    assert win.ctx.undo_stack.canUndo()  # Edit ▸ Undo knows the newest change, whoever made it
+
+
+@pytest.mark.qt_no_exception_capture
+def test_the_server_dropping_the_connection_gives_the_message_on_the_next_action(qtbot, app_paths, club_url,  # type: ignore[no-untyped-def]
+                                                                                monkeypatch) -> None:
+    from campaign_app.app import install_exception_hook
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    install_exception_hook()
+    win = _window(qtbot, app_paths, club_url)
+    own = server_link.own_session()
+    assert own is not None
+    target = win.ctx.server
+    assert target is not None
+    with psycopg.connect(target.url(timeout=True), autocommit=True) as conn:  # as a server restart does
+        conn.execute("SELECT pg_terminate_backend(%s)", (own,))
+    shown: list[str] = []
+
+    def try_again() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == "Try Again")
+        assert isinstance(button, QPushButton)
+        qtbot.mouseClick(button, LEFT)
+
+    errors = in_modal(qtbot, try_again)
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
+    qtbot.keyClick(win, Qt.Key.Key_F5)  # View ▸ Refresh: the next action
+    qtbot.waitUntil(lambda: bool(shown), timeout=5000)
+    assert not errors, errors
+    assert shown[0].startswith("Cannot reach the campaign server postgres@local socket")
+    assert "(terminating connection due to administrator command); nothing was written." in shown[0]
+    assert server_link.own_session() not in (None, own)  # Try Again connected anew
+    assert "again" in win.statusBar().currentMessage()
+
+
+def test_starting_on_a_server_that_is_not_there_quits_cleanly(qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from campaign_app import app
+
+    monkeypatch.setattr(app, "install_exception_hook", lambda: None)
+    shown: list[str] = []
+
+    def quit_() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == "Quit")
+        assert isinstance(button, QPushButton)
+        qtbot.mouseClick(button, LEFT)
+
+    errors = in_modal(qtbot, quit_)
+    data = tmp_path / "d"
+    assert app.main(["--data-dir", str(data), "--db", "postgresql://ana:hush@127.0.0.1:1/league",
+                     "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert not errors, errors
+    assert shown and shown[0].startswith("Cannot reach the campaign server ana@127.0.0.1:1/league (Connection "
+                                         "refused)")
+    assert "hush" not in shown[0]
+    assert not (data / "campaign.db").exists()
+
+
+def test_a_server_that_wants_a_password_asks_for_it_at_start(qtbot, tmp_path, monkeypatch, pg_server) -> None:  # type: ignore[no-untyped-def]
+    """``campaign-app --db postgresql://ana@host/db`` where the server wants a password: the connect dialog asks
+    (with the server's reason), a wrong one is refused in the dialog, the right one opens the campaign."""
+    from campaign_app import app
+    from campaign_app.gui.connect_dialog import ConnectDialog
+
+    name = pg_server.new_database_name("pw")
+    pg_server.create_database(name)
+    pg_server.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ana_pw') THEN "
+                  "CREATE ROLE ana_pw LOGIN PASSWORD 'right-one'; END IF; END $$")
+    pg_server.sql(f'ALTER DATABASE "{name}" OWNER TO ana_pw')
+    monkeypatch.setattr(app, "install_exception_hook", lambda: None)
+    from campaign_app import passwords
+
+    monkeypatch.setattr(passwords, "_keyring", lambda: None)  # never the system's keyring
+    seen: list[str] = []
+
+    def type_password() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, ConnectDialog)
+        seen.append(dialog.message.text())
+        assert QApplication.focusWidget() is dialog.password
+        qtbot.keyClicks(dialog.password, "wrong-one")
+        qtbot.keyClick(dialog.password, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
+        seen.append(dialog.message.text())
+        assert dialog.isVisible() and QApplication.focusWidget() is dialog.password
+        qtbot.keyClicks(dialog.password, "right-one")  # over the selected wrong one
+        qtbot.keyClick(dialog.password, Qt.Key.Key_Return)
+
+    errors = in_modal(qtbot, type_password, ConnectDialog)
+    shot = tmp_path / "on-server.png"
+    url = pg_server.url(name, user="ana_pw", tcp=True)
+    assert app.main(["--data-dir", str(tmp_path / "d"), "--db", url, "--screenshot", str(shot)]) == 0
+    assert not errors, errors
+    assert "wants a password" in seen[0] and "ana_pw@127.0.0.1" in seen[0]
+    assert "wants a password, or refused the one given" in seen[1]
+    assert "wrong-one" not in " ".join(seen)
+    assert shot.exists()
+    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+    assert [w.ctx.server.display() for w in windows if w.ctx.server] == [f"ana_pw@127.0.0.1:{pg_server.port}/{name}"]
+    assert windows[0].windowTitle().endswith(f"ana_pw@127.0.0.1:{pg_server.port}/{name}")
+    for window in windows:
+        window.close()
+        window.deleteLater()
+    qtbot.wait(10)
+    close_db()
+
+
+def test_a_database_that_is_not_a_campaign_is_refused_and_the_window_keeps_its_own(qtbot, gui_ctx, pg_server,  # type: ignore[no-untyped-def]
+                                                                                    congo_platoon) -> None:
+    """A server database holding other tables: the message names it, offers no pointless Try Again, and Close
+    leaves the window on the file it had (which still works)."""
+    pid = congo_platoon()
+    name = pg_server.new_database_name("other")
+    url = pg_server.create_database(name)
+    pg_server.sql("CREATE TABLE accounts (id int)", name)
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.show()
+    shown: list[tuple[str, list[str]]] = []
+
+    def close() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        names = [b.text().replace("&", "") for b in box.buttons()]
+        shown.append((box.text(), names))
+        button = next(b for b in box.buttons() if b.text().replace("&", "") == "Close")
+        assert isinstance(button, QPushButton)
+        qtbot.mouseClick(button, LEFT)
+
+    errors = in_modal(qtbot, close)
+    target, _password = parse_server_url(url)
+    assert win.open_server(target, None) is False
+    assert not errors, errors
+    [(text, names)] = shown
+    assert "holds other tables, so it is not a campaign database" in text
+    assert "Try Again" not in names and "Open Local File Instead" in names
+    assert gui_ctx.server is None and win.live is None
+    win.open_item("platoon", pid)  # the file is open again
+    assert win.windowTitle() == "2nd Platoon \u2014 Congo 1960 \u2014 Campaign App"
