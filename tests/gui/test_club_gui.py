@@ -385,7 +385,7 @@ def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(qtbo
 
     def battle_rows() -> list[tuple[str, str]]:
         """(Logged by, tooltip) of each battle row, newest first ("" without the column)."""
-        rows = [r for r in range(model.rowCount()) if model.event_at(model.index(r, 0))["kind"] == "battle"]  # type: ignore[index]
+        rows = [r for r in range(model.rowCount()) if model.event_at(model.index(r, 0)).kind == "battle"]
         by = [str(model.index(r, model.BY).data() or "") for r in rows]
         return list(zip(by, [str(model.index(r, model.EVENT).data(Qt.ItemDataRole.ToolTipRole)) for r in rows],
                         strict=True))

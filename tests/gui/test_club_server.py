@@ -22,6 +22,7 @@ from campaign_app.gui.main_window import MainWindow
 from campaign_app.server_target import parse_server_url
 from campaign_app.services import campaigns, server_link
 from campaign_app.services import platoons as platoon_service
+from campaign_app.services.history_results import BattleEvent
 from campaign_app.store import close_db, init_db
 
 psycopg = pytest.importorskip("psycopg")
@@ -82,8 +83,8 @@ def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_pat
     page.tabs.setCurrentWidget(history)  # type: ignore[attr-defined]
     qtbot.waitUntil(history.isVisible)
 
-    def battles_shown() -> list[dict[str, Any]]:
-        return [e for e in history.model.top_level_events() if e["kind"] == "battle"]
+    def battles_shown() -> list[BattleEvent]:
+        return [e for e in history.model.top_level_events() if e.kind == "battle"]
 
     assert battles_shown() == []
     heard: list[int] = []
@@ -95,8 +96,8 @@ def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_pat
     qtbot.waitUntil(lambda: bool(battles_shown()), timeout=2000)  # within 2 s of the other commit
     assert len(heard) == 1
     [battle] = battles_shown()
-    assert battle["scenario"] == "Bridge"
-    row = history.model.row_of_battle(battle["id"]).row()
+    assert battle.scenario == "Bridge"
+    row = history.model.row_of_battle(battle.battle_id).row()
     assert history.model.index(row, history.model.BY).data() == "postgres"  # on a club server: "Logged by"
     assert win.ctx.undo_stack.canUndo()  # Edit ▸ Undo knows the newest change, whoever made it
 
