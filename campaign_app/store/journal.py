@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import peewee
 from peewee import IntegrityError
 
 from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
@@ -194,6 +195,7 @@ class Operation:
             self.platoon_id = platoon
         if sheet is not None:
             self.sheet_id = sheet
+        _club_check(self)
 
     def rows(self) -> frozenset[tuple[str, int]]:
         found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
@@ -212,6 +214,25 @@ class Operation:
             return self._final
         return OpChanges(self.id, self.kind, self.label, self.rows(), self.campaign_id, self.platoon_id,
                          self.sheet_id)
+
+
+def _club_check(op: Operation) -> None:
+    """Club play (issue 15, ``store.access``): on a club server, refuse at once (one line, nothing written) when
+    the connected login may not change the operation's platoon, sheet or campaign. Nothing on a file."""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return
+    from . import access
+
+    access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
+
+
+def _club_refusal(exc: Exception) -> Exception:
+    """A club server's refusal of a write (row-level security, a missing privilege) as one line."""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return exc
+    from . import access
+
+    return access.refusal(exc) or exc
 
 
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
@@ -248,7 +269,9 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
     if outer is not None:
         # joins the open operation: the rows go to it; its label and targets stay the outer one's
         with db.atomic():
-            yield Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
+            inner = Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
+            _club_check(inner)
+            yield inner
         return
     with db.atomic():
         now = utc_now()
@@ -273,7 +296,13 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op.id,))
         token = _current.set(op)
         try:
+            _club_check(op)
             yield op
+        except peewee.DatabaseError as exc:
+            refused = _club_refusal(exc)
+            if refused is exc:
+                raise
+            raise refused from exc
         finally:
             _current.reset(token)
         db.execute_sql("UPDATE journal_state SET operation_id = NULL WHERE id = 1")

@@ -64,7 +64,7 @@ def _journal_images(database: Any, dialect: str) -> None:
                 has = f"json_type({side}, '$.{column}') IS NULL"
             else:
                 value = f"(jsonb_build_object('{column}', '') || {side}::jsonb)::text"
-                has = f"NOT ({side}::jsonb ? '{column}')"
+                has = f"({side}::jsonb -> '{column}') IS NULL"
             database.execute_sql(f'UPDATE operation_change SET "{side}" = {value} '
                                  f"WHERE table_name = ? AND {side} IS NOT NULL AND {has}", (table,))
 
