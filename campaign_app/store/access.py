@@ -145,6 +145,21 @@ def is_organiser(campaign: int) -> bool:
     return why_not(campaign=campaign, action="do that") is None
 
 
+def require_replay(verb: str, *, label: str, user: str, kind: str, campaign: int | None, platoon: int | None,
+                   sheet: int | None) -> None:
+    """Refuse an undo or redo (``verb``) of an operation the connected login may not replay: on a club server,
+    only the login that made it or an organiser of its campaign may, and only while they may still change what
+    it touched. Nothing on a file."""
+    if not is_club() or not rules_installed():
+        return
+    me = current_user()
+    if user != me and (campaign is None or not is_organiser(campaign)):
+        where = f" or an organiser of {_campaign_words(campaign)}" if campaign is not None else ""
+        raise NotYours(f"\u201c{label}\u201d was made by {user or 'nobody in particular'}; only they{where} can "
+                       f"{verb} it")
+    require_change(platoon=platoon, sheet=sheet, campaign=campaign, kind=kind)
+
+
 def require_campaign_creator() -> None:
     """Refuse unless the connected login may create campaigns: on a club server the organisers (``server
     add-player LOGIN --organiser``) and the server's owner; everyone on a file."""

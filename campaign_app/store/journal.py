@@ -226,6 +226,16 @@ def _club_check(op: Operation) -> None:
     access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
 
 
+def _club_replay_check(info: OperationInfo, verb: str) -> None:
+    """Club play: only the login that made an operation, or an organiser of its campaign, undoes or redoes it."""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return
+    from . import access
+
+    access.require_replay(verb, label=info.label, user=info.user, kind=info.kind, campaign=info.campaign_id,
+                          platoon=info.platoon_id, sheet=info.sheet_id)
+
+
 def _club_refusal(exc: Exception) -> Exception:
     """A club server's refusal of a write (row-level security, a missing privilege) as one line."""
     if getattr(db.obj, "dialect", "sqlite") == "sqlite":
@@ -598,6 +608,7 @@ def undo(op_id: int | None = None) -> OpChanges:
         raise ServiceError("cannot undo inside another operation")
     with db.atomic():
         info = _resolve(op_id, True)
+        _club_replay_check(info, "undo")
         if info.kind == START_KIND:
             raise Conflict("the start of the journal cannot be undone: changes made before it were not recorded")
         if info.undone:
@@ -620,6 +631,7 @@ def redo(op_id: int | None = None) -> OpChanges:
         raise ServiceError("cannot redo inside another operation")
     with db.atomic():
         info = _resolve(op_id, False)
+        _club_replay_check(info, "redo")
         if not info.undone:
             raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is not undone")
         touched = _touched(info.id)
