@@ -407,13 +407,23 @@ def add_player(login: str, *, organiser: bool = False, password: str | None = No
                                        "roles (ask the server's administrator for CREATEROLE)")
             db.execute_sql(f"CREATE ROLE {quote_ident(login)} LOGIN")
         if password is not None:
-            # ALTER ROLE takes no parameters: the password goes as a quoted literal (it never reaches a log here)
-            db.execute_sql(f"ALTER ROLE {quote_ident(login)} PASSWORD {quote_literal(password)}")
+            db.execute_sql(f"ALTER ROLE {quote_ident(login)} PASSWORD {quote_literal(_encrypted(login, password))}")
         db.execute_sql(f"GRANT {quote_ident(g.players)} TO {quote_ident(login)}")
         if organiser:
             db.execute_sql(f"GRANT {quote_ident(g.organisers)} TO {quote_ident(login)}")
     return {"login": login, "created": not existed, "organiser": organiser or _in_group(login, g.organisers),
             "password_set": password is not None}
+
+
+def _encrypted(login: str, password: str) -> str:
+    """The password as the server stores it (SCRAM, hashed here by libpq's ``PQencryptPasswordConn``), so the
+    clear text never travels in the ``ALTER ROLE`` statement nor reaches the server's statement log. ALTER ROLE
+    takes no parameters: the hash goes as a quoted literal."""
+    connection = db.connection()
+    pgconn = getattr(connection, "pgconn", None)
+    if pgconn is None:  # pragma: no cover - psycopg always has it
+        return password
+    return bytes(pgconn.encrypt_password(password.encode("utf-8"), login.encode("utf-8"))).decode("ascii")
 
 
 def _in_group(login: str, group: str) -> bool:
