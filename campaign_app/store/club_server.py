@@ -5,7 +5,7 @@ that created the schema). In one transaction it:
 
 - makes two group roles (NOLOGIN) named after the database: ``<db>_players`` and ``<db>_organisers`` (a member of
   the players group). Player logins join the first (``server add-player``); organisers join both. Only the
-  players group may connect to the database;
+  players group may connect to the database, and it may not make temporary tables;
 - grants the players group what the app needs on every table (read; insert, update, delete on the app's tables
   and the journal; read only on the migration log);
 - installs the SQL functions the policies ask (``club_is_member``, ``club_is_organiser``, ``club_can_platoon``,
@@ -106,14 +106,17 @@ def groups(database: Any = None) -> Groups:
 # ----------------------------------------------------------------------------------------------- the SQL
 
 FUNCTIONS = r"""
+-- The club's check functions. SECURITY DEFINER: they read campaign_member, platoon and sologear_sheet as the
+-- tables' owner (no policy recursion, no rows hidden from the check). Their search_path is pinned with pg_temp
+-- last, and players get no TEMPORARY privilege, so no table of a player's can stand in for one of these.
 CREATE OR REPLACE FUNCTION club_is_member(cid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid AND m.login = who)
       OR EXISTS (SELECT 1 FROM campaign c WHERE c.id = cid AND c.created_by = who AND c.created_by <> ''
                  AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid))
 $$;
 CREATE OR REPLACE FUNCTION club_is_organiser(cid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid AND m.login = who
                  AND m.role = 'organiser')
       OR EXISTS (SELECT 1 FROM campaign c WHERE c.id = cid AND c.created_by = who AND c.created_by <> ''
@@ -121,29 +124,29 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
       OR pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER')
 $$;
 CREATE OR REPLACE FUNCTION club_can_platoon(pid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT EXISTS (SELECT 1 FROM platoon p WHERE p.id = pid
                  AND ((p.owner = who AND club_is_member(p.campaign_id, who))
                       OR club_is_organiser(p.campaign_id, who)))
 $$;
 CREATE OR REPLACE FUNCTION club_sees_platoon(pid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT EXISTS (SELECT 1 FROM platoon p WHERE p.id = pid
                  AND (club_is_member(p.campaign_id, who) OR club_is_organiser(p.campaign_id, who)))
 $$;
 CREATE OR REPLACE FUNCTION club_can_sheet(sid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT EXISTS (SELECT 1 FROM sologear_sheet s WHERE s.id = sid
                  AND ((s.owner = who AND club_is_member(s.campaign_id, who))
                       OR club_is_organiser(s.campaign_id, who)))
 $$;
 CREATE OR REPLACE FUNCTION club_sees_sheet(sid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT EXISTS (SELECT 1 FROM sologear_sheet s WHERE s.id = sid
                  AND (club_is_member(s.campaign_id, who) OR club_is_organiser(s.campaign_id, who)))
 $$;
 CREATE OR REPLACE FUNCTION club_attached_platoon(aid integer) RETURNS integer
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT a.platoon_id FROM attached_unit a WHERE a.id = aid
 $$;
 """
@@ -173,15 +176,17 @@ def _under(can: str, sees: str) -> Rules:
     return Rules(select=sees, insert=can, update_old=can, update_new=can, delete=can)
 
 
-def _owned(owner_table_rules: bool = True) -> Rules:
+def _owned() -> Rules:
+    """A platoon or a sheet: its owner changes it while they belong to its campaign; its campaign's organisers
+    always (ownership included: a row whose owner changes must pass as the organiser's)."""
     member = f"club_is_member(campaign_id, {ME})"
     organiser = f"club_is_organiser(campaign_id, {ME})"
     mine = f"(owner = {ME} AND {member})"
     return Rules(select=f"({member} OR {organiser} OR owner = {ME})",
                  insert=f"({mine} OR {organiser})",
-                 update_old=f"(owner = {ME} OR {organiser})",
+                 update_old=f"({mine} OR {organiser})",
                  update_new=f"({mine} OR {organiser})",
-                 delete=f"(owner = {ME} OR {organiser})")
+                 delete=f"({mine} OR {organiser})")
 
 
 def table_rules(organisers_group: str) -> dict[str, Rules]:
@@ -334,7 +339,7 @@ def init_server() -> InitReport:
             db.execute_sql(f"GRANT {players} TO {organisers}")
         database = quote_ident(dbname)
         db.execute_sql(f"REVOKE ALL ON DATABASE {database} FROM PUBLIC")
-        db.execute_sql(f"GRANT CONNECT, TEMPORARY ON DATABASE {database} TO {players}")
+        db.execute_sql(f"GRANT CONNECT ON DATABASE {database} TO {players}")  # no TEMPORARY: see FUNCTIONS
         db.execute_sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
         db.execute_sql(f"GRANT USAGE ON SCHEMA public TO {players}")
         db.execute_sql(FUNCTIONS)

@@ -105,6 +105,22 @@ def test_the_journal_of_other_campaigns_is_hidden(club_pg: ClubServer, club: dic
 
 # ------------------------------------------------------------------------------------------------ changing
 
+def test_a_player_taken_out_of_the_campaign_no_longer_changes_their_platoon(club_pg: ClubServer,  # noqa: F811
+                                                                            club: dict[str, Any]) -> None:
+    with club_pg.connect(DB, OWNER, autocommit=False) as owner:
+        owner.execute("DELETE FROM campaign_member WHERE login = 'bob'")
+        owner.commit()
+    try:
+        with login(club_pg, "bob") as bob:
+            assert rows(bob, "SELECT name FROM platoon") == [("Red Devils",)]  # still his to look at
+            assert changed(bob, "UPDATE platoon SET xp = 9 WHERE id = %s", (club["bob_platoon"],)) == 0
+            assert changed(bob, "DELETE FROM platoon WHERE id = %s", (club["bob_platoon"],)) == 0
+            assert changed(bob, "UPDATE battle SET notes = 'x' WHERE id = %s", (club["bob_battle"],)) == 0
+    finally:
+        as_owner(club_pg, "INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, 'bob', 'player') "
+                          "RETURNING id", (club["congo"],))
+
+
 @pytest.mark.parametrize("table", list(UNDER_PLATOON))
 def test_another_players_rows_cannot_be_updated_or_deleted(club_pg: ClubServer, club: dict[str, Any],  # noqa: F811
                                                            table: str) -> None:
@@ -245,7 +261,10 @@ def test_a_player_cannot_touch_the_schema_or_the_policies(club_pg: ClubServer, c
     with login(club_pg, "bob") as bob:
         for sql in ("ALTER TABLE platoon DISABLE ROW LEVEL SECURITY", "DROP POLICY club_update ON platoon",
                     "INSERT INTO schema_migration (number, name, applied_at, app_version) VALUES (99, 'x', now(), "
-                    "'x')", "CREATE TABLE mine (id integer)"):
+                    "'x')", "CREATE TABLE mine (id integer)",
+                    # a temporary table cannot stand in for the club's membership (the check functions' own
+                    # search_path has pg_temp last, and players may not make temporary tables at all)
+                    "CREATE TEMPORARY TABLE campaign_member (campaign_id integer, login text, role text)"):
             import psycopg
 
             with pytest.raises(psycopg.errors.InsufficientPrivilege), bob.transaction():
