@@ -86,6 +86,13 @@ class ClubServer:
 
         return psycopg.connect(host=self.socket, dbname=dbname, user=user or self.superuser, autocommit=autocommit)
 
+    def create_database(self, name: str) -> str:
+        """A new empty database owned by the superuser (dropped first if it exists); its URL."""
+        with self.connect() as su:
+            su.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            su.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
     def url(self, dbname: str, user: str | None = None) -> str:
         from urllib.parse import quote
 
@@ -210,3 +217,16 @@ def club_pg() -> Any:
     server = ClubServer.start()
     yield server
     server.stop()
+
+
+def engine_landed() -> bool:
+    """Whether the store opens ``postgresql://`` URLs (the engine work of issue 15)."""
+    from campaign_app.store import database
+
+    return hasattr(database, "is_server_url")
+
+
+def ensure_role(server: Any, login: str) -> None:
+    with server.connect() as su:
+        if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (login,)).fetchone():
+            su.execute(f'CREATE ROLE "{login}" LOGIN')

@@ -3,9 +3,13 @@ and opens nothing (no database file is created)."""
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
+from clubpg import club_pg, ensure_role  # noqa: F401 - club_pg is a fixture
 
 from campaign_app.paths import AppPaths
 from campaign_app.store import database as store_database
@@ -34,3 +38,60 @@ def test_club_commands_need_a_club_server(cli: Callable[..., str], app_paths: Ap
 def test_a_bad_login_is_refused_before_anything_is_opened(cli: Callable[..., str], app_paths: AppPaths) -> None:
     err = cli("--db", "postgresql://owner@localhost/club", "server", "add-player", "Ana Smith", rc=2)
     assert "'Ana Smith' is not a usable login: use lower-case letters" in err
+
+
+# ------------------------------------------------------------------------------------------------ a server
+
+needs_engine = pytest.mark.skipif(not hasattr(store_database, "is_server_url"),
+                                  reason="--db takes a URL once the engine of issue 15 lands")
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest) -> Any:
+    """The engine's shared ``pg_server`` when it exists, else this branch's own throwaway server."""
+    try:
+        return request.getfixturevalue("pg_server")
+    except pytest.FixtureLookupError:
+        return request.getfixturevalue("club_pg")
+
+
+@needs_engine
+def test_the_three_commands_of_the_readme(server: Any, cli: Callable[..., str], cli_result: Any,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    admin = server.create_database("club_cli")
+    for login in ("ana", "bob", "olga"):
+        ensure_role(server, login)
+    out = cli("--db", admin, "server", "init")
+    assert "club server ready: database club_cli" in out and "row-level security on" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("olgas secret\n"))
+    out = cli("--db", admin, "server", "add-player", "olga", "--organiser", "--password-stdin")
+    assert out.strip() == "the login exists: olga is an organiser (may create campaigns) of this club server, " \
+                          "password set"
+    for login in ("ana", "bob"):
+        cli("--db", admin, "server", "add-player", login)
+    olga = server.url("club_cli", user="olga")
+    cli("--db", olga, "campaign", "new", "--name", "Congo 1960", "--period", "3")
+    assert cli("--db", olga, "campaign", "add-player", "--campaign", "Congo 1960", "--player", "ana").strip() == \
+        "ana joined Congo 1960 as a player"
+    cli("--db", olga, "campaign", "add-player", "--campaign", "Congo 1960", "--player", "bob")
+    players = json.loads(cli("--db", admin, "server", "players", "--json"))
+    assert {p["login"]: (p["organiser"], [c["campaign"] for c in p["campaigns"]]) for p in players} == {
+        "ana": (False, ["Congo 1960"]), "bob": (False, ["Congo 1960"]), "olga": (True, ["Congo 1960"])}
+
+    ana = server.url("club_cli", user="ana")
+    bob = server.url("club_cli", user="bob")
+    cli("--db", ana, "platoon", "new", "--campaign", "Congo 1960", "--name", "2nd Platoon", "--training", "d8",
+        "--equipment", "d8", "--morale", "d8", "--armor", "2")
+    # bob may look but not change: one line, exit 2, nothing written
+    shown = json.loads(cli("--db", bob, "platoon", "show", "2nd Platoon", "--json"))
+    err = cli("--db", bob, "platoon", "set", "2nd Platoon", "--armor", "3", rc=2)
+    assert err.strip() == "campaign-cli: error: 2nd Platoon belongs to ana; you can look but not change it"
+    err = cli("--db", bob, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--seed", "3", rc=2)
+    assert "2nd Platoon belongs to ana" in err
+    assert json.loads(cli("--db", bob, "platoon", "show", "2nd Platoon", "--json")) == shown
+    err = cli("--db", bob, "platoon", "set-owner", "2nd Platoon", "--owner", "bob", rc=2)
+    assert err.strip() == "campaign-cli: error: only an organiser of Congo 1960 can give a platoon to another player"
+    err = cli("--db", bob, "server", "add-player", "eve", rc=2)
+    assert "bob may not create roles" in err
+    assert cli("--db", olga, "platoon", "set-owner", "2nd Platoon", "--owner", "bob").strip() == \
+        "2nd Platoon now belongs to bob (was ana)"

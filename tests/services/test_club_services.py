@@ -1,0 +1,164 @@
+"""Club play through the services (issue 15): on a club server a player's attempt to change what is not
+theirs is refused in one line naming the owner, and nothing is written; on a file database the club's
+services say they need a club server. Runs against a real PostgreSQL server (skips without one)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from clubpg import ORGANISER, club_pg, engine_landed, ensure_role  # noqa: F401 - club_pg is a fixture
+
+from campaign_app.errors import Refused
+from campaign_app.rules.dice import SeededDice
+from campaign_app.services import battles, campaigns, club, journal, platoons
+from campaign_app.store import access, close_db, init_db
+from campaign_app.store.access import NotYours
+from campaign_app.store.club_server import NeedsClubServer, add_player, init_server
+from campaign_app.store.models import Battle, CampaignMember, Platoon, database_proxy
+
+needs_engine = pytest.mark.skipif(not engine_landed(), reason="the store opens postgresql:// URLs once the "
+                                                              "engine of issue 15 lands")
+
+
+# ------------------------------------------------------------------------------------------------ a file
+
+@pytest.mark.parametrize("call", [
+    lambda: club.add_member("Congo 1960", "ana"),
+    lambda: club.remove_member("Congo 1960", "ana"),
+    lambda: club.members("Congo 1960"),
+    lambda: club.set_platoon_owner("2nd Platoon", "ana"),
+    lambda: club.set_sheet_owner("Hill 214", "ana"),
+])
+def test_on_a_file_the_club_services_need_a_club_server(call: Any) -> None:
+    with pytest.raises(NeedsClubServer, match="needs a club server: give --db postgresql://"):
+        call()
+
+
+def test_on_a_file_nobody_owns_anything_and_everything_is_allowed() -> None:
+    c = campaigns.create_campaign("Congo 1960")
+    p = platoons.create_platoon("Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2)
+    assert Platoon.get_by_id(p.id).owner == "" and CampaignMember.select().count() == 0
+    campaigns.rename_campaign(c.id, "Congo 1961")
+    assert access.can_change(platoon=p.id, campaign=c.id)
+
+
+# ------------------------------------------------------------------------------------------------ a server
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest) -> Any:
+    """The engine's shared ``pg_server`` when it exists, else this branch's own throwaway server."""
+    try:
+        return request.getfixturevalue("pg_server")
+    except pytest.FixtureLookupError:
+        return request.getfixturevalue("club_pg")
+
+
+@pytest.fixture(scope="module")
+def club_db(server: Any) -> str:
+    """A club database set up the documented way: ``server init`` as the owner, three logins, a campaign
+    olga organises with ana and bob in it, ana's "2nd Platoon" and bob's "Red Devils"."""
+    if not engine_landed():
+        pytest.skip("the store opens postgresql:// URLs once the engine of issue 15 lands")
+    name = "club_services"
+    admin = server.create_database(name)
+    init_db(admin)
+    init_server()
+    for login in ("ana", "bob"):
+        ensure_role(server, login)
+        add_player(login)
+    ensure_role(server, ORGANISER)
+    add_player(ORGANISER, organiser=True)
+    close_db()
+    init_db(server.url(name, user=ORGANISER))
+    campaigns.create_campaign("Congo 1960", period=3)
+    club.add_member("Congo 1960", "ana")
+    club.add_member("Congo 1960", "bob")
+    close_db()
+    for login, platoon in (("ana", "2nd Platoon"), ("bob", "Red Devils")):
+        init_db(server.url(name, user=login))
+        platoons.create_platoon("Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2,
+                                leader_name=f"Lt. {login.title()}")
+        close_db()
+    database_proxy.initialize(None)
+    return name
+
+
+@pytest.fixture
+def as_login(server: Any, club_db: str) -> Iterator[Any]:
+    def connect(login: str) -> Any:
+        close_db()
+        return init_db(server.url(club_db, user=login))
+
+    yield connect
+    close_db()
+
+
+@needs_engine
+def test_the_creator_owns_and_organises(as_login: Any) -> None:
+    as_login("ana")
+    assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ana"
+    assert Platoon.get(Platoon.name == "Red Devils").owner == "bob"
+    assert {(m.login, m.role) for m in club.members("Congo 1960")} == {
+        (ORGANISER, "organiser"), ("ana", "player"), ("bob", "player")}
+    ops = journal.operations(platoon="2nd Platoon")
+    assert ops and {op.user for op in ops} == {"ana"}
+
+
+@needs_engine
+@pytest.mark.parametrize("change", [
+    lambda: platoons.set_platoon("2nd Platoon", armor=3),
+    lambda: platoons.rename_platoon("2nd Platoon", "Stolen"),
+    lambda: platoons.set_xp("2nd Platoon", 5),
+    lambda: platoons.delete_platoon("2nd Platoon"),
+    lambda: battles.log_battle("2nd Platoon", wounds=2, objectives=1, outcome="victory", dice=SeededDice(5)),
+])
+def test_another_players_platoon_is_refused_in_one_line_and_nothing_is_written(as_login: Any, change: Any) -> None:
+    as_login("bob")
+    before = (list(Platoon.select().dicts()), Battle.select().count(), len(journal.operations()))
+    with pytest.raises(NotYours) as caught:
+        change()
+    assert str(caught.value) == "2nd Platoon belongs to ana; you can look but not change it"
+    assert (list(Platoon.select().dicts()), Battle.select().count(), len(journal.operations())) == before
+
+
+@needs_engine
+def test_campaign_changes_and_creation_are_for_organisers(as_login: Any) -> None:
+    as_login("bob")
+    with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can rename it$"):
+        campaigns.rename_campaign("Congo 1960", "Bob's Congo")
+    with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can add or remove its players$"):
+        club.add_member("Congo 1960", "bob", organiser=True)
+    with pytest.raises(NotYours, match="only the club's organisers can create campaigns"):
+        campaigns.create_campaign("Bob's War")
+    with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can give a platoon to another player$"):
+        club.set_platoon_owner("Red Devils", "ana")
+
+
+@needs_engine
+def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
+    as_login(ORGANISER)
+    given = club.set_platoon_owner("2nd Platoon", "bob")
+    assert given.message == "2nd Platoon now belongs to bob (was ana)"
+    as_login("bob")
+    platoons.set_platoon("2nd Platoon", notes="mine now")  # bob may, now
+    as_login("ana")
+    with pytest.raises(NotYours, match="^2nd Platoon belongs to bob"):
+        platoons.set_platoon("2nd Platoon", notes="give it back")
+    with pytest.raises(NotYours, match="was made by olga; only they or an organiser of Congo 1960 can undo it"):
+        journal.undo(given.operation_id)
+    as_login("bob")
+    journal.undo()  # his own note
+    as_login(ORGANISER)
+    journal.undo(given.operation_id)
+    assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ana"
+
+
+@needs_engine
+def test_a_new_owner_must_belong_to_the_campaign(as_login: Any, server: Any, club_db: str) -> None:
+    as_login(ORGANISER)
+    with pytest.raises(Refused, match="carl does not belong to Congo 1960; add them first"):
+        club.set_platoon_owner("2nd Platoon", "carl")
+    with pytest.raises(Refused, match="nobody is not a player of this club server"):
+        club.add_member("Congo 1960", "nobody")
