@@ -8,12 +8,13 @@ that created the schema). In one transaction it:
   players group may connect to the database, and it may not make temporary tables;
 - grants the players group what the app needs on every table (read; insert, update, delete on the app's tables
   and the journal; read only on the migration log);
-- installs the SQL functions the policies ask (``club_is_member``, ``club_is_organiser``, ``club_can_platoon``,
-  ``club_sees_platoon``, ``club_can_sheet``, ``club_sees_sheet``, ...). They are ``SECURITY DEFINER`` (owned by the
-  tables' owner, ``search_path`` pinned) on purpose: a policy on ``campaign_member`` that reads
-  ``campaign_member`` would recurse, and a policy on ``battle`` must read the platoon's owner even where the
-  player's own policies would hide it. They take the login as an argument (inside them ``current_user`` is the
-  owner) and only answer yes or no;
+- installs the SQL functions the policies ask: which campaigns a login sees and organises, which platoons,
+  sheets and attached units it sees and may change (``club_campaigns_seen``, ``club_platoons_changed`` ...), and
+  the one-row checks the client asks (``club_can_platoon``, ``club_is_organiser`` ...). They are ``SECURITY
+  DEFINER`` (owned by the tables' owner, ``search_path`` pinned) on purpose: a policy on ``campaign_member``
+  that reads ``campaign_member`` would recurse, and a policy on ``battle`` must read the platoon's owner even
+  where the player's own policies would hide it. They take the login as an argument (inside them
+  ``current_user`` is the owner) and only answer with ids or yes/no;
 - enables row-level security on every table and (re)creates the ``club_*`` policies:
 
   ================  ============================================  ==============================================
@@ -106,57 +107,137 @@ def groups(database: Any = None) -> Groups:
 # ----------------------------------------------------------------------------------------------- the SQL
 
 FUNCTIONS = r"""
--- The club's check functions. SECURITY DEFINER: they read campaign_member, platoon and sologear_sheet as the
--- tables' owner (no policy recursion, no rows hidden from the check). Their search_path is pinned with pg_temp
--- last, and players get no TEMPORARY privilege, so no table of a player's can stand in for one of these.
+-- The club's check functions. SECURITY DEFINER: they read campaign_member, campaign, platoon, sologear_sheet and
+-- attached_unit as the tables' owner (no policy recursion, no rows hidden from the check). Their search_path is
+-- pinned with pg_temp last, and players get no TEMPORARY privilege, so no table of a player's can stand in for
+-- one of these. The policies use the set-returning ones as "column IN (SELECT club_...(current_user))": an
+-- uncorrelated subquery that PostgreSQL runs once per statement and probes as a hash, not once per row. They are
+-- PL/pgSQL so that their queries are planned once per session, not at every call.
+CREATE OR REPLACE FUNCTION club_is_admin(who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER'));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_campaigns_seen(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who
+  UNION
+  SELECT c.id FROM campaign c WHERE c.created_by = who AND c.created_by <> ''
+    AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id)
+  UNION
+  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_campaigns_organised(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who AND m.role = 'organiser'
+  UNION
+  SELECT c.id FROM campaign c WHERE c.created_by = who AND c.created_by <> ''
+    AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id)
+  UNION
+  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_platoons_seen(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT p.id FROM platoon p WHERE p.campaign_id IN (SELECT club_campaigns_seen(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_platoons_changed(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT p.id FROM platoon p
+  WHERE (p.owner = who AND p.campaign_id IN (SELECT club_campaigns_seen(who)))
+     OR p.campaign_id IN (SELECT club_campaigns_organised(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_sheets_seen(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT s.id FROM sologear_sheet s WHERE s.campaign_id IN (SELECT club_campaigns_seen(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_sheets_changed(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT s.id FROM sologear_sheet s
+  WHERE (s.owner = who AND s.campaign_id IN (SELECT club_campaigns_seen(who)))
+     OR s.campaign_id IN (SELECT club_campaigns_organised(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_attached_seen(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_seen(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_attached_changed(who text) RETURNS SETOF integer
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_changed(who));
+END
+$$;
+-- one row at a time, for the client's checks (store.access)
 CREATE OR REPLACE FUNCTION club_is_member(cid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid AND m.login = who)
-      OR EXISTS (SELECT 1 FROM campaign c WHERE c.id = cid AND c.created_by = who AND c.created_by <> ''
-                 AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid))
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT cid IN (SELECT club_campaigns_seen(who)));
+END
 $$;
 CREATE OR REPLACE FUNCTION club_is_organiser(cid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid AND m.login = who
-                 AND m.role = 'organiser')
-      OR EXISTS (SELECT 1 FROM campaign c WHERE c.id = cid AND c.created_by = who AND c.created_by <> ''
-                 AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = cid))
-      OR pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER')
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT cid IN (SELECT club_campaigns_organised(who)));
+END
 $$;
 CREATE OR REPLACE FUNCTION club_can_platoon(pid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM platoon p WHERE p.id = pid
-                 AND ((p.owner = who AND club_is_member(p.campaign_id, who))
-                      OR club_is_organiser(p.campaign_id, who)))
-$$;
-CREATE OR REPLACE FUNCTION club_sees_platoon(pid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM platoon p WHERE p.id = pid
-                 AND (club_is_member(p.campaign_id, who) OR club_is_organiser(p.campaign_id, who)))
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  found_owner text;
+  found_campaign integer;
+BEGIN
+  SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM platoon t WHERE t.id = pid;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
+END
 $$;
 CREATE OR REPLACE FUNCTION club_can_sheet(sid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM sologear_sheet s WHERE s.id = sid
-                 AND ((s.owner = who AND club_is_member(s.campaign_id, who))
-                      OR club_is_organiser(s.campaign_id, who)))
-$$;
-CREATE OR REPLACE FUNCTION club_sees_sheet(sid integer, who text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT EXISTS (SELECT 1 FROM sologear_sheet s WHERE s.id = sid
-                 AND (club_is_member(s.campaign_id, who) OR club_is_organiser(s.campaign_id, who)))
-$$;
-CREATE OR REPLACE FUNCTION club_attached_platoon(aid integer) RETURNS integer
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT a.platoon_id FROM attached_unit a WHERE a.id = aid
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  found_owner text;
+  found_campaign integer;
+BEGIN
+  SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM sologear_sheet t WHERE t.id = sid;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
+END
 $$;
 """
 
-FUNCTION_NAMES = ("club_is_member(integer, text)", "club_is_organiser(integer, text)",
-                  "club_can_platoon(integer, text)", "club_sees_platoon(integer, text)",
-                  "club_can_sheet(integer, text)", "club_sees_sheet(integer, text)",
-                  "club_attached_platoon(integer)")
+FUNCTION_NAMES = ("club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
+                  "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
+                  "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
+                  "club_is_member(integer, text)", "club_is_organiser(integer, text)",
+                  "club_can_platoon(integer, text)", "club_can_sheet(integer, text)")
+
+OLD_FUNCTIONS = ("club_sees_platoon(integer, text)", "club_sees_sheet(integer, text)",
+                 "club_attached_platoon(integer)")
+"""Functions of an earlier ``server init`` that the policies no longer use (dropped after the policies)."""
 
 ME = "current_user"
+
+
+def _in(column: str, function: str) -> str:
+    """``column`` is one of the ids the set-returning check function gives the connected login."""
+    return f"{column} IN (SELECT {function}({ME}))"
 
 
 @dataclass(frozen=True)
@@ -179,36 +260,28 @@ def _under(can: str, sees: str) -> Rules:
 def _owned() -> Rules:
     """A platoon or a sheet: its owner changes it while they belong to its campaign; its campaign's organisers
     always (ownership included: a row whose owner changes must pass as the organiser's)."""
-    member = f"club_is_member(campaign_id, {ME})"
-    organiser = f"club_is_organiser(campaign_id, {ME})"
-    mine = f"(owner = {ME} AND {member})"
-    return Rules(select=f"({member} OR {organiser} OR owner = {ME})",
-                 insert=f"({mine} OR {organiser})",
-                 update_old=f"({mine} OR {organiser})",
-                 update_new=f"({mine} OR {organiser})",
-                 delete=f"({mine} OR {organiser})")
+    member = _in("campaign_id", "club_campaigns_seen")
+    organiser = _in("campaign_id", "club_campaigns_organised")
+    can = f"((owner = {ME} AND {member}) OR {organiser})"
+    return Rules(select=f"({member} OR owner = {ME})", insert=can, update_old=can, update_new=can, delete=can)
 
 
 def table_rules(organisers_group: str) -> dict[str, Rules]:
-    platoon_can = f"club_can_platoon(platoon_id, {ME})"
-    platoon_sees = f"club_sees_platoon(platoon_id, {ME})"
-    sheet_can = f"club_can_sheet(sheet_id, {ME})"
-    sheet_sees = f"club_sees_sheet(sheet_id, {ME})"
-    organiser = f"club_is_organiser(campaign_id, {ME})"
-    equipment_platoon = "COALESCE(platoon_id, club_attached_platoon(attached_id))"
-    roll_can = f"(CASE WHEN platoon_id IS NOT NULL THEN {platoon_can} ELSE {sheet_can} END)"
-    roll_sees = f"(CASE WHEN platoon_id IS NOT NULL THEN {platoon_sees} ELSE {sheet_sees} END)"
+    platoon_can, platoon_sees = _in("platoon_id", "club_platoons_changed"), _in("platoon_id", "club_platoons_seen")
+    sheet_can, sheet_sees = _in("sheet_id", "club_sheets_changed"), _in("sheet_id", "club_sheets_seen")
+    member = _in("campaign_id", "club_campaigns_seen")
+    organiser = _in("campaign_id", "club_campaigns_organised")
     own_operation = f"\"user\" = {ME}"
+    own_change = f"operation_id IN (SELECT o.id FROM operation o WHERE o.\"user\" = {ME})"
     return {
         "campaign": Rules(
-            select=f"(club_is_member(id, {ME}) OR created_by = {ME} OR club_is_organiser(id, {ME}))",
+            select=f"({_in('id', 'club_campaigns_seen')} OR created_by = {ME})",
             insert=f"(created_by = {ME} AND pg_has_role({ME}, {quote_literal(organisers_group)}, 'MEMBER'))",
-            update_old=f"club_is_organiser(id, {ME})",
-            update_new=f"club_is_organiser(id, {ME})",
-            delete=f"club_is_organiser(id, {ME})"),
-        "campaign_member": Rules(
-            select=f"(login = {ME} OR club_is_member(campaign_id, {ME}) OR {organiser})",
-            insert=organiser, update_old=organiser, update_new=organiser, delete=organiser),
+            update_old=_in("id", "club_campaigns_organised"),
+            update_new=_in("id", "club_campaigns_organised"),
+            delete=_in("id", "club_campaigns_organised")),
+        "campaign_member": Rules(select=f"(login = {ME} OR {member})", insert=organiser, update_old=organiser,
+                                 update_new=organiser, delete=organiser),
         "platoon": _owned(),
         "sologear_sheet": _owned(),
         "battle": _under(platoon_can, platoon_sees),
@@ -216,22 +289,20 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "attached_unit": _under(platoon_can, platoon_sees),
         "xp_change": _under(platoon_can, platoon_sees),
         "attribute_change": _under(platoon_can, platoon_sees),
-        "equipment": _under(f"club_can_platoon({equipment_platoon}, {ME})",
-                            f"club_sees_platoon({equipment_platoon}, {ME})"),
+        "equipment": _under(f"({platoon_can} OR {_in('attached_id', 'club_attached_changed')})",
+                            f"({platoon_sees} OR {_in('attached_id', 'club_attached_seen')})"),
         "sologear_force": _under(sheet_can, sheet_sees),
         "sologear_turn": _under(sheet_can, sheet_sees),
-        "roll": _under(roll_can, roll_sees),
+        "roll": _under(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})"),
         "operation": Rules(
-            select=f"({own_operation} OR club_is_member(campaign_id, {ME}) OR club_is_organiser(campaign_id, {ME}))",
+            select=f"({own_operation} OR {member})",
             insert=own_operation,
-            update_old=f"({own_operation} OR club_is_organiser(campaign_id, {ME}))",
-            update_new=f"({own_operation} OR club_is_organiser(campaign_id, {ME}))",
+            update_old=f"({own_operation} OR {organiser})",
+            update_new=f"({own_operation} OR {organiser})",
             delete=own_operation),
         "operation_change": Rules(
-            select="EXISTS (SELECT 1 FROM operation o WHERE o.id = operation_id)",
-            insert=f"EXISTS (SELECT 1 FROM operation o WHERE o.id = operation_id AND o.\"user\" = {ME})",
-            update_old=None, update_new=None,
-            delete=f"EXISTS (SELECT 1 FROM operation o WHERE o.id = operation_id AND o.\"user\" = {ME})",
+            select="operation_id IN (SELECT o.id FROM operation o)",  # the operations this login sees
+            insert=own_change, update_old=None, update_new=None, delete=own_change,
             grants=("SELECT", "INSERT", "DELETE")),
         "schema_migration": Rules(select="true", insert=None, update_old=None, update_new=None, delete=None,
                                   grants=("SELECT",)),
@@ -365,6 +436,8 @@ def init_server() -> InitReport:
                 report.policies += 1
             report.secured.append(table)
         db.execute_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {players}")
+        for fn in OLD_FUNCTIONS:
+            db.execute_sql(f"DROP FUNCTION IF EXISTS {fn}")
     return report
 
 
