@@ -80,5 +80,24 @@ class StorageIOError(StoreProblem):
     """Any other I/O failure of the database file."""
 
 
+class ServerUnavailable(StoreProblem):
+    """The campaign server (PostgreSQL) could not be reached, or the connection to it was lost. The message
+    names the server and the reason; nothing was written."""
+
+
+class PasswordRequired(ServerUnavailable):
+    """The server asks for a password, or refused the one given (the GUI asks for it)."""
+
+
+class ServerSupportMissing(CampaignError):
+    """A ``postgresql://`` database was asked for but the PostgreSQL driver is not installed."""
+
+    exit_code = 2
+
+
+SERVER_SUPPORT_MESSAGE = ("PostgreSQL support is not installed, so a postgresql:// database cannot be opened: "
+                          "install it with  pip install 'campaign-app[server]'")
+
+
 BUSY_MESSAGE = ("the database is busy (another window or command is writing to it); nothing was written, "
                 "try again")

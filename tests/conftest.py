@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -25,6 +26,7 @@ os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 from campaign_app.paths import AppPaths  # noqa: E402
 from campaign_app.store import close_db, init_db  # noqa: E402
 from campaign_app.store.models import database_proxy  # noqa: E402
+from tests.pg_server import SKIP_REASON, PgServer, find_bin_dir  # noqa: E402
 
 
 @pytest.fixture
@@ -55,12 +57,68 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "campaign.db"
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL server for the whole run (tests/pg_server.py). Where no PostgreSQL binaries exist
+    the tests that need it skip, saying so; under CI (``CI`` set) they fail instead: CI must run them."""
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{SKIP_REASON} (CI must run them: install the postgresql package)")
+        pytest.skip(SKIP_REASON)
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install '.[test]')")
+    # not under pytest's temporary folder: that is private to this user, and the server may run as 'postgres'
+    root = Path(tempfile.mkdtemp(prefix="campaign-app-pg-"))
+    server = PgServer(root, bin_dir).start()
+    yield server
+    server.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_server: PgServer) -> str:
+    """A migrated campaign database on the test server, once per run; tests copy it (CREATE DATABASE ...
+    TEMPLATE), never open it."""
+    name = pg_server.new_database_name("template")
+    url = pg_server.create_database(name)
+    init_db(url)
+    close_db()
+    database_proxy.initialize(None)
+    return name
+
+
 @pytest.fixture
-def fresh_db(app_paths: AppPaths, migrated_template: Path) -> Iterator[object]:
-    """A fresh, migrated database in the test's data folder, bound to the models (as the app opens a new
-    file: no backup made)."""
-    shutil.copyfile(migrated_template, app_paths.db_file)
-    database = init_db(app_paths.db_file, app_paths.backup_dir, daily_backup=False)
+def db_engine() -> str:
+    """Which engine ``fresh_db`` uses: the file (SQLite) here; tests/services and tests/cli run on both."""
+    return "sqlite"
+
+
+@pytest.fixture
+def db_target(db_engine: str, app_paths: AppPaths, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Where the test's database is: the data folder's file, or a fresh database on the test server (a copy
+    of the migrated template, dropped after the test)."""
+    if db_engine == "sqlite":
+        yield str(app_paths.db_file)
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    template: str = request.getfixturevalue("pg_template")
+    name = server.new_database_name()
+    url = server.create_database(name, template=template)
+    yield url
+    close_db()
+    database_proxy.initialize(None)
+    server.drop_database(name)
+
+
+@pytest.fixture
+def fresh_db(app_paths: AppPaths, db_engine: str, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh, migrated database bound to the models: on the file engine a copy of a migrated file in the
+    test's data folder (as the app opens a new file: no backup made), on PostgreSQL a copy of the migrated
+    template database on the test server."""
+    target: str = request.getfixturevalue("db_target")
+    if db_engine == "sqlite":
+        shutil.copyfile(request.getfixturevalue("migrated_template"), app_paths.db_file)
+    database = init_db(target, app_paths.backup_dir, daily_backup=False)
     yield database
     close_db()
 

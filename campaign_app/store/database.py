@@ -24,7 +24,7 @@ import os
 import sqlite3
 import stat
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +46,7 @@ from ..errors import (
 )
 from ..resources import migrations_dir
 from .models import MODELS, SchemaMigration, database_proxy, name_key
+from .server import ServerDatabase, is_server_url
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +200,7 @@ class _ConnectionState(Protocol):
 class CampaignDatabase(SqliteDatabase):
     """peewee's SqliteDatabase with ``BEGIN IMMEDIATE`` transactions and translated errors."""
 
+    dialect = "sqlite"
     _state: _ConnectionState  # peewee's per-thread connection state (types-peewee leaves it out)
 
     if TYPE_CHECKING:  # types-peewee leaves it unannotated; on SQLite it is the sqlite3 connection
@@ -412,10 +414,14 @@ def _too_new(db_file: Path, version: int, supported: int) -> DatabaseTooNewError
 # ------------------------------------------------------------------------------------------------- open
 
 def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | None = None, *,
-            busy_timeout: float | None = None, daily_backup: bool = True) -> SqliteDatabase:
-    """Open (creating if needed) the database at ``path``, migrate it, bind the models to it."""
+            busy_timeout: float | None = None, daily_backup: bool = True,
+            password: str | None = None) -> SqliteDatabase | ServerDatabase:
+    """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
+    ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none)."""
     from . import backups
 
+    if is_server_url(path):
+        return _init_server(str(path), busy_timeout=busy_timeout_setting(busy_timeout), password=password)
     db_file = Path(path)
     bdir = Path(backup_dir) if backup_dir else db_file.parent / "backups"
     timeout = busy_timeout_setting(busy_timeout)
@@ -462,6 +468,68 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     return database
 
 
+def _init_server(url: str, *, busy_timeout: float, password: str | None) -> ServerDatabase:
+    """Open a campaign database on a PostgreSQL server, building or upgrading its schema if needed."""
+    close_db()
+    database = ServerDatabase(url, password=password, busy_timeout=busy_timeout)
+    database.connect()
+    database_proxy.initialize(database)
+    supported = schema_version_supported()
+    try:
+        version = server_schema_version(database)
+        if version > supported:
+            raise DatabaseTooNewError(
+                f"the campaign database {database.where} was made by a newer version of campaign_app (schema "
+                f"{version}; this is version {__version__}, schema {supported}). Please update campaign_app.")
+        if version < supported:
+            _migrate_server(database, supported)
+    except BaseException:
+        database.close()
+        database_proxy.initialize(None)
+        raise
+    return database
+
+
+def server_schema_version(database: ServerDatabase) -> int:
+    """The applied schema version of a server database (0 for an empty one); refuses a database that holds
+    other tables."""
+    has = database.execute_sql("SELECT to_regclass('schema_migration') IS NOT NULL").fetchone()[0]
+    if not has:
+        other = database.execute_sql("SELECT count(*) FROM pg_catalog.pg_tables "
+                                     "WHERE schemaname = current_schema()").fetchone()[0]
+        if other:
+            raise DatabaseOpenError(f"the database {database.where} holds other tables, so it is not a campaign "
+                                    "database; it was left untouched (use an empty database for a campaign)")
+        return 0
+    return int(database.execute_sql("SELECT COALESCE(MAX(number), 0) FROM schema_migration").fetchone()[0])
+
+
+def _migrate_server(database: ServerDatabase, supported: int) -> None:
+    """Build (baseline at schema 4) or upgrade a server database in one transaction, holding the writers' lock
+    so that two programs opening a new database at once do not both build it."""
+    from playhouse.migrate import PostgresqlMigrator
+
+    from . import journal
+
+    migrator = PostgresqlMigrator(database)
+    with database.atomic():
+        database.lock_writers()
+        version = server_schema_version(database)
+        if version == 0:
+            baseline = Migration(0, "postgresql", migrations_dir() / "postgresql_0004.py").load()
+            baseline.migrate(migrator, database)
+            for mig in available_migrations()[:baseline.VERSION]:
+                SchemaMigration.create(number=mig.number, name=mig.name, app_version=__version__)
+            version = baseline.VERSION
+        for mig in available_migrations():
+            if mig.number <= version:
+                continue
+            with journal.recording_off(database):
+                mig.load().migrate(migrator, database)
+            SchemaMigration.create(number=mig.number, name=mig.name, app_version=__version__)
+            log.info("applied migration %04d_%s to %s", mig.number, mig.name, database.where)
+
+
 def _migrate(database: CampaignDatabase, pending: list[Migration], version: int, db_file: Path) -> None:
     from playhouse.migrate import SqliteMigrator  # only when migrating (~30 ms of imports at every start)
 
@@ -506,8 +574,24 @@ def _set_foreign_keys(database: CampaignDatabase, on: bool) -> None:
 
 
 def current_db() -> CampaignDatabase | None:
+    """The open campaign *file* (``None`` when none is open, or when the campaign is on a server)."""
     obj = database_proxy.obj
     return obj if isinstance(obj, CampaignDatabase) else None
+
+
+def current_server() -> ServerDatabase | None:
+    """The open campaign server database, or ``None``."""
+    obj = database_proxy.obj
+    return obj if isinstance(obj, ServerDatabase) else None
+
+
+def _server_version(database: ServerDatabase) -> int:
+    """A number that moves whenever anyone commits an operation, an undo or a redo (the server's stand-in for
+    SQLite's ``data_version``)."""
+    row = database.execute_sql("SELECT COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0), COUNT(*), "
+                               "COALESCE(MAX(updated_at), ''), COALESCE(MAX(undone_at), '') "
+                               "FROM operation").fetchone()
+    return hash(tuple(row)) & 0x7FFFFFFFFFFFFFFF
 
 
 def close_db() -> None:
@@ -523,6 +607,8 @@ def data_stamp() -> tuple[int, str, int] | None:
     current = database_proxy.obj
     if current is None:
         return None
+    if isinstance(current, ServerDatabase):
+        return (id(current), current.where, _server_version(current))
     return (id(current), str(current.database),
             int(current.execute_sql("PRAGMA data_version").fetchone()[0]))
 
@@ -534,6 +620,8 @@ def write_stamp() -> tuple[int, str, int, int] | None:
     stamp = data_stamp()
     if stamp is None or current is None:
         return None
+    if isinstance(current, ServerDatabase):
+        return (*stamp, 0)  # the server's stamp moves with this program's writes too
     return (*stamp, int(current.connection().total_changes))
 
 
@@ -542,6 +630,8 @@ def data_version() -> int | None:
     current = database_proxy.obj
     if current is None or current.is_closed():
         return None
+    if isinstance(current, ServerDatabase):
+        return _server_version(current)
     return int(current.execute_sql("PRAGMA data_version").fetchone()[0])
 
 
@@ -604,45 +694,75 @@ def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
     try:
         for table, rowid, parent, _fk in con.execute("PRAGMA foreign_key_check").fetchall():
             report.problems.append(f"row {rowid} of {table} points to a missing {parent}")
-        version = con.execute("SELECT count(*) FROM schema_migration").fetchone()[0]
-        report.facts["schema_version"] = version
-        report.facts["schema_supported"] = schema_version_supported()
-        counts = {}
-        for m in MODELS:
-            if m is SchemaMigration:
-                continue
-            table = m._meta.table_name
-            counts[table] = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
-        report.facts["rows"] = ", ".join(f"{k} {v}" for k, v in counts.items() if v) or "none"
-        report.counts = counts
-        for (platoon_id, name, n) in con.execute(
-                "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
-                "AND l.status = 'active' GROUP BY p.id HAVING count(l.id) > 1").fetchall():
-            report.problems.append(f"platoon {name!r} (id {platoon_id}) has {n} active leaders")
-        for (name, n_battles, top) in con.execute(
-                "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
-                "GROUP BY p.id HAVING count(b.id) != max(b.number)").fetchall():
-            report.problems.append(f"platoon {name!r}: battle numbers have gaps ({n_battles} battles, "
-                                   f"highest number {top})")
-        for (name, xp, after) in con.execute(
-                "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
-                "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
-                "WHERE p.xp != x.xp_after").fetchall():
-            report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
-        for table, what in (("campaign", "campaign"), ("platoon", "platoon"), ("attached_unit", "attached unit")):
-            if "name_key" not in {r[1] for r in con.execute(f'PRAGMA table_info("{table}")')}:
-                continue  # a schema before 4 (read-only check of an old file)
-            for row_id, name, key in con.execute(f'SELECT id, name, name_key FROM "{table}"'):
-                if key != name_key(name):
-                    report.problems.append(f"{what} {name!r} (id {row_id}) has a stale name key (written by another "
-                                           "program?); names may not be found or kept apart")
+        columns = {t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')}
+                   for t in ("campaign", "platoon", "attached_unit")}
+        check_invariants(lambda sql: con.execute(sql).fetchall(), report, columns)
     except sqlite3.DatabaseError as exc:
         report.problems.append(f"cannot read the tables: {exc}")
     return report
 
 
-def check_database(database: SqliteDatabase) -> CheckReport:
+def check_invariants(rows: Callable[[str], list[Any]], report: CheckReport,
+                     columns: dict[str, set[str]]) -> None:
+    """The app's own invariants, on either engine (``rows(sql)`` runs a query; ``columns`` are the name
+    tables' columns, to tell schemas before 4)."""
+    version = rows("SELECT count(*) FROM schema_migration")[0][0]
+    report.facts["schema_version"] = version
+    report.facts["schema_supported"] = schema_version_supported()
+    counts = {}
+    for m in MODELS:
+        if m is SchemaMigration:
+            continue
+        table = m._meta.table_name
+        counts[table] = int(rows(f'SELECT count(*) FROM "{table}"')[0][0])
+    report.facts["rows"] = ", ".join(f"{k} {v}" for k, v in counts.items() if v) or "none"
+    report.counts = counts
+    for (platoon_id, name, n) in rows(
+            "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
+            "AND l.status = 'active' GROUP BY p.id, p.name HAVING count(l.id) > 1"):
+        report.problems.append(f"platoon {name!r} (id {platoon_id}) has {n} active leaders")
+    for (name, n_battles, top) in rows(
+            "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
+            "GROUP BY p.id, p.name HAVING count(b.id) != max(b.number)"):
+        report.problems.append(f"platoon {name!r}: battle numbers have gaps ({n_battles} battles, "
+                               f"highest number {top})")
+    for (name, xp, after) in rows(
+            "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
+            "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
+            "WHERE p.xp != x.xp_after"):
+        report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
+    for table, what in (("campaign", "campaign"), ("platoon", "platoon"), ("attached_unit", "attached unit")):
+        if "name_key" not in columns.get(table, set()):
+            continue  # a schema before 4 (read-only check of an old file)
+        for row_id, name, key in rows(f'SELECT id, name, name_key FROM "{table}"'):
+            if key != name_key(name):
+                report.problems.append(f"{what} {name!r} (id {row_id}) has a stale name key (written by another "
+                                       "program?); names may not be found or kept apart")
+
+
+def check_server(database: ServerDatabase) -> CheckReport:
+    """The check of a server database: the app's invariants (the server looks after its own pages and
+    enforces the foreign keys itself)."""
+    report = CheckReport(db_file=database.where)
+
+    def rows(sql: str) -> list[Any]:
+        return list(database.execute_sql(sql).fetchall())
+
+    columns = {t: {c for c, _ in _server_columns(database, t)} for t in ("campaign", "platoon", "attached_unit")}
+    check_invariants(rows, report, columns)
+    return report
+
+
+def _server_columns(database: ServerDatabase, table: str) -> list[tuple[str, str]]:
+    from .journal import _columns
+
+    return _columns(database, table)
+
+
+def check_database(database: SqliteDatabase | ServerDatabase) -> CheckReport:
     """Integrity check of an open database: SQLite's own checks plus the app's invariants."""
+    if isinstance(database, ServerDatabase):
+        return check_server(database)
     with translated(database.database):
         return check_connection(database.connection(), str(database.database))
 

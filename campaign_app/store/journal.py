@@ -42,6 +42,12 @@ MERGE_SECONDS = 60.0
 START_KIND = "journal.start"
 """The marker an upgraded database gets: history before it was not recorded and cannot be undone."""
 
+NOTIFY_CHANNEL = "campaign_app"
+"""On a server, each committed operation (and each undo or redo) is announced on this channel with its id."""
+
+_OPEN_SETTING = "campaign_app.operation_id"
+_MODE_SETTING = "campaign_app.journal_mode"
+
 
 class NotJournaled(NotFound):
     """No such operation, or nothing to undo/redo."""
@@ -52,15 +58,54 @@ def utc_now() -> str:
 
 
 def _login() -> str:
+    """Who makes the operation: the server login on PostgreSQL, the system login on a file."""
+    if _on_server():
+        return str(db.login())
     try:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name on this system
         return ""
 
 
+def dialect(database: Any = None) -> str:
+    """``"sqlite"`` or ``"postgresql"`` for ``database`` (default: the bound one)."""
+    target = database if database is not None else db.obj
+    return str(getattr(target, "dialect", "sqlite"))
+
+
+def _on_server(database: Any = None) -> bool:
+    return dialect(database) == "postgresql"
+
+
+def _set_open(op_id: int | None) -> None:
+    """Mark ``op_id`` as the open operation the triggers record into (``None``: none is open)."""
+    if _on_server():
+        db.execute_sql("SELECT set_config(?, ?, true)", (_OPEN_SETTING, "" if op_id is None else str(op_id)))
+    else:
+        db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
+
+
+def _begin_write() -> None:
+    """First statement of a write transaction: on a server, wait for the writers' lock (on a file
+    ``BEGIN IMMEDIATE`` took it already)."""
+    if _on_server():
+        db.lock_writers()
+
+
+def _announce(op_id: int) -> None:
+    """On a server: tell every listening window, when the transaction commits, that ``op_id`` changed."""
+    if _on_server():
+        db.execute_sql("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, str(op_id)))
+
+
 # ------------------------------------------------------------------------------------------------ triggers
 
 def _columns(database: Any, table: str) -> list[tuple[str, str]]:
+    if _on_server(database):
+        rows = database.execute_sql("SELECT column_name, data_type FROM information_schema.columns "
+                                    "WHERE table_schema = current_schema() AND table_name = ? "
+                                    "ORDER BY ordinal_position", (table,)).fetchall()
+        return [(r[0], (r[1] or "").upper()) for r in rows]
     rows = database.execute_sql(f'PRAGMA table_info("{table}")').fetchall()
     return [(r[1], (r[2] or "").upper()) for r in rows]
 
@@ -81,6 +126,10 @@ def image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
 
 
 def app_tables(database: Any) -> list[str]:
+    if _on_server(database):
+        rows = database.execute_sql("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                                    "ORDER BY tablename").fetchall()
+        return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
     rows = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
                                 "ORDER BY name").fetchall()
     return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
@@ -106,9 +155,56 @@ def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
     ]
 
 
+PG_TRIGGER_FUNCTION = """
+CREATE OR REPLACE FUNCTION campaign_app_journal() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  op bigint;
+  old_image jsonb;
+  new_image jsonb;
+BEGIN
+  IF coalesce(current_setting('campaign_app.journal_mode', true), '') = 'off' THEN
+    RETURN NULL;
+  END IF;
+  op := nullif(current_setting('campaign_app.operation_id', true), '')::bigint;
+  IF op IS NULL THEN
+    RAISE EXCEPTION 'campaign_app: a write outside an operation (use store.journal.operation)';
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new)
+      VALUES (op, TG_TABLE_NAME, NEW.id, 'insert', NULL, to_jsonb(NEW)::text);
+  ELSIF TG_OP = 'UPDATE' THEN
+    old_image := to_jsonb(OLD);
+    new_image := to_jsonb(NEW);
+    IF old_image IS DISTINCT FROM new_image THEN
+      INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new)
+        VALUES (op, TG_TABLE_NAME, NEW.id, 'update', old_image::text, new_image::text);
+    END IF;
+  ELSE
+    INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new)
+      VALUES (op, TG_TABLE_NAME, OLD.id, 'delete', to_jsonb(OLD)::text, NULL);
+  END IF;
+  RETURN NULL;
+END
+$fn$
+"""
+"""The journal on PostgreSQL: one trigger function for every app table; the row images are ``to_jsonb`` of the
+row (numbers keep every digit), the open operation is a transaction-local setting of the connection."""
+
+
+def _install_server_triggers(database: Any) -> None:
+    database.execute_sql(PG_TRIGGER_FUNCTION)
+    for table in app_tables(database):
+        database.execute_sql(f'DROP TRIGGER IF EXISTS "journal_{table}" ON "{table}"')
+        database.execute_sql(f'CREATE TRIGGER "journal_{table}" AFTER INSERT OR UPDATE OR DELETE ON "{table}" '
+                             "FOR EACH ROW EXECUTE FUNCTION campaign_app_journal()")
+
+
 def install_triggers(database: Any) -> None:
     """(Re)create the journal's triggers on every app table from the live schema. A migration that adds columns
     or rebuilds a table calls this at its end (a rebuilt table loses its triggers)."""
+    if _on_server(database):
+        _install_server_triggers(database)
+        return
     existing = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger' "
                                     "AND name LIKE 'journal\\_%' ESCAPE '\\'").fetchall()
     for (name,) in existing:
@@ -121,6 +217,13 @@ def install_triggers(database: Any) -> None:
 @contextmanager
 def recording_off(database: Any) -> Iterator[None]:
     """Inside a migration: converting stored rows is not a user's change (nothing is recorded or refused)."""
+    if _on_server(database):
+        database.execute_sql("SELECT set_config(?, 'off', true)", (_MODE_SETTING,))
+        try:
+            yield
+        finally:
+            database.execute_sql("SELECT set_config(?, 'record', true)", (_MODE_SETTING,))
+        return
     database.execute_sql("UPDATE journal_state SET mode = 'off' WHERE id = 1")
     try:
         yield
@@ -129,6 +232,8 @@ def recording_off(database: Any) -> Iterator[None]:
 
 
 def has_journal(database: Any) -> bool:
+    if _on_server(database):
+        return bool(database.execute_sql("SELECT to_regclass('journal_state') IS NOT NULL").fetchone()[0])
     return bool(database.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
                                      "AND name = 'journal_state')").fetchone()[0])
 
@@ -251,7 +356,8 @@ _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("cam
 def _tick() -> int:
     """The journal's clock: operation ids and undo stamps come from one sequence, so "undone after this operation
     was made" is a comparison of two numbers."""
-    return int(db.execute_sql("SELECT MAX(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
+    biggest = "GREATEST" if _on_server() else "MAX"
+    return int(db.execute_sql(f"SELECT {biggest}(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
                               "FROM operation").fetchone()[0])
 
 
@@ -284,6 +390,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             yield inner
         return
     with db.atomic():
+        _begin_write()
         now = utc_now()
         op: Operation | None = None
         if merge_key is not None:
@@ -303,7 +410,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             op.target(campaign=campaign, platoon=platoon, sheet=sheet)
             if label:
                 op.label = label
-        db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op.id,))
+        _set_open(op.id)
         token = _current.set(op)
         try:
             _club_check(op)
@@ -315,7 +422,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             raise refused from exc
         finally:
             _current.reset(token)
-        db.execute_sql("UPDATE journal_state SET operation_id = NULL WHERE id = 1")
+        _set_open(None)
         rows = op.rows()
         if not rows and not op.merged:
             db.execute_sql("DELETE FROM operation WHERE id = ?", (op.id,))
@@ -325,6 +432,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
                            "updated_at = ? WHERE id = ?",
                            (op.label or kind, op.campaign_id, op.platoon_id, op.sheet_id, now, op.id))
             op._final = OpChanges(op.id, kind, op.label, rows, op.campaign_id, op.platoon_id, op.sheet_id)
+            _announce(op.id)
 
 
 # ------------------------------------------------------------------------------------------------ reading
@@ -470,6 +578,9 @@ class _Replayer:
         return Conflict(f"cannot {self.verb} \u201c{self.info.label}\u201d: {why}; nothing was changed")
 
     def current(self, table: str, row_id: int) -> dict[str, Any] | None:
+        if _on_server():
+            found = db.execute_sql(f'SELECT to_jsonb(t)::text FROM "{table}" t WHERE id = ?', (row_id,)).fetchone()
+            return json.loads(found[0]) if found else None
         row = db.execute_sql(f'SELECT {image_sql(self.cols(table), "")} FROM "{table}" WHERE id = ?',
                              (row_id,)).fetchone()
         return json.loads(row[0]) if row else None
@@ -535,8 +646,8 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
     scratch = _tick()
     db.execute_sql('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
                    "VALUES (?, 'journal.replay', '', ?, ?, '')", (scratch, utc_now(), utc_now()))
-    db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (scratch,))
-    db.execute_sql("PRAGMA defer_foreign_keys = ON")
+    _set_open(scratch)
+    db.execute_sql("SET CONSTRAINTS ALL DEFERRED" if _on_server() else "PRAGMA defer_foreign_keys = ON")
     swept: set[tuple[str, int]] = set()
 
     def cascaded() -> set[tuple[str, int]]:
@@ -560,7 +671,9 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
             if ch.action == "insert":
                 rp.insert(ch.table, ch.new or {})
             elif ch.action == "update":
-                if rp.expect(ch.table, ch.row_id, ch.old, swept):
+                if key in swept and rp.current(ch.table, ch.row_id) == ch.new:
+                    pass  # an ON DELETE SET NULL of an earlier step did it (PostgreSQL records the parent first)
+                elif rp.expect(ch.table, ch.row_id, ch.old, swept):
                     rp.update(ch.table, ch.row_id, ch.new or {})
             else:
                 if rp.expect(ch.table, ch.row_id, ch.old, swept):
@@ -572,7 +685,7 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
         blocker = _blocking(info.id, {(table, row_id)}, later=True, undone=False, exclude=scratch)
         whose = f" (from \u201c{blocker.label}\u201d, operation {blocker.id})" if blocker else ""
         raise rp.refuse(f"it would also remove {table.replace('_', ' ')} {row_id}{whose}; undo that first")
-    db.execute_sql("UPDATE journal_state SET operation_id = NULL WHERE id = 1")
+    _set_open(None)
     db.execute_sql("DELETE FROM operation WHERE id = ?", (scratch,))
     return OpChanges(info.id, info.kind, info.label, frozenset(touched), info.campaign_id, info.platoon_id,
                      info.sheet_id)
@@ -607,6 +720,7 @@ def undo(op_id: int | None = None) -> OpChanges:
     if _current.get() is not None:
         raise ServiceError("cannot undo inside another operation")
     with db.atomic():
+        _begin_write()
         info = _resolve(op_id, True)
         _club_replay_check(info, "undo")
         if info.kind == START_KIND:
@@ -621,6 +735,7 @@ def undo(op_id: int | None = None) -> OpChanges:
         seq = _tick()
         db.execute_sql("UPDATE operation SET undone = 1, undone_at = ?, undo_seq = ? WHERE id = ?",
                        (utc_now(), seq, info.id))
+        _announce(info.id)
         return result
 
 
@@ -630,6 +745,7 @@ def redo(op_id: int | None = None) -> OpChanges:
     if _current.get() is not None:
         raise ServiceError("cannot redo inside another operation")
     with db.atomic():
+        _begin_write()
         info = _resolve(op_id, False)
         _club_replay_check(info, "redo")
         if not info.undone:
@@ -652,4 +768,5 @@ def redo(op_id: int | None = None) -> OpChanges:
         result = _replay(info, undoing=False)
         db.execute_sql("UPDATE operation SET undone = 0, undone_at = NULL, undo_seq = NULL WHERE id = ?",
                        (info.id,))
+        _announce(info.id)
         return result

@@ -28,14 +28,7 @@ from campaign_app.store.models import (
     Roll,
     XpChange,
 )
-
-
-def dump() -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table (the whole database content)."""
-    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
-                                           "('operation', 'operation_change', 'journal_state') "
-                                           "ORDER BY name").fetchall()]
-    return {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall() for t in tables}
+from tests.dbdump import dump
 
 
 @contextmanager

@@ -117,6 +117,7 @@ def test_print_to_a_pipe_is_one_line(tmp_path: Path, app_paths, capsys: pytest.C
     assert code == 2 and err.count("\n") == 1 and "not a regular file" in err, err
 
 
+@pytest.mark.file_db
 def test_output_never_replaces_a_database(tmp_path: Path, app_paths, capsys: pytest.CaptureFixture[str]):
     """`export -o campaign.db` (the open database) replaced it with JSON: every campaign was gone. An output
     path that is an SQLite file (the open database, a backup, another campaign file) or the journal beside one

@@ -292,6 +292,7 @@ def test_attached_units(pid: int) -> None:
     ({"kind": "tank"}, "kind must be one of"),
 ])
 def test_attached_refusals(pid: int, kwargs: dict, message: str) -> None:
+    kwargs = dict(kwargs)  # the parameter is shared by both engines' runs
     kind = kwargs.pop("kind")
     with pytest.raises(ServiceError, match=message):
         attachment_service.add_attached(pid, "X", kind, **kwargs)
