@@ -1,24 +1,18 @@
-"""A throwaway PostgreSQL cluster for the club tests (issue 15), and a club set up on it.
+"""A club on the test server (issue 15): the shared ``pg_server`` of tests/conftest.py, set up the documented
+way, for the club tests (tests/club, tests/cli/test_club_cli.py, benchmarks/bench_club_access.py).
 
-``ClubServer.start()`` runs initdb/pg_ctl into a fresh temporary folder (unix socket only, no TCP port); the
-tests skip with the reason when no PostgreSQL binaries exist. :func:`make_club` builds a database with the app's
-schema, runs ``server init`` as its owner and adds the players ana and bob and the organiser olga, with a
-campaign "Congo 1960" that olga organises, ana's "2nd Platoon" and bob's "Red Devils" in it (each with a battle,
-a leader, an attached unit with equipment, an XP change, a logged change and a roll), and "Secret War", a
-campaign only olga belongs to.
-
-Until the shared ``pg_server`` fixture of the engine work lands, this starts its own server.
+:func:`make_club` makes a database owned by the club's administrator ``clubadmin`` (schema built by the app's
+own migrations), runs ``server init`` as it, adds the players ana and bob and the organiser olga, and writes,
+straight into the tables as the owner: "Congo 1960", organised by olga, with ana and bob in it, ana's
+"2nd Platoon" and bob's "Red Devils" (each with a battle, a leader, an attached unit with equipment, an XP
+change, a logged change and a roll), and "Secret War", a Sologear campaign only olga belongs to.
 """
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
-from dataclasses import dataclass, field
-from pathlib import Path
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -27,151 +21,115 @@ PLAYERS = ("ana", "bob")
 ORGANISER = "olga"
 OWNER = "clubadmin"
 
-
-def _bin_dir() -> Path | None:
-    found = shutil.which("pg_ctl")
-    if found:
-        return Path(found).parent
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), reverse=True)
-    return Path(candidates[0]).parent if candidates else None
+_operation_ids = itertools.count(10**9)
 
 
-@dataclass
 class ClubServer:
-    folder: Path
-    bindir: Path
-    superuser: str = "postgres"
-    _as: list[str] = field(default_factory=list)
+    """The test server as the club tests use it: psycopg connections and URLs by database and login."""
 
-    @property
-    def socket(self) -> str:
-        return str(self.folder)
+    def __init__(self, pg: Any) -> None:
+        self.pg = pg
 
-    @classmethod
-    def start(cls) -> ClubServer:
-        bindir = _bin_dir()
-        if bindir is None:
-            pytest.skip("no PostgreSQL server binaries (initdb/pg_ctl) on this machine")
-        try:
-            import psycopg  # noqa: F401
-        except ImportError:
-            pytest.skip("psycopg is not installed (pip install '.[server]')")
-        folder = Path(tempfile.mkdtemp(prefix="club-pg-"))
-        run_as: list[str] = []
-        if os.geteuid() == 0:  # initdb refuses root: run the cluster as the postgres system user
-            import pwd
-
-            try:
-                pw = pwd.getpwnam("postgres")
-            except KeyError:
-                pytest.skip("running as root and there is no 'postgres' system user to run the server")
-            os.chown(folder, pw.pw_uid, pw.pw_gid)
-            run_as = ["runuser", "-u", "postgres", "--"]
-        server = cls(folder, bindir, _as=run_as)
-        data = folder / "data"
-        subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust",
-                        "--no-sync"], check=True, capture_output=True)
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(folder / "log"), "-o",
-                        f"-k {folder} -c listen_addresses='' -c fsync=off", "start"], check=True,
-                       capture_output=True)
-        return server
-
-    def stop(self) -> None:
-        subprocess.run([*self._as, str(self.bindir / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",
-                        "stop"], capture_output=True)
-        shutil.rmtree(self.folder, ignore_errors=True)
+    def url(self, dbname: str, user: str | None = None) -> str:
+        return str(self.pg.url(dbname, user=user))
 
     def connect(self, dbname: str = "postgres", user: str | None = None, autocommit: bool = True) -> Any:
         import psycopg
 
-        return psycopg.connect(host=self.socket, dbname=dbname, user=user or self.superuser, autocommit=autocommit)
+        return psycopg.connect(self.url(dbname, user), autocommit=autocommit)
 
-    def create_database(self, name: str) -> str:
-        """A new empty database owned by the superuser (dropped first if it exists); its URL."""
-        with self.connect() as su:
-            su.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            su.execute(f'CREATE DATABASE "{name}"')
-        return self.url(name)
-
-    def url(self, dbname: str, user: str | None = None) -> str:
-        from urllib.parse import quote
-
-        return f"postgresql://{user or self.superuser}@/{dbname}?host={quote(self.socket, safe='')}"
+    def create_database(self, name: str, owner: str | None = None) -> str:
+        """A new empty database (dropped first if it exists), owned by ``owner`` if given; its superuser URL."""
+        self.pg.drop_database(name)
+        url = str(self.pg.create_database(name))
+        if owner:
+            self.pg.sql(f'ALTER DATABASE "{name}" OWNER TO "{owner}"')
+            self.pg.sql(f'ALTER SCHEMA public OWNER TO "{owner}"', dbname=name)
+        return url
 
 
-def peewee_database(server: ClubServer, dbname: str, user: str) -> Any:
-    """A peewee database bound the way the app binds one (``dialect``, ``?`` placeholders): the engine's own
-    class when it has landed, else a small stand-in."""
-    from peewee import PostgresqlDatabase
+@pytest.fixture(scope="session")
+def club_pg(pg_server: Any) -> ClubServer:
+    """The shared test server (it skips, with the reason, where no PostgreSQL binaries exist)."""
+    return ClubServer(pg_server)
 
-    class ClubTestDatabase(PostgresqlDatabase):
-        dialect = "postgresql"
 
-        def execute_sql(self, sql: str, params: Any = None) -> Any:
-            if params and "?" in sql:
-                sql = sql.replace("%", "%%").replace("?", "%s")
-            return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]
-
-    return ClubTestDatabase(dbname, host=server.socket, user=user)
+def ensure_role(server: ClubServer, login: str, *, createrole: bool = False) -> None:
+    with server.connect() as su:
+        if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (login,)).fetchone():
+            su.execute(f'CREATE ROLE "{login}" LOGIN' + (" CREATEROLE" if createrole else ""))
 
 
 def bind(server: ClubServer, dbname: str, user: str) -> Any:
+    """Open the club database as ``user`` the way the app does (``init_db`` of its URL)."""
+    from campaign_app.store import close_db, init_db
+
+    close_db()
+    return init_db(server.url(dbname, user))
+
+
+def unbind() -> None:
+    from campaign_app.store import close_db
     from campaign_app.store.models import database_proxy
 
-    database = peewee_database(server, dbname, user)
-    database_proxy.initialize(database)
-    database.connect(reuse_if_open=True)
-    return database
+    close_db()
+    database_proxy.initialize(None)
 
 
 def build_schema(server: ClubServer, dbname: str) -> None:
-    """The app's tables, owned by the club's administrator (the models' DDL: the engine's migrations build the
-    same schema on PostgreSQL once they land)."""
-    from campaign_app.store.models import JOURNAL_MODELS, MODELS, database_proxy
+    """An empty database of the administrator's with the app's schema (its migrations), not yet a club."""
+    ensure_role(server, OWNER, createrole=True)
+    server.create_database(dbname, owner=OWNER)
+    bind(server, dbname, OWNER)
+    unbind()
 
-    database = bind(server, dbname, OWNER)
-    database.create_tables([*MODELS, *JOURNAL_MODELS])
-    database.execute_sql("INSERT INTO journal_state (id, operation_id, mode) VALUES (1, NULL, 'record')")
-    database.close()
-    database_proxy.initialize(None)
+
+@contextmanager
+def owner_writes(server: ClubServer, dbname: str) -> Iterator[Any]:
+    """A transaction of the tables' owner with the journal's recording off (test data written straight into the
+    tables, as a migration would); committed at the end."""
+    with server.connect(dbname, OWNER, autocommit=False) as con:
+        con.execute("SELECT set_config('campaign_app.journal_mode', 'off', true)")
+        yield con
+        con.commit()
+
+
+def open_operation(con: Any, who: str, kind: str = "test.sql") -> int:
+    """What a player's own program (``psql``) does before it writes, as the app does: an operation of its own,
+    marked open for the journal's trigger in the transaction."""
+    op_id = next(_operation_ids)
+    con.execute('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") VALUES (%s, %s, %s, '
+                "'now', 'now', %s)", (op_id, kind, kind, who))
+    con.execute("SELECT set_config('campaign_app.operation_id', %s, true)", (str(op_id),))
+    return op_id
 
 
 def make_club(server: ClubServer, dbname: str) -> dict[str, Any]:
     """A club database as described in the module's docstring; returns the ids of its rows."""
-    with server.connect() as su:
-        su.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
-        for role in (*PLAYERS, ORGANISER, OWNER):
-            if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
-                su.execute(f'CREATE ROLE "{role}" LOGIN' + (" CREATEROLE" if role == OWNER else ""))
-        su.execute(f'CREATE DATABASE "{dbname}" OWNER "{OWNER}"')
-    with server.connect(dbname) as su:
-        su.execute(f'ALTER SCHEMA public OWNER TO "{OWNER}"')
+    for role in (*PLAYERS, ORGANISER):
+        ensure_role(server, role)
     build_schema(server, dbname)
     from campaign_app.store import club_server
-    from campaign_app.store.models import database_proxy
 
-    database = bind(server, dbname, OWNER)
+    bind(server, dbname, OWNER)
     try:
         club_server.init_server()
         for login in PLAYERS:
             club_server.add_player(login)
         club_server.add_player(ORGANISER, organiser=True)
     finally:
-        database.close()
-        database_proxy.initialize(None)
+        unbind()
     ids: dict[str, Any] = {}
-    with server.connect(dbname, OWNER) as owner:
+    with owner_writes(server, dbname) as owner:
         def one(sql: str, params: tuple[Any, ...] = ()) -> int:
             return int(owner.execute(sql, params).fetchone()[0])
 
-        ids["congo"] = one("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
-                           "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
-                           "notes, created_at, created_by) VALUES ('Congo 1960', 'congo 1960', 'atomic_africa', 1, "
-                           "4, 9, 16, 'both', 2, false, '', now(), %s) RETURNING id", (ORGANISER,))
-        ids["secret"] = one("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
-                            "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
-                            "notes, created_at, created_by) VALUES ('Secret War', 'secret war', 'sologear', 1, 4, "
-                            "9, 16, 'both', 2, false, '', now(), %s) RETURNING id", (ORGANISER,))
+        campaign = ("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+                    "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, notes, "
+                    "created_at, created_by) VALUES (%s, lower(%s), %s, 1, 4, 9, 16, 'both', 2, false, '', now(), "
+                    "%s) RETURNING id")
+        ids["congo"] = one(campaign, ("Congo 1960", "Congo 1960", "atomic_africa", ORGANISER))
+        ids["secret"] = one(campaign, ("Secret War", "Secret War", "sologear", ORGANISER))
         for login, role in ((ORGANISER, "organiser"), ("ana", "player"), ("bob", "player")):
             owner.execute("INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, %s)",
                           (ids["congo"], login, role))
@@ -209,24 +167,3 @@ def make_club(server: ClubServer, dbname: str) -> dict[str, Any]:
                                      "'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now()) RETURNING id",
                                      (pid, ids[f"{key}_battle"]))
     return ids
-
-
-@pytest.fixture(scope="session")
-def club_pg() -> Any:
-    """The throwaway PostgreSQL cluster, once per test run."""
-    server = ClubServer.start()
-    yield server
-    server.stop()
-
-
-def engine_landed() -> bool:
-    """Whether the store opens ``postgresql://`` URLs (the engine work of issue 15)."""
-    from campaign_app.store import database
-
-    return hasattr(database, "is_server_url")
-
-
-def ensure_role(server: Any, login: str) -> None:
-    with server.connect() as su:
-        if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (login,)).fetchone():
-            su.execute(f'CREATE ROLE "{login}" LOGIN')

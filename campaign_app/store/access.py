@@ -70,7 +70,7 @@ def rules_installed(database: Any = None) -> bool:
         return False
     if getattr(bound, "_club_rules", False):  # once installed, they stay (asked again until they are)
         return True
-    row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(integer, text)') IS NOT NULL").fetchone()
+    row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL").fetchone()
     if row[0]:
         bound._club_rules = True
     return bool(row[0])

@@ -119,7 +119,7 @@ BEGIN
   RETURN (SELECT pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER'));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_campaigns_seen(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_campaigns_seen(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who
@@ -130,7 +130,7 @@ BEGIN
   SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_campaigns_organised(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_campaigns_organised(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who AND m.role = 'organiser'
@@ -141,13 +141,13 @@ BEGIN
   SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_platoons_seen(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_platoons_seen(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT p.id FROM platoon p WHERE p.campaign_id IN (SELECT club_campaigns_seen(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_platoons_changed(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_platoons_changed(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT p.id FROM platoon p
@@ -155,13 +155,13 @@ BEGIN
      OR p.campaign_id IN (SELECT club_campaigns_organised(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_sheets_seen(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_sheets_seen(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT s.id FROM sologear_sheet s WHERE s.campaign_id IN (SELECT club_campaigns_seen(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_sheets_changed(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_sheets_changed(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT s.id FROM sologear_sheet s
@@ -169,36 +169,49 @@ BEGIN
      OR s.campaign_id IN (SELECT club_campaigns_organised(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_attached_seen(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_attached_seen(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_seen(who));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_attached_changed(who text) RETURNS SETOF integer
+CREATE OR REPLACE FUNCTION club_attached_changed(who text) RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_changed(who));
 END
 $$;
+-- the journal's clock over every operation, not only those this login may see (store.journal)
+CREATE OR REPLACE FUNCTION club_journal_tick() RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT GREATEST(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 FROM operation);
+END
+$$;
+CREATE OR REPLACE FUNCTION club_journal_newest() RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT MAX(id) FROM operation);
+END
+$$;
 -- one row at a time, for the client's checks (store.access)
-CREATE OR REPLACE FUNCTION club_is_member(cid integer, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_is_member(cid bigint, who text) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN (SELECT cid IN (SELECT club_campaigns_seen(who)));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_is_organiser(cid integer, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_is_organiser(cid bigint, who text) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN (SELECT cid IN (SELECT club_campaigns_organised(who)));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_can_platoon(pid integer, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_can_platoon(pid bigint, who text) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   found_owner text;
-  found_campaign integer;
+  found_campaign bigint;
 BEGIN
   SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM platoon t WHERE t.id = pid;
   IF NOT FOUND THEN
@@ -207,11 +220,11 @@ BEGIN
   RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
 END
 $$;
-CREATE OR REPLACE FUNCTION club_can_sheet(sid integer, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_can_sheet(sid bigint, who text) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
   found_owner text;
-  found_campaign integer;
+  found_campaign bigint;
 BEGIN
   SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM sologear_sheet t WHERE t.id = sid;
   IF NOT FOUND THEN
@@ -225,11 +238,11 @@ $$;
 FUNCTION_NAMES = ("club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
                   "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
                   "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
-                  "club_is_member(integer, text)", "club_is_organiser(integer, text)",
-                  "club_can_platoon(integer, text)", "club_can_sheet(integer, text)")
+                  "club_journal_tick()", "club_journal_newest()",
+                  "club_is_member(bigint, text)", "club_is_organiser(bigint, text)",
+                  "club_can_platoon(bigint, text)", "club_can_sheet(bigint, text)")
 
-OLD_FUNCTIONS = ("club_sees_platoon(integer, text)", "club_sees_sheet(integer, text)",
-                 "club_attached_platoon(integer)")
+OLD_FUNCTIONS: tuple[str, ...] = ()
 """Functions of an earlier ``server init`` that the policies no longer use (dropped after the policies)."""
 
 ME = "current_user"
@@ -510,7 +523,8 @@ def _in_group(login: str, group: str) -> bool:
 
 def players() -> list[Player]:
     """Every login in the players group (directly or as an organiser), with the campaigns it belongs to (as far
-    as the connected login may see them)."""
+    as the connected login may see them). Superusers and the tables' owner (the club's administrators) are not
+    players."""
     from . import access
 
     if not access.is_club():
@@ -520,7 +534,8 @@ def players() -> list[Player]:
     logins = _rows("SELECT u.rolname, u.rolcanlogin, pg_has_role(u.oid, o.oid, 'MEMBER') FROM pg_roles u "
                    "CROSS JOIN (SELECT oid FROM pg_roles WHERE rolname = ?) o "
                    "WHERE pg_has_role(u.oid, (SELECT oid FROM pg_roles WHERE rolname = ?), 'MEMBER') "
-                   "AND u.rolname NOT IN (?, ?) ORDER BY u.rolname",
+                   "AND u.rolname NOT IN (?, ?) AND NOT u.rolsuper AND NOT pg_has_role(u.oid, (SELECT relowner "
+                   "FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER') ORDER BY u.rolname",
                    (g.organisers, g.players, g.players, g.organisers))
     member_rows = _rows("SELECT m.login, c.name, m.role FROM campaign_member m JOIN campaign c "
                         "ON c.id = m.campaign_id ORDER BY c.name_key, m.login")

@@ -30,7 +30,7 @@ import peewee
 from peewee import IntegrityError
 
 from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
-from ..errors import NotFound, ServiceError
+from ..errors import NotFound, Refused, ServiceError
 from .models import database_proxy as db
 
 JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration"})
@@ -353,9 +353,20 @@ def _club_refusal(exc: Exception) -> Exception:
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
 
 
+def _club_rules() -> bool:
+    """On a club server with its row-level security (``server init``): a login sees only part of the journal."""
+    if not _on_server():
+        return False
+    from . import access
+
+    return access.rules_installed()
+
+
 def _tick() -> int:
     """The journal's clock: operation ids and undo stamps come from one sequence, so "undone after this operation
     was made" is a comparison of two numbers."""
+    if _club_rules():  # the whole journal's clock, not the part this login may see
+        return int(db.execute_sql("SELECT club_journal_tick()").fetchone()[0])
     biggest = "GREATEST" if _on_server() else "MAX"
     return int(db.execute_sql(f"SELECT {biggest}(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
                               "FROM operation").fetchone()[0])
@@ -397,7 +408,9 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             last = db.execute_sql("SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
                                   "sheet_id FROM operation ORDER BY id DESC LIMIT 1").fetchone()
             if (last is not None and last[1] == kind and last[3] == merge_key and not last[5]
-                    and _seconds_between(last[4], now) <= MERGE_SECONDS):
+                    and _seconds_between(last[4], now) <= MERGE_SECONDS
+                    and (not _club_rules() or db.execute_sql("SELECT club_journal_newest() = ?",
+                                                             (int(last[0]),)).fetchone()[0])):
                 op = Operation(int(last[0]), kind, last[2], last[6], last[7], last[8], merged=True)
         if op is None:
             new_id = _tick()
@@ -415,7 +428,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         try:
             _club_check(op)
             yield op
-        except peewee.DatabaseError as exc:
+        except (peewee.DatabaseError, Refused) as exc:
             refused = _club_refusal(exc)
             if refused is exc:
                 raise
@@ -502,15 +515,20 @@ def list_operations(*, campaign: int | None = None, platoon: int | None = None, 
     return [_info(r) for r in db.execute_sql(sql, params).fetchall()]
 
 
+def _mine() -> str:
+    """On a club server, "the newest operation" is the connected login's own (club play)."""
+    return ' AND "user" = current_user' if _club_rules() else ""
+
+
 def newest_undoable() -> OperationInfo | None:
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ?{_mine()} "
                          "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()
     return _info(row) if row else None
 
 
 def newest_redoable() -> OperationInfo | None:
     """The operation undone most recently (redo walks back the way undo went)."""
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1 "
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} "
                          "ORDER BY undo_seq DESC, id DESC LIMIT 1").fetchone()
     return _info(row) if row else None
 
@@ -645,7 +663,7 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
     touched = {(c.table, c.row_id) for c in changes}
     scratch = _tick()
     db.execute_sql('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
-                   "VALUES (?, 'journal.replay', '', ?, ?, '')", (scratch, utc_now(), utc_now()))
+                   "VALUES (?, 'journal.replay', '', ?, ?, ?)", (scratch, utc_now(), utc_now(), _login()))
     _set_open(scratch)
     db.execute_sql("SET CONSTRAINTS ALL DEFERRED" if _on_server() else "PRAGMA defer_foreign_keys = ON")
     swept: set[tuple[str, int]] = set()

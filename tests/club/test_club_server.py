@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from clubpg import ORGANISER, OWNER, ClubServer, bind, build_schema, club_pg, make_club  # noqa: F401
+from clubpg import ORGANISER, OWNER, ClubServer, bind, build_schema, club_pg, make_club, unbind  # noqa: F401
 
 from campaign_app.store import club_server
 from campaign_app.store.club_server import ServerSetupError
-from campaign_app.store.models import JOURNAL_MODELS, MODELS, database_proxy
+from campaign_app.store.models import JOURNAL_MODELS, MODELS
 
 DB = "club_setup"
 
@@ -24,18 +24,8 @@ def club(club_pg: ClubServer) -> dict[str, Any]:  # noqa: F811
 
 @pytest.fixture
 def as_login(club_pg: ClubServer, club: dict[str, Any]) -> Iterator[Any]:  # noqa: F811
-    opened: list[Any] = []
-
-    def connect(who: str, dbname: str = DB) -> Any:
-        for database in opened:
-            database.close()
-        opened.append(bind(club_pg, dbname, who))
-        return opened[-1]
-
-    yield connect
-    for database in opened:
-        database.close()
-    database_proxy.initialize(None)
+    yield lambda who, dbname=DB: bind(club_pg, dbname, who)
+    unbind()
 
 
 def _security(server: ClubServer) -> dict[str, tuple[bool, list[str]]]:
@@ -111,9 +101,6 @@ def test_a_player_cannot_make_logins(as_login: Any) -> None:
 
 
 def test_add_player_before_init_says_to_init_first(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
-    with club_pg.connect() as su:
-        su.execute('DROP DATABASE IF EXISTS "bare"')
-        su.execute(f'CREATE DATABASE "bare" OWNER "{OWNER}"')
     build_schema(club_pg, "bare")
     as_login(OWNER, "bare")
     with pytest.raises(ServerSetupError, match="not set up as a club server yet: run 'campaign-cli --db URL server "

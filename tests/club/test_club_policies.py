@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from clubpg import ORGANISER, OWNER, ClubServer, club_pg, make_club  # noqa: F401 - club_pg is a fixture
+from clubpg import ORGANISER, OWNER, ClubServer, club_pg, make_club, open_operation, owner_writes  # noqa: F401
 
 DB = "club_policies"
 
@@ -37,9 +37,10 @@ def club(club_pg: ClubServer) -> dict[str, Any]:  # noqa: F811 - the fixture imp
 
 @contextmanager
 def login(server: ClubServer, who: str) -> Iterator[Any]:
-    """A connection as ``who``, in one transaction that is always rolled back (the club stays as made)."""
+    """A connection as ``who``, in one transaction that is always rolled back (the club stays as made), with an
+    operation of ``who``'s open as the app (or a careful ``psql`` user) opens one before writing."""
     con = server.connect(DB, who, autocommit=False)
-    con.execute("SELECT 1")  # the transaction is open: each transaction() block below is a savepoint in it
+    open_operation(con, who)  # the transaction is open: each transaction() block below is a savepoint in it
     try:
         yield con
     finally:
@@ -65,7 +66,7 @@ def refused(con: Any, sql: str, params: tuple[Any, ...] = ()) -> str:
 
 
 def as_owner(server: ClubServer, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    with server.connect(DB, OWNER) as con:
+    with owner_writes(server, DB) as con:
         return rows(con, sql, params)
 
 
@@ -88,28 +89,26 @@ def test_a_player_sees_only_the_campaigns_they_belong_to(club_pg: ClubServer, cl
 
 def test_the_journal_of_other_campaigns_is_hidden(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
     with club_pg.connect(DB, ORGANISER, autocommit=False) as olga:
-        op = rows(olga, "INSERT INTO operation (kind, label, campaign_id, created_at, updated_at, \"user\") VALUES "
-                        "('sheet.edit', 'secret work', %s, 'now', 'now', %s) RETURNING id", (club["secret"], ORGANISER))
-        olga.execute("INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
-                     "(%s, 'sologear_sheet', %s, 'update', '{}', '{}')", (op[0][0], club["secret_sheet"]))
+        op = open_operation(olga, ORGANISER, "sheet.edit")
+        olga.execute("UPDATE operation SET campaign_id = %s WHERE id = %s", (club["secret"], op))
+        olga.execute("UPDATE sologear_sheet SET notes = 'secret work' WHERE id = %s", (club["secret_sheet"],))
         olga.commit()
     try:
         with login(club_pg, "bob") as bob:
-            assert rows(bob, "SELECT count(*) FROM operation WHERE id = %s", (op[0][0],)) == [(0,)]
-            assert rows(bob, "SELECT count(*) FROM operation_change WHERE operation_id = %s", (op[0][0],)) == [(0,)]
-        with login(club_pg, ORGANISER) as olga:  # the control: its organiser sees it
-            assert rows(olga, "SELECT count(*) FROM operation_change WHERE operation_id = %s", (op[0][0],)) == [(1,)]
+            assert rows(bob, "SELECT count(*) FROM operation WHERE id = %s", (op,)) == [(0,)]
+            assert rows(bob, "SELECT count(*) FROM operation_change WHERE operation_id = %s", (op,)) == [(0,)]
+        with login(club_pg, ORGANISER) as olga:  # the control: its organiser sees it, and what it changed
+            assert rows(olga, "SELECT table_name FROM operation_change WHERE operation_id = %s", (op,)) == [
+                ("sologear_sheet",)]
     finally:
-        as_owner(club_pg, "DELETE FROM operation WHERE id = %s RETURNING id", (op[0][0],))
+        as_owner(club_pg, "DELETE FROM operation WHERE id = %s RETURNING id", (op,))
 
 
 # ------------------------------------------------------------------------------------------------ changing
 
 def test_a_player_taken_out_of_the_campaign_no_longer_changes_their_platoon(club_pg: ClubServer,  # noqa: F811
                                                                             club: dict[str, Any]) -> None:
-    with club_pg.connect(DB, OWNER, autocommit=False) as owner:
-        owner.execute("DELETE FROM campaign_member WHERE login = 'bob'")
-        owner.commit()
+    as_owner(club_pg, "DELETE FROM campaign_member WHERE login = 'bob' RETURNING id")
     try:
         with login(club_pg, "bob") as bob:
             assert rows(bob, "SELECT name FROM platoon") == [("Red Devils",)]  # still his to look at
@@ -235,24 +234,32 @@ def test_membership_is_the_organisers_business(club_pg: ClubServer, club: dict[s
 
 
 def test_the_journal_is_written_only_for_ones_own_operations(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
-    op_sql = ("INSERT INTO operation (kind, label, campaign_id, platoon_id, created_at, updated_at, \"user\") "
-              "VALUES ('battle.log', 'x', %s, %s, 'now', 'now', %s) RETURNING id")
+    op_sql = ("INSERT INTO operation (id, kind, label, campaign_id, platoon_id, created_at, updated_at, \"user\") "
+              "VALUES (%s, 'battle.log', 'x', %s, %s, 'now', 'now', %s) RETURNING id")
     change_sql = ("INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
                   "(%s, 'battle', 1, 'insert', NULL, '{}')")
     with club_pg.connect(DB, "ana", autocommit=False) as ana:
-        anas = rows(ana, op_sql, (club["congo"], club["ana_platoon"], "ana"))[0][0]
+        anas = open_operation(ana, "ana", "battle.log")
+        ana.execute("UPDATE operation SET campaign_id = %s, platoon_id = %s WHERE id = %s",
+                    (club["congo"], club["ana_platoon"], anas))
+        ana.execute("UPDATE battle SET notes = 'a fine day' WHERE id = %s", (club["ana_battle"],))
         ana.commit()
     try:
         with login(club_pg, "bob") as bob:
-            refused(bob, op_sql, (club["congo"], club["bob_platoon"], "ana"))  # not in another's name
+            refused(bob, op_sql, (anas + 10**6, club["congo"], club["bob_platoon"], "ana"))  # not in another's name
             refused(bob, change_sql, (anas,))  # not into another's operation
+            # nor by pointing the journal's trigger at another's operation: his change is refused with it
+            bob.execute("SELECT set_config('campaign_app.operation_id', %s, true)", (str(anas),))
+            refused(bob, "UPDATE battle SET notes = 'x' WHERE id = %s", (club["bob_battle"],))
             assert changed(bob, "UPDATE operation SET undone = 1 WHERE id = %s", (anas,)) == 0
             assert changed(bob, "DELETE FROM operation WHERE id = %s", (anas,)) == 0
+            assert changed(bob, "DELETE FROM operation_change WHERE operation_id = %s", (anas,)) == 0
             assert rows(bob, "SELECT \"user\" FROM operation WHERE id = %s", (anas,)) == [("ana",)]  # but sees it
-            own = rows(bob, op_sql, (club["congo"], club["bob_platoon"], "bob"))[0][0]
+            own = rows(bob, op_sql, (anas + 2 * 10**6, club["congo"], club["bob_platoon"], "bob"))[0][0]
             assert changed(bob, change_sql, (own,)) == 1
         with login(club_pg, ORGANISER) as olga:  # an organiser may undo anyone's operation in the campaign
             assert changed(olga, "UPDATE operation SET undone = 1 WHERE id = %s", (anas,)) == 1
+        assert as_owner(club_pg, "SELECT count(*) FROM operation_change WHERE operation_id = %s", (anas,)) == [(1,)]
     finally:
         as_owner(club_pg, "DELETE FROM operation WHERE id = %s RETURNING id", (anas,))
 
@@ -273,10 +280,9 @@ def test_a_player_cannot_touch_the_schema_or_the_policies(club_pg: ClubServer, c
 
 def test_a_login_outside_the_club_cannot_connect(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
     import psycopg
+    from clubpg import ensure_role
 
-    with club_pg.connect() as su:
-        if not su.execute("SELECT 1 FROM pg_roles WHERE rolname = 'eve'").fetchone():
-            su.execute("CREATE ROLE eve LOGIN")
+    ensure_role(club_pg, "eve")
     with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
         club_pg.connect(DB, "eve")
     club_pg.connect(DB, "bob").close()  # the control: a player can

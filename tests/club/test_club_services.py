@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from clubpg import ORGANISER, club_pg, engine_landed, ensure_role  # noqa: F401 - club_pg is a fixture
+from clubpg import ORGANISER, ClubServer, club_pg, ensure_role, unbind  # noqa: F401 - club_pg is a fixture
 
 from campaign_app.errors import Refused
 from campaign_app.rules.dice import SeededDice
@@ -16,11 +16,7 @@ from campaign_app.services import battles, campaigns, club, journal, platoons
 from campaign_app.store import access, close_db, init_db
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import NeedsClubServer, add_player, init_server
-from campaign_app.store.models import Battle, CampaignMember, Platoon, database_proxy
-
-needs_engine = pytest.mark.skipif(not engine_landed(), reason="the store opens postgresql:// URLs once the "
-                                                              "engine of issue 15 lands")
-
+from campaign_app.store.models import Battle, CampaignMember, Platoon
 
 # ------------------------------------------------------------------------------------------------ a file
 
@@ -31,12 +27,12 @@ needs_engine = pytest.mark.skipif(not engine_landed(), reason="the store opens p
     lambda: club.set_platoon_owner("2nd Platoon", "ana"),
     lambda: club.set_sheet_owner("Hill 214", "ana"),
 ])
-def test_on_a_file_the_club_services_need_a_club_server(call: Any) -> None:
+def test_on_a_file_the_club_services_need_a_club_server(fresh_db: object, call: Any) -> None:
     with pytest.raises(NeedsClubServer, match="needs a club server: give --db postgresql://"):
         call()
 
 
-def test_on_a_file_nobody_owns_anything_and_everything_is_allowed() -> None:
+def test_on_a_file_nobody_owns_anything_and_everything_is_allowed(fresh_db: object) -> None:
     c = campaigns.create_campaign("Congo 1960")
     p = platoons.create_platoon("Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2)
     assert Platoon.get_by_id(p.id).owner == "" and CampaignMember.select().count() == 0
@@ -47,20 +43,10 @@ def test_on_a_file_nobody_owns_anything_and_everything_is_allowed() -> None:
 # ------------------------------------------------------------------------------------------------ a server
 
 @pytest.fixture(scope="module")
-def server(request: pytest.FixtureRequest) -> Any:
-    """The engine's shared ``pg_server`` when it exists, else this branch's own throwaway server."""
-    try:
-        return request.getfixturevalue("pg_server")
-    except pytest.FixtureLookupError:
-        return request.getfixturevalue("club_pg")
-
-
-@pytest.fixture(scope="module")
-def club_db(server: Any) -> str:
+def club_db(club_pg: ClubServer) -> str:  # noqa: F811
     """A club database set up the documented way: ``server init`` as the owner, three logins, a campaign
     olga organises with ana and bob in it, ana's "2nd Platoon" and bob's "Red Devils"."""
-    if not engine_landed():
-        pytest.skip("the store opens postgresql:// URLs once the engine of issue 15 lands")
+    server = club_pg
     name = "club_services"
     admin = server.create_database(name)
     init_db(admin)
@@ -81,21 +67,20 @@ def club_db(server: Any) -> str:
         platoons.create_platoon("Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2,
                                 leader_name=f"Lt. {login.title()}")
         close_db()
-    database_proxy.initialize(None)
+    unbind()
     return name
 
 
 @pytest.fixture
-def as_login(server: Any, club_db: str) -> Iterator[Any]:
+def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:  # noqa: F811
     def connect(login: str) -> Any:
         close_db()
-        return init_db(server.url(club_db, user=login))
+        return init_db(club_pg.url(club_db, user=login))
 
     yield connect
-    close_db()
+    unbind()
 
 
-@needs_engine
 def test_the_creator_owns_and_organises(as_login: Any) -> None:
     as_login("ana")
     assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ana"
@@ -106,7 +91,6 @@ def test_the_creator_owns_and_organises(as_login: Any) -> None:
     assert ops and {op.user for op in ops} == {"ana"}
 
 
-@needs_engine
 @pytest.mark.parametrize("change", [
     lambda: platoons.set_platoon("2nd Platoon", armor=3),
     lambda: platoons.rename_platoon("2nd Platoon", "Stolen"),
@@ -123,7 +107,6 @@ def test_another_players_platoon_is_refused_in_one_line_and_nothing_is_written(a
     assert (list(Platoon.select().dicts()), Battle.select().count(), len(journal.operations())) == before
 
 
-@needs_engine
 def test_campaign_changes_and_creation_are_for_organisers(as_login: Any) -> None:
     as_login("bob")
     with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can rename it$"):
@@ -136,7 +119,6 @@ def test_campaign_changes_and_creation_are_for_organisers(as_login: Any) -> None
         club.set_platoon_owner("Red Devils", "ana")
 
 
-@needs_engine
 def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
     as_login(ORGANISER)
     given = club.set_platoon_owner("2nd Platoon", "bob")
@@ -155,8 +137,7 @@ def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
     assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ana"
 
 
-@needs_engine
-def test_a_new_owner_must_belong_to_the_campaign(as_login: Any, server: Any, club_db: str) -> None:
+def test_a_new_owner_must_belong_to_the_campaign(as_login: Any) -> None:
     as_login(ORGANISER)
     with pytest.raises(Refused, match="carl does not belong to Congo 1960; add them first"):
         club.set_platoon_owner("2nd Platoon", "carl")
