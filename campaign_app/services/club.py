@@ -22,7 +22,6 @@ from .common import NotFound, ServiceError, find_campaign, find_sheet, resolve_p
 from .results import Result
 
 ROLES = ("player", "organiser")
-SERVER_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = ["InitReport", "Player", "add_member", "add_player", "check_login", "init_server", "is_server_target",
            "members", "needs_club_server", "players", "remove_member", "set_platoon_owner", "set_sheet_owner"]
@@ -30,11 +29,9 @@ __all__ = ["InitReport", "Player", "add_member", "add_player", "check_login", "i
 
 def is_server_target(target: str) -> bool:
     """Whether ``--db`` names a club server (a ``postgresql://`` URL) rather than a file."""
-    try:
-        from ..store.database import is_server_url  # type: ignore[attr-defined]  # the engine of issue 15
-    except ImportError:
-        return target.startswith(SERVER_SCHEMES)
-    return bool(is_server_url(target))
+    from ..store.server import is_server_url
+
+    return is_server_url(target)
 
 
 @dataclass(frozen=True)
