@@ -20,12 +20,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from clubpg import ClubServer, bind, make_club  # noqa: E402
+from clubpg import ClubServer, bind, make_club, unbind  # noqa: E402
 
 from campaign_app.store import access  # noqa: E402
 from campaign_app.store.models import database_proxy  # noqa: E402
+from tests.pg_server import PgServer, find_bin_dir  # noqa: E402
 
 
 def timed(fn: Callable[[], object], n: int) -> tuple[float, float]:
@@ -42,9 +44,9 @@ BATTLES = 2000
 
 
 def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
-    from clubpg import OWNER
+    from clubpg import OWNER, open_operation, owner_writes
 
-    with server.connect("bench_access", OWNER) as owner:
+    with owner_writes(server, "bench_access") as owner:
         owner.execute(
             "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, fire_support, notes, "
             "wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, created_at) SELECT %s, g, "
@@ -60,6 +62,7 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
     results = {}
     for who, platoon in ((OWNER, ids["bob_platoon"]), ("bob", ids["bob_platoon"])):
         with server.connect("bench_access", who, autocommit=False) as con:
+            open_operation(con, who)
             results[who] = timed(lambda con=con, platoon=platoon: con.execute(insert, (platoon,)), n * 20)
             con.rollback()
     (base, _), (median, p95) = results[OWNER], results["bob"]
@@ -81,7 +84,15 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
 
 
 def main(n: int) -> None:
-    server = ClubServer.start()
+    import shutil
+    import tempfile
+
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        raise SystemExit("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
+    root = Path(tempfile.mkdtemp(prefix="campaign-app-bench-pg-"))
+    pg = PgServer(root, bin_dir).start()
+    server = ClubServer(pg)
     try:
         ids = make_club(server, "bench_access")
         database = bind(server, "bench_access", "bob")
@@ -100,9 +111,8 @@ def main(n: int) -> None:
             median, p95 = timed(fn, n)
             base = base or median
             print(f"  {name:<40} median {median:8.1f} µs  p95 {p95:8.1f} µs  ({median / base:4.1f}x)")
-        database.close()
+        unbind()
         reads(server, ids, max(20, n // 20))
-        database_proxy.initialize(None)
         from peewee import SqliteDatabase
 
         file_db = SqliteDatabase(":memory:")
@@ -111,7 +121,8 @@ def main(n: int) -> None:
         median, p95 = timed(lambda: access.require_change(campaign=1, platoon=1), n)
         print(f"file database: require_change median {median:.2f} µs (a no-op call: {noop_median:.2f} µs)")
     finally:
-        server.stop()
+        pg.stop()
+        shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -194,6 +194,13 @@ BEGIN
   RETURN (SELECT MAX(id) FROM operation);
 END
 $$;
+-- whether an operation is the login's own (the journal's trigger writes into it row by row: one index look-up)
+CREATE OR REPLACE FUNCTION club_own_operation(op bigint, who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM operation o WHERE o.id = op AND o."user" = who);
+END
+$$;
 -- one row at a time, for the client's checks (store.access)
 CREATE OR REPLACE FUNCTION club_is_member(cid bigint, who text) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
@@ -238,7 +245,7 @@ $$;
 FUNCTION_NAMES = ("club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
                   "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
                   "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
-                  "club_journal_tick()", "club_journal_newest()",
+                  "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
                   "club_is_member(bigint, text)", "club_is_organiser(bigint, text)",
                   "club_can_platoon(bigint, text)", "club_can_sheet(bigint, text)")
 
@@ -285,7 +292,7 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
     member = _in("campaign_id", "club_campaigns_seen")
     organiser = _in("campaign_id", "club_campaigns_organised")
     own_operation = f"\"user\" = {ME}"
-    own_change = f"operation_id IN (SELECT o.id FROM operation o WHERE o.\"user\" = {ME})"
+    own_change = f"club_own_operation(operation_id, {ME})"
     return {
         "campaign": Rules(
             select=f"({_in('id', 'club_campaigns_seen')} OR created_by = {ME})",
