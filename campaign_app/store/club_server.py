@@ -30,7 +30,9 @@ that created the schema). In one transaction it:
   ================  ============================================  ==============================================
 
   (rows under a platoon: battles, leaders, attached units, equipment, XP and attribute changes, rolls; under a
-  Sologear sheet: its forces, turns and rolls.)
+  Sologear sheet: its forces, turns and rolls.) A player's every write is recorded by the journal: the trigger
+  records it into the open operation only if that operation is the player's own, and the switch that turns the
+  journal's recording off (for the owner's migrations) makes a player's writes refused.
 
 Row-level security is enabled, not forced: the tables' owner (the club's administrator, who runs migrations and
 ``server init``) is not bound by the policies, and neither are the definer functions it owns. Players never own
@@ -255,6 +257,19 @@ OLD_FUNCTIONS: tuple[str, ...] = ()
 ME = "current_user"
 
 
+JOURNALED = "coalesce(current_setting('campaign_app.journal_mode', true), '') <> 'off'"
+"""A player's writes are always recorded by the journal: the switch that lets a migration convert rows unrecorded
+(``store.journal.recording_off``) is the owner's alone; for a player it makes every write refused."""
+
+
+def _journaled(rules: Rules) -> Rules:
+    def both(expr: str | None) -> str | None:
+        return None if expr is None else f"({expr} AND {JOURNALED})"
+
+    return Rules(select=rules.select, insert=both(rules.insert), update_old=both(rules.update_old),
+                 update_new=both(rules.update_new), delete=both(rules.delete), grants=rules.grants)
+
+
 def _in(column: str, function: str) -> str:
     """``column`` is one of the ids the set-returning check function gives the connected login."""
     return f"{column} IN (SELECT {function}({ME}))"
@@ -293,7 +308,7 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
     organiser = _in("campaign_id", "club_campaigns_organised")
     own_operation = f"\"user\" = {ME}"
     own_change = f"club_own_operation(operation_id, {ME})"
-    return {
+    rules = {
         "campaign": Rules(
             select=f"({_in('id', 'club_campaigns_seen')} OR created_by = {ME})",
             insert=f"(created_by = {ME} AND pg_has_role({ME}, {quote_literal(organisers_group)}, 'MEMBER'))",
@@ -329,6 +344,8 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "journal_state": Rules(select="true", insert=None, update_old=None, update_new=None, delete=None,
                                grants=("SELECT",)),
     }
+    return {table: rule if table in ("operation", "operation_change", "schema_migration", "journal_state")
+            else _journaled(rule) for table, rule in rules.items()}
 
 
 def policy_statements(table: str, rules: Rules) -> list[str]:

@@ -264,6 +264,16 @@ def test_the_journal_is_written_only_for_ones_own_operations(club_pg: ClubServer
         as_owner(club_pg, "DELETE FROM operation WHERE id = %s RETURNING id", (anas,))
 
 
+def test_a_players_writes_are_always_journaled(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
+    """The journal's off switch (for the owner's migrations) does not let a player write unrecorded."""
+    with login(club_pg, "bob") as bob:
+        bob.execute("SELECT set_config('campaign_app.journal_mode', 'off', true)")
+        assert changed(bob, "UPDATE platoon SET xp = 9 WHERE id = %s", (club["bob_platoon"],)) == 0
+        refused(bob, INSERTS["battle"], (club["bob_platoon"],))
+        bob.execute("SELECT set_config('campaign_app.journal_mode', 'record', true)")
+        assert changed(bob, "UPDATE platoon SET xp = 9 WHERE id = %s", (club["bob_platoon"],)) == 1  # the control
+
+
 def test_a_player_cannot_touch_the_schema_or_the_policies(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
     with login(club_pg, "bob") as bob:
         for sql in ("ALTER TABLE platoon DISABLE ROW LEVEL SECURITY", "DROP POLICY club_update ON platoon",
