@@ -68,12 +68,11 @@ def rules_installed(database: Any = None) -> bool:
     bound = database if database is not None else db.obj
     if not is_club(bound):
         return False
-    if getattr(bound, "_club_rules", False):  # once installed, they stay (asked again until they are)
-        return True
-    row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL").fetchone()
-    if row[0]:
-        bound._club_rules = True
-    return bool(row[0])
+    known = getattr(bound, "_club_rules", None)  # asked once per opened database (server init sets it)
+    if known is None:
+        row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL").fetchone()
+        known = bound._club_rules = bool(row[0])
+    return bool(known)
 
 
 def _one(sql: str, params: tuple[Any, ...]) -> Any:

@@ -475,6 +475,7 @@ def init_server() -> InitReport:
         db.execute_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {players}")
         for fn in OLD_FUNCTIONS:
             db.execute_sql(f"DROP FUNCTION IF EXISTS {fn}")
+    db.obj._club_rules = True  # store.access: this connection now works under the club's rules
     return report
 
 
