@@ -92,20 +92,26 @@ def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: i
     if not is_club() or not rules_installed():
         return None
     if platoon is not None:
-        row = _one("SELECT club_can_platoon(p.id, current_user), p.name, p.owner, c.name FROM platoon p "
-                   "JOIN campaign c ON c.id = p.campaign_id WHERE p.id = ?", (platoon,))
+        # LEFT JOIN: a platoon of one's own stays visible in a campaign one no longer belongs to (hidden then)
+        row = _one("SELECT club_can_platoon(p.id, current_user), p.name, p.owner, coalesce(c.name, 'its campaign') "
+                   "FROM platoon p LEFT JOIN campaign c ON c.id = p.campaign_id WHERE p.id = ?", (platoon,))
         if row is None or row[0]:
             return None
         name, owner, cname = row[1], row[2], row[3]
+        if owner and owner == current_user():
+            return f"{name} is yours, but you no longer belong to {cname}; ask one of its organisers to add you again"
         if owner:
             return f"{name} belongs to {owner}; you can look but not change it"
         return f"{name} belongs to no player; only an organiser of {cname} can change it"
     if sheet is not None:
-        row = _one("SELECT club_can_sheet(s.id, current_user), s.pilot, s.owner, c.name FROM sologear_sheet s "
-                   "JOIN campaign c ON c.id = s.campaign_id WHERE s.id = ?", (sheet,))
+        row = _one("SELECT club_can_sheet(s.id, current_user), s.pilot, s.owner, coalesce(c.name, 'its campaign') "
+                   "FROM sologear_sheet s LEFT JOIN campaign c ON c.id = s.campaign_id WHERE s.id = ?", (sheet,))
         if row is None or row[0]:
             return None
         what = f"The Sologear sheet of {row[1]} ({row[3]})"
+        if row[2] and row[2] == current_user():
+            return (f"{what} is yours, but you no longer belong to {row[3]}; ask one of its organisers to add you "
+                    "again")
         if row[2]:
             return f"{what} belongs to {row[2]}; you can look but not change it"
         return f"{what} belongs to no player; only an organiser of {row[3]} can change it"

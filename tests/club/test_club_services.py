@@ -143,3 +143,41 @@ def test_a_new_owner_must_belong_to_the_campaign(as_login: Any) -> None:
         club.set_platoon_owner("2nd Platoon", "carl")
     with pytest.raises(Refused, match="nobody is not a player of this club server"):
         club.add_member("Congo 1960", "nobody")
+
+
+def test_a_player_taken_out_sees_the_campaign_no_more(as_login: Any) -> None:
+    as_login(ORGANISER)
+    left = club.remove_member("Congo 1960", "bob")
+    assert (left.login, left.previous_role) == ("bob", "player")
+    with pytest.raises(Refused, match="olga is the only organiser of Congo 1960; make another player an organiser"):
+        club.remove_member("Congo 1960", ORGANISER)
+    try:
+        as_login("bob")
+        with pytest.raises(Refused, match="no campaign named 'Congo 1960'"):
+            club.members("Congo 1960")
+        assert [p.name for p in Platoon.select()] == ["Red Devils"]  # his own stays his to look at
+        with pytest.raises(NotYours, match="^Red Devils is yours, but you no longer belong to its campaign; ask one "
+                                           "of its organisers to add you again$"):
+            platoons.set_platoon("Red Devils", notes="still mine?")
+    finally:
+        as_login(ORGANISER)
+        joined = club.add_member("Congo 1960", "bob")
+        assert joined.message == "bob joined Congo 1960 as a player"
+    assert club.add_member("Congo 1960", "bob").message == "bob is already a player of Congo 1960; nothing changed"
+
+
+def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organiser(as_login: Any) -> None:
+    from campaign_app.services import sologear_sheet
+
+    as_login(ORGANISER)
+    made = sologear_sheet.create_sheet("Hill 214", "Janne", 250)
+    club.add_member("Hill 214", "ana")
+    as_login("ana")
+    with pytest.raises(NotYours, match=r"^The Sologear sheet of Janne \(Hill 214\) belongs to olga; you can look but "
+                                       r"not change it$"):
+        sologear_sheet.update_sheet(made.id, area="Hill 214 north")
+    as_login(ORGANISER)
+    assert club.set_sheet_owner("Hill 214", "ana").message == (
+        "The Sologear sheet of Janne (Hill 214) now belongs to ana (was olga)")
+    as_login("ana")
+    sologear_sheet.update_sheet(made.id, area="Hill 214 north")
