@@ -39,13 +39,19 @@ def _cmd_init(args: argparse.Namespace, ctx: Context) -> int:
 def _password(args: argparse.Namespace) -> str | None:
     if not args.password_stdin:
         return None
+    if sys.stdin.isatty():  # typed at the terminal: not echoed
+        import getpass
+
+        return getpass.getpass(f"Password for {args.login}: ") or _no_password()
     line = sys.stdin.readline()
     password = line[:-1] if line.endswith("\n") else line
     if password.endswith("\r"):
         password = password[:-1]
-    if not password:
-        raise CliError("--password-stdin: standard input gave no password (one line is read)")
-    return password
+    return password or _no_password()
+
+
+def _no_password() -> str:
+    raise CliError("--password-stdin: standard input gave no password (one line is read)")
 
 
 def _cmd_add_player(args: argparse.Namespace, ctx: Context) -> int:

@@ -92,3 +92,14 @@ def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[...
     assert "bob may not create roles" in err
     assert cli("--db", olga, "platoon", "set-owner", "2nd Platoon", "--owner", "bob").strip() == \
         "2nd Platoon now belongs to bob (was ana)"
+
+
+@needs_urls
+def test_an_empty_password_on_stdin_is_refused(club_pg: ClubServer, cli: Callable[..., str],  # noqa: F811
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    admin = club_pg.create_database("club_cli_pw")
+    cli("--db", admin, "server", "init")
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    err = cli("--db", admin, "server", "add-player", "ana", "--password-stdin", rc=2)
+    assert err.strip() == ("campaign-cli: error: --password-stdin: standard input gave no password (one line is "
+                           "read)")
