@@ -362,6 +362,12 @@ def _club_rules() -> bool:
     return access.rules_installed()
 
 
+def _club_newest_own(op_id: int, user: str) -> bool:
+    """On a club server an operation is joined only if it is the login's own and the newest of the whole journal
+    (another login's operation may be newer, and hidden from this one)."""
+    return user == _login() and bool(db.execute_sql("SELECT club_journal_newest() = ?", (op_id,)).fetchone()[0])
+
+
 def _tick() -> int:
     """The journal's clock: operation ids and undo stamps come from one sequence, so "undone after this operation
     was made" is a comparison of two numbers."""
@@ -406,11 +412,10 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         op: Operation | None = None
         if merge_key is not None:
             last = db.execute_sql("SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
-                                  "sheet_id FROM operation ORDER BY id DESC LIMIT 1").fetchone()
+                                  'sheet_id, "user" FROM operation ORDER BY id DESC LIMIT 1').fetchone()
             if (last is not None and last[1] == kind and last[3] == merge_key and not last[5]
                     and _seconds_between(last[4], now) <= MERGE_SECONDS
-                    and (not _club_rules() or db.execute_sql("SELECT club_journal_newest() = ?",
-                                                             (int(last[0]),)).fetchone()[0])):
+                    and (not _club_rules() or _club_newest_own(int(last[0]), last[9]))):
                 op = Operation(int(last[0]), kind, last[2], last[6], last[7], last[8], merged=True)
         if op is None:
             new_id = _tick()

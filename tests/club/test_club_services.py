@@ -181,3 +181,17 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
         "The Sologear sheet of Janne (Hill 214) now belongs to ana (was olga)")
     as_login("ana")
     sologear_sheet.update_sheet(made.id, area="Hill 214 north")
+
+
+def test_a_run_of_xp_steps_joins_only_the_logins_own_newest_operation(as_login: Any) -> None:
+    as_login("ana")
+    first = platoons.set_xp("2nd Platoon", 1)
+    second = platoons.set_xp("2nd Platoon", 2)
+    assert second.operation_id == first.operation_id  # one run of steps, one operation
+    as_login(ORGANISER)
+    olgas = platoons.set_xp("2nd Platoon", 3)  # an organiser's step on ana's track: an operation of her own
+    assert olgas.operation_id != first.operation_id
+    as_login("ana")
+    third = platoons.set_xp("2nd Platoon", 4)
+    assert third.operation_id not in (first.operation_id, olgas.operation_id)
+    assert [op.user for op in journal.operations(platoon="2nd Platoon", limit=3)] == ["ana", ORGANISER, "ana"]
