@@ -35,8 +35,10 @@ def _common_parent() -> OneLineParser:
     parent = OneLineParser(add_help=False)
     parent.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
                         help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
-    parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
-                        help="open this database file instead of <data folder>/campaign.db")
+    parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE|URL",
+                        help="open this database file instead of <data folder>/campaign.db, or a club server's "
+                             "campaign database: postgresql://LOGIN@HOST[:PORT]/DBNAME (password from PGPASSWORD "
+                             "or ~/.pgpass)")
     parent.add_argument("--busy-timeout", default=argparse.SUPPRESS, metavar="SECONDS",
                         help="how long a write waits for another window or command to finish writing "
                              "(default 10, or set CAMPAIGN_APP_BUSY_TIMEOUT)")
@@ -95,7 +97,7 @@ def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     result = create_demo()
-    return emit(args, result, lambda: "\n".join(result["messages"]))
+    return emit(args, result.to_dict(), lambda: "\n".join(result.messages))
 
 
 def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:

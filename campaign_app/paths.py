@@ -1,7 +1,9 @@
 """Where the user's data lives: database, backups, logs, user card decks.
 
 Default is the platform's user data folder (platformdirs). ``--data-dir DIR`` or the environment variable
-``CAMPAIGN_APP_DATA_DIR`` put everything under DIR instead; ``--db FILE`` opens another database file.
+``CAMPAIGN_APP_DATA_DIR`` put everything under DIR instead; ``--db FILE`` opens another database file, and
+``--db postgresql://login@host/dbname`` a campaign database on a club server (the data folder still holds the
+logs, backups of files and the user's decks).
 """
 
 from __future__ import annotations
@@ -14,10 +16,26 @@ ENV_DATA_DIR = "CAMPAIGN_APP_DATA_DIR"
 DB_NAME = "campaign.db"
 
 
+SERVER_URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_server_url(target: object) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) URL, False for a file path."""
+    return isinstance(target, str) and target.lower().startswith(SERVER_URL_SCHEMES)
+
+
 @dataclass(frozen=True)
 class AppPaths:
     data_dir: Path
     db_file: Path
+    """The database file (with a server URL: the data folder's own file, the one to fall back on)."""
+    db_url: str | None = None
+    """A club server's ``postgresql://`` URL when the campaign is there."""
+
+    @property
+    def db_target(self) -> str:
+        """What to open: the server URL, or the file."""
+        return self.db_url or str(self.db_file)
 
     @property
     def backup_dir(self) -> Path:
@@ -48,5 +66,7 @@ def resolve_paths(data_dir: str | os.PathLike[str] | None = None,
         import platformdirs  # only for the default folder (it loads tempfile and more: ~14 ms)
 
         base = Path(platformdirs.user_data_dir("campaign_app", appauthor=False))
+    if is_server_url(db):
+        return AppPaths(data_dir=base.resolve(), db_file=(base / DB_NAME).resolve(), db_url=str(db))
     db_file = Path(db).expanduser() if db else base / DB_NAME
     return AppPaths(data_dir=base.resolve(), db_file=db_file.resolve())

@@ -18,6 +18,8 @@ import socket
 import subprocess
 from pathlib import Path
 
+import pytest
+
 SKIP_REASON = "no PostgreSQL server binaries (initdb, pg_ctl) on this machine: the club-server tests need them"
 
 
@@ -118,3 +120,24 @@ class PgServer:
 
     def drop_database(self, name: str) -> None:
         self.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def both_engines_only_where_aware(config: pytest.Config, items: list[pytest.Item], folder: Path,
+                                  aware: frozenset[str]) -> None:
+    """Under ``folder`` the ``db_engine`` fixture is parametrized over both engines. A test's PostgreSQL run
+    is dropped (deselected, counted in pytest's summary) when it is about the file itself (``file_db``) or does
+    not use any fixture of ``aware`` (it opens the data folder's file whatever the engine, so its second run
+    would only repeat the first)."""
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_server = callspec is not None and callspec.params.get("db_engine") == "postgresql"
+        if (on_server and folder in Path(str(item.path)).parents
+                and (item.get_closest_marker("file_db") or not aware & set(getattr(item, "fixturenames", ())))):
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

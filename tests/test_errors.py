@@ -74,7 +74,7 @@ def test_errors_module_needs_neither_qt_nor_peewee():
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
-def test_cli_reports_a_user_error_as_one_line(capsys: pytest.CaptureFixture[str]):
+def test_cli_reports_a_user_error_as_one_line(app_paths: object, capsys: pytest.CaptureFixture[str]):
     from campaign_app.cli import main
 
     assert main(["platoon", "show", "No such platoon"]) == 2
@@ -82,7 +82,7 @@ def test_cli_reports_a_user_error_as_one_line(capsys: pytest.CaptureFixture[str]
     assert err == "campaign-cli: error: no platoon named 'No such platoon'\n"
 
 
-def test_cli_does_not_take_a_bug_for_a_user_error(monkeypatch: pytest.MonkeyPatch,
+def test_cli_does_not_take_a_bug_for_a_user_error(app_paths: object, monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str],
                                                   caplog: pytest.LogCaptureFixture):
     """A ValueError from deep inside (here: a service with a bug) is not a refusal of the user's input: it

@@ -10,10 +10,14 @@ one campaign whole as versioned JSON; ``import FILE [--as NEW_NAME]`` reads it b
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..words import plural
 from .base import Context, add_json, emit
+
+if TYPE_CHECKING:
+    from ..services.backups import Backup
+    from ..services.portable import TableCounts
 
 
 def _size(n: Any) -> str:
@@ -26,15 +30,15 @@ def _size(n: Any) -> str:
     return str(n)  # pragma: no cover
 
 
-def _backup_line(b: dict[str, Any]) -> str:
-    facts = (f"{plural(b['campaigns'], 'campaign')}, {plural(b['battles'], 'battle')}" if b["good"]
-             else f"NOT USABLE: {b['problem']}")
-    return f"{b['time']}  {b['reason']:<8} {_size(b['size']):>10}  {facts}  {b['file']}"
+def _backup_line(b: Backup) -> str:
+    facts = (f"{plural(b.campaigns or 0, 'campaign')}, {plural(b.battles or 0, 'battle')}" if b.good
+             else f"NOT USABLE: {b.problem}")
+    return f"{b.time.isoformat(timespec='seconds')}  {b.reason:<8} {_size(b.size):>10}  {facts}  {b.file}"
 
 
-def _contents(result: dict[str, Any]) -> str:
-    return (f"{plural(result['platoon'], 'platoon')}, {plural(result['battle'], 'battle')}, "
-            f"{plural(result['sologear_sheet'], 'Sologear sheet')}, {plural(result['roll'], 'roll')}")
+def _contents(counts: TableCounts) -> str:
+    return (f"{plural(counts.platoon, 'platoon')}, {plural(counts.battle, 'battle')}, "
+            f"{plural(counts.sologear_sheet, 'Sologear sheet')}, {plural(counts.roll, 'roll')}")
 
 
 def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
@@ -43,10 +47,12 @@ def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(daily_backup=False)
     if args.action == "list":
         items = backups.backups()
-        return emit(args, items, lambda: "\n".join(_backup_line(b) for b in items) or "no backups yet")
+        return emit(args, [b.to_dict() for b in items],
+                    lambda: "\n".join(_backup_line(b) for b in items) or "no backups yet")
     info = backups.backup_now("manual")
-    return emit(args, info, f"backed up to {info['file']} ({_size(info['size'])}, "
-                            f"{plural(info['campaigns'], 'campaign')}, {plural(info['battles'], 'battle')})")
+    return emit(args, info.to_dict(), f"backed up to {info.file} ({_size(info.size)}, "
+                                      f"{plural(info.campaigns or 0, 'campaign')}, "
+                                      f"{plural(info.battles or 0, 'battle')})")
 
 
 def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
@@ -54,10 +60,10 @@ def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db(daily_backup=False)
     result = backups.restore(args.file)
-    return emit(args, result, f"restored {result['database']} from {result['restored_from']} "
-                              f"({plural(result['campaigns'], 'campaign')}, "
-                              f"{plural(result['battles'], 'battle')}); the "
-                              f"previous content was saved as {result['previous_saved_as']}")
+    return emit(args, result.to_dict(), f"restored {result.database} from {result.restored_from} "
+                                        f"({plural(result.campaigns, 'campaign')}, "
+                                        f"{plural(result.battles, 'battle')}); the "
+                                        f"previous content was saved as {result.previous_saved_as}")
 
 
 def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
@@ -65,8 +71,8 @@ def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     result = portable.export_campaign(args.campaign, args.output)
-    return emit(args, result, f"wrote {result['file']}: campaign {result['campaign']!r}, "
-                              + _contents(result))
+    return emit(args, result.to_dict(), f"wrote {result.file}: campaign {result.campaign!r}, "
+                                        + _contents(result.counts))
 
 
 def _cmd_import(args: argparse.Namespace, ctx: Context) -> int:
@@ -74,8 +80,8 @@ def _cmd_import(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     result = portable.import_campaign(args.file, args.new_name)
-    return emit(args, result, f"imported campaign {result['campaign']!r} from {result['file']}: "
-                              + _contents(result))
+    return emit(args, result.to_dict(), f"imported campaign {result.campaign!r} from {result.file}: "
+                                        + _contents(result.counts))
 
 
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]

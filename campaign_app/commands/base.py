@@ -85,7 +85,7 @@ class Context:
                 raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
                                     "(choose another with --data-dir)") from None
             raise
-        database = init_db(self.paths.db_file, self.paths.backup_dir, busy_timeout=self.busy_timeout,
+        database = init_db(self.paths.db_target, self.paths.backup_dir, busy_timeout=self.busy_timeout,
                            daily_backup=daily_backup)
         return database
 

@@ -16,7 +16,9 @@ from . import club
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
+    from ..services.campaigns import CampaignDetail, ListedCampaign
     from ..services.edits import Edit
+    from ..services.platoons import AttachedUnitInfo, EquipmentItem, PlatoonDetail, PlatoonRow
 
 # imported on first use, so that building the parser does not load the database code (issue 13)
 campaign_service = lazy_module("campaign_app.services.campaigns")
@@ -41,69 +43,70 @@ def _emit_edit(args: argparse.Namespace, edit: Edit, data: Any = None) -> int:
 
 # --- text renderings --------------------------------------------------------------------------------------
 
-def _campaign_text(c: dict[str, Any]) -> str:
-    lines = [f"{c['name']}  ({c['system_label']}{', archived' if c['archived'] else ''})"]
-    for rule in c["house_rules"]:
-        default = "" if rule["is_default"] else "  (changed; default " + (
-            rule["default_text"] if "default_text" in rule else
-            "not set" if rule["default"] is None else
-            ",".join(map(str, rule["default"])) if isinstance(rule["default"], list) else str(rule["default"])) + ")"
-        lines.append(f"  {rule['label']}: {rule['text']}{default}")
-    if c.get("notes"):
-        lines.append(f"  Notes: {c['notes']}")
-    if "platoons" in c:
-        lines.append(f"  Platoons ({len(c['platoons'])}):")
-        lines.extend("    " + _platoon_line(p) for p in c["platoons"])
-    elif "sheet_count" in c:
-        lines.append(f"  Sologear sheets: {c['sheet_count']}")
+def _campaign_text(c: CampaignDetail) -> str:
+    from ..services.campaigns import AtomicAfricaCampaignDetail
+
+    lines = [f"{c.name}  ({c.system_label}{', archived' if c.archived else ''})"]
+    for rule in c.house_rules:
+        default = "" if rule.is_default else "  (changed; default " + (
+            rule.default_text if rule.default_text is not None else
+            "not set" if rule.default is None else
+            ",".join(map(str, rule.default)) if isinstance(rule.default, tuple) else str(rule.default)) + ")"
+        lines.append(f"  {rule.label}: {rule.text}{default}")
+    if c.notes:
+        lines.append(f"  Notes: {c.notes}")
+    if isinstance(c, AtomicAfricaCampaignDetail):
+        lines.append(f"  Platoons ({len(c.platoons)}):")
+        lines.extend("    " + _platoon_line(p) for p in c.platoons)
+    else:
+        lines.append(f"  Sologear sheets: {c.sheet_count}")
     return "\n".join(lines)
 
 
-def _platoon_line(p: dict[str, Any]) -> str:
-    leader = f"{p['leader']} ({p['leader_xp']} XP, {p['leader_level']})" if p["leader"] else "no leader"
-    return (f"{p['name']}: {p['training']}/{p['equipment']}/{p['morale']} Armor {p['armor']}, {p['xp']} XP "
-            f"{p['level']}, {p['cards']} cards; {leader}")
+def _platoon_line(p: PlatoonRow) -> str:
+    leader = f"{p.leader} ({p.leader_xp} XP, {p.leader_level})" if p.leader else "no leader"
+    return (f"{p.name}: {p.training}/{p.equipment}/{p.morale} Armor {p.armor}, {p.xp} XP "
+            f"{p.level}, {p.cards} cards; {leader}")
 
 
-def _attached_text(a: dict[str, Any]) -> str:
-    if a["kind"] == UnitKind.FIRE_SUPPORT:
-        head = f"{a['name']}: {a['support']} off-board fire support"
+def _attached_text(a: AttachedUnitInfo) -> str:
+    if a.kind == UnitKind.FIRE_SUPPORT:
+        head = f"{a.name}: {a.support} off-board fire support"
     else:
-        head = (f"{a['name']}: {a['kind']} T {a['training']} E {a['equipment']} M {a['morale']} "
-                f"Armor {a['armor']}")
+        head = f"{a.name}: {a.kind} T {a.training} E {a.equipment} M {a.morale} Armor {a.armor}"
     return head
 
 
-def _equipment_text(e: dict[str, Any]) -> str:
-    ap = f", AP {e['ap']} vs {e['ap_vs']}" if e["ap"] is not None else ""
-    return f"{e['name']} (targets {e['targets']}{ap})"
+def _equipment_text(e: EquipmentItem) -> str:
+    ap = f", AP {e.ap} vs {e.ap_vs}" if e.ap is not None else ""
+    return f"{e.name} (targets {e.targets}{ap})"
 
 
-def platoon_text(d: dict[str, Any]) -> str:
-    w = d["words"]
+def platoon_text(d: PlatoonDetail) -> str:
+    w = d.words
     lines = [
-        f"{d['name']}  (campaign {d['campaign']})",
-        f"  Training {d['training']} ({w['training']})  Equipment {d['equipment']} ({w['equipment']})  "
-        f"Morale {d['morale']} ({w['morale']})",
-        f"  Armor {d['armor']} ({d['armor_class']})",
-        f"  XP {d['xp']}/32: {d['level']}; orders cards per turn: {d['cards']}"
-        + (f" ({d['cards_with_fire_support']} with fire support)" if d["cards_with_fire_support"] else ""),
+        f"{d.name}  (campaign {d.campaign})",
+        f"  Training {d.training} ({w.training})  Equipment {d.equipment} ({w.equipment})  "
+        f"Morale {d.morale} ({w.morale})",
+        f"  Armor {d.armor} ({d.armor_class})",
+        f"  XP {d.xp}/32: {d.level}; orders cards per turn: {d.cards}"
+        + (f" ({d.cards_with_fire_support} with fire support)" if d.cards_with_fire_support else ""),
     ]
-    ld = d["leader"]
-    lines.append(f"  Leader: {ld['name']} ({ld['rank']}), {ld['xp']} XP ({ld['level']})" if ld else "  Leader: none")
-    for f in d["former_leaders"]:
-        when = f"battle {f['left_battle']}" if f["left_battle"] else (f["left_at"] or "")
-        lines.append(f"    former: {f['name']} ({f['rank']}), {f['xp']} XP, {f['how']} {when}".rstrip())
-    if d["attached"]:
+    ld = d.leader
+    lines.append(f"  Leader: {ld.name} ({ld.rank}), {ld.xp} XP ({ld.level})" if ld else "  Leader: none")
+    for f in d.former_leaders:
+        when = f"battle {f.left_battle}" if f.left_battle else (f.left_at or "")
+        lines.append(f"    former: {f.name} ({f.rank}), {f.xp} XP, {f.how} {when}".rstrip())
+    if d.attached:
         lines.append("  Attached:")
-        for a in d["attached"]:
+        for a in d.attached:
             lines.append("    " + _attached_text(a))
-            lines.extend("      - " + _equipment_text(e) for e in a["equipment_list"])
-    if d["equipment_list"]:
+            lines.extend("      - " + _equipment_text(e) for e in a.equipment_list)
+    if d.equipment_list:
         lines.append("  Heavy weapons / equipment:")
-        lines.extend("    - " + _equipment_text(e) for e in d["equipment_list"])
-    if d["notes"]:
-        lines.append(f"  Notes: {d['notes']}")
+        lines.extend("    - " + _equipment_text(e) for e in d.equipment_list)
+    if d.notes:
+        lines.append(f"  Notes: {d.notes}")
     return "\n".join(lines)
 
 
@@ -120,23 +123,25 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    rows = campaign_service.list_campaigns(include_archived=not args.active)
+    from ..services.campaigns import AtomicAfricaCampaign
+
+    rows: list[ListedCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
     def text() -> str:
         if not rows:
             return "no campaigns yet (campaign-cli campaign new --name ...)"
         out = []
         for c in rows:
-            count = (plural(c['platoon_count'], 'platoon') if "platoon_count" in c
-                     else plural(c['sheet_count'], 'sheet'))
-            out.append(f"{c['name']}  [{c['system_label']}{', archived' if c['archived'] else ''}]  {count}")
+            count = (plural(c.platoon_count, 'platoon') if isinstance(c, AtomicAfricaCampaign)
+                     else plural(c.sheet_count, 'sheet'))
+            out.append(f"{c.name}  [{c.system_label}{', archived' if c.archived else ''}]  {count}")
         return "\n".join(out)
-    return emit(args, rows, text)
+    return emit(args, [c.to_dict() for c in rows], text)
 
 
 def _campaign_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    data = campaign_service.show_campaign(args.campaign)
-    return emit(args, data, lambda: _campaign_text(data))
+    data: CampaignDetail = campaign_service.show_campaign(args.campaign)
+    return emit(args, data.to_dict(), lambda: _campaign_text(data))
 
 
 def _campaign_rename(args: argparse.Namespace, ctx: Context) -> int:
@@ -192,7 +197,7 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         if "roll" in edit.summary:
             r = edit.summary["roll"]
             out += f"\n  roll {r['expression']} {r['faces']} ({r['source']}): {r['outcome']}"
-        return out + "\n" + platoon_text(edit.summary)
+        return out + "\n" + platoon_text(platoon_service.platoon_detail(edit.id))
     return emit(args, edit.summary, text)
 
 
@@ -209,18 +214,18 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    rows = platoon_service.list_platoons(args.campaign)
+    rows: list[PlatoonRow] = platoon_service.list_platoons(args.campaign)
     def text() -> str:
         if not rows:
             return "no platoons"
-        return "\n".join(f"{r['campaign']}: " + _platoon_line(r) for r in rows)
-    return emit(args, rows, text)
+        return "\n".join(f"{r.campaign}: " + _platoon_line(r) for r in rows)
+    return emit(args, [r.to_dict() for r in rows], text)
 
 
 def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    data = platoon_service.platoon_detail(args.platoon, args.campaign)
-    return emit(args, data, lambda: platoon_text(data))
+    data: PlatoonDetail = platoon_service.platoon_detail(args.platoon, args.campaign)
+    return emit(args, data.to_dict(), lambda: platoon_text(data))
 
 
 def _platoon_rename(args: argparse.Namespace, ctx: Context) -> int:

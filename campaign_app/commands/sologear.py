@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
@@ -18,6 +19,7 @@ from .base import CliError, Context, add_dice_options, add_json, dice_source, em
 
 if TYPE_CHECKING:
     from ..services.edits import Edit
+    from ..services.sologear_results import PlayedTurn, ReckoningDone, SheetData
 
 TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat 2d6 (e.g. 6,5), then the "
                   "Glory dice if the result has nD6G, the enemy-quality d6 for * or **, the light-critical d6 "
@@ -46,79 +48,79 @@ def _emit_edit(args: argparse.Namespace, edit: Edit, text: str | None = None) ->
 
 # --- text renderings --------------------------------------------------------------------------------------
 
-def sheet_text(d: dict[str, Any]) -> str:
-    s = d["state"]
-    lines = [f"{d['name']}: pilot {d['pilot']}, {d['gear_name'] or 'Gear'} TV {d['gear_tv']} "
-             f"(enemy-quality column {d['enemy_quality_column']})"]
-    if d["date"] or d["area"]:
-        lines.append(f"  Date {d['date'] or '-'}, area {d['area'] or '-'}")
-    for side, label in (("player", "Player"), ("enemy", "Enemy")):
-        unit = d[f"{side}_unit"] or "-"
-        aff = d[f"{side}_affiliation"]
+def sheet_text(d: SheetData) -> str:
+    s = d.state
+    lines = [f"{d.name}: pilot {d.pilot}, {d.gear_name or 'Gear'} TV {d.gear_tv} "
+             f"(enemy-quality column {d.enemy_quality_column})"]
+    if d.date or d.area:
+        lines.append(f"  Date {d.date or '-'}, area {d.area or '-'}")
+    for side, label, unit, aff in (("player", "Player", d.player_unit, d.player_affiliation),
+                                   ("enemy", "Enemy", d.enemy_unit, d.enemy_affiliation)):
+        unit = unit or "-"
         lines.append(f"  {label} unit: {unit}" + (f" ({aff})" if aff else ""))
-        for f in d["forces"][side]:
-            lines.append(f"    [{f['id']}] {f['name']}: base {f['base_power']:g} × {f['skill']} {f['skill_x']:g} "
-                         f"× {f['loyalty']} {f['loyalty_x']:g} = {f['total']:g}")
-        lines.append(f"    total combat power {d['totals'][side]:g}")
-    odds = d["odds"]
-    lines.append(f"  Odds: {odds['ratio_text']} {odds['band']}" if odds else "  Odds: - (enter both sides' units)")
-    length = f"{d['length']} turns" if d["length"] else f"not rolled ({d['length_dice'] or 'needs units'})"
-    lines.append(f"  Length: {length}; turns played {d['turns_played']}")
-    o = d["options"]
-    lines.append(f"  Options: {'variable' if o['variable_tables'] else 'standard'} reward tables, ferocious "
-                 f"battles {'on' if o['ferocious'] else 'off'}, reward dice {o['reward_dice']}")
-    state = [f"campaign {s['status']}" + (f" ({s['end_text']})" if s["end_reason"] else "")]
-    if s["gear_damaged"]:
+        for f in d.forces.side(side):
+            lines.append(f"    [{f.id}] {f.name}: base {f.base_power:g} × {f.skill} {f.skill_x:g} "
+                         f"× {f.loyalty} {f.loyalty_x:g} = {f.total:g}")
+        lines.append(f"    total combat power {d.totals.side(side):g}")
+    odds = d.odds
+    lines.append(f"  Odds: {odds.ratio_text} {odds.band}" if odds else "  Odds: - (enter both sides' units)")
+    length = f"{d.length} turns" if d.length else f"not rolled ({d.length_dice or 'needs units'})"
+    lines.append(f"  Length: {length}; turns played {d.turns_played}")
+    o = d.options
+    lines.append(f"  Options: {'variable' if o.variable_tables else 'standard'} reward tables, ferocious "
+                 f"battles {'on' if o.ferocious else 'off'}, reward dice {o.reward_dice}")
+    state = [f"campaign {s.status}" + (f" ({s.end_text})" if s.end_reason else "")]
+    if s.gear_damaged:
         state.append("Gear damaged")
-    if s["short_ammo"]:
+    if s.short_ammo:
         state.append("short of ammunition")
-    if s["pilot_status"] != "active":
-        state.append(f"pilot {s['pilot_status']}")
-    if s["breakout"]:
+    if s.pilot_status != "active":
+        state.append(f"pilot {s.pilot_status}")
+    if s.breakout:
         state.append("break-out under way")
     lines.append("  State: " + ", ".join(state))
-    if d["turns"]:
+    if d.turns:
         lines.append("  Turn  Action    Enemy        Glory      Special")
-        for t in d["turns"]:
-            f = t["form"]
-            lines.append(f"  {f['turn']:>4}  {f['action']:<9} {f['enemy']:<12} {f['glory']:<10} {f['special']}")
-    rk = d["reckoning"]
-    if rk["final"]:
-        lines.append(f"  Reckoning: recognition {rk['recognition']}, D66 {rk['d66']} "
-                     f"({'noticed' if rk['noticed'] else 'not noticed'}), impression {rk['impression']}"
-                     + (f", {rk['table']} roll {rk['result']}" if rk["table"] else ""))
-        lines.append(f"    {rk['outcome']}")
-    elif d["next"]["blocked"]:
-        lines.append(f"  Next: {d['next']['blocked']}")
+        for t in d.turns:
+            row = t.form
+            lines.append(f"  {row.turn:>4}  {row.action:<9} {row.enemy:<12} {row.glory:<10} {row.special}")
+    rk = d.reckoning
+    if rk.final:
+        lines.append(f"  Reckoning: recognition {rk.recognition}, D66 {rk.d66} "
+                     f"({'noticed' if rk.noticed else 'not noticed'}), impression {rk.impression}"
+                     + (f", {rk.table} roll {rk.result}" if rk.table else ""))
+        lines.append(f"    {rk.outcome}")
+    elif d.next.blocked:
+        lines.append(f"  Next: {d.next.blocked}")
     else:
-        lines.append(f"  Next: turn {d['next']['number']} ({', '.join(d['next']['actions'])})")
+        lines.append(f"  Next: turn {d.next.number} ({', '.join(d.next.actions)})")
     return "\n".join(lines)
 
 
-def turn_text(t: dict[str, Any]) -> str:
-    lines = [f"Turn {t['turn']}: {t['label']}" + (f", {t['column']} column" if t["column"] else "")]
-    lines.extend(f"  {m}" for m in t["meaning"])
-    if t["battle"] and not t["recorded"]:
-        lines.append(f"  Play the battle, then: sologear record --turn {t['turn']} --glory N --enemy-tv N "
+def turn_text(t: PlayedTurn) -> str:
+    lines = [f"Turn {t.turn}: {t.label}" + (f", {t.column} column" if t.column else "")]
+    lines.extend(f"  {m}" for m in t.meaning)
+    if t.battle and not t.recorded:
+        lines.append(f"  Play the battle, then: sologear record --turn {t.turn} --glory N --enemy-tv N "
                      "--bunkers N")
-    if t.get("campaign_ended"):
-        lines.append(f"  The campaign has ended ({t.get('campaign_ended_text') or t['campaign_ended']}).")
+    if t.campaign_ended:
+        lines.append(f"  The campaign has ended ({t.campaign_ended_text or t.campaign_ended}).")
     return "\n".join(lines)
 
 
-def _score_text(label: str, total: int, items: list[dict[str, Any]]) -> list[str]:
-    parts = [f"{i['label']} {i['points']:+d}" for i in items if i["points"] or i["count"]]
+def _score_text(label: str, total: int, items: Sequence[sg.ScoreItem]) -> list[str]:
+    parts = [f"{i.label} {i.points:+d}" for i in items if i.points or i.count]
     return [f"{label} {total}" + (f" ({'; '.join(parts)})" if parts else "")]
 
 
-def end_text(r: dict[str, Any]) -> str:
-    lines = _score_text("Recognition", r["recognition"], r["recognition_breakdown"])
-    lines.append(f"D66 {r['d66']}: noticed on {r['noticed_on']} -> {'noticed' if r['noticed'] else 'not noticed'}")
-    lines.extend(_score_text("Impression", r["impression"], r["impression_breakdown"]))
-    if r["table"]:
-        lines.append(f"{r['table'].capitalize()} roll {r['result']} ({r['band']['label']}): {r['outcome']}")
+def end_text(r: ReckoningDone) -> str:
+    lines = _score_text("Recognition", r.recognition, r.recognition_breakdown)
+    lines.append(f"D66 {r.d66}: noticed on {r.noticed_on} -> {'noticed' if r.noticed else 'not noticed'}")
+    lines.extend(_score_text("Impression", r.impression, r.impression_breakdown))
+    if r.table and r.band is not None:
+        lines.append(f"{r.table.capitalize()} roll {r.result} ({r.band.label}): {r.outcome}")
     else:
-        lines.append(r["outcome"])
+        lines.append(r.outcome)
     return "\n".join(lines)
 
 
@@ -131,7 +133,7 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
         player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
         enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
         reward_dice=args.reward_dice, notes=args.notes)
-    return emit(args, edit.summary, lambda: edit.message + "\n" + sheet_text(edit.summary))
+    return emit(args, edit.summary, lambda: edit.message + "\n" + sheet_text(edit.result))
 
 
 def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
@@ -149,8 +151,7 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
     variable = _flag(args.variable_tables, "--variable-tables")
     ferocious = _flag(args.ferocious, "--ferocious")
     if variable is None and ferocious is None and args.reward_dice is None:
-        data = sheet_service.sheet_data(args.campaign)["options"]
-        return emit(args, data)
+        return emit(args, sheet_service.sheet_data(args.campaign).options.to_dict())
     return _emit_edit(args, sheet_service.set_options(args.campaign, variable_tables=variable, ferocious=ferocious,
                                                       reward_dice=args.reward_dice))
 
@@ -186,7 +187,8 @@ def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     data = sheet_service.sheet_data(args.campaign)
-    out = {"forces": data["forces"], "totals": data["totals"], "odds": data["odds"]}
+    out = {"forces": data.forces.to_dict(), "totals": data.totals.to_dict(),
+           "odds": data.odds.to_dict() if data.odds is not None else None}
     return emit(args, out, lambda: sheet_text(data))
 
 
@@ -199,7 +201,7 @@ def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
-    return emit(args, edit.summary, lambda: turn_text(edit.summary))
+    return emit(args, edit.summary, lambda: turn_text(edit.result))
 
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
@@ -213,7 +215,7 @@ def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.end_campaign(args.campaign, dice_source(args))
-    return emit(args, edit.summary, lambda: end_text(edit.summary))
+    return emit(args, edit.summary, lambda: end_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
@@ -224,13 +226,13 @@ def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     data = sheet_service.sheet_data(args.campaign)
-    return emit(args, data, lambda: sheet_text(data))
+    return emit(args, data.to_dict(), lambda: sheet_text(data))
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     entries = sheet_service.history(args.campaign)
-    return emit(args, entries, lambda: "\n".join(("  " if e["kind"] == "roll" else "") + e["text"]
+    return emit(args, [e.to_dict() for e in entries], lambda: "\n".join(("  " if e.kind == "roll" else "") + e.text
                                                  for e in entries))
 
 

@@ -3,8 +3,7 @@ and "Restore…" (after a confirmation; the current database is backed up first)
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -25,9 +24,16 @@ from PySide6.QtWidgets import (
 from ..errors import CampaignError
 from ..words import plural
 
+if TYPE_CHECKING:
+    from ..services.backups import Backup
+
 REASON_TEXT = {"upgrade": "before an upgrade", "restore": "before a restore", "import": "before an import",
                "delete": "before a deletion", "daily": "daily", "manual": "by hand"}
 COLUMNS = ("Time", "Made", "Size", "Campaigns", "Battles", "File")
+
+
+def _when(b: Backup) -> str:
+    return b.time.isoformat(sep=" ", timespec="seconds")
 
 
 def _size(n: Any) -> str:
@@ -44,7 +50,7 @@ class BackupsDialog(QDialog):
         self.ctx = ctx
         self.setWindowTitle("Backups")
         self.resize(820, 420)
-        self.items: list[dict[str, Any]] = []
+        self.items: list[Backup] = []
         intro = QLabel(f"Backups of {ctx.paths.db_file}, kept in {ctx.paths.backup_dir}. One is made before every "
                        "upgrade, restore, import and campaign deletion, and once per day of use.", self)
         intro.setWordWrap(True)
@@ -87,12 +93,12 @@ class BackupsDialog(QDialog):
             self.message.setText(str(exc))
         self.table.setRowCount(len(self.items))
         for r, b in enumerate(self.items):
-            good = b["good"]
-            name = Path(b["file"]).name
-            values = (b["time"].replace("T", " "), REASON_TEXT.get(b["reason"], b["reason"]), _size(b["size"]),
-                      str(b["campaigns"]) if good else "-", str(b["battles"]) if good else "-",
+            good = b.good
+            name = b.file.name
+            values = (_when(b), REASON_TEXT.get(b.reason, b.reason), _size(b.size),
+                      str(b.campaigns) if good else "-", str(b.battles) if good else "-",
                       name if good else f"{name}  (not usable)")
-            tip = b["file"] if good else f"{b['file']}\nNot usable: {b['problem']}"
+            tip = str(b.file) if good else f"{b.file}\nNot usable: {b.problem}"
             for c, text in enumerate(values):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
@@ -104,13 +110,13 @@ class BackupsDialog(QDialog):
             self.table.selectRow(0)
         self._update_buttons()
 
-    def selected(self) -> dict[str, Any] | None:
+    def selected(self) -> Backup | None:
         rows = self.table.selectionModel().selectedRows()
         return self.items[rows[0].row()] if rows else None
 
     def _update_buttons(self) -> None:
         b = self.selected()
-        self.restore_button.setEnabled(bool(b and b["good"]))
+        self.restore_button.setEnabled(b is not None and b.good)
 
     def backup_now(self) -> None:
         from ..services import backups
@@ -124,13 +130,13 @@ class BackupsDialog(QDialog):
             return
         QApplication.restoreOverrideCursor()
         self.reload()
-        self.message.setText(f"Backed up to {info['file']}.")
+        self.message.setText(f"Backed up to {info.file}.")
 
-    def confirm(self, b: dict[str, Any]) -> bool:
+    def confirm(self, b: Backup) -> bool:
         answer = QMessageBox.question(
             self, "Restore this backup?",
-            f"Put the backup of {b['time'].replace('T', ' ')} ({plural(b['campaigns'], 'campaign')}, "
-            f"{plural(b['battles'], 'battle')}) in place of the current database?\n\n"
+            f"Put the backup of {_when(b)} ({plural(b.campaigns or 0, 'campaign')}, "
+            f"{plural(b.battles or 0, 'battle')}) in place of the current database?\n\n"
             "The current database is backed up first, so this can be undone by restoring that backup.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
@@ -139,11 +145,11 @@ class BackupsDialog(QDialog):
         from ..services import backups
 
         b = self.selected()
-        if b is None or not b["good"] or not self.confirm(b):
+        if b is None or not b.good or not self.confirm(b):
             return
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            result = backups.restore(b["file"])
+            result = backups.restore(b.file)
         except CampaignError as exc:
             QApplication.restoreOverrideCursor()
             QMessageBox.warning(self, "Restore", str(exc))
@@ -152,8 +158,8 @@ class BackupsDialog(QDialog):
         self.ctx.undo_stack.sync()  # the restored file brings its own journal
         self.ctx.changed("all", 0)
         self.reload()
-        self.message.setText(f"Restored from {result['restored_from']}; the previous content was saved as "
-                             f"{result['previous_saved_as']}.")
+        self.message.setText(f"Restored from {result.restored_from}; the previous content was saved as "
+                             f"{result.previous_saved_as}.")
 
 
 def open_backups_dialog(ctx: Any, parent: QWidget | None = None) -> BackupsDialog:

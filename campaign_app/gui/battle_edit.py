@@ -52,7 +52,7 @@ class EditBattleDialog(QDialog):
         self.opponent.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.opponent.addItem("", None)
         for o in battles.opponent_choices(int(battle["platoon_id"])) if battle.get("platoon_id") else []:
-            self.opponent.addItem(str(o["name"]), int(o["id"]))
+            self.opponent.addItem(o.name, o.id)
         self.opponent.setCurrentText(battle.get("opponent") or "")
         line = self.opponent.lineEdit()
         if line is not None:

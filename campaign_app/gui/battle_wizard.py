@@ -239,10 +239,6 @@ class EnterMovesOn(QObject):
         return False
 
 
-def _roll_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [dict(r) for r in records]
-
-
 # --- pages ----------------------------------------------------------------------------------------------------
 
 class BattlePage(QWizardPage):
@@ -273,7 +269,7 @@ class BattlePage(QWizardPage):
         self.opponent.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.opponent.addItem("", None)
         for o in battles.opponent_choices(s.platoon_id):
-            self.opponent.addItem(f"{o['name']} ({o['campaign']})", o)
+            self.opponent.addItem(f"{o.name} ({o.campaign})", o)
         self.opponent.setCurrentIndex(0)
         line = self.opponent.lineEdit()
         if line is not None:
@@ -314,8 +310,8 @@ class BattlePage(QWizardPage):
         text = self.opponent.currentText().strip()
         index = self.opponent.findText(text)
         data = self.opponent.itemData(index) if index > 0 else None
-        if isinstance(data, dict):
-            return str(data["name"]), int(data["id"])
+        if isinstance(data, battles.OpponentChoice):
+            return data.name, data.id
         return text, None
 
     def validatePage(self) -> bool:  # noqa: N802 - Qt override
@@ -460,21 +456,21 @@ class CasualtiesPage(QWizardPage):
         s = target
         odds = s.odds()
         self.award.setText(f"<b>Award</b> (RULES 1.2, no dice): {s.award_text()}")
-        rec = odds["recovery"]
+        rec = odds.recovery
         if s.wounds == 0:
             self.recovery_title.setText("<b>Recovery</b>: no wound counters, so no recovery roll and no XP lost.")
         else:
             self.recovery_title.setText(f"<b>Recovery</b>: {plural(s.wounds or 0, 'wound counter')} against a "
-                                        f"platoon at {rec['xp']} XP after the award. XP lost:")
+                                        f"platoon at {rec.xp} XP after the award. XP lost:")
         self.recovery_bars.set_rows([
-            (f"lose {o['xp_lost']} \u2192 {o['xp_after']} XP", o["p"], o["percent"], "#5b8def")
-            for o in rec["xp_lost"]])
+            (f"lose {o.xp_lost} \u2192 {o.xp_after} XP", o.p, o.percent, "#5b8def")
+            for o in rec.xp_lost])
         self.recovery_scroll.setVisible(bool(s.wounds))
-        shown = min(len(rec["xp_lost"]), 8)
+        shown = min(len(rec.xp_lost), 8)
         self.recovery_scroll.setFixedHeight(shown * OddsBars.ROW + 6)
-        self.mean.setText(f"Expected XP loss: {rec['mean']:.2f}" if s.wounds else "")
+        self.mean.setText(f"Expected XP loss: {rec.mean:.2f}" if s.wounds else "")
         self.mean.setVisible(bool(s.wounds))
-        lo = odds["leader"]
+        lo = odds.leader
         if lo is None:
             self.leader_title.setText("<b>Leader's fate</b>: the platoon has no leader, so no roll.")
             self.leader_bars.set_rows([])
@@ -482,10 +478,10 @@ class CasualtiesPage(QWizardPage):
             return
         self.leader_bars.show()
         self.leader_title.setText(
-            f"<b>Leader's fate</b> (2d12): {s.leader_name} is a casualty on {lo['survival']} or less (wound "
-            f"counters), else promoted on {lo['xp']} or less (XP after the award), else stays.")
-        self.leader_bars.set_rows([
-            (fate.value.capitalize(), lo[fate]["p"], lo[fate]["percent"], FATE_COLORS[fate]) for fate in LeaderFate])
+            f"<b>Leader's fate</b> (2d12): {s.leader_name} is a casualty on {lo.survival} or less (wound "
+            f"counters), else promoted on {lo.xp} or less (XP after the award), else stays.")
+        self.leader_bars.set_rows([(fate.value.capitalize(), lo.chance(fate).p, lo.chance(fate).percent,
+                                    FATE_COLORS[fate]) for fate in LeaderFate])
 
     def _set_valid(self, valid: bool, message: str) -> None:
         """Bad counts (e.g. more on the leader's element than in the whole battle): say why, hide the odds
@@ -628,7 +624,7 @@ class RollsPage(_RollingPage):
             self.step.setToolTip(done)
             self.dice_input.set_dice(None)
         self.state.setText(state)
-        self.model.set_rows(_roll_rows(s.summary()["rolls"]))
+        self.model.set_rows([r.to_dict() for r in s.summary().rolls])  # RollsModel reads dict rows
         # Commit is offered here as soon as nothing else is needed (the summary stays one Next away)
         self.setFinalPage(s.ready)
         self.w.number_pages()
@@ -746,48 +742,48 @@ DARK_FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#ef9a9a", LeaderFate.P
 """The fate colours lightened for a dark palette (the light ones are FATE_COLORS)."""
 
 
-def summary_html(d: dict[str, Any], dark: bool = False) -> str:
+def summary_html(d: battles.BattleSummary, dark: bool = False) -> str:
     """The summary page: every roll with its faces and rule, XP before → after, the leader's fate."""
-    det = d["details"]
-    facts = [f"Battle {d['number']} of <b>{_esc(d['platoon']['name'])}</b>, {det['date']}"]
-    for label, value in (("Scenario", det["scenario"]), ("Opponent", det["opponent"]),
-                         ("Outcome", det["outcome"] or "not recorded"),
-                         ("Objectives", OBJECTIVE_ITEMS[det["objectives"]]),
-                         ("Fire support", "used" if det["fire_support"] else "not used")):
+    det = d.details
+    facts = [f"Battle {d.number} of <b>{_esc(d.platoon.name)}</b>, {det.date.isoformat()}"]
+    for label, value in (("Scenario", det.scenario), ("Opponent", det.opponent),
+                         ("Outcome", det.outcome or "not recorded"),
+                         ("Objectives", OBJECTIVE_ITEMS[det.objectives]),
+                         ("Fire support", "used" if det.fire_support else "not used")):
         if value:
             facts.append(f"{label}: {_esc(value)}")
     html = ["<p>" + "<br>".join(facts) + "</p>",
-            f"<p>Wound counters: {d['wounds']} (on the leader's element: {d['leader_wounds']})</p>",
-            f"<p><b>Award</b> ({_esc(rule_text(d['award']['rule']))}): {_esc(d['award']['text'])}</p>",
+            f"<p>Wound counters: {d.wounds} (on the leader's element: {d.leader_wounds})</p>",
+            f"<p><b>Award</b> ({_esc(rule_text(d.award.rule))}): {_esc(d.award.text)}</p>",
             "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
             "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
             "<th>Source</th></tr>"]
-    for r in d["rolls"]:
+    for r in d.rolls:
         colours = DARK_FATE_COLORS if dark else FATE_COLORS
-        colour = colours.get(r["outcome"], "")
-        outcome = f"<span style='color:{colour}'><b>{_esc(r['outcome'])}</b></span>" if colour else _esc(r["outcome"])
-        html.append(f"<tr><td>{_esc(purpose_text(r['purpose']).capitalize())}</td><td>{r['expression']}</td>"
-                    f"<td align='center'>{', '.join(str(f) for f in r['faces'])}</td>"
-                    f"<td align='center'>{r['total']}</td><td>{outcome}</td>"
-                    f"<td>{_esc(rule_text(r['rule']))}: {_esc(r['table_row'] or '')}</td>"
-                    f"<td>{'typed in' if r['source'] == 'entered' else 'app'}</td></tr>")
-    if not d["rolls"]:
+        colour = colours.get(r.outcome, "")
+        outcome = f"<span style='color:{colour}'><b>{_esc(r.outcome)}</b></span>" if colour else _esc(r.outcome)
+        html.append(f"<tr><td>{_esc(purpose_text(r.purpose).capitalize())}</td><td>{r.expression}</td>"
+                    f"<td align='center'>{', '.join(str(f) for f in r.faces)}</td>"
+                    f"<td align='center'>{r.total}</td><td>{outcome}</td>"
+                    f"<td>{_esc(rule_text(r.rule))}: {_esc(r.table_row or '')}</td>"
+                    f"<td>{'typed in' if r.source == 'entered' else 'app'}</td></tr>")
+    if not d.rolls:
         html.append("<tr><td colspan='7'>No rolls: no wound counters and no leader.</td></tr>")
     html.append("</table>")
-    pl = d["platoon"]
-    html.append(f"<p><b>Platoon XP</b>: {pl['xp_before']} \u2192 <b>{pl['xp_after']}</b> "
-                f"(award +{pl['award']}, recovery \u2212{pl['xp_lost']})<br>")
-    ld = d["leader"]
+    pl = d.platoon
+    html.append(f"<p><b>Platoon XP</b>: {pl.xp_before} \u2192 <b>{pl.xp_after}</b> "
+                f"(award +{pl.award}, recovery \u2212{pl.xp_lost})<br>")
+    ld = d.leader
     if ld:
-        colour = (DARK_FATE_COLORS if dark else FATE_COLORS).get(ld["fate"] or "", "")
-        html.append(f"<b>{_esc(ld['name'])}</b>: XP {ld['xp_before']} \u2192 <b>{ld['xp_after']}</b>, "
-                    f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld['fate'] or '', ''))}</b>"
+        colour = (DARK_FATE_COLORS if dark else FATE_COLORS).get(ld.fate or "", "")
+        html.append(f"<b>{_esc(ld.name or '')}</b>: XP {ld.xp_before} \u2192 <b>{ld.xp_after}</b>, "
+                    f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld.fate or '', ''))}</b>"
                     "</span><br>")
     else:
         html.append("No leader: no leader's fate roll.<br>")
-    rep = d["replacement"]
+    rep = d.replacement
     if rep:
-        html.append(f"New leader: <b>{_esc(rep['name'])}</b> ({_esc(rep['rank'])}), {rep['xp']} XP<br>")
+        html.append(f"New leader: <b>{_esc(rep.name)}</b> ({_esc(rep.rank)}), {rep.xp} XP<br>")
     html.append("</p><p>Commit writes the battle, its rolls, the XP changes and the leader changes in one step "
                 "(Edit \u25b8 Undo takes it all back). Cancel writes nothing.</p>")
     return "".join(html)

@@ -34,6 +34,7 @@ from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVELS, XP_MAX, Thresholds, level_name
 from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
+from ..services.campaigns import CampaignInfo
 from .context import AppContext
 from .undo_commands import perform
 from .widgets import ArmorPicker, ChoicePicker, DiePicker, ErrorLabel, NumberSpin, first_number_problem
@@ -218,12 +219,12 @@ ROLL_FOR_ME, I_ROLLED = 0, 1
 
 
 class NewPlatoonDialog(QDialog):
-    def __init__(self, campaign: dict[str, Any], generate: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(self, campaign: CampaignInfo, generate: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.campaign = campaign
-        self.thresholds = Thresholds(*campaign["thresholds"])
-        self.dice = force_dice(campaign["period"])
-        self.setWindowTitle(f"New platoon in {campaign['name']}")
+        self.thresholds = Thresholds(*campaign.thresholds)
+        self.dice = force_dice(campaign.period)
+        self.setWindowTitle(f"New platoon in {campaign.name}")
 
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("e.g. 2nd Platoon")
@@ -282,7 +283,7 @@ class NewPlatoonDialog(QDialog):
             self.face_spins.append(spin)
         self.preview = QLabel(xp_box)
         self.preview.setAccessibleName("Force generation result")
-        period = campaign["period"]
+        period = campaign.period
         period_note = QLabel(f"Campaign period: {period if period else 'not set'} \u2192 d{self.dice.sides}",
                              xp_box)
 
@@ -363,14 +364,14 @@ class NewPlatoonDialog(QDialog):
         if not generating:
             self.preview.setText("")
         elif entered:
-            result = force_record(self.faces(), "entered", self.campaign["period"])
+            result = force_record(self.faces(), "entered", self.campaign.period)
             self.preview.setText(
                 f"Leader <b>{result.leader_xp} XP</b> ({level_name(result.leader_xp, self.thresholds)}), "
                 f"platoon <b>{result.platoon_xp} XP</b> ({level_name(result.platoon_xp, self.thresholds)})")
         else:
             self.preview.setText(f"The app rolls 2d{self.dice.sides} when you press Create platoon.")
         name = self.name_edit.text()
-        problem = platoon_service.platoon_name_problem(self.campaign["id"], name) if name.strip() else None
+        problem = platoon_service.platoon_name_problem(self.campaign.id, name) if name.strip() else None
         self.problem.show_problem(problem)
         # a generated force rolls the leader's XP too: that leader needs a name (never a made-up "New leader")
         leader_problem = "Force generation rolls the leader's XP too: name the leader." \
@@ -382,7 +383,7 @@ class NewPlatoonDialog(QDialog):
         """Keyword arguments for ``platoons.create_platoon`` (campaign and name included)."""
         leader = self.leader_edit.text().strip() or None
         out: dict[str, Any] = {
-            "campaign": self.campaign["id"], "name": self.name_edit.text().strip(),
+            "campaign": self.campaign.id, "name": self.name_edit.text().strip(),
             **{a: p.value() for a, p in self.pickers.items()}, "armor": self.armor.value(),
             "leader_name": leader, "leader_rank": self.rank_edit.text().strip() or platoon_service.DEFAULT_RANK,
             "notes": self.notes.toPlainText(),
@@ -399,8 +400,8 @@ class NewPlatoonDialog(QDialog):
 
 def new_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int, generate: bool = False) -> int | None:
     campaign = campaign_service.show_campaign(campaign_id)
-    if campaign["system"] != "atomic_africa":
-        QMessageBox.information(parent, "New platoon", f"{campaign['name']} is a {campaign['system_label']} "
+    if campaign.system != "atomic_africa":
+        QMessageBox.information(parent, "New platoon", f"{campaign.name} is a {campaign.system_label} "
                                 "campaign; platoons belong to Atomic Africa campaigns.")
         return None
     dialog = NewPlatoonDialog(campaign, generate, parent)

@@ -26,6 +26,7 @@ from ..errors import CampaignError
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
+from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, SologearCampaign
 from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
@@ -51,7 +52,7 @@ class CampaignPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.cid: int | None = None
-        self.detail: dict[str, Any] | None = None
+        self.detail: CampaignDetail | None = None
         self._dirty = False
         self._build()
         cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
@@ -227,18 +228,17 @@ class CampaignPage(QWidget):
                   self.delete_button):
             w.setEnabled(True)
         self.detail = c
-        self.name_edit.setCommittedText(c["name"])
-        state = " \u00b7 archived (hidden from the navigator unless View \u25b8 Show archived)" if c["archived"] else ""
-        self.info_label.setText(f"{c['system_label']} campaign \u00b7 started {str(c['created_at'])[:10]}{state}")
-        self.archive_button.setText("Un&archive" if c["archived"] else "&Archive")
-        aa = c["system"] == "atomic_africa"
+        self.name_edit.setCommittedText(c.name)
+        state = " \u00b7 archived (hidden from the navigator unless View \u25b8 Show archived)" if c.archived else ""
+        self.info_label.setText(f"{c.system_label} campaign \u00b7 started {(c.created_at or '')[:10]}{state}")
+        self.archive_button.setText("Un&archive" if c.archived else "&Archive")
+        aa = isinstance(c, AtomicAfricaCampaignDetail)
         self.rules_box.setVisible(aa)
         self.platoons_box.setVisible(aa)
         self.sheets_label.setVisible(not aa)
         self.sheet_button.setVisible(not aa)
-        if not aa:
-            n = c.get("sheet_count", 0)
-            if n:
+        if isinstance(c, SologearCampaign):
+            if c.sheet_count:
                 self.sheets_label.setText("The campaign is played on its pilot's sheet: roll the length, play the "
                                           "turns, record the battles.")
                 self.sheet_button.setText("Open the pilot &sheet")
@@ -246,22 +246,23 @@ class CampaignPage(QWidget):
                 self.sheets_label.setText("This Sologear campaign has no pilot yet. Create the pilot's sheet (the "
                                           "pilot, the Gear and its TV) to start playing.")
                 self.sheet_button.setText("Create the pilot &sheet\u2026")
-        rules = {r["key"]: r for r in c["house_rules"]}
-        self.period.setValue(c["period"])
-        self.thresholds.set_thresholds(Thresholds(*c["thresholds"]))
-        self.objective.setValue(c["objective_xp_to"])
-        self.replacement.setValue(c["replacement_dice"])
+        rules = {r.key: r for r in c.house_rules}
+        self.period.setValue(c.period)
+        self.thresholds.set_thresholds(Thresholds(*c.thresholds))
+        self.objective.setValue(c.objective_xp_to)
+        self.replacement.setValue(c.replacement_dice)
         for key, label in (("period", self.period_default), ("thresholds", self.thresholds_default),
                            ("objective_xp_to", self.objective_default),
                            ("replacement_dice", self.replacement_default)):
-            is_default = rules[key]["is_default"]
+            is_default = rules[key].is_default
             base = label.text().split(" \u2014 ")[0].replace("<i>", "").replace("</i>", "")
             label.setText(base if is_default else f"<i>{base} \u2014 changed</i>")
-        self.notes.setCommittedText(c["notes"])
+        self.notes.setCommittedText(c.notes)
         keep = self._selected_id()
-        self.model.set_rows(c.get("platoons", []))
+        platoons = c.platoons if isinstance(c, AtomicAfricaCampaignDetail) else ()
+        self.model.set_rows(platoons)
         fit_columns(self.view, self.model)
-        self.empty_label.setVisible(not c.get("platoons"))
+        self.empty_label.setVisible(not platoons)
         if keep is not None and (row := self.model.row_of_id(keep)) is not None:
             self.view.selectRow(row)
         self._update_buttons()
@@ -314,29 +315,29 @@ class CampaignPage(QWidget):
 
     def toggle_archive(self) -> None:
         if self.detail is not None:
-            self.run(campaign_service.archive_campaign, self.cid, archived=not self.detail["archived"])
+            self.run(campaign_service.archive_campaign, self.cid, archived=not self.detail.archived)
 
     def delete_campaign(self) -> None:
         if self.detail is None:
             return
         c = self.detail
-        what = plural(c.get("platoon_count", 0), "platoon") if "platoon_count" in c else \
-            plural(c.get("sheet_count", 0), "pilot sheet")
-        if confirm(self, "Delete campaign", f"Delete the campaign {c['name']} with its {what} and all their "
+        what = plural(c.sheet_count, "pilot sheet") if isinstance(c, SologearCampaign) else \
+            plural(c.platoon_count, "platoon")
+        if confirm(self, "Delete campaign", f"Delete the campaign {c.name} with its {what} and all their "
                    "history?\nEdit \u25b8 Undo brings it back while the app is open."):
-            self.run(campaign_service.delete_campaign, c["id"])
+            self.run(campaign_service.delete_campaign, c.id)
 
     def open_or_create_sheet(self) -> int | None:
         """Open the campaign's pilot sheet, or make it (the Sologear dialog, filled with this campaign)."""
         if self.detail is None or self.cid is None:
             return None
-        sheets = self.detail.get("sheet_ids") or []
+        sheets = self.detail.sheet_ids if isinstance(self.detail, SologearCampaign) else ()
         if sheets:
             self.ctx.signals.open_item.emit("sheet", int(sheets[0]))
             return int(sheets[0])
         from .sologear_dialogs import new_sologear_campaign
 
-        sheet_id = new_sologear_campaign(self.ctx, self, name=self.detail["name"], campaign_id=self.cid)
+        sheet_id = new_sologear_campaign(self.ctx, self, name=self.detail.name, campaign_id=self.cid)
         if sheet_id:
             self.ctx.changed("sheet", sheet_id)
             self.ctx.signals.open_item.emit("sheet", sheet_id)
@@ -365,6 +366,6 @@ class CampaignPage(QWidget):
         if platoon_id is None:
             return
         row = self.model.row_data(self.model.row_of_id(platoon_id) or 0)
-        if confirm(self, "Delete platoon", f"Delete {row['name']} with its leaders, battles and history?\n"
+        if confirm(self, "Delete platoon", f"Delete {row.name} with its leaders, battles and history?\n"
                    "Edit \u25b8 Undo brings it back while the app is open."):
             self.run(platoon_service.delete_platoon, platoon_id)

@@ -25,20 +25,20 @@ from PySide6.QtWidgets import (
 from ..rules.aftermath import die_to_xp, replacement_die
 from ..rules.dice import SeededDice, TypedDice
 from ..rules.experience import XP_MAX, Thresholds, level_name
-from ..services.platoons import DEFAULT_RANK, LEADER_EXITS
+from ..services.platoons import DEFAULT_RANK, LEADER_EXITS, PlatoonDetail
 from .widgets import ChoicePicker, NumberSpin, first_number_problem
 
 ROLL, ENTERED, BY_HAND = 0, 1, 2
 
 
 class ReplaceLeaderDialog(QDialog):
-    def __init__(self, platoon: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, platoon: PlatoonDetail, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Replace the leader of {platoon['name']}")
+        self.setWindowTitle(f"Replace the leader of {platoon.name}")
         self.platoon = platoon
-        self.thresholds = Thresholds(*platoon["thresholds"])
-        self.dice = replacement_die(platoon["period"], platoon.get("replacement_dice", 2))
-        current = platoon["leader"]
+        self.thresholds = Thresholds(*platoon.thresholds)
+        self.dice = replacement_die(platoon.period, platoon.replacement_dice)
+        current = platoon.leader
 
         self.name_edit = QLineEdit(self)
         self.name_edit.setPlaceholderText("e.g. Lt. Diallo")
@@ -50,8 +50,8 @@ class ReplaceLeaderDialog(QDialog):
 
         form = QFormLayout()
         if current:
-            form.addRow(QLabel(f"Current leader: <b>{current['name']}</b> ({current['rank']}, "
-                               f"{current['xp']} XP)", self))
+            form.addRow(QLabel(f"Current leader: <b>{current.name}</b> ({current.rank}, "
+                               f"{current.xp} XP)", self))
             form.addRow("How they &left:", self.how)
         else:
             self.how.hide()
@@ -81,7 +81,7 @@ class ReplaceLeaderDialog(QDialog):
         self.xp_spin.setRange(0, XP_MAX)
         self.xp_spin.setSuffix(" XP")
         self.xp_spin.setAccessibleName("New leader's XP")
-        period = platoon["period"]
+        period = platoon.period
         how = f"the lower of two d{sides} minus one" if two else f"one d{sides} minus one (house rule)"
         rule = QLabel(f"Replacement roll (RULES 1.2): {how}, at least 0 "
                       f"({'period ' + str(period) if period else 'no campaign period set'}).", box)
@@ -157,7 +157,7 @@ class ReplaceLeaderDialog(QDialog):
         """Keyword arguments for ``leaders.replace_leader`` (without the platoon)."""
         out: dict[str, Any] = {"name": self.name_edit.text().strip(),
                                "rank": self.rank_edit.text().strip() or DEFAULT_RANK,
-                               "how": self.how.value() if self.platoon["leader"] else "replaced"}
+                               "how": self.how.value() if self.platoon.leader else "replaced"}
         mode = self.mode()
         if mode == ROLL:
             out["dice"] = SeededDice(seed)

@@ -492,10 +492,10 @@ class MainWindow(QMainWindow):
         finally:
             QApplication.restoreOverrideCursor()
         self.ctx.changed("all", 0)
-        self.statusBar().showMessage("; ".join(result["messages"]), 8000)
-        first = result.get("open")
-        if first:
-            self.open_item(first["kind"], first["id"])
+        self.statusBar().showMessage("; ".join(result.messages), 8000)
+        first = result.open
+        if first is not None:
+            self.open_item(first.kind, first.id)
 
     def open_database(self) -> None:
         from ..store import init_db

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from PySide6.QtCore import QItemSelectionModel, Qt
@@ -46,6 +46,7 @@ from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
 from ..services.common import NotFound, name_key
 from ..services.edits import Edit
+from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
 from .context import AppContext, concerns
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import (
@@ -110,7 +111,7 @@ def _fit_rows(view: QTableView, minimum: int = 1, maximum: int = 8) -> None:
 
 
 def _select_id(view: QTableView, row_id: int | None) -> None:
-    model = cast(RowsModel, view.model())  # the page's tables all show a RowsModel
+    model = cast("RowsModel[Any]", view.model())  # the page's tables all show a RowsModel
     row = model.row_of_id(row_id) if row_id is not None else None
     if row is None and model.rowCount():
         row = 0
@@ -164,7 +165,7 @@ class EquipmentPanel(QWidget):
         self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
         self._update_buttons()
 
-    def set_rows(self, rows: list[dict[str, Any]]) -> None:
+    def set_rows(self, rows: Sequence[EquipmentItem]) -> None:
         keep = _selected_id(self.view)
         self.model.set_rows(rows)
         _fit_rows(self.view, 1, 6)
@@ -179,13 +180,13 @@ class EquipmentPanel(QWidget):
         kwargs: dict[str, Any] = {field: value}
         if field == "targets":
             row = self.model.row_data(self.model.row_of_id(item_id) or 0)
-            if row.get("ap") is not None and row.get("ap_vs") not in dict(ap_vs_choices(str(value))):
+            if row.ap is not None and row.ap_vs not in dict(ap_vs_choices(str(value))):
                 kwargs["ap_vs"] = None
         edit = self.page.run(attachment_service.edit_equipment, item_id, reason=self.page.reason(), **kwargs)
         return edit is not None
 
     def add(self) -> None:
-        names = {r["name"] for r in self.model.rows()}
+        names = {r.name for r in self.model.rows()}
         name, n = "New weapon", 1
         while name in names:
             n += 1
@@ -210,7 +211,7 @@ class PlatoonPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.pid: int | None = None
-        self.detail: dict[str, Any] | None = None
+        self.detail: PlatoonDetail | None = None
         self._dirty = False
         self._extra_tabs: list[QWidget] = []
         self._build()
@@ -521,7 +522,7 @@ class PlatoonPage(QWidget):
         (a deletion here, an undone creation); a deletion by another window or campaign-cli it cannot undo."""
         from .undo_commands import undo_stack_holds
 
-        campaign_id = self.detail["campaign_id"] if self.detail else None
+        campaign_id = self.detail.campaign_id if self.detail else None
         if undo_stack_holds(self.ctx, {("platoon", self.pid), ("campaign", campaign_id)}):
             return ("This platoon no longer exists (deleted, or its creation was undone). "
                     "Edit \u25b8 Undo or Redo brings it back.")
@@ -552,69 +553,70 @@ class PlatoonPage(QWidget):
         self.name_edit.setEnabled(True)
         self.delete_button.setEnabled(True)
         self.log_battle_button.setEnabled(True)
-        t = Thresholds(*d["thresholds"])
-        self.name_edit.setCommittedText(d["name"])
-        battles = d["battles"]
-        period = f"period {d['period']}" if d["period"] else "no period set"
-        self.info_label.setText(f"Campaign <b>{d['campaign']}</b> \u00b7 {period} \u00b7 "
+        t = Thresholds(*d.thresholds)
+        self.name_edit.setCommittedText(d.name)
+        battles = d.battles
+        period = f"period {d.period}" if d.period else "no period set"
+        self.info_label.setText(f"Campaign <b>{d.campaign}</b> \u00b7 {period} \u00b7 "
                                 f"{battles} battle{'s' if battles != 1 else ''} \u00b7 thresholds "
                                 f"G {t.green}, R {t.regular}, V {t.veteran}, L {t.legendary}")
+        dice = {"training": d.training, "equipment": d.equipment, "morale": d.morale}
         for attr, picker in self.pickers.items():
-            picker.setValue(int(d[attr][1:]))
-        self.armor.setValue(d["armor"])
+            picker.setValue(int(dice[attr][1:]))
+        self.armor.setValue(d.armor)
         self.platoon_track.setThresholds(t)
-        self.platoon_track.setXp(d["xp"])
-        self.platoon_xp_label.setText(f"<b>{d['xp']} XP</b>  {d['level']}")
-        leader = d["leader"]
+        self.platoon_track.setXp(d.xp)
+        self.platoon_xp_label.setText(f"<b>{d.xp} XP</b>  {d.level}")
+        leader = d.leader
         self.leader_track.setThresholds(t)
         self.leader_track.setEnabled(leader is not None)
-        self.leader_track.setXp(leader["xp"] if leader else 0)
+        self.leader_track.setXp(leader.xp if leader else 0)
         self._show_leader_xp(leader)
-        cards = f"Orders cards per turn: <b>{d['cards']}</b>  (2 \u00d7 {d['level_rank']} {d['level']}"
-        cards += f" + 2 \u00d7 {leader['level_rank']} {leader['level']} leader)" if leader else ", no leader)"
-        if d["cards_with_fire_support"] is not None:
-            cards += f"; <b>{d['cards_with_fire_support']}</b> in a turn with fire support available"
+        cards = f"Orders cards per turn: <b>{d.cards}</b>  (2 \u00d7 {d.level_rank} {d.level}"
+        cards += f" + 2 \u00d7 {leader.level_rank} {leader.level} leader)" if leader else ", no leader)"
+        if d.cards_with_fire_support is not None:
+            cards += f"; <b>{d.cards_with_fire_support}</b> in a turn with fire support available"
         self.cards_label.setText(cards)
         self.leader_name.setEnabled(leader is not None)
         self.leader_rank.setEnabled(leader is not None)
-        self.leader_name.setCommittedText(leader["name"] if leader else "")
-        self.leader_rank.setCommittedText(leader["rank"] if leader else "")
+        self.leader_name.setCommittedText(leader.name if leader else "")
+        self.leader_rank.setCommittedText(leader.rank if leader else "")
         if leader:
-            joined = (f"after battle {leader['joined_battle']}" if leader["joined_battle"]
-                      else str(leader["joined_at"])[:10])
-            self.leader_info.setText(f"{leader['name']} joined {joined} with {leader['xp_at_join']} XP.")
+            joined = (f"after battle {leader.joined_battle}" if leader.joined_battle
+                      else (leader.joined_at or "")[:10])
+            self.leader_info.setText(f"{leader.name} joined {joined} with {leader.xp_at_join} XP.")
         else:
             self.leader_info.setText("The platoon has no leader: Appoint leader… names one.")
         self.replace_button.setText("Re&place leader…" if leader else "A&ppoint leader…")
-        self.former_model.set_rows(d["former_leaders"])
+        self.former_model.set_rows(d.former_leaders)
         fit_columns(self.former_view, self.former_model)  # once from the texts: a long list is not asked per layout
         _fit_rows(self.former_view, 1, 6)
-        self.former_view.setVisible(bool(d["former_leaders"]))
-        self.former_empty.setVisible(not d["former_leaders"])
+        self.former_view.setVisible(bool(d.former_leaders))
+        self.former_empty.setVisible(not d.former_leaders)
 
         keep = _selected_id(self.attached_view)
-        self.attached_model.set_rows(d["attached"])
+        self.attached_model.set_rows(d.attached)
         _fit_rows(self.attached_view, 2, 8)
         _select_id(self.attached_view, keep)
         self._show_unit()
-        self.equipment.set_rows(d["equipment_list"])
-        self.notes.setCommittedText(d["notes"])
+        self.equipment.set_rows(d.equipment_list)
+        self.notes.setCommittedText(d.notes)
 
-    def _show_leader_xp(self, leader: dict[str, Any] | None) -> None:
+    def _show_leader_xp(self, leader: LeaderInfo | None) -> None:
         """"2 XP Green · Lt. Okafor" right of the leader's track, the name shortened to the label's fixed width
         (in full in the tooltip), so a long name moves nothing."""
         if leader is None:
             self.leader_xp_label.setText("no leader")
             self.leader_xp_label.setToolTip("")
             return
-        level = f"{leader['xp']} XP  {leader['level']} \u00b7 "
+        level = f"{leader.xp} XP  {leader.level} \u00b7 "
         metrics = self.leader_xp_label.fontMetrics()
         bold = QFont(self.leader_xp_label.font())
         bold.setBold(True)
         room = self.leader_xp_label.minimumWidth() - QFontMetrics(bold).horizontalAdvance(level) - 4
-        name = metrics.elidedText(leader["name"], Qt.TextElideMode.ElideRight, max(room, 40))
-        self.leader_xp_label.setText(f"<b>{leader['xp']} XP</b>  {leader['level']} \u00b7 {html.escape(name)}")
-        self.leader_xp_label.setToolTip(f"{leader['name']}: {leader['xp']} XP, {leader['level']}")
+        name = metrics.elidedText(leader.name, Qt.TextElideMode.ElideRight, max(room, 40))
+        self.leader_xp_label.setText(f"<b>{leader.xp} XP</b>  {leader.level} \u00b7 {html.escape(name)}")
+        self.leader_xp_label.setToolTip(f"{leader.name}: {leader.xp} XP, {leader.level}")
 
     def _show_unit(self) -> None:
         unit_id = _selected_id(self.attached_view)
@@ -634,24 +636,28 @@ class PlatoonPage(QWidget):
             self.unit_equipment.set_rows([])
             return
         u = self.attached_model.row_data(row)
-        self.unit_box.setTitle(f"Selected unit: {u['name']}")
-        self.unit_name.setCommittedText(u["name"])
-        self.unit_kind.setValue(u["kind"])
-        support = u["kind"] == UnitKind.FIRE_SUPPORT
+        self.unit_box.setTitle(f"Selected unit: {u.name}")
+        self.unit_name.setCommittedText(u.name)
+        self.unit_kind.setValue(u.kind)
+        support = u.kind == UnitKind.FIRE_SUPPORT
         for key, (label, widget) in self._unit_rows.items():
             visible = (key == "support") == support
             label.setVisible(visible)
             widget.setVisible(visible)
         if support:
-            self.unit_support.setValue(u["support"])
+            self.unit_support.setValue(u.support)
         else:
+            dice = {"training": u.training, "equipment": u.equipment, "morale": u.morale}
             for attr, picker in self.unit_pickers.items():
-                picker.setValue(int(u[attr][1:]))
-            self.unit_armor.setMaximum(attachment_service.TEAM_MAX_ARMOR if u["kind"] == UnitKind.TEAM else 5)
-            self.unit_armor.setValue(u["armor"])
-        self.unit_notes.setCommittedText(u["notes"])
-        self.unit_equipment.attached_id = u["id"]
-        self.unit_equipment.set_rows(u["equipment_list"])
+                die = dice[attr]
+                assert die is not None  # a team or a vehicle has its own three dice and Armor (CHECK)
+                picker.setValue(int(die[1:]))
+            assert u.armor is not None
+            self.unit_armor.setMaximum(attachment_service.TEAM_MAX_ARMOR if u.kind == UnitKind.TEAM else 5)
+            self.unit_armor.setValue(u.armor)
+        self.unit_notes.setCommittedText(u.notes)
+        self.unit_equipment.attached_id = u.id
+        self.unit_equipment.set_rows(u.equipment_list)
 
     # --- refreshing -----------------------------------------------------------------------------------------
     def _on_op_changed(self, changes: Any) -> None:
@@ -659,14 +665,14 @@ class PlatoonPage(QWidget):
         as a whole."""
         if self.pid is None:
             return
-        campaign_id = self.detail["campaign_id"] if self.detail else None
+        campaign_id = self.detail.campaign_id if self.detail else None
         if concerns(changes, platoon=self.pid, campaign=campaign_id):
             self._on_data_changed("platoon", self.pid)
 
     def _on_data_changed(self, kind: str, obj_id: int) -> None:
         if self.pid is None:
             return
-        campaign_id = self.detail["campaign_id"] if self.detail else None
+        campaign_id = self.detail.campaign_id if self.detail else None
         relevant = (kind == "all" or kind == "battle" or (kind == "platoon" and obj_id in (0, self.pid))
                     or (kind == "campaign" and obj_id in (0, campaign_id)))
         if not relevant:
@@ -742,7 +748,7 @@ class PlatoonPage(QWidget):
         labels: dict[str, str] = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
                                   UnitKind.FIRE_SUPPORT: "Fire support"}
         label = labels[kind]
-        names = {name_key(r["name"]) for r in self.attached_model.rows()}
+        names = {name_key(r.name) for r in self.attached_model.rows()}
         name, n = label, 1
         while name_key(name) in names:
             n += 1
@@ -770,10 +776,10 @@ class PlatoonPage(QWidget):
         u = self.attached_model.row_data(self.attached_model.row_of_id(unit_id) or 0)
         values: dict[str, Any] = {"kind": kind}
         if kind == UnitKind.FIRE_SUPPORT:
-            values["support"] = u["support"] or "light"
-        elif u["kind"] == UnitKind.FIRE_SUPPORT:
+            values["support"] = u.support or "light"
+        elif u.kind == UnitKind.FIRE_SUPPORT:
             values.update(NEW_UNIT_DEFAULTS[kind])
-        elif kind == UnitKind.TEAM and (u["armor"] or 1) > attachment_service.TEAM_MAX_ARMOR:
+        elif kind == UnitKind.TEAM and (u.armor or 1) > attachment_service.TEAM_MAX_ARMOR:
             values["armor"] = attachment_service.TEAM_MAX_ARMOR
         self._edit_unit(**values)
 
@@ -781,9 +787,9 @@ class PlatoonPage(QWidget):
         if self.detail is None:
             return
         d = self.detail
-        if confirm(self, "Delete platoon", f"Delete {d['name']} with its leaders, battles and history?\n"
+        if confirm(self, "Delete platoon", f"Delete {d.name} with its leaders, battles and history?\n"
                    "Edit \u25b8 Undo brings it back while the app is open."):
-            self.run(platoon_service.delete_platoon, d["id"])
+            self.run(platoon_service.delete_platoon, d.id)
 
 
 __all__ = ["PlatoonPage", "EquipmentPanel"]

@@ -37,8 +37,8 @@ def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -
     except CampaignError as exc:
         QMessageBox.warning(parent, "Export campaign", str(exc))
         return None
-    ctx.signals.status.emit(f"Exported {name!r} to {result['file']}")
-    return str(result["file"])
+    ctx.signals.status.emit(f"Exported {name!r} to {result.file}")
+    return str(result.file)
 
 
 def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -> int | None:
@@ -66,7 +66,7 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
     except CampaignError as exc:
         QMessageBox.warning(parent, "Import campaign", str(exc))
         return None
-    ctx.signals.status.emit(f"Imported campaign {result['campaign']!r}: {plural(result['platoon'], 'platoon')}, "
-                            f"{plural(result['battle'], 'battle')}, "
-                            f"{plural(result['sologear_sheet'], 'Sologear sheet')}")
-    return int(result["campaign_id"])
+    counts = result.counts
+    ctx.signals.status.emit(f"Imported campaign {result.campaign!r}: {plural(counts.platoon, 'platoon')}, "
+                            f"{plural(counts.battle, 'battle')}, {plural(counts.sologear_sheet, 'Sologear sheet')}")
+    return result.campaign_id

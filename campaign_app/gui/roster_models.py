@@ -1,66 +1,84 @@
-"""Thin table models over the plain rows the roster services return (``platoon_detail``, ``list_platoons``).
+"""Thin table models over the typed rows the roster services return (``platoon_detail``, ``list_platoons``).
 
-Each model is a :class:`QAbstractTableModel` over a list of dicts with column constants; ``set_rows``
-resets it. The equipment model is editable: ``setData`` hands the change to an ``editor`` callback (the page
-calls the service, which validates and stores it) and the page reloads the rows afterwards.
+Each model is a :class:`QAbstractTableModel` over a list of result rows (frozen dataclasses with an ``id``)
+with column constants; ``set_rows`` resets it. The equipment model is editable: ``setData`` hands the change
+to an ``editor`` callback (the page calls the service, which validates and stores it) and the page reloads
+the rows afterwards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget
 
 from ..rules.enums import UnitKind
 from ..services.attachments import AP_RANGE, KINDS, TARGETS
+from ..services.platoons import AttachedUnitInfo, EquipmentItem, FormerLeader, PlatoonRow
 from .widgets import ChoicePicker, NumberSpin
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
 
 
+class Row(Protocol):
+    """A row of a table: a service's frozen result with an ``id``."""
+
+    @property
+    def id(self) -> int: ...
+
+
+R = TypeVar("R", bound=Row)
+
+
 @dataclass(frozen=True)
-class Column:
+class Column(Generic[R]):
+    """A column: the row's attribute ``key`` as text, or ``show(row)``."""
+
     key: str
     header: str
-    show: Callable[[dict[str, Any]], str] | None = None
+    show: Callable[[R], str] | None = None
     tip: str = ""
     editable: bool = False
 
-    def text(self, row: dict[str, Any]) -> str:
+    def value(self, row: R) -> Any:
+        """The row's value of this column (``None`` for a column made only by ``show``, e.g. the dice)."""
+        return getattr(row, self.key, None) if self.show is not None else getattr(row, self.key)
+
+    def text(self, row: R) -> str:
         if self.show is not None:
             return self.show(row)
-        value = row.get(self.key)
+        value = self.value(row)  # a key that is not a field of the row is an AttributeError, not a blank column
         return "" if value is None else str(value)
 
 
-class RowsModel(QAbstractTableModel):
-    COLUMNS: Sequence[Column] = ()
+class RowsModel(QAbstractTableModel, Generic[R]):
+    COLUMNS: Sequence[Column[R]] = ()
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[dict[str, Any]] = []
+        self._rows: list[R] = []
         self._texts: list[list[str]] = []
 
     # --- rows ---------------------------------------------------------------------------------------------
-    def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
+    def set_rows(self, rows: Sequence[R]) -> None:
         self.beginResetModel()
-        self._rows = [dict(r) for r in rows]
+        self._rows = list(rows)
         self._texts = [[c.text(r) for c in self.COLUMNS] for r in self._rows]
         self.endResetModel()
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[R]:
         return list(self._rows)
 
-    def row_data(self, row: int) -> dict[str, Any]:
+    def row_data(self, row: int) -> R:
         return self._rows[row]
 
     def row_of_id(self, row_id: int) -> int | None:
         for i, r in enumerate(self._rows):
-            if r.get("id") == row_id:
+            if r.id == row_id:
                 return i
         return None
 
@@ -96,14 +114,14 @@ class RowsModel(QAbstractTableModel):
         row = self._rows[index.row()]
         col = self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.EditRole:
-            return row.get(col.key)
+            return col.value(row)
         if role == ID_ROLE:
-            return row.get("id")
+            return row.id
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.tooltip(row, col)
         return None
 
-    def tooltip(self, row: dict[str, Any], col: Column) -> str | None:
+    def tooltip(self, row: R, col: Column[R]) -> str | None:
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -112,7 +130,7 @@ class RowsModel(QAbstractTableModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
-def fit_columns(view: Any, model: RowsModel, stretch: int = 0, padding: int = 18) -> None:
+def fit_columns(view: Any, model: RowsModel[Any], stretch: int = 0, padding: int = 18) -> None:
     """Size the columns of a long table once from its texts (cheaper than ResizeToContents, which asks every
     cell again on each layout); column ``stretch`` takes the rest of the width."""
     from PySide6.QtWidgets import QHeaderView
@@ -132,78 +150,73 @@ def fit_columns(view: Any, model: RowsModel, stretch: int = 0, padding: int = 18
         view.setColumnWidth(column, width + padding)
 
 
-def _leader_text(r: dict[str, Any]) -> str:
-    if not r.get("leader"):
+def _leader_text(r: PlatoonRow) -> str:
+    if not r.leader:
         return "none"
-    return f"{r['leader']} ({r['leader_xp']} XP)"
+    return f"{r.leader} ({r.leader_xp} XP)"
 
 
-def _dice_text(r: dict[str, Any]) -> str:
-    return f"{r['training']} / {r['equipment']} / {r['morale']}"
+def _dice_text(r: PlatoonRow) -> str:
+    return f"{r.training} / {r.equipment} / {r.morale}"
 
 
-class PlatoonListModel(RowsModel):
+class PlatoonListModel(RowsModel[PlatoonRow]):
     """The platoons of a campaign (rows of ``platoons.list_platoons``)."""
 
     COLUMNS = (
-        Column("name", "Platoon"),
-        Column("leader", "Leader", _leader_text),
-        Column("xp", "XP"),
-        Column("level", "Level"),
-        Column("cards", "Cards", tip="Orders cards drawn per turn"),
-        Column("dice", "T / E / M", _dice_text, tip="Training / Equipment / Morale dice"),
-        Column("armor", "Armor"),
+        Column[PlatoonRow]("name", "Platoon"),
+        Column[PlatoonRow]("leader", "Leader", _leader_text),
+        Column[PlatoonRow]("xp", "XP"),
+        Column[PlatoonRow]("level", "Level"),
+        Column[PlatoonRow]("cards", "Cards", tip="Orders cards drawn per turn"),
+        Column[PlatoonRow]("dice", "T / E / M", _dice_text, tip="Training / Equipment / Morale dice"),
+        Column[PlatoonRow]("armor", "Armor"),
     )
 
 
-def _how_left(r: dict[str, Any]) -> str:
-    return str(r.get("how") or "")
+def _when_left(r: FormerLeader) -> str:
+    if r.left_battle:
+        return f"after battle {r.left_battle}"
+    return (r.left_at or "")[:10]
 
 
-def _when_left(r: dict[str, Any]) -> str:
-    if r.get("left_battle"):
-        return f"after battle {r['left_battle']}"
-    left = r.get("left_at") or ""
-    return str(left)[:10]
-
-
-class LeaderHistoryModel(RowsModel):
-    """Former leaders (``platoon_detail()["former_leaders"]``)."""
+class LeaderHistoryModel(RowsModel[FormerLeader]):
+    """Former leaders (``platoon_detail().former_leaders``)."""
 
     COLUMNS = (
-        Column("name", "Former leader"),
-        Column("rank", "Rank"),
-        Column("xp", "XP", lambda r: f"{r['xp']} ({r['level']})"),
-        Column("how", "How they left", _how_left),
-        Column("left_at", "When", _when_left),
+        Column[FormerLeader]("name", "Former leader"),
+        Column[FormerLeader]("rank", "Rank"),
+        Column[FormerLeader]("xp", "XP", lambda r: f"{r.xp} ({r.level})"),
+        Column[FormerLeader]("how", "How they left", lambda r: r.how),
+        Column[FormerLeader]("left_at", "When", _when_left),
     )
 
 
-def _attached_dice(r: dict[str, Any]) -> str:
-    if r["kind"] == UnitKind.FIRE_SUPPORT:
+def _attached_dice(r: AttachedUnitInfo) -> str:
+    if r.kind == UnitKind.FIRE_SUPPORT:
         return "\u2014"
-    return f"{r['training']} / {r['equipment']} / {r['morale']}"
+    return f"{r.training} / {r.equipment} / {r.morale}"
 
 
-def _attached_armor(r: dict[str, Any]) -> str:
-    return "\u2014" if r["armor"] is None else str(r["armor"])
+def _attached_armor(r: AttachedUnitInfo) -> str:
+    return "\u2014" if r.armor is None else str(r.armor)
 
 
-def _attached_kind(r: dict[str, Any]) -> str:
-    if r["kind"] == UnitKind.FIRE_SUPPORT:
-        return f"{r['support']} fire support"
-    return KINDS[r["kind"]]
+def _attached_kind(r: AttachedUnitInfo) -> str:
+    if r.kind == UnitKind.FIRE_SUPPORT:
+        return f"{r.support} fire support"
+    return KINDS[r.kind]
 
 
-class AttachedModel(RowsModel):
-    """Attached units (``platoon_detail()["attached"]``)."""
+class AttachedModel(RowsModel[AttachedUnitInfo]):
+    """Attached units (``platoon_detail().attached``)."""
 
     COLUMNS = (
-        Column("name", "Attached unit"),
-        Column("kind", "Kind", _attached_kind),
-        Column("dice", "T / E / M", _attached_dice, tip="Training / Equipment / Morale dice"),
-        Column("armor", "Armor", _attached_armor),
-        Column("equipment_list", "Weapons", lambda r: ", ".join(e["name"] for e in r["equipment_list"])),
+        Column[AttachedUnitInfo]("name", "Attached unit"),
+        Column[AttachedUnitInfo]("kind", "Kind", _attached_kind),
+        Column[AttachedUnitInfo]("dice", "T / E / M", _attached_dice, tip="Training / Equipment / Morale dice"),
+        Column[AttachedUnitInfo]("armor", "Armor", _attached_armor),
+        Column[AttachedUnitInfo]("equipment_list", "Weapons", lambda r: ", ".join(e.name for e in r.equipment_list)),
     )
 
 
@@ -213,23 +226,24 @@ def ap_text(ap: int | None) -> str:
     return f"{ap:+d}".replace("-", "\u2212")
 
 
-def _ap_vs_text(r: dict[str, Any]) -> str:
-    return "\u2014" if r.get("ap") is None else str(r["ap_vs"])
+def _ap_vs_text(r: EquipmentItem) -> str:
+    return "\u2014" if r.ap is None else str(r.ap_vs)
 
 
 EquipmentEditor = Callable[[int, str, Any], bool]
 
 
-class EquipmentModel(RowsModel):
+class EquipmentModel(RowsModel[EquipmentItem]):
     """Heavy weapons / special equipment rows; editable through ``editor(item_id, field, value) -> ok``."""
 
     COLUMNS = (
-        Column("name", "Weapon / equipment", editable=True),
-        Column("targets", "Targets", lambda r: str(r["targets"]), tip="Dispersed targets, point targets or both",
-               editable=True),
-        Column("ap", "AP", lambda r: ap_text(r.get("ap")), tip="Armor-piercing value, e.g. \u22122",
-               editable=True),
-        Column("ap_vs", "AP vs", _ap_vs_text, tip="The target type the AP value applies to", editable=True),
+        Column[EquipmentItem]("name", "Weapon / equipment", editable=True),
+        Column[EquipmentItem]("targets", "Targets", lambda r: r.targets,
+                              tip="Dispersed targets, point targets or both", editable=True),
+        Column[EquipmentItem]("ap", "AP", lambda r: ap_text(r.ap), tip="Armor-piercing value, e.g. \u22122",
+                              editable=True),
+        Column[EquipmentItem]("ap_vs", "AP vs", _ap_vs_text, tip="The target type the AP value applies to",
+                              editable=True),
     )
 
     def __init__(self, parent: Any = None) -> None:
@@ -240,7 +254,7 @@ class EquipmentModel(RowsModel):
         flags = super().flags(index)
         if index.isValid() and self.editor is not None and self.COLUMNS[index.column()].editable:
             key = self.COLUMNS[index.column()].key
-            if key != "ap_vs" or self._rows[index.row()].get("ap") is not None:
+            if key != "ap_vs" or self._rows[index.row()].ap is not None:
                 flags |= Qt.ItemFlag.ItemIsEditable
         return flags
 
@@ -248,10 +262,10 @@ class EquipmentModel(RowsModel):
         if role != Qt.ItemDataRole.EditRole or not index.isValid() or self.editor is None:
             return False
         row = self._rows[index.row()]
-        key = self.COLUMNS[index.column()].key
-        if row.get(key) == value:
+        column = self.COLUMNS[index.column()]
+        if column.value(row) == value:
             return False
-        return bool(self.editor(int(row["id"]), key, value))
+        return bool(self.editor(row.id, column.key, value))
 
 
 TARGETS_COLUMN = 1

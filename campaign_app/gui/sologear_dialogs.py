@@ -352,21 +352,21 @@ class PlayTurnDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "Play turn", parent)
-        self.info = sheet_service.next_turn(sheet_id)
         data = sheet_service.sheet_data(sheet_id)
-        self.setWindowTitle(f"Play turn {self.info['number']} – {data['name']}")
+        self.info = data.next
+        self.setWindowTitle(f"Play turn {self.info.number} – {data.name}")
         head = QLabel(self)
         head.setWordWrap(True)
         state = []
-        if data["state"]["gear_damaged"]:
+        if data.state.gear_damaged:
             state.append("Gear damaged")
-        if data["state"]["short_ammo"]:
+        if data.state.short_ammo:
             state.append("short of ammunition")
-        odds = "break-out: Losing column, always Bold" if self.info["breakout"] else \
-            f"odds {self.info['ratio_text']}, column {self.info['band']}" if self.info["band"] else "no odds yet"
-        length = f" of {self.info['length']}" if self.info["length"] and not self.info["breakout"] else ""
-        head.setText(f"<b>Turn {self.info['number']}{length}</b> · {odds} · Gear TV {data['gear_tv']} "
-                     f"(enemy column {data['enemy_quality_column']})"
+        odds = "break-out: Losing column, always Bold" if self.info.breakout else \
+            f"odds {self.info.ratio_text}, column {self.info.band}" if self.info.band else "no odds yet"
+        length = f" of {self.info.length}" if self.info.length and not self.info.breakout else ""
+        head.setText(f"<b>Turn {self.info.number}{length}</b> · {odds} · Gear TV {data.gear_tv} "
+                     f"(enemy column {data.enemy_quality_column})"
                      + (f" · {', '.join(state)}" if state else ""))
         self.head = head
 
@@ -378,22 +378,22 @@ class PlayTurnDialog(_StepDialog):
         self.fig_radio = QRadioButton("&FIG – fight, posture:", choice)
         for i, (radio, key) in enumerate(((self.dec_radio, "dec"), (self.rep_radio, "rep"), (self.fig_radio, "fig"))):
             radio.setProperty("action", key)
-            radio.setEnabled(key in self.info["actions"])
+            radio.setEnabled(key in self.info.actions)
             self.action_group.addButton(radio, i)
             grid.addWidget(radio, i, 0)
-        if not self.info["can_rep"]:
+        if not self.info.can_rep:
             self.rep_radio.setToolTip("Only while the Gear is damaged or short of ammunition")
         self.posture_combo = QComboBox(choice)
         self.posture_combo.setAccessibleName("Posture")
         for x, name in sg.POSTURES.items():
             self.posture_combo.addItem(f"{x:+d} {name}" if x else f"0 {name}", x)
         self.posture_combo.setCurrentIndex(self.posture_combo.findData(
-            self.info["posture_fixed"] if self.info["posture_fixed"] is not None else 0))
-        self.posture_combo.setEnabled(self.info["posture_fixed"] is None)
+            self.info.posture_fixed if self.info.posture_fixed is not None else 0))
+        self.posture_combo.setEnabled(self.info.posture_fixed is None)
         grid.addWidget(self.posture_combo, 2, 1)
         self.start_button = QPushButton("&Start rolling", choice)
         grid.addWidget(self.start_button, 3, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
-        (self.fig_radio if "fig" in self.info["actions"] else self.dec_radio).setChecked(True)
+        (self.fig_radio if "fig" in self.info.actions else self.dec_radio).setChecked(True)
 
         self.cell_label = QLabel(self)
         self.cell_label.setWordWrap(True)
@@ -414,8 +414,8 @@ class PlayTurnDialog(_StepDialog):
         self.start_button.clicked.connect(self.start)
         self.steps.stepped.connect(self._show_meaning)
         self.resize(620, 560)
-        if self.info["blocked"]:
-            _show_error(self.error, self.info["blocked"])
+        if self.info.blocked:
+            _show_error(self.error, self.info.blocked)
             choice.setEnabled(False)
 
     def choose(self, action: str, posture: int | None = None) -> None:
@@ -478,41 +478,41 @@ class RecordDialog(QDialog):
         self.turn_number = turn_number
         self.edit: Edit | None = None
         data = sheet_service.sheet_data(sheet_id)
-        turn = next(t for t in data["turns"] if t["turn"] == turn_number)
-        is_last = turn_number == data["turns"][-1]["turn"]
-        self.setWindowTitle(f"Record turn {turn_number} – {data['name']}")
-        res = turn["result"]
+        turn = next(t for t in data.turns if t.turn == turn_number)
+        is_last = turn_number == data.turns[-1].turn
+        self.setWindowTitle(f"Record turn {turn_number} – {data.name}")
+        res = turn.result
         form = QFormLayout()
         self.glory_spin = NumberSpin(self)
-        self.glory_spin.setRange(0, turn["glory"] or 0)
-        self.glory_spin.setValue(res["glory_collected"])
+        self.glory_spin.setRange(0, turn.glory or 0)
+        self.glory_spin.setValue(res.glory_collected)
         self.glory_spin.setAccessibleName("Glory collected")
         self.enemy_spin = NumberSpin(self)
-        self.enemy_spin.setRange(0, turn["enemy_tv"] or 0)
+        self.enemy_spin.setRange(0, turn.enemy_tv or 0)
         self.enemy_spin.setSingleStep(50)
-        self.enemy_spin.setValue(res["enemy_tv_destroyed"])
+        self.enemy_spin.setValue(res.enemy_tv_destroyed)
         self.enemy_spin.setAccessibleName("Enemy TV destroyed")
         self.bunkers_spin = NumberSpin(self)
         self.bunkers_spin.setRange(0, sg.BUNKERS_TOTAL)
-        self.bunkers_spin.setValue(res["bunkers_destroyed"])
+        self.bunkers_spin.setValue(res.bunkers_destroyed)
         self.bunkers_spin.setAccessibleName("Bunkers destroyed")
-        battle = turn["battle"]
+        battle = turn.battle
         for w in (self.glory_spin, self.enemy_spin, self.bunkers_spin):
             w.setEnabled(battle)
-        if not turn["enemy_tv"]:
+        if not turn.enemy_tv:
             self.enemy_spin.setEnabled(False)  # no enemy unit: nothing to destroy (never a typed 150 stored as 0)
-        add_number_row(form, f"&Glory collected (of {turn['glory'] or 0} placed):", self.glory_spin)
-        add_number_row(form, "&Enemy TV destroyed" + (f" (unit of TV {turn['enemy_tv']}):" if turn["enemy_tv"] else
+        add_number_row(form, f"&Glory collected (of {turn.glory or 0} placed):", self.glory_spin)
+        add_number_row(form, "&Enemy TV destroyed" + (f" (unit of TV {turn.enemy_tv}):" if turn.enemy_tv else
                                                       " (no enemy unit):"), self.enemy_spin)
         add_number_row(form, f"&Bunkers destroyed (TV {sg.BUNKER_TV} each):", self.bunkers_spin)
         self.damaged_check = QCheckBox("Gear &damaged", self)
-        self.damaged_check.setChecked(data["state"]["gear_damaged"] if is_last else res["gear_damaged"])
+        self.damaged_check.setChecked(data.state.gear_damaged if is_last else res.gear_damaged)
         self.ammo_check = QCheckBox("&Short of ammunition", self)
-        self.ammo_check.setChecked(data["state"]["short_ammo"] if is_last else res["short_ammo"])
+        self.ammo_check.setChecked(data.state.short_ammo if is_last else res.short_ammo)
         self.dead_check = QCheckBox("Pilot de&ad", self)
-        self.dead_check.setChecked(res["pilot_dead"])
+        self.dead_check.setChecked(res.pilot_dead)
         self.captured_check = QCheckBox("Pilot &captured", self)
-        self.captured_check.setChecked(res["pilot_captured"])
+        self.captured_check.setChecked(res.pilot_captured)
         for check in (self.damaged_check, self.ammo_check):
             check.setEnabled(is_last)
         for check in (self.dead_check, self.captured_check):
@@ -522,11 +522,11 @@ class RecordDialog(QDialog):
         state = QHBoxLayout()
         for check in (self.damaged_check, self.ammo_check, self.dead_check, self.captured_check):
             state.addWidget(check)
-        self.notes_edit = QLineEdit(turn["notes"], self)
+        self.notes_edit = QLineEdit(turn.notes, self)
         self.notes_edit.setAccessibleName("Notes")
         form.addRow(state)
         form.addRow("&Notes:", self.notes_edit)
-        summary = QLabel("<br>".join(turn["meaning"]) or turn["label"], self)
+        summary = QLabel("<br>".join(turn.meaning) or turn.label, self)
         summary.setWordWrap(True)
         self.error = _error_label(self)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
@@ -535,7 +535,7 @@ class RecordDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(f"<b>Turn {turn_number}: {turn['label']}</b>", self))
+        layout.addWidget(QLabel(f"<b>Turn {turn_number}: {turn.label}</b>", self))
         layout.addWidget(summary)
         layout.addLayout(form)
         layout.addWidget(self.error)
@@ -565,20 +565,20 @@ class EndDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "End of campaign", parent)
-        rk = sheet_service.reckoning(sheet_id)
         data = sheet_service.sheet_data(sheet_id)
-        self.setWindowTitle(f"End of campaign – {data['name']}")
+        rk = data.reckoning
+        self.setWindowTitle(f"End of campaign – {data.name}")
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        rec_parts = ", ".join(f"{i['label']} {i['points']:+d}" for i in rk["recognition_breakdown"] if i["points"])
-        imp_parts = ", ".join(f"{i['label']} {i['points']:+d}" for i in rk["impression_breakdown"] if i["points"])
+        rec_parts = ", ".join(f"{i.label} {i.points:+d}" for i in rk.recognition_breakdown if i.points)
+        imp_parts = ", ".join(f"{i.label} {i.points:+d}" for i in rk.impression_breakdown if i.points)
         self.summary.setText(
-            f"<b>Recognition {rk['recognition']}</b> ({rec_parts or 'nothing'}) – noticed on a D66 of "
-            f"{rk['noticed_on']}.<br><b>Impression {rk['impression']}</b> ({imp_parts or 'nothing'}) – "
-            f"if noticed, roll {data['options']['reward_dice']} + impression on the "
-            f"{'rewards' if rk['impression'] >= 0 else 'punishments'} table"
-            f"{' (variable tables)' if data['options']['variable_tables'] else ''}.")
+            f"<b>Recognition {rk.recognition}</b> ({rec_parts or 'nothing'}) – noticed on a D66 of "
+            f"{rk.noticed_on}.<br><b>Impression {rk.impression}</b> ({imp_parts or 'nothing'}) – "
+            f"if noticed, roll {data.options.reward_dice} + impression on the "
+            f"{'rewards' if rk.impression >= 0 else 'punishments'} table"
+            f"{' (variable tables)' if data.options.variable_tables else ''}.")
         self.result_label = QLabel(self)
         self.result_label.setWordWrap(True)
         self.result_label.setAccessibleName("Reckoning result")

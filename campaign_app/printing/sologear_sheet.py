@@ -9,14 +9,15 @@ Page 2, the **battle form**: one row per battle turn (turn, action, enemy, glory
 **end-of-campaign reckoning** (recognition and impression with their breakdowns, the D66 noticed roll and the
 reward or punishment) once it is done, else as an empty worksheet to finish by hand.
 
-The functions take plain data (:class:`SologearSheetData`); ``campaign_app.services.printing`` gathers it.
+The functions take plain data (:class:`SologearSheetData`); ``campaign_app.services.printing`` gathers it
+(:func:`campaign_app.services.sologear_sheet.print_data`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,70 +150,6 @@ class SologearSheetData:
     enemy_quality_column: str = ""
     reckoning: ReckoningData | None = None
     notes: str = ""
-
-
-def _force_from(raw: Mapping[str, Any]) -> ForceRow:
-    return ForceRow(name=str(raw.get("name", "")), base_power=float(raw.get("base_power") or 0),
-                    skill=str(raw.get("skill", "")), skill_x=float(raw.get("skill_x") or 0),
-                    loyalty=str(raw.get("loyalty", "")), loyalty_x=float(raw.get("loyalty_x") or 0),
-                    total=float(raw.get("total") or 0), company_tv=raw.get("company_tv"))
-
-
-def _lines_from(raw: Sequence[Mapping[str, Any]]) -> tuple[ScoreLine, ...]:
-    return tuple(ScoreLine(str(i.get("label", "")), int(i.get("count") or 0), i.get("per"),
-                           int(i.get("points") or 0)) for i in raw)
-
-
-def sologear_sheet_from_data(data: Mapping[str, Any]) -> SologearSheetData:
-    """A :class:`SologearSheetData` from ``services.sologear_sheet.sheet_data`` (the dict it returns)."""
-    forces = data.get("forces") or {}
-    totals = data.get("totals") or {}
-    odds = data.get("odds") or None
-    state = data.get("state") or {}
-    options = data.get("options") or {}
-    turns = []
-    for row in data.get("turns") or ():
-        form = row.get("form") or {}
-        turns.append(FormRow(turn=str(form.get("turn", row.get("turn", ""))),
-                             action=str(form.get("action", row.get("label", ""))),
-                             enemy=str(form.get("enemy", "")), glory=str(form.get("glory", "")),
-                             special=str(form.get("special", ""))))
-    reckoning = None
-    rec = data.get("reckoning") or {}
-    if rec.get("final"):
-        band = rec.get("band") or {}
-        reckoning = ReckoningData(
-            recognition=int(rec.get("recognition") or 0),
-            recognition_lines=_lines_from(rec.get("recognition_breakdown") or ()),
-            noticed_on=str(rec.get("noticed_on") or ""), d66=rec.get("d66"), noticed=rec.get("noticed"),
-            impression=int(rec.get("impression") or 0),
-            impression_lines=_lines_from(rec.get("impression_breakdown") or ()),
-            table=rec.get("table"), result=rec.get("result"), band_label=str(band.get("label") or ""),
-            band_title=str(band.get("title") or ""), band_text=str(band.get("text") or ""),
-            outcome=str(rec.get("outcome") or ""),
-            reward_dice=str(rec.get("reward_dice") or sg.DEFAULT_REWARD_DICE),
-            variable_tables=rec.get("tables") == "variable")
-    name = data.get("name")
-    if not name and isinstance(data.get("campaign"), Mapping):
-        name = data["campaign"].get("name")
-    return SologearSheetData(
-        name=str(name or ""), pilot=str(data.get("pilot") or ""), gear_tv=int(data.get("gear_tv") or 0),
-        gear_name=str(data.get("gear_name") or ""), date=str(data.get("date") or ""),
-        area=str(data.get("area") or ""), player_unit=str(data.get("player_unit") or ""),
-        player_affiliation=str(data.get("player_affiliation") or ""),
-        enemy_unit=str(data.get("enemy_unit") or ""), enemy_affiliation=str(data.get("enemy_affiliation") or ""),
-        length=data.get("length"), length_dice=data.get("length_dice"),
-        player=tuple(_force_from(f) for f in forces.get("player", ())),
-        enemy=tuple(_force_from(f) for f in forces.get("enemy", ())),
-        player_total=float(totals.get("player") or 0), enemy_total=float(totals.get("enemy") or 0),
-        odds_ratio=odds.get("ratio") if odds else None, odds_band=odds.get("band") if odds else None,
-        turns=tuple(turns), status=str(state.get("status") or "active"),
-        end_text=str(state.get("end_text") or ""), gear_damaged=bool(state.get("gear_damaged")),
-        short_ammo=bool(state.get("short_ammo")), pilot_status=str(state.get("pilot_status") or "active"),
-        ferocious=bool(options.get("ferocious")), variable_tables=bool(options.get("variable_tables")),
-        reward_dice=str(options.get("reward_dice") or sg.DEFAULT_REWARD_DICE),
-        enemy_quality_column=str(data.get("enemy_quality_column") or ""), reckoning=reckoning,
-        notes=str(data.get("notes") or ""))
 
 
 # ---------------------------------------------------------------------------------------------- pieces

@@ -17,9 +17,9 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Line, Polygon, String
@@ -167,70 +167,116 @@ class BlankSheet:
 SheetEntry = UnitSheet | BlankSheet
 
 
-def _weapon_from(raw: Mapping[str, Any]) -> Weapon:
-    ap = raw.get("ap")
-    return Weapon(name=str(raw.get("name", "")), targets=str(raw.get("targets") or "both"),
-                  ap=None if ap in (None, "") else int(ap), ap_vs=raw.get("ap_vs") or None,
-                  notes=str(raw.get("notes") or ""))
+# The shape of the roster's ``platoon_detail`` (``services.platoons.PlatoonDetail``) that a sheet reads, as
+# protocols: the printing layer does not import the services, and mypy checks that the detail fits.
+
+class WeaponSource(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def targets(self) -> str: ...
+    @property
+    def ap(self) -> int | None: ...
+    @property
+    def ap_vs(self) -> str | None: ...
+    @property
+    def notes(self) -> str: ...
 
 
-def _die_or_none(value: Any) -> int | None:
+class AttachedSource(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def training(self) -> str | None: ...
+    @property
+    def equipment(self) -> str | None: ...
+    @property
+    def morale(self) -> str | None: ...
+    @property
+    def armor(self) -> int | None: ...
+    @property
+    def support(self) -> str | None: ...
+    @property
+    def notes(self) -> str: ...
+    @property
+    def equipment_list(self) -> Sequence[WeaponSource]: ...
+
+
+class LeaderSource(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def rank(self) -> str: ...
+    @property
+    def xp(self) -> int: ...
+
+
+class FormerLeaderSource(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+
+
+class PlatoonSource(Protocol):
+    """A platoon as the roster reads it: dice as ``"d10"``, the four XP thresholds."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def campaign(self) -> str: ...
+    @property
+    def thresholds(self) -> tuple[int, int, int, int]: ...
+    @property
+    def training(self) -> str: ...
+    @property
+    def equipment(self) -> str: ...
+    @property
+    def morale(self) -> str: ...
+    @property
+    def armor(self) -> int: ...
+    @property
+    def xp(self) -> int: ...
+    @property
+    def notes(self) -> str: ...
+    @property
+    def leader(self) -> LeaderSource | None: ...
+    @property
+    def former_leaders(self) -> Sequence[FormerLeaderSource]: ...
+    @property
+    def attached(self) -> Sequence[AttachedSource]: ...
+    @property
+    def equipment_list(self) -> Sequence[WeaponSource]: ...
+
+
+def _weapon_from(w: WeaponSource) -> Weapon:
+    return Weapon(name=w.name, targets=w.targets, ap=w.ap, ap_vs=w.ap_vs, notes=w.notes)
+
+
+def _die_or_none(value: str | None) -> int | None:
     return None if value in (None, "") else parse_die(value)
 
 
-def unit_sheet_from_detail(detail: Mapping[str, Any], thresholds: Thresholds | None = None) -> UnitSheet:
-    """A :class:`UnitSheet` from the roster's ``platoon_detail`` dict (dice as ``"d10"`` or 10).
-
-    The thresholds come from the argument, else from ``detail["thresholds"]`` (a Thresholds, a
-    ``"1,4,9,16"`` string or a sequence of four numbers), else the defaults.
-    """
-    if thresholds is None:
-        raw = detail.get("thresholds")
-        if isinstance(raw, Thresholds):
-            thresholds = raw
-        elif isinstance(raw, str):
-            thresholds = Thresholds.parse(raw)
-        elif isinstance(raw, Mapping):
-            thresholds = Thresholds(int(raw["green"]), int(raw["regular"]), int(raw["veteran"]),
-                                    int(raw["legendary"]))
-        elif raw:
-            thresholds = Thresholds(*(int(v) for v in raw))
-        else:
-            thresholds = DEFAULT_THRESHOLDS
-    leader_raw = detail.get("leader")
-    leader = None
-    if leader_raw:
-        leader = LeaderData(name=str(leader_raw.get("name", "")), rank=str(leader_raw.get("rank") or ""),
-                            xp=int(leader_raw.get("xp") or 0))
-    weapons_raw = detail.get("equipment_list") or detail.get("weapons") or ()
-    attached = []
-    for unit in detail.get("attached") or ():
-        unit_weapons = unit.get("equipment_list") or unit.get("equipment_items") or unit.get("weapons") or ()
-        attached.append(AttachedUnitData(
-            name=str(unit.get("name", "")), kind=str(unit.get("kind", UnitKind.TEAM)),
-            training=_die_or_none(unit.get("training")), equipment=_die_or_none(unit.get("equipment")),
-            morale=_die_or_none(unit.get("morale")),
-            armor=None if unit.get("armor") in (None, "") else int(unit["armor"]),
-            support=unit.get("support") or None,
-            weapons=tuple(_weapon_from(w) for w in unit_weapons if isinstance(w, Mapping)),
-            notes=str(unit.get("notes") or "")))
-    former = []
-    for item in detail.get("former_leaders") or ():
-        if isinstance(item, Mapping):
-            status = item.get("status") or ""
-            former.append(f"{item.get('name', '')} ({status})" if status else str(item.get("name", "")))
-        else:
-            former.append(str(item))
-    campaign = detail.get("campaign", "")
-    if isinstance(campaign, Mapping):
-        campaign = campaign.get("name", "")
+def unit_sheet_from_detail(detail: PlatoonSource, thresholds: Thresholds | None = None) -> UnitSheet:
+    """A :class:`UnitSheet` from the roster's ``platoon_detail`` (the thresholds: the argument, else the
+    detail's)."""
+    leader = None if detail.leader is None else LeaderData(name=detail.leader.name, rank=detail.leader.rank,
+                                                            xp=detail.leader.xp)
+    attached = tuple(AttachedUnitData(
+        name=unit.name, kind=str(unit.kind), training=_die_or_none(unit.training),
+        equipment=_die_or_none(unit.equipment), morale=_die_or_none(unit.morale), armor=unit.armor,
+        support=unit.support or None, weapons=tuple(_weapon_from(w) for w in unit.equipment_list), notes=unit.notes)
+        for unit in detail.attached)
+    former = tuple(f"{f.name} ({f.status})" if f.status else f.name for f in detail.former_leaders)
     return UnitSheet(
-        name=str(detail["name"]), campaign=str(campaign or ""),
-        training=parse_die(detail["training"]), equipment=parse_die(detail["equipment"]),
-        morale=parse_die(detail["morale"]), armor=int(detail["armor"]), xp=int(detail["xp"]),
-        leader=leader, thresholds=thresholds,
-        weapons=tuple(_weapon_from(w) for w in weapons_raw if isinstance(w, Mapping)),
-        attached=tuple(attached), notes=str(detail.get("notes") or ""), former_leaders=tuple(former))
+        name=detail.name, campaign=detail.campaign,
+        training=parse_die(detail.training), equipment=parse_die(detail.equipment),
+        morale=parse_die(detail.morale), armor=detail.armor, xp=detail.xp,
+        leader=leader, thresholds=Thresholds(*detail.thresholds) if thresholds is None else thresholds,
+        weapons=tuple(_weapon_from(w) for w in detail.equipment_list),
+        attached=attached, notes=detail.notes, former_leaders=former)
 
 
 # ------------------------------------------------------------------------------------------ dice shapes

@@ -5,7 +5,7 @@ journal operation, logged as ``AttributeChange`` rows of the platoon.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..rules.enums import UnitKind
 from ..store.models import AttachedUnit, Equipment, Platoon
@@ -14,12 +14,12 @@ from .common import NotFound, ServiceError, name_key, resolve_platoon
 from .edits import Edit, Recorder
 from .platoons import (
     UNSET,
-    attached_dict,
+    attached_info,
     check_armor_value,
     check_choice,
     check_die,
     die_text,
-    equipment_dict,
+    equipment_item,
     log_change,
     shown_value,
 )
@@ -66,8 +66,37 @@ def _attached(ref: int | AttachedUnit) -> AttachedUnit:
     return found
 
 
+class _UnitValues(TypedDict):
+    """An attached unit's checked values (the columns they are stored in)."""
+
+    kind: str
+    training: int | None
+    equipment: int | None
+    morale: int | None
+    armor: int | None
+    support: str | None
+
+
+class _UnitChange(_UnitValues, total=False):
+    name: str
+    notes: str
+
+
+class _EquipmentValues(TypedDict):
+    """A weapon's checked targets and AP (the columns they are stored in)."""
+
+    targets: str
+    ap: int | None
+    ap_vs: str | None
+
+
+class _EquipmentChange(_EquipmentValues, total=False):
+    name: str
+    notes: str
+
+
 def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any,
-                     support: Any) -> dict[str, Any]:
+                     support: Any) -> _UnitChange:
     check_choice(kind, KINDS, "attached unit kind")
     if kind == UnitKind.FIRE_SUPPORT:
         if any(v is not None for v in (training, equipment, morale, armor)):
@@ -75,8 +104,8 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
                                "level (light, medium or heavy)")
         if support is None:
             raise ServiceError("off-board fire support needs a support level: light, medium or heavy")
-        return {"kind": kind, "training": None, "equipment": None, "morale": None, "armor": None,
-                "support": check_choice(support, SUPPORT_LEVELS, "fire support level")}
+        return _UnitChange(kind=kind, training=None, equipment=None, morale=None, armor=None,
+                           support=check_choice(support, SUPPORT_LEVELS, "fire support level"))
     if support is not None:
         raise ServiceError(f"a {KINDS[kind]} has no fire support level (that is for off-board fire support)")
     missing = [n for n, v in (("training", training), ("equipment", equipment), ("morale", morale),
@@ -86,9 +115,9 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
     arm = check_armor_value(armor)
     if kind == UnitKind.TEAM and arm > TEAM_MAX_ARMOR:
         raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
-    return {"kind": kind, "training": check_die(training, "Training"),
-            "equipment": check_die(equipment, "Equipment"), "morale": check_die(morale, "Morale"),
-            "armor": arm, "support": None}
+    return _UnitChange(kind=kind, training=check_die(training, "Training"),
+                       equipment=check_die(equipment, "Equipment"), morale=check_die(morale, "Morale"),
+                       armor=arm, support=None)
 
 
 def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = None) -> bool:
@@ -99,7 +128,7 @@ def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = No
     return query.exists()
 
 
-def _describe_attached(values: dict[str, Any]) -> str:
+def _describe_attached(values: _UnitValues) -> str:
     if values["kind"] == UnitKind.FIRE_SUPPORT:
         return f"{values['support']} fire support"
     return (f"{values['kind']} {die_text(values['training'])}/{die_text(values['equipment'])}/"
@@ -125,7 +154,7 @@ def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = No
         a = rec.create(AttachedUnit, platoon=p.id, name=name, notes=check_notes(notes),
                        position=(last.position + 1) if last else 0, **values)
         log_change(rec, p, f"attached[{name}]", None, _describe_attached(values))
-        summary = attached_dict(a, [])
+        summary = attached_info(a).to_dict()
     return Edit("platoon", p.id, f"{p.name}: attached {name} ({KINDS[values['kind']]})",
                 {"platoon_id": p.id, **summary}, rec.changes)
 
@@ -166,7 +195,7 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         changed = rec.update(a, **values)
         for field, (old, new) in changed.items():
             log_change(rec, p, f"attached[{label}].{field}", shown_value(field, old), shown_value(field, new), reason)
-        summary = attached_dict(a, [])
+        summary = attached_info(a).to_dict()
     text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" for f, (o, n) in changed.items()
                      if f != "notes")
     if "notes" in changed:
@@ -183,28 +212,28 @@ def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit:
         p = Platoon.get_by_id(a.platoon_id)
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: remove {a.name}")
-        values = {"kind": a.kind, "training": a.training, "equipment": a.equipment, "morale": a.morale,
-                  "armor": a.armor, "support": a.support}
-        log_change(rec, p, f"attached[{a.name}]", _describe_attached(values), None, reason)
+        stored = _UnitValues(kind=a.kind, training=a.training, equipment=a.equipment, morale=a.morale,
+                             armor=a.armor, support=a.support)
+        log_change(rec, p, f"attached[{a.name}]", _describe_attached(stored), None, reason)
         rec.delete(AttachedUnit, a.id)
     return Edit("platoon", p.id, f"{p.name}: removed {a.name}", {"platoon_id": p.id, "id": a.id, "name": a.name},
                 rec.changes)
 
 
-def _equipment_values(targets: str, ap: Any, ap_vs: Any, name: str) -> dict[str, Any]:
+def _equipment_values(targets: str, ap: Any, ap_vs: Any, name: str) -> _EquipmentChange:
     check_choice(targets, TARGETS, "targets")
     ap_value = _check_ap(ap)
     if ap_value is None:
         if ap_vs not in (None, ""):
             raise ServiceError(f"{name}: an AP target type needs an AP value")
-        return {"targets": targets, "ap": None, "ap_vs": None}
+        return _EquipmentChange(targets=targets, ap=None, ap_vs=None)
     vs = targets if ap_vs in (None, "") else check_choice(ap_vs, TARGETS, "AP applies to")
     if targets != "both" and vs != targets:
         raise ServiceError(f"{name} targets only {targets} targets, so its AP cannot apply to {vs} targets")
-    return {"targets": targets, "ap": ap_value, "ap_vs": vs}
+    return _EquipmentChange(targets=targets, ap=ap_value, ap_vs=vs)
 
 
-def _describe_equipment(name: str, v: dict[str, Any]) -> str:
+def _describe_equipment(name: str, v: _EquipmentValues) -> str:
     text = f"{name} (targets {v['targets']}"
     if v["ap"] is not None:
         text += f", AP {v['ap']} vs {v['ap_vs']}"
@@ -242,7 +271,7 @@ def add_equipment(platoon: str | int, name: str, *, attached: str | int | None =
                        notes=check_notes(notes), position=(last.position + 1) if last else 0, **values)
         where = f"attached[{unit.name}]." if unit else ""
         log_change(rec, p, f"{where}equipment[{name}]", None, _describe_equipment(name, values))
-        summary = equipment_dict(e)
+        summary = equipment_item(e).to_dict()
     return Edit("platoon", p.id, f"{p.name}: added {name}" + (f" to {unit.name}" if unit else ""),
                 {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
 
@@ -283,7 +312,7 @@ def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: s
         where = f"attached[{unit.name}]." if unit else ""
         for field, (old, new) in changed.items():
             log_change(rec, p, f"{where}equipment[{label}].{field}", old, new, reason)
-        summary = equipment_dict(e)
+        summary = equipment_item(e).to_dict()
     text = ", ".join(f"{f} {o} \u2192 {n}" for f, (o, n) in changed.items()) or "nothing changed"
     return Edit("platoon", p.id, f"{p.name}: {label}: {text}",
                 {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
@@ -298,7 +327,7 @@ def remove_equipment(item: int | Equipment, reason: str = "") -> Edit:
         rec.label(f"{p.name}: remove {e.name}" + (f" from {unit.name}" if unit else ""))
         where = f"attached[{unit.name}]." if unit else ""
         log_change(rec, p, f"{where}equipment[{e.name}]",
-             _describe_equipment(e.name, {"targets": e.targets, "ap": e.ap, "ap_vs": e.ap_vs}), None, reason)
+             _describe_equipment(e.name, _EquipmentValues(targets=e.targets, ap=e.ap, ap_vs=e.ap_vs)), None, reason)
         rec.delete(Equipment, e.id)
     return Edit("platoon", p.id, f"{p.name}: removed {e.name}" + (f" from {unit.name}" if unit else ""),
                 {"platoon_id": p.id, "id": e.id, "name": e.name}, rec.changes)

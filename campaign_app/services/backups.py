@@ -1,17 +1,20 @@
 """Backups and restore of the open database (``campaign-cli backup|restore``, File ▸ Backups…).
 
 The work is done by :mod:`campaign_app.store.backups`; this module finds the open database and its backup
-folder and turns the results into plain data.
+folder and gives typed results (:class:`Backup`, :class:`RestorableFile`, :class:`Restored`).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..store import close_db, current_db, init_db
 from ..store.backups import (
+    BackupInfo,
     copy_database,
     describe,
     list_backups,
@@ -23,6 +26,7 @@ from ..store.database import (
     DatabaseOpenError,
     _refuse,
     _too_new,
+    current_server,
     integrity_problems,
     read_header,
     schema_facts,
@@ -30,16 +34,77 @@ from ..store.database import (
     translated,
 )
 from .common import ServiceError, StoreProblem
+from .results import Result
+
+
+class _FileFacts(Result):
+    """JSON of file facts: paths as text, times as ISO text to the second."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for key, value in out.items():
+            if isinstance(value, Path):
+                out[key] = str(value)
+            elif isinstance(value, _dt.datetime):
+                out[key] = value.isoformat(timespec="seconds")
+        return out
+
+
+@dataclass(frozen=True)
+class Backup(_FileFacts):
+    """A backup file: when and why it was made, its size, and (``good``: it opens and is whole) how many
+    campaigns and battles it holds, else what is wrong with it (``problem``)."""
+
+    file: Path
+    time: _dt.datetime
+    reason: str
+    size: int
+    campaigns: int | None
+    battles: int | None
+    schema_version: int | None
+    good: bool
+    problem: str | None
+
+    @classmethod
+    def of(cls, info: BackupInfo) -> Backup:
+        return cls(file=info.path, time=info.time, reason=info.reason, size=info.size, campaigns=info.campaigns,
+                   battles=info.battles, schema_version=info.schema_version, good=info.good, problem=info.problem)
+
+
+@dataclass(frozen=True)
+class RestorableFile(_FileFacts):
+    """A file that passed the checks before a restore: its schema version and what it holds."""
+
+    file: Path
+    schema_version: int
+    campaigns: int
+    battles: int
+
+
+@dataclass(frozen=True)
+class Restored(_FileFacts):
+    """A restore done: from which file, into which database, where the previous content was saved, and what
+    the restored database holds."""
+
+    restored_from: Path
+    database: Path
+    previous_saved_as: Path
+    schema_version: int
+    campaigns: int
+    battles: int
 
 
 def _db() -> CampaignDatabase:
     database = current_db()
     if database is None or database.is_closed():
+        if current_server() is not None:
+            raise ServiceError("the campaigns are on a database server: backups and restores here are of a "
+                               "campaign file; back the server's database up on the server")
         raise ServiceError("no database is open")
     return database
 
 
-def backup_now(reason: str = "manual") -> dict[str, Any]:
+def backup_now(reason: str = "manual") -> Backup:
     """A backup of the open database now; returns its facts (file, time, reason, size, campaigns, battles)."""
     database = _db()
     path = make_backup(database, database.db_file, database.backup_dir, reason)
@@ -58,7 +123,7 @@ def backup_before(reason: str) -> Path | None:
     return make_backup(database, database.db_file, database.backup_dir, reason)
 
 
-def _info(path: Path) -> dict[str, Any]:
+def _info(path: Path) -> Backup:
     from ..store.backups import _parse
 
     parsed = _parse(path, path.name.rsplit("-", 4)[0]) if path.name.count("-") >= 4 else None
@@ -66,16 +131,16 @@ def _info(path: Path) -> dict[str, Any]:
         import datetime as _dt
 
         parsed = (_dt.datetime.fromtimestamp(path.stat().st_mtime), "manual")
-    return describe(path, *parsed).to_dict()
+    return Backup.of(describe(path, *parsed))
 
 
-def backups() -> list[dict[str, Any]]:
+def backups() -> list[Backup]:
     """The backups of the open database, newest first."""
     database = _db()
-    return [info.to_dict() for info in list_backups(database.backup_dir, database.db_file)]
+    return [Backup.of(info) for info in list_backups(database.backup_dir, database.db_file)]
 
 
-def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
+def check_restorable(source: str | os.PathLike[str]) -> RestorableFile:
     """Read-only checks of a file to restore: whole, undamaged (full integrity check), a campaign_app database
     of a schema this version knows. Returns its facts; refuses with a message naming the file."""
     from .. import fileio
@@ -115,23 +180,22 @@ def check_restorable(source: str | os.PathLike[str]) -> dict[str, Any]:
         con.close()
     if version > schema_version_supported():
         raise _too_new(path, version, schema_version_supported())
-    return {"file": str(path), "schema_version": version, "campaigns": campaigns, "battles": battles}
+    return RestorableFile(file=path, schema_version=version, campaigns=campaigns, battles=battles)
 
 
-def restore(source: str | os.PathLike[str]) -> dict[str, Any]:
+def restore(source: str | os.PathLike[str]) -> Restored:
     """Restore the open database from ``source`` (a backup or any campaign_app database file): check it, back
     up the current database (reason ``restore``), copy it in under the write lock, then upgrade it if it is of
     an older schema. Other windows see the restored data on their next refresh."""
+    database = _db()  # first: a campaign on a server is not restored from a file at all
     facts = check_restorable(source)
-    database = _db()
     db_file, backup_dir, timeout = Path(database.db_file), database.backup_dir, database.busy_timeout
     try:
         saved = make_backup(database, db_file, backup_dir, "restore", check=False)
     except (StoreProblem, DatabaseOpenError):  # SQLite cannot read it whole any more: keep the bytes
         saved = raw_copy(db_file, backup_dir, "restore")
-    copy_database(Path(facts["file"]), db_file, into=database.connection(), busy_timeout=timeout)
+    copy_database(facts.file, db_file, into=database.connection(), busy_timeout=timeout)
     close_db()
     init_db(db_file, backup_dir, busy_timeout=timeout, daily_backup=False)
-    return {"restored_from": facts["file"], "database": str(db_file), "previous_saved_as": str(saved),
-            "schema_version": facts["schema_version"], "campaigns": facts["campaigns"],
-            "battles": facts["battles"]}
+    return Restored(restored_from=facts.file, database=db_file, previous_saved_as=saved,
+                    schema_version=facts.schema_version, campaigns=facts.campaigns, battles=facts.battles)

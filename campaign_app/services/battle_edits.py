@@ -69,7 +69,7 @@ def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, oppon
 
     Objectives and wound counters decide the XP award, the recovery rolls and the leader's fate: a different
     value is refused (ServiceError naming why; undo the battle and log it again). The same value is fine."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     if date is not None:
         values["date"] = check_date(date)
     if scenario is not None:

@@ -17,14 +17,13 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, cast
 
 from peewee import fn
 
 from ..rules.aftermath import (
-    FATES,
     OBJECTIVE_LABELS,
     OBJECTIVE_XP,
     SURVIVAL_XP,
@@ -56,6 +55,7 @@ from .common import (
     thresholds_of,
 )
 from .edits import Edit, Recorder
+from .results import Result
 
 OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 TEXT_FIELDS: tuple[str, ...] = ("scenario", "notes", "outcome")
@@ -163,12 +163,22 @@ def percent(p: Fraction | float) -> str:
     return f"{value:.1f} %"
 
 
-def opponent_choices(platoon_id: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class OpponentChoice(Result):
+    """Another platoon tracked in the app, offered as a battle's opponent."""
+
+    id: int
+    name: str
+    campaign: str
+    """The name of its campaign."""
+
+
+def opponent_choices(platoon_id: int) -> list[OpponentChoice]:
     """Other platoons tracked in the app (any campaign), for the opponent field."""
-    query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name.alias("campaign"))
-             .join(Campaign).where(Platoon.id != platoon_id).order_by(Campaign.name, Platoon.name).dicts())
-    return [{"id": r["id"], "name": r["name"], "campaign": r["campaign"]}
-            for r in cast("Iterable[dict[str, Any]]", query)]  # .dicts(): rows are dicts
+    query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name)
+             .join(Campaign).where(Platoon.id != platoon_id).order_by(Campaign.name, Platoon.name).tuples())
+    return [OpponentChoice(id=pid, name=name, campaign=campaign)
+            for pid, name, campaign in cast("Iterable[tuple[int, str, str]]", query)]  # .tuples(): rows are tuples
 
 
 # --- the step-by-step session ------------------------------------------------------------------------------
@@ -177,21 +187,170 @@ RollStep = AftermathStep
 """The roll the session wants next (RULES 1.2's order lives in :class:`~campaign_app.rules.aftermath.Aftermath`)."""
 
 
-@dataclass
-class BattleDetails:
+@dataclass(frozen=True)
+class BattleDetails(Result):
+    """Step 1 of logging a battle: what the player writes down (``opponent_platoon``: the id of the platoon
+    fought, when it is tracked in the app)."""
+
     date: _dt.date = field(default_factory=_dt.date.today)
     scenario: str = ""
     opponent: str = ""
-    opponent_platoon: int | None = None
-    outcome: str | None = None
+    opponent_platoon: int | None = field(default=None, metadata={"json": "opponent_platoon_id"})
+    outcome: Outcome | None = None
     objectives: int = 0
     fire_support: bool = False
     notes: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"date": self.date.isoformat(), "scenario": self.scenario, "opponent": self.opponent,
-                "opponent_platoon_id": self.opponent_platoon, "outcome": self.outcome,
-                "objectives": self.objectives, "fire_support": self.fire_support, "notes": self.notes}
+        out = super().to_dict()
+        out["date"] = self.date.isoformat()  # the JSON shape: ISO text
+        return out
+
+
+@dataclass(frozen=True)
+class Chance(Result):
+    """An exact probability: as a float, as a fraction (``"11/36"``) and for people (``"30.6 %"``)."""
+
+    p: float
+    fraction: str
+    percent: str
+
+    @classmethod
+    def of(cls, p: Fraction) -> Chance:
+        return cls(p=float(p), fraction=str(p), percent=percent(p))
+
+
+@dataclass(frozen=True)
+class XpLossChance(Result):
+    """The chance that recovery costs ``xp_lost`` XP (leaving ``xp_after``)."""
+
+    xp_lost: int
+    xp_after: int
+    p: float
+    fraction: str
+    percent: str
+
+
+@dataclass(frozen=True)
+class RecoveryOdds(Result):
+    """The XP loss distribution of recovery for a platoon at ``xp`` after the award, and its mean."""
+
+    xp: int
+    xp_lost: tuple[XpLossChance, ...]
+    mean: float
+
+
+@dataclass(frozen=True)
+class LeaderOdds(Result):
+    """The leader's fate roll (2d12): a casualty on ``survival`` (the wound counters on the leader's element)
+    or less, else promoted on ``xp`` (the leader's XP after the award) or less, else stays."""
+
+    xp: int
+    survival: int
+    casualty: Chance
+    promoted: Chance
+    stays: Chance
+
+    def chance(self, fate: LeaderFate) -> Chance:
+        chance: Chance = getattr(self, fate.value)
+        return chance
+
+
+@dataclass(frozen=True)
+class BattleOdds(Result):
+    """The exact odds of a battle's aftermath before any roll (``leader`` ``None`` without a leader)."""
+
+    wounds: int
+    leader_wounds: int
+    award: Award
+    recovery: RecoveryOdds
+    leader: LeaderOdds | None
+
+
+@dataclass(frozen=True)
+class BattlePlatoon(Result):
+    """The platoon's XP before the battle, after it, its award and what recovery cost."""
+
+    id: int
+    name: str
+    xp_before: int
+    xp_after: int
+    award: int
+    xp_lost: int
+
+
+@dataclass(frozen=True)
+class BattleLeader(Result):
+    """The leader's XP before and after the battle and the fate rolled (``None`` until rolled)."""
+
+    name: str | None
+    xp_before: int | None
+    xp_after: int | None
+    fate: LeaderFate | None
+
+
+@dataclass(frozen=True)
+class Replacement(Result):
+    """The new leader who replaces a casualty or a promoted leader (XP from the replacement roll)."""
+
+    name: str
+    rank: str
+    xp: int
+
+
+@dataclass(frozen=True)
+class AwardSummary(Result):
+    """The award (RULES 1.2 step 1, no dice), its rule and the words shown for it."""
+
+    rule: str
+    rule_text: str
+    text: str
+    platoon_xp_before: int
+    platoon_xp_after: int
+    platoon_delta: int
+    leader_xp_before: int | None
+    leader_xp_after: int | None
+    leader_delta: int | None
+
+
+@dataclass(frozen=True)
+class BattleRoll(Result):
+    """One roll of a battle as the summary shows it."""
+
+    purpose: str
+    purpose_text: str
+    expression: str
+    faces: tuple[int, ...]
+    total: int
+    source: str
+    rule: str
+    rule_text: str
+    table_row: str | None
+    outcome: str
+
+    @classmethod
+    def of(cls, r: RollRecord) -> BattleRoll:
+        return cls(purpose=r.purpose, purpose_text=r.purpose_text, expression=r.expression, faces=tuple(r.faces),
+                   total=r.total, source=r.source, rule=r.rule, rule_text=r.rule_text, table_row=r.table_row,
+                   outcome=r.outcome)
+
+
+@dataclass(frozen=True)
+class BattleSummary(Result):
+    """What a battle will write (and, after commit, wrote): the shape of ``battle log --json``
+    (``battle_id`` is ``None`` until committed; ``wounds`` ``None`` until the casualties are entered)."""
+
+    battle_id: int | None
+    number: int
+    platoon: BattlePlatoon
+    leader: BattleLeader | None
+    replacement: Replacement | None
+    wounds: int | None
+    leader_wounds: int
+    counters_left: int
+    details: BattleDetails
+    award: AwardSummary
+    rolls: tuple[BattleRoll, ...]
 
 
 class BattleSession:
@@ -224,6 +383,9 @@ class BattleSession:
         self.leader_xp: int | None = leader.xp if leader else None
         last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
         self.number: int = (last or 0) + 1
+        self.journal_mark: int = journal.newest_id()
+        """The journal's clock when the platoon was read: what changed it since is named if the commit is
+        refused."""
         self.details = BattleDetails()
         self.wounds: int | None = None
         self.leader_wounds: int = 0
@@ -250,8 +412,7 @@ class BattleSession:
             other = Platoon.get_or_none(Platoon.id == opponent_platoon)
             if other is None:
                 raise NotFound(f"no platoon with id {opponent_platoon} (opponent)")
-            details.opponent_platoon = other.id
-            details.opponent = details.opponent or other.name
+            details = replace(details, opponent_platoon=other.id, opponent=details.opponent or other.name)
         if details.objectives != self.details.objectives:
             self._reset_rolls()
         self.details = details
@@ -379,29 +540,26 @@ class BattleSession:
         return made
 
     # -- showing -----------------------------------------------------------------------------------------
-    def odds(self) -> dict[str, Any]:
+    def odds(self) -> BattleOdds:
         """The exact odds before any roll, for the casualties entered: XP loss distribution of recovery (and
         its mean), the leader's casualty / promotion / stays chances."""
         self._need_casualties()
         assert self.wounds is not None
         given = self.award
         dist = recovery_odds(self.wounds, given.platoon_xp_after)
-        out: dict[str, Any] = {
-            "wounds": self.wounds, "leader_wounds": self.leader_wounds, "award": given.to_dict(),
-            "recovery": {
-                "xp": given.platoon_xp_after,
-                "xp_lost": [{"xp_lost": k, "xp_after": given.platoon_xp_after - k, "p": float(p),
-                             "fraction": str(p), "percent": percent(p)} for k, p in dist.items()],
-                "mean": float(recovery_mean(self.wounds, given.platoon_xp_after)),
-            },
-            "leader": None,
-        }
+        recovery = RecoveryOdds(
+            xp=given.platoon_xp_after,
+            xp_lost=tuple(XpLossChance(xp_lost=k, xp_after=given.platoon_xp_after - k, p=float(p), fraction=str(p),
+                                       percent=percent(p)) for k, p in dist.items()),
+            mean=float(recovery_mean(self.wounds, given.platoon_xp_after)))
+        leader = None
         if given.leader_xp_after is not None:
             lo = leader_odds(self.leader_wounds, given.leader_xp_after)
-            out["leader"] = {"xp": given.leader_xp_after, "survival": self.leader_wounds,
-                             **{f: {"p": float(lo[f]), "fraction": str(lo[f]), "percent": percent(lo[f])}
-                                for f in FATES}}
-        return out
+            leader = LeaderOdds(xp=given.leader_xp_after, survival=self.leader_wounds,
+                                casualty=Chance.of(lo[LeaderFate.CASUALTY]),
+                                promoted=Chance.of(lo[LeaderFate.PROMOTED]), stays=Chance.of(lo[LeaderFate.STAYS]))
+        return BattleOdds(wounds=self.wounds, leader_wounds=self.leader_wounds, award=given, recovery=recovery,
+                          leader=leader)
 
     def award_text(self) -> str:
         given = self.award
@@ -416,37 +574,55 @@ class BattleSession:
                      f"({lwhy})")
         return text
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> BattleSummary:
         """What the battle will write (and, after :meth:`commit`, wrote): the shape of ``battle log --json``."""
         given = self.award
         rec = self.recovery
         replacement = None
         if self.needs_replacement and self._replacement_xp is not None:
-            replacement = {"name": self.replacement_name or DEFAULT_REPLACEMENT_NAME,
-                           "rank": self.replacement_rank, "xp": self._replacement_xp}
+            replacement = Replacement(name=self.replacement_name or DEFAULT_REPLACEMENT_NAME,
+                                      rank=self.replacement_rank, xp=self._replacement_xp)
         leader = None
         if self.has_leader:
-            leader = {"name": self.leader_name, "xp_before": given.leader_xp_before,
-                      "xp_after": given.leader_xp_after, "fate": self._fate}
-        return {
-            "battle_id": self.committed.id if self.committed else None,
-            "number": self.number,
-            "platoon": {"id": self.platoon_id, "name": self.platoon_name, "xp_before": self.platoon_xp,
-                        "xp_after": rec.xp, "award": given.platoon_delta, "xp_lost": rec.xp_lost},
-            "leader": leader,
-            "replacement": replacement,
-            "wounds": self.wounds, "leader_wounds": self.leader_wounds,
-            "counters_left": rec.remaining,
-            "details": self.details.to_dict(),
-            "award": {"rule": RULE_AWARD, "rule_text": rule_text(RULE_AWARD), "text": self.award_text(),
-                      **given.to_dict()},
-            "rolls": [{"purpose": r.purpose, "purpose_text": r.purpose_text, "expression": r.expression,
-                       "faces": list(r.faces), "total": r.total, "source": r.source, "rule": r.rule,
-                       "rule_text": r.rule_text, "table_row": r.table_row, "outcome": r.outcome}
-                      for r in self.records],
-        }
+            leader = BattleLeader(name=self.leader_name, xp_before=given.leader_xp_before,
+                                  xp_after=given.leader_xp_after, fate=self._fate)
+        return BattleSummary(
+            battle_id=self.committed.id if self.committed else None,
+            number=self.number,
+            platoon=BattlePlatoon(id=self.platoon_id, name=self.platoon_name, xp_before=self.platoon_xp,
+                                  xp_after=rec.xp, award=given.platoon_delta, xp_lost=rec.xp_lost),
+            leader=leader,
+            replacement=replacement,
+            wounds=self.wounds, leader_wounds=self.leader_wounds,
+            counters_left=rec.remaining,
+            details=self.details,
+            award=AwardSummary(rule=RULE_AWARD, rule_text=rule_text(RULE_AWARD), text=self.award_text(),
+                               platoon_xp_before=given.platoon_xp_before, platoon_xp_after=given.platoon_xp_after,
+                               platoon_delta=given.platoon_delta, leader_xp_before=given.leader_xp_before,
+                               leader_xp_after=given.leader_xp_after, leader_delta=given.leader_delta),
+            rolls=tuple(BattleRoll.of(r) for r in self.records),
+        )
 
     # -- committing --------------------------------------------------------------------------------------
+    def _changed_since(self, p: Platoon) -> str:
+        """The refusal when the platoon changed after the session read it: names the change (from the
+        journal), when and by whom."""
+        found = journal.list_operations(platoon=p.id, since=self.journal_mark, limit=1)
+        if not found:  # e.g. a run of XP steps begun before the session: the platoon's newest change
+            found = journal.list_operations(platoon=p.id, undone=False, limit=1)
+        if not found:
+            return f"{p.name} changed since you started logging this battle; nothing was written, start again"
+        op = found[0]
+        what = f"\u201c{op.label}\u201d" + (" was undone" if op.undone else "")
+        try:
+            stamp = op.undone_at if op.undone and op.undone_at else op.updated_at
+            at = _dt.datetime.fromisoformat(stamp).astimezone().strftime("%H:%M")
+        except (TypeError, ValueError):
+            at = "?"
+        who = f" by {op.user}" if op.user else ""
+        return (f"{p.name} changed since you started logging this battle: {what} at {at}{who}; nothing was "
+                "written, start again")
+
     def commit(self) -> Edit:
         """Write the battle, its rolls, XP changes and leader changes in one transaction. Refuses (nothing
         written) when a roll or the replacement's name is missing, or the platoon changed meanwhile."""
@@ -469,13 +645,10 @@ class BattleSession:
             op.target(campaign=p.campaign_id, platoon=p.id)
             rec_obj.label(f"Log battle {self.number} of {p.name}")
             leader = _active_leader(p.id)
-            if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
-                    leader is not None and leader.xp != self.leader_xp):
-                raise Conflict(f"{p.name} changed while the battle was being logged (XP or leader); "
-                               "start again")
             last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
-            if (last or 0) + 1 != self.number:
-                raise Conflict(f"another battle of {p.name} was logged meanwhile; start again")
+            if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
+                    leader is not None and leader.xp != self.leader_xp) or (last or 0) + 1 != self.number:
+                raise Conflict(self._changed_since(p))
             when = now()
             battle = rec_obj.create(
                 Battle, platoon=p.id, number=self.number, date=details.date, scenario=details.scenario,
@@ -488,7 +661,7 @@ class BattleSession:
             tag = f"battle {self.number}"
             new_leader = None
             if leader is not None:
-                values: dict[str, Any] = {"xp": given.leader_xp_after}
+                values: dict[str, object] = {"xp": given.leader_xp_after}
                 if self.needs_replacement:
                     values.update(status=self._fate, left_battle=battle.id, left_at=when)
                 rec_obj.update(leader, **values)
@@ -532,7 +705,7 @@ class BattleSession:
         message = (f"logged battle {self.number} of {self.platoon_name}: XP {self.platoon_xp} \u2192 "
                    f"{rec.xp}{fate}")
         self.committed = Edit("battle", battle.id, message, {}, rec_obj.changes)
-        self.committed.summary = self.summary()
+        self.committed.summary = self.summary().to_dict()
         return self.committed
 
 
@@ -622,6 +795,8 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
 
 __all__ = [
     "OUTCOMES", "TEXT_FIELDS", "BattleSession", "BattleDetails", "RollStep", "log_battle",
+    "OpponentChoice", "BattleOdds", "RecoveryOdds", "LeaderOdds", "Chance", "XpLossChance", "BattleSummary",
+    "BattlePlatoon", "BattleLeader", "Replacement", "AwardSummary", "BattleRoll",
     "undo_last_battle", "revert", "reapply",
     "FATE_WORDS", "opponent_choices", "parse_faces", "percent",
     "period_sides",

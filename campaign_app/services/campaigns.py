@@ -5,7 +5,8 @@ Every write is one transaction and returns an :class:`~.edits.Edit`; its journal
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..rules.aftermath import (
     DEFAULT_REPLACEMENT_DICE,
@@ -23,10 +24,15 @@ from .common import (
     check_line,
     check_multiline,
     find_campaign,
+    iso_text,
     name_key,
     thresholds_of,
 )
 from .edits import Edit, Recorder
+from .results import Result
+
+if TYPE_CHECKING:
+    from .platoons import PlatoonRow
 
 SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
 """Stored system value -> label."""
@@ -107,27 +113,98 @@ def _campaign(ref: str | int | Campaign) -> Campaign:
 
 # --- reading -----------------------------------------------------------------------------------------------
 
-def house_rules(c: Campaign) -> list[dict[str, Any]]:
+RuleValue = int | str | tuple[int, ...] | None
+"""A house rule's value: the period (or ``None``), the four thresholds, the objective XP target word, the
+replacement leader's number of dice."""
+
+
+@dataclass(frozen=True)
+class HouseRule(Result):
+    """One ⚙ setting of a campaign with its default: ``text`` says the value in words, ``default_text`` the
+    default in words where the number alone would not say it (the replacement leader's dice)."""
+
+    key: str
+    label: str
+    value: RuleValue
+    default: RuleValue
+    default_text: str | None
+    text: str
+    is_default: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.default_text is None:  # ``campaign show --json`` has the key only where it says something
+            del out["default_text"]
+        return out
+
+
+def house_rules(c: Campaign) -> list[HouseRule]:
     """The ⚙ settings of a campaign with their defaults, in the order the rules list them."""
     t = thresholds_of(c)
     sides = period_sides(c.period)
     return [
-        {"key": "period", "label": "Campaign period", "value": c.period, "default": None,
-         "text": f"{c.period if c.period is not None else 'not set'} (replacement leader and force "
-                 f"generation roll d{sides})",
-         "is_default": c.period is None},
-        {"key": "thresholds", "label": "XP thresholds (Green, Regular, Veteran, Legendary)",
-         "value": list(t.as_tuple()), "default": list(DEFAULT_THRESHOLDS.as_tuple()), "text": str(t),
-         "is_default": t == DEFAULT_THRESHOLDS},
-        {"key": "objective_xp_to", "label": "Objective XP goes to", "value": c.objective_xp_to,
-         "default": DEFAULT_OBJECTIVE_XP_TO, "text": OBJECTIVE_XP_TARGETS[c.objective_xp_to],
-         "is_default": c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO},
-        {"key": "replacement_dice", "label": "Replacement leader's XP", "value": c.replacement_dice,
-         "default": DEFAULT_REPLACEMENT_DICE,
-         "default_text": replacement_rule_text(DEFAULT_REPLACEMENT_DICE, sides),
-         "text": replacement_rule_text(c.replacement_dice, sides),
-         "is_default": c.replacement_dice == DEFAULT_REPLACEMENT_DICE},
+        HouseRule(key="period", label="Campaign period", value=c.period, default=None, default_text=None,
+                  text=f"{c.period if c.period is not None else 'not set'} (replacement leader and force "
+                       f"generation roll d{sides})",
+                  is_default=c.period is None),
+        HouseRule(key="thresholds", label="XP thresholds (Green, Regular, Veteran, Legendary)",
+                  value=t.as_tuple(), default=DEFAULT_THRESHOLDS.as_tuple(), default_text=None, text=str(t),
+                  is_default=t == DEFAULT_THRESHOLDS),
+        HouseRule(key="objective_xp_to", label="Objective XP goes to", value=c.objective_xp_to,
+                  default=DEFAULT_OBJECTIVE_XP_TO, default_text=None, text=OBJECTIVE_XP_TARGETS[c.objective_xp_to],
+                  is_default=c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO),
+        HouseRule(key="replacement_dice", label="Replacement leader's XP", value=c.replacement_dice,
+                  default=DEFAULT_REPLACEMENT_DICE,
+                  default_text=replacement_rule_text(DEFAULT_REPLACEMENT_DICE, sides),
+                  text=replacement_rule_text(c.replacement_dice, sides),
+                  is_default=c.replacement_dice == DEFAULT_REPLACEMENT_DICE),
     ]
+
+
+@dataclass(frozen=True)
+class CampaignInfo(Result):
+    """A campaign and its house rules (``die``: the period's die, ``"d10"``; ``created_at`` the stored time as
+    text). A campaign is an :class:`AtomicAfricaCampaign` or a :class:`SologearCampaign`."""
+
+    id: int
+    name: str
+    system: str
+    """``atomic_africa`` or ``sologear`` (:data:`SYSTEMS` gives the label)."""
+    system_label: str
+    period: int | None
+    die: str
+    thresholds: tuple[int, int, int, int]
+    objective_xp_to: str
+    replacement_dice: int
+    archived: bool
+    notes: str
+    created_at: str | None
+    house_rules: tuple[HouseRule, ...]
+
+
+@dataclass(frozen=True)
+class AtomicAfricaCampaign(CampaignInfo):
+    platoon_count: int
+
+
+@dataclass(frozen=True)
+class AtomicAfricaCampaignDetail(AtomicAfricaCampaign):
+    """An Atomic Africa campaign with its platoons (``campaign show``, the campaign page)."""
+
+    platoons: tuple[PlatoonRow, ...]
+
+
+@dataclass(frozen=True)
+class SologearCampaign(CampaignInfo):
+    sheet_count: int
+    sheet_ids: tuple[int, ...]
+    """The campaign's pilot sheets, oldest first."""
+
+
+ListedCampaign = AtomicAfricaCampaign | SologearCampaign
+"""What :func:`list_campaigns` lists."""
+CampaignDetail = AtomicAfricaCampaignDetail | SologearCampaign
+"""What :func:`show_campaign` shows."""
 
 
 def _check_replacement_dice(value: Any) -> int:
@@ -137,39 +214,67 @@ def _check_replacement_dice(value: Any) -> int:
         raise ServiceError(str(exc)) from None
 
 
-def campaign_dict(c: Campaign, with_platoons: bool = False) -> dict[str, Any]:
-    t = thresholds_of(c)
-    out: dict[str, Any] = {
-        "id": c.id, "name": c.name, "system": c.system, "system_label": SYSTEMS[c.system],
-        "period": c.period, "die": f"d{period_sides(c.period)}", "thresholds": list(t.as_tuple()),
-        "objective_xp_to": c.objective_xp_to, "replacement_dice": c.replacement_dice,
-        "archived": bool(c.archived), "notes": c.notes,
-        "created_at": c.created_at.isoformat(sep=" ") if c.created_at else None,
-        "house_rules": house_rules(c),
-    }
-    if c.system == "atomic_africa":
-        out["platoon_count"] = Platoon.select().where(Platoon.campaign == c).count()
-    else:
-        sheets = [s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
-                  .order_by(SologearSheet.id)]
-        out["sheet_count"] = len(sheets)
-        out["sheet_ids"] = sheets
-    if with_platoons and c.system == "atomic_africa":
-        from .platoons import list_platoons
+class _CampaignValues(TypedDict):
+    """The fields every :class:`CampaignInfo` has (built once, then given to the system's class)."""
 
-        out["platoons"] = list_platoons(c.id)
-    return out
+    id: int
+    name: str
+    system: str
+    system_label: str
+    period: int | None
+    die: str
+    thresholds: tuple[int, int, int, int]
+    objective_xp_to: str
+    replacement_dice: int
+    archived: bool
+    notes: str
+    created_at: str | None
+    house_rules: tuple[HouseRule, ...]
 
 
-def list_campaigns(include_archived: bool = True) -> list[dict[str, Any]]:
+def _campaign_values(c: Campaign) -> _CampaignValues:
+    return _CampaignValues(
+        id=c.id, name=c.name, system=c.system, system_label=SYSTEMS[c.system], period=c.period,
+        die=f"d{period_sides(c.period)}", thresholds=thresholds_of(c).as_tuple(), objective_xp_to=c.objective_xp_to,
+        replacement_dice=c.replacement_dice, archived=bool(c.archived), notes=c.notes,
+        created_at=iso_text(c.created_at), house_rules=tuple(house_rules(c)))
+
+
+def _campaign_result(c: Campaign, with_platoons: bool) -> ListedCampaign | AtomicAfricaCampaignDetail:
+    values = _campaign_values(c)
+    if c.system != "atomic_africa":
+        sheets = tuple(s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
+                       .order_by(SologearSheet.id))
+        return SologearCampaign(**values, sheet_count=len(sheets), sheet_ids=sheets)
+    count = Platoon.select().where(Platoon.campaign == c).count()
+    if not with_platoons:
+        return AtomicAfricaCampaign(**values, platoon_count=count)
+    from .platoons import list_platoons
+
+    return AtomicAfricaCampaignDetail(**values, platoon_count=count, platoons=tuple(list_platoons(c.id)))
+
+
+def campaign_info(c: Campaign) -> ListedCampaign:
+    """A campaign with its count of platoons (Atomic Africa) or its pilot sheets (Sologear)."""
+    return _campaign_result(c, with_platoons=False)
+
+
+def campaign_detail(c: Campaign) -> CampaignDetail:
+    """:func:`campaign_info` with the platoons of an Atomic Africa campaign."""
+    found = _campaign_result(c, with_platoons=True)
+    assert isinstance(found, AtomicAfricaCampaignDetail | SologearCampaign)
+    return found
+
+
+def list_campaigns(include_archived: bool = True) -> list[ListedCampaign]:
     query = Campaign.select().order_by(Campaign.name)
     if not include_archived:
         query = query.where(Campaign.archived == False)  # noqa: E712
-    return [campaign_dict(c) for c in query]
+    return [campaign_info(c) for c in query]
 
 
-def show_campaign(ref: str | int) -> dict[str, Any]:
-    return campaign_dict(_campaign(ref), with_platoons=True)
+def show_campaign(ref: str | int) -> CampaignDetail:
+    return campaign_detail(_campaign(ref))
 
 
 # --- writing -----------------------------------------------------------------------------------------------
@@ -194,7 +299,7 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
                        replacement_dice=replacement_dice, notes=check_notes(notes, "campaign notes"))
         access.enrol_creator(c.id)  # club play: the creator is its organiser (nothing on a file)
         op.target(campaign=c.id)
-        summary = campaign_dict(c)
+        summary = campaign_info(c).to_dict()
     return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)
 
 
@@ -218,7 +323,7 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
                  replacement_dice: Any = None) -> Edit:
     """Change the house rules (period, thresholds, objective XP, replacement leader's dice) and notes.
     ``period=None`` clears it."""
-    values: dict[str, Any] = {}
+    values: dict[str, int | str | None] = {}
     if period is not _UNSET:
         values["period"] = _check_period(period)
     if thresholds is not None:
@@ -298,7 +403,9 @@ def campaign_id(ref: str | int) -> int:
 
 
 __all__ = [
-    "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "campaign_dict",
+    "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "HouseRule", "CampaignInfo",
+    "AtomicAfricaCampaign", "AtomicAfricaCampaignDetail", "SologearCampaign", "ListedCampaign", "CampaignDetail",
+    "campaign_info", "campaign_detail",
     "list_campaigns", "show_campaign", "create_campaign", "rename_campaign", "set_campaign",
     "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system", "name_problem",
 ]

@@ -9,19 +9,55 @@ the same every time. Everything is written in one transaction.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from ..rules.dice import TypedDice
 from ..rules.enums import Outcome, UnitKind
 from ..store.journal import operation
 from ..store.models import Campaign
+from .results import Result
 
 DEMO_CAMPAIGN = "Congo 1960 (sample)"
 DEMO_PLATOON = "2nd Platoon"
 DEMO_SOLOGEAR = "Hill 214 (sample)"
 
-# (details, wounds, leader wounds, typed dice in the rules' order: recovery rolls, leader 2d12, replacement)
-_BATTLES: list[dict[str, Any]] = [
+
+
+class _Battle(TypedDict):
+    """A sample battle: its details, wounds, leader wounds, the typed dice in the rules' order (recovery
+    rolls, leader 2d12, replacement), the replacement leader's name if the leader falls."""
+
+    date: str
+    scenario: str
+    opponent: str
+    outcome: Outcome
+    objectives: int
+    wounds: int
+    leader_wounds: int
+    dice: list[list[int]]
+    replacement: NotRequired[str]
+    notes: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class OpenFirst(Result):
+    """What to show first: a platoon or a Sologear sheet (``kind`` as the views name it) and its id."""
+
+    kind: str
+    id: int
+
+
+@dataclass(frozen=True)
+class DemoCreated(Result):
+    """The sample campaigns' names, what was done for each, and what to show first (None: both existed)."""
+
+    campaigns: tuple[str, ...]
+    messages: tuple[str, ...]
+    open: OpenFirst | None
+
+
+_BATTLES: list[_Battle] = [
     {"date": "1960-07-14", "scenario": "Crossing at Matadi", "opponent": "Katangese gendarmes",
      "outcome": Outcome.VICTORY, "objectives": 1, "wounds": 3, "leader_wounds": 0, "dice": [[5], [6, 4]]},
     {"date": "1960-08-02", "scenario": "Night patrol on the river road", "opponent": "Mercenary column",
@@ -33,7 +69,7 @@ _BATTLES: list[dict[str, Any]] = [
 ]
 
 
-def _create_atomic_africa() -> dict[str, Any]:
+def _create_atomic_africa() -> OpenFirst:
     from .attachments import add_attached, add_equipment
     from .battles import log_battle
     from .campaigns import create_campaign
@@ -51,10 +87,10 @@ def _create_atomic_africa() -> dict[str, Any]:
         log_battle(platoon.id, wounds=b["wounds"], leader_wounds=b["leader_wounds"], objectives=b["objectives"],
                    outcome=b["outcome"], scenario=b["scenario"], opponent=b["opponent"], date=b["date"],
                    notes=b.get("notes", ""), replacement_name=b.get("replacement"), dice=TypedDice(b["dice"]))
-    return {"kind": "platoon", "id": platoon.id}
+    return OpenFirst("platoon", platoon.id)
 
 
-def _create_sologear() -> dict[str, Any]:
+def _create_sologear() -> OpenFirst:
     from . import sologear_play as play_service
     from . import sologear_sheet as sheet_service
 
@@ -71,13 +107,13 @@ def _create_sologear() -> dict[str, Any]:
     # <=300 TV column (a 300 TV enemy, as in the rules' example); battle length 4d6 = 16; entry edge 2 (East)
     play_service.play_turn(sheet.id, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
     play_service.record_turn(sheet.id, 1, glory=3, enemy_tv=300, bunkers=1)
-    return {"kind": "sheet", "id": sheet.id}
+    return OpenFirst("sheet", sheet.id)
 
 
-def create_demo() -> dict[str, Any]:
+def create_demo() -> DemoCreated:
     """Create the sample campaigns that do not exist yet; returns what was made and what to show first."""
     messages: list[str] = []
-    opened: dict[str, Any] | None = None
+    opened: OpenFirst | None = None
     with operation("demo.create", "Create the sample campaigns"):
         if Campaign.get_or_none(Campaign.name == DEMO_CAMPAIGN) is None:
             opened = _create_atomic_africa()
@@ -90,4 +126,4 @@ def create_demo() -> dict[str, Any]:
             messages.append(f"created Sologear campaign {DEMO_SOLOGEAR!r} (pilot Janne, 5 turns)")
         else:
             messages.append(f"campaign {DEMO_SOLOGEAR!r} already exists; left as it is")
-    return {"campaigns": [DEMO_CAMPAIGN, DEMO_SOLOGEAR], "messages": messages, "open": opened}
+    return DemoCreated(campaigns=(DEMO_CAMPAIGN, DEMO_SOLOGEAR), messages=tuple(messages), open=opened)

@@ -28,7 +28,7 @@ from .platoons import (
 def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = None, notes: str | None = None,
                reason: str = "", campaign: str | int | None = None) -> Edit:
     """Edit the current leader's name, rank or notes (logged)."""
-    values: dict[str, Any] = {}
+    values: dict[str, str] = {}
     if name is not None:
         values["name"] = check_name(name, "leader")
     if rank is not None:

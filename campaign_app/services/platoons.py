@@ -11,6 +11,7 @@ rows linked to the platoon.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from ..rules.aftermath import roll_force
@@ -34,6 +35,7 @@ from .common import (
     ServiceError,
     check_reason,
     find_campaign,
+    iso_text,
     name_key,
     resolve_platoon,
     roll_to_dict,
@@ -42,6 +44,7 @@ from .common import (
     thresholds_of,
 )
 from .edits import Edit, Recorder, combine
+from .results import Result
 
 LEADER_EXITS: dict[str, str] = {LeaderFate.CASUALTY: "casualty", LeaderFate.PROMOTED: "promoted",
                                 "replaced": "replaced by hand"}
@@ -128,45 +131,199 @@ def shown_value(field: str, value: Any) -> Any:
     return value
 
 
-def _leader_dict(ld: Leader, thresholds: Any, battle_numbers: dict[int, int]) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": ld.id, "name": ld.name, "rank": ld.rank, "xp": ld.xp, "level": level_name(ld.xp, thresholds),
-        "level_rank": level_rank(ld.xp, thresholds), "xp_at_join": ld.xp_at_join,
-        "joined_at": ld.joined_at.isoformat(sep=" ") if ld.joined_at else None,
-        "joined_battle": battle_numbers.get(ld.joined_battle_id) if ld.joined_battle_id else None,
-        "notes": ld.notes,
-    }
-    if ld.status != "active":
-        out.update(status=ld.status, how=LEADER_EXITS[ld.status],
-                   left_at=ld.left_at.isoformat(sep=" ") if ld.left_at else None,
-                   left_battle=battle_numbers.get(ld.left_battle_id) if ld.left_battle_id else None,
-                   left_battle_id=ld.left_battle_id)
-    return out
+# --- what the roster reads (the platoon page, the Unit Data Sheet, ``platoon show/list --json``) ----------
+
+@dataclass(frozen=True)
+class EquipmentItem(Result):
+    """A heavy weapon or special equipment of the platoon or of one attached unit."""
+
+    id: int
+    name: str
+    targets: str
+    """``dispersed``, ``point`` or ``both``."""
+    ap: int | None
+    ap_vs: str | None
+    """The target type the AP value applies to (``None`` without an AP value)."""
+    notes: str
 
 
-def equipment_dict(e: Equipment) -> dict[str, Any]:
-    return {"id": e.id, "name": e.name, "targets": e.targets, "ap": e.ap, "ap_vs": e.ap_vs, "notes": e.notes}
+@dataclass(frozen=True)
+class AttachedUnitInfo(Result):
+    """An attached unit: a team or vehicle with its own dice (``"d8"``) and Armor, or off-board fire support
+    with a support level instead (dice, Armor and its class ``None``)."""
+
+    id: int
+    name: str
+    kind: UnitKind
+    training: str | None
+    equipment: str | None
+    morale: str | None
+    armor: int | None
+    armor_class: str | None
+    support: str | None
+    notes: str
+    equipment_list: tuple[EquipmentItem, ...]
 
 
-def attached_dict(a: AttachedUnit, equipment: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": a.id, "name": a.name, "kind": a.kind}
-    if a.kind == UnitKind.FIRE_SUPPORT:
-        out.update(training=None, equipment=None, morale=None, armor=None, armor_class=None, support=a.support)
-    else:
-        out.update(training=die_text(a.training), equipment=die_text(a.equipment), morale=die_text(a.morale),
-                   armor=a.armor, armor_class=ARMOR_CLASSES[cast(int, a.armor)], support=None)  # set: CHECK
-    out.update(notes=a.notes, equipment_list=equipment)
-    return out
+@dataclass(frozen=True)
+class LeaderInfo(Result):
+    """A platoon's current leader (times are the stored text, ``2024-05-31 20:15:00``)."""
+
+    id: int
+    name: str
+    rank: str
+    xp: int
+    level: str
+    level_rank: int
+    xp_at_join: int
+    joined_at: str | None
+    joined_battle: int | None
+    """The number of the battle after which the leader joined (a replacement), else ``None``."""
+    notes: str
 
 
-def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) -> dict[str, Any]:
-    """Everything the platoon page, the Unit Data Sheet and ``platoon show --json`` show, as plain data.
+@dataclass(frozen=True)
+class FormerLeader(LeaderInfo):
+    """A leader who left the platoon: ``status`` is the stored word (casualty, promoted, replaced), ``how`` the
+    words shown for it."""
 
-    Keys: id, name, campaign, campaign_id, period, thresholds, training/equipment/morale ("d10"), words
-    (level words), armor, armor_class, xp, level, level_rank, cards (orders cards per turn),
-    cards_with_fire_support (when fire support is attached), notes, leader (or None), former_leaders,
-    attached (each with its equipment_list), equipment_list, battles (count).
-    """
+    status: str
+    how: str
+    left_at: str | None
+    left_battle: int | None
+    """The number of the battle the leader left after (``None`` when replaced by hand)."""
+    left_battle_id: int | None
+
+
+@dataclass(frozen=True)
+class AttributeWords(Result):
+    """The level words of the three attribute dice (``Professional``, ``Modern``, ``Steady``...)."""
+
+    training: str
+    equipment: str
+    morale: str
+
+
+@dataclass(frozen=True)
+class PlatoonDetail(Result):
+    """Everything the platoon page, the Unit Data Sheet and ``platoon show --json`` show: dice as ``"d10"``,
+    the level words, Armor and its class, the XP and its level, orders cards per turn (and with fire support,
+    when fire support is attached), the leader (``None`` without one), former leaders, attached units (each
+    with its equipment), the platoon's own equipment and its count of battles."""
+
+    id: int
+    name: str
+    campaign: str
+    campaign_id: int
+    period: int | None
+    replacement_dice: int
+    thresholds: tuple[int, int, int, int]
+    training: str
+    equipment: str
+    morale: str
+    words: AttributeWords
+    armor: int
+    armor_class: str
+    xp: int
+    level: str
+    level_rank: int
+    cards: int
+    cards_with_fire_support: int | None
+    notes: str
+    leader: LeaderInfo | None
+    former_leaders: tuple[FormerLeader, ...]
+    attached: tuple[AttachedUnitInfo, ...]
+    equipment_list: tuple[EquipmentItem, ...]
+    battles: int
+
+
+@dataclass(frozen=True)
+class PlatoonRow(Result):
+    """One platoon in a list (``platoon list --json``, the campaign page)."""
+
+    id: int
+    name: str
+    campaign: str
+    campaign_id: int
+    training: str
+    equipment: str
+    morale: str
+    armor: int
+    xp: int
+    level: str
+    leader: str | None
+    """The current leader's name (``None`` without one)."""
+    leader_xp: int | None
+    leader_level: str | None
+    cards: int
+
+
+@dataclass(frozen=True)
+class XpChangeRow(Result):
+    """One change of a platoon's or its leader's XP (``who``: platoon or leader)."""
+
+    id: int
+    who: str
+    leader_id: int | None
+    delta: int
+    xp_after: int
+    reason: str
+    battle_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class AttributeChangeRow(Result):
+    """One logged change of a platoon's name, dice, Armor, notes, leader or attachments (values as text)."""
+
+    id: int
+    field: str
+    old: str | None
+    new: str | None
+    reason: str
+    battle_id: int | None
+    created_at: str
+
+
+def _die(sides: int) -> str:
+    return f"d{sides}"
+
+
+def _leader_info(ld: Leader, thresholds: Thresholds, battle_numbers: dict[int, int]) -> LeaderInfo:
+    """The current leader as :class:`LeaderInfo`, one who left as :class:`FormerLeader`."""
+    joined_battle = battle_numbers.get(ld.joined_battle_id) if ld.joined_battle_id else None
+    level, rank = level_name(ld.xp, thresholds), level_rank(ld.xp, thresholds)
+    if ld.status == "active":
+        return LeaderInfo(id=ld.id, name=ld.name, rank=ld.rank, xp=ld.xp, level=level, level_rank=rank,
+                          xp_at_join=ld.xp_at_join, joined_at=iso_text(ld.joined_at), joined_battle=joined_battle,
+                          notes=ld.notes)
+    return FormerLeader(id=ld.id, name=ld.name, rank=ld.rank, xp=ld.xp, level=level, level_rank=rank,
+                        xp_at_join=ld.xp_at_join, joined_at=iso_text(ld.joined_at), joined_battle=joined_battle,
+                        notes=ld.notes, status=ld.status, how=LEADER_EXITS[ld.status],
+                        left_at=iso_text(ld.left_at),
+                        left_battle=battle_numbers.get(ld.left_battle_id) if ld.left_battle_id else None,
+                        left_battle_id=ld.left_battle_id)
+
+
+def equipment_item(e: Equipment) -> EquipmentItem:
+    return EquipmentItem(id=e.id, name=e.name, targets=e.targets, ap=e.ap, ap_vs=e.ap_vs, notes=e.notes)
+
+
+def attached_info(a: AttachedUnit, equipment: Iterable[EquipmentItem] = ()) -> AttachedUnitInfo:
+    kind = UnitKind(a.kind)
+    if kind == UnitKind.FIRE_SUPPORT:
+        return AttachedUnitInfo(id=a.id, name=a.name, kind=kind, training=None, equipment=None, morale=None,
+                                armor=None, armor_class=None, support=a.support, notes=a.notes,
+                                equipment_list=tuple(equipment))
+    return AttachedUnitInfo(id=a.id, name=a.name, kind=kind, training=die_text(a.training),
+                            equipment=die_text(a.equipment), morale=die_text(a.morale), armor=a.armor,
+                            armor_class=ARMOR_CLASSES[cast(int, a.armor)],  # set for a team or vehicle: CHECK
+                            support=None, notes=a.notes, equipment_list=tuple(equipment))
+
+
+def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) -> PlatoonDetail:
+    """Everything the platoon page, the Unit Data Sheet and ``platoon show --json`` show (see
+    :class:`PlatoonDetail`)."""
     p = resolve_platoon(ref, campaign)
     c = Campaign.get_by_id(p.campaign_id)
     t = thresholds_of(c)
@@ -182,36 +339,35 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     attached = list(AttachedUnit.select().where(AttachedUnit.platoon == p)
                     .order_by(AttachedUnit.position, AttachedUnit.id))
     att_ids = [a.id for a in attached]
-    own: list[dict[str, Any]] = []
-    by_unit: dict[int, list[dict[str, Any]]] = {i: [] for i in att_ids}
+    own: list[EquipmentItem] = []
+    by_unit: dict[int, list[EquipmentItem]] = {i: [] for i in att_ids}
     eq_query = Equipment.select().where((Equipment.platoon == p) | Equipment.attached.in_(att_ids)) \
         if att_ids else Equipment.select().where(Equipment.platoon == p)
     for e in eq_query.order_by(Equipment.position, Equipment.id):
         # one owner (the CHECK): the platoon, else an attached unit
-        (own if e.platoon_id else by_unit[cast(int, e.attached_id)]).append(equipment_dict(e))
+        (own if e.platoon_id else by_unit[cast(int, e.attached_id)]).append(equipment_item(e))
     leader_xp = current.xp if current else None
     cards = orders_cards_for_xp(p.xp, leader_xp, thresholds=t)
     has_support = any(a.kind == UnitKind.FIRE_SUPPORT for a in attached)
-    return {
-        "id": p.id, "name": p.name, "campaign": c.name, "campaign_id": c.id, "period": c.period,
-        "replacement_dice": c.replacement_dice,
-        "thresholds": list(t.as_tuple()),
-        "training": die_text(p.training), "equipment": die_text(p.equipment), "morale": die_text(p.morale),
-        "words": {a: attribute_word(a, getattr(p, a)) for a in ATTRIBUTES},
-        "armor": p.armor, "armor_class": ARMOR_CLASSES[p.armor],
-        "xp": p.xp, "level": level_name(p.xp, t), "level_rank": level_rank(p.xp, t),
-        "cards": cards,
-        "cards_with_fire_support": orders_cards_for_xp(p.xp, leader_xp, True, t) if has_support else None,
-        "notes": p.notes,
-        "leader": _leader_dict(current, t, battle_numbers) if current else None,
-        "former_leaders": [_leader_dict(ld, t, battle_numbers) for ld in former],
-        "attached": [attached_dict(a, by_unit[a.id]) for a in attached],
-        "equipment_list": own,
-        "battles": Battle.select().where(Battle.platoon == p).count(),
-    }
+    return PlatoonDetail(
+        id=p.id, name=p.name, campaign=c.name, campaign_id=c.id, period=c.period,
+        replacement_dice=c.replacement_dice, thresholds=t.as_tuple(),
+        training=_die(p.training), equipment=_die(p.equipment), morale=_die(p.morale),
+        words=AttributeWords(*(attribute_word(a, getattr(p, a)) for a in ATTRIBUTES)),
+        armor=p.armor, armor_class=ARMOR_CLASSES[p.armor],
+        xp=p.xp, level=level_name(p.xp, t), level_rank=level_rank(p.xp, t),
+        cards=cards,
+        cards_with_fire_support=orders_cards_for_xp(p.xp, leader_xp, True, t) if has_support else None,
+        notes=p.notes,
+        leader=_leader_info(current, t, battle_numbers) if current else None,
+        former_leaders=tuple(cast(FormerLeader, _leader_info(ld, t, battle_numbers)) for ld in former),
+        attached=tuple(attached_info(a, by_unit[a.id]) for a in attached),
+        equipment_list=tuple(own),
+        battles=Battle.select().where(Battle.platoon == p).count(),
+    )
 
 
-def list_platoons(campaign: str | int | None = None) -> list[dict[str, Any]]:
+def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
     """One summary row per platoon (of one campaign, or of all Atomic Africa campaigns), by name."""
     query = (Platoon.select(Platoon.id, Platoon.name, Platoon.campaign, Platoon.training, Platoon.equipment,
                             Platoon.morale, Platoon.armor, Platoon.xp, Campaign.name, Campaign.threshold_green,
@@ -235,32 +391,32 @@ def list_platoons(campaign: str | int | None = None) -> list[dict[str, Any]]:
         t = thresholds.get(cid) or thresholds.setdefault(cid, Thresholds(g, r, v, leg))
         leader = leaders.get(pid)
         lxp = leader[1] if leader else None
-        rows.append({
-            "id": pid, "name": name, "campaign": cname, "campaign_id": cid,
-            "training": die_text(training), "equipment": die_text(equipment), "morale": die_text(morale),
-            "armor": armor, "xp": xp, "level": level_name(xp, t),
-            "leader": leader[0] if leader else None, "leader_xp": lxp,
-            "leader_level": level_name(lxp, t) if lxp is not None else None,
-            "cards": orders_cards_for_xp(xp, lxp, thresholds=t),
-        })
+        rows.append(PlatoonRow(
+            id=pid, name=name, campaign=cname, campaign_id=cid,
+            training=_die(training), equipment=_die(equipment), morale=_die(morale),
+            armor=armor, xp=xp, level=level_name(xp, t),
+            leader=leader[0] if leader else None, leader_xp=lxp,
+            leader_level=level_name(lxp, t) if lxp is not None else None,
+            cards=orders_cards_for_xp(xp, lxp, thresholds=t),
+        ))
     return rows
 
 
-def xp_history(ref: str | int, who: str | None = None) -> list[dict[str, Any]]:
+def xp_history(ref: str | int, who: str | None = None) -> list[XpChangeRow]:
     """The XP change rows of a platoon (newest last); ``who`` = "platoon"/"leader" to filter."""
     p = resolve_platoon(ref)
     query = XpChange.select().where(XpChange.platoon == p).order_by(XpChange.id)
     if who is not None:
         query = query.where(XpChange.who == who)
-    return [{"id": x.id, "who": x.who, "leader_id": x.leader_id, "delta": x.delta, "xp_after": x.xp_after,
-             "reason": x.reason, "battle_id": x.battle_id,
-             "created_at": x.created_at.isoformat(sep=" ")} for x in query]
+    return [XpChangeRow(id=x.id, who=x.who, leader_id=x.leader_id, delta=x.delta, xp_after=x.xp_after,
+                        reason=x.reason, battle_id=x.battle_id, created_at=x.created_at.isoformat(sep=" "))
+            for x in query]
 
 
-def attribute_history(ref: str | int) -> list[dict[str, Any]]:
+def attribute_history(ref: str | int) -> list[AttributeChangeRow]:
     p = resolve_platoon(ref)
-    return [{"id": a.id, "field": a.field, "old": a.old_value, "new": a.new_value, "reason": a.reason,
-             "battle_id": a.battle_id, "created_at": a.created_at.isoformat(sep=" ")}
+    return [AttributeChangeRow(id=a.id, field=a.field, old=a.old_value, new=a.new_value, reason=a.reason,
+                               battle_id=a.battle_id, created_at=a.created_at.isoformat(sep=" "))
             for a in AttributeChange.select().where(AttributeChange.platoon == p).order_by(AttributeChange.id)]
 
 
@@ -314,7 +470,7 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
         roll = None
         if force is not None:
             (roll,) = store_rolls([force.record], platoon=p.id, leader=leader.id if leader else None)
-        summary = platoon_detail(p)
+        summary = platoon_detail(p).to_dict()
         if roll is not None:
             summary["roll"] = roll_to_dict(roll)
     how = " by force generation" if force else ""
@@ -342,7 +498,7 @@ def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, 
                 armor: Any = None, notes: str | None = None, reason: str = "",
                 campaign: str | int | None = None) -> Edit:
     """Change dice, Armor and/or notes; each changed field is logged with ``reason``."""
-    values: dict[str, Any] = {}
+    values: dict[str, int | str] = {}
     for attr, value in (("training", training), ("equipment", equipment), ("morale", morale)):
         if value is not None:
             values[attr] = check_die(value, attr.capitalize())
@@ -425,7 +581,7 @@ def update_platoon(ref: str | int, *, name: str | None = None, training: Any = N
             edits.append(set_xp(p.id, xp, reason=reason))
         if leader_xp is not None:
             edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
-        detail = platoon_detail(p.id)
+        detail = platoon_detail(p.id).to_dict()
         done = [e.message.split(": ", 1)[-1] for e in edits
                 if "nothing changed" not in e.message and "XP stays" not in e.message]
         op.label = f"{p.name}: " + ("; ".join(done) or "no change")

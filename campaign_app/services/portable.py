@@ -20,7 +20,9 @@ import datetime as _dt
 import json
 import os
 import stat
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NotRequired, TypedDict, cast
 
 import peewee
 from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKeyField, IntegerField, TextField
@@ -29,7 +31,7 @@ from .. import __version__, fileio
 from ..rules.codes import upgrade_row
 from ..store import access
 from ..store.database import db, schema_version_supported
-from ..store.journal import operation
+from ..store.journal import dialect, operation
 from ..store.models import (
     AttachedUnit,
     AttributeChange,
@@ -50,6 +52,7 @@ from ..store.models import (
 )
 from .campaigns import NAME_MAX, NOTES_MAX, check_name
 from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, find_campaign
+from .results import Result
 
 FORMAT = "campaign_app-campaign"
 FORMAT_VERSION = 1
@@ -77,6 +80,81 @@ REQUIRED_NAMES = {("campaign", "name"), ("platoon", "name"), ("leader", "name"),
                   ("equipment", "name"), ("sologear_sheet", "pilot")}
 FREE_TEXT_MAX = NOTES_MAX
 
+Row = dict[str, Any]
+"""A stored row as the file holds it: column name -> value (text, number, true/false or None, by column)."""
+
+
+class CampaignDocument(TypedDict):
+    """A campaign file's content (the format itself: what :func:`export_campaign` writes; a file read may lack the
+    facts about its making)."""
+
+    format: str
+    format_version: int
+    app_version: NotRequired[str]
+    schema_version: NotRequired[int]
+    exported_at: NotRequired[str]
+    campaign: Row
+    tables: dict[str, list[Row]]
+
+
+@dataclass(frozen=True)
+class TableCounts(Result):
+    """How many rows of each table a campaign file holds (the tables of :data:`TABLES`)."""
+
+    platoon: int = 0
+    battle: int = 0
+    leader: int = 0
+    attached_unit: int = 0
+    equipment: int = 0
+    xp_change: int = 0
+    attribute_change: int = 0
+    sologear_sheet: int = 0
+    sologear_force: int = 0
+    sologear_turn: int = 0
+    roll: int = 0
+
+    @classmethod
+    def of(cls, counts: dict[str, int]) -> TableCounts:
+        return cls(**counts)
+
+    def in_order(self, tables: list[str]) -> dict[str, int]:
+        """The counts as JSON keys, in the order given (each command has always printed its own order)."""
+        values: dict[str, int] = self.to_dict()
+        return {name: values[name] for name in tables}
+
+
+EXPORT_ORDER = ["platoon", "battle", "leader", "attached_unit", "xp_change", "attribute_change", "equipment",
+                "sologear_sheet", "sologear_force", "sologear_turn", "roll"]
+"""The tables in the order a campaign file lists them (:func:`campaign_document`)."""
+
+
+@dataclass(frozen=True)
+class Exported(Result):
+    """A campaign file written: where, which campaign, its size and how many rows of each table."""
+
+    file: Path
+    campaign: str
+    bytes: int
+    counts: TableCounts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": str(self.file), "campaign": self.campaign, "bytes": self.bytes,
+                **self.counts.in_order(EXPORT_ORDER)}
+
+
+@dataclass(frozen=True)
+class Imported(Result):
+    """A campaign file read in: from where, the new campaign's name and id, how many rows of each table."""
+
+    file: Path
+    campaign: str
+    campaign_id: int
+    counts: TableCounts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": str(self.file), "campaign": self.campaign, "campaign_id": self.campaign_id,
+                **self.counts.in_order([name for name, _m in TABLES])}
+
 
 # ------------------------------------------------------------------------------------------------ export
 
@@ -85,22 +163,36 @@ def _columns(model: type[peewee.Model]) -> list[str]:
     return [f.column_name for f in model._meta.sorted_fields if not isinstance(f, NameKeyField)]
 
 
-def _rows(model: type[peewee.Model], where: str, params: list[Any]) -> list[dict[str, Any]]:
+def _rows(model: type[peewee.Model], where: str, params: list[Any]) -> list[Row]:
     cols = _columns(model)
     table = model._meta.table_name
     sql = f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{table}" WHERE {where} ORDER BY id'
-    return [dict(zip(cols, row, strict=True)) for row in db.execute_sql(sql, params).fetchall()]
+    return [{c: _stored(v) for c, v in zip(cols, row, strict=True)} for row in db.execute_sql(sql, params).fetchall()]
+
+
+def _stored(value: Any) -> Any:
+    """A value as the file database stores it, whichever engine it came from (a server gives dates, times and
+    booleans as such): the campaign file is the same from both."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, _dt.datetime):
+        return str(value)
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    return value
 
 
 def _in(ids: list[int]) -> tuple[str, list[Any]]:
     return (f"({', '.join('?' for _ in ids)})", list(ids)) if ids else ("(NULL)", [])
 
 
-def campaign_document(campaign: str | int) -> dict[str, Any]:
+def campaign_document(campaign: str | int) -> CampaignDocument:
     """The whole campaign as plain data (stored values; read in one read transaction)."""
-    with db.atomic(lock_type="DEFERRED"):
+    # one consistent reading of every table: a deferred transaction of the file, a repeatable-read one on a server
+    reading = {"isolation_level": "REPEATABLE READ"} if dialect() == "postgresql" else {"lock_type": "DEFERRED"}
+    with db.atomic(**reading):
         camp = find_campaign(campaign)
-        tables: dict[str, list[dict[str, Any]]] = {}
+        tables: dict[str, list[Row]] = {}
         (campaign_row,) = _rows(Campaign, "id = ?", [camp.id])
         tables["platoon"] = _rows(Platoon, "campaign_id = ?", [camp.id])
         pids = [r["id"] for r in tables["platoon"]]
@@ -133,19 +225,19 @@ def campaign_document(campaign: str | int) -> dict[str, Any]:
             "campaign": campaign_row, "tables": tables}
 
 
-def export_campaign(campaign: str | int, path: str | os.PathLike[str]) -> dict[str, Any]:
+def export_campaign(campaign: str | int, path: str | os.PathLike[str]) -> Exported:
     """Write the campaign file (through a temporary file and a rename). Returns a summary."""
     out = fileio.check_output(path, "campaign.json")
     doc = campaign_document(campaign)
     text = json.dumps(doc, ensure_ascii=False, indent=1)
     fileio.write_atomic(out, text, "campaign.json")
-    return {"file": str(out), "campaign": doc["campaign"]["name"], "bytes": len(text.encode("utf-8")),
-            **{name: len(rows) for name, rows in doc["tables"].items()}}
+    return Exported(file=out, campaign=doc["campaign"]["name"], bytes=len(text.encode("utf-8")),
+                    counts=TableCounts.of({name: len(rows) for name, rows in doc["tables"].items()}))
 
 
 # ------------------------------------------------------------------------------------------------ import
 
-def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
+def read_document(path: str | os.PathLike[str]) -> CampaignDocument:
     """Read and parse a campaign file (a regular file, at most 256 MiB, UTF-8 JSON of this format)."""
     src = fileio.check_path(path)
     try:
@@ -179,7 +271,7 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
                            "Please update campaign_app")
     if not isinstance(doc.get("campaign"), dict) or not isinstance(doc.get("tables"), dict):
         raise ServiceError(f"{src} is not a whole campaign file (no campaign or tables)")
-    return doc
+    return cast(CampaignDocument, doc)  # its top is checked here; every row is checked by import_campaign
 
 
 def _where(table: str, index: int | None, column: str) -> str:
@@ -223,7 +315,7 @@ def _check_value(table: str, index: int | None, field: peewee.Field, value: Any)
         raise ServiceError(f"{where} must not be empty")
     if isinstance(field, BooleanField):
         if value in (0, 1) and not isinstance(value, float):
-            return int(value)
+            return bool(value)  # stored as 1/0 in the file, true/false on a server
         raise ServiceError(f"{where} must be true or false, not {value!r}")
     if isinstance(field, IntegerField | ForeignKeyField | peewee.AutoField):
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > SQLITE_INT_MAX:
@@ -287,9 +379,13 @@ def _check_row(table: str, model: type[peewee.Model], index: int | None, row: An
 def _insert(model: type[peewee.Model], values: dict[str, Any]) -> int:
     cols = list(values)
     table = model._meta.table_name
+    booleans = {f.column_name for f in model._meta.sorted_fields if isinstance(f, BooleanField)}
+    params = [bool(values[c]) if c in booleans and values[c] is not None else values[c] for c in cols]
     sql = (f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
            f'VALUES ({", ".join("?" for _ in cols)})')
-    cursor = db.execute_sql(sql, [values[c] for c in cols])
+    if dialect() == "postgresql":
+        return int(db.execute_sql(sql + " RETURNING id", params).fetchone()[0])
+    cursor = db.execute_sql(sql, params)
     return int(cursor.lastrowid)
 
 
@@ -317,7 +413,7 @@ def _invariants(campaign_id: int) -> list[str]:
     return problems
 
 
-def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -> dict[str, Any]:
+def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -> Imported:
     """Read a campaign file into the open database as a new campaign (named ``new_name`` if given). Nothing is
     written unless every row is accepted."""
     doc = read_document(path)
@@ -387,4 +483,4 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
                 raise ServiceError(f"{src} does not hold a consistent campaign: {'; '.join(problems[:3])}")
     except peewee.IntegrityError as exc:
         raise ServiceError(f"{src} holds a value the database refuses ({exc}); nothing was imported") from None
-    return {"file": str(src), "campaign": name, "campaign_id": campaign_id, **counts}
+    return Imported(file=src, campaign=name, campaign_id=campaign_id, counts=TableCounts.of(counts))

@@ -170,7 +170,7 @@ def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = Fals
 
         seen: list[str] = []
         for ref in platoons:
-            name = platoon_detail(ref, campaign)["campaign"]
+            name = platoon_detail(ref, campaign).campaign
             if name not in seen:
                 seen.append(name)
         return [blank_sheet_data(name) for name in seen]
@@ -184,10 +184,9 @@ def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = Fals
 
 def sologear_data(campaign: str | int) -> SologearSheetData:
     """A Sologear campaign's sheet data (by campaign name or sheet id)."""
-    from ..printing.sologear_sheet import sologear_sheet_from_data
-    from .sologear_sheet import sheet_data
+    from .sologear_sheet import print_data, sheet_data
 
-    return sologear_sheet_from_data(sheet_data(campaign))
+    return print_data(sheet_data(campaign))
 
 
 # ---------------------------------------------------------------------------------------------- history

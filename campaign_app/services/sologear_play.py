@@ -10,7 +10,7 @@ fed one at a time (the GUI asks for each in turn) through the ``*_procedure`` fu
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import dataclasses
 from typing import Any
 
 from ..rules import codes
@@ -21,8 +21,9 @@ from ..store.journal import images, list_operations, operation_changes
 from ..store.journal import undo as journal_undo
 from ..store.models import SologearSheet, SologearTurn
 from ..words import plural
-from .common import NotFound, ServiceError, roll_to_dict
-from .edits import Edit, Recorder
+from .common import NotFound, ServiceError
+from .edits import Recorder
+from .sologear_results import LengthRolled, PlayedTurn, PlayUndone, ReckoningDone, ResultBand, SheetEdit, TurnRow
 from .sologear_sheet import (
     about_sheet,
     action_label,
@@ -34,12 +35,13 @@ from .sologear_sheet import (
     is_reckoned,
     load_sheet,
     next_turn,
+    roll_record,
     sheet_forces,
     sheet_turns,
     totals,
     track_rolls,
-    turn_dict,
     turn_end_reason,
+    turn_row,
     turn_tallies,
 )
 
@@ -50,10 +52,10 @@ def length_procedure(ref: str | int | SologearSheet) -> sg.LengthProcedure:
     if sheet.length is not None:
         raise ServiceError(f"the campaign length is already rolled ({sheet.length} turns); undo it to roll again")
     t = totals(sheet_forces(sheet))
-    return guard_rules(lambda: sg.LengthProcedure(t["player_units"], t["enemy_units"]))
+    return guard_rules(lambda: sg.LengthProcedure(t.player_units, t.enemy_units))
 
 
-def roll_length(ref: str | int, dice: DiceSource) -> Edit:
+def roll_length(ref: str | int, dice: DiceSource) -> SheetEdit[LengthRolled]:
     """Roll the length: as many d6 as the smaller side has units; the sum is the number of battle turns."""
     sheet = load_sheet(ref)
     proc = length_procedure(sheet)
@@ -67,28 +69,28 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit:
             raise ServiceError("the campaign length is already rolled")
         rec.update(sheet, length=proc.length)
         rolls = track_rolls(rec, proc.records, sheet=sheet)
-    return Edit("sheet", sheet.id, f"the campaign lasts {plural(proc.length, 'battle turn')}",
-                {"length": proc.length, "rolls": [roll_to_dict(r) for r in rolls]}, rec.changes)
+    return SheetEdit(sheet.id, f"the campaign lasts {plural(proc.length, 'battle turn')}",
+                     LengthRolled(length=proc.length, rolls=tuple(roll_record(r) for r in rolls)), rec.changes)
 
 
 def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> sg.TurnProcedure:
     """A turn's procedure for this sheet, refusing a turn that cannot be played now."""
     sheet = load_sheet(ref)
     nxt = next_turn(sheet)
-    if nxt["blocked"]:
-        raise ServiceError(nxt["blocked"])
+    if nxt.blocked:
+        raise ServiceError(nxt.blocked)
     action = guard_rules(lambda: sg.check_action(action))
-    if action == "fig" and nxt["band"] is None:
+    if action == "fig" and nxt.band is None:
         raise ServiceError("no odds yet: enter the units of both sides")
     if posture is not None and str(posture).strip() == "":
         posture = None
     return guard_rules(lambda: sg.TurnProcedure(
-        action, band=nxt["band"], posture=posture, gear_tv=sheet.gear_tv,
+        action, band=nxt.band, posture=posture, gear_tv=sheet.gear_tv,
         gear_needs_repair=bool(sheet.gear_damaged or sheet.short_ammo), ferocious=bool(sheet.ferocious),
-        breakout=nxt["breakout"]))
+        breakout=nxt.breakout))
 
 
-def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit:
+def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> SheetEdit[PlayedTurn]:
     """Play the next battle turn (DEC, REP or FIG with a posture): roll everything the turn needs (combat
     table, Glory, enemy quality, light critical, battle length, entry edge) and store the turn and its rolls.
     A battle must then be recorded with :func:`record_turn`."""
@@ -119,21 +121,27 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         rec.update(sheet, gear_damaged=gear_damaged, short_ammo=short_ammo,
                    status="ended" if reason else "active", end_reason=reason)
         flags, _ = breakout_flags(sheet, [*turns, turn])
-        summary = turn_dict(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
-        summary["campaign_ended"] = reason
-        summary["campaign_ended_text"] = codes.end_reason_text(reason) or None
-        summary["meaning"] = list(res.meaning)
-    message = f"turn {number}: {summary['label']}" + (f", {res.cell_text}" if res.cell_text else "")
+        row = turn_row(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
+        summary = _played(row, reason, meaning=tuple(res.meaning))
+    message = f"turn {number}: {summary.label}" + (f", {res.cell_text}" if res.cell_text else "")
     if res.action == "rep":
         message += f": {res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs; {sg.REPAIRED_TEXT}"
     if reason:
         message += f"; the campaign has ended ({reason})"
-    return Edit("sheet", sheet.id, message, summary, rec.changes)
+    return SheetEdit(sheet.id, message, summary, rec.changes)
+
+
+def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = None) -> PlayedTurn:
+    """The turn's row with whether (why) the campaign ended (and, just played, what the rolls meant)."""
+    fields = {f.name: getattr(row, f.name) for f in dataclasses.fields(row)}
+    if meaning is not None:
+        fields["meaning"] = meaning
+    return PlayedTurn(**fields, campaign_ended=reason, campaign_ended_text=codes.end_reason_text(reason) or None)
 
 
 def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 0, bunkers: Any = 0,
                 gear_damaged: bool | None = None, short_ammo: bool | None = None, pilot_dead: bool = False,
-                pilot_captured: bool = False, notes: str | None = None) -> Edit:
+                pilot_captured: bool = False, notes: str | None = None) -> SheetEdit[PlayedTurn]:
     """Record what happened on the table in turn ``number``: Glory collected, enemy TV destroyed, bunkers
     destroyed; and (for the last turn) whether the Gear is damaged / short of ammunition (None: unchanged),
     the pilot dead or captured (which ends the campaign)."""
@@ -156,8 +164,8 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         is_last = turn.id == turns[-1].id
         battle = had_battle(turn)
         if not battle and (glory_n or tv_n or bunkers_n or pilot_dead or pilot_captured):
-            raise ServiceError(f"turn {number_n} ({action_label(turn)}) had no battle: only the Gear's state "
-                               "can be recorded")
+            raise ServiceError(f"turn {number_n} ({action_label(turn.action, turn.posture)}) had no battle: only "
+                               "the Gear's state can be recorded")
         if glory_n > (turn.glory_rolled or 0):
             raise ServiceError(f"only {turn.glory_rolled or 0} Glory markers were placed in turn {number_n}, "
                                f"not {glory_n}")
@@ -188,13 +196,11 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
                        pilot_status=status, status="ended" if reason else "active", end_reason=reason)
         flags, _ = breakout_flags(sheet, turns)
         index = turns.index(turn)
-        summary = turn_dict(turn, breakout=flags[index][0], starts_breakout=flags[index][1])
-        summary["campaign_ended"] = reason
-        summary["campaign_ended_text"] = codes.end_reason_text(reason) or None
+        summary = _played(turn_row(turn, breakout=flags[index][0], starts_breakout=flags[index][1]), reason)
     message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {plural(bunkers_n, 'bunker')}"
     if reason:
         message += f"; the campaign has ended ({reason})"
-    return Edit("sheet", sheet.id, message, summary, rec.changes)
+    return SheetEdit(sheet.id, message, summary, rec.changes)
 
 
 def end_procedure(ref: str | int | SologearSheet) -> sg.EndProcedure:
@@ -214,7 +220,7 @@ def end_procedure(ref: str | int | SologearSheet) -> sg.EndProcedure:
                                           variable=bool(sheet.variable_tables)))
 
 
-def end_campaign(ref: str | int, dice: DiceSource) -> Edit:
+def end_campaign(ref: str | int, dice: DiceSource) -> SheetEdit[ReckoningDone]:
     """The end-of-campaign reckoning: recognition, the D66 noticed roll, impression, the reward or
     punishment roll; stored on the sheet with its rolls."""
     sheet = load_sheet(ref)
@@ -231,23 +237,22 @@ def end_campaign(ref: str | int, dice: DiceSource) -> Edit:
                    impression=res.impression.total, result_table=res.table, result=res.result,
                    outcome=res.outcome)
         track_rolls(rec, proc.records, sheet=sheet)
-        summary = {
-            "recognition": res.recognition.total, "recognition_breakdown": [i.to_dict() for i in res.recognition.items],
-            "noticed_on": res.noticed_range, "noticed": res.noticed, "d66": res.d66,
-            "impression": res.impression.total, "impression_breakdown": [i.to_dict() for i in res.impression.items],
-            "table": res.table, "tables": "variable" if proc.variable else "standard",
-            "roll": res.roll, "result": res.result,
-            "band": {"label": res.band.label, "title": res.band.title, "text": res.band.text} if res.band else None,
-            "outcome": res.outcome, "rolls": [r.to_dict() for r in proc.records],
-        }
-    return Edit("sheet", sheet.id, f"reckoning: {res.outcome}", summary, rec.changes)
+        summary = ReckoningDone(
+            recognition=res.recognition.total, recognition_breakdown=res.recognition.items,
+            noticed_on=res.noticed_range, noticed=res.noticed, d66=res.d66,
+            impression=res.impression.total, impression_breakdown=res.impression.items,
+            table=res.table, tables="variable" if proc.variable else "standard",
+            roll=res.roll, result=res.result,
+            band=ResultBand(label=res.band.label, title=res.band.title, text=res.band.text) if res.band else None,
+            outcome=res.outcome, rolls=tuple(proc.records))
+    return SheetEdit(sheet.id, f"reckoning: {res.outcome}", summary, rec.changes)
 
 
 PLAY_KINDS: tuple[str, ...] = ("sologear.end", "sologear.record", "sologear.turn", "sologear.length")
 """Operations of playing a Sologear campaign (what ``sologear undo`` steps back through)."""
 
 
-def undo_last(ref: str | int) -> Edit:
+def undo_last(ref: str | int) -> SheetEdit[PlayUndone]:
     """Step back once through play, through the journal (every row comes back exactly): the reckoning; else the
     newest turn together with what was recorded for it; else the length roll. Refused, naming it, when a later
     change of the same rows is in the way (nothing is changed then)."""
@@ -278,14 +283,12 @@ def undo_last(ref: str | int) -> Edit:
             undone = [info]
     what = {"sologear.end": "reckoning", "sologear.record": "record", "sologear.turn": "turn",
             "sologear.length": "length"}[info.kind]
-    summary: dict[str, Any] = {"undone": what}
+    summary = PlayUndone(undone=what)
     turns = images(info.id, "sologear_turn", "insert")
     if what == "turn" and turns:
         row = turns[0]
-        summary.update(turn=row["number"], label=action_label(SimpleNamespace(action=row["action"],
-                                                                                posture=row["posture"])))
+        summary = PlayUndone(undone=what, turn=row["number"], label=action_label(row["action"], row["posture"]))
     message = {"reckoning": "undid the end-of-campaign reckoning", "length": "undid the campaign length roll",
                "record": f"undid {info.label}"}.get(what) \
-        or f"undid turn {summary.get('turn')} ({summary.get('label')})"
-    return Edit("sheet", sheet.id, message, summary, operation_changes(info.id),
-                undid=[o.id for o in undone])
+        or f"undid turn {summary.turn} ({summary.label})"
+    return SheetEdit(sheet.id, message, summary, operation_changes(info.id), undid=[o.id for o in undone])

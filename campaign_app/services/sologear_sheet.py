@@ -1,29 +1,58 @@
 """A Sologear campaign's sheet (RULES.md 2.1): creating it, its header and optional rules, both
-sides' forces, and reading it all back as data (the sheet, the battle form, the reckoning so far, the history).
+sides' forces, and reading it all back as typed results (:mod:`.sologear_results`: the sheet, the battle form, the
+reckoning so far, the history).
 
 A Sologear campaign is a ``Campaign`` row with system "sologear" and one ``SologearSheet``. Every write is one
 journal operation (one transaction), refuses bad input with a :class:`ServiceError` (nothing written) and
-returns an :class:`~.edits.Edit` (``summary`` is what the CLI prints; ``changes`` says what its journal
-operation touched). Playing the campaign is :mod:`.sologear_play`.
+returns a :class:`~.sologear_results.SheetEdit` (``result`` is what it made or changed, typed; ``summary`` is its
+JSON, what the CLI prints; ``changes`` says what its journal operation touched). Playing the campaign is
+:mod:`.sologear_play`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from peewee import ModelSelect
 
 from ..rules import codes
 from ..rules import sologear as sg
-from ..rules.dice import RollRecord
+from ..rules.dice import RollRecord, Source
 from ..rules.experience import RulesError
 from ..store.journal import Operation
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 from ..words import plural
 from .campaigns import check_name, create_campaign, rename_campaign
-from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, roll_to_dict, store_rolls
-from .edits import Edit, Recorder
+from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, store_rolls
+from .edits import Recorder
+from .sologear_results import (
+    CampaignRef,
+    Forces,
+    FormRow,
+    HistoryEntry,
+    NextTurn,
+    Odds,
+    Reckoning,
+    ResultBand,
+    RewardTableNames,
+    SheetChange,
+    SheetData,
+    SheetEdit,
+    SheetOptions,
+    SheetState,
+    SideTotals,
+    StoredRoll,
+    Totals,
+    TurnRecord,
+    TurnRow,
+    UnitRow,
+)
+
+if TYPE_CHECKING:
+    from ..printing.sologear_sheet import SologearSheetData
 
 T = TypeVar("T")
 
@@ -47,7 +76,7 @@ RECKONING_RULE_PREFIX = codes.RECKONING_RULE_PREFIX
 
 
 @contextmanager
-def _rules_errors() -> Any:
+def _rules_errors() -> Iterator[None]:
     """Rules errors become service errors (one message, nothing written)."""
     try:
         yield
@@ -130,10 +159,6 @@ def about_sheet(op: Operation, sheet: SologearSheet, label: str) -> None:
         op.label = f"{sheet.pilot}: {label}"
 
 
-def _state(sheet: SologearSheet) -> dict[str, Any]:
-    return {name: getattr(sheet, name) for name in STATE_FIELDS}
-
-
 def breakout_flags(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> tuple[list[tuple[bool, bool]], bool]:
     """The break-out state of each turn (the rule: :func:`campaign_app.rules.sologear.breakout_flags`)."""
     return sg.breakout_flags(bool(sheet.ferocious), [(t.cell, t.ends) for t in turns])
@@ -149,44 +174,49 @@ def turn_end_reason(sheet: SologearSheet, turn: SologearTurn, breakout_after: bo
                          pilot_captured=bool(turn.pilot_captured), breakout_after=breakout_after)
 
 
-def force_dict(f: SologearForce) -> dict[str, Any]:
+def unit_row(f: SologearForce) -> UnitRow:
     total = sg.unit_total(f.base_power, f.skill, f.loyalty)
-    return {"id": f.id, "side": f.side, "name": f.name, "company_tv": f.company_tv, "base_power": f.base_power,
-            "skill": f.skill, "skill_x": sg.SKILL_MULTIPLIERS[f.skill], "loyalty": f.loyalty,
-            "loyalty_x": sg.LOYALTY_MULTIPLIERS[f.loyalty], "total": total, "position": f.position}
+    return UnitRow(id=f.id, side=f.side, name=f.name, company_tv=f.company_tv, base_power=f.base_power,
+                   skill=f.skill, skill_x=sg.SKILL_MULTIPLIERS[f.skill], loyalty=f.loyalty,
+                   loyalty_x=sg.LOYALTY_MULTIPLIERS[f.loyalty], total=total, position=f.position)
 
 
-def totals(forces: Sequence[dict[str, Any]] | Sequence[SologearForce]) -> dict[str, Any]:
+def totals(forces: Sequence[UnitRow] | Sequence[SologearForce]) -> Totals:
     """Both sides' totals, unit counts and the odds (``None`` while a side has no power)."""
-    out: dict[str, Any] = {}
     exact = {}
+    counts = {}
     for side in sg.SIDES:
-        units = [(f["base_power"], f["skill"], f["loyalty"]) if isinstance(f, dict)
-                 else (f.base_power, f.skill, f.loyalty) for f in forces
-                 if (f["side"] if isinstance(f, dict) else f.side) == side]
+        units = [(f.base_power, f.skill, f.loyalty) for f in forces if f.side == side]
         exact[side] = sg.force_total_exact(units)
-        out[side] = float(exact[side])
-        out[f"{side}_units"] = len(units)
+        counts[side] = len(units)
+    odds = None
     if exact["enemy"] > 0:
         ratio = exact["player"] / exact["enemy"]
-        out["odds"] = {"ratio": float(ratio), "band": sg.odds_band(ratio), "ratio_text": sg.ratio_text(ratio)}
-    else:
-        out["odds"] = None
-    return out
+        odds = Odds(ratio=float(ratio), band=sg.odds_band(ratio), ratio_text=sg.ratio_text(ratio))
+    return Totals(player=float(exact["player"]), player_units=counts["player"], enemy=float(exact["enemy"]),
+                  enemy_units=counts["enemy"], odds=odds)
 
 
-def _rolls_of(query: Any) -> list[dict[str, Any]]:
-    return [roll_to_dict(r) for r in query.order_by(Roll.id)]
+def roll_record(r: Roll) -> StoredRoll:
+    """A stored roll as the rules' record of it (its ``to_dict()`` is the stored roll's JSON)."""
+    return RollRecord(purpose=r.purpose, expression=r.expression, faces=list(r.faces), total=r.total,
+                      source=cast(Source, r.source), rule=r.rule, modifier=r.modifier, table_row=r.table_row,
+                      outcome=r.outcome)
 
 
-def action_label(turn: Any) -> str:
-    if turn.action == "fig":
-        return f"FIG({turn.posture:+d})" if turn.posture else "FIG(0)"
-    return sg.ACTIONS[turn.action]
+def _rolls_of(query: ModelSelect[Roll]) -> tuple[StoredRoll, ...]:
+    return tuple(roll_record(r) for r in query.order_by(Roll.id))
 
 
-def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bool = False,
-              rolls: Sequence[Roll] | None = None) -> dict[str, Any]:
+def action_label(action: str, posture: int | None) -> str:
+    """A turn's action as the battle form writes it: DEC, REP, FIG(+1)..."""
+    if action == "fig":
+        return f"FIG({posture:+d})" if posture else "FIG(0)"
+    return sg.ACTIONS[action]
+
+
+def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bool = False,
+             rolls: Sequence[Roll] | None = None) -> TurnRow:
     roll_rows = list(rolls) if rolls is not None else list(
         Roll.select().where(Roll.turn == turn).order_by(Roll.seq, Roll.id))
     light = next((r for r in roll_rows if r.purpose == codes.PURPOSE_LIGHT_CRITICAL), None)
@@ -233,24 +263,24 @@ def turn_dict(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bo
         counted = sg.TurnTally(turn.action, glory=turn.glory_collected, breakout=breakout).glory_points
         glory = (f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
                  if turn.recorded else f"{turn.glory_rolled or 0} placed")
-    return {
-        "turn": turn.number, "id": turn.id, "action": turn.action, "label": action_label(turn),
-        "posture": turn.posture, "posture_name": sg.POSTURES.get(turn.posture) if turn.posture is not None
-        else None, "combat_total": turn.combat_total, "column": turn.odds_column, "cell": turn.cell,
-        "cell_text": sg.cell_text(turn.cell) if turn.cell else None, "glory": turn.glory_rolled,
-        "enemy_tv": turn.enemy_tv, "light_critical": light.total if light is not None else None,
-        "repair_hours": turn.repair_hours, "battle_length": turn.battle_length, "entry_edge": turn.entry_edge,
-        "ends": turn.ends, "breakout": breakout, "starts_breakout": starts_breakout, "battle": had_battle(turn),
-        "recorded": bool(turn.recorded),
-        "result": {"glory_collected": turn.glory_collected, "enemy_tv_destroyed": turn.enemy_tv_destroyed,
-                   "bunkers_destroyed": turn.bunkers_destroyed, "gear_damaged": bool(turn.gear_damaged),
-                   "short_ammo": bool(turn.short_ammo), "pilot_dead": bool(turn.pilot_dead),
-                   "pilot_captured": bool(turn.pilot_captured)},
-        "notes": turn.notes, "meaning": meaning,
-        "form": {"turn": str(turn.number), "action": action_label(turn), "enemy": enemy, "glory": glory,
-                 "special": ", ".join(special)},
-        "rolls": [roll_to_dict(r) for r in roll_rows],
-    }
+    return TurnRow(
+        turn=turn.number, id=turn.id, action=turn.action, label=action_label(turn.action, turn.posture),
+        posture=turn.posture, posture_name=sg.POSTURES.get(turn.posture) if turn.posture is not None else None,
+        combat_total=turn.combat_total, column=turn.odds_column, cell=turn.cell,
+        cell_text=sg.cell_text(turn.cell) if turn.cell else None, glory=turn.glory_rolled,
+        enemy_tv=turn.enemy_tv, light_critical=light.total if light is not None else None,
+        repair_hours=turn.repair_hours, battle_length=turn.battle_length, entry_edge=turn.entry_edge,
+        ends=turn.ends, breakout=breakout, starts_breakout=starts_breakout, battle=had_battle(turn),
+        recorded=bool(turn.recorded),
+        result=TurnRecord(glory_collected=turn.glory_collected, enemy_tv_destroyed=turn.enemy_tv_destroyed,
+                          bunkers_destroyed=turn.bunkers_destroyed, gear_damaged=bool(turn.gear_damaged),
+                          short_ammo=bool(turn.short_ammo), pilot_dead=bool(turn.pilot_dead),
+                          pilot_captured=bool(turn.pilot_captured)),
+        notes=turn.notes, meaning=tuple(meaning),
+        form=FormRow(turn=str(turn.number), action=action_label(turn.action, turn.posture), enemy=enemy,
+                     glory=glory, special=", ".join(special)),
+        rolls=tuple(roll_record(r) for r in roll_rows),
+    )
 
 
 def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[sg.TurnTally]:
@@ -259,7 +289,7 @@ def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[sg
                          breakout=during) for t, (during, _s) in zip(turns, flags, strict=True)]
 
 
-def reckoning(ref: str | int | SologearSheet) -> dict[str, Any]:
+def reckoning(ref: str | int | SologearSheet) -> Reckoning:
     """The end-of-campaign reckoning: stored values if done, else a preview of recognition and impression
     from the turns so far (``final`` False)."""
     sheet = load_sheet(ref)
@@ -269,27 +299,28 @@ def reckoning(ref: str | int | SologearSheet) -> dict[str, Any]:
     band = None
     if sheet.result is not None and sheet.result_table:
         _table, found = sg.lookup_result(sheet.result, sheet.impression or 0, variable=bool(sheet.variable_tables))
-        band = {"label": found.label, "title": found.title, "text": found.text}
+        band = ResultBand(label=found.label, title=found.title, text=found.text)
     rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null()
                                           & Roll.rule.startswith(RECKONING_RULE_PREFIX)))
-    return {
-        "final": is_reckoned(sheet),
-        "recognition": sheet.recognition if is_reckoned(sheet) else rec.total,
-        "recognition_breakdown": [i.to_dict() for i in rec.items],
-        "noticed_on": sg.noticed_label(rec.total),
-        "d66": sheet.d66, "noticed": sheet.noticed,
-        "impression": sheet.impression if is_reckoned(sheet) else imp.total,
-        "impression_breakdown": [i.to_dict() for i in imp.items],
-        "table": sheet.result_table, "result": sheet.result, "band": band,
-        "outcome": sheet.outcome,
-        "tables": "variable" if sheet.variable_tables else "standard",
-        "reward_dice": sheet.reward_dice,
-        "reward_table_names": {"rewards": [b.label for b in rewards], "punishments": [b.label for b in punishments]},
-        "rolls": rolls,
-    }
+    return Reckoning(
+        final=is_reckoned(sheet),
+        recognition=sheet.recognition if is_reckoned(sheet) and sheet.recognition is not None else rec.total,
+        recognition_breakdown=rec.items,
+        noticed_on=sg.noticed_label(rec.total),
+        d66=sheet.d66, noticed=None if sheet.noticed is None else bool(sheet.noticed),
+        impression=sheet.impression if is_reckoned(sheet) and sheet.impression is not None else imp.total,
+        impression_breakdown=imp.items,
+        table=sheet.result_table, result=sheet.result, band=band,
+        outcome=sheet.outcome,
+        tables="variable" if sheet.variable_tables else "standard",
+        reward_dice=sheet.reward_dice,
+        reward_table_names=RewardTableNames(rewards=tuple(b.label for b in rewards),
+                                            punishments=tuple(b.label for b in punishments)),
+        rolls=rolls,
+    )
 
 
-def next_turn(ref: str | int | SologearSheet) -> dict[str, Any]:
+def next_turn(ref: str | int | SologearSheet) -> NextTurn:
     """What the next turn can be: its number, the odds column, the actions allowed, or why none can be
     played (``blocked``)."""
     sheet = load_sheet(ref)
@@ -308,110 +339,150 @@ def next_turn(ref: str | int | SologearSheet) -> dict[str, Any]:
         if pending:
             blocked = f"record what happened in turn {pending[-1].number} first"
     needs_repair = bool(sheet.gear_damaged or sheet.short_ammo)
-    actions = ["fig"] if breakout else ["dec", *(["rep"] if needs_repair else []), "fig"]
-    band = "Losing" if breakout else (t["odds"]["band"] if t["odds"] else None)
-    return {"number": (turns[-1].number if turns else 0) + 1, "length": sheet.length, "band": band,
-            "ratio": t["odds"]["ratio"] if t["odds"] and not breakout else None,
-            "ratio_text": t["odds"]["ratio_text"] if t["odds"] and not breakout else None, "breakout": breakout,
-            "actions": actions, "can_rep": needs_repair and not breakout, "gear_tv": sheet.gear_tv,
-            "ferocious": bool(sheet.ferocious), "blocked": blocked,
-            "posture_fixed": 2 if breakout else None}
+    actions = ("fig",) if breakout else ("dec", *(("rep",) if needs_repair else ()), "fig")
+    odds = t.odds if not breakout else None
+    return NextTurn(number=(turns[-1].number if turns else 0) + 1, length=sheet.length,
+                    band="Losing" if breakout else (t.odds.band if t.odds else None),
+                    ratio=odds.ratio if odds else None, ratio_text=odds.ratio_text if odds else None,
+                    breakout=breakout, actions=actions, can_rep=needs_repair and not breakout,
+                    gear_tv=sheet.gear_tv, ferocious=bool(sheet.ferocious), blocked=blocked,
+                    posture_fixed=2 if breakout else None)
 
 
-def sheet_data(ref: str | int | SologearSheet) -> dict[str, Any]:
+def sheet_data(ref: str | int | SologearSheet) -> SheetData:
     """A sheet's full data (header, options, state, both sides' units with totals and odds, the battle form
     with every turn and roll, the reckoning): what ``sologear show --json`` prints and the printed sheet
     uses."""
     sheet = load_sheet(ref)
     camp = Campaign.get_by_id(sheet.campaign_id)
-    forces = [force_dict(f) for f in sheet_forces(sheet)]
+    forces = [unit_row(f) for f in sheet_forces(sheet)]
     t = totals(forces)
     turns = sheet_turns(sheet)
     flags, breakout = breakout_flags(sheet, turns)
     rolls_by_turn: dict[int | None, list[Roll]] = {}
     for r in Roll.select().where(Roll.turn.in_([x.id for x in turns])).order_by(Roll.seq, Roll.id):
         rolls_by_turn.setdefault(r.turn_id, []).append(r)
-    turn_rows = [turn_dict(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
+    turn_rows = [turn_row(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
                  for x, (during, starts) in zip(turns, flags, strict=True)]
     length_rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & (Roll.rule == LENGTH_RULE)))
     length_dice = None
-    if t["player_units"] and t["enemy_units"]:
-        length_dice = f"{min(t['player_units'], t['enemy_units'])}d6"
-    return {
-        "id": sheet.id, "campaign": {"id": camp.id, "name": camp.name, "archived": bool(camp.archived)},
-        "name": camp.name,
-        **{name: getattr(sheet, name) for name in HEADER_FIELDS},
-        "length": sheet.length, "length_dice": length_dice, "length_rolls": length_rolls,
-        "options": {"variable_tables": bool(sheet.variable_tables), "ferocious": bool(sheet.ferocious),
-                    "reward_dice": sheet.reward_dice},
-        "state": {"gear_damaged": bool(sheet.gear_damaged), "short_ammo": bool(sheet.short_ammo),
-                  "pilot_status": sheet.pilot_status, "status": sheet.status, "end_reason": sheet.end_reason,
-                  "end_text": codes.end_reason_text(sheet.end_reason) or None,
-                  "breakout": breakout, "reckoned": is_reckoned(sheet)},
-        "enemy_quality_column": sg.enemy_column_label(sg.gear_tv_column(sheet.gear_tv)),
-        "forces": {side: [f for f in forces if f["side"] == side] for side in sg.SIDES},
-        "totals": {"player": t["player"], "enemy": t["enemy"]},
-        "odds": t["odds"],
-        "turns_played": len(turns),
-        "turns_left": (max(0, sheet.length - len(turns)) if sheet.length is not None else None),
-        "turns": turn_rows,
-        "next": next_turn(sheet),
-        "reckoning": reckoning(sheet),
-        "created_at": sheet.created_at.isoformat(sep=" ") if sheet.created_at else None,
-    }
+    if t.player_units and t.enemy_units:
+        length_dice = f"{min(t.player_units, t.enemy_units)}d6"
+    return SheetData(
+        id=sheet.id, campaign=CampaignRef(id=camp.id, name=camp.name, archived=bool(camp.archived)),
+        name=camp.name,
+        date=sheet.date, area=sheet.area, pilot=sheet.pilot, gear_name=sheet.gear_name, gear_tv=sheet.gear_tv,
+        player_unit=sheet.player_unit, player_affiliation=sheet.player_affiliation, enemy_unit=sheet.enemy_unit,
+        enemy_affiliation=sheet.enemy_affiliation, notes=sheet.notes,
+        length=sheet.length, length_dice=length_dice, length_rolls=length_rolls,
+        options=sheet_options(sheet),
+        state=SheetState(gear_damaged=bool(sheet.gear_damaged), short_ammo=bool(sheet.short_ammo),
+                         pilot_status=sheet.pilot_status, status=sheet.status, end_reason=sheet.end_reason,
+                         end_text=codes.end_reason_text(sheet.end_reason) or None,
+                         breakout=breakout, reckoned=is_reckoned(sheet)),
+        enemy_quality_column=sg.enemy_column_label(sg.gear_tv_column(sheet.gear_tv)),
+        forces=Forces(player=tuple(f for f in forces if f.side == "player"),
+                      enemy=tuple(f for f in forces if f.side == "enemy")),
+        totals=SideTotals(player=t.player, enemy=t.enemy),
+        odds=t.odds,
+        turns_played=len(turns),
+        turns_left=(max(0, sheet.length - len(turns)) if sheet.length is not None else None),
+        turns=tuple(turn_rows),
+        next=next_turn(sheet),
+        reckoning=reckoning(sheet),
+        created_at=sheet.created_at.isoformat(sep=" ") if sheet.created_at else None,
+    )
 
 
-def history(ref: str | int | SologearSheet, data: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def sheet_options(sheet: SologearSheet) -> SheetOptions:
+    return SheetOptions(variable_tables=bool(sheet.variable_tables), ferocious=bool(sheet.ferocious),
+                        reward_dice=sheet.reward_dice)
+
+
+def print_data(data: SheetData) -> SologearSheetData:
+    """The printed campaign sheet and battle form's data (:mod:`campaign_app.printing.sologear_sheet`)."""
+    from ..printing.sologear_sheet import ForceRow, ReckoningData, ScoreLine, SologearSheetData
+    from ..printing.sologear_sheet import FormRow as PrintedRow
+
+    def force(f: UnitRow) -> ForceRow:
+        return ForceRow(name=f.name, base_power=float(f.base_power), skill=f.skill, skill_x=float(f.skill_x),
+                        loyalty=f.loyalty, loyalty_x=float(f.loyalty_x), total=float(f.total),
+                        company_tv=f.company_tv)
+
+    def lines(items: Sequence[sg.ScoreItem]) -> tuple[ScoreLine, ...]:
+        return tuple(ScoreLine(i.label, i.count, i.per, i.points) for i in items)
+
+    rk, state, options, odds = data.reckoning, data.state, data.options, data.odds
+    reckoned = None
+    if rk.final:
+        band = rk.band
+        reckoned = ReckoningData(
+            recognition=rk.recognition, recognition_lines=lines(rk.recognition_breakdown), noticed_on=rk.noticed_on,
+            d66=rk.d66, noticed=rk.noticed, impression=rk.impression, impression_lines=lines(rk.impression_breakdown),
+            table=rk.table, result=rk.result, band_label=band.label if band else "",
+            band_title=band.title if band else "", band_text=band.text if band else "", outcome=rk.outcome or "",
+            reward_dice=rk.reward_dice, variable_tables=rk.tables == "variable")
+    return SologearSheetData(
+        name=data.name, pilot=data.pilot, gear_tv=data.gear_tv, gear_name=data.gear_name, date=data.date,
+        area=data.area, player_unit=data.player_unit, player_affiliation=data.player_affiliation,
+        enemy_unit=data.enemy_unit, enemy_affiliation=data.enemy_affiliation, length=data.length,
+        length_dice=data.length_dice, player=tuple(force(f) for f in data.forces.player),
+        enemy=tuple(force(f) for f in data.forces.enemy), player_total=data.totals.player,
+        enemy_total=data.totals.enemy, odds_ratio=odds.ratio if odds else None,
+        odds_band=odds.band if odds else None,
+        turns=tuple(PrintedRow(*t.form.cells()) for t in data.turns), status=state.status,
+        end_text=state.end_text or "", gear_damaged=state.gear_damaged, short_ammo=state.short_ammo,
+        pilot_status=state.pilot_status, ferocious=options.ferocious, variable_tables=options.variable_tables,
+        reward_dice=options.reward_dice, enemy_quality_column=data.enemy_quality_column, reckoning=reckoned,
+        notes=data.notes)
+
+
+def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> list[HistoryEntry]:
     """The campaign's history, oldest first: the length roll, each turn with its rolls and what was
-    recorded, the reckoning. Each entry: ``{"kind", "turn", "text", "roll"}`` (roll is a dict or None).
-    ``data``: the sheet's :func:`sheet_data` if the caller has it already."""
+    recorded, the reckoning. ``data``: the sheet's :func:`sheet_data` if the caller has it already."""
     data = data if data is not None else sheet_data(ref)
-    out: list[dict[str, Any]] = []
+    out: list[HistoryEntry] = []
 
-    def roll_entry(r: dict[str, Any], turn: int | None) -> dict[str, Any]:
-        faces = ",".join(str(f) for f in r["faces"])
-        text = f"{r['purpose_text']}: {r['expression']} [{faces}] = {r['total']}"
-        if r["table_row"]:
-            text += f" → {r['table_row']}"
-        if r["outcome"]:
-            text += f" ({r['outcome']})"
-        text += " · typed" if r["source"] == "entered" else " · app"
-        return {"kind": "roll", "turn": turn, "text": text, "roll": r}
+    def roll_entry(r: StoredRoll, turn: int | None) -> HistoryEntry:
+        faces = ",".join(str(f) for f in r.faces)
+        text = f"{r.purpose_text}: {r.expression} [{faces}] = {r.total}"
+        if r.table_row:
+            text += f" → {r.table_row}"
+        if r.outcome:
+            text += f" ({r.outcome})"
+        text += " · typed" if r.source == "entered" else " · app"
+        return HistoryEntry("roll", turn, text, r)
 
-    out.append({"kind": "sheet", "turn": None, "roll": None,
-                "text": f"Campaign sheet: {data['pilot']} in {data['gear_name'] or 'a Gear'} "
-                        f"(TV {data['gear_tv']})"})
-    for r in data["length_rolls"]:
+    out.append(HistoryEntry("sheet", None, f"Campaign sheet: {data.pilot} in {data.gear_name or 'a Gear'} "
+                                           f"(TV {data.gear_tv})"))
+    for r in data.length_rolls:
         out.append(roll_entry(r, None))
-    for t in data["turns"]:
-        head = f"Turn {t['turn']}: {t['label']}"
-        if t["column"]:
-            head += f", {t['column']} column"
-        if t["breakout"]:
+    for t in data.turns:
+        head = f"Turn {t.turn}: {t.label}"
+        if t.column:
+            head += f", {t.column} column"
+        if t.breakout:
             head += " (break-out)"
-        out.append({"kind": "turn", "turn": t["turn"], "roll": None, "text": head})
-        for r in t["rolls"]:
-            out.append(roll_entry(r, t["turn"]))
-        if t["battle"] and t["recorded"]:
-            res = t["result"]
-            bits = [f"{res['glory_collected']} Glory", f"{res['enemy_tv_destroyed']} enemy TV destroyed",
-                    plural(res['bunkers_destroyed'], "bunker")]
-            if res["pilot_dead"]:
+        out.append(HistoryEntry("turn", t.turn, head))
+        for r in t.rolls:
+            out.append(roll_entry(r, t.turn))
+        if t.battle and t.recorded:
+            res = t.result
+            bits = [f"{res.glory_collected} Glory", f"{res.enemy_tv_destroyed} enemy TV destroyed",
+                    plural(res.bunkers_destroyed, "bunker")]
+            if res.pilot_dead:
                 bits.append("pilot dead")
-            if res["pilot_captured"]:
+            if res.pilot_captured:
                 bits.append("pilot captured")
-            out.append({"kind": "record", "turn": t["turn"], "roll": None,
-                        "text": f"Turn {t['turn']} recorded: " + ", ".join(bits)})
-    if data["state"]["status"] == "ended":
-        out.append({"kind": "end", "turn": None, "roll": None,
-                    "text": f"Campaign ended: {data['state']['end_text']}"})
-    rk = data["reckoning"]
-    for r in rk["rolls"]:
+            out.append(HistoryEntry("record", t.turn, f"Turn {t.turn} recorded: " + ", ".join(bits)))
+    if data.state.status == "ended":
+        out.append(HistoryEntry("end", None, f"Campaign ended: {data.state.end_text}"))
+    rk = data.reckoning
+    for r in rk.rolls:
         out.append(roll_entry(r, None))
-    if rk["final"]:
-        out.append({"kind": "reckoning", "turn": None, "roll": None,
-                    "text": f"Reckoning: recognition {rk['recognition']}, impression {rk['impression']}; "
-                            f"{rk['outcome']}"})
+    if rk.final:
+        out.append(HistoryEntry("reckoning", None, f"Reckoning: recognition {rk.recognition}, impression "
+                                                   f"{rk.impression}; {rk.outcome}"))
     return out
 
 
@@ -423,7 +494,8 @@ def _s(items: Any) -> str:
 def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
                  player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
                  enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
-                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "", campaign: int | None = None) -> Edit:
+                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "",
+                 campaign: int | None = None) -> SheetEdit[SheetData]:
     """A new Sologear campaign: a Campaign (system "sologear") and its sheet. With ``campaign`` (the id of a
     Sologear campaign that has no sheet yet, e.g. one made by ``campaign new --system sologear``) the sheet goes
     into that campaign instead, and ``name`` is not used."""
@@ -458,10 +530,10 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
         op.target(campaign=campaign_id, sheet=sheet.id)
         op.label = f"Create Sologear campaign {name} for {pilot}"
         summary = sheet_data(sheet)
-    return Edit("sheet", sheet.id, f"created Sologear campaign {name!r} for pilot {pilot}", summary, rec.changes)
+    return SheetEdit(sheet.id, f"created Sologear campaign {name!r} for pilot {pilot}", summary, rec.changes)
 
 
-def update_sheet(ref: str | int, **fields: Any) -> Edit:
+def update_sheet(ref: str | int, **fields: Any) -> SheetEdit[SheetChange]:
     """Edit the sheet's header: ``name`` (the campaign's), date, area, pilot, gear_name, gear_tv, units and
     affiliations, notes."""
     unknown = set(fields) - {"name", *HEADER_FIELDS}
@@ -490,12 +562,13 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit:
             op.label = f"{sheet.pilot}: edit the sheet"  # the rename joined this operation
             changed["name"] = (renamed.summary["old"], renamed.summary["new"])
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return Edit("sheet", sheet.id, f"sheet: {text}", {"id": sheet.id, "old": {k: v[0] for k, v in changed.items()},
-                                                      "new": {k: v[1] for k, v in changed.items()}}, rec.changes)
+    return SheetEdit(sheet.id, f"sheet: {text}", SheetChange(id=sheet.id, old={k: v[0] for k, v in changed.items()},
+                                                             new={k: v[1] for k, v in changed.items()}),
+                     rec.changes)
 
 
 def set_options(ref: str | int, *, variable_tables: bool | None = None, ferocious: bool | None = None,
-                reward_dice: str | None = None) -> Edit:
+                reward_dice: str | None = None) -> SheetEdit[SheetOptions]:
     """⚙ The optional rules: variable (milder) reward/punishment tables, ferocious battles, reward-roll
     dice. Ferocious battles are fixed once a turn is played; nothing changes after the reckoning."""
     values: dict[str, Any] = {}
@@ -515,7 +588,7 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
             values["ferocious"] = bool(ferocious)
         changed = rec.update(sheet, **values)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return Edit("sheet", sheet.id, f"options: {text}", sheet_data(sheet)["options"], rec.changes)
+    return SheetEdit(sheet.id, f"options: {text}", sheet_options(sheet), rec.changes)
 
 
 def _force_values(side: Any = None, name: Any = None, base_power: Any = None, company_tv: Any = None,
@@ -566,7 +639,7 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
 
 
 def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, company_tv: Any = None,
-              skill: str = "regular", loyalty: str = "reliable") -> Edit:
+              skill: str = "regular", loyalty: str = "reliable") -> SheetEdit[UnitRow]:
     """Add a company-sized unit to one side (base power entered, or computed from the company's TV / 20)."""
     values = _force_values(side, name, base_power, company_tv, skill, loyalty, creating=True)
     rec = Recorder()
@@ -577,9 +650,9 @@ def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, c
         last = (SologearForce.select().where((SologearForce.sheet == sheet) & (SologearForce.side == values["side"]))
                 .order_by(SologearForce.position.desc()).first())
         force = rec.create(SologearForce, sheet=sheet, position=(last.position + 1) if last else 0, **values)
-        summary = force_dict(force)
-    return Edit("sheet", sheet.id, f"added {values['side']} unit {values['name']!r} (total {summary['total']:g})",
-                summary, rec.changes)
+        summary = unit_row(force)
+    return SheetEdit(sheet.id, f"added {values['side']} unit {values['name']!r} (total {summary.total:g})",
+                     summary, rec.changes)
 
 
 def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:
@@ -589,7 +662,7 @@ def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:
     return force
 
 
-def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> Edit:
+def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> SheetEdit[UnitRow]:
     """Change a unit's side, name, base power, company TV (which recomputes the base unless a base is
     given too), skill or loyalty."""
     unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
@@ -606,18 +679,18 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
         if locked:
             _open_sheet_for_forces(sheet_row, f"changing a unit's {', '.join(k.replace('_', ' ') for k in locked)}")
         changed = rec.update(force, **values)
-        summary = force_dict(force)
+        summary = unit_row(force)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
+    return SheetEdit(sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
 
 
-def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit:
+def remove_force(force_id: int, *, sheet: str | int | None = None) -> SheetEdit[UnitRow]:
     rec = Recorder()
     with rec.operation("force.remove") as op:
         force = _force(force_id, load_sheet(sheet) if sheet is not None else None)
         sheet_row = SologearSheet.get_by_id(force.sheet_id)
         about_sheet(op, sheet_row, f"remove unit {force.name}")
         _open_sheet_for_forces(sheet_row, "removing a unit")
-        summary = force_dict(force)
+        summary = unit_row(force)
         rec.delete(SologearForce, force.id)
-    return Edit("sheet", sheet_row.id, f"removed {summary['side']} unit {summary['name']!r}", summary, rec.changes)
+    return SheetEdit(sheet_row.id, f"removed {summary.side} unit {summary.name!r}", summary, rec.changes)

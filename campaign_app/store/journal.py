@@ -495,12 +495,22 @@ def get_operation(op_id: int) -> OperationInfo:
     return _info(row)
 
 
+def newest_id() -> int:
+    """The journal's clock now (0 for an empty journal): an operation, undo or redo made later has a bigger
+    id or undo stamp. A window notes it when it reads data it will write back (the battle wizard)."""
+    return _tick() - 1
+
+
 def list_operations(*, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None,
                     kinds: tuple[str, ...] | None = None, undone: bool | None = None,
-                    limit: int | None = None) -> list[OperationInfo]:
-    """Operations newest first, optionally only those concerning a campaign, platoon or sheet."""
+                    limit: int | None = None, since: int | None = None) -> list[OperationInfo]:
+    """Operations newest first, optionally only those concerning a campaign, platoon or sheet, or only those
+    made, undone or redone after the clock read ``since`` (:func:`newest_id`)."""
     where: list[str] = []
     params: list[int | str] = []
+    if since is not None:
+        where.append("(id > ? OR undo_seq > ?)")
+        params.extend((since, since))
     for column, value in (("campaign_id", campaign), ("platoon_id", platoon), ("sheet_id", sheet)):
         if value is not None:
             where.append(f"{column} = ?")

@@ -40,15 +40,10 @@ from ..errors import (
     ServerUnavailable,
     StoreProblem,
 )
+from ..paths import is_server_url as is_server_url  # re-exported: the one test of "is this a server?"
 
-URL_SCHEMES = ("postgresql://", "postgres://")
 WRITE_LOCK_KEY = 0x43414D50  # "CAMP": the one advisory lock all writers of a campaign database take
 DEFAULT_CONNECT_TIMEOUT = 10
-
-
-def is_server_url(target: object) -> bool:
-    """True for a ``postgresql://`` (or ``postgres://``) URL, False for a file path."""
-    return isinstance(target, str) and target.lower().startswith(URL_SCHEMES)
 
 
 def server_support() -> bool:
@@ -233,7 +228,12 @@ class ServerDatabase(PostgresqlDatabase):
         with self.translated():
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
-    def begin(self, isolation_level: Any = None) -> None:
+    def begin(self, isolation_level: Any = None, lock_type: str | None = None) -> None:
+        """``atomic(lock_type="DEFERRED")`` (the file engine's read transaction, one snapshot for a whole read
+        such as an export) is a REPEATABLE READ transaction here; writers use the default and the writers'
+        lock."""
+        if lock_type == "DEFERRED" and isolation_level is None:
+            isolation_level = "REPEATABLE READ"
         with self.translated():
             super().begin(isolation_level)
 

@@ -130,7 +130,7 @@ def test_background_check_makes_the_daily_backup(qtbot, ctx):
     assert start_background_check(win, daily_backup=True) is not None
     qtbot.waitUntil(lambda: win._check_worker is None, timeout=20000)  # the thread ended and was let go
     (daily,) = ctx.paths.backup_dir.glob("*-daily.db")
-    assert backups.backups()[0]["campaigns"] == 1
+    assert backups.backups()[0].campaigns == 1
 
 
 def test_window_opens_when_the_log_folder_cannot_be_written(tmp_path):

@@ -369,7 +369,7 @@ def test_commit_refused_when_the_platoon_changed_meanwhile(qtbot, gui_ctx, pid: 
     before = dump()
     click(qtbot, wizard, QWizard.WizardButton.FinishButton)
     assert wizard.isVisible() and wizard.summary_page.error.isVisible()
-    assert "changed while the battle was being logged" in wizard.summary_page.error.text()
+    assert "changed since you started logging this battle" in wizard.summary_page.error.text()
     assert dump() == before and Battle.select().count() == 0
 
 

@@ -23,6 +23,7 @@ from campaign_app.gui.roster_models import PlatoonListModel
 from campaign_app.rules.experience import Thresholds
 from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
+from campaign_app.services.campaigns import CampaignDetail
 from campaign_app.store.models import Campaign, Platoon, Roll
 
 pytestmark = pytest.mark.usefixtures("fresh_db")
@@ -127,12 +128,12 @@ def test_new_campaign_cancel(qtbot, ctx: AppContext) -> None:
 # --- new platoon ------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def congo(fresh_db) -> dict:
+def congo(fresh_db) -> CampaignDetail:
     cid = campaigns.create_campaign("Congo 1960", period=3).id
     return campaigns.show_campaign(cid)
 
 
-def test_new_platoon_by_hand(qtbot, congo: dict) -> None:
+def test_new_platoon_by_hand(qtbot, congo: CampaignDetail) -> None:
     dialog = NewPlatoonDialog(congo)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -149,13 +150,13 @@ def test_new_platoon_by_hand(qtbot, congo: dict) -> None:
     dialog.leader_xp_spin.selectAll()
     qtbot.keyClicks(dialog.leader_xp_spin, "2")
     values = dialog.values()
-    assert values == {"campaign": congo["id"], "name": "2nd Platoon", "training": 10, "equipment": 8,
+    assert values == {"campaign": congo.id, "name": "2nd Platoon", "training": 10, "equipment": 8,
                       "morale": 8, "armor": 1, "leader_name": "Lt. Okafor", "leader_rank": "Lieutenant",
                       "notes": "", "xp": 6, "leader_xp": 2}
     assert dialog.xp_spin.maximum() == 32
 
 
-def test_force_generation_i_rolled_validates_the_faces(qtbot, congo: dict) -> None:
+def test_force_generation_i_rolled_validates_the_faces(qtbot, congo: CampaignDetail) -> None:
     dialog = NewPlatoonDialog(congo)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -179,7 +180,7 @@ def test_force_generation_i_rolled_validates_the_faces(qtbot, congo: dict) -> No
     assert "Leader <b>2 XP</b> (Green), platoon <b>7 XP</b> (Regular)" in dialog.preview.text()
 
 
-def test_new_platoon_hook_with_typed_dice(qtbot, ctx: AppContext, congo: dict) -> None:
+def test_new_platoon_hook_with_typed_dice(qtbot, ctx: AppContext, congo: CampaignDetail) -> None:
     def fill(dialog: NewPlatoonDialog) -> None:
         qtbot.keyClicks(dialog.name_edit, "3rd Platoon")
         qtbot.keyClicks(dialog.leader_edit, "Sgt. Bello")
@@ -190,17 +191,17 @@ def test_new_platoon_hook_with_typed_dice(qtbot, ctx: AppContext, congo: dict) -
         click(qtbot, dialog.ok_button)
 
     errors = when_dialog_opens(qtbot, fill)
-    new_id = new_platoon(ctx, None, congo["id"], generate=True)
+    new_id = new_platoon(ctx, None, congo.id, generate=True)
     assert not errors
     d = platoon_service.platoon_detail(new_id)
-    assert (d["xp"], d["leader"]["xp"], d["leader"]["name"]) == (5, 1, "Sgt. Bello")
+    assert (d.xp, d.leader.xp, d.leader.name) == (5, 1, "Sgt. Bello")
     roll = Roll.get(Roll.platoon == new_id)
     assert (roll.faces, roll.source, roll.expression) == ([6, 2], "entered", "2d8")
     ctx.undo_stack.undo()
     assert Platoon.select().count() == 0 and Roll.select().count() == 0
 
 
-def test_new_platoon_hook_roll_for_me(qtbot, ctx: AppContext, congo: dict) -> None:
+def test_new_platoon_hook_roll_for_me(qtbot, ctx: AppContext, congo: CampaignDetail) -> None:
     def fill(dialog: NewPlatoonDialog) -> None:
         qtbot.keyClicks(dialog.name_edit, "4th Platoon")
         click(qtbot, dialog.generate)
@@ -209,16 +210,16 @@ def test_new_platoon_hook_roll_for_me(qtbot, ctx: AppContext, congo: dict) -> No
         click(qtbot, dialog.ok_button)
 
     when_dialog_opens(qtbot, fill)
-    new_id = new_platoon(ctx, None, congo["id"])
+    new_id = new_platoon(ctx, None, congo.id)
     roll = Roll.get(Roll.platoon == new_id)
     assert roll.source == "app" and all(1 <= f <= 8 for f in roll.faces)
     d = platoon_service.platoon_detail(new_id)
-    assert d["xp"] == max(roll.faces) - 1 and d["leader"]["xp"] == min(roll.faces) - 1
-    assert d["leader"]["name"] == "Lt. Mensah"
+    assert d.xp == max(roll.faces) - 1 and d.leader.xp == min(roll.faces) - 1
+    assert d.leader.name == "Lt. Mensah"
 
 
-def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: dict) -> None:
-    platoon_service.create_platoon(congo["id"], "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: CampaignDetail) -> None:
+    platoon_service.create_platoon(congo.id, "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
     dialog = NewPlatoonDialog(congo)
     qtbot.addWidget(dialog)
     dialog.show()
@@ -229,14 +230,14 @@ def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: dict) -> Non
 # --- campaign page ----------------------------------------------------------------------------------------
 
 @pytest.fixture
-def cpage(qtbot, ctx: AppContext, congo: dict) -> CampaignPage:
+def cpage(qtbot, ctx: AppContext, congo: CampaignDetail) -> CampaignPage:
     for i in range(3):
-        platoon_service.create_platoon(congo["id"], f"Platoon {i}", training=8, equipment=8, morale=8, armor=1,
+        platoon_service.create_platoon(congo.id, f"Platoon {i}", training=8, equipment=8, morale=8, armor=1,
                                        xp=i * 4, leader_name=f"Lt. {i}", leader_xp=i)
     page = CampaignPage(ctx)
     qtbot.addWidget(page)
     page.resize(1000, 800)
-    page.show_campaign(congo["id"])
+    page.show_campaign(congo.id)
     page.show()
     qtbot.waitExposed(page)
     return page
@@ -247,7 +248,7 @@ def test_campaign_page_shows_rules_with_defaults(cpage: CampaignPage) -> None:
     assert cpage.period.value() == 3 and "changed" in cpage.period_default.text()
     assert cpage.thresholds.thresholds() == Thresholds() and "changed" not in cpage.thresholds_default.text()
     assert cpage.objective.value() == "both"
-    assert cpage.model.rowCount() == 3 and cpage.model.row_data(2)["level"] == "Regular"
+    assert cpage.model.rowCount() == 3 and cpage.model.row_data(2).level == "Regular"
 
 
 def test_campaign_page_edits_house_rules(qtbot, cpage: CampaignPage) -> None:
@@ -294,7 +295,7 @@ def test_campaign_page_opens_platoon_with_enter(qtbot, cpage: CampaignPage) -> N
     qtbot.keyClick(cpage.view, Qt.Key.Key_Down)
     assert cpage.open_button.isEnabled()
     qtbot.keyClick(cpage.view, Qt.Key.Key_Return)
-    assert opened == [("platoon", cpage.model.row_data(cpage.view.currentIndex().row())["id"])]
+    assert opened == [("platoon", cpage.model.row_data(cpage.view.currentIndex().row()).id)]
 
 
 def test_campaign_page_deletes_platoon_and_campaign(qtbot, cpage: CampaignPage, monkeypatch) -> None:
@@ -310,10 +311,10 @@ def test_campaign_page_deletes_platoon_and_campaign(qtbot, cpage: CampaignPage, 
     assert Platoon.select().count() == 3 and cpage.model.rowCount() == 3
 
 
-def test_platoon_list_model_passes_qtmodeltester(qtmodeltester, congo: dict) -> None:
-    platoon_service.create_platoon(congo["id"], "Lonely", training=4, equipment=4, morale=4, armor=1)
+def test_platoon_list_model_passes_qtmodeltester(qtmodeltester, congo: CampaignDetail) -> None:
+    platoon_service.create_platoon(congo.id, "Lonely", training=4, equipment=4, morale=4, armor=1)
     model = PlatoonListModel()
-    model.set_rows(platoon_service.list_platoons(congo["id"]))
+    model.set_rows(platoon_service.list_platoons(congo.id))
     qtmodeltester.check(model)
     assert model.data(model.index(0, 1)) == "none"
 

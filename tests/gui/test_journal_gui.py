@@ -200,7 +200,7 @@ def test_changes_tab_lists_undoes_and_redoes_an_older_operation(qtbot, gui_ctx, 
     qtbot.keyClick(panel.view, Qt.Key.Key_Down)
     assert panel.selected().label == "Log battle 1 of 2nd Platoon"  # type: ignore[union-attr]
     qtbot.mouseClick(panel.undo_button, LEFT)
-    assert Battle.select().count() == 0 and len(platoon_service.platoon_detail(pid)["attached"]) == 1
+    assert Battle.select().count() == 0 and len(platoon_service.platoon_detail(pid).attached) == 1
     row = panel.model.row_of(panel.selected().id)  # type: ignore[union-attr]
     assert panel.model.index(row, COL_STATE).data() == "undone"
     font = panel.model.index(row, COL_CHANGE).data(Qt.ItemDataRole.FontRole)

@@ -109,7 +109,7 @@ def test_xp_track_does_not_move_when_the_leader_name_changes(qtbot, gui_ctx):
     qtbot.keyClicks(page.leader_name, "Captain Alexandra Nwankwo-Delacroix")
     qtbot.keyClick(page.leader_name, Qt.Key.Key_Return)
     _settle(qtbot, win)
-    assert page.detail["leader"]["name"] == "Captain Alexandra Nwankwo-Delacroix"
+    assert page.detail.leader.name == "Captain Alexandra Nwankwo-Delacroix"
     after = (page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
              page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()), page.leader_track.width())
     assert after == before

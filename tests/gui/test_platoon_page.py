@@ -15,6 +15,7 @@ from campaign_app.rules.dice import DIE_SIDES
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
+from campaign_app.services.platoons import PlatoonDetail
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttachedUnit, AttributeChange, Equipment, Leader, Roll
 
@@ -55,7 +56,8 @@ def page(qtbot, ctx: AppContext) -> PlatoonPage:
     return p
 
 
-def detail(page: PlatoonPage) -> dict:
+def detail(page: PlatoonPage) -> PlatoonDetail:
+    assert page.pid is not None
     return platoon_service.platoon_detail(page.pid)
 
 
@@ -87,20 +89,20 @@ def test_die_picker_keyboard_change_is_logged_and_undoable(qtbot, page: PlatoonP
     qtbot.keyClicks(page.reason_edit, "lost heart")
     picker.setFocus()
     qtbot.keyClick(picker, Qt.Key.Key_Up)
-    assert detail(page)["morale"] == "d6" and picker.currentText() == "d6  Shaken"
+    assert detail(page).morale == "d6" and picker.currentText() == "d6  Shaken"
     change = AttributeChange.get()
     assert (change.field, change.old_value, change.new_value, change.reason) == ("morale", "d8", "d6", "lost heart")
     page.ctx.undo_stack.undo()
-    assert detail(page)["morale"] == "d8" and picker.value() == 8
+    assert detail(page).morale == "d8" and picker.value() == 8
     assert AttributeChange.select().count() == 0
     page.ctx.undo_stack.redo()
-    assert detail(page)["morale"] == "d6" and picker.value() == 6
+    assert detail(page).morale == "d6" and picker.value() == 6
 
 
 def test_armor_picker(qtbot, page: PlatoonPage) -> None:
     page.armor.setFocus()
     qtbot.keyClick(page.armor, Qt.Key.Key_End)
-    assert detail(page)["armor"] == 5 and page.armor.currentText() == "5  vehicle"
+    assert detail(page).armor == 5 and page.armor.currentText() == "5  vehicle"
 
 
 def test_rename_and_escape(qtbot, page: PlatoonPage) -> None:
@@ -108,13 +110,13 @@ def test_rename_and_escape(qtbot, page: PlatoonPage) -> None:
     page.name_edit.selectAll()
     qtbot.keyClicks(page.name_edit, "Second Platoon")
     qtbot.keyClick(page.name_edit, Qt.Key.Key_Escape)
-    assert page.name_edit.text() == "2nd Platoon" and detail(page)["name"] == "2nd Platoon"
+    assert page.name_edit.text() == "2nd Platoon" and detail(page).name == "2nd Platoon"
     page.name_edit.selectAll()
     qtbot.keyClicks(page.name_edit, "Second Platoon")
     qtbot.keyClick(page.name_edit, Qt.Key.Key_Return)
-    assert detail(page)["name"] == "Second Platoon"
+    assert detail(page).name == "Second Platoon"
     page.ctx.undo_stack.undo()
-    assert detail(page)["name"] == "2nd Platoon" and page.name_edit.text() == "2nd Platoon"
+    assert detail(page).name == "2nd Platoon" and page.name_edit.text() == "2nd Platoon"
 
 
 def test_refused_name_is_shown_and_put_back(qtbot, page: PlatoonPage) -> None:
@@ -123,7 +125,7 @@ def test_refused_name_is_shown_and_put_back(qtbot, page: PlatoonPage) -> None:
     qtbot.keyClick(page.name_edit, Qt.Key.Key_Delete)
     qtbot.keyClick(page.name_edit, Qt.Key.Key_Return)
     assert "must not be empty" in page.message.text() and page.message.isVisible()
-    assert page.name_edit.text() == "2nd Platoon" and detail(page)["name"] == "2nd Platoon"
+    assert page.name_edit.text() == "2nd Platoon" and detail(page).name == "2nd Platoon"
     assert page.ctx.undo_stack.count() == 0
 
 
@@ -132,12 +134,12 @@ def test_leader_name_rank_and_notes(qtbot, page: PlatoonPage) -> None:
     page.leader_rank.selectAll()
     qtbot.keyClicks(page.leader_rank, "Captain")
     qtbot.keyClick(page.leader_rank, Qt.Key.Key_Tab)  # leaving the field commits
-    assert detail(page)["leader"]["rank"] == "Captain"
+    assert detail(page).leader.rank == "Captain"
     page.notes.setFocus()
     qtbot.keyClick(page.notes, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClicks(page.notes, " Rested now.")
     page.reason_edit.setFocus()
-    assert detail(page)["notes"].endswith("Rested now.")
+    assert detail(page).notes.endswith("Rested now.")
     assert {a.field for a in AttributeChange.select()} == {"leader.rank", "notes"}
 
 
@@ -163,13 +165,13 @@ def test_replace_leader_dialog_with_typed_face(qtbot, page: PlatoonPage) -> None
     assert "6 XP" in dialog.preview.text()
     qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
     d = detail(page)
-    assert d["leader"]["name"] == "Lt. Diallo" and d["leader"]["xp"] == 6
-    assert [(f["name"], f["status"]) for f in d["former_leaders"]] == [("Lt. Okafor", "casualty")]
+    assert d.leader.name == "Lt. Diallo" and d.leader.xp == 6
+    assert [(f.name, f.status) for f in d.former_leaders] == [("Lt. Okafor", "casualty")]
     assert Roll.get().faces == [7, 9] and Roll.get().source == "entered"
     assert page.former_view.isVisible() and page.former_model.rowCount() == 1
     assert page.leader_name.text() == "Lt. Diallo"
     page.ctx.undo_stack.undo()
-    assert detail(page)["leader"]["name"] == "Lt. Okafor" and Roll.select().count() == 0
+    assert detail(page).leader.name == "Lt. Okafor" and Roll.select().count() == 0
     assert not page.former_view.isVisible()
 
 
@@ -180,7 +182,7 @@ def test_replace_leader_roll_for_me(qtbot, page: PlatoonPage) -> None:
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
     roll = Roll.get()
     assert roll.source == "app" and roll.expression == "2d10" and len(roll.faces) == 2
-    assert detail(page)["leader"]["xp"] == max(0, min(roll.faces) - 1)
+    assert detail(page).leader.xp == max(0, min(roll.faces) - 1)
     assert Leader.select().count() == 2
 
 
@@ -196,7 +198,7 @@ def test_attached_unit_editor(qtbot, page: PlatoonPage) -> None:
     page.unit_pickers["equipment"].setFocus()
     qtbot.keyClick(page.unit_pickers["equipment"], Qt.Key.Key_Down)
     assert AttachedUnit.get_by_id(unit.id).equipment == 8
-    assert page.attached_model.row_data(1)["equipment"] == "d8"
+    assert page.attached_model.row_data(1).equipment == "d8"
     # a vehicle turned into an infantry team keeps Armor legal (at most 3)
     page.unit_armor.setFocus()
     qtbot.keyClick(page.unit_armor, Qt.Key.Key_End)
@@ -225,7 +227,7 @@ def test_add_fire_support_and_team_get_unique_names(qtbot, page: PlatoonPage) ->
     qtbot.mouseClick(page.add_support_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(page.add_support_button, Qt.MouseButton.LeftButton)
     qtbot.mouseClick(page.add_team_button, Qt.MouseButton.LeftButton)
-    names = [r["name"] for r in page.attached_model.rows()]
+    names = [r.name for r in page.attached_model.rows()]
     assert names == ["Weapons team", "Fire support", "Fire support 2", "New team"]
     assert page.unit_name.text() == "New team"
 
@@ -238,7 +240,7 @@ def test_remove_unit_with_its_weapons_and_undo(qtbot, page: PlatoonPage) -> None
     page.ctx.undo_stack.undo()
     assert page.attached_model.rowCount() == 1 and Equipment.select().count() == 2
     page.attached_view.selectRow(0)
-    assert page.unit_equipment.model.row_data(0)["name"] == "Medium machine gun"
+    assert page.unit_equipment.model.row_data(0).name == "Medium machine gun"
 
 
 def test_equipment_rows_edit_in_place(qtbot, page: PlatoonPage) -> None:
@@ -313,13 +315,13 @@ def test_undo_redo_of_a_session(qtbot, page: PlatoonPage) -> None:
     for _ in ours:
         stack.undo()
     d = detail(page)
-    assert (d["training"], d["xp"], len(d["attached"])) == ("d10", 6, 1)
+    assert (d.training, d.xp, len(d.attached)) == ("d10", 6, 1)
     assert page.pickers["training"].value() == 10 and page.platoon_track.xp() == 6
     for _ in ours:
         stack.redo()
     assert not stack.canRedo()
     d = detail(page)
-    assert (d["training"], d["xp"], len(d["attached"])) == ("d12", 7, 2)
+    assert (d.training, d.xp, len(d.attached)) == ("d12", 7, 2)
 
 
 def test_delete_platoon_shows_gone_and_undo_brings_it_back(qtbot, page: PlatoonPage, monkeypatch) -> None:
@@ -331,14 +333,14 @@ def test_delete_platoon_shows_gone_and_undo_brings_it_back(qtbot, page: PlatoonP
     opened: list[tuple[str, int]] = []
     page.ctx.signals.open_item.connect(lambda kind, i: opened.append((kind, i)))
     page.ctx.undo_stack.undo()
-    assert not page.gone_label.isVisible() and detail(page)["attached"][0]["equipment_list"]
+    assert not page.gone_label.isVisible() and detail(page).attached[0].equipment_list
     assert opened == [("platoon", pid)]
 
 
 def test_delete_cancelled(qtbot, page: PlatoonPage, monkeypatch) -> None:
     monkeypatch.setattr(page_module, "confirm", lambda *a, **k: False)
     qtbot.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
-    assert detail(page)["name"] == "2nd Platoon" and page.ctx.undo_stack.count() == 0
+    assert detail(page).name == "2nd Platoon" and page.ctx.undo_stack.count() == 0
 
 
 def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage) -> None:
@@ -347,8 +349,8 @@ def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage)
     assert page.platoon_track.xp() == 16 and "Legendary" in page.platoon_xp_label.text()
     from campaign_app.services import campaigns
 
-    campaigns.set_campaign(detail(page)["campaign_id"], thresholds="1,4,9,20")
-    page.ctx.changed("campaign", detail(page)["campaign_id"])
+    campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20")
+    page.ctx.changed("campaign", detail(page).campaign_id)
     assert "Veteran" in page.platoon_xp_label.text()
 
 
@@ -367,8 +369,8 @@ def test_models_pass_qtmodeltester(qtmodeltester, page: PlatoonPage) -> None:
     leader_service.replace_leader(page.pid, "Lt. Diallo", xp=3, how="promoted")
     attachment_service.add_attached(page.pid, "Battery", "fire_support", support="light")
     d = detail(page)
-    for model, rows in ((AttachedModel(), d["attached"]), (EquipmentModel(), d["equipment_list"]),
-                        (LeaderHistoryModel(), d["former_leaders"])):
+    for model, rows in ((AttachedModel(), d.attached), (EquipmentModel(), d.equipment_list),
+                        (LeaderHistoryModel(), d.former_leaders)):
         model.set_rows(rows)
         qtmodeltester.check(model)
     qtmodeltester.check(page.equipment.model)
@@ -388,16 +390,16 @@ def test_edit_menu_undo_redo_in_the_main_window(qtbot, gui_ctx) -> None:
     page = win.stack.currentWidget()
     assert isinstance(page, PlatoonPage) and page.pid == pid
     qtbot.mouseClick(page.platoon_track, Qt.MouseButton.LeftButton, pos=page.platoon_track.box_rect(9).center())
-    assert platoon_service.platoon_detail(pid)["xp"] == 9
+    assert platoon_service.platoon_detail(pid).xp == 9
     assert win.act_undo.isEnabled() and "XP 6 \u2192 9" in win.act_undo.text()
     assert "Ctrl+Z" in [k.toString() for k in win.act_undo.shortcuts()]
     # (offscreen Qt has no active window, so the shortcut itself cannot fire here; trigger the menu action)
     win.act_undo.trigger()
-    assert platoon_service.platoon_detail(pid)["xp"] == 6
+    assert platoon_service.platoon_detail(pid).xp == 6
     assert page.platoon_track.xp() == 6
     assert "Ctrl+Shift+Z" in [k.toString() for k in win.act_redo.shortcuts()]
     win.act_redo.trigger()
-    assert platoon_service.platoon_detail(pid)["xp"] == 9 and page.platoon_track.xp() == 9
+    assert platoon_service.platoon_detail(pid).xp == 9 and page.platoon_track.xp() == 9
     # the navigator follows a rename made on the page
     page.name_edit.setFocus()
     page.name_edit.selectAll()
@@ -413,12 +415,12 @@ def test_platoon_deleted_by_another_writer_can_be_undone_here(qtbot, page: Plato
     from campaign_app.cli import main as cli_main
 
     detail_before = detail(page)
-    assert cli_main(["--db", str(page.ctx.paths.db_file), "platoon", "delete", detail_before["name"],
-                     "--campaign", detail_before["campaign"]]) == 0
+    assert cli_main(["--db", str(page.ctx.paths.db_file), "platoon", "delete", detail_before.name,
+                     "--campaign", detail_before.campaign]) == 0
     page.ctx.changed("all", 0)  # what the watcher says when it sees another program's commit
     assert page.gone_label.isVisible()
     text = page.gone_label.text()
     assert "Edit \u25b8 Undo" in text, text
-    assert page.ctx.undo_stack.undoText() == f"Delete platoon {detail_before['name']}"
+    assert page.ctx.undo_stack.undoText() == f"Delete platoon {detail_before.name}"
     page.ctx.undo_stack.undo()
     assert not page.gone_label.isVisible() and detail(page) == detail_before

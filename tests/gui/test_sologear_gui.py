@@ -131,8 +131,8 @@ def test_sheet_entry_with_live_odds(qtbot, gui_ctx) -> None:  # type: ignore[no-
     assert "preview" in page.odds_label.text()
     click(qtbot, page.enemy_box.add_button)
     assert page.odds_label.text() == "Odds: 700 ÷ 1 350 = 0.519, read as 0.52  →  Equal"
-    force = sheet_service.sheet_data(sid)["forces"]["enemy"][0]
-    assert (force["skill"], force["loyalty"], force["total"]) == ("veteran", "firm", 1350)
+    force = sheet_service.sheet_data(sid).forces.enemy[0]
+    assert (force.skill, force.loyalty, force.total) == ("veteran", "firm", 1350)
     # an edit in the table: Elite instead of Veteran -> Disadvantaged? 400*4*1.5 = 2400 -> 0.29 Losing
     model = page.enemy_box.model
     assert model.setData(model.index(0, 3), "elite")
@@ -258,13 +258,13 @@ def test_typed_dice_are_checked(qtbot, gui_ctx) -> None:  # type: ignore[no-unty
     click(qtbot, steps.roll_button)
     assert steps.done
     click(qtbot, dlg.ok_button)
-    rolls = sheet_service.sheet_data(sid)["turns"][0]["rolls"]
-    assert [r["source"] for r in rolls] == ["app", "app", "app"] and rolls[2]["outcome"].endswith("West edge")
+    rolls = sheet_service.sheet_data(sid).turns[0].rolls
+    assert [r.source for r in rolls] == ["app", "app", "app"] and rolls[2].outcome.endswith("West edge")
     page.dialog.reject()
     # undo the turn with the page's button
     assert page.undo_button.text().replace("&", "") == "Undo turn 1"
     click(qtbot, page.undo_button)
-    assert sheet_service.sheet_data(sid)["turns_played"] == 0
+    assert sheet_service.sheet_data(sid).turns_played == 0
 
 
 def test_cancelled_turn_writes_nothing(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
@@ -316,7 +316,7 @@ def test_header_edits(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
     type_into(qtbot, page.gear_tv_spin, "450")
     qtbot.keyClick(page.gear_tv_spin, Qt.Key.Key_Return)
     data = sheet_service.sheet_data(sid)
-    assert data["area"] == "Badlands" and data["gear_tv"] == 450
+    assert data.area == "Badlands" and data.gear_tv == 450
     assert page.enemy_column_label.text() == "enemy-quality column ≤500"
 
 
@@ -352,8 +352,8 @@ def test_unit_table_edits_through_the_item_editors(qtbot, gui_ctx) -> None:  # t
     qtbot.keyClicks(spin, "14000")
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: model.index(0, 2).data() == "700")
-    odds = sheet_service.sheet_data(sid)["odds"]
-    assert odds["band"] == "Equal" and odds["ratio"] == 700 / 1050
+    odds = sheet_service.sheet_data(sid).odds
+    assert odds is not None and odds.band == "Equal" and odds.ratio == 700 / 1050
 
 
 def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
@@ -402,4 +402,4 @@ def test_base_power_out_of_range_is_refused_not_clamped(qtbot, gui_ctx) -> None:
     box.base_spin.selectAll()
     qtbot.keyClicks(box.base_spin, "350")
     click(qtbot, box.add_button)
-    assert box.model.rowCount() == 1 and box.model.row_data(0)["base_power"] == 350
+    assert box.model.rowCount() == 1 and box.model.row_data(0).base_power == 350

@@ -166,10 +166,10 @@ def test_page_keys_on_leader_track_with_typed_reason(qtbot, page: PlatoonPage) -
     rows = list(XpChange.select().order_by(XpChange.id))
     # two steps on one track within a minute: one operation, one XP change of +2
     assert [(r.who, r.delta, r.xp_after, r.reason) for r in rows] == [("leader", 2, 4, "field promotion")]
-    assert platoon_service.platoon_detail(page.pid)["leader"]["xp"] == 4
+    assert platoon_service.platoon_detail(page.pid).leader.xp == 4
     assert page.leader_track.hasFocus() and page.leader_track.xp() == 4
     ops = page.ctx.undo_stack.operations()
     assert ops[-1].kind == "xp.set" and ops[-2].kind != "xp.set"  # one step on the undo stack for the run
     page.ctx.undo_stack.undo()
-    assert platoon_service.platoon_detail(page.pid)["leader"]["xp"] == 2 and page.leader_track.xp() == 2
+    assert platoon_service.platoon_detail(page.pid).leader.xp == 2 and page.leader_track.xp() == 2
     assert XpChange.select().count() == 0

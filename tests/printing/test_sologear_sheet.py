@@ -13,7 +13,6 @@ from campaign_app.printing.sologear_sheet import (
     FormRow,
     SologearSheetData,
     build_sologear_sheet,
-    sologear_sheet_from_data,
 )
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import sologear_play as play_service
@@ -40,13 +39,13 @@ def badlands(fresh_db) -> int:
 def _play_out(sheet: int) -> None:
     """Play every turn (DEC, then FIG(+1)), record each battle, and do the reckoning."""
     n = 0
-    while not sheet_service.next_turn(sheet)["blocked"]:
+    while not sheet_service.next_turn(sheet).blocked:
         n += 1
         action = "dec" if n == 1 else "fig"
         play_service.play_turn(sheet, action, 1 if action == "fig" else None, dice=SeededDice(n))
-        last = sheet_service.sheet_data(sheet)["turns"][-1]
-        if last["battle"] and not last["recorded"]:
-            play_service.record_turn(sheet, last["turn"], glory=last["glory"] or 0, enemy_tv=last["enemy_tv"] or 0,
+        last = sheet_service.sheet_data(sheet).turns[-1]
+        if last.battle and not last.recorded:
+            play_service.record_turn(sheet, last.turn, glory=last.glory or 0, enemy_tv=last.enemy_tv or 0,
                                      bunkers=1)
     play_service.end_campaign(sheet, SeededDice(5))
 
@@ -76,7 +75,7 @@ def test_blank_forms() -> None:
 
 def test_filled_from_the_services(badlands: int) -> None:
     play_service.play_turn(badlands, "fig", 1, dice=SeededDice(11))
-    data = sologear_sheet_from_data(sheet_service.sheet_data(badlands))
+    data = sheet_service.print_data(sheet_service.sheet_data(badlands))
     pdf = build_sologear_sheet(data, paper="letter", printed_on=DAY)
     assert_paper(pdf, LETTER)
     assert_fonts_embedded(pdf)
@@ -95,7 +94,7 @@ def test_filled_from_the_services(badlands: int) -> None:
 
 def test_the_reckoning_prints_when_the_campaign_is_over(badlands: int) -> None:
     _play_out(badlands)
-    data = sologear_sheet_from_data(sheet_service.sheet_data(badlands))
+    data = sheet_service.print_data(sheet_service.sheet_data(badlands))
     assert data.reckoning is not None
     pdf = build_sologear_sheet(data, paper="a4", printed_on=DAY)
     t = text(pdf)
@@ -124,7 +123,7 @@ def test_long_campaign_runs_over_pages_with_the_header_repeated() -> None:
 
 
 def test_identical_input_gives_identical_bytes(badlands: int) -> None:
-    data = sologear_sheet_from_data(sheet_service.sheet_data(badlands))
+    data = sheet_service.print_data(sheet_service.sheet_data(badlands))
     first = build_sologear_sheet(data, paper="a4", printed_on=DAY)
     assert first == build_sologear_sheet(data, paper="a4", printed_on=DAY)
     assert first != build_sologear_sheet(data, paper="a4", printed_on=datetime.date(2024, 5, 2))
@@ -134,6 +133,6 @@ def test_identical_input_gives_identical_bytes(badlands: int) -> None:
 
 def test_sheet_without_forces_says_odds_are_not_known_yet(fresh_db) -> None:
     edit = sheet_service.create_sheet("Empty", "Pilot", 120)
-    pdf = build_sologear_sheet(sologear_sheet_from_data(sheet_service.sheet_data(edit.id)), paper="a4", printed_on=DAY)
+    pdf = build_sologear_sheet(sheet_service.print_data(sheet_service.sheet_data(edit.id)), paper="a4", printed_on=DAY)
     assert len(reader(pdf).pages) == 2
     assert "Odds are worked out once both sides have units" in text(pdf)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+from tests.pg_server import both_engines_only_where_aware
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_engine(request: pytest.FixtureRequest) -> str:
-    """Both engines, except for tests marked ``file_db`` (about the file itself), which run on the file only."""
-    if request.param == "postgresql" and request.node.get_closest_marker("file_db"):
-        pytest.skip("about the database file itself (backups, files on disk): the file engine only")
+    """Both engines (tests marked ``file_db``, about the file itself, run on the file only)."""
     return str(request.param)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    both_engines_only_where_aware(config, items, Path(__file__).parent, frozenset({"fresh_db", "db_target"}))
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -13,6 +14,7 @@ import pytest
 
 from campaign_app.rules.aftermath import run_aftermath
 from campaign_app.rules.dice import DiceError, SeededDice, TypedDice, parse_faces
+from campaign_app.rules.enums import LeaderFate, Outcome
 from campaign_app.rules.odds import leader_odds, recovery_odds
 from campaign_app.services import battle_edits, battles, history
 from campaign_app.services.common import Conflict, NotFound, ServiceError
@@ -78,7 +80,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
                   objectives=1, fire_support=True, notes="Bridge held")
     s.set_casualties(7, 3)
     odds = s.odds()
-    assert odds["recovery"]["xp"] == 8 and odds["leader"]["xp"] == 4
+    assert odds.recovery.xp == 8 and odds.leader is not None and odds.leader.xp == 4
     step = s.next_step
     assert step is not None and (step.kind, step.dice.expression, step.number) == ("recovery", "1d8", 1)
     s.enter("3")
@@ -102,11 +104,12 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     s.set_replacement("  Lt.   Adebayo ")
     assert s.ready
     summary = s.summary()
-    assert summary["platoon"]["xp_before"] == 6 and summary["platoon"]["xp_after"] == 7
-    assert summary["leader"] == {"name": "Lt. Okafor", "xp_before": 2, "xp_after": 4, "fate": "promoted"}
-    assert summary["replacement"] == {"name": "Lt. Adebayo", "rank": "Lieutenant", "xp": 5}
-    assert [r["expression"] for r in summary["rolls"]] == ["1d8", "2d8", "2d12", "2d10"]
-    assert all(r["source"] == "entered" for r in summary["rolls"])
+    assert summary.platoon.xp_before == 6 and summary.platoon.xp_after == 7
+    assert summary.leader == battles.BattleLeader(name="Lt. Okafor", xp_before=2, xp_after=4, fate=LeaderFate.PROMOTED)
+    assert summary.replacement == battles.Replacement(name="Lt. Adebayo", rank="Lieutenant", xp=5)
+    assert [r.expression for r in summary.rolls] == ["1d8", "2d8", "2d12", "2d10"]
+    assert all(r.source == "entered" for r in summary.rolls)
+    assert summary.battle_id is None and summary.details.outcome == Outcome.VICTORY
     assert dump() == before, "nothing may be written before commit"
 
     edit = s.commit()
@@ -162,11 +165,40 @@ def test_odds_are_the_exact_rules_odds(pid: int) -> None:
     s.set_casualties(9, 2)
     odds = s.odds()
     dist = recovery_odds(9, 7)
-    assert [(o["xp_lost"], Fraction(o["fraction"])) for o in odds["recovery"]["xp_lost"]] == list(dist.items())
-    assert sum(Fraction(o["fraction"]) for o in odds["recovery"]["xp_lost"]) == 1
+    assert [(o.xp_lost, Fraction(o.fraction)) for o in odds.recovery.xp_lost] == list(dist.items())
+    assert sum(Fraction(o.fraction) for o in odds.recovery.xp_lost) == 1
     lo = leader_odds(2, 3)
-    assert {f: Fraction(odds["leader"][f]["fraction"]) for f in ("casualty", "promoted", "stays")} == lo
-    assert odds["leader"]["casualty"]["percent"].endswith("%")
+    assert odds.leader is not None
+    assert {f: Fraction(odds.leader.chance(f).fraction) for f in LeaderFate} == lo
+    assert odds.leader.casualty.percent.endswith("%") and odds.leader.casualty.p == float(lo[LeaderFate.CASUALTY])
+
+
+def test_odds_and_summary_json_shape(pid: int, camp: Campaign) -> None:
+    """``to_dict()`` of the typed odds and summary is the JSON the services gave before (the summary is the
+    ``battle log --json`` shape): the date as ISO text, the opponent platoon as ``opponent_platoon_id``, the
+    leader's chances keyed by fate."""
+    with operation("test.setup", "test data"):
+        other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
+    s = battles.BattleSession(pid)
+    s.set_details(date="2024-05-31", opponent_platoon=other.id, outcome="draw", objectives=1)
+    s.set_casualties(3, 1)
+    odds = s.odds().to_dict()
+    assert list(odds) == ["wounds", "leader_wounds", "award", "recovery", "leader"]
+    assert odds["award"] == s.award.to_dict()
+    assert list(odds["leader"]) == ["xp", "survival", "casualty", "promoted", "stays"]
+    assert list(odds["recovery"]["xp_lost"][0]) == ["xp_lost", "xp_after", "p", "fraction", "percent"]
+    s.roll_all(SeededDice(2))
+    summary = s.summary().to_dict()
+    assert list(summary) == ["battle_id", "number", "platoon", "leader", "replacement", "wounds", "leader_wounds",
+                             "counters_left", "details", "award", "rolls"]
+    assert summary["details"] == {"date": "2024-05-31", "scenario": "", "opponent": "Red Platoon",
+                                  "opponent_platoon_id": other.id, "outcome": "draw", "objectives": 1,
+                                  "fire_support": False, "notes": ""}
+    assert list(summary["award"])[:3] == ["rule", "rule_text", "text"]
+    assert summary["rolls"] and isinstance(summary["rolls"][0]["faces"], list)
+    assert json.loads(json.dumps(summary)) == summary and json.loads(json.dumps(odds)) == odds
+    edit = s.commit()
+    assert edit.summary["battle_id"] == edit.id and edit.summary["details"]["date"] == "2024-05-31"
 
 
 def test_typed_faces_are_checked_against_the_dice_asked_for(pid: int) -> None:
@@ -234,7 +266,8 @@ def test_bad_casualties_and_opponents_are_refused(pid: int, camp: Campaign) -> N
         other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
     s.set_details(opponent_platoon=other.id)
     assert s.details.opponent == "Red Platoon"
-    assert [o["name"] for o in battles.opponent_choices(pid)] == ["Red Platoon"]
+    assert battles.opponent_choices(pid) == [battles.OpponentChoice(id=other.id, name="Red Platoon",
+                                                                     campaign="Congo 1960")]
     s.set_casualties(0, 0)
     with pytest.raises(ServiceError, match="not all rolls are made: next is Leader's fate"):
         s.commit()
@@ -252,8 +285,28 @@ def test_a_platoon_changed_meanwhile_is_refused(pid: int) -> None:
     with operation("test.setup", "test data"):
         Platoon.update(xp=9).where(Platoon.id == pid).execute()
     before = dump()
-    with pytest.raises(Conflict, match="changed while the battle was being logged"):
+    with pytest.raises(Conflict, match="changed since you started logging this battle"):
         s.commit()
+    assert dump() == before
+
+
+def test_the_second_of_two_writers_is_told_what_changed(pid: int) -> None:
+    """One owner on two computers: both open the wizard on battle 1; the one that commits second is refused
+    with the change named (what, when, by whom), and nothing of it is written."""
+    first = battles.BattleSession(pid)
+    second = battles.BattleSession(pid)
+    for s in (first, second):
+        s.set_casualties(0, 0)
+        s.enter("12,12")
+    first.commit()
+    before = dump()
+    with pytest.raises(Conflict) as info:
+        second.commit()
+    text = str(info.value)
+    login = journal.list_operations(limit=1)[0].user
+    assert text.startswith("2nd Platoon changed since you started logging this battle: \u201cLog battle 1 of "
+                           "2nd Platoon\u201d at ")
+    assert re.search(r" at \d\d:\d\d", text) and f"by {login}" in text and "nothing was written" in text
     assert dump() == before
 
 

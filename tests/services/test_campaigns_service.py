@@ -17,28 +17,28 @@ def test_create_defaults_and_house_rules() -> None:
     c = Campaign.get_by_id(edit.id)
     assert (c.system, c.period, c.objective_xp_to, c.archived) == ("atomic_africa", None, "both", False)
     shown = cs.show_campaign("Congo 1960")
-    assert shown["thresholds"] == [1, 4, 9, 16]
-    assert shown["die"] == "d10"
-    rules = {r["key"]: r for r in shown["house_rules"]}
-    assert rules["thresholds"]["default"] == [1, 4, 9, 16] and rules["thresholds"]["is_default"]
-    assert rules["period"]["value"] is None and rules["period"]["is_default"]
-    assert rules["objective_xp_to"]["value"] == "both"
-    assert shown["platoons"] == []
+    assert shown.thresholds == (1, 4, 9, 16)
+    assert shown.die == "d10"
+    rules = {r.key: r for r in shown.house_rules}
+    assert rules["thresholds"].default == (1, 4, 9, 16) and rules["thresholds"].is_default
+    assert rules["period"].value is None and rules["period"].is_default
+    assert rules["objective_xp_to"].value == "both"
+    assert shown.platoons == ()
 
 
 def test_create_with_house_rules() -> None:
     cs.create_campaign("Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon",
                        replacement_dice=1)
     shown = cs.show_campaign("Katanga")
-    assert shown["period"] == 2 and shown["die"] == "d6"
-    assert shown["thresholds"] == [2, 5, 10, 20]
-    assert shown["objective_xp_to"] == "platoon"
-    assert shown["replacement_dice"] == 1
-    assert not any(r["is_default"] for r in shown["house_rules"])
-    rule = {r["key"]: r for r in shown["house_rules"]}["replacement_dice"]
-    assert rule["text"] == "1d6 \u2212 1" and rule["default"] == 2
+    assert shown.period == 2 and shown.die == "d6"
+    assert shown.thresholds == (2, 5, 10, 20)
+    assert shown.objective_xp_to == "platoon"
+    assert shown.replacement_dice == 1
+    assert not any(r.is_default for r in shown.house_rules)
+    rule = {r.key: r for r in shown.house_rules}["replacement_dice"]
+    assert rule.text == "1d6 \u2212 1" and rule.default == 2
     cs.set_campaign("Katanga", replacement_dice="2")
-    assert cs.show_campaign("Katanga")["replacement_dice"] == 2
+    assert cs.show_campaign("Katanga").replacement_dice == 2
     with pytest.raises(cs.ServiceError, match="2 dice .the lower counts. or 1 die"):
         cs.set_campaign("Katanga", replacement_dice=3)
 
@@ -94,9 +94,9 @@ def test_set_house_rules_and_clear_period() -> None:
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
     platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
-    assert platoon_service.platoon_detail("P")["level"] == "Regular"
+    assert platoon_service.platoon_detail("P").level == "Regular"
     cs.set_campaign("C", thresholds="1,7,9,16")
-    assert platoon_service.platoon_detail("P")["level"] == "Green"
+    assert platoon_service.platoon_detail("P").level == "Green"
 
 
 def test_archive_unarchive_and_list() -> None:
@@ -104,11 +104,11 @@ def test_archive_unarchive_and_list() -> None:
     cs.create_campaign("B", "sologear")
     edit = cs.archive_campaign("A")
     assert edit.summary == {"id": edit.id, "old": False, "new": True}
-    assert [c["name"] for c in cs.list_campaigns(include_archived=False)] == ["B"]
-    assert [c["name"] for c in cs.list_campaigns()] == ["A", "B"]
+    assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["B"]
+    assert [c.name for c in cs.list_campaigns()] == ["A", "B"]
     cs.unarchive_campaign("A")
-    assert [c["name"] for c in cs.list_campaigns(include_archived=False)] == ["A", "B"]
-    assert cs.list_campaigns()[1]["system_label"] == "Sologear"
+    assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["A", "B"]
+    assert cs.list_campaigns()[1].system_label == "Sologear"
 
 
 def test_unknown_campaign() -> None:
@@ -142,3 +142,27 @@ def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     with pytest.raises(ServiceError, match="would also remove platoon 1 .from “Create platoon P”, operation 2."):
         journal.undo(edit.operation_id)
     assert Platoon.select().count() == 1
+
+
+def test_campaign_results_by_system_and_their_json_shape() -> None:
+    """An Atomic Africa campaign counts its platoons (and lists them when shown), a Sologear campaign its pilot
+    sheets; ``to_dict()`` has only the keys of its system, as ``campaign list/show --json`` always printed."""
+    cs.create_campaign("Congo 1960", "atomic-africa")
+    cs.create_campaign("Gears", "sologear")
+    platoon_service.create_platoon("Congo 1960", "P", training=8, equipment=8, morale=8, armor=1)
+    aa, sg = cs.list_campaigns()
+    assert isinstance(aa, cs.AtomicAfricaCampaign) and not isinstance(aa, cs.AtomicAfricaCampaignDetail)
+    assert isinstance(sg, cs.SologearCampaign) and (aa.platoon_count, sg.sheet_count, sg.sheet_ids) == (1, 0, ())
+    common = ["id", "name", "system", "system_label", "period", "die", "thresholds", "objective_xp_to",
+              "replacement_dice", "archived", "notes", "created_at", "house_rules"]
+    assert list(aa.to_dict()) == [*common, "platoon_count"]
+    assert list(sg.to_dict()) == [*common, "sheet_count", "sheet_ids"]
+    shown = cs.show_campaign("Congo 1960")
+    assert isinstance(shown, cs.AtomicAfricaCampaignDetail) and [p.name for p in shown.platoons] == ["P"]
+    assert list(shown.to_dict()) == [*common, "platoon_count", "platoons"]
+    assert cs.show_campaign("Gears") == sg
+    rules = shown.to_dict()["house_rules"]
+    # the default in words only where the number alone would not say it
+    assert [("default_text" in r) for r in rules] == [False, False, False, True]
+    assert list(rules[3]) == ["key", "label", "value", "default", "default_text", "text", "is_default"]
+    assert rules[1]["value"] == [1, 4, 9, 16] and isinstance(shown.house_rules[1].value, tuple)

@@ -61,7 +61,7 @@ def _platoons() -> list[int]:
 
 def _sheet() -> int | None:
     try:
-        return sheet_service.sheet_data("Hill")["id"]
+        return sheet_service.sheet_data("Hill").id
     except ServiceError:
         return None
 

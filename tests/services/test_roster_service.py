@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from campaign_app.services import campaigns as cs
 from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
+from campaign_app.services.platoons import AttributeWords, FormerLeader, LeaderInfo
 from campaign_app.store import journal
 from campaign_app.store.journal import operation
 from campaign_app.store.models import (
@@ -41,22 +43,21 @@ def pid(camp: int) -> int:
 
 def test_platoon_detail_shape(pid: int) -> None:
     d = platoon_service.platoon_detail(pid)
-    for key, value in {"name": "2nd Platoon", "campaign": "Congo 1960", "training": "d10", "equipment": "d10",
-                       "morale": "d8", "armor": 2, "xp": 6, "level": "Regular", "cards": 10}.items():
-        assert d[key] == value, key
-    assert d["leader"]["name"] == "Lt. Okafor" and d["leader"]["xp"] == 2 and d["leader"]["level"] == "Green"
-    assert d["leader"]["rank"] == "Lieutenant"
-    assert d["former_leaders"] == [] and d["attached"] == [] and d["equipment_list"] == []
-    assert d["words"] == {"training": "Professional", "equipment": "Modern", "morale": "Steady"}
-    assert d["armor_class"] == "medium infantry"
-    assert d["id"] == pid and d["thresholds"] == [1, 4, 9, 16]
-    assert d["cards_with_fire_support"] is None
+    assert (d.name, d.campaign, d.training, d.equipment, d.morale, d.armor, d.xp, d.level, d.cards) == (
+        "2nd Platoon", "Congo 1960", "d10", "d10", "d8", 2, 6, "Regular", 10)
+    assert d.leader.name == "Lt. Okafor" and d.leader.xp == 2 and d.leader.level == "Green"
+    assert d.leader.rank == "Lieutenant"
+    assert d.former_leaders == () and d.attached == () and d.equipment_list == ()
+    assert d.words == AttributeWords(training="Professional", equipment="Modern", morale="Steady")
+    assert d.armor_class == "medium infantry"
+    assert d.id == pid and d.thresholds == (1, 4, 9, 16)
+    assert d.cards_with_fire_support is None
 
 
 def test_platoon_without_leader_draws_only_its_own_cards(camp: int) -> None:
     e = platoon_service.create_platoon(camp, "Lonely", training=4, equipment=4, morale=4, armor=1, xp=4)
     d = platoon_service.platoon_detail(e.id)
-    assert d["leader"] is None and d["cards"] == 6
+    assert d.leader is None and d.cards == 6
     with pytest.raises(ServiceError, match="has no leader"):
         platoon_service.set_xp(e.id, 3, who="leader")
 
@@ -86,7 +87,7 @@ def test_same_name_in_another_campaign_is_fine(pid: int) -> None:
     platoon_service.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(ServiceError, match="more than one platoon"):
         platoon_service.platoon_detail("2nd Platoon")
-    assert platoon_service.platoon_detail("2nd Platoon", campaign="Other")["campaign"] == "Other"
+    assert platoon_service.platoon_detail("2nd Platoon", campaign="Other").campaign == "Other"
 
 
 def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
@@ -101,10 +102,10 @@ def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
     e = platoon_service.create_platoon(camp, "3rd Platoon", training="d8", equipment="d6", morale="d8", armor=1,
                                        leader_name="Lt. Mbeki", dice=TypedDice([[8, 3]]))
     d = platoon_service.platoon_detail(e.id)
-    assert d["xp"] == 7 and d["leader"]["xp"] == 2
+    assert d.xp == 7 and d.leader.xp == 2
     roll = Roll.get(Roll.platoon == e.id)
     assert roll.faces == [8, 3] and roll.expression == "2d10" and roll.source == "entered"
-    assert roll.leader_id == d["leader"]["id"]
+    assert roll.leader_id == d.leader.id
     assert "1.3" in roll.rule
     assert e.summary["roll"]["faces"] == [8, 3]
 
@@ -117,9 +118,9 @@ def test_force_generation_follows_the_period(camp: int) -> None:
     assert all(1 <= f <= 4 for f in roll.faces)
     low, high = sorted(f - 1 for f in roll.faces)
     d = platoon_service.platoon_detail(e.id)
-    assert (d["leader"]["xp"], d["xp"]) == (low, high)
+    assert (d.leader.xp, d.xp) == (low, high)
     # no leader name given: a name from the RULES §4 charts, never a placeholder that reads like a person
-    assert d["leader"]["name"].startswith("Lt. ") and d["leader"]["name"] != "New leader"
+    assert d.leader.name.startswith("Lt. ") and d.leader.name != "New leader"
 
 
 def test_force_generation_bad_faces_writes_nothing(camp: int) -> None:
@@ -148,13 +149,13 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
     assert rows == {("training", "d10", "d8", "bad winter"), ("morale", "d8", "d12", "bad winter"),
                     ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
     d = platoon_service.platoon_detail(pid)
-    assert (d["training"], d["morale"], d["armor"], d["notes"]) == ("d8", "d12", 3, "tired")
+    assert (d.training, d.morale, d.armor, d.notes) == ("d8", "d12", 3, "tired")
     journal.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
-    assert (d["training"], d["morale"], d["armor"], d["notes"]) == ("d10", "d8", 2, "")
+    assert (d.training, d.morale, d.armor, d.notes) == ("d10", "d8", 2, "")
     assert AttributeChange.select().count() == 0
     journal.redo(e.operation_id)
-    assert platoon_service.platoon_detail(pid)["training"] == "d8" and AttributeChange.select().count() == 4
+    assert platoon_service.platoon_detail(pid).training == "d8" and AttributeChange.select().count() == 4
     unchanged = platoon_service.set_platoon(pid, training="d8")
     assert not unchanged.changed and AttributeChange.select().count() == 4
 
@@ -167,7 +168,7 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
 def test_set_platoon_refuses(pid: int, kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
         platoon_service.set_platoon(pid, morale="d4", **kwargs)
-    assert platoon_service.platoon_detail(pid)["morale"] == "d8"
+    assert platoon_service.platoon_detail(pid).morale == "d8"
     assert AttributeChange.select().count() == 0
 
 
@@ -176,10 +177,10 @@ def test_rename_platoon(pid: int, camp: int) -> None:
     with pytest.raises(ServiceError, match="already has a platoon named 'other'"):
         platoon_service.rename_platoon(pid, "other")
     e = platoon_service.rename_platoon(pid, "Second")
-    assert platoon_service.platoon_detail(pid)["name"] == "Second"
+    assert platoon_service.platoon_detail(pid).name == "Second"
     assert AttributeChange.get().field == "name"
     journal.undo(e.operation_id)
-    assert platoon_service.platoon_detail(pid)["name"] == "2nd Platoon"
+    assert platoon_service.platoon_detail(pid).name == "2nd Platoon"
 
 
 def test_set_xp_platoon_and_leader(pid: int) -> None:
@@ -188,16 +189,16 @@ def test_set_xp_platoon_and_leader(pid: int) -> None:
     x = XpChange.get()
     assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id) == ("platoon", 3, 9, "house rule", None)
     d = platoon_service.platoon_detail(pid)
-    assert d["level"] == "Veteran" and d["cards"] == 2 * 4 + 2 * 2
+    assert d.level == "Veteran" and d.cards == 2 * 4 + 2 * 2
     e2 = platoon_service.set_xp(pid, 4, reason="promotion in the field", who="leader")
     x2 = XpChange.get(XpChange.who == "leader")
-    assert (x2.delta, x2.xp_after, x2.leader_id) == (2, 4, d["leader"]["id"])
-    assert platoon_service.platoon_detail(pid)["leader"]["level"] == "Regular"
-    assert [h["xp_after"] for h in platoon_service.xp_history(pid)] == [9, 4]
+    assert (x2.delta, x2.xp_after, x2.leader_id) == (2, 4, d.leader.id)
+    assert platoon_service.platoon_detail(pid).leader.level == "Regular"
+    assert [h.xp_after for h in platoon_service.xp_history(pid)] == [9, 4]
     journal.undo(e2.operation_id)
     journal.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
-    assert (d["xp"], d["leader"]["xp"]) == (6, 2) and XpChange.select().count() == 0
+    assert (d.xp, d.leader.xp) == (6, 2) and XpChange.select().count() == 0
     with pytest.raises(ServiceError, match="0 to 32, not 33"):
         platoon_service.set_xp(pid, 33)
     assert not platoon_service.set_xp(pid, 6).changed and XpChange.select().count() == 0
@@ -209,31 +210,31 @@ def test_undo_refuses_when_changed_since(pid: int) -> None:
         Platoon.update(xp=12).where(Platoon.id == pid).execute()  # e.g. a battle logged outside the undo stack
     with pytest.raises(ServiceError, match="“test data” .operation 4. changed the same data later; undo that first"):
         journal.undo(e.operation_id)
-    assert platoon_service.platoon_detail(pid)["xp"] == 12 and XpChange.select().count() == 1
+    assert platoon_service.platoon_detail(pid).xp == 12 and XpChange.select().count() == 1
 
 
 def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
-    old_id = platoon_service.platoon_detail(pid)["leader"]["id"]
+    old_id = platoon_service.platoon_detail(pid).leader.id
     e = leader_service.replace_leader(pid, "Lt. Diallo", xp=3, how="casualty")
     d = platoon_service.platoon_detail(pid)
-    assert d["leader"]["name"] == "Lt. Diallo" and d["leader"]["xp"] == 3
-    (former,) = d["former_leaders"]
-    assert (former["id"], former["status"], former["how"]) == (old_id, "casualty", "casualty")
-    assert former["left_at"] is not None and former["left_battle"] is None
+    assert d.leader.name == "Lt. Diallo" and d.leader.xp == 3
+    (former,) = d.former_leaders
+    assert (former.id, former.status, former.how) == (old_id, "casualty", "casualty")
+    assert former.left_at is not None and former.left_battle is None
     e2 = leader_service.replace_leader(pid, "Capt. Roux", rank="Captain", dice=TypedDice([[7, 9]]), how="promoted")
     d = platoon_service.platoon_detail(pid)
-    assert d["leader"]["xp"] == 6 and d["leader"]["rank"] == "Captain"
-    assert [f["name"] for f in d["former_leaders"]] == ["Lt. Okafor", "Lt. Diallo"]
-    roll = Roll.get(Roll.leader == d["leader"]["id"])
+    assert d.leader.xp == 6 and d.leader.rank == "Captain"
+    assert [f.name for f in d.former_leaders] == ["Lt. Okafor", "Lt. Diallo"]
+    roll = Roll.get(Roll.leader == d.leader.id)
     assert roll.expression == "2d10" and roll.total == 6 and e2.summary["roll"]["faces"] == [7, 9]
     journal.undo(e2.operation_id)
     journal.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
-    assert d["leader"]["id"] == old_id and d["former_leaders"] == []
+    assert d.leader.id == old_id and d.former_leaders == ()
     assert Leader.select().count() == 1 and Roll.select().count() == 0
     journal.redo(e.operation_id)
     journal.redo(e2.operation_id)
-    assert platoon_service.platoon_detail(pid)["leader"]["name"] == "Capt. Roux"
+    assert platoon_service.platoon_detail(pid).leader.name == "Capt. Roux"
 
 
 def test_replace_leader_refusals(pid: int) -> None:
@@ -250,10 +251,10 @@ def test_replace_leader_refusals(pid: int) -> None:
 def test_set_leader_name_and_rank(pid: int) -> None:
     e = leader_service.set_leader(pid, name="Lt. O. Okafor", rank="Captain")
     d = platoon_service.platoon_detail(pid)
-    assert (d["leader"]["name"], d["leader"]["rank"]) == ("Lt. O. Okafor", "Captain")
+    assert (d.leader.name, d.leader.rank) == ("Lt. O. Okafor", "Captain")
     assert {a.field for a in AttributeChange.select()} == {"leader.name", "leader.rank"}
     journal.undo(e.operation_id)
-    assert platoon_service.platoon_detail(pid)["leader"]["name"] == "Lt. Okafor"
+    assert platoon_service.platoon_detail(pid).leader.name == "Lt. Okafor"
 
 
 def test_attached_units(pid: int) -> None:
@@ -262,11 +263,11 @@ def test_attached_units(pid: int) -> None:
     attachment_service.add_attached(pid, "Ferret", "vehicle", training=8, equipment=8, morale=8, armor=4)
     attachment_service.add_attached(pid, "Battery", "fire_support", support="medium")
     d = platoon_service.platoon_detail(pid)
-    assert [(a["name"], a["kind"]) for a in d["attached"]] == [
+    assert [(a.name, a.kind) for a in d.attached] == [
         ("Weapons team", "team"), ("Ferret", "vehicle"), ("Battery", "fire_support")]
-    assert d["attached"][0]["training"] == "d8" and d["attached"][1]["armor_class"] == "vehicle"
-    assert d["attached"][2]["support"] == "medium" and d["attached"][2]["training"] is None
-    assert d["cards_with_fire_support"] == d["cards"] - 1
+    assert d.attached[0].training == "d8" and d.attached[1].armor_class == "vehicle"
+    assert d.attached[2].support == "medium" and d.attached[2].training is None
+    assert d.cards_with_fire_support == d.cards - 1
     e = attachment_service.edit_attached(team.id, equipment="d6", reason="lost the MG ammo")
     assert attachment_service.find_attached(pid, "weapons team").equipment == 6
     assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
@@ -309,13 +310,13 @@ def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
     team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
     attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
     before = platoon_service.platoon_detail(pid)
-    assert before["attached"][0]["equipment_list"][0]["name"] == "Medium machine gun"
+    assert before.attached[0].equipment_list[0].name == "Medium machine gun"
     e = attachment_service.remove_attached(team.id)
     assert AttachedUnit.select().count() == 0 and Equipment.select().count() == 0
     journal.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid) == before
     journal.redo(e.operation_id)
-    assert platoon_service.platoon_detail(pid)["attached"] == []
+    assert platoon_service.platoon_detail(pid).attached == ()
 
 
 def test_equipment_rows(pid: int) -> None:
@@ -323,16 +324,16 @@ def test_equipment_rows(pid: int) -> None:
     assert e.summary["ap_vs"] == "point"
     attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
     d = platoon_service.platoon_detail(pid)
-    assert [(x["name"], x["targets"], x["ap"], x["ap_vs"]) for x in d["equipment_list"]] == [
+    assert [(x.name, x.targets, x.ap, x.ap_vs) for x in d.equipment_list] == [
         ("Recoilless rifle", "point", -2, "point"), ("Flamer", "both", -1, "dispersed")]
     ed = attachment_service.edit_equipment(e.id, ap=None)
     assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
     journal.undo(ed.operation_id)
     assert Equipment.get_by_id(e.id).ap == -2
     rm = attachment_service.remove_equipment(attachment_service.find_equipment(pid, "flamer").id)
-    assert [x["name"] for x in platoon_service.platoon_detail(pid)["equipment_list"]] == ["Recoilless rifle"]
+    assert [x.name for x in platoon_service.platoon_detail(pid).equipment_list] == ["Recoilless rifle"]
     journal.undo(rm.operation_id)
-    assert len(platoon_service.platoon_detail(pid)["equipment_list"]) == 2
+    assert len(platoon_service.platoon_detail(pid).equipment_list) == 2
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -381,10 +382,10 @@ def test_list_platoons(pid: int, camp: int) -> None:
     cs.create_campaign("Other")
     platoon_service.create_platoon("Other", "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
     rows = platoon_service.list_platoons("Congo 1960")
-    assert [r["name"] for r in rows] == ["1st Platoon", "2nd Platoon"]
-    assert rows[1]["leader"] == "Lt. Okafor" and rows[1]["cards"] == 10 and rows[0]["level"] == "Untested"
+    assert [r.name for r in rows] == ["1st Platoon", "2nd Platoon"]
+    assert rows[1].leader == "Lt. Okafor" and rows[1].cards == 10 and rows[0].level == "Untested"
     assert len(platoon_service.list_platoons()) == 3
-    assert platoon_service.list_platoons("Other")[0]["level"] == "Legendary"
+    assert platoon_service.list_platoons("Other")[0].level == "Legendary"
 
 
 def test_demo_platoon_detail_matches_the_issue_example() -> None:
@@ -392,9 +393,9 @@ def test_demo_platoon_detail_matches_the_issue_example() -> None:
 
     create_demo()
     d = platoon_service.platoon_detail(DEMO_PLATOON)
-    assert (d["xp"], d["level"], d["cards"], d["leader"]["level"]) == (6, "Regular", 10, "Green")
-    assert d["attached"][0]["equipment_list"][0]["targets"] == "dispersed"
-    assert d["equipment_list"][0]["ap"] == -2
+    assert (d.xp, d.level, d.cards, d.leader.level) == (6, "Regular", 10, "Green")
+    assert d.attached[0].equipment_list[0].targets == "dispersed"
+    assert d.equipment_list[0].ap == -2
 
 
 # --- property: any sequence of edits undone in reverse leaves the database exactly as it was ---------------
@@ -463,3 +464,40 @@ def test_undo_in_reverse_restores_everything_and_redo_replays(pid: int, ops: lis
     assert _snapshot() == after
     for edit in reversed(edits):
         journal.undo(edit.operation_id)
+
+
+def test_platoon_detail_json_shape(pid: int) -> None:
+    """``platoon show --json`` is ``to_dict()`` of the typed detail: the keys of the dict it replaced, in their
+    order; a former leader's exit keys only on former leaders; plain JSON values (lists, strings)."""
+    leader_service.replace_leader(pid, "Lt. Diallo", xp=3, how="casualty")
+    attachment_service.add_attached(pid, "Battery", "fire_support", support="light")
+    d = platoon_service.platoon_detail(pid)
+    assert isinstance(d.leader, LeaderInfo) and not isinstance(d.leader, FormerLeader)
+    assert all(isinstance(f, FormerLeader) for f in d.former_leaders)
+    out = d.to_dict()
+    assert list(out) == ["id", "name", "campaign", "campaign_id", "period", "replacement_dice", "thresholds",
+                         "training", "equipment", "morale", "words", "armor", "armor_class", "xp", "level",
+                         "level_rank", "cards", "cards_with_fire_support", "notes", "leader", "former_leaders",
+                         "attached", "equipment_list", "battles"]
+    leader_keys = ["id", "name", "rank", "xp", "level", "level_rank", "xp_at_join", "joined_at", "joined_battle",
+                   "notes"]
+    assert list(out["leader"]) == leader_keys
+    assert list(out["former_leaders"][0]) == [*leader_keys, "status", "how", "left_at", "left_battle",
+                                              "left_battle_id"]
+    assert out["former_leaders"][0]["how"] == "casualty" and isinstance(out["former_leaders"][0]["left_at"], str)
+    assert out["thresholds"] == [1, 4, 9, 16] and out["former_leaders"][0]["name"] == "Lt. Okafor"
+    assert out["words"] == {"training": "Professional", "equipment": "Modern", "morale": "Steady"}
+    assert out["attached"] == [{"id": out["attached"][0]["id"], "name": "Battery", "kind": "fire_support",
+                                "training": None, "equipment": None, "morale": None, "armor": None,
+                                "armor_class": None, "support": "light", "notes": "", "equipment_list": []}]
+    assert json.loads(json.dumps(out)) == out  # JSON-ready without a default= fallback
+
+
+def test_history_rows_are_typed(pid: int) -> None:
+    platoon_service.set_xp(pid, 9, reason="won")
+    platoon_service.set_platoon(pid, morale="d10", reason="rested")
+    (x,) = platoon_service.xp_history(pid)
+    assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id, x.battle_id) == ("platoon", 3, 9, "won", None, None)
+    (a,) = platoon_service.attribute_history(pid)
+    assert (a.field, a.old, a.new, a.reason) == ("morale", "d8", "d10", "rested")
+    assert dt.datetime.fromisoformat(a.created_at) and dt.datetime.fromisoformat(x.created_at)

@@ -25,11 +25,11 @@ def test_backup_includes_what_is_still_in_the_wal(fresh_db, app_paths):
     create_campaign("Only in the WAL", "atomic_africa")
     assert Path(str(app_paths.db_file) + "-wal").stat().st_size > 0
     info = backup_service.backup_now()
-    con = sqlite3.connect(f"file:{info['file']}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{info.file}?mode=ro", uri=True)
     assert con.execute("SELECT name FROM campaign").fetchall() == [("Only in the WAL",)]
     con.close()
-    assert info["reason"] == "manual" and info["campaigns"] == 1 and info["good"]
-    assert not Path(info["file"] + "-wal").exists()  # a standalone file
+    assert info.reason == "manual" and info.campaigns == 1 and info.good
+    assert not Path(f"{info.file}-wal").exists()  # a standalone file
 
 
 def test_daily_backup_once_per_day_and_only_with_data(app_paths):
@@ -87,18 +87,19 @@ def test_list_reports_file_time_reason_size_campaigns_battles(fresh_db, app_path
 
     create_demo()
     backup_service.backup_now()
-    (item,) = [b for b in backup_service.backups() if b["reason"] == "manual"]
-    assert {"file", "time", "reason", "size", "campaigns", "battles"} <= set(item)
-    assert item["campaigns"] == 2 and item["battles"] >= 1 and item["size"] > 0
+    (item,) = [b for b in backup_service.backups() if b.reason == "manual"]
+    assert {"file", "time", "reason", "size", "campaigns", "battles"} <= set(item.to_dict())  # the JSON's keys
+    assert abs(dt.datetime.now() - item.time) < dt.timedelta(minutes=10) and item.file.parent == app_paths.backup_dir
+    assert item.campaigns == 2 and item.battles is not None and item.battles >= 1 and item.size > 0
 
 
 def test_restore_checks_backs_up_then_restores(fresh_db, app_paths):
     create_campaign("Before", "atomic_africa")
     saved = backup_service.backup_now()
     create_campaign("After", "atomic_africa")
-    result = backup_service.restore(saved["file"])
+    result = backup_service.restore(saved.file)
     assert [c.name for c in Campaign.select()] == ["Before"]
-    previous = Path(result["previous_saved_as"])
+    previous = result.previous_saved_as
     assert previous.name.endswith("-restore.db")
     con = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
     assert sorted(r[0] for r in con.execute("SELECT name FROM campaign")) == ["After", "Before"]
@@ -109,7 +110,7 @@ def test_restore_refuses_a_damaged_file_and_changes_nothing(fresh_db, app_paths,
     create_campaign("Keep me", "atomic_africa")
     saved = backup_service.backup_now()
     broken = tmp_path / "broken.db"
-    broken.write_bytes(Path(saved["file"]).read_bytes()[:-300])
+    broken.write_bytes(saved.file.read_bytes()[:-300])
     with pytest.raises(DatabaseOpenError, match="broken.db"):
         backup_service.restore(broken)
     assert [c.name for c in Campaign.select()] == ["Keep me"]

@@ -162,8 +162,8 @@ def test_0004_converts_and_mends_old_data(tmp_path: Path, monkeypatch: pytest.Mo
     from campaign_app.services.history import history
 
     data = sheet_service.sheet_data("Hill 214")
-    assert data["state"]["end_text"] == "all battle turns were played"
-    assert data["length_rolls"][0]["purpose_text"] == "campaign length"
+    assert data.state.end_text == "all battle turns were played"
+    assert data.length_rolls[0].purpose_text == "campaign length"
     battles = history(ids["p1"])["battles"]
     fate = next(r for b in battles for r in b["rolls"] if r["purpose"] == "leader_fate")
     assert (fate["purpose_text"], fate["rule_text"]) == ("leader's fate", "RULES 1.2 leader's fate")

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...rules import codes
+from ...services.sologear_results import SheetData
 from ..sologear_dialogs import EndDialog
 from .tables import TextRowsModel, fit_height
 
@@ -97,49 +98,48 @@ class EndTab(PageBase):
         self.tabs.addTab(tab, "E&nd of campaign")
         self.end_tab = tab
 
-    def _fill_end(self) -> None:
-        d = self.data
-        rk = d["reckoning"]
-        for model, items in ((self.recognition_model, rk["recognition_breakdown"]),
-                             (self.impression_model, rk["impression_breakdown"])):
-            model.set_rows([[i["label"], str(i["count"]), "X" if i["per"] is None else f"{i['per']:+d}",
-                             f"{i['points']:+d}"] for i in items])
+    def _fill_end(self, d: SheetData) -> None:
+        rk = d.reckoning
+        for model, items in ((self.recognition_model, rk.recognition_breakdown),
+                             (self.impression_model, rk.impression_breakdown)):
+            model.set_rows([[i.label, str(i.count), "X" if i.per is None else f"{i.per:+d}",
+                             f"{i.points:+d}"] for i in items])
         self.recognition_view.resizeColumnsToContents()
         self.impression_view.resizeColumnsToContents()
         for view in (self.recognition_view, self.impression_view):
             view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
             fit_height(view)
-        self.recognition_total.setText(f"<b>Recognition {rk['recognition']}</b>: noticed on a D66 of "
-                                       f"{rk['noticed_on']}")
-        self.impression_total.setText(f"<b>Impression {rk['impression']}</b>: "
-                                      f"{'rewards' if rk['impression'] >= 0 else 'punishments'} table, roll "
-                                      f"{d['options']['reward_dice']} {rk['impression']:+d}"
-                                      f"{' (variable tables)' if d['options']['variable_tables'] else ''}")
-        s = d["state"]
-        if rk["final"]:
-            self.end_status.setText(f"The campaign is over ({s['end_text']}) and its reckoning is done.")
-            self.noticed_label.setText(f"D66 rolled {rk['d66']}: "
-                                       f"{'noticed' if rk['noticed'] else 'not noticed'}.")
-            if rk["table"]:
-                band = rk["band"]
-                roll = next((r for r in rk["rolls"] if r["purpose"] in codes.RESULT_PURPOSES), None)
+        self.recognition_total.setText(f"<b>Recognition {rk.recognition}</b>: noticed on a D66 of "
+                                       f"{rk.noticed_on}")
+        self.impression_total.setText(f"<b>Impression {rk.impression}</b>: "
+                                      f"{'rewards' if rk.impression >= 0 else 'punishments'} table, roll "
+                                      f"{d.options.reward_dice} {rk.impression:+d}"
+                                      f"{' (variable tables)' if d.options.variable_tables else ''}")
+        s = d.state
+        if rk.final:
+            self.end_status.setText(f"The campaign is over ({s.end_text}) and its reckoning is done.")
+            self.noticed_label.setText(f"D66 rolled {rk.d66}: "
+                                       f"{'noticed' if rk.noticed else 'not noticed'}.")
+            band = rk.band
+            if rk.table and band is not None:
+                roll = next((r for r in rk.rolls if r.purpose in codes.RESULT_PURPOSES), None)
                 how = ""
                 if roll is not None:
-                    dice = roll["expression"].split("+")[0].split("-")[0]
-                    how = f"{dice} [{', '.join(map(str, roll['faces']))}] {rk['impression']:+d} = "
-                self.outcome_label.setText(f"<b>{rk['table'].capitalize()} roll {how}{rk['result']} "
-                                           f"({band['label']}): {band['title']}.</b> {band['text']}")
+                    dice = roll.expression.split("+")[0].split("-")[0]
+                    how = f"{dice} [{', '.join(map(str, roll.faces))}] {rk.impression:+d} = "
+                self.outcome_label.setText(f"<b>{rk.table.capitalize()} roll {how}{rk.result} "
+                                           f"({band.label}): {band.title}.</b> {band.text}")
             else:
-                self.outcome_label.setText(f"<b>{rk['outcome']}</b>")
+                self.outcome_label.setText(f"<b>{rk.outcome}</b>")
         else:
-            if s["status"] == "ended":
-                self.end_status.setText(f"The campaign is over ({s['end_text']}). Roll the reckoning.")
+            if s.status == "ended":
+                self.end_status.setText(f"The campaign is over ({s.end_text}). Roll the reckoning.")
             else:
                 self.end_status.setText("The campaign is still going on: these are the totals so far.")
             self.noticed_label.setText("Not rolled yet.")
             self.outcome_label.setText("")
         self.reckon_button.setEnabled(self.end_button.isEnabled())
-        self.undo_reckoning_button.setEnabled(rk["final"])
+        self.undo_reckoning_button.setEnabled(rk.final)
 
     def end_campaign(self) -> QDialog | None:
         if self.sheet_id is None:

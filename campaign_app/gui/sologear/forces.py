@@ -27,11 +27,18 @@ from PySide6.QtWidgets import (
 
 from ...rules import sologear as sg
 from ...services import sologear_sheet as sheet_service
+from ...services.sologear_results import UnitRow
 from ..widgets import DecimalSpin, NumberSpin
 from .tables import ID_ROLE, Index, fmt
 
 if TYPE_CHECKING:
     from .page import PageBase
+
+
+def _value(row: UnitRow, key: str) -> str | float | int | None:
+    """The value a column (one of :attr:`ForceTableModel.COLUMNS`, named after the field) shows of a unit."""
+    value: str | float | int | None = getattr(row, key)
+    return value
 
 
 class ForceTableModel(QAbstractTableModel):
@@ -45,16 +52,16 @@ class ForceTableModel(QAbstractTableModel):
     def __init__(self, editor: Callable[[int, str, Any], bool] | None = None, parent: Any = None) -> None:
         super().__init__(parent)
         self.editor = editor
-        self._rows: list[dict[str, Any]] = []
+        self._rows: list[UnitRow] = []
         self.read_only = False
         self.names_only = False
 
-    def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
+    def set_rows(self, rows: Sequence[UnitRow]) -> None:
         self.beginResetModel()
-        self._rows = [dict(r) for r in rows]
+        self._rows = list(rows)
         self.endResetModel()
 
-    def row_data(self, row: int) -> dict[str, Any]:
+    def row_data(self, row: int) -> UnitRow:
         return self._rows[row]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
@@ -70,12 +77,12 @@ class ForceTableModel(QAbstractTableModel):
             return self.COLUMNS[section][1]
         return None
 
-    def _text(self, row: dict[str, Any], key: str) -> str:
-        value = row.get(key)
+    def _text(self, row: UnitRow, key: str) -> str:
+        value = _value(row, key)
         if key == "skill":
-            return f"{str(value).capitalize()} ×{fmt(row['skill_x'])}"
+            return f"{str(value).capitalize()} ×{fmt(row.skill_x)}"
         if key == "loyalty":
-            return f"{str(value).capitalize()} ×{fmt(row['loyalty_x'])}"
+            return f"{str(value).capitalize()} ×{fmt(row.loyalty_x)}"
         if value is None:
             return ""
         if isinstance(value, float | int):
@@ -91,19 +98,19 @@ class ForceTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(row, key)
         if role == Qt.ItemDataRole.EditRole:
-            value = row.get(key)
+            value = _value(row, key)
             if key in ("base_power",):
                 return float(value or 0)
             if key == "company_tv":
                 return int(value or 0)
             return "" if value is None else value
         if role == ID_ROLE:
-            return row["id"]
+            return row.id
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("company_tv", "base_power", "total"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and key == "total":
-            return (f"{fmt(row['base_power'])} × {fmt(row['skill_x'])} ({row['skill']}) × "
-                    f"{fmt(row['loyalty_x'])} ({row['loyalty']})")
+            return (f"{fmt(row.base_power)} × {fmt(row.skill_x)} ({row.skill}) × "
+                    f"{fmt(row.loyalty_x)} ({row.loyalty})")
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -122,11 +129,11 @@ class ForceTableModel(QAbstractTableModel):
         if key not in self.EDITABLE:
             return False
         row = self._rows[index.row()]
-        if row.get(key) == value:
+        if _value(row, key) == value:
             return False
         # Hand the change over once the item editor has closed: the service's data_changed reloads (resets)
         # this model, which must not happen while the view is still committing the editor's data.
-        editor, force_id = self.editor, int(row["id"])
+        editor, force_id = self.editor, int(row.id)
         QTimer.singleShot(0, self, lambda: editor(force_id, key, value))
         return True
 
@@ -279,7 +286,7 @@ class SideBox(QGroupBox):
         return (self.base_spin.value(), str(self.skill_combo.currentData()), str(self.loyalty_combo.currentData()))
 
     def committed_units(self) -> list[tuple[float, str, str]]:
-        return [(r["base_power"], r["skill"], r["loyalty"]) for r in
+        return [(r.base_power, r.skill, r.loyalty) for r in
                 (self.model.row_data(i) for i in range(self.model.rowCount()))]
 
     def clear_entry(self) -> None:
@@ -328,7 +335,7 @@ class SideBox(QGroupBox):
 
     LOCKED_TIP = "The campaign length is rolled: undo the length roll first to add, remove or change units."
 
-    def set_rows(self, rows: Sequence[dict[str, Any]], read_only: bool, names_only: bool = False) -> None:
+    def set_rows(self, rows: Sequence[UnitRow], read_only: bool, names_only: bool = False) -> None:
         """``read_only``: nothing can change (the reckoning is done); ``names_only``: the length is rolled, so
         units can only be renamed."""
         self.model.read_only = read_only

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLay
 
 from ...services import sologear_sheet as sheet_service
 from ...services.common import NotFound
+from ...services.sologear_results import SheetData
 from ..context import AppContext, concerns
 from ..sizing import cap_fields
 from ..undo_commands import try_perform
@@ -36,7 +37,7 @@ class PageBase(QWidget):
 
     ctx: AppContext
     sheet_id: int | None
-    data: dict[str, Any]
+    data: SheetData | None
     tabs: QTabWidget
     auto_record: bool
     end_tab: QWidget  # EndTab
@@ -71,7 +72,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.sheet_id: int | None = None
-        self.data: dict[str, Any] = {}
+        self.data: SheetData | None = None
         self.dialog: QDialog | None = None
         self.auto_record = True
 
@@ -114,7 +115,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         return edit
 
     def _on_op_changed(self, changes: Any) -> None:
-        campaign = (self.data.get("campaign") or {}).get("id") if self.data else None
+        campaign = self.data.campaign.id if self.data is not None else None
         if self.sheet_id is not None and concerns(changes, sheet=self.sheet_id, campaign=campaign):
             self.reload()
 
@@ -136,48 +137,47 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         if self.sheet_id is None:
             return
         try:
-            self.data = sheet_service.sheet_data(self.sheet_id)
+            d = self.data = sheet_service.sheet_data(self.sheet_id)
         except NotFound:
-            self.data = {}
+            self.data = None
             self.title.setText("This Sologear campaign no longer exists.")
             self.tabs.setEnabled(False)
             return
         self.tabs.setEnabled(True)
-        d = self.data
-        self.title.setText(f"{d['name']} — {d['pilot']}" + (f" in {d['gear_name']}" if d["gear_name"] else ""))
-        self._fill_state()
-        self._fill_sheet()
-        self._fill_battle()
-        self._fill_end()
-        self._fill_history()
-        self._fill_options()
+        self.title.setText(f"{d.name} — {d.pilot}" + (f" in {d.gear_name}" if d.gear_name else ""))
+        self._fill_state(d)
+        self._fill_sheet(d)
+        self._fill_battle(d)
+        self._fill_end(d)
+        self._fill_history(d)
+        self._fill_options(d)
 
-    def _fill_state(self) -> None:
-        d, s = self.data, self.data["state"]
+    def _fill_state(self, d: SheetData) -> None:
+        s = d.state
         parts = []
-        if d["length"]:
-            if not d["turns_played"]:
-                parts.append(f"{d['length']} battle turns")
-            elif d["turns_played"] <= d["length"]:
-                parts.append(f"turn {d['turns_played']} of {d['length']}")
+        if d.length:
+            if not d.turns_played:
+                parts.append(f"{d.length} battle turns")
+            elif d.turns_played <= d.length:
+                parts.append(f"turn {d.turns_played} of {d.length}")
             else:
-                parts.append(f"turn {d['turns_played']} (past the {d['length']} planned: break-out)")
-        if s["status"] == "ended":
-            parts.append("campaign over: " + (s["end_text"] or ""))
-            if s["reckoned"]:
+                parts.append(f"turn {d.turns_played} (past the {d.length} planned: break-out)")
+        if s.status == "ended":
+            parts.append("campaign over: " + (s.end_text or ""))
+            if s.reckoned:
                 parts.append("reckoning done")
         else:
-            parts.append("campaign under way" if d["turns_played"] else "campaign not started")
-        if s["breakout"]:
+            parts.append("campaign under way" if d.turns_played else "campaign not started")
+        if s.breakout:
             parts.append("break-out under way")
         gear = []
-        if s["gear_damaged"]:
+        if s.gear_damaged:
             gear.append("damaged")
-        if s["short_ammo"]:
+        if s.short_ammo:
             gear.append("short of ammunition")
         parts.append("Gear " + (" and ".join(gear) if gear else "in order"))
-        if s["pilot_status"] != "active":
-            parts.append(f"pilot {s['pilot_status']}")
+        if s.pilot_status != "active":
+            parts.append(f"pilot {s.pilot_status}")
         self.state_label.setText(" · ".join(parts))
 
     # --- dialogs ------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QFormLayout, QLabel, QTableView, QVBoxLayout, QWidget
 
 from ...services import sologear_sheet as sheet_service
+from ...services.sologear_results import SheetData
 from ..widgets import CommitLineEdit
 from .tables import TextRowsModel
 
@@ -34,11 +35,11 @@ class HistoryTab(PageBase):
         self.tabs.addTab(tab, "Hist&ory")
         self.history_tab = tab
 
-    def _fill_history(self) -> None:
-        entries = sheet_service.history(self.sheet_id, self.data) if self.sheet_id is not None else []
-        self.history_model.set_rows([["" if e["turn"] is None else str(e["turn"]),
-                                      ("    " if e["kind"] == "roll" else "") + e["text"]] for e in entries],
-                                    tips=[e["text"] for e in entries])
+    def _fill_history(self, d: SheetData) -> None:
+        entries = sheet_service.history(d.id, d)
+        self.history_model.set_rows([["" if e.turn is None else str(e.turn),
+                                      ("    " if e.kind == "roll" else "") + e.text] for e in entries],
+                                    tips=[e.text for e in entries])
         self.history_view.resizeColumnToContents(0)
 
 
@@ -70,19 +71,19 @@ class OptionsTab(PageBase):
         self.tabs.addTab(tab, "Opt&ions")
         self.options_tab = tab
 
-    def _fill_options(self) -> None:
-        o, s = self.data["options"], self.data["state"]
-        for check, on in ((self.variable_check, o["variable_tables"]), (self.ferocious_check, o["ferocious"])):
+    def _fill_options(self, d: SheetData) -> None:
+        o, s = d.options, d.state
+        for check, on in ((self.variable_check, o.variable_tables), (self.ferocious_check, o.ferocious)):
             blocked = check.blockSignals(True)
             check.setChecked(on)
             check.blockSignals(blocked)
-        self.reward_dice_edit.setCommittedText(o["reward_dice"])
-        locked = s["reckoned"]
+        self.reward_dice_edit.setCommittedText(o.reward_dice)
+        locked = s.reckoned
         self.variable_check.setEnabled(not locked)
         self.reward_dice_edit.setEnabled(not locked)
-        self.ferocious_check.setEnabled(not locked and self.data["turns_played"] == 0)
+        self.ferocious_check.setEnabled(not locked and d.turns_played == 0)
         notes = []
-        if self.data["turns_played"]:
+        if d.turns_played:
             notes.append("Ferocious battles are fixed once a turn has been played.")
         if locked:
             notes.append("The reckoning is done: undo it to change the options.")

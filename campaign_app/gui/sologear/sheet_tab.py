@@ -23,6 +23,7 @@ from ...errors import CampaignError
 from ...rules import sologear as sg
 from ...services import sologear_play as play_service
 from ...services import sologear_sheet as sheet_service
+from ...services.sologear_results import SheetData
 from ..sologear_dialogs import LengthDialog
 from ..widgets import CommitLineEdit, NumberSpin
 from .forces import SideBox
@@ -111,29 +112,28 @@ class SheetTab(PageBase):
         self.tabs.addTab(tab, "&Sheet")
         self.sheet_tab = tab
 
-    def _fill_sheet(self) -> None:
-        d = self.data
+    def _fill_sheet(self, d: SheetData) -> None:
         for key, edit in self.fields.items():
-            edit.setCommittedText(str(d.get(key) or ""))
+            edit.setCommittedText(str(d.header(key) or ""))
         if not self.gear_tv_spin.hasFocus():
             blocked = self.gear_tv_spin.blockSignals(True)
-            self.gear_tv_spin.setValue(int(d["gear_tv"]))
+            self.gear_tv_spin.setValue(int(d.gear_tv))
             self.gear_tv_spin.blockSignals(blocked)
-        self.enemy_column_label.setText(f"enemy-quality column {d['enemy_quality_column']}")
-        locked = d["state"]["reckoned"]
-        rolled = d["length"] is not None
-        self.player_box.set_rows(d["forces"]["player"], locked, names_only=rolled)
-        self.enemy_box.set_rows(d["forces"]["enemy"], locked, names_only=rolled)
-        if d["length"]:
-            self.length_label.setText(f"Length: {d['length']} battle turns")
+        self.enemy_column_label.setText(f"enemy-quality column {d.enemy_quality_column}")
+        locked = d.state.reckoned
+        rolled = d.length is not None
+        self.player_box.set_rows(d.forces.player, locked, names_only=rolled)
+        self.enemy_box.set_rows(d.forces.enemy, locked, names_only=rolled)
+        if d.length:
+            self.length_label.setText(f"Length: {d.length} battle turns")
         else:
-            self.length_label.setText(f"Length: not rolled ({d['length_dice'] or 'enter both sides first'})")
-        self.length_button.setEnabled(d["length"] is None and bool(d["length_dice"]))
+            self.length_label.setText(f"Length: not rolled ({d.length_dice or 'enter both sides first'})")
+        self.length_button.setEnabled(d.length is None and bool(d.length_dice))
         self.update_totals()
 
     def update_totals(self) -> None:
         """Both sides' totals and the odds, counting the unit being typed in (live)."""
-        if not self.data:
+        if self.data is None:
             return
         totals: dict[str, float] = {}
         typing = False
@@ -157,7 +157,7 @@ class SheetTab(PageBase):
             self.act(sheet_service.update_sheet, self.sheet_id, **{key: text})
 
     def _gear_tv_changed(self) -> None:
-        if self.sheet_id is not None and self.data and self.gear_tv_spin.value() != self.data["gear_tv"]:
+        if self.sheet_id is not None and self.data is not None and self.gear_tv_spin.value() != self.data.gear_tv:
             self.act(sheet_service.update_sheet, self.sheet_id, gear_tv=self.gear_tv_spin.value())
 
     def roll_length(self) -> QDialog | None:

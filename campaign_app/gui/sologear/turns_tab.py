@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...services import sologear_play as play_service
+from ...services.sologear_results import PlayedTurn, SheetData, SheetEdit
 from ..sologear_dialogs import PlayTurnDialog, RecordDialog
 from .tables import TextRowsModel
 
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
     from .page import PageBase
 else:
     PageBase = object
+
+
+def _played(dialog: QDialog) -> PlayedTurn | None:
+    """The turn a Play turn / Record dialog played or recorded (None: cancelled)."""
+    edit = getattr(dialog, "edit", None)
+    if isinstance(edit, SheetEdit) and isinstance(edit.result, PlayedTurn):
+        return edit.result
+    return None
 
 
 class TurnsTab(PageBase):
@@ -72,36 +81,34 @@ class TurnsTab(PageBase):
         self.tabs.addTab(tab, "Battle for&m")
         self.battle_tab = tab
 
-    def _fill_battle(self) -> None:
-        d = self.data
-        turns = d["turns"]
-        self.turn_model.set_rows([[t["form"][k] for k in ("turn", "action", "enemy", "glory", "special")]
-                                  for t in turns],
-                                 tips=["\n".join(t["meaning"]) for t in turns], ids=[t["turn"] for t in turns])
+    def _fill_battle(self, d: SheetData) -> None:
+        turns = d.turns
+        self.turn_model.set_rows([list(t.form.cells()) for t in turns],
+                                 tips=["\n".join(t.meaning) for t in turns], ids=[t.turn for t in turns])
         self.turn_table.resizeColumnsToContents()
         self.turn_table.horizontalHeader().setStretchLastSection(True)
-        nxt = d["next"]
-        if nxt["blocked"]:
-            self.next_label.setText(nxt["blocked"].capitalize() + ".")
+        nxt = d.next
+        if nxt.blocked:
+            self.next_label.setText(nxt.blocked.capitalize() + ".")
         else:
-            column = "break-out (Losing column, Bold)" if nxt["breakout"] else f"column {nxt['band']}"
-            of = f" of {nxt['length']}" if not nxt["breakout"] else ""
-            self.next_label.setText(f"Next: turn {nxt['number']}{of}, {column}; "
-                                    f"{'REP allowed' if nxt['can_rep'] else 'REP only when damaged or short of ammo'}.")
-        self.play_button.setEnabled(not nxt["blocked"])
-        unrecorded = [t for t in turns if t["battle"] and not t["recorded"]]
-        self.record_button.setEnabled(bool(turns) and not d["state"]["reckoned"])
-        self.record_button.setText("&Record result…" if not unrecorded else f"&Record turn {unrecorded[-1]['turn']}…")
-        if d["state"]["reckoned"]:
+            column = "break-out (Losing column, Bold)" if nxt.breakout else f"column {nxt.band}"
+            of = f" of {nxt.length}" if not nxt.breakout else ""
+            self.next_label.setText(f"Next: turn {nxt.number}{of}, {column}; "
+                                    f"{'REP allowed' if nxt.can_rep else 'REP only when damaged or short of ammo'}.")
+        self.play_button.setEnabled(not nxt.blocked)
+        unrecorded = [t for t in turns if t.battle and not t.recorded]
+        self.record_button.setEnabled(bool(turns) and not d.state.reckoned)
+        self.record_button.setText("&Record result…" if not unrecorded else f"&Record turn {unrecorded[-1].turn}…")
+        if d.state.reckoned:
             self.undo_button.setText("&Undo reckoning")
         elif turns:
-            self.undo_button.setText(f"&Undo turn {turns[-1]['turn']}")
-        elif d["length"]:
+            self.undo_button.setText(f"&Undo turn {turns[-1].turn}")
+        elif d.length:
             self.undo_button.setText("&Undo length roll")
         else:
             self.undo_button.setText("&Undo last turn")
-        self.undo_button.setEnabled(bool(turns) or d["length"] is not None or d["state"]["reckoned"])
-        self.end_button.setEnabled(d["state"]["status"] == "ended" and not d["state"]["reckoned"] and not unrecorded)
+        self.undo_button.setEnabled(bool(turns) or d.length is not None or d.state.reckoned)
+        self.end_button.setEnabled(d.state.status == "ended" and not d.state.reckoned and not unrecorded)
         if turns:
             self.turn_table.selectRow(len(turns) - 1)
             self._show_turn(len(turns) - 1)
@@ -109,23 +116,23 @@ class TurnsTab(PageBase):
             self.turn_detail.setText("No turns played yet.")
 
     def _turn_number_at(self, row: int) -> int | None:
-        turns = self.data.get("turns") or []
-        return turns[row]["turn"] if 0 <= row < len(turns) else None
+        turns = self.data.turns if self.data is not None else ()
+        return turns[row].turn if 0 <= row < len(turns) else None
 
     def _show_turn(self, row: int) -> None:
-        turns = self.data.get("turns") or []
+        turns = self.data.turns if self.data is not None else ()
         if not 0 <= row < len(turns):
             return
         t = turns[row]
-        lines = [f"<b>Turn {t['turn']}: {t['label']}</b>"
-                 + (f" – row {t['combat_total']}, {t['column']}: {t['cell_text']}" if t["cell_text"] else "")]
-        lines.extend(t["meaning"])
-        if t["battle"]:
-            r = t["result"]
-            lines.append(f"Recorded: {r['glory_collected']} Glory, {r['enemy_tv_destroyed']} enemy TV destroyed, "
-                         f"{r['bunkers_destroyed']} bunkers" if t["recorded"] else "<i>Not recorded yet.</i>")
-        if t["notes"]:
-            lines.append(f"Notes: {t['notes']}")
+        lines = [f"<b>Turn {t.turn}: {t.label}</b>"
+                 + (f" – row {t.combat_total}, {t.column}: {t.cell_text}" if t.cell_text else "")]
+        lines.extend(t.meaning)
+        if t.battle:
+            r = t.result
+            lines.append(f"Recorded: {r.glory_collected} Glory, {r.enemy_tv_destroyed} enemy TV destroyed, "
+                         f"{r.bunkers_destroyed} bunkers" if t.recorded else "<i>Not recorded yet.</i>")
+        if t.notes:
+            lines.append(f"Notes: {t.notes}")
         self.turn_detail.setText("<br>".join(lines))
 
     def play_turn(self) -> QDialog | None:
@@ -134,25 +141,25 @@ class TurnsTab(PageBase):
         self.tabs.setCurrentWidget(self.battle_tab)
 
         def after(dialog: QDialog) -> None:
-            edit = getattr(dialog, "edit", None)
-            if edit is not None and edit.summary.get("battle") and self.auto_record:
-                self.record_turn(edit.summary["turn"])
-            elif edit is not None and edit.summary.get("campaign_ended"):
+            turn = _played(dialog)
+            if turn is not None and turn.battle and self.auto_record:
+                self.record_turn(turn.turn)
+            elif turn is not None and turn.campaign_ended:
                 self.tabs.setCurrentWidget(self.end_tab)
 
         return self._open(PlayTurnDialog(self.ctx, self.sheet_id, self), after)
 
     def record_turn(self, number: int | None = None) -> QDialog | None:
-        if self.sheet_id is None or not self.data.get("turns"):
+        if self.sheet_id is None or self.data is None or not self.data.turns:
             return None
         if number is None:
-            unrecorded = [t for t in self.data["turns"] if t["battle"] and not t["recorded"]]
+            unrecorded = [t for t in self.data.turns if t.battle and not t.recorded]
             current = self._turn_number_at(self.turn_table.currentIndex().row())
-            number = unrecorded[-1]["turn"] if unrecorded else current or self.data["turns"][-1]["turn"]
+            number = unrecorded[-1].turn if unrecorded else current or self.data.turns[-1].turn
 
         def after(dialog: QDialog) -> None:
-            edit = getattr(dialog, "edit", None)
-            if edit is not None and edit.summary.get("campaign_ended"):
+            turn = _played(dialog)
+            if turn is not None and turn.campaign_ended:
                 self.tabs.setCurrentWidget(self.end_tab)
 
         return self._open(RecordDialog(self.ctx, self.sheet_id, number, self), after)
