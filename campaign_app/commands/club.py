@@ -23,7 +23,7 @@ def _server_target(ctx: Context, command: str) -> None:
     """Refuse a file database before anything is opened (nothing is created beside it)."""
     from ..services import club
 
-    if not club.is_server_target(str(ctx.paths.db_file)):
+    if not club.is_server_target(ctx.paths.db_target):
         raise club.needs_club_server(command)
 
 

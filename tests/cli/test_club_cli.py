@@ -11,16 +11,14 @@ from typing import Any
 import pytest
 from clubpg import ClubServer, club_pg, ensure_role  # noqa: F401 - club_pg is a fixture
 
-from campaign_app.paths import AppPaths, resolve_paths
+from campaign_app.paths import AppPaths
 
 
-def cli_takes_urls() -> bool:
-    """Whether ``--db`` keeps a ``postgresql://`` URL as it is (the CLI part of the engine work of issue 15)."""
-    return "postgresql://" in str(resolve_paths(db="postgresql://a@/b").db_file)
+@pytest.fixture
+def db_engine() -> str:
+    """These tests name their database themselves (a file, or a club database on the test server): one run."""
+    return "sqlite"
 
-
-needs_urls = pytest.mark.skipif(not cli_takes_urls(), reason="the CLI's --db takes a postgresql:// URL once that "
-                                                             "part of the engine work of issue 15 lands")
 
 FILE_REFUSALS = [
     (("server", "init"), "server init"),
@@ -42,7 +40,6 @@ def test_club_commands_need_a_club_server(cli: Callable[..., str], app_paths: Ap
     assert not app_paths.db_file.exists()  # nothing opened, nothing created
 
 
-@needs_urls
 def test_a_bad_login_is_refused_before_anything_is_opened(cli: Callable[..., str], app_paths: AppPaths) -> None:
     err = cli("--db", "postgresql://owner@localhost/club", "server", "add-player", "Ana Smith", rc=2)
     assert "'Ana Smith' is not a usable login: use lower-case letters" in err
@@ -50,7 +47,6 @@ def test_a_bad_login_is_refused_before_anything_is_opened(cli: Callable[..., str
 
 # ------------------------------------------------------------------------------------------------ a server
 
-@needs_urls
 def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[..., str], cli_result: Any,  # noqa: F811
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     server = club_pg
@@ -94,7 +90,6 @@ def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[...
         "2nd Platoon now belongs to bob (was ana)"
 
 
-@needs_urls
 def test_an_empty_password_on_stdin_is_refused(club_pg: ClubServer, cli: Callable[..., str],  # noqa: F811
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     admin = club_pg.create_database("club_cli_pw")
