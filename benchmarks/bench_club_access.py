@@ -51,7 +51,7 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
             "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, fire_support, notes, "
             "wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, created_at) SELECT %s, g, "
             "current_date, '', '', 0, false, '', 0, 0, 0, 3, 0, now() FROM generate_series(2, %s) g",
-            (ids["ana_platoon"], BATTLES))
+            (ids["ada_platoon"], BATTLES))
         owner.execute(
             "INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, total, source, rule, "
             "outcome, created_at) SELECT b.platoon_id, b.id, s, 'recovery', '1d6', '[3]', 0, 3, 'app', '', '', "
@@ -69,7 +69,7 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
     print(f"write: one roll        owner {base:7.1f} µs   player {median:7.1f} µs p95 {p95:7.1f} µs   "
           f"{median / base:4.1f}x")
     queries = {"battles": "SELECT * FROM battle ORDER BY id", "rolls": "SELECT * FROM roll ORDER BY id",
-               "one platoon's rolls": f"SELECT * FROM roll WHERE platoon_id = {ids['ana_platoon']} ORDER BY id"}
+               "one platoon's rolls": f"SELECT * FROM roll WHERE platoon_id = {ids['ada_platoon']} ORDER BY id"}
     print(f"reads: {BATTLES} battles, {3 * BATTLES} rolls; n={n}")
     for name, sql in queries.items():
         results = {}
@@ -101,7 +101,7 @@ def main(n: int) -> None:
             "baseline: SELECT 1 round trip": lambda: database.execute_sql("SELECT 1").fetchone(),
             "require_change(own platoon)": lambda: access.require_change(campaign=ids["congo"],
                                                                          platoon=ids["bob_platoon"]),
-            "why_not(another's platoon)": lambda: access.why_not(platoon=ids["ana_platoon"]),
+            "why_not(another's platoon)": lambda: access.why_not(platoon=ids["ada_platoon"]),
             "require_change(campaign) as a player": lambda: access.why_not(campaign=ids["congo"]),
         }
         base = None

@@ -2,8 +2,8 @@
 way, for the club tests (tests/club, tests/cli/test_club_cli.py, benchmarks/bench_club_access.py).
 
 :func:`make_club` makes a database owned by the club's administrator ``clubadmin`` (schema built by the app's
-own migrations), runs ``server init`` as it, adds the players ana and bob and the organiser olga, and writes,
-straight into the tables as the owner: "Congo 1960", organised by olga, with ana and bob in it, ana's
+own migrations), runs ``server init`` as it, adds the players ada and bob and the organiser olga, and writes,
+straight into the tables as the owner: "Congo 1960", organised by olga, with ada and bob in it, ada's
 "2nd Platoon" and bob's "Red Devils" (each with a battle, a leader, an attached unit with equipment, an XP
 change, a logged change and a roll), and "Secret War", a Sologear campaign only olga belongs to.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-PLAYERS = ("ana", "bob")
+PLAYERS = ("ada", "bob")
 ORGANISER = "olga"
 OWNER = "clubadmin"
 
@@ -130,7 +130,7 @@ def make_club(server: ClubServer, dbname: str) -> dict[str, Any]:
                     "%s) RETURNING id")
         ids["congo"] = one(campaign, ("Congo 1960", "Congo 1960", "atomic_africa", ORGANISER))
         ids["secret"] = one(campaign, ("Secret War", "Secret War", "sologear", ORGANISER))
-        for login, role in ((ORGANISER, "organiser"), ("ana", "player"), ("bob", "player")):
+        for login, role in ((ORGANISER, "organiser"), ("ada", "player"), ("bob", "player")):
             owner.execute("INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, %s)",
                           (ids["congo"], login, role))
         owner.execute("INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, 'organiser')",
@@ -141,7 +141,7 @@ def make_club(server: ClubServer, dbname: str) -> dict[str, Any]:
             "gear_damaged, short_ammo, pilot_status, status, notes, created_at, owner) VALUES (%s, '', '', 'Kael', "
             "'', 30, '', '', '', '', false, false, '1d6', false, false, 'active', 'active', '', now(), %s) "
             "RETURNING id", (ids["secret"], ORGANISER))
-        for key, name, login in (("ana", "2nd Platoon", "ana"), ("bob", "Red Devils", "bob")):
+        for key, name, login in (("ada", "2nd Platoon", "ada"), ("bob", "Red Devils", "bob")):
             pid = one("INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, "
                       "notes, created_at, owner) VALUES (%s, %s, lower(%s), 8, 6, 8, 2, 3, '', now(), %s) "
                       "RETURNING id", (ids["congo"], name, name, login))

@@ -513,14 +513,14 @@ def add_player(login: str, *, organiser: bool = False, password: str | None = No
         raise ServerSetupError("the password must be one line of text, not empty")
     g = groups()
     _require_initialised(g)
+    if login in (g.players, g.organisers):
+        raise ServerSetupError(f"{login!r} is one of the club's group roles, not a player's login")
+    if not _can_create_roles():
+        raise ServerSetupError(f"cannot add {login}: {access.current_user()} may not manage the club's logins (that "
+                               "takes CREATEROLE on the server: ask the club's administrator)")
     with db.atomic():
         existed = _role_exists(login)
-        if login in (g.players, g.organisers):
-            raise ServerSetupError(f"{login!r} is one of the club's group roles, not a player's login")
         if not existed:
-            if not _can_create_roles():
-                raise ServerSetupError(f"cannot create the login {login}: {access.current_user()} may not create "
-                                       "roles (ask the server's administrator for CREATEROLE)")
             db.execute_sql(f"CREATE ROLE {quote_ident(login)} LOGIN")
         if password is not None:
             db.execute_sql(f"ALTER ROLE {quote_ident(login)} PASSWORD {quote_literal(_encrypted(login, password))}")

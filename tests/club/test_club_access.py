@@ -48,11 +48,11 @@ def test_on_a_file_database_everything_is_allowed(fresh_db: object) -> None:
 def test_another_players_platoon_is_refused_naming_its_owner(as_login: Any, club: dict[str, Any]) -> None:
     as_login("bob")
     assert access.is_club() and access.current_user() == "bob" and access.rules_installed()
-    assert access.why_not(platoon=club["ana_platoon"]) == "2nd Platoon belongs to ana; you can look but not change it"
-    assert not access.can_change(platoon=club["ana_platoon"])
+    assert access.why_not(platoon=club["ada_platoon"]) == "2nd Platoon belongs to ada; you can look but not change it"
+    assert not access.can_change(platoon=club["ada_platoon"])
     assert access.can_change(platoon=club["bob_platoon"])
-    with pytest.raises(NotYours, match=r"^2nd Platoon belongs to ana; you can look but not change it$") as caught:
-        access.require_change(campaign=club["congo"], platoon=club["ana_platoon"], kind="battle.log")
+    with pytest.raises(NotYours, match=r"^2nd Platoon belongs to ada; you can look but not change it$") as caught:
+        access.require_change(campaign=club["congo"], platoon=club["ada_platoon"], kind="battle.log")
     assert isinstance(caught.value, Refused)
     access.require_change(campaign=club["congo"], platoon=club["bob_platoon"], kind="battle.log")
 
@@ -67,21 +67,21 @@ def test_campaign_changes_are_for_its_organisers(as_login: Any, club: dict[str, 
         access.require_campaign_creator()
     as_login(ORGANISER)
     access.require_change(campaign=club["congo"], kind="campaign.rename")
-    access.require_change(platoon=club["ana_platoon"])  # an organiser changes any platoon of the campaign
+    access.require_change(platoon=club["ada_platoon"])  # an organiser changes any platoon of the campaign
     access.require_campaign_creator()
 
 
 def test_a_platoon_of_no_player_is_the_organisers(club_pg: ClubServer, as_login: Any,  # noqa: F811
                                                   club: dict[str, Any]) -> None:
     with owner_writes(club_pg, DB) as owner:
-        owner.execute("UPDATE platoon SET owner = '' WHERE id = %s", (club["ana_platoon"],))
+        owner.execute("UPDATE platoon SET owner = '' WHERE id = %s", (club["ada_platoon"],))
     try:
-        as_login("ana")
-        assert access.why_not(platoon=club["ana_platoon"]) == (
+        as_login("ada")
+        assert access.why_not(platoon=club["ada_platoon"]) == (
             "2nd Platoon belongs to no player; only an organiser of Congo 1960 can change it")
     finally:
         with owner_writes(club_pg, DB) as owner:
-            owner.execute("UPDATE platoon SET owner = 'ana' WHERE id = %s", (club["ana_platoon"],))
+            owner.execute("UPDATE platoon SET owner = 'ada' WHERE id = %s", (club["ada_platoon"],))
 
 
 def test_a_sheet_is_checked_like_a_platoon(club_pg: ClubServer, as_login: Any,  # noqa: F811
@@ -105,29 +105,29 @@ def test_the_journal_checks_an_operations_target(as_login: Any, club: dict[str, 
     as_login("bob")
     mine = journal.Operation(1, "battle.log", "x", club["congo"], club["bob_platoon"])
     journal._club_check(mine)
-    anas = journal.Operation(1, "battle.log", "x", club["congo"], club["ana_platoon"])
-    with pytest.raises(NotYours, match="2nd Platoon belongs to ana"):
-        journal._club_check(anas)
+    adas = journal.Operation(1, "battle.log", "x", club["congo"], club["ada_platoon"])
+    with pytest.raises(NotYours, match="2nd Platoon belongs to ada"):
+        journal._club_check(adas)
 
 
 def test_only_the_maker_or_an_organiser_undoes_an_operation(as_login: Any, club: dict[str, Any]) -> None:
     as_login("bob")
     target = {"kind": "battle.log", "campaign": club["congo"], "platoon": club["bob_platoon"], "sheet": None}
     access.require_replay("undo", label="Log battle 2", user="bob", **target)
-    with pytest.raises(NotYours, match="^\u201cLog battle 2\u201d was made by ana; only they or an organiser of "
+    with pytest.raises(NotYours, match="^\u201cLog battle 2\u201d was made by ada; only they or an organiser of "
                                        "Congo 1960 can undo it$"):
-        access.require_replay("undo", label="Log battle 2", user="ana", **target)
-    with pytest.raises(NotYours, match="2nd Platoon belongs to ana"):  # his own operation, on ana's platoon now
-        access.require_replay("redo", label="Log battle 1", user="bob", **{**target, "platoon": club["ana_platoon"]})
+        access.require_replay("undo", label="Log battle 2", user="ada", **target)
+    with pytest.raises(NotYours, match="2nd Platoon belongs to ada"):  # his own operation, on ada's platoon now
+        access.require_replay("redo", label="Log battle 1", user="bob", **{**target, "platoon": club["ada_platoon"]})
     as_login(ORGANISER)
-    access.require_replay("undo", label="Log battle 2", user="ana", **target)
+    access.require_replay("undo", label="Log battle 2", user="ada", **target)
 
 
 def test_the_servers_refusal_is_one_line(as_login: Any, club: dict[str, Any]) -> None:
     database = as_login("bob")
     with pytest.raises((DatabaseError, Refused)) as caught, database.atomic():
         database.execute_sql("INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, created_at) VALUES "
-                             "(?, 'platoon', 1, 4, '', now())", (club["ana_platoon"],))
+                             "(?, 'platoon', 1, 4, '', now())", (club["ada_platoon"],))
     refused = access.refusal(caught.value)
     assert isinstance(refused, NotYours)
     assert str(refused) == ("the club server refused the change to an XP change: you change only the platoons and "

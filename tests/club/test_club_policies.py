@@ -18,15 +18,15 @@ from clubpg import ORGANISER, OWNER, ClubServer, club_pg, make_club, open_operat
 DB = "club_policies"
 
 UNDER_PLATOON = {
-    # table -> (the key of ana's row in the ids, a harmless UPDATE of it)
-    "platoon": ("ana_platoon", "xp = 9"),
-    "battle": ("ana_battle", "notes = 'bob was here'"),
-    "leader": ("ana_leader", "xp = 9"),
-    "attached_unit": ("ana_attached", "notes = 'bob was here'"),
-    "equipment": ("ana_equipment", "notes = 'bob was here'"),
-    "xp_change": ("ana_xp", "reason = 'bob was here'"),
-    "attribute_change": ("ana_attr", "reason = 'bob was here'"),
-    "roll": ("ana_roll", "outcome = 'bob was here'"),
+    # table -> (the key of ada's row in the ids, a harmless UPDATE of it)
+    "platoon": ("ada_platoon", "xp = 9"),
+    "battle": ("ada_battle", "notes = 'bob was here'"),
+    "leader": ("ada_leader", "xp = 9"),
+    "attached_unit": ("ada_attached", "notes = 'bob was here'"),
+    "equipment": ("ada_equipment", "notes = 'bob was here'"),
+    "xp_change": ("ada_xp", "reason = 'bob was here'"),
+    "attribute_change": ("ada_attr", "reason = 'bob was here'"),
+    "roll": ("ada_roll", "outcome = 'bob was here'"),
 }
 
 
@@ -78,8 +78,8 @@ def test_a_player_sees_only_the_campaigns_they_belong_to(club_pg: ClubServer, cl
         assert rows(bob, "SELECT count(*) FROM campaign WHERE id = %s", (club["secret"],)) == [(0,)]
         assert rows(bob, "SELECT count(*) FROM sologear_sheet") == [(0,)]  # the sheet of Secret War
         assert rows(bob, "SELECT DISTINCT campaign_id FROM campaign_member") == [(club["congo"],)]
-        # the whole of Congo 1960 is there to look at, ana's platoon and what is under it included
-        assert rows(bob, "SELECT name, owner FROM platoon ORDER BY name") == [("2nd Platoon", "ana"),
+        # the whole of Congo 1960 is there to look at, ada's platoon and what is under it included
+        assert rows(bob, "SELECT name, owner FROM platoon ORDER BY name") == [("2nd Platoon", "ada"),
                                                                              ("Red Devils", "bob")]
         for table in UNDER_PLATOON:
             assert rows(bob, f"SELECT count(*) FROM {table}") == [(2,)], table
@@ -129,7 +129,7 @@ def test_another_players_rows_cannot_be_updated_or_deleted(club_pg: ClubServer, 
         assert changed(bob, f"UPDATE {table} SET {assignment} WHERE id = %s", (club[key],)) == 0
         assert changed(bob, f"DELETE FROM {table} WHERE id = %s", (club[key],)) == 0
         # the control: the same statements on bob's own row do change it
-        own = club[key.replace("ana_", "bob_")]
+        own = club[key.replace("ada_", "bob_")]
         assert changed(bob, f"UPDATE {table} SET {assignment} WHERE id = %s", (own,)) == 1
         assert changed(bob, f"DELETE FROM {table} WHERE id = %s", (own,)) == 1
         bob.rollback()
@@ -161,7 +161,7 @@ INSERTS = {
 def test_nothing_can_be_added_under_another_players_platoon(club_pg: ClubServer, club: dict[str, Any],  # noqa: F811
                                                             table: str) -> None:
     with login(club_pg, "bob") as bob:
-        message = refused(bob, INSERTS[table], (club["ana_platoon"],))
+        message = refused(bob, INSERTS[table], (club["ada_platoon"],))
         assert "row-level security" in message and f'"{table}"' in message
         assert changed(bob, INSERTS[table], (club["bob_platoon"],)) == 1  # the control: under his own
 
@@ -170,26 +170,26 @@ def test_equipment_of_another_players_attached_unit_cannot_be_added(club_pg: Clu
                                                                     club: dict[str, Any]) -> None:
     sql = "INSERT INTO equipment (attached_id, name, targets, notes, position) VALUES (%s, 'AT gun', 'point', '', 1)"
     with login(club_pg, "bob") as bob:
-        refused(bob, sql, (club["ana_attached"],))
+        refused(bob, sql, (club["ada_attached"],))
         assert changed(bob, sql, (club["bob_attached"],)) == 1
 
 
 def test_a_row_cannot_be_moved_under_another_players_platoon(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
     with login(club_pg, "bob") as bob:
         refused(bob, "UPDATE battle SET platoon_id = %s, number = 9 WHERE id = %s",
-                (club["ana_platoon"], club["bob_battle"]))
-        refused(bob, "UPDATE platoon SET owner = 'ana' WHERE id = %s", (club["bob_platoon"],))  # nor given away
+                (club["ada_platoon"], club["bob_battle"]))
+        refused(bob, "UPDATE platoon SET owner = 'ada' WHERE id = %s", (club["bob_platoon"],))  # nor given away
 
 
 def test_ownership_changes_only_by_an_organiser(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
-    with login(club_pg, "bob") as bob:  # taking ana's platoon: not even seen as changeable
-        assert changed(bob, "UPDATE platoon SET owner = 'bob' WHERE id = %s", (club["ana_platoon"],)) == 0
-    with login(club_pg, "ana") as ana:  # giving it away: refused
-        refused(ana, "UPDATE platoon SET owner = 'bob' WHERE id = %s", (club["ana_platoon"],))
-        assert changed(ana, "UPDATE platoon SET notes = 'mine' WHERE id = %s", (club["ana_platoon"],)) == 1
+    with login(club_pg, "bob") as bob:  # taking ada's platoon: not even seen as changeable
+        assert changed(bob, "UPDATE platoon SET owner = 'bob' WHERE id = %s", (club["ada_platoon"],)) == 0
+    with login(club_pg, "ada") as ada:  # giving it away: refused
+        refused(ada, "UPDATE platoon SET owner = 'bob' WHERE id = %s", (club["ada_platoon"],))
+        assert changed(ada, "UPDATE platoon SET notes = 'mine' WHERE id = %s", (club["ada_platoon"],)) == 1
     with login(club_pg, ORGANISER) as olga:
-        assert changed(olga, "UPDATE platoon SET owner = 'bob' WHERE id = %s", (club["ana_platoon"],)) == 1
-    assert as_owner(club_pg, "SELECT owner FROM platoon WHERE id = %s", (club["ana_platoon"],)) == [("ana",)]
+        assert changed(olga, "UPDATE platoon SET owner = 'bob' WHERE id = %s", (club["ada_platoon"],)) == 1
+    assert as_owner(club_pg, "SELECT owner FROM platoon WHERE id = %s", (club["ada_platoon"],)) == [("ada",)]
 
 
 PLATOON = ("INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, notes, "
@@ -199,7 +199,7 @@ PLATOON = ("INSERT INTO platoon (campaign_id, name, name_key, training, equipmen
 def test_a_player_creates_platoons_only_as_their_own_and_only_in_their_campaigns(club_pg: ClubServer,  # noqa: F811
                                                                                   club: dict[str, Any]) -> None:
     with login(club_pg, "bob") as bob:
-        refused(bob, PLATOON, (club["congo"], "Ana's 2nd", "ana's 2nd", "ana"))
+        refused(bob, PLATOON, (club["congo"], "Ana's 2nd", "ada's 2nd", "ada"))
         refused(bob, PLATOON, (club["secret"], "Gatecrashers", "gatecrashers", "bob"))
         assert changed(bob, PLATOON, (club["congo"], "Blue Devils", "blue devils", "bob")) == 1
 
@@ -212,7 +212,7 @@ def test_only_organisers_create_campaigns_and_the_creator_enrols_first(club_pg: 
     with login(club_pg, "bob") as bob:
         refused(bob, sql, ("Bob's War", "bob's war", "bob"))
     with login(club_pg, ORGANISER) as olga:
-        refused(olga, sql, ("Framed", "framed", "ana"))  # created by someone else: no
+        refused(olga, sql, ("Framed", "framed", "ada"))  # created by someone else: no
         new = rows(olga, sql, ("Olga's War", "olga's war", ORGANISER))[0][0]
         assert changed(olga, "INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, 'organiser')",
                        (new, ORGANISER)) == 1
@@ -238,30 +238,30 @@ def test_the_journal_is_written_only_for_ones_own_operations(club_pg: ClubServer
               "VALUES (%s, 'battle.log', 'x', %s, %s, 'now', 'now', %s) RETURNING id")
     change_sql = ("INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
                   "(%s, 'battle', 1, 'insert', NULL, '{}')")
-    with club_pg.connect(DB, "ana", autocommit=False) as ana:
-        anas = open_operation(ana, "ana", "battle.log")
-        ana.execute("UPDATE operation SET campaign_id = %s, platoon_id = %s WHERE id = %s",
-                    (club["congo"], club["ana_platoon"], anas))
-        ana.execute("UPDATE battle SET notes = 'a fine day' WHERE id = %s", (club["ana_battle"],))
-        ana.commit()
+    with club_pg.connect(DB, "ada", autocommit=False) as ada:
+        adas = open_operation(ada, "ada", "battle.log")
+        ada.execute("UPDATE operation SET campaign_id = %s, platoon_id = %s WHERE id = %s",
+                    (club["congo"], club["ada_platoon"], adas))
+        ada.execute("UPDATE battle SET notes = 'a fine day' WHERE id = %s", (club["ada_battle"],))
+        ada.commit()
     try:
         with login(club_pg, "bob") as bob:
-            refused(bob, op_sql, (anas + 10**6, club["congo"], club["bob_platoon"], "ana"))  # not in another's name
-            refused(bob, change_sql, (anas,))  # not into another's operation
+            refused(bob, op_sql, (adas + 10**6, club["congo"], club["bob_platoon"], "ada"))  # not in another's name
+            refused(bob, change_sql, (adas,))  # not into another's operation
             # nor by pointing the journal's trigger at another's operation: his change is refused with it
-            bob.execute("SELECT set_config('campaign_app.operation_id', %s, true)", (str(anas),))
+            bob.execute("SELECT set_config('campaign_app.operation_id', %s, true)", (str(adas),))
             refused(bob, "UPDATE battle SET notes = 'x' WHERE id = %s", (club["bob_battle"],))
-            assert changed(bob, "UPDATE operation SET undone = 1 WHERE id = %s", (anas,)) == 0
-            assert changed(bob, "DELETE FROM operation WHERE id = %s", (anas,)) == 0
-            assert changed(bob, "DELETE FROM operation_change WHERE operation_id = %s", (anas,)) == 0
-            assert rows(bob, "SELECT \"user\" FROM operation WHERE id = %s", (anas,)) == [("ana",)]  # but sees it
-            own = rows(bob, op_sql, (anas + 2 * 10**6, club["congo"], club["bob_platoon"], "bob"))[0][0]
+            assert changed(bob, "UPDATE operation SET undone = 1 WHERE id = %s", (adas,)) == 0
+            assert changed(bob, "DELETE FROM operation WHERE id = %s", (adas,)) == 0
+            assert changed(bob, "DELETE FROM operation_change WHERE operation_id = %s", (adas,)) == 0
+            assert rows(bob, "SELECT \"user\" FROM operation WHERE id = %s", (adas,)) == [("ada",)]  # but sees it
+            own = rows(bob, op_sql, (adas + 2 * 10**6, club["congo"], club["bob_platoon"], "bob"))[0][0]
             assert changed(bob, change_sql, (own,)) == 1
         with login(club_pg, ORGANISER) as olga:  # an organiser may undo anyone's operation in the campaign
-            assert changed(olga, "UPDATE operation SET undone = 1 WHERE id = %s", (anas,)) == 1
-        assert as_owner(club_pg, "SELECT count(*) FROM operation_change WHERE operation_id = %s", (anas,)) == [(1,)]
+            assert changed(olga, "UPDATE operation SET undone = 1 WHERE id = %s", (adas,)) == 1
+        assert as_owner(club_pg, "SELECT count(*) FROM operation_change WHERE operation_id = %s", (adas,)) == [(1,)]
     finally:
-        as_owner(club_pg, "DELETE FROM operation WHERE id = %s RETURNING id", (anas,))
+        as_owner(club_pg, "DELETE FROM operation WHERE id = %s RETURNING id", (adas,))
 
 
 def test_a_players_writes_are_always_journaled(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811

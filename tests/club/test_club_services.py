@@ -21,11 +21,11 @@ from campaign_app.store.models import Battle, CampaignMember, Platoon
 # ------------------------------------------------------------------------------------------------ a file
 
 @pytest.mark.parametrize("call", [
-    lambda: club.add_member("Congo 1960", "ana"),
-    lambda: club.remove_member("Congo 1960", "ana"),
+    lambda: club.add_member("Congo 1960", "ada"),
+    lambda: club.remove_member("Congo 1960", "ada"),
     lambda: club.members("Congo 1960"),
-    lambda: club.set_platoon_owner("2nd Platoon", "ana"),
-    lambda: club.set_sheet_owner("Hill 214", "ana"),
+    lambda: club.set_platoon_owner("2nd Platoon", "ada"),
+    lambda: club.set_sheet_owner("Hill 214", "ada"),
 ])
 def test_on_a_file_the_club_services_need_a_club_server(fresh_db: object, call: Any) -> None:
     with pytest.raises(NeedsClubServer, match="needs a club server: give --db postgresql://"):
@@ -45,13 +45,13 @@ def test_on_a_file_nobody_owns_anything_and_everything_is_allowed(fresh_db: obje
 @pytest.fixture(scope="module")
 def club_db(club_pg: ClubServer) -> str:  # noqa: F811
     """A club database set up the documented way: ``server init`` as the owner, three logins, a campaign
-    olga organises with ana and bob in it, ana's "2nd Platoon" and bob's "Red Devils"."""
+    olga organises with ada and bob in it, ada's "2nd Platoon" and bob's "Red Devils"."""
     server = club_pg
     name = "club_services"
     admin = server.create_database(name)
     init_db(admin)
     init_server()
-    for login in ("ana", "bob"):
+    for login in ("ada", "bob"):
         ensure_role(server, login)
         add_player(login)
     ensure_role(server, ORGANISER)
@@ -59,10 +59,10 @@ def club_db(club_pg: ClubServer) -> str:  # noqa: F811
     close_db()
     init_db(server.url(name, user=ORGANISER))
     campaigns.create_campaign("Congo 1960", period=3)
-    club.add_member("Congo 1960", "ana")
+    club.add_member("Congo 1960", "ada")
     club.add_member("Congo 1960", "bob")
     close_db()
-    for login, platoon in (("ana", "2nd Platoon"), ("bob", "Red Devils")):
+    for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         init_db(server.url(name, user=login))
         platoons.create_platoon("Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2,
                                 leader_name=f"Lt. {login.title()}")
@@ -82,13 +82,13 @@ def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:  # noqa: F811
 
 
 def test_the_creator_owns_and_organises(as_login: Any) -> None:
-    as_login("ana")
-    assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ana"
+    as_login("ada")
+    assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ada"
     assert Platoon.get(Platoon.name == "Red Devils").owner == "bob"
     assert {(m.login, m.role) for m in club.members("Congo 1960")} == {
-        (ORGANISER, "organiser"), ("ana", "player"), ("bob", "player")}
+        (ORGANISER, "organiser"), ("ada", "player"), ("bob", "player")}
     ops = journal.operations(platoon="2nd Platoon")
-    assert ops and {op.user for op in ops} == {"ana"}
+    assert ops and {op.user for op in ops} == {"ada"}
 
 
 @pytest.mark.parametrize("change", [
@@ -103,7 +103,7 @@ def test_another_players_platoon_is_refused_in_one_line_and_nothing_is_written(a
     before = (list(Platoon.select().dicts()), Battle.select().count(), len(journal.operations()))
     with pytest.raises(NotYours) as caught:
         change()
-    assert str(caught.value) == "2nd Platoon belongs to ana; you can look but not change it"
+    assert str(caught.value) == "2nd Platoon belongs to ada; you can look but not change it"
     assert (list(Platoon.select().dicts()), Battle.select().count(), len(journal.operations())) == before
 
 
@@ -116,16 +116,16 @@ def test_campaign_changes_and_creation_are_for_organisers(as_login: Any) -> None
     with pytest.raises(NotYours, match="only the club's organisers can create campaigns"):
         campaigns.create_campaign("Bob's War")
     with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can give a platoon to another player$"):
-        club.set_platoon_owner("Red Devils", "ana")
+        club.set_platoon_owner("Red Devils", "ada")
 
 
 def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
     as_login(ORGANISER)
     given = club.set_platoon_owner("2nd Platoon", "bob")
-    assert given.message == "2nd Platoon now belongs to bob (was ana)"
+    assert given.message == "2nd Platoon now belongs to bob (was ada)"
     as_login("bob")
     platoons.set_platoon("2nd Platoon", notes="mine now")  # bob may, now
-    as_login("ana")
+    as_login("ada")
     with pytest.raises(NotYours, match="^2nd Platoon belongs to bob"):
         platoons.set_platoon("2nd Platoon", notes="give it back")
     with pytest.raises(NotYours, match="was made by olga; only they or an organiser of Congo 1960 can undo it"):
@@ -134,7 +134,7 @@ def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
     journal.undo()  # his own note
     as_login(ORGANISER)
     journal.undo(given.operation_id)
-    assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ana"
+    assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ada"
 
 
 def test_a_new_owner_must_belong_to_the_campaign(as_login: Any) -> None:
@@ -171,27 +171,27 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
 
     as_login(ORGANISER)
     made = sologear_sheet.create_sheet("Hill 214", "Janne", 250)
-    club.add_member("Hill 214", "ana")
-    as_login("ana")
+    club.add_member("Hill 214", "ada")
+    as_login("ada")
     with pytest.raises(NotYours, match=r"^The Sologear sheet of Janne \(Hill 214\) belongs to olga; you can look but "
                                        r"not change it$"):
         sologear_sheet.update_sheet(made.id, area="Hill 214 north")
     as_login(ORGANISER)
-    assert club.set_sheet_owner("Hill 214", "ana").message == (
-        "The Sologear sheet of Janne (Hill 214) now belongs to ana (was olga)")
-    as_login("ana")
+    assert club.set_sheet_owner("Hill 214", "ada").message == (
+        "The Sologear sheet of Janne (Hill 214) now belongs to ada (was olga)")
+    as_login("ada")
     sologear_sheet.update_sheet(made.id, area="Hill 214 north")
 
 
 def test_a_run_of_xp_steps_joins_only_the_logins_own_newest_operation(as_login: Any) -> None:
-    as_login("ana")
+    as_login("ada")
     first = platoons.set_xp("2nd Platoon", 1)
     second = platoons.set_xp("2nd Platoon", 2)
     assert second.operation_id == first.operation_id  # one run of steps, one operation
     as_login(ORGANISER)
-    olgas = platoons.set_xp("2nd Platoon", 3)  # an organiser's step on ana's track: an operation of her own
+    olgas = platoons.set_xp("2nd Platoon", 3)  # an organiser's step on ada's track: an operation of her own
     assert olgas.operation_id != first.operation_id
-    as_login("ana")
+    as_login("ada")
     third = platoons.set_xp("2nd Platoon", 4)
     assert third.operation_id not in (first.operation_id, olgas.operation_id)
-    assert [op.user for op in journal.operations(platoon="2nd Platoon", limit=3)] == ["ana", ORGANISER, "ana"]
+    assert [op.user for op in journal.operations(platoon="2nd Platoon", limit=3)] == ["ada", ORGANISER, "ada"]

@@ -46,7 +46,7 @@ def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypat
                            "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
                            "notes, created_at) VALUES ('Iron Rain', 'iron rain', 'sologear', 1, 4, 9, 16, 'both', 2, "
                            "false, '', now())")
-            db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) SELECT id, 'ana', 'player' "
+            db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) SELECT id, 'ada', 'player' "
                            "FROM campaign")
         assert db.execute_sql("SELECT count(*) FROM operation_change WHERE table_name = 'campaign_member'"
                               ).fetchone()[0] == 1
