@@ -9,10 +9,13 @@ was lost. Bad input: one line on stderr, exit status 2, nothing written.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules.codes import purpose_text, rule_text
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+
+if TYPE_CHECKING:
+    from ..services.history_results import PlatoonHistory
 
 LOG_DICE_HELP = ("the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
                  "then 2d8, ...), the leader's 2d12, then the replacement leader's die (e.g. --dice 3 5,2 7,9)")
@@ -66,13 +69,13 @@ def log_text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def history_text(h: dict[str, Any]) -> str:
-    p = h["platoon"]
-    n = len(h["battles"])
-    lines = [f"{p['name']} ({p['campaign']}): {n} battle{'s' if n != 1 else ''}, XP {p['xp']}"]
-    for e in h["events"]:
-        battle = f"#{e['battle_number']}" if e["battle_number"] is not None else "-"
-        lines.append(f"{e['at']}  {e['kind']:<9} {battle:>4}  {e['text']}")
+def history_text(h: PlatoonHistory) -> str:
+    p = h.platoon
+    n = len(h.battles)
+    lines = [f"{p.name} ({p.campaign}): {n} battle{'s' if n != 1 else ''}, XP {p.xp}"]
+    for e in h.events:
+        battle = f"#{e.battle_number}" if e.battle_number is not None else "-"
+        lines.append(f"{e.at}  {e.kind:<9} {battle:>4}  {e.text}")
     return "\n".join(lines)
 
 
@@ -135,10 +138,9 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
 
     h = history.history(_platoon_ref(args))
     if args.csv:
-        print(history.events_csv(h["events"]), end="")
+        print(history.events_csv(h.events), end="")
         return 0
-    return emit(args, {"platoon": h["platoon"], "battles": h["battles"], "events": h["events"]},
-                lambda: history_text(h))
+    return emit(args, h.to_dict(), lambda: history_text(h))
 
 
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]

@@ -6,10 +6,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..words import plural
 from .base import Context, add_json, emit
+
+if TYPE_CHECKING:
+    from ..services.printing import Printed
 
 PAPERS = ("a4", "letter")
 
@@ -61,9 +64,8 @@ def _ref(value: str) -> str | int:
     return int(value) if value.isdigit() else value
 
 
-def _done(args: argparse.Namespace, printed: Any) -> int:
-    data = printed.to_dict()
-    return emit(args, data, f"wrote {data['output']}: {plural(data['pages'], 'page')}")
+def _done(args: argparse.Namespace, printed: Printed) -> int:
+    return emit(args, printed.to_dict(), f"wrote {printed.path}: {plural(printed.pages, 'page')}")
 
 
 def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:

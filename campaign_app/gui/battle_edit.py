@@ -5,7 +5,7 @@ the battle is undone and logged again instead."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import (
@@ -27,6 +27,9 @@ from ..services import battle_edits, battles
 from ..services.edits import Edit
 from .widgets import ErrorLabel
 
+if TYPE_CHECKING:
+    from ..services.history_results import HistoryBattle
+
 OUTCOME_ITEMS = (("Not recorded", None), *((o.value.capitalize(), o.value) for o in Outcome))
 OBJECTIVE_TEXT = ("none met (+0 XP)", "a hard objective (+1 XP)", "a near-impossible objective (+2 XP)")
 
@@ -34,26 +37,28 @@ OBJECTIVE_TEXT = ("none met (+0 XP)", "a hard objective (+1 XP)", "a near-imposs
 class EditBattleDialog(QDialog):
     """OK calls :func:`battle_edits.edit_battle` once; a refusal stays in the dialog with its message."""
 
-    def __init__(self, battle: dict[str, Any], parent: QWidget | None = None) -> None:
+    def __init__(self, battle: HistoryBattle, platoon_id: int | None, parent: QWidget | None = None) -> None:
+        """``battle`` as the platoon's history lists it; ``platoon_id`` (its platoon) lists the other platoons
+        it may have fought."""
         super().__init__(parent)
         self.battle = battle
         self.edit: Edit | None = None
-        self.setWindowTitle(f"Edit battle {battle['number']}")
+        self.setWindowTitle(f"Edit battle {battle.number}")
         form = QFormLayout(self)
         self.date = QDateEdit(self)
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.date.setCalendarPopup(True)
-        self.date.setDate(QDate.fromString(str(battle.get("date") or "")[:10], "yyyy-MM-dd"))
+        self.date.setDate(QDate.fromString((battle.date or "")[:10], "yyyy-MM-dd"))
         self.date.setMaximumWidth(160)
-        self.scenario = QLineEdit(battle.get("scenario") or "", self)
+        self.scenario = QLineEdit(battle.scenario or "", self)
         self.scenario.setMaxLength(battles.SCENARIO_MAX)
         self.opponent = QComboBox(self)
         self.opponent.setEditable(True)
         self.opponent.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.opponent.addItem("", None)
-        for o in battles.opponent_choices(int(battle["platoon_id"])) if battle.get("platoon_id") else []:
+        for o in battles.opponent_choices(platoon_id) if platoon_id else []:
             self.opponent.addItem(o.name, o.id)
-        self.opponent.setCurrentText(battle.get("opponent") or "")
+        self.opponent.setCurrentText(battle.opponent or "")
         line = self.opponent.lineEdit()
         if line is not None:
             line.setMaxLength(battles.OPPONENT_MAX)
@@ -61,18 +66,17 @@ class EditBattleDialog(QDialog):
         self.outcome = QComboBox(self)
         for label, value in OUTCOME_ITEMS:
             self.outcome.addItem(label, value)
-        self.outcome.setCurrentIndex(max(0, self.outcome.findData(battle.get("outcome"))))
+        self.outcome.setCurrentIndex(max(0, self.outcome.findData(battle.outcome.value if battle.outcome else None)))
         self.fire_support = QCheckBox("&Fire support was used", self)
-        self.fire_support.setChecked(bool(battle.get("fire_support")))
-        self.notes = QPlainTextEdit(battle.get("notes") or "", self)
+        self.fire_support.setChecked(battle.fire_support)
+        self.notes = QPlainTextEdit(battle.notes or "", self)
         self.notes.setTabChangesFocus(True)
         self.notes.setMaximumHeight(100)
         self.reason = QLineEdit(self)
         self.reason.setPlaceholderText("why (optional, kept with the change)")
-        objectives = int(battle.get("objectives") or 0)
         fixed = QLabel(
-            f"Objectives: {OBJECTIVE_TEXT[objectives]} \u00b7 wound counters: {battle.get('wounds', 0)} "
-            f"(on the leader's element: {battle.get('leader_wounds', 0)}).<br><i>These set the XP award and the "
+            f"Objectives: {OBJECTIVE_TEXT[battle.objectives]} \u00b7 wound counters: {battle.wounds} "
+            f"(on the leader's element: {battle.leader_wounds}).<br><i>These set the XP award and the "
             "rolls, so they cannot be edited: undo the battle and log it again to change them.</i>", self)
         fixed.setWordWrap(True)
         fixed.setAccessibleName("Fields that cannot be edited")
@@ -100,13 +104,13 @@ class EditBattleDialog(QDialog):
         index = self.opponent.findText(text)
         if index > 0:
             return text, self.opponent.itemData(index)
-        return text, battle_edits.KEEP if text == (self.battle.get("opponent") or "") else None
+        return text, battle_edits.KEEP if text == (self.battle.opponent or "") else None
 
     def accept(self) -> None:
         opponent, opponent_platoon = self.opponent_value()
         try:
             self.edit = battle_edits.edit_battle(
-                int(self.battle["id"]), date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(),
+                self.battle.id, date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(),
                 opponent=opponent, opponent_platoon=opponent_platoon, outcome=self.outcome.currentData(),
                 fire_support=self.fire_support.isChecked(), notes=self.notes.toPlainText(),
                 reason=self.reason.text())

@@ -71,6 +71,7 @@ from ..rules.experience import level_name
 from ..rules.names import suggest_name
 from ..services import battles
 from ..services.edits import Edit
+from ..services.navigator import CampaignNode, PlatoonNode
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
 from .undo_commands import push_edit
@@ -624,7 +625,7 @@ class RollsPage(_RollingPage):
             self.step.setToolTip(done)
             self.dice_input.set_dice(None)
         self.state.setText(state)
-        self.model.set_rows([r.to_dict() for r in s.summary().rolls])  # RollsModel reads dict rows
+        self.model.set_rows(s.records)
         # Commit is offered here as soon as nothing else is needed (the summary stays one Next away)
         self.setFinalPage(s.ready)
         self.w.number_pages()
@@ -913,14 +914,14 @@ class ChoosePlatoonDialog(QDialog):
     """Log battle with no platoon open: which platoon fought? The platoons of the campaign in view come
     first (and the first of them is picked); Enter or a double click goes on."""
 
-    def __init__(self, platoons: list[dict[str, Any]], parent: QWidget | None = None) -> None:
+    def __init__(self, platoons: list[tuple[PlatoonNode, CampaignNode]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Log battle \u2013 which platoon?")
         self.list = QListWidget(self)
         self.list.setAccessibleName("Platoons")
-        for p in platoons:
-            item = QListWidgetItem(f"{p['name']}  \u2013  {p['campaign']}  ({p['xp']} XP, {p['level']})")
-            item.setData(Qt.ItemDataRole.UserRole, p["id"])
+        for p, camp in platoons:
+            item = QListWidgetItem(f"{p.name}  \u2013  {camp.name}  ({p.xp} XP, {p.level})")
+            item.setData(Qt.ItemDataRole.UserRole, p.id)
             self.list.addItem(item)
         self.list.setCurrentRow(0)
         label = QLabel("&Platoon that fought the battle:", self)
@@ -943,17 +944,14 @@ class ChoosePlatoonDialog(QDialog):
         return int(item.data(Qt.ItemDataRole.UserRole)) if item is not None else None
 
 
-def platoon_choices(campaign_id: int | None = None) -> list[dict[str, Any]]:
-    """Every Atomic Africa platoon (not in archived campaigns), those of ``campaign_id`` first."""
+def platoon_choices(campaign_id: int | None = None) -> list[tuple[PlatoonNode, CampaignNode]]:
+    """Every Atomic Africa platoon (not in archived campaigns) with its campaign, those of ``campaign_id``
+    first."""
     from ..services.navigator import navigator_tree
 
-    out: list[dict[str, Any]] = []
-    for c in navigator_tree():
-        if c["system"] != "atomic_africa":
-            continue
-        rows = [{**p, "campaign": c["name"], "campaign_id": c["id"]} for p in c["children"] if p["kind"] == "platoon"]
-        out.extend(rows)
-    out.sort(key=lambda p: p["campaign_id"] != campaign_id)  # stable: the campaign in view first
+    out = [(p, c) for c in navigator_tree() if c.system == "atomic_africa"
+           for p in c.children if isinstance(p, PlatoonNode)]
+    out.sort(key=lambda pc: pc[1].id != campaign_id)  # stable: the campaign in view first
     return out
 
 
@@ -967,7 +965,7 @@ def choose_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int | N
                                 "(File \u25b8 New platoon\u2026).")
         return None
     if len(choices) == 1:
-        return int(choices[0]["id"])
+        return choices[0][0].id
     dialog = ChoosePlatoonDialog(choices, parent)
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted:

@@ -12,7 +12,8 @@ so that their labels fit the width the chart has; colours follow the palette (li
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCharts import (
     QAreaSeries,
@@ -30,6 +31,9 @@ from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QWidget
 
 from ..rules.experience import LEVELS, XP_MAX
+
+if TYPE_CHECKING:
+    from ..services.history_results import LeaderChange, WoundsSeriesPoint, XpSeries
 
 BARS_MAX = 40
 """Up to this many battles the wounds chart uses bars; above it, lines."""
@@ -149,8 +153,9 @@ class XpChart(_Chart):
         chart = self.chart()
         self.platoon_points: list[tuple[float, float]] = []
         self.leader_points: list[tuple[float, float]] = []
-        self.changes: list[dict[str, Any]] = []
-        self._tips: dict[int, dict[str, Any]] = {}
+        self.changes: list[tuple[int, LeaderChange]] = []
+        """(battle, leader change) of each battle where the leader changed."""
+        self._tips: dict[int, LeaderChange] = {}
         self._last = 1
         self._kept: dict[int, Any] = {}
         """The points last given to each series (see :func:`replace_points`)."""
@@ -218,13 +223,13 @@ class XpChart(_Chart):
         self.new.setColor(QColor(colors["new_leader"]))
         self.new.setBorderColor(QColor(colors["marker_edge"]))
 
-    def set_data(self, series: dict[str, Any]) -> None:
-        points = series["points"]
-        start = series["start"]
+    def set_data(self, series: XpSeries) -> None:
+        points = series.points
+        start = series.start
         last = max(1, len(points))
         self._last = last
-        names = tuple(series.get("levels") or LEVELS)
-        bounds = [0, *series["thresholds"], XP_MAX]
+        names = tuple(series.levels or LEVELS)
+        bounds = [0, *series.thresholds, XP_MAX]
         moved = bounds != self._bounds
         self._bounds = bounds
         renamed = False
@@ -241,11 +246,11 @@ class XpChart(_Chart):
             name = names[i] if i < len(names) else ""
             if band.name() != name:
                 band.setName(name)
-        self.platoon_points = [(0.0, float(start["platoon_xp"]))] + [
-            (float(p["battle"]), float(p["platoon_xp"])) for p in points]
-        self.leader_points = ([(0.0, float(start["leader_xp"]))] if start["leader_xp"] is not None else []) + [
-            (float(p["battle"]), float(p["leader_xp"])) for p in points if p["leader_xp"] is not None]
-        self.changes = [p for p in points if p["leader_change"]]
+        self.platoon_points = [(0.0, float(start.platoon_xp))] + [
+            (float(p.battle), float(p.platoon_xp)) for p in points]
+        self.leader_points = ([(0.0, float(start.leader_xp))] if start.leader_xp is not None else []) + [
+            (float(p.battle), float(p.leader_xp)) for p in points if p.leader_xp is not None]
+        self.changes = [(p.battle, p.leader_change) for p in points if p.leader_change is not None]
         small = len(points) <= 60
         for line, pts in ((self.leader_line, self.leader_points), (self.platoon_line, self.platoon_points)):
             replace_points(line, pts, kept)
@@ -254,17 +259,17 @@ class XpChart(_Chart):
         if self.lost.markerSize() != (11 if small else 7):
             self.lost.setMarkerSize(11 if small else 7)
             self.new.setMarkerSize(12 if small else 8)
-        replace_points(self.lost, [(float(p["battle"]), float(p["leader_change"]["old_xp"] or 0))
-                                   for p in self.changes], kept)
-        replace_points(self.new, [(float(p["battle"]), float(p["leader_change"]["new_xp"]))
-                                  for p in self.changes if p["leader_change"]["new_xp"] is not None], kept)
+        replace_points(self.lost, [(float(battle), float(change.old_xp or 0)) for battle, change in self.changes],
+                       kept)
+        replace_points(self.new, [(float(battle), float(change.new_xp)) for battle, change in self.changes
+                                  if change.new_xp is not None], kept)
         shown = bool(self.changes)
         for s in (self.lost, self.new):
             if s.isVisible() != shown:
                 s.setVisible(shown)
                 for marker in self.chart().legend().markers(s):
                     marker.setVisible(shown)
-        self._tips = {int(p["battle"]): p["leader_change"] for p in self.changes}
+        self._tips = dict(self.changes)
         self.fit_ticks()
         if renamed or moved:
             self.place_band_labels()  # else where they are (the plot area calls back when it changes)
@@ -311,14 +316,18 @@ class XpChart(_Chart):
 
         change = self._tips.get(round(point.x()))
         if state and change:
-            QToolTip.showText(QCursor.pos(), f"Battle {round(point.x())}: {change['old']} {change['fate']}; "
-                                             f"{change['new'] or 'no one'} takes over")
+            QToolTip.showText(QCursor.pos(), f"Battle {round(point.x())}: {change.old} {change.fate}; "
+                                             f"{change.new or 'no one'} takes over")
 
 
 class WoundsChart(_Chart):
     """Wound counters (all, and on the leader's element) and XP lost to recovery, per battle."""
 
-    DATA = (("Wound counters", "wounds"), ("On the leader's element", "leader_wounds"), ("XP lost", "xp_lost"))
+    DATA: tuple[tuple[str, str, Callable[[WoundsSeriesPoint], int]], ...] = (
+        ("Wound counters", "wounds", lambda r: r.wounds),
+        ("On the leader's element", "leader_wounds", lambda r: r.leader_wounds),
+        ("XP lost", "xp_lost", lambda r: r.xp_lost))
+    """Each series: its name, its colour's key in :data:`COLORS`, its value of a battle."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Wound counters and XP lost per battle", parent)
@@ -339,7 +348,7 @@ class WoundsChart(_Chart):
         # bars sit at their index on a value axis: index = battle number (index 0 stays empty)
         self.bars = QBarSeries()
         self.bar_sets: list[QBarSet] = []
-        for name, _key in self.DATA:
+        for name, _color, _value in self.DATA:
             bar_set = QBarSet(name)
             self.bar_sets.append(bar_set)
             self.bars.append(bar_set)
@@ -347,7 +356,7 @@ class WoundsChart(_Chart):
         self.bars.attachAxis(self.x_axis)
         self.bars.attachAxis(self.y_axis)
         self.lines: list[QLineSeries] = []
-        for name, _key in self.DATA:
+        for name, _color, _value in self.DATA:
             line = QLineSeries()
             line.setName(name)
             chart.addSeries(line)
@@ -358,7 +367,7 @@ class WoundsChart(_Chart):
         self.apply_palette()
 
     def apply_colors(self, colors: dict[str, Any]) -> None:
-        for (_name, key), bar_set, line in zip(self.DATA, self.bar_sets, self.lines, strict=True):
+        for (_name, key, _value), bar_set, line in zip(self.DATA, self.bar_sets, self.lines, strict=True):
             color = QColor(colors[key])
             bar_set.setColor(color)
             bar_set.setBorderColor(color)
@@ -378,16 +387,16 @@ class WoundsChart(_Chart):
             for marker in legend.markers(line):
                 marker.setVisible(not bars)
 
-    def set_data(self, rows: list[dict[str, Any]]) -> None:
-        top = max([1] + [max(r["wounds"], r["leader_wounds"], r["xp_lost"]) for r in rows])
+    def set_data(self, rows: Sequence[WoundsSeriesPoint]) -> None:
+        top = max([1] + [max(r.wounds, r.leader_wounds, r.xp_lost) for r in rows])
         self._top = top
         self.mode = "bars" if len(rows) <= BARS_MAX else "lines"
-        last = max([0] + [int(r["battle"]) for r in rows])
+        last = max([0] + [r.battle for r in rows])
         if self.mode == "bars":
-            for (_name, key), bar_set in zip(self.DATA, self.bar_sets, strict=True):
+            for (_name, _color, key), bar_set in zip(self.DATA, self.bar_sets, strict=True):
                 values = [0.0] * (last + 1)
                 for r in rows:
-                    values[int(r["battle"])] = float(r[key])
+                    values[r.battle] = float(key(r))
                 if self._kept.get(id(bar_set)) != values:
                     bar_set.remove(0, bar_set.count())
                     bar_set.append(values)
@@ -396,8 +405,8 @@ class WoundsChart(_Chart):
                 replace_points(line, [], self._kept)
             self._first, self._last = 0, max(1, last)
         else:
-            for (_name, key), line in zip(self.DATA, self.lines, strict=True):
-                replace_points(line, [(float(r["battle"]), float(r[key])) for r in rows], self._kept)
+            for (_name, _color, key), line in zip(self.DATA, self.lines, strict=True):
+                replace_points(line, [(float(r.battle), float(key(r))) for r in rows], self._kept)
             for bar_set in self.bar_sets:
                 if bar_set.count():
                     bar_set.remove(0, bar_set.count())

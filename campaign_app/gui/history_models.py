@@ -11,19 +11,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate
-from ..services.history import event_text
+from ..services.history_results import HistoryLeader, RollEvent, TimelineEvent
 
 Index = QModelIndex | QPersistentModelIndex
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole
-"""The event (or row) dict behind an index."""
+"""The event (or row) behind an index."""
 KIND_LABELS: dict[str, str] = {"battle": "Battle", "xp": "XP", "leader": "Leader", "attribute": "Change",
                                "roll": "Roll"}
 KIND_COLORS: dict[str, str] = {"battle": "#1f4e79", "xp": "#2e7d32", "leader": "#8e24aa", "attribute": "#6d4c41",
@@ -43,12 +43,16 @@ FATE_COLORS_DARK: dict[str, str] = {LeaderFate.CASUALTY: "#ff7b7b", LeaderFate.P
                                     LeaderFate.STAYS: "#86d08a"}
 
 
-def _matches(event: dict[str, Any], needle: str) -> bool:
+_SEARCHED = ("reason", "rule_text", "outcome", "scenario", "opponent")
+"""Fields of some kinds of event that the search looks in, besides the text, kind, date and time."""
+
+
+def _matches(event: TimelineEvent, needle: str) -> bool:
     if not needle:
         return True
-    event_text(event)  # the text is made on demand (see services.history.event_text)
-    hay = " ".join(str(event.get(k) or "") for k in ("text", "kind", "date", "at", "reason", "rule_text",
-                                                        "outcome", "scenario", "opponent"))
+    # the text is made on demand (TimelineEvent.text)
+    hay = " ".join([event.text, event.kind, event.date or "", event.at or "",
+                    *(str(getattr(event, k, None) or "") for k in _SEARCHED)])
     return needle in hay.casefold()
 
 
@@ -56,7 +60,7 @@ class TimelineModel(QAbstractItemModel):
     """Events of ``services.history.history`` as a tree (top level: events; under a battle: its rolls).
 
     The model keeps event positions, not events: grouping and filtering by kind read the kinds and battle ids
-    of a lazy :class:`~campaign_app.services.history.Events` without making its events, and an event's dict
+    of a lazy :class:`~campaign_app.services.history.Events` without making its events, and an event
     (and text) is made when a row is painted. The top level is handed to the view in batches of :attr:`BATCH`
     rows (``canFetchMore``/``fetchMore``, as the view scrolls down), so that a long campaign's timeline opens
     as fast as a short one; the filter and the counts cover every event."""
@@ -67,7 +71,7 @@ class TimelineModel(QAbstractItemModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._events: Sequence[dict[str, Any]] = []
+        self._events: Sequence[TimelineEvent] = []
         self._kinds_of: Sequence[str] = []
         self._battles_of: Sequence[int | None] = []
         self._top: list[int] = []
@@ -91,15 +95,15 @@ class TimelineModel(QAbstractItemModel):
                                   [Qt.ItemDataRole.ForegroundRole])
 
     # -- data in ------------------------------------------------------------------------------------------
-    def set_events(self, events: Sequence[dict[str, Any]]) -> None:
+    def set_events(self, events: Sequence[TimelineEvent]) -> None:
         """The timeline, newest first: a lazy ``Events`` (its ``kinds`` and ``battle_ids`` are read, its
-        events made per painted row) or a plain list of event dicts."""
+        events made per painted row) or a plain sequence of events."""
         self._events = events
         kinds = getattr(events, "kinds", None)
         battle_ids = getattr(events, "battle_ids", None)
         if kinds is None or battle_ids is None:
-            kinds = [e["kind"] for e in events]
-            battle_ids = [e.get("battle_id") for e in events]
+            kinds = [e.kind for e in events]
+            battle_ids = [e.battle_id for e in events]
         self._kinds_of, self._battles_of = kinds, battle_ids
         self._rebuild()
 
@@ -209,14 +213,14 @@ class TimelineModel(QAbstractItemModel):
             return self._top[index.row()]
         return self._children[parent_row - 1][index.row()]
 
-    def event_at(self, index: Index) -> dict[str, Any] | None:
+    def event_at(self, index: Index) -> TimelineEvent | None:
         """The event shown at ``index`` (None for an invalid index). Not named ``event``: that is
         ``QObject.event()``, which Qt calls with every event sent to the model."""
         if not index.isValid():
             return None
         return self._events[self._position(index)]
 
-    def battle_of(self, index: Index) -> dict[str, Any] | None:
+    def battle_of(self, index: Index) -> TimelineEvent | None:
         """The battle event of a battle row or of one of its rolls."""
         if not index.isValid():
             return None
@@ -224,7 +228,7 @@ class TimelineModel(QAbstractItemModel):
         position = self._top[index.row() if parent_row == 0 else parent_row - 1]
         return self._events[position] if self._kinds_of[position] == "battle" else None
 
-    def top_level_events(self) -> list[dict[str, Any]]:
+    def top_level_events(self) -> list[TimelineEvent]:
         return [self._events[i] for i in self._top]
 
     def top_level_count(self) -> int:
@@ -284,7 +288,7 @@ class TimelineModel(QAbstractItemModel):
         return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        # the roles a painted cell asks for, cheapest first; the event's dict is made only for its text
+        # the roles a painted cell asks for, cheapest first; the event is made only for its text
         if role not in _ROLES or not index.isValid():
             return None
         col = index.column()
@@ -300,31 +304,60 @@ class TimelineModel(QAbstractItemModel):
         e = self._events[self._position(index)]
         if role == _DISPLAY:
             if col == self.WHEN:
-                return e["date"] or ""
+                return e.date or ""
             if col == self.BATTLE:
-                return "" if e.get("battle_number") is None else f"#{e['battle_number']}"
-            return event_text(e)  # made for the rows that are painted, not for all
+                return "" if e.battle_number is None else f"#{e.battle_number}"
+            return e.text  # made for the rows that are painted, not for all
         if role == _TOOLTIP:
-            extra = f"\nLogged {e['at']}" if e.get("at") else ""
-            if e["kind"] == "roll" and e.get("rule"):
-                extra += f"\n{rule_text(e['rule'])}" + (f": {e['table_row']}" if e.get("table_row") else "")
-            return f"{event_text(e)}{extra}"
+            extra = f"\nLogged {e.at}" if e.at else ""
+            if isinstance(e, RollEvent) and e.rule:
+                extra += f"\n{rule_text(e.rule)}" + (f": {e.table_row}" if e.table_row else "")
+            return f"{e.text}{extra}"
         return e  # EVENT_ROLE
 
 
-class _TableModel(QAbstractTableModel):
+class RollRow(Protocol):
+    """What a row of :class:`RollsModel` shows: a battle's roll (``services.history``), or a roll record of the
+    battle being logged (:class:`~campaign_app.rules.dice.RollRecord`)."""
+
+    @property
+    def purpose(self) -> str: ...
+
+    @property
+    def expression(self) -> str: ...
+
+    @property
+    def faces(self) -> Sequence[int]: ...
+
+    @property
+    def total(self) -> int: ...
+
+    @property
+    def outcome(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def rule(self) -> str: ...
+
+
+RowT = TypeVar("RowT")
+
+
+class _TableModel(QAbstractTableModel, Generic[RowT]):
     COLUMNS: tuple[str, ...] = ()
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[dict[str, Any]] = []
+        self._rows: list[RowT] = []
 
-    def set_rows(self, rows: Sequence[dict[str, Any]]) -> None:
+    def set_rows(self, rows: Iterable[RowT]) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
 
-    def row(self, index: int) -> dict[str, Any]:
+    def row(self, index: int) -> RowT:
         return self._rows[index]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
@@ -344,7 +377,7 @@ class _TableModel(QAbstractTableModel):
     def flags(self, index: Index) -> Qt.ItemFlag:
         return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
-    def cell(self, row: dict[str, Any], column: int) -> Any:
+    def cell(self, row: RowT, column: int) -> Any:
         raise NotImplementedError
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -358,11 +391,11 @@ class _TableModel(QAbstractTableModel):
             return row
         return self.extra(row, index.column(), role)
 
-    def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
+    def extra(self, row: RowT, column: int, role: int) -> Any:
         return None
 
 
-class LeadersModel(_TableModel):
+class LeadersModel(_TableModel[HistoryLeader]):
     """The leaders' roll (``services.history.leaders_roll``)."""
 
     COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles led", "XP at joining", "XP", "XP gained")
@@ -379,59 +412,59 @@ class LeadersModel(_TableModel):
             self.dataChanged.emit(self.index(0, 4), self.index(len(self._rows) - 1, 4),
                                   [Qt.ItemDataRole.ForegroundRole])
 
-    def cell(self, row: dict[str, Any], column: int) -> Any:
+    def cell(self, row: HistoryLeader, column: int) -> Any:
         if column == 0:
-            return row["name"]
+            return row.name
         if column == 1:
-            return row["rank"]
+            return row.rank
         if column == 2:
-            return row["joined"]  # in the campaign's own time ("at the start", "battle 3 (date)")
+            return row.joined  # in the campaign's own time ("at the start", "battle 3 (date)")
         if column == 3:
-            return row["left"]
+            return row.left
         if column == 4:
-            return row["how"]
+            return row.how
         if column == 5:
-            return row["battles_led"]
+            return row.battles_led
         if column == 6:
-            return row["xp_at_join"]
+            return row.xp_at_join
         if column == 7:
-            return f"{row['xp']} ({row['level']})"
-        gained = row["xp_gained"]
+            return f"{row.xp} ({row.level})"
+        gained = row.xp_gained
         return f"+{gained}" if gained > 0 else str(gained)
 
-    def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
-        if role == Qt.ItemDataRole.FontRole and row["current"]:
+    def extra(self, row: HistoryLeader, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.FontRole and row.current:
             return self._bold
-        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row["status"] in self._fate_colors:
-            return QBrush(QColor(self._fate_colors[row["status"]]))
+        if role == Qt.ItemDataRole.ForegroundRole and column == 4 and row.status in self._fate_colors:
+            return QBrush(QColor(self._fate_colors[row.status]))
         if role == Qt.ItemDataRole.TextAlignmentRole and column >= 5:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
 
-class RollsModel(_TableModel):
-    """Rolls as the services give them (``BattleSession.summary()["rolls"]`` or a battle's ``rolls``)."""
+class RollsModel(_TableModel[RollRow]):
+    """Rolls: those of the battle being logged (``BattleSession.records``) or a battle's ``rolls``."""
 
     COLUMNS = ("Roll", "Dice", "Faces", "Total", "Result", "Source", "Rule")
 
-    def cell(self, row: dict[str, Any], column: int) -> Any:
+    def cell(self, row: RollRow, column: int) -> Any:
         if column == 0:
-            return purpose_text(row["purpose"]).capitalize()
+            return purpose_text(row.purpose).capitalize()
         if column == 1:
-            return row["expression"]
+            return row.expression
         if column == 2:
-            return ", ".join(str(f) for f in row["faces"])
+            return ", ".join(str(f) for f in row.faces)
         if column == 3:
-            return row["total"]
+            return row.total
         if column == 4:
-            return row.get("outcome") or ""
+            return row.outcome or ""
         if column == 5:
-            return "typed in" if row["source"] == "entered" else "app"
-        return rule_text(row.get("rule"))
+            return "typed in" if row.source == "entered" else "app"
+        return rule_text(row.rule)
 
-    def extra(self, row: dict[str, Any], column: int, role: int) -> Any:
+    def extra(self, row: RollRow, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.ForegroundRole and column == 4:
-            color = FATE_COLORS.get(str(row.get("outcome")))
+            color = FATE_COLORS.get(str(row.outcome))
             if color:
                 return QBrush(QColor(color))
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (2, 3):
@@ -439,4 +472,4 @@ class RollsModel(_TableModel):
         return None
 
 
-__all__ = ["TimelineModel", "LeadersModel", "RollsModel", "EVENT_ROLE", "KIND_LABELS"]
+__all__ = ["TimelineModel", "LeadersModel", "RollsModel", "RollRow", "EVENT_ROLE", "KIND_LABELS"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +47,8 @@ from .history_models import KIND_LABELS, LeadersModel, TimelineModel
 from .widgets import error_style
 
 if TYPE_CHECKING:
+    from ..services.history import HistoryReport
+    from ..services.history_results import CampaignSummary, HistoryBattle
     from .history_charts import WoundsChart, XpChart
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ class HistoryView(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.platoon_id: int | None = None
-        self.report: Mapping[str, Any] | None = None
+        self.report: HistoryReport | None = None
         self.edit_dialog: BattleTextDialog | None = None
         self._dirty = False
         self._charts: tuple[XpChart, WoundsChart] | None = None
@@ -87,7 +88,7 @@ class HistoryView(QWidget):
         """The leaders' roll waits for its tab."""
         self._changes = 0
         """Counts the app's data changes: a cached history is used only while no change was seen."""
-        self._cache: dict[int, tuple[tuple[Any, ...], Mapping[str, Any]]] = {}
+        self._cache: dict[int, tuple[tuple[Any, ...], HistoryReport]] = {}
         """The last histories read (by platoon id), with the stamp they were read at."""
         self._use_cache = False
         self._read_at: tuple[Any, ...] | None = None
@@ -227,8 +228,8 @@ class HistoryView(QWidget):
             self._orient_charts()
         if self._charts_dirty and self.report is not None:
             self._charts_dirty = False
-            self._charts[0].set_data(self.report["xp_series"])
-            self._charts[1].set_data(self.report["wounds_series"])
+            self._charts[0].set_data(self.report.xp_series)
+            self._charts[1].set_data(self.report.wounds_series)
         return self._charts
 
     @property
@@ -255,7 +256,7 @@ class HistoryView(QWidget):
         if not self._timeline_dirty:
             return
         self._timeline_dirty = False
-        self.model.set_events(self.report["history"]["events"] if self.report is not None else [])
+        self.model.set_events(self.report.history.events if self.report is not None else [])
         self._expand_newest()
         self._update_count()
 
@@ -263,7 +264,7 @@ class HistoryView(QWidget):
         if not self._leaders_dirty:
             return
         self._leaders_dirty = False
-        self.leaders_model.set_rows(self.report["leaders"] if self.report is not None else [])
+        self.leaders_model.set_rows(self.report.leaders if self.report is not None else [])
         self._size_leader_columns()
 
     def _orient_charts(self) -> None:
@@ -308,7 +309,7 @@ class HistoryView(QWidget):
             for r in sample:
                 row = model.row(r)
                 text = str(model.cell(row, col) or "")
-                metrics = fm_bold if row.get("current") else fm
+                metrics = fm_bold if row.current else fm
                 width = max(width, metrics.horizontalAdvance(text) + 16)
             self.leaders.setColumnWidth(col, min(width, 320))
 
@@ -345,13 +346,13 @@ class HistoryView(QWidget):
 
         return write_stamp() or ()
 
-    def _read(self, platoon_id: int) -> Mapping[str, Any]:
+    def _read(self, platoon_id: int) -> HistoryReport:
         cached = self._cache.get(platoon_id)
         if cached is not None and cached[0] == self._stamp():
             return cached[1]
         return self._read_fresh(platoon_id)
 
-    def _read_fresh(self, platoon_id: int) -> Mapping[str, Any]:
+    def _read_fresh(self, platoon_id: int) -> HistoryReport:
         stamp = self._stamp()
         report = history.history_report(platoon_id, lazy_text=True)
         self._cache.pop(platoon_id, None)
@@ -379,8 +380,8 @@ class HistoryView(QWidget):
             self._update_buttons()
             return
         self.report = report
-        summary = report["summary"]  # the timeline is put in order only if its tab is shown
-        self.title.setText(f"History of {summary['platoon']} ({summary['campaign']})")
+        summary = report.summary  # the timeline is put in order only if its tab is shown
+        self.title.setText(f"History of {summary.platoon} ({summary.campaign})")
         self.summary.setText(self._summary_html(summary))
         # each tab is filled when it is shown: the timeline, the charts (in place) and the leaders' roll
         self._timeline_dirty = self._charts_dirty = self._leaders_dirty = True
@@ -403,23 +404,23 @@ class HistoryView(QWidget):
                 return
 
     @staticmethod
-    def _summary_html(s: dict[str, Any]) -> str:
+    def _summary_html(s: CampaignSummary) -> str:
         """One or two lines: battles and outcomes, wounds, XP lost, leaders lost, XP and leader now."""
-        leader = f", led by <b>{s['leader']}</b>" if s["leader"] else ", no leader"
-        if s["battles"]:
-            outcomes = [_plural(s["victories"], "victory", "victories"), _plural(s["defeats"], "defeat"),
-                        _plural(s["draws"], "draw")]
-            if s.get("unrecorded"):
-                outcomes.append(f"{s['unrecorded']} not recorded")
-            bits = [f"<b>{_plural(s['battles'], 'battle')}</b> ({', '.join(outcomes)}, "
-                    f"{s['first_battle']} to {s['last_battle']})",
-                    f"<b>{_plural(s['total_wounds'], 'wound counter')}</b>",
-                    f"<b>{s['xp_lost']} XP</b> lost to recovery",
-                    f"<b>{_plural(s['leaders_lost'], 'leader')}</b> lost "
-                    f"({_plural(s['casualties'], 'casualty', 'casualties')}, {s['promotions']} promoted)"]
+        leader = f", led by <b>{s.leader}</b>" if s.leader else ", no leader"
+        if s.battles:
+            outcomes = [_plural(s.victories, "victory", "victories"), _plural(s.defeats, "defeat"),
+                        _plural(s.draws, "draw")]
+            if s.unrecorded:
+                outcomes.append(f"{s.unrecorded} not recorded")
+            bits = [f"<b>{_plural(s.battles, 'battle')}</b> ({', '.join(outcomes)}, "
+                    f"{s.first_battle} to {s.last_battle})",
+                    f"<b>{_plural(s.total_wounds, 'wound counter')}</b>",
+                    f"<b>{s.xp_lost} XP</b> lost to recovery",
+                    f"<b>{_plural(s.leaders_lost, 'leader')}</b> lost "
+                    f"({_plural(s.casualties, 'casualty', 'casualties')}, {s.promotions} promoted)"]
         else:
             bits = ["No battles yet"]
-        return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s['xp']}\u00a0XP\u00a0({s['level']})</b>{leader}.")
+        return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s.xp}\u00a0XP\u00a0({s.level})</b>{leader}.")
 
     def _data_changed(self, kind: str, obj_id: int) -> None:
         self._changes += 1  # any change: cached histories are read again
@@ -456,7 +457,7 @@ class HistoryView(QWidget):
         self._update_buttons()
 
     def _update_count(self) -> None:
-        total = len(self.report["history"]["events"]) if self.report else 0
+        total = len(self.report.history.events) if self.report else 0
         self.count.setText(f"{self.model.visible_count()} of {total} events shown")
 
     # -- actions ------------------------------------------------------------------------------------------
@@ -467,7 +468,7 @@ class HistoryView(QWidget):
         if text and not error:
             self.ctx.signals.status.emit(text)
 
-    def selected_battle(self) -> dict[str, Any] | None:
+    def selected_battle(self) -> HistoryBattle | None:
         self._fill_timeline()
         index = self.tree.currentIndex()
         if not index.isValid():
@@ -475,15 +476,14 @@ class HistoryView(QWidget):
         event = self.model.battle_of(index)
         if event is None or self.report is None:
             return None
-        battles = self.report["history"]["battles"]
-        by_id = getattr(battles, "by_id", None)
-        if by_id is not None:
-            return by_id(event["id"])  # type: ignore[no-any-return]
-        return next((b for b in battles if b["id"] == event["id"]), None)
+        battles = self.report.history.battles
+        if isinstance(battles, history.Battles):
+            return battles.by_id(event.id)
+        return next((b for b in battles if b.id == event.id), None)
 
     def _update_buttons(self) -> None:
         has = self.report is not None
-        has_battles = self.report is not None and self.report["summary"]["battles"] > 0
+        has_battles = self.report is not None and self.report.summary.battles > 0
         self.log_button.setEnabled(has)
         self.undo_button.setEnabled(has_battles)
         self.csv_button.setEnabled(has)
@@ -520,7 +520,7 @@ class HistoryView(QWidget):
         battle = self.selected_battle()
         if battle is None:
             return None
-        dialog = BattleTextDialog({**battle, "platoon_id": self.platoon_id}, self)
+        dialog = BattleTextDialog(battle, self.platoon_id, self)
         dialog.accepted.connect(lambda: self._apply_edit(dialog))
         self.edit_dialog = dialog
         dialog.open()
@@ -541,7 +541,7 @@ class HistoryView(QWidget):
         if self.platoon_id is None or self.report is None:
             return None
         if path is None:
-            name = _safe_file_name(self.report["summary"]["platoon"])
+            name = _safe_file_name(self.report.summary.platoon)
             from .file_dialogs import ask_save_path
 
             filters = "CSV files (*.csv)" if fmt == "csv" else "JSON files (*.json)"

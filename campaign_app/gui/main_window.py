@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from .. import APP_TITLE, __version__
 from ..errors import CampaignError
 from ..paths import AppPaths
-from ..services.navigator import has_any_campaign, item_campaign, item_exists, item_title
+from ..services.navigator import CampaignRef, has_any_campaign, item_campaign, item_exists, item_title
 from .context import AppContext
 from .first_run import FirstRunPage
 from .focus import FocusKeeper, first_focusable
@@ -361,16 +361,16 @@ class MainWindow(QMainWindow):
             method(obj_id)
         self.stack.setCurrentWidget(page)
 
-    def _selected_campaign(self) -> dict[str, Any] | None:
+    def _selected_campaign(self) -> CampaignRef | None:
         return item_campaign(*self._current) if self._current is not None else None
 
     def _selected_campaign_id(self) -> int | None:
         camp = self._selected_campaign()
-        return camp["id"] if camp else None
+        return camp.id if camp else None
 
     def _selected_system(self) -> str | None:
         camp = self._selected_campaign()
-        return camp["system"] if camp else None
+        return camp.system if camp else None
 
     def _on_op_changed(self, changes: Any) -> None:
         """The navigator lists campaigns, platoons and pilots: reload it when an operation touched one."""

@@ -8,7 +8,7 @@ from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
-from ..services.navigator import navigator_tree
+from ..services.navigator import PlatoonNode, navigator_tree
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -72,17 +72,17 @@ class Navigator(QWidget):
         self.model.removeRows(0, self.model.rowCount())
         root = self.model.invisibleRootItem()
         for camp in navigator_tree(include_archived=self.show_archived.isChecked()):
-            label = camp["name"] + ("  (archived)" if camp["archived"] else "")
-            item = self._item(label, "campaign", camp["id"])
-            item.setToolTip(f"{SYSTEM_LABEL.get(camp['system'], camp['system'])} campaign")
-            for child in camp["children"]:
-                if child["kind"] == "platoon":
-                    text = child["name"]
-                    tip = f"{child['level']} platoon, {child['xp']} XP; leader: {child['leader'] or 'none'}"
+            label = camp.name + ("  (archived)" if camp.archived else "")
+            item = self._item(label, "campaign", camp.id)
+            item.setToolTip(f"{SYSTEM_LABEL.get(camp.system, camp.system)} campaign")
+            for child in camp.children:
+                if isinstance(child, PlatoonNode):
+                    text = child.name
+                    tip = f"{child.level} platoon, {child.xp} XP; leader: {child.leader or 'none'}"
                 else:
-                    text = f"{child['name']} (pilot)"
-                    tip = f"Sologear pilot, campaign {child['status']}"
-                sub = self._item(text, child["kind"], child["id"])
+                    text = f"{child.name} (pilot)"
+                    tip = f"Sologear pilot, campaign {child.status}"
+                sub = self._item(text, child.kind, child.id)
                 sub.setToolTip(tip)
                 item.appendRow(sub)
             root.appendRow(item)

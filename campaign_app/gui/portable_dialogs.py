@@ -27,13 +27,13 @@ def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -
     if camp is None:
         QMessageBox.information(parent, "Export campaign", "Select a campaign (or one of its platoons) first.")
         return None
-    name = camp["name"]
+    name = camp.name
     chosen = ask_save_path(parent, ctx.settings, f"Export campaign {name}", _file_name(name), FILTER)
     if chosen is None:
         return None
     path = str(chosen)
     try:
-        result = portable.export_campaign(camp["id"], path)
+        result = portable.export_campaign(camp.id, path)
     except CampaignError as exc:
         QMessageBox.warning(parent, "Export campaign", str(exc))
         return None

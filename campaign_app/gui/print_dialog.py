@@ -72,8 +72,8 @@ from ..printing.sizes import (
     PAPER_SIZES,
 )
 from ..services.common import ServiceError
-from ..services.navigator import navigator_tree
-from ..services.printing import PrintJob, prepare, print_setup, write_pdf_atomic
+from ..services.navigator import CampaignNode, PlatoonNode, navigator_tree
+from ..services.printing import BuiltPdf, PrintJob, prepare, print_setup, write_pdf_atomic
 from ..words import plural
 from .context import AppContext
 from .file_dialogs import remember_folder
@@ -184,7 +184,7 @@ class BuildThread(QThread):
     """Runs one :class:`PrintJob` (no database access) off the GUI thread."""
 
     progressed = Signal(int, int)
-    built = Signal(object, object)  # (bytes, details)
+    built = Signal(object, object)  # (bytes, BuiltPdf)
     failed = Signal(str)
     crashed = Signal(object)  # a programming error (the exception), raised again in the GUI thread
 
@@ -195,7 +195,7 @@ class BuildThread(QThread):
 
     def run(self) -> None:  # noqa: D401 - QThread override
         try:
-            data, details = self.job.run(self._progress)
+            pdf = self.job.run(self._progress)
         except _Cancelled:
             return
         except (CampaignError, OSError) as exc:  # refused (e.g. a card that does not fit) or the environment
@@ -208,7 +208,7 @@ class BuildThread(QThread):
                 self.crashed.emit(exc)
             return
         if not self.isInterruptionRequested():
-            self.built.emit(data, details)
+            self.built.emit(pdf.data, pdf)
 
     def _progress(self, done: int, total: int) -> None:
         if self.isInterruptionRequested():
@@ -234,7 +234,7 @@ class PrintDialog(QDialog):
         self.make_printer: Callable[[], Any] = _new_printer
         self._print_next = False
         self._builder: BuildThread | None = None
-        self._result: tuple[tuple[Any, ...], bytes, dict[str, Any]] | None = None
+        self._result: tuple[tuple[Any, ...], bytes, BuiltPdf] | None = None
         self._save_to: Path | None = None
         self._buffer: QBuffer | None = None
         self._error = ""
@@ -464,30 +464,30 @@ class PrintDialog(QDialog):
         self.back_style_combo.setCurrentIndex(max(0, self.back_style_combo.findData(style)))
 
         tree = navigator_tree(include_archived=True)
-        campaign_of: dict[tuple[str, int | None], dict[str, Any]] = {}
+        campaign_of: dict[tuple[str, int | None], CampaignNode] = {}
         for camp in tree:
-            if camp.get("system") in SYSTEM_DECKS:
-                self.rules_combo.addItem(f"Campaign {camp['name']}", camp["id"])
-            for child in camp["children"]:
-                campaign_of[(child["kind"], child["id"])] = camp
-                label = f"{child['name']}{SEP}{camp['name']}"
-                if child["kind"] == "platoon":
+            if camp.system in SYSTEM_DECKS:
+                self.rules_combo.addItem(f"Campaign {camp.name}", camp.id)
+            for child in camp.children:
+                campaign_of[(child.kind, child.id)] = camp
+                label = f"{child.name}{SEP}{camp.name}"
+                if isinstance(child, PlatoonNode):
                     item = QListWidgetItem(label, self.platoon_list)
-                    item.setData(DATA, child["id"])
+                    item.setData(DATA, child.id)
                     item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                     item.setCheckState(Qt.CheckState.Unchecked)
-                    self.history_combo.addItem(label, child["id"])
-                elif child["kind"] == "sheet":
-                    self.sologear_combo.addItem(f"{camp['name']}{SEP}{child['name']}", child["id"])
+                    self.history_combo.addItem(label, child.id)
+                else:
+                    self.sologear_combo.addItem(f"{camp.name}{SEP}{child.name}", child.id)
         self._fill_decks()
 
         kind, ident = selection.get("kind"), selection.get("id")
         chosen = "sheet"
         system = None
         camp_of_selection = (campaign_of.get((str(kind), ident)) if kind in ("platoon", "sheet")
-                             else next((c for c in tree if c["id"] == ident), None) if kind == "campaign" else None)
+                             else next((c for c in tree if c.id == ident), None) if kind == "campaign" else None)
         if camp_of_selection is not None:
-            self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection["id"])))
+            self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection.id)))
         if kind == "platoon":
             self._check_platoons({ident})
             self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(ident)))
@@ -497,11 +497,11 @@ class PrintDialog(QDialog):
             self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(ident)))
             system = "sologear"
         elif kind == "campaign":
-            chosen_camp = next((c for c in tree if c["id"] == ident), None)
+            chosen_camp = next((c for c in tree if c.id == ident), None)
             if chosen_camp is not None:
-                system = chosen_camp["system"]
-                ids = {c["id"] for c in chosen_camp["children"] if c["kind"] == "platoon"}
-                sheets = [c["id"] for c in chosen_camp["children"] if c["kind"] == "sheet"]
+                system = chosen_camp.system
+                ids = {c.id for c in chosen_camp.children if isinstance(c, PlatoonNode)}
+                sheets = [c.id for c in chosen_camp.children if not isinstance(c, PlatoonNode)]
                 if system == "sologear":
                     chosen = "sologear"
                     if sheets:
@@ -736,7 +736,7 @@ class PrintDialog(QDialog):
         self.progress.setValue(done)
         self.progress.setFormat(f"{done} of {total} cards")
 
-    def _built(self, data: bytes, details: dict[str, Any]) -> None:
+    def _built(self, data: bytes, details: BuiltPdf) -> None:
         sender = self.sender()
         key = sender.key if isinstance(sender, BuildThread) else self._key(self.options())
         self._result = (key, data, details)
@@ -776,7 +776,7 @@ class PrintDialog(QDialog):
 
     # ------------------------------------------------------------------------------------------- preview
 
-    def _show_preview(self, data: bytes, details: dict[str, Any]) -> None:
+    def _show_preview(self, data: bytes, details: BuiltPdf) -> None:
         self.document.close()
         buffer = QBuffer(self)
         buffer.setData(QByteArray(data))
@@ -785,7 +785,7 @@ class PrintDialog(QDialog):
         if self._buffer is not None:
             self._buffer.deleteLater()
         self._buffer = buffer
-        pages = details.get("pages", self.document.pageCount())
+        pages = details.pages
         self.preview_label.setText(f"Preview: {pages} page{'s' if pages != 1 else ''}")
         self._show_message(f"{pages} page{'s' if pages != 1 else ''} on {self.paper_combo.currentText()}.")
 
@@ -856,7 +856,7 @@ class PrintDialog(QDialog):
         self._timer.stop()
         self._start(save_to=None)
 
-    def _send_to_printer(self, data: bytes, details: dict[str, Any]) -> None:
+    def _send_to_printer(self, data: bytes, details: BuiltPdf) -> None:
         printer = self.make_printer()
         printer.setDocName(self.suggested_name().removesuffix(".pdf"))
         if not self.choose_printer(self, printer):
@@ -908,7 +908,7 @@ class PrintDialog(QDialog):
         if self.open_check.isChecked():
             open_file(written)
 
-    def _write(self, path: Path, data: bytes, details: dict[str, Any]) -> None:
+    def _write(self, path: Path, data: bytes, details: BuiltPdf) -> None:
         try:
             written = write_pdf_atomic(path, data)
         except CampaignError as exc:
@@ -920,7 +920,7 @@ class PrintDialog(QDialog):
         settings.setValue("print/card_size", self.size_combo.currentData())
         self._remember_setup()
         settings.setValue("print/open_when_done", "true" if self.open_check.isChecked() else "false")
-        pages = details.get("pages", 0)
+        pages = details.pages
         self.ctx.signals.status.emit(f"Saved {written.name} ({pages} page{'s' if pages != 1 else ''})")
         self.saved.emit(str(written))
         if self.open_check.isChecked():

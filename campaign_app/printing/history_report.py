@@ -1,8 +1,8 @@
 """The platoon history report (PDF): a summary, the XP chart, the battles table, the leaders' roll and the
 changes made by hand (each as the sentence ``services.history.change_text`` makes).
 
-Takes plain data (:class:`HistoryData`, built from ``services.history.history_report`` with
-:func:`history_from_report`); ``campaign_app.services.printing`` gathers it and writes the file.
+Takes plain data (:class:`HistoryData`, built from ``services.history.history_report`` by
+``campaign_app.services.printing.history_from_report``), which gathers it and writes the file.
 The XP chart is drawn with reportlab graphics: the platoon's and the leader's XP after each battle over the
 level bands of the campaign's thresholds, with a mark where a leader was lost and the line of the new one.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,6 @@ from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, 
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
 
-from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
 from .fonts import FONT, FONT_BOLD
@@ -172,73 +171,6 @@ class HistoryData:
     wounds: tuple[WoundsPoint, ...] = ()
     changes: tuple[ChangeRow, ...] = ()
     """Oldest first."""
-
-
-def _when(battle: Any, date: Any) -> str:
-    if battle:
-        return f"battle {battle}" + (f" ({date})" if date else "")
-    return str(date or "")
-
-
-def history_from_report(report: Mapping[str, Any]) -> HistoryData:
-    """A :class:`HistoryData` from ``services.history.history_report`` (one read of everything)."""
-    summary_raw = dict(report.get("summary") or {})
-    fields = set(Summary.__dataclass_fields__)
-    summary = Summary(**{k: v for k, v in summary_raw.items() if k in fields})
-    hist = report.get("history") or {}
-    battles = []
-    for b in sorted(hist.get("battles") or (), key=lambda b: b["number"]):
-        rep = b.get("replacement") or {}
-        battles.append(BattleRow(
-            number=int(b["number"]), date=str(b.get("date") or "")[:10], scenario=str(b.get("scenario") or ""),
-            opponent=str(b.get("opponent") or ""), outcome=b.get("outcome"),
-            objectives=int(b.get("objectives") or 0), wounds=int(b.get("wounds") or 0),
-            leader_wounds=int(b.get("leader_wounds") or 0), xp_before=int(b.get("platoon_xp_before") or 0),
-            xp_after=int(b.get("platoon_xp_after") or 0), xp_lost=int(b.get("xp_lost") or 0),
-            leader=str(b.get("leader") or ""), leader_xp_before=b.get("leader_xp_before"),
-            leader_xp_after=b.get("leader_xp_after"), leader_fate=b.get("leader_fate"),
-            replacement=str(rep.get("name") or ""), fire_support=bool(b.get("fire_support")),
-            notes=str(b.get("notes") or "").strip(),
-            rolls=tuple(RollRow(purpose_text(r.get("purpose")), str(r.get("expression") or ""),
-                                tuple(int(f) for f in r.get("faces") or ()), int(r.get("total") or 0),
-                                rule_text(r.get("rule")), str(r.get("table_row") or ""),
-                                str(r.get("outcome") or ""), str(r.get("source") or "app"))
-                        for r in b.get("rolls") or ())))
-    leaders = []
-    for ld in report.get("leaders") or ():
-        leaders.append(LeaderRow(
-            name=str(ld.get("name") or ""), rank=str(ld.get("rank") or ""), how=str(ld.get("how") or ""),
-            joined=str(ld["joined"]) if "joined" in ld else _when(ld.get("joined_battle"), ld.get("joined_date")),
-            left=("" if ld.get("current") else
-                  str(ld["left"]) if "left" in ld else _when(ld.get("left_battle"), ld.get("left_date"))),
-            battles_led=int(ld.get("battles_led") or 0), xp_at_join=int(ld.get("xp_at_join") or 0),
-            xp=int(ld.get("xp") or 0), level=str(ld.get("level") or ""), current=bool(ld.get("current"))))
-    series = report.get("xp_series") or {}
-    points = []
-    start = series.get("start")
-    if start:
-        points.append(XpPoint(0, int(start.get("platoon_xp") or 0), start.get("leader_xp")))
-    for p in series.get("points") or ():
-        change = p.get("leader_change") or None
-        points.append(XpPoint(int(p["battle"]), int(p["platoon_xp"]), p.get("leader_xp"),
-                              change.get("fate") if change else None,
-                              change.get("old_xp") if change else None))
-    raw_t = series.get("thresholds")
-    thresholds = Thresholds(*(int(v) for v in raw_t)) if raw_t else DEFAULT_THRESHOLDS
-    platoon = summary_raw.get("platoon") or (hist.get("platoon") or {}).get("name") or ""
-    campaign = summary_raw.get("campaign") or (hist.get("platoon") or {}).get("campaign") or ""
-    wounds = tuple(WoundsPoint(int(w["battle"]), int(w.get("wounds") or 0), int(w.get("leader_wounds") or 0),
-                               int(w.get("xp_lost") or 0)) for w in report.get("wounds_series") or ())
-    # changes made by hand since the first battle (those before it set the roster up): every attribute
-    # change, and XP changes that no battle made; the text is the services' sentence, made with the events
-    events = list(hist.get("events") or ())
-    first_battle = max((i for i, e in enumerate(events) if e.get("kind") == "battle"), default=len(events))
-    changes = tuple(ChangeRow(str(e.get("date") or "")[:10], str(e.get("text") or ""))
-                    for e in reversed(events[:first_battle])
-                    if e.get("kind") == "attribute" or (e.get("kind") == "xp" and e.get("battle_id") is None))
-    return HistoryData(platoon=str(platoon), campaign=str(campaign), summary=summary, battles=tuple(battles),
-                       leaders=tuple(leaders), xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
-                       changes=changes)
 
 
 # ----------------------------------------------------------------------------------------------- chart

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import CampaignError as CampaignError  # re-exported for the services and the GUI
@@ -17,6 +18,7 @@ from ..rules.dice import RollRecord
 from ..rules.experience import Thresholds
 from ..store.models import BaseModel, Campaign, Platoon, Roll, SologearSheet
 from ..store.models import name_key as name_key  # re-exported: the one case rule for names
+from .results import Result
 
 if TYPE_CHECKING:
     from peewee import Field, ModelSelect
@@ -180,14 +182,38 @@ def store_rolls(records: Iterable[RollRecord], start_seq: int = 0, **links: Any)
     return rows
 
 
+@dataclass(frozen=True)
+class RollResult(Result):
+    """A stored roll as services answer it: what it was for (code and words), the dice, the faces, the
+    total, who rolled (``source``: "app" or "entered"), the rule and table row it used, what it changed."""
+
+    purpose: str
+    purpose_text: str
+    expression: str
+    faces: tuple[int, ...]
+    modifier: int
+    total: int
+    source: str
+    rule: str
+    rule_text: str
+    table_row: str | None
+    outcome: str
+
+
+def roll_result(roll: Roll) -> RollResult:
+    return RollResult(purpose=roll.purpose, purpose_text=purpose_text(roll.purpose), expression=roll.expression,
+                      faces=tuple(roll.faces), modifier=roll.modifier, total=roll.total, source=roll.source,
+                      rule=roll.rule, rule_text=rule_text(roll.rule), table_row=roll.table_row,
+                      outcome=roll.outcome)
+
+
 def roll_to_dict(roll: Roll) -> dict[str, Any]:
-    return {"purpose": roll.purpose, "purpose_text": purpose_text(roll.purpose), "expression": roll.expression,
-            "faces": list(roll.faces), "modifier": roll.modifier, "total": roll.total, "source": roll.source,
-            "rule": roll.rule, "rule_text": rule_text(roll.rule), "table_row": roll.table_row,
-            "outcome": roll.outcome}
+    """A stored roll as plain JSON data (``roll_result(roll).to_dict()``), for the services whose summaries are
+    still dicts (their helpers move them to :func:`roll_result`)."""
+    return roll_result(roll).to_dict()
 
 
-def iso_text(value: Any) -> str | None:
+def iso_text(value: object) -> str | None:
     """A stored date or time as ISO text (SQLite gives the text itself, the common case when reading)."""
     if value.__class__ is str:
         return value

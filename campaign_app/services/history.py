@@ -5,9 +5,13 @@ attribute change and roll, newest first), :func:`leaders_roll`, :func:`campaign_
 :func:`wounds_series`, :func:`timeline_csv`, :func:`history_json` and :func:`history_report` (all of it from
 one read) answer with a fixed number of queries (:data:`HISTORY_SQL`), however many battles the platoon has.
 
-The read keeps SQLite's rows as tuples; the timeline is put in order from them, and each event's dict (and
-its text) is made only when something asks for it (:class:`Events`, :class:`Battles`): the history view
-paints a few dozen rows of a timeline of thousands. :func:`history` makes them all (export, CLI, print).
+Each answers typed results (:mod:`campaign_app.services.history_results`: :class:`PlatoonHistory` with its
+:class:`TimelineEvent` kinds and :class:`HistoryBattle`, :class:`HistoryLeader`, :class:`CampaignSummary`,
+:class:`XpSeries`, :class:`WoundsSeriesPoint`); ``to_dict()`` gives the JSON of ``campaign-cli --json``.
+
+The read keeps SQLite's rows as tuples; the timeline is put in order from them, and each event (and its
+text) is made only when something asks for it (:class:`Events`, :class:`Battles`): the history view paints
+a few dozen rows of a timeline of thousands. :func:`history` makes them all (export, CLI, print).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ import csv
 import gc
 import io
 import json
-import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import os
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from operator import itemgetter
 from typing import Any, overload
 
@@ -26,10 +31,31 @@ from ..rules.codes import PURPOSE_LEADER, purpose_text, rule_text
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, Thresholds, level_name
 from ..store.database import db
-from ..store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll, XpChange
-from .attachments import KINDS as KIND_LABELS
+from ..store.models import AttributeChange, BaseModel, Battle, Campaign, Leader, Platoon, Roll, XpChange
 from .battles import FATE_WORDS, OUTCOMES
 from .common import NotFound, ServiceError, iso_text, resolve_platoon, thresholds_of
+from .history_results import (
+    FIELD_LABELS,
+    AttributeEvent,
+    BattleEvent,
+    BattleRoll,
+    CampaignSummary,
+    HistoryBattle,
+    HistoryLeader,
+    HistoryPlatoon,
+    LeaderChange,
+    LeaderEvent,
+    PlatoonHistory,
+    Replacement,
+    RollEvent,
+    TimelineEvent,
+    WoundsSeriesPoint,
+    XpEvent,
+    XpSeries,
+    XpSeriesPoint,
+    XpStart,
+    change_text,
+)
 
 KINDS: tuple[str, ...] = ("battle", "xp", "leader", "attribute", "roll")
 """Kinds of timeline events."""
@@ -43,7 +69,12 @@ _platoon = resolve_platoon
 _iso = iso_text
 
 
-def _date_part(value: Any) -> str | None:
+_OUTCOME: dict[str | None, Outcome | None] = {None: None, **{o.value: o for o in Outcome}}
+_FATE: dict[str | None, LeaderFate | None] = {None: None, **{f.value: f for f in LeaderFate}}
+"""Stored words to their enum members (the store's CHECK constraints allow no others)."""
+
+
+def _date_part(value: object) -> str | None:
     text = _iso(value)
     return text[:10] if text else None
 
@@ -70,14 +101,14 @@ _ROLL_COLUMNS = ("id", "battle_id", "leader_id", "seq", "purpose", "expression",
  R_TABLE_ROW, R_OUTCOME, R_CREATED) = range(len(_ROLL_COLUMNS))
 
 
-def _select(model: Any, columns: tuple[str, ...], order: str) -> str:
+def _select(model: type[BaseModel], columns: tuple[str, ...], order: str) -> str:
     return (f"SELECT {', '.join(columns)} FROM {model._meta.table_name} WHERE platoon_id = ? "  # noqa: S608
             f"ORDER BY {order}")
 
 
 HISTORY_SQL: dict[str, str] = {
     "battles": _select(Battle, _BATTLE_COLUMNS, "number"),
-    "leaders": _select(Leader, _LEADER_COLUMNS, "joined_at, id"),
+    "leaders": _select(Leader, _LEADER_COLUMNS, "id"),  # ids, not clocks: stable on every computer
     "xp_changes": _select(XpChange, _XP_COLUMNS, "id"),
     "attribute_changes": _select(AttributeChange, _ATTRIBUTE_COLUMNS, "id"),
     "rolls": _select(Roll, _ROLL_COLUMNS, "id"),
@@ -90,13 +121,15 @@ class _Rows:
     """Everything the history needs about one platoon, read with a fixed number of queries (rows as tuples,
     columns as the ``B_``/``L_``/``X_``/``A_``/``R_`` indexes say)."""
 
-    __slots__ = ("platoon", "campaign", "thresholds", "battles", "leaders", "xp_changes", "attribute_changes",
-                 "rolls", "_battles_by_id", "_leaders_by_id", "_faces")
+    __slots__ = ("platoon_id", "platoon_name", "platoon_xp", "campaign_name", "thresholds", "battles", "leaders",
+                 "xp_changes", "attribute_changes", "rolls", "_battles_by_id", "_leaders_by_id", "_faces")
 
-    def __init__(self, platoon: dict[str, Any], campaign: dict[str, Any], thresholds: Thresholds,
-                 lists: dict[str, list[tuple[Any, ...]]]) -> None:
-        self.platoon = platoon
-        self.campaign = campaign
+    def __init__(self, platoon_id: int, platoon_name: str, platoon_xp: int, campaign_name: str,
+                 thresholds: Thresholds, lists: dict[str, list[tuple[Any, ...]]]) -> None:
+        self.platoon_id = platoon_id
+        self.platoon_name = platoon_name
+        self.platoon_xp = platoon_xp
+        self.campaign_name = campaign_name
         self.thresholds = thresholds
         self.battles = lists["battles"]
         self.leaders = lists["leaders"]
@@ -105,7 +138,7 @@ class _Rows:
         self.rolls = lists["rolls"]
         self._battles_by_id: dict[int, tuple[Any, ...]] | None = None
         self._leaders_by_id: dict[int, tuple[Any, ...]] | None = None
-        self._faces: dict[str, list[int]] = {}
+        self._faces: dict[str, tuple[int, ...]] = {}
 
     @property
     def battles_by_id(self) -> dict[int, tuple[Any, ...]]:
@@ -119,14 +152,14 @@ class _Rows:
             self._leaders_by_id = {ld[L_ID]: ld for ld in self.leaders}
         return self._leaders_by_id
 
-    def faces(self, text: str | None) -> list[int]:
-        """A roll's faces from their stored JSON text (few distinct texts: each decoded once), as a new list."""
+    def faces(self, text: str | None) -> tuple[int, ...]:
+        """A roll's faces from their stored JSON text (few distinct texts: each decoded once, then shared)."""
         if text is None:
-            return []
+            return ()
         faces = self._faces.get(text)
         if faces is None:
-            faces = self._faces[text] = json.loads(text)
-        return list(faces)
+            faces = self._faces[text] = tuple(json.loads(text))
+        return faces
 
 
 @contextmanager
@@ -154,179 +187,12 @@ def _load(platoon: str | int, campaign: str | int | None = None) -> _Rows:
     c = row.campaign
     pid = row.id
     lists = {name: db.execute_sql(sql, (pid,)).fetchall() for name, sql in HISTORY_SQL.items()}
-    return _Rows({"id": pid, "name": row.name, "xp": row.xp, "created_at": row.created_at},
-                 {"id": c.id, "name": c.name, "period": c.period}, thresholds_of(c), lists)
+    return _Rows(pid, row.name, row.xp, c.name, thresholds_of(c), lists)
 
 
-# --- texts -------------------------------------------------------------------------------------------------
-
-def _roll_text(r: dict[str, Any]) -> str:
-    faces = ", ".join(str(f) for f in r["faces"])
-    outcome = f": {r['outcome']}" if r.get("outcome") else ""
-    who = "typed in" if r["source"] == "entered" else "rolled by the app"
-    return f"{purpose_text(r['purpose']).capitalize()} {r['expression']} [{faces}] = {r['total']}{outcome} ({who})"
-
-
-def _battle_text(b: dict[str, Any], leader_name: str | None, replacement: dict[str, Any] | None) -> str:
-    """A battle's line; ``b`` is a battle row or a battle event (``battle_number``, ``xp_before``, ...)."""
-    number = b["number"] if "number" in b else b["battle_number"]
-    xp_before = b["platoon_xp_before"] if "platoon_xp_before" in b else b["xp_before"]
-    xp_after = b["platoon_xp_after"] if "platoon_xp_after" in b else b["xp_after"]
-    bits = [f"Battle {number}"]
-    if b["scenario"]:
-        bits[0] += f" \u2013 {b['scenario']}"
-    if b["opponent"]:
-        bits.append(f"vs {b['opponent']}")
-    if b["outcome"]:
-        bits.append(b["outcome"])
-    bits.append(f"{b['wounds']} wound counter{'s' if b['wounds'] != 1 else ''}")
-    bits.append(f"platoon XP {xp_before} \u2192 {xp_after}")
-    if b["leader_fate"]:
-        who = leader_name or "leader"
-        bits.append(f"{who} {b['leader_fate']}")
-    if replacement:
-        bits.append(f"{replacement['name']} takes over ({replacement['xp']} XP)")
-    return ", ".join(bits)
-
-
-# what a stored field is called in a sentence ("MG Team Bravo: Equipment d10 → d12")
-FIELD_LABELS: dict[str, str] = {
-    "training": "Training", "equipment": "Equipment", "morale": "Morale", "armor": "Armor", "notes": "Notes",
-    "support": "Fire support", "kind": "Kind", "targets": "Targets", "ap": "AP", "ap_vs": "AP applies to",
-    "rank": "Rank", "date": "Date", "scenario": "Scenario", "opponent": "Opponent",
-    "opponent_platoon": "Opponent platoon", "outcome": "Outcome", "fire_support": "Fire support",
-}
-_UNIT_FIELDS = "name|kind|training|equipment|morale|armor|support|notes"
-_ITEM_FIELDS = "name|targets|ap|ap_vs|notes"
-_FIELD_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # the shapes of AttributeChange.field the roster and battle services write, most specific first
-    ("unit_item_field", re.compile(rf"attached\[(?P<unit>.+)\]\.equipment\[(?P<item>.+)\]\.(?P<f>{_ITEM_FIELDS})")),
-    ("unit_item", re.compile(r"attached\[(?P<unit>.+)\]\.equipment\[(?P<item>.+)\]")),
-    ("unit_field", re.compile(rf"attached\[(?P<unit>.+)\]\.(?P<f>{_UNIT_FIELDS})")),
-    ("unit", re.compile(r"attached\[(?P<unit>.+)\]")),
-    ("item_field", re.compile(rf"equipment\[(?P<item>.+)\]\.(?P<f>{_ITEM_FIELDS})")),
-    ("item", re.compile(r"equipment\[(?P<item>.+)\]")),
-    ("leader_field", re.compile(r"leader\.(?P<f>\w+)")),
-    ("battle_field", re.compile(r"battle\.(?P<f>\w+)")),
-    ("field", re.compile(r"(?P<f>\w+)")),
-)
-_SHORT = 48
-"""Longer values (notes) are cut to this many characters in a sentence (the data fields keep them whole)."""
-
-
-def _value(field: str, value: Any) -> str:
-    """A stored old or new value as a sentence shows it."""
-    if value is None:
-        return "not recorded" if field == "outcome" else "none"
-    text = str(value)
-    if field == "fire_support":
-        return "used" if text in ("True", "1", "true") else "not used"
-    if field == "kind":
-        return KIND_LABELS.get(text, text)
-    if field == "opponent_platoon":
-        return f"platoon #{text}"
-    if field == "date":
-        return text[:10]
-    if not text:
-        return "(empty)"
-    line = " ".join(text.split())
-    return line if len(line) <= _SHORT else line[:_SHORT - 1].rstrip() + "\u2026"
-
-
-def _details(name: str, description: Any) -> str:
-    """What an added or removed unit or item was: its stored description less its own name."""
-    text = str(description or "")
-    if text.startswith(f"{name} (") and text.endswith(")"):
-        return text[len(name) + 2:-1]
-    return text
-
-
-def change_text(ev: Mapping[str, Any]) -> str:
-    """The sentence of a change event (kind ``attribute`` or ``xp``), from the stored row's fields alone:
-    "MG Team Bravo: Equipment d10 \u2192 d12", "Lt. Okafor: Leader XP 5 \u2192 6 (reason)", "HMG: AP 2 \u2192 3",
-    "Platoon renamed 1st \u2192 2nd Platoon", "Battle 2: Outcome draw \u2192 victory". The timeline, the printed
-    history and ``campaign-cli history`` all show this text (``event_text``); the data fields stay as stored."""
-    reason = str(ev.get("reason") or "")
-    if ev["kind"] == "xp":
-        after = int(ev["xp_after"])
-        before = after - int(ev["delta"])
-        if ev.get("who") == "leader":
-            subject = f"{ev['name']}: Leader XP" if ev.get("name") and ev["name"] != "leader" else "Leader XP"
-        else:
-            subject = "Platoon XP"
-        return f"{subject} {before} \u2192 {after}" + (f" ({reason})" if reason else "")
-    field, old, new = str(ev["field"]), ev.get("old"), ev.get("new")
-    form, parts = "other", {}
-    for name, pattern in _FIELD_FORMS:
-        m = pattern.fullmatch(field)
-        if m:
-            form, parts = name, m.groupdict()
-            break
-    f = parts.get("f") or ""
-    label = FIELD_LABELS.get(f, f.replace("_", " ").capitalize())
-    arrow = f"{_value(f, old)} \u2192 {_value(f, new)}"
-    unit, item = parts.get("unit"), parts.get("item")
-    if form in ("unit", "unit_item", "item"):
-        thing = item if item is not None else unit
-        what = "equipment" if item is not None else "attached unit"
-        if old is None:
-            text = f"{what.capitalize()} added: {thing}"
-            details = _details(str(thing), new)
-        elif new is None:
-            text = f"{what.capitalize()} removed: {thing}"
-            details = _details(str(thing), old)
-        else:
-            text, details = f"{thing}: {_value('', old)} \u2192 {_value('', new)}", ""
-        if details:
-            text += f" \u2013 {details}"
-        if form == "unit_item":
-            text = f"{unit}: {text[:1].lower()}{text[1:]}"
-    elif form in ("unit_field", "unit_item_field", "item_field"):
-        owner = f"{unit}, {item}" if form == "unit_item_field" else unit if form == "unit_field" else item
-        if f == "name":
-            what = "Attached unit" if form == "unit_field" else "Equipment"
-            where = f"{unit}: " if form == "unit_item_field" else ""
-            text = f"{where}{what} renamed {arrow}"
-        else:
-            text = f"{owner}: {label} {arrow}"
-    elif form == "leader_field":
-        text = f"Leader renamed {arrow}" if f == "name" else f"Leader's {label.lower()} {arrow}"
-    elif form == "battle_field":
-        number = ev.get("battle_number")
-        text = f"Battle {number}: {label} {arrow}" if number is not None else f"Battle: {label} {arrow}"
-        if number is not None and reason == f"battle {number} edited":
-            reason = ""  # the default reason says no more than the sentence
-    elif form == "field":
-        text = f"Platoon renamed {arrow}" if f == "name" else f"Platoon: {label} {arrow}"
-    else:
-        text = f"{field}: {_value('', old)} \u2192 {_value('', new)}"
-    return text + (f" ({reason})" if reason else "")
-
-
-def event_text(ev: dict[str, Any]) -> str:
-    """The one-line text of a timeline event, from its own fields (``ev["text"]`` once made; the history
-    view asks for it only for the rows it paints, see ``history_report(lazy_text=True)``)."""
-    text = ev.get("text")
-    if text is not None:
-        return str(text)
-    kind = ev["kind"]
-    if kind == "battle":
-        text = _battle_text(ev, ev.get("leader"), ev.get("replacement"))
-    elif kind == "roll":
-        text = _roll_text(ev)
-    elif kind == "leader":
-        number = ev["battle_number"]
-        if ev["change"] == "joined":
-            where = f" after battle {number}" if number is not None else ""
-            text = f"{ev['name']} takes command{where} ({ev['rank']}, {ev['xp']} XP)"
-        else:
-            where = f" in battle {number}" if number is not None else ""
-            how = FATE_WORDS.get(ev["status"], "replaced")
-            text = f"{ev['name']} leaves the platoon{where}: {how} ({ev['xp']} XP)"
-    else:
-        text = change_text(ev)
-    ev["text"] = text
-    return text
+def event_text(ev: TimelineEvent) -> str:
+    """The one-line text of a timeline event (its :attr:`~TimelineEvent.text`, made when first asked for)."""
+    return ev.text
 
 
 # --- the timeline: put in order from the tuples, events made on demand --------------------------------------
@@ -437,8 +303,7 @@ class _Timeline:
         self.refs = refs
         self.kinds = kinds
         self.battle_ids = battle_ids
-        self.made: list[dict[str, Any] | None] = [None] * len(refs)
-        self._roll_pos: dict[int, int] | None = None
+        self.made: list[TimelineEvent | None] = [None] * len(refs)
         self._led_by: dict[int, str] | None = None
         self._replacement: dict[int, tuple[Any, ...]] | None = None
 
@@ -466,84 +331,76 @@ class _Timeline:
             self._led_by = led
         return self._led_by.get(battle_id)
 
-    def replacement(self, battle_id: int) -> dict[str, Any] | None:
+    def replacement(self, battle_id: int) -> Replacement | None:
         if self._replacement is None:
             self._replacement = {ld[L_JOINED_BATTLE]: ld for ld in self.rows.leaders
                                  if ld[L_JOINED_BATTLE] is not None}
         rep = self._replacement.get(battle_id)
         if rep is None:
             return None
-        return {"id": rep[L_ID], "name": rep[L_NAME], "rank": rep[L_RANK], "xp": rep[L_XP_AT_JOIN]}
+        return Replacement(id=rep[L_ID], name=rep[L_NAME], rank=rep[L_RANK], xp=rep[L_XP_AT_JOIN])
 
-    def event(self, i: int) -> dict[str, Any]:
+    def event(self, i: int) -> TimelineEvent:
         ev = self.made[i]
         if ev is None:
             ev = self.made[i] = self._make(*self.refs[i])
         return ev
 
-    def roll_event(self, roll_id: int) -> dict[str, Any]:
-        if self._roll_pos is None:
-            self._roll_pos = {row[R_ID]: i for i, (code, row) in enumerate(self.refs) if code == _ROLL}
-        return self.event(self._roll_pos[roll_id])
-
-    def _base(self, kind: str, row_id: int, at: Any, battle_id: int | None) -> dict[str, Any]:
+    def _where(self, at: object, battle_id: int | None) -> tuple[str | None, str | None, int | None]:
+        """(``at``, ``date``, ``battle_number``) of an event logged ``at``, in battle ``battle_id`` (if any)."""
         b = self.rows.battles_by_id.get(battle_id) if battle_id is not None else None
-        return {"kind": kind, "id": row_id, "at": _iso(at),
-                "date": _iso(b[B_DATE]) if b is not None else _date_part(at),
-                "battle_id": battle_id, "battle_number": b[B_NUMBER] if b is not None else None}
+        if b is None:
+            return _iso(at), _date_part(at), None
+        return _iso(at), _iso(b[B_DATE]), b[B_NUMBER]
 
-    def _make(self, code: int, row: tuple[Any, ...]) -> dict[str, Any]:
+    def _make(self, code: int, row: tuple[Any, ...]) -> TimelineEvent:
         rows = self.rows
         if code == _BATTLE:
             b = row
             bid = b[B_ID]
-            return {"kind": "battle", "id": bid, "at": _iso(b[B_CREATED]), "date": _iso(b[B_DATE]),
-                    "battle_id": bid, "battle_number": b[B_NUMBER], "outcome": b[B_OUTCOME],
-                    "scenario": b[B_SCENARIO], "opponent": b[B_OPPONENT], "wounds": b[B_WOUNDS],
-                    "leader_wounds": b[B_LEADER_WOUNDS], "xp_lost": b[B_XP_LOST], "leader_fate": b[B_FATE],
-                    "xp_before": b[B_XP_BEFORE], "xp_after": b[B_XP_AFTER], "leader": self.led_by(bid),
-                    "replacement": self.replacement(bid)}
+            return BattleEvent(id=bid, at=_iso(b[B_CREATED]), date=_iso(b[B_DATE]), battle_id=bid,
+                               battle_number=b[B_NUMBER], outcome=_OUTCOME[b[B_OUTCOME]], scenario=b[B_SCENARIO],
+                               opponent=b[B_OPPONENT], wounds=b[B_WOUNDS], leader_wounds=b[B_LEADER_WOUNDS],
+                               xp_lost=b[B_XP_LOST], leader_fate=_FATE[b[B_FATE]], xp_before=b[B_XP_BEFORE],
+                               xp_after=b[B_XP_AFTER], leader=self.led_by(bid), replacement=self.replacement(bid))
         if code == _ROLL:
             r = row
-            bid = r[R_BATTLE]
-            rb = rows.battles_by_id.get(bid) if bid is not None else None
-            at = _iso(r[R_CREATED])
-            return {"kind": "roll", "id": r[R_ID], "at": at,
-                    "date": _iso(rb[B_DATE]) if rb is not None else (at[:10] if at else None),
-                    "battle_id": bid, "battle_number": rb[B_NUMBER] if rb is not None else None,
-                    "purpose": r[R_PURPOSE], "purpose_text": purpose_text(r[R_PURPOSE]),
-                    "expression": r[R_EXPRESSION], "faces": rows.faces(r[R_FACES]),
-                    "total": r[R_TOTAL], "source": r[R_SOURCE], "rule": r[R_RULE], "rule_text": rule_text(r[R_RULE]),
-                    "table_row": r[R_TABLE_ROW],
-                    "outcome": r[R_OUTCOME], "leader_id": r[R_LEADER], "seq": r[R_SEQ], "modifier": r[R_MODIFIER]}
+            at, date, number = self._where(r[R_CREATED], r[R_BATTLE])
+            return RollEvent(id=r[R_ID], at=at, date=date, battle_id=r[R_BATTLE], battle_number=number,
+                             purpose=r[R_PURPOSE], purpose_text=purpose_text(r[R_PURPOSE]),
+                             expression=r[R_EXPRESSION], faces=rows.faces(r[R_FACES]), total=r[R_TOTAL],
+                             source=r[R_SOURCE], rule=r[R_RULE], rule_text=rule_text(r[R_RULE]),
+                             table_row=r[R_TABLE_ROW], outcome=r[R_OUTCOME], leader_id=r[R_LEADER], seq=r[R_SEQ],
+                             modifier=r[R_MODIFIER])
         if code == _XP:
             x = row
             ld = rows.leaders_by_id.get(x[X_LEADER]) if x[X_LEADER] else None
-            name = ld[L_NAME] if ld is not None else rows.platoon["name"] if x[X_WHO] == "platoon" else "leader"
-            ev = self._base("xp", x[X_ID], x[X_CREATED], x[X_BATTLE])
-            ev.update(who=x[X_WHO], name=name, leader_id=x[X_LEADER], delta=x[X_DELTA], xp_after=x[X_XP_AFTER],
-                      reason=x[X_REASON])
-            return ev
+            name = ld[L_NAME] if ld is not None else rows.platoon_name if x[X_WHO] == "platoon" else "leader"
+            at, date, number = self._where(x[X_CREATED], x[X_BATTLE])
+            return XpEvent(id=x[X_ID], at=at, date=date, battle_id=x[X_BATTLE], battle_number=number, who=x[X_WHO],
+                           name=name, leader_id=x[X_LEADER], delta=x[X_DELTA], xp_after=x[X_XP_AFTER],
+                           reason=x[X_REASON])
         if code in (_JOINED, _LEFT):
             ld = row
             if code == _JOINED:
-                ev = self._base("leader", ld[L_ID], ld[L_JOINED_AT], ld[L_JOINED_BATTLE])
-                ev.update(change="joined", leader_id=ld[L_ID], name=ld[L_NAME], rank=ld[L_RANK],
-                          xp=ld[L_XP_AT_JOIN], status=ld[L_STATUS])
-            else:
-                ev = self._base("leader", ld[L_ID], ld[L_LEFT_AT] or ld[L_JOINED_AT], ld[L_LEFT_BATTLE])
-                ev.update(change="left", leader_id=ld[L_ID], name=ld[L_NAME], rank=ld[L_RANK], xp=ld[L_XP],
-                          status=ld[L_STATUS])
-            return ev
+                at, date, number = self._where(ld[L_JOINED_AT], ld[L_JOINED_BATTLE])
+                return LeaderEvent(id=ld[L_ID], at=at, date=date, battle_id=ld[L_JOINED_BATTLE],
+                                   battle_number=number, change="joined", leader_id=ld[L_ID], name=ld[L_NAME],
+                                   rank=ld[L_RANK], xp=ld[L_XP_AT_JOIN], status=ld[L_STATUS])
+            at, date, number = self._where(ld[L_LEFT_AT] or ld[L_JOINED_AT], ld[L_LEFT_BATTLE])
+            return LeaderEvent(id=ld[L_ID], at=at, date=date, battle_id=ld[L_LEFT_BATTLE], battle_number=number,
+                               change="left", leader_id=ld[L_ID], name=ld[L_NAME], rank=ld[L_RANK], xp=ld[L_XP],
+                               status=ld[L_STATUS])
         a = row
-        ev = self._base("attribute", a[A_ID], a[A_CREATED], a[A_BATTLE])
-        ev["date"] = _date_part(a[A_CREATED])
-        ev.update(field=a[A_FIELD], old=a[A_OLD], new=a[A_NEW], reason=a[A_REASON])
-        return ev
+        at, _date, number = self._where(a[A_CREATED], a[A_BATTLE])
+        # an edit is dated the day it was made, not the battle's date
+        return AttributeEvent(id=a[A_ID], at=at, date=_date_part(a[A_CREATED]), battle_id=a[A_BATTLE],
+                              battle_number=number, field=a[A_FIELD], old=a[A_OLD], new=a[A_NEW],
+                              reason=a[A_REASON])
 
 
-class Events(Sequence[dict[str, Any]]):
-    """The timeline's events, newest first; each event's dict is made when it is first asked for (and kept).
+class Events(Sequence[TimelineEvent]):
+    """The timeline's events, newest first; each event is made when it is first asked for (and kept).
 
     :attr:`kinds` and :attr:`battle_ids` give every event's kind and battle id without making it (what the
     view filters and groups on)."""
@@ -557,31 +414,31 @@ class Events(Sequence[dict[str, Any]]):
         return len(self._timeline.refs)
 
     @overload
-    def __getitem__(self, i: int) -> dict[str, Any]: ...
+    def __getitem__(self, i: int) -> TimelineEvent: ...
 
     @overload
-    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, i: slice) -> list[TimelineEvent]: ...
 
-    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+    def __getitem__(self, i: int | slice) -> TimelineEvent | list[TimelineEvent]:
         if isinstance(i, slice):
             return [self._timeline.event(j) for j in range(*i.indices(len(self)))]
         return self._timeline.event(i if i >= 0 else len(self) + i)
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[TimelineEvent]:
         event = self._timeline.event
         with _no_gc():
             made = [event(i) for i in range(len(self))]
         return iter(made)
 
 
-class Battles(Sequence[dict[str, Any]]):
-    """The platoon's battles, newest first, each with its rolls (the roll events themselves), made when first
-    asked for; :meth:`by_id` finds one without making the others."""
+class Battles(Sequence[HistoryBattle]):
+    """The platoon's battles, newest first, each with its rolls, made when first asked for; :meth:`by_id` finds
+    one without making the others."""
 
     def __init__(self, timeline: _Timeline) -> None:
         self._timeline = timeline
         self._rows = list(reversed(timeline.rows.battles))
-        self._made: list[dict[str, Any] | None] = [None] * len(self._rows)
+        self._made: list[HistoryBattle | None] = [None] * len(self._rows)
         self._pos: dict[int, int] | None = None
         self._rolls_of: dict[int, list[tuple[Any, ...]]] | None = None
 
@@ -589,12 +446,12 @@ class Battles(Sequence[dict[str, Any]]):
         return len(self._rows)
 
     @overload
-    def __getitem__(self, i: int) -> dict[str, Any]: ...
+    def __getitem__(self, i: int) -> HistoryBattle: ...
 
     @overload
-    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, i: slice) -> list[HistoryBattle]: ...
 
-    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+    def __getitem__(self, i: int | slice) -> HistoryBattle | list[HistoryBattle]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -603,11 +460,10 @@ class Battles(Sequence[dict[str, Any]]):
         if bd is None:
             if self._rolls_of is None:
                 self._rolls_of = _rolls_by_battle(self._timeline.rows)
-            bd = self._made[i] = _battle_dict(self._timeline, self._rows[i], self._timeline.roll_event,
-                                              self._rolls_of)
+            bd = self._made[i] = _battle(self._timeline, self._rows[i], self._rolls_of)
         return bd
 
-    def by_id(self, battle_id: int) -> dict[str, Any] | None:
+    def by_id(self, battle_id: int) -> HistoryBattle | None:
         if self._pos is None:
             self._pos = {b[B_ID]: i for i, b in enumerate(self._rows)}
         i = self._pos.get(battle_id)
@@ -626,50 +482,45 @@ def _rolls_by_battle(rows: _Rows) -> dict[int, list[tuple[Any, ...]]]:
     return rolls_of
 
 
-def _battle_dict(timeline: _Timeline, b: tuple[Any, ...], roll: Callable[[int], dict[str, Any]],
-                 rolls_of: dict[int, list[tuple[Any, ...]]]) -> dict[str, Any]:
+def _battle_roll(rows: _Rows, r: tuple[Any, ...]) -> BattleRoll:
+    return BattleRoll(id=r[R_ID], seq=r[R_SEQ], purpose=r[R_PURPOSE], purpose_text=purpose_text(r[R_PURPOSE]),
+                      expression=r[R_EXPRESSION], faces=rows.faces(r[R_FACES]), modifier=r[R_MODIFIER],
+                      total=r[R_TOTAL], source=r[R_SOURCE], rule=r[R_RULE], rule_text=rule_text(r[R_RULE]),
+                      table_row=r[R_TABLE_ROW], outcome=r[R_OUTCOME], leader_id=r[R_LEADER],
+                      battle_id=r[R_BATTLE], at=_iso(r[R_CREATED]))
+
+
+def _battle(timeline: _Timeline, b: tuple[Any, ...], rolls_of: dict[int, list[tuple[Any, ...]]]) -> HistoryBattle:
     bid = b[B_ID]
-    rolls = rolls_of.get(bid, [])
-    return {"id": bid, "number": b[B_NUMBER], "date": _iso(b[B_DATE]), "scenario": b[B_SCENARIO],
-            "opponent": b[B_OPPONENT], "opponent_platoon_id": b[B_OPPONENT_PLATOON], "outcome": b[B_OUTCOME],
-            "objectives": b[B_OBJECTIVES], "fire_support": bool(b[B_FIRE_SUPPORT]), "notes": b[B_NOTES],
-            "wounds": b[B_WOUNDS], "leader_wounds": b[B_LEADER_WOUNDS],
-            "platoon_xp_before": b[B_XP_BEFORE], "platoon_xp_after": b[B_XP_AFTER],
-            "leader_xp_before": b[B_LEADER_XP_BEFORE], "leader_xp_after": b[B_LEADER_XP_AFTER],
-            "leader_fate": b[B_FATE], "xp_lost": b[B_XP_LOST], "leader": timeline.led_by(bid),
-            "replacement": timeline.replacement(bid), "created_at": _iso(b[B_CREATED]),
-            "rolls": [roll(r[R_ID]) for r in rolls]}
+    rows = timeline.rows
+    return HistoryBattle(
+        id=bid, number=b[B_NUMBER], date=_iso(b[B_DATE]), scenario=b[B_SCENARIO], opponent=b[B_OPPONENT],
+        opponent_platoon_id=b[B_OPPONENT_PLATOON], outcome=_OUTCOME[b[B_OUTCOME]], objectives=b[B_OBJECTIVES],
+        fire_support=bool(b[B_FIRE_SUPPORT]), notes=b[B_NOTES], wounds=b[B_WOUNDS],
+        leader_wounds=b[B_LEADER_WOUNDS], platoon_xp_before=b[B_XP_BEFORE], platoon_xp_after=b[B_XP_AFTER],
+        leader_xp_before=b[B_LEADER_XP_BEFORE], leader_xp_after=b[B_LEADER_XP_AFTER], leader_fate=_FATE[b[B_FATE]],
+        xp_lost=b[B_XP_LOST], leader=timeline.led_by(bid), replacement=timeline.replacement(bid),
+        created_at=_iso(b[B_CREATED]), rolls=tuple(_battle_roll(rows, r) for r in rolls_of.get(bid, ())))
 
 
-def _roll_dict(ev: dict[str, Any]) -> dict[str, Any]:
-    """A battle's roll as :func:`history` lists it (a copy of the roll event's fields)."""
-    return {"id": ev["id"], "seq": ev["seq"], "purpose": ev["purpose"], "purpose_text": ev["purpose_text"],
-            "expression": ev["expression"], "faces": list(ev["faces"]), "modifier": ev["modifier"],
-            "total": ev["total"], "source": ev["source"], "rule": ev["rule"], "rule_text": ev["rule_text"],
-            "table_row": ev["table_row"], "outcome": ev["outcome"],
-            "leader_id": ev["leader_id"], "battle_id": ev["battle_id"], "at": ev["at"]}
-
-
-def _build(rows: _Rows, text: bool = True) -> dict[str, Any]:
-    """Battles (newest first, with their rolls) and the timeline events (newest first). With ``text=False``
-    (the view) both are lazy sequences (:class:`Battles`, :class:`Events`) whose events carry no ``text``
-    yet (:func:`event_text` makes it on demand); else plain lists, every event with its text."""
+def _build(rows: _Rows, lazy: bool = False) -> PlatoonHistory:
+    """Battles (newest first, with their rolls) and the timeline events (newest first). With ``lazy`` (the
+    view) both are lazy sequences (:class:`Battles`, :class:`Events`) that make an item when first asked for;
+    else tuples of every item."""
     timeline = _Timeline(rows)
-    platoon = {"id": rows.platoon["id"], "name": rows.platoon["name"], "campaign": rows.campaign["name"],
-               "xp": rows.platoon["xp"]}
-    if not text:
-        return {"platoon": platoon, "battles": Battles(timeline), "events": Events(timeline)}
-    events = [timeline.event(i) for i in range(len(timeline.refs))]
-    for ev in events:
-        event_text(ev)
+    platoon = HistoryPlatoon(id=rows.platoon_id, name=rows.platoon_name, campaign=rows.campaign_name,
+                             xp=rows.platoon_xp)
+    if lazy:
+        return PlatoonHistory(platoon=platoon, battles=Battles(timeline), events=Events(timeline))
+    events = tuple(timeline.event(i) for i in range(len(timeline.refs)))
     rolls_of = _rolls_by_battle(rows)
-    battles = [_battle_dict(timeline, b, lambda rid: _roll_dict(timeline.roll_event(rid)), rolls_of)
-               for b in reversed(rows.battles)]
-    return {"platoon": platoon, "battles": battles, "events": events}
+    battles = tuple(_battle(timeline, b, rolls_of) for b in reversed(rows.battles))
+    return PlatoonHistory(platoon=platoon, battles=battles, events=events)
 
 
-def history(platoon: str | int, campaign: str | int | None = None) -> dict[str, Any]:
-    """``{"platoon": {...}, "battles": [{..., "rolls": [...]}], "events": [...]}``, newest first.
+def history(platoon: str | int, campaign: str | int | None = None) -> PlatoonHistory:
+    """The platoon (:class:`HistoryPlatoon`), its battles (:class:`HistoryBattle`, with their rolls) and the
+    timeline (:class:`TimelineEvent` of each kind), newest first.
 
     Every event has ``kind`` (battle, xp, leader, attribute, roll), ``id`` (of its row), ``at`` (when it was
     logged), ``date`` (the battle's date for battle events), ``battle_id``, ``battle_number`` and ``text``,
@@ -690,7 +541,7 @@ def _fiction_when(battle: tuple[Any, ...] | None, after: tuple[Any, ...] | None)
     return f"after battle {after[B_NUMBER]} ({_iso(after[B_DATE])})"
 
 
-def _leaders(rows: _Rows) -> list[dict[str, Any]]:
+def _leaders(rows: _Rows) -> tuple[HistoryLeader, ...]:
     battles_by_id = rows.battles_by_id
     led: dict[int, int] = {}
     # the last battle each leader fought (their fate rolls): a leader who joined by hand, between battles,
@@ -713,29 +564,25 @@ def _leaders(rows: _Rows) -> list[dict[str, Any]]:
         last_so_far = max(last_so_far, fought.get(ld[L_ID], 0), jb[B_NUMBER] if jb else 0)
         status = ld[L_STATUS]
         left = "" if status == "active" else _fiction_when(lb, by_number.get(last_so_far))
-        out.append({
-            "id": ld[L_ID], "name": ld[L_NAME], "rank": ld[L_RANK], "status": status,
-            "current": status == "active",
-            "how": "still in command" if status == "active" else FATE_WORDS.get(status, "replaced"),
-            "joined_at": _iso(ld[L_JOINED_AT]), "joined_battle": jb[B_NUMBER] if jb else None,
-            "joined_date": _iso(jb[B_DATE]) if jb else _date_part(ld[L_JOINED_AT]),
-            "left_at": _iso(ld[L_LEFT_AT]), "left_battle": lb[B_NUMBER] if lb else None,
-            "left_date": _iso(lb[B_DATE]) if lb else _date_part(ld[L_LEFT_AT]),
-            "joined": joined, "left": left,
-            "battles_led": led.get(ld[L_ID], 0), "xp_at_join": ld[L_XP_AT_JOIN], "xp": ld[L_XP],
-            "xp_gained": ld[L_XP] - ld[L_XP_AT_JOIN],
-            "level": level_name(ld[L_XP], rows.thresholds),
-        })
-    return out
+        out.append(HistoryLeader(
+            id=ld[L_ID], name=ld[L_NAME], rank=ld[L_RANK], status=status, current=status == "active",
+            how="still in command" if status == "active" else FATE_WORDS.get(status, "replaced"),
+            joined_at=_iso(ld[L_JOINED_AT]), joined_battle=jb[B_NUMBER] if jb else None,
+            joined_date=_iso(jb[B_DATE]) if jb else _date_part(ld[L_JOINED_AT]),
+            left_at=_iso(ld[L_LEFT_AT]), left_battle=lb[B_NUMBER] if lb else None,
+            left_date=_iso(lb[B_DATE]) if lb else _date_part(ld[L_LEFT_AT]),
+            joined=joined, left=left, battles_led=led.get(ld[L_ID], 0), xp_at_join=ld[L_XP_AT_JOIN], xp=ld[L_XP],
+            xp_gained=ld[L_XP] - ld[L_XP_AT_JOIN], level=level_name(ld[L_XP], rows.thresholds)))
+    return tuple(out)
 
 
-def leaders_roll(platoon: str | int, campaign: str | int | None = None) -> list[dict[str, Any]]:
+def leaders_roll(platoon: str | int, campaign: str | int | None = None) -> tuple[HistoryLeader, ...]:
     """Every leader of the platoon, first first: dates and battles of joining and leaving, battles led
     (leader's fate rolls made), XP at joining, XP now (or when leaving), XP gained, and how they left."""
     return _leaders(_load(platoon, campaign))
 
 
-def _summary(rows: _Rows) -> dict[str, Any]:
+def _summary(rows: _Rows) -> CampaignSummary:
     bs = rows.battles
     count = dict.fromkeys(OUTCOMES, 0)
     unrecorded = wounds = leader_wounds = xp_lost = 0
@@ -752,28 +599,23 @@ def _summary(rows: _Rows) -> dict[str, Any]:
     current = [ld for ld in rows.leaders if ld[L_STATUS] == "active"]
     awards = sum(x[X_DELTA] for x in rows.xp_changes
                  if x[X_WHO] == "platoon" and x[X_BATTLE] is not None and x[X_DELTA] > 0)
-    return {
-        "platoon": rows.platoon["name"], "campaign": rows.campaign["name"], "xp": rows.platoon["xp"],
-        "level": level_name(rows.platoon["xp"], rows.thresholds),
-        "leader": current[-1][L_NAME] if current else None,
-        "battles": len(bs), "victories": count[Outcome.VICTORY], "defeats": count[Outcome.DEFEAT],
-        "draws": count[Outcome.DRAW],
-        "unrecorded": unrecorded, "total_wounds": wounds, "leader_wounds": leader_wounds,
-        "xp_lost": xp_lost, "xp_awarded": awards,
-        "leaders_lost": len(lost), "casualties": sum(1 for ld in lost if ld[L_STATUS] == LeaderFate.CASUALTY),
-        "promotions": sum(1 for ld in lost if ld[L_STATUS] == LeaderFate.PROMOTED),
-        "leaders": len(rows.leaders),
-        "first_battle": _iso(bs[0][B_DATE]) if bs else None, "last_battle": _iso(bs[-1][B_DATE]) if bs else None,
-    }
+    return CampaignSummary(
+        platoon=rows.platoon_name, campaign=rows.campaign_name, xp=rows.platoon_xp,
+        level=level_name(rows.platoon_xp, rows.thresholds), leader=current[-1][L_NAME] if current else None,
+        battles=len(bs), victories=count[Outcome.VICTORY], defeats=count[Outcome.DEFEAT], draws=count[Outcome.DRAW],
+        unrecorded=unrecorded, total_wounds=wounds, leader_wounds=leader_wounds, xp_lost=xp_lost, xp_awarded=awards,
+        leaders_lost=len(lost), casualties=sum(1 for ld in lost if ld[L_STATUS] == LeaderFate.CASUALTY),
+        promotions=sum(1 for ld in lost if ld[L_STATUS] == LeaderFate.PROMOTED), leaders=len(rows.leaders),
+        first_battle=_iso(bs[0][B_DATE]) if bs else None, last_battle=_iso(bs[-1][B_DATE]) if bs else None)
 
 
-def campaign_summary(platoon: str | int, campaign: str | int | None = None) -> dict[str, Any]:
+def campaign_summary(platoon: str | int, campaign: str | int | None = None) -> CampaignSummary:
     """Battles, victories/defeats/draws, total wounds, XP lost to recovery, leaders lost (casualties and
     promotions), the platoon's XP and level now."""
     return _summary(_load(platoon, campaign))
 
 
-def _xp_series(rows: _Rows) -> dict[str, Any]:
+def _xp_series(rows: _Rows) -> XpSeries:
     joined_in = {ld[L_JOINED_BATTLE]: ld for ld in rows.leaders if ld[L_JOINED_BATTLE] is not None}
     leaders_by_id = rows.leaders_by_id
     fate_leader = {r[R_BATTLE]: r[R_LEADER] for r in rows.rolls
@@ -781,80 +623,77 @@ def _xp_series(rows: _Rows) -> dict[str, Any]:
     points = []
     for b in rows.battles:
         rep = joined_in.get(b[B_ID])
-        fate = b[B_FATE]
+        fate = _FATE[b[B_FATE]]
         change = None
         if fate in LEADER_LEAVES:
+            assert fate is not None
             leader_xp = rep[L_XP_AT_JOIN] if rep else None
             old = leaders_by_id.get(fate_leader.get(b[B_ID]))  # type: ignore[arg-type]
-            change = {"fate": fate, "old": old[L_NAME] if old else None,
-                      "old_xp": b[B_LEADER_XP_AFTER], "new": rep[L_NAME] if rep else None,
-                      "new_xp": rep[L_XP_AT_JOIN] if rep else None}
+            change = LeaderChange(fate=fate, old=old[L_NAME] if old else None, old_xp=b[B_LEADER_XP_AFTER],
+                                  new=rep[L_NAME] if rep else None, new_xp=rep[L_XP_AT_JOIN] if rep else None)
         else:
             leader_xp = b[B_LEADER_XP_AFTER]
-        points.append({"battle": b[B_NUMBER], "battle_id": b[B_ID], "date": _iso(b[B_DATE]),
-                       "platoon_xp": b[B_XP_AFTER], "leader_xp": leader_xp, "leader_change": change})
+        points.append(XpSeriesPoint(battle=b[B_NUMBER], battle_id=b[B_ID], date=_iso(b[B_DATE]),
+                                    platoon_xp=b[B_XP_AFTER], leader_xp=leader_xp, leader_change=change))
     first = rows.battles[0] if rows.battles else None
-    start = {"battle": 0, "platoon_xp": first[B_XP_BEFORE] if first else rows.platoon["xp"],
-             "leader_xp": first[B_LEADER_XP_BEFORE] if first else None}
-    if first is None:
+    if first is not None:
+        start = XpStart(battle=0, platoon_xp=first[B_XP_BEFORE], leader_xp=first[B_LEADER_XP_BEFORE])
+    else:
         current = [ld for ld in rows.leaders if ld[L_STATUS] == "active"]
-        start["leader_xp"] = current[-1][L_XP] if current else None
-    return {"thresholds": list(rows.thresholds.as_tuple()), "levels": list(LEVELS), "start": start,
-            "points": points}
+        start = XpStart(battle=0, platoon_xp=rows.platoon_xp, leader_xp=current[-1][L_XP] if current else None)
+    return XpSeries(thresholds=rows.thresholds.as_tuple(), levels=tuple(LEVELS), start=start, points=tuple(points))
 
 
-def xp_series(platoon: str | int, campaign: str | int | None = None) -> dict[str, Any]:
+def xp_series(platoon: str | int, campaign: str | int | None = None) -> XpSeries:
     """Chart data: platoon and leader XP after each battle (``start`` = before the first), the level
     thresholds for the bands, and each leader change (``leader_change``: fate, old and new leader)."""
     return _xp_series(_load(platoon, campaign))
 
 
-def _wounds_series(rows: _Rows) -> list[dict[str, Any]]:
-    return [{"battle": b[B_NUMBER], "battle_id": b[B_ID], "date": _iso(b[B_DATE]), "wounds": b[B_WOUNDS],
-             "leader_wounds": b[B_LEADER_WOUNDS], "xp_lost": b[B_XP_LOST]} for b in rows.battles]
+def _wounds_series(rows: _Rows) -> tuple[WoundsSeriesPoint, ...]:
+    return tuple(WoundsSeriesPoint(battle=b[B_NUMBER], battle_id=b[B_ID], date=_iso(b[B_DATE]), wounds=b[B_WOUNDS],
+                                   leader_wounds=b[B_LEADER_WOUNDS], xp_lost=b[B_XP_LOST]) for b in rows.battles)
 
 
-def wounds_series(platoon: str | int, campaign: str | int | None = None) -> list[dict[str, Any]]:
+def wounds_series(platoon: str | int, campaign: str | int | None = None) -> tuple[WoundsSeriesPoint, ...]:
     """Chart data: wound counters, those on the leader's element and XP lost to recovery, per battle."""
     return _wounds_series(_load(platoon, campaign))
 
 
-class HistoryReport(Mapping[str, Any]):
-    """What :func:`history_report` answers: a read-only mapping whose parts are made from the one read when
+class HistoryReport:
+    """What :func:`history_report` answers: the parts of a platoon's history, each made from the one read when
     first asked for (the view shows the timeline first; the leaders' roll and the charts wait for their tab)."""
 
-    KEYS: tuple[str, ...] = ("history", "leaders", "summary", "xp_series", "wounds_series")
+    PARTS: tuple[str, ...] = ("history", "leaders", "summary", "xp_series", "wounds_series")
 
-    def __init__(self, rows: _Rows, lazy_text: bool) -> None:
+    def __init__(self, rows: _Rows, lazy: bool) -> None:
         self._rows = rows
-        self._lazy_text = lazy_text
-        self._parts: dict[str, Any] = {}
+        self._lazy = lazy
 
-    def __getitem__(self, key: str) -> Any:
-        part = self._parts.get(key)
-        if part is None:
-            if key not in self.KEYS:
-                raise KeyError(key)
-            with _no_gc():
-                rows = self._rows
-                if key == "history":
-                    part = _build(rows, text=not self._lazy_text)
-                elif key == "leaders":
-                    part = _leaders(rows)
-                elif key == "summary":
-                    part = _summary(rows)
-                elif key == "xp_series":
-                    part = _xp_series(rows)
-                else:
-                    part = _wounds_series(rows)
-            self._parts[key] = part
-        return part
+    @cached_property
+    def history(self) -> PlatoonHistory:
+        """Battles and timeline (lazy sequences when the report was read for the view)."""
+        with _no_gc():
+            return _build(self._rows, lazy=self._lazy)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.KEYS)
+    @cached_property
+    def leaders(self) -> tuple[HistoryLeader, ...]:
+        with _no_gc():
+            return _leaders(self._rows)
 
-    def __len__(self) -> int:
-        return len(self.KEYS)
+    @cached_property
+    def summary(self) -> CampaignSummary:
+        return _summary(self._rows)
+
+    @cached_property
+    def xp_series(self) -> XpSeries:
+        with _no_gc():
+            return _xp_series(self._rows)
+
+    @cached_property
+    def wounds_series(self) -> tuple[WoundsSeriesPoint, ...]:
+        with _no_gc():
+            return _wounds_series(self._rows)
 
 
 def history_report(platoon: str | int, campaign: str | int | None = None, *,
@@ -862,55 +701,69 @@ def history_report(platoon: str | int, campaign: str | int | None = None, *,
     """Everything about a platoon's campaign from one read (for the history view and the printed history
     report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``, each
     made from the read when first asked for. With ``lazy_text`` (the view) the history's events and battles
-    are lazy sequences (:class:`Events`, :class:`Battles`), the events' ``text`` is left for
-    :func:`event_text` (made per painted row) and a battle's ``rolls`` are its roll events themselves (the
-    same keys and a few more), not copies."""
+    are lazy sequences (:class:`Events`, :class:`Battles`): an event (and its ``text``) or a battle is made
+    when first asked for (per painted row)."""
     with _no_gc():
         return HistoryReport(_load(platoon, campaign), lazy_text)
 
 
-def events_csv(events: list[dict[str, Any]]) -> str:
+def _csv_row(e: TimelineEvent) -> dict[str, str | int | None]:
+    """An event's cells (:data:`CSV_COLUMNS`; a missing one is empty)."""
+    row: dict[str, str | int | None] = {"at": e.at, "kind": e.kind, "battle_number": e.battle_number,
+                                        "date": e.date, "text": e.text}
+    if isinstance(e, BattleEvent):
+        row.update(xp_after=e.xp_after, outcome=e.outcome)
+    elif isinstance(e, XpEvent):
+        row.update(who=e.name, delta=e.delta, xp_after=e.xp_after, reason=e.reason)
+    elif isinstance(e, LeaderEvent):
+        row["who"] = e.name
+    elif isinstance(e, AttributeEvent):
+        row.update(field=e.field, old=e.old, new=e.new, reason=e.reason)
+    elif isinstance(e, RollEvent):  # a spreadsheet shows the words, as it always did (JSON has the codes)
+        row.update(purpose=purpose_text(e.purpose), expression=e.expression, faces=" ".join(str(f) for f in e.faces),
+                   total=e.total, source=e.source, rule=rule_text(e.rule), outcome=e.outcome)
+    return row
+
+
+def events_csv(events: Sequence[TimelineEvent]) -> str:
     """Timeline events as CSV text (one row per event, :data:`CSV_COLUMNS`)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(CSV_COLUMNS), extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
     for e in events:
-        row = dict(e)
-        if "faces" in row:
-            row["faces"] = " ".join(str(f) for f in row["faces"])
-        if e["kind"] == "xp" or e["kind"] == "leader":
-            row["who"] = e.get("name")
-        if e["kind"] == "roll":  # a spreadsheet shows the words, as it always did (JSON has the codes)
-            row["purpose"], row["rule"] = purpose_text(e.get("purpose")), rule_text(e.get("rule"))
-        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in CSV_COLUMNS})
+        row = _csv_row(e)
+        writer.writerow(["" if row.get(k) is None else row.get(k) for k in CSV_COLUMNS])
     return out.getvalue()
 
 
 def timeline_csv(platoon: str | int, campaign: str | int | None = None) -> str:
     """The platoon's timeline as CSV, newest first."""
-    return events_csv(history(platoon, campaign)["events"])
+    return events_csv(history(platoon, campaign).events)
 
 
 def history_json(platoon: str | int, campaign: str | int | None = None) -> str:
     """The platoon's history (battles with rolls, and events) as JSON text."""
-    return json.dumps(history(platoon, campaign), ensure_ascii=False, indent=1, default=str)
+    return json.dumps(history(platoon, campaign).to_dict(), ensure_ascii=False, indent=1, default=str)
 
 
-def export_history(platoon: str | int, path: Any, fmt: str = "csv") -> int:
+def export_history(platoon: str | int, path: str | os.PathLike[str], fmt: str = "csv") -> int:
     """Write the timeline to ``path`` as ``csv`` or ``json``; returns the number of events."""
     if fmt not in ("csv", "json"):
         raise ServiceError(f"export format must be csv or json, not {fmt!r}")
     data = history(platoon)
-    text = events_csv(data["events"]) if fmt == "csv" else json.dumps(data, ensure_ascii=False, indent=1,
-                                                                        default=str)
+    text = events_csv(data.events) if fmt == "csv" else json.dumps(data.to_dict(), ensure_ascii=False, indent=1,
+                                                                    default=str)
     from .. import fileio
 
     fileio.write_atomic(path, text, f"history.{fmt}")
-    return len(data["events"])
+    return len(data.events)
 
 
 __all__ = [
     "KINDS", "CSV_COLUMNS", "HISTORY_SQL", "Events", "Battles", "HistoryReport", "history", "leaders_roll",
     "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
     "events_csv", "export_history", "event_text", "change_text", "FIELD_LABELS",
+    "AttributeEvent", "BattleEvent", "BattleRoll", "CampaignSummary", "HistoryBattle", "HistoryLeader",
+    "HistoryPlatoon", "LeaderChange", "LeaderEvent", "PlatoonHistory", "Replacement", "RollEvent", "TimelineEvent",
+    "WoundsSeriesPoint", "XpEvent", "XpSeries", "XpSeriesPoint", "XpStart",
 ]

@@ -14,14 +14,17 @@ from ..store import journal
 from ..store.database import db
 from ..store.journal import Conflict, NotJournaled, OpChanges, OperationInfo
 from .common import find_campaign, find_sheet, resolve_platoon
+from .edits import Edit
+from .results import Result
 
 __all__ = ["Conflict", "NotJournaled", "OpChanges", "OperationInfo", "JournalStep", "operations", "undo", "redo",
            "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit", "live_operations", "redo_queue"]
 
 
 @dataclass(frozen=True)
-class JournalStep:
-    """What an undo or redo did: the operation and every row it restored."""
+class JournalStep(Result):
+    """What an undo or redo did: the operation and every row it restored. Its JSON (``campaign-cli journal
+    undo|redo --json``) lists the restored rows' ids by table."""
 
     verb: str
     """"undo" or "redo"."""
@@ -33,7 +36,7 @@ class JournalStep:
         done = "Undone" if self.verb == "undo" else "Redone"
         return f"{done}: {self.operation.label}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:  # the JSON's own shape: the changes summed up, not the fields
         restored: dict[str, list[int]] = {}
         for table, row_id in sorted(self.changes.rows):
             restored.setdefault(table, []).append(row_id)
@@ -71,7 +74,7 @@ def redo(operation: int | None = None) -> JournalStep:
     return JournalStep("redo", journal.get_operation(changes.operation_id), changes)
 
 
-def revert_edit(edit: Any) -> JournalStep:
+def revert_edit(edit: Edit[Any]) -> JournalStep:
     """Take back what a service's Edit did: undo its operation, or, when the service was itself an undo (such as
     ``battle undo``), redo what it undid (newest undo first), all in one transaction."""
     if edit.undid:
@@ -84,7 +87,7 @@ def revert_edit(edit: Any) -> JournalStep:
     return undo(op_id)
 
 
-def reapply_edit(edit: Any) -> JournalStep:
+def reapply_edit(edit: Edit[Any]) -> JournalStep:
     """Do again what :func:`revert_edit` took back."""
     if edit.undid:
         with db.atomic():

@@ -2,41 +2,79 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
 
-from ..rules.experience import Thresholds, level_name
+from ..rules.experience import level_name
 from ..store.models import Campaign, Leader, Platoon, SologearSheet
+from .common import thresholds_of
+from .results import Result
 
 
-def navigator_tree(include_archived: bool = False) -> list[dict[str, Any]]:
-    campaigns = Campaign.select().order_by(Campaign.name)
-    if not include_archived:
-        campaigns = campaigns.where(Campaign.archived == False)  # noqa: E712
-    tree: dict[int, dict[str, Any]] = {}
-    for c in campaigns:
-        tree[c.id] = {"kind": "campaign", "id": c.id, "name": c.name, "system": c.system,
-                      "archived": bool(c.archived), "children": [],
-                      "_thresholds": Thresholds(c.threshold_green, c.threshold_regular, c.threshold_veteran,
-                                                c.threshold_legendary)}
-    if tree:
+@dataclass(frozen=True)
+class PlatoonNode(Result):
+    """An Atomic Africa platoon under its campaign: its XP, level and the leader in command (if any)."""
+
+    kind: str = field(init=False, default="platoon")
+    id: int
+    name: str
+    xp: int
+    level: str
+    leader: str | None
+
+
+@dataclass(frozen=True)
+class PilotNode(Result):
+    """A Sologear pilot (their campaign sheet) under its campaign; ``status`` is the sheet's (active, ended)."""
+
+    kind: str = field(init=False, default="sheet")
+    id: int
+    name: str
+    status: str
+
+
+@dataclass(frozen=True)
+class CampaignNode(Result):
+    """A campaign with its platoons (by name) or Sologear pilots (in the order they were made)."""
+
+    kind: str = field(init=False, default="campaign")
+    id: int
+    name: str
+    system: str
+    archived: bool
+    children: tuple[PlatoonNode | PilotNode, ...]
+
+
+@dataclass(frozen=True)
+class CampaignRef(Result):
+    """Which campaign an item belongs to."""
+
+    id: int
+    name: str
+    system: str
+
+
+def navigator_tree(include_archived: bool = False) -> list[CampaignNode]:
+    """Every campaign (not archived ones unless asked for), by name, with its platoons or pilots."""
+    campaigns = list(Campaign.select().order_by(Campaign.name) if include_archived
+                     else Campaign.select().where(Campaign.archived == False).order_by(Campaign.name))  # noqa: E712
+    children: dict[int, list[PlatoonNode | PilotNode]] = {c.id: [] for c in campaigns}
+    if campaigns:
+        thresholds = {c.id: thresholds_of(c) for c in campaigns}
         leaders = {row.platoon_id: row.name for row in
                    Leader.select(Leader.platoon, Leader.name).where(Leader.status == "active")}
         platoons = (Platoon.select(Platoon.id, Platoon.name, Platoon.xp, Platoon.campaign)
-                    .where(Platoon.campaign.in_(list(tree))).order_by(Platoon.name))
+                    .where(Platoon.campaign.in_(list(children))).order_by(Platoon.name))
         for p in platoons:
-            node = tree[p.campaign_id]
-            node["children"].append({"kind": "platoon", "id": p.id, "name": p.name, "xp": p.xp,
-                                     "level": level_name(p.xp, node["_thresholds"]),
-                                     "leader": leaders.get(p.id)})
+            children[p.campaign_id].append(PlatoonNode(id=p.id, name=p.name, xp=p.xp,
+                                                       level=level_name(p.xp, thresholds[p.campaign_id]),
+                                                       leader=leaders.get(p.id)))
         sheets = (SologearSheet.select(SologearSheet.id, SologearSheet.pilot, SologearSheet.campaign,
                                        SologearSheet.status)
-                  .where(SologearSheet.campaign.in_(list(tree))).order_by(SologearSheet.id))
+                  .where(SologearSheet.campaign.in_(list(children))).order_by(SologearSheet.id))
         for s in sheets:
-            tree[s.campaign_id]["children"].append({"kind": "sheet", "id": s.id, "name": s.pilot,
-                                                    "status": s.status})
-    for node in tree.values():
-        node.pop("_thresholds")
-    return list(tree.values())
+            children[s.campaign_id].append(PilotNode(id=s.id, name=s.pilot, status=s.status))
+    return [CampaignNode(id=c.id, name=c.name, system=c.system, archived=bool(c.archived),
+                         children=tuple(children[c.id])) for c in campaigns]
 
 
 def has_any_campaign() -> bool:
@@ -70,8 +108,8 @@ def item_title(kind: str, obj_id: int) -> list[str]:
     return []
 
 
-def item_campaign(kind: str, obj_id: int) -> dict[str, Any] | None:
-    """The campaign an item belongs to (or is) as ``{"id", "name", "system"}``; ``None`` when not stored."""
+def item_campaign(kind: str, obj_id: int) -> CampaignRef | None:
+    """The campaign an item belongs to (or is); ``None`` when not stored."""
     query = Campaign.select(Campaign.id, Campaign.name, Campaign.system)
     if kind == "campaign":
         query = query.where(Campaign.id == obj_id)
@@ -80,8 +118,8 @@ def item_campaign(kind: str, obj_id: int) -> dict[str, Any] | None:
         query = query.join(model).where(model.id == obj_id)
     else:
         return None
-    row = query.dicts().first()
-    return dict(row) if row else None
+    row = query.tuples().first()
+    return CampaignRef(id=row[0], name=row[1], system=row[2]) if row else None
 
 
 def find_item(kind: str, name: str) -> int | None:

@@ -327,7 +327,7 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     p = resolve_platoon(ref, campaign)
     c = Campaign.get_by_id(p.campaign_id)
     t = thresholds_of(c)
-    leaders = list(Leader.select().where(Leader.platoon == p).order_by(Leader.joined_at, Leader.id))
+    leaders = list(Leader.select().where(Leader.platoon == p).order_by(Leader.id))  # ids, not clocks
     battle_ids = {i for ld in leaders for i in (ld.joined_battle_id, ld.left_battle_id) if i}
     battle_numbers = {b.id: b.number for b in
                       Battle.select(Battle.id, Battle.number).where(Battle.id.in_(list(battle_ids)))} \

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +19,17 @@ from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
+from .results import Result
 
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
-    from ..printing.history_report import HistoryData
+    from ..printing.cards import CardsPdf
+    from ..printing.decks import DeckLibrary
+    from ..printing.history_report import ChangeRow, HistoryData
     from ..printing.sologear_sheet import SologearSheetData
     from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
+    from ..rules.tables import CardRules
+    from .history import HistoryReport
+    from .history_results import TimelineEvent
 
 KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
@@ -42,18 +48,73 @@ _FILE_MODE = 0o666 & ~_read_umask()
 
 
 @dataclass(frozen=True)
-class Printed:
-    """What a print call wrote."""
+class SheetDetails(Result):
+    """Unit Data Sheets printed: the platoons' names (none when blank), blank forms, pencil-friendly."""
+
+    platoons: tuple[str, ...]
+    blank: bool
+    pencil: bool
+
+
+@dataclass(frozen=True)
+class SologearDetails(Result):
+    """A Sologear campaign's forms (``campaign`` None: blank forms)."""
+
+    campaign: str | None
+    blank: bool
+
+
+@dataclass(frozen=True)
+class HistoryDetails(Result):
+    """A platoon's history report."""
+
+    platoon: str
+
+
+@dataclass(frozen=True)
+class CardsDetails(Result):
+    """Play-aid cards: whose rules they print, and (once built) the layout
+    (:class:`~campaign_app.printing.cards.CardsPdf`: cards, per page, paper, size, print setup...)."""
+
+    rules: str
+    """"Rules: campaign X" or "Rules: default rules", as the cards say."""
+    cards: CardsPdf | None = None
+
+    def to_dict(self) -> dict[str, Any]:  # the layout's own JSON, beside the rules
+        return {"rules": self.rules, **(self.cards.to_dict() if self.cards is not None else {})}
+
+
+PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails
+"""What was printed, by kind (each kind's JSON keys beside ``pages`` and ``bytes``)."""
+
+
+@dataclass(frozen=True)
+class BuiltPdf(Result):
+    """A PDF a :class:`PrintJob` built: the bytes, its pages and size, and what it prints."""
+
+    data: bytes = field(repr=False, metadata={"json": False})
+    pages: int
+    size: int = field(metadata={"json": "bytes"})
+    details: PrintDetails
+
+    def to_dict(self) -> dict[str, Any]:  # flat: what was printed, then pages and bytes
+        return {**self.details.to_dict(), "pages": self.pages, "bytes": self.size}
+
+
+@dataclass(frozen=True)
+class Printed(Result):
+    """What a print call wrote (``campaign-cli print ... --json``: kind, output, pages, bytes, then what was
+    printed)."""
 
     kind: str
     path: Path
     pages: int
     size: int
-    details: dict[str, Any]
+    details: PrintDetails
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "output": str(self.path), "pages": self.pages, "bytes": self.size,
-                **self.details}
+    def to_dict(self) -> dict[str, Any]:  # flat, as the CLI always printed it
+        details = {k: v for k, v in self.details.to_dict().items() if k not in ("pages", "bytes")}
+        return {"kind": self.kind, "output": str(self.path), "pages": self.pages, "bytes": self.size, **details}
 
 
 # --------------------------------------------------------------------------------------------- helpers
@@ -99,7 +160,9 @@ def check_card_paper(paper: str | None) -> str | None:
     return name
 
 
-def print_setup(margin: Any = None, bleed: Any = None, offset: Any = None, back_style: str | None = None) -> PrintSetup:
+def print_setup(margin: str | float | None = None, bleed: str | float | None = None,
+                offset: str | tuple[str | float, str | float] | None = None,
+                back_style: str | None = None) -> PrintSetup:
     """A :class:`PrintSetup` from loose values (numbers or text in mm; ``offset`` an (x, y) pair or "x,y");
     None keeps a default. Bad values raise ServiceError naming the value."""
     from ..printing.sizes import DEFAULT_BACK_STYLE, DEFAULT_BLEED_MM, DEFAULT_MARGIN_MM, parse_mm, parse_offset
@@ -113,7 +176,7 @@ def print_setup(margin: Any = None, bleed: Any = None, offset: Any = None, back_
                       offset_x=ox, offset_y=oy, back_style=back_style or DEFAULT_BACK_STYLE)
 
 
-def card_rules(campaign: str | int | None) -> Any:
+def card_rules(campaign: str | int | None) -> CardRules:
     """The house rules a campaign's cards print (:class:`~campaign_app.rules.tables.CardRules`): an Atomic
     Africa campaign's thresholds, objective XP, replacement leader and period; a Sologear campaign's reward
     dice, tables and ferocious battles (from its sheet). None: the default rules."""
@@ -192,8 +255,59 @@ def sologear_data(campaign: str | int) -> SologearSheetData:
 # ---------------------------------------------------------------------------------------------- history
 
 
+def changes_by_hand(events: Sequence[TimelineEvent]) -> tuple[ChangeRow, ...]:
+    """The changes made by hand since the first battle (those before it set the roster up), oldest first:
+    every attribute change, and XP changes that no battle made; the text is the event's own sentence."""
+    events = list(events)
+    first_battle = max((i for i, e in enumerate(events) if e.kind == "battle"), default=len(events))
+    from ..printing.history_report import ChangeRow
+
+    return tuple(ChangeRow((e.date or "")[:10], e.text) for e in reversed(events[:first_battle])
+                 if e.kind == "attribute" or (e.kind == "xp" and e.battle_id is None))
+
+
+def history_from_report(report: HistoryReport) -> HistoryData:
+    """The printed report's plain data (:class:`~campaign_app.printing.history_report.HistoryData`) from
+    ``services.history.history_report`` (one read of everything)."""
+    from ..printing.history_report import BattleRow, HistoryData, LeaderRow, RollRow, Summary, WoundsPoint, XpPoint
+    from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
+
+    s = report.summary
+    summary = Summary(xp=s.xp, level=s.level, leader=s.leader, battles=s.battles, victories=s.victories,
+                      defeats=s.defeats, draws=s.draws, unrecorded=s.unrecorded, total_wounds=s.total_wounds,
+                      leader_wounds=s.leader_wounds, xp_lost=s.xp_lost, xp_awarded=s.xp_awarded,
+                      leaders_lost=s.leaders_lost, casualties=s.casualties, promotions=s.promotions,
+                      leaders=s.leaders, first_battle=s.first_battle, last_battle=s.last_battle)
+    hist = report.history
+    battles = []
+    for b in sorted(hist.battles, key=lambda b: b.number):
+        battles.append(BattleRow(
+            number=b.number, date=(b.date or "")[:10], scenario=b.scenario, opponent=b.opponent, outcome=b.outcome,
+            objectives=b.objectives, wounds=b.wounds, leader_wounds=b.leader_wounds, xp_before=b.platoon_xp_before,
+            xp_after=b.platoon_xp_after, xp_lost=b.xp_lost, leader=b.leader or "",
+            leader_xp_before=b.leader_xp_before, leader_xp_after=b.leader_xp_after, leader_fate=b.leader_fate,
+            replacement=b.replacement.name if b.replacement else "", fire_support=b.fire_support,
+            notes=b.notes.strip(),
+            rolls=tuple(RollRow(r.purpose_text, r.expression, tuple(r.faces), r.total, r.rule_text,
+                                r.table_row or "", r.outcome, r.source) for r in b.rolls)))
+    leaders = tuple(LeaderRow(name=ld.name, rank=ld.rank, how=ld.how, joined=ld.joined,
+                              left="" if ld.current else ld.left, battles_led=ld.battles_led,
+                              xp_at_join=ld.xp_at_join, xp=ld.xp, level=ld.level, current=ld.current)
+                    for ld in report.leaders)
+    series = report.xp_series
+    points = [XpPoint(0, series.start.platoon_xp, series.start.leader_xp)]
+    for p in series.points:
+        change = p.leader_change
+        points.append(XpPoint(p.battle, p.platoon_xp, p.leader_xp, change.fate if change else None,
+                              change.old_xp if change else None))
+    thresholds = Thresholds(*series.thresholds) if series.thresholds else DEFAULT_THRESHOLDS
+    wounds = tuple(WoundsPoint(w.battle, w.wounds, w.leader_wounds, w.xp_lost) for w in report.wounds_series)
+    return HistoryData(platoon=s.platoon, campaign=s.campaign, summary=summary, battles=tuple(battles),
+                       leaders=leaders, xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
+                       changes=changes_by_hand(hist.events))
+
+
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
-    from ..printing.history_report import history_from_report
     from .history import history_report
 
     return history_from_report(history_report(platoon, campaign))
@@ -203,10 +317,10 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
 
 
 def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
-              library: Any = None, size: str | None = None, paper: str | None = None, grayscale: bool = False,
-              layout: str = "fronts", progress: Progress | None = None, setup: PrintSetup | None = None,
-              rules: Any = None) -> tuple[bytes, dict[str, Any]]:
-    """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its summary.
+              library: DeckLibrary | None = None, size: str | None = None, paper: str | None = None,
+              grayscale: bool = False, layout: str = "fronts", progress: Progress | None = None,
+              setup: PrintSetup | None = None, rules: CardRules | None = None) -> tuple[bytes, CardsPdf]:
+    """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its layout.
     ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
     card chosen means every card. ``setup``: margin, bleed, duplex offset, backs; ``rules``: a campaign's
     CardRules (see :func:`card_rules`; read it before, in the thread that owns the database). Unknown
@@ -227,7 +341,7 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
                                  progress=progress, setup=setup, rules=rules)
     except DeckError as exc:
         raise ServiceError(str(exc)) from None
-    return buffer.getvalue(), result.to_dict()
+    return buffer.getvalue(), result
 
 
 # ------------------------------------------------------------------------------------------------- jobs
@@ -236,16 +350,16 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
 @dataclass
 class PrintJob:
     """A PDF ready to be built: the data was read from the database when the job was prepared, so
-    :meth:`run` touches no database and may run in a worker thread (the GUI does so)."""
+    :meth:`run` touches no database and may run in a worker thread (the GUI does so). ``build`` gives the
+    PDF's bytes and what it prints."""
 
     kind: str
-    build: Callable[[Progress | None], tuple[bytes, dict[str, Any]]]
-    details: dict[str, Any]
+    build: Callable[[Progress | None], tuple[bytes, PrintDetails]]
 
-    def run(self, progress: Progress | None = None) -> tuple[bytes, dict[str, Any]]:
-        """(PDF bytes, details: what was printed, pages ...)."""
-        data, extra = self.build(progress)
-        return data, {**self.details, **extra, "pages": page_count(data), "bytes": len(data)}
+    def run(self, progress: Progress | None = None) -> BuiltPdf:
+        """The PDF, its pages and size, and what was printed."""
+        data, details = self.build(progress)
+        return BuiltPdf(data=data, pages=page_count(data), size=len(data), details=details)
 
 
 def prepare(kind: str, **options: Any) -> PrintJob:
@@ -265,10 +379,10 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         entries = unit_sheet_entries(opts.get("platoons", ()), blank=bool(opts.get("blank")),
                                      campaign=opts.get("campaign"))
         pencil, printed_on = bool(opts.get("pencil")), opts.get("printed_on")
-        details = {"platoons": [e.name for e in entries if isinstance(e, UnitSheet)],
-                   "blank": bool(opts.get("blank")), "pencil": pencil}
+        sheets = SheetDetails(platoons=tuple(e.name for e in entries if isinstance(e, UnitSheet)),
+                              blank=bool(opts.get("blank")), pencil=pencil)
         return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
-                                                             printed_on=printed_on), {}), details)
+                                                             printed_on=printed_on), sheets))
     if kind == "sologear":
         from ..printing.sologear_sheet import build_sologear_sheet
 
@@ -277,9 +391,9 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         if not blank and (campaign is None or campaign == ""):
             raise ServiceError("name a Sologear campaign (or ask for blank forms)")
         sheet = None if blank else sologear_data(campaign)  # type: ignore[arg-type]
-        details = {"campaign": sheet.name if sheet else None, "blank": blank}
+        forms = SologearDetails(campaign=sheet.name if sheet else None, blank=blank)
         return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
-                                                                printed_on=opts.get("printed_on")), {}), details)
+                                                                printed_on=opts.get("printed_on")), forms))
     if kind == "history":
         from ..printing.history_report import build_history_report
 
@@ -287,16 +401,21 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         if opts.get("platoon") in (None, ""):
             raise ServiceError("name the platoon whose history to print")
         history = history_data(opts["platoon"], opts.get("campaign"))
-        details = {"platoon": history.platoon}
+        report = HistoryDetails(platoon=history.platoon)
         return PrintJob(kind, lambda _p: (build_history_report(history, paper=paper,
-                                                                printed_on=opts.get("printed_on")), {}), details)
+                                                                printed_on=opts.get("printed_on")), report))
     if kind == "cards":
         check_card_paper(opts.get("paper"))
         campaign = opts.pop("campaign", None)
         if opts.get("rules") is None:
             opts["rules"] = card_rules(campaign)  # read now: the build may run in a worker thread
-        return PrintJob(kind, lambda progress: cards_pdf(**opts, progress=progress),
-                        {"rules": opts["rules"].note})
+        note = str(opts["rules"].note)
+
+        def build_cards(progress: Progress | None) -> tuple[bytes, PrintDetails]:
+            data, layout = cards_pdf(**opts, progress=progress)
+            return data, CardsDetails(rules=note, cards=layout)
+
+        return PrintJob(kind, build_cards)
     raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
 
 
@@ -308,7 +427,6 @@ def print_pdf(kind: str, output: str | os.PathLike[str], *, progress: Progress |
     """Prepare and build the PDF of ``kind`` (options as for :func:`prepare`) and write it atomically to
     ``output``. The output path is checked before any work is done."""
     out = check_output(output)
-    data, details = prepare(kind, **options).run(progress)
-    written = write_pdf_atomic(out, data)
-    details = {k: v for k, v in details.items() if k not in ("pages", "bytes")}
-    return Printed(kind, written, page_count(data), len(data), details)
+    built = prepare(kind, **options).run(progress)
+    written = write_pdf_atomic(out, built.data)
+    return Printed(kind, written, built.pages, built.size, built.details)

@@ -252,9 +252,15 @@ class ServerDatabase(PostgresqlDatabase):
     def lock_writers(self) -> None:
         """Wait (up to the busy timeout) for the one write lock, inside the open transaction."""
         millis = max(1, int(self.busy_timeout * 1000))
-        self.execute_sql(f"SET LOCAL lock_timeout = {millis}")
-        self.execute_sql("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK_KEY,))
-        self.execute_sql("SET LOCAL lock_timeout = 0")
+        # one round trip: the wait is bounded by the busy timeout, the rest of the transaction is not
+        self.execute_sql(f"SET LOCAL lock_timeout = {millis}; SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}); "
+                         "SET LOCAL lock_timeout = 0")
 
     def login(self) -> str:
-        return str(self.execute_sql("SELECT current_user").fetchone()[0])
+        """The server login of this connection (asked once per connection)."""
+        conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        cached = getattr(self, "_login", None)
+        if cached is None or cached[0] is not conn:
+            cached = (conn, str(self.execute_sql("SELECT current_user").fetchone()[0]))
+            self._login: tuple[Any, str] | None = cached
+        return cached[1]

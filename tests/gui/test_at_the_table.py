@@ -441,8 +441,8 @@ def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fie
 
     logged = battles.log_battle(pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits",
                                 date="2026-03-01", dice=SeededDice(3))
-    battle = next(b for b in history.history(pid)["battles"] if b["id"] == logged.id)
-    dialog = EditBattleDialog({**battle, "platoon_id": pid})
+    battle = next(b for b in history.history(pid).battles if b.id == logged.id)
+    dialog = EditBattleDialog(battle, pid)
     qtbot.addWidget(dialog)
     dialog.show()
     fixed = next(w for w in dialog.findChildren(QLabel) if w.accessibleName() == "Fields that cannot be edited")

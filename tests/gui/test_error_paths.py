@@ -17,7 +17,7 @@ from campaign_app.errors import Refused
 from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog
 from campaign_app.rules.experience import RulesError
-from campaign_app.services.printing import PrintJob
+from campaign_app.services.printing import PrintDetails, PrintJob
 
 TIMEOUT = 15000
 
@@ -42,10 +42,10 @@ def test_a_bug_while_preparing_a_pdf_reaches_the_exception_hook(qtbot, gui_ctx, 
 
 
 def test_a_bug_in_the_build_thread_reaches_the_exception_hook(qtbot, gui_ctx, monkeypatch):
-    def build(_progress: Any) -> tuple[bytes, dict[str, Any]]:
+    def build(_progress: Any) -> tuple[bytes, PrintDetails]:
         raise KeyError("a bug in a builder")
 
-    monkeypatch.setattr(print_dialog, "prepare", lambda kind, **options: PrintJob(kind, build, {}))
+    monkeypatch.setattr(print_dialog, "prepare", lambda kind, **options: PrintJob(kind, build))
     with qtbot.capture_exceptions() as caught:
         dialog = _open(qtbot, gui_ctx)
         qtbot.waitUntil(lambda: bool(caught), timeout=TIMEOUT)
@@ -55,10 +55,10 @@ def test_a_bug_in_the_build_thread_reaches_the_exception_hook(qtbot, gui_ctx, mo
 
 
 def test_a_refusal_in_the_build_thread_is_a_plain_message(qtbot, gui_ctx, monkeypatch):
-    def build(_progress: Any) -> tuple[bytes, dict[str, Any]]:
+    def build(_progress: Any) -> tuple[bytes, PrintDetails]:
         raise Refused("this card does not fit")
 
-    monkeypatch.setattr(print_dialog, "prepare", lambda kind, **options: PrintJob(kind, build, {}))
+    monkeypatch.setattr(print_dialog, "prepare", lambda kind, **options: PrintJob(kind, build))
     with qtbot.capture_exceptions() as caught:
         dialog = _open(qtbot, gui_ctx)
         qtbot.waitUntil(lambda: dialog.message.text() == "this card does not fit", timeout=TIMEOUT)

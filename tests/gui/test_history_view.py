@@ -60,14 +60,14 @@ def view(qtbot, gui_ctx, pid: int) -> HistoryView:  # type: ignore[no-untyped-de
 
 
 def top_kinds(model: TimelineModel) -> list[str]:
-    return [model.event_at(model.index(r, 0))["kind"] for r in range(model.rowCount())]  # type: ignore[index]
+    return [model.event_at(model.index(r, 0)).kind for r in range(model.rowCount())]  # type: ignore[union-attr]
 
 
 def test_models_pass_the_model_tester(qtmodeltester, view: HistoryView) -> None:
     qtmodeltester.check(view.model)
     qtmodeltester.check(view.leaders_model)
     rolls = RollsModel()
-    rolls.set_rows(history.history(view.platoon_id)["battles"][0]["rolls"])
+    rolls.set_rows(history.history(view.platoon_id).battles[0].rolls)
     qtmodeltester.check(rolls)
     view.kind_buttons["battle"].click()
     qtmodeltester.check(view.model)
@@ -92,18 +92,18 @@ def test_timeline_newest_first_and_battles_expand_to_their_rolls(view: HistoryVi
     model = view.model
     assert view.title.text() == "History of 2nd Platoon (Congo 1960)"
     first = model.index(0, 0)
-    assert model.event_at(first)["kind"] == "battle" and model.event_at(first)["battle_number"] == 3
+    assert model.event_at(first).kind == "battle" and model.event_at(first).battle_number == 3
     assert model.rowCount(first) == 2  # battle 3: one recovery roll and the leader's fate
     assert view.tree.isExpanded(first)
     child = model.index(0, TimelineModel.EVENT, first)
     assert child.data().startswith("Recovery 1d8 [2] = 2")
     assert model.index(1, TimelineModel.EVENT, first).data().startswith("Leader's fate 2d12 [10, 11] = 21: stays")
     battle_rows = [model.event_at(model.index(r, 0)) for r in range(model.rowCount())
-                   if model.event_at(model.index(r, 0))["kind"] == "battle"]
-    assert [b["battle_number"] for b in battle_rows] == [3, 2, 1]
-    swamp = model.row_of_battle(battle_rows[1]["id"])
+                   if model.event_at(model.index(r, 0)).kind == "battle"]
+    assert [b.battle_number for b in battle_rows] == [3, 2, 1]
+    swamp = model.row_of_battle(battle_rows[1].id)
     assert model.rowCount(swamp) == 5 and not view.tree.isExpanded(swamp)
-    total = len(history.history(view.platoon_id)["events"])
+    total = len(history.history(view.platoon_id).events)
     assert view.count.text() == f"{total} of {total} events shown"
     assert model.index(0, TimelineModel.BATTLE).data() == "#3"
     assert "RULES 1.2 recovery" in model.index(0, TimelineModel.EVENT, first).data(Qt.ItemDataRole.ToolTipRole)
@@ -126,15 +126,15 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
     for kind in ("xp", "leader", "attribute"):
         qtbot.mouseClick(view.kind_buttons[kind], LEFT)
     qtbot.keyClicks(view.search, "bello")
-    texts = [model.event_at(model.index(r, 0))["text"] for r in range(model.rowCount())]
+    texts = [model.event_at(model.index(r, 0)).text for r in range(model.rowCount())]
     assert texts and all("bello" in t.lower() for t in texts if "Battle" not in t)
     assert "of" in view.count.text() and view.count.text().split()[0] != view.count.text().split()[2]
     view.search.clear()
     qtbot.keyClicks(view.search, "[1, 1]")
     # battle 2 is shown because one of its rolls matched (its own text does not); only that roll is under it
-    battle_rows = [model.index(r, 0) for r in range(model.rowCount()) if model.event_at(model.index(r, 0))["kind"]
+    battle_rows = [model.index(r, 0) for r in range(model.rowCount()) if model.event_at(model.index(r, 0)).kind
                    == "battle"]
-    assert len(battle_rows) == 1 and model.event_at(battle_rows[0])["battle_number"] == 2
+    assert len(battle_rows) == 1 and model.event_at(battle_rows[0]).battle_number == 2
     assert model.rowCount(battle_rows[0]) == 1
     view.search.clear()
     qtbot.keyClicks(view.search, "no such thing at all")
@@ -149,10 +149,10 @@ def _click_tab(qtbot, view: HistoryView, index: int) -> None:  # type: ignore[no
 
 def test_charts_summary_and_leaders(qtbot, view: HistoryView) -> None:  # type: ignore[no-untyped-def]
     series = history.xp_series(view.platoon_id)
-    assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [(float(p["battle"]), float(p["platoon_xp"]))
-                                                           for p in series["points"]]
+    assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [(float(p.battle), float(p.platoon_xp))
+                                                           for p in series.points]
     assert view.xp_chart.leader_points[0] == (0.0, 2.0) and view.xp_chart.leader_points[2] == (2.0, 7.0)
-    assert [c["battle"] for c in view.xp_chart.changes] == [2]
+    assert [battle for battle, _change in view.xp_chart.changes] == [2]
     chart = view.xp_chart.chart()
     names = [s.name() for s in chart.series()]
     for name in ("Platoon XP", "Leader XP", "Leader lost", "New leader", "Untested", "Legendary"):
@@ -200,7 +200,7 @@ def test_undo_newest_battle_then_edit_undo_and_redo(qtbot, gui_ctx, view: Histor
         qtbot.mouseClick(view.undo_button, LEFT)
     assert Battle.get_or_none(Battle.id == newest.id) is None
     assert "Battle 3 undone" in view.message.text()
-    assert [b["number"] for b in view.report["history"]["battles"]] == [2, 1]  # type: ignore[index]
+    assert [b.number for b in view.report.history.battles] == [2, 1]  # type: ignore[union-attr]
     # the battle's operation is undone in the journal: Edit ▸ Redo names it and brings it back
     assert "Edit \u25b8 Redo brings it back" in view.message.text()
     assert gui_ctx.undo_stack.redoText() == "Log battle 3 of 2nd Platoon"
@@ -213,7 +213,7 @@ def test_undo_newest_battle_then_edit_undo_and_redo(qtbot, gui_ctx, view: Histor
     gui_ctx.undo_stack.undo()
     assert Battle.get_or_none(Battle.id == newest.id) is None
     gui_ctx.undo_stack.redo()
-    assert view.model.event_at(view.model.index(0, 0))["battle_number"] == 3
+    assert view.model.event_at(view.model.index(0, 0)).battle_number == 3
 
 
 def test_undo_newest_refused_shows_why(qtbot, view: HistoryView) -> None:
@@ -245,8 +245,8 @@ def test_edit_battle_text(qtbot, gui_ctx, view: HistoryView) -> None:
     rows = [(a.field, a.reason) for a in AttributeChange.select().order_by(AttributeChange.id)]
     assert rows == [("battle.scenario", "remembered later"), ("battle.notes", "remembered later")]
     top = view.model.event_at(view.model.index(0, 0))
-    assert top is not None and top["kind"] == "attribute"
-    assert top["text"] == "Battle 2: Notes (empty) \u2192 Radio lost (remembered later)"
+    assert top is not None and top.kind == "attribute"
+    assert top.text == "Battle 2: Notes (empty) \u2192 Radio lost (remembered later)"
     gui_ctx.undo_stack.undo()
     assert Battle.get(Battle.number == 2).scenario == "Swamp" and AttributeChange.select().count() == 0
     # selecting one of a battle's rolls also selects the battle for editing
@@ -254,7 +254,7 @@ def test_edit_battle_text(qtbot, gui_ctx, view: HistoryView) -> None:
     view.tree.expand(first)
     roll_rect = view.tree.visualRect(view.model.index(0, TimelineModel.EVENT, first))
     qtbot.mouseClick(view.tree.viewport(), LEFT, pos=roll_rect.center() + QPoint(0, 0))
-    assert view.selected_battle()["number"] == 3  # type: ignore[index]
+    assert view.selected_battle().number == 3  # type: ignore[union-attr]
 
 
 def test_export_csv_and_json(qtbot, view: HistoryView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -262,7 +262,7 @@ def test_export_csv_and_json(qtbot, view: HistoryView, tmp_path: Path, monkeypat
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "CSV files (*.csv)"))
     qtbot.mouseClick(view.csv_button, LEFT)
     rows = list(csv.DictReader(target.read_text(encoding="utf-8").splitlines()))
-    assert len(rows) == len(view.report["history"]["events"])  # type: ignore[index]
+    assert len(rows) == len(view.report.history.events)  # type: ignore[union-attr]
     assert rows[0]["kind"] == "battle" and "Exported" in view.message.text()
     target = tmp_path / "out.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "JSON files (*.json)"))
@@ -279,14 +279,14 @@ def test_reloads_when_a_battle_is_logged_elsewhere(qtbot, gui_ctx, view: History
     battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
     with qtbot.waitSignal(view.loaded):
         gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)
-    assert view.report["summary"]["battles"] == 4  # type: ignore[index]
+    assert view.report.summary.battles == 4  # type: ignore[union-attr]
     view.hide()
     battles.undo_last_battle(view.platoon_id)
     gui_ctx.signals.data_changed.emit("battle", 0)
-    assert view.report["summary"]["battles"] == 4  # type: ignore[index]  # hidden: reloads when shown
+    assert view.report.summary.battles == 4  # type: ignore[union-attr]  # hidden: reloads when shown
     with qtbot.waitSignal(view.loaded):
         view.show()
-    assert view.report["summary"]["battles"] == 3  # type: ignore[index]
+    assert view.report.summary.battles == 3  # type: ignore[union-attr]
 
 
 def test_one_change_said_twice_is_read_once(qtbot, gui_ctx, view: HistoryView,  # type: ignore[no-untyped-def]
@@ -302,12 +302,12 @@ def test_one_change_said_twice_is_read_once(qtbot, gui_ctx, view: HistoryView,  
     battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
     gui_ctx.signals.data_changed.emit("battle", 0)  # what the battle wizard says after a battle ...
     gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)  # ... and then
-    assert len(reads) == 1 and view.report["summary"]["battles"] == 4  # type: ignore[index]
+    assert len(reads) == 1 and view.report.summary.battles == 4  # type: ignore[union-attr]
     from campaign_app.services import platoons as platoon_service
 
     platoon_service.set_xp(view.platoon_id, 3, reason="house rule")  # a write since: read again
     gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)
-    assert len(reads) == 2 and view.report["summary"]["xp"] == 3  # type: ignore[index]
+    assert len(reads) == 2 and view.report.summary.xp == 3  # type: ignore[union-attr]
 
 
 def test_a_platoon_without_battles_and_a_deleted_one(qtbot, gui_ctx, pid: int) -> None:
@@ -340,7 +340,7 @@ def test_platoon_page_has_a_history_tab(qtbot, gui_ctx, pid: int) -> None:
     assert isinstance(history, HistoryView) and history.report is None  # read only when shown
     with qtbot.waitSignal(history.loaded):
         page.tabs.setCurrentIndex(titles.index("History"))
-    assert history.report["summary"]["battles"] == 3  # type: ignore[index]
+    assert history.report.summary.battles == 3  # type: ignore[union-attr]
 
 
 def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtbot, gui_ctx, pid: int,
@@ -375,4 +375,4 @@ def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtb
     con.close()
     v.show_platoon(pid)
     assert v.report is not seen
-    assert any(b["scenario"] == "Renamed elsewhere" for b in v.report["history"]["battles"])  # type: ignore[index]
+    assert any(b.scenario == "Renamed elsewhere" for b in v.report.history.battles)  # type: ignore[union-attr]

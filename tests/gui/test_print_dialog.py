@@ -15,19 +15,20 @@ from PySide6.QtWidgets import QApplication, QDialog
 from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
 from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
-from campaign_app.services.navigator import navigator_tree
+from campaign_app.services.navigator import CampaignNode, navigator_tree
+from campaign_app.services.printing import CardsDetails
 
 TIMEOUT = 15000
 
 
-def _demo_campaign() -> dict[str, Any]:
-    return next(c for c in navigator_tree() if c["name"] == DEMO_CAMPAIGN)
+def _demo_campaign() -> CampaignNode:
+    return next(c for c in navigator_tree() if c.name == DEMO_CAMPAIGN)
 
 
 @pytest.fixture
 def platoon_id(fresh_db) -> int:
     create_demo()
-    return int(next(c["id"] for c in _demo_campaign()["children"] if c["kind"] == "platoon"))
+    return next(c.id for c in _demo_campaign().children if c.kind == "platoon")
 
 
 @pytest.fixture
@@ -120,7 +121,7 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
     deck_size = len(dialog._library.deck("atomic-africa").cards)
     qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards", timeout=TIMEOUT)
     assert dialog.progress.maximum() == deck_size and dialog.progress.value() == deck_size
-    assert dialog.preview_pages() == dialog._result[2]["pages"] >= 2
+    assert dialog.preview_pages() == dialog._result[2].pages >= 2
     # one single card of another deck, tarot size
     root = dialog.deck_tree.invisibleRootItem()
     decks_by_id = {root.child(i).data(0, Qt.ItemDataRole.UserRole): root.child(i) for i in range(root.childCount())}
@@ -150,7 +151,7 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
 
 
 def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
-    dialog = _dialog(qtbot, gui_ctx, {"kind": "campaign", "id": _demo_campaign()["id"]})
+    dialog = _dialog(qtbot, gui_ctx, {"kind": "campaign", "id": _demo_campaign().id})
     assert dialog.checked_platoons() == [platoon_id]
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("history"))
     qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "history", timeout=TIMEOUT)
@@ -230,12 +231,12 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     from campaign_app.services import campaigns as cs
 
     camp = _demo_campaign()
-    cs.set_campaign(camp["id"], thresholds="2,5,10,20", replacement_dice=1)
+    cs.set_campaign(camp.id, thresholds="2,5,10,20", replacement_dice=1)
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
-    assert dialog.rules_combo.currentData() == camp["id"]  # the platoon's campaign
+    assert dialog.rules_combo.currentData() == camp.id  # the platoon's campaign
     options = dialog.options()
-    assert options["campaign"] == camp["id"] and options["setup"].margin == 6.5
+    assert options["campaign"] == camp.id and options["setup"].margin == 6.5
     dialog.choose_path = lambda suggested: None  # Enter in a field presses the default button (Save PDF…)
     dialog.margin_spin.setFocus()
     dialog.margin_spin.lineEdit().selectAll()
@@ -244,8 +245,10 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     assert dialog.setup().margin == 8.0
     qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards"
                     and dict(dialog._result[0][1:])["setup"].margin == 8.0, timeout=TIMEOUT)
-    details = dialog._result[2]
-    assert details["rules"].startswith("Rules: campaign") and details["margin_mm"] == 8.0
+    built = dialog._result[2]
+    assert isinstance(built.details, CardsDetails) and built.details.cards is not None
+    assert built.details.rules.startswith("Rules: campaign") and built.details.cards.setup["margin_mm"] == 8.0
+    assert built.to_dict()["margin_mm"] == 8.0 and built.pages == built.details.cards.pages
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(dialog._result[1])).pages)
     assert "Regular 5+" in " ".join(text.split())  # the campaign's thresholds on the orders card
     # card stock needs a card-stock size

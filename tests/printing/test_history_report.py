@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
 from reportlab.graphics.shapes import Drawing, Line, Polygon, PolyLine
@@ -15,7 +16,6 @@ from campaign_app.printing.history_report import (
     Summary,
     XpPoint,
     build_history_report,
-    history_from_report,
     xp_chart,
 )
 from campaign_app.rules.dice import SeededDice
@@ -23,8 +23,9 @@ from campaign_app.rules.experience import Thresholds
 from campaign_app.services import battle_edits
 from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
-from campaign_app.services.history import history_report
+from campaign_app.services.history import AttributeEvent, BattleEvent, XpEvent, history_report
 from campaign_app.services.platoons import create_platoon
+from campaign_app.services.printing import changes_by_hand, history_from_report
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"
@@ -181,13 +182,18 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
 
 
 def test_changes_before_the_first_battle_set_the_roster_up_and_are_not_printed() -> None:
-    def event(kind: str, text: str, **more: object) -> dict[str, object]:
-        return {"kind": kind, "text": text, "date": "2026-01-01", "battle_id": None, **more}
+    def where(battle_id: int | None = None) -> dict[str, Any]:
+        return {"id": 1, "at": "2026-01-01 10:00:00", "date": "2026-01-01", "battle_id": battle_id,
+                "battle_number": battle_id}
 
-    events = [event("attribute", "Platoon: Armor 2 → 3"), event("xp", "Platoon XP 7 → 9 (bonus)"),
-              event("xp", "Platoon XP 6 → 7 (battle 1: award)", battle_id=1), event("battle", "Battle 1", id=1),
-              event("attribute", "Attached unit added: Mortars – light fire support")]
-    data = history_from_report({"history": {"events": events, "battles": []}})
-    assert [c.text for c in data.changes] == ["Platoon XP 7 → 9 (bonus)", "Platoon: Armor 2 → 3"]
-    no_battles = history_from_report({"history": {"events": events[-1:], "battles": []}})
-    assert [c.text for c in no_battles.changes] == ["Attached unit added: Mortars – light fire support"]
+    def xp(after: int, delta: int, reason: str, battle_id: int | None = None) -> XpEvent:
+        return XpEvent(**where(battle_id), who="platoon", name="1st", leader_id=None, delta=delta, xp_after=after,
+                       reason=reason)
+
+    battle = BattleEvent(**where(1), outcome=None, scenario="", opponent="", wounds=0, leader_wounds=0, xp_lost=0,
+                         leader_fate=None, xp_before=6, xp_after=7, leader=None, replacement=None)
+    events = [AttributeEvent(**where(), field="armor", old="2", new="3", reason=""), xp(9, 2, "bonus"),
+              xp(7, 1, "battle 1: award", battle_id=1), battle,
+              AttributeEvent(**where(), field="attached[Mortars]", old=None, new="light fire support", reason="")]
+    assert [c.text for c in changes_by_hand(events)] == ["Platoon XP 7 → 9 (bonus)", "Platoon: Armor 2 → 3"]
+    assert [c.text for c in changes_by_hand(events[-1:])] == ["Attached unit added: Mortars – light fire support"]

@@ -14,7 +14,7 @@ from sheet_pdf_checks import reader, text
 
 from campaign_app.printing.cards import build_alignment_test, build_cards_pdf
 from campaign_app.printing.decks import load_decks, select_cards
-from campaign_app.printing.history_report import build_history_report, history_from_report
+from campaign_app.printing.history_report import build_history_report
 from campaign_app.printing.sizes import CARD_SIZES
 from campaign_app.printing.sologear_sheet import FormRow, SologearSheetData, build_sologear_sheet
 from campaign_app.printing.unit_sheet import (
@@ -30,6 +30,7 @@ from campaign_app.services.battles import log_battle
 from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import history_report
 from campaign_app.services.platoons import create_platoon
+from campaign_app.services.printing import history_from_report
 
 FLOOR = 7.0
 SAFE = 6.5 * 72 / 25.4

@@ -501,28 +501,31 @@ def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int,
     _campaign_of_battles(pid, 4)
     edit = battle_edits.edit_battle_text(Battle.get(Battle.number == 2).id, notes="Rain")
     h = history.history("2nd Platoon")
-    assert [b["number"] for b in h["battles"]] == [4, 3, 2, 1]
-    newest = h["battles"][0]
-    assert newest["rolls"] and [r["seq"] for r in newest["rolls"]] == list(range(len(newest["rolls"])))
-    assert {"id", "date", "rolls", "scenario", "outcome", "wounds", "leader_fate"} <= set(newest)
-    kinds = {e["kind"] for e in h["events"]}
+    assert [b.number for b in h.battles] == [4, 3, 2, 1]
+    newest = h.battles[0]
+    assert newest.rolls and [r.seq for r in newest.rolls] == list(range(len(newest.rolls)))
+    assert {"id", "date", "rolls", "scenario", "outcome", "wounds", "leader_fate"} <= set(newest.to_dict())
+    kinds = {e.kind for e in h.events}
     assert kinds == {"battle", "xp", "leader", "roll", "attribute"}
-    assert h["events"][0]["kind"] == "attribute" and h["events"][0]["id"] == max(edit.changes.ids("attribute_change"))
-    battle_events = [e["battle_number"] for e in h["events"] if e["kind"] == "battle"]
+    assert isinstance(h.events[0], history.AttributeEvent)
+    assert h.events[0].id == max(edit.changes.ids("attribute_change"))
+    battle_events = [e.battle_number for e in h.events if isinstance(e, history.BattleEvent)]
     assert battle_events == [4, 3, 2, 1]
     # each battle's events follow it: its rolls in order, then XP, then leader changes
-    first = next(i for i, e in enumerate(h["events"]) if e["kind"] == "battle" and e["battle_number"] == 4)
-    group = [e for e in h["events"][first:] if e["battle_number"] == 4]
-    assert group[0]["kind"] == "battle"
-    assert [e["seq"] for e in group if e["kind"] == "roll"] == sorted(e["seq"] for e in group if e["kind"] == "roll")
-    assert all(e["text"] for e in h["events"])
-    assert len([e for e in h["events"] if e["kind"] == "roll"]) == Roll.select().count()
+    first = next(i for i, e in enumerate(h.events) if e.kind == "battle" and e.battle_number == 4)
+    group = [e for e in h.events[first:] if e.battle_number == 4]
+    assert group[0].kind == "battle"
+    seqs = [e.seq for e in group if isinstance(e, history.RollEvent)]
+    assert seqs == sorted(seqs)
+    assert all(e.text for e in h.events)
+    assert len([e for e in h.events if e.kind == "roll"]) == Roll.select().count()
     parsed = json.loads(history.history_json(pid))
-    assert parsed["battles"][0]["id"] == newest["id"]
+    assert parsed["battles"][0]["id"] == newest.id
+    assert parsed == h.to_dict() and all(e["text"] for e in parsed["events"])
     csv_text = history.timeline_csv(pid)
     lines = csv_text.splitlines()
     assert lines[0].startswith("at,kind,battle_number,date,text")
-    assert len(lines) == len(h["events"]) + 1
+    assert len(lines) == len(h.events) + 1
 
 
 def test_leaders_roll_and_summary(pid: int) -> None:
@@ -532,25 +535,26 @@ def test_leaders_roll_and_summary(pid: int) -> None:
     battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5, 5]]),
                        replacement_name="Lt. Chukwu")
     roll = history.leaders_roll(pid)
-    assert [(r["name"], r["status"], r["battles_led"], r["xp_at_join"], r["xp"], r["xp_gained"]) for r in roll] == [
+    assert [(r.name, r.status, r.battles_led, r.xp_at_join, r.xp, r.xp_gained) for r in roll] == [
         ("Lt. Okafor", "casualty", 2, 2, 4, 2), ("Lt. Bello", "promoted", 1, 7, 8, 1),
         ("Lt. Chukwu", "active", 0, 4, 4, 0)]
-    assert roll[0]["left_battle"] == 2 and roll[1]["joined_battle"] == 2 and roll[1]["left_battle"] == 3
-    assert not roll[1]["current"] and roll[2]["current"] and roll[2]["how"] == "still in command"
+    assert roll[0].left_battle == 2 and roll[1].joined_battle == 2 and roll[1].left_battle == 3
+    assert not roll[1].current and roll[2].current and roll[2].how == "still in command"
     summary = history.campaign_summary(pid)
-    assert {k: summary[k] for k in ("battles", "victories", "defeats", "draws", "total_wounds", "xp_lost",
+    assert {k: summary.to_dict()[k] for k in ("battles", "victories", "defeats", "draws", "total_wounds", "xp_lost",
                                     "leaders_lost", "casualties", "promotions")} == {
         "battles": 3, "victories": 1, "defeats": 1, "draws": 1, "total_wounds": 11, "xp_lost": 2,
         "leaders_lost": 2, "casualties": 1, "promotions": 1}
-    assert summary["xp"] == platoon(pid).xp and summary["leader"] == "Lt. Chukwu" and summary["leaders"] == 3
+    assert summary.xp == platoon(pid).xp and summary.leader == "Lt. Chukwu" and summary.leaders == 3
     series = history.xp_series(pid)
-    assert series["start"] == {"battle": 0, "platoon_xp": 6, "leader_xp": 2}
-    assert [p["leader_change"]["fate"] if p["leader_change"] else None for p in series["points"]] == [
-        None, "casualty", "promoted"]
-    assert series["points"][1]["leader_xp"] == 7 and series["points"][1]["leader_change"]["new"] == "Lt. Bello"
-    assert [w["wounds"] for w in history.wounds_series(pid)] == [2, 9, 0]
+    assert series.start == history.XpStart(battle=0, platoon_xp=6, leader_xp=2)
+    assert [p.leader_change.fate if p.leader_change else None for p in series.points] == [
+        None, LeaderFate.CASUALTY, LeaderFate.PROMOTED]
+    change = series.points[1].leader_change
+    assert series.points[1].leader_xp == 7 and change is not None and change.new == "Lt. Bello"
+    assert [w.wounds for w in history.wounds_series(pid)] == [2, 9, 0]
     report = history.history_report(pid)
-    assert set(report) == {"history", "leaders", "summary", "xp_series", "wounds_series"}
+    assert (report.summary, report.leaders, report.xp_series) == (summary, roll, series)
 
 
 def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: Campaign) -> None:
@@ -569,13 +573,13 @@ def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: 
         with count_queries() as big:
             func(other.id)
         assert len(small) == len(big) <= 8, (func.__name__, len(small), len(big))
-    assert len(history.history(other.id)["battles"]) == 15
+    assert len(history.history(other.id).battles) == 15
 
 
 def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
     _campaign_of_battles(pid, 2)
     n = history.export_history(pid, tmp_path / "t.csv", "csv")
-    assert n == len(history.history(pid)["events"])
+    assert n == len(history.history(pid).events)
     assert (tmp_path / "t.csv").read_text(encoding="utf-8").count("\n") == n + 1
     history.export_history(pid, tmp_path / "t.json", "json")
     assert json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["battles"][0]["number"] == 2
@@ -708,7 +712,7 @@ def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
                        replacement_name="Lt. Bello")
     leader_service.replace_leader(pid, "Lt. Hand", xp=1)
     roll = history.leaders_roll(pid)
-    assert [(r["name"], r["joined"], r["left"]) for r in roll] == [
+    assert [(r.name, r.joined, r.left) for r in roll] == [
         ("Lt. Okafor", "at the start", "battle 2 (1960-08-02)"),
         ("Lt. Bello", "battle 2 (1960-08-02)", "after battle 2 (1960-08-02)"),
         ("Lt. Hand", "after battle 2 (1960-08-02)", ""),

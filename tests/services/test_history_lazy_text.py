@@ -31,24 +31,26 @@ def _platoon() -> int:
 def test_lazy_text_matches_the_eager_text_and_order() -> None:
     pid = _platoon()
     eager = history.history(pid)
-    lazy = history.history_report(pid, lazy_text=True)["history"]
-    assert all("text" not in e for e in lazy["events"])
-    assert [(e["kind"], e["id"]) for e in lazy["events"]] == [(e["kind"], e["id"]) for e in eager["events"]]
-    assert [history.event_text(e) for e in lazy["events"]] == [e["text"] for e in eager["events"]]
-    assert all(e["text"] for e in lazy["events"])  # made once, kept
-    kinds = {e["kind"] for e in eager["events"]}
+    lazy = history.history_report(pid, lazy_text=True).history
+    assert isinstance(lazy.events, history.Events) and isinstance(lazy.battles, history.Battles)
+    assert isinstance(eager.events, tuple) and isinstance(eager.battles, tuple)
+    assert [(e.kind, e.id) for e in lazy.events] == [(e.kind, e.id) for e in eager.events]
+    assert all("text" not in vars(e) for e in lazy.events)  # not made yet
+    assert [e.text for e in lazy.events] == [e.text for e in eager.events]
+    assert all("text" in vars(e) for e in lazy.events)  # made once, kept
+    assert [history.event_text(e) for e in lazy.events] == [e.text for e in eager.events]
+    kinds = {e.kind for e in eager.events}
     assert kinds == {"battle", "roll", "xp", "leader", "attribute"}
+    assert lazy.to_dict() == eager.to_dict()
 
 
-def test_view_battles_share_roll_events_with_every_roll_key() -> None:
+def test_view_battles_are_the_same_as_the_eager_ones() -> None:
     pid = _platoon()
-    eager = history.history(pid)["battles"]
-    lazy = history.history_report(pid, lazy_text=True)["history"]["battles"]
-    assert [b["id"] for b in lazy] == [b["id"] for b in eager]
-    for mine, theirs in zip(lazy, eager, strict=True):
-        assert [r["id"] for r in mine["rolls"]] == [r["id"] for r in theirs["rolls"]]
-        for r_lazy, r_eager in zip(mine["rolls"], theirs["rolls"], strict=True):
-            assert {k: r_lazy[k] for k in r_eager} == r_eager
+    eager = history.history(pid).battles
+    lazy = history.history_report(pid, lazy_text=True).history.battles
+    assert [b.id for b in lazy] == [b.id for b in eager]
+    assert list(lazy) == list(eager)
+    assert all(b.rolls for b in eager)
 
 
 def test_the_view_reads_kinds_and_battles_without_making_events(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -63,17 +65,21 @@ def test_the_view_reads_kinds_and_battles_without_making_events(monkeypatch) -> 
         return original(self, code, row)
 
     monkeypatch.setattr(history._Timeline, "_make", counting)
-    events = report["history"]["events"]
-    assert len(events) == len(eager["events"])
-    assert list(events.kinds) == [e["kind"] for e in eager["events"]]
-    assert list(events.battle_ids) == [e["battle_id"] for e in eager["events"]]
+    events = report.history.events
+    assert isinstance(events, history.Events)
+    assert len(events) == len(eager.events)
+    assert list(events.kinds) == [e.kind for e in eager.events]
+    assert list(events.battle_ids) == [e.battle_id for e in eager.events]
     assert made == []  # ordering, counting, kinds and battle ids: no event made yet
-    assert events[3] is events[3] and events[-1]["id"] == eager["events"][-1]["id"]
+    assert events[3] is events[3] and events[-1].id == eager.events[-1].id
     assert len(made) == 2  # each made once, when asked for
-    battles = report["history"]["battles"]
-    newest = eager["battles"][0]
-    assert battles.by_id(newest["id"])["number"] == newest["number"] and battles.by_id(-1) is None
+    battles = report.history.battles
+    assert isinstance(battles, history.Battles)
+    newest = eager.battles[0]
+    found = battles.by_id(newest.id)
+    assert found is not None and found.number == newest.number and battles.by_id(-1) is None
     # the other parts are made when first asked for, from the same read
-    assert report["summary"]["battles"] == len(eager["battles"])
-    assert set(report) == set(history.HistoryReport.KEYS)
-    assert report["leaders"] == history.leaders_roll(pid)
+    assert "summary" not in vars(report) and "leaders" not in vars(report)
+    assert report.summary.battles == len(eager.battles)
+    assert report.leaders == history.leaders_roll(pid)
+    assert report.leaders is report.leaders  # made once

@@ -4,20 +4,24 @@ history; the stored data fields stay as they are."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from campaign_app.printing.history_report import history_from_report
 from campaign_app.rules.dice import TypedDice
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import battle_edits, battles, campaigns, history
 from campaign_app.services import platoons as platoon_service
+from campaign_app.services.printing import history_from_report
 
 
-def attribute(field: str, old: Any, new: Any, reason: str = "", battle_number: int | None = None) -> dict[str, Any]:
-    return {"kind": "attribute", "field": field, "old": old, "new": new, "reason": reason,
-            "battle_number": battle_number}
+def attribute(field: str, old: str | None, new: str | None, reason: str = "",
+              battle_number: int | None = None) -> history.AttributeEvent:
+    return history.AttributeEvent(id=1, at=None, date=None, battle_id=None, battle_number=battle_number, field=field,
+                                  old=old, new=new, reason=reason)
+
+
+def xp(who: str, name: str, delta: int, xp_after: int, reason: str) -> history.XpEvent:
+    return history.XpEvent(id=1, at=None, date=None, battle_id=None, battle_number=None, who=who, name=name,
+                           leader_id=None, delta=delta, xp_after=xp_after, reason=reason)
 
 
 @pytest.mark.parametrize(("event", "text"), [
@@ -54,14 +58,13 @@ def attribute(field: str, old: Any, new: Any, reason: str = "", battle_number: i
     (attribute("battle.fire_support", "False", "True", "", 3), "Battle 3: Fire support not used \u2192 used"),
     (attribute("battle.date", "2026-01-02", "2026-01-05", "", 3), "Battle 3: Date 2026-01-02 \u2192 2026-01-05"),
     (attribute("strange.path[x]", "a", "b"), "strange.path[x]: a \u2192 b"),
-    ({"kind": "xp", "who": "leader", "name": "Lt. Okafor", "delta": 1, "xp_after": 6, "reason": "reason"},
-     "Lt. Okafor: Leader XP 5 \u2192 6 (reason)"),
-    ({"kind": "xp", "who": "platoon", "name": "2nd Platoon", "delta": -12, "xp_after": 4, "reason": ""},
-     "Platoon XP 16 \u2192 4"),
+    (xp("leader", "Lt. Okafor", 1, 6, "reason"), "Lt. Okafor: Leader XP 5 \u2192 6 (reason)"),
+    (xp("platoon", "2nd Platoon", -12, 4, ""), "Platoon XP 16 \u2192 4"),
 ])
-def test_a_stored_change_reads_as_a_sentence(event: dict[str, Any], text: str) -> None:
+def test_a_stored_change_reads_as_a_sentence(event: history.AttributeEvent | history.XpEvent, text: str) -> None:
     assert history.change_text(event) == text
-    assert "[" not in text or event["field"] == "strange.path[x]"  # no internal paths
+    assert event.text == text  # the event's own sentence
+    assert "[" not in text or getattr(event, "field", "") == "strange.path[x]"  # no internal paths
 
 
 def _platoon() -> int:
@@ -87,17 +90,18 @@ SENTENCES = ["MG Team Bravo: Equipment d10 \u2192 d12", "Lt. Okafor: Leader XP 5
 
 def test_the_timeline_the_cli_history_and_the_printed_history_show_the_same_sentences() -> None:
     pid = _platoon()
-    events = history.history(pid)["events"]
-    texts = [e["text"] for e in events]
+    events = history.history(pid).events
+    texts = [e.text for e in events]
     for sentence in SENTENCES:
         assert sentence in texts
     assert not any("attached[" in t or "equipment[" in t for t in texts)
     # the view's lazy events make the same text from the same function
-    lazy = history.history_report(pid, lazy_text=True)["history"]["events"]
-    assert [history.event_text(e) for e in lazy] == texts
+    lazy = history.history_report(pid, lazy_text=True).history.events
+    assert [e.text for e in lazy] == texts
     # the data fields stay as stored beside the text
-    change = next(e for e in events if e["kind"] == "attribute" and e["field"] == "attached[MG Team Bravo].equipment")
-    assert (change["old"], change["new"]) == ("d10", "d12")
+    change = next(e for e in events
+                  if isinstance(e, history.AttributeEvent) and e.field == "attached[MG Team Bravo].equipment")
+    assert (change.old, change.new) == ("d10", "d12")
     # the printed history takes its sentences from the same events
     printed = [c.text for c in history_from_report(history.history_report(pid)).changes]
     assert set(printed) <= set(texts)

@@ -47,8 +47,11 @@ def test_a_prepared_job_builds_after_the_database_is_closed() -> None:
     create_demo()
     job = printing.prepare("sheet", platoons=[DEMO_PLATOON], paper="a4")
     close_db()
-    data, details = job.run()
-    assert data.startswith(b"%PDF-") and details["pages"] == 1 and details["platoons"] == [DEMO_PLATOON]
+    built = job.run()
+    assert built.data.startswith(b"%PDF-") and built.pages == 1 and built.size == len(built.data)
+    assert built.details == printing.SheetDetails(platoons=(DEMO_PLATOON,), blank=False, pencil=False)
+    assert built.to_dict() == {"platoons": [DEMO_PLATOON], "blank": False, "pencil": False, "pages": 1,
+                               "bytes": len(built.data)}
 
 
 def test_unknown_kind() -> None:
@@ -74,16 +77,17 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
     rules = printing.card_rules("Katanga")
     assert (rules.campaign, rules.objective_xp_to, rules.replacement_dice) == ("Katanga", "platoon", 1)
     aa_cards = ["atomic-africa/award-recovery", "atomic-africa/replacement", "atomic-africa/orders-table"]
-    pdf, details = printing.prepare("cards", cards=aa_cards, campaign="Katanga", paper="a4").run()
-    t = text(pdf)
-    assert details["rules"] == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
+    built = printing.prepare("cards", cards=aa_cards, campaign="Katanga", paper="a4").run()
+    t = text(built.data)
+    assert isinstance(built.details, printing.CardsDetails)
+    assert built.details.rules == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
     assert "the platoon only (house rule)" in t and "one die − 1 (house rule)" in t and "Regular 5+" in t
     sheet_service.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
-    pdf, details = printing.prepare("cards", cards=["sologear/rewards", "sologear/ferocious"], campaign="Hill 214",
-                                    paper="a4").run()
-    t = text(pdf)
+    built = printing.prepare("cards", cards=["sologear/rewards", "sologear/ferocious"], campaign="Hill 214",
+                             paper="a4").run()
+    t = text(built.data)
     assert "2d6 + Impression" in t and "this campaign: on" in t and "1d6 + Impression" not in t
-    pdf, details = printing.prepare("cards", cards=aa_cards, paper="a4").run()
-    assert "Rules: default rules" in text(pdf) and details["rules"] == "Rules: default rules"
+    built = printing.prepare("cards", cards=aa_cards, paper="a4").run()
+    assert "Rules: default rules" in text(built.data) and built.to_dict()["rules"] == "Rules: default rules"
     with pytest.raises(ServiceError, match="no campaign"):
         printing.prepare("cards", decks=["sologear"], campaign="Nowhere", paper="a4")

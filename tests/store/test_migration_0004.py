@@ -164,9 +164,9 @@ def test_0004_converts_and_mends_old_data(tmp_path: Path, monkeypatch: pytest.Mo
     data = sheet_service.sheet_data("Hill 214")
     assert data.state.end_text == "all battle turns were played"
     assert data.length_rolls[0].purpose_text == "campaign length"
-    battles = history(ids["p1"])["battles"]
-    fate = next(r for b in battles for r in b["rolls"] if r["purpose"] == "leader_fate")
-    assert (fate["purpose_text"], fate["rule_text"]) == ("leader's fate", "RULES 1.2 leader's fate")
+    battles = history(ids["p1"]).battles
+    fate = next(r for b in battles for r in b.rolls if r.purpose == "leader_fate")
+    assert (fate.purpose_text, fate.rule_text) == ("leader's fate", "RULES 1.2 leader's fate")
 
 
 BREAKS: list[tuple[str, Callable[[sqlite3.Connection, dict[str, int]], object], str]] = [

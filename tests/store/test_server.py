@@ -169,3 +169,18 @@ def test_three_programs_opening_a_new_database_at_once_build_it_once(server_db: 
     init_db(server_db)
     numbers = [r[0] for r in db.execute_sql("SELECT number FROM schema_migration ORDER BY number").fetchall()]
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_a_lost_connection_is_one_sentence_then_the_next_action_reconnects(pg_server: PgServer,
+                                                                           dbname: str, server_db: str) -> None:
+    """The server restarted (or the network dropped) mid-session: the next action says so, writes nothing,
+    and the one after it works on a fresh connection."""
+    database = init_db(server_db)
+    campaigns.create_campaign("League", "atomic_africa")
+    pid = int(db.execute_sql("SELECT pg_backend_pid()").fetchone()[0])
+    pg_server.sql(f"SELECT pg_terminate_backend({pid})")
+    with pytest.raises(ServerUnavailable) as info:
+        campaigns.create_campaign("Other", "atomic_africa")
+    assert database.where in str(info.value) and "\n" not in str(info.value)
+    campaigns.create_campaign("Other", "atomic_africa")
+    assert sorted(c.name for c in Campaign.select()) == ["League", "Other"]
