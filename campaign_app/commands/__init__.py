@@ -10,6 +10,7 @@ COMMAND_MODULES = (
     "campaign_app.commands.backup",
     "campaign_app.commands.desktop",
     "campaign_app.commands.journal",
+    "campaign_app.commands.club",
 )
 
 COMMAND_NAMES: dict[str, tuple[str, ...]] = {
@@ -21,6 +22,7 @@ COMMAND_NAMES: dict[str, tuple[str, ...]] = {
     "campaign_app.commands.backup": ("backup", "restore", "export", "import"),
     "campaign_app.commands.desktop": ("install-desktop",),
     "campaign_app.commands.journal": ("journal", "undo", "redo"),
+    "campaign_app.commands.club": ("server",),
 }
 """The top-level commands each module registers. ``campaign_app.cli`` loads only the module of the command
 given, for a fast start; a command missing here still works (every module is loaded then).

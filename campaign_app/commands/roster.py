@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..rules.enums import UnitKind
 from ..words import plural
+from . import club
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -403,6 +404,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("campaign", metavar="NAME")
     p = _sub(cs, "delete", parent, "delete a campaign with all its platoons and history", _campaign_delete)
     p.add_argument("campaign", metavar="NAME")
+    club.register_campaign_actions(cs, parent)  # club play: add-player, remove-player, players
 
     # platoon
     pp = subparsers.add_parser("platoon", parents=[parent], help="create, change, list, show platoons",
@@ -439,6 +441,8 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--reason")
     p = _sub(ps, "delete", parent, "delete a platoon with its history", _platoon_delete)
     _platoon_ref(p)
+
+    club.register_platoon_actions(ps, parent)  # club play: set-owner
 
     # leader
     lp = subparsers.add_parser("leader", parents=[parent], help="replace or edit a platoon's leader",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
 from ..rules import sologear as sg
+from . import club
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -332,6 +333,8 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
         add_json(p)
         p.set_defaults(handler=handler)
         return p
+
+    club.register_sologear_actions(sgs, parent)  # club play: set-owner
 
     def header_options(p: argparse.ArgumentParser, new: bool) -> None:
         if new:

@@ -16,6 +16,7 @@ from ..rules.aftermath import (
     replacement_rule_text,
 )
 from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
+from ..store import access
 from ..store.models import Campaign, Platoon, SologearSheet
 from .common import (
     NotFound,
@@ -289,12 +290,14 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
     replacement_dice = _check_replacement_dice(replacement_dice)
     rec = Recorder()
     with rec.operation("campaign.create", f"Create campaign {name}") as op:
+        access.require_campaign_creator()  # club play: organisers create campaigns (anyone, on a file)
         if _name_taken(name):
             raise ServiceError(f"a campaign named {name!r} already exists")
         c = rec.create(Campaign, name=name, system=system, period=period, threshold_green=t.green,
                        threshold_regular=t.regular, threshold_veteran=t.veteran,
                        threshold_legendary=t.legendary, objective_xp_to=objective_xp_to,
                        replacement_dice=replacement_dice, notes=check_notes(notes, "campaign notes"))
+        access.enrol_creator(c.id)  # club play: the creator is its organiser (nothing on a file)
         op.target(campaign=c.id)
         summary = campaign_info(c).to_dict()
     return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)

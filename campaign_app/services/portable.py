@@ -29,6 +29,7 @@ from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKe
 
 from .. import __version__, fileio
 from ..rules.codes import upgrade_row
+from ..store import access
 from ..store.database import db, schema_version_supported
 from ..store.journal import dialect, operation
 from ..store.models import (
@@ -46,6 +47,7 @@ from ..store.models import (
     SologearSheet,
     SologearTurn,
     XpChange,
+    creator_login,
     name_key,
 )
 from .campaigns import NAME_MAX, NOTES_MAX, check_name
@@ -447,13 +449,20 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
             if name_problem(name):  # taken while we waited for the write lock
                 raise ServiceError(name_problem(name) or "")
             campaign.pop("id", None)
+            # club play: the importer created the campaign, organises it and owns what it holds ('' on a file)
+            access.require_campaign_creator()
+            importer = creator_login()
+            campaign["created_by"] = importer
             campaign_id = _insert(Campaign, campaign)
+            access.enrol_creator(campaign_id)
             op.target(campaign=campaign_id)
             for table, model in TABLES:
                 fks = [f for f in model._meta.sorted_fields if isinstance(f, ForeignKeyField)]
                 for index, row in enumerate(checked[table]):
                     values = dict(row)
                     old_id = values.pop("id")
+                    if "owner" in values:
+                        values["owner"] = importer
                     for fk in fks:
                         ref = values.get(fk.column_name)
                         if ref is None:

@@ -26,10 +26,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import peewee
 from peewee import IntegrityError
 
 from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
-from ..errors import NotFound, ServiceError
+from ..errors import NotFound, Refused, ServiceError
 from .models import database_proxy as db
 
 JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration"})
@@ -299,6 +300,7 @@ class Operation:
             self.platoon_id = platoon
         if sheet is not None:
             self.sheet_id = sheet
+        _club_check(self)
 
     def rows(self) -> frozenset[tuple[str, int]]:
         found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
@@ -319,12 +321,58 @@ class Operation:
                          self.sheet_id)
 
 
+def _club_check(op: Operation) -> None:
+    """Club play (issue 15, ``store.access``): on a club server, refuse at once (one line, nothing written) when
+    the connected login may not change the operation's platoon, sheet or campaign. Nothing on a file."""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return
+    from . import access
+
+    access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
+
+
+def _club_replay_check(info: OperationInfo, verb: str) -> None:
+    """Club play: only the login that made an operation, or an organiser of its campaign, undoes or redoes it."""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return
+    from . import access
+
+    access.require_replay(verb, label=info.label, user=info.user, kind=info.kind, campaign=info.campaign_id,
+                          platoon=info.platoon_id, sheet=info.sheet_id)
+
+
+def _club_refusal(exc: Exception) -> Exception:
+    """A club server's refusal of a write (row-level security, a missing privilege) as one line."""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return exc
+    from . import access
+
+    return access.refusal(exc) or exc
+
+
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
+
+
+def _club_rules() -> bool:
+    """On a club server with its row-level security (``server init``): a login sees only part of the journal."""
+    if not _on_server():
+        return False
+    from . import access
+
+    return access.rules_installed()
+
+
+def _club_newest_own(op_id: int, user: str) -> bool:
+    """On a club server an operation is joined only if it is the login's own and the newest of the whole journal
+    (another login's operation may be newer, and hidden from this one)."""
+    return user == _login() and bool(db.execute_sql("SELECT club_journal_newest() = ?", (op_id,)).fetchone()[0])
 
 
 def _tick() -> int:
     """The journal's clock: operation ids and undo stamps come from one sequence, so "undone after this operation
     was made" is a comparison of two numbers."""
+    if _club_rules():  # the whole journal's clock, not the part this login may see
+        return int(db.execute_sql("SELECT club_journal_tick()").fetchone()[0])
     biggest = "GREATEST" if _on_server() else "MAX"
     return int(db.execute_sql(f"SELECT {biggest}(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
                               "FROM operation").fetchone()[0])
@@ -354,7 +402,9 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
     if outer is not None:
         # joins the open operation: the rows go to it; its label and targets stay the outer one's
         with db.atomic():
-            yield Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
+            inner = Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
+            _club_check(inner)
+            yield inner
         return
     with db.atomic():
         _begin_write()
@@ -362,9 +412,10 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         op: Operation | None = None
         if merge_key is not None:
             last = db.execute_sql("SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
-                                  "sheet_id FROM operation ORDER BY id DESC LIMIT 1").fetchone()
+                                  'sheet_id, "user" FROM operation ORDER BY id DESC LIMIT 1').fetchone()
             if (last is not None and last[1] == kind and last[3] == merge_key and not last[5]
-                    and _seconds_between(last[4], now) <= MERGE_SECONDS):
+                    and _seconds_between(last[4], now) <= MERGE_SECONDS
+                    and (not _club_rules() or _club_newest_own(int(last[0]), last[9]))):
                 op = Operation(int(last[0]), kind, last[2], last[6], last[7], last[8], merged=True)
         if op is None:
             new_id = _tick()
@@ -380,7 +431,13 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         _set_open(op.id)
         token = _current.set(op)
         try:
+            _club_check(op)
             yield op
+        except (peewee.DatabaseError, Refused) as exc:
+            refused = _club_refusal(exc)
+            if refused is exc:
+                raise
+            raise refused from exc
         finally:
             _current.reset(token)
         _set_open(None)
@@ -473,15 +530,20 @@ def list_operations(*, campaign: int | None = None, platoon: int | None = None, 
     return [_info(r) for r in db.execute_sql(sql, params).fetchall()]
 
 
+def _mine() -> str:
+    """On a club server, "the newest operation" is the connected login's own (club play)."""
+    return ' AND "user" = current_user' if _club_rules() else ""
+
+
 def newest_undoable() -> OperationInfo | None:
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ?{_mine()} "
                          "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()
     return _info(row) if row else None
 
 
 def newest_redoable() -> OperationInfo | None:
     """The operation undone most recently (redo walks back the way undo went)."""
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1 "
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} "
                          "ORDER BY undo_seq DESC, id DESC LIMIT 1").fetchone()
     return _info(row) if row else None
 
@@ -616,7 +678,7 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
     touched = {(c.table, c.row_id) for c in changes}
     scratch = _tick()
     db.execute_sql('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
-                   "VALUES (?, 'journal.replay', '', ?, ?, '')", (scratch, utc_now(), utc_now()))
+                   "VALUES (?, 'journal.replay', '', ?, ?, ?)", (scratch, utc_now(), utc_now(), _login()))
     _set_open(scratch)
     db.execute_sql("SET CONSTRAINTS ALL DEFERRED" if _on_server() else "PRAGMA defer_foreign_keys = ON")
     swept: set[tuple[str, int]] = set()
@@ -693,6 +755,7 @@ def undo(op_id: int | None = None) -> OpChanges:
     with db.atomic():
         _begin_write()
         info = _resolve(op_id, True)
+        _club_replay_check(info, "undo")
         if info.kind == START_KIND:
             raise Conflict("the start of the journal cannot be undone: changes made before it were not recorded")
         if info.undone:
@@ -717,6 +780,7 @@ def redo(op_id: int | None = None) -> OpChanges:
     with db.atomic():
         _begin_write()
         info = _resolve(op_id, False)
+        _club_replay_check(info, "redo")
         if not info.undone:
             raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is not undone")
         touched = _touched(info.id)

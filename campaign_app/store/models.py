@@ -45,6 +45,15 @@ def now() -> _dt.datetime:
     return _dt.datetime.now().replace(microsecond=0)
 
 
+def creator_login() -> str:
+    """Who owns what is created now: the login connected to a club server (PostgreSQL's ``current_user``), or
+    ``''`` on a file database (nobody in particular: everyone who can open the file may change everything)."""
+    bound = database_proxy.obj
+    if getattr(bound, "dialect", "sqlite") != "postgresql":
+        return ""
+    return str(bound.execute_sql("SELECT current_user").fetchone()[0])
+
+
 class JSONField(TextField):
     """A list/dict stored as JSON text."""
 
@@ -153,6 +162,8 @@ class Campaign(NamedModel):
     archived = BooleanField(default=False)
     notes = TextField(default="")
     created_at = DateTimeField(default=now)
+    created_by = TextField(default=creator_login, constraints=[SQL("DEFAULT ''")])
+    """The login that created the campaign on a club server ('' on a file database; migration 0005)."""
 
     class Meta:
         constraints = [Check("threshold_green >= 1 AND threshold_green < threshold_regular AND "
@@ -173,9 +184,26 @@ class Platoon(NamedModel):
     xp = IntegerField(default=0, constraints=[Check("xp BETWEEN 0 AND 32")])
     notes = TextField(default="")
     created_at = DateTimeField(default=now)
+    owner = TextField(default=creator_login, constraints=[SQL("DEFAULT ''")])
+    """The login that owns the platoon on a club server: only it (and the campaign's organisers) may change
+    the platoon and every row under it. '' on a file database (nobody in particular; migration 0005)."""
 
     class Meta:
         indexes = ((("campaign", "name_key"), True),)
+
+
+class CampaignMember(BaseModel):
+    """Who belongs to a campaign on a club server, as a player or an organiser (migration 0005). A player sees
+    the campaigns they belong to and changes what they own; an organiser changes anything in the campaign."""
+
+    id = AutoField()
+    campaign = ForeignKeyField(Campaign, backref="members", on_delete="CASCADE")
+    campaign_id: int
+    login = TextField()
+    role = TextField(default="player", constraints=[Check("role IN ('player', 'organiser')")])
+
+    class Meta:
+        indexes = ((("campaign", "login"), True),)
 
 
 class Battle(BaseModel):
@@ -344,6 +372,8 @@ class SologearSheet(BaseModel):
     outcome = TextField(null=True)
     notes = TextField(default="")
     created_at = DateTimeField(default=now)
+    owner = TextField(default=creator_login, constraints=[SQL("DEFAULT ''")])
+    """The login that owns the sheet on a club server ('' on a file database; migration 0005)."""
 
 
 class SologearForce(BaseModel):
@@ -469,6 +499,6 @@ JOURNAL_MODELS: tuple[type[BaseModel], ...] = (Operation, OperationChange, Journ
 """The journal's own tables (not recorded by its triggers)."""
 
 MODELS: tuple[type[BaseModel], ...] = (
-    SchemaMigration, Campaign, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange, AttributeChange,
-    SologearSheet, SologearForce, SologearTurn, Roll,
+    SchemaMigration, Campaign, CampaignMember, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange,
+    AttributeChange, SologearSheet, SologearForce, SologearTurn, Roll,
 )

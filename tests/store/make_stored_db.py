@@ -1,7 +1,8 @@
 """Make the stored databases of tests/store/data (run by hand when a migration is added):
 
     python -m tests.store.make_stored_db 3 tests/store/data/schema_0003_labels.db
-    python -m tests.store.make_stored_db 4 tests/store/data/schema_0004.db
+    python -m tests.store.make_stored_db 4 tests/store/data/schema_0004.db  (made while 4 was the newest)
+    python -m tests.store.make_stored_db 5 tests/store/data/schema_0005.db
 
 Schema 3 (the last before 0004): what versions of that schema stored, labels and all (roll purposes and rules
 in words, Sologear end reasons with spaces), with the quirks 0004 mends (names the same under the new case

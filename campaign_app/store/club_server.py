@@ -1,0 +1,571 @@
+"""Setting up a club server: roles, grants and row-level security on PostgreSQL (issue 15).
+
+``campaign-cli --db URL server init`` runs :func:`init_server` as the owner of the database's tables (the login
+that created the schema). In one transaction it:
+
+- makes two group roles (NOLOGIN) named after the database: ``<db>_players`` and ``<db>_organisers`` (a member of
+  the players group). Player logins join the first (``server add-player``); organisers join both. Only the
+  players group may connect to the database, and it may not make temporary tables;
+- grants the players group what the app needs on every table (read; insert, update, delete on the app's tables
+  and the journal; read only on the migration log);
+- installs the SQL functions the policies ask: which campaigns a login sees and organises, which platoons,
+  sheets and attached units it sees and may change (``club_campaigns_seen``, ``club_platoons_changed`` ...), and
+  the one-row checks the client asks (``club_can_platoon``, ``club_is_organiser`` ...). They are ``SECURITY
+  DEFINER`` (owned by the tables' owner, ``search_path`` pinned) on purpose: a policy on ``campaign_member``
+  that reads ``campaign_member`` would recurse, and a policy on ``battle`` must read the platoon's owner even
+  where the player's own policies would hide it. They take the login as an argument (inside them
+  ``current_user`` is the owner) and only answer with ids or yes/no;
+- enables row-level security on every table and (re)creates the ``club_*`` policies:
+
+  ================  ============================================  ==============================================
+  table             a player sees                                 a player changes (INSERT/UPDATE/DELETE)
+  ================  ============================================  ==============================================
+  campaign          campaigns they belong to (or created)         organisers only; creating: the organisers group
+  campaign_member   members of their campaigns, their own rows    organisers only (the creator enrols first)
+  platoon, sheet    those of their campaigns                      their own; organisers: any, ownership included
+  rows under them   those of their campaigns                      under their own platoon/sheet; organisers: any
+  operation         their own and those of their campaigns        their own; undo flags: own or organiser
+  operation_change  those of the operations they see              only into their own operations
+  schema_migration  all                                           never (the owner migrates)
+  ================  ============================================  ==============================================
+
+  (rows under a platoon: battles, leaders, attached units, equipment, XP and attribute changes, rolls; under a
+  Sologear sheet: its forces, turns and rolls.) A player's every write is recorded by the journal: the trigger
+  records it into the open operation only if that operation is the player's own, and the switch that turns the
+  journal's recording off (for the owner's migrations) makes a player's writes refused.
+
+Row-level security is enabled, not forced: the tables' owner (the club's administrator, who runs migrations and
+``server init``) is not bound by the policies, and neither are the definer functions it owns. Players never own
+tables. Foreign-key cascades (deleting a campaign takes its platoons) are done by the server as the owner, as
+PostgreSQL does for every referential action.
+
+PostgreSQL's policies skip rows silently where a player UPDATEs or DELETEs what they may not change (0 rows) and
+refuse an INSERT or a changed row they may not write ("new row violates row-level security policy"): the client
+checks first (:mod:`.access`) so the user gets one clear line, and the server's refusal is the guarantee.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Refused
+from .models import database_proxy as db
+
+
+class ServerSetupError(Refused):
+    """``server init`` or ``server add-player`` cannot do what was asked (one line; nothing was changed)."""
+
+
+class NeedsClubServer(Refused):
+    """A club command given a file database."""
+
+
+def needs_club_server(command: str) -> NeedsClubServer:
+    return NeedsClubServer(f"'{command}' needs a club server: give --db postgresql://USER@HOST/DBNAME (a file "
+                           "database has no logins: whoever can open the file may change everything)")
+
+
+# ----------------------------------------------------------------------------------------------- naming
+
+def quote_ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def quote_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+LOGIN_PATTERN = re.compile(r"^[a-z_][a-z0-9_.\-]{0,62}$")
+
+
+def check_login(login: str) -> str:
+    """A player's login as PostgreSQL keeps it: lower case letters, digits, ``_ . -``; at most 63 characters."""
+    text = (login or "").strip()
+    if not LOGIN_PATTERN.match(text):
+        raise ServerSetupError(f"{login!r} is not a usable login: use lower-case letters, digits, '_', '.' or '-' "
+                               "(starting with a letter or '_'), at most 63 characters")
+    if text.startswith("pg_"):
+        raise ServerSetupError(f"{login!r} is not a usable login: names starting with 'pg_' are PostgreSQL's own")
+    return text
+
+
+@dataclass(frozen=True)
+class Groups:
+    players: str
+    organisers: str
+
+
+def groups(database: Any = None) -> Groups:
+    """The two group roles of this database (roles are server-wide, so they carry the database's name)."""
+    bound = database if database is not None else db.obj
+    name = str(bound.execute_sql("SELECT current_database()").fetchone()[0])
+    base = re.sub(r"[^a-z0-9_]", "_", name.lower())[:40]
+    return Groups(f"{base}_players", f"{base}_organisers")
+
+
+# ----------------------------------------------------------------------------------------------- the SQL
+
+FUNCTIONS = r"""
+-- The club's check functions. SECURITY DEFINER: they read campaign_member, campaign, platoon, sologear_sheet and
+-- attached_unit as the tables' owner (no policy recursion, no rows hidden from the check). Their search_path is
+-- pinned with pg_temp last, and players get no TEMPORARY privilege, so no table of a player's can stand in for
+-- one of these. The policies use the set-returning ones as "column IN (SELECT club_...(current_user))": an
+-- uncorrelated subquery that PostgreSQL runs once per statement and probes as a hash, not once per row. They are
+-- PL/pgSQL so that their queries are planned once per session, not at every call.
+CREATE OR REPLACE FUNCTION club_is_admin(who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER'));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_campaigns_seen(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who
+  UNION
+  SELECT c.id FROM campaign c WHERE c.created_by = who AND c.created_by <> ''
+    AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id)
+  UNION
+  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_campaigns_organised(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who AND m.role = 'organiser'
+  UNION
+  SELECT c.id FROM campaign c WHERE c.created_by = who AND c.created_by <> ''
+    AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id)
+  UNION
+  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_platoons_seen(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT p.id FROM platoon p WHERE p.campaign_id IN (SELECT club_campaigns_seen(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_platoons_changed(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT p.id FROM platoon p
+  WHERE (p.owner = who AND p.campaign_id IN (SELECT club_campaigns_seen(who)))
+     OR p.campaign_id IN (SELECT club_campaigns_organised(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_sheets_seen(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT s.id FROM sologear_sheet s WHERE s.campaign_id IN (SELECT club_campaigns_seen(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_sheets_changed(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT s.id FROM sologear_sheet s
+  WHERE (s.owner = who AND s.campaign_id IN (SELECT club_campaigns_seen(who)))
+     OR s.campaign_id IN (SELECT club_campaigns_organised(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_attached_seen(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_seen(who));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_attached_changed(who text) RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_changed(who));
+END
+$$;
+-- the journal's clock over every operation, not only those this login may see (store.journal)
+CREATE OR REPLACE FUNCTION club_journal_tick() RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT GREATEST(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 FROM operation);
+END
+$$;
+CREATE OR REPLACE FUNCTION club_journal_newest() RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT MAX(id) FROM operation);
+END
+$$;
+-- whether an operation is the login's own (the journal's trigger writes into it row by row: one index look-up)
+CREATE OR REPLACE FUNCTION club_own_operation(op bigint, who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM operation o WHERE o.id = op AND o."user" = who);
+END
+$$;
+-- one row at a time, for the client's checks (store.access)
+CREATE OR REPLACE FUNCTION club_is_member(cid bigint, who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT cid IN (SELECT club_campaigns_seen(who)));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_is_organiser(cid bigint, who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT cid IN (SELECT club_campaigns_organised(who)));
+END
+$$;
+CREATE OR REPLACE FUNCTION club_can_platoon(pid bigint, who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  found_owner text;
+  found_campaign bigint;
+BEGIN
+  SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM platoon t WHERE t.id = pid;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
+END
+$$;
+CREATE OR REPLACE FUNCTION club_can_sheet(sid bigint, who text) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+  found_owner text;
+  found_campaign bigint;
+BEGIN
+  SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM sologear_sheet t WHERE t.id = sid;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
+END
+$$;
+"""
+
+FUNCTION_NAMES = ("club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
+                  "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
+                  "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
+                  "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
+                  "club_is_member(bigint, text)", "club_is_organiser(bigint, text)",
+                  "club_can_platoon(bigint, text)", "club_can_sheet(bigint, text)")
+
+OLD_FUNCTIONS: tuple[str, ...] = ()
+"""Functions of an earlier ``server init`` that the policies no longer use (dropped after the policies)."""
+
+ME = "current_user"
+
+
+JOURNALED = "coalesce(current_setting('campaign_app.journal_mode', true), '') <> 'off'"
+"""A player's writes are always recorded by the journal: the switch that lets a migration convert rows unrecorded
+(``store.journal.recording_off``) is the owner's alone; for a player it makes every write refused."""
+
+
+def _journaled(rules: Rules) -> Rules:
+    def both(expr: str | None) -> str | None:
+        return None if expr is None else f"({expr} AND {JOURNALED})"
+
+    return Rules(select=rules.select, insert=both(rules.insert), update_old=both(rules.update_old),
+                 update_new=both(rules.update_new), delete=both(rules.delete), grants=rules.grants)
+
+
+def _in(column: str, function: str) -> str:
+    """``column`` is one of the ids the set-returning check function gives the connected login."""
+    return f"{column} IN (SELECT {function}({ME}))"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The policies of one table: who sees a row; who may insert one, change one (the row before and after the
+    change) and delete one. ``None``: that command is not granted at all."""
+
+    select: str
+    insert: str | None
+    update_old: str | None
+    update_new: str | None
+    delete: str | None
+    grants: tuple[str, ...] = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+
+def _under(can: str, sees: str) -> Rules:
+    return Rules(select=sees, insert=can, update_old=can, update_new=can, delete=can)
+
+
+def _owned() -> Rules:
+    """A platoon or a sheet: its owner changes it while they belong to its campaign; its campaign's organisers
+    always (ownership included: a row whose owner changes must pass as the organiser's)."""
+    member = _in("campaign_id", "club_campaigns_seen")
+    organiser = _in("campaign_id", "club_campaigns_organised")
+    can = f"((owner = {ME} AND {member}) OR {organiser})"
+    return Rules(select=f"({member} OR owner = {ME})", insert=can, update_old=can, update_new=can, delete=can)
+
+
+def table_rules(organisers_group: str) -> dict[str, Rules]:
+    platoon_can, platoon_sees = _in("platoon_id", "club_platoons_changed"), _in("platoon_id", "club_platoons_seen")
+    sheet_can, sheet_sees = _in("sheet_id", "club_sheets_changed"), _in("sheet_id", "club_sheets_seen")
+    member = _in("campaign_id", "club_campaigns_seen")
+    organiser = _in("campaign_id", "club_campaigns_organised")
+    own_operation = f"\"user\" = {ME}"
+    own_change = f"club_own_operation(operation_id, {ME})"
+    rules = {
+        "campaign": Rules(
+            select=f"({_in('id', 'club_campaigns_seen')} OR created_by = {ME})",
+            insert=f"(created_by = {ME} AND pg_has_role({ME}, {quote_literal(organisers_group)}, 'MEMBER'))",
+            update_old=_in("id", "club_campaigns_organised"),
+            update_new=_in("id", "club_campaigns_organised"),
+            delete=_in("id", "club_campaigns_organised")),
+        "campaign_member": Rules(select=f"(login = {ME} OR {member})", insert=organiser, update_old=organiser,
+                                 update_new=organiser, delete=organiser),
+        "platoon": _owned(),
+        "sologear_sheet": _owned(),
+        "battle": _under(platoon_can, platoon_sees),
+        "leader": _under(platoon_can, platoon_sees),
+        "attached_unit": _under(platoon_can, platoon_sees),
+        "xp_change": _under(platoon_can, platoon_sees),
+        "attribute_change": _under(platoon_can, platoon_sees),
+        "equipment": _under(f"({platoon_can} OR {_in('attached_id', 'club_attached_changed')})",
+                            f"({platoon_sees} OR {_in('attached_id', 'club_attached_seen')})"),
+        "sologear_force": _under(sheet_can, sheet_sees),
+        "sologear_turn": _under(sheet_can, sheet_sees),
+        "roll": _under(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})"),
+        "operation": Rules(
+            select=f"({own_operation} OR {member})",
+            insert=own_operation,
+            update_old=f"({own_operation} OR {organiser})",
+            update_new=f"({own_operation} OR {organiser})",
+            delete=own_operation),
+        "operation_change": Rules(
+            select="operation_id IN (SELECT o.id FROM operation o)",  # the operations this login sees
+            insert=own_change, update_old=None, update_new=None, delete=own_change,
+            grants=("SELECT", "INSERT", "DELETE")),
+        "schema_migration": Rules(select="true", insert=None, update_old=None, update_new=None, delete=None,
+                                  grants=("SELECT",)),
+        "journal_state": Rules(select="true", insert=None, update_old=None, update_new=None, delete=None,
+                               grants=("SELECT",)),
+    }
+    return {table: rule if table in ("operation", "operation_change", "schema_migration", "journal_state")
+            else _journaled(rule) for table, rule in rules.items()}
+
+
+def policy_statements(table: str, rules: Rules) -> list[str]:
+    t = quote_ident(table)
+    out = [f"CREATE POLICY club_select ON {t} FOR SELECT USING ({rules.select})"]
+    if rules.insert is not None:
+        out.append(f"CREATE POLICY club_insert ON {t} FOR INSERT WITH CHECK ({rules.insert})")
+    if rules.update_old is not None and rules.update_new is not None:
+        out.append(f"CREATE POLICY club_update ON {t} FOR UPDATE USING ({rules.update_old}) "
+                   f"WITH CHECK ({rules.update_new})")
+    if rules.delete is not None:
+        out.append(f"CREATE POLICY club_delete ON {t} FOR DELETE USING ({rules.delete})")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ init
+
+@dataclass
+class InitReport:
+    database: str
+    owner: str
+    groups: Groups
+    secured: list[str] = field(default_factory=list)
+    policies: int = 0
+    created_groups: list[str] = field(default_factory=list)
+    without_rules: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"database": self.database, "owner": self.owner, "players_group": self.groups.players,
+                "organisers_group": self.groups.organisers, "created_groups": self.created_groups,
+                "tables": self.secured, "policies": self.policies, "tables_without_rules": self.without_rules}
+
+    def text(self) -> str:
+        made = f" (created {', '.join(self.created_groups)})" if self.created_groups else ""
+        lines = [f"club server ready: database {self.database}, owned by {self.owner}",
+                 f"  groups: {self.groups.players} (players), {self.groups.organisers} (organisers){made}",
+                 f"  row-level security on {len(self.secured)} tables, {self.policies} policies"]
+        if self.without_rules:
+            lines.append(f"  no club rules for: {', '.join(self.without_rules)} (players cannot read them)")
+        lines.append("next: campaign-cli --db URL server add-player LOGIN [--organiser] --password-stdin")
+        return "\n".join(lines)
+
+
+def _rows(sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+    return list(db.execute_sql(sql, tuple(params)).fetchall())
+
+
+def _role_exists(name: str) -> bool:
+    return bool(_rows("SELECT 1 FROM pg_roles WHERE rolname = ?", (name,)))
+
+
+def _tables() -> list[str]:
+    return [r[0] for r in _rows("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                                "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname")]
+
+
+def _table_owner() -> tuple[str, bool]:
+    """The owner of the app's tables, and whether the connected login is (or acts as) it."""
+    row = db.execute_sql("SELECT pg_get_userbyid(relowner), pg_has_role(current_user, relowner, 'MEMBER') "
+                         "FROM pg_class WHERE oid = 'public.campaign'::regclass").fetchone()
+    return str(row[0]), bool(row[1])
+
+
+def _can_create_roles() -> bool:
+    row = db.execute_sql("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user").fetchone()
+    return bool(row and row[0])
+
+
+def init_server() -> InitReport:
+    """Install (or re-install: it is idempotent) the club's groups, grants and policies on the bound server
+    database. Run as the owner of the tables; everything in one transaction."""
+    from . import access
+
+    if not access.is_club():
+        raise needs_club_server("server init")
+    owner, is_owner = _table_owner()
+    me = access.current_user()
+    if not is_owner:
+        raise ServerSetupError(f"server init must be run by the owner of the database's tables ({owner}); you "
+                               f"are connected as {me}")
+    g = groups()
+    dbname = str(db.execute_sql("SELECT current_database()").fetchone()[0])
+    report = InitReport(dbname, owner, g)
+    with db.atomic():
+        missing = [name for name in (g.players, g.organisers) if not _role_exists(name)]
+        if missing and not _can_create_roles():
+            raise ServerSetupError(
+                f"cannot create the group roles {', '.join(missing)}: {me} may not create roles; ask the "
+                f"server's administrator to run CREATE ROLE {' ; CREATE ROLE '.join(missing)} NOLOGIN, "
+                f"GRANT {g.players} TO {g.organisers} and GRANT {g.players} TO {me} WITH ADMIN OPTION, then try "
+                "again")
+        for name in missing:
+            db.execute_sql(f"CREATE ROLE {quote_ident(name)} NOLOGIN")
+            report.created_groups.append(name)
+        players, organisers = quote_ident(g.players), quote_ident(g.organisers)
+        if not _rows("SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
+                     "JOIN pg_roles u ON u.oid = m.member WHERE r.rolname = ? AND u.rolname = ?",
+                     (g.players, g.organisers)):
+            db.execute_sql(f"GRANT {players} TO {organisers}")
+        database = quote_ident(dbname)
+        db.execute_sql(f"REVOKE ALL ON DATABASE {database} FROM PUBLIC")
+        db.execute_sql(f"GRANT CONNECT ON DATABASE {database} TO {players}")  # no TEMPORARY: see FUNCTIONS
+        db.execute_sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        db.execute_sql(f"GRANT USAGE ON SCHEMA public TO {players}")
+        db.execute_sql(FUNCTIONS)
+        for fn in FUNCTION_NAMES:
+            db.execute_sql(f"REVOKE ALL ON FUNCTION {fn} FROM PUBLIC")
+            db.execute_sql(f"GRANT EXECUTE ON FUNCTION {fn} TO {players}")
+        rules = table_rules(g.organisers)
+        for table in _tables():
+            t = quote_ident(table)
+            db.execute_sql(f"REVOKE ALL ON {t} FROM PUBLIC")
+            db.execute_sql(f"REVOKE ALL ON {t} FROM {players}")
+            db.execute_sql(f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY")
+            for (name,) in _rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' AND tablename = ? "
+                                 "AND left(policyname, 5) = 'club_'", (table,)):
+                db.execute_sql(f"DROP POLICY {quote_ident(name)} ON {t}")
+            rule = rules.get(table)
+            if rule is None:
+                report.without_rules.append(table)
+                continue
+            db.execute_sql(f"GRANT {', '.join(rule.grants)} ON {t} TO {players}")
+            for statement in policy_statements(table, rule):
+                db.execute_sql(statement)
+                report.policies += 1
+            report.secured.append(table)
+        db.execute_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {players}")
+        for fn in OLD_FUNCTIONS:
+            db.execute_sql(f"DROP FUNCTION IF EXISTS {fn}")
+    db.obj._club_rules = True  # store.access: this connection now works under the club's rules
+    return report
+
+
+# ------------------------------------------------------------------------------------------------ players
+
+@dataclass(frozen=True)
+class Player:
+    login: str
+    organiser: bool
+    can_log_in: bool
+    campaigns: tuple[tuple[str, str], ...]
+    """(campaign name, role) for every campaign the login belongs to."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"login": self.login, "organiser": self.organiser, "can_log_in": self.can_log_in,
+                "campaigns": [{"campaign": c, "role": r} for c, r in self.campaigns]}
+
+
+def _require_initialised(g: Groups) -> None:
+    if not _role_exists(g.players):
+        raise ServerSetupError("this database is not set up as a club server yet: run "
+                               "'campaign-cli --db URL server init' as its owner first")
+
+
+def add_player(login: str, *, organiser: bool = False, password: str | None = None) -> dict[str, Any]:
+    """Make ``login`` a player of this club server: a PostgreSQL login role (created if needed, with
+    ``password`` if given) in the players group, and in the organisers group with ``organiser`` (who may create
+    campaigns). An existing login keeps its password unless a new one is given."""
+    from . import access
+
+    if not access.is_club():
+        raise needs_club_server("server add-player")
+    login = check_login(login)
+    if password is not None and (not password or "\n" in password or "\x00" in password):
+        raise ServerSetupError("the password must be one line of text, not empty")
+    g = groups()
+    _require_initialised(g)
+    if login in (g.players, g.organisers):
+        raise ServerSetupError(f"{login!r} is one of the club's group roles, not a player's login")
+    if not _can_create_roles():
+        raise ServerSetupError(f"cannot add {login}: {access.current_user()} may not manage the club's logins (that "
+                               "takes CREATEROLE on the server: ask the club's administrator)")
+    with db.atomic():
+        existed = _role_exists(login)
+        if not existed:
+            db.execute_sql(f"CREATE ROLE {quote_ident(login)} LOGIN")
+        if password is not None:
+            db.execute_sql(f"ALTER ROLE {quote_ident(login)} PASSWORD {quote_literal(_encrypted(login, password))}")
+        db.execute_sql(f"GRANT {quote_ident(g.players)} TO {quote_ident(login)}")
+        if organiser:
+            db.execute_sql(f"GRANT {quote_ident(g.organisers)} TO {quote_ident(login)}")
+    return {"login": login, "created": not existed, "organiser": organiser or _in_group(login, g.organisers),
+            "password_set": password is not None}
+
+
+def _encrypted(login: str, password: str) -> str:
+    """The password as the server stores it (SCRAM, hashed here by libpq's ``PQencryptPasswordConn``), so the
+    clear text never travels in the ``ALTER ROLE`` statement nor reaches the server's statement log. ALTER ROLE
+    takes no parameters: the hash goes as a quoted literal."""
+    connection = db.connection()
+    pgconn = getattr(connection, "pgconn", None)
+    if pgconn is None:  # pragma: no cover - psycopg always has it
+        return password
+    return bytes(pgconn.encrypt_password(password.encode("utf-8"), login.encode("utf-8"))).decode("ascii")
+
+
+def _in_group(login: str, group: str) -> bool:
+    return bool(_rows("SELECT pg_has_role(?, ?, 'MEMBER')", (login, group))[0][0]) if _role_exists(login) else False
+
+
+def players() -> list[Player]:
+    """Every login in the players group (directly or as an organiser), with the campaigns it belongs to (as far
+    as the connected login may see them). Superusers and the tables' owner (the club's administrators) are not
+    players."""
+    from . import access
+
+    if not access.is_club():
+        raise needs_club_server("server players")
+    g = groups()
+    _require_initialised(g)
+    logins = _rows("SELECT u.rolname, u.rolcanlogin, pg_has_role(u.oid, o.oid, 'MEMBER') FROM pg_roles u "
+                   "CROSS JOIN (SELECT oid FROM pg_roles WHERE rolname = ?) o "
+                   "WHERE pg_has_role(u.oid, (SELECT oid FROM pg_roles WHERE rolname = ?), 'MEMBER') "
+                   "AND u.rolname NOT IN (?, ?) AND NOT u.rolsuper AND NOT pg_has_role(u.oid, (SELECT relowner "
+                   "FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER') ORDER BY u.rolname",
+                   (g.organisers, g.players, g.players, g.organisers))
+    member_rows = _rows("SELECT m.login, c.name, m.role FROM campaign_member m JOIN campaign c "
+                        "ON c.id = m.campaign_id ORDER BY c.name_key, m.login")
+    out = []
+    for login, can_log_in, is_organiser in logins:
+        mine = tuple((c, r) for who, c, r in member_rows if who == login)
+        out.append(Player(str(login), bool(is_organiser), bool(can_log_in), mine))
+    return out

@@ -1,0 +1,54 @@
+"""Migration 0005 on a server database (PostgreSQL): a database built at schema 4 (the baseline) with a journal
+gets the ownership columns and campaign_member, and the images its journal recorded get the new columns, so an
+operation recorded before the upgrade still undoes exactly."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from clubpg import ClubServer, club_pg, unbind  # noqa: F401 - club_pg is a fixture
+
+from campaign_app.store import database as store_database
+from campaign_app.store import init_db
+from campaign_app.store.journal import operation, undo
+from campaign_app.store.models import database_proxy as db
+
+
+def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    url = club_pg.create_database("club_upgrade")
+    real = store_database.available_migrations
+    monkeypatch.setattr(store_database, "available_migrations", lambda folder=None: real(folder)[:4])
+    init_db(url)
+    with operation("test.setup", "schema 4 data"):
+        db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+                       "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, notes, "
+                       "created_at) VALUES ('Congo 1960', 'congo 1960', 'atomic_africa', 1, 4, 9, 16, 'both', 2, "
+                       "false, '', now())")
+        db.execute_sql("INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, "
+                       "notes, created_at) SELECT id, '2nd Platoon', '2nd platoon', 8, 8, 8, 2, 6, '', now() "
+                       "FROM campaign")
+    unbind()
+    monkeypatch.setattr(store_database, "available_migrations", real)
+    init_db(url)
+    try:
+        assert db.execute_sql("SELECT max(number) FROM schema_migration").fetchone()[0] == 5
+        assert db.execute_sql("SELECT owner FROM platoon").fetchall() == [("",)]
+        assert db.execute_sql("SELECT created_by FROM campaign").fetchall() == [("",)]
+        images: list[Any] = db.execute_sql("SELECT table_name, new FROM operation_change ORDER BY id").fetchall()
+        assert [t for t, _ in images] == ["campaign", "platoon"]
+        assert json.loads(images[0][1])["created_by"] == "" and json.loads(images[1][1])["owner"] == ""
+        undo()  # recorded under schema 4: the rows are found as the journal says
+        assert db.execute_sql("SELECT count(*) FROM campaign").fetchone()[0] == 0
+        with operation("test.member", "a member"):  # the new table is journaled too
+            db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+                           "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
+                           "notes, created_at) VALUES ('Iron Rain', 'iron rain', 'sologear', 1, 4, 9, 16, 'both', 2, "
+                           "false, '', now())")
+            db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) SELECT id, 'ada', 'player' "
+                           "FROM campaign")
+        assert db.execute_sql("SELECT count(*) FROM operation_change WHERE table_name = 'campaign_member'"
+                              ).fetchone()[0] == 1
+    finally:
+        unbind()
