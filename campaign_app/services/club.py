@@ -140,7 +140,7 @@ def remove_member(campaign: str | int, login: str) -> Membership:
             if not others:
                 raise ServiceError(f"{login} is the only organiser of {c.name}; make another player an organiser "
                                    "first")
-        CampaignMember.delete().where((CampaignMember.campaign == c.id) & (CampaignMember.login == login)).execute()
+        db.execute_sql("DELETE FROM campaign_member WHERE campaign_id = ? AND login = ?", (c.id, login))
         op.label = f"{login} leaves {c.name}"
     return Membership(c.name, login, "none", before, op.changes.operation_id)
 
