@@ -1,7 +1,7 @@
 """``campaign-cli --db postgresql://... server init | add-player | players``, and the club's actions under
 ``campaign`` (``add-player``, ``remove-player``, ``players``), ``platoon set-owner`` and ``sologear set-owner``.
 
-Setting up a club server takes three commands (docs/club-play.md)::
+Setting up a club server takes three commands (README, "Club play")::
 
     campaign-cli --db postgresql://owner@host/club server init
     printf '%s\\n' "$PASSWORD" | campaign-cli --db postgresql://owner@host/club server add-player ana --password-stdin
