@@ -168,6 +168,33 @@ def server_problem(exc: BaseException, where: str) -> StoreProblem | Refused | N
     return None
 
 
+# ------------------------------------------------------------------------------------------- times
+
+def local_times(conn: Any) -> None:
+    """Times on the server are instants (TIMESTAMPTZ); the app keeps working in the computer's local time.
+
+    A naive datetime the app writes is taken as this computer's local time and sent with its offset, so the
+    server stores the true instant; a time read back is turned into this computer's local time, naive again. So
+    two players in different time zones see each other's battles at the right moment, in their own zone."""
+    from datetime import datetime
+
+    from psycopg.types.datetime import DatetimeDumper, TimestamptzLoader
+
+    class LocalDatetimeDumper(DatetimeDumper):
+        def upgrade(self, obj: datetime, format: Any) -> Any:
+            return self
+
+        def dump(self, obj: datetime) -> Any:
+            return super().dump(obj if obj.tzinfo else obj.astimezone())
+
+    class LocalTimestamptzLoader(TimestamptzLoader):
+        def load(self, data: Any) -> datetime:
+            return super().load(data).astimezone().replace(tzinfo=None)
+
+    conn.adapters.register_dumper(datetime, LocalDatetimeDumper)
+    conn.adapters.register_loader("timestamptz", LocalTimestamptzLoader)
+
+
 # ------------------------------------------------------------------------------------------- the database
 
 class ServerDatabase(PostgresqlDatabase):
@@ -185,6 +212,8 @@ class ServerDatabase(PostgresqlDatabase):
             params["application_name"] = "campaign_app"
         if password:
             params["password"] = password
+        if "options" not in url:
+            params["options"] = "-c TimeZone=UTC"  # the journal's row images show times in UTC, whoever wrote them
         url = "postgresql://" + url.split("://", 1)[1]
         super().__init__(url, prefer_psycopg3=True, **params)
         self.url = url
@@ -219,6 +248,11 @@ class ServerDatabase(PostgresqlDatabase):
     def connect(self, reuse_if_open: bool = False) -> bool:
         with self.translated():
             return bool(super().connect(reuse_if_open=reuse_if_open))
+
+    def _connect(self) -> Any:
+        conn = super()._connect()  # type: ignore[misc]  # not in types-peewee
+        local_times(conn)
+        return conn
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if params:
