@@ -55,7 +55,7 @@ def server_name(url: str) -> str:
     try:
         parts = urlsplit(url)
         host = parts.hostname or os.environ.get("PGHOST") or "localhost"
-        if host.startswith("/") or host.startswith("%2f"):
+        if unquote(host).startswith("/"):  # a socket folder, written as /tmp/x or %2Ftmp%2Fx
             host = "local socket"
         port = parts.port or int(os.environ.get("PGPORT") or 5432)
         user = unquote(parts.username) if parts.username else os.environ.get("PGUSER", "")

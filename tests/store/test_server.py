@@ -45,6 +45,7 @@ def test_placeholders_are_translated_outside_quotes_only() -> None:
 def test_server_name_never_shows_the_password() -> None:
     assert server_name("postgresql://ana:secret@club.example.org:5433/league") == "ana@club.example.org:5433/league"
     assert "secret" not in server_name("postgresql://ana:secret@/league?host=/tmp/x")
+    assert server_name("postgresql://ana@%2Ftmp%2Fpg/league") == "ana@local socket:5432/league"
 
 
 def test_a_new_server_database_gets_the_whole_schema_and_the_journal(server_db: str) -> None:
