@@ -8,7 +8,6 @@ organiser of the campaign may make it; the server's row-level security says the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..store import access
 from ..store.club_server import InitReport, Player, check_login, groups, needs_club_server
@@ -195,6 +194,15 @@ def set_sheet_owner(ref: str | int, login: str) -> Ownership:
                      op.changes.operation_id)
 
 
-def whoami() -> dict[str, Any]:
+@dataclass(frozen=True)
+class Connection(Result):
     """Who is connected, and whether the club's rules apply."""
-    return {"login": access.current_user(), "club_server": access.is_club(), "rules": access.rules_installed()}
+
+    login: str
+    club_server: bool
+    rules: bool
+
+
+def whoami() -> Connection:
+    """Who is connected, and whether the club's rules apply."""
+    return Connection(access.current_user(), access.is_club(), access.rules_installed())
