@@ -513,7 +513,7 @@ def _migrate_server(database: ServerDatabase, supported: int) -> None:
 
     migrator = PostgresqlMigrator(database)
     with database.atomic():
-        database.lock_writers()
+        database.lock_schema()
         version = server_schema_version(database)
         if version == 0:
             baseline = Migration(0, "postgresql", migrations_dir() / "postgresql_0004.py").load()
