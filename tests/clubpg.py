@@ -94,13 +94,13 @@ def open_operation(con: Any, who: str, kind: str = "test.sql") -> int:
     """What a player's own program (``psql``) does before it writes, as the app does: the server opens an
     operation of the login's in the transaction (``campaign_app_begin``), which its trigger records into."""
     del who  # the server takes the login from the session
-    return int(con.execute("SELECT campaign_app_begin(%s, %s)", (kind, kind)).fetchone()[0])
+    return int(con.execute("SELECT id FROM campaign_app_begin(%s, %s)", (kind, kind)).fetchone()[0])
 
 
 def close_operation(con: Any, op_id: int, label: str = "") -> int:
     """Close the operation ``open_operation`` opened, as the app does (``campaign_app_end``): the server numbers
     it, derives its targets from the rows it touched and announces it. Its final id (None: it wrote nothing)."""
-    row = con.execute("SELECT id FROM campaign_app_end(%s, %s, NULL)", (op_id, label)).fetchone()
+    row = con.execute("SELECT id FROM campaign_app_end(%s, %s)", (op_id, label)).fetchone()
     return row[0]
 
 

@@ -376,8 +376,10 @@ def _server_operation(kind: str, label: str, campaign: int | None, platoon: int 
     it in commit order, joins a run of XP steps and announces it (:mod:`.journal_pg`). The client's check of
     the targets it names comes first, for one clear line before anything is written."""
     with db.atomic():
-        op_id = int(db.execute_sql("SELECT campaign_app_begin(?, ?)", (kind, label or kind)).fetchone()[0])
-        op = Operation(op_id, kind, label or kind, campaign, platoon, sheet)
+        begun = db.execute_sql("SELECT id, merged FROM campaign_app_begin(?, ?, ?)",
+                               (kind, label or kind, merge_key)).fetchone()
+        op_id = int(begun[0])
+        op = Operation(op_id, kind, label or kind, campaign, platoon, sheet, merged=bool(begun[1]))
         token = _current.set(op)
         try:
             _club_check(op)
@@ -391,7 +393,7 @@ def _server_operation(kind: str, label: str, campaign: int | None, platoon: int 
             _current.reset(token)
         try:
             row = db.execute_sql("SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text "
-                                 "FROM campaign_app_end(?, ?, ?)", (op_id, op.label or kind, merge_key)).fetchone()
+                                 "FROM campaign_app_end(?, ?)", (op_id, op.label or kind)).fetchone()
         except peewee.DatabaseError as exc:
             refused = _server_refusal(exc)
             if refused is exc:
@@ -504,6 +506,27 @@ def list_operations(*, campaign: int | None = None, platoon: int | None = None, 
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     return [_info(r) for r in db.execute_sql(sql, params).fetchall()]
+
+
+def changes_since(mark: int) -> tuple[int, list[OpChanges]]:
+    """The change feed: every operation made, undone or redone after the clock read ``mark`` that this login
+    can see, oldest first, with what each touched; and the mark to ask with next time. One query when nothing is
+    new (so an announcement that was not real costs one small query). Ids and undo stamps are given in commit
+    order, so the newest one seen is a mark that misses nothing."""
+    rows = db.execute_sql(
+        "SELECT id, kind, label, campaign_id, platoon_id, sheet_id, undo_seq FROM operation "
+        f"WHERE (id > ? OR undo_seq > ?){_not_replay()} ORDER BY id", (mark, mark)).fetchall()
+    if not rows:
+        return mark, []
+    ids = [int(r[0]) for r in rows]
+    touched: dict[int, set[tuple[str, int]]] = {i: set() for i in ids}
+    for op_id, table, row_id in db.execute_sql(
+            "SELECT DISTINCT operation_id, table_name, row_id FROM operation_change WHERE operation_id IN ("
+            + ", ".join("?" * len(ids)) + ")", ids).fetchall():
+        touched[int(op_id)].add((str(table), int(row_id)))
+    out = [OpChanges(int(r[0]), r[1], r[2], frozenset(touched[int(r[0])]), r[3], r[4], r[5]) for r in rows]
+    newest = max(max(int(r[0]), int(r[6] or 0)) for r in rows)
+    return max(mark, newest), out
 
 
 def _mine() -> str:

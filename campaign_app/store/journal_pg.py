@@ -60,7 +60,9 @@ PINNED = "SET search_path = pg_catalog, public, pg_temp SET TimeZone = 'UTC'"
 STATIC_SQL = r"""
 CREATE TABLE IF NOT EXISTS journal_open (
   xact bigint PRIMARY KEY,
-  operation_id bigint NOT NULL
+  operation_id bigint NOT NULL,
+  merged boolean NOT NULL DEFAULT false,
+  changes_before bigint NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS journal_replay (
   xact bigint PRIMARY KEY,
@@ -153,22 +155,42 @@ BEGIN
 END
 $fn$;
 
-CREATE OR REPLACE FUNCTION campaign_app_begin(p_kind text, p_label text) RETURNS bigint
+CREATE OR REPLACE FUNCTION campaign_app_begin(p_kind text, p_label text, p_merge_key text DEFAULT NULL,
+                                              OUT id bigint, OUT merged boolean)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $fn$
+#variable_conflict use_column
 DECLARE
   x bigint := campaign_app_xact();
-  op bigint;
   stamp text := campaign_app_now();
+  prev operation%ROWTYPE;
+  op bigint;
+  joined boolean := false;
 BEGIN
-  IF EXISTS (SELECT 1 FROM journal_open WHERE xact = x) OR EXISTS (SELECT 1 FROM journal_replay WHERE xact = x) THEN
+  IF EXISTS (SELECT 1 FROM journal_open o WHERE o.xact = x) OR EXISTS (SELECT 1 FROM journal_replay r
+                                                                       WHERE r.xact = x) THEN
     RAISE EXCEPTION 'campaign_app: an operation is open in this transaction already' USING ERRCODE = 'CA400';
   END IF;
-  op := nextval('journal_clock');
-  INSERT INTO operation (id, kind, label, created_at, updated_at, "user")
-    VALUES (op, left(coalesce(p_kind, ''), 100), left(coalesce(nullif(p_label, ''), p_kind, ''), 1000), stamp,
-            stamp, session_user);
-  INSERT INTO journal_open (xact, operation_id) VALUES (x, op);
-  RETURN op;
+  IF p_merge_key IS NOT NULL THEN
+    -- a run of steps on one XP track: the newest operation of the whole journal, the login's own, of the same
+    -- kind and key, not undone, within a minute, takes this step too
+    SELECT * INTO prev FROM operation o ORDER BY o.id DESC LIMIT 1;
+    IF FOUND AND prev.kind = p_kind AND prev.merge_key = p_merge_key AND prev.undone = 0
+       AND prev."user" = session_user
+       AND (stamp::timestamptz - prev.updated_at::timestamptz) <= interval '60 seconds' THEN
+      op := prev.id;
+      joined := true;
+    END IF;
+  END IF;
+  IF NOT joined THEN
+    op := nextval('journal_clock');
+    INSERT INTO operation (id, kind, label, merge_key, created_at, updated_at, "user")
+      VALUES (op, left(coalesce(p_kind, ''), 100), left(coalesce(nullif(p_label, ''), p_kind, ''), 1000),
+              p_merge_key, stamp, stamp, session_user);
+  END IF;
+  INSERT INTO journal_open (xact, operation_id, merged, changes_before)
+    VALUES (x, op, joined, (SELECT count(*) FROM operation_change c WHERE c.operation_id = op));
+  id := op;
+  merged := joined;
 END
 $fn$;
 
@@ -181,59 +203,50 @@ BEGIN
 END
 $fn$;
 
-CREATE OR REPLACE FUNCTION campaign_app_end(p_op bigint, p_label text, p_merge_key text)
+CREATE OR REPLACE FUNCTION campaign_app_end(p_op bigint, p_label text)
 RETURNS TABLE (id bigint, merged boolean, campaign_id bigint, platoon_id bigint, sheet_id bigint, touched jsonb)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $fn$
 #variable_conflict use_column
 DECLARE
   x bigint := campaign_app_xact();
+  st journal_open%ROWTYPE;
   mine operation%ROWTYPE;
-  prev operation%ROWTYPE;
   final bigint;
-  joined boolean := false;
   stamp text := campaign_app_now();
   t record;
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM journal_open o WHERE o.xact = x AND o.operation_id = p_op) THEN
+  SELECT * INTO st FROM journal_open o WHERE o.xact = x AND o.operation_id = p_op;
+  IF NOT FOUND THEN
     RAISE EXCEPTION 'campaign_app: operation % is not open in this transaction', p_op USING ERRCODE = 'CA400';
   END IF;
   DELETE FROM journal_open o WHERE o.xact = x;
   SELECT * INTO mine FROM operation o WHERE o.id = p_op;
-  IF NOT EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = p_op) THEN
-    DELETE FROM operation o WHERE o.id = p_op;
-    RETURN QUERY SELECT NULL::bigint, false, NULL::bigint, NULL::bigint, NULL::bigint, '[]'::jsonb;
-    RETURN;
-  END IF;
-  PERFORM campaign_app_lock();
-  IF p_merge_key IS NOT NULL THEN
-    SELECT * INTO prev FROM operation o WHERE o.id <> p_op ORDER BY o.id DESC LIMIT 1;
-    IF FOUND AND prev.kind = mine.kind AND prev.merge_key = p_merge_key AND prev.undone = 0
-       AND prev."user" = session_user
-       AND (stamp::timestamptz - prev.updated_at::timestamptz) <= interval '60 seconds' THEN
-      UPDATE operation_change c SET operation_id = prev.id WHERE c.operation_id = p_op;
+  IF (SELECT count(*) FROM operation_change c WHERE c.operation_id = p_op) = st.changes_before THEN
+    -- this step wrote nothing: a new operation leaves no row, a joined run stays as it was
+    IF NOT st.merged THEN
       DELETE FROM operation o WHERE o.id = p_op;
-      UPDATE operation o SET updated_at = stamp,
-        label = CASE WHEN coalesce(p_label, '') <> '' THEN left(p_label, 1000) ELSE o.label END
-        WHERE o.id = prev.id;
-      final := prev.id;
-      joined := true;
+      RETURN QUERY SELECT NULL::bigint, false, NULL::bigint, NULL::bigint, NULL::bigint, '[]'::jsonb;
+      RETURN;
     END IF;
-  END IF;
-  IF final IS NULL THEN
+    final := p_op;
+  ELSE
+    -- numbered in the order of commits: the lock is held from here to the commit (one round trip)
+    PERFORM campaign_app_lock();
     final := nextval('journal_clock');
     INSERT INTO operation (id, kind, label, merge_key, created_at, updated_at, "user")
-      VALUES (final, mine.kind, left(coalesce(nullif(p_label, ''), mine.label), 1000), p_merge_key,
+      VALUES (final, mine.kind, left(coalesce(nullif(p_label, ''), mine.label), 1000), mine.merge_key,
               mine.created_at, stamp, mine."user");
     UPDATE operation_change c SET operation_id = final WHERE c.operation_id = p_op;
     DELETE FROM operation o WHERE o.id = p_op;
+    SELECT * INTO t FROM campaign_app_targets(final);
+    UPDATE operation o SET campaign_id = t.campaign_id, platoon_id = t.platoon_id, sheet_id = t.sheet_id
+      WHERE o.id = final;
+    PERFORM pg_notify('campaign_app', final::text);
   END IF;
-  SELECT * INTO t FROM campaign_app_targets(final);
-  UPDATE operation o SET campaign_id = t.campaign_id, platoon_id = t.platoon_id, sheet_id = t.sheet_id
-    WHERE o.id = final;
-  PERFORM pg_notify('campaign_app', final::text);
-  RETURN QUERY SELECT final, joined, t.campaign_id, t.platoon_id, t.sheet_id,
+  RETURN QUERY SELECT o.id, st.merged, o.campaign_id, o.platoon_id, o.sheet_id,
     (SELECT coalesce(jsonb_agg(DISTINCT jsonb_build_array(c.table_name, c.row_id)), '[]'::jsonb)
-       FROM operation_change c WHERE c.operation_id = final);
+       FROM operation_change c WHERE c.operation_id = final)
+    FROM operation o WHERE o.id = final;
 END
 $fn$;
 
@@ -624,8 +637,8 @@ $fn$;
 
 
 GRANTED_FUNCTIONS = (
-    "campaign_app_table_rank(text)", "campaign_app_xact()", "campaign_app_now()", "campaign_app_begin(text, text)",
-    "campaign_app_end(bigint, text, text)", "campaign_app_newest()", "campaign_app_replay(bigint, boolean)",
+    "campaign_app_table_rank(text)", "campaign_app_xact()", "campaign_app_now()", "campaign_app_begin(text, text, text)",
+    "campaign_app_end(bigint, text)", "campaign_app_newest()", "campaign_app_replay(bigint, boolean)",
     "campaign_app_replay_open(bigint, boolean)", "campaign_app_replay_close(bigint)",
     "campaign_app_replay_swept()", "campaign_app_row_is(text, bigint, jsonb)", "campaign_app_tables()",
     "campaign_app_refuse(text, text)", "campaign_app_op_words(bigint)", "campaign_app_may_replay(bigint)",
