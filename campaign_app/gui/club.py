@@ -49,11 +49,50 @@ def open_server(target: ServerTarget, password: str | None, backup_dir: Path | N
     if busy:
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        init_db(target.url(timeout=True), backup_dir, password=password,
-                busy_timeout=busy_timeout, daily_backup=False)
+        database = init_db(target.url(timeout=True), backup_dir, password=password,
+                           busy_timeout=busy_timeout, daily_backup=False)
     finally:
         if busy:
             QApplication.restoreOverrideCursor()
+    if busy:
+        database.pump = ServerWait(target.display())  # type: ignore[union-attr]  # a server database
+
+
+class ServerWait:
+    """Called while a statement waits for the club server (it runs on a helper thread meanwhile): the window
+    keeps painting and its timers keep running, input waits (nothing can start a second change in the middle of
+    one), and after a moment the status bar says what it waits for and the cursor shows it."""
+
+    SHOW_AFTER = 0.4
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.showing = False
+
+    def __call__(self, waited: float) -> None:
+        from PySide6.QtCore import QEventLoop
+
+        app = QApplication.instance()
+        if app is None:
+            return
+        if waited >= self.SHOW_AFTER and not self.showing:
+            self.showing = True
+            QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+            window = QApplication.activeWindow()
+            bar = getattr(window, "statusBar", None)
+            if callable(bar):
+                bar().showMessage(f"Waiting for the club server {self.where}…")
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents, 20)
+
+    def done(self) -> None:
+        """The statement is answered (or refused)."""
+        if self.showing:
+            self.showing = False
+            QApplication.restoreOverrideCursor()
+            window = QApplication.activeWindow()
+            bar = getattr(window, "statusBar", None)
+            if callable(bar) and bar().currentMessage().startswith("Waiting for the club server"):
+                bar().clearMessage()
 
 
 def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path | None, *,

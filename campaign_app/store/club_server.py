@@ -340,7 +340,8 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
     battle_ref = _points("battle_id", "club_battles_changed")
     leader_ref = _points("leader_id", "club_leaders_changed")
     opponent_ref = "(opponent_platoon_id IS NULL OR club_same_campaign(platoon_id, opponent_platoon_id))"
-    roll_can = (f"((platoon_id IS NOT NULL OR sheet_id IS NOT NULL) AND {_points('platoon_id', 'club_platoons_changed')}"
+    roll_can = (f"((platoon_id IS NOT NULL OR sheet_id IS NOT NULL) AND "
+                f"{_points('platoon_id', 'club_platoons_changed')}"
                 f" AND {_points('sheet_id', 'club_sheets_changed')})")
     equipment_can = (f"((platoon_id IS NOT NULL OR attached_id IS NOT NULL) AND "
                      f"{_points('platoon_id', 'club_platoons_changed')} AND "

@@ -327,8 +327,8 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             yield inner
         return
     if _on_server():
-        with _server_operation(kind, label, campaign, platoon, sheet, merge_key) as op:
-            yield op
+        with _server_operation(kind, label, campaign, platoon, sheet, merge_key) as server_op:
+            yield server_op
         return
     with db.atomic():
         now = utc_now()

@@ -637,7 +637,8 @@ $fn$;
 
 
 GRANTED_FUNCTIONS = (
-    "campaign_app_table_rank(text)", "campaign_app_xact()", "campaign_app_now()", "campaign_app_begin(text, text, text)",
+    "campaign_app_table_rank(text)", "campaign_app_xact()", "campaign_app_now()",
+    "campaign_app_begin(text, text, text)",
     "campaign_app_end(bigint, text)", "campaign_app_newest()", "campaign_app_replay(bigint, boolean)",
     "campaign_app_replay_open(bigint, boolean)", "campaign_app_replay_close(bigint)",
     "campaign_app_replay_swept()", "campaign_app_row_is(text, bigint, jsonb)", "campaign_app_tables()",

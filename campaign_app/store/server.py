@@ -90,14 +90,6 @@ def session_setup(busy_timeout: float) -> str:
             f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_SECONDS * 1000}")
 
 
-_MASK = re.compile(r"(postgres(?:ql)?://[^:/@\s]*:)([^@\s]*)(@)", re.I)
-_MASK_PARAM = re.compile(r"((?:^|[?&\s])password=)([^&\s]*)", re.I)
-
-
-def mask_password(text: str) -> str:
-    """``text`` with the password of every server address in it replaced by ``***`` (for logs and messages)."""
-    return _MASK_PARAM.sub(r"\1***", _MASK.sub(r"\1***\3", text))
-
 
 def server_support() -> bool:
     return importlib.util.find_spec("psycopg") is not None
@@ -427,8 +419,13 @@ class _PumpedCursor:
         worker.start()
         if not done.wait(0.05):  # a quick statement: no event processing at all
             started = time.monotonic()
-            while not done.wait(0.03):
-                self._pump(time.monotonic() - started)
+            try:
+                while not done.wait(0.03):
+                    self._pump(time.monotonic() - started)
+            finally:
+                finish = getattr(self._pump, "done", None)
+                if callable(finish):
+                    finish()
         worker.join()
         ok, value = outcome[0]
         if not ok:

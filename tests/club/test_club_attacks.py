@@ -476,8 +476,8 @@ def test_a_lost_connection_mid_write_is_one_line(club_pg: ClubServer, club_db: s
         with club_pg.connect(DB) as su:
             su.execute("SELECT pg_terminate_backend(%s)", (pid,))
 
-    with pytest.raises(ServerUnavailable, match="cannot reach the campaign server"):
-        with store_journal.operation("platoon.edit", "notes"):
+    with pytest.raises(ServerUnavailable, match="cannot reach the campaign server"), \
+            store_journal.operation("platoon.edit", "notes"):
             db.execute_sql("UPDATE platoon SET notes = 'half' WHERE id = ?", (ada_platoon,))
             threading.Thread(target=kill).start()
             time.sleep(0.5)

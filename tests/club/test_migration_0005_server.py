@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from clubpg import ClubServer, club_pg, unbind  # noqa: F401 - club_pg is a fixture
 
+from campaign_app.errors import Conflict
 from campaign_app.store import database as store_database
 from campaign_app.store import init_db
-from campaign_app.errors import Conflict
 from campaign_app.store.journal import operation, undo
 from campaign_app.store.models import database_proxy as db
 
