@@ -538,6 +538,52 @@ def reapply_rules(database: Any) -> InitReport | None:
     return init_server()
 
 
+def rules_problems(database: Any) -> list[str]:
+    """What ``server init`` set up and this club database no longer has (after a ``pg_restore`` without
+    ``--create``, the database's own grants and settings are gone; a policy or function dropped by hand...), one
+    sentence each, each ending in what to do. Empty for a database that never was a club's."""
+    if not club_initialised(database):
+        return []
+
+    def rows(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return list(database.execute_sql(sql, params).fetchall())
+
+    again = "run 'campaign-cli --db URL server init' as the tables' owner"
+    out: list[str] = []
+    if rows("SELECT has_database_privilege('public', current_database(), 'CONNECT')")[0][0]:
+        out.append(f"every login of the server may connect to this database (the club's revoke is missing, as "
+                   f"after a restore with pg_restore): {again}")
+    if not rows("SELECT 1 FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
+                "WHERE d.datname = current_database() AND s.setrole = 0 "
+                "AND EXISTS (SELECT 1 FROM unnest(s.setconfig) c "
+                "WHERE c LIKE 'idle_in_transaction_session_timeout=%')"):
+        out.append(f"the server does not end transactions left idle (a player could hold a table): {again}")
+    missing = [fn for fn in FUNCTION_NAMES if not rows("SELECT to_regprocedure(?)", (fn,))[0][0]]
+    if missing:
+        out.append(f"the club's check functions are missing ({', '.join(missing[:3])}): {again}")
+    rules = table_rules("x")
+    for table in _tables():
+        if table in PRIVATE_TABLES:
+            continue
+        secured = rows("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass(?)", (f"public.{table}",))
+        have = {r[0] for r in rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' "
+                                   "AND tablename = ?", (table,))}
+        if not secured or not secured[0][0]:
+            out.append(f"row-level security is off for the table {table}: {again}")
+        elif table in rules and "club_select" not in have:
+            out.append(f"the club's rules for the table {table} are missing: {again}")
+        elif table not in rules:
+            out.append(f"the table {table} has no club rules (players cannot read it): {again}")
+    g = groups(database)
+    if _role_exists(g.players):
+        written = rows("SELECT t FROM unnest(ARRAY['operation', 'operation_change', 'journal_state']) t "
+                       "WHERE has_table_privilege(?, t, 'INSERT') OR has_table_privilege(?, t, 'UPDATE') "
+                       "OR has_table_privilege(?, t, 'DELETE')", (g.players, g.players, g.players))
+        if written:
+            out.append(f"players may write the journal ({', '.join(r[0] for r in written)}): {again}")
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ players
 
 @dataclass(frozen=True)

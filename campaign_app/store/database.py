@@ -750,6 +750,9 @@ def check_server(database: ServerDatabase) -> CheckReport:
 
     columns = {t: {c for c, _ in _server_columns(database, t)} for t in ("campaign", "platoon", "attached_unit")}
     check_invariants(rows, report, columns)
+    from .club_server import rules_problems
+
+    report.problems.extend(rules_problems(database))
     return report
 
 

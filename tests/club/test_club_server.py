@@ -110,3 +110,25 @@ def test_add_player_before_init_says_to_init_first(club_pg: ClubServer, as_login
     with pytest.raises(ServerSetupError, match="not set up as a club server yet: run 'campaign-cli --db URL server "
                                                "init' as its owner first"):
         club_server.add_player("dave")
+
+
+def test_check_reports_the_rules_a_restore_lost_and_init_puts_them_back(club_pg: ClubServer, as_login: Any,  # noqa: F811
+                                                                        club: dict[str, Any]) -> None:
+    """What ``pg_restore`` without ``--create`` loses (the database's own revoke and settings), and a policy
+    dropped by hand, are reported by ``check`` on the server, each with what to run; ``server init`` mends them."""
+    from campaign_app.store.database import check_database
+
+    database = as_login(OWNER)
+    assert check_database(database).problems == []  # the control: a club set up as documented is fine
+    with club_pg.connect(DB) as su:
+        su.execute(f'GRANT CONNECT ON DATABASE "{DB}" TO PUBLIC')
+        su.execute(f'ALTER DATABASE "{DB}" RESET idle_in_transaction_session_timeout')
+    with club_pg.connect(DB, OWNER) as owner:
+        owner.execute("DROP POLICY club_select ON battle")
+    problems = check_database(as_login(OWNER)).problems
+    assert any(p.startswith("every login of the server may connect to this database") for p in problems)
+    assert any("does not end transactions left idle" in p for p in problems)
+    assert any(p.startswith("the club's rules for the table battle are missing") for p in problems)
+    assert all(p.endswith("run 'campaign-cli --db URL server init' as the tables' owner") for p in problems)
+    club_server.init_server()
+    assert check_database(as_login(OWNER)).problems == []
