@@ -548,6 +548,20 @@ def newest_undoable() -> OperationInfo | None:
     return _info(row) if row else None
 
 
+def replay_queue(undoing: bool, limit: int | None = None) -> list[OperationInfo]:
+    """What Undo steps back through (``undoing``: the live operations, newest first) or what Redo takes (the undone
+    ones, the one undone most recently first). On a club server only those the login may replay: its own, and
+    (an organiser) those in its campaigns."""
+    if undoing:
+        sql = (f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0{_mine()}{_not_replay()} "
+               "ORDER BY id DESC")
+    else:
+        sql = f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} ORDER BY undo_seq DESC, id DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [_info(r) for r in db.execute_sql(sql).fetchall()]
+
+
 def newest_redoable() -> OperationInfo | None:
     """The operation undone most recently (redo walks back the way undo went)."""
     row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} "

@@ -440,10 +440,14 @@ def test_a_player_undo_offers_their_own_newest_change(club_pg: ClubServer, club_
     as_login("ada")
     offered = journal.newest_undoable()
     assert offered is not None and offered.id == mine  # not bob's newer one
+    # the window's Edit ▸ Undo list (the undo stack's view) is hers alone too
+    assert {op.user for op in journal.live_operations(50)} == {"ada"}
     journal.undo()
+    assert {op.user for op in journal.redo_queue(50)} <= {"ada"}
     as_login(ORGANISER)  # an organiser: the newest in her campaigns (bob's)
     offered = journal.newest_undoable()
     assert offered is not None and offered.user == "bob"
+    assert {op.user for op in journal.live_operations(50)} >= {"ada", "bob"}
     journal.undo()
 
 
