@@ -169,8 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return fail("interrupted; a write in progress was rolled back", 130)
     except Exception as exc:  # the last net: one line, the traceback goes to the log file
+        from .logsetup import mask_password
+
         log.exception("campaign-cli %s failed", " ".join(raw))
-        return fail(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log file)", 1)
+        return fail(mask_password(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log "
+                                  "file)"), 1)
     finally:
         if isinstance(sys.stdout, GuardedOutput):
             sys.stdout = stdout

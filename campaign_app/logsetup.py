@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 _configured = False
 MAX_BYTES = 1_000_000
 BACKUPS = 5
+
+
+_URL_PASSWORD = re.compile(r"(postgres(?:ql)?://[^:/@\s]*:)([^@\s]*)(@)", re.I)
+_PARAM_PASSWORD = re.compile(r"((?:^|[?&\s])password=)([^&\s]*)", re.I)
+
+
+def mask_password(text: str) -> str:
+    """``text`` with the password of every server address in it (``postgresql://ana:SECRET@...`` or
+    ``?password=SECRET``) replaced by ``***``: what reaches a log file or a message."""
+    return _PARAM_PASSWORD.sub(r"\1***", _URL_PASSWORD.sub(r"\1***\3", text))
+
+
+class MaskingFormatter(logging.Formatter):
+    """Every log line, traceback included, with server passwords masked (a ``--db`` address typed with its
+    password must not land in clear in the log file)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return mask_password(super().format(record))
 
 
 class RotatingFile(logging.FileHandler):
@@ -60,10 +79,11 @@ def setup_logging(log_dir: Path, console: bool = False, level: int = logging.INF
     root = logging.getLogger()
     root.setLevel(level)
     handler = RotatingFile(log_file)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(MaskingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     if console:
         stream = logging.StreamHandler()
+        stream.setFormatter(MaskingFormatter())
         stream.setLevel(logging.WARNING)
         root.addHandler(stream)
     _configured = True

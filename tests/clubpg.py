@@ -10,7 +10,6 @@ change, a logged change and a roll), and "Secret War", a Sologear campaign only 
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,9 +19,6 @@ import pytest
 PLAYERS = ("ada", "bob")
 ORGANISER = "olga"
 OWNER = "clubadmin"
-
-_operation_ids = itertools.count(10**9)
-
 
 class ClubServer:
     """The test server as the club tests use it: psycopg connections and URLs by database and login."""
@@ -95,13 +91,17 @@ def owner_writes(server: ClubServer, dbname: str) -> Iterator[Any]:
 
 
 def open_operation(con: Any, who: str, kind: str = "test.sql") -> int:
-    """What a player's own program (``psql``) does before it writes, as the app does: an operation of its own,
-    marked open for the journal's trigger in the transaction."""
-    op_id = next(_operation_ids)
-    con.execute('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") VALUES (%s, %s, %s, '
-                "'now', 'now', %s)", (op_id, kind, kind, who))
-    con.execute("SELECT set_config('campaign_app.operation_id', %s, true)", (str(op_id),))
-    return op_id
+    """What a player's own program (``psql``) does before it writes, as the app does: the server opens an
+    operation of the login's in the transaction (``campaign_app_begin``), which its trigger records into."""
+    del who  # the server takes the login from the session
+    return int(con.execute("SELECT id FROM campaign_app_begin(%s, %s)", (kind, kind)).fetchone()[0])
+
+
+def close_operation(con: Any, op_id: int, label: str = "") -> int:
+    """Close the operation ``open_operation`` opened, as the app does (``campaign_app_end``): the server numbers
+    it, derives its targets from the rows it touched and announces it. Its final id (None: it wrote nothing)."""
+    row = con.execute("SELECT id FROM campaign_app_end(%s, %s)", (op_id, label)).fetchone()
+    return row[0]
 
 
 def make_club(server: ClubServer, dbname: str) -> dict[str, Any]:

@@ -98,8 +98,10 @@ def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     s = edit.summary
     text = [edit.message]
     if s["leader"]:
-        text.append(f"{s['leader']['name']}: XP {s['leader']['xp_before']} \u2192 {s['leader']['xp_after']}, "
-                    f"'{s['leader']['fate_undone']}' undone")
+        fate = _svc().FATE_WORDS.get(s["leader"]["fate_undone"], str(s["leader"]["fate_undone"]))
+        who = s["leader"]["name"] or "The leader"
+        text.append(f"{who}: XP {s['leader']['xp_before']} \u2192 {s['leader']['xp_after']}; the roll that found "
+                    f"the leader {fate} is undone")
     if s["removed_leaders"]:
         n = len(s["removed_leaders"])
         text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s["removed_leaders"]))

@@ -54,6 +54,16 @@ def _no_password() -> str:
     raise CliError("--password-stdin: standard input gave no password (one line is read)")
 
 
+def _connection_limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"{value} is outside 1-1000")
+    return value
+
+
 def _cmd_add_player(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.club import add_player, check_login
 
@@ -61,11 +71,12 @@ def _cmd_add_player(args: argparse.Namespace, ctx: Context) -> int:
     login = check_login(args.login)
     password = _password(args)
     ctx.open_db(daily_backup=False)
-    result = add_player(login, organiser=args.organiser, password=password)
-    made = "created the login" if result["created"] else "the login exists:"
+    result = add_player(login, organiser=args.organiser, password=password, connections=args.connections)
+    made = "created the login" if result["created"] else "the login already existed:"
     role = "an organiser (may create campaigns)" if result["organiser"] else "a player"
-    pw = ", password set" if result["password_set"] else ""
-    return emit(args, result, f"{made} {login} is {role} of this club server{pw}")
+    pw = "; password set" if result["password_set"] else ""
+    return emit(args, result, f"{made} {login}; {login} is {role} of this club server, with at most "
+                              f"{result['connections']} connections at once{pw}")
 
 
 def _cmd_players(args: argparse.Namespace, ctx: Context) -> int:
@@ -157,6 +168,9 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
              _cmd_add_player)
     p.add_argument("login", metavar="LOGIN", help="the player's PostgreSQL login (lower case)")
     p.add_argument("--organiser", action="store_true", help="an organiser: may create campaigns")
+    p.add_argument("--connections", type=_connection_limit, default=8, metavar="N",
+                   help="how many connections the login may hold at once (default 8: a window uses two, each "
+                        "command one)")
     p.add_argument("--password-stdin", action="store_true",
                    help="read the login's password from the first line of standard input")
     _add(ss, "players", parent, "list the club's players, organisers and their campaigns", _cmd_players)

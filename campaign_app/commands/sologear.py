@@ -128,8 +128,14 @@ def end_text(r: ReckoningDone) -> str:
 
 def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
+    into = None
+    if args.campaign is not None:
+        from ..services.common import find_campaign
+
+        into = find_campaign(args.campaign).id
     edit = sheet_service.create_sheet(
-        args.name, args.pilot, args.gear_tv, date=args.date, area=args.area, gear_name=args.gear_name,
+        args.name or "", args.pilot, args.gear_tv, campaign=into, date=args.date, area=args.area,
+        gear_name=args.gear_name,
         player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
         enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
         reward_dice=args.reward_dice, notes=args.notes)
@@ -338,7 +344,11 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
 
     def header_options(p: argparse.ArgumentParser, new: bool) -> None:
         if new:
-            p.add_argument("--name", required=True, help="campaign name")
+            where = p.add_mutually_exclusive_group(required=True)
+            where.add_argument("--name", help="the new campaign's name")
+            where.add_argument("--campaign", metavar="NAME",
+                               help="put the sheet into this Sologear campaign, which has none yet (on a club "
+                                    "server: one an organiser made, with you in it)")
             p.add_argument("--pilot", required=True, help="the pilot's name")
             p.add_argument("--gear-tv", required=True, metavar="TV", help="the pilot's Gear's threat value")
         else:

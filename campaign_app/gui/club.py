@@ -49,11 +49,50 @@ def open_server(target: ServerTarget, password: str | None, backup_dir: Path | N
     if busy:
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        init_db(target.url(timeout=True), backup_dir, password=password,
-                busy_timeout=busy_timeout, daily_backup=False)
+        database = init_db(target.url(timeout=True), backup_dir, password=password,
+                           busy_timeout=busy_timeout, daily_backup=False)
     finally:
         if busy:
             QApplication.restoreOverrideCursor()
+    if busy:
+        database.pump = ServerWait(target.display())  # type: ignore[union-attr]  # a server database
+
+
+class ServerWait:
+    """Called while a statement waits for the club server (it runs on a helper thread meanwhile): the window
+    keeps painting and its timers keep running, input waits (nothing can start a second change in the middle of
+    one), and after a moment the status bar says what it waits for and the cursor shows it."""
+
+    SHOW_AFTER = 0.4
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.showing = False
+
+    def __call__(self, waited: float) -> None:
+        from PySide6.QtCore import QEventLoop
+
+        app = QApplication.instance()
+        if app is None:
+            return
+        if waited >= self.SHOW_AFTER and not self.showing:
+            self.showing = True
+            QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+            window = QApplication.activeWindow()
+            bar = getattr(window, "statusBar", None)
+            if callable(bar):
+                bar().showMessage(f"Waiting for the club server {self.where}…")
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents, 20)
+
+    def done(self) -> None:
+        """The statement is answered (or refused)."""
+        if self.showing:
+            self.showing = False
+            QApplication.restoreOverrideCursor()
+            window = QApplication.activeWindow()
+            bar = getattr(window, "statusBar", None)
+            if callable(bar) and bar().currentMessage().startswith("Waiting for the club server"):
+                bar().clearMessage()
 
 
 def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path | None, *,
@@ -158,6 +197,7 @@ class LiveUpdates(QObject):
         self._seen: deque[int] = deque(maxlen=500)
         """Operations this window announced itself (their notices are not news)."""
         self._failures = 0
+        self._feed: Any = None
         self._had_connection = False
         self.stopped = False
         self.retry_timer = QTimer(self)
@@ -185,7 +225,9 @@ class LiveUpdates(QObject):
         self.notifier.setEnabled(True)
         if self._had_connection:
             log.info("live updates: listening again")
-            self.ctx.changed("all", 0)  # what was announced while the connection was down is not known
+            self.catch_up()  # what was announced while the connection was down: the journal knows
+        else:
+            self.feed()  # the mark: changes from now on are news
         self._had_connection = True
         self._failures = 0
         return True
@@ -204,8 +246,10 @@ class LiveUpdates(QObject):
             self._seen.append(int(changes.operation_id))
 
     def read(self) -> list[int]:
-        """Deliver what arrived; the ids of the operations delivered."""
-        from ..services.server_link import operation_changes, own_session
+        """Deliver what arrived; the ids of the operations delivered. A notice is a hint: the window asks the
+        journal what is new since the last id it knows and delivers exactly that (a fake notice costs one small
+        query and changes nothing)."""
+        from ..services.server_link import own_session
 
         try:
             notices = self.listener.read()
@@ -215,40 +259,40 @@ class LiveUpdates(QObject):
             self._failures = 1
             self.retry_timer.start(self.RETRY_MS[0])
             return []
-        if not notices:
-            return []
         own = own_session()
-        ids: list[int] = []
-        unknown = False
-        for notice in notices:
-            if own is not None and notice.session == own:
-                continue
-            if notice.operation_id is None:
-                unknown = True
-            elif notice.operation_id not in ids and notice.operation_id not in self._seen:
-                ids.append(notice.operation_id)
-        if unknown:
-            self.ctx.changed("all", 0)
+        if not any(own is None or notice.session != own for notice in notices):
             return []
+        return self.catch_up()
+
+    def catch_up(self) -> list[int]:
+        """Deliver every operation made, undone or redone elsewhere since the last one this window knows."""
+        try:
+            found = self.feed().since_last()
+        except CampaignError as exc:  # the store's connection is away too: the next action says so
+            log.info("live updates: cannot read the journal (%s)", exc)
+            return []
+        news = [c for c in found if c.operation_id is not None and c.operation_id not in self._seen]
+        if not news:
+            return []
+        self.ctx.undo_stack.sync()  # Edit ▸ Undo names the newest change one may undo
         delivered: list[int] = []
-        if ids:
-            self.ctx.undo_stack.sync()  # Edit ▸ Undo names the newest change, whoever made it
-        for op_id in ids:
-            try:
-                changes = operation_changes(op_id)
-            except CampaignError as exc:  # the store's connection is away too: the next action says so
-                log.info("live updates: cannot read operation %d (%s)", op_id, exc)
-                continue
-            if changes is None:
-                continue  # not visible to this login, or undone and gone
+        for changes in news:
             self._emitting = True
             try:
                 self.ctx.signals.op_changed.emit(changes)
             finally:
                 self._emitting = False
+            op_id = int(changes.operation_id or 0)
             delivered.append(op_id)
             self.delivered.emit(op_id)
         return delivered
+
+    def feed(self) -> Any:
+        from ..services.server_link import ChangeFeed
+
+        if self._feed is None:
+            self._feed = ChangeFeed()
+        return self._feed
 
 
 __all__ = ["CLOSE", "LOCAL", "LOGIN", "LiveUpdates", "RETRY", "ask_server_away", "open_server",

@@ -780,7 +780,8 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
     b = battle_rows[0] if battle_rows else {}
     fate_rolls = [r for r in journal.images(info.id, "roll", "insert") if r.get("purpose") == PURPOSE_LEADER]
     changes = journal.undo(info.id)
-    led = Leader.get_or_none(Leader.id == fate_rolls[0].get("leader")) if fate_rolls else None
+    leader_id = fate_rolls[0].get("leader_id") if fate_rolls else None
+    led = Leader.get_or_none(Leader.id == leader_id) if leader_id is not None else None
     summary = {"operation": info.id, "battle_id": b.get("id"), "number": b.get("number"),
                "platoon": {"id": p.id, "name": p.name, "xp_before": b.get("platoon_xp_after"),
                            "xp_after": b.get("platoon_xp_before")},

@@ -108,14 +108,12 @@ def newest_redoable() -> OperationInfo | None:
 
 
 def live_operations(limit: int | None = None) -> list[OperationInfo]:
-    """The operations that are not undone, newest first (what Undo steps back through)."""
-    return journal.list_operations(undone=False, limit=limit)
+    """The operations that are not undone, newest first (what Undo steps back through; on a club server the
+    login's own and, for an organiser, those in her campaigns)."""
+    return journal.replay_queue(True, limit)
 
 
 def redo_queue(limit: int | None = None) -> list[OperationInfo]:
     """The undone operations in the order Redo takes them: the one undone most recently first (read-only; the
-    GUI's undo view shows them)."""
-    sql = f"SELECT {journal._INFO_COLUMNS} FROM operation WHERE undone = 1 ORDER BY undo_seq DESC, id DESC"
-    if limit is not None:
-        sql += f" LIMIT {int(limit)}"
-    return [journal._info(r) for r in db.execute_sql(sql).fetchall()]
+    GUI's undo view shows them; on a club server only those the login may redo)."""
+    return journal.replay_queue(False, limit)

@@ -171,6 +171,22 @@ def own_session() -> int | None:
         return None
 
 
+class ChangeFeed:
+    """What changed in the journal since this reader last asked (operations made, undone or redone by anyone
+    this login can see). An announcement (NOTIFY) is only a hint to ask: a fake one costs one small query."""
+
+    def __init__(self) -> None:
+        from ..store import journal
+
+        self.mark = journal.newest_id()
+
+    def since_last(self) -> list[OpChanges]:
+        from ..store import journal
+
+        self.mark, found = journal.changes_since(self.mark)
+        return found
+
+
 def operation_changes(op_id: int) -> OpChanges | None:
     """What operation ``op_id`` touched; None when this login cannot see it (or it is gone)."""
     from ..errors import NotFound

@@ -530,7 +530,9 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
         op.target(campaign=campaign_id, sheet=sheet.id)
         op.label = f"Create Sologear campaign {name} for {pilot}"
         summary = sheet_data(sheet)
-    return SheetEdit(sheet.id, f"created Sologear campaign {name!r} for pilot {pilot}", summary, rec.changes)
+    said = (f"created Sologear campaign {name!r} for pilot {pilot}" if campaign is None
+            else f"added the pilot sheet of {pilot} to the Sologear campaign {name!r}")
+    return SheetEdit(sheet.id, said, summary, rec.changes)
 
 
 def update_sheet(ref: str | int, **fields: Any) -> SheetEdit[SheetChange]:

@@ -1,10 +1,11 @@
 """Who may do what on a club server (issue 15), checked by the client before it writes.
 
-On a **file database** everything is allowed: whoever can open the file owns it all (``owner`` is ``''``,
-nobody in particular). On a **club server** (PostgreSQL, ``database.dialect == "postgresql"``) the connected
-login is PostgreSQL's ``current_user``; a player changes only the platoons and Sologear sheets they own and the
-rows under them; an organiser of a campaign changes anything in it, ownership and membership included; the
-database's owner (who ran ``server init``) and superusers change everything.
+On a **file database** everything is allowed: whoever can open the file owns it all (``owner`` is ``''``, nobody in
+particular). On a **club server** (PostgreSQL, ``database.dialect == "postgresql"``) the connected login is
+PostgreSQL's ``session_user`` (the login connected; a ``SET ROLE`` changes nothing of it); a player changes only
+the platoons and Sologear sheets they own and the rows under them; an organiser of a campaign changes anything in
+it, ownership and membership included; the database's owner (who ran ``server init``) and superusers change
+everything.
 
 The server enforces the same rules itself with row-level security (:mod:`.club_server`): the checks here ask the
 very SQL functions the policies use (``club_can_platoon`` ...), so client and server cannot disagree. What the
@@ -52,10 +53,10 @@ def is_club(database: Any = None) -> bool:
 
 
 def current_user(database: Any = None) -> str:
-    """Who is connected: PostgreSQL's ``current_user`` on a club server, the system login on a file."""
+    """Who is connected: PostgreSQL's ``session_user`` on a club server, the system login on a file."""
     bound = database if database is not None else db.obj
     if is_club(bound):
-        return str(bound.execute_sql("SELECT current_user").fetchone()[0])
+        return str(bound.login())
     try:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name on this system
@@ -70,7 +71,7 @@ def rules_installed(database: Any = None) -> bool:
         return False
     known = getattr(bound, "_club_rules", None)  # asked once per opened database (server init sets it)
     if known is None:
-        row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL").fetchone()
+        row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL").fetchone()
         known = bound._club_rules = bool(row[0])
     return bool(known)
 
@@ -93,7 +94,7 @@ def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: i
         return None
     if platoon is not None:
         # LEFT JOIN: a platoon of one's own stays visible in a campaign one no longer belongs to (hidden then)
-        row = _one("SELECT club_can_platoon(p.id, current_user), p.name, p.owner, coalesce(c.name, 'its campaign') "
+        row = _one("SELECT club_can_platoon(p.id), p.name, p.owner, coalesce(c.name, 'its campaign') "
                    "FROM platoon p LEFT JOIN campaign c ON c.id = p.campaign_id WHERE p.id = ?", (platoon,))
         if row is None or row[0]:
             return None
@@ -104,7 +105,7 @@ def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: i
             return f"{name} belongs to {owner}; you can look but not change it"
         return f"{name} belongs to no player; only an organiser of {cname} can change it"
     if sheet is not None:
-        row = _one("SELECT club_can_sheet(s.id, current_user), s.pilot, s.owner, coalesce(c.name, 'its campaign') "
+        row = _one("SELECT club_can_sheet(s.id), s.pilot, s.owner, coalesce(c.name, 'its campaign') "
                    "FROM sologear_sheet s LEFT JOIN campaign c ON c.id = s.campaign_id WHERE s.id = ?", (sheet,))
         if row is None or row[0]:
             return None
@@ -116,7 +117,7 @@ def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: i
             return f"{what} belongs to {row[2]}; you can look but not change it"
         return f"{what} belongs to no player; only an organiser of {row[3]} can change it"
     if campaign is not None:
-        row = _one("SELECT club_is_organiser(c.id, current_user), c.name FROM campaign c WHERE c.id = ?",
+        row = _one("SELECT club_is_organiser(c.id), c.name FROM campaign c WHERE c.id = ?",
                    (campaign,))
         if row is None or row[0]:
             return None
@@ -154,21 +155,6 @@ def is_organiser(campaign: int) -> bool:
     return why_not(campaign=campaign, action="do that") is None
 
 
-def require_replay(verb: str, *, label: str, user: str, kind: str, campaign: int | None, platoon: int | None,
-                   sheet: int | None) -> None:
-    """Refuse an undo or redo (``verb``) of an operation the connected login may not replay: on a club server,
-    only the login that made it or an organiser of its campaign may, and only while they may still change what
-    it touched. Nothing on a file."""
-    if not is_club() or not rules_installed():
-        return
-    me = current_user()
-    if user != me and (campaign is None or not is_organiser(campaign)):
-        where = f" or an organiser of {_campaign_words(campaign)}" if campaign is not None else ""
-        raise NotYours(f"\u201c{label}\u201d was made by {user or 'nobody in particular'}; only they{where} can "
-                       f"{verb} it")
-    require_change(platoon=platoon, sheet=sheet, campaign=campaign, kind=kind)
-
-
 def require_campaign_creator() -> None:
     """Refuse unless the connected login may create campaigns: on a club server the organisers (``server
     add-player LOGIN --organiser``) and the server's owner; everyone on a file."""
@@ -177,7 +163,7 @@ def require_campaign_creator() -> None:
     from .club_server import groups
 
     group = groups().organisers
-    row = _one("SELECT pg_has_role(current_user, ?, 'MEMBER') OR pg_has_role(current_user, "
+    row = _one("SELECT pg_has_role(session_user, ?, 'MEMBER') OR pg_has_role(session_user, "
                "(SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER')", (group,))
     if not row[0]:
         who = current_user()
@@ -190,7 +176,7 @@ def enrol_creator(campaign_id: int) -> None:
     written in the creating operation, so undo takes it away with the campaign). Nothing on a file."""
     if not is_club():
         return
-    db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) VALUES (?, current_user, 'organiser')",
+    db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) VALUES (?, session_user, 'organiser')",
                    (campaign_id,))
 
 
@@ -205,7 +191,7 @@ TABLE_WORDS: dict[str, str] = {
 }
 
 
-def _sqlstate(exc: BaseException) -> tuple[str | None, str]:
+def sqlstate(exc: BaseException) -> tuple[str | None, str]:
     """The SQLSTATE and the message of the psycopg error behind ``exc`` (peewee wraps it)."""
     seen: set[int] = set()
     todo: list[BaseException | None] = [exc]
@@ -227,7 +213,7 @@ def _sqlstate(exc: BaseException) -> tuple[str | None, str]:
 def refusal(exc: BaseException) -> Refused | None:
     """The one-line :class:`NotYours` for the server's refusal of a write (a row-level security policy or a
     missing privilege, SQLSTATE 42501), or ``None`` when ``exc`` is something else."""
-    state, text = _sqlstate(exc)
+    state, text = sqlstate(exc)
     if state != "42501":
         return None
     import re

@@ -53,6 +53,7 @@ from typing import Any
 
 from ..errors import Refused
 from .models import database_proxy as db
+from .server import IDLE_IN_TRANSACTION_SECONDS
 
 
 class ServerSetupError(Refused):
@@ -110,151 +111,166 @@ def groups(database: Any = None) -> Groups:
 
 FUNCTIONS = r"""
 -- The club's check functions. SECURITY DEFINER: they read campaign_member, campaign, platoon, sologear_sheet and
--- attached_unit as the tables' owner (no policy recursion, no rows hidden from the check). Their search_path is
--- pinned with pg_temp last, and players get no TEMPORARY privilege, so no table of a player's can stand in for
--- one of these. The policies use the set-returning ones as "column IN (SELECT club_...(current_user))": an
+-- the rows under them as the tables' owner (no policy recursion, no rows hidden from the check). They answer for
+-- the connected login only (session_user: a SET ROLE changes nothing), never about another login. Their
+-- search_path is pinned with pg_temp last, and players get no TEMPORARY privilege, so no table of a player's can
+-- stand in for one of these. The policies use the set-returning ones as "column IN (SELECT club_...())": an
 -- uncorrelated subquery that PostgreSQL runs once per statement and probes as a hash, not once per row. They are
 -- PL/pgSQL so that their queries are planned once per session, not at every call.
-CREATE OR REPLACE FUNCTION club_is_admin(who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_is_admin() RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN (SELECT pg_has_role(who, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER'));
+  RETURN (SELECT pg_has_role(session_user, (SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass),
+                             'MEMBER'));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_campaigns_seen(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_campaigns_seen() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who
+  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = session_user
   UNION
-  SELECT c.id FROM campaign c WHERE c.created_by = who AND c.created_by <> ''
+  SELECT c.id FROM campaign c WHERE c.created_by = session_user AND c.created_by <> ''
     AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id)
   UNION
-  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
+  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_campaigns_organised(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_campaigns_organised() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = who AND m.role = 'organiser'
+  RETURN QUERY SELECT m.campaign_id FROM campaign_member m WHERE m.login = session_user AND m.role = 'organiser'
   UNION
-  SELECT c.id FROM campaign c WHERE c.created_by = who AND c.created_by <> ''
+  SELECT c.id FROM campaign c WHERE c.created_by = session_user AND c.created_by <> ''
     AND NOT EXISTS (SELECT 1 FROM campaign_member m WHERE m.campaign_id = c.id)
   UNION
-  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin(who));
+  SELECT c.id FROM campaign c WHERE (SELECT club_is_admin());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_platoons_seen(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_platoons_seen() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN QUERY SELECT p.id FROM platoon p WHERE p.campaign_id IN (SELECT club_campaigns_seen(who));
+  RETURN QUERY SELECT p.id FROM platoon p WHERE p.campaign_id IN (SELECT club_campaigns_seen());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_platoons_changed(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_platoons_changed() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT p.id FROM platoon p
-  WHERE (p.owner = who AND p.campaign_id IN (SELECT club_campaigns_seen(who)))
-     OR p.campaign_id IN (SELECT club_campaigns_organised(who));
+  WHERE (p.owner = session_user AND p.campaign_id IN (SELECT club_campaigns_seen()))
+     OR p.campaign_id IN (SELECT club_campaigns_organised());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_sheets_seen(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_sheets_seen() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN QUERY SELECT s.id FROM sologear_sheet s WHERE s.campaign_id IN (SELECT club_campaigns_seen(who));
+  RETURN QUERY SELECT s.id FROM sologear_sheet s WHERE s.campaign_id IN (SELECT club_campaigns_seen());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_sheets_changed(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_sheets_changed() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN QUERY SELECT s.id FROM sologear_sheet s
-  WHERE (s.owner = who AND s.campaign_id IN (SELECT club_campaigns_seen(who)))
-     OR s.campaign_id IN (SELECT club_campaigns_organised(who));
+  WHERE (s.owner = session_user AND s.campaign_id IN (SELECT club_campaigns_seen()))
+     OR s.campaign_id IN (SELECT club_campaigns_organised());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_attached_seen(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_attached_seen() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_seen(who));
+  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_seen());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_attached_changed(who text) RETURNS SETOF bigint
+CREATE OR REPLACE FUNCTION club_attached_changed() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_changed(who));
+  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_changed());
 END
 $$;
--- the journal's clock over every operation, not only those this login may see (store.journal)
-CREATE OR REPLACE FUNCTION club_journal_tick() RETURNS bigint
+-- the rows a new row may point at: battles, leaders and turns under what the login may change
+CREATE OR REPLACE FUNCTION club_battles_changed() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN (SELECT GREATEST(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 FROM operation);
+  RETURN QUERY SELECT b.id FROM battle b WHERE b.platoon_id IN (SELECT club_platoons_changed());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_journal_newest() RETURNS bigint
+CREATE OR REPLACE FUNCTION club_leaders_changed() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN (SELECT MAX(id) FROM operation);
+  RETURN QUERY SELECT l.id FROM leader l WHERE l.platoon_id IN (SELECT club_platoons_changed());
 END
 $$;
--- whether an operation is the login's own (the journal's trigger writes into it row by row: one index look-up)
-CREATE OR REPLACE FUNCTION club_own_operation(op bigint, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_turns_changed() RETURNS SETOF bigint
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN EXISTS (SELECT 1 FROM operation o WHERE o.id = op AND o."user" = who);
+  RETURN QUERY SELECT t.id FROM sologear_turn t WHERE t.sheet_id IN (SELECT club_sheets_changed());
+END
+$$;
+-- an opponent named in a battle: a platoon of the same campaign as the battle's own
+CREATE OR REPLACE FUNCTION club_same_campaign(pid bigint, other bigint) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN (SELECT a.campaign_id = b.campaign_id FROM platoon a, platoon b WHERE a.id = pid AND b.id = other)
+    AND other IN (SELECT club_platoons_seen());
 END
 $$;
 -- one row at a time, for the client's checks (store.access)
-CREATE OR REPLACE FUNCTION club_is_member(cid bigint, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_is_member(cid bigint) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN (SELECT cid IN (SELECT club_campaigns_seen(who)));
+  RETURN (SELECT cid IN (SELECT club_campaigns_seen()));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_is_organiser(cid bigint, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_is_organiser(cid bigint) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
-  RETURN (SELECT cid IN (SELECT club_campaigns_organised(who)));
+  RETURN (SELECT cid IN (SELECT club_campaigns_organised()));
 END
 $$;
-CREATE OR REPLACE FUNCTION club_can_platoon(pid bigint, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_can_platoon(pid bigint) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-DECLARE
-  found_owner text;
-  found_campaign bigint;
 BEGIN
-  SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM platoon t WHERE t.id = pid;
-  IF NOT FOUND THEN
-    RETURN false;
-  END IF;
-  RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
+  RETURN pid IN (SELECT club_platoons_changed());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_can_sheet(sid bigint, who text) RETURNS boolean
+CREATE OR REPLACE FUNCTION club_can_sheet(sid bigint) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-DECLARE
-  found_owner text;
-  found_campaign bigint;
 BEGIN
-  SELECT t.owner, t.campaign_id INTO found_owner, found_campaign FROM sologear_sheet t WHERE t.id = sid;
-  IF NOT FOUND THEN
-    RETURN false;
-  END IF;
-  RETURN (found_owner = who AND club_is_member(found_campaign, who)) OR club_is_organiser(found_campaign, who);
+  RETURN sid IN (SELECT club_sheets_changed());
+END
+$$;
+-- the journal's hook (store.journal_pg): who may undo or redo an operation: the login that made it, an organiser
+-- of its campaign, the club's administrator
+CREATE OR REPLACE FUNCTION campaign_app_may_replay(p_op bigint) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM operation o WHERE o.id = p_op
+                 AND (o."user" = session_user OR o.campaign_id IN (SELECT club_campaigns_organised())
+                      OR (SELECT club_is_admin())));
 END
 $$;
 """
 
-FUNCTION_NAMES = ("club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
-                  "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
-                  "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
-                  "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
-                  "club_is_member(bigint, text)", "club_is_organiser(bigint, text)",
-                  "club_can_platoon(bigint, text)", "club_can_sheet(bigint, text)")
+FUNCTION_NAMES = ("club_is_admin()", "club_campaigns_seen()", "club_campaigns_organised()",
+                  "club_platoons_seen()", "club_platoons_changed()", "club_sheets_seen()",
+                  "club_sheets_changed()", "club_attached_seen()", "club_attached_changed()",
+                  "club_battles_changed()", "club_leaders_changed()", "club_turns_changed()",
+                  "club_same_campaign(bigint, bigint)", "club_is_member(bigint)", "club_is_organiser(bigint)",
+                  "club_can_platoon(bigint)", "club_can_sheet(bigint)", "campaign_app_may_replay(bigint)")
 
-OLD_FUNCTIONS: tuple[str, ...] = ()
-"""Functions of an earlier ``server init`` that the policies no longer use (dropped after the policies)."""
+OLD_FUNCTIONS: tuple[str, ...] = (
+    "club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
+    "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
+    "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
+    "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
+    "club_is_member(bigint, text)", "club_is_organiser(bigint, text)", "club_can_platoon(bigint, text)",
+    "club_can_sheet(bigint, text)")
+"""Functions of an earlier ``server init`` (they took the login as an argument and answered about anyone, or let
+the client number the journal): dropped after the new policies are in place."""
 
-ME = "current_user"
+PRIVATE_TABLES = ("journal_open", "journal_replay")
+"""The server journal's bookkeeping (:mod:`.journal_pg`): nobody but the owner reads or writes them."""
+
+ME = "session_user"
 
 
 JOURNALED = "coalesce(current_setting('campaign_app.journal_mode', true), '') <> 'off'"
@@ -272,7 +288,7 @@ def _journaled(rules: Rules) -> Rules:
 
 def _in(column: str, function: str) -> str:
     """``column`` is one of the ids the set-returning check function gives the connected login."""
-    return f"{column} IN (SELECT {function}({ME}))"
+    return f"{column} IN (SELECT {function}())"
 
 
 @dataclass(frozen=True)
@@ -301,13 +317,36 @@ def _owned() -> Rules:
     return Rules(select=f"({member} OR owner = {ME})", insert=can, update_old=can, update_new=can, delete=can)
 
 
+def _points(column: str, function: str) -> str:
+    """A reference that may be empty but, when given, lies under what the login may change."""
+    return f"({column} IS NULL OR {_in(column, function)})"
+
+
+def _under_refs(can: str, sees: str, *refs: str) -> Rules:
+    """Rows under a platoon or sheet: written where the login may change them, and every reference they hold
+    (a battle, a leader, a turn...) lies under what it may change too: a row cannot be hung on another player's
+    battle (which would keep her from undoing it)."""
+    new = " AND ".join((can, *refs))
+    return Rules(select=sees, insert=f"({new})", update_old=can, update_new=f"({new})", delete=can)
+
+
+READ_ONLY = ("SELECT",)
+
+
 def table_rules(organisers_group: str) -> dict[str, Rules]:
     platoon_can, platoon_sees = _in("platoon_id", "club_platoons_changed"), _in("platoon_id", "club_platoons_seen")
     sheet_can, sheet_sees = _in("sheet_id", "club_sheets_changed"), _in("sheet_id", "club_sheets_seen")
     member = _in("campaign_id", "club_campaigns_seen")
-    organiser = _in("campaign_id", "club_campaigns_organised")
-    own_operation = f"\"user\" = {ME}"
-    own_change = f"club_own_operation(operation_id, {ME})"
+    battle_ref = _points("battle_id", "club_battles_changed")
+    leader_ref = _points("leader_id", "club_leaders_changed")
+    opponent_ref = "(opponent_platoon_id IS NULL OR club_same_campaign(platoon_id, opponent_platoon_id))"
+    roll_can = (f"((platoon_id IS NOT NULL OR sheet_id IS NOT NULL) AND "
+                f"{_points('platoon_id', 'club_platoons_changed')}"
+                f" AND {_points('sheet_id', 'club_sheets_changed')})")
+    equipment_can = (f"((platoon_id IS NOT NULL OR attached_id IS NOT NULL) AND "
+                     f"{_points('platoon_id', 'club_platoons_changed')} AND "
+                     f"{_points('attached_id', 'club_attached_changed')})")
+    nothing = Rules(select="true", insert=None, update_old=None, update_new=None, delete=None, grants=READ_ONLY)
     rules = {
         "campaign": Rules(
             select=f"({_in('id', 'club_campaigns_seen')} OR created_by = {ME})",
@@ -315,34 +354,29 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
             update_old=_in("id", "club_campaigns_organised"),
             update_new=_in("id", "club_campaigns_organised"),
             delete=_in("id", "club_campaigns_organised")),
-        "campaign_member": Rules(select=f"(login = {ME} OR {member})", insert=organiser, update_old=organiser,
-                                 update_new=organiser, delete=organiser),
+        "campaign_member": _under(_in("campaign_id", "club_campaigns_organised"), f"(login = {ME} OR {member})"),
         "platoon": _owned(),
         "sologear_sheet": _owned(),
-        "battle": _under(platoon_can, platoon_sees),
-        "leader": _under(platoon_can, platoon_sees),
+        "battle": _under_refs(platoon_can, platoon_sees, opponent_ref),
+        "leader": _under_refs(platoon_can, platoon_sees, _points("joined_battle_id", "club_battles_changed"),
+                              _points("left_battle_id", "club_battles_changed")),
         "attached_unit": _under(platoon_can, platoon_sees),
-        "xp_change": _under(platoon_can, platoon_sees),
-        "attribute_change": _under(platoon_can, platoon_sees),
-        "equipment": _under(f"({platoon_can} OR {_in('attached_id', 'club_attached_changed')})",
-                            f"({platoon_sees} OR {_in('attached_id', 'club_attached_seen')})"),
+        "xp_change": _under_refs(platoon_can, platoon_sees, leader_ref, battle_ref),
+        "attribute_change": _under_refs(platoon_can, platoon_sees, battle_ref),
+        "equipment": _under_refs(f"({platoon_can} OR {_in('attached_id', 'club_attached_changed')})",
+                                 f"({platoon_sees} OR {_in('attached_id', 'club_attached_seen')})", equipment_can),
         "sologear_force": _under(sheet_can, sheet_sees),
         "sologear_turn": _under(sheet_can, sheet_sees),
-        "roll": _under(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})"),
-        "operation": Rules(
-            select=f"({own_operation} OR {member})",
-            insert=own_operation,
-            update_old=f"({own_operation} OR {organiser})",
-            update_new=f"({own_operation} OR {organiser})",
-            delete=own_operation),
-        "operation_change": Rules(
-            select="operation_id IN (SELECT o.id FROM operation o)",  # the operations this login sees
-            insert=own_change, update_old=None, update_new=None, delete=own_change,
-            grants=("SELECT", "INSERT", "DELETE")),
-        "schema_migration": Rules(select="true", insert=None, update_old=None, update_new=None, delete=None,
-                                  grants=("SELECT",)),
-        "journal_state": Rules(select="true", insert=None, update_old=None, update_new=None, delete=None,
-                               grants=("SELECT",)),
+        "roll": _under_refs(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})", roll_can,
+                            battle_ref, leader_ref, _points("turn_id", "club_turns_changed")),
+        # the journal: written by the server alone (store.journal_pg); a login reads its own operations and
+        # those of its campaigns
+        "operation": Rules(select=f"(\"user\" = {ME} OR {member})", insert=None, update_old=None, update_new=None,
+                           delete=None, grants=READ_ONLY),
+        "operation_change": Rules(select="operation_id IN (SELECT o.id FROM operation o)", insert=None,
+                                  update_old=None, update_new=None, delete=None, grants=READ_ONLY),
+        "schema_migration": nothing,
+        "journal_state": nothing,
     }
     return {table: rule if table in ("operation", "operation_change", "schema_migration", "journal_state")
             else _journaled(rule) for table, rule in rules.items()}
@@ -450,8 +484,14 @@ def init_server() -> InitReport:
         db.execute_sql(f"GRANT CONNECT ON DATABASE {database} TO {players}")  # no TEMPORARY: see FUNCTIONS
         db.execute_sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
         db.execute_sql(f"GRANT USAGE ON SCHEMA public TO {players}")
+        # the server ends a transaction a session leaves open and idle (a player's psql may set it back for
+        # itself: the app's own statements still wait no longer than their lock timeout)
+        db.execute_sql(f"ALTER DATABASE {database} SET idle_in_transaction_session_timeout = "
+                       f"'{IDLE_IN_TRANSACTION_SECONDS}s'")
         db.execute_sql(FUNCTIONS)
-        for fn in FUNCTION_NAMES:
+        from .journal_pg import GRANTED_FUNCTIONS
+
+        for fn in (*FUNCTION_NAMES, *GRANTED_FUNCTIONS):
             db.execute_sql(f"REVOKE ALL ON FUNCTION {fn} FROM PUBLIC")
             db.execute_sql(f"GRANT EXECUTE ON FUNCTION {fn} TO {players}")
         rules = table_rules(g.organisers)
@@ -460,6 +500,8 @@ def init_server() -> InitReport:
             db.execute_sql(f"REVOKE ALL ON {t} FROM PUBLIC")
             db.execute_sql(f"REVOKE ALL ON {t} FROM {players}")
             db.execute_sql(f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY")
+            if table in PRIVATE_TABLES:
+                continue
             for (name,) in _rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' AND tablename = ? "
                                  "AND left(policyname, 5) = 'club_'", (table,)):
                 db.execute_sql(f"DROP POLICY {quote_ident(name)} ON {t}")
@@ -472,11 +514,74 @@ def init_server() -> InitReport:
                 db.execute_sql(statement)
                 report.policies += 1
             report.secured.append(table)
-        db.execute_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {players}")
+        # new rows take their ids from their tables' identities, which needs no right on the sequences: players
+        # get none (they cannot draw or move them)
+        db.execute_sql(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {players}")
         for fn in OLD_FUNCTIONS:
             db.execute_sql(f"DROP FUNCTION IF EXISTS {fn}")
     db.obj._club_rules = True  # store.access: this connection now works under the club's rules
     return report
+
+
+def club_initialised(database: Any) -> bool:
+    """Whether ``server init`` ever set this database up (its check functions exist, old or new)."""
+    row = database.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL OR "
+                               "to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL").fetchone()
+    return bool(row[0])
+
+
+def reapply_rules(database: Any) -> InitReport | None:
+    """After an upgrade of the schema (or a restore): install the club's rules again where ``server init`` had
+    set them up before; nothing on a database that never was a club's."""
+    if not club_initialised(database):
+        return None
+    return init_server()
+
+
+def rules_problems(database: Any) -> list[str]:
+    """What ``server init`` set up and this club database no longer has (after a ``pg_restore`` without
+    ``--create``, the database's own grants and settings are gone; a policy or function dropped by hand...), one
+    sentence each, each ending in what to do. Empty for a database that never was a club's."""
+    if not club_initialised(database):
+        return []
+
+    def rows(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return list(database.execute_sql(sql, params).fetchall())
+
+    again = "run 'campaign-cli --db URL server init' as the tables' owner"
+    out: list[str] = []
+    if rows("SELECT has_database_privilege('public', current_database(), 'CONNECT')")[0][0]:
+        out.append(f"every login of the server may connect to this database (the club's revoke is missing, as "
+                   f"after a restore with pg_restore): {again}")
+    if not rows("SELECT 1 FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
+                "WHERE d.datname = current_database() AND s.setrole = 0 "
+                "AND EXISTS (SELECT 1 FROM unnest(s.setconfig) c "
+                "WHERE c LIKE 'idle_in_transaction_session_timeout=%')"):
+        out.append(f"the server does not end transactions left idle (a player could hold a table): {again}")
+    missing = [fn for fn in FUNCTION_NAMES if not rows("SELECT to_regprocedure(?)", (fn,))[0][0]]
+    if missing:
+        out.append(f"the club's check functions are missing ({', '.join(missing[:3])}): {again}")
+    rules = table_rules("x")
+    for table in _tables():
+        if table in PRIVATE_TABLES:
+            continue
+        secured = rows("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass(?)", (f"public.{table}",))
+        have = {r[0] for r in rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' "
+                                   "AND tablename = ?", (table,))}
+        if not secured or not secured[0][0]:
+            out.append(f"row-level security is off for the table {table}: {again}")
+        elif table in rules and "club_select" not in have:
+            out.append(f"the club's rules for the table {table} are missing: {again}")
+        elif table not in rules:
+            out.append(f"the table {table} has no club rules (players cannot read it): {again}")
+    g = groups(database)
+    if _role_exists(g.players):
+        written = rows("SELECT t FROM unnest(ARRAY['operation', 'operation_change', 'journal_state']) t "
+                       "WHERE has_table_privilege(?, t, 'INSERT') OR has_table_privilege(?, t, 'UPDATE') "
+                       "OR has_table_privilege(?, t, 'DELETE')", (g.players, g.players, g.players))
+        if written:
+            out.append(f"players may write the journal ({', '.join(r[0] for r in written)}): {again}")
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ players
@@ -500,15 +605,25 @@ def _require_initialised(g: Groups) -> None:
                                "'campaign-cli --db URL server init' as its owner first")
 
 
-def add_player(login: str, *, organiser: bool = False, password: str | None = None) -> dict[str, Any]:
+DEFAULT_CONNECTIONS = 8
+"""How many connections one player's login may hold at once (``server add-player --connections``): a window
+uses two (its work and its live updates), each command one."""
+
+
+def add_player(login: str, *, organiser: bool = False, password: str | None = None,
+               connections: int = DEFAULT_CONNECTIONS) -> dict[str, Any]:
     """Make ``login`` a player of this club server: a PostgreSQL login role (created if needed, with
     ``password`` if given) in the players group, and in the organisers group with ``organiser`` (who may create
-    campaigns). An existing login keeps its password unless a new one is given."""
+    campaigns). An existing login keeps its password unless a new one is given. The login may hold at most
+    ``connections`` connections at once, and the server ends its transactions left idle."""
     from . import access
 
     if not access.is_club():
         raise needs_club_server("server add-player")
     login = check_login(login)
+    if isinstance(connections, bool) or not isinstance(connections, int) or not 1 <= connections <= 1000:
+        raise ServerSetupError(f"{connections!r} is not a usable connection limit: give a whole number from 1 to "
+                               "1000 (a window uses two connections, each command one)")
     if password is not None and (not password or "\n" in password or "\x00" in password):
         raise ServerSetupError("the password must be one line of text, not empty")
     g = groups()
@@ -525,10 +640,13 @@ def add_player(login: str, *, organiser: bool = False, password: str | None = No
         if password is not None:
             db.execute_sql(f"ALTER ROLE {quote_ident(login)} PASSWORD {quote_literal(_encrypted(login, password))}")
         db.execute_sql(f"GRANT {quote_ident(g.players)} TO {quote_ident(login)}")
+        db.execute_sql(f"ALTER ROLE {quote_ident(login)} CONNECTION LIMIT {int(connections)}")
+        db.execute_sql(f"ALTER ROLE {quote_ident(login)} SET idle_in_transaction_session_timeout = "
+                       f"'{IDLE_IN_TRANSACTION_SECONDS}s'")
         if organiser:
             db.execute_sql(f"GRANT {quote_ident(g.organisers)} TO {quote_ident(login)}")
     return {"login": login, "created": not existed, "organiser": organiser or _in_group(login, g.organisers),
-            "password_set": password is not None}
+            "password_set": password is not None, "connections": int(connections)}
 
 
 def _encrypted(login: str, password: str) -> str:

@@ -513,7 +513,7 @@ def _migrate_server(database: ServerDatabase, supported: int) -> None:
 
     migrator = PostgresqlMigrator(database)
     with database.atomic():
-        database.lock_writers()
+        database.lock_schema()
         version = server_schema_version(database)
         if version == 0:
             baseline = Migration(0, "postgresql", migrations_dir() / "postgresql_0004.py").load()
@@ -750,6 +750,9 @@ def check_server(database: ServerDatabase) -> CheckReport:
 
     columns = {t: {c for c, _ in _server_columns(database, t)} for t in ("campaign", "platoon", "attached_unit")}
     check_invariants(rows, report, columns)
+    from .club_server import rules_problems
+
+    report.problems.extend(rules_problems(database))
     return report
 
 

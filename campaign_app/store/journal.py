@@ -33,8 +33,10 @@ from ..errors import Conflict as Conflict  # undo/redo refused: other changes ar
 from ..errors import NotFound, Refused, ServiceError
 from .models import database_proxy as db
 
-JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration"})
-"""Tables the triggers leave alone (the journal itself and the migration log)."""
+JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration", "journal_open",
+                            "journal_replay"})
+"""Tables the triggers leave alone (the journal itself, the server's bookkeeping of open operations and replays,
+and the migration log)."""
 
 MERGE_SECONDS = 60.0
 """Steps of one kind on one target within this many seconds of the last are one operation (an XP track run)."""
@@ -42,10 +44,13 @@ MERGE_SECONDS = 60.0
 START_KIND = "journal.start"
 """The marker an upgraded database gets: history before it was not recorded and cannot be undone."""
 
+SERVER_START_KIND = "journal.server"
+"""On a server: where the server began keeping the journal itself; operations recorded before it are history only
+(:mod:`.journal_pg`)."""
+
 NOTIFY_CHANNEL = "campaign_app"
 """On a server, each committed operation (and each undo or redo) is announced on this channel with its id."""
 
-_OPEN_SETTING = "campaign_app.operation_id"
 _MODE_SETTING = "campaign_app.journal_mode"
 
 
@@ -78,24 +83,9 @@ def _on_server(database: Any = None) -> bool:
 
 
 def _set_open(op_id: int | None) -> None:
-    """Mark ``op_id`` as the open operation the triggers record into (``None``: none is open)."""
-    if _on_server():
-        db.execute_sql("SELECT set_config(?, ?, true)", (_OPEN_SETTING, "" if op_id is None else str(op_id)))
-    else:
-        db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
-
-
-def _begin_write() -> None:
-    """First statement of a write transaction: on a server, wait for the writers' lock (on a file
-    ``BEGIN IMMEDIATE`` took it already)."""
-    if _on_server():
-        db.lock_writers()
-
-
-def _announce(op_id: int) -> None:
-    """On a server: tell every listening window, when the transaction commits, that ``op_id`` changed."""
-    if _on_server():
-        db.execute_sql("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, str(op_id)))
+    """On a file: mark ``op_id`` as the open operation the triggers record into (``None``: none is open). (On a
+    server the server's own functions keep that: :mod:`.journal_pg`.)"""
+    db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
 
 
 # ------------------------------------------------------------------------------------------------ triggers
@@ -155,55 +145,13 @@ def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
     ]
 
 
-PG_TRIGGER_FUNCTION = """
-CREATE OR REPLACE FUNCTION campaign_app_journal() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE
-  op bigint;
-  old_image jsonb;
-  new_image jsonb;
-BEGIN
-  IF coalesce(current_setting('campaign_app.journal_mode', true), '') = 'off' THEN
-    RETURN NULL;
-  END IF;
-  op := nullif(current_setting('campaign_app.operation_id', true), '')::bigint;
-  IF op IS NULL THEN
-    RAISE EXCEPTION 'campaign_app: a write outside an operation (use store.journal.operation)';
-  END IF;
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new)
-      VALUES (op, TG_TABLE_NAME, NEW.id, 'insert', NULL, to_jsonb(NEW)::text);
-  ELSIF TG_OP = 'UPDATE' THEN
-    old_image := to_jsonb(OLD);
-    new_image := to_jsonb(NEW);
-    IF old_image IS DISTINCT FROM new_image THEN
-      INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new)
-        VALUES (op, TG_TABLE_NAME, NEW.id, 'update', old_image::text, new_image::text);
-    END IF;
-  ELSE
-    INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new)
-      VALUES (op, TG_TABLE_NAME, OLD.id, 'delete', to_jsonb(OLD)::text, NULL);
-  END IF;
-  RETURN NULL;
-END
-$fn$
-"""
-"""The journal on PostgreSQL: one trigger function for every app table; the row images are ``to_jsonb`` of the
-row (numbers keep every digit), the open operation is a transaction-local setting of the connection."""
-
-
-def _install_server_triggers(database: Any) -> None:
-    database.execute_sql(PG_TRIGGER_FUNCTION)
-    for table in app_tables(database):
-        database.execute_sql(f'DROP TRIGGER IF EXISTS "journal_{table}" ON "{table}"')
-        database.execute_sql(f'CREATE TRIGGER "journal_{table}" AFTER INSERT OR UPDATE OR DELETE ON "{table}" '
-                             "FOR EACH ROW EXECUTE FUNCTION campaign_app_journal()")
-
-
 def install_triggers(database: Any) -> None:
     """(Re)create the journal's triggers on every app table from the live schema. A migration that adds columns
     or rebuilds a table calls this at its end (a rebuilt table loses its triggers)."""
     if _on_server(database):
-        _install_server_triggers(database)
+        from . import journal_pg
+
+        journal_pg.install(database, app_tables(database))
         return
     existing = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger' "
                                     "AND name LIKE 'journal\\_%' ESCAPE '\\'").fetchall()
@@ -331,25 +279,6 @@ def _club_check(op: Operation) -> None:
     access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
 
 
-def _club_replay_check(info: OperationInfo, verb: str) -> None:
-    """Club play: only the login that made an operation, or an organiser of its campaign, undoes or redoes it."""
-    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
-        return
-    from . import access
-
-    access.require_replay(verb, label=info.label, user=info.user, kind=info.kind, campaign=info.campaign_id,
-                          platoon=info.platoon_id, sheet=info.sheet_id)
-
-
-def _club_refusal(exc: Exception) -> Exception:
-    """A club server's refusal of a write (row-level security, a missing privilege) as one line."""
-    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
-        return exc
-    from . import access
-
-    return access.refusal(exc) or exc
-
-
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
 
 
@@ -362,19 +291,10 @@ def _club_rules() -> bool:
     return access.rules_installed()
 
 
-def _club_newest_own(op_id: int, user: str) -> bool:
-    """On a club server an operation is joined only if it is the login's own and the newest of the whole journal
-    (another login's operation may be newer, and hidden from this one)."""
-    return user == _login() and bool(db.execute_sql("SELECT club_journal_newest() = ?", (op_id,)).fetchone()[0])
-
-
 def _tick() -> int:
-    """The journal's clock: operation ids and undo stamps come from one sequence, so "undone after this operation
-    was made" is a comparison of two numbers."""
-    if _club_rules():  # the whole journal's clock, not the part this login may see
-        return int(db.execute_sql("SELECT club_journal_tick()").fetchone()[0])
-    biggest = "GREATEST" if _on_server() else "MAX"
-    return int(db.execute_sql(f"SELECT {biggest}(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
+    """The file journal's clock: operation ids and undo stamps come from one sequence, so "undone after this
+    operation was made" is a comparison of two numbers. (On a server the server keeps it: :mod:`.journal_pg`.)"""
+    return int(db.execute_sql("SELECT MAX(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
                               "FROM operation").fetchone()[0])
 
 
@@ -406,16 +326,18 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             _club_check(inner)
             yield inner
         return
+    if _on_server():
+        with _server_operation(kind, label, campaign, platoon, sheet, merge_key) as server_op:
+            yield server_op
+        return
     with db.atomic():
-        _begin_write()
         now = utc_now()
         op: Operation | None = None
         if merge_key is not None:
             last = db.execute_sql("SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
                                   'sheet_id, "user" FROM operation ORDER BY id DESC LIMIT 1').fetchone()
             if (last is not None and last[1] == kind and last[3] == merge_key and not last[5]
-                    and _seconds_between(last[4], now) <= MERGE_SECONDS
-                    and (not _club_rules() or _club_newest_own(int(last[0]), last[9]))):
+                    and _seconds_between(last[4], now) <= MERGE_SECONDS):
                 op = Operation(int(last[0]), kind, last[2], last[6], last[7], last[8], merged=True)
         if op is None:
             new_id = _tick()
@@ -431,13 +353,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         _set_open(op.id)
         token = _current.set(op)
         try:
-            _club_check(op)
             yield op
-        except (peewee.DatabaseError, Refused) as exc:
-            refused = _club_refusal(exc)
-            if refused is exc:
-                raise
-            raise refused from exc
         finally:
             _current.reset(token)
         _set_open(None)
@@ -450,7 +366,65 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
                            "updated_at = ? WHERE id = ?",
                            (op.label or kind, op.campaign_id, op.platoon_id, op.sheet_id, now, op.id))
             op._final = OpChanges(op.id, kind, op.label, rows, op.campaign_id, op.platoon_id, op.sheet_id)
-            _announce(op.id)
+
+
+@contextmanager
+def _server_operation(kind: str, label: str, campaign: int | None, platoon: int | None, sheet: int | None,
+                      merge_key: str | None) -> Iterator[Operation]:
+    """An operation on a server: the server opens it (its id, time and login are the server's), records its rows
+    with its own trigger, and closes it: derives its campaign, platoon and sheet from the rows it touched, numbers
+    it in commit order, joins a run of XP steps and announces it (:mod:`.journal_pg`). The client's check of
+    the targets it names comes first, for one clear line before anything is written."""
+    with db.atomic():
+        begun = db.execute_sql("SELECT id, merged FROM campaign_app_begin(?, ?, ?)",
+                               (kind, label or kind, merge_key)).fetchone()
+        op_id = int(begun[0])
+        op = Operation(op_id, kind, label or kind, campaign, platoon, sheet, merged=bool(begun[1]))
+        token = _current.set(op)
+        try:
+            _club_check(op)
+            yield op
+        except (peewee.DatabaseError, Refused) as exc:
+            refused = _server_refusal(exc)
+            if refused is exc:
+                raise
+            raise refused from exc
+        finally:
+            _current.reset(token)
+        try:
+            row = db.execute_sql("SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text "
+                                 "FROM campaign_app_end(?, ?)", (op_id, op.label or kind)).fetchone()
+        except peewee.DatabaseError as exc:
+            refused = _server_refusal(exc)
+            if refused is exc:
+                raise
+            raise refused from exc
+        if row[0] is None:
+            op._final = OpChanges(None, kind, op.label)
+            return
+        op.id, op.merged = int(row[0]), bool(row[1])
+        op.campaign_id, op.platoon_id, op.sheet_id = row[2], row[3], row[4]
+        touched = frozenset((str(t), int(i)) for t, i in json.loads(row[5]))
+        op._final = OpChanges(op.id, kind, op.label, touched, op.campaign_id, op.platoon_id, op.sheet_id)
+
+
+def _server_refusal(exc: Exception) -> Exception:
+    """The app's error for a refusal of the server's: the journal's own SQLSTATEs (:data:`.journal_pg.SQLSTATES`),
+    row-level security and missing privileges (one line each); anything else as it is."""
+    from . import access
+    from .journal_pg import SQLSTATES
+
+    state, text = access.sqlstate(exc)
+    kind = SQLSTATES.get(state or "")
+    if kind == "conflict":
+        return Conflict(text)
+    if kind == "not_journaled":
+        return NotJournaled(text)
+    if kind == "not_yours":
+        return access.NotYours(text)
+    if kind == "refused":
+        return Refused(text.removeprefix("campaign_app: "))
+    return access.refusal(exc) or exc
 
 
 # ------------------------------------------------------------------------------------------------ reading
@@ -471,7 +445,7 @@ class OperationInfo:
 
     @property
     def undoable(self) -> bool:
-        return self.kind != START_KIND
+        return self.kind not in (START_KIND, SERVER_START_KIND)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "label": self.label, "time": self.created_at,
@@ -497,7 +471,11 @@ def get_operation(op_id: int) -> OperationInfo:
 
 def newest_id() -> int:
     """The journal's clock now (0 for an empty journal): an operation, undo or redo made later has a bigger
-    id or undo stamp. A window notes it when it reads data it will write back (the battle wizard)."""
+    id or undo stamp. A window notes it when it reads data it will write back (the battle wizard). On a server:
+    the newest committed operation or undo stamp this login can see (ids are given in commit order)."""
+    if _on_server():
+        return int(db.execute_sql("SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation "
+                                  "WHERE kind <> 'journal.replay'").fetchone()[0])
     return _tick() - 1
 
 
@@ -530,15 +508,58 @@ def list_operations(*, campaign: int | None = None, platoon: int | None = None, 
     return [_info(r) for r in db.execute_sql(sql, params).fetchall()]
 
 
+def changes_since(mark: int) -> tuple[int, list[OpChanges]]:
+    """The change feed: every operation made, undone or redone after the clock read ``mark`` that this login
+    can see, oldest first, with what each touched; and the mark to ask with next time. One query when nothing is
+    new (so an announcement that was not real costs one small query). Ids and undo stamps are given in commit
+    order, so the newest one seen is a mark that misses nothing."""
+    rows = db.execute_sql(
+        "SELECT id, kind, label, campaign_id, platoon_id, sheet_id, undo_seq FROM operation "
+        f"WHERE (id > ? OR undo_seq > ?){_not_replay()} ORDER BY id", (mark, mark)).fetchall()
+    if not rows:
+        return mark, []
+    ids = [int(r[0]) for r in rows]
+    touched: dict[int, set[tuple[str, int]]] = {i: set() for i in ids}
+    for op_id, table, row_id in db.execute_sql(
+            "SELECT DISTINCT operation_id, table_name, row_id FROM operation_change WHERE operation_id IN ("
+            + ", ".join("?" * len(ids)) + ")", ids).fetchall():
+        touched[int(op_id)].add((str(table), int(row_id)))
+    out = [OpChanges(int(r[0]), r[1], r[2], frozenset(touched[int(r[0])]), r[3], r[4], r[5]) for r in rows]
+    newest = max(max(int(r[0]), int(r[6] or 0)) for r in rows)
+    return max(mark, newest), out
+
+
 def _mine() -> str:
-    """On a club server, "the newest operation" is the connected login's own (club play)."""
-    return ' AND "user" = current_user' if _club_rules() else ""
+    """On a club server, "the newest operation" to undo or redo is one the login may replay: its own, or (an
+    organiser) one in a campaign it organises."""
+    if not _club_rules():
+        return ""
+    return ' AND ("user" = session_user OR campaign_id IN (SELECT club_campaigns_organised()))'
+
+
+def _not_replay() -> str:
+    return " AND kind <> 'journal.replay'" if _on_server() else ""
 
 
 def newest_undoable() -> OperationInfo | None:
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ?{_mine()} "
+    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
+                         f"AND kind != 'journal.server'{_mine()}{_not_replay()} "
                          "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()
     return _info(row) if row else None
+
+
+def replay_queue(undoing: bool, limit: int | None = None) -> list[OperationInfo]:
+    """What Undo steps back through (``undoing``: the live operations, newest first) or what Redo takes (the undone
+    ones, the one undone most recently first). On a club server only those the login may replay: its own, and
+    (an organiser) those in its campaigns."""
+    if undoing:
+        sql = (f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0{_mine()}{_not_replay()} "
+               "ORDER BY id DESC")
+    else:
+        sql = f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} ORDER BY undo_seq DESC, id DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [_info(r) for r in db.execute_sql(sql).fetchall()]
 
 
 def newest_redoable() -> OperationInfo | None:
@@ -611,9 +632,6 @@ class _Replayer:
         return Conflict(f"cannot {self.verb} \u201c{self.info.label}\u201d: {why}; nothing was changed")
 
     def current(self, table: str, row_id: int) -> dict[str, Any] | None:
-        if _on_server():
-            found = db.execute_sql(f'SELECT to_jsonb(t)::text FROM "{table}" t WHERE id = ?', (row_id,)).fetchone()
-            return json.loads(found[0]) if found else None
         row = db.execute_sql(f'SELECT {image_sql(self.cols(table), "")} FROM "{table}" WHERE id = ?',
                              (row_id,)).fetchone()
         return json.loads(row[0]) if row else None
@@ -680,7 +698,7 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
     db.execute_sql('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
                    "VALUES (?, 'journal.replay', '', ?, ?, ?)", (scratch, utc_now(), utc_now(), _login()))
     _set_open(scratch)
-    db.execute_sql("SET CONSTRAINTS ALL DEFERRED" if _on_server() else "PRAGMA defer_foreign_keys = ON")
+    db.execute_sql("PRAGMA defer_foreign_keys = ON")
     swept: set[tuple[str, int]] = set()
 
     def cascaded() -> set[tuple[str, int]]:
@@ -748,14 +766,32 @@ def operation_changes(op_id: int) -> OpChanges:
                      info.sheet_id)
 
 
+def _server_replay(op_id: int | None, undoing: bool) -> OpChanges:
+    """Undo or redo on a server: one call of the server's ``campaign_app_replay`` (:mod:`.journal_pg`), which
+    decides who may, checks for conflicts and replays what the server recorded with the asking login's rights."""
+    with db.atomic():
+        info = _resolve(op_id, undoing)
+        try:
+            row = db.execute_sql("SELECT campaign_app_replay(?, ?)::text", (info.id, undoing)).fetchone()
+        except (peewee.DatabaseError, Refused) as exc:
+            refused = _server_refusal(exc)
+            if refused is exc:
+                raise
+            raise refused from exc
+    done = json.loads(row[0])
+    touched = frozenset((str(t), int(i)) for t, i in done["touched"])
+    return OpChanges(int(done["id"]), done["kind"], done["label"], touched, done["campaign_id"], done["platoon_id"],
+                     done["sheet_id"])
+
+
 def undo(op_id: int | None = None) -> OpChanges:
     """Undo one operation (the newest live one by default), restoring every row it touched exactly."""
     if _current.get() is not None:
         raise ServiceError("cannot undo inside another operation")
+    if _on_server():
+        return _server_replay(op_id, True)
     with db.atomic():
-        _begin_write()
         info = _resolve(op_id, True)
-        _club_replay_check(info, "undo")
         if info.kind == START_KIND:
             raise Conflict("the start of the journal cannot be undone: changes made before it were not recorded")
         if info.undone:
@@ -768,7 +804,6 @@ def undo(op_id: int | None = None) -> OpChanges:
         seq = _tick()
         db.execute_sql("UPDATE operation SET undone = 1, undone_at = ?, undo_seq = ? WHERE id = ?",
                        (utc_now(), seq, info.id))
-        _announce(info.id)
         return result
 
 
@@ -777,10 +812,10 @@ def redo(op_id: int | None = None) -> OpChanges:
     same dice."""
     if _current.get() is not None:
         raise ServiceError("cannot redo inside another operation")
+    if _on_server():
+        return _server_replay(op_id, False)
     with db.atomic():
-        _begin_write()
         info = _resolve(op_id, False)
-        _club_replay_check(info, "redo")
         if not info.undone:
             raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is not undone")
         touched = _touched(info.id)
@@ -801,5 +836,4 @@ def redo(op_id: int | None = None) -> OpChanges:
         result = _replay(info, undoing=False)
         db.execute_sql("UPDATE operation SET undone = 0, undone_at = NULL, undo_seq = NULL WHERE id = ?",
                        (info.id,))
-        _announce(info.id)
         return result

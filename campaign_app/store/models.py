@@ -46,12 +46,12 @@ def now() -> _dt.datetime:
 
 
 def creator_login() -> str:
-    """Who owns what is created now: the login connected to a club server (PostgreSQL's ``current_user``), or
+    """Who owns what is created now: the login connected to a club server (PostgreSQL's ``session_user``), or
     ``''`` on a file database (nobody in particular: everyone who can open the file may change everything)."""
     bound = database_proxy.obj
     if getattr(bound, "dialect", "sqlite") != "postgresql":
         return ""
-    return str(bound.execute_sql("SELECT current_user").fetchone()[0])
+    return str(bound.login())
 
 
 class JSONField(TextField):

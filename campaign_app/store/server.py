@@ -11,20 +11,27 @@ first four (SQLite-only DDL, with table rebuilds) are replaced by one frozen bas
 and the same CHECKs, indexes and foreign keys (deferrable, so undo can put rows back in any order); migrations 5
 onward run on both engines (``database.dialect`` tells them which).
 
-Writers are serialised: an operation takes a transaction-level advisory lock first (as SQLite's ``BEGIN
-IMMEDIATE`` takes the write lock), so the journal's order of operations is the order of commits, and a writer
-that waits longer than the busy timeout gets the same "busy" message as on a file. Errors of the server or the
-network become :mod:`campaign_app.errors` types with one sentence naming the server.
+The journal is the server's (:mod:`.journal_pg`): it numbers operations in commit order under a lock it holds
+only at the end of each write. Every statement the app sends has a bounded wait: ``lock_timeout`` is the busy
+timeout and ``statement_timeout`` a little more, so a writer held up by another session gets one "busy" line
+(naming that session's login when the server can tell) instead of hanging. The session settings the app relies
+on (role, search path, time zone, the timeouts) are set by the app after connecting, whatever the address says;
+an address whose ``options`` would change the role or the search path is refused. In the window a statement that
+waits runs on a helper thread while the window keeps painting (:attr:`ServerDatabase.pump`). Errors of the server
+or the network become :mod:`campaign_app.errors` types with one sentence naming the server.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Iterator
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from peewee import PostgresqlDatabase
 
@@ -42,8 +49,46 @@ from ..errors import (
 )
 from ..paths import is_server_url as is_server_url  # re-exported: the one test of "is this a server?"
 
-WRITE_LOCK_KEY = 0x43414D50  # "CAMP": the one advisory lock all writers of a campaign database take
+SCHEMA_LOCK_KEY = 0x43414D50  # "CAMP": the advisory lock of building or upgrading the schema (the owner's)
 DEFAULT_CONNECT_TIMEOUT = 10
+IDLE_IN_TRANSACTION_SECONDS = 60
+"""A transaction left open and idle longer than this is ended by the server (set for the app's own sessions and,
+by ``server init`` and ``server add-player``, for the club's logins)."""
+
+FORBIDDEN_OPTIONS = re.compile(r"(?:^|[\s,])(?:-c\s*|--)(role|search_path|session_authorization)\s*=", re.I)
+
+
+class AddressRefused(Refused):
+    """A server address whose ``options`` would change who the app is or where it looks for its tables."""
+
+
+def check_options(url: str) -> None:
+    """Refuse (one line) an address whose ``options=`` sets the role, the search path or the session
+    authorization: the app's identity on a club server is the login, and its tables are the database's own."""
+    try:
+        query = urlsplit(url).query
+    except ValueError:
+        return
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key.lower() != "options":
+            continue
+        found = FORBIDDEN_OPTIONS.search(value)
+        if found:
+            raise AddressRefused(f"the server address sets {found.group(1).lower()} in its options; campaign_app "
+                                 "works as the login you connect with and in the database's own tables, so take "
+                                 f"'{found.group(1)}' out of the address")
+
+
+def session_setup(busy_timeout: float) -> str:
+    """The settings the app relies on, sent after connecting (one round trip): whatever the address's options
+    said, the session is the login itself, sees the database's own tables first, keeps times in UTC and waits
+    at most the busy timeout for a lock."""
+    lock_ms = max(1, int(busy_timeout * 1000))
+    statement_ms = lock_ms + 30_000
+    return ("SET ROLE NONE; SET search_path = public; SET TIME ZONE 'UTC'; "
+            f"SET lock_timeout = {lock_ms}; SET statement_timeout = {statement_ms}; "
+            f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_SECONDS * 1000}")
+
 
 
 def server_support() -> bool:
@@ -212,8 +257,7 @@ class ServerDatabase(PostgresqlDatabase):
             params["application_name"] = "campaign_app"
         if password:
             params["password"] = password
-        if "options" not in url:
-            params["options"] = "-c TimeZone=UTC"  # the journal's row images show times in UTC, whoever wrote them
+        check_options(url)
         url = "postgresql://" + url.split("://", 1)[1]
         super().__init__(url, prefer_psycopg3=True, **params)
         self.url = url
@@ -221,6 +265,10 @@ class ServerDatabase(PostgresqlDatabase):
         self.busy_timeout = busy_timeout
         self.db_file = None
         self.backup_dir = None
+        self.pump: Callable[[float], None] | None = None
+        """Set by the window: called every few milliseconds while a statement waits for the server (it keeps the
+        window painting); the statement then runs on a helper thread."""
+        self._drop_after_transaction = False
 
     def __repr__(self) -> str:
         return f"<ServerDatabase {self.where}>"
@@ -235,10 +283,45 @@ class ServerDatabase(PostgresqlDatabase):
                 raise
             if isinstance(problem, ServerUnavailable):
                 self._drop_connection()
+            if isinstance(problem, DatabaseBusyError):
+                problem = DatabaseBusyError(self.busy_sentence())
             raise problem from exc
 
+    def busy_sentence(self) -> str:
+        """The busy line, naming the sessions that hold locks on the app's tables when the server shows them
+        (asked over a separate connection: this one's transaction has failed)."""
+        waited = f"{self.busy_timeout:g} s"
+        try:
+            import psycopg
+
+            me = self._state.conn.info.backend_pid if self._state.conn is not None else 0  # type: ignore[attr-defined]
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=3,
+                                 **{k: v for k, v in self.connect_params.items() if k == "password"}) as side:
+                rows = side.execute(
+                    "SELECT DISTINCT a.usename, c.relname FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                    "LEFT JOIN pg_class c ON c.oid = l.relation WHERE l.granted AND l.pid <> %s "
+                    "AND l.pid <> pg_backend_pid() AND l.database = (SELECT oid FROM pg_database WHERE datname = "
+                    "current_database()) AND (l.mode IN ('AccessExclusiveLock', 'ExclusiveLock', "
+                    "'ShareRowExclusiveLock', 'ShareLock') OR (c.relname = 'journal_state' "
+                    "AND l.mode = 'RowShareLock')) ORDER BY 1, 2", (me,)).fetchall()
+        except Exception:  # noqa: BLE001 - the sentence without names is still true
+            rows = []
+        if not rows:
+            return (f"the club server {self.where} is busy (another session holds what this change needs; waited "
+                    f"{waited}); nothing was written, try again")
+        what = {"journal_state": "the journal"}
+        held = "; ".join(f"{who}'s session holds {what.get(rel, f'the {rel} table' if rel else 'a lock')}"
+                         for who, rel in rows[:3])
+        return (f"the club server {self.where} is busy: {held} (waited {waited}); nothing was written, try again "
+                "later or ask them to close it")
+
     def _drop_connection(self) -> None:
-        """After the connection was lost: forget it, so the next use connects afresh."""
+        """After the connection was lost: forget it, so the next use connects afresh (at once, or when the
+        transaction it was lost in has unwound)."""
+        if self.in_transaction():
+            self._drop_after_transaction = True
+            return
+        self._drop_after_transaction = False
         try:
             if not self.is_closed():
                 self.close()
@@ -249,10 +332,24 @@ class ServerDatabase(PostgresqlDatabase):
         with self.translated():
             return bool(super().connect(reuse_if_open=reuse_if_open))
 
+    def pop_transaction(self) -> Any:
+        popped = super().pop_transaction()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        if self._drop_after_transaction and not self.in_transaction():
+            self._drop_connection()
+        return popped
+
     def _connect(self) -> Any:
         conn = super()._connect()  # type: ignore[misc]  # not in types-peewee
         local_times(conn)
+        conn.execute(session_setup(self.busy_timeout))
         return conn
+
+    def cursor(self, named_cursor: Any = None) -> Any:
+        found = super().cursor(named_cursor)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        pump = self.pump
+        if pump is None or threading.current_thread() is not threading.main_thread():
+            return found
+        return _PumpedCursor(found, pump)
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if params:
@@ -283,18 +380,60 @@ class ServerDatabase(PostgresqlDatabase):
                 raise
             self._drop_connection()
 
-    def lock_writers(self) -> None:
-        """Wait (up to the busy timeout) for the one write lock, inside the open transaction."""
-        millis = max(1, int(self.busy_timeout * 1000))
-        # one round trip: the wait is bounded by the busy timeout, the rest of the transaction is not
-        self.execute_sql(f"SET LOCAL lock_timeout = {millis}; SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY}); "
-                         "SET LOCAL lock_timeout = 0")
+    def lock_schema(self) -> None:
+        """Inside the transaction that builds or upgrades the schema: wait (up to the busy timeout) until no other
+        program does the same."""
+        self.execute_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
 
     def login(self) -> str:
-        """The server login of this connection (asked once per connection)."""
+        """The server login of this connection (``session_user``; asked once per connection)."""
         conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
         cached = getattr(self, "_login", None)
         if cached is None or cached[0] is not conn:
-            cached = (conn, str(self.execute_sql("SELECT current_user").fetchone()[0]))
+            cached = (conn, str(self.execute_sql("SELECT session_user").fetchone()[0]))
             self._login: tuple[Any, str] | None = cached
         return cached[1]
+
+
+class _PumpedCursor:
+    """A psycopg cursor whose ``execute`` runs on a helper thread while the calling (window) thread keeps calling
+    ``pump``: a statement that waits for a lock or a slow network never freezes the window."""
+
+    def __init__(self, cursor: Any, pump: Callable[[float], None]) -> None:
+        self._cursor = cursor
+        self._pump = pump
+
+    def execute(self, sql: Any, params: Any = None) -> Any:
+        done = threading.Event()
+        outcome: list[Any] = []
+
+        def run() -> None:
+            try:
+                outcome.append((True, self._cursor.execute(sql, params)))
+            except BaseException as exc:  # noqa: BLE001 - handed back to the calling thread
+                outcome.append((False, exc))
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=run, name="campaign_app-sql", daemon=True)
+        worker.start()
+        if not done.wait(0.05):  # a quick statement: no event processing at all
+            started = time.monotonic()
+            try:
+                while not done.wait(0.03):
+                    self._pump(time.monotonic() - started)
+            finally:
+                finish = getattr(self._pump, "done", None)
+                if callable(finish):
+                    finish()
+        worker.join()
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._cursor)

@@ -92,6 +92,9 @@ def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths, db_target:
         "--dice", "1,1", "8,8", "--replacement-name", "Lt. Bello")
     out = cli("battle", "undo", "--platoon", "2nd Platoon")
     assert "undid battle 1 of 2nd Platoon: XP 7 → 6" in out and "Lt. Bello" in out
+    # the leader's line names the leader, with the real figures and the fate in words (not "None", not a code)
+    assert "Lt. Okafor: XP 3 → 2; the roll that found the leader promoted out of the platoon is undone" in out
+    assert "None" not in out and "'promoted'" not in out
     init_db(db_target, app_paths.backup_dir)
     leaders = [(ld.name, ld.status, ld.xp) for ld in Leader.select()]
     assert leaders == [("Lt. Okafor", "active", 2)] and Platoon.get().xp == 6

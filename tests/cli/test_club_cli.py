@@ -57,8 +57,8 @@ def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[...
     assert "club server ready: database club_cli" in out and "row-level security on" in out
     monkeypatch.setattr("sys.stdin", io.StringIO("olgas secret\n"))
     out = cli("--db", admin, "server", "add-player", "olga", "--organiser", "--password-stdin")
-    assert out.strip() == "the login exists: olga is an organiser (may create campaigns) of this club server, " \
-                          "password set"
+    assert out.strip() == "the login already existed: olga; olga is an organiser (may create campaigns) of this " \
+                          "club server, with at most 8 connections at once; password set"
     for login in ("ada", "bob"):
         cli("--db", admin, "server", "add-player", login)
     olga = server.url("club_cli", user="olga")
@@ -88,6 +88,18 @@ def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[...
     assert "cannot add eve: bob may not manage the club's logins" in err
     assert cli("--db", olga, "platoon", "set-owner", "2nd Platoon", "--owner", "bob").strip() == \
         "2nd Platoon now belongs to bob (was ada)"
+
+    # a player makes a pilot's sheet in a Sologear campaign she belongs to, as in the window
+    cli("--db", olga, "campaign", "new", "--name", "Iron Rain", "--system", "sologear")
+    cli("--db", olga, "campaign", "add-player", "--campaign", "Iron Rain", "--player", "ada")
+    err = cli("--db", ada, "sologear", "new", "--name", "Her Own", "--pilot", "Kael", "--gear-tv", "30", rc=2)
+    assert "only the club's organisers can create campaigns" in err  # the control: a new campaign is not hers to make
+    out = cli("--db", ada, "sologear", "new", "--campaign", "Iron Rain", "--pilot", "Kael", "--gear-tv", "30")
+    assert "added the pilot sheet of Kael to the Sologear campaign 'Iron Rain'" in out
+    sheets = json.loads(cli("--db", ada, "sologear", "show", "--campaign", "Iron Rain", "--json"))
+    assert sheets["pilot"] == "Kael"
+    err = cli("--db", bob, "sologear", "new", "--campaign", "Iron Rain", "--pilot", "Bo", "--gear-tv", "30", rc=2)
+    assert "no campaign named 'Iron Rain'" in err or "already has its pilot sheet" in err
 
 
 def test_an_empty_password_on_stdin_is_refused(club_pg: ClubServer, cli: Callable[..., str],  # noqa: F811

@@ -40,3 +40,24 @@ def test_start_of_logging_does_not_import_logging_handlers(tmp_path):
             f"setup_logging(Path({str(tmp_path)!r}))\nprint('logging.handlers' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_server_password_never_reaches_the_log_file(tmp_path):
+    """Every path into the log (a failing command's own line with its arguments, a message, a traceback) masks
+    the password of a server address; the control shows the address itself is logged."""
+    code = (
+        "import sys\n"
+        "import campaign_app.commands.journal as j\n"
+        "def boom(args, ctx):\n"
+        "    raise RuntimeError('lost postgresql://ana:s3cret-pw@club.example/league?password=other-pw')\n"
+        "j._cmd_journal = boom\n"
+        "from campaign_app.cli import main\n"
+        f"sys.exit(main(['--data-dir', {str(tmp_path)!r}, '--db', "
+        "'postgresql://ana:s3cret-pw@club.example/league', 'journal']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    log = (tmp_path / "logs" / "campaign_app.log").read_text(encoding="utf-8")
+    assert "postgresql://ana:***@club.example/league" in log  # the control: the address is there
+    assert "RuntimeError" in log  # with its traceback
+    assert "s3cret-pw" not in log and "other-pw" not in log
+    assert "s3cret-pw" not in done.stderr

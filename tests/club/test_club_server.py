@@ -39,12 +39,14 @@ def _security(server: ClubServer) -> dict[str, tuple[bool, list[str]]]:
 def test_every_table_has_row_level_security_and_the_clubs_policies(club_pg: ClubServer,  # noqa: F811
                                                                    club: dict[str, Any]) -> None:
     security = _security(club_pg)
-    assert set(security) == {m._meta.table_name for m in (*MODELS, *JOURNAL_MODELS)}
+    private = set(club_server.PRIVATE_TABLES)  # the server journal's bookkeeping: the owner's alone
+    assert set(security) == {m._meta.table_name for m in (*MODELS, *JOURNAL_MODELS)} | private
     for table, (enabled, policies) in security.items():
         assert enabled, table
-        assert "club_select" in policies, table
+        assert ("club_select" in policies) is (table not in private), table
     assert security["platoon"][1] == ["club_delete", "club_insert", "club_select", "club_update"]
-    assert security["operation_change"][1] == ["club_delete", "club_insert", "club_select"]  # never rewritten
+    assert security["operation"][1] == ["club_select"]  # the server writes the journal: players only read it
+    assert security["operation_change"][1] == ["club_select"]
     assert security["schema_migration"][1] == ["club_select"]  # only the owner migrates
 
 
@@ -68,9 +70,9 @@ def test_init_is_for_the_owner(as_login: Any) -> None:
 def test_add_player_makes_a_login_with_a_hashed_password(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
     as_login(OWNER)
     made = club_server.add_player("carla", password="s3cret pass")
-    assert made == {"login": "carla", "created": True, "organiser": False, "password_set": True}
-    again = club_server.add_player("carla", organiser=True)  # an existing login: made an organiser, password kept
-    assert again == {"login": "carla", "created": False, "organiser": True, "password_set": False}
+    assert made == {"login": "carla", "created": True, "organiser": False, "password_set": True, "connections": 8}
+    again = club_server.add_player("carla", organiser=True, connections=3)  # made an organiser, password kept
+    assert again == {"login": "carla", "created": False, "organiser": True, "password_set": False, "connections": 3}
     with club_pg.connect() as su:
         (stored,) = su.execute("SELECT rolpassword FROM pg_authid WHERE rolname = 'carla'").fetchone()
     assert stored.startswith("SCRAM-SHA-256$") and "s3cret" not in stored
@@ -108,3 +110,25 @@ def test_add_player_before_init_says_to_init_first(club_pg: ClubServer, as_login
     with pytest.raises(ServerSetupError, match="not set up as a club server yet: run 'campaign-cli --db URL server "
                                                "init' as its owner first"):
         club_server.add_player("dave")
+
+
+def test_check_reports_the_rules_a_restore_lost_and_init_puts_them_back(club_pg: ClubServer, as_login: Any,  # noqa: F811
+                                                                        club: dict[str, Any]) -> None:
+    """What ``pg_restore`` without ``--create`` loses (the database's own revoke and settings), and a policy
+    dropped by hand, are reported by ``check`` on the server, each with what to run; ``server init`` mends them."""
+    from campaign_app.store.database import check_database
+
+    database = as_login(OWNER)
+    assert check_database(database).problems == []  # the control: a club set up as documented is fine
+    with club_pg.connect(DB) as su:
+        su.execute(f'GRANT CONNECT ON DATABASE "{DB}" TO PUBLIC')
+        su.execute(f'ALTER DATABASE "{DB}" RESET idle_in_transaction_session_timeout')
+    with club_pg.connect(DB, OWNER) as owner:
+        owner.execute("DROP POLICY club_select ON battle")
+    problems = check_database(as_login(OWNER)).problems
+    assert any(p.startswith("every login of the server may connect to this database") for p in problems)
+    assert any("does not end transactions left idle" in p for p in problems)
+    assert any(p.startswith("the club's rules for the table battle are missing") for p in problems)
+    assert all(p.endswith("run 'campaign-cli --db URL server init' as the tables' owner") for p in problems)
+    club_server.init_server()
+    assert check_database(as_login(OWNER)).problems == []

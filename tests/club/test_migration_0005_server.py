@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from clubpg import ClubServer, club_pg, unbind  # noqa: F401 - club_pg is a fixture
 
+from campaign_app.errors import Conflict
 from campaign_app.store import database as store_database
 from campaign_app.store import init_db
 from campaign_app.store.journal import operation, undo
@@ -33,21 +34,26 @@ def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypat
     monkeypatch.setattr(store_database, "available_migrations", real)
     init_db(url)
     try:
-        assert db.execute_sql("SELECT max(number) FROM schema_migration").fetchone()[0] == 5
+        assert db.execute_sql("SELECT max(number) FROM schema_migration").fetchone()[0] == len(real())
         assert db.execute_sql("SELECT owner FROM platoon").fetchall() == [("",)]
         assert db.execute_sql("SELECT created_by FROM campaign").fetchall() == [("",)]
         images: list[Any] = db.execute_sql("SELECT table_name, new FROM operation_change ORDER BY id").fetchall()
         assert [t for t, _ in images] == ["campaign", "platoon"]
         assert json.loads(images[0][1])["created_by"] == "" and json.loads(images[1][1])["owner"] == ""
-        undo()  # recorded under schema 4: the rows are found as the journal says
-        assert db.execute_sql("SELECT count(*) FROM campaign").fetchone()[0] == 0
+        # recorded by the client before the server kept the journal itself (migration 0006): history only
+        with pytest.raises(Conflict, match="recorded before the server kept the journal itself"):
+            undo()
+        marker = int(db.execute_sql("SELECT max(id) FROM operation WHERE kind = 'journal.server'").fetchone()[0])
+        with pytest.raises(Conflict, match="the start of the journal cannot be undone"):
+            undo(marker)
+        assert db.execute_sql("SELECT count(*) FROM campaign").fetchone()[0] == 1
         with operation("test.member", "a member"):  # the new table is journaled too
             db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
                            "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
                            "notes, created_at) VALUES ('Iron Rain', 'iron rain', 'sologear', 1, 4, 9, 16, 'both', 2, "
                            "false, '', now())")
             db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) SELECT id, 'ada', 'player' "
-                           "FROM campaign")
+                           "FROM campaign WHERE name = 'Iron Rain'")
         assert db.execute_sql("SELECT count(*) FROM operation_change WHERE table_name = 'campaign_member'"
                               ).fetchone()[0] == 1
     finally:

@@ -1,7 +1,7 @@
-"""Live refresh from a real PostgreSQL server (issue 15): the listener's own connection hears ``NOTIFY
-campaign_app, '<operation id>'`` and hands an operation this window did not make to the one change feed
-(``op_changed``) within 2 s; the window's own operations are not delivered twice; a dropped listening connection
-is reopened quietly, after which every view reloads once."""
+"""Live refresh from a real PostgreSQL server: the listener's own connection hears a ``NOTIFY campaign_app``,
+reads the journal since the last id the window knew, and hands each operation this window did not make to the one
+change feed (``op_changed``) within 2 s; a fake notice delivers nothing; the window's own operations are not
+delivered twice; a dropped listening connection is reopened quietly and what was missed is delivered."""
 
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ def live_ctx(gui_ctx: AppContext, pg_server: Any, qtbot) -> Any:  # type: ignore
 def test_a_foreign_operation_reaches_op_changed_within_two_seconds(qtbot, live_ctx, congo_platoon) -> None:  # type: ignore[no-untyped-def]
     ctx, live, target = live_ctx
     pid = congo_platoon()
+    live.catch_up()  # what came before is known
     logged = battles.log_battle(pid, wounds=1, outcome="victory", dice=TypedDice([[3], [12, 12]]))
     op_id = logged.operation_id
     assert op_id
@@ -54,11 +55,33 @@ def test_a_foreign_operation_reaches_op_changed_within_two_seconds(qtbot, live_c
     assert changes.operation_id == op_id and changes.platoon_id == pid and changes.touches("battle")
 
 
+def test_a_notice_is_a_hint_the_journal_says_what_is_new(qtbot, live_ctx, congo_platoon) -> None:  # type: ignore[no-untyped-def]
+    """Whatever a notice says (another id, no number at all), the window delivers what the journal holds since
+    the last id it knew: a fake notice delivers nothing and reloads nothing."""
+    ctx, live, target = live_ctx
+    pid = congo_platoon()
+    live.catch_up()
+    heard: list[int] = []
+    reloads: list[tuple[str, int]] = []
+    live.delivered.connect(heard.append)
+    ctx.signals.data_changed.connect(lambda kind, obj: reloads.append((kind, obj)))
+    for fake in ("999999", "all", "1"):
+        _announce(target, fake)
+    qtbot.waitUntil(lambda: not live.listener.read() and live.notifier.isEnabled(), timeout=2000)
+    qtbot.wait(300)
+    assert heard == [] and reloads == []
+    logged = battles.log_battle(pid, wounds=1, outcome="victory", dice=TypedDice([[3], [12, 12]]))
+    with qtbot.waitSignal(live.delivered, timeout=2000) as got:  # the control: a real change is delivered,
+        _announce(target, "not a number")  # whatever its notice says
+    assert got.args[0] == logged.operation_id
+
+
 def test_the_windows_own_operation_is_not_delivered_again(qtbot, live_ctx, congo_platoon) -> None:  # type: ignore[no-untyped-def]
     from campaign_app.services.journal import operations
 
     ctx, live, target = live_ctx
     pid = congo_platoon()
+    live.catch_up()
     battles.log_battle(pid, wounds=1, outcome="victory", dice=TypedDice([[3], [12, 12]]))
     own = operations(limit=1)[0].id
     ctx.signals.op_changed.emit(OpChanges(own, "battle.log", "mine", frozenset({("battle", 1)})))  # the window's
@@ -71,22 +94,29 @@ def test_the_windows_own_operation_is_not_delivered_again(qtbot, live_ctx, congo
     assert heard == []
 
 
-def test_a_dropped_listener_reconnects_quietly_and_views_reload_once(qtbot, live_ctx, congo_platoon,  # type: ignore[no-untyped-def]
-                                                                   monkeypatch) -> None:
+def test_a_dropped_listener_reconnects_quietly_and_catches_up(qtbot, live_ctx, congo_platoon,  # type: ignore[no-untyped-def]
+                                                              monkeypatch) -> None:
+    """While the listening connection is down nothing is heard; when it is back the window reads the journal
+    since the last id it knew and delivers exactly what was missed (no reload of everything)."""
     ctx, live, target = live_ctx
     monkeypatch.setattr(LiveUpdates, "RETRY_MS", (50,))
     pid = congo_platoon()
-    logged = battles.log_battle(pid, wounds=1, outcome="victory", dice=TypedDice([[3], [12, 12]]))
+    live.catch_up()
     pid_before = live.listener.conn.info.backend_pid
     reloads: list[tuple[str, int]] = []
     ctx.signals.data_changed.connect(lambda kind, obj: reloads.append((kind, obj)))
+    heard: list[int] = []
+    live.delivered.connect(heard.append)
     with psycopg.connect(target.url(timeout=True), autocommit=True) as conn:  # the server drops the connection
         conn.execute("SELECT pg_terminate_backend(%s)", (pid_before,))
+    missed = battles.log_battle(pid, wounds=1, outcome="victory", dice=TypedDice([[3], [12, 12]]))
     qtbot.waitUntil(lambda: live.connected and live.listener.conn.info.backend_pid != pid_before, timeout=5000)
-    assert reloads == [("all", 0)]
+    qtbot.waitUntil(lambda: heard == [missed.operation_id], timeout=2000)
+    assert reloads == []
+    again = battles.log_battle(pid, wounds=0, outcome="draw", dice=TypedDice([[12, 12]]))
     with qtbot.waitSignal(ctx.signals.op_changed, timeout=2000) as got:
-        _announce(target, logged.operation_id)  # and it hears again
-    assert got.args[0].operation_id == logged.operation_id
+        _announce(target, again.operation_id)  # and it hears again
+    assert got.args[0].operation_id == again.operation_id
 
 
 def test_a_listener_that_cannot_connect_tries_again_later(qtbot, gui_ctx, monkeypatch) -> None:  # type: ignore[no-untyped-def]

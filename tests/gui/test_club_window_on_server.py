@@ -244,3 +244,37 @@ def test_a_database_that_is_not_a_campaign_is_refused_and_the_window_keeps_its_o
     assert gui_ctx.server is None and win.live is None
     win.open_item("platoon", pid)  # the file is open again
     assert win.windowTitle() == "2nd Platoon \u2014 Congo 1960 \u2014 Campaign App"
+
+
+def test_the_window_keeps_painting_while_another_session_holds_a_table(qtbot, app_paths, club_url) -> None:  # type: ignore[no-untyped-def]
+    """A player's ``psql`` holds the platoon table in an idle transaction: the window's change waits for it on a
+    helper thread while the window's event loop keeps running (its timers fire, the status bar says what it waits
+    for), and after the busy timeout it refuses in one line naming that player's session."""
+    from PySide6.QtCore import QTimer
+
+    from campaign_app.errors import DatabaseBusyError
+    from campaign_app.gui.club import open_server
+
+    target, password = parse_server_url(club_url)
+    close_db()
+    open_server(target, password, app_paths.backup_dir, busy_timeout=1.5)
+    win = _window(qtbot, app_paths, club_url)
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(20)
+    said: list[str] = []
+    win.statusBar().messageChanged.connect(said.append)
+    with psycopg.connect(club_url) as other:
+        other.execute("BEGIN")
+        other.execute("LOCK TABLE platoon IN ACCESS EXCLUSIVE MODE")
+        before = len(ticks)
+        with pytest.raises(DatabaseBusyError, match="postgres's session holds the platoon table"):
+            platoon_service.update_platoon("2nd Platoon", notes="waits")
+        during = len(ticks) - before
+        other.execute("ROLLBACK")
+    timer.stop()
+    assert during >= 10, f"the event loop ran {during} times in 1.5 s"
+    assert any(text.startswith("Waiting for the club server") for text in said)
+    assert QApplication.overrideCursor() is None  # the waiting cursor is gone again
+    assert platoon_service.update_platoon("2nd Platoon", notes="free again").changed  # the control

@@ -138,8 +138,9 @@ def test_delete_campaign_and_put_it_back() -> None:
 
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
-    platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
-    with pytest.raises(ServiceError, match="would also remove platoon 1 .from “Create platoon P”, operation 2."):
+    made = platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
+    with pytest.raises(ServiceError, match=f"would also remove platoon {made.id} .from “Create platoon P”, "
+                                           f"operation {made.operation_id}."):
         journal.undo(edit.operation_id)
     assert Platoon.select().count() == 1
 

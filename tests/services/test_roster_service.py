@@ -206,9 +206,10 @@ def test_set_xp_platoon_and_leader(pid: int) -> None:
 
 def test_undo_refuses_when_changed_since(pid: int) -> None:
     e = platoon_service.set_xp(pid, 9)
-    with operation("test.setup", "test data"):
+    with operation("test.setup", "test data") as later:
         Platoon.update(xp=12).where(Platoon.id == pid).execute()  # e.g. a battle logged outside the undo stack
-    with pytest.raises(ServiceError, match="“test data” .operation 4. changed the same data later; undo that first"):
+    with pytest.raises(ServiceError, match=f"“test data” .operation {later.changes.operation_id}. changed the same "
+                                           "data later; undo that first"):
         journal.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid).xp == 12 and XpChange.select().count() == 1
 
