@@ -74,6 +74,7 @@ from ..services.edits import Edit
 from ..services.navigator import CampaignNode, PlatoonNode
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
+from .sizing import fit_resize
 from .undo_commands import push_edit
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
 
@@ -847,13 +848,45 @@ class BattleWizard(QWizard):
                               (PAGE_SUMMARY, self.summary_page)):
             self.setPage(page_id, page)
         self.setStartId(PAGE_BATTLE)
-        self.resize(780, 640)
+        fit_resize(self, 780, 640)
         self.number_pages()
+        self.conflict: str | None = None
         self.currentIdChanged.connect(self._on_page)
+        # another program's change (the file watcher, a club server's news): is this battle still right?
+        ctx.signals.data_changed.connect(self._on_news)
+        ctx.signals.op_changed.connect(self._on_news)
+
+    def _on_news(self, *_args: object) -> None:
+        self.check_conflict()
 
     def _on_page(self, page_id: int) -> None:
         if page_id == PAGE_CASUALTIES:  # back from the rolls: say that the rolls are kept
             self.casualties_page._changed()
+        self.check_conflict()
+
+    def check_conflict(self) -> str | None:
+        """The platoon changed after the wizard read it (a battle logged by campaign-cli, an undo in another
+        window): say so at once on the page shown, and keep Commit from pretending. Asked on every page and
+        whenever another program's change arrives."""
+        if self.edit is not None or not self.isVisible():
+            return None
+        try:
+            problem = self.session.conflict()
+        except CampaignError as exc:  # the database is away: Commit will say so
+            log.info("cannot check the platoon for changes: %s", exc)
+            return None
+        if problem:
+            self.conflict = problem
+            self._page_error(f"Cannot be committed: {problem}.")
+        return problem
+
+    def _page_error(self, text: str) -> None:
+        page = self.currentPage()
+        error = getattr(page, "error", None)
+        if isinstance(error, ErrorLabel):
+            _show_error(error, text)
+        else:
+            self.summary_page.show_error(text)
 
     def number_pages(self) -> None:
         """Pages numbered 1, 2, 3, 4 (, 5): the replacement page counts only when a replacement is needed."""
@@ -872,7 +905,7 @@ class BattleWizard(QWizard):
         try:
             edit = self.session.commit()
         except CampaignError as exc:
-            self.summary_page.show_error(f"Not committed: {exc}")
+            self._page_error(f"Not committed: {exc}")  # on the page shown (Commit is offered on the rolls page)
             return
         self.edit = edit
         s = self.session
@@ -936,7 +969,7 @@ class ChoosePlatoonDialog(QDialog):
         layout.addWidget(label)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.buttons)
-        self.resize(460, 320)
+        fit_resize(self, 460, 320)
         self.list.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def platoon_id(self) -> int | None:

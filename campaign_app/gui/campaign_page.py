@@ -94,7 +94,7 @@ class CampaignPage(QWidget):
         self.rules_box = QGroupBox("House rules", body)
         self.period = ChoicePicker(period_choices(), "Campaign period", self.rules_box)
         self.period_default = QLabel("default: not set (d10)", self.rules_box)
-        self.thresholds = ThresholdsEditor(self.rules_box)
+        self.thresholds = ThresholdsEditor(self.rules_box, keep_stored=True)
         self.thresholds_default = QLabel(f"default: {DEFAULT_THRESHOLDS}", self.rules_box)
         self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to",
                                       self.rules_box)

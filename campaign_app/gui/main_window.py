@@ -33,9 +33,10 @@ from ..server_target import ServerTarget
 from ..services.navigator import CampaignRef, has_any_campaign, item_campaign, item_exists, item_title
 from .context import AppContext
 from .first_run import FirstRunPage
-from .focus import FocusKeeper, first_focusable
+from .focus import FocusKeeper, UndoKeysToWindow, first_focusable, unique_keys
 from .icons import app_icon, icon
 from .navigator import Navigator
+from .sizing import fit_window
 
 if TYPE_CHECKING:
     from .club import LiveUpdates
@@ -46,6 +47,7 @@ LAST_ITEM_KEY = "session/last_item"
 LAST_DB_KEY = "session/last_database"
 LAST_ITEMS_KEY = "session/last_items"  # JSON {database file: "kind:id"}: each database reopens its own item
 LAST_ITEMS_KEPT = 20
+DEFAULT_SIZE = (1180, 760)
 
 # kind -> (module, class, method that shows an object); a page's module is imported when first shown
 PAGES: dict[str, tuple[str, str, str]] = {
@@ -121,6 +123,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self.focus_keeper = FocusKeeper(self, self._focus_fallback)
+        self.undo_keys = UndoKeysToWindow(self)  # a field with nothing of its own to undo lets Ctrl+Z through
 
         self.navigator.selected.connect(self.show_item)
         self.first_run.create_requested.connect(self.new_campaign)
@@ -182,7 +185,10 @@ class MainWindow(QMainWindow):
         self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
                                      "Undo the newest change, made here, in another window or by campaign-cli")
         self.act_redo = self._action("&Redo", self.redo, None, "Redo the change undone most recently")
-        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        # Ctrl+Shift+Z and Ctrl+Y everywhere, plus the platform's own Redo keys: each key once (on X11 the
+        # platform's Redo is Ctrl+Shift+Z itself; bound twice, Qt calls it ambiguous and does nothing)
+        self.act_redo.setShortcuts(unique_keys("Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo))
+        self.act_undo.setShortcuts(unique_keys(QKeySequence.StandardKey.Undo, "Ctrl+Z"))
         self.act_find = self._action("&Find platoon…", self.navigator.focus_filter, QKeySequence.StandardKey.Find)
         self.act_refresh = self._action("&Refresh", self.refresh, QKeySequence.StandardKey.Refresh)
         self.act_archived = QAction("Show &archived campaigns", self)
@@ -743,7 +749,8 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray | bytes) and geometry:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1180, 760)
+            self.resize(*DEFAULT_SIZE)
+        fit_window(self)
         if isinstance(state, QByteArray | bytes) and state:
             self.restoreState(state)
         if isinstance(splitter, QByteArray | bytes) and splitter:

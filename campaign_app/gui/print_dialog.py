@@ -77,6 +77,7 @@ from ..services.printing import BuiltPdf, PrintJob, prepare, print_setup, write_
 from ..words import plural
 from .context import AppContext
 from .file_dialogs import remember_folder
+from .sizing import fit_resize
 from .widgets import DecimalSpin, error_style
 
 log = logging.getLogger(__name__)
@@ -228,7 +229,7 @@ class PrintDialog(QDialog):
         self.ctx = ctx
         self.setWindowTitle("Print / Export PDF")
         self.setObjectName("PrintDialog")
-        self.resize(1020, 700)
+        fit_resize(self, 1020, 700)
         self.choose_path: Callable[[str], str | None] = self._ask_path
         self.choose_printer: Callable[[QWidget, Any], bool] = choose_printer
         self.make_printer: Callable[[], Any] = _new_printer

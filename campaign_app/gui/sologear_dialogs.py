@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QRadioButton,
     QVBoxLayout,
@@ -42,8 +43,9 @@ from ..services import sologear_play as play_service
 from ..services import sologear_sheet as sheet_service
 from ..services.edits import Edit
 from .context import AppContext
+from .sizing import fit_resize
 from .undo_commands import perform
-from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem
+from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, plural
 
 
 def _error_label(parent: QWidget) -> ErrorLabel:
@@ -160,6 +162,20 @@ def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: 
 
 # --- the dice panel ----------------------------------------------------------------------------------------------
 
+class FacesEdit(QLineEdit):
+    """The faces field: Enter confirms the typed faces (``entered``) and goes no further, so the dialog's
+    default button (OK, or whatever has the focus after the roll) is never pressed by the same key."""
+
+    entered = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            self.entered.emit()
+            return
+        super().keyPressEvent(event)
+
+
 class DiceSteps(QWidget):
     """Feeds a step-wise procedure one roll at a time: "Roll for me" or typed faces ("I rolled")."""
 
@@ -181,12 +197,15 @@ class DiceSteps(QWidget):
         self.hint_label.setWordWrap(True)
         self.roll_button = QPushButton("&Roll for me", self)
         self.roll_button.setAccessibleName("Roll for me")
-        self.faces_edit = QLineEdit(self)
+        self.faces_edit = FacesEdit(self)
         self.faces_edit.setAccessibleName("Faces you rolled")
         self.faces_edit.setPlaceholderText("faces you rolled, e.g. 6,5")
         self.use_button = QPushButton("&I rolled these", self)
         self.use_button.setAccessibleName("I rolled these")
         self.restart_button = QPushButton("Start &over", self)
+        self.restart_button.setAccessibleName("Start over")
+        self.restart_button.setToolTip("Forget the rolls made so far and roll again (asks first)")
+        self.restart_button.setAutoDefault(False)  # never the button Enter presses
         self.error = _error_label(self)
         self.log = QListWidget(self)
         self.log.setAccessibleName("Rolls made")
@@ -207,14 +226,27 @@ class DiceSteps(QWidget):
         layout.addWidget(self.log, 1)
         self.roll_button.clicked.connect(self.roll_for_me)
         self.use_button.clicked.connect(self.use_typed)
-        self.faces_edit.returnPressed.connect(self.use_typed)
-        self.restart_button.clicked.connect(self.restart)
+        self.faces_edit.entered.connect(self.use_typed)  # Enter confirms the faces, and only that
+        self.restart_button.clicked.connect(self.ask_restart)
         self._factory: Any = None
+        self.focus_after_done: QWidget | None = None
+        """Where the cursor goes once every roll is made (the dialog's OK button)."""
         self._update()
 
     def start(self, factory: Any) -> None:
         """``factory()`` makes a fresh procedure (kept for Start over)."""
         self._factory = factory
+        self.restart()
+
+    def ask_restart(self) -> None:
+        """Start over: the rolls made so far are forgotten, so ask first (No is the default answer)."""
+        if self.groups:
+            n = len(self.groups)
+            answer = QMessageBox.question(
+                self, "Start over?", f"Forget the {plural(n, 'roll')} made so far and roll again?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         self.restart()
 
     def restart(self) -> None:
@@ -249,6 +281,10 @@ class DiceSteps(QWidget):
                 "faces you rolled, e.g. " + ",".join(str(min(req.dice.sides, i + 3)) for i in range(req.dice.count)))
         if active:
             self.faces_edit.setFocus()
+        elif self.proc is not None and self.isVisible() and self.focus_after_done is not None \
+                and self.focus_after_done.isEnabled():
+            # every roll made: the dialog's OK (its next step), never Start over
+            self.focus_after_done.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _feed(self, faces: list[int], source: Source) -> None:
         assert self.proc is not None
@@ -309,9 +345,16 @@ class _StepDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         self.steps.stepped.connect(self._on_step)
+        self.steps.focus_after_done = self.ok_button
+        self.steps.completed.connect(self._on_completed)
 
     def _on_step(self) -> None:
         self.ok_button.setEnabled(self.steps.done)
+
+    def _on_completed(self) -> None:
+        self.ok_button.setEnabled(True)
+        if self.isVisible():
+            self.ok_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _call(self) -> Edit:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -413,7 +456,7 @@ class PlayTurnDialog(_StepDialog):
         self.steps.setEnabled(False)
         self.start_button.clicked.connect(self.start)
         self.steps.stepped.connect(self._show_meaning)
-        self.resize(620, 560)
+        fit_resize(self, 620, 560)
         if self.info.blocked:
             _show_error(self.error, self.info.blocked)
             choice.setEnabled(False)
@@ -589,7 +632,7 @@ class EndDialog(_StepDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.steps.stepped.connect(self._show_result)
-        self.resize(600, 420)
+        fit_resize(self, 600, 420)
         try:
             play_service.end_procedure(sheet_id)
         except CampaignError as exc:
