@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QDate, QEvent, QObject, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -161,6 +162,24 @@ class FacesEdit(QLineEdit):
         super().keyPressEvent(event)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             event.accept()
+
+
+OWN_DICE_KEY = "dice/own_dice"
+"""QSettings: JSON-free list of database keys whose player rolls their own dice (one value per database)."""
+
+
+def own_dice(ctx: AppContext) -> bool:
+    """The player of this database rolls their own dice ("I roll my own dice", remembered per database)."""
+    return str(ctx.settings.value(f"{OWN_DICE_KEY}/{_settings_name(ctx.database_key)}", "") or "") == "yes"
+
+
+def set_own_dice(ctx: AppContext, on: bool) -> None:
+    ctx.settings.setValue(f"{OWN_DICE_KEY}/{_settings_name(ctx.database_key)}", "yes" if on else "no")
+
+
+def _settings_name(database: str) -> str:
+    """A settings key for a database path or server URL (slashes would make sub-groups)."""
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in database)[-120:]
 
 
 class DiceInput(QWidget):
@@ -516,11 +535,15 @@ class _RollingPage(QWizardPage):
             self.roll_all()
 
     def set_step(self, step: battles.RollStep | None) -> None:
-        """Offer the roll ``step`` asks for (or none)."""
+        """Offer the roll ``step`` asks for (or none); the cursor goes to the faces field for a player who
+        rolls their own dice (:func:`own_dice`), else to Roll for me."""
         if step is None:
             self.dice_input.set_dice(None)
             return
         self.dice_input.set_dice(step.dice.expression, step.dice.count, step.dice.sides, more=True)
+        target = self.dice_input.faces if own_dice(self.w.ctx) else self.dice_input.roll_button
+        QTimer.singleShot(0, lambda: target.setFocus(Qt.FocusReason.OtherFocusReason)
+                          if shiboken6.isValid(target) and target.isVisible() and target.isEnabled() else None)
 
     def _make(self, action: Callable[[], Any]) -> None:
         try:
@@ -577,6 +600,12 @@ class RollsPage(_RollingPage):
         # buttons never move while the user clicks on
         inner.addWidget(self.step)
         inner.addWidget(self.dice_input)
+        self.own_dice = QCheckBox("I roll my own dice (the cursor starts in the faces field)")
+        self.own_dice.setToolTip("Remembered for this database: each roll starts with the cursor in the faces "
+                                 "field, so you type the faces and press Enter")
+        self.own_dice.setChecked(own_dice(wizard.ctx))
+        self.own_dice.toggled.connect(self._own_dice_toggled)
+        inner.addWidget(self.own_dice)
         inner.addWidget(self.error)
         self.state = QLabel()
         self.state.setWordWrap(True)
@@ -599,6 +628,11 @@ class RollsPage(_RollingPage):
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         _show_error(self.error, "")
         self.refresh()
+
+    def _own_dice_toggled(self, on: bool) -> None:
+        set_own_dice(self.w.ctx, on)
+        if on and self.dice_input.faces.isEnabled():
+            self.dice_input.faces.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def refresh(self) -> None:
         s = self.w.session

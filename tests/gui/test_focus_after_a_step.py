@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from driving import focused
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from campaign_app.gui.sologear.page import SologearPage
@@ -156,3 +156,40 @@ def test_no_dialog_lets_enter_press_a_destructive_button(qtbot, gui_ctx) -> None
     seen, problems = walk_dialogs(qtbot, win, demo_scenes(), destructive_default_buttons)
     assert any("Play turn" in s for s in seen), seen
     assert not problems, "\n".join(problems)
+
+
+def test_a_player_who_rolls_their_own_dice_types_every_roll_without_a_click(qtbot, gui_ctx, congo_platoon) -> None:
+    """ "I roll my own dice" (remembered for this database): every roll of the battle starts with the cursor
+    in the faces field: type the faces, Enter, type, Enter... (no click, no Tab)."""
+    from campaign_app.gui.battle_wizard import PAGE_ROLLS, BattleWizard, own_dice
+    from campaign_app.store.models import Battle, Roll
+
+    pid = congo_platoon(leader_xp=0)
+    wizard = BattleWizard(gui_ctx, pid)
+    qtbot.addWidget(wizard, before_close_func=lambda w: setattr(w, "ask_discard", lambda: True))
+    wizard.show()
+    wizard.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is wizard)
+    qtbot.waitUntil(lambda: focused() is wizard.battle_page.scenario)
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    qtbot.keyClicks(focused(), "2")  # two wound counters
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    assert wizard.currentId() == PAGE_ROLLS
+    page = wizard.rolls_page
+    qtbot.waitUntil(lambda: focused() is page.dice_input.roll_button)  # the app's dice by default
+    qtbot.mouseClick(page.own_dice, LEFT, pos=page.own_dice.rect().topLeft() + QPoint(8, 8))
+    assert own_dice(gui_ctx)
+    keys = 0
+    while wizard.session.next_step is not None:
+        qtbot.waitUntil(lambda: focused() is page.dice_input.faces)
+        step = wizard.session.next_step
+        qtbot.keyClicks(focused(), ",".join(["1"] * step.dice.count))
+        qtbot.keyClick(focused(), Qt.Key.Key_Return)
+        keys += 2
+    assert keys >= 4 and all(r.source == "entered" for r in wizard.session.records)
+    qtbot.mouseClick(wizard.button(wizard.WizardButton.FinishButton), LEFT)
+    assert Battle.select().count() == 1 and Roll.select().where(Roll.source == "entered").count() >= 2
+    # remembered: the next battle of this database starts in the faces field at once
+    again = BattleWizard(gui_ctx, pid)
+    qtbot.addWidget(again, before_close_func=lambda w: setattr(w, "ask_discard", lambda: True))
+    assert again.rolls_page.own_dice.isChecked()
