@@ -56,6 +56,7 @@ class BackupsDialog(QDialog):
                        "upgrade, restore, import and campaign deletion, and once per day of use.", self)
         intro.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setAccessibleName("Backups of this database")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -721,7 +721,8 @@ class ReplacementPage(_RollingPage):
             w.installEventFilter(self._enter_moves_on)
 
     def _suggest(self) -> None:
-        self.name.setText(suggest_name(random.Random()))  # RULES.md 4: a name from the charts
+        # RULES.md 4: a name from the charts; the Rank field says "Lieutenant" already, so no "Lt." before it
+        self.name.setText(suggest_name(random.Random(), rank_prefix=""))
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session

@@ -147,6 +147,7 @@ class HistoryView(QWidget):
             filters.addWidget(button)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search the timeline\u2026")
+        self.search.setAccessibleName("Search the timeline")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._filter_changed)
         filters.addWidget(self.search, 1)

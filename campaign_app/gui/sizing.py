@@ -18,8 +18,12 @@ def chars_width(widget: QWidget, chars: int) -> int:
     return widget.fontMetrics().averageCharWidth() * chars + 24
 
 
+MAX_FIELD_PX = 720
+"""A one-line field never grows past this many pixels, whatever the text size (View ▸ Text size)."""
+
+
 def cap_width(widget: QWidget, chars: int = FIELD_CHARS) -> None:
-    widget.setMaximumWidth(chars_width(widget, chars))
+    widget.setMaximumWidth(min(chars_width(widget, chars), MAX_FIELD_PX))
 
 
 def cap_fields(root: QWidget, chars: int = FIELD_CHARS) -> None:

@@ -90,7 +90,7 @@ class NewSologearDialog(QDialog):
         self.player_aff_edit = QLineEdit(self)
         self.enemy_unit_edit = QLineEdit(self)
         self.enemy_aff_edit = QLineEdit(self)
-        for label, w, name in (("Campaign &name:", self.name_edit, "Campaign name"),
+        for label, w, spoken in (("Campaign &name:", self.name_edit, "Campaign name"),
                                ("&Pilot:", self.pilot_edit, "Pilot"),
                                ("&Gear:", self.gear_name_edit, "Gear name"),
                                ("&Date:", self.date_edit, "Date"), ("&Area:", self.area_edit, "Area"),
@@ -98,7 +98,7 @@ class NewSologearDialog(QDialog):
                                ("Player affiliation:", self.player_aff_edit, "Player affiliation"),
                                ("&Enemy unit:", self.enemy_unit_edit, "Enemy unit"),
                                ("Enemy affiliation:", self.enemy_aff_edit, "Enemy affiliation")):
-            w.setAccessibleName(name)
+            w.setAccessibleName(spoken)  # (not "name": that is the campaign's name given to the dialog)
             if w is self.pilot_edit:
                 self.gear_tv_spin.setAccessibleName("Gear TV")
             if isinstance(w, NumberSpin):
@@ -127,7 +127,11 @@ class NewSologearDialog(QDialog):
         layout.addWidget(options)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
-        (self.pilot_edit if name else self.name_edit).setFocus(Qt.FocusReason.OtherFocusReason)
+        # the first field to fill: the campaign's name, or the pilot when the name was given already
+        self.first_field = self.pilot_edit if name else self.name_edit
+        self.first_field.setFocus(Qt.FocusReason.OtherFocusReason)
+        for edit in (self.name_edit, self.pilot_edit, self.reward_dice_edit):
+            edit.textEdited.connect(lambda _t: _show_error(self.error, ""))  # a fixed problem's message goes
 
     def create_sheet(self) -> None:  # (not "create": that is QWidget.create(), which it would hide)
         if first_number_problem(self) is not None:
@@ -295,11 +299,7 @@ class DiceSteps(QWidget):
             return
         _show_error(self.error, "")
         self.groups.append((list(faces), source))
-        line = f"{rec.purpose_text}: {rec.expression} [{', '.join(map(str, rec.faces))}] = {rec.total}"
-        detail = rec.table_row if rec.purpose == codes.PURPOSE_COMBAT else rec.outcome
-        if detail:
-            line += f" → {detail}"
-        line += "  (typed)" if source == "entered" else "  (app)"
+        line = sheet_service.roll_words(rec) + ("  (typed)" if source == "entered" else "  (app)")
         self.log.addItem(line)
         self.faces_edit.clear()
         self._update()
@@ -502,7 +502,7 @@ class PlayTurnDialog(_StepDialog):
         if proc.done and res.battle:
             lines.append("<i>Play the battle on the table, then record what happened.</i>")
         if proc.done and res.ends:
-            lines.append(f"<b>The campaign ends ({res.ends.replace('_', ' ')}).</b>")
+            lines.append(f"<b>The campaign ends: {codes.END_REASONS.get(res.ends, res.ends.replace('_', ' '))}.</b>")
         self.cell_label.setText("<br>".join(lines) if lines else "")
 
     def _call(self) -> Edit:

@@ -114,8 +114,12 @@ def live_operations(limit: int | None = None) -> list[OperationInfo]:
 
 def redo_queue(limit: int | None = None) -> list[OperationInfo]:
     """The undone operations in the order Redo takes them: the one undone most recently first (read-only; the
-    GUI's undo view shows them)."""
-    sql = f"SELECT {journal._INFO_COLUMNS} FROM operation WHERE undone = 1 ORDER BY undo_seq DESC, id DESC"
+    GUI's undo view shows them). As in every editor a new change ends the chain: an operation undone before
+    the newest change was made is not offered (the journal's one clock: ids and undo stamps compare); the
+    History tab's Changes list can still redo it on purpose."""
+    sql = (f"SELECT {journal._INFO_COLUMNS} FROM operation WHERE undone = 1 AND undo_seq > "
+           "(SELECT COALESCE(MAX(id), 0) FROM operation WHERE undone = 0 AND kind <> ?) "
+           "ORDER BY undo_seq DESC, id DESC")
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    return [journal._info(r) for r in db.execute_sql(sql).fetchall()]
+    return [journal._info(r) for r in db.execute_sql(sql, (journal.START_KIND,)).fetchall()]
