@@ -438,6 +438,12 @@ class PlayTurnDialog(_StepDialog):
         grid.addWidget(self.start_button, 3, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
         (self.fig_radio if "fig" in self.info.actions else self.dec_radio).setChecked(True)
 
+        # the exact odds of the combat roll for the action and posture chosen (RULES.md 2.2), before rolling
+        self.odds_label = QLabel(self)
+        self.odds_label.setWordWrap(True)
+        self.odds_label.setAccessibleName("Odds of the combat roll")
+        self.odds_label.setTextFormat(Qt.TextFormat.RichText)
+
         self.cell_label = QLabel(self)
         self.cell_label.setWordWrap(True)
         self.cell_label.setAccessibleName("Combat result")
@@ -448,6 +454,7 @@ class PlayTurnDialog(_StepDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(head)
         layout.addWidget(choice)
+        layout.addWidget(self.odds_label)
         layout.addWidget(self.steps, 1)
         layout.addWidget(QLabel("What it means:", self))
         layout.addWidget(self.cell_label)
@@ -456,6 +463,9 @@ class PlayTurnDialog(_StepDialog):
         self.steps.setEnabled(False)
         self.start_button.clicked.connect(self.start)
         self.steps.stepped.connect(self._show_meaning)
+        self.action_group.idToggled.connect(lambda _i, _on: self._show_odds())
+        self.posture_combo.currentIndexChanged.connect(lambda _i: self._show_odds())
+        self._show_odds()
         fit_resize(self, 620, 560)
         if self.info.blocked:
             _show_error(self.error, self.info.blocked)
@@ -488,6 +498,31 @@ class PlayTurnDialog(_StepDialog):
             w.setEnabled(False)
         self.steps.setEnabled(True)
         self.steps.start(lambda: play_service.turn_procedure(self.sheet_id, action, posture))
+
+    def _show_odds(self) -> None:
+        """The combat roll's odds for the posture chosen (FIG only; DEC and REP roll no combat dice)."""
+        from ..rules.sologear_odds import KINDS, percent, posture_words
+        from ..services.sologear_odds import turn_odds
+
+        if self.action != "fig" or self.info.blocked:
+            self.odds_label.setText("No combat roll for this choice." if not self.info.blocked else "")
+            self.odds_label.setToolTip("")
+            return
+        try:
+            odds = turn_odds(self.sheet_id, self.posture)
+        except CampaignError as exc:
+            self.odds_label.setText(f"No odds: {exc}.")
+            return
+        c = odds.combat
+        kinds = c.kinds()
+        parts = [f"{words} <b>{percent(kinds[kind])}</b>" for kind, words in KINDS if kind in kinds]
+        likely = sorted((r for r in c.rows if r.probability), key=lambda r: -r.probability)[:3]
+        self.odds_label.setText(
+            f"Odds of the combat roll (2d6{c.posture:+d}, {posture_words(c.posture)}, {c.column} column): "
+            + ", ".join(parts) + ". Most likely: "
+            + "; ".join(f"{r.total} {r.result} ({percent(r.probability)})" for r in likely) + ".")
+        self.odds_label.setToolTip("\n".join(f"{r.total:>2}: {percent(r.probability):>7}  {r.result}  {r.words}"
+                                             for r in c.rows if r.probability))
 
     def _show_meaning(self) -> None:
         proc = self.steps.proc
@@ -625,8 +660,15 @@ class EndDialog(_StepDialog):
         self.result_label = QLabel(self)
         self.result_label.setWordWrap(True)
         self.result_label.setAccessibleName("Reckoning result")
+        self.odds_label = QLabel(self)
+        self.odds_label.setWordWrap(True)
+        self.odds_label.setTextFormat(Qt.TextFormat.RichText)
+        self.odds_label.setAccessibleName("Odds of the reckoning")
+        self.odds_label.setText(self._odds_text(rk.recognition, rk.impression, data.options.reward_dice,
+                                                data.options.variable_tables))
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
+        layout.addWidget(self.odds_label)
         layout.addWidget(self.steps, 1)
         layout.addWidget(self.result_label)
         layout.addWidget(self.error)
@@ -640,6 +682,19 @@ class EndDialog(_StepDialog):
             self.steps.setEnabled(False)
             return
         self.steps.start(lambda: play_service.end_procedure(sheet_id))
+
+    @staticmethod
+    def _odds_text(recognition: int, impression: int, reward_dice: str, variable: bool) -> str:
+        """The chance of being noticed and of each band of the reward or punishment roll (RULES.md 2.3)."""
+        from ..rules.sologear_odds import noticed_chance, percent, result_odds
+
+        try:
+            bands = result_odds(sg.check_reward_dice(reward_dice), impression, variable=variable)
+        except CampaignError:
+            return ""
+        return (f"Odds: noticed <b>{percent(noticed_chance(recognition))}</b>; if noticed, "
+                + ", ".join(f"{b.table} {b.label} ({b.title}) <b>{percent(b.probability)}</b>" for b in bands)
+                + ".")
 
     def _show_result(self) -> None:
         proc = self.steps.proc
