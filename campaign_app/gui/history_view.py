@@ -67,6 +67,13 @@ def _safe_file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "platoon"
 
 
+
+FILTER_BUTTON_STYLE = ("QToolButton { padding: 2px 8px; border-radius: 3px; border: 1px solid palette(mid); "
+                       "color: palette(mid); } "
+                       "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
+                       "border: 1px solid palette(highlight); }")
+"""The timeline's filter buttons: on (shown) filled, off (hidden) a dim outline."""
+
 class HistoryView(QWidget):
     """The History tab of a platoon: summary, timeline, charts, leaders' roll, export, undo, edit."""
 
@@ -142,6 +149,9 @@ class HistoryView(QWidget):
             button.setCheckable(True)
             button.setChecked(True)
             button.setToolTip(f"Show {label.lower()} in the timeline")
+            # on and off must be told apart at a glance, light and dark: on is filled with the highlight
+            # colour, off is a dim outline
+            button.setStyleSheet(FILTER_BUTTON_STYLE)
             button.toggled.connect(self._filter_changed)
             self.kind_buttons[kind] = button
             filters.addWidget(button)
