@@ -181,7 +181,10 @@ def log_folder() -> Any:
     """The log folder of the open window (None before there is one)."""
     from PySide6.QtWidgets import QApplication
 
-    for widget in QApplication.topLevelWidgets():
+    active = QApplication.activeWindow()
+    candidates = [active, *(w for w in QApplication.topLevelWidgets() if w.isVisible()),
+                  *QApplication.topLevelWidgets()]
+    for widget in candidates:  # the window the user works in first (the error box's own window)
         paths = getattr(getattr(widget, "ctx", None), "paths", None)
         if paths is not None:
             return paths.log_dir

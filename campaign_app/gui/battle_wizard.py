@@ -554,6 +554,8 @@ class _RollingPage(QWizardPage):
         _show_error(self.error, "")
         self.refresh()
         self.completeChanged.emit()
+        if not self.dice_input.faces.isEnabled():  # this page's last roll: on to Commit or Next, never Back
+            QTimer.singleShot(0, self._focus_next)
 
     def roll_for_me(self) -> None:
         self._make(lambda: self.w.session.roll(self.w.dice))
@@ -600,7 +602,7 @@ class RollsPage(_RollingPage):
         # buttons never move while the user clicks on
         inner.addWidget(self.step)
         inner.addWidget(self.dice_input)
-        self.own_dice = QCheckBox("I roll my own dice (the cursor starts in the faces field)")
+        self.own_dice = QCheckBox("I roll my o&wn dice (the cursor starts in the faces field)")
         self.own_dice.setToolTip("Remembered for this database: each roll starts with the cursor in the faces "
                                  "field, so you type the faces and press Enter")
         self.own_dice.setChecked(own_dice(wizard.ctx))
@@ -732,7 +734,9 @@ class ReplacementPage(_RollingPage):
         self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
         sides = period_sides(s.period)
         period = f"campaign period {s.period}" if s.period else "no campaign period set"
-        self.intro.setText(f"The new leader's XP is one d{sides} minus one ({period}; RULES 1.2 step 4).")
+        dice = f"the lower of two d{sides}" if s.replacement_dice == 2 else f"one d{sides}"
+        self.intro.setText(f"The new leader's XP is {dice} minus one ({period}; the campaign's rule for "
+                           "replacement leaders; RULES 1.2 step 4).")
         if s.replacement_name and not self.name.text():
             self.name.setText(s.replacement_name)
         _show_error(self.error, "")
@@ -751,8 +755,9 @@ class ReplacementPage(_RollingPage):
             self.dice_input.set_dice(None)
             record = s.records[-1] if s.records else None
             faces = ", ".join(str(f) for f in record.faces) if record else ""
-            lower = "the lower of " if record is not None and len(record.faces) > 1 else ""
-            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}: {lower}minus one)")
+            lower = "the lower die" if record is not None and len(record.faces) > 1 else "the die"
+            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}: {lower} minus one)")
+        self.setFinalPage(s.replacement_xp is not None)  # Commit here once the XP is in (and a name typed)
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
@@ -936,6 +941,8 @@ class BattleWizard(QWizard):
         """Commit: one transaction; on refusal the wizard stays open with the message."""
         if self.edit is not None:
             super().accept()
+            return
+        if not self.validateCurrentPage():  # the page's own fields first (the replacement's name and rank)
             return
         try:
             edit = self.session.commit()

@@ -193,3 +193,45 @@ def test_a_player_who_rolls_their_own_dice_types_every_roll_without_a_click(qtbo
     again = BattleWizard(gui_ctx, pid)
     qtbot.addWidget(again, before_close_func=lambda w: setattr(w, "ask_discard", lambda: True))
     assert again.rolls_page.own_dice.isChecked()
+
+
+def test_losing_the_leader_with_own_dice_ends_on_commit_not_back(qtbot, gui_ctx, congo_platoon) -> None:
+    """Found in the evening walk: after the replacement's typed roll the cursor fell on Back, so the next
+    Enter went back to the Rolls page; and Commit was not offered on the replacement page."""
+    from campaign_app.gui.battle_wizard import PAGE_REPLACEMENT, BattleWizard, set_own_dice
+    from campaign_app.store.models import Leader
+
+    pid = congo_platoon(leader_xp=0)
+    set_own_dice(gui_ctx, True)
+    wizard = BattleWizard(gui_ctx, pid)
+    qtbot.addWidget(wizard, before_close_func=lambda w: setattr(w, "ask_discard", lambda: True))
+    wizard.show()
+    wizard.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is wizard)
+    qtbot.waitUntil(lambda: focused() is wizard.battle_page.scenario)
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    qtbot.keyClicks(focused(), "2")
+    qtbot.keyClick(focused(), Qt.Key.Key_L, Qt.KeyboardModifier.AltModifier)
+    qtbot.keyClicks(focused(), "2")  # both wounds on the leader's element
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    for faces in ("1", "1,1", "1,1"):  # recovery 1d8, 2d8; the leader's 2d12 = 2: a casualty
+        qtbot.waitUntil(lambda: focused() is wizard.rolls_page.dice_input.faces)
+        qtbot.keyClicks(focused(), faces)
+        qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    assert wizard.session.needs_replacement
+    qtbot.waitUntil(lambda: focused() is wizard.button(wizard.WizardButton.NextButton))
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    assert wizard.currentId() == PAGE_REPLACEMENT
+    qtbot.waitUntil(lambda: focused() is wizard.replacement_page.name)
+    qtbot.keyClicks(focused(), "Mbeki")
+    page = wizard.replacement_page
+    page.dice_input.faces.setFocus()
+    qtbot.keyClicks(focused(), "3,4")
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    commit = wizard.button(wizard.WizardButton.FinishButton)
+    assert commit.isVisible() and commit.isEnabled()
+    qtbot.waitUntil(lambda: focused() is commit)
+    assert "the lower die minus one" in page.result.text()
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    assert not wizard.isVisible(), (page.error.text(), wizard.summary_page.error.text(), wizard.currentId())
+    assert Leader.get(Leader.status == "active").name == "Mbeki"
