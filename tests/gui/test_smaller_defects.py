@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from driving import focused
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QMessageBox
 
 from campaign_app.gui.main_window import MainWindow
@@ -121,7 +121,9 @@ def test_suggest_gives_a_name_without_the_rank(qtbot, gui_ctx, congo_platoon) ->
 
 
 def test_opening_the_data_folder_without_a_program_says_where_it_is(qtbot, gui_ctx, monkeypatch) -> None:
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
+    from campaign_app.gui import file_dialogs
+
+    monkeypatch.setattr(file_dialogs, "open_with_desktop", lambda _path: False)
     win = window(qtbot, gui_ctx)
     said: list[str] = []
     answer_next_box(said)
@@ -130,9 +132,9 @@ def test_opening_the_data_folder_without_a_program_says_where_it_is(qtbot, gui_c
 
 
 def test_open_the_pdf_when_saved_without_a_viewer_says_where_it_is(qtbot, gui_ctx, monkeypatch, tmp_path) -> None:
-    from campaign_app.gui import print_dialog
+    from campaign_app.gui import file_dialogs, print_dialog
 
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
+    monkeypatch.setattr(file_dialogs, "open_with_desktop", lambda _path: False)
     said: list[str] = []
     answer_next_box(said)
     print_dialog.open_pdf_or_say(None, tmp_path / "cards.pdf")
@@ -212,3 +214,20 @@ def test_the_database_name_leaves_room_for_messages(qtbot, gui_ctx) -> None:
     win = window(qtbot, gui_ctx)
     assert win.db_label.width() <= max(200, win.width() // 3) + 10
     assert win.db_label.toolTip().endswith(str(gui_ctx.paths.db_file))
+
+
+@pytest.mark.parametrize(("status", "opened"), [(0, True), (3, False)])
+def test_xdg_open_without_a_program_counts_as_not_opened(monkeypatch, tmp_path, status: int, opened: bool) -> None:
+    """Qt calls starting xdg-open a success even when xdg-open then finds no program (exit 3): the exit
+    status is what counts."""
+    import shutil
+    import sys
+
+    from campaign_app.gui import file_dialogs
+
+    fake = tmp_path / "xdg-open"
+    fake.write_text(f"#!/bin/sh\nexit {status}\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(shutil, "which", lambda name: str(fake) if name == "xdg-open" else None)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert file_dialogs.open_with_desktop(tmp_path) is opened

@@ -11,7 +11,6 @@ import pytest
 from driving import focused
 from layout_checks import demo_scenes, layout_problems, show_scene
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign_app.app import build_parser
@@ -116,8 +115,9 @@ def test_error_dialog_copies_a_report_and_opens_the_log_folder(qtbot, gui_ctx, m
 
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     opened: list[str] = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: opened.append(url.toLocalFile())
-                                                                  or True))
+    from campaign_app.gui import file_dialogs
+
+    monkeypatch.setattr(file_dialogs, "open_with_desktop", lambda path: opened.append(str(path)) or True)
     install_exception_hook()
     window(qtbot, gui_ctx)
     clicks = ["Copy report", "Open log folder", "OK"]
