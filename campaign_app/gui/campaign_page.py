@@ -109,7 +109,11 @@ class CampaignPage(QWidget):
                                        ("Replacement &leader:", self.replacement, self.replacement_default)):
             row = QHBoxLayout()
             row.addWidget(widget)
-            row.addWidget(default)
+            if isinstance(widget, ThresholdsEditor):  # beside the fields, not beside their message line
+                row.addWidget(default, 0, Qt.AlignmentFlag.AlignTop)
+                default.setContentsMargins(0, 4, 0, 0)
+            else:
+                row.addWidget(default)
             row.addStretch(1)
             buddy = QLabel(label, self.rules_box)
             buddy.setBuddy(widget.spins[0] if isinstance(widget, ThresholdsEditor) else widget)

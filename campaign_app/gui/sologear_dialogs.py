@@ -466,7 +466,7 @@ class PlayTurnDialog(_StepDialog):
         self.action_group.idToggled.connect(lambda _i, _on: self._show_odds())
         self.posture_combo.currentIndexChanged.connect(lambda _i: self._show_odds())
         self._show_odds()
-        fit_resize(self, 620, 560)
+        fit_resize(self, 660, 700)  # the odds, the rolls and what they mean, unsqueezed
         if self.info.blocked:
             _show_error(self.error, self.info.blocked)
             choice.setEnabled(False)
@@ -518,7 +518,8 @@ class PlayTurnDialog(_StepDialog):
         parts = [f"{words} <b>{percent(kinds[kind])}</b>" for kind, words in KINDS if kind in kinds]
         likely = sorted((r for r in c.rows if r.probability), key=lambda r: -r.probability)[:3]
         self.odds_label.setText(
-            f"Odds of the combat roll (2d6{c.posture:+d}, {posture_words(c.posture)}, {c.column} column): "
+            f"Odds of the combat roll (2d6{f'{c.posture:+d}' if c.posture else ''}, {posture_words(c.posture)}, "
+            f"{c.column} column): "
             + ", ".join(parts) + ". Most likely: "
             + "; ".join(f"{r.total} {r.result} ({percent(r.probability)})" for r in likely) + ".")
         self.odds_label.setToolTip("\n".join(f"{r.total:>2}: {percent(r.probability):>7}  {r.result}  {r.words}"
@@ -674,7 +675,7 @@ class EndDialog(_StepDialog):
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.steps.stepped.connect(self._show_result)
-        fit_resize(self, 600, 420)
+        fit_resize(self, 620, 520)
         try:
             play_service.end_procedure(sheet_id)
         except CampaignError as exc:

@@ -38,7 +38,7 @@ def test_turn_dialog_shows_the_odds_for_the_posture_typed(qtbot, gui_ctx) -> Non
     dlg.posture_combo.setFocus()
     qtbot.keyClicks(dlg.posture_combo, "+2")  # Bold
     bold = combat_odds(column, 2)
-    assert "2d6+2" in dlg.odds_label.text()
+    assert "2d6+2" in dlg.odds_label.text() and "2d6+0" not in dlg.odds_label.text()
     assert f"hit on the way in <b>{percent(bold.chance('hit'))}</b>" in dlg.odds_label.text()
     tip = dlg.odds_label.toolTip().splitlines()
     assert len(tip) == sum(1 for r in bold.rows if r.probability)  # every reachable row, in its tip
