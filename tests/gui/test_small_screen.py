@@ -92,3 +92,37 @@ def test_a_window_saved_tiny_reopens_at_a_usable_size(qtbot, gui_ctx, screen_of)
     assert small.width() <= 1024 - FRAME_ALLOWANCE[0] and small.height() <= 700 - FRAME_ALLOWANCE[1]
     assert isinstance(gui_ctx.settings.value("main_window/geometry"), QByteArray | bytes)
     QApplication.processEvents()
+
+
+def test_the_leaders_roll_shows_every_column_at_1024(qtbot, gui_ctx, congo_platoon) -> None:
+    """Found in the evening walk (and at 1180x760 in the report): the roll scrolled sideways, its XP columns
+    out of sight. Long texts are short in the table ("battle 3", "casualty") and whole in their tips."""
+    from PySide6.QtCore import Qt
+
+    from campaign_app.rules.dice import TypedDice
+    from campaign_app.services import battles
+
+    pid = congo_platoon(leader_xp=0)
+    battles.log_battle(pid, wounds=2, leader_wounds=2, dice=TypedDice([[1], [1, 1], [1, 1], [3, 4]]),
+                       replacement_name="Mbeki")
+    win = MainWindow(gui_ctx)
+    qtbot.addWidget(win)
+    win.resize(1024, 700)
+    win.show()
+    qtbot.waitExposed(win)
+    win.open_item("platoon", pid)
+    page = win.page("platoon")
+    from campaign_app.gui.history_view import HistoryView
+
+    view = page.findChildren(HistoryView)[0]
+    from layout_checks import _bring_to_front
+
+    _bring_to_front(view)
+    view.tabs.setCurrentWidget(view.leaders)
+    qtbot.waitUntil(lambda: view.leaders.isVisible() and view.leaders_model.rowCount() == 2)
+    QApplication.processEvents()
+    assert not view.leaders.horizontalScrollBar().isVisible()
+    assert not layout_problems(win), layout_problems(win)
+    index = view.leaders_model.index(0, 4)
+    assert view.leaders_model.data(index) == "casualty"
+    assert "killed" in view.leaders_model.data(index, Qt.ItemDataRole.ToolTipRole)
