@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -482,13 +483,21 @@ class MainWindow(QMainWindow):
         self.act_normal_text.setEnabled(step != 0)
 
     def _rebuild_pages(self) -> None:
-        """Build the pages again (on next use) and show the current one anew."""
+        """Build the pages again (on next use) and show the current one anew, on the same tabs."""
+        QApplication.processEvents()  # the new font or palette reaches every widget first
+        shown = self.stack.currentWidget()
+        tabs = [t.currentIndex() for t in shown.findChildren(QTabWidget)] \
+            if shown is not None and shown in self._pages.values() else []
         for page in self._pages.values():
             self.stack.removeWidget(page)
             page.deleteLater()
         self._pages.clear()
         if self._current is not None:
             self._show_page(*self._current)
+            rebuilt = self.stack.currentWidget()
+            for widget, index in zip(rebuilt.findChildren(QTabWidget) if rebuilt is not None else [], tabs,
+                                     strict=False):
+                widget.setCurrentIndex(index)
 
     # --- title, last item, focus ------------------------------------------------------------------------
     def _update_title(self) -> None:
