@@ -256,6 +256,11 @@ class EnterMovesOn(QObject):
                 if button.isVisible() and button.isEnabled():
                     button.click()
                     return True
+            # nothing to go on to yet (a roll still to make): the page says where Enter leads
+            ahead = getattr(self.wizard.currentPage(), "enter_leads_to", None)
+            target = ahead() if callable(ahead) else None
+            if isinstance(target, QWidget):
+                target.setFocus(Qt.FocusReason.TabFocusReason)
             return True
         return False
 
@@ -762,6 +767,13 @@ class ReplacementPage(_RollingPage):
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
         return bool(self.name.text().strip()) and self.w.session.replacement_xp is not None
+
+    def enter_leads_to(self) -> QWidget | None:
+        """Enter in the name or rank before the XP is rolled: on to the roll (the faces field for a player
+        who rolls their own dice, else Roll for me)."""
+        if self.w.session.replacement_xp is not None:
+            return None
+        return self.dice_input.faces if own_dice(self.w.ctx) else self.dice_input.roll_button
 
     def validatePage(self) -> bool:  # noqa: N802 - Qt override
         try:

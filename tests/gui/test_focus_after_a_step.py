@@ -225,7 +225,8 @@ def test_losing_the_leader_with_own_dice_ends_on_commit_not_back(qtbot, gui_ctx,
     qtbot.waitUntil(lambda: focused() is wizard.replacement_page.name)
     qtbot.keyClicks(focused(), "Mbeki")
     page = wizard.replacement_page
-    page.dice_input.faces.setFocus()
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)  # Enter after the name: on to the roll's faces field
+    assert focused() is page.dice_input.faces
     qtbot.keyClicks(focused(), "3,4")
     qtbot.keyClick(focused(), Qt.Key.Key_Return)
     commit = wizard.button(wizard.WizardButton.FinishButton)
