@@ -426,8 +426,22 @@ def check_dialog(qtbot: Any, opener: Callable[[], object], where: str, seen: lis
         found.append(dialog)
         title = dialog.windowTitle() or type(dialog).__name__
         seen.append(f"{where}: {title}")
-        QApplication.processEvents()
-        problems.extend(check(dialog, f"{where}: {title}"))
+        # on a real X server the window manager maps and sizes the window a moment later: let every layout
+        # place its widgets before they are measured (else children still sit where they were made)
+        for layout in [dialog.layout(), *(w.layout() for w in dialog.findChildren(QWidget))]:
+            if layout is not None:
+                layout.activate()
+        for _ in range(3):
+            QApplication.processEvents()
+        found_now = check(dialog, f"{where}: {title}")
+        if found_now:  # a real window manager may still be sizing the window: measure again once it settled
+            import time
+
+            for _ in range(10):
+                QApplication.processEvents()
+                time.sleep(0.02)
+            found_now = check(dialog, f"{where}: {title}")
+        problems.extend(found_now)
         if isinstance(dialog, QDialog):
             dialog.done(QDialog.DialogCode.Rejected)
         else:
