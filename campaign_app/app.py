@@ -38,16 +38,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--open", metavar="KIND:NAME", dest="open_item",
                    help="show campaign:NAME, platoon:NAME or pilot:CAMPAIGN first")
     p.add_argument("--tab", metavar="NAME", help="with --open: switch the page to this tab (e.g. History)")
-    p.add_argument("--palette", choices=["system", "light", "dark"], default="system")
+    p.add_argument("--palette", choices=["system", "light", "dark"], default=None,
+                   help="the look: the desktop's own (system), light or dark; without it the theme chosen in "
+                        "View \u25b8 Theme (system at first)")
     p.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
     return p
+
+
+_SYSTEM_LOOK: list[Any] = []
+"""The desktop's own style name and palette, kept the first time another theme is applied (System puts them
+back)."""
 
 
 def apply_palette(app: Any, which: str) -> None:
     from PySide6.QtGui import QColor, QPalette
 
     if which == "system":
+        if _SYSTEM_LOOK:
+            app.setStyle(_SYSTEM_LOOK[0])
+            app.setPalette(_SYSTEM_LOOK[1])
         return
+    if not _SYSTEM_LOOK:
+        _SYSTEM_LOOK.extend([app.style().name(), QPalette(app.palette())])
     app.setStyle("Fusion")
     if which == "light":
         app.setPalette(app.style().standardPalette())
@@ -138,9 +150,56 @@ def install_exception_hook() -> None:
                           "the stored values again. The details are in the log file.",
                           QMessageBox.StandardButton.Ok)
         box.setDetailedText(text)
-        box.exec()
+        copy = box.addButton("&Copy report", QMessageBox.ButtonRole.ActionRole)
+        copy.setToolTip("Copy what happened (with the app's version) to paste into a message or a bug report")
+        folder = box.addButton("Open &log folder", QMessageBox.ButtonRole.ActionRole)
+        while True:  # the two helpers keep the box open: it closes with OK only
+            box.exec()
+            if box.clickedButton() is copy:
+                QApplication.clipboard().setText(error_report(text))
+                box.setInformativeText("The report is on the clipboard.")
+            elif box.clickedButton() is folder:
+                open_log_folder(box)
+            else:
+                break
 
     sys.excepthook = hook
+
+
+def error_report(details: str) -> str:
+    """What "Copy report" puts on the clipboard: the app's version, the platform and the traceback (no
+    passwords: a traceback holds none, the database URL shown is the window's, without its password)."""
+    import platform
+
+    from PySide6 import __version__ as pyside_version
+
+    return (f"{APP_TITLE} {__version__} on Python {platform.python_version()}, PySide6 {pyside_version}, "
+            f"{platform.platform()}\n\n{details}")
+
+
+def log_folder() -> Any:
+    """The log folder of the open window (None before there is one)."""
+    from PySide6.QtWidgets import QApplication
+
+    active = QApplication.activeWindow()
+    candidates = [active, *(w for w in QApplication.topLevelWidgets() if w.isVisible()),
+                  *QApplication.topLevelWidgets()]
+    for widget in candidates:  # the window the user works in first (the error box's own window)
+        paths = getattr(getattr(widget, "ctx", None), "paths", None)
+        if paths is not None:
+            return paths.log_dir
+    return None
+
+
+def open_log_folder(parent: Any) -> None:
+    """Open the log folder, or say where it is when no program can open folders here."""
+    from .gui.file_dialogs import open_with_desktop, say_cannot_open
+
+    folder = log_folder()
+    if folder is None:
+        return
+    if not open_with_desktop(folder):
+        say_cannot_open(parent, folder, "log folder")
 
 
 def _server_window() -> Any:
@@ -314,7 +373,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .gui.icons import app_icon
 
     app.setWindowIcon(app_icon())
-    apply_palette(app, args.palette)
     install_exception_hook()
 
     quiet = False  # the dialog is the message (tests replace QMessageBox.critical)
@@ -329,6 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         explain(f"{APP_TITLE}: bad setting", str(exc), True)
         return 2
     settings = QSettings(str(paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
+    from .gui.appearance import apply_saved_look
+
+    apply_saved_look(app, settings, args.palette)  # View ▸ Theme and Text size, or --palette for this run
     login = None
     if server_url:
         login = open_server_or_explain(settings, paths, server_url, busy_timeout)

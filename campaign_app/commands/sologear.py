@@ -317,10 +317,43 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace, ctx: Context) -> int:
+    if args.campaign is not None:
+        if args.player is not None or args.enemy is not None:
+            raise CliError("give either --campaign (the next turn's odds) or --player and --enemy (a column)")
+        return _turn_odds(args, ctx)
+    if args.player is None or args.enemy is None:
+        raise CliError("give --campaign NAME for the next turn's odds, or --player and --enemy for a column")
+    if args.posture is not None:
+        raise CliError("--posture goes with --campaign")
     player = _number(args.player, "--player")
     enemy = _number(args.enemy, "--enemy")
     data = sg.odds(player, enemy)
     return emit(args, data, f"{player:g} / {enemy:g} = {data['ratio_text']}: {data['band']}")
+
+
+def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
+    from ..rules.sologear_odds import KINDS, percent, posture_words
+    from ..services.sologear_odds import turn_odds
+
+    ctx.open_db()
+    odds = turn_odds(args.campaign, args.posture)
+    data = odds.to_dict()
+
+    def text() -> str:
+        c = odds.combat
+        head = (f"{odds.campaign}: next combat roll 2d6{c.posture:+d} on the {c.column} column"
+                f"{' (break-out)' if c.breakout else ''}, {posture_words(c.posture)}")
+        lines = [head]
+        lines += [f"  {r.total:>2}  {percent(r.probability):>7}  {r.result:<9} {r.words}"
+                  for r in c.rows if r.probability]
+        lines.append("  " + ", ".join(f"{words} {percent(c.chance(kind))}" for kind, words in KINDS
+                                      if kind in c.kinds()))
+        lines.append(f"Noticed with recognition {odds.recognition} so far: {data['noticed'] * 100:.1f} %")
+        lines.append(f"If noticed, {odds.reward_dice} {odds.impression:+d} (impression): " + ", ".join(
+            f"{b['table']} {b['range']} {b['title']} {b['probability'] * 100:.1f} %" for b in odds.bands))
+        return "\n".join(lines)
+
+    return emit(args, data, text)
 
 
 # --- parser -----------------------------------------------------------------------------------------------
@@ -449,6 +482,11 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.add_argument("--impression", metavar="N")
     p.add_argument("--variable", action="store_true", help="the variable (milder) tables")
 
-    p = cmd("odds", _cmd_odds, "odds and band of two combat powers", campaign=False)
-    p.add_argument("--player", required=True, metavar="POWER")
-    p.add_argument("--enemy", required=True, metavar="POWER")
+    p = cmd("odds", _cmd_odds, "the next turn's exact odds (--campaign), or the column of two combat powers",
+            campaign=False)
+    p.add_argument("--campaign", metavar="NAME",
+                   help="the Sologear campaign: the next combat roll's rows on its column, the chance of each "
+                        "kind of result, of being noticed so far and of each reward or punishment band")
+    p.add_argument("--posture", metavar="X", help="with --campaign: the FIG posture -2..+2 (default 0)")
+    p.add_argument("--player", metavar="POWER", help="the player's combat power (with --enemy: the column)")
+    p.add_argument("--enemy", metavar="POWER", help="the enemy's combat power")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..words import plural
+from .sizing import fit_resize
 
 if TYPE_CHECKING:
     from ..services.backups import Backup
@@ -49,12 +50,13 @@ class BackupsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle("Backups")
-        self.resize(820, 420)
+        fit_resize(self, 820, 420)
         self.items: list[Backup] = []
         intro = QLabel(f"Backups of {ctx.paths.db_file}, kept in {ctx.paths.backup_dir}. One is made before every "
                        "upgrade, restore, import and campaign deletion, and once per day of use.", self)
         intro.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setAccessibleName("Backups of this database")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

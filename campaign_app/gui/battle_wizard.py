@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QDate, QEvent, QObject, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -74,6 +75,7 @@ from ..services.edits import Edit
 from ..services.navigator import CampaignNode, PlatoonNode
 from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
+from .sizing import fit_resize
 from .undo_commands import push_edit
 from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
 
@@ -162,6 +164,24 @@ class FacesEdit(QLineEdit):
             event.accept()
 
 
+OWN_DICE_KEY = "dice/own_dice"
+"""QSettings: JSON-free list of database keys whose player rolls their own dice (one value per database)."""
+
+
+def own_dice(ctx: AppContext) -> bool:
+    """The player of this database rolls their own dice ("I roll my own dice", remembered per database)."""
+    return str(ctx.settings.value(f"{OWN_DICE_KEY}/{_settings_name(ctx.database_key)}", "") or "") == "yes"
+
+
+def set_own_dice(ctx: AppContext, on: bool) -> None:
+    ctx.settings.setValue(f"{OWN_DICE_KEY}/{_settings_name(ctx.database_key)}", "yes" if on else "no")
+
+
+def _settings_name(database: str) -> str:
+    """A settings key for a database path or server URL (slashes would make sub-groups)."""
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in database)[-120:]
+
+
 class DiceInput(QWidget):
     """**Roll for me** or **I rolled** [faces] for one roll, and **Roll all remaining**. The buttons keep fixed
     places and widths whatever the dice asked for (repeated clicks never miss)."""
@@ -236,6 +256,11 @@ class EnterMovesOn(QObject):
                 if button.isVisible() and button.isEnabled():
                     button.click()
                     return True
+            # nothing to go on to yet (a roll still to make): the page says where Enter leads
+            ahead = getattr(self.wizard.currentPage(), "enter_leads_to", None)
+            target = ahead() if callable(ahead) else None
+            if isinstance(target, QWidget):
+                target.setFocus(Qt.FocusReason.TabFocusReason)
             return True
         return False
 
@@ -515,11 +540,15 @@ class _RollingPage(QWizardPage):
             self.roll_all()
 
     def set_step(self, step: battles.RollStep | None) -> None:
-        """Offer the roll ``step`` asks for (or none)."""
+        """Offer the roll ``step`` asks for (or none); the cursor goes to the faces field for a player who
+        rolls their own dice (:func:`own_dice`), else to Roll for me."""
         if step is None:
             self.dice_input.set_dice(None)
             return
         self.dice_input.set_dice(step.dice.expression, step.dice.count, step.dice.sides, more=True)
+        target = self.dice_input.faces if own_dice(self.w.ctx) else self.dice_input.roll_button
+        QTimer.singleShot(0, lambda: target.setFocus(Qt.FocusReason.OtherFocusReason)
+                          if shiboken6.isValid(target) and target.isVisible() and target.isEnabled() else None)
 
     def _make(self, action: Callable[[], Any]) -> None:
         try:
@@ -530,6 +559,8 @@ class _RollingPage(QWizardPage):
         _show_error(self.error, "")
         self.refresh()
         self.completeChanged.emit()
+        if not self.dice_input.faces.isEnabled():  # this page's last roll: on to Commit or Next, never Back
+            QTimer.singleShot(0, self._focus_next)
 
     def roll_for_me(self) -> None:
         self._make(lambda: self.w.session.roll(self.w.dice))
@@ -576,6 +607,12 @@ class RollsPage(_RollingPage):
         # buttons never move while the user clicks on
         inner.addWidget(self.step)
         inner.addWidget(self.dice_input)
+        self.own_dice = QCheckBox("I roll my o&wn dice (the cursor starts in the faces field)")
+        self.own_dice.setToolTip("Remembered for this database: each roll starts with the cursor in the faces "
+                                 "field, so you type the faces and press Enter")
+        self.own_dice.setChecked(own_dice(wizard.ctx))
+        self.own_dice.toggled.connect(self._own_dice_toggled)
+        inner.addWidget(self.own_dice)
         inner.addWidget(self.error)
         self.state = QLabel()
         self.state.setWordWrap(True)
@@ -598,6 +635,11 @@ class RollsPage(_RollingPage):
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         _show_error(self.error, "")
         self.refresh()
+
+    def _own_dice_toggled(self, on: bool) -> None:
+        set_own_dice(self.w.ctx, on)
+        if on and self.dice_input.faces.isEnabled():
+            self.dice_input.faces.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def refresh(self) -> None:
         s = self.w.session
@@ -686,7 +728,8 @@ class ReplacementPage(_RollingPage):
             w.installEventFilter(self._enter_moves_on)
 
     def _suggest(self) -> None:
-        self.name.setText(suggest_name(random.Random()))  # RULES.md 4: a name from the charts
+        # RULES.md 4: a name from the charts; the Rank field says "Lieutenant" already, so no "Lt." before it
+        self.name.setText(suggest_name(random.Random(), rank_prefix=""))
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session
@@ -696,7 +739,9 @@ class ReplacementPage(_RollingPage):
         self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
         sides = period_sides(s.period)
         period = f"campaign period {s.period}" if s.period else "no campaign period set"
-        self.intro.setText(f"The new leader's XP is one d{sides} minus one ({period}; RULES 1.2 step 4).")
+        dice = f"the lower of two d{sides}" if s.replacement_dice == 2 else f"one d{sides}"
+        self.intro.setText(f"The new leader's XP is {dice} minus one ({period}; the campaign's rule for "
+                           "replacement leaders; RULES 1.2 step 4).")
         if s.replacement_name and not self.name.text():
             self.name.setText(s.replacement_name)
         _show_error(self.error, "")
@@ -715,12 +760,20 @@ class ReplacementPage(_RollingPage):
             self.dice_input.set_dice(None)
             record = s.records[-1] if s.records else None
             faces = ", ".join(str(f) for f in record.faces) if record else ""
-            lower = "the lower of " if record is not None and len(record.faces) > 1 else ""
-            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}: {lower}minus one)")
+            lower = "the lower die" if record is not None and len(record.faces) > 1 else "the die"
+            self.result.setText(f"New leader's XP: {s.replacement_xp} (rolled {faces}: {lower} minus one)")
+        self.setFinalPage(s.replacement_xp is not None)  # Commit here once the XP is in (and a name typed)
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
         return bool(self.name.text().strip()) and self.w.session.replacement_xp is not None
+
+    def enter_leads_to(self) -> QWidget | None:
+        """Enter in the name or rank before the XP is rolled: on to the roll (the faces field for a player
+        who rolls their own dice, else Roll for me)."""
+        if self.w.session.replacement_xp is not None:
+            return None
+        return self.dice_input.faces if own_dice(self.w.ctx) else self.dice_input.roll_button
 
     def validatePage(self) -> bool:  # noqa: N802 - Qt override
         try:
@@ -847,13 +900,45 @@ class BattleWizard(QWizard):
                               (PAGE_SUMMARY, self.summary_page)):
             self.setPage(page_id, page)
         self.setStartId(PAGE_BATTLE)
-        self.resize(780, 640)
+        fit_resize(self, 780, 640)
         self.number_pages()
+        self.conflict: str | None = None
         self.currentIdChanged.connect(self._on_page)
+        # another program's change (the file watcher, a club server's news): is this battle still right?
+        ctx.signals.data_changed.connect(self._on_news)
+        ctx.signals.op_changed.connect(self._on_news)
+
+    def _on_news(self, *_args: object) -> None:
+        self.check_conflict()
 
     def _on_page(self, page_id: int) -> None:
         if page_id == PAGE_CASUALTIES:  # back from the rolls: say that the rolls are kept
             self.casualties_page._changed()
+        self.check_conflict()
+
+    def check_conflict(self) -> str | None:
+        """The platoon changed after the wizard read it (a battle logged by campaign-cli, an undo in another
+        window): say so at once on the page shown, and keep Commit from pretending. Asked on every page and
+        whenever another program's change arrives."""
+        if self.edit is not None or not self.isVisible():
+            return None
+        try:
+            problem = self.session.conflict()
+        except CampaignError as exc:  # the database is away: Commit will say so
+            log.info("cannot check the platoon for changes: %s", exc)
+            return None
+        if problem:
+            self.conflict = problem
+            self._page_error(f"Cannot be committed: {problem}.")
+        return problem
+
+    def _page_error(self, text: str) -> None:
+        page = self.currentPage()
+        error = getattr(page, "error", None)
+        if isinstance(error, ErrorLabel):
+            _show_error(error, text)
+        else:
+            self.summary_page.show_error(text)
 
     def number_pages(self) -> None:
         """Pages numbered 1, 2, 3, 4 (, 5): the replacement page counts only when a replacement is needed."""
@@ -869,10 +954,12 @@ class BattleWizard(QWizard):
         if self.edit is not None:
             super().accept()
             return
+        if not self.validateCurrentPage():  # the page's own fields first (the replacement's name and rank)
+            return
         try:
             edit = self.session.commit()
         except CampaignError as exc:
-            self.summary_page.show_error(f"Not committed: {exc}")
+            self._page_error(f"Not committed: {exc}")  # on the page shown (Commit is offered on the rolls page)
             return
         self.edit = edit
         s = self.session
@@ -936,7 +1023,7 @@ class ChoosePlatoonDialog(QDialog):
         layout.addWidget(label)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.buttons)
-        self.resize(460, 320)
+        fit_resize(self, 460, 320)
         self.list.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def platoon_id(self) -> int | None:

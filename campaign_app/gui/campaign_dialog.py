@@ -37,7 +37,15 @@ from ..services import platoons as platoon_service
 from ..services.campaigns import CampaignInfo
 from .context import AppContext
 from .undo_commands import perform
-from .widgets import ArmorPicker, ChoicePicker, DiePicker, ErrorLabel, NumberSpin, first_number_problem
+from .widgets import (
+    ArmorPicker,
+    ChoicePicker,
+    DiePicker,
+    ErrorLabel,
+    NumberSpin,
+    error_style,
+    first_number_problem,
+)
 
 
 def period_choices() -> list[tuple[int | None, str]]:
@@ -51,11 +59,16 @@ class ThresholdsEditor(QWidget):
 
     edited = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, keep_stored: bool = False) -> None:
+        """``keep_stored``: on a page (each change written at once) a refused value is not left in its field:
+        the field shows the stored value again and the message says why."""
         super().__init__(parent)
         self.spins: list[NumberSpin] = []
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        layout = QHBoxLayout()
+        outer.addLayout(layout)
         for name in LEVELS[1:]:
             spin = NumberSpin(self)
             spin.setPrefix(f"{name[0]} ")
@@ -67,11 +80,16 @@ class ThresholdsEditor(QWidget):
         self.reset_button = QPushButton("Defaults", self)
         self.reset_button.setToolTip(f"Put back the default thresholds {DEFAULT_THRESHOLDS}")
         layout.addWidget(self.reset_button)
-        # one message beside the four fields: each must stay between its neighbours
-        self.message = ErrorLabel(self, lines=1, wrap=False)  # takes the spare width only: never widens a page
-        layout.addWidget(self.message, 1)
+        layout.addStretch(1)
+        # one message under the four fields (each must stay between its neighbours), as wide as they are with
+        # the button; its line is kept, so a message never moves the form
+        self.message = ErrorLabel(self, lines=1, wrap=False)  # never widens a page: the text is cut, with a tip
+        outer.addWidget(self.message)
         for spin in self.spins:
+            spin.share_message(self.message)
             spin.problemChanged.connect(self._show_problem)
+            if keep_stored:
+                spin.keep_stored_when_refused(self.message.show_problem)
         self.set_thresholds(DEFAULT_THRESHOLDS)
         for spin in self.spins:
             spin.valueChanged.connect(self._on_changed)
@@ -106,6 +124,7 @@ class ThresholdsEditor(QWidget):
             spin.blockSignals(blocked)
 
     def _on_changed(self, _value: int) -> None:
+        self.message.show_problem(None)  # a good value: an earlier refusal is old news
         self._fix_ranges()
         t = self.thresholds()
         self.reset_button.setEnabled(t != DEFAULT_THRESHOLDS)
@@ -252,7 +271,10 @@ class NewPlatoonDialog(QDialog):
         form.addRow("&Morale:", self.pickers["morale"])
         form.addRow("&Armor:", self.armor)
         form.addRow("&Leader:", self.leader_edit)
-        self.leader_problem = ErrorLabel(self, lines=1)
+        # a note, not an error: said quietly while nothing is wrong yet, in red once a name is typed without it
+        self.leader_problem = QLabel(self)
+        self.leader_problem.setAccessibleName("Leader note")
+        self.leader_problem.setFixedHeight(self.leader_problem.fontMetrics().lineSpacing() + 4)
         form.addRow("", self.leader_problem)
         form.addRow("Ran&k:", self.rank_edit)
 
@@ -302,11 +324,13 @@ class NewPlatoonDialog(QDialog):
         grid.addWidget(self.face_spins[0], 6, 2)
         grid.addWidget(self.face_spins[1], 6, 3)
         self.faces_message = ErrorLabel(xp_box, lines=1, wrap=False)
+        self.faces_message.setAccessibleName("Problem with the faces")
         for spin in self.face_spins:
+            spin.share_message(self.faces_message)
             spin.problemChanged.connect(lambda _p: self.faces_message.show_problem(
                 next((s.problem() for s in self.face_spins if s.problem()), "")))
-        grid.addWidget(self.faces_message, 6, 4)
-        grid.addWidget(self.preview, 7, 1, 1, 3)
+        grid.addWidget(self.faces_message, 7, 1, 1, 4)  # its own line under the faces: the whole text shows
+        grid.addWidget(self.preview, 8, 1, 1, 4)
         grid.setColumnMinimumWidth(0, 16)
         grid.setColumnStretch(4, 1)
 
@@ -331,6 +355,7 @@ class NewPlatoonDialog(QDialog):
         self.roll_group.idToggled.connect(lambda _i, _on: self._update())
         for spin in (*self.face_spins, self.xp_spin, self.leader_xp_spin):
             spin.valueChanged.connect(lambda _v: self._update())
+            spin.problemChanged.connect(lambda _p: self._update())  # a refused face: no preview from the old one
         self.name_edit.textChanged.connect(lambda _t: self._update())
         self.leader_edit.textChanged.connect(lambda _t: self._update())
         chain = [self.name_edit, *self.pickers.values(), self.armor, self.leader_edit, self.rank_edit,
@@ -363,6 +388,8 @@ class NewPlatoonDialog(QDialog):
             spin.setEnabled(generating and entered)
         if not generating:
             self.preview.setText("")
+        elif entered and any(s.problem() for s in self.face_spins):
+            self.preview.setText(f"Type the faces you rolled, each 1 to {self.dice.sides}.")
         elif entered:
             result = force_record(self.faces(), "entered", self.campaign.period)
             self.preview.setText(
@@ -376,8 +403,13 @@ class NewPlatoonDialog(QDialog):
         # a generated force rolls the leader's XP too: that leader needs a name (never a made-up "New leader")
         leader_problem = "Force generation rolls the leader's XP too: name the leader." \
             if generating and not has_leader else None
-        self.leader_problem.show_problem(leader_problem)
-        self.ok_button.setEnabled(bool(name.strip()) and problem is None and leader_problem is None)
+        self.leader_problem.setText(leader_problem or "")
+        # red once the rest is ready (the name typed): before that it is a hint, not a mistake
+        urgent = bool(leader_problem) and bool(name.strip())
+        self.leader_problem.setStyleSheet(error_style(self) if urgent else "")
+        self.leader_problem.setEnabled(urgent)  # a quiet (disabled-grey) hint until then
+        self.ok_button.setEnabled(bool(name.strip()) and problem is None and leader_problem is None
+                                  and not any(s.problem() for s in self.face_spins if s.isEnabled()))
 
     def values(self, seed: int | None = None) -> dict[str, Any]:
         """Keyword arguments for ``platoons.create_platoon`` (campaign and name included)."""

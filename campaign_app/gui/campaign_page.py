@@ -94,7 +94,7 @@ class CampaignPage(QWidget):
         self.rules_box = QGroupBox("House rules", body)
         self.period = ChoicePicker(period_choices(), "Campaign period", self.rules_box)
         self.period_default = QLabel("default: not set (d10)", self.rules_box)
-        self.thresholds = ThresholdsEditor(self.rules_box)
+        self.thresholds = ThresholdsEditor(self.rules_box, keep_stored=True)
         self.thresholds_default = QLabel(f"default: {DEFAULT_THRESHOLDS}", self.rules_box)
         self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to",
                                       self.rules_box)
@@ -109,7 +109,11 @@ class CampaignPage(QWidget):
                                        ("Replacement &leader:", self.replacement, self.replacement_default)):
             row = QHBoxLayout()
             row.addWidget(widget)
-            row.addWidget(default)
+            if isinstance(widget, ThresholdsEditor):  # beside the fields, not beside their message line
+                row.addWidget(default, 0, Qt.AlignmentFlag.AlignTop)
+                default.setContentsMargins(0, 4, 0, 0)
+            else:
+                row.addWidget(default)
             row.addStretch(1)
             buddy = QLabel(label, self.rules_box)
             buddy.setBuddy(widget.spins[0] if isinstance(widget, ThresholdsEditor) else widget)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtCore import QSettings, QStandardPaths, Qt
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 LAST_FOLDER_KEY = "files/last_folder"
@@ -50,3 +50,43 @@ def ask_open_path(parent: QWidget | None, settings: QSettings, title: str, filte
         return None
     remember_folder(settings, chosen)
     return Path(chosen)
+
+
+def open_with_desktop(path: Path) -> bool:
+    """Open a file or folder with the desktop's program for it; False when there is none (no PDF viewer, no
+    file manager: a bare window manager). On Linux Qt only starts ``xdg-open`` and calls that a success even
+    when xdg-open then finds no program: its exit status is read here instead (a viewer that keeps it
+    waiting counts as opened)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    opener = shutil.which("xdg-open") if sys.platform.startswith("linux") else None
+    if opener is None:
+        return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
+    try:
+        done = subprocess.run([opener, str(path)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=OPEN_WAIT_SECONDS, check=False)
+    except subprocess.TimeoutExpired:
+        return True  # a program is showing it
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+OPEN_WAIT_SECONDS = 3
+"""How long the app waits for xdg-open to say whether a program took the file."""
+
+
+def say_cannot_open(parent: QWidget | None, path: Path, what: str) -> None:
+    """No program could open ``path``: say where it is instead of failing silently."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(QMessageBox.Icon.Information, f"Cannot open the {what}",
+                      f"No program on this computer opens the {what}. It is here:\n{path}",
+                      QMessageBox.StandardButton.Ok, parent)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.exec()

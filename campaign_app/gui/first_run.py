@@ -11,6 +11,7 @@ from .. import APP_TITLE
 class FirstRunPage(QWidget):
     create_requested = Signal()
     sample_requested = Signal()
+    import_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -28,16 +29,21 @@ class FirstRunPage(QWidget):
         text.setMinimumHeight(text.heightForWidth(560))
         self.create_button = QPushButton("&Create a campaign…", self)
         self.sample_button = QPushButton("Load the &sample campaigns", self)
+        self.import_button = QPushButton("&Import a campaign file…", self)
+        self.import_button.setToolTip("Read a campaign file made with File ▸ Export campaign (a friend's, or "
+                                      "yours from another computer)")
         self.create_button.setDefault(True)
-        for b in (self.create_button, self.sample_button):
+        for b in (self.create_button, self.sample_button, self.import_button):
             b.setMinimumHeight(36)
             b.setMinimumWidth(220)
         self.create_button.clicked.connect(self.create_requested)
         self.sample_button.clicked.connect(self.sample_requested)
+        self.import_button.clicked.connect(self.import_requested)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.create_button)
         buttons.addWidget(self.sample_button)
+        buttons.addWidget(self.import_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addStretch(1)

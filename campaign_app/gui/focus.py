@@ -11,8 +11,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QScrollArea, QTabBar, QTabWidget, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QDialog,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollArea,
+    QTabBar,
+    QTabWidget,
+    QTextEdit,
+    QWidget,
+)
 from shiboken6 import isValid
 
 WATCH_SECONDS = 1.0
@@ -112,3 +124,63 @@ class FocusKeeper(QObject):
             window.activateWindow()
         target.setFocus(Qt.FocusReason.OtherFocusReason)
         self._watch = (window, time.monotonic() + WATCH_SECONDS)
+
+
+def unique_keys(*keys: str | QKeySequence | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """Shortcuts for one action: each given key (a standard key stands for this platform's main binding of it:
+    Redo is Ctrl+Y offscreen and on Windows, Ctrl+Shift+Z on X11) once, in order. A key bound twice makes Qt
+    call the shortcut ambiguous and do nothing."""
+    out: list[QKeySequence] = []
+    seen: set[str] = set()
+    for key in keys:
+        for seq in (QKeySequence(key),):
+            text = seq.toString(QKeySequence.SequenceFormat.PortableText)
+            if text and text not in seen:
+                seen.add(text)
+                out.append(seq)
+    return out
+
+
+class UndoKeysToWindow(QObject):
+    """Ctrl+Z (and Redo's keys) in a text field that has nothing of its own to undo go to the window's Undo
+    (Qt lets a focused line edit claim them first: the first Ctrl+Z after start, with the cursor in the
+    navigator's empty filter box, did nothing). The filter is put on each text field as it gets the focus."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+        self._watched: set[int] = set()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if new is None or not isValid(new) or new.window() is not self._window or id(new) in self._watched:
+            return
+        if isinstance(new, QLineEdit | QAbstractSpinBox | QPlainTextEdit | QTextEdit):
+            self._watched.add(id(new))
+            new.installEventFilter(self)
+            key = id(new)
+            new.destroyed.connect(lambda _o=None: self._watched.discard(key))
+
+    @staticmethod
+    def _available(widget: QObject, redo: bool) -> bool:
+        if isinstance(widget, QAbstractSpinBox):
+            widget = widget.findChild(QLineEdit) or widget
+        if isinstance(widget, QLineEdit):
+            return widget.isRedoAvailable() if redo else widget.isUndoAvailable()
+        if isinstance(widget, QPlainTextEdit | QTextEdit):
+            doc = widget.document()
+            return doc.isRedoAvailable() if redo else doc.isUndoAvailable()
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            combo = QKeySequence(event.keyCombination())
+            for redo, std in ((False, QKeySequence.StandardKey.Undo), (True, QKeySequence.StandardKey.Redo)):
+                keys = unique_keys(std, *(("Ctrl+Shift+Z", "Ctrl+Y") if redo else ("Ctrl+Z",)))
+                if any(combo.matches(k) == QKeySequence.SequenceMatch.ExactMatch for k in keys) \
+                        and not self._available(watched, redo):
+                    event.ignore()  # not claimed: the window's shortcut runs
+                    return True
+        return False

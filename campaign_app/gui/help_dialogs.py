@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..resources import guide_dir
+from .sizing import fit_resize
 from .xp_track import KEYS as XP_TRACK_KEYS
 
 
@@ -170,7 +171,7 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(note)
         layout.addWidget(buttons)
-        self.resize(720, 560)
+        fit_resize(self, 720, 560)
 
 
 class GuideWindow(QDialog):
@@ -189,4 +190,4 @@ class GuideWindow(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser, 1)
         layout.addWidget(buttons)
-        self.resize(760, 640)
+        fit_resize(self, 760, 640)

@@ -432,7 +432,12 @@ class _TableModel(QAbstractTableModel, Generic[RowT]):
 class LeadersModel(_TableModel[HistoryLeader]):
     """The leaders' roll (``services.history.leaders_roll``)."""
 
-    COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles led", "XP at joining", "XP", "XP gained")
+    COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP joined", "XP", "Gained")
+    FULL_HEADERS = ("Leader", "Rank", "Joined", "Left", "How they left", "Battles led", "XP at joining",
+                    "XP now (level)", "XP gained")
+    SHORTENED = (2, 3, 4)
+    """Columns shown short (a 1024-pixel window holds every column); the tool tip has them in full: "battle 3"
+    for "battle 3 (2026-11-27)", "casualty" for "casualty (killed or invalided out)"."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -465,6 +470,20 @@ class LeadersModel(_TableModel[HistoryLeader]):
             return f"{row.xp} ({row.level})"
         gained = row.xp_gained
         return f"+{gained}" if gained > 0 else str(gained)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if index.isValid() and 0 <= index.row() < len(self._rows) and index.column() in self.SHORTENED \
+                and role == Qt.ItemDataRole.DisplayRole:
+            full = self.cell(self._rows[index.row()], index.column())
+            return str(full or "").split(" (", 1)[0]
+        return super().data(index, role)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal \
+                and 0 <= section < len(self.FULL_HEADERS):
+            return self.FULL_HEADERS[section]
+        return super().headerData(section, orientation, role)
 
     def extra(self, row: HistoryLeader, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.FontRole and row.current:

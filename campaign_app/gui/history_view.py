@@ -67,6 +67,13 @@ def _safe_file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "platoon"
 
 
+
+FILTER_BUTTON_STYLE = ("QToolButton { padding: 2px 8px; border-radius: 3px; border: 1px dashed palette(mid); "
+                       "color: palette(text); background: transparent; } "
+                       "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
+                       "border: 1px solid palette(highlight); }")
+"""The timeline's filter buttons: on (shown) filled with the highlight colour, off (hidden) a dashed outline."""
+
 class HistoryView(QWidget):
     """The History tab of a platoon: summary, timeline, charts, leaders' roll, export, undo, edit."""
 
@@ -142,11 +149,15 @@ class HistoryView(QWidget):
             button.setCheckable(True)
             button.setChecked(True)
             button.setToolTip(f"Show {label.lower()} in the timeline")
+            # on and off must be told apart at a glance, light and dark: on is filled with the highlight
+            # colour, off is a dashed outline
+            button.setStyleSheet(FILTER_BUTTON_STYLE)
             button.toggled.connect(self._filter_changed)
             self.kind_buttons[kind] = button
             filters.addWidget(button)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search the timeline\u2026")
+        self.search.setAccessibleName("Search the timeline")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._filter_changed)
         filters.addWidget(self.search, 1)
@@ -326,7 +337,7 @@ class HistoryView(QWidget):
             width = header_fm.horizontalAdvance(str(model.headerData(col, Qt.Orientation.Horizontal))) + 24
             for r in sample:
                 row = model.row(r)
-                text = str(model.cell(row, col) or "")
+                text = str(model.data(model.index(r, col)) or "")  # as shown (short in some columns)
                 metrics = fm_bold if row.current else fm
                 width = max(width, metrics.horizontalAdvance(text) + 16)
             self.leaders.setColumnWidth(col, min(width, 320))

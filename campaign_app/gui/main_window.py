@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QByteArray, Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -31,11 +32,22 @@ from ..errors import CampaignError
 from ..paths import AppPaths
 from ..server_target import ServerTarget
 from ..services.navigator import CampaignRef, has_any_campaign, item_campaign, item_exists, item_title
+from .appearance import (
+    TEXT_STEP_KEY,
+    TEXT_STEPS,
+    THEME_KEY,
+    THEMES,
+    apply_text_step,
+    apply_theme,
+    saved_text_step,
+    saved_theme,
+)
 from .context import AppContext
 from .first_run import FirstRunPage
-from .focus import FocusKeeper, first_focusable
+from .focus import FocusKeeper, UndoKeysToWindow, first_focusable, unique_keys
 from .icons import app_icon, icon
 from .navigator import Navigator
+from .sizing import fit_window
 
 if TYPE_CHECKING:
     from .club import LiveUpdates
@@ -46,6 +58,9 @@ LAST_ITEM_KEY = "session/last_item"
 LAST_DB_KEY = "session/last_database"
 LAST_ITEMS_KEY = "session/last_items"  # JSON {database file: "kind:id"}: each database reopens its own item
 LAST_ITEMS_KEPT = 20
+DEFAULT_SIZE = (1180, 760)
+RECENT_KEY = "session/recent_databases"  # JSON [file or server URL without password], newest first
+RECENT_KEPT = 8
 
 # kind -> (module, class, method that shows an object); a page's module is imported when first shown
 PAGES: dict[str, tuple[str, str, str]] = {
@@ -121,10 +136,12 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self.focus_keeper = FocusKeeper(self, self._focus_fallback)
+        self.undo_keys = UndoKeysToWindow(self)  # a field with nothing of its own to undo lets Ctrl+Z through
 
         self.navigator.selected.connect(self.show_item)
         self.first_run.create_requested.connect(self.new_campaign)
         self.first_run.sample_requested.connect(self.load_sample)
+        self.first_run.import_requested.connect(self.import_campaign)
         ctx.signals.data_changed.connect(self._on_data_changed)
         ctx.signals.status.connect(self._show_status)
         ctx.signals.open_item.connect(self.open_item)
@@ -138,6 +155,7 @@ class MainWindow(QMainWindow):
         self.refresh()
         from .watch import ChangeWatcher
 
+        self.remember_database()
         self.watcher = ChangeWatcher(self)  # changes made by another window or campaign-cli show up here
         self.live: LiveUpdates | None = None  # the same on a club server (started by start_live)
 
@@ -182,7 +200,10 @@ class MainWindow(QMainWindow):
         self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
                                      "Undo the newest change, made here, in another window or by campaign-cli")
         self.act_redo = self._action("&Redo", self.redo, None, "Redo the change undone most recently")
-        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        # Ctrl+Shift+Z and Ctrl+Y everywhere, plus the platform's own Redo keys: each key once (on X11 the
+        # platform's Redo is Ctrl+Shift+Z itself; bound twice, Qt calls it ambiguous and does nothing)
+        self.act_redo.setShortcuts(unique_keys("Ctrl+Shift+Z", "Ctrl+Y", QKeySequence.StandardKey.Redo))
+        self.act_undo.setShortcuts(unique_keys(QKeySequence.StandardKey.Undo, "Ctrl+Z"))
         self.act_find = self._action("&Find platoon…", self.navigator.focus_filter, QKeySequence.StandardKey.Find)
         self.act_refresh = self._action("&Refresh", self.refresh, QKeySequence.StandardKey.Refresh)
         self.act_archived = QAction("Show &archived campaigns", self)
@@ -213,6 +234,9 @@ class MainWindow(QMainWindow):
             m.addAction(a)
         m.addSeparator()
         m.addAction(self.act_open_db)
+        self.recent_menu = m.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.recent_menu.setToolTipsVisible(True)
         m.addAction(self.act_connect)
         m.addAction(self.act_sample)
         m.addSeparator()
@@ -234,6 +258,32 @@ class MainWindow(QMainWindow):
         self.view_menu = m
         m.addAction(self.act_navigator)
         m.addAction(self.act_archived)
+        m.addSeparator()
+        self.theme_menu = m.addMenu("T&heme")
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        current = saved_theme(self.ctx.settings)
+        for key, text in THEMES:
+            action = self.theme_menu.addAction(text)
+            action.setCheckable(True)
+            action.setChecked(key == current)
+            action.triggered.connect(lambda _on=False, k=key: self.set_theme(k))
+            self.theme_group.addAction(action)
+            self.theme_actions[key] = action
+        text_menu = m.addMenu("Te&xt size")
+        self.text_menu = text_menu
+        self.act_larger = QAction("&Larger text", self)
+        self.act_larger.setShortcuts(unique_keys("Ctrl++", "Ctrl+=", QKeySequence.StandardKey.ZoomIn))
+        self.act_larger.triggered.connect(lambda: self.set_text_step(saved_text_step(self.ctx.settings) + 1))
+        self.act_smaller = QAction("&Smaller text", self)
+        self.act_smaller.setShortcuts(unique_keys("Ctrl+-", QKeySequence.StandardKey.ZoomOut))
+        self.act_smaller.triggered.connect(lambda: self.set_text_step(saved_text_step(self.ctx.settings) - 1))
+        self.act_normal_text = QAction("&Normal size", self)
+        self.act_normal_text.setShortcut(QKeySequence("Ctrl+0"))
+        self.act_normal_text.triggered.connect(lambda: self.set_text_step(0))
+        for action in (self.act_larger, self.act_smaller, self.act_normal_text):
+            text_menu.addAction(action)
+        self._update_text_actions()
         m.addSeparator()
         m.addAction(self.act_refresh)
         self.battle_menu = bar.addMenu("&Battle")
@@ -409,6 +459,46 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._update_title()  # a rename, a deletion
 
+    # --- look -------------------------------------------------------------------------------------------
+    def set_theme(self, theme: str) -> None:
+        """View ▸ Theme: System (the desktop's look), Light or Dark; remembered."""
+        apply_theme(QApplication.instance(), theme)
+        self.ctx.settings.setValue(THEME_KEY, theme)
+        self.theme_actions[theme].setChecked(True)
+        self._rebuild_pages()  # colours chosen when a page was built (error red, chart colours) follow
+
+    def set_text_step(self, step: int) -> None:
+        """View ▸ Text size: one point larger or smaller than the desktop's size per step; remembered."""
+        step = min(max(step, TEXT_STEPS[0]), TEXT_STEPS[-1])
+        apply_text_step(QApplication.instance(), step)
+        self.ctx.settings.setValue(TEXT_STEP_KEY, step)
+        self._update_text_actions()
+        self._rebuild_pages()  # widths measured from the font when a page was built are measured again
+        self._show_status("Text size: " + ("the desktop's size" if step == 0 else f"{step:+d} pt"))
+
+    def _update_text_actions(self) -> None:
+        step = saved_text_step(self.ctx.settings)
+        self.act_larger.setEnabled(step < TEXT_STEPS[-1])
+        self.act_smaller.setEnabled(step > TEXT_STEPS[0])
+        self.act_normal_text.setEnabled(step != 0)
+
+    def _rebuild_pages(self) -> None:
+        """Build the pages again (on next use) and show the current one anew, on the same tabs."""
+        QApplication.processEvents()  # the new font or palette reaches every widget first
+        shown = self.stack.currentWidget()
+        tabs = [t.currentIndex() for t in shown.findChildren(QTabWidget)] \
+            if shown is not None and shown in self._pages.values() else []
+        for page in self._pages.values():
+            self.stack.removeWidget(page)
+            page.deleteLater()
+        self._pages.clear()
+        if self._current is not None:
+            self._show_page(*self._current)
+            rebuilt = self.stack.currentWidget()
+            for widget, index in zip(rebuilt.findChildren(QTabWidget) if rebuilt is not None else [], tabs,
+                                     strict=False):
+                widget.setCurrentIndex(index)
+
     # --- title, last item, focus ------------------------------------------------------------------------
     def _update_title(self) -> None:
         """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
@@ -486,6 +576,16 @@ class MainWindow(QMainWindow):
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
+        if self._current and self._current[0] == "sheet":
+            # a Sologear pilot's battles are the turns of the sheet: Ctrl+B plays the next turn (never the
+            # wizard of some Atomic Africa platoon)
+            page = self.page("sheet")
+            play = getattr(page, "play_button", None)
+            if play is not None and play.isEnabled():
+                play.click()
+            else:
+                self._show_status("No turn to play on this pilot's sheet now (Battle form tab says why).")
+            return
         from .battle_wizard import log_battle
 
         platoon = self._current[1] if self._current and self._current[0] == "platoon" else None
@@ -507,21 +607,83 @@ class MainWindow(QMainWindow):
             result = create_demo()
         finally:
             QApplication.restoreOverrideCursor()
+        self.ctx.undo_stack.sync()
         self.ctx.changed("all", 0)
         self.statusBar().showMessage("; ".join(result.messages), 8000)
         first = result.open
         if first is not None:
             self.open_item(first.kind, first.id)
 
+    # --- recent databases -------------------------------------------------------------------------------
+    def recent_databases(self) -> list[str]:
+        """Files and server URLs (never with a password) opened lately, newest first."""
+        try:
+            items = json.loads(str(self.ctx.settings.value(RECENT_KEY, "") or "[]"))
+        except json.JSONDecodeError:  # a settings file edited by hand
+            return []
+        return [str(i) for i in items if isinstance(i, str) and i][:RECENT_KEPT] if isinstance(items, list) else []
+
+    def remember_database(self) -> None:
+        """The database shown now goes to the top of File ▸ Open recent."""
+        key = self.ctx.database_key  # a server's URL without its password
+        items = [key, *(i for i in self.recent_databases() if i != key)]
+        self.ctx.settings.setValue(RECENT_KEY, json.dumps(items[:RECENT_KEPT]))
+
+    def _fill_recent_menu(self) -> None:
+        from ..server_target import is_server_url
+
+        self.recent_menu.clear()
+        current = self.ctx.database_key
+        others = [i for i in self.recent_databases() if i != current]
+        if not others:
+            none = self.recent_menu.addAction("No other database opened yet")
+            none.setEnabled(False)
+            return
+        for n, item in enumerate(others, 1):
+            shown = item
+            if is_server_url(item):
+                from ..server_target import parse_server_url
+
+                try:
+                    shown = "Club server " + parse_server_url(item)[0].display()
+                except CampaignError:
+                    shown = item
+            text = (f"&{n} " if n < 10 else "") + shown.replace("&", "&&")
+            action = self.recent_menu.addAction(text)
+            action.setToolTip(item)
+            action.triggered.connect(lambda _on=False, i=item: self.open_recent(i))
+
+    def open_recent(self, item: str) -> bool:
+        """Open a database of File ▸ Open recent: a file as Open database does, a server as Connect does
+        (its password is asked again, or taken from the keyring)."""
+        from ..server_target import is_server_url, parse_server_url
+
+        if is_server_url(item):
+            try:
+                target, _password = parse_server_url(item)
+            except CampaignError as exc:
+                self._show_status(str(exc))
+                return False
+            return self.open_server(target, None)
+        if not Path(item).is_file():
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.information(self, "Open recent", f"{item} is not there any more (moved or deleted).")
+            self.ctx.settings.setValue(RECENT_KEY, json.dumps([i for i in self.recent_databases() if i != item]))
+            return False
+        return self.open_database_file(item)
+
     def open_database(self) -> None:
-        from ..store import init_db
         from .file_dialogs import ask_open_path
 
         chosen = ask_open_path(self, self.ctx.settings, "Open campaign database",
                                "Campaign databases (*.db);;All files (*)")
         if chosen is None:
             return
-        path = str(chosen)
+        self.open_database_file(str(chosen))
+
+    def open_database_file(self, path: str) -> bool:
+        from ..store import init_db
 
         old = self.ctx.paths
         try:
@@ -531,9 +693,10 @@ class MainWindow(QMainWindow):
 
             QMessageBox.critical(self, "Cannot open database", str(exc))
             self._reopen_previous(self.ctx.server, self.ctx.password, old)
-            return
+            return False
         self._switched_to(None, None, Path(path).resolve())
         self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
 
     def _switched_to(self, server: ServerTarget | None, password: str | None, db_file: Path | None) -> None:
         """The store is open on another database now (a file, or a server): show it."""
@@ -549,6 +712,7 @@ class MainWindow(QMainWindow):
         self.watcher.reset()
         self.reopen_last()
         self.start_live()
+        self.remember_database()
 
     def _reopen_previous(self, server: ServerTarget | None, password: str | None, paths: AppPaths) -> None:
         """Opening another database failed (the store closed the one in use): open the one in use again."""
@@ -676,7 +840,9 @@ class MainWindow(QMainWindow):
         """The status bar names the database; on a server, the login and whether it is reachable."""
         name = self.ctx.database_name
         if self.ctx.server is None:
-            self.db_label.setText(name)
+            # at most a third of the window: a long status message keeps its room (the tip has it in full)
+            self.db_label.setText(self.db_label.fontMetrics().elidedText(
+                name, Qt.TextElideMode.ElideMiddle, max(200, self.width() // 3)))
             self.db_label.setToolTip(f"Database file {name}")
             return
         self.db_label.setText(f"Club server: {name}" + (" (not reachable)" if problem is not None else ""))
@@ -698,6 +864,7 @@ class MainWindow(QMainWindow):
 
         new_id = import_campaign(self.ctx, self)
         if new_id:
+            self.ctx.undo_stack.sync()  # the import is an operation of the journal: Undo offers it at once
             self.ctx.changed("campaign", new_id)
             self.open_item("campaign", new_id)
 
@@ -708,7 +875,10 @@ class MainWindow(QMainWindow):
         self.watcher.reset()
 
     def open_data_folder(self) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.ctx.paths.data_dir)))
+        from .file_dialogs import open_with_desktop, say_cannot_open
+
+        if not open_with_desktop(self.ctx.paths.data_dir):
+            say_cannot_open(self, self.ctx.paths.data_dir, "data folder")
 
     def show_shortcuts(self) -> None:
         from .help_dialogs import ShortcutsDialog
@@ -743,7 +913,8 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray | bytes) and geometry:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1180, 760)
+            self.resize(*DEFAULT_SIZE)
+        fit_window(self)
         if isinstance(state, QByteArray | bytes) and state:
             self.restoreState(state)
         if isinstance(splitter, QByteArray | bytes) and splitter:
@@ -755,6 +926,11 @@ class MainWindow(QMainWindow):
         self.ctx.settings.setValue("main_window/splitter", self.splitter.saveState())
         self._remember_current()
         self.ctx.settings.sync()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if self.ctx.server is None:
+            self._show_database()  # the file's name is cut to a third of the new width
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         self.save_window_state()

@@ -41,6 +41,10 @@ def export_campaign(ctx: Any, parent: QWidget | None, campaign_id: int | None) -
     return str(result.file)
 
 
+def _sentence(text: str | None) -> str:
+    return (text or "")[:1].upper() + (text or "")[1:]
+
+
 def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -> int | None:
     """Ask for a campaign file and read it in (asking for another name on a clash); returns the new id."""
     from ..services import portable
@@ -57,7 +61,7 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
         new_name = None
         while name_problem(new_name or name):
             text, ok = QInputDialog.getText(
-                parent, "Import campaign", f"{name_problem(new_name or name)}.\nImport it under this name:",
+                parent, "Import campaign", f"{_sentence(name_problem(new_name or name))}.\nImport it under this name:",
                 QLineEdit.EchoMode.Normal, f"{name} (imported)")
             if not ok:
                 return None

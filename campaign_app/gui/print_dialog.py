@@ -31,10 +31,9 @@ from PySide6.QtCore import (
     Qt,
     QThread,
     QTimer,
-    QUrl,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent, QDesktopServices, QPageLayout, QPageSize, QPainter
+from PySide6.QtGui import QCloseEvent, QPageLayout, QPageSize, QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
@@ -77,6 +76,7 @@ from ..services.printing import BuiltPdf, PrintJob, prepare, print_setup, write_
 from ..words import plural
 from .context import AppContext
 from .file_dialogs import remember_folder
+from .sizing import fit_resize
 from .widgets import DecimalSpin, error_style
 
 log = logging.getLogger(__name__)
@@ -161,9 +161,20 @@ def print_pdf_pages(pdf: bytes, printer: Any, progress: Callable[[int, int], Non
     return count
 
 
-def open_file(path: Path) -> None:
-    """Open a saved PDF in the user's viewer (a function so tests can replace it)."""
-    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+def open_file(path: Path) -> bool:
+    """Open a saved PDF in the user's viewer (a function so tests can replace it); False when no program
+    could open it (the caller says so)."""
+    from .file_dialogs import open_with_desktop
+
+    return open_with_desktop(path)
+
+
+def open_pdf_or_say(parent: QWidget | None, path: Path) -> None:
+    """"Open the PDF when saved": open it, or say where it is when no program opens PDFs here."""
+    if not open_file(path):
+        from .file_dialogs import say_cannot_open
+
+        say_cannot_open(parent, path, "PDF")
 
 
 def _safe_file_name(text: str) -> str:
@@ -228,7 +239,7 @@ class PrintDialog(QDialog):
         self.ctx = ctx
         self.setWindowTitle("Print / Export PDF")
         self.setObjectName("PrintDialog")
-        self.resize(1020, 700)
+        fit_resize(self, 1020, 700)
         self.choose_path: Callable[[str], str | None] = self._ask_path
         self.choose_printer: Callable[[QWidget, Any], bool] = choose_printer
         self.make_printer: Callable[[], Any] = _new_printer
@@ -906,7 +917,7 @@ class PrintDialog(QDialog):
         self._show_message(f"Saved {written.name}: print it double-sided, hold it against the light and enter "
                            "the offset you read as the duplex offset.")
         if self.open_check.isChecked():
-            open_file(written)
+            open_pdf_or_say(self, written)
 
     def _write(self, path: Path, data: bytes, details: BuiltPdf) -> None:
         try:
@@ -923,9 +934,9 @@ class PrintDialog(QDialog):
         pages = details.pages
         self.ctx.signals.status.emit(f"Saved {written.name} ({pages} page{'s' if pages != 1 else ''})")
         self.saved.emit(str(written))
-        if self.open_check.isChecked():
-            open_file(written)
         self.accept()
+        if self.open_check.isChecked():
+            open_pdf_or_say(self.parentWidget(), written)
 
     # --------------------------------------------------------------------------------------------- close
 

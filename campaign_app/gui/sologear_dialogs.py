@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QRadioButton,
     QVBoxLayout,
@@ -42,8 +43,9 @@ from ..services import sologear_play as play_service
 from ..services import sologear_sheet as sheet_service
 from ..services.edits import Edit
 from .context import AppContext
+from .sizing import fit_resize
 from .undo_commands import perform
-from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem
+from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, plural
 
 
 def _error_label(parent: QWidget) -> ErrorLabel:
@@ -88,7 +90,7 @@ class NewSologearDialog(QDialog):
         self.player_aff_edit = QLineEdit(self)
         self.enemy_unit_edit = QLineEdit(self)
         self.enemy_aff_edit = QLineEdit(self)
-        for label, w, name in (("Campaign &name:", self.name_edit, "Campaign name"),
+        for label, w, spoken in (("Campaign &name:", self.name_edit, "Campaign name"),
                                ("&Pilot:", self.pilot_edit, "Pilot"),
                                ("&Gear:", self.gear_name_edit, "Gear name"),
                                ("&Date:", self.date_edit, "Date"), ("&Area:", self.area_edit, "Area"),
@@ -96,7 +98,7 @@ class NewSologearDialog(QDialog):
                                ("Player affiliation:", self.player_aff_edit, "Player affiliation"),
                                ("&Enemy unit:", self.enemy_unit_edit, "Enemy unit"),
                                ("Enemy affiliation:", self.enemy_aff_edit, "Enemy affiliation")):
-            w.setAccessibleName(name)
+            w.setAccessibleName(spoken)  # (not "name": that is the campaign's name given to the dialog)
             if w is self.pilot_edit:
                 self.gear_tv_spin.setAccessibleName("Gear TV")
             if isinstance(w, NumberSpin):
@@ -125,7 +127,11 @@ class NewSologearDialog(QDialog):
         layout.addWidget(options)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
-        (self.pilot_edit if name else self.name_edit).setFocus(Qt.FocusReason.OtherFocusReason)
+        # the first field to fill: the campaign's name, or the pilot when the name was given already
+        self.first_field = self.pilot_edit if name else self.name_edit
+        self.first_field.setFocus(Qt.FocusReason.OtherFocusReason)
+        for edit in (self.name_edit, self.pilot_edit, self.reward_dice_edit):
+            edit.textEdited.connect(lambda _t: _show_error(self.error, ""))  # a fixed problem's message goes
 
     def create_sheet(self) -> None:  # (not "create": that is QWidget.create(), which it would hide)
         if first_number_problem(self) is not None:
@@ -160,6 +166,20 @@ def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: 
 
 # --- the dice panel ----------------------------------------------------------------------------------------------
 
+class FacesEdit(QLineEdit):
+    """The faces field: Enter confirms the typed faces (``entered``) and goes no further, so the dialog's
+    default button (OK, or whatever has the focus after the roll) is never pressed by the same key."""
+
+    entered = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            self.entered.emit()
+            return
+        super().keyPressEvent(event)
+
+
 class DiceSteps(QWidget):
     """Feeds a step-wise procedure one roll at a time: "Roll for me" or typed faces ("I rolled")."""
 
@@ -181,12 +201,15 @@ class DiceSteps(QWidget):
         self.hint_label.setWordWrap(True)
         self.roll_button = QPushButton("&Roll for me", self)
         self.roll_button.setAccessibleName("Roll for me")
-        self.faces_edit = QLineEdit(self)
+        self.faces_edit = FacesEdit(self)
         self.faces_edit.setAccessibleName("Faces you rolled")
         self.faces_edit.setPlaceholderText("faces you rolled, e.g. 6,5")
         self.use_button = QPushButton("&I rolled these", self)
         self.use_button.setAccessibleName("I rolled these")
         self.restart_button = QPushButton("Start &over", self)
+        self.restart_button.setAccessibleName("Start over")
+        self.restart_button.setToolTip("Forget the rolls made so far and roll again (asks first)")
+        self.restart_button.setAutoDefault(False)  # never the button Enter presses
         self.error = _error_label(self)
         self.log = QListWidget(self)
         self.log.setAccessibleName("Rolls made")
@@ -207,14 +230,27 @@ class DiceSteps(QWidget):
         layout.addWidget(self.log, 1)
         self.roll_button.clicked.connect(self.roll_for_me)
         self.use_button.clicked.connect(self.use_typed)
-        self.faces_edit.returnPressed.connect(self.use_typed)
-        self.restart_button.clicked.connect(self.restart)
+        self.faces_edit.entered.connect(self.use_typed)  # Enter confirms the faces, and only that
+        self.restart_button.clicked.connect(self.ask_restart)
         self._factory: Any = None
+        self.focus_after_done: QWidget | None = None
+        """Where the cursor goes once every roll is made (the dialog's OK button)."""
         self._update()
 
     def start(self, factory: Any) -> None:
         """``factory()`` makes a fresh procedure (kept for Start over)."""
         self._factory = factory
+        self.restart()
+
+    def ask_restart(self) -> None:
+        """Start over: the rolls made so far are forgotten, so ask first (No is the default answer)."""
+        if self.groups:
+            n = len(self.groups)
+            answer = QMessageBox.question(
+                self, "Start over?", f"Forget the {plural(n, 'roll')} made so far and roll again?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         self.restart()
 
     def restart(self) -> None:
@@ -249,6 +285,10 @@ class DiceSteps(QWidget):
                 "faces you rolled, e.g. " + ",".join(str(min(req.dice.sides, i + 3)) for i in range(req.dice.count)))
         if active:
             self.faces_edit.setFocus()
+        elif self.proc is not None and self.isVisible() and self.focus_after_done is not None \
+                and self.focus_after_done.isEnabled():
+            # every roll made: the dialog's OK (its next step), never Start over
+            self.focus_after_done.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _feed(self, faces: list[int], source: Source) -> None:
         assert self.proc is not None
@@ -259,11 +299,7 @@ class DiceSteps(QWidget):
             return
         _show_error(self.error, "")
         self.groups.append((list(faces), source))
-        line = f"{rec.purpose_text}: {rec.expression} [{', '.join(map(str, rec.faces))}] = {rec.total}"
-        detail = rec.table_row if rec.purpose == codes.PURPOSE_COMBAT else rec.outcome
-        if detail:
-            line += f" → {detail}"
-        line += "  (typed)" if source == "entered" else "  (app)"
+        line = sheet_service.roll_words(rec) + ("  (typed)" if source == "entered" else "  (app)")
         self.log.addItem(line)
         self.faces_edit.clear()
         self._update()
@@ -309,9 +345,16 @@ class _StepDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         self.steps.stepped.connect(self._on_step)
+        self.steps.focus_after_done = self.ok_button
+        self.steps.completed.connect(self._on_completed)
 
     def _on_step(self) -> None:
         self.ok_button.setEnabled(self.steps.done)
+
+    def _on_completed(self) -> None:
+        self.ok_button.setEnabled(True)
+        if self.isVisible():
+            self.ok_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _call(self) -> Edit:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -395,6 +438,12 @@ class PlayTurnDialog(_StepDialog):
         grid.addWidget(self.start_button, 3, 0, 1, 2, Qt.AlignmentFlag.AlignLeft)
         (self.fig_radio if "fig" in self.info.actions else self.dec_radio).setChecked(True)
 
+        # the exact odds of the combat roll for the action and posture chosen (RULES.md 2.2), before rolling
+        self.odds_label = QLabel(self)
+        self.odds_label.setWordWrap(True)
+        self.odds_label.setAccessibleName("Odds of the combat roll")
+        self.odds_label.setTextFormat(Qt.TextFormat.RichText)
+
         self.cell_label = QLabel(self)
         self.cell_label.setWordWrap(True)
         self.cell_label.setAccessibleName("Combat result")
@@ -405,6 +454,7 @@ class PlayTurnDialog(_StepDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(head)
         layout.addWidget(choice)
+        layout.addWidget(self.odds_label)
         layout.addWidget(self.steps, 1)
         layout.addWidget(QLabel("What it means:", self))
         layout.addWidget(self.cell_label)
@@ -413,7 +463,10 @@ class PlayTurnDialog(_StepDialog):
         self.steps.setEnabled(False)
         self.start_button.clicked.connect(self.start)
         self.steps.stepped.connect(self._show_meaning)
-        self.resize(620, 560)
+        self.action_group.idToggled.connect(lambda _i, _on: self._show_odds())
+        self.posture_combo.currentIndexChanged.connect(lambda _i: self._show_odds())
+        self._show_odds()
+        fit_resize(self, 660, 700)  # the odds, the rolls and what they mean, unsqueezed
         if self.info.blocked:
             _show_error(self.error, self.info.blocked)
             choice.setEnabled(False)
@@ -446,6 +499,32 @@ class PlayTurnDialog(_StepDialog):
         self.steps.setEnabled(True)
         self.steps.start(lambda: play_service.turn_procedure(self.sheet_id, action, posture))
 
+    def _show_odds(self) -> None:
+        """The combat roll's odds for the posture chosen (FIG only; DEC and REP roll no combat dice)."""
+        from ..rules.sologear_odds import KINDS, percent, posture_words
+        from ..services.sologear_odds import turn_odds
+
+        if self.action != "fig" or self.info.blocked:
+            self.odds_label.setText("No combat roll for this choice." if not self.info.blocked else "")
+            self.odds_label.setToolTip("")
+            return
+        try:
+            odds = turn_odds(self.sheet_id, self.posture)
+        except CampaignError as exc:
+            self.odds_label.setText(f"No odds: {exc}.")
+            return
+        c = odds.combat
+        kinds = c.kinds()
+        parts = [f"{words} <b>{percent(kinds[kind])}</b>" for kind, words in KINDS if kind in kinds]
+        likely = sorted((r for r in c.rows if r.probability), key=lambda r: -r.probability)[:3]
+        self.odds_label.setText(
+            f"Odds of the combat roll (2d6{f'{c.posture:+d}' if c.posture else ''}, {posture_words(c.posture)}, "
+            f"{c.column} column): "
+            + ", ".join(parts) + ". Most likely: "
+            + "; ".join(f"{r.total} {r.result} ({percent(r.probability)})" for r in likely) + ".")
+        self.odds_label.setToolTip("\n".join(f"{r.total:>2}: {percent(r.probability):>7}  {r.result}  {r.words}"
+                                             for r in c.rows if r.probability))
+
     def _show_meaning(self) -> None:
         proc = self.steps.proc
         if not isinstance(proc, sg.TurnProcedure):
@@ -459,7 +538,7 @@ class PlayTurnDialog(_StepDialog):
         if proc.done and res.battle:
             lines.append("<i>Play the battle on the table, then record what happened.</i>")
         if proc.done and res.ends:
-            lines.append(f"<b>The campaign ends ({res.ends.replace('_', ' ')}).</b>")
+            lines.append(f"<b>The campaign ends: {codes.END_REASONS.get(res.ends, res.ends.replace('_', ' '))}.</b>")
         self.cell_label.setText("<br>".join(lines) if lines else "")
 
     def _call(self) -> Edit:
@@ -582,14 +661,21 @@ class EndDialog(_StepDialog):
         self.result_label = QLabel(self)
         self.result_label.setWordWrap(True)
         self.result_label.setAccessibleName("Reckoning result")
+        self.odds_label = QLabel(self)
+        self.odds_label.setWordWrap(True)
+        self.odds_label.setTextFormat(Qt.TextFormat.RichText)
+        self.odds_label.setAccessibleName("Odds of the reckoning")
+        self.odds_label.setText(self._odds_text(rk.recognition, rk.impression, data.options.reward_dice,
+                                                data.options.variable_tables))
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
+        layout.addWidget(self.odds_label)
         layout.addWidget(self.steps, 1)
         layout.addWidget(self.result_label)
         layout.addWidget(self.error)
         layout.addWidget(self.buttons)
         self.steps.stepped.connect(self._show_result)
-        self.resize(600, 420)
+        fit_resize(self, 620, 520)
         try:
             play_service.end_procedure(sheet_id)
         except CampaignError as exc:
@@ -597,6 +683,19 @@ class EndDialog(_StepDialog):
             self.steps.setEnabled(False)
             return
         self.steps.start(lambda: play_service.end_procedure(sheet_id))
+
+    @staticmethod
+    def _odds_text(recognition: int, impression: int, reward_dice: str, variable: bool) -> str:
+        """The chance of being noticed and of each band of the reward or punishment roll (RULES.md 2.3)."""
+        from ..rules.sologear_odds import noticed_chance, percent, result_odds
+
+        try:
+            bands = result_odds(sg.check_reward_dice(reward_dice), impression, variable=variable)
+        except CampaignError:
+            return ""
+        return (f"Odds: noticed <b>{percent(noticed_chance(recognition))}</b>; if noticed, "
+                + ", ".join(f"{b.table} {b.label} ({b.title}) <b>{percent(b.probability)}</b>" for b in bands)
+                + ".")
 
     def _show_result(self) -> None:
         proc = self.steps.proc

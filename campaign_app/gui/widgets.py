@@ -11,7 +11,7 @@ program sets one with ``setValue``; the pages write to the database on those sig
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -332,6 +332,8 @@ if TYPE_CHECKING:
         def setValue(self, value: Any) -> None: ...  # noqa: N802 - Qt naming
         def prefix(self) -> str: ...
         def suffix(self) -> str: ...
+        def value(self) -> Any: ...
+        def textFromValue(self, value: Any) -> str: ...  # noqa: N802 - Qt naming
 else:
     _SpinBox = object  # at run time a plain mixin: the spin box comes second in each class's bases
 
@@ -371,21 +373,52 @@ class _RefusingNumberField(_SpinBox):
         self._problem = ""
         self._select_on_release = False
         self._message: ErrorLabel | None = None
+        self._shared_message = False
         self.lineEdit().installEventFilter(self)
         self.lineEdit().textChanged.connect(self._check_text)
 
     # --- the message beside the field ---------------------------------------------------------------------
     @property
     def message(self) -> ErrorLabel:
-        """The problem message shown beside the field (made on first use, a sibling of the field)."""
+        """The problem message shown beside the field (made on first use, a sibling of the field: whoever asks
+        for it puts it into the layout, see :func:`number_field`; or one label shared by several fields,
+        :meth:`share_message`)."""
         if self._message is None:
             self._message = ErrorLabel(self.parentWidget(), lines=1, wrap=False)
             self._message.setAccessibleName(f"Problem with {self.accessibleName() or 'the number'}")
         return self._message
 
+    def share_message(self, label: ErrorLabel) -> None:
+        """Several fields report into one label already in the layout (thresholds, the two faces of a roll):
+        the owner of the label shows the first problem of its fields (``problemChanged``); this field never
+        makes a label of its own (one outside any layout was drawn over the fields at its parent's corner)."""
+        self._message = label
+        self._shared_message = True
+
     def problem(self) -> str:
         """Why the typed text is refused ("" when it is a good value)."""
         return self._problem
+
+    def keep_stored_when_refused(self, show: Callable[[str], None]) -> None:
+        """For a field on a page (written as soon as it is left): when the user leaves it (Tab, a click
+        elsewhere, Enter) with a refused text, the field shows the stored value again and ``show(text)`` says
+        why beside it ("XP for Regular: 1 is too low (at least 3); kept 3"): a refusal never looks accepted."""
+        self.editingFinished.connect(lambda: self._revert_refused(show))
+
+    def _revert_refused(self, show: Callable[[str], None]) -> None:
+        problem = self._problem
+        if not problem:
+            return
+        blocked = self.blockSignals(True)
+        self.lineEdit().setText(self.prefix() + self.textFromValue(self.value()) + self.suffix())
+        self.blockSignals(blocked)
+        self._set_problem("")
+        show(f"{problem}; kept {self._show(self.value())}")
+
+    def short_problem(self) -> str:
+        """The problem without the field's name (the message beside the field; its label names it)."""
+        what = (self.accessibleName() or "The number") + ": "
+        return self._problem[len(what):] if self._problem.startswith(what) else self._problem
 
     def _number_text(self, text: str) -> str:
         text = text.strip()
@@ -414,8 +447,9 @@ class _RefusingNumberField(_SpinBox):
         if problem == self._problem:
             return
         self._problem = problem
-        if self._message is not None:
-            self._message.show_problem(problem)
+        if self._message is not None and not self._shared_message:
+            self._message.show_problem(self.short_problem())
+            self._message.setToolTip(problem)
         self.problemChanged.emit(problem)
 
     def _check_text(self, text: str) -> None:
@@ -462,6 +496,25 @@ class _RefusingNumberField(_SpinBox):
 
     def setMinimum(self, minimum: Any) -> None:  # noqa: N802 - Qt naming
         self.setRange(minimum, max(self.maximum(), minimum))
+
+    # --- room for a refused number ------------------------------------------------------------------------
+    def _widened(self, hint: Any) -> Any:
+        """Room for one digit more than the longest allowed value (a refused 12 in a field of 0 to 5 must show
+        as "12", not as a cut "l2")."""
+        metrics = self.fontMetrics()
+        texts = [self.textFromValue(self.minimum()), self.textFromValue(self.maximum()), self.specialValueText()]
+        allowed = max(metrics.horizontalAdvance(self.prefix() + t + self.suffix()) for t in texts)
+        digits = max(len(t.lstrip("-\u2212")) for t in texts[:2]) + 1
+        extra = metrics.horizontalAdvance(self.prefix() + "0" * digits + self.suffix()) - allowed
+        if extra > 0:
+            hint.setWidth(hint.width() + extra)
+        return hint
+
+    def sizeHint(self) -> Any:  # noqa: N802 - Qt override
+        return self._widened(super().sizeHint())
+
+    def minimumSizeHint(self) -> Any:  # noqa: N802 - Qt override
+        return self._widened(super().minimumSizeHint())
 
     # --- select all on focus ------------------------------------------------------------------------------
     def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
@@ -526,7 +579,7 @@ def number_field(spin: Any, *extra: QWidget) -> QWidget:
         layout.addWidget(w)
     message = spin.message
     message.setParent(row)
-    message.setMinimumWidth(spin.fontMetrics().horizontalAdvance("0" * 24))
+    message.setMinimumWidth(spin.fontMetrics().horizontalAdvance("0" * 28))  # "12 is too high (at most 5)"
     layout.addWidget(message, 1)
     return row
 
@@ -547,7 +600,10 @@ def first_number_problem(root: QWidget, spins: Iterable[Any] | None = None) -> A
         spins = [w for w in root.findChildren(QAbstractSpinBox) if isinstance(w, _RefusingNumberField)]
     for spin in spins:
         if spin.isEnabled() and spin.problem():
-            spin.message.show_problem(spin.problem())
+            if spin._shared_message:
+                spin.message.show_problem(spin.problem())
+            else:
+                spin.message.show_problem(spin.short_problem())
             spin.setFocus(Qt.FocusReason.OtherFocusReason)
             spin.selectAll()
             return spin

@@ -10,8 +10,19 @@ value back with ``setXp`` if the store refuses.
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
-from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleValueChangeEvent,
+    QColor,
+    QFocusEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import QAccessibleWidget, QSizePolicy, QToolTip, QWidget
 
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, XP_MAX, Thresholds, level_name
 
@@ -32,6 +43,39 @@ KEYS: tuple[tuple[str, str], ...] = (
 """The track's keys (its tooltip and Help \u25b8 Keyboard shortcuts both read this table)."""
 
 
+class XpTrackAccessible(QAccessibleWidget):
+    """What assistive technology reads of an XP track: a slider named "Platoon XP track" whose value is
+    "6 XP, Green" (the boxes are painted, so Qt alone would report nothing)."""
+
+    def __init__(self, track: XpTrack) -> None:
+        super().__init__(track, QAccessible.Role.Slider, "")
+        self.track = track
+
+    def text(self, kind: QAccessible.Text) -> str:
+        if kind == QAccessible.Text.Value:
+            return f"{self.track.xp()} XP, {self.track.level()}"
+        if kind == QAccessible.Text.Name:
+            return self.track.accessibleName()
+        return str(super().text(kind))
+
+
+_interfaces: dict[int, XpTrackAccessible] = {}
+
+
+def _accessible_factory(_key: str, obj: object) -> XpTrackAccessible | None:
+    if not isinstance(obj, XpTrack):
+        return None
+    key = id(obj)
+    interface = _interfaces.get(key)
+    if interface is None:
+        interface = _interfaces[key] = XpTrackAccessible(obj)
+        obj.destroyed.connect(lambda _o=None: _interfaces.pop(key, None))
+    return interface
+
+
+_factory_installed: list[bool] = []
+
+
 class XpTrack(QWidget):
     xpEdited = Signal(int, int)
     """(new XP, old XP) after the user changed it."""
@@ -47,6 +91,9 @@ class XpTrack(QWidget):
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setAccessibleName(f"{who} track")
+        if not _factory_installed:
+            QAccessible.installFactory(_accessible_factory)
+            _factory_installed.append(True)
         self._update_texts()
 
     # --- value --------------------------------------------------------------------------------------------
@@ -59,6 +106,8 @@ class XpTrack(QWidget):
             self._xp = xp
             self._update_texts()
             self.update()
+            if QAccessible.isActive():
+                QAccessible.updateAccessibility(QAccessibleValueChangeEvent(self, xp))
 
     def thresholds(self) -> Thresholds:
         return self._thresholds

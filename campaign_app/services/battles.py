@@ -623,6 +623,23 @@ class BattleSession:
         return (f"{p.name} changed since you started logging this battle: {what} at {at}{who}; nothing was "
                 "written, start again")
 
+    def _stale(self, p: Platoon) -> bool:
+        leader = _active_leader(p.id)
+        last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
+        return bool(p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
+            leader is not None and leader.xp != self.leader_xp) or (last or 0) + 1 != self.number)
+
+    def conflict(self) -> str | None:
+        """Why Commit would be refused because the platoon changed after the session read it (None: it did
+        not). Read-only: the wizard asks at every page and whenever another program commits, so the player
+        hears of it at once, not only on Commit."""
+        if self.committed is not None:
+            return None
+        p = Platoon.get_or_none(Platoon.id == self.platoon_id)
+        if p is None:
+            return f"platoon {self.platoon_name!r} no longer exists; nothing can be written, start again"
+        return self._changed_since(p) if self._stale(p) else None
+
     def commit(self) -> Edit:
         """Write the battle, its rolls, XP changes and leader changes in one transaction. Refuses (nothing
         written) when a roll or the replacement's name is missing, or the platoon changed meanwhile."""
@@ -645,9 +662,7 @@ class BattleSession:
             op.target(campaign=p.campaign_id, platoon=p.id)
             rec_obj.label(f"Log battle {self.number} of {p.name}")
             leader = _active_leader(p.id)
-            last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
-            if p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
-                    leader is not None and leader.xp != self.leader_xp) or (last or 0) + 1 != self.number:
+            if self._stale(p):
                 raise Conflict(self._changed_since(p))
             when = now()
             battle = rec_obj.create(

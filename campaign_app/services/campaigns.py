@@ -318,6 +318,22 @@ def rename_campaign(ref: str | int, new_name: str) -> Edit:
                 {"id": c.id, "old": old, "new": new_name}, rec.changes)
 
 
+SETTING_WORDS = {"period": "period", "threshold_green": "XP for Green", "threshold_regular": "XP for Regular",
+                 "threshold_veteran": "XP for Veteran", "threshold_legendary": "XP for Legendary",
+                 "objective_xp_to": "objective XP to", "replacement_dice": "replacement leader's dice",
+                 "notes": "notes"}
+"""A house rule's column -> the words a message says for it (never the stored key)."""
+
+
+def _shown(value: Any) -> str:
+    """A house rule's value in a message: "not set", a number, the objective's words, notes in quotes."""
+    if value is None:
+        return "not set"
+    if isinstance(value, str):
+        return OBJECTIVE_XP_TARGETS.get(value, repr(value))
+    return str(value)
+
+
 def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None,
                  objective_xp_to: str | None = None, notes: str | None = None,
                  replacement_dice: Any = None) -> Edit:
@@ -342,7 +358,8 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
         op.target(campaign=c.id)
         rec.label(f"Change the house rules of {c.name}" if set(values) - {"notes"} else f"Edit the notes of {c.name}")
         changed = rec.update(c, **values)
-    text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
+    text = ", ".join(f"{SETTING_WORDS.get(k, k.replace('_', ' '))} {_shown(old)} \u2192 {_shown(new)}"
+                     for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
                 {"id": c.id, "old": {k: v[0] for k, v in changed.items()},
                  "new": {k: v[1] for k, v in changed.items()}}, rec.changes)

@@ -115,5 +115,7 @@ def live_operations(limit: int | None = None) -> list[OperationInfo]:
 
 def redo_queue(limit: int | None = None) -> list[OperationInfo]:
     """The undone operations in the order Redo takes them: the one undone most recently first (read-only; the
-    GUI's undo view shows them; on a club server only those the login may redo)."""
+    GUI's undo view shows them; on a club server only those the login may redo). As in every editor a new change
+    ends the chain: an operation undone before the newest change was made is not offered (the journal's one
+    clock: ids and undo stamps compare); the History tab's Changes list can still redo it on purpose."""
     return journal.replay_queue(False, limit)

@@ -552,12 +552,17 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
             earlier = XpChange.get_or_none(XpChange.id.in_(op.inserted("xp_change"))) if op.merged else None
             if earlier is not None:
                 start = earlier.xp_after - earlier.delta
-                rec.update(earlier, delta=xp - start, xp_after=xp, reason=check_reason(reason) or earlier.reason)
+                if xp == start:  # the steps cancel out: no XP change row of 0 is kept
+                    rec.delete(XpChange, earlier.id)
+                else:
+                    rec.update(earlier, delta=xp - start, xp_after=xp,
+                               reason=check_reason(reason) or earlier.reason)
             else:
                 rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
                            xp_after=xp, reason=check_reason(reason))
         whose = "Platoon" if who == "platoon" else f"Leader {target.name}"
-        op.label = f"{p.name}: {whose} XP {start} \u2192 {xp}"
+        op.label = f"{p.name}: {whose} XP {start} \u2192 {xp}" if start != xp else \
+            f"{p.name}: {whose} XP back to {xp} (steps that cancel out)"
     label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
     msg = f"{label}: XP {old} \u2192 {xp}" if old != xp else f"{label}: XP stays {xp}"
     return Edit("platoon", p.id, msg, {"id": p.id, "who": who, "old": old, "new": xp, "reason": reason},

@@ -127,7 +127,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
     if res.action == "rep":
         message += f": {res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs; {sg.REPAIRED_TEXT}"
     if reason:
-        message += f"; the campaign has ended ({reason})"
+        message += f"; the campaign has ended: {codes.end_reason_text(reason)}"
     return SheetEdit(sheet.id, message, summary, rec.changes)
 
 
@@ -199,7 +199,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         summary = _played(turn_row(turn, breakout=flags[index][0], starts_breakout=flags[index][1]), reason)
     message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {plural(bunkers_n, 'bunker')}"
     if reason:
-        message += f"; the campaign has ended ({reason})"
+        message += f"; the campaign has ended: {codes.end_reason_text(reason)}"
     return SheetEdit(sheet.id, message, summary, rec.changes)
 
 

@@ -24,7 +24,7 @@ from ..rules.dice import RollRecord, Source
 from ..rules.experience import RulesError
 from ..store.journal import Operation
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
-from ..words import plural
+from ..words import number, plural
 from .campaigns import check_name, create_campaign, rename_campaign
 from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, store_rolls
 from .edits import Recorder
@@ -437,6 +437,22 @@ def print_data(data: SheetData) -> SologearSheetData:
         notes=data.notes)
 
 
+def roll_words(r: StoredRoll) -> str:
+    """One roll as a player reads it: "Glory markers: 2d6 rolled 3, 5 = 8: 8 Glory markers scattered over the
+    two maps"; the combat roll with its row of the table ("row 11, Equal: 2D6G,##", as the printed table
+    writes it). No formula is repeated ("1d6-2 = -1") and no table code stands alone ("→ 2D6G")."""
+    faces = ", ".join(str(f) for f in r.faces)
+    expression = r.expression.replace("-", "\u2212")
+    text = f"{r.purpose_text}: {expression} rolled {faces}"
+    if len(r.faces) > 1 or r.expression.rstrip("0123456789").endswith(("+", "-")):
+        text += f" = {number(r.total)}"
+    if r.purpose == codes.PURPOSE_COMBAT and r.table_row:
+        text += f" \u2192 {r.table_row}"
+    if r.outcome:
+        text += f": {r.outcome}"
+    return text
+
+
 def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> list[HistoryEntry]:
     """The campaign's history, oldest first: the length roll, each turn with its rolls and what was
     recorded, the reckoning. ``data``: the sheet's :func:`sheet_data` if the caller has it already."""
@@ -444,13 +460,7 @@ def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> li
     out: list[HistoryEntry] = []
 
     def roll_entry(r: StoredRoll, turn: int | None) -> HistoryEntry:
-        faces = ",".join(str(f) for f in r.faces)
-        text = f"{r.purpose_text}: {r.expression} [{faces}] = {r.total}"
-        if r.table_row:
-            text += f" → {r.table_row}"
-        if r.outcome:
-            text += f" ({r.outcome})"
-        text += " · typed" if r.source == "entered" else " · app"
+        text = roll_words(r) + (" · typed" if r.source == "entered" else " · app")
         return HistoryEntry("roll", turn, text, r)
 
     out.append(HistoryEntry("sheet", None, f"Campaign sheet: {data.pilot} in {data.gear_name or 'a Gear'} "

@@ -556,7 +556,10 @@ def replay_queue(undoing: bool, limit: int | None = None) -> list[OperationInfo]
         sql = (f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0{_mine()}{_not_replay()} "
                "ORDER BY id DESC")
     else:
-        sql = f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} ORDER BY undo_seq DESC, id DESC"
+        newest_live = ("(SELECT COALESCE(MAX(id), 0) FROM operation WHERE undone = 0 AND kind NOT IN "
+                       f"('{START_KIND}', '{SERVER_START_KIND}'){_mine()})")
+        sql = (f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1 AND undo_seq > {newest_live}{_mine()} "
+               "ORDER BY undo_seq DESC, id DESC")
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     return [_info(r) for r in db.execute_sql(sql).fetchall()]

@@ -257,9 +257,60 @@ def _widgets(root: QWidget) -> Iterator[QWidget]:
             yield w
 
 
+def _in_layout(layout: Any, w: QWidget) -> bool:
+    """``w`` is one of the items of ``layout`` or of a layout nested in it."""
+    if layout is None:
+        return False
+    for i in range(layout.count()):
+        item = layout.itemAt(i)
+        if item is None:
+            continue
+        if item.widget() is w:
+            return True
+        if item.layout() is not None and _in_layout(item.layout(), w):
+            return True
+    return False
+
+
+def _managed_elsewhere(w: QWidget, parent: QWidget) -> bool:
+    """Children that Qt places itself (a main window's bars and central widget, a tool bar's buttons, a
+    status bar's widgets, a splitter's panes, a stacked widget's pages, a group box's or tab's own parts)."""
+    from PySide6.QtWidgets import QSplitter, QSplitterHandle, QStackedWidget, QStatusBar, QToolBar
+
+    return (isinstance(parent, QMainWindow | QToolBar | QStatusBar | QSplitter | QStackedWidget | QMenu)
+            or isinstance(w, QSplitterHandle | QMenu) or w.objectName().startswith("qt_"))
+
+
+def placement_problems(root: QWidget) -> list[str]:
+    """A visible child drawn outside its parent's layout (it sits at the parent's top-left corner, over the
+    first fields: an error label nobody put into the layout) or overlapping a sibling."""
+    problems: list[str] = []
+    for w in _widgets(root):
+        parent = w.parentWidget()
+        if parent is None or w.isWindow() or _qt_internal(w) or _inside_viewport(w):
+            continue
+        if _managed_elsewhere(w, parent) or parent.layout() is None:
+            continue
+        if not _in_layout(parent.layout(), w):
+            problems.append(f"{describe(w)} is in no layout of {describe(parent)} (drawn at "
+                            f"{w.geometry().x()},{w.geometry().y()})")
+    for parent in [root, *root.findChildren(QWidget)]:
+        if not parent.isVisible() or parent.layout() is None or _qt_internal(parent) or \
+                _managed_elsewhere(parent, parent.parentWidget() or parent):
+            continue
+        kids = [c for c in parent.children() if isinstance(c, QWidget) and c.isVisible() and not c.isWindow()
+                and not _qt_internal(c) and _in_layout(parent.layout(), c)]
+        for i, a in enumerate(kids):
+            for b in kids[i + 1:]:
+                overlap = a.geometry().intersected(b.geometry())
+                if overlap.width() > 2 and overlap.height() > 2:
+                    problems.append(f"{describe(a)} overlaps {describe(b)} in {describe(parent)}")
+    return problems
+
+
 def layout_problems(root: QWidget) -> list[str]:
     """What is wrong with the layout of ``root`` (a window or a page) as it is shown now."""
-    problems: list[str] = []
+    problems: list[str] = placement_problems(root)
     for w in _widgets(root):
         internal = _qt_internal(w)
         if isinstance(w, QLabel) and not internal and w.text():
@@ -375,8 +426,22 @@ def check_dialog(qtbot: Any, opener: Callable[[], object], where: str, seen: lis
         found.append(dialog)
         title = dialog.windowTitle() or type(dialog).__name__
         seen.append(f"{where}: {title}")
-        QApplication.processEvents()
-        problems.extend(check(dialog, f"{where}: {title}"))
+        # on a real X server the window manager maps and sizes the window a moment later: let every layout
+        # place its widgets before they are measured (else children still sit where they were made)
+        for layout in [dialog.layout(), *(w.layout() for w in dialog.findChildren(QWidget))]:
+            if layout is not None:
+                layout.activate()
+        for _ in range(3):
+            QApplication.processEvents()
+        found_now = check(dialog, f"{where}: {title}")
+        if found_now:  # a real window manager may still be sizing the window: measure again once it settled
+            import time
+
+            for _ in range(10):
+                QApplication.processEvents()
+                time.sleep(0.02)
+            found_now = check(dialog, f"{where}: {title}")
+        problems.extend(found_now)
         if isinstance(dialog, QDialog):
             dialog.done(QDialog.DialogCode.Rejected)
         else:

@@ -127,7 +127,9 @@ def test_out_of_range_wounds_are_refused_beside_the_field(qtbot, gui_ctx, pid: i
     assert page.wounds.text() == "4000", "the typed text stays (not cut to 400)"
     assert page.wounds.value() == 400 and wizard.session.wounds == 400  # the last good value
     assert page.wounds.message.isVisible()
-    assert page.wounds.message.text() == "Wound counters: 4000 is too high (at most 999)"
+    # beside the field its label names it; the tool tip and problem() say it in full
+    assert page.wounds.message.text() == "4000 is too high (at most 999)"
+    assert page.wounds.problem() == "Wound counters: 4000 is too high (at most 999)"
     assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
     qtbot.keyClick(focused(), Qt.Key.Key_Return)  # Enter does not go on with a refused value
     assert wizard.currentId() == PAGE_CASUALTIES and wizard.size() == size
@@ -292,7 +294,7 @@ def test_platoon_xp_40_is_refused_not_turned_into_4(qtbot, fresh_db) -> None:
     qtbot.keyClicks(focused(), "40")
     assert dialog.xp_spin.text() == "40" and dialog.xp_spin.value() == 4
     assert dialog.xp_spin.message.isVisible()
-    assert dialog.xp_spin.message.text() == "Platoon XP: 40 is too high (at most 32)"
+    assert dialog.xp_spin.message.text() == "40 is too high (at most 32)"  # its label names the field
     assert dialog.size() == size, "the message does not resize the dialog"
     qtbot.keyClick(focused(), Qt.Key.Key_Return)  # Enter does not create a platoon at 4 XP
     assert dialog.isVisible() and dialog.result() == 0
@@ -314,11 +316,11 @@ def test_generated_platoon_needs_a_named_leader(qtbot, fresh_db) -> None:
     dialog.show()
     qtbot.keyClicks(dialog.name_edit, "2nd Platoon")
     assert not dialog.ok_button.isEnabled()
-    assert "name the leader" in dialog.leader_problem.text() and dialog.leader_problem.isVisible()
+    assert "name the leader" in dialog.leader_problem.text() and dialog.leader_problem.isEnabled()
     qtbot.keyClicks(dialog.leader_edit, "   ")
     assert not dialog.ok_button.isEnabled()  # blank is no name: never a made-up "New leader"
     qtbot.keyClicks(dialog.leader_edit, "Lt. Okafor")
-    assert dialog.ok_button.isEnabled() and not dialog.leader_problem.isVisible()
+    assert dialog.ok_button.isEnabled() and not dialog.leader_problem.text()
 
 
 @pytest.fixture
@@ -353,7 +355,8 @@ def test_record_turn_refuses_glory_12_of_5(qtbot, gui_ctx, played_turn) -> None:
     assert focused() is spin
     qtbot.keyClicks(focused(), "12")
     assert spin.text() == "12" and spin.message.isVisible()
-    assert spin.message.text() == "Glory collected: 12 is too high (at most 5)"
+    assert spin.message.text() == "12 is too high (at most 5)"
+    assert spin.message.toolTip() == "Glory collected: 12 is too high (at most 5)"
     before = SologearTurn.get(SologearTurn.sheet == sid)
     qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), LEFT)
     assert dialog.isVisible() and dialog.edit is None, "nothing recorded with a refused number"

@@ -34,7 +34,7 @@ def platoon_id(fresh_db) -> int:
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     calls: list[Path] = []
-    monkeypatch.setattr(print_dialog, "open_file", calls.append)
+    monkeypatch.setattr(print_dialog, "open_file", lambda path: calls.append(path) or True)
     return calls
 
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from ...services import sologear_play as play_service
 from ...services.sologear_results import PlayedTurn, SheetData, SheetEdit
 from ..sologear_dialogs import PlayTurnDialog, RecordDialog
+from ..widgets import plural
 from .tables import TextRowsModel
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ class TurnsTab(PageBase):
         if t.battle:
             r = t.result
             lines.append(f"Recorded: {r.glory_collected} Glory, {r.enemy_tv_destroyed} enemy TV destroyed, "
-                         f"{r.bunkers_destroyed} bunkers" if t.recorded else "<i>Not recorded yet.</i>")
+                         f"{plural(r.bunkers_destroyed, 'bunker')}" if t.recorded else "<i>Not recorded yet.</i>")
         if t.notes:
             lines.append(f"Notes: {t.notes}")
         self.turn_detail.setText("<br>".join(lines))
