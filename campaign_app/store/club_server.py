@@ -329,6 +329,10 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "sologear_force": _under(sheet_can, sheet_sees),
         "sologear_turn": _under(sheet_can, sheet_sees),
         "roll": _under(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})"),
+        # issue 27 (migration 0008, models.OVERVIEW_MODELS): a campaign's chronicle entries and remembered prints
+        # are seen by its members; their writer changes them while a member, its organisers always
+        "chronicle_entry": _owned(),
+        "print_record": _owned(),
         "operation": Rules(
             select=f"({own_operation} OR {member})",
             insert=own_operation,
