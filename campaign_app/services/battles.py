@@ -434,6 +434,12 @@ class BattleSession:
         self.details = details
         return details
 
+    def set_report(self, text: Any) -> str:
+        """The after-action report (the battle's notes), written on the wizard's last page: it changes no roll."""
+        notes = _text(text, "notes", NOTES_MAX)  # multi-line text, as the notes it is
+        self.details = replace(self.details, notes=notes)
+        return notes
+
     def set_casualties(self, wounds: Any, leader_wounds: Any = 0) -> None:
         """Step 2: all wound counters of the battle (units removed before the end included) and those on the
         leader's element. A change restarts the rolls."""

@@ -19,6 +19,7 @@ from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
+from .edits import Edit
 from .results import Result
 
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
@@ -383,12 +384,12 @@ class PrintJob:
             data, details = self.build(progress)
         return BuiltPdf(data=data, pages=page_count(data), size=len(data), details=details)
 
-    def remember(self) -> None:
-        """Remember the printout (after it was written or sent to the printer)."""
-        if self.subjects:
-            from .prints import remember
+    def remember(self) -> Edit[dict[str, Any]]:
+        """Remember the printout (after it was written or sent to the printer): one operation, or an Edit that
+        changed nothing when the printout holds nothing to remember (blank forms, the default rules' cards)."""
+        from .prints import remember
 
-            remember(self.subjects)
+        return remember(self.subjects)
 
 
 def _stamp(subjects: Sequence[Subject], what: str, campaign: str, qr: bool) -> Any:

@@ -25,6 +25,7 @@ from ..store.database import db
 from ..store.journal import operation
 from ..store.models import Campaign, Platoon, PrintRecord, SologearSheet, SologearTurn
 from .common import NotFound, ServiceError, find_campaign, iso_text
+from .edits import Edit
 from .results import Result
 
 KIND_WORDS = {"sheet": "Unit Data Sheet", "history": "history report", "sologear": "Sologear forms",
@@ -194,23 +195,26 @@ class Remembered(Result):
     position: int
 
 
-def remember(subjects: Sequence[Subject]) -> Remembered:
-    """Remember that ``subjects`` were printed now (one operation; nothing when the list is empty)."""
-    if not subjects:
-        return Remembered(records=0, position=position())
+def remember(subjects: Sequence[Subject]) -> Edit[dict[str, Any]]:
+    """Remember that ``subjects`` were printed now (one operation; nothing when the list is empty). The Edit's
+    summary is :class:`Remembered`'s JSON."""
     at = position()
+    if not subjects:
+        return Edit("print_record", 0, "nothing to remember", Remembered(records=0, position=at).to_dict())
     campaigns = {s.campaign_id for s in subjects}
-    label = (f"Print {KIND_WORDS[subjects[0].kind]}" if len(subjects) == 1 or
-             len({s.kind for s in subjects}) == 1 else "Print")
+    label = (f"Print {KIND_WORDS[subjects[0].kind]}" if len({s.kind for s in subjects}) == 1 else "Print")
     label += ": " + ", ".join(s.title.split(": ", 1)[-1] for s in subjects[:3]) + (
         "\u2026" if len(subjects) > 3 else "")
     with operation(PRINT_KIND, label, campaign=next(iter(campaigns)) if len(campaigns) == 1 else None,
-                   platoon=subjects[0].platoon_id if len(subjects) == 1 else None):
+                   platoon=subjects[0].platoon_id if len(subjects) == 1 else None) as op:
+        first = 0
         for s in subjects:
-            PrintRecord.create(campaign=s.campaign_id, platoon=s.platoon_id, sheet=s.sheet_id, kind=s.kind,
-                               title=s.title[:200], position=at, fingerprint=s.fingerprint,
-                               snapshot={"facts": s.facts, "options": s.options})
-    return Remembered(records=len(subjects), position=at)
+            rec = PrintRecord.create(campaign=s.campaign_id, platoon=s.platoon_id, sheet=s.sheet_id, kind=s.kind,
+                                     title=s.title[:200], position=at, fingerprint=s.fingerprint,
+                                     snapshot={"facts": s.facts, "options": s.options})
+            first = first or int(rec.id)
+    return Edit("print_record", first, f"remembered {len(subjects)} printout{'s' if len(subjects) != 1 else ''}",
+                Remembered(records=len(subjects), position=at).to_dict(), op)
 
 
 # ---------------------------------------------------------------------------------------------- stale
@@ -318,3 +322,19 @@ def platoon_notices(platoon_id: int) -> list[str]:
     if p is None:
         return []
     return [s.notice() for s in print_states(p.campaign_id, platoon=platoon_id) if s.stale and not s.gone]
+
+
+def stale_sheet_platoons(campaign: str | int | None = None) -> dict[int, tuple[str, ...]]:
+    """The platoons (of one campaign, or of all) whose last printed Unit Data Sheet is out of date, with what
+    changed: File ▸ Print's "only what changed since the last print"."""
+    if campaign is not None:
+        ids = [find_campaign(campaign).id]
+    else:
+        ids = sorted({int(r[0]) for r in db.execute_sql(
+            "SELECT DISTINCT campaign_id FROM print_record WHERE kind = 'sheet'").fetchall()})
+    out: dict[int, tuple[str, ...]] = {}
+    for cid in ids:
+        for state in print_states(cid):
+            if state.kind == "sheet" and state.stale and not state.gone and state.platoon_id is not None:
+                out[state.platoon_id] = state.changes
+    return out
