@@ -55,7 +55,7 @@ def atomic_africa(seed: int, platoons: int = 6, battles: int = 60, name: str | N
                 if second < 0.7:
                     log(opp, pid, MIRROR[outcome], day)
                 elif second < 0.85:
-                    log(opp, pid, rng.choice(OUTCOMES), day + rng.randint(0, 2))
+                    log(opp, pid, rng.choice(OUTCOMES), day if rng.random() < 0.7 else day + 1)
             elif roll < 0.7 and stranger is not None:
                 log(pid, stranger, rng.choice(OUTCOMES), day)
             else:

@@ -165,6 +165,13 @@ def sortable_table(model: RowsModel[Any], name: str, parent: QWidget) -> tuple[Q
     return view, proxy
 
 
+def fit_height(view: QTableView, rows: int, at_least: int = 3) -> None:
+    """A short table is only as tall as its rows (the room below goes to the next table); a long one scrolls."""
+    height = view.horizontalHeader().sizeHint().height() + 2 * view.frameWidth() + 2
+    height += view.verticalHeader().defaultSectionSize() * max(rows, at_least)
+    view.setMaximumHeight(height)
+
+
 class _LazyView(QWidget):
     """A tab that reads its service when shown, and again after a change of its campaign while shown."""
 
@@ -231,8 +238,11 @@ class StandingsView(_LazyView):
         self.disputes.setAccessibleName("Disputed games")
         self.disputes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         pairs = QVBoxLayout(self.pairs_box)
-        pairs.addWidget(QLabel("Battles that name another platoon of the campaign as the opponent; each side's own "
-                               "logged result. A pair whose results disagree is marked \u26a0.", self.pairs_box))
+        pairs_intro = QLabel("Battles that name another platoon of the campaign as the opponent, each side's own "
+                             "logged result (the two logs of a game: the same date). A pair whose results disagree "
+                             "is marked \u26a0.", self.pairs_box)
+        pairs_intro.setWordWrap(True)
+        pairs.addWidget(pairs_intro)
         pairs.addWidget(self.pairs_view, 1)
         pairs.addWidget(self.disputes)
         self.pilots_box = QGroupBox("Pilots", self)
@@ -249,9 +259,10 @@ class StandingsView(_LazyView):
         lay = QVBoxLayout(self)
         lay.addLayout(row)
         lay.addWidget(self.empty)
-        lay.addWidget(self.view, 3)
+        lay.addWidget(self.view, 1)
         lay.addWidget(self.pairs_box, 2)
         lay.addWidget(self.pilots_box, 1)
+        lay.addStretch(0)
 
     def load(self) -> None:
         assert self.cid is not None
@@ -260,6 +271,7 @@ class StandingsView(_LazyView):
         self.model.set_rows([RankedPlatoon(i, p) for i, p in enumerate(s.platoons, start=1)])
         self.view.setColumnHidden(2, not s.on_server)
         fit_columns(self.view, self.model, stretch=1)
+        fit_height(self.view, len(s.platoons))
         self.pairs_model.set_rows([PairRow(i, h) for i, h in enumerate(s.head_to_head)])
         fit_columns(self.pairs_view, self.pairs_model, stretch=0)
         disputed = [h for h in s.head_to_head if h.disagreements]
@@ -269,6 +281,7 @@ class StandingsView(_LazyView):
             "(Edit battle on its History tab) to settle it." if disputed else "")
         self.pilots_model.set_rows([PilotRow(p) for p in s.pilots])
         fit_columns(self.pilots_view, self.pilots_model, stretch=0)
+        fit_height(self.pilots_view, len(s.pilots))
         has_platoons = bool(s.platoons)
         self.view.setVisible(has_platoons or not s.pilots)
         self.intro.setVisible(has_platoons)

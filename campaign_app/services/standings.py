@@ -7,12 +7,12 @@ and one for the battles whose two logged results disagree. Only the level of eac
 (:func:`campaign_app.rules.experience.level_name`, the campaign's thresholds).
 
 Head to head: each platoon logs its own battles. When platoon A logs a battle naming platoon B of the same
-campaign as its opponent, and B logs one naming A, the two logs are taken as the same game when they have the
-same place in each side's list of battles against the other (ordered by date, then battle number): A's first
-battle against B goes with B's first battle against A, and so on. A game logged by one side only counts with
-that side's result. When both sides logged a result and the two cannot both be true (both victories, a victory
-and a draw...), the game is a *disagreement*: it counts for neither side, the pair's ``disagreements`` says
-how many there are, and :attr:`HeadToHead.games` names the battles (never resolved silently).
+campaign as its opponent, and B logs one naming A **on the same date**, the two logs are taken as the same game
+(two games of the pair on one day go together in the order of their battle numbers). A game logged by one side
+only counts with that side's result. When both sides logged a result and the two cannot both be true (both
+victories, a victory and a draw...), the game is a *disagreement*: it counts for neither side, the pair's
+``disagreements`` says how many there are, and :attr:`HeadToHead.games` names the battles (never resolved
+silently).
 
 Fighters (Death Blow, RULES.md §5) get their own table from their issue: see :data:`SECTIONS`, the seam where a
 system's standings are plugged in.
@@ -184,7 +184,8 @@ GROUP BY p.id, p.name, p.name_key, p.owner, p.xp
 _GAMES = """
 WITH logs AS (
   SELECT b.platoon_id AS me, b.opponent_platoon_id AS them, b.outcome AS outcome, b.number AS number,
-         ROW_NUMBER() OVER (PARTITION BY b.platoon_id, b.opponent_platoon_id ORDER BY b.date, b.number) AS n
+         b.date AS day,
+         ROW_NUMBER() OVER (PARTITION BY b.platoon_id, b.opponent_platoon_id, b.date ORDER BY b.number) AS n
   FROM battle b
   JOIN platoon p ON p.id = b.platoon_id
   JOIN platoon q ON q.id = b.opponent_platoon_id
@@ -192,19 +193,19 @@ WITH logs AS (
 ), slots AS (
   SELECT CASE WHEN me < them THEN me ELSE them END AS a,
          CASE WHEN me < them THEN them ELSE me END AS b,
-         n,
+         day, n,
          MAX(CASE WHEN me < them THEN outcome END) AS a_says,
          MAX(CASE WHEN me > them THEN outcome END) AS b_says,
          MAX(CASE WHEN me < them THEN number END) AS a_number,
          MAX(CASE WHEN me > them THEN number END) AS b_number
   FROM logs
-  GROUP BY CASE WHEN me < them THEN me ELSE them END, CASE WHEN me < them THEN them ELSE me END, n
+  GROUP BY CASE WHEN me < them THEN me ELSE them END, CASE WHEN me < them THEN them ELSE me END, day, n
 ), games AS (
-  SELECT a, b, n, a_says, b_says, a_number, b_number,
+  SELECT a, b, day, n, a_says, b_says, a_number, b_number,
          CASE b_says WHEN 'victory' THEN 'defeat' WHEN 'defeat' THEN 'victory' ELSE b_says END AS b_as_a
   FROM slots
 ), judged AS (
-  SELECT a, b, n, a_says, b_says, a_number, b_number,
+  SELECT a, b, day, n, a_says, b_says, a_number, b_number,
          CASE WHEN a_says IS NOT NULL AND b_says IS NOT NULL AND a_says <> b_as_a THEN 1 ELSE 0 END AS disputed,
          COALESCE(a_says, b_as_a) AS result
   FROM games
@@ -221,7 +222,7 @@ FROM judged GROUP BY a, b
 """
 
 DISPUTED_SQL = _GAMES + """
-SELECT a, b, n, a_number, a_says, b_number, b_says FROM judged WHERE disputed = 1 ORDER BY a, b, n
+SELECT a, b, n, a_number, a_says, b_number, b_says FROM judged WHERE disputed = 1 ORDER BY a, b, day, n
 """
 
 PILOTS_SQL = """

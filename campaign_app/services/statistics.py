@@ -287,7 +287,8 @@ def luck_words(row: LuckRow) -> str:
     """"the app's dice: 120 rolls at the 53rd percentile on average (fair dice: 50th)"."""
     if row.mean_percentile is None:
         return f"{SOURCE_WORDS.get(row.source, row.source)}: no rolls"
-    return (f"{SOURCE_WORDS.get(row.source, row.source)}: {row.rolls} roll{'s' if row.rolls != 1 else ''} at the "
+    words = SOURCE_WORDS.get(row.source, row.source)
+    return (f"{words[:1].upper()}{words[1:]}: {row.rolls} roll{'s' if row.rolls != 1 else ''} at the "
             f"{ordinal(round(row.mean_percentile))} percentile on average (fair dice: 50th)")
 
 

@@ -41,7 +41,7 @@ def plain_standings(campaign_id: int) -> tuple[list[dict[str, Any]], list[dict[s
         del r["_key"]
     ours = {p.id: p.name for p in platoons}
     logs: dict[tuple[int, int], list[Battle]] = defaultdict(list)
-    for b in Battle.select().where(Battle.platoon.in_(list(ours))).order_by(Battle.date, Battle.number):
+    for b in Battle.select().where(Battle.platoon.in_(list(ours))).order_by(Battle.number):
         if b.opponent_platoon_id in ours and b.opponent_platoon_id != b.platoon_id:
             logs[(b.platoon_id, b.opponent_platoon_id)].append(b)
     pairs = {}
@@ -53,19 +53,23 @@ def plain_standings(campaign_id: int) -> tuple[list[dict[str, Any]], list[dict[s
         b_id = them if a_id == me else me
         a_logs, b_logs = logs.get((a_id, b_id), []), logs.get((b_id, a_id), [])
         rec = {"platoons": [a, b], "a_victories": 0, "b_victories": 0, "draws": 0, "disagreements": 0}
-        for i in range(max(len(a_logs), len(b_logs))):
-            a_says = a_logs[i].outcome if i < len(a_logs) else None
-            b_says = FLIP[b_logs[i].outcome] if i < len(b_logs) else None
-            if a_says is not None and b_says is not None and a_says != b_says:
-                rec["disagreements"] += 1
-                continue
-            result = a_says or b_says
-            if result == "victory":
-                rec["a_victories"] += 1
-            elif result == "defeat":
-                rec["b_victories"] += 1
-            elif result == "draw":
-                rec["draws"] += 1
+        days = sorted({x.date for x in a_logs} | {x.date for x in b_logs})
+        for day in days:  # the same game: the same date (several on a day: by battle number)
+            a_day = [x for x in a_logs if x.date == day]
+            b_day = [x for x in b_logs if x.date == day]
+            for i in range(max(len(a_day), len(b_day))):
+                a_says = a_day[i].outcome if i < len(a_day) else None
+                b_says = FLIP[b_day[i].outcome] if i < len(b_day) else None
+                if a_says is not None and b_says is not None and a_says != b_says:
+                    rec["disagreements"] += 1
+                    continue
+                result = a_says or b_says
+                if result == "victory":
+                    rec["a_victories"] += 1
+                elif result == "defeat":
+                    rec["b_victories"] += 1
+                elif result == "draw":
+                    rec["draws"] += 1
         pairs[(a, b)] = rec
     h2h = sorted(pairs.values(), key=lambda r: (place[r["platoons"][0]], place[r["platoons"][1]]))
     return rows, h2h
