@@ -85,19 +85,20 @@ def xp_time_chart(data: ChronicleData, width: float, height: float = 170.0) -> D
         d.add(Line(left, y_of(xp), left + pw, y_of(xp), strokeColor=LIGHT, strokeWidth=0.4))
         d.add(String(left - 4, y_of(xp) - 2.5, str(xp), fontName=FONT, fontSize=7, fillColor=MID,
                      textAnchor="end"))
-    for day in sorted({first, last}):
-        d.add(String(x_of(day), bottom - 10, day.isoformat(), fontName=FONT, fontSize=7, fillColor=MID,
-                     textAnchor="middle" if first != last else "start"))
-    starts = dict(data.starts)
+    d.add(String(x_of(first), bottom - 10, first.isoformat(), fontName=FONT, fontSize=7, fillColor=MID,
+                 textAnchor="start"))
+    if last != first:
+        d.add(String(x_of(last), bottom - 10, last.isoformat(), fontName=FONT, fontSize=7, fillColor=MID,
+                     textAnchor="end"))
     legend_x, legend_row, hidden = left, 0, 0
     for i, (name, points) in enumerate(data.series):
         colour = colors.HexColor(PALETTE[i % len(PALETTE)])
         coords: list[float] = []
         dated = [(day, xp) for t, xp in points if (day := _day(t)) is not None]
-        if dated and name in starts:
-            coords += [x_of(dated[0][0]) - 0.01, y_of(starts[name])]
         for day, xp in dated:
             coords += [x_of(day), y_of(xp)]
+        if len(coords) == 2:  # one battle: a short mark
+            coords += [coords[0] + 3, coords[1]]
         if len(coords) >= 4:
             line = PolyLine(coords, strokeColor=colour, strokeWidth=1.2)
             if i >= len(PALETTE):
