@@ -117,7 +117,7 @@ def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import edit_entry
 
     ctx.open_db()
-    edit = edit_entry(args.entry, title=args.title, text=args.text, date=args.date)
+    edit = edit_entry(_entry_id(args.entry), title=args.title, text=args.text, date=args.date)
     return emit(args, edit.summary, edit.message)
 
 
@@ -125,7 +125,7 @@ def _cmd_chronicle_remove(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import remove_entry
 
     ctx.open_db()
-    edit = remove_entry(args.entry)
+    edit = remove_entry(_entry_id(args.entry))
     return emit(args, edit.summary, edit.message)
 
 
@@ -139,7 +139,9 @@ def _cmd_chronicle_report(args: argparse.Namespace, ctx: Context) -> int:
 
 def _entry_id(text: str) -> int:
     if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"an entry id is a number like 3, not {text!r}")
+        from .base import CliError
+
+        raise CliError(f"an entry id is a number like 3, not {text!r} (see 'chronicle --campaign NAME')")
     return int(text)
 
 
@@ -163,14 +165,14 @@ def register(sub: Any, parent: argparse.ArgumentParser) -> None:
     add_json(p)
     p.set_defaults(handler=_cmd_chronicle_add)
     p = cs.add_parser("edit", parents=[parent], help="change a campaign entry")
-    p.add_argument("entry", type=_entry_id, metavar="ID", help="the entry's id (see 'chronicle')")
+    p.add_argument("entry", metavar="ID", help="the entry's id (see 'chronicle')")
     p.add_argument("--title")
     p.add_argument("--text")
     p.add_argument("--date", help="YYYY-MM-DD")
     add_json(p)
     p.set_defaults(handler=_cmd_chronicle_edit)
     p = cs.add_parser("remove", parents=[parent], help="remove a campaign entry")
-    p.add_argument("entry", type=_entry_id, metavar="ID", help="the entry's id (see 'chronicle')")
+    p.add_argument("entry", metavar="ID", help="the entry's id (see 'chronicle')")
     add_json(p)
     p.set_defaults(handler=_cmd_chronicle_remove)
     p = cs.add_parser("report", parents=[parent], help="write a battle's after-action report")
