@@ -255,7 +255,7 @@ class StandingsView(_LazyView):
         self.print_button.clicked.connect(self.print_standings)
         row = QHBoxLayout()
         row.addWidget(self.intro, 1)
-        row.addWidget(self.print_button)
+        row.addWidget(self.print_button, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         lay = QVBoxLayout(self)
         lay.addLayout(row)
         lay.addWidget(self.empty)
@@ -376,7 +376,7 @@ class ChronicleView(_LazyView):
         self.search.setClearButtonEnabled(True)
         self.search.setAccessibleName("Search the chronicle")
         self.add_button = QPushButton("&New entry\u2026", self)
-        self.edit_button = QPushButton("&Change\u2026", self)
+        self.edit_button = QPushButton("Chan&ge\u2026", self)
         self.remove_button = QPushButton("&Remove entry", self)
         self.print_button = QPushButton("&Print chronicle\u2026", self)
         top = QHBoxLayout()
@@ -463,7 +463,7 @@ class ChronicleView(_LazyView):
     def _selected_changed(self) -> None:
         item = self._selected()
         self.edit_button.setEnabled(item is not None and item.kind in ("entry", "battle"))
-        self.edit_button.setText("&Report\u2026" if item is not None and item.kind == "battle" else "&Change\u2026")
+        self.edit_button.setText("Rep&ort\u2026" if item is not None and item.kind == "battle" else "Chan&ge\u2026")
         self.remove_button.setEnabled(item is not None and item.kind == "entry")
         if item is None:
             self.story.setPlainText("Select a line to read its story." if self.items else

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -95,18 +94,6 @@ def _link(href: str, text: str) -> _Html:
     return _Html(f'<a href="{escape(href)}">{escape(text)}</a>')
 
 
-def _svg(drawing: Any) -> str:
-    from reportlab.graphics import renderSVG
-
-    text = renderSVG.drawToString(drawing)
-    start = text.find("<svg")
-    text = text[start:] if start >= 0 else text
-    # the embedded PDF font's name means nothing to a browser: the same face by its usual names
-    text = re.sub(r"font-family: ?DejaVuSans-Bold",
-                  "font-family: 'DejaVu Sans', Verdana, sans-serif; font-weight: bold", text)
-    return re.sub(r"font-family: ?DejaVuSans\b", "font-family: 'DejaVu Sans', Verdana, sans-serif", text)
-
-
 def _paragraphs(text: str) -> str:
     return "".join(f"<p>{escape(p.strip())}</p>" for p in text.split("\n\n") if p.strip())
 
@@ -117,8 +104,7 @@ def platoon_file(platoon_id: int) -> str:
 
 def site(campaign: str | int) -> dict[str, str]:
     """The pages of the site: file name -> HTML text."""
-    from ..printing.chronicle_report import xp_time_chart
-    from ..printing.history_report import wounds_chart, xp_chart
+    from ..printing.web_charts import history_svgs, xp_time_svg
     from . import printing
     from .chronicle import chronicle, printable
     from .standings import standings
@@ -168,7 +154,7 @@ def site(campaign: str | int) -> dict[str, str]:
     data = printable(story)
     body = []
     if data.series:
-        body.append(f'<h2>The platoons\u2019 experience</h2>\n<div class="charts">{_svg(xp_time_chart(data, 720))}'
+        body.append(f'<h2>The platoons\u2019 experience</h2>\n<div class="charts">{xp_time_svg(data)}'
                     "</div>")
     body.append("<h2>Diary</h2>")
     for item in story.items:
@@ -208,9 +194,8 @@ def site(campaign: str | int) -> dict[str, str]:
         if sheet.notes:
             body.append(_paragraphs(sheet.notes))
         if hist.battles:
-            body.append('<h2>Experience and wounds</h2>\n<div class="charts">'
-                        f"{_svg(xp_chart(hist.xp_points, hist.thresholds, 440))}"
-                        f"{_svg(wounds_chart(hist.wounds, 300))}</div>")
+            xp_svg, wounds_svg = history_svgs(hist)
+            body.append(f'<h2>Experience and wounds</h2>\n<div class="charts">{xp_svg}{wounds_svg}</div>')
         body.append("<h2>Battles</h2>")
         if hist.battles:
             rows = []
