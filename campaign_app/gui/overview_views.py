@@ -261,8 +261,9 @@ class StandingsView(_LazyView):
         lay.addWidget(self.empty)
         lay.addWidget(self.view, 1)
         lay.addWidget(self.pairs_box, 2)
-        lay.addWidget(self.pilots_box, 1)
-        lay.addStretch(0)
+        lay.addWidget(self.pilots_box, 0)
+        lay.addStretch(0)  # takes the room below short tables when there is no head to head
+        self.main_layout = lay
 
     def load(self) -> None:
         assert self.cid is not None
@@ -288,6 +289,7 @@ class StandingsView(_LazyView):
         self.pairs_box.setVisible(bool(s.head_to_head))
         self.pilots_box.setVisible(bool(s.pilots))
         self.empty.setVisible(not has_platoons and not s.pilots)
+        self.main_layout.setStretch(self.main_layout.count() - 1, 0 if s.head_to_head else 1)
 
     def _open(self, index: QModelIndex) -> None:
         pid = self.proxy.mapToSource(index).data(ID_ROLE)
