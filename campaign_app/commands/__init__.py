@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "campaign_app.commands.desktop",
     "campaign_app.commands.journal",
     "campaign_app.commands.club",
+    "campaign_app.commands.overview",
 )
 
 COMMAND_NAMES: dict[str, tuple[str, ...]] = {
@@ -23,6 +24,7 @@ COMMAND_NAMES: dict[str, tuple[str, ...]] = {
     "campaign_app.commands.desktop": ("install-desktop",),
     "campaign_app.commands.journal": ("journal", "undo", "redo"),
     "campaign_app.commands.club": ("server",),
+    "campaign_app.commands.overview": ("chronicle",),
 }
 """The top-level commands each module registers. ``campaign_app.cli`` loads only the module of the command
 given, for a fast start; a command missing here still works (every module is loaded then).

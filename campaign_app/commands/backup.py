@@ -70,6 +70,12 @@ def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import portable
 
     ctx.open_db()
+    if args.html:
+        from ..services.html_export import export_html
+
+        site = export_html(args.campaign, args.html)
+        return emit(args, site.to_dict(), f"wrote {site.folder}: {plural(len(site.pages), 'page')} of campaign "
+                                          f"{site.campaign!r} (open {site.folder / 'index.html'} in a browser)")
     result = portable.export_campaign(args.campaign, args.output)
     return emit(args, result.to_dict(), f"wrote {result.file}: campaign {result.campaign!r}, "
                                         + _contents(result.counts))
@@ -105,7 +111,11 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
                                    "battles, every roll, XP and leader changes, Sologear sheets and turns) as "
                                    "versioned JSON, to move it to another computer or give it to an opponent.")
     p.add_argument("--campaign", required=True, metavar="NAME", help="the campaign to export")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the file to write (e.g. congo.json)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("-o", "--output", metavar="FILE", help="the file to write (e.g. congo.json)")
+    where.add_argument("--html", metavar="DIR",
+                       help="instead: a read-only web site of the campaign in folder DIR (standings, chronicle, each "
+                            "platoon's sheet, history and charts) that opens in any browser, no scripts")
     add_json(p)
     p.set_defaults(handler=_cmd_export)
 

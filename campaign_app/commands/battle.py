@@ -81,11 +81,21 @@ def history_text(h: PlatoonHistory) -> str:
 
 # --- handlers ---------------------------------------------------------------------------------------------
 
+def _opponent_platoon(args: argparse.Namespace, platoon_id: int) -> int | None:
+    """``--opponent-platoon NAME``: a platoon of the same campaign as the one logging the battle."""
+    if args.opponent_platoon is None:
+        return None
+    opponent: int = _svc().campaign_opponent(platoon_id, args.opponent_platoon)
+    return opponent
+
+
 def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     battles = _svc()
+    platoon_id = _platoon_ref(args)
     edit = battles.log_battle(
-        _platoon_ref(args), wounds=args.wounds, leader_wounds=args.leader_wounds, objectives=args.objectives,
+        platoon_id, wounds=args.wounds, leader_wounds=args.leader_wounds, objectives=args.objectives,
+        opponent_platoon=_opponent_platoon(args, platoon_id),
         outcome=args.outcome, scenario=args.scenario, opponent=args.opponent, date=args.date,
         fire_support=args.fire_support, notes=args.notes, replacement_name=args.replacement_name,
         replacement_rank=args.replacement_rank, dice=dice_source(args))
@@ -164,6 +174,9 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.add_argument("--outcome", metavar="victory|defeat|draw", help="the battle's outcome")
     p.add_argument("--scenario", default="", help="scenario name")
     p.add_argument("--opponent", default="", help="who the platoon fought")
+    p.add_argument("--opponent-platoon", metavar="NAME",
+                   help="the platoon of the same campaign it fought (counts in the campaign's head-to-head "
+                        "standings; --opponent defaults to its name)")
     p.add_argument("--date", help="date of the battle, YYYY-MM-DD (default today)")
     p.add_argument("--fire-support", action="store_true", help="fire support was used")
     p.add_argument("--notes", default="", help="notes")

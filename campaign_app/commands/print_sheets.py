@@ -20,6 +20,7 @@ PAPERS = ("a4", "letter")
 def _add_common(p: argparse.ArgumentParser, default_name: str) -> None:
     p.add_argument("--paper", choices=PAPERS, default=None,
                    help="paper (default from your locale: Letter in the US and Canada, else A4)")
+    p.add_argument("--qr", action="store_true", help="a QR code with the print stamp on every page")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help=f"the PDF to write (e.g. {default_name})")
     add_json(p)
 
@@ -75,7 +76,7 @@ def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     platoons = [_ref(p) for p in args.platoon]
     printed = print_pdf("sheet", args.output, platoons=platoons, blank=args.blank, pencil=args.pencil,
-                        paper=args.paper, campaign=args.campaign)
+                        paper=args.paper, campaign=args.campaign, qr=args.qr)
     return _done(args, printed)
 
 
@@ -86,7 +87,8 @@ def _cmd_sologear(args: argparse.Namespace, ctx: Context) -> int:
     campaign = _ref(args.campaign) if args.campaign else None
     if not args.blank:
         ctx.open_db()
-    printed = print_pdf("sologear", args.output, campaign=campaign, blank=args.blank, paper=args.paper)
+    printed = print_pdf("sologear", args.output, campaign=campaign, blank=args.blank, paper=args.paper,
+                        qr=args.qr)
     return _done(args, printed)
 
 
@@ -96,7 +98,7 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     check_output(args.output)
     ctx.open_db()
     printed = print_pdf("history", args.output, platoon=_ref(args.platoon), campaign=args.campaign,
-                        paper=args.paper)
+                        paper=args.paper, qr=args.qr)
     return _done(args, printed)
 
 

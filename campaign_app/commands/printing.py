@@ -23,7 +23,10 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
                                   description="Make PDFs: play-aid cards, sheets, reports.")
     sub = group.add_subparsers(dest="print_command", metavar="WHAT")
     sub.required = True
-    for register_fn in (_register_cards, _register_decks, _register_alignment, *print_sheets.SUBCOMMANDS):
+    from .overview import PRINT_SUBCOMMANDS  # standings, chronicle, stale (issue 27)
+
+    for register_fn in (_register_cards, _register_decks, _register_alignment, *print_sheets.SUBCOMMANDS,
+                        *PRINT_SUBCOMMANDS):
         register_fn(sub, parent)
 
 
@@ -110,10 +113,21 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     out = fileio.check_output(args.output, "cards.pdf")
     layout = "backs" if args.backs else "fold" if args.fold else "fronts"
     cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
-    with fileio.atomic_output(out, "cards.pdf") as tmp:
+    job = None
+    if rules is not None:  # a campaign's cards: stamped and remembered (issue 27)
+        from ..services.printing import prepare
+
+        job = prepare("cards", campaign=args.campaign, decks=args.deck, cards=args.card,
+                      library=library)  # no QR on cards: a sheet of cards has no free corner for it
+        rules = job.data  # the very rules the job's fingerprint was made of
+    from ..printing.stamp import stamping
+
+    with fileio.atomic_output(out, "cards.pdf") as tmp, stamping(job.stamp if job else None):
         result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
                                  paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
                                  rules=rules)
+    if job is not None:
+        job.remember()
     data = {"output": str(out), **result.to_dict()}
     return emit(args, data, f"wrote {out}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} "
                             f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..rules.enums import UnitKind
 from ..words import plural
-from . import club
+from . import club, overview
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -405,6 +405,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p = _sub(cs, "delete", parent, "delete a campaign with all its platoons and history", _campaign_delete)
     p.add_argument("campaign", metavar="NAME")
     club.register_campaign_actions(cs, parent)  # club play: add-player, remove-player, players
+    overview.register_campaign_actions(cs, parent)  # issue 27: standings
 
     # platoon
     pp = subparsers.add_parser("platoon", parents=[parent], help="create, change, list, show platoons",

@@ -856,12 +856,23 @@ class SummaryPage(QWizardPage):
         self.text.setOpenLinks(False)
         self.text.setAccessibleName("Summary of the battle")
         outer.addWidget(self.text, 1)
+        # issue 27: the story of the battle, for the campaign's chronicle (it starts as the notes of page 1)
+        report_label = QLabel("&After-action report (for the campaign's chronicle; it can be written later too):")
+        self.report = QPlainTextEdit()
+        self.report.setAccessibleName("After-action report")
+        self.report.setPlaceholderText("what happened, who did what, what it meant for the campaign")
+        self.report.setTabChangesFocus(True)
+        self.report.setMaximumHeight(110)
+        report_label.setBuddy(self.report)
+        outer.addWidget(report_label)
+        outer.addWidget(self.report)
         self.error = _error_label()
         outer.addWidget(self.error)
         self.setFinalPage(True)
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         _show_error(self.error, "")
+        self.report.setPlainText(self.w.session.details.notes)
         self.text.setHtml(summary_html(self.w.session.summary(), dark=is_dark(self)))
         QTimer.singleShot(0, lambda: self.w.button(QWizard.WizardButton.FinishButton).setFocus())
 
@@ -957,6 +968,7 @@ class BattleWizard(QWizard):
         if not self.validateCurrentPage():  # the page's own fields first (the replacement's name and rank)
             return
         try:
+            self.session.set_report(self.summary_page.report.toPlainText())
             edit = self.session.commit()
         except CampaignError as exc:
             self._page_error(f"Not committed: {exc}")  # on the page shown (Commit is offered on the rolls page)

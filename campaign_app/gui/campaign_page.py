@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -69,7 +70,19 @@ class CampaignPage(QWidget):
         scroll.setWidget(body)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        # issue 27: the campaign at a glance, beside its settings
+        from .overview_views import ChronicleView, StandingsView, StatisticsView
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(scroll, "Ca&mpaign")
+        self.standings = StandingsView(self.ctx, self.tabs)
+        self.tabs.addTab(self.standings, "Stand&ings")
+        self.chronicle = ChronicleView(self.ctx, self.tabs)
+        self.tabs.addTab(self.chronicle, "&Chronicle")
+        self.statistics = StatisticsView(self.ctx, self.tabs)
+        self.tabs.addTab(self.statistics, "Statistics")  # every letter is taken (Ctrl+Tab reaches it)
+        outer.addWidget(self.tabs)
 
         self.name_edit = CommitLineEdit("", body)
         self.name_edit.setAccessibleName("Campaign name")
@@ -208,6 +221,8 @@ class CampaignPage(QWidget):
         self.cid = campaign_id
         self._clear_message()
         self.load()
+        for view in (self.standings, self.chronicle, self.statistics):
+            view.show_campaign(campaign_id)
 
     def load(self) -> None:
         self._dirty = False

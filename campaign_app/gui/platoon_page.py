@@ -428,9 +428,19 @@ class PlatoonPage(QWidget):
         self.gone_label.setWordWrap(True)
         self.gone_label.hide()
 
+        # issue 27: "printed sheet out of date: 2 changes since (battle 5, Training d8 → d10)"
+        self.stale_label = QLabel(s)
+        self.stale_label.setObjectName("StalePrintNotice")
+        self.stale_label.setAccessibleName("Printouts out of date")
+        self.stale_label.setWordWrap(True)
+        self.stale_label.setToolTip("What the app printed for this platoon has changed since: File \u25b8 Print "
+                                    "offers only what changed")
+        self.stale_label.hide()
+
         layout = QVBoxLayout(s)
         layout.addLayout(head)
         layout.addWidget(self.message)
+        layout.addWidget(self.stale_label)
         layout.addWidget(self.gone_label)
         top = QHBoxLayout()
         top.addWidget(unit, 0)
@@ -529,6 +539,18 @@ class PlatoonPage(QWidget):
         return ("This platoon no longer exists: it was deleted in another window or by campaign-cli. "
                 "Pick another platoon in the navigator.")
 
+    def _show_stale_prints(self) -> None:
+        from ..errors import CampaignError
+        from ..services.prints import platoon_notices
+
+        try:
+            notices = platoon_notices(self.pid) if self.pid is not None else []
+        except CampaignError:
+            notices = []
+        self.stale_label.setText("\u26a0 " + "<br>\u26a0 ".join(n.replace("&", "&amp;").replace("<", "&lt;")
+                                                                   for n in notices) if notices else "")
+        self.stale_label.setVisible(bool(notices))
+
     def load(self) -> None:
         """Read the platoon again and put every value into the widgets (no writes happen here)."""
         self._dirty = False
@@ -548,6 +570,7 @@ class PlatoonPage(QWidget):
             return
         self.detail = d
         self.gone_label.hide()
+        self._show_stale_prints()
         for section in self.sections:
             section.setEnabled(True)
         self.name_edit.setEnabled(True)

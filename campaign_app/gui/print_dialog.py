@@ -86,6 +86,8 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("cards", "Play-aid cards"),
     ("sologear", "Sologear campaign sheet and battle form"),
     ("history", "Platoon history report"),
+    ("standings", "Campaign standings"),
+    ("chronicle", "Campaign chronicle (a diary)"),
 )
 PAPER_LABELS = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
 SHEET_MODES = (("filled", "Filled in"), ("pencil", "Pencil: XP boxes, levels and cards left empty"),
@@ -250,6 +252,7 @@ class PrintDialog(QDialog):
         self._buffer: QBuffer | None = None
         self._error = ""
         self._library: Any = None
+        self._jobs: dict[tuple[Any, ...], PrintJob] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
@@ -284,7 +287,15 @@ class PrintDialog(QDialog):
         self.pages.addWidget(self._cards_page())
         self.pages.addWidget(self._sologear_page())
         self.pages.addWidget(self._history_page())
+        self.pages.addWidget(self._campaign_page("standings"))
+        self.pages.addWidget(self._campaign_page("chronicle"))
         form.addWidget(self.pages, 1)
+
+        # issue 27: every page carries a small stamp (campaign, what, journal position, date, check code)
+        self.qr_check = QCheckBox("Add a &QR code to each page's print stamp", controls)
+        self.qr_check.setToolTip("Each printed page names the campaign, what it prints, the journal position it "
+                                 "reflects and the date; the QR code says the same (not on cards)")
+        form.addWidget(self.qr_check)
 
         self.open_check = QCheckBox("&Open the PDF when it is saved", controls)
         form.addWidget(self.open_check)
@@ -351,7 +362,37 @@ class PrintDialog(QDialog):
             self.mode_buttons[key] = button
             lay.addWidget(button)
         self.mode_buttons["filled"].setChecked(True)
+        self.changed_button = QPushButton("Only what &changed since the last print", page)
+        self.changed_button.setToolTip("Tick only the platoons whose printed sheet is out of date")
+        self.changed_button.clicked.connect(self.tick_only_changed)
+        lay.addWidget(self.changed_button)
+        self.changed_label = QLabel(page)
+        self.changed_label.setWordWrap(True)
+        self.changed_label.setAccessibleName("Out-of-date sheets")
+        lay.addWidget(self.changed_label)
         return page
+
+    def tick_only_changed(self) -> list[int]:
+        """Tick the platoons whose last printed sheet is out of date (issue 27); say which and why."""
+        from ..services.prints import stale_sheet_platoons
+
+        try:
+            stale = stale_sheet_platoons()
+        except CampaignError as exc:
+            self._show_error(str(exc))
+            return []
+        self._check_platoons(set(stale))
+        self.mode_buttons["filled"].setChecked(True)
+        if not stale:
+            self.changed_label.setText("Every printed sheet is up to date.")
+        else:
+            names = {self.platoon_list.item(r).data(DATA): self.platoon_list.item(r).text().split(SEP)[0]
+                     for r in range(self.platoon_list.count())}
+            self.changed_label.setText("Out of date: " + "; ".join(
+                f"{names.get(pid, pid)} ({', '.join(why[:3])}{', …' if len(why) > 3 else ''})"
+                for pid, why in stale.items()))
+        self.schedule_preview()
+        return list(stale)
 
     def _cards_page(self) -> QWidget:
         page = QWidget(self)
@@ -443,6 +484,24 @@ class PrintDialog(QDialog):
         lay.addRow(self.sologear_blank)
         return page
 
+    def _campaign_page(self, kind: str) -> QWidget:
+        page = QWidget(self)
+        lay = QFormLayout(page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        combo = QComboBox(page)
+        combo.setAccessibleName(f"Campaign for the {kind}")
+        lay.addRow("Ca&mpaign:", combo)
+        note = QLabel("One page: the league table, head to head and the pilots." if kind == "standings" else
+                      "The platoons' XP over campaign time, then every entry, battle (outcome, aftermath and "
+                      "after-action report) and Sologear turn in order.", page)
+        note.setWordWrap(True)
+        lay.addRow(note)
+        if kind == "standings":
+            self.standings_combo = combo
+        else:
+            self.chronicle_combo = combo
+        return page
+
     def _history_page(self) -> QWidget:
         page = QWidget(self)
         lay = QFormLayout(page)
@@ -479,6 +538,8 @@ class PrintDialog(QDialog):
         for camp in tree:
             if camp.system in SYSTEM_DECKS:
                 self.rules_combo.addItem(f"Campaign {camp.name}", camp.id)
+            self.standings_combo.addItem(camp.name, camp.id)
+            self.chronicle_combo.addItem(camp.name, camp.id)
             for child in camp.children:
                 campaign_of[(child.kind, child.id)] = camp
                 label = f"{child.name}{SEP}{camp.name}"
@@ -509,6 +570,8 @@ class PrintDialog(QDialog):
             system = "sologear"
         elif kind == "campaign":
             chosen_camp = next((c for c in tree if c.id == ident), None)
+            for combo in (self.standings_combo, self.chronicle_combo):
+                combo.setCurrentIndex(max(0, combo.findData(ident)))
             if chosen_camp is not None:
                 system = chosen_camp.system
                 ids = {c.id for c in chosen_camp.children if isinstance(c, PlatoonNode)}
@@ -524,6 +587,8 @@ class PrintDialog(QDialog):
                     if ids:
                         first = min(ids, key=lambda i: self.history_combo.findData(i))
                         self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(first)))
+        if selection.get("print") in ("standings", "chronicle"):
+            chosen = str(selection["print"])
         if chosen == "sheet" and not self.checked_platoons():
             self.mode_buttons["blank"].setChecked(True)
         if self.sologear_combo.count() == 0:
@@ -570,7 +635,8 @@ class PrintDialog(QDialog):
     def _connect_changes(self) -> None:
         self.kind_combo.currentIndexChanged.connect(self._kind_changed)
         for combo in (self.paper_combo, self.size_combo, self.layout_combo, self.sologear_combo,
-                      self.history_combo, self.rules_combo, self.back_style_combo):
+                      self.history_combo, self.rules_combo, self.back_style_combo, self.standings_combo,
+                      self.chronicle_combo):
             combo.currentIndexChanged.connect(self.schedule_preview)
         for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
             spin.valueChanged.connect(self.schedule_preview)
@@ -580,6 +646,7 @@ class PrintDialog(QDialog):
         self.deck_tree.itemChanged.connect(self.schedule_preview)
         self.mode_group.idToggled.connect(lambda _i, on: self.schedule_preview() if on else None)
         self.grayscale_check.toggled.connect(self.schedule_preview)
+        self.qr_check.toggled.connect(self.schedule_preview)
         self.sologear_blank.toggled.connect(self._sologear_blank_toggled)
 
     def _kind_changed(self, index: int) -> None:
@@ -625,7 +692,7 @@ class PrintDialog(QDialog):
         if kind == "sheet":
             mode = self.sheet_mode()
             return {"platoons": self.checked_platoons(), "blank": mode == "blank", "pencil": mode == "pencil",
-                    "paper": self.paper()}
+                    "paper": self.paper(), "qr": self.qr_check.isChecked()}
         if kind == "cards":
             decks, cards = self.chosen_cards()
             return {"decks": decks, "cards": cards, "library": self._library, "size": self.size_combo.currentData(),
@@ -635,8 +702,11 @@ class PrintDialog(QDialog):
         if kind == "sologear":
             blank = self.sologear_blank.isChecked()
             return {"campaign": None if blank else self.sologear_combo.currentData(), "blank": blank,
-                    "paper": self.paper()}
-        return {"platoon": self.history_combo.currentData(), "paper": self.paper()}
+                    "paper": self.paper(), "qr": self.qr_check.isChecked()}
+        if kind in ("standings", "chronicle"):
+            combo = self.standings_combo if kind == "standings" else self.chronicle_combo
+            return {"campaign": combo.currentData(), "paper": self.paper(), "qr": self.qr_check.isChecked()}
+        return {"platoon": self.history_combo.currentData(), "paper": self.paper(), "qr": self.qr_check.isChecked()}
 
     def setup(self) -> Any:
         """The card print setup (margin, bleed, duplex offset, back style) chosen now."""
@@ -665,6 +735,8 @@ class PrintDialog(QDialog):
             return "There is no Sologear campaign yet: print blank forms."
         if kind == "history" and options["platoon"] is None:
             return "There is no platoon yet."
+        if kind in ("standings", "chronicle") and options["campaign"] is None:
+            return "There is no campaign yet."
         return None
 
     def suggested_name(self) -> str:
@@ -683,6 +755,9 @@ class PrintDialog(QDialog):
         elif kind == "sologear":
             base = ("Sologear forms (blank)" if self.sologear_blank.isChecked()
                     else f"{self.sologear_combo.currentText()} - Sologear")
+        elif kind in ("standings", "chronicle"):
+            combo = self.standings_combo if kind == "standings" else self.chronicle_combo
+            base = f"{combo.currentText()} - {kind}"
         else:
             base = f"{self.history_combo.currentText().split(SEP)[0]} - history"
         return _safe_file_name(base) + ".pdf"
@@ -719,6 +794,7 @@ class PrintDialog(QDialog):
             self._show_error(str(exc))
             self._clear_preview()
             return
+        self._jobs[key] = job  # remembered when its PDF is saved or printed (issue 27)
         self._show_message("Building the PDF…")
         self.progress.setRange(0, 0)
         self.progress.show()
@@ -883,6 +959,7 @@ class PrintDialog(QDialog):
         finally:
             QApplication.restoreOverrideCursor()
         self._remember_setup()
+        self._remember_print(self._key(self.options()))
         self.ctx.settings.setValue("print/paper", self.paper())
         text = f"Sent {pages} page{'s' if pages != 1 else ''} to the printer"
         self._show_message(text + ". Print at 100 % (actual size), not 'fit to page', to keep the cards' size.")
@@ -925,6 +1002,7 @@ class PrintDialog(QDialog):
         except CampaignError as exc:
             self._show_error(str(exc))
             return
+        self._remember_print(self._result[0] if self._result is not None else self._key(self.options()))
         settings = self.ctx.settings
         remember_folder(settings, written)
         settings.setValue("print/paper", self.paper())
@@ -937,6 +1015,18 @@ class PrintDialog(QDialog):
         self.accept()
         if self.open_check.isChecked():
             open_pdf_or_say(self.parentWidget(), written)
+
+    def _remember_print(self, key: tuple[Any, ...]) -> None:
+        """The app remembers what was printed, to tell when it goes out of date (one undoable operation)."""
+        job = self._jobs.get(key)
+        if job is None or not job.subjects:
+            return
+        from .undo_commands import perform
+
+        try:
+            perform(self.ctx, job.remember)
+        except CampaignError as exc:
+            self.ctx.signals.status.emit(f"printed, but could not remember it: {exc}")
 
     # --------------------------------------------------------------------------------------------- close
 

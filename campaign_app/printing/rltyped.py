@@ -26,7 +26,9 @@ def font_canvas(target: str | IO[bytes], font: str, font_size: float | None = No
 
     types-reportlab declares ``initialFontName`` as a float; reportlab takes a font name. (A cast, not a
     ``type: ignore``, so that a corrected stub does not make the ignore an error.)"""
-    return Canvas(target, pagesize=pagesize, invariant=1 if invariant else 0,
+    from .stamp import StampingCanvas  # every PDF of the app carries the print stamp when one is set
+
+    return StampingCanvas(target, pagesize=pagesize, invariant=1 if invariant else 0,
                   pageCompression=None if page_compression is None else int(page_compression),
                   initialFontName=cast(Any, font),  # the stub says float: see above
                   initialFontSize=font_size)

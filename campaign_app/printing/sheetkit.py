@@ -65,7 +65,9 @@ def canvas_maker(title: str, subject: str = "", invariant: bool = True) -> Calla
             kwargs["initialFontName"] = FONT
         if not kwargs.get("initialFontSize"):
             kwargs["initialFontSize"] = 10
-        canvas = Canvas(*args, **kwargs)
+        from .stamp import StampingCanvas  # every PDF of the app carries the print stamp when one is set
+
+        canvas = StampingCanvas(*args, **kwargs)
         canvas.setTitle(title)
         canvas.setAuthor(CREATOR)
         canvas.setCreator(CREATOR)

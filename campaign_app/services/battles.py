@@ -49,6 +49,7 @@ from .common import (
     ServiceError,
     check_line,
     check_multiline,
+    find_platoon,
     iso_text,
     resolve_platoon,
     suggested_leader_name,
@@ -174,11 +175,26 @@ class OpponentChoice(Result):
 
 
 def opponent_choices(platoon_id: int) -> list[OpponentChoice]:
-    """Other platoons tracked in the app (any campaign), for the opponent field."""
-    query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name)
+    """Other platoons tracked in the app, for the opponent field: those of the platoon's own campaign first
+    (a battle against one of them counts in the campaign's head-to-head standings), then the others."""
+    own = Platoon.select(Platoon.campaign).where(Platoon.id == platoon_id).scalar()
+    query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name, Platoon.campaign)
              .join(Campaign).where(Platoon.id != platoon_id).order_by(Campaign.name, Platoon.name).tuples())
-    return [OpponentChoice(id=pid, name=name, campaign=campaign)
-            for pid, name, campaign in cast("Iterable[tuple[int, str, str]]", query)]  # .tuples(): rows are tuples
+    rows = cast("Iterable[tuple[int, str, str, int]]", query)  # .tuples(): rows are tuples
+    choices = sorted(rows, key=lambda r: r[3] != own)  # stable: the own campaign's first, each by name
+    return [OpponentChoice(id=pid, name=name, campaign=campaign) for pid, name, campaign, _c in choices]
+
+
+def campaign_opponent(platoon_id: int, name: str) -> int:
+    """The id of the platoon named ``name`` in the same campaign as ``platoon_id`` (``battle log
+    --opponent-platoon``); refused for an unknown name or the platoon itself."""
+    mine = Platoon.get_or_none(Platoon.id == platoon_id)
+    if mine is None:
+        raise NotFound(f"no platoon with id {platoon_id}")
+    other = find_platoon(name, mine.campaign)
+    if other.id == platoon_id:
+        raise ServiceError("a platoon cannot fight itself: name another platoon as the opponent")
+    return int(other.id)
 
 
 # --- the step-by-step session ------------------------------------------------------------------------------
@@ -417,6 +433,12 @@ class BattleSession:
             self._reset_rolls()
         self.details = details
         return details
+
+    def set_report(self, text: Any) -> str:
+        """The after-action report (the battle's notes), written on the wizard's last page: it changes no roll."""
+        notes = _text(text, "notes", NOTES_MAX)  # multi-line text, as the notes it is
+        self.details = replace(self.details, notes=notes)
+        return notes
 
     def set_casualties(self, wounds: Any, leader_wounds: Any = 0) -> None:
         """Step 2: all wound counters of the battle (units removed before the end included) and those on the
@@ -814,6 +836,6 @@ __all__ = [
     "OpponentChoice", "BattleOdds", "RecoveryOdds", "LeaderOdds", "Chance", "XpLossChance", "BattleSummary",
     "BattlePlatoon", "BattleLeader", "Replacement", "AwardSummary", "BattleRoll",
     "undo_last_battle", "revert", "reapply",
-    "FATE_WORDS", "opponent_choices", "parse_faces", "percent",
+    "FATE_WORDS", "campaign_opponent", "opponent_choices", "parse_faces", "percent",
     "period_sides",
 ]

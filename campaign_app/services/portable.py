@@ -37,11 +37,13 @@ from ..store.models import (
     AttributeChange,
     Battle,
     Campaign,
+    ChronicleEntry,
     Equipment,
     JSONField,
     Leader,
     NameKeyField,
     Platoon,
+    PrintRecord,
     Roll,
     SologearForce,
     SologearSheet,
@@ -64,6 +66,8 @@ TABLES: tuple[tuple[str, type[peewee.Model]], ...] = (
     ("equipment", Equipment), ("xp_change", XpChange), ("attribute_change", AttributeChange),
     ("sologear_sheet", SologearSheet), ("sologear_force", SologearForce), ("sologear_turn", SologearTurn),
     ("roll", Roll),
+    # issue 27 (migration 0008): the chronicle's entries and the remembered printouts
+    ("chronicle_entry", ChronicleEntry), ("print_record", PrintRecord),
 )
 _MODEL_TABLE = {model: name for name, model in TABLES}
 _MODEL_TABLE[Campaign] = "campaign"
@@ -72,7 +76,8 @@ _MODEL_TABLE[Campaign] = "campaign"
 LINE_LIMITS: dict[tuple[str, str], int] = {
     ("campaign", "name"): NAME_MAX, ("platoon", "name"): NAME_MAX, ("leader", "name"): NAME_MAX,
     ("leader", "rank"): NAME_MAX, ("attached_unit", "name"): NAME_MAX, ("equipment", "name"): NAME_MAX,
-    ("battle", "scenario"): 200, ("battle", "opponent"): 80, ("sologear_force", "name"): 120,
+    ("battle", "scenario"): 200, ("battle", "opponent"): 80, ("chronicle_entry", "title"): 200,
+    ("print_record", "title"): 200, ("print_record", "fingerprint"): 200, ("sologear_force", "name"): 120,
     **{("sologear_sheet", c): 120 for c in ("date", "area", "pilot", "gear_name", "player_unit",
                                             "player_affiliation", "enemy_unit", "enemy_affiliation")},
 }
@@ -112,6 +117,8 @@ class TableCounts(Result):
     sologear_force: int = 0
     sologear_turn: int = 0
     roll: int = 0
+    chronicle_entry: int = 0
+    print_record: int = 0
 
     @classmethod
     def of(cls, counts: dict[str, int]) -> TableCounts:
@@ -124,7 +131,7 @@ class TableCounts(Result):
 
 
 EXPORT_ORDER = ["platoon", "battle", "leader", "attached_unit", "xp_change", "attribute_change", "equipment",
-                "sologear_sheet", "sologear_force", "sologear_turn", "roll"]
+                "sologear_sheet", "sologear_force", "sologear_turn", "roll", "chronicle_entry", "print_record"]
 """The tables in the order a campaign file lists them (:func:`campaign_document`)."""
 
 
@@ -215,6 +222,8 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
         in_t, t_params = _in(tids)
         tables["roll"] = _rows(Roll, f"platoon_id IN {in_p} OR battle_id IN {in_b} OR sheet_id IN {in_s} "
                                      f"OR turn_id IN {in_t}", p_params + b_params + s_params + t_params)
+        tables["chronicle_entry"] = _rows(ChronicleEntry, "campaign_id = ?", [camp.id])
+        tables["print_record"] = _rows(PrintRecord, "campaign_id = ?", [camp.id])
     pid_set = set(pids)
     for battle in tables["battle"]:  # an opponent platoon of another campaign does not travel along
         if battle["opponent_platoon_id"] not in pid_set:
@@ -301,6 +310,10 @@ def _json_shape_problem(table: str, column: str, data: Any) -> str | None:
                 v is None or isinstance(v, bool) or (isinstance(v, str) and len(v) <= 120)
                 for v in data.values()):
             return f"must be a sheet state ({', '.join(STATE_FIELDS)}), not {data!r:.80}"
+        return None
+    if (table, column) == ("print_record", "snapshot"):
+        if not isinstance(data, dict):
+            return f"must be a record of what was printed, not {data!r:.80}"
         return None
     return f"is an unexpected JSON column {column!r}"  # pragma: no cover - every JSON column is above
 

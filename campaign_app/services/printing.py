@@ -19,20 +19,27 @@ from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
+from .edits import Edit
 from .results import Result
 
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from ..printing.cards import CardsPdf
+    from ..printing.chronicle_report import ChronicleData
     from ..printing.decks import DeckLibrary
     from ..printing.history_report import ChangeRow, HistoryData
     from ..printing.sologear_sheet import SologearSheetData
+    from ..printing.standings_report import StandingsData
     from ..printing.unit_sheet import BlankSheet, SheetEntry, UnitSheet
     from ..rules.tables import CardRules
+    from .chronicle import Chronicle
     from .history import HistoryReport
     from .history_results import TimelineEvent
+    from .prints import Subject
+    from .standings import Standings
 
-KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
-"""What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
+KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards", "standings", "chronicle")
+"""What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards, a
+campaign's standings and its chronicle (issue 27)."""
 
 Progress = Callable[[int, int], None]
 
@@ -84,7 +91,14 @@ class CardsDetails(Result):
         return {"rules": self.rules, **(self.cards.to_dict() if self.cards is not None else {})}
 
 
-PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails
+@dataclass(frozen=True)
+class CampaignDetails(Result):
+    """A campaign's standings or chronicle."""
+
+    campaign: str
+
+
+PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails | CampaignDetails
 """What was printed, by kind (each kind's JSON keys beside ``pages`` and ``bytes``)."""
 
 
@@ -355,11 +369,49 @@ class PrintJob:
 
     kind: str
     build: Callable[[Progress | None], tuple[bytes, PrintDetails]]
+    subjects: list[Subject] = field(default_factory=list)
+    """What the printout holds that the app remembers when it is printed (``services.prints``)."""
+    stamp: Any = None
+    """The :class:`~campaign_app.printing.stamp.Stamp` on every page (None: none)."""
+    data: Any = None
+    """The data the PDF is built from, when one object (the card rules of a campaign's cards)."""
 
     def run(self, progress: Progress | None = None) -> BuiltPdf:
         """The PDF, its pages and size, and what was printed."""
-        data, details = self.build(progress)
+        from ..printing.stamp import stamping
+
+        with stamping(self.stamp):
+            data, details = self.build(progress)
         return BuiltPdf(data=data, pages=page_count(data), size=len(data), details=details)
+
+    def remember(self) -> Edit[dict[str, Any]]:
+        """Remember the printout (after it was written or sent to the printer): one operation, or an Edit that
+        changed nothing when the printout holds nothing to remember (blank forms, the default rules' cards)."""
+        from .prints import remember
+
+        return remember(self.subjects)
+
+
+def _stamp(subjects: Sequence[Subject], what: str, campaign: str, qr: bool) -> Any:
+    """The stamp of a printout of ``subjects`` (None when it holds nothing of a campaign: blank forms)."""
+    import datetime as _dt
+    import hashlib
+
+    from ..printing.stamp import Stamp
+    from .prints import position
+
+    if not subjects:
+        return None
+    code = hashlib.sha256("".join(x.fingerprint for x in subjects).encode()).hexdigest()[:8]
+    return Stamp(campaign=campaign, what=what, position=position(), date=_dt.date.today().isoformat(), code=code,
+                 qr=qr)
+
+
+def _subjects(kind: str, refs: Sequence[Any], options: dict[str, Any], **where: Any) -> tuple[list[Subject], list[Any]]:
+    from .prints import subject
+
+    pairs = [subject(kind, options=options, **{**where, **ref}) for ref in refs]
+    return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
 def prepare(kind: str, **options: Any) -> PrintJob:
@@ -369,20 +421,38 @@ def prepare(kind: str, **options: Any) -> PrintJob:
     sologear: ``campaign``, ``blank``, ``paper``, ``printed_on``; history: ``platoon``, ``campaign``,
     ``paper``, ``printed_on``; cards: the keyword arguments of :func:`cards_pdf` (``decks``, ``cards``,
     ``library`` or ``user_decks_dir``, ``size``, ``paper``, ``grayscale``, ``layout``, ``setup``) and
-    ``campaign`` (print that campaign's house rules).
+    ``campaign`` (print that campaign's house rules); standings, chronicle: ``campaign``, ``paper``,
+    ``printed_on``. Every kind: ``qr`` (a QR code beside each page's stamp).
+
+    The job knows the subjects it prints (``job.subjects``, remembered by :meth:`PrintJob.remember`) and stamps
+    every page with the campaign, what it prints, the journal position and a check code. The data a PDF is built
+    from is the very data the subject's fingerprint is made of (``services.prints.subject``).
     """
     opts = dict(options)
+    qr = bool(opts.pop("qr", False))
     if kind == "sheet":
-        from ..printing.unit_sheet import UnitSheet, build_unit_sheets
+        from ..printing.unit_sheet import build_unit_sheets
 
         paper = check_paper(opts.get("paper"))
-        entries = unit_sheet_entries(opts.get("platoons", ()), blank=bool(opts.get("blank")),
-                                     campaign=opts.get("campaign"))
         pencil, printed_on = bool(opts.get("pencil")), opts.get("printed_on")
-        sheets = SheetDetails(platoons=tuple(e.name for e in entries if isinstance(e, UnitSheet)),
-                              blank=bool(opts.get("blank")), pencil=pencil)
+        blank = bool(opts.get("blank"))
+        if blank:
+            entries: list[Any] = unit_sheet_entries(opts.get("platoons", ()), blank=True,
+                                                    campaign=opts.get("campaign"))
+            subjects: list[Subject] = []
+        else:
+            from .common import resolve_platoon
+
+            if not opts.get("platoons"):
+                raise ServiceError("name at least one platoon (or ask for a blank sheet)")
+            ids = [resolve_platoon(ref, opts.get("campaign")).id for ref in opts["platoons"]]
+            subjects, entries = _subjects("sheet", [{"platoon": i} for i in ids], {"pencil": pencil})
+        sheets = SheetDetails(platoons=tuple(x.title.split(": ", 1)[1] for x in subjects), blank=blank,
+                              pencil=pencil)
+        what = "Unit Data Sheet" + ("s: " if len(subjects) > 1 else ": ") + ", ".join(sheets.platoons)
+        stamp = _stamp(subjects, what, subjects[0].campaign if subjects else "", qr)
         return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
-                                                             printed_on=printed_on), sheets))
+                                                             printed_on=printed_on), sheets), subjects, stamp)
     if kind == "sologear":
         from ..printing.sologear_sheet import build_sologear_sheet
 
@@ -390,33 +460,116 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         campaign, blank = opts.get("campaign"), bool(opts.get("blank"))
         if not blank and (campaign is None or campaign == ""):
             raise ServiceError("name a Sologear campaign (or ask for blank forms)")
-        sheet = None if blank else sologear_data(campaign)  # type: ignore[arg-type]
+        subjects = []
+        sheet = None
+        if not blank:
+            from .common import find_sheet
+
+            found = find_sheet(campaign)  # type: ignore[arg-type]
+            subjects, datas = _subjects("sologear", [{"sheet": found.id}], {})
+            sheet = datas[0]
         forms = SologearDetails(campaign=sheet.name if sheet else None, blank=blank)
+        stamp = _stamp(subjects, f"Sologear forms: {subjects[0].title.split(': ', 1)[1]}" if subjects else "",
+                       subjects[0].campaign if subjects else "", qr)
         return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
-                                                                printed_on=opts.get("printed_on")), forms))
+                                                                printed_on=opts.get("printed_on")), forms),
+                        subjects, stamp)
     if kind == "history":
         from ..printing.history_report import build_history_report
+        from .common import resolve_platoon
 
         paper = check_paper(opts.get("paper"))
         if opts.get("platoon") in (None, ""):
             raise ServiceError("name the platoon whose history to print")
-        history = history_data(opts["platoon"], opts.get("campaign"))
+        pid = resolve_platoon(opts["platoon"], opts.get("campaign")).id
+        subjects, datas = _subjects("history", [{"platoon": pid}], {})
+        history = datas[0]
         report = HistoryDetails(platoon=history.platoon)
+        stamp = _stamp(subjects, f"History report: {history.platoon}", subjects[0].campaign, qr)
         return PrintJob(kind, lambda _p: (build_history_report(history, paper=paper,
-                                                                printed_on=opts.get("printed_on")), report))
+                                                                printed_on=opts.get("printed_on")), report),
+                        subjects, stamp)
     if kind == "cards":
         check_card_paper(opts.get("paper"))
         campaign = opts.pop("campaign", None)
+        subjects = []
         if opts.get("rules") is None:
-            opts["rules"] = card_rules(campaign)  # read now: the build may run in a worker thread
+            camp = _campaign_of(campaign)
+            if camp is not None:  # a campaign's cards are remembered; the default rules' are nobody's
+                selection = {"decks": list(opts.get("decks", ())), "cards": list(opts.get("cards", ()))}
+                subjects, datas = _subjects("cards", [{}], selection, campaign=camp.id)
+                opts["rules"] = datas[0]
+            else:
+                opts["rules"] = card_rules(campaign)  # read now: the build may run in a worker thread
         note = str(opts["rules"].note)
+        stamp = _stamp(subjects, "Play-aid cards", subjects[0].campaign if subjects else "", qr)
 
         def build_cards(progress: Progress | None) -> tuple[bytes, PrintDetails]:
             data, layout = cards_pdf(**opts, progress=progress)
             return data, CardsDetails(rules=note, cards=layout)
 
-        return PrintJob(kind, build_cards)
+        return PrintJob(kind, build_cards, subjects, stamp, opts["rules"])
+    if kind in ("standings", "chronicle"):
+        paper = check_paper(opts.get("paper"))
+        if opts.get("campaign") in (None, ""):
+            raise ServiceError(f"name the campaign whose {kind} to print")
+        camp = find_campaign(opts["campaign"])
+        subjects, datas = _subjects(kind, [{}], {}, campaign=camp.id)
+        data = datas[0]
+        details = CampaignDetails(campaign=camp.name)
+        stamp = _stamp(subjects, "Standings" if kind == "standings" else "Chronicle", camp.name, qr)
+        if kind == "standings":
+            from ..printing.standings_report import build_standings_report
+
+            return PrintJob(kind, lambda _p: (build_standings_report(data, paper=paper,
+                                                                      printed_on=opts.get("printed_on")), details),
+                            subjects, stamp)
+        from ..printing.chronicle_report import build_chronicle_report
+
+        return PrintJob(kind, lambda _p: (build_chronicle_report(data, paper=paper,
+                                                                  printed_on=opts.get("printed_on")), details),
+                        subjects, stamp)
     raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
+
+
+# --------------------------------------------------------------------------------------- standings data
+
+
+def standings_data(s: Standings) -> StandingsData:
+    """The standings page's plain data from ``services.standings.standings``."""
+    from ..printing.standings_report import StandingsData
+
+    headers = ["#", "Platoon", *(["Player"] if s.on_server else []), "Battles", "Won", "Drawn", "Lost",
+               "Obj. XP", "Wounds", "XP lost", "Leaders lost", "XP", "Level"]
+    rows = []
+    for i, p in enumerate(s.platoons, start=1):
+        rows.append((str(i), p.platoon, *([p.owner or "\u2013"] if s.on_server else []), str(p.battles),
+                     str(p.victories), str(p.draws), str(p.defeats), str(p.objective_xp), str(p.wounds),
+                     str(p.xp_lost), str(p.leaders_lost), str(p.xp), p.level))
+    pairs = []
+    disputed = []
+    for i, h in enumerate(s.head_to_head):
+        a, b = h.platoons
+        games = "; ".join(g.text(a, b) for g in h.games)
+        pairs.append((f"{a} \u2013 {b}", str(h.a_victories), str(h.b_victories), str(h.draws),
+                      str(h.disagreements) if h.disagreements else "\u2013", games))
+        if h.disagreements:
+            disputed.append(i)
+    pilots = []
+    for pl in s.pilots:
+        noticed = "\u2013" if pl.noticed is None else ("yes" if pl.noticed else "no")
+        pilots.append((pl.pilot, str(pl.turns), "\u2013" if pl.recognition is None else str(pl.recognition),
+                       noticed, f"{pl.result}: {pl.outcome}" if pl.result else "not reckoned yet"))
+    note = f"{len(s.platoons)} platoons" if s.platoons else ""
+    return StandingsData(campaign=s.campaign, headers=tuple(headers), platoons=tuple(rows), pairs=tuple(pairs),
+                         disputed_pairs=tuple(disputed), pilots=tuple(pilots), note=note)
+
+
+def chronicle_data(c: Chronicle) -> ChronicleData:
+    """The chronicle's printed data (``printing.chronicle_report``) from ``services.chronicle.chronicle``."""
+    from .chronicle import printable
+
+    return printable(c)
 
 
 # ------------------------------------------------------------------------------------------------ write
@@ -427,6 +580,10 @@ def print_pdf(kind: str, output: str | os.PathLike[str], *, progress: Progress |
     """Prepare and build the PDF of ``kind`` (options as for :func:`prepare`) and write it atomically to
     ``output``. The output path is checked before any work is done."""
     out = check_output(output)
-    built = prepare(kind, **options).run(progress)
+    remember = bool(options.pop("remember", True))
+    job = prepare(kind, **options)
+    built = job.run(progress)
     written = write_pdf_atomic(out, built.data)
+    if remember:
+        job.remember()  # the app remembers what was printed, to tell when it is out of date
     return Printed(kind, written, built.pages, built.size, built.details)

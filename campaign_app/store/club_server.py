@@ -369,6 +369,10 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "sologear_turn": _under(sheet_can, sheet_sees),
         "roll": _under_refs(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})", roll_can,
                             battle_ref, leader_ref, _points("turn_id", "club_turns_changed")),
+        # the campaign at a glance (migration 0008, models.OVERVIEW_MODELS): a campaign's chronicle entries and
+        # remembered prints are seen by its members; their writer changes them while a member, its organisers always
+        "chronicle_entry": _owned(),
+        "print_record": _owned(),
         # the journal: written by the server alone (store.journal_pg); a login reads its own operations and
         # those of its campaigns
         "operation": Rules(select=f"(\"user\" = {ME} OR {member})", insert=None, update_old=None, update_new=None,

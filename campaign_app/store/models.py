@@ -495,10 +495,58 @@ class JournalState(BaseModel):
     mode = TextField(default="record", constraints=[SQL("DEFAULT 'record'"), Check("mode IN ('record', 'off')")])
 
 
+# --- the campaign at a glance (issue 27, migration 0008) -----------------------------------------------------
+
+PRINT_KINDS = ("sheet", "history", "sologear", "cards", "standings", "chronicle")
+"""What a remembered print can be (``print_record.kind``): see ``services.prints``."""
+
+
+class ChronicleEntry(BaseModel):
+    """A campaign entry between battles ("Season 2 begins"), dated in campaign time (migration 0008)."""
+
+    id = AutoField()
+    campaign = ForeignKeyField(Campaign, backref="chronicle_entries", on_delete="CASCADE")
+    campaign_id: int
+    date = DateField()
+    title = TextField()
+    text = TextField(default="")
+    created_at = DateTimeField(default=now)
+    owner = TextField(default=creator_login, constraints=[SQL("DEFAULT ''")])
+    """The login that wrote the entry on a club server ('' on a file database)."""
+
+
+class PrintRecord(BaseModel):
+    """A printout the app remembers (migration 0008): what was printed (one row per platoon, sheet or campaign
+    item), the journal position it reflects, and the fingerprint and snapshot of what it printed, so that the app
+    can tell when it is out of date (``services.prints``)."""
+
+    id = AutoField()
+    campaign = ForeignKeyField(Campaign, backref="print_records", on_delete="CASCADE")
+    campaign_id: int
+    platoon = ForeignKeyField(Platoon, null=True, backref="print_records", on_delete="CASCADE")
+    platoon_id: int | None
+    sheet = ForeignKeyField(SologearSheet, null=True, backref="print_records", on_delete="CASCADE")
+    sheet_id: int | None
+    kind = TextField(constraints=[Check("kind IN ('sheet', 'history', 'sologear', 'cards', 'standings', "
+                                        "'chronicle')")])
+    title = TextField()
+    position = IntegerField(default=0)
+    fingerprint = TextField()
+    snapshot = JSONField()
+    printed_at = DateTimeField(default=now)
+    owner = TextField(default=creator_login, constraints=[SQL("DEFAULT ''")])
+    """The login that printed it on a club server ('' on a file database)."""
+
+
+OVERVIEW_MODELS: tuple[type[BaseModel], ...] = (ChronicleEntry, PrintRecord)
+"""The tables issue 27 adds (migration 0008): journaled like every app table, owned per campaign on a club
+server (``store.club_server.table_rules``), carried by a campaign file (``services.portable.TABLES``)."""
+
+
 JOURNAL_MODELS: tuple[type[BaseModel], ...] = (Operation, OperationChange, JournalState)
 """The journal's own tables (not recorded by its triggers)."""
 
 MODELS: tuple[type[BaseModel], ...] = (
     SchemaMigration, Campaign, CampaignMember, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange,
-    AttributeChange, SologearSheet, SologearForce, SologearTurn, Roll,
+    AttributeChange, SologearSheet, SologearForce, SologearTurn, Roll, *OVERVIEW_MODELS,
 )
