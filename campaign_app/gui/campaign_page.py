@@ -26,7 +26,7 @@ from ..errors import CampaignError
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
-from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, SologearCampaign
+from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, DeathBlowCampaign, SologearCampaign
 from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
@@ -322,6 +322,7 @@ class CampaignPage(QWidget):
             return
         c = self.detail
         what = plural(c.sheet_count, "pilot sheet") if isinstance(c, SologearCampaign) else \
+            plural(c.fighter_count, "fighter") if isinstance(c, DeathBlowCampaign) else \
             plural(c.platoon_count, "platoon")
         if confirm(self, "Delete campaign", f"Delete the campaign {c.name} with its {what} and all their "
                    "history?\nEdit \u25b8 Undo brings it back while the app is open."):

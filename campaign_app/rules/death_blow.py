@@ -379,31 +379,38 @@ class DiceRanOut(Exception):
 
 
 class FallbackDice:
-    """Typed dice first (each pair checked), then the app's seeded dice for the rest: ``switched_at`` is the
-    number of the first pair the app rolled (``None`` while typed dice last)."""
+    """Typed dice pairs first (each pair checked), then the app's seeded dice: ``switched_at`` is the number of
+    the first pair the app rolled (``None`` while typed dice last). More typed pairs can be added as play goes on
+    (the GUI: dice typed for the next round)."""
 
     def __init__(self, typed: Sequence[Sequence[int]], seed: int | str) -> None:
-        for i, pair in enumerate(typed, 1):
-            if len(pair) != 2 or any(not 1 <= f <= 12 for f in pair):
-                raise DeathBlowError(f"dice pair {i} ({','.join(map(str, pair))}) is not two d12 faces (1..12 each)")
-        self._typed = [tuple(p) for p in typed]
+        self._typed: list[tuple[int, int]] = []
+        self._given = 0
+        self.add(typed)
         self._next = 0
         self._app = SeededDice(_dice_seed(seed))
         self.switched_at: int | None = None
 
-    @property
-    def typed_used(self) -> int:
-        return min(self._next, len(self._typed))
+    def add(self, typed: Sequence[Sequence[int]]) -> None:
+        """Queue typed pairs (a's pair, then b's, round after round)."""
+        checked = []
+        for pair in typed:
+            self._given += 1
+            if len(pair) != 2 or any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 12
+                                     for f in pair):
+                shown = ",".join(map(str, pair))
+                raise DeathBlowError(f"dice pair {self._given} ({shown}) is not two d12 faces (1..12 each, e.g. 7,3)")
+            checked.append((pair[0], pair[1]))
+        self._typed.extend(checked)
 
     @property
     def typed_left(self) -> int:
-        return max(0, len(self._typed) - self._next)
+        return len(self._typed)
 
     def pair(self) -> tuple[tuple[int, int], str]:
         self._next += 1
-        if self._next <= len(self._typed):
-            p = self._typed[self._next - 1]
-            return (p[0], p[1]), "entered"
+        if self._typed:
+            return self._typed.pop(0), "entered"
         if self.switched_at is None:
             self.switched_at = self._next
         faces = self._app.roll(D12_PAIR, "Death Blow round")

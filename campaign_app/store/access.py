@@ -22,6 +22,7 @@ import getpass
 from typing import Any
 
 from ..errors import Refused
+from . import death_blow_club
 from .models import database_proxy as db
 
 ORGANISER_ACTIONS: dict[str, str] = {
@@ -166,6 +167,8 @@ def require_replay(verb: str, *, label: str, user: str, kind: str, campaign: int
         where = f" or an organiser of {_campaign_words(campaign)}" if campaign is not None else ""
         raise NotYours(f"\u201c{label}\u201d was made by {user or 'nobody in particular'}; only they{where} can "
                        f"{verb} it")
+    if kind.startswith(death_blow_club.KINDS_PREFIXES) and platoon is None and sheet is None:
+        return  # d12 Death Blow: judged by the fighters (the row-level security policies), not the campaign
     require_change(platoon=platoon, sheet=sheet, campaign=campaign, kind=kind)
 
 

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Refused
+from . import death_blow_club
 from .models import database_proxy as db
 
 
@@ -244,12 +245,15 @@ END
 $$;
 """
 
+FUNCTIONS += death_blow_club.FUNCTIONS  # d12 Death Blow's tables (issue 26): see store/death_blow_club.py
+
 FUNCTION_NAMES = ("club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
                   "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
                   "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
                   "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
                   "club_is_member(bigint, text)", "club_is_organiser(bigint, text)",
-                  "club_can_platoon(bigint, text)", "club_can_sheet(bigint, text)")
+                  "club_can_platoon(bigint, text)", "club_can_sheet(bigint, text)",
+                  *death_blow_club.FUNCTION_NAMES)
 
 OLD_FUNCTIONS: tuple[str, ...] = ()
 """Functions of an earlier ``server init`` that the policies no longer use (dropped after the policies)."""
@@ -329,6 +333,7 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "sologear_force": _under(sheet_can, sheet_sees),
         "sologear_turn": _under(sheet_can, sheet_sees),
         "roll": _under(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})"),
+        **death_blow_club.table_rules(Rules, ME, _in),  # fighter, bout, bout_round, fighter_change
         "operation": Rules(
             select=f"({own_operation} OR {member})",
             insert=own_operation,

@@ -58,11 +58,11 @@ def test_rotation_keeps_14_daily_and_the_newest_good_backup_of_each_schema(fresh
     first = make_backup(database, app_paths.db_file, app_paths.backup_dir, "manual")
     folder = app_paths.backup_dir
     start = dt.datetime(2026, 1, 1, 12)
-    # an old backup of an older schema (version 0 is no campaign data; use a fake "schema 7" instead)
+    # an old backup of an older schema (version 0 is no campaign data; use a fake "schema 99" instead)
     old_schema = folder / _name("campaign", start - dt.timedelta(days=100), "daily")
     shutil.copy(first, old_schema)
     con = sqlite3.connect(old_schema)
-    con.execute("INSERT INTO schema_migration VALUES (7, 'future', '2026-01-01', '9')")
+    con.execute("INSERT INTO schema_migration VALUES (99, 'future', '2026-01-01', '9')")
     con.commit()
     con.close()
     # a damaged (cut short) old backup: never protected
@@ -78,7 +78,7 @@ def test_rotation_keeps_14_daily_and_the_newest_good_backup_of_each_schema(fresh
     daily_v1 = [b for b in left if b.reason == "daily" and b.schema_version == schema_version_supported()]
     assert len(daily_v1) == 14
     assert daily_v1[0].time.date() == dt.date(2026, 1, 30)
-    assert old_schema.exists(), "the newest good backup of schema 7 is kept"
+    assert old_schema.exists(), "the newest good backup of schema 99 is kept"
     assert not bad.exists()
 
 
