@@ -377,7 +377,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cs.required = True
     p = _sub(cs, "new", parent, "create a campaign", _campaign_new)
     p.add_argument("--name", required=True)
-    p.add_argument("--system", default="atomic-africa", help="atomic-africa (default) or sologear")
+    p.add_argument("--system", default="atomic-africa", help="atomic-africa (default), sologear or death-blow")
     p.add_argument("--period", metavar="1..5", help="campaign period (replacement and force generation die)")
     p.add_argument("--thresholds", metavar="G,R,V,L", help="XP thresholds (default 1,4,9,16)")
     p.add_argument("--objective-xp", metavar="both|platoon",

@@ -794,8 +794,8 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
     detail = show_fighter(f.id)
     row = FighterRow(**{k: getattr(detail, k) for k in FighterRow.__dataclass_fields__})
     created = iso_text(f.created_at) or ""
-    events: list[tuple[tuple[str, str, int], TimelineEvent]] = [
-        (("", "", 0), TimelineEvent(created[:10], "created",  # always first, even before back-dated bouts
+    events: list[tuple[tuple[str, str, int, int], TimelineEvent]] = [
+        (("", "", 0, 0), TimelineEvent(created[:10], "created",  # always first, even before back-dated bouts
                                                          f"joined the campaign at level {f.start_level}",
                                                          level_after=f.start_level, xp_after=0, lifetime_after=0))]
     bouts = sorted(_bouts_of(f.id), key=lambda b: (b.date, b.id))
@@ -820,9 +820,10 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
         gained = b.xp_gained if won else 0
         text = f"{result} {other}" + (f" (+{gained} XP)" if won else "") + (" \u2013 solo" if b.mode == "solo" else "")
         made = iso_text(b.created_at) or ""
-        events.append(((v["date"], made, 1), TimelineEvent(v["date"], "bout", text, b.id, gained, level, xp, life)))
+        events.append(((v["date"], made, b.id, 1), TimelineEvent(v["date"], "bout", text, b.id, gained, level, xp,
+                                                                  life)))
         for lv in range((before or 0) + 1, (level or 0) + 1):
-            events.append(((v["date"], made, 2), TimelineEvent(v["date"], "level", f"reached level {lv}", b.id,
+            events.append(((v["date"], made, b.id, 2), TimelineEvent(v["date"], "level", f"reached level {lv}", b.id,
                                                                 level_after=lv)))
         series.append({"bout": n, "bout_id": b.id, "date": v["date"], "level": level, "lifetime_xp": life})
     for ch in FighterChange.select().where(FighterChange.fighter == f.id).order_by(FighterChange.id):
@@ -835,7 +836,7 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
         else:
             what = "level" if ch.field == "level" else "XP toward the next level"
             text = f"{what} corrected from {ch.old_value} to {ch.new_value}" + (f": {ch.reason}" if ch.reason else "")
-        events.append(((when[:10], when, 3), TimelineEvent(when[:10], kind, text)))
+        events.append(((when[:10], when, 0, 3), TimelineEvent(when[:10], kind, text)))
     events.sort(key=lambda e: e[0], reverse=True)
     return FighterHistory(row, [e[1] for e in events], series, head_to_head(f.campaign_id, fighter=f.id))
 
