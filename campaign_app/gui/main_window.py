@@ -52,6 +52,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "campaign": ("campaign_app.gui.campaign_page", "CampaignPage", "show_campaign"),
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear.page", "SologearPage", "show_sheet"),
+    "fighter": ("campaign_app.gui.death_blow.fighter_page", "FighterPage", "show_fighter"),
 }
 
 
@@ -389,7 +390,7 @@ class MainWindow(QMainWindow):
 
     def _on_op_changed(self, changes: Any) -> None:
         """The navigator lists campaigns, platoons and pilots: reload it when an operation touched one."""
-        if changes.tables & {"campaign", "platoon", "sologear_sheet", "leader"} or not (
+        if changes.tables & {"campaign", "platoon", "sologear_sheet", "leader", "fighter"} or not (
                 changes.campaign_id or changes.platoon_id or changes.sheet_id):
             self._on_data_changed("op", changes.operation_id or 0)
         else:
@@ -486,6 +487,11 @@ class MainWindow(QMainWindow):
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
+        if self._current and self._current[0] == "fighter":  # Ctrl+B on a fighter's page: log a bout
+            from .death_blow.bout_dialogs import log_bout
+
+            log_bout(self.ctx, self, self._current[1])
+            return
         from .battle_wizard import log_battle
 
         platoon = self._current[1] if self._current and self._current[0] == "platoon" else None
