@@ -188,6 +188,11 @@ def card_rules(campaign: str | int | None) -> CardRules:
     if camp.system == "atomic_africa":
         return CardRules(campaign=camp.name, thresholds=thresholds_of(camp), objective_xp_to=camp.objective_xp_to,
                          replacement_dice=camp.replacement_dice, period=camp.period)
+    if camp.system == "death_blow":  # the fighters' figures, for the cards that show them
+        from .death_blow import list_fighters
+
+        fighters = tuple((f.name, f.level, f.xp, f.lifetime_xp) for f in list_fighters(camp, include_retired=False))
+        return CardRules(campaign=camp.name, fighters=fighters)
     from ..store.models import SologearSheet
 
     sheet = (SologearSheet.select().where(SologearSheet.campaign == camp.id).order_by(SologearSheet.id.desc())

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from ...services.death_blow import BoutRow, FighterRow
 from ..roster_models import Column, RowsModel
@@ -165,4 +166,18 @@ class RoundsModel(RowsModel[RoundRow]):
 
     def set_round_dicts(self, rounds: list[dict[str, Any]]) -> None:
         self.set_rows([RoundRow(r["round"], r["a"], r["b"]) for r in rounds])
+
+    def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and 0 <= index.row() < self.rowCount():
+            key = self.COLUMNS[index.column()].key
+            if key in ("a_card", "b_card"):
+                card = getattr(self.row_data(index.row()), key[0])["card"]
+                if card[-1:] in ("\u2665", "\u2666"):  # red suits
+                    return QColor(RED)
+            return None
+        return super().data(index, role)
+
+
+RED = "#d0342c"
+"""Hearts and diamonds in the rounds table (readable on light and dark bases)."""
 
