@@ -315,7 +315,7 @@ def _sologear(key: str) -> Callable[[CardRules], TableData]:
 def _db_styles(rules: CardRules) -> TableData:
     from .death_blow import SCALE, STYLE_NAMES, attack_defense
 
-    rows = []
+    rows: Rows = []
     for style in reversed(SCALE):  # most offensive first, as the sheet prints it
         attack, defense = attack_defense(style, (9, 4))
         rows.append((STYLE_NAMES[style], _dice_words(attack, "attack"), _dice_words(defense, "defense")))

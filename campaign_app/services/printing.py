@@ -31,8 +31,9 @@ if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from .history import HistoryReport
     from .history_results import TimelineEvent
 
-KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards")
-"""What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards."""
+KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards", "fighter", "bout")
+"""What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards, d12 Death
+Blow fighter sheets and a bout's round log."""
 
 Progress = Callable[[int, int], None]
 
@@ -84,7 +85,23 @@ class CardsDetails(Result):
         return {"rules": self.rules, **(self.cards.to_dict() if self.cards is not None else {})}
 
 
-PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails
+@dataclass(frozen=True)
+class FighterDetails(Result):
+    """d12 Death Blow fighter sheets: the fighters' names (none when blank)."""
+
+    fighters: tuple[str, ...]
+    blank: bool
+
+
+@dataclass(frozen=True)
+class BoutDetails(Result):
+    """A bout's round log."""
+
+    bout: int
+    rounds: int
+
+
+PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails | FighterDetails | BoutDetails
 """What was printed, by kind (each kind's JSON keys beside ``pages`` and ``bytes``)."""
 
 
@@ -349,6 +366,54 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     return buffer.getvalue(), result
 
 
+# ------------------------------------------------------------------------------------------- Death Blow
+
+
+def fighter_sheets(fighters: Sequence[str | int] = (), *, blank: bool = False,
+                   campaign: str | int | None = None) -> list[Any]:
+    """The fighter sheets to print: one per fighter named (within ``campaign`` when given), every active fighter
+    of ``campaign`` when none is named, or one blank sheet."""
+    from ..printing.death_blow_sheets import FighterSheet
+    from . import death_blow
+
+    if blank:
+        camp = _campaign_of(campaign)
+        return [FighterSheet(campaign=camp.name if camp else "")]
+    refs: list[str | int] = list(fighters)
+    if not refs:
+        if campaign is None or campaign == "":
+            raise ServiceError("name a fighter (or a Death Blow campaign, or ask for a blank sheet)")
+        refs = [f.id for f in death_blow.list_fighters(campaign, include_retired=False)]
+        if not refs:
+            raise ServiceError("the campaign has no active fighters to print (ask for a blank sheet)")
+    out = []
+    for ref in refs:
+        f = death_blow.show_fighter(ref, campaign if not isinstance(ref, int) else None)
+        recent = []
+        for b in f.recent[:8]:
+            mine = b.fighter if b.fighter_id == f.id else b.opponent
+            other = b.opponent if b.fighter_id == f.id else b.fighter
+            result = "draw" if b.winner == "draw" else (f"won, +{b.xp_gained} XP" if b.winner == mine else "lost")
+            recent.append((b.date, other, result))
+        out.append(FighterSheet(name=f.name, campaign=f.campaign, level=f.level, xp=f.xp, lifetime_xp=f.lifetime_xp,
+                                bouts=f.bouts, wins=f.wins, draws=f.draws, losses=f.losses, notes=f.notes,
+                                recent=tuple(recent)))
+    return out
+
+
+def bout_log(bout: int | str) -> Any:
+    from ..printing.death_blow_sheets import BoutLog
+    from ..store.models import Bout as BoutModel
+    from ..store.models import Fighter
+    from . import death_blow
+
+    b = death_blow.show_bout(bout)
+    row = BoutModel.get_by_id(b.id)
+    camp = Campaign.get_by_id(Fighter.get_by_id(row.fighter_id).campaign_id)
+    return BoutLog(b.id, b.date, camp.name, b.fighter, b.opponent, b.fighter_level, b.opponent_level, b.winner,
+                   b.face_cards_left, b.xp_gained, b.seed, b.dice_note, tuple(b.rounds))
+
+
 # ------------------------------------------------------------------------------------------------- jobs
 
 
@@ -421,6 +486,25 @@ def prepare(kind: str, **options: Any) -> PrintJob:
             return data, CardsDetails(rules=note, cards=layout)
 
         return PrintJob(kind, build_cards)
+    if kind == "fighter":
+        from ..printing.death_blow_sheets import build_fighter_sheets
+
+        paper = check_paper(opts.get("paper"))
+        fighters = fighter_sheets(opts.get("fighters", ()), blank=bool(opts.get("blank")),
+                                  campaign=opts.get("campaign"))
+        fdetails = FighterDetails(fighters=tuple(f.name for f in fighters if f.name), blank=bool(opts.get("blank")))
+        return PrintJob(kind, lambda _p: (build_fighter_sheets(fighters, paper=paper,
+                                                                printed_on=opts.get("printed_on")), fdetails))
+    if kind == "bout":
+        from ..printing.death_blow_sheets import build_bout_log
+
+        paper = check_paper(opts.get("paper"))
+        if opts.get("bout") in (None, ""):
+            raise ServiceError("name the bout whose round log to print (its number)")
+        log = bout_log(opts["bout"])
+        bdetails = BoutDetails(bout=log.bout_id, rounds=len(log.rounds))
+        return PrintJob(kind, lambda _p: (build_bout_log(log, paper=paper, printed_on=opts.get("printed_on")),
+                                          bdetails))
     raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
 
 

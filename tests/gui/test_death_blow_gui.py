@@ -194,3 +194,18 @@ def test_models_pass_the_model_tester(qtmodeltester, pit) -> None:  # type: igno
     rounds.set_round_dicts(edit.summary.rounds)
     qtmodeltester.check(rounds)
     assert rounds.rowCount() == len(edit.summary.rounds)
+
+
+def test_print_sheet_saves_a_filled_pdf(qtbot, window, pit, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pypdf import PdfReader
+
+    from campaign_app.gui.death_blow import printing
+
+    _cid, kenji, _mara = pit
+    target = tmp_path / "kenji.pdf"
+    monkeypatch.setattr(printing, "SAVE_DIALOG", lambda *_a: (str(target), "PDF (*.pdf)"))
+    window.open_item("fighter", kenji)
+    page = window.stack.currentWidget()
+    qtbot.mouseClick(page.print_button, LEFT)
+    body = "".join(p.extract_text() for p in PdfReader(str(target)).pages)
+    assert "Kenji" in body and "Reaction Speed 2" in body

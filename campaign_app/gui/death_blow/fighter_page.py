@@ -113,6 +113,7 @@ class FighterPage(QWidget):
         self.delete_button = QPushButton("&Delete fighter\u2026", body)
         self.export_button = QPushButton("E&xport history\u2026", body)
         self.print_button = QPushButton("&Print sheet\u2026", body)
+        self.print_button.setToolTip("Save this fighter's sheet as a PDF (filled in)")
         buttons = QHBoxLayout()
         for b in (self.log_button, self.solo_button, self.correct_button, self.retire_button, self.delete_button,
                   self.export_button, self.print_button):
@@ -299,11 +300,12 @@ class FighterPage(QWidget):
         self.ctx.signals.status.emit(f"wrote {n} events to {path}")
 
     def print_sheet(self) -> None:
-        if self.fid is None:
+        if self.detail is None:
             return
-        from ..print_dialog import open_print_dialog
+        from .printing import save_pdf
 
-        open_print_dialog(self.ctx, self.window(), {"kind": "fighter", "id": self.fid})
+        save_pdf(self.ctx, self.window(), "fighter", f"{self.detail.name} - fighter sheet.pdf",
+                 fighters=[self.detail.id])
 
     def _show_bout(self, index: QModelIndex) -> None:
         bout_id = index.data(ID_ROLE)
@@ -351,9 +353,9 @@ def show_bout_dialog(ctx: AppContext, parent: QWidget | None, bout_id: int) -> N
     dialog = BoutDialog(bout, parent)
 
     def print_log() -> None:
-        from ..print_dialog import open_print_dialog
+        from .printing import save_pdf
 
-        open_print_dialog(ctx, dialog, {"kind": "bout", "id": bout_id})
+        save_pdf(ctx, dialog, "bout", f"bout {bout_id}.pdf", bout=bout_id)
 
     dialog.print_button.clicked.connect(print_log)
     try:
