@@ -231,3 +231,35 @@ def test_history_timeline_series_head_to_head_and_export(pit: str, tmp_path: Pat
     s.export_history("Kenji", tmp_path / "k.json", "json")
     data = json.loads((tmp_path / "k.json").read_text())
     assert data["fighter"]["name"] == "Kenji" and len(data["events"]) == n
+
+
+def test_portable_file_round_trip(pit: str, tmp_path: Path) -> None:
+    from campaign_app.services import portable
+
+    s.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=12, date="2026-10-01")
+    s.play_bout("Kenji", "Mara", seed="export", dice=["7,3", "11,2"])
+    s.set_fighter("Mara", xp=5, reason="house ruling")
+    out = tmp_path / "pit.json"
+    exported = portable.export_campaign("Pit", out)
+    assert (exported.counts.fighter, exported.counts.bout, exported.counts.fighter_change) == (2, 2, 1)
+    imported = portable.import_campaign(out, "Pit again")
+    assert imported.counts.bout_round == exported.counts.bout_round > 0
+    for name in ("Kenji", "Mara"):
+        a, b = s.show_fighter(name, "Pit"), s.show_fighter(name, "Pit again")
+        strip = ("id", "campaign_id", "campaign", "recent")
+        assert {k: v for k, v in a.to_dict().items() if k not in strip} == \
+            {k: v for k, v in b.to_dict().items() if k not in strip}
+        assert [(x.winner, x.face_cards_left, x.opponent) for x in a.recent] == \
+            [(x.winner, x.face_cards_left, x.opponent) for x in b.recent]
+    solo_a = next(x for x in s.show_fighter("Kenji", "Pit").recent if x.mode == "solo")
+    solo_b = next(x for x in s.show_fighter("Kenji", "Pit again").recent if x.mode == "solo")
+    assert s.show_bout(solo_a.id).rounds == s.show_bout(solo_b.id).rounds
+    # a damaged round in the file is refused, nothing imported
+    doc = json.loads(out.read_text())
+    doc["tables"]["bout_round"][0]["a"] = json.dumps({"card": "A♠", "dice": [13, 1]})
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    before = counts()
+    with pytest.raises(ServiceError, match="bout_round row 1, a"):
+        portable.import_campaign(bad, "Broken")
+    assert counts() == before
