@@ -209,3 +209,29 @@ def test_print_sheet_saves_a_filled_pdf(qtbot, window, pit, tmp_path, monkeypatc
     qtbot.mouseClick(page.print_button, LEFT)
     body = "".join(p.extract_text() for p in PdfReader(str(target)).pages)
     assert "Kenji" in body and "Reaction Speed 2" in body
+
+
+def test_no_mnemonic_clashes_and_nothing_cut_off(qtbot, window, gui_ctx, pit) -> None:  # type: ignore[no-untyped-def]
+    from layout_checks import layout_problems, walk_mnemonic_clashes
+
+    cid, kenji, _mara = pit
+    service.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=3)
+    for kind, obj in (("campaign", cid), ("fighter", kenji)):
+        window.open_item(kind, obj)
+        qtbot.wait(10)
+        assert walk_mnemonic_clashes(window, kind) == []
+        assert layout_problems(window) == []
+    dlg = SoloBoutDialog(gui_ctx, kenji)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    assert walk_mnemonic_clashes(dlg, "solo bout") == []
+    assert layout_problems(dlg) == []
+    dlg.reject()
+    log = LogBoutDialog(gui_ctx, kenji)
+    qtbot.addWidget(log)
+    log.show()
+    qtbot.waitExposed(log)
+    assert walk_mnemonic_clashes(log, "log bout") == []
+    assert layout_problems(log) == []
+    log.reject()

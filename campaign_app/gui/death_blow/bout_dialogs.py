@@ -35,6 +35,7 @@ from ...errors import CampaignError
 from ...rules import death_blow as rules
 from ...services import death_blow as service
 from ..context import AppContext
+from ..sizing import cap_fields
 from ..undo_commands import perform as _perform
 from ..undo_commands import push_edit
 from ..widgets import ChoicePicker, ErrorLabel
@@ -195,6 +196,7 @@ class LogBoutDialog(QDialog):
         self.vs_fighter.setEnabled(bool(self.others))
         self._opponent_changed()
         self.edit: Any = None
+        cap_fields(self)
 
     def _opponent_name(self) -> str:
         if self.vs_fighter.isChecked():
@@ -336,7 +338,7 @@ class SoloBoutDialog(QDialog):
 
         top = QFormLayout()
         top.addRow("&Opponent:", self.opponent_pick)
-        top.addRow("Se&ed:", self.seed)
+        top.addRow("See&d:", self.seed)
         dice_row = QHBoxLayout()
         dice_row.addWidget(self.typed)
         self.dice_a_label = QLabel(f"{self.fighter.name}:", self)
@@ -371,6 +373,7 @@ class SoloBoutDialog(QDialog):
         self.end_button.clicked.connect(self.play_to_end)
         self._typed_toggled(False)
         self._reset()
+        cap_fields(self)
         self.resize(1000, 620)
 
     # --- state ---------------------------------------------------------------------------------------------
@@ -541,6 +544,7 @@ class NewFighterDialog(QDialog):
         form.addRow(self.buttons)
         self.name_edit.textChanged.connect(lambda t: self.ok_button.setEnabled(bool(t.strip())))
         self.ok_button.setEnabled(False)
+        cap_fields(self)
 
 
 def new_fighter(ctx: AppContext, parent: QWidget | None, campaign_id: int, campaign_name: str) -> int | None:
@@ -584,6 +588,7 @@ class CorrectionDialog(QDialog):
         form.addRow("&Reason:", self.reason)
         form.addRow(self.problem)
         form.addRow(buttons)
+        cap_fields(self)
 
 
 def correct_fighter(ctx: AppContext, parent: QWidget | None, fighter: service.FighterDetail) -> bool:

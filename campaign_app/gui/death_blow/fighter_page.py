@@ -30,6 +30,7 @@ from ...services import death_blow as service
 from ...services.common import NotFound
 from ..context import AppContext
 from ..roster_models import ID_ROLE, fit_columns
+from ..sizing import cap_fields
 from ..widgets import CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
 from .bout_dialogs import perform
 from .models import BoutListModel, EventRow, HeadToHeadModel, RoundsModel, TimelineModel
@@ -56,6 +57,7 @@ class FighterPage(QWidget):
         self.detail: service.FighterDetail | None = None
         self._dirty = False
         self._build()
+        cap_fields(self)  # fields stop at a readable width; the tables take the rest
         ctx.signals.op_changed.connect(self._on_op)
         ctx.signals.data_changed.connect(lambda kind, _i: self._reload_later() if kind in ("all", "campaign")
                                          else None)
@@ -132,10 +134,10 @@ class FighterPage(QWidget):
         self.h2h_model = HeadToHeadModel(self)
         self.h2h_view = _table(self.tabs, "Head-to-head records")
         self.h2h_view.setModel(self.h2h_model)
-        self.tabs.addTab(self.bouts_view, "&Bouts")
-        self.tabs.addTab(self.timeline_view, "&Timeline")
-        self.tabs.addTab(self.chart, "C&hart")
-        self.tabs.addTab(self.h2h_view, "&Head to head")
+        self.tabs.addTab(self.bouts_view, "Bo&uts")
+        self.tabs.addTab(self.timeline_view, "Ti&meline")
+        self.tabs.addTab(self.chart, "Ch&art")
+        self.tabs.addTab(self.h2h_view, "Head t&o head")
         self.tabs.setMinimumHeight(260)
 
         notes_box = QGroupBox("Notes", body)
@@ -145,7 +147,10 @@ class FighterPage(QWidget):
         QVBoxLayout(notes_box).addWidget(self.notes)
 
         layout = QVBoxLayout(body)
-        layout.addWidget(self.name_edit)
+        head = QHBoxLayout()
+        head.addWidget(self.name_edit, 1)
+        head.addStretch(0)
+        layout.addLayout(head)
         layout.addWidget(self.info_label)
         layout.addWidget(self.message)
         layout.addWidget(career)
