@@ -147,19 +147,25 @@ KINDS_PREFIXES = ("fighter.", "bout.")
 
 
 def fighters_of_operation(op_id: int) -> list[int]:
-    """The fighters an operation touched (its fighter rows, and the fighters of its bouts)."""
-    rows = db.execute_sql("SELECT table_name, row_id, coalesce(old, new) FROM operation_change "
-                          "WHERE operation_id = ? AND table_name IN ('fighter', 'bout', 'fighter_change')",
-                          (op_id,)).fetchall()
+    """The fighters an operation touched: a bout's own fighter first, then its opponent, then any other fighter
+    row (a rename, a correction)."""
     import json
 
-    out: set[int] = set()
+    rows = db.execute_sql("SELECT table_name, row_id, coalesce(old, new) FROM operation_change "
+                          "WHERE operation_id = ? AND table_name IN ('fighter', 'bout', 'fighter_change') "
+                          "ORDER BY id", (op_id,)).fetchall()
+    first: list[int] = []
+    rest: list[int] = []
     for table, row_id, image in rows:
         if table == "fighter":
-            out.add(int(row_id))
+            rest.append(int(row_id))
             continue
         data = json.loads(image) if isinstance(image, str) else (image or {})
         for key in ("fighter_id", "opponent_fighter_id"):
             if data.get(key) is not None:
-                out.add(int(data[key]))
-    return sorted(out)
+                first.append(int(data[key]))
+    out: list[int] = []
+    for fighter_id in [*first, *rest]:
+        if fighter_id not in out:
+            out.append(fighter_id)
+    return out

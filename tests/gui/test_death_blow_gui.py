@@ -101,6 +101,7 @@ def test_ctrl_b_on_a_fighter_page_logs_a_bout(qtbot, window, pit) -> None:  # ty
     window.undo()
     assert service.show_fighter(kenji).lifetime_xp == 0
     qtbot.waitUntil(lambda: page.bouts_model.rowCount() == 0)
+    assert window.stack.currentWidget() is page and page.fid == kenji  # the fighter's page stays in view
 
 
 def test_a_refused_bout_keeps_the_dialog_open_and_writes_nothing(qtbot, window, pit) -> None:  # type: ignore[no-untyped-def]
