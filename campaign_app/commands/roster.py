@@ -47,7 +47,7 @@ def _campaign_text(c: CampaignDetail) -> str:
     from ..services.campaigns import AtomicAfricaCampaignDetail, DeathBlowCampaign
 
     lines = [f"{c.name}  ({c.system_label}{', archived' if c.archived else ''})"]
-    for rule in c.house_rules:
+    for rule in () if isinstance(c, DeathBlowCampaign) else c.house_rules:  # Atomic Africa's house rules
         default = "" if rule.is_default else "  (changed; default " + (
             rule.default_text if rule.default_text is not None else
             "not set" if rule.default is None else

@@ -325,6 +325,11 @@ class MainWindow(QMainWindow):
         self.act_new_platoon.setEnabled(self._selected_system() == "atomic_africa")
         # Ctrl+B works from anywhere: without an open platoon the wizard asks which platoon fought
         self.act_log_battle.setEnabled(True)
+        on_fighter = self._current is not None and self._current[0] == "fighter"  # d12 Death Blow: a bout
+        self.act_log_battle.setText("&Log bout…" if on_fighter else "&Log battle…")
+        self.act_log_battle.setIconText("Log bout" if on_fighter else "Log battle")
+        self.act_log_battle.setStatusTip("Record a bout of this fighter played at the table" if on_fighter
+                                         else "Record a battle and run the post-battle rolls")
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
         on_server = self.ctx.server is not None
         for action, tip in ((self.act_backups, "List the backups of this database and restore one"),

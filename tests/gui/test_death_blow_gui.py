@@ -76,6 +76,7 @@ def test_ctrl_b_on_a_fighter_page_logs_a_bout(qtbot, window, pit) -> None:  # ty
     window.open_item("fighter", kenji)
     page = window.stack.currentWidget()
     assert isinstance(page, FighterPage)
+    assert window.act_log_battle.iconText() == "Log bout"  # the toolbar and menu say what Ctrl+B does here
 
     def fill() -> None:
         dlg = QApplication.activeModalWidget()
