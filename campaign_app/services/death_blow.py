@@ -492,6 +492,10 @@ def _sides(fighter: str | int | Fighter, opponent_fighter: str | int | Fighter |
                                    f"({Campaign.get_by_id(other.campaign_id).name}), not of "
                                    f"{Campaign.get_by_id(f.campaign_id).name}") from None
             raise
+        if o.campaign_id != f.campaign_id:  # an id (the GUI) is not looked up within the campaign
+            raise ServiceError(f"{o.name} is a fighter of another campaign "
+                               f"({Campaign.get_by_id(o.campaign_id).name}), not of "
+                               f"{Campaign.get_by_id(f.campaign_id).name}")
         if o.id == f.id:
             raise ServiceError(f"{f.name} cannot fight themselves")
         if o.status == "retired":

@@ -237,3 +237,29 @@ def test_no_mnemonic_clashes_and_nothing_cut_off(qtbot, window, gui_ctx, pit) ->
     assert walk_mnemonic_clashes(log, "log bout") == []
     assert layout_problems(log) == []
     log.reject()
+
+
+def test_a_bouts_rounds_open_from_the_fighter_page(qtbot, window, pit) -> None:  # type: ignore[no-untyped-def]
+    from campaign_app.gui.death_blow.fighter_page import BoutDialog
+
+    _cid, kenji, _mara = pit
+    edit, solo = service.play_bout("Kenji", "Mara", seed="view")
+    window.open_item("fighter", kenji)
+    page = window.stack.currentWidget()
+    qtbot.waitUntil(lambda: page.bouts_model.rowCount() == 1)
+    seen: list[int] = []
+
+    def look() -> None:
+        dlg = QApplication.activeModalWidget()
+        assert isinstance(dlg, BoutDialog)
+        views = [v for v in dlg.findChildren(type(page.bouts_view)) if v.model() is not None]
+        seen.append(views[0].model().rowCount())
+        assert dlg.print_button.isEnabled()
+        qtbot.keyClick(dlg, Qt.Key.Key_Escape)
+
+    errors = in_modal(qtbot, look, BoutDialog)
+    page.bouts_view.setFocus()
+    page.bouts_view.selectRow(0)
+    qtbot.keyClick(page.bouts_view, Qt.Key.Key_Return)
+    assert errors == []
+    assert seen == [len(solo.rounds)]

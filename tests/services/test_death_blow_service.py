@@ -102,6 +102,11 @@ def test_a_fighter_of_another_campaign_is_refused(pit: str) -> None:
     before = counts()
     with pytest.raises(ServiceError, match="Ryu is a fighter of another campaign"):
         s.log_bout("Kenji", opponent_fighter="Ryu", winner="Kenji", face_cards=1)
+    ryu = Fighter.get(Fighter.name == "Ryu").id
+    with pytest.raises(ServiceError, match="Ryu is a fighter of another campaign"):  # by id, as the GUI does
+        s.log_bout(Fighter.get(Fighter.name == "Kenji").id, opponent_fighter=ryu, winner="Kenji", face_cards=1)
+    with pytest.raises(ServiceError, match="another campaign"):
+        s.SoloBout("Kenji", ryu)
     assert counts() == before
 
 
