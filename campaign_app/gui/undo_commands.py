@@ -175,7 +175,7 @@ class JournalUndoStack(QUndoStack):
 
         info = step.operation
         if info.kind.startswith(("fighter.", "bout.")):  # d12 Death Blow: the (first) fighter it touched
-            from ..store.death_blow_club import fighters_of_operation
+            from ..services.death_blow import fighters_of_operation
 
             for fighter_id in fighters_of_operation(info.id):
                 if item_exists("fighter", fighter_id):

@@ -374,10 +374,6 @@ class BoutResult:
         return 0 if self.winner == "draw" else self.face_cards_left
 
 
-class DiceRanOut(Exception):
-    """Raised inside :class:`Bout` when typed dice run out and no fallback is allowed."""
-
-
 class FallbackDice:
     """Typed dice pairs first (each pair checked), then the app's seeded dice: ``switched_at`` is the number of
     the first pair the app rolled (``None`` while typed dice last). More typed pairs can be added as play goes on

@@ -747,6 +747,11 @@ def undo_bout(bout_id: int) -> Edit[dict[str, Any]]:
                 {"id": detail.id, "undone": True}, changes)
 
 
+def fighters_of_operation(op_id: int) -> list[int]:
+    """The fighters a journal operation touched, the bout's own fighter first (Edit ▸ Undo shows it)."""
+    return death_blow_club.fighters_of_operation(op_id)
+
+
 # ------------------------------------------------------------------------------------------------ odds
 
 def bout_odds(fighter: str | int, opponent_fighter: str | int, *, bouts: Any = DEFAULT_ODDS_BOUTS, seed: Any = 0,
