@@ -263,3 +263,21 @@ def test_a_bouts_rounds_open_from_the_fighter_page(qtbot, window, pit) -> None: 
     qtbot.keyClick(page.bouts_view, Qt.Key.Key_Return)
     assert errors == []
     assert seen == [len(solo.rounds)]
+
+
+def test_campaign_page_prints_every_fighter_or_a_blank_sheet(qtbot, window, pit, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from pypdf import PdfReader
+
+    from campaign_app.gui.death_blow import printing
+
+    cid, _kenji, _mara = pit
+    targets = iter([tmp_path / "all.pdf", tmp_path / "blank.pdf"])
+    monkeypatch.setattr(printing, "SAVE_DIALOG", lambda *_a: (str(next(targets)), "PDF (*.pdf)"))
+    window.open_item("campaign", cid)
+    panel = window.stack.currentWidget().fighters
+    panel.print_all_action.trigger()
+    panel.print_blank_action.trigger()
+    every = PdfReader(str(tmp_path / "all.pdf"))
+    assert len(every.pages) == 2 and "Kenji" in every.pages[0].extract_text()
+    blank = PdfReader(str(tmp_path / "blank.pdf")).pages[0].extract_text()
+    assert "Name:" in blank and "Pit" in blank

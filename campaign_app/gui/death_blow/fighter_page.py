@@ -192,8 +192,9 @@ class FighterPage(QWidget):
         self.detail = f
         self.name_edit.setCommittedText(f.name)
         retired = " \u00b7 retired" if f.retired else ""
+        owner = f" \u00b7 {f.owner}'s fighter" if f.owner else ""  # on a club server
         self.info_label.setText(f"d12 Death Blow fighter \u00b7 {f.campaign} \u00b7 started at level "
-                                f"{f.start_level}{retired}")
+                                f"{f.start_level}{retired}{owner}")
         self.level_label.setText(f"Level {f.level}")
         self.boxes.set_xp(f.xp, f.level)
         self.xp_label.setText("Level 11: the last level" if f.level >= 11 else

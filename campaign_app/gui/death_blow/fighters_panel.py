@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -58,8 +59,14 @@ class FightersPanel(QGroupBox):
         self.log_button.setToolTip("Record a bout played at the table (the result; the app works out the XP)")
         self.solo_button = QPushButton("&Solo bout\u2026", self)
         self.solo_button.setToolTip("Let the app play a bout of two shuffled decks, round by round")
+        self.print_button = QPushButton("Pr&int sheets", self)
+        self.print_button.setToolTip("Save fighter sheets as a PDF: every active fighter's, filled in, or a blank one")
+        menu = QMenu(self.print_button)
+        self.print_all_action = menu.addAction("Every active fighter, filled in\u2026", self.print_all)
+        self.print_blank_action = menu.addAction("A blank fighter sheet\u2026", self.print_blank)
+        self.print_button.setMenu(menu)
         buttons = QHBoxLayout()
-        for b in (self.new_button, self.open_button, self.log_button, self.solo_button):
+        for b in (self.new_button, self.open_button, self.log_button, self.solo_button, self.print_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
@@ -80,6 +87,7 @@ class FightersPanel(QGroupBox):
         self.model.set_rows(rows)
         fit_columns(self.view, self.model)
         self.empty_label.setVisible(not rows)
+        self.print_all_action.setEnabled(any(not r.retired for r in rows))
         if keep is not None and (row := self.model.row_of_id(keep)) is not None:
             self.view.selectRow(row)
         self._update_buttons()
@@ -125,3 +133,14 @@ class FightersPanel(QGroupBox):
             from .bout_dialogs import play_solo_bout
 
             play_solo_bout(self.ctx, self.window(), chosen)
+
+    def print_all(self) -> None:
+        if self.cid is not None:
+            from .printing import save_pdf
+
+            save_pdf(self.ctx, self.window(), "fighter", f"{self.campaign_name} - fighters.pdf", campaign=self.cid)
+
+    def print_blank(self) -> None:
+        from .printing import save_pdf
+
+        save_pdf(self.ctx, self.window(), "fighter", "fighter sheet (blank).pdf", blank=True, campaign=self.cid)
