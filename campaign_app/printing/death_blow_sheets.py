@@ -162,6 +162,11 @@ def _sheet_story(sheet: FighterSheet, width: float, st: dict[str, Any]) -> list[
     story.append(Paragraph("Reaction Speed: Ace 1, 2\u201310 as printed, J/Q/K your level. Initiative: how many of "
                            "your two d12 are at or under it. Damage = Attack \u2212 the other's Defense (at least "
                            "0): that many cards off the top of their deck, unplayed.", st["small"]))
+    if sheet.blank:
+        story.append(SectionHeading("Bouts", "to fill in after each bout", space_before=10))
+        heads = ("Date", "Opponent (level)", "Won / drawn / lost", "Face cards left", "XP")
+        story.append(grid_table(heads, [], [width * f for f in (0.14, 0.36, 0.2, 0.18, 0.12)], st=st,
+                                empty_rows=8))
     if sheet.recent:
         story.append(SectionHeading("Latest bouts", "newest first", space_before=10))
         rows2 = [list(r) for r in sheet.recent]
