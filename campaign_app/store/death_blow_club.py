@@ -169,3 +169,35 @@ def fighters_of_operation(op_id: int) -> list[int]:
         if fighter_id not in out:
             out.append(fighter_id)
     return out
+
+
+def secure_new_tables(database: Any) -> bool:
+    """Migration 0007 on a club server already set up (``server init`` ran before the upgrade): install the check
+    functions, grant the players group what the app needs on the new tables and create their policies, as
+    ``server init`` would (it is idempotent; running it again gives the same). Nothing on a server without the
+    club's rules. Runs as the owner of the tables (the one who migrates). Returns whether it secured anything."""
+    installed = database.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL"
+                                     ).fetchone()[0]
+    if not installed:
+        return False
+    from .club_server import ME, Rules, _in, _journaled, groups, policy_statements, quote_ident
+
+    g = groups(database)
+    players = quote_ident(g.players)
+    database.execute_sql(FUNCTIONS)
+    for fn in FUNCTION_NAMES:
+        database.execute_sql(f"REVOKE ALL ON FUNCTION {fn} FROM PUBLIC")
+        database.execute_sql(f"GRANT EXECUTE ON FUNCTION {fn} TO {players}")
+    for table, rule in table_rules(Rules, ME, _in).items():
+        t = quote_ident(table)
+        rule = _journaled(rule)
+        database.execute_sql(f"REVOKE ALL ON {t} FROM PUBLIC")
+        database.execute_sql(f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY")
+        for (name,) in database.execute_sql("SELECT policyname FROM pg_policies WHERE schemaname = 'public' AND "
+                                            "tablename = ? AND left(policyname, 5) = 'club_'", (table,)).fetchall():
+            database.execute_sql(f"DROP POLICY {quote_ident(name)} ON {t}")
+        database.execute_sql(f"GRANT {', '.join(rule.grants)} ON {t} TO {players}")
+        for statement in policy_statements(table, rule):
+            database.execute_sql(statement)
+    database.execute_sql(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {players}")
+    return True

@@ -15,6 +15,9 @@ Who owns the new rows (club play; ``campaign_app.store.death_blow_club`` holds t
 fighter → its ``owner``; bout → its fighter and its opponent fighter (a writer must be able to change both);
 bout_round → its bout; fighter_change → its fighter.
 
+On a club server already set up (``server init`` ran before), the new tables get the players' grants and the
+row-level security policies at once (``store.death_blow_club.secure_new_tables``), as ``server init`` would.
+
 Nothing existing is converted: no stored row or journal image changes (the journal's images of ``campaign`` keep
 every column; only the CHECK is wider).
 """
@@ -151,3 +154,7 @@ def migrate(migrator: Any, database: Any) -> None:
         database.execute_sql(statement)
     if journal:
         install_triggers(database)  # the new tables are recorded too (and the rebuilt campaign again)
+    if dialect == "postgresql":  # a club server set up before the upgrade: the new tables get its rules now
+        from campaign_app.store.death_blow_club import secure_new_tables
+
+        secure_new_tables(database)
