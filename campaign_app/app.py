@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "or set CAMPAIGN_APP_BUSY_TIMEOUT)")
     p.add_argument("--screenshot", metavar="FILE.png", help="save a PNG of the main window and exit")
     p.add_argument("--open", metavar="KIND:NAME", dest="open_item",
-                   help="show campaign:NAME, platoon:NAME or pilot:CAMPAIGN first")
+                   help="show campaign:NAME, platoon:NAME, pilot:CAMPAIGN or fighter:NAME first")
     p.add_argument("--tab", metavar="NAME", help="with --open: switch the page to this tab (e.g. History)")
     p.add_argument("--palette", choices=["system", "light", "dark"], default=None,
                    help="the look: the desktop's own (system), light or dark; without it the theme chosen in "
@@ -219,7 +219,7 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
     asked, _, name = spec.partition(":")
     asked = asked.strip().lower()
     kind = {"campaign": "campaign", "platoon": "platoon", "pilot": "sheet", "sheet": "sheet",
-            "sologear": "sheet"}.get(asked, "")
+            "sologear": "sheet", "fighter": "fighter"}.get(asked, "")
     if not kind:
         raise SystemExit(f"campaign-app: --open needs campaign:NAME, platoon:NAME or pilot:NAME, not {spec!r}")
     found = find_item(kind, name)

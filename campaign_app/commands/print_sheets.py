@@ -102,5 +102,45 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     return _done(args, printed)
 
 
-SUBCOMMANDS = (_register_sheet, _register_sologear, _register_history)
+def _register_fighter(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("fighter", parents=[parent], help="d12 Death Blow fighter sheets (one page each)",
+                       description="Print fighter sheets filled in (level, the 12 XP boxes, record, what the level "
+                                   "gives, the Scale of Styles), or a blank one.")
+    p.add_argument("fighters", nargs="*", metavar="NAME", help="fighters (default: every active fighter of "
+                   "--campaign)")
+    p.add_argument("--campaign", metavar="NAME", help="the Death Blow campaign")
+    p.add_argument("--blank", action="store_true", help="a blank sheet to fill in by hand")
+    _add_common(p, "fighters.pdf")
+    p.set_defaults(handler=_cmd_fighter)
+
+
+def _register_bout(sub: Any, parent: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("bout", parents=[parent], help="a d12 Death Blow bout's round log",
+                       description="Print a bout's result and every round: cards, dice, Initiative, styles, "
+                                   "Attack/Defense, damage, cards left.")
+    p.add_argument("bout", metavar="ID", help="the bout's number (bout show ID)")
+    _add_common(p, "bout.pdf")
+    p.set_defaults(handler=_cmd_bout)
+
+
+def _cmd_fighter(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.printing import check_output, print_pdf
+
+    check_output(args.output)
+    ctx.open_db()
+    printed = print_pdf("fighter", args.output, fighters=list(args.fighters), blank=args.blank,
+                        campaign=args.campaign, paper=args.paper)
+    return _done(args, printed)
+
+
+def _cmd_bout(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.printing import check_output, print_pdf
+
+    check_output(args.output)
+    ctx.open_db()
+    printed = print_pdf("bout", args.output, bout=args.bout, paper=args.paper)
+    return _done(args, printed)
+
+
+SUBCOMMANDS = (_register_sheet, _register_sologear, _register_history, _register_fighter, _register_bout)
 """Each adds one sub-command to the ``print`` group's subparsers, in help order."""

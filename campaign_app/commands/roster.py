@@ -44,10 +44,10 @@ def _emit_edit(args: argparse.Namespace, edit: Edit, data: Any = None) -> int:
 # --- text renderings --------------------------------------------------------------------------------------
 
 def _campaign_text(c: CampaignDetail) -> str:
-    from ..services.campaigns import AtomicAfricaCampaignDetail
+    from ..services.campaigns import AtomicAfricaCampaignDetail, DeathBlowCampaign
 
     lines = [f"{c.name}  ({c.system_label}{', archived' if c.archived else ''})"]
-    for rule in c.house_rules:
+    for rule in () if isinstance(c, DeathBlowCampaign) else c.house_rules:  # Atomic Africa's house rules
         default = "" if rule.is_default else "  (changed; default " + (
             rule.default_text if rule.default_text is not None else
             "not set" if rule.default is None else
@@ -58,6 +58,8 @@ def _campaign_text(c: CampaignDetail) -> str:
     if isinstance(c, AtomicAfricaCampaignDetail):
         lines.append(f"  Platoons ({len(c.platoons)}):")
         lines.extend("    " + _platoon_line(p) for p in c.platoons)
+    elif isinstance(c, DeathBlowCampaign):
+        lines.append(f"  Fighters: {c.fighter_count} (campaign-cli fighter list --campaign NAME)")
     else:
         lines.append(f"  Sologear sheets: {c.sheet_count}")
     return "\n".join(lines)
@@ -123,7 +125,7 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    from ..services.campaigns import AtomicAfricaCampaign
+    from ..services.campaigns import AtomicAfricaCampaign, DeathBlowCampaign
 
     rows: list[ListedCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
     def text() -> str:
@@ -132,6 +134,7 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
         out = []
         for c in rows:
             count = (plural(c.platoon_count, 'platoon') if isinstance(c, AtomicAfricaCampaign)
+                     else plural(c.fighter_count, 'fighter') if isinstance(c, DeathBlowCampaign)
                      else plural(c.sheet_count, 'sheet'))
             out.append(f"{c.name}  [{c.system_label}{', archived' if c.archived else ''}]  {count}")
         return "\n".join(out)
@@ -374,7 +377,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     cs.required = True
     p = _sub(cs, "new", parent, "create a campaign", _campaign_new)
     p.add_argument("--name", required=True)
-    p.add_argument("--system", default="atomic-africa", help="atomic-africa (default) or sologear")
+    p.add_argument("--system", default="atomic-africa", help="atomic-africa (default), sologear or death-blow")
     p.add_argument("--period", metavar="1..5", help="campaign period (replacement and force generation die)")
     p.add_argument("--thresholds", metavar="G,R,V,L", help="XP thresholds (default 1,4,9,16)")
     p.add_argument("--objective-xp", metavar="both|platoon",

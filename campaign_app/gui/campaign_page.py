@@ -27,7 +27,7 @@ from ..errors import CampaignError
 from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
-from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, SologearCampaign
+from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, DeathBlowCampaign, SologearCampaign
 from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
@@ -188,6 +188,8 @@ class CampaignPage(QWidget):
         self.notes_box = notes_box
 
         layout = QVBoxLayout(body)
+        self._body_layout = layout
+        self.fighters: Any = None  # d12 Death Blow: gui.death_blow.fighters_panel, made when first needed
         layout.addLayout(head)
         layout.addWidget(self.info_label)
         layout.addWidget(self.message)
@@ -254,8 +256,9 @@ class CampaignPage(QWidget):
         aa = isinstance(c, AtomicAfricaCampaignDetail)
         self.rules_box.setVisible(aa)
         self.platoons_box.setVisible(aa)
-        self.sheets_label.setVisible(not aa)
-        self.sheet_button.setVisible(not aa)
+        self.sheets_label.setVisible(isinstance(c, SologearCampaign))
+        self.sheet_button.setVisible(isinstance(c, SologearCampaign))
+        self._show_fighters(c)
         if isinstance(c, SologearCampaign):
             if c.sheet_count:
                 self.sheets_label.setText("The campaign is played on its pilot's sheet: roll the length, play the "
@@ -285,6 +288,20 @@ class CampaignPage(QWidget):
         if keep is not None and (row := self.model.row_of_id(keep)) is not None:
             self.view.selectRow(row)
         self._update_buttons()
+
+    def _show_fighters(self, c: CampaignDetail) -> None:
+        """A d12 Death Blow campaign lists its fighters (gui/death_blow/fighters_panel.py)."""
+        if not isinstance(c, DeathBlowCampaign):
+            if self.fighters is not None:
+                self.fighters.hide()
+            return
+        if self.fighters is None:
+            from .death_blow.fighters_panel import FightersPanel
+
+            self.fighters = FightersPanel(self.ctx, self.platoons_box.parentWidget())
+            self._body_layout.insertWidget(self._body_layout.indexOf(self.platoons_box) + 1, self.fighters, 1)
+        self.fighters.show()
+        self.fighters.show_campaign(c.id, c.name)
 
     def _update_buttons(self) -> None:
         selected = self._selected_id() is not None
@@ -341,6 +358,7 @@ class CampaignPage(QWidget):
             return
         c = self.detail
         what = plural(c.sheet_count, "pilot sheet") if isinstance(c, SologearCampaign) else \
+            plural(c.fighter_count, "fighter") if isinstance(c, DeathBlowCampaign) else \
             plural(c.platoon_count, "platoon")
         if confirm(self, "Delete campaign", f"Delete the campaign {c.name} with its {what} and all their "
                    "history?\nEdit \u25b8 Undo brings it back while the app is open."):

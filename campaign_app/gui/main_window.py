@@ -67,6 +67,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "campaign": ("campaign_app.gui.campaign_page", "CampaignPage", "show_campaign"),
     "platoon": ("campaign_app.gui.platoon_page", "PlatoonPage", "show_platoon"),
     "sheet": ("campaign_app.gui.sologear.page", "SologearPage", "show_sheet"),
+    "fighter": ("campaign_app.gui.death_blow.fighter_page", "FighterPage", "show_fighter"),
 }
 
 
@@ -374,6 +375,11 @@ class MainWindow(QMainWindow):
         self.act_new_platoon.setEnabled(self._selected_system() == "atomic_africa")
         # Ctrl+B works from anywhere: without an open platoon the wizard asks which platoon fought
         self.act_log_battle.setEnabled(True)
+        on_fighter = self._current is not None and self._current[0] == "fighter"  # d12 Death Blow: a bout
+        self.act_log_battle.setText("&Log bout…" if on_fighter else "&Log battle…")
+        self.act_log_battle.setIconText("Log bout" if on_fighter else "Log battle")
+        self.act_log_battle.setStatusTip("Record a bout of this fighter played at the table" if on_fighter
+                                         else "Record a battle and run the post-battle rolls")
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
         on_server = self.ctx.server is not None
         for action, tip in ((self.act_backups, "List the backups of this database and restore one"),
@@ -439,7 +445,7 @@ class MainWindow(QMainWindow):
 
     def _on_op_changed(self, changes: Any) -> None:
         """The navigator lists campaigns, platoons and pilots: reload it when an operation touched one."""
-        if changes.tables & {"campaign", "platoon", "sologear_sheet", "leader"} or not (
+        if changes.tables & {"campaign", "platoon", "sologear_sheet", "leader", "fighter"} or not (
                 changes.campaign_id or changes.platoon_id or changes.sheet_id):
             self._on_data_changed("op", changes.operation_id or 0)
         else:
@@ -585,6 +591,11 @@ class MainWindow(QMainWindow):
                 play.click()
             else:
                 self._show_status("No turn to play on this pilot's sheet now (Battle form tab says why).")
+            return
+        if self._current and self._current[0] == "fighter":  # Ctrl+B on a fighter's page: log a bout
+            from .death_blow.bout_dialogs import log_bout
+
+            log_bout(self.ctx, self, self._current[1])
             return
         from .battle_wizard import log_battle
 

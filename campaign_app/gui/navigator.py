@@ -8,12 +8,12 @@ from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
-from ..services.navigator import PlatoonNode, navigator_tree
+from ..services.navigator import FighterNode, PlatoonNode, navigator_tree
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
-SYSTEM_LABEL = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
+SYSTEM_LABEL = {"atomic_africa": "Atomic Africa", "sologear": "Sologear", "death_blow": "d12 Death Blow"}
 
 
 class NavigatorFilter(QSortFilterProxyModel):
@@ -35,7 +35,7 @@ class Navigator(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.filter_edit = QLineEdit(self)
-        self.filter_edit.setPlaceholderText("Filter platoons and pilots…  (Ctrl+F)")
+        self.filter_edit.setPlaceholderText("Filter platoons, pilots, fighters…  (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.setAccessibleName("Navigator filter")
         self.show_archived = QCheckBox("Show archived campaigns", self)
@@ -79,6 +79,9 @@ class Navigator(QWidget):
                 if isinstance(child, PlatoonNode):
                     text = child.name
                     tip = f"{child.level} platoon, {child.xp} XP; leader: {child.leader or 'none'}"
+                elif isinstance(child, FighterNode):
+                    text = f"{child.name} (level {child.level}{', retired' if child.retired else ''})"
+                    tip = f"d12 Death Blow fighter: level {child.level}, {child.xp}/12 XP toward the next level"
                 else:
                     text = f"{child.name} (pilot)"
                     tip = f"Sologear pilot, campaign {child.status}"

@@ -174,6 +174,13 @@ class JournalUndoStack(QUndoStack):
         from ..services.navigator import item_exists
 
         info = step.operation
+        if info.kind.startswith(("fighter.", "bout.")):  # d12 Death Blow: the (first) fighter it touched
+            from ..services.death_blow import fighters_of_operation
+
+            for fighter_id in fighters_of_operation(info.id):
+                if item_exists("fighter", fighter_id):
+                    self.ctx.signals.open_item.emit("fighter", fighter_id)
+                    return step
         for kind, obj_id in (("platoon", info.platoon_id), ("sheet", info.sheet_id), ("campaign", info.campaign_id)):
             if obj_id is not None and item_exists(kind, obj_id):
                 self.ctx.signals.open_item.emit(kind, obj_id)

@@ -40,6 +40,8 @@ class CardRules:
     reward_dice: str = "1d6"
     variable_tables: bool = False
     ferocious: bool = False
+    fighters: tuple[tuple[str, int, int, int], ...] = ()
+    """A d12 Death Blow campaign's fighters: (name, level, XP toward the next level, lifetime XP)."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -307,6 +309,42 @@ def _sologear(key: str) -> Callable[[CardRules], TableData]:
     return build
 
 
+# --- d12 Death Blow (RULES 5) --------------------------------------------------------------------------------
+
+
+def _db_styles(rules: CardRules) -> TableData:
+    from .death_blow import SCALE, STYLE_NAMES, attack_defense
+
+    rows: Rows = []
+    for style in reversed(SCALE):  # most offensive first, as the sheet prints it
+        attack, defense = attack_defense(style, (9, 4))
+        rows.append((STYLE_NAMES[style], _dice_words(attack, "attack"), _dice_words(defense, "defense")))
+    return ("Style", "Attack", "Defense"), rows
+
+
+def _dice_words(value: int, _what: str) -> str:
+    """The Scale of Styles in words, read off the engine with dice 9 and 4: 13 = both, 9 = high, 4 = low."""
+    return {13: "both dice", 9: "high die", 4: "low die", 0: "0"}[value]
+
+
+BLANK_FIGHTER_ROWS = 5
+
+
+def _db_fighters(rules: CardRules) -> TableData:
+    headers = ("Fighter", "Level", "XP", "Face card speed", "Signature +")
+    if not rules.fighters:
+        return headers, [("", "", "/12", "", "") for _ in range(BLANK_FIGHTER_ROWS)]
+    return headers, [(name, str(level), "last level" if level >= 11 else f"{xp}/12", str(level), f"+{level}")
+                     for name, level, xp, _life in rules.fighters]
+
+
+def _db_levels(rules: CardRules) -> TableData:
+    from .death_blow import MAX_LEVEL, XP_PER_LEVEL
+
+    return (("Level", "Face card speed", "Signature +", "XP to reach it"),
+            [(str(lv), str(lv), f"+{lv}", str(lv * XP_PER_LEVEL)) for lv in range(MAX_LEVEL + 1)])
+
+
 # --- the registry ------------------------------------------------------------------------------------------
 
 _ENTRIES: tuple[RuleTable, ...] = (
@@ -329,6 +367,11 @@ _ENTRIES: tuple[RuleTable, ...] = (
     RuleTable("aa.force_generation_odds", "exact odds of each level from force generation (RULES 1.3)",
               _aa_force_odds, True),
     *(RuleTable(name, description, _sologear(key)) for name, (key, description) in SOLOGEAR_TABLES.items()),
+    RuleTable("death_blow.styles", "the Scale of Styles: Attack and Defense of each style (RULES 5.2)", _db_styles),
+    RuleTable("death_blow.levels", "what each level gives: face card speed, signature bonus, lifetime XP "
+              "(RULES 5.1)", _db_levels),
+    RuleTable("death_blow.fighters", "the campaign's fighters: level, XP, face card speed, signature bonus "
+              "(RULES 5.1)", _db_fighters, True),
 )
 
 RULE_TABLES: dict[str, RuleTable] = {entry.name: entry for entry in _ENTRIES}

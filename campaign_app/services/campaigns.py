@@ -34,10 +34,13 @@ from .results import Result
 if TYPE_CHECKING:
     from .platoons import PlatoonRow
 
-SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear"}
+SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear",
+                           "death_blow": "d12 Death Blow"}
 """Stored system value -> label."""
 _SYSTEM_ALIASES = {"atomic-africa": "atomic_africa", "atomic_africa": "atomic_africa", "atomic africa":
-                   "atomic_africa", "aa": "atomic_africa", "sologear": "sologear"}
+                   "atomic_africa", "aa": "atomic_africa", "sologear": "sologear", "death-blow": "death_blow",
+                   "death_blow": "death_blow", "death blow": "death_blow", "d12-death-blow": "death_blow",
+                   "d12 death blow": "death_blow"}
 OBJECTIVE_XP_TARGETS: dict[str, str] = {"both": "platoon and leader", "platoon": "platoon only"}
 DEFAULT_OBJECTIVE_XP_TO = "both"
 NAME_MAX = 80
@@ -50,7 +53,7 @@ _UNSET: Any = object()
 def parse_system(system: str) -> str:
     key = str(system).strip().lower()
     if key not in _SYSTEM_ALIASES:
-        raise ServiceError(f"unknown game system {system!r} (atomic-africa or sologear)")
+        raise ServiceError(f"unknown game system {system!r} (atomic-africa, sologear or death-blow)")
     return _SYSTEM_ALIASES[key]
 
 
@@ -201,9 +204,16 @@ class SologearCampaign(CampaignInfo):
     """The campaign's pilot sheets, oldest first."""
 
 
-ListedCampaign = AtomicAfricaCampaign | SologearCampaign
+@dataclass(frozen=True)
+class DeathBlowCampaign(CampaignInfo):
+    """A d12 Death Blow campaign (RULES.md §5): its fighters are listed by ``services.death_blow``."""
+
+    fighter_count: int
+
+
+ListedCampaign = AtomicAfricaCampaign | SologearCampaign | DeathBlowCampaign
 """What :func:`list_campaigns` lists."""
-CampaignDetail = AtomicAfricaCampaignDetail | SologearCampaign
+CampaignDetail = AtomicAfricaCampaignDetail | SologearCampaign | DeathBlowCampaign
 """What :func:`show_campaign` shows."""
 
 
@@ -242,6 +252,10 @@ def _campaign_values(c: Campaign) -> _CampaignValues:
 
 def _campaign_result(c: Campaign, with_platoons: bool) -> ListedCampaign | AtomicAfricaCampaignDetail:
     values = _campaign_values(c)
+    if c.system == "death_blow":
+        from ..store.models import Fighter
+
+        return DeathBlowCampaign(**values, fighter_count=Fighter.select().where(Fighter.campaign == c).count())
     if c.system != "atomic_africa":
         sheets = tuple(s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
                        .order_by(SologearSheet.id))
@@ -262,7 +276,7 @@ def campaign_info(c: Campaign) -> ListedCampaign:
 def campaign_detail(c: Campaign) -> CampaignDetail:
     """:func:`campaign_info` with the platoons of an Atomic Africa campaign."""
     found = _campaign_result(c, with_platoons=True)
-    assert isinstance(found, AtomicAfricaCampaignDetail | SologearCampaign)
+    assert isinstance(found, AtomicAfricaCampaignDetail | SologearCampaign | DeathBlowCampaign)
     return found
 
 
@@ -421,7 +435,8 @@ def campaign_id(ref: str | int) -> int:
 
 __all__ = [
     "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "HouseRule", "CampaignInfo",
-    "AtomicAfricaCampaign", "AtomicAfricaCampaignDetail", "SologearCampaign", "ListedCampaign", "CampaignDetail",
+    "AtomicAfricaCampaign", "AtomicAfricaCampaignDetail", "SologearCampaign", "DeathBlowCampaign",
+    "ListedCampaign", "CampaignDetail",
     "campaign_info", "campaign_detail",
     "list_campaigns", "show_campaign", "create_campaign", "rename_campaign", "set_campaign",
     "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system", "name_problem",

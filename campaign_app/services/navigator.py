@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules.experience import level_name
-from ..store.models import Campaign, Leader, Platoon, SologearSheet
+from ..store.models import Campaign, Fighter, Leader, Platoon, SologearSheet
 from .common import thresholds_of
 from .results import Result
 
@@ -33,6 +33,18 @@ class PilotNode(Result):
 
 
 @dataclass(frozen=True)
+class FighterNode(Result):
+    """A d12 Death Blow fighter under its campaign: level, XP toward the next level, retired or not."""
+
+    kind: str = field(init=False, default="fighter")
+    id: int
+    name: str
+    level: int
+    xp: int
+    retired: bool
+
+
+@dataclass(frozen=True)
 class CampaignNode(Result):
     """A campaign with its platoons (by name) or Sologear pilots (in the order they were made)."""
 
@@ -41,7 +53,7 @@ class CampaignNode(Result):
     name: str
     system: str
     archived: bool
-    children: tuple[PlatoonNode | PilotNode, ...]
+    children: tuple[PlatoonNode | PilotNode | FighterNode, ...]
 
 
 @dataclass(frozen=True)
@@ -57,7 +69,7 @@ def navigator_tree(include_archived: bool = False) -> list[CampaignNode]:
     """Every campaign (not archived ones unless asked for), by name, with its platoons or pilots."""
     campaigns = list(Campaign.select().order_by(Campaign.name) if include_archived
                      else Campaign.select().where(Campaign.archived == False).order_by(Campaign.name))  # noqa: E712
-    children: dict[int, list[PlatoonNode | PilotNode]] = {c.id: [] for c in campaigns}
+    children: dict[int, list[PlatoonNode | PilotNode | FighterNode]] = {c.id: [] for c in campaigns}
     if campaigns:
         thresholds = {c.id: thresholds_of(c) for c in campaigns}
         leaders = {row.platoon_id: row.name for row in
@@ -73,6 +85,12 @@ def navigator_tree(include_archived: bool = False) -> list[CampaignNode]:
                   .where(SologearSheet.campaign.in_(list(children))).order_by(SologearSheet.id))
         for s in sheets:
             children[s.campaign_id].append(PilotNode(id=s.id, name=s.pilot, status=s.status))
+        fighters = (Fighter.select(Fighter.id, Fighter.name, Fighter.campaign, Fighter.level, Fighter.xp,
+                                   Fighter.status)
+                    .where(Fighter.campaign.in_(list(children))).order_by(Fighter.name_key, Fighter.id))
+        for f in fighters:
+            children[f.campaign_id].append(FighterNode(id=f.id, name=f.name, level=f.level, xp=f.xp,
+                                                       retired=f.status == "retired"))
     return [CampaignNode(id=c.id, name=c.name, system=c.system, archived=bool(c.archived),
                          children=tuple(children[c.id])) for c in campaigns]
 
@@ -81,8 +99,8 @@ def has_any_campaign() -> bool:
     return Campaign.select().exists()
 
 
-_ITEM_MODELS: dict[str, type[Campaign] | type[Platoon] | type[SologearSheet]] = {
-    "campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet}
+_ITEM_MODELS: dict[str, type[Campaign] | type[Platoon] | type[SologearSheet] | type[Fighter]] = {
+    "campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet, "fighter": Fighter}
 
 
 def item_exists(kind: str, obj_id: int) -> bool:
@@ -105,6 +123,10 @@ def item_title(kind: str, obj_id: int) -> list[str]:
         row = (SologearSheet.select(SologearSheet.pilot, Campaign.name).join(Campaign)
                .where(SologearSheet.id == obj_id).tuples().first())
         return [f"{row[0] or 'Pilot'} (pilot)", row[1]] if row else []
+    if kind == "fighter":
+        row = (Fighter.select(Fighter.name, Campaign.name).join(Campaign).where(Fighter.id == obj_id)
+               .tuples().first())
+        return [f"{row[0]} (fighter)", row[1]] if row else []
     return []
 
 
@@ -113,7 +135,7 @@ def item_campaign(kind: str, obj_id: int) -> CampaignRef | None:
     query = Campaign.select(Campaign.id, Campaign.name, Campaign.system)
     if kind == "campaign":
         query = query.where(Campaign.id == obj_id)
-    elif kind in ("platoon", "sheet"):
+    elif kind in ("platoon", "sheet", "fighter"):
         model = _ITEM_MODELS[kind]
         query = query.join(model).where(model.id == obj_id)
     else:
@@ -125,7 +147,7 @@ def item_campaign(kind: str, obj_id: int) -> CampaignRef | None:
 def find_item(kind: str, name: str) -> int | None:
     """The id of the item ``kind`` ("campaign", "platoon", "sheet": a Sologear campaign's name or its pilot's)
     named ``name``; ``None`` when nothing has that name."""
-    row: Campaign | Platoon | SologearSheet | None
+    row: Campaign | Platoon | SologearSheet | Fighter | None
     if kind == "campaign":
         row = Campaign.get_or_none(Campaign.name == name)
     elif kind == "platoon":
@@ -133,6 +155,8 @@ def find_item(kind: str, name: str) -> int | None:
     elif kind == "sheet":
         row = (SologearSheet.select().join(Campaign).where(Campaign.name == name).first()
                or SologearSheet.get_or_none(SologearSheet.pilot == name))
+    elif kind == "fighter":
+        row = Fighter.get_or_none(Fighter.name == name)
     else:
         return None
     return int(row.id) if row else None

@@ -36,9 +36,13 @@ from ..store.models import (
     AttachedUnit,
     AttributeChange,
     Battle,
+    Bout,
+    BoutRound,
     Campaign,
     ChronicleEntry,
     Equipment,
+    Fighter,
+    FighterChange,
     JSONField,
     Leader,
     NameKeyField,
@@ -65,8 +69,9 @@ TABLES: tuple[tuple[str, type[peewee.Model]], ...] = (
     ("platoon", Platoon), ("battle", Battle), ("leader", Leader), ("attached_unit", AttachedUnit),
     ("equipment", Equipment), ("xp_change", XpChange), ("attribute_change", AttributeChange),
     ("sologear_sheet", SologearSheet), ("sologear_force", SologearForce), ("sologear_turn", SologearTurn),
-    ("roll", Roll),
-    # issue 27 (migration 0008): the chronicle's entries and the remembered printouts
+    ("roll", Roll), ("fighter", Fighter), ("bout", Bout), ("bout_round", BoutRound),
+    ("fighter_change", FighterChange),
+    # the campaign at a glance (migration 0008): the chronicle's entries and the remembered printouts
     ("chronicle_entry", ChronicleEntry), ("print_record", PrintRecord),
 )
 _MODEL_TABLE = {model: name for name, model in TABLES}
@@ -78,11 +83,13 @@ LINE_LIMITS: dict[tuple[str, str], int] = {
     ("leader", "rank"): NAME_MAX, ("attached_unit", "name"): NAME_MAX, ("equipment", "name"): NAME_MAX,
     ("battle", "scenario"): 200, ("battle", "opponent"): 80, ("chronicle_entry", "title"): 200,
     ("print_record", "title"): 200, ("print_record", "fingerprint"): 200, ("sologear_force", "name"): 120,
+    ("fighter", "name"): NAME_MAX, ("bout", "opponent_name"): NAME_MAX, ("bout", "seed"): 80,
     **{("sologear_sheet", c): 120 for c in ("date", "area", "pilot", "gear_name", "player_unit",
                                             "player_affiliation", "enemy_unit", "enemy_affiliation")},
 }
 REQUIRED_NAMES = {("campaign", "name"), ("platoon", "name"), ("leader", "name"), ("attached_unit", "name"),
-                  ("equipment", "name"), ("sologear_sheet", "pilot")}
+                  ("equipment", "name"), ("sologear_sheet", "pilot"), ("fighter", "name"),
+                  ("bout", "opponent_name")}
 FREE_TEXT_MAX = NOTES_MAX
 
 Row = dict[str, Any]
@@ -117,6 +124,10 @@ class TableCounts(Result):
     sologear_force: int = 0
     sologear_turn: int = 0
     roll: int = 0
+    fighter: int = 0
+    bout: int = 0
+    bout_round: int = 0
+    fighter_change: int = 0
     chronicle_entry: int = 0
     print_record: int = 0
 
@@ -131,7 +142,8 @@ class TableCounts(Result):
 
 
 EXPORT_ORDER = ["platoon", "battle", "leader", "attached_unit", "xp_change", "attribute_change", "equipment",
-                "sologear_sheet", "sologear_force", "sologear_turn", "roll", "chronicle_entry", "print_record"]
+                "sologear_sheet", "sologear_force", "sologear_turn", "roll", "fighter", "bout", "bout_round",
+                "fighter_change", "chronicle_entry", "print_record"]
 """The tables in the order a campaign file lists them (:func:`campaign_document`)."""
 
 
@@ -222,6 +234,13 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
         in_t, t_params = _in(tids)
         tables["roll"] = _rows(Roll, f"platoon_id IN {in_p} OR battle_id IN {in_b} OR sheet_id IN {in_s} "
                                      f"OR turn_id IN {in_t}", p_params + b_params + s_params + t_params)
+        # d12 Death Blow (issue 26): fighters, their bouts (both fighters are of this campaign), rounds, changes
+        tables["fighter"] = _rows(Fighter, "campaign_id = ?", [camp.id])
+        in_f, f_params = _in([r["id"] for r in tables["fighter"]])
+        tables["bout"] = _rows(Bout, f"fighter_id IN {in_f}", f_params)
+        in_bt, bt_params = _in([r["id"] for r in tables["bout"]])
+        tables["bout_round"] = _rows(BoutRound, f"bout_id IN {in_bt}", bt_params)
+        tables["fighter_change"] = _rows(FighterChange, f"fighter_id IN {in_f}", f_params)
         tables["chronicle_entry"] = _rows(ChronicleEntry, "campaign_id = ?", [camp.id])
         tables["print_record"] = _rows(PrintRecord, "campaign_id = ?", [camp.id])
     pid_set = set(pids)
@@ -311,6 +330,13 @@ def _json_shape_problem(table: str, column: str, data: Any) -> str | None:
                 for v in data.values()):
             return f"must be a sheet state ({', '.join(STATE_FIELDS)}), not {data!r:.80}"
         return None
+    if table == "bout_round" and column in ("a", "b"):
+        keys = {"card", "dice", "initiative", "style", "final_style", "attack", "defense", "damage", "discarded",
+                "cards_left"}
+        if not isinstance(data, dict) or not keys <= set(data) or len(data) > 20 or not (
+                isinstance(data["dice"], list) and len(data["dice"]) == 2
+                and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 12 for f in data["dice"])):
+            return f"must be one fighter's side of a round ({', '.join(sorted(keys))}), not {data!r:.80}"
     if (table, column) == ("print_record", "snapshot"):
         if not isinstance(data, dict):
             return f"must be a record of what was printed, not {data!r:.80}"
@@ -418,6 +444,11 @@ def _invariants(campaign_id: int) -> list[str]:
             "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
             "WHERE p.campaign_id = ? AND p.xp != x.xp_after", [campaign_id]).fetchall():
         problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
+    for (name, n) in db.execute_sql(
+            "SELECT f.name, count(*) FROM bout b JOIN fighter f ON f.id = b.fighter_id JOIN fighter o "
+            "ON o.id = b.opponent_fighter_id WHERE f.campaign_id = ? AND o.campaign_id != f.campaign_id "
+            "GROUP BY f.name", [campaign_id]).fetchall():
+        problems.append(f"fighter {name!r}: {n} bouts against fighters of another campaign")
     for (name, number, wounds, leader_wounds) in db.execute_sql(
             "SELECT p.name, b.number, b.wounds, b.leader_wounds FROM battle b JOIN platoon p ON p.id = "
             "b.platoon_id WHERE p.campaign_id = ? AND b.leader_wounds > b.wounds", [campaign_id]).fetchall():

@@ -37,9 +37,9 @@ if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from .prints import Subject
     from .standings import Standings
 
-KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards", "standings", "chronicle")
+KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards", "standings", "chronicle", "fighter", "bout")
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards, a
-campaign's standings and its chronicle (issue 27)."""
+campaign's standings and its chronicle, d12 Death Blow fighter sheets and a bout's round log."""
 
 Progress = Callable[[int, int], None]
 
@@ -98,7 +98,24 @@ class CampaignDetails(Result):
     campaign: str
 
 
-PrintDetails = SheetDetails | SologearDetails | HistoryDetails | CardsDetails | CampaignDetails
+@dataclass(frozen=True)
+class FighterDetails(Result):
+    """d12 Death Blow fighter sheets: the fighters' names (none when blank)."""
+
+    fighters: tuple[str, ...]
+    blank: bool
+
+
+@dataclass(frozen=True)
+class BoutDetails(Result):
+    """A bout's round log."""
+
+    bout: int
+    rounds: int
+
+
+PrintDetails = (SheetDetails | SologearDetails | HistoryDetails | CardsDetails | CampaignDetails | FighterDetails
+                | BoutDetails)
 """What was printed, by kind (each kind's JSON keys beside ``pages`` and ``bytes``)."""
 
 
@@ -202,6 +219,11 @@ def card_rules(campaign: str | int | None) -> CardRules:
     if camp.system == "atomic_africa":
         return CardRules(campaign=camp.name, thresholds=thresholds_of(camp), objective_xp_to=camp.objective_xp_to,
                          replacement_dice=camp.replacement_dice, period=camp.period)
+    if camp.system == "death_blow":  # the fighters' figures, for the cards that show them
+        from .death_blow import list_fighters
+
+        fighters = tuple((f.name, f.level, f.xp, f.lifetime_xp) for f in list_fighters(camp, include_retired=False))
+        return CardRules(campaign=camp.name, fighters=fighters)
     from ..store.models import SologearSheet
 
     sheet = (SologearSheet.select().where(SologearSheet.campaign == camp.id).order_by(SologearSheet.id.desc())
@@ -356,6 +378,54 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     except DeckError as exc:
         raise ServiceError(str(exc)) from None
     return buffer.getvalue(), result
+
+
+# ------------------------------------------------------------------------------------------- Death Blow
+
+
+def fighter_sheets(fighters: Sequence[str | int] = (), *, blank: bool = False,
+                   campaign: str | int | None = None) -> list[Any]:
+    """The fighter sheets to print: one per fighter named (within ``campaign`` when given), every active fighter
+    of ``campaign`` when none is named, or one blank sheet."""
+    from ..printing.death_blow_sheets import FighterSheet
+    from . import death_blow
+
+    if blank:
+        camp = _campaign_of(campaign)
+        return [FighterSheet(campaign=camp.name if camp else "")]
+    refs: list[str | int] = list(fighters)
+    if not refs:
+        if campaign is None or campaign == "":
+            raise ServiceError("name a fighter (or a Death Blow campaign, or ask for a blank sheet)")
+        refs = [f.id for f in death_blow.list_fighters(campaign, include_retired=False)]
+        if not refs:
+            raise ServiceError("the campaign has no active fighters to print (ask for a blank sheet)")
+    out = []
+    for ref in refs:
+        f = death_blow.show_fighter(ref, campaign if not isinstance(ref, int) else None)
+        recent = []
+        for b in f.recent[:8]:
+            mine = b.fighter if b.fighter_id == f.id else b.opponent
+            other = b.opponent if b.fighter_id == f.id else b.fighter
+            result = "draw" if b.winner == "draw" else (f"won, +{b.xp_gained} XP" if b.winner == mine else "lost")
+            recent.append((b.date, other, result))
+        out.append(FighterSheet(name=f.name, campaign=f.campaign, level=f.level, xp=f.xp, lifetime_xp=f.lifetime_xp,
+                                bouts=f.bouts, wins=f.wins, draws=f.draws, losses=f.losses, notes=f.notes,
+                                recent=tuple(recent)))
+    return out
+
+
+def bout_log(bout: int | str) -> Any:
+    from ..printing.death_blow_sheets import BoutLog
+    from ..store.models import Bout as BoutModel
+    from ..store.models import Fighter
+    from . import death_blow
+
+    b = death_blow.show_bout(bout)
+    row = BoutModel.get_by_id(b.id)
+    camp = Campaign.get_by_id(Fighter.get_by_id(row.fighter_id).campaign_id)
+    return BoutLog(b.id, b.date, camp.name, b.fighter, b.opponent, b.fighter_level, b.opponent_level, b.winner,
+                   b.face_cards_left, b.xp_gained, b.seed, b.dice_note, tuple(b.rounds))
 
 
 # ------------------------------------------------------------------------------------------------- jobs
@@ -529,6 +599,25 @@ def prepare(kind: str, **options: Any) -> PrintJob:
         return PrintJob(kind, lambda _p: (build_chronicle_report(data, paper=paper,
                                                                   printed_on=opts.get("printed_on")), details),
                         subjects, stamp)
+    if kind == "fighter":
+        from ..printing.death_blow_sheets import build_fighter_sheets
+
+        paper = check_paper(opts.get("paper"))
+        fighters = fighter_sheets(opts.get("fighters", ()), blank=bool(opts.get("blank")),
+                                  campaign=opts.get("campaign"))
+        fdetails = FighterDetails(fighters=tuple(f.name for f in fighters if f.name), blank=bool(opts.get("blank")))
+        return PrintJob(kind, lambda _p: (build_fighter_sheets(fighters, paper=paper,
+                                                                printed_on=opts.get("printed_on")), fdetails))
+    if kind == "bout":
+        from ..printing.death_blow_sheets import build_bout_log
+
+        paper = check_paper(opts.get("paper"))
+        if opts.get("bout") in (None, ""):
+            raise ServiceError("name the bout whose round log to print (its number)")
+        log = bout_log(opts["bout"])
+        bdetails = BoutDetails(bout=log.bout_id, rounds=len(log.rounds))
+        return PrintJob(kind, lambda _p: (build_bout_log(log, paper=paper, printed_on=opts.get("printed_on")),
+                                          bdetails))
     raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
 
 

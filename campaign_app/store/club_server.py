@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Refused
+from . import death_blow_club
 from .models import database_proxy as db
 from .server import IDLE_IN_TRANSACTION_SECONDS
 
@@ -250,12 +251,15 @@ END
 $$;
 """
 
+FUNCTIONS += death_blow_club.FUNCTIONS  # d12 Death Blow's tables: see store/death_blow_club.py
+
 FUNCTION_NAMES = ("club_is_admin()", "club_campaigns_seen()", "club_campaigns_organised()",
                   "club_platoons_seen()", "club_platoons_changed()", "club_sheets_seen()",
                   "club_sheets_changed()", "club_attached_seen()", "club_attached_changed()",
                   "club_battles_changed()", "club_leaders_changed()", "club_turns_changed()",
                   "club_same_campaign(bigint, bigint)", "club_is_member(bigint)", "club_is_organiser(bigint)",
-                  "club_can_platoon(bigint)", "club_can_sheet(bigint)", "campaign_app_may_replay(bigint)")
+                  "club_can_platoon(bigint)", "club_can_sheet(bigint)", "campaign_app_may_replay(bigint)",
+                  *death_blow_club.FUNCTION_NAMES)
 
 OLD_FUNCTIONS: tuple[str, ...] = (
     "club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
@@ -263,7 +267,7 @@ OLD_FUNCTIONS: tuple[str, ...] = (
     "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
     "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
     "club_is_member(bigint, text)", "club_is_organiser(bigint, text)", "club_can_platoon(bigint, text)",
-    "club_can_sheet(bigint, text)")
+    "club_can_sheet(bigint, text)", *death_blow_club.OLD_FUNCTION_NAMES)
 """Functions of an earlier ``server init`` (they took the login as an argument and answered about anyone, or let
 the client number the journal): dropped after the new policies are in place."""
 
@@ -369,6 +373,7 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "sologear_turn": _under(sheet_can, sheet_sees),
         "roll": _under_refs(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})", roll_can,
                             battle_ref, leader_ref, _points("turn_id", "club_turns_changed")),
+        **death_blow_club.table_rules(Rules, ME, _in),  # fighter, bout, bout_round, fighter_change
         # the campaign at a glance (migration 0008, models.OVERVIEW_MODELS): a campaign's chronicle entries and
         # remembered prints are seen by its members; their writer changes them while a member, its organisers always
         "chronicle_entry": _owned(),

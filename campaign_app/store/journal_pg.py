@@ -250,6 +250,38 @@ BEGIN
 END
 $fn$;
 
+-- The newest committed tick of the clock this login can see the effects of (the change feed's "since").
+CREATE OR REPLACE FUNCTION campaign_app_newest() RETURNS bigint
+LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
+  SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation
+$$;
+"""
+
+MAY_REPLAY_DEFAULT = r"""
+DO $do$
+BEGIN
+  IF to_regprocedure('campaign_app_may_replay(bigint)') IS NULL THEN
+    -- a server database without the club's rules: the server's grants decide (the owner may do everything)
+    EXECUTE $f$CREATE FUNCTION campaign_app_may_replay(p_op bigint) RETURNS boolean
+      LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
+      'SELECT true'$f$;
+  END IF;
+END
+$do$;
+"""
+
+
+def targets_sql(tables: list[str]) -> str:
+    """``campaign_app_targets``: an operation's campaign, platoon and sheet from the rows it touched. Rows of
+    systems without a platoon or sheet (d12 Death Blow's fighters and bouts) find their campaign through their
+    fighter, when those tables exist."""
+    extra = ""
+    if "fighter" in tables:
+        extra += (",\n           (SELECT f.campaign_id FROM fighter f WHERE f.id = (r.img->>'fighter_id')::bigint)")
+    if "bout" in tables and "fighter" in tables:
+        extra += (",\n           (SELECT f.campaign_id FROM bout b JOIN fighter f ON f.id = b.fighter_id "
+                  "WHERE b.id = (r.img->>'bout_id')::bigint)")
+    return r"""
 -- A row's platoon, sheet and campaign, from its image (the rows an operation touched decide its target, never
 -- what the client says).
 CREATE OR REPLACE FUNCTION campaign_app_targets(p_op bigint)
@@ -284,7 +316,7 @@ BEGIN
            (SELECT (i.img->>'campaign_id')::bigint FROM imgs i WHERE i.t = 'platoon' AND i.rid = r.pid LIMIT 1),
            (SELECT s.campaign_id FROM sologear_sheet s WHERE s.id = r.sid),
            (SELECT (i.img->>'campaign_id')::bigint FROM imgs i WHERE i.t = 'sologear_sheet' AND i.rid = r.sid
-            LIMIT 1)))
+            LIMIT 1)""" + extra + r"""))
   INTO platoons, sheets, campaigns FROM tr r;
   campaigns := array_remove(campaigns, NULL);
   RETURN QUERY SELECT
@@ -294,24 +326,6 @@ BEGIN
 END
 $fn$;
 
--- The newest committed tick of the clock this login can see the effects of (the change feed's "since").
-CREATE OR REPLACE FUNCTION campaign_app_newest() RETURNS bigint
-LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
-  SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation
-$$;
-"""
-
-MAY_REPLAY_DEFAULT = r"""
-DO $do$
-BEGIN
-  IF to_regprocedure('campaign_app_may_replay(bigint)') IS NULL THEN
-    -- a server database without the club's rules: the server's grants decide (the owner may do everything)
-    EXECUTE $f$CREATE FUNCTION campaign_app_may_replay(p_op bigint) RETURNS boolean
-      LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
-      'SELECT true'$f$;
-  END IF;
-END
-$do$;
 """
 
 
@@ -683,6 +697,7 @@ def install(database: Any, tables: list[str]) -> None:
     and the id guard on each table, and the clock set past every operation recorded so far."""
     database.execute_sql(STATIC_SQL)
     database.execute_sql(MAY_REPLAY_DEFAULT)
+    database.execute_sql(targets_sql(tables))
     database.execute_sql(replay_sql(tables, table_ranks(database, tables)))
     for table in tables:
         quoted = '"' + table.replace('"', '""') + '"'

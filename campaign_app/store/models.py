@@ -148,7 +148,7 @@ class Campaign(NamedModel):
     id = AutoField()
     name = TextField()
     name_key = NameKeyField(unique=True)
-    system = TextField(constraints=[Check("system IN ('atomic_africa', 'sologear')")])
+    system = TextField(constraints=[Check("system IN ('atomic_africa', 'sologear', 'death_blow')")])
     period = IntegerField(null=True, constraints=[Check("period IS NULL OR period BETWEEN 1 AND 5")])
     # ⚙ house rules (RULES.md 1.1, 1.2)
     threshold_green = IntegerField(default=1)
@@ -453,6 +453,102 @@ class Roll(BaseModel):
         constraints = [Check(ROLL_OWNER_CHECK)]
 
 
+class Fighter(NamedModel):
+    """A d12 Death Blow fighter (RULES.md §5.1) of a ``death_blow`` campaign (migration 0007). ``level``, ``xp``
+    (toward the next level) and ``lifetime_xp`` are where the fighter stands now; every bout that changed them
+    holds the before and after, so undoing a bout is refused while a later one changed the same fighter."""
+
+    id = AutoField()
+    campaign = ForeignKeyField(Campaign, backref="fighters", on_delete="CASCADE")
+    campaign_id: int
+    name = TextField()
+    name_key = NameKeyField()
+    start_level = IntegerField(default=0, constraints=[Check("start_level BETWEEN 0 AND 11")])
+    level = IntegerField(default=0, constraints=[Check("level BETWEEN 0 AND 11")])
+    xp = IntegerField(default=0, constraints=[Check("xp BETWEEN 0 AND 11")])
+    lifetime_xp = IntegerField(default=0, constraints=[Check("lifetime_xp >= 0")])
+    status = TextField(default="active", constraints=[Check("status IN ('active', 'retired')")])
+    notes = TextField(default="")
+    created_at = DateTimeField(default=now)
+    owner = TextField(default=creator_login, constraints=[SQL("DEFAULT ''")])
+    """The login that created the fighter on a club server (only it and the campaign's organisers change it)."""
+
+    class Meta:
+        constraints = [Check("level < 11 OR xp = 0")]
+        indexes = ((("campaign", "name_key"), True),)
+
+
+class Bout(BaseModel):
+    """One bout of a fighter (RULES.md §5.3): against another fighter of the campaign (``opponent_fighter``) or
+    a named outside opponent; logged from the table (``mode`` 'table') or played by the app ('solo', with its
+    rounds). Each side's level, XP and lifetime XP before and after (the outside opponent's are not kept)."""
+
+    id = AutoField()
+    fighter = ForeignKeyField(Fighter, backref="bouts", on_delete="CASCADE")
+    fighter_id: int
+    opponent_fighter = ForeignKeyField(Fighter, null=True, backref="opposed_bouts", on_delete="CASCADE")
+    opponent_fighter_id: int | None
+    opponent_name = TextField()
+    opponent_level = IntegerField(constraints=[Check("opponent_level BETWEEN 0 AND 11")])
+    date = DateField()
+    notes = TextField(default="")
+    mode = TextField(constraints=[Check("mode IN ('table', 'solo')")])
+    winner = TextField(constraints=[Check("winner IN ('fighter', 'opponent', 'draw')")])
+    face_cards_left = IntegerField(constraints=[Check("face_cards_left BETWEEN 0 AND 12")])
+    xp_gained = IntegerField(constraints=[Check("xp_gained BETWEEN 0 AND 12")])
+    seed = TextField(null=True)
+    fighter_level_before = IntegerField(constraints=[Check("fighter_level_before BETWEEN 0 AND 11")])
+    fighter_xp_before = IntegerField(constraints=[Check("fighter_xp_before BETWEEN 0 AND 11")])
+    fighter_lifetime_before = IntegerField(constraints=[Check("fighter_lifetime_before >= 0")])
+    fighter_level_after = IntegerField(constraints=[Check("fighter_level_after BETWEEN 0 AND 11")])
+    fighter_xp_after = IntegerField(constraints=[Check("fighter_xp_after BETWEEN 0 AND 11")])
+    fighter_lifetime_after = IntegerField(constraints=[Check("fighter_lifetime_after >= 0")])
+    opponent_xp_before = IntegerField(null=True, constraints=[Check("opponent_xp_before IS NULL OR "
+                                                                    "opponent_xp_before BETWEEN 0 AND 11")])
+    opponent_lifetime_before = IntegerField(null=True, constraints=[Check("opponent_lifetime_before IS NULL OR "
+                                                                          "opponent_lifetime_before >= 0")])
+    opponent_level_after = IntegerField(null=True, constraints=[Check("opponent_level_after IS NULL OR "
+                                                                      "opponent_level_after BETWEEN 0 AND 11")])
+    opponent_xp_after = IntegerField(null=True, constraints=[Check("opponent_xp_after IS NULL OR "
+                                                                   "opponent_xp_after BETWEEN 0 AND 11")])
+    opponent_lifetime_after = IntegerField(null=True, constraints=[Check("opponent_lifetime_after IS NULL OR "
+                                                                         "opponent_lifetime_after >= 0")])
+    created_at = DateTimeField(default=now)
+
+    class Meta:
+        constraints = [Check("winner != 'draw' OR (xp_gained = 0 AND face_cards_left = 0)"),
+                       Check("opponent_fighter_id IS NULL OR opponent_fighter_id != fighter_id")]
+
+
+class BoutRound(BaseModel):
+    """One round of a solo bout (RULES.md §5.3): each side's card, dice and their source, Initiative, styles
+    before and after the shift, Attack, Defense, damage, discards and cards left (JSON, as ``bout show``)."""
+
+    id = AutoField()
+    bout = ForeignKeyField(Bout, backref="rounds", on_delete="CASCADE")
+    bout_id: int
+    number = IntegerField(constraints=[Check("number >= 1")])
+    a = JSONField()
+    b = JSONField()
+
+    class Meta:
+        indexes = ((("bout", "number"), True),)
+
+
+class FighterChange(BaseModel):
+    """A change of a fighter other than a bout's: a correction of level or XP (with its reason), a rename,
+    retiring or bringing back (RULES.md §5.1; the fighter's timeline)."""
+
+    id = AutoField()
+    fighter = ForeignKeyField(Fighter, backref="changes", on_delete="CASCADE")
+    fighter_id: int
+    field = TextField()
+    old_value = TextField(null=True)
+    new_value = TextField(null=True)
+    reason = TextField(default="")
+    created_at = DateTimeField(default=now)
+
+
 class Operation(BaseModel):
     """One change a user made (the journal, ``store.journal``): written only by ``store.journal``."""
 
@@ -548,5 +644,6 @@ JOURNAL_MODELS: tuple[type[BaseModel], ...] = (Operation, OperationChange, Journ
 
 MODELS: tuple[type[BaseModel], ...] = (
     SchemaMigration, Campaign, CampaignMember, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange,
-    AttributeChange, SologearSheet, SologearForce, SologearTurn, Roll, *OVERVIEW_MODELS,
+    AttributeChange, SologearSheet, SologearForce, SologearTurn, Roll, Fighter, Bout, BoutRound, FighterChange,
+    *OVERVIEW_MODELS,
 )

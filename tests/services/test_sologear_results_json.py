@@ -25,7 +25,8 @@ TURN_KEYS = ["turn", "id", "action", "label", "posture", "posture_name", "combat
 ROLL_KEYS = ["purpose", "purpose_text", "expression", "faces", "modifier", "total", "source", "rule", "rule_text",
              "table_row", "outcome"]
 COUNT_KEYS = ["platoon", "battle", "leader", "attached_unit", "equipment", "xp_change", "attribute_change",
-              "sologear_sheet", "sologear_force", "sologear_turn", "roll", "chronicle_entry", "print_record"]
+              "sologear_sheet", "sologear_force", "sologear_turn", "roll", "fighter", "bout", "bout_round",
+              "fighter_change", "chronicle_entry", "print_record"]
 
 
 def _sheet() -> int:
@@ -88,7 +89,7 @@ def test_campaign_file_json(tmp_path) -> None:
     out = exported.to_dict()
     assert list(out) == ["file", "campaign", "bytes", "platoon", "battle", "leader", "attached_unit", "xp_change",
                          "attribute_change", "equipment", "sologear_sheet", "sologear_force", "sologear_turn", "roll",
-                         "chronicle_entry", "print_record"]
+                         "fighter", "bout", "bout_round", "fighter_change", "chronicle_entry", "print_record"]
     assert out["file"] == str(tmp_path / "hill.json") and out["bytes"] == (tmp_path / "hill.json").stat().st_size
     assert (exported.counts.sologear_sheet, exported.counts.sologear_turn, exported.counts.roll) == (1, 1, 6)
     doc = json.loads((tmp_path / "hill.json").read_text(encoding="utf-8"))

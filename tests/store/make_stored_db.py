@@ -3,6 +3,8 @@
     python -m tests.store.make_stored_db 3 tests/store/data/schema_0003_labels.db
     python -m tests.store.make_stored_db 4 tests/store/data/schema_0004.db  (made while 4 was the newest)
     python -m tests.store.make_stored_db 5 tests/store/data/schema_0005.db
+    python -m tests.store.make_stored_db 6 tests/store/data/schema_0006.db  (issue 26: 0006 is a placeholder)
+    python -m tests.store.make_stored_db 7 tests/store/data/schema_0007.db
 
 Schema 3 (the last before 0004): what versions of that schema stored, labels and all (roll purposes and rules
 in words, Sologear end reasons with spaces), with the quirks 0004 mends (names the same under the new case
@@ -30,6 +32,9 @@ def _at_version(path: Path, version: int) -> None:
         store_database.available_migrations = real  # type: ignore[assignment]
 
 
+real_migrations = store_database.available_migrations
+
+
 def make(version: int, out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "campaign.db"
@@ -44,6 +49,16 @@ def make(version: int, out: Path) -> None:
             init_db(path, path.parent / "backups", daily_backup=False)
             create_demo()
             close_db()
+        elif version >= 4:  # an older schema with the demo data, as a version of the app that stopped there made it
+            from campaign_app.services.demo import create_demo
+
+            store_database.available_migrations = lambda folder=None: real_migrations(folder)[:version]  # type: ignore
+            try:
+                init_db(path, path.parent / "backups", daily_backup=False)
+                create_demo()
+                close_db()
+            finally:
+                store_database.available_migrations = real_migrations  # type: ignore[assignment]
         else:
             raise SystemExit(f"no recipe for schema {version}")
         con = sqlite3.connect(path)

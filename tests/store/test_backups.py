@@ -78,7 +78,7 @@ def test_rotation_keeps_14_daily_and_the_newest_good_backup_of_each_schema(fresh
     daily_v1 = [b for b in left if b.reason == "daily" and b.schema_version == schema_version_supported()]
     assert len(daily_v1) == 14
     assert daily_v1[0].time.date() == dt.date(2026, 1, 30)
-    assert old_schema.exists(), "the newest good backup of schema 7 is kept"
+    assert old_schema.exists(), "the newest good backup of schema 99 is kept"
     assert not bad.exists()
 
 
