@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES, COMMAND_NAMES
-from .commands.base import Context, GuardedOutput, add_json, emit, fail
+from .commands.base import Context, GuardedOutput, add_json, emit, fail, warn
 from .paths import resolve_paths
 
 log = logging.getLogger(__name__)
@@ -123,6 +123,23 @@ def _not_text(argv: Sequence[str]) -> str | None:
     return None
 
 
+MAX_DIGITS = 4300
+"""Python's limit for turning text into a whole number: no value the app takes comes near it."""
+
+
+def _too_many_digits(argv: Sequence[str]) -> str | None:
+    """A number in the arguments too long for any value (and for Python to read), named with its option."""
+    import re
+
+    for i, arg in enumerate(argv):
+        if len(arg) > MAX_DIGITS and re.fullmatch(r"\s*[+-]?[0-9_]+\s*", arg):
+            before = argv[i - 1] if i and argv[i - 1].startswith("-") else ""
+            where = f" for {before}" if before else ""
+            digits = sum(ch.isdigit() for ch in arg)
+            return f"the number given{where} has {digits} digits: far out of range for any value here"
+    return None
+
+
 def _never_fail_printing() -> None:
     """A file name that is not valid text (e.g. a data folder from the environment with bytes that are not
     UTF-8) is printed with escapes instead of failing after the work was done (a strict UTF-8 locale)."""
@@ -138,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _never_fail_printing()
     raw = list(sys.argv[1:] if argv is None else argv)
-    bad = _not_text(raw)
+    bad = _not_text(raw) or _too_many_digits(raw)
     if bad is not None:
         return fail(bad)
     parser = build_parser(command_in(raw))  # only the command's own module: a fast start
@@ -153,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = int(args.handler(args, ctx))
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk is found here, not after main() returned
+        for message in ctx.warnings:
+            warn(message)
         return code
     except CampaignError as exc:  # refused (2), busy (2), disk full / read-only / I/O (1), cannot open (2)
         return fail(str(exc), exc.exit_code)
@@ -168,9 +187,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(problem), problem.exit_code)
     except KeyboardInterrupt:
         return fail("interrupted; a write in progress was rolled back", 130)
+    except RuntimeError as exc:
+        from .errors import bad_path
+
+        path_problem = bad_path(getattr(exc, "filename", "given"), exc)
+        if path_problem is not None:
+            return fail(str(path_problem), path_problem.exit_code)
+        return _unexpected(raw, exc)
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # a number too long for Python to read
+            return fail(f"a number given has more than {MAX_DIGITS} digits: far out of range for any value here")
+        return _unexpected(raw, exc)
     except Exception as exc:  # the last net: one line, the traceback goes to the log file
-        log.exception("campaign-cli %s failed", " ".join(raw))
-        return fail(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log file)", 1)
+        return _unexpected(raw, exc)
     finally:
         if isinstance(sys.stdout, GuardedOutput):
             sys.stdout = stdout
@@ -178,6 +207,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if store is not None:
             with contextlib.suppress(Exception):
                 store.close_db()
+
+
+def _unexpected(raw: Sequence[str], exc: BaseException) -> int:
+    """The last net: one line; the traceback goes to the log file when there is one (never to the screen)."""
+    logged = any(not isinstance(h, logging.NullHandler) for h in logging.getLogger().handlers)
+    if logged:
+        log.error("campaign-cli %s failed", " ".join(raw), exc_info=exc)
+    where = " (the details are in the log file)" if logged else ""
+    return fail(f"unexpected problem: {type(exc).__name__}: {exc}{where}", 1)
 
 
 def _start_logging(paths: Any) -> None:

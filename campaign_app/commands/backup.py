@@ -57,9 +57,14 @@ def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import backups
+    from ..store.database import ForeignWalError
 
-    ctx.open_db(daily_backup=False)
-    result = backups.restore(args.file)
+    try:
+        ctx.open_db(daily_backup=False)
+    except ForeignWalError:  # a -wal that is not the file's own: restoring is the way out
+        result = backups.restore_unopened(ctx.paths.db_file, ctx.paths.backup_dir, args.file, ctx.busy_timeout)
+    else:
+        result = backups.restore(args.file)
     return emit(args, result.to_dict(), f"restored {result.database} from {result.restored_from} "
                                         f"({plural(result.campaigns, 'campaign')}, "
                                         f"{plural(result.battles, 'battle')}); the "

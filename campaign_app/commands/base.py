@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CampaignError, Refused
@@ -64,6 +64,8 @@ class Context:
     paths: AppPaths
     busy_timeout: Any = None
     """Seconds a write waits for the lock (``--busy-timeout``; None: the setting or 10)."""
+    warnings: list[str] = field(default_factory=list)
+    """Said on stderr after the command's output when it ran to its end (a failed command says only why)."""
 
     def open_db(self, daily_backup: bool = True) -> Any:
         """Open (create, migrate) the database; only commands that need it call this."""
@@ -87,6 +89,9 @@ class Context:
             raise
         database = init_db(self.paths.db_target, self.paths.backup_dir, busy_timeout=self.busy_timeout,
                            daily_backup=daily_backup)
+        problem = getattr(database, "backup_problem", None)
+        if problem:  # the work goes on, but the user is told (issue 23)
+            self.warnings.append(problem)
         return database
 
 
@@ -176,6 +181,12 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
     if getattr(args, "dice", None):
         return EnteredDice(dice_groups(args.dice))
     return SeededDice(getattr(args, "seed", None))
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr (the command goes on)."""
+    line = " ".join(str(message).split())
+    print(f"campaign-cli: warning: {line}", file=sys.stderr)
 
 
 def fail(message: str, code: int = 2) -> int:

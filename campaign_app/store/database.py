@@ -17,6 +17,7 @@ background check) and before a backup or a migration, never at every open.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib.util
 import logging
@@ -69,6 +70,11 @@ class DatabaseOpenError(DatabaseError):
     """Not an SQLite database, or damaged. The file is left untouched."""
 
 
+class ForeignWalError(DatabaseOpenError):
+    """The ``-wal`` file beside the database is not its own (:mod:`.walcheck`). Both files are left untouched;
+    ``restore`` still works (it moves the ``-wal`` aside into the backup folder)."""
+
+
 class DatabaseTooNewError(DatabaseError):
     """The file was written by a newer campaign_app. The file is left untouched."""
 
@@ -117,6 +123,11 @@ def store_problem(exc: BaseException, db_file: str | os.PathLike[str] | None) ->
         return exc
     if isinstance(exc, OSError):
         where = exc.filename or name
+        from ..errors import bad_path
+
+        refused = bad_path(where, exc)
+        if refused is not None:
+            return refused
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return DiskFullError(f"disk full: cannot write {where}; nothing was written (free some space and "
                                  "try again)")
@@ -202,6 +213,9 @@ class CampaignDatabase(SqliteDatabase):
 
     dialect = "sqlite"
     _state: _ConnectionState  # peewee's per-thread connection state (types-peewee leaves it out)
+    _changes_at_begin: int | None = None
+    backup_problem: str | None = None
+    """Why the daily backup made at open was not made (shown to the user: a warning line, a dialog)."""
 
     if TYPE_CHECKING:  # types-peewee leaves it unannotated; on SQLite it is the sqlite3 connection
         def connection(self) -> sqlite3.Connection: ...
@@ -214,6 +228,12 @@ class CampaignDatabase(SqliteDatabase):
         self.busy_timeout = busy_timeout
         self.db_file = Path(database)
         self.backup_dir = backup_dir or self.db_file.parent / "backups"
+
+    def refuse_if_damaged(self) -> None:
+        """Refuse a write (:class:`~.damage.DatabaseDamagedError`) while the file is marked damaged."""
+        from .damage import refuse_writes_if_damaged
+
+        refuse_writes_if_damaged(self.db_file, self.backup_dir)
 
     def _in_transaction(self) -> bool:
         conn = self._state.conn
@@ -232,9 +252,16 @@ class CampaignDatabase(SqliteDatabase):
     def begin(self, lock_type: str | None = None) -> None:
         with translated(self.database):
             super().begin(lock_type)
+            self._changes_at_begin = self.connection().total_changes
 
     def commit(self) -> None:
         with translated(self.database):
+            conn = self._state.conn
+            if (conn is not None and conn.in_transaction
+                    and conn.total_changes != self._changes_at_begin):
+                # the file's write serial (see .walcheck): page 1 of every write names the state it follows
+                serial = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                conn.execute(f"PRAGMA user_version = {(serial + 1) % 0x7FFFFFFF}")
             super().commit()
 
     def rollback(self) -> None:
@@ -351,6 +378,27 @@ def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
     return HeaderFacts(page_size, page_count, size, wal_mode)
 
 
+def check_own_wal(db_file: Path, backup_dir: Path | None = None) -> None:
+    """Refuse (:class:`ForeignWalError`, both files untouched, nothing created) when a ``-wal`` file beside
+    ``db_file`` is not the database's own (:mod:`.walcheck`)."""
+    from .walcheck import foreign_wal
+
+    wal = wal_path(db_file)
+    try:
+        if not wal.is_file() or wal.stat().st_size == 0:
+            return
+        why = foreign_wal(db_file, wal)
+    except OSError:
+        return  # unreadable: opening it says what is wrong
+    if why is None:
+        return
+    raise ForeignWalError(
+        f"{db_file} was not opened: the file {wal} beside it is not its own write-ahead log ({why}), and "
+        f"SQLite would mix the two. Both were left untouched. Move {wal} out of the folder to open the "
+        f"database as it is, or restore a backup ('campaign-cli restore FILE'). "
+        f"{_hint(backup_dir, db_file)}".strip())
+
+
 def _read_only_uri(db_file: Path) -> str:
     """A read-only URI that creates nothing beside the file (``immutable``: no -wal/-shm, no locks). Only
     used when no -wal file exists, i.e. when nobody has the database open in WAL mode."""
@@ -374,6 +422,7 @@ def inspect_file(db_file: Path, backup_dir: Path | None = None) -> int | None:
     """Cheap read-only checks of an existing file. Returns its schema version, or ``None`` when the file is
     in use (a -wal file exists); then the version is read once the file is open."""
     read_header(db_file, backup_dir)
+    check_own_wal(db_file, backup_dir)
     wal = wal_path(db_file)
     if wal.exists():
         # in use (or left by a crash): read it through the WAL, read-only, so closing checkpoints nothing
@@ -427,6 +476,8 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     timeout = busy_timeout_setting(busy_timeout)
     migrations = available_migrations()
     supported = len(migrations)
+    with contextlib.suppress(OSError):  # copies a killed program left half-written (issue 23)
+        backups.remove_stale_parts(bdir)
     existed = db_file.exists()
     if existed:
         version = inspect_file(db_file, bdir)
@@ -463,9 +514,27 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
             raise MigrationFailedError(
                 f"upgrading {db_file} to schema {supported} failed ({exc}); the file was put back as it was "
                 f"from the backup {made} made just before") from exc
-    elif daily_backup:
-        backups.daily_backup(database, db_file, bdir)
+    _ensure_identity(database)
+    if not pending and daily_backup:
+        problems: list[str] = []
+        backups.daily_backup(database, db_file, bdir, problems=problems)
+        database.backup_problem = problems[0] if problems else None
     return database
+
+
+def _ensure_identity(database: CampaignDatabase) -> None:
+    """Give the file its random identity (``application_id``, see :mod:`.walcheck`) if it has none yet."""
+    import secrets
+
+    with translated(database.db_file):
+        if int(database.execute_sql("PRAGMA application_id").fetchone()[0]):
+            return
+        from .damage import damage_of
+
+        if damage_of(database.db_file) is not None:
+            return
+        with database.atomic():
+            database.execute_sql(f"PRAGMA application_id = {secrets.randbelow(0x7FFFFFFE) + 1}")
 
 
 def _init_server(url: str, *, busy_timeout: float, password: str | None) -> ServerDatabase:
@@ -764,7 +833,17 @@ def check_database(database: SqliteDatabase | ServerDatabase) -> CheckReport:
     if isinstance(database, ServerDatabase):
         return check_server(database)
     with translated(database.database):
-        return check_connection(database.connection(), str(database.database))
+        report = check_connection(database.connection(), str(database.database))
+    _record_damage(Path(database.database), report)
+    return report
+
+
+def _record_damage(db_file: Path, report: CheckReport) -> None:
+    """Damage SQLite's own check found marks the file damaged (writes refused, :mod:`.damage`); a clean check
+    lifts an old mark."""
+    from .damage import record_check
+
+    record_check(db_file, [p for p in report.problems if p.startswith(("integrity:", "cannot read the tables"))])
 
 
 def check_file(db_file: str | os.PathLike[str]) -> CheckReport:
@@ -773,6 +852,8 @@ def check_file(db_file: str | os.PathLike[str]) -> CheckReport:
     con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
     try:
         with translated(path):
-            return check_connection(con, str(path))
+            report = check_connection(con, str(path))
     finally:
         con.close()
+    _record_damage(path, report)
+    return report

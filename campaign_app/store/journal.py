@@ -90,6 +90,10 @@ def _begin_write() -> None:
     ``BEGIN IMMEDIATE`` took it already)."""
     if _on_server():
         db.lock_writers()
+    else:  # issue 23: a file an integrity check found damaged takes no more writes
+        refuse = getattr(db.obj, "refuse_if_damaged", None)
+        if refuse is not None:
+            refuse()
 
 
 def _announce(op_id: int) -> None:
