@@ -103,7 +103,7 @@ def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
     from .store import check_database
 
-    report = check_database(ctx.open_db(daily_backup=False))
+    report = check_database(ctx.open_db(daily_backup=False, reading=True))
     emit(args, report.to_dict(), report.text)
     return 0 if report.ok else 1
 
@@ -221,8 +221,12 @@ def _unexpected(raw: Sequence[str], exc: BaseException) -> int:
 def _start_logging(paths: Any) -> None:
     from .logsetup import setup_logging
 
-    with contextlib.suppress(OSError):
+    try:
         setup_logging(paths.log_dir, console=False)
+    except OSError:  # no log file (a read-only folder): warnings are not printed instead of the one line
+        root = logging.getLogger()
+        if not root.handlers:
+            root.addHandler(logging.NullHandler())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -44,7 +44,7 @@ def _contents(counts: TableCounts) -> str:
 def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import backups
 
-    ctx.open_db(daily_backup=False)
+    ctx.open_db(daily_backup=False, reading=True)
     if args.action == "list":
         items = backups.backups()
         return emit(args, [b.to_dict() for b in items],
@@ -74,7 +74,7 @@ def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import portable
 
-    ctx.open_db()
+    ctx.open_db(reading=True)
     result = portable.export_campaign(args.campaign, args.output)
     return emit(args, result.to_dict(), f"wrote {result.file}: campaign {result.campaign!r}, "
                                         + _contents(result.counts))

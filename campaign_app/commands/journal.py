@@ -32,7 +32,7 @@ def _line(op: Any) -> str:
 def _cmd_journal(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import journal
 
-    ctx.open_db(daily_backup=False)
+    ctx.open_db(daily_backup=False, reading=True)
     ops = journal.operations(campaign=args.campaign, platoon=args.platoon, pilot=args.pilot, limit=args.limit)
     return emit(args, [op.to_dict() for op in ops],
                 lambda: "\n".join(_line(op) for op in ops) or "the journal is empty")

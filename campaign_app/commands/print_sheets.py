@@ -72,7 +72,7 @@ def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
-    ctx.open_db()
+    ctx.open_db(reading=True)
     platoons = [_ref(p) for p in args.platoon]
     printed = print_pdf("sheet", args.output, platoons=platoons, blank=args.blank, pencil=args.pencil,
                         paper=args.paper, campaign=args.campaign)
@@ -85,7 +85,7 @@ def _cmd_sologear(args: argparse.Namespace, ctx: Context) -> int:
     check_output(args.output)
     campaign = _ref(args.campaign) if args.campaign else None
     if not args.blank:
-        ctx.open_db()
+        ctx.open_db(reading=True)
     printed = print_pdf("sologear", args.output, campaign=campaign, blank=args.blank, paper=args.paper)
     return _done(args, printed)
 
@@ -94,7 +94,7 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
-    ctx.open_db()
+    ctx.open_db(reading=True)
     printed = print_pdf("history", args.output, platoon=_ref(args.platoon), campaign=args.campaign,
                         paper=args.paper)
     return _done(args, printed)

@@ -122,7 +122,7 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     from ..services.campaigns import AtomicAfricaCampaign
 
     rows: list[ListedCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
@@ -139,7 +139,7 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _campaign_show(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     data: CampaignDetail = campaign_service.show_campaign(args.campaign)
     return emit(args, data.to_dict(), lambda: _campaign_text(data))
 
@@ -213,7 +213,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     rows: list[PlatoonRow] = platoon_service.list_platoons(args.campaign)
     def text() -> str:
         if not rows:
@@ -223,7 +223,7 @@ def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     data: PlatoonDetail = platoon_service.platoon_detail(args.platoon, args.campaign)
     return emit(args, data.to_dict(), lambda: platoon_text(data))
 

@@ -20,6 +20,7 @@ import re
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,38 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
     gets a full integrity check first: a damaged database is not backed up (DatabaseOpenError)."""
     if reason not in REASONS:
         raise ValueError(f"unknown backup reason {reason!r}")
+    with _copy_problems(db_file, backup_dir):
+        return _make_backup(source, db_file, backup_dir, reason, check)
+
+
+@contextlib.contextmanager
+def _copy_problems(db_file: Path, backup_dir: Path) -> Iterator[None]:
+    """A full disk or a read-only folder while a backup is made is the backup copy's problem, not the
+    database's: the message names the backup folder (issue 23: "campaign.db cannot grow" was wrong)."""
+    from ..errors import DiskFullError, ReadOnlyError
+
+    try:
+        yield
+    except DiskFullError as exc:
+        raise DiskFullError(f"disk full: the backup copy of {db_file} cannot be written in {backup_dir}; "
+                            "the database itself was not changed (free some space and try again)") from exc
+    except ReadOnlyError as exc:
+        if not _writable(backup_dir):
+            raise ReadOnlyError(f"the backup copy of {db_file} cannot be written: the folder {backup_dir} is "
+                                "read-only; the database itself was not changed") from exc
+        raise
+
+
+def _writable(folder: Path) -> bool:
+    probe = folder if folder.is_dir() else folder.parent
+    try:
+        return os.access(probe, os.W_OK) and not os.statvfs(probe).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
+
+
+def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path, reason: str,
+                 check: bool) -> Path:
     with translated(backup_dir):
         backup_dir.mkdir(parents=True, exist_ok=True)
         target = _new_name(db_file, backup_dir, reason)

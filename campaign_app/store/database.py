@@ -221,12 +221,20 @@ class CampaignDatabase(SqliteDatabase):
         def connection(self) -> sqlite3.Connection: ...
 
     def __init__(self, database: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-                 backup_dir: Path | None = None) -> None:
+                 backup_dir: Path | None = None, read_only: str | None = None) -> None:
         millis = int(busy_timeout * 1000)
-        super().__init__(database, timeout=busy_timeout, lock_type="IMMEDIATE",
-                         pragmas=[("busy_timeout", millis), ("foreign_keys", 1), ("journal_mode", "wal")])
+        db_file = Path(database)
+        pragmas: list[tuple[str, Any]] = [("busy_timeout", millis), ("foreign_keys", 1)]
+        if read_only is None:
+            pragmas.append(("journal_mode", "wal"))
+            super().__init__(database, timeout=busy_timeout, lock_type="IMMEDIATE", pragmas=pragmas)
+        else:  # issue 23: reading where nothing can be written beside the file ("ro" or "immutable")
+            uri = f"{db_file.as_uri()}?mode=ro" + ("&immutable=1" if read_only == "immutable" else "")
+            super().__init__(uri, timeout=busy_timeout, lock_type="IMMEDIATE", pragmas=pragmas, uri=True)
+        self.read_only = read_only
+        """``None`` (read-write), or how a reading command opened it: ``"ro"`` or ``"immutable"``."""
         self.busy_timeout = busy_timeout
-        self.db_file = Path(database)
+        self.db_file = db_file
         self.backup_dir = backup_dir or self.db_file.parent / "backups"
 
     def refuse_if_damaged(self) -> None:
@@ -240,22 +248,23 @@ class CampaignDatabase(SqliteDatabase):
         return bool(conn is not None and conn.in_transaction)
 
     def connect(self, reuse_if_open: bool = False) -> bool:
-        with translated(self.database):
+        with translated(self.db_file):
             return bool(super().connect(reuse_if_open=reuse_if_open))
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if sql.startswith(("ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")) and not self._in_transaction():
             return None  # SQLite already rolled the whole transaction back (e.g. disk full): keep the cause
-        with translated(self.database):
+        with translated(self.db_file):
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
     def begin(self, lock_type: str | None = None) -> None:
-        with translated(self.database):
-            super().begin(lock_type)
+        with translated(self.db_file):
+            # opened for reading only: a read transaction (a consistent view), never the write lock
+            super().begin("DEFERRED" if self.read_only is not None else lock_type)
             self._changes_at_begin = self.connection().total_changes
 
     def commit(self) -> None:
-        with translated(self.database):
+        with translated(self.db_file):
             conn = self._state.conn
             if (conn is not None and conn.in_transaction
                     and conn.total_changes != self._changes_at_begin):
@@ -267,7 +276,7 @@ class CampaignDatabase(SqliteDatabase):
     def rollback(self) -> None:
         if not self.is_closed() and not self._in_transaction():
             return  # nothing to roll back: SQLite did it already; the original error is what matters
-        with translated(self.database):
+        with translated(self.db_file):
             super().rollback()
 
 
@@ -464,9 +473,13 @@ def _too_new(db_file: Path, version: int, supported: int) -> DatabaseTooNewError
 
 def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | None = None, *,
             busy_timeout: float | None = None, daily_backup: bool = True,
-            password: str | None = None) -> SqliteDatabase | ServerDatabase:
+            password: str | None = None, reading: bool = False) -> SqliteDatabase | ServerDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
-    ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none)."""
+    ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none).
+
+    With ``reading`` (a command that only reads), an existing, current file whose folder or file cannot be
+    written, or whose disk is full, is opened read-only (``immutable`` when no ``-wal`` is in use), so that
+    nothing is created beside it and the read succeeds."""
     from . import backups
 
     if is_server_url(path):
@@ -479,11 +492,16 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     with contextlib.suppress(OSError):  # copies a killed program left half-written (issue 23)
         backups.remove_stale_parts(bdir)
     existed = db_file.exists()
+    read_only: str | None = None
     if existed:
         version = inspect_file(db_file, bdir)
         if version is not None and version > supported:
             raise _too_new(db_file, version, supported)
+        if reading and version in (None, supported):
+            read_only = read_only_mode(db_file)
     close_db()
+    if read_only is not None:
+        return _open_read_only(db_file, bdir, timeout, read_only, daily_backup)
     with translated(db_file):
         db_file.parent.mkdir(parents=True, exist_ok=True)
     database = CampaignDatabase(str(db_file), timeout, bdir)
@@ -516,6 +534,45 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
                 f"from the backup {made} made just before") from exc
     _ensure_identity(database)
     if not pending and daily_backup:
+        problems: list[str] = []
+        backups.daily_backup(database, db_file, bdir, problems=problems)
+        database.backup_problem = problems[0] if problems else None
+    return database
+
+
+def read_only_mode(db_file: Path) -> str | None:
+    """How a reading command opens ``db_file``: ``None`` (as usual) when the file and its folder can be written
+    and the disk has room; else ``"immutable"`` (nothing is created or locked: no ``-wal`` is in use), or
+    ``"ro"`` when a ``-wal`` holds changes that must be read (through its index)."""
+    folder = db_file.parent
+    constrained = (_read_only_folder(folder) or not os.access(db_file, os.W_OK) or _disk_full(folder))
+    if not constrained:
+        return None
+    wal = wal_path(db_file)
+    try:
+        in_use = wal.exists() and wal.stat().st_size > 0
+    except OSError:
+        in_use = True
+    return "ro" if in_use else "immutable"
+
+
+def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str,
+                    daily_backup: bool) -> CampaignDatabase:
+    from . import backups
+
+    database = CampaignDatabase(str(db_file), timeout, bdir, read_only=mode)
+    database_proxy.initialize(database)
+    try:
+        database.connect(reuse_if_open=True)
+        with translated(db_file):
+            version = schema_facts(database.connection(), db_file, bdir)
+    except (DatabaseError, StoreProblem):
+        database.close()
+        raise
+    if version != schema_version_supported():  # pragma: no cover - read before, changed meanwhile
+        database.close()
+        raise DatabaseError(f"{db_file} changed while it was being opened; try again")
+    if daily_backup:
         problems: list[str] = []
         backups.daily_backup(database, db_file, bdir, problems=problems)
         database.backup_problem = problems[0] if problems else None
@@ -678,7 +735,7 @@ def data_stamp() -> tuple[int, str, int] | None:
         return None
     if isinstance(current, ServerDatabase):
         return (id(current), current.where, _server_version(current))
-    return (id(current), str(current.database),
+    return (id(current), str(current.db_file),
             int(current.execute_sql("PRAGMA data_version").fetchone()[0]))
 
 
@@ -832,9 +889,10 @@ def check_database(database: SqliteDatabase | ServerDatabase) -> CheckReport:
     """Integrity check of an open database: SQLite's own checks plus the app's invariants."""
     if isinstance(database, ServerDatabase):
         return check_server(database)
-    with translated(database.database):
-        report = check_connection(database.connection(), str(database.database))
-    _record_damage(Path(database.database), report)
+    db_file = Path(getattr(database, "db_file", None) or str(database.database))
+    with translated(db_file):
+        report = check_connection(database.connection(), str(db_file))
+    _record_damage(db_file, report)
     return report
 
 
