@@ -176,7 +176,7 @@ def _campaign_unarchive(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.delete_campaign(args.campaign))
+    return _emit_edit(args, campaign_service.delete_campaign(args.campaign, forget=args.forget))
 
 
 # --- platoon ----------------------------------------------------------------------------------------------
@@ -404,6 +404,9 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("campaign", metavar="NAME")
     p = _sub(cs, "delete", parent, "delete a campaign with all its platoons and history", _campaign_delete)
     p.add_argument("campaign", metavar="NAME")
+    p.add_argument("--forget", action="store_true",
+                   help="also remove the campaign from the journal (its text is overwritten on disk); the deletion "
+                        "then cannot be undone, only the backup made first brings it back")
     club.register_campaign_actions(cs, parent)  # club play: add-player, remove-player, players
 
     # platoon

@@ -533,6 +533,7 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
                 f"upgrading {db_file} to schema {supported} failed ({exc}); the file was put back as it was "
                 f"from the backup {made} made just before") from exc
     _ensure_identity(database)
+    _journal_budget(database)
     if not pending and daily_backup:
         problems: list[str] = []
         backups.daily_backup(database, db_file, bdir, problems=problems)
@@ -577,6 +578,21 @@ def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str,
         backups.daily_backup(database, db_file, bdir, problems=problems)
         database.backup_problem = problems[0] if problems else None
     return database
+
+
+def _journal_budget(database: CampaignDatabase) -> None:
+    """Issue 23: the journal's lighter triggers on an older file, and folding what is beyond its budget (see
+    :mod:`.journal_budget`). Never in the way of opening: a busy or damaged file is left for the next time."""
+    from . import journal_budget
+    from .damage import damage_of
+
+    if damage_of(database.db_file) is not None:
+        return
+    try:
+        journal_budget.ensure_triggers(database)
+        journal_budget.fold_if_due()
+    except (StoreProblem, CampaignError) as exc:
+        log.warning("the journal of %s was not compacted: %s", database.db_file, exc)
 
 
 def _ensure_identity(database: CampaignDatabase) -> None:
