@@ -560,7 +560,8 @@ def _mine() -> str:
 
 def newest_undoable() -> OperationInfo | None:
     row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ?{_mine()} "
-                         "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()
+                         "AND EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = operation.id) "
+                         "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()  # folded ones: issue 23
     return _info(row) if row else None
 
 
