@@ -330,9 +330,10 @@ class CampaignPage(QWidget):
                 self.run(campaign_service.delete_campaign, c.id)
             return
         ok, forget = confirm_with_option(
-            self, "Delete campaign", question,
-            "Also remove it from the undo history, so none of its text stays in the file (the deletion then "
-            "cannot be undone; the backup made first can bring it back)")
+            self, "Delete campaign",
+            question + "\n\nErasing it from the undo history too leaves none of its text in the file; the deletion "
+                       "then cannot be undone (the backup made just before can bring it back).",
+            "Also erase it from the undo history")
         if ok:
             self.run(campaign_service.delete_campaign, c.id, forget=forget)
 

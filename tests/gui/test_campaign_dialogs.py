@@ -345,6 +345,7 @@ def test_campaign_delete_dialog_can_forget_the_campaign(qtbot, cpage: CampaignPa
         seen.append(dialog.text())
         box = dialog.findChild(QCheckBox, "confirm_option")
         assert box is not None and not box.isChecked() and "undo history" in box.text()
+        assert "cannot be undone" in dialog.text()
         qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(6, box.height() // 2))
         assert box.isChecked()
         delete = next(b for b in dialog.buttons() if b.text() == "Delete")
