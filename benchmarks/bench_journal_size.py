@@ -9,9 +9,10 @@ VACUUMed so that free pages do not count:
 
 - ``with``: the file as the app leaves it (the journal as it keeps it; with ``--compact`` after
   ``journal compact`` with the default budget, which is what a user's file settles at);
-- ``without``: the same file with the journal's tables emptied;
-- the ratio with / without (goal <= 1.5 at 1,000 battles), bytes per battle, change rows per battle and the
-  bytes of the row images per battle; and how many operations can still be undone.
+- ``without``: the same file with the journal's tables emptied (``no-trig``: and its triggers dropped too, a file
+  with no journal at all);
+- the ratios with / without (goal <= 1.5 at 1,000 battles) and with / no-trig, bytes per battle, change rows
+  per battle and the bytes of the row images per battle; and how many operations can still be undone.
 """
 
 from __future__ import annotations
@@ -74,11 +75,17 @@ def vacuumed_size(path: Path) -> int:
     return path.stat().st_size
 
 
-def without_journal(path: Path, target: Path) -> int:
+def without_journal(path: Path, target: Path, triggers: bool = True) -> int:
+    """The same data with the journal's tables emptied (and, with ``triggers=False``, its triggers dropped:
+    a file with no journal at all)."""
     shutil.copy(path, target)
     con = sqlite3.connect(target)
     con.execute("DELETE FROM operation_change")
     con.execute("DELETE FROM operation")
+    if not triggers:
+        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal%'"
+                                   ).fetchall():
+            con.execute(f'DROP TRIGGER "{name}"')
     con.commit()
     con.close()
     return vacuumed_size(target)
@@ -102,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     import campaign_app
 
     print(f"code: {Path(campaign_app.__file__).parent.parent}")
-    print(f"{'battles':>8} {'with':>10} {'without':>10} {'ratio':>6} {'B/battle':>9} {'rows/b':>7} "
-          f"{'image B/b':>9} {'undoable':>8}")
+    print(f"{'battles':>8} {'with':>10} {'without':>10} {'ratio':>6} {'no-trig':>10} {'ratio2':>6} {'B/battle':>9} "
+          f"{'rows/b':>7} {'image B/b':>9} {'undoable':>8}")
     for n in args.battles:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "size.db"
@@ -112,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
             rows, image, undoable = facts(path)
             with_size = vacuumed_size(path)
             bare = without_journal(path, Path(tmp) / "bare.db")
-            print(f"{n:>8} {with_size:>10} {bare:>10} {with_size / bare:>6.2f} {with_size / n:>9.0f} "
+            none = without_journal(path, Path(tmp) / "none.db", triggers=False)
+            print(f"{n:>8} {with_size:>10} {bare:>10} {with_size / bare:>6.2f} {none:>10} {with_size / none:>6.2f} "
+                  f"{with_size / n:>9.0f} "
                   f"{rows / n:>7.1f} {image / n:>9.0f} {undoable:>8}" + (f"  ({note})" if note else ""))
     return 0
 
