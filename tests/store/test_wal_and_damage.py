@@ -230,3 +230,28 @@ def test_damaged_database_refuses_writes_in_process(tmp_path: Path):
     close_db()
     with pytest.raises(DatabaseOpenError):
         make_backup(db_file, db_file, backups, "manual")
+
+
+def test_own_wal_after_a_partial_checkpoint_is_read(tmp_path: Path):
+    """A checkpoint copied part of the -wal into the file (page 1 included) and more was written after it:
+    still the file's own."""
+    close_db()
+    db_file, backups = tmp_path / "campaign.db", tmp_path / "backups"
+    init_db(db_file, backups, daily_backup=False)
+    database = current_db()
+    assert database is not None
+    database.execute_sql("PRAGMA wal_autocheckpoint=0")
+    create_demo()
+    reader = sqlite3.connect(db_file)  # a reader holds the -wal: the checkpoint cannot start it afresh
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM campaign").fetchone()
+    create_campaign("Between")
+    database.execute_sql("PRAGMA wal_checkpoint(PASSIVE)")
+    reader.rollback()
+    create_campaign("After The Checkpoint")
+    crashed = _crash_copy(db_file, tmp_path / "crashed")
+    reader.close()
+    close_db()
+    assert foreign_wal(crashed, crashed.with_name("campaign.db-wal")) is None
+    init_db(crashed, backups, daily_backup=False)
+    assert {"Between", "After The Checkpoint"} <= {c.name for c in list_campaigns()}
