@@ -108,7 +108,7 @@ def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox
         window._check_box = box  # type: ignore[attr-defined]  # kept alive by the window (any QWidget)
         return box
     if not ok and not isinstance(result, Exception):
-        from ..store.damage import damage_of
+        from ..store.database import damage_of
 
         if damage_of(Path(result.db_file)) is not None:
             text += "\n\nUntil then changes are refused, so that nothing more is written into the damage."

@@ -46,6 +46,8 @@ from ..errors import (
     StoreProblem,
 )
 from ..resources import migrations_dir
+from .damage import DatabaseDamagedError as DatabaseDamagedError  # the damage mark (issue 23), re-exported
+from .damage import damage_of as damage_of
 from .models import MODELS, SchemaMigration, database_proxy, name_key
 from .server import ServerDatabase, is_server_url
 

@@ -163,6 +163,7 @@ def test_folding_beyond_the_budget_keeps_the_history_and_says_what_cannot_be_und
 
 
 def test_folding_runs_at_open_when_due_and_by_age(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(journal_budget.ENV_DAYS, raising=False)  # the default: 90 days
     db_file = _file_db(tmp_path)
     pid = _platoon()
     _log(pid, 5)
