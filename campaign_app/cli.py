@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMAND_MODULES, COMMAND_NAMES
-from .commands.base import Context, GuardedOutput, add_json, emit, fail
+from .commands.base import Context, GuardedOutput, add_json, emit, fail, warn
 from .paths import resolve_paths
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def _cmd_demo(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
     from .store import check_database
 
-    report = check_database(ctx.open_db(daily_backup=False))
+    report = check_database(ctx.open_db(daily_backup=False, reading=True))
     emit(args, report.to_dict(), report.text)
     return 0 if report.ok else 1
 
@@ -123,6 +123,23 @@ def _not_text(argv: Sequence[str]) -> str | None:
     return None
 
 
+MAX_DIGITS = 4300
+"""Python's limit for turning text into a whole number: no value the app takes comes near it."""
+
+
+def _too_many_digits(argv: Sequence[str]) -> str | None:
+    """A number in the arguments too long for any value (and for Python to read), named with its option."""
+    import re
+
+    for i, arg in enumerate(argv):
+        if len(arg) > MAX_DIGITS and re.fullmatch(r"\s*[+-]?[0-9_]+\s*", arg):
+            before = argv[i - 1] if i and argv[i - 1].startswith("-") else ""
+            where = f" for {before}" if before else ""
+            digits = sum(ch.isdigit() for ch in arg)
+            return f"the number given{where} has {digits} digits: far out of range for any value here"
+    return None
+
+
 def _never_fail_printing() -> None:
     """A file name that is not valid text (e.g. a data folder from the environment with bytes that are not
     UTF-8) is printed with escapes instead of failing after the work was done (a strict UTF-8 locale)."""
@@ -138,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _never_fail_printing()
     raw = list(sys.argv[1:] if argv is None else argv)
-    bad = _not_text(raw)
+    bad = _not_text(raw) or _too_many_digits(raw)
     if bad is not None:
         return fail(bad)
     parser = build_parser(command_in(raw))  # only the command's own module: a fast start
@@ -153,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = int(args.handler(args, ctx))
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk is found here, not after main() returned
+        for message in ctx.warnings:
+            warn(message)
         return code
     except CampaignError as exc:  # refused (2), busy (2), disk full / read-only / I/O (1), cannot open (2)
         return fail(str(exc), exc.exit_code)
@@ -168,12 +187,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(problem), problem.exit_code)
     except KeyboardInterrupt:
         return fail("interrupted; a write in progress was rolled back", 130)
-    except Exception as exc:  # the last net: one line, the traceback goes to the log file
-        from .logsetup import mask_password
+    except RuntimeError as exc:
+        from .errors import bad_path
 
-        log.exception("campaign-cli %s failed", " ".join(raw))
-        return fail(mask_password(f"unexpected problem: {type(exc).__name__}: {exc} (the details are in the log "
-                                  "file)"), 1)
+        path_problem = bad_path(getattr(exc, "filename", "given"), exc)
+        if path_problem is not None:
+            return fail(str(path_problem), path_problem.exit_code)
+        return _unexpected(raw, exc)
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # a number too long for Python to read
+            return fail(f"a number given has more than {MAX_DIGITS} digits: far out of range for any value here")
+        return _unexpected(raw, exc)
+    except Exception as exc:  # the last net: one line, the traceback goes to the log file
+        return _unexpected(raw, exc)
     finally:
         if isinstance(sys.stdout, GuardedOutput):
             sys.stdout = stdout
@@ -183,11 +209,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                 store.close_db()
 
 
+def _unexpected(raw: Sequence[str], exc: BaseException) -> int:
+    """The last net: one line; the traceback goes to the log file when there is one (never to the screen)."""
+    logged = any(not isinstance(h, logging.NullHandler) for h in logging.getLogger().handlers)
+    if logged:
+        log.error("campaign-cli %s failed", " ".join(raw), exc_info=exc)
+    where = " (the details are in the log file)" if logged else ""
+    from .logsetup import mask_password
+
+    return fail(mask_password(f"unexpected problem: {type(exc).__name__}: {exc}{where}"), 1)
+
+
 def _start_logging(paths: Any) -> None:
     from .logsetup import setup_logging
 
-    with contextlib.suppress(OSError):
+    try:
         setup_logging(paths.log_dir, console=False)
+    except OSError:  # no log file (a read-only folder): warnings are not printed instead of the one line
+        root = logging.getLogger()
+        if not root.handlers:
+            root.addHandler(logging.NullHandler())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,7 @@ environment)::
     ├── StoreProblem               1  the database (or an output file) could not be read or written because
     │   │                             of the environment; the transaction was rolled back
     │   ├── DatabaseBusyError      2  another window or command held the write lock too long (retry)
+    │   ├── BadPathError           2  a path given is a symlink loop or too long for the file system
     │   ├── DiskFullError          1
     │   ├── ReadOnlyError          1
     │   └── StorageIOError         1
@@ -68,6 +69,13 @@ class DatabaseBusyError(StoreProblem):
     exit_code = 2
 
 
+class BadPathError(StoreProblem):
+    """A path the user gave cannot name a file: a symbolic link loop, a name or path too long for the file
+    system. Something the user can fix (exit 2)."""
+
+    exit_code = 2
+
+
 class DiskFullError(StoreProblem):
     """The disk (or the file system) is full."""
 
@@ -101,3 +109,18 @@ SERVER_SUPPORT_MESSAGE = ("PostgreSQL support is not installed, so a postgresql:
 
 BUSY_MESSAGE = ("the database is busy (another window or command is writing to it); nothing was written, "
                 "try again")
+
+
+def bad_path(path: object, exc: BaseException) -> BadPathError | None:
+    """The one-line refusal for a path that cannot name a file (``exc`` from the OS or ``Path.resolve``), or
+    ``None`` when ``exc`` is another problem."""
+    import errno
+
+    number = getattr(exc, "errno", None)
+    if number == errno.ELOOP or (isinstance(exc, RuntimeError) and "Symlink loop" in str(exc)):
+        return BadPathError(f"the path {path} goes round in a loop of symbolic links (one points back to "
+                            "another that points to it); give another path")
+    if number == errno.ENAMETOOLONG:
+        return BadPathError(f"the path {path} is too long for the file system (a name in it has more than 255 "
+                            "characters, or the whole path is over 4096); give a shorter one")
+    return None

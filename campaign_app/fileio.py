@@ -37,7 +37,17 @@ def check_path(path: str | os.PathLike[str]) -> Path:
     """A path the user gave, refused when it cannot name a file (a NUL character)."""
     if "\x00" in os.fspath(path):
         raise ServiceError(f"the file name {os.fspath(path)!r} contains a NUL character")
-    return Path(path).expanduser().absolute()
+    full = Path(path).expanduser().absolute()
+    from .errors import bad_path
+
+    for probe in (full, full.parent):
+        try:
+            os.stat(probe)
+        except OSError as exc:
+            problem = bad_path(full, exc)
+            if problem is not None:
+                raise problem from None
+    return full
 
 
 def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path:

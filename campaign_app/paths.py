@@ -67,6 +67,26 @@ def resolve_paths(data_dir: str | os.PathLike[str] | None = None,
 
         base = Path(platformdirs.user_data_dir("campaign_app", appauthor=False))
     if is_server_url(db):
-        return AppPaths(data_dir=base.resolve(), db_file=(base / DB_NAME).resolve(), db_url=str(db))
+        return AppPaths(data_dir=usable(base), db_file=usable(base / DB_NAME), db_url=str(db))
     db_file = Path(db).expanduser() if db else base / DB_NAME
-    return AppPaths(data_dir=base.resolve(), db_file=db_file.resolve())
+    return AppPaths(data_dir=usable(base), db_file=usable(db_file))
+
+
+def usable(path: Path) -> Path:
+    """``path`` resolved, refused in one line (BadPathError, exit 2) when it cannot name a file: a loop of
+    symbolic links, or a name or path too long for the file system (issue 23)."""
+    from .errors import bad_path
+
+    try:
+        resolved = path.resolve()
+        os.stat(resolved)
+    except FileNotFoundError:
+        return path.resolve()
+    except (OSError, RuntimeError) as exc:
+        problem = bad_path(path, exc)
+        if problem is not None:
+            raise problem from None
+        if isinstance(exc, RuntimeError):
+            raise
+        return path.absolute()
+    return resolved

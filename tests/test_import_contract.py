@@ -60,6 +60,8 @@ STORE_API = {
     "init_db", "close_db", "check_database", "check_file", "daily_backup", "data_version", "data_stamp", "write_stamp",
     "busy_timeout_setting", "store_problem",
     "DatabaseError", "DatabaseOpenError", "DatabaseTooNewError", "MigrationFailedError",
+    # issue 23: a -wal that is not the file's own (restore still works), the damage mark, today's backup
+    "ForeignWalError", "DatabaseDamagedError", "damage_of", "has_daily_backup_today",
 }
 """The names of ``campaign_app.store`` (and its modules) that ``gui`` and ``commands`` may import."""
 

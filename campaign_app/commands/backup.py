@@ -44,7 +44,7 @@ def _contents(counts: TableCounts) -> str:
 def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import backups
 
-    ctx.open_db(daily_backup=False)
+    ctx.open_db(daily_backup=False, reading=True)
     if args.action == "list":
         items = backups.backups()
         return emit(args, [b.to_dict() for b in items],
@@ -57,9 +57,14 @@ def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import backups
+    from ..store.database import ForeignWalError
 
-    ctx.open_db(daily_backup=False)
-    result = backups.restore(args.file)
+    try:
+        ctx.open_db(daily_backup=False)
+    except ForeignWalError:  # a -wal that is not the file's own: restoring is the way out
+        result = backups.restore_unopened(ctx.paths.db_file, ctx.paths.backup_dir, args.file, ctx.busy_timeout)
+    else:
+        result = backups.restore(args.file)
     return emit(args, result.to_dict(), f"restored {result.database} from {result.restored_from} "
                                         f"({plural(result.campaigns, 'campaign')}, "
                                         f"{plural(result.battles, 'battle')}); the "
@@ -69,7 +74,7 @@ def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import portable
 
-    ctx.open_db()
+    ctx.open_db(reading=True)
     if args.html:
         from ..services.html_export import export_html
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CampaignError, Refused
@@ -64,14 +64,19 @@ class Context:
     paths: AppPaths
     busy_timeout: Any = None
     """Seconds a write waits for the lock (``--busy-timeout``; None: the setting or 10)."""
+    warnings: list[str] = field(default_factory=list)
+    """Said on stderr after the command's output when it ran to its end (a failed command says only why)."""
 
-    def open_db(self, daily_backup: bool = True) -> Any:
-        """Open (create, migrate) the database; only commands that need it call this."""
-        from ..store import init_db
+    def open_db(self, daily_backup: bool = True, reading: bool = False) -> Any:
+        """Open (create, migrate) the database; only commands that need it call this. A command that only
+        reads says so (``reading``): where nothing can be written beside the file (a read-only folder or
+        file, a full disk) it opens the file read-only and still works."""
 
         try:
             self.paths.ensure()
         except OSError as exc:
+            if reading and self.paths.db_file.is_file():
+                return self._open(daily_backup, reading)  # reading an existing file needs no new folder
             from ..store.database import store_problem
 
             folder = exc.filename or self.paths.data_dir
@@ -85,8 +90,16 @@ class Context:
                 raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
                                     "(choose another with --data-dir)") from None
             raise
+        return self._open(daily_backup, reading)
+
+    def _open(self, daily_backup: bool, reading: bool) -> Any:
+        from ..store import init_db
+
         database = init_db(self.paths.db_target, self.paths.backup_dir, busy_timeout=self.busy_timeout,
-                           daily_backup=daily_backup)
+                           daily_backup=daily_backup, reading=reading)
+        problem = getattr(database, "backup_problem", None)
+        if problem:  # the work goes on, but the user is told (issue 23)
+            self.warnings.append(problem)
         return database
 
 
@@ -176,6 +189,12 @@ def dice_source(args: argparse.Namespace) -> DiceSource:
     if getattr(args, "dice", None):
         return EnteredDice(dice_groups(args.dice))
     return SeededDice(getattr(args, "seed", None))
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr (the command goes on)."""
+    line = " ".join(str(message).split())
+    print(f"campaign-cli: warning: {line}", file=sys.stderr)
 
 
 def fail(message: str, code: int = 2) -> int:

@@ -145,7 +145,7 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     from ..services import history
 
     h = history.history(_platoon_ref(args))

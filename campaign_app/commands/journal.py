@@ -25,6 +25,8 @@ def _local(stamp: str) -> str:
 
 def _line(op: Any) -> str:
     state = "  (undone)" if op.undone else ""
+    if getattr(op, "folded", False):
+        state += "  (folded: kept in the history, can no longer be undone)"
     who = f"  by {op.user}" if op.user else ""
     return f"{op.id:>6}  {_local(op.created_at)}  {op.kind:<16} {op.label}{who}{state}"
 
@@ -32,7 +34,13 @@ def _line(op: Any) -> str:
 def _cmd_journal(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import journal
 
-    ctx.open_db(daily_backup=False)
+    if args.action == "compact":
+        return _cmd_compact(args, ctx)
+    if args.keep is not None or args.days is not None:
+        from .base import CliError
+
+        raise CliError("--keep and --days go with 'journal compact'")
+    ctx.open_db(daily_backup=False, reading=True)
     ops = journal.operations(campaign=args.campaign, platoon=args.platoon, pilot=args.pilot, limit=args.limit)
     return emit(args, [op.to_dict() for op in ops],
                 lambda: "\n".join(_line(op) for op in ops) or "the journal is empty")
@@ -71,6 +79,14 @@ def _cmd_redo(args: argparse.Namespace, ctx: Context) -> int:
     return emit(args, step.to_dict(), lambda: _step_text(step))
 
 
+def _cmd_compact(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services import journal
+
+    ctx.open_db(daily_backup=False)
+    result = journal.compact(keep=args.keep, days=args.days)
+    return emit(args, result.to_dict(), result.message)
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -81,11 +97,30 @@ def _positive(text: str) -> int:
     return value
 
 
+def _days(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of days, not {text!r}") from None
+    if not 0 <= value <= 100_000:
+        raise argparse.ArgumentTypeError(f"must be 0 (no age limit) to 100000 days, not {text!r}")
+    return value
+
+
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("journal", parents=[parent], help="list the changes made, newest first",
                        description="Every change (from the app or this command line) is one operation in the "
                                    "journal: its id, kind, label, time, who made it and whether it is undone. "
                                    "Give a campaign, platoon or Sologear pilot to see only theirs.")
+    p.add_argument("action", nargs="?", choices=["compact"],
+                   help="compact: fold the operations beyond the journal's budget into its history (they stay "
+                        "listed but can no longer be undone) and report what it freed")
+    p.add_argument("--keep", type=_positive, metavar="N",
+                   help="compact: keep the newest N operations undoable (default 1000, or set "
+                        "CAMPAIGN_APP_JOURNAL_KEEP)")
+    p.add_argument("--days", type=_days, metavar="DAYS",
+                   help="compact: fold operations older than DAYS days too (default 90, 0 for no age limit, or set "
+                        "CAMPAIGN_APP_JOURNAL_DAYS)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--campaign", metavar="NAME", help="only what concerns this campaign")
     which.add_argument("--platoon", metavar="NAME", help="only what concerns this platoon")

@@ -73,7 +73,7 @@ def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
-    ctx.open_db()
+    ctx.open_db(reading=True)
     platoons = [_ref(p) for p in args.platoon]
     printed = print_pdf("sheet", args.output, platoons=platoons, blank=args.blank, pencil=args.pencil,
                         paper=args.paper, campaign=args.campaign, qr=args.qr)
@@ -96,7 +96,7 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
-    ctx.open_db()
+    ctx.open_db(reading=True)
     printed = print_pdf("history", args.output, platoon=_ref(args.platoon), campaign=args.campaign,
                         paper=args.paper, qr=args.qr)
     return _done(args, printed)

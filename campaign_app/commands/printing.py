@@ -97,7 +97,7 @@ def _setup_and_rules(args: argparse.Namespace, ctx: Context) -> tuple[Any, Any]:
                         "solid" if getattr(args, "solid_backs", False) else None)
     rules = None
     if getattr(args, "campaign", None):
-        ctx.open_db()
+        ctx.open_db(reading=True)
         rules = card_rules(args.campaign)
     return setup, rules
 

@@ -124,7 +124,7 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     from ..services.campaigns import AtomicAfricaCampaign, DeathBlowCampaign
 
     rows: list[ListedCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
@@ -142,7 +142,7 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _campaign_show(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     data: CampaignDetail = campaign_service.show_campaign(args.campaign)
     return emit(args, data.to_dict(), lambda: _campaign_text(data))
 
@@ -179,7 +179,7 @@ def _campaign_unarchive(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.delete_campaign(args.campaign))
+    return _emit_edit(args, campaign_service.delete_campaign(args.campaign, forget=args.forget))
 
 
 # --- platoon ----------------------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     rows: list[PlatoonRow] = platoon_service.list_platoons(args.campaign)
     def text() -> str:
         if not rows:
@@ -226,7 +226,7 @@ def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     data: PlatoonDetail = platoon_service.platoon_detail(args.platoon, args.campaign)
     return emit(args, data.to_dict(), lambda: platoon_text(data))
 
@@ -407,6 +407,9 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("campaign", metavar="NAME")
     p = _sub(cs, "delete", parent, "delete a campaign with all its platoons and history", _campaign_delete)
     p.add_argument("campaign", metavar="NAME")
+    p.add_argument("--forget", action="store_true",
+                   help="also remove the campaign from the journal (its text is overwritten on disk); the deletion "
+                        "then cannot be undone, only the backup made first brings it back")
     club.register_campaign_actions(cs, parent)  # club play: add-player, remove-player, players
     overview.register_campaign_actions(cs, parent)  # issue 27: standings
 

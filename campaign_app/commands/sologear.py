@@ -191,7 +191,7 @@ def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     data = sheet_service.sheet_data(args.campaign)
     out = {"forces": data.forces.to_dict(), "totals": data.totals.to_dict(),
            "odds": data.odds.to_dict() if data.odds is not None else None}
@@ -230,13 +230,13 @@ def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     data = sheet_service.sheet_data(args.campaign)
     return emit(args, data.to_dict(), lambda: sheet_text(data))
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
-    ctx.open_db()
+    ctx.open_db(reading=True)
     entries = sheet_service.history(args.campaign)
     return emit(args, [e.to_dict() for e in entries], lambda: "\n".join(("  " if e.kind == "roll" else "") + e.text
                                                  for e in entries))

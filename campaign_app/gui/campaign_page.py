@@ -35,7 +35,7 @@ from .context import AppContext, concerns
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
 from .undo_commands import perform
-from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm, plural
+from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm, confirm_with_option, plural
 
 
 class PlatoonTable(QTableView):
@@ -360,9 +360,19 @@ class CampaignPage(QWidget):
         what = plural(c.sheet_count, "pilot sheet") if isinstance(c, SologearCampaign) else \
             plural(c.fighter_count, "fighter") if isinstance(c, DeathBlowCampaign) else \
             plural(c.platoon_count, "platoon")
-        if confirm(self, "Delete campaign", f"Delete the campaign {c.name} with its {what} and all their "
-                   "history?\nEdit \u25b8 Undo brings it back while the app is open."):
-            self.run(campaign_service.delete_campaign, c.id)
+        question = (f"Delete the campaign {c.name} with its {what} and all their history?\nEdit \u25b8 Undo "
+                    "brings it back while the app is open.")
+        if getattr(self.ctx, "server", None) is not None:  # a club server keeps its journal by its own settings
+            if confirm(self, "Delete campaign", question):
+                self.run(campaign_service.delete_campaign, c.id)
+            return
+        ok, forget = confirm_with_option(
+            self, "Delete campaign",
+            question + "\n\nErasing it from the undo history too leaves none of its text in the file; the deletion "
+                       "then cannot be undone (the backup made just before can bring it back).",
+            "Also erase it from the undo history")
+        if ok:
+            self.run(campaign_service.delete_campaign, c.id, forget=forget)
 
     def open_or_create_sheet(self) -> int | None:
         """Open the campaign's pilot sheet, or make it (the Sologear dialog, filled with this campaign)."""

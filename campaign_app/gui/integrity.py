@@ -34,8 +34,17 @@ class CheckWorker(QThread):
 
         try:
             result: Any = check_file(self.db_file)
-            if self.backup_dir is not None and result.ok:
-                daily_backup(self.db_file, self.db_file, self.backup_dir, check=False)  # checked just now
+            if self.backup_dir is not None:
+                problems: list[str] = []
+                if result.ok:
+                    daily_backup(self.db_file, self.db_file, self.backup_dir, check=False,  # checked just now
+                                 problems=problems)
+                else:
+                    from ..store.backups import has_daily_backup_today
+
+                    if not has_daily_backup_today(self.backup_dir, self.db_file):
+                        problems.append(f"today's backup of {self.db_file} was not made: the file is damaged")
+                result.facts["backup_problem"] = problems[0] if problems else None
         except (CampaignError, OSError) as exc:  # reported in the GUI thread, never raised in this thread
             log.warning("background check of %s failed: %s", self.db_file, exc)
             result = exc
@@ -79,12 +88,30 @@ def start_background_check(window: QWidget, *, announce_ok: bool = False,
 
 def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox | None:
     bar = getattr(window, "statusBar", None)
+    backup_problem = None
     if isinstance(result, Exception):
         text = f"The database could not be checked: {result}"
         ok = False
     else:
         ok = result.ok
         text = result.text()
+        backup_problem = result.facts.pop("backup_problem", None)
+    if ok and backup_problem:  # never only logged (issue 23)
+        if callable(bar):
+            bar().showMessage("Today's backup was not made.", 15000)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Backup not made",
+                          f"{backup_problem[:1].upper()}{backup_problem[1:]}.\n\nYour changes are still saved in "
+                          "the database; make a backup with File \u25b8 Backups\u2026 once that is fixed.",
+                          QMessageBox.StandardButton.Ok, window)
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.show()
+        window._check_box = box  # type: ignore[attr-defined]  # kept alive by the window (any QWidget)
+        return box
+    if not ok and not isinstance(result, Exception):
+        from ..store.database import damage_of
+
+        if damage_of(Path(result.db_file)) is not None:
+            text += "\n\nUntil then changes are refused, so that nothing more is written into the damage."
     if ok:
         if callable(bar):
             bar().showMessage("Database check: no problems found.", 6000)

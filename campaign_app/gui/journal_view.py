@@ -114,13 +114,18 @@ class JournalModel(QAbstractTableModel):
             if col == COL_WHO:
                 return info.user or "\u2014"
             if col == COL_STATE:
+                if info.folded:  # issue 23: beyond the journal's budget
+                    return "folded: cannot be undone"
                 return "undone" if info.undone else ("" if info.undoable else "start of the journal")
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             when = local_time(info.created_at)
             lines = [info.label, f"Operation {info.id} ({info.kind}), made {when}" +
                      (f" by {info.user}" if info.user else "")]
-            if info.undone:
+            if info.folded:
+                lines.append("Folded into the history to save space: kept as a record, it can no longer be undone "
+                             "or redone")
+            elif info.undone:
                 lines.append(f"Undone {local_time(info.undone_at or '')}: Redo this change puts it back")
             return "\n".join(lines)
         if role == Qt.ItemDataRole.FontRole and info.undone:
@@ -308,7 +313,7 @@ class JournalPanel(QWidget):
     def _update_buttons(self) -> None:
         info = self.selected()
         self.undo_button.setEnabled(info is not None and not info.undone and info.undoable)
-        self.redo_button.setEnabled(info is not None and info.undone)
+        self.redo_button.setEnabled(info is not None and info.undone and not info.folded)
 
     def say(self, text: str) -> None:
         self.message.show_problem(text or None)

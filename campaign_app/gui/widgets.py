@@ -225,6 +225,21 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Delete") 
     return box.clickedButton() is yes_button
 
 
+def confirm_with_option(parent: QWidget | None, title: str, text: str, option: str,
+                        yes: str = "Delete") -> tuple[bool, bool]:
+    """:func:`confirm` with a check box under the question (off by default): ``(confirmed, option ticked)``."""
+    from PySide6.QtWidgets import QCheckBox, QMessageBox
+
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Cancel, parent)
+    yes_button = box.addButton(yes, QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    check = QCheckBox(option, box)
+    check.setObjectName("confirm_option")
+    box.setCheckBox(check)
+    box.exec()
+    return box.clickedButton() is yes_button, check.isChecked()
+
+
 def is_dark(widget: QWidget) -> bool:
     """The widget's palette is a dark one (light text on a dark window)."""
     return widget.palette().color(QPalette.ColorRole.Window).lightness() < 128

@@ -183,6 +183,37 @@ def check_restorable(source: str | os.PathLike[str]) -> RestorableFile:
     return RestorableFile(file=path, schema_version=version, campaigns=campaigns, battles=battles)
 
 
+def restore_unopened(db_file: Path, backup_dir: Path, source: str | os.PathLike[str],
+                     busy_timeout: float | None = None) -> Restored:
+    """Restore a database that cannot be opened because a ``-wal`` file beside it is not its own
+    (:class:`~campaign_app.store.database.ForeignWalError`): the file's bytes are saved in the backup folder
+    (reason ``restore``) with the ``-wal`` moved beside that copy (``…-restore.db-wal``), then ``source`` is
+    copied in and opened."""
+    from ..store.database import wal_path
+
+    facts = check_restorable(source)
+    db_file = Path(db_file)
+    saved = raw_copy(db_file, backup_dir, "restore")
+    wal = wal_path(db_file)
+    with translated(wal):
+        os.replace(wal, saved.with_name(saved.name + "-wal"))
+        shm = db_file.with_name(db_file.name + "-shm")
+        if shm.exists():
+            shm.unlink()  # the index of the -wal just moved away; SQLite makes a new one
+    copy_database(facts.file, db_file, busy_timeout=busy_timeout)
+    close_db()
+    init_db(db_file, backup_dir, busy_timeout=busy_timeout, daily_backup=False)
+    _clear_damage(db_file)
+    return Restored(restored_from=facts.file, database=db_file, previous_saved_as=saved,
+                    schema_version=facts.schema_version, campaigns=facts.campaigns, battles=facts.battles)
+
+
+def _clear_damage(db_file: Path) -> None:
+    from ..store.damage import clear_damaged
+
+    clear_damaged(db_file)
+
+
 def restore(source: str | os.PathLike[str]) -> Restored:
     """Restore the open database from ``source`` (a backup or any campaign_app database file): check it, back
     up the current database (reason ``restore``), copy it in under the write lock, then upgrade it if it is of
@@ -197,5 +228,6 @@ def restore(source: str | os.PathLike[str]) -> Restored:
     copy_database(facts.file, db_file, into=database.connection(), busy_timeout=timeout)
     close_db()
     init_db(db_file, backup_dir, busy_timeout=timeout, daily_backup=False)
+    _clear_damage(db_file)
     return Restored(restored_from=facts.file, database=db_file, previous_saved_as=saved,
                     schema_version=facts.schema_version, campaigns=facts.campaigns, battles=facts.battles)

@@ -5,6 +5,7 @@ Every write is one transaction and returns an :class:`~.edits.Edit`; its journal
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -17,6 +18,8 @@ from ..rules.aftermath import (
 )
 from ..rules.experience import DEFAULT_THRESHOLDS, RulesError, Thresholds
 from ..store import access
+from ..store.database import db
+from ..store.journal import OpChanges
 from ..store.models import Campaign, Platoon, SologearSheet
 from .common import (
     NotFound,
@@ -397,13 +400,20 @@ def unarchive_campaign(ref: str | int) -> Edit:
     return archive_campaign(ref, archived=False)
 
 
-def delete_campaign(ref: str | int) -> Edit:
+def delete_campaign(ref: str | int, forget: bool = False) -> Edit:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
-    holds every row, so undo puts it all back with the same ids."""
+    holds every row, so undo puts it all back with the same ids.
+
+    With ``forget`` (issue 23, a campaign file), what the journal holds of the campaign goes too, in the same
+    transaction and overwritten on disk (:func:`~campaign_app.store.journal_budget.forget_deleted`): the
+    deletion stays in the history as a summary naming nothing and cannot be undone; the backup made first
+    (reason ``delete``) is the way back."""
     from .backups import backup_before
 
     _campaign(ref)  # an unknown name is refused before anything is written
     backup_before("delete")
+    if forget:
+        return _delete_and_forget(ref)
     rec = Recorder()
     with rec.operation("campaign.delete") as op:
         c = _campaign(ref)
@@ -415,6 +425,38 @@ def delete_campaign(ref: str | int) -> Edit:
         rec.delete(Campaign, c.id)
     return Edit("campaign", c.id, f"deleted campaign {name!r}", {"id": c.id, "name": name, **counts},
                 rec.changes)
+
+
+def _delete_and_forget(ref: str | int) -> Edit:
+    from ..store.database import current_db
+    from ..store.journal_budget import FORGOTTEN_LABEL, forget_deleted
+
+    database = current_db()
+    if database is None:
+        raise ServiceError("forgetting a deleted campaign is for a campaign file; on a club server the "
+                           "organiser's settings decide what the journal keeps")
+    database.execute_sql("PRAGMA secure_delete = ON")  # freed text is overwritten, not merely unlinked
+    try:
+        with db.atomic():  # the deletion and the forgetting: one transaction
+            rec = Recorder()
+            with rec.operation("campaign.delete") as op:
+                c = _campaign(ref)
+                name = c.name
+                op.target(campaign=c.id)
+                rec.label(f"Delete campaign {name}")
+                counts = {"platoons": Platoon.select().where(Platoon.campaign == c).count(),
+                          "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
+                rec.delete(Campaign, c.id)
+            assert op.id is not None
+            forgotten = forget_deleted(op.id, c.id)
+    finally:
+        database.execute_sql("PRAGMA secure_delete = OFF")
+    with contextlib.suppress(Exception):  # the write-ahead log's copies of the pages go too (when no one reads)
+        database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    changes = OpChanges(op.id, "campaign.delete", FORGOTTEN_LABEL, op.changes.rows, None, None, None)
+    return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
+                f"undone; the backup made first can bring it back)",
+                {"id": c.id, "name": name, **counts, "forgotten": forgotten.to_dict()}, changes)
 
 
 def name_problem(name: str, exclude_id: int | None = None) -> str | None:

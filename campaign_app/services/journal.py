@@ -18,7 +18,8 @@ from .edits import Edit
 from .results import Result
 
 __all__ = ["Conflict", "NotJournaled", "OpChanges", "OperationInfo", "JournalStep", "operations", "undo", "redo",
-           "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit", "live_operations", "redo_queue"]
+           "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit", "live_operations", "redo_queue",
+           "compact"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,17 @@ def operations(*, campaign: str | int | None = None, platoon: str | int | None =
     if campaign is not None:
         return journal.list_operations(campaign=find_campaign(campaign).id, limit=limit)
     return journal.list_operations(limit=limit)
+
+
+def compact(keep: int | None = None, days: int | None = None) -> Any:
+    """``journal compact``: fold what is beyond the journal's budget and report what it freed (issue 23; a
+    campaign file)."""
+    from ..store.database import current_db
+    from ..store.journal_budget import compact as compact_file
+
+    if current_db() is None:
+        raise NotJournaled("the journal of a club server's campaigns is kept by the server's own settings")
+    return compact_file(keep, days)
 
 
 def undo(operation: int | None = None) -> JournalStep:

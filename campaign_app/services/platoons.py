@@ -569,6 +569,17 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
                 rec.changes)
 
 
+def _part(message: str) -> str:
+    """One edit's message without the platoon's name ("2nd Platoon's leader Ana: XP 7 → 3" keeps who it was:
+    "leader Ana XP 7 → 3")."""
+    import re
+
+    leader = re.match(r"^.*?'s (leader .*?): (.*)$", message)
+    if leader:
+        return f"{leader.group(1)} {leader.group(2)}"
+    return message.split(": ", 1)[-1]
+
+
 def update_platoon(ref: str | int, *, name: str | None = None, training: Any = None, equipment: Any = None,
                    morale: Any = None, armor: Any = None, notes: str | None = None, xp: Any = None,
                    leader_xp: Any = None, reason: str = "", campaign: str | int | None = None) -> Edit:
@@ -587,7 +598,7 @@ def update_platoon(ref: str | int, *, name: str | None = None, training: Any = N
         if leader_xp is not None:
             edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
         detail = platoon_detail(p.id).to_dict()
-        done = [e.message.split(": ", 1)[-1] for e in edits
+        done = [_part(e.message) for e in edits
                 if "nothing changed" not in e.message and "XP stays" not in e.message]
         op.label = f"{p.name}: " + ("; ".join(done) or "no change")
     return combine("platoon", p.id, edits, op, detail)

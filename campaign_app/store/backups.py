@@ -20,6 +20,7 @@ import re
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,10 +145,42 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
     gets a full integrity check first: a damaged database is not backed up (DatabaseOpenError)."""
     if reason not in REASONS:
         raise ValueError(f"unknown backup reason {reason!r}")
+    with _copy_problems(db_file, backup_dir):
+        return _make_backup(source, db_file, backup_dir, reason, check)
+
+
+@contextlib.contextmanager
+def _copy_problems(db_file: Path, backup_dir: Path) -> Iterator[None]:
+    """A full disk or a read-only folder while a backup is made is the backup copy's problem, not the
+    database's: the message names the backup folder (issue 23: "campaign.db cannot grow" was wrong)."""
+    from ..errors import DiskFullError, ReadOnlyError
+
+    try:
+        yield
+    except DiskFullError as exc:
+        raise DiskFullError(f"disk full: the backup copy of {db_file} cannot be written in {backup_dir}; "
+                            "the database itself was not changed (free some space and try again)") from exc
+    except ReadOnlyError as exc:
+        if not _writable(backup_dir):
+            raise ReadOnlyError(f"the backup copy of {db_file} cannot be written: the folder {backup_dir} is "
+                                "read-only; the database itself was not changed") from exc
+        raise
+
+
+def _writable(folder: Path) -> bool:
+    probe = folder if folder.is_dir() else folder.parent
+    try:
+        return os.access(probe, os.W_OK) and not os.statvfs(probe).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
+
+
+def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path, reason: str,
+                 check: bool) -> Path:
     with translated(backup_dir):
         backup_dir.mkdir(parents=True, exist_ok=True)
         target = _new_name(db_file, backup_dir, reason)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=backup_dir)
+        fd, tmp_name = tempfile.mkstemp(prefix=_part_prefix(target), suffix=".part", dir=backup_dir)
         os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -170,7 +203,10 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
             if own:
                 src.close()
         if problems:
+            from .damage import mark_damaged
             from .database import _hint
+
+            mark_damaged(db_file, [f"integrity: {p}" for p in problems])
 
             raise DatabaseOpenError(f"{db_file} is damaged (integrity check: {'; '.join(problems[:3])}), so it "
                                     f"was not backed up and was left untouched. {_hint(backup_dir, db_file)}")
@@ -236,11 +272,19 @@ def has_daily_backup_today(backup_dir: Path, db_file: Path) -> bool:
 
 
 def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: Path,
-                 check: bool = True) -> Path | None:
+                 check: bool = True, problems: list[str] | None = None) -> Path | None:
     """The first open of a day backs the database up (when it holds a campaign). ``database`` is the open
     database or, from a background thread, the file (read through its own connection). A failure is logged,
-    not raised: the user's work goes on."""
+    not raised: the user's work goes on; its one-line reason is added to ``problems`` so that the caller tells
+    the user (a warning line in the CLI, a dialog in the window)."""
     if has_daily_backup_today(backup_dir, db_file):
+        return None
+    from .damage import damage_of
+
+    damaged = damage_of(db_file)
+    if damaged is not None:  # known damaged: not checked again at every start, but the user is told
+        if problems is not None:
+            problems.append(f"today's backup of {db_file} was not made: the file is damaged ({damaged})")
         return None
     try:
         if isinstance(database, CampaignDatabase):
@@ -256,17 +300,44 @@ def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: P
         if not has_data:
             return None
         if not room_for_backup(db_file, backup_dir):
-            log.warning("daily backup of %s not made: too little free space in %s (the backup would leave no "
-                        "room for your own changes)", db_file, backup_dir)
+            why = (f"too little free space in {backup_dir} (a copy would leave no room for your own changes); "
+                   "free some space")
+            log.warning("daily backup of %s not made: %s", db_file, why)
+            if problems is not None:
+                problems.append(f"today's backup of {db_file} was not made: {why}")
             return None
         return make_backup(database, db_file, backup_dir, "daily", check=check)
     except (StoreProblem, DatabaseError, sqlite3.Error) as exc:
         log.warning("daily backup of %s not made: %s", db_file, exc)
+        if problems is not None:
+            problems.append(f"today's backup of {db_file} was not made: {exc}")
         return None
 
 
+def _part_prefix(target: Path) -> str:
+    """A backup is written as ``.<name>.pid<N>.<random>.part`` and renamed when whole: the process id tells a
+    copy still being written by a live program from one a killed program left behind."""
+    return f".{target.name}.pid{os.getpid()}."
+
+
+_PART_PID = re.compile(r"\.pid(\d+)\.[^.]*\.part$")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
 def remove_stale_parts(backup_dir: Path, max_age_s: float = 3600) -> int:
-    """Temporary files of backups interrupted by a crash (older than an hour) are removed."""
+    """Temporary files of backups interrupted by a crash are removed: at once when the program that wrote them
+    is gone, else once older than an hour (and a name without a process id, from an older version, too)."""
     import time
 
     removed = 0
@@ -274,7 +345,8 @@ def remove_stale_parts(backup_dir: Path, max_age_s: float = 3600) -> int:
         return 0
     for part in backup_dir.glob(".*.db.*.part"):
         with contextlib.suppress(OSError):
-            if time.time() - part.stat().st_mtime > max_age_s:
+            m = _PART_PID.search(part.name)
+            if (m is not None and not _alive(int(m.group(1)))) or time.time() - part.stat().st_mtime > max_age_s:
                 part.unlink()
                 removed += 1
     return removed
@@ -317,6 +389,7 @@ def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None =
             try:
                 sqlite_backup(src, dst, timeout)
                 dst.execute("PRAGMA journal_mode=WAL")
+                dst.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the restored file stands alone at once
             finally:
                 if own:
                     dst.close()
@@ -329,5 +402,12 @@ def raw_copy(db_file: Path, backup_dir: Path, reason: str) -> Path:
     with translated(backup_dir):
         backup_dir.mkdir(parents=True, exist_ok=True)
         target = _new_name(db_file, backup_dir, reason)
-        shutil.copyfile(db_file, target)
+        fd, tmp_name = tempfile.mkstemp(prefix=_part_prefix(target), suffix=".part", dir=backup_dir)
+        os.close(fd)
+        try:
+            shutil.copyfile(db_file, tmp_name)
+            os.replace(tmp_name, target)  # a copy in the folder is always whole
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
     return target

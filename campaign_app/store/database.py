@@ -17,6 +17,7 @@ background check) and before a backup or a migration, never at every open.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib.util
 import logging
@@ -45,6 +46,8 @@ from ..errors import (
     StoreProblem,
 )
 from ..resources import migrations_dir
+from .damage import DatabaseDamagedError as DatabaseDamagedError  # the damage mark (issue 23), re-exported
+from .damage import damage_of as damage_of
 from .models import MODELS, SchemaMigration, database_proxy, name_key
 from .server import ServerDatabase, is_server_url
 
@@ -67,6 +70,11 @@ class DatabaseError(CampaignError):
 
 class DatabaseOpenError(DatabaseError):
     """Not an SQLite database, or damaged. The file is left untouched."""
+
+
+class ForeignWalError(DatabaseOpenError):
+    """The ``-wal`` file beside the database is not its own (:mod:`.walcheck`). Both files are left untouched;
+    ``restore`` still works (it moves the ``-wal`` aside into the backup folder)."""
 
 
 class DatabaseTooNewError(DatabaseError):
@@ -117,6 +125,11 @@ def store_problem(exc: BaseException, db_file: str | os.PathLike[str] | None) ->
         return exc
     if isinstance(exc, OSError):
         where = exc.filename or name
+        from ..errors import bad_path
+
+        refused = bad_path(where, exc)
+        if refused is not None:
+            return refused
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return DiskFullError(f"disk full: cannot write {where}; nothing was written (free some space and "
                                  "try again)")
@@ -202,45 +215,70 @@ class CampaignDatabase(SqliteDatabase):
 
     dialect = "sqlite"
     _state: _ConnectionState  # peewee's per-thread connection state (types-peewee leaves it out)
+    _changes_at_begin: int | None = None
+    backup_problem: str | None = None
+    """Why the daily backup made at open was not made (shown to the user: a warning line, a dialog)."""
 
     if TYPE_CHECKING:  # types-peewee leaves it unannotated; on SQLite it is the sqlite3 connection
         def connection(self) -> sqlite3.Connection: ...
 
     def __init__(self, database: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-                 backup_dir: Path | None = None) -> None:
+                 backup_dir: Path | None = None, read_only: str | None = None) -> None:
         millis = int(busy_timeout * 1000)
-        super().__init__(database, timeout=busy_timeout, lock_type="IMMEDIATE",
-                         pragmas=[("busy_timeout", millis), ("foreign_keys", 1), ("journal_mode", "wal")])
+        db_file = Path(database)
+        pragmas: list[tuple[str, Any]] = [("busy_timeout", millis), ("foreign_keys", 1)]
+        if read_only is None:
+            pragmas.append(("journal_mode", "wal"))
+            super().__init__(database, timeout=busy_timeout, lock_type="IMMEDIATE", pragmas=pragmas)
+        else:  # issue 23: reading where nothing can be written beside the file ("ro" or "immutable")
+            uri = f"{db_file.as_uri()}?mode=ro" + ("&immutable=1" if read_only == "immutable" else "")
+            super().__init__(uri, timeout=busy_timeout, lock_type="IMMEDIATE", pragmas=pragmas, uri=True)
+        self.read_only = read_only
+        """``None`` (read-write), or how a reading command opened it: ``"ro"`` or ``"immutable"``."""
         self.busy_timeout = busy_timeout
-        self.db_file = Path(database)
+        self.db_file = db_file
         self.backup_dir = backup_dir or self.db_file.parent / "backups"
+
+    def refuse_if_damaged(self) -> None:
+        """Refuse a write (:class:`~.damage.DatabaseDamagedError`) while the file is marked damaged."""
+        from .damage import refuse_writes_if_damaged
+
+        refuse_writes_if_damaged(self.db_file, self.backup_dir)
 
     def _in_transaction(self) -> bool:
         conn = self._state.conn
         return bool(conn is not None and conn.in_transaction)
 
     def connect(self, reuse_if_open: bool = False) -> bool:
-        with translated(self.database):
+        with translated(self.db_file):
             return bool(super().connect(reuse_if_open=reuse_if_open))
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if sql.startswith(("ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")) and not self._in_transaction():
             return None  # SQLite already rolled the whole transaction back (e.g. disk full): keep the cause
-        with translated(self.database):
+        with translated(self.db_file):
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
     def begin(self, lock_type: str | None = None) -> None:
-        with translated(self.database):
-            super().begin(lock_type)
+        with translated(self.db_file):
+            # opened for reading only: a read transaction (a consistent view), never the write lock
+            super().begin("DEFERRED" if self.read_only is not None else lock_type)
+            self._changes_at_begin = self.connection().total_changes
 
     def commit(self) -> None:
-        with translated(self.database):
+        with translated(self.db_file):
+            conn = self._state.conn
+            if (conn is not None and conn.in_transaction
+                    and conn.total_changes != self._changes_at_begin):
+                # the file's write serial (see .walcheck): page 1 of every write names the state it follows
+                serial = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                conn.execute(f"PRAGMA user_version = {(serial + 1) % 0x7FFFFFFF}")
             super().commit()
 
     def rollback(self) -> None:
         if not self.is_closed() and not self._in_transaction():
             return  # nothing to roll back: SQLite did it already; the original error is what matters
-        with translated(self.database):
+        with translated(self.db_file):
             super().rollback()
 
 
@@ -351,6 +389,27 @@ def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
     return HeaderFacts(page_size, page_count, size, wal_mode)
 
 
+def check_own_wal(db_file: Path, backup_dir: Path | None = None) -> None:
+    """Refuse (:class:`ForeignWalError`, both files untouched, nothing created) when a ``-wal`` file beside
+    ``db_file`` is not the database's own (:mod:`.walcheck`)."""
+    from .walcheck import foreign_wal
+
+    wal = wal_path(db_file)
+    try:
+        if not wal.is_file() or wal.stat().st_size == 0:
+            return
+        why = foreign_wal(db_file, wal)
+    except OSError:
+        return  # unreadable: opening it says what is wrong
+    if why is None:
+        return
+    raise ForeignWalError(
+        f"{db_file} was not opened: the file {wal} beside it is not its own write-ahead log ({why}), and "
+        f"SQLite would mix the two. Both were left untouched. Move {wal} out of the folder to open the "
+        f"database as it is, or restore a backup ('campaign-cli restore FILE'). "
+        f"{_hint(backup_dir, db_file)}".strip())
+
+
 def _read_only_uri(db_file: Path) -> str:
     """A read-only URI that creates nothing beside the file (``immutable``: no -wal/-shm, no locks). Only
     used when no -wal file exists, i.e. when nobody has the database open in WAL mode."""
@@ -374,6 +433,7 @@ def inspect_file(db_file: Path, backup_dir: Path | None = None) -> int | None:
     """Cheap read-only checks of an existing file. Returns its schema version, or ``None`` when the file is
     in use (a -wal file exists); then the version is read once the file is open."""
     read_header(db_file, backup_dir)
+    check_own_wal(db_file, backup_dir)
     wal = wal_path(db_file)
     if wal.exists():
         # in use (or left by a crash): read it through the WAL, read-only, so closing checkpoints nothing
@@ -415,9 +475,13 @@ def _too_new(db_file: Path, version: int, supported: int) -> DatabaseTooNewError
 
 def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | None = None, *,
             busy_timeout: float | None = None, daily_backup: bool = True,
-            password: str | None = None) -> SqliteDatabase | ServerDatabase:
+            password: str | None = None, reading: bool = False) -> SqliteDatabase | ServerDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
-    ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none)."""
+    ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none).
+
+    With ``reading`` (a command that only reads), an existing, current file whose folder or file cannot be
+    written, or whose disk is full, is opened read-only (``immutable`` when no ``-wal`` is in use), so that
+    nothing is created beside it and the read succeeds."""
     from . import backups
 
     if is_server_url(path):
@@ -427,12 +491,19 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     timeout = busy_timeout_setting(busy_timeout)
     migrations = available_migrations()
     supported = len(migrations)
+    with contextlib.suppress(OSError):  # copies a killed program left half-written (issue 23)
+        backups.remove_stale_parts(bdir)
     existed = db_file.exists()
+    read_only: str | None = None
     if existed:
         version = inspect_file(db_file, bdir)
         if version is not None and version > supported:
             raise _too_new(db_file, version, supported)
+        if reading and version in (None, supported):
+            read_only = read_only_mode(db_file)
     close_db()
+    if read_only is not None:
+        return _open_read_only(db_file, bdir, timeout, read_only, daily_backup)
     with translated(db_file):
         db_file.parent.mkdir(parents=True, exist_ok=True)
     database = CampaignDatabase(str(db_file), timeout, bdir)
@@ -463,9 +534,82 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
             raise MigrationFailedError(
                 f"upgrading {db_file} to schema {supported} failed ({exc}); the file was put back as it was "
                 f"from the backup {made} made just before") from exc
-    elif daily_backup:
-        backups.daily_backup(database, db_file, bdir)
+    _ensure_identity(database)
+    _journal_budget(database)
+    if not pending and daily_backup:
+        problems: list[str] = []
+        backups.daily_backup(database, db_file, bdir, problems=problems)
+        database.backup_problem = problems[0] if problems else None
     return database
+
+
+def read_only_mode(db_file: Path) -> str | None:
+    """How a reading command opens ``db_file``: ``None`` (as usual) when the file and its folder can be written
+    and the disk has room; else ``"immutable"`` (nothing is created or locked: no ``-wal`` is in use), or
+    ``"ro"`` when a ``-wal`` holds changes that must be read (through its index)."""
+    folder = db_file.parent
+    constrained = (_read_only_folder(folder) or not os.access(db_file, os.W_OK) or _disk_full(folder))
+    if not constrained:
+        return None
+    wal = wal_path(db_file)
+    try:
+        in_use = wal.exists() and wal.stat().st_size > 0
+    except OSError:
+        in_use = True
+    return "ro" if in_use else "immutable"
+
+
+def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str,
+                    daily_backup: bool) -> CampaignDatabase:
+    from . import backups
+
+    database = CampaignDatabase(str(db_file), timeout, bdir, read_only=mode)
+    database_proxy.initialize(database)
+    try:
+        database.connect(reuse_if_open=True)
+        with translated(db_file):
+            version = schema_facts(database.connection(), db_file, bdir)
+    except (DatabaseError, StoreProblem):
+        database.close()
+        raise
+    if version != schema_version_supported():  # pragma: no cover - read before, changed meanwhile
+        database.close()
+        raise DatabaseError(f"{db_file} changed while it was being opened; try again")
+    if daily_backup:
+        problems: list[str] = []
+        backups.daily_backup(database, db_file, bdir, problems=problems)
+        database.backup_problem = problems[0] if problems else None
+    return database
+
+
+def _journal_budget(database: CampaignDatabase) -> None:
+    """Issue 23: the journal's lighter triggers on an older file, and folding what is beyond its budget (see
+    :mod:`.journal_budget`). Never in the way of opening: a busy or damaged file is left for the next time."""
+    from . import journal_budget
+    from .damage import damage_of
+
+    if damage_of(database.db_file) is not None:
+        return
+    try:
+        journal_budget.ensure_triggers(database)
+        journal_budget.fold_if_due()
+    except (StoreProblem, CampaignError) as exc:
+        log.warning("the journal of %s was not compacted: %s", database.db_file, exc)
+
+
+def _ensure_identity(database: CampaignDatabase) -> None:
+    """Give the file its random identity (``application_id``, see :mod:`.walcheck`) if it has none yet."""
+    import secrets
+
+    with translated(database.db_file):
+        if int(database.execute_sql("PRAGMA application_id").fetchone()[0]):
+            return
+        from .damage import damage_of
+
+        if damage_of(database.db_file) is not None:
+            return
+        with database.atomic():
+            database.execute_sql(f"PRAGMA application_id = {secrets.randbelow(0x7FFFFFFE) + 1}")
 
 
 def _init_server(url: str, *, busy_timeout: float, password: str | None) -> ServerDatabase:
@@ -609,7 +753,7 @@ def data_stamp() -> tuple[int, str, int] | None:
         return None
     if isinstance(current, ServerDatabase):
         return (id(current), current.where, _server_version(current))
-    return (id(current), str(current.database),
+    return (id(current), str(current.db_file),
             int(current.execute_sql("PRAGMA data_version").fetchone()[0]))
 
 
@@ -766,8 +910,19 @@ def check_database(database: SqliteDatabase | ServerDatabase) -> CheckReport:
     """Integrity check of an open database: SQLite's own checks plus the app's invariants."""
     if isinstance(database, ServerDatabase):
         return check_server(database)
-    with translated(database.database):
-        return check_connection(database.connection(), str(database.database))
+    db_file = Path(getattr(database, "db_file", None) or str(database.database))
+    with translated(db_file):
+        report = check_connection(database.connection(), str(db_file))
+    _record_damage(db_file, report)
+    return report
+
+
+def _record_damage(db_file: Path, report: CheckReport) -> None:
+    """Damage SQLite's own check found marks the file damaged (writes refused, :mod:`.damage`); a clean check
+    lifts an old mark."""
+    from .damage import record_check
+
+    record_check(db_file, [p for p in report.problems if p.startswith(("integrity:", "cannot read the tables"))])
 
 
 def check_file(db_file: str | os.PathLike[str]) -> CheckReport:
@@ -776,6 +931,8 @@ def check_file(db_file: str | os.PathLike[str]) -> CheckReport:
     con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
     try:
         with translated(path):
-            return check_connection(con, str(path))
+            report = check_connection(con, str(path))
     finally:
         con.close()
+    _record_damage(path, report)
+    return report

@@ -88,6 +88,16 @@ def _set_open(op_id: int | None) -> None:
     db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
 
 
+def _begin_write() -> None:
+    """First step of a write on a file: a file an integrity check found damaged takes no more writes (the
+    server looks after its own pages)."""
+    if _on_server():
+        return
+    refuse = getattr(db.obj, "refuse_if_damaged", None)
+    if refuse is not None:
+        refuse()
+
+
 # ------------------------------------------------------------------------------------------------ triggers
 
 def _columns(database: Any, table: str) -> list[tuple[str, str]]:
@@ -131,15 +141,30 @@ _REFUSE = (f"SELECT RAISE(ABORT, 'campaign_app: a write outside an operation (us
            f"WHERE {_STATE} IS NULL;")
 
 
+def changed_image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
+    """Issue 23 (the journal's budget, SQLite): ``json_group_object`` of only the columns an UPDATE changed, as
+    they were (``prefix`` ``OLD.``) or became (``NEW.``); JSON nulls are kept. REAL values as in
+    :func:`image_sql`."""
+    parts = []
+    for name, decl in columns:
+        ref = f'{prefix}"{name}"'
+        value = f"CASE WHEN {ref} IS NULL THEN NULL ELSE printf('%!.17g', {ref}) END" if _is_real(decl) else ref
+        parts.append(f"SELECT '{name}' AS k, {value} AS v WHERE OLD.\"{name}\" IS NOT NEW.\"{name}\"")
+    return "(SELECT json_group_object(k, v) FROM (" + " UNION ALL ".join(parts) + "))"
+
+
 def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
-    new, old = image_sql(columns, "NEW."), image_sql(columns, "OLD.")
+    # issue 23: an insert records no image (the row is in its table; undo keeps it before deleting it), an
+    # update only the columns it changed; a delete keeps the whole row
+    old = image_sql(columns, "OLD.")
+    changed_old, changed_new = changed_image_sql(columns, "OLD."), changed_image_sql(columns, "NEW.")
     changed = " OR ".join(f'OLD."{c}" IS NOT NEW."{c}"' for c, _ in columns) or "0"
     insert = "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
     return [
         f'CREATE TRIGGER "journal_{table}_insert" AFTER INSERT ON "{table}" WHEN {_RECORDING} BEGIN {_REFUSE} '
-        f"{insert}({_STATE}, '{table}', NEW.id, 'insert', NULL, {new}); END",
+        f"{insert}({_STATE}, '{table}', NEW.id, 'insert', NULL, NULL); END",
         f'CREATE TRIGGER "journal_{table}_update" AFTER UPDATE ON "{table}" WHEN {_RECORDING} AND ({changed}) '
-        f"BEGIN {_REFUSE} {insert}({_STATE}, '{table}', NEW.id, 'update', {old}, {new}); END",
+        f"BEGIN {_REFUSE} {insert}({_STATE}, '{table}', NEW.id, 'update', {changed_old}, {changed_new}); END",
         f'CREATE TRIGGER "journal_{table}_delete" AFTER DELETE ON "{table}" WHEN {_RECORDING} BEGIN {_REFUSE} '
         f"{insert}({_STATE}, '{table}', OLD.id, 'delete', {old}, NULL); END",
     ]
@@ -331,6 +356,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             yield server_op
         return
     with db.atomic():
+        _begin_write()
         now = utc_now()
         op: Operation | None = None
         if merge_key is not None:
@@ -442,24 +468,28 @@ class OperationInfo:
     campaign_id: int | None
     platoon_id: int | None
     sheet_id: int | None
+    folded: bool = False
+    """Issue 23: folded into the history by the journal's budget (no row images left): it cannot be undone."""
 
     @property
     def undoable(self) -> bool:
-        return self.kind not in (START_KIND, SERVER_START_KIND)
+        return self.kind not in (START_KIND, SERVER_START_KIND) and not self.folded
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "label": self.label, "time": self.created_at,
                 "updated": self.updated_at, "user": self.user, "undone": self.undone, "undone_at": self.undone_at,
-                "campaign_id": self.campaign_id, "platoon_id": self.platoon_id, "sheet_id": self.sheet_id}
+                "campaign_id": self.campaign_id, "platoon_id": self.platoon_id, "sheet_id": self.sheet_id,
+                "folded": self.folded}
 
 
 _INFO_COLUMNS = ("id, kind, label, created_at, updated_at, \"user\", undone, undone_at, campaign_id, platoon_id, "
-                 "sheet_id")
+                 "sheet_id, (kind != 'journal.start' AND NOT EXISTS (SELECT 1 FROM operation_change f "
+                 "WHERE f.operation_id = operation.id))")
 
 
 def _info(row: Any) -> OperationInfo:
     return OperationInfo(int(row[0]), row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8], row[9],
-                         row[10])
+                         row[10], bool(row[11]) if len(row) > 11 else False)
 
 
 def get_operation(op_id: int) -> OperationInfo:
@@ -544,7 +574,8 @@ def _not_replay() -> str:
 def newest_undoable() -> OperationInfo | None:
     row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
                          f"AND kind != 'journal.server'{_mine()}{_not_replay()} "
-                         "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()
+                         "AND EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = operation.id) "
+                         "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()  # not the folded ones
     return _info(row) if row else None
 
 
@@ -581,24 +612,30 @@ class _Change:
     action: str
     old: dict[str, Any] | None
     new: dict[str, Any] | None
+    id: int = 0
+    """The change row's own id."""
 
 
 def _changes_of(op_id: int) -> list[_Change]:
-    rows = db.execute_sql("SELECT table_name, row_id, action, old, new FROM operation_change "
+    rows = db.execute_sql("SELECT table_name, row_id, action, old, new, id FROM operation_change "
                           "WHERE operation_id = ? ORDER BY id", (op_id,)).fetchall()
-    return [_Change(t, int(i), a, json.loads(o) if o else None, json.loads(n) if n else None)
-            for t, i, a, o, n in rows]
+    return [_Change(t, int(i), a, json.loads(o) if o else None, json.loads(n) if n else None, int(cid))
+            for t, i, a, o, n, cid in rows]
 
 
 def images(op_id: int, table: str, action: str | None = None) -> list[dict[str, Any]]:
     """The rows of ``table`` an operation touched (only those it inserted/updated/deleted with ``action``), each
-    as it was when the operation first touched it (an inserted row as inserted)."""
+    as it was when the operation first touched it (an inserted row as inserted; issue 23: an inserted row whose
+    image the journal does not hold yet is read from its table, and an updated row is its id and the columns
+    the update changed)."""
     seen: dict[int, dict[str, Any]] = {}
     for ch in _changes_of(op_id):
         if ch.table == table and ch.row_id not in seen and action in (None, ch.action):
             image = ch.new if ch.action == "insert" else ch.old
+            if image is None and ch.action == "insert":  # issue 23: not recorded; the row itself, while it is there
+                image = _Replayer(None, "").current(table, ch.row_id)
             if image is not None:
-                seen[ch.row_id] = image
+                seen[ch.row_id] = {"id": ch.row_id, **image}  # an update's image holds the changed columns only
     return list(seen.values())
 
 
@@ -621,7 +658,7 @@ def _blocking(op_id: int, touched: set[tuple[str, int]], *, later: bool, undone:
 
 
 class _Replayer:
-    def __init__(self, info: OperationInfo, verb: str) -> None:
+    def __init__(self, info: OperationInfo | None, verb: str) -> None:
         self.info = info
         self.verb = verb
         self.columns: dict[str, list[tuple[str, str]]] = {}
@@ -632,7 +669,8 @@ class _Replayer:
         return self.columns[table]
 
     def refuse(self, why: str) -> Conflict:
-        return Conflict(f"cannot {self.verb} \u201c{self.info.label}\u201d: {why}; nothing was changed")
+        label = self.info.label if self.info is not None else ""
+        return Conflict(f"cannot {self.verb} \u201c{label}\u201d: {why}; nothing was changed")
 
     def current(self, table: str, row_id: int) -> dict[str, Any] | None:
         row = db.execute_sql(f'SELECT {image_sql(self.cols(table), "")} FROM "{table}" WHERE id = ?',
@@ -655,7 +693,8 @@ class _Replayer:
             if (table, row_id) in gone_ok:
                 return False
             raise self.refuse(f"{table.replace('_', ' ')} {row_id} is no longer there")
-        if image is not None and now != image:
+        # an image may hold only the columns an update changed (issue 23): those are compared
+        if image is not None and any(now.get(k) != v for k, v in image.items()):
             raise self.refuse(f"{table.replace('_', ' ')} {row_id} was changed outside this operation")
         return True
 
@@ -709,6 +748,8 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
                                (scratch,)).fetchall()
         return {(t, int(i)) for t, i in found}
 
+    if undoing:
+        _keep_inserted_images(rp, changes)
     steps = reversed(changes) if undoing else changes
     for ch in steps:
         key = (ch.table, ch.row_id)
@@ -743,6 +784,32 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
     db.execute_sql("DELETE FROM operation WHERE id = ?", (scratch,))
     return OpChanges(info.id, info.kind, info.label, frozenset(touched), info.campaign_id, info.platoon_id,
                      info.sheet_id)
+
+
+def _refuse_folded(info: OperationInfo, done: str) -> None:
+    """Issue 23: an operation the journal's budget folded into its summary (no row images left) stays in the
+    history but cannot be undone or redone any more."""
+    if info.folded:
+        raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) was folded into the journal's history to "
+                       f"save space: it is kept as a record but can no longer be {done}")
+
+
+def _keep_inserted_images(rp: _Replayer, changes: list[_Change]) -> None:
+    """Issue 23: an insert is journalled without an image (the row is in its table); before undo deletes the
+    rows, their images are written into the journal for a redo (the same rows, the same ids)."""
+    for at, ch in enumerate(changes):
+        if ch.action == "insert" and ch.new is None:
+            kept = rp.current(ch.table, ch.row_id) or {}
+            for later in reversed(changes[at + 1:]):  # as inserted: walk back this operation's own later changes
+                if (later.table, later.row_id) == (ch.table, ch.row_id):
+                    if later.action == "delete":
+                        kept = dict(later.old or {})
+                    elif later.action == "update":
+                        kept.update(later.old or {})
+            if not kept:
+                raise rp.refuse(f"{ch.table.replace('_', ' ')} {ch.row_id} is no longer there")
+            db.execute_sql("UPDATE operation_change SET new = ? WHERE id = ?",
+                           (json.dumps(kept, separators=(",", ":")), ch.id))
 
 
 def _touched(op_id: int) -> set[tuple[str, int]]:
@@ -794,9 +861,11 @@ def undo(op_id: int | None = None) -> OpChanges:
     if _on_server():
         return _server_replay(op_id, True)
     with db.atomic():
+        _begin_write()
         info = _resolve(op_id, True)
         if info.kind == START_KIND:
             raise Conflict("the start of the journal cannot be undone: changes made before it were not recorded")
+        _refuse_folded(info, "undone")
         if info.undone:
             raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is already undone")
         later = _blocking(info.id, _touched(info.id), later=True, undone=False)
@@ -818,9 +887,11 @@ def redo(op_id: int | None = None) -> OpChanges:
     if _on_server():
         return _server_replay(op_id, False)
     with db.atomic():
+        _begin_write()
         info = _resolve(op_id, False)
         if not info.undone:
             raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is not undone")
+        _refuse_folded(info, "redone")
         touched = _touched(info.id)
         later = _blocking(info.id, touched, later=True, undone=False)
         if later is not None:

@@ -148,3 +148,59 @@ def test_window_opens_when_the_log_folder_cannot_be_written(tmp_path):
     assert result.returncode == 0, result.stderr
     assert shot.stat().st_size > 1000
     assert str(data / "logs") in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_daily_backup_that_fails_is_shown_in_a_dialog(qtbot, ctx, monkeypatch):
+    """Issue 23: the background check's daily backup could not be made: a (non-blocking) warning dialog says
+    so, never only the log."""
+    import campaign_app.store.backups as store_backups
+    from campaign_app.gui.integrity import start_background_check
+
+    campaigns.create_campaign("Worth keeping")
+    monkeypatch.setattr(store_backups, "room_for_backup", lambda db_file, backup_dir: False)
+    win = MainWindow(ctx)
+    qtbot.addWidget(win)
+    assert start_background_check(win, daily_backup=True) is not None
+    qtbot.waitUntil(lambda: getattr(win, "_check_box", None) is not None, timeout=20000)
+    box = win._check_box
+    assert box.windowTitle() == "Backup not made" and "was not made" in box.text() and "free space" in box.text()
+    assert not box.isModal()
+    box.close()
+    qtbot.waitUntil(lambda: win._check_worker is None, timeout=20000)
+    assert not list(ctx.paths.backup_dir.glob("*-daily.db"))
+
+
+def test_damage_found_in_the_window_marks_the_file_and_refuses_changes(qtbot, ctx):
+    """Issue 23: damage the window's check finds stops writes (one line offering a restore); reads go on."""
+    import sqlite3
+
+    import pytest
+
+    from campaign_app.gui.integrity import CheckWorker, report_check
+    from campaign_app.services.demo import create_demo
+    from campaign_app.store import close_db, init_db
+    from campaign_app.store.damage import DatabaseDamagedError
+
+    create_demo()
+    close_db()
+    con = sqlite3.connect(ctx.paths.db_file)
+    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'roll'").fetchone()[0]
+    con.close()
+    with ctx.paths.db_file.open("r+b") as fh:
+        fh.seek((root - 1) * 4096 + 3)
+        cells = fh.read(2)
+        fh.seek((root - 1) * 4096 + 3)
+        fh.write(bytes([cells[0] ^ 0x01, cells[1] ^ 0x40]))
+    init_db(ctx.paths.db_file, ctx.paths.backup_dir, daily_backup=False)
+    win = MainWindow(ctx)
+    qtbot.addWidget(win)
+    worker = CheckWorker(ctx.paths.db_file, win)
+    with qtbot.waitSignal(worker.finished_check, timeout=20000) as blocker:
+        worker.start()
+    worker.wait()
+    box = report_check(win, blocker.args[0], announce_ok=False)
+    assert box is not None and "changes are refused" in box.text()
+    box.close()
+    with pytest.raises(DatabaseDamagedError, match="restore"):
+        campaigns.create_campaign("Into the damage")
+    assert [c.name for c in campaigns.list_campaigns()]

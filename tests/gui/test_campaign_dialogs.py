@@ -300,6 +300,7 @@ def test_campaign_page_opens_platoon_with_enter(qtbot, cpage: CampaignPage) -> N
 
 def test_campaign_page_deletes_platoon_and_campaign(qtbot, cpage: CampaignPage, monkeypatch) -> None:
     monkeypatch.setattr(page_module, "confirm", lambda *a, **k: True)
+    monkeypatch.setattr(page_module, "confirm_with_option", lambda *a, **k: (True, False))
     cpage.view.selectRow(0)
     click(qtbot, cpage.delete_platoon_button)
     assert Platoon.select().count() == 2 and cpage.model.rowCount() == 2
@@ -327,3 +328,38 @@ def test_sologear_campaign_page(qtbot, ctx: AppContext) -> None:
     page.show()
     assert not page.rules_box.isVisible() and not page.platoons_box.isVisible()
     assert "no pilot yet" in page.sheets_label.text() and page.sheet_button.isVisible()
+
+
+def test_campaign_delete_dialog_can_forget_the_campaign(qtbot, cpage: CampaignPage) -> None:
+    """Issue 23: the delete dialog's check box removes the campaign from the journal too (clicked as a person
+    does); the journal keeps a summary that names nothing, and undo says it cannot bring it back."""
+    from PySide6.QtWidgets import QCheckBox, QMessageBox
+
+    from campaign_app.store.database import current_db
+    from campaign_app.store.journal import list_operations
+
+    seen: list[str] = []
+
+    def answer(dialog: QDialog) -> None:
+        assert isinstance(dialog, QMessageBox)
+        seen.append(dialog.text())
+        box = dialog.findChild(QCheckBox, "confirm_option")
+        assert box is not None and not box.isChecked() and "undo history" in box.text()
+        assert "cannot be undone" in dialog.text()
+        qtbot.mouseClick(box, Qt.MouseButton.LeftButton, pos=QPoint(6, box.height() // 2))
+        assert box.isChecked()
+        delete = next(b for b in dialog.buttons() if b.text() == "Delete")
+        qtbot.mouseClick(delete, Qt.MouseButton.LeftButton)
+
+    errors = when_dialog_opens(qtbot, answer)
+    click(qtbot, cpage.delete_button)
+    assert not errors and seen and "Congo 1960" in seen[0]
+    assert Campaign.select().count() == 0
+    labels = [op.label for op in list_operations()]
+    assert not any("Congo" in label or "Platoon 1" in label for label in labels), labels
+    database = current_db()
+    assert database is not None
+    database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert b"Lt. 2" not in database.db_file.read_bytes()
+    cpage.ctx.undo_stack.undo()
+    assert Campaign.select().count() == 0

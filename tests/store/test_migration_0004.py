@@ -273,6 +273,7 @@ def _with_journal_record(path: Path, ids: dict[str, int]) -> int | None:
 def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_reinstalls_triggers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     journal = pytest.importorskip("campaign_app.store.journal")
+    monkeypatch.setenv("CAMPAIGN_APP_JOURNAL_DAYS", "0")  # issue 23: its old operation is not folded for its age
 
     path = _schema_3(tmp_path, monkeypatch)
     ids = _old_data(path)
@@ -297,8 +298,11 @@ def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_re
     images = {(t, a): (json.loads(o) if o else None, json.loads(n) if n else None) for t, a, o, n in
               database.execute_sql("SELECT table_name, action, old, new FROM operation_change "
                                    "WHERE operation_id = ?", (op_id,))}
-    roll_new = images[("roll", "insert")][1]
-    assert (roll_new["purpose"], roll_new["rule"]) == ("replacement_leader", "aa.1.2.replacement")
+    # issue 23: an insert is journalled without an image (the row is in its table, converted by 0004 itself);
+    # the conversion of whole insert images by 0004 is the next test's, on a file the version of schema 3 made
+    assert images[("roll", "insert")] == (None, None)
+    assert (Roll.get_by_id(ids["r_new"]).purpose, Roll.get_by_id(ids["r_new"]).rule) == (
+        "replacement_leader", "aa.1.2.replacement")
     old_p, new_p = images[("platoon", "update")]
     assert (old_p["name_key"], new_p["name_key"]) == ("strasse", "zweiter zug")
     # so undoing that operation of schema 3 works and puts back rows of schema 4
