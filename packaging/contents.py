@@ -80,8 +80,9 @@ QT_UNUSED_MODULES = (
     "QtWebSockets", "QtWebView", "QtXml",
 )
 # Python packages that are installed next to the app (tests, optional extras of libraries) but never used by it.
-# PIL: reportlab draws bitmaps with it; the app's PDFs have none.
-NOT_SHIPPED = ("tkinter", "_tkinter", "pytest", "_pytest", "hypothesis", "pytestqt", "mypy", "IPython", "PIL")
+# Pillow stays (reportlab imports it at start), without its AVIF codec and Tk bridge (it runs without them).
+NOT_SHIPPED = ("tkinter", "_tkinter", "pytest", "_pytest", "hypothesis", "pytestqt", "mypy", "IPython",
+               "PIL._avif", "PIL._imagingtk", "PIL.ImageTk")
 
 # Parts of Qt pulled in by plugins the app has no use for (matched in the path inside the build, any system):
 # the virtual keyboard (drags in QML and Quick), the GTK theme (drags in the build machine's GTK), embedded
