@@ -58,6 +58,44 @@ def program(folder: Path, name: str) -> Path:
     return programs_dir(folder) / (f"{name}.exe" if sys.platform == "win32" else name)
 
 
+def bundle_dir(folder: Path) -> Path:
+    """The folder holding the bundled libraries and data (``sys._MEIPASS`` of the programs)."""
+    if sys.platform == "darwin":
+        return folder / APP_BUNDLE / "Contents" / "Frameworks"
+    return folder / "_internal"
+
+
+def archive_name(tag: str | None = None) -> str:
+    suffix = ".zip" if sys.platform == "win32" else ".tar.gz"
+    return f"{NAME}-{version()}-{tag or platform_tag()}{suffix}"
+
+
+ICON_SCRIPT = """
+import sys
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
+app = QGuiApplication([])
+image = QImage(256, 256, QImage.Format.Format_ARGB32)
+image.fill(Qt.GlobalColor.transparent)
+painter = QPainter(image)
+QSvgRenderer(sys.argv[1]).render(painter)
+painter.end()
+sys.exit(0 if image.save(sys.argv[2]) else 1)
+"""
+
+
+def render_icon(work: Path) -> Path:
+    """The app's SVG icon as a 256 px PNG, for the Windows .exe and the macOS .app (PyInstaller converts it
+    with Pillow)."""
+    out = work / "icon" / "campaign-app.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    svg = ROOT / "campaign_app" / "icons" / "campaign-app.svg"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    subprocess.run([sys.executable, "-c", ICON_SCRIPT, str(svg), str(out)], env=env, check=True, timeout=120)
+    return out
+
+
 def folder_size(folder: Path) -> int:
     return sum(p.lstat().st_size for p in folder.rglob("*") if p.is_file() or p.is_symlink())
 
@@ -67,6 +105,8 @@ def run_pyinstaller(work: Path, all_qt: bool) -> Path:
     log_file = work / "pyinstaller.log"
     work.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
+    if sys.platform in ("win32", "darwin"):
+        env["CAMPAIGN_APP_ICON"] = str(render_icon(work))
     if all_qt:
         env["CAMPAIGN_APP_ALL_QT"] = "1"
     else:
@@ -106,15 +146,13 @@ def assemble(collected: Path, work: Path, target: Path) -> None:
     write_notices(target / "NOTICES.txt", contents)
 
 
-def archive(folder: Path, dist: Path, tag: str) -> Path:
-    base = f"{folder.name}-{tag}"
+def archive(folder: Path, dist: Path) -> Path:
+    out = dist / archive_name()
     if sys.platform == "win32":
-        out = dist / f"{base}.zip"
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zf:
             for path in sorted(folder.rglob("*")):
                 zf.write(path, path.relative_to(folder.parent).as_posix())
         return out
-    out = dist / f"{base}.tar.gz"
     with tarfile.open(out, "w:gz", compresslevel=6) as tf:
         tf.add(folder, arcname=folder.name)
     return out
@@ -144,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     size = folder_size(folder)
     print(f"folder   {folder}  ({size / 1e6:.0f} MB; PyInstaller {frozen_s:.0f} s)")
     if not args.no_archive:
-        out = archive(folder, dist, platform_tag())
+        out = archive(folder, dist)
         print(f"download {out}  ({out.stat().st_size / 1e6:.0f} MB)")
     print(f"built in {time.monotonic() - started:.0f} s")
     return 0

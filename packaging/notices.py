@@ -96,6 +96,14 @@ def _dpkg_version(package: str) -> str:
     return result.stdout.strip() if result.returncode == 0 else ""
 
 
+def _from_python(src: Path, prefixes: set[Path]) -> bool:
+    """libpython, lib-dynload, and the libraries Python's own installer ships (its LICENSE covers them); with a
+    system Python (prefix /usr) only the first two, the rest being the system's packages."""
+    if src.name.lower().startswith(("libpython", "python3")) or "lib-dynload" in src.parts:
+        return True
+    return any(p in src.parents and p not in (Path("/usr"), Path("/usr/local"), Path("/")) for p in prefixes)
+
+
 def collect(contents: dict[str, list]) -> list[Component]:
     from importlib.metadata import packages_distributions
 
@@ -127,8 +135,7 @@ def collect(contents: dict[str, list]) -> list[Component]:
         dist = owners.get(src)
         if dist is not None:
             of_dist(dist).parts.add(Path(dest).name)
-        elif any(prefix in src.parents for prefix in prefixes) and (
-                "python" in src.name.lower() or "lib-dynload" in src.parts):
+        elif _from_python(src, prefixes):
             python.parts.add(Path(dest).name)
         else:
             system.append(Path(source))

@@ -1,10 +1,12 @@
 """The standalone download, tested as a player runs it (slow: builds it with PyInstaller, ~1-2 min).
 
-``python packaging/build.py`` makes the .tar.gz; it is unpacked into an empty home folder and its programs are run
-with an empty environment (only HOME, and the Qt platform or DISPLAY for the window: no PATH, no Python, no
-virtual environment), as ``env -i`` would: the commands a player uses, the PDFs (only the shipped DejaVu fonts,
-embedded), the window offscreen and on X11 under Xvfb, the menu-entry script. Any traceback, on the terminal or
-in the app's log files, fails the test.
+``python packaging/build.py`` makes the .tar.gz (.zip on Windows); it is unpacked into an empty home folder and
+its programs are run with an empty environment (only HOME, and the Qt platform or DISPLAY for the window: no PATH,
+no Python, no virtual environment), as ``env -i`` would: the commands a player uses, the PDFs (only the shipped
+DejaVu fonts, embedded), the window offscreen and, on Linux, on X11 under Xvfb and the menu-entry script. Any
+traceback, on the terminal or in the app's log files, fails the test. The same tests run on the Windows and macOS
+runners of .github/workflows/standalone.yml (there a few variables Windows cannot start without are kept, and
+the data folder is given with CAMPAIGN_APP_DATA_DIR).
 
 PyInstaller comes with ``pip install ".[build]"``; Xvfb with the system's xvfb package. Without them these tests
 are skipped with the reason shown, except when CAMPAIGN_APP_FROZEN_TEST=required (as .ci/run sets it): then they
@@ -22,8 +24,10 @@ import subprocess
 import sys
 import tarfile
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -36,6 +40,19 @@ ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("CAMPAIGN_APP_FROZEN_TEST") == "required"
 FOLDER = f"campaign-app-{__version__}"
 RUN_TIMEOUT = 120
+LINUX = sys.platform.startswith("linux")
+WINDOWS = sys.platform == "win32"
+
+
+def _load_build() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("packaging_build", ROOT / "packaging" / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _load_build()
 
 
 def _missing(what: str) -> None:
@@ -48,16 +65,16 @@ def _missing(what: str) -> None:
 def download(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if importlib.util.find_spec("PyInstaller") is None:
         _missing('PyInstaller is not installed (pip install ".[build]")')
-    if not sys.platform.startswith("linux"):
-        pytest.skip("the Linux download (the Windows and macOS builds are checked by their CI workflow)")
     out = tmp_path_factory.mktemp("frozen")
     started = time.monotonic()
     result = subprocess.run([sys.executable, str(ROOT / "packaging" / "build.py"), "--dist", str(out / "dist"),
                              "--work", str(out / "work")], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
     print(f"\nbuild: {time.monotonic() - started:.0f} s\n{result.stdout}")
-    archives = list((out / "dist").glob("*.tar.gz"))
-    assert [a.name for a in archives] == [f"{FOLDER}-linux-x86_64.tar.gz"]
+    archives = [p for p in (out / "dist").iterdir() if p.is_file()]
+    assert [a.name for a in archives] == [build.archive_name()]
+    if LINUX:
+        assert archives[0].name == f"{FOLDER}-linux-{build.platform_tag().split('-')[1]}.tar.gz"
     return archives[0]
 
 
@@ -71,29 +88,49 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def unpacked(download: Path, home: Path) -> Path:
-    with tarfile.open(download) as tf:
-        names = tf.getnames()
-        assert all(n == FOLDER or n.startswith(FOLDER + "/") for n in names), sorted(set(n.split("/")[0]
-                                                                                         for n in names))
-        tf.extractall(home / "Downloads", filter="tar")
+    if download.suffix == ".zip":
+        with zipfile.ZipFile(download) as zf:
+            names = zf.namelist()
+            zf.extractall(home / "Downloads")
+    else:
+        with tarfile.open(download) as tf:
+            names = tf.getnames()
+            tf.extractall(home / "Downloads", filter="tar")
+    assert all(n.rstrip("/") == FOLDER or n.startswith(FOLDER + "/") for n in names), sorted(
+        {n.split("/")[0] for n in names})
     return home / "Downloads" / FOLDER
+
+
+def data_folder(home: Path) -> Path:
+    """Where the programs keep the data: the platform's user data folder (Linux, macOS), found from HOME alone;
+    on Windows the folder comes from the system, not HOME, so the tests name one."""
+    if WINDOWS:
+        return home / "AppData" / "Local" / "campaign_app"
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "campaign_app"
+    return home / ".local" / "share" / "campaign_app"
+
+
+def base_env(home: Path) -> dict[str, str]:
+    env = {"HOME": str(home)}
+    if WINDOWS:  # Windows programs cannot start without SYSTEMROOT; the user's folders come from the system
+        env.update({k: os.environ[k] for k in ("SYSTEMROOT", "WINDIR", "TEMP", "TMP") if k in os.environ})
+        env.update(USERPROFILE=str(home), CAMPAIGN_APP_DATA_DIR=str(data_folder(home)))
+    return env
 
 
 def run(unpacked: Path, home: Path, program: str, *args: str, env: dict[str, str] | None = None,
         cwd: Path | None = None) -> str:
     """Runs one program of the download with an empty environment (only HOME and ``env``); returns stdout.
     Fails on a non-zero exit status or a traceback anywhere in its output."""
-    result = subprocess.run([str(unpacked / program), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                            env={"HOME": str(home), **(env or {})}, cwd=cwd or home)
+    path = unpacked / program if program == "install-desktop" else build.program(unpacked, program)
+    result = subprocess.run([str(path), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                            env={**base_env(home), **(env or {})}, cwd=cwd or home)
     shown = f"{program} {' '.join(args)} -> {result.returncode}\n{result.stdout}\n{result.stderr}"
     assert result.returncode == 0, shown
     assert "Traceback" not in result.stdout + result.stderr, shown
     assert "No module named" not in result.stderr, shown
     return result.stdout
-
-
-def data_folder(home: Path) -> Path:
-    return home / ".local" / "share" / "campaign_app"
 
 
 def assert_no_traceback_in_logs(home: Path) -> None:
@@ -111,12 +148,23 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
+def all_files(folder: Path) -> list[Path]:
+    """Every file below ``folder``, through symbolic links (the macOS .app links its data folders)."""
+    found = []
+    for base, _dirs, files in os.walk(folder, followlinks=True):
+        found += [Path(base) / f for f in files]
+    return found
+
+
 def test_download_is_one_folder_with_both_programs_and_everything_shipped(download: Path, unpacked: Path):
-    for name in ("campaign-app", "campaign-cli", "install-desktop"):
-        assert os.access(unpacked / name, os.X_OK), name
+    for name in ("campaign-app", "campaign-cli"):
+        assert os.access(build.program(unpacked, name), os.X_OK), name
     for name in ("README.txt", "NOTICES.txt", "io.github.campaign_app.CampaignApp.metainfo.xml"):
         assert (unpacked / name).is_file(), name
-    shipped = unpacked / "_internal" / "campaign_app" / "_shipped"
+    if LINUX:
+        assert os.access(unpacked / "install-desktop", os.X_OK)
+    package = build.bundle_dir(unpacked) / "campaign_app"
+    shipped = package / "_shipped"
     migrations = sorted(p.name for p in (ROOT / "db" / "migrations").glob("*.py"))
     assert sorted(p.name for p in (shipped / "db" / "migrations").glob("*.py")) == migrations
     decks = sorted(p.parent.name for p in (ROOT / "templates").glob("*/deck.toml"))
@@ -124,20 +172,22 @@ def test_download_is_one_folder_with_both_programs_and_everything_shipped(downlo
     assert (shipped / "guide" / "user-guide.md").is_file()
     info = json.loads((shipped / "build-info.json").read_text())
     assert info["version"] == __version__ and info["built"].endswith("UTC")
-    package = unpacked / "_internal" / "campaign_app"
     assert (package / "printing" / "fonts" / "DejaVuSans.ttf").is_file()
     assert (package / "icons" / "campaign-app.svg").is_file()
-    bundled = {p.name for p in (unpacked / "_internal").rglob("*")}
-    for unused in ("libQt6Qml.so.6", "libQt6Quick.so.6", "libQt6VirtualKeyboard.so.6", "libQt6WebEngineCore.so.6",
-                   "libqgtk3.so", "libgtk-3.so.0", "qtbase_de.qm"):
+    bundled = " ".join(p.name.lower() for p in all_files(unpacked))
+    for unused in ("qt6qml", "qtqml", "qt6quick", "qtquick", "virtualkeyboard", "webengine", "qgtk3", "libgtk-3",
+                   "qtbase_de.qm"):
         assert unused not in bundled, unused
-    for used in ("libQt6Widgets.so.6", "libQt6Charts.so.6", "libQt6Pdf.so.6", "libqxcb.so", "libqoffscreen.so",
-                 "libqwayland.so", "libqsvgicon.so", "libcupsprintersupport.so"):
+    platform_plugin = {"win32": "qwindows", "darwin": "libqcocoa"}.get(sys.platform, "libqxcb")
+    for used in ("widgets", "charts", "pdf", platform_plugin, "qoffscreen", "qsvgicon", "dejavusans.ttf"):
         assert used in bundled, used
+    if LINUX:
+        assert "libqwayland" in bundled and "libcupsprintersupport" in bundled
     notices = (unpacked / "NOTICES.txt").read_text(encoding="utf-8")
-    for component in ("PySide6", "Python", "reportlab", "peewee", "platformdirs", "shiboken6"):
-        assert f"\n{component} " in notices, component
-    assert "unknown (no package owns it)" not in notices
+    for component in ("PySide6", "Python", "reportlab", "peewee", "platformdirs", "shiboken6", "pillow"):
+        assert f"\n{component.lower()} " in notices.lower(), component
+    if LINUX:  # every library is owned by an installed Python package, Python itself or a Debian package
+        assert "unknown (no package owns it)" not in notices
     readme = (unpacked / "README.txt").read_text(encoding="utf-8")
     assert "./install-desktop" in readme and "NOTICES.txt" in readme
     size_mb = sum(p.lstat().st_size for p in unpacked.rglob("*") if not p.is_dir() or p.is_symlink()) / 1e6
@@ -184,6 +234,8 @@ def test_window_offscreen(unpacked: Path, home: Path):
 
 @pytest.fixture(scope="module")
 def x_display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not LINUX:
+        pytest.skip("X11 is the Linux desktop's")
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         _missing("Xvfb is not installed (apt-get install xvfb)")
@@ -224,6 +276,7 @@ def test_window_on_x11(unpacked: Path, home: Path, x_display: str):
     assert_no_traceback_in_logs(home)
 
 
+@pytest.mark.skipif(not LINUX, reason="the menu entry script is for Linux desktops")
 def test_install_desktop_points_the_menu_at_the_download(unpacked: Path, home: Path):
     out = run(unpacked, home, "install-desktop")
     entry = home / ".local" / "share" / "applications" / "campaign-app.desktop"
