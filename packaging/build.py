@@ -165,9 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-archive", action="store_true", help="only the folder, no .tar.gz / .zip")
     parser.add_argument("--all-qt", action="store_true", help="keep every Qt module (for measuring)")
     args = parser.parse_args(argv)
-    try:
-        import PyInstaller  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("PyInstaller") is None:
         print('build.py: PyInstaller is not installed; install the build tools with: pip install ".[build]"',
               file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ import sys
 import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 LICENCE_NAMES = ("LICENSE", "LICENCE", "COPYING", "NOTICE", "COPYRIGHT")
@@ -33,11 +34,11 @@ class Component:
 
 def _licence_of(dist: md.Distribution) -> str:
     meta = dist.metadata
-    expression = meta.get("License-Expression")
+    expression = meta["License-Expression"]
     if expression:
         return str(expression)
     classifiers = [c.split("::")[-1].strip() for c in meta.get_all("Classifier") or [] if c.startswith("License ::")]
-    text = (meta.get("License") or "").strip()
+    text = (meta["License"] or "").strip()
     if text and len(text) < 80 and "\n" not in text and text.upper() != "UNKNOWN":
         return text
     return " / ".join(classifiers) or (text.splitlines()[0][:80] if text else "see the licence text")
@@ -104,7 +105,7 @@ def _from_python(src: Path, prefixes: set[Path]) -> bool:
     return any(p in src.parents and p not in (Path("/usr"), Path("/usr/local"), Path("/")) for p in prefixes)
 
 
-def collect(contents: dict[str, list]) -> list[Component]:
+def collect(contents: dict[str, list[Any]]) -> list[Component]:
     from importlib.metadata import packages_distributions
 
     owners = _distribution_files()
@@ -154,7 +155,7 @@ def collect(contents: dict[str, list]) -> list[Component]:
     return sorted(components.values(), key=lambda c: c.name.lower())
 
 
-def write_notices(path: Path, contents: dict[str, list]) -> None:
+def write_notices(path: Path, contents: dict[str, list[Any]]) -> None:
     from campaign_app import __version__  # the checkout's package (build.py runs from it)
 
     components = collect(contents)
