@@ -18,13 +18,14 @@ from typing import Any, cast
 from . import APP_NAME, APP_TITLE, __version__
 from .errors import CampaignError, StoreProblem
 from .paths import AppPaths, resolve_paths
+from .resources import version_text
 
 log = logging.getLogger(__name__)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="campaign-app", description=f"{APP_TITLE}: desktop campaign tracker")
-    p.add_argument("--version", action="version", version=f"campaign-app {__version__}")
+    p.add_argument("--version", action="version", version=version_text("campaign-app"))
     p.add_argument("--data-dir", metavar="DIR",
                    help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
     p.add_argument("--db", metavar="FILE|URL",

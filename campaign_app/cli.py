@@ -16,10 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from . import __version__
 from .commands import COMMAND_MODULES, COMMAND_NAMES
 from .commands.base import Context, GuardedOutput, add_json, emit, fail, warn
 from .paths import resolve_paths
+from .resources import version_text
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parent = _common_parent()
     parser = OneLineParser(prog="campaign-cli", parents=[parent],
                                      description="campaign_app headless commands")
-    parser.add_argument("--version", action="version", version=f"campaign-cli {__version__}")
+    parser.add_argument("--version", action="version", version=version_text("campaign-cli"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

@@ -12,7 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from .resources import app_icon_file, desktop_entry_file
+from .resources import app_icon_file, desktop_entry_file, is_frozen
 
 DESKTOP_ID = "campaign-app"
 
@@ -30,8 +30,11 @@ def desktop_targets(base: Path) -> tuple[Path, Path]:
 
 
 def launcher_command() -> str:
-    """The command the menu entry runs: the installed ``campaign-app`` script when there is one (absolute
-    path, so a virtual environment works without being activated), else ``python -m campaign_app``."""
+    """The command the menu entry runs: in the standalone (frozen) build the ``campaign-app`` program beside
+    this one; else the installed ``campaign-app`` script when there is one (absolute path, so a virtual
+    environment works without being activated), else ``python -m campaign_app``."""
+    if is_frozen():
+        return _quote(str(Path(sys.executable).resolve().with_name("campaign-app")))
     script = shutil.which("campaign-app")
     if script is None:
         candidate = Path(sys.executable).with_name("campaign-app")
