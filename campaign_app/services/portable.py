@@ -337,6 +337,7 @@ def _json_shape_problem(table: str, column: str, data: Any) -> str | None:
                 isinstance(data["dice"], list) and len(data["dice"]) == 2
                 and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 12 for f in data["dice"])):
             return f"must be one fighter's side of a round ({', '.join(sorted(keys))}), not {data!r:.80}"
+        return None
     if (table, column) == ("print_record", "snapshot"):
         if not isinstance(data, dict):
             return f"must be a record of what was printed, not {data!r:.80}"
