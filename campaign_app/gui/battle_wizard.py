@@ -494,7 +494,14 @@ class CasualtiesPage(QWizardPage):
         self.recovery_scroll.setVisible(bool(s.wounds))
         shown = min(len(rec.xp_lost), 8)
         self.recovery_scroll.setFixedHeight(shown * OddsBars.ROW + 6)
-        self.mean.setText(f"Expected XP loss: {rec.mean:.2f}" if s.wounds else "")
+        likely = max(range(len(rec.xp_lost)), key=lambda i: rec.xp_lost[i].p) if rec.xp_lost else None
+        said = f"Expected XP loss: {rec.mean:.2f}"
+        if likely is not None:
+            best = rec.xp_lost[likely]
+            said += f"; most likely: lose {best.xp_lost} \u2192 {best.xp_after} XP ({best.percent})"
+            # many wound counters make a long list: the likely results are shown, not the first rows only
+            QTimer.singleShot(0, lambda row=likely: self._show_row(row))
+        self.mean.setText(said if s.wounds else "")
         self.mean.setVisible(bool(s.wounds))
         lo = odds.leader
         if lo is None:
@@ -508,6 +515,12 @@ class CasualtiesPage(QWizardPage):
             f"counters), else promoted on {lo.xp} or less (XP after the award), else stays.")
         self.leader_bars.set_rows([(fate.value.capitalize(), lo.chance(fate).p, lo.chance(fate).percent,
                                     FATE_COLORS[fate]) for fate in LeaderFate])
+
+    def _show_row(self, row: int) -> None:
+        """Scroll the recovery odds so that ``row`` (the most likely result) sits in the middle of the view."""
+        if shiboken6.isValid(self.recovery_scroll):
+            view = self.recovery_scroll.viewport().height()
+            self.recovery_scroll.ensureVisible(0, row * OddsBars.ROW + OddsBars.ROW // 2, 0, view // 2)
 
     def _set_valid(self, valid: bool, message: str) -> None:
         """Bad counts (e.g. more on the leader's element than in the whole battle): say why, hide the odds

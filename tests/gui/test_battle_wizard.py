@@ -434,3 +434,25 @@ def test_more_leader_wounds_than_the_total_shows_why_and_keeps_next_disabled(qtb
     assert (wizard.session.wounds, wizard.session.leader_wounds) == (5, 5)
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     assert wizard.currentId() == PAGE_ROLLS
+
+
+def test_with_many_wound_counters_the_likely_results_are_in_view(qtbot, gui_ctx, pid: int) -> None:  # type: ignore[no-untyped-def]
+    """With many wound counters the line under the recovery odds names the most likely result, and that row is
+    inside the visible part of the list."""
+    from campaign_app.services import platoons as platoon_service
+
+    platoon_service.set_xp(pid, 30)
+    wizard = make(qtbot, gui_ctx, pid, seed=8)
+    fill_battle_page(qtbot, wizard)
+    click(qtbot, wizard, QWizard.WizardButton.NextButton)
+    page = wizard.casualties_page
+    set_spin(qtbot, page.wounds, 30)
+    rows = page.recovery_bars.rows()
+    likely = max(range(len(rows)), key=lambda i: rows[i][1])
+    assert rows[likely][0] != "lose 0 \u2192 32 XP"
+    assert f"most likely: {rows[likely][0]} ({rows[likely][2]})" in page.mean.text()
+    qtbot.wait(50)
+    top = page.recovery_scroll.verticalScrollBar().value()
+    view = page.recovery_scroll.viewport().height()
+    row_y = likely * page.recovery_bars.ROW
+    assert top <= row_y and row_y + page.recovery_bars.ROW <= top + view
