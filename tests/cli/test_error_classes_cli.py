@@ -121,7 +121,7 @@ def remount(path: Path, options: str) -> None:
 
 def test_disk_full_says_disk_full_and_writes_nothing(capsys, tmp_path):
     close_db()
-    with tmpfs(tmp_path / "small", "1200k") as small:
+    with tmpfs(tmp_path / "small", "1800k") as small:
         data = ["--data-dir", str(tmp_path / "data"), "--db", str(small / "campaign.db")]
         assert run(capsys, "demo", *data)[0] == 0
         close_db()
@@ -190,7 +190,7 @@ def test_disk_full_before_the_database_is_open_says_disk_full(capsys, tmp_path):
     """With no room for the -shm/-wal files beside the database, SQLite reports a 'disk I/O error'
     (SQLITE_IOERR_SHMSIZE): every command, reading or writing, says disk full and names the folder."""
     close_db()
-    with tmpfs(tmp_path / "small", "1600k") as small:
+    with tmpfs(tmp_path / "small", "2400k") as small:
         data = ["--data-dir", str(tmp_path / "data"), "--db", str(small / "campaign.db")]
         assert run(capsys, "demo", *data)[0] == 0
         close_db()

@@ -66,7 +66,7 @@ def _demo_checkpointed(capsys: pytest.CaptureFixture[str], folder: Path, data: l
 
 def test_reads_on_a_full_disk_succeed_and_leave_nothing(capsys, tmp_path):
     close_db()
-    with tmpfs(tmp_path / "small", "2m") as small:
+    with tmpfs(tmp_path / "small", "3m") as small:
         data = ["--data-dir", str(small)]
         _demo_checkpointed(capsys, small, data)
         before = battles(small / "campaign.db")
@@ -94,7 +94,7 @@ def test_reads_on_a_full_disk_succeed_and_leave_nothing(capsys, tmp_path):
 
 def test_backup_with_a_little_room_names_the_backup_copy(capsys, tmp_path):
     close_db()
-    with tmpfs(tmp_path / "small", "2m") as small:
+    with tmpfs(tmp_path / "small", "3m") as small:
         data = ["--data-dir", str(small)]
         _demo_checkpointed(capsys, small, data)
         _fill(small, leave=40 * 1024)

@@ -59,7 +59,7 @@ class FightersPanel(QGroupBox):
         self.log_button.setToolTip("Record a bout played at the table (the result; the app works out the XP)")
         self.solo_button = QPushButton("&Solo bout\u2026", self)
         self.solo_button.setToolTip("Let the app play a bout of two shuffled decks, round by round")
-        self.print_button = QPushButton("Pr&int sheets", self)
+        self.print_button = QPushButton("P&rint sheets", self)
         self.print_button.setToolTip("Save fighter sheets as a PDF: every active fighter's, filled in, or a blank one")
         menu = QMenu(self.print_button)
         self.print_all_action = menu.addAction("Every active fighter, filled in\u2026", self.print_all)
