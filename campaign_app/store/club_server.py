@@ -239,7 +239,17 @@ BEGIN
   RETURN sid IN (SELECT club_sheets_changed());
 END
 $$;
--- the journal's hook (store.journal_pg): who may undo or redo an operation: the login that made it, an organiser
+-- the journal's hooks (store.journal_pg): who may know an operation exists (its login, or a member of its
+-- campaign)...
+CREATE OR REPLACE FUNCTION campaign_app_may_see(p_op bigint) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN EXISTS (SELECT 1 FROM operation o WHERE o.id = p_op
+                 AND (o."user" = session_user OR o.campaign_id IN (SELECT club_campaigns_seen())
+                      OR (SELECT club_is_admin())));
+END
+$$;
+-- ... and who may undo or redo an operation: the login that made it, an organiser
 -- of its campaign, the club's administrator
 CREATE OR REPLACE FUNCTION campaign_app_may_replay(p_op bigint) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
@@ -259,6 +269,7 @@ FUNCTION_NAMES = ("club_is_admin()", "club_campaigns_seen()", "club_campaigns_or
                   "club_battles_changed()", "club_leaders_changed()", "club_turns_changed()",
                   "club_same_campaign(bigint, bigint)", "club_is_member(bigint)", "club_is_organiser(bigint)",
                   "club_can_platoon(bigint)", "club_can_sheet(bigint)", "campaign_app_may_replay(bigint)",
+                  "campaign_app_may_see(bigint)",
                   *death_blow_club.FUNCTION_NAMES)
 
 OLD_FUNCTIONS: tuple[str, ...] = (

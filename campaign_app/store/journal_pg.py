@@ -72,6 +72,29 @@ CREATE TABLE IF NOT EXISTS journal_replay (
 );
 CREATE SEQUENCE IF NOT EXISTS journal_clock;
 
+-- An operation or replay opened and never closed cannot commit: what it wrote would be nobody's operation
+-- (unannounced, unnumbered, beyond undo). A constraint trigger checked at commit.
+CREATE OR REPLACE FUNCTION campaign_app_left_open() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $fn$
+BEGIN
+  IF TG_TABLE_NAME = 'journal_open' AND EXISTS (SELECT 1 FROM journal_open o WHERE o.xact = NEW.xact) THEN
+    RAISE EXCEPTION 'campaign_app: an operation was opened and not closed (campaign_app_end); nothing was written'
+      USING ERRCODE = 'CA400';
+  END IF;
+  IF TG_TABLE_NAME = 'journal_replay' AND EXISTS (SELECT 1 FROM journal_replay r WHERE r.xact = NEW.xact) THEN
+    RAISE EXCEPTION 'campaign_app: an undo or redo was opened and not finished; nothing was written'
+      USING ERRCODE = 'CA400';
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+DROP TRIGGER IF EXISTS journal_open_closed ON journal_open;
+CREATE CONSTRAINT TRIGGER journal_open_closed AFTER INSERT ON journal_open DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION campaign_app_left_open();
+DROP TRIGGER IF EXISTS journal_replay_closed ON journal_replay;
+CREATE CONSTRAINT TRIGGER journal_replay_closed AFTER INSERT ON journal_replay DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION campaign_app_left_open();
+
 CREATE OR REPLACE FUNCTION campaign_app_xact() RETURNS bigint
 LANGUAGE sql VOLATILE SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT pg_current_xact_id()::text::bigint
@@ -260,6 +283,12 @@ $$;
 MAY_REPLAY_DEFAULT = r"""
 DO $do$
 BEGIN
+  IF to_regprocedure('campaign_app_may_see(bigint)') IS NULL THEN
+    -- who may know that an operation exists (its label, its author): without the club's rules, everyone
+    EXECUTE $f$CREATE FUNCTION campaign_app_may_see(p_op bigint) RETURNS boolean
+      LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
+      'SELECT true'$f$;
+  END IF;
   IF to_regprocedure('campaign_app_may_replay(bigint)') IS NULL THEN
     -- a server database without the club's rules: the server's grants decide (the owner may do everything)
     EXECUTE $f$CREATE FUNCTION campaign_app_may_replay(p_op bigint) RETURNS boolean
@@ -349,6 +378,14 @@ BEGIN
 END
 $fn$;
 
+-- Another operation named in a refusal: by its label only where the caller may know it, else by its number.
+CREATE OR REPLACE FUNCTION campaign_app_op_named(p_op bigint) RETURNS text
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+  SELECT CASE WHEN campaign_app_may_see(p_op)
+              THEN (SELECT '“' || o.label || '” (operation ' || o.id || ')' FROM operation o WHERE o.id = p_op)
+              ELSE 'a change of another campaign (operation ' || p_op || ')' END
+$$;
+
 CREATE OR REPLACE FUNCTION campaign_app_op_words(p_op bigint) RETURNS text
 LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
   SELECT '“' || o.label || '” (operation ' || o.id || ')' FROM operation o WHERE o.id = p_op
@@ -371,7 +408,8 @@ BEGIN
     PERFORM campaign_app_refuse('CA400', 'cannot ' || verb || ' inside another operation');
   END IF;
   SELECT * INTO info FROM operation o WHERE o.id = p_op;
-  IF NOT FOUND OR info.kind = 'journal.replay' THEN
+  IF NOT FOUND OR info.kind = 'journal.replay' OR NOT campaign_app_may_see(p_op) THEN
+    -- an operation of a campaign the caller is not in is not there for him (no label, no author, no campaign)
     PERFORM campaign_app_refuse('CA404', 'no operation ' || p_op || ' in the journal');
   END IF;
   IF NOT campaign_app_may_replay(p_op) THEN
@@ -410,10 +448,10 @@ BEGIN
     WHERE c1.operation_id = p_op AND c2.operation_id > p_op AND o.undone = 0 AND o.kind <> 'journal.replay';
   IF other IS NOT NULL THEN
     IF p_undoing THEN
-      PERFORM campaign_app_refuse('CA409', 'cannot undo “' || info.label || '”: ' || campaign_app_op_words(other)
+      PERFORM campaign_app_refuse('CA409', 'cannot undo “' || info.label || '”: ' || campaign_app_op_named(other)
         || ' changed the same data later; undo that first');
     ELSE
-      PERFORM campaign_app_refuse('CA409', 'cannot redo “' || info.label || '”: ' || campaign_app_op_words(other)
+      PERFORM campaign_app_refuse('CA409', 'cannot redo “' || info.label || '”: ' || campaign_app_op_named(other)
         || ' has changed the same data since');
     END IF;
   END IF;
@@ -427,7 +465,7 @@ BEGIN
       WHERE first.action <> 'insert' AND c2.operation_id < p_op AND o.undone = 1 AND o.undo_seq > p_op;
     IF other IS NOT NULL THEN
       PERFORM campaign_app_refuse('CA409', 'cannot redo “' || info.label || '” before '
-        || campaign_app_op_words(other) || ', which it builds on; redo that first');
+        || campaign_app_op_named(other) || ', which it builds on; redo that first');
     END IF;
   END IF;
   scratch := nextval('journal_clock');
@@ -502,8 +540,10 @@ BEGIN
       AND o.undone = 0 AND o.kind <> 'journal.replay';
     PERFORM campaign_app_refuse('CA409', 'cannot ' || verb || ' “' || info.label || '”: it would also remove '
       || replace(stranger.table_name, '_', ' ') || ' ' || stranger.row_id
-      || coalesce(' (from “' || (SELECT o.label FROM operation o WHERE o.id = other) || '”, operation ' || other
-                  || ')', '') || '; undo that first; nothing was changed');
+      || coalesce(' (from ' || CASE WHEN campaign_app_may_see(other)
+                                    THEN '“' || (SELECT o.label FROM operation o WHERE o.id = other) || '”, operation '
+                                    ELSE 'a change of another campaign, operation ' END || other || ')', '')
+      || '; undo that first; nothing was changed');
   END IF;
   -- every row the operation touched is now as the journal says: before it (undo) or after it (redo)
   SELECT f.table_name, f.row_id INTO wrong FROM (
@@ -559,10 +599,13 @@ BEGIN
   plan := campaign_app_replay_open(p_op, p_undoing);
   label := plan->>'label';
   n := jsonb_array_length(plan->'changes');
-  -- the steps in replay order (undo: newest change first); within a run of rows put back (a cascade of deletes
-  -- undone), parents before children, so that row-level security finds each row's platoon or battle in place
-  SELECT coalesce(array_agg(s.i ORDER BY s.run, s.rank, s.pos), ARRAY[]::int[]) INTO order_ FROM (
-    SELECT q.i, q.pos, sum(q.brk) OVER (ORDER BY q.pos) AS run,
+  -- the steps in replay order. Undo: every row the operation deleted comes back first, parents before children
+  -- (so row-level security finds each row's platoon or battle in place, whatever the cascade recorded between
+  -- them), then the rest newest change first. Redo: in the order recorded, a run of rows put back parents first.
+  SELECT coalesce(array_agg(s.i ORDER BY CASE WHEN p_undoing AND s.back THEN 0 ELSE 1 END,
+                                     CASE WHEN p_undoing THEN 0 ELSE s.run END, s.rank, s.pos), ARRAY[]::int[])
+    INTO order_ FROM (
+    SELECT q.i, q.pos, q.back, sum(q.brk) OVER (ORDER BY q.pos) AS run,
            CASE WHEN q.back THEN campaign_app_table_rank(q.t) ELSE 0 END AS rank
     FROM (
       SELECT e.i, e.pos, e.t, e.back,
@@ -643,8 +686,9 @@ BEGIN
     END IF;
     swept := array_remove(campaign_app_replay_swept(), key);
   END LOOP;
+  plan := campaign_app_replay_close(p_op);  -- it clears the replay's bookkeeping row first (see the commit check)
   SET CONSTRAINTS ALL IMMEDIATE;
-  RETURN campaign_app_replay_close(p_op);
+  RETURN plan;
 END
 $fn$;
 """
@@ -657,12 +701,13 @@ GRANTED_FUNCTIONS = (
     "campaign_app_replay_open(bigint, boolean)", "campaign_app_replay_close(bigint)",
     "campaign_app_replay_swept()", "campaign_app_row_is(text, bigint, jsonb)", "campaign_app_tables()",
     "campaign_app_refuse(text, text)", "campaign_app_op_words(bigint)", "campaign_app_may_replay(bigint)",
+    "campaign_app_op_named(bigint)", "campaign_app_may_see(bigint)",
     "campaign_app_is_owner()",
 )
 """The journal's functions a player may call (``server init`` grants them to the players group; everything else
 of the journal is the owner's)."""
 
-OWNER_ONLY_FUNCTIONS = ("campaign_app_lock()", "campaign_app_targets(bigint)", "campaign_app_journal()",
+OWNER_ONLY_FUNCTIONS = ("campaign_app_left_open()", "campaign_app_lock()", "campaign_app_targets(bigint)", "campaign_app_journal()",
                         "campaign_app_id_guard()")
 
 

@@ -488,3 +488,72 @@ def test_a_lost_connection_mid_write_is_one_line(club_pg: ClubServer, club_db: s
             db.execute_sql("UPDATE platoon SET notes = 'written?' WHERE id = ?", (ada_platoon,))
     assert platoons.update_platoon("2nd Platoon", notes="after the loss").changed  # the next action reconnects
     journal.undo()
+
+
+# ------------------------------------------------------------------------------------------------ the second pass
+
+@pytest.mark.parametrize("opening", ["SELECT id FROM campaign_app_begin('xp.secret', 'quiet')",
+                                     "SELECT campaign_app_replay_open({op}, true)"],
+                         ids=["operation-never-closed", "replay-never-closed"])
+def test_a_write_in_an_operation_left_open_cannot_commit(club_pg: ClubServer, club_db: str, as_login: Any,  # noqa: F811
+                                                         opening: str) -> None:
+    """What a player writes after opening an operation (or a replay) and never closing it would be nobody's
+    operation: unannounced, unnumbered, beyond anyone's undo. The commit is refused; the control closes it."""
+    import psycopg
+
+    before = snapshot(club_pg)
+    bobs = platoon_id(club_pg, "Red Devils")
+    with club_pg.connect(DB, "bob", autocommit=False) as bob:
+        bob.execute(opening.format(op=op_of(club_pg, "bob")))
+        bob.execute("UPDATE platoon SET notes = 'hidden', xp = 12 WHERE id = %s", (bobs,))
+        with pytest.raises(psycopg.Error) as caught:
+            bob.commit()
+        assert caught.value.sqlstate == "CA400" and "not" in str(caught.value)
+    assert snapshot(club_pg) == before
+    with club_pg.connect(DB, "bob", autocommit=False) as bob:  # the control: closed, the same write commits
+        op = bob.execute("SELECT id FROM campaign_app_begin('platoon.edit', 'notes')").fetchone()[0]
+        bob.execute("UPDATE platoon SET notes = 'seen' WHERE id = %s", (bobs,))
+        final = bob.execute("SELECT id FROM campaign_app_end(%s, 'notes')", (op,)).fetchone()[0]
+        bob.commit()
+    as_login(ORGANISER)
+    assert journal.undo(final).changes  # olga sees it and may undo it
+
+
+def test_operations_of_other_campaigns_are_not_named_to_a_player(club_pg: ClubServer, club_db: str,  # noqa: F811
+                                                                 as_login: Any) -> None:
+    as_login(ORGANISER)
+    from campaign_app.services import sologear_sheet
+
+    made = sologear_sheet.create_sheet("", "Kael", 30, campaign=int(
+        db.execute_sql("SELECT id FROM campaign WHERE name = 'Secret War'").fetchone()[0]))
+    secret = made.changes.operation_id
+    with psql(club_pg) as bob:
+        message = refused(bob, "SELECT campaign_app_replay_open(%s, true)", (secret,), state="CA404")
+        assert "Kael" not in message and "olga" not in message and "Secret War" not in message
+        missing = refused(bob, "SELECT campaign_app_replay_open(%s, true)", (secret + 10**6,), state="CA404")
+        assert message.replace(str(secret), "N") == missing.replace(str(secret + 10**6), "N")  # the same answer
+    with psql(club_pg, ORGANISER) as olga:  # the control: its campaign's organiser is told
+        assert olga.execute("SELECT campaign_app_op_named(%s)", (secret,)).fetchone()[0].startswith("\u201cCreate")
+    as_login(ORGANISER)
+    journal.undo(secret)
+
+
+def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(club_pg: ClubServer,  # noqa: F811
+                                                                                club_db: str, as_login: Any) -> None:
+    """ada names bob's platoon as her battle's opponent; bob deletes his platoon (the server clears the opponent of
+    her battle). Olga's undo of the deletion puts every row back, parents first, and then ada can undo her battle
+    again."""
+    before = snapshot(club_pg)
+    as_login("ada")
+    logged = battles.log_battle("2nd Platoon", wounds=0, objectives=0, outcome="draw", dice=SeededDice(3),
+                                opponent_platoon=platoon_id(club_pg, "Red Devils"))
+    as_login("bob")
+    gone = platoons.delete_platoon("Red Devils")
+    as_login("ada")
+    with pytest.raises(Conflict, match="changed the same data later"):
+        journal.undo(logged.changes.operation_id)
+    as_login(ORGANISER)
+    journal.undo(gone.changes.operation_id)
+    as_login("ada")
+    journal.undo(logged.changes.operation_id)
+    assert snapshot(club_pg) == before
