@@ -707,8 +707,8 @@ GRANTED_FUNCTIONS = (
 """The journal's functions a player may call (``server init`` grants them to the players group; everything else
 of the journal is the owner's)."""
 
-OWNER_ONLY_FUNCTIONS = ("campaign_app_left_open()", "campaign_app_lock()", "campaign_app_targets(bigint)", "campaign_app_journal()",
-                        "campaign_app_id_guard()")
+OWNER_ONLY_FUNCTIONS = ("campaign_app_left_open()", "campaign_app_lock()", "campaign_app_targets(bigint)",
+                        "campaign_app_journal()", "campaign_app_id_guard()")
 
 
 def _identity_sequence(database: Any, table: str) -> str | None:
