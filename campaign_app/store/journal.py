@@ -264,6 +264,7 @@ class Operation:
     merged: bool = False
     """True when this step joined the previous operation (a run of XP steps)."""
     _final: OpChanges | None = field(default=None, repr=False)
+    _locked: set[tuple[str, int]] = field(default_factory=set, repr=False)
 
     def target(self, *, campaign: int | None = None, platoon: int | None = None,
                sheet: int | None = None) -> None:
@@ -274,6 +275,7 @@ class Operation:
         if sheet is not None:
             self.sheet_id = sheet
         _club_check(self)
+        _lock_targets(self)
 
     def rows(self) -> frozenset[tuple[str, int]]:
         found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
@@ -292,6 +294,18 @@ class Operation:
             return self._final
         return OpChanges(self.id, self.kind, self.label, self.rows(), self.campaign_id, self.platoon_id,
                          self.sheet_id)
+
+
+def _lock_targets(op: Operation) -> None:
+    """On a server: take the row lock of the operation's platoon or sheet, so that two writers of one platoon are
+    serialised (the second waits, then sees the first's operation and is refused "changed since you started"),
+    while writers of different platoons never wait for each other. (A file has one writer at a time anyway.)"""
+    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+        return
+    for table, row_id in (("platoon", op.platoon_id), ("sologear_sheet", op.sheet_id)):
+        if row_id is not None and (table, row_id) not in op._locked:
+            db.execute_sql(f'SELECT 1 FROM "{table}" WHERE id = ? FOR UPDATE', (row_id,))
+            op._locked.add((table, row_id))
 
 
 def _club_check(op: Operation) -> None:
@@ -409,6 +423,7 @@ def _server_operation(kind: str, label: str, campaign: int | None, platoon: int 
         token = _current.set(op)
         try:
             _club_check(op)
+            _lock_targets(op)
             yield op
         except (peewee.DatabaseError, Refused) as exc:
             refused = _server_refusal(exc)

@@ -557,3 +557,42 @@ def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(
     as_login("ada")
     journal.undo(logged.changes.operation_id)
     assert snapshot(club_pg) == before
+
+
+def test_two_writers_of_one_platoon_at_once_one_waits_and_is_refused(club_pg: ClubServer, club_db: str,  # noqa: F811
+                                                                     as_login: Any) -> None:
+    """Two programs commit a battle of the same platoon at the same moment: the second waits for the first (the
+    platoon's row lock) and is refused "changed since you started", never a duplicate-key traceback; nothing is
+    lost. Writers of different platoons do not wait for each other (the other tests' single writes)."""
+    from campaign_app.store.models import Battle
+
+    as_login("ada", busy_timeout=10)
+    results: list[str] = []
+    sessions = [battles.BattleSession("2nd Platoon") for _ in range(2)]
+    for seed, s in enumerate(sessions):
+        s.set_casualties(1, 0)
+        s.roll_all(SeededDice(seed))
+    barrier = threading.Barrier(2)
+
+    def commit(s: Any) -> None:
+        barrier.wait()
+        try:
+            s.commit()
+            results.append("ok")
+        except Conflict as exc:
+            results.append(f"conflict: {exc}")
+        except Exception as exc:  # noqa: BLE001 - the test reports any other failure
+            results.append(f"error: {type(exc).__name__}: {exc}")
+        finally:
+            db.close()
+
+    before = Battle.select().count()
+    threads = [threading.Thread(target=commit, args=(s,)) for s in sessions]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(r.split(":")[0] for r in results) == ["conflict", "ok"], results
+    assert "changed since you started" in next(r for r in results if r.startswith("conflict"))
+    assert Battle.select().count() == before + 1
+    journal.undo()
