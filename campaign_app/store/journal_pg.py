@@ -252,6 +252,17 @@ BEGIN
       RETURN;
     END IF;
     final := p_op;
+  ELSIF st.merged THEN
+    -- a step joining a run keeps the run's id (one operation); its stamp in the change feed is a new tick of the
+    -- clock in undo_seq (a live operation's undo_seq is the tick of its last step or redo)
+    PERFORM campaign_app_lock();
+    final := p_op;
+    UPDATE operation o SET undo_seq = nextval('journal_clock'), updated_at = stamp,
+      label = left(coalesce(nullif(p_label, ''), o.label), 1000) WHERE o.id = p_op;
+    SELECT * INTO t FROM campaign_app_targets(final);
+    UPDATE operation o SET campaign_id = t.campaign_id, platoon_id = t.platoon_id, sheet_id = t.sheet_id
+      WHERE o.id = final;
+    PERFORM pg_notify('campaign_app', final::text);
   ELSE
     -- numbered in the order of commits: the lock is held from here to the commit (one round trip)
     PERFORM campaign_app_lock();
@@ -563,7 +574,8 @@ BEGIN
     seq := nextval('journal_clock');
     UPDATE operation o SET undone = 1, undone_at = campaign_app_now(), undo_seq = seq WHERE o.id = p_op;
   ELSE
-    UPDATE operation o SET undone = 0, undone_at = NULL, undo_seq = NULL WHERE o.id = p_op;
+    -- live again; its stamp in the change feed is this tick (undo_seq of a live operation: its last step or redo)
+    UPDATE operation o SET undone = 0, undone_at = NULL, undo_seq = nextval('journal_clock') WHERE o.id = p_op;
   END IF;
   DELETE FROM journal_replay r WHERE r.xact = x;
   DELETE FROM operation o WHERE o.id = st.scratch;

@@ -596,3 +596,22 @@ def test_two_writers_of_one_platoon_at_once_one_waits_and_is_refused(club_pg: Cl
     assert "changed since you started" in next(r for r in results if r.startswith("conflict"))
     assert Battle.select().count() == before + 1
     journal.undo()
+
+
+def test_the_change_feed_hears_undo_redo_and_each_step_of_a_run(club_pg: ClubServer, club_db: str,  # noqa: F811
+                                                                 as_login: Any) -> None:
+    from campaign_app.services.server_link import ChangeFeed
+
+    as_login("ada")
+    feed = ChangeFeed()
+    first = platoons.set_xp("2nd Platoon", 20)
+    assert [c.operation_id for c in feed.since_last()] == [first.operation_id]
+    second = platoons.set_xp("2nd Platoon", 21)  # joins the run: the same operation, heard again
+    assert second.operation_id == first.operation_id
+    assert [c.operation_id for c in feed.since_last()] == [first.operation_id]
+    journal.undo(first.operation_id)
+    assert [c.operation_id for c in feed.since_last()] == [first.operation_id]
+    journal.redo(first.operation_id)
+    assert [c.operation_id for c in feed.since_last()] == [first.operation_id]
+    assert feed.since_last() == []
+    journal.undo(first.operation_id)
