@@ -267,6 +267,11 @@ def log_bout(ctx: AppContext, parent: QWidget | None, fighter_id: int) -> int | 
     except CampaignError as exc:
         ctx.signals.status.emit(str(exc))
         return None
+    return _run_saving_dialog(ctx, dialog)
+
+
+def _run_saving_dialog(ctx: AppContext, dialog: LogBoutDialog | SoloBoutDialog) -> int | None:
+    """Run a bout dialog; when it saved, say so in the status bar and give the bout's id (None: cancelled)."""
     try:
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.edit is None:
             return None
@@ -505,13 +510,7 @@ def play_solo_bout(ctx: AppContext, parent: QWidget | None, fighter_id: int,
 
         QMessageBox.information(parent, "Solo bout", str(exc))
         return None
-    try:
-        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.edit is None:
-            return None
-        ctx.signals.status.emit(dialog.edit.message)
-        return int(dialog.edit.id)
-    finally:
-        dialog.deleteLater()
+    return _run_saving_dialog(ctx, dialog)
 
 
 # --- new fighter, correction ------------------------------------------------------------------------------
