@@ -10,7 +10,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign_app.cli import build_parser, main
@@ -70,9 +70,6 @@ def _snapshot(db_file: Path) -> list[str]:
         con.close()
 
 
-OUTCOMES: list[tuple[str, int]] = []
-
-
 @pytest.fixture
 def demo(app_paths, fresh_db, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     create_demo()
@@ -81,29 +78,29 @@ def demo(app_paths, fresh_db, tmp_path, monkeypatch):  # type: ignore[no-untyped
     return app_paths
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(argv=argv_lists())
-def test_every_command_fails_cleanly(demo, argv):
-    before = _snapshot(demo.db_file)
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main([*argv, "--data-dir", str(demo.data_dir), "--busy-timeout", "2"])
-        except SystemExit as exc:  # argparse: usage errors and --help
-            code = int(exc.code or 0)
-    close_db()
-    text = err.getvalue()
-    OUTCOMES.append((argv[0], code))
-    assert "Traceback" not in text and "unexpected problem" not in text, (argv, text)
-    if code != 0:
-        assert code in (1, 2), (argv, code, text)
-        assert len(text.strip().splitlines()) == 1, (argv, text)
-        assert _snapshot(demo.db_file) == before, argv
+def test_every_command_fails_cleanly(demo):
+    outcomes: list[tuple[str, int]] = []
 
+    @settings(max_examples=120, deadline=None)
+    @given(argv=argv_lists())
+    def check(argv: list[str]) -> None:
+        before = _snapshot(demo.db_file)
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = main([*argv, "--data-dir", str(demo.data_dir), "--busy-timeout", "2"])
+            except SystemExit as exc:  # argparse: usage errors and --help
+                code = int(exc.code or 0)
+        close_db()
+        text = err.getvalue()
+        outcomes.append((argv[0], code))
+        assert "Traceback" not in text and "unexpected problem" not in text, (argv, text)
+        if code != 0:
+            assert code in (1, 2), (argv, code, text)
+            assert len(text.strip().splitlines()) == 1, (argv, text)
+            assert _snapshot(demo.db_file) == before, argv
 
-def test_the_property_test_reached_many_commands_and_outcomes():
-    """Guard against a generator that only ever produces usage errors (runs after the property test)."""
-    if not OUTCOMES:
-        pytest.skip("run together with test_every_command_fails_cleanly")
-    assert len({cmd for cmd, _code in OUTCOMES}) >= 8
-    assert {0, 2} <= {code for _cmd, code in OUTCOMES}
+    check()
+    # the generator reached many commands and both outcomes, not only usage errors
+    assert len({cmd for cmd, _code in outcomes}) >= 8, outcomes
+    assert {0, 2} <= {code for _cmd, code in outcomes}, outcomes

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from campaign_app.store import MigrationFailedError, check_database, close_db, init_db
+from campaign_app.store import MigrationFailedError, check_database, close_db, init_db, journal
 from campaign_app.store import database as store_database
 from campaign_app.store.database import DatabaseError, Migration, available_migrations
 from campaign_app.store.models import (
@@ -272,8 +272,7 @@ def _with_journal_record(path: Path, ids: dict[str, int]) -> int | None:
 
 def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_reinstalls_triggers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    journal = pytest.importorskip("campaign_app.store.journal")
-    monkeypatch.setenv("CAMPAIGN_APP_JOURNAL_DAYS", "0")  # issue 23: its old operation is not folded for its age
+    monkeypatch.setenv("CAMPAIGN_APP_JOURNAL_DAYS", "0")  # the journal budget would fold its old operation
 
     path = _schema_3(tmp_path, monkeypatch)
     ids = _old_data(path)

@@ -1,4 +1,5 @@
-"""Review findings on the roster CLI: digit names, unused typed dice, the order of error messages."""
+"""What the roster commands take as input: a name made of digits is a name, typed dice that are not used are
+refused, the unknown platoon is named before missing unit values, notes have a length limit."""
 
 from __future__ import annotations
 
