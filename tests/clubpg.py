@@ -1,4 +1,4 @@
-"""A club on the test server (issue 15): the shared ``pg_server`` of tests/conftest.py, set up the documented
+"""A club on the test server: the shared ``pg_server`` of tests/conftest.py, set up the documented
 way, for the club tests (tests/club, tests/cli/test_club_cli.py, benchmarks/bench_club_access.py).
 
 :func:`make_club` makes a database owned by the club's administrator ``clubadmin`` (schema built by the app's

@@ -25,7 +25,7 @@ import pytest
 os.environ["QT_QPA_PLATFORM"] = os.environ.get("CAMPAIGN_APP_TEST_PLATFORM") or "offscreen"
 os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
 os.environ["CAMPAIGN_APP_JOURNAL_DAYS"] = "0"
-"""Issue 23: the journal's budget folds operations older than 90 days when a file is opened; the stored test
+"""The journal's budget folds operations older than 90 days when a file is opened; the stored test
 files (tests/store/data) must not age into it. The tests of the budget set it themselves."""
 
 from campaign_app.paths import AppPaths  # noqa: E402

@@ -1,4 +1,4 @@
-"""Checks of a static HTML site (issue 27's export): every page parses cleanly (tags balanced and closed in order,
+"""Checks of a static HTML site (the HTML export): every page parses cleanly (tags balanced and closed in order,
 no unknown entity), declares its charset and language, loads nothing from the network and runs no script, and every
 link and image points to a file of the site."""
 

@@ -1,4 +1,4 @@
-"""Generated campaigns for the standings, statistics and chronicle tests and benchmarks (issue 27): random but
+"""Generated campaigns for the standings, statistics and chronicle tests and benchmarks: random but
 seeded, written straight into the tables in one operation (the standings read the tables, not the services)."""
 
 from __future__ import annotations

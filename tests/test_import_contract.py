@@ -14,8 +14,8 @@
   ``paths``...) import no package of the app;
 - PySide6 only in ``gui``/``app.py``, peewee only in ``store``/``services``, reportlab only in ``printing``.
 
-Every ``import`` statement counts, at module level or inside a function (the lazy imports of issue 13), and
-so does a string naming a module of the app (``importlib.import_module(...)``, ``lazy_module(...)``, the
+Every ``import`` statement counts, at module level or inside a function (lazy imports that keep start-up fast),
+and so does a string naming a module of the app (``importlib.import_module(...)``, ``lazy_module(...)``, the
 main window's page table). The last test imports the Qt-free packages in a fresh interpreter and checks that
 PySide6 did not load.
 """
@@ -60,7 +60,7 @@ STORE_API = {
     "init_db", "close_db", "check_database", "check_file", "daily_backup", "data_version", "data_stamp", "write_stamp",
     "busy_timeout_setting", "store_problem",
     "DatabaseError", "DatabaseOpenError", "DatabaseTooNewError", "MigrationFailedError",
-    # issue 23: a -wal that is not the file's own (restore still works), the damage mark, today's backup
+    # a -wal that is not the file's own (restore still works), the damage mark, today's backup
     "ForeignWalError", "DatabaseDamagedError", "damage_of", "has_daily_backup_today",
 }
 """The names of ``campaign_app.store`` (and its modules) that ``gui`` and ``commands`` may import."""

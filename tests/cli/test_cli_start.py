@@ -1,4 +1,4 @@
-"""The CLI builds only the parser of the command given (issue 13: a fast start); the table it uses to find
+"""The CLI builds only the parser of the command given (a fast start); the table it uses to find
 a command's module matches what the modules register, and every way of calling it still parses."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The club commands (issue 15) on a file database: each says in one line that it needs a club server (exit 2)
+"""The club commands on a file database: each says in one line that it needs a club server (exit 2)
 and opens nothing (no database file is created)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""``campaign-cli fighter ...`` and ``campaign-cli bout ...`` (issue 26): the commands and JSON shapes the issue
-names, on both engines; bad input is one line on stderr, exit status 2, and writes nothing."""
+"""``campaign-cli fighter ...`` and ``campaign-cli bout ...``: the commands and their JSON
+shapes, on both engines; bad input is one line on stderr, exit status 2, and writes nothing."""
 
 from __future__ import annotations
 

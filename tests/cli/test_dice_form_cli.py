@@ -1,5 +1,5 @@
 """``--dice`` given the wrong way round (the faces of one roll as separate arguments, or several rolls' faces
-in one argument) gets a message that shows how --dice is written, with the user's own faces (issue 14 review)."""
+in one argument) gets a message that shows how --dice is written, with the user's own faces."""
 
 from __future__ import annotations
 

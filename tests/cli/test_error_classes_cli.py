@@ -208,7 +208,7 @@ def test_disk_full_before_the_database_is_open_says_disk_full(capsys, tmp_path):
                 os.write(fd, b"\0" * 1024)
         os.close(fd)
         for argv in (["campaign", "list"], ["history", "--platoon", "2nd Platoon"]):
-            # issue 23: a reading command opens the file read-only (immutable) and works, creating nothing
+            # a reading command opens the file read-only (immutable) and works, creating nothing
             done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True,
                                   text=True, timeout=60)
             assert done.returncode == 0 and done.stdout.strip(), (argv, done.stderr)
@@ -231,7 +231,7 @@ def test_read_only_data_folder_is_called_read_only(capsys, tmp_path):
         assert run(capsys, "demo", *data)[0] == 0
         close_db()
         remount(folder, "ro")
-        # issue 23: reading commands work (today's backup cannot be made: said after the output)
+        # reading commands work (today's backup cannot be made: said after the output)
         for argv in (["campaign", "list"], ["export", "--campaign", "Congo 1960 (sample)", "-o",
                                             str(tmp_path / "c.json")]):
             code, out, err = run(capsys, *argv, *data)

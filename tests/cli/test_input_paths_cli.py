@@ -1,4 +1,4 @@
-"""Issue 23: every command answers a path or number the user cannot mean in one line with exit status 2 —
+"""Every command answers a path or number the user cannot mean in one line with exit status 2 —
 a symbolic link loop as ``--db`` or ``--data-dir``, a path with a name over 255 characters, a number of
 thousands of digits — and writes nothing. One test walks every command the parser knows."""
 

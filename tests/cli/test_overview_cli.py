@@ -1,4 +1,4 @@
-"""``campaign-cli campaign standings`` and ``battle log --opponent-platoon`` (issue 27), on both engines."""
+"""``campaign-cli campaign standings`` and ``battle log --opponent-platoon``, on both engines."""
 
 from __future__ import annotations
 

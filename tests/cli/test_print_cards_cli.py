@@ -50,7 +50,7 @@ def test_print_cards_of_a_deck(capsys: pytest.CaptureFixture[str], app_paths: Ap
     code, out, err = run(capsys, app_paths, "print", "cards", "--deck", "d12-death-blow", "--paper", "a4",
                          "-o", str(out_pdf))
     assert code == 0, err
-    assert f"wrote {out_pdf}: 5 cards on 1 page" in out  # issue 26 added the fighters card
+    assert f"wrote {out_pdf}: 5 cards on 1 page" in out  # the fifth is the Death Blow fighters card
     text = pages(out_pdf)[0]
     assert "Scale of styles" in text and "Fighter" in text
     assert not list(tmp_path.glob("*.part"))

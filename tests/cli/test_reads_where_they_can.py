@@ -1,4 +1,4 @@
-"""Issue 23: reading commands work where nothing can be written beside the database (a full disk, a read-only
+"""Reading commands work where nothing can be written beside the database (a full disk, a read-only
 folder, a read-only file), leave nothing behind, and messages name what really failed. Plus the smaller defects:
 the leader's XP in ``platoon set`` is journalled as the leader's, and a killed backup's temporary file is gone
 at the next start. Real tiny tmpfs mounts (root) and real file modes."""

@@ -1,4 +1,4 @@
-"""``campaign-cli sologear ...``: the issue's commands, JSON shapes, and one-line errors that write nothing."""
+"""``campaign-cli sologear ...``: the commands, their JSON shapes, and one-line errors that write nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``campaign-cli sologear odds --campaign C [--posture X] --json`` (issue 22): the next turn's exact odds."""
+"""``campaign-cli sologear odds --campaign C [--posture X] --json``: the next turn's exact odds."""
 
 from __future__ import annotations
 

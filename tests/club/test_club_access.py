@@ -1,4 +1,4 @@
-"""The client's checks of who may do what (``store.access``, issue 15): one clear line before anything is
+"""The client's checks of who may do what (``store.access``): one clear line before anything is
 written, naming the owner, on a club server; everything allowed on a file database. The checks ask the server's
 own policy functions, connected as the players of a throwaway club (tests/clubpg.py)."""
 

@@ -1,4 +1,4 @@
-"""d12 Death Blow on a club server (issue 26): a fighter belongs to the player who created it; the row-level
+"""d12 Death Blow on a club server: a fighter belongs to the player who created it; the row-level
 security policies cover the new tables; a bout is logged only by a login that may change every fighter in it
 (the owner of both, or an organiser); a refusal is one line and writes nothing; the server refuses raw writes
 too. Runs against a real PostgreSQL server (skips without one)."""

@@ -1,4 +1,4 @@
-"""The club server's row-level security of issue 27's tables (``chronicle_entry``, ``print_record``), proven with
+"""The club server's row-level security of the overview's tables (``chronicle_entry``, ``print_record``), proven with
 plain SQL as the players themselves: a campaign's members see its entries and remembered printouts, each player
 changes their own, its organisers any; nobody writes into a campaign they do not belong to. Each refusal has a
 control beside it (the same statement works on the player's own rows)."""

@@ -1,4 +1,4 @@
-"""The club server's row-level security (issue 15), proven with plain SQL as the players themselves.
+"""The club server's row-level security, proven with plain SQL as the players themselves.
 
 A player connecting with their own login (as with ``psql``) sees only the campaigns they belong to and cannot
 change another player's platoon or any row under it: PostgreSQL skips the rows of an UPDATE or DELETE the

@@ -1,4 +1,4 @@
-"""``server init`` and ``server add-player`` (store.club_server, issue 15) on a throwaway PostgreSQL server:
+"""``server init`` and ``server add-player`` (store.club_server) on a throwaway PostgreSQL server:
 every table gets row-level security and the club's policies, again and again without harm; logins are made
 players or organisers, with their password stored hashed; and each refusal is one line."""
 

@@ -1,4 +1,4 @@
-"""Club play through the services (issue 15): on a club server a player's attempt to change what is not
+"""Club play through the services: on a club server a player's attempt to change what is not
 theirs is refused in one line naming the owner, and nothing is written; on a file database the club's
 services say they need a club server. Runs against a real PostgreSQL server (skips without one)."""
 

@@ -1,5 +1,5 @@
 """Every input of every page and dialog has a name assistive technology can read, and the XP track reports
-its value (XP and level) (issue 22). Names are read the way a screen reader reads them: through
+its value (XP and level). Names are read the way a screen reader reads them: through
 QAccessible (an input's own accessible name, or the text of the label whose buddy it is)."""
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ def test_window_opens_when_the_log_folder_cannot_be_written(tmp_path):
 
 
 def test_a_daily_backup_that_fails_is_shown_in_a_dialog(qtbot, ctx, monkeypatch):
-    """Issue 23: the background check's daily backup could not be made: a (non-blocking) warning dialog says
+    """The background check's daily backup could not be made: a (non-blocking) warning dialog says
     so, never only the log."""
     import campaign_app.store.backups as store_backups
     from campaign_app.gui.integrity import start_background_check
@@ -171,7 +171,7 @@ def test_a_daily_backup_that_fails_is_shown_in_a_dialog(qtbot, ctx, monkeypatch)
 
 
 def test_damage_found_in_the_window_marks_the_file_and_refuses_changes(qtbot, ctx):
-    """Issue 23: damage the window's check finds stops writes (one line offering a restore); reads go on."""
+    """Damage the window's check finds stops writes (one line offering a restore); reads go on."""
     import sqlite3
 
     import pytest

@@ -242,7 +242,7 @@ def test_suggest_offers_a_generated_leader_name(qtbot, gui_ctx, pid: int) -> Non
     assert rep.suggest.isVisible() and rep.name.text() == ""
     qtbot.mouseClick(rep.suggest, LEFT)
     suggested = rep.name.text()
-    # the Rank field says Lieutenant: the name comes without "Lt." (issue 22: "Lt. Woann", Lieutenant)
+    # the Rank field says Lieutenant: the name comes without "Lt." (never "Lt. Woann", Lieutenant)
     assert suggested and not suggested.startswith("Lt.") and suggested[0].isupper()
     click(qtbot, wizard, QWizard.WizardButton.NextButton)
     click(qtbot, wizard, QWizard.WizardButton.FinishButton)

@@ -331,7 +331,7 @@ def test_sologear_campaign_page(qtbot, ctx: AppContext) -> None:
 
 
 def test_campaign_delete_dialog_can_forget_the_campaign(qtbot, cpage: CampaignPage) -> None:
-    """Issue 23: the delete dialog's check box removes the campaign from the journal too (clicked as a person
+    """The delete dialog's check box removes the campaign from the journal too (clicked as a person
     does); the journal keeps a summary that names nothing, and undo says it cannot bring it back."""
     from PySide6.QtWidgets import QCheckBox, QMessageBox
 

@@ -1,4 +1,4 @@
-"""Club play in the desktop app (issue 15), driven as a person does it: the connect dialog (a pasted URL fills
+"""Club play in the desktop app, driven as a person does it: the connect dialog (a pasted URL fills
 the fields, the password is kept only in the keyring when "Remember password" is ticked, a bad port is refused
 with a message), the message when the server is away with Try Again and Open Local File Instead, and who logged
 each battle in the History tab. The tests against a real PostgreSQL server are in test_club_server.py."""

@@ -1,4 +1,4 @@
-"""The desktop app on a real PostgreSQL server (issue 15), end to end: a window on a club database shows a battle
+"""The desktop app on a real PostgreSQL server, end to end: a window on a club database shows a battle
 that another player's program logs within 2 s (LISTEN/NOTIFY → op_changed → the views); the server dropping the
 window's connection mid-session gives the server-away message on the next action, and Try Again carries on;
 ``campaign-app --db URL`` to a server that is not there says so and quits cleanly."""

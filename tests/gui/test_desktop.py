@@ -48,7 +48,7 @@ def test_toolbar_buttons_follow_the_selection_and_undo(qtbot, window):
     log_button = buttons[window.act_log_battle]
     undo_button = buttons[window.act_undo]
     window.open_item("campaign", Campaign.get(Campaign.name == DEMO_CAMPAIGN).id)
-    # Log battle works from anywhere (issue 12): on a campaign page it asks which platoon fought
+    # Log battle works from anywhere: on a campaign page it asks which platoon fought
     assert log_button.isEnabled() and buttons[window.act_new_platoon].isEnabled()
     window.open_item("platoon", _platoon_id())
     assert log_button.isEnabled()

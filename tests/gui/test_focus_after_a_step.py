@@ -1,5 +1,5 @@
 """Focus after a step never rests on a destructive button, and Enter in a faces field confirms that roll only
-(issue 22: on a real X display the Enter that confirmed the last typed roll of a Sologear turn pressed Start
+(on a real X display the Enter that confirmed the last typed roll of a Sologear turn pressed Start
 over and erased every roll; in the one-roll dialogs it pressed OK before "What it means" could be read).
 
 Driven as a person does it: the dialog is the active window, keys go to the focused widget. These tests run

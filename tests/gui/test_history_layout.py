@@ -1,4 +1,4 @@
-"""Issue 12: the History tab holds at 1024×700, 1180×760, 1280×800 and 2400×1400 in light and dark.
+"""The History tab holds at 1024×700, 1180×760, 1280×800 and 2400×1400 in light and dark.
 
 The main window is shown at each size and palette with a platoon's History tab open; on each of its tabs
 (Timeline, Charts, Leaders' roll) the checks read the widgets and the charts' scene items: no label, button or

@@ -170,7 +170,7 @@ def test_charts_summary_and_leaders(qtbot, view: HistoryView) -> None:  # type: 
     assert [leaders.index(r, 0).data() for r in range(2)] == ["Lt. Okafor", "Lt. Bello"]
     # the campaign's own dates: the first leader joined "at the start", never on the day he was typed in
     assert leaders.index(0, 2).data() == "at the start"
-    # shown short ("battle 2"), the date in the tip (issue 22: every column fits a 1024-pixel window)
+    # shown short ("battle 2"), the date in the tip (every column fits a 1024-pixel window)
     assert leaders.index(1, 2).data() == "battle 2" and leaders.index(0, 3).data().startswith("battle 2")
     assert leaders.index(1, 2).data(Qt.ItemDataRole.ToolTipRole).startswith("battle 2 (")
     assert leaders.index(0, 4).data() == "casualty"

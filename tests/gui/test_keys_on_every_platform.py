@@ -1,4 +1,4 @@
-"""Keys that work on every platform, driven as a person presses them (issue 22). These tests run twice in CI:
+"""Keys that work on every platform, driven as a person presses them. These tests run twice in CI:
 offscreen and on a real X server (xcb, with a window manager), where Qt's standard keys differ (X11's Redo is
 Ctrl+Shift+Z, offscreen's Ctrl+Y).
 

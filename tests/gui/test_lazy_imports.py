@@ -1,4 +1,4 @@
-"""Issue 13: the window and the CLI start without reportlab, QtCharts, QtPdf or the dialog modules; they are
+"""The window and the CLI start without reportlab, QtCharts, QtPdf or the dialog modules; they are
 imported on first use. Each check runs in a fresh interpreter and reads ``sys.modules``."""
 
 from __future__ import annotations

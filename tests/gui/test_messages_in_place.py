@@ -1,5 +1,5 @@
 """Problem messages live in their dialog's layout, say the problem the moment it is typed, and are never cut
-(issue 22: "XP for Regular…" was drawn over the G and R boxes, "Face of die 1: 9" over the Experience heading,
+("XP for Regular…" was drawn over the G and R boxes, "Face of die 1: 9" over the Experience heading,
 the Record-turn dialog clipped its own message and its one-digit box showed "l2"). The layout checker
 (layout_checks.placement_problems) fails on a child drawn outside any layout or overlapping a sibling."""
 

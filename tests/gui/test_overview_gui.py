@@ -1,5 +1,5 @@
 """The campaign page's Standings, Chronicle and Statistics tabs, the platoon page's stale-print notice, the print
-dialog's "only what changed" and the battle wizard's after-action report (issue 27), driven as a person does."""
+dialog's "only what changed" and the battle wizard's after-action report, driven as a person does."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every window fits a 1024x700 screen (issue 22: the Print dialog opened 1020x700 with Cancel, Print and Save
+"""Every window fits a 1024x700 screen (the Print dialog opened 1020x700 with Cancel, Print and Save
 PDF below the screen's edge), and a window reopened tiny on a large screen grows back. The screen's size is
 what QScreen.availableGeometry says; here it is set to the sizes of the report."""
 

@@ -1,5 +1,5 @@
 """The Sologear turn dialog shows the combat roll's exact odds for the posture chosen, before rolling, and the
-reckoning shows the chance of being noticed and of each reward or punishment band (issue 22)."""
+reckoning shows the chance of being noticed and of each reward or punishment band."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """View ▸ Theme and Text size (remembered, the pages holding at the largest size), File ▸ Open recent (files
-and servers, never a password), the error dialog's Copy report and Open log folder (issue 22)."""
+and servers, never a password), the error dialog's Copy report and Open log folder."""
 
 from __future__ import annotations
 

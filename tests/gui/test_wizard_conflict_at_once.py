@@ -1,4 +1,4 @@
-"""A battle logged elsewhere while the wizard is open is said at once, on the page shown (issue 22: Commit on
+"""A battle logged elsewhere while the wizard is open is said at once, on the page shown (Commit on
 the Rolls page did nothing at all; only the Summary page explained, and until then the wizard showed the
 stale "Battle 7")."""
 

@@ -42,8 +42,8 @@ def test_shipped_decks_load_without_problems() -> None:
         assert deck.back.colour.startswith("#")
 
 
-def test_issue_topics_are_covered() -> None:
-    """The decks the issue asks for, with the cards it names (by title words)."""
+def test_the_shipped_decks_cover_their_topics() -> None:
+    """The shipped decks hold the cards a player needs at the table (found by title words)."""
     library = load_decks()
     titles = {deck_id: " | ".join(c.title.lower() for c in library.decks[deck_id].cards) for deck_id in SHIPPED}
     wanted = {

@@ -1,4 +1,4 @@
-"""Print-safe geometry measured from the PDFs (issue 14): nothing painted (marks, borders, bands, text)
+"""Print-safe geometry measured from the PDFs: nothing painted (marks, borders, bands, text)
 closer to the paper's edge than the safe margin, for every card size, paper, layout, margin and bleed;
 cards on shared cut lines; backs mirror their fronts (with an offset of 0) and move by the duplex offset;
 card stock puts one card per page with its border at the margin; the alignment test sheet."""

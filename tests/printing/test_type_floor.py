@@ -1,4 +1,4 @@
-"""One set of type rules for every PDF (issue 14): nothing printed below 7 pt, measured from the PDFs'
+"""One set of type rules for every PDF: nothing printed below 7 pt, measured from the PDFs'
 content streams (font size × the scale it is drawn at), for every kind the app ships: cards at every size,
 the alignment sheet, Unit Data Sheets (filled, pencil, blank, a platoon with 10 attached units and 6
 weapons, a very long name), Sologear forms (blank and filled) and the history report."""

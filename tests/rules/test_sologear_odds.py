@@ -1,4 +1,4 @@
-"""Sologear odds (issue 22) are exact and read the same tables the turn is played with."""
+"""Sologear odds are exact and read the same tables the turn is played with."""
 
 from __future__ import annotations
 

@@ -634,7 +634,7 @@ def test_undo_refuses_after_hand_xp_edits_even_when_they_net_to_nothing(pid: int
     xp = platoon(pid).xp if who == "platoon" else Leader.get(Leader.status == "active").xp
     platoon_service.set_xp(pid, xp + 1, "by hand", who=who)
     platoon_service.set_xp(pid, xp, "back again", who=who)  # within a minute: the same run, one operation
-    # the steps cancel out: no XP change row of 0 (issue 22: it was journalled as "XP 7 \u2192 7")
+    # the steps cancel out: no XP change row of 0 (it was once journalled as "XP 7 \u2192 7")
     assert XpChange.select().where(XpChange.battle.is_null()).count() == 0
     before = dump()
     with pytest.raises(ServiceError, match="XP back to 3 |XP back to 7 "):

@@ -1,4 +1,4 @@
-"""The history read for the view (issue 13): text made on demand is the same text as the eager read, and the
+"""The history read for the view: text made on demand is the same text as the eager read, and the
 view's battles carry every key of a roll; the order of the timeline is unchanged."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Readable history (issue 11): a change reads as a sentence made from the stored row by one function
+"""Readable history: a change reads as a sentence made from the stored row by one function
 (``services.history.change_text``), the same in the timeline events, ``campaign-cli history`` and the printed
 history; the stored data fields stay as they are."""
 

@@ -1,4 +1,4 @@
-"""Printouts that know when they are stale (issue 27): a test prints, changes things (and undoes some), and checks
+"""Printouts that know when they are stale: a test prints, changes things (and undoes some), and checks
 exactly which printouts are reported stale and what changed; the stamp on every page; on both engines."""
 
 from __future__ import annotations

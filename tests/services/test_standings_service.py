@@ -1,4 +1,4 @@
-"""Campaign standings (RULES.md §6, issue 27): the SQL of services.standings against a plain recomputation in
+"""Campaign standings (RULES.md §6): the SQL of services.standings against a plain recomputation in
 Python on generated campaigns, on both engines; ranking, head to head, disagreements, pilots."""
 
 from __future__ import annotations

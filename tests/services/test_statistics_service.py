@@ -1,4 +1,4 @@
-"""Statistics across campaigns (issue 27): the SQL of services.statistics against a plain recomputation on generated
+"""Statistics across campaigns: the SQL of services.statistics against a plain recomputation on generated
 campaigns, on both engines; the luck view's exact percentiles and expected outcome counts."""
 
 from __future__ import annotations

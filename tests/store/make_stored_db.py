@@ -3,7 +3,7 @@
     python -m tests.store.make_stored_db 3 tests/store/data/schema_0003_labels.db
     python -m tests.store.make_stored_db 4 tests/store/data/schema_0004.db  (made while 4 was the newest)
     python -m tests.store.make_stored_db 5 tests/store/data/schema_0005.db
-    python -m tests.store.make_stored_db 6 tests/store/data/schema_0006.db  (issue 26: 0006 is a placeholder)
+    python -m tests.store.make_stored_db 6 tests/store/data/schema_0006.db  (0006 is a placeholder)
     python -m tests.store.make_stored_db 7 tests/store/data/schema_0007.db
 
 Schema 3 (the last before 0004): what versions of that schema stored, labels and all (roll purposes and rules

@@ -1,4 +1,4 @@
-"""Issue 23: a journal with a budget and a way to forget (the campaign file).
+"""A journal with a budget and a way to forget (the campaign file).
 
 The journal stores less (no image for an insert, only the changed columns of an update) and undo/redo stay
 exact; operations beyond the budget are folded (listed, not undoable); ``journal compact`` reports what it
@@ -106,7 +106,7 @@ def test_an_older_files_triggers_are_made_lighter_at_open_and_its_full_images_st
     pid = _platoon()
     database = current_db()
     assert database is not None
-    # the triggers of a file made before issue 23: whole images for inserts and updates
+    # the triggers of a file made before the journal had a budget: whole images for inserts and updates
     from campaign_app.store.journal import _columns, app_tables, image_sql
 
     with database.atomic():

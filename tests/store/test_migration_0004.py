@@ -297,7 +297,7 @@ def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_re
     images = {(t, a): (json.loads(o) if o else None, json.loads(n) if n else None) for t, a, o, n in
               database.execute_sql("SELECT table_name, action, old, new FROM operation_change "
                                    "WHERE operation_id = ?", (op_id,))}
-    # issue 23: an insert is journalled without an image (the row is in its table, converted by 0004 itself);
+    # an insert is journalled without an image (the row is in its table, converted by 0004 itself);
     # the conversion of whole insert images by 0004 is the next test's, on a file the version of schema 3 made
     assert images[("roll", "insert")] == (None, None)
     assert (Roll.get_by_id(ids["r_new"]).purpose, Roll.get_by_id(ids["r_new"]).rule) == (

@@ -120,7 +120,7 @@ def test_a_trigger_that_misses_a_column_is_caught(migrated: Path, tmp_path: Path
     finally:
         con.close()
     have, want = _triggers(copy), _expected_triggers(copy)
-    # issue 23: the insert trigger copies no column (the row is in its table), so it does not go stale
+    # the insert trigger copies no column (the row is in its table), so it does not go stale
     assert {name for name in want if have.get(name) != want[name]} == {
         "journal_platoon_update", "journal_platoon_delete"}
 

@@ -1,4 +1,4 @@
-"""Issue 23: only the database's own -wal is read, and a file found damaged takes no more writes.
+"""Only the database's own -wal is read, and a file found damaged takes no more writes.
 
 Real files throughout: a crash is the database and its -wal copied while the app has them open (what a killed
 program leaves), a foreign -wal is one crafted from an older backup, another campaign database and another
