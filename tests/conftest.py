@@ -141,25 +141,6 @@ def gui_ctx(app_paths: AppPaths, fresh_db: object, qapp):  # type: ignore[no-unt
     ctx.undo_stack.clear()  # the view only (the journal is in the database)
 
 
-_exit_status: list[int] = []
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    _exit_status.append(int(exitstatus))
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Leave without the interpreter's teardown of Qt objects: PySide6 can crash while Python frees its
-    wrappers at exit (seen as "none_dealloc"/"bool_dealloc" after all results were reported). The run's
-    outcome is final here, so exit with pytest's own status."""
-    if _exit_status and os.environ.get("CAMPAIGN_APP_TEST_HARD_EXIT", "1") == "1":
-        import sys
-
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_exit_status[-1])
-
-
 @pytest.fixture
 def congo_platoon(fresh_db: object) -> Callable[..., int]:
     """``congo_platoon(leader_xp=2, rival=False)`` writes the tests' usual platoon in one operation: campaign

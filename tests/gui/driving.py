@@ -46,3 +46,15 @@ def in_modal(qtbot, steps: Callable[[], None], kind: type = QDialog) -> list[Bas
 
 
 errors_holder: list[QTimer] = []
+
+
+def shown_item(win) -> tuple[str, int] | None:  # type: ignore[no-untyped-def]
+    """What the main window shows, read as a person reads it: the item highlighted in the navigator, whose
+    page is the one in view; None on the welcome page or the "pick something" page."""
+    page = win.stack.currentWidget()
+    if page is win.first_run or page is win.empty_page:
+        return None
+    item: tuple[str, int] | None = win.navigator.current()
+    assert item is not None, "a page is shown with nothing highlighted in the navigator"
+    assert page is win.page(item[0]), (item, page)
+    return item

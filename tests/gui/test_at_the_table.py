@@ -4,7 +4,7 @@ numbers that are never misread (5 stays 5) nor clamped, Roll all remaining, Ctrl
 from __future__ import annotations
 
 import pytest
-from driving import focused, in_modal
+from driving import focused, in_modal, shown_item
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QWizard
 
@@ -215,7 +215,7 @@ def test_ctrl_b_with_nothing_selected_asks_too_and_opens_the_platoon_after(qtbot
     qtbot.addWidget(win)
     win.show()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
-    assert win._current is None
+    assert shown_item(win) is None
 
     def steps() -> None:
         chooser = QApplication.activeModalWidget()
@@ -238,7 +238,7 @@ def test_ctrl_b_with_nothing_selected_asks_too_and_opens_the_platoon_after(qtbot
     qtbot.waitUntil(lambda: Battle.select().count() == 1 or bool(errors))
     assert not errors, errors
     assert Battle.get().platoon_id == pid
-    assert win._current == ("platoon", pid)
+    assert shown_item(win) == ("platoon", pid)
 
 
 def test_ctrl_b_without_any_platoon_says_what_to_do(qtbot, gui_ctx) -> None:
@@ -400,7 +400,7 @@ def test_new_campaign_with_system_sologear_goes_on_to_the_pilot_sheet(qtbot, gui
     sheet = SologearSheet.get()
     assert (sheet.pilot, Campaign.get_by_id(sheet.campaign_id).name) == ("Janne", "Hill 214")
     assert Campaign.select().count() == 1
-    qtbot.waitUntil(lambda: win._current == ("sheet", sheet.id))
+    qtbot.waitUntil(lambda: shown_item(win) == ("sheet", sheet.id))
     gui_ctx.undo_stack.undo()  # one step: the campaign and its sheet
     assert Campaign.select().count() == 0 and SologearSheet.select().count() == 0
 

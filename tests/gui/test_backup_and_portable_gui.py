@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from driving import shown_item
+from PySide6.QtCore import QSettings, Qt, QThread
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from campaign_app.gui.backups_dialog import BackupsDialog
@@ -15,6 +16,19 @@ from campaign_app.gui.main_window import MainWindow
 from campaign_app.services import backups, campaigns
 from campaign_app.store.models import Campaign
 
+
+def shown_box(win: MainWindow) -> QMessageBox | None:
+    """The message box the window shows (the background check's report), as a person sees it on screen."""
+    boxes = [b for b in win.findChildren(QMessageBox) if b.isVisible()]
+    assert len(boxes) <= 1, [b.text() for b in boxes]
+    return boxes[0] if boxes else None
+
+
+def check_threads(win: MainWindow) -> list[QThread]:
+    """The window's background check threads that still exist (a finished one is let go)."""
+    from campaign_app.gui.integrity import CheckWorker
+
+    return list(win.findChildren(CheckWorker))
 
 @pytest.fixture
 def ctx(qtbot, app_paths, fresh_db, tmp_path) -> AppContext:  # type: ignore[no-untyped-def]
@@ -71,7 +85,7 @@ def test_export_and_import_from_the_file_menu(qtbot, ctx, tmp_path, monkeypatch)
     monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Congo copy", True)))
     win.act_import.trigger()
     copy = Campaign.get(Campaign.name == "Congo copy")
-    assert win._current == ("campaign", copy.id)
+    assert shown_item(win) == ("campaign", copy.id)
     assert copy.platoons.count() == 1
 
 
@@ -79,13 +93,13 @@ def test_tools_check_database_runs_in_the_background(qtbot, ctx):
     win = MainWindow(ctx)
     qtbot.addWidget(win)
     win.check_database()
-    assert win._check_worker is not None
-    qtbot.waitUntil(lambda: getattr(win, "_check_box", None) is not None, timeout=10000)
-    box = win._check_box
+    assert win.statusBar().currentMessage() == "Checking the database in the background\u2026"
+    qtbot.waitUntil(lambda: shown_box(win) is not None, timeout=10000)
+    box = shown_box(win)
     assert "no problems" in box.text().lower() or "OK" in box.text()
     assert not box.isModal()
     box.close()
-    qtbot.waitUntil(lambda: win._check_worker is None, timeout=10000)
+    qtbot.waitUntil(lambda: not check_threads(win), timeout=10000)
 
 
 def test_background_check_reports_damage(qtbot, ctx, tmp_path):
@@ -128,7 +142,7 @@ def test_background_check_makes_the_daily_backup(qtbot, ctx):
     win = MainWindow(ctx)
     qtbot.addWidget(win)
     assert start_background_check(win, daily_backup=True) is not None
-    qtbot.waitUntil(lambda: win._check_worker is None, timeout=20000)  # the thread ended and was let go
+    qtbot.waitUntil(lambda: not check_threads(win), timeout=20000)  # the thread ended and was let go
     (daily,) = ctx.paths.backup_dir.glob("*-daily.db")
     assert backups.backups()[0].campaigns == 1
 
@@ -161,12 +175,12 @@ def test_a_daily_backup_that_fails_is_shown_in_a_dialog(qtbot, ctx, monkeypatch)
     win = MainWindow(ctx)
     qtbot.addWidget(win)
     assert start_background_check(win, daily_backup=True) is not None
-    qtbot.waitUntil(lambda: getattr(win, "_check_box", None) is not None, timeout=20000)
-    box = win._check_box
+    qtbot.waitUntil(lambda: shown_box(win) is not None, timeout=20000)
+    box = shown_box(win)
     assert box.windowTitle() == "Backup not made" and "was not made" in box.text() and "free space" in box.text()
     assert not box.isModal()
     box.close()
-    qtbot.waitUntil(lambda: win._check_worker is None, timeout=20000)
+    qtbot.waitUntil(lambda: not check_threads(win), timeout=20000)
     assert not list(ctx.paths.backup_dir.glob("*-daily.db"))
 
 

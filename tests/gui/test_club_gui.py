@@ -259,11 +259,11 @@ def test_connecting_never_waits_on_the_gui_thread(qtbot, settings, no_keyring, m
     assert "Connecting to slow.example.org" in dialog.status.text()
     assert not dialog.host.isEnabled()  # locked while it tries
     qtbot.wait(200)  # the event loop runs meanwhile (a blocking connect would stop it)
-    assert dialog.worker is not None and dialog.worker.isRunning()
+    worker = dialog.worker
+    assert worker is not None and worker.isRunning()
     cancel = dialog.buttons.button(dialog.buttons.StandardButton.Cancel)
     qtbot.mouseClick(cancel, LEFT)
     assert not dialog.isVisible() and dialog.login() is None
-    worker = dialog._workers[0]
     release.set()
     assert worker.wait(5000)
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from driving import shown_item
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QToolButton
@@ -118,7 +119,7 @@ def test_the_last_platoon_is_reopened_at_start(qtbot, gui_ctx):
     again = MainWindow(gui_ctx)
     qtbot.addWidget(again)
     assert again.reopen_last()
-    assert again._current == ("platoon", _platoon_id())
+    assert shown_item(again) == ("platoon", _platoon_id())
     assert again.stack.currentWidget() is again.page("platoon")
     assert again.navigator.current() == ("platoon", _platoon_id())
 
@@ -129,10 +130,10 @@ def test_reopen_last_ignores_another_database_and_deleted_items(qtbot, gui_ctx):
     gui_ctx.settings.setValue("session/last_database", "/elsewhere/other.db")
     win = MainWindow(gui_ctx)
     qtbot.addWidget(win)
-    assert not win.reopen_last() and win._current is None
+    assert not win.reopen_last() and shown_item(win) is None
     gui_ctx.settings.setValue("session/last_database", str(gui_ctx.paths.db_file))
     gui_ctx.settings.setValue("session/last_item", "platoon:9999")
-    assert not win.reopen_last() and win._current is None
+    assert not win.reopen_last() and shown_item(win) is None
     gui_ctx.settings.setValue("session/last_item", "nonsense")
     assert not win.reopen_last()
 
@@ -156,7 +157,7 @@ def test_app_start_reopens_the_last_pilot(app_paths, fresh_db):
             "QApplication.exec = lambda *a: shown.append(QApplication.topLevelWidgets()) or 0\n"
             "rc = app.main(['--data-dir', sys.argv[1]])\n"
             "win = [w for ws in shown for w in ws if isinstance(w, MainWindow)][0]\n"
-            "print(rc, win._current, win.windowTitle())\n")
+            "print(rc, win.navigator.current(), win.windowTitle())\n")
     out = subprocess.run([sys.executable, "-c", code, str(app_paths.data_dir)], capture_output=True, text=True,
                          timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr
@@ -355,8 +356,9 @@ def test_shortcut_list_is_complete_before_any_page_was_shown(qtbot, window):
     and the keys that work through a widget's own key handling: Enter in the navigator's filter, Enter on a
     campaign's platoon list, Esc in a field with unsaved typing, Ctrl+Enter in a notes field."""
     from campaign_app.gui.help_dialogs import shortcut_rows
+    from campaign_app.gui.platoon_page import PlatoonPage
 
-    assert "platoon" not in window._pages
+    assert not window.stack.findChildren(PlatoonPage)  # no platoon page was built yet
     rows = {(r.what, r.keys) for r in shortcut_rows(window)}
     assert ("Remove the selected weapon (in a weapons table)", "Del") in rows
     whats = " / ".join(w for w, _k in rows)
@@ -444,7 +446,7 @@ def test_each_database_reopens_its_own_last_item(qtbot, gui_ctx, tmp_path):
     again = MainWindow(gui_ctx)
     qtbot.addWidget(again)
     assert again.reopen_last()
-    assert again._current == ("platoon", _platoon_id())
+    assert shown_item(again) == ("platoon", _platoon_id())
 
 
 def test_desktop_entry_names_the_window_class(tmp_path):

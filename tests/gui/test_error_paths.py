@@ -62,7 +62,7 @@ def test_a_refusal_in_the_build_thread_is_a_plain_message(qtbot, gui_ctx, monkey
     with qtbot.capture_exceptions() as caught:
         dialog = _open(qtbot, gui_ctx)
         qtbot.waitUntil(lambda: dialog.message.text() == "this card does not fit", timeout=TIMEOUT)
-        qtbot.waitUntil(lambda: dialog._builder is None, timeout=TIMEOUT)
+        qtbot.waitUntil(lambda: not dialog.progress.isVisible(), timeout=TIMEOUT)  # the build is over
     assert caught == []
     assert not dialog.save_button.isEnabled()
 

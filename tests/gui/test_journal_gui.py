@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from driving import focused, in_modal
+from driving import focused, in_modal, shown_item
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
@@ -108,7 +108,7 @@ def test_a_battle_logged_before_a_restart_is_undone_with_ctrl_z(qtbot, gui_ctx, 
     assert again.statusBar().currentMessage() == "Undone: Log battle 1 of 2nd Platoon"
     assert menu_text(again.act_redo) == "Redo Log battle 1 of 2nd Platoon"
     assert menu_text(again.act_undo) == "Undo Create platoon 2nd Platoon"
-    assert again._current == ("platoon", pid)  # Undo shows the platoon it changed
+    assert shown_item(again) == ("platoon", pid)  # Undo shows the platoon it changed
     qtbot.keyClick(again, Qt.Key.Key_Z, CTRL | SHIFT)  # redo: the same rows, the same dice
     assert dump() == after
     qtbot.keyClick(again, Qt.Key.Key_Z, CTRL)

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QThread, QTimer
+from PySide6.QtPdf import QPdfDocument
 from PySide6.QtWidgets import QApplication, QDialog
 
 from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
 from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
 from campaign_app.services.navigator import CampaignNode, navigator_tree
-from campaign_app.services.printing import CardsDetails
 
 TIMEOUT = 15000
 
@@ -45,8 +45,23 @@ def _dialog(qtbot: Any, gui_ctx: Any, selection: dict[str, Any]) -> PrintDialog:
     return dialog
 
 
+def _building(dialog: PrintDialog) -> bool:
+    """The dialog says it is building a PDF: its progress bar is up."""
+    return dialog.progress.isVisible()
+
+
 def _wait_preview(qtbot: Any, dialog: PrintDialog, pages: int) -> None:
-    qtbot.waitUntil(lambda: dialog.preview_pages() == pages and dialog._builder is None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog.preview_pages() == pages and not _building(dialog), timeout=TIMEOUT)
+
+
+def preview_text(dialog: PrintDialog) -> str:
+    """The text of the preview the dialog shows (QtPdf's own reading of the PDF on screen)."""
+    pages = (dialog.document.getAllText(i).text() for i in range(dialog.preview_pages()))
+    return " ".join(" ".join(pages).split())
+
+
+def _threads_running(dialog: PrintDialog) -> list[QThread]:
+    return [t for t in dialog.findChildren(QThread) if t.isRunning()]
 
 
 def _pdf_pages(path: Path) -> int:
@@ -62,8 +77,7 @@ def test_starts_from_the_selected_platoon_and_previews_it(qtbot, gui_ctx, platoo
     assert dialog.save_button.isEnabled()
     # two more pages: pencil mode still prints one page per platoon; the preview follows the choice
     qtbot.mouseClick(dialog.mode_buttons["pencil"], Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog._result is not None and ("pencil", True) in dialog._result[0],
-                    timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: "pencil mode" in preview_text(dialog), timeout=TIMEOUT)
     assert dialog.preview_pages() == 1
 
 
@@ -118,13 +132,15 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
     assert dialog.pages.currentIndex() == dialog.kind_combo.currentIndex()
     decks, cards = dialog.chosen_cards()
     assert decks == ["atomic-africa"] and cards == []  # the deck of the platoon's game system
-    deck_size = len(dialog._library.deck("atomic-africa").cards)
-    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards", timeout=TIMEOUT)
-    assert dialog.progress.maximum() == deck_size and dialog.progress.value() == deck_size
-    assert dialog.preview_pages() == dialog._result[2].pages >= 2
-    # one single card of another deck, tarot size
     root = dialog.deck_tree.invisibleRootItem()
     decks_by_id = {root.child(i).data(0, Qt.ItemDataRole.UserRole): root.child(i) for i in range(root.childCount())}
+    deck_size = decks_by_id["atomic-africa"].childCount()  # the deck's cards, as the tree lists them
+    assert deck_size >= 2
+    qtbot.waitUntil(lambda: dialog.preview_pages() >= 2 and not _building(dialog), timeout=TIMEOUT)
+    assert dialog.progress.maximum() == deck_size and dialog.progress.value() == deck_size
+    assert dialog.preview_label.text() == f"Preview: {dialog.preview_pages()} pages"
+    assert "After the battle" in preview_text(dialog)
+    # one single card of another deck, tarot size
     decks_by_id["atomic-africa"].setCheckState(0, Qt.CheckState.Unchecked)
     decks_by_id["sologear"].child(0).setCheckState(0, Qt.CheckState.Checked)
     dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("tarot"))
@@ -144,9 +160,10 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "sheet", "id": sheet})
     assert dialog.kind() == "sologear" and dialog.sologear_combo.currentData() == sheet
     _wait_preview(qtbot, dialog, 2)
+    assert "Badlands 2" in preview_text(dialog)  # the campaign's own sheet
     qtbot.mouseClick(dialog.sologear_blank, Qt.MouseButton.LeftButton)
     assert not dialog.sologear_combo.isEnabled()
-    qtbot.waitUntil(lambda: dialog._result is not None and ("blank", True) in dialog._result[0], timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: "Badlands 2" not in preview_text(dialog) and not _building(dialog), timeout=TIMEOUT)
     assert dialog.preview_pages() == 2 and dialog.suggested_name() == "Sologear forms (blank).pdf"
 
 
@@ -154,7 +171,7 @@ def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "campaign", "id": _demo_campaign().id})
     assert dialog.checked_platoons() == [platoon_id]
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("history"))
-    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "history", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: "PLATOON HISTORY" in preview_text(dialog) and not _building(dialog), timeout=TIMEOUT)
     assert dialog.preview_pages() == 1 and dialog.suggested_name() == "2nd Platoon - history.pdf"
 
 
@@ -168,9 +185,9 @@ def test_empty_database_offers_blank_sheets(qtbot, gui_ctx) -> None:
 def test_closing_while_building_is_safe(qtbot, gui_ctx, platoon_id: int, opened: list[Path]) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
-    qtbot.waitUntil(lambda: dialog._builder is not None, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: _building(dialog), timeout=TIMEOUT)
     dialog.reject()
-    assert dialog._builder is None and opened == []
+    assert not _threads_running(dialog) and opened == []
 
 
 def test_the_menu_hook_opens_a_modal_dialog(qtbot, gui_ctx, platoon_id: int) -> None:
@@ -237,25 +254,27 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     assert dialog.rules_combo.currentData() == camp.id  # the platoon's campaign
     options = dialog.options()
     assert options["campaign"] == camp.id and options["setup"].margin == 6.5
+    qtbot.waitUntil(lambda: dialog.preview_pages() >= 2 and not _building(dialog), timeout=TIMEOUT)
     dialog.choose_path = lambda suggested: None  # Enter in a field presses the default button (Save PDF…)
     dialog.margin_spin.setFocus()
     dialog.margin_spin.lineEdit().selectAll()
-    qtbot.keyClicks(dialog.margin_spin.lineEdit(), "8")
-    qtbot.keyClick(dialog.margin_spin.lineEdit(), Qt.Key.Key_Return)
+    ready = QPdfDocument.Status.Ready
+    with qtbot.waitSignal(dialog.document.statusChanged, check_params_cb=lambda status: status == ready,
+                          timeout=TIMEOUT):  # the preview is built again for the new margin
+        qtbot.keyClicks(dialog.margin_spin.lineEdit(), "8")
+        qtbot.keyClick(dialog.margin_spin.lineEdit(), Qt.Key.Key_Return)
     assert dialog.setup().margin == 8.0
-    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards"
-                    and dict(dialog._result[0][1:])["setup"].margin == 8.0, timeout=TIMEOUT)
-    built = dialog._result[2]
-    assert isinstance(built.details, CardsDetails) and built.details.cards is not None
-    assert built.details.rules.startswith("Rules: campaign") and built.details.cards.setup["margin_mm"] == 8.0
-    assert built.to_dict()["margin_mm"] == 8.0 and built.pages == built.details.cards.pages
-    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(dialog._result[1])).pages)
-    assert "Regular 5+" in " ".join(text.split())  # the campaign's thresholds on the orders card
-    # card stock needs a card-stock size
+    qtbot.waitUntil(lambda: not _building(dialog), timeout=TIMEOUT)
+    text = preview_text(dialog)
+    assert f"Rules: campaign {camp.name}" in text  # the cards say whose rules they print
+    assert "Regular 5+" in text  # the campaign's thresholds on the orders card
+    # card stock needs a card-stock size: said in the dialog, and nothing can be saved meanwhile
     dialog.stock_check.setChecked(True)
-    assert "Card stock takes one card per page" in dialog._check(dialog.options())
+    qtbot.waitUntil(lambda: "Card stock takes one card per page" in dialog.message.text(), timeout=TIMEOUT)
+    assert not dialog.save_button.isEnabled()
     dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("a6"))
-    assert dialog._check(dialog.options()) is None
+    qtbot.waitUntil(lambda: dialog.save_button.isEnabled() and not _building(dialog), timeout=TIMEOUT)
+    assert "Card stock" not in dialog.message.text()
     # the alignment test page
     target = tmp_path / "align.pdf"
     dialog.choose_path = lambda suggested: str(target)
