@@ -163,8 +163,9 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
     assert "Badlands 2" in preview_text(dialog)  # the campaign's own sheet
     qtbot.mouseClick(dialog.sologear_blank, Qt.MouseButton.LeftButton)
     assert not dialog.sologear_combo.isEnabled()
-    qtbot.waitUntil(lambda: "Badlands 2" not in preview_text(dialog) and not _building(dialog), timeout=TIMEOUT)
-    assert dialog.preview_pages() == 2 and dialog.suggested_name() == "Sologear forms (blank).pdf"
+    qtbot.waitUntil(lambda: dialog.preview_pages() == 2 and not _building(dialog)
+                    and "Badlands 2" not in preview_text(dialog), timeout=TIMEOUT)  # the blank forms
+    assert dialog.suggested_name() == "Sologear forms (blank).pdf"
 
 
 def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
