@@ -177,7 +177,7 @@ def test_options_and_force_edit(cli: Cli) -> None:
     assert cli.json("sologear", "show", "--campaign", CAMP)["area"] == "Badlands"
 
 
-# --- reviewer's defects -----------------------------------------------------------------------------------
+# --- edge cases: bounds on numbers and reward dice, band edges, units after the length roll ---------------
 
 @pytest.mark.parametrize(("value", "message"), [("inf", "must be a finite number"), ("nan", "must be a finite number"),
                                                 ("1e400", "must be a finite number"),

@@ -448,7 +448,7 @@ def test_card_tables_are_the_engine_tables() -> None:
     assert cards["noticed"][1][-1] == ["46+", "11–36"]
 
 
-# --- reviewer's defects -----------------------------------------------------------------------------------
+# --- edge cases: bounds on numbers and reward dice, band edges, the enemy row, breakouts ------------------
 
 @pytest.mark.parametrize("bad", [float("inf"), float("nan"), "inf", "nan", "-inf", "1e400x"])
 def test_non_finite_numbers_are_refused(bad: object) -> None:

@@ -589,7 +589,7 @@ def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
         history.export_history(pid, tmp_path / "missing" / "t.csv", "csv")
 
 
-# --- reviewer's defects -----------------------------------------------------------------------------------
+# --- edge cases: names and ids, refused reverts and undos, length limits, edits ---------------------------
 
 def test_a_digits_only_string_is_a_platoon_name_and_an_int_is_an_id(camp: Campaign) -> None:
     with operation("test.setup", "test data"):

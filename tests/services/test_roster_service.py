@@ -389,7 +389,7 @@ def test_list_platoons(pid: int, camp: int) -> None:
     assert platoon_service.list_platoons("Other")[0].level == "Legendary"
 
 
-def test_demo_platoon_detail_matches_the_issue_example() -> None:
+def test_demo_platoon_detail_reads_its_level_cards_and_weapons() -> None:
     from campaign_app.services.demo import DEMO_PLATOON, create_demo
 
     create_demo()

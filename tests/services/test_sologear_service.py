@@ -397,7 +397,7 @@ def test_seeded_campaigns_run_to_the_end() -> None:
         assert edit.result.noticed in (True, False)
 
 
-# --- reviewer's defects -----------------------------------------------------------------------------------
+# --- edge cases: out-of-range unit values, repair turns, units fixed after the length roll ----------------
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"base_power": "1e308"}, "base power must be at most 1,000,000"),
