@@ -364,8 +364,9 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     thread."""
     import io
 
-    from ..printing.cards import DEFAULT_SIZE, build_cards_pdf
+    from ..printing.cards import build_cards_pdf
     from ..printing.decks import DeckError, load_decks, select_cards
+    from ..printing.sizes import DEFAULT_SIZE
 
     if library is None:
         library = load_decks(user_decks_dir)
