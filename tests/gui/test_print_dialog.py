@@ -16,6 +16,7 @@ from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
 from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
 from campaign_app.services.navigator import CampaignNode, navigator_tree
+from campaign_app.services.print_requests import CardsRequest
 from campaign_app.services.printing import CardsDetails
 
 TIMEOUT = 15000
@@ -62,7 +63,7 @@ def test_starts_from_the_selected_platoon_and_previews_it(qtbot, gui_ctx, platoo
     assert dialog.save_button.isEnabled()
     # two more pages: pencil mode still prints one page per platoon; the preview follows the choice
     qtbot.mouseClick(dialog.mode_buttons["pencil"], Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog._result is not None and ("pencil", True) in dialog._result[0],
+    qtbot.waitUntil(lambda: dialog._result is not None and getattr(dialog._result[0], "pencil", False),
                     timeout=TIMEOUT)
     assert dialog.preview_pages() == 1
 
@@ -119,7 +120,7 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
     decks, cards = dialog.chosen_cards()
     assert decks == ["atomic-africa"] and cards == []  # the deck of the platoon's game system
     deck_size = len(dialog._library.deck("atomic-africa").cards)
-    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0].kind == "cards", timeout=TIMEOUT)
     assert dialog.progress.maximum() == deck_size and dialog.progress.value() == deck_size
     assert dialog.preview_pages() == dialog._result[2].pages >= 2
     # one single card of another deck, tarot size
@@ -146,7 +147,7 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
     _wait_preview(qtbot, dialog, 2)
     qtbot.mouseClick(dialog.sologear_blank, Qt.MouseButton.LeftButton)
     assert not dialog.sologear_combo.isEnabled()
-    qtbot.waitUntil(lambda: dialog._result is not None and ("blank", True) in dialog._result[0], timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog._result is not None and getattr(dialog._result[0], "blank", False), timeout=TIMEOUT)
     assert dialog.preview_pages() == 2 and dialog.suggested_name() == "Sologear forms (blank).pdf"
 
 
@@ -154,7 +155,7 @@ def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "campaign", "id": _demo_campaign().id})
     assert dialog.checked_platoons() == [platoon_id]
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("history"))
-    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "history", timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0].kind == "history", timeout=TIMEOUT)
     assert dialog.preview_pages() == 1 and dialog.suggested_name() == "2nd Platoon - history.pdf"
 
 
@@ -235,16 +236,17 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
     assert dialog.rules_combo.currentData() == camp.id  # the platoon's campaign
-    options = dialog.options()
-    assert options["campaign"] == camp.id and options["setup"].margin == 6.5
+    request = dialog.request()
+    assert isinstance(request, CardsRequest) and request.campaign == camp.id and request.setup is not None
+    assert request.setup.margin == 6.5
     dialog.choose_path = lambda suggested: None  # Enter in a field presses the default button (Save PDF…)
     dialog.margin_spin.setFocus()
     dialog.margin_spin.lineEdit().selectAll()
     qtbot.keyClicks(dialog.margin_spin.lineEdit(), "8")
     qtbot.keyClick(dialog.margin_spin.lineEdit(), Qt.Key.Key_Return)
     assert dialog.setup().margin == 8.0
-    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0][0] == "cards"
-                    and dict(dialog._result[0][1:])["setup"].margin == 8.0, timeout=TIMEOUT)
+    qtbot.waitUntil(lambda: dialog._result is not None and dialog._result[0].kind == "cards"
+                    and dialog._result[0].setup.margin == 8.0, timeout=TIMEOUT)
     built = dialog._result[2]
     assert isinstance(built.details, CardsDetails) and built.details.cards is not None
     assert built.details.rules.startswith("Rules: campaign") and built.details.cards.setup["margin_mm"] == 8.0
@@ -253,9 +255,9 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     assert "Regular 5+" in " ".join(text.split())  # the campaign's thresholds on the orders card
     # card stock needs a card-stock size
     dialog.stock_check.setChecked(True)
-    assert "Card stock takes one card per page" in dialog._check(dialog.options())
+    assert "Card stock takes one card per page" in dialog._check(dialog.request())
     dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("a6"))
-    assert dialog._check(dialog.options()) is None
+    assert dialog._check(dialog.request()) is None
     # the alignment test page
     target = tmp_path / "align.pdf"
     dialog.choose_path = lambda suggested: str(target)
