@@ -115,7 +115,7 @@ def main() -> int:
     figure("  every part, every event's text (export)", t_full, base_ms=t_floor, base_label="sqlite3 floor")
     # the timeline's order: grouped by battle (the read's way) against one sort of every event by its key
     rows = history.read_rows(pid)
-    order = paired_inprocess({"plain": lambda: history.timeline_refs(rows), "grouped": lambda: history.Timeline(rows)},
+    order = paired_inprocess({"plain": lambda: history.plain_timeline(rows), "grouped": lambda: history.Timeline(rows)},
                              args.runs)
     figure("  timeline put in order, grouped by battle", order["grouped"], base_ms=order["plain"],
            base_label="one sort of every event")

@@ -15,6 +15,7 @@ from campaign_app.services.history import (
     RollRow,
     Timeline,
     XpRow,
+    plain_timeline,
     read_rows,
     timeline_refs,
 )
@@ -27,10 +28,10 @@ def _ids(refs: list[history.Ref]) -> list[tuple[int, int]]:
 
 
 def _same_order(rows: HistoryRows) -> list[tuple[int, int]]:
-    plain = timeline_refs(rows)
+    plain, kinds, battle_ids = plain_timeline(rows)
     fast = Timeline(rows)
-    assert _ids(fast.refs) == _ids(plain)
-    assert fast.kinds == [history._KIND_NAMES[code] for code, _row in plain]
+    assert _ids(fast.refs) == _ids(plain) == _ids(timeline_refs(rows))
+    assert fast.kinds == kinds and fast.battle_ids == battle_ids
     return _ids(plain)
 
 
