@@ -113,6 +113,12 @@ def main() -> int:
     figure("history read (timeline and summary, lazy)", t_read, base_ms=t_floor, ratio_goal=3.0,
            base_label="sqlite3 floor")
     figure("  every part, every event's text (export)", t_full, base_ms=t_floor, base_label="sqlite3 floor")
+    # the timeline's order: grouped by battle (the read's way) against one sort of every event by its key
+    rows = history.read_rows(pid)
+    order = paired_inprocess({"plain": lambda: history.plain_timeline(rows), "grouped": lambda: history.Timeline(rows)},
+                             args.runs)
+    figure("  timeline put in order, grouped by battle", order["grouped"], base_ms=order["plain"],
+           base_label="one sort of every event")
 
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication

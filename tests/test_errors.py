@@ -36,7 +36,7 @@ def test_every_app_exception_is_a_campaign_error_and_no_builtin_error():
     for name in ("campaign_app.errors.Refused", "campaign_app.errors.DiskFullError",
                  "campaign_app.rules.dice.DiceError", "campaign_app.rules.experience.RulesError",
                  "campaign_app.rules.tables.RuleTableError", "campaign_app.printing.decks.DeckError",
-                 "campaign_app.printing.cards.CardFitError", "campaign_app.store.database.DatabaseError",
+                 "campaign_app.printing.card_face.CardFitError", "campaign_app.store.database.DatabaseError",
                  "campaign_app.store.database.MigrationFailedError", "campaign_app.commands.base.CliError",
                  "campaign_app.commands.base.OutputError", "campaign_app.gui.print_dialog._Cancelled"):
         assert name in classes, sorted(classes)

@@ -56,12 +56,14 @@ def _register_print_chronicle(sub: Any, parent: argparse.ArgumentParser) -> None
 
 
 def _cmd_print_campaign(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.print_requests import ChronicleRequest, StandingsRequest
     from ..services.printing import check_output, print_pdf
     from .print_sheets import _done
 
     check_output(args.output)
     ctx.open_db()
-    printed = print_pdf(args.print_kind, args.output, campaign=args.campaign, paper=args.paper, qr=args.qr)
+    request_type = StandingsRequest if args.print_kind == "standings" else ChronicleRequest
+    printed = print_pdf(request_type(campaign=args.campaign, paper=args.paper, qr=args.qr), args.output)
     return _done(args, printed)
 
 

@@ -70,35 +70,38 @@ def _done(args: argparse.Namespace, printed: Printed) -> int:
 
 
 def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.print_requests import UnitSheetRequest
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
     ctx.open_db(reading=True)
-    platoons = [_ref(p) for p in args.platoon]
-    printed = print_pdf("sheet", args.output, platoons=platoons, blank=args.blank, pencil=args.pencil,
-                        paper=args.paper, campaign=args.campaign, qr=args.qr)
+    request = UnitSheetRequest(platoons=tuple(_ref(p) for p in args.platoon), blank=args.blank,
+                               pencil=args.pencil, campaign=args.campaign, paper=args.paper, qr=args.qr)
+    printed = print_pdf(request, args.output)
     return _done(args, printed)
 
 
 def _cmd_sologear(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.print_requests import SologearRequest
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
     campaign = _ref(args.campaign) if args.campaign else None
     if not args.blank:
         ctx.open_db()
-    printed = print_pdf("sologear", args.output, campaign=campaign, blank=args.blank, paper=args.paper,
-                        qr=args.qr)
+    request = SologearRequest(campaign=campaign, blank=args.blank, paper=args.paper, qr=args.qr)
+    printed = print_pdf(request, args.output)
     return _done(args, printed)
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.print_requests import HistoryRequest
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
     ctx.open_db(reading=True)
-    printed = print_pdf("history", args.output, platoon=_ref(args.platoon), campaign=args.campaign,
-                        paper=args.paper, qr=args.qr)
+    request = HistoryRequest(platoon=_ref(args.platoon), campaign=args.campaign, paper=args.paper, qr=args.qr)
+    printed = print_pdf(request, args.output)
     return _done(args, printed)
 
 
@@ -124,21 +127,24 @@ def _register_bout(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def _cmd_fighter(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.print_requests import FighterRequest
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
     ctx.open_db()
-    printed = print_pdf("fighter", args.output, fighters=list(args.fighters), blank=args.blank,
-                        campaign=args.campaign, paper=args.paper)
+    request = FighterRequest(fighters=tuple(args.fighters), blank=args.blank, campaign=args.campaign,
+                             paper=args.paper)
+    printed = print_pdf(request, args.output)
     return _done(args, printed)
 
 
 def _cmd_bout(args: argparse.Namespace, ctx: Context) -> int:
+    from ..services.print_requests import BoutRequest
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
     ctx.open_db()
-    printed = print_pdf("bout", args.output, bout=args.bout, paper=args.paper)
+    printed = print_pdf(BoutRequest(bout=args.bout, paper=args.paper), args.output)
     return _done(args, printed)
 
 

@@ -115,10 +115,11 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
     job = None
     if rules is not None:  # a campaign's cards: stamped and remembered (issue 27)
+        from ..services.print_requests import CardsRequest
         from ..services.printing import prepare
 
-        job = prepare("cards", campaign=args.campaign, decks=args.deck, cards=args.card,
-                      library=library)  # no QR on cards: a sheet of cards has no free corner for it
+        job = prepare(CardsRequest(campaign=args.campaign, decks=tuple(args.deck), cards=tuple(args.card),
+                                   library=library))  # type: ignore[arg-type]  # no QR: no free corner on cards
         rules = job.data  # the very rules the job's fingerprint was made of
     from ..printing.stamp import stamping
 

@@ -13,7 +13,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
-from ..rules import sologear as sg
+from ..rules.sologear.combat import (
+    COMBAT_TABLE,
+    combat_cell,
+    combat_row,
+    describe_cell,
+    enemy_column_label,
+    enemy_quality,
+    enemy_row,
+    gear_tv_column,
+)
+from ..rules.sologear.forces import BAND_NAMES, MAX_TOTAL, band_name, odds
+from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, ScoreItem, is_noticed, lookup_result, noticed_label
+from ..rules.sologear.table_text import card_tables
 from . import club
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
@@ -108,7 +120,7 @@ def turn_text(t: PlayedTurn) -> str:
     return "\n".join(lines)
 
 
-def _score_text(label: str, total: int, items: Sequence[sg.ScoreItem]) -> list[str]:
+def _score_text(label: str, total: int, items: Sequence[ScoreItem]) -> list[str]:
     parts = [f"{i.label} {i.points:+d}" for i in items if i.points or i.count]
     return [f"{label} {total}" + (f" ({'; '.join(parts)})" if parts else "")]
 
@@ -249,7 +261,7 @@ def _int(text: str, what: str) -> int:
         raise CliError(f"{what} must be a whole number, not {text!r}") from None
 
 
-def _number(text: str, what: str, high: float = sg.MAX_TOTAL) -> float:
+def _number(text: str, what: str, high: float = MAX_TOTAL) -> float:
     try:
         value = float(str(text).strip())
     except ValueError:  # only float() of the typed text is inside the try
@@ -268,23 +280,23 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
     if which == "combat":
         if args.odds is None or args.roll is None:
             raise CliError("table combat needs --odds BAND and --roll 0..14")
-        band = sg.band_name(args.odds)
-        roll = sg.combat_row(_int(args.roll, "--roll"))
-        cell = sg.combat_cell(band, roll)
-        text = sg.COMBAT_TABLE[roll][sg.BAND_NAMES.index(band)]
-        return emit(args, cell, f"roll {roll}, {band}: {text} ({'; '.join(sg.describe_cell(cell))})")
+        band = band_name(args.odds)
+        roll = combat_row(_int(args.roll, "--roll"))
+        cell = combat_cell(band, roll)
+        text = COMBAT_TABLE[roll][BAND_NAMES.index(band)]
+        return emit(args, cell, f"roll {roll}, {band}: {text} ({'; '.join(describe_cell(cell))})")
     if which in ("enemy", "enemy-quality", "enemy_quality"):
         if args.gear_tv is None or args.roll is None:
             raise CliError("table enemy needs --gear-tv N and --roll N (the d6, +1 for **)")
         roll = _int(args.roll, "--roll")
         if roll < 1:
             raise CliError(f"--roll must be 1 or more (the d6, +1 for **), not {roll}")
-        row, note = sg.enemy_row(roll)  # as the engine reads it: above 7 is row 7
+        row, note = enemy_row(roll)  # as the engine reads it: above 7 is row 7
         tv = _int(args.gear_tv, "--gear-tv")
         if tv < 1:
             raise CliError(f"--gear-tv must be above 0, not {tv}")
-        value = sg.enemy_quality(tv, row)
-        col = sg.enemy_column_label(sg.gear_tv_column(tv))
+        value = enemy_quality(tv, row)
+        col = enemy_column_label(gear_tv_column(tv))
         said = f" ({note})" if note else ""
         return emit(args, {"gear_tv": tv, "roll": roll, "row": row, "column": col, "enemy_tv": value,
                            "note": note},
@@ -293,27 +305,27 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
         if args.recognition is None:
             raise CliError("table noticed needs --recognition N")
         rec = _int(args.recognition, "--recognition")
-        data: dict[str, Any] = {"recognition": rec, "noticed_on": sg.noticed_label(rec)}
+        data: dict[str, Any] = {"recognition": rec, "noticed_on": noticed_label(rec)}
         if args.d66 is not None:
             d66 = _int(args.d66, "--d66")
             data["d66"] = d66
-            data["noticed"] = sg.is_noticed(rec, d66)
+            data["noticed"] = is_noticed(rec, d66)
         return emit(args, data)
     if which in ("result", "rewards", "punishments"):
         if args.roll is None or args.impression is None:
             raise CliError(f"table {which} needs --impression N and --roll N (the reward roll with the impression)")
         value, imp = _int(args.roll, "--roll"), _int(args.impression, "--impression")
-        table, result = sg.lookup_result(value, imp, variable=args.variable)
+        table, result = lookup_result(value, imp, variable=args.variable)
         return emit(args, {"table": table, "range": result.label, "title": result.title, "text": result.text},
                     f"{table} {result.label}: {result.title}. {result.text}")
-    if which in sg.card_tables():
-        headers, rows = sg.card_tables()[which]
+    if which in card_tables():
+        headers, rows = card_tables()[which]
         return emit(args, {"headers": headers, "rows": rows},
                     lambda: "\n".join(" | ".join(r) for r in [headers, *rows]))
     if which == "list":
-        return emit(args, sorted(sg.card_tables()))
+        return emit(args, sorted(card_tables()))
     raise CliError(f"unknown table {args.table!r} (combat, enemy, noticed, result, list, or a card table: "
-                   f"{', '.join(sorted(sg.card_tables()))})")
+                   f"{', '.join(sorted(card_tables()))})")
 
 
 def _cmd_odds(args: argparse.Namespace, ctx: Context) -> int:
@@ -327,12 +339,12 @@ def _cmd_odds(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--posture goes with --campaign")
     player = _number(args.player, "--player")
     enemy = _number(args.enemy, "--enemy")
-    data = sg.odds(player, enemy)
+    data = odds(player, enemy)
     return emit(args, data, f"{player:g} / {enemy:g} = {data['ratio_text']}: {data['band']}")
 
 
 def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
-    from ..rules.sologear_odds import KINDS, percent, posture_words
+    from ..rules.sologear.odds import KINDS, percent, posture_words
     from ..services.sologear_odds import turn_odds
 
     ctx.open_db()
@@ -400,7 +412,7 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     header_options(p, new=True)
     p.add_argument("--variable-tables", action="store_true", help="⚙ use the milder variable reward tables")
     p.add_argument("--ferocious", action="store_true", help="⚙ ferocious battles: no surrender, break-out")
-    p.add_argument("--reward-dice", default=sg.DEFAULT_REWARD_DICE,
+    p.add_argument("--reward-dice", default=DEFAULT_REWARD_DICE,
                    help="⚙ reward-roll dice, a sum such as 1d6 or 2d6 (default 1d6; not D66)")
 
     p = cmd("edit", _cmd_edit, "change the sheet's header")

@@ -6,10 +6,11 @@ or single cards, card size, duplex backs or fold-over, grayscale), a Sologear ca
 Cards follow the house rules of the campaign chosen (or the default rules), inside a safe margin, with an
 optional bleed, a duplex offset (measured with the one-page alignment test) and pattern or solid backs.
 
-The dialog holds no printing logic: ``services.printing.prepare`` reads the data (in the GUI thread, where the
-database lives) and hands back a job that only builds the PDF; the job runs in a worker thread so the window
-stays responsive, with a progress bar for long decks. The preview (QtPdf) updates a moment after any option
-changes. "Save PDF…" asks for a file, writes it atomically and opens it; "Print…" opens the system's print
+The dialog holds no printing logic: it builds the typed request of what is chosen
+(:mod:`campaign_app.services.print_requests`), and ``services.printing.prepare`` reads the data (in the GUI
+thread, where the database lives) and hands back a job that only builds the PDF; the job runs in a worker thread
+so the window stays responsive, with a progress bar for long decks. The preview (QtPdf) updates a moment after
+any option changes. "Save PDF…" asks for a file, writes it atomically and opens it; "Print…" opens the system's print
 dialog and sends the very pages of the preview to the printer, full page, at the printer's resolution;
 cancelling either writes or prints nothing.
 """
@@ -72,6 +73,15 @@ from ..printing.sizes import (
 )
 from ..services.common import ServiceError
 from ..services.navigator import CampaignNode, PlatoonNode, navigator_tree
+from ..services.print_requests import (
+    CardsRequest,
+    ChronicleRequest,
+    HistoryRequest,
+    PrintRequest,
+    SologearRequest,
+    StandingsRequest,
+    UnitSheetRequest,
+)
 from ..services.printing import BuiltPdf, PrintJob, prepare, print_setup, write_pdf_atomic
 from ..words import plural
 from .context import AppContext
@@ -201,7 +211,7 @@ class BuildThread(QThread):
     failed = Signal(str)
     crashed = Signal(object)  # a programming error (the exception), raised again in the GUI thread
 
-    def __init__(self, job: PrintJob, key: tuple[Any, ...], parent: QWidget | None = None) -> None:
+    def __init__(self, job: PrintJob, key: PrintRequest, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.job = job
         self.key = key
@@ -247,12 +257,12 @@ class PrintDialog(QDialog):
         self.make_printer: Callable[[], Any] = _new_printer
         self._print_next = False
         self._builder: BuildThread | None = None
-        self._result: tuple[tuple[Any, ...], bytes, BuiltPdf] | None = None
+        self._result: tuple[PrintRequest, bytes, BuiltPdf] | None = None
         self._save_to: Path | None = None
         self._buffer: QBuffer | None = None
         self._error = ""
         self._library: Any = None
-        self._jobs: dict[tuple[Any, ...], PrintJob] = {}
+        self._jobs: dict[PrintRequest, PrintJob] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
@@ -686,27 +696,30 @@ class PrintDialog(QDialog):
                           if card.checkState(0) == Qt.CheckState.Checked]
         return decks, cards
 
-    def options(self) -> dict[str, Any]:
-        """The keyword arguments of ``services.printing.prepare`` for what is chosen now."""
+    def request(self) -> PrintRequest:
+        """What is chosen now, as the request ``services.printing.prepare`` builds."""
         kind = self.kind()
+        paper, qr = self.paper(), self.qr_check.isChecked()
         if kind == "sheet":
             mode = self.sheet_mode()
-            return {"platoons": self.checked_platoons(), "blank": mode == "blank", "pencil": mode == "pencil",
-                    "paper": self.paper(), "qr": self.qr_check.isChecked()}
+            return UnitSheetRequest(platoons=tuple(self.checked_platoons()), blank=mode == "blank",
+                                    pencil=mode == "pencil", paper=paper, qr=qr)
         if kind == "cards":
             decks, cards = self.chosen_cards()
-            return {"decks": decks, "cards": cards, "library": self._library, "size": self.size_combo.currentData(),
-                    "layout": self.layout_combo.currentData(), "grayscale": self.grayscale_check.isChecked(),
-                    "paper": CARD_STOCK if self.stock_check.isChecked() else self.paper(),
-                    "campaign": self.rules_combo.currentData(), "setup": self.setup()}
+            return CardsRequest(decks=tuple(decks), cards=tuple(cards), library=self._library,
+                                size=self.size_combo.currentData(), layout=self.layout_combo.currentData(),
+                                grayscale=self.grayscale_check.isChecked(),
+                                paper=CARD_STOCK if self.stock_check.isChecked() else paper,
+                                campaign=self.rules_combo.currentData(), setup=self.setup())
         if kind == "sologear":
             blank = self.sologear_blank.isChecked()
-            return {"campaign": None if blank else self.sologear_combo.currentData(), "blank": blank,
-                    "paper": self.paper(), "qr": self.qr_check.isChecked()}
-        if kind in ("standings", "chronicle"):
-            combo = self.standings_combo if kind == "standings" else self.chronicle_combo
-            return {"campaign": combo.currentData(), "paper": self.paper(), "qr": self.qr_check.isChecked()}
-        return {"platoon": self.history_combo.currentData(), "paper": self.paper(), "qr": self.qr_check.isChecked()}
+            return SologearRequest(campaign=None if blank else self.sologear_combo.currentData(), blank=blank,
+                                   paper=paper, qr=qr)
+        if kind == "standings":
+            return StandingsRequest(campaign=self.standings_combo.currentData(), paper=paper, qr=qr)
+        if kind == "chronicle":
+            return ChronicleRequest(campaign=self.chronicle_combo.currentData(), paper=paper, qr=qr)
+        return HistoryRequest(platoon=self.history_combo.currentData(), paper=paper, qr=qr)
 
     def setup(self) -> Any:
         """The card print setup (margin, bleed, duplex offset, back style) chosen now."""
@@ -714,29 +727,25 @@ class PrintDialog(QDialog):
                            (self.offset_x_spin.value(), self.offset_y_spin.value()),
                            self.back_style_combo.currentData())
 
-    def _key(self, options: dict[str, Any]) -> tuple[Any, ...]:
-        return (self.kind(), *((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(options.items())
-                               if k != "library"))
-
-    def _check(self, options: dict[str, Any]) -> str | None:
+    def _check(self, request: PrintRequest) -> str | None:
         """A message when the choice cannot be printed (before any work is done)."""
-        kind = self.kind()
         for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
             if spin.problem():  # refused, never clamped to the nearest allowed value
                 return spin.problem()
-        if kind == "sheet" and not options["blank"] and not options["platoons"]:
-            return "Tick at least one platoon, or choose a blank sheet."
-        if kind == "cards" and not options["decks"] and not options["cards"]:
-            return "Tick at least one deck or card."
-        if kind == "cards" and options["paper"] == CARD_STOCK and options["size"] not in CARD_STOCK_SIZES:
-            labels = ", ".join(CARD_SIZES[s].label for s in CARD_STOCK_SIZES)
-            return f"Card stock takes one card per page: choose {labels} as the card size."
-        if kind == "sologear" and not options["blank"] and options["campaign"] is None:
-            return "There is no Sologear campaign yet: print blank forms."
-        if kind == "history" and options["platoon"] is None:
-            return "There is no platoon yet."
-        if kind in ("standings", "chronicle") and options["campaign"] is None:
-            return "There is no campaign yet."
+        match request:
+            case UnitSheetRequest(blank=False, platoons=()):
+                return "Tick at least one platoon, or choose a blank sheet."
+            case CardsRequest(decks=(), cards=()):
+                return "Tick at least one deck or card."
+            case CardsRequest(paper=paper, size=size) if paper == CARD_STOCK and size not in CARD_STOCK_SIZES:
+                labels = ", ".join(CARD_SIZES[s].label for s in CARD_STOCK_SIZES)
+                return f"Card stock takes one card per page: choose {labels} as the card size."
+            case SologearRequest(blank=False, campaign=None):
+                return "There is no Sologear campaign yet: print blank forms."
+            case HistoryRequest(platoon=None):
+                return "There is no platoon yet."
+            case StandingsRequest(campaign=None) | ChronicleRequest(campaign=None):
+                return "There is no campaign yet."
         return None
 
     def suggested_name(self) -> str:
@@ -771,9 +780,8 @@ class PrintDialog(QDialog):
         self._start(save_to=None)
 
     def _start(self, save_to: Path | None) -> None:
-        options = self.options()
-        key = self._key(options)
-        problem = self._check(options)
+        key = self.request()
+        problem = self._check(key)
         if problem:
             self._show_error(problem)
             self._clear_preview()
@@ -789,7 +797,7 @@ class PrintDialog(QDialog):
             self._stop_builder()
         self._save_to = save_to
         try:
-            job = prepare(self.kind(), **options)
+            job = prepare(key)
         except CampaignError as exc:
             self._show_error(str(exc))
             self._clear_preview()
@@ -825,7 +833,7 @@ class PrintDialog(QDialog):
 
     def _built(self, data: bytes, details: BuiltPdf) -> None:
         sender = self.sender()
-        key = sender.key if isinstance(sender, BuildThread) else self._key(self.options())
+        key = sender.key if isinstance(sender, BuildThread) else self.request()
         self._result = (key, data, details)
         self._show_preview(data, details)
         save_to, self._save_to = self._save_to, None
@@ -857,8 +865,8 @@ class PrintDialog(QDialog):
             builder.wait()
             builder.deleteLater()
         # options changed while building: build again for what is chosen now
-        stale = self._result is None or self._result[0] != self._key(self.options())
-        if stale and not self._error and self._check(self.options()) is None:
+        stale = self._result is None or self._result[0] != self.request()
+        if stale and not self._error and self._check(self.request()) is None:
             self.schedule_preview()
 
     # ------------------------------------------------------------------------------------------- preview
@@ -908,7 +916,7 @@ class PrintDialog(QDialog):
 
     def save(self) -> None:
         """Ask for a file, build (or reuse the preview) and write it; cancelling writes nothing."""
-        problem = self._check(self.options())
+        problem = self._check(self.request())
         if problem:
             self._show_error(problem)
             return
@@ -931,11 +939,11 @@ class PrintDialog(QDialog):
 
     def print_now(self) -> None:
         """Print…: build (or reuse the preview), then the system's print dialog; cancelling prints nothing."""
-        problem = self._check(self.options())
+        problem = self._check(self.request())
         if problem:
             self._show_error(problem)
             return
-        key = self._key(self.options())
+        key = self.request()
         if self._result is not None and self._result[0] == key:
             self._send_to_printer(self._result[1], self._result[2])
             return
@@ -959,7 +967,7 @@ class PrintDialog(QDialog):
         finally:
             QApplication.restoreOverrideCursor()
         self._remember_setup()
-        self._remember_print(self._key(self.options()))
+        self._remember_print(self.request())
         self.ctx.settings.setValue("print/paper", self.paper())
         text = f"Sent {pages} page{'s' if pages != 1 else ''} to the printer"
         self._show_message(text + ". Print at 100 % (actual size), not 'fit to page', to keep the cards' size.")
@@ -1002,7 +1010,7 @@ class PrintDialog(QDialog):
         except CampaignError as exc:
             self._show_error(str(exc))
             return
-        self._remember_print(self._result[0] if self._result is not None else self._key(self.options()))
+        self._remember_print(self._result[0] if self._result is not None else self.request())
         settings = self.ctx.settings
         remember_folder(settings, written)
         settings.setValue("print/paper", self.paper())
@@ -1016,7 +1024,7 @@ class PrintDialog(QDialog):
         if self.open_check.isChecked():
             open_pdf_or_say(self.parentWidget(), written)
 
-    def _remember_print(self, key: tuple[Any, ...]) -> None:
+    def _remember_print(self, key: PrintRequest) -> None:
         """The app remembers what was printed, to tell when it goes out of date (one undoable operation)."""
         job = self._jobs.get(key)
         if job is None or not job.subjects:

@@ -37,8 +37,11 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..rules import codes
-from ..rules import sologear as sg
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source, parse_faces
+from ..rules.sologear.combat import BUNKER_TV, BUNKERS_TOTAL, POSTURES
+from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, EndProcedure, check_reward_dice
+from ..rules.sologear.steps import MixedDice, Procedure
+from ..rules.sologear.turn import TurnProcedure
 from ..services import sologear_play as play_service
 from ..services import sologear_sheet as sheet_service
 from ..services.edits import Edit
@@ -111,7 +114,7 @@ class NewSologearDialog(QDialog):
         opt_layout = QFormLayout(options)
         self.variable_check = QCheckBox("Variable (milder) reward and punishment tables", options)
         self.ferocious_check = QCheckBox("Ferocious battles (no surrender: fight your way out)", options)
-        self.reward_dice_edit = QLineEdit(sg.DEFAULT_REWARD_DICE, options)
+        self.reward_dice_edit = QLineEdit(DEFAULT_REWARD_DICE, options)
         self.reward_dice_edit.setAccessibleName("Reward dice")
         opt_layout.addRow(self.variable_check)
         opt_layout.addRow(self.ferocious_check)
@@ -188,7 +191,7 @@ class DiceSteps(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.proc: sg.Procedure | None = None
+        self.proc: Procedure | None = None
         self.groups: list[tuple[list[int], Source]] = []
         self.app_dice: DiceSource = SeededDice()
         self.ask_label = QLabel(self)
@@ -323,8 +326,8 @@ class DiceSteps(QWidget):
             return
         self._feed(faces, "entered")
 
-    def dice(self) -> sg.MixedDice:
-        return sg.MixedDice(self.groups)
+    def dice(self) -> MixedDice:
+        return MixedDice(self.groups)
 
 
 class _StepDialog(QDialog):
@@ -428,7 +431,7 @@ class PlayTurnDialog(_StepDialog):
             self.rep_radio.setToolTip("Only while the Gear is damaged or short of ammunition")
         self.posture_combo = QComboBox(choice)
         self.posture_combo.setAccessibleName("Posture")
-        for x, name in sg.POSTURES.items():
+        for x, name in POSTURES.items():
             self.posture_combo.addItem(f"{x:+d} {name}" if x else f"0 {name}", x)
         self.posture_combo.setCurrentIndex(self.posture_combo.findData(
             self.info.posture_fixed if self.info.posture_fixed is not None else 0))
@@ -501,7 +504,7 @@ class PlayTurnDialog(_StepDialog):
 
     def _show_odds(self) -> None:
         """The combat roll's odds for the posture chosen (FIG only; DEC and REP roll no combat dice)."""
-        from ..rules.sologear_odds import KINDS, percent, posture_words
+        from ..rules.sologear.odds import KINDS, percent, posture_words
         from ..services.sologear_odds import turn_odds
 
         if self.action != "fig" or self.info.blocked:
@@ -527,7 +530,7 @@ class PlayTurnDialog(_StepDialog):
 
     def _show_meaning(self) -> None:
         proc = self.steps.proc
-        if not isinstance(proc, sg.TurnProcedure):
+        if not isinstance(proc, TurnProcedure):
             self.cell_label.setText("")
             return
         res = proc.result
@@ -572,7 +575,7 @@ class RecordDialog(QDialog):
         self.enemy_spin.setValue(res.enemy_tv_destroyed)
         self.enemy_spin.setAccessibleName("Enemy TV destroyed")
         self.bunkers_spin = NumberSpin(self)
-        self.bunkers_spin.setRange(0, sg.BUNKERS_TOTAL)
+        self.bunkers_spin.setRange(0, BUNKERS_TOTAL)
         self.bunkers_spin.setValue(res.bunkers_destroyed)
         self.bunkers_spin.setAccessibleName("Bunkers destroyed")
         battle = turn.battle
@@ -583,7 +586,7 @@ class RecordDialog(QDialog):
         add_number_row(form, f"&Glory collected (of {turn.glory or 0} placed):", self.glory_spin)
         add_number_row(form, "&Enemy TV destroyed" + (f" (unit of TV {turn.enemy_tv}):" if turn.enemy_tv else
                                                       " (no enemy unit):"), self.enemy_spin)
-        add_number_row(form, f"&Bunkers destroyed (TV {sg.BUNKER_TV} each):", self.bunkers_spin)
+        add_number_row(form, f"&Bunkers destroyed (TV {BUNKER_TV} each):", self.bunkers_spin)
         self.damaged_check = QCheckBox("Gear &damaged", self)
         self.damaged_check.setChecked(data.state.gear_damaged if is_last else res.gear_damaged)
         self.ammo_check = QCheckBox("&Short of ammunition", self)
@@ -687,10 +690,10 @@ class EndDialog(_StepDialog):
     @staticmethod
     def _odds_text(recognition: int, impression: int, reward_dice: str, variable: bool) -> str:
         """The chance of being noticed and of each band of the reward or punishment roll (RULES.md 2.3)."""
-        from ..rules.sologear_odds import noticed_chance, percent, result_odds
+        from ..rules.sologear.odds import noticed_chance, percent, result_odds
 
         try:
-            bands = result_odds(sg.check_reward_dice(reward_dice), impression, variable=variable)
+            bands = result_odds(check_reward_dice(reward_dice), impression, variable=variable)
         except CampaignError:
             return ""
         return (f"Odds: noticed <b>{percent(noticed_chance(recognition))}</b>; if noticed, "
@@ -699,7 +702,7 @@ class EndDialog(_StepDialog):
 
     def _show_result(self) -> None:
         proc = self.steps.proc
-        if not isinstance(proc, sg.EndProcedure):
+        if not isinstance(proc, EndProcedure):
             return
         res = proc.result
         lines = []

@@ -3,7 +3,7 @@
 Page 1, the **campaign sheet**: date, area, both units and affiliations, pilot and Gear, length and odds, then
 a units table for each side (name, base power, skill ×, loyalty ×, total) with the total combat power, the odds
 worked out, and the reference tables the sheet needs (skill, loyalty, odds bands: the very tables the rules
-use, from :func:`campaign_app.rules.sologear.card_tables`).
+use, from :func:`campaign_app.rules.sologear.table_text.card_tables`).
 
 Page 2, the **battle form**: one row per battle turn (turn, action, enemy, glory, special), then the
 **end-of-campaign reckoning** (recognition and impression with their breakdowns, the D66 noticed roll and the
@@ -33,7 +33,9 @@ from reportlab.platypus import (
     Table,
 )
 
-from ..rules import sologear as sg
+from ..rules.sologear.combat import POSTURES
+from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, impression, recognition
+from ..rules.sologear.table_text import card_tables
 from .sheetkit import (
     ACCENT_LIGHT,
     INK,
@@ -112,7 +114,7 @@ class ReckoningData:
     band_title: str = ""
     band_text: str = ""
     outcome: str = ""
-    reward_dice: str = sg.DEFAULT_REWARD_DICE
+    reward_dice: str = DEFAULT_REWARD_DICE
     variable_tables: bool = False
 
 
@@ -146,7 +148,7 @@ class SologearSheetData:
     pilot_status: str = "active"
     ferocious: bool = False
     variable_tables: bool = False
-    reward_dice: str = sg.DEFAULT_REWARD_DICE
+    reward_dice: str = DEFAULT_REWARD_DICE
     enemy_quality_column: str = ""
     reckoning: ReckoningData | None = None
     notes: str = ""
@@ -204,7 +206,7 @@ def _force_table(rows: Sequence[ForceRow] | None, total: float | None, width: fl
 
 def _reference_tables(width: float, st: dict[str, Any]) -> Table:
     """Skill, loyalty and odds bands side by side: the rules' own tables."""
-    tables = sg.card_tables()
+    tables = card_tables()
     gap = 10.0
     w = (width - 2 * gap) / 3
     parts = []
@@ -293,7 +295,7 @@ def _campaign_sheet(data: SologearSheetData | None, width: float, st: dict[str, 
                                          ("variable rewards and punishments", d.variable_tables)) if on]
         if options:
             extra.append("Optional rules: " + ", ".join(options) + ".")
-        if d.reward_dice != sg.DEFAULT_REWARD_DICE:
+        if d.reward_dice != DEFAULT_REWARD_DICE:
             extra.append(f"Reward roll: {d.reward_dice} + impression.")
         if extra:
             flow.append(Spacer(1, 3))
@@ -350,7 +352,7 @@ def _battle_form(data: SologearSheetData | None, width: float, st: dict[str, Any
     if d is None:
         flow.append(Spacer(1, 4))
         postures = ", ".join(f"{x:+d} {n}".replace("+0", "0").replace("-", "\u2212")
-                             for x, n in sg.POSTURES.items())
+                             for x, n in POSTURES.items())
         flow.append(Paragraph(esc(f"Postures for FIG(X): {postures}. REP only while the Gear is damaged or "
                                   "short of ammunition."), st["small"]))
     return flow
@@ -391,7 +393,7 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
         left = _score_table("Recognition", rec.recognition_lines, rec.recognition, w, st, True)
         right = _score_table("Impression", rec.impression_lines, rec.impression, w, st, True)
     else:
-        empty = sg.recognition([]), sg.impression([])
+        empty = recognition([]), impression([])
         left = _score_table("Recognition", [ScoreLine(i.label, 0, i.per, 0) for i in empty[0].items], None, w,
                             st, False)
         right = _score_table("Impression", [ScoreLine(i.label, 0, i.per, 0) for i in empty[1].items], None,
@@ -415,13 +417,13 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
         if rec.variable_tables:
             lines.append("Variable (milder) rewards and punishments tables in use.")
     else:
-        bands = "; ".join(f"{row[0]}: {row[1]}" for row in sg.card_tables()["noticed"][1])
+        bands = "; ".join(f"{row[0]}: {row[1]}" for row in card_tables()["noticed"][1])
         lines.append("Noticed? Roll D66 (first die tens, second units); noticed when the roll is within the "
                      f"range for the recognition total ({esc(bands)}).")
         lines.append("Recognition ______ \u2192 noticed on ______ \u00b7 D66 rolled ______ \u00b7 noticed: "
                      "yes / no")
         lines.append("Impression ______ \u2192 rewards (\u2265 0) / punishments (< 0) \u00b7 roll "
-                     f"{esc(data.reward_dice if data is not None else sg.DEFAULT_REWARD_DICE)} + "
+                     f"{esc(data.reward_dice if data is not None else DEFAULT_REWARD_DICE)} + "
                      "impression = ______ \u2192 result: ____________________")
     for text in lines:
         flow.append(Paragraph(text, st["body"]))

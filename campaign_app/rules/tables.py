@@ -298,9 +298,9 @@ SOLOGEAR_TABLES: dict[str, tuple[str, str]] = {
 
 def _sologear(key: str) -> Callable[[CardRules], TableData]:
     def build(rules: CardRules) -> TableData:
-        from . import sologear
+        from .sologear.table_text import card_tables
 
-        tables = sologear.card_tables()
+        tables = card_tables()
         if key not in tables:
             raise RuleTableError(f"sologear.card_tables() has no table {key!r} (it has: {', '.join(tables)})")
         headers, rows = tables[key]

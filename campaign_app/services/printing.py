@@ -20,6 +20,18 @@ from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from .common import ServiceError, find_campaign, thresholds_of
 from .edits import Edit
+from .print_requests import (
+    REQUEST_TYPES,
+    BoutRequest,
+    CardsRequest,
+    ChronicleRequest,
+    FighterRequest,
+    HistoryRequest,
+    PrintRequest,
+    SologearRequest,
+    StandingsRequest,
+    UnitSheetRequest,
+)
 from .results import Result
 
 if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
@@ -37,7 +49,7 @@ if TYPE_CHECKING:  # the builders import reportlab: only when a PDF is made
     from .prints import Subject
     from .standings import Standings
 
-KINDS: tuple[str, ...] = ("sheet", "sologear", "history", "cards", "standings", "chronicle", "fighter", "bout")
+KINDS: tuple[str, ...] = tuple(t.kind for t in REQUEST_TYPES)
 """What can be printed: Unit Data Sheets, Sologear forms, a platoon's history report, play-aid cards, a
 campaign's standings and its chronicle, d12 Death Blow fighter sheets and a bout's round log."""
 
@@ -364,8 +376,9 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     thread."""
     import io
 
-    from ..printing.cards import DEFAULT_SIZE, build_cards_pdf
+    from ..printing.cards import build_cards_pdf
     from ..printing.decks import DeckError, load_decks, select_cards
+    from ..printing.sizes import DEFAULT_SIZE
 
     if library is None:
         library = load_decks(user_decks_dir)
@@ -484,141 +497,157 @@ def _subjects(kind: str, refs: Sequence[Any], options: dict[str, Any], **where: 
     return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
-def prepare(kind: str, **options: Any) -> PrintJob:
-    """Read what ``kind`` (see :data:`KINDS`) needs now and return the job that builds its PDF.
+def _prepare_sheet(req: UnitSheetRequest) -> PrintJob:
+    from ..printing.unit_sheet import build_unit_sheets
 
-    Options: sheet: ``platoons``, ``blank``, ``pencil``, ``campaign``, ``paper``, ``printed_on``;
-    sologear: ``campaign``, ``blank``, ``paper``, ``printed_on``; history: ``platoon``, ``campaign``,
-    ``paper``, ``printed_on``; cards: the keyword arguments of :func:`cards_pdf` (``decks``, ``cards``,
-    ``library`` or ``user_decks_dir``, ``size``, ``paper``, ``grayscale``, ``layout``, ``setup``) and
-    ``campaign`` (print that campaign's house rules); standings, chronicle: ``campaign``, ``paper``,
-    ``printed_on``. Every kind: ``qr`` (a QR code beside each page's stamp).
+    paper = check_paper(req.paper)
+    if req.blank:
+        entries: list[Any] = unit_sheet_entries(req.platoons, blank=True, campaign=req.campaign)
+        subjects: list[Subject] = []
+    else:
+        from .common import resolve_platoon
+
+        if not req.platoons:
+            raise ServiceError("name at least one platoon (or ask for a blank sheet)")
+        ids = [resolve_platoon(ref, req.campaign).id for ref in req.platoons]
+        subjects, entries = _subjects("sheet", [{"platoon": i} for i in ids], {"pencil": req.pencil})
+    sheets = SheetDetails(platoons=tuple(x.title.split(": ", 1)[1] for x in subjects), blank=req.blank,
+                          pencil=req.pencil)
+    what = "Unit Data Sheet" + ("s: " if len(subjects) > 1 else ": ") + ", ".join(sheets.platoons)
+    stamp = _stamp(subjects, what, subjects[0].campaign if subjects else "", req.qr)
+    return PrintJob(req.kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=req.pencil,
+                                                             printed_on=req.printed_on), sheets), subjects, stamp)
+
+
+def _prepare_sologear(req: SologearRequest) -> PrintJob:
+    from ..printing.sologear_sheet import build_sologear_sheet
+
+    paper = check_paper(req.paper)
+    if not req.blank and (req.campaign is None or req.campaign == ""):
+        raise ServiceError("name a Sologear campaign (or ask for blank forms)")
+    subjects: list[Subject] = []
+    sheet = None
+    if not req.blank:
+        from .common import find_sheet
+
+        assert req.campaign is not None
+        found = find_sheet(req.campaign)
+        subjects, datas = _subjects("sologear", [{"sheet": found.id}], {})
+        sheet = datas[0]
+    forms = SologearDetails(campaign=sheet.name if sheet else None, blank=req.blank)
+    stamp = _stamp(subjects, f"Sologear forms: {subjects[0].title.split(': ', 1)[1]}" if subjects else "",
+                   subjects[0].campaign if subjects else "", req.qr)
+    return PrintJob(req.kind, lambda _p: (build_sologear_sheet(sheet, paper=paper, printed_on=req.printed_on),
+                                          forms), subjects, stamp)
+
+
+def _prepare_history(req: HistoryRequest) -> PrintJob:
+    from ..printing.history_report import build_history_report
+    from .common import resolve_platoon
+
+    paper = check_paper(req.paper)
+    if req.platoon is None or req.platoon == "":
+        raise ServiceError("name the platoon whose history to print")
+    pid = resolve_platoon(req.platoon, req.campaign).id
+    subjects, datas = _subjects("history", [{"platoon": pid}], {})
+    history = datas[0]
+    report = HistoryDetails(platoon=history.platoon)
+    stamp = _stamp(subjects, f"History report: {history.platoon}", subjects[0].campaign, req.qr)
+    return PrintJob(req.kind, lambda _p: (build_history_report(history, paper=paper, printed_on=req.printed_on),
+                                          report), subjects, stamp)
+
+
+def _prepare_cards(req: CardsRequest) -> PrintJob:
+    check_card_paper(req.paper)
+    subjects: list[Subject] = []
+    rules = req.rules
+    if rules is None:
+        camp = _campaign_of(req.campaign)
+        if camp is not None:  # a campaign's cards are remembered; the default rules' are nobody's
+            selection = {"decks": list(req.decks), "cards": list(req.cards)}
+            subjects, datas = _subjects("cards", [{}], selection, campaign=camp.id)
+            rules = datas[0]
+        else:
+            rules = card_rules(req.campaign)  # read now: the build may run in a worker thread
+    assert rules is not None
+    chosen_rules = rules
+    stamp = _stamp(subjects, "Play-aid cards", subjects[0].campaign if subjects else "", req.qr)
+
+    def build_cards(progress: Progress | None) -> tuple[bytes, PrintDetails]:
+        data, layout = cards_pdf(req.decks, req.cards, user_decks_dir=req.user_decks_dir, library=req.library,
+                                 size=req.size, paper=req.paper, grayscale=req.grayscale, layout=req.layout,
+                                 progress=progress, setup=req.setup, rules=chosen_rules)
+        return data, CardsDetails(rules=str(chosen_rules.note), cards=layout)
+
+    return PrintJob(req.kind, build_cards, subjects, stamp, chosen_rules)
+
+
+def _prepare_campaign_page(req: StandingsRequest | ChronicleRequest) -> PrintJob:
+    paper = check_paper(req.paper)
+    if req.campaign is None or req.campaign == "":
+        raise ServiceError(f"name the campaign whose {req.kind} to print")
+    camp = find_campaign(req.campaign)
+    subjects, datas = _subjects(req.kind, [{}], {}, campaign=camp.id)
+    data = datas[0]
+    details = CampaignDetails(campaign=camp.name)
+    if isinstance(req, StandingsRequest):
+        from ..printing.standings_report import build_standings_report
+
+        stamp = _stamp(subjects, "Standings", camp.name, req.qr)
+        return PrintJob(req.kind, lambda _p: (build_standings_report(data, paper=paper, printed_on=req.printed_on),
+                                              details), subjects, stamp)
+    from ..printing.chronicle_report import build_chronicle_report
+
+    stamp = _stamp(subjects, "Chronicle", camp.name, req.qr)
+    return PrintJob(req.kind, lambda _p: (build_chronicle_report(data, paper=paper, printed_on=req.printed_on),
+                                          details), subjects, stamp)
+
+
+def _prepare_fighter(req: FighterRequest) -> PrintJob:
+    from ..printing.death_blow_sheets import build_fighter_sheets
+
+    paper = check_paper(req.paper)
+    fighters = fighter_sheets(req.fighters, blank=req.blank, campaign=req.campaign)
+    details = FighterDetails(fighters=tuple(f.name for f in fighters if f.name), blank=req.blank)
+    return PrintJob(req.kind, lambda _p: (build_fighter_sheets(fighters, paper=paper, printed_on=req.printed_on),
+                                          details))
+
+
+def _prepare_bout(req: BoutRequest) -> PrintJob:
+    from ..printing.death_blow_sheets import build_bout_log
+
+    paper = check_paper(req.paper)
+    if req.bout is None or req.bout == "":
+        raise ServiceError("name the bout whose round log to print (its number)")
+    log = bout_log(req.bout)
+    details = BoutDetails(bout=log.bout_id, rounds=len(log.rounds))
+    return PrintJob(req.kind, lambda _p: (build_bout_log(log, paper=paper, printed_on=req.printed_on), details))
+
+
+def prepare(request: PrintRequest) -> PrintJob:
+    """Read what ``request`` needs now and return the job that builds its PDF (one kind of request per kind of
+    printout: :mod:`campaign_app.services.print_requests`).
 
     The job knows the subjects it prints (``job.subjects``, remembered by :meth:`PrintJob.remember`) and stamps
     every page with the campaign, what it prints, the journal position and a check code. The data a PDF is built
     from is the very data the subject's fingerprint is made of (``services.prints.subject``).
     """
-    opts = dict(options)
-    qr = bool(opts.pop("qr", False))
-    if kind == "sheet":
-        from ..printing.unit_sheet import build_unit_sheets
-
-        paper = check_paper(opts.get("paper"))
-        pencil, printed_on = bool(opts.get("pencil")), opts.get("printed_on")
-        blank = bool(opts.get("blank"))
-        if blank:
-            entries: list[Any] = unit_sheet_entries(opts.get("platoons", ()), blank=True,
-                                                    campaign=opts.get("campaign"))
-            subjects: list[Subject] = []
-        else:
-            from .common import resolve_platoon
-
-            if not opts.get("platoons"):
-                raise ServiceError("name at least one platoon (or ask for a blank sheet)")
-            ids = [resolve_platoon(ref, opts.get("campaign")).id for ref in opts["platoons"]]
-            subjects, entries = _subjects("sheet", [{"platoon": i} for i in ids], {"pencil": pencil})
-        sheets = SheetDetails(platoons=tuple(x.title.split(": ", 1)[1] for x in subjects), blank=blank,
-                              pencil=pencil)
-        what = "Unit Data Sheet" + ("s: " if len(subjects) > 1 else ": ") + ", ".join(sheets.platoons)
-        stamp = _stamp(subjects, what, subjects[0].campaign if subjects else "", qr)
-        return PrintJob(kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=pencil,
-                                                             printed_on=printed_on), sheets), subjects, stamp)
-    if kind == "sologear":
-        from ..printing.sologear_sheet import build_sologear_sheet
-
-        paper = check_paper(opts.get("paper"))
-        campaign, blank = opts.get("campaign"), bool(opts.get("blank"))
-        if not blank and (campaign is None or campaign == ""):
-            raise ServiceError("name a Sologear campaign (or ask for blank forms)")
-        subjects = []
-        sheet = None
-        if not blank:
-            from .common import find_sheet
-
-            found = find_sheet(campaign)  # type: ignore[arg-type]
-            subjects, datas = _subjects("sologear", [{"sheet": found.id}], {})
-            sheet = datas[0]
-        forms = SologearDetails(campaign=sheet.name if sheet else None, blank=blank)
-        stamp = _stamp(subjects, f"Sologear forms: {subjects[0].title.split(': ', 1)[1]}" if subjects else "",
-                       subjects[0].campaign if subjects else "", qr)
-        return PrintJob(kind, lambda _p: (build_sologear_sheet(sheet, paper=paper,
-                                                                printed_on=opts.get("printed_on")), forms),
-                        subjects, stamp)
-    if kind == "history":
-        from ..printing.history_report import build_history_report
-        from .common import resolve_platoon
-
-        paper = check_paper(opts.get("paper"))
-        if opts.get("platoon") in (None, ""):
-            raise ServiceError("name the platoon whose history to print")
-        pid = resolve_platoon(opts["platoon"], opts.get("campaign")).id
-        subjects, datas = _subjects("history", [{"platoon": pid}], {})
-        history = datas[0]
-        report = HistoryDetails(platoon=history.platoon)
-        stamp = _stamp(subjects, f"History report: {history.platoon}", subjects[0].campaign, qr)
-        return PrintJob(kind, lambda _p: (build_history_report(history, paper=paper,
-                                                                printed_on=opts.get("printed_on")), report),
-                        subjects, stamp)
-    if kind == "cards":
-        check_card_paper(opts.get("paper"))
-        campaign = opts.pop("campaign", None)
-        subjects = []
-        if opts.get("rules") is None:
-            camp = _campaign_of(campaign)
-            if camp is not None:  # a campaign's cards are remembered; the default rules' are nobody's
-                selection = {"decks": list(opts.get("decks", ())), "cards": list(opts.get("cards", ()))}
-                subjects, datas = _subjects("cards", [{}], selection, campaign=camp.id)
-                opts["rules"] = datas[0]
-            else:
-                opts["rules"] = card_rules(campaign)  # read now: the build may run in a worker thread
-        note = str(opts["rules"].note)
-        stamp = _stamp(subjects, "Play-aid cards", subjects[0].campaign if subjects else "", qr)
-
-        def build_cards(progress: Progress | None) -> tuple[bytes, PrintDetails]:
-            data, layout = cards_pdf(**opts, progress=progress)
-            return data, CardsDetails(rules=note, cards=layout)
-
-        return PrintJob(kind, build_cards, subjects, stamp, opts["rules"])
-    if kind in ("standings", "chronicle"):
-        paper = check_paper(opts.get("paper"))
-        if opts.get("campaign") in (None, ""):
-            raise ServiceError(f"name the campaign whose {kind} to print")
-        camp = find_campaign(opts["campaign"])
-        subjects, datas = _subjects(kind, [{}], {}, campaign=camp.id)
-        data = datas[0]
-        details = CampaignDetails(campaign=camp.name)
-        stamp = _stamp(subjects, "Standings" if kind == "standings" else "Chronicle", camp.name, qr)
-        if kind == "standings":
-            from ..printing.standings_report import build_standings_report
-
-            return PrintJob(kind, lambda _p: (build_standings_report(data, paper=paper,
-                                                                      printed_on=opts.get("printed_on")), details),
-                            subjects, stamp)
-        from ..printing.chronicle_report import build_chronicle_report
-
-        return PrintJob(kind, lambda _p: (build_chronicle_report(data, paper=paper,
-                                                                  printed_on=opts.get("printed_on")), details),
-                        subjects, stamp)
-    if kind == "fighter":
-        from ..printing.death_blow_sheets import build_fighter_sheets
-
-        paper = check_paper(opts.get("paper"))
-        fighters = fighter_sheets(opts.get("fighters", ()), blank=bool(opts.get("blank")),
-                                  campaign=opts.get("campaign"))
-        fdetails = FighterDetails(fighters=tuple(f.name for f in fighters if f.name), blank=bool(opts.get("blank")))
-        return PrintJob(kind, lambda _p: (build_fighter_sheets(fighters, paper=paper,
-                                                                printed_on=opts.get("printed_on")), fdetails))
-    if kind == "bout":
-        from ..printing.death_blow_sheets import build_bout_log
-
-        paper = check_paper(opts.get("paper"))
-        if opts.get("bout") in (None, ""):
-            raise ServiceError("name the bout whose round log to print (its number)")
-        log = bout_log(opts["bout"])
-        bdetails = BoutDetails(bout=log.bout_id, rounds=len(log.rounds))
-        return PrintJob(kind, lambda _p: (build_bout_log(log, paper=paper, printed_on=opts.get("printed_on")),
-                                          bdetails))
-    raise ServiceError(f"nothing called {kind!r} can be printed (one of {', '.join(KINDS)})")
+    match request:
+        case UnitSheetRequest():
+            return _prepare_sheet(request)
+        case SologearRequest():
+            return _prepare_sologear(request)
+        case HistoryRequest():
+            return _prepare_history(request)
+        case CardsRequest():
+            return _prepare_cards(request)
+        case StandingsRequest() | ChronicleRequest():
+            return _prepare_campaign_page(request)
+        case FighterRequest():
+            return _prepare_fighter(request)
+        case BoutRequest():
+            return _prepare_bout(request)
+    raise ServiceError(f"nothing called {request!r} can be printed (one of {', '.join(KINDS)})")
 
 
 # --------------------------------------------------------------------------------------- standings data
@@ -664,15 +693,15 @@ def chronicle_data(c: Chronicle) -> ChronicleData:
 # ------------------------------------------------------------------------------------------------ write
 
 
-def print_pdf(kind: str, output: str | os.PathLike[str], *, progress: Progress | None = None,
-              **options: Any) -> Printed:
-    """Prepare and build the PDF of ``kind`` (options as for :func:`prepare`) and write it atomically to
-    ``output``. The output path is checked before any work is done."""
+def print_pdf(request: PrintRequest, output: str | os.PathLike[str], *, progress: Progress | None = None,
+              remember: bool = True) -> Printed:
+    """Prepare and build the PDF ``request`` asks for and write it atomically to ``output``; ``remember``: the
+    app remembers what was printed (to tell when it is out of date). The output path is checked before any
+    work is done."""
     out = check_output(output)
-    remember = bool(options.pop("remember", True))
-    job = prepare(kind, **options)
+    job = prepare(request)
     built = job.run(progress)
     written = write_pdf_atomic(out, built.data)
     if remember:
         job.remember()  # the app remembers what was printed, to tell when it is out of date
-    return Printed(kind, written, built.pages, built.size, built.details)
+    return Printed(request.kind, written, built.pages, built.size, built.details)

@@ -198,9 +198,9 @@ class Remembered(Result):
 def remember(subjects: Sequence[Subject]) -> Edit[dict[str, Any]]:
     """Remember that ``subjects`` were printed now (one operation; nothing when the list is empty). The Edit's
     summary is :class:`Remembered`'s JSON."""
+    if not subjects:  # blank forms print without a database: nothing to read, nothing to write
+        return Edit("print_record", 0, "nothing to remember", Remembered(records=0, position=0).to_dict())
     at = position()
-    if not subjects:
-        return Edit("print_record", 0, "nothing to remember", Remembered(records=0, position=at).to_dict())
     campaigns = {s.campaign_id for s in subjects}
     label = (f"Print {KIND_WORDS[subjects[0].kind]}" if len({s.kind for s in subjects}) == 1 else "Print")
     label += ": " + ", ".join(s.title.split(": ", 1)[-1] for s in subjects[:3]) + (

@@ -1,14 +1,15 @@
 """The odds a Sologear player sees before each roll (RULES.md 2.2, 2.3): the next turn's combat roll on its
 column with a posture, being noticed with the recognition so far, the reward or punishment bands. Read-only;
-the rules are in :mod:`campaign_app.rules.sologear_odds`."""
+the rules are in :mod:`campaign_app.rules.sologear.odds`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import sologear as sg
-from ..rules.sologear_odds import KINDS, CombatOdds, combat_odds, noticed_chance, result_odds
+from ..rules.sologear.combat import POSTURES, check_posture
+from ..rules.sologear.odds import KINDS, CombatOdds, combat_odds, noticed_chance, result_odds
+from ..rules.sologear.reckoning import check_reward_dice
 from .common import ServiceError
 from .sologear_sheet import sheet_data
 
@@ -51,15 +52,15 @@ def turn_odds(ref: str | int, posture: int | str | None = None) -> TurnOdds:
     nxt = data.next
     if posture is None:
         posture = nxt.posture_fixed if nxt.posture_fixed is not None else 0
-    posture = sg.check_posture(posture)
+    posture = check_posture(posture)
     if nxt.posture_fixed is not None and posture != nxt.posture_fixed:
-        raise ServiceError(f"in the break-out the pilot always fights {sg.POSTURES[nxt.posture_fixed]} "
+        raise ServiceError(f"in the break-out the pilot always fights {POSTURES[nxt.posture_fixed]} "
                            f"({nxt.posture_fixed:+d}), not {posture:+d}")
     if not nxt.breakout and nxt.band is None:
         raise ServiceError("no odds column yet: add units to both sides of the sheet first")
     combat = combat_odds(nxt.band or "Losing", posture, breakout=nxt.breakout)
     rk = data.reckoning
-    dice = sg.check_reward_dice(data.options.reward_dice)
+    dice = check_reward_dice(data.options.reward_dice)
     bands = tuple({"table": b.table, "range": b.label, "title": b.title, "probability": float(b.probability)}
                   for b in result_odds(dice, rk.impression, variable=data.options.variable_tables))
     return TurnOdds(data.name, combat, rk.recognition, float(noticed_chance(rk.recognition)), rk.impression,

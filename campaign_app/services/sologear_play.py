@@ -14,8 +14,11 @@ import dataclasses
 from typing import Any
 
 from ..rules import codes
-from ..rules import sologear as sg
 from ..rules.dice import DiceSource
+from ..rules.sologear.combat import BUNKERS_TOTAL, REPAIRED_TEXT, check_action
+from ..rules.sologear.reckoning import EndProcedure
+from ..rules.sologear.steps import run
+from ..rules.sologear.turn import LengthProcedure, TurnProcedure
 from ..store.database import db
 from ..store.journal import images, list_operations, operation_changes
 from ..store.journal import undo as journal_undo
@@ -46,20 +49,20 @@ from .sologear_sheet import (
 )
 
 
-def length_procedure(ref: str | int | SologearSheet) -> sg.LengthProcedure:
+def length_procedure(ref: str | int | SologearSheet) -> LengthProcedure:
     """The campaign-length roll, to be fed one roll at a time (the GUI) or by :func:`roll_length`."""
     sheet = load_sheet(ref)
     if sheet.length is not None:
         raise ServiceError(f"the campaign length is already rolled ({sheet.length} turns); undo it to roll again")
     t = totals(sheet_forces(sheet))
-    return guard_rules(lambda: sg.LengthProcedure(t.player_units, t.enemy_units))
+    return guard_rules(lambda: LengthProcedure(t.player_units, t.enemy_units))
 
 
 def roll_length(ref: str | int, dice: DiceSource) -> SheetEdit[LengthRolled]:
     """Roll the length: as many d6 as the smaller side has units; the sum is the number of battle turns."""
     sheet = load_sheet(ref)
     proc = length_procedure(sheet)
-    sg.run(proc, dice)
+    run(proc, dice)
     assert proc.length is not None  # run() rolled every die of the length
     rec = Recorder()
     with rec.operation("sologear.length") as op:
@@ -73,18 +76,18 @@ def roll_length(ref: str | int, dice: DiceSource) -> SheetEdit[LengthRolled]:
                      LengthRolled(length=proc.length, rolls=tuple(roll_record(r) for r in rolls)), rec.changes)
 
 
-def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> sg.TurnProcedure:
+def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> TurnProcedure:
     """A turn's procedure for this sheet, refusing a turn that cannot be played now."""
     sheet = load_sheet(ref)
     nxt = next_turn(sheet)
     if nxt.blocked:
         raise ServiceError(nxt.blocked)
-    action = guard_rules(lambda: sg.check_action(action))
+    action = guard_rules(lambda: check_action(action))
     if action == "fig" and nxt.band is None:
         raise ServiceError("no odds yet: enter the units of both sides")
     if posture is not None and str(posture).strip() == "":
         posture = None
-    return guard_rules(lambda: sg.TurnProcedure(
+    return guard_rules(lambda: TurnProcedure(
         action, band=nxt.band, posture=posture, gear_tv=sheet.gear_tv,
         gear_needs_repair=bool(sheet.gear_damaged or sheet.short_ammo), ferocious=bool(sheet.ferocious),
         breakout=nxt.breakout))
@@ -96,7 +99,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
     A battle must then be recorded with :func:`record_turn`."""
     sheet = load_sheet(ref)
     proc = turn_procedure(sheet, action, posture)
-    guard_rules(lambda: sg.run(proc, dice))
+    guard_rules(lambda: run(proc, dice))
     res = proc.result
     rec = Recorder()
     with rec.operation("sologear.turn") as op:
@@ -125,7 +128,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         summary = _played(row, reason, meaning=tuple(res.meaning))
     message = f"turn {number}: {summary.label}" + (f", {res.cell_text}" if res.cell_text else "")
     if res.action == "rep":
-        message += f": {res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs; {sg.REPAIRED_TEXT}"
+        message += f": {res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs; {REPAIRED_TEXT}"
     if reason:
         message += f"; the campaign has ended: {codes.end_reason_text(reason)}"
     return SheetEdit(sheet.id, message, summary, rec.changes)
@@ -147,7 +150,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
     the pilot dead or captured (which ends the campaign)."""
     glory_n = check_whole(glory, "Glory collected", low=0)
     tv_n = check_whole(enemy_tv, "enemy TV destroyed", low=0)
-    bunkers_n = check_whole(bunkers, "bunkers destroyed", low=0, high=sg.BUNKERS_TOTAL)
+    bunkers_n = check_whole(bunkers, "bunkers destroyed", low=0, high=BUNKERS_TOTAL)
     number_n = check_whole(number, "turn", low=1)
     if pilot_dead and pilot_captured:
         raise ServiceError("the pilot cannot be both dead and captured")
@@ -203,7 +206,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
     return SheetEdit(sheet.id, message, summary, rec.changes)
 
 
-def end_procedure(ref: str | int | SologearSheet) -> sg.EndProcedure:
+def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
     """The reckoning's rolls (D66, then the reward/punishment roll if noticed), refusing while the campaign
     is not over or a battle is not recorded."""
     sheet = load_sheet(ref)
@@ -216,7 +219,7 @@ def end_procedure(ref: str | int | SologearSheet) -> sg.EndProcedure:
     pending = [t for t in turns if had_battle(t) and not t.recorded]
     if pending:
         raise ServiceError(f"record what happened in turn {pending[-1].number} first")
-    return guard_rules(lambda: sg.EndProcedure(turn_tallies(sheet, turns), reward_dice=sheet.reward_dice,
+    return guard_rules(lambda: EndProcedure(turn_tallies(sheet, turns), reward_dice=sheet.reward_dice,
                                           variable=bool(sheet.variable_tables)))
 
 
@@ -225,7 +228,7 @@ def end_campaign(ref: str | int, dice: DiceSource) -> SheetEdit[ReckoningDone]:
     punishment roll; stored on the sheet with its rolls."""
     sheet = load_sheet(ref)
     proc = end_procedure(sheet)
-    guard_rules(lambda: sg.run(proc, dice))
+    guard_rules(lambda: run(proc, dice))
     res = proc.result
     rec = Recorder()
     with rec.operation("sologear.end") as op:

@@ -2,7 +2,7 @@
 
 ``to_dict()`` (:class:`~.results.Result`) gives the JSON the CLI prints (``sologear show --json`` and the
 others): the field names are its keys, in this order. Rolls are the rules' :class:`~campaign_app.rules.dice.
-RollRecord` (a stored roll read back as one), breakdown lines the rules' :class:`~campaign_app.rules.sologear.
+RollRecord` (a stored roll read back as one), breakdown lines the rules' :class:`~campaign_app.rules.sologear.reckoning.
 ScoreItem`.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..rules.dice import RollRecord
-from ..rules.sologear import ScoreItem
+from ..rules.sologear.reckoning import ScoreItem
 from ..store.journal import OpChanges, Operation
 from .edits import Edit
 from .results import Result
@@ -24,7 +24,7 @@ StoredRoll = RollRecord
 is the stored roll's JSON (the one place to change for another roll type)."""
 
 Cell = dict[str, str | None]
-"""A combat-table cell as stored on a turn (keys glory, hit, enemy, ends: :func:`~campaign_app.rules.sologear.
+"""A combat-table cell as stored on a turn (keys glory, hit, enemy, ends: :func:`~campaign_app.rules.sologear.combat.
 parse_cell`)."""
 
 

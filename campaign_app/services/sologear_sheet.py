@@ -19,9 +19,36 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from peewee import ModelSelect
 
 from ..rules import codes
-from ..rules import sologear as sg
 from ..rules.dice import RollRecord, Source
 from ..rules.experience import RulesError
+from ..rules.sologear.combat import ACTIONS, POSTURES, REPAIRED_TEXT, cell_text, enemy_column_label, gear_tv_column
+from ..rules.sologear.forces import (
+    LOYALTY_MULTIPLIERS,
+    MAX_BASE_POWER,
+    MAX_COMPANY_TV,
+    SIDES,
+    SKILL_MULTIPLIERS,
+    base_power_from_tv,
+    force_total_exact,
+    loyalty_word,
+    odds_band,
+    ratio_text,
+    skill_word,
+    unit_total,
+)
+from ..rules.sologear.reckoning import (
+    DEFAULT_REWARD_DICE,
+    ScoreItem,
+    TurnTally,
+    check_reward_dice,
+    impression,
+    lookup_result,
+    noticed_label,
+    recognition,
+    result_tables,
+)
+from ..rules.sologear.turn import breakout_flags as turn_breakout_flags
+from ..rules.sologear.turn import end_reason
 from ..store.journal import Operation
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 from ..words import number, plural
@@ -160,8 +187,8 @@ def about_sheet(op: Operation, sheet: SologearSheet, label: str) -> None:
 
 
 def breakout_flags(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> tuple[list[tuple[bool, bool]], bool]:
-    """The break-out state of each turn (the rule: :func:`campaign_app.rules.sologear.breakout_flags`)."""
-    return sg.breakout_flags(bool(sheet.ferocious), [(t.cell, t.ends) for t in turns])
+    """The break-out state of each turn (the rule: :func:`campaign_app.rules.sologear.turn.breakout_flags`)."""
+    return turn_breakout_flags(bool(sheet.ferocious), [(t.cell, t.ends) for t in turns])
 
 
 def had_battle(turn: SologearTurn) -> bool:
@@ -170,29 +197,29 @@ def had_battle(turn: SologearTurn) -> bool:
 
 
 def turn_end_reason(sheet: SologearSheet, turn: SologearTurn, breakout_after: bool) -> str | None:
-    return sg.end_reason(number=turn.number, length=sheet.length, ends=turn.ends, pilot_dead=bool(turn.pilot_dead),
+    return end_reason(number=turn.number, length=sheet.length, ends=turn.ends, pilot_dead=bool(turn.pilot_dead),
                          pilot_captured=bool(turn.pilot_captured), breakout_after=breakout_after)
 
 
 def unit_row(f: SologearForce) -> UnitRow:
-    total = sg.unit_total(f.base_power, f.skill, f.loyalty)
+    total = unit_total(f.base_power, f.skill, f.loyalty)
     return UnitRow(id=f.id, side=f.side, name=f.name, company_tv=f.company_tv, base_power=f.base_power,
-                   skill=f.skill, skill_x=sg.SKILL_MULTIPLIERS[f.skill], loyalty=f.loyalty,
-                   loyalty_x=sg.LOYALTY_MULTIPLIERS[f.loyalty], total=total, position=f.position)
+                   skill=f.skill, skill_x=SKILL_MULTIPLIERS[f.skill], loyalty=f.loyalty,
+                   loyalty_x=LOYALTY_MULTIPLIERS[f.loyalty], total=total, position=f.position)
 
 
 def totals(forces: Sequence[UnitRow] | Sequence[SologearForce]) -> Totals:
     """Both sides' totals, unit counts and the odds (``None`` while a side has no power)."""
     exact = {}
     counts = {}
-    for side in sg.SIDES:
+    for side in SIDES:
         units = [(f.base_power, f.skill, f.loyalty) for f in forces if f.side == side]
-        exact[side] = sg.force_total_exact(units)
+        exact[side] = force_total_exact(units)
         counts[side] = len(units)
     odds = None
     if exact["enemy"] > 0:
         ratio = exact["player"] / exact["enemy"]
-        odds = Odds(ratio=float(ratio), band=sg.odds_band(ratio), ratio_text=sg.ratio_text(ratio))
+        odds = Odds(ratio=float(ratio), band=odds_band(ratio), ratio_text=ratio_text(ratio))
     return Totals(player=float(exact["player"]), player_units=counts["player"], enemy=float(exact["enemy"]),
                   enemy_units=counts["enemy"], odds=odds)
 
@@ -212,7 +239,7 @@ def action_label(action: str, posture: int | None) -> str:
     """A turn's action as the battle form writes it: DEC, REP, FIG(+1)..."""
     if action == "fig":
         return f"FIG({posture:+d})" if posture else "FIG(0)"
-    return sg.ACTIONS[action]
+    return ACTIONS[action]
 
 
 def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bool = False,
@@ -227,7 +254,7 @@ def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: boo
         shown = codes.purpose_text(r.purpose)
         meaning.append(f"{shown}: {r.outcome}" if r.outcome else shown)
     if turn.action == "rep":
-        meaning.append(sg.REPAIRED_TEXT)
+        meaning.append(REPAIRED_TEXT)
     if starts_breakout:
         meaning.append("ferocious battles: no surrender; the pilot must fight her way out")
     special: list[str] = []
@@ -260,14 +287,14 @@ def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: boo
         enemy = f"{turn.enemy_tv_destroyed} TV"
     glory = ""
     if turn.action == "fig" and (turn.glory_rolled is not None or turn.glory_collected):
-        counted = sg.TurnTally(turn.action, glory=turn.glory_collected, breakout=breakout).glory_points
+        counted = TurnTally(turn.action, glory=turn.glory_collected, breakout=breakout).glory_points
         glory = (f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
                  if turn.recorded else f"{turn.glory_rolled or 0} placed")
     return TurnRow(
         turn=turn.number, id=turn.id, action=turn.action, label=action_label(turn.action, turn.posture),
-        posture=turn.posture, posture_name=sg.POSTURES.get(turn.posture) if turn.posture is not None else None,
+        posture=turn.posture, posture_name=POSTURES.get(turn.posture) if turn.posture is not None else None,
         combat_total=turn.combat_total, column=turn.odds_column, cell=turn.cell,
-        cell_text=sg.cell_text(turn.cell) if turn.cell else None, glory=turn.glory_rolled,
+        cell_text=cell_text(turn.cell) if turn.cell else None, glory=turn.glory_rolled,
         enemy_tv=turn.enemy_tv, light_critical=light.total if light is not None else None,
         repair_hours=turn.repair_hours, battle_length=turn.battle_length, entry_edge=turn.entry_edge,
         ends=turn.ends, breakout=breakout, starts_breakout=starts_breakout, battle=had_battle(turn),
@@ -283,9 +310,9 @@ def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: boo
     )
 
 
-def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[sg.TurnTally]:
+def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[TurnTally]:
     flags, _ = breakout_flags(sheet, turns)
-    return [sg.TurnTally(t.action, t.posture, t.glory_collected, t.bunkers_destroyed, t.enemy_tv_destroyed,
+    return [TurnTally(t.action, t.posture, t.glory_collected, t.bunkers_destroyed, t.enemy_tv_destroyed,
                          breakout=during) for t, (during, _s) in zip(turns, flags, strict=True)]
 
 
@@ -294,11 +321,11 @@ def reckoning(ref: str | int | SologearSheet) -> Reckoning:
     from the turns so far (``final`` False)."""
     sheet = load_sheet(ref)
     tallies = turn_tallies(sheet, sheet_turns(sheet))
-    rec, imp = sg.recognition(tallies), sg.impression(tallies)
-    rewards, punishments = sg.result_tables(bool(sheet.variable_tables))
+    rec, imp = recognition(tallies), impression(tallies)
+    rewards, punishments = result_tables(bool(sheet.variable_tables))
     band = None
     if sheet.result is not None and sheet.result_table:
-        _table, found = sg.lookup_result(sheet.result, sheet.impression or 0, variable=bool(sheet.variable_tables))
+        _table, found = lookup_result(sheet.result, sheet.impression or 0, variable=bool(sheet.variable_tables))
         band = ResultBand(label=found.label, title=found.title, text=found.text)
     rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null()
                                           & Roll.rule.startswith(RECKONING_RULE_PREFIX)))
@@ -306,7 +333,7 @@ def reckoning(ref: str | int | SologearSheet) -> Reckoning:
         final=is_reckoned(sheet),
         recognition=sheet.recognition if is_reckoned(sheet) and sheet.recognition is not None else rec.total,
         recognition_breakdown=rec.items,
-        noticed_on=sg.noticed_label(rec.total),
+        noticed_on=noticed_label(rec.total),
         d66=sheet.d66, noticed=None if sheet.noticed is None else bool(sheet.noticed),
         impression=sheet.impression if is_reckoned(sheet) and sheet.impression is not None else imp.total,
         impression_breakdown=imp.items,
@@ -380,7 +407,7 @@ def sheet_data(ref: str | int | SologearSheet) -> SheetData:
                          pilot_status=sheet.pilot_status, status=sheet.status, end_reason=sheet.end_reason,
                          end_text=codes.end_reason_text(sheet.end_reason) or None,
                          breakout=breakout, reckoned=is_reckoned(sheet)),
-        enemy_quality_column=sg.enemy_column_label(sg.gear_tv_column(sheet.gear_tv)),
+        enemy_quality_column=enemy_column_label(gear_tv_column(sheet.gear_tv)),
         forces=Forces(player=tuple(f for f in forces if f.side == "player"),
                       enemy=tuple(f for f in forces if f.side == "enemy")),
         totals=SideTotals(player=t.player, enemy=t.enemy),
@@ -409,7 +436,7 @@ def print_data(data: SheetData) -> SologearSheetData:
                         loyalty=f.loyalty, loyalty_x=float(f.loyalty_x), total=float(f.total),
                         company_tv=f.company_tv)
 
-    def lines(items: Sequence[sg.ScoreItem]) -> tuple[ScoreLine, ...]:
+    def lines(items: Sequence[ScoreItem]) -> tuple[ScoreLine, ...]:
         return tuple(ScoreLine(i.label, i.count, i.per, i.points) for i in items)
 
     rk, state, options, odds = data.reckoning, data.state, data.options, data.odds
@@ -504,7 +531,7 @@ def _s(items: Any) -> str:
 def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
                  player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
                  enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
-                 reward_dice: str = sg.DEFAULT_REWARD_DICE, notes: str = "",
+                 reward_dice: str = DEFAULT_REWARD_DICE, notes: str = "",
                  campaign: int | None = None) -> SheetEdit[SheetData]:
     """A new Sologear campaign: a Campaign (system "sologear") and its sheet. With ``campaign`` (the id of a
     Sologear campaign that has no sheet yet, e.g. one made by ``campaign new --system sologear``) the sheet goes
@@ -514,7 +541,7 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
     if not pilot:
         raise ServiceError("the pilot's name must not be empty")
     tv = _gear_tv(gear_tv)
-    dice = guard_rules(lambda: sg.check_reward_dice(reward_dice)).expression
+    dice = guard_rules(lambda: check_reward_dice(reward_dice)).expression
     values = {"date": _text(date, "date"), "area": _text(area, "area"), "gear_name": _text(gear_name, "Gear name"),
               "player_unit": _text(player_unit, "player unit"),
               "player_affiliation": _text(player_affiliation, "player affiliation"),
@@ -587,7 +614,7 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
     if variable_tables is not None:
         values["variable_tables"] = bool(variable_tables)
     if reward_dice is not None:
-        values["reward_dice"] = guard_rules(lambda: sg.check_reward_dice(reward_dice)).expression
+        values["reward_dice"] = guard_rules(lambda: check_reward_dice(reward_dice)).expression
     rec = Recorder()
     with rec.operation("sheet.options") as op:
         sheet = load_sheet(ref)
@@ -608,7 +635,7 @@ def _force_values(side: Any = None, name: Any = None, base_power: Any = None, co
     values: dict[str, Any] = {}
     if side is not None or creating:
         key = str(side or "").strip().lower()
-        if key not in sg.SIDES:
+        if key not in SIDES:
             raise ServiceError(f"side must be 'player' or 'enemy', not {side!r}")
         values["side"] = key
     if name is not None or creating:
@@ -617,18 +644,18 @@ def _force_values(side: Any = None, name: Any = None, base_power: Any = None, co
             raise ServiceError("a unit needs a name")
         values["name"] = text
     if company_tv is not None and company_tv != "":
-        tv = check_whole(company_tv, "company TV", low=0, high=sg.MAX_COMPANY_TV)
+        tv = check_whole(company_tv, "company TV", low=0, high=MAX_COMPANY_TV)
         values["company_tv"] = tv
         if base_power is None or base_power == "":
-            values["base_power"] = sg.base_power_from_tv(tv)
+            values["base_power"] = base_power_from_tv(tv)
     if base_power is not None and base_power != "":
-        values["base_power"] = _number(base_power, "base power", high=sg.MAX_BASE_POWER)
+        values["base_power"] = _number(base_power, "base power", high=MAX_BASE_POWER)
     if creating and "base_power" not in values:
         raise ServiceError("give the unit's base power or its company TV (base power = TV / 20)")
     if skill is not None or creating:
-        values["skill"] = guard_rules(lambda: sg.skill_word(skill or "regular"))
+        values["skill"] = guard_rules(lambda: skill_word(skill or "regular"))
     if loyalty is not None or creating:
-        values["loyalty"] = guard_rules(lambda: sg.loyalty_word(loyalty or "reliable"))
+        values["loyalty"] = guard_rules(lambda: loyalty_word(loyalty or "reliable"))
     return values
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from campaign_app.cli import main
 from campaign_app.paths import AppPaths
-from campaign_app.rules.sologear_odds import combat_odds
+from campaign_app.rules.sologear.odds import combat_odds
 
 
 def run(paths: AppPaths, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

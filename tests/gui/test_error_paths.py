@@ -30,7 +30,7 @@ def _open(qtbot: Any, gui_ctx: Any) -> PrintDialog:
 
 
 def test_a_bug_while_preparing_a_pdf_reaches_the_exception_hook(qtbot, gui_ctx, monkeypatch):
-    def buggy(kind: str, **options: Any) -> PrintJob:
+    def buggy(request: Any) -> PrintJob:
         raise ValueError("a bug in prepare")
 
     monkeypatch.setattr(print_dialog, "prepare", buggy)
@@ -45,7 +45,7 @@ def test_a_bug_in_the_build_thread_reaches_the_exception_hook(qtbot, gui_ctx, mo
     def build(_progress: Any) -> tuple[bytes, PrintDetails]:
         raise KeyError("a bug in a builder")
 
-    monkeypatch.setattr(print_dialog, "prepare", lambda kind, **options: PrintJob(kind, build))
+    monkeypatch.setattr(print_dialog, "prepare", lambda request: PrintJob(request.kind, build))
     with qtbot.capture_exceptions() as caught:
         dialog = _open(qtbot, gui_ctx)
         qtbot.waitUntil(lambda: bool(caught), timeout=TIMEOUT)
@@ -58,7 +58,7 @@ def test_a_refusal_in_the_build_thread_is_a_plain_message(qtbot, gui_ctx, monkey
     def build(_progress: Any) -> tuple[bytes, PrintDetails]:
         raise Refused("this card does not fit")
 
-    monkeypatch.setattr(print_dialog, "prepare", lambda kind, **options: PrintJob(kind, build))
+    monkeypatch.setattr(print_dialog, "prepare", lambda request: PrintJob(request.kind, build))
     with qtbot.capture_exceptions() as caught:
         dialog = _open(qtbot, gui_ctx)
         qtbot.waitUntil(lambda: dialog.message.text() == "this card does not fit", timeout=TIMEOUT)

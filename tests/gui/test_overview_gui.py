@@ -19,6 +19,7 @@ from campaign_app.gui.print_dialog import PrintDialog
 from campaign_app.rules.dice import SeededDice
 from campaign_app.services import battles, platoons, printing
 from campaign_app.services.chronicle import add_entry
+from campaign_app.services.print_requests import UnitSheetRequest
 from campaign_app.store.models import Battle, ChronicleEntry, Platoon
 from tests.gui.driving import in_modal
 
@@ -141,7 +142,7 @@ def test_models_pass_qtmodeltester(qtmodeltester, qtbot, ctx, league) -> None:
 
 def test_platoon_page_says_which_printouts_are_out_of_date(qtbot, ctx, league, tmp_path: Path) -> None:
     pid, _red = league
-    printing.print_pdf("sheet", tmp_path / "s.pdf", platoons=[pid])
+    printing.print_pdf(UnitSheetRequest(platoons=(pid,)), tmp_path / "s.pdf")
     page = PlatoonPage(ctx)
     qtbot.addWidget(page)
     page.show()
@@ -157,7 +158,7 @@ def test_platoon_page_says_which_printouts_are_out_of_date(qtbot, ctx, league, t
 
 def test_print_dialog_ticks_only_what_changed_and_remembers_the_print(qtbot, ctx, league, tmp_path: Path) -> None:
     pid, red = league
-    printing.print_pdf("sheet", tmp_path / "s.pdf", platoons=[pid, red])
+    printing.print_pdf(UnitSheetRequest(platoons=(pid, red)), tmp_path / "s.pdf")
     platoons.set_platoon(red, morale="d12")
     dialog = PrintDialog(ctx, None, {"kind": "platoon", "id": pid})
     qtbot.addWidget(dialog)

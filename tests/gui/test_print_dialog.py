@@ -17,6 +17,7 @@ from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
 from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
 from campaign_app.services.navigator import CampaignNode, navigator_tree
+from campaign_app.services.print_requests import CardsRequest
 
 TIMEOUT = 15000
 
@@ -253,8 +254,9 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
     assert dialog.rules_combo.currentData() == camp.id  # the platoon's campaign
-    options = dialog.options()
-    assert options["campaign"] == camp.id and options["setup"].margin == 6.5
+    request = dialog.request()
+    assert isinstance(request, CardsRequest) and request.campaign == camp.id and request.setup is not None
+    assert request.setup.margin == 6.5
     qtbot.waitUntil(lambda: dialog.preview_pages() >= 2 and not _building(dialog), timeout=TIMEOUT)
     dialog.choose_path = lambda suggested: None  # Enter in a field presses the default button (Save PDF…)
     dialog.margin_spin.setFocus()

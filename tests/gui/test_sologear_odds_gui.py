@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from campaign_app.gui.sologear_dialogs import EndDialog, PlayTurnDialog
 from campaign_app.rules.dice import TypedDice
-from campaign_app.rules.sologear_odds import combat_odds, noticed_chance, percent
+from campaign_app.rules.sologear.odds import combat_odds, noticed_chance, percent
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 

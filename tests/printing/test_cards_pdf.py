@@ -13,17 +13,13 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
 
-from campaign_app.printing.cards import (
-    CARD_SIZES,
-    MIN_FONT,
-    CardFitError,
-    build_cards_pdf,
-    check_card_fits,
-    markup,
-    plan_grid,
-)
+from campaign_app.printing.card_face import CardFitError, check_card_fits
+from campaign_app.printing.card_grid import plan_grid
+from campaign_app.printing.card_style import MIN_FONT, markup
+from campaign_app.printing.cards import build_cards_pdf
 from campaign_app.printing.decks import DeckError, DeckLibrary, load_decks, select_cards
 from campaign_app.printing.paper import default_paper, paper_for_locale
+from campaign_app.printing.sizes import CARD_SIZES
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
@@ -112,7 +108,7 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
         first_text = next(b for b in card.blocks if b.type in ("paragraph", "bullets", "steps", "heading",
                                                                  "table", "rule_table"))
         if first_text.type == "rule_table":
-            from campaign_app.printing.cards import resolve_rule_table
+            from campaign_app.printing.card_content import resolve_rule_table
 
             headers, _rows = resolve_rule_table(first_text)
             sample = headers[0]
@@ -329,7 +325,7 @@ def test_every_character_of_the_shipped_cards_is_in_the_fonts(library: DeckLibra
     """No missing-glyph boxes: every character the cards print exists in both DejaVu faces."""
     from reportlab.pdfbase import pdfmetrics
 
-    from campaign_app.printing.cards import resolve_rule_table
+    from campaign_app.printing.card_content import resolve_rule_table
     from campaign_app.printing.fonts import FONT, FONT_BOLD, register_fonts
 
     register_fonts()
@@ -374,7 +370,8 @@ def test_no_title_leaves_one_word_alone_and_bullets_hang(library: DeckLibrary, s
     size the card is really printed at; bullets' wrapped lines start where their first line does."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from campaign_app.printing.cards import INSET, PAD, _lay_out_grown, _style, _title_paragraph
+    from campaign_app.printing.card_face import _title_paragraph, lay_out_grown
+    from campaign_app.printing.card_style import INSET, PAD, style_for
     from campaign_app.printing.fonts import register_fonts
 
     register_fonts()
@@ -382,7 +379,7 @@ def test_no_title_leaves_one_word_alone_and_bullets_hang(library: DeckLibrary, s
     card_size = CARD_SIZES[size]
     for deck in library.decks.values():
         for card in deck.cards:
-            laid = _lay_out_grown(card, deck, _style(card_size, deck, False), canvas)
+            laid = lay_out_grown(card, deck, style_for(card_size, deck, False), canvas)
             para = _title_paragraph(card, laid.style, card_size.width - 2 * (INSET + PAD))
             lines = _line_words(para)
             assert len(lines) <= 2, (card.full_id, lines)

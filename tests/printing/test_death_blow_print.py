@@ -12,6 +12,7 @@ from campaign_app.printing.death_blow_sheets import FighterSheet, build_fighter_
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as service
 from campaign_app.services.common import ServiceError
+from campaign_app.services.print_requests import BoutRequest, CardsRequest, FighterRequest
 from campaign_app.services.printing import card_rules, prepare
 
 DAY = datetime.date(2026, 11, 1)
@@ -26,7 +27,7 @@ def pit(fresh_db) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_filled_fighter_sheet(pit) -> None:  # type: ignore[no-untyped-def]
-    pdf = prepare("fighter", fighters=["Kenji"], paper="a4", printed_on=DAY).run().data
+    pdf = prepare(FighterRequest(fighters=("Kenji",), paper="a4", printed_on=DAY)).run().data
     assert_paper(pdf, A4)
     assert_fonts_embedded(pdf)
     body = text(pdf)
@@ -37,7 +38,7 @@ def test_filled_fighter_sheet(pit) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_every_active_fighter_of_a_campaign_one_page_each(pit) -> None:  # type: ignore[no-untyped-def]
-    built = prepare("fighter", campaign="Pit", paper="letter", printed_on=DAY).run()
+    built = prepare(FighterRequest(campaign="Pit", paper="letter", printed_on=DAY)).run()
     assert built.pages == 2 and built.details.fighters == ("Kenji", "Mara")
     assert_paper(built.data, LETTER)
     pages = page_texts(built.data)
@@ -52,14 +53,14 @@ def test_blank_fighter_sheet() -> None:
 
 
 def test_same_input_same_bytes(pit) -> None:  # type: ignore[no-untyped-def]
-    one = prepare("fighter", fighters=["Kenji"], paper="a4", printed_on=DAY).run().data
-    two = prepare("fighter", fighters=["Kenji"], paper="a4", printed_on=DAY).run().data
+    one = prepare(FighterRequest(fighters=("Kenji",), paper="a4", printed_on=DAY)).run().data
+    two = prepare(FighterRequest(fighters=("Kenji",), paper="a4", printed_on=DAY)).run().data
     assert one == two
 
 
 def test_bout_round_log(pit) -> None:  # type: ignore[no-untyped-def]
     edit, solo = service.play_bout("Kenji", "Mara", seed="print", dice=["7,3", "11,2"])
-    built = prepare("bout", bout=edit.id, paper="a4", printed_on=DAY).run()
+    built = prepare(BoutRequest(bout=edit.id, paper="a4", printed_on=DAY)).run()
     body = text(built.data)
     assert built.details.rounds == len(solo.rounds)
     assert "Kenji vs Mara" in body and "7,3*" in body and "11,2*" in body
@@ -67,14 +68,14 @@ def test_bout_round_log(pit) -> None:  # type: ignore[no-untyped-def]
     assert first.a.card.label in body and first.b.card.label in body
     assert f"{len(solo.rounds)} rounds" in body
     with pytest.raises(ServiceError):
-        prepare("bout", bout=None)
+        prepare(BoutRequest(bout=None))
 
 
 def test_cards_print_the_fighters_figures(pit) -> None:  # type: ignore[no-untyped-def]
     rules = card_rules("Pit")
     assert rules.fighters == (("Kenji", 3, 5, 5), ("Mara", 0, 0, 0))
-    built = prepare("cards", decks=["d12-death-blow"], campaign="Pit", paper="a4").run()
+    built = prepare(CardsRequest(decks=("d12-death-blow",), campaign="Pit", paper="a4")).run()
     body = text(built.data)
     assert "Kenji" in body and "5/12" in body and "+3" in body and "Rules: campaign Pit" in body
-    blank = text(prepare("cards", decks=["d12-death-blow"], paper="a4").run().data)
+    blank = text(prepare(CardsRequest(decks=("d12-death-blow",), paper="a4")).run().data)
     assert "Kenji" not in blank and "The campaign's fighters" in blank

@@ -10,7 +10,7 @@ import pytest
 
 from campaign_app.printing.decks import DeckError, load_deck, load_decks, select_cards
 from campaign_app.resources import templates_dir
-from campaign_app.rules import sologear
+from campaign_app.rules.sologear.table_text import card_tables
 from campaign_app.rules.tables import RULE_TABLE_NAMES, RULE_TABLES, RuleTableError, rule_table
 
 SHIPPED = ("atomic-africa", "sologear", "d12-death-blow", "one-hour-wwii", "space-fantasy", "mass-combat")
@@ -109,11 +109,11 @@ def test_every_rule_table_builds() -> None:
 
 
 def test_sologear_registry_matches_the_engine() -> None:
-    keys = set(sologear.card_tables())
+    keys = set(card_tables())
     registered = {name.split(".", 1)[1] for name in RULE_TABLE_NAMES if name.startswith("sologear.")}
     assert registered == keys
     headers, rows = rule_table("sologear.combat")
-    assert list(headers) == list(sologear.card_tables()["combat"][0])
+    assert list(headers) == list(card_tables()["combat"][0])
     assert len(rows) == 15
 
 

@@ -13,7 +13,8 @@ from pdfgeom import pdf_geometry
 from pypdf import PdfReader
 
 from campaign_app.errors import Refused
-from campaign_app.printing.cards import build_alignment_test, build_cards_pdf, plan_grid
+from campaign_app.printing.card_grid import plan_grid
+from campaign_app.printing.cards import build_alignment_test, build_cards_pdf
 from campaign_app.printing.decks import DeckError, DeckLibrary, load_decks, select_cards
 from campaign_app.printing.sizes import CARD_SIZES, CARD_STOCK_SIZES, MM, PrintSetup
 

@@ -6,19 +6,21 @@ from fractions import Fraction
 
 import pytest
 
-from campaign_app.rules import sologear as sg
 from campaign_app.rules.dice import Dice
-from campaign_app.rules.sologear_odds import (
+from campaign_app.rules.sologear.combat import POSTURES
+from campaign_app.rules.sologear.forces import BAND_NAMES
+from campaign_app.rules.sologear.odds import (
     combat_odds,
     dice_distribution,
     noticed_chance,
     percent,
     result_odds,
 )
+from campaign_app.rules.sologear.turn import TurnProcedure
 
 
-@pytest.mark.parametrize("posture", sorted(sg.POSTURES))
-@pytest.mark.parametrize("column", sg.BAND_NAMES)
+@pytest.mark.parametrize("posture", sorted(POSTURES))
+@pytest.mark.parametrize("column", BAND_NAMES)
 def test_rows_add_up_and_match_the_played_turn(column: str, posture: int) -> None:
     odds = combat_odds(column, posture)
     assert [r.total for r in odds.rows] == list(range(15))
@@ -26,7 +28,7 @@ def test_rows_add_up_and_match_the_played_turn(column: str, posture: int) -> Non
     for a in range(1, 7):
         for b in range(1, 7):
             total = a + b + posture
-            proc = sg.TurnProcedure("fig", band=column, posture=posture, gear_tv=250)
+            proc = TurnProcedure("fig", band=column, posture=posture, gear_tv=250)
             proc.feed([a, b], "entered")
             row = odds.rows[total]
             assert row.result == proc.result.cell_text  # the very cell the turn reads

@@ -58,13 +58,13 @@ def test_the_view_reads_kinds_and_battles_without_making_events(monkeypatch) -> 
     eager = history.history(pid)
     report = history.history_report(pid, lazy_text=True)
     made: list[int] = []
-    original = history._Timeline._make
+    original = history.Timeline._make
 
     def counting(self, code, row):  # type: ignore[no-untyped-def]
         made.append(code)
         return original(self, code, row)
 
-    monkeypatch.setattr(history._Timeline, "_make", counting)
+    monkeypatch.setattr(history.Timeline, "_make", counting)
     events = report.history.events
     assert isinstance(events, history.Events)
     assert len(events) == len(eager.events)

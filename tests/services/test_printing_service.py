@@ -10,6 +10,7 @@ import pytest
 from campaign_app.errors import DiskFullError
 from campaign_app.services import printing
 from campaign_app.services.common import ServiceError
+from campaign_app.services.print_requests import CardsRequest, UnitSheetRequest
 
 
 def test_write_is_atomic_when_the_rename_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,7 +46,7 @@ def test_a_prepared_job_builds_after_the_database_is_closed() -> None:
     from campaign_app.store import close_db
 
     create_demo()
-    job = printing.prepare("sheet", platoons=[DEMO_PLATOON], paper="a4")
+    job = printing.prepare(UnitSheetRequest(platoons=(DEMO_PLATOON,), paper="a4"))
     close_db()
     built = job.run()
     assert built.data.startswith(b"%PDF-") and built.pages == 1 and built.size == len(built.data)
@@ -77,17 +78,17 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
     rules = printing.card_rules("Katanga")
     assert (rules.campaign, rules.objective_xp_to, rules.replacement_dice) == ("Katanga", "platoon", 1)
     aa_cards = ["atomic-africa/award-recovery", "atomic-africa/replacement", "atomic-africa/orders-table"]
-    built = printing.prepare("cards", cards=aa_cards, campaign="Katanga", paper="a4").run()
+    built = printing.prepare(CardsRequest(cards=aa_cards, campaign="Katanga", paper="a4")).run()
     t = text(built.data)
     assert isinstance(built.details, printing.CardsDetails)
     assert built.details.rules == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
     assert "the platoon only (house rule)" in t and "one die − 1 (house rule)" in t and "Regular 5+" in t
     sheet_service.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
-    built = printing.prepare("cards", cards=["sologear/rewards", "sologear/ferocious"], campaign="Hill 214",
-                             paper="a4").run()
+    built = printing.prepare(CardsRequest(cards=("sologear/rewards", "sologear/ferocious"), campaign="Hill 214",
+                                          paper="a4")).run()
     t = text(built.data)
     assert "2d6 + Impression" in t and "this campaign: on" in t and "1d6 + Impression" not in t
-    built = printing.prepare("cards", cards=aa_cards, paper="a4").run()
+    built = printing.prepare(CardsRequest(cards=aa_cards, paper="a4")).run()
     assert "Rules: default rules" in text(built.data) and built.to_dict()["rules"] == "Rules: default rules"
     with pytest.raises(ServiceError, match="no campaign"):
-        printing.prepare("cards", decks=["sologear"], campaign="Nowhere", paper="a4")
+        printing.prepare(CardsRequest(decks=("sologear",), campaign="Nowhere", paper="a4"))

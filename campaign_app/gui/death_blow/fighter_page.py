@@ -308,10 +308,11 @@ class FighterPage(QWidget):
     def print_sheet(self) -> None:
         if self.detail is None:
             return
+        from ...services.print_requests import FighterRequest
         from .printing import save_pdf
 
-        save_pdf(self.ctx, self.window(), "fighter", f"{self.detail.name} - fighter sheet.pdf",
-                 fighters=[self.detail.id])
+        save_pdf(self.ctx, self.window(), FighterRequest(fighters=(self.detail.id,)),
+                 f"{self.detail.name} - fighter sheet.pdf")
 
     def _show_bout(self, index: QModelIndex) -> None:
         bout_id = index.data(ID_ROLE)
@@ -359,9 +360,10 @@ def show_bout_dialog(ctx: AppContext, parent: QWidget | None, bout_id: int) -> N
     dialog = BoutDialog(bout, parent)
 
     def print_log() -> None:
+        from ...services.print_requests import BoutRequest
         from .printing import save_pdf
 
-        save_pdf(ctx, dialog, "bout", f"bout {bout_id}.pdf", bout=bout_id)
+        save_pdf(ctx, dialog, BoutRequest(bout=bout_id), f"bout {bout_id}.pdf")
 
     dialog.print_button.clicked.connect(print_log)
     try:

@@ -136,11 +136,13 @@ class FightersPanel(QGroupBox):
 
     def print_all(self) -> None:
         if self.cid is not None:
+            from ...services.print_requests import FighterRequest
             from .printing import save_pdf
 
-            save_pdf(self.ctx, self.window(), "fighter", f"{self.campaign_name} - fighters.pdf", campaign=self.cid)
+            save_pdf(self.ctx, self.window(), FighterRequest(campaign=self.cid), f"{self.campaign_name} - fighters.pdf")
 
     def print_blank(self) -> None:
+        from ...services.print_requests import FighterRequest
         from .printing import save_pdf
 
-        save_pdf(self.ctx, self.window(), "fighter", "fighter sheet (blank).pdf", blank=True, campaign=self.cid)
+        save_pdf(self.ctx, self.window(), FighterRequest(blank=True, campaign=self.cid), "fighter sheet (blank).pdf")

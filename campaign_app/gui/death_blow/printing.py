@@ -8,14 +8,17 @@ from typing import Any
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from ...errors import CampaignError
+from ...services.print_requests import BoutRequest, FighterRequest
 from ..context import AppContext
 
 SAVE_DIALOG: Any = QFileDialog.getSaveFileName
 """The save dialog (tests answer it)."""
 
 
-def save_pdf(ctx: AppContext, parent: QWidget | None, kind: str, suggested: str, **options: Any) -> str | None:
-    """Ask where, then build and write the PDF of ``kind`` ("fighter" or "bout"); the path, or None."""
+def save_pdf(ctx: AppContext, parent: QWidget | None, request: FighterRequest | BoutRequest,
+             suggested: str) -> str | None:
+    """Ask where, then build and write the PDF ``request`` asks for (fighter sheets or a bout's round log); the
+    path, or None."""
     from ...services.printing import print_pdf
 
     folder = ctx.paths.data_dir if ctx.paths is not None else None
@@ -26,7 +29,7 @@ def save_pdf(ctx: AppContext, parent: QWidget | None, kind: str, suggested: str,
     if not path.lower().endswith(".pdf"):
         path += ".pdf"
     try:
-        printed = print_pdf(kind, path, **options)
+        printed = print_pdf(request, path)
     except CampaignError as exc:
         QMessageBox.warning(parent, "Save as PDF", str(exc))
         return None

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...rules import sologear as sg
+from ...rules.sologear.forces import LOYALTY_MULTIPLIERS, SKILL_MULTIPLIERS, base_power_from_tv
 from ...services import sologear_sheet as sheet_service
 from ...services.sologear_results import UnitRow
 from ..widgets import DecimalSpin, NumberSpin
@@ -145,7 +145,7 @@ class ForceDelegate(QStyledItemDelegate):
         key = ForceTableModel.COLUMNS[index.column()][0]
         if key in ("skill", "loyalty"):
             combo = QComboBox(parent)
-            table = sg.SKILL_MULTIPLIERS if key == "skill" else sg.LOYALTY_MULTIPLIERS
+            table = SKILL_MULTIPLIERS if key == "skill" else LOYALTY_MULTIPLIERS
             for word, x in table.items():
                 combo.addItem(f"{word.capitalize()} ×{fmt(x)}", word)
             return combo
@@ -215,12 +215,12 @@ class SideBox(QGroupBox):
         self.base_spin.setToolTip("Base combat power (or type the company's TV)")
         self.skill_combo = QComboBox(self)
         self.skill_combo.setAccessibleName(f"New {side} unit skill")
-        for word, x in sg.SKILL_MULTIPLIERS.items():
+        for word, x in SKILL_MULTIPLIERS.items():
             self.skill_combo.addItem(f"{word.capitalize()} ×{fmt(x)}", word)
         self.skill_combo.setCurrentIndex(self.skill_combo.findData("regular"))
         self.loyalty_combo = QComboBox(self)
         self.loyalty_combo.setAccessibleName(f"New {side} unit loyalty")
-        for word, x in sg.LOYALTY_MULTIPLIERS.items():
+        for word, x in LOYALTY_MULTIPLIERS.items():
             self.loyalty_combo.addItem(f"{word.capitalize()} ×{fmt(x)}", word)
         self.loyalty_combo.setCurrentIndex(self.loyalty_combo.findData("reliable"))
         self.preview_label = QLabel(self)
@@ -268,12 +268,12 @@ class SideBox(QGroupBox):
     def _tv_typed(self, tv: int) -> None:
         if tv:
             blocked = self.base_spin.blockSignals(True)
-            self.base_spin.setValue(sg.base_power_from_tv(tv))
+            self.base_spin.setValue(base_power_from_tv(tv))
             self.base_spin.blockSignals(blocked)
         self.page.update_totals()
 
     def _base_typed(self, _value: float) -> None:
-        if self.tv_spin.value() and abs(sg.base_power_from_tv(self.tv_spin.value()) - self.base_spin.value()) > 1e-9:
+        if self.tv_spin.value() and abs(base_power_from_tv(self.tv_spin.value()) - self.base_spin.value()) > 1e-9:
             blocked = self.tv_spin.blockSignals(True)
             self.tv_spin.setValue(0)
             self.tv_spin.blockSignals(blocked)

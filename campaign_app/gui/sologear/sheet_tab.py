@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...errors import CampaignError
-from ...rules import sologear as sg
+from ...rules.sologear.forces import force_total, unit_total
 from ...services import sologear_play as play_service
 from ...services import sologear_sheet as sheet_service
 from ...services.sologear_results import SheetData
@@ -142,11 +142,11 @@ class SheetTab(PageBase):
             pending = box.pending()
             if pending is not None:
                 typing = True
-                box.preview_label.setText(fmt(sg.unit_total(*pending)))
+                box.preview_label.setText(fmt(unit_total(*pending)))
                 units.append(pending)
             else:
                 box.preview_label.setText("")
-            totals[box.side] = sg.force_total(units)
+            totals[box.side] = force_total(units)
             extra = " (with the unit being entered)" if pending is not None else ""
             box.total_label.setText(f"Total combat power: {fmt(totals[box.side])}{extra}")
         text = odds_text(totals["player"], totals["enemy"])

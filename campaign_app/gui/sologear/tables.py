@@ -9,8 +9,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QTableView
 
-from ...rules import sologear as sg
 from ...rules.experience import RulesError
+from ...rules.sologear.forces import odds
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -25,7 +25,7 @@ def odds_text(player: float, enemy: float) -> str:
     if enemy <= 0:
         return "Odds: –  (enter the enemy's units)"
     try:
-        result = sg.odds(player, enemy)
+        result = odds(player, enemy)
     except RulesError as exc:
         return f"Odds: –  ({exc})"
     # the table is read with the odds rounded to two decimals (RULES: 1:3 is 0.33, Losing; 2.995 is 3.00)

@@ -16,23 +16,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .dice import Dice
-from .odds import dice_sum_counts
-from .sologear import (
-    BAND_NAMES,
+from ..dice import Dice
+from ..odds import dice_sum_counts
+from .combat import (
     BREAKOUT_ROWS,
     COMBAT_ROLL_MAX,
     COMBAT_ROLL_MIN,
     COMBAT_TABLE,
     D66_DICE,
     POSTURES,
-    band_name,
     check_posture,
     describe_cell,
-    lookup_result,
-    noticed_limit,
     parse_cell,
 )
+from .forces import BAND_NAMES, band_name
+from .reckoning import lookup_result, noticed_limit
 
 KINDS: tuple[tuple[str, str], ...] = (("glory", "Glory"), ("enemy", "enemy unit"), ("hit", "hit on the way in"),
                                       ("surrounded", "surrounded"), ("routed", "routed"),
