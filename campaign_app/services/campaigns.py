@@ -433,8 +433,7 @@ def _delete_and_forget(ref: str | int) -> Edit:
 
     database = current_db()
     if database is None:
-        raise ServiceError("forgetting a deleted campaign is for a campaign file; on a club server the "
-                           "organiser's settings decide what the journal keeps")
+        return _delete_and_forget_on_server(ref)
     database.execute_sql("PRAGMA secure_delete = ON")  # freed text is overwritten, not merely unlinked
     try:
         with db.atomic():  # the deletion and the forgetting: one transaction
@@ -457,6 +456,28 @@ def _delete_and_forget(ref: str | int) -> Edit:
     return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
                 f"undone; the backup made first can bring it back)",
                 {"id": c.id, "name": name, **counts, "forgotten": forgotten.to_dict()}, changes)
+
+
+def _delete_and_forget_on_server(ref: str | int) -> Edit:
+    """On a club server: the deletion, then the server's own forgetting (it checks that this login made that
+    deletion of one whole campaign), in one transaction."""
+    from ..store.journal_budget import FORGOTTEN_LABEL, forget_on_server
+
+    with db.atomic():
+        rec = Recorder()
+        with rec.operation("campaign.delete") as op:
+            c = _campaign(ref)
+            name = c.name
+            op.target(campaign=c.id)
+            rec.label(f"Delete campaign {name}")
+            counts = {"platoons": Platoon.select().where(Platoon.campaign == c).count(),
+                      "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
+            rec.delete(Campaign, c.id)
+        assert op.id is not None
+        forgotten = forget_on_server(op.id)
+    changes = OpChanges(op.id, "campaign.delete", FORGOTTEN_LABEL, op.changes.rows, None, None, None)
+    return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
+                f"undone)", {"id": c.id, "name": name, **counts, "forgotten": forgotten.to_dict()}, changes)
 
 
 def name_problem(name: str, exclude_id: int | None = None) -> str | None:

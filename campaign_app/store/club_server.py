@@ -259,6 +259,14 @@ BEGIN
                       OR (SELECT club_is_admin())));
 END
 $$;
+-- ... and who may fold a campaign's journal and set its budget (campaign_app_compact): its organisers, the club's
+-- administrator
+CREATE OR REPLACE FUNCTION campaign_app_may_manage(p_campaign bigint) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN p_campaign IN (SELECT club_campaigns_organised());
+END
+$$;
 """
 
 FUNCTIONS += death_blow_club.FUNCTIONS  # d12 Death Blow's tables: see store/death_blow_club.py
@@ -269,7 +277,7 @@ FUNCTION_NAMES = ("club_is_admin()", "club_campaigns_seen()", "club_campaigns_or
                   "club_battles_changed()", "club_leaders_changed()", "club_turns_changed()",
                   "club_same_campaign(bigint, bigint)", "club_is_member(bigint)", "club_is_organiser(bigint)",
                   "club_can_platoon(bigint)", "club_can_sheet(bigint)", "campaign_app_may_replay(bigint)",
-                  "campaign_app_may_see(bigint)",
+                  "campaign_app_may_see(bigint)", "campaign_app_may_manage(bigint)",
                   *death_blow_club.FUNCTION_NAMES)
 
 OLD_FUNCTIONS: tuple[str, ...] = (
@@ -282,8 +290,9 @@ OLD_FUNCTIONS: tuple[str, ...] = (
 """Functions of an earlier ``server init`` (they took the login as an argument and answered about anyone, or let
 the client number the journal): dropped after the new policies are in place."""
 
-PRIVATE_TABLES = ("journal_open", "journal_replay")
-"""The server journal's bookkeeping (:mod:`.journal_pg`): nobody but the owner reads or writes them."""
+PRIVATE_TABLES = ("journal_open", "journal_replay", "journal_budget")
+"""The server journal's bookkeeping and the campaigns' journal budgets (:mod:`.journal_pg`): nobody but the owner
+reads or writes them."""
 
 ME = "session_user"
 

@@ -9,9 +9,12 @@ index on ``row_id`` alone (a row's history is found by its id, the few changes o
 are filtered by reading them), half its size; the look-ups by operation keep their index. Nothing else changes,
 and nothing recorded is touched: undo stays exact.
 
-Both engines: on a club server the same index is replaced (the server's conflict check joins on
-``table_name, row_id``; with ``row_id`` it finds the same few rows). The pages freed on a file are reused by
-the journal as it grows (``campaign-cli journal compact`` gives them back to the file system).
+Both engines: on a server the same index is replaced (the server's conflict check joins on ``table_name,
+row_id``; with ``row_id`` it finds the same few rows), and the server's journal is installed again, which brings
+each campaign's journal budget (``journal_budget``, the owner's; ``campaign_app_compact`` and
+``campaign_app_forget``: :mod:`campaign_app.store.journal_pg`); a club set up before gets its rules again (the
+hook that says who may fold a campaign's journal). The pages freed on a file are reused by the journal as it
+grows (``campaign-cli journal compact`` gives them back to the file system).
 """
 
 from __future__ import annotations
@@ -30,3 +33,9 @@ def migrate(migrator: Any, database: Any) -> None:
         raise ValueError(f"migration 0009 does not know the database engine {dialect!r}")
     for statement in STATEMENTS:
         database.execute_sql(statement)
+    if dialect == "postgresql":
+        from campaign_app.store import club_server
+        from campaign_app.store.journal import install_triggers
+
+        install_triggers(database)
+        club_server.reapply_rules(database)
