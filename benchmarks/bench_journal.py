@@ -80,8 +80,7 @@ def main() -> int:
             journal.undo(first.id)
         benchlib.figure(f"refuse undo of a battle {args.battles - 1} operations back", 1000 * (time.perf_counter()
                                                                                                - start), goal_ms=500)
-        pages = db.execute_sql("SELECT COUNT(*) FROM dbstat WHERE name IN ('operation', 'operation_change', "
-                               "'operation_change_operation_id', 'operation_change_table_name_row_id_operation_id')"
+        pages = db.execute_sql("SELECT COUNT(*) FROM dbstat WHERE name LIKE 'operation%'"
                                ).fetchone()[0] if _has_dbstat() else None
         total = db.execute_sql("PRAGMA page_count").fetchone()[0]
         if pages is not None:

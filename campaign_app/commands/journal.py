@@ -83,7 +83,7 @@ def _cmd_compact(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import journal
 
     ctx.open_db(daily_backup=False)
-    result = journal.compact(keep=args.keep, days=args.days)
+    result = journal.compact(keep=args.keep, days=args.days, campaign=args.campaign)
     return emit(args, result.to_dict(), result.message)
 
 
@@ -117,12 +117,14 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
                         "listed but can no longer be undone) and report what it freed")
     p.add_argument("--keep", type=_positive, metavar="N",
                    help="compact: keep the newest N operations undoable (default 1000, or set "
-                        "CAMPAIGN_APP_JOURNAL_KEEP)")
+                        "CAMPAIGN_APP_JOURNAL_KEEP; on a club server it becomes the campaign's budget)")
     p.add_argument("--days", type=_days, metavar="DAYS",
                    help="compact: fold operations older than DAYS days too (default 90, 0 for no age limit, or set "
                         "CAMPAIGN_APP_JOURNAL_DAYS)")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--campaign", metavar="NAME", help="only what concerns this campaign")
+    which.add_argument("--campaign", metavar="NAME",
+                       help="only what concerns this campaign (compact, on a club server: only this campaign's "
+                            "journal; by default every campaign you organise)")
     which.add_argument("--platoon", metavar="NAME", help="only what concerns this platoon")
     which.add_argument("--pilot", metavar="CAMPAIGN", help="only what concerns this Sologear campaign's pilot")
     p.add_argument("--limit", type=_positive, metavar="N", help="at most N operations")

@@ -362,15 +362,13 @@ class CampaignPage(QWidget):
             plural(c.platoon_count, "platoon")
         question = (f"Delete the campaign {c.name} with its {what} and all their history?\nEdit \u25b8 Undo "
                     "brings it back while the app is open.")
-        if getattr(self.ctx, "server", None) is not None:  # a club server keeps its journal by its own settings
-            if confirm(self, "Delete campaign", question):
-                self.run(campaign_service.delete_campaign, c.id)
-            return
-        ok, forget = confirm_with_option(
-            self, "Delete campaign",
-            question + "\n\nErasing it from the undo history too leaves none of its text in the file; the deletion "
-                       "then cannot be undone (the backup made just before can bring it back).",
-            "Also erase it from the undo history")
+        erase = ("\n\nErasing it from the undo history too leaves none of its text in the file; the deletion "
+                 "then cannot be undone (the backup made just before can bring it back).")
+        if getattr(self.ctx, "server", None) is not None:  # the server erases it (only for who deletes it)
+            erase = ("\n\nErasing it from the undo history too removes its changes from the club's journal; the "
+                     "deletion then cannot be undone, and the server keeps no backup of it.")
+        ok, forget = confirm_with_option(self, "Delete campaign", question + erase,
+                                         "Also erase it from the undo history")
         if ok:
             self.run(campaign_service.delete_campaign, c.id, forget=forget)
 

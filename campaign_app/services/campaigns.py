@@ -404,10 +404,10 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
     holds every row, so undo puts it all back with the same ids.
 
-    With ``forget`` (issue 23, a campaign file), what the journal holds of the campaign goes too, in the same
-    transaction and overwritten on disk (:func:`~campaign_app.store.journal_budget.forget_deleted`): the
-    deletion stays in the history as a summary naming nothing and cannot be undone; the backup made first
-    (reason ``delete``) is the way back."""
+    With ``forget``, what the journal holds of the campaign goes too, in the same transaction and overwritten on
+    disk (:func:`~campaign_app.store.journal_budget.forget_deleted`; on a club server the server's own
+    ``campaign_app_forget``, which checks who may): the deletion stays in the history as a summary naming
+    nothing and cannot be undone; on a file the backup made first (reason ``delete``) is the way back."""
     from .backups import backup_before
 
     _campaign(ref)  # an unknown name is refused before anything is written
@@ -429,13 +429,11 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit:
 
 def _delete_and_forget(ref: str | int) -> Edit:
     from ..store.database import current_db
-    from ..store.journal_budget import FORGOTTEN_LABEL, forget_deleted
+    from ..store.journal_budget import FORGOTTEN_LABEL, forget_deleted, forget_on_server
 
-    database = current_db()
-    if database is None:
-        raise ServiceError("forgetting a deleted campaign is for a campaign file; on a club server the "
-                           "organiser's settings decide what the journal keeps")
-    database.execute_sql("PRAGMA secure_delete = ON")  # freed text is overwritten, not merely unlinked
+    database = current_db()  # None: a club server, where the server itself forgets (and checks who may)
+    if database is not None:
+        database.execute_sql("PRAGMA secure_delete = ON")  # freed text is overwritten, not merely unlinked
     try:
         with db.atomic():  # the deletion and the forgetting: one transaction
             rec = Recorder()
@@ -448,15 +446,18 @@ def _delete_and_forget(ref: str | int) -> Edit:
                           "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
                 rec.delete(Campaign, c.id)
             assert op.id is not None
-            forgotten = forget_deleted(op.id, c.id)
+            forgotten = forget_deleted(op.id, c.id) if database is not None else forget_on_server(op.id)
     finally:
-        database.execute_sql("PRAGMA secure_delete = OFF")
-    with contextlib.suppress(Exception):  # the write-ahead log's copies of the pages go too (when no one reads)
-        database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        if database is not None:
+            database.execute_sql("PRAGMA secure_delete = OFF")
+    if database is not None:
+        with contextlib.suppress(Exception):  # the write-ahead log's copies of the pages go too (when no one reads)
+            database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    way_back = "; the backup made first can bring it back" if database is not None else ""
     changes = OpChanges(op.id, "campaign.delete", FORGOTTEN_LABEL, op.changes.rows, None, None, None)
     return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
-                f"undone; the backup made first can bring it back)",
-                {"id": c.id, "name": name, **counts, "forgotten": forgotten.to_dict()}, changes)
+                f"undone{way_back})", {"id": c.id, "name": name, **counts, "forgotten": forgotten.to_dict()},
+                changes)
 
 
 def name_problem(name: str, exclude_id: int | None = None) -> str | None:

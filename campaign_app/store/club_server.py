@@ -147,96 +147,12 @@ BEGIN
   SELECT c.id FROM campaign c WHERE (SELECT club_is_admin());
 END
 $$;
-CREATE OR REPLACE FUNCTION club_platoons_seen() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT p.id FROM platoon p WHERE p.campaign_id IN (SELECT club_campaigns_seen());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_platoons_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT p.id FROM platoon p
-  WHERE (p.owner = session_user AND p.campaign_id IN (SELECT club_campaigns_seen()))
-     OR p.campaign_id IN (SELECT club_campaigns_organised());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_sheets_seen() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT s.id FROM sologear_sheet s WHERE s.campaign_id IN (SELECT club_campaigns_seen());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_sheets_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT s.id FROM sologear_sheet s
-  WHERE (s.owner = session_user AND s.campaign_id IN (SELECT club_campaigns_seen()))
-     OR s.campaign_id IN (SELECT club_campaigns_organised());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_attached_seen() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_seen());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_attached_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT a.id FROM attached_unit a WHERE a.platoon_id IN (SELECT club_platoons_changed());
-END
-$$;
--- the rows a new row may point at: battles, leaders and turns under what the login may change
-CREATE OR REPLACE FUNCTION club_battles_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT b.id FROM battle b WHERE b.platoon_id IN (SELECT club_platoons_changed());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_leaders_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT l.id FROM leader l WHERE l.platoon_id IN (SELECT club_platoons_changed());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_turns_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT t.id FROM sologear_turn t WHERE t.sheet_id IN (SELECT club_sheets_changed());
-END
-$$;
 -- an opponent named in a battle: a platoon of the same campaign as the battle's own
 CREATE OR REPLACE FUNCTION club_same_campaign(pid bigint, other bigint) RETURNS boolean
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
   RETURN (SELECT a.campaign_id = b.campaign_id FROM platoon a, platoon b WHERE a.id = pid AND b.id = other)
     AND other IN (SELECT club_platoons_seen());
-END
-$$;
--- one row at a time, for the client's checks (store.access)
-CREATE OR REPLACE FUNCTION club_is_member(cid bigint) RETURNS boolean
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN (SELECT cid IN (SELECT club_campaigns_seen()));
-END
-$$;
-CREATE OR REPLACE FUNCTION club_is_organiser(cid bigint) RETURNS boolean
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN (SELECT cid IN (SELECT club_campaigns_organised()));
-END
-$$;
-CREATE OR REPLACE FUNCTION club_can_platoon(pid bigint) RETURNS boolean
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN pid IN (SELECT club_platoons_changed());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_can_sheet(sid bigint) RETURNS boolean
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN sid IN (SELECT club_sheets_changed());
 END
 $$;
 -- the journal's hooks (store.journal_pg): who may know an operation exists (its login, or a member of its
@@ -259,18 +175,89 @@ BEGIN
                       OR (SELECT club_is_admin())));
 END
 $$;
+-- ... and who may fold a campaign's journal and set its budget (campaign_app_compact): its organisers, the club's
+-- administrator
+CREATE OR REPLACE FUNCTION campaign_app_may_manage(p_campaign bigint) RETURNS boolean
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+  RETURN p_campaign IN (SELECT club_campaigns_organised());
+END
+$$;
 """
 
-FUNCTIONS += death_blow_club.FUNCTIONS  # d12 Death Blow's tables: see store/death_blow_club.py
+
+
+@dataclass(frozen=True)
+class Check:
+    """One of the club's check functions: its signature (for grants) and its ``CREATE`` statement."""
+
+    signature: str
+    sql: str
+
+
+_DEFINER = "LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$"
+
+
+def _ids_function(name: str, query: str) -> Check:
+    """A set-returning check (the ids the connected login sees or may change), as FUNCTIONS describes."""
+    return Check(f"{name}()", f"CREATE OR REPLACE FUNCTION {name}() RETURNS SETOF bigint\n{_DEFINER}\nBEGIN\n"
+                              f"  RETURN QUERY {query};\nEND\n$$;\n")
+
+
+def owned_checks(plural: str, table: str) -> tuple[Check, ...]:
+    """``club_<plural>_seen`` and ``club_<plural>_changed`` of a row a player owns within a campaign (a platoon,
+    a Sologear sheet, a fighter): seen by the campaign's members; changed by its owner while a member, and by the
+    campaign's organisers always."""
+    return (_ids_function(f"club_{plural}_seen",
+                          f"SELECT r.id FROM {table} r WHERE r.campaign_id IN (SELECT club_campaigns_seen())"),
+            _ids_function(f"club_{plural}_changed",
+                          f"SELECT r.id FROM {table} r WHERE (r.owner = session_user AND r.campaign_id IN "
+                          "(SELECT club_campaigns_seen())) OR r.campaign_id IN (SELECT club_campaigns_organised())"))
+
+
+def under_checks(plural: str, table: str, column: str, parent: str, *, seen: bool = True,
+                 also: str | None = None) -> tuple[Check, ...]:
+    """The checks of rows under a parent (``column`` holds the parent's id): ``club_<plural>_changed`` are those
+    whose parent the login may change (and, with ``also``, whose second reference, when given, too), and with
+    ``seen`` ``club_<plural>_seen``, those whose parent it sees."""
+    changed = f"SELECT r.id FROM {table} r WHERE r.{column} IN (SELECT club_{parent}_changed())"
+    if also is not None:
+        changed += f" AND (r.{also} IS NULL OR r.{also} IN (SELECT club_{parent}_changed()))"
+    out: tuple[Check, ...] = (_ids_function(f"club_{plural}_changed", changed),)
+    if seen:
+        out = (_ids_function(f"club_{plural}_seen",
+                             f"SELECT r.id FROM {table} r WHERE r.{column} IN (SELECT club_{parent}_seen())"), *out)
+    return out
+
+
+def can_check(name: str, arg: str, ids: str) -> Check:
+    """A one-row check for the client (:mod:`.access`): is ``arg`` among the ids ``ids`` gives the login."""
+    return Check(f"{name}(bigint)", f"CREATE OR REPLACE FUNCTION {name}({arg} bigint) RETURNS boolean\n{_DEFINER}\n"
+                                    f"BEGIN\n  RETURN {arg} IN (SELECT {ids}());\nEND\n$$;\n")
+
+
+CHECKS: tuple[Check, ...] = (
+    *owned_checks("platoons", "platoon"),
+    *owned_checks("sheets", "sologear_sheet"),
+    *under_checks("attached", "attached_unit", "platoon_id", "platoons"),
+    # the rows a new row may point at: battles, leaders and turns under what the login may change
+    *under_checks("battles", "battle", "platoon_id", "platoons", seen=False),
+    *under_checks("leaders", "leader", "platoon_id", "platoons", seen=False),
+    *under_checks("turns", "sologear_turn", "sheet_id", "sheets", seen=False),
+    can_check("club_is_member", "cid", "club_campaigns_seen"),
+    can_check("club_is_organiser", "cid", "club_campaigns_organised"),
+    can_check("club_can_platoon", "pid", "club_platoons_changed"),
+    can_check("club_can_sheet", "sid", "club_sheets_changed"),
+    *death_blow_club.checks(owned_checks, under_checks, can_check),  # d12 Death Blow's tables
+)
+"""The check functions of the rows players own and the rows under them, made by one generator each."""
+
+FUNCTIONS += "".join(check.sql for check in CHECKS)
 
 FUNCTION_NAMES = ("club_is_admin()", "club_campaigns_seen()", "club_campaigns_organised()",
-                  "club_platoons_seen()", "club_platoons_changed()", "club_sheets_seen()",
-                  "club_sheets_changed()", "club_attached_seen()", "club_attached_changed()",
-                  "club_battles_changed()", "club_leaders_changed()", "club_turns_changed()",
-                  "club_same_campaign(bigint, bigint)", "club_is_member(bigint)", "club_is_organiser(bigint)",
-                  "club_can_platoon(bigint)", "club_can_sheet(bigint)", "campaign_app_may_replay(bigint)",
-                  "campaign_app_may_see(bigint)",
-                  *death_blow_club.FUNCTION_NAMES)
+                  "club_same_campaign(bigint, bigint)", "campaign_app_may_replay(bigint)",
+                  "campaign_app_may_see(bigint)", "campaign_app_may_manage(bigint)",
+                  *(check.signature for check in CHECKS))
 
 OLD_FUNCTIONS: tuple[str, ...] = (
     "club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
@@ -282,8 +269,9 @@ OLD_FUNCTIONS: tuple[str, ...] = (
 """Functions of an earlier ``server init`` (they took the login as an argument and answered about anyone, or let
 the client number the journal): dropped after the new policies are in place."""
 
-PRIVATE_TABLES = ("journal_open", "journal_replay")
-"""The server journal's bookkeeping (:mod:`.journal_pg`): nobody but the owner reads or writes them."""
+PRIVATE_TABLES = ("journal_open", "journal_replay", "journal_budget")
+"""The server journal's bookkeeping and the campaigns' journal budgets (:mod:`.journal_pg`): nobody but the owner
+reads or writes them."""
 
 ME = "session_user"
 
@@ -384,7 +372,7 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "sologear_turn": _under(sheet_can, sheet_sees),
         "roll": _under_refs(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})", roll_can,
                             battle_ref, leader_ref, _points("turn_id", "club_turns_changed")),
-        **death_blow_club.table_rules(Rules, ME, _in),  # fighter, bout, bout_round, fighter_change
+        **death_blow_club.table_rules(_owned, _under, _in),  # fighter, bout, bout_round, fighter_change
         # the campaign at a glance (migration 0008, models.OVERVIEW_MODELS): a campaign's chronicle entries and
         # remembered prints are seen by its members; their writer changes them while a member, its organisers always
         "chronicle_entry": _owned(),

@@ -1,10 +1,10 @@
 """d12 Death Blow on a club server (issue 26): the new tables, who owns their rows, and the club's rules for them.
 
-**The one place to carry over** when the club server's journal and policies change (issue 20): the tables of
-migration 0007 and their ownership path are listed in :data:`TABLES`; :data:`FUNCTIONS` are the check functions
-the policies use (same pattern as ``club_server.FUNCTIONS``: ``SECURITY DEFINER``, pinned ``search_path``, take the
-login, answer with ids or yes/no); :func:`table_rules` gives each table its policies in ``club_server.Rules``
-form. ``club_server`` adds all three to its own (see ``club_server.FUNCTIONS``/``table_rules``).
+**The one place to carry over** when the club server's journal and policies change: the tables of migration 0007
+and their ownership path are listed in :data:`TABLES`; :func:`checks` names the check functions the policies use
+(made by ``club_server``'s generators, like the platoons' and sheets'); :func:`table_rules` gives each table its
+policies in ``club_server.Rules`` form. ``club_server`` adds them to its own (see ``club_server.CHECKS`` and
+``table_rules``).
 
 =================  ===========================================  ============================================
 table              a player sees                                a player changes (INSERT/UPDATE/DELETE)
@@ -37,69 +37,30 @@ TABLES: dict[str, str] = {
 """Migration 0007's tables -> the path to their owner (journal triggers: every app table; portable file:
 ``services.portable.TABLES``; backups: the whole database)."""
 
-FUNCTIONS = r"""
-CREATE OR REPLACE FUNCTION club_fighters_seen() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT f.id FROM fighter f WHERE f.campaign_id IN (SELECT club_campaigns_seen());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_fighters_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT f.id FROM fighter f
-  WHERE (f.owner = session_user AND f.campaign_id IN (SELECT club_campaigns_seen()))
-     OR f.campaign_id IN (SELECT club_campaigns_organised());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_bouts_seen() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT b.id FROM bout b WHERE b.fighter_id IN (SELECT club_fighters_seen());
-END
-$$;
-CREATE OR REPLACE FUNCTION club_bouts_changed() RETURNS SETOF bigint
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN QUERY SELECT b.id FROM bout b WHERE b.fighter_id IN (SELECT club_fighters_changed())
-    AND (b.opponent_fighter_id IS NULL OR b.opponent_fighter_id IN (SELECT club_fighters_changed()));
-END
-$$;
-CREATE OR REPLACE FUNCTION club_can_fighter(fid bigint) RETURNS boolean
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-  RETURN fid IN (SELECT club_fighters_changed());
-END
-$$;
-"""
+def checks(owned: Any, under: Any, can: Any) -> tuple[Any, ...]:
+    """The check functions the policies use, made by ``club_server``'s generators (passed in, so this module does
+    not import ``club_server``): a fighter is owned like a platoon; a bout is under its fighter, and changed only
+    where its opponent fighter (when given) may be changed too."""
+    return (*owned("fighters", "fighter"),
+            *under("bouts", "bout", "fighter_id", "fighters", also="opponent_fighter_id"),
+            can("club_can_fighter", "fid", "club_fighters_changed"))
 
-FUNCTION_NAMES = ("club_fighters_seen()", "club_fighters_changed()", "club_bouts_seen()",
-                  "club_bouts_changed()", "club_can_fighter(bigint)")
 
 OLD_FUNCTION_NAMES = ("club_fighters_seen(text)", "club_fighters_changed(text)", "club_bouts_seen(text)",
                       "club_bouts_changed(text)", "club_can_fighter(bigint, text)")
 """The forms that took the login as an argument (dropped by ``server init``)."""
 
 
-def table_rules(rules_class: Any, me: str, in_: Any) -> dict[str, Any]:
-    """The policies of the new tables, built with ``club_server``'s own ``Rules`` and ``_in`` helpers (passed in,
-    so this module does not import ``club_server``)."""
-    member = in_("campaign_id", "club_campaigns_seen")
-    organiser = in_("campaign_id", "club_campaigns_organised")
-    fighter_can = f"((owner = {me} AND {member}) OR {organiser})"
+def table_rules(owned: Any, under: Any, in_: Any) -> dict[str, Any]:
+    """The policies of the new tables, built with ``club_server``'s own ``_owned``, ``_under`` and ``_in`` helpers
+    (passed in, so this module does not import ``club_server``)."""
     changed, seen = in_("fighter_id", "club_fighters_changed"), in_("fighter_id", "club_fighters_seen")
     bout_can = (f"({changed} AND (opponent_fighter_id IS NULL OR "
                 f"{in_('opponent_fighter_id', 'club_fighters_changed')}))")
-    round_can, round_sees = in_("bout_id", "club_bouts_changed"), in_("bout_id", "club_bouts_seen")
-
-    def under(can: str, sees: str) -> Any:
-        return rules_class(select=sees, insert=can, update_old=can, update_new=can, delete=can)
-
     return {
-        "fighter": rules_class(select=f"({member} OR owner = {me})", insert=fighter_can, update_old=fighter_can,
-                               update_new=fighter_can, delete=fighter_can),
+        "fighter": owned(),
         "bout": under(bout_can, seen),
-        "bout_round": under(round_can, round_sees),
+        "bout_round": under(in_("bout_id", "club_bouts_changed"), in_("bout_id", "club_bouts_seen")),
         "fighter_change": under(changed, seen),
     }
 

@@ -34,7 +34,7 @@ from ..errors import NotFound, Refused, ServiceError
 from .models import database_proxy as db
 
 JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration", "journal_open",
-                            "journal_replay"})
+                            "journal_replay", "journal_budget"})
 """Tables the triggers leave alone (the journal itself, the server's bookkeeping of open operations and replays,
 and the migration log)."""
 

@@ -31,14 +31,12 @@ from typing import Any
 
 from ..errors import Refused
 from .journal import START_KIND, utc_now
+from .journal_pg import DEFAULT_DAYS, DEFAULT_KEEP, MAX_DAYS, MAX_KEEP
+from .journal_pg import FORGOTTEN_LABEL as FORGOTTEN_LABEL  # the summary a forgotten deletion keeps
 from .models import database_proxy as db
 
 ENV_KEEP = "CAMPAIGN_APP_JOURNAL_KEEP"
 ENV_DAYS = "CAMPAIGN_APP_JOURNAL_DAYS"
-DEFAULT_KEEP = 1000
-DEFAULT_DAYS = 90
-MAX_KEEP = 10_000_000
-MAX_DAYS = 100_000
 
 
 def _setting(value: Any, env: str, default: int, low: int, high: int, what: str) -> int:
@@ -103,6 +101,100 @@ class Compacted:
         return {"folded": self.folded, "records": self.records, "keep": self.keep, "days": self.days,
                 "bytes_before": self.bytes_before, "bytes_after": self.bytes_after, "freed": self.freed,
                 "vacuumed": self.vacuumed}
+
+
+@dataclass(frozen=True)
+class CampaignCompacted:
+    """What :func:`compact_server` did to one campaign's journal on a server."""
+
+    campaign: str
+    folded: int
+    records: int
+    keep: int
+    days: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"campaign": self.campaign, "folded": self.folded, "records": self.records, "keep": self.keep,
+                "days": self.days}
+
+
+@dataclass(frozen=True)
+class ServerCompacted:
+    """``journal compact`` on a server: each campaign the login organises (or the one named), folded by its own
+    budget; the server gives the space back by itself (autovacuum)."""
+
+    campaigns: tuple[CampaignCompacted, ...]
+
+    @property
+    def folded(self) -> int:
+        return sum(c.folded for c in self.campaigns)
+
+    @property
+    def records(self) -> int:
+        return sum(c.records for c in self.campaigns)
+
+    @property
+    def message(self) -> str:
+        lines = []
+        for c in self.campaigns:
+            age = f", none older than {c.days} days" if c.days else ""
+            budget = f"the newest {c.keep:,} operations stay undoable{age}"
+            if c.folded:
+                ops = "operation" if c.folded == 1 else "operations"
+                lines.append(f"{c.campaign}: folded {c.folded:,} older {ops} into the history ({c.records:,} change "
+                             f"records dropped; they stay listed but can no longer be undone); {budget}")
+            else:
+                lines.append(f"{c.campaign}: nothing to fold; {budget}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"folded": self.folded, "records": self.records, "campaigns": [c.to_dict() for c in self.campaigns]}
+
+
+def _server_call(sql: str, params: tuple[Any, ...]) -> dict[str, Any]:
+    """One call of a journal function of the server's, its refusals as the app's errors (one line)."""
+    import json
+
+    import peewee
+
+    from .journal import _server_refusal
+
+    try:
+        row = db.execute_sql(sql, params).fetchone()
+    except (peewee.DatabaseError, Refused) as exc:
+        refused = _server_refusal(exc)
+        if refused is exc:
+            raise
+        raise refused from exc
+    return dict(json.loads(row[0]))
+
+
+def compact_server(campaign: int | None = None, keep: Any = None, days: Any = None) -> ServerCompacted:
+    """``journal compact`` on a server (``campaign_app_compact``, :mod:`.journal_pg`): fold the operations of
+    ``campaign`` (default: every campaign the login organises) beyond its budget. ``keep`` and ``days``, when
+    given, become the campaign's budget first. The server refuses a campaign the login does not organise."""
+    n_keep = None if keep is None else keep_setting(keep)
+    n_days = None if days is None else days_setting(days)
+    if campaign is None:
+        from . import access
+
+        sql = ("SELECT c.id, c.name FROM campaign c WHERE c.id IN (SELECT club_campaigns_organised()) "
+               "ORDER BY c.name_key" if access.rules_installed()
+               else "SELECT c.id, c.name FROM campaign c ORDER BY c.name_key")
+        targets = [(int(i), str(n)) for i, n in db.execute_sql(sql).fetchall()]
+        if not targets:
+            raise Refused("you organise no campaign on this server: only a campaign's organisers may compact its "
+                          "journal")
+    else:
+        row = db.execute_sql("SELECT name FROM campaign WHERE id = ?", (campaign,)).fetchone()
+        targets = [(int(campaign), str(row[0]) if row else f"campaign {campaign}")]
+    done = []
+    with db.atomic():
+        for cid, name in targets:
+            got = _server_call("SELECT campaign_app_compact(?, ?, ?)::text", (cid, n_keep, n_days))
+            done.append(CampaignCompacted(name, int(got["folded"]), int(got["records"]), int(got["keep"]),
+                                          int(got["days"])))
+    return ServerCompacted(tuple(done))
 
 
 def _size(n: int) -> str:
@@ -207,7 +299,12 @@ class Forgotten:
         return {"records": self.records, "operations": self.operations}
 
 
-FORGOTTEN_LABEL = "Deleted a campaign (forgotten: its content was removed from the journal)"
+def forget_on_server(delete_op: int) -> Forgotten:
+    """``campaign delete --forget`` on a server (``campaign_app_forget``, :mod:`.journal_pg`): call in the
+    deletion's transaction, after its operation closed. The server checks that the caller made that deletion of
+    one whole campaign, and removes the campaign's rows' images and the operations about it."""
+    got = _server_call("SELECT campaign_app_forget(?)::text", (delete_op,))
+    return Forgotten(int(got["records"]), int(got["operations"]))
 
 
 def forget_deleted(delete_op: int, campaign_id: int) -> Forgotten:

@@ -300,6 +300,12 @@ BEGIN
       LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
       'SELECT true'$f$;
   END IF;
+  IF to_regprocedure('campaign_app_may_manage(bigint)') IS NULL THEN
+    -- who may fold a campaign's journal and set its budget: without the club's rules, the tables' owner
+    EXECUTE $f$CREATE FUNCTION campaign_app_may_manage(p_campaign bigint) RETURNS boolean
+      LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS
+      'SELECT campaign_app_is_owner()'$f$;
+  END IF;
   IF to_regprocedure('campaign_app_may_replay(bigint)') IS NULL THEN
     -- a server database without the club's rules: the server's grants decide (the owner may do everything)
     EXECUTE $f$CREATE FUNCTION campaign_app_may_replay(p_op bigint) RETURNS boolean
@@ -434,6 +440,12 @@ BEGIN
   IF info.kind = 'journal.start' OR info.kind = 'journal.server' THEN
     PERFORM campaign_app_refuse('CA409',
       'the start of the journal cannot be undone: changes made before it were not recorded');
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = p_op) THEN
+    -- folded by its campaign's journal budget (campaign_app_compact): listed, no longer replayable
+    PERFORM campaign_app_refuse('CA409', '“' || info.label || '” (operation ' || info.id || ') was folded into '
+      || 'the journal''s history to save space: it is kept as a record but can no longer be '
+      || CASE WHEN p_undoing THEN 'undone' ELSE 'redone' END);
   END IF;
   SELECT max(o.id) INTO server_start FROM operation o WHERE o.kind = 'journal.server';
   IF server_start IS NOT NULL AND p_op < server_start THEN
@@ -706,6 +718,170 @@ $fn$;
 """
 
 
+FORGOTTEN_LABEL = "Deleted a campaign (forgotten: its content was removed from the journal)"
+"""The summary a forgotten deletion keeps (the same words as on a file: :mod:`.journal_budget`)."""
+
+DEFAULT_KEEP = 1000
+DEFAULT_DAYS = 90
+MAX_KEEP = 10_000_000
+MAX_DAYS = 100_000
+
+BUDGET_SQL = r"""
+-- Each campaign's journal budget on a server (its organisers set it; the defaults are the file's): the newest
+-- keep_ops operations of the campaign keep their row images, and none older than keep_days days (0: no age
+-- limit). Only the owner reads or writes this table; campaign_app_compact is the way in.
+CREATE TABLE IF NOT EXISTS journal_budget (
+  campaign_id bigint PRIMARY KEY REFERENCES campaign (id) ON DELETE CASCADE,
+  keep_ops integer NOT NULL CHECK (keep_ops BETWEEN 1 AND MAX_KEEP),
+  keep_days integer NOT NULL CHECK (keep_days BETWEEN 0 AND MAX_DAYS)
+);
+
+-- Fold a campaign's operations beyond its budget: their change records go (they stay in the history, who did
+-- what and when, but can no longer be undone or redone). p_keep / p_days, when given, become the campaign's
+-- budget first. Only who may manage the campaign (campaign_app_may_manage: on a club server its organisers and
+-- the club's administrator). It folds only operations the server itself recorded as the campaign's, or older
+-- ones whose rows really are the campaign's (an operation written by a client before the server kept the
+-- journal could name any campaign).
+CREATE OR REPLACE FUNCTION campaign_app_compact(p_campaign bigint, p_keep integer DEFAULT NULL,
+                                                p_days integer DEFAULT NULL) RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp SET TimeZone = 'UTC'
+AS $fn$
+DECLARE
+  x bigint := campaign_app_xact();
+  n_keep integer;
+  n_days integer;
+  first_kept bigint;
+  cutoff text;
+  server_start bigint;
+  ops bigint[];
+  records bigint;
+BEGIN
+  IF EXISTS (SELECT 1 FROM journal_open o WHERE o.xact = x) OR EXISTS (SELECT 1 FROM journal_replay r
+                                                                       WHERE r.xact = x) THEN
+    PERFORM campaign_app_refuse('CA400', 'cannot compact the journal inside an operation');
+  END IF;
+  IF p_campaign IS NULL OR NOT coalesce(campaign_app_may_manage(p_campaign), false) THEN
+    PERFORM campaign_app_refuse('CA403', 'only an organiser of a campaign may compact its journal or set its '
+      || 'budget (campaign ' || coalesce(p_campaign::text, 'none') || ')');
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM campaign c WHERE c.id = p_campaign) THEN
+    PERFORM campaign_app_refuse('CA404', 'no campaign ' || p_campaign || ' on this server');
+  END IF;
+  IF p_keep IS NOT NULL AND NOT p_keep BETWEEN 1 AND MAX_KEEP THEN
+    PERFORM campaign_app_refuse('CA400', 'the number of operations to keep undoable must be between 1 and '
+      || 'MAX_KEEP, not ' || p_keep);
+  END IF;
+  IF p_days IS NOT NULL AND NOT p_days BETWEEN 0 AND MAX_DAYS THEN
+    PERFORM campaign_app_refuse('CA400', 'the number of days must be between 0 and MAX_DAYS, not ' || p_days);
+  END IF;
+  PERFORM campaign_app_lock();
+  IF p_keep IS NOT NULL OR p_days IS NOT NULL THEN
+    INSERT INTO journal_budget AS b (campaign_id, keep_ops, keep_days)
+      VALUES (p_campaign, coalesce(p_keep, DEFAULT_KEEP), coalesce(p_days, DEFAULT_DAYS))
+      ON CONFLICT (campaign_id) DO UPDATE SET keep_ops = coalesce(p_keep, b.keep_ops),
+                                              keep_days = coalesce(p_days, b.keep_days);
+  END IF;
+  n_keep := coalesce((SELECT b.keep_ops FROM journal_budget b WHERE b.campaign_id = p_campaign), DEFAULT_KEEP);
+  n_days := coalesce((SELECT b.keep_days FROM journal_budget b WHERE b.campaign_id = p_campaign), DEFAULT_DAYS);
+  SELECT o.id INTO first_kept FROM operation o WHERE o.campaign_id = p_campaign
+    AND o.kind NOT IN ('journal.start', 'journal.server', 'journal.replay')
+    ORDER BY o.id DESC OFFSET n_keep - 1 LIMIT 1;
+  IF n_days > 0 THEN
+    cutoff := to_char((now() - make_interval(days => n_days)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS')
+      || '+00:00';
+  END IF;
+  SELECT max(o.id) INTO server_start FROM operation o WHERE o.kind = 'journal.server';
+  SELECT coalesce(array_agg(o.id ORDER BY o.id), ARRAY[]::bigint[]) INTO ops FROM operation o
+    WHERE o.campaign_id = p_campaign AND o.kind NOT IN ('journal.start', 'journal.server', 'journal.replay')
+      AND (o.id < coalesce(first_kept, 0) OR o.created_at < cutoff)
+      AND EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = o.id)
+      AND (server_start IS NULL OR o.id > server_start
+           OR (SELECT t.campaign_id FROM campaign_app_targets(o.id) t) = p_campaign);
+  PERFORM 1 FROM operation o WHERE o.id = ANY (ops) FOR UPDATE;  -- not while an undo of one of them closes
+  DELETE FROM operation_change c WHERE c.operation_id = ANY (ops);
+  GET DIAGNOSTICS records = ROW_COUNT;
+  RETURN jsonb_build_object('campaign_id', p_campaign, 'folded', cardinality(ops), 'records', records,
+                            'keep', n_keep, 'days', n_days);
+END
+$fn$;
+
+-- Remove from the journal what it holds of a campaign its organiser deleted (campaign delete --forget): every
+-- recorded image of the rows the deletion removed, over each row's life, then the operations about the campaign
+-- left with nothing; the deletion stays as a summary naming nothing (no longer undoable). Only the login that
+-- deleted it (the server recorded who) or the club's administrator; only a live deletion of one whole campaign
+-- that the server recorded itself and whose rows were all that campaign's.
+CREATE OR REPLACE FUNCTION campaign_app_forget(p_op bigint) RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp SET TimeZone = 'UTC'
+AS $fn$
+DECLARE
+  x bigint := campaign_app_xact();
+  info operation%ROWTYPE;
+  cid bigint;
+  server_start bigint;
+  gone record;
+  born bigint;
+  n bigint;
+  records bigint := 0;
+  operations bigint;
+  platoons bigint[];
+  sheets bigint[];
+BEGIN
+  IF EXISTS (SELECT 1 FROM journal_open o WHERE o.xact = x) OR EXISTS (SELECT 1 FROM journal_replay r
+                                                                       WHERE r.xact = x) THEN
+    PERFORM campaign_app_refuse('CA400', 'cannot remove a campaign from the journal inside an operation');
+  END IF;
+  SELECT * INTO info FROM operation o WHERE o.id = p_op;
+  IF NOT FOUND OR NOT (info."user" = session_user OR campaign_app_is_owner()) THEN
+    PERFORM campaign_app_refuse('CA403', 'only the login that deleted a campaign may remove it from the journal '
+      || '(operation ' || p_op || ')');
+  END IF;
+  IF info.kind <> 'campaign.delete' THEN
+    PERFORM campaign_app_refuse('CA409', 'operation ' || p_op || ' is not the deletion of a campaign');
+  END IF;
+  IF info.undone <> 0 THEN
+    PERFORM campaign_app_refuse('CA409', 'the deletion (operation ' || p_op || ') is undone: the campaign is '
+      || 'there again');
+  END IF;
+  SELECT max(o.id) INTO server_start FROM operation o WHERE o.kind = 'journal.server';
+  IF server_start IS NOT NULL AND p_op < server_start THEN
+    PERFORM campaign_app_refuse('CA409', 'operation ' || p_op || ' was recorded before the server kept the '
+      || 'journal itself');
+  END IF;
+  IF (SELECT count(*) FROM operation_change c WHERE c.operation_id = p_op AND c.table_name = 'campaign') <> 1
+     OR EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = p_op AND c.action <> 'delete') THEN
+    PERFORM campaign_app_refuse('CA409', 'operation ' || p_op || ' did not delete one campaign and nothing else');
+  END IF;
+  SELECT c.row_id INTO cid FROM operation_change c WHERE c.operation_id = p_op AND c.table_name = 'campaign';
+  IF EXISTS (SELECT 1 FROM campaign c WHERE c.id = cid)
+     OR (SELECT t.campaign_id FROM campaign_app_targets(p_op) t) IS DISTINCT FROM cid THEN
+    PERFORM campaign_app_refuse('CA409', 'operation ' || p_op || ' did not delete one campaign and nothing else');
+  END IF;
+  PERFORM campaign_app_lock();
+  SELECT coalesce(array_agg(c.row_id) FILTER (WHERE c.table_name = 'platoon'), ARRAY[]::bigint[]),
+         coalesce(array_agg(c.row_id) FILTER (WHERE c.table_name = 'sologear_sheet'), ARRAY[]::bigint[])
+    INTO platoons, sheets FROM operation_change c WHERE c.operation_id = p_op;
+  FOR gone IN SELECT DISTINCT c.table_name, c.row_id FROM operation_change c WHERE c.operation_id = p_op LOOP
+    SELECT max(c.operation_id) INTO born FROM operation_change c WHERE c.table_name = gone.table_name
+      AND c.row_id = gone.row_id AND c.action = 'insert' AND c.operation_id <= p_op;
+    DELETE FROM operation_change c WHERE c.table_name = gone.table_name AND c.row_id = gone.row_id
+      AND c.operation_id BETWEEN coalesce(born, 0) AND p_op;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    records := records + n;
+  END LOOP;
+  DELETE FROM operation o WHERE o.id <> p_op AND o.kind NOT IN ('journal.start', 'journal.server', 'journal.replay')
+    AND (o.campaign_id = cid OR o.platoon_id = ANY (platoons) OR o.sheet_id = ANY (sheets))
+    AND NOT EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = o.id);
+  GET DIAGNOSTICS operations = ROW_COUNT;
+  UPDATE operation o SET label = FORGOTTEN, campaign_id = NULL, platoon_id = NULL, sheet_id = NULL,
+    merge_key = NULL, updated_at = campaign_app_now() WHERE o.id = p_op;
+  RETURN jsonb_build_object('records', records, 'operations', operations, 'campaign_id', cid);
+END
+$fn$;
+""".replace("MAX_KEEP", str(MAX_KEEP)).replace("MAX_DAYS", str(MAX_DAYS)).replace(
+    "DEFAULT_KEEP", str(DEFAULT_KEEP)).replace("DEFAULT_DAYS", str(DEFAULT_DAYS)).replace(
+    "FORGOTTEN", _quote_literal(FORGOTTEN_LABEL))
+
+
 GRANTED_FUNCTIONS = (
     "campaign_app_table_rank(text)", "campaign_app_xact()", "campaign_app_now()",
     "campaign_app_begin(text, text, text)",
@@ -714,7 +890,8 @@ GRANTED_FUNCTIONS = (
     "campaign_app_replay_swept()", "campaign_app_row_is(text, bigint, jsonb)", "campaign_app_tables()",
     "campaign_app_refuse(text, text)", "campaign_app_op_words(bigint)", "campaign_app_may_replay(bigint)",
     "campaign_app_op_named(bigint)", "campaign_app_may_see(bigint)",
-    "campaign_app_is_owner()",
+    "campaign_app_is_owner()", "campaign_app_may_manage(bigint)", "campaign_app_compact(bigint, integer, integer)",
+    "campaign_app_forget(bigint)",
 )
 """The journal's functions a player may call (``server init`` grants them to the players group; everything else
 of the journal is the owner's)."""
@@ -756,6 +933,7 @@ def install(database: Any, tables: list[str]) -> None:
     database.execute_sql(MAY_REPLAY_DEFAULT)
     database.execute_sql(targets_sql(tables))
     database.execute_sql(replay_sql(tables, table_ranks(database, tables)))
+    database.execute_sql(BUDGET_SQL)
     for table in tables:
         quoted = '"' + table.replace('"', '""') + '"'
         database.execute_sql(f'DROP TRIGGER IF EXISTS "journal_{table}" ON {quoted}')
@@ -768,7 +946,7 @@ def install(database: Any, tables: list[str]) -> None:
                                  f"EXECUTE FUNCTION campaign_app_id_guard({_quote_literal(sequence)})")
     for fn in (*GRANTED_FUNCTIONS, *OWNER_ONLY_FUNCTIONS):
         database.execute_sql(f"REVOKE ALL ON FUNCTION {fn} FROM PUBLIC")
-    for table in ("journal_open", "journal_replay"):
+    for table in ("journal_open", "journal_replay", "journal_budget"):
         database.execute_sql(f"REVOKE ALL ON {table} FROM PUBLIC")
     database.execute_sql(f"REVOKE ALL ON SEQUENCE {CLOCK} FROM PUBLIC")
     set_clock(database)

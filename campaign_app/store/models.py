@@ -580,7 +580,7 @@ class OperationChange(BaseModel):
     new = TextField(null=True)
 
     class Meta:
-        indexes = ((("table_name", "row_id", "operation"), False),)
+        indexes = ((("row_id",), False),)  # a row's history (migration 0009); by operation: the foreign key's
 
 
 class JournalState(BaseModel):

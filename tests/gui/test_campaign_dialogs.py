@@ -363,3 +363,30 @@ def test_campaign_delete_dialog_can_forget_the_campaign(qtbot, cpage: CampaignPa
     assert b"Lt. 2" not in database.db_file.read_bytes()
     cpage.ctx.undo_stack.undo()
     assert Campaign.select().count() == 0
+
+
+def test_campaign_delete_dialog_on_a_club_server_offers_to_erase_without_a_backup(qtbot, cpage: CampaignPage) -> None:
+    """On a club server the dialog offers the same check box (the server erases the campaign from its journal)
+    and says that no backup can bring it back; cancelled, nothing is deleted."""
+    from PySide6.QtWidgets import QCheckBox, QMessageBox
+
+    from campaign_app.server_target import ServerTarget
+
+    seen: list[str] = []
+
+    def answer(dialog: QDialog) -> None:
+        assert isinstance(dialog, QMessageBox)
+        seen.append(dialog.text())
+        box = dialog.findChild(QCheckBox, "confirm_option")
+        assert box is not None and "undo history" in box.text()
+        qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Cancel), Qt.MouseButton.LeftButton)
+
+    cpage.ctx.server = ServerTarget("club.example.org", "league", "olga")
+    try:
+        errors = when_dialog_opens(qtbot, answer)
+        click(qtbot, cpage.delete_button)
+    finally:
+        cpage.ctx.server = None
+    assert not errors and seen
+    assert "club's journal" in seen[0] and "keeps no backup" in seen[0] and "backup made just before" not in seen[0]
+    assert Campaign.select().count() == 1

@@ -5,6 +5,8 @@
     python -m tests.store.make_stored_db 5 tests/store/data/schema_0005.db
     python -m tests.store.make_stored_db 6 tests/store/data/schema_0006.db  (0006 is a placeholder)
     python -m tests.store.make_stored_db 7 tests/store/data/schema_0007.db
+    python -m tests.store.make_stored_db 8 tests/store/data/schema_0008.db
+    python -m tests.store.make_stored_db 9 tests/store/data/schema_0009.db
 
 Schema 3 (the last before 0004): what versions of that schema stored, labels and all (roll purposes and rules
 in words, Sologear end reasons with spaces), with the quirks 0004 mends (names the same under the new case
