@@ -91,9 +91,11 @@ def refresh_all_windows() -> None:
 
     for widget in QApplication.topLevelWidgets():
         ctx = getattr(widget, "ctx", None)
-        if ctx is not None and hasattr(ctx, "changed"):
+        if ctx is not None and hasattr(ctx, "signals"):
             try:
-                ctx.changed("all", 0)
+                from .gui.feed import announce_everything
+
+                announce_everything(ctx, "a write was refused")
             except Exception:  # a view that cannot reload must not hide the message being shown
                 log.exception("reloading the views failed")
 

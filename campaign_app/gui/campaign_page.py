@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QFont, QKeyEvent, QShowEvent
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -31,7 +31,8 @@ from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, Dea
 from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
 from .undo_commands import perform
@@ -54,13 +55,10 @@ class CampaignPage(QWidget):
         self.ctx = ctx
         self.cid: int | None = None
         self.detail: CampaignDetail | None = None
-        self._dirty = False
+        self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid),
+                             self.load)
         self._build()
         cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
-        ctx.signals.data_changed.connect(self._on_data_changed)
-        ctx.signals.op_changed.connect(
-            lambda ch: self._on_data_changed("campaign", self.cid or 0)
-            if self.cid is not None and concerns(ch, campaign=self.cid) else None)
 
     def _build(self) -> None:
         body = QWidget()
@@ -227,7 +225,7 @@ class CampaignPage(QWidget):
             view.show_campaign(campaign_id)
 
     def load(self) -> None:
-        self._dirty = False
+        self.feed.dirty = False
         if self.cid is None:
             return
         try:
@@ -312,20 +310,6 @@ class CampaignPage(QWidget):
         rows = self.view.selectionModel().selectedRows()
         return rows[0].data(ID_ROLE) if rows else None
 
-    def _on_data_changed(self, kind: str, obj_id: int) -> None:
-        if self.cid is None:
-            return
-        if kind in ("all", "platoon", "battle") or (kind == "campaign" and obj_id in (0, self.cid)):
-            if self.isVisible():
-                self.load()
-            else:
-                self._dirty = True
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.load()
-        super().showEvent(event)
-
     # --- writing ------------------------------------------------------------------------------------------
     def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
         try:
@@ -386,7 +370,6 @@ class CampaignPage(QWidget):
 
         sheet_id = new_sologear_campaign(self.ctx, self, name=self.detail.name, campaign_id=self.cid)
         if sheet_id:
-            self.ctx.changed("sheet", sheet_id)
             self.ctx.signals.open_item.emit("sheet", sheet_id)
         return sheet_id
 

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 from ..errors import CampaignError
 from ..services import journal as journal_service
 from ..services.journal import OpChanges, OperationInfo
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
 from .widgets import ErrorLabel
 
 log = logging.getLogger(__name__)
@@ -173,7 +174,6 @@ class JournalPanel(QWidget):
         self.ctx = ctx
         self.scope: tuple[str, int] | None = None
         self.campaign_id: int | None = None
-        self._dirty = False
         self.intro = QLabel("Every change of this platoon, newest first, whoever made it (this window, another "
                             "one or campaign-cli). Undo or redo any of them; one that later changes depend on "
                             "is refused, naming the change in the way.", self)
@@ -218,8 +218,7 @@ class JournalPanel(QWidget):
         self.redo_button.clicked.connect(lambda: self.step("redo"))
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.view.doubleClicked.connect(lambda _index: self.toggle_selected())
-        ctx.signals.op_changed.connect(self._on_op_changed)
-        ctx.signals.data_changed.connect(self._on_data_changed)
+        self.feed = ViewFeed(ctx, self, self._concerns, self.reload)
         self._apply_palette()
         self._update_buttons()
 
@@ -244,7 +243,7 @@ class JournalPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        self._dirty = False
+        self.feed.dirty = False
         if self.scope is None:
             return
         kind, obj_id = self.scope
@@ -266,28 +265,11 @@ class JournalPanel(QWidget):
         self.note.setText(f"The newest {LIST_LIMIT} changes are listed; campaign-cli journal lists them all.")
         self._update_buttons()
 
-    def _on_op_changed(self, changes: OpChanges) -> None:
+    def _concerns(self, changes: OpChanges) -> bool:
         if self.scope is None:
-            return
+            return False
         kind, obj_id = self.scope
-        mine = concerns(changes, campaign=self.campaign_id, **{kind: obj_id})
-        if mine:
-            self._refresh_soon()
-
-    def _on_data_changed(self, kind: str, _obj_id: int) -> None:
-        if kind == "all" and self.scope is not None:
-            self._refresh_soon()
-
-    def _refresh_soon(self) -> None:
-        if self.isVisible():
-            self.reload()
-        else:
-            self._dirty = True
-
-    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.reload()
-        super().showEvent(event)
+        return concerns(changes, campaign=self.campaign_id, **{kind: obj_id})
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)

@@ -3,7 +3,7 @@
 Name, the three attribute dice with their level words, Armor with its class, the two 32-box XP tracks with
 levels and orders cards, the leader and former leaders, attached units with their own dice and weapons, the
 platoon's heavy weapons / special equipment, and notes. Every change goes through a roster service (one
-transaction, logged) and onto ``ctx.undo_stack``; the page reloads when ``data_changed`` says so.
+transaction, logged) and onto ``ctx.undo_stack``; the page reloads when the change feed says it concerns it.
 
 Extension point for the battle log: ``PlatoonPage.tabs`` is a QTabWidget whose first tab is "Sheet"; add the
 "History" tab with :meth:`PlatoonPage.add_tab` (a tab widget with ``show_platoon(id)`` is told about every
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -46,8 +46,10 @@ from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
 from ..services.common import NotFound, name_key
 from ..services.edits import Edit
+from ..services.journal import OpChanges
 from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
 from .leader_dialog import ReplaceLeaderDialog
 from .roster_models import (
     ID_ROLE,
@@ -212,14 +214,12 @@ class PlatoonPage(QWidget):
         self.ctx = ctx
         self.pid: int | None = None
         self.detail: PlatoonDetail | None = None
-        self._dirty = False
+        self.feed = ViewFeed(ctx, self, self._concerns, self.load)
         self._extra_tabs: list[QWidget] = []
         self._build()
         from .history_view import HistoryView  # the battle log's tab (its charts load when first shown)
 
         self.add_tab(HistoryView(ctx, self), "Hist&ory")
-        ctx.signals.data_changed.connect(self._on_data_changed)
-        ctx.signals.op_changed.connect(self._on_op_changed)
 
     # --- layout -------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -507,9 +507,7 @@ class PlatoonPage(QWidget):
         if self.pid is not None:
             from .battle_wizard import log_battle  # imported on first use (issue 13)
 
-            battle_id = log_battle(self.ctx, self.window(), self.pid)
-            if battle_id:
-                self.ctx.changed("platoon", self.pid)
+            log_battle(self.ctx, self.window(), self.pid)
 
     # --- showing ------------------------------------------------------------------------------------------
     def show_platoon(self, platoon_id: int) -> None:
@@ -553,7 +551,7 @@ class PlatoonPage(QWidget):
 
     def load(self) -> None:
         """Read the platoon again and put every value into the widgets (no writes happen here)."""
-        self._dirty = False
+        self.feed.dirty = False
         if self.pid is None:
             return
         try:
@@ -683,32 +681,11 @@ class PlatoonPage(QWidget):
         self.unit_equipment.set_rows(u.equipment_list)
 
     # --- refreshing -----------------------------------------------------------------------------------------
-    def _on_op_changed(self, changes: Any) -> None:
-        """The change feed: reload when the operation touched this platoon, was made on it or on its campaign
-        as a whole."""
+    def _concerns(self, changes: OpChanges) -> bool:
+        """Reload when the operation touched this platoon, was made on it or on its campaign as a whole."""
         if self.pid is None:
-            return
-        campaign_id = self.detail.campaign_id if self.detail else None
-        if concerns(changes, platoon=self.pid, campaign=campaign_id):
-            self._on_data_changed("platoon", self.pid)
-
-    def _on_data_changed(self, kind: str, obj_id: int) -> None:
-        if self.pid is None:
-            return
-        campaign_id = self.detail.campaign_id if self.detail else None
-        relevant = (kind == "all" or kind == "battle" or (kind == "platoon" and obj_id in (0, self.pid))
-                    or (kind == "campaign" and obj_id in (0, campaign_id)))
-        if not relevant:
-            return
-        if self.isVisible():
-            self.load()
-        else:
-            self._dirty = True
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.load()
-        super().showEvent(event)
+            return False
+        return concerns(changes, platoon=self.pid, campaign=self.detail.campaign_id if self.detail else None)
 
     # --- writing --------------------------------------------------------------------------------------------
     def reason(self) -> str:
