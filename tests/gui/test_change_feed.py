@@ -177,3 +177,38 @@ def test_own_writes_are_not_delivered_again_by_the_watcher(qtbot, pid, win, app_
     assert cli.returncode == 0, cli.stderr
     qtbot.waitUntil(lambda: win.watcher.poll() or len(seen) > 1, timeout=3000)
     assert [c.operation_id for c in seen[1:]] and seen[0].operation_id not in [c.operation_id for c in seen[1:]]
+
+
+def test_several_changes_from_another_program_reload_each_view_once(qtbot, pid, win, app_paths,
+                                                                   reloads) -> None:  # type: ignore[no-untyped-def]
+    open_platoon_history(qtbot, win, pid)
+    seen = heard(win.ctx)
+    for args in (["platoon", "set", "2nd Platoon", "--notes", "dug in"],
+                 ["platoon", "set", "2nd Platoon", "--xp", "9"]):
+        cli = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), *args],
+                             capture_output=True, text=True, timeout=60)
+        assert cli.returncode == 0, cli.stderr
+    reloads.clear()
+    assert win.watcher.poll() is True
+    assert len(seen) == 2 and all(c.platoon_id == pid for c in seen)  # both operations, by name, oldest first
+    assert seen[0].operation_id < seen[1].operation_id  # type: ignore[operator]
+    assert reloads == {"platoon page": 1, "history": 1, "navigator": 1}  # once each, not once per operation
+    assert win.page("platoon").platoon_track.xp() == 9  # type: ignore[attr-defined]
+    assert win.ctx.undo_stack.undoText().startswith("2nd Platoon")  # Edit ▸ Undo names the newest of them
+
+
+def test_a_redo_by_another_program_reloads_everything(qtbot, pid, win, app_paths) -> None:  # type: ignore[no-untyped-def]
+    """A change the journal's feed does not name (here: a redo made by another program on a file) still
+    reaches every view, as "everything changed"."""
+    from campaign_app.gui.feed import is_everything
+
+    page = open_platoon_history(qtbot, win, pid)
+    run = [sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file)]
+    for args in (["platoon", "set", "2nd Platoon", "--xp", "9"], ["undo"]):
+        assert subprocess.run(run + args, capture_output=True, timeout=60).returncode == 0
+    assert win.watcher.poll() is True and page.platoon_track.xp() == 6
+    seen = heard(win.ctx)
+    assert subprocess.run(run + ["redo"], capture_output=True, timeout=60).returncode == 0
+    assert win.watcher.poll() is True
+    assert len(seen) == 1 and (is_everything(seen[0]) or seen[0].platoon_id == pid)
+    assert page.platoon_track.xp() == 9
