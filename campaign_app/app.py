@@ -12,6 +12,7 @@ import logging
 import sys
 import traceback
 from collections.abc import Sequence
+from contextlib import nullcontext
 from types import TracebackType
 from typing import Any, cast
 
@@ -382,8 +383,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         explain(f"{APP_TITLE}: cannot use the data folder", problem, quiet)
         return 1
+    from .lazy_postgres import postgres_drivers_hidden
+
     try:
-        from .store.database import busy_timeout_setting
+        with postgres_drivers_hidden() if not server_url else nullcontext():  # a file never needs psycopg
+            from .store.database import busy_timeout_setting
 
         busy_timeout = busy_timeout_setting(args.busy_timeout)
     except CampaignError as exc:  # DatabaseError: a bad number

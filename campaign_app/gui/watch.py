@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QWidget
 
 from ..errors import CampaignError
 from ..services.journal import OpChanges
-from ..store.journal import changes_since, newest_id
+from ..services.server_link import ChangeFeed
 from .feed import announce, announce_everything, is_everything
 
 if TYPE_CHECKING:
@@ -34,8 +34,8 @@ class ChangeWatcher(QObject):
         super().__init__(window)
         self.window = window
         self.last: int | None = None
-        self.mark = 0
-        """The journal's clock when the views last heard of everything in it."""
+        self.feed: ChangeFeed | None = None
+        """The journal's change feed, marked where the views last heard of everything in it."""
         self._own: set[int] = set()
         """Operations this window announced since the last delivery (not news when read from the journal)."""
         self._delivering = False
@@ -59,7 +59,7 @@ class ChangeWatcher(QObject):
         self._own.clear()
         if self.last is not None:
             try:
-                self.mark = newest_id()
+                self.feed = ChangeFeed()
             except CampaignError as exc:
                 log.debug("journal mark not read: %s", exc)
                 self.last = None  # try again at the next poll
@@ -73,7 +73,7 @@ class ChangeWatcher(QObject):
             # the views read everything again now (an import, a restore, a sample load): what the journal
             # holds so far is not news for them any more
             try:
-                self.mark = newest_id()
+                self.feed = ChangeFeed()
             except CampaignError as exc:
                 log.debug("journal mark not read: %s", exc)
 
@@ -99,7 +99,7 @@ class ChangeWatcher(QObject):
         now = self._version()
         if now is None:
             return False
-        if self.last is None:
+        if self.last is None or self.feed is None:
             self.reset()
             return False
         changed = now != self.last
@@ -107,7 +107,7 @@ class ChangeWatcher(QObject):
         if not changed:
             return False
         try:
-            self.mark, found = changes_since(self.mark)
+            found = self.feed.since_last()
         except CampaignError as exc:  # busy: everything is read again (the next poll reads the journal)
             log.info("the journal could not be read (%s); reloading the views", exc)
             found = []
