@@ -51,6 +51,7 @@ from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
 from .context import AppContext
 from .feed import ViewFeed, concerns
 from .leader_dialog import ReplaceLeaderDialog
+from .page_header import PageHeader
 from .roster_models import (
     ID_ROLE,
     AttachedModel,
@@ -63,7 +64,7 @@ from .roster_models import (
 )
 from .sizing import cap_fields, cap_width
 from .undo_commands import perform
-from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
+from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, confirm
 from .xp_track import XpTrack
 
 log = logging.getLogger(__name__)
@@ -237,31 +238,16 @@ class PlatoonPage(QWidget):
         outer.addWidget(self.tabs)
 
         s = self.sheet
-        # header: name, campaign line, action bar
-        self.name_edit = CommitLineEdit("", s)
-        self.name_edit.setAccessibleName("Platoon name")
-        self.name_edit.setToolTip("The platoon's name (Enter to rename)")
-        font = QFont(self.name_edit.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.name_edit.setFont(font)
-        self.name_edit.setFrame(False)
-        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
-        self.info_label = QLabel(s)
-        self.message = ErrorLabel(s)
-        self.action_bar = QHBoxLayout()
-        self.log_battle_button = QPushButton("&Log battle…", s)
-        self.log_battle_button.setToolTip("Record a battle and run the post-battle rolls (Ctrl+B)")
+        # header: name, campaign line, action bar, message
+        self.header = PageHeader("Platoon name", "The platoon's name (Enter to rename)", s)
+        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
+                                                          self.header.message)
+        self.action_bar = self.header.button_row
+        self.log_battle_button = self.header.button("&Log battle…",
+                                                    "Record a battle and run the post-battle rolls (Ctrl+B)")
         self.log_battle_button.clicked.connect(self.log_battle)
-        self.delete_button = QPushButton("Delete platoon…", s)
+        self.delete_button = self.header.button("Delete platoon…")
         self.delete_button.clicked.connect(self.delete_platoon)
-        self.action_bar.addWidget(self.log_battle_button)
-        self.action_bar.addWidget(self.delete_button)
-        head = QGridLayout()
-        head.addWidget(self.name_edit, 0, 0)
-        head.addLayout(self.action_bar, 0, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        head.addWidget(self.info_label, 1, 0, 1, 2)
-        head.setColumnStretch(0, 1)
 
         # unit: dice and Armor
         unit = QGroupBox("Unit", s)
@@ -438,8 +424,7 @@ class PlatoonPage(QWidget):
         self.stale_label.hide()
 
         layout = QVBoxLayout(s)
-        layout.addLayout(head)
-        layout.addWidget(self.message)
+        layout.addWidget(self.header)
         layout.addWidget(self.stale_label)
         layout.addWidget(self.gone_label)
         top = QHBoxLayout()

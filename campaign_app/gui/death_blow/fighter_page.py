@@ -31,9 +31,10 @@ from ...services.common import NotFound
 from ...services.journal import OpChanges
 from ..context import AppContext
 from ..feed import ViewFeed, is_everything
+from ..page_header import PageHeader
 from ..roster_models import ID_ROLE, fit_columns
 from ..sizing import cap_fields
-from ..widgets import CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
+from ..widgets import CommitTextEdit, confirm
 from .bout_dialogs import perform
 from .models import BoutListModel, EventRow, HeadToHeadModel, RoundsModel, TimelineModel
 from .widgets import CareerChart, XpBoxes
@@ -71,17 +72,9 @@ class FighterPage(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
-        self.name_edit = CommitLineEdit("", body)
-        self.name_edit.setAccessibleName("Fighter's name")
-        self.name_edit.setToolTip("The fighter's name (Enter to rename)")
-        font = QFont(self.name_edit.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.name_edit.setFont(font)
-        self.name_edit.setFrame(False)
-        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
-        self.info_label = QLabel(body)
-        self.message = ErrorLabel(body)
+        self.header = PageHeader("Fighter's name", "The fighter's name (Enter to rename)", body)
+        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
+                                                          self.header.message)
 
         career = QGroupBox("Career", body)
         self.level_label = QLabel(career)
@@ -146,12 +139,7 @@ class FighterPage(QWidget):
         QVBoxLayout(notes_box).addWidget(self.notes)
 
         layout = QVBoxLayout(body)
-        head = QHBoxLayout()
-        head.addWidget(self.name_edit, 1)
-        head.addStretch(0)
-        layout.addLayout(head)
-        layout.addWidget(self.info_label)
-        layout.addWidget(self.message)
+        layout.addWidget(self.header)
         layout.addWidget(career)
         layout.addLayout(buttons)
         layout.addWidget(self.tabs, 1)
