@@ -17,7 +17,7 @@ import logging
 import re
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,6 +35,7 @@ from ..services import journal as journal_service
 from ..services.journal import OpChanges, OperationInfo
 from .context import AppContext
 from .feed import ViewFeed, concerns
+from .table_model import TableModel
 from .widgets import ErrorLabel
 
 log = logging.getLogger(__name__)
@@ -62,51 +63,25 @@ def local_time(stamp: str) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-class JournalModel(QAbstractTableModel):
+class JournalModel(TableModel[OperationInfo]):
     """Operations, newest first: time, change, who, state."""
+
+    HEADERS = HEADERS
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.rows: list[OperationInfo] = []
         self.grey: Any = None
 
-    def set_rows(self, rows: list[OperationInfo]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(HEADERS):
-            return HEADERS[section]
-        return None
-
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
-
     def info(self, row: int) -> OperationInfo | None:
-        return self.rows[row] if 0 <= row < len(self.rows) else None
+        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def row_of(self, op_id: int) -> int | None:
-        for i, info in enumerate(self.rows):
+        for i, info in enumerate(self._rows):
             if info.id == op_id:
                 return i
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        info = self.rows[index.row()]
-        col = index.column()
+    def cell_data(self, info: OperationInfo, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_TIME:
                 return local_time(info.created_at)
@@ -115,7 +90,7 @@ class JournalModel(QAbstractTableModel):
             if col == COL_WHO:
                 return info.user or "\u2014"
             if col == COL_STATE:
-                if info.folded:  # issue 23: beyond the journal's budget
+                if info.folded:  # beyond the journal's budget
                     return "folded: cannot be undone"
                 return "undone" if info.undone else ("" if info.undoable else "start of the journal")
             return None
