@@ -238,6 +238,37 @@ class PlatoonPage(QWidget):
         outer.addWidget(self.tabs)
 
         s = self.sheet
+        self._build_header(s)
+        unit = self._build_unit(s)
+        xp = self._build_experience(s)
+        lead = self._build_leader(s)
+        att = self._build_attached(s)
+        eq, nb = self._build_equipment_and_notes(s)
+        self._build_notices(s)
+
+        layout = QVBoxLayout(s)
+        layout.addWidget(self.header)
+        layout.addWidget(self.stale_label)
+        layout.addWidget(self.gone_label)
+        top = QHBoxLayout()
+        top.addWidget(unit, 0)
+        top.addStretch(1)
+        layout.addLayout(top)
+        layout.addWidget(xp)
+        layout.addWidget(lead)
+        layout.addWidget(att)
+        layout.addWidget(eq)
+        layout.addWidget(nb)
+        layout.addStretch(1)
+        self.sections = [unit, xp, lead, att, eq, nb]
+        self._set_tab_order()
+        cap_width(self.reason_edit, 72)
+        cap_width(self.leader_name, 32)
+        cap_width(self.leader_rank, 24)
+        cap_fields(self.sheet)  # fields stop at a readable width; tables and notes take the rest
+
+    def _build_header(self, s: QWidget) -> None:
+        """The name (renamed in place), the campaign line, Log battle and Delete, the message line."""
         # header: name, campaign line, action bar, message
         self.header = PageHeader("Platoon name", "The platoon's name (Enter to rename)", s)
         self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
@@ -249,6 +280,10 @@ class PlatoonPage(QWidget):
         self.delete_button = self.header.button("Delete platoon…")
         self.delete_button.clicked.connect(self.delete_platoon)
 
+        self.name_edit.committed.connect(self._rename)
+
+    def _build_unit(self, s: QWidget) -> QGroupBox:
+        """The platoon's three dice and its Armor."""
         # unit: dice and Armor
         unit = QGroupBox("Unit", s)
         self.pickers = {a: DiePicker(a, unit) for a in ATTRS}
@@ -267,7 +302,10 @@ class PlatoonPage(QWidget):
         for attr, picker in self.pickers.items():
             picker.dieChosen.connect(lambda sides, a=attr: self._set_platoon(**{a: sides}))
         self.armor.armorChosen.connect(lambda armor: self._set_platoon(armor=armor))
+        return unit
 
+    def _build_experience(self, s: QWidget) -> QGroupBox:
+        """The platoon's and the leader's XP tracks, levels, orders cards and the reason kept with changes."""
         # experience: two tracks, levels, orders cards, reason
         xp = QGroupBox("Experience", s)
         self.platoon_track = XpTrack(who="Platoon XP", parent=xp)
@@ -301,7 +339,10 @@ class PlatoonPage(QWidget):
         xgrid.setColumnStretch(3, 1)
         self.platoon_track.xpEdited.connect(lambda new, old: self._set_xp("platoon", new, old))
         self.leader_track.xpEdited.connect(lambda new, old: self._set_xp("leader", new, old))
+        return xp
 
+    def _build_leader(self, s: QWidget) -> QGroupBox:
+        """The leader's name and rank, Replace leader, and the former leaders."""
         # leader
         lead = QGroupBox("Leader", s)
         self.leader_name = CommitLineEdit("", lead)
@@ -330,7 +371,10 @@ class PlatoonPage(QWidget):
         self.leader_name.committed.connect(lambda text: self._set_leader(name=text))
         self.leader_rank.committed.connect(lambda text: self._set_leader(rank=text))
         self.replace_button.clicked.connect(self.replace_leader)
+        return lead
 
+    def _build_attached(self, s: QWidget) -> QGroupBox:
+        """The attached units: their list and the editor of the selected one."""
         # attached units: list + editor of the selected one
         att = QGroupBox("Attached units (no XP of their own; they use the platoon's level)", s)
         self.attached_model = AttachedModel(self)
@@ -392,7 +436,10 @@ class PlatoonPage(QWidget):
             picker.dieChosen.connect(lambda sides, a=attr: self._edit_unit(**{a: sides}))
         self.unit_armor.armorChosen.connect(lambda armor: self._edit_unit(armor=armor))
         self.unit_support.chosen.connect(lambda level: self._edit_unit(support=level))
+        return att
 
+    def _build_equipment_and_notes(self, s: QWidget) -> tuple[QGroupBox, QGroupBox]:
+        """The platoon's own heavy weapons / special equipment, and its notes."""
         # the platoon's own heavy weapons / special equipment
         eq = QGroupBox("Heavy weapons / special equipment", s)
         self.equipment = EquipmentPanel(self, "Heavy weapons and special equipment of the platoon", eq)
@@ -406,8 +453,10 @@ class PlatoonPage(QWidget):
         self.notes.setPlaceholderText("Anything worth remembering (saved when you leave the field)")
         QVBoxLayout(nb).addWidget(self.notes)
         self.notes.committed.connect(lambda text: self._set_platoon(notes=text))
-        self.name_edit.committed.connect(self._rename)
+        return eq, nb
 
+    def _build_notices(self, s: QWidget) -> None:
+        """The notices above the sheet: the platoon is gone; printouts are out of date."""
         self.gone_label = QLabel(s)
         # a step pushed after the page reloaded (a deletion here) makes Undo able to bring the platoon back
         self.ctx.undo_stack.indexChanged.connect(self._update_gone_text)
@@ -423,22 +472,9 @@ class PlatoonPage(QWidget):
                                     "offers only what changed")
         self.stale_label.hide()
 
-        layout = QVBoxLayout(s)
-        layout.addWidget(self.header)
-        layout.addWidget(self.stale_label)
-        layout.addWidget(self.gone_label)
-        top = QHBoxLayout()
-        top.addWidget(unit, 0)
-        top.addStretch(1)
-        layout.addLayout(top)
-        layout.addWidget(xp)
-        layout.addWidget(lead)
-        layout.addWidget(att)
-        layout.addWidget(eq)
-        layout.addWidget(nb)
-        layout.addStretch(1)
-        self.sections = [unit, xp, lead, att, eq, nb]
-
+    def _set_tab_order(self) -> None:
+        """Tab goes through the sheet as it reads: header, unit, experience, leader, attached units, equipment and
+        notes."""
         chain: list[QWidget] = [self.name_edit, self.log_battle_button, self.delete_button, *self.pickers.values(),
                                 self.armor, self.platoon_track, self.leader_track, self.reason_edit,
                                 self.leader_name, self.leader_rank, self.replace_button, self.former_view,
@@ -450,10 +486,6 @@ class PlatoonPage(QWidget):
                                 self.equipment.remove_button, self.notes]
         for before, after in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(before, after)
-        cap_width(self.reason_edit, 72)
-        cap_width(self.leader_name, 32)
-        cap_width(self.leader_rank, 24)
-        cap_fields(self.sheet)  # fields stop at a readable width; tables and notes take the rest
 
     ATTACHED_SIDE_BY_SIDE = 1100
     """Below this page width the selected unit's editor goes under the list of attached units (side by side
