@@ -12,6 +12,7 @@ import logging
 import sys
 import traceback
 from collections.abc import Sequence
+from contextlib import nullcontext
 from types import TracebackType
 from typing import Any, cast
 
@@ -91,9 +92,11 @@ def refresh_all_windows() -> None:
 
     for widget in QApplication.topLevelWidgets():
         ctx = getattr(widget, "ctx", None)
-        if ctx is not None and hasattr(ctx, "changed"):
+        if ctx is not None and hasattr(ctx, "signals"):
             try:
-                ctx.changed("all", 0)
+                from .gui.feed import announce_everything
+
+                announce_everything(ctx, "a write was refused")
             except Exception:  # a view that cannot reload must not hide the message being shown
                 log.exception("reloading the views failed")
 
@@ -380,8 +383,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         explain(f"{APP_TITLE}: cannot use the data folder", problem, quiet)
         return 1
+    from .lazy_postgres import postgres_drivers_hidden
+
     try:
-        from .store.database import busy_timeout_setting
+        with postgres_drivers_hidden() if not server_url else nullcontext():  # a file never needs psycopg
+            from .store.database import busy_timeout_setting
 
         busy_timeout = busy_timeout_setting(args.busy_timeout)
     except CampaignError as exc:  # DatabaseError: a bad number

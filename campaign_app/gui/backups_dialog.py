@@ -158,7 +158,9 @@ class BackupsDialog(QDialog):
             return
         QApplication.restoreOverrideCursor()
         self.ctx.undo_stack.sync()  # the restored file brings its own journal
-        self.ctx.changed("all", 0)
+        from .feed import announce_everything
+
+        announce_everything(self.ctx, "a backup was restored")
         self.reload()
         self.message.setText(f"Restored from {result.restored_from}; the previous content was saved as "
                              f"{result.previous_saved_as}.")

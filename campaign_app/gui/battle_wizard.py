@@ -929,7 +929,6 @@ class BattleWizard(QWizard):
         self.conflict: str | None = None
         self.currentIdChanged.connect(self._on_page)
         # another program's change (the file watcher, a club server's news): is this battle still right?
-        ctx.signals.data_changed.connect(self._on_news)
         ctx.signals.op_changed.connect(self._on_news)
 
     def _on_news(self, *_args: object) -> None:

@@ -218,7 +218,6 @@ def new_campaign(ctx: AppContext, parent: QWidget | None) -> int | None:
             sheet_id = new_sologear_campaign(ctx, parent, name=values["name"], notes=values["notes"])
             if sheet_id is None:
                 return None
-            ctx.changed("sheet", sheet_id)
             ctx.signals.open_item.emit("sheet", sheet_id)
             return None  # made and opened already: the caller has no campaign page to open
         try:

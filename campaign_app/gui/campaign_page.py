@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QFont, QKeyEvent, QShowEvent
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -31,11 +31,13 @@ from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, Dea
 from ..services.common import NotFound
 from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
+from .page_header import PageHeader
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
 from .undo_commands import perform
-from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm, confirm_with_option, plural
+from .widgets import ChoicePicker, CommitTextEdit, confirm, confirm_with_option, plural
 
 
 class PlatoonTable(QTableView):
@@ -54,13 +56,10 @@ class CampaignPage(QWidget):
         self.ctx = ctx
         self.cid: int | None = None
         self.detail: CampaignDetail | None = None
-        self._dirty = False
+        self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid),
+                             self.load)
         self._build()
         cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
-        ctx.signals.data_changed.connect(self._on_data_changed)
-        ctx.signals.op_changed.connect(
-            lambda ch: self._on_data_changed("campaign", self.cid or 0)
-            if self.cid is not None and concerns(ch, campaign=self.cid) else None)
 
     def _build(self) -> None:
         body = QWidget()
@@ -84,24 +83,11 @@ class CampaignPage(QWidget):
         self.tabs.addTab(self.statistics, "Statistics")  # every letter is taken (Ctrl+Tab reaches it)
         outer.addWidget(self.tabs)
 
-        self.name_edit = CommitLineEdit("", body)
-        self.name_edit.setAccessibleName("Campaign name")
-        self.name_edit.setToolTip("The campaign's name (Enter to rename)")
-        font = QFont(self.name_edit.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.name_edit.setFont(font)
-        self.name_edit.setFrame(False)
-        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
-        self.info_label = QLabel(body)
-        self.message = ErrorLabel(body)
-        self.archive_button = QPushButton("&Archive", body)
-        self.delete_button = QPushButton("Delete campaign…", body)
-        head = QHBoxLayout()
-        head.addWidget(self.name_edit, 1)
-        head.addStretch(0)  # the name stops at a readable width; the buttons stay at the right, at their size
-        head.addWidget(self.archive_button)
-        head.addWidget(self.delete_button)
+        self.header = PageHeader("Campaign name", "The campaign's name (Enter to rename)", body)
+        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
+                                                          self.header.message)
+        self.archive_button = self.header.button("&Archive")
+        self.delete_button = self.header.button("Delete campaign…")
 
         # house rules
         self.rules_box = QGroupBox("House rules", body)
@@ -190,9 +176,7 @@ class CampaignPage(QWidget):
         layout = QVBoxLayout(body)
         self._body_layout = layout
         self.fighters: Any = None  # d12 Death Blow: gui.death_blow.fighters_panel, made when first needed
-        layout.addLayout(head)
-        layout.addWidget(self.info_label)
-        layout.addWidget(self.message)
+        layout.addWidget(self.header)
         layout.addWidget(self.rules_box)
         layout.addWidget(self.platoons_box, 1)
         layout.addLayout(sheets_row)
@@ -227,7 +211,7 @@ class CampaignPage(QWidget):
             view.show_campaign(campaign_id)
 
     def load(self) -> None:
-        self._dirty = False
+        self.feed.dirty = False
         if self.cid is None:
             return
         try:
@@ -312,20 +296,6 @@ class CampaignPage(QWidget):
         rows = self.view.selectionModel().selectedRows()
         return rows[0].data(ID_ROLE) if rows else None
 
-    def _on_data_changed(self, kind: str, obj_id: int) -> None:
-        if self.cid is None:
-            return
-        if kind in ("all", "platoon", "battle") or (kind == "campaign" and obj_id in (0, self.cid)):
-            if self.isVisible():
-                self.load()
-            else:
-                self._dirty = True
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.load()
-        super().showEvent(event)
-
     # --- writing ------------------------------------------------------------------------------------------
     def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
         try:
@@ -384,7 +354,6 @@ class CampaignPage(QWidget):
 
         sheet_id = new_sologear_campaign(self.ctx, self, name=self.detail.name, campaign_id=self.cid)
         if sheet_id:
-            self.ctx.changed("sheet", sheet_id)
             self.ctx.signals.open_item.emit("sheet", sheet_id)
         return sheet_id
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from ..errors import CampaignError
 from ..server_target import PasswordRequired, ServerTarget, ServerUnavailable
+from .feed import announce
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -275,15 +276,13 @@ class LiveUpdates(QObject):
         if not news:
             return []
         self.ctx.undo_stack.sync()  # Edit ▸ Undo names the newest change one may undo
-        delivered: list[int] = []
-        for changes in news:
-            self._emitting = True
-            try:
-                self.ctx.signals.op_changed.emit(changes)
-            finally:
-                self._emitting = False
-            op_id = int(changes.operation_id or 0)
-            delivered.append(op_id)
+        self._emitting = True
+        try:
+            announce(self.ctx, news)  # one batch: a view concerned by several reloads once
+        finally:
+            self._emitting = False
+        delivered = [int(changes.operation_id or 0) for changes in news]
+        for op_id in delivered:
             self.delivered.emit(op_id)
         return delivered
 

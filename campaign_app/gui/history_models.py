@@ -11,14 +11,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import LeaderFate
 from ..services.history_results import BattleEvent, HistoryLeader, RollEvent, TimelineEvent
+from .table_model import TableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -379,60 +380,31 @@ class RollRow(Protocol):
 RowT = TypeVar("RowT")
 
 
-class _TableModel(QAbstractTableModel, Generic[RowT]):
-    COLUMNS: tuple[str, ...] = ()
+class _TableModel(TableModel[RowT]):
+    """Rows whose cells show ``cell(row, column)`` as text and tool tip, the row itself as ``EVENT_ROLE``, and
+    what ``extra`` adds for the other roles (fonts, colours, alignment)."""
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[RowT] = []
-
-    def set_rows(self, rows: Iterable[RowT]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def row(self, index: int) -> RowT:
-        return self._rows[index]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return self.COLUMNS[section] if 0 <= section < len(self.COLUMNS) else None
-        return str(section + 1)
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return _ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+    ROW_NUMBERS = True
 
     def cell(self, row: RowT, column: int) -> Any:
         raise NotImplementedError
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        row = self._rows[index.row()]
+    def extra(self, row: RowT, column: int, role: int) -> Any:
+        return None
+
+    def cell_data(self, row: RowT, column: int, role: int) -> Any:
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            value = self.cell(row, index.column())
+            value = self.cell(row, column)
             return "" if value is None else str(value)
         if role == EVENT_ROLE:
             return row
-        return self.extra(row, index.column(), role)
-
-    def extra(self, row: RowT, column: int, role: int) -> Any:
-        return None
+        return self.extra(row, column, role)
 
 
 class LeadersModel(_TableModel[HistoryLeader]):
     """The leaders' roll (``services.history.leaders_roll``)."""
 
-    COLUMNS = ("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP joined", "XP", "Gained")
+    HEADERS = ("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP joined", "XP", "Gained")
     FULL_HEADERS = ("Leader", "Rank", "Joined", "Left", "How they left", "Battles led", "XP at joining",
                     "XP now (level)", "XP gained")
     SHORTENED = (2, 3, 4)
@@ -498,7 +470,7 @@ class LeadersModel(_TableModel[HistoryLeader]):
 class RollsModel(_TableModel[RollRow]):
     """Rolls: those of the battle being logged (``BattleSession.records``) or a battle's ``rolls``."""
 
-    COLUMNS = ("Roll", "Dice", "Faces", "Total", "Result", "Source", "Rule")
+    HEADERS = ("Roll", "Dice", "Faces", "Total", "Result", "Source", "Rule")
 
     def cell(self, row: RollRow, column: int) -> Any:
         if column == 0:

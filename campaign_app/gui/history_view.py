@@ -41,8 +41,10 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..services import authors, battles, history
+from ..services.journal import OpChanges
 from ..words import plural as _plural
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
 from .widgets import error_style
 
@@ -86,7 +88,6 @@ class HistoryView(QWidget):
         self.platoon_id: int | None = None
         self.report: HistoryReport | None = None
         self.edit_dialog: BattleTextDialog | None = None
-        self._dirty = False
         self._charts: tuple[XpChart, WoundsChart] | None = None
         self._charts_dirty = True
         self._timeline_dirty = False
@@ -98,8 +99,6 @@ class HistoryView(QWidget):
         self._cache: dict[int, tuple[tuple[Any, ...], HistoryReport]] = {}
         """The last histories read (by platoon id), with the stamp they were read at."""
         self._use_cache = False
-        self._read_at: tuple[Any, ...] | None = None
-        """:meth:`_writes` when the shown history was read."""
 
         outer = QVBoxLayout(self)
         self.title = QLabel()
@@ -217,10 +216,10 @@ class HistoryView(QWidget):
         self.csv_button.clicked.connect(lambda: self.export("csv"))
         self.json_button.clicked.connect(lambda: self.export("json"))
         self.tree.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
-        ctx.signals.data_changed.connect(self._data_changed)
-        ctx.signals.op_changed.connect(
-            lambda ch: self._data_changed("platoon", self.platoon_id or 0)
-            if self.platoon_id is not None and concerns(ch, platoon=self.platoon_id) else None)
+        ctx.signals.op_changed.connect(self._forget_cached)  # before the feed reloads
+        self.feed = ViewFeed(ctx, self, lambda ch: self.platoon_id is not None
+                             and concerns(ch, platoon=self.platoon_id),
+                             lambda: self.reload(use_cache=self._use_cache))
         self._apply_palette()
         self._update_buttons()
 
@@ -353,10 +352,7 @@ class HistoryView(QWidget):
         self._use_cache = changed
         if changed:
             self._say("")
-        if self.isVisible():
-            self.reload(use_cache=changed)
-        else:
-            self._dirty = True
+        self.feed.refresh()
 
     CACHE_SIZE = 4
 
@@ -366,14 +362,6 @@ class HistoryView(QWidget):
         from ..store.database import data_stamp
 
         return (self._changes, data_stamp())
-
-    @staticmethod
-    def _writes() -> tuple[Any, ...]:
-        """Moves with every write to the open database: this connection's row changes and SQLite's
-        data_version (another program's commits)."""
-        from ..store.database import write_stamp
-
-        return write_stamp() or ()
 
     def _read(self, platoon_id: int) -> HistoryReport:
         cached = self._cache.get(platoon_id)
@@ -394,9 +382,8 @@ class HistoryView(QWidget):
         """Read the platoon's history again (``use_cache``: unless it was read since the last change)."""
         if self.platoon_id is None:
             return
-        self._dirty = False
+        self.feed.dirty = False
         try:
-            self._read_at = self._writes()
             report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
             loggers = authors.battle_loggers(self.platoon_id)
         except CampaignError as exc:  # the platoon is gone
@@ -455,24 +442,12 @@ class HistoryView(QWidget):
             bits = ["No battles yet"]
         return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s.xp}\u00a0XP\u00a0({s.level})</b>{leader}.")
 
-    def _data_changed(self, kind: str, obj_id: int) -> None:
+    def _forget_cached(self, _changes: OpChanges) -> None:
         self._changes += 1  # any change: cached histories are read again
         self._say("")  # a message about an earlier step is out of date now
-        if self.platoon_id is None or kind not in ("battle", "platoon", "all"):
-            return
-        if kind == "platoon" and obj_id not in (0, self.platoon_id):
-            return
-        if self.isVisible():
-            if self._read_at is not None and self._read_at == self._writes():
-                return  # nothing written since the last read (a battle logged says "battle", then "platoon")
-            self.reload()
-        else:
-            self._dirty = True
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        super().showEvent(event)
-        if self._dirty:
-            self.reload(use_cache=self._use_cache)
+        super().showEvent(event)  # the feed has reloaded what changed while hidden
         if self.tabs.currentIndex() == CHARTS_TAB:
             self.charts()
 

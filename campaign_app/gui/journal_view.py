@@ -17,7 +17,7 @@ import logging
 import re
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,7 +33,9 @@ from PySide6.QtWidgets import (
 from ..errors import CampaignError
 from ..services import journal as journal_service
 from ..services.journal import OpChanges, OperationInfo
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
+from .table_model import TableModel
 from .widgets import ErrorLabel
 
 log = logging.getLogger(__name__)
@@ -61,51 +63,25 @@ def local_time(stamp: str) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-class JournalModel(QAbstractTableModel):
+class JournalModel(TableModel[OperationInfo]):
     """Operations, newest first: time, change, who, state."""
+
+    HEADERS = HEADERS
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.rows: list[OperationInfo] = []
         self.grey: Any = None
 
-    def set_rows(self, rows: list[OperationInfo]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(HEADERS):
-            return HEADERS[section]
-        return None
-
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
-
     def info(self, row: int) -> OperationInfo | None:
-        return self.rows[row] if 0 <= row < len(self.rows) else None
+        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def row_of(self, op_id: int) -> int | None:
-        for i, info in enumerate(self.rows):
+        for i, info in enumerate(self._rows):
             if info.id == op_id:
                 return i
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        info = self.rows[index.row()]
-        col = index.column()
+    def cell_data(self, info: OperationInfo, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_TIME:
                 return local_time(info.created_at)
@@ -114,7 +90,7 @@ class JournalModel(QAbstractTableModel):
             if col == COL_WHO:
                 return info.user or "\u2014"
             if col == COL_STATE:
-                if info.folded:  # issue 23: beyond the journal's budget
+                if info.folded:  # beyond the journal's budget
                     return "folded: cannot be undone"
                 return "undone" if info.undone else ("" if info.undoable else "start of the journal")
             return None
@@ -173,7 +149,6 @@ class JournalPanel(QWidget):
         self.ctx = ctx
         self.scope: tuple[str, int] | None = None
         self.campaign_id: int | None = None
-        self._dirty = False
         self.intro = QLabel("Every change of this platoon, newest first, whoever made it (this window, another "
                             "one or campaign-cli). Undo or redo any of them; one that later changes depend on "
                             "is refused, naming the change in the way.", self)
@@ -218,8 +193,7 @@ class JournalPanel(QWidget):
         self.redo_button.clicked.connect(lambda: self.step("redo"))
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.view.doubleClicked.connect(lambda _index: self.toggle_selected())
-        ctx.signals.op_changed.connect(self._on_op_changed)
-        ctx.signals.data_changed.connect(self._on_data_changed)
+        self.feed = ViewFeed(ctx, self, self._concerns, self.reload)
         self._apply_palette()
         self._update_buttons()
 
@@ -244,7 +218,7 @@ class JournalPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        self._dirty = False
+        self.feed.dirty = False
         if self.scope is None:
             return
         kind, obj_id = self.scope
@@ -266,28 +240,11 @@ class JournalPanel(QWidget):
         self.note.setText(f"The newest {LIST_LIMIT} changes are listed; campaign-cli journal lists them all.")
         self._update_buttons()
 
-    def _on_op_changed(self, changes: OpChanges) -> None:
+    def _concerns(self, changes: OpChanges) -> bool:
         if self.scope is None:
-            return
+            return False
         kind, obj_id = self.scope
-        mine = concerns(changes, campaign=self.campaign_id, **{kind: obj_id})
-        if mine:
-            self._refresh_soon()
-
-    def _on_data_changed(self, kind: str, _obj_id: int) -> None:
-        if kind == "all" and self.scope is not None:
-            self._refresh_soon()
-
-    def _refresh_soon(self) -> None:
-        if self.isVisible():
-            self.reload()
-        else:
-            self._dirty = True
-
-    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.reload()
-        super().showEvent(event)
+        return concerns(changes, campaign=self.campaign_id, **{kind: obj_id})
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)

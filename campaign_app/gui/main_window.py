@@ -43,6 +43,7 @@ from .appearance import (
     saved_theme,
 )
 from .context import AppContext
+from .feed import ViewFeed, announce_everything, is_everything
 from .first_run import FirstRunPage
 from .focus import FocusKeeper, UndoKeysToWindow, first_focusable, unique_keys
 from .icons import app_icon, icon
@@ -50,6 +51,7 @@ from .navigator import Navigator
 from .sizing import fit_window
 
 if TYPE_CHECKING:
+    from ..services.journal import OpChanges
     from .club import LiveUpdates
 
 log = logging.getLogger(__name__)
@@ -143,10 +145,10 @@ class MainWindow(QMainWindow):
         self.first_run.create_requested.connect(self.new_campaign)
         self.first_run.sample_requested.connect(self.load_sample)
         self.first_run.import_requested.connect(self.import_campaign)
-        ctx.signals.data_changed.connect(self._on_data_changed)
         ctx.signals.status.connect(self._show_status)
         ctx.signals.open_item.connect(self.open_item)
         ctx.signals.op_changed.connect(self._on_op_changed)
+        self.feed = ViewFeed(ctx, self, self._concerns_navigator, self._reload_navigator)
         ctx.undo_stack.indexChanged.connect(self._on_undo_index)
         ctx.undo_stack.cleanChanged.connect(self._on_undo_index)
 
@@ -404,7 +406,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def open_item(self, kind: str, obj_id: int) -> None:
-        # the navigator is reloaded on every data_changed (callers announce a new item first); read it again
+        # the navigator is reloaded by the change feed when an operation made an item; read it again
         # only for an item it does not show yet (a full reload costs ~200 rows on a big file)
         if not self.navigator.select(kind, obj_id, emit=False):
             self.navigator.reload()
@@ -443,17 +445,19 @@ class MainWindow(QMainWindow):
         camp = self._selected_campaign()
         return camp.system if camp else None
 
-    def _on_op_changed(self, changes: Any) -> None:
-        """The navigator lists campaigns, platoons and pilots: reload it when an operation touched one."""
-        if changes.tables & {"campaign", "platoon", "sologear_sheet", "leader", "fighter"} or not (
-                changes.campaign_id or changes.platoon_id or changes.sheet_id):
-            self._on_data_changed("op", changes.operation_id or 0)
-        else:
-            self._update_actions()
+    @staticmethod
+    def _concerns_navigator(changes: OpChanges) -> bool:
+        """The navigator lists campaigns, platoons and pilots: an operation that touched one, or named no
+        target, or "everything changed"."""
+        return is_everything(changes) or bool(
+            changes.tables & {"campaign", "platoon", "sologear_sheet", "leader", "fighter"}) or not (
+                changes.campaign_id or changes.platoon_id or changes.sheet_id)
 
-    def _on_data_changed(self, kind: str, obj_id: int) -> None:
-        if kind == "all":
-            self.ctx.undo_stack.sync()  # another program's operations are on the journal too
+    def _on_op_changed(self, changes: OpChanges) -> None:
+        if not self._concerns_navigator(changes):
+            self._update_actions()  # the navigator's reload does it otherwise
+
+    def _reload_navigator(self) -> None:
         keep = self._current
         self.navigator.reload()
         if keep and not self.navigator.select(*keep, emit=False) and not item_exists(*keep):
@@ -558,7 +562,6 @@ class MainWindow(QMainWindow):
 
         new_id = new_campaign(self.ctx, self)
         if new_id:
-            self.ctx.changed("campaign", new_id)
             self.open_item("campaign", new_id)
 
     def new_platoon(self) -> None:
@@ -570,7 +573,6 @@ class MainWindow(QMainWindow):
 
         new_id = new_platoon(self.ctx, self, camp)
         if new_id:
-            self.ctx.changed("platoon", new_id)
             self.open_item("platoon", new_id)
 
     def new_sologear(self) -> None:
@@ -578,7 +580,6 @@ class MainWindow(QMainWindow):
 
         new_id = new_sologear_campaign(self.ctx, self)
         if new_id:
-            self.ctx.changed("sheet", new_id)
             self.open_item("sheet", new_id)
 
     def log_battle(self) -> None:
@@ -600,9 +601,7 @@ class MainWindow(QMainWindow):
         from .battle_wizard import log_battle
 
         platoon = self._current[1] if self._current and self._current[0] == "platoon" else None
-        battle_id = log_battle(self.ctx, self, platoon, self._selected_campaign_id())
-        if battle_id and platoon is not None:
-            self.ctx.changed("platoon", platoon)
+        log_battle(self.ctx, self, platoon, self._selected_campaign_id())
 
     def print_pdf(self) -> None:
         from .print_dialog import open_print_dialog
@@ -619,7 +618,7 @@ class MainWindow(QMainWindow):
         finally:
             QApplication.restoreOverrideCursor()
         self.ctx.undo_stack.sync()
-        self.ctx.changed("all", 0)
+        announce_everything(self.ctx, "the sample campaigns were made")
         self.statusBar().showMessage("; ".join(result.messages), 8000)
         first = result.open
         if first is not None:
@@ -816,7 +815,7 @@ class MainWindow(QMainWindow):
                 try:
                     self.ctx.undo_stack.sync()
                     self.refresh()
-                    self.ctx.changed("all", 0)
+                    announce_everything(self.ctx, "connected to the server again")
                 except Exception as exc:
                     again = lost_connection(exc, self.ctx.server)
                     if again is None:
@@ -876,7 +875,7 @@ class MainWindow(QMainWindow):
         new_id = import_campaign(self.ctx, self)
         if new_id:
             self.ctx.undo_stack.sync()  # the import is an operation of the journal: Undo offers it at once
-            self.ctx.changed("campaign", new_id)
+            announce_everything(self.ctx, "a campaign was imported")
             self.open_item("campaign", new_id)
 
     def show_backups(self) -> None:

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QDate, QModelIndex, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,7 +33,8 @@ from ..services import chronicle as chronicle_service
 from ..services import standings as standings_service
 from ..services.chronicle import ChronicleItem
 from ..services.standings import HeadToHead, PilotStanding, PlatoonStanding
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
 from .roster_models import ID_ROLE, Column, RowsModel, fit_columns
 from .undo_commands import perform
 from .widgets import ErrorLabel, confirm
@@ -179,32 +179,15 @@ class _LazyView(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.cid: int | None = None
-        self._dirty = True
-        ctx.signals.data_changed.connect(lambda _k, _i: self._changed())
-        ctx.signals.op_changed.connect(
-            lambda ch: self._changed() if self.cid is not None and concerns(ch, campaign=self.cid) else None)
+        self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid),
+                             self.reload)
 
     def show_campaign(self, campaign_id: int) -> None:
         self.cid = campaign_id
-        self._dirty = True
-        if self.isVisible():
-            self.reload()
-
-    def _changed(self) -> None:
-        if self.cid is None:
-            return
-        if self.isVisible():
-            self.reload()
-        else:
-            self._dirty = True
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.reload()
-        super().showEvent(event)
+        self.feed.refresh()
 
     def reload(self) -> None:
-        self._dirty = False
+        self.feed.dirty = False
         if self.cid is not None:
             try:
                 self.load()

@@ -3,7 +3,7 @@
 Name, the three attribute dice with their level words, Armor with its class, the two 32-box XP tracks with
 levels and orders cards, the leader and former leaders, attached units with their own dice and weapons, the
 platoon's heavy weapons / special equipment, and notes. Every change goes through a roster service (one
-transaction, logged) and onto ``ctx.undo_stack``; the page reloads when ``data_changed`` says so.
+transaction, logged) and onto ``ctx.undo_stack``; the page reloads when the change feed says it concerns it.
 
 Extension point for the battle log: ``PlatoonPage.tabs`` is a QTabWidget whose first tab is "Sheet"; add the
 "History" tab with :meth:`PlatoonPage.add_tab` (a tab widget with ``show_platoon(id)`` is told about every
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -46,9 +46,12 @@ from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
 from ..services.common import NotFound, name_key
 from ..services.edits import Edit
+from ..services.journal import OpChanges
 from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
-from .context import AppContext, concerns
+from .context import AppContext
+from .feed import ViewFeed, concerns
 from .leader_dialog import ReplaceLeaderDialog
+from .page_header import PageHeader
 from .roster_models import (
     ID_ROLE,
     AttachedModel,
@@ -61,7 +64,7 @@ from .roster_models import (
 )
 from .sizing import cap_fields, cap_width
 from .undo_commands import perform
-from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
+from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, confirm
 from .xp_track import XpTrack
 
 log = logging.getLogger(__name__)
@@ -212,14 +215,12 @@ class PlatoonPage(QWidget):
         self.ctx = ctx
         self.pid: int | None = None
         self.detail: PlatoonDetail | None = None
-        self._dirty = False
+        self.feed = ViewFeed(ctx, self, self._concerns, self.load)
         self._extra_tabs: list[QWidget] = []
         self._build()
         from .history_view import HistoryView  # the battle log's tab (its charts load when first shown)
 
         self.add_tab(HistoryView(ctx, self), "Hist&ory")
-        ctx.signals.data_changed.connect(self._on_data_changed)
-        ctx.signals.op_changed.connect(self._on_op_changed)
 
     # --- layout -------------------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -237,32 +238,52 @@ class PlatoonPage(QWidget):
         outer.addWidget(self.tabs)
 
         s = self.sheet
-        # header: name, campaign line, action bar
-        self.name_edit = CommitLineEdit("", s)
-        self.name_edit.setAccessibleName("Platoon name")
-        self.name_edit.setToolTip("The platoon's name (Enter to rename)")
-        font = QFont(self.name_edit.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.name_edit.setFont(font)
-        self.name_edit.setFrame(False)
-        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
-        self.info_label = QLabel(s)
-        self.message = ErrorLabel(s)
-        self.action_bar = QHBoxLayout()
-        self.log_battle_button = QPushButton("&Log battle…", s)
-        self.log_battle_button.setToolTip("Record a battle and run the post-battle rolls (Ctrl+B)")
-        self.log_battle_button.clicked.connect(self.log_battle)
-        self.delete_button = QPushButton("Delete platoon…", s)
-        self.delete_button.clicked.connect(self.delete_platoon)
-        self.action_bar.addWidget(self.log_battle_button)
-        self.action_bar.addWidget(self.delete_button)
-        head = QGridLayout()
-        head.addWidget(self.name_edit, 0, 0)
-        head.addLayout(self.action_bar, 0, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        head.addWidget(self.info_label, 1, 0, 1, 2)
-        head.setColumnStretch(0, 1)
+        self._build_header(s)
+        unit = self._build_unit(s)
+        xp = self._build_experience(s)
+        lead = self._build_leader(s)
+        att = self._build_attached(s)
+        eq, nb = self._build_equipment_and_notes(s)
+        self._build_notices(s)
 
+        layout = QVBoxLayout(s)
+        layout.addWidget(self.header)
+        layout.addWidget(self.stale_label)
+        layout.addWidget(self.gone_label)
+        top = QHBoxLayout()
+        top.addWidget(unit, 0)
+        top.addStretch(1)
+        layout.addLayout(top)
+        layout.addWidget(xp)
+        layout.addWidget(lead)
+        layout.addWidget(att)
+        layout.addWidget(eq)
+        layout.addWidget(nb)
+        layout.addStretch(1)
+        self.sections = [unit, xp, lead, att, eq, nb]
+        self._set_tab_order()
+        cap_width(self.reason_edit, 72)
+        cap_width(self.leader_name, 32)
+        cap_width(self.leader_rank, 24)
+        cap_fields(self.sheet)  # fields stop at a readable width; tables and notes take the rest
+
+    def _build_header(self, s: QWidget) -> None:
+        """The name (renamed in place), the campaign line, Log battle and Delete, the message line."""
+        # header: name, campaign line, action bar, message
+        self.header = PageHeader("Platoon name", "The platoon's name (Enter to rename)", s)
+        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
+                                                          self.header.message)
+        self.action_bar = self.header.button_row
+        self.log_battle_button = self.header.button("&Log battle…",
+                                                    "Record a battle and run the post-battle rolls (Ctrl+B)")
+        self.log_battle_button.clicked.connect(self.log_battle)
+        self.delete_button = self.header.button("Delete platoon…")
+        self.delete_button.clicked.connect(self.delete_platoon)
+
+        self.name_edit.committed.connect(self._rename)
+
+    def _build_unit(self, s: QWidget) -> QGroupBox:
+        """The platoon's three dice and its Armor."""
         # unit: dice and Armor
         unit = QGroupBox("Unit", s)
         self.pickers = {a: DiePicker(a, unit) for a in ATTRS}
@@ -281,7 +302,10 @@ class PlatoonPage(QWidget):
         for attr, picker in self.pickers.items():
             picker.dieChosen.connect(lambda sides, a=attr: self._set_platoon(**{a: sides}))
         self.armor.armorChosen.connect(lambda armor: self._set_platoon(armor=armor))
+        return unit
 
+    def _build_experience(self, s: QWidget) -> QGroupBox:
+        """The platoon's and the leader's XP tracks, levels, orders cards and the reason kept with changes."""
         # experience: two tracks, levels, orders cards, reason
         xp = QGroupBox("Experience", s)
         self.platoon_track = XpTrack(who="Platoon XP", parent=xp)
@@ -315,7 +339,10 @@ class PlatoonPage(QWidget):
         xgrid.setColumnStretch(3, 1)
         self.platoon_track.xpEdited.connect(lambda new, old: self._set_xp("platoon", new, old))
         self.leader_track.xpEdited.connect(lambda new, old: self._set_xp("leader", new, old))
+        return xp
 
+    def _build_leader(self, s: QWidget) -> QGroupBox:
+        """The leader's name and rank, Replace leader, and the former leaders."""
         # leader
         lead = QGroupBox("Leader", s)
         self.leader_name = CommitLineEdit("", lead)
@@ -344,7 +371,10 @@ class PlatoonPage(QWidget):
         self.leader_name.committed.connect(lambda text: self._set_leader(name=text))
         self.leader_rank.committed.connect(lambda text: self._set_leader(rank=text))
         self.replace_button.clicked.connect(self.replace_leader)
+        return lead
 
+    def _build_attached(self, s: QWidget) -> QGroupBox:
+        """The attached units: their list and the editor of the selected one."""
         # attached units: list + editor of the selected one
         att = QGroupBox("Attached units (no XP of their own; they use the platoon's level)", s)
         self.attached_model = AttachedModel(self)
@@ -406,7 +436,10 @@ class PlatoonPage(QWidget):
             picker.dieChosen.connect(lambda sides, a=attr: self._edit_unit(**{a: sides}))
         self.unit_armor.armorChosen.connect(lambda armor: self._edit_unit(armor=armor))
         self.unit_support.chosen.connect(lambda level: self._edit_unit(support=level))
+        return att
 
+    def _build_equipment_and_notes(self, s: QWidget) -> tuple[QGroupBox, QGroupBox]:
+        """The platoon's own heavy weapons / special equipment, and its notes."""
         # the platoon's own heavy weapons / special equipment
         eq = QGroupBox("Heavy weapons / special equipment", s)
         self.equipment = EquipmentPanel(self, "Heavy weapons and special equipment of the platoon", eq)
@@ -420,8 +453,10 @@ class PlatoonPage(QWidget):
         self.notes.setPlaceholderText("Anything worth remembering (saved when you leave the field)")
         QVBoxLayout(nb).addWidget(self.notes)
         self.notes.committed.connect(lambda text: self._set_platoon(notes=text))
-        self.name_edit.committed.connect(self._rename)
+        return eq, nb
 
+    def _build_notices(self, s: QWidget) -> None:
+        """The notices above the sheet: the platoon is gone; printouts are out of date."""
         self.gone_label = QLabel(s)
         # a step pushed after the page reloaded (a deletion here) makes Undo able to bring the platoon back
         self.ctx.undo_stack.indexChanged.connect(self._update_gone_text)
@@ -437,23 +472,9 @@ class PlatoonPage(QWidget):
                                     "offers only what changed")
         self.stale_label.hide()
 
-        layout = QVBoxLayout(s)
-        layout.addLayout(head)
-        layout.addWidget(self.message)
-        layout.addWidget(self.stale_label)
-        layout.addWidget(self.gone_label)
-        top = QHBoxLayout()
-        top.addWidget(unit, 0)
-        top.addStretch(1)
-        layout.addLayout(top)
-        layout.addWidget(xp)
-        layout.addWidget(lead)
-        layout.addWidget(att)
-        layout.addWidget(eq)
-        layout.addWidget(nb)
-        layout.addStretch(1)
-        self.sections = [unit, xp, lead, att, eq, nb]
-
+    def _set_tab_order(self) -> None:
+        """Tab goes through the sheet as it reads: header, unit, experience, leader, attached units, equipment and
+        notes."""
         chain: list[QWidget] = [self.name_edit, self.log_battle_button, self.delete_button, *self.pickers.values(),
                                 self.armor, self.platoon_track, self.leader_track, self.reason_edit,
                                 self.leader_name, self.leader_rank, self.replace_button, self.former_view,
@@ -465,10 +486,6 @@ class PlatoonPage(QWidget):
                                 self.equipment.remove_button, self.notes]
         for before, after in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(before, after)
-        cap_width(self.reason_edit, 72)
-        cap_width(self.leader_name, 32)
-        cap_width(self.leader_rank, 24)
-        cap_fields(self.sheet)  # fields stop at a readable width; tables and notes take the rest
 
     ATTACHED_SIDE_BY_SIDE = 1100
     """Below this page width the selected unit's editor goes under the list of attached units (side by side
@@ -507,9 +524,7 @@ class PlatoonPage(QWidget):
         if self.pid is not None:
             from .battle_wizard import log_battle  # imported on first use (issue 13)
 
-            battle_id = log_battle(self.ctx, self.window(), self.pid)
-            if battle_id:
-                self.ctx.changed("platoon", self.pid)
+            log_battle(self.ctx, self.window(), self.pid)
 
     # --- showing ------------------------------------------------------------------------------------------
     def show_platoon(self, platoon_id: int) -> None:
@@ -553,7 +568,7 @@ class PlatoonPage(QWidget):
 
     def load(self) -> None:
         """Read the platoon again and put every value into the widgets (no writes happen here)."""
-        self._dirty = False
+        self.feed.dirty = False
         if self.pid is None:
             return
         try:
@@ -683,32 +698,11 @@ class PlatoonPage(QWidget):
         self.unit_equipment.set_rows(u.equipment_list)
 
     # --- refreshing -----------------------------------------------------------------------------------------
-    def _on_op_changed(self, changes: Any) -> None:
-        """The change feed: reload when the operation touched this platoon, was made on it or on its campaign
-        as a whole."""
+    def _concerns(self, changes: OpChanges) -> bool:
+        """Reload when the operation touched this platoon, was made on it or on its campaign as a whole."""
         if self.pid is None:
-            return
-        campaign_id = self.detail.campaign_id if self.detail else None
-        if concerns(changes, platoon=self.pid, campaign=campaign_id):
-            self._on_data_changed("platoon", self.pid)
-
-    def _on_data_changed(self, kind: str, obj_id: int) -> None:
-        if self.pid is None:
-            return
-        campaign_id = self.detail.campaign_id if self.detail else None
-        relevant = (kind == "all" or kind == "battle" or (kind == "platoon" and obj_id in (0, self.pid))
-                    or (kind == "campaign" and obj_id in (0, campaign_id)))
-        if not relevant:
-            return
-        if self.isVisible():
-            self.load()
-        else:
-            self._dirty = True
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.load()
-        super().showEvent(event)
+            return False
+        return concerns(changes, platoon=self.pid, campaign=self.detail.campaign_id if self.detail else None)
 
     # --- writing --------------------------------------------------------------------------------------------
     def reason(self) -> str:

@@ -1,6 +1,6 @@
 """Thin table models over the typed rows the roster services return (``platoon_detail``, ``list_platoons``).
 
-Each model is a :class:`QAbstractTableModel` over a list of result rows (frozen dataclasses with an ``id``)
+Each model is a :class:`~.table_model.TableModel` over a list of result rows (frozen dataclasses with an ``id``)
 with column constants; ``set_rows`` resets it. The equipment model is editable: ``setData`` hands the change
 to an ``editor`` callback (the page calls the service, which validates and stores it) and the page reloads
 the rows afterwards.
@@ -12,16 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QSpinBox, QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget
 
 from ..rules.enums import UnitKind
 from ..services.attachments import AP_RANGE, KINDS, TARGETS
 from ..services.platoons import AttachedUnitInfo, EquipmentItem, FormerLeader, PlatoonRow
+from .table_model import Index, TableModel
 from .widgets import ChoicePicker, NumberSpin
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
-Index = QModelIndex | QPersistentModelIndex
 
 
 class Row(Protocol):
@@ -55,20 +55,25 @@ class Column(Generic[R]):
         return "" if value is None else str(value)
 
 
-class RowsModel(QAbstractTableModel, Generic[R]):
+class RowsModel(TableModel[R]):
+    """A table whose columns are :class:`Column` objects over rows with an ``id`` (``ID_ROLE``)."""
+
     COLUMNS: Sequence[Column[R]] = ()
+    ROW_NUMBERS = True
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[R] = []
         self._texts: list[list[str]] = []
 
     # --- rows ---------------------------------------------------------------------------------------------
-    def set_rows(self, rows: Sequence[R]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
+    def headers(self) -> Sequence[str]:
+        return [c.header for c in self.COLUMNS]
+
+    def header_tip(self, section: int) -> str | None:
+        return self.COLUMNS[section].tip or None
+
+    def rows_set(self) -> None:
         self._texts = [[c.text(r) for c in self.COLUMNS] for r in self._rows]
-        self.endResetModel()
 
     def rows(self) -> list[R]:
         return list(self._rows)
@@ -85,34 +90,14 @@ class RowsModel(QAbstractTableModel, Generic[R]):
     def column_texts(self, column: int) -> set[str]:
         return {texts[column] for texts in self._texts}
 
-    # --- Qt -----------------------------------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-            col = self.COLUMNS[section]
-            if role == Qt.ItemDataRole.DisplayRole:
-                return col.header
-            if role == Qt.ItemDataRole.ToolTipRole and col.tip:
-                return col.tip
-        if orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole and \
-                0 <= section < len(self._rows):
-            return str(section + 1)
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or \
-                not (0 <= index.column() < len(self.COLUMNS)):
-            return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return self._texts[index.row()][index.column()]
-        row = self._rows[index.row()]
-        col = self.COLUMNS[index.column()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole) and index.isValid() \
+                and 0 <= index.row() < len(self._texts) and 0 <= index.column() < len(self.COLUMNS):
+            return self._texts[index.row()][index.column()]  # the texts are made once per set_rows
+        return super().data(index, role)
+
+    def cell_data(self, row: R, column: int, role: int) -> Any:
+        col = self.COLUMNS[column]
         if role == Qt.ItemDataRole.EditRole:
             return col.value(row)
         if role == ID_ROLE:
@@ -123,11 +108,6 @@ class RowsModel(QAbstractTableModel, Generic[R]):
 
     def tooltip(self, row: R, col: Column[R]) -> str | None:
         return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
 def fit_columns(view: Any, model: RowsModel[Any], stretch: int = 0, padding: int = 18) -> None:

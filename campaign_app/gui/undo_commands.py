@@ -268,7 +268,9 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
     except CampaignError as exc:
         ctx.signals.status.emit(str(exc))
         if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
-            ctx.signals.data_changed.emit("all", 0)
+            from .feed import announce_everything
+
+            announce_everything(ctx, "a write was refused")
         return None
 
 

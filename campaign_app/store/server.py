@@ -259,6 +259,9 @@ class ServerDatabase(PostgresqlDatabase):
             params["password"] = password
         check_options(url)
         url = "postgresql://" + url.split("://", 1)[1]
+        from .pg_driver import ensure_peewee_postgres
+
+        ensure_peewee_postgres()  # the desktop start imports peewee without its PostgreSQL driver
         super().__init__(url, prefer_psycopg3=True, **params)
         self.url = url
         self.where = server_name(url)

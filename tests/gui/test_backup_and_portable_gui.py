@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from campaign_app.gui.backups_dialog import BackupsDialog
 from campaign_app.gui.context import AppContext
+from campaign_app.gui.feed import EVERYTHING
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.services import backups, campaigns
 from campaign_app.store.models import Campaign
@@ -55,10 +56,10 @@ def test_backups_dialog_lists_and_restores_after_confirmation(qtbot, ctx, monkey
     qtbot.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
     assert sorted(c.name for c in Campaign.select()) == ["After", "Before"]  # cancelled: nothing changed
     reloads: list[str] = []
-    ctx.signals.data_changed.connect(lambda kind, _id: reloads.append(kind))
+    ctx.signals.op_changed.connect(lambda changes: reloads.append(changes.kind))
     qtbot.mouseClick(dialog.restore_button, Qt.MouseButton.LeftButton)
     assert [c.name for c in Campaign.select()] == ["Before"]
-    assert "1 campaign," in asked[0] and reloads == ["all"]
+    assert "1 campaign," in asked[0] and reloads == [EVERYTHING]
     assert "previous content was saved" in dialog.message.text()
     reasons = {dialog.table.item(r, 1).text() for r in range(dialog.table.rowCount())}
     assert reasons == {"by hand", "before a restore"}

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from campaign_app.gui.context import AppContext
+from campaign_app.gui.feed import EVERYTHING
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.gui.platoon_page import PlatoonPage
 from campaign_app.services import campaigns
@@ -80,7 +81,7 @@ def test_unhandled_busy_error_is_one_dialog_and_views_reload(qtbot, ctx, platoon
     win = MainWindow(ctx)
     qtbot.addWidget(win)
     reloads: list[str] = []
-    ctx.signals.data_changed.connect(lambda kind, _id: reloads.append(kind))
+    ctx.signals.op_changed.connect(lambda changes: reloads.append(changes.kind))
     old_hook = sys.excepthook
     install_exception_hook()
     try:
@@ -88,7 +89,7 @@ def test_unhandled_busy_error_is_one_dialog_and_views_reload(qtbot, ctx, platoon
     finally:
         sys.excepthook = old_hook
     assert len(shown) == 1 and "busy" in shown[0][1] and "Traceback" not in shown[0][1]
-    assert "all" in reloads
+    assert EVERYTHING in reloads
 
 
 def test_changes_by_another_program_show_up_within_seconds(qtbot, ctx, platoon_id, app_paths):
@@ -116,14 +117,14 @@ def test_poll_sees_other_programs_but_not_our_own_writes(qtbot, ctx, platoon_id,
     qtbot.addWidget(win)
     win.watcher.timer.stop()  # only the focus check is left
     reloads: list[str] = []
-    ctx.signals.data_changed.connect(lambda kind, _id: reloads.append(kind))
+    ctx.signals.op_changed.connect(lambda changes: reloads.append(changes.kind))
     other = other_writer(app_paths)
     with other:
         other.execute("UPDATE journal_state SET mode = 'off'")
         other.execute("UPDATE campaign SET notes = 'changed elsewhere'")
         other.execute("UPDATE journal_state SET mode = 'record'")
     other.close()
-    assert win.watcher.poll() is True and reloads == ["all"]
+    assert win.watcher.poll() is True and reloads == [EVERYTHING]
     assert win.watcher.poll() is False  # our own state is up to date now
     platoon_service.set_xp(platoon_id, 7)  # our own writes do not count as news
     assert win.watcher.poll() is False

@@ -11,6 +11,7 @@ import pytest
 
 from campaign_app.gui.club import LiveUpdates
 from campaign_app.gui.context import AppContext
+from campaign_app.gui.feed import is_everything
 from campaign_app.rules.dice import TypedDice
 from campaign_app.server_target import ServerTarget, parse_server_url
 from campaign_app.services import battles, server_link
@@ -62,9 +63,9 @@ def test_a_notice_is_a_hint_the_journal_says_what_is_new(qtbot, live_ctx, congo_
     pid = congo_platoon()
     live.catch_up()
     heard: list[int] = []
-    reloads: list[tuple[str, int]] = []
+    reloads: list[OpChanges] = []  # "everything changed" (a reload of every view)
     live.delivered.connect(heard.append)
-    ctx.signals.data_changed.connect(lambda kind, obj: reloads.append((kind, obj)))
+    ctx.signals.op_changed.connect(lambda ch: reloads.append(ch) if is_everything(ch) else None)
     for fake in ("999999", "all", "1"):
         _announce(target, fake)
     qtbot.waitUntil(lambda: not live.listener.read() and live.notifier.isEnabled(), timeout=2000)
@@ -103,8 +104,8 @@ def test_a_dropped_listener_reconnects_quietly_and_catches_up(qtbot, live_ctx, c
     pid = congo_platoon()
     live.catch_up()
     pid_before = live.listener.conn.info.backend_pid
-    reloads: list[tuple[str, int]] = []
-    ctx.signals.data_changed.connect(lambda kind, obj: reloads.append((kind, obj)))
+    reloads: list[OpChanges] = []  # "everything changed" (a reload of every view)
+    ctx.signals.op_changed.connect(lambda ch: reloads.append(ch) if is_everything(ch) else None)
     heard: list[int] = []
     live.delivered.connect(heard.append)
     with psycopg.connect(target.url(timeout=True), autocommit=True) as conn:  # the server drops the connection

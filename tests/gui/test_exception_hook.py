@@ -7,6 +7,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from campaign_app.app import install_exception_hook
+from campaign_app.gui.feed import EVERYTHING
+from campaign_app.services.journal import OpChanges
 
 
 def test_uncaught_exception_is_logged_and_shown(qtbot, caplog, monkeypatch):
@@ -45,11 +47,11 @@ def test_a_view_failing_while_the_windows_reload_is_logged_not_handled_again(qtb
     window.ctx = AppContext(paths=app_paths)  # type: ignore[attr-defined]
     reloads: list[str] = []
 
-    def broken_reload(kind: str, _obj_id: int) -> None:
-        reloads.append(kind)
+    def broken_reload(changes: OpChanges) -> None:
+        reloads.append(changes.kind)
         raise RuntimeError("the view cannot reload")
 
-    window.ctx.signals.data_changed.connect(broken_reload)  # type: ignore[attr-defined]
+    window.ctx.signals.op_changed.connect(broken_reload)  # type: ignore[attr-defined]
     window.show()
     shown: list[str] = []
 
@@ -65,6 +67,6 @@ def test_a_view_failing_while_the_windows_reload_is_logged_not_handled_again(qtb
     except RuntimeError:
         with caplog.at_level(logging.ERROR):
             sys.excepthook(*sys.exc_info())
-    assert reloads == ["all"]
+    assert reloads == [EVERYTHING]
     assert shown and "boom in a slot" in shown[0]
     assert any("the view cannot reload" in r.getMessage() for r in caplog.records)

@@ -16,7 +16,7 @@ from campaign_app.gui.history_models import LeadersModel, RollsModel, TimelineMo
 from campaign_app.gui.history_view import LEADERS_TAB, HistoryView
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.services import battle_edits, battles, history
-from campaign_app.store.journal import operation
+from campaign_app.store.journal import OpChanges, operation
 from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader, Platoon, Roll
 
 LEFT = Qt.MouseButton.LeftButton
@@ -279,20 +279,19 @@ def test_export_csv_and_json(qtbot, view: HistoryView, tmp_path: Path, monkeypat
 
 
 def test_reloads_when_a_battle_is_logged_elsewhere(qtbot, gui_ctx, view: HistoryView) -> None:
-    battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
+    logged = battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
     with qtbot.waitSignal(view.loaded):
-        gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)
+        gui_ctx.signals.op_changed.emit(logged.changes)
     assert view.report.summary.battles == 4  # type: ignore[union-attr]
     view.hide()
-    battles.undo_last_battle(view.platoon_id)
-    gui_ctx.signals.data_changed.emit("battle", 0)
+    gui_ctx.signals.op_changed.emit(battles.undo_last_battle(view.platoon_id).changes)
     assert view.report.summary.battles == 4  # type: ignore[union-attr]  # hidden: reloads when shown
     with qtbot.waitSignal(view.loaded):
         view.show()
     assert view.report.summary.battles == 3  # type: ignore[union-attr]
 
 
-def test_one_change_said_twice_is_read_once(qtbot, gui_ctx, view: HistoryView,  # type: ignore[no-untyped-def]
+def test_each_change_is_read_once(qtbot, gui_ctx, view: HistoryView,  # type: ignore[no-untyped-def]
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     reads: list[int] = []
     real = history.history_report
@@ -302,14 +301,13 @@ def test_one_change_said_twice_is_read_once(qtbot, gui_ctx, view: HistoryView,  
         return real(*args, **kwargs)
 
     monkeypatch.setattr(history, "history_report", counting)
-    battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
-    gui_ctx.signals.data_changed.emit("battle", 0)  # what the battle wizard says after a battle ...
-    gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)  # ... and then
+    logged = battles.log_battle(view.platoon_id, wounds=1, leader_wounds=0, dice=SeededDice(3))
+    gui_ctx.signals.op_changed.emit(logged.changes)
     assert len(reads) == 1 and view.report.summary.battles == 4  # type: ignore[union-attr]
     from campaign_app.services import platoons as platoon_service
 
-    platoon_service.set_xp(view.platoon_id, 3, reason="house rule")  # a write since: read again
-    gui_ctx.signals.data_changed.emit("platoon", view.platoon_id)
+    set_xp = platoon_service.set_xp(view.platoon_id, 3, reason="house rule")  # a write since: read again
+    gui_ctx.signals.op_changed.emit(set_xp.changes)
     assert len(reads) == 2 and view.report.summary.xp == 3  # type: ignore[union-attr]
 
 
@@ -365,7 +363,8 @@ def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtb
     assert v.report is not first  # the same platoon shown again (Refresh): read again
     again = v.report
     v.show_platoon(other)
-    gui_ctx.signals.data_changed.emit("platoon", other)  # a change anywhere
+    gui_ctx.signals.op_changed.emit(OpChanges(None, "test", "a change anywhere", frozenset({("platoon", other)}),
+                                              platoon_id=other))
     v.show_platoon(pid)
     assert v.report is not again
     seen = v.report

@@ -15,7 +15,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
 from campaign_app.gui.battle_wizard import PAGE_CASUALTIES, PAGE_ROLLS, BattleWizard
-from campaign_app.gui.context import AppContext, concerns
+from campaign_app.gui.context import AppContext
+from campaign_app.gui.feed import concerns
 from campaign_app.gui.history_view import HistoryView
 from campaign_app.gui.journal_view import COL_CHANGE, COL_STATE, JournalModel, JournalPanel, local_time
 from campaign_app.gui.main_window import MainWindow
@@ -246,8 +247,8 @@ def test_changes_tab_follows_changes_made_elsewhere(qtbot, gui_ctx, pid: int, hi
     rows = panel.model.rowCount()
     perform(gui_ctx, platoon_service.set_platoon, pid, notes="Resting")  # another page of this window
     assert panel.model.rowCount() == rows + 1
-    platoon_service.rename_platoon(pid, "Third")  # another program: the watcher says "all"
-    gui_ctx.changed("all", 0)
+    renamed = platoon_service.rename_platoon(pid, "Third")  # another program: the watcher delivers its changes
+    gui_ctx.signals.op_changed.emit(renamed.changes)
     assert panel.model.rowCount() == rows + 2
     assert panel.model.index(0, COL_CHANGE).data() == "Rename platoon 2nd Platoon \u2192 Third"
 
@@ -279,16 +280,17 @@ def test_sologear_page_has_a_changes_tab(qtbot, gui_ctx) -> None:
 
 # --- the change feed ------------------------------------------------------------------------------------------
 
-def test_one_change_feed_reaches_only_the_views_it_concerns(qtbot, gui_ctx, pid: int) -> None:
+def test_one_change_feed_reaches_only_the_views_it_concerns(qtbot, gui_ctx, pid: int, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     other = platoon_service.create_platoon("Congo 1960", "Red Company", training="d8", equipment="d8", morale="d8",
                                            armor=2, xp=3).id
+    loads: list[int] = []
+    original = PlatoonPage.load
+    monkeypatch.setattr(PlatoonPage, "load", lambda self: (loads.append(1), original(self))[1])
     page = PlatoonPage(gui_ctx)
     qtbot.addWidget(page)
     page.show_platoon(pid)
     page.show()
-    loads: list[int] = []
-    original = page.load
-    page.load = lambda: (loads.append(1), original())[1]  # type: ignore[method-assign]
+    loads.clear()
     feed: list[object] = []
     gui_ctx.signals.op_changed.connect(feed.append)
     perform(gui_ctx, platoon_service.set_xp, other, 5, reason="elsewhere")

@@ -86,8 +86,7 @@ def test_archiving_the_shown_campaign_keeps_its_actions(qtbot, gui_ctx):
     platoon = Platoon.get(Platoon.name == DEMO_PLATOON)
     win.open_item("platoon", platoon.id)
     assert win.act_log_battle.isEnabled() and win.act_new_platoon.isEnabled()
-    archive_campaign(platoon.campaign_id)
-    gui_ctx.changed("campaign", platoon.campaign_id)
+    gui_ctx.signals.op_changed.emit(archive_campaign(platoon.campaign_id).changes)  # as another view would
     # the navigator hides an archived campaign, but its platoon stays in view, named in the title
     assert win.stack.currentWidget() is win.page("platoon")
     assert win.windowTitle().startswith(f"{DEMO_PLATOON} \u2014 ")

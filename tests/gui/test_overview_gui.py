@@ -79,8 +79,8 @@ def test_standings_tab_ranks_sorts_by_a_click_and_marks_the_dispute(qtbot, ctx, 
     assert page.standings.disputes.isVisible() and "Red Company battle 1: victory" in page.standings.disputes.text()
     assert "Disputed games" in pairs.index(0, 4).data(Qt.ItemDataRole.ToolTipRole)
     # a new battle shows up while the tab is shown
-    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="victory", dice=SeededDice(9))
-    ctx.changed("battle", pid)
+    logged = battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="victory", dice=SeededDice(9))
+    ctx.signals.op_changed.emit(logged.changes)  # as the watcher delivers another program's battle
     qtbot.waitUntil(lambda: any((view.model().index(r, 1).data(), view.model().index(r, 3).data())
                                 == ("2nd Platoon", "2") for r in range(2)))
 

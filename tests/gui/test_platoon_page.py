@@ -344,13 +344,12 @@ def test_delete_cancelled(qtbot, page: PlatoonPage, monkeypatch) -> None:
 
 
 def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage) -> None:
-    platoon_service.set_xp(page.pid, 16)
-    page.ctx.changed("platoon", page.pid)
+    page.ctx.signals.op_changed.emit(platoon_service.set_xp(page.pid, 16).changes)
     assert page.platoon_track.xp() == 16 and "Legendary" in page.platoon_xp_label.text()
     from campaign_app.services import campaigns
 
-    campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20")
-    page.ctx.changed("campaign", detail(page).campaign_id)
+    page.ctx.signals.op_changed.emit(
+        campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20").changes)
     assert "Veteran" in page.platoon_xp_label.text()
 
 
@@ -417,7 +416,9 @@ def test_platoon_deleted_by_another_writer_can_be_undone_here(qtbot, page: Plato
     detail_before = detail(page)
     assert cli_main(["--db", str(page.ctx.paths.db_file), "platoon", "delete", detail_before.name,
                      "--campaign", detail_before.campaign]) == 0
-    page.ctx.changed("all", 0)  # what the watcher says when it sees another program's commit
+    from campaign_app.gui.feed import announce_everything
+
+    announce_everything(page.ctx, "another program")  # the watcher's news when the journal cannot name it
     assert page.gone_label.isVisible()
     text = page.gone_label.text()
     assert "Edit \u25b8 Undo" in text, text

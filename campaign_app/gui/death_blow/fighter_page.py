@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -28,10 +28,13 @@ from PySide6.QtWidgets import (
 from ...errors import CampaignError
 from ...services import death_blow as service
 from ...services.common import NotFound
+from ...services.journal import OpChanges
 from ..context import AppContext
+from ..feed import ViewFeed, is_everything
+from ..page_header import PageHeader
 from ..roster_models import ID_ROLE, fit_columns
 from ..sizing import cap_fields
-from ..widgets import CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
+from ..widgets import CommitTextEdit, confirm
 from .bout_dialogs import perform
 from .models import BoutListModel, EventRow, HeadToHeadModel, RoundsModel, TimelineModel
 from .widgets import CareerChart, XpBoxes
@@ -55,12 +58,9 @@ class FighterPage(QWidget):
         self.ctx = ctx
         self.fid: int | None = None
         self.detail: service.FighterDetail | None = None
-        self._dirty = False
+        self.feed = ViewFeed(ctx, self, self._concerns, self.load)
         self._build()
         cap_fields(self)  # fields stop at a readable width; the tables take the rest
-        ctx.signals.op_changed.connect(self._on_op)
-        ctx.signals.data_changed.connect(lambda kind, _i: self._reload_later() if kind in ("all", "campaign")
-                                         else None)
 
     def _build(self) -> None:
         body = QWidget()
@@ -72,17 +72,9 @@ class FighterPage(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
-        self.name_edit = CommitLineEdit("", body)
-        self.name_edit.setAccessibleName("Fighter's name")
-        self.name_edit.setToolTip("The fighter's name (Enter to rename)")
-        font = QFont(self.name_edit.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        font.setBold(True)
-        self.name_edit.setFont(font)
-        self.name_edit.setFrame(False)
-        self.name_edit.setStyleSheet("QLineEdit:!focus { background: transparent; }")
-        self.info_label = QLabel(body)
-        self.message = ErrorLabel(body)
+        self.header = PageHeader("Fighter's name", "The fighter's name (Enter to rename)", body)
+        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
+                                                          self.header.message)
 
         career = QGroupBox("Career", body)
         self.level_label = QLabel(career)
@@ -147,12 +139,7 @@ class FighterPage(QWidget):
         QVBoxLayout(notes_box).addWidget(self.notes)
 
         layout = QVBoxLayout(body)
-        head = QHBoxLayout()
-        head.addWidget(self.name_edit, 1)
-        head.addStretch(0)
-        layout.addLayout(head)
-        layout.addWidget(self.info_label)
-        layout.addWidget(self.message)
+        layout.addWidget(self.header)
         layout.addWidget(career)
         layout.addLayout(buttons)
         layout.addWidget(self.tabs, 1)
@@ -176,7 +163,7 @@ class FighterPage(QWidget):
         self.load()
 
     def load(self) -> None:
-        self._dirty = False
+        self.feed.dirty = False
         if self.fid is None:
             return
         try:
@@ -219,22 +206,9 @@ class FighterPage(QWidget):
         self.log_button.setEnabled(not f.retired)
         self.solo_button.setEnabled(not f.retired)
 
-    def _on_op(self, changes: Any) -> None:
-        if self.fid is None:
-            return
-        if changes.tables & {"fighter", "bout", "bout_round", "fighter_change", "campaign"}:
-            self._reload_later()
-
-    def _reload_later(self) -> None:
-        if self.isVisible():
-            self.load()
-        else:
-            self._dirty = True
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
-        if self._dirty:
-            self.load()
-        super().showEvent(event)
+    def _concerns(self, changes: OpChanges) -> bool:
+        return self.fid is not None and (is_everything(changes) or bool(
+            changes.tables & {"fighter", "bout", "bout_round", "fighter_change", "campaign"}))
 
     # --- writing -----------------------------------------------------------------------------------------
     def _run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:

@@ -102,7 +102,7 @@ class EndTab(PageBase):
         rk = d.reckoning
         for model, items in ((self.recognition_model, rk.recognition_breakdown),
                              (self.impression_model, rk.impression_breakdown)):
-            model.set_rows([[i.label, str(i.count), "X" if i.per is None else f"{i.per:+d}",
+            model.set_texts([[i.label, str(i.count), "X" if i.per is None else f"{i.per:+d}",
                              f"{i.points:+d}"] for i in items])
         self.recognition_view.resizeColumnsToContents()
         self.impression_view.resizeColumnsToContents()

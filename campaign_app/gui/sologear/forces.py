@@ -131,7 +131,7 @@ class ForceTableModel(QAbstractTableModel):
         row = self._rows[index.row()]
         if _value(row, key) == value:
             return False
-        # Hand the change over once the item editor has closed: the service's data_changed reloads (resets)
+        # Hand the change over once the item editor has closed: the change feed reloads (resets)
         # this model, which must not happen while the view is still committing the editor's data.
         editor, force_id = self.editor, int(row.id)
         QTimer.singleShot(0, self, lambda: editor(force_id, key, value))

@@ -5,7 +5,7 @@ the history of turns and rolls, and the optional rules.
 Each tab is built and filled by its own mixin (:mod:`.sheet_tab`, :mod:`.turns_tab`, :mod:`.end_tab`,
 :mod:`.record_tabs`); this module holds what they share: loading the sheet, the state line, writes, dialogs.
 All writes go through the services via ``undo_commands.perform`` (one transaction each, on the app-wide
-undo stack); the page refreshes on ``ctx.signals.data_changed``.
+undo stack); the page refreshes when the change feed (:mod:`..feed`) says a change concerns it.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLay
 
 from ...services import sologear_sheet as sheet_service
 from ...services.common import NotFound
+from ...services.journal import OpChanges
 from ...services.sologear_results import SheetData
-from ..context import AppContext, concerns
+from ..context import AppContext
+from ..feed import ViewFeed, concerns
 from ..sizing import cap_fields
 from ..undo_commands import try_perform
 from .end_tab import EndTab
@@ -100,8 +102,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this pilot (issue 11)
         self.tabs.addTab(self.changes_panel, "&Changes")
         cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
-        ctx.signals.data_changed.connect(self._on_data_changed)
-        ctx.signals.op_changed.connect(self._on_op_changed)
+        self.feed = ViewFeed(ctx, self, self._concerns, self.reload)
 
     # --- helpers ------------------------------------------------------------------------------------------------
     def status(self, text: str) -> None:
@@ -114,16 +115,9 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
             self.reload()
         return edit
 
-    def _on_op_changed(self, changes: Any) -> None:
+    def _concerns(self, changes: OpChanges) -> bool:
         campaign = self.data.campaign.id if self.data is not None else None
-        if self.sheet_id is not None and concerns(changes, sheet=self.sheet_id, campaign=campaign):
-            self.reload()
-
-    def _on_data_changed(self, kind: str, obj_id: int) -> None:
-        if self.sheet_id is None:
-            return
-        if kind == "all" or (kind == "sheet" and obj_id in (0, self.sheet_id)) or kind == "campaign":
-            self.reload()
+        return self.sheet_id is not None and concerns(changes, sheet=self.sheet_id, campaign=campaign)
 
     # --- showing ------------------------------------------------------------------------------------------------
     def show_sheet(self, sheet_id: int) -> None:
@@ -134,6 +128,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         self.reload()
 
     def reload(self) -> None:
+        self.feed.dirty = False
         if self.sheet_id is None:
             return
         try:

@@ -37,7 +37,7 @@ class HistoryTab(PageBase):
 
     def _fill_history(self, d: SheetData) -> None:
         entries = sheet_service.history(d.id, d)
-        self.history_model.set_rows([["" if e.turn is None else str(e.turn),
+        self.history_model.set_texts([["" if e.turn is None else str(e.turn),
                                       ("    " if e.kind == "roll" else "") + e.text] for e in entries],
                                     tips=[e.text for e in entries])
         self.history_view.resizeColumnToContents(0)

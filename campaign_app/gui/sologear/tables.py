@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QTableView
 
 from ...rules.experience import RulesError
 from ...rules.sologear.forces import odds
+from ..table_model import TableModel
 
 Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -40,51 +41,36 @@ def fit_height(view: QTableView) -> None:
 
 # --- table models -------------------------------------------------------------------------------------------
 
-class TextRowsModel(QAbstractTableModel):
+class TextRowsModel(TableModel[tuple[list[str], str, Any]]):
     """Read-only rows of strings with optional per-row tooltips and ids."""
 
     def __init__(self, headers: Sequence[str], parent: Any = None) -> None:
         super().__init__(parent)
-        self.headers = list(headers)
-        self._rows: list[list[str]] = []
-        self._tips: list[str] = []
-        self._ids: list[Any] = []
+        self._headers = list(headers)
         self.align_right: set[int] = set()
 
-    def set_rows(self, rows: Sequence[Sequence[str]], tips: Sequence[str] | None = None,
-                 ids: Sequence[Any] | None = None) -> None:
-        self.beginResetModel()
-        self._rows = [[str(c) for c in r] for r in rows]
-        self._tips = list(tips) if tips is not None else [""] * len(self._rows)
-        self._ids = list(ids) if ids is not None else [None] * len(self._rows)
-        self.endResetModel()
+    def headers(self) -> Sequence[str]:
+        return self._headers
+
+    def set_texts(self, rows: Sequence[Sequence[str]], tips: Sequence[str] | None = None,
+                  ids: Sequence[Any] | None = None) -> None:
+        """The rows' texts, with a tool tip and an id (``ID_ROLE``) for each row if given."""
+        texts = [[str(c) for c in r] for r in rows]
+        tips = list(tips) if tips is not None else [""] * len(texts)
+        ids = list(ids) if ids is not None else [None] * len(texts)
+        self.set_rows(zip(texts, tips, ids, strict=True))
 
     def rows(self) -> list[list[str]]:
-        return [list(r) for r in self._rows]
+        return [list(r[0]) for r in self._rows]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
-        return 0 if parent.isValid() else len(self.headers)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal \
-                and 0 <= section < len(self.headers):
-            return self.headers[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or \
-                not (0 <= index.column() < len(self.headers)):
-            return None
+    def cell_data(self, row: tuple[list[str], str, Any], column: int, role: int) -> Any:
+        texts, tip, row_id = row
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._rows[index.row()][index.column()]
+            return texts[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tips[index.row()] or None
+            return tip or None
         if role == ID_ROLE:
-            return self._ids[index.row()]
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in self.align_right:
+            return row_id
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self.align_right:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -84,7 +84,7 @@ class TurnsTab(PageBase):
 
     def _fill_battle(self, d: SheetData) -> None:
         turns = d.turns
-        self.turn_model.set_rows([list(t.form.cells()) for t in turns],
+        self.turn_model.set_texts([list(t.form.cells()) for t in turns],
                                  tips=["\n".join(t.meaning) for t in turns], ids=[t.turn for t in turns])
         self.turn_table.resizeColumnsToContents()
         self.turn_table.horizontalHeader().setStretchLastSection(True)
