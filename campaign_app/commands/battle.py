@@ -11,20 +11,19 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from ..lazyimport import lazy_module
 from ..rules.codes import purpose_text, rule_text
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
+# typed for mypy, imported on first use at run time (building the parser does not load the database code)
 if TYPE_CHECKING:
+    from ..services import battles
     from ..services.history_results import PlatoonHistory
+else:
+    battles = lazy_module("campaign_app.services.battles")
 
 LOG_DICE_HELP = ("the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
                  "then 2d8, ...), the leader's 2d12, then the replacement leader's die (e.g. --dice 3 5,2 7,9)")
-
-
-def _svc() -> Any:
-    from ..services import battles
-
-    return battles
 
 
 def _platoon_args(p: argparse.ArgumentParser) -> None:
@@ -35,7 +34,7 @@ def _platoon_args(p: argparse.ArgumentParser) -> None:
 def _platoon_ref(args: argparse.Namespace) -> int:
     """The platoon's row id. ``--platoon`` is always read as a name first (a platoon named "1" is that
     platoon, whatever row 1 is); only a digits-only value that names no platoon is taken as an id."""
-    platoon_id: int = _svc()._platoon(args.platoon, args.campaign).id
+    platoon_id: int = battles._platoon(args.platoon, args.campaign).id
     return platoon_id
 
 
@@ -85,13 +84,12 @@ def _opponent_platoon(args: argparse.Namespace, platoon_id: int) -> int | None:
     """``--opponent-platoon NAME``: a platoon of the same campaign as the one logging the battle."""
     if args.opponent_platoon is None:
         return None
-    opponent: int = _svc().campaign_opponent(platoon_id, args.opponent_platoon)
+    opponent: int = battles.campaign_opponent(platoon_id, args.opponent_platoon)
     return opponent
 
 
 def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    battles = _svc()
     platoon_id = _platoon_ref(args)
     edit = battles.log_battle(
         platoon_id, wounds=args.wounds, leader_wounds=args.leader_wounds, objectives=args.objectives,
@@ -104,11 +102,11 @@ def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().undo_last_battle(_platoon_ref(args))
+    edit = battles.undo_last_battle(_platoon_ref(args))
     s = edit.summary
     text = [edit.message]
     if s["leader"]:
-        fate = _svc().FATE_WORDS.get(s["leader"]["fate_undone"], str(s["leader"]["fate_undone"]))
+        fate = battles.FATE_WORDS.get(s["leader"]["fate_undone"], str(s["leader"]["fate_undone"]))
         who = s["leader"]["name"] or "The leader"
         text.append(f"{who}: XP {s['leader']['xp_before']} \u2192 {s['leader']['xp_after']}; the roll that found "
                     f"the leader {fate} is undone")

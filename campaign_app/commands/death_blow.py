@@ -17,7 +17,11 @@ from .base import CliError, Context, add_json, emit
 if TYPE_CHECKING:
     from ..services.death_blow import BoutDetail, FighterDetail, FighterHistory, FighterRow
 
-service = lazy_module("campaign_app.services.death_blow")
+# typed for mypy, imported on first use at run time (building the parser does not load the database code)
+if TYPE_CHECKING:
+    from ..services import death_blow as service
+else:
+    service = lazy_module("campaign_app.services.death_blow")
 
 PLAY_DICE_HELP = ("the dice you rolled: one argument per fighter per round, the two d12 faces joined by a comma, "
                   "the --fighter's pair first, then the opponent's, round after round (e.g. --dice 7,3 11,2 5,5 9,1); "

@@ -20,11 +20,18 @@ if TYPE_CHECKING:
     from ..services.edits import Edit
     from ..services.platoons import AttachedUnitInfo, EquipmentItem, PlatoonDetail, PlatoonRow
 
-# imported on first use, so that building the parser does not load the database code (issue 13)
-campaign_service = lazy_module("campaign_app.services.campaigns")
-platoon_service = lazy_module("campaign_app.services.platoons")
-leader_service = lazy_module("campaign_app.services.leaders")
-attachment_service = lazy_module("campaign_app.services.attachments")
+# The services are typed for mypy and imported on first use at run time, so that building the parser does not
+# load the database code.
+if TYPE_CHECKING:
+    from ..services import attachments as attachment_service
+    from ..services import campaigns as campaign_service
+    from ..services import leaders as leader_service
+    from ..services import platoons as platoon_service
+else:
+    campaign_service = lazy_module("campaign_app.services.campaigns")
+    platoon_service = lazy_module("campaign_app.services.platoons")
+    leader_service = lazy_module("campaign_app.services.leaders")
+    attachment_service = lazy_module("campaign_app.services.attachments")
 
 KIND_ALIASES: dict[str, UnitKind] = {**{k.value: k for k in UnitKind}, "fire-support": UnitKind.FIRE_SUPPORT,
                                      "support": UnitKind.FIRE_SUPPORT}

@@ -27,8 +27,13 @@ TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat
 END_DICE_HELP = "--dice: the D66 as two d6 (tens,units, e.g. 1,4), then the reward/punishment roll if noticed."
 
 
-sheet_service = lazy_module("campaign_app.services.sologear_sheet")
-play_service = lazy_module("campaign_app.services.sologear_play")
+# typed for mypy, imported on first use at run time (building the parser does not load the database code)
+if TYPE_CHECKING:
+    from ..services import sologear_play as play_service
+    from ..services import sologear_sheet as sheet_service
+else:
+    sheet_service = lazy_module("campaign_app.services.sologear_sheet")
+    play_service = lazy_module("campaign_app.services.sologear_play")
 
 
 def _flag(value: str | None, what: str) -> bool | None:

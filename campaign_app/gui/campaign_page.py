@@ -3,6 +3,7 @@ the list of its platoons with New platoon / Generate platoon. Every change is on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
@@ -29,12 +30,11 @@ from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
 from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, DeathBlowCampaign, SologearCampaign
 from ..services.common import NotFound
-from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext, concerns
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
-from .undo_commands import perform
+from .undo_commands import EditT, ServiceArgs, perform
 from .widgets import ChoicePicker, CommitLineEdit, CommitTextEdit, ErrorLabel, confirm, confirm_with_option, plural
 
 
@@ -327,7 +327,8 @@ class CampaignPage(QWidget):
         super().showEvent(event)
 
     # --- writing ------------------------------------------------------------------------------------------
-    def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
+    def run(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
         except CampaignError as exc:
@@ -351,7 +352,7 @@ class CampaignPage(QWidget):
 
     def toggle_archive(self) -> None:
         if self.detail is not None:
-            self.run(campaign_service.archive_campaign, self.cid, archived=not self.detail.archived)
+            self.run(campaign_service.archive_campaign, self.detail.id, archived=not self.detail.archived)
 
     def delete_campaign(self) -> None:
         if self.detail is None:

@@ -45,7 +45,6 @@ from ..services import attachments as attachment_service
 from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
 from ..services.common import NotFound, name_key
-from ..services.edits import Edit
 from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
 from .context import AppContext, concerns
 from .leader_dialog import ReplaceLeaderDialog
@@ -60,7 +59,7 @@ from .roster_models import (
     fit_columns,
 )
 from .sizing import cap_fields, cap_width
-from .undo_commands import perform
+from .undo_commands import EditT, ServiceArgs, perform
 from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, ErrorLabel, confirm
 from .xp_track import XpTrack
 
@@ -186,6 +185,8 @@ class EquipmentPanel(QWidget):
         return edit is not None
 
     def add(self) -> None:
+        if self.page.pid is None:
+            return
         names = {r.name for r in self.model.rows()}
         name, n = "New weapon", 1
         while name in names:
@@ -714,7 +715,8 @@ class PlatoonPage(QWidget):
     def reason(self) -> str:
         return self.reason_edit.text().strip() or DEFAULT_REASON
 
-    def run(self, service: Callable[..., Edit], *args: Any, **kwargs: Any) -> Edit | None:
+    def run(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         """Call a roster service as one undoable step; a refusal is shown on the page and the widgets go
         back to the stored values."""
         try:

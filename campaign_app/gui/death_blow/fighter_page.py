@@ -4,6 +4,7 @@ bout, correct, retire, delete, export the history, print the sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QModelIndex
@@ -31,8 +32,8 @@ from ...services.common import NotFound
 from ..context import AppContext
 from ..roster_models import ID_ROLE, fit_columns
 from ..sizing import cap_fields
+from ..undo_commands import EditT, ServiceArgs, perform
 from ..widgets import CommitLineEdit, CommitTextEdit, ErrorLabel, confirm
-from .bout_dialogs import perform
 from .models import BoutListModel, EventRow, HeadToHeadModel, RoundsModel, TimelineModel
 from .widgets import CareerChart, XpBoxes
 
@@ -237,7 +238,8 @@ class FighterPage(QWidget):
         super().showEvent(event)
 
     # --- writing -----------------------------------------------------------------------------------------
-    def _run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def _run(self, fn: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+             **kwargs: ServiceArgs.kwargs) -> EditT | None:
         try:
             edit = perform(self.ctx, fn, *args, **kwargs)
         except CampaignError as exc:

@@ -22,7 +22,7 @@ from ...services.common import NotFound
 from ...services.sologear_results import SheetData
 from ..context import AppContext, concerns
 from ..sizing import cap_fields
-from ..undo_commands import try_perform
+from ..undo_commands import EditT, ServiceArgs, try_perform
 from .end_tab import EndTab
 from .record_tabs import HistoryTab, OptionsTab
 from .sheet_tab import SheetTab
@@ -46,7 +46,8 @@ class PageBase(QWidget):
     def status(self, text: str) -> None:
         raise NotImplementedError
 
-    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def act(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         raise NotImplementedError
 
     def reload(self) -> None:
@@ -107,7 +108,8 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
     def status(self, text: str) -> None:
         self.ctx.signals.status.emit(text)
 
-    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def act(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
         edit = try_perform(self.ctx, service, *args, **kwargs)  # a refusal (a CampaignError) is shown there
         if edit is None:
