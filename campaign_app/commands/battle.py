@@ -18,6 +18,7 @@ from .base import CliError, Context, add_dice_options, add_json, dice_source, em
 # typed for mypy, imported on first use at run time (building the parser does not load the database code)
 if TYPE_CHECKING:
     from ..services import battles
+    from ..services.battles import BattleSummary, BattleUndone
     from ..services.history_results import PlatoonHistory
 else:
     battles = lazy_module("campaign_app.services.battles")
@@ -40,32 +41,44 @@ def _platoon_ref(args: argparse.Namespace) -> int:
 
 # --- texts ------------------------------------------------------------------------------------------------
 
-def log_text(d: dict[str, Any]) -> str:
-    det = d["details"]
-    head = f"Battle {d['number']} of {d['platoon']['name']} logged (id {d['battle_id']}), {det['date']}"
-    extras = [x for x in (det["scenario"], f"vs {det['opponent']}" if det["opponent"] else "", det["outcome"]) if x]
+def log_text(s: BattleSummary) -> str:
+    det = s.details
+    head = f"Battle {s.number} of {s.platoon.name} logged (id {s.battle_id}), {det.date.isoformat()}"
+    extras = [x for x in (det.scenario, f"vs {det.opponent}" if det.opponent else "", det.outcome) if x]
     if extras:
         head += ": " + ", ".join(extras)
-    lines = [head, f"Wound counters {d['wounds']} (on the leader's element {d['leader_wounds']})",
-             f"Award: {d['award']['text']}"]
-    for r in d["rolls"]:
-        who = "typed in" if r["source"] == "entered" else "app"
-        faces = ", ".join(str(f) for f in r["faces"])
-        lines.append(f"  {purpose_text(r['purpose'])}: {r['expression']} [{faces}] = {r['total']} "
-                     f"\u2192 {r['outcome']} "
-                     f"({who}; {rule_text(r['rule'])})")
-    pl = d["platoon"]
-    lines.append(f"Platoon XP {pl['xp_before']} \u2192 {pl['xp_after']} (award +{pl['award']}, recovery "
-                 f"\u2212{pl['xp_lost']})")
-    ld = d["leader"]
+    lines = [head, f"Wound counters {s.wounds} (on the leader's element {s.leader_wounds})",
+             f"Award: {s.award.text}"]
+    for r in s.rolls:
+        who = "typed in" if r.source == "entered" else "app"
+        faces = ", ".join(str(f) for f in r.faces)
+        lines.append(f"  {purpose_text(r.purpose)}: {r.expression} [{faces}] = {r.total} \u2192 {r.outcome} "
+                     f"({who}; {rule_text(r.rule)})")
+    pl = s.platoon
+    lines.append(f"Platoon XP {pl.xp_before} \u2192 {pl.xp_after} (award +{pl.award}, recovery \u2212{pl.xp_lost})")
+    ld = s.leader
     if ld:
-        lines.append(f"{ld['name']}: XP {ld['xp_before']} \u2192 {ld['xp_after']}, {ld['fate']}")
+        lines.append(f"{ld.name}: XP {ld.xp_before} \u2192 {ld.xp_after}, {ld.fate}")
     else:
         lines.append("No leader: no leader's fate roll")
-    rep = d["replacement"]
+    rep = s.replacement
     if rep:
-        lines.append(f"New leader: {rep['name']} ({rep['rank']}), {rep['xp']} XP")
+        lines.append(f"New leader: {rep.name} ({rep.rank}), {rep.xp} XP")
     return "\n".join(lines)
+
+
+def undo_text(message: str, s: BattleUndone) -> str:
+    text = [message]
+    if s.leader:
+        fate = battles.FATE_WORDS.get(s.leader.fate_undone, s.leader.fate_undone)
+        who = s.leader.name or "The leader"
+        text.append(f"{who}: XP {s.leader.xp_before} \u2192 {s.leader.xp_after}; the roll that found "
+                    f"the leader {fate} is undone")
+    if s.removed_leaders:
+        n = len(s.removed_leaders)
+        text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s.removed_leaders))
+    text.append(f"Removed {s.removed_rolls} roll{'s' if s.removed_rolls != 1 else ''}")
+    return "\n".join(text)
 
 
 def history_text(h: PlatoonHistory) -> str:
@@ -97,24 +110,13 @@ def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
         outcome=args.outcome, scenario=args.scenario, opponent=args.opponent, date=args.date,
         fire_support=args.fire_support, notes=args.notes, replacement_name=args.replacement_name,
         replacement_rank=args.replacement_rank, dice=dice_source(args))
-    return emit(args, edit.summary, lambda: log_text(edit.summary))
+    return emit(args, edit.to_dict(), lambda: log_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = battles.undo_last_battle(_platoon_ref(args))
-    s = edit.summary
-    text = [edit.message]
-    if s["leader"]:
-        fate = battles.FATE_WORDS.get(s["leader"]["fate_undone"], str(s["leader"]["fate_undone"]))
-        who = s["leader"]["name"] or "The leader"
-        text.append(f"{who}: XP {s['leader']['xp_before']} \u2192 {s['leader']['xp_after']}; the roll that found "
-                    f"the leader {fate} is undone")
-    if s["removed_leaders"]:
-        n = len(s["removed_leaders"])
-        text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s["removed_leaders"]))
-    text.append(f"Removed {s['removed_rolls']} roll{'s' if s['removed_rolls'] != 1 else ''}")
-    return emit(args, s, "\n".join(text))
+    return emit(args, edit.to_dict(), lambda: undo_text(edit.message, edit.result))
 
 
 EDIT_OPTIONS = ("date", "scenario", "opponent", "outcome", "fire_support", "notes", "objectives", "wounds",
@@ -139,7 +141,7 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
                                     outcome=outcome, fire_support=args.fire_support, notes=args.notes,
                                     objectives=args.objectives, wounds=args.wounds,
                                     leader_wounds=args.leader_wounds, reason=args.reason or "")
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:

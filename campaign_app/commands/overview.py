@@ -110,7 +110,7 @@ def _cmd_chronicle_add(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = add_entry(args.campaign, args.title, args.text or "", args.date)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
@@ -118,7 +118,7 @@ def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = edit_entry(_entry_id(args.entry), title=args.title, text=args.text, date=args.date)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_chronicle_remove(args: argparse.Namespace, ctx: Context) -> int:
@@ -126,7 +126,7 @@ def _cmd_chronicle_remove(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = remove_entry(_entry_id(args.entry))
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_chronicle_report(args: argparse.Namespace, ctx: Context) -> int:
@@ -134,7 +134,7 @@ def _cmd_chronicle_report(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = write_report(args.platoon, args.text, battle=args.battle, campaign=args.campaign)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _entry_id(text: str) -> int:

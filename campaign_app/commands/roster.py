@@ -17,6 +17,7 @@ from .base import CliError, Context, add_dice_options, add_json, dice_source, em
 
 if TYPE_CHECKING:
     from ..services.campaigns import CampaignDetail, ListedCampaign
+    from ..services.common import RollResult
     from ..services.edits import Edit
     from ..services.platoons import AttachedUnitInfo, EquipmentItem, PlatoonDetail, PlatoonRow
 
@@ -44,8 +45,15 @@ def _kind(text: str) -> UnitKind:
     return kind
 
 
-def _emit_edit(args: argparse.Namespace, edit: Edit, data: Any = None) -> int:
-    return emit(args, edit.summary if data is None else data, edit.message)
+def _emit_edit(args: argparse.Namespace, edit: Edit[Any], data: Any = None) -> int:
+    return emit(args, edit.to_dict() if data is None else data, edit.message)
+
+
+def _roll_line(roll: RollResult | None) -> str:
+    """The text line for a stored roll (force generation, the replacement roll), or nothing."""
+    if roll is None:
+        return ""
+    return f"\n  roll {roll.expression} {list(roll.faces)} ({roll.source}): {roll.outcome}"
 
 
 # --- text renderings --------------------------------------------------------------------------------------
@@ -203,12 +211,8 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
         leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
     def text() -> str:
-        out: str = edit.message
-        if "roll" in edit.summary:
-            r = edit.summary["roll"]
-            out += f"\n  roll {r['expression']} {r['faces']} ({r['source']}): {r['outcome']}"
-        return out + "\n" + platoon_text(platoon_service.platoon_detail(edit.id))
-    return emit(args, edit.summary, text)
+        return edit.message + _roll_line(edit.result.roll) + "\n" + platoon_text(edit.result.platoon)
+    return emit(args, edit.to_dict(), text)
 
 
 def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
@@ -219,7 +223,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
                        "--leader-xp")
     ctx.open_db()
     edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
@@ -263,12 +267,7 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
     edit = leader_service.replace_leader(args.platoon, args.name, rank=args.rank, xp=args.xp,
                                          dice=dice_source(args) if args.roll else None, how=args.how,
                                          notes=args.notes or "", campaign=args.campaign)
-    def text() -> str:
-        roll = edit.summary.get("roll")
-        extra = f"\n  roll {roll['expression']} {roll['faces']} ({roll['source']}): {roll['outcome']}" if roll else ""
-        message: str = edit.message
-        return message + extra
-    return emit(args, edit.summary, text)
+    return emit(args, edit.to_dict(), lambda: edit.message + _roll_line(edit.result.roll))
 
 
 def _leader_set(args: argparse.Namespace, ctx: Context) -> int:

@@ -47,8 +47,8 @@ def _flag(value: str | None, what: str) -> bool | None:
     raise CliError(f"{what} must be on or off, not {value!r}")
 
 
-def _emit_edit(args: argparse.Namespace, edit: Edit, text: str | None = None) -> int:
-    return emit(args, edit.summary, text if text is not None else edit.message)
+def _emit_edit(args: argparse.Namespace, edit: Edit[Any], text: str | None = None) -> int:
+    return emit(args, edit.to_dict(), text if text is not None else edit.message)
 
 
 # --- text renderings --------------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
         player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
         enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
         reward_dice=args.reward_dice, notes=args.notes)
-    return emit(args, edit.summary, lambda: edit.message + "\n" + sheet_text(edit.result))
+    return emit(args, edit.to_dict(), lambda: edit.message + "\n" + sheet_text(edit.result))
 
 
 def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
@@ -212,7 +212,7 @@ def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
-    return emit(args, edit.summary, lambda: turn_text(edit.result))
+    return emit(args, edit.to_dict(), lambda: turn_text(edit.result))
 
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
@@ -226,7 +226,7 @@ def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.end_campaign(args.campaign, dice_source(args))
-    return emit(args, edit.summary, lambda: end_text(edit.result))
+    return emit(args, edit.to_dict(), lambda: end_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:

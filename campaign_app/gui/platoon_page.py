@@ -194,7 +194,7 @@ class EquipmentPanel(QWidget):
             name = f"New weapon {n}"
         edit = self.page.run(attachment_service.add_equipment, self.page.pid, name, attached=self.attached_id)
         if edit is not None:
-            row = self.model.row_of_id(edit.summary["id"])
+            row = self.model.row_of_id(edit.result.item.id)
             if row is not None:
                 index = self.model.index(row, 0)
                 self.view.setCurrentIndex(index)
@@ -780,7 +780,7 @@ class PlatoonPage(QWidget):
             name = f"{label} {n}"
         edit = self.run(attachment_service.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
         if edit is not None:
-            _select_id(self.attached_view, edit.summary["id"])
+            _select_id(self.attached_view, edit.result.unit.id)
             self.unit_name.setFocus(Qt.FocusReason.OtherFocusReason)
             self.unit_name.selectAll()
 

@@ -244,7 +244,7 @@ class JournalUndoStack(QUndoStack):
             self.ctx.signals.status.emit(text)
 
 
-def journal_changed(ctx: AppContext, edit: Edit) -> None:
+def journal_changed(ctx: AppContext, edit: Edit[Any]) -> None:
     """After a service wrote (or undid) something: rebuild the undo view, tell the views, say what was done."""
     stack = ctx.undo_stack
     if isinstance(stack, JournalUndoStack):
@@ -277,7 +277,7 @@ def try_perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args
         return None
 
 
-def push_edit(ctx: AppContext, edit: Edit, platoon_id: int | None = None, text: str | None = None) -> None:
+def push_edit(ctx: AppContext, edit: Edit[Any], platoon_id: int | None = None, text: str | None = None) -> None:
     """A service already ran (the battle wizard's commit, ``battle undo``, a battle's text edit): show it."""
     del platoon_id, text
     if edit.changed:

@@ -444,7 +444,20 @@ def retire_fighter(ref: str | int, retired: bool = True, campaign: str | int | N
     return Edit("fighter", f.id, f"{f.name} {'retired' if retired else 'is back'}", show_fighter(f.id), rec.changes)
 
 
-def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[dict[str, Any]]:
+@dataclass(frozen=True)
+class FighterDeleted(Result):
+    id: int
+    name: str
+    deleted: bool = True
+
+
+@dataclass(frozen=True)
+class BoutUndone(Result):
+    id: int
+    undone: bool = True
+
+
+def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[FighterDeleted]:
     """Delete a fighter with its bouts. A fighter who fought other fighters of the campaign is refused (their
     records would change): retire it instead, or undo those bouts first."""
     rec = Recorder()
@@ -459,8 +472,7 @@ def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[di
                                "(their records would change): retire the fighter instead")
         name = f.name
         rec.delete(Fighter, f.id)
-    return Edit("fighter", f.id, f"deleted fighter {name!r}", {"id": f.id, "name": name, "deleted": True},
-                rec.changes)
+    return Edit("fighter", f.id, f"deleted fighter {name!r}", FighterDeleted(id=f.id, name=name), rec.changes)
 
 
 # ------------------------------------------------------------------------------------------------ bouts
@@ -730,7 +742,7 @@ def play_bout(fighter: str | int, opponent_fighter: str | int, *, seed: Any = No
     return solo.save(date=date, notes=notes), solo
 
 
-def undo_bout(bout_id: int) -> Edit[dict[str, Any]]:
+def undo_bout(bout_id: int) -> Edit[BoutUndone]:
     """Undo the operation that logged or played this bout (refused, one line, when a later bout changed the same
     fighters: undo that one first)."""
     from ..store import journal
@@ -744,7 +756,7 @@ def undo_bout(bout_id: int) -> Edit[dict[str, Any]]:
         raise NotFound(f"bout {bout_id} was not recorded by the journal")
     changes = journal.undo(int(found[0]))
     return Edit("bout", detail.id, f"undid bout {detail.id} ({detail.fighter} vs {detail.opponent})",
-                {"id": detail.id, "undone": True}, changes)
+                BoutUndone(id=detail.id), changes)
 
 
 def fighters_of_operation(op_id: int) -> list[int]:

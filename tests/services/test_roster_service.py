@@ -107,7 +107,7 @@ def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
     assert roll.faces == [8, 3] and roll.expression == "2d10" and roll.source == "entered"
     assert roll.leader_id == d.leader.id
     assert "1.3" in roll.rule
-    assert e.summary["roll"]["faces"] == [8, 3]
+    assert e.to_dict()["roll"]["faces"] == [8, 3]
 
 
 def test_force_generation_follows_the_period(camp: int) -> None:
@@ -144,7 +144,7 @@ def test_create_undo_redo_keeps_ids_and_roll(camp: int) -> None:
 
 def test_set_platoon_logs_each_change(pid: int) -> None:
     e = platoon_service.set_platoon(pid, training="d8", morale=12, armor=3, notes="tired", reason="bad winter")
-    assert e.summary["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
+    assert e.to_dict()["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
     rows = {(a.field, a.old_value, a.new_value, a.reason) for a in AttributeChange.select()}
     assert rows == {("training", "d10", "d8", "bad winter"), ("morale", "d8", "d12", "bad winter"),
                     ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
@@ -185,7 +185,7 @@ def test_rename_platoon(pid: int, camp: int) -> None:
 
 def test_set_xp_platoon_and_leader(pid: int) -> None:
     e = platoon_service.set_xp(pid, 9, reason="house rule")
-    assert e.summary == {"id": pid, "who": "platoon", "old": 6, "new": 9, "reason": "house rule"}
+    assert e.to_dict() == {"id": pid, "who": "platoon", "old": 6, "new": 9, "reason": "house rule"}
     x = XpChange.get()
     assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id) == ("platoon", 3, 9, "house rule", None)
     d = platoon_service.platoon_detail(pid)
@@ -227,7 +227,7 @@ def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
     assert d.leader.xp == 6 and d.leader.rank == "Captain"
     assert [f.name for f in d.former_leaders] == ["Lt. Okafor", "Lt. Diallo"]
     roll = Roll.get(Roll.leader == d.leader.id)
-    assert roll.expression == "2d10" and roll.total == 6 and e2.summary["roll"]["faces"] == [7, 9]
+    assert roll.expression == "2d10" and roll.total == 6 and e2.to_dict()["roll"]["faces"] == [7, 9]
     journal.undo(e2.operation_id)
     journal.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
@@ -322,7 +322,7 @@ def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
 
 def test_equipment_rows(pid: int) -> None:
     e = attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
-    assert e.summary["ap_vs"] == "point"
+    assert e.to_dict()["ap_vs"] == "point"
     attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
     d = platoon_service.platoon_detail(pid)
     assert [(x.name, x.targets, x.ap, x.ap_vs) for x in d.equipment_list] == [

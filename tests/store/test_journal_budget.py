@@ -267,4 +267,4 @@ def test_forget_is_for_a_file(tmp_path: Path):
     with sqlite3.connect(":memory:"):
         pass
     edit = campaigns.delete_campaign("Only", forget=True)
-    assert edit.summary["forgotten"]["records"] > 0
+    assert edit.to_dict()["forgotten"]["records"] > 0
