@@ -9,10 +9,12 @@ was lost. Bad input: one line on stderr, exit status 2, nothing written.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Literal
 
 from ..lazyimport import lazy_module
 from ..rules.codes import purpose_text, rule_text
+from ..rules.enums import Outcome
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 # typed for mypy, imported on first use at run time (building the parser does not load the database code)
@@ -37,6 +39,40 @@ def _platoon_ref(args: argparse.Namespace) -> int:
     platoon, whatever row 1 is); only a digits-only value that names no platoon is taken as an id."""
     platoon_id: int = battles._platoon(args.platoon, args.campaign).id
     return platoon_id
+
+
+# --- reading the arguments (the services take numbers and an Outcome; the words a user types are read here) ---
+
+def objectives_arg(text: str | None) -> int | None:
+    """``--objectives``: "0", "1", "+1", "2"... (the range is the service's to check)."""
+    if text is None:
+        return None
+    raw = text.strip().removeprefix("+")
+    if not raw.isdigit():
+        raise CliError("objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), "
+                       f"not {text!r}")
+    return int(raw)
+
+
+def count_arg(text: str | None, what: str) -> int | None:
+    """``--wounds``/``--leader-wounds``: a whole number (a negative one is the service's to refuse)."""
+    if text is None:
+        return None
+    if not re.fullmatch(r"-?\d+", text.strip()):
+        raise CliError(f"{what} must be a whole number, 0 or more, not {text!r}")
+    return int(text.strip())
+
+
+def outcome_arg(text: str | None) -> Outcome | None:
+    """``--outcome``: victory, defeat or draw in any case; "none", "-" or "" for not recorded."""
+    if text is None:
+        return None
+    word = text.strip().lower()
+    if word in ("", "none", "-"):
+        return None
+    if word not in {o.value for o in Outcome}:
+        raise CliError(f"outcome must be victory, defeat or draw, not {text!r}")
+    return Outcome(word)
 
 
 # --- texts ------------------------------------------------------------------------------------------------
@@ -93,6 +129,11 @@ def history_text(h: PlatoonHistory) -> str:
 
 # --- handlers ---------------------------------------------------------------------------------------------
 
+def _required(value: int | None) -> int:
+    assert value is not None  # argparse requires the option (or gives its default)
+    return value
+
+
 def _opponent_platoon(args: argparse.Namespace, platoon_id: int) -> int | None:
     """``--opponent-platoon NAME``: a platoon of the same campaign as the one logging the battle."""
     if args.opponent_platoon is None:
@@ -105,9 +146,10 @@ def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     platoon_id = _platoon_ref(args)
     edit = battles.log_battle(
-        platoon_id, wounds=args.wounds, leader_wounds=args.leader_wounds, objectives=args.objectives,
-        opponent_platoon=_opponent_platoon(args, platoon_id),
-        outcome=args.outcome, scenario=args.scenario, opponent=args.opponent, date=args.date,
+        platoon_id, wounds=_required(count_arg(args.wounds, "wound counters")),
+        leader_wounds=_required(count_arg(args.leader_wounds, "wound counters on the leader's element")),
+        objectives=_required(objectives_arg(args.objectives)), opponent_platoon=_opponent_platoon(args, platoon_id),
+        outcome=outcome_arg(args.outcome), scenario=args.scenario, opponent=args.opponent, date=args.date,
         fire_support=args.fire_support, notes=args.notes, replacement_name=args.replacement_name,
         replacement_rank=args.replacement_rank, dice=dice_source(args))
     return emit(args, edit.to_dict(), lambda: log_text(edit.result))
@@ -136,11 +178,14 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import battle_edits
 
     b = battle_edits.find_battle(_platoon_ref(args), number)
-    outcome: Any = "" if args.outcome is None else args.outcome
+    outcome: Outcome | None | Literal[""] = "" if args.outcome is None else outcome_arg(args.outcome)
     edit = battle_edits.edit_battle(b.id, date=args.date, scenario=args.scenario, opponent=args.opponent,
                                     outcome=outcome, fire_support=args.fire_support, notes=args.notes,
-                                    objectives=args.objectives, wounds=args.wounds,
-                                    leader_wounds=args.leader_wounds, reason=args.reason or "")
+                                    objectives=objectives_arg(args.objectives),
+                                    wounds=count_arg(args.wounds, "wound counters"),
+                                    leader_wounds=count_arg(args.leader_wounds, "wound counters on the leader's "
+                                                                                "element"),
+                                    reason=args.reason or "")
     return emit(args, edit.to_dict(), edit.message)
 
 

@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
+from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
 from ..words import plural
 from . import club, overview
@@ -47,6 +48,26 @@ def _kind(text: str) -> UnitKind:
 
 def _emit_edit(args: argparse.Namespace, edit: Edit[Any], data: Any = None) -> int:
     return emit(args, edit.to_dict() if data is None else data, edit.message)
+
+
+def die_arg(text: str | None, what: str) -> int | None:
+    """``--training d8`` (or ``8``): the die's sides, which the services take."""
+    if text is None:
+        return None
+    try:
+        return parse_die(text)
+    except DiceError as exc:
+        raise CliError(f"{what}: {exc}") from None
+
+
+def _dice_values(args: argparse.Namespace) -> dict[str, int | None]:
+    return {a: die_arg(getattr(args, a), a.capitalize()) for a in ("training", "equipment", "morale")}
+
+
+def _required_die(text: str, what: str) -> int:
+    sides = die_arg(text, what)
+    assert sides is not None  # argparse requires the option
+    return sides
 
 
 def _roll_line(roll: RollResult | None) -> str:
@@ -207,7 +228,8 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
     ctx.open_db()
     edit = platoon_service.create_platoon(
-        args.campaign, args.name, training=args.training, equipment=args.equipment, morale=args.morale,
+        args.campaign, args.name, training=_required_die(args.training, "Training"),
+        equipment=_required_die(args.equipment, "Equipment"), morale=_required_die(args.morale, "Morale"),
         armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
         leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
     def text() -> str:
@@ -221,6 +243,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
     if all(v is None for v in values.values()):
         raise CliError("nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or "
                        "--leader-xp")
+    values.update(_dice_values(args))
     ctx.open_db()
     edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
     return emit(args, edit.to_dict(), edit.message)
@@ -282,8 +305,8 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = attachment_service.add_attached(args.platoon, args.name, _kind(args.kind), training=args.training,
-                                           equipment=args.equipment, morale=args.morale, armor=args.armor,
+    edit = attachment_service.add_attached(args.platoon, args.name, _kind(args.kind), **_dice_values(args),
+                                           armor=args.armor,
                                            support=args.support, notes=args.notes or "", campaign=args.campaign)
     return _emit_edit(args, edit)
 
@@ -292,8 +315,8 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = platoon_service.platoon_id(args.platoon, args.campaign)
     unit = attachment_service.find_attached(pid, args.unit)
-    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor",
-                                                             "support") if getattr(args, k) is not None}
+    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("armor", "support") if getattr(args, k) is not None}
+    kwargs.update({k: v for k, v in _dice_values(args).items() if v is not None})
     if args.kind is not None:
         kwargs["kind"] = _kind(args.kind)
     if args.new_name is not None:

@@ -177,9 +177,9 @@ class Removed(Result):
     name: str
 
 
-def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = None, equipment: Any = None,
-                 morale: Any = None, armor: Any = None, support: Any = None, notes: str = "",
-                 campaign: str | int | None = None) -> Edit[AttachedChange]:
+def add_attached(platoon: str | int, name: str, kind: str, *, training: int | None = None,
+                 equipment: int | None = None, morale: int | None = None, armor: Any = None, support: Any = None,
+                 notes: str = "", campaign: str | int | None = None) -> Edit[AttachedChange]:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
     name = check_name(name, "attached unit")
     resolve_platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked

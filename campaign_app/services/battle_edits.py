@@ -6,8 +6,9 @@ opponent, outcome, fire support, notes); what decided the rolls and the XP (obje
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from ..rules.enums import Outcome
 from ..store.models import AttributeChange, Battle, Platoon, now
 from .battles import (
     NOTES_MAX,
@@ -72,8 +73,10 @@ class BattleEdited(Result):
 
 
 def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, opponent: Any = None,
-                opponent_platoon: Any = KEEP, outcome: Any = "", fire_support: bool | None = None,
-                notes: Any = None, objectives: Any = None, wounds: Any = None, leader_wounds: Any = None,
+                opponent_platoon: Any = KEEP, outcome: Outcome | None | Literal[""] = "",
+                fire_support: bool | None = None,
+                notes: Any = None, objectives: int | None = None, wounds: int | None = None,
+                leader_wounds: int | None = None,
                 reason: str = "") -> Edit[BattleEdited]:
     """Change what a committed battle records that did not come from a roll: date, scenario, opponent (text,
     and the opponent platoon: cleared when only the text changes), outcome (``None`` clears it; the default
@@ -143,7 +146,8 @@ def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, oppon
                 rec.changes)
 
 
-def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None, outcome: Any = "",
+def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None,
+                     outcome: Outcome | None | Literal[""] = "",
                      reason: str = "") -> Edit[BattleEdited]:
     """Change a committed battle's scenario, notes and/or outcome (see :func:`edit_battle`)."""
     return edit_battle(battle_id, scenario=scenario, notes=notes, outcome=outcome, reason=reason)

@@ -15,7 +15,6 @@ change logged as an ``AttributeChange`` row; objectives and wound counters are r
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -99,16 +98,14 @@ def _text(value: Any, what: str, limit: int | None = None) -> str:
     return check_line(value, what, limit or NAME_MAX)
 
 
-def check_outcome(value: Any) -> Outcome | None:
-    """``victory``/``defeat``/``draw`` (any case); ``None``, ``""`` or ``"none"`` mean not recorded."""
+def check_outcome(value: Outcome | None) -> Outcome | None:
+    """An :class:`Outcome`, or ``None``: not recorded. (Words a user typed, any case, "none", are read by the CLI's
+    argument layer and the GUI's picker; this checks the value.)"""
     if value is None:
         return None
-    text = str(value).strip().lower()
-    if text in ("", "none", "-"):
-        return None
-    if text not in OUTCOMES:
+    if isinstance(value, bool) or value not in OUTCOMES:
         raise ServiceError(f"outcome must be victory, defeat or draw, not {value!r}")
-    return Outcome(text)
+    return Outcome(value)
 
 
 def check_date(value: Any) -> _dt.date:
@@ -124,18 +121,16 @@ def check_date(value: Any) -> _dt.date:
         raise ServiceError(f"battle date must be a date like 2024-05-31, not {value!r}") from None
 
 
-def check_objectives(value: Any) -> int:
-    if isinstance(value, str) and value.strip().lstrip("+").isdigit():
-        value = int(value.strip().lstrip("+"))
+def check_objectives(value: int) -> int:
+    """Objectives met: 0, 1 or 2 (the CLI reads "+1" as 1)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(OBJECTIVE_XP):
         raise ServiceError(f"objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), "
                            f"not {value!r}")
     return value
 
 
-def check_wounds(value: Any, what: str) -> int:
-    if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
-        value = int(value.strip())
+def check_wounds(value: int, what: str) -> int:
+    """A number of wound counters, 0 to the most a battle can have."""
     try:
         check_count(value, what)
     except RulesError as exc:
@@ -412,7 +407,7 @@ class BattleSession:
 
     # -- inputs ------------------------------------------------------------------------------------------
     def set_details(self, *, date: Any = None, scenario: Any = "", opponent: Any = "",
-                    opponent_platoon: int | None = None, outcome: Any = None, objectives: Any = 0,
+                    opponent_platoon: int | None = None, outcome: Outcome | None = None, objectives: int = 0,
                     fire_support: bool = False, notes: Any = "") -> BattleDetails:
         """Step 1. Refuses bad values (ServiceError); a change of objectives restarts the rolls."""
         details = BattleDetails(
@@ -440,7 +435,7 @@ class BattleSession:
         self.details = replace(self.details, notes=notes)
         return notes
 
-    def set_casualties(self, wounds: Any, leader_wounds: Any = 0) -> None:
+    def set_casualties(self, wounds: int, leader_wounds: int = 0) -> None:
         """Step 2: all wound counters of the battle (units removed before the end included) and those on the
         leader's element. A change restarts the rolls."""
         w = check_wounds(wounds, "wound counters")
@@ -746,8 +741,9 @@ class BattleSession:
         return self.committed
 
 
-def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objectives: Any = 0,
-               outcome: Any = None, scenario: Any = "", opponent: Any = "", opponent_platoon: int | None = None,
+def log_battle(platoon: str | int, *, wounds: int, leader_wounds: int = 0, objectives: int = 0,
+               outcome: Outcome | None = None, scenario: Any = "", opponent: Any = "",
+               opponent_platoon: int | None = None,
                date: Any = None, fire_support: bool = False, notes: Any = "", replacement_name: Any = None,
                replacement_rank: Any = None, dice: DiceSource,
                campaign: str | int | None = None) -> Edit[BattleSummary]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..rules.aftermath import roll_force
-from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
+from ..rules.dice import DiceError, DiceSource, TypedDice, level_for_die
 from ..rules.enums import LeaderFate, UnitKind
 from ..rules.experience import (
     ARMOR_CLASSES,
@@ -53,12 +53,16 @@ DEFAULT_RANK = "Lieutenant"
 UNSET: Any = object()
 
 
-def check_die(value: Any, what: str) -> int:
-    """``"d10"``/``10`` -> 10; anything but d4..d12 is refused naming ``what``."""
+def check_die(value: int, what: str) -> int:
+    """An attribute die given by its sides (10 for a d10); anything but d4..d12 is refused naming ``what``. (The
+    CLI reads "d10"; the GUI's die pickers give the sides.)"""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ServiceError(f"{what}: not a die: {value!r} (expected d4, d6, d8, d10 or d12)")
     try:
-        return parse_die(value)
+        level_for_die(value)
     except DiceError as exc:
         raise ServiceError(f"{what}: {exc}") from None
+    return value
 
 
 def check_armor_value(value: Any, what: str = "Armor") -> int:
@@ -456,7 +460,7 @@ class PlatoonDeleted(Result):
     campaign_id: int
 
 
-def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: Any, morale: Any, armor: Any,
+def create_platoon(campaign: str | int, name: str, *, training: int, equipment: int, morale: int, armor: Any,
                    xp: Any = None, leader_name: str | None = None, leader_rank: str = DEFAULT_RANK,
                    leader_xp: Any = None, notes: str = "", dice: DiceSource | None = None) -> Edit[PlatoonCreated]:
     """A new platoon in an Atomic Africa campaign, by hand (``xp``, ``leader_xp``) or with force generation
@@ -529,7 +533,7 @@ def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = N
                 rec.changes)
 
 
-def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, morale: Any = None,
+def set_platoon(ref: str | int, *, training: int | None = None, equipment: int | None = None, morale: int | None = None,
                 armor: Any = None, notes: str | None = None, reason: str = "",
                 campaign: str | int | None = None) -> Edit[FieldsChanged]:
     """Change dice, Armor and/or notes; each changed field is logged with ``reason``."""
@@ -604,9 +608,9 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
                                             leader=None if who == "platoon" else target.name), rec.changes)
 
 
-def update_platoon(ref: str | int, *, name: str | None = None, training: Any = None, equipment: Any = None,
-                   morale: Any = None, armor: Any = None, notes: str | None = None, xp: Any = None,
-                   leader_xp: Any = None, reason: str = "",
+def update_platoon(ref: str | int, *, name: str | None = None, training: int | None = None,
+                   equipment: int | None = None, morale: int | None = None, armor: Any = None,
+                   notes: str | None = None, xp: Any = None, leader_xp: Any = None, reason: str = "",
                    campaign: str | int | None = None) -> Edit[PlatoonDetail]:
     """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
     rec = Recorder()

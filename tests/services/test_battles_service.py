@@ -76,7 +76,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     before = dump()
     s = battles.BattleSession(pid)
     assert (s.platoon_xp, s.leader_name, s.leader_xp, s.number) == (6, "Lt. Okafor", 2, 1)
-    s.set_details(date="2024-05-31", scenario="River crossing", opponent="Red Company", outcome="Victory",
+    s.set_details(date="2024-05-31", scenario="River crossing", opponent="Red Company", outcome=Outcome.VICTORY,
                   objectives=1, fire_support=True, notes="Bridge held")
     s.set_casualties(7, 3)
     odds = s.odds()

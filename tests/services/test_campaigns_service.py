@@ -93,7 +93,7 @@ def test_set_house_rules_and_clear_period() -> None:
 
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
-    platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
+    platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1, xp=6)
     assert platoon_service.platoon_detail("P").level == "Regular"
     cs.set_campaign("C", thresholds="1,7,9,16")
     assert platoon_service.platoon_detail("P").level == "Green"
@@ -120,10 +120,10 @@ def test_delete_campaign_and_put_it_back() -> None:
     from campaign_app.rules.dice import TypedDice
 
     cid = cs.create_campaign("C", period=4).id
-    gen = platoon_service.create_platoon("C", "P1", training="d8", equipment="d8", morale="d8", armor=1,
+    gen = platoon_service.create_platoon("C", "P1", training=8, equipment=8, morale=8, armor=1,
                                          leader_name="Lt. A", dice=TypedDice([[3, 8]]))
     attachment_service.add_attached(gen.id, "Mortar", "fire_support", support="light")
-    platoon_service.create_platoon("C", "P2", training="d6", equipment="d6", morale="d6", armor=2)
+    platoon_service.create_platoon("C", "P2", training=6, equipment=6, morale=6, armor=2)
     before = platoon_service.platoon_detail(gen.id)
     edit = cs.delete_campaign("C")
     assert edit.to_dict()["platoons"] == 2
@@ -138,7 +138,7 @@ def test_delete_campaign_and_put_it_back() -> None:
 
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
-    made = platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
+    made = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(ServiceError, match=f"would also remove platoon {made.id} .from “Create platoon P”, "
                                            f"operation {made.operation_id}."):
         journal.undo(edit.operation_id)
