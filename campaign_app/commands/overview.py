@@ -133,8 +133,19 @@ def _cmd_chronicle_report(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import write_report
 
     ctx.open_db()
-    edit = write_report(args.platoon, args.text, battle=args.battle, campaign=args.campaign)
+    edit = write_report(args.platoon, args.text, battle=_battle_number(args.battle), campaign=args.campaign)
     return emit(args, edit.to_dict(), edit.message)
+
+
+def _battle_number(text: str | None) -> int | None:
+    """``--battle 3`` (none given or empty: the platoon's newest battle)."""
+    if text is None or not text.strip():
+        return None
+    if not text.strip().isdigit():
+        from .base import CliError
+
+        raise CliError(f"battle must be a battle number like 3, not {text!r}")
+    return int(text.strip())
 
 
 def _entry_id(text: str) -> int:

@@ -5,6 +5,7 @@ opponent, outcome, fire support, notes); what decided the rolls and the XP (obje
 
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -72,10 +73,11 @@ class BattleEdited(Result):
     new: dict[str, Any]
 
 
-def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, opponent: Any = None,
+def edit_battle(battle_id: int, *, date: _dt.date | str | None = None, scenario: str | None = None,
+                opponent: str | None = None,
                 opponent_platoon: Any = KEEP, outcome: Outcome | None | Literal[""] = "",
                 fire_support: bool | None = None,
-                notes: Any = None, objectives: int | None = None, wounds: int | None = None,
+                notes: str | None = None, objectives: int | None = None, wounds: int | None = None,
                 leader_wounds: int | None = None,
                 reason: str = "") -> Edit[BattleEdited]:
     """Change what a committed battle records that did not come from a roll: date, scenario, opponent (text,

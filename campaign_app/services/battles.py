@@ -108,7 +108,8 @@ def check_outcome(value: Outcome | None) -> Outcome | None:
     return Outcome(value)
 
 
-def check_date(value: Any) -> _dt.date:
+def check_date(value: _dt.date | str | None) -> _dt.date:
+    """A date, or an ISO date as stored and as the GUI's date field gives it (``None``: today)."""
     if value is None:
         return _dt.date.today()
     if isinstance(value, _dt.datetime):
@@ -406,9 +407,9 @@ class BattleSession:
         self._reset_rolls()
 
     # -- inputs ------------------------------------------------------------------------------------------
-    def set_details(self, *, date: Any = None, scenario: Any = "", opponent: Any = "",
-                    opponent_platoon: int | None = None, outcome: Outcome | None = None, objectives: int = 0,
-                    fire_support: bool = False, notes: Any = "") -> BattleDetails:
+    def set_details(self, *, date: _dt.date | str | None = None, scenario: str | None = "",
+                    opponent: str | None = "", opponent_platoon: int | None = None, outcome: Outcome | None = None,
+                    objectives: int = 0, fire_support: bool = False, notes: str | None = "") -> BattleDetails:
         """Step 1. Refuses bad values (ServiceError); a change of objectives restarts the rolls."""
         details = BattleDetails(
             date=check_date(date), scenario=_text(scenario, "scenario", SCENARIO_MAX),
@@ -445,7 +446,7 @@ class BattleSession:
             self.wounds, self.leader_wounds = w, lw
             self._reset_rolls()
 
-    def set_replacement(self, name: Any, rank: Any = None) -> str:
+    def set_replacement(self, name: str, rank: str | None = None) -> str:
         """Step 4: the replacement leader's name (and rank)."""
         text = _text(name, "replacement leader's name", NAME_MAX)
         if not text:
@@ -742,10 +743,10 @@ class BattleSession:
 
 
 def log_battle(platoon: str | int, *, wounds: int, leader_wounds: int = 0, objectives: int = 0,
-               outcome: Outcome | None = None, scenario: Any = "", opponent: Any = "",
-               opponent_platoon: int | None = None,
-               date: Any = None, fire_support: bool = False, notes: Any = "", replacement_name: Any = None,
-               replacement_rank: Any = None, dice: DiceSource,
+               outcome: Outcome | None = None, scenario: str | None = "", opponent: str | None = "",
+               opponent_platoon: int | None = None, date: _dt.date | str | None = None, fire_support: bool = False,
+               notes: str | None = "", replacement_name: str | None = None, replacement_rank: str | None = None,
+               dice: DiceSource,
                campaign: str | int | None = None) -> Edit[BattleSummary]:
     """The whole wizard in one call (the CLI): dice are asked for in the rules' order (recovery rolls, the
     leader's 2d12, the replacement die). Typed dice must all be used. Returns the commit's Edit (its

@@ -227,7 +227,8 @@ class ReportWritten(Result):
     report: str
 
 
-def add_entry(campaign: str | int, title: Any, text: Any = "", date: Any = None) -> Edit[EntryAdded]:
+def add_entry(campaign: str | int, title: str, text: str = "",
+              date: _dt.date | str | None = None) -> Edit[EntryAdded]:
     """Add a dated campaign entry ("Season 2 begins") to the chronicle."""
     title = check_line(title, "title", TITLE_MAX, required=True)
     body = check_multiline(text, "text", NOTES_MAX)
@@ -240,7 +241,8 @@ def add_entry(campaign: str | int, title: Any, text: Any = "", date: Any = None)
                 EntryAdded(id=int(entry.id), campaign=camp.name, date=day.isoformat(), title=title, text=body), op)
 
 
-def edit_entry(entry_id: Any, *, title: Any = None, text: Any = None, date: Any = None) -> Edit[EntryChanged]:
+def edit_entry(entry_id: int, *, title: str | None = None, text: str | None = None,
+               date: _dt.date | str | None = None) -> Edit[EntryChanged]:
     """Change an entry's title, text or date (what is not given stays)."""
     values: dict[str, Any] = {}
     if title is not None:
@@ -261,7 +263,7 @@ def edit_entry(entry_id: Any, *, title: Any = None, text: Any = None, date: Any 
                 EntryChanged(id=int(fresh.id), date=_iso(fresh.date), title=fresh.title, text=fresh.text), op)
 
 
-def remove_entry(entry_id: Any) -> Edit[EntryRemoved]:
+def remove_entry(entry_id: int) -> Edit[EntryRemoved]:
     with operation("chronicle.remove") as op:
         entry = _entry(entry_id)
         op.label = f"Remove the chronicle entry {entry.title}"
@@ -271,14 +273,14 @@ def remove_entry(entry_id: Any) -> Edit[EntryRemoved]:
                 EntryRemoved(id=int(entry.id), title=entry.title), op)
 
 
-def set_report(battle_id: Any, text: Any) -> Edit[BattleEdited]:
+def set_report(battle_id: int, text: str) -> Edit[BattleEdited]:
     """Write a battle's after-action report (its notes; logged as a change of the battle's notes)."""
     from .battle_edits import edit_battle
 
     return edit_battle(check_row_id(battle_id, "battle"), notes=text)
 
 
-def write_report(platoon: str | int, text: Any, *, battle: Any = None,
+def write_report(platoon: str | int, text: str, *, battle: int | None = None,
                  campaign: str | int | None = None) -> Edit[ReportWritten]:
     """A platoon's battle (number ``battle``, default its newest) gets ``text`` as its after-action report."""
     from ..store.models import Battle
@@ -286,14 +288,14 @@ def write_report(platoon: str | int, text: Any, *, battle: Any = None,
 
     p = resolve_platoon(platoon, campaign)
     query = Battle.select().where(Battle.platoon == p.id)
-    if battle is not None and battle != "":
-        if isinstance(battle, bool) or not str(battle).isdigit():
+    if battle is not None:
+        if isinstance(battle, bool) or not isinstance(battle, int):
             raise ServiceError(f"battle must be a battle number like 3, not {battle!r}")
-        found = query.where(Battle.number == int(battle)).first()
+        found = query.where(Battle.number == battle).first()
     else:
         found = query.order_by(Battle.number.desc()).first()
     if found is None:
-        raise NotFound(f"{p.name} has no battle {battle}" if battle not in (None, "") else f"{p.name} has no battles")
+        raise NotFound(f"{p.name} has no battle {battle}" if battle is not None else f"{p.name} has no battles")
     edit = set_report(found.id, text)
     return edit.with_result(ReportWritten(platoon=p.name, battle=int(found.number), report=str(text)))
 

@@ -46,6 +46,8 @@ def test_typed_words_are_read_by_the_cli(cli, congo) -> None:
      "outcome must be victory, defeat or draw, not 'won'"),
     (["platoon", "set", "2nd Platoon", "--training", "d7"], "Training: d7 is not an attribute die"),
     (["platoon", "set", "2nd Platoon", "--morale", "good"], "Morale: not a die: 'good'"),
+    (["chronicle", "report", "--platoon", "2nd Platoon", "--text", "x", "--battle", "three"],
+     "battle must be a battle number like 3, not 'three'"),
 ])
 def test_words_the_cli_cannot_read_are_one_line_and_exit_2(cli, congo, argv: list[str], message: str) -> None:
     err = cli(*argv, rc=2)
