@@ -258,7 +258,7 @@ def perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: Se
     """Run ``service(*args, **kwargs)`` (one journal operation); when it changed something, the undo view shows
     it, the views hear of it (``op_changed``) and the status bar says it. A ``ServiceError`` propagates (nothing
     was written). The arguments are checked against ``service``'s own signature (a ``ParamSpec``), and the
-    service's own Edit type comes back (``Edit[PlatoonDetail]`` from ``set_platoon``, ...)."""
+    service's own Edit type comes back (``Edit[FieldsChanged]`` from ``set_platoon``, ...)."""
     edit = service(*args, **kwargs)
     if edit.changed:
         journal_changed(ctx, edit)
