@@ -9,22 +9,24 @@ was lost. Bad input: one line on stderr, exit status 2, nothing written.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+import re
+from typing import TYPE_CHECKING, Literal
 
+from ..lazyimport import lazy_module
 from ..rules.codes import purpose_text, rule_text
+from ..rules.enums import Outcome
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
+# typed for mypy, imported on first use at run time (building the parser does not load the database code)
 if TYPE_CHECKING:
+    from ..services import battles
+    from ..services.battles import BattleSummary, BattleUndone
     from ..services.history_results import PlatoonHistory
+else:
+    battles = lazy_module("campaign_app.services.battles")
 
 LOG_DICE_HELP = ("the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
                  "then 2d8, ...), the leader's 2d12, then the replacement leader's die (e.g. --dice 3 5,2 7,9)")
-
-
-def _svc() -> Any:
-    from ..services import battles
-
-    return battles
 
 
 def _platoon_args(p: argparse.ArgumentParser) -> None:
@@ -35,38 +37,84 @@ def _platoon_args(p: argparse.ArgumentParser) -> None:
 def _platoon_ref(args: argparse.Namespace) -> int:
     """The platoon's row id. ``--platoon`` is always read as a name first (a platoon named "1" is that
     platoon, whatever row 1 is); only a digits-only value that names no platoon is taken as an id."""
-    platoon_id: int = _svc()._platoon(args.platoon, args.campaign).id
+    platoon_id: int = battles._platoon(args.platoon, args.campaign).id
     return platoon_id
+
+
+# --- reading the arguments (the services take numbers and an Outcome; the words a user types are read here) ---
+
+def objectives_arg(text: str | None) -> int | None:
+    """``--objectives``: "0", "1", "+1", "2"... (the range is the service's to check)."""
+    if text is None:
+        return None
+    raw = text.strip().removeprefix("+")
+    if not raw.isdigit():
+        raise CliError("objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), "
+                       f"not {text!r}")
+    return int(raw)
+
+
+def count_arg(text: str | None, what: str) -> int | None:
+    """``--wounds``/``--leader-wounds``: a whole number (a negative one is the service's to refuse)."""
+    if text is None:
+        return None
+    if not re.fullmatch(r"-?\d+", text.strip()):
+        raise CliError(f"{what} must be a whole number, 0 or more, not {text!r}")
+    return int(text.strip())
+
+
+def outcome_arg(text: str | None) -> Outcome | None:
+    """``--outcome``: victory, defeat or draw in any case; "none", "-" or "" for not recorded."""
+    if text is None:
+        return None
+    word = text.strip().lower()
+    if word in ("", "none", "-"):
+        return None
+    if word not in {o.value for o in Outcome}:
+        raise CliError(f"outcome must be victory, defeat or draw, not {text!r}")
+    return Outcome(word)
 
 
 # --- texts ------------------------------------------------------------------------------------------------
 
-def log_text(d: dict[str, Any]) -> str:
-    det = d["details"]
-    head = f"Battle {d['number']} of {d['platoon']['name']} logged (id {d['battle_id']}), {det['date']}"
-    extras = [x for x in (det["scenario"], f"vs {det['opponent']}" if det["opponent"] else "", det["outcome"]) if x]
+def log_text(s: BattleSummary) -> str:
+    det = s.details
+    head = f"Battle {s.number} of {s.platoon.name} logged (id {s.battle_id}), {det.date.isoformat()}"
+    extras = [x for x in (det.scenario, f"vs {det.opponent}" if det.opponent else "", det.outcome) if x]
     if extras:
         head += ": " + ", ".join(extras)
-    lines = [head, f"Wound counters {d['wounds']} (on the leader's element {d['leader_wounds']})",
-             f"Award: {d['award']['text']}"]
-    for r in d["rolls"]:
-        who = "typed in" if r["source"] == "entered" else "app"
-        faces = ", ".join(str(f) for f in r["faces"])
-        lines.append(f"  {purpose_text(r['purpose'])}: {r['expression']} [{faces}] = {r['total']} "
-                     f"\u2192 {r['outcome']} "
-                     f"({who}; {rule_text(r['rule'])})")
-    pl = d["platoon"]
-    lines.append(f"Platoon XP {pl['xp_before']} \u2192 {pl['xp_after']} (award +{pl['award']}, recovery "
-                 f"\u2212{pl['xp_lost']})")
-    ld = d["leader"]
+    lines = [head, f"Wound counters {s.wounds} (on the leader's element {s.leader_wounds})",
+             f"Award: {s.award.text}"]
+    for r in s.rolls:
+        who = "typed in" if r.source == "entered" else "app"
+        faces = ", ".join(str(f) for f in r.faces)
+        lines.append(f"  {purpose_text(r.purpose)}: {r.expression} [{faces}] = {r.total} \u2192 {r.outcome} "
+                     f"({who}; {rule_text(r.rule)})")
+    pl = s.platoon
+    lines.append(f"Platoon XP {pl.xp_before} \u2192 {pl.xp_after} (award +{pl.award}, recovery \u2212{pl.xp_lost})")
+    ld = s.leader
     if ld:
-        lines.append(f"{ld['name']}: XP {ld['xp_before']} \u2192 {ld['xp_after']}, {ld['fate']}")
+        lines.append(f"{ld.name}: XP {ld.xp_before} \u2192 {ld.xp_after}, {ld.fate}")
     else:
         lines.append("No leader: no leader's fate roll")
-    rep = d["replacement"]
+    rep = s.replacement
     if rep:
-        lines.append(f"New leader: {rep['name']} ({rep['rank']}), {rep['xp']} XP")
+        lines.append(f"New leader: {rep.name} ({rep.rank}), {rep.xp} XP")
     return "\n".join(lines)
+
+
+def undo_text(message: str, s: BattleUndone) -> str:
+    text = [message]
+    if s.leader:
+        fate = battles.FATE_WORDS.get(s.leader.fate_undone, s.leader.fate_undone)
+        who = s.leader.name or "The leader"
+        text.append(f"{who}: XP {s.leader.xp_before} \u2192 {s.leader.xp_after}; the roll that found "
+                    f"the leader {fate} is undone")
+    if s.removed_leaders:
+        n = len(s.removed_leaders)
+        text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s.removed_leaders))
+    text.append(f"Removed {s.removed_rolls} roll{'s' if s.removed_rolls != 1 else ''}")
+    return "\n".join(text)
 
 
 def history_text(h: PlatoonHistory) -> str:
@@ -81,42 +129,36 @@ def history_text(h: PlatoonHistory) -> str:
 
 # --- handlers ---------------------------------------------------------------------------------------------
 
+def _required(value: int | None) -> int:
+    assert value is not None  # argparse requires the option (or gives its default)
+    return value
+
+
 def _opponent_platoon(args: argparse.Namespace, platoon_id: int) -> int | None:
     """``--opponent-platoon NAME``: a platoon of the same campaign as the one logging the battle."""
     if args.opponent_platoon is None:
         return None
-    opponent: int = _svc().campaign_opponent(platoon_id, args.opponent_platoon)
+    opponent: int = battles.campaign_opponent(platoon_id, args.opponent_platoon)
     return opponent
 
 
 def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    battles = _svc()
     platoon_id = _platoon_ref(args)
     edit = battles.log_battle(
-        platoon_id, wounds=args.wounds, leader_wounds=args.leader_wounds, objectives=args.objectives,
-        opponent_platoon=_opponent_platoon(args, platoon_id),
-        outcome=args.outcome, scenario=args.scenario, opponent=args.opponent, date=args.date,
+        platoon_id, wounds=_required(count_arg(args.wounds, "wound counters")),
+        leader_wounds=_required(count_arg(args.leader_wounds, "wound counters on the leader's element")),
+        objectives=_required(objectives_arg(args.objectives)), opponent_platoon=_opponent_platoon(args, platoon_id),
+        outcome=outcome_arg(args.outcome), scenario=args.scenario, opponent=args.opponent, date=args.date,
         fire_support=args.fire_support, notes=args.notes, replacement_name=args.replacement_name,
         replacement_rank=args.replacement_rank, dice=dice_source(args))
-    return emit(args, edit.summary, lambda: log_text(edit.summary))
+    return emit(args, edit.to_dict(), lambda: log_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = _svc().undo_last_battle(_platoon_ref(args))
-    s = edit.summary
-    text = [edit.message]
-    if s["leader"]:
-        fate = _svc().FATE_WORDS.get(s["leader"]["fate_undone"], str(s["leader"]["fate_undone"]))
-        who = s["leader"]["name"] or "The leader"
-        text.append(f"{who}: XP {s['leader']['xp_before']} \u2192 {s['leader']['xp_after']}; the roll that found "
-                    f"the leader {fate} is undone")
-    if s["removed_leaders"]:
-        n = len(s["removed_leaders"])
-        text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s["removed_leaders"]))
-    text.append(f"Removed {s['removed_rolls']} roll{'s' if s['removed_rolls'] != 1 else ''}")
-    return emit(args, s, "\n".join(text))
+    edit = battles.undo_last_battle(_platoon_ref(args))
+    return emit(args, edit.to_dict(), lambda: undo_text(edit.message, edit.result))
 
 
 EDIT_OPTIONS = ("date", "scenario", "opponent", "outcome", "fire_support", "notes", "objectives", "wounds",
@@ -136,12 +178,15 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import battle_edits
 
     b = battle_edits.find_battle(_platoon_ref(args), number)
-    outcome: Any = "" if args.outcome is None else args.outcome
+    outcome: Outcome | None | Literal[""] = "" if args.outcome is None else outcome_arg(args.outcome)
     edit = battle_edits.edit_battle(b.id, date=args.date, scenario=args.scenario, opponent=args.opponent,
                                     outcome=outcome, fire_support=args.fire_support, notes=args.notes,
-                                    objectives=args.objectives, wounds=args.wounds,
-                                    leader_wounds=args.leader_wounds, reason=args.reason or "")
-    return emit(args, edit.summary, edit.message)
+                                    objectives=objectives_arg(args.objectives),
+                                    wounds=count_arg(args.wounds, "wound counters"),
+                                    leader_wounds=count_arg(args.leader_wounds, "wound counters on the leader's "
+                                                                                "element"),
+                                    reason=args.reason or "")
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:

@@ -17,7 +17,11 @@ from .base import CliError, Context, add_json, emit
 if TYPE_CHECKING:
     from ..services.death_blow import BoutDetail, FighterDetail, FighterHistory, FighterRow
 
-service = lazy_module("campaign_app.services.death_blow")
+# typed for mypy, imported on first use at run time (building the parser does not load the database code)
+if TYPE_CHECKING:
+    from ..services import death_blow as service
+else:
+    service = lazy_module("campaign_app.services.death_blow")
 
 PLAY_DICE_HELP = ("the dice you rolled: one argument per fighter per round, the two d12 faces joined by a comma, "
                   "the --fighter's pair first, then the opponent's, round after round (e.g. --dice 7,3 11,2 5,5 9,1); "
@@ -99,7 +103,7 @@ def _fighter_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.create_fighter(args.campaign, args.name, level=args.level if args.level is not None else 0,
                                   notes=args.notes or "")
-    return emit(args, edit.summary.to_dict(), edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_list(args: argparse.Namespace, ctx: Context) -> int:
@@ -121,31 +125,31 @@ def _fighter_set(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.set_fighter(args.fighter, level=args.level, xp=args.xp, reason=args.reason or "",
                                campaign=args.campaign)
-    return emit(args, edit.summary.to_dict(), edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.rename_fighter(args.fighter, args.new_name, args.campaign)
-    return emit(args, edit.summary.to_dict(), edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_notes(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.edit_fighter(args.fighter, notes=args.notes, campaign=args.campaign)
-    return emit(args, edit.summary.to_dict(), edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_retire(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.retire_fighter(args.fighter, retired=not args.back, campaign=args.campaign)
-    return emit(args, edit.summary.to_dict(), edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.delete_fighter(args.fighter, args.campaign)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_history(args: argparse.Namespace, ctx: Context) -> int:
@@ -184,7 +188,7 @@ def _bout_log(args: argparse.Namespace, ctx: Context) -> int:
     edit = service.log_bout(args.fighter, opponent_fighter=args.opponent_fighter, opponent=args.opponent,
                             opponent_level=args.opponent_level, winner=args.winner, face_cards=args.face_cards,
                             date=args.date, notes=args.notes or "", campaign=args.campaign)
-    return emit(args, edit.summary.to_dict(), lambda: edit.message + "\n" + bout_line(edit.summary))
+    return emit(args, edit.to_dict(), lambda: edit.message + "\n" + bout_line(edit.result))
 
 
 def _bout_play(args: argparse.Namespace, ctx: Context) -> int:
@@ -194,8 +198,8 @@ def _bout_play(args: argparse.Namespace, ctx: Context) -> int:
     note = ""
     if solo.app_rolled_from is not None:
         note = f"the typed dice ran out: the app rolled the dice from round {solo.app_rolled_from} on"
-    data = {**edit.summary.to_dict(), "app_rolled_from_round": solo.app_rolled_from}
-    return emit(args, data, lambda: bout_text(edit.summary, note) + "\n" + edit.message)
+    data = {**edit.to_dict(), "app_rolled_from_round": solo.app_rolled_from}
+    return emit(args, data, lambda: bout_text(edit.result, note) + "\n" + edit.message)
 
 
 def _bout_show(args: argparse.Namespace, ctx: Context) -> int:
@@ -214,7 +218,7 @@ def _bout_odds(args: argparse.Namespace, ctx: Context) -> int:
 def _bout_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.undo_bout(args.bout)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 # --- parser ---------------------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ def _cmd_chronicle_add(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = add_entry(args.campaign, args.title, args.text or "", args.date)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
@@ -120,7 +120,7 @@ def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = edit_entry(_entry_id(args.entry), title=args.title, text=args.text, date=args.date)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_chronicle_remove(args: argparse.Namespace, ctx: Context) -> int:
@@ -128,15 +128,26 @@ def _cmd_chronicle_remove(args: argparse.Namespace, ctx: Context) -> int:
 
     ctx.open_db()
     edit = remove_entry(_entry_id(args.entry))
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _cmd_chronicle_report(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import write_report
 
     ctx.open_db()
-    edit = write_report(args.platoon, args.text, battle=args.battle, campaign=args.campaign)
-    return emit(args, edit.summary, edit.message)
+    edit = write_report(args.platoon, args.text, battle=_battle_number(args.battle), campaign=args.campaign)
+    return emit(args, edit.to_dict(), edit.message)
+
+
+def _battle_number(text: str | None) -> int | None:
+    """``--battle 3`` (none given or empty: the platoon's newest battle)."""
+    if text is None or not text.strip():
+        return None
+    if not text.strip().isdigit():
+        from .base import CliError
+
+        raise CliError(f"battle must be a battle number like 3, not {text!r}")
+    return int(text.strip())
 
 
 def _entry_id(text: str) -> int:

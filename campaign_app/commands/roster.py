@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
+from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
 from ..words import plural
 from . import club, overview
@@ -17,14 +18,22 @@ from .base import CliError, Context, add_dice_options, add_json, dice_source, em
 
 if TYPE_CHECKING:
     from ..services.campaigns import CampaignDetail, ListedCampaign
+    from ..services.common import RollResult
     from ..services.edits import Edit
     from ..services.platoons import AttachedUnitInfo, EquipmentItem, PlatoonDetail, PlatoonRow
 
-# imported on first use, so that building the parser does not load the database code (issue 13)
-campaign_service = lazy_module("campaign_app.services.campaigns")
-platoon_service = lazy_module("campaign_app.services.platoons")
-leader_service = lazy_module("campaign_app.services.leaders")
-attachment_service = lazy_module("campaign_app.services.attachments")
+# The services are typed for mypy and imported on first use at run time, so that building the parser does not
+# load the database code.
+if TYPE_CHECKING:
+    from ..services import attachments as attachment_service
+    from ..services import campaigns as campaign_service
+    from ..services import leaders as leader_service
+    from ..services import platoons as platoon_service
+else:
+    campaign_service = lazy_module("campaign_app.services.campaigns")
+    platoon_service = lazy_module("campaign_app.services.platoons")
+    leader_service = lazy_module("campaign_app.services.leaders")
+    attachment_service = lazy_module("campaign_app.services.attachments")
 
 KIND_ALIASES: dict[str, UnitKind] = {**{k.value: k for k in UnitKind}, "fire-support": UnitKind.FIRE_SUPPORT,
                                      "support": UnitKind.FIRE_SUPPORT}
@@ -37,8 +46,35 @@ def _kind(text: str) -> UnitKind:
     return kind
 
 
-def _emit_edit(args: argparse.Namespace, edit: Edit, data: Any = None) -> int:
-    return emit(args, edit.summary if data is None else data, edit.message)
+def _emit_edit(args: argparse.Namespace, edit: Edit[Any], data: Any = None) -> int:
+    return emit(args, edit.to_dict() if data is None else data, edit.message)
+
+
+def die_arg(text: str | None, what: str) -> int | None:
+    """``--training d8`` (or ``8``): the die's sides, which the services take."""
+    if text is None:
+        return None
+    try:
+        return parse_die(text)
+    except DiceError as exc:
+        raise CliError(f"{what}: {exc}") from None
+
+
+def _dice_values(args: argparse.Namespace) -> dict[str, int | None]:
+    return {a: die_arg(getattr(args, a), a.capitalize()) for a in ("training", "equipment", "morale")}
+
+
+def _required_die(text: str, what: str) -> int:
+    sides = die_arg(text, what)
+    assert sides is not None  # argparse requires the option
+    return sides
+
+
+def _roll_line(roll: RollResult | None) -> str:
+    """The text line for a stored roll (force generation, the replacement roll), or nothing."""
+    if roll is None:
+        return ""
+    return f"\n  roll {roll.expression} {list(roll.faces)} ({roll.source}): {roll.outcome}"
 
 
 # --- text renderings --------------------------------------------------------------------------------------
@@ -192,16 +228,13 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
     ctx.open_db()
     edit = platoon_service.create_platoon(
-        args.campaign, args.name, training=args.training, equipment=args.equipment, morale=args.morale,
+        args.campaign, args.name, training=_required_die(args.training, "Training"),
+        equipment=_required_die(args.equipment, "Equipment"), morale=_required_die(args.morale, "Morale"),
         armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
         leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
     def text() -> str:
-        out: str = edit.message
-        if "roll" in edit.summary:
-            r = edit.summary["roll"]
-            out += f"\n  roll {r['expression']} {r['faces']} ({r['source']}): {r['outcome']}"
-        return out + "\n" + platoon_text(platoon_service.platoon_detail(edit.id))
-    return emit(args, edit.summary, text)
+        return edit.message + _roll_line(edit.result.roll) + "\n" + platoon_text(edit.result.platoon)
+    return emit(args, edit.to_dict(), text)
 
 
 def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
@@ -210,9 +243,10 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
     if all(v is None for v in values.values()):
         raise CliError("nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or "
                        "--leader-xp")
+    values.update(_dice_values(args))
     ctx.open_db()
     edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
-    return emit(args, edit.summary, edit.message)
+    return emit(args, edit.to_dict(), edit.message)
 
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
@@ -256,12 +290,7 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
     edit = leader_service.replace_leader(args.platoon, args.name, rank=args.rank, xp=args.xp,
                                          dice=dice_source(args) if args.roll else None, how=args.how,
                                          notes=args.notes or "", campaign=args.campaign)
-    def text() -> str:
-        roll = edit.summary.get("roll")
-        extra = f"\n  roll {roll['expression']} {roll['faces']} ({roll['source']}): {roll['outcome']}" if roll else ""
-        message: str = edit.message
-        return message + extra
-    return emit(args, edit.summary, text)
+    return emit(args, edit.to_dict(), lambda: edit.message + _roll_line(edit.result.roll))
 
 
 def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
@@ -276,8 +305,8 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = attachment_service.add_attached(args.platoon, args.name, _kind(args.kind), training=args.training,
-                                           equipment=args.equipment, morale=args.morale, armor=args.armor,
+    edit = attachment_service.add_attached(args.platoon, args.name, _kind(args.kind), **_dice_values(args),
+                                           armor=args.armor,
                                            support=args.support, notes=args.notes or "", campaign=args.campaign)
     return _emit_edit(args, edit)
 
@@ -286,8 +315,8 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = platoon_service.platoon_id(args.platoon, args.campaign)
     unit = attachment_service.find_attached(pid, args.unit)
-    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor",
-                                                             "support") if getattr(args, k) is not None}
+    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("armor", "support") if getattr(args, k) is not None}
+    kwargs.update({k: v for k, v in _dice_values(args).items() if v is not None})
     if args.kind is not None:
         kwargs["kind"] = _kind(args.kind)
     if args.new_name is not None:

@@ -39,8 +39,13 @@ TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat
 END_DICE_HELP = "--dice: the D66 as two d6 (tens,units, e.g. 1,4), then the reward/punishment roll if noticed."
 
 
-sheet_service = lazy_module("campaign_app.services.sologear_sheet")
-play_service = lazy_module("campaign_app.services.sologear_play")
+# typed for mypy, imported on first use at run time (building the parser does not load the database code)
+if TYPE_CHECKING:
+    from ..services import sologear_play as play_service
+    from ..services import sologear_sheet as sheet_service
+else:
+    sheet_service = lazy_module("campaign_app.services.sologear_sheet")
+    play_service = lazy_module("campaign_app.services.sologear_play")
 
 
 def _flag(value: str | None, what: str) -> bool | None:
@@ -54,8 +59,8 @@ def _flag(value: str | None, what: str) -> bool | None:
     raise CliError(f"{what} must be on or off, not {value!r}")
 
 
-def _emit_edit(args: argparse.Namespace, edit: Edit, text: str | None = None) -> int:
-    return emit(args, edit.summary, text if text is not None else edit.message)
+def _emit_edit(args: argparse.Namespace, edit: Edit[Any], text: str | None = None) -> int:
+    return emit(args, edit.to_dict(), text if text is not None else edit.message)
 
 
 # --- text renderings --------------------------------------------------------------------------------------
@@ -151,7 +156,7 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
         player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
         enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
         reward_dice=args.reward_dice, notes=args.notes)
-    return emit(args, edit.summary, lambda: edit.message + "\n" + sheet_text(edit.result))
+    return emit(args, edit.to_dict(), lambda: edit.message + "\n" + sheet_text(edit.result))
 
 
 def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
@@ -219,7 +224,7 @@ def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
-    return emit(args, edit.summary, lambda: turn_text(edit.result))
+    return emit(args, edit.to_dict(), lambda: turn_text(edit.result))
 
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
@@ -233,7 +238,7 @@ def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.end_campaign(args.campaign, dice_source(args))
-    return emit(args, edit.summary, lambda: end_text(edit.result))
+    return emit(args, edit.to_dict(), lambda: end_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:

@@ -42,7 +42,7 @@ class EditBattleDialog(QDialog):
         it may have fought."""
         super().__init__(parent)
         self.battle = battle
-        self.edit: Edit | None = None
+        self.edit: Edit[battle_edits.BattleEdited] | None = None
         self.setWindowTitle(f"Edit battle {battle.number}")
         form = QFormLayout(self)
         self.date = QDateEdit(self)

@@ -906,7 +906,7 @@ class BattleWizard(QWizard):
         self.ctx = ctx
         self.session = battles.BattleSession(platoon_id)
         self.dice: DiceSource = dice or SeededDice()
-        self.edit: Edit | None = None
+        self.edit: Edit[battles.BattleSummary] | None = None
         self.setWindowTitle(f"Log battle \u2013 {self.session.platoon_name}")
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)

@@ -3,6 +3,7 @@ the list of its platoons with New platoon / Generate platoon. Every change is on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
@@ -29,14 +30,13 @@ from ..services import campaigns as campaign_service
 from ..services import platoons as platoon_service
 from ..services.campaigns import AtomicAfricaCampaignDetail, CampaignDetail, DeathBlowCampaign, SologearCampaign
 from ..services.common import NotFound
-from ..services.edits import Edit
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .feed import ViewFeed, concerns
 from .page_header import PageHeader
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
-from .undo_commands import perform
+from .undo_commands import EditT, ServiceArgs, perform
 from .widgets import ChoicePicker, CommitTextEdit, confirm, confirm_with_option, plural
 
 
@@ -297,7 +297,8 @@ class CampaignPage(QWidget):
         return rows[0].data(ID_ROLE) if rows else None
 
     # --- writing ------------------------------------------------------------------------------------------
-    def run(self, service: Any, *args: Any, **kwargs: Any) -> Edit | None:
+    def run(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
         except CampaignError as exc:
@@ -321,7 +322,7 @@ class CampaignPage(QWidget):
 
     def toggle_archive(self) -> None:
         if self.detail is not None:
-            self.run(campaign_service.archive_campaign, self.cid, archived=not self.detail.archived)
+            self.run(campaign_service.archive_campaign, self.detail.id, archived=not self.detail.archived)
 
     def delete_campaign(self) -> None:
         if self.detail is None:

@@ -518,11 +518,11 @@ class HistoryView(QWidget):
         except CampaignError as exc:
             self._say(str(exc), error=True)
             return
-        s = edit.summary
-        push_edit(self.ctx, edit, self.platoon_id, f"Remove battle {s['number']} of {s['platoon']['name']}")
+        s = edit.result
+        push_edit(self.ctx, edit, self.platoon_id, f"Remove battle {s.number} of {s.platoon.name}")
         self.reload()
-        self._say(f"Battle {s['number']} undone: platoon XP {s['platoon']['xp_before']} \u2192 "
-                  f"{s['platoon']['xp_after']}. Edit \u25b8 Redo brings it back.")
+        self._say(f"Battle {s.number} undone: platoon XP {s.platoon.xp_before} \u2192 "
+                  f"{s.platoon.xp_after}. Edit \u25b8 Redo brings it back.")
 
     def edit_selected(self) -> BattleTextDialog | None:
         battle = self.selected_battle()

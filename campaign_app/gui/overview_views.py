@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +33,12 @@ from ..errors import CampaignError
 from ..services import chronicle as chronicle_service
 from ..services import standings as standings_service
 from ..services.chronicle import ChronicleItem
+from ..services.edits import Edit
 from ..services.standings import HeadToHead, PilotStanding, PlatoonStanding
 from .context import AppContext
 from .feed import ViewFeed, concerns
 from .roster_models import ID_ROLE, Column, RowsModel, fit_columns
-from .undo_commands import perform
+from .undo_commands import ServiceArgs, perform
 from .widgets import ErrorLabel, confirm
 
 SORT_ROLE = Qt.ItemDataRole.EditRole
@@ -468,7 +470,8 @@ class ChronicleView(_LazyView):
         self.story.setHtml("".join(parts))
 
     # --- writing -------------------------------------------------------------------------------------------
-    def _run(self, service: Any, *args: Any, **kwargs: Any) -> bool:
+    def _run(self, service: Callable[ServiceArgs, Edit[Any]], /, *args: ServiceArgs.args,
+             **kwargs: ServiceArgs.kwargs) -> bool:
         try:
             perform(self.ctx, service, *args, **kwargs)
         except CampaignError as exc:

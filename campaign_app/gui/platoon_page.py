@@ -45,7 +45,6 @@ from ..services import attachments as attachment_service
 from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
 from ..services.common import NotFound, name_key
-from ..services.edits import Edit
 from ..services.journal import OpChanges
 from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
 from .context import AppContext
@@ -63,7 +62,7 @@ from .roster_models import (
     fit_columns,
 )
 from .sizing import cap_fields, cap_width
-from .undo_commands import perform
+from .undo_commands import EditT, ServiceArgs, perform
 from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, confirm
 from .xp_track import XpTrack
 
@@ -189,6 +188,8 @@ class EquipmentPanel(QWidget):
         return edit is not None
 
     def add(self) -> None:
+        if self.page.pid is None:
+            return
         names = {r.name for r in self.model.rows()}
         name, n = "New weapon", 1
         while name in names:
@@ -196,7 +197,7 @@ class EquipmentPanel(QWidget):
             name = f"New weapon {n}"
         edit = self.page.run(attachment_service.add_equipment, self.page.pid, name, attached=self.attached_id)
         if edit is not None:
-            row = self.model.row_of_id(edit.summary["id"])
+            row = self.model.row_of_id(edit.result.item.id)
             if row is not None:
                 index = self.model.index(row, 0)
                 self.view.setCurrentIndex(index)
@@ -708,7 +709,8 @@ class PlatoonPage(QWidget):
     def reason(self) -> str:
         return self.reason_edit.text().strip() or DEFAULT_REASON
 
-    def run(self, service: Callable[..., Edit], *args: Any, **kwargs: Any) -> Edit | None:
+    def run(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         """Call a roster service as one undoable step; a refusal is shown on the page and the widgets go
         back to the stored values."""
         try:
@@ -772,7 +774,7 @@ class PlatoonPage(QWidget):
             name = f"{label} {n}"
         edit = self.run(attachment_service.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
         if edit is not None:
-            _select_id(self.attached_view, edit.summary["id"])
+            _select_id(self.attached_view, edit.result.unit.id)
             self.unit_name.setFocus(Qt.FocusReason.OtherFocusReason)
             self.unit_name.selectAll()
 

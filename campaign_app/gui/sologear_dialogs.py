@@ -337,7 +337,7 @@ class _StepDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.sheet_id = sheet_id
-        self.edit: Edit | None = None
+        self.edit: Edit[Any] | None = None
         self.setWindowTitle(title)
         self.steps = DiceSteps(self)
         self.error = _error_label(self)
@@ -359,7 +359,7 @@ class _StepDialog(QDialog):
         if self.isVisible():
             self.ok_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def _call(self) -> Edit:  # pragma: no cover - abstract
+    def _call(self) -> Edit[Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def save(self) -> None:
@@ -388,7 +388,7 @@ class LengthDialog(_StepDialog):
         layout.addWidget(self.buttons)
         self.steps.start(lambda: play_service.length_procedure(sheet_id))
 
-    def _call(self) -> Edit:
+    def _call(self) -> Edit[Any]:
         return perform(self.ctx, play_service.roll_length, self.sheet_id, self.steps.dice())
 
 
@@ -544,7 +544,7 @@ class PlayTurnDialog(_StepDialog):
             lines.append(f"<b>The campaign ends: {codes.END_REASONS.get(res.ends, res.ends.replace('_', ' '))}.</b>")
         self.cell_label.setText("<br>".join(lines) if lines else "")
 
-    def _call(self) -> Edit:
+    def _call(self) -> Edit[Any]:
         return perform(self.ctx, play_service.play_turn, self.sheet_id, self.action, self.posture,
                        dice=self.steps.dice())
 
@@ -558,7 +558,7 @@ class RecordDialog(QDialog):
         self.ctx = ctx
         self.sheet_id = sheet_id
         self.turn_number = turn_number
-        self.edit: Edit | None = None
+        self.edit: Edit[Any] | None = None
         data = sheet_service.sheet_data(sheet_id)
         turn = next(t for t in data.turns if t.turn == turn_number)
         is_last = turn_number == data.turns[-1].turn
@@ -715,5 +715,5 @@ class EndDialog(_StepDialog):
             lines.append(res.outcome)
         self.result_label.setText(" ".join(lines))
 
-    def _call(self) -> Edit:
+    def _call(self) -> Edit[Any]:
         return perform(self.ctx, play_service.end_campaign, self.sheet_id, self.steps.dice())

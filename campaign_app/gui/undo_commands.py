@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, QTimer
@@ -35,6 +35,11 @@ if TYPE_CHECKING:
     from .context import AppContext
 
 log = logging.getLogger(__name__)
+
+ServiceArgs = ParamSpec("ServiceArgs")
+"""The arguments of the service :func:`perform` runs: its callers are checked against the service's signature."""
+EditT = TypeVar("EditT", bound="Edit[Any]")
+"""The Edit type the service returns, returned as it is."""
 
 VIEW_LIMIT = 50
 """How many live and how many undone operations the stack shows (the newest; the journal keeps them all and the
@@ -239,7 +244,7 @@ class JournalUndoStack(QUndoStack):
             self.ctx.signals.status.emit(text)
 
 
-def journal_changed(ctx: AppContext, edit: Edit) -> None:
+def journal_changed(ctx: AppContext, edit: Edit[Any]) -> None:
     """After a service wrote (or undid) something: rebuild the undo view, tell the views, say what was done."""
     stack = ctx.undo_stack
     if isinstance(stack, JournalUndoStack):
@@ -248,23 +253,23 @@ def journal_changed(ctx: AppContext, edit: Edit) -> None:
     ctx.signals.status.emit(edit.message)
 
 
-def perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text: str | None = None,
-            **kwargs: Any) -> Edit:
+def perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT:
     """Run ``service(*args, **kwargs)`` (one journal operation); when it changed something, the undo view shows
     it, the views hear of it (``op_changed``) and the status bar says it. A ``ServiceError`` propagates (nothing
-    was written). ``text`` is not used any more: the journal's label names the step."""
-    del text
+    was written). The arguments are checked against ``service``'s own signature (a ``ParamSpec``), and the
+    service's own Edit type comes back (``Edit[FieldsChanged]`` from ``set_platoon``, ...)."""
     edit = service(*args, **kwargs)
     if edit.changed:
         journal_changed(ctx, edit)
     return edit
 
 
-def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text: str | None = None,
-                **kwargs: Any) -> Edit | None:
+def try_perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+                **kwargs: ServiceArgs.kwargs) -> EditT | None:
     """Like :func:`perform`, but a refusal is shown in the status bar and ``None`` returned."""
     try:
-        return perform(ctx, service, *args, text=text, **kwargs)
+        return perform(ctx, service, *args, **kwargs)
     except CampaignError as exc:
         ctx.signals.status.emit(str(exc))
         if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
@@ -274,7 +279,7 @@ def try_perform(ctx: AppContext, service: Callable[..., Edit], *args: Any, text:
         return None
 
 
-def push_edit(ctx: AppContext, edit: Edit, platoon_id: int | None = None, text: str | None = None) -> None:
+def push_edit(ctx: AppContext, edit: Edit[Any], platoon_id: int | None = None, text: str | None = None) -> None:
     """A service already ran (the battle wizard's commit, ``battle undo``, a battle's text edit): show it."""
     del platoon_id, text
     if edit.changed:

@@ -5,6 +5,7 @@ journal operation, logged as ``AttributeChange`` rows of the platoon.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from ..rules.enums import UnitKind
@@ -14,6 +15,8 @@ from .common import NotFound, ServiceError, name_key, resolve_platoon
 from .edits import Edit, Recorder
 from .platoons import (
     UNSET,
+    AttachedUnitInfo,
+    EquipmentItem,
     attached_info,
     check_armor_value,
     check_choice,
@@ -23,6 +26,7 @@ from .platoons import (
     log_change,
     shown_value,
 )
+from .results import Result
 
 KINDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
                          UnitKind.FIRE_SUPPORT: "off-board fire support"}
@@ -135,9 +139,47 @@ def _describe_attached(values: _UnitValues) -> str:
             f"{die_text(values['morale'])} Armor {values['armor']}")
 
 
-def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = None, equipment: Any = None,
-                 morale: Any = None, armor: Any = None, support: Any = None, notes: str = "",
-                 campaign: str | int | None = None) -> Edit:
+@dataclass(frozen=True)
+class AttachedChange(Result):
+    """An attached unit as it is after the change, its platoon, and (an edit) the changed fields' old values as
+    shown. Its JSON is the unit's with ``platoon_id`` first (and ``old`` last, for an edit)."""
+
+    platoon_id: int
+    unit: AttachedUnitInfo
+    old: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"platoon_id": self.platoon_id, **self.unit.to_dict()}
+        if self.old is not None:
+            data["old"] = self.old
+        return data
+
+
+@dataclass(frozen=True)
+class EquipmentChange(Result):
+    """An equipment row as it is after the change, its platoon and attached unit (``None``: the platoon's own).
+    Its JSON is the item's after ``platoon_id`` and ``attached_id``."""
+
+    platoon_id: int
+    attached_id: int | None
+    item: EquipmentItem
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"platoon_id": self.platoon_id, "attached_id": self.attached_id, **self.item.to_dict()}
+
+
+@dataclass(frozen=True)
+class Removed(Result):
+    """A removed attached unit or equipment row of the platoon."""
+
+    platoon_id: int
+    id: int
+    name: str
+
+
+def add_attached(platoon: str | int, name: str, kind: str, *, training: int | None = None,
+                 equipment: int | None = None, morale: int | None = None, armor: Any = None, support: Any = None,
+                 notes: str = "", campaign: str | int | None = None) -> Edit[AttachedChange]:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
     name = check_name(name, "attached unit")
     resolve_platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked
@@ -154,14 +196,14 @@ def add_attached(platoon: str | int, name: str, kind: str, *, training: Any = No
         a = rec.create(AttachedUnit, platoon=p.id, name=name, notes=check_notes(notes),
                        position=(last.position + 1) if last else 0, **values)
         log_change(rec, p, f"attached[{name}]", None, _describe_attached(values))
-        summary = attached_info(a).to_dict()
+        info = attached_info(a)
     return Edit("platoon", p.id, f"{p.name}: attached {name} ({KINDS[values['kind']]})",
-                {"platoon_id": p.id, **summary}, rec.changes)
+                AttachedChange(platoon_id=p.id, unit=info), rec.changes)
 
 
 def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: str | None = None,
                   training: Any = UNSET, equipment: Any = UNSET, morale: Any = UNSET, armor: Any = UNSET,
-                  support: Any = UNSET, notes: str | None = None, reason: str = "") -> Edit:
+                  support: Any = UNSET, notes: str | None = None, reason: str = "") -> Edit[AttachedChange]:
     """Change an attached unit; the result must be a whole legal unit (a change of kind to fire support
     drops the dice and Armor; a change to team/vehicle needs them)."""
     rec = Recorder()
@@ -195,17 +237,17 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         changed = rec.update(a, **values)
         for field, (old, new) in changed.items():
             log_change(rec, p, f"attached[{label}].{field}", shown_value(field, old), shown_value(field, new), reason)
-        summary = attached_info(a).to_dict()
+        info = attached_info(a)
     text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" for f, (o, n) in changed.items()
                      if f != "notes")
     if "notes" in changed:
         text = f"{text}, notes" if text else "notes"
     return Edit("platoon", p.id, f"{p.name}: {label}: {text or 'nothing changed'}",
-                {"platoon_id": p.id, **summary, "old": {f: shown_value(f, v[0]) for f, v in changed.items()}},
-                rec.changes)
+                AttachedChange(platoon_id=p.id, unit=info,
+                               old={f: shown_value(f, v[0]) for f, v in changed.items()}), rec.changes)
 
 
-def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit:
+def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit[Removed]:
     rec = Recorder()
     with rec.operation("attached.remove") as op:
         a = _attached(unit)
@@ -216,7 +258,7 @@ def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit:
                              armor=a.armor, support=a.support)
         log_change(rec, p, f"attached[{a.name}]", _describe_attached(stored), None, reason)
         rec.delete(AttachedUnit, a.id)
-    return Edit("platoon", p.id, f"{p.name}: removed {a.name}", {"platoon_id": p.id, "id": a.id, "name": a.name},
+    return Edit("platoon", p.id, f"{p.name}: removed {a.name}", Removed(platoon_id=p.id, id=a.id, name=a.name),
                 rec.changes)
 
 
@@ -255,7 +297,8 @@ def find_equipment(platoon: str | int, name: str | int, attached: str | int | No
 
 
 def add_equipment(platoon: str | int, name: str, *, attached: str | int | None = None, targets: str = "both",
-                  ap: Any = None, ap_vs: Any = None, notes: str = "", campaign: str | int | None = None) -> Edit:
+                  ap: Any = None, ap_vs: Any = None, notes: str = "",
+                  campaign: str | int | None = None) -> Edit[EquipmentChange]:
     """A heavy weapon / special equipment row for the platoon or (``attached``) one of its attached units."""
     name = check_name(name, "equipment")
     values = _equipment_values(targets, ap, ap_vs, name)
@@ -271,9 +314,9 @@ def add_equipment(platoon: str | int, name: str, *, attached: str | int | None =
                        notes=check_notes(notes), position=(last.position + 1) if last else 0, **values)
         where = f"attached[{unit.name}]." if unit else ""
         log_change(rec, p, f"{where}equipment[{name}]", None, _describe_equipment(name, values))
-        summary = equipment_item(e).to_dict()
+        item = equipment_item(e)
     return Edit("platoon", p.id, f"{p.name}: added {name}" + (f" to {unit.name}" if unit else ""),
-                {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
+                EquipmentChange(platoon_id=p.id, attached_id=unit.id if unit else None, item=item), rec.changes)
 
 
 def _equipment_owner(e: Equipment) -> tuple[Platoon, AttachedUnit | None]:
@@ -293,7 +336,8 @@ def _equipment(ref: int | Equipment) -> Equipment:
 
 
 def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: str | None = None,
-                   ap: Any = UNSET, ap_vs: Any = UNSET, notes: str | None = None, reason: str = "") -> Edit:
+                   ap: Any = UNSET, ap_vs: Any = UNSET, notes: str | None = None,
+                   reason: str = "") -> Edit[EquipmentChange]:
     rec = Recorder()
     with rec.operation("equipment.edit") as op:
         e = _equipment(item)
@@ -312,13 +356,14 @@ def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: s
         where = f"attached[{unit.name}]." if unit else ""
         for field, (old, new) in changed.items():
             log_change(rec, p, f"{where}equipment[{label}].{field}", old, new, reason)
-        summary = equipment_item(e).to_dict()
+        changed_item = equipment_item(e)
     text = ", ".join(f"{f} {o} \u2192 {n}" for f, (o, n) in changed.items()) or "nothing changed"
     return Edit("platoon", p.id, f"{p.name}: {label}: {text}",
-                {"platoon_id": p.id, "attached_id": unit.id if unit else None, **summary}, rec.changes)
+                EquipmentChange(platoon_id=p.id, attached_id=unit.id if unit else None, item=changed_item),
+                rec.changes)
 
 
-def remove_equipment(item: int | Equipment, reason: str = "") -> Edit:
+def remove_equipment(item: int | Equipment, reason: str = "") -> Edit[Removed]:
     rec = Recorder()
     with rec.operation("equipment.remove") as op:
         e = _equipment(item)
@@ -330,4 +375,4 @@ def remove_equipment(item: int | Equipment, reason: str = "") -> Edit:
              _describe_equipment(e.name, _EquipmentValues(targets=e.targets, ap=e.ap, ap_vs=e.ap_vs)), None, reason)
         rec.delete(Equipment, e.id)
     return Edit("platoon", p.id, f"{p.name}: removed {e.name}" + (f" from {unit.name}" if unit else ""),
-                {"platoon_id": p.id, "id": e.id, "name": e.name}, rec.changes)
+                Removed(platoon_id=p.id, id=e.id, name=e.name), rec.changes)

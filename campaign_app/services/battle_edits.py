@@ -5,8 +5,11 @@ opponent, outcome, fire support, notes); what decided the rolls and the XP (obje
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from ..rules.enums import Outcome
 from ..store.models import AttributeChange, Battle, Platoon, now
 from .battles import (
     NOTES_MAX,
@@ -24,6 +27,7 @@ from .battles import (
 )
 from .common import NotFound, ServiceError
 from .edits import Edit, Recorder
+from .results import Result
 
 
 def find_battle(platoon: str | int, number: int | None = None, campaign: str | int | None = None,
@@ -58,10 +62,24 @@ def _shown(name: str, value: Any) -> str:
     return repr(str(value)) if name != "date" else str(value)[:10]
 
 
-def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, opponent: Any = None,
-                opponent_platoon: Any = KEEP, outcome: Any = "", fire_support: bool | None = None,
-                notes: Any = None, objectives: Any = None, wounds: Any = None, leader_wounds: Any = None,
-                reason: str = "") -> Edit:
+@dataclass(frozen=True)
+class BattleEdited(Result):
+    """The changed fields of a committed battle, before and after (dates as ISO text)."""
+
+    battle_id: int
+    number: int
+    platoon: str
+    old: dict[str, Any]
+    new: dict[str, Any]
+
+
+def edit_battle(battle_id: int, *, date: _dt.date | str | None = None, scenario: str | None = None,
+                opponent: str | None = None,
+                opponent_platoon: Any = KEEP, outcome: Outcome | None | Literal[""] = "",
+                fire_support: bool | None = None,
+                notes: str | None = None, objectives: int | None = None, wounds: int | None = None,
+                leader_wounds: int | None = None,
+                reason: str = "") -> Edit[BattleEdited]:
     """Change what a committed battle records that did not come from a roll: date, scenario, opponent (text,
     and the opponent platoon: cleared when only the text changes), outcome (``None`` clears it; the default
     ``""`` leaves it), fire support, notes. Each change is an AttributeChange row (field ``battle.<name>``);
@@ -124,16 +142,17 @@ def edit_battle(battle_id: int, *, date: Any = None, scenario: Any = None, oppon
     text = ", ".join(f"{k.replace('_', ' ')} {_shown(k, o)} \u2192 {_shown(k, n)}" if k != "notes"
                      else "notes changed" for k, (o, n) in shown.items())
     return Edit("battle", b.id, f"{p.name}, battle {b.number}: {text or 'nothing changed'}",
-                {"battle_id": b.id, "number": b.number, "platoon": p.name,
-                 "old": {k: _iso(v[0]) if k == "date" else v[0] for k, v in changed.items()},
-                 "new": {k: _iso(v[1]) if k == "date" else v[1] for k, v in changed.items()}},
+                BattleEdited(battle_id=b.id, number=b.number, platoon=p.name,
+                             old={k: _iso(v[0]) if k == "date" else v[0] for k, v in changed.items()},
+                             new={k: _iso(v[1]) if k == "date" else v[1] for k, v in changed.items()}),
                 rec.changes)
 
 
-def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None, outcome: Any = "",
-                     reason: str = "") -> Edit:
+def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None,
+                     outcome: Outcome | None | Literal[""] = "",
+                     reason: str = "") -> Edit[BattleEdited]:
     """Change a committed battle's scenario, notes and/or outcome (see :func:`edit_battle`)."""
     return edit_battle(battle_id, scenario=scenario, notes=notes, outcome=outcome, reason=reason)
 
 
-__all__ = ["KEEP", "EDITABLE_FIELDS", "XP_FIELDS", "find_battle", "edit_battle", "edit_battle_text"]
+__all__ = ["BattleEdited", "KEEP", "EDITABLE_FIELDS", "XP_FIELDS", "find_battle", "edit_battle", "edit_battle_text"]

@@ -15,7 +15,6 @@ change logged as an ``AttributeChange`` row; objectives and wound counters are r
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -99,19 +98,18 @@ def _text(value: Any, what: str, limit: int | None = None) -> str:
     return check_line(value, what, limit or NAME_MAX)
 
 
-def check_outcome(value: Any) -> Outcome | None:
-    """``victory``/``defeat``/``draw`` (any case); ``None``, ``""`` or ``"none"`` mean not recorded."""
+def check_outcome(value: Outcome | None) -> Outcome | None:
+    """An :class:`Outcome`, or ``None``: not recorded. (Words a user typed, any case, "none", are read by the CLI's
+    argument layer and the GUI's picker; this checks the value.)"""
     if value is None:
         return None
-    text = str(value).strip().lower()
-    if text in ("", "none", "-"):
-        return None
-    if text not in OUTCOMES:
+    if isinstance(value, bool) or value not in OUTCOMES:
         raise ServiceError(f"outcome must be victory, defeat or draw, not {value!r}")
-    return Outcome(text)
+    return Outcome(value)
 
 
-def check_date(value: Any) -> _dt.date:
+def check_date(value: _dt.date | str | None) -> _dt.date:
+    """A date, or an ISO date as stored and as the GUI's date field gives it (``None``: today)."""
     if value is None:
         return _dt.date.today()
     if isinstance(value, _dt.datetime):
@@ -124,18 +122,16 @@ def check_date(value: Any) -> _dt.date:
         raise ServiceError(f"battle date must be a date like 2024-05-31, not {value!r}") from None
 
 
-def check_objectives(value: Any) -> int:
-    if isinstance(value, str) and value.strip().lstrip("+").isdigit():
-        value = int(value.strip().lstrip("+"))
+def check_objectives(value: int) -> int:
+    """Objectives met: 0, 1 or 2 (the CLI reads "+1" as 1)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(OBJECTIVE_XP):
         raise ServiceError(f"objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), "
                            f"not {value!r}")
     return value
 
 
-def check_wounds(value: Any, what: str) -> int:
-    if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
-        value = int(value.strip())
+def check_wounds(value: int, what: str) -> int:
+    """A number of wound counters, 0 to the most a battle can have."""
     try:
         check_count(value, what)
     except RulesError as exc:
@@ -407,13 +403,13 @@ class BattleSession:
         self.leader_wounds: int = 0
         self.replacement_name: str = ""
         self.replacement_rank: str = DEFAULT_RANK
-        self.committed: Edit | None = None
+        self.committed: Edit[BattleSummary] | None = None
         self._reset_rolls()
 
     # -- inputs ------------------------------------------------------------------------------------------
-    def set_details(self, *, date: Any = None, scenario: Any = "", opponent: Any = "",
-                    opponent_platoon: int | None = None, outcome: Any = None, objectives: Any = 0,
-                    fire_support: bool = False, notes: Any = "") -> BattleDetails:
+    def set_details(self, *, date: _dt.date | str | None = None, scenario: str | None = "",
+                    opponent: str | None = "", opponent_platoon: int | None = None, outcome: Outcome | None = None,
+                    objectives: int = 0, fire_support: bool = False, notes: str | None = "") -> BattleDetails:
         """Step 1. Refuses bad values (ServiceError); a change of objectives restarts the rolls."""
         details = BattleDetails(
             date=check_date(date), scenario=_text(scenario, "scenario", SCENARIO_MAX),
@@ -440,7 +436,7 @@ class BattleSession:
         self.details = replace(self.details, notes=notes)
         return notes
 
-    def set_casualties(self, wounds: Any, leader_wounds: Any = 0) -> None:
+    def set_casualties(self, wounds: int, leader_wounds: int = 0) -> None:
         """Step 2: all wound counters of the battle (units removed before the end included) and those on the
         leader's element. A change restarts the rolls."""
         w = check_wounds(wounds, "wound counters")
@@ -450,7 +446,7 @@ class BattleSession:
             self.wounds, self.leader_wounds = w, lw
             self._reset_rolls()
 
-    def set_replacement(self, name: Any, rank: Any = None) -> str:
+    def set_replacement(self, name: str, rank: str | None = None) -> str:
         """Step 4: the replacement leader's name (and rank)."""
         text = _text(name, "replacement leader's name", NAME_MAX)
         if not text:
@@ -596,8 +592,9 @@ class BattleSession:
                      f"({lwhy})")
         return text
 
-    def summary(self) -> BattleSummary:
-        """What the battle will write (and, after :meth:`commit`, wrote): the shape of ``battle log --json``."""
+    def summary(self, battle_id: int | None = None) -> BattleSummary:
+        """What the battle will write (and, after :meth:`commit`, wrote, as ``battle_id``): the shape of
+        ``battle log --json``."""
         given = self.award
         rec = self.recovery
         replacement = None
@@ -609,7 +606,7 @@ class BattleSession:
             leader = BattleLeader(name=self.leader_name, xp_before=given.leader_xp_before,
                                   xp_after=given.leader_xp_after, fate=self._fate)
         return BattleSummary(
-            battle_id=self.committed.id if self.committed else None,
+            battle_id=battle_id if battle_id is not None else self.committed.id if self.committed else None,
             number=self.number,
             platoon=BattlePlatoon(id=self.platoon_id, name=self.platoon_name, xp_before=self.platoon_xp,
                                   xp_after=rec.xp, award=given.platoon_delta, xp_lost=rec.xp_lost),
@@ -662,7 +659,7 @@ class BattleSession:
             return f"platoon {self.platoon_name!r} no longer exists; nothing can be written, start again"
         return self._changed_since(p) if self._stale(p) else None
 
-    def commit(self) -> Edit:
+    def commit(self) -> Edit[BattleSummary]:
         """Write the battle, its rolls, XP changes and leader changes in one transaction. Refuses (nothing
         written) when a roll or the replacement's name is missing, or the platoon changed meanwhile."""
         if self.committed is not None:
@@ -741,18 +738,20 @@ class BattleSession:
         fate = f", leader {self._fate}" if self._fate else ""
         message = (f"logged battle {self.number} of {self.platoon_name}: XP {self.platoon_xp} \u2192 "
                    f"{rec.xp}{fate}")
-        self.committed = Edit("battle", battle.id, message, {}, rec_obj.changes)
-        self.committed.summary = self.summary().to_dict()
+        self.committed = Edit("battle", battle.id, message, self.summary(battle.id), rec_obj.changes)
         return self.committed
 
 
-def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objectives: Any = 0,
-               outcome: Any = None, scenario: Any = "", opponent: Any = "", opponent_platoon: int | None = None,
-               date: Any = None, fire_support: bool = False, notes: Any = "", replacement_name: Any = None,
-               replacement_rank: Any = None, dice: DiceSource, campaign: str | int | None = None) -> Edit:
+def log_battle(platoon: str | int, *, wounds: int, leader_wounds: int = 0, objectives: int = 0,
+               outcome: Outcome | None = None, scenario: str | None = "", opponent: str | None = "",
+               opponent_platoon: int | None = None, date: _dt.date | str | None = None, fire_support: bool = False,
+               notes: str | None = "", replacement_name: str | None = None, replacement_rank: str | None = None,
+               dice: DiceSource,
+               campaign: str | int | None = None) -> Edit[BattleSummary]:
     """The whole wizard in one call (the CLI): dice are asked for in the rules' order (recovery rolls, the
     leader's 2d12, the replacement die). Typed dice must all be used. Returns the commit's Edit (its
-    ``summary`` is the ``battle log --json`` shape).
+    ``result`` is what was written; ``to_dict()`` the ``battle log --json`` shape) with this whole operation's
+    changes.
 
     The platoon is read, the dice rolled and the battle written under one write lock, so another window or
     command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
@@ -769,29 +768,11 @@ def log_battle(platoon: str | int, *, wounds: Any, leader_wounds: Any = 0, objec
                                     replacement_rank)
         op.label = f"Log battle {session.number} of {session.platoon_name}"
         op.target(campaign=session.campaign_id, platoon=session.platoon_id)
-        edit = session.commit()
-    edit._changes = op
-    return edit
+        committed = session.commit()
+    return Edit("battle", committed.id, committed.message, committed.result, op)
 
 
 # --- undo, redo, edit -----------------------------------------------------------------------------------------
-
-def revert(edit: Edit) -> Edit:
-    """Take back what a service of this module did (a logged battle, a text edit, an undone battle) through the
-    journal, exactly, in one transaction; refuses (nothing changed) naming the later change in the way."""
-    from .journal import revert_edit
-
-    step = revert_edit(edit)
-    return Edit(edit.kind, edit.id, step.message, step.to_dict(), step.changes)
-
-
-def reapply(edit: Edit) -> Edit:
-    """Put back what :func:`revert` took away: the same rows with the same ids and the same dice."""
-    from .journal import reapply_edit
-
-    step = reapply_edit(edit)
-    return Edit(edit.kind, edit.id, step.message, step.to_dict(), step.changes)
-
 
 def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
     battle: Battle | None = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
@@ -800,7 +781,40 @@ def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
     return battle
 
 
-def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> Edit:
+@dataclass(frozen=True)
+class UndonePlatoon(Result):
+    id: int
+    name: str
+    xp_before: int | None
+    """The XP the battle had given the platoon (what it had before the undo)."""
+    xp_after: int | None
+    """The XP back as it was before the battle."""
+
+
+@dataclass(frozen=True)
+class UndoneLeader(Result):
+    name: str | None
+    xp_before: int | None
+    xp_after: int | None
+    fate_undone: str
+    """The leader's fate the battle had recorded (a ``LeaderFate`` value), now taken back."""
+
+
+@dataclass(frozen=True)
+class BattleUndone(Result):
+    """What ``battle undo`` took back: the battle, the XP, the leader's fate, the leaders it had brought in and
+    how many rolls."""
+
+    operation: int
+    battle_id: int | None
+    number: int | None
+    platoon: UndonePlatoon
+    leader: UndoneLeader | None
+    removed_leaders: list[str]
+    removed_rolls: int
+
+
+def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> Edit[BattleUndone]:
     """Undo the platoon's newest logged battle through the journal: the battle, its rolls, XP changes and edits
     go; the platoon's and the leader's XP and the leaders are exactly as before it. Refused, naming it, when a
     later change (an edit of the battle, XP set by hand, a new leader...) touched the same rows."""
@@ -819,14 +833,15 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
     changes = journal.undo(info.id)
     leader_id = fate_rolls[0].get("leader_id") if fate_rolls else None
     led = Leader.get_or_none(Leader.id == leader_id) if leader_id is not None else None
-    summary = {"operation": info.id, "battle_id": b.get("id"), "number": b.get("number"),
-               "platoon": {"id": p.id, "name": p.name, "xp_before": b.get("platoon_xp_after"),
-                           "xp_after": b.get("platoon_xp_before")},
-               "leader": ({"name": led.name if led else None, "xp_before": b.get("leader_xp_after"),
-                           "xp_after": b.get("leader_xp_before"),
-                           "fate_undone": b.get("leader_fate")} if b.get("leader_fate") else None),
-               "removed_leaders": [ld["name"] for ld in journal.images(info.id, "leader", "insert")],
-               "removed_rolls": len(changes.ids("roll"))}
+    summary = BattleUndone(
+        operation=info.id, battle_id=b.get("id"), number=b.get("number"),
+        platoon=UndonePlatoon(id=p.id, name=p.name, xp_before=b.get("platoon_xp_after"),
+                              xp_after=b.get("platoon_xp_before")),
+        leader=(UndoneLeader(name=led.name if led else None, xp_before=b.get("leader_xp_after"),
+                             xp_after=b.get("leader_xp_before"), fate_undone=str(b["leader_fate"]))
+                if b.get("leader_fate") else None),
+        removed_leaders=[str(ld["name"]) for ld in journal.images(info.id, "leader", "insert")],
+        removed_rolls=len(changes.ids("roll")))
     return Edit("platoon", p.id, f"undid battle {b.get('number')} of {p.name}: XP {b.get('platoon_xp_after')} "
                 f"\u2192 {b.get('platoon_xp_before')}", summary, changes, undid=[info.id])
 
@@ -835,7 +850,7 @@ __all__ = [
     "OUTCOMES", "TEXT_FIELDS", "BattleSession", "BattleDetails", "RollStep", "log_battle",
     "OpponentChoice", "BattleOdds", "RecoveryOdds", "LeaderOdds", "Chance", "XpLossChance", "BattleSummary",
     "BattlePlatoon", "BattleLeader", "Replacement", "AwardSummary", "BattleRoll",
-    "undo_last_battle", "revert", "reapply",
+    "undo_last_battle", "BattleUndone", "UndoneLeader", "UndonePlatoon",
     "FATE_WORDS", "campaign_opponent", "opponent_choices", "parse_faces", "percent",
     "period_sides",
 ]

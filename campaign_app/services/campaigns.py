@@ -32,9 +32,10 @@ from .common import (
     thresholds_of,
 )
 from .edits import Edit, Recorder
-from .results import Result
+from .results import FieldsChanged, Renamed, Result
 
 if TYPE_CHECKING:
+    from ..store.journal_budget import Forgotten
     from .platoons import PlatoonRow
 
 SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear",
@@ -296,9 +297,36 @@ def show_campaign(ref: str | int) -> CampaignDetail:
 
 # --- writing -----------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Archived(Result):
+    """Whether the campaign was archived before and is after."""
+
+    id: int
+    old: bool
+    new: bool
+
+
+@dataclass(frozen=True)
+class CampaignDeleted(Result):
+    """A deleted campaign: how many platoons and Sologear sheets went with it, and (deleted with ``forget``)
+    what the journal let go of its history."""
+
+    id: int
+    name: str
+    platoons: int
+    sheets: int
+    forgotten: Forgotten | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "name": self.name, "platoons": self.platoons, "sheets": self.sheets}
+        if self.forgotten is not None:
+            data["forgotten"] = self.forgotten.to_dict()
+        return data
+
+
 def create_campaign(name: str, system: str = "atomic_africa", period: Any = None,
                     thresholds: Any = None, objective_xp_to: str = DEFAULT_OBJECTIVE_XP_TO,
-                    notes: str = "", replacement_dice: Any = DEFAULT_REPLACEMENT_DICE) -> Edit:
+                    notes: str = "", replacement_dice: Any = DEFAULT_REPLACEMENT_DICE) -> Edit[ListedCampaign]:
     name = check_name(name, "campaign")
     system = parse_system(system)
     period = _check_period(period)
@@ -316,11 +344,11 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
                        replacement_dice=replacement_dice, notes=check_notes(notes, "campaign notes"))
         access.enrol_creator(c.id)  # club play: the creator is its organiser (nothing on a file)
         op.target(campaign=c.id)
-        summary = campaign_info(c).to_dict()
-    return Edit("campaign", c.id, f"created campaign {name!r}", summary, rec.changes)
+        info = campaign_info(c)
+    return Edit("campaign", c.id, f"created campaign {name!r}", info, rec.changes)
 
 
-def rename_campaign(ref: str | int, new_name: str) -> Edit:
+def rename_campaign(ref: str | int, new_name: str) -> Edit[Renamed]:
     new_name = check_name(new_name, "campaign")
     rec = Recorder()
     with rec.operation("campaign.rename") as op:
@@ -332,7 +360,7 @@ def rename_campaign(ref: str | int, new_name: str) -> Edit:
             raise ServiceError(f"a campaign named {new_name!r} already exists")
         rec.update(c, name=new_name)
     return Edit("campaign", c.id, f"renamed campaign {old!r} to {new_name!r}",
-                {"id": c.id, "old": old, "new": new_name}, rec.changes)
+                Renamed(id=c.id, old=old, new=new_name), rec.changes)
 
 
 SETTING_WORDS = {"period": "period", "threshold_green": "XP for Green", "threshold_regular": "XP for Regular",
@@ -353,7 +381,7 @@ def _shown(value: Any) -> str:
 
 def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None,
                  objective_xp_to: str | None = None, notes: str | None = None,
-                 replacement_dice: Any = None) -> Edit:
+                 replacement_dice: Any = None) -> Edit[FieldsChanged]:
     """Change the house rules (period, thresholds, objective XP, replacement leader's dice) and notes.
     ``period=None`` clears it."""
     values: dict[str, int | str | None] = {}
@@ -378,11 +406,11 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
     text = ", ".join(f"{SETTING_WORDS.get(k, k.replace('_', ' '))} {_shown(old)} \u2192 {_shown(new)}"
                      for k, (old, new) in changed.items()) or "nothing changed"
     return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
-                {"id": c.id, "old": {k: v[0] for k, v in changed.items()},
-                 "new": {k: v[1] for k, v in changed.items()}}, rec.changes)
+                FieldsChanged(id=c.id, old={k: v[0] for k, v in changed.items()},
+                              new={k: v[1] for k, v in changed.items()}), rec.changes)
 
 
-def archive_campaign(ref: str | int, archived: bool = True) -> Edit:
+def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
     rec = Recorder()
     with rec.operation("campaign.archive") as op:
         c = _campaign(ref)
@@ -393,14 +421,14 @@ def archive_campaign(ref: str | int, archived: bool = True) -> Edit:
     verb = "archived" if archived else "unarchived"
     return Edit("campaign", c.id, f"{verb} campaign {c.name!r}" if old != archived
                 else f"campaign {c.name!r} was already {verb}",
-                {"id": c.id, "old": old, "new": archived}, rec.changes)
+                Archived(id=c.id, old=old, new=archived), rec.changes)
 
 
-def unarchive_campaign(ref: str | int) -> Edit:
+def unarchive_campaign(ref: str | int) -> Edit[Archived]:
     return archive_campaign(ref, archived=False)
 
 
-def delete_campaign(ref: str | int, forget: bool = False) -> Edit:
+def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDeleted]:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
     holds every row, so undo puts it all back with the same ids.
 
@@ -420,14 +448,13 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit:
         name = c.name
         op.target(campaign=c.id)
         rec.label(f"Delete campaign {name}")
-        counts = {"platoons": Platoon.select().where(Platoon.campaign == c).count(),
-                  "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
+        gone = CampaignDeleted(id=c.id, name=name, platoons=Platoon.select().where(Platoon.campaign == c).count(),
+                               sheets=SologearSheet.select().where(SologearSheet.campaign == c).count())
         rec.delete(Campaign, c.id)
-    return Edit("campaign", c.id, f"deleted campaign {name!r}", {"id": c.id, "name": name, **counts},
-                rec.changes)
+    return Edit("campaign", c.id, f"deleted campaign {name!r}", gone, rec.changes)
 
 
-def _delete_and_forget(ref: str | int) -> Edit:
+def _delete_and_forget(ref: str | int) -> Edit[CampaignDeleted]:
     from ..store.database import current_db
     from ..store.journal_budget import FORGOTTEN_LABEL, forget_deleted, forget_on_server
 
@@ -442,8 +469,8 @@ def _delete_and_forget(ref: str | int) -> Edit:
                 name = c.name
                 op.target(campaign=c.id)
                 rec.label(f"Delete campaign {name}")
-                counts = {"platoons": Platoon.select().where(Platoon.campaign == c).count(),
-                          "sheets": SologearSheet.select().where(SologearSheet.campaign == c).count()}
+                platoons = Platoon.select().where(Platoon.campaign == c).count()
+                sheets = SologearSheet.select().where(SologearSheet.campaign == c).count()
                 rec.delete(Campaign, c.id)
             assert op.id is not None
             forgotten = forget_deleted(op.id, c.id) if database is not None else forget_on_server(op.id)
@@ -456,8 +483,8 @@ def _delete_and_forget(ref: str | int) -> Edit:
     way_back = "; the backup made first can bring it back" if database is not None else ""
     changes = OpChanges(op.id, "campaign.delete", FORGOTTEN_LABEL, op.changes.rows, None, None, None)
     return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
-                f"undone{way_back})", {"id": c.id, "name": name, **counts, "forgotten": forgotten.to_dict()},
-                changes)
+                f"undone{way_back})",
+                CampaignDeleted(id=c.id, name=name, platoons=platoons, sheets=sheets, forgotten=forgotten), changes)
 
 
 def name_problem(name: str, exclude_id: int | None = None) -> str | None:

@@ -23,6 +23,7 @@ from .results import Result
 
 if TYPE_CHECKING:
     from ..printing.chronicle_report import ChronicleData
+    from .battle_edits import BattleEdited
 
 TITLE_MAX = 200
 OUTCOME_VERB = {"victory": "won", "defeat": "lost", "draw": "drew"}
@@ -194,7 +195,40 @@ def _entry(entry_id: Any) -> ChronicleEntry:
     return found
 
 
-def add_entry(campaign: str | int, title: Any, text: Any = "", date: Any = None) -> Edit:
+@dataclass(frozen=True)
+class EntryAdded(Result):
+    id: int
+    campaign: str
+    date: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class EntryChanged(Result):
+    id: int
+    date: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class EntryRemoved(Result):
+    id: int
+    title: str
+
+
+@dataclass(frozen=True)
+class ReportWritten(Result):
+    """A battle's after-action report as written (the platoon's name, the battle's number)."""
+
+    platoon: str
+    battle: int
+    report: str
+
+
+def add_entry(campaign: str | int, title: str, text: str = "",
+              date: _dt.date | str | None = None) -> Edit[EntryAdded]:
     """Add a dated campaign entry ("Season 2 begins") to the chronicle."""
     title = check_line(title, "title", TITLE_MAX, required=True)
     body = check_multiline(text, "text", NOTES_MAX)
@@ -203,14 +237,12 @@ def add_entry(campaign: str | int, title: Any, text: Any = "", date: Any = None)
         camp = find_campaign(campaign)
         entry = ChronicleEntry.create(campaign=camp.id, date=day, title=title, text=body)
         op.target(campaign=camp.id)
-    edit: Edit[dict[str, Any]] = Edit("chronicle_entry", int(entry.id),
-                                      f"added the chronicle entry {title!r} ({day.isoformat()})", {}, op)
-    edit.summary = {"id": int(entry.id), "campaign": camp.name, "date": day.isoformat(), "title": title,
-                    "text": body}
-    return edit
+    return Edit("chronicle_entry", int(entry.id), f"added the chronicle entry {title!r} ({day.isoformat()})",
+                EntryAdded(id=int(entry.id), campaign=camp.name, date=day.isoformat(), title=title, text=body), op)
 
 
-def edit_entry(entry_id: Any, *, title: Any = None, text: Any = None, date: Any = None) -> Edit:
+def edit_entry(entry_id: int, *, title: str | None = None, text: str | None = None,
+               date: _dt.date | str | None = None) -> Edit[EntryChanged]:
     """Change an entry's title, text or date (what is not given stays)."""
     values: dict[str, Any] = {}
     if title is not None:
@@ -227,50 +259,45 @@ def edit_entry(entry_id: Any, *, title: Any = None, text: Any = None, date: Any 
         op.label = f"Change the chronicle entry {values.get('title', entry.title)}"
         op.target(campaign=entry.campaign_id)
     fresh = _entry(entry.id)
-    edit: Edit[dict[str, Any]] = Edit("chronicle_entry", int(entry.id),
-                                      f"changed the chronicle entry {fresh.title!r}", {}, op)
-    edit.summary = {"id": int(fresh.id), "date": _iso(fresh.date), "title": fresh.title, "text": fresh.text}
-    return edit
+    return Edit("chronicle_entry", int(entry.id), f"changed the chronicle entry {fresh.title!r}",
+                EntryChanged(id=int(fresh.id), date=_iso(fresh.date), title=fresh.title, text=fresh.text), op)
 
 
-def remove_entry(entry_id: Any) -> Edit:
+def remove_entry(entry_id: int) -> Edit[EntryRemoved]:
     with operation("chronicle.remove") as op:
         entry = _entry(entry_id)
         op.label = f"Remove the chronicle entry {entry.title}"
         op.target(campaign=entry.campaign_id)
         entry.delete_instance()
-    edit: Edit[dict[str, Any]] = Edit("chronicle_entry", int(entry.id),
-                                      f"removed the chronicle entry {entry.title!r}", {}, op)
-    edit.summary = {"id": int(entry.id), "title": entry.title}
-    return edit
+    return Edit("chronicle_entry", int(entry.id), f"removed the chronicle entry {entry.title!r}",
+                EntryRemoved(id=int(entry.id), title=entry.title), op)
 
 
-def set_report(battle_id: Any, text: Any) -> Edit[dict[str, Any]]:
+def set_report(battle_id: int, text: str) -> Edit[BattleEdited]:
     """Write a battle's after-action report (its notes; logged as a change of the battle's notes)."""
     from .battle_edits import edit_battle
 
     return edit_battle(check_row_id(battle_id, "battle"), notes=text)
 
 
-def write_report(platoon: str | int, text: Any, *, battle: Any = None,
-                 campaign: str | int | None = None) -> Edit[dict[str, Any]]:
+def write_report(platoon: str | int, text: str, *, battle: int | None = None,
+                 campaign: str | int | None = None) -> Edit[ReportWritten]:
     """A platoon's battle (number ``battle``, default its newest) gets ``text`` as its after-action report."""
     from ..store.models import Battle
     from .common import resolve_platoon
 
     p = resolve_platoon(platoon, campaign)
     query = Battle.select().where(Battle.platoon == p.id)
-    if battle is not None and battle != "":
-        if isinstance(battle, bool) or not str(battle).isdigit():
+    if battle is not None:
+        if isinstance(battle, bool) or not isinstance(battle, int):
             raise ServiceError(f"battle must be a battle number like 3, not {battle!r}")
-        found = query.where(Battle.number == int(battle)).first()
+        found = query.where(Battle.number == battle).first()
     else:
         found = query.order_by(Battle.number.desc()).first()
     if found is None:
-        raise NotFound(f"{p.name} has no battle {battle}" if battle not in (None, "") else f"{p.name} has no battles")
+        raise NotFound(f"{p.name} has no battle {battle}" if battle is not None else f"{p.name} has no battles")
     edit = set_report(found.id, text)
-    edit.summary = {"platoon": p.name, "battle": int(found.number), "report": str(text)}
-    return edit
+    return edit.with_result(ReportWritten(platoon=p.name, battle=int(found.number), report=str(text)))
 
 
 # ---------------------------------------------------------------------------------------------- printing

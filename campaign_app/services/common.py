@@ -207,12 +207,6 @@ def roll_result(roll: Roll) -> RollResult:
                       outcome=roll.outcome)
 
 
-def roll_to_dict(roll: Roll) -> dict[str, Any]:
-    """A stored roll as plain JSON data (``roll_result(roll).to_dict()``), for the services whose summaries are
-    still dicts (their helpers move them to :func:`roll_result`)."""
-    return roll_result(roll).to_dict()
-
-
 def iso_text(value: object) -> str | None:
     """A stored date or time as ISO text (SQLite gives the text itself, the common case when reading)."""
     if value.__class__ is str:

@@ -390,7 +390,8 @@ def rename_fighter(ref: str | int, new_name: str, campaign: str | int | None = N
     return Edit("fighter", f.id, f"renamed fighter {old!r} to {new_name!r}", show_fighter(f.id), rec.changes)
 
 
-def edit_fighter(ref: str | int, *, notes: Any = None, campaign: str | int | None = None) -> Edit[FighterDetail]:
+def edit_fighter(ref: str | int, *, notes: str | None = None,
+                 campaign: str | int | None = None) -> Edit[FighterDetail]:
     """Change a fighter's notes."""
     rec = Recorder()
     with rec.operation("fighter.edit") as op:
@@ -402,7 +403,7 @@ def edit_fighter(ref: str | int, *, notes: Any = None, campaign: str | int | Non
     return Edit("fighter", f.id, f"edited fighter {f.name!r}", show_fighter(f.id), rec.changes)
 
 
-def set_fighter(ref: str | int, *, level: Any = None, xp: Any = None, reason: Any = "",
+def set_fighter(ref: str | int, *, level: Any = None, xp: Any = None, reason: str = "",
                 campaign: str | int | None = None) -> Edit[FighterDetail]:
     """A correction of level and/or XP toward the next level, journalled with its reason (lifetime XP is not
     changed: it counts XP earned in bouts)."""
@@ -444,7 +445,20 @@ def retire_fighter(ref: str | int, retired: bool = True, campaign: str | int | N
     return Edit("fighter", f.id, f"{f.name} {'retired' if retired else 'is back'}", show_fighter(f.id), rec.changes)
 
 
-def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[dict[str, Any]]:
+@dataclass(frozen=True)
+class FighterDeleted(Result):
+    id: int
+    name: str
+    deleted: bool = True
+
+
+@dataclass(frozen=True)
+class BoutUndone(Result):
+    id: int
+    undone: bool = True
+
+
+def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[FighterDeleted]:
     """Delete a fighter with its bouts. A fighter who fought other fighters of the campaign is refused (their
     records would change): retire it instead, or undo those bouts first."""
     rec = Recorder()
@@ -459,8 +473,7 @@ def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[di
                                "(their records would change): retire the fighter instead")
         name = f.name
         rec.delete(Fighter, f.id)
-    return Edit("fighter", f.id, f"deleted fighter {name!r}", {"id": f.id, "name": name, "deleted": True},
-                rec.changes)
+    return Edit("fighter", f.id, f"deleted fighter {name!r}", FighterDeleted(id=f.id, name=name), rec.changes)
 
 
 # ------------------------------------------------------------------------------------------------ bouts
@@ -575,7 +588,8 @@ def _bout_message(detail: BoutDetail) -> str:
 
 
 def log_bout(fighter: str | int, *, opponent_fighter: str | int | None = None, opponent: Any = None,
-             opponent_level: Any = None, winner: Any, face_cards: Any, date: Any = None, notes: Any = "",
+             opponent_level: Any = None, winner: Any, face_cards: Any, date: _dt.date | str | None = None,
+             notes: str = "",
              campaign: str | int | None = None) -> Edit[BoutDetail]:
     """A bout played at the table: the result typed in; the victor (a fighter of the campaign) gains 1 XP per face
     card left in their deck (§5.2), with level-ups and carry-over (§5.1)."""
@@ -696,7 +710,7 @@ class SoloBout:
             return None
         return (self.dice.switched_at + 1) // 2
 
-    def save(self, *, date: Any = None, notes: Any = "") -> Edit[BoutDetail]:
+    def save(self, *, date: _dt.date | str | None = None, notes: str = "") -> Edit[BoutDetail]:
         """Write the finished bout (one operation): the bout, every round, both careers."""
         if not self.over:
             raise ServiceError("the bout is not over yet: play it to the end first")
@@ -721,7 +735,7 @@ class SoloBout:
 
 
 def play_bout(fighter: str | int, opponent_fighter: str | int, *, seed: Any = None, dice: Sequence[Any] = (),
-              date: Any = None, notes: Any = "",
+              date: _dt.date | str | None = None, notes: str = "",
               campaign: str | int | None = None) -> tuple[Edit[BoutDetail], SoloBout]:
     """A whole solo bout played by the app (§5.2) and saved: shuffled decks from the seed, typed dice first (one
     pair per fighter per round, a's then b's), the app's dice for the rest."""
@@ -730,7 +744,7 @@ def play_bout(fighter: str | int, opponent_fighter: str | int, *, seed: Any = No
     return solo.save(date=date, notes=notes), solo
 
 
-def undo_bout(bout_id: int) -> Edit[dict[str, Any]]:
+def undo_bout(bout_id: int) -> Edit[BoutUndone]:
     """Undo the operation that logged or played this bout (refused, one line, when a later bout changed the same
     fighters: undo that one first)."""
     from ..store import journal
@@ -744,7 +758,7 @@ def undo_bout(bout_id: int) -> Edit[dict[str, Any]]:
         raise NotFound(f"bout {bout_id} was not recorded by the journal")
     changes = journal.undo(int(found[0]))
     return Edit("bout", detail.id, f"undid bout {detail.id} ({detail.fighter} vs {detail.opponent})",
-                {"id": detail.id, "undone": True}, changes)
+                BoutUndone(id=detail.id), changes)
 
 
 def fighters_of_operation(op_id: int) -> list[int]:

@@ -77,10 +77,10 @@ def _create_atomic_africa() -> OpenFirst:
 
     camp = create_campaign(DEMO_CAMPAIGN, "atomic_africa",
                            notes="Sample campaign: the example platoon of the Atomic Africa rules.")
-    platoon = create_platoon(camp.id, DEMO_PLATOON, training="d10", equipment="d10", morale="d8", armor=2,
+    platoon = create_platoon(camp.id, DEMO_PLATOON, training=10, equipment=10, morale=8, armor=2,
                              xp=1, leader_name="Lt. Dubois", leader_xp=3,
                              notes="Regular army from a well-funded nation; tired after recent battles.")
-    add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training="d8", equipment="d10", morale="d8", armor=2)
+    add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training=8, equipment=10, morale=8, armor=2)
     add_equipment(platoon.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
     add_equipment(platoon.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
     for b in _BATTLES:

@@ -3,49 +3,58 @@
 A service writes inside ``with rec.operation(kind, label) as op:`` (:class:`Recorder`): that is one journal
 operation (:mod:`campaign_app.store.journal`) in one write transaction; the journal's triggers record every
 row it inserts, updates or deletes, so undo and redo need nothing from the service. The service returns an
-:class:`Edit`: the kind and id of the object that changed (for the views), a short message, a summary (what
-``campaign-cli --json`` prints) and the operation's changes (:class:`~campaign_app.store.journal.OpChanges`).
+:class:`Edit` ``[R]``: the kind and id of the object that changed (for the views), a short message, the typed
+result ``R`` (a :class:`~.results.Result` dataclass: the GUI reads its attributes, the CLI renders its text from
+it and prints ``result.to_dict()`` for ``--json``) and the operation's changes
+(:class:`~campaign_app.store.journal.OpChanges`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Generic, cast, overload
+from typing import Any, Generic, TypeVar, cast
 
 from ..store import journal
 from ..store.journal import NO_CHANGES, OpChanges, Operation
 from ..store.models import BaseModel
+from .results import plain
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
+R = TypeVar("R", covariant=True)
+"""What a service's Edit carries: its typed result (a frozen :class:`~.results.Result` dataclass)."""
 
-    Summary = TypeVar("Summary", default=dict[str, Any])
-    """What an Edit's summary is: a typed result (``Edit[PlatoonDetail]``), or, for the services not typed yet,
-    the plain JSON dict (a bare ``Edit``)."""
-else:  # the default matters to the type checker only (Python 3.11's TypeVar has none)
-    from typing import TypeVar
-
-    Summary = TypeVar("Summary")
-
+T = TypeVar("T")
 _M = TypeVar("_M", bound=BaseModel)
 
 Row = dict[str, Any]
 """A stored row's columns (any column type: text, numbers, dates, JSON), as ``Model.select().dicts()`` gives it."""
 
 
-class Edit(Generic[Summary]):
-    """What a service did. ``changes`` is final once the service's operation has ended."""
+class Edit(Generic[R]):
+    """What a service did: the kind and id of the object that changed (for the views), a short message (the
+    status bar, the CLI's text), the typed :attr:`result` and the operation's :attr:`changes`.
+    ``changes`` is final once the service's operation has ended."""
 
-    def __init__(self, kind: str, id: int, message: str, summary: Summary,
+    def __init__(self, kind: str, id: int, message: str, result: R,
                  changes: OpChanges | Operation | None = None, *, undid: list[int] | None = None) -> None:
         self.undid: list[int] = list(undid or [])
         """The operations the service undid, in order (``battle undo``): reverting this Edit redoes them."""
         self.kind = kind
         self.id = id
         self.message = message
-        self.summary = summary
+        self.result: R = result
         self._changes = changes
+
+    def with_result(self, result: T) -> Edit[T]:
+        """The same change reported with another result (a service that calls another to do its writing)."""
+        return Edit(self.kind, self.id, self.message, result, self._changes, undid=self.undid)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON data (what ``campaign-cli --json`` prints)."""
+        data = plain(self.result)
+        if not isinstance(data, dict):
+            raise TypeError(f"{type(self.result).__name__} is not a JSON object")
+        return data
 
     @property
     def changes(self) -> OpChanges:
@@ -68,31 +77,6 @@ class Edit(Generic[Summary]):
 
     def __repr__(self) -> str:
         return f"Edit({self.kind!r}, {self.id!r}, {self.message!r})"
-
-
-@overload
-def combine(kind: str, obj_id: int, edits: Iterable[Edit[dict[str, Any]]], op: Operation | None,
-            summary: None = None) -> Edit[dict[str, Any]]: ...
-
-
-@overload
-def combine(kind: str, obj_id: int, edits: Iterable[Edit[Any]], op: Operation | None,
-            summary: Summary) -> Edit[Summary]: ...
-
-
-def combine(kind: str, obj_id: int, edits: Iterable[Edit[Any]], op: Operation | None,
-            summary: object = None) -> Edit[Any]:
-    """One Edit for several services run inside one operation: its summary is ``summary``, or (for dict
-    summaries) theirs merged."""
-    edits = list(edits)
-    message = "; ".join(e.message for e in edits if "nothing changed" not in e.message
-                        and "XP stays" not in e.message) or (edits[0].message if edits else "")
-    if summary is None:
-        merged: dict[str, Any] = {}
-        for e in edits:
-            merged.update(e.summary)
-        summary = merged
-    return Edit(kind, obj_id, message, summary, op)
 
 
 class Recorder:

@@ -11,14 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store import journal
-from ..store.database import db
 from ..store.journal import Conflict, NotJournaled, OpChanges, OperationInfo
 from .common import find_campaign, find_sheet, resolve_platoon
-from .edits import Edit
 from .results import Result
 
 __all__ = ["Conflict", "NotJournaled", "OpChanges", "OperationInfo", "JournalStep", "operations", "undo", "redo",
-           "newest_undoable", "newest_redoable", "revert_edit", "reapply_edit", "live_operations", "redo_queue",
+           "newest_undoable", "newest_redoable", "live_operations", "redo_queue",
            "compact"]
 
 
@@ -90,31 +88,6 @@ def redo(operation: int | None = None) -> JournalStep:
     changes = journal.redo(operation)
     assert changes.operation_id is not None
     return JournalStep("redo", journal.get_operation(changes.operation_id), changes)
-
-
-def revert_edit(edit: Edit[Any]) -> JournalStep:
-    """Take back what a service's Edit did: undo its operation, or, when the service was itself an undo (such as
-    ``battle undo``), redo what it undid (newest undo first), all in one transaction."""
-    if edit.undid:
-        with db.atomic():
-            steps = [redo(op_id) for op_id in reversed(edit.undid)]
-        return steps[-1]
-    op_id = edit.operation_id
-    if op_id is None:
-        raise NotJournaled("nothing to undo: that change wrote nothing")
-    return undo(op_id)
-
-
-def reapply_edit(edit: Edit[Any]) -> JournalStep:
-    """Do again what :func:`revert_edit` took back."""
-    if edit.undid:
-        with db.atomic():
-            steps = [undo(op_id) for op_id in edit.undid]
-        return steps[-1]
-    op_id = edit.operation_id
-    if op_id is None:
-        raise NotJournaled("nothing to redo: that change wrote nothing")
-    return redo(op_id)
 
 
 def newest_undoable() -> OperationInfo | None:

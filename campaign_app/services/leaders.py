@@ -5,6 +5,7 @@ replacing the leader (by hand, or with the replacement roll). Each write is one 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..rules.aftermath import roll_replacement
@@ -12,7 +13,7 @@ from ..rules.dice import DiceError, DiceSource
 from ..rules.experience import RulesError
 from ..store.models import Campaign, Leader, now
 from .campaigns import NAME_MAX, check_name, check_notes
-from .common import ServiceError, check_line, resolve_platoon, roll_to_dict, store_rolls
+from .common import RollResult, ServiceError, check_line, resolve_platoon, roll_result, store_rolls
 from .edits import Edit, Recorder
 from .platoons import (
     DEFAULT_RANK,
@@ -23,10 +24,46 @@ from .platoons import (
     current_leader,
     log_change,
 )
+from .results import Result
+
+
+@dataclass(frozen=True)
+class LeaderChanged(Result):
+    """The current leader's changed fields (name, rank, notes) before and after."""
+
+    id: int
+    leader_id: int
+    old: dict[str, str]
+    new: dict[str, str]
+
+
+@dataclass(frozen=True)
+class LeftLeader(Result):
+    id: int
+    name: str
+    status: str
+
+
+@dataclass(frozen=True)
+class NewLeader(Result):
+    id: int
+    name: str
+    rank: str
+    xp: int
+
+
+@dataclass(frozen=True)
+class LeaderReplaced(Result):
+    """Who left (``None``: the platoon had no leader) and who took over, with the replacement roll if rolled."""
+
+    id: int
+    old_leader: LeftLeader | None
+    new_leader: NewLeader
+    roll: RollResult | None
 
 
 def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = None, notes: str | None = None,
-               reason: str = "", campaign: str | int | None = None) -> Edit:
+               reason: str = "", campaign: str | int | None = None) -> Edit[LeaderChanged]:
     """Edit the current leader's name, rank or notes (logged)."""
     values: dict[str, str] = {}
     if name is not None:
@@ -48,13 +85,13 @@ def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = No
             log_change(rec, p, f"leader.{field}", old, new, reason)
     return Edit("platoon", p.id, f"{p.name}: leader " + (", ".join(f"{f} {o!r} \u2192 {n!r}" for f, (o, n)
                                                                     in changed.items()) or "unchanged"),
-                {"id": p.id, "leader_id": leader.id, "old": {f: v[0] for f, v in changed.items()},
-                 "new": {f: v[1] for f, v in changed.items()}}, rec.changes)
+                LeaderChanged(id=p.id, leader_id=leader.id, old={f: v[0] for f, v in changed.items()},
+                              new={f: v[1] for f, v in changed.items()}), rec.changes)
 
 
 def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: Any = None,
                    dice: DiceSource | None = None, how: str = "replaced", notes: str = "",
-                   campaign: str | int | None = None) -> Edit:
+                   campaign: str | int | None = None) -> Edit[LeaderReplaced]:
     """The current leader (if any) leaves (``how``: casualty, promoted or replaced) and ``name`` takes over
     with ``xp``, or with the replacement roll (RULES 1.2 step 4: the lower of two dice of the period's type
     minus one; ⚙ one die with the campaign's house rule) when ``dice`` is given; the roll is kept."""
@@ -88,7 +125,7 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
     msg = (f"{p.name}: {old.name} ({LEADER_EXITS[how]}) replaced by {name} ({xp} XP)" if old
            else f"{p.name}: {name} leads the platoon ({xp} XP)")
     return Edit("platoon", p.id, msg,
-                {"id": p.id, "old_leader": None if old is None else {"id": old.id, "name": old.name,
-                                                                     "status": how},
-                 "new_leader": {"id": new.id, "name": name, "rank": rank, "xp": xp},
-                 "roll": roll_to_dict(roll) if roll else None}, rec.changes)
+                LeaderReplaced(id=p.id, old_leader=None if old is None else LeftLeader(id=old.id, name=old.name,
+                                                                                       status=how),
+                               new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=xp),
+                               roll=roll_result(roll) if roll else None), rec.changes)

@@ -11,11 +11,11 @@ rows linked to the platoon.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..rules.aftermath import roll_force
-from ..rules.dice import DiceError, DiceSource, TypedDice, parse_die
+from ..rules.dice import DiceError, DiceSource, TypedDice, level_for_die
 from ..rules.enums import LeaderFate, UnitKind
 from ..rules.experience import (
     ARMOR_CLASSES,
@@ -32,19 +32,20 @@ from ..rules.experience import (
 from ..store.models import AttachedUnit, AttributeChange, Battle, Campaign, Equipment, Leader, Platoon, XpChange
 from .campaigns import check_name, check_notes
 from .common import (
+    RollResult,
     ServiceError,
     check_reason,
     find_campaign,
     iso_text,
     name_key,
     resolve_platoon,
-    roll_to_dict,
+    roll_result,
     store_rolls,
     suggested_leader_name,
     thresholds_of,
 )
-from .edits import Edit, Recorder, combine
-from .results import Result
+from .edits import Edit, Recorder
+from .results import FieldsChanged, Renamed, Result
 
 LEADER_EXITS: dict[str, str] = {LeaderFate.CASUALTY: "casualty", LeaderFate.PROMOTED: "promoted",
                                 "replaced": "replaced by hand"}
@@ -52,12 +53,16 @@ DEFAULT_RANK = "Lieutenant"
 UNSET: Any = object()
 
 
-def check_die(value: Any, what: str) -> int:
-    """``"d10"``/``10`` -> 10; anything but d4..d12 is refused naming ``what``."""
+def check_die(value: int, what: str) -> int:
+    """An attribute die given by its sides (10 for a d10); anything but d4..d12 is refused naming ``what``. (The
+    CLI reads "d10"; the GUI's die pickers give the sides.)"""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ServiceError(f"{what}: not a die: {value!r} (expected d4, d6, d8, d10 or d12)")
     try:
-        return parse_die(value)
+        level_for_die(value)
     except DiceError as exc:
         raise ServiceError(f"{what}: {exc}") from None
+    return value
 
 
 def check_armor_value(value: Any, what: str = "Armor") -> int:
@@ -420,9 +425,44 @@ def attribute_history(ref: str | int) -> list[AttributeChangeRow]:
             for a in AttributeChange.select().where(AttributeChange.platoon == p).order_by(AttributeChange.id)]
 
 
-def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: Any, morale: Any, armor: Any,
+@dataclass(frozen=True)
+class PlatoonCreated(Result):
+    """A new platoon, and the force generation roll that made it (``None`` when made by hand). Its JSON is the
+    platoon's (``platoon show --json``) with the roll under ``roll`` when there is one."""
+
+    platoon: PlatoonDetail
+    roll: RollResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.platoon.to_dict()
+        if self.roll is not None:
+            data["roll"] = self.roll.to_dict()
+        return data
+
+
+@dataclass(frozen=True)
+class XpSet(Result):
+    """The platoon's (``who="platoon"``) or its leader's XP before and after, and the reason given."""
+
+    id: int
+    who: str
+    old: int
+    new: int
+    reason: str
+    leader: str | None = field(default=None, metadata={"json": False})
+    """The leader's name when ``who`` is "leader"."""
+
+
+@dataclass(frozen=True)
+class PlatoonDeleted(Result):
+    id: int
+    name: str
+    campaign_id: int
+
+
+def create_platoon(campaign: str | int, name: str, *, training: int, equipment: int, morale: int, armor: Any,
                    xp: Any = None, leader_name: str | None = None, leader_rank: str = DEFAULT_RANK,
-                   leader_xp: Any = None, notes: str = "", dice: DiceSource | None = None) -> Edit:
+                   leader_xp: Any = None, notes: str = "", dice: DiceSource | None = None) -> Edit[PlatoonCreated]:
     """A new platoon in an Atomic Africa campaign, by hand (``xp``, ``leader_xp``) or with force generation
     (``dice``: RULES 1.3, two dice of the period's type; the lower -1 to the leader, the higher -1 to the
     platoon; the roll is kept). A leader is created when ``leader_name`` is given or the force is
@@ -470,14 +510,13 @@ def create_platoon(campaign: str | int, name: str, *, training: Any, equipment: 
         roll = None
         if force is not None:
             (roll,) = store_rolls([force.record], platoon=p.id, leader=leader.id if leader else None)
-        summary = platoon_detail(p).to_dict()
-        if roll is not None:
-            summary["roll"] = roll_to_dict(roll)
+        created = PlatoonCreated(platoon=platoon_detail(p), roll=roll_result(roll) if roll is not None else None)
     how = " by force generation" if force else ""
-    return Edit("platoon", p.id, f"created platoon {name!r}{how}", summary, rec.changes)
+    return Edit("platoon", p.id, f"created platoon {name!r}{how}", created, rec.changes)
 
 
-def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None, reason: str = "") -> Edit:
+def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None,
+                   reason: str = "") -> Edit[Renamed]:
     new_name = check_name(new_name, "platoon")
     rec = Recorder()
     with rec.operation("platoon.rename") as op:
@@ -490,13 +529,13 @@ def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = N
             raise ServiceError(f"campaign {c.name!r} already has a platoon named {new_name!r}")
         if rec.update(p, name=new_name):
             log_change(rec, p, "name", old, new_name, reason)
-    return Edit("platoon", p.id, f"renamed platoon {old!r} to {new_name!r}",
-                {"id": p.id, "old": old, "new": new_name}, rec.changes)
+    return Edit("platoon", p.id, f"renamed platoon {old!r} to {new_name!r}", Renamed(id=p.id, old=old, new=new_name),
+                rec.changes)
 
 
-def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, morale: Any = None,
+def set_platoon(ref: str | int, *, training: int | None = None, equipment: int | None = None, morale: int | None = None,
                 armor: Any = None, notes: str | None = None, reason: str = "",
-                campaign: str | int | None = None) -> Edit:
+                campaign: str | int | None = None) -> Edit[FieldsChanged]:
     """Change dice, Armor and/or notes; each changed field is logged with ``reason``."""
     values: dict[str, int | str] = {}
     for attr, value in (("training", training), ("equipment", equipment), ("morale", morale)):
@@ -519,12 +558,12 @@ def set_platoon(ref: str | int, *, training: Any = None, equipment: Any = None, 
     text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" if f != "notes" else "notes"
                      for f, (o, n) in changed.items()) or "nothing changed"
     return Edit("platoon", p.id, f"{p.name}: {text}",
-                {"id": p.id, "old": {f: shown_value(f, v[0]) for f, v in changed.items()},
-                 "new": {f: shown_value(f, v[1]) for f, v in changed.items()}}, rec.changes)
+                FieldsChanged(id=p.id, old={f: shown_value(f, v[0]) for f, v in changed.items()},
+                              new={f: shown_value(f, v[1]) for f, v in changed.items()}), rec.changes)
 
 
 def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
-           campaign: str | int | None = None) -> Edit:
+           campaign: str | int | None = None) -> Edit[XpSet]:
     """Set the platoon's (``who="platoon"``) or its current leader's (``who="leader"``) XP, stored as an
     XP change row with ``reason``."""
     check_choice(who, ("platoon", "leader"), "whose XP")
@@ -565,46 +604,40 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
             f"{p.name}: {whose} XP back to {xp} (steps that cancel out)"
     label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
     msg = f"{label}: XP {old} \u2192 {xp}" if old != xp else f"{label}: XP stays {xp}"
-    return Edit("platoon", p.id, msg, {"id": p.id, "who": who, "old": old, "new": xp, "reason": reason},
-                rec.changes)
+    return Edit("platoon", p.id, msg, XpSet(id=p.id, who=who, old=old, new=xp, reason=reason,
+                                            leader=None if who == "platoon" else target.name), rec.changes)
 
 
-def _part(message: str) -> str:
-    """One edit's message without the platoon's name ("2nd Platoon's leader Ana: XP 7 → 3" keeps who it was:
-    "leader Ana XP 7 → 3")."""
-    import re
-
-    leader = re.match(r"^.*?'s (leader .*?): (.*)$", message)
-    if leader:
-        return f"{leader.group(1)} {leader.group(2)}"
-    return message.split(": ", 1)[-1]
-
-
-def update_platoon(ref: str | int, *, name: str | None = None, training: Any = None, equipment: Any = None,
-                   morale: Any = None, armor: Any = None, notes: str | None = None, xp: Any = None,
-                   leader_xp: Any = None, reason: str = "", campaign: str | int | None = None) -> Edit:
+def update_platoon(ref: str | int, *, name: str | None = None, training: int | None = None,
+                   equipment: int | None = None, morale: int | None = None, armor: Any = None,
+                   notes: str | None = None, xp: Any = None, leader_xp: Any = None, reason: str = "",
+                   campaign: str | int | None = None) -> Edit[PlatoonDetail]:
     """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
     rec = Recorder()
     with rec.operation("platoon.set") as op:
         p = resolve_platoon(ref, campaign)
         op.target(campaign=p.campaign_id, platoon=p.id)
-        edits = []
+        done: list[str] = []  # what changed, in words (for the journal's label and the message)
         if name is not None:
-            edits.append(rename_platoon(p.id, name, reason=reason))
-        edits.append(set_platoon(p.id, training=training, equipment=equipment, morale=morale, armor=armor,
-                                 notes=notes, reason=reason))
-        if xp is not None:
-            edits.append(set_xp(p.id, xp, reason=reason))
-        if leader_xp is not None:
-            edits.append(set_xp(p.id, leader_xp, reason=reason, who="leader"))
-        detail = platoon_detail(p.id).to_dict()
-        done = [_part(e.message) for e in edits
-                if "nothing changed" not in e.message and "XP stays" not in e.message]
+            renamed = rename_platoon(p.id, name, reason=reason).result
+            done.append(f"renamed platoon {renamed.old!r} to {renamed.new!r}")
+        fields = set_platoon(p.id, training=training, equipment=equipment, morale=morale, armor=armor,
+                             notes=notes, reason=reason).result
+        if fields.old:
+            done.append(", ".join(f"{f} {o} \u2192 {fields.new[f]}" if f != "notes" else "notes"
+                                  for f, o in fields.old.items()))
+        for who, value in (("platoon", xp), ("leader", leader_xp)):
+            if value is not None:
+                xp_set = set_xp(p.id, value, reason=reason, who=who).result
+                if xp_set.old != xp_set.new:
+                    whose = "" if xp_set.leader is None else f"leader {xp_set.leader} "
+                    done.append(f"{whose}XP {xp_set.old} \u2192 {xp_set.new}")
+        detail = platoon_detail(p.id)
         op.label = f"{p.name}: " + ("; ".join(done) or "no change")
-    return combine("platoon", p.id, edits, op, detail)
+    return Edit("platoon", p.id, f"{p.name}: " + ("; ".join(done) or "nothing changed"), detail, op)
 
 
-def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit:
+def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit[PlatoonDeleted]:
     """Delete a platoon with its leaders, battles, attached units, equipment, XP/attribute history and rolls
     (undo puts every row back)."""
     rec = Recorder()
@@ -614,8 +647,8 @@ def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit:
         op.target(campaign=campaign_id, platoon=p.id)
         rec.label(f"Delete platoon {name}")
         rec.delete(Platoon, p.id)
-    return Edit("platoon", p.id, f"deleted platoon {name!r}", {"id": p.id, "name": name,
-                                                               "campaign_id": campaign_id}, rec.changes)
+    return Edit("platoon", p.id, f"deleted platoon {name!r}",
+                PlatoonDeleted(id=p.id, name=name, campaign_id=campaign_id), rec.changes)
 
 
 def platoon_id(ref: str | int, campaign: str | int | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -44,3 +45,22 @@ class Result:
                 continue
             out[str(key)] = plain(getattr(self, f.name))
         return out
+
+
+@dataclass(frozen=True)
+class Renamed(Result):
+    """A row's name before and after."""
+
+    id: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class FieldsChanged(Result):
+    """The fields a change touched, each as shown before and after (``{"training": "d8"}``, ``{"armor": 3}``):
+    the values are of the fields' several types. Empty when the values given were the stored ones."""
+
+    id: int
+    old: dict[str, Any]
+    new: dict[str, Any]

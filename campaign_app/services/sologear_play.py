@@ -25,8 +25,8 @@ from ..store.journal import undo as journal_undo
 from ..store.models import SologearSheet, SologearTurn
 from ..words import plural
 from .common import NotFound, ServiceError
-from .edits import Recorder
-from .sologear_results import LengthRolled, PlayedTurn, PlayUndone, ReckoningDone, ResultBand, SheetEdit, TurnRow
+from .edits import Edit, Recorder
+from .sologear_results import LengthRolled, PlayedTurn, PlayUndone, ReckoningDone, ResultBand, TurnRow
 from .sologear_sheet import (
     about_sheet,
     action_label,
@@ -58,7 +58,7 @@ def length_procedure(ref: str | int | SologearSheet) -> LengthProcedure:
     return guard_rules(lambda: LengthProcedure(t.player_units, t.enemy_units))
 
 
-def roll_length(ref: str | int, dice: DiceSource) -> SheetEdit[LengthRolled]:
+def roll_length(ref: str | int, dice: DiceSource) -> Edit[LengthRolled]:
     """Roll the length: as many d6 as the smaller side has units; the sum is the number of battle turns."""
     sheet = load_sheet(ref)
     proc = length_procedure(sheet)
@@ -72,7 +72,7 @@ def roll_length(ref: str | int, dice: DiceSource) -> SheetEdit[LengthRolled]:
             raise ServiceError("the campaign length is already rolled")
         rec.update(sheet, length=proc.length)
         rolls = track_rolls(rec, proc.records, sheet=sheet)
-    return SheetEdit(sheet.id, f"the campaign lasts {plural(proc.length, 'battle turn')}",
+    return Edit("sheet", sheet.id, f"the campaign lasts {plural(proc.length, 'battle turn')}",
                      LengthRolled(length=proc.length, rolls=tuple(roll_record(r) for r in rolls)), rec.changes)
 
 
@@ -93,7 +93,7 @@ def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = N
         breakout=nxt.breakout))
 
 
-def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> SheetEdit[PlayedTurn]:
+def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
     """Play the next battle turn (DEC, REP or FIG with a posture): roll everything the turn needs (combat
     table, Glory, enemy quality, light critical, battle length, entry edge) and store the turn and its rolls.
     A battle must then be recorded with :func:`record_turn`."""
@@ -131,7 +131,7 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         message += f": {res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs; {REPAIRED_TEXT}"
     if reason:
         message += f"; the campaign has ended: {codes.end_reason_text(reason)}"
-    return SheetEdit(sheet.id, message, summary, rec.changes)
+    return Edit("sheet", sheet.id, message, summary, rec.changes)
 
 
 def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = None) -> PlayedTurn:
@@ -144,7 +144,7 @@ def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = 
 
 def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 0, bunkers: Any = 0,
                 gear_damaged: bool | None = None, short_ammo: bool | None = None, pilot_dead: bool = False,
-                pilot_captured: bool = False, notes: str | None = None) -> SheetEdit[PlayedTurn]:
+                pilot_captured: bool = False, notes: str | None = None) -> Edit[PlayedTurn]:
     """Record what happened on the table in turn ``number``: Glory collected, enemy TV destroyed, bunkers
     destroyed; and (for the last turn) whether the Gear is damaged / short of ammunition (None: unchanged),
     the pilot dead or captured (which ends the campaign)."""
@@ -203,7 +203,7 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
     message = f"turn {number_n} recorded: {glory_n} Glory, {tv_n} enemy TV, {plural(bunkers_n, 'bunker')}"
     if reason:
         message += f"; the campaign has ended: {codes.end_reason_text(reason)}"
-    return SheetEdit(sheet.id, message, summary, rec.changes)
+    return Edit("sheet", sheet.id, message, summary, rec.changes)
 
 
 def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
@@ -223,7 +223,7 @@ def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
                                           variable=bool(sheet.variable_tables)))
 
 
-def end_campaign(ref: str | int, dice: DiceSource) -> SheetEdit[ReckoningDone]:
+def end_campaign(ref: str | int, dice: DiceSource) -> Edit[ReckoningDone]:
     """The end-of-campaign reckoning: recognition, the D66 noticed roll, impression, the reward or
     punishment roll; stored on the sheet with its rolls."""
     sheet = load_sheet(ref)
@@ -248,14 +248,14 @@ def end_campaign(ref: str | int, dice: DiceSource) -> SheetEdit[ReckoningDone]:
             roll=res.roll, result=res.result,
             band=ResultBand(label=res.band.label, title=res.band.title, text=res.band.text) if res.band else None,
             outcome=res.outcome, rolls=tuple(proc.records))
-    return SheetEdit(sheet.id, f"reckoning: {res.outcome}", summary, rec.changes)
+    return Edit("sheet", sheet.id, f"reckoning: {res.outcome}", summary, rec.changes)
 
 
 PLAY_KINDS: tuple[str, ...] = ("sologear.end", "sologear.record", "sologear.turn", "sologear.length")
 """Operations of playing a Sologear campaign (what ``sologear undo`` steps back through)."""
 
 
-def undo_last(ref: str | int) -> SheetEdit[PlayUndone]:
+def undo_last(ref: str | int) -> Edit[PlayUndone]:
     """Step back once through play, through the journal (every row comes back exactly): the reckoning; else the
     newest turn together with what was recorded for it; else the length roll. Refused, naming it, when a later
     change of the same rows is in the way (nothing is changed then)."""
@@ -294,4 +294,4 @@ def undo_last(ref: str | int) -> SheetEdit[PlayUndone]:
     message = {"reckoning": "undid the end-of-campaign reckoning", "length": "undid the campaign length roll",
                "record": f"undid {info.label}"}.get(what) \
         or f"undid turn {summary.turn} ({summary.label})"
-    return SheetEdit(sheet.id, message, summary, operation_changes(info.id), undid=[o.id for o in undone])
+    return Edit("sheet", sheet.id, message, summary, operation_changes(info.id), undid=[o.id for o in undone])

@@ -9,15 +9,11 @@ ScoreItem`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from ..rules.dice import RollRecord
 from ..rules.sologear.reckoning import ScoreItem
-from ..store.journal import OpChanges, Operation
-from .edits import Edit
 from .results import Result
-
-R = TypeVar("R", bound=Result)
 
 StoredRoll = RollRecord
 """A stored roll read back (:func:`~.sologear_sheet.roll_record`): the rules' record of it, whose ``to_dict()``
@@ -26,16 +22,6 @@ is the stored roll's JSON (the one place to change for another roll type)."""
 Cell = dict[str, str | None]
 """A combat-table cell as stored on a turn (keys glory, hit, enemy, ends: :func:`~campaign_app.rules.sologear.combat.
 parse_cell`)."""
-
-
-class SheetEdit(Edit, Generic[R]):
-    """An :class:`~.edits.Edit` of a Sologear service whose summary is typed: :attr:`result` (read its
-    attributes); :attr:`~.edits.Edit.summary` is its JSON shape (``result.to_dict()``), for the CLI."""
-
-    def __init__(self, sheet_id: int, message: str, result: R, changes: OpChanges | Operation | None = None,
-                 *, undid: list[int] | None = None) -> None:
-        super().__init__("sheet", sheet_id, message, result.to_dict(), changes, undid=undid)
-        self.result: R = result
 
 
 @dataclass(frozen=True)

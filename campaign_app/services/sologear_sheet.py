@@ -4,8 +4,8 @@ reckoning so far, the history).
 
 A Sologear campaign is a ``Campaign`` row with system "sologear" and one ``SologearSheet``. Every write is one
 journal operation (one transaction), refuses bad input with a :class:`ServiceError` (nothing written) and
-returns a :class:`~.sologear_results.SheetEdit` (``result`` is what it made or changed, typed; ``summary`` is its
-JSON, what the CLI prints; ``changes`` says what its journal operation touched). Playing the campaign is
+returns an :class:`~.edits.Edit` (``result`` is what it made or changed, typed; ``to_dict()`` is its JSON, what
+the CLI prints; ``changes`` says what its journal operation touched). Playing the campaign is
 :mod:`.sologear_play`.
 """
 
@@ -54,7 +54,7 @@ from ..store.models import Campaign, Roll, SologearForce, SologearSheet, Sologea
 from ..words import number, plural
 from .campaigns import check_name, create_campaign, rename_campaign
 from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, store_rolls
-from .edits import Recorder
+from .edits import Edit, Recorder
 from .sologear_results import (
     CampaignRef,
     Forces,
@@ -67,7 +67,6 @@ from .sologear_results import (
     RewardTableNames,
     SheetChange,
     SheetData,
-    SheetEdit,
     SheetOptions,
     SheetState,
     SideTotals,
@@ -532,7 +531,7 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
                  player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
                  enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
                  reward_dice: str = DEFAULT_REWARD_DICE, notes: str = "",
-                 campaign: int | None = None) -> SheetEdit[SheetData]:
+                 campaign: int | None = None) -> Edit[SheetData]:
     """A new Sologear campaign: a Campaign (system "sologear") and its sheet. With ``campaign`` (the id of a
     Sologear campaign that has no sheet yet, e.g. one made by ``campaign new --system sologear``) the sheet goes
     into that campaign instead, and ``name`` is not used."""
@@ -569,10 +568,10 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
         summary = sheet_data(sheet)
     said = (f"created Sologear campaign {name!r} for pilot {pilot}" if campaign is None
             else f"added the pilot sheet of {pilot} to the Sologear campaign {name!r}")
-    return SheetEdit(sheet.id, said, summary, rec.changes)
+    return Edit("sheet", sheet.id, said, summary, rec.changes)
 
 
-def update_sheet(ref: str | int, **fields: Any) -> SheetEdit[SheetChange]:
+def update_sheet(ref: str | int, **fields: Any) -> Edit[SheetChange]:
     """Edit the sheet's header: ``name`` (the campaign's), date, area, pilot, gear_name, gear_tv, units and
     affiliations, notes."""
     unknown = set(fields) - {"name", *HEADER_FIELDS}
@@ -599,15 +598,15 @@ def update_sheet(ref: str | int, **fields: Any) -> SheetEdit[SheetChange]:
         if "name" in fields and check_name(fields["name"], "campaign") != camp.name:
             renamed = rename_campaign(camp.id, fields["name"])
             op.label = f"{sheet.pilot}: edit the sheet"  # the rename joined this operation
-            changed["name"] = (renamed.summary["old"], renamed.summary["new"])
+            changed["name"] = (renamed.result.old, renamed.result.new)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return SheetEdit(sheet.id, f"sheet: {text}", SheetChange(id=sheet.id, old={k: v[0] for k, v in changed.items()},
+    return Edit("sheet", sheet.id, f"sheet: {text}", SheetChange(id=sheet.id, old={k: v[0] for k, v in changed.items()},
                                                              new={k: v[1] for k, v in changed.items()}),
                      rec.changes)
 
 
 def set_options(ref: str | int, *, variable_tables: bool | None = None, ferocious: bool | None = None,
-                reward_dice: str | None = None) -> SheetEdit[SheetOptions]:
+                reward_dice: str | None = None) -> Edit[SheetOptions]:
     """⚙ The optional rules: variable (milder) reward/punishment tables, ferocious battles, reward-roll
     dice. Ferocious battles are fixed once a turn is played; nothing changes after the reckoning."""
     values: dict[str, Any] = {}
@@ -627,7 +626,7 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
             values["ferocious"] = bool(ferocious)
         changed = rec.update(sheet, **values)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return SheetEdit(sheet.id, f"options: {text}", sheet_options(sheet), rec.changes)
+    return Edit("sheet", sheet.id, f"options: {text}", sheet_options(sheet), rec.changes)
 
 
 def _force_values(side: Any = None, name: Any = None, base_power: Any = None, company_tv: Any = None,
@@ -678,7 +677,7 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
 
 
 def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, company_tv: Any = None,
-              skill: str = "regular", loyalty: str = "reliable") -> SheetEdit[UnitRow]:
+              skill: str = "regular", loyalty: str = "reliable") -> Edit[UnitRow]:
     """Add a company-sized unit to one side (base power entered, or computed from the company's TV / 20)."""
     values = _force_values(side, name, base_power, company_tv, skill, loyalty, creating=True)
     rec = Recorder()
@@ -690,7 +689,7 @@ def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, c
                 .order_by(SologearForce.position.desc()).first())
         force = rec.create(SologearForce, sheet=sheet, position=(last.position + 1) if last else 0, **values)
         summary = unit_row(force)
-    return SheetEdit(sheet.id, f"added {values['side']} unit {values['name']!r} (total {summary.total:g})",
+    return Edit("sheet", sheet.id, f"added {values['side']} unit {values['name']!r} (total {summary.total:g})",
                      summary, rec.changes)
 
 
@@ -701,7 +700,7 @@ def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:
     return force
 
 
-def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> SheetEdit[UnitRow]:
+def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> Edit[UnitRow]:
     """Change a unit's side, name, base power, company TV (which recomputes the base unless a base is
     given too), skill or loyalty."""
     unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
@@ -720,10 +719,10 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
         changed = rec.update(force, **values)
         summary = unit_row(force)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return SheetEdit(sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
+    return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
 
 
-def remove_force(force_id: int, *, sheet: str | int | None = None) -> SheetEdit[UnitRow]:
+def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit[UnitRow]:
     rec = Recorder()
     with rec.operation("force.remove") as op:
         force = _force(force_id, load_sheet(sheet) if sheet is not None else None)
@@ -732,4 +731,4 @@ def remove_force(force_id: int, *, sheet: str | int | None = None) -> SheetEdit[
         _open_sheet_for_forces(sheet_row, "removing a unit")
         summary = unit_row(force)
         rec.delete(SologearForce, force.id)
-    return SheetEdit(sheet_row.id, f"removed {summary.side} unit {summary.name!r}", summary, rec.changes)
+    return Edit("sheet", sheet_row.id, f"removed {summary.side} unit {summary.name!r}", summary, rec.changes)

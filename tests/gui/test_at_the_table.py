@@ -469,7 +469,7 @@ def test_selected_unit_none_shows_no_values_of_another_platoon(qtbot, gui_ctx, p
     from campaign_app.gui.platoon_page import PlatoonPage
     from campaign_app.services import attachments as attachment_service
 
-    attachment_service.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2,
+    attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2,
                                     notes="MG team")
     other = Platoon.get(Platoon.name == "Red Company").id
     page = PlatoonPage(gui_ctx)

@@ -37,7 +37,7 @@ def club_url(pg_server: Any, app_paths: Any) -> Any:
     url = pg_server.create_database(f"gui_{uuid.uuid4().hex[:10]}")
     init_db(url, app_paths.backup_dir, daily_backup=False)
     campaigns.create_campaign("Congo 1960")
-    platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+    platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
                                    armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0)
     yield url
     close_db()

@@ -193,9 +193,9 @@ def test_models_pass_the_model_tester(qtmodeltester, pit) -> None:  # type: igno
     assert bouts.index(1, 2).data() == "lost"
     rounds = RoundsModel()
     rounds.set_names("Kenji", "Mara")
-    rounds.set_round_dicts(edit.summary.rounds)
+    rounds.set_round_dicts(edit.result.rounds)
     qtmodeltester.check(rounds)
-    assert rounds.rowCount() == len(edit.summary.rounds)
+    assert rounds.rowCount() == len(edit.result.rounds)
 
 
 def test_print_sheet_saves_a_filled_pdf(qtbot, window, pit, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -41,7 +41,7 @@ ALT = Qt.KeyboardModifier.AltModifier
 def pid(fresh_db) -> int:
     campaigns.create_campaign("Congo 1960")
     # a leader at 0 XP with no leader wounds always stays: the battle needs no replacement whatever the dice
-    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
                                           armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0).id
 
 
@@ -187,8 +187,8 @@ def open_changes(qtbot, view: HistoryView) -> JournalPanel:  # type: ignore[no-u
 def test_changes_tab_lists_undoes_and_redoes_an_older_operation(qtbot, gui_ctx, pid: int,
                                                                 history: HistoryView) -> None:
     perform(gui_ctx, battles.log_battle, pid, wounds=2, leader_wounds=0, dice=SeededDice(3))
-    perform(gui_ctx, attachment_service.add_attached, pid, "Weapons team", "team", training="d8", equipment="d8",
-            morale="d8", armor=1)  # a later change of other rows
+    perform(gui_ctx, attachment_service.add_attached, pid, "Weapons team", "team", training=8, equipment=8,
+            morale=8, armor=1)  # a later change of other rows
     panel = open_changes(qtbot, history)
     labels = [panel.model.info(r).label for r in range(panel.model.rowCount())]  # type: ignore[union-attr]
     assert labels[1] == "Log battle 1 of 2nd Platoon" and "Weapons team" in labels[0], labels
@@ -281,7 +281,7 @@ def test_sologear_page_has_a_changes_tab(qtbot, gui_ctx) -> None:
 # --- the change feed ------------------------------------------------------------------------------------------
 
 def test_one_change_feed_reaches_only_the_views_it_concerns(qtbot, gui_ctx, pid: int, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    other = platoon_service.create_platoon("Congo 1960", "Red Company", training="d8", equipment="d8", morale="d8",
+    other = platoon_service.create_platoon("Congo 1960", "Red Company", training=8, equipment=8, morale=8,
                                            armor=2, xp=3).id
     loads: list[int] = []
     original = PlatoonPage.load

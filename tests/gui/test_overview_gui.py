@@ -148,7 +148,7 @@ def test_platoon_page_says_which_printouts_are_out_of_date(qtbot, ctx, league, t
     page.show()
     page.show_platoon(pid)
     assert not page.stale_label.isVisible()
-    platoons.set_platoon(pid, training="d12")
+    platoons.set_platoon(pid, training=12)
     battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=SeededDice(4))
     page.load()
     assert page.stale_label.isVisible()
@@ -159,7 +159,7 @@ def test_platoon_page_says_which_printouts_are_out_of_date(qtbot, ctx, league, t
 def test_print_dialog_ticks_only_what_changed_and_remembers_the_print(qtbot, ctx, league, tmp_path: Path) -> None:
     pid, red = league
     printing.print_pdf(UnitSheetRequest(platoons=(pid, red)), tmp_path / "s.pdf")
-    platoons.set_platoon(red, morale="d12")
+    platoons.set_platoon(red, morale=12)
     dialog = PrintDialog(ctx, None, {"kind": "platoon", "id": pid})
     qtbot.addWidget(dialog)
     dialog.show()

@@ -33,7 +33,7 @@ PLATOON = "1st Platoon"
 
 def _platoon() -> None:
     create_campaign("Katanga 1961", "atomic_africa")
-    create_platoon("Katanga 1961", PLATOON, training="d8", equipment="d10", morale="d8", armor=2, xp=6,
+    create_platoon("Katanga 1961", PLATOON, training=8, equipment=10, morale=8, armor=2, xp=6,
                    leader_name="Lt. Okafor", leader_xp=2)
 
 
@@ -164,8 +164,8 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
     monkeypatch.setattr(battle_edits, "now", tick)  # battle edits are stamped by the same clock
     data = _logged(2)
     assert data.changes == ()  # battles alone: nothing was changed by hand
-    add_attached(PLATOON, "MG Team Bravo", "team", training="d8", equipment="d10", morale="d8", armor=2)
-    edit_attached(find_attached(PLATOON, "MG Team Bravo").id, equipment="d12", reason="new kit")
+    add_attached(PLATOON, "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
+    edit_attached(find_attached(PLATOON, "MG Team Bravo").id, equipment=12, reason="new kit")
     set_xp(PLATOON, 9, reason="campaign bonus")
     battle_edits.edit_battle_text(battle_edits.find_battle(PLATOON, 1).id, outcome="victory", reason="")
     data = history_from_report(history_report(PLATOON))

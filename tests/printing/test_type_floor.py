@@ -97,7 +97,7 @@ def test_sologear_forms_never_print_below_the_floor(paper: str) -> None:
 
 def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
     create_campaign("Katanga 1961", "atomic_africa")
-    create_platoon("Katanga 1961", "1st Platoon", training="d8", equipment="d10", morale="d8", armor=2, xp=6,
+    create_platoon("Katanga 1961", "1st Platoon", training=8, equipment=10, morale=8, armor=2, xp=6,
                    leader_name="Lt. Okafor", leader_xp=2)
     for n in range(1, 13):
         log_battle("1st Platoon", wounds=n % 5 + 1, leader_wounds=min(n % 3, n % 5 + 1), objectives=n % 3,

@@ -51,9 +51,12 @@ def test_the_rules_return_members():
     assert leader_fate(24, 3, 5) is LeaderFate.STAYS
 
 
-def test_the_battle_service_reads_an_outcome_as_a_member():
+def test_the_battle_service_gives_an_outcome_as_a_member():
+    from campaign_app.commands.battle import outcome_arg
     from campaign_app.services.battles import check_outcome
 
-    assert check_outcome(" Victory ") is Outcome.VICTORY
+    assert check_outcome("victory") is Outcome.VICTORY  # the stored value (the GUI's picker, a campaign file)
     assert check_outcome(Outcome.DRAW) is Outcome.DRAW
-    assert check_outcome("none") is None
+    assert check_outcome(None) is None
+    assert outcome_arg(" Victory ") is Outcome.VICTORY  # what a user types is read by the CLI
+    assert outcome_arg("none") is None

@@ -76,7 +76,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     before = dump()
     s = battles.BattleSession(pid)
     assert (s.platoon_xp, s.leader_name, s.leader_xp, s.number) == (6, "Lt. Okafor", 2, 1)
-    s.set_details(date="2024-05-31", scenario="River crossing", opponent="Red Company", outcome="Victory",
+    s.set_details(date="2024-05-31", scenario="River crossing", opponent="Red Company", outcome=Outcome.VICTORY,
                   objectives=1, fire_support=True, notes="Bridge held")
     s.set_casualties(7, 3)
     odds = s.odds()
@@ -134,7 +134,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     assert xs == [("platoon", None, 2, 8), ("platoon", None, -1, 7), ("leader", old.id, 2, 4)]
     reasons = [x.reason for x in XpChange.select().order_by(XpChange.id)]
     assert "award" in reasons[0] and "recovery" in reasons[1] and "award" in reasons[2]
-    assert edit.summary["battle_id"] == b.id
+    assert edit.to_dict()["battle_id"] == b.id
     with pytest.raises(ServiceError, match="already logged"):
         s.commit()
 
@@ -148,7 +148,7 @@ def test_session_agrees_with_the_rules_engine(pid: int, seed: int, wounds: int, 
                              objectives=objectives, dice=SeededDice(seed))
     edit = battles.log_battle(pid, wounds=wounds, leader_wounds=leader_wounds, objectives=objectives,
                               dice=SeededDice(seed), replacement_name="Sgt. Mensah")
-    got = edit.summary
+    got = edit.to_dict()
     assert got["platoon"]["xp_after"] == expected.platoon_xp_after == platoon(pid).xp
     assert got["leader"]["fate"] == expected.fate
     assert [(r["expression"], r["faces"]) for r in got["rolls"]] == [(r.expression, r.faces)
@@ -198,7 +198,7 @@ def test_odds_and_summary_json_shape(pid: int, camp: Campaign) -> None:
     assert summary["rolls"] and isinstance(summary["rolls"][0]["faces"], list)
     assert json.loads(json.dumps(summary)) == summary and json.loads(json.dumps(odds)) == odds
     edit = s.commit()
-    assert edit.summary["battle_id"] == edit.id and edit.summary["details"]["date"] == "2024-05-31"
+    assert edit.to_dict()["battle_id"] == edit.id and edit.to_dict()["details"]["date"] == "2024-05-31"
 
 
 def test_typed_faces_are_checked_against_the_dice_asked_for(pid: int) -> None:
@@ -344,8 +344,8 @@ def test_platoon_without_leader_rolls_no_fate(camp: Campaign) -> None:
     with operation("test.setup", "test data"):
         p = Platoon.create(campaign=camp, name="Leaderless", training=6, equipment=6, morale=6, armor=1, xp=3)
     edit = battles.log_battle(p.id, wounds=2, leader_wounds=2, dice=TypedDice([[2]]))
-    assert edit.summary["leader"] is None and edit.summary["replacement"] is None
-    assert [r["purpose"] for r in edit.summary["rolls"]] == ["recovery"]
+    assert edit.to_dict()["leader"] is None and edit.to_dict()["replacement"] is None
+    assert [r["purpose"] for r in edit.to_dict()["rolls"]] == ["recovery"]
     b = Battle.get_by_id(edit.id)
     assert b.leader_fate is None and b.leader_xp_before is None and platoon(p.id).xp == 4
 
@@ -365,8 +365,8 @@ def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> N
     with operation("test.setup", "test data"):
         Campaign.update(period=1).where(Campaign.id == camp.id).execute()
     edit = battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[1, 1], [4, 4]]))
-    assert edit.summary["rolls"][-1]["expression"] == "2d4"
-    rep = edit.summary["replacement"]
+    assert edit.to_dict()["rolls"][-1]["expression"] == "2d4"
+    rep = edit.to_dict()["replacement"]
     assert (rep["rank"], rep["xp"]) == ("Lieutenant", 3)
     # no --replacement-name: a name from the RULES §4 charts, the same for the same platoon and battle
     assert rep["name"].startswith("Lt. ") and rep["name"] != "New leader"
@@ -395,11 +395,11 @@ def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     battles.log_battle(pid, wounds=3, leader_wounds=0, dice=SeededDice(1))
     before = dump()
     logged = battles.log_battle(pid, wounds=12, leader_wounds=12, dice=SeededDice(8), replacement_name="Lt. B")
-    assert logged.summary["leader"]["fate"] == "casualty"
+    assert logged.to_dict()["leader"]["fate"] == "casualty"
     after = dump()
     undo = battles.undo_last_battle("2nd Platoon")
     assert dump() == before
-    assert undo.summary["number"] == 2 and undo.summary["removed_leaders"] == ["Lt. B"]
+    assert undo.to_dict()["number"] == 2 and undo.to_dict()["removed_leaders"] == ["Lt. B"]
     assert undo.operation_id == logged.operation_id
     journal.redo()  # the battle comes back, same ids, same dice
     assert dump() == after
@@ -407,16 +407,16 @@ def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     assert dump() == before
 
 
-def test_revert_and_reapply_a_logged_battle(pid: int) -> None:
+def test_undo_and_redo_a_logged_battle_through_the_journal(pid: int) -> None:
     before = dump()
     edit = battles.log_battle(pid, wounds=10, leader_wounds=0, objectives=2, dice=SeededDice(2))
     after = dump()
-    battles.revert(edit)
+    journal.undo(edit.operation_id)
     assert dump() == before
-    battles.reapply(edit)
+    journal.redo(edit.operation_id)
     assert dump() == after
     with pytest.raises(ServiceError, match="is not undone"):
-        battles.reapply(edit)  # already there
+        journal.redo(edit.operation_id)  # already there
     assert dump() == after
 
 
@@ -429,7 +429,7 @@ def test_undo_refuses_after_a_change_by_hand(pid: int) -> None:
     with pytest.raises(ServiceError, match="“test data” .operation \\d+. changed the same data later"):
         battles.undo_last_battle(pid)
     with pytest.raises(ServiceError, match="cannot undo"):
-        battles.revert(edit)
+        journal.undo(edit.operation_id)
     assert Battle.select().count() == 1
 
 
@@ -445,16 +445,16 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
                                                                           b.id),
                     ("battle.outcome", None, "draw", b.id)]
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon” .operation \\d+. changed the same data"):
-        battles.revert(logged)
+        journal.undo(logged.operation_id)
     same = battle_edits.edit_battle_text(logged.id, scenario="Night patrol")
     assert not same.changed and "nothing changed" in same.message
     with pytest.raises(ServiceError, match="outcome must be"):
         battle_edits.edit_battle_text(logged.id, outcome="won")
     with pytest.raises(NotFound):
         battle_edits.edit_battle_text(999, notes="x")
-    battles.revert(edit)
+    journal.undo(edit.operation_id)
     assert dump() == after_log
-    battles.reapply(edit)
+    journal.redo(edit.operation_id)
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon”"):
         battles.undo_last_battle(pid)  # the edit is newer: undo it first
     journal.undo()
@@ -464,7 +464,7 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
     journal.redo()  # then its edit
     assert AttributeChange.select().count() == 3 and Battle.get_by_id(logged.id).scenario == "Night patrol"
     cleared = battle_edits.edit_battle_text(logged.id, outcome=None)
-    assert Battle.get_by_id(logged.id).outcome is None and cleared.summary["old"] == {"outcome": "draw"}
+    assert Battle.get_by_id(logged.id).outcome is None and cleared.to_dict()["old"] == {"outcome": "draw"}
 
 
 def test_undo_a_battle_whose_leader_stayed_returns_the_leader_xp(pid: int) -> None:
@@ -604,12 +604,12 @@ def test_a_digits_only_string_is_a_platoon_name_and_an_int_is_an_id(camp: Campai
     assert Battle.get_by_id(edit.id).platoon_id == one.id
 
 
-def test_reverting_a_battle_with_a_newer_battle_is_refused(pid: int) -> None:
+def test_undoing_a_battle_with_a_newer_battle_is_refused(pid: int) -> None:
     first = battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     before = dump()
     with pytest.raises(ServiceError, match="“Log battle 2 of 2nd Platoon” .operation \\d+. changed the same data"):
-        battles.revert(first)
+        journal.undo(first.operation_id)
     assert dump() == before
 
 
@@ -698,7 +698,7 @@ def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(p
         assert dump() == after
     same = battle_edits.edit_battle(logged.id, objectives=1, wounds=2, leader_wounds=1)  # unchanged: fine
     assert not same.changed
-    battles.revert(edit)
+    journal.undo(edit.operation_id)
     assert dump() == before
 
 

@@ -70,7 +70,7 @@ def test_duplicate_name_refused_case_insensitively() -> None:
 def test_rename_and_undo_redo() -> None:
     edit = cs.create_campaign("Congo 1960")
     ren = cs.rename_campaign("Congo 1960", "Congo 1961")
-    assert ren.summary == {"id": edit.id, "old": "Congo 1960", "new": "Congo 1961"}
+    assert ren.to_dict() == {"id": edit.id, "old": "Congo 1960", "new": "Congo 1961"}
     journal.undo(ren.operation_id)
     assert Campaign.get_by_id(edit.id).name == "Congo 1960"
     journal.redo(ren.operation_id)
@@ -82,7 +82,7 @@ def test_set_house_rules_and_clear_period() -> None:
     edit = cs.set_campaign("C", period=None, thresholds=(2, 4, 9, 16), objective_xp_to="platoon")
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (None, 2, "platoon")
-    assert edit.summary["old"]["period"] == 3
+    assert edit.to_dict()["old"]["period"] == 3
     journal.undo(edit.operation_id)
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (3, 1, "both")
@@ -93,7 +93,7 @@ def test_set_house_rules_and_clear_period() -> None:
 
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
-    platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1, xp=6)
+    platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1, xp=6)
     assert platoon_service.platoon_detail("P").level == "Regular"
     cs.set_campaign("C", thresholds="1,7,9,16")
     assert platoon_service.platoon_detail("P").level == "Green"
@@ -103,7 +103,7 @@ def test_archive_unarchive_and_list() -> None:
     cs.create_campaign("A")
     cs.create_campaign("B", "sologear")
     edit = cs.archive_campaign("A")
-    assert edit.summary == {"id": edit.id, "old": False, "new": True}
+    assert edit.to_dict() == {"id": edit.id, "old": False, "new": True}
     assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["B"]
     assert [c.name for c in cs.list_campaigns()] == ["A", "B"]
     cs.unarchive_campaign("A")
@@ -120,13 +120,13 @@ def test_delete_campaign_and_put_it_back() -> None:
     from campaign_app.rules.dice import TypedDice
 
     cid = cs.create_campaign("C", period=4).id
-    gen = platoon_service.create_platoon("C", "P1", training="d8", equipment="d8", morale="d8", armor=1,
+    gen = platoon_service.create_platoon("C", "P1", training=8, equipment=8, morale=8, armor=1,
                                          leader_name="Lt. A", dice=TypedDice([[3, 8]]))
     attachment_service.add_attached(gen.id, "Mortar", "fire_support", support="light")
-    platoon_service.create_platoon("C", "P2", training="d6", equipment="d6", morale="d6", armor=2)
+    platoon_service.create_platoon("C", "P2", training=6, equipment=6, morale=6, armor=2)
     before = platoon_service.platoon_detail(gen.id)
     edit = cs.delete_campaign("C")
-    assert edit.summary["platoons"] == 2
+    assert edit.to_dict()["platoons"] == 2
     assert Campaign.select().count() == 0 and Platoon.select().count() == 0 and Roll.select().count() == 0
     journal.undo(edit.operation_id)
     assert Campaign.get_by_id(cid).name == "C"
@@ -138,7 +138,7 @@ def test_delete_campaign_and_put_it_back() -> None:
 
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
-    made = platoon_service.create_platoon("C", "P", training="d8", equipment="d8", morale="d8", armor=1)
+    made = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(ServiceError, match=f"would also remove platoon {made.id} .from “Create platoon P”, "
                                            f"operation {made.operation_id}."):
         journal.undo(edit.operation_id)

@@ -54,7 +54,7 @@ def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: 
     s.set_fighter("Kenji", xp=10, reason="carried over from the last campaign")
     edit = s.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=5, date="2026-11-01",
                       notes="in the rain")
-    detail = edit.summary
+    detail = edit.result
     assert (detail.winner, detail.xp_gained, detail.face_cards_left, detail.rounds) == ("Kenji", 5, 5, [])
     assert detail.level_ups == [{"fighter": "Kenji", "level": 3}]
     kenji, mara = s.show_fighter("Kenji"), s.show_fighter("Mara")
@@ -72,11 +72,11 @@ def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: 
 def test_draws_and_outside_opponents(pit: str) -> None:
     s.log_bout("Mara", opponent_fighter="Kenji", winner="draw", face_cards=0)
     e = s.log_bout("Mara", opponent="Old Wu", opponent_level=7, winner="old wu", face_cards=4)
-    assert e.summary.winner == "Old Wu" and e.summary.opponent_fighter_id is None
+    assert e.result.winner == "Old Wu" and e.result.opponent_fighter_id is None
     mara = s.show_fighter("Mara")
     assert (mara.bouts, mara.wins, mara.draws, mara.losses, mara.lifetime_xp) == (2, 0, 1, 1, 0)
     e = s.log_bout("Mara", opponent="Old Wu", opponent_level=7, winner="Mara", face_cards=12)
-    assert s.show_fighter("Mara").level == 1 and e.summary.opponent_after is None
+    assert s.show_fighter("Mara").level == 1 and e.result.opponent_after is None
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
@@ -113,7 +113,7 @@ def test_a_fighter_of_another_campaign_is_refused(pit: str) -> None:
 def test_a_solo_bout_is_played_recorded_and_undone_as_one(pit: str) -> None:
     before = counts()
     edit, solo = s.play_bout("Kenji", "Mara", seed="table 3", dice=["7,3", "11,2", "5,5", "9,1"])
-    d = edit.summary
+    d = edit.result
     assert len(d.rounds) == len(solo.rounds) >= 1
     first = d.rounds[0]
     assert first["a"]["dice"] == [7, 3] and first["b"]["dice"] == [11, 2]
@@ -182,7 +182,7 @@ def test_typed_dice_are_checked(pit: str) -> None:
 
 def test_corrections_are_journalled_with_their_reason(pit: str) -> None:
     e = s.set_fighter("Mara", level=11, reason="the players agreed")
-    assert (e.summary.level, e.summary.xp) == (11, 0)
+    assert (e.result.level, e.result.xp) == (11, 0)
     with pytest.raises(ServiceError, match="level 11"):
         s.set_fighter("Mara", xp=3)
     change = FighterChange.get(FighterChange.field == "level")

@@ -69,12 +69,12 @@ def test_a_stored_change_reads_as_a_sentence(event: history.AttributeEvent | his
 
 def _platoon() -> int:
     c = campaigns.create_campaign("Congo 1960", "atomic_africa")
-    p = platoon_service.create_platoon(c.id, "1st", training="d8", equipment="d10", morale="d8", armor=2, xp=6,
+    p = platoon_service.create_platoon(c.id, "1st", training=8, equipment=10, morale=8, armor=2, xp=6,
                                        leader_name="Lt. Okafor", leader_xp=5)
-    attachment_service.add_attached(p.id, "MG Team Bravo", "team", training="d8", equipment="d10", morale="d8", armor=2)
+    attachment_service.add_attached(p.id, "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
     attachment_service.add_equipment(p.id, "HMG", attached="MG Team Bravo", targets="dispersed", ap=2)
     unit = attachment_service.find_attached(p.id, "MG Team Bravo")
-    attachment_service.edit_attached(unit.id, equipment="d12")
+    attachment_service.edit_attached(unit.id, equipment=12)
     attachment_service.edit_equipment(attachment_service.find_equipment(p.id, "HMG", attached="MG Team Bravo").id, ap=3)
     platoon_service.set_xp(p.id, 6, reason="good speech", who="leader")
     platoon_service.rename_platoon(p.id, "2nd Platoon")

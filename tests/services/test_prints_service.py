@@ -35,7 +35,7 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
 
     # a die changed by hand: 2nd Platoon's sheet, and its history report (which lists the changes made by hand);
     # not the standings, the chronicle or Red Company's sheet
-    platoons.set_platoon(pid, training="d12")
+    platoons.set_platoon(pid, training=12)
     dice_change = {"Unit Data Sheet: 2nd Platoon": ("Training d10 \u2192 d12",),
                    "History report: 2nd Platoon": ("Changes by hand 0 \u2192 1",)}
     assert _stale() == dice_change
@@ -66,7 +66,7 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     assert _stale() == dice_change
     # changing it back by hand: the sheet is current again (what it would print is what it printed); the history
     # report now lists two changes by hand
-    platoons.set_platoon(pid, training="d10")
+    platoons.set_platoon(pid, training=10)
     assert _stale() == {"History report: 2nd Platoon": ("Changes by hand 0 \u2192 2",)}
     _print(HistoryRequest(platoon="2nd Platoon"), tmp_path / "history2.pdf")
 

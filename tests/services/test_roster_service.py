@@ -37,7 +37,7 @@ def camp() -> int:
 
 @pytest.fixture
 def pid(camp: int) -> int:
-    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
+    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
                                           armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
 
 
@@ -63,7 +63,7 @@ def test_platoon_without_leader_draws_only_its_own_cards(camp: int) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"training": "d7"}, "d7 is not an attribute die"),
+    ({"training": 7}, "d7 is not an attribute die"),
     ({"morale": "x"}, "Morale: not a die"),
     ({"armor": 6}, "Armor must be 1 to 5, not 6"),
     ({"armor": 0}, "Armor must be 1 to 5"),
@@ -74,7 +74,7 @@ def test_platoon_without_leader_draws_only_its_own_cards(camp: int) -> None:
     ({"name": "2nd platoon"}, "already has a platoon named"),
 ])
 def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> None:
-    args = {"name": "3rd Platoon", "training": "d8", "equipment": "d8", "morale": "d8", "armor": 1, "xp": 0,
+    args = {"name": "3rd Platoon", "training": 8, "equipment": 8, "morale": 8, "armor": 1, "xp": 0,
             "leader_name": "Sgt. B", "leader_xp": 0, **kwargs}
     name = args.pop("name")
     with pytest.raises(ServiceError, match=message):
@@ -99,7 +99,7 @@ def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
 
 
 def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
-    e = platoon_service.create_platoon(camp, "3rd Platoon", training="d8", equipment="d6", morale="d8", armor=1,
+    e = platoon_service.create_platoon(camp, "3rd Platoon", training=8, equipment=6, morale=8, armor=1,
                                        leader_name="Lt. Mbeki", dice=TypedDice([[8, 3]]))
     d = platoon_service.platoon_detail(e.id)
     assert d.xp == 7 and d.leader.xp == 2
@@ -107,7 +107,7 @@ def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
     assert roll.faces == [8, 3] and roll.expression == "2d10" and roll.source == "entered"
     assert roll.leader_id == d.leader.id
     assert "1.3" in roll.rule
-    assert e.summary["roll"]["faces"] == [8, 3]
+    assert e.to_dict()["roll"]["faces"] == [8, 3]
 
 
 def test_force_generation_follows_the_period(camp: int) -> None:
@@ -143,8 +143,8 @@ def test_create_undo_redo_keeps_ids_and_roll(camp: int) -> None:
 
 
 def test_set_platoon_logs_each_change(pid: int) -> None:
-    e = platoon_service.set_platoon(pid, training="d8", morale=12, armor=3, notes="tired", reason="bad winter")
-    assert e.summary["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
+    e = platoon_service.set_platoon(pid, training=8, morale=12, armor=3, notes="tired", reason="bad winter")
+    assert e.to_dict()["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
     rows = {(a.field, a.old_value, a.new_value, a.reason) for a in AttributeChange.select()}
     assert rows == {("training", "d10", "d8", "bad winter"), ("morale", "d8", "d12", "bad winter"),
                     ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
@@ -156,18 +156,18 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
     assert AttributeChange.select().count() == 0
     journal.redo(e.operation_id)
     assert platoon_service.platoon_detail(pid).training == "d8" and AttributeChange.select().count() == 4
-    unchanged = platoon_service.set_platoon(pid, training="d8")
+    unchanged = platoon_service.set_platoon(pid, training=8)
     assert not unchanged.changed and AttributeChange.select().count() == 4
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"training": "d7"}, "Training: d7 is not an attribute die"),
+    ({"training": 7}, "Training: d7 is not an attribute die"),
     ({"equipment": 3}, "d3 is not an attribute die"),
     ({"armor": 6}, "Armor must be 1 to 5, not 6"),
 ])
 def test_set_platoon_refuses(pid: int, kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
-        platoon_service.set_platoon(pid, morale="d4", **kwargs)
+        platoon_service.set_platoon(pid, morale=4, **kwargs)
     assert platoon_service.platoon_detail(pid).morale == "d8"
     assert AttributeChange.select().count() == 0
 
@@ -185,7 +185,7 @@ def test_rename_platoon(pid: int, camp: int) -> None:
 
 def test_set_xp_platoon_and_leader(pid: int) -> None:
     e = platoon_service.set_xp(pid, 9, reason="house rule")
-    assert e.summary == {"id": pid, "who": "platoon", "old": 6, "new": 9, "reason": "house rule"}
+    assert e.to_dict() == {"id": pid, "who": "platoon", "old": 6, "new": 9, "reason": "house rule"}
     x = XpChange.get()
     assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id) == ("platoon", 3, 9, "house rule", None)
     d = platoon_service.platoon_detail(pid)
@@ -227,7 +227,7 @@ def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
     assert d.leader.xp == 6 and d.leader.rank == "Captain"
     assert [f.name for f in d.former_leaders] == ["Lt. Okafor", "Lt. Diallo"]
     roll = Roll.get(Roll.leader == d.leader.id)
-    assert roll.expression == "2d10" and roll.total == 6 and e2.summary["roll"]["faces"] == [7, 9]
+    assert roll.expression == "2d10" and roll.total == 6 and e2.to_dict()["roll"]["faces"] == [7, 9]
     journal.undo(e2.operation_id)
     journal.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
@@ -259,7 +259,7 @@ def test_set_leader_name_and_rank(pid: int) -> None:
 
 
 def test_attached_units(pid: int) -> None:
-    team = attachment_service.add_attached(pid, "Weapons team", "team", training="d8", equipment="d10", morale="d8",
+    team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8,
                                            armor=2)
     attachment_service.add_attached(pid, "Ferret", "vehicle", training=8, equipment=8, morale=8, armor=4)
     attachment_service.add_attached(pid, "Battery", "fire_support", support="medium")
@@ -269,7 +269,7 @@ def test_attached_units(pid: int) -> None:
     assert d.attached[0].training == "d8" and d.attached[1].armor_class == "vehicle"
     assert d.attached[2].support == "medium" and d.attached[2].training is None
     assert d.cards_with_fire_support == d.cards - 1
-    e = attachment_service.edit_attached(team.id, equipment="d6", reason="lost the MG ammo")
+    e = attachment_service.edit_attached(team.id, equipment=6, reason="lost the MG ammo")
     assert attachment_service.find_attached(pid, "weapons team").equipment == 6
     assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
     journal.undo(e.operation_id)
@@ -322,7 +322,7 @@ def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
 
 def test_equipment_rows(pid: int) -> None:
     e = attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
-    assert e.summary["ap_vs"] == "point"
+    assert e.to_dict()["ap_vs"] == "point"
     attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
     d = platoon_service.platoon_detail(pid)
     assert [(x.name, x.targets, x.ap, x.ap_vs) for x in d.equipment_list] == [
@@ -496,7 +496,7 @@ def test_platoon_detail_json_shape(pid: int) -> None:
 
 def test_history_rows_are_typed(pid: int) -> None:
     platoon_service.set_xp(pid, 9, reason="won")
-    platoon_service.set_platoon(pid, morale="d10", reason="rested")
+    platoon_service.set_platoon(pid, morale=10, reason="rested")
     (x,) = platoon_service.xp_history(pid)
     assert (x.who, x.delta, x.xp_after, x.reason, x.leader_id, x.battle_id) == ("platoon", 3, 9, "won", None, None)
     (a,) = platoon_service.attribute_history(pid)

@@ -55,12 +55,12 @@ def test_sheet_json_keys_and_plain_values() -> None:
 def test_play_edits_json_is_the_result_json() -> None:
     sid = _sheet()
     recorded = play_service.record_turn(sid, 1, glory=3, enemy_tv=300, bunkers=1)
-    assert recorded.summary == recorded.result.to_dict()
-    assert list(recorded.summary)[-2:] == ["campaign_ended", "campaign_ended_text"]
-    assert recorded.result.result.glory_collected == 3 and recorded.summary["result"]["glory_collected"] == 3
+    assert recorded.to_dict() == recorded.result.to_dict()
+    assert list(recorded.to_dict())[-2:] == ["campaign_ended", "campaign_ended_text"]
+    assert recorded.result.result.glory_collected == 3 and recorded.to_dict()["result"]["glory_collected"] == 3
     undone = play_service.undo_last(sid)  # the record goes with its turn
     assert undone.result == PlayUndone("turn", 1, "FIG(+1)")
-    assert play_service.undo_last(sid).summary == {"undone": "length"}  # no turn, no label
+    assert play_service.undo_last(sid).to_dict() == {"undone": "length"}  # no turn, no label
 
 
 def test_history_lines_keep_their_key_order() -> None:

@@ -304,7 +304,7 @@ def test_undo_turn_is_exact_and_redo() -> None:
     rec = play_service.record_turn(sid, 1, glory=2, gear_damaged=True, short_ammo=True)
     undone = play_service.undo_last(sid)
     assert undone.result == PlayUndone(undone="turn", turn=1, label="FIG(+2)")
-    assert undone.summary == {"undone": "turn", "turn": 1, "label": "FIG(+2)"}  # its JSON
+    assert undone.to_dict() == {"undone": "turn", "turn": 1, "label": "FIG(+2)"}  # its JSON
     assert counts() == before
     assert sheet_service.sheet_data(sid).state == snapshot.state
     # redo brings the turn back as it was (the same rows, the same dice), then its record
@@ -331,7 +331,7 @@ def test_undo_steps_back_reckoning_turn_length() -> None:
     assert play_service.undo_last(sid).result.undone == "reckoning"
     assert sheet_service.reckoning(sid).final is False
     assert Roll.select().where(Roll.rule.startswith("2.3")).count() == 0
-    assert play_service.undo_last(sid).summary == {"undone": "turn", "turn": 2, "label": "DEC"}
+    assert play_service.undo_last(sid).to_dict() == {"undone": "turn", "turn": 2, "label": "DEC"}
     assert SologearSheet.get_by_id(sid).status == "active"
     assert play_service.undo_last(sid).result.turn == 1
     assert play_service.undo_last(sid).result.undone == "length"

@@ -50,11 +50,11 @@ def test_a_failed_operation_leaves_neither_rows_nor_a_journal_entry(fresh_db) ->
 def test_real_numbers_come_back_bit_for_bit(fresh_db) -> None:  # type: ignore[no-untyped-def]
     sheet = sheet_service.create_sheet("Hill", "Janne", 250)
     edit = sheet_service.add_force(sheet.id, "player", "1st", base_power=0.1 + 0.2)  # 0.30000000000000004
-    stored = SologearForce.get_by_id(edit.summary["id"]).base_power
+    stored = SologearForce.get_by_id(edit.to_dict()["id"]).base_power
     assert stored == 0.1 + 0.2
     journal.undo(edit.operation_id)
     journal.redo(edit.operation_id)
-    assert SologearForce.get_by_id(edit.summary["id"]).base_power == 0.1 + 0.2
+    assert SologearForce.get_by_id(edit.to_dict()["id"]).base_power == 0.1 + 0.2
 
 
 def test_cascaded_deletes_are_recorded_and_come_back(fresh_db) -> None:  # type: ignore[no-untyped-def]

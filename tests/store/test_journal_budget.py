@@ -39,7 +39,7 @@ def _log(pid: int, n: int, seed: int = 5) -> None:
 
 def _platoon(name: str = "Budget Campaign") -> int:
     cid = campaigns.create_campaign(name, "atomic_africa").id
-    return platoon_service.create_platoon(cid, "1st Platoon", training="d8", equipment="d10", morale="d8", armor=2,
+    return platoon_service.create_platoon(cid, "1st Platoon", training=8, equipment=10, morale=8, armor=2,
                                           xp=3, leader_name="Lt. First", leader_xp=2).id
 
 
@@ -267,4 +267,4 @@ def test_forget_is_for_a_file(tmp_path: Path):
     with sqlite3.connect(":memory:"):
         pass
     edit = campaigns.delete_campaign("Only", forget=True)
-    assert edit.summary["forgotten"]["records"] > 0
+    assert edit.to_dict()["forgotten"]["records"] > 0

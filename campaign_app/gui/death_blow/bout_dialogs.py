@@ -5,7 +5,6 @@ estimate. Cancelling a dialog writes nothing; saving is one undoable operation."
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QDate, QThread, Signal
@@ -36,17 +35,11 @@ from ...rules import death_blow as rules
 from ...services import death_blow as service
 from ..context import AppContext
 from ..sizing import cap_fields
-from ..undo_commands import perform as _perform
-from ..undo_commands import push_edit
+from ..undo_commands import perform, push_edit
 from ..widgets import ChoicePicker, ErrorLabel
 from .models import RoundsModel
 
 GUI_ODDS_BOUTS = rules.DEFAULT_ODDS_BOUTS
-
-
-def perform(ctx: AppContext, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``undo_commands.perform`` for the Death Blow services (their Edits carry typed summaries)."""
-    return _perform(ctx, fn, *args, **kwargs)
 
 
 class OddsWorker(QThread):

@@ -4,7 +4,7 @@ bout, correct, retire, delete, export the history, print the sheet."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QFont
@@ -34,8 +34,8 @@ from ..feed import ViewFeed, is_everything
 from ..page_header import PageHeader
 from ..roster_models import ID_ROLE, fit_columns
 from ..sizing import cap_fields
+from ..undo_commands import EditT, ServiceArgs, perform
 from ..widgets import CommitTextEdit, confirm
-from .bout_dialogs import perform
 from .models import BoutListModel, EventRow, HeadToHeadModel, RoundsModel, TimelineModel
 from .widgets import CareerChart, XpBoxes
 
@@ -211,7 +211,8 @@ class FighterPage(QWidget):
             changes.tables & {"fighter", "bout", "bout_round", "fighter_change", "campaign"}))
 
     # --- writing -----------------------------------------------------------------------------------------
-    def _run(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def _run(self, fn: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+             **kwargs: ServiceArgs.kwargs) -> EditT | None:
         try:
             edit = perform(self.ctx, fn, *args, **kwargs)
         except CampaignError as exc:

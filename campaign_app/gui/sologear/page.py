@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
@@ -24,7 +23,7 @@ from ...services.sologear_results import SheetData
 from ..context import AppContext
 from ..feed import ViewFeed, concerns
 from ..sizing import cap_fields
-from ..undo_commands import try_perform
+from ..undo_commands import EditT, ServiceArgs, try_perform
 from .end_tab import EndTab
 from .record_tabs import HistoryTab, OptionsTab
 from .sheet_tab import SheetTab
@@ -48,7 +47,8 @@ class PageBase(QWidget):
     def status(self, text: str) -> None:
         raise NotImplementedError
 
-    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def act(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         raise NotImplementedError
 
     def reload(self) -> None:
@@ -108,7 +108,8 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
     def status(self, text: str) -> None:
         self.ctx.signals.status.emit(text)
 
-    def act(self, service: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def act(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
+            **kwargs: ServiceArgs.kwargs) -> EditT | None:
         """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
         edit = try_perform(self.ctx, service, *args, **kwargs)  # a refusal (a CampaignError) is shown there
         if edit is None:

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...services import sologear_play as play_service
-from ...services.sologear_results import PlayedTurn, SheetData, SheetEdit
+from ...services.edits import Edit
+from ...services.sologear_results import PlayedTurn, SheetData
 from ..sologear_dialogs import PlayTurnDialog, RecordDialog
 from ..widgets import plural
 from .tables import TextRowsModel
@@ -32,7 +33,7 @@ else:
 def _played(dialog: QDialog) -> PlayedTurn | None:
     """The turn a Play turn / Record dialog played or recorded (None: cancelled)."""
     edit = getattr(dialog, "edit", None)
-    if isinstance(edit, SheetEdit) and isinstance(edit.result, PlayedTurn):
+    if isinstance(edit, Edit) and isinstance(edit.result, PlayedTurn):
         return edit.result
     return None
 
