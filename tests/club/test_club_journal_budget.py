@@ -263,7 +263,7 @@ def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(club_pg: C
     as_login(ORGANISER)
     before = data_of(club_pg)
     edit = campaigns.delete_campaign("Operation Zanzibar", forget=True)
-    assert edit.summary["forgotten"]["records"] > 0 and edit.summary["forgotten"]["operations"] >= 2
+    assert edit.to_dict()["forgotten"]["records"] > 0 and edit.to_dict()["forgotten"]["operations"] >= 2
     for word in ("Zanzibar", "Xylophone", "Quaver", "Yodel"):
         assert owner_rows(club_pg, "SELECT count(*) FROM operation_change WHERE old LIKE %s OR new LIKE %s",
                           (f"%{word}%", f"%{word}%"))[0][0] == 0, word
