@@ -12,6 +12,7 @@ import logging
 import sys
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 from types import TracebackType
 from typing import Any, cast
 
@@ -353,10 +354,10 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .server_target import is_server_url
-
-    server_url = args.db if is_server_url(args.db) else None
-    paths = resolve_paths(args.data_dir, None if server_url else args.db)  # a server: the usual file stays local
+    paths = resolve_paths(args.data_dir, args.db)  # a server: the usual file of the data folder stays local
+    server_url = paths.db_url
+    if server_url:  # the window keeps the server in its context (ctx.server), the paths name local folders
+        paths = replace(paths, db_url=None)
     problem = prepare_folders(paths)
     start_logging(paths)
     log.info("campaign-app %s starting; database %s", __version__,

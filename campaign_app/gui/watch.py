@@ -37,9 +37,9 @@ class ChangeWatcher(QObject):
         self.last = self._version()
 
     def _version(self) -> int | None:
-        from ..store.database import data_version
+        from ..store.opened import Capability, can, data_version
 
-        if getattr(getattr(self.window, "ctx", None), "server", None) is not None:
+        if can(Capability.ANNOUNCES):
             return None  # a club server announces its changes (gui.club.LiveUpdates)
         try:
             return data_version()

@@ -428,13 +428,11 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit:
 
 
 def _delete_and_forget(ref: str | int) -> Edit:
-    from ..store.database import current_db
     from ..store.journal_budget import FORGOTTEN_LABEL, forget_deleted
+    from ..store.opened import require
 
-    database = current_db()
-    if database is None:
-        raise ServiceError("forgetting a deleted campaign is for a campaign file; on a club server the "
-                           "organiser's settings decide what the journal keeps")
+    database = require().file("forgetting a deleted campaign is for a campaign file; on a club server the "
+                              "organiser's settings decide what the journal keeps")
     database.execute_sql("PRAGMA secure_delete = ON")  # freed text is overwritten, not merely unlinked
     try:
         with db.atomic():  # the deletion and the forgetting: one transaction

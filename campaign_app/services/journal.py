@@ -64,10 +64,10 @@ def operations(*, campaign: str | int | None = None, platoon: str | int | None =
 def compact(keep: int | None = None, days: int | None = None) -> Any:
     """``journal compact``: fold what is beyond the journal's budget and report what it freed (issue 23; a
     campaign file)."""
-    from ..store.database import current_db
     from ..store.journal_budget import compact as compact_file
+    from ..store.opened import Capability, can
 
-    if current_db() is None:
+    if not can(Capability.COMPACT):
         raise NotJournaled("the journal of a club server's campaigns is kept by the server's own settings")
     return compact_file(keep, days)
 

@@ -26,7 +26,7 @@ import sqlite3
 import stat
 import struct
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -45,11 +45,13 @@ from ..errors import (
     StorageIOError,
     StoreProblem,
 )
+from ..paths import clean_target, is_server_url
 from ..resources import migrations_dir
 from .damage import DatabaseDamagedError as DatabaseDamagedError  # the damage mark (issue 23), re-exported
 from .damage import damage_of as damage_of
 from .models import MODELS, SchemaMigration, database_proxy, name_key
-from .server import ServerDatabase, is_server_url
+from .opened import Capability, Engine
+from .server import ServerDatabase
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +90,22 @@ class MigrationFailedError(DatabaseError):
 
 
 # --------------------------------------------------------------------------------------------- settings
+
+_system_login: str | None = None
+
+
+def system_login() -> str:
+    """Who uses a file: the system login (asked once)."""
+    global _system_login
+    if _system_login is None:
+        import getpass
+
+        try:
+            _system_login = getpass.getuser()
+        except Exception:  # noqa: BLE001 - no login name on this system
+            _system_login = ""
+    return _system_login
+
 
 def busy_timeout_setting(value: Any = None) -> float:
     """Seconds a writer waits for the write lock: ``value`` if given, else ``CAMPAIGN_APP_BUSY_TIMEOUT``,
@@ -211,9 +229,13 @@ class _ConnectionState(Protocol):
 
 
 class CampaignDatabase(SqliteDatabase):
-    """peewee's SqliteDatabase with ``BEGIN IMMEDIATE`` transactions and translated errors."""
+    """The file engine (:class:`~.opened.Engine`): peewee's SqliteDatabase with ``BEGIN IMMEDIATE`` transactions
+    and translated errors."""
 
     dialect = "sqlite"
+    """The SQL the migrations write for it (db/migrations/); code outside ``store/`` asks :mod:`.opened`."""
+    server_journal = False
+    """The journal is this program's: the file's triggers record, :mod:`.journal` replays."""
     _state: _ConnectionState  # peewee's per-thread connection state (types-peewee leaves it out)
     _changes_at_begin: int | None = None
     backup_problem: str | None = None
@@ -238,6 +260,39 @@ class CampaignDatabase(SqliteDatabase):
         self.busy_timeout = busy_timeout
         self.db_file = db_file
         self.backup_dir = backup_dir or self.db_file.parent / "backups"
+        self.where = str(db_file)
+
+    # --- the engine's interface (store.opened.Engine) -----------------------------------------------------
+    def login(self) -> str:
+        """The system login (whoever can open the file owns it all)."""
+        return system_login()
+
+    def begin_write(self) -> None:
+        """A file an integrity check found damaged takes no more writes."""
+        self.refuse_if_damaged()
+
+    def set_open(self, op_id: int | None) -> None:
+        """The operation the file's triggers record into (``None``: none is open, a write is refused)."""
+        self.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
+
+    def data_version(self) -> int:
+        """``PRAGMA data_version``: it changes when *another* connection commits."""
+        return int(self.execute_sql("PRAGMA data_version").fetchone()[0])
+
+    def changed_rows(self) -> int:
+        return int(self.connection().total_changes)
+
+    def check(self) -> CheckReport:
+        return check_open_file(self)
+
+    def can(self, capability: Capability) -> bool:
+        return capability in (Capability.BACKUP, Capability.COMPACT)
+
+    def reading(self) -> AbstractContextManager[Any]:
+        return self.atomic(lock_type="DEFERRED")
+
+    def insert_returning_id(self, sql: str, params: list[Any]) -> int:
+        return int(self.execute_sql(sql, params).lastrowid)
 
     def refuse_if_damaged(self) -> None:
         """Refuse a write (:class:`~.damage.DatabaseDamagedError`) while the file is marked damaged."""
@@ -475,7 +530,7 @@ def _too_new(db_file: Path, version: int, supported: int) -> DatabaseTooNewError
 
 def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | None = None, *,
             busy_timeout: float | None = None, daily_backup: bool = True,
-            password: str | None = None, reading: bool = False) -> SqliteDatabase | ServerDatabase:
+            password: str | None = None, reading: bool = False) -> CampaignDatabase | ServerDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
     ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none).
 
@@ -485,7 +540,7 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     from . import backups
 
     if is_server_url(path):
-        return _init_server(str(path), busy_timeout=busy_timeout_setting(busy_timeout), password=password)
+        return _init_server(clean_target(path), busy_timeout=busy_timeout_setting(busy_timeout), password=password)
     db_file = Path(path)
     bdir = Path(backup_dir) if backup_dir else db_file.parent / "backups"
     timeout = busy_timeout_setting(busy_timeout)
@@ -723,60 +778,10 @@ def current_db() -> CampaignDatabase | None:
     return obj if isinstance(obj, CampaignDatabase) else None
 
 
-def current_server() -> ServerDatabase | None:
-    """The open campaign server database, or ``None``."""
-    obj = database_proxy.obj
-    return obj if isinstance(obj, ServerDatabase) else None
-
-
-def _server_version(database: ServerDatabase) -> int:
-    """A number that moves whenever anyone commits an operation, an undo or a redo (the server's stand-in for
-    SQLite's ``data_version``)."""
-    row = database.execute_sql("SELECT COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0), COUNT(*), "
-                               "COALESCE(MAX(updated_at), ''), COALESCE(MAX(undone_at), '') "
-                               "FROM operation").fetchone()
-    return hash(tuple(row)) & 0x7FFFFFFFFFFFFFFF
-
-
 def close_db() -> None:
     current = database_proxy.obj
     if current is not None and not current.is_closed():
         current.close()
-
-
-def data_stamp() -> tuple[int, str, int] | None:
-    """Which database is open and its data version: ``(identity of the connection's database object, file,
-    PRAGMA data_version)``, or ``None`` when no database is bound (a closed one is reopened, as by any
-    query). A cached read is still good while this is equal (and this app made no change meanwhile)."""
-    current = database_proxy.obj
-    if current is None:
-        return None
-    if isinstance(current, ServerDatabase):
-        return (id(current), current.where, _server_version(current))
-    return (id(current), str(current.db_file),
-            int(current.execute_sql("PRAGMA data_version").fetchone()[0]))
-
-
-def write_stamp() -> tuple[int, str, int, int] | None:
-    """:func:`data_stamp` and this connection's count of changed rows: it moves with every write to the open
-    database, this program's and another's."""
-    current = database_proxy.obj
-    stamp = data_stamp()
-    if stamp is None or current is None:
-        return None
-    if isinstance(current, ServerDatabase):
-        return (*stamp, 0)  # the server's stamp moves with this program's writes too
-    return (*stamp, int(current.connection().total_changes))
-
-
-def data_version() -> int | None:
-    """``PRAGMA data_version`` of the open connection: it changes when *another* connection commits."""
-    current = database_proxy.obj
-    if current is None or current.is_closed():
-        return None
-    if isinstance(current, ServerDatabase):
-        return _server_version(current)
-    return int(current.execute_sql("PRAGMA data_version").fetchone()[0])
 
 
 # ------------------------------------------------------------------------------------------------ check
@@ -906,11 +911,14 @@ def _server_columns(database: ServerDatabase, table: str) -> list[tuple[str, str
     return _columns(database, table)
 
 
-def check_database(database: SqliteDatabase | ServerDatabase) -> CheckReport:
-    """Integrity check of an open database: SQLite's own checks plus the app's invariants."""
-    if isinstance(database, ServerDatabase):
-        return check_server(database)
-    db_file = Path(getattr(database, "db_file", None) or str(database.database))
+def check_database(database: Engine) -> CheckReport:
+    """The integrity check of an open database, file or server (:meth:`.opened.Engine.check`)."""
+    return database.check()
+
+
+def check_open_file(database: CampaignDatabase) -> CheckReport:
+    """The file engine's check: SQLite's own checks plus the app's invariants."""
+    db_file = database.db_file
     with translated(db_file):
         report = check_connection(database.connection(), str(db_file))
     _record_damage(db_file, report)

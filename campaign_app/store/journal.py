@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextvars
 import datetime as _dt
-import getpass
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from peewee import IntegrityError
 from ..errors import Conflict as Conflict  # undo/redo refused: other changes are in the way (re-exported)
 from ..errors import NotFound, Refused, ServiceError
 from .models import database_proxy as db
+from .opened import Capability, can, journal_on_server
 
 JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration", "journal_open",
                             "journal_replay"})
@@ -63,45 +63,25 @@ def utc_now() -> str:
 
 
 def _login() -> str:
-    """Who makes the operation: the server login on PostgreSQL, the system login on a file."""
-    if _on_server():
-        return str(db.login())
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name on this system
-        return ""
-
-
-def dialect(database: Any = None) -> str:
-    """``"sqlite"`` or ``"postgresql"`` for ``database`` (default: the bound one)."""
-    target = database if database is not None else db.obj
-    return str(getattr(target, "dialect", "sqlite"))
-
-
-def _on_server(database: Any = None) -> bool:
-    return dialect(database) == "postgresql"
+    """Who makes the operation (the engine's login: the server login, the system login on a file)."""
+    return str(db.login())
 
 
 def _set_open(op_id: int | None) -> None:
-    """On a file: mark ``op_id`` as the open operation the triggers record into (``None``: none is open). (On a
-    server the server's own functions keep that: :mod:`.journal_pg`.)"""
-    db.execute_sql("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
+    """Mark ``op_id`` as the open operation the triggers record into (``None``: none is open); the engine's
+    (a server's own functions keep it: :mod:`.journal_pg`)."""
+    db.set_open(op_id)
 
 
 def _begin_write() -> None:
-    """First step of a write on a file: a file an integrity check found damaged takes no more writes (the
-    server looks after its own pages)."""
-    if _on_server():
-        return
-    refuse = getattr(db.obj, "refuse_if_damaged", None)
-    if refuse is not None:
-        refuse()
+    """First step of a write: the engine's (a file an integrity check found damaged takes no more writes)."""
+    db.begin_write()
 
 
 # ------------------------------------------------------------------------------------------------ triggers
 
 def _columns(database: Any, table: str) -> list[tuple[str, str]]:
-    if _on_server(database):
+    if journal_on_server(database):
         rows = database.execute_sql("SELECT column_name, data_type FROM information_schema.columns "
                                     "WHERE table_schema = current_schema() AND table_name = ? "
                                     "ORDER BY ordinal_position", (table,)).fetchall()
@@ -126,7 +106,7 @@ def image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
 
 
 def app_tables(database: Any) -> list[str]:
-    if _on_server(database):
+    if journal_on_server(database):
         rows = database.execute_sql("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
                                     "ORDER BY tablename").fetchall()
         return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
@@ -173,7 +153,7 @@ def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
 def install_triggers(database: Any) -> None:
     """(Re)create the journal's triggers on every app table from the live schema. A migration that adds columns
     or rebuilds a table calls this at its end (a rebuilt table loses its triggers)."""
-    if _on_server(database):
+    if journal_on_server(database):
         from . import journal_pg
 
         journal_pg.install(database, app_tables(database))
@@ -190,7 +170,7 @@ def install_triggers(database: Any) -> None:
 @contextmanager
 def recording_off(database: Any) -> Iterator[None]:
     """Inside a migration: converting stored rows is not a user's change (nothing is recorded or refused)."""
-    if _on_server(database):
+    if journal_on_server(database):
         database.execute_sql("SELECT set_config(?, 'off', true)", (_MODE_SETTING,))
         try:
             yield
@@ -205,7 +185,7 @@ def recording_off(database: Any) -> Iterator[None]:
 
 
 def has_journal(database: Any) -> bool:
-    if _on_server(database):
+    if journal_on_server(database):
         return bool(database.execute_sql("SELECT to_regclass('journal_state') IS NOT NULL").fetchone()[0])
     return bool(database.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
                                      "AND name = 'journal_state')").fetchone()[0])
@@ -300,7 +280,7 @@ def _lock_targets(op: Operation) -> None:
     """On a server: take the row lock of the operation's platoon or sheet, so that two writers of one platoon are
     serialised (the second waits, then sees the first's operation and is refused "changed since you started"),
     while writers of different platoons never wait for each other. (A file has one writer at a time anyway.)"""
-    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+    if not journal_on_server():
         return
     for table, row_id in (("platoon", op.platoon_id), ("sologear_sheet", op.sheet_id)):
         if row_id is not None and (table, row_id) not in op._locked:
@@ -311,7 +291,7 @@ def _lock_targets(op: Operation) -> None:
 def _club_check(op: Operation) -> None:
     """Club play (issue 15, ``store.access``): on a club server, refuse at once (one line, nothing written) when
     the connected login may not change the operation's platoon, sheet or campaign. Nothing on a file."""
-    if getattr(db.obj, "dialect", "sqlite") == "sqlite":
+    if not journal_on_server():
         return
     from . import access
 
@@ -323,11 +303,7 @@ _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("cam
 
 def _club_rules() -> bool:
     """On a club server with its row-level security (``server init``): a login sees only part of the journal."""
-    if not _on_server():
-        return False
-    from . import access
-
-    return access.rules_installed()
+    return can(Capability.CLUB_RULES)
 
 
 def _tick() -> int:
@@ -365,7 +341,7 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             _club_check(inner)
             yield inner
         return
-    if _on_server():
+    if journal_on_server():
         with _server_operation(kind, label, campaign, platoon, sheet, merge_key) as server_op:
             yield server_op
         return
@@ -518,7 +494,7 @@ def newest_id() -> int:
     """The journal's clock now (0 for an empty journal): an operation, undo or redo made later has a bigger
     id or undo stamp. A window notes it when it reads data it will write back (the battle wizard). On a server:
     the newest committed operation or undo stamp this login can see (ids are given in commit order)."""
-    if _on_server():
+    if journal_on_server():
         return int(db.execute_sql("SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation "
                                   "WHERE kind <> 'journal.replay'").fetchone()[0])
     return _tick() - 1
@@ -583,7 +559,7 @@ def _mine() -> str:
 
 
 def _not_replay() -> str:
-    return " AND kind <> 'journal.replay'" if _on_server() else ""
+    return " AND kind <> 'journal.replay'" if journal_on_server() else ""
 
 
 def newest_undoable() -> OperationInfo | None:
@@ -873,7 +849,7 @@ def undo(op_id: int | None = None) -> OpChanges:
     """Undo one operation (the newest live one by default), restoring every row it touched exactly."""
     if _current.get() is not None:
         raise ServiceError("cannot undo inside another operation")
-    if _on_server():
+    if journal_on_server():
         return _server_replay(op_id, True)
     with db.atomic():
         _begin_write()
@@ -899,7 +875,7 @@ def redo(op_id: int | None = None) -> OpChanges:
     same dice."""
     if _current.get() is not None:
         raise ServiceError("cannot redo inside another operation")
-    if _on_server():
+    if journal_on_server():
         return _server_replay(op_id, False)
     with db.atomic():
         _begin_write()

@@ -29,8 +29,8 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from peewee import PostgresqlDatabase
@@ -47,7 +47,10 @@ from ..errors import (
     ServerUnavailable,
     StoreProblem,
 )
-from ..paths import is_server_url as is_server_url  # re-exported: the one test of "is this a server?"
+from .opened import Capability
+
+if TYPE_CHECKING:
+    from .database import CheckReport
 
 SCHEMA_LOCK_KEY = 0x43414D50  # "CAMP": the advisory lock of building or upgrading the schema (the owner's)
 DEFAULT_CONNECT_TIMEOUT = 10
@@ -243,9 +246,14 @@ def local_times(conn: Any) -> None:
 # ------------------------------------------------------------------------------------------- the database
 
 class ServerDatabase(PostgresqlDatabase):
-    """peewee's PostgresqlDatabase with ``?`` placeholders, the writers' lock and translated errors."""
+    """The server engine (:class:`~.opened.Engine`): peewee's PostgresqlDatabase with ``?`` placeholders, the
+    writers' lock and translated errors."""
 
     dialect = "postgresql"
+    """The SQL the migrations write for it (db/migrations/); code outside ``store/`` asks :mod:`.opened`."""
+    server_journal = True
+    """The journal is the server's (:mod:`.journal_pg`): its functions open, record, close and replay."""
+    _club_rules: bool | None = None
 
     def __init__(self, url: str, *, password: str | None = None, busy_timeout: float = 10.0) -> None:
         if not server_support():
@@ -385,6 +393,7 @@ class ServerDatabase(PostgresqlDatabase):
         program does the same."""
         self.execute_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
 
+    # --- the engine's interface (store.opened.Engine) -----------------------------------------------------
     def login(self) -> str:
         """The server login of this connection (``session_user``; asked once per connection)."""
         conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
@@ -393,6 +402,47 @@ class ServerDatabase(PostgresqlDatabase):
             cached = (conn, str(self.execute_sql("SELECT session_user").fetchone()[0]))
             self._login: tuple[Any, str] | None = cached
         return cached[1]
+
+    def begin_write(self) -> None:
+        """Nothing: the server looks after its own pages (its ``campaign_app_begin`` opens the operation)."""
+
+    def set_open(self, op_id: int | None) -> None:
+        """Nothing: the server's own functions keep the open operation (:mod:`.journal_pg`)."""
+
+    def data_version(self) -> int:
+        """A number that moves whenever anyone commits an operation, an undo or a redo (the server's stand-in for
+        SQLite's ``data_version``)."""
+        row = self.execute_sql("SELECT COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0), COUNT(*), "
+                               "COALESCE(MAX(updated_at), ''), COALESCE(MAX(undone_at), '') "
+                               "FROM operation").fetchone()
+        return hash(tuple(row)) & 0x7FFFFFFFFFFFFFFF
+
+    def changed_rows(self) -> int:
+        return 0  # the data version moves with this program's writes too
+
+    def check(self) -> CheckReport:
+        from .database import check_server
+
+        return check_server(self)
+
+    def club_rules(self) -> bool:
+        """Whether ``server init`` installed the club's rules here (its SQL functions exist); asked once per
+        opened database (``server init`` sets it)."""
+        if self._club_rules is None:
+            row = self.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL").fetchone()
+            self._club_rules = bool(row[0])
+        return self._club_rules
+
+    def can(self, capability: Capability) -> bool:
+        if capability is Capability.CLUB_RULES:
+            return self.club_rules()
+        return capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES)
+
+    def reading(self) -> AbstractContextManager[Any]:
+        return self.atomic(isolation_level="REPEATABLE READ")
+
+    def insert_returning_id(self, sql: str, params: list[Any]) -> int:
+        return int(self.execute_sql(sql + " RETURNING id", params).fetchone()[0])
 
 
 class _PumpedCursor:
