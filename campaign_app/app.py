@@ -382,7 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         explain(f"{APP_TITLE}: cannot use the data folder", problem, quiet)
         return 1
     try:
-        from .store.database import busy_timeout_setting
+        from .store.file_engine import busy_timeout_setting
 
         busy_timeout = busy_timeout_setting(args.busy_timeout)
     except CampaignError as exc:  # DatabaseError: a bad number

@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except OSError as exc:
-        from .store.database import store_problem
+        from .store.file_engine import store_problem
 
         problem = store_problem(exc, None)
         assert problem is not None

@@ -77,7 +77,7 @@ class Context:
         except OSError as exc:
             if reading and self.paths.db_file.is_file():
                 return self._open(daily_backup, reading)  # reading an existing file needs no new folder
-            from ..store.database import store_problem
+            from ..store.file_engine import store_problem
 
             folder = exc.filename or self.paths.data_dir
             if isinstance(exc, FileExistsError | NotADirectoryError):

@@ -21,17 +21,11 @@ from ..store.backups import (
     make_backup,
     raw_copy,
 )
-from ..store.database import (
-    CampaignDatabase,
-    DatabaseOpenError,
-    _refuse,
-    _too_new,
-    integrity_problems,
-    read_header,
-    schema_facts,
-    schema_version_supported,
-    translated,
-)
+from ..store.check import integrity_problems
+from ..store.errors import DatabaseOpenError
+from ..store.file_checks import _refuse, _too_new, read_header, schema_facts
+from ..store.file_engine import CampaignDatabase, translated
+from ..store.migrate import schema_version_supported
 from ..store.opened import Capability, current, require
 from .common import ServiceError, StoreProblem
 from .results import Result
@@ -185,10 +179,10 @@ def check_restorable(source: str | os.PathLike[str]) -> RestorableFile:
 def restore_unopened(db_file: Path, backup_dir: Path, source: str | os.PathLike[str],
                      busy_timeout: float | None = None) -> Restored:
     """Restore a database that cannot be opened because a ``-wal`` file beside it is not its own
-    (:class:`~campaign_app.store.database.ForeignWalError`): the file's bytes are saved in the backup folder
+    (:class:`~campaign_app.store.errors.ForeignWalError`): the file's bytes are saved in the backup folder
     (reason ``restore``) with the ``-wal`` moved beside that copy (``…-restore.db-wal``), then ``source`` is
     copied in and opened."""
-    from ..store.database import wal_path
+    from ..store.file_checks import wal_path
 
     facts = check_restorable(source)
     db_file = Path(db_file)

@@ -30,8 +30,9 @@ from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKe
 from .. import __version__, fileio
 from ..rules.codes import upgrade_row
 from ..store import access
-from ..store.database import db, schema_version_supported
+from ..store.database import db
 from ..store.journal import operation
+from ..store.migrate import schema_version_supported
 from ..store.models import (
     AttachedUnit,
     AttributeChange,

@@ -17,8 +17,8 @@ from ..rules import codes
 from ..rules import sologear as sg
 from ..rules.dice import DiceSource
 from ..store.database import db
-from ..store.journal import images, list_operations, operation_changes
-from ..store.journal import undo as journal_undo
+from ..store.journal_read import images, list_operations, operation_changes
+from ..store.journal_replay import undo as journal_undo
 from ..store.models import SologearSheet, SologearTurn
 from ..words import plural
 from .common import NotFound, ServiceError

@@ -1,7 +1,7 @@
 """Who may do what on a club server (issue 15), checked by the client before it writes.
 
 On a **file database** everything is allowed: whoever can open the file owns it all (``owner`` is ``''``, nobody in
-particular). On a **club server** (PostgreSQL, ``database.dialect == "postgresql"``) the connected login is
+particular). On a **club server** (the open database can do ``Capability.SEVERAL_LOGINS``) the connected login is
 PostgreSQL's ``session_user`` (the login connected; a ``SET ROLE`` changes nothing of it); a player changes only
 the platoons and Sologear sheets they own and the rows under them; an organiser of a campaign changes anything in
 it, ownership and membership included; the database's owner (who ran ``server init``) and superusers change

@@ -101,7 +101,7 @@ def damage_of(db_file: Path) -> str | None:
 
 
 def damaged_message(db_file: Path, problem: str, backup_dir: Path | None) -> str:
-    from .database import _hint
+    from .file_checks import _hint
 
     return (f"{db_file} is damaged ({problem}), so changes are refused to keep from writing into the damage; "
             f"nothing was written. Restore a backup ('campaign-cli restore FILE' or File \u25b8 Backups\u2026). "

@@ -48,10 +48,12 @@ def now() -> _dt.datetime:
 def creator_login() -> str:
     """Who owns what is created now: the login connected to a club server (PostgreSQL's ``session_user``), or
     ``''`` on a file database (nobody in particular: everyone who can open the file may change everything)."""
-    bound = database_proxy.obj
-    if getattr(bound, "dialect", "sqlite") != "postgresql":
+    from .opened import Capability, current
+
+    opened = current()
+    if opened is None or not opened.can(Capability.SEVERAL_LOGINS):
         return ""
-    return str(bound.login())
+    return opened.login()
 
 
 class JSONField(TextField):

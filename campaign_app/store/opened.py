@@ -2,7 +2,7 @@
 TagStudio's ``Library``).
 
 :func:`current` is the :class:`OpenDatabase` of the database :func:`~.database.init_db` opened last; opening
-another replaces it. It owns the **engine** (a campaign file, :class:`~.database.CampaignDatabase`, or a club
+another replaces it. It owns the **engine** (a campaign file, :class:`~.file_engine.CampaignDatabase`, or a club
 server, :class:`~.server.ServerDatabase`), and through it the login, the rights checks, the data version and
 the "what changed since journal mark N" feed (:meth:`OpenDatabase.changes_since`). Both engines implement the
 small :class:`Engine` interface; what differs between them is asked as a capability ("can this database keep
@@ -23,7 +23,8 @@ from ..errors import Refused
 from .models import database_proxy
 
 if TYPE_CHECKING:
-    from .database import CampaignDatabase, CheckReport
+    from .check import CheckReport
+    from .file_engine import CampaignDatabase
     from .journal import OpChanges
     from .server import ServerDatabase
 
@@ -45,7 +46,7 @@ class Capability(enum.Enum):
 
 
 class Engine(Protocol):
-    """What each engine class implements (:class:`~.database.CampaignDatabase`,
+    """What each engine class implements (:class:`~.file_engine.CampaignDatabase`,
     :class:`~.server.ServerDatabase`), besides peewee's own database interface."""
 
     where: str
@@ -127,19 +128,19 @@ class OpenDatabase:
     def changes_since(self, mark: int) -> tuple[int, list[OpChanges]]:
         """The change feed: what was made, undone or redone after journal mark ``mark`` that this login can
         see, oldest first, and the mark to ask with next time."""
-        from .journal import changes_since
+        from .journal_read import changes_since
 
         return changes_since(mark)
 
     def operation_changes(self, op_id: int) -> OpChanges:
         """What operation ``op_id`` touched (:class:`~.journal.NotJournaled` when this login cannot see it)."""
-        from .journal import operation_changes
+        from .journal_read import operation_changes
 
         return operation_changes(op_id)
 
     def newest_mark(self) -> int:
-        """The journal's clock now (see :func:`~.journal.newest_id`)."""
-        from .journal import newest_id
+        """The journal's clock now (see :func:`~.journal_read.newest_id`)."""
+        from .journal_read import newest_id
 
         return newest_id()
 
@@ -162,7 +163,7 @@ class OpenDatabase:
     def file(self, refusal: str) -> CampaignDatabase:
         """The open campaign file, for what only a file's engine does (its backups, its journal's budget):
         ``refusal`` is the one line said (:class:`NotAvailable`) when the database is not a file."""
-        from .database import CampaignDatabase
+        from .file_engine import CampaignDatabase
 
         if not isinstance(self.engine, CampaignDatabase):
             raise NotAvailable(refusal)

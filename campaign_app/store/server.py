@@ -9,7 +9,7 @@ The schema is the file database's, built by the same numbered migrations: on an 
 first four (SQLite-only DDL, with table rebuilds) are replaced by one frozen baseline,
 ``db/migrations/postgresql_0004.py``, that builds schema 4 with identity ids, BOOLEAN, TIMESTAMP, DOUBLE PRECISION
 and the same CHECKs, indexes and foreign keys (deferrable, so undo can put rows back in any order); migrations 5
-onward run on both engines (``database.dialect`` tells them which).
+onward run on both engines (``database.dialect`` tells them which SQL to write).
 
 The journal is the server's (:mod:`.journal_pg`): it numbers operations in commit order under a lock it holds
 only at the end of each write. Every statement the app sends has a bounded wait: ``lock_timeout`` is the busy
@@ -50,7 +50,7 @@ from ..errors import (
 from .opened import Capability
 
 if TYPE_CHECKING:
-    from .database import CheckReport
+    from .check import CheckReport
 
 SCHEMA_LOCK_KEY = 0x43414D50  # "CAMP": the advisory lock of building or upgrading the schema (the owner's)
 DEFAULT_CONNECT_TIMEOUT = 10
@@ -421,7 +421,7 @@ class ServerDatabase(PostgresqlDatabase):
         return 0  # the data version moves with this program's writes too
 
     def check(self) -> CheckReport:
-        from .database import check_server
+        from .check import check_server
 
         return check_server(self)
 

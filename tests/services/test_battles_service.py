@@ -18,7 +18,7 @@ from campaign_app.rules.enums import LeaderFate, Outcome
 from campaign_app.rules.odds import leader_odds, recovery_odds
 from campaign_app.services import battle_edits, battles, history
 from campaign_app.services.common import Conflict, NotFound, ServiceError
-from campaign_app.store import journal
+from campaign_app.store import journal_read, journal_replay
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
 from campaign_app.store.models import (
@@ -303,7 +303,7 @@ def test_the_second_of_two_writers_is_told_what_changed(pid: int) -> None:
     with pytest.raises(Conflict) as info:
         second.commit()
     text = str(info.value)
-    login = journal.list_operations(limit=1)[0].user
+    login = journal_read.list_operations(limit=1)[0].user
     assert text.startswith("2nd Platoon changed since you started logging this battle: \u201cLog battle 1 of "
                            "2nd Platoon\u201d at ")
     assert re.search(r" at \d\d:\d\d", text) and f"by {login}" in text and "nothing was written" in text
@@ -401,9 +401,9 @@ def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     assert dump() == before
     assert undo.summary["number"] == 2 and undo.summary["removed_leaders"] == ["Lt. B"]
     assert undo.operation_id == logged.operation_id
-    journal.redo()  # the battle comes back, same ids, same dice
+    journal_replay.redo()  # the battle comes back, same ids, same dice
     assert dump() == after
-    journal.undo()
+    journal_replay.undo()
     assert dump() == before
 
 
@@ -457,11 +457,11 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
     battles.reapply(edit)
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon”"):
         battles.undo_last_battle(pid)  # the edit is newer: undo it first
-    journal.undo()
+    journal_replay.undo()
     battles.undo_last_battle(pid)
     assert AttributeChange.select().count() == 0
-    journal.redo()  # the battle
-    journal.redo()  # then its edit
+    journal_replay.redo()  # the battle
+    journal_replay.redo()  # then its edit
     assert AttributeChange.select().count() == 3 and Battle.get_by_id(logged.id).scenario == "Night patrol"
     cleared = battle_edits.edit_battle_text(logged.id, outcome=None)
     assert Battle.get_by_id(logged.id).outcome is None and cleared.summary["old"] == {"outcome": "draw"}

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from campaign_app.rules.dice import SeededDice
 from campaign_app.services import battles, platoons, printing, prints
 from campaign_app.services.chronicle import add_entry, chronicle
-from campaign_app.store import journal
+from campaign_app.store import journal_replay
 from campaign_app.store.models import PrintRecord
 
 
@@ -56,12 +56,12 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     assert prints.platoon_notices(red) == []
 
     # undo the battle: everything but the dice change is current again
-    journal.undo()
+    journal_replay.undo()
     assert _stale() == dice_change
     # undo the dice too: nothing is stale; redo the dice: the sheet is stale again
-    journal.undo()
+    journal_replay.undo()
     assert _stale() == {}
-    journal.redo()
+    journal_replay.redo()
     assert _stale() == dice_change
     # changing it back by hand: the sheet is current again (what it would print is what it printed); the history
     # report now lists two changes by hand
@@ -77,7 +77,7 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     _print("chronicle", tmp_path / "chronicle2.pdf", campaign="Congo 1960")
     assert _stale() == {}
     # undoing the print forgets it: the older printout counts again, and it is stale
-    journal.undo()
+    journal_replay.undo()
     assert set(_stale()) == {"Chronicle: Congo 1960"}
 
 
@@ -104,5 +104,5 @@ def test_a_deleted_platoon_shows_its_printout_as_gone(congo_platoon, tmp_path: P
     _print("sheet", tmp_path / "a.pdf", platoons=["Red Company"])
     platoons.delete_platoon(platoons.platoon_detail("Red Company").id)
     assert prints.stale_prints("Congo 1960") == []  # its records went with it (ON DELETE CASCADE)
-    journal.undo()
+    journal_replay.undo()
     assert prints.stale_prints("Congo 1960") == []  # and came back with it, current
