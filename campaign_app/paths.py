@@ -86,7 +86,7 @@ def resolve_paths(data_dir: str | os.PathLike[str] | None = None,
 
 def usable(path: Path) -> Path:
     """``path`` resolved, refused in one line (BadPathError, exit 2) when it cannot name a file: a loop of
-    symbolic links, or a name or path too long for the file system (issue 23)."""
+    symbolic links, or a name or path too long for the file system."""
     from .errors import bad_path
 
     try:

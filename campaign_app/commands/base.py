@@ -98,7 +98,7 @@ class Context:
         database = init_db(self.paths.db_target, self.paths.backup_dir, busy_timeout=self.busy_timeout,
                            daily_backup=daily_backup, reading=reading)
         problem = getattr(database, "backup_problem", None)
-        if problem:  # the work goes on, but the user is told (issue 23)
+        if problem:  # the work goes on, but the user is told
             self.warnings.append(problem)
         return database
 

@@ -1,4 +1,4 @@
-"""Club play (issue 15): who belongs to a campaign, and who owns a platoon or a Sologear sheet.
+"""Club play: who belongs to a campaign, and who owns a platoon or a Sologear sheet.
 
 Only on a club server (PostgreSQL): on a file database these refuse in one line (a file has no logins; whoever
 can open it may change everything). Each change is one journal operation (undo takes it back), and only an

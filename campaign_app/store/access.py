@@ -1,4 +1,4 @@
-"""Who may do what on a club server (issue 15), checked by the client before it writes.
+"""Who may do what on a club server, checked by the client before it writes.
 
 On a **file database** everything is allowed: whoever can open the file owns it all (``owner`` is ``''``, nobody in
 particular). On a **club server** (the open database can do ``Capability.SEVERAL_LOGINS``) the connected login is

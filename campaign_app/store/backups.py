@@ -142,7 +142,8 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
 @contextlib.contextmanager
 def _copy_problems(db_file: Path, backup_dir: Path) -> Iterator[None]:
     """A full disk or a read-only folder while a backup is made is the backup copy's problem, not the
-    database's: the message names the backup folder (issue 23: "campaign.db cannot grow" was wrong)."""
+    database's: the message names the backup folder (not "campaign.db cannot grow": the database is not what is
+    full)."""
     from ..errors import DiskFullError, ReadOnlyError
 
     try:

@@ -1,4 +1,4 @@
-"""A database file the app knows is damaged takes no more writes (issue 23).
+"""A database file the app knows is damaged takes no more writes.
 
 When an integrity check finds damage (``campaign-cli check``, the window's background check, the check of a
 backup's copy before it is kept), :func:`mark_damaged` records it in a small file beside the database,

@@ -55,7 +55,7 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     timeout = busy_timeout_setting(busy_timeout)
     migrations = migrate.available_migrations()
     supported = len(migrations)
-    with contextlib.suppress(OSError):  # copies a killed program left half-written (issue 23)
+    with contextlib.suppress(OSError):  # copies a killed program left half-written
         backups.remove_stale_parts(bdir)
     existed = db_file.exists()
     read_only: str | None = None
@@ -131,7 +131,7 @@ def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str,
 
 
 def _journal_budget(database: CampaignDatabase) -> None:
-    """Issue 23: the journal's lighter triggers on an older file, and folding what is beyond its budget (see
+    """The journal's lighter triggers on an older file, and folding what is beyond its budget (see
     :mod:`.journal_budget`). Never in the way of opening: a busy or damaged file is left for the next time."""
     from . import journal_budget
     from .damage import damage_of

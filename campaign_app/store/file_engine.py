@@ -205,7 +205,7 @@ class CampaignDatabase(SqliteDatabase):
         if read_only is None:
             pragmas.append(("journal_mode", "wal"))
             super().__init__(database, timeout=busy_timeout, lock_type="IMMEDIATE", pragmas=pragmas)
-        else:  # issue 23: reading where nothing can be written beside the file ("ro" or "immutable")
+        else:  # reading where nothing can be written beside the file ("ro" or "immutable")
             uri = f"{db_file.as_uri()}?mode=ro" + ("&immutable=1" if read_only == "immutable" else "")
             super().__init__(uri, timeout=busy_timeout, lock_type="IMMEDIATE", pragmas=pragmas, uri=True)
         self.read_only = read_only
@@ -301,7 +301,7 @@ _REFUSE = (f"SELECT RAISE(ABORT, 'campaign_app: a write outside an operation (us
 
 
 def changed_image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
-    """Issue 23 (the journal's budget, SQLite): ``json_group_object`` of only the columns an UPDATE changed, as
+    """The journal's budget on a file: ``json_group_object`` of only the columns an UPDATE changed, as
     they were (``prefix`` ``OLD.``) or became (``NEW.``); JSON nulls are kept. REAL values as in
     :func:`image_sql`."""
     parts = []
@@ -313,7 +313,7 @@ def changed_image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
 
 
 def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
-    # issue 23: an insert records no image (the row is in its table; undo keeps it before deleting it), an
+    # an insert records no image (the row is in its table; undo keeps it before deleting it), an
     # update only the columns it changed; a delete keeps the whole row
     old = image_sql(columns, "OLD.")
     changed_old, changed_new = changed_image_sql(columns, "OLD."), changed_image_sql(columns, "NEW.")

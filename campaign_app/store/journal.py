@@ -245,7 +245,7 @@ def _lock_targets(op: Operation) -> None:
 
 
 def _club_check(op: Operation) -> None:
-    """Club play (issue 15, ``store.access``): on a club server, refuse at once (one line, nothing written) when
+    """Club play (``store.access``): on a club server, refuse at once (one line, nothing written) when
     the connected login may not change the operation's platoon, sheet or campaign. Nothing on a file."""
     if not journal_on_server():
         return

@@ -41,7 +41,7 @@ class OperationInfo:
     platoon_id: int | None
     sheet_id: int | None
     folded: bool = False
-    """Issue 23: folded into the history by the journal's budget (no row images left): it cannot be undone."""
+    """Folded into the history by the journal's budget (no row images left): it cannot be undone."""
 
     @property
     def undoable(self) -> bool:
@@ -197,14 +197,14 @@ def _changes_of(op_id: int) -> list[_Change]:
 
 def images(op_id: int, table: str, action: str | None = None) -> list[dict[str, Any]]:
     """The rows of ``table`` an operation touched (only those it inserted/updated/deleted with ``action``), each
-    as it was when the operation first touched it (an inserted row as inserted; issue 23: an inserted row whose
+    as it was when the operation first touched it (an inserted row as inserted; an inserted row whose
     image the journal does not hold yet is read from its table, and an updated row is its id and the columns
     the update changed)."""
     seen: dict[int, dict[str, Any]] = {}
     for ch in _changes_of(op_id):
         if ch.table == table and ch.row_id not in seen and action in (None, ch.action):
             image = ch.new if ch.action == "insert" else ch.old
-            if image is None and ch.action == "insert":  # issue 23: not recorded; the row itself, while it is there
+            if image is None and ch.action == "insert":  # not recorded: the row itself, while it is there
                 image = current_image(table, ch.row_id)
             if image is not None:
                 seen[ch.row_id] = {"id": ch.row_id, **image}  # an update's image holds the changed columns only

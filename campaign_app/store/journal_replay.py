@@ -99,7 +99,7 @@ class _Replayer:
             if (table, row_id) in gone_ok:
                 return False
             raise self.refuse(f"{table.replace('_', ' ')} {row_id} is no longer there")
-        # an image may hold only the columns an update changed (issue 23): those are compared
+        # an image may hold only the columns an update changed: those are compared
         if image is not None and any(now.get(k) != v for k, v in image.items()):
             raise self.refuse(f"{table.replace('_', ' ')} {row_id} was changed outside this operation")
         return True
@@ -193,7 +193,7 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
 
 
 def _refuse_folded(info: OperationInfo, done: str) -> None:
-    """Issue 23: an operation the journal's budget folded into its summary (no row images left) stays in the
+    """An operation the journal's budget folded into its summary (no row images left) stays in the
     history but cannot be undone or redone any more."""
     if info.folded:
         raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) was folded into the journal's history to "
@@ -201,7 +201,7 @@ def _refuse_folded(info: OperationInfo, done: str) -> None:
 
 
 def _keep_inserted_images(rp: _Replayer, changes: list[_Change]) -> None:
-    """Issue 23: an insert is journalled without an image (the row is in its table); before undo deletes the
+    """An insert is journalled without an image (the row is in its table); before undo deletes the
     rows, their images are written into the journal for a redo (the same rows, the same ids)."""
     for at, ch in enumerate(changes):
         if ch.action == "insert" and ch.new is None:
