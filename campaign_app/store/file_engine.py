@@ -249,6 +249,34 @@ class CampaignDatabase(SqliteDatabase):
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         return int(self.execute_sql(sql, params).lastrowid)
 
+    # --- the journal's recording (store.journal) ---------------------------------------------------------
+    def table_columns(self, table: str) -> list[tuple[str, str]]:
+        rows = self.execute_sql(f'PRAGMA table_info("{table}")').fetchall()
+        return [(r[1], (r[2] or "").upper()) for r in rows]
+
+    def app_table_names(self) -> list[str]:
+        from .journal import JOURNAL_TABLES
+
+        rows = self.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                                "ORDER BY name").fetchall()
+        return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
+
+    def has_journal(self) -> bool:
+        return bool(self.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                     "AND name = 'journal_state')").fetchone()[0])
+
+    @contextmanager
+    def recording_off(self) -> Iterator[None]:
+        """The file's triggers record nothing and refuse nothing inside (a migration)."""
+        self.execute_sql("UPDATE journal_state SET mode = 'off' WHERE id = 1")
+        try:
+            yield
+        finally:
+            self.execute_sql("UPDATE journal_state SET mode = 'record' WHERE id = 1")
+
+    def install_journal_triggers(self) -> None:
+        install_file_triggers(self, {table: self.table_columns(table) for table in self.app_table_names()})
+
     def refuse_if_damaged(self) -> None:
         """Refuse a write (:class:`~.damage.DatabaseDamagedError`) while the file is marked damaged."""
         from .damage import refuse_writes_if_damaged

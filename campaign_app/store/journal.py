@@ -17,7 +17,7 @@ import contextvars
 import datetime as _dt
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,13 +76,8 @@ def _begin_write() -> None:
 # ------------------------------------------------------------------------------------------------ triggers
 
 def _columns(database: Any, table: str) -> list[tuple[str, str]]:
-    if journal_on_server(database):
-        rows = database.execute_sql("SELECT column_name, data_type FROM information_schema.columns "
-                                    "WHERE table_schema = current_schema() AND table_name = ? "
-                                    "ORDER BY ordinal_position", (table,)).fetchall()
-        return [(r[0], (r[1] or "").upper()) for r in rows]
-    rows = database.execute_sql(f'PRAGMA table_info("{table}")').fetchall()
-    return [(r[1], (r[2] or "").upper()) for r in rows]
+    """The columns of ``table`` and their declared types, upper case (the engine's)."""
+    return list(database.table_columns(table))
 
 
 def _is_real(decl: str) -> bool:
@@ -101,50 +96,25 @@ def image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
 
 
 def app_tables(database: Any) -> list[str]:
-    if journal_on_server(database):
-        rows = database.execute_sql("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
-                                    "ORDER BY tablename").fetchall()
-        return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
-    rows = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                                "ORDER BY name").fetchall()
-    return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
+    """The app's tables, the ones the journal records (the engine's)."""
+    return list(database.app_table_names())
 
 
 def install_triggers(database: Any) -> None:
-    """(Re)create the journal's triggers on every app table from the live schema. A migration that adds columns
-    or rebuilds a table calls this at its end (a rebuilt table loses its triggers)."""
-    if journal_on_server(database):
-        from . import journal_pg
-
-        journal_pg.install(database, app_tables(database))
-        return
-    from .file_engine import install_file_triggers
-
-    install_file_triggers(database, {table: _columns(database, table) for table in app_tables(database)})
+    """(Re)create the journal's triggers on every app table from the live schema (the engine's: a file's
+    :func:`~.file_engine.install_file_triggers`, a server's :mod:`.journal_pg`). A migration that adds columns or
+    rebuilds a table calls this at its end (a rebuilt table loses its triggers)."""
+    database.install_journal_triggers()
 
 
-@contextmanager
-def recording_off(database: Any) -> Iterator[None]:
+def recording_off(database: Any) -> AbstractContextManager[None]:
     """Inside a migration: converting stored rows is not a user's change (nothing is recorded or refused)."""
-    if journal_on_server(database):
-        database.execute_sql("SELECT set_config(?, 'off', true)", (_MODE_SETTING,))
-        try:
-            yield
-        finally:
-            database.execute_sql("SELECT set_config(?, 'record', true)", (_MODE_SETTING,))
-        return
-    database.execute_sql("UPDATE journal_state SET mode = 'off' WHERE id = 1")
-    try:
-        yield
-    finally:
-        database.execute_sql("UPDATE journal_state SET mode = 'record' WHERE id = 1")
+    return database.recording_off()  # type: ignore[no-any-return]
 
 
 def has_journal(database: Any) -> bool:
-    if journal_on_server(database):
-        return bool(database.execute_sql("SELECT to_regclass('journal_state') IS NOT NULL").fetchone()[0])
-    return bool(database.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                     "AND name = 'journal_state')").fetchone()[0])
+    """Whether the database has the journal's tables yet (a migration before 0003 runs without)."""
+    return bool(database.has_journal())
 
 
 # ------------------------------------------------------------------------------------------------ results

@@ -444,6 +444,39 @@ class ServerDatabase(PostgresqlDatabase):
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         return int(self.execute_sql(sql + " RETURNING id", params).fetchone()[0])
 
+    # --- the journal's recording (store.journal; the server's triggers and functions: store.journal_pg) -----
+    def table_columns(self, table: str) -> list[tuple[str, str]]:
+        rows = self.execute_sql("SELECT column_name, data_type FROM information_schema.columns "
+                                "WHERE table_schema = current_schema() AND table_name = ? "
+                                "ORDER BY ordinal_position", (table,)).fetchall()
+        return [(r[0], (r[1] or "").upper()) for r in rows]
+
+    def app_table_names(self) -> list[str]:
+        from .journal import JOURNAL_TABLES
+
+        rows = self.execute_sql("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                                "ORDER BY tablename").fetchall()
+        return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
+
+    def has_journal(self) -> bool:
+        return bool(self.execute_sql("SELECT to_regclass('journal_state') IS NOT NULL").fetchone()[0])
+
+    @contextmanager
+    def recording_off(self) -> Iterator[None]:
+        """The server's trigger records nothing inside this transaction (a migration; the owner's alone)."""
+        from .journal import _MODE_SETTING
+
+        self.execute_sql("SELECT set_config(?, 'off', true)", (_MODE_SETTING,))
+        try:
+            yield
+        finally:
+            self.execute_sql("SELECT set_config(?, 'record', true)", (_MODE_SETTING,))
+
+    def install_journal_triggers(self) -> None:
+        from . import journal_pg
+
+        journal_pg.install(self, self.app_table_names())
+
 
 class _PumpedCursor:
     """A psycopg cursor whose ``execute`` runs on a helper thread while the calling (window) thread keeps calling
