@@ -19,7 +19,7 @@ import benchlib  # noqa: F401 - puts the checkout on sys.path
 
 from campaign_app.rules.dice import SeededDice
 from campaign_app.services import battles, demo
-from campaign_app.store import close_db, init_db, journal
+from campaign_app.store import close_db, init_db, journal, journal_read, journal_replay
 from campaign_app.store.database import db
 
 
@@ -65,19 +65,19 @@ def main() -> int:
         undo_t, redo_t = [], []
         for _ in range(25):
             start = time.perf_counter()
-            step = journal.undo()
+            step = journal_replay.undo()
             undo_t.append(1000 * (time.perf_counter() - start))
             start = time.perf_counter()
-            journal.redo(step.operation_id)
+            journal_replay.redo(step.operation_id)
             redo_t.append(1000 * (time.perf_counter() - start))
         benchlib.figure("undo the newest battle (median)", statistics.median(undo_t), goal_ms=100)
         benchlib.figure("redo it (median)", statistics.median(redo_t), goal_ms=100)
 
         # an old operation behind a long tail: the refusal has to look at every later change
-        first = journal.list_operations(kinds=("battle.log",), limit=args.battles)[-1]
+        first = journal_read.list_operations(kinds=("battle.log",), limit=args.battles)[-1]
         start = time.perf_counter()
         with contextlib.suppress(journal.Conflict):
-            journal.undo(first.id)
+            journal_replay.undo(first.id)
         benchlib.figure(f"refuse undo of a battle {args.battles - 1} operations back", 1000 * (time.perf_counter()
                                                                                                - start), goal_ms=500)
         pages = db.execute_sql("SELECT COUNT(*) FROM dbstat WHERE name LIKE 'operation%'"

@@ -80,7 +80,7 @@ class Reference:
 
 def check(db_file: Path, reference: Reference, first_new: int) -> tuple[int, list[int], list[str]]:
     """(battles now, numbers of battles that differ from the reference, problems of the full check)."""
-    from campaign_app.store.database import check_connection
+    from campaign_app.store.check import check_connection
 
     con = sqlite3.connect(db_file)  # read-write: recovers a WAL left by a killed writer, as the app does
     try:
@@ -185,7 +185,7 @@ def main_journal(args: argparse.Namespace) -> int:
             finished += 1
             if proc.returncode != 0:
                 print(f"trial {trial}: exit {proc.returncode}: {err.decode(errors='replace').strip()}")
-        from campaign_app.store.database import check_connection
+        from campaign_app.store.check import check_connection
 
         con = sqlite3.connect(trial_dir / "campaign.db")  # read-write: recovers the WAL as the app does
         try:

@@ -86,7 +86,7 @@ def main() -> None:
         db_file = Path(tmp) / "old.db"
         counts = build(db_file, args.platoons, args.battles)
         size = db_file.stat().st_size
-        from campaign_app.store.database import CampaignDatabase
+        from campaign_app.store.file_engine import CampaignDatabase
 
         database = CampaignDatabase(str(db_file))
         database.connect()

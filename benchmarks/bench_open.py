@@ -66,7 +66,7 @@ def main() -> int:
     from campaign_app.cli import main as cli_main
     from campaign_app.services.demo import create_demo
     from campaign_app.store import check_database, close_db, init_db
-    from campaign_app.store.database import integrity_problems
+    from campaign_app.store.check import integrity_problems
 
     work = Path(tempfile.mkdtemp(prefix="bench-open-"))
     small, big = work / "small.db", work / "big.db"

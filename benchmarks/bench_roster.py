@@ -46,7 +46,7 @@ def main() -> int:
     from campaign_app.services import campaigns
     from campaign_app.services import leaders as leader_service
     from campaign_app.services import platoons as platoon_service
-    from campaign_app.store import init_db, journal
+    from campaign_app.store import init_db, journal_replay
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp(prefix="bench_roster_"))
@@ -82,8 +82,8 @@ def main() -> int:
     edit = platoon_service.set_platoon(mid, morale=6, reason="bench")
 
     def undo_redo() -> None:
-        journal.undo(edit.operation_id)
-        journal.redo(edit.operation_id)
+        journal_replay.undo(edit.operation_id)
+        journal_replay.redo(edit.operation_id)
 
     add("service undo+redo of a dice change", undo_redo)
 

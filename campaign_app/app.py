@@ -13,6 +13,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from contextlib import nullcontext
+from dataclasses import replace
 from types import TracebackType
 from typing import Any, cast
 
@@ -356,10 +357,10 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .server_target import is_server_url
-
-    server_url = args.db if is_server_url(args.db) else None
-    paths = resolve_paths(args.data_dir, None if server_url else args.db)  # a server: the usual file stays local
+    paths = resolve_paths(args.data_dir, args.db)  # a server: the usual file of the data folder stays local
+    server_url = paths.db_url
+    if server_url:  # the window keeps the server in its context (ctx.server), the paths name local folders
+        paths = replace(paths, db_url=None)
     problem = prepare_folders(paths)
     start_logging(paths)
     log.info("campaign-app %s starting; database %s", __version__,
@@ -387,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with postgres_drivers_hidden() if not server_url else nullcontext():  # a file never needs psycopg
-            from .store.database import busy_timeout_setting
+            from .store.file_engine import busy_timeout_setting
 
         busy_timeout = busy_timeout_setting(args.busy_timeout)
     except CampaignError as exc:  # DatabaseError: a bad number

@@ -68,7 +68,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     elif command is not None:
         owners = tuple(m for m in COMMAND_MODULES if command in COMMAND_NAMES.get(m, ()))
         modules = owners or COMMAND_MODULES
-    for name in modules:  # imported here, not at the top: only the command's own module (issue 13)
+    for name in modules:  # imported here, not at the top: only the command's own module (a fast start)
         importlib.import_module(name).register(sub, parent)
     return parser
 
@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except OSError as exc:
-        from .store.database import store_problem
+        from .store.file_engine import store_problem
 
         problem = store_problem(exc, None)
         assert problem is not None

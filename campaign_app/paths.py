@@ -16,12 +16,23 @@ ENV_DATA_DIR = "CAMPAIGN_APP_DATA_DIR"
 DB_NAME = "campaign.db"
 
 
-SERVER_URL_SCHEMES = ("postgresql://", "postgres://")
+SERVER_URL_SCHEMES = ("postgresql", "postgres")
 
 
 def is_server_url(target: object) -> bool:
-    """True for a ``postgresql://`` (or ``postgres://``) URL, False for a file path."""
-    return isinstance(target, str) and target.lower().startswith(SERVER_URL_SCHEMES)
+    """The one test of "is this a server?" for what a user gave (``--db``, File ▸ Open recent, the connect
+    dialog): True for a ``postgresql://`` (or ``postgres://``) URL, False for a file path. Whitespace around it
+    is ignored, as everywhere the app reads a ``--db`` value (:func:`clean_target`)."""
+    if not isinstance(target, str):
+        return False
+    head, sep, _rest = target.strip().partition("://")
+    return bool(sep) and head.lower() in SERVER_URL_SCHEMES
+
+
+def clean_target(target: str | os.PathLike[str]) -> str:
+    """A ``--db`` value as the app uses it: without the spaces, tabs or line ends a paste leaves around it (a
+    file name or URL with a leading space is almost always such a slip, and would silently name a new file)."""
+    return os.fspath(target).strip()
 
 
 @dataclass(frozen=True)
@@ -66,15 +77,16 @@ def resolve_paths(data_dir: str | os.PathLike[str] | None = None,
         import platformdirs  # only for the default folder (it loads tempfile and more: ~14 ms)
 
         base = Path(platformdirs.user_data_dir("campaign_app", appauthor=False))
-    if is_server_url(db):
-        return AppPaths(data_dir=usable(base), db_file=usable(base / DB_NAME), db_url=str(db))
-    db_file = Path(db).expanduser() if db else base / DB_NAME
+    target = clean_target(db) if db else ""
+    if is_server_url(target):
+        return AppPaths(data_dir=usable(base), db_file=usable(base / DB_NAME), db_url=target)
+    db_file = Path(target).expanduser() if target else base / DB_NAME
     return AppPaths(data_dir=usable(base), db_file=usable(db_file))
 
 
 def usable(path: Path) -> Path:
     """``path`` resolved, refused in one line (BadPathError, exit 2) when it cannot name a file: a loop of
-    symbolic links, or a name or path too long for the file system (issue 23)."""
+    symbolic links, or a name or path too long for the file system."""
     from .errors import bad_path
 
     try:

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 from .errors import PasswordRequired, Refused, ServerSupportMissing, ServerUnavailable
+from .paths import is_server_url
 
 DEFAULT_PORT = 5432
 SSL_MODES = ("prefer", "require", "verify-full", "disable")
 """The SSL modes the connect dialog offers (libpq's ``allow`` and ``verify-ca`` are kept when a URL has them)."""
 ALL_SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
-SCHEMES = ("postgresql", "postgres")
 CONNECT_TIMEOUT = 10
 """Seconds libpq tries to reach the server before giving up (unless the URL says otherwise)."""
 KEYRING_SERVICE = "campaign_app"
@@ -36,14 +36,6 @@ def _os_login() -> str:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name on this system: the dialog asks for one
         return ""
-
-
-def is_server_url(text: str | None) -> bool:
-    """Whether ``text`` is a ``postgresql://`` (or ``postgres://``) URL rather than a file path."""
-    if not text:
-        return False
-    head, sep, _rest = str(text).strip().partition("://")
-    return bool(sep) and head.lower() in SCHEMES
 
 
 def parse_port(text: str | int | None) -> int:
@@ -161,4 +153,4 @@ def parse_server_url(text: str) -> tuple[ServerTarget, str | None]:
 
 __all__ = ["ALL_SSL_MODES", "BadServerAddress", "CONNECT_TIMEOUT", "DEFAULT_PORT", "KEYRING_SERVICE",
            "PasswordRequired", "SSL_MODES", "ServerSupportMissing", "ServerTarget", "ServerUnavailable",
-           "is_server_url", "parse_port", "parse_server_url"]
+           "parse_port", "parse_server_url"]

@@ -36,8 +36,8 @@ def test_every_app_exception_is_a_campaign_error_and_no_builtin_error():
     for name in ("campaign_app.errors.Refused", "campaign_app.errors.DiskFullError",
                  "campaign_app.rules.dice.DiceError", "campaign_app.rules.experience.RulesError",
                  "campaign_app.rules.tables.RuleTableError", "campaign_app.printing.decks.DeckError",
-                 "campaign_app.printing.card_face.CardFitError", "campaign_app.store.database.DatabaseError",
-                 "campaign_app.store.database.MigrationFailedError", "campaign_app.commands.base.CliError",
+                 "campaign_app.printing.card_face.CardFitError", "campaign_app.store.errors.DatabaseError",
+                 "campaign_app.store.errors.MigrationFailedError", "campaign_app.commands.base.CliError",
                  "campaign_app.commands.base.OutputError", "campaign_app.gui.print_dialog._Cancelled"):
         assert name in classes, sorted(classes)
     builtin = (ValueError, LookupError, TypeError, ArithmeticError, OSError, RuntimeError, AssertionError)
@@ -52,7 +52,7 @@ def test_the_tree_and_its_exit_codes():
     from campaign_app.rules.dice import DiceError
     from campaign_app.rules.experience import RulesError
     from campaign_app.store import journal
-    from campaign_app.store.database import DatabaseError, MigrationFailedError
+    from campaign_app.store.errors import DatabaseError, MigrationFailedError
 
     assert ServiceError is Refused  # the older name the services raise
     assert journal.Conflict is Conflict and issubclass(journal.NotJournaled, NotFound)  # undo/redo refusals

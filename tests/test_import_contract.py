@@ -62,10 +62,13 @@ STORE_API = {
     "DatabaseError", "DatabaseOpenError", "DatabaseTooNewError", "MigrationFailedError",
     # a -wal that is not the file's own (restore still works), the damage mark, today's backup
     "ForeignWalError", "DatabaseDamagedError", "damage_of", "has_daily_backup_today",
+    # the open database's capabilities ("can this database keep backups here?"), never "which engine is it?"
+    "Capability", "can",
 }
 """The names of ``campaign_app.store`` (and its modules) that ``gui`` and ``commands`` may import."""
 
-STORE_API_MODULES = {"campaign_app.store", "campaign_app.store.database", "campaign_app.store.backups"}
+STORE_API_MODULES = {"campaign_app.store", "campaign_app.store.database", "campaign_app.store.backups",
+                     "campaign_app.store.check", "campaign_app.store.opened"}
 
 MODULE_STRING = re.compile(r"^campaign_app(\.\w+)+$")
 

@@ -57,7 +57,7 @@ def _cmd_backup(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_restore(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import backups
-    from ..store.database import ForeignWalError
+    from ..store.errors import ForeignWalError
 
     try:
         ctx.open_db(daily_backup=False)

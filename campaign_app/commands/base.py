@@ -77,7 +77,7 @@ class Context:
         except OSError as exc:
             if reading and self.paths.db_file.is_file():
                 return self._open(daily_backup, reading)  # reading an existing file needs no new folder
-            from ..store.database import store_problem
+            from ..store.file_engine import store_problem
 
             folder = exc.filename or self.paths.data_dir
             if isinstance(exc, FileExistsError | NotADirectoryError):
@@ -98,7 +98,7 @@ class Context:
         database = init_db(self.paths.db_target, self.paths.backup_dir, busy_timeout=self.busy_timeout,
                            daily_backup=daily_backup, reading=reading)
         problem = getattr(database, "backup_problem", None)
-        if problem:  # the work goes on, but the user is told (issue 23)
+        if problem:  # the work goes on, but the user is told
             self.warnings.append(problem)
         return database
 

@@ -21,9 +21,10 @@ from .base import CliError, Context, add_json, emit
 
 def _server_target(ctx: Context, command: str) -> None:
     """Refuse a file database before anything is opened (nothing is created beside it)."""
+    from ..paths import is_server_url
     from ..services import club
 
-    if not club.is_server_target(ctx.paths.db_target):
+    if not is_server_url(ctx.paths.db_target):
         raise club.needs_club_server(command)
 
 

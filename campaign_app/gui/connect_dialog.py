@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from ..errors import CampaignError
 from ..passwords import forget_password, keyring_problem, remember_password, saved_password
+from ..paths import is_server_url
 from ..server_target import (
     ALL_SSL_MODES,
     CONNECT_TIMEOUT,
@@ -42,7 +43,6 @@ from ..server_target import (
     BadServerAddress,
     PasswordRequired,
     ServerTarget,
-    is_server_url,
     parse_port,
     parse_server_url,
 )

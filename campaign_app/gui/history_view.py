@@ -359,7 +359,7 @@ class HistoryView(QWidget):
     def _stamp(self) -> tuple[Any, ...]:
         """What a cached history must still match: this app's changes seen, the open database, and SQLite's
         data_version (it moves when another program, e.g. campaign-cli, commits to the file)."""
-        from ..store.database import data_stamp
+        from ..store.opened import data_stamp
 
         return (self._changes, data_stamp())
 
@@ -398,7 +398,9 @@ class HistoryView(QWidget):
             return
         self.report = report
         # who logged each battle: on a club server (or a file several logins wrote to) on the battle's line
-        self.model.set_loggers(loggers, self.ctx.server is not None or len(set(loggers.values())) > 1)
+        from ..store.opened import Capability, can
+
+        self.model.set_loggers(loggers, can(Capability.SEVERAL_LOGINS) or len(set(loggers.values())) > 1)
         self._fit_logged_by(loggers)
         summary = report.summary  # the timeline is put in order only if its tab is shown
         self.title.setText(f"History of {summary.platoon} ({summary.campaign})")

@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 
 
 class CheckWorker(QThread):
-    """Runs :func:`campaign_app.store.database.check_file` on its own read-only connection; with
+    """Runs :func:`campaign_app.store.check.check_file` on its own read-only connection; with
     ``backup_dir``, a good file that has no daily backup yet gets one (so the window's start never waits for
     the copy or its check)."""
 
@@ -30,7 +30,7 @@ class CheckWorker(QThread):
 
     def run(self) -> None:  # noqa: D401 - QThread override
         from ..store.backups import daily_backup
-        from ..store.database import check_file
+        from ..store.check import check_file
 
         try:
             result: Any = check_file(self.db_file)

@@ -383,12 +383,13 @@ class MainWindow(QMainWindow):
         self.act_log_battle.setStatusTip("Record a bout of this fighter played at the table" if on_fighter
                                          else "Record a battle and run the post-battle rolls")
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
-        on_server = self.ctx.server is not None
+        from ..store.opened import Capability, can
+
+        here = can(Capability.BACKUP)  # a club server's administrator checks and backs up its database
         for action, tip in ((self.act_backups, "List the backups of this database and restore one"),
                             (self.act_check, "Run an integrity check of the open database")):
-            action.setEnabled(not on_server)
-            action.setStatusTip("The club server's administrator checks and backs up its database"
-                                if on_server else tip)
+            action.setEnabled(here)
+            action.setStatusTip(tip if here else "The club server's administrator checks and backs up its database")
 
     # --- navigation -------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -640,7 +641,7 @@ class MainWindow(QMainWindow):
         self.ctx.settings.setValue(RECENT_KEY, json.dumps(items[:RECENT_KEPT]))
 
     def _fill_recent_menu(self) -> None:
-        from ..server_target import is_server_url
+        from ..paths import is_server_url
 
         self.recent_menu.clear()
         current = self.ctx.database_key
@@ -666,7 +667,8 @@ class MainWindow(QMainWindow):
     def open_recent(self, item: str) -> bool:
         """Open a database of File ▸ Open recent: a file as Open database does, a server as Connect does
         (its password is asked again, or taken from the keyring)."""
-        from ..server_target import is_server_url, parse_server_url
+        from ..paths import is_server_url
+        from ..server_target import parse_server_url
 
         if is_server_url(item):
             try:
@@ -692,21 +694,33 @@ class MainWindow(QMainWindow):
             return
         self.open_database_file(str(chosen))
 
-    def open_database_file(self, path: str) -> bool:
-        from ..store import init_db
-
-        old = self.ctx.paths
+    def open_database_file(self, path: str | Path) -> bool:
+        """Open a campaign file in place of the open database (File ▸ Open database, Open recent, Open Local
+        File Instead); when it cannot be opened, say why and open again the one in use."""
+        db_file = Path(path).resolve()
         try:
-            init_db(path, old.backup_dir, busy_timeout=self.ctx.busy_timeout)
+            self._open_store(None, None, db_file)
         except CampaignError as exc:
             from PySide6.QtWidgets import QMessageBox  # its enums cost ~13 ms to build: not at start
 
-            QMessageBox.critical(self, "Cannot open database", str(exc))
-            self._reopen_previous(self.ctx.server, self.ctx.password, old)
+            QMessageBox.critical(self, "Cannot open database", str(exc)[:1].upper() + str(exc)[1:])
+            self._reopen_previous(self.ctx.server, self.ctx.password, self.ctx.paths)
             return False
-        self._switched_to(None, None, Path(path).resolve())
+        self._switched_to(None, None, db_file)
         self.statusBar().showMessage(f"Opened {path}", 5000)
         return True
+
+    def _open_store(self, server: ServerTarget | None, password: str | None, db_file: Path) -> None:
+        """The one way the window opens a database: the store opens the server (with its password) or else the
+        file, and that replaces the open database (``store.opened``). Raises the store's CampaignError."""
+        if server is not None:
+            from .club import open_server
+
+            open_server(server, password, self.ctx.paths.backup_dir, self.ctx.busy_timeout)
+            return
+        from ..store import init_db
+
+        init_db(db_file, self.ctx.paths.backup_dir, busy_timeout=self.ctx.busy_timeout)
 
     def _switched_to(self, server: ServerTarget | None, password: str | None, db_file: Path | None) -> None:
         """The store is open on another database now (a file, or a server): show it."""
@@ -726,15 +740,8 @@ class MainWindow(QMainWindow):
 
     def _reopen_previous(self, server: ServerTarget | None, password: str | None, paths: AppPaths) -> None:
         """Opening another database failed (the store closed the one in use): open the one in use again."""
-        from ..store import init_db
-
         try:
-            if server is not None:
-                from .club import open_server
-
-                open_server(server, password, paths.backup_dir, self.ctx.busy_timeout)
-            else:
-                init_db(paths.db_file, paths.backup_dir, busy_timeout=self.ctx.busy_timeout)
+            self._open_store(server, password, paths.db_file)
         except CampaignError as exc:  # that one is away now too: say so on the next action
             log.warning("could not reopen %s: %s", server.display() if server else paths.db_file, exc)
 
@@ -775,20 +782,7 @@ class MainWindow(QMainWindow):
         return self.ctx.paths.data_dir / DB_NAME
 
     def open_local_file(self) -> bool:
-        from ..store import init_db
-
-        path = self.local_file()
-        try:
-            init_db(path, self.ctx.paths.backup_dir, busy_timeout=self.ctx.busy_timeout)
-        except CampaignError as exc:
-            from PySide6.QtWidgets import QMessageBox
-
-            QMessageBox.critical(self, "Cannot open database", str(exc)[:1].upper() + str(exc)[1:])
-            self._reopen_previous(self.ctx.server, self.ctx.password, self.ctx.paths)
-            return False
-        self._switched_to(None, None, path)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
-        return True
+        return self.open_database_file(self.local_file())
 
     def server_lost(self, problem: CampaignError) -> None:
         """The server went away mid-session (it restarted, the network dropped): one clear message, and Try
@@ -833,11 +827,14 @@ class MainWindow(QMainWindow):
     def start_live(self) -> None:
         """On a server: listen for other players' operations (the file's watcher covers a file)."""
         self._stop_live()
-        if self.ctx.server is None:
-            return
+        from ..store.opened import Capability, can
+
+        target = self.ctx.server  # where to listen: the server the window connected to
+        if target is None or not can(Capability.ANNOUNCES):
+            return  # a file is polled (gui.watch)
         from .club import LiveUpdates
 
-        self.live = LiveUpdates(self.ctx, self.ctx.server, self.ctx.password, self)
+        self.live = LiveUpdates(self.ctx, target, self.ctx.password, self)
         self.live.start()
 
     def _stop_live(self) -> None:
@@ -848,15 +845,18 @@ class MainWindow(QMainWindow):
 
     def _show_database(self, problem: CampaignError | None = None) -> None:
         """The status bar names the database; on a server, the login and whether it is reachable."""
+        from ..store.opened import Capability, can
+
         name = self.ctx.database_name
-        if self.ctx.server is None:
+        target = self.ctx.server
+        if target is None or not can(Capability.SEVERAL_LOGINS):
             # at most a third of the window: a long status message keeps its room (the tip has it in full)
             self.db_label.setText(self.db_label.fontMetrics().elidedText(
                 name, Qt.TextElideMode.ElideMiddle, max(200, self.width() // 3)))
             self.db_label.setToolTip(f"Database file {name}")
             return
         self.db_label.setText(f"Club server: {name}" + (" (not reachable)" if problem is not None else ""))
-        self.db_label.setToolTip(f"{self.ctx.server.url()}\n(PostgreSQL; changes by other players show up "
+        self.db_label.setToolTip(f"{target.url()}\n(PostgreSQL; changes by other players show up "
                                  "here as they are made)")
 
     def check_database(self) -> None:
@@ -939,7 +939,9 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
-        if self.ctx.server is None:
+        from ..store.opened import Capability, can
+
+        if not can(Capability.SEVERAL_LOGINS):
             self._show_database()  # the file's name is cut to a third of the new width
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt API

@@ -78,10 +78,9 @@ class ChangeWatcher(QObject):
                 log.debug("journal mark not read: %s", exc)
 
     def _version(self) -> int | None:
-        from ..store.database import data_version
+        from ..store.opened import Capability, can, data_version
 
-        ctx = self._ctx()
-        if ctx is not None and ctx.server is not None:
+        if can(Capability.ANNOUNCES):
             return None  # a club server announces its changes (gui.club.LiveUpdates)
         try:
             return data_version()

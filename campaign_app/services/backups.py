@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..store import close_db, current_db, init_db
+from ..store import close_db, init_db
 from ..store.backups import (
     BackupInfo,
     copy_database,
@@ -21,18 +21,12 @@ from ..store.backups import (
     make_backup,
     raw_copy,
 )
-from ..store.database import (
-    CampaignDatabase,
-    DatabaseOpenError,
-    _refuse,
-    _too_new,
-    current_server,
-    integrity_problems,
-    read_header,
-    schema_facts,
-    schema_version_supported,
-    translated,
-)
+from ..store.check import integrity_problems
+from ..store.errors import DatabaseOpenError
+from ..store.file_checks import _refuse, _too_new, read_header, schema_facts
+from ..store.file_engine import CampaignDatabase, translated
+from ..store.migrate import schema_version_supported
+from ..store.opened import Capability, current, require
 from .common import ServiceError, StoreProblem
 from .results import Result
 
@@ -95,11 +89,9 @@ class Restored(_FileFacts):
 
 
 def _db() -> CampaignDatabase:
-    database = current_db()
-    if database is None or database.is_closed():
-        if current_server() is not None:
-            raise ServiceError("the campaigns are on a database server: backups and restores here are of a "
-                               "campaign file; back the server's database up on the server")
+    database = require().file("the campaigns are on a database server: backups and restores here are of a "
+                              "campaign file; back the server's database up on the server")
+    if database.is_closed():
         raise ServiceError("no database is open")
     return database
 
@@ -114,9 +106,10 @@ def backup_now(reason: str = "manual") -> Backup:
 def backup_before(reason: str) -> Path | None:
     """The automatic backup before a risky change (import, campaign deletion): made when the database holds
     a campaign. A damaged database refuses (DatabaseOpenError): nothing is changed then."""
-    database = current_db()
-    if database is None or database.is_closed():
+    opened = current()
+    if opened is None or not opened.can(Capability.BACKUP) or opened.engine.is_closed():
         return None
+    database = opened.file("a campaign on a server is backed up on the server")
     with translated(database.db_file):
         if database.execute_sql("SELECT 1 FROM campaign LIMIT 1").fetchone() is None:
             return None
@@ -150,8 +143,8 @@ def check_restorable(source: str | os.PathLike[str]) -> RestorableFile:
         raise ServiceError(f"{path} does not exist")
     if not path.is_file():
         raise ServiceError(f"{path} is not a file")
-    database = current_db()
-    if database is not None and path.resolve() == Path(database.db_file).resolve():
+    opened = current()
+    if opened is not None and opened.can(Capability.BACKUP) and path.resolve() == Path(opened.where).resolve():
         raise ServiceError(f"{path} is the open database itself; choose a backup")
     backup_dir = None  # a refusal names this file only (a hint would name backups of the open database)
     read_header(path, backup_dir)
@@ -186,10 +179,10 @@ def check_restorable(source: str | os.PathLike[str]) -> RestorableFile:
 def restore_unopened(db_file: Path, backup_dir: Path, source: str | os.PathLike[str],
                      busy_timeout: float | None = None) -> Restored:
     """Restore a database that cannot be opened because a ``-wal`` file beside it is not its own
-    (:class:`~campaign_app.store.database.ForeignWalError`): the file's bytes are saved in the backup folder
+    (:class:`~campaign_app.store.errors.ForeignWalError`): the file's bytes are saved in the backup folder
     (reason ``restore``) with the ``-wal`` moved beside that copy (``…-restore.db-wal``), then ``source`` is
     copied in and opened."""
-    from ..store.database import wal_path
+    from ..store.file_checks import wal_path
 
     facts = check_restorable(source)
     db_file = Path(db_file)

@@ -39,7 +39,7 @@ from ..rules.dice import DiceSource, RollRecord, Source, TypedDice, parse_faces
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import RulesError, Thresholds
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
-from ..store import journal
+from ..store import journal_read, journal_replay
 from ..store.journal import operation
 from ..store.models import Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .common import (
@@ -395,7 +395,7 @@ class BattleSession:
         self.leader_xp: int | None = leader.xp if leader else None
         last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
         self.number: int = (last or 0) + 1
-        self.journal_mark: int = journal.newest_id()
+        self.journal_mark: int = journal_read.newest_id()
         """The journal's clock when the platoon was read: what changed it since is named if the commit is
         refused."""
         self.details = BattleDetails()
@@ -626,9 +626,9 @@ class BattleSession:
     def _changed_since(self, p: Platoon) -> str:
         """The refusal when the platoon changed after the session read it: names the change (from the
         journal), when and by whom."""
-        found = journal.list_operations(platoon=p.id, since=self.journal_mark, limit=1)
+        found = journal_read.list_operations(platoon=p.id, since=self.journal_mark, limit=1)
         if not found:  # e.g. a run of XP steps begun before the session: the platoon's newest change
-            found = journal.list_operations(platoon=p.id, undone=False, limit=1)
+            found = journal_read.list_operations(platoon=p.id, undone=False, limit=1)
         if not found:
             return f"{p.name} changed since you started logging this battle; nothing was written, start again"
         op = found[0]
@@ -819,7 +819,7 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
     go; the platoon's and the leader's XP and the leaders are exactly as before it. Refused, naming it, when a
     later change (an edit of the battle, XP set by hand, a new leader...) touched the same rows."""
     p = _platoon(platoon, campaign)
-    found = journal.list_operations(platoon=p.id, kinds=("battle.log",), undone=False, limit=1)
+    found = journal_read.list_operations(platoon=p.id, kinds=("battle.log",), undone=False, limit=1)
     if not found:
         newest = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
         if newest is not None:
@@ -827,10 +827,10 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
                                "journal of changes, so it cannot be undone")
         raise ServiceError(f"{p.name} has no battle to undo")
     info = found[0]
-    battle_rows = journal.images(info.id, "battle")
+    battle_rows = journal_read.images(info.id, "battle")
     b = battle_rows[0] if battle_rows else {}
-    fate_rolls = [r for r in journal.images(info.id, "roll", "insert") if r.get("purpose") == PURPOSE_LEADER]
-    changes = journal.undo(info.id)
+    fate_rolls = [r for r in journal_read.images(info.id, "roll", "insert") if r.get("purpose") == PURPOSE_LEADER]
+    changes = journal_replay.undo(info.id)
     leader_id = fate_rolls[0].get("leader_id") if fate_rolls else None
     led = Leader.get_or_none(Leader.id == leader_id) if leader_id is not None else None
     summary = BattleUndone(
@@ -840,7 +840,7 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
         leader=(UndoneLeader(name=led.name if led else None, xp_before=b.get("leader_xp_after"),
                              xp_after=b.get("leader_xp_before"), fate_undone=str(b["leader_fate"]))
                 if b.get("leader_fate") else None),
-        removed_leaders=[str(ld["name"]) for ld in journal.images(info.id, "leader", "insert")],
+        removed_leaders=[str(ld["name"]) for ld in journal_read.images(info.id, "leader", "insert")],
         removed_rolls=len(changes.ids("roll")))
     return Edit("platoon", p.id, f"undid battle {b.get('number')} of {p.name}: XP {b.get('platoon_xp_after')} "
                 f"\u2192 {b.get('platoon_xp_before')}", summary, changes, undid=[info.id])

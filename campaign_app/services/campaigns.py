@@ -5,7 +5,6 @@ Every write is one transaction and returns an :class:`~.edits.Edit`; its journal
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -455,32 +454,22 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDelete
 
 
 def _delete_and_forget(ref: str | int) -> Edit[CampaignDeleted]:
-    from ..store.database import current_db
-    from ..store.journal_budget import FORGOTTEN_LABEL, forget_deleted, forget_on_server
+    from ..store.journal_budget import FORGOTTEN_LABEL, forget, secure_deletes
+    from ..store.opened import Capability, can
 
-    database = current_db()  # None: a club server, where the server itself forgets (and checks who may)
-    if database is not None:
-        database.execute_sql("PRAGMA secure_delete = ON")  # freed text is overwritten, not merely unlinked
-    try:
-        with db.atomic():  # the deletion and the forgetting: one transaction
-            rec = Recorder()
-            with rec.operation("campaign.delete") as op:
-                c = _campaign(ref)
-                name = c.name
-                op.target(campaign=c.id)
-                rec.label(f"Delete campaign {name}")
-                platoons = Platoon.select().where(Platoon.campaign == c).count()
-                sheets = SologearSheet.select().where(SologearSheet.campaign == c).count()
-                rec.delete(Campaign, c.id)
-            assert op.id is not None
-            forgotten = forget_deleted(op.id, c.id) if database is not None else forget_on_server(op.id)
-    finally:
-        if database is not None:
-            database.execute_sql("PRAGMA secure_delete = OFF")
-    if database is not None:
-        with contextlib.suppress(Exception):  # the write-ahead log's copies of the pages go too (when no one reads)
-            database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    way_back = "; the backup made first can bring it back" if database is not None else ""
+    with secure_deletes(), db.atomic():  # the deletion and the forgetting: one transaction
+        rec = Recorder()
+        with rec.operation("campaign.delete") as op:
+            c = _campaign(ref)
+            name = c.name
+            op.target(campaign=c.id)
+            rec.label(f"Delete campaign {name}")
+            platoons = Platoon.select().where(Platoon.campaign == c).count()
+            sheets = SologearSheet.select().where(SologearSheet.campaign == c).count()
+            rec.delete(Campaign, c.id)
+        assert op.id is not None
+        forgotten = forget(op.id, c.id)
+    way_back = "; the backup made first can bring it back" if can(Capability.BACKUP) else ""
     changes = OpChanges(op.id, "campaign.delete", FORGOTTEN_LABEL, op.changes.rows, None, None, None)
     return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
                 f"undone{way_back})",

@@ -1,4 +1,4 @@
-"""Club play (issue 15): who belongs to a campaign, and who owns a platoon or a Sologear sheet.
+"""Club play: who belongs to a campaign, and who owns a platoon or a Sologear sheet.
 
 Only on a club server (PostgreSQL): on a file database these refuse in one line (a file has no logins; whoever
 can open it may change everything). Each change is one journal operation (undo takes it back), and only an
@@ -17,20 +17,14 @@ from ..store.club_server import players as players
 from ..store.journal import operation
 from ..store.models import Campaign, CampaignMember, Platoon, SologearSheet
 from ..store.models import database_proxy as db
+from ..store.opened import Capability, can, require
 from .common import NotFound, ServiceError, find_campaign, find_sheet, resolve_platoon
 from .results import Result
 
 ROLES = ("player", "organiser")
 
-__all__ = ["InitReport", "Player", "add_member", "add_player", "check_login", "init_server", "is_server_target",
+__all__ = ["InitReport", "Player", "add_member", "add_player", "check_login", "init_server",
            "members", "needs_club_server", "players", "remove_member", "set_platoon_owner", "set_sheet_owner"]
-
-
-def is_server_target(target: str) -> bool:
-    """Whether ``--db`` names a club server (a ``postgresql://`` URL) rather than a file."""
-    from ..store.server import is_server_url
-
-    return is_server_url(target)
 
 
 @dataclass(frozen=True)
@@ -80,7 +74,7 @@ def _a(role: str) -> str:
 
 
 def _club(command: str) -> None:
-    if not access.is_club():
+    if not can(Capability.SEVERAL_LOGINS):
         raise needs_club_server(command)
 
 
@@ -205,4 +199,5 @@ class Connection(Result):
 
 def whoami() -> Connection:
     """Who is connected, and whether the club's rules apply."""
-    return Connection(access.current_user(), access.is_club(), access.rules_installed())
+    opened = require()
+    return Connection(opened.login(), opened.can(Capability.SEVERAL_LOGINS), opened.can(Capability.CLUB_RULES))

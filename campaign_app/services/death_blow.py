@@ -747,7 +747,7 @@ def play_bout(fighter: str | int, opponent_fighter: str | int, *, seed: Any = No
 def undo_bout(bout_id: int) -> Edit[BoutUndone]:
     """Undo the operation that logged or played this bout (refused, one line, when a later bout changed the same
     fighters: undo that one first)."""
-    from ..store import journal
+    from ..store import journal_replay
     from ..store.models import database_proxy
 
     detail = show_bout(bout_id)
@@ -756,7 +756,7 @@ def undo_bout(bout_id: int) -> Edit[BoutUndone]:
         "ORDER BY id DESC LIMIT 1", (detail.id,)).fetchone()
     if found is None:
         raise NotFound(f"bout {bout_id} was not recorded by the journal")
-    changes = journal.undo(int(found[0]))
+    changes = journal_replay.undo(int(found[0]))
     return Edit("bout", detail.id, f"undid bout {detail.id} ({detail.fighter} vs {detail.opponent})",
                 BoutUndone(id=detail.id), changes)
 

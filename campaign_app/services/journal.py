@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import journal
-from ..store.journal import Conflict, NotJournaled, OpChanges, OperationInfo
+from ..store import journal_read, journal_replay
+from ..store.journal import Conflict, NotJournaled, OpChanges
+from ..store.journal_read import OperationInfo
 from .common import find_campaign, find_sheet, resolve_platoon
 from .results import Result
 
@@ -51,23 +52,23 @@ def operations(*, campaign: str | int | None = None, platoon: str | int | None =
         raise NotJournaled(f"the number of operations to list must be a whole number of 1 or more, not {limit!r}")
     if platoon is not None:
         p = resolve_platoon(platoon, campaign)
-        return journal.list_operations(platoon=p.id, limit=limit)
+        return journal_read.list_operations(platoon=p.id, limit=limit)
     if pilot is not None:
-        return journal.list_operations(sheet=find_sheet(pilot).id, limit=limit)
+        return journal_read.list_operations(sheet=find_sheet(pilot).id, limit=limit)
     if campaign is not None:
-        return journal.list_operations(campaign=find_campaign(campaign).id, limit=limit)
-    return journal.list_operations(limit=limit)
+        return journal_read.list_operations(campaign=find_campaign(campaign).id, limit=limit)
+    return journal_read.list_operations(limit=limit)
 
 
 def compact(keep: int | None = None, days: int | None = None, campaign: str | int | None = None) -> Any:
-    """``journal compact``: fold what is beyond the journal's budget and report what it freed. On a server the
-    budget is each campaign's (``campaign``, or every campaign the login organises; ``keep``/``days`` given
+    """``journal compact``: fold what is beyond the journal's budget and report what it freed. On a club server
+    the budget is each campaign's (``campaign``, or every campaign the login organises; ``keep``/``days`` given
     become its budget), and only its organisers may fold it."""
-    from ..store.database import current_db
     from ..store.journal_budget import compact as compact_file
     from ..store.journal_budget import compact_server
+    from ..store.opened import Capability, can
 
-    if current_db() is None:
+    if not can(Capability.COMPACT):  # the server keeps the budget, and judges who may fold
         if campaign is None or isinstance(campaign, int):  # an id: the server judges it (it may not be seen)
             return compact_server(campaign, keep, days)
         return compact_server(find_campaign(campaign).id, keep, days)
@@ -78,30 +79,30 @@ def compact(keep: int | None = None, days: int | None = None, campaign: str | in
 
 def undo(operation: int | None = None) -> JournalStep:
     """Undo the newest operation that is not undone, or the one given."""
-    changes = journal.undo(operation)
+    changes = journal_replay.undo(operation)
     assert changes.operation_id is not None
-    return JournalStep("undo", journal.get_operation(changes.operation_id), changes)
+    return JournalStep("undo", journal_read.get_operation(changes.operation_id), changes)
 
 
 def redo(operation: int | None = None) -> JournalStep:
     """Redo the operation undone most recently, or the one given."""
-    changes = journal.redo(operation)
+    changes = journal_replay.redo(operation)
     assert changes.operation_id is not None
-    return JournalStep("redo", journal.get_operation(changes.operation_id), changes)
+    return JournalStep("redo", journal_read.get_operation(changes.operation_id), changes)
 
 
 def newest_undoable() -> OperationInfo | None:
-    return journal.newest_undoable()
+    return journal_read.newest_undoable()
 
 
 def newest_redoable() -> OperationInfo | None:
-    return journal.newest_redoable()
+    return journal_read.newest_redoable()
 
 
 def live_operations(limit: int | None = None) -> list[OperationInfo]:
     """The operations that are not undone, newest first (what Undo steps back through; on a club server the
     login's own and, for an organiser, those in her campaigns)."""
-    return journal.replay_queue(True, limit)
+    return journal_read.replay_queue(True, limit)
 
 
 def redo_queue(limit: int | None = None) -> list[OperationInfo]:
@@ -109,4 +110,4 @@ def redo_queue(limit: int | None = None) -> list[OperationInfo]:
     GUI's undo view shows them; on a club server only those the login may redo). As in every editor a new change
     ends the chain: an operation undone before the newest change was made is not offered (the journal's one
     clock: ids and undo stamps compare); the History tab's Changes list can still redo it on purpose."""
-    return journal.replay_queue(False, limit)
+    return journal_read.replay_queue(False, limit)

@@ -30,8 +30,9 @@ from peewee import BooleanField, DateField, DateTimeField, FloatField, ForeignKe
 from .. import __version__, fileio
 from ..rules.codes import upgrade_row
 from ..store import access
-from ..store.database import db, schema_version_supported
-from ..store.journal import dialect, operation
+from ..store.database import db
+from ..store.journal import operation
+from ..store.migrate import schema_version_supported
 from ..store.models import (
     AttachedUnit,
     AttributeChange,
@@ -56,6 +57,7 @@ from ..store.models import (
     creator_login,
     name_key,
 )
+from ..store.opened import require
 from .campaigns import NAME_MAX, NOTES_MAX, check_name
 from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, find_campaign
 from .results import Result
@@ -208,8 +210,7 @@ def _in(ids: list[int]) -> tuple[str, list[Any]]:
 def campaign_document(campaign: str | int) -> CampaignDocument:
     """The whole campaign as plain data (stored values; read in one read transaction)."""
     # one consistent reading of every table: a deferred transaction of the file, a repeatable-read one on a server
-    reading = {"isolation_level": "REPEATABLE READ"} if dialect() == "postgresql" else {"lock_type": "DEFERRED"}
-    with db.atomic(**reading):
+    with require().reading():
         camp = find_campaign(campaign)
         tables: dict[str, list[Row]] = {}
         (campaign_row,) = _rows(Campaign, "id = ?", [camp.id])
@@ -423,10 +424,7 @@ def _insert(model: type[peewee.Model], values: dict[str, Any]) -> int:
     params = [bool(values[c]) if c in booleans and values[c] is not None else values[c] for c in cols]
     sql = (f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
            f'VALUES ({", ".join("?" for _ in cols)})')
-    if dialect() == "postgresql":
-        return int(db.execute_sql(sql + " RETURNING id", params).fetchone()[0])
-    cursor = db.execute_sql(sql, params)
-    return int(cursor.lastrowid)
+    return require().insert_returning_id(sql, params)
 
 
 def _invariants(campaign_id: int) -> list[str]:

@@ -153,16 +153,12 @@ def _db() -> Any:
     return db
 
 
-def is_server() -> bool:
-    """Whether the open database is on a PostgreSQL server."""
-    db = _db()
-    obj = getattr(db, "obj", db)  # the proxy's database
-    return getattr(obj, "dialect", "sqlite") == "postgresql" or type(obj).__name__.startswith("Postgres")
-
-
 def own_session() -> int | None:
-    """The server process of the store's connection (operations it announces are this program's own)."""
-    if not is_server():
+    """The server process of the store's connection (operations it announces are this program's own); None
+    where the open database announces nothing (a file)."""
+    from ..store.opened import Capability, can
+
+    if not can(Capability.ANNOUNCES):
         return None
     try:
         return int(_db().execute_sql("SELECT pg_backend_pid()").fetchone()[0])
@@ -176,24 +172,24 @@ class ChangeFeed:
     this login can see). An announcement (NOTIFY) is only a hint to ask: a fake one costs one small query."""
 
     def __init__(self) -> None:
-        from ..store import journal
+        from ..store.opened import require
 
-        self.mark = journal.newest_id()
+        self.mark = require().newest_mark()
 
     def since_last(self) -> list[OpChanges]:
-        from ..store import journal
+        from ..store.opened import require
 
-        self.mark, found = journal.changes_since(self.mark)
+        self.mark, found = require().changes_since(self.mark)
         return found
 
 
 def operation_changes(op_id: int) -> OpChanges | None:
     """What operation ``op_id`` touched; None when this login cannot see it (or it is gone)."""
     from ..errors import NotFound
-    from ..store import journal
+    from ..store.opened import require
 
     try:
-        return journal.operation_changes(op_id)
+        return require().operation_changes(op_id)
     except NotFound:
         return None
 
@@ -249,5 +245,5 @@ def reset_connection() -> None:
             state.reset()
 
 
-__all__ = ["CONNECT_TIMEOUT", "Notice", "ServerListener", "channel", "is_server", "lost_connection",
+__all__ = ["CONNECT_TIMEOUT", "Notice", "ServerListener", "channel", "lost_connection",
            "operation_changes", "own_session", "probe", "reset_connection", "unavailable"]

@@ -20,8 +20,8 @@ from ..rules.sologear.reckoning import EndProcedure
 from ..rules.sologear.steps import run
 from ..rules.sologear.turn import LengthProcedure, TurnProcedure
 from ..store.database import db
-from ..store.journal import images, list_operations, operation_changes
-from ..store.journal import undo as journal_undo
+from ..store.journal_read import images, list_operations, operation_changes
+from ..store.journal_replay import undo as journal_undo
 from ..store.models import SologearSheet, SologearTurn
 from ..words import plural
 from .common import NotFound, ServiceError

@@ -26,8 +26,8 @@ from typing import Any
 
 from ..rules.experience import level_name
 from ..store.database import db
-from ..store.journal import dialect
 from ..store.models import Campaign
+from ..store.opened import Capability, require
 from .common import find_campaign, thresholds_of
 from .results import Result
 
@@ -297,8 +297,8 @@ returns ``(json_key, result)`` (a :class:`Result` or plain JSON) to add to the s
 
 def standings(campaign: str | int) -> Standings:
     """The standings of a campaign (one read transaction, three or four queries)."""
-    reading = {"isolation_level": "REPEATABLE READ"} if dialect() == "postgresql" else {"lock_type": "DEFERRED"}
-    with db.atomic(**reading):
+    opened = require()
+    with opened.reading():
         camp = find_campaign(campaign)
         platoons = _platoons(camp)
         pairs = _head_to_head(camp, platoons) if platoons else []
@@ -309,8 +309,8 @@ def standings(campaign: str | int) -> Standings:
             if key:
                 extra[key] = value
     return Standings(campaign=camp.name, campaign_id=camp.id, system=camp.system,
-                     on_server=dialect() == "postgresql", platoons=tuple(platoons), head_to_head=tuple(pairs),
-                     pilots=tuple(pilots), extra=extra)
+                     on_server=opened.can(Capability.SEVERAL_LOGINS), platoons=tuple(platoons),
+                     head_to_head=tuple(pairs), pilots=tuple(pilots), extra=extra)
 
 
 def standings_text(s: Standings) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 from ..rules.dice import Dice, DiceError
 from ..rules.odds import dice_sum_counts, leader_odds, recovery_mean
 from ..store.database import db
-from ..store.journal import dialect
+from ..store.opened import Capability, can
 from .common import find_campaign
 from .results import Result
 
@@ -226,7 +226,7 @@ def statistics(campaign: str | int | None = None) -> Statistics:
          for r in db.execute_sql(LEADER_SQL.format(where=where), params).fetchall()),
         key=lambda s: (s.campaign.casefold(), s.platoon.casefold(), s.leader_id)))
     players: tuple[PlayerStats, ...] = ()
-    if dialect() == "postgresql":
+    if can(Capability.SEVERAL_LOGINS):
         players = tuple(sorted((PlayerStats(**_record(r[2:]), player=r[0] or "", platoons=int(r[1]))
                                 for r in db.execute_sql(PLAYER_SQL.format(where=where), params).fetchall()),
                                key=lambda s: s.player))

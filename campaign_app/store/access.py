@@ -1,7 +1,7 @@
-"""Who may do what on a club server (issue 15), checked by the client before it writes.
+"""Who may do what on a club server, checked by the client before it writes.
 
 On a **file database** everything is allowed: whoever can open the file owns it all (``owner`` is ``''``, nobody in
-particular). On a **club server** (PostgreSQL, ``database.dialect == "postgresql"``) the connected login is
+particular). On a **club server** (the open database can do ``Capability.SEVERAL_LOGINS``) the connected login is
 PostgreSQL's ``session_user`` (the login connected; a ``SET ROLE`` changes nothing of it); a player changes only
 the platoons and Sologear sheets they own and the rows under them; an organiser of a campaign changes anything in
 it, ownership and membership included; the database's owner (who ran ``server init``) and superusers change
@@ -19,11 +19,11 @@ campaign. Qt-free; SQL only.
 
 from __future__ import annotations
 
-import getpass
 from typing import Any
 
 from ..errors import Refused
 from .models import database_proxy as db
+from .opened import Capability, can, require
 
 ORGANISER_ACTIONS: dict[str, str] = {
     "campaign.rename": "rename it",
@@ -42,38 +42,21 @@ class NotYours(Refused):
     """The connected login may look at this but not change it (a club server's rule); nothing was written."""
 
 
-def dialect(database: Any = None) -> str:
-    """``"sqlite"`` (a file) or ``"postgresql"`` (a club server) for the bound database."""
-    bound = database if database is not None else db.obj
-    return str(getattr(bound, "dialect", "sqlite"))
+def is_club() -> bool:
+    """Whether the open database is shared by several logins (a club server)."""
+    return can(Capability.SEVERAL_LOGINS)
 
 
-def is_club(database: Any = None) -> bool:
-    return dialect(database) == "postgresql"
+def current_user() -> str:
+    """Who is connected: PostgreSQL's ``session_user`` on a club server, the system login on a file (the open
+    database's login, asked once per connection)."""
+    return require().login()
 
 
-def current_user(database: Any = None) -> str:
-    """Who is connected: PostgreSQL's ``session_user`` on a club server, the system login on a file."""
-    bound = database if database is not None else db.obj
-    if is_club(bound):
-        return str(bound.login())
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name on this system
-        return ""
-
-
-def rules_installed(database: Any = None) -> bool:
-    """Whether ``server init`` installed the club's rules on this server (its SQL functions exist). A server
-    database without them has no club rules: the server's own grants decide."""
-    bound = database if database is not None else db.obj
-    if not is_club(bound):
-        return False
-    known = getattr(bound, "_club_rules", None)  # asked once per opened database (server init sets it)
-    if known is None:
-        row = bound.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL").fetchone()
-        known = bound._club_rules = bool(row[0])
-    return bool(known)
+def rules_installed() -> bool:
+    """Whether ``server init`` installed the club's rules on this server (its SQL functions exist; asked once per
+    opened database). A server database without them has no club rules: the server's own grants decide."""
+    return can(Capability.CLUB_RULES)
 
 
 def _one(sql: str, params: tuple[Any, ...]) -> Any:

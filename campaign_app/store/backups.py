@@ -26,20 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StorageIOError, StoreProblem
-from .database import (
-    LOW_SPACE_BYTES,
-    CampaignDatabase,
-    DatabaseError,
-    DatabaseOpenError,
-    busy_timeout_setting,
-    free_bytes,
-    integrity_problems,
-    read_header,
-    schema_facts,
-    store_problem,
-    translated,
-    wal_path,
-)
+from .check import integrity_problems
+from .errors import DatabaseError, DatabaseOpenError
+from .file_checks import read_header, schema_facts, wal_path
+from .file_engine import LOW_SPACE_BYTES, CampaignDatabase, busy_timeout_setting, free_bytes, store_problem, translated
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +142,8 @@ def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path
 @contextlib.contextmanager
 def _copy_problems(db_file: Path, backup_dir: Path) -> Iterator[None]:
     """A full disk or a read-only folder while a backup is made is the backup copy's problem, not the
-    database's: the message names the backup folder (issue 23: "campaign.db cannot grow" was wrong)."""
+    database's: the message names the backup folder (not "campaign.db cannot grow": the database is not what is
+    full)."""
     from ..errors import DiskFullError, ReadOnlyError
 
     try:
@@ -204,7 +195,7 @@ def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Pat
                 src.close()
         if problems:
             from .damage import mark_damaged
-            from .database import _hint
+            from .file_checks import _hint
 
             mark_damaged(db_file, [f"integrity: {p}" for p in problems])
 

@@ -1,4 +1,4 @@
-"""A database file the app knows is damaged takes no more writes (issue 23).
+"""A database file the app knows is damaged takes no more writes.
 
 When an integrity check finds damage (``campaign-cli check``, the window's background check, the check of a
 backup's copy before it is kept), :func:`mark_damaged` records it in a small file beside the database,
@@ -101,7 +101,7 @@ def damage_of(db_file: Path) -> str | None:
 
 
 def damaged_message(db_file: Path, problem: str, backup_dir: Path | None) -> str:
-    from .database import _hint
+    from .file_checks import _hint
 
     return (f"{db_file} is damaged ({problem}), so changes are refused to keep from writing into the damage; "
             f"nothing was written. Restore a backup ('campaign-cli restore FILE' or File \u25b8 Backups\u2026). "

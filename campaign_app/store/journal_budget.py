@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -337,6 +338,35 @@ def forget_deleted(delete_op: int, campaign_id: int) -> Forgotten:
     db.execute_sql("UPDATE operation SET label = ?, campaign_id = NULL, platoon_id = NULL, sheet_id = NULL, "
                    "merge_key = NULL, updated_at = ? WHERE id = ?", (FORGOTTEN_LABEL, utc_now(), delete_op))
     return Forgotten(records, operations)
+
+
+def forget(delete_op: int, campaign_id: int) -> Forgotten:
+    """Forget the deleted campaign ``campaign_id`` (:func:`forget_deleted` on a file; on a club server the
+    server forgets, and checks who may). Call inside the deletion's transaction, within :func:`secure_deletes`."""
+    from .opened import Capability, can
+
+    return forget_deleted(delete_op, campaign_id) if can(Capability.COMPACT) else forget_on_server(delete_op)
+
+
+@contextlib.contextmanager
+def secure_deletes() -> Iterator[None]:
+    """Around a forgetting: on a file, freed pages are overwritten rather than merely unlinked, and once the
+    block has committed the write-ahead log's copies of them go too (when no one is reading). A server forgets on
+    its own side, and this does nothing there."""
+    from .opened import Capability, can, current
+
+    opened = current()
+    if opened is None or not can(Capability.COMPACT):
+        yield
+        return
+    database = opened.file("secure deletion is for a campaign file")
+    database.execute_sql("PRAGMA secure_delete = ON")
+    try:
+        yield
+    finally:
+        database.execute_sql("PRAGMA secure_delete = OFF")
+    with contextlib.suppress(Exception):
+        database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def ensure_triggers(database: Any) -> bool:

@@ -48,10 +48,12 @@ def now() -> _dt.datetime:
 def creator_login() -> str:
     """Who owns what is created now: the login connected to a club server (PostgreSQL's ``session_user``), or
     ``''`` on a file database (nobody in particular: everyone who can open the file may change everything)."""
-    bound = database_proxy.obj
-    if getattr(bound, "dialect", "sqlite") != "postgresql":
+    from .opened import Capability, current
+
+    opened = current()
+    if opened is None or not opened.can(Capability.SEVERAL_LOGINS):
         return ""
-    return str(bound.login())
+    return opened.login()
 
 
 class JSONField(TextField):
@@ -591,7 +593,7 @@ class JournalState(BaseModel):
     mode = TextField(default="record", constraints=[SQL("DEFAULT 'record'"), Check("mode IN ('record', 'off')")])
 
 
-# --- the campaign at a glance (issue 27, migration 0008) -----------------------------------------------------
+# --- the campaign at a glance (migration 0008) -----------------------------------------------------------
 
 PRINT_KINDS = ("sheet", "history", "sologear", "cards", "standings", "chronicle")
 """What a remembered print can be (``print_record.kind``): see ``services.prints``."""
@@ -635,7 +637,7 @@ class PrintRecord(BaseModel):
 
 
 OVERVIEW_MODELS: tuple[type[BaseModel], ...] = (ChronicleEntry, PrintRecord)
-"""The tables issue 27 adds (migration 0008): journaled like every app table, owned per campaign on a club
+"""The tables of the campaign at a glance (migration 0008): journaled like every app table, owned per campaign on a club
 server (``store.club_server.table_rules``), carried by a campaign file (``services.portable.TABLES``)."""
 
 

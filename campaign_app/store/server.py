@@ -9,7 +9,7 @@ The schema is the file database's, built by the same numbered migrations: on an 
 first four (SQLite-only DDL, with table rebuilds) are replaced by one frozen baseline,
 ``db/migrations/postgresql_0004.py``, that builds schema 4 with identity ids, BOOLEAN, TIMESTAMP, DOUBLE PRECISION
 and the same CHECKs, indexes and foreign keys (deferrable, so undo can put rows back in any order); migrations 5
-onward run on both engines (``database.dialect`` tells them which).
+onward run on both engines (``database.dialect`` tells them which SQL to write).
 
 The journal is the server's (:mod:`.journal_pg`): it numbers operations in commit order under a lock it holds
 only at the end of each write. Every statement the app sends has a bounded wait: ``lock_timeout`` is the busy
@@ -29,8 +29,8 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from peewee import PostgresqlDatabase
@@ -47,7 +47,10 @@ from ..errors import (
     ServerUnavailable,
     StoreProblem,
 )
-from ..paths import is_server_url as is_server_url  # re-exported: the one test of "is this a server?"
+from .opened import Capability
+
+if TYPE_CHECKING:
+    from .check import CheckReport
 
 SCHEMA_LOCK_KEY = 0x43414D50  # "CAMP": the advisory lock of building or upgrading the schema (the owner's)
 DEFAULT_CONNECT_TIMEOUT = 10
@@ -243,9 +246,14 @@ def local_times(conn: Any) -> None:
 # ------------------------------------------------------------------------------------------- the database
 
 class ServerDatabase(PostgresqlDatabase):
-    """peewee's PostgresqlDatabase with ``?`` placeholders, the writers' lock and translated errors."""
+    """The server engine (:class:`~.opened.Engine`): peewee's PostgresqlDatabase with ``?`` placeholders, the
+    writers' lock and translated errors."""
 
     dialect = "postgresql"
+    """The SQL the migrations write for it (db/migrations/); code outside ``store/`` asks :mod:`.opened`."""
+    server_journal = True
+    """The journal is the server's (:mod:`.journal_pg`): its functions open, record, close and replay."""
+    _club_rules: bool | None = None
 
     def __init__(self, url: str, *, password: str | None = None, busy_timeout: float = 10.0) -> None:
         if not server_support():
@@ -388,6 +396,7 @@ class ServerDatabase(PostgresqlDatabase):
         program does the same."""
         self.execute_sql(f"SELECT pg_advisory_xact_lock({SCHEMA_LOCK_KEY})")
 
+    # --- the engine's interface (store.opened.Engine) -----------------------------------------------------
     def login(self) -> str:
         """The server login of this connection (``session_user``; asked once per connection)."""
         conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
@@ -396,6 +405,80 @@ class ServerDatabase(PostgresqlDatabase):
             cached = (conn, str(self.execute_sql("SELECT session_user").fetchone()[0]))
             self._login: tuple[Any, str] | None = cached
         return cached[1]
+
+    def begin_write(self) -> None:
+        """Nothing: the server looks after its own pages (its ``campaign_app_begin`` opens the operation)."""
+
+    def set_open(self, op_id: int | None) -> None:
+        """Nothing: the server's own functions keep the open operation (:mod:`.journal_pg`)."""
+
+    def data_version(self) -> int:
+        """A number that moves whenever anyone commits an operation, an undo or a redo (the server's stand-in for
+        SQLite's ``data_version``)."""
+        row = self.execute_sql("SELECT COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0), COUNT(*), "
+                               "COALESCE(MAX(updated_at), ''), COALESCE(MAX(undone_at), '') "
+                               "FROM operation").fetchone()
+        return hash(tuple(row)) & 0x7FFFFFFFFFFFFFFF
+
+    def changed_rows(self) -> int:
+        return 0  # the data version moves with this program's writes too
+
+    def check(self) -> CheckReport:
+        from .check import check_server
+
+        return check_server(self)
+
+    def club_rules(self) -> bool:
+        """Whether ``server init`` installed the club's rules here (its SQL functions exist); asked once per
+        opened database (``server init`` sets it)."""
+        if self._club_rules is None:
+            row = self.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL").fetchone()
+            self._club_rules = bool(row[0])
+        return self._club_rules
+
+    def can(self, capability: Capability) -> bool:
+        if capability is Capability.CLUB_RULES:
+            return self.club_rules()
+        return capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES)
+
+    def reading(self) -> AbstractContextManager[Any]:
+        return self.atomic(isolation_level="REPEATABLE READ")
+
+    def insert_returning_id(self, sql: str, params: list[Any]) -> int:
+        return int(self.execute_sql(sql + " RETURNING id", params).fetchone()[0])
+
+    # --- the journal's recording (store.journal; the server's triggers and functions: store.journal_pg) -----
+    def table_columns(self, table: str) -> list[tuple[str, str]]:
+        rows = self.execute_sql("SELECT column_name, data_type FROM information_schema.columns "
+                                "WHERE table_schema = current_schema() AND table_name = ? "
+                                "ORDER BY ordinal_position", (table,)).fetchall()
+        return [(r[0], (r[1] or "").upper()) for r in rows]
+
+    def app_table_names(self) -> list[str]:
+        from .journal import JOURNAL_TABLES
+
+        rows = self.execute_sql("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                                "ORDER BY tablename").fetchall()
+        return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
+
+    def has_journal(self) -> bool:
+        return bool(self.execute_sql("SELECT to_regclass('journal_state') IS NOT NULL").fetchone()[0])
+
+    @contextmanager
+    def recording_off(self) -> Iterator[None]:
+        """The server's trigger records nothing inside this transaction (a migration; the owner's alone)."""
+        from .journal import _MODE_SETTING
+
+        self.execute_sql("SELECT set_config(?, 'off', true)", (_MODE_SETTING,))
+        try:
+            yield
+        finally:
+            self.execute_sql("SELECT set_config(?, 'record', true)", (_MODE_SETTING,))
+
+    def install_journal_triggers(self) -> None:
+        from . import journal_pg
+
+        journal_pg.install(self, self.app_table_names())
 
 
 class _PumpedCursor:

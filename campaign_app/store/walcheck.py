@@ -1,4 +1,4 @@
-"""Is the ``-wal`` file beside a database the database's own? (issue 23)
+"""Is the ``-wal`` file beside a database the database's own?
 
 SQLite merges whatever valid ``-wal`` file it finds beside a database into what it reads, and writes it into
 the file at the next checkpoint: a ``-wal`` left by a crash and then joined by an older backup copied over the

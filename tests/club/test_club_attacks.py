@@ -211,15 +211,16 @@ def test_an_operation_is_labelled_with_what_it_touched_not_what_the_client_says(
     ada_platoon, bob_platoon = platoon_id(club_pg, "2nd Platoon"), platoon_id(club_pg, "Red Devils")
     as_login("bob")
     from campaign_app.store import journal as store_journal
+    from campaign_app.store import journal_read, journal_replay
 
     # bob's program names ada's platoon as the target; the server records the platoon he really changed
     with store_journal.operation("platoon.edit", "ada's platoon", platoon=bob_platoon) as op:
         db.execute_sql("UPDATE platoon SET notes = 'mine' WHERE id = ?", (bob_platoon,))
         op.platoon_id = ada_platoon
     assert op.changes.platoon_id == bob_platoon
-    info = store_journal.get_operation(op.changes.operation_id or 0)
+    info = journal_read.get_operation(op.changes.operation_id or 0)
     assert (info.platoon_id, info.user) == (bob_platoon, "bob")
-    store_journal.undo(info.id)
+    journal_replay.undo(info.id)
 
 
 def test_a_replay_names_only_the_apps_tables(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811

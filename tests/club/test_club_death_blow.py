@@ -13,7 +13,7 @@ from clubpg import ORGANISER, ClubServer, club_pg, ensure_role, unbind  # noqa: 
 
 from campaign_app.services import campaigns, club
 from campaign_app.services import death_blow as service
-from campaign_app.store import close_db, init_db
+from campaign_app.store import close_db, init_db, journal_replay
 from campaign_app.store import journal as store_journal
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server, table_rules
@@ -93,7 +93,7 @@ def test_own_fighter_bouts_and_undo(as_login: Any) -> None:
     as_login("ada")
     edit = service.log_bout("Kenji", opponent="Old Wu", opponent_level=2, winner="Kenji", face_cards=4)
     assert service.show_fighter("Kenji").lifetime_xp == 4
-    store_journal.undo(edit.operation_id)  # a player undoes their own bout (judged by the fighters)
+    journal_replay.undo(edit.operation_id)  # a player undoes their own bout (judged by the fighters)
     assert service.show_fighter("Kenji").lifetime_xp == 0
 
 
@@ -104,9 +104,9 @@ def test_an_organiser_logs_a_bout_between_two_players_fighters(as_login: Any) ->
     as_login("bob")  # bob sees it (and its rounds) but may not undo it: olga made it
     assert service.show_bout(edit.id).rounds
     with pytest.raises(NotYours):
-        store_journal.undo(edit.operation_id)
+        journal_replay.undo(edit.operation_id)
     as_login(ORGANISER)
-    store_journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
 
 
 def test_the_server_refuses_a_raw_write_to_another_players_fighter(as_login: Any) -> None:

@@ -116,7 +116,7 @@ def test_check_reports_the_rules_a_restore_lost_and_init_puts_them_back(club_pg:
                                                                         club: dict[str, Any]) -> None:
     """What ``pg_restore`` without ``--create`` loses (the database's own revoke and settings), and a policy
     dropped by hand, are reported by ``check`` on the server, each with what to run; ``server init`` mends them."""
-    from campaign_app.store.database import check_database
+    from campaign_app.store.check import check_database
 
     database = as_login(OWNER)
     assert check_database(database).problems == []  # the control: a club set up as documented is fine

@@ -11,16 +11,17 @@ import pytest
 from clubpg import ClubServer, club_pg, unbind  # noqa: F401 - club_pg is a fixture
 
 from campaign_app.errors import Conflict
-from campaign_app.store import database as store_database
 from campaign_app.store import init_db
-from campaign_app.store.journal import operation, undo
+from campaign_app.store import migrate as store_migrate
+from campaign_app.store.journal import operation
+from campaign_app.store.journal_replay import undo
 from campaign_app.store.models import database_proxy as db
 
 
 def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     url = club_pg.create_database("club_upgrade")
-    real = store_database.available_migrations
-    monkeypatch.setattr(store_database, "available_migrations", lambda folder=None: real(folder)[:4])
+    real = store_migrate.available_migrations
+    monkeypatch.setattr(store_migrate, "available_migrations", lambda folder=None: real(folder)[:4])
     init_db(url)
     with operation("test.setup", "schema 4 data"):
         db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
@@ -31,7 +32,7 @@ def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypat
                        "notes, created_at) SELECT id, '2nd Platoon', '2nd platoon', 8, 8, 8, 2, 6, '', now() "
                        "FROM campaign")
     unbind()
-    monkeypatch.setattr(store_database, "available_migrations", real)
+    monkeypatch.setattr(store_migrate, "available_migrations", real)
     init_db(url)
     try:
         assert db.execute_sql("SELECT max(number) FROM schema_migration").fetchone()[0] == len(real())

@@ -10,7 +10,7 @@ from clubpg import ORGANISER, ClubServer, club_pg, ensure_role, unbind  # noqa: 
 from campaign_app.services import campaigns, club
 from campaign_app.services import death_blow as service
 from campaign_app.store import close_db, init_db
-from campaign_app.store import database as store_database
+from campaign_app.store import migrate as store_migrate
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
@@ -20,8 +20,8 @@ def test_0007_secures_the_new_tables_on_a_club_server(club_pg: ClubServer,  # no
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     name = "club_upgrade_0007"
     admin = club_pg.create_database(name)
-    real = store_database.available_migrations
-    monkeypatch.setattr(store_database, "available_migrations", lambda folder=None: real(folder)[:6])
+    real = store_migrate.available_migrations
+    monkeypatch.setattr(store_migrate, "available_migrations", lambda folder=None: real(folder)[:6])
     init_db(admin)
     init_server()
     for login in ("ada", "bob"):
@@ -30,7 +30,7 @@ def test_0007_secures_the_new_tables_on_a_club_server(club_pg: ClubServer,  # no
     ensure_role(club_pg, ORGANISER)
     add_player(ORGANISER, organiser=True)
     close_db()
-    monkeypatch.setattr(store_database, "available_migrations", real)
+    monkeypatch.setattr(store_migrate, "available_migrations", real)
     try:
         init_db(admin)  # the owner upgrades to schema 7
         assert db.execute_sql("SELECT relrowsecurity FROM pg_class WHERE relname = 'bout'").fetchone()[0]

@@ -336,7 +336,7 @@ def test_campaign_delete_dialog_can_forget_the_campaign(qtbot, cpage: CampaignPa
     from PySide6.QtWidgets import QCheckBox, QMessageBox
 
     from campaign_app.store.database import current_db
-    from campaign_app.store.journal import list_operations
+    from campaign_app.store.journal_read import list_operations
 
     seen: list[str] = []
 

@@ -367,6 +367,16 @@ def test_server_away_at_start_quits_cleanly_or_opens_the_local_file(qtbot, tmp_p
     qtbot.wait(10)
 
 
+def _answers_as_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open file answers "what can you do?" as a club server does (several logins, announcements, no backups
+    here), for the window's tests of a server that is not there."""
+    from campaign_app.store.file_engine import CampaignDatabase
+    from campaign_app.store.opened import Capability
+
+    monkeypatch.setattr(CampaignDatabase, "can",
+                        lambda self, capability: capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES))
+
+
 # --- who logged each battle -------------------------------------------------------------------------------------
 def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(qtbot, gui_ctx, congo_platoon,  # type: ignore[no-untyped-def]
                                                                             monkeypatch) -> None:
@@ -408,10 +418,10 @@ def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(qtbo
     undo = view.undo_button
     qtbot.mouseClick(undo, LEFT)  # bo's battle goes: one login left
     assert model.columnCount() == 4
-    gui_ctx.server = ServerTarget("club.example.org", "league", "ana")
-    view.reload()
-    assert model.columnCount() == 5 and [by for by, _tip in battle_rows()] == ["ana"]
-    gui_ctx.server = None
+    with monkeypatch.context() as patched:
+        _answers_as_a_server(patched)
+        view.reload()
+        assert model.columnCount() == 5 and [by for by, _tip in battle_rows()] == ["ana"]
 
 
 def test_the_changes_tab_and_journal_json_name_the_login(gui_ctx, congo_platoon, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -447,6 +457,7 @@ def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(qtbo
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     install_exception_hook()
     gui_ctx.server = ServerTarget("club.example.org", "league", "ana")
+    _answers_as_a_server(monkeypatch)
     win = MainWindow(gui_ctx)
     qtbot.addWidget(win)
     win.show()

@@ -14,7 +14,7 @@ from campaign_app.gui.death_blow.models import BoutListModel, FighterListModel, 
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as service
-from campaign_app.store import journal
+from campaign_app.store import journal_read
 from campaign_app.store.models import Bout, BoutRound, Fighter
 from tests.gui.driving import in_modal
 
@@ -157,7 +157,7 @@ def test_solo_bout_round_by_round_typed_dice_then_to_the_end(qtbot, gui_ctx, pit
     assert counts() == (before[0], before[1] + 1, before[2] + n_rounds)
     bout = Bout.get()
     assert (bout.mode, bout.seed, bout.fighter_id, bout.opponent_fighter_id) == ("solo", "table 7", kenji, mara)
-    ops = journal.list_operations(limit=1)
+    ops = journal_read.list_operations(limit=1)
     assert ops[0].kind == "bout.play"
 
 

@@ -18,7 +18,7 @@ from campaign_app.rules.enums import LeaderFate, Outcome
 from campaign_app.rules.odds import leader_odds, recovery_odds
 from campaign_app.services import battle_edits, battles, history
 from campaign_app.services.common import Conflict, NotFound, ServiceError
-from campaign_app.store import journal
+from campaign_app.store import journal_read, journal_replay
 from campaign_app.store.database import db
 from campaign_app.store.journal import operation
 from campaign_app.store.models import (
@@ -303,7 +303,7 @@ def test_the_second_of_two_writers_is_told_what_changed(pid: int) -> None:
     with pytest.raises(Conflict) as info:
         second.commit()
     text = str(info.value)
-    login = journal.list_operations(limit=1)[0].user
+    login = journal_read.list_operations(limit=1)[0].user
     assert text.startswith("2nd Platoon changed since you started logging this battle: \u201cLog battle 1 of "
                            "2nd Platoon\u201d at ")
     assert re.search(r" at \d\d:\d\d", text) and f"by {login}" in text and "nothing was written" in text
@@ -401,9 +401,9 @@ def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     assert dump() == before
     assert undo.to_dict()["number"] == 2 and undo.to_dict()["removed_leaders"] == ["Lt. B"]
     assert undo.operation_id == logged.operation_id
-    journal.redo()  # the battle comes back, same ids, same dice
+    journal_replay.redo()  # the battle comes back, same ids, same dice
     assert dump() == after
-    journal.undo()
+    journal_replay.undo()
     assert dump() == before
 
 
@@ -411,12 +411,12 @@ def test_undo_and_redo_a_logged_battle_through_the_journal(pid: int) -> None:
     before = dump()
     edit = battles.log_battle(pid, wounds=10, leader_wounds=0, objectives=2, dice=SeededDice(2))
     after = dump()
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert dump() == before
-    journal.redo(edit.operation_id)
+    journal_replay.redo(edit.operation_id)
     assert dump() == after
     with pytest.raises(ServiceError, match="is not undone"):
-        journal.redo(edit.operation_id)  # already there
+        journal_replay.redo(edit.operation_id)  # already there
     assert dump() == after
 
 
@@ -429,7 +429,7 @@ def test_undo_refuses_after_a_change_by_hand(pid: int) -> None:
     with pytest.raises(ServiceError, match="“test data” .operation \\d+. changed the same data later"):
         battles.undo_last_battle(pid)
     with pytest.raises(ServiceError, match="cannot undo"):
-        journal.undo(edit.operation_id)
+        journal_replay.undo(edit.operation_id)
     assert Battle.select().count() == 1
 
 
@@ -445,23 +445,23 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
                                                                           b.id),
                     ("battle.outcome", None, "draw", b.id)]
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon” .operation \\d+. changed the same data"):
-        journal.undo(logged.operation_id)
+        journal_replay.undo(logged.operation_id)
     same = battle_edits.edit_battle_text(logged.id, scenario="Night patrol")
     assert not same.changed and "nothing changed" in same.message
     with pytest.raises(ServiceError, match="outcome must be"):
         battle_edits.edit_battle_text(logged.id, outcome="won")
     with pytest.raises(NotFound):
         battle_edits.edit_battle_text(999, notes="x")
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert dump() == after_log
-    journal.redo(edit.operation_id)
+    journal_replay.redo(edit.operation_id)
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon”"):
         battles.undo_last_battle(pid)  # the edit is newer: undo it first
-    journal.undo()
+    journal_replay.undo()
     battles.undo_last_battle(pid)
     assert AttributeChange.select().count() == 0
-    journal.redo()  # the battle
-    journal.redo()  # then its edit
+    journal_replay.redo()  # the battle
+    journal_replay.redo()  # then its edit
     assert AttributeChange.select().count() == 3 and Battle.get_by_id(logged.id).scenario == "Night patrol"
     cleared = battle_edits.edit_battle_text(logged.id, outcome=None)
     assert Battle.get_by_id(logged.id).outcome is None and cleared.to_dict()["old"] == {"outcome": "draw"}
@@ -609,7 +609,7 @@ def test_undoing_a_battle_with_a_newer_battle_is_refused(pid: int) -> None:
     battles.log_battle(pid, wounds=0, dice=TypedDice([[12, 12]]))
     before = dump()
     with pytest.raises(ServiceError, match="“Log battle 2 of 2nd Platoon” .operation \\d+. changed the same data"):
-        journal.undo(first.operation_id)
+        journal_replay.undo(first.operation_id)
     assert dump() == before
 
 
@@ -698,7 +698,7 @@ def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(p
         assert dump() == after
     same = battle_edits.edit_battle(logged.id, objectives=1, wounds=2, leader_wounds=1)  # unchanged: fine
     assert not same.changed
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert dump() == before
 
 

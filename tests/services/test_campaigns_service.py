@@ -8,7 +8,7 @@ from campaign_app.services import attachments as attachment_service
 from campaign_app.services import campaigns as cs
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
-from campaign_app.store import journal
+from campaign_app.store import journal_replay
 from campaign_app.store.models import Campaign, Leader, Platoon, Roll
 
 
@@ -71,9 +71,9 @@ def test_rename_and_undo_redo() -> None:
     edit = cs.create_campaign("Congo 1960")
     ren = cs.rename_campaign("Congo 1960", "Congo 1961")
     assert ren.to_dict() == {"id": edit.id, "old": "Congo 1960", "new": "Congo 1961"}
-    journal.undo(ren.operation_id)
+    journal_replay.undo(ren.operation_id)
     assert Campaign.get_by_id(edit.id).name == "Congo 1960"
-    journal.redo(ren.operation_id)
+    journal_replay.redo(ren.operation_id)
     assert Campaign.get_by_id(edit.id).name == "Congo 1961"
 
 
@@ -83,7 +83,7 @@ def test_set_house_rules_and_clear_period() -> None:
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (None, 2, "platoon")
     assert edit.to_dict()["old"]["period"] == 3
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (3, 1, "both")
     with pytest.raises(ServiceError, match="rise strictly"):
@@ -128,11 +128,11 @@ def test_delete_campaign_and_put_it_back() -> None:
     edit = cs.delete_campaign("C")
     assert edit.to_dict()["platoons"] == 2
     assert Campaign.select().count() == 0 and Platoon.select().count() == 0 and Roll.select().count() == 0
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert Campaign.get_by_id(cid).name == "C"
     assert platoon_service.platoon_detail(gen.id) == before
     assert Leader.select().count() == 1 and Roll.select().count() == 1
-    journal.redo(edit.operation_id)
+    journal_replay.redo(edit.operation_id)
     assert Campaign.select().count() == 0
 
 
@@ -141,7 +141,7 @@ def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     made = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(ServiceError, match=f"would also remove platoon {made.id} .from “Create platoon P”, "
                                            f"operation {made.operation_id}."):
-        journal.undo(edit.operation_id)
+        journal_replay.undo(edit.operation_id)
     assert Platoon.select().count() == 1
 
 

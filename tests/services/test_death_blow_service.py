@@ -12,7 +12,7 @@ from campaign_app.rules import death_blow as rules
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as s
 from campaign_app.services.common import NotFound, ServiceError
-from campaign_app.store import journal
+from campaign_app.store import journal, journal_read, journal_replay
 from campaign_app.store.models import Bout, BoutRound, Fighter, FighterChange
 
 
@@ -62,10 +62,10 @@ def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: 
     assert (mara.level, mara.xp, mara.lifetime_xp, mara.wins, mara.losses, mara.bouts) == (0, 0, 0, 0, 1, 1)
     assert "Kenji reached level 3" in edit.message
     # a whole bout is one operation; undo puts both careers back
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     kenji = s.show_fighter("Kenji")
     assert (kenji.level, kenji.xp, kenji.lifetime_xp, kenji.bouts) == (2, 10, 0, 0)
-    journal.redo(edit.operation_id)
+    journal_replay.redo(edit.operation_id)
     assert s.show_fighter("Kenji").level == 3
 
 
@@ -129,9 +129,9 @@ def test_a_solo_bout_is_played_recorded_and_undone_as_one(pit: str) -> None:
     assert again.face_cards_left == d.face_cards_left == d.xp_gained or d.winner == "draw"
     assert json.loads(json.dumps(s.show_bout(d.id).to_dict()))["rounds"] == json.loads(json.dumps(d.rounds))
     # one operation; undo removes bout, rounds and the XP
-    ops = journal.list_operations(limit=1)
+    ops = journal_read.list_operations(limit=1)
     assert ops[0].kind == "bout.play" and ops[0].id == edit.operation_id
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert counts() == before
     assert (s.show_fighter("Kenji").lifetime_xp, s.show_fighter("Mara").lifetime_xp) == (0, 0)
 
@@ -145,13 +145,13 @@ def test_the_same_seed_and_fighters_give_the_same_bout(pit: str) -> None:
 
 def test_a_cancelled_solo_bout_writes_nothing(pit: str) -> None:
     before = counts()
-    ops = len(journal.list_operations())
+    ops = len(journal_read.list_operations())
     solo = s.SoloBout("Kenji", "Mara", seed=5)
     solo.next_round()
     solo.next_round([7, 3], [11, 2])
     assert solo.rounds[1].a.dice == (7, 3) and solo.rounds[1].a.dice_source == "entered"
     del solo
-    assert counts() == before and len(journal.list_operations()) == ops
+    assert counts() == before and len(journal_read.list_operations()) == ops
 
 
 def test_a_solo_bout_is_refused_when_a_career_changed_meanwhile(pit: str) -> None:
@@ -168,7 +168,7 @@ def test_undo_of_an_earlier_bout_is_refused_while_a_later_one_changed_the_fighte
     first = s.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=5)
     s.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=5)
     with pytest.raises(journal.Conflict):
-        journal.undo(first.operation_id)
+        journal_replay.undo(first.operation_id)
     assert s.show_fighter("Kenji").lifetime_xp == 10
 
 
@@ -205,7 +205,7 @@ def test_rename_retire_delete(pit: str) -> None:
     s.log_bout("Solo", opponent="Old Wu", opponent_level=3, winner="Solo", face_cards=1)
     edit = s.delete_fighter("Solo")
     assert not Fighter.select().where(Fighter.name == "Solo").exists()
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert s.show_fighter("Solo").bouts == 1
 
 

@@ -26,7 +26,7 @@ from campaign_app.services import platoons as platoon_service
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.services.common import ServiceError
-from campaign_app.store import close_db, init_db, journal
+from campaign_app.store import close_db, init_db, journal_read, journal_replay
 from campaign_app.store.journal import Conflict
 from campaign_app.store.models import AttachedUnit, Battle, Platoon, SologearTurn
 from tests.dbdump import dump
@@ -141,9 +141,9 @@ ACTIONS = ["platoon", "rename", "dice", "xp", "leader", "attach", "detach", "wea
 
 
 def _later_live_overlap(op_id: int) -> int | None:
-    touched = journal._touched(op_id)
-    for info in reversed(journal.list_operations(undone=False)):
-        if info.id > op_id and journal._touched(info.id) & touched:
+    touched = journal_read._touched(op_id)
+    for info in reversed(journal_read.list_operations(undone=False)):
+        if info.id > op_id and journal_read._touched(info.id) & touched:
             return info.id
     return None
 
@@ -161,7 +161,7 @@ def test_undo_all_then_redo_all_is_exact(database: Callable[[], None], steps: li
                                          probe: int) -> None:
     database()
     start = dump()
-    first = journal.list_operations(limit=1)[0].id
+    first = journal_read.list_operations(limit=1)[0].id
     for name, seed in steps:
         before = dump()
         try:
@@ -169,7 +169,7 @@ def test_undo_all_then_redo_all_is_exact(database: Callable[[], None], steps: li
         except ServiceError:
             assert dump() == before, f"{name} was refused but wrote something"
     end = dump()
-    live = [o for o in journal.list_operations(undone=False) if o.id > first]
+    live = [o for o in journal_read.list_operations(undone=False) if o.id > first]
 
     # an older operation: refused exactly when a later live operation touched its rows (or rows hang on them)
     if live:
@@ -177,7 +177,7 @@ def test_undo_all_then_redo_all_is_exact(database: Callable[[], None], steps: li
         blocker = _later_live_overlap(target.id)
         later = [o for o in live if o.id > target.id]
         try:
-            journal.undo(target.id)
+            journal_replay.undo(target.id)
         except Conflict as exc:
             assert later, f"nothing came after {target.label!r}, yet: {exc}"
             if blocker is None:  # no row in common: rows hang on it, or a later row took a name it would restore
@@ -185,15 +185,15 @@ def test_undo_all_then_redo_all_is_exact(database: Callable[[], None], steps: li
             assert dump() == end, "a refused undo wrote something"
         else:
             assert blocker is None, f"undo of {target.label!r} went through over operation {blocker}"
-            journal.redo(target.id)
+            journal_replay.redo(target.id)
             assert dump() == end
 
     # everything, newest first: back to the start exactly; then redo all: the end exactly
-    undone = [info.id for info in journal.list_operations(undone=False) if info.id > first]
+    undone = [info.id for info in journal_read.list_operations(undone=False) if info.id > first]
     for op_id in undone:
-        journal.undo(op_id)
+        journal_replay.undo(op_id)
     assert dump() == start
     # redo walks back the way undo went (operations undone during the sequence, e.g. by 'battle undo', stay undone)
-    redone = [journal.redo().operation_id for _ in undone]
+    redone = [journal_replay.redo().operation_id for _ in undone]
     assert redone == undone[::-1]
     assert dump() == end

@@ -11,7 +11,7 @@ from campaign_app.rules.dice import SeededDice
 from campaign_app.services import battles, platoons, printing, prints
 from campaign_app.services.chronicle import add_entry, chronicle
 from campaign_app.services.print_requests import ChronicleRequest, HistoryRequest, StandingsRequest, UnitSheetRequest
-from campaign_app.store import journal
+from campaign_app.store import journal_replay
 from campaign_app.store.models import PrintRecord
 
 
@@ -57,12 +57,12 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     assert prints.platoon_notices(red) == []
 
     # undo the battle: everything but the dice change is current again
-    journal.undo()
+    journal_replay.undo()
     assert _stale() == dice_change
     # undo the dice too: nothing is stale; redo the dice: the sheet is stale again
-    journal.undo()
+    journal_replay.undo()
     assert _stale() == {}
-    journal.redo()
+    journal_replay.redo()
     assert _stale() == dice_change
     # changing it back by hand: the sheet is current again (what it would print is what it printed); the history
     # report now lists two changes by hand
@@ -78,7 +78,7 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     _print(ChronicleRequest(campaign="Congo 1960"), tmp_path / "chronicle2.pdf")
     assert _stale() == {}
     # undoing the print forgets it: the older printout counts again, and it is stale
-    journal.undo()
+    journal_replay.undo()
     assert set(_stale()) == {"Chronicle: Congo 1960"}
 
 
@@ -105,5 +105,5 @@ def test_a_deleted_platoon_shows_its_printout_as_gone(congo_platoon, tmp_path: P
     _print(UnitSheetRequest(platoons=("Red Company",)), tmp_path / "a.pdf")
     platoons.delete_platoon(platoons.platoon_detail("Red Company").id)
     assert prints.stale_prints("Congo 1960") == []  # its records went with it (ON DELETE CASCADE)
-    journal.undo()
+    journal_replay.undo()
     assert prints.stale_prints("Congo 1960") == []  # and came back with it, current

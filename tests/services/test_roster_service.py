@@ -16,7 +16,7 @@ from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.services.platoons import AttributeWords, FormerLeader, LeaderInfo
-from campaign_app.store import journal
+from campaign_app.store import journal_replay
 from campaign_app.store.journal import operation
 from campaign_app.store.models import (
     AttachedUnit,
@@ -135,9 +135,9 @@ def test_create_undo_redo_keeps_ids_and_roll(camp: int) -> None:
     e = platoon_service.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, leader_name="L",
                                        dice=SeededDice(3))
     before = platoon_service.platoon_detail(e.id)
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     assert Platoon.select().count() == 0 and Roll.select().count() == 0 and Leader.select().count() == 0
-    journal.redo(e.operation_id)
+    journal_replay.redo(e.operation_id)
     assert platoon_service.platoon_detail(e.id) == before
     assert Roll.select().count() == 1
 
@@ -150,11 +150,11 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
                     ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
     d = platoon_service.platoon_detail(pid)
     assert (d.training, d.morale, d.armor, d.notes) == ("d8", "d12", 3, "tired")
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
     assert (d.training, d.morale, d.armor, d.notes) == ("d10", "d8", 2, "")
     assert AttributeChange.select().count() == 0
-    journal.redo(e.operation_id)
+    journal_replay.redo(e.operation_id)
     assert platoon_service.platoon_detail(pid).training == "d8" and AttributeChange.select().count() == 4
     unchanged = platoon_service.set_platoon(pid, training=8)
     assert not unchanged.changed and AttributeChange.select().count() == 4
@@ -179,7 +179,7 @@ def test_rename_platoon(pid: int, camp: int) -> None:
     e = platoon_service.rename_platoon(pid, "Second")
     assert platoon_service.platoon_detail(pid).name == "Second"
     assert AttributeChange.get().field == "name"
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid).name == "2nd Platoon"
 
 
@@ -195,8 +195,8 @@ def test_set_xp_platoon_and_leader(pid: int) -> None:
     assert (x2.delta, x2.xp_after, x2.leader_id) == (2, 4, d.leader.id)
     assert platoon_service.platoon_detail(pid).leader.level == "Regular"
     assert [h.xp_after for h in platoon_service.xp_history(pid)] == [9, 4]
-    journal.undo(e2.operation_id)
-    journal.undo(e.operation_id)
+    journal_replay.undo(e2.operation_id)
+    journal_replay.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
     assert (d.xp, d.leader.xp) == (6, 2) and XpChange.select().count() == 0
     with pytest.raises(ServiceError, match="0 to 32, not 33"):
@@ -210,7 +210,7 @@ def test_undo_refuses_when_changed_since(pid: int) -> None:
         Platoon.update(xp=12).where(Platoon.id == pid).execute()  # e.g. a battle logged outside the undo stack
     with pytest.raises(ServiceError, match=f"“test data” .operation {later.changes.operation_id}. changed the same "
                                            "data later; undo that first"):
-        journal.undo(e.operation_id)
+        journal_replay.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid).xp == 12 and XpChange.select().count() == 1
 
 
@@ -228,13 +228,13 @@ def test_replace_leader_by_hand_and_with_roll(pid: int) -> None:
     assert [f.name for f in d.former_leaders] == ["Lt. Okafor", "Lt. Diallo"]
     roll = Roll.get(Roll.leader == d.leader.id)
     assert roll.expression == "2d10" and roll.total == 6 and e2.to_dict()["roll"]["faces"] == [7, 9]
-    journal.undo(e2.operation_id)
-    journal.undo(e.operation_id)
+    journal_replay.undo(e2.operation_id)
+    journal_replay.undo(e.operation_id)
     d = platoon_service.platoon_detail(pid)
     assert d.leader.id == old_id and d.former_leaders == ()
     assert Leader.select().count() == 1 and Roll.select().count() == 0
-    journal.redo(e.operation_id)
-    journal.redo(e2.operation_id)
+    journal_replay.redo(e.operation_id)
+    journal_replay.redo(e2.operation_id)
     assert platoon_service.platoon_detail(pid).leader.name == "Capt. Roux"
 
 
@@ -254,7 +254,7 @@ def test_set_leader_name_and_rank(pid: int) -> None:
     d = platoon_service.platoon_detail(pid)
     assert (d.leader.name, d.leader.rank) == ("Lt. O. Okafor", "Captain")
     assert {a.field for a in AttributeChange.select()} == {"leader.name", "leader.rank"}
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid).leader.name == "Lt. Okafor"
 
 
@@ -272,12 +272,12 @@ def test_attached_units(pid: int) -> None:
     e = attachment_service.edit_attached(team.id, equipment=6, reason="lost the MG ammo")
     assert attachment_service.find_attached(pid, "weapons team").equipment == 6
     assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     assert attachment_service.find_attached(pid, "Weapons team").equipment == 10
     conv = attachment_service.edit_attached(team.id, kind="fire_support", support="light")
     a = AttachedUnit.get_by_id(team.id)
     assert (a.kind, a.training, a.armor, a.support) == ("fire_support", None, None, "light")
-    journal.undo(conv.operation_id)
+    journal_replay.undo(conv.operation_id)
     assert AttachedUnit.get_by_id(team.id).training == 8
 
 
@@ -314,9 +314,9 @@ def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
     assert before.attached[0].equipment_list[0].name == "Medium machine gun"
     e = attachment_service.remove_attached(team.id)
     assert AttachedUnit.select().count() == 0 and Equipment.select().count() == 0
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid) == before
-    journal.redo(e.operation_id)
+    journal_replay.redo(e.operation_id)
     assert platoon_service.platoon_detail(pid).attached == ()
 
 
@@ -329,11 +329,11 @@ def test_equipment_rows(pid: int) -> None:
         ("Recoilless rifle", "point", -2, "point"), ("Flamer", "both", -1, "dispersed")]
     ed = attachment_service.edit_equipment(e.id, ap=None)
     assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
-    journal.undo(ed.operation_id)
+    journal_replay.undo(ed.operation_id)
     assert Equipment.get_by_id(e.id).ap == -2
     rm = attachment_service.remove_equipment(attachment_service.find_equipment(pid, "flamer").id)
     assert [x.name for x in platoon_service.platoon_detail(pid).equipment_list] == ["Recoilless rifle"]
-    journal.undo(rm.operation_id)
+    journal_replay.undo(rm.operation_id)
     assert len(platoon_service.platoon_detail(pid).equipment_list) == 2
 
 
@@ -370,11 +370,11 @@ def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
     assert Platoon.get_or_none(Platoon.id == pid) is None
     assert Battle.get_by_id(their.id).opponent_platoon_id is None
     assert Roll.select().count() == 0 and XpChange.select().count() == 0
-    journal.undo(e.operation_id)
+    journal_replay.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid) == before
     assert Battle.get_by_id(their.id).opponent_platoon_id == pid
     assert Battle.get_by_id(battle.id).number == 1 and Roll.select().count() == 1
-    journal.redo(e.operation_id)
+    journal_replay.redo(e.operation_id)
     assert Platoon.select().count() == 1
 
 
@@ -458,13 +458,13 @@ def test_undo_in_reverse_restores_everything_and_redo_replays(pid: int, ops: lis
             edits.append(edit)
     after = _snapshot()
     for edit in reversed(edits):
-        journal.undo(edit.operation_id)
+        journal_replay.undo(edit.operation_id)
     assert _snapshot() == before
     for edit in edits:
-        journal.redo(edit.operation_id)
+        journal_replay.redo(edit.operation_id)
     assert _snapshot() == after
     for edit in reversed(edits):
-        journal.undo(edit.operation_id)
+        journal_replay.undo(edit.operation_id)
 
 
 def test_platoon_detail_json_shape(pid: int) -> None:

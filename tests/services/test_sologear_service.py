@@ -11,7 +11,7 @@ from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.services.sologear_results import FormRow, PlayUndone, SideTotals
-from campaign_app.store import journal
+from campaign_app.store import journal_replay
 from campaign_app.store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 
 
@@ -308,19 +308,19 @@ def test_undo_turn_is_exact_and_redo() -> None:
     assert counts() == before
     assert sheet_service.sheet_data(sid).state == snapshot.state
     # redo brings the turn back as it was (the same rows, the same dice), then its record
-    journal.redo()
-    journal.redo()
+    journal_replay.redo()
+    journal_replay.redo()
     assert sheet_service.sheet_data(sid).turns[0].result.glory_collected == 2
     play_service.undo_last(sid)
     assert counts() == before
     # the GUI path: undo the record, then the play, through their change sets
     edit = play_service.play_turn(sid, "fig", 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
     rec = play_service.record_turn(sid, 1, glory=2)
-    journal.undo(rec.operation_id)
+    journal_replay.undo(rec.operation_id)
     assert not SologearTurn.get(SologearTurn.sheet == sid).recorded
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert counts() == before
-    journal.redo(edit.operation_id)
+    journal_replay.redo(edit.operation_id)
     assert sheet_service.sheet_data(sid).turns[0].rolls[0].faces == [3, 2]
 
 
@@ -371,7 +371,7 @@ def test_update_sheet_and_rename() -> None:
         sheet_service.update_sheet(sid, gear_tv=-1)
     with pytest.raises(ServiceError, match="unknown sheet field"):
         sheet_service.update_sheet(sid, colour="red")
-    journal.undo(edit.operation_id)
+    journal_replay.undo(edit.operation_id)
     assert sheet_service.sheet_data(sid).name == "Hill 214"
 
 

@@ -12,8 +12,9 @@ import pytest
 from campaign_app.rules.experience import level_name
 from campaign_app.services import standings as st
 from campaign_app.services.common import thresholds_of
-from campaign_app.store.journal import dialect, operation
+from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign, Platoon, SologearSheet, SologearTurn, name_key
+from campaign_app.store.opened import Capability, can
 from tests import overview_gen
 
 FLIP = {"victory": "defeat", "defeat": "victory", "draw": "draw", None: None}
@@ -26,7 +27,7 @@ def plain_standings(campaign_id: int) -> tuple[list[dict[str, Any]], list[dict[s
     rows = []
     for p in platoons:
         bs = list(Battle.select().where(Battle.platoon == p))
-        owner = {"owner": p.owner} if dialect() == "postgresql" else {}
+        owner = {"owner": p.owner} if can(Capability.SEVERAL_LOGINS) else {}
         rows.append({"platoon": p.name, **owner, "battles": len(bs),
                      "victories": sum(b.outcome == "victory" for b in bs),
                      "draws": sum(b.outcome == "draw" for b in bs),
@@ -92,7 +93,7 @@ def test_standings_equal_a_plain_recomputation_on_generated_campaigns(seed: int)
 def test_json_rows_have_exactly_the_named_fields() -> None:
     cid = overview_gen.atomic_africa(7, platoons=4, battles=30)
     data = st.standings(cid).to_dict()
-    on_server = dialect() == "postgresql"
+    on_server = can(Capability.SEVERAL_LOGINS)
     expected = list(st.PLATOON_FIELDS) if on_server else [f for f in st.PLATOON_FIELDS if f != "owner"]
     assert [list(r) for r in data["platoons"]] == [expected] * 4
     assert data["head_to_head"] and all(list(h) == list(st.HEAD_TO_HEAD_FIELDS) for h in data["head_to_head"])

@@ -11,8 +11,8 @@ import pytest
 from campaign_app.rules.dice import SeededDice, TypedDice
 from campaign_app.rules.odds import leader_odds
 from campaign_app.services import battles, statistics
-from campaign_app.store.journal import dialect
 from campaign_app.store.models import Battle, Campaign, Platoon
+from campaign_app.store.opened import Capability, can
 from tests import overview_gen
 
 
@@ -44,13 +44,13 @@ def test_platoon_statistics_equal_a_plain_recomputation_across_campaigns(seed: i
         mine = {(s.campaign, s.platoon): {k: v for k, v in s.to_dict().items() if k not in ("campaign", "platoon")}
                 for s in got.platoons}
         assert mine == _plain(scope)
-    assert (dialect() == "postgresql") == bool(statistics.statistics().players)
+    assert can(Capability.SEVERAL_LOGINS) == bool(statistics.statistics().players)
 
 
 def test_players_on_a_server_add_up_their_platoons() -> None:
     overview_gen.atomic_africa(31, platoons=6, battles=60)
     s = statistics.statistics()
-    if dialect() != "postgresql":
+    if not can(Capability.SEVERAL_LOGINS):
         assert s.players == ()
         return
     by_owner: dict[str, list[statistics.PlatoonStats]] = {}

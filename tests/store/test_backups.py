@@ -73,7 +73,7 @@ def test_rotation_keeps_14_daily_and_the_newest_good_backup_of_each_schema(fresh
     first.unlink()
     rotate(folder, app_paths.db_file)
     left = list_backups(folder, app_paths.db_file)
-    from campaign_app.store.database import schema_version_supported
+    from campaign_app.store.migrate import schema_version_supported
 
     daily_v1 = [b for b in left if b.reason == "daily" and b.schema_version == schema_version_supported()]
     assert len(daily_v1) == 14

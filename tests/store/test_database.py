@@ -8,8 +8,8 @@ import pytest
 
 from campaign_app.store import DatabaseOpenError, DatabaseTooNewError, check_database, close_db, init_db
 from campaign_app.store.backups import make_backup
-from campaign_app.store.database import available_migrations
 from campaign_app.store.journal import operation
+from campaign_app.store.migrate import available_migrations
 from campaign_app.store.models import MODELS, Campaign, Platoon
 
 

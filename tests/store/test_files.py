@@ -95,7 +95,7 @@ def test_failed_migration_restores_the_backup_and_says_so(tmp_path: Path, monkey
         "def migrate(migrator, database):\n"
         "    database.execute_sql('UPDATE campaign SET notes = \\'half done\\'')\n"
         "    raise RuntimeError('boom in the middle')\n")
-    monkeypatch.setattr("campaign_app.store.database.migrations_dir", lambda: migrations)
+    monkeypatch.setattr("campaign_app.store.migrate.migrations_dir", lambda: migrations)
     with pytest.raises(MigrationFailedError) as info:
         init_db(db_file, backups)
     message = str(info.value)
@@ -114,13 +114,16 @@ def test_cheap_open_does_not_run_the_full_check(tmp_path: Path, monkeypatch: pyt
     """Opening an up-to-date database never calls integrity_check (the full check reads every page)."""
     db_file, backups, _ = _good_db(tmp_path)
     calls: list[int] = []
-    import campaign_app.store.database as database
+    import campaign_app.store.check as check
+    from campaign_app.store.database import current_db
 
-    real = database.integrity_problems
-    monkeypatch.setattr(database, "integrity_problems", lambda con, limit=20: calls.append(1) or real(con))
+    real = check.integrity_problems
+    monkeypatch.setattr(check, "integrity_problems", lambda con, limit=20: calls.append(1) or real(con))
     init_db(db_file, backups, daily_backup=False)
     assert calls == []
-    database.check_database(database.current_db())
+    opened = current_db()
+    assert opened is not None
+    check.check_database(opened)
     assert calls == [1]
 
 
@@ -155,13 +158,13 @@ def test_foreign_wal_database_in_use_is_refused_and_its_wal_left_alone(tmp_path:
 
 
 def test_cli_check_runs_the_full_check_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
-    import campaign_app.store.database as database
+    import campaign_app.store.check as check
     from campaign_app.cli import main
 
     db_file, _backups, _ = _good_db(tmp_path)
     calls: list[int] = []
-    real = database.integrity_problems
-    monkeypatch.setattr(database, "integrity_problems", lambda con, limit=20: calls.append(1) or real(con))
+    real = check.integrity_problems
+    monkeypatch.setattr(check, "integrity_problems", lambda con, limit=20: calls.append(1) or real(con))
     assert main(["check", "--db", str(db_file), "--data-dir", str(tmp_path)]) == 0
     assert calls == [1]
     assert "OK" in capsys.readouterr().out

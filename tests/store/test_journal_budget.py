@@ -19,7 +19,10 @@ from campaign_app.services import platoons as platoon_service
 from campaign_app.services.demo import create_demo
 from campaign_app.store import close_db, init_db, journal_budget
 from campaign_app.store.database import current_db, db
-from campaign_app.store.journal import Conflict, list_operations, newest_undoable, redo, trigger_statements, undo
+from campaign_app.store.file_engine import trigger_statements
+from campaign_app.store.journal import Conflict
+from campaign_app.store.journal_read import list_operations, newest_undoable
+from campaign_app.store.journal_replay import redo, undo
 from tests.dbdump import dump
 
 
@@ -240,7 +243,7 @@ def test_delete_with_forget_leaves_no_text_and_keeps_other_undo_exact(tmp_path: 
     now = dump()
     for table, rows in kept_before.items():
         assert {r for r in rows if r in now[table]} <= set(now[table])
-    from campaign_app.store.database import check_database
+    from campaign_app.store.check import check_database
 
     assert check_database(current_db()).ok  # type: ignore[arg-type]
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from campaign_app.store import MigrationFailedError, check_database, close_db, init_db, journal
-from campaign_app.store import database as store_database
-from campaign_app.store.database import DatabaseError, Migration, available_migrations
+from campaign_app.store import MigrationFailedError, check_database, close_db, init_db
+from campaign_app.store import migrate as store_migrate
+from campaign_app.store.errors import DatabaseError
+from campaign_app.store.migrate import Migration, available_migrations
 from campaign_app.store.models import (
     AttachedUnit,
     Campaign,
@@ -62,11 +63,11 @@ def _schema_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty database of schema 3 (the migrations before 0004), closed."""
     close_db()
     path = tmp_path / "old" / "campaign.db"
-    real = store_database.available_migrations
-    monkeypatch.setattr(store_database, "available_migrations", lambda folder=None: real(folder)[:3])
+    real = store_migrate.available_migrations
+    monkeypatch.setattr(store_migrate, "available_migrations", lambda folder=None: real(folder)[:3])
     init_db(path, tmp_path / "old" / "backups", daily_backup=False)
     close_db()
-    monkeypatch.setattr(store_database, "available_migrations", real)
+    monkeypatch.setattr(store_migrate, "available_migrations", real)
     return path
 
 
@@ -237,9 +238,9 @@ def test_runner_switches_foreign_keys_off_only_when_a_migration_declares_it(fres
     pending = [Migration(version + 1, "plain", plain), Migration(version + 2, "rebuild", off)]
     if broken:
         with pytest.raises(DatabaseError, match=f"migration {version + 2:04d} left broken references"):
-            store_database._migrate(fresh_db, pending, version, Path(fresh_db.database))
+            store_migrate.migrate_file(fresh_db, pending, version, Path(fresh_db.database))
     else:
-        store_database._migrate(fresh_db, pending, version, Path(fresh_db.database))
+        store_migrate.migrate_file(fresh_db, pending, version, Path(fresh_db.database))
     probes = [r[0] for r in fresh_db.execute_sql("SELECT fk_on FROM probe").fetchall()]
     assert probes == ([1] if broken else [1, 0])  # the broken one was rolled back whole
     assert Platoon.select().count() == 0
@@ -272,6 +273,8 @@ def _with_journal_record(path: Path, ids: dict[str, int]) -> int | None:
 
 def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_reinstalls_triggers(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from campaign_app.store import journal_replay
+
     monkeypatch.setenv("CAMPAIGN_APP_JOURNAL_DAYS", "0")  # the journal budget would fold its old operation
 
     path = _schema_3(tmp_path, monkeypatch)
@@ -305,11 +308,11 @@ def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_re
     old_p, new_p = images[("platoon", "update")]
     assert (old_p["name_key"], new_p["name_key"]) == ("strasse", "zweiter zug")
     # so undoing that operation of schema 3 works and puts back rows of schema 4
-    journal.undo(op_id)
+    journal_replay.undo(op_id)
     assert Roll.get_or_none(Roll.id == ids["r_new"]) is None
     p3 = Platoon.get_by_id(ids["p3"])
     assert (p3.name, p3.name_key) == ("Straße", "strasse")
-    journal.redo(op_id)
+    journal_replay.redo(op_id)
     assert Roll.get_by_id(ids["r_new"]).purpose == "replacement_leader"
     assert Platoon.get_by_id(ids["p3"]).name_key == "zweiter zug"
     assert check_database(database).ok
@@ -318,7 +321,7 @@ def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_re
 def test_the_stored_schema_3_database_journal_undoes_and_redoes_after_0004(tmp_path: Path):
     """tests/store/data/schema_0003.db (made by the version of schema 3) logged a battle: after the upgrade its
     recorded images hold the codes and name keys, so undoing the XP step and the battle, and redoing them, work."""
-    from campaign_app.store import journal
+    from campaign_app.store import journal_replay
 
     close_db()
     work = tmp_path / "campaign.db"
@@ -327,11 +330,11 @@ def test_the_stored_schema_3_database_journal_undoes_and_redoes_after_0004(tmp_p
     fate = Roll.get(Roll.purpose == "leader_fate")
     assert fate.rule == "aa.1.2.leader_fate"
     ops = {kind: op_id for op_id, kind in database.execute_sql("SELECT id, kind FROM operation")}
-    journal.undo(ops["xp.set"])
-    journal.undo(ops["battle.log"])
+    journal_replay.undo(ops["xp.set"])
+    journal_replay.undo(ops["battle.log"])
     assert Roll.get_or_none(Roll.id == fate.id) is None
-    journal.redo(ops["battle.log"])
-    journal.redo(ops["xp.set"])
+    journal_replay.redo(ops["battle.log"])
+    journal_replay.redo(ops["xp.set"])
     again = Roll.get_by_id(fate.id)
     assert (again.purpose, again.rule) == ("leader_fate", "aa.1.2.leader_fate")
     assert Platoon.get(Platoon.name == "Journal Platoon").name_key == "journal platoon"

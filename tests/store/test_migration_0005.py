@@ -14,7 +14,8 @@ import pytest
 from peewee import IntegrityError
 
 from campaign_app.store import close_db, init_db
-from campaign_app.store.journal import operation, redo, undo
+from campaign_app.store.journal import operation
+from campaign_app.store.journal_replay import redo, undo
 from campaign_app.store.models import Campaign, CampaignMember, Platoon, SologearSheet
 
 STORED_4 = Path(__file__).parent / "data" / "schema_0004.db"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from campaign_app.store import check_database, close_db, init_db
-from campaign_app.store.database import available_migrations
+from campaign_app.store.migrate import available_migrations
 from campaign_app.store.models import Campaign, Platoon, SchemaMigration
 
 DATA = Path(__file__).parent / "data"

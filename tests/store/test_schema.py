@@ -15,7 +15,8 @@ from peewee import TextField
 from schema_ddl import describe, differences, model_schema, normalise
 
 from campaign_app.store import close_db, init_db
-from campaign_app.store.journal import JOURNAL_TABLES, trigger_statements
+from campaign_app.store.file_engine import trigger_statements
+from campaign_app.store.journal import JOURNAL_TABLES
 from campaign_app.store.models import JOURNAL_MODELS, MODELS, SchemaMigration
 
 ALL_MODELS = (*MODELS, *JOURNAL_MODELS)

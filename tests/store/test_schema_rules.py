@@ -289,7 +289,9 @@ def test_check_reports_a_name_key_another_program_left_stale(fresh_db):
 
 def test_undo_that_would_bring_back_a_name_taken_since_is_refused_naming_it():
     from campaign_app.services.campaigns import delete_campaign
-    from campaign_app.store.journal import Conflict, list_operations, undo
+    from campaign_app.store.journal import Conflict
+    from campaign_app.store.journal_read import list_operations
+    from campaign_app.store.journal_replay import undo
 
     create_campaign("Über Front")
     create_campaign("Other")

@@ -16,8 +16,9 @@ from campaign_app.errors import (
     ServerUnavailable,
 )
 from campaign_app.services import campaigns
-from campaign_app.store import close_db, init_db, journal
-from campaign_app.store.database import DatabaseOpenError, DatabaseTooNewError, db
+from campaign_app.store import close_db, init_db, journal, journal_read, journal_replay
+from campaign_app.store.database import db
+from campaign_app.store.errors import DatabaseOpenError, DatabaseTooNewError
 from campaign_app.store.models import Campaign
 from campaign_app.store.server import server_name, translate_placeholders
 from tests.pg_server import PgServer
@@ -52,10 +53,10 @@ def test_a_new_server_database_gets_the_whole_schema_and_the_journal(server_db: 
     database = init_db(server_db)
     assert database.dialect == "postgresql"
     campaigns.create_campaign("League", "atomic_africa")
-    ops = journal.list_operations()
+    ops = journal_read.list_operations()
     assert [o.kind for o in ops] == ["campaign.create"] and ops[0].user == "postgres"
-    assert journal.undo().operation_id == ops[0].id and Campaign.select().count() == 0
-    journal.redo()
+    assert journal_replay.undo().operation_id == ops[0].id and Campaign.select().count() == 0
+    journal_replay.redo()
     assert Campaign.get().name == "League"
     close_db()
     init_db(server_db)  # opening again: nothing to migrate
@@ -152,8 +153,8 @@ def test_each_operation_is_announced_when_it_commits(server_db: str) -> None:
         with pytest.raises(RuntimeError), journal.operation("test.fail", "fails"):  # not announced
             Campaign.create(name="Other", system="sologear")
             raise RuntimeError("boom")
-        op = journal.list_operations()[0]
-        journal.undo(op.id)
+        op = journal_read.list_operations()[0]
+        journal_replay.undo(op.id)
         for note in listener.notifies(timeout=2.0, stop_after=2):
             heard.append(note.payload)
     assert heard == [str(op.id), str(op.id)]

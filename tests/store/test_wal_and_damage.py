@@ -18,8 +18,10 @@ from campaign_app.services.campaigns import create_campaign, list_campaigns
 from campaign_app.services.demo import create_demo
 from campaign_app.store import DatabaseOpenError, close_db, init_db
 from campaign_app.store.backups import make_backup
+from campaign_app.store.check import check_database
 from campaign_app.store.damage import DatabaseDamagedError, damage_of
-from campaign_app.store.database import ForeignWalError, check_database, current_db
+from campaign_app.store.database import current_db
+from campaign_app.store.errors import ForeignWalError
 from campaign_app.store.walcheck import foreign_wal
 
 
