@@ -9,7 +9,7 @@ from clubpg import ORGANISER, ClubServer, club_pg, ensure_role, unbind  # noqa: 
 
 from campaign_app.services import campaigns, club, journal
 from campaign_app.store import close_db, init_db
-from campaign_app.store import database as store_database
+from campaign_app.store import migrate as store_migrate
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
@@ -22,8 +22,8 @@ def _indexes() -> set[str]:
 def test_0009_on_a_club_server(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     name = "club_upgrade_0009"
     admin = club_pg.create_database(name)
-    real = store_database.available_migrations
-    monkeypatch.setattr(store_database, "available_migrations", lambda folder=None: real(folder)[:8])
+    real = store_migrate.available_migrations
+    monkeypatch.setattr(store_migrate, "available_migrations", lambda folder=None: real(folder)[:8])
     init_db(admin)
     init_server()
     assert "operation_change_table_name_row_id_operation_id" in _indexes()
@@ -32,7 +32,7 @@ def test_0009_on_a_club_server(club_pg: ClubServer, monkeypatch: pytest.MonkeyPa
     ensure_role(club_pg, ORGANISER)
     add_player(ORGANISER, organiser=True)
     close_db()
-    monkeypatch.setattr(store_database, "available_migrations", real)
+    monkeypatch.setattr(store_migrate, "available_migrations", real)
     try:
         init_db(admin)  # the owner upgrades to schema 9
         assert _indexes() == {"operation_change_pkey", "operation_change_operation_id", "operation_change_row_id"}

@@ -21,20 +21,20 @@ import tempfile
 from pathlib import Path
 
 from campaign_app.store import close_db, init_db
-from campaign_app.store import database as store_database
+from campaign_app.store import migrate as store_migrate
 
 
 def _at_version(path: Path, version: int) -> None:
-    real = store_database.available_migrations
-    store_database.available_migrations = lambda folder=None: real(folder)[:version]  # type: ignore[assignment]
+    real = store_migrate.available_migrations
+    store_migrate.available_migrations = lambda folder=None: real(folder)[:version]  # type: ignore[assignment]
     try:
         init_db(path, path.parent / "backups", daily_backup=False)
         close_db()
     finally:
-        store_database.available_migrations = real  # type: ignore[assignment]
+        store_migrate.available_migrations = real  # type: ignore[assignment]
 
 
-real_migrations = store_database.available_migrations
+real_migrations = store_migrate.available_migrations
 
 
 def make(version: int, out: Path) -> None:
@@ -45,7 +45,7 @@ def make(version: int, out: Path) -> None:
 
             _at_version(path, 3)
             _with_journal_record(path, _old_data(path))
-        elif version == len(store_database.available_migrations()):
+        elif version == len(store_migrate.available_migrations()):
             from campaign_app.services.demo import create_demo
 
             init_db(path, path.parent / "backups", daily_backup=False)
@@ -54,13 +54,13 @@ def make(version: int, out: Path) -> None:
         elif version >= 4:  # an older schema with the demo data, as a version of the app that stopped there made it
             from campaign_app.services.demo import create_demo
 
-            store_database.available_migrations = lambda folder=None: real_migrations(folder)[:version]  # type: ignore
+            store_migrate.available_migrations = lambda folder=None: real_migrations(folder)[:version]  # type: ignore
             try:
                 init_db(path, path.parent / "backups", daily_backup=False)
                 create_demo()
                 close_db()
             finally:
-                store_database.available_migrations = real_migrations  # type: ignore[assignment]
+                store_migrate.available_migrations = real_migrations  # type: ignore[assignment]
         else:
             raise SystemExit(f"no recipe for schema {version}")
         con = sqlite3.connect(path)

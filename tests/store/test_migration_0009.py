@@ -14,7 +14,9 @@ from campaign_app.rules.dice import SeededDice
 from campaign_app.services import battles, campaigns
 from campaign_app.store import close_db, init_db
 from campaign_app.store.database import db
-from campaign_app.store.journal import Conflict, list_operations, redo, undo
+from campaign_app.store.journal import Conflict
+from campaign_app.store.journal_read import list_operations
+from campaign_app.store.journal_replay import redo, undo
 from campaign_app.store.models import Platoon
 from tests.dbdump import dump
 
