@@ -1,4 +1,4 @@
-"""How long the whole shipped card set takes as one PDF (issue 7 target: under 2 s).
+"""How long the whole shipped card set takes as one PDF (goal: under 2 s).
 
 Run by hand:  python benchmarks/bench_cards.py [--size poker|tarot|index|a6] [--layout fronts|backs|fold]
 Prints the time of a cold first build (fonts registered, decks read) and the best of a few warm builds.

@@ -1,4 +1,4 @@
-"""What the club's checks cost (issue 15), on a throwaway PostgreSQL server:
+"""What the club's checks cost, on a throwaway PostgreSQL server:
 
 - ``store.access.require_change`` as an operation makes it, against the same connection's bare round trip
   (``SELECT 1``) measured in the same run; on a file database the check asks nothing of the database (measured

@@ -1,4 +1,4 @@
-"""Start-up of the standalone (frozen) build against the same code run from the virtual environment (issue 24).
+"""Start-up of the standalone (frozen) build against the same code run from the virtual environment.
 
     python packaging/build.py --no-archive          # once: dist/campaign-app-VERSION/
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_frozen_start.py [FOLDER] [--runs 9]

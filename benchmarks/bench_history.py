@@ -1,4 +1,4 @@
-"""The History tab of a platoon with many battles (issue 13: 1,000 battles).
+"""The History tab of a platoon with many battles (1,000 battles).
 
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_history.py [N] [--runs 7]
 

@@ -1,4 +1,4 @@
-"""The file size per battle with and without the journal (issue 23; prints figures, asserts nothing).
+"""The file size per battle with and without the journal (prints figures, asserts nothing).
 
     python benchmarks/bench_journal_size.py [--battles 10 100 1000] [--compact]
     PYTHONPATH=/path/to/another/checkout python benchmarks/bench_journal_size.py    # "before": that code

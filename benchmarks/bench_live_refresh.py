@@ -1,4 +1,4 @@
-"""How soon a window sees another program's change (issue 15: within 2 s): the club server's LISTEN/NOTIFY
+"""How soon a window sees another program's change (goal: within 2 s): the club server's LISTEN/NOTIFY
 (``gui.club.LiveUpdates``) against the file's ``data_version`` watcher (``gui.watch.ChangeWatcher``, a 2 s poll),
 measured in the same run.
 

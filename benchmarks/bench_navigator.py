@@ -1,4 +1,4 @@
-"""How long the navigator takes to load with many platoons (issue 4: 200 platoons in a campaign).
+"""How long the navigator takes to load with many platoons (200 platoons in a campaign).
 
 Run by hand:  QT_QPA_PLATFORM=offscreen python benchmarks/bench_navigator.py [N]
 """

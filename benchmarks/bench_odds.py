@@ -2,7 +2,7 @@
 
 Run by hand:  python benchmarks/bench_odds.py
 Each figure is the best of a few runs with the per-W cache cleared first (a cold computation), plus the time
-of a warm call (cache hit) and of the CLI's decimal formatting. Goals (issue 13): odds for 200 wounds under
+of a warm call (cache hit) and of the CLI's decimal formatting. Goals: odds for 200 wounds under
 0.1 s in-process; ``campaign-cli odds recovery --wounds 2000`` is timed as a whole command too, with how the
 cold computation grows with W (the exponent k of time ~ W^k between W = 500 and 2000).
 """

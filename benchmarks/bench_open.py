@@ -5,7 +5,7 @@
 The big file is filled with raw SQL (fast; the rows look like the services' rows: every battle has rolls and
 XP changes). Measured in this process: ``init_db`` of an up-to-date file (the cheap check: header, page count
 against the size, schema version), the full ``PRAGMA integrity_check`` that used to run at every open, and
-``campaign-cli check``. Goal (issue 13): opening stays within 1.2x between the two files.
+``campaign-cli check``. Goal: opening stays within 1.2x between the two files.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Costs that should not grow with the size of the database file (issue 13): the big file against a small one.
+"""Costs that should not grow with the size of the database file: the big file against a small one.
 
     python benchmarks/make_big_db.py --platoons 200 --battles 250 -o /tmp/big.db      # once, minutes
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_size.py --big /tmp/big.db [--small FILE] [--runs 7]

@@ -1,4 +1,4 @@
-"""Campaign standings of a big league (issue 27): 50 platoons, 2,000 battles (many fought between platoons of the
+"""Campaign standings of a big league: 50 platoons, 2,000 battles (many fought between platoons of the
 campaign, logged by both sides, some disputed).
 
     python benchmarks/bench_standings.py [--platoons 50] [--battles 2000] [--runs 9]

@@ -1,4 +1,4 @@
-"""Start-up times (issue 13): the desktop window and the CLI, each against a baseline measured in the same run.
+"""Start-up times: the desktop window and the CLI, each against a baseline measured in the same run.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/bench_start.py [--runs 9]
 

@@ -1,4 +1,4 @@
-"""Build a big campaign database through the real services (issue 13), for the size benchmarks.
+"""Build a big campaign database through the real services, for the size benchmarks.
 
     python benchmarks/make_big_db.py --platoons 200 --battles 250 -o /tmp/big.db
 

@@ -1,4 +1,4 @@
-"""The campaign at a glance (issue 27): ``campaign standings``, ``chronicle`` (list, add, edit, remove, report),
+"""The campaign at a glance: ``campaign standings``, ``chronicle`` (list, add, edit, remove, report),
 ``print standings|chronicle|stale`` (the ``print`` group takes them from :data:`PRINT_SUBCOMMANDS`) and
 ``stats``."""
 

@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
                                   description="Make PDFs: play-aid cards, sheets, reports.")
     sub = group.add_subparsers(dest="print_command", metavar="WHAT")
     sub.required = True
-    from .overview import PRINT_SUBCOMMANDS  # standings, chronicle, stale (issue 27)
+    from .overview import PRINT_SUBCOMMANDS  # standings, chronicle, stale
 
     for register_fn in (_register_cards, _register_decks, _register_alignment, *print_sheets.SUBCOMMANDS,
                         *PRINT_SUBCOMMANDS):
@@ -114,7 +114,7 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
     layout = "backs" if args.backs else "fold" if args.fold else "fronts"
     cards = select_cards(library, args.deck, args.card)  # type: ignore[arg-type]
     job = None
-    if rules is not None:  # a campaign's cards: stamped and remembered (issue 27)
+    if rules is not None:  # a campaign's cards: stamped and remembered
         from ..services.print_requests import CardsRequest
         from ..services.printing import prepare
 

@@ -440,7 +440,7 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
                    help="also remove the campaign from the journal (its text is overwritten on disk); the deletion "
                         "then cannot be undone, only the backup made first brings it back")
     club.register_campaign_actions(cs, parent)  # club play: add-player, remove-player, players
-    overview.register_campaign_actions(cs, parent)  # issue 27: standings
+    overview.register_campaign_actions(cs, parent)  # standings
 
     # platoon
     pp = subparsers.add_parser("platoon", parents=[parent], help="create, change, list, show platoons",

@@ -869,7 +869,7 @@ class SummaryPage(QWizardPage):
         self.text.setOpenLinks(False)
         self.text.setAccessibleName("Summary of the battle")
         outer.addWidget(self.text, 1)
-        # issue 27: the story of the battle, for the campaign's chronicle (it starts as the notes of page 1)
+        # the story of the battle, for the campaign's chronicle (it starts as the notes of page 1)
         report_label = QLabel("&After-action report (for the campaign's chronicle; it can be written later too):")
         self.report = QPlainTextEdit()
         self.report.setAccessibleName("After-action report")

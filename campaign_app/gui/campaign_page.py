@@ -69,7 +69,7 @@ class CampaignPage(QWidget):
         scroll.setWidget(body)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        # issue 27: the campaign at a glance, beside its settings
+        # the campaign at a glance, beside its settings
         from .overview_views import ChronicleView, StandingsView, StatisticsView
 
         self.tabs = QTabWidget(self)

@@ -206,7 +206,7 @@ class HistoryView(QWidget):
         self.tabs.addTab(self.leaders, "Lea&ders' roll")
         from .journal_view import JournalPanel
 
-        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this platoon (issue 11)
+        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this platoon
         self.tabs.addTab(self.changes_panel, "&Changes")
         self.tabs.currentChanged.connect(self._tab_changed)
 

@@ -96,7 +96,7 @@ def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox
         ok = result.ok
         text = result.text()
         backup_problem = result.facts.pop("backup_problem", None)
-    if ok and backup_problem:  # never only logged (issue 23)
+    if ok and backup_problem:  # never only logged
         if callable(bar):
             bar().showMessage("Today's backup was not made.", 15000)
         box = QMessageBox(QMessageBox.Icon.Warning, "Backup not made",

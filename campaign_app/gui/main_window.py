@@ -176,7 +176,7 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         # Dialog modules (and through them reportlab, QtPdf) are imported in the slots, on first use: the
-        # window starts without them (issue 13; tests/gui/test_lazy_imports.py keeps it so).
+        # window starts without them (tests/gui/test_lazy_imports.py keeps it so).
         self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
                                              "Create a campaign")
         self.act_new_platoon = self._action("New p&latoon…", self.new_platoon, "Ctrl+Shift+N",

@@ -1,4 +1,4 @@
-"""The campaign page's Standings, Chronicle and Statistics tabs (issue 27). Thin views over
+"""The campaign page's Standings, Chronicle and Statistics tabs. Thin views over
 ``services.standings``, ``services.chronicle`` and ``services.statistics``: each reads its service when shown
 (and again after a change while shown), its tables sort by any column (numbers as numbers)."""
 

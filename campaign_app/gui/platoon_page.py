@@ -464,7 +464,7 @@ class PlatoonPage(QWidget):
         self.gone_label.setWordWrap(True)
         self.gone_label.hide()
 
-        # issue 27: "printed sheet out of date: 2 changes since (battle 5, Training d8 → d10)"
+        # "printed sheet out of date: 2 changes since (battle 5, Training d8 → d10)"
         self.stale_label = QLabel(s)
         self.stale_label.setObjectName("StalePrintNotice")
         self.stale_label.setAccessibleName("Printouts out of date")
@@ -523,7 +523,7 @@ class PlatoonPage(QWidget):
 
     def log_battle(self) -> None:
         if self.pid is not None:
-            from .battle_wizard import log_battle  # imported on first use (issue 13)
+            from .battle_wizard import log_battle  # imported on first use
 
             log_battle(self.ctx, self.window(), self.pid)
 

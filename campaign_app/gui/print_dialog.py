@@ -301,7 +301,7 @@ class PrintDialog(QDialog):
         self.pages.addWidget(self._campaign_page("chronicle"))
         form.addWidget(self.pages, 1)
 
-        # issue 27: every page carries a small stamp (campaign, what, journal position, date, check code)
+        # every page carries a small stamp (campaign, what, journal position, date, check code)
         self.qr_check = QCheckBox("Add a &QR code to each page's print stamp", controls)
         self.qr_check.setToolTip("Each printed page names the campaign, what it prints, the journal position it "
                                  "reflects and the date; the QR code says the same (not on cards)")
@@ -383,7 +383,7 @@ class PrintDialog(QDialog):
         return page
 
     def tick_only_changed(self) -> list[int]:
-        """Tick the platoons whose last printed sheet is out of date (issue 27); say which and why."""
+        """Tick the platoons whose last printed sheet is out of date; say which and why."""
         from ..services.prints import stale_sheet_platoons
 
         try:
@@ -802,7 +802,7 @@ class PrintDialog(QDialog):
             self._show_error(str(exc))
             self._clear_preview()
             return
-        self._jobs[key] = job  # remembered when its PDF is saved or printed (issue 27)
+        self._jobs[key] = job  # remembered when its PDF is saved or printed
         self._show_message("Building the PDF…")
         self.progress.setRange(0, 0)
         self.progress.show()

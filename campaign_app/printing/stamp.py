@@ -1,4 +1,4 @@
-"""The stamp on every printed page (issue 27): a small line at the foot of the page naming the campaign, what was
+"""The stamp on every printed page: a small line at the foot of the page naming the campaign, what was
 printed, the journal position it reflects, the date and a check code, and optionally a QR code with the same text.
 
 Every PDF of the app is drawn on a :class:`StampingCanvas` (``rltyped.font_canvas`` and ``sheetkit.canvas_maker``

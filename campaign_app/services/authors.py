@@ -1,4 +1,4 @@
-"""Who made what: the login the journal recorded for the operation that logged each battle (issue 15).
+"""Who made what: the login the journal recorded for the operation that logged each battle.
 
 On a club server the login is the player's PostgreSQL login (``current_user``); on a file it is the computer's
 login of whoever ran the app or ``campaign-cli``. One query per platoon, read beside its history.

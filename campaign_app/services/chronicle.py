@@ -1,4 +1,4 @@
-"""The campaign chronicle (issue 27): every battle of every platoon and every Sologear turn in campaign time,
+"""The campaign chronicle: every battle of every platoon and every Sologear turn in campaign time,
 with the story: each battle's after-action report (the battle's ``notes``, written in the battle wizard's last
 page or later) and the campaign's own dated entries between battles ("Season 2 begins").
 

@@ -1,4 +1,4 @@
-"""A read-only campaign for people without the app (issue 27): ``campaign-cli export --campaign C --html DIR``
+"""A read-only campaign for people without the app: ``campaign-cli export --campaign C --html DIR``
 writes a static, self-contained site that opens from the file system in any browser.
 
 Pages: ``index.html`` (the standings, head to head, the pilots and links to everything), ``chronicle.html`` (the

@@ -235,7 +235,7 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
         in_t, t_params = _in(tids)
         tables["roll"] = _rows(Roll, f"platoon_id IN {in_p} OR battle_id IN {in_b} OR sheet_id IN {in_s} "
                                      f"OR turn_id IN {in_t}", p_params + b_params + s_params + t_params)
-        # d12 Death Blow (issue 26): fighters, their bouts (both fighters are of this campaign), rounds, changes
+        # d12 Death Blow: fighters, their bouts (both fighters are of this campaign), rounds, changes
         tables["fighter"] = _rows(Fighter, "campaign_id = ?", [camp.id])
         in_f, f_params = _in([r["id"] for r in tables["fighter"]])
         tables["bout"] = _rows(Bout, f"fighter_id IN {in_f}", f_params)

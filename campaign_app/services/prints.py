@@ -1,4 +1,4 @@
-"""Printouts that know when they are stale (issue 27).
+"""Printouts that know when they are stale.
 
 Each printable thing of a campaign is a *subject*: one platoon's Unit Data Sheet or history report, a Sologear
 campaign's forms, a campaign's play-aid cards (its house rules), standings or chronicle. A subject's *data* is

@@ -291,7 +291,7 @@ def _pilots(camp: Campaign) -> list[PilotStanding]:
 
 Section = Callable[[Campaign], tuple[str, Any]]
 SECTIONS: list[Section] = []
-"""The seam for other systems' standings (Death Blow fighters, issue 26): each function gets the campaign and
+"""The seam for other systems' standings (Death Blow fighters): each function gets the campaign and
 returns ``(json_key, result)`` (a :class:`Result` or plain JSON) to add to the standings, or ``("", None)``."""
 
 

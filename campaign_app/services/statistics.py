@@ -1,4 +1,4 @@
-"""Statistics across campaigns (issue 27): per platoon, per leader and (on a club server) per player, the
+"""Statistics across campaigns: per platoon, per leader and (on a club server) per player, the
 battles, win rate, average wound counters, XP lost to recovery and leaders lost; and the "luck" view: how the
 app's dice and the dice the players typed in fell compared with the exact odds.
 

@@ -1,4 +1,4 @@
-"""Setting up a club server: roles, grants and row-level security on PostgreSQL (issue 15).
+"""Setting up a club server: roles, grants and row-level security on PostgreSQL.
 
 ``campaign-cli --db URL server init`` runs :func:`init_server` as the owner of the database's tables (the login
 that created the schema). In one transaction it:

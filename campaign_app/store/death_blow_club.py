@@ -1,4 +1,4 @@
-"""d12 Death Blow on a club server (issue 26): the new tables, who owns their rows, and the club's rules for them.
+"""d12 Death Blow on a club server: the new tables, who owns their rows, and the club's rules for them.
 
 **The one place to carry over** when the club server's journal and policies change: the tables of migration 0007
 and their ownership path are listed in :data:`TABLES`; :func:`checks` names the check functions the policies use

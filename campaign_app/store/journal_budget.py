@@ -1,4 +1,5 @@
-"""The journal's budget and forgetting (issue 23; the campaign *file*, SQLite).
+"""The journal's budget and forgetting: on a campaign file here; a club server folds and forgets with its own
+SQL functions (:mod:`.journal_pg`, ``campaign_app_compact`` and ``campaign_app_forget``), called from here.
 
 The journal stores less (:mod:`.journal`'s triggers): an insert records no row image (the row is in its table;
 undo writes its image into the journal just before it deletes the row, for a redo), an update only the columns
@@ -370,8 +371,8 @@ def secure_deletes() -> Iterator[None]:
 
 
 def ensure_triggers(database: Any) -> bool:
-    """Re-install the journal's triggers of a file made before issue 23 (an insert recorded its whole row, an
-    update both whole rows). Returns True when they were re-installed."""
+    """Re-install the journal's triggers of a file made before the journal stored less (an insert recorded its
+    whole row, an update both whole rows). Returns True when they were re-installed."""
     from .journal import has_journal, install_triggers
 
     if getattr(database, "read_only", None) is not None or not has_journal(database):

@@ -1,4 +1,4 @@
-"""0005: club play (issue 15): who owns what, and who belongs to which campaign.
+"""0005: club play: who owns what, and who belongs to which campaign.
 
 - ``platoon.owner`` and ``sologear_sheet.owner``: the login that owns the platoon or sheet on a club server
   (PostgreSQL). Only it and the campaign's organisers may change the platoon or sheet and every row under it.

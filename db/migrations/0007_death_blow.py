@@ -1,4 +1,4 @@
-"""0007: d12 Death Blow as a campaign system (issue 26; RULES.md §5).
+"""0007: d12 Death Blow as a campaign system (RULES.md §5).
 
 - ``campaign.system`` may be ``death_blow`` (the CHECK is widened; on SQLite the ``campaign`` table is rebuilt
   the documented way, foreign keys off; on PostgreSQL its CHECK constraint is replaced).

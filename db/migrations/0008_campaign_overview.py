@@ -1,4 +1,4 @@
-"""0008: the campaign at a glance (issue 27): the chronicle's campaign entries and the remembered printouts.
+"""0008: the campaign at a glance: the chronicle's campaign entries and the remembered printouts.
 
 - ``chronicle_entry``: a dated entry of a campaign's story between battles ("Season 2 begins"), with its text; its
   writer owns it on a club server (``owner``, ``''`` on a file database). A battle's after-action report is the

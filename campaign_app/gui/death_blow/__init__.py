@@ -1,1 +1,1 @@
-"""The d12 Death Blow screens (issue 26): the campaign page's fighters, a fighter's page, the bout dialogs."""
+"""The d12 Death Blow screens: the campaign page's fighters, a fighter's page, the bout dialogs."""

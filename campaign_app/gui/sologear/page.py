@@ -99,7 +99,7 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         self._build_options_tab()
         from ..journal_view import JournalPanel
 
-        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this pilot (issue 11)
+        self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this pilot
         self.tabs.addTab(self.changes_panel, "&Changes")
         cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
         self.feed = ViewFeed(ctx, self, self._concerns, self.reload)
