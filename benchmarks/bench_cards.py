@@ -33,14 +33,19 @@ def main() -> None:
     for _ in range(args.runs):
         t = time.perf_counter()
         library = load_decks()
-        build_cards_pdf(select_cards(library), io.BytesIO(), decks=library, size=args.size, paper=args.paper,
-                        layout=args.layout)
+        build_cards_pdf(
+            select_cards(library), io.BytesIO(), decks=library, size=args.size, paper=args.paper, layout=args.layout
+        )
         warm.append(time.perf_counter() - t)
-    print(f"{result.cards} cards in {len(library.decks)} decks, {result.pages} pages "
-          f"({args.size}, {args.paper}, {args.layout}), {len(out.getvalue()) / 1024:.0f} KiB")
+    print(
+        f"{result.cards} cards in {len(library.decks)} decks, {result.pages} pages "
+        f"({args.size}, {args.paper}, {args.layout}), {len(out.getvalue()) / 1024:.0f} KiB"
+    )
     print(f"cold (imports, fonts, decks, PDF): {cold:.2f} s   goal < 2 s   {'MET' if cold < 2 else 'NOT MET'}")
-    print(f"warm (decks + PDF), best of {args.runs}: {min(warm):.2f} s; mean {sum(warm) / len(warm):.2f} s   "
-          f"goal < 2 s   {'MET' if max(warm) < 2 else 'NOT MET'}")
+    print(
+        f"warm (decks + PDF), best of {args.runs}: {min(warm):.2f} s; mean {sum(warm) / len(warm):.2f} s   "
+        f"goal < 2 s   {'MET' if max(warm) < 2 else 'NOT MET'}"
+    )
 
 
 if __name__ == "__main__":

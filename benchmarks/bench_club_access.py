@@ -51,14 +51,18 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
             "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, fire_support, notes, "
             "wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, created_at) SELECT %s, g, "
             "current_date, '', '', 0, false, '', 0, 0, 0, 3, 0, now() FROM generate_series(2, %s) g",
-            (ids["ada_platoon"], BATTLES))
+            (ids["ada_platoon"], BATTLES),
+        )
         owner.execute(
             "INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, total, source, rule, "
             "outcome, created_at) SELECT b.platoon_id, b.id, s, 'recovery', '1d6', '[3]', 0, 3, 'app', '', '', "
-            "now() FROM battle b CROSS JOIN generate_series(1, 3) s")
+            "now() FROM battle b CROSS JOIN generate_series(1, 3) s"
+        )
         owner.execute("ANALYZE")
-    insert = ("INSERT INTO roll (platoon_id, seq, purpose, expression, faces, modifier, total, source, rule, outcome, "
-              "created_at) VALUES (%s, 0, 'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now())")
+    insert = (
+        "INSERT INTO roll (platoon_id, seq, purpose, expression, faces, modifier, total, source, rule, outcome, "
+        "created_at) VALUES (%s, 0, 'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now())"
+    )
     results = {}
     for who, platoon in ((OWNER, ids["bob_platoon"]), ("bob", ids["bob_platoon"])):
         with server.connect("bench_access", who, autocommit=False) as con:
@@ -66,10 +70,15 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
             results[who] = timed(lambda con=con, platoon=platoon: con.execute(insert, (platoon,)), n * 20)
             con.rollback()
     (base, _), (median, p95) = results[OWNER], results["bob"]
-    print(f"write: one roll        owner {base:7.1f} µs   player {median:7.1f} µs p95 {p95:7.1f} µs   "
-          f"{median / base:4.1f}x")
-    queries = {"battles": "SELECT * FROM battle ORDER BY id", "rolls": "SELECT * FROM roll ORDER BY id",
-               "one platoon's rolls": f"SELECT * FROM roll WHERE platoon_id = {ids['ada_platoon']} ORDER BY id"}
+    print(
+        f"write: one roll        owner {base:7.1f} µs   player {median:7.1f} µs p95 {p95:7.1f} µs   "
+        f"{median / base:4.1f}x"
+    )
+    queries = {
+        "battles": "SELECT * FROM battle ORDER BY id",
+        "rolls": "SELECT * FROM roll ORDER BY id",
+        "one platoon's rolls": f"SELECT * FROM roll WHERE platoon_id = {ids['ada_platoon']} ORDER BY id",
+    }
     print(f"reads: {BATTLES} battles, {3 * BATTLES} rolls; n={n}")
     for name, sql in queries.items():
         results = {}
@@ -79,8 +88,10 @@ def reads(server: ClubServer, ids: dict[str, int], n: int) -> None:
                 results[who] = (timed(lambda con=con, sql=sql: con.execute(sql).fetchall(), n), count)
         (base, _), count = results[OWNER]
         (median, p95), seen = results["bob"]
-        print(f"  {name:<20} owner {base / 1000:7.2f} ms ({count} rows)   player {median / 1000:7.2f} ms "
-              f"p95 {p95 / 1000:7.2f} ms ({seen} rows)   {median / base:4.1f}x")
+        print(
+            f"  {name:<20} owner {base / 1000:7.2f} ms ({count} rows)   player {median / 1000:7.2f} ms "
+            f"p95 {p95 / 1000:7.2f} ms ({seen} rows)   {median / base:4.1f}x"
+        )
 
 
 def main(n: int) -> None:
@@ -99,8 +110,9 @@ def main(n: int) -> None:
         access.rules_installed()  # cached from here on, as in the app
         rows = {
             "baseline: SELECT 1 round trip": lambda: database.execute_sql("SELECT 1").fetchone(),
-            "require_change(own platoon)": lambda: access.require_change(campaign=ids["congo"],
-                                                                         platoon=ids["bob_platoon"]),
+            "require_change(own platoon)": lambda: access.require_change(
+                campaign=ids["congo"], platoon=ids["bob_platoon"]
+            ),
             "why_not(another's platoon)": lambda: access.why_not(platoon=ids["ada_platoon"]),
             "require_change(campaign) as a player": lambda: access.why_not(campaign=ids["congo"]),
         }

@@ -71,8 +71,12 @@ def run_ops(target: str, rounds: int, platoon: str) -> dict[str, tuple[float, fl
     counter.install(database)
     out: dict[str, tuple[float, float]] = {}
     seed = iter(range(10**6))
-    out["battle log"] = measure("battle log", rounds, lambda: battles.log_battle(
-        platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(next(seed))), counter)
+    out["battle log"] = measure(
+        "battle log",
+        rounds,
+        lambda: battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(next(seed))),
+        counter,
+    )
     out["undo"] = measure("undo (newest)", rounds, journal.undo, counter)
     out["redo"] = measure("redo", rounds, journal.redo, counter)
     xp = iter(range(rounds * 2))
@@ -108,8 +112,11 @@ def lock_wait(url: str, owner_url: str, busy: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--no-lock", action="store_true",
-                        help="leave out the lock part (a version without statement timeouts would wait forever)")
+    parser.add_argument(
+        "--no-lock",
+        action="store_true",
+        help="leave out the lock part (a version without statement timeouts would wait forever)",
+    )
     args = parser.parse_args()
     from tests.pg_server import PgServer, find_bin_dir
 
@@ -142,8 +149,9 @@ def main() -> int:
         close_db()
         ada = str(server.url("bench", user="ada"))
         init_db(ada, daily_backup=False)
-        platoons.create_platoon("Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2,
-                                leader_name="Lt. Ada")
+        platoons.create_platoon(
+            "Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
+        )
         close_db()
 
         print(f"club server, as a player ({args.rounds} rounds each; median):")
@@ -151,8 +159,9 @@ def main() -> int:
         folder = Path(tempfile.mkdtemp(prefix="bench-club-journal-file-"))
         init_db(folder / "campaign.db", daily_backup=False)
         campaigns.create_campaign("Congo 1960", period=3)
-        platoons.create_platoon("Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2,
-                                leader_name="Lt. Ada")
+        platoons.create_platoon(
+            "Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
+        )
         close_db()
         print("a file (the baseline, same run):")
         on_file = run_ops(str(folder / "campaign.db"), args.rounds, "2nd Platoon")

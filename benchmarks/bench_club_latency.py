@@ -104,6 +104,7 @@ def password_of(login: str) -> str:
 
 # ------------------------------------------------------------------------------------------ the latency proxy
 
+
 class LatencyProxy:
     """A TCP forwarder on 127.0.0.1 (port chosen by the system) to ``127.0.0.1:target_port`` that delays every
     chunk by ``delay_ms`` in each direction; its asyncio loop runs on a daemon thread. ``with`` starts and stops
@@ -164,8 +165,10 @@ class LatencyProxy:
             server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
             self._writers.add(server_writer)
             # the client's first bytes would leave only after the TCP handshake's round trip (2 D)
-            await asyncio.gather(self._pipe(client_reader, server_writer, accepted + 2 * self.delay, "client", last),
-                                 self._pipe(server_reader, client_writer, 0.0, "server", last))
+            await asyncio.gather(
+                self._pipe(client_reader, server_writer, accepted + 2 * self.delay, "client", last),
+                self._pipe(server_reader, client_writer, 0.0, "server", last),
+            )
         except (OSError, asyncio.CancelledError):
             pass  # the server refused the connection, or the proxy is stopping
         finally:
@@ -174,8 +177,9 @@ class LatencyProxy:
                     writer.close()
                     self._writers.discard(writer)
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, not_before: float, side: str,
-                    last: list[str]) -> None:
+    async def _pipe(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, not_before: float, side: str, last: list[str]
+    ) -> None:
         """Copy ``reader`` to ``writer``, each chunk D after it was read (in order; reading goes on meanwhile)."""
         queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
@@ -214,6 +218,7 @@ class LatencyProxy:
 
 # ------------------------------------------------------------------------------------------- the server's log
 
+
 class StatementLog:
     """The server's log file: what one login's sessions sent between two marks."""
 
@@ -235,6 +240,7 @@ class StatementLog:
 
 
 # ------------------------------------------------------------------------------------------------- the club
+
 
 def set_up_club(server: Any, su_url: Any) -> dict[tuple[str, str], int]:
     """The club, as the README's set-up commands make it; returns the load platoons' ids by (campaign, name)."""
@@ -271,21 +277,27 @@ def set_up_club(server: Any, su_url: Any) -> dict[tuple[str, str], int]:
         init_db(str(server.url(DBNAME, user=login)), daily_backup=False)
         try:
             if login == PLAYER:
-                platoons.create_platoon(CAMPAIGN, PLATOON, training=8, equipment=8, morale=8, armor=2,
-                                        leader_name="Lt. Ada")
+                platoons.create_platoon(
+                    CAMPAIGN, PLATOON, training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
+                )
                 continue
-            platoons.create_platoon(LEAGUE, f"Own {i}", training=8, equipment=8, morale=8, armor=2,
-                                    leader_name=f"Lt. {login}")
+            platoons.create_platoon(
+                LEAGUE, f"Own {i}", training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login}"
+            )
             if i > LOAD_CLIENTS // 2:
-                platoons.create_platoon(LEAGUE_B, f"Own {i}", training=8, equipment=8, morale=8, armor=2,
-                                        leader_name=f"Lt. {login} B")
+                platoons.create_platoon(
+                    LEAGUE_B, f"Own {i}", training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login} B"
+                )
         finally:
             close_db()
     import psycopg
 
     with psycopg.connect(su_url(DBNAME), autocommit=True) as su:
-        rows = su.execute("SELECT c.name, p.name, p.id FROM platoon p JOIN campaign c ON c.id = p.campaign_id "
-                          "WHERE c.name IN (%s, %s)", (LEAGUE, LEAGUE_B)).fetchall()
+        rows = su.execute(
+            "SELECT c.name, p.name, p.id FROM platoon p JOIN campaign c ON c.id = p.campaign_id "
+            "WHERE c.name IN (%s, %s)",
+            (LEAGUE, LEAGUE_B),
+        ).fetchall()
         su.execute(f"ALTER ROLE {PLAYER} SET log_statement = 'all'")
         su.execute("ALTER SYSTEM SET log_connections = on")
         su.execute(f"ALTER SYSTEM SET log_line_prefix = '{LINE_PREFIX}'")
@@ -295,6 +307,7 @@ def set_up_club(server: Any, su_url: Any) -> dict[tuple[str, str], int]:
 
 
 # ---------------------------------------------------------------------------------------------- running the CLI
+
 
 @dataclass
 class Run:
@@ -341,8 +354,24 @@ def url_for(login: str, port: int) -> str:
 
 
 def battle_args(platoon: str, campaign: str, seed: int) -> list[str]:
-    return ["battle", "log", "--platoon", platoon, "--campaign", campaign, "--wounds", "2", "--leader-wounds", "1",
-            "--objectives", "1", "--outcome", "victory", "--seed", str(seed)]
+    return [
+        "battle",
+        "log",
+        "--platoon",
+        platoon,
+        "--campaign",
+        campaign,
+        "--wounds",
+        "2",
+        "--leader-wounds",
+        "1",
+        "--objectives",
+        "1",
+        "--outcome",
+        "victory",
+        "--seed",
+        str(seed),
+    ]
 
 
 def command_args(name: str) -> list[str]:
@@ -359,8 +388,10 @@ def command_args(name: str) -> list[str]:
 
 # ----------------------------------------------------------------------------------------- part 1: per command
 
-def per_command(cli: Cli, log: StatementLog, server_port: int, delays: Sequence[float], runs: int
-                ) -> dict[float | None, dict[str, list[Run]]]:
+
+def per_command(
+    cli: Cli, log: StatementLog, server_port: int, delays: Sequence[float], runs: int
+) -> dict[float | None, dict[str, list[Run]]]:
     """Every command ``runs`` times on every link; the links take turns command by command (their order rotating
     from round to round), so that a busy moment of the machine hits them alike."""
     results: dict[float | None, dict[str, list[Run]]] = {d: {name: [] for name in COMMANDS} for d in [None, *delays]}
@@ -371,7 +402,7 @@ def per_command(cli: Cli, log: StatementLog, server_port: int, delays: Sequence[
         proxies.update({d: stack.enter_context(LatencyProxy(server_port, d)) for d in delays})
         order = list(proxies)
         for r in range(runs):
-            turn = order[r % len(order):] + order[:r % len(order)]
+            turn = order[r % len(order) :] + order[: r % len(order)]
             for name in COMMANDS:
                 for delay in turn:
                     proxy = proxies[delay]
@@ -416,15 +447,18 @@ def print_per_command(results: dict[float | None, dict[str, list[Run]]], runs: i
             if r.rc != 0:
                 last = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
                 failures.append(f"{name}: exit {r.rc}: {last}")
-    print("Times in ms. D=x: through the proxy, x ms each way. RT@y: round trips implied by the times, "
-          "(t(D) - t(D=0)) / y, y = 2 D the round trip in ms. counted: round trips the proxy saw (the TCP "
-          "handshake, then each time the server answered the client). statements, conns: what the server logged "
-          "for the process (median, and the range when the runs differed: the battle's rolls follow the platoon's "
-          "state). CPU: the process's own processor time (ms, median).")
+    print(
+        "Times in ms. D=x: through the proxy, x ms each way. RT@y: round trips implied by the times, "
+        "(t(D) - t(D=0)) / y, y = 2 D the round trip in ms. counted: round trips the proxy saw (the TCP "
+        "handshake, then each time the server answered the client). statements, conns: what the server logged "
+        "for the process (median, and the range when the runs differed: the battle's rolls follow the platoon's "
+        "state). CPU: the process's own processor time (ms, median)."
+    )
     return failures
 
 
 # ------------------------------------------------------------------------------------------ part 2: under load
+
 
 @dataclass
 class Outcome:
@@ -439,8 +473,9 @@ def battle_counts(su_url: Any, ids: Sequence[int]) -> dict[int, int]:
     import psycopg
 
     with psycopg.connect(su_url(DBNAME), autocommit=True) as su:
-        rows = su.execute("SELECT platoon_id, count(*) FROM battle WHERE platoon_id = ANY(%s) GROUP BY platoon_id",
-                          (list(ids),)).fetchall()
+        rows = su.execute(
+            "SELECT platoon_id, count(*) FROM battle WHERE platoon_id = ANY(%s) GROUP BY platoon_id", (list(ids),)
+        ).fetchall()
     found = {int(p): int(n) for p, n in rows}
     return {i: found.get(i, 0) for i in ids}
 
@@ -453,8 +488,9 @@ def consistency(su_url: Any, ids: Sequence[int]) -> list[str]:
     with psycopg.connect(su_url(DBNAME), autocommit=True) as su:
         for pid in ids:
             name, xp = su.execute("SELECT name, xp FROM platoon WHERE id = %s", (pid,)).fetchone() or ("?", None)
-            rows = su.execute("SELECT number, platoon_xp_after FROM battle WHERE platoon_id = %s ORDER BY number",
-                              (pid,)).fetchall()
+            rows = su.execute(
+                "SELECT number, platoon_xp_after FROM battle WHERE platoon_id = %s ORDER BY number", (pid,)
+            ).fetchall()
             numbers = [int(r[0]) for r in rows]
             if numbers != list(range(1, len(numbers) + 1)):
                 problems.append(f"{name}: battle numbers {numbers} have gaps or repeats")
@@ -463,9 +499,18 @@ def consistency(su_url: Any, ids: Sequence[int]) -> list[str]:
     return problems
 
 
-def load(cli: Cli, su_url: Any, platoon_ids: dict[tuple[str, str], int], port: int, label: str,
-         clients: Sequence[tuple[str, str, str]], battles: int, seeds: Iterator[int], *, reads: bool = False
-         ) -> Outcome:
+def load(
+    cli: Cli,
+    su_url: Any,
+    platoon_ids: dict[tuple[str, str], int],
+    port: int,
+    label: str,
+    clients: Sequence[tuple[str, str, str]],
+    battles: int,
+    seeds: Iterator[int],
+    *,
+    reads: bool = False,
+) -> Outcome:
     """``clients``: (login, campaign, platoon) each; the clients start together and each logs ``battles`` battles
     in a row (``reads``: shows its platoon as often instead, the control that writes nothing)."""
     outcome = Outcome(label)
@@ -479,8 +524,9 @@ def load(cli: Cli, su_url: Any, platoon_ids: dict[tuple[str, str], int], port: i
         login, campaign, platoon = clients[k]
         gate.wait()
         for seed in plan[k]:
-            argv = (["platoon", "show", platoon, "--campaign", campaign] if reads
-                    else battle_args(platoon, campaign, seed))
+            argv = (
+                ["platoon", "show", platoon, "--campaign", campaign] if reads else battle_args(platoon, campaign, seed)
+            )
             run = cli.run(url_for(login, port), *argv)
             with lock:
                 outcome.runs.append(((campaign, platoon), run))
@@ -524,20 +570,31 @@ KINDS = ("ok", "busy", "changed", "refused", "failed", "traceback")
 def print_load(outcomes: Sequence[tuple[Outcome, float]], delay: float, alone: dict[str, list[Run]]) -> list[str]:
     failures: list[str] = []
     print()
-    print(f"Part 2: under load through the {delay:g} ms-each-way link ({2 * delay:g} ms round trip). Uncontended, "
-          "the same link (median of 5): " + ", ".join(
-              f"{name} {1000 * statistics.median(r.seconds for r in rs):.0f} ms "
-              f"(CPU {1000 * statistics.median(r.cpu for r in rs):.0f} ms)" for name, rs in alone.items()))
-    print(f"{'load':<38} {'cmds':>4} " + " ".join(f"{k:>{max(len(k), 4)}}" for k in KINDS)
-          + f" {'lost':>4} {'wall s':>6} {'median':>6} {'mean':>6} {'max':>6} {'CPU':>4} {'+ms':>5} {'median/1':>8}")
+    print(
+        f"Part 2: under load through the {delay:g} ms-each-way link ({2 * delay:g} ms round trip). Uncontended, "
+        "the same link (median of 5): "
+        + ", ".join(
+            f"{name} {1000 * statistics.median(r.seconds for r in rs):.0f} ms "
+            f"(CPU {1000 * statistics.median(r.cpu for r in rs):.0f} ms)"
+            for name, rs in alone.items()
+        )
+    )
+    print(
+        f"{'load':<38} {'cmds':>4} "
+        + " ".join(f"{k:>{max(len(k), 4)}}" for k in KINDS)
+        + f" {'lost':>4} {'wall s':>6} {'median':>6} {'mean':>6} {'max':>6} {'CPU':>4} {'+ms':>5} {'median/1':>8}"
+    )
     for o, baseline_ms in outcomes:
         kinds = [kind_of(r) for _, r in o.runs]
         times = [1000 * r.seconds for _, r in o.runs]
         median = statistics.median(times)
         cpu = 1000 * statistics.median(r.cpu for _, r in o.runs)
-        print(f"{o.label:<38} {len(kinds):>4} " + " ".join(f"{kinds.count(k):>{max(len(k), 4)}}" for k in KINDS)
-              + f" {o.lost:>4} {o.wall:>6.1f} {median:>6.0f} {statistics.fmean(times):>6.0f} {max(times):>6.0f} "
-              f"{cpu:>4.0f} {median - baseline_ms:>5.0f} {median / baseline_ms:>8.2f}")
+        print(
+            f"{o.label:<38} {len(kinds):>4} "
+            + " ".join(f"{kinds.count(k):>{max(len(k), 4)}}" for k in KINDS)
+            + f" {o.lost:>4} {o.wall:>6.1f} {median:>6.0f} {statistics.fmean(times):>6.0f} {max(times):>6.0f} "
+            f"{cpu:>4.0f} {median - baseline_ms:>5.0f} {median / baseline_ms:>8.2f}"
+        )
         for p in o.problems:
             print(f"    problem: {p}")
         shown: set[str] = set()
@@ -549,18 +606,27 @@ def print_load(outcomes: Sequence[tuple[Outcome, float]], delay: float, alone: d
                 print(f"    e.g. {k}: {last[:300]}")
             if k in ("failed", "traceback"):
                 failures.append(f"{o.label}: {k}: {r.stderr.strip()[-300:]}")
-    print("Counts of commands: ok; busy / changed / refused: exit 2 (the database is busy / changed since you started "
-          "/ another reason); failed: another exit; traceback: an unexpected error (its traceback on standard error "
-          "or in the CLI's log). lost: reported logged but not in the database. Times: ms per command; CPU: median "
-          "processor ms of one command (the machine's cores are shared by every client); +ms and median/1: the median "
-          "minus and over the same command uncontended. The reads row is the control: what 8 programs at once cost "
-          "this machine (its processor, the link) without any write; writes that wait for each other show as +ms "
-          "beyond the control's.")
+    print(
+        "Counts of commands: ok; busy / changed / refused: exit 2 (the database is busy / changed since you started "
+        "/ another reason); failed: another exit; traceback: an unexpected error (its traceback on standard error "
+        "or in the CLI's log). lost: reported logged but not in the database. Times: ms per command; CPU: median "
+        "processor ms of one command (the machine's cores are shared by every client); +ms and median/1: the median "
+        "minus and over the same command uncontended. The reads row is the control: what 8 programs at once cost "
+        "this machine (its processor, the link) without any write; writes that wait for each other show as +ms "
+        "beyond the control's."
+    )
     return failures
 
 
-def load_part(cli: Cli, su_url: Any, platoon_ids: dict[tuple[str, str], int], server_port: int, delay: float,
-              battles: int, seeds: Iterator[int]) -> list[str]:
+def load_part(
+    cli: Cli,
+    su_url: Any,
+    platoon_ids: dict[tuple[str, str], int],
+    server_port: int,
+    delay: float,
+    battles: int,
+    seeds: Iterator[int],
+) -> list[str]:
     half = LOAD_CLIENTS // 2
     one = [(f"p{i}", LEAGUE, f"Own {i}") for i in range(1, LOAD_CLIENTS + 1)]
     two = [(f"p{i}", LEAGUE if i <= half else LEAGUE_B, f"Own {i}") for i in range(1, LOAD_CLIENTS + 1)]
@@ -568,16 +634,24 @@ def load_part(cli: Cli, su_url: Any, platoon_ids: dict[tuple[str, str], int], se
     failures: list[str] = []
     with LatencyProxy(server_port, delay) as proxy:
         url = url_for("p1", proxy.port)
-        alone = {"battle log": [cli.run(url, *battle_args("Own 1", LEAGUE, next(seeds))) for _ in range(5)],
-                 "platoon show": [cli.run(url, "platoon", "show", "Own 1", "--campaign", LEAGUE) for _ in range(5)]}
-        failures += [f"uncontended {name}: exit {r.rc}: {r.stderr.strip()[-300:]}"
-                     for name, rs in alone.items() for r in rs if r.rc]
+        alone = {
+            "battle log": [cli.run(url, *battle_args("Own 1", LEAGUE, next(seeds))) for _ in range(5)],
+            "platoon show": [cli.run(url, "platoon", "show", "Own 1", "--campaign", LEAGUE) for _ in range(5)],
+        }
+        failures += [
+            f"uncontended {name}: exit {r.rc}: {r.stderr.strip()[-300:]}"
+            for name, rs in alone.items()
+            for r in rs
+            if r.rc
+        ]
         base = {name: 1000 * statistics.median(r.seconds for r in rs) for name, rs in alone.items()}
         outcomes = []
-        for label, clients, reads in ((f"{len(one)} clients x {battles} battles, one campaign", one, False),
-                                      (f"{len(two)} clients x {battles} battles, two campaigns", two, False),
-                                      (f"2 clients x {battles} battles, one platoon", shared, False),
-                                      (f"{len(one)} clients x {battles} reads (control)", one, True)):
+        for label, clients, reads in (
+            (f"{len(one)} clients x {battles} battles, one campaign", one, False),
+            (f"{len(two)} clients x {battles} battles, two campaigns", two, False),
+            (f"2 clients x {battles} battles, one platoon", shared, False),
+            (f"{len(one)} clients x {battles} reads (control)", one, True),
+        ):
             outcome = load(cli, su_url, platoon_ids, proxy.port, label, clients, battles, seeds, reads=reads)
             outcomes.append((outcome, base["platoon show" if reads else "battle log"]))
             print(f"  measured: {label}", flush=True)
@@ -591,17 +665,23 @@ def logged_tracebacks(log_dir: Path) -> list[str]:
     if not records:
         return []
     first = [line for line in records[0].splitlines() if line.strip()]
-    return [f"the CLI's log holds {len(records)} traceback(s); the first: {first[0][:200]}",
-            *[f"  {line}" for line in first[-4:]]]
+    return [
+        f"the CLI's log holds {len(records)} traceback(s); the first: {first[0][:200]}",
+        *[f"  {line}" for line in first[-4:]],
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------- main
 
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="rounds of the six commands per link (default 5)")
-    parser.add_argument("--delays", default="0,10,25", help="one-way delays in ms, comma-separated (default "
-                        "0,10,25; 0 is the baseline of the round trips)")
+    parser.add_argument(
+        "--delays",
+        default="0,10,25",
+        help="one-way delays in ms, comma-separated (default 0,10,25; 0 is the baseline of the round trips)",
+    )
     parser.add_argument("--load-delay", type=float, default=25.0, help="one-way delay of the load part (ms)")
     parser.add_argument("--battles", type=int, default=3, help="battles per client in the load part (default 3)")
     parser.add_argument("--no-load", action="store_true", help="leave out the load part")
@@ -629,9 +709,12 @@ def main() -> int:
 
         started = time.perf_counter()
         platoon_ids = set_up_club(server, su_url)
-        print(f"club set up in {time.perf_counter() - started:.1f} s (PostgreSQL {bin_dir.parent.name}, server on "
-              f"127.0.0.1:{server.port}); the machine's load average: {os.getloadavg()[0]:.1f} on "
-              f"{os.cpu_count()} cores", flush=True)
+        print(
+            f"club set up in {time.perf_counter() - started:.1f} s (PostgreSQL {bin_dir.parent.name}, server on "
+            f"127.0.0.1:{server.port}); the machine's load average: {os.getloadavg()[0]:.1f} on "
+            f"{os.cpu_count()} cores",
+            flush=True,
+        )
         cli = Cli(data_dir)
         seeds = iter(range(1, 10**6))
         results = per_command(cli, StatementLog(root / "server.log"), server.port, delays, args.runs)

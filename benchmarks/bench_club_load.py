@@ -48,8 +48,9 @@ def setup(target: str, clients: int) -> None:
     init_db(target, daily_backup=False)
     campaigns.create_campaign("League", "atomic_africa")
     for name in sorted({platoon_of(c) for c in range(clients)}):
-        platoons.create_platoon("League", name, training=8, equipment=8, morale=8, armor=2, xp=4,
-                                leader_name=f"Lt. {name}", leader_xp=2)
+        platoons.create_platoon(
+            "League", name, training=8, equipment=8, morale=8, armor=2, xp=4, leader_name=f"Lt. {name}", leader_xp=2
+        )
     close_db()
 
 
@@ -120,19 +121,24 @@ def run(engine: str, target: str, clients: int, battles: int) -> dict[str, Any]:
         p.join()
     elapsed = time.perf_counter() - start
     problems = verify(target)
-    total = int(problems.pop()[len("__total__="):])
+    total = int(problems.pop()[len("__total__=") :])
     logged = sum(r["logged"] for r in results)
     times = sorted(t for r in results for t in r["commit_ms"])
     shared = {r["client"]: r["refused"] for r in results}
     errors = [e for r in results for e in r["errors"]]
     return {
-        "engine": engine, "logged": logged, "in_db": total, "lost": logged - total, "elapsed_s": elapsed,
+        "engine": engine,
+        "logged": logged,
+        "in_db": total,
+        "lost": logged - total,
+        "elapsed_s": elapsed,
         "per_s": total / elapsed if elapsed else 0.0,
         "median_ms": statistics.median(times) if times else 0.0,
         "p95_ms": times[int(0.95 * (len(times) - 1))] if times else 0.0,
         "refused_shared": sum(n for c, n in shared.items() if platoon_of(c).startswith("Shared")),
         "refused_own": sum(n for c, n in shared.items() if not platoon_of(c).startswith("Shared")),
-        "errors": errors, "problems": problems,
+        "errors": errors,
+        "problems": problems,
     }
 
 
@@ -152,20 +158,25 @@ def main() -> int:
     server = PgServer(root, bin_dir).start()
     ok = True
     try:
-        rows = [run("PostgreSQL", server.create_database("league"), args.clients, args.battles),
-                run("SQLite file", str(folder / "campaign.db"), args.clients, args.battles)]
+        rows = [
+            run("PostgreSQL", server.create_database("league"), args.clients, args.battles),
+            run("SQLite file", str(folder / "campaign.db"), args.clients, args.battles),
+        ]
     finally:
         server.stop()
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"{args.clients} clients x {args.battles} battles (clients 0-1 and 2-3 share a platoon, 4-7 have "
-          "their own)")
-    print(f"{'engine':<12} {'logged':>6} {'in db':>6} {'lost':>4} {'battles/s':>9} {'median ms':>9} "
-          f"{'p95 ms':>7} {'refused shared':>14} {'refused own':>11} {'tracebacks':>10}")
+    print(f"{args.clients} clients x {args.battles} battles (clients 0-1 and 2-3 share a platoon, 4-7 have their own)")
+    print(
+        f"{'engine':<12} {'logged':>6} {'in db':>6} {'lost':>4} {'battles/s':>9} {'median ms':>9} "
+        f"{'p95 ms':>7} {'refused shared':>14} {'refused own':>11} {'tracebacks':>10}"
+    )
     for r in rows:
-        print(f"{r['engine']:<12} {r['logged']:>6} {r['in_db']:>6} {r['lost']:>4} {r['per_s']:>9.1f} "
-              f"{r['median_ms']:>9.1f} {r['p95_ms']:>7.1f} {r['refused_shared']:>14} {r['refused_own']:>11} "
-              f"{len(r['errors']):>10}")
+        print(
+            f"{r['engine']:<12} {r['logged']:>6} {r['in_db']:>6} {r['lost']:>4} {r['per_s']:>9.1f} "
+            f"{r['median_ms']:>9.1f} {r['p95_ms']:>7.1f} {r['refused_shared']:>14} {r['refused_own']:>11} "
+            f"{len(r['errors']):>10}"
+        )
         for e in r["errors"][:3]:
             print(e)
         for p in r["problems"]:

@@ -31,11 +31,14 @@ def baseline(rounds: int) -> None:
 
 def main() -> int:
     rounds = sum(len(db.play_bout(5, 5, seed=i)[0].rounds) for i in range(200)) * BOUTS // 200
-    times = benchlib.paired_inprocess({
-        "baseline": lambda: baseline(rounds),
-        "odds": lambda: db.estimate_odds(5, 5, BOUTS, seed=0),
-        "one bout": lambda: db.play_bout(5, 5, seed=7),
-    }, repeat=3)
+    times = benchlib.paired_inprocess(
+        {
+            "baseline": lambda: baseline(rounds),
+            "odds": lambda: db.estimate_odds(5, 5, BOUTS, seed=0),
+            "one bout": lambda: db.play_bout(5, 5, seed=7),
+        },
+        repeat=3,
+    )
     benchlib.figure(f"odds estimate, {BOUTS:,} bouts", times["odds"], base_ms=times["baseline"], ratio_goal=8)
     benchlib.figure("one recorded solo bout", times["one bout"], goal_ms=50)
     return benchlib.summary()

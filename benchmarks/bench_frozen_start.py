@@ -25,8 +25,13 @@ import build  # noqa: E402  # packaging/build.py: where the programs are in the 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folder", nargs="?", type=Path, default=ROOT / "dist" / f"{build.NAME}-{build.version()}",
-                    help="the unpacked download (default dist/campaign-app-VERSION)")
+    ap.add_argument(
+        "folder",
+        nargs="?",
+        type=Path,
+        default=ROOT / "dist" / f"{build.NAME}-{build.version()}",
+        help="the unpacked download (default dist/campaign-app-VERSION)",
+    )
     ap.add_argument("--runs", type=int, default=9)
     args = ap.parse_args()
     app, cli = build.program(args.folder, "campaign-app"), build.program(args.folder, "campaign-cli")
@@ -39,16 +44,26 @@ def main() -> int:
     def window(*program: str, name: str) -> list[str]:
         return [*program, "--data-dir", str(tmp / name), "--size", "1180x760", "--screenshot", str(tmp / f"{name}.png")]
 
-    gui = paired_ms({"venv": window(py, "-m", "campaign_app", name="venv"),
-                     "frozen": window(str(app), name="frozen")}, repeat=args.runs)
-    figure("frozen campaign-app start (painted window)", gui["frozen"], base_ms=gui["venv"], ratio_goal=1.5,
-           base_label="venv")
-    times = paired_ms({
-        "venv-version": [py, "-m", "campaign_app.cli", "--version"],
-        "frozen-version": [str(cli), "--version"],
-        "venv-level": [py, "-m", "campaign_app.cli", "--data-dir", str(tmp / "venv"), "level", "--xp", "6"],
-        "frozen-level": [str(cli), "--data-dir", str(tmp / "frozen"), "level", "--xp", "6"],
-    }, repeat=args.runs)
+    gui = paired_ms(
+        {"venv": window(py, "-m", "campaign_app", name="venv"), "frozen": window(str(app), name="frozen")},
+        repeat=args.runs,
+    )
+    figure(
+        "frozen campaign-app start (painted window)",
+        gui["frozen"],
+        base_ms=gui["venv"],
+        ratio_goal=1.5,
+        base_label="venv",
+    )
+    times = paired_ms(
+        {
+            "venv-version": [py, "-m", "campaign_app.cli", "--version"],
+            "frozen-version": [str(cli), "--version"],
+            "venv-level": [py, "-m", "campaign_app.cli", "--data-dir", str(tmp / "venv"), "level", "--xp", "6"],
+            "frozen-level": [str(cli), "--data-dir", str(tmp / "frozen"), "level", "--xp", "6"],
+        },
+        repeat=args.runs,
+    )
     figure("frozen campaign-cli --version", times["frozen-version"], base_ms=times["venv-version"], base_label="venv")
     figure("frozen campaign-cli level --xp 6", times["frozen-level"], base_ms=times["venv-level"], base_label="venv")
     return summary()

@@ -44,9 +44,16 @@ def _make(n: int, tmp: Path) -> tuple[Any, int]:
         Leader.create(platoon=p, name="Lt. First", xp=2, xp_at_join=2)
         for i in range(n):
             wounds = (i * 7) % 15
-            battles.log_battle(p.id, wounds=wounds, leader_wounds=min((i * 5) % 9, wounds), objectives=i % 3,
-                               outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}", dice=dice,
-                               replacement_name=f"Lt. {i + 1}")
+            battles.log_battle(
+                p.id,
+                wounds=wounds,
+                leader_wounds=min((i * 5) % 9, wounds),
+                objectives=i % 3,
+                outcome=battles.OUTCOMES[i % 3],
+                scenario=f"Scenario {i + 1}",
+                dice=dice,
+                replacement_name=f"Lt. {i + 1}",
+            )
     print(f"{n} battles logged in {time.perf_counter() - start:.1f} s")
     return paths, p.id
 
@@ -72,9 +79,11 @@ def main() -> int:
     from campaign_app.store.database import db
 
     report = history.history_report(pid)
-    print(f"{len(report.history.events)} timeline events, "
-          f"{sum(len(b.rolls) for b in report.history.battles)} rolls, "
-          f"{len(report.leaders)} leaders\n")
+    print(
+        f"{len(report.history.events)} timeline events, "
+        f"{sum(len(b.rolls) for b in report.history.battles)} rolls, "
+        f"{len(report.leaders)} leaders\n"
+    )
     seen: list[str] = []
     real = db.obj
     original = real.execute_sql
@@ -110,15 +119,21 @@ def main() -> int:
     times = paired_inprocess({"floor": floor, "read": view_read, "full": full_read}, args.runs)
     t_floor, t_read, t_full = times["floor"], times["read"], times["full"]
     print(f"history read: {len(seen)} queries (the floor runs the same {len(queries)})")
-    figure("history read (timeline and summary, lazy)", t_read, base_ms=t_floor, ratio_goal=3.0,
-           base_label="sqlite3 floor")
+    figure(
+        "history read (timeline and summary, lazy)", t_read, base_ms=t_floor, ratio_goal=3.0, base_label="sqlite3 floor"
+    )
     figure("  every part, every event's text (export)", t_full, base_ms=t_floor, base_label="sqlite3 floor")
     # the timeline's order: grouped by battle (the read's way) against one sort of every event by its key
     rows = history.read_rows(pid)
-    order = paired_inprocess({"plain": lambda: history.plain_timeline(rows), "grouped": lambda: history.Timeline(rows)},
-                             args.runs)
-    figure("  timeline put in order, grouped by battle", order["grouped"], base_ms=order["plain"],
-           base_label="one sort of every event")
+    order = paired_inprocess(
+        {"plain": lambda: history.plain_timeline(rows), "grouped": lambda: history.Timeline(rows)}, args.runs
+    )
+    figure(
+        "  timeline put in order, grouped by battle",
+        order["grouped"],
+        base_ms=order["plain"],
+        base_label="one sort of every event",
+    )
 
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -163,8 +178,10 @@ def main() -> int:
     first = open_history()
     figure("History tab open and painted, first time", first, goal_ms=150)
     data_calls = calls["n"]
-    print(f"  data() calls while opening: {data_calls} (for {view.model.rowCount()} top-level rows handed "
-          f"to the view of {len(view.model.top_level_events())})")
+    print(
+        f"  data() calls while opening: {data_calls} (for {view.model.rowCount()} top-level rows handed "
+        f"to the view of {len(view.model.top_level_events())})"
+    )
     reread = sorted(open_history() for _ in range(args.runs))[args.runs // 2]
     figure("History tab open and painted after a change", reread, goal_ms=100)
 
@@ -172,8 +189,9 @@ def main() -> int:
     from campaign_app.store.models import Platoon
 
     with operation("bench.setup", "a second platoon"):
-        other = Platoon.create(campaign=Platoon.get_by_id(pid).campaign, name="Fresh", training=6, equipment=6,
-                               morale=6, armor=1, xp=0).id
+        other = Platoon.create(
+            campaign=Platoon.get_by_id(pid).campaign, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0
+        ).id
     ctx.changed("platoon", other)
 
     def come_back() -> float:
@@ -211,8 +229,9 @@ def main() -> int:
 
     view.tabs.setCurrentIndex(CHARTS_TAB)
     figure("reload with the Charts tab shown (read + charts)", median_ms(update_charts, 5), goal_ms=100)
-    same = series_before == [id(s) for c in view.charts() for s in c.chart().series()] and \
-        axes_before == [id(a) for c in view.charts() for a in c.chart().axes()]
+    same = series_before == [id(s) for c in view.charts() for s in c.chart().series()] and axes_before == [
+        id(a) for c in view.charts() for a in c.chart().axes()
+    ]
     print(f"  charts kept their series and axes (updated in place): {same}")
 
     from campaign_app.rules.dice import SeededDice
@@ -221,8 +240,7 @@ def main() -> int:
     def battle_logged() -> float:
         """A battle logged (not timed), then the app's change signal: the charts read and redraw (every
         point list is new: the series grow by one battle)."""
-        battles.log_battle(pid, wounds=3, leader_wounds=1, objectives=1, dice=SeededDice(7),
-                           replacement_name="Lt. New")
+        battles.log_battle(pid, wounds=3, leader_wounds=1, objectives=1, dice=SeededDice(7), replacement_name="Lt. New")
         start = time.perf_counter()
         ctx.changed("battle", 0)  # what the battle wizard says after a battle: a battle and its platoon changed
         ctx.changed("platoon", pid)

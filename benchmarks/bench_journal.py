@@ -33,8 +33,9 @@ def _log_times(n: int, seed: int) -> list[float]:
 
 
 def _drop_triggers() -> None:
-    for (name,) in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger' "
-                                  "AND name LIKE 'journal_%'").fetchall():
+    for (name,) in db.execute_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal_%'"
+    ).fetchall():
         db.execute_sql(f'DROP TRIGGER "{name}"')
 
 
@@ -59,8 +60,9 @@ def main() -> int:
         init_db(base, folder / "b2", daily_backup=False)
         with_journal = _log_times(args.battles, 1)
         m_with, m_without = statistics.median(with_journal), statistics.median(without)
-        benchlib.figure("log_battle, journal recorded (median)", m_with, base_ms=m_without,
-                        base_label="no triggers", goal_ms=30)
+        benchlib.figure(
+            "log_battle, journal recorded (median)", m_with, base_ms=m_without, base_label="no triggers", goal_ms=30
+        )
 
         undo_t, redo_t = [], []
         for _ in range(25):
@@ -78,10 +80,16 @@ def main() -> int:
         start = time.perf_counter()
         with contextlib.suppress(journal.Conflict):
             journal_replay.undo(first.id)
-        benchlib.figure(f"refuse undo of a battle {args.battles - 1} operations back", 1000 * (time.perf_counter()
-                                                                                               - start), goal_ms=500)
-        pages = db.execute_sql("SELECT COUNT(*) FROM dbstat WHERE name LIKE 'operation%'"
-                               ).fetchone()[0] if _has_dbstat() else None
+        benchlib.figure(
+            f"refuse undo of a battle {args.battles - 1} operations back",
+            1000 * (time.perf_counter() - start),
+            goal_ms=500,
+        )
+        pages = (
+            db.execute_sql("SELECT COUNT(*) FROM dbstat WHERE name LIKE 'operation%'").fetchone()[0]
+            if _has_dbstat()
+            else None
+        )
         total = db.execute_sql("PRAGMA page_count").fetchone()[0]
         if pages is not None:
             print(f"journal share of the file: {pages} of {total} pages ({100 * pages / total:.0f} %)")

@@ -44,13 +44,29 @@ def build(path: Path, battles_total: int) -> None:
     pid = 0
     for n in range(battles_total):
         if n % PER_PLATOON == 0:
-            pid = platoon_service.create_platoon(camp, f"Platoon {n // PER_PLATOON + 1:03d}", training="d8",
-                                                 equipment="d10", morale="d8", armor=2, xp=3,
-                                                 leader_name=f"Lt. Start {n}", leader_xp=2).id
+            pid = platoon_service.create_platoon(
+                camp,
+                f"Platoon {n // PER_PLATOON + 1:03d}",
+                training="d8",
+                equipment="d10",
+                morale="d8",
+                armor=2,
+                xp=3,
+                leader_name=f"Lt. Start {n}",
+                leader_xp=2,
+            ).id
         wounds = (n * 7) % 13
-        battles.log_battle(pid, wounds=wounds, leader_wounds=min((n * 5) % 8, wounds), objectives=n % 3,
-                           outcome=battles.OUTCOMES[n % 3], scenario=f"Scenario {n + 1}",
-                           opponent=f"Enemy {n % 11 + 1}", dice=dice, replacement_name=f"Lt. {n + 1}")
+        battles.log_battle(
+            pid,
+            wounds=wounds,
+            leader_wounds=min((n * 5) % 8, wounds),
+            objectives=n % 3,
+            outcome=battles.OUTCOMES[n % 3],
+            scenario=f"Scenario {n + 1}",
+            opponent=f"Enemy {n % 11 + 1}",
+            dice=dice,
+            replacement_name=f"Lt. {n + 1}",
+        )
     close_db()
 
 
@@ -83,8 +99,9 @@ def without_journal(path: Path, target: Path, triggers: bool = True) -> int:
     con.execute("DELETE FROM operation_change")
     con.execute("DELETE FROM operation")
     if not triggers:
-        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal%'"
-                                   ).fetchall():
+        for (name,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal%'"
+        ).fetchall():
             con.execute(f'DROP TRIGGER "{name}"')
     con.commit()
     con.close()
@@ -93,10 +110,13 @@ def without_journal(path: Path, target: Path, triggers: bool = True) -> int:
 
 def facts(path: Path) -> tuple[int, int, int]:
     con = sqlite3.connect(path)
-    rows, image = con.execute("SELECT count(*), COALESCE(SUM(COALESCE(length(old), 0) + COALESCE(length(new), 0)), 0) "
-                              "FROM operation_change").fetchone()
-    undoable = con.execute("SELECT count(*) FROM operation o WHERE kind != 'journal.start' AND EXISTS "
-                           "(SELECT 1 FROM operation_change c WHERE c.operation_id = o.id)").fetchone()[0]
+    rows, image = con.execute(
+        "SELECT count(*), COALESCE(SUM(COALESCE(length(old), 0) + COALESCE(length(new), 0)), 0) FROM operation_change"
+    ).fetchone()
+    undoable = con.execute(
+        "SELECT count(*) FROM operation o WHERE kind != 'journal.start' AND EXISTS "
+        "(SELECT 1 FROM operation_change c WHERE c.operation_id = o.id)"
+    ).fetchone()[0]
     con.close()
     return int(rows), int(image), int(undoable)
 
@@ -109,8 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     import campaign_app
 
     print(f"code: {Path(campaign_app.__file__).parent.parent}")
-    print(f"{'battles':>8} {'with':>10} {'without':>10} {'ratio':>6} {'no-trig':>10} {'ratio2':>6} {'B/battle':>9} "
-          f"{'rows/b':>7} {'image B/b':>9} {'undoable':>8}")
+    print(
+        f"{'battles':>8} {'with':>10} {'without':>10} {'ratio':>6} {'no-trig':>10} {'ratio2':>6} {'B/battle':>9} "
+        f"{'rows/b':>7} {'image B/b':>9} {'undoable':>8}"
+    )
     for n in args.battles:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "size.db"
@@ -120,9 +142,11 @@ def main(argv: list[str] | None = None) -> int:
             with_size = vacuumed_size(path)
             bare = without_journal(path, Path(tmp) / "bare.db")
             none = without_journal(path, Path(tmp) / "none.db", triggers=False)
-            print(f"{n:>8} {with_size:>10} {bare:>10} {with_size / bare:>6.2f} {none:>10} {with_size / none:>6.2f} "
-                  f"{with_size / n:>9.0f} "
-                  f"{rows / n:>7.1f} {image / n:>9.0f} {undoable:>8}" + (f"  ({note})" if note else ""))
+            print(
+                f"{n:>8} {with_size:>10} {bare:>10} {with_size / bare:>6.2f} {none:>10} {with_size / none:>6.2f} "
+                f"{with_size / n:>9.0f} "
+                f"{rows / n:>7.1f} {image / n:>9.0f} {undoable:>8}" + (f"  ({note})" if note else "")
+            )
     return 0
 
 

@@ -27,8 +27,24 @@ import tempfile
 import time
 from pathlib import Path
 
-ARGS = ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "3", "--leader-wounds", "1", "--objectives", "1",
-        "--outcome", "victory", "--seed", "7", "--notes", "kill test"]
+ARGS = [
+    "battle",
+    "log",
+    "--platoon",
+    "2nd Platoon",
+    "--wounds",
+    "3",
+    "--leader-wounds",
+    "1",
+    "--objectives",
+    "1",
+    "--outcome",
+    "victory",
+    "--seed",
+    "7",
+    "--notes",
+    "kill test",
+]
 
 
 def cli(data: Path, *argv: str) -> list[str]:
@@ -37,18 +53,23 @@ def cli(data: Path, *argv: str) -> list[str]:
 
 def battle_facts(con: sqlite3.Connection, number: int) -> tuple[object, ...] | None:
     """Everything the battle numbered ``number`` wrote: its row, rolls, XP changes and leader changes."""
-    row = con.execute("SELECT id, wounds, leader_wounds, platoon_xp_before, platoon_xp_after, leader_xp_before, "
-                      "leader_xp_after, leader_fate, xp_lost, notes FROM battle WHERE number = ?",
-                      (number,)).fetchone()
+    row = con.execute(
+        "SELECT id, wounds, leader_wounds, platoon_xp_before, platoon_xp_after, leader_xp_before, "
+        "leader_xp_after, leader_fate, xp_lost, notes FROM battle WHERE number = ?",
+        (number,),
+    ).fetchone()
     if row is None:
         return None
     bid = row[0]
-    rolls = con.execute("SELECT seq, purpose, faces, total, outcome FROM roll WHERE battle_id = ? ORDER BY id",
-                        (bid,)).fetchall()
-    xp = con.execute("SELECT who, delta, xp_after FROM xp_change WHERE battle_id = ? ORDER BY id",
-                     (bid,)).fetchall()
-    leaders = con.execute("SELECT name, xp_at_join, joined_battle_id = ? FROM leader WHERE joined_battle_id = ? "
-                          "OR left_battle_id = ? ORDER BY id", (bid, bid, bid)).fetchall()
+    rolls = con.execute(
+        "SELECT seq, purpose, faces, total, outcome FROM roll WHERE battle_id = ? ORDER BY id", (bid,)
+    ).fetchall()
+    xp = con.execute("SELECT who, delta, xp_after FROM xp_change WHERE battle_id = ? ORDER BY id", (bid,)).fetchall()
+    leaders = con.execute(
+        "SELECT name, xp_at_join, joined_battle_id = ? FROM leader WHERE joined_battle_id = ? "
+        "OR left_battle_id = ? ORDER BY id",
+        (bid, bid, bid),
+    ).fetchall()
     return (row[1:], tuple(rolls), tuple(xp), tuple(leaders))
 
 
@@ -94,17 +115,23 @@ def check(db_file: Path, reference: Reference, first_new: int) -> tuple[int, lis
 
 def dump(con: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
     """Every row of every app table (not the journal's), in id order."""
-    tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                                        "'sqlite_%' ORDER BY name")
-              if r[0] not in ("operation", "operation_change", "journal_state", "schema_migration")]
+    tables = [
+        r[0]
+        for r in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+        if r[0] not in ("operation", "operation_change", "journal_state", "schema_migration")
+    ]
     return {t: con.execute(f'SELECT * FROM "{t}" ORDER BY id').fetchall() for t in tables}
 
 
 def journal_facts(con: sqlite3.Connection) -> tuple[int, int, int]:
     """(operations, operations that still hold row images, change records)."""
-    return (con.execute("SELECT count(*) FROM operation").fetchone()[0],
-            con.execute("SELECT count(DISTINCT operation_id) FROM operation_change").fetchone()[0],
-            con.execute("SELECT count(*) FROM operation_change").fetchone()[0])
+    return (
+        con.execute("SELECT count(*) FROM operation").fetchone()[0],
+        con.execute("SELECT count(DISTINCT operation_id) FROM operation_change").fetchone()[0],
+        con.execute("SELECT count(*) FROM operation_change").fetchone()[0],
+    )
 
 
 def quiet_cli(data: Path, *argv: str) -> int:
@@ -163,8 +190,10 @@ def main_journal(args: argparse.Namespace) -> int:
     con.close()
     undo_before = undone_state(prepared / "campaign.db", work / "undo-ref-before")
     undo_after = undone_state(after_dir / "campaign.db", work / "undo-ref-after")
-    print(f"'{' '.join(command)}' on demo + {args.battles} battles: median {median * 1000:.0f} ms; journal "
-          f"(operations, with images, records) {before_journal} -> {after_journal}")
+    print(
+        f"'{' '.join(command)}' on demo + {args.battles} battles: median {median * 1000:.0f} ms; journal "
+        f"(operations, with images, records) {before_journal} -> {after_journal}"
+    )
     killed = finished = mixed = failed_check = undo_wrong = as_before = as_after = 0
     trial_dir = work / "trial"
     started_all = time.perf_counter()
@@ -210,10 +239,14 @@ def main_journal(args: argparse.Namespace) -> int:
             undo_wrong += 1
             print(f"trial {trial}: undo of the newest {UNDO_STEPS} operations differs")
     elapsed = time.perf_counter() - started_all
-    print(f"trials: {args.trials} in {elapsed:.0f} s; killed while running: {killed}; finished before the kill: "
-          f"{finished}; file as before: {as_before}, as after: {as_after}")
-    print(f"partial (neither before nor after): {mixed} (goal 0); failed the full check: {failed_check} (goal 0); "
-          f"undo of the newest {UNDO_STEPS} not exact: {undo_wrong} (goal 0)")
+    print(
+        f"trials: {args.trials} in {elapsed:.0f} s; killed while running: {killed}; finished before the kill: "
+        f"{finished}; file as before: {as_before}, as after: {as_after}"
+    )
+    print(
+        f"partial (neither before nor after): {mixed} (goal 0); failed the full check: {failed_check} (goal 0); "
+        f"undo of the newest {UNDO_STEPS} not exact: {undo_wrong} (goal 0)"
+    )
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
@@ -246,8 +279,10 @@ def main() -> int:
         runs.append(time.perf_counter() - started)
     median = statistics.median(runs)
     count, bad, problems = check(data / "campaign.db", reference, start_count + 1)
-    print(f"undisturbed 'battle log' (a process each): median {median * 1000:.0f} ms over {len(runs)} runs; "
-          f"they match the in-process reference: {not bad and not problems}")
+    print(
+        f"undisturbed 'battle log' (a process each): median {median * 1000:.0f} ms over {len(runs)} runs; "
+        f"they match the in-process reference: {not bad and not problems}"
+    )
 
     killed = finished = partial = problem_trials = present_after_kill = absent_after_kill = 0
     started_all = time.perf_counter()
@@ -282,11 +317,15 @@ def main() -> int:
     elapsed = time.perf_counter() - started_all
     backups = data / "backups"
     leftovers = [p.name for p in backups.iterdir() if p.name.endswith(".part")] if backups.is_dir() else []
-    print(f"trials: {args.trials} in {elapsed:.0f} s; killed while running: {killed} (battle absent afterwards: "
-          f"{absent_after_kill}, whole: {present_after_kill}); finished before the kill: {finished}")
-    print(f"battles not identical to the uninterrupted run: {partial} (goal 0); trials whose file failed the full "
-          f"check: {problem_trials} (goal 0); battles now: {count}; temporary backup files left by kills: "
-          f"{len(leftovers)}")
+    print(
+        f"trials: {args.trials} in {elapsed:.0f} s; killed while running: {killed} (battle absent afterwards: "
+        f"{absent_after_kill}, whole: {present_after_kill}); finished before the kill: {finished}"
+    )
+    print(
+        f"battles not identical to the uninterrupted run: {partial} (goal 0); trials whose file failed the full "
+        f"check: {problem_trials} (goal 0); battles now: {count}; temporary backup files left by kills: "
+        f"{len(leftovers)}"
+    )
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

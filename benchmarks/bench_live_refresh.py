@@ -43,8 +43,17 @@ def _prepare(target: str) -> None:
 
     init_db(target, daily_backup=False)
     campaigns.create_campaign("Congo 1960")
-    platoon_service.create_platoon("Congo 1960", "2nd Platoon", training="d10", equipment="d10", morale="d8",
-                                   armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0)
+    platoon_service.create_platoon(
+        "Congo 1960",
+        "2nd Platoon",
+        training="d10",
+        equipment="d10",
+        morale="d8",
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=0,
+    )
 
 
 def measure(target: str, battles: int, server: bool) -> list[float]:
@@ -58,8 +67,10 @@ def measure(target: str, battles: int, server: bool) -> list[float]:
     app = QApplication.instance() or QApplication([])
     _prepare(target)
     folder = Path(tempfile.mkdtemp())
-    ctx = AppContext(paths=AppPaths(folder, Path(target) if not server else folder / "campaign.db"),
-                     settings=QSettings(str(folder / "w.ini"), QSettings.Format.IniFormat))
+    ctx = AppContext(
+        paths=AppPaths(folder, Path(target) if not server else folder / "campaign.db"),
+        settings=QSettings(str(folder / "w.ini"), QSettings.Format.IniFormat),
+    )
     seen: list[float] = []
     window = QWidget()
     window.ctx = ctx  # type: ignore[attr-defined]
@@ -75,13 +86,13 @@ def measure(target: str, battles: int, server: bool) -> list[float]:
 
         live = ChangeWatcher(window)
         ctx.signals.data_changed.connect(lambda kind, _id: seen.append(time.time()) if kind == "all" else None)
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, target, str(battles)], stdout=subprocess.PIPE,
-                              text=True, env=dict(os.environ))
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, target, str(battles)], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
     committed: list[float] = []
     assert writer.stdout is not None
     stream = writer.stdout
-    reader = threading.Thread(target=lambda: committed.extend(float(json.loads(line)) for line in stream),
-                              daemon=True)
+    reader = threading.Thread(target=lambda: committed.extend(float(json.loads(line)) for line in stream), daemon=True)
     reader.start()
     deadline = time.time() + 60 + battles * 3
     while time.time() < deadline and not (len(committed) == battles and seen and seen[-1] >= committed[-1]):
@@ -100,8 +111,10 @@ def measure(target: str, battles: int, server: bool) -> list[float]:
 def report(name: str, delays: list[float]) -> None:
     ordered = sorted(delays)
     p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)] if ordered else float("nan")
-    print(f"{name:<34} n={len(delays):3d}  median {statistics.median(ordered) * 1000:7.1f} ms  "
-          f"p95 {p95 * 1000:7.1f} ms  max {max(ordered) * 1000:7.1f} ms")
+    print(
+        f"{name:<34} n={len(delays):3d}  median {statistics.median(ordered) * 1000:7.1f} ms  "
+        f"p95 {p95 * 1000:7.1f} ms  max {max(ordered) * 1000:7.1f} ms"
+    )
 
 
 def main() -> None:

@@ -39,32 +39,48 @@ def build(path: Path, platoons: int, battles: int) -> dict[str, int]:
         if journal:
             con.execute("UPDATE journal_state SET mode = 'off' WHERE id = 1")
         for c in range(platoons // 20 + 1):
-            con.execute("INSERT INTO campaign (name, system, threshold_green, threshold_regular, threshold_veteran, "
-                        "threshold_legendary, objective_xp_to, replacement_dice, archived, notes, created_at) "
-                        "VALUES (?, 'atomic_africa', 1, 4, 9, 16, 'both', 2, 0, '', ?)", (f"Campaign {c}", NOW))
+            con.execute(
+                "INSERT INTO campaign (name, system, threshold_green, threshold_regular, threshold_veteran, "
+                "threshold_legendary, objective_xp_to, replacement_dice, archived, notes, created_at) "
+                "VALUES (?, 'atomic_africa', 1, 4, 9, 16, 'both', 2, 0, '', ?)",
+                (f"Campaign {c}", NOW),
+            )
         for p in range(platoons):
-            pid = con.execute("INSERT INTO platoon (campaign_id, name, training, equipment, morale, armor, xp, notes, "
-                              "created_at) VALUES (?, ?, 10, 10, 8, 2, 6, '', ?)",
-                              (p // 20 + 1, f"Platoon {p}", NOW)).lastrowid
-            con.execute("INSERT INTO attached_unit (platoon_id, name, kind, training, equipment, morale, armor, notes, "
-                        "position) VALUES (?, 'Weapons team', 'team', 8, 8, 8, 2, '', 0)", (pid,))
+            pid = con.execute(
+                "INSERT INTO platoon (campaign_id, name, training, equipment, morale, armor, xp, notes, "
+                "created_at) VALUES (?, ?, 10, 10, 8, 2, 6, '', ?)",
+                (p // 20 + 1, f"Platoon {p}", NOW),
+            ).lastrowid
+            con.execute(
+                "INSERT INTO attached_unit (platoon_id, name, kind, training, equipment, morale, armor, notes, "
+                "position) VALUES (?, 'Weapons team', 'team', 8, 8, 8, 2, '', 0)",
+                (pid,),
+            )
             for status in ("casualty", "active"):
-                con.execute("INSERT INTO leader (platoon_id, name, rank, xp, xp_at_join, status, joined_at, notes) "
-                            "VALUES (?, 'Lt. X', 'Lieutenant', 3, 3, ?, ?, '')", (pid, status, NOW))
+                con.execute(
+                    "INSERT INTO leader (platoon_id, name, rank, xp, xp_at_join, status, joined_at, notes) "
+                    "VALUES (?, 'Lt. X', 'Lieutenant', 3, 3, ?, ?, '')",
+                    (pid, status, NOW),
+                )
             for n in range(1, battles + 1):
                 bid = con.execute(
                     "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, fire_support, "
                     "notes, wounds, leader_wounds, platoon_xp_before, platoon_xp_after, leader_xp_before, "
                     "leader_xp_after, xp_lost, created_at) VALUES (?, ?, '2026-01-01', '', '', 0, 0, '', 3, 1, 5, 6, "
-                    "3, 4, 0, ?)", (pid, n, NOW)).lastrowid
+                    "3, 4, 0, ?)",
+                    (pid, n, NOW),
+                ).lastrowid
                 con.executemany(
                     "INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, total, "
                     "source, rule, table_row, outcome, created_at) VALUES (?, ?, ?, ?, '1d8', '[3]', 0, 3, 'app', ?, "
                     "'roll 1: 1d8', 'removed 3', ?)",
-                    [(pid, bid, 0, "recovery", "RULES 1.2 recovery", NOW), (pid, bid, 1, "recovery",
-                                                                           "RULES 1.2 recovery", NOW),
-                     (pid, bid, 2, "leader's fate", "RULES 1.2 leader's fate", NOW),
-                     (pid, bid, 3, "replacement leader", "RULES 1.2 replacement leader", NOW)])
+                    [
+                        (pid, bid, 0, "recovery", "RULES 1.2 recovery", NOW),
+                        (pid, bid, 1, "recovery", "RULES 1.2 recovery", NOW),
+                        (pid, bid, 2, "leader's fate", "RULES 1.2 leader's fate", NOW),
+                        (pid, bid, 3, "replacement leader", "RULES 1.2 replacement leader", NOW),
+                    ],
+                )
         if journal:
             con.execute("UPDATE journal_state SET mode = 'record' WHERE id = 1")
     counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("platoon", "battle", "roll")}
@@ -112,11 +128,15 @@ def main() -> None:
         copy_ms = median_ms(copy, repeat=3)
         migrate_ms = median_ms(migrate, repeat=3)
         database.close()
-    print(f"database: {counts['platoon']} platoons, {counts['battle']} battles, {counts['roll']} rolls, "
-          f"{size / 1e6:.1f} MB")
+    print(
+        f"database: {counts['platoon']} platoons, {counts['battle']} battles, {counts['roll']} rolls, "
+        f"{size / 1e6:.1f} MB"
+    )
     print(f"copy the whole database (VACUUM INTO), baseline: {copy_ms:.0f} ms")
-    print(f"migration 0004 (rolled back):                      {migrate_ms:.0f} ms  "
-          f"(ratio {migrate_ms / copy_ms:.1f}x the copy)")
+    print(
+        f"migration 0004 (rolled back):                      {migrate_ms:.0f} ms  "
+        f"(ratio {migrate_ms / copy_ms:.1f}x the copy)"
+    )
     print(f"(total bench time {time.perf_counter() - t0:.1f} s)")
 
 

@@ -46,10 +46,12 @@ def main() -> None:
         new_p = median_ms(lambda: find_platoon(typed_p), repeat=9)
         close_db()
     print(f"{args.campaigns} campaigns, one platoon each; the name typed in another case")
-    print(f"campaign: before (fold every row) {old_c:.2f} ms, name_key index {new_c:.2f} ms "
-          f"(ratio {old_c / new_c:.0f}x)")
-    print(f"platoon:  before (fold every row) {old_p:.2f} ms, name_key index {new_p:.2f} ms "
-          f"(ratio {old_p / new_p:.0f}x)")
+    print(
+        f"campaign: before (fold every row) {old_c:.2f} ms, name_key index {new_c:.2f} ms (ratio {old_c / new_c:.0f}x)"
+    )
+    print(
+        f"platoon:  before (fold every row) {old_p:.2f} ms, name_key index {new_p:.2f} ms (ratio {old_p / new_p:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ def main(n: int = 200) -> None:
     with operation("bench.setup", f"{n} platoons"):
         camp = Campaign.create(name="Big campaign", system="atomic_africa")
         for i in range(n):
-            p = Platoon.create(campaign=camp, name=f"Platoon {i:03d}", training=10, equipment=8, morale=8,
-                               armor=2, xp=i % 33)
+            p = Platoon.create(
+                campaign=camp, name=f"Platoon {i:03d}", training=10, equipment=8, morale=8, armor=2, xp=i % 33
+            )
             Leader.create(platoon=p, name=f"Lt. {i}", xp=i % 20)
     app = QApplication.instance() or QApplication([])
     ctx = AppContext(paths=paths, settings=QSettings(str(tmp / "w.ini"), QSettings.Format.IniFormat))
@@ -56,9 +57,11 @@ def main(n: int = 200) -> None:
     win.open_item("platoon", first.id)
     app.processEvents()
     t_page = time.perf_counter() - s
-    print(f"{n} platoons: main window with navigator {1000 * (t1 - t0):.1f} ms; navigator reload "
-          f"median {1000 * sorted(reloads)[len(reloads) // 2]:.1f} ms; filter {1000 * t_filter:.1f} ms; "
-          f"open platoon page {1000 * t_page:.1f} ms; items {win.navigator.item_count()}")
+    print(
+        f"{n} platoons: main window with navigator {1000 * (t1 - t0):.1f} ms; navigator reload "
+        f"median {1000 * sorted(reloads)[len(reloads) // 2]:.1f} ms; filter {1000 * t_filter:.1f} ms; "
+        f"open platoon page {1000 * t_page:.1f} ms; items {win.navigator.item_count()}"
+    )
     win.close()
     os._exit(0)  # skip interpreter teardown of Qt objects
 

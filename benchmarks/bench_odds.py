@@ -30,8 +30,9 @@ def best_of(fn: Callable[[], object], repeat: int = 3, clear: bool = True) -> fl
 
 
 def main() -> None:
-    print(f"{'W':>6} {'X':>3} {'cold recovery_odds':>19} {'+ mean':>9} {'warm':>9} {'format':>9} "
-          f"{'outcomes':>8}  sum==1")
+    print(
+        f"{'W':>6} {'X':>3} {'cold recovery_odds':>19} {'+ mean':>9} {'warm':>9} {'format':>9} {'outcomes':>8}  sum==1"
+    )
     worst_200 = 0.0
     for wounds in (1, 7, 20, 50, 100, 150, 200, 500, 1000, 5000):
         for xp in (5, XP_MAX):
@@ -44,8 +45,10 @@ def main() -> None:
             total = sum(dist.values(), Fraction(0))
             if wounds <= 200:
                 worst_200 = max(worst_200, both + fmt)
-            print(f"{wounds:>6} {xp:>3} {cold * 1000:>16.2f} ms {both * 1000:>6.2f} ms {warm * 1000:>6.3f} ms "
-                  f"{fmt * 1000:>6.2f} ms {len(dist):>8}  {total == 1}")
+            print(
+                f"{wounds:>6} {xp:>3} {cold * 1000:>16.2f} ms {both * 1000:>6.2f} ms {warm * 1000:>6.3f} ms "
+                f"{fmt * 1000:>6.2f} ms {len(dist):>8}  {total == 1}"
+            )
     # every W from 0 to 200 with XP 32, one after another (cold cache)
     odds._counters_left.cache_clear()
     start = time.perf_counter()

@@ -34,24 +34,35 @@ def fill(db_file: Path, platoons: int, battles: int) -> None:
     rng = random.Random(1)
     con = sqlite3.connect(db_file)
     con.execute("BEGIN")
-    camp = con.execute("INSERT INTO campaign (name, system, threshold_green, threshold_regular, threshold_veteran, "
-                       "threshold_legendary, objective_xp_to, archived, notes, created_at) VALUES "
-                       "('Big', 'atomic_africa', 1, 4, 9, 16, 'both', 0, '', '2026-01-01 10:00:00')").lastrowid
+    camp = con.execute(
+        "INSERT INTO campaign (name, system, threshold_green, threshold_regular, threshold_veteran, "
+        "threshold_legendary, objective_xp_to, archived, notes, created_at) VALUES "
+        "('Big', 'atomic_africa', 1, 4, 9, 16, 'both', 0, '', '2026-01-01 10:00:00')"
+    ).lastrowid
     for p in range(platoons):
-        pid = con.execute("INSERT INTO platoon (campaign_id, name, training, equipment, morale, armor, xp, notes, "
-                          "created_at) VALUES (?, ?, 10, 10, 8, 2, 0, '', '2026-01-01 10:00:00')",
-                          (camp, f"Platoon {p}")).lastrowid
+        pid = con.execute(
+            "INSERT INTO platoon (campaign_id, name, training, equipment, morale, armor, xp, notes, "
+            "created_at) VALUES (?, ?, 10, 10, 8, 2, 0, '', '2026-01-01 10:00:00')",
+            (camp, f"Platoon {p}"),
+        ).lastrowid
         for n in range(1, battles + 1):
             bid = con.execute(
                 "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, fire_support, notes, "
                 "wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, created_at) VALUES "
                 "(?, ?, '2026-01-01', 'Scenario', 'Them', 1, 0, ?, 3, 1, 0, 0, 0, '2026-01-01 10:00:00')",
-                (pid, n, "notes " * rng.randint(5, 40))).lastrowid
-            con.executemany("INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, "
-                            "total, source, rule, outcome, created_at) VALUES (?, ?, ?, 'recovery', '1d6', '[3]', 0, "
-                            "3, 'app', '1.2', 'kept', '2026-01-01 10:00:00')", [(pid, bid, s) for s in range(3)])
-            con.execute("INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, battle_id, created_at) "
-                        "VALUES (?, 'platoon', 0, 0, 'battle', ?, '2026-01-01 10:00:00')", (pid, bid))
+                (pid, n, "notes " * rng.randint(5, 40)),
+            ).lastrowid
+            con.executemany(
+                "INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, "
+                "total, source, rule, outcome, created_at) VALUES (?, ?, ?, 'recovery', '1d6', '[3]', 0, "
+                "3, 'app', '1.2', 'kept', '2026-01-01 10:00:00')",
+                [(pid, bid, s) for s in range(3)],
+            )
+            con.execute(
+                "INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, battle_id, created_at) "
+                "VALUES (?, 'platoon', 0, 0, 'battle', ?, '2026-01-01 10:00:00')",
+                (pid, bid),
+            )
     con.execute("COMMIT")
     con.close()
 
@@ -77,8 +88,10 @@ def main() -> int:
     close_db()
     started = time.perf_counter()
     fill(big, args.platoons, args.battles)
-    print(f"big file: {big.stat().st_size / 2**20:.1f} MiB, {args.platoons * args.battles} battles "
-          f"(filled in {time.perf_counter() - started:.1f} s); small file: {small.stat().st_size / 2**10:.0f} KiB")
+    print(
+        f"big file: {big.stat().st_size / 2**20:.1f} MiB, {args.platoons * args.battles} battles "
+        f"(filled in {time.perf_counter() - started:.1f} s); small file: {small.stat().st_size / 2**10:.0f} KiB"
+    )
 
     def open_close(path: Path) -> None:
         init_db(path, work / "b", daily_backup=False)
@@ -104,8 +117,9 @@ def main() -> int:
         with contextlib.redirect_stdout(io.StringIO()):
             cli_main(["check", "--json", "--db", str(path), "--data-dir", str(work)])
 
-    rows.append(("campaign-cli check (in-process)", timed(lambda: cli_check(small), 3),
-                 timed(lambda: cli_check(big), 3)))
+    rows.append(
+        ("campaign-cli check (in-process)", timed(lambda: cli_check(small), 3), timed(lambda: cli_check(big), 3))
+    )
     print(f"{'':52} {'small ms':>9} {'big ms':>9} {'big/small':>9}   goal")
     for what, a, b in rows:
         goal = "<= 1.2x" if what.startswith("open (") else ""

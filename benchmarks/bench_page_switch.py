@@ -55,8 +55,10 @@ def main() -> None:
         window.open_item("campaign", campaign)
         app.processEvents()
         times.append(time.perf_counter() - start)
-    print(f"window built and shown: {1000 * built:.0f} ms; platoon+campaign switch: median "
-          f"{1000 * statistics.median(times):.1f} ms, best {1000 * min(times):.1f} ms ({args.runs} runs)")
+    print(
+        f"window built and shown: {1000 * built:.0f} ms; platoon+campaign switch: median "
+        f"{1000 * statistics.median(times):.1f} ms, best {1000 * min(times):.1f} ms ({args.runs} runs)"
+    )
 
 
 if __name__ == "__main__":

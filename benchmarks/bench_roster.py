@@ -58,8 +58,9 @@ def main() -> int:
     start = time.perf_counter()
     ids = []
     for i in range(args.platoons):
-        e = platoon_service.create_platoon(cid, f"Platoon {i:03d}", training=8, equipment=8, morale=8, armor=2,
-                                           leader_name=f"Lt. {i}", dice=dice)
+        e = platoon_service.create_platoon(
+            cid, f"Platoon {i:03d}", training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {i}", dice=dice
+        )
         ids.append(e.id)
         attachment_service.add_attached(e.id, "Weapons team", "team", training=8, equipment=8, morale=8, armor=2)
         attachment_service.add_attached(e.id, "Battery", "fire_support", support="light")
@@ -126,8 +127,10 @@ def main() -> int:
 
     add(f"GUI campaign page with {args.platoons} platoons", show_campaign, 10)
 
-    print(f"{args.platoons} platoons (each: leader + former leader, 2 attached units, 2 weapons, force roll) "
-          f"built in {build:.0f} ms")
+    print(
+        f"{args.platoons} platoons (each: leader + former leader, 2 attached units, 2 weapons, force roll) "
+        f"built in {build:.0f} ms"
+    )
     print(f"{'measurement':55s} {'median ms':>10s} {'max ms':>8s}")
     for name, med, worst in rows:
         print(f"{name:55s} {med:10.2f} {worst:8.2f}")

@@ -48,22 +48,65 @@ def main() -> None:
     )
 
     day = datetime.date(2024, 5, 1)
-    sheets = [UnitSheet(f"Platoon {n}", "Benchmark", 10, 8, 6, 2, n, LeaderData(f"Lt. {n}", "Lieutenant", n // 2),
-                        weapons=(Weapon("Recoilless rifle", "point", -2, "point"),),
-                        attached=(AttachedUnitData("Team", "team", 8, 8, 8, 2),), notes="Notes " * 20)
-              for n in range(20)]
+    sheets = [
+        UnitSheet(
+            f"Platoon {n}",
+            "Benchmark",
+            10,
+            8,
+            6,
+            2,
+            n,
+            LeaderData(f"Lt. {n}", "Lieutenant", n // 2),
+            weapons=(Weapon("Recoilless rifle", "point", -2, "point"),),
+            attached=(AttachedUnitData("Team", "team", 8, 8, 8, 2),),
+            notes="Notes " * 20,
+        )
+        for n in range(20)
+    ]
     build_unit_sheets(sheets[:1], paper="a4", printed_on=day)
     cold = time.perf_counter() - t0
     sologear = SologearSheetData(
-        name="Bench", pilot="Kara", gear_tv=250, length=30,
+        name="Bench",
+        pilot="Kara",
+        gear_tv=250,
+        length=30,
         player=(ForceRow("A", 350, "regular", 1, "reliable", 1, 350),),
-        enemy=(ForceRow("B", 400, "veteran", 2.25, "firm", 1.5, 1350),), player_total=350, enemy_total=1350,
-        odds_ratio=350 / 1350, odds_band="Disadvantaged",
-        turns=tuple(FormRow(str(n), "FIG(+1)", "300/300 TV", "2", "1 bunker") for n in range(1, 31)))
-    battles = tuple(BattleRow(n, "2024-01-01", f"Scenario {n}", "Rebels", "victory", 1, 3, 1, min(n - 1, 32),
-                              min(n, 32), 0, "Lt. A", 0, 1, "stays") for n in range(1, 101))
-    history = HistoryData("Long", "Bench", Summary(battles=100), battles, (LeaderRow("Lt. A", current=True),),
-                          (XpPoint(0, 0, 0), *(XpPoint(n, min(n, 32), min(n, 32)) for n in range(1, 101))))
+        enemy=(ForceRow("B", 400, "veteran", 2.25, "firm", 1.5, 1350),),
+        player_total=350,
+        enemy_total=1350,
+        odds_ratio=350 / 1350,
+        odds_band="Disadvantaged",
+        turns=tuple(FormRow(str(n), "FIG(+1)", "300/300 TV", "2", "1 bunker") for n in range(1, 31)),
+    )
+    battles = tuple(
+        BattleRow(
+            n,
+            "2024-01-01",
+            f"Scenario {n}",
+            "Rebels",
+            "victory",
+            1,
+            3,
+            1,
+            min(n - 1, 32),
+            min(n, 32),
+            0,
+            "Lt. A",
+            0,
+            1,
+            "stays",
+        )
+        for n in range(1, 101)
+    )
+    history = HistoryData(
+        "Long",
+        "Bench",
+        Summary(battles=100),
+        battles,
+        (LeaderRow("Lt. A", current=True),),
+        (XpPoint(0, 0, 0), *(XpPoint(n, min(n, 32), min(n, 32)) for n in range(1, 101))),
+    )
     cases: list[tuple[str, Callable[[], bytes]]] = [
         ("20 Unit Data Sheets", lambda: build_unit_sheets(sheets, paper="a4", printed_on=day)),
         ("1 blank Unit Data Sheet", lambda: build_unit_sheets([BlankSheet()], paper="a4", printed_on=day)),

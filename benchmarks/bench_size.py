@@ -60,8 +60,9 @@ def _gui_open_platoon(paths: dict[str, Path], runs: int) -> dict[str, float]:
         for name, path in paths.items():
             init_db(path, path.parent / "backups")
             data = path.parent / f"gui-{name}"
-            ctx = AppContext(paths=AppPaths(data, path), settings=QSettings(str(data / "w.ini"),
-                                                                           QSettings.Format.IniFormat))
+            ctx = AppContext(
+                paths=AppPaths(data, path), settings=QSettings(str(data / "w.ini"), QSettings.Format.IniFormat)
+            )
             window = MainWindow(ctx)
             window.resize(1180, 760)
             window.show()
@@ -92,8 +93,16 @@ def _writes(path: Path, runs: int) -> tuple[float, float]:
 
     def log() -> None:
         n[0] += 1
-        battles.log_battle(pid, wounds=4, leader_wounds=1, objectives=1, outcome="victory",
-                           scenario=f"Bench {n[0]}", dice=SeededDice(n[0]), replacement_name="Lt. Bench")
+        battles.log_battle(
+            pid,
+            wounds=4,
+            leader_wounds=1,
+            objectives=1,
+            outcome="victory",
+            scenario=f"Bench {n[0]}",
+            dice=SeededDice(n[0]),
+            replacement_name="Lt. Bench",
+        )
 
     t_log = median_ms(log, runs)
     turns: list[float] = []
@@ -128,32 +137,76 @@ def main() -> int:
         from make_big_db import build
 
         build(small, 1, 10, quiet=True)
-    print(f"big {big.stat().st_size / 2**20:.1f} MiB, small {small.stat().st_size / 2**20:.2f} MiB; "
-          f"{args.runs} runs, medians\n")
+    print(
+        f"big {big.stat().st_size / 2**20:.1f} MiB, small {small.stat().st_size / 2**20:.2f} MiB; "
+        f"{args.runs} runs, medians\n"
+    )
 
     t_big, t_small = _open_ms(big, args.runs), _open_ms(small, args.runs)
     figure("open the database (init_db)", t_big, base_ms=t_small, ratio_goal=1.2, base_label="small")
 
     py = sys.executable
-    for label, words in (("campaign-cli platoon show", ["platoon", "show", PLATOON]),
-                         ("campaign-cli battle log", ["battle", "log", "--platoon", PLATOON, "--wounds", "3",
-                                                      "--leader-wounds", "1", "--seed", "7",
-                                                      "--replacement-name", "Lt. Cli"]),
-                         ("campaign-cli history", ["history", "--platoon", PLATOON])):
-        times = paired_ms({name: [py, "-m", "campaign_app.cli", "--data-dir", str(path.parent / "cli"),
-                                  "--db", str(path), *words]
-                           for name, path in (("big", big), ("small", small))}, repeat=args.runs)
+    for label, words in (
+        ("campaign-cli platoon show", ["platoon", "show", PLATOON]),
+        (
+            "campaign-cli battle log",
+            [
+                "battle",
+                "log",
+                "--platoon",
+                PLATOON,
+                "--wounds",
+                "3",
+                "--leader-wounds",
+                "1",
+                "--seed",
+                "7",
+                "--replacement-name",
+                "Lt. Cli",
+            ],
+        ),
+        ("campaign-cli history", ["history", "--platoon", PLATOON]),
+    ):
+        times = paired_ms(
+            {
+                name: [py, "-m", "campaign_app.cli", "--data-dir", str(path.parent / "cli"), "--db", str(path), *words]
+                for name, path in (("big", big), ("small", small))
+            },
+            repeat=args.runs,
+        )
         figure(label, times["big"], base_ms=times["small"], ratio_goal=1.2, base_label="small")
 
-    times = paired_ms({name: [py, "-m", "campaign_app", "--data-dir", str(path.parent / "app"), "--db", str(path),
-                              "--size", "1180x760", "--screenshot", str(path.parent / "start.png")]
-                       for name, path in (("big", big), ("small", small))}, repeat=args.runs)
-    figure("campaign-app start with the navigator", times["big"], base_ms=times["small"], ratio_goal=1.2,
-           base_label="small")
+    times = paired_ms(
+        {
+            name: [
+                py,
+                "-m",
+                "campaign_app",
+                "--data-dir",
+                str(path.parent / "app"),
+                "--db",
+                str(path),
+                "--size",
+                "1180x760",
+                "--screenshot",
+                str(path.parent / "start.png"),
+            ]
+            for name, path in (("big", big), ("small", small))
+        },
+        repeat=args.runs,
+    )
+    figure(
+        "campaign-app start with the navigator",
+        times["big"],
+        base_ms=times["small"],
+        ratio_goal=1.2,
+        base_label="small",
+    )
 
     opened = _gui_open_platoon({"big": big, "small": small}, args.runs)
-    figure("open a platoon page and paint it", opened["big"], base_ms=opened["small"], ratio_goal=1.2,
-           base_label="small")
+    figure(
+        "open a platoon page and paint it", opened["big"], base_ms=opened["small"], ratio_goal=1.2, base_label="small"
+    )
 
     log_big, turn_big = _writes(big, args.runs)
     log_small, turn_small = _writes(small, args.runs)

@@ -57,15 +57,19 @@ def main() -> None:
     con = sqlite3.connect(db_file)
 
     def baseline() -> None:
-        con.execute("SELECT t.*, r.* FROM sologear_turn t LEFT JOIN roll r ON r.turn_id = t.id "
-                    "WHERE t.sheet_id = ? ORDER BY t.number, r.seq", [sid]).fetchall()
+        con.execute(
+            "SELECT t.*, r.* FROM sologear_turn t LEFT JOIN roll r ON r.turn_id = t.id "
+            "WHERE t.sheet_id = ? ORDER BY t.number, r.seq",
+            [sid],
+        ).fetchall()
 
     data = sheet_service.sheet_data(sid)
     figures = {
         "baseline: raw SELECT of turns and rolls": median_ms(baseline, args.runs),
         "sheet_data": median_ms(lambda: sheet_service.sheet_data(sid), args.runs),
-        "sheet_data + its JSON (sologear show --json)":
-            median_ms(lambda: _json_of(sheet_service.sheet_data(sid)), args.runs),
+        "sheet_data + its JSON (sologear show --json)": median_ms(
+            lambda: _json_of(sheet_service.sheet_data(sid)), args.runs
+        ),
         "history from the sheet's data": median_ms(lambda: sheet_service.history(sid, data), args.runs),
     }
     played = len(data.turns)

@@ -40,8 +40,10 @@ def main() -> int:
         init_db(paths.db_file, paths.backup_dir)
         cid = overview_gen.atomic_africa(2026, platoons=args.platoons, battles=args.battles)
         result = st.standings(cid)
-        print(f"{len(result.platoons)} platoons, {sum(p.battles for p in result.platoons)} battles, "
-              f"{len(result.head_to_head)} head-to-head pairs, {result.disputed} disputed games")
+        print(
+            f"{len(result.platoons)} platoons, {sum(p.battles for p in result.platoons)} battles, "
+            f"{len(result.head_to_head)} head-to-head pairs, {result.disputed} disputed games"
+        )
         raw = sqlite3.connect(paths.db_file)
 
         def raw_all() -> None:
@@ -53,10 +55,10 @@ def main() -> int:
         def raw_table() -> None:
             raw.execute(st.PLATOONS_SQL, (cid,)).fetchall()
 
-        times = paired_inprocess({"service": lambda: st.standings(cid), "raw": raw_all, "table": raw_table},
-                                 repeat=args.runs)
-        figure("standings (service, whole)", times["service"], goal_ms=100, base_ms=times["raw"],
-               base_label="raw SQL")
+        times = paired_inprocess(
+            {"service": lambda: st.standings(cid), "raw": raw_all, "table": raw_table}, repeat=args.runs
+        )
+        figure("standings (service, whole)", times["service"], goal_ms=100, base_ms=times["raw"], base_label="raw SQL")
         figure("raw GROUP BY of the table only", times["table"])
         raw.close()
     return summary()

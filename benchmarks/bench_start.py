@@ -29,36 +29,60 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-start-"))
     print(f"python {sys.version.split()[0]}, {args.runs} paired runs, medians\n")
 
-    gui = paired_ms({
-        "bare": [py, str(ROOT / "benchmarks" / "bare_window.py"), str(tmp / "bare.png")],
-        "app": [py, "-m", "campaign_app", "--data-dir", str(tmp / "data"), "--size", "1180x760",
-                "--screenshot", str(tmp / "app.png")],
-    }, repeat=args.runs)
-    figure("campaign-app start to a painted, grabbed window", gui["app"], base_ms=gui["bare"], ratio_goal=1.5,
-           base_label="bare window")
+    gui = paired_ms(
+        {
+            "bare": [py, str(ROOT / "benchmarks" / "bare_window.py"), str(tmp / "bare.png")],
+            "app": [
+                py,
+                "-m",
+                "campaign_app",
+                "--data-dir",
+                str(tmp / "data"),
+                "--size",
+                "1180x760",
+                "--screenshot",
+                str(tmp / "app.png"),
+            ],
+        },
+        repeat=args.runs,
+    )
+    figure(
+        "campaign-app start to a painted, grabbed window",
+        gui["app"],
+        base_ms=gui["bare"],
+        ratio_goal=1.5,
+        base_label="bare window",
+    )
 
     cli = [py, "-m", "campaign_app.cli"]
     env_dir = ["--data-dir", str(tmp / "data")]
-    times = paired_ms({
-        "pass": [py, "-c", "pass"],
-        "peewee": [py, "-c", "import peewee"],
-        "version": [*cli, "--version"],
-        "level": [*cli, *env_dir, "level", "--xp", "6"],
-    }, repeat=args.runs)
+    times = paired_ms(
+        {
+            "pass": [py, "-c", "pass"],
+            "peewee": [py, "-c", "import peewee"],
+            "version": [*cli, "--version"],
+            "level": [*cli, *env_dir, "level", "--xp", "6"],
+        },
+        repeat=args.runs,
+    )
     print(f"{'python -c pass (reference)':<46} {times['pass']:9.1f} ms")
-    figure("campaign-cli --version", times["version"], base_ms=times["peewee"], ratio_goal=2.0,
-           base_label="import peewee")
-    figure("campaign-cli level --xp 6", times["level"], base_ms=times["peewee"], ratio_goal=2.0,
-           base_label="import peewee")
+    figure(
+        "campaign-cli --version", times["version"], base_ms=times["peewee"], ratio_goal=2.0, base_label="import peewee"
+    )
+    figure(
+        "campaign-cli level --xp 6", times["level"], base_ms=times["peewee"], ratio_goal=2.0, base_label="import peewee"
+    )
 
-    code = ("import json, sys\n"
-            "from campaign_app.cli import build_parser\n"
-            "build_parser()\n"
-            "import campaign_app.app as app\n"
-            f"app.main(['--data-dir', {str(tmp / 'data')!r}, '--screenshot', {str(tmp / 'x.png')!r}])\n"
-            "heavy = sorted({m.split('.')[0] if m.startswith('reportlab') else m for m in sys.modules\n"
-            "                if m.startswith(('reportlab', 'PySide6.QtCharts', 'PySide6.QtPdf'))})\n"
-            "print(json.dumps(heavy))\n")
+    code = (
+        "import json, sys\n"
+        "from campaign_app.cli import build_parser\n"
+        "build_parser()\n"
+        "import campaign_app.app as app\n"
+        f"app.main(['--data-dir', {str(tmp / 'data')!r}, '--screenshot', {str(tmp / 'x.png')!r}])\n"
+        "heavy = sorted({m.split('.')[0] if m.startswith('reportlab') else m for m in sys.modules\n"
+        "                if m.startswith(('reportlab', 'PySide6.QtCharts', 'PySide6.QtPdf'))})\n"
+        "print(json.dumps(heavy))\n"
+    )
     out = subprocess.run([py, "-c", code], capture_output=True, text=True, check=True).stdout.strip().splitlines()
     heavy = json.loads(out[-1])
     print(f"\nheavy modules loaded by a started window and a built parser: {', '.join(heavy) or 'none'}")

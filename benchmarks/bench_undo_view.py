@@ -66,8 +66,10 @@ def main(n: int) -> None:
     print(f"perform (service + view)  {viewed:7.2f} ms  ratio {viewed / bare:.2f}")
     print(f"sync, nothing changed     {same:7.2f} ms")
     print(f"sync, full rebuild        {rebuild:7.2f} ms")
-    print(f"with a main window showing the platoon: perform {windowed:7.2f} ms (ratio {windowed / bare:.2f} to the "
-          f"bare service, the page reloads), full rebuild {rebuild_window:7.2f} ms")
+    print(
+        f"with a main window showing the platoon: perform {windowed:7.2f} ms (ratio {windowed / bare:.2f} to the "
+        f"bare service, the page reloads), full rebuild {rebuild_window:7.2f} ms"
+    )
 
 
 if __name__ == "__main__":

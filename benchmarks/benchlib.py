@@ -66,8 +66,9 @@ def run_ms(cmd: Sequence[str], env: dict[str, str] | None = None) -> float:
     return spent
 
 
-def paired_ms(commands: dict[str, Sequence[str]], repeat: int = 9,
-              env: dict[str, str] | None = None) -> dict[str, float]:
+def paired_ms(
+    commands: dict[str, Sequence[str]], repeat: int = 9, env: dict[str, str] | None = None
+) -> dict[str, float]:
     """Median wall time of each command, the commands run in turn (paired) ``repeat`` times after a warm-up
     (which also leaves the compiled bytecode in place)."""
     for cmd in commands.values():
@@ -79,8 +80,15 @@ def paired_ms(commands: dict[str, Sequence[str]], repeat: int = 9,
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def figure(label: str, value_ms: float, *, goal_ms: float | None = None, base_ms: float | None = None,
-           ratio_goal: float | None = None, base_label: str = "baseline") -> None:
+def figure(
+    label: str,
+    value_ms: float,
+    *,
+    goal_ms: float | None = None,
+    base_ms: float | None = None,
+    ratio_goal: float | None = None,
+    base_label: str = "baseline",
+) -> None:
     """One line: the figure, its baseline and ratio, the goal, and whether it is met."""
     bits = [f"{label:<46} {value_ms:9.1f} ms"]
     ok: bool | None = None
@@ -101,6 +109,8 @@ def figure(label: str, value_ms: float, *, goal_ms: float | None = None, base_ms
 
 def summary() -> int:
     missed = [label for label, ok in RESULTS if ok is False]
-    print(f"\n{len([1 for _, ok in RESULTS if ok])} goals met, {len(missed)} not met"
-          + (f": {', '.join(missed)}" if missed else ""))
+    print(
+        f"\n{len([1 for _, ok in RESULTS if ok])} goals met, {len(missed)} not met"
+        + (f": {', '.join(missed)}" if missed else "")
+    )
     return 0

@@ -43,31 +43,60 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
         with operation("bench.platoon", f"Big database: platoon {i + 1}"):  # one transaction per platoon
             if i % PER_CAMPAIGN == 0:
                 camp_id = campaigns.create_campaign(f"Campaign {i // PER_CAMPAIGN + 1:03d}", "atomic_africa").id
-            p = platoon_service.create_platoon(camp_id, f"Platoon {i + 1:04d}", training="d8", equipment="d10",
-                                               morale="d8", armor=2, xp=i % 7, leader_name=f"Lt. Start {i + 1}",
-                                               leader_xp=i % 5)
-            attachment_service.add_attached(p.id, "Weapons team", "team", training="d8", equipment="d10", morale="d8",
-                                            armor=2)
+            p = platoon_service.create_platoon(
+                camp_id,
+                f"Platoon {i + 1:04d}",
+                training="d8",
+                equipment="d10",
+                morale="d8",
+                armor=2,
+                xp=i % 7,
+                leader_name=f"Lt. Start {i + 1}",
+                leader_xp=i % 5,
+            )
+            attachment_service.add_attached(
+                p.id, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2
+            )
             attachment_service.add_equipment(p.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
             attachment_service.add_equipment(p.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
             for n in range(battles_each):
                 wounds = (n * 7 + i) % 13
-                battles.log_battle(p.id, wounds=wounds, leader_wounds=min((n * 5 + i) % 8, wounds),
-                                   objectives=n % 3, outcome=battles.OUTCOMES[(n + i) % 3],
-                                   scenario=f"Scenario {n + 1}", opponent=f"Enemy {n % 11 + 1}", dice=dice,
-                                   replacement_name=f"Lt. {i + 1}-{n + 1}")
+                battles.log_battle(
+                    p.id,
+                    wounds=wounds,
+                    leader_wounds=min((n * 5 + i) % 8, wounds),
+                    objectives=n % 3,
+                    outcome=battles.OUTCOMES[(n + i) % 3],
+                    scenario=f"Scenario {n + 1}",
+                    opponent=f"Enemy {n % 11 + 1}",
+                    dice=dice,
+                    replacement_name=f"Lt. {i + 1}-{n + 1}",
+                )
         done = (i + 1) * battles_each
         spent = time.perf_counter() - start
         if not quiet:
             rate = done / spent if spent else 0.0
             left = (total - done) / rate if rate else 0.0
-            print(f"\r{i + 1}/{platoons} platoons, {done}/{total} battles, {rate:.0f} battles/s, "
-                  f"about {left:.0f} s left   ", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r{i + 1}/{platoons} platoons, {done}/{total} battles, {rate:.0f} battles/s, "
+                f"about {left:.0f} s left   ",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     with operation("bench.sologear", "Big database: a Sologear campaign"):
-        sheet = sheet_service.create_sheet("Big Sologear", "Janne", 250, date="TN1932", area="Badlands hill",
-                                           gear_name="Hunter", player_unit="Janne's Regiment",
-                                           player_affiliation="Northern", enemy_unit="Johnboy's Company",
-                                           enemy_affiliation="Southern")
+        sheet = sheet_service.create_sheet(
+            "Big Sologear",
+            "Janne",
+            250,
+            date="TN1932",
+            area="Badlands hill",
+            gear_name="Hunter",
+            player_unit="Janne's Regiment",
+            player_affiliation="Northern",
+            enemy_unit="Johnboy's Company",
+            enemy_affiliation="Southern",
+        )
         sheet_service.add_force(sheet.id, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
         sheet_service.add_force(sheet.id, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
         play_service.roll_length(sheet.id, TypedDice([[5]]))
@@ -88,8 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.platoons < 1 or args.battles < 0:
         ap.error("--platoons must be 1 or more and --battles 0 or more")
     result = build(args.output, args.platoons, args.battles, args.quiet)
-    print(f"wrote {args.output}: {args.platoons} platoons x {args.battles} battles in {result['seconds']:.0f} s "
-          f"({result['bytes'] / 2**20:.1f} MiB)")
+    print(
+        f"wrote {args.output}: {args.platoons} platoons x {args.battles} battles in {result['seconds']:.0f} s "
+        f"({result['bytes'] / 2**20:.1f} MiB)"
+    )
     return 0
 
 

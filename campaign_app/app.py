@@ -28,22 +28,37 @@ log = logging.getLogger(__name__)
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="campaign-app", description=f"{APP_TITLE}: desktop campaign tracker")
     p.add_argument("--version", action="version", version=version_text("campaign-app"))
-    p.add_argument("--data-dir", metavar="DIR",
-                   help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
-    p.add_argument("--db", metavar="FILE|URL",
-                   help="open this database file instead of <data folder>/campaign.db, or a club campaign on a "
-                        "PostgreSQL server: postgresql://login@host:5432/database (the password is asked, or "
-                        "taken from PGPASSWORD, .pgpass or the system keyring)")
-    p.add_argument("--busy-timeout", metavar="SECONDS",
-                   help="how long a write waits for another window or command to finish writing (default 10, "
-                        "or set CAMPAIGN_APP_BUSY_TIMEOUT)")
+    p.add_argument(
+        "--data-dir", metavar="DIR", help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)"
+    )
+    p.add_argument(
+        "--db",
+        metavar="FILE|URL",
+        help="open this database file instead of <data folder>/campaign.db, or a club campaign on a "
+        "PostgreSQL server: postgresql://login@host:5432/database (the password is asked, or "
+        "taken from PGPASSWORD, .pgpass or the system keyring)",
+    )
+    p.add_argument(
+        "--busy-timeout",
+        metavar="SECONDS",
+        help="how long a write waits for another window or command to finish writing (default 10, "
+        "or set CAMPAIGN_APP_BUSY_TIMEOUT)",
+    )
     p.add_argument("--screenshot", metavar="FILE.png", help="save a PNG of the main window and exit")
-    p.add_argument("--open", metavar="KIND:NAME", dest="open_item",
-                   help="show campaign:NAME, platoon:NAME, pilot:CAMPAIGN or fighter:NAME first")
+    p.add_argument(
+        "--open",
+        metavar="KIND:NAME",
+        dest="open_item",
+        help="show campaign:NAME, platoon:NAME, pilot:CAMPAIGN or fighter:NAME first",
+    )
     p.add_argument("--tab", metavar="NAME", help="with --open: switch the page to this tab (e.g. History)")
-    p.add_argument("--palette", choices=["system", "light", "dark"], default=None,
-                   help="the look: the desktop's own (system), light or dark; without it the theme chosen in "
-                        "View \u25b8 Theme (system at first)")
+    p.add_argument(
+        "--palette",
+        choices=["system", "light", "dark"],
+        default=None,
+        help="the look: the desktop's own (system), light or dark; without it the theme chosen in "
+        "View \u25b8 Theme (system at first)",
+    )
     p.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
     return p
 
@@ -70,15 +85,31 @@ def apply_palette(app: Any, which: str) -> None:
     pal = QPalette()
     role = QPalette.ColorRole
     dark, mid, text = QColor(45, 45, 48), QColor(58, 58, 62), QColor(230, 230, 230)
-    for r, c in ((role.Window, dark), (role.WindowText, text), (role.Base, mid), (role.AlternateBase, dark),
-                 (role.ToolTipBase, dark), (role.ToolTipText, text), (role.Text, text), (role.Button, dark),
-                 (role.ButtonText, text), (role.BrightText, QColor(255, 80, 80)),
-                 (role.Highlight, QColor(42, 130, 218)), (role.HighlightedText, QColor(0, 0, 0)),
-                 (role.Link, QColor(100, 170, 255)), (role.PlaceholderText, QColor(150, 150, 150))):
+    for r, c in (
+        (role.Window, dark),
+        (role.WindowText, text),
+        (role.Base, mid),
+        (role.AlternateBase, dark),
+        (role.ToolTipBase, dark),
+        (role.ToolTipText, text),
+        (role.Text, text),
+        (role.Button, dark),
+        (role.ButtonText, text),
+        (role.BrightText, QColor(255, 80, 80)),
+        (role.Highlight, QColor(42, 130, 218)),
+        (role.HighlightedText, QColor(0, 0, 0)),
+        (role.Link, QColor(100, 170, 255)),
+        (role.PlaceholderText, QColor(150, 150, 150)),
+    ):
         pal.setColor(r, c)
     # the 3D roles: Fusion draws check-box and radio outlines, frames and separators from them
-    for r, c in ((role.Light, QColor(90, 90, 95)), (role.Midlight, QColor(70, 70, 74)), (role.Mid, QColor(60, 60, 64)),
-                 (role.Dark, QColor(20, 20, 22)), (role.Shadow, QColor(10, 10, 10))):
+    for r, c in (
+        (role.Light, QColor(90, 90, 95)),
+        (role.Midlight, QColor(70, 70, 74)),
+        (role.Mid, QColor(60, 60, 64)),
+        (role.Dark, QColor(20, 20, 22)),
+        (role.Shadow, QColor(10, 10, 10)),
+    ):
         pal.setColor(r, c)
     pal.setColor(QPalette.ColorGroup.Disabled, role.Text, QColor(120, 120, 120))
     pal.setColor(QPalette.ColorGroup.Disabled, role.WindowText, QColor(120, 120, 120))  # a disabled box's label
@@ -107,7 +138,6 @@ def install_exception_hook() -> None:
     (busy database, disk full, read-only file, bad input) is one plain message, and every view is reloaded
     so that no widget keeps showing a value that was not stored."""
     from PySide6.QtWidgets import QApplication
-
 
     refreshing: list[bool] = []
 
@@ -145,15 +175,21 @@ def install_exception_hook() -> None:
             title = "Nothing was saved" if isinstance(exc, StoreProblem) else "Cannot do that"
             refresh()
             text = str(exc)
-            QMessageBox.warning(QApplication.activeWindow(), title, f"{text[:1].upper()}{text[1:]}\n\nThe window "
-                                "shows the stored values again.")
+            QMessageBox.warning(
+                QApplication.activeWindow(),
+                title,
+                f"{text[:1].upper()}{text[1:]}\n\nThe window shows the stored values again.",
+            )
             return
         log.error("uncaught exception:\n%s", text)
         refresh()
-        box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error",
-                          f"Something went wrong: {exc}\n\nWhat was stored before is safe; the window shows "
-                          "the stored values again. The details are in the log file.",
-                          QMessageBox.StandardButton.Ok)
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "Unexpected error",
+            f"Something went wrong: {exc}\n\nWhat was stored before is safe; the window shows "
+            "the stored values again. The details are in the log file.",
+            QMessageBox.StandardButton.Ok,
+        )
         box.setDetailedText(text)
         copy = box.addButton("&Copy report", QMessageBox.ButtonRole.ActionRole)
         copy.setToolTip("Copy what happened (with the app's version) to paste into a message or a bug report")
@@ -178,8 +214,10 @@ def error_report(details: str) -> str:
 
     from PySide6 import __version__ as pyside_version
 
-    return (f"{APP_TITLE} {__version__} on Python {platform.python_version()}, PySide6 {pyside_version}, "
-            f"{platform.platform()}\n\n{details}")
+    return (
+        f"{APP_TITLE} {__version__} on Python {platform.python_version()}, PySide6 {pyside_version}, "
+        f"{platform.platform()}\n\n{details}"
+    )
 
 
 def log_folder() -> Any:
@@ -187,8 +225,11 @@ def log_folder() -> Any:
     from PySide6.QtWidgets import QApplication
 
     active = QApplication.activeWindow()
-    candidates = [active, *(w for w in QApplication.topLevelWidgets() if w.isVisible()),
-                  *QApplication.topLevelWidgets()]
+    candidates = [
+        active,
+        *(w for w in QApplication.topLevelWidgets() if w.isVisible()),
+        *QApplication.topLevelWidgets(),
+    ]
     for widget in candidates:  # the window the user works in first (the error box's own window)
         paths = getattr(getattr(widget, "ctx", None), "paths", None)
         if paths is not None:
@@ -223,8 +264,14 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
 
     asked, _, name = spec.partition(":")
     asked = asked.strip().lower()
-    kind = {"campaign": "campaign", "platoon": "platoon", "pilot": "sheet", "sheet": "sheet",
-            "sologear": "sheet", "fighter": "fighter"}.get(asked, "")
+    kind = {
+        "campaign": "campaign",
+        "platoon": "platoon",
+        "pilot": "sheet",
+        "sheet": "sheet",
+        "sologear": "sheet",
+        "fighter": "fighter",
+    }.get(asked, "")
     if not kind:
         raise SystemExit(f"campaign-app: --open needs campaign:NAME, platoon:NAME or pilot:NAME, not {spec!r}")
     found = find_item(kind, name)
@@ -240,8 +287,9 @@ def _open_first(window: Any, spec: str, tab: str | None) -> None:
                 if tabs.tabText(i).replace("&", "").lower() == tab.lower():
                     _show_tab(tabs, i)  # a tab inside another tab (History ▸ Charts) shows both
                     return
-        names = sorted({tabs.tabText(i).replace("&", "") for tabs in page.findChildren(QTabWidget)
-                        for i in range(tabs.count())})
+        names = sorted(
+            {tabs.tabText(i).replace("&", "") for tabs in page.findChildren(QTabWidget) for i in range(tabs.count())}
+        )
         raise SystemExit(f"campaign-app: --tab: no tab named {tab!r} on this page (tabs: {', '.join(names)})")
 
 
@@ -284,8 +332,9 @@ def open_server_or_explain(settings: Any, paths: AppPaths, url: str, busy_timeou
     except CampaignError as exc:
         explain(f"{APP_TITLE}: bad server address", str(exc))
         return None
-    result = open_server_interactively(settings, None, target, password, paths.backup_dir, paths.db_file,
-                                       busy_timeout, closing="&Quit")
+    result = open_server_interactively(
+        settings, None, target, password, paths.backup_dir, paths.db_file, busy_timeout, closing="&Quit"
+    )
     if result == LOCAL:
         return "local" if open_database_or_explain(paths, busy_timeout) else None
     if isinstance(result, str):
@@ -314,10 +363,14 @@ def prepare_folders(paths: AppPaths) -> str | None:
     except OSError as exc:
         folder = exc.filename or paths.data_dir
         if isinstance(exc, FileExistsError | NotADirectoryError):
-            return (f"The data folder {folder} cannot be used: it (or a folder above it) is a file, not a folder. "
-                    "Choose another folder with --data-dir or CAMPAIGN_APP_DATA_DIR.")
-        return (f"The data folder {folder} cannot be created or written ({exc.strerror or exc}). Choose another "
-                "folder with --data-dir or CAMPAIGN_APP_DATA_DIR, or make this one writable.")
+            return (
+                f"The data folder {folder} cannot be used: it (or a folder above it) is a file, not a folder. "
+                "Choose another folder with --data-dir or CAMPAIGN_APP_DATA_DIR."
+            )
+        return (
+            f"The data folder {folder} cannot be created or written ({exc.strerror or exc}). Choose another "
+            "folder with --data-dir or CAMPAIGN_APP_DATA_DIR, or make this one writable."
+        )
     for folder in (paths.backup_dir, paths.log_dir):
         with contextlib.suppress(OSError):
             folder.mkdir(parents=True, exist_ok=True)
@@ -331,8 +384,9 @@ def start_logging(paths: AppPaths) -> None:
         setup_logging(paths.log_dir)
     except OSError as exc:
         logging.basicConfig(level=logging.WARNING)
-        log.warning("cannot write the log folder %s (%s); logging to the console only", paths.log_dir,
-                    exc.strerror or exc)
+        log.warning(
+            "cannot write the log folder %s (%s); logging to the console only", paths.log_dir, exc.strerror or exc
+        )
 
 
 def take_screenshot(app: Any, window: Any, path: str) -> int:
@@ -363,8 +417,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = replace(paths, db_url=None)
     problem = prepare_folders(paths)
     start_logging(paths)
-    log.info("campaign-app %s starting; database %s", __version__,
-             "a club server" if server_url else paths.db_file)  # a URL may hold a password: never logged
+    log.info(
+        "campaign-app %s starting; database %s", __version__, "a club server" if server_url else paths.db_file
+    )  # a URL may hold a password: never logged
 
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication

@@ -33,15 +33,27 @@ class OneLineParser(argparse.ArgumentParser):
 
 def _common_parent() -> OneLineParser:
     parent = OneLineParser(add_help=False)
-    parent.add_argument("--data-dir", default=argparse.SUPPRESS, metavar="DIR",
-                        help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)")
-    parent.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE|URL",
-                        help="open this database file instead of <data folder>/campaign.db, or a club server's "
-                             "campaign database: postgresql://LOGIN@HOST[:PORT]/DBNAME (password from PGPASSWORD "
-                             "or ~/.pgpass)")
-    parent.add_argument("--busy-timeout", default=argparse.SUPPRESS, metavar="SECONDS",
-                        help="how long a write waits for another window or command to finish writing "
-                             "(default 10, or set CAMPAIGN_APP_BUSY_TIMEOUT)")
+    parent.add_argument(
+        "--data-dir",
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="folder for the database, backups and logs (or set CAMPAIGN_APP_DATA_DIR)",
+    )
+    parent.add_argument(
+        "--db",
+        default=argparse.SUPPRESS,
+        metavar="FILE|URL",
+        help="open this database file instead of <data folder>/campaign.db, or a club server's "
+        "campaign database: postgresql://LOGIN@HOST[:PORT]/DBNAME (password from PGPASSWORD "
+        "or ~/.pgpass)",
+    )
+    parent.add_argument(
+        "--busy-timeout",
+        default=argparse.SUPPRESS,
+        metavar="SECONDS",
+        help="how long a write waits for another window or command to finish writing "
+        "(default 10, or set CAMPAIGN_APP_BUSY_TIMEOUT)",
+    )
     return parent
 
 
@@ -49,8 +61,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole parser; with ``command`` (see :func:`command_in`) only the module that registers it (``""``:
     none, e.g. for ``--version``), so that one command starts without building all the others."""
     parent = _common_parent()
-    parser = OneLineParser(prog="campaign-cli", parents=[parent],
-                                     description="campaign_app headless commands")
+    parser = OneLineParser(prog="campaign-cli", parents=[parent], description="campaign_app headless commands")
     parser.add_argument("--version", action="version", version=version_text("campaign-cli"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -106,7 +117,6 @@ def _cmd_check(args: argparse.Namespace, ctx: Context) -> int:
     report = check_database(ctx.open_db(daily_backup=False, reading=True))
     emit(args, report.to_dict(), report.text)
     return 0 if report.ok else 1
-
 
 
 def _not_text(argv: Sequence[str]) -> str | None:

@@ -25,8 +25,10 @@ def data_home(explicit: str | os.PathLike[str] | None = None) -> Path:
 
 
 def desktop_targets(base: Path) -> tuple[Path, Path]:
-    return (base / "applications" / f"{DESKTOP_ID}.desktop",
-            base / "icons" / "hicolor" / "scalable" / "apps" / f"{DESKTOP_ID}.svg")
+    return (
+        base / "applications" / f"{DESKTOP_ID}.desktop",
+        base / "icons" / "hicolor" / "scalable" / "apps" / f"{DESKTOP_ID}.svg",
+    )
 
 
 def launcher_command() -> str:
@@ -46,7 +48,7 @@ def launcher_command() -> str:
 
 def _quote(arg: str) -> str:
     """Quote one argument of an ``Exec=`` key (Desktop Entry Specification)."""
-    if not any(c in arg for c in ' \t\n"\'\\><~|&;$*?#()`'):
+    if not any(c in arg for c in " \t\n\"'\\><~|&;$*?#()`"):
         return arg
     escaped = arg.replace("\\", "\\\\").replace('"', '\\"').replace("`", "\\`").replace("$", "\\$")
     return f'"{escaped}"'

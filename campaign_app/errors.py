@@ -103,12 +103,13 @@ class ServerSupportMissing(CampaignError):
     exit_code = 2
 
 
-SERVER_SUPPORT_MESSAGE = ("PostgreSQL support is not installed, so a postgresql:// database cannot be opened: "
-                          "install it with  pip install 'campaign-app[server]'")
+SERVER_SUPPORT_MESSAGE = (
+    "PostgreSQL support is not installed, so a postgresql:// database cannot be opened: "
+    "install it with  pip install 'campaign-app[server]'"
+)
 
 
-BUSY_MESSAGE = ("the database is busy (another window or command is writing to it); nothing was written, "
-                "try again")
+BUSY_MESSAGE = "the database is busy (another window or command is writing to it); nothing was written, try again"
 
 
 def bad_path(path: object, exc: BaseException) -> BadPathError | None:
@@ -118,9 +119,13 @@ def bad_path(path: object, exc: BaseException) -> BadPathError | None:
 
     number = getattr(exc, "errno", None)
     if number == errno.ELOOP or (isinstance(exc, RuntimeError) and "Symlink loop" in str(exc)):
-        return BadPathError(f"the path {path} goes round in a loop of symbolic links (one points back to "
-                            "another that points to it); give another path")
+        return BadPathError(
+            f"the path {path} goes round in a loop of symbolic links (one points back to "
+            "another that points to it); give another path"
+        )
     if number == errno.ENAMETOOLONG:
-        return BadPathError(f"the path {path} is too long for the file system (a name in it has more than 255 "
-                            "characters, or the whole path is over 4096); give a shorter one")
+        return BadPathError(
+            f"the path {path} is too long for the file system (a name in it has more than 255 "
+            "characters, or the whole path is over 4096); give a shorter one"
+        )
     return None

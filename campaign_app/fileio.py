@@ -59,11 +59,15 @@ def check_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Path
         raise ServiceError(f"cannot write {out}: the folder {out.parent} does not exist")
     if not _replaceable(out):
         # the rename at the end would put a plain file in place of a device (/dev/null), a pipe or a socket
-        raise ServiceError(f"cannot write {out}: it is not a regular file (a device, pipe or socket); give a file "
-                           f"name such as {example}")
+        raise ServiceError(
+            f"cannot write {out}: it is not a regular file (a device, pipe or socket); give a file "
+            f"name such as {example}"
+        )
     if _is_database(out):
-        raise ServiceError(f"{out} is a database file (the campaigns, a backup or its journal); it is not "
-                           f"replaced. Give another file name such as {example}")
+        raise ServiceError(
+            f"{out} is a database file (the campaigns, a backup or its journal); it is not "
+            f"replaced. Give another file name such as {example}"
+        )
     return out
 
 
@@ -109,8 +113,9 @@ def atomic_output(path: str | os.PathLike[str], example: str = "out.pdf") -> Ite
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise output_error(out, exc) from None
-        raise ServiceError(f"cannot write {out}: no file can be created in the folder {out.parent} "
-                           f"({exc.strerror or exc})") from None
+        raise ServiceError(
+            f"cannot write {out}: no file can be created in the folder {out.parent} ({exc.strerror or exc})"
+        ) from None
     tmp = Path(tmp_name)
     try:
         yield tmp

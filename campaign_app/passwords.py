@@ -37,8 +37,10 @@ def keyring_problem() -> str | None:
         return f"the system keyring cannot be used ({type(exc).__name__})"
     name = type(backend).__module__ + "." + type(backend).__name__
     if name.startswith("keyring.backends.fail") or name.startswith("keyring.backends.null") or priority <= 0:
-        return ("no system keyring was found on this computer (such as GNOME Keyring, KWallet, the macOS "
-                "Keychain or the Windows Credential Locker), so passwords cannot be remembered")
+        return (
+            "no system keyring was found on this computer (such as GNOME Keyring, KWallet, the macOS "
+            "Keychain or the Windows Credential Locker), so passwords cannot be remembered"
+        )
     if name.startswith("keyring.backends.chainer"):
         backends = getattr(backend, "backends", [])
         if not backends:
@@ -66,8 +68,7 @@ def remember_password(target: ServerTarget, password: str) -> str | None:
     try:
         _keyring().set_password(KEYRING_SERVICE, target.keyring_key(), password)
     except Exception as exc:  # noqa: BLE001 - never fail the connection for it
-        log.warning("the keyring refused to keep the password for %s (%s)", target.keyring_key(),
-                    type(exc).__name__)
+        log.warning("the keyring refused to keep the password for %s (%s)", target.keyring_key(), type(exc).__name__)
         return f"the system keyring did not keep the password ({type(exc).__name__})"
     return None
 
@@ -81,8 +82,7 @@ def forget_password(target: ServerTarget) -> None:
         if keyring.get_password(KEYRING_SERVICE, target.keyring_key()) is not None:
             keyring.delete_password(KEYRING_SERVICE, target.keyring_key())
     except Exception as exc:  # noqa: BLE001 - nothing to forget, or the keyring is locked
-        log.warning("the keyring could not forget the password for %s (%s)", target.keyring_key(),
-                    type(exc).__name__)
+        log.warning("the keyring could not forget the password for %s (%s)", target.keyring_key(), type(exc).__name__)
 
 
 __all__ = ["forget_password", "keyring_problem", "remember_password", "saved_password"]

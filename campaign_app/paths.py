@@ -66,8 +66,7 @@ class AppPaths:
         return self
 
 
-def resolve_paths(data_dir: str | os.PathLike[str] | None = None,
-                  db: str | os.PathLike[str] | None = None) -> AppPaths:
+def resolve_paths(data_dir: str | os.PathLike[str] | None = None, db: str | os.PathLike[str] | None = None) -> AppPaths:
     """Command-line option first, then the environment variable, then the platform default."""
     if data_dir:
         base = Path(data_dir).expanduser()

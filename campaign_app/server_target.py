@@ -44,8 +44,7 @@ def parse_port(text: str | int | None) -> int:
         return DEFAULT_PORT
     raw = str(text).strip()
     if not raw.isdigit() or not 0 < int(raw) < 65536:
-        raise BadServerAddress(f"the port must be a whole number from 1 to 65535 (usually {DEFAULT_PORT}), "
-                               f"not {raw!r}")
+        raise BadServerAddress(f"the port must be a whole number from 1 to 65535 (usually {DEFAULT_PORT}), not {raw!r}")
     return int(raw)
 
 
@@ -83,8 +82,7 @@ class ServerTarget:
     def url(self, *, timeout: bool = False) -> str:
         """``postgresql://ana@club.example.org:5432/league?sslmode=require``: never with a password. With
         ``timeout`` it carries :data:`CONNECT_TIMEOUT` unless the options already say how long to wait."""
-        host = quote(self.host, safe="") if self.socket_dir else (
-            f"[{self.host}]" if ":" in self.host else self.host)
+        host = quote(self.host, safe="") if self.socket_dir else (f"[{self.host}]" if ":" in self.host else self.host)
         query: list[tuple[str, str]] = []
         if self.sslmode != "prefer":
             query.append(("sslmode", self.sslmode))
@@ -124,8 +122,9 @@ def parse_server_url(text: str) -> tuple[ServerTarget, str | None]:
         port_text = parts.port  # raises ValueError for a port that is not a number
     except ValueError:
         bad = raw.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1].rpartition(":")[2]
-        raise BadServerAddress(f"the port must be a whole number from 1 to 65535 (usually {DEFAULT_PORT}), "
-                               f"not {bad!r}") from None
+        raise BadServerAddress(
+            f"the port must be a whole number from 1 to 65535 (usually {DEFAULT_PORT}), not {bad!r}"
+        ) from None
     query = parse_qsl(parts.query, keep_blank_values=True)
     known: dict[str, str] = {}
     options: list[tuple[str, str]] = []
@@ -146,11 +145,28 @@ def parse_server_url(text: str) -> tuple[ServerTarget, str | None]:
     port: str | int | None = known.get("port", port_text)
     if not host:
         raise BadServerAddress("the server address names no host (postgresql://login@HOST/database)")
-    target = ServerTarget(host=host, dbname=dbname, user=user, port=parse_port(port),
-                          sslmode=known.get("sslmode", "prefer") or "prefer", options=tuple(options))
+    target = ServerTarget(
+        host=host,
+        dbname=dbname,
+        user=user,
+        port=parse_port(port),
+        sslmode=known.get("sslmode", "prefer") or "prefer",
+        options=tuple(options),
+    )
     return target, (password or None)
 
 
-__all__ = ["ALL_SSL_MODES", "BadServerAddress", "CONNECT_TIMEOUT", "DEFAULT_PORT", "KEYRING_SERVICE",
-           "PasswordRequired", "SSL_MODES", "ServerSupportMissing", "ServerTarget", "ServerUnavailable",
-           "parse_port", "parse_server_url"]
+__all__ = [
+    "ALL_SSL_MODES",
+    "BadServerAddress",
+    "CONNECT_TIMEOUT",
+    "DEFAULT_PORT",
+    "KEYRING_SERVICE",
+    "PasswordRequired",
+    "SSL_MODES",
+    "ServerSupportMissing",
+    "ServerTarget",
+    "ServerUnavailable",
+    "parse_port",
+    "parse_server_url",
+]

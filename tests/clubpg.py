@@ -20,6 +20,7 @@ PLAYERS = ("ada", "bob")
 ORGANISER = "olga"
 OWNER = "clubadmin"
 
+
 class ClubServer:
     """The test server as the club tests use it: psycopg connections and URLs by database and login."""
 
@@ -121,49 +122,79 @@ def make_club(server: ClubServer, dbname: str) -> dict[str, Any]:
         unbind()
     ids: dict[str, Any] = {}
     with owner_writes(server, dbname) as owner:
+
         def one(sql: str, params: tuple[Any, ...] = ()) -> int:
             return int(owner.execute(sql, params).fetchone()[0])
 
-        campaign = ("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
-                    "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, notes, "
-                    "created_at, created_by) VALUES (%s, lower(%s), %s, 1, 4, 9, 16, 'both', 2, false, '', now(), "
-                    "%s) RETURNING id")
+        campaign = (
+            "INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+            "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, notes, "
+            "created_at, created_by) VALUES (%s, lower(%s), %s, 1, 4, 9, 16, 'both', 2, false, '', now(), "
+            "%s) RETURNING id"
+        )
         ids["congo"] = one(campaign, ("Congo 1960", "Congo 1960", "atomic_africa", ORGANISER))
         ids["secret"] = one(campaign, ("Secret War", "Secret War", "sologear", ORGANISER))
         for login, role in ((ORGANISER, "organiser"), ("ada", "player"), ("bob", "player")):
-            owner.execute("INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, %s)",
-                          (ids["congo"], login, role))
-        owner.execute("INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, 'organiser')",
-                      (ids["secret"], ORGANISER))
+            owner.execute(
+                "INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, %s)",
+                (ids["congo"], login, role),
+            )
+        owner.execute(
+            "INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, %s, 'organiser')",
+            (ids["secret"], ORGANISER),
+        )
         ids["secret_sheet"] = one(
             "INSERT INTO sologear_sheet (campaign_id, date, area, pilot, gear_name, gear_tv, player_unit, "
             "player_affiliation, enemy_unit, enemy_affiliation, variable_tables, ferocious, reward_dice, "
             "gear_damaged, short_ammo, pilot_status, status, notes, created_at, owner) VALUES (%s, '', '', 'Kael', "
             "'', 30, '', '', '', '', false, false, '1d6', false, false, 'active', 'active', '', now(), %s) "
-            "RETURNING id", (ids["secret"], ORGANISER))
+            "RETURNING id",
+            (ids["secret"], ORGANISER),
+        )
         for key, name, login in (("ada", "2nd Platoon", "ada"), ("bob", "Red Devils", "bob")):
-            pid = one("INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, "
-                      "notes, created_at, owner) VALUES (%s, %s, lower(%s), 8, 6, 8, 2, 3, '', now(), %s) "
-                      "RETURNING id", (ids["congo"], name, name, login))
+            pid = one(
+                "INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, "
+                "notes, created_at, owner) VALUES (%s, %s, lower(%s), 8, 6, 8, 2, 3, '', now(), %s) "
+                "RETURNING id",
+                (ids["congo"], name, name, login),
+            )
             ids[f"{key}_platoon"] = pid
             ids[f"{key}_battle"] = one(
                 "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, fire_support, notes, "
                 "wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, created_at) VALUES "
-                "(%s, 1, current_date, '', '', 0, false, '', 0, 0, 0, 3, 0, now()) RETURNING id", (pid,))
-            ids[f"{key}_leader"] = one("INSERT INTO leader (platoon_id, name, rank, xp, xp_at_join, status, joined_at, "
-                                       "notes) VALUES (%s, 'Lt. ' || %s, 'Lieutenant', 1, 1, 'active', now(), '') "
-                                       "RETURNING id", (pid, key))
+                "(%s, 1, current_date, '', '', 0, false, '', 0, 0, 0, 3, 0, now()) RETURNING id",
+                (pid,),
+            )
+            ids[f"{key}_leader"] = one(
+                "INSERT INTO leader (platoon_id, name, rank, xp, xp_at_join, status, joined_at, "
+                "notes) VALUES (%s, 'Lt. ' || %s, 'Lieutenant', 1, 1, 'active', now(), '') "
+                "RETURNING id",
+                (pid, key),
+            )
             ids[f"{key}_attached"] = one(
                 "INSERT INTO attached_unit (platoon_id, name, name_key, kind, training, equipment, morale, armor, "
-                "notes, position) VALUES (%s, 'MG team', 'mg team', 'team', 6, 6, 6, 1, '', 0) RETURNING id", (pid,))
-            ids[f"{key}_equipment"] = one("INSERT INTO equipment (attached_id, name, targets, notes, position) VALUES "
-                                          "(%s, 'HMG', 'both', '', 0) RETURNING id", (ids[f"{key}_attached"],))
-            ids[f"{key}_xp"] = one("INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, created_at) "
-                                   "VALUES (%s, 'platoon', 3, 3, '', now()) RETURNING id", (pid,))
-            ids[f"{key}_attr"] = one("INSERT INTO attribute_change (platoon_id, field, reason, created_at) VALUES "
-                                     "(%s, 'armor', '', now()) RETURNING id", (pid,))
-            ids[f"{key}_roll"] = one("INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, "
-                                     "modifier, total, source, rule, outcome, created_at) VALUES (%s, %s, 0, "
-                                     "'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now()) RETURNING id",
-                                     (pid, ids[f"{key}_battle"]))
+                "notes, position) VALUES (%s, 'MG team', 'mg team', 'team', 6, 6, 6, 1, '', 0) RETURNING id",
+                (pid,),
+            )
+            ids[f"{key}_equipment"] = one(
+                "INSERT INTO equipment (attached_id, name, targets, notes, position) VALUES "
+                "(%s, 'HMG', 'both', '', 0) RETURNING id",
+                (ids[f"{key}_attached"],),
+            )
+            ids[f"{key}_xp"] = one(
+                "INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, created_at) "
+                "VALUES (%s, 'platoon', 3, 3, '', now()) RETURNING id",
+                (pid,),
+            )
+            ids[f"{key}_attr"] = one(
+                "INSERT INTO attribute_change (platoon_id, field, reason, created_at) VALUES "
+                "(%s, 'armor', '', now()) RETURNING id",
+                (pid,),
+            )
+            ids[f"{key}_roll"] = one(
+                "INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, "
+                "modifier, total, source, rule, outcome, created_at) VALUES (%s, %s, 0, "
+                "'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now()) RETURNING id",
+                (pid, ids[f"{key}_battle"]),
+            )
     return ids

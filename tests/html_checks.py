@@ -8,8 +8,32 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlparse
 
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
-                  "wbr", "path", "rect", "line", "circle", "polyline", "polygon", "ellipse", "stop", "use"})
+VOID = frozenset(
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+        "path",
+        "rect",
+        "line",
+        "circle",
+        "polyline",
+        "polygon",
+        "ellipse",
+        "stop",
+        "use",
+    }
+)
 
 
 class _Checker(HTMLParser):

@@ -14,8 +14,9 @@ OUTCOMES = ("victory", "defeat", "draw", None)
 MIRROR = {"victory": "defeat", "defeat": "victory", "draw": "draw", None: None}
 
 
-def atomic_africa(seed: int, platoons: int = 6, battles: int = 60, name: str | None = None,
-                  stranger: int | None = None) -> int:
+def atomic_africa(
+    seed: int, platoons: int = 6, battles: int = 60, name: str | None = None, stranger: int | None = None
+) -> int:
     """A campaign of ``platoons`` platoons and about ``battles`` logged battles; many name another platoon of the
     campaign (most of those are logged by both sides, some with results that disagree), some name ``stranger`` (a
     platoon of another campaign). Returns the campaign id."""
@@ -27,20 +28,44 @@ def atomic_africa(seed: int, platoons: int = 6, battles: int = 60, name: str | N
         names = [f"Platoon {chr(65 + i % 26)}{i // 26 or ''}" for i in range(platoons)]
         rng.shuffle(names)
         for pname in names:
-            ids.append(Platoon.create(campaign=camp, name=pname, training=8, equipment=8, morale=8, armor=2,
-                                      xp=rng.randint(0, 32), owner=rng.choice(("", "ann", "bob"))).id)
+            ids.append(
+                Platoon.create(
+                    campaign=camp,
+                    name=pname,
+                    training=8,
+                    equipment=8,
+                    morale=8,
+                    armor=2,
+                    xp=rng.randint(0, 32),
+                    owner=rng.choice(("", "ann", "bob")),
+                ).id
+            )
         numbers = dict.fromkeys(ids, 0)
         rows: list[dict[str, Any]] = []
 
         def log(pid: int, opp: int | None, outcome: str | None, day: int) -> None:
             numbers[pid] += 1
             fate = rng.choice((None, "stays", "stays", "casualty", "promoted"))
-            rows.append({"platoon": pid, "number": numbers[pid], "date": start + _dt.timedelta(days=day),
-                         "opponent": "", "opponent_platoon": opp, "outcome": outcome,
-                         "objectives": rng.randint(0, 2), "wounds": rng.randint(0, 12),
-                         "leader_wounds": 0, "platoon_xp_before": rng.randint(0, 32),
-                         "platoon_xp_after": rng.randint(0, 32), "leader_fate": fate,
-                         "xp_lost": rng.randint(0, 4), "fire_support": False, "notes": "", "scenario": ""})
+            rows.append(
+                {
+                    "platoon": pid,
+                    "number": numbers[pid],
+                    "date": start + _dt.timedelta(days=day),
+                    "opponent": "",
+                    "opponent_platoon": opp,
+                    "outcome": outcome,
+                    "objectives": rng.randint(0, 2),
+                    "wounds": rng.randint(0, 12),
+                    "leader_wounds": 0,
+                    "platoon_xp_before": rng.randint(0, 32),
+                    "platoon_xp_after": rng.randint(0, 32),
+                    "leader_fate": fate,
+                    "xp_lost": rng.randint(0, 4),
+                    "fire_support": False,
+                    "notes": "",
+                    "scenario": "",
+                }
+            )
 
         day = 0
         while len(rows) < battles:
@@ -61,7 +86,7 @@ def atomic_africa(seed: int, platoons: int = 6, battles: int = 60, name: str | N
             else:
                 log(pid, None, rng.choice(OUTCOMES), day)
         for chunk in range(0, len(rows), 500):
-            Battle.insert_many(rows[chunk:chunk + 500]).execute()
+            Battle.insert_many(rows[chunk : chunk + 500]).execute()
     return int(camp.id)
 
 
@@ -72,13 +97,17 @@ def sologear(seed: int, turns: int = 6) -> int:
         camp = Campaign.create(name=f"Sologear {seed}", system="sologear")
         reckoned = rng.random() < 0.6
         sheet = SologearSheet.create(
-            campaign=camp, pilot=f"Pilot {seed}", gear_tv=rng.randint(10, 60), owner=rng.choice(("", "ann")),
+            campaign=camp,
+            pilot=f"Pilot {seed}",
+            gear_tv=rng.randint(10, 60),
+            owner=rng.choice(("", "ann")),
             status="ended" if reckoned else "active",
             recognition=rng.randint(-5, 40) if reckoned else None,
             noticed=rng.random() < 0.5 if reckoned else None,
             result_table=rng.choice(("rewards", "punishments")) if reckoned else None,
             result=rng.randint(-6, 12) if reckoned else None,
-            outcome=rng.choice(("a medal", "a reprimand")) if reckoned else None)
+            outcome=rng.choice(("a medal", "a reprimand")) if reckoned else None,
+        )
         for n in range(1, turns + 1):
             SologearTurn.create(sheet=sheet, number=n, action=rng.choice(("dec", "rep", "fig")))
     return int(camp.id)

@@ -28,9 +28,14 @@ def find_bin_dir() -> Path | None:
     the PATH."""
     env = os.environ.get("CAMPAIGN_APP_PG_BIN")
     candidates = [Path(env)] if env else []
-    candidates += [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                                           key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit()
-                                           else 0, reverse=True)]
+    candidates += [
+        Path(p)
+        for p in sorted(
+            glob.glob("/usr/lib/postgresql/*/bin"),
+            key=lambda p: int(Path(p).parent.name) if Path(p).parent.name.isdigit() else 0,
+            reverse=True,
+        )
+    ]
     found = shutil.which("initdb")
     if found:
         candidates.append(Path(found).resolve().parent)
@@ -64,8 +69,9 @@ class PgServer:
             try:
                 pw = pwd.getpwnam(self._run_as)
             except KeyError:
-                raise RuntimeError("running as root but there is no 'postgres' system user to run the test "
-                                   "server") from None
+                raise RuntimeError(
+                    "running as root but there is no 'postgres' system user to run the test server"
+                ) from None
             os.chown(root, pw.pw_uid, pw.pw_gid)
         os.chmod(root, 0o777)
 
@@ -79,20 +85,33 @@ class PgServer:
         return done
 
     def start(self) -> PgServer:
-        self._run("initdb", "-D", str(self.data), "-U", self.superuser, "--auth-local=trust",
-                  "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
-        options = (f"-k {self.socket_dir} -c listen_addresses=127.0.0.1 -p {self.port} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"), "-w",
-                  "start")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            self.superuser,
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
+        options = (
+            f"-k {self.socket_dir} -c listen_addresses=127.0.0.1 -p {self.port} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"), "-w", "start")
         return self
 
     def stop(self) -> None:
         with contextlib.suppress(RuntimeError, subprocess.SubprocessError, OSError):
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
 
-    def url(self, dbname: str = "postgres", user: str | None = None, password: str | None = None, *,
-            tcp: bool = False) -> str:
+    def url(
+        self, dbname: str = "postgres", user: str | None = None, password: str | None = None, *, tcp: bool = False
+    ) -> str:
         """A ``postgresql://`` URL: over the trusted socket, or with ``tcp`` over 127.0.0.1 (password needed)."""
         who = user or self.superuser
         if password is not None:
@@ -122,8 +141,9 @@ class PgServer:
         self.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def both_engines_only_where_aware(config: pytest.Config, items: list[pytest.Item], folder: Path,
-                                  aware: frozenset[str]) -> None:
+def both_engines_only_where_aware(
+    config: pytest.Config, items: list[pytest.Item], folder: Path, aware: frozenset[str]
+) -> None:
     """Under ``folder`` the ``db_engine`` fixture is parametrized over both engines. A test's PostgreSQL run
     is dropped (deselected, counted in pytest's summary) when it is about the file itself (``file_db``) or does
     not use any fixture of ``aware`` (it opens the data folder's file whatever the engine, so its second run
@@ -133,8 +153,11 @@ def both_engines_only_where_aware(config: pytest.Config, items: list[pytest.Item
     for item in items:
         callspec = getattr(item, "callspec", None)
         on_server = callspec is not None and callspec.params.get("db_engine") == "postgresql"
-        if (on_server and folder in Path(str(item.path)).parents
-                and (item.get_closest_marker("file_db") or not aware & set(getattr(item, "fixturenames", ())))):
+        if (
+            on_server
+            and folder in Path(str(item.path)).parents
+            and (item.get_closest_marker("file_db") or not aware & set(getattr(item, "fixturenames", ())))
+        ):
             drop.append(item)
         else:
             keep.append(item)

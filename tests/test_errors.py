@@ -33,12 +33,20 @@ def _app_exception_classes() -> dict[str, type[BaseException]]:
 def test_every_app_exception_is_a_campaign_error_and_no_builtin_error():
     classes = _app_exception_classes()
     # the walk does find the errors of every layer (a walk that finds nothing proves nothing)
-    for name in ("campaign_app.errors.Refused", "campaign_app.errors.DiskFullError",
-                 "campaign_app.rules.dice.DiceError", "campaign_app.rules.experience.RulesError",
-                 "campaign_app.rules.tables.RuleTableError", "campaign_app.printing.decks.DeckError",
-                 "campaign_app.printing.card_face.CardFitError", "campaign_app.store.errors.DatabaseError",
-                 "campaign_app.store.errors.MigrationFailedError", "campaign_app.commands.base.CliError",
-                 "campaign_app.commands.base.OutputError", "campaign_app.gui.print_dialog._Cancelled"):
+    for name in (
+        "campaign_app.errors.Refused",
+        "campaign_app.errors.DiskFullError",
+        "campaign_app.rules.dice.DiceError",
+        "campaign_app.rules.experience.RulesError",
+        "campaign_app.rules.tables.RuleTableError",
+        "campaign_app.printing.decks.DeckError",
+        "campaign_app.printing.card_face.CardFitError",
+        "campaign_app.store.errors.DatabaseError",
+        "campaign_app.store.errors.MigrationFailedError",
+        "campaign_app.commands.base.CliError",
+        "campaign_app.commands.base.OutputError",
+        "campaign_app.gui.print_dialog._Cancelled",
+    ):
         assert name in classes, sorted(classes)
     builtin = (ValueError, LookupError, TypeError, ArithmeticError, OSError, RuntimeError, AssertionError)
     for name, cls in classes.items():
@@ -68,9 +76,11 @@ def test_the_tree_and_its_exit_codes():
 
 
 def test_errors_module_needs_neither_qt_nor_peewee():
-    code = ("import sys, campaign_app.errors\n"
-            "bad = [m for m in ('peewee', 'PySide6', 'reportlab') if m in sys.modules]\n"
-            "assert not bad, bad\n")
+    code = (
+        "import sys, campaign_app.errors\n"
+        "bad = [m for m in ('peewee', 'PySide6', 'reportlab') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
@@ -82,9 +92,12 @@ def test_cli_reports_a_user_error_as_one_line(app_paths: object, capsys: pytest.
     assert err == "campaign-cli: error: no platoon named 'No such platoon'\n"
 
 
-def test_cli_does_not_take_a_bug_for_a_user_error(app_paths: object, monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str],
-                                                  caplog: pytest.LogCaptureFixture):
+def test_cli_does_not_take_a_bug_for_a_user_error(
+    app_paths: object,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+):
     """A ValueError from deep inside (here: a service with a bug) is not a refusal of the user's input: it
     is the logged "unexpected problem" (exit 1, the traceback in the log), never a plain exit-2 message."""
     from campaign_app.cli import main

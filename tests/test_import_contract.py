@@ -52,23 +52,47 @@ FORBIDDEN: dict[str, set[str]] = {
 }
 """What each layer must not import (a layer may always import itself)."""
 
-THIRD_PARTY: dict[str, set[str]] = {"PySide6": {"gui"}, "peewee": {"store", "services"},
-                                    "playhouse": {"store", "services"}, "reportlab": {"printing"}}
+THIRD_PARTY: dict[str, set[str]] = {
+    "PySide6": {"gui"},
+    "peewee": {"store", "services"},
+    "playhouse": {"store", "services"},
+    "reportlab": {"printing"},
+}
 """Libraries only some layers may import."""
 
 STORE_API = {
-    "init_db", "close_db", "check_database", "check_file", "daily_backup", "data_version", "data_stamp", "write_stamp",
-    "busy_timeout_setting", "store_problem",
-    "DatabaseError", "DatabaseOpenError", "DatabaseTooNewError", "MigrationFailedError",
+    "init_db",
+    "close_db",
+    "check_database",
+    "check_file",
+    "daily_backup",
+    "data_version",
+    "data_stamp",
+    "write_stamp",
+    "busy_timeout_setting",
+    "store_problem",
+    "DatabaseError",
+    "DatabaseOpenError",
+    "DatabaseTooNewError",
+    "MigrationFailedError",
     # a -wal that is not the file's own (restore still works), the damage mark, today's backup
-    "ForeignWalError", "DatabaseDamagedError", "damage_of", "has_daily_backup_today",
+    "ForeignWalError",
+    "DatabaseDamagedError",
+    "damage_of",
+    "has_daily_backup_today",
     # the open database's capabilities ("can this database keep backups here?"), never "which engine is it?"
-    "Capability", "can",
+    "Capability",
+    "can",
 }
 """The names of ``campaign_app.store`` (and its modules) that ``gui`` and ``commands`` may import."""
 
-STORE_API_MODULES = {"campaign_app.store", "campaign_app.store.database", "campaign_app.store.backups",
-                     "campaign_app.store.check", "campaign_app.store.opened"}
+STORE_API_MODULES = {
+    "campaign_app.store",
+    "campaign_app.store.database",
+    "campaign_app.store.backups",
+    "campaign_app.store.check",
+    "campaign_app.store.opened",
+}
 
 MODULE_STRING = re.compile(r"^campaign_app(\.\w+)+$")
 
@@ -184,34 +208,54 @@ def test_lazy_imports_inside_functions_and_module_strings_are_read() -> None:
     """The walk sees an import inside a function and a module named in a string, not only the top of a file."""
     imports = {str(i) for i in all_imports() if i.module == "campaign_app.gui.main_window"}
     assert any("campaign_app.gui.sologear" in i for i in imports)  # the page table's strings
-    assert any(i.startswith("campaign_app.gui.main_window") and "campaign_app.gui.print_dialog" in i
-               for i in imports)  # an import inside a method
+    assert any(
+        i.startswith("campaign_app.gui.main_window") and "campaign_app.gui.print_dialog" in i for i in imports
+    )  # an import inside a method
 
 
-@pytest.mark.parametrize("module,source,expected", [
-    ("campaign_app.rules.dice", "from ..fileio import write_atomic",
-     "rules must not import shared"),
-    ("campaign_app.errors", "from .words import plural", "kernel must not import shared"),
-    ("campaign_app.rules.dice", "def f():\n    import peewee\n", "rules must not import peewee"),
-    ("campaign_app.store.models", "from ..services import platoons", "store must not import services"),
-    ("campaign_app.services.platoons", "def f():\n    from ..gui.widgets import X\n",
-     "services must not import gui"),
-    ("campaign_app.printing.cards", "from ..services.printing import print_pdf",
-     "printing must not import services"),
-    ("campaign_app.gui.undo_commands", "def f():\n    from ..store.models import Platoon\n",
-     "gui reaches the database only through services"),
-    ("campaign_app.gui.history_view", "from ..store.database import db",
-     "gui reaches the database only through services"),
-    ("campaign_app.commands.roster", "from campaign_app import store",
-     "commands reaches the database only through services"),
-    ("campaign_app.app", "from .store.models import Campaign",
-     "gui reaches the database only through services"),
-    ("campaign_app.cli", "import peewee", "commands must not import peewee"),
-    ("campaign_app.commands.battle", "X = 'campaign_app.gui.battle_wizard'", "commands must not import gui"),
-    ("campaign_app.gui.main_window", "importlib.import_module('campaign_app.store.models')",
-     "gui reaches the database only through services"),
-    ("campaign_app.words", "from .rules import dice", "shared must not import rules"),
-])
+@pytest.mark.parametrize(
+    "module,source,expected",
+    [
+        ("campaign_app.rules.dice", "from ..fileio import write_atomic", "rules must not import shared"),
+        ("campaign_app.errors", "from .words import plural", "kernel must not import shared"),
+        ("campaign_app.rules.dice", "def f():\n    import peewee\n", "rules must not import peewee"),
+        ("campaign_app.store.models", "from ..services import platoons", "store must not import services"),
+        (
+            "campaign_app.services.platoons",
+            "def f():\n    from ..gui.widgets import X\n",
+            "services must not import gui",
+        ),
+        (
+            "campaign_app.printing.cards",
+            "from ..services.printing import print_pdf",
+            "printing must not import services",
+        ),
+        (
+            "campaign_app.gui.undo_commands",
+            "def f():\n    from ..store.models import Platoon\n",
+            "gui reaches the database only through services",
+        ),
+        (
+            "campaign_app.gui.history_view",
+            "from ..store.database import db",
+            "gui reaches the database only through services",
+        ),
+        (
+            "campaign_app.commands.roster",
+            "from campaign_app import store",
+            "commands reaches the database only through services",
+        ),
+        ("campaign_app.app", "from .store.models import Campaign", "gui reaches the database only through services"),
+        ("campaign_app.cli", "import peewee", "commands must not import peewee"),
+        ("campaign_app.commands.battle", "X = 'campaign_app.gui.battle_wizard'", "commands must not import gui"),
+        (
+            "campaign_app.gui.main_window",
+            "importlib.import_module('campaign_app.store.models')",
+            "gui reaches the database only through services",
+        ),
+        ("campaign_app.words", "from .rules import dice", "shared must not import rules"),
+    ],
+)
 def test_a_forbidden_import_is_caught(module: str, source: str, expected: str) -> None:
     """The check fails on each kind of breach (made-up source read as if it were that module)."""
     problems = violations(imports_in(source, module))
@@ -220,14 +264,16 @@ def test_a_forbidden_import_is_caught(module: str, source: str, expected: str) -
 
 def test_core_packages_do_not_load_qt() -> None:
     """rules, store, services and printing, every module of them, and the CLI load without PySide6."""
-    code = ("import sys, pkgutil, importlib\n"
-            "import campaign_app.rules, campaign_app.store, campaign_app.services, campaign_app.printing\n"
-            "for pkg in (campaign_app.rules, campaign_app.store, campaign_app.services, campaign_app.printing):\n"
-            "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
-            "        importlib.import_module(m.name)\n"
-            "import campaign_app.cli, campaign_app.commands\n"
-            "for m in pkgutil.walk_packages(campaign_app.commands.__path__, 'campaign_app.commands.'):\n"
-            "    importlib.import_module(m.name)\n"
-            "loaded = [k for k in sys.modules if k.startswith('PySide6')]\n"
-            "assert not loaded, loaded\n")
+    code = (
+        "import sys, pkgutil, importlib\n"
+        "import campaign_app.rules, campaign_app.store, campaign_app.services, campaign_app.printing\n"
+        "for pkg in (campaign_app.rules, campaign_app.store, campaign_app.services, campaign_app.printing):\n"
+        "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+        "        importlib.import_module(m.name)\n"
+        "import campaign_app.cli, campaign_app.commands\n"
+        "for m in pkgutil.walk_packages(campaign_app.commands.__path__, 'campaign_app.commands.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "loaded = [k for k in sys.modules if k.startswith('PySide6')]\n"
+        "assert not loaded, loaded\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

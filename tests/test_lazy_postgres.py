@@ -25,8 +25,9 @@ def test_a_file_window_loads_no_postgres_driver_and_a_server_still_opens(pg_serv
     name = pg_server.new_database_name()
     url = pg_server.create_database(name, template=pg_template)
     try:
-        result = subprocess.run([sys.executable, "-c", CODE, url], capture_output=True, text=True, timeout=120,
-                                env=dict(os.environ))
+        result = subprocess.run(
+            [sys.executable, "-c", CODE, url], capture_output=True, text=True, timeout=120, env=dict(os.environ)
+        )
         assert result.returncode == 0, result.stderr
         assert result.stdout.split() == ["0", "module"]
     finally:
@@ -35,6 +36,10 @@ def test_a_file_window_loads_no_postgres_driver_and_a_server_still_opens(pg_serv
 
 def test_the_control_peewee_alone_loads_psycopg() -> None:
     """Without the start's care peewee imports psycopg by itself (what the start avoids)."""
-    result = subprocess.run([sys.executable, "-c", "import sys, peewee; print('psycopg' in sys.modules)"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys, peewee; print('psycopg' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.stdout.strip() == "True"

@@ -15,7 +15,7 @@ from mypy import api as mypy_api
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "campaign_app"
 
-DIRECT_PERFORM = '''\
+DIRECT_PERFORM = """\
 from campaign_app.gui.context import AppContext
 from campaign_app.gui.undo_commands import perform, try_perform
 from campaign_app.services import platoons as platoon_service
@@ -25,7 +25,7 @@ def change(ctx: AppContext) -> None:
     edit = perform(ctx, platoon_service.set_xp, 1, 5, reason="found a cache")
     print(edit.message)
     try_perform(ctx, platoon_service.rename_platoon, 1, "2nd Platoon", reason="renamed")
-'''
+"""
 
 
 def absolute_imports(source: str, package: str) -> str:
@@ -47,9 +47,17 @@ def misspell(source: str, call: str, keyword: str) -> str:
 
 def run_mypy(files: list[Path], cache: Path) -> dict[str, list[str]]:
     """mypy's errors per file name (only the files given are reported)."""
-    out, err, _status = mypy_api.run(["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(cache),
-                                      "--no-error-summary", "--show-error-codes",
-                                      *[str(f) for f in files]])
+    out, err, _status = mypy_api.run(
+        [
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(cache),
+            "--no-error-summary",
+            "--show-error-codes",
+            *[str(f) for f in files],
+        ]
+    )
     assert not err.strip(), err
     errors: dict[str, list[str]] = {f.name: [] for f in files}
     for line in out.splitlines():
@@ -86,12 +94,15 @@ def test_the_unchanged_code_passes_mypy(mypy_errors: dict[str, list[str]], name:
     assert mypy_errors[name] == []
 
 
-@pytest.mark.parametrize(("name", "wrong"), [
-    ("cli_wrong_keyword.py", "campaignn"),
-    ("page_wrong_keyword.py", "reasonn"),
-    ("perform_wrong_keyword.py", "reasonn"),
-    ("try_perform_wrong_keyword.py", "reasonn"),
-])
+@pytest.mark.parametrize(
+    ("name", "wrong"),
+    [
+        ("cli_wrong_keyword.py", "campaignn"),
+        ("page_wrong_keyword.py", "reasonn"),
+        ("perform_wrong_keyword.py", "reasonn"),
+        ("try_perform_wrong_keyword.py", "reasonn"),
+    ],
+)
 def test_a_wrong_keyword_at_a_seam_fails_mypy(mypy_errors: dict[str, list[str]], name: str, wrong: str) -> None:
     errors = mypy_errors[name]
     assert len(errors) == 1, errors

@@ -27,8 +27,11 @@ def test_no_message_says_s_in_brackets() -> None:
     for path in ROOT.rglob("*.py"):
         tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
         for tok in tokens:
-            if tok.type in (tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", -1)) \
-                    and not tok.string.startswith(('"""', "'''", 'r"""')) and re.search(r"[a-z]\(s\)", tok.string):
+            if (
+                tok.type in (tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", -1))
+                and not tok.string.startswith(('"""', "'''", 'r"""'))
+                and re.search(r"[a-z]\(s\)", tok.string)
+            ):
                 found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: {tok.string.strip()[:60]}")
     assert not found, "\n".join(found)
 
@@ -36,7 +39,10 @@ def test_no_message_says_s_in_brackets() -> None:
 def test_one_error_style_in_the_gui() -> None:
     """Problems are shown in the one palette-aware red of ``widgets.error_color``: no page or dialog sets a
     colour of its own in a style sheet."""
-    found = [f"{p.relative_to(ROOT)}:{i}" for p in (ROOT / "gui").rglob("*.py")
-             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-             if "setStyleSheet(" in line and re.search(r"color:\s*#", line)]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in (ROOT / "gui").rglob("*.py")
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if "setStyleSheet(" in line and re.search(r"color:\s*#", line)
+    ]
     assert not found, found

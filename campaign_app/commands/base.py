@@ -36,8 +36,7 @@ class GuardedOutput:
 
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             return OutputError("disk full: the command's output could not be written to standard output")
-        return OutputError(f"the command's output could not be written to standard output "
-                           f"({exc.strerror or exc})")
+        return OutputError(f"the command's output could not be written to standard output ({exc.strerror or exc})")
 
     def write(self, text: str) -> int:
         try:
@@ -83,20 +82,29 @@ class Context:
             if isinstance(exc, FileExistsError | NotADirectoryError):
                 from ..errors import ServiceError
 
-                raise ServiceError(f"cannot use the data folder {folder}: it (or a folder above it) is a file, "
-                                   "not a folder (choose another with --data-dir)") from None
+                raise ServiceError(
+                    f"cannot use the data folder {folder}: it (or a folder above it) is a file, "
+                    "not a folder (choose another with --data-dir)"
+                ) from None
             problem = store_problem(exc, None)
             if problem is not None and "disk full" not in str(problem):
-                raise type(problem)(f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
-                                    "(choose another with --data-dir)") from None
+                raise type(problem)(
+                    f"cannot create or write the data folder {folder}: {exc.strerror or exc} "
+                    "(choose another with --data-dir)"
+                ) from None
             raise
         return self._open(daily_backup, reading)
 
     def _open(self, daily_backup: bool, reading: bool) -> Any:
         from ..store import init_db
 
-        database = init_db(self.paths.db_target, self.paths.backup_dir, busy_timeout=self.busy_timeout,
-                           daily_backup=daily_backup, reading=reading)
+        database = init_db(
+            self.paths.db_target,
+            self.paths.backup_dir,
+            busy_timeout=self.busy_timeout,
+            daily_backup=daily_backup,
+            reading=reading,
+        )
         problem = getattr(database, "backup_problem", None)
         if problem:  # the work goes on, but the user is told
             self.warnings.append(problem)
@@ -125,8 +133,7 @@ def render(data: Any, indent: int = 0) -> str:
                 lines.append(f"{pad}{k}: {v if v is not None else '-'}")
         return "\n".join(lines)
     if isinstance(data, list):
-        return "\n".join(render(item, indent) if isinstance(item, dict | list) else f"{pad}- {item}"
-                         for item in data)
+        return "\n".join(render(item, indent) if isinstance(item, dict | list) else f"{pad}- {item}" for item in data)
     return f"{pad}{data}"
 
 
@@ -137,9 +144,12 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 def add_dice_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--seed", type=int, help="roll the app's dice with this seed (reproducible)")
-    group.add_argument("--dice", nargs="+", metavar="FACES",
-                       help="the faces you rolled: one argument per roll, its faces separated by commas "
-                            "(e.g. --dice 3 5,2)")
+    group.add_argument(
+        "--dice",
+        nargs="+",
+        metavar="FACES",
+        help="the faces you rolled: one argument per roll, its faces separated by commas (e.g. --dice 3 5,2)",
+    )
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
@@ -156,18 +166,22 @@ class EnteredDice(TypedDice):
         except DiceError as exc:
             given = self._groups[at] if at < len(self._groups) else []
             if dice.count > 1 and len(given) < dice.count:
-                singles = [g[0] for g in self._groups[at:at + dice.count] if len(g) == 1]
+                singles = [g[0] for g in self._groups[at : at + dice.count] if len(g) == 1]
                 before = [",".join(str(f) for f in g) for g in self._groups[:at]]
                 if len(singles) == dice.count:  # the user's own faces, written the way --dice reads them
                     example = "as --dice " + " ".join([*before, ",".join(str(f) for f in singles)])
                 else:
                     example = "e.g. --dice " + " ".join([*before, ",".join(str(f) for f in range(1, dice.count + 1))])
                 count = _COUNT_WORDS.get(dice.count, str(dice.count))
-                raise DiceError(f"{exc}. One roll of {dice.count}d{dice.sides} is one --dice argument: give the "
-                                f"{count} faces together, separated by commas, {example}") from None
+                raise DiceError(
+                    f"{exc}. One roll of {dice.count}d{dice.sides} is one --dice argument: give the "
+                    f"{count} faces together, separated by commas, {example}"
+                ) from None
             if len(given) > dice.count:
-                raise DiceError(f"{exc}. Each roll is its own --dice argument (separated by spaces); the faces "
-                                "of one roll are separated by commas") from None
+                raise DiceError(
+                    f"{exc}. Each roll is its own --dice argument (separated by spaces); the faces "
+                    "of one roll are separated by commas"
+                ) from None
             raise
 
 

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 else:
     battles = lazy_module("campaign_app.services.battles")
 
-LOG_DICE_HELP = ("the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
-                 "then 2d8, ...), the leader's 2d12, then the replacement leader's die (e.g. --dice 3 5,2 7,9)")
+LOG_DICE_HELP = (
+    "the faces you rolled, one argument per roll in the rules' order: each recovery roll (1d8, "
+    "then 2d8, ...), the leader's 2d12, then the replacement leader's die (e.g. --dice 3 5,2 7,9)"
+)
 
 
 def _platoon_args(p: argparse.ArgumentParser) -> None:
@@ -43,14 +45,14 @@ def _platoon_ref(args: argparse.Namespace) -> int:
 
 # --- reading the arguments (the services take numbers and an Outcome; the words a user types are read here) ---
 
+
 def objectives_arg(text: str | None) -> int | None:
     """``--objectives``: "0", "1", "+1", "2"... (the range is the service's to check)."""
     if text is None:
         return None
     raw = text.strip().removeprefix("+")
     if not raw.isdigit():
-        raise CliError("objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), "
-                       f"not {text!r}")
+        raise CliError(f"objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), not {text!r}")
     return int(raw)
 
 
@@ -77,19 +79,21 @@ def outcome_arg(text: str | None) -> Outcome | None:
 
 # --- texts ------------------------------------------------------------------------------------------------
 
+
 def log_text(s: BattleSummary) -> str:
     det = s.details
     head = f"Battle {s.number} of {s.platoon.name} logged (id {s.battle_id}), {det.date.isoformat()}"
     extras = [x for x in (det.scenario, f"vs {det.opponent}" if det.opponent else "", det.outcome) if x]
     if extras:
         head += ": " + ", ".join(extras)
-    lines = [head, f"Wound counters {s.wounds} (on the leader's element {s.leader_wounds})",
-             f"Award: {s.award.text}"]
+    lines = [head, f"Wound counters {s.wounds} (on the leader's element {s.leader_wounds})", f"Award: {s.award.text}"]
     for r in s.rolls:
         who = "typed in" if r.source == "entered" else "app"
         faces = ", ".join(str(f) for f in r.faces)
-        lines.append(f"  {purpose_text(r.purpose)}: {r.expression} [{faces}] = {r.total} \u2192 {r.outcome} "
-                     f"({who}; {rule_text(r.rule)})")
+        lines.append(
+            f"  {purpose_text(r.purpose)}: {r.expression} [{faces}] = {r.total} \u2192 {r.outcome} "
+            f"({who}; {rule_text(r.rule)})"
+        )
     pl = s.platoon
     lines.append(f"Platoon XP {pl.xp_before} \u2192 {pl.xp_after} (award +{pl.award}, recovery \u2212{pl.xp_lost})")
     ld = s.leader
@@ -108,8 +112,10 @@ def undo_text(message: str, s: BattleUndone) -> str:
     if s.leader:
         fate = battles.FATE_WORDS.get(s.leader.fate_undone, s.leader.fate_undone)
         who = s.leader.name or "The leader"
-        text.append(f"{who}: XP {s.leader.xp_before} \u2192 {s.leader.xp_after}; the roll that found "
-                    f"the leader {fate} is undone")
+        text.append(
+            f"{who}: XP {s.leader.xp_before} \u2192 {s.leader.xp_after}; the roll that found "
+            f"the leader {fate} is undone"
+        )
     if s.removed_leaders:
         n = len(s.removed_leaders)
         text.append(f"Removed the replacement leader{'s' if n != 1 else ''}: " + ", ".join(s.removed_leaders))
@@ -129,6 +135,7 @@ def history_text(h: PlatoonHistory) -> str:
 
 # --- handlers ---------------------------------------------------------------------------------------------
 
+
 def _required(value: int | None) -> int:
     assert value is not None  # argparse requires the option (or gives its default)
     return value
@@ -146,12 +153,21 @@ def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     platoon_id = _platoon_ref(args)
     edit = battles.log_battle(
-        platoon_id, wounds=_required(count_arg(args.wounds, "wound counters")),
+        platoon_id,
+        wounds=_required(count_arg(args.wounds, "wound counters")),
         leader_wounds=_required(count_arg(args.leader_wounds, "wound counters on the leader's element")),
-        objectives=_required(objectives_arg(args.objectives)), opponent_platoon=_opponent_platoon(args, platoon_id),
-        outcome=outcome_arg(args.outcome), scenario=args.scenario, opponent=args.opponent, date=args.date,
-        fire_support=args.fire_support, notes=args.notes, replacement_name=args.replacement_name,
-        replacement_rank=args.replacement_rank, dice=dice_source(args))
+        objectives=_required(objectives_arg(args.objectives)),
+        opponent_platoon=_opponent_platoon(args, platoon_id),
+        outcome=outcome_arg(args.outcome),
+        scenario=args.scenario,
+        opponent=args.opponent,
+        date=args.date,
+        fire_support=args.fire_support,
+        notes=args.notes,
+        replacement_name=args.replacement_name,
+        replacement_rank=args.replacement_rank,
+        dice=dice_source(args),
+    )
     return emit(args, edit.to_dict(), lambda: log_text(edit.result))
 
 
@@ -161,14 +177,25 @@ def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     return emit(args, edit.to_dict(), lambda: undo_text(edit.message, edit.result))
 
 
-EDIT_OPTIONS = ("date", "scenario", "opponent", "outcome", "fire_support", "notes", "objectives", "wounds",
-                "leader_wounds")
+EDIT_OPTIONS = (
+    "date",
+    "scenario",
+    "opponent",
+    "outcome",
+    "fire_support",
+    "notes",
+    "objectives",
+    "wounds",
+    "leader_wounds",
+)
 
 
 def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     if all(getattr(args, name) is None for name in EDIT_OPTIONS):
-        raise CliError("nothing to change: give --date, --scenario, --opponent, --outcome, --fire-support or "
-                       "--no-fire-support, and/or --notes")
+        raise CliError(
+            "nothing to change: give --date, --scenario, --opponent, --outcome, --fire-support or "
+            "--no-fire-support, and/or --notes"
+        )
     number = None
     if args.battle is not None:
         if not args.battle.strip().isdigit():
@@ -179,13 +206,19 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
 
     b = battle_edits.find_battle(_platoon_ref(args), number)
     outcome: Outcome | None | Literal[""] = "" if args.outcome is None else outcome_arg(args.outcome)
-    edit = battle_edits.edit_battle(b.id, date=args.date, scenario=args.scenario, opponent=args.opponent,
-                                    outcome=outcome, fire_support=args.fire_support, notes=args.notes,
-                                    objectives=objectives_arg(args.objectives),
-                                    wounds=count_arg(args.wounds, "wound counters"),
-                                    leader_wounds=count_arg(args.leader_wounds, "wound counters on the leader's "
-                                                                                "element"),
-                                    reason=args.reason or "")
+    edit = battle_edits.edit_battle(
+        b.id,
+        date=args.date,
+        scenario=args.scenario,
+        opponent=args.opponent,
+        outcome=outcome,
+        fire_support=args.fire_support,
+        notes=args.notes,
+        objectives=objectives_arg(args.objectives),
+        wounds=count_arg(args.wounds, "wound counters"),
+        leader_wounds=count_arg(args.leader_wounds, "wound counters on the leader's element"),
+        reason=args.reason or "",
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -201,32 +234,51 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    bp = sub.add_parser("battle", parents=[parent], help="log a platoon's battle, undo it, edit its text",
-                        description="After a battle (RULES.md 1.2): award, recovery, leader's fate, replacement.")
+    bp = sub.add_parser(
+        "battle",
+        parents=[parent],
+        help="log a platoon's battle, undo it, edit its text",
+        description="After a battle (RULES.md 1.2): award, recovery, leader's fate, replacement.",
+    )
     bs = bp.add_subparsers(dest="battle_command", metavar="COMMAND")
     bs.required = True
 
-    p = bs.add_parser("log", parents=[parent], help="log a battle and run its aftermath rolls",
-                      description="Log a battle: award, recovery rolls, the leader's fate and a replacement "
-                                  "leader if needed, all in one transaction.")
+    p = bs.add_parser(
+        "log",
+        parents=[parent],
+        help="log a battle and run its aftermath rolls",
+        description="Log a battle: award, recovery rolls, the leader's fate and a replacement "
+        "leader if needed, all in one transaction.",
+    )
     _platoon_args(p)
-    p.add_argument("--wounds", required=True, metavar="W",
-                   help="all wound counters of the battle (units removed before the end included)")
-    p.add_argument("--leader-wounds", required=True, metavar="L",
-                   help="wound counters on the leader's element")
-    p.add_argument("--objectives", default="0", metavar="0|1|2",
-                   help="objectives met: 0 none, 1 hard (+1 XP), 2 near-impossible (+2 XP)")
+    p.add_argument(
+        "--wounds",
+        required=True,
+        metavar="W",
+        help="all wound counters of the battle (units removed before the end included)",
+    )
+    p.add_argument("--leader-wounds", required=True, metavar="L", help="wound counters on the leader's element")
+    p.add_argument(
+        "--objectives",
+        default="0",
+        metavar="0|1|2",
+        help="objectives met: 0 none, 1 hard (+1 XP), 2 near-impossible (+2 XP)",
+    )
     p.add_argument("--outcome", metavar="victory|defeat|draw", help="the battle's outcome")
     p.add_argument("--scenario", default="", help="scenario name")
     p.add_argument("--opponent", default="", help="who the platoon fought")
-    p.add_argument("--opponent-platoon", metavar="NAME",
-                   help="the platoon of the same campaign it fought (counts in the campaign's head-to-head "
-                        "standings; --opponent defaults to its name)")
+    p.add_argument(
+        "--opponent-platoon",
+        metavar="NAME",
+        help="the platoon of the same campaign it fought (counts in the campaign's head-to-head "
+        "standings; --opponent defaults to its name)",
+    )
     p.add_argument("--date", help="date of the battle, YYYY-MM-DD (default today)")
     p.add_argument("--fire-support", action="store_true", help="fire support was used")
     p.add_argument("--notes", default="", help="notes")
-    p.add_argument("--replacement-name", metavar="NAME",
-                   help="name of the new leader if the leader is lost (default 'New leader')")
+    p.add_argument(
+        "--replacement-name", metavar="NAME", help="name of the new leader if the leader is lost (default 'New leader')"
+    )
     p.add_argument("--replacement-rank", metavar="RANK", help="rank of the new leader (default Lieutenant)")
     add_dice_options(p)
     for action in p._actions:
@@ -235,17 +287,24 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     add_json(p)
     p.set_defaults(handler=_cmd_log)
 
-    p = bs.add_parser("undo", parents=[parent], help="undo the platoon's newest battle",
-                      description="Undo the newest battle: XP, leaders and rolls return to their state before it.")
+    p = bs.add_parser(
+        "undo",
+        parents=[parent],
+        help="undo the platoon's newest battle",
+        description="Undo the newest battle: XP, leaders and rolls return to their state before it.",
+    )
     _platoon_args(p)
     add_json(p)
     p.set_defaults(handler=_cmd_undo)
 
-    p = bs.add_parser("edit", parents=[parent],
-                      help="change a logged battle's date, scenario, opponent, outcome, fire support or notes",
-                      description="Change what a logged battle records that did not come from a roll (each change "
-                                  "is logged). Objectives and wound counters set the XP and the rolls: a different "
-                                  "value is refused (undo the battle and log it again).")
+    p = bs.add_parser(
+        "edit",
+        parents=[parent],
+        help="change a logged battle's date, scenario, opponent, outcome, fire support or notes",
+        description="Change what a logged battle records that did not come from a roll (each change "
+        "is logged). Objectives and wound counters set the XP and the rolls: a different "
+        "value is refused (undo the battle and log it again).",
+    )
     _platoon_args(p)
     p.add_argument("--battle", metavar="N", help="battle number (default: the newest)")
     p.add_argument("--date", help="new date, YYYY-MM-DD")
@@ -253,10 +312,12 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.add_argument("--opponent", help="new opponent")
     p.add_argument("--outcome", metavar="victory|defeat|draw|none", help="new outcome")
     fire = p.add_mutually_exclusive_group()
-    fire.add_argument("--fire-support", dest="fire_support", action="store_const", const=True,
-                      help="fire support was used")
-    fire.add_argument("--no-fire-support", dest="fire_support", action="store_const", const=False,
-                      help="fire support was not used")
+    fire.add_argument(
+        "--fire-support", dest="fire_support", action="store_const", const=True, help="fire support was used"
+    )
+    fire.add_argument(
+        "--no-fire-support", dest="fire_support", action="store_const", const=False, help="fire support was not used"
+    )
     p.add_argument("--notes", help="new notes")
     p.add_argument("--objectives", metavar="0|1|2", help="refused unless unchanged (it sets the XP award)")
     p.add_argument("--wounds", metavar="W", help="refused unless unchanged (it set the recovery rolls)")
@@ -265,9 +326,12 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     add_json(p)
     p.set_defaults(handler=_cmd_edit)
 
-    p = sub.add_parser("history", parents=[parent], help="a platoon's campaign timeline",
-                       description="Every battle, XP change, leader change, attribute change and roll of a "
-                                   "platoon, newest first.")
+    p = sub.add_parser(
+        "history",
+        parents=[parent],
+        help="a platoon's campaign timeline",
+        description="Every battle, XP change, leader change, attribute change and roll of a platoon, newest first.",
+    )
     _platoon_args(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON: battles with their rolls, and events")

@@ -76,8 +76,12 @@ def _cmd_add_player(args: argparse.Namespace, ctx: Context) -> int:
     made = "created the login" if result["created"] else "the login already existed:"
     role = "an organiser (may create campaigns)" if result["organiser"] else "a player"
     pw = "; password set" if result["password_set"] else ""
-    return emit(args, result, f"{made} {login}; {login} is {role} of this club server, with at most "
-                              f"{result['connections']} connections at once{pw}")
+    return emit(
+        args,
+        result,
+        f"{made} {login}; {login} is {role} of this club server, with at most "
+        f"{result['connections']} connections at once{pw}",
+    )
 
 
 def _cmd_players(args: argparse.Namespace, ctx: Context) -> int:
@@ -126,8 +130,11 @@ def _cmd_campaign_players(args: argparse.Namespace, ctx: Context) -> int:
     _server_target(ctx, "campaign players")
     ctx.open_db(daily_backup=False)
     found = club.members(args.campaign)
-    return emit(args, [m.to_dict() for m in found],
-                lambda: "\n".join(f"{m.login:<20} {m.role}" for m in found) or "nobody belongs to it yet")
+    return emit(
+        args,
+        [m.to_dict() for m in found],
+        lambda: "\n".join(f"{m.login:<20} {m.role}" for m in found) or "nobody belongs to it yet",
+    )
 
 
 def _cmd_platoon_set_owner(args: argparse.Namespace, ctx: Context) -> int:
@@ -148,44 +155,68 @@ def _cmd_sheet_set_owner(args: argparse.Namespace, ctx: Context) -> int:
     return emit(args, {**result.to_dict(), "message": result.message}, result.message)
 
 
-def _add(group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any,
-         description: str | None = None) -> argparse.ArgumentParser:
-    p: argparse.ArgumentParser = group.add_parser(name, parents=[parent], help=help_text,
-                                                  description=description or help_text)
+def _add(
+    group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any, description: str | None = None
+) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = group.add_parser(
+        name, parents=[parent], help=help_text, description=description or help_text
+    )
     add_json(p)
     p.set_defaults(handler=handler)
     return p
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    sp = subparsers.add_parser("server", parents=[parent], help="set up a club server (PostgreSQL): roles, "
-                               "players, who may do what",
-                               description="Club play on a PostgreSQL server: give --db postgresql://USER@HOST/DB.")
+    sp = subparsers.add_parser(
+        "server",
+        parents=[parent],
+        help="set up a club server (PostgreSQL): roles, players, who may do what",
+        description="Club play on a PostgreSQL server: give --db postgresql://USER@HOST/DB.",
+    )
     ss = sp.add_subparsers(dest="server_command", metavar="ACTION")
     ss.required = True
-    _add(ss, "init", parent, "set up the database as a club server (run as the database's owner): groups, "
-         "grants, row-level security", _cmd_init)
-    p = _add(ss, "add-player", parent, "make a login a player of the club server (created if needed)",
-             _cmd_add_player)
+    _add(
+        ss,
+        "init",
+        parent,
+        "set up the database as a club server (run as the database's owner): groups, grants, row-level security",
+        _cmd_init,
+    )
+    p = _add(ss, "add-player", parent, "make a login a player of the club server (created if needed)", _cmd_add_player)
     p.add_argument("login", metavar="LOGIN", help="the player's PostgreSQL login (lower case)")
     p.add_argument("--organiser", action="store_true", help="an organiser: may create campaigns")
-    p.add_argument("--connections", type=_connection_limit, default=8, metavar="N",
-                   help="how many connections the login may hold at once (default 8: a window uses two, each "
-                        "command one)")
-    p.add_argument("--password-stdin", action="store_true",
-                   help="read the login's password from the first line of standard input")
+    p.add_argument(
+        "--connections",
+        type=_connection_limit,
+        default=8,
+        metavar="N",
+        help="how many connections the login may hold at once (default 8: a window uses two, each command one)",
+    )
+    p.add_argument(
+        "--password-stdin", action="store_true", help="read the login's password from the first line of standard input"
+    )
     _add(ss, "players", parent, "list the club's players, organisers and their campaigns", _cmd_players)
 
 
 def register_campaign_actions(group: Any, parent: argparse.ArgumentParser) -> None:
     """``campaign add-player | remove-player | players`` (registered by ``commands.roster``)."""
-    p = _add(group, "add-player", parent, "put a player into a campaign (club server; organisers only)",
-             _cmd_campaign_add_player)
+    p = _add(
+        group,
+        "add-player",
+        parent,
+        "put a player into a campaign (club server; organisers only)",
+        _cmd_campaign_add_player,
+    )
     p.add_argument("--campaign", required=True, metavar="NAME")
     p.add_argument("--player", required=True, metavar="LOGIN")
     p.add_argument("--organiser", action="store_true", help="as an organiser of the campaign")
-    p = _add(group, "remove-player", parent, "take a player out of a campaign (club server; organisers only)",
-             _cmd_campaign_remove_player)
+    p = _add(
+        group,
+        "remove-player",
+        parent,
+        "take a player out of a campaign (club server; organisers only)",
+        _cmd_campaign_remove_player,
+    )
     p.add_argument("--campaign", required=True, metavar="NAME")
     p.add_argument("--player", required=True, metavar="LOGIN")
     p = _add(group, "players", parent, "who belongs to a campaign (club server)", _cmd_campaign_players)
@@ -194,8 +225,13 @@ def register_campaign_actions(group: Any, parent: argparse.ArgumentParser) -> No
 
 def register_platoon_actions(group: Any, parent: argparse.ArgumentParser) -> None:
     """``platoon set-owner`` (registered by ``commands.roster``)."""
-    p = _add(group, "set-owner", parent, "give a platoon to another player of its campaign (club server; "
-             "organisers only)", _cmd_platoon_set_owner)
+    p = _add(
+        group,
+        "set-owner",
+        parent,
+        "give a platoon to another player of its campaign (club server; organisers only)",
+        _cmd_platoon_set_owner,
+    )
     p.add_argument("platoon", metavar="PLATOON", help="platoon name (or id)")
     p.add_argument("--campaign", metavar="NAME", help="the platoon's campaign (when two share the name)")
     p.add_argument("--owner", required=True, metavar="LOGIN")
@@ -203,7 +239,12 @@ def register_platoon_actions(group: Any, parent: argparse.ArgumentParser) -> Non
 
 def register_sologear_actions(group: Any, parent: argparse.ArgumentParser) -> None:
     """``sologear set-owner`` (registered by ``commands.sologear``)."""
-    p = _add(group, "set-owner", parent, "give a Sologear sheet to another player of its campaign (club server; "
-             "organisers only)", _cmd_sheet_set_owner)
+    p = _add(
+        group,
+        "set-owner",
+        parent,
+        "give a Sologear sheet to another player of its campaign (club server; organisers only)",
+        _cmd_sheet_set_owner,
+    )
     p.add_argument("--campaign", required=True, metavar="NAME", help="the Sologear campaign's name")
     p.add_argument("--owner", required=True, metavar="LOGIN")

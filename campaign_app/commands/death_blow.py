@@ -23,12 +23,15 @@ if TYPE_CHECKING:
 else:
     service = lazy_module("campaign_app.services.death_blow")
 
-PLAY_DICE_HELP = ("the dice you rolled: one argument per fighter per round, the two d12 faces joined by a comma, "
-                  "the --fighter's pair first, then the opponent's, round after round (e.g. --dice 7,3 11,2 5,5 9,1); "
-                  "when they run out the app rolls the rest and says so")
+PLAY_DICE_HELP = (
+    "the dice you rolled: one argument per fighter per round, the two d12 faces joined by a comma, "
+    "the --fighter's pair first, then the opponent's, round after round (e.g. --dice 7,3 11,2 5,5 9,1); "
+    "when they run out the app rolls the rest and says so"
+)
 
 
 # --- texts ----------------------------------------------------------------------------------------------
+
 
 def _record(f: FighterRow) -> str:
     return f"{f.bouts} bouts, {f.wins} won, {f.draws} drawn, {f.losses} lost"
@@ -40,11 +43,13 @@ def fighter_line(f: FighterRow) -> str:
 
 
 def fighter_text(f: FighterDetail) -> str:
-    lines = [f"{f.name} ({f.campaign}){', retired' if f.retired else ''}",
-             f"  Level {f.level}, XP toward the next level {f.xp}/12, lifetime XP {f.lifetime_xp} "
-             f"(started at level {f.start_level})",
-             f"  Face cards: Reaction Speed {f.level}; signature move: +{f.level} damage",
-             f"  Record: {_record(f)}"]
+    lines = [
+        f"{f.name} ({f.campaign}){', retired' if f.retired else ''}",
+        f"  Level {f.level}, XP toward the next level {f.xp}/12, lifetime XP {f.lifetime_xp} "
+        f"(started at level {f.start_level})",
+        f"  Face cards: Reaction Speed {f.level}; signature move: +{f.level} damage",
+        f"  Record: {_record(f)}",
+    ]
     if f.notes:
         lines.append(f"  Notes: {f.notes}")
     for b in f.recent[:10]:
@@ -53,8 +58,11 @@ def fighter_text(f: FighterDetail) -> str:
 
 
 def bout_line(b: Any) -> str:
-    result = "draw" if b.winner == "draw" else f"{b.winner} won, {plural(b.face_cards_left, 'face card')} left " \
-                                                 f"(+{b.xp_gained} XP)"
+    result = (
+        "draw"
+        if b.winner == "draw"
+        else f"{b.winner} won, {plural(b.face_cards_left, 'face card')} left (+{b.xp_gained} XP)"
+    )
     mode = "solo" if b.mode == "solo" else "table"
     return f"#{b.id} {b.date}  {b.fighter} vs {b.opponent} (level {b.opponent_level}): {result} [{mode}]"
 
@@ -67,9 +75,11 @@ def _side(s: dict[str, Any]) -> str:
     final = STYLE_SHORT.get(s["final_style"], s["final_style"])
     shift = style if style == final else f"{style}\u2192{final}"
     typed = "*" if s.get("dice_source") == "entered" else ""
-    return (f"{s['card']:>5} {s['dice'][0]:>2},{s['dice'][1]:<2}{typed:1} ini {s['initiative']} {shift:<7} "
-            f"A{s['attack']:>2} D{s['defense']:>2} dmg {s['damage']:>2} lost {s['discarded']:>2} "
-            f"left {s['cards_left']:>2}")
+    return (
+        f"{s['card']:>5} {s['dice'][0]:>2},{s['dice'][1]:<2}{typed:1} ini {s['initiative']} {shift:<7} "
+        f"A{s['attack']:>2} D{s['defense']:>2} dmg {s['damage']:>2} lost {s['discarded']:>2} "
+        f"left {s['cards_left']:>2}"
+    )
 
 
 def bout_text(b: BoutDetail, note: str = "") -> str:
@@ -92,17 +102,21 @@ def history_text(h: FighterHistory) -> str:
     if h.head_to_head:
         lines.append("  Head to head:")
         for p in h.head_to_head:
-            lines.append(f"    {p['fighter']} {p['fighter_wins']} \u2013 {p['opponent_wins']} {p['opponent']}"
-                         f" ({p['draws']} drawn)")
+            lines.append(
+                f"    {p['fighter']} {p['fighter_wins']} \u2013 {p['opponent_wins']} {p['opponent']}"
+                f" ({p['draws']} drawn)"
+            )
     return "\n".join(lines)
 
 
 # --- handlers -------------------------------------------------------------------------------------------
 
+
 def _fighter_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = service.create_fighter(args.campaign, args.name, level=args.level if args.level is not None else 0,
-                                  notes=args.notes or "")
+    edit = service.create_fighter(
+        args.campaign, args.name, level=args.level if args.level is not None else 0, notes=args.notes or ""
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -123,8 +137,9 @@ def _fighter_set(args: argparse.Namespace, ctx: Context) -> int:
     if args.level is None and args.xp is None:
         raise CliError("nothing to set: give --level and/or --xp")
     ctx.open_db()
-    edit = service.set_fighter(args.fighter, level=args.level, xp=args.xp, reason=args.reason or "",
-                               campaign=args.campaign)
+    edit = service.set_fighter(
+        args.fighter, level=args.level, xp=args.xp, reason=args.reason or "", campaign=args.campaign
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -165,15 +180,24 @@ def _fighter_export(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     fmt = args.format or ("json" if str(args.output).lower().endswith(".json") else "csv")
     n = service.export_history(args.fighter, args.output, fmt, args.campaign)
-    return emit(args, {"file": str(args.output), "format": fmt, "events": n},
-                f"wrote {n} events of {args.fighter}'s history to {args.output}")
+    return emit(
+        args,
+        {"file": str(args.output), "format": fmt, "events": n},
+        f"wrote {n} events of {args.fighter}'s history to {args.output}",
+    )
 
 
 def _head_to_head(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pairs = service.head_to_head(args.campaign)
-    text = "\n".join(f"{p['fighter']} {p['fighter_wins']} \u2013 {p['opponent_wins']} {p['opponent']} "
-                     f"({p['bouts']} bouts, {p['draws']} drawn)" for p in pairs) or "no bouts between fighters yet"
+    text = (
+        "\n".join(
+            f"{p['fighter']} {p['fighter_wins']} \u2013 {p['opponent_wins']} {p['opponent']} "
+            f"({p['bouts']} bouts, {p['draws']} drawn)"
+            for p in pairs
+        )
+        or "no bouts between fighters yet"
+    )
     return emit(args, pairs, text)
 
 
@@ -185,16 +209,31 @@ def _bout_log(args: argparse.Namespace, ctx: Context) -> int:
             raise CliError("give --face-cards N: the face cards (J, Q, K) left in the victor's deck, 0..12")
         args.face_cards = 0
     ctx.open_db()
-    edit = service.log_bout(args.fighter, opponent_fighter=args.opponent_fighter, opponent=args.opponent,
-                            opponent_level=args.opponent_level, winner=args.winner, face_cards=args.face_cards,
-                            date=args.date, notes=args.notes or "", campaign=args.campaign)
+    edit = service.log_bout(
+        args.fighter,
+        opponent_fighter=args.opponent_fighter,
+        opponent=args.opponent,
+        opponent_level=args.opponent_level,
+        winner=args.winner,
+        face_cards=args.face_cards,
+        date=args.date,
+        notes=args.notes or "",
+        campaign=args.campaign,
+    )
     return emit(args, edit.to_dict(), lambda: edit.message + "\n" + bout_line(edit.result))
 
 
 def _bout_play(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit, solo = service.play_bout(args.fighter, args.opponent_fighter, seed=args.seed, dice=args.dice or (),
-                                   date=args.date, notes=args.notes or "", campaign=args.campaign)
+    edit, solo = service.play_bout(
+        args.fighter,
+        args.opponent_fighter,
+        seed=args.seed,
+        dice=args.dice or (),
+        date=args.date,
+        notes=args.notes or "",
+        campaign=args.campaign,
+    )
     note = ""
     if solo.app_rolled_from is not None:
         note = f"the typed dice ran out: the app rolled the dice from round {solo.app_rolled_from} on"
@@ -210,8 +249,9 @@ def _bout_show(args: argparse.Namespace, ctx: Context) -> int:
 
 def _bout_odds(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(daily_backup=False)
-    odds = service.bout_odds(args.fighter, args.opponent_fighter, bouts=args.bouts, seed=args.seed,
-                             campaign=args.campaign)
+    odds = service.bout_odds(
+        args.fighter, args.opponent_fighter, bouts=args.bouts, seed=args.seed, campaign=args.campaign
+    )
     return emit(args, odds.to_dict(), odds.text)
 
 
@@ -222,6 +262,7 @@ def _bout_undo(args: argparse.Namespace, ctx: Context) -> int:
 
 
 # --- parser ---------------------------------------------------------------------------------------------
+
 
 def _sub(group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any) -> Any:
     p = group.add_parser(name, parents=[parent], help=help_text, description=help_text)
@@ -236,9 +277,12 @@ def _fighter_arg(p: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
-    fp = subparsers.add_parser("fighter", parents=[parent], help="d12 Death Blow fighters and their careers",
-                               description="d12 Death Blow fighters: level 0-11, XP toward the next level (12 "
-                                           "boxes), lifetime XP, record.")
+    fp = subparsers.add_parser(
+        "fighter",
+        parents=[parent],
+        help="d12 Death Blow fighters and their careers",
+        description="d12 Death Blow fighters: level 0-11, XP toward the next level (12 boxes), lifetime XP, record.",
+    )
     fs = fp.add_subparsers(dest="fighter_command", metavar="ACTION")
     fs.required = True
     p = _sub(fs, "new", parent, "add a fighter to a Death Blow campaign", _fighter_new)
@@ -267,8 +311,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--back", action="store_true", help="bring a retired fighter back")
     p = _sub(fs, "delete", parent, "delete a fighter who fought no other fighter", _fighter_delete)
     _fighter_arg(p)
-    p = fs.add_parser("history", parents=[parent], help="a fighter's timeline, level/XP series and head-to-head",
-                      description="Every bout, level-up and correction of a fighter, newest first.")
+    p = fs.add_parser(
+        "history",
+        parents=[parent],
+        help="a fighter's timeline, level/XP series and head-to-head",
+        description="Every bout, level-up and correction of a fighter, newest first.",
+    )
     _fighter_arg(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON: events, series, head-to-head")
@@ -281,8 +329,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p = _sub(fs, "head-to-head", parent, "each pair of a campaign's fighters that met", _head_to_head)
     p.add_argument("--campaign", required=True, metavar="NAME")
 
-    bp = subparsers.add_parser("bout", parents=[parent], help="d12 Death Blow bouts: log, play solo, odds",
-                               description="Bouts between fighters: logged from the table or played by the app.")
+    bp = subparsers.add_parser(
+        "bout",
+        parents=[parent],
+        help="d12 Death Blow bouts: log, play solo, odds",
+        description="Bouts between fighters: logged from the table or played by the app.",
+    )
     bs = bp.add_subparsers(dest="bout_command", metavar="ACTION")
     bs.required = True
     p = _sub(bs, "log", parent, "log a bout played at the table (the app computes the XP)", _bout_log)

@@ -42,14 +42,18 @@ def _cmd_journal(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--keep and --days go with 'journal compact'")
     ctx.open_db(daily_backup=False, reading=True)
     ops = journal.operations(campaign=args.campaign, platoon=args.platoon, pilot=args.pilot, limit=args.limit)
-    return emit(args, [op.to_dict() for op in ops],
-                lambda: "\n".join(_line(op) for op in ops) or "the journal is empty")
+    return emit(
+        args, [op.to_dict() for op in ops], lambda: "\n".join(_line(op) for op in ops) or "the journal is empty"
+    )
 
 
 ROW_WORDS: dict[str, tuple[str, str]] = {
-    "equipment": ("piece of equipment", "pieces of equipment"), "xp_change": ("XP change", "XP changes"),
-    "attribute_change": ("logged change", "logged changes"), "sologear_force": ("Sologear unit", "Sologear units"),
-    "sologear_sheet": ("Sologear sheet", "Sologear sheets"), "sologear_turn": ("Sologear turn", "Sologear turns"),
+    "equipment": ("piece of equipment", "pieces of equipment"),
+    "xp_change": ("XP change", "XP changes"),
+    "attribute_change": ("logged change", "logged changes"),
+    "sologear_force": ("Sologear unit", "Sologear units"),
+    "sologear_sheet": ("Sologear sheet", "Sologear sheets"),
+    "sologear_turn": ("Sologear turn", "Sologear turns"),
 }
 
 
@@ -108,41 +112,68 @@ def _days(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("journal", parents=[parent], help="list the changes made, newest first",
-                       description="Every change (from the app or this command line) is one operation in the "
-                                   "journal: its id, kind, label, time, who made it and whether it is undone. "
-                                   "Give a campaign, platoon or Sologear pilot to see only theirs.")
-    p.add_argument("action", nargs="?", choices=["compact"],
-                   help="compact: fold the operations beyond the journal's budget into its history (they stay "
-                        "listed but can no longer be undone) and report what it freed")
-    p.add_argument("--keep", type=_positive, metavar="N",
-                   help="compact: keep the newest N operations undoable (default 1000, or set "
-                        "CAMPAIGN_APP_JOURNAL_KEEP; on a club server it becomes the campaign's budget)")
-    p.add_argument("--days", type=_days, metavar="DAYS",
-                   help="compact: fold operations older than DAYS days too (default 90, 0 for no age limit, or set "
-                        "CAMPAIGN_APP_JOURNAL_DAYS)")
+    p = sub.add_parser(
+        "journal",
+        parents=[parent],
+        help="list the changes made, newest first",
+        description="Every change (from the app or this command line) is one operation in the "
+        "journal: its id, kind, label, time, who made it and whether it is undone. "
+        "Give a campaign, platoon or Sologear pilot to see only theirs.",
+    )
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=["compact"],
+        help="compact: fold the operations beyond the journal's budget into its history (they stay "
+        "listed but can no longer be undone) and report what it freed",
+    )
+    p.add_argument(
+        "--keep",
+        type=_positive,
+        metavar="N",
+        help="compact: keep the newest N operations undoable (default 1000, or set "
+        "CAMPAIGN_APP_JOURNAL_KEEP; on a club server it becomes the campaign's budget)",
+    )
+    p.add_argument(
+        "--days",
+        type=_days,
+        metavar="DAYS",
+        help="compact: fold operations older than DAYS days too (default 90, 0 for no age limit, or set "
+        "CAMPAIGN_APP_JOURNAL_DAYS)",
+    )
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--campaign", metavar="NAME",
-                       help="only what concerns this campaign (compact, on a club server: only this campaign's "
-                            "journal; by default every campaign you organise)")
+    which.add_argument(
+        "--campaign",
+        metavar="NAME",
+        help="only what concerns this campaign (compact, on a club server: only this campaign's "
+        "journal; by default every campaign you organise)",
+    )
     which.add_argument("--platoon", metavar="NAME", help="only what concerns this platoon")
     which.add_argument("--pilot", metavar="CAMPAIGN", help="only what concerns this Sologear campaign's pilot")
     p.add_argument("--limit", type=_positive, metavar="N", help="at most N operations")
     add_json(p)
     p.set_defaults(handler=_cmd_journal)
 
-    p = sub.add_parser("undo", parents=[parent], help="undo the newest change (or --operation ID)",
-                       description="Undo the newest operation that is not undone, or the one given: every row it "
-                                   "touched comes back exactly. Refused, naming it, when a later change touched "
-                                   "the same data (undo that first).")
+    p = sub.add_parser(
+        "undo",
+        parents=[parent],
+        help="undo the newest change (or --operation ID)",
+        description="Undo the newest operation that is not undone, or the one given: every row it "
+        "touched comes back exactly. Refused, naming it, when a later change touched "
+        "the same data (undo that first).",
+    )
     p.add_argument("--operation", type=_positive, metavar="ID", help="the operation to undo (see 'journal')")
     add_json(p)
     p.set_defaults(handler=_cmd_undo)
 
-    p = sub.add_parser("redo", parents=[parent], help="redo the change undone most recently (or --operation ID)",
-                       description="Redo the operation undone most recently, or the one given: the same rows, "
-                                   "the same ids, the same dice. Refused once a newer change touched the same "
-                                   "data.")
+    p = sub.add_parser(
+        "redo",
+        parents=[parent],
+        help="redo the change undone most recently (or --operation ID)",
+        description="Redo the operation undone most recently, or the one given: the same rows, "
+        "the same ids, the same dice. Refused once a newer change touched the same "
+        "data.",
+    )
     p.add_argument("--operation", type=_positive, metavar="ID", help="the operation to redo (see 'journal')")
     add_json(p)
     p.set_defaults(handler=_cmd_redo)

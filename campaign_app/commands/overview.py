@@ -20,12 +20,16 @@ def _cmd_standings(args: argparse.Namespace, ctx: Context) -> int:
 
 def register_campaign_actions(group: Any, parent: argparse.ArgumentParser) -> None:
     """``campaign standings`` (added to the ``campaign`` group by :mod:`campaign_app.commands.roster`)."""
-    p = group.add_parser("standings", parents=[parent], help="the campaign's standings and head-to-head records",
-                         description="The campaign's standings (RULES.md §6): each platoon's battles, "
-                                     "victories, draws, defeats, objective XP, wounds, XP lost, leaders lost, XP "
-                                     "and level, in ranking order; the head-to-head record of each pair that "
-                                     "fought each other (disputed results are shown, never resolved); the "
-                                     "Sologear pilots.")
+    p = group.add_parser(
+        "standings",
+        parents=[parent],
+        help="the campaign's standings and head-to-head records",
+        description="The campaign's standings (RULES.md §6): each platoon's battles, "
+        "victories, draws, defeats, objective XP, wounds, XP lost, leaders lost, XP "
+        "and level, in ranking order; the head-to-head record of each pair that "
+        "fought each other (disputed results are shown, never resolved); the "
+        "Sologear pilots.",
+    )
     p.add_argument("--campaign", required=True, metavar="NAME", help="the campaign")
     add_json(p)
     p.set_defaults(handler=_cmd_standings)
@@ -33,11 +37,16 @@ def register_campaign_actions(group: Any, parent: argparse.ArgumentParser) -> No
 
 # ------------------------------------------------------------------------------------------------ print
 
+
 def _register_print_standings(sub: Any, parent: argparse.ArgumentParser) -> None:
     from .print_sheets import _add_common
 
-    p = sub.add_parser("standings", parents=[parent], help="a campaign's standings on one page",
-                       description="Print the campaign's standings, head-to-head records and pilots on one page.")
+    p = sub.add_parser(
+        "standings",
+        parents=[parent],
+        help="a campaign's standings on one page",
+        description="Print the campaign's standings, head-to-head records and pilots on one page.",
+    )
     p.add_argument("--campaign", required=True, metavar="NAME", help="the campaign")
     _add_common(p, "standings.pdf")
     p.set_defaults(handler=_cmd_print_campaign, print_kind="standings")
@@ -46,10 +55,14 @@ def _register_print_standings(sub: Any, parent: argparse.ArgumentParser) -> None
 def _register_print_chronicle(sub: Any, parent: argparse.ArgumentParser) -> None:
     from .print_sheets import _add_common
 
-    p = sub.add_parser("chronicle", parents=[parent], help="a campaign's chronicle as a diary",
-                       description="Print the campaign's chronicle as a diary: the platoons' XP over campaign "
-                                   "time, then each entry, battle (outcome, aftermath, after-action report) and "
-                                   "Sologear turn in order.")
+    p = sub.add_parser(
+        "chronicle",
+        parents=[parent],
+        help="a campaign's chronicle as a diary",
+        description="Print the campaign's chronicle as a diary: the platoons' XP over campaign "
+        "time, then each entry, battle (outcome, aftermath, after-action report) and "
+        "Sologear turn in order.",
+    )
     p.add_argument("--campaign", required=True, metavar="NAME", help="the campaign")
     _add_common(p, "chronicle.pdf")
     p.set_defaults(handler=_cmd_print_campaign, print_kind="chronicle")
@@ -68,10 +81,14 @@ def _cmd_print_campaign(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _register_print_stale(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("stale", parents=[parent], help="printouts of a campaign that are out of date",
-                       description="List the campaign's remembered printouts (the newest of each sheet, report, "
-                                   "card set...) whose content has changed since they were printed, with what "
-                                   "changed. A change that was undone makes a printout current again.")
+    p = sub.add_parser(
+        "stale",
+        parents=[parent],
+        help="printouts of a campaign that are out of date",
+        description="List the campaign's remembered printouts (the newest of each sheet, report, "
+        "card set...) whose content has changed since they were printed, with what "
+        "changed. A change that was undone makes a printout current again.",
+    )
     p.add_argument("--campaign", required=True, metavar="NAME", help="the campaign")
     p.add_argument("--all", action="store_true", help="list the current printouts too")
     add_json(p)
@@ -87,9 +104,12 @@ def _cmd_print_stale(args: argparse.Namespace, ctx: Context) -> int:
     def text() -> str:
         if not states:
             return "every remembered printout is up to date" if not args.all else "nothing printed yet"
-        return "\n".join(f"{'STALE  ' if s.stale else 'current'} {s.title} (printed {str(s.printed_at)[:16]}, "
-                         f"journal {s.position})" + (f": {', '.join(s.changes)}" if s.changes else "")
-                         for s in states)
+        return "\n".join(
+            f"{'STALE  ' if s.stale else 'current'} {s.title} (printed {str(s.printed_at)[:16]}, "
+            f"journal {s.position})" + (f": {', '.join(s.changes)}" if s.changes else "")
+            for s in states
+        )
+
     return emit(args, [s.to_dict() for s in states], text)
 
 
@@ -98,6 +118,7 @@ PRINT_SUBCOMMANDS = (_register_print_standings, _register_print_chronicle, _regi
 
 
 # --------------------------------------------------------------------------------------------- chronicle
+
 
 def _cmd_chronicle(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import chronicle, chronicle_text
@@ -159,11 +180,15 @@ def _entry_id(text: str) -> int:
 
 
 def register(sub: Any, parent: argparse.ArgumentParser) -> None:
-    cp = sub.add_parser("chronicle", parents=[parent], help="a campaign's chronicle: battles, turns and entries",
-                        description="The campaign's chronicle in campaign time: every battle of every platoon "
-                                    "(outcome, aftermath, after-action report), every Sologear turn, and the "
-                                    "campaign's own entries. 'chronicle add|edit|remove' write entries; "
-                                    "'chronicle report' writes a battle's after-action report.")
+    cp = sub.add_parser(
+        "chronicle",
+        parents=[parent],
+        help="a campaign's chronicle: battles, turns and entries",
+        description="The campaign's chronicle in campaign time: every battle of every platoon "
+        "(outcome, aftermath, after-action report), every Sologear turn, and the "
+        "campaign's own entries. 'chronicle add|edit|remove' write entries; "
+        "'chronicle report' writes a battle's after-action report.",
+    )
     cp.add_argument("--campaign", metavar="NAME", help="the campaign")
     cp.add_argument("--platoon", metavar="NAME", help="only this platoon's (or pilot's) battles, with the entries")
     cp.add_argument("--search", metavar="TEXT", help="only what mentions TEXT")

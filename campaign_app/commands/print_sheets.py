@@ -18,33 +18,53 @@ PAPERS = ("a4", "letter")
 
 
 def _add_common(p: argparse.ArgumentParser, default_name: str) -> None:
-    p.add_argument("--paper", choices=PAPERS, default=None,
-                   help="paper (default from your locale: Letter in the US and Canada, else A4)")
+    p.add_argument(
+        "--paper",
+        choices=PAPERS,
+        default=None,
+        help="paper (default from your locale: Letter in the US and Canada, else A4)",
+    )
     p.add_argument("--qr", action="store_true", help="a QR code with the print stamp on every page")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help=f"the PDF to write (e.g. {default_name})")
     add_json(p)
 
 
 def _register_sheet(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("sheet", parents=[parent], help="Unit Data Sheets of platoons (one page each)",
-                       description="Print the Unit Data Sheet of one or more platoons, or a blank sheet to "
-                                   "fill in by hand. Several --platoon give one page each in one PDF.")
-    p.add_argument("--platoon", action="append", default=[], metavar="NAME",
-                   help="a platoon (name or id; repeat for several)")
-    p.add_argument("--campaign", metavar="NAME",
-                   help="look platoon names up in this campaign; with --blank, print its name and thresholds")
-    p.add_argument("--blank", action="store_true",
-                   help="a blank sheet to fill in by hand (one per campaign of the platoons given, if any)")
-    p.add_argument("--pencil", action="store_true",
-                   help="leave the XP boxes, levels and cards empty (keep them in pencil)")
+    p = sub.add_parser(
+        "sheet",
+        parents=[parent],
+        help="Unit Data Sheets of platoons (one page each)",
+        description="Print the Unit Data Sheet of one or more platoons, or a blank sheet to "
+        "fill in by hand. Several --platoon give one page each in one PDF.",
+    )
+    p.add_argument(
+        "--platoon", action="append", default=[], metavar="NAME", help="a platoon (name or id; repeat for several)"
+    )
+    p.add_argument(
+        "--campaign",
+        metavar="NAME",
+        help="look platoon names up in this campaign; with --blank, print its name and thresholds",
+    )
+    p.add_argument(
+        "--blank",
+        action="store_true",
+        help="a blank sheet to fill in by hand (one per campaign of the platoons given, if any)",
+    )
+    p.add_argument(
+        "--pencil", action="store_true", help="leave the XP boxes, levels and cards empty (keep them in pencil)"
+    )
     _add_common(p, "sheet.pdf")
     p.set_defaults(handler=_cmd_sheet)
 
 
 def _register_sologear(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("sologear", parents=[parent], help="Sologear campaign sheet and battle form",
-                       description="Print a Sologear campaign's sheet and battle form (with the reckoning "
-                                   "once the campaign is over), or blank forms.")
+    p = sub.add_parser(
+        "sologear",
+        parents=[parent],
+        help="Sologear campaign sheet and battle form",
+        description="Print a Sologear campaign's sheet and battle form (with the reckoning "
+        "once the campaign is over), or blank forms.",
+    )
     p.add_argument("--campaign", metavar="NAME", help="the Sologear campaign (name or sheet id)")
     p.add_argument("--blank", action="store_true", help="blank forms to fill in by hand")
     _add_common(p, "sologear.pdf")
@@ -52,8 +72,12 @@ def _register_sologear(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def _register_history(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("history", parents=[parent], help="a platoon's history report",
-                       description="Print a platoon's history: summary, XP chart, battles, leaders' roll.")
+    p = sub.add_parser(
+        "history",
+        parents=[parent],
+        help="a platoon's history report",
+        description="Print a platoon's history: summary, XP chart, battles, leaders' roll.",
+    )
     p.add_argument("--platoon", required=True, metavar="NAME", help="the platoon (name or id)")
     p.add_argument("--campaign", metavar="NAME", help="the platoon's campaign (when two share the name)")
     _add_common(p, "history.pdf")
@@ -75,8 +99,14 @@ def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
 
     check_output(args.output)
     ctx.open_db(reading=True)
-    request = UnitSheetRequest(platoons=tuple(_ref(p) for p in args.platoon), blank=args.blank,
-                               pencil=args.pencil, campaign=args.campaign, paper=args.paper, qr=args.qr)
+    request = UnitSheetRequest(
+        platoons=tuple(_ref(p) for p in args.platoon),
+        blank=args.blank,
+        pencil=args.pencil,
+        campaign=args.campaign,
+        paper=args.paper,
+        qr=args.qr,
+    )
     printed = print_pdf(request, args.output)
     return _done(args, printed)
 
@@ -106,11 +136,14 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def _register_fighter(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("fighter", parents=[parent], help="d12 Death Blow fighter sheets (one page each)",
-                       description="Print fighter sheets filled in (level, the 12 XP boxes, record, what the level "
-                                   "gives, the Scale of Styles), or a blank one.")
-    p.add_argument("fighters", nargs="*", metavar="NAME", help="fighters (default: every active fighter of "
-                   "--campaign)")
+    p = sub.add_parser(
+        "fighter",
+        parents=[parent],
+        help="d12 Death Blow fighter sheets (one page each)",
+        description="Print fighter sheets filled in (level, the 12 XP boxes, record, what the level "
+        "gives, the Scale of Styles), or a blank one.",
+    )
+    p.add_argument("fighters", nargs="*", metavar="NAME", help="fighters (default: every active fighter of --campaign)")
     p.add_argument("--campaign", metavar="NAME", help="the Death Blow campaign")
     p.add_argument("--blank", action="store_true", help="a blank sheet to fill in by hand")
     _add_common(p, "fighters.pdf")
@@ -118,9 +151,13 @@ def _register_fighter(sub: Any, parent: argparse.ArgumentParser) -> None:
 
 
 def _register_bout(sub: Any, parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("bout", parents=[parent], help="a d12 Death Blow bout's round log",
-                       description="Print a bout's result and every round: cards, dice, Initiative, styles, "
-                                   "Attack/Defense, damage, cards left.")
+    p = sub.add_parser(
+        "bout",
+        parents=[parent],
+        help="a d12 Death Blow bout's round log",
+        description="Print a bout's result and every round: cards, dice, Initiative, styles, "
+        "Attack/Defense, damage, cards left.",
+    )
     p.add_argument("bout", metavar="ID", help="the bout's number (bout show ID)")
     _add_common(p, "bout.pdf")
     p.set_defaults(handler=_cmd_bout)
@@ -132,8 +169,7 @@ def _cmd_fighter(args: argparse.Namespace, ctx: Context) -> int:
 
     check_output(args.output)
     ctx.open_db()
-    request = FighterRequest(fighters=tuple(args.fighters), blank=args.blank, campaign=args.campaign,
-                             paper=args.paper)
+    request = FighterRequest(fighters=tuple(args.fighters), blank=args.blank, campaign=args.campaign, paper=args.paper)
     printed = print_pdf(request, args.output)
     return _done(args, printed)
 

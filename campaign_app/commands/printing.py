@@ -19,14 +19,23 @@ from .base import Context, add_json, emit
 
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     """Called by campaign_app.cli: the ``print`` group and all its sub-commands, in help order."""
-    group = subparsers.add_parser("print", parents=[parent], help="print cards and sheets as PDF",
-                                  description="Make PDFs: play-aid cards, sheets, reports.")
+    group = subparsers.add_parser(
+        "print",
+        parents=[parent],
+        help="print cards and sheets as PDF",
+        description="Make PDFs: play-aid cards, sheets, reports.",
+    )
     sub = group.add_subparsers(dest="print_command", metavar="WHAT")
     sub.required = True
     from .overview import PRINT_SUBCOMMANDS  # standings, chronicle, stale
 
-    for register_fn in (_register_cards, _register_decks, _register_alignment, *print_sheets.SUBCOMMANDS,
-                        *PRINT_SUBCOMMANDS):
+    for register_fn in (
+        _register_cards,
+        _register_decks,
+        _register_alignment,
+        *print_sheets.SUBCOMMANDS,
+        *PRINT_SUBCOMMANDS,
+    ):
         register_fn(sub, parent)
 
 
@@ -53,38 +62,82 @@ def _library(ctx: Context, *, warn: bool) -> object:
 def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     from ..printing.sizes import CARD_PAPERS, CARD_SIZES, CARD_STOCK_SIZES, DEFAULT_MARGIN_MM, DEFAULT_SIZE
 
-    p = sub.add_parser("cards", parents=[parent], help="play-aid cards as a PDF (N-up with cut marks)",
-                       description="Print play-aid cards from the shipped decks and your own "
-                                   "(<data folder>/decks). Without --deck or --card: every card. With "
-                                   "--campaign, the Atomic Africa and Sologear cards print that campaign's "
-                                   "house rules; without, the default rules (the cards say which).")
-    p.add_argument("--deck", action="append", default=[], metavar="ID",
-                   help="every card of this deck (repeat for more; see 'print decks')")
-    p.add_argument("--card", action="append", default=[], metavar="ID",
-                   help="one card, as DECK/CARD or a card id (repeat for more)")
-    p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE,
-                   help=f"card size (default {DEFAULT_SIZE}: 63×88 mm; postcard is 4×6 in)")
-    p.add_argument("--paper", choices=CARD_PAPERS, default=None,
-                   help="paper (default from your locale: Letter in the US and Canada, else A4); 'card': one "
-                        f"card per page on card stock of the card's size ({', '.join(CARD_STOCK_SIZES)})")
-    p.add_argument("--campaign", metavar="NAME",
-                   help="print this campaign's house rules (thresholds, objective XP, replacement leader, "
-                        "reward dice ...)")
-    p.add_argument("--margin", metavar="MM", default=None,
-                   help=f"safe margin: nothing printed closer to the paper's edge (default {DEFAULT_MARGIN_MM:g})")
-    p.add_argument("--bleed", metavar="MM", default=None,
-                   help="header bands and solid backs run this far past the cut line (default 0, e.g. 2)")
-    p.add_argument("--duplex-offset", metavar="X,Y", default=None,
-                   help="shift every back page by X,Y mm (measure it with 'print alignment')")
-    p.add_argument("--solid-backs", action="store_true",
-                   help="fill the backs with the deck colour (default: a light pattern and frame)")
+    p = sub.add_parser(
+        "cards",
+        parents=[parent],
+        help="play-aid cards as a PDF (N-up with cut marks)",
+        description="Print play-aid cards from the shipped decks and your own "
+        "(<data folder>/decks). Without --deck or --card: every card. With "
+        "--campaign, the Atomic Africa and Sologear cards print that campaign's "
+        "house rules; without, the default rules (the cards say which).",
+    )
+    p.add_argument(
+        "--deck",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="every card of this deck (repeat for more; see 'print decks')",
+    )
+    p.add_argument(
+        "--card",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="one card, as DECK/CARD or a card id (repeat for more)",
+    )
+    p.add_argument(
+        "--size",
+        choices=tuple(CARD_SIZES),
+        default=DEFAULT_SIZE,
+        help=f"card size (default {DEFAULT_SIZE}: 63×88 mm; postcard is 4×6 in)",
+    )
+    p.add_argument(
+        "--paper",
+        choices=CARD_PAPERS,
+        default=None,
+        help="paper (default from your locale: Letter in the US and Canada, else A4); 'card': one "
+        f"card per page on card stock of the card's size ({', '.join(CARD_STOCK_SIZES)})",
+    )
+    p.add_argument(
+        "--campaign",
+        metavar="NAME",
+        help="print this campaign's house rules (thresholds, objective XP, replacement leader, reward dice ...)",
+    )
+    p.add_argument(
+        "--margin",
+        metavar="MM",
+        default=None,
+        help=f"safe margin: nothing printed closer to the paper's edge (default {DEFAULT_MARGIN_MM:g})",
+    )
+    p.add_argument(
+        "--bleed",
+        metavar="MM",
+        default=None,
+        help="header bands and solid backs run this far past the cut line (default 0, e.g. 2)",
+    )
+    p.add_argument(
+        "--duplex-offset",
+        metavar="X,Y",
+        default=None,
+        help="shift every back page by X,Y mm (measure it with 'print alignment')",
+    )
+    p.add_argument(
+        "--solid-backs",
+        action="store_true",
+        help="fill the backs with the deck colour (default: a light pattern and frame)",
+    )
     p.add_argument("--grayscale", action="store_true", help="gray, ink-saving cards (no colour fills)")
     faces = p.add_mutually_exclusive_group()
-    faces.add_argument("--backs", action="store_true",
-                       help="after each page of fronts, a page of backs (print double-sided, flip on the "
-                            "long edge)")
-    faces.add_argument("--fold", action="store_true",
-                       help="front and back side by side: cut out the pair and fold it on the dashed mark")
+    faces.add_argument(
+        "--backs",
+        action="store_true",
+        help="after each page of fronts, a page of backs (print double-sided, flip on the long edge)",
+    )
+    faces.add_argument(
+        "--fold",
+        action="store_true",
+        help="front and back side by side: cut out the pair and fold it on the dashed mark",
+    )
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the PDF to write")
     add_json(p)
     p.set_defaults(handler=_cmd_cards)
@@ -93,8 +146,12 @@ def _register_cards(sub: argparse._SubParsersAction, parent: argparse.ArgumentPa
 def _setup_and_rules(args: argparse.Namespace, ctx: Context) -> tuple[Any, Any]:
     from ..services.printing import card_rules, print_setup
 
-    setup = print_setup(args.margin, getattr(args, "bleed", None), args.duplex_offset,
-                        "solid" if getattr(args, "solid_backs", False) else None)
+    setup = print_setup(
+        args.margin,
+        getattr(args, "bleed", None),
+        args.duplex_offset,
+        "solid" if getattr(args, "solid_backs", False) else None,
+    )
     rules = None
     if getattr(args, "campaign", None):
         ctx.open_db(reading=True)
@@ -118,21 +175,39 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
         from ..services.print_requests import CardsRequest
         from ..services.printing import prepare
 
-        job = prepare(CardsRequest(campaign=args.campaign, decks=tuple(args.deck), cards=tuple(args.card),
-                                   library=library))  # type: ignore[arg-type]  # no QR: no free corner on cards
+        job = prepare(
+            CardsRequest(  # no QR: no free corner on cards
+                campaign=args.campaign,
+                decks=tuple(args.deck),
+                cards=tuple(args.card),
+                library=library,  # type: ignore[arg-type]
+            )
+        )
         rules = job.data  # the very rules the job's fingerprint was made of
     from ..printing.stamp import stamping
 
     with fileio.atomic_output(out, "cards.pdf") as tmp, stamping(job.stamp if job else None):
-        result = build_cards_pdf(cards, tmp, decks=library, size=args.size,  # type: ignore[arg-type]
-                                 paper=args.paper, grayscale=args.grayscale, layout=layout, setup=setup,
-                                 rules=rules)
+        result = build_cards_pdf(
+            cards,
+            tmp,
+            decks=library,  # type: ignore[arg-type]
+            size=args.size,
+            paper=args.paper,
+            grayscale=args.grayscale,
+            layout=layout,
+            setup=setup,
+            rules=rules,
+        )
     if job is not None:
         job.remember()
     data = {"output": str(out), **result.to_dict()}
-    return emit(args, data, f"wrote {out}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} "
-                            f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "
-                            f"margin {setup.margin:g} mm; {data['rules']})")
+    return emit(
+        args,
+        data,
+        f"wrote {out}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} "
+        f"({result.per_page} per page, {args.size}, {result.paper}, {layout}, "
+        f"margin {setup.margin:g} mm; {data['rules']})",
+    )
 
 
 # ---------------------------------------------------------------------------------------------- alignment
@@ -141,10 +216,14 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
 def _register_alignment(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
     from ..printing.sizes import CARD_SIZES, DEFAULT_SIZE, SHEET_PAPERS
 
-    p = sub.add_parser("alignment", parents=[parent], help="a one-sheet duplex alignment test",
-                       description="A two-sided test sheet: print it double-sided like your cards, hold it "
-                                   "against the light and read the back's shift on the front's millimetre "
-                                   "scales; pass the opposite numbers as --duplex-offset X,Y to 'print cards'.")
+    p = sub.add_parser(
+        "alignment",
+        parents=[parent],
+        help="a one-sheet duplex alignment test",
+        description="A two-sided test sheet: print it double-sided like your cards, hold it "
+        "against the light and read the back's shift on the front's millimetre "
+        "scales; pass the opposite numbers as --duplex-offset X,Y to 'print cards'.",
+    )
     p.add_argument("--paper", choices=SHEET_PAPERS, default=None, help="paper (default from your locale)")
     p.add_argument("--size", choices=tuple(CARD_SIZES), default=DEFAULT_SIZE, help="card size of the outlines")
     p.add_argument("--margin", metavar="MM", default=None, help="safe margin (default 6.5)")
@@ -164,17 +243,24 @@ def _cmd_alignment(args: argparse.Namespace, ctx: Context) -> int:
     buffer = io.BytesIO()
     pages = build_alignment_test(buffer, paper=args.paper, size=args.size, setup=setup)
     out = write_pdf_atomic(args.output, buffer.getvalue())
-    return emit(args, {"output": str(out), "pages": pages, **setup.to_dict()},
-                f"wrote {out}: duplex alignment test, {pages} pages (print both sides)")
+    return emit(
+        args,
+        {"output": str(out), "pages": pages, **setup.to_dict()},
+        f"wrote {out}: duplex alignment test, {pages} pages (print both sides)",
+    )
 
 
 # ---------------------------------------------------------------------------------------------- print decks
 
 
 def _register_decks(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("decks", parents=[parent], help="list the card decks and their cards",
-                       description="The decks you can print: shipped ones and those in <data folder>/decks. "
-                                   "Files that could not be read are listed under 'problems'.")
+    p = sub.add_parser(
+        "decks",
+        parents=[parent],
+        help="list the card decks and their cards",
+        description="The decks you can print: shipped ones and those in <data folder>/decks. "
+        "Files that could not be read are listed under 'problems'.",
+    )
     add_json(p)
     p.set_defaults(handler=_cmd_decks)
 

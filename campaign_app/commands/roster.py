@@ -35,8 +35,11 @@ else:
     leader_service = lazy_module("campaign_app.services.leaders")
     attachment_service = lazy_module("campaign_app.services.attachments")
 
-KIND_ALIASES: dict[str, UnitKind] = {**{k.value: k for k in UnitKind}, "fire-support": UnitKind.FIRE_SUPPORT,
-                                     "support": UnitKind.FIRE_SUPPORT}
+KIND_ALIASES: dict[str, UnitKind] = {
+    **{k.value: k for k in UnitKind},
+    "fire-support": UnitKind.FIRE_SUPPORT,
+    "support": UnitKind.FIRE_SUPPORT,
+}
 
 
 def _kind(text: str) -> UnitKind:
@@ -79,15 +82,27 @@ def _roll_line(roll: RollResult | None) -> str:
 
 # --- text renderings --------------------------------------------------------------------------------------
 
+
 def _campaign_text(c: CampaignDetail) -> str:
     from ..services.campaigns import AtomicAfricaCampaignDetail, DeathBlowCampaign
 
     lines = [f"{c.name}  ({c.system_label}{', archived' if c.archived else ''})"]
     for rule in () if isinstance(c, DeathBlowCampaign) else c.house_rules:  # Atomic Africa's house rules
-        default = "" if rule.is_default else "  (changed; default " + (
-            rule.default_text if rule.default_text is not None else
-            "not set" if rule.default is None else
-            ",".join(map(str, rule.default)) if isinstance(rule.default, tuple) else str(rule.default)) + ")"
+        default = (
+            ""
+            if rule.is_default
+            else "  (changed; default "
+            + (
+                rule.default_text
+                if rule.default_text is not None
+                else "not set"
+                if rule.default is None
+                else ",".join(map(str, rule.default))
+                if isinstance(rule.default, tuple)
+                else str(rule.default)
+            )
+            + ")"
+        )
         lines.append(f"  {rule.label}: {rule.text}{default}")
     if c.notes:
         lines.append(f"  Notes: {c.notes}")
@@ -103,8 +118,10 @@ def _campaign_text(c: CampaignDetail) -> str:
 
 def _platoon_line(p: PlatoonRow) -> str:
     leader = f"{p.leader} ({p.leader_xp} XP, {p.leader_level})" if p.leader else "no leader"
-    return (f"{p.name}: {p.training}/{p.equipment}/{p.morale} Armor {p.armor}, {p.xp} XP "
-            f"{p.level}, {p.cards} cards; {leader}")
+    return (
+        f"{p.name}: {p.training}/{p.equipment}/{p.morale} Armor {p.armor}, {p.xp} XP "
+        f"{p.level}, {p.cards} cards; {leader}"
+    )
 
 
 def _attached_text(a: AttachedUnitInfo) -> str:
@@ -150,12 +167,18 @@ def platoon_text(d: PlatoonDetail) -> str:
 
 # --- campaign ---------------------------------------------------------------------------------------------
 
+
 def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = campaign_service.create_campaign(args.name, args.system, period=args.period,
-                                            thresholds=args.thresholds,
-                                            objective_xp_to=args.objective_xp or "both", notes=args.notes or "",
-                                            replacement_dice=args.replacement_dice or 2)
+    edit = campaign_service.create_campaign(
+        args.name,
+        args.system,
+        period=args.period,
+        thresholds=args.thresholds,
+        objective_xp_to=args.objective_xp or "both",
+        notes=args.notes or "",
+        replacement_dice=args.replacement_dice or 2,
+    )
     return _emit_edit(args, edit)
 
 
@@ -164,16 +187,22 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.campaigns import AtomicAfricaCampaign, DeathBlowCampaign
 
     rows: list[ListedCampaign] = campaign_service.list_campaigns(include_archived=not args.active)
+
     def text() -> str:
         if not rows:
             return "no campaigns yet (campaign-cli campaign new --name ...)"
         out = []
         for c in rows:
-            count = (plural(c.platoon_count, 'platoon') if isinstance(c, AtomicAfricaCampaign)
-                     else plural(c.fighter_count, 'fighter') if isinstance(c, DeathBlowCampaign)
-                     else plural(c.sheet_count, 'sheet'))
+            count = (
+                plural(c.platoon_count, "platoon")
+                if isinstance(c, AtomicAfricaCampaign)
+                else plural(c.fighter_count, "fighter")
+                if isinstance(c, DeathBlowCampaign)
+                else plural(c.sheet_count, "sheet")
+            )
             out.append(f"{c.name}  [{c.system_label}{', archived' if c.archived else ''}]  {count}")
         return "\n".join(out)
+
     return emit(args, [c.to_dict() for c in rows], text)
 
 
@@ -193,13 +222,22 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
     kwargs: dict[str, Any] = {}
     if args.period is not None:
         kwargs["period"] = args.period
-    if (not kwargs and args.thresholds is None and args.objective_xp is None and args.notes is None
-            and args.replacement_dice is None):
-        raise CliError("nothing to change: give --period, --thresholds, --objective-xp, --replacement-dice "
-                       "or --notes")
-    edit = campaign_service.set_campaign(args.campaign, thresholds=args.thresholds,
-                                         objective_xp_to=args.objective_xp, notes=args.notes,
-                                         replacement_dice=args.replacement_dice, **kwargs)
+    if (
+        not kwargs
+        and args.thresholds is None
+        and args.objective_xp is None
+        and args.notes is None
+        and args.replacement_dice is None
+    ):
+        raise CliError("nothing to change: give --period, --thresholds, --objective-xp, --replacement-dice or --notes")
+    edit = campaign_service.set_campaign(
+        args.campaign,
+        thresholds=args.thresholds,
+        objective_xp_to=args.objective_xp,
+        notes=args.notes,
+        replacement_dice=args.replacement_dice,
+        **kwargs,
+    )
     return _emit_edit(args, edit)
 
 
@@ -220,6 +258,7 @@ def _campaign_delete(args: argparse.Namespace, ctx: Context) -> int:
 
 # --- platoon ----------------------------------------------------------------------------------------------
 
+
 def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
     uses_dice = bool(getattr(args, "dice", None)) or getattr(args, "seed", None) is not None
     if uses_dice and not args.generate:
@@ -228,21 +267,32 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
     ctx.open_db()
     edit = platoon_service.create_platoon(
-        args.campaign, args.name, training=_required_die(args.training, "Training"),
-        equipment=_required_die(args.equipment, "Equipment"), morale=_required_die(args.morale, "Morale"),
-        armor=args.armor, xp=args.xp, leader_name=args.leader, leader_rank=args.leader_rank,
-        leader_xp=args.leader_xp, notes=args.notes or "", dice=dice_source(args) if args.generate else None)
+        args.campaign,
+        args.name,
+        training=_required_die(args.training, "Training"),
+        equipment=_required_die(args.equipment, "Equipment"),
+        morale=_required_die(args.morale, "Morale"),
+        armor=args.armor,
+        xp=args.xp,
+        leader_name=args.leader,
+        leader_rank=args.leader_rank,
+        leader_xp=args.leader_xp,
+        notes=args.notes or "",
+        dice=dice_source(args) if args.generate else None,
+    )
+
     def text() -> str:
         return edit.message + _roll_line(edit.result.roll) + "\n" + platoon_text(edit.result.platoon)
+
     return emit(args, edit.to_dict(), text)
 
 
 def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
-    values = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor", "notes", "xp",
-                                            "leader_xp")}
+    values = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor", "notes", "xp", "leader_xp")}
     if all(v is None for v in values.values()):
-        raise CliError("nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or "
-                       "--leader-xp")
+        raise CliError(
+            "nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or --leader-xp"
+        )
     values.update(_dice_values(args))
     ctx.open_db()
     edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
@@ -252,10 +302,12 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
     rows: list[PlatoonRow] = platoon_service.list_platoons(args.campaign)
+
     def text() -> str:
         if not rows:
             return "no platoons"
         return "\n".join(f"{r.campaign}: " + _platoon_line(r) for r in rows)
+
     return emit(args, [r.to_dict() for r in rows], text)
 
 
@@ -267,8 +319,10 @@ def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, platoon_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign,
-                                                           reason=args.reason or ""))
+    return _emit_edit(
+        args,
+        platoon_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign, reason=args.reason or ""),
+    )
 
 
 def _platoon_delete(args: argparse.Namespace, ctx: Context) -> int:
@@ -277,6 +331,7 @@ def _platoon_delete(args: argparse.Namespace, ctx: Context) -> int:
 
 
 # --- leader -----------------------------------------------------------------------------------------------
+
 
 def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
     uses_dice = bool(getattr(args, "dice", None)) or getattr(args, "seed", None) is not None
@@ -287,9 +342,16 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
     if not args.roll and args.xp is None:
         raise CliError("give the new leader's XP (--xp N) or roll for it (--roll)")
     ctx.open_db()
-    edit = leader_service.replace_leader(args.platoon, args.name, rank=args.rank, xp=args.xp,
-                                         dice=dice_source(args) if args.roll else None, how=args.how,
-                                         notes=args.notes or "", campaign=args.campaign)
+    edit = leader_service.replace_leader(
+        args.platoon,
+        args.name,
+        rank=args.rank,
+        xp=args.xp,
+        dice=dice_source(args) if args.roll else None,
+        how=args.how,
+        notes=args.notes or "",
+        campaign=args.campaign,
+    )
     return emit(args, edit.to_dict(), lambda: edit.message + _roll_line(edit.result.roll))
 
 
@@ -297,17 +359,29 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
     if args.name is None and args.rank is None and args.notes is None:
         raise CliError("nothing to change: give --name, --rank or --notes")
     ctx.open_db()
-    return _emit_edit(args, leader_service.set_leader(args.platoon, name=args.name, rank=args.rank,
-                                                      notes=args.notes, campaign=args.campaign))
+    return _emit_edit(
+        args,
+        leader_service.set_leader(
+            args.platoon, name=args.name, rank=args.rank, notes=args.notes, campaign=args.campaign
+        ),
+    )
 
 
 # --- attached units ---------------------------------------------------------------------------------------
 
+
 def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = attachment_service.add_attached(args.platoon, args.name, _kind(args.kind), **_dice_values(args),
-                                           armor=args.armor,
-                                           support=args.support, notes=args.notes or "", campaign=args.campaign)
+    edit = attachment_service.add_attached(
+        args.platoon,
+        args.name,
+        _kind(args.kind),
+        **_dice_values(args),
+        armor=args.armor,
+        support=args.support,
+        notes=args.notes or "",
+        campaign=args.campaign,
+    )
     return _emit_edit(args, edit)
 
 
@@ -324,8 +398,9 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     if args.notes is not None:
         kwargs["notes"] = args.notes
     if not kwargs:
-        raise CliError("nothing to change: give --name, --kind, --training, --equipment, --morale, --armor, "
-                       "--support or --notes")
+        raise CliError(
+            "nothing to change: give --name, --kind, --training, --equipment, --morale, --armor, --support or --notes"
+        )
     return _emit_edit(args, attachment_service.edit_attached(unit.id, reason=args.reason or "", **kwargs))
 
 
@@ -338,11 +413,19 @@ def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
 
 # --- equipment --------------------------------------------------------------------------------------------
 
+
 def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = attachment_service.add_equipment(args.platoon, args.name, attached=args.attached, targets=args.targets,
-                                            ap=args.ap, ap_vs=args.ap_vs, notes=args.notes or "",
-                                            campaign=args.campaign)
+    edit = attachment_service.add_equipment(
+        args.platoon,
+        args.name,
+        attached=args.attached,
+        targets=args.targets,
+        ap=args.ap,
+        ap_vs=args.ap_vs,
+        notes=args.notes or "",
+        campaign=args.campaign,
+    )
     return _emit_edit(args, edit)
 
 
@@ -377,8 +460,10 @@ def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
 
 # --- the parser -------------------------------------------------------------------------------------------
 
-def _sub(group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any,
-         json_out: bool = True) -> argparse.ArgumentParser:
+
+def _sub(
+    group: Any, name: str, parent: argparse.ArgumentParser, help_text: str, handler: Any, json_out: bool = True
+) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = group.add_parser(name, parents=[parent], help=help_text, description=help_text)
     if json_out:
         add_json(p)
@@ -394,14 +479,19 @@ def _platoon_ref(p: argparse.ArgumentParser) -> None:
 def _dice_args(p: argparse.ArgumentParser, required: bool = False) -> None:
     for attr in ("training", "equipment", "morale"):
         p.add_argument(f"--{attr}", required=required, metavar="DIE", help=f"{attr} die: d4, d6, d8, d10 or d12")
-    p.add_argument("--armor", required=required, metavar="N",
-                   help="Armor 1-5 (1 light, 2 medium, 3 heavy infantry; 4-5 vehicles)")
+    p.add_argument(
+        "--armor", required=required, metavar="N", help="Armor 1-5 (1 light, 2 medium, 3 heavy infantry; 4-5 vehicles)"
+    )
 
 
 def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     # campaign
-    cp = subparsers.add_parser("campaign", parents=[parent], help="create, list, show, rename, archive, delete "
-                               "campaigns", description="Campaigns and their house rules.")
+    cp = subparsers.add_parser(
+        "campaign",
+        parents=[parent],
+        help="create, list, show, rename, archive, delete campaigns",
+        description="Campaigns and their house rules.",
+    )
     cs = cp.add_subparsers(dest="campaign_command", metavar="ACTION")
     cs.required = True
     p = _sub(cs, "new", parent, "create a campaign", _campaign_new)
@@ -409,10 +499,16 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--system", default="atomic-africa", help="atomic-africa (default), sologear or death-blow")
     p.add_argument("--period", metavar="1..5", help="campaign period (replacement and force generation die)")
     p.add_argument("--thresholds", metavar="G,R,V,L", help="XP thresholds (default 1,4,9,16)")
-    p.add_argument("--objective-xp", metavar="both|platoon",
-                   help="objective XP goes to the platoon and leader (both, default) or the platoon only")
-    p.add_argument("--replacement-dice", metavar="2|1",
-                   help="replacement leader's XP: the lower of 2 dice − 1 (default) or 1 die − 1 (house rule)")
+    p.add_argument(
+        "--objective-xp",
+        metavar="both|platoon",
+        help="objective XP goes to the platoon and leader (both, default) or the platoon only",
+    )
+    p.add_argument(
+        "--replacement-dice",
+        metavar="2|1",
+        help="replacement leader's XP: the lower of 2 dice − 1 (default) or 1 die − 1 (house rule)",
+    )
     p.add_argument("--notes")
     p = _sub(cs, "list", parent, "list campaigns", _campaign_list)
     p.add_argument("--active", action="store_true", help="leave out archived campaigns")
@@ -426,8 +522,11 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--period", metavar="1..5|none")
     p.add_argument("--thresholds", metavar="G,R,V,L")
     p.add_argument("--objective-xp", metavar="both|platoon")
-    p.add_argument("--replacement-dice", metavar="2|1",
-                   help="replacement leader's XP: the lower of 2 dice − 1 (the rule) or 1 die − 1 (house rule)")
+    p.add_argument(
+        "--replacement-dice",
+        metavar="2|1",
+        help="replacement leader's XP: the lower of 2 dice − 1 (the rule) or 1 die − 1 (house rule)",
+    )
     p.add_argument("--notes")
     p = _sub(cs, "archive", parent, "archive a campaign (hidden from the navigator)", _campaign_archive)
     p.add_argument("campaign", metavar="NAME")
@@ -436,15 +535,19 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("campaign", metavar="NAME")
     p = _sub(cs, "delete", parent, "delete a campaign with all its platoons and history", _campaign_delete)
     p.add_argument("campaign", metavar="NAME")
-    p.add_argument("--forget", action="store_true",
-                   help="also remove the campaign from the journal (its text is overwritten on disk); the deletion "
-                        "then cannot be undone, only the backup made first brings it back")
+    p.add_argument(
+        "--forget",
+        action="store_true",
+        help="also remove the campaign from the journal (its text is overwritten on disk); the deletion "
+        "then cannot be undone, only the backup made first brings it back",
+    )
     club.register_campaign_actions(cs, parent)  # club play: add-player, remove-player, players
     overview.register_campaign_actions(cs, parent)  # standings
 
     # platoon
-    pp = subparsers.add_parser("platoon", parents=[parent], help="create, change, list, show platoons",
-                               description="Atomic Africa platoons.")
+    pp = subparsers.add_parser(
+        "platoon", parents=[parent], help="create, change, list, show platoons", description="Atomic Africa platoons."
+    )
     ps = pp.add_subparsers(dest="platoon_command", metavar="ACTION")
     ps.required = True
     p = _sub(ps, "new", parent, "create a platoon by hand or with force generation (--generate)", _platoon_new)
@@ -456,9 +559,11 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--leader-rank", metavar="RANK", help="the leader's rank (default Lieutenant)")
     p.add_argument("--leader-xp", metavar="N", help="leader XP 0-32 (default 0)")
     p.add_argument("--notes")
-    p.add_argument("--generate", action="store_true",
-                   help="force generation: roll two dice of the period's type for the leader's and the "
-                        "platoon's XP (RULES 1.3)")
+    p.add_argument(
+        "--generate",
+        action="store_true",
+        help="force generation: roll two dice of the period's type for the leader's and the platoon's XP (RULES 1.3)",
+    )
     add_dice_options(p)
     p = _sub(ps, "set", parent, "change a platoon's dice, Armor, notes or XP", _platoon_set)
     _platoon_ref(p)
@@ -481,19 +586,29 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     club.register_platoon_actions(ps, parent)  # club play: set-owner
 
     # leader
-    lp = subparsers.add_parser("leader", parents=[parent], help="replace or edit a platoon's leader",
-                               description="The platoon's leader.")
+    lp = subparsers.add_parser(
+        "leader", parents=[parent], help="replace or edit a platoon's leader", description="The platoon's leader."
+    )
     ls = lp.add_subparsers(dest="leader_command", metavar="ACTION")
     ls.required = True
-    p = _sub(ls, "replace", parent, "a new leader takes over (XP given or rolled: one die of the period's "
-             "type minus one)", _leader_replace)
+    p = _sub(
+        ls,
+        "replace",
+        parent,
+        "a new leader takes over (XP given or rolled: one die of the period's type minus one)",
+        _leader_replace,
+    )
     _platoon_ref(p)
     p.add_argument("--name", required=True)
     p.add_argument("--rank", help="rank (default Lieutenant)")
     p.add_argument("--xp", metavar="N")
     p.add_argument("--roll", action="store_true", help="roll the replacement leader's XP (RULES 1.2 step 4)")
-    p.add_argument("--how", metavar="casualty|promoted|replaced", default="replaced",
-                   help="how the old leader left (default: replaced)")
+    p.add_argument(
+        "--how",
+        metavar="casualty|promoted|replaced",
+        default="replaced",
+        help="how the old leader left (default: replaced)",
+    )
     p.add_argument("--notes")
     add_dice_options(p)
     p = _sub(ls, "set", parent, "change the current leader's name, rank or notes", _leader_set)
@@ -503,8 +618,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--notes")
 
     # attached units
-    ap = subparsers.add_parser("attached", parents=[parent], help="attached teams, vehicles, fire support",
-                               description="Attached units (no XP of their own).")
+    ap = subparsers.add_parser(
+        "attached",
+        parents=[parent],
+        help="attached teams, vehicles, fire support",
+        description="Attached units (no XP of their own).",
+    )
     asub = ap.add_subparsers(dest="attached_command", metavar="ACTION")
     asub.required = True
     p = _sub(asub, "add", parent, "attach a team, vehicle or off-board fire support", _attached_add)
@@ -529,9 +648,12 @@ def register(subparsers: Any, parent: argparse.ArgumentParser) -> None:
     p.add_argument("--reason")
 
     # equipment
-    ep = subparsers.add_parser("equipment", parents=[parent], help="heavy weapons / special equipment",
-                               description="Heavy weapons and special equipment of a platoon or of one of its "
-                                           "attached units.")
+    ep = subparsers.add_parser(
+        "equipment",
+        parents=[parent],
+        help="heavy weapons / special equipment",
+        description="Heavy weapons and special equipment of a platoon or of one of its attached units.",
+    )
     es = ep.add_subparsers(dest="equipment_command", metavar="ACTION")
     es.required = True
     p = _sub(es, "add", parent, "add a heavy weapon or special equipment", _equipment_add)

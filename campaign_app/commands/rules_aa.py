@@ -45,6 +45,7 @@ PROB_DIGITS = 15
 
 # --- argument helpers ------------------------------------------------------------------------------------
 
+
 def _int(text: str | int | None, what: str) -> int | None:
     """Parse a whole number ourselves so a bad value is a one-line error (not argparse's usage text)."""
     if text is None or isinstance(text, int):
@@ -97,8 +98,7 @@ def _dumps_exact(data: Any, numbers: Mapping[str, str]) -> str:
     return text
 
 
-def _emit_probabilities(args: argparse.Namespace, data: dict[str, Any], probs: dict[str, str],
-                        text: str) -> int:
+def _emit_probabilities(args: argparse.Namespace, data: dict[str, Any], probs: dict[str, str], text: str) -> int:
     """Print ``data`` with ``probs`` placeholders as JSON numbers (``--json``) or ``text``."""
     if getattr(args, "json", False):
         print(_dumps_exact(data, probs))
@@ -109,14 +109,19 @@ def _emit_probabilities(args: argparse.Namespace, data: dict[str, Any], probs: d
 
 # --- level, cards ----------------------------------------------------------------------------------------
 
+
 def _cmd_level(args: argparse.Namespace, ctx: Context) -> int:
     thresholds = _thresholds(args)
     xp = _xp(args.xp, "--xp")
     rank = level_rank(xp, thresholds)
     data = {"xp": xp, "level": level_name(xp, thresholds), "rank": rank, "cards": CARDS_PER_LEVEL * rank}
-    return emit(args, data, f"{xp} XP: {data['level']} (level {rank}), adds {data['cards']} orders cards a turn"
-                            f" (thresholds G{thresholds.green} R{thresholds.regular} V{thresholds.veteran} "
-                            f"L{thresholds.legendary})")
+    return emit(
+        args,
+        data,
+        f"{xp} XP: {data['level']} (level {rank}), adds {data['cards']} orders cards a turn"
+        f" (thresholds G{thresholds.green} R{thresholds.regular} V{thresholds.veteran} "
+        f"L{thresholds.legendary})",
+    )
 
 
 def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
@@ -140,6 +145,7 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
 
 # --- odds ------------------------------------------------------------------------------------------------
 
+
 def _placeholders(values: Mapping[Any, str]) -> tuple[dict[Any, str], dict[str, str]]:
     """One unique placeholder string per value, for :func:`_dumps_exact`."""
     tag = uuid.uuid4().hex
@@ -155,13 +161,18 @@ def _cmd_odds_recovery(args: argparse.Namespace, ctx: Context) -> int:
     strings = probability_strings(odds, PROB_DIGITS)
     _, mean_text = round_significant(mean, PROB_DIGITS) if mean else (Fraction(0), "0")
     keyed, numbers = _placeholders({**{str(k): v for k, v in strings.items()}, "mean": mean_text})
-    data = {"wounds": wounds, "xp": xp, "xp_lost": {str(k): keyed[str(k)] for k in strings},
-            "mean": keyed["mean"],
-            "exact": {"xp_lost": {str(k): v for k, v in fraction_strings(odds).items()},
-                      "mean": fraction_text(mean)}}
+    data = {
+        "wounds": wounds,
+        "xp": xp,
+        "xp_lost": {str(k): keyed[str(k)] for k in strings},
+        "mean": keyed["mean"],
+        "exact": {"xp_lost": {str(k): v for k, v in fraction_strings(odds).items()}, "mean": fraction_text(mean)},
+    }
     width = max(len(s) for s in strings.values())
-    lines = [f"Recovery with {plural(wounds, 'wound counter')}, platoon at {xp} XP (RULES 1.2):",
-             "XP lost  probability"]
+    lines = [
+        f"Recovery with {plural(wounds, 'wound counter')}, platoon at {xp} XP (RULES 1.2):",
+        "XP lost  probability",
+    ]
     lines += [f"{k:>7}  {s:<{width}}  ({float(odds[k]):.2%})" for k, s in strings.items()]
     lines.append(f"mean XP lost: {mean_text}")
     return _emit_probabilities(args, data, numbers, "\n".join(lines))
@@ -182,6 +193,7 @@ def _cmd_odds_leader(args: argparse.Namespace, ctx: Context) -> int:
 
 # --- rolls -----------------------------------------------------------------------------------------------
 
+
 def _cmd_roll_recovery(args: argparse.Namespace, ctx: Context) -> int:
     wounds = _count(args.wounds, "--wounds")
     xp = _xp(args.xp, "--xp")
@@ -195,8 +207,10 @@ def _cmd_roll_recovery(args: argparse.Namespace, ctx: Context) -> int:
             why = "no wound counters" if wounds == 0 else "the platoon is at 0 XP"
             return f"No recovery roll ({why}); platoon stays at {xp} XP."
         lines = [f"Recovery of {plural(wounds, 'wound counter')}, platoon at {xp} XP:"]
-        lines += [f"  roll {i}: {r.expression} {r.faces} = {r.total}: {r.outcome}"
-                  for i, r in enumerate(result.records, start=1)]
+        lines += [
+            f"  roll {i}: {r.expression} {r.faces} = {r.total}: {r.outcome}"
+            for i, r in enumerate(result.records, start=1)
+        ]
         lines.append(f"XP lost: {result.xp_lost}; platoon now {result.xp_after} XP")
         return "\n".join(lines)
 
@@ -223,8 +237,9 @@ def _cmd_roll_replacement(args: argparse.Namespace, ctx: Context) -> int:
     data = {"die": die, "dice": count, "faces": record.faces, "xp": xp}
     faces = ", ".join(str(f) for f in record.faces)
     how = f"lower of {faces}" if count == 2 else faces
-    return emit(args, data, f"Replacement leader ({record.table_row}): {record.expression} [{faces}]: "
-                            f"{how} \u22121 = {xp} XP")
+    return emit(
+        args, data, f"Replacement leader ({record.table_row}): {record.expression} [{faces}]: {how} \u22121 = {xp} XP"
+    )
 
 
 def _cmd_roll_force(args: argparse.Namespace, ctx: Context) -> int:
@@ -232,25 +247,38 @@ def _cmd_roll_force(args: argparse.Namespace, ctx: Context) -> int:
     source = dice_source(args)
     force = roll_force(period, source)
     _finish_dice(source)
-    return emit(args, force.to_dict(),
-                f"Force generation ({force.record.table_row}): {force.record.faces} \u2192 "
-                f"leader {force.leader_xp} XP, platoon {force.platoon_xp} XP")
+    return emit(
+        args,
+        force.to_dict(),
+        f"Force generation ({force.record.table_row}): {force.record.faces} \u2192 "
+        f"leader {force.leader_xp} XP, platoon {force.platoon_xp} XP",
+    )
 
 
 # --- parser ----------------------------------------------------------------------------------------------
 
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("level", parents=[parent], help="experience level and orders cards for an XP value",
-                       description="Experience level for an XP value (RULES 1.1).")
+    p = sub.add_parser(
+        "level",
+        parents=[parent],
+        help="experience level and orders cards for an XP value",
+        description="Experience level for an XP value (RULES 1.1).",
+    )
     p.add_argument("--xp", required=True, metavar="XP", help="XP, 0 to 32")
-    p.add_argument("--thresholds", metavar="G,R,V,L", help="XP for Green, Regular, Veteran, Legendary "
-                                                            "(default 1,4,9,16)")
+    p.add_argument(
+        "--thresholds", metavar="G,R,V,L", help="XP for Green, Regular, Veteran, Legendary (default 1,4,9,16)"
+    )
     add_json(p)
     p.set_defaults(handler=_cmd_level)
 
-    p = sub.add_parser("cards", parents=[parent], help="orders cards drawn per turn",
-                       description="Orders cards per turn: 2 per platoon level + 2 per leader level, one fewer "
-                                   "with fire support available (RULES 1.1).")
+    p = sub.add_parser(
+        "cards",
+        parents=[parent],
+        help="orders cards drawn per turn",
+        description="Orders cards per turn: 2 per platoon level + 2 per leader level, one fewer "
+        "with fire support available (RULES 1.1).",
+    )
     p.add_argument("--platoon-xp", required=True, metavar="XP")
     p.add_argument("--leader-xp", metavar="XP")
     p.add_argument("--no-leader", action="store_true", help="the leader is not on the table")
@@ -259,8 +287,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: a
     add_json(p)
     p.set_defaults(handler=_cmd_cards)
 
-    odds = sub.add_parser("odds", parents=[parent], help="exact odds of the aftermath rolls",
-                          description="Exact odds (RULES 1.2), computed from the dice, not sampled.")
+    odds = sub.add_parser(
+        "odds",
+        parents=[parent],
+        help="exact odds of the aftermath rolls",
+        description="Exact odds (RULES 1.2), computed from the dice, not sampled.",
+    )
     odds_sub = odds.add_subparsers(dest="odds_command", metavar="WHAT")
     odds_sub.required = True
     p = odds_sub.add_parser("recovery", parents=[parent], help="distribution of XP lost in recovery")
@@ -269,14 +301,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: a
     add_json(p)
     p.set_defaults(handler=_cmd_odds_recovery)
     p = odds_sub.add_parser("leader", parents=[parent], help="P(casualty), P(promoted), P(stays)")
-    p.add_argument("--leader-wounds", required=True, metavar="N",
-                   help="wound counters on the leader's element this battle")
+    p.add_argument(
+        "--leader-wounds", required=True, metavar="N", help="wound counters on the leader's element this battle"
+    )
     p.add_argument("--leader-xp", required=True, metavar="XP", help="leader XP after the award")
     add_json(p)
     p.set_defaults(handler=_cmd_odds_leader)
 
-    roll = sub.add_parser("roll", parents=[parent], help="make (or enter) one aftermath roll",
-                          description="Aftermath and force-generation rolls (RULES 1.2, 1.3).")
+    roll = sub.add_parser(
+        "roll",
+        parents=[parent],
+        help="make (or enter) one aftermath roll",
+        description="Aftermath and force-generation rolls (RULES 1.2, 1.3).",
+    )
     roll_sub = roll.add_subparsers(dest="roll_command", metavar="WHAT")
     roll_sub.required = True
     p = roll_sub.add_parser("recovery", parents=[parent], help="recovery rolls: 1d8, 2d8, ...")
@@ -286,19 +323,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parent: a
     add_json(p)
     p.set_defaults(handler=_cmd_roll_recovery)
     p = roll_sub.add_parser("leader", parents=[parent], help="the leader's fate (2d12)")
-    p.add_argument("--leader-wounds", required=True, metavar="N",
-                   help="wound counters on the leader's element this battle")
+    p.add_argument(
+        "--leader-wounds", required=True, metavar="N", help="wound counters on the leader's element this battle"
+    )
     p.add_argument("--leader-xp", required=True, metavar="XP", help="leader XP after the award")
     add_dice_options(p)
     add_json(p)
     p.set_defaults(handler=_cmd_roll_leader)
-    p = roll_sub.add_parser("replacement", parents=[parent], help="XP of a replacement leader",
-                            description="RULES 1.2 step 4: roll two dice of the period's type; the lower, minus "
-                                        "one (at least 0), is the new leader's XP. --dice takes the two faces "
-                                        "(e.g. --dice 7,3).")
+    p = roll_sub.add_parser(
+        "replacement",
+        parents=[parent],
+        help="XP of a replacement leader",
+        description="RULES 1.2 step 4: roll two dice of the period's type; the lower, minus "
+        "one (at least 0), is the new leader's XP. --dice takes the two faces "
+        "(e.g. --dice 7,3).",
+    )
     p.add_argument("--period", metavar="1..5", help="campaign period (d4..d12); default d10")
-    p.add_argument("--one-die", action="store_true",
-                   help="⚙ house rule: one die minus one (then --dice takes one face)")
+    p.add_argument(
+        "--one-die", action="store_true", help="⚙ house rule: one die minus one (then --dice takes one face)"
+    )
     add_dice_options(p)
     add_json(p)
     p.set_defaults(handler=_cmd_roll_replacement)

@@ -33,9 +33,11 @@ if TYPE_CHECKING:
     from ..services.edits import Edit
     from ..services.sologear_results import PlayedTurn, ReckoningDone, SheetData
 
-TURN_DICE_HELP = ("--dice: one argument per roll, in this order: FIG: the combat 2d6 (e.g. 6,5), then the "
-                  "Glory dice if the result has nD6G, the enemy-quality d6 for * or **, the light-critical d6 "
-                  "for #, the battle length 4d6 and the entry-edge d4. REP: one d6. DEC: none.")
+TURN_DICE_HELP = (
+    "--dice: one argument per roll, in this order: FIG: the combat 2d6 (e.g. 6,5), then the "
+    "Glory dice if the result has nD6G, the enemy-quality d6 for * or **, the light-critical d6 "
+    "for #, the battle length 4d6 and the entry-edge d4. REP: one d6. DEC: none."
+)
 END_DICE_HELP = "--dice: the D66 as two d6 (tens,units, e.g. 1,4), then the reward/punishment roll if noticed."
 
 
@@ -65,27 +67,36 @@ def _emit_edit(args: argparse.Namespace, edit: Edit[Any], text: str | None = Non
 
 # --- text renderings --------------------------------------------------------------------------------------
 
+
 def sheet_text(d: SheetData) -> str:
     s = d.state
-    lines = [f"{d.name}: pilot {d.pilot}, {d.gear_name or 'Gear'} TV {d.gear_tv} "
-             f"(enemy-quality column {d.enemy_quality_column})"]
+    lines = [
+        f"{d.name}: pilot {d.pilot}, {d.gear_name or 'Gear'} TV {d.gear_tv} "
+        f"(enemy-quality column {d.enemy_quality_column})"
+    ]
     if d.date or d.area:
         lines.append(f"  Date {d.date or '-'}, area {d.area or '-'}")
-    for side, label, unit, aff in (("player", "Player", d.player_unit, d.player_affiliation),
-                                   ("enemy", "Enemy", d.enemy_unit, d.enemy_affiliation)):
+    for side, label, unit, aff in (
+        ("player", "Player", d.player_unit, d.player_affiliation),
+        ("enemy", "Enemy", d.enemy_unit, d.enemy_affiliation),
+    ):
         unit = unit or "-"
         lines.append(f"  {label} unit: {unit}" + (f" ({aff})" if aff else ""))
         for f in d.forces.side(side):
-            lines.append(f"    [{f.id}] {f.name}: base {f.base_power:g} × {f.skill} {f.skill_x:g} "
-                         f"× {f.loyalty} {f.loyalty_x:g} = {f.total:g}")
+            lines.append(
+                f"    [{f.id}] {f.name}: base {f.base_power:g} × {f.skill} {f.skill_x:g} "
+                f"× {f.loyalty} {f.loyalty_x:g} = {f.total:g}"
+            )
         lines.append(f"    total combat power {d.totals.side(side):g}")
     odds = d.odds
     lines.append(f"  Odds: {odds.ratio_text} {odds.band}" if odds else "  Odds: - (enter both sides' units)")
     length = f"{d.length} turns" if d.length else f"not rolled ({d.length_dice or 'needs units'})"
     lines.append(f"  Length: {length}; turns played {d.turns_played}")
     o = d.options
-    lines.append(f"  Options: {'variable' if o.variable_tables else 'standard'} reward tables, ferocious "
-                 f"battles {'on' if o.ferocious else 'off'}, reward dice {o.reward_dice}")
+    lines.append(
+        f"  Options: {'variable' if o.variable_tables else 'standard'} reward tables, ferocious "
+        f"battles {'on' if o.ferocious else 'off'}, reward dice {o.reward_dice}"
+    )
     state = [f"campaign {s.status}" + (f" ({s.end_text})" if s.end_reason else "")]
     if s.gear_damaged:
         state.append("Gear damaged")
@@ -103,9 +114,11 @@ def sheet_text(d: SheetData) -> str:
             lines.append(f"  {row.turn:>4}  {row.action:<9} {row.enemy:<12} {row.glory:<10} {row.special}")
     rk = d.reckoning
     if rk.final:
-        lines.append(f"  Reckoning: recognition {rk.recognition}, D66 {rk.d66} "
-                     f"({'noticed' if rk.noticed else 'not noticed'}), impression {rk.impression}"
-                     + (f", {rk.table} roll {rk.result}" if rk.table else ""))
+        lines.append(
+            f"  Reckoning: recognition {rk.recognition}, D66 {rk.d66} "
+            f"({'noticed' if rk.noticed else 'not noticed'}), impression {rk.impression}"
+            + (f", {rk.table} roll {rk.result}" if rk.table else "")
+        )
         lines.append(f"    {rk.outcome}")
     elif d.next.blocked:
         lines.append(f"  Next: {d.next.blocked}")
@@ -118,8 +131,7 @@ def turn_text(t: PlayedTurn) -> str:
     lines = [f"Turn {t.turn}: {t.label}" + (f", {t.column} column" if t.column else "")]
     lines.extend(f"  {m}" for m in t.meaning)
     if t.battle and not t.recorded:
-        lines.append(f"  Play the battle, then: sologear record --turn {t.turn} --glory N --enemy-tv N "
-                     "--bunkers N")
+        lines.append(f"  Play the battle, then: sologear record --turn {t.turn} --glory N --enemy-tv N --bunkers N")
     if t.campaign_ended:
         lines.append(f"  The campaign has ended ({t.campaign_ended_text or t.campaign_ended}).")
     return "\n".join(lines)
@@ -143,6 +155,7 @@ def end_text(r: ReckoningDone) -> str:
 
 # --- handlers ---------------------------------------------------------------------------------------------
 
+
 def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     into = None
@@ -151,19 +164,44 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
 
         into = find_campaign(args.campaign).id
     edit = sheet_service.create_sheet(
-        args.name or "", args.pilot, args.gear_tv, campaign=into, date=args.date, area=args.area,
+        args.name or "",
+        args.pilot,
+        args.gear_tv,
+        campaign=into,
+        date=args.date,
+        area=args.area,
         gear_name=args.gear_name,
-        player_unit=args.player_unit, player_affiliation=args.player_affiliation, enemy_unit=args.enemy_unit,
-        enemy_affiliation=args.enemy_affiliation, variable_tables=args.variable_tables, ferocious=args.ferocious,
-        reward_dice=args.reward_dice, notes=args.notes)
+        player_unit=args.player_unit,
+        player_affiliation=args.player_affiliation,
+        enemy_unit=args.enemy_unit,
+        enemy_affiliation=args.enemy_affiliation,
+        variable_tables=args.variable_tables,
+        ferocious=args.ferocious,
+        reward_dice=args.reward_dice,
+        notes=args.notes,
+    )
     return emit(args, edit.to_dict(), lambda: edit.message + "\n" + sheet_text(edit.result))
 
 
 def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    fields = {k: getattr(args, k) for k in ("name", "date", "area", "pilot", "gear_name", "gear_tv",
-                                             "player_unit", "player_affiliation", "enemy_unit",
-                                             "enemy_affiliation", "notes") if getattr(args, k) is not None}
+    fields = {
+        k: getattr(args, k)
+        for k in (
+            "name",
+            "date",
+            "area",
+            "pilot",
+            "gear_name",
+            "gear_tv",
+            "player_unit",
+            "player_affiliation",
+            "enemy_unit",
+            "enemy_affiliation",
+            "notes",
+        )
+        if getattr(args, k) is not None
+    }
     if not fields:
         raise CliError("nothing to change: give at least one field")
     return _emit_edit(args, sheet_service.update_sheet(args.campaign, **fields))
@@ -175,22 +213,42 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
     ferocious = _flag(args.ferocious, "--ferocious")
     if variable is None and ferocious is None and args.reward_dice is None:
         return emit(args, sheet_service.sheet_data(args.campaign).options.to_dict())
-    return _emit_edit(args, sheet_service.set_options(args.campaign, variable_tables=variable, ferocious=ferocious,
-                                                      reward_dice=args.reward_dice))
+    return _emit_edit(
+        args,
+        sheet_service.set_options(
+            args.campaign, variable_tables=variable, ferocious=ferocious, reward_dice=args.reward_dice
+        ),
+    )
 
 
 def _cmd_force_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = sheet_service.add_force(args.campaign, args.side, args.name, base_power=args.base,
-                                   company_tv=args.company_tv, skill=args.skill, loyalty=args.loyalty)
+    edit = sheet_service.add_force(
+        args.campaign,
+        args.side,
+        args.name,
+        base_power=args.base,
+        company_tv=args.company_tv,
+        skill=args.skill,
+        loyalty=args.loyalty,
+    )
     return _emit_edit(args, edit)
 
 
 def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    fields = {k: v for k, v in (("side", args.side), ("name", args.name), ("base_power", args.base),
-                                ("company_tv", args.company_tv), ("skill", args.skill),
-                                ("loyalty", args.loyalty)) if v is not None}
+    fields = {
+        k: v
+        for k, v in (
+            ("side", args.side),
+            ("name", args.name),
+            ("base_power", args.base),
+            ("company_tv", args.company_tv),
+            ("skill", args.skill),
+            ("loyalty", args.loyalty),
+        )
+        if v is not None
+    }
     if not fields:
         raise CliError("nothing to change: give at least one field")
     return _emit_edit(args, sheet_service.update_force(_force_id(args.id), sheet=args.campaign, **fields))
@@ -210,8 +268,11 @@ def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
     data = sheet_service.sheet_data(args.campaign)
-    out = {"forces": data.forces.to_dict(), "totals": data.totals.to_dict(),
-           "odds": data.odds.to_dict() if data.odds is not None else None}
+    out = {
+        "forces": data.forces.to_dict(),
+        "totals": data.totals.to_dict(),
+        "odds": data.odds.to_dict() if data.odds is not None else None,
+    }
     return emit(args, out, lambda: sheet_text(data))
 
 
@@ -229,9 +290,18 @@ def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.record_turn(args.campaign, args.turn, glory=args.glory, enemy_tv=args.enemy_tv,
-                                    bunkers=args.bunkers, gear_damaged=args.gear_damaged, short_ammo=args.short_ammo,
-                                    pilot_dead=args.pilot_dead, pilot_captured=args.pilot_captured, notes=args.notes)
+    edit = play_service.record_turn(
+        args.campaign,
+        args.turn,
+        glory=args.glory,
+        enemy_tv=args.enemy_tv,
+        bunkers=args.bunkers,
+        gear_damaged=args.gear_damaged,
+        short_ammo=args.short_ammo,
+        pilot_dead=args.pilot_dead,
+        pilot_captured=args.pilot_captured,
+        notes=args.notes,
+    )
     return _emit_edit(args, edit)
 
 
@@ -255,8 +325,11 @@ def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
     entries = sheet_service.history(args.campaign)
-    return emit(args, [e.to_dict() for e in entries], lambda: "\n".join(("  " if e.kind == "roll" else "") + e.text
-                                                 for e in entries))
+    return emit(
+        args,
+        [e.to_dict() for e in entries],
+        lambda: "\n".join(("  " if e.kind == "roll" else "") + e.text for e in entries),
+    )
 
 
 def _int(text: str, what: str) -> int:
@@ -303,9 +376,11 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
         value = enemy_quality(tv, row)
         col = enemy_column_label(gear_tv_column(tv))
         said = f" ({note})" if note else ""
-        return emit(args, {"gear_tv": tv, "roll": roll, "row": row, "column": col, "enemy_tv": value,
-                           "note": note},
-                    f"Gear TV {tv} (column {col}), row {row}{said}: enemy unit of TV {value}")
+        return emit(
+            args,
+            {"gear_tv": tv, "roll": roll, "row": row, "column": col, "enemy_tv": value, "note": note},
+            f"Gear TV {tv} (column {col}), row {row}{said}: enemy unit of TV {value}",
+        )
     if which == "noticed":
         if args.recognition is None:
             raise CliError("table noticed needs --recognition N")
@@ -321,16 +396,22 @@ def _cmd_table(args: argparse.Namespace, ctx: Context) -> int:
             raise CliError(f"table {which} needs --impression N and --roll N (the reward roll with the impression)")
         value, imp = _int(args.roll, "--roll"), _int(args.impression, "--impression")
         table, result = lookup_result(value, imp, variable=args.variable)
-        return emit(args, {"table": table, "range": result.label, "title": result.title, "text": result.text},
-                    f"{table} {result.label}: {result.title}. {result.text}")
+        return emit(
+            args,
+            {"table": table, "range": result.label, "title": result.title, "text": result.text},
+            f"{table} {result.label}: {result.title}. {result.text}",
+        )
     if which in card_tables():
         headers, rows = card_tables()[which]
-        return emit(args, {"headers": headers, "rows": rows},
-                    lambda: "\n".join(" | ".join(r) for r in [headers, *rows]))
+        return emit(
+            args, {"headers": headers, "rows": rows}, lambda: "\n".join(" | ".join(r) for r in [headers, *rows])
+        )
     if which == "list":
         return emit(args, sorted(card_tables()))
-    raise CliError(f"unknown table {args.table!r} (combat, enemy, noticed, result, list, or a card table: "
-                   f"{', '.join(sorted(card_tables()))})")
+    raise CliError(
+        f"unknown table {args.table!r} (combat, enemy, noticed, result, list, or a card table: "
+        f"{', '.join(sorted(card_tables()))})"
+    )
 
 
 def _cmd_odds(args: argparse.Namespace, ctx: Context) -> int:
@@ -358,16 +439,22 @@ def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
 
     def text() -> str:
         c = odds.combat
-        head = (f"{odds.campaign}: next combat roll 2d6{c.posture:+d} on the {c.column} column"
-                f"{' (break-out)' if c.breakout else ''}, {posture_words(c.posture)}")
+        head = (
+            f"{odds.campaign}: next combat roll 2d6{c.posture:+d} on the {c.column} column"
+            f"{' (break-out)' if c.breakout else ''}, {posture_words(c.posture)}"
+        )
         lines = [head]
-        lines += [f"  {r.total:>2}  {percent(r.probability):>7}  {r.result:<9} {r.words}"
-                  for r in c.rows if r.probability]
-        lines.append("  " + ", ".join(f"{words} {percent(c.chance(kind))}" for kind, words in KINDS
-                                      if kind in c.kinds()))
+        lines += [
+            f"  {r.total:>2}  {percent(r.probability):>7}  {r.result:<9} {r.words}" for r in c.rows if r.probability
+        ]
+        lines.append(
+            "  " + ", ".join(f"{words} {percent(c.chance(kind))}" for kind, words in KINDS if kind in c.kinds())
+        )
         lines.append(f"Noticed with recognition {odds.recognition} so far: {data['noticed'] * 100:.1f} %")
-        lines.append(f"If noticed, {odds.reward_dice} {odds.impression:+d} (impression): " + ", ".join(
-            f"{b['table']} {b['range']} {b['title']} {b['probability'] * 100:.1f} %" for b in odds.bands))
+        lines.append(
+            f"If noticed, {odds.reward_dice} {odds.impression:+d} (impression): "
+            + ", ".join(f"{b['table']} {b['range']} {b['title']} {b['probability'] * 100:.1f} %" for b in odds.bands)
+        )
         return "\n".join(lines)
 
     return emit(args, data, text)
@@ -375,15 +462,19 @@ def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
 
 # --- parser -----------------------------------------------------------------------------------------------
 
+
 def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    sg_parser = sub.add_parser("sologear", parents=[parent], help="a lone Gear pilot's campaign (Sologear)",
-                               description="Sologear campaigns (RULES.md §2).")
+    sg_parser = sub.add_parser(
+        "sologear",
+        parents=[parent],
+        help="a lone Gear pilot's campaign (Sologear)",
+        description="Sologear campaigns (RULES.md §2).",
+    )
     sgs = sg_parser.add_subparsers(dest="sologear_command", metavar="COMMAND")
     sgs.required = True
 
     def cmd(name: str, handler: Any, help_text: str, campaign: bool = True, **kw: Any) -> argparse.ArgumentParser:
-        p: argparse.ArgumentParser = sgs.add_parser(name, parents=[parent], help=help_text, description=help_text,
-                                                    **kw)
+        p: argparse.ArgumentParser = sgs.add_parser(name, parents=[parent], help=help_text, description=help_text, **kw)
         if campaign:
             p.add_argument("--campaign", required=True, metavar="NAME", help="the Sologear campaign's name")
         add_json(p)
@@ -396,9 +487,12 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
         if new:
             where = p.add_mutually_exclusive_group(required=True)
             where.add_argument("--name", help="the new campaign's name")
-            where.add_argument("--campaign", metavar="NAME",
-                               help="put the sheet into this Sologear campaign, which has none yet (on a club "
-                                    "server: one an organiser made, with you in it)")
+            where.add_argument(
+                "--campaign",
+                metavar="NAME",
+                help="put the sheet into this Sologear campaign, which has none yet (on a club "
+                "server: one an organiser made, with you in it)",
+            )
             p.add_argument("--pilot", required=True, help="the pilot's name")
             p.add_argument("--gear-tv", required=True, metavar="TV", help="the pilot's Gear's threat value")
         else:
@@ -406,19 +500,27 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
             p.add_argument("--pilot", help="the pilot's name")
             p.add_argument("--gear-tv", metavar="TV", help="the pilot's Gear's threat value")
         default = "" if new else None
-        for opt, help_text in (("--gear-name", "the Gear's name"), ("--date", "campaign date"),
-                               ("--area", "campaign area"), ("--player-unit", "the player's unit"),
-                               ("--player-affiliation", "the player's affiliation"),
-                               ("--enemy-unit", "the enemy unit"), ("--enemy-affiliation", "the enemy's affiliation"),
-                               ("--notes", "notes")):
+        for opt, help_text in (
+            ("--gear-name", "the Gear's name"),
+            ("--date", "campaign date"),
+            ("--area", "campaign area"),
+            ("--player-unit", "the player's unit"),
+            ("--player-affiliation", "the player's affiliation"),
+            ("--enemy-unit", "the enemy unit"),
+            ("--enemy-affiliation", "the enemy's affiliation"),
+            ("--notes", "notes"),
+        ):
             p.add_argument(opt, default=default, help=help_text)
 
     p = cmd("new", _cmd_new, "create a Sologear campaign sheet", campaign=False)
     header_options(p, new=True)
     p.add_argument("--variable-tables", action="store_true", help="⚙ use the milder variable reward tables")
     p.add_argument("--ferocious", action="store_true", help="⚙ ferocious battles: no surrender, break-out")
-    p.add_argument("--reward-dice", default=DEFAULT_REWARD_DICE,
-                   help="⚙ reward-roll dice, a sum such as 1d6 or 2d6 (default 1d6; not D66)")
+    p.add_argument(
+        "--reward-dice",
+        default=DEFAULT_REWARD_DICE,
+        help="⚙ reward-roll dice, a sum such as 1d6 or 2d6 (default 1d6; not D66)",
+    )
 
     p = cmd("edit", _cmd_edit, "change the sheet's header")
     header_options(p, new=False)
@@ -444,10 +546,13 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.add_argument("--name", required=True)
     p.add_argument("--base", metavar="POWER", help="base combat power")
     p.add_argument("--company-tv", metavar="TV", help="TV of the company's units (base = TV / 20)")
-    p.add_argument("--skill", default="regular", metavar="WORD",
-                   help="rookie, regular, veteran, elite or legendary (default regular)")
-    p.add_argument("--loyalty", default="reliable", metavar="WORD",
-                   help="shaken, reliable or firm (default reliable)")
+    p.add_argument(
+        "--skill",
+        default="regular",
+        metavar="WORD",
+        help="rookie, regular, veteran, elite or legendary (default regular)",
+    )
+    p.add_argument("--loyalty", default="reliable", metavar="WORD", help="shaken, reliable or firm (default reliable)")
     p = fcmd("edit", _cmd_force_edit, "change a unit")
     p.add_argument("--id", required=True, help="the unit's number (see force list)")
     for opt in ("--side", "--name", "--base", "--company-tv", "--skill", "--loyalty"):
@@ -470,19 +575,29 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.add_argument("--enemy-tv", default="0", metavar="TV", help="TV of enemy units destroyed")
     p.add_argument("--bunkers", default="0", metavar="N", help="bunkers destroyed (0..6)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--gear-damaged", dest="gear_damaged", action="store_true", default=None,
-                   help="the Gear is damaged after the turn")
+    g.add_argument(
+        "--gear-damaged",
+        dest="gear_damaged",
+        action="store_true",
+        default=None,
+        help="the Gear is damaged after the turn",
+    )
     g.add_argument("--gear-ok", dest="gear_damaged", action="store_false", help="the Gear is undamaged")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--short-ammo", dest="short_ammo", action="store_true", default=None,
-                   help="the Gear is short of ammunition")
+    g.add_argument(
+        "--short-ammo", dest="short_ammo", action="store_true", default=None, help="the Gear is short of ammunition"
+    )
     g.add_argument("--ammo-full", dest="short_ammo", action="store_false", help="the Gear has full ammunition")
     p.add_argument("--pilot-dead", action="store_true")
     p.add_argument("--pilot-captured", action="store_true")
     p.add_argument("--notes")
 
-    p = cmd("end", _cmd_end, "the end-of-campaign reckoning (recognition, D66, impression, reward/punishment)",
-            epilog=END_DICE_HELP)
+    p = cmd(
+        "end",
+        _cmd_end,
+        "the end-of-campaign reckoning (recognition, D66, impression, reward/punishment)",
+        epilog=END_DICE_HELP,
+    )
     add_dice_options(p)
 
     cmd("undo", _cmd_undo, "undo the last step: the reckoning, else the last turn, else the length roll")
@@ -499,11 +614,15 @@ def register(sub: argparse._SubParsersAction, parent: argparse.ArgumentParser) -
     p.add_argument("--impression", metavar="N")
     p.add_argument("--variable", action="store_true", help="the variable (milder) tables")
 
-    p = cmd("odds", _cmd_odds, "the next turn's exact odds (--campaign), or the column of two combat powers",
-            campaign=False)
-    p.add_argument("--campaign", metavar="NAME",
-                   help="the Sologear campaign: the next combat roll's rows on its column, the chance of each "
-                        "kind of result, of being noticed so far and of each reward or punishment band")
+    p = cmd(
+        "odds", _cmd_odds, "the next turn's exact odds (--campaign), or the column of two combat powers", campaign=False
+    )
+    p.add_argument(
+        "--campaign",
+        metavar="NAME",
+        help="the Sologear campaign: the next combat roll's rows on its column, the chance of each "
+        "kind of result, of being noticed so far and of each reward or punishment band",
+    )
     p.add_argument("--posture", metavar="X", help="with --campaign: the FIG posture -2..+2 (default 0)")
     p.add_argument("--player", metavar="POWER", help="the player's combat power (with --enemy: the column)")
     p.add_argument("--enemy", metavar="POWER", help="the enemy's combat power")

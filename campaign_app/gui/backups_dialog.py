@@ -28,8 +28,14 @@ from .sizing import fit_resize
 if TYPE_CHECKING:
     from ..services.backups import Backup
 
-REASON_TEXT = {"upgrade": "before an upgrade", "restore": "before a restore", "import": "before an import",
-               "delete": "before a deletion", "daily": "daily", "manual": "by hand"}
+REASON_TEXT = {
+    "upgrade": "before an upgrade",
+    "restore": "before a restore",
+    "import": "before an import",
+    "delete": "before a deletion",
+    "daily": "daily",
+    "manual": "by hand",
+}
 COLUMNS = ("Time", "Made", "Size", "Campaigns", "Battles", "File")
 
 
@@ -52,8 +58,11 @@ class BackupsDialog(QDialog):
         self.setWindowTitle("Backups")
         fit_resize(self, 820, 420)
         self.items: list[Backup] = []
-        intro = QLabel(f"Backups of {ctx.paths.db_file}, kept in {ctx.paths.backup_dir}. One is made before every "
-                       "upgrade, restore, import and campaign deletion, and once per day of use.", self)
+        intro = QLabel(
+            f"Backups of {ctx.paths.db_file}, kept in {ctx.paths.backup_dir}. One is made before every "
+            "upgrade, restore, import and campaign deletion, and once per day of use.",
+            self,
+        )
         intro.setWordWrap(True)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setAccessibleName("Backups of this database")
@@ -97,9 +106,14 @@ class BackupsDialog(QDialog):
         for r, b in enumerate(self.items):
             good = b.good
             name = b.file.name
-            values = (_when(b), REASON_TEXT.get(b.reason, b.reason), _size(b.size),
-                      str(b.campaigns) if good else "-", str(b.battles) if good else "-",
-                      name if good else f"{name}  (not usable)")
+            values = (
+                _when(b),
+                REASON_TEXT.get(b.reason, b.reason),
+                _size(b.size),
+                str(b.campaigns) if good else "-",
+                str(b.battles) if good else "-",
+                name if good else f"{name}  (not usable)",
+            )
             tip = str(b.file) if good else f"{b.file}\nNot usable: {b.problem}"
             for c, text in enumerate(values):
                 item = QTableWidgetItem(text)
@@ -136,11 +150,14 @@ class BackupsDialog(QDialog):
 
     def confirm(self, b: Backup) -> bool:
         answer = QMessageBox.question(
-            self, "Restore this backup?",
+            self,
+            "Restore this backup?",
             f"Put the backup of {_when(b)} ({plural(b.campaigns or 0, 'campaign')}, "
             f"{plural(b.battles or 0, 'battle')}) in place of the current database?\n\n"
             "The current database is backed up first, so this can be undone by restoring that backup.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def restore_selected(self) -> None:
@@ -162,8 +179,9 @@ class BackupsDialog(QDialog):
 
         announce_everything(self.ctx, "a backup was restored")
         self.reload()
-        self.message.setText(f"Restored from {result.restored_from}; the previous content was saved as "
-                             f"{result.previous_saved_as}.")
+        self.message.setText(
+            f"Restored from {result.restored_from}; the previous content was saved as {result.previous_saved_as}."
+        )
 
 
 def open_backups_dialog(ctx: Any, parent: QWidget | None = None) -> BackupsDialog:

@@ -77,7 +77,9 @@ class EditBattleDialog(QDialog):
         fixed = QLabel(
             f"Objectives: {OBJECTIVE_TEXT[battle.objectives]} \u00b7 wound counters: {battle.wounds} "
             f"(on the leader's element: {battle.leader_wounds}).<br><i>These set the XP award and the "
-            "rolls, so they cannot be edited: undo the battle and log it again to change them.</i>", self)
+            "rolls, so they cannot be edited: undo the battle and log it again to change them.</i>",
+            self,
+        )
         fixed.setWordWrap(True)
         fixed.setAccessibleName("Fields that cannot be edited")
         self.error = ErrorLabel(self, lines=2)
@@ -90,8 +92,9 @@ class EditBattleDialog(QDialog):
         form.addRow("No&tes:", self.notes)
         form.addRow("&Reason:", self.reason)
         form.addRow(self.error)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
@@ -110,10 +113,16 @@ class EditBattleDialog(QDialog):
         opponent, opponent_platoon = self.opponent_value()
         try:
             self.edit = battle_edits.edit_battle(
-                self.battle.id, date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(),
-                opponent=opponent, opponent_platoon=opponent_platoon, outcome=self.outcome.currentData(),
-                fire_support=self.fire_support.isChecked(), notes=self.notes.toPlainText(),
-                reason=self.reason.text())
+                self.battle.id,
+                date=self.date.date().toString("yyyy-MM-dd"),
+                scenario=self.scenario.text(),
+                opponent=opponent,
+                opponent_platoon=opponent_platoon,
+                outcome=self.outcome.currentData(),
+                fire_support=self.fire_support.isChecked(),
+                notes=self.notes.toPlainText(),
+                reason=self.reason.text(),
+            )
         except CampaignError as exc:
             self.error.show_problem(str(exc))
             return

@@ -92,6 +92,7 @@ OBJECTIVE_ITEMS = ("None met (+0 XP)", "A hard objective (+1 XP)", "A near-impos
 
 # --- small widgets ------------------------------------------------------------------------------------------
 
+
 class OddsBars(QWidget):
     """Horizontal probability bars: one row per (label, probability, text)."""
 
@@ -126,8 +127,11 @@ class OddsBars(QWidget):
         for i, (label, p, text, colour) in enumerate(self._rows):
             y = 2 + i * self.ROW
             painter.setPen(pal.color(pal.ColorRole.WindowText))
-            painter.drawText(QRectF(0, y, label_w - 6, self.ROW), int(Qt.AlignmentFlag.AlignRight
-                                                                      | Qt.AlignmentFlag.AlignVCenter), label)
+            painter.drawText(
+                QRectF(0, y, label_w - 6, self.ROW),
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                label,
+            )
             track = QRectF(label_w, y + 4, bar_w, self.ROW - 8)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QColor(0, 0, 0, 22))
@@ -136,8 +140,11 @@ class OddsBars(QWidget):
                 painter.setBrush(QColor(colour))
                 painter.drawRoundedRect(QRectF(track.x(), track.y(), max(2.0, bar_w * p), track.height()), 3, 3)
             painter.setPen(pal.color(pal.ColorRole.WindowText))
-            painter.drawText(QRectF(label_w + bar_w + 8, y, text_w, self.ROW),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+            painter.drawText(
+                QRectF(label_w + bar_w + 8, y, text_w, self.ROW),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                text,
+            )
         painter.end()
 
 
@@ -200,8 +207,10 @@ class DiceInput(QWidget):
         fm = self.roll_button.fontMetrics()
         self.roll_button.setFixedWidth(fm.horizontalAdvance("Roll 10d12\u22121 for me") + 32)
         self.all_button = QPushButton("Roll &all remaining")
-        self.all_button.setToolTip("The app makes every remaining roll of this battle, one after the other; "
-                                   "each is listed with its faces (Ctrl+R)")
+        self.all_button.setToolTip(
+            "The app makes every remaining roll of this battle, one after the other; "
+            "each is listed with its faces (Ctrl+R)"
+        )
         self.all_button.setFixedWidth(self.all_button.sizeHint().width())
         self.faces = FacesEdit()
         self.faces.setPlaceholderText("faces, e.g. 5")
@@ -243,9 +252,12 @@ class EnterMovesOn(QObject):
         self.wizard = wizard
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
-                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
-                and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+        if (
+            event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
             combo = watched if isinstance(watched, QComboBox) else watched.parent()
             if isinstance(combo, QComboBox) and combo.view().isVisible():
                 return False  # Enter picks the item of an open list
@@ -267,6 +279,7 @@ class EnterMovesOn(QObject):
 
 # --- pages ----------------------------------------------------------------------------------------------------
 
+
 class BattlePage(QWizardPage):
     """1. Date, scenario, opponent, outcome, objectives, fire support, notes."""
 
@@ -275,10 +288,15 @@ class BattlePage(QWizardPage):
         self.w = wizard
         s = wizard.session
         self.setTitle("1. The battle")
-        leader = (f"led by {s.leader_name} ({s.leader_xp} XP, {level_name(s.leader_xp, s.thresholds)})"
-                  if s.leader_name and s.leader_xp is not None else "with no leader")
-        self.setSubTitle(f"{s.platoon_name}: {s.platoon_xp} XP ({level_name(s.platoon_xp, s.thresholds)}), "
-                         f"{leader}. This is battle {s.number}.")
+        leader = (
+            f"led by {s.leader_name} ({s.leader_xp} XP, {level_name(s.leader_xp, s.thresholds)})"
+            if s.leader_name and s.leader_xp is not None
+            else "with no leader"
+        )
+        self.setSubTitle(
+            f"{s.platoon_name}: {s.platoon_xp} XP ({level_name(s.platoon_xp, s.thresholds)}), "
+            f"{leader}. This is battle {s.number}."
+        )
         outer = QVBoxLayout(self)
         form = QFormLayout()
         outer.addLayout(form)
@@ -346,15 +364,21 @@ class BattlePage(QWizardPage):
         if s.records and self.objectives.currentIndex() != s.details.objectives:
             n = len(s.records)
             if not self.w.ask_discard_for(
-                    f"The objectives change the award, so the {plural(n, 'roll')} made would no longer fit."):
+                f"The objectives change the award, so the {plural(n, 'roll')} made would no longer fit."
+            ):
                 self.objectives.setCurrentIndex(s.details.objectives)
                 return False
         try:
             self.w.session.set_details(
-                date=self.date.date().toString("yyyy-MM-dd"), scenario=self.scenario.text(), opponent=opponent,
-                opponent_platoon=opponent_id, outcome=self.outcome.currentData(),
-                objectives=self.objectives.currentIndex(), fire_support=self.fire_support.isChecked(),
-                notes=self.notes.toPlainText())
+                date=self.date.date().toString("yyyy-MM-dd"),
+                scenario=self.scenario.text(),
+                opponent=opponent,
+                opponent_platoon=opponent_id,
+                outcome=self.outcome.currentData(),
+                objectives=self.objectives.currentIndex(),
+                fire_support=self.fire_support.isChecked(),
+                notes=self.notes.toPlainText(),
+            )
         except CampaignError as exc:
             _show_error(self.error, str(exc))
             return False
@@ -369,8 +393,10 @@ class CasualtiesPage(QWizardPage):
         super().__init__()
         self.w = wizard
         self.setTitle("2. Casualties")
-        self.setSubTitle("Count every wound counter of the battle, including those of units removed before "
-                         "the end, and those on the leader's element.")
+        self.setSubTitle(
+            "Count every wound counter of the battle, including those of units removed before "
+            "the end, and those on the leader's element."
+        )
         outer = QVBoxLayout(self)
         form = QFormLayout()
         self.wounds = NumberSpin(self, 0, battles.WOUNDS_MAX)
@@ -431,8 +457,7 @@ class CasualtiesPage(QWizardPage):
         QTimer.singleShot(0, lambda: self.wounds.setFocus(Qt.FocusReason.OtherFocusReason))
 
     def isComplete(self) -> bool:  # noqa: N802 - Qt override
-        return self._valid and not self.wounds.problem() and not self.leader_wounds.problem() \
-            and super().isComplete()
+        return self._valid and not self.wounds.problem() and not self.leader_wounds.problem() and super().isComplete()
 
     def _counts(self) -> tuple[int, int]:
         return self.wounds.value(), self.leader_wounds.value()
@@ -449,8 +474,9 @@ class CasualtiesPage(QWizardPage):
         if self._changes_rolls():
             n = len(s.records)
             made_for = plural(s.wounds or 0, "wound counter")
-            if not self.w.ask_discard_for(f"The {plural(n, 'roll')} made were for {made_for} "
-                                          f"({s.leader_wounds} on the leader's element)."):
+            if not self.w.ask_discard_for(
+                f"The {plural(n, 'roll')} made were for {made_for} ({s.leader_wounds} on the leader's element)."
+            ):
                 self.initializePage()  # put back the counts the rolls were made for
                 return False
         try:
@@ -476,8 +502,10 @@ class CasualtiesPage(QWizardPage):
         elif target is s:
             self.kept.setText(f"{plural(n, 'roll')} already made for these counts: they are kept.")
         else:
-            self.kept.setText(f"The {plural(n, 'roll')} made were for {plural(s.wounds or 0, 'wound counter')}: "
-                              "Next asks before discarding them.")
+            self.kept.setText(
+                f"The {plural(n, 'roll')} made were for {plural(s.wounds or 0, 'wound counter')}: "
+                "Next asks before discarding them."
+            )
         self.kept.setVisible(bool(n))
         s = target
         odds = s.odds()
@@ -486,11 +514,13 @@ class CasualtiesPage(QWizardPage):
         if s.wounds == 0:
             self.recovery_title.setText("<b>Recovery</b>: no wound counters, so no recovery roll and no XP lost.")
         else:
-            self.recovery_title.setText(f"<b>Recovery</b>: {plural(s.wounds or 0, 'wound counter')} against a "
-                                        f"platoon at {rec.xp} XP after the award. XP lost:")
-        self.recovery_bars.set_rows([
-            (f"lose {o.xp_lost} \u2192 {o.xp_after} XP", o.p, o.percent, "#5b8def")
-            for o in rec.xp_lost])
+            self.recovery_title.setText(
+                f"<b>Recovery</b>: {plural(s.wounds or 0, 'wound counter')} against a "
+                f"platoon at {rec.xp} XP after the award. XP lost:"
+            )
+        self.recovery_bars.set_rows(
+            [(f"lose {o.xp_lost} \u2192 {o.xp_after} XP", o.p, o.percent, "#5b8def") for o in rec.xp_lost]
+        )
         self.recovery_scroll.setVisible(bool(s.wounds))
         shown = min(len(rec.xp_lost), 8)
         self.recovery_scroll.setFixedHeight(shown * OddsBars.ROW + 6)
@@ -512,9 +542,14 @@ class CasualtiesPage(QWizardPage):
         self.leader_bars.show()
         self.leader_title.setText(
             f"<b>Leader's fate</b> (2d12): {s.leader_name} is a casualty on {lo.survival} or less (wound "
-            f"counters), else promoted on {lo.xp} or less (XP after the award), else stays.")
-        self.leader_bars.set_rows([(fate.value.capitalize(), lo.chance(fate).p, lo.chance(fate).percent,
-                                    FATE_COLORS[fate]) for fate in LeaderFate])
+            f"counters), else promoted on {lo.xp} or less (XP after the award), else stays."
+        )
+        self.leader_bars.set_rows(
+            [
+                (fate.value.capitalize(), lo.chance(fate).p, lo.chance(fate).percent, FATE_COLORS[fate])
+                for fate in LeaderFate
+            ]
+        )
 
     def _show_row(self, row: int) -> None:
         """Scroll the recovery odds so that ``row`` (the most likely result) sits in the middle of the view."""
@@ -560,8 +595,14 @@ class _RollingPage(QWizardPage):
             return
         self.dice_input.set_dice(step.dice.expression, step.dice.count, step.dice.sides, more=True)
         target = self.dice_input.faces if own_dice(self.w.ctx) else self.dice_input.roll_button
-        QTimer.singleShot(0, lambda: target.setFocus(Qt.FocusReason.OtherFocusReason)
-                          if shiboken6.isValid(target) and target.isVisible() and target.isEnabled() else None)
+        QTimer.singleShot(
+            0,
+            lambda: (
+                target.setFocus(Qt.FocusReason.OtherFocusReason)
+                if shiboken6.isValid(target) and target.isVisible() and target.isEnabled()
+                else None
+            ),
+        )
 
     def _make(self, action: Callable[[], Any]) -> None:
         try:
@@ -604,8 +645,10 @@ class RollsPage(_RollingPage):
     def __init__(self, wizard: BattleWizard) -> None:
         super().__init__(wizard)
         self.setTitle("3. Rolls")
-        self.setSubTitle("In the rules' order: the award, recovery (1d8, then 2d8, \u2026 while counters remain), "
-                         "then the leader's fate. Let the app roll, or type the faces you rolled.")
+        self.setSubTitle(
+            "In the rules' order: the award, recovery (1d8, then 2d8, \u2026 while counters remain), "
+            "then the leader's fate. Let the app roll, or type the faces you rolled."
+        )
         outer = QVBoxLayout(self)
         box = QGroupBox("Next roll")
         inner = QVBoxLayout(box)
@@ -621,8 +664,10 @@ class RollsPage(_RollingPage):
         inner.addWidget(self.step)
         inner.addWidget(self.dice_input)
         self.own_dice = QCheckBox("I roll my o&wn dice (the cursor starts in the faces field)")
-        self.own_dice.setToolTip("Remembered for this database: each roll starts with the cursor in the faces "
-                                 "field, so you type the faces and press Enter")
+        self.own_dice.setToolTip(
+            "Remembered for this database: each roll starts with the cursor in the faces "
+            "field, so you type the faces and press Enter"
+        )
         self.own_dice.setChecked(own_dice(wizard.ctx))
         self.own_dice.toggled.connect(self._own_dice_toggled)
         inner.addWidget(self.own_dice)
@@ -659,19 +704,24 @@ class RollsPage(_RollingPage):
         self.award.setText(f"<b>Award</b> (RULES 1.2 step 1, no dice): {s.award_text()}")
         rec = s.recovery
         removed = rec.wounds - rec.remaining
-        state = (f"Recovery: {plural(rec.wounds, 'wound counter')}: {removed} removed, {rec.remaining} remaining. "
-                 f"XP lost so far: {rec.xp_lost} (platoon now at {rec.xp} XP).")
+        state = (
+            f"Recovery: {plural(rec.wounds, 'wound counter')}: {removed} removed, {rec.remaining} remaining. "
+            f"XP lost so far: {rec.xp_lost} (platoon now at {rec.xp} XP)."
+        )
         step = s.next_step
         if step is not None and step.kind in ("recovery", "leader"):
             self.step.setText(f"{step.label}")
             if step.kind == "leader":
-                state += (f" Leader's fate: {s.leader_name} is a casualty on {s.leader_wounds} or less, promoted "
-                          f"on {s.award.leader_xp_after} or less, else stays.")
+                state += (
+                    f" Leader's fate: {s.leader_name} is a casualty on {s.leader_wounds} or less, promoted "
+                    f"on {s.award.leader_xp_after} or less, else stays."
+                )
             self.set_step(step)
         else:
             if s.fate is None:
-                done = "All rolls made." + (" The platoon has no leader, so no leader's fate roll."
-                                            if not s.has_leader else "")
+                done = "All rolls made." + (
+                    " The platoon has no leader, so no leader's fate roll." if not s.has_leader else ""
+                )
             else:
                 done = f"All rolls made. {s.leader_name}: {battles.FATE_WORDS[s.fate]}."
                 if s.needs_replacement:
@@ -746,15 +796,19 @@ class ReplacementPage(_RollingPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         s = self.w.session
-        words: dict[str, str] = {LeaderFate.CASUALTY: "is a casualty (killed or invalided out)",
-                                 LeaderFate.PROMOTED: "was promoted out of the platoon"}
+        words: dict[str, str] = {
+            LeaderFate.CASUALTY: "is a casualty (killed or invalided out)",
+            LeaderFate.PROMOTED: "was promoted out of the platoon",
+        }
         gone = words.get(s.fate or "", "has left")
         self.setSubTitle(f"{s.leader_name} {gone}. Name the new leader and roll their XP.")
         sides = period_sides(s.period)
         period = f"campaign period {s.period}" if s.period else "no campaign period set"
         dice = f"the lower of two d{sides}" if s.replacement_dice == 2 else f"one d{sides}"
-        self.intro.setText(f"The new leader's XP is {dice} minus one ({period}; the campaign's rule for "
-                           "replacement leaders; RULES 1.2 step 4).")
+        self.intro.setText(
+            f"The new leader's XP is {dice} minus one ({period}; the campaign's rule for "
+            "replacement leaders; RULES 1.2 step 4)."
+        )
         if s.replacement_name and not self.name.text():
             self.name.setText(s.replacement_name)
         _show_error(self.error, "")
@@ -801,11 +855,14 @@ class ReplacementPage(_RollingPage):
 
 
 def _esc(text: Any) -> str:
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-DARK_FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#ef9a9a", LeaderFate.PROMOTED: "#90caf9",
-                                    LeaderFate.STAYS: "#a5d6a7"}
+DARK_FATE_COLORS: dict[str, str] = {
+    LeaderFate.CASUALTY: "#ef9a9a",
+    LeaderFate.PROMOTED: "#90caf9",
+    LeaderFate.STAYS: "#a5d6a7",
+}
 """The fate colours lightened for a dark palette (the light ones are FATE_COLORS)."""
 
 
@@ -813,46 +870,59 @@ def summary_html(d: battles.BattleSummary, dark: bool = False) -> str:
     """The summary page: every roll with its faces and rule, XP before → after, the leader's fate."""
     det = d.details
     facts = [f"Battle {d.number} of <b>{_esc(d.platoon.name)}</b>, {det.date.isoformat()}"]
-    for label, value in (("Scenario", det.scenario), ("Opponent", det.opponent),
-                         ("Outcome", det.outcome or "not recorded"),
-                         ("Objectives", OBJECTIVE_ITEMS[det.objectives]),
-                         ("Fire support", "used" if det.fire_support else "not used")):
+    for label, value in (
+        ("Scenario", det.scenario),
+        ("Opponent", det.opponent),
+        ("Outcome", det.outcome or "not recorded"),
+        ("Objectives", OBJECTIVE_ITEMS[det.objectives]),
+        ("Fire support", "used" if det.fire_support else "not used"),
+    ):
         if value:
             facts.append(f"{label}: {_esc(value)}")
-    html = ["<p>" + "<br>".join(facts) + "</p>",
-            f"<p>Wound counters: {d.wounds} (on the leader's element: {d.leader_wounds})</p>",
-            f"<p><b>Award</b> ({_esc(rule_text(d.award.rule))}): {_esc(d.award.text)}</p>",
-            "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
-            "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
-            "<th>Source</th></tr>"]
+    html = [
+        "<p>" + "<br>".join(facts) + "</p>",
+        f"<p>Wound counters: {d.wounds} (on the leader's element: {d.leader_wounds})</p>",
+        f"<p><b>Award</b> ({_esc(rule_text(d.award.rule))}): {_esc(d.award.text)}</p>",
+        "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'>"
+        "<tr><th>Roll</th><th>Dice</th><th>Faces</th><th>Total</th><th>Result</th><th>Rule and row</th>"
+        "<th>Source</th></tr>",
+    ]
     for r in d.rolls:
         colours = DARK_FATE_COLORS if dark else FATE_COLORS
         colour = colours.get(r.outcome, "")
         outcome = f"<span style='color:{colour}'><b>{_esc(r.outcome)}</b></span>" if colour else _esc(r.outcome)
-        html.append(f"<tr><td>{_esc(purpose_text(r.purpose).capitalize())}</td><td>{r.expression}</td>"
-                    f"<td align='center'>{', '.join(str(f) for f in r.faces)}</td>"
-                    f"<td align='center'>{r.total}</td><td>{outcome}</td>"
-                    f"<td>{_esc(rule_text(r.rule))}: {_esc(r.table_row or '')}</td>"
-                    f"<td>{'typed in' if r.source == 'entered' else 'app'}</td></tr>")
+        html.append(
+            f"<tr><td>{_esc(purpose_text(r.purpose).capitalize())}</td><td>{r.expression}</td>"
+            f"<td align='center'>{', '.join(str(f) for f in r.faces)}</td>"
+            f"<td align='center'>{r.total}</td><td>{outcome}</td>"
+            f"<td>{_esc(rule_text(r.rule))}: {_esc(r.table_row or '')}</td>"
+            f"<td>{'typed in' if r.source == 'entered' else 'app'}</td></tr>"
+        )
     if not d.rolls:
         html.append("<tr><td colspan='7'>No rolls: no wound counters and no leader.</td></tr>")
     html.append("</table>")
     pl = d.platoon
-    html.append(f"<p><b>Platoon XP</b>: {pl.xp_before} \u2192 <b>{pl.xp_after}</b> "
-                f"(award +{pl.award}, recovery \u2212{pl.xp_lost})<br>")
+    html.append(
+        f"<p><b>Platoon XP</b>: {pl.xp_before} \u2192 <b>{pl.xp_after}</b> "
+        f"(award +{pl.award}, recovery \u2212{pl.xp_lost})<br>"
+    )
     ld = d.leader
     if ld:
         colour = (DARK_FATE_COLORS if dark else FATE_COLORS).get(ld.fate or "", "")
-        html.append(f"<b>{_esc(ld.name or '')}</b>: XP {ld.xp_before} \u2192 <b>{ld.xp_after}</b>, "
-                    f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld.fate or '', ''))}</b>"
-                    "</span><br>")
+        html.append(
+            f"<b>{_esc(ld.name or '')}</b>: XP {ld.xp_before} \u2192 <b>{ld.xp_after}</b>, "
+            f"<span style='color:{colour}'><b>{_esc(battles.FATE_WORDS.get(ld.fate or '', ''))}</b>"
+            "</span><br>"
+        )
     else:
         html.append("No leader: no leader's fate roll.<br>")
     rep = d.replacement
     if rep:
         html.append(f"New leader: <b>{_esc(rep.name)}</b> ({_esc(rep.rank)}), {rep.xp} XP<br>")
-    html.append("</p><p>Commit writes the battle, its rolls, the XP changes and the leader changes in one step "
-                "(Edit \u25b8 Undo takes it all back). Cancel writes nothing.</p>")
+    html.append(
+        "</p><p>Commit writes the battle, its rolls, the XP changes and the leader changes in one step "
+        "(Edit \u25b8 Undo takes it all back). Cancel writes nothing.</p>"
+    )
     return "".join(html)
 
 
@@ -895,13 +965,15 @@ class SummaryPage(QWizardPage):
 
 # --- the wizard -----------------------------------------------------------------------------------------------
 
+
 class BattleWizard(QWizard):
     """Log one battle of a platoon. ``dice`` is what **Roll for me** uses (the app's dice by default)."""
 
     committed = Signal(int)
 
-    def __init__(self, ctx: AppContext, platoon_id: int, parent: QWidget | None = None,
-                 dice: DiceSource | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, platoon_id: int, parent: QWidget | None = None, dice: DiceSource | None = None
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.session = battles.BattleSession(platoon_id)
@@ -919,9 +991,13 @@ class BattleWizard(QWizard):
         self.rolls_page = RollsPage(self)
         self.replacement_page = ReplacementPage(self)
         self.summary_page = SummaryPage(self)
-        for page_id, page in ((PAGE_BATTLE, self.battle_page), (PAGE_CASUALTIES, self.casualties_page),
-                              (PAGE_ROLLS, self.rolls_page), (PAGE_REPLACEMENT, self.replacement_page),
-                              (PAGE_SUMMARY, self.summary_page)):
+        for page_id, page in (
+            (PAGE_BATTLE, self.battle_page),
+            (PAGE_CASUALTIES, self.casualties_page),
+            (PAGE_ROLLS, self.rolls_page),
+            (PAGE_REPLACEMENT, self.replacement_page),
+            (PAGE_SUMMARY, self.summary_page),
+        ):
             self.setPage(page_id, page)
         self.setStartId(PAGE_BATTLE)
         fit_resize(self, 780, 640)
@@ -998,20 +1074,24 @@ class BattleWizard(QWizard):
     def ask_discard(self) -> bool:
         n = len(self.session.records)
         answer = QMessageBox.question(
-            self, "Discard this battle?",
+            self,
+            "Discard this battle?",
             f"{plural(n, 'roll was', 'rolls were')} made for this battle and nothing has been saved yet.\n"
             "Discard the battle and its rolls?",
             QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel)
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Discard
 
     def ask_discard_for(self, why: str) -> bool:
         """A change would throw away the rolls made: ask first (Discard, or Cancel to keep them)."""
         answer = QMessageBox.question(
-            self, "Discard the rolls made?",
+            self,
+            "Discard the rolls made?",
             f"{why}\nDiscard them and roll again? Cancel keeps the rolls and what they were made for.",
             QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel)
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Discard
 
     def reject(self) -> None:
@@ -1037,8 +1117,9 @@ class ChoosePlatoonDialog(QDialog):
         self.list.setCurrentRow(0)
         label = QLabel("&Platoon that fought the battle:", self)
         label.setBuddy(self.list)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Log battle\u2026")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -1060,8 +1141,13 @@ def platoon_choices(campaign_id: int | None = None) -> list[tuple[PlatoonNode, C
     first."""
     from ..services.navigator import navigator_tree
 
-    out = [(p, c) for c in navigator_tree() if c.system == "atomic_africa"
-           for p in c.children if isinstance(p, PlatoonNode)]
+    out = [
+        (p, c)
+        for c in navigator_tree()
+        if c.system == "atomic_africa"
+        for p in c.children
+        if isinstance(p, PlatoonNode)
+    ]
     out.sort(key=lambda pc: pc[1].id != campaign_id)  # stable: the campaign in view first
     return out
 
@@ -1070,10 +1156,13 @@ def choose_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int | N
     """Ask which platoon fought (or say how to make one when there is none)."""
     choices = platoon_choices(campaign_id)
     if not choices:
-        QMessageBox.information(parent, "Log battle",
-                                "There is no platoon to log a battle for yet.\n"
-                                "Create a campaign (File \u25b8 New campaign\u2026), then a platoon in it "
-                                "(File \u25b8 New platoon\u2026).")
+        QMessageBox.information(
+            parent,
+            "Log battle",
+            "There is no platoon to log a battle for yet.\n"
+            "Create a campaign (File \u25b8 New campaign\u2026), then a platoon in it "
+            "(File \u25b8 New platoon\u2026).",
+        )
         return None
     if len(choices) == 1:
         return choices[0][0].id
@@ -1086,8 +1175,9 @@ def choose_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int | N
         dialog.deleteLater()
 
 
-def log_battle(ctx: AppContext, parent: QWidget | None, platoon_id: int | None = None,
-               campaign_id: int | None = None) -> int | None:
+def log_battle(
+    ctx: AppContext, parent: QWidget | None, platoon_id: int | None = None, campaign_id: int | None = None
+) -> int | None:
     """Battle ▸ Log battle… (Ctrl+B from anywhere): run the wizard; the new battle's id, or ``None`` when
     cancelled. Without a platoon (a campaign page, nothing selected) it first asks which platoon fought, and
     opens that platoon after the battle is logged."""

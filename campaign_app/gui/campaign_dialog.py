@@ -49,8 +49,7 @@ from .widgets import (
 
 
 def period_choices() -> list[tuple[int | None, str]]:
-    return [(None, f"not set  (d{period_sides(None)})"),
-            *((p, f"{p}  (d{period_sides(p)})") for p in PERIODS)]
+    return [(None, f"not set  (d{period_sides(None)})"), *((p, f"{p}  (d{period_sides(p)})") for p in PERIODS)]
 
 
 class ThresholdsEditor(QWidget):
@@ -137,6 +136,7 @@ class ThresholdsEditor(QWidget):
 
 # --- new campaign -----------------------------------------------------------------------------------------
 
+
 class NewCampaignDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -148,8 +148,7 @@ class NewCampaignDialog(QDialog):
         self.system = ChoicePicker(list(campaign_service.SYSTEMS.items()), "Game system", self)
         self.period = ChoicePicker(period_choices(), "Campaign period", self)
         self.thresholds = ThresholdsEditor(self)
-        self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()),
-                                      "Objective XP goes to", self)
+        self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to", self)
         self.notes = QPlainTextEdit(self)
         self.notes.setTabChangesFocus(True)
         self.notes.setFixedHeight(60)
@@ -166,8 +165,9 @@ class NewCampaignDialog(QDialog):
         form.addRow("&Name:", self.name_edit)
         form.addRow("", self.problem)
         form.addRow("&System:", self.system)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Create campaign")
         self.buttons.accepted.connect(self.accept)
@@ -197,9 +197,14 @@ class NewCampaignDialog(QDialog):
 
     def values(self) -> dict[str, Any]:
         """Keyword arguments for ``campaigns.create_campaign``."""
-        return {"name": self.name_edit.text().strip(), "system": self.system.value(),
-                "period": self.period.value(), "thresholds": self.thresholds.thresholds(),
-                "objective_xp_to": self.objective.value(), "notes": self.notes.toPlainText()}
+        return {
+            "name": self.name_edit.text().strip(),
+            "system": self.system.value(),
+            "period": self.period.value(),
+            "thresholds": self.thresholds.thresholds(),
+            "objective_xp_to": self.objective.value(),
+            "notes": self.notes.toPlainText(),
+        }
 
 
 def new_campaign(ctx: AppContext, parent: QWidget | None) -> int | None:
@@ -279,8 +284,11 @@ class NewPlatoonDialog(QDialog):
 
         xp_box = QGroupBox("Experience", self)
         self.by_hand = QRadioButton("By &hand", xp_box)
-        self.generate = QRadioButton(f"&Force generation (2d{self.dice.sides}, each \u2212 1: the lower to the "
-                                     "leader, the higher to the platoon)", xp_box)
+        self.generate = QRadioButton(
+            f"&Force generation (2d{self.dice.sides}, each \u2212 1: the lower to the "
+            "leader, the higher to the platoon)",
+            xp_box,
+        )
         self.mode_group = QButtonGroup(self)
         self.mode_group.addButton(self.by_hand, BY_HAND)
         self.mode_group.addButton(self.generate, GENERATE)
@@ -305,8 +313,7 @@ class NewPlatoonDialog(QDialog):
         self.preview = QLabel(xp_box)
         self.preview.setAccessibleName("Force generation result")
         period = campaign.period
-        period_note = QLabel(f"Campaign period: {period if period else 'not set'} \u2192 d{self.dice.sides}",
-                             xp_box)
+        period_note = QLabel(f"Campaign period: {period if period else 'not set'} \u2192 d{self.dice.sides}", xp_box)
 
         grid = QGridLayout(xp_box)
         grid.addWidget(self.by_hand, 0, 0, 1, 4)
@@ -326,15 +333,19 @@ class NewPlatoonDialog(QDialog):
         self.faces_message.setAccessibleName("Problem with the faces")
         for spin in self.face_spins:
             spin.share_message(self.faces_message)
-            spin.problemChanged.connect(lambda _p: self.faces_message.show_problem(
-                next((s.problem() for s in self.face_spins if s.problem()), "")))
+            spin.problemChanged.connect(
+                lambda _p: self.faces_message.show_problem(
+                    next((s.problem() for s in self.face_spins if s.problem()), "")
+                )
+            )
         grid.addWidget(self.faces_message, 7, 1, 1, 4)  # its own line under the faces: the whole text shows
         grid.addWidget(self.preview, 8, 1, 1, 4)
         grid.setColumnMinimumWidth(0, 16)
         grid.setColumnStretch(4, 1)
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Create platoon")
         self.buttons.accepted.connect(self.accept)
@@ -357,9 +368,21 @@ class NewPlatoonDialog(QDialog):
             spin.problemChanged.connect(lambda _p: self._update())  # a refused face: no preview from the old one
         self.name_edit.textChanged.connect(lambda _t: self._update())
         self.leader_edit.textChanged.connect(lambda _t: self._update())
-        chain = [self.name_edit, *self.pickers.values(), self.armor, self.leader_edit, self.rank_edit,
-                 self.by_hand, self.xp_spin, self.leader_xp_spin, self.generate, self.roll_for_me,
-                 self.i_rolled, *self.face_spins, self.notes]
+        chain = [
+            self.name_edit,
+            *self.pickers.values(),
+            self.armor,
+            self.leader_edit,
+            self.rank_edit,
+            self.by_hand,
+            self.xp_spin,
+            self.leader_xp_spin,
+            self.generate,
+            self.roll_for_me,
+            self.i_rolled,
+            *self.face_spins,
+            self.notes,
+        ]
         for a, b in zip(chain, chain[1:], strict=False):
             self.setTabOrder(a, b)
         self.name_edit.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -393,35 +416,43 @@ class NewPlatoonDialog(QDialog):
             result = force_record(self.faces(), "entered", self.campaign.period)
             self.preview.setText(
                 f"Leader <b>{result.leader_xp} XP</b> ({level_name(result.leader_xp, self.thresholds)}), "
-                f"platoon <b>{result.platoon_xp} XP</b> ({level_name(result.platoon_xp, self.thresholds)})")
+                f"platoon <b>{result.platoon_xp} XP</b> ({level_name(result.platoon_xp, self.thresholds)})"
+            )
         else:
             self.preview.setText(f"The app rolls 2d{self.dice.sides} when you press Create platoon.")
         name = self.name_edit.text()
         problem = platoon_service.platoon_name_problem(self.campaign.id, name) if name.strip() else None
         self.problem.show_problem(problem)
         # a generated force rolls the leader's XP too: that leader needs a name (never a made-up "New leader")
-        leader_problem = "Force generation rolls the leader's XP too: name the leader." \
-            if generating and not has_leader else None
+        leader_problem = (
+            "Force generation rolls the leader's XP too: name the leader." if generating and not has_leader else None
+        )
         self.leader_problem.setText(leader_problem or "")
         # red once the rest is ready (the name typed): before that it is a hint, not a mistake
         urgent = bool(leader_problem) and bool(name.strip())
         self.leader_problem.setStyleSheet(error_style(self) if urgent else "")
         self.leader_problem.setEnabled(urgent)  # a quiet (disabled-grey) hint until then
-        self.ok_button.setEnabled(bool(name.strip()) and problem is None and leader_problem is None
-                                  and not any(s.problem() for s in self.face_spins if s.isEnabled()))
+        self.ok_button.setEnabled(
+            bool(name.strip())
+            and problem is None
+            and leader_problem is None
+            and not any(s.problem() for s in self.face_spins if s.isEnabled())
+        )
 
     def values(self, seed: int | None = None) -> dict[str, Any]:
         """Keyword arguments for ``platoons.create_platoon`` (campaign and name included)."""
         leader = self.leader_edit.text().strip() or None
         out: dict[str, Any] = {
-            "campaign": self.campaign.id, "name": self.name_edit.text().strip(),
-            **{a: p.value() for a, p in self.pickers.items()}, "armor": self.armor.value(),
-            "leader_name": leader, "leader_rank": self.rank_edit.text().strip() or platoon_service.DEFAULT_RANK,
+            "campaign": self.campaign.id,
+            "name": self.name_edit.text().strip(),
+            **{a: p.value() for a, p in self.pickers.items()},
+            "armor": self.armor.value(),
+            "leader_name": leader,
+            "leader_rank": self.rank_edit.text().strip() or platoon_service.DEFAULT_RANK,
             "notes": self.notes.toPlainText(),
         }
         if self.mode() == GENERATE:
-            out["dice"] = TypedDice([self.faces()]) if self.roll_group.checkedId() == I_ROLLED \
-                else SeededDice(seed)
+            out["dice"] = TypedDice([self.faces()]) if self.roll_group.checkedId() == I_ROLLED else SeededDice(seed)
         else:
             out["xp"] = self.xp_spin.value()
             if leader:
@@ -432,8 +463,11 @@ class NewPlatoonDialog(QDialog):
 def new_platoon(ctx: AppContext, parent: QWidget | None, campaign_id: int, generate: bool = False) -> int | None:
     campaign = campaign_service.show_campaign(campaign_id)
     if campaign.system != "atomic_africa":
-        QMessageBox.information(parent, "New platoon", f"{campaign.name} is a {campaign.system_label} "
-                                "campaign; platoons belong to Atomic Africa campaigns.")
+        QMessageBox.information(
+            parent,
+            "New platoon",
+            f"{campaign.name} is a {campaign.system_label} campaign; platoons belong to Atomic Africa campaigns.",
+        )
         return None
     dialog = NewPlatoonDialog(campaign, generate, parent)
     try:

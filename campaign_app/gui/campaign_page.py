@@ -56,8 +56,7 @@ class CampaignPage(QWidget):
         self.ctx = ctx
         self.cid: int | None = None
         self.detail: CampaignDetail | None = None
-        self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid),
-                             self.load)
+        self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid), self.load)
         self._build()
         cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
 
@@ -84,8 +83,11 @@ class CampaignPage(QWidget):
         outer.addWidget(self.tabs)
 
         self.header = PageHeader("Campaign name", "The campaign's name (Enter to rename)", body)
-        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
-                                                          self.header.message)
+        self.name_edit, self.info_label, self.message = (
+            self.header.name_edit,
+            self.header.info_label,
+            self.header.message,
+        )
         self.archive_button = self.header.button("&Archive")
         self.delete_button = self.header.button("Delete campaign…")
 
@@ -95,17 +97,21 @@ class CampaignPage(QWidget):
         self.period_default = QLabel("default: not set (d10)", self.rules_box)
         self.thresholds = ThresholdsEditor(self.rules_box, keep_stored=True)
         self.thresholds_default = QLabel(f"default: {DEFAULT_THRESHOLDS}", self.rules_box)
-        self.objective = ChoicePicker(list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to",
-                                      self.rules_box)
+        self.objective = ChoicePicker(
+            list(campaign_service.OBJECTIVE_XP_TARGETS.items()), "Objective XP goes to", self.rules_box
+        )
         self.objective_default = QLabel("default: platoon and leader", self.rules_box)
-        self.replacement = ChoicePicker([(2, "the lower of two dice \u2212 1"), (1, "one die \u2212 1")],
-                                        "Replacement leader's XP", self.rules_box)
+        self.replacement = ChoicePicker(
+            [(2, "the lower of two dice \u2212 1"), (1, "one die \u2212 1")], "Replacement leader's XP", self.rules_box
+        )
         self.replacement_default = QLabel("default: the lower of two dice \u2212 1", self.rules_box)
         form = QFormLayout(self.rules_box)
-        for label, widget, default in (("Campaign pe&riod:", self.period, self.period_default),
-                                       ("XP thre&sholds:", self.thresholds, self.thresholds_default),
-                                       ("&Objective XP goes to:", self.objective, self.objective_default),
-                                       ("Replacement &leader:", self.replacement, self.replacement_default)):
+        for label, widget, default in (
+            ("Campaign pe&riod:", self.period, self.period_default),
+            ("XP thre&sholds:", self.thresholds, self.thresholds_default),
+            ("&Objective XP goes to:", self.objective, self.objective_default),
+            ("Replacement &leader:", self.replacement, self.replacement_default),
+        ):
             row = QHBoxLayout()
             row.addWidget(widget)
             if isinstance(widget, ThresholdsEditor):  # beside the fields, not beside their message line
@@ -117,9 +123,11 @@ class CampaignPage(QWidget):
             buddy = QLabel(label, self.rules_box)
             buddy.setBuddy(widget.spins[0] if isinstance(widget, ThresholdsEditor) else widget)
             form.addRow(buddy, row)
-        hint = QLabel("The period sets the die of force generation and replacement leaders (period 1..5 \u2192 "
-                      "d4..d12). Thresholds are the XP needed for Green, Regular, Veteran and Legendary.",
-                      self.rules_box)
+        hint = QLabel(
+            "The period sets the die of force generation and replacement leaders (period 1..5 \u2192 "
+            "d4..d12). Thresholds are the XP needed for Green, Regular, Veteran and Legendary.",
+            self.rules_box,
+        )
         hint.setWordWrap(True)
         form.addRow(hint)
         self.period.chosen.connect(lambda value: self._set(period=value))
@@ -144,8 +152,7 @@ class CampaignPage(QWidget):
         self.view.setMinimumHeight(160)
         self.new_button = QPushButton("&New platoon…", self.platoons_box)
         self.generate_button = QPushButton("&Generate platoon…", self.platoons_box)
-        self.generate_button.setToolTip("Force generation (RULES 1.3): the dice give the leader's and the "
-                                        "platoon's XP")
+        self.generate_button.setToolTip("Force generation (RULES 1.3): the dice give the leader's and the platoon's XP")
         self.open_button = QPushButton("O&pen", self.platoons_box)
         self.delete_platoon_button = QPushButton("&Delete platoon…", self.platoons_box)
         self.empty_label = QLabel("No platoons yet: New platoon… or Generate platoon… adds one.", self.platoons_box)
@@ -195,10 +202,21 @@ class CampaignPage(QWidget):
         self.view.activated.connect(lambda index: self.open_platoon(index))
         self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
 
-        chain: list[QWidget] = [self.name_edit, self.archive_button, self.delete_button, self.period,
-                                *self.thresholds.spins, self.thresholds.reset_button, self.objective, self.view,
-                                self.new_button, self.generate_button, self.open_button,
-                                self.delete_platoon_button, self.notes]
+        chain: list[QWidget] = [
+            self.name_edit,
+            self.archive_button,
+            self.delete_button,
+            self.period,
+            *self.thresholds.spins,
+            self.thresholds.reset_button,
+            self.objective,
+            self.view,
+            self.new_button,
+            self.generate_button,
+            self.open_button,
+            self.delete_platoon_button,
+            self.notes,
+        ]
         for before, after in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(before, after)
 
@@ -222,15 +240,28 @@ class CampaignPage(QWidget):
 
             self.info_label.setText(
                 "This campaign no longer exists (Edit \u25b8 Undo or Redo brings it back)."
-                if undo_stack_holds(self.ctx, {("campaign", self.cid)}) else
-                "This campaign no longer exists: it was deleted in another window or by campaign-cli. "
-                "Pick another campaign in the navigator.")
-            for w in (self.rules_box, self.platoons_box, self.notes_box, self.name_edit, self.archive_button,
-                      self.delete_button):
+                if undo_stack_holds(self.ctx, {("campaign", self.cid)})
+                else "This campaign no longer exists: it was deleted in another window or by campaign-cli. "
+                "Pick another campaign in the navigator."
+            )
+            for w in (
+                self.rules_box,
+                self.platoons_box,
+                self.notes_box,
+                self.name_edit,
+                self.archive_button,
+                self.delete_button,
+            ):
                 w.setEnabled(False)
             return
-        for w in (self.rules_box, self.platoons_box, self.notes_box, self.name_edit, self.archive_button,
-                  self.delete_button):
+        for w in (
+            self.rules_box,
+            self.platoons_box,
+            self.notes_box,
+            self.name_edit,
+            self.archive_button,
+            self.delete_button,
+        ):
             w.setEnabled(True)
         self.detail = c
         self.name_edit.setCommittedText(c.name)
@@ -245,21 +276,27 @@ class CampaignPage(QWidget):
         self._show_fighters(c)
         if isinstance(c, SologearCampaign):
             if c.sheet_count:
-                self.sheets_label.setText("The campaign is played on its pilot's sheet: roll the length, play the "
-                                          "turns, record the battles.")
+                self.sheets_label.setText(
+                    "The campaign is played on its pilot's sheet: roll the length, play the turns, record the battles."
+                )
                 self.sheet_button.setText("Open the pilot &sheet")
             else:
-                self.sheets_label.setText("This Sologear campaign has no pilot yet. Create the pilot's sheet (the "
-                                          "pilot, the Gear and its TV) to start playing.")
+                self.sheets_label.setText(
+                    "This Sologear campaign has no pilot yet. Create the pilot's sheet (the "
+                    "pilot, the Gear and its TV) to start playing."
+                )
                 self.sheet_button.setText("Create the pilot &sheet\u2026")
         rules = {r.key: r for r in c.house_rules}
         self.period.setValue(c.period)
         self.thresholds.set_thresholds(Thresholds(*c.thresholds))
         self.objective.setValue(c.objective_xp_to)
         self.replacement.setValue(c.replacement_dice)
-        for key, label in (("period", self.period_default), ("thresholds", self.thresholds_default),
-                           ("objective_xp_to", self.objective_default),
-                           ("replacement_dice", self.replacement_default)):
+        for key, label in (
+            ("period", self.period_default),
+            ("thresholds", self.thresholds_default),
+            ("objective_xp_to", self.objective_default),
+            ("replacement_dice", self.replacement_default),
+        ):
             is_default = rules[key].is_default
             base = label.text().split(" \u2014 ")[0].replace("<i>", "").replace("</i>", "")
             label.setText(base if is_default else f"<i>{base} \u2014 changed</i>")
@@ -297,8 +334,9 @@ class CampaignPage(QWidget):
         return rows[0].data(ID_ROLE) if rows else None
 
     # --- writing ------------------------------------------------------------------------------------------
-    def run(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-            **kwargs: ServiceArgs.kwargs) -> EditT | None:
+    def run(
+        self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> EditT | None:
         try:
             edit = perform(self.ctx, service, *args, **kwargs)
         except CampaignError as exc:
@@ -328,18 +366,29 @@ class CampaignPage(QWidget):
         if self.detail is None:
             return
         c = self.detail
-        what = plural(c.sheet_count, "pilot sheet") if isinstance(c, SologearCampaign) else \
-            plural(c.fighter_count, "fighter") if isinstance(c, DeathBlowCampaign) else \
-            plural(c.platoon_count, "platoon")
-        question = (f"Delete the campaign {c.name} with its {what} and all their history?\nEdit \u25b8 Undo "
-                    "brings it back while the app is open.")
-        erase = ("\n\nErasing it from the undo history too leaves none of its text in the file; the deletion "
-                 "then cannot be undone (the backup made just before can bring it back).")
+        what = (
+            plural(c.sheet_count, "pilot sheet")
+            if isinstance(c, SologearCampaign)
+            else plural(c.fighter_count, "fighter")
+            if isinstance(c, DeathBlowCampaign)
+            else plural(c.platoon_count, "platoon")
+        )
+        question = (
+            f"Delete the campaign {c.name} with its {what} and all their history?\nEdit \u25b8 Undo "
+            "brings it back while the app is open."
+        )
+        erase = (
+            "\n\nErasing it from the undo history too leaves none of its text in the file; the deletion "
+            "then cannot be undone (the backup made just before can bring it back)."
+        )
         if getattr(self.ctx, "server", None) is not None:  # the server erases it (only for who deletes it)
-            erase = ("\n\nErasing it from the undo history too removes its changes from the club's journal; the "
-                     "deletion then cannot be undone, and the server keeps no backup of it.")
-        ok, forget = confirm_with_option(self, "Delete campaign", question + erase,
-                                         "Also erase it from the undo history")
+            erase = (
+                "\n\nErasing it from the undo history too removes its changes from the club's journal; the "
+                "deletion then cannot be undone, and the server keeps no backup of it."
+            )
+        ok, forget = confirm_with_option(
+            self, "Delete campaign", question + erase, "Also erase it from the undo history"
+        )
         if ok:
             self.run(campaign_service.delete_campaign, c.id, forget=forget)
 
@@ -381,6 +430,10 @@ class CampaignPage(QWidget):
         if platoon_id is None:
             return
         row = self.model.row_data(self.model.row_of_id(platoon_id) or 0)
-        if confirm(self, "Delete platoon", f"Delete {row.name} with its leaders, battles and history?\n"
-                   "Edit \u25b8 Undo brings it back while the app is open."):
+        if confirm(
+            self,
+            "Delete platoon",
+            f"Delete {row.name} with its leaders, battles and history?\n"
+            "Edit \u25b8 Undo brings it back while the app is open.",
+        ):
             self.run(platoon_service.delete_platoon, platoon_id)

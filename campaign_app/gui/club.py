@@ -40,8 +40,9 @@ log = logging.getLogger(__name__)
 RETRY, LOCAL, CLOSE, LOGIN = "retry", "local", "close", "login"
 
 
-def open_server(target: ServerTarget, password: str | None, backup_dir: Path | None,
-                busy_timeout: float | None = None) -> None:
+def open_server(
+    target: ServerTarget, password: str | None, backup_dir: Path | None, busy_timeout: float | None = None
+) -> None:
     """Open the store on the server (with a busy cursor when a window is up; libpq's ``connect_timeout``
     bounds the wait). Raises the store's CampaignError (ServerUnavailable, PasswordRequired, ...)."""
     from ..store import init_db
@@ -50,8 +51,9 @@ def open_server(target: ServerTarget, password: str | None, backup_dir: Path | N
     if busy:
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
     try:
-        database = init_db(target.url(timeout=True), backup_dir, password=password,
-                           busy_timeout=busy_timeout, daily_backup=False)
+        database = init_db(
+            target.url(timeout=True), backup_dir, password=password, busy_timeout=busy_timeout, daily_backup=False
+        )
     finally:
         if busy:
             QApplication.restoreOverrideCursor()
@@ -96,8 +98,9 @@ class ServerWait:
                 bar().clearMessage()
 
 
-def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path | None, *,
-                    closing: str = "Close") -> str:
+def ask_server_away(
+    parent: QWidget | None, exc: CampaignError, local_file: Path | None, *, closing: str = "Close"
+) -> str:
     """The server cannot be used: say so with its name and the reason; returns RETRY, LOCAL, LOGIN or CLOSE."""
     text = str(exc)
     text = text[:1].upper() + text[1:]
@@ -112,8 +115,9 @@ def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path
     else:
         login = None
     # trying again helps when the server or the network was away, not when the database itself is refused
-    retry = box.addButton("&Try Again", QMessageBox.ButtonRole.AcceptRole) if isinstance(
-        exc, ServerUnavailable) else None
+    retry = (
+        box.addButton("&Try Again", QMessageBox.ButtonRole.AcceptRole) if isinstance(exc, ServerUnavailable) else None
+    )
     local = None
     if local_file is not None:
         local = box.addButton("&Open Local File Instead", QMessageBox.ButtonRole.ActionRole)
@@ -137,9 +141,17 @@ def ask_server_away(parent: QWidget | None, exc: CampaignError, local_file: Path
     return LOCAL
 
 
-def open_server_interactively(settings: QSettings, parent: QWidget | None, target: ServerTarget,
-                              password: str | None, backup_dir: Path | None, local_file: Path | None,
-                              busy_timeout: float | None = None, *, closing: str = "Close") -> Login | str:
+def open_server_interactively(
+    settings: QSettings,
+    parent: QWidget | None,
+    target: ServerTarget,
+    password: str | None,
+    backup_dir: Path | None,
+    local_file: Path | None,
+    busy_timeout: float | None = None,
+    *,
+    closing: str = "Close",
+) -> Login | str:
     """Open ``target``, asking what is needed on the way: the :class:`Login` that opened it, or LOCAL (open the
     local file instead) or CLOSE (the user gave up)."""
     from ..passwords import saved_password
@@ -183,8 +195,9 @@ class LiveUpdates(QObject):
     """An operation made elsewhere was announced to the views (its id)."""
     RETRY_MS = (1000, 2000, 4000, 8000, 15000, 30000)
 
-    def __init__(self, ctx: AppContext, target: ServerTarget, password: str | None,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, target: ServerTarget, password: str | None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         from ..services.server_link import ServerListener
 
@@ -294,5 +307,13 @@ class LiveUpdates(QObject):
         return self._feed
 
 
-__all__ = ["CLOSE", "LOCAL", "LOGIN", "LiveUpdates", "RETRY", "ask_server_away", "open_server",
-           "open_server_interactively"]
+__all__ = [
+    "CLOSE",
+    "LOCAL",
+    "LOGIN",
+    "LiveUpdates",
+    "RETRY",
+    "ask_server_away",
+    "open_server",
+    "open_server_interactively",
+]

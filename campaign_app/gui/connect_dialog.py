@@ -125,8 +125,15 @@ class ConnectDialog(QDialog):
     """Host, port, database, login, password, remember, SSL mode; or a pasted URL. ``login()`` after
     ``exec()`` returns Accepted."""
 
-    def __init__(self, settings: QSettings, parent: QWidget | None = None, *, initial: ServerTarget | None = None,
-                 password: str | None = None, problem: str = "") -> None:
+    def __init__(
+        self,
+        settings: QSettings,
+        parent: QWidget | None = None,
+        *,
+        initial: ServerTarget | None = None,
+        password: str | None = None,
+        problem: str = "",
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Connect to Club Server")
         self.settings = settings
@@ -135,8 +142,11 @@ class ConnectDialog(QDialog):
         self._workers: list[ProbeWorker] = []
         self._filling = False
 
-        intro = QLabel("Open a campaign your club keeps on a PostgreSQL server. The organiser gives you the "
-                       "server, the database and your login; or paste the address they sent you.", self)
+        intro = QLabel(
+            "Open a campaign your club keeps on a PostgreSQL server. The organiser gives you the "
+            "server, the database and your login; or paste the address they sent you.",
+            self,
+        )
         intro.setWordWrap(True)
 
         self.recent = QComboBox(self)
@@ -180,9 +190,16 @@ class ConnectDialog(QDialog):
         self.recent_label = QLabel("R&ecent:", self)
         self.recent_label.setBuddy(self.recent)
         form.addRow(self.recent_label, self.recent)
-        for text, widget in (("&Address:", self.url), ("&Host:", self.host), ("&Port:", self.port),
-                             ("&Database:", self.dbname), ("&Login:", self.user), ("Pass&word:", self.password),
-                             ("", self.remember), ("&SSL mode:", self.sslmode)):
+        for text, widget in (
+            ("&Address:", self.url),
+            ("&Host:", self.host),
+            ("&Port:", self.port),
+            ("&Database:", self.dbname),
+            ("&Login:", self.user),
+            ("Pass&word:", self.password),
+            ("", self.remember),
+            ("&SSL mode:", self.sslmode),
+        ):
             if text:
                 label = QLabel(text, self)
                 label.setBuddy(widget)
@@ -262,8 +279,9 @@ class ConnectDialog(QDialog):
                 self.url.setCursorPosition(0)  # the start of the address shows: postgresql://login@host
             remembered = saved_password(target) if password is None else None
             self.password.setText(password or remembered or "")
-            self.remember.setChecked(self.remember.isEnabled() and (remembered is not None or
-                                                                     self.remember.isChecked()))
+            self.remember.setChecked(
+                self.remember.isEnabled() and (remembered is not None or self.remember.isChecked())
+            )
         finally:
             self._filling = False
 
@@ -318,13 +336,17 @@ class ConnectDialog(QDialog):
     def target(self) -> ServerTarget:
         """The server named by the fields; BadServerAddress names the field that is wrong."""
         mode = str(self.sslmode.currentData() or "prefer")
-        return ServerTarget(host=self.host.text().strip(), port=parse_port(self.port.text()),
-                            dbname=self.dbname.text().strip(), user=self.user.text().strip(),
-                            sslmode=mode if mode in ALL_SSL_MODES else "prefer", options=self._options)
+        return ServerTarget(
+            host=self.host.text().strip(),
+            port=parse_port(self.port.text()),
+            dbname=self.dbname.text().strip(),
+            user=self.user.text().strip(),
+            sslmode=mode if mode in ALL_SSL_MODES else "prefer",
+            options=self._options,
+        )
 
     def _problem_field(self, text: str) -> QLineEdit:
-        for word, field in (("port", self.port), ("host", self.host), ("database", self.dbname),
-                            ("login", self.user)):
+        for word, field in (("port", self.port), ("host", self.host), ("database", self.dbname), ("login", self.user)):
             if word in text:
                 return field
         return self.url
@@ -359,8 +381,17 @@ class ConnectDialog(QDialog):
         worker.deleteLater()
 
     def _set_busy(self, busy: bool) -> None:
-        for widget in (self.recent, self.url, self.host, self.port, self.dbname, self.user, self.password,
-                       self.sslmode, self.connect_button):
+        for widget in (
+            self.recent,
+            self.url,
+            self.host,
+            self.port,
+            self.dbname,
+            self.user,
+            self.password,
+            self.sslmode,
+            self.connect_button,
+        ):
             widget.setEnabled(not busy)
         self.remember.setEnabled(not busy and self.keyring_problem is None)
         if busy:
@@ -425,8 +456,14 @@ def _timeout_of(target: ServerTarget) -> int:
     return CONNECT_TIMEOUT
 
 
-def ask_login(settings: QSettings, parent: QWidget | None = None, *, initial: ServerTarget | None = None,
-              password: str | None = None, problem: str = "") -> Login | None:
+def ask_login(
+    settings: QSettings,
+    parent: QWidget | None = None,
+    *,
+    initial: ServerTarget | None = None,
+    password: str | None = None,
+    problem: str = "",
+) -> Login | None:
     """Show the dialog; the login that connected, or None when cancelled."""
     dialog = ConnectDialog(settings, parent, initial=initial, password=password, problem=problem)
     try:
@@ -445,5 +482,13 @@ _orphans: list[ProbeWorker] = []
 """Tries still running after their dialog closed (kept alive until their thread ends)."""
 
 
-__all__ = ["ConnectDialog", "Login", "ProbeWorker", "RECENT_KEY", "SHORTCUT", "add_recent_server", "ask_login",
-           "recent_servers"]
+__all__ = [
+    "ConnectDialog",
+    "Login",
+    "ProbeWorker",
+    "RECENT_KEY",
+    "SHORTCUT",
+    "add_recent_server",
+    "ask_login",
+    "recent_servers",
+]

@@ -65,8 +65,9 @@ def announce_everything(ctx: AppContext, reason: str) -> None:
     ctx.signals.op_changed.emit(everything_changed(reason))
 
 
-def concerns(changes: OpChanges, *, campaign: int | None = None, platoon: int | None = None,
-             sheet: int | None = None) -> bool:
+def concerns(
+    changes: OpChanges, *, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None
+) -> bool:
     """Whether an operation's changes concern a view showing a campaign, a platoon (of ``campaign``) or a
     Sologear sheet (of ``campaign``): it touched that row, was made on it, or on its campaign as a whole. An
     operation that names no target at all (a sample load, an import) and "everything changed" concern every
@@ -99,8 +100,9 @@ class ViewFeed(QObject):
     once if ``view`` is visible, else once when it is next shown. A view calls :meth:`refresh` itself when what
     it shows is switched (another platoon): the same "now or when shown" rule."""
 
-    def __init__(self, ctx: AppContext, view: QWidget, wants: Callable[[OpChanges], bool],
-                 reload: Callable[[], None]) -> None:
+    def __init__(
+        self, ctx: AppContext, view: QWidget, wants: Callable[[OpChanges], bool], reload: Callable[[], None]
+    ) -> None:
         super().__init__(view)
         self.ctx = ctx
         self.view = view
@@ -136,5 +138,12 @@ class ViewFeed(QObject):
         return False
 
 
-__all__ = ["EVERYTHING", "ViewFeed", "announce", "announce_everything", "concerns", "everything_changed",
-           "is_everything"]
+__all__ = [
+    "EVERYTHING",
+    "ViewFeed",
+    "announce",
+    "announce_everything",
+    "concerns",
+    "everything_changed",
+    "is_everything",
+]

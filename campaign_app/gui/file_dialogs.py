@@ -32,8 +32,9 @@ def remember_folder(settings: QSettings, path: str | Path) -> None:
     settings.setValue(LAST_FOLDER_KEY, str(folder))
 
 
-def ask_save_path(parent: QWidget | None, settings: QSettings, title: str, suggested_name: str,
-                  filters: str) -> Path | None:
+def ask_save_path(
+    parent: QWidget | None, settings: QSettings, title: str, suggested_name: str, filters: str
+) -> Path | None:
     """Ask where to save; ``None`` when the user cancels. The chosen folder is remembered."""
     start = start_folder(settings) / suggested_name
     chosen, _ = QFileDialog.getSaveFileName(parent, title, str(start), filters)
@@ -68,8 +69,14 @@ def open_with_desktop(path: Path) -> bool:
     if opener is None:
         return bool(QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))
     try:
-        done = subprocess.run([opener, str(path)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=OPEN_WAIT_SECONDS, check=False)
+        done = subprocess.run(
+            [opener, str(path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=OPEN_WAIT_SECONDS,
+            check=False,
+        )
     except subprocess.TimeoutExpired:
         return True  # a program is showing it
     except OSError:
@@ -85,8 +92,12 @@ def say_cannot_open(parent: QWidget | None, path: Path, what: str) -> None:
     """No program could open ``path``: say where it is instead of failing silently."""
     from PySide6.QtWidgets import QMessageBox
 
-    box = QMessageBox(QMessageBox.Icon.Information, f"Cannot open the {what}",
-                      f"No program on this computer opens the {what}. It is here:\n{path}",
-                      QMessageBox.StandardButton.Ok, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Information,
+        f"Cannot open the {what}",
+        f"No program on this computer opens the {what}. It is here:\n{path}",
+        QMessageBox.StandardButton.Ok,
+        parent,
+    )
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.exec()

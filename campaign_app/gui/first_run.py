@@ -22,7 +22,9 @@ class FirstRunPage(QWidget):
             "no more paper Unit Data Sheets.</p>"
             "<p>Start a campaign of your own, or load the sample campaigns to look around: "
             "a regular platoon with a green lieutenant, an attached weapons team and a few battles "
-            "already logged, and a Sologear pilot one day into her campaign.</p>", self)
+            "already logged, and a Sologear pilot one day into her campaign.</p>",
+            self,
+        )
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignCenter)
         text.setFixedWidth(560)
@@ -30,8 +32,9 @@ class FirstRunPage(QWidget):
         self.create_button = QPushButton("&Create a campaign…", self)
         self.sample_button = QPushButton("Load the &sample campaigns", self)
         self.import_button = QPushButton("&Import a campaign file…", self)
-        self.import_button.setToolTip("Read a campaign file made with File ▸ Export campaign (a friend's, or "
-                                      "yours from another computer)")
+        self.import_button.setToolTip(
+            "Read a campaign file made with File ▸ Export campaign (a friend's, or yours from another computer)"
+        )
         self.create_button.setDefault(True)
         for b in (self.create_button, self.sample_button, self.import_button):
             b.setMinimumHeight(36)

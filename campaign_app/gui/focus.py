@@ -38,9 +38,13 @@ def first_focusable(root: QWidget) -> QWidget | None:
     seen = 0
     while w is not None and w is not root and seen < 5000:
         seen += 1
-        if (root.isAncestorOf(w) and w.isVisible() and w.isEnabled()
-                and not isinstance(w, QTabWidget | QTabBar | QScrollArea)
-                and w.focusPolicy() & Qt.FocusPolicy.TabFocus):
+        if (
+            root.isAncestorOf(w)
+            and w.isVisible()
+            and w.isEnabled()
+            and not isinstance(w, QTabWidget | QTabBar | QScrollArea)
+            and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+        ):
             return w
         w = w.nextInFocusChain()
     return None
@@ -100,8 +104,12 @@ class FocusKeeper(QObject):
         self._watch = None
         target = self._fallback(window) if self._fallback is not None else None
         if target is not None and target is not new:
-            QTimer.singleShot(0, lambda: target.setFocus(Qt.FocusReason.OtherFocusReason)
-                              if isValid(target) and target.isVisible() else None)
+            QTimer.singleShot(
+                0,
+                lambda: (
+                    target.setFocus(Qt.FocusReason.OtherFocusReason) if isValid(target) and target.isVisible() else None
+                ),
+            )
 
     def _restore(self) -> None:
         if self._pending is None:
@@ -179,8 +187,9 @@ class UndoKeysToWindow(QObject):
             combo = QKeySequence(event.keyCombination())
             for redo, std in ((False, QKeySequence.StandardKey.Undo), (True, QKeySequence.StandardKey.Redo)):
                 keys = unique_keys(std, *(("Ctrl+Shift+Z", "Ctrl+Y") if redo else ("Ctrl+Z",)))
-                if any(combo.matches(k) == QKeySequence.SequenceMatch.ExactMatch for k in keys) \
-                        and not self._available(watched, redo):
+                if any(combo.matches(k) == QKeySequence.SequenceMatch.ExactMatch for k in keys) and not self._available(
+                    watched, redo
+                ):
                     event.ignore()  # not claimed: the window's shortcut runs
                     return True
         return False

@@ -123,15 +123,26 @@ def shortcut_rows(window: QMainWindow) -> list[ShortcutRow]:
             if _keys(shortcut) not in joined:
                 joined.append(_keys(shortcut))
     rows.extend(ShortcutRow("Pages", what, ", ".join(joined)) for what, joined in page_keys.items())
-    rows.append(ShortcutRow("Pages and dialogs", "Go to the button, tab or field with that underlined letter",
-                            "Alt+letter"))
+    rows.append(
+        ShortcutRow("Pages and dialogs", "Go to the button, tab or field with that underlined letter", "Alt+letter")
+    )
     rows.append(ShortcutRow("Pages and dialogs", "Next / previous field", "Tab, Shift+Tab"))
     for what, keys in WIDGET_KEYS:
-        rows.append(ShortcutRow("Pages and dialogs", what, QKeySequence(keys).toString(
-            QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys))
+        rows.append(
+            ShortcutRow(
+                "Pages and dialogs",
+                what,
+                QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys,
+            )
+        )
     for what, keys in WIZARD_KEYS:
-        rows.append(ShortcutRow("Battle wizard", what, QKeySequence(keys).toString(
-            QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys))
+        rows.append(
+            ShortcutRow(
+                "Battle wizard",
+                what,
+                QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText) if "+" in keys else keys,
+            )
+        )
     for keys, what in XP_TRACK_KEYS:
         rows.append(ShortcutRow("XP track (when it has the focus)", what[0].upper() + what[1:], keys))
     return rows
@@ -162,8 +173,10 @@ class ShortcutsDialog(QDialog):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        note = QLabel("Keys shown as your system writes them. Underlined letters in menus and on buttons are "
-                      "reached with Alt.", self)
+        note = QLabel(
+            "Keys shown as your system writes them. Underlined letters in menus and on buttons are reached with Alt.",
+            self,
+        )
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)

@@ -40,13 +40,30 @@ BARS_MAX = 40
 NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000)
 
 COLORS: dict[str, dict[str, Any]] = {
-    "light": {"bands": ("#f4f4f4", "#e8f1e4", "#e3ecf7", "#efe6f5", "#f9efd9"), "band_edge": QColor(0, 0, 0, 30),
-              "platoon": "#1f4e79", "leader": "#8e24aa", "new_leader": "#2e7d32", "lost": "#c62828",
-              "marker_edge": "#ffffff", "wounds": "#ef8a17", "leader_wounds": "#7b5ea7", "xp_lost": "#c62828"},
-    "dark": {"bands": ("#38383b", "#2f3d2b", "#29374a", "#3c3045", "#463d2d"),
-             "band_edge": QColor(255, 255, 255, 40), "platoon": "#8cc2f2", "leader": "#d58fe6",
-             "new_leader": "#86d08a", "lost": "#ff7b7b", "marker_edge": "#1e1e20", "wounds": "#ffb35c",
-             "leader_wounds": "#b9a2e6", "xp_lost": "#ff7b7b"},
+    "light": {
+        "bands": ("#f4f4f4", "#e8f1e4", "#e3ecf7", "#efe6f5", "#f9efd9"),
+        "band_edge": QColor(0, 0, 0, 30),
+        "platoon": "#1f4e79",
+        "leader": "#8e24aa",
+        "new_leader": "#2e7d32",
+        "lost": "#c62828",
+        "marker_edge": "#ffffff",
+        "wounds": "#ef8a17",
+        "leader_wounds": "#7b5ea7",
+        "xp_lost": "#c62828",
+    },
+    "dark": {
+        "bands": ("#38383b", "#2f3d2b", "#29374a", "#3c3045", "#463d2d"),
+        "band_edge": QColor(255, 255, 255, 40),
+        "platoon": "#8cc2f2",
+        "leader": "#d58fe6",
+        "new_leader": "#86d08a",
+        "lost": "#ff7b7b",
+        "marker_edge": "#1e1e20",
+        "wounds": "#ffb35c",
+        "leader_wounds": "#b9a2e6",
+        "xp_lost": "#ff7b7b",
+    },
 }
 """Series colours for a light and a dark palette (chart text, axes and background come from the palette)."""
 
@@ -64,8 +81,7 @@ def nice_step(span: float, room: int) -> int:
     return NICE_STEPS[-1]
 
 
-def set_int_ticks(axis: QValueAxis, low: float, high: float, pixels: float, label_px: float,
-                  anchor: float = 0) -> None:
+def set_int_ticks(axis: QValueAxis, low: float, high: float, pixels: float, label_px: float, anchor: float = 0) -> None:
     """Whole-number ticks from ``low`` to ``high``, as many as fit ``pixels`` with labels ``label_px`` apart.
     Only what differs is set (each setter lays the chart out again)."""
     step = nice_step(high - low, int(pixels // max(1.0, label_px)))
@@ -247,9 +263,11 @@ class XpChart(_Chart):
             if band.name() != name:
                 band.setName(name)
         self.platoon_points = [(0.0, float(start.platoon_xp))] + [
-            (float(p.battle), float(p.platoon_xp)) for p in points]
+            (float(p.battle), float(p.platoon_xp)) for p in points
+        ]
         self.leader_points = ([(0.0, float(start.leader_xp))] if start.leader_xp is not None else []) + [
-            (float(p.battle), float(p.leader_xp)) for p in points if p.leader_xp is not None]
+            (float(p.battle), float(p.leader_xp)) for p in points if p.leader_xp is not None
+        ]
         self.changes = [(p.battle, p.leader_change) for p in points if p.leader_change is not None]
         small = len(points) <= 60
         for line, pts in ((self.leader_line, self.leader_points), (self.platoon_line, self.platoon_points)):
@@ -259,10 +277,12 @@ class XpChart(_Chart):
         if self.lost.markerSize() != (11 if small else 7):
             self.lost.setMarkerSize(11 if small else 7)
             self.new.setMarkerSize(12 if small else 8)
-        replace_points(self.lost, [(float(battle), float(change.old_xp or 0)) for battle, change in self.changes],
-                       kept)
-        replace_points(self.new, [(float(battle), float(change.new_xp)) for battle, change in self.changes
-                                  if change.new_xp is not None], kept)
+        replace_points(self.lost, [(float(battle), float(change.old_xp or 0)) for battle, change in self.changes], kept)
+        replace_points(
+            self.new,
+            [(float(battle), float(change.new_xp)) for battle, change in self.changes if change.new_xp is not None],
+            kept,
+        )
         shown = bool(self.changes)
         for s in (self.lost, self.new):
             if s.isVisible() != shown:
@@ -316,8 +336,10 @@ class XpChart(_Chart):
 
         change = self._tips.get(round(point.x()))
         if state and change:
-            QToolTip.showText(QCursor.pos(), f"Battle {round(point.x())}: {change.old} {change.fate}; "
-                                             f"{change.new or 'no one'} takes over")
+            QToolTip.showText(
+                QCursor.pos(),
+                f"Battle {round(point.x())}: {change.old} {change.fate}; {change.new or 'no one'} takes over",
+            )
 
 
 class WoundsChart(_Chart):
@@ -326,7 +348,8 @@ class WoundsChart(_Chart):
     DATA: tuple[tuple[str, str, Callable[[WoundsSeriesPoint], int]], ...] = (
         ("Wound counters", "wounds", lambda r: r.wounds),
         ("On the leader's element", "leader_wounds", lambda r: r.leader_wounds),
-        ("XP lost", "xp_lost", lambda r: r.xp_lost))
+        ("XP lost", "xp_lost", lambda r: r.xp_lost),
+    )
     """Each series: its name, its colour's key in :data:`COLORS`, its value of a battle."""
 
     def __init__(self, parent: QWidget | None = None) -> None:

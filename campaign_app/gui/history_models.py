@@ -25,12 +25,27 @@ Index = QModelIndex | QPersistentModelIndex
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole
 """The event (or row) behind an index."""
-KIND_LABELS: dict[str, str] = {"battle": "Battle", "xp": "XP", "leader": "Leader", "attribute": "Change",
-                               "roll": "Roll"}
-KIND_COLORS: dict[str, str] = {"battle": "#1f4e79", "xp": "#2e7d32", "leader": "#8e24aa", "attribute": "#6d4c41",
-                               "roll": "#37474f"}
-KIND_COLORS_DARK: dict[str, str] = {"battle": "#8cc2f2", "xp": "#86d08a", "leader": "#d58fe6",
-                                    "attribute": "#d7b49e", "roll": "#b0bec5"}
+KIND_LABELS: dict[str, str] = {
+    "battle": "Battle",
+    "xp": "XP",
+    "leader": "Leader",
+    "attribute": "Change",
+    "roll": "Roll",
+}
+KIND_COLORS: dict[str, str] = {
+    "battle": "#1f4e79",
+    "xp": "#2e7d32",
+    "leader": "#8e24aa",
+    "attribute": "#6d4c41",
+    "roll": "#37474f",
+}
+KIND_COLORS_DARK: dict[str, str] = {
+    "battle": "#8cc2f2",
+    "xp": "#86d08a",
+    "leader": "#d58fe6",
+    "attribute": "#d7b49e",
+    "roll": "#b0bec5",
+}
 """Kind colours on a dark palette (readable on the dark base)."""
 _ITEM_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _DISPLAY, _TOOLTIP, _FONT = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole
@@ -38,10 +53,16 @@ _FOREGROUND, _ALIGNMENT = Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.TextAl
 _ROLES = frozenset((_DISPLAY, _TOOLTIP, _FONT, _FOREGROUND, _ALIGNMENT, EVENT_ROLE))
 """The roles the timeline answers (a painted cell asks for about eight)."""
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-FATE_COLORS: dict[str, str] = {LeaderFate.CASUALTY: "#c62828", LeaderFate.PROMOTED: "#1565c0",
-                               LeaderFate.STAYS: "#2e7d32"}
-FATE_COLORS_DARK: dict[str, str] = {LeaderFate.CASUALTY: "#ff7b7b", LeaderFate.PROMOTED: "#8cc2f2",
-                                    LeaderFate.STAYS: "#86d08a"}
+FATE_COLORS: dict[str, str] = {
+    LeaderFate.CASUALTY: "#c62828",
+    LeaderFate.PROMOTED: "#1565c0",
+    LeaderFate.STAYS: "#2e7d32",
+}
+FATE_COLORS_DARK: dict[str, str] = {
+    LeaderFate.CASUALTY: "#ff7b7b",
+    LeaderFate.PROMOTED: "#8cc2f2",
+    LeaderFate.STAYS: "#86d08a",
+}
 
 
 _SEARCHED = ("reason", "rule_text", "outcome", "scenario", "opponent")
@@ -52,8 +73,15 @@ def _matches(event: TimelineEvent, needle: str) -> bool:
     if not needle:
         return True
     # the text is made on demand (TimelineEvent.text)
-    hay = " ".join([event.text, event.kind, event.date or "", event.at or "",
-                    *(str(getattr(event, k, None) or "") for k in _SEARCHED)])
+    hay = " ".join(
+        [
+            event.text,
+            event.kind,
+            event.date or "",
+            event.at or "",
+            *(str(getattr(event, k, None) or "") for k in _SEARCHED),
+        ]
+    )
     return needle in hay.casefold()
 
 
@@ -103,8 +131,9 @@ class TimelineModel(QAbstractItemModel):
             return
         self._loggers = dict(loggers)
         if self._shown:
-            self.dataChanged.emit(self.index(0, self.EVENT), self.index(self._shown - 1, self.columnCount() - 1),
-                                  [_DISPLAY, _TOOLTIP])
+            self.dataChanged.emit(
+                self.index(0, self.EVENT), self.index(self._shown - 1, self.columnCount() - 1), [_DISPLAY, _TOOLTIP]
+            )
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -121,8 +150,9 @@ class TimelineModel(QAbstractItemModel):
         colors = KIND_COLORS_DARK if dark else KIND_COLORS
         self._kind_brushes = {k: QBrush(QColor(c)) for k, c in colors.items()}
         if self._shown:
-            self.dataChanged.emit(self.index(0, self.KIND), self.index(self._shown - 1, self.KIND),
-                                  [Qt.ItemDataRole.ForegroundRole])
+            self.dataChanged.emit(
+                self.index(0, self.KIND), self.index(self._shown - 1, self.KIND), [Qt.ItemDataRole.ForegroundRole]
+            )
 
     # -- data in ------------------------------------------------------------------------------------------
     def set_events(self, events: Sequence[TimelineEvent]) -> None:
@@ -137,8 +167,7 @@ class TimelineModel(QAbstractItemModel):
         self._kinds_of, self._battles_of = kinds, battle_ids
         self._rebuild()
 
-    def set_filter(self, kinds: Iterable[str] | None = None, text: str | None = None, *,
-                   rebuild: bool = True) -> None:
+    def set_filter(self, kinds: Iterable[str] | None = None, text: str | None = None, *, rebuild: bool = True) -> None:
         """Show only ``kinds`` and events whose text has ``text`` (``rebuild=False``: for the next
         :meth:`set_events`)."""
         if kinds is not None:
@@ -307,10 +336,17 @@ class TimelineModel(QAbstractItemModel):
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802, B008
         return self.rowCount(parent) > 0
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < self.columnCount():
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < self.columnCount()
+        ):
             return self.columns[section]
         return None
 
@@ -405,8 +441,17 @@ class LeadersModel(_TableModel[HistoryLeader]):
     """The leaders' roll (``services.history.leaders_roll``)."""
 
     HEADERS = ("Leader", "Rank", "Joined", "Left", "How", "Battles", "XP joined", "XP", "Gained")
-    FULL_HEADERS = ("Leader", "Rank", "Joined", "Left", "How they left", "Battles led", "XP at joining",
-                    "XP now (level)", "XP gained")
+    FULL_HEADERS = (
+        "Leader",
+        "Rank",
+        "Joined",
+        "Left",
+        "How they left",
+        "Battles led",
+        "XP at joining",
+        "XP now (level)",
+        "XP gained",
+    )
     SHORTENED = (2, 3, 4)
     """Columns shown short (a 1024-pixel window holds every column); the tool tip has them in full: "battle 3"
     for "battle 3 (2026-11-27)", "casualty" for "casualty (killed or invalided out)"."""
@@ -420,8 +465,9 @@ class LeadersModel(_TableModel[HistoryLeader]):
     def set_dark(self, dark: bool) -> None:
         self._fate_colors = FATE_COLORS_DARK if dark else FATE_COLORS
         if self._rows:
-            self.dataChanged.emit(self.index(0, 4), self.index(len(self._rows) - 1, 4),
-                                  [Qt.ItemDataRole.ForegroundRole])
+            self.dataChanged.emit(
+                self.index(0, 4), self.index(len(self._rows) - 1, 4), [Qt.ItemDataRole.ForegroundRole]
+            )
 
     def cell(self, row: HistoryLeader, column: int) -> Any:
         if column == 0:
@@ -444,16 +490,27 @@ class LeadersModel(_TableModel[HistoryLeader]):
         return f"+{gained}" if gained > 0 else str(gained)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if index.isValid() and 0 <= index.row() < len(self._rows) and index.column() in self.SHORTENED \
-                and role == Qt.ItemDataRole.DisplayRole:
+        if (
+            index.isValid()
+            and 0 <= index.row() < len(self._rows)
+            and index.column() in self.SHORTENED
+            and role == Qt.ItemDataRole.DisplayRole
+        ):
             full = self.cell(self._rows[index.row()], index.column())
             return str(full or "").split(" (", 1)[0]
         return super().data(index, role)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal \
-                and 0 <= section < len(self.FULL_HEADERS):
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.ToolTipRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self.FULL_HEADERS)
+        ):
             return self.FULL_HEADERS[section]
         return super().headerData(section, orientation, role)
 

@@ -55,10 +55,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FILTER_LABELS: dict[str, str] = {"battle": "Battles", "xp": "XP", "leader": "Leaders", "attribute": "Changes",
-                                 "roll": "Rolls"}
+FILTER_LABELS: dict[str, str] = {
+    "battle": "Battles",
+    "xp": "XP",
+    "leader": "Leaders",
+    "attribute": "Changes",
+    "roll": "Rolls",
+}
 TIMELINE_TAB, CHARTS_TAB, LEADERS_TAB = range(3)
-
 
 
 # Edit battle… (every field not from a roll) lives in battle_edit.py; the old name stays for callers
@@ -69,12 +73,14 @@ def _safe_file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-") or "platoon"
 
 
-
-FILTER_BUTTON_STYLE = ("QToolButton { padding: 2px 8px; border-radius: 3px; border: 1px dashed palette(mid); "
-                       "color: palette(text); background: transparent; } "
-                       "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
-                       "border: 1px solid palette(highlight); }")
+FILTER_BUTTON_STYLE = (
+    "QToolButton { padding: 2px 8px; border-radius: 3px; border: 1px dashed palette(mid); "
+    "color: palette(text); background: transparent; } "
+    "QToolButton:checked { background: palette(highlight); color: palette(highlighted-text); "
+    "border: 1px solid palette(highlight); }"
+)
 """The timeline's filter buttons: on (shown) filled with the highlight colour, off (hidden) a dashed outline."""
+
 
 class HistoryView(QWidget):
     """The History tab of a platoon: summary, timeline, charts, leaders' roll, export, undo, edit."""
@@ -112,8 +118,10 @@ class HistoryView(QWidget):
         self.log_button = QPushButton("Log battle\u2026")
         self.log_button.setToolTip("Log a new battle of this platoon (Ctrl+B)")
         self.undo_button = QPushButton("Undo newest battle")
-        self.undo_button.setToolTip("Remove the newest battle: XP, leaders and rolls return to their state "
-                                    "before it (Edit \u25b8 Redo brings it back)")
+        self.undo_button.setToolTip(
+            "Remove the newest battle: XP, leaders and rolls return to their state "
+            "before it (Edit \u25b8 Redo brings it back)"
+        )
         self.edit_button = QPushButton("Edit battle\u2026")
         self.edit_button.setToolTip("Change the selected battle's scenario, outcome or notes")
         self.csv_button = QPushButton("Export CSV\u2026")
@@ -173,8 +181,7 @@ class HistoryView(QWidget):
         fm = QFontMetrics(bold)
         header = self.tree.header()
         header.setStretchLastSection(True)
-        for col, sample, indent in ((0, "2026-12-31", 2 * self.tree.indentation()), (1, "Change", 0),
-                                    (2, "#1000", 0)):
+        for col, sample, indent in ((0, "2026-12-31", 2 * self.tree.indentation()), (1, "Change", 0), (2, "#1000", 0)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             self.tree.setColumnWidth(col, fm.horizontalAdvance(sample) + indent + 24)
         left_layout.addWidget(self.tree, 1)
@@ -217,9 +224,12 @@ class HistoryView(QWidget):
         self.json_button.clicked.connect(lambda: self.export("json"))
         self.tree.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         ctx.signals.op_changed.connect(self._forget_cached)  # before the feed reloads
-        self.feed = ViewFeed(ctx, self, lambda ch: self.platoon_id is not None
-                             and concerns(ch, platoon=self.platoon_id),
-                             lambda: self.reload(use_cache=self._use_cache))
+        self.feed = ViewFeed(
+            ctx,
+            self,
+            lambda ch: self.platoon_id is not None and concerns(ch, platoon=self.platoon_id),
+            lambda: self.reload(use_cache=self._use_cache),
+        )
         self._apply_palette()
         self._update_buttons()
 
@@ -430,19 +440,23 @@ class HistoryView(QWidget):
         """One or two lines: battles and outcomes, wounds, XP lost, leaders lost, XP and leader now."""
         leader = f", led by <b>{s.leader}</b>" if s.leader else ", no leader"
         if s.battles:
-            outcomes = [_plural(s.victories, "victory", "victories"), _plural(s.defeats, "defeat"),
-                        _plural(s.draws, "draw")]
+            outcomes = [
+                _plural(s.victories, "victory", "victories"),
+                _plural(s.defeats, "defeat"),
+                _plural(s.draws, "draw"),
+            ]
             if s.unrecorded:
                 outcomes.append(f"{s.unrecorded} not recorded")
-            bits = [f"<b>{_plural(s.battles, 'battle')}</b> ({', '.join(outcomes)}, "
-                    f"{s.first_battle} to {s.last_battle})",
-                    f"<b>{_plural(s.total_wounds, 'wound counter')}</b>",
-                    f"<b>{s.xp_lost} XP</b> lost to recovery",
-                    f"<b>{_plural(s.leaders_lost, 'leader')}</b> lost "
-                    f"({_plural(s.casualties, 'casualty', 'casualties')}, {s.promotions} promoted)"]
+            bits = [
+                f"<b>{_plural(s.battles, 'battle')}</b> ({', '.join(outcomes)}, {s.first_battle} to {s.last_battle})",
+                f"<b>{_plural(s.total_wounds, 'wound counter')}</b>",
+                f"<b>{s.xp_lost} XP</b> lost to recovery",
+                f"<b>{_plural(s.leaders_lost, 'leader')}</b> lost "
+                f"({_plural(s.casualties, 'casualty', 'casualties')}, {s.promotions} promoted)",
+            ]
         else:
             bits = ["No battles yet"]
-        return (" \u00b7 ".join(bits) + f" \u00b7 Now <b>{s.xp}\u00a0XP\u00a0({s.level})</b>{leader}.")
+        return " \u00b7 ".join(bits) + f" \u00b7 Now <b>{s.xp}\u00a0XP\u00a0({s.level})</b>{leader}."
 
     def _forget_cached(self, _changes: OpChanges) -> None:
         self._changes += 1  # any change: cached histories are read again
@@ -523,8 +537,10 @@ class HistoryView(QWidget):
         s = edit.result
         push_edit(self.ctx, edit, self.platoon_id, f"Remove battle {s.number} of {s.platoon.name}")
         self.reload()
-        self._say(f"Battle {s.number} undone: platoon XP {s.platoon.xp_before} \u2192 "
-                  f"{s.platoon.xp_after}. Edit \u25b8 Redo brings it back.")
+        self._say(
+            f"Battle {s.number} undone: platoon XP {s.platoon.xp_before} \u2192 "
+            f"{s.platoon.xp_after}. Edit \u25b8 Redo brings it back."
+        )
 
     def edit_selected(self) -> BattleTextDialog | None:
         battle = self.selected_battle()
@@ -555,8 +571,9 @@ class HistoryView(QWidget):
             from .file_dialogs import ask_save_path
 
             filters = "CSV files (*.csv)" if fmt == "csv" else "JSON files (*.json)"
-            chosen = ask_save_path(self, self.ctx.settings, f"Export the timeline as {fmt.upper()}",
-                                   f"{name}-history.{fmt}", filters)
+            chosen = ask_save_path(
+                self, self.ctx.settings, f"Export the timeline as {fmt.upper()}", f"{name}-history.{fmt}", filters
+            )
             if chosen is None:
                 return None
             path = chosen

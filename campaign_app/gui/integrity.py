@@ -37,8 +37,13 @@ class CheckWorker(QThread):
             if self.backup_dir is not None:
                 problems: list[str] = []
                 if result.ok:
-                    daily_backup(self.db_file, self.db_file, self.backup_dir, check=False,  # checked just now
-                                 problems=problems)
+                    daily_backup(
+                        self.db_file,
+                        self.db_file,
+                        self.backup_dir,
+                        check=False,  # checked just now
+                        problems=problems,
+                    )
                 else:
                     from ..store.backups import has_daily_backup_today
 
@@ -54,8 +59,9 @@ class CheckWorker(QThread):
         self.finished_check.emit(result)
 
 
-def start_background_check(window: QWidget, *, announce_ok: bool = False,
-                           daily_backup: bool = False) -> CheckWorker | None:
+def start_background_check(
+    window: QWidget, *, announce_ok: bool = False, daily_backup: bool = False
+) -> CheckWorker | None:
     """Check the window's database in the background; a finding opens a (non-blocking) warning dialog.
     With ``announce_ok`` (Tools ▸ Check database) a clean result is shown too."""
     ctx = getattr(window, "ctx", None)
@@ -99,10 +105,14 @@ def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox
     if ok and backup_problem:  # never only logged
         if callable(bar):
             bar().showMessage("Today's backup was not made.", 15000)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Backup not made",
-                          f"{backup_problem[:1].upper()}{backup_problem[1:]}.\n\nYour changes are still saved in "
-                          "the database; make a backup with File \u25b8 Backups\u2026 once that is fixed.",
-                          QMessageBox.StandardButton.Ok, window)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "Backup not made",
+            f"{backup_problem[:1].upper()}{backup_problem[1:]}.\n\nYour changes are still saved in "
+            "the database; make a backup with File \u25b8 Backups\u2026 once that is fixed.",
+            QMessageBox.StandardButton.Ok,
+            window,
+        )
         box.setWindowModality(Qt.WindowModality.NonModal)
         box.show()
         window._check_box = box  # type: ignore[attr-defined]  # kept alive by the window (any QWidget)
@@ -119,10 +129,16 @@ def report_check(window: QWidget, result: Any, announce_ok: bool) -> QMessageBox
             return None
     elif callable(bar):
         bar().showMessage("Database check found problems: see File ▸ Backups… to restore a good copy.", 15000)
-    box = QMessageBox(QMessageBox.Icon.Information if ok else QMessageBox.Icon.Warning, "Database check",
-                      text if ok else text + "\n\nFile ▸ Backups… lists the backups; restore the newest good one "
-                                             "to go back to an undamaged copy.",
-                      QMessageBox.StandardButton.Ok, window)
+    box = QMessageBox(
+        QMessageBox.Icon.Information if ok else QMessageBox.Icon.Warning,
+        "Database check",
+        text
+        if ok
+        else text + "\n\nFile ▸ Backups… lists the backups; restore the newest good one "
+        "to go back to an undamaged copy.",
+        QMessageBox.StandardButton.Ok,
+        window,
+    )
     box.setWindowModality(Qt.WindowModality.NonModal)  # the window stays usable while it is shown
     box.show()
     window._check_box = box  # type: ignore[attr-defined]  # kept alive by the window (any QWidget)

@@ -96,11 +96,14 @@ class JournalModel(TableModel[OperationInfo]):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             when = local_time(info.created_at)
-            lines = [info.label, f"Operation {info.id} ({info.kind}), made {when}" +
-                     (f" by {info.user}" if info.user else "")]
+            lines = [
+                info.label,
+                f"Operation {info.id} ({info.kind}), made {when}" + (f" by {info.user}" if info.user else ""),
+            ]
             if info.folded:
-                lines.append("Folded into the history to save space: kept as a record, it can no longer be undone "
-                             "or redone")
+                lines.append(
+                    "Folded into the history to save space: kept as a record, it can no longer be undone or redone"
+                )
             elif info.undone:
                 lines.append(f"Undone {local_time(info.undone_at or '')}: Redo this change puts it back")
             return "\n".join(lines)
@@ -149,9 +152,12 @@ class JournalPanel(QWidget):
         self.ctx = ctx
         self.scope: tuple[str, int] | None = None
         self.campaign_id: int | None = None
-        self.intro = QLabel("Every change of this platoon, newest first, whoever made it (this window, another "
-                            "one or campaign-cli). Undo or redo any of them; one that later changes depend on "
-                            "is refused, naming the change in the way.", self)
+        self.intro = QLabel(
+            "Every change of this platoon, newest first, whoever made it (this window, another "
+            "one or campaign-cli). Undo or redo any of them; one that later changes depend on "
+            "is refused, naming the change in the way.",
+            self,
+        )
         self.intro.setWordWrap(True)
         self.model = JournalModel(self)
         self.view = QTableView(self)
@@ -200,15 +206,19 @@ class JournalPanel(QWidget):
     # --- what is shown ------------------------------------------------------------------------------------
     def show_platoon(self, platoon_id: int, campaign_id: int | None = None) -> None:
         self._show(("platoon", platoon_id), campaign_id)
-        self.intro.setText("Every change of this platoon, newest first, whoever made it (this window, another "
-                           "one or campaign-cli). Undo or redo any of them; one that later changes depend on is "
-                           "refused, naming the change in the way.")
+        self.intro.setText(
+            "Every change of this platoon, newest first, whoever made it (this window, another "
+            "one or campaign-cli). Undo or redo any of them; one that later changes depend on is "
+            "refused, naming the change in the way."
+        )
 
     def show_sheet(self, sheet_id: int, campaign_id: int | None = None) -> None:
         self._show(("sheet", sheet_id), campaign_id)
-        self.intro.setText("Every change of this pilot's campaign, newest first, whoever made it (this window, "
-                           "another one or campaign-cli). Undo or redo any of them; one that later changes depend "
-                           "on is refused, naming the change in the way.")
+        self.intro.setText(
+            "Every change of this pilot's campaign, newest first, whoever made it (this window, "
+            "another one or campaign-cli). Undo or redo any of them; one that later changes depend "
+            "on is refused, naming the change in the way."
+        )
 
     def _show(self, scope: tuple[str, int], campaign_id: int | None) -> None:
         if scope != self.scope:

@@ -50,8 +50,7 @@ class ReplaceLeaderDialog(QDialog):
 
         form = QFormLayout()
         if current:
-            form.addRow(QLabel(f"Current leader: <b>{current.name}</b> ({current.rank}, "
-                               f"{current.xp} XP)", self))
+            form.addRow(QLabel(f"Current leader: <b>{current.name}</b> ({current.rank}, {current.xp} XP)", self))
             form.addRow("How they &left:", self.how)
         else:
             self.how.hide()
@@ -83,8 +82,11 @@ class ReplaceLeaderDialog(QDialog):
         self.xp_spin.setAccessibleName("New leader's XP")
         period = platoon.period
         how = f"the lower of two d{sides} minus one" if two else f"one d{sides} minus one (house rule)"
-        rule = QLabel(f"Replacement roll (RULES 1.2): {how}, at least 0 "
-                      f"({'period ' + str(period) if period else 'no campaign period set'}).", box)
+        rule = QLabel(
+            f"Replacement roll (RULES 1.2): {how}, at least 0 "
+            f"({'period ' + str(period) if period else 'no campaign period set'}).",
+            box,
+        )
         rule.setWordWrap(True)
         self.preview = QLabel(box)
         self.preview.setAccessibleName("Resulting XP")
@@ -105,8 +107,9 @@ class ReplaceLeaderDialog(QDialog):
         grid.addWidget(self.xp_spin.message, 3, 2)
         grid.addWidget(self.preview, 4, 0, 1, 2)
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Replace leader")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -136,8 +139,7 @@ class ReplaceLeaderDialog(QDialog):
         return self.group.checkedId()
 
     def accept(self) -> None:
-        if first_number_problem(self) is None and self.buttons.button(
-                QDialogButtonBox.StandardButton.Ok).isEnabled():
+        if first_number_problem(self) is None and self.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled():
             super().accept()
 
     def _update(self) -> None:
@@ -155,9 +157,11 @@ class ReplaceLeaderDialog(QDialog):
 
     def values(self, seed: int | None = None) -> dict[str, Any]:
         """Keyword arguments for ``leaders.replace_leader`` (without the platoon)."""
-        out: dict[str, Any] = {"name": self.name_edit.text().strip(),
-                               "rank": self.rank_edit.text().strip() or DEFAULT_RANK,
-                               "how": self.how.value() if self.platoon.leader else "replaced"}
+        out: dict[str, Any] = {
+            "name": self.name_edit.text().strip(),
+            "rank": self.rank_edit.text().strip() or DEFAULT_RANK,
+            "how": self.how.value() if self.platoon.leader else "replaced",
+        }
         mode = self.mode()
         if mode == ROLL:
             out["dice"] = SeededDice(seed)

@@ -118,8 +118,9 @@ class MainWindow(QMainWindow):
         self.navigator = Navigator(self)
         self.stack = QStackedWidget(self)
         self.first_run = FirstRunPage(self)
-        self.empty_page = PlaceholderPage("Pick a campaign, platoon or pilot in the navigator on the left, "
-                                          "or start something new.", self)
+        self.empty_page = PlaceholderPage(
+            "Pick a campaign, platoon or pilot in the navigator on the left, or start something new.", self
+        )
         self.stack.addWidget(self.first_run)
         self.stack.addWidget(self.empty_page)
         splitter = QSplitter(self)
@@ -134,8 +135,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.db_label)
 
         self._build_actions()
-        self.empty_page.offer([self.act_new_campaign, self.act_new_sologear, self.act_new_platoon,
-                               self.act_log_battle])
+        self.empty_page.offer([self.act_new_campaign, self.act_new_sologear, self.act_new_platoon, self.act_log_battle])
         self._build_menus()
         self._build_toolbar()
         self.focus_keeper = FocusKeeper(self, self._focus_fallback)
@@ -163,9 +163,13 @@ class MainWindow(QMainWindow):
         self.live: LiveUpdates | None = None  # the same on a club server (started by start_live)
 
     # --- actions and menus ------------------------------------------------------------------------------
-    def _action(self, text: str, slot: Callable[..., Any],
-                shortcut: str | QKeySequence | QKeySequence.StandardKey | None = None,
-                tip: str = "") -> QAction:
+    def _action(
+        self,
+        text: str,
+        slot: Callable[..., Any],
+        shortcut: str | QKeySequence | QKeySequence.StandardKey | None = None,
+        tip: str = "",
+    ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
@@ -177,31 +181,57 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         # Dialog modules (and through them reportlab, QtPdf) are imported in the slots, on first use: the
         # window starts without them (tests/gui/test_lazy_imports.py keeps it so).
-        self.act_new_campaign = self._action("&New campaign…", self.new_campaign, QKeySequence.StandardKey.New,
-                                             "Create a campaign")
-        self.act_new_platoon = self._action("New p&latoon…", self.new_platoon, "Ctrl+Shift+N",
-                                            "Add a platoon to the selected campaign")
-        self.act_new_sologear = self._action("New &Sologear campaign…", self.new_sologear, "Ctrl+Alt+N",
-                                             "Start a lone Gear pilot's campaign")
-        self.act_open_db = self._action("&Open database…", self.open_database, QKeySequence.StandardKey.Open,
-                                        "Open another campaign database file")
-        self.act_connect = self._action("Connect to &Club Server…", self.connect_to_server, "Ctrl+Shift+O",
-                                        "Open a campaign your club keeps on a PostgreSQL server")
-        self.act_sample = self._action("Load the sa&mple campaigns", self.load_sample, None,
-                                   "An Atomic Africa platoon and a Sologear pilot to look around")
-        self.act_export = self._action("&Export campaign…", self.export_campaign, None,
-                                       "Write the selected campaign to a file you can move or give away")
-        self.act_import = self._action("&Import campaign…", self.import_campaign, None,
-                                       "Read a campaign file made by Export campaign")
-        self.act_backups = self._action("&Backups…", self.show_backups, None,
-                                        "List the backups of this database and restore one")
-        self.act_print = self._action("&Print / Export PDF…", self.print_pdf, QKeySequence.StandardKey.Print,
-                                      "Unit Data Sheets, play-aid cards, Sologear sheets, history reports")
+        self.act_new_campaign = self._action(
+            "&New campaign…", self.new_campaign, QKeySequence.StandardKey.New, "Create a campaign"
+        )
+        self.act_new_platoon = self._action(
+            "New p&latoon…", self.new_platoon, "Ctrl+Shift+N", "Add a platoon to the selected campaign"
+        )
+        self.act_new_sologear = self._action(
+            "New &Sologear campaign…", self.new_sologear, "Ctrl+Alt+N", "Start a lone Gear pilot's campaign"
+        )
+        self.act_open_db = self._action(
+            "&Open database…", self.open_database, QKeySequence.StandardKey.Open, "Open another campaign database file"
+        )
+        self.act_connect = self._action(
+            "Connect to &Club Server…",
+            self.connect_to_server,
+            "Ctrl+Shift+O",
+            "Open a campaign your club keeps on a PostgreSQL server",
+        )
+        self.act_sample = self._action(
+            "Load the sa&mple campaigns",
+            self.load_sample,
+            None,
+            "An Atomic Africa platoon and a Sologear pilot to look around",
+        )
+        self.act_export = self._action(
+            "&Export campaign…",
+            self.export_campaign,
+            None,
+            "Write the selected campaign to a file you can move or give away",
+        )
+        self.act_import = self._action(
+            "&Import campaign…", self.import_campaign, None, "Read a campaign file made by Export campaign"
+        )
+        self.act_backups = self._action(
+            "&Backups…", self.show_backups, None, "List the backups of this database and restore one"
+        )
+        self.act_print = self._action(
+            "&Print / Export PDF…",
+            self.print_pdf,
+            QKeySequence.StandardKey.Print,
+            "Unit Data Sheets, play-aid cards, Sologear sheets, history reports",
+        )
         self.act_quit = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         # Undo and Redo act on the journal (shared with other windows and campaign-cli, kept across restarts);
         # their texts name the operation: "Undo Log battle 4 of 2nd Platoon"
-        self.act_undo = self._action("&Undo", self.undo, QKeySequence.StandardKey.Undo,
-                                     "Undo the newest change, made here, in another window or by campaign-cli")
+        self.act_undo = self._action(
+            "&Undo",
+            self.undo,
+            QKeySequence.StandardKey.Undo,
+            "Undo the newest change, made here, in another window or by campaign-cli",
+        )
         self.act_redo = self._action("&Redo", self.redo, None, "Redo the change undone most recently")
         # Ctrl+Shift+Z and Ctrl+Y everywhere, plus the platform's own Redo keys: each key once (on X11 the
         # platform's Redo is Ctrl+Shift+Z itself; bound twice, Qt calls it ambiguous and does nothing)
@@ -218,15 +248,19 @@ class MainWindow(QMainWindow):
         self.act_navigator.setChecked(True)
         self.act_navigator.setShortcut(QKeySequence("Ctrl+1"))
         self.act_navigator.toggled.connect(self.navigator.setVisible)
-        self.act_log_battle = self._action("&Log battle…", self.log_battle, "Ctrl+B",
-                                           "Record a battle and run the post-battle rolls")
-        self.act_check = self._action("&Check database", self.check_database, None,
-                                      "Run an integrity check of the open database")
+        self.act_log_battle = self._action(
+            "&Log battle…", self.log_battle, "Ctrl+B", "Record a battle and run the post-battle rolls"
+        )
+        self.act_check = self._action(
+            "&Check database", self.check_database, None, "Run an integrity check of the open database"
+        )
         self.act_data_folder = self._action("Open &data folder", self.open_data_folder)
-        self.act_guide = self._action("&User guide", self.show_guide, QKeySequence.StandardKey.HelpContents,
-                                      "A short guide to the app")
-        self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/",
-                                          "Every keyboard shortcut of the app")
+        self.act_guide = self._action(
+            "&User guide", self.show_guide, QKeySequence.StandardKey.HelpContents, "A short guide to the app"
+        )
+        self.act_shortcuts = self._action(
+            "&Keyboard shortcuts", self.show_shortcuts, "Ctrl+/", "Every keyboard shortcut of the app"
+        )
         self.act_about = self._action("&About Campaign App", self.about)
         self.act_about_qt = self._action("About &Qt", QApplication.aboutQt)
 
@@ -309,10 +343,13 @@ class MainWindow(QMainWindow):
         bar.setObjectName("main_toolbar")  # saveState() needs a name
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         bar.setMovable(False)
-        for action, name, label in ((self.act_new_platoon, "new-platoon", "New platoon"),
-                                    (self.act_log_battle, "log-battle", "Log battle"),
-                                    (self.act_undo, "undo", "Undo"), (self.act_redo, "redo", "Redo"),
-                                    (self.act_print, "print", "Print")):
+        for action, name, label in (
+            (self.act_new_platoon, "new-platoon", "New platoon"),
+            (self.act_log_battle, "log-battle", "Log battle"),
+            (self.act_undo, "undo", "Undo"),
+            (self.act_redo, "redo", "Redo"),
+            (self.act_print, "print", "Print"),
+        ):
             action.setIcon(icon(name))
             action.setIconText(label)
             if action in (self.act_log_battle, self.act_undo):
@@ -334,12 +371,14 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _update_undo_actions(self) -> None:
-        """"Undo <label>" / "Redo <label>" from the journal's view; disabled with nothing to undo or redo."""
+        """ "Undo <label>" / "Redo <label>" from the journal's view; disabled with nothing to undo or redo."""
         from .undo_commands import menu_label
 
         stack = self.ctx.undo_stack
-        for action, verb, can, text in ((self.act_undo, "Undo", stack.canUndo(), stack.undoText()),
-                                        (self.act_redo, "Redo", stack.canRedo(), stack.redoText())):
+        for action, verb, can, text in (
+            (self.act_undo, "Undo", stack.canUndo(), stack.undoText()),
+            (self.act_redo, "Redo", stack.canRedo(), stack.redoText()),
+        ):
             label = menu_label(text).replace("&", "&&") if can else ""
             action.setText(f"&{verb} {label}" if label else f"&{verb}")
             action.setToolTip(f"{verb} {menu_label(text, 120)}" if can else f"Nothing to {verb.lower()}")
@@ -365,8 +404,9 @@ class MainWindow(QMainWindow):
         now = stack.next_undo() if verb == "undo" else stack.next_redo()
         if shown is not None and now is not None and now.id != shown.id:
             # another program changed the journal since the menu was drawn: do not undo what was not named
-            self._show_status(f"The newest change is now \u201c{now.label}\u201d (made elsewhere); "
-                              f"{verb} again to {verb} it.")
+            self._show_status(
+                f"The newest change is now \u201c{now.label}\u201d (made elsewhere); {verb} again to {verb} it."
+            )
             return
         if verb == "undo":
             stack.undo()  # shows the platoon, pilot or campaign of the step (open_item)
@@ -380,14 +420,19 @@ class MainWindow(QMainWindow):
         on_fighter = self._current is not None and self._current[0] == "fighter"  # d12 Death Blow: a bout
         self.act_log_battle.setText("&Log bout…" if on_fighter else "&Log battle…")
         self.act_log_battle.setIconText("Log bout" if on_fighter else "Log battle")
-        self.act_log_battle.setStatusTip("Record a bout of this fighter played at the table" if on_fighter
-                                         else "Record a battle and run the post-battle rolls")
+        self.act_log_battle.setStatusTip(
+            "Record a bout of this fighter played at the table"
+            if on_fighter
+            else "Record a battle and run the post-battle rolls"
+        )
         self.act_export.setEnabled(self._selected_campaign_id() is not None)
         from ..store.opened import Capability, can
 
         here = can(Capability.BACKUP)  # a club server's administrator checks and backs up its database
-        for action, tip in ((self.act_backups, "List the backups of this database and restore one"),
-                            (self.act_check, "Run an integrity check of the open database")):
+        for action, tip in (
+            (self.act_backups, "List the backups of this database and restore one"),
+            (self.act_check, "Run an integrity check of the open database"),
+        ):
             action.setEnabled(here)
             action.setStatusTip(tip if here else "The club server's administrator checks and backs up its database")
 
@@ -450,9 +495,11 @@ class MainWindow(QMainWindow):
     def _concerns_navigator(changes: OpChanges) -> bool:
         """The navigator lists campaigns, platoons and pilots: an operation that touched one, or named no
         target, or "everything changed"."""
-        return is_everything(changes) or bool(
-            changes.tables & {"campaign", "platoon", "sologear_sheet", "leader", "fighter"}) or not (
-                changes.campaign_id or changes.platoon_id or changes.sheet_id)
+        return (
+            is_everything(changes)
+            or bool(changes.tables & {"campaign", "platoon", "sologear_sheet", "leader", "fighter"})
+            or not (changes.campaign_id or changes.platoon_id or changes.sheet_id)
+        )
 
     def _on_op_changed(self, changes: OpChanges) -> None:
         if not self._concerns_navigator(changes):
@@ -497,8 +544,11 @@ class MainWindow(QMainWindow):
         """Build the pages again (on next use) and show the current one anew, on the same tabs."""
         QApplication.processEvents()  # the new font or palette reaches every widget first
         shown = self.stack.currentWidget()
-        tabs = [t.currentIndex() for t in shown.findChildren(QTabWidget)] \
-            if shown is not None and shown in self._pages.values() else []
+        tabs = (
+            [t.currentIndex() for t in shown.findChildren(QTabWidget)]
+            if shown is not None and shown in self._pages.values()
+            else []
+        )
         for page in self._pages.values():
             self.stack.removeWidget(page)
             page.deleteLater()
@@ -506,8 +556,9 @@ class MainWindow(QMainWindow):
         if self._current is not None:
             self._show_page(*self._current)
             rebuilt = self.stack.currentWidget()
-            for widget, index in zip(rebuilt.findChildren(QTabWidget) if rebuilt is not None else [], tabs,
-                                     strict=False):
+            for widget, index in zip(
+                rebuilt.findChildren(QTabWidget) if rebuilt is not None else [], tabs, strict=False
+            ):
                 widget.setCurrentIndex(index)
 
     # --- title, last item, focus ------------------------------------------------------------------------
@@ -688,8 +739,9 @@ class MainWindow(QMainWindow):
     def open_database(self) -> None:
         from .file_dialogs import ask_open_path
 
-        chosen = ask_open_path(self, self.ctx.settings, "Open campaign database",
-                               "Campaign databases (*.db);;All files (*)")
+        chosen = ask_open_path(
+            self, self.ctx.settings, "Open campaign database", "Campaign databases (*.db);;All files (*)"
+        )
         if chosen is None:
             return
         self.open_database_file(str(chosen))
@@ -750,9 +802,13 @@ class MainWindow(QMainWindow):
         """File ▸ Connect to Club Server…: ask, try the login (off this thread), then open the campaign."""
         from .connect_dialog import ask_login
 
-        login = ask_login(self.ctx.settings, self, initial=initial or self.ctx.server,
-                          password=self.ctx.password if initial is None and self.ctx.server else None,
-                          problem=problem)
+        login = ask_login(
+            self.ctx.settings,
+            self,
+            initial=initial or self.ctx.server,
+            password=self.ctx.password if initial is None and self.ctx.server else None,
+            problem=problem,
+        )
         if login is None:
             return False
         return self.open_server(login.target, login.password)
@@ -763,8 +819,15 @@ class MainWindow(QMainWindow):
 
         before = (self.ctx.server, self.ctx.password, self.ctx.paths)
         self._stop_live()  # the database in use is closed while the other one opens
-        result = open_server_interactively(self.ctx.settings, self, target, password, self.ctx.paths.backup_dir,
-                                           self.local_file(), self.ctx.busy_timeout)
+        result = open_server_interactively(
+            self.ctx.settings,
+            self,
+            target,
+            password,
+            self.ctx.paths.backup_dir,
+            self.local_file(),
+            self.ctx.busy_timeout,
+        )
         if result == LOCAL:
             return self.open_local_file()
         if result == CLOSE or isinstance(result, str):
@@ -851,13 +914,15 @@ class MainWindow(QMainWindow):
         target = self.ctx.server
         if target is None or not can(Capability.SEVERAL_LOGINS):
             # at most a third of the window: a long status message keeps its room (the tip has it in full)
-            self.db_label.setText(self.db_label.fontMetrics().elidedText(
-                name, Qt.TextElideMode.ElideMiddle, max(200, self.width() // 3)))
+            self.db_label.setText(
+                self.db_label.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, max(200, self.width() // 3))
+            )
             self.db_label.setToolTip(f"Database file {name}")
             return
         self.db_label.setText(f"Club server: {name}" + (" (not reachable)" if problem is not None else ""))
-        self.db_label.setToolTip(f"{target.url()}\n(PostgreSQL; changes by other players show up "
-                                 "here as they are made)")
+        self.db_label.setToolTip(
+            f"{target.url()}\n(PostgreSQL; changes by other players show up here as they are made)"
+        )
 
     def check_database(self) -> None:
         from .integrity import start_background_check
@@ -909,11 +974,13 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.about(
-            self, f"About {APP_TITLE}",
+            self,
+            f"About {APP_TITLE}",
             f"<h3>{APP_TITLE} {__version__}</h3>"
             "<p>A campaign tracker for tabletop wargamers: Atomic Africa platoons and Sologear pilots, "
             "their battles, post-battle rolls and printed sheets.</p>"
-            f"<p>Database: {html.escape(self.ctx.database_name)}</p>")
+            f"<p>Database: {html.escape(self.ctx.database_name)}</p>",
+        )
 
     # --- window state -----------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:

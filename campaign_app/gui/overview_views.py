@@ -47,6 +47,7 @@ SORT_ROLE = Qt.ItemDataRole.EditRole
 
 # ------------------------------------------------------------------------------------------- standings
 
+
 @dataclass(frozen=True)
 class RankedPlatoon:
     rank: int
@@ -109,8 +110,12 @@ class HeadToHeadModel(RowsModel[Any]):
         _col("a_victories", "A won"),
         _col("b_victories", "B won"),
         _col("draws", "Draws"),
-        Column[Any]("disagreements", "Disputed", _disputed_text,
-                    tip="Games whose two logged results cannot both be true: shown, never settled by the app"),
+        Column[Any](
+            "disagreements",
+            "Disputed",
+            _disputed_text,
+            tip="Games whose two logged results cannot both be true: shown, never settled by the app",
+        ),
     )
 
     def tooltip(self, row: Any, col: Column[Any]) -> str | None:
@@ -143,8 +148,9 @@ class PilotsModel(RowsModel[Any]):
         _col("turns", "Turns"),
         Column[Any]("recognition", "Recognition", lambda r: "\u2013" if r.recognition is None else str(r.recognition)),
         Column[Any]("noticed", "Noticed", _noticed),
-        Column[Any]("result", "Reward or punishment",
-                    lambda r: f"{r.result}: {r.outcome}" if r.result else "not reckoned yet"),
+        Column[Any](
+            "result", "Reward or punishment", lambda r: f"{r.result}: {r.outcome}" if r.result else "not reckoned yet"
+        ),
     )
 
 
@@ -181,8 +187,9 @@ class _LazyView(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.cid: int | None = None
-        self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid),
-                             self.reload)
+        self.feed = ViewFeed(
+            ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid), self.reload
+        )
 
     def show_campaign(self, campaign_id: int) -> None:
         self.cid = campaign_id
@@ -209,8 +216,11 @@ class StandingsView(_LazyView):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.result: standings_service.Standings | None = None
-        self.intro = QLabel("Ranked by victories, then victories \u2212 defeats, then current XP, then name "
-                            "(RULES \u00a76). Click a column to sort by it.", self)
+        self.intro = QLabel(
+            "Ranked by victories, then victories \u2212 defeats, then current XP, then name "
+            "(RULES \u00a76). Click a column to sort by it.",
+            self,
+        )
         self.intro.setWordWrap(True)
         self.model = StandingsModel(self)
         self.view, self.proxy = sortable_table(self.model, "Standings", self)
@@ -223,9 +233,12 @@ class StandingsView(_LazyView):
         self.disputes.setAccessibleName("Disputed games")
         self.disputes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         pairs = QVBoxLayout(self.pairs_box)
-        pairs_intro = QLabel("Battles that name another platoon of the campaign as the opponent, each side's own "
-                             "logged result (the two logs of a game: the same date). A pair whose results disagree "
-                             "is marked \u26a0.", self.pairs_box)
+        pairs_intro = QLabel(
+            "Battles that name another platoon of the campaign as the opponent, each side's own "
+            "logged result (the two logs of a game: the same date). A pair whose results disagree "
+            "is marked \u26a0.",
+            self.pairs_box,
+        )
         pairs_intro.setWordWrap(True)
         pairs.addWidget(pairs_intro)
         pairs.addWidget(self.pairs_view, 1)
@@ -262,9 +275,14 @@ class StandingsView(_LazyView):
         fit_columns(self.pairs_view, self.pairs_model, stretch=0)
         disputed = [h for h in s.head_to_head if h.disagreements]
         self.disputes.setVisible(bool(disputed))
-        self.disputes.setText("\u26a0 Disputed: " + "; ".join(
-            g.text(*h.platoons) for h in disputed for g in h.games) + ". Correct one side's battle "
-            "(Edit battle on its History tab) to settle it." if disputed else "")
+        self.disputes.setText(
+            "\u26a0 Disputed: "
+            + "; ".join(g.text(*h.platoons) for h in disputed for g in h.games)
+            + ". Correct one side's battle "
+            "(Edit battle on its History tab) to settle it."
+            if disputed
+            else ""
+        )
         self.pilots_model.set_rows([PilotRow(p) for p in s.pilots])
         fit_columns(self.pilots_view, self.pilots_model, stretch=0)
         fit_height(self.pilots_view, len(s.pilots))
@@ -345,8 +363,11 @@ class EntryDialog(QDialog):
         self.resize(520, 360)
 
     def values(self) -> dict[str, str]:
-        return {"title": self.title.text(), "text": self.text.toPlainText(),
-                "date": self.date.date().toString("yyyy-MM-dd")}
+        return {
+            "title": self.title.text(),
+            "text": self.text.toPlainText(),
+            "date": self.date.date().toString("yyyy-MM-dd"),
+        }
 
 
 class ChronicleView(_LazyView):
@@ -453,8 +474,11 @@ class ChronicleView(_LazyView):
         self.edit_button.setText("Rep&ort\u2026" if item is not None and item.kind == "battle" else "Chan&ge\u2026")
         self.remove_button.setEnabled(item is not None and item.kind == "entry")
         if item is None:
-            self.story.setPlainText("Select a line to read its story." if self.items else
-                                    "Nothing yet: log a battle, or write the first entry (New entry\u2026).")
+            self.story.setPlainText(
+                "Select a line to read its story."
+                if self.items
+                else "Nothing yet: log a battle, or write the first entry (New entry\u2026)."
+            )
             return
         from html import escape
 
@@ -463,15 +487,18 @@ class ChronicleView(_LazyView):
             parts.append(f"<p><i>{escape(item.aftermath)}</i></p>")
         if item.report:
             label = "After-action report" if item.kind == "battle" else ""
-            parts.append((f"<p><b>{label}</b></p>" if label else "")
-                         + "".join(f"<p>{escape(p)}</p>" for p in item.report.split("\n\n")))
+            parts.append(
+                (f"<p><b>{label}</b></p>" if label else "")
+                + "".join(f"<p>{escape(p)}</p>" for p in item.report.split("\n\n"))
+            )
         elif item.kind == "battle":
             parts.append("<p>No after-action report yet: Report\u2026 writes one.</p>")
         self.story.setHtml("".join(parts))
 
     # --- writing -------------------------------------------------------------------------------------------
-    def _run(self, service: Callable[ServiceArgs, Edit[Any]], /, *args: ServiceArgs.args,
-             **kwargs: ServiceArgs.kwargs) -> bool:
+    def _run(
+        self, service: Callable[ServiceArgs, Edit[Any]], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> bool:
         try:
             perform(self.ctx, service, *args, **kwargs)
         except CampaignError as exc:
@@ -515,8 +542,9 @@ class ChronicleView(_LazyView):
         text = QPlainTextEdit(item.report, dialog)
         text.setAccessibleName("After-action report")
         message = ErrorLabel(dialog)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel,
-                                   dialog)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, dialog
+        )
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)
         lay = QVBoxLayout(dialog)
@@ -537,8 +565,12 @@ class ChronicleView(_LazyView):
         item = self._selected()
         if item is None or item.kind != "entry":
             return
-        if confirm(self, "Remove entry", f"Remove the entry \u201c{item.headline}\u201d?\n"
-                   "Edit \u25b8 Undo brings it back.", yes="Remove"):
+        if confirm(
+            self,
+            "Remove entry",
+            f"Remove the entry \u201c{item.headline}\u201d?\nEdit \u25b8 Undo brings it back.",
+            yes="Remove",
+        ):
             self._run(chronicle_service.remove_entry, item.id)
 
     def print_chronicle(self) -> None:
@@ -548,6 +580,7 @@ class ChronicleView(_LazyView):
 
 
 # ------------------------------------------------------------------------------------------ statistics
+
 
 def _pct(x: float | None) -> str:
     return "\u2013" if x is None else f"{100 * x:.0f} %"
@@ -573,8 +606,12 @@ class _Row:
 _RECORD_COLUMNS: tuple[Column[Any], ...] = (
     _col("battles", "Battles"),
     Column[Any]("win_rate", "Win rate", lambda r: _pct(r.win_rate), tip="Victories per battle"),
-    Column[Any]("average_wounds", "Wounds / battle", lambda r: _avg(r.average_wounds),
-                tip="Average wound counters suffered per battle"),
+    Column[Any](
+        "average_wounds",
+        "Wounds / battle",
+        lambda r: _avg(r.average_wounds),
+        tip="Average wound counters suffered per battle",
+    ),
     _col("xp_lost", "XP lost", "XP lost to recovery rolls"),
     _col("leaders_lost", "Leaders lost", "Leaders lost as casualties or promoted away"),
 )
@@ -585,8 +622,13 @@ class PlatoonStatsModel(RowsModel[Any]):
 
 
 class LeaderStatsModel(RowsModel[Any]):
-    COLUMNS = (_col("leader", "Leader"), _col("platoon", "Platoon"), _col("campaign", "Campaign"),
-               _col("status", "Now"), *_RECORD_COLUMNS[:3])
+    COLUMNS = (
+        _col("leader", "Leader"),
+        _col("platoon", "Platoon"),
+        _col("campaign", "Campaign"),
+        _col("status", "Now"),
+        *_RECORD_COLUMNS[:3],
+    )
 
 
 class PlayerStatsModel(RowsModel[Any]):
@@ -610,10 +652,13 @@ class LuckModel(RowsModel[Any]):
         Column[Any]("source", "Dice", _source),
         Column[Any]("purpose", "Rolls of", _purpose),
         _col("rolls", "Rolls"),
-        Column[Any]("mean_percentile", "Mean percentile",
-                    lambda r: "\u2013" if r.mean_percentile is None else f"{r.mean_percentile:.1f}",
-                    tip="Where the rolls fell in their dice's distribution, on average: 50 is exactly average "
-                        "luck, higher is luckier high rolls"),
+        Column[Any](
+            "mean_percentile",
+            "Mean percentile",
+            lambda r: "\u2013" if r.mean_percentile is None else f"{r.mean_percentile:.1f}",
+            tip="Where the rolls fell in their dice's distribution, on average: 50 is exactly average "
+            "luck, higher is luckier high rolls",
+        ),
     )
 
 
@@ -623,8 +668,9 @@ class OutcomeModel(RowsModel[Any]):
         _col("roll", "Roll"),
         _col("outcome", "Outcome"),
         Column[Any]("observed", "Happened", lambda r: f"{r.observed:g}"),
-        Column[Any]("expected", "Expected", lambda r: f"{r.expected:.2f}",
-                    tip="The sum of each battle's exact odds (RULES 1.2)"),
+        Column[Any](
+            "expected", "Expected", lambda r: f"{r.expected:.2f}", tip="The sum of each battle's exact odds (RULES 1.2)"
+        ),
     )
 
 
@@ -679,11 +725,13 @@ class StatisticsView(_LazyView):
 
         every = self.scope.currentData() == "all"
         s = statistics(None if every else self.cid)
-        for model, view, rows, stretch in ((self.platoons_model, self.platoons_view, s.platoons, 1),
-                                           (self.leaders_model, self.leaders_view, s.leaders, 0),
-                                           (self.players_model, self.players_view, s.players, 0),
-                                           (self.luck_model, self.luck_view, s.luck, 1),
-                                           (self.outcome_model, self.outcome_view, s.outcomes, 2)):
+        for model, view, rows, stretch in (
+            (self.platoons_model, self.platoons_view, s.platoons, 1),
+            (self.leaders_model, self.leaders_view, s.leaders, 0),
+            (self.players_model, self.players_view, s.players, 0),
+            (self.luck_model, self.luck_view, s.luck, 1),
+            (self.outcome_model, self.outcome_view, s.outcomes, 2),
+        ):
             model.set_rows([_Row(i, r) for i, r in enumerate(rows)])
             fit_columns(view, model, stretch=stretch)
         self.inner.setTabVisible(self.players_index, bool(s.players))

@@ -75,13 +75,14 @@ NEW_UNIT_DEFAULTS: dict[str, dict[str, Any]] = {
     UnitKind.VEHICLE: {"training": 6, "equipment": 6, "morale": 6, "armor": 4},
     UnitKind.FIRE_SUPPORT: {"support": "light"},
 }
-KIND_CHOICES = [(UnitKind.TEAM, "Infantry team"), (UnitKind.VEHICLE, "Vehicle"),
-                (UnitKind.FIRE_SUPPORT, "Off-board fire support")]
+KIND_CHOICES = [
+    (UnitKind.TEAM, "Infantry team"),
+    (UnitKind.VEHICLE, "Vehicle"),
+    (UnitKind.FIRE_SUPPORT, "Off-board fire support"),
+]
 ATTR_LABELS = {"training": "Tra&ining", "equipment": "E&quipment", "morale": "&Morale"}
 """Alt+T, Alt+E and Alt+H belong to the Tools, Edit and Help menus: no mnemonic on the page may take them."""
 SUPPORT_CHOICES = [(s, s.capitalize()) for s in attachment_service.SUPPORT_LEVELS]
-
-
 
 
 def _table(model: Any, parent: QWidget, name: str) -> QTableView:
@@ -120,8 +121,9 @@ def _select_id(view: QTableView, row_id: int | None) -> None:
     if row is None:
         view.clearSelection()
         return
-    view.selectionModel().setCurrentIndex(model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
-                                          | QItemSelectionModel.SelectionFlag.Rows)
+    view.selectionModel().setCurrentIndex(
+        model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    )
 
 
 def _selected_id(view: QTableView) -> int | None:
@@ -144,9 +146,11 @@ class EquipmentPanel(QWidget):
         self.model.editor = self._edit
         self.view = _table(self.model, self, title)
         self.view.setItemDelegate(EquipmentDelegate(self.view))
-        self.view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                  | QAbstractItemView.EditTrigger.EditKeyPressed
-                                  | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.view.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
         self.add_button = QPushButton("Add weapon", self)
         self.add_button.setToolTip(f"Add a row to {title.lower()}")
         self.remove_button = QPushButton("Remove", self)
@@ -207,7 +211,6 @@ class EquipmentPanel(QWidget):
         item = _selected_id(self.view)
         if item is not None:
             self.page.run(attachment_service.remove_equipment, item)
-
 
 
 class PlatoonPage(QWidget):
@@ -272,11 +275,15 @@ class PlatoonPage(QWidget):
         """The name (renamed in place), the campaign line, Log battle and Delete, the message line."""
         # header: name, campaign line, action bar, message
         self.header = PageHeader("Platoon name", "The platoon's name (Enter to rename)", s)
-        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
-                                                          self.header.message)
+        self.name_edit, self.info_label, self.message = (
+            self.header.name_edit,
+            self.header.info_label,
+            self.header.message,
+        )
         self.action_bar = self.header.button_row
-        self.log_battle_button = self.header.button("&Log battle…",
-                                                    "Record a battle and run the post-battle rolls (Ctrl+B)")
+        self.log_battle_button = self.header.button(
+            "&Log battle…", "Record a battle and run the post-battle rolls (Ctrl+B)"
+        )
         self.log_battle_button.clicked.connect(self.log_battle)
         self.delete_button = self.header.button("Delete platoon…")
         self.delete_button.clicked.connect(self.delete_platoon)
@@ -405,11 +412,13 @@ class PlatoonPage(QWidget):
         uform.addRow("Name:", self.unit_name)
         uform.addRow("Kind:", self.unit_kind)
         self._unit_rows: dict[str, tuple[QLabel, QWidget]] = {}
-        for key, caption, widget in (("training", "Training:", self.unit_pickers["training"]),
-                                     ("equipment", "Equipment:", self.unit_pickers["equipment"]),
-                                     ("morale", "Morale:", self.unit_pickers["morale"]),
-                                     ("armor", "Armor:", self.unit_armor),
-                                     ("support", "Support:", self.unit_support)):
+        for key, caption, widget in (
+            ("training", "Training:", self.unit_pickers["training"]),
+            ("equipment", "Equipment:", self.unit_pickers["equipment"]),
+            ("morale", "Morale:", self.unit_pickers["morale"]),
+            ("armor", "Armor:", self.unit_armor),
+            ("support", "Support:", self.unit_support),
+        ):
             lab = QLabel(caption, self.unit_box)
             lab.setBuddy(widget)
             uform.addRow(lab, widget)
@@ -469,22 +478,46 @@ class PlatoonPage(QWidget):
         self.stale_label.setObjectName("StalePrintNotice")
         self.stale_label.setAccessibleName("Printouts out of date")
         self.stale_label.setWordWrap(True)
-        self.stale_label.setToolTip("What the app printed for this platoon has changed since: File \u25b8 Print "
-                                    "offers only what changed")
+        self.stale_label.setToolTip(
+            "What the app printed for this platoon has changed since: File \u25b8 Print offers only what changed"
+        )
         self.stale_label.hide()
 
     def _set_tab_order(self) -> None:
         """Tab goes through the sheet as it reads: header, unit, experience, leader, attached units, equipment and
         notes."""
-        chain: list[QWidget] = [self.name_edit, self.log_battle_button, self.delete_button, *self.pickers.values(),
-                                self.armor, self.platoon_track, self.leader_track, self.reason_edit,
-                                self.leader_name, self.leader_rank, self.replace_button, self.former_view,
-                                self.attached_view, self.add_team_button, self.add_vehicle_button,
-                                self.add_support_button, self.remove_unit_button, self.unit_name, self.unit_kind,
-                                *self.unit_pickers.values(), self.unit_armor, self.unit_support, self.unit_notes,
-                                self.unit_equipment.view, self.unit_equipment.add_button,
-                                self.unit_equipment.remove_button, self.equipment.view, self.equipment.add_button,
-                                self.equipment.remove_button, self.notes]
+        chain: list[QWidget] = [
+            self.name_edit,
+            self.log_battle_button,
+            self.delete_button,
+            *self.pickers.values(),
+            self.armor,
+            self.platoon_track,
+            self.leader_track,
+            self.reason_edit,
+            self.leader_name,
+            self.leader_rank,
+            self.replace_button,
+            self.former_view,
+            self.attached_view,
+            self.add_team_button,
+            self.add_vehicle_button,
+            self.add_support_button,
+            self.remove_unit_button,
+            self.unit_name,
+            self.unit_kind,
+            *self.unit_pickers.values(),
+            self.unit_armor,
+            self.unit_support,
+            self.unit_notes,
+            self.unit_equipment.view,
+            self.unit_equipment.add_button,
+            self.unit_equipment.remove_button,
+            self.equipment.view,
+            self.equipment.add_button,
+            self.equipment.remove_button,
+            self.notes,
+        ]
         for before, after in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(before, after)
 
@@ -550,10 +583,14 @@ class PlatoonPage(QWidget):
 
         campaign_id = self.detail.campaign_id if self.detail else None
         if undo_stack_holds(self.ctx, {("platoon", self.pid), ("campaign", campaign_id)}):
-            return ("This platoon no longer exists (deleted, or its creation was undone). "
-                    "Edit \u25b8 Undo or Redo brings it back.")
-        return ("This platoon no longer exists: it was deleted in another window or by campaign-cli. "
-                "Pick another platoon in the navigator.")
+            return (
+                "This platoon no longer exists (deleted, or its creation was undone). "
+                "Edit \u25b8 Undo or Redo brings it back."
+            )
+        return (
+            "This platoon no longer exists: it was deleted in another window or by campaign-cli. "
+            "Pick another platoon in the navigator."
+        )
 
     def _show_stale_prints(self) -> None:
         from ..errors import CampaignError
@@ -563,8 +600,11 @@ class PlatoonPage(QWidget):
             notices = platoon_notices(self.pid) if self.pid is not None else []
         except CampaignError:
             notices = []
-        self.stale_label.setText("\u26a0 " + "<br>\u26a0 ".join(n.replace("&", "&amp;").replace("<", "&lt;")
-                                                                   for n in notices) if notices else "")
+        self.stale_label.setText(
+            "\u26a0 " + "<br>\u26a0 ".join(n.replace("&", "&amp;").replace("<", "&lt;") for n in notices)
+            if notices
+            else ""
+        )
         self.stale_label.setVisible(bool(notices))
 
     def load(self) -> None:
@@ -596,9 +636,11 @@ class PlatoonPage(QWidget):
         self.name_edit.setCommittedText(d.name)
         battles = d.battles
         period = f"period {d.period}" if d.period else "no period set"
-        self.info_label.setText(f"Campaign <b>{d.campaign}</b> \u00b7 {period} \u00b7 "
-                                f"{battles} battle{'s' if battles != 1 else ''} \u00b7 thresholds "
-                                f"G {t.green}, R {t.regular}, V {t.veteran}, L {t.legendary}")
+        self.info_label.setText(
+            f"Campaign <b>{d.campaign}</b> \u00b7 {period} \u00b7 "
+            f"{battles} battle{'s' if battles != 1 else ''} \u00b7 thresholds "
+            f"G {t.green}, R {t.regular}, V {t.veteran}, L {t.legendary}"
+        )
         dice = {"training": d.training, "equipment": d.equipment, "morale": d.morale}
         for attr, picker in self.pickers.items():
             picker.setValue(int(dice[attr][1:]))
@@ -621,8 +663,7 @@ class PlatoonPage(QWidget):
         self.leader_name.setCommittedText(leader.name if leader else "")
         self.leader_rank.setCommittedText(leader.rank if leader else "")
         if leader:
-            joined = (f"after battle {leader.joined_battle}" if leader.joined_battle
-                      else (leader.joined_at or "")[:10])
+            joined = f"after battle {leader.joined_battle}" if leader.joined_battle else (leader.joined_at or "")[:10]
             self.leader_info.setText(f"{leader.name} joined {joined} with {leader.xp_at_join} XP.")
         else:
             self.leader_info.setText("The platoon has no leader: Appoint leader… names one.")
@@ -642,7 +683,7 @@ class PlatoonPage(QWidget):
         self.notes.setCommittedText(d.notes)
 
     def _show_leader_xp(self, leader: LeaderInfo | None) -> None:
-        """"2 XP Green · Lt. Okafor" right of the leader's track, the name shortened to the label's fixed width
+        """ "2 XP Green · Lt. Okafor" right of the leader's track, the name shortened to the label's fixed width
         (in full in the tooltip), so a long name moves nothing."""
         if leader is None:
             self.leader_xp_label.setText("no leader")
@@ -709,8 +750,9 @@ class PlatoonPage(QWidget):
     def reason(self) -> str:
         return self.reason_edit.text().strip() or DEFAULT_REASON
 
-    def run(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-            **kwargs: ServiceArgs.kwargs) -> EditT | None:
+    def run(
+        self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> EditT | None:
         """Call a roster service as one undoable step; a refusal is shown on the page and the widgets go
         back to the stored values."""
         try:
@@ -764,8 +806,11 @@ class PlatoonPage(QWidget):
     def add_unit(self, kind: str) -> None:
         if self.pid is None:
             return
-        labels: dict[str, str] = {UnitKind.TEAM: "New team", UnitKind.VEHICLE: "New vehicle",
-                                  UnitKind.FIRE_SUPPORT: "Fire support"}
+        labels: dict[str, str] = {
+            UnitKind.TEAM: "New team",
+            UnitKind.VEHICLE: "New vehicle",
+            UnitKind.FIRE_SUPPORT: "Fire support",
+        }
         label = labels[kind]
         names = {name_key(r.name) for r in self.attached_model.rows()}
         name, n = label, 1
@@ -806,8 +851,12 @@ class PlatoonPage(QWidget):
         if self.detail is None:
             return
         d = self.detail
-        if confirm(self, "Delete platoon", f"Delete {d.name} with its leaders, battles and history?\n"
-                   "Edit \u25b8 Undo brings it back while the app is open."):
+        if confirm(
+            self,
+            "Delete platoon",
+            f"Delete {d.name} with its leaders, battles and history?\n"
+            "Edit \u25b8 Undo brings it back while the app is open.",
+        ):
             self.run(platoon_service.delete_platoon, d.id)
 
 

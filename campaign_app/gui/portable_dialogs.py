@@ -61,8 +61,12 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
         new_name = None
         while name_problem(new_name or name):
             text, ok = QInputDialog.getText(
-                parent, "Import campaign", f"{_sentence(name_problem(new_name or name))}.\nImport it under this name:",
-                QLineEdit.EchoMode.Normal, f"{name} (imported)")
+                parent,
+                "Import campaign",
+                f"{_sentence(name_problem(new_name or name))}.\nImport it under this name:",
+                QLineEdit.EchoMode.Normal,
+                f"{name} (imported)",
+            )
             if not ok:
                 return None
             new_name = text
@@ -71,6 +75,8 @@ def import_campaign(ctx: Any, parent: QWidget | None, path: str | None = None) -
         QMessageBox.warning(parent, "Import campaign", str(exc))
         return None
     counts = result.counts
-    ctx.signals.status.emit(f"Imported campaign {result.campaign!r}: {plural(counts.platoon, 'platoon')}, "
-                            f"{plural(counts.battle, 'battle')}, {plural(counts.sologear_sheet, 'Sologear sheet')}")
+    ctx.signals.status.emit(
+        f"Imported campaign {result.campaign!r}: {plural(counts.platoon, 'platoon')}, "
+        f"{plural(counts.battle, 'battle')}, {plural(counts.sologear_sheet, 'Sologear sheet')}"
+    )
     return result.campaign_id

@@ -100,10 +100,16 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("chronicle", "Campaign chronicle (a diary)"),
 )
 PAPER_LABELS = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
-SHEET_MODES = (("filled", "Filled in"), ("pencil", "Pencil: XP boxes, levels and cards left empty"),
-               ("blank", "Blank sheet to fill in by hand"))
-LAYOUT_LABELS = (("fronts", "Fronts only"), ("backs", "Fronts, then backs (print double-sided)"),
-                 ("fold", "Fold-over: front and back side by side"))
+SHEET_MODES = (
+    ("filled", "Filled in"),
+    ("pencil", "Pencil: XP boxes, levels and cards left empty"),
+    ("blank", "Blank sheet to fill in by hand"),
+)
+LAYOUT_LABELS = (
+    ("fronts", "Fronts only"),
+    ("backs", "Fronts, then backs (print double-sided)"),
+    ("fold", "Fold-over: front and back side by side"),
+)
 SYSTEM_DECKS = {"atomic_africa": "atomic-africa", "sologear": "sologear"}
 PREVIEW_DELAY_MS = 250
 DATA = Qt.ItemDataRole.UserRole
@@ -113,6 +119,8 @@ SEP = " \u2014 "
 def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
     """The child items of a tree item, in order."""
     return [child for i in range(item.childCount()) if (child := item.child(i)) is not None]
+
+
 """Between a platoon's (or pilot's) name and its campaign's in the lists."""
 
 
@@ -146,8 +154,9 @@ def print_pdf_pages(pdf: bytes, printer: Any, progress: Callable[[int, int], Non
         raise ServiceError("there is nothing to print (the PDF could not be read or has no pages)")
     first = document.pagePointSize(0)
     printer.setFullPage(True)
-    printer.setPageSize(QPageSize(QSizeF(first.width(), first.height()), QPageSize.Unit.Point, "",
-                                  QPageSize.SizeMatchPolicy.FuzzyMatch))
+    printer.setPageSize(
+        QPageSize(QSizeF(first.width(), first.height()), QPageSize.Unit.Point, "", QPageSize.SizeMatchPolicy.FuzzyMatch)
+    )
     printer.setPageOrientation(QPageLayout.Orientation.Portrait)
     painter = QPainter()
     if not painter.begin(printer):
@@ -182,7 +191,7 @@ def open_file(path: Path) -> bool:
 
 
 def open_pdf_or_say(parent: QWidget | None, path: Path) -> None:
-    """"Open the PDF when saved": open it, or say where it is when no program opens PDFs here."""
+    """ "Open the PDF when saved": open it, or say where it is when no program opens PDFs here."""
     if not open_file(path):
         from .file_dialogs import say_cannot_open
 
@@ -245,8 +254,7 @@ class PrintDialog(QDialog):
 
     saved = Signal(str)
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None, selection: dict[str, Any] | None = None
-                 ) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, selection: dict[str, Any] | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle("Print / Export PDF")
@@ -303,8 +311,10 @@ class PrintDialog(QDialog):
 
         # every page carries a small stamp (campaign, what, journal position, date, check code)
         self.qr_check = QCheckBox("Add a &QR code to each page's print stamp", controls)
-        self.qr_check.setToolTip("Each printed page names the campaign, what it prints, the journal position it "
-                                 "reflects and the date; the QR code says the same (not on cards)")
+        self.qr_check.setToolTip(
+            "Each printed page names the campaign, what it prints, the journal position it "
+            "reflects and the date; the QR code says the same (not on cards)"
+        )
         form.addWidget(self.qr_check)
 
         self.open_check = QCheckBox("&Open the PDF when it is saved", controls)
@@ -396,11 +406,17 @@ class PrintDialog(QDialog):
         if not stale:
             self.changed_label.setText("Every printed sheet is up to date.")
         else:
-            names = {self.platoon_list.item(r).data(DATA): self.platoon_list.item(r).text().split(SEP)[0]
-                     for r in range(self.platoon_list.count())}
-            self.changed_label.setText("Out of date: " + "; ".join(
-                f"{names.get(pid, pid)} ({', '.join(why[:3])}{', …' if len(why) > 3 else ''})"
-                for pid, why in stale.items()))
+            names = {
+                self.platoon_list.item(r).data(DATA): self.platoon_list.item(r).text().split(SEP)[0]
+                for r in range(self.platoon_list.count())
+            }
+            self.changed_label.setText(
+                "Out of date: "
+                + "; ".join(
+                    f"{names.get(pid, pid)} ({', '.join(why[:3])}{', …' if len(why) > 3 else ''})"
+                    for pid, why in stale.items()
+                )
+            )
         self.schedule_preview()
         return list(stale)
 
@@ -431,23 +447,27 @@ class PrintDialog(QDialog):
         options.addRow("&Backs:", self.layout_combo)
         self.rules_combo = QComboBox(page)
         self.rules_combo.setAccessibleName("House rules the cards print")
-        self.rules_combo.setToolTip("Atomic Africa and Sologear cards print this campaign's house rules "
-                                    "(thresholds, objective XP, replacement leader, reward dice …)")
+        self.rules_combo.setToolTip(
+            "Atomic Africa and Sologear cards print this campaign's house rules "
+            "(thresholds, objective XP, replacement leader, reward dice …)"
+        )
         self.rules_combo.addItem("Default rules", None)
         options.addRow("R&ules of:", self.rules_combo)
         self.back_style_combo = QComboBox(page)
         self.back_style_combo.setAccessibleName("Back style")
-        for key, label in zip(BACK_STYLES, ("Light pattern and frame (less ink)", "Solid deck colour"),
-                              strict=True):
+        for key, label in zip(BACK_STYLES, ("Light pattern and frame (less ink)", "Solid deck colour"), strict=True):
             self.back_style_combo.addItem(label, key)
         options.addRow("Back st&yle:", self.back_style_combo)
         self.margin_spin = self._mm_spin(page, 0.0, MAX_MARGIN_MM, "Safe margin")
-        self.margin_spin.setToolTip("Nothing is printed closer to the paper's edge (most printers cannot print "
-                                    "the outer 4–6.35 mm)")
+        self.margin_spin.setToolTip(
+            "Nothing is printed closer to the paper's edge (most printers cannot print the outer 4–6.35 mm)"
+        )
         options.addRow("Safe &margin:", self.margin_spin)
         self.bleed_spin = self._mm_spin(page, 0.0, MAX_BLEED_MM, "Bleed")
-        self.bleed_spin.setToolTip("Header bands and solid backs run this far past the cut line, so a "
-                                   "slightly uneven cut shows no white edge (e.g. 2 mm)")
+        self.bleed_spin.setToolTip(
+            "Header bands and solid backs run this far past the cut line, so a "
+            "slightly uneven cut shows no white edge (e.g. 2 mm)"
+        )
         options.addRow("B&leed:", self.bleed_spin)
         offsets = QHBoxLayout()
         self.offset_x_spin = self._mm_spin(page, -MAX_OFFSET_MM, MAX_OFFSET_MM, "Duplex offset x")
@@ -461,13 +481,15 @@ class PrintDialog(QDialog):
         options.addRow(offset_label, offsets)
         lay.addLayout(options)
         self.alignment_button = QPushButton("Alignment &test page…", page)
-        self.alignment_button.setToolTip("A one-sheet test to print double-sided: it shows the duplex offset "
-                                         "to enter above")
+        self.alignment_button.setToolTip(
+            "A one-sheet test to print double-sided: it shows the duplex offset to enter above"
+        )
         self.alignment_button.clicked.connect(self.save_alignment_test)
         lay.addWidget(self.alignment_button)
         self.stock_check = QCheckBox("Print on card stoc&k (one card per page)", page)
-        self.stock_check.setToolTip("For 3×5 in index, 4×6 in postcard and A6 card stock: each page is one card, "
-                                    "its border at the safe margin")
+        self.stock_check.setToolTip(
+            "For 3×5 in index, 4×6 in postcard and A6 card stock: each page is one card, its border at the safe margin"
+        )
         lay.addWidget(self.stock_check)
         self.grayscale_check = QCheckBox("&Grayscale (saves ink)", page)
         lay.addWidget(self.grayscale_check)
@@ -501,9 +523,13 @@ class PrintDialog(QDialog):
         combo = QComboBox(page)
         combo.setAccessibleName(f"Campaign for the {kind}")
         lay.addRow("Ca&mpaign:", combo)
-        note = QLabel("One page: the league table, head to head and the pilots." if kind == "standings" else
-                      "The platoons' XP over campaign time, then every entry, battle (outcome, aftermath and "
-                      "after-action report) and Sologear turn in order.", page)
+        note = QLabel(
+            "One page: the league table, head to head and the pilots."
+            if kind == "standings"
+            else "The platoons' XP over campaign time, then every entry, battle (outcome, aftermath and "
+            "after-action report) and Sologear turn in order.",
+            page,
+        )
         note.setWordWrap(True)
         lay.addRow(note)
         if kind == "standings":
@@ -530,10 +556,12 @@ class PrintDialog(QDialog):
         size = str(settings.value("print/card_size", "") or "poker")
         self.size_combo.setCurrentIndex(max(0, self.size_combo.findData(size)))
         self.open_check.setChecked(str(settings.value("print/open_when_done", "true")).lower() != "false")
-        for spin, key, default in ((self.margin_spin, "print/margin_mm", DEFAULT_MARGIN_MM),
-                                   (self.bleed_spin, "print/bleed_mm", 0.0),
-                                   (self.offset_x_spin, "print/offset_x_mm", 0.0),
-                                   (self.offset_y_spin, "print/offset_y_mm", 0.0)):
+        for spin, key, default in (
+            (self.margin_spin, "print/margin_mm", DEFAULT_MARGIN_MM),
+            (self.bleed_spin, "print/bleed_mm", 0.0),
+            (self.offset_x_spin, "print/offset_x_mm", 0.0),
+            (self.offset_y_spin, "print/offset_y_mm", 0.0),
+        ):
             stored: Any = settings.value(key, default)  # QSettings gives what it stored (a str from the file)
             try:
                 value = float(stored or default)
@@ -566,8 +594,13 @@ class PrintDialog(QDialog):
         kind, ident = selection.get("kind"), selection.get("id")
         chosen = "sheet"
         system = None
-        camp_of_selection = (campaign_of.get((str(kind), ident)) if kind in ("platoon", "sheet")
-                             else next((c for c in tree if c.id == ident), None) if kind == "campaign" else None)
+        camp_of_selection = (
+            campaign_of.get((str(kind), ident))
+            if kind in ("platoon", "sheet")
+            else next((c for c in tree if c.id == ident), None)
+            if kind == "campaign"
+            else None
+        )
         if camp_of_selection is not None:
             self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection.id)))
         if kind == "platoon":
@@ -624,8 +657,10 @@ class PrintDialog(QDialog):
                 child.setCheckState(0, Qt.CheckState.Unchecked)
         problems = self._library.problems
         if problems:
-            self.deck_problems.setText(f"{plural(len(problems), 'file')} could not be read and were skipped: "
-                                       + "; ".join(str(p) for p in problems[:3]))
+            self.deck_problems.setText(
+                f"{plural(len(problems), 'file')} could not be read and were skipped: "
+                + "; ".join(str(p) for p in problems[:3])
+            )
             self.deck_problems.show()
 
     def _check_decks(self, deck_id: str | None) -> None:
@@ -634,8 +669,7 @@ class PrintDialog(QDialog):
         ids = [item.data(0, DATA) for item in decks]
         wanted = {deck_id} if deck_id in ids else set(ids)
         for item in decks:
-            item.setCheckState(0, Qt.CheckState.Checked if item.data(0, DATA) in wanted
-                               else Qt.CheckState.Unchecked)
+            item.setCheckState(0, Qt.CheckState.Checked if item.data(0, DATA) in wanted else Qt.CheckState.Unchecked)
 
     def _check_platoons(self, ids: set[Any]) -> None:
         for row in range(self.platoon_list.count()):
@@ -644,9 +678,17 @@ class PrintDialog(QDialog):
 
     def _connect_changes(self) -> None:
         self.kind_combo.currentIndexChanged.connect(self._kind_changed)
-        for combo in (self.paper_combo, self.size_combo, self.layout_combo, self.sologear_combo,
-                      self.history_combo, self.rules_combo, self.back_style_combo, self.standings_combo,
-                      self.chronicle_combo):
+        for combo in (
+            self.paper_combo,
+            self.size_combo,
+            self.layout_combo,
+            self.sologear_combo,
+            self.history_combo,
+            self.rules_combo,
+            self.back_style_combo,
+            self.standings_combo,
+            self.chronicle_combo,
+        ):
             combo.currentIndexChanged.connect(self.schedule_preview)
         for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
             spin.valueChanged.connect(self.schedule_preview)
@@ -677,8 +719,11 @@ class PrintDialog(QDialog):
         return str(self.paper_combo.currentData())
 
     def checked_platoons(self) -> list[int]:
-        return [self.platoon_list.item(r).data(DATA) for r in range(self.platoon_list.count())
-                if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked]
+        return [
+            self.platoon_list.item(r).data(DATA)
+            for r in range(self.platoon_list.count())
+            if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked
+        ]
 
     def sheet_mode(self) -> str:
         return next(key for key, button in self.mode_buttons.items() if button.isChecked())
@@ -692,8 +737,7 @@ class PrintDialog(QDialog):
             if state == Qt.CheckState.Checked:
                 decks.append(item.data(0, DATA))
             elif state == Qt.CheckState.PartiallyChecked:
-                cards += [card.data(0, DATA) for card in _children(item)
-                          if card.checkState(0) == Qt.CheckState.Checked]
+                cards += [card.data(0, DATA) for card in _children(item) if card.checkState(0) == Qt.CheckState.Checked]
         return decks, cards
 
     def request(self) -> PrintRequest:
@@ -702,19 +746,31 @@ class PrintDialog(QDialog):
         paper, qr = self.paper(), self.qr_check.isChecked()
         if kind == "sheet":
             mode = self.sheet_mode()
-            return UnitSheetRequest(platoons=tuple(self.checked_platoons()), blank=mode == "blank",
-                                    pencil=mode == "pencil", paper=paper, qr=qr)
+            return UnitSheetRequest(
+                platoons=tuple(self.checked_platoons()),
+                blank=mode == "blank",
+                pencil=mode == "pencil",
+                paper=paper,
+                qr=qr,
+            )
         if kind == "cards":
             decks, cards = self.chosen_cards()
-            return CardsRequest(decks=tuple(decks), cards=tuple(cards), library=self._library,
-                                size=self.size_combo.currentData(), layout=self.layout_combo.currentData(),
-                                grayscale=self.grayscale_check.isChecked(),
-                                paper=CARD_STOCK if self.stock_check.isChecked() else paper,
-                                campaign=self.rules_combo.currentData(), setup=self.setup())
+            return CardsRequest(
+                decks=tuple(decks),
+                cards=tuple(cards),
+                library=self._library,
+                size=self.size_combo.currentData(),
+                layout=self.layout_combo.currentData(),
+                grayscale=self.grayscale_check.isChecked(),
+                paper=CARD_STOCK if self.stock_check.isChecked() else paper,
+                campaign=self.rules_combo.currentData(),
+                setup=self.setup(),
+            )
         if kind == "sologear":
             blank = self.sologear_blank.isChecked()
-            return SologearRequest(campaign=None if blank else self.sologear_combo.currentData(), blank=blank,
-                                   paper=paper, qr=qr)
+            return SologearRequest(
+                campaign=None if blank else self.sologear_combo.currentData(), blank=blank, paper=paper, qr=qr
+            )
         if kind == "standings":
             return StandingsRequest(campaign=self.standings_combo.currentData(), paper=paper, qr=qr)
         if kind == "chronicle":
@@ -723,9 +779,12 @@ class PrintDialog(QDialog):
 
     def setup(self) -> Any:
         """The card print setup (margin, bleed, duplex offset, back style) chosen now."""
-        return print_setup(self.margin_spin.value(), self.bleed_spin.value(),
-                           (self.offset_x_spin.value(), self.offset_y_spin.value()),
-                           self.back_style_combo.currentData())
+        return print_setup(
+            self.margin_spin.value(),
+            self.bleed_spin.value(),
+            (self.offset_x_spin.value(), self.offset_y_spin.value()),
+            self.back_style_combo.currentData(),
+        )
 
     def _check(self, request: PrintRequest) -> str | None:
         """A message when the choice cannot be printed (before any work is done)."""
@@ -751,8 +810,11 @@ class PrintDialog(QDialog):
     def suggested_name(self) -> str:
         kind = self.kind()
         if kind == "sheet":
-            items = [self.platoon_list.item(r) for r in range(self.platoon_list.count())
-                     if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked]
+            items = [
+                self.platoon_list.item(r)
+                for r in range(self.platoon_list.count())
+                if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked
+            ]
             if self.sheet_mode() == "blank":
                 base = "Unit Data Sheet (blank)"
             elif len(items) == 1:
@@ -762,8 +824,11 @@ class PrintDialog(QDialog):
         elif kind == "cards":
             base = "Play-aid cards"
         elif kind == "sologear":
-            base = ("Sologear forms (blank)" if self.sologear_blank.isChecked()
-                    else f"{self.sologear_combo.currentText()} - Sologear")
+            base = (
+                "Sologear forms (blank)"
+                if self.sologear_blank.isChecked()
+                else f"{self.sologear_combo.currentText()} - Sologear"
+            )
         elif kind in ("standings", "chronicle"):
             combo = self.standings_combo if kind == "standings" else self.chronicle_combo
             base = f"{combo.currentText()} - {kind}"
@@ -999,8 +1064,10 @@ class PrintDialog(QDialog):
             self._show_error(str(exc))
             return
         self._remember_setup()
-        self._show_message(f"Saved {written.name}: print it double-sided, hold it against the light and enter "
-                           "the offset you read as the duplex offset.")
+        self._show_message(
+            f"Saved {written.name}: print it double-sided, hold it against the light and enter "
+            "the offset you read as the duplex offset."
+        )
         if self.open_check.isChecked():
             open_pdf_or_say(self, written)
 
@@ -1051,8 +1118,7 @@ class PrintDialog(QDialog):
         super().closeEvent(event)
 
 
-def open_print_dialog(ctx: AppContext, parent: QWidget | None = None, selection: dict[str, Any] | None = None
-                      ) -> None:
+def open_print_dialog(ctx: AppContext, parent: QWidget | None = None, selection: dict[str, Any] | None = None) -> None:
     """File ▸ Print / Export PDF… (Ctrl+P), starting from what is selected in the navigator."""
     dialog = PrintDialog(ctx, parent, selection or {})
     try:

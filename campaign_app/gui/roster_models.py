@@ -91,8 +91,12 @@ class RowsModel(TableModel[R]):
         return {texts[column] for texts in self._texts}
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole) and index.isValid() \
-                and 0 <= index.row() < len(self._texts) and 0 <= index.column() < len(self.COLUMNS):
+        if (
+            role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole)
+            and index.isValid()
+            and 0 <= index.row() < len(self._texts)
+            and 0 <= index.column() < len(self.COLUMNS)
+        ):
             return self._texts[index.row()][index.column()]  # the texts are made once per set_rows
         return super().data(index, role)
 
@@ -218,12 +222,15 @@ class EquipmentModel(RowsModel[EquipmentItem]):
 
     COLUMNS = (
         Column[EquipmentItem]("name", "Weapon / equipment", editable=True),
-        Column[EquipmentItem]("targets", "Targets", lambda r: r.targets,
-                              tip="Dispersed targets, point targets or both", editable=True),
-        Column[EquipmentItem]("ap", "AP", lambda r: ap_text(r.ap), tip="Armor-piercing value, e.g. \u22122",
-                              editable=True),
-        Column[EquipmentItem]("ap_vs", "AP vs", _ap_vs_text, tip="The target type the AP value applies to",
-                              editable=True),
+        Column[EquipmentItem](
+            "targets", "Targets", lambda r: r.targets, tip="Dispersed targets, point targets or both", editable=True
+        ),
+        Column[EquipmentItem](
+            "ap", "AP", lambda r: ap_text(r.ap), tip="Armor-piercing value, e.g. \u22122", editable=True
+        ),
+        Column[EquipmentItem](
+            "ap_vs", "AP vs", _ap_vs_text, tip="The target type the AP value applies to", editable=True
+        ),
     )
 
     def __init__(self, parent: Any = None) -> None:

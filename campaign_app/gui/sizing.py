@@ -75,8 +75,11 @@ def fit_window(window: QWidget, default: tuple[int, int] = (1180, 760)) -> None:
     a 1920x1080 screen grows back to the default size)."""
     room = available_rect(window)
     size = window.size()
-    if (size.width() < USABLE_SIZE[0] or size.height() < USABLE_SIZE[1]) and \
-            room.width() >= default[0] and room.height() >= default[1]:
+    if (
+        (size.width() < USABLE_SIZE[0] or size.height() < USABLE_SIZE[1])
+        and room.width() >= default[0]
+        and room.height() >= default[1]
+    ):
         size = QSize(*default)
     fitted = fit_size(window, size.width(), size.height())
     if fitted != window.size():

@@ -61,13 +61,20 @@ def _show_error(label: ErrorLabel, text: str) -> None:
 
 # --- new campaign ----------------------------------------------------------------------------------------------
 
+
 class NewSologearDialog(QDialog):
     """File ▸ New Sologear campaign… (or New campaign… with System Sologear): the campaign sheet's header and the
     optional rules. ``name`` fills in the campaign's name; ``campaign_id`` puts the pilot sheet into that existing
     Sologear campaign (its name is shown, not edited)."""
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None, name: str = "",
-                 campaign_id: int | None = None, notes: str = "") -> None:
+    def __init__(
+        self,
+        ctx: AppContext,
+        parent: QWidget | None = None,
+        name: str = "",
+        campaign_id: int | None = None,
+        notes: str = "",
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.sheet_id: int | None = None
@@ -93,14 +100,17 @@ class NewSologearDialog(QDialog):
         self.player_aff_edit = QLineEdit(self)
         self.enemy_unit_edit = QLineEdit(self)
         self.enemy_aff_edit = QLineEdit(self)
-        for label, w, spoken in (("Campaign &name:", self.name_edit, "Campaign name"),
-                               ("&Pilot:", self.pilot_edit, "Pilot"),
-                               ("&Gear:", self.gear_name_edit, "Gear name"),
-                               ("&Date:", self.date_edit, "Date"), ("&Area:", self.area_edit, "Area"),
-                               ("P&layer unit:", self.player_unit_edit, "Player unit"),
-                               ("Player affiliation:", self.player_aff_edit, "Player affiliation"),
-                               ("&Enemy unit:", self.enemy_unit_edit, "Enemy unit"),
-                               ("Enemy affiliation:", self.enemy_aff_edit, "Enemy affiliation")):
+        for label, w, spoken in (
+            ("Campaign &name:", self.name_edit, "Campaign name"),
+            ("&Pilot:", self.pilot_edit, "Pilot"),
+            ("&Gear:", self.gear_name_edit, "Gear name"),
+            ("&Date:", self.date_edit, "Date"),
+            ("&Area:", self.area_edit, "Area"),
+            ("P&layer unit:", self.player_unit_edit, "Player unit"),
+            ("Player affiliation:", self.player_aff_edit, "Player affiliation"),
+            ("&Enemy unit:", self.enemy_unit_edit, "Enemy unit"),
+            ("Enemy affiliation:", self.enemy_aff_edit, "Enemy affiliation"),
+        ):
             w.setAccessibleName(spoken)  # (not "name": that is the campaign's name given to the dialog)
             if w is self.pilot_edit:
                 self.gear_tv_spin.setAccessibleName("Gear TV")
@@ -120,8 +130,9 @@ class NewSologearDialog(QDialog):
         opt_layout.addRow(self.ferocious_check)
         opt_layout.addRow("Reward-roll dice:", self.reward_dice_edit)
         self.error = _error_label(self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
         self.buttons.accepted.connect(self.create_sheet)
         self.buttons.rejected.connect(self.reject)
@@ -141,13 +152,24 @@ class NewSologearDialog(QDialog):
             return
         try:
             edit = perform(
-                self.ctx, sheet_service.create_sheet, self.name_edit.text(), self.pilot_edit.text(),
+                self.ctx,
+                sheet_service.create_sheet,
+                self.name_edit.text(),
+                self.pilot_edit.text(),
                 self.gear_tv_spin.value(),
-                date=self.date_edit.text(), area=self.area_edit.text(), gear_name=self.gear_name_edit.text(),
-                player_unit=self.player_unit_edit.text(), player_affiliation=self.player_aff_edit.text(),
-                enemy_unit=self.enemy_unit_edit.text(), enemy_affiliation=self.enemy_aff_edit.text(),
-                variable_tables=self.variable_check.isChecked(), ferocious=self.ferocious_check.isChecked(),
-                reward_dice=self.reward_dice_edit.text(), notes=self.notes, campaign=self.campaign_id)
+                date=self.date_edit.text(),
+                area=self.area_edit.text(),
+                gear_name=self.gear_name_edit.text(),
+                player_unit=self.player_unit_edit.text(),
+                player_affiliation=self.player_aff_edit.text(),
+                enemy_unit=self.enemy_unit_edit.text(),
+                enemy_affiliation=self.enemy_aff_edit.text(),
+                variable_tables=self.variable_check.isChecked(),
+                ferocious=self.ferocious_check.isChecked(),
+                reward_dice=self.reward_dice_edit.text(),
+                notes=self.notes,
+                campaign=self.campaign_id,
+            )
         except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
@@ -155,8 +177,9 @@ class NewSologearDialog(QDialog):
         self.accept()
 
 
-def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: str = "",
-                          campaign_id: int | None = None, notes: str = "") -> int | None:
+def new_sologear_campaign(
+    ctx: AppContext, parent: QWidget | None = None, name: str = "", campaign_id: int | None = None, notes: str = ""
+) -> int | None:
     """File ▸ New Sologear campaign…: the new sheet's id, or None if cancelled (nothing is written then)."""
     dialog = NewSologearDialog(ctx, parent, name=name, campaign_id=campaign_id, notes=notes)
     try:
@@ -168,6 +191,7 @@ def new_sologear_campaign(ctx: AppContext, parent: QWidget | None = None, name: 
 
 
 # --- the dice panel ----------------------------------------------------------------------------------------------
+
 
 class FacesEdit(QLineEdit):
     """The faces field: Enter confirms the typed faces (``entered``) and goes no further, so the dialog's
@@ -250,8 +274,12 @@ class DiceSteps(QWidget):
         if self.groups:
             n = len(self.groups)
             answer = QMessageBox.question(
-                self, "Start over?", f"Forget the {plural(n, 'roll')} made so far and roll again?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                self,
+                "Start over?",
+                f"Forget the {plural(n, 'roll')} made so far and roll again?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.restart()
@@ -277,19 +305,29 @@ class DiceSteps(QWidget):
             w.setEnabled(active)
         self.restart_button.setEnabled(bool(self.groups))
         if req is None:
-            self.ask_label.setText("All rolls made." if self.proc is not None and self.proc.records else
-                                   "No dice needed." if self.proc is not None else "")
+            self.ask_label.setText(
+                "All rolls made."
+                if self.proc is not None and self.proc.records
+                else "No dice needed."
+                if self.proc is not None
+                else ""
+            )
             self.hint_label.setText("")
         else:
             n = len(self.groups) + 1
             self.ask_label.setText(f"Roll {n}: {req.expression} for {req.purpose_text}")
             self.hint_label.setText(req.hint)
             self.faces_edit.setPlaceholderText(
-                "faces you rolled, e.g. " + ",".join(str(min(req.dice.sides, i + 3)) for i in range(req.dice.count)))
+                "faces you rolled, e.g. " + ",".join(str(min(req.dice.sides, i + 3)) for i in range(req.dice.count))
+            )
         if active:
             self.faces_edit.setFocus()
-        elif self.proc is not None and self.isVisible() and self.focus_after_done is not None \
-                and self.focus_after_done.isEnabled():
+        elif (
+            self.proc is not None
+            and self.isVisible()
+            and self.focus_after_done is not None
+            and self.focus_after_done.isEnabled()
+        ):
             # every roll made: the dialog's OK (its next step), never Start over
             self.focus_after_done.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -341,8 +379,9 @@ class _StepDialog(QDialog):
         self.setWindowTitle(title)
         self.steps = DiceSteps(self)
         self.error = _error_label(self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setEnabled(False)
         self.buttons.accepted.connect(self.save)
@@ -378,8 +417,11 @@ class LengthDialog(_StepDialog):
 
     def __init__(self, ctx: AppContext, sheet_id: int, parent: QWidget | None = None) -> None:
         super().__init__(ctx, sheet_id, "Roll the campaign length", parent)
-        intro = QLabel("Roll as many d6 as the side with fewer company-sized units has units; the sum is the "
-                       "number of battle turns.", self)
+        intro = QLabel(
+            "Roll as many d6 as the side with fewer company-sized units has units; the sum is the "
+            "number of battle turns.",
+            self,
+        )
         intro.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -408,12 +450,18 @@ class PlayTurnDialog(_StepDialog):
             state.append("Gear damaged")
         if data.state.short_ammo:
             state.append("short of ammunition")
-        odds = "break-out: Losing column, always Bold" if self.info.breakout else \
-            f"odds {self.info.ratio_text}, column {self.info.band}" if self.info.band else "no odds yet"
+        odds = (
+            "break-out: Losing column, always Bold"
+            if self.info.breakout
+            else f"odds {self.info.ratio_text}, column {self.info.band}"
+            if self.info.band
+            else "no odds yet"
+        )
         length = f" of {self.info.length}" if self.info.length and not self.info.breakout else ""
-        head.setText(f"<b>Turn {self.info.number}{length}</b> · {odds} · Gear TV {data.gear_tv} "
-                     f"(enemy column {data.enemy_quality_column})"
-                     + (f" · {', '.join(state)}" if state else ""))
+        head.setText(
+            f"<b>Turn {self.info.number}{length}</b> · {odds} · Gear TV {data.gear_tv} "
+            f"(enemy column {data.enemy_quality_column})" + (f" · {', '.join(state)}" if state else "")
+        )
         self.head = head
 
         choice = QGroupBox("The pilot chooses", self)
@@ -433,8 +481,9 @@ class PlayTurnDialog(_StepDialog):
         self.posture_combo.setAccessibleName("Posture")
         for x, name in POSTURES.items():
             self.posture_combo.addItem(f"{x:+d} {name}" if x else f"0 {name}", x)
-        self.posture_combo.setCurrentIndex(self.posture_combo.findData(
-            self.info.posture_fixed if self.info.posture_fixed is not None else 0))
+        self.posture_combo.setCurrentIndex(
+            self.posture_combo.findData(self.info.posture_fixed if self.info.posture_fixed is not None else 0)
+        )
         self.posture_combo.setEnabled(self.info.posture_fixed is None)
         grid.addWidget(self.posture_combo, 2, 1)
         self.start_button = QPushButton("&Start rolling", choice)
@@ -523,10 +572,16 @@ class PlayTurnDialog(_StepDialog):
         self.odds_label.setText(
             f"Odds of the combat roll (2d6{f'{c.posture:+d}' if c.posture else ''}, {posture_words(c.posture)}, "
             f"{c.column} column): "
-            + ", ".join(parts) + ". Most likely: "
-            + "; ".join(f"{r.total} {r.result} ({percent(r.probability)})" for r in likely) + ".")
-        self.odds_label.setToolTip("\n".join(f"{r.total:>2}: {percent(r.probability):>7}  {r.result}  {r.words}"
-                                             for r in c.rows if r.probability))
+            + ", ".join(parts)
+            + ". Most likely: "
+            + "; ".join(f"{r.total} {r.result} ({percent(r.probability)})" for r in likely)
+            + "."
+        )
+        self.odds_label.setToolTip(
+            "\n".join(
+                f"{r.total:>2}: {percent(r.probability):>7}  {r.result}  {r.words}" for r in c.rows if r.probability
+            )
+        )
 
     def _show_meaning(self) -> None:
         proc = self.steps.proc
@@ -545,8 +600,9 @@ class PlayTurnDialog(_StepDialog):
         self.cell_label.setText("<br>".join(lines) if lines else "")
 
     def _call(self) -> Edit[Any]:
-        return perform(self.ctx, play_service.play_turn, self.sheet_id, self.action, self.posture,
-                       dice=self.steps.dice())
+        return perform(
+            self.ctx, play_service.play_turn, self.sheet_id, self.action, self.posture, dice=self.steps.dice()
+        )
 
 
 class RecordDialog(QDialog):
@@ -584,8 +640,11 @@ class RecordDialog(QDialog):
         if not turn.enemy_tv:
             self.enemy_spin.setEnabled(False)  # no enemy unit: nothing to destroy (never a typed 150 stored as 0)
         add_number_row(form, f"&Glory collected (of {turn.glory or 0} placed):", self.glory_spin)
-        add_number_row(form, "&Enemy TV destroyed" + (f" (unit of TV {turn.enemy_tv}):" if turn.enemy_tv else
-                                                      " (no enemy unit):"), self.enemy_spin)
+        add_number_row(
+            form,
+            "&Enemy TV destroyed" + (f" (unit of TV {turn.enemy_tv}):" if turn.enemy_tv else " (no enemy unit):"),
+            self.enemy_spin,
+        )
         add_number_row(form, f"&Bunkers destroyed (TV {BUNKER_TV} each):", self.bunkers_spin)
         self.damaged_check = QCheckBox("Gear &damaged", self)
         self.damaged_check.setChecked(data.state.gear_damaged if is_last else res.gear_damaged)
@@ -611,8 +670,9 @@ class RecordDialog(QDialog):
         summary = QLabel("<br>".join(turn.meaning) or turn.label, self)
         summary.setWordWrap(True)
         self.error = _error_label(self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Record")
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
@@ -629,12 +689,19 @@ class RecordDialog(QDialog):
             return
         try:
             self.edit = perform(
-                self.ctx, play_service.record_turn, self.sheet_id, self.turn_number, glory=self.glory_spin.value(),
-                enemy_tv=self.enemy_spin.value(), bunkers=self.bunkers_spin.value(),
+                self.ctx,
+                play_service.record_turn,
+                self.sheet_id,
+                self.turn_number,
+                glory=self.glory_spin.value(),
+                enemy_tv=self.enemy_spin.value(),
+                bunkers=self.bunkers_spin.value(),
                 gear_damaged=self.damaged_check.isChecked() if self._is_last else None,
                 short_ammo=self.ammo_check.isChecked() if self._is_last else None,
-                pilot_dead=self.dead_check.isChecked(), pilot_captured=self.captured_check.isChecked(),
-                notes=self.notes_edit.text())
+                pilot_dead=self.dead_check.isChecked(),
+                pilot_captured=self.captured_check.isChecked(),
+                notes=self.notes_edit.text(),
+            )
         except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
@@ -660,7 +727,8 @@ class EndDialog(_StepDialog):
             f"{rk.noticed_on}.<br><b>Impression {rk.impression}</b> ({imp_parts or 'nothing'}) – "
             f"if noticed, roll {data.options.reward_dice} + impression on the "
             f"{'rewards' if rk.impression >= 0 else 'punishments'} table"
-            f"{' (variable tables)' if data.options.variable_tables else ''}.")
+            f"{' (variable tables)' if data.options.variable_tables else ''}."
+        )
         self.result_label = QLabel(self)
         self.result_label.setWordWrap(True)
         self.result_label.setAccessibleName("Reckoning result")
@@ -668,8 +736,9 @@ class EndDialog(_StepDialog):
         self.odds_label.setWordWrap(True)
         self.odds_label.setTextFormat(Qt.TextFormat.RichText)
         self.odds_label.setAccessibleName("Odds of the reckoning")
-        self.odds_label.setText(self._odds_text(rk.recognition, rk.impression, data.options.reward_dice,
-                                                data.options.variable_tables))
+        self.odds_label.setText(
+            self._odds_text(rk.recognition, rk.impression, data.options.reward_dice, data.options.variable_tables)
+        )
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.odds_label)
@@ -696,9 +765,11 @@ class EndDialog(_StepDialog):
             bands = result_odds(check_reward_dice(reward_dice), impression, variable=variable)
         except CampaignError:
             return ""
-        return (f"Odds: noticed <b>{percent(noticed_chance(recognition))}</b>; if noticed, "
-                + ", ".join(f"{b.table} {b.label} ({b.title}) <b>{percent(b.probability)}</b>" for b in bands)
-                + ".")
+        return (
+            f"Odds: noticed <b>{percent(noticed_chance(recognition))}</b>; if noticed, "
+            + ", ".join(f"{b.table} {b.label} ({b.title}) <b>{percent(b.probability)}</b>" for b in bands)
+            + "."
+        )
 
     def _show_result(self) -> None:
         proc = self.steps.proc
@@ -709,8 +780,10 @@ class EndDialog(_StepDialog):
         if res.d66 is not None:
             lines.append(f"D66 {res.d66}: {'noticed' if res.noticed else 'not noticed'}.")
         if res.band is not None:
-            lines.append(f"{(res.table or '').capitalize()} roll {res.result} ({res.band.label}): "
-                         f"{res.band.title}. {res.band.text}")
+            lines.append(
+                f"{(res.table or '').capitalize()} roll {res.result} ({res.band.label}): "
+                f"{res.band.title}. {res.band.text}"
+            )
         elif res.noticed is False:
             lines.append(res.outcome)
         self.result_label.setText(" ".join(lines))

@@ -54,15 +54,23 @@ class TableModel(QAbstractTableModel, Generic[T]):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if parent.isValid() else len(self.headers())
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802 - Qt API
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.headers()):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self.headers()[section]
             if role == Qt.ItemDataRole.ToolTipRole:
                 return self.header_tip(section)
-        if orientation == Qt.Orientation.Vertical and self.ROW_NUMBERS and role == Qt.ItemDataRole.DisplayRole \
-                and 0 <= section < len(self._rows):
+        if (
+            orientation == Qt.Orientation.Vertical
+            and self.ROW_NUMBERS
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(self._rows)
+        ):
             return str(section + 1)
         return None
 
@@ -70,7 +78,10 @@ class TableModel(QAbstractTableModel, Generic[T]):
         return ITEM_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows) or \
-                not 0 <= index.column() < len(self.headers()):
+        if (
+            not index.isValid()
+            or not 0 <= index.row() < len(self._rows)
+            or not 0 <= index.column() < len(self.headers())
+        ):
             return None
         return self.cell_data(self._rows[index.row()], index.column(), role)

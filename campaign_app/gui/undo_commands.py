@@ -253,8 +253,9 @@ def journal_changed(ctx: AppContext, edit: Edit[Any]) -> None:
     ctx.signals.status.emit(edit.message)
 
 
-def perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-            **kwargs: ServiceArgs.kwargs) -> EditT:
+def perform(
+    ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+) -> EditT:
     """Run ``service(*args, **kwargs)`` (one journal operation); when it changed something, the undo view shows
     it, the views hear of it (``op_changed``) and the status bar says it. A ``ServiceError`` propagates (nothing
     was written). The arguments are checked against ``service``'s own signature (a ``ParamSpec``), and the
@@ -265,8 +266,9 @@ def perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: Se
     return edit
 
 
-def try_perform(ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-                **kwargs: ServiceArgs.kwargs) -> EditT | None:
+def try_perform(
+    ctx: AppContext, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+) -> EditT | None:
     """Like :func:`perform`, but a refusal is shown in the status bar and ``None`` returned."""
     try:
         return perform(ctx, service, *args, **kwargs)

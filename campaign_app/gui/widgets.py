@@ -72,9 +72,12 @@ class DiePicker(_Combo):
         for sides in DIE_SIDES:
             word = f"  {attribute_word(attribute, sides)}" if attribute else ""
             self.addItem(f"d{sides}{word}", sides)
-            self.setItemData(self.count() - 1, f"{(attribute or 'attribute').capitalize()} d{sides}"
-                             + (f": {attribute_word(attribute, sides)}" if attribute else ""),
-                             Qt.ItemDataRole.ToolTipRole)
+            self.setItemData(
+                self.count() - 1,
+                f"{(attribute or 'attribute').capitalize()} d{sides}"
+                + (f": {attribute_word(attribute, sides)}" if attribute else ""),
+                Qt.ItemDataRole.ToolTipRole,
+            )
         if attribute:
             self.setAccessibleName(f"{attribute.capitalize()} die")
         self.setCurrentIndex(DIE_SIDES.index(6))
@@ -127,8 +130,9 @@ class ChoicePicker(_Combo):
 
     chosen = Signal(object)
 
-    def __init__(self, choices: Sequence[tuple[Any, str]], accessible_name: str = "",
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, choices: Sequence[tuple[Any, str]], accessible_name: str = "", parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         for value, label in choices:
             self.addItem(label, value)
@@ -207,8 +211,10 @@ class CommitTextEdit(QPlainTextEdit):
         super().focusOutEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and \
-                event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+        if (
+            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
             self.commit()
             return
         super().keyPressEvent(event)
@@ -225,8 +231,9 @@ def confirm(parent: QWidget | None, title: str, text: str, yes: str = "Delete") 
     return box.clickedButton() is yes_button
 
 
-def confirm_with_option(parent: QWidget | None, title: str, text: str, option: str,
-                        yes: str = "Delete") -> tuple[bool, bool]:
+def confirm_with_option(
+    parent: QWidget | None, title: str, text: str, option: str, yes: str = "Delete"
+) -> tuple[bool, bool]:
     """:func:`confirm` with a check box under the question (off by default): ``(confirmed, option ticked)``."""
     from PySide6.QtWidgets import QCheckBox, QMessageBox
 
@@ -274,8 +281,9 @@ class ErrorLabel(QLabel):
     a problem.
     """
 
-    def __init__(self, parent: QWidget | None = None, lines: int | None = None, wrap: bool = True,
-                 reserve: bool | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, lines: int | None = None, wrap: bool = True, reserve: bool | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWordWrap(wrap)
         self.setAccessibleName("Problem")
@@ -283,8 +291,9 @@ class ErrorLabel(QLabel):
         self._lines = lines
         self._restyle()
         if lines is not None:
-            policy = QSizePolicy(QSizePolicy.Policy.Preferred if wrap else QSizePolicy.Policy.Ignored,
-                                 QSizePolicy.Policy.Fixed)
+            policy = QSizePolicy(
+                QSizePolicy.Policy.Preferred if wrap else QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed
+            )
             policy.setRetainSizeWhenHidden(True)
             self.setSizePolicy(policy)
             self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -376,13 +385,15 @@ class _RefusingNumberField(_SpinBox):
     def _show(n: Any) -> str:
         return number(int(n))
 
-    def __init__(self, parent: QWidget | None = None, minimum: Any = None, maximum: Any = None,
-                 value: Any = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, minimum: Any = None, maximum: Any = None, value: Any = None
+    ) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         if minimum is not None or maximum is not None:
-            self.setRange(self.minimum() if minimum is None else minimum,
-                          self.maximum() if maximum is None else maximum)
+            self.setRange(
+                self.minimum() if minimum is None else minimum, self.maximum() if maximum is None else maximum
+            )
         if value is not None:
             self.setValue(value)
         self._problem = ""
@@ -433,14 +444,14 @@ class _RefusingNumberField(_SpinBox):
     def short_problem(self) -> str:
         """The problem without the field's name (the message beside the field; its label names it)."""
         what = (self.accessibleName() or "The number") + ": "
-        return self._problem[len(what):] if self._problem.startswith(what) else self._problem
+        return self._problem[len(what) :] if self._problem.startswith(what) else self._problem
 
     def _number_text(self, text: str) -> str:
         text = text.strip()
         if self.prefix() and text.startswith(self.prefix().strip()):
-            text = text[len(self.prefix().strip()):]
+            text = text[len(self.prefix().strip()) :]
         if self.suffix() and text.endswith(self.suffix().strip()):
-            text = text[:-len(self.suffix().strip())]
+            text = text[: -len(self.suffix().strip())]
         return text.strip()
 
     def _range_problem(self, text: str) -> str:
@@ -539,8 +550,7 @@ class _RefusingNumberField(_SpinBox):
         self._select_on_release = event.reason() == Qt.FocusReason.MouseFocusReason
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if watched is self.lineEdit() and event.type() == QEvent.Type.MouseButtonRelease \
-                and self._select_on_release:
+        if watched is self.lineEdit() and event.type() == QEvent.Type.MouseButtonRelease and self._select_on_release:
             self._select_on_release = False
             if not self.lineEdit().hasSelectedText():  # the user did not drag out a selection of their own
                 self.selectAll()

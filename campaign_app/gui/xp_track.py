@@ -80,8 +80,9 @@ class XpTrack(QWidget):
     xpEdited = Signal(int, int)
     """(new XP, old XP) after the user changed it."""
 
-    def __init__(self, thresholds: Thresholds = DEFAULT_THRESHOLDS, who: str = "XP",
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, thresholds: Thresholds = DEFAULT_THRESHOLDS, who: str = "XP", parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._xp = 0
         self._thresholds = thresholds
@@ -133,8 +134,7 @@ class XpTrack(QWidget):
         text = f"{self._who}: {self._xp} of {XP_MAX}, {self.level()}"
         self.setAccessibleDescription(text)
         keys = "; ".join(f"{k.replace('  ', ' ')} {what}" for k, what in KEYS)
-        self.setToolTip(f"{text}.\nClick a box to set the XP (click the last filled box to empty it).\n"
-                        f"Keys: {keys}.")
+        self.setToolTip(f"{text}.\nClick a box to set the XP (click the last filled box to empty it).\nKeys: {keys}.")
 
     # --- geometry -----------------------------------------------------------------------------------------
     def _letter_height(self) -> int:
@@ -189,8 +189,11 @@ class XpTrack(QWidget):
             if is_threshold:
                 letter = LEVEL_LETTERS[thresholds.index(box)]
                 p.setPen(text)
-                p.drawText(QRect(r.x() - 4, 0, r.width() + 8, self._letter_height()),
-                           int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom), letter)
+                p.drawText(
+                    QRect(r.x() - 4, 0, r.width() + 8, self._letter_height()),
+                    int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom),
+                    letter,
+                )
             p.setBrush(fill if box <= self._xp else base)
             pen = QPen(text if is_threshold else line, 2.0 if is_threshold else 1.0)
             p.setPen(pen)
@@ -202,8 +205,7 @@ class XpTrack(QWidget):
         if self.hasFocus():
             # a focus frame around the box that holds the last point of XP (or the first box at 0)
             r = self.box_rect(max(1, self._xp)).adjusted(-2, -2, 2, 2)
-            focus = QPen(pal.color(QPalette.ColorRole.Highlight) if self._xp == 0 else text, 1.5,
-                         Qt.PenStyle.DashLine)
+            focus = QPen(pal.color(QPalette.ColorRole.Highlight) if self._xp == 0 else text, 1.5, Qt.PenStyle.DashLine)
             p.setPen(focus)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5))
@@ -226,8 +228,9 @@ class XpTrack(QWidget):
             self._hover = box
             self.update()
             if box is not None:
-                QToolTip.showText(event.globalPosition().toPoint(),
-                                  f"{box} XP: {level_name(box, self._thresholds)}", self)
+                QToolTip.showText(
+                    event.globalPosition().toPoint(), f"{box} XP: {level_name(box, self._thresholds)}", self
+                )
 
     def leaveEvent(self, event: object) -> None:  # noqa: N802 - Qt override
         self._hover = None

@@ -25,8 +25,9 @@ class FitTable(Flowable):
     width if everything fits, else at least its longest word, the rest shared by how much each column wants.
     Cells are paragraphs, so long cells wrap. ``widths`` (relative) overrides the automatic choice."""
 
-    def __init__(self, headers: Sequence[str], rows: Sequence[Sequence[str]], style: CardStyle,
-                 widths: Sequence[float] = ()) -> None:
+    def __init__(
+        self, headers: Sequence[str], rows: Sequence[Sequence[str]], style: CardStyle, widths: Sequence[float] = ()
+    ) -> None:
         super().__init__()
         self.headers = list(headers)
         self.rows = [list(r) for r in rows]
@@ -117,8 +118,9 @@ class FitTable(Flowable):
             commands.append(("BACKGROUND", (0, 0), (-1, 0), header_fill))
         for r in range(start + 1, len(data), 2):
             commands.append(("BACKGROUND", (0, r), (-1, r), stripe))
-        self._table = Table(data, colWidths=widths, style=TableStyle(commands), hAlign="LEFT",
-                            spaceBefore=st.body.fontSize * 0.35)
+        self._table = Table(
+            data, colWidths=widths, style=TableStyle(commands), hAlign="LEFT", spaceBefore=st.body.fontSize * 0.35
+        )
         self._tables[round(availWidth, 3)] = self._table
         w, h = self._table.wrap(availWidth, availHeight)
         self.width, self.height = w, h
@@ -242,8 +244,10 @@ def resolve_rule_table(block: Block, rules: Any = None) -> tuple[tuple[str, ...]
         missing = [c for c in block.columns if c not in headers]
         if missing:
             cols = "column" if len(missing) == 1 else "columns"
-            raise DeckError(f"rule table {block.name!r} has no {cols} {', '.join(map(repr, missing))} "
-                            f"(columns: {', '.join(headers)})")
+            raise DeckError(
+                f"rule table {block.name!r} has no {cols} {', '.join(map(repr, missing))} "
+                f"(columns: {', '.join(headers)})"
+            )
         idx = [headers.index(c) for c in block.columns]
         headers = tuple(headers[i] for i in idx)
         rows = [tuple(r[i] for i in idx) for r in rows]
@@ -251,11 +255,13 @@ def resolve_rule_table(block: Block, rules: Any = None) -> tuple[tuple[str, ...]
         first, last = block.row_range
         if last > len(rows):
             raise DeckError(f"rule table {block.name!r} has {len(rows)} rows, not {last}")
-        rows = rows[first - 1:last]
+        rows = rows[first - 1 : last]
     if block.labels:
         if len(block.labels) != len(headers):
-            raise DeckError(f"rule table {block.name!r}: 'labels' names {len(block.labels)} columns, the table "
-                            f"prints {len(headers)}")
+            raise DeckError(
+                f"rule table {block.name!r}: 'labels' names {len(block.labels)} columns, the table "
+                f"prints {len(headers)}"
+            )
         headers = tuple(block.labels)
     return headers, rows
 
@@ -268,8 +274,9 @@ class Numbers(Flowable):
         self.items = [tuple(part.strip() for part in item.split("|", 1)) for item in items]
         self.st = style
         self.big = style.body.fontSize * 2.1
-        self.label_style = ParagraphStyle("numlabel", parent=style.caption, alignment=TA_CENTER,
-                                          textColor=colors.Color(0.2, 0.2, 0.2), spaceBefore=0)
+        self.label_style = ParagraphStyle(
+            "numlabel", parent=style.caption, alignment=TA_CENTER, textColor=colors.Color(0.2, 0.2, 0.2), spaceBefore=0
+        )
         self._labels: list[Paragraph] = []
         self._label_h = 0.0
 
@@ -286,15 +293,19 @@ class Numbers(Flowable):
         while size > floor and max((stringWidth(w, font, size) for w in words), default=0) > col - 2:
             size = max(floor, size - 0.25)
         if size != self.label_style.fontSize:
-            self.label_style = ParagraphStyle("numlabel_fit", parent=self.label_style, fontSize=size,
-                                              leading=self.label_style.leading * size / self.label_style.fontSize)
+            self.label_style = ParagraphStyle(
+                "numlabel_fit",
+                parent=self.label_style,
+                fontSize=size,
+                leading=self.label_style.leading * size / self.label_style.fontSize,
+            )
 
         def breakable(label: str) -> str:
-            return " ".join(w.replace("-", "- ") if stringWidth(w, font, size) > col - 2 else w
-                            for w in label.split())
+            return " ".join(w.replace("-", "- ") if stringWidth(w, font, size) > col - 2 else w for w in label.split())
 
-        self._labels = [Paragraph(markup(breakable(label), self.st.grayscale), self.label_style)
-                        for _v, label in self.items]
+        self._labels = [
+            Paragraph(markup(breakable(label), self.st.grayscale), self.label_style) for _v, label in self.items
+        ]
         self._label_h = max(p.wrap(col - 2, 1000)[1] for p in self._labels)
         self.width, self.height = availWidth, self.big * 1.05 + self._label_h
         self._col = col
@@ -330,8 +341,11 @@ def card_flowables(card: Card, st: CardStyle, rules: Any = None, rules_note: str
     depends = False
     for block in card.blocks:
         raw_texts = [block.text, *block.items, block.caption]
-        depends = (depends or any("{{" in t for t in raw_texts)
-                   or (block.type == "rule_table" and RULE_TABLES[block.name].house_rules))
+        depends = (
+            depends
+            or any("{{" in t for t in raw_texts)
+            or (block.type == "rule_table" and RULE_TABLES[block.name].house_rules)
+        )
         if block.type == "heading":
             out.append(Paragraph(text(block.text), st.heading))
         elif block.type == "paragraph":
@@ -341,8 +355,12 @@ def card_flowables(card: Card, st: CardStyle, rules: Any = None, rules_note: str
                 out.append(Paragraph(text(item), st.bullet, bulletText="•"))
         elif block.type == "steps":
             width = stringWidth(f"{len(block.items)}.", FONT_BOLD, st.body.fontSize)
-            step = ParagraphStyle("step", parent=st.bullet, bulletFontName=FONT_BOLD,
-                                  leftIndent=st.bullet.bulletIndent + width + st.body.fontSize * 0.6)
+            step = ParagraphStyle(
+                "step",
+                parent=st.bullet,
+                bulletFontName=FONT_BOLD,
+                leftIndent=st.bullet.bulletIndent + width + st.body.fontSize * 0.6,
+            )
             for n, item in enumerate(block.items, start=1):
                 out.append(Paragraph(text(item), step, bulletText=f"{n}."))
         elif block.type == "numbers":
@@ -366,8 +384,11 @@ def card_flowables(card: Card, st: CardStyle, rules: Any = None, rules_note: str
         else:  # pragma: no cover - decks.py validates the types
             raise DeckError(f"unknown block type {block.type!r}")
     if depends and rules_note:
-        out.append(Paragraph(escape(rules_note), ParagraphStyle("rules_note", parent=st.caption,
-                                                                spaceBefore=st.body.fontSize * 0.5)))
+        out.append(
+            Paragraph(
+                escape(rules_note), ParagraphStyle("rules_note", parent=st.caption, spaceBefore=st.body.fontSize * 0.5)
+            )
+        )
     if out and isinstance(out[0], Paragraph):
         out.insert(0, Spacer(0, 0))  # no space above the first block
     return out

@@ -37,7 +37,6 @@ class Fit:
     min_font: float
 
 
-
 # ---------------------------------------------------------------------------------------------- one card
 
 
@@ -89,8 +88,10 @@ def _title_paragraph(card: Card, st: CardStyle, width: float) -> Paragraph:
         if h <= 2 * leading + 0.01:
             return p
         size -= 0.25
-    raise CardFitError(f"card {card.full_id} ({card.source}): the title {card.title!r} needs more than two "
-                       f"lines on a {st.size.label} card; shorten it")
+    raise CardFitError(
+        f"card {card.full_id} ({card.source}): the title {card.title!r} needs more than two "
+        f"lines on a {st.size.label} card; shorten it"
+    )
 
 
 @dataclass
@@ -114,8 +115,12 @@ def _strip_width(card: Card) -> float:
 
 
 PHASE_COLOURS: dict[str, str] = {
-    "setup": "#2e7d32", "turn": "#1f5fa8", "action": "#b35c00", "aftermath": "#a12b2b",
-    "campaign": "#6a3d9a", "reference": "#5a5a5a",
+    "setup": "#2e7d32",
+    "turn": "#1f5fa8",
+    "action": "#b35c00",
+    "aftermath": "#a12b2b",
+    "campaign": "#6a3d9a",
+    "reference": "#5a5a5a",
 }
 """The colour strip of each phase (the same on every deck, so a glance finds the turn cards)."""
 
@@ -142,13 +147,15 @@ def _lay_out(card: Card, st: CardStyle, canvas: Canvas, rules: Any = None, rules
         raise CardFitError(
             f"card {card.full_id} ({card.title!r}, {card.source}) does not fit a {size.label} card: its text "
             f"would have to shrink to {st.smallest / scale:.1f} pt, below the {MIN_FONT:g} pt minimum; shorten "
-            f"it or split it into two cards")
+            f"it or split it into two cards"
+        )
     fit = Fit(card.full_id, scale, min_font)
     return LaidOut(title, title_h, header_h, kif, (st.inset + PAD + strip, body_bottom, inner_w, body_h), fit, st)
 
 
-def lay_out_grown(card: Card, deck: Deck, st: CardStyle, canvas: Canvas, rules: Any = None,
-                   rules_note: str = "") -> LaidOut:
+def lay_out_grown(
+    card: Card, deck: Deck, st: CardStyle, canvas: Canvas, rules: Any = None, rules_note: str = ""
+) -> LaidOut:
     """Lay the card out at the size's base font; when its text leaves room, grow the text (up to the
     size's ``max_font``) to fill the card, as large as still fits without shrinking."""
     laid = _lay_out(card, st, canvas, rules, rules_note)
@@ -200,8 +207,7 @@ def _rounded_top(canvas: Canvas, x0: float, y0: float, x1: float, y1: float, rad
     return path
 
 
-def draw_front(canvas: Canvas, card: Card, deck: Deck, st: CardStyle, laid: LaidOut, index: int,
-                total: int) -> None:
+def draw_front(canvas: Canvas, card: Card, deck: Deck, st: CardStyle, laid: LaidOut, index: int, total: int) -> None:
     size = st.size
     w, h = size.width, size.height
     radius = 2.5 * mm
@@ -265,8 +271,18 @@ def draw_front(canvas: Canvas, card: Card, deck: Deck, st: CardStyle, laid: Laid
     canvas.drawString(ins + PAD, y, system)
     # body
     bx, by, bw, bh = laid.body_box
-    frame = Frame(bx, by, bw, bh, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                  showBoundary=0, id=f"body-{card.full_id}")
+    frame = Frame(
+        bx,
+        by,
+        bw,
+        bh,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        showBoundary=0,
+        id=f"body-{card.full_id}",
+    )
     if not frame.add(laid.kif, canvas):  # pragma: no cover - _lay_out already proved it fits
         raise CardFitError(f"card {card.full_id} does not fit its frame")
 
@@ -285,11 +301,23 @@ def back_text(deck: Deck, st: CardStyle, canvas: Canvas) -> tuple[KeepInFrame, f
     ink = _back_ink(deck, st)
     inner_w = size.width - 2 * (st.inset + 6 * mm)
     title_size = size.base_font * 1.8
-    title_style = ParagraphStyle("back_title", fontName=FONT_BOLD, fontSize=title_size,
-                                 leading=title_size * 1.15, alignment=TA_CENTER, textColor=ink)
-    text_style = ParagraphStyle("back_text", fontName=FONT, fontSize=size.base_font,
-                                leading=size.base_font * 1.25, alignment=TA_CENTER, textColor=ink,
-                                spaceBefore=size.base_font * 0.8)
+    title_style = ParagraphStyle(
+        "back_title",
+        fontName=FONT_BOLD,
+        fontSize=title_size,
+        leading=title_size * 1.15,
+        alignment=TA_CENTER,
+        textColor=ink,
+    )
+    text_style = ParagraphStyle(
+        "back_text",
+        fontName=FONT,
+        fontSize=size.base_font,
+        leading=size.base_font * 1.25,
+        alignment=TA_CENTER,
+        textColor=ink,
+        spaceBefore=size.base_font * 0.8,
+    )
     small = max(MIN_FONT, size.base_font - 1)
     small_style = ParagraphStyle("back_system", parent=text_style, fontSize=small, leading=small * 1.2)
     flow: list[Flowable] = [Paragraph(escape(deck.back.title), title_style)]
@@ -319,8 +347,9 @@ def draw_back(canvas: Canvas, deck: Deck, st: CardStyle, text: tuple[KeepInFrame
         canvas.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius, stroke=1, fill=0)
         canvas.setStrokeColor(colors.Color(0.55, 0.55, 0.55))
         canvas.setLineWidth(0.4)
-        canvas.roundRect(ins + 2 * mm, ins + 2 * mm, w - 2 * ins - 4 * mm, h - 2 * ins - 4 * mm,
-                         radius * 0.7, stroke=1, fill=0)
+        canvas.roundRect(
+            ins + 2 * mm, ins + 2 * mm, w - 2 * ins - 4 * mm, h - 2 * ins - 4 * mm, radius * 0.7, stroke=1, fill=0
+        )
     elif st.back_style == "solid":
         canvas.setFillColor(back_colour)
         if st.bleed > 0:
@@ -329,8 +358,9 @@ def draw_back(canvas: Canvas, deck: Deck, st: CardStyle, text: tuple[KeepInFrame
             canvas.roundRect(ins, ins, w - 2 * ins, h - 2 * ins, radius, stroke=0, fill=1)
         canvas.setStrokeColor(mix(back_colour, colors.white, 0.55))
         canvas.setLineWidth(0.6)
-        canvas.roundRect(ins + 2 * mm, ins + 2 * mm, w - 2 * ins - 4 * mm, h - 2 * ins - 4 * mm,
-                         radius * 0.7, stroke=1, fill=0)
+        canvas.roundRect(
+            ins + 2 * mm, ins + 2 * mm, w - 2 * ins - 4 * mm, h - 2 * ins - 4 * mm, radius * 0.7, stroke=1, fill=0
+        )
     else:
         # light tint, diagonal hatching in the deck colour, a frame band 2.5 mm wide inside the border
         tint = mix(back_colour, colors.white, 0.9)
@@ -357,8 +387,9 @@ def draw_back(canvas: Canvas, deck: Deck, st: CardStyle, text: tuple[KeepInFrame
         canvas.setFillColor(colors.white)
         canvas.setStrokeColor(mix(back_colour, colors.white, 0.4))
         canvas.setLineWidth(0.6)
-        canvas.roundRect(ins + 5 * mm, (h - fh) / 2 - 3 * mm, w - 2 * (ins + 5 * mm), fh + 6 * mm, 2 * mm,
-                         stroke=1, fill=1)
+        canvas.roundRect(
+            ins + 5 * mm, (h - fh) / 2 - 3 * mm, w - 2 * (ins + 5 * mm), fh + 6 * mm, 2 * mm, stroke=1, fill=1
+        )
     # a suit in each corner
     suit_size = st.size.base_font * 1.3
     canvas.setFont(FONT, suit_size)
@@ -369,12 +400,26 @@ def draw_back(canvas: Canvas, deck: Deck, st: CardStyle, text: tuple[KeepInFrame
     else:
         canvas.setFillColor(colors.white)
     off = ins + 2 * mm + suit_size * 0.45
-    for x, y, suit in ((off, h - off - suit_size * 0.7, "♠"), (w - off, h - off - suit_size * 0.7, "♥"),
-                       (off, off, "♣"), (w - off, off, "♦")):
+    for x, y, suit in (
+        (off, h - off - suit_size * 0.7, "♠"),
+        (w - off, h - off - suit_size * 0.7, "♥"),
+        (off, off, "♣"),
+        (w - off, off, "♦"),
+    ):
         canvas.drawCentredString(x, y, suit)
     # title, text and system in the middle
     kif, fh = text
     inner_w = w - 2 * (ins + 6 * mm)
-    frame = Frame(ins + 6 * mm, (h - fh) / 2 - 1, inner_w, fh + 2, leftPadding=0, rightPadding=0,
-                  topPadding=0, bottomPadding=0, showBoundary=0, id=f"back-{deck.id}")
+    frame = Frame(
+        ins + 6 * mm,
+        (h - fh) / 2 - 1,
+        inner_w,
+        fh + 2,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        showBoundary=0,
+        id=f"back-{deck.id}",
+    )
     frame.add(kif, canvas)

@@ -87,13 +87,18 @@ def plan_grid(paper: str, size: str, layout: str = "fronts", setup: PrintSetup |
     pair = layout == "fold"
     if paper == CARD_STOCK:
         if size not in CARD_STOCK_SIZES:
-            raise DeckError(f"card stock printing takes {', '.join(CARD_STOCK_SIZES)} cards (3×5 in, 4×6 in, A6), "
-                            f"not {card.label}: print {size} cards on A4 or Letter and cut them out")
+            raise DeckError(
+                f"card stock printing takes {', '.join(CARD_STOCK_SIZES)} cards (3×5 in, 4×6 in, A6), "
+                f"not {card.label}: print {size} cards on A4 or Letter and cut them out"
+            )
         if pair:
-            raise DeckError("card stock takes one card per page: print the backs on the other side "
-                            "(duplex backs) instead of the fold-over layout")
-        return Grid(card.width, card.height, card.width, card.height, 1, 1, 0.0, 0.0, 0.0, False, False,
-                    margin, 0.0, stock=True)
+            raise DeckError(
+                "card stock takes one card per page: print the backs on the other side "
+                "(duplex backs) instead of the fold-over layout"
+            )
+        return Grid(
+            card.width, card.height, card.width, card.height, 1, 1, 0.0, 0.0, 0.0, False, False, margin, 0.0, stock=True
+        )
     page_w, page_h = paper_size(paper)
     gutter = 2 * bleed
     best: Grid | None = None
@@ -107,14 +112,29 @@ def plan_grid(paper: str, size: str, layout: str = "fronts", setup: PrintSetup |
             continue
         width = cols * slot_w + (cols - 1) * gutter
         height = rows * ch + (rows - 1) * gutter
-        grid = Grid(page_w, page_h, cw, ch, cols, rows, gutter, (page_w - width) / 2, (page_h - height) / 2,
-                    rotated, pair, margin, bleed)
+        grid = Grid(
+            page_w,
+            page_h,
+            cw,
+            ch,
+            cols,
+            rows,
+            gutter,
+            (page_w - width) / 2,
+            (page_h - height) / 2,
+            rotated,
+            pair,
+            margin,
+            bleed,
+        )
         if best is None or grid.per_page > best.per_page:
             best = grid
     if best is None:
         if pair:
-            raise DeckError(f"a front-and-back pair of {card.label} cards does not fit on {paper} paper inside "
-                            f"a {setup.margin:g} mm margin: use duplex backs instead of the fold-over layout")
+            raise DeckError(
+                f"a front-and-back pair of {card.label} cards does not fit on {paper} paper inside "
+                f"a {setup.margin:g} mm margin: use duplex backs instead of the fold-over layout"
+            )
         raise DeckError(f"a {card.label} card does not fit on {paper} paper inside a {setup.margin:g} mm margin")
     return best
 
@@ -130,8 +150,9 @@ def _cut_lines(grid: Grid, slots: Sequence[int]) -> tuple[list[float], list[floa
     return sorted(xs), sorted(ys)
 
 
-def page_marks(canvas: Canvas, grid: Grid, slots: Sequence[int], dx: float = 0.0, dy: float = 0.0,
-                fold_xs: Sequence[float] = ()) -> None:
+def page_marks(
+    canvas: Canvas, grid: Grid, slots: Sequence[int], dx: float = 0.0, dy: float = 0.0, fold_xs: Sequence[float] = ()
+) -> None:
     """Cut marks in line with every cut line, outside the block of cards (past its bleed), only where the
     room between the block and the safe margin allows a mark of at least MIN_MARK; fold marks (dashed) in
     line with the fold of each fold-over pair. ``dx``/``dy``: the duplex offset of a back page (marks move

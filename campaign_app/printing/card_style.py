@@ -34,9 +34,11 @@ def hex_colour(colour: str) -> colors.Color:
 
 
 def mix(colour: colors.Color, toward: colors.Color, amount: float) -> colors.Color:
-    return colors.Color(colour.red + (toward.red - colour.red) * amount,
-                        colour.green + (toward.green - colour.green) * amount,
-                        colour.blue + (toward.blue - colour.blue) * amount)
+    return colors.Color(
+        colour.red + (toward.red - colour.red) * amount,
+        colour.green + (toward.green - colour.green) * amount,
+        colour.blue + (toward.blue - colour.blue) * amount,
+    )
 
 
 def gray_of(colour: colors.Color) -> colors.Color:
@@ -63,38 +65,89 @@ class CardStyle:
 
     @property
     def smallest(self) -> float:
-        return min(self.body.fontSize, self.heading.fontSize, self.bullet.fontSize, self.cell.fontSize,
-                   self.head_cell.fontSize, self.caption.fontSize)
+        return min(
+            self.body.fontSize,
+            self.heading.fontSize,
+            self.bullet.fontSize,
+            self.cell.fontSize,
+            self.head_cell.fontSize,
+            self.caption.fontSize,
+        )
 
 
-def style_for(size: CardSize, deck: Deck, grayscale: bool, factor: float = 1.0, inset: float = INSET,
-           bleed: float = 0.0, back_style: str = "pattern") -> CardStyle:
+def style_for(
+    size: CardSize,
+    deck: Deck,
+    grayscale: bool,
+    factor: float = 1.0,
+    inset: float = INSET,
+    bleed: float = 0.0,
+    back_style: str = "pattern",
+) -> CardStyle:
     base = size.base_font * factor
     accent = hex_colour(deck.back.colour)
     if grayscale:
         accent = gray_of(accent)
     ink = colors.black
-    body = ParagraphStyle("body", fontName=FONT, fontSize=base, leading=base * 1.18, textColor=ink,
-                          spaceBefore=base * 0.3, alignment=TA_LEFT)
-    heading = ParagraphStyle("heading", parent=body, fontName=FONT_BOLD, fontSize=base + 0.5,
-                             leading=(base + 0.5) * 1.2, spaceBefore=base * 0.55, spaceAfter=0,
-                             textColor=ink if grayscale else mix(accent, colors.black, 0.35))
+    body = ParagraphStyle(
+        "body",
+        fontName=FONT,
+        fontSize=base,
+        leading=base * 1.18,
+        textColor=ink,
+        spaceBefore=base * 0.3,
+        alignment=TA_LEFT,
+    )
+    heading = ParagraphStyle(
+        "heading",
+        parent=body,
+        fontName=FONT_BOLD,
+        fontSize=base + 0.5,
+        leading=(base + 0.5) * 1.2,
+        spaceBefore=base * 0.55,
+        spaceAfter=0,
+        textColor=ink if grayscale else mix(accent, colors.black, 0.35),
+    )
     # reportlab starts a bullet's first line at bulletIndent + bullet width + 0.6 em when that is beyond
     # leftIndent: indent the wrapped lines exactly that far, so that every line of the item starts together
     bullet_indent = base * 0.15
-    bullet = ParagraphStyle("bullet", parent=body, bulletIndent=bullet_indent,
-                            leftIndent=bullet_indent + stringWidth("•", FONT, base) + base * 0.6,
-                            spaceBefore=base * 0.15, bulletFontName=FONT)
+    bullet = ParagraphStyle(
+        "bullet",
+        parent=body,
+        bulletIndent=bullet_indent,
+        leftIndent=bullet_indent + stringWidth("•", FONT, base) + base * 0.6,
+        spaceBefore=base * 0.15,
+        bulletFontName=FONT,
+    )
     cell_size = base - 0.5
     cell = ParagraphStyle("cell", fontName=FONT, fontSize=cell_size, leading=cell_size * 1.12, textColor=ink)
     head_cell = ParagraphStyle("head_cell", parent=cell, fontName=FONT_BOLD)
-    caption = ParagraphStyle("caption", parent=cell, textColor=colors.Color(0.25, 0.25, 0.25),
-                             spaceBefore=base * 0.2)
+    caption = ParagraphStyle("caption", parent=cell, textColor=colors.Color(0.25, 0.25, 0.25), spaceBefore=base * 0.2)
     title_colour = ink if grayscale else colors.white
-    title = ParagraphStyle("title", fontName=FONT_BOLD, fontSize=base + 1.5, leading=(base + 1.5) * 1.12,
-                           textColor=title_colour, alignment=TA_LEFT)
-    return CardStyle(size, grayscale, inset, bleed, back_style, factor, accent, body, heading, bullet, cell,
-                  head_cell, caption, title)
+    title = ParagraphStyle(
+        "title",
+        fontName=FONT_BOLD,
+        fontSize=base + 1.5,
+        leading=(base + 1.5) * 1.12,
+        textColor=title_colour,
+        alignment=TA_LEFT,
+    )
+    return CardStyle(
+        size,
+        grayscale,
+        inset,
+        bleed,
+        back_style,
+        factor,
+        accent,
+        body,
+        heading,
+        bullet,
+        cell,
+        head_cell,
+        caption,
+        title,
+    )
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")

@@ -53,26 +53,40 @@ class CardsPdf:
     setup: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"pages": self.pages, "cards": self.cards, "per_page": self.per_page, "rotated": self.rotated,
-                "paper": self.paper, "size": self.size, "layout": self.layout,
-                "smallest_font": round(min((f.min_font for f in self.fits), default=0.0), 2), **self.setup}
-
+        return {
+            "pages": self.pages,
+            "cards": self.cards,
+            "per_page": self.per_page,
+            "rotated": self.rotated,
+            "paper": self.paper,
+            "size": self.size,
+            "layout": self.layout,
+            "smallest_font": round(min((f.min_font for f in self.fits), default=0.0), 2),
+            **self.setup,
+        }
 
 
 # ---------------------------------------------------------------------------------------------- the PDF
-
-
 
 
 def _decks_of(decks: Mapping[str, Deck] | DeckLibrary) -> Mapping[str, Deck]:
     return decks.decks if isinstance(decks, DeckLibrary) else decks
 
 
-def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[bytes], *,
-                    decks: Mapping[str, Deck] | DeckLibrary, size: str = DEFAULT_SIZE,
-                    paper: str | None = None, grayscale: bool = False, layout: str = "fronts",
-                    progress: Progress | None = None, title: str = "Play-aid cards",
-                    setup: PrintSetup | None = None, rules: Any = None) -> CardsPdf:
+def build_cards_pdf(
+    cards: Sequence[Card],
+    output: str | os.PathLike[str] | IO[bytes],
+    *,
+    decks: Mapping[str, Deck] | DeckLibrary,
+    size: str = DEFAULT_SIZE,
+    paper: str | None = None,
+    grayscale: bool = False,
+    layout: str = "fronts",
+    progress: Progress | None = None,
+    title: str = "Play-aid cards",
+    setup: PrintSetup | None = None,
+    rules: Any = None,
+) -> CardsPdf:
     """Write ``cards`` (in order) as a PDF to ``output`` (a path or a binary file object).
 
     ``decks`` maps deck ids to decks (or pass the DeckLibrary): it gives each card's colour and back face.
@@ -119,8 +133,9 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
     for card in cards:
         st = base_styles.get(card.deck_id)
         if st is None:
-            st = base_styles[card.deck_id] = style_for(card_size, deck_map[card.deck_id], grayscale, 1.0, inset,
-                                                    bleed, setup.back_style)
+            st = base_styles[card.deck_id] = style_for(
+                card_size, deck_map[card.deck_id], grayscale, 1.0, inset, bleed, setup.back_style
+            )
         try:
             laid.append(lay_out_grown(card, deck_map[card.deck_id], st, scratch, rules, rules.note))
         except CardFitError:
@@ -156,8 +171,9 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
             index = position.get(card.full_id, 0)
             count = numbers.get(card.deck_id, 0)
 
-            def front(card: Card = card, lay: LaidOut = lay, st: CardStyle = st, index: int = index,
-                      count: int = count) -> None:
+            def front(
+                card: Card = card, lay: LaidOut = lay, st: CardStyle = st, index: int = index, count: int = count
+            ) -> None:
                 draw_front(canvas, card, deck_map[card.deck_id], st, lay, index, count)
 
             place_card(canvas, grid, x, y, rotation, front)
@@ -165,8 +181,7 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
                 deck = deck_map[card.deck_id]
                 bst = base_styles[card.deck_id]
                 back = backs.get(deck.id) or backs.setdefault(deck.id, back_text(deck, bst, scratch))
-                place_card(canvas, grid, x + grid.card_w, y, -rotation,
-                       partial(draw_back, canvas, deck, bst, back))
+                place_card(canvas, grid, x + grid.card_w, y, -rotation, partial(draw_back, canvas, deck, bst, back))
             if progress is not None:
                 progress(i + 1, total)
         folds = [grid.slot_origin(slot)[0] + grid.card_w for slot in slots] if grid.pair else []
@@ -181,23 +196,37 @@ def build_cards_pdf(cards: Sequence[Card], output: str | os.PathLike[str] | IO[b
                 deck = deck_map[card.deck_id]
                 bst = base_styles[card.deck_id]
                 back = backs.get(deck.id) or backs.setdefault(deck.id, back_text(deck, bst, scratch))
-                place_card(canvas, grid, mirrored_x + dx, y + dy, -rotation,
-                       partial(draw_back, canvas, deck, bst, back))
+                place_card(
+                    canvas, grid, mirrored_x + dx, y + dy, -rotation, partial(draw_back, canvas, deck, bst, back)
+                )
             mirrored = [grid.cols * (s // grid.cols) + (grid.cols - 1 - s % grid.cols) for s in slots]
             page_marks(canvas, grid, mirrored, dx, dy)
             canvas.showPage()
             pages += 1
     canvas.save()
-    return CardsPdf(pages=pages, cards=total, per_page=grid.per_page, rotated=grid.rotated, paper=paper,
-                    size=size, layout=layout, fits=[lay.fit for lay in laid],
-                    setup={**setup.to_dict(), "rules": rules.note})
+    return CardsPdf(
+        pages=pages,
+        cards=total,
+        per_page=grid.per_page,
+        rotated=grid.rotated,
+        paper=paper,
+        size=size,
+        layout=layout,
+        fits=[lay.fit for lay in laid],
+        setup={**setup.to_dict(), "rules": rules.note},
+    )
 
 
 # ---------------------------------------------------------------------------------------------- alignment
 
 
-def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: str | None = None,
-                         size: str = DEFAULT_SIZE, setup: PrintSetup | None = None) -> int:
+def build_alignment_test(
+    output: str | os.PathLike[str] | IO[bytes],
+    *,
+    paper: str | None = None,
+    size: str = DEFAULT_SIZE,
+    setup: PrintSetup | None = None,
+) -> int:
     """A one-sheet duplex alignment test: the front page has the card outlines and, at the middle of the
     page, a cross with a millimetre scale in x and y; the back page has a cross alone, drawn where a
     perfectly aligned printer puts it (the setup's current offset applied). Print both sides, hold the
@@ -272,8 +301,9 @@ def build_alignment_test(output: str | os.PathLike[str] | IO[bytes], *, paper: s
     cross(cx + setup.offset_x * mm, cy + setup.offset_y * mm, 0.6)
     canvas.setFillColor(colors.Color(0.75, 0.1, 0.1))
     canvas.setFont(FONT, 8)
-    canvas.drawCentredString(cx + setup.offset_x * mm, cy + setup.offset_y * mm - (span + 6) * mm,
-                             "back of the alignment test")
+    canvas.drawCentredString(
+        cx + setup.offset_x * mm, cy + setup.offset_y * mm - (span + 6) * mm, "back of the alignment test"
+    )
     canvas.showPage()
     canvas.save()
     return 2

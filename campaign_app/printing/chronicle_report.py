@@ -83,13 +83,18 @@ def xp_time_chart(data: ChronicleData, width: float, height: float = 170.0) -> D
 
     for xp in (0, 8, 16, 24, 32):
         d.add(Line(left, y_of(xp), left + pw, y_of(xp), strokeColor=LIGHT, strokeWidth=0.4))
-        d.add(String(left - 4, y_of(xp) - 2.5, str(xp), fontName=FONT, fontSize=7, fillColor=MID,
-                     textAnchor="end"))
-    d.add(String(x_of(first), bottom - 10, first.isoformat(), fontName=FONT, fontSize=7, fillColor=MID,
-                 textAnchor="start"))
+        d.add(String(left - 4, y_of(xp) - 2.5, str(xp), fontName=FONT, fontSize=7, fillColor=MID, textAnchor="end"))
+    d.add(
+        String(
+            x_of(first), bottom - 10, first.isoformat(), fontName=FONT, fontSize=7, fillColor=MID, textAnchor="start"
+        )
+    )
     if last != first:
-        d.add(String(x_of(last), bottom - 10, last.isoformat(), fontName=FONT, fontSize=7, fillColor=MID,
-                     textAnchor="end"))
+        d.add(
+            String(
+                x_of(last), bottom - 10, last.isoformat(), fontName=FONT, fontSize=7, fillColor=MID, textAnchor="end"
+            )
+        )
     legend_x, legend_row, hidden = left, 0, 0
     for i, (name, points) in enumerate(data.series):
         colour = colors.HexColor(PALETTE[i % len(PALETTE)])
@@ -120,8 +125,7 @@ def xp_time_chart(data: ChronicleData, width: float, height: float = 170.0) -> D
         else:
             hidden += 1
     if hidden:
-        d.add(String(left + pw, 3.0, f"+{hidden} more", fontName=FONT, fontSize=7, fillColor=MID,
-                     textAnchor="end"))
+        d.add(String(left + pw, 3.0, f"+{hidden} more", fontName=FONT, fontSize=7, fillColor=MID, textAnchor="end"))
     return d
 
 
@@ -130,14 +134,16 @@ def _month(date: str) -> str:
     return day.strftime("%B %Y") if day else "Undated"
 
 
-def build_chronicle_report(data: ChronicleData, *, paper: str | None = None, printed_on: _dt.date | None = None,
-                           invariant: bool = True) -> bytes:
+def build_chronicle_report(
+    data: ChronicleData, *, paper: str | None = None, printed_on: _dt.date | None = None, invariant: bool = True
+) -> bytes:
     _name, size = resolve_paper(paper)
     width = size[0] - 2 * MARGIN
     st = dict(styles())
     st["headline"] = st["body"].clone("headline", fontName=st["cell_bold"].fontName, fontSize=9.5, leading=12)
-    st["entry"] = st["body"].clone("entry", fontName=st["cell_bold"].fontName, fontSize=11, leading=14,
-                                   textColor=colors.HexColor("#3b4a5a"))
+    st["entry"] = st["body"].clone(
+        "entry", fontName=st["cell_bold"].fontName, fontSize=11, leading=14, textColor=colors.HexColor("#3b4a5a")
+    )
     st["report"] = st["body"].clone("report", leftIndent=10, fontSize=8.5, leading=11)
     st["after"] = st["small"].clone("after", textColor=MID)
     buffer = io.BytesIO()
@@ -147,17 +153,40 @@ def build_chronicle_report(data: ChronicleData, *, paper: str | None = None, pri
     def on_page(canvas: Any, doc: Any) -> None:
         footer(canvas, size[0], MARGIN, printed, f"{data.campaign} \u00b7 chronicle \u00b7 page {doc.page}")
 
-    doc = BaseDocTemplate(buffer, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                          bottomMargin=MARGIN, title=title, author="campaign_app", creator="campaign_app")
-    frame = Frame(MARGIN, MARGIN, width, size[1] - 2 * MARGIN, leftPadding=0, rightPadding=0, topPadding=0,
-                  bottomPadding=0, id="body")
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        author="campaign_app",
+        creator="campaign_app",
+    )
+    frame = Frame(
+        MARGIN,
+        MARGIN,
+        width,
+        size[1] - 2 * MARGIN,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
     doc.addPageTemplates([PageTemplate(id="diary", frames=[frame], onPage=on_page)])
     story: list[Any] = [Paragraph("CAMPAIGN CHRONICLE", st["tiny"]), Paragraph(esc(data.campaign), st["title"])]
     dates = [i.date for i in data.items if i.date]
     if dates:
-        story.append(Paragraph(f"{esc(min(dates))} \u2013 {esc(max(dates))} \u00b7 "
-                               f"{sum(i.kind == 'battle' for i in data.items)} battles, "
-                               f"{sum(i.kind == 'entry' for i in data.items)} entries", st["subtitle"]))
+        story.append(
+            Paragraph(
+                f"{esc(min(dates))} \u2013 {esc(max(dates))} \u00b7 "
+                f"{sum(i.kind == 'battle' for i in data.items)} battles, "
+                f"{sum(i.kind == 'entry' for i in data.items)} entries",
+                st["subtitle"],
+            )
+        )
     if data.series:
         story.append(SectionHeading("The platoons' experience", "XP over campaign time", space_before=8))
         story.append(xp_time_chart(data, width))

@@ -124,8 +124,9 @@ class Deck:
             "system": self.system,
             "source": str(self.source),
             "origin": self.origin,
-            "cards": [{"id": c.id, "full_id": c.full_id, "title": c.title, "source": str(c.source)}
-                      for c in self.cards],
+            "cards": [
+                {"id": c.id, "full_id": c.full_id, "title": c.title, "source": str(c.source)} for c in self.cards
+            ],
         }
 
 
@@ -287,8 +288,9 @@ def _string(data: dict[str, Any], key: str, text: str, *, required: bool = False
 
 
 def _str_list(value: Any, what: str, line: int | None) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str | int | float) and not isinstance(v, bool)
-                                              for v in value):
+    if not isinstance(value, list) or not all(
+        isinstance(v, str | int | float) and not isinstance(v, bool) for v in value
+    ):
         raise _FileError(f"{what} must be a list of texts", line)
     return tuple(str(v) for v in value)
 
@@ -298,7 +300,7 @@ def _block(raw: Any, index: int, text: str) -> Block:
     line = _line_of(text, r"(^|[{,])\s*type\s*=", index)
     where = f"block {index + 1}"
     if not isinstance(raw, dict):
-        raise _FileError(f"{where} must be a table like {{ type = \"paragraph\", text = \"...\" }}", line)
+        raise _FileError(f'{where} must be a table like {{ type = "paragraph", text = "..." }}', line)
     kind = raw.get("type")
     if kind not in BLOCK_TYPES:
         raise _FileError(f"{where}: unknown type {kind!r} (use one of: {', '.join(BLOCK_TYPES)})", line)
@@ -316,8 +318,10 @@ def _block(raw: Any, index: int, text: str) -> Block:
     extra = sorted(set(raw) - allowed - {"type"})
     if extra:
         keys = "key" if len(extra) == 1 else "keys"
-        raise _FileError(f"{where} ({kind}): unknown {keys} {', '.join(extra)} "
-                         f"(a {kind} block takes: {', '.join(sorted(allowed))})", line)
+        raise _FileError(
+            f"{where} ({kind}): unknown {keys} {', '.join(extra)} (a {kind} block takes: {', '.join(sorted(allowed))})",
+            line,
+        )
 
     def need_text(key: str) -> str:
         value = raw.get(key)
@@ -331,8 +335,11 @@ def _block(raw: Any, index: int, text: str) -> Block:
     widths: tuple[float, ...] = ()
     if "widths" in raw:
         w = raw["widths"]
-        if (not isinstance(w, list) or not w
-                or not all(isinstance(x, int | float) and not isinstance(x, bool) and x > 0 for x in w)):
+        if (
+            not isinstance(w, list)
+            or not w
+            or not all(isinstance(x, int | float) and not isinstance(x, bool) and x > 0 for x in w)
+        ):
             raise _FileError(f"{where}: 'widths' must be a list of positive numbers (relative widths)", line)
         widths = tuple(float(x) for x in w)
 
@@ -341,8 +348,11 @@ def _block(raw: Any, index: int, text: str) -> Block:
     if kind == "numbers":
         items = _str_list(raw.get("items"), f"{where} (numbers) 'items'", line)
         if not items or len(items) > MAX_NUMBERS or not all("|" in item for item in items):
-            raise _FileError(f"{where} (numbers) needs 1 to {MAX_NUMBERS} items like \"10 | orders cards\" "
-                             f"(the value, a bar, its label)", line)
+            raise _FileError(
+                f'{where} (numbers) needs 1 to {MAX_NUMBERS} items like "10 | orders cards" '
+                f"(the value, a bar, its label)",
+                line,
+            )
         return Block(kind, items=items, caption=caption, line=line)
     if kind in ("bullets", "fields", "steps"):
         items = _str_list(raw.get("items"), f"{where} ({kind}) 'items'", line)
@@ -362,29 +372,42 @@ def _block(raw: Any, index: int, text: str) -> Block:
 
         name = need_text("name")
         if name not in RULE_TABLE_NAMES:
-            raise _FileError(f"{where}: no rule table named {name!r} (known: {', '.join(RULE_TABLE_NAMES)})",
-                             _line_of(text, re.escape(f'"{name}"')) or line)
+            raise _FileError(
+                f"{where}: no rule table named {name!r} (known: {', '.join(RULE_TABLE_NAMES)})",
+                _line_of(text, re.escape(f'"{name}"')) or line,
+            )
         columns = _str_list(raw.get("columns", []), f"{where} 'columns'", line)
         if widths and columns and len(widths) != len(columns):
             raise _FileError(f"{where}: 'widths' has {len(widths)} numbers for {len(columns)} columns", line)
         row_range = None
         if "rows" in raw:
             r = raw["rows"]
-            if (not isinstance(r, list) or len(r) != 2
-                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in r) or not 1 <= r[0] <= r[1]):
-                raise _FileError(f"{where}: 'rows' must be [first, last], row numbers from 1, e.g. rows = [1, 5]",
-                                 line)
+            if (
+                not isinstance(r, list)
+                or len(r) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in r)
+                or not 1 <= r[0] <= r[1]
+            ):
+                raise _FileError(f"{where}: 'rows' must be [first, last], row numbers from 1, e.g. rows = [1, 5]", line)
             row_range = (r[0], r[1])
         labels = _str_list(raw.get("labels", []), f"{where} 'labels'", line)
         if labels and columns and len(labels) != len(columns):
             raise _FileError(f"{where}: 'labels' has {len(labels)} names for {len(columns)} columns", line)
-        return Block(kind, name=name, columns=columns, row_range=row_range, labels=labels, caption=caption,
-                     widths=widths, line=line)
+        return Block(
+            kind,
+            name=name,
+            columns=columns,
+            row_range=row_range,
+            labels=labels,
+            caption=caption,
+            widths=widths,
+            line=line,
+        )
     # table
     headers = _str_list(raw.get("headers", []), f"{where} (table) 'headers'", line)
     rows_raw = raw.get("rows")
     if not isinstance(rows_raw, list) or not rows_raw:
-        raise _FileError(f"{where} (table) needs 'rows', a list of rows like [\"a\", \"b\"]", line)
+        raise _FileError(f'{where} (table) needs \'rows\', a list of rows like ["a", "b"]', line)
     rows = tuple(_str_list(r, f"{where} (table) row {i + 1}", line) for i, r in enumerate(rows_raw))
     ncols = len(headers) if headers else len(rows[0])
     for i, r in enumerate(rows):
@@ -404,8 +427,10 @@ def _read_card(path: Path, deck_id: str, system: str) -> Card:
     extra = sorted(set(data) - known)
     if extra:
         keys = "key" if len(extra) == 1 else "keys"
-        raise _FileError(f"unknown {keys} {', '.join(extra)} (a card takes: {', '.join(sorted(known))})",
-                         _key_line(text, extra[0]) or _line_of(text, rf"^\s*\[+\s*{re.escape(extra[0])}"))
+        raise _FileError(
+            f"unknown {keys} {', '.join(extra)} (a card takes: {', '.join(sorted(known))})",
+            _key_line(text, extra[0]) or _line_of(text, rf"^\s*\[+\s*{re.escape(extra[0])}"),
+        )
     title = _string(data, "title", text, required=True)
     card_system = _string(data, "system", text, default=system)
     tag = _string(data, "tag", text)
@@ -414,11 +439,22 @@ def _read_card(path: Path, deck_id: str, system: str) -> Card:
         raise _FileError(f"unknown phase {phase!r} (use one of: {', '.join(PHASES)})", _key_line(text, "phase"))
     raw_blocks = data.get("blocks")
     if not isinstance(raw_blocks, list) or not raw_blocks:
-        raise _FileError("a card needs 'blocks': a list of [[blocks]] tables",
-                         _key_line(text, "blocks") or _line_of(text, r"^\s*\[\[\s*blocks"))
+        raise _FileError(
+            "a card needs 'blocks': a list of [[blocks]] tables",
+            _key_line(text, "blocks") or _line_of(text, r"^\s*\[\[\s*blocks"),
+        )
     blocks = tuple(_block(b, i, text) for i, b in enumerate(raw_blocks))
-    return Card(deck_id=deck_id, id=m.group(2), number=int(m.group(1)), title=title, system=card_system,
-                blocks=blocks, source=path, tag=tag, phase=phase)
+    return Card(
+        deck_id=deck_id,
+        id=m.group(2),
+        number=int(m.group(1)),
+        title=title,
+        system=card_system,
+        blocks=blocks,
+        source=path,
+        tag=tag,
+        phase=phase,
+    )
 
 
 def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
@@ -427,8 +463,10 @@ def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
     extra = sorted(set(data) - known)
     if extra:
         keys = "key" if len(extra) == 1 else "keys"
-        raise _FileError(f"unknown {keys} {', '.join(extra)} (deck.toml takes: {', '.join(sorted(known))})",
-                         _key_line(text, extra[0]) or _line_of(text, rf"^\s*\[\s*{re.escape(extra[0])}"))
+        raise _FileError(
+            f"unknown {keys} {', '.join(extra)} (deck.toml takes: {', '.join(sorted(known))})",
+            _key_line(text, extra[0]) or _line_of(text, rf"^\s*\[\s*{re.escape(extra[0])}"),
+        )
     title = _string(data, "title", text, required=base is None, default=base.title if base else "")
     system = _string(data, "system", text, default=base.system if base else title)
     description = _string(data, "description", text, default=base.description if base else "")
@@ -454,15 +492,23 @@ def _read_deck_file(path: Path, deck_id: str, base: Deck | None) -> Deck:
     if not back.title:
         back = replace(back, title=title)
     if not COLOUR.match(back.colour):
-        raise _FileError(f"[back] colour must look like \"#3b4a5a\", not {back.colour!r}",
-                         _key_line(text, "colour") or back_line)
-    return Deck(id=deck_id, title=title, system=system, back=back, cards=base.cards if base else (),
-                source=path.parent, origin=base.origin if base else "shipped", description=description,
-                short=short)
+        raise _FileError(
+            f'[back] colour must look like "#3b4a5a", not {back.colour!r}', _key_line(text, "colour") or back_line
+        )
+    return Deck(
+        id=deck_id,
+        title=title,
+        system=system,
+        back=back,
+        cards=base.cards if base else (),
+        source=path.parent,
+        origin=base.origin if base else "shipped",
+        description=description,
+        short=short,
+    )
 
 
-def _load_folder(folder: Path, origin: str, base: Deck | None,
-                 problems: list[DeckProblem]) -> Deck | None:
+def _load_folder(folder: Path, origin: str, base: Deck | None, problems: list[DeckProblem]) -> Deck | None:
     deck_id = folder.name
     if not DECK_ID.match(deck_id):
         problems.append(DeckProblem(folder, None, "deck folder names are lower-case letters, digits and dashes"))
@@ -527,16 +573,16 @@ def load_decks(user_dir: Path | None = None, shipped_dir: Path | None = None) ->
         try:
             folders = _deck_folders(root)
         except OSError as exc:
-            library.problems.append(DeckProblem(Path(root) if root else Path("."), None,
-                                                f"cannot list the folder ({exc.strerror or exc})"))
+            library.problems.append(
+                DeckProblem(Path(root) if root else Path("."), None, f"cannot list the folder ({exc.strerror or exc})")
+            )
             continue
         for folder in folders:
             base = library.decks.get(folder.name) if origin == "user" else None
             try:
                 deck = _load_folder(folder, origin, base, library.problems)
             except Exception as exc:  # e.g. an unreadable folder: that deck only
-                library.problems.append(DeckProblem(folder, None, f"cannot be loaded ({type(exc).__name__}: "
-                                                                  f"{exc})"))
+                library.problems.append(DeckProblem(folder, None, f"cannot be loaded ({type(exc).__name__}: {exc})"))
                 deck = base
             if deck is not None:
                 library.decks[deck.id] = deck
@@ -552,8 +598,7 @@ def load_deck(folder: Path) -> Deck:
     return deck
 
 
-def select_cards(library: DeckLibrary, deck_ids: Sequence[str] = (),
-                 card_ids: Sequence[str] = ()) -> list[Card]:
+def select_cards(library: DeckLibrary, deck_ids: Sequence[str] = (), card_ids: Sequence[str] = ()) -> list[Card]:
     """The cards to print, in deck order: every card of ``deck_ids`` plus each card in ``card_ids``
     (``deck/card`` or a bare card id, which picks that card in every deck that has it). Nothing chosen means
     every card of every deck. Unknown ids raise DeckError."""
@@ -567,8 +612,9 @@ def select_cards(library: DeckLibrary, deck_ids: Sequence[str] = (),
             deck = library.deck(deck_id)
             hits = [c for c in deck.cards if c.id == card_id]
             if not hits:
-                raise DeckError(f"deck {deck_id!r} has no card {card_id!r} "
-                                f"(cards: {', '.join(c.id for c in deck.cards)})")
+                raise DeckError(
+                    f"deck {deck_id!r} has no card {card_id!r} (cards: {', '.join(c.id for c in deck.cards)})"
+                )
         else:
             hits = [c for c in all_cards if c.id == wanted]
             if not hits:

@@ -176,8 +176,7 @@ class HistoryData:
 # ----------------------------------------------------------------------------------------------- chart
 
 
-def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, height: float = 190.0
-             ) -> Drawing:
+def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, height: float = 190.0) -> Drawing:
     """The XP chart: level bands (G/R/V/L at the thresholds), the platoon's XP (solid) and the leader's
     (dashed, red) after each battle; a leader lost in a battle is marked (× casualty, ▲ promoted) and the
     new leader's line starts at the XP the replacement joined with."""
@@ -197,33 +196,73 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     edges = (0, *thresholds.as_tuple(), XP_MAX)
     for rank in range(len(LEVELS)):
         lo, hi = edges[rank], edges[rank + 1]
-        d.add(rect(left, y_of(lo), pw, y_of(hi) - y_of(lo), fillColor=colors.HexColor(BAND_COLOURS[rank]),
-                   strokeColor=None))
+        d.add(
+            rect(
+                left, y_of(lo), pw, y_of(hi) - y_of(lo), fillColor=colors.HexColor(BAND_COLOURS[rank]), strokeColor=None
+            )
+        )
         label_y = (y_of(lo) + y_of(hi)) / 2 - 2.5
         if y_of(hi) - y_of(lo) >= 8:
             d.add(String(left + pw + 3, label_y, LEVELS[rank][:3], fontName=FONT, fontSize=CHART_FONT, fillColor=MID))
     for value, letter in zip(thresholds.as_tuple(), LEVEL_LETTERS, strict=True):
-        d.add(Line(left, y_of(value), left + pw, y_of(value), strokeColor=LIGHT, strokeWidth=0.5,
-                   strokeDashArray=[2, 2]))
-        d.add(String(left - 4, y_of(value) - 2.5, f"{letter} {value}", fontName=FONT_BOLD, fontSize=CHART_FONT,
-                     fillColor=MID, textAnchor="end"))
+        d.add(
+            Line(left, y_of(value), left + pw, y_of(value), strokeColor=LIGHT, strokeWidth=0.5, strokeDashArray=[2, 2])
+        )
+        d.add(
+            String(
+                left - 4,
+                y_of(value) - 2.5,
+                f"{letter} {value}",
+                fontName=FONT_BOLD,
+                fontSize=CHART_FONT,
+                fillColor=MID,
+                textAnchor="end",
+            )
+        )
     # axes
     d.add(Line(left, bottom, left + pw, bottom, strokeColor=INK, strokeWidth=0.8))
     d.add(Line(left, bottom, left, bottom + ph, strokeColor=INK, strokeWidth=0.8))
     for value in (0, XP_MAX):
         if any(abs(y_of(value) - y_of(t)) < CHART_FONT + 1 for t in thresholds.as_tuple()):
             continue  # a threshold label is already there
-        d.add(String(left - 4, y_of(value) - 2.5, str(value), fontName=FONT, fontSize=CHART_FONT, fillColor=MID,
-                     textAnchor="end"))
+        d.add(
+            String(
+                left - 4,
+                y_of(value) - 2.5,
+                str(value),
+                fontName=FONT,
+                fontSize=CHART_FONT,
+                fillColor=MID,
+                textAnchor="end",
+            )
+        )
     step = max(1, -(-last // 20))
     for battle in range(0, last + 1, step):
         d.add(Line(x_of(battle), bottom, x_of(battle), bottom - 3, strokeColor=INK, strokeWidth=0.6))
-        d.add(String(x_of(battle), bottom - 11, "start" if battle == 0 else str(battle), fontName=FONT,
-                     fontSize=CHART_FONT, fillColor=MID, textAnchor="middle"))
+        d.add(
+            String(
+                x_of(battle),
+                bottom - 11,
+                "start" if battle == 0 else str(battle),
+                fontName=FONT,
+                fontSize=CHART_FONT,
+                fillColor=MID,
+                textAnchor="middle",
+            )
+        )
     d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=CHART_FONT, fillColor=MID, textAnchor="middle"))
     if last == 0:
-        d.add(String(left + pw / 2, bottom + ph / 2, "no battles yet", fontName=FONT, fontSize=9,
-                     fillColor=MID, textAnchor="middle"))
+        d.add(
+            String(
+                left + pw / 2,
+                bottom + ph / 2,
+                "no battles yet",
+                fontName=FONT,
+                fontSize=9,
+                fillColor=MID,
+                textAnchor="middle",
+            )
+        )
     if not points:
         return d
     # leader's XP: one line per leader
@@ -243,8 +282,11 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     _leader_line(d, segment)
     for mx, my, fate in marks:
         if fate == LeaderFate.PROMOTED:
-            d.add(Polygon([mx - 3.5, my - 2.5, mx + 3.5, my - 2.5, mx, my + 3.5], fillColor=LEADER_COLOUR,
-                          strokeColor=None))
+            d.add(
+                Polygon(
+                    [mx - 3.5, my - 2.5, mx + 3.5, my - 2.5, mx, my + 3.5], fillColor=LEADER_COLOUR, strokeColor=None
+                )
+            )
         else:
             d.add(Line(mx - 3, my - 3, mx + 3, my + 3, strokeColor=LEADER_COLOUR, strokeWidth=1.4))
             d.add(Line(mx - 3, my + 3, mx + 3, my - 3, strokeColor=LEADER_COLOUR, strokeWidth=1.4))
@@ -253,8 +295,9 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     if len(line) >= 4:
         d.add(PolyLine(line, strokeColor=ACCENT, strokeWidth=1.8, strokeLineJoin=1))
     for p in points:
-        d.add(Circle(x_of(p.battle), y_of(p.platoon_xp), 1.9, fillColor=ACCENT, strokeColor=colors.white,
-                     strokeWidth=0.5))
+        d.add(
+            Circle(x_of(p.battle), y_of(p.platoon_xp), 1.9, fillColor=ACCENT, strokeColor=colors.white, strokeWidth=0.5)
+        )
     # legend
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -268,8 +311,11 @@ def xp_chart(points: Sequence[XpPoint], thresholds: Thresholds, width: float, he
     d.add(rect(lx - 3, ly - 4, total, 13, fillColor=colors.white, strokeColor=LIGHT, strokeWidth=0.4))
     d.add(Line(lx, ly + 2, lx + 14, ly + 2, strokeColor=ACCENT, strokeWidth=1.8))
     d.add(String(lx + 17, ly - 0.5, "platoon", fontName=FONT, fontSize=CHART_FONT, fillColor=INK))
-    d.add(Line(x_leader, ly + 2, x_leader + 14, ly + 2, strokeColor=LEADER_COLOUR, strokeWidth=1.2,
-               strokeDashArray=[3, 2]))
+    d.add(
+        Line(
+            x_leader, ly + 2, x_leader + 14, ly + 2, strokeColor=LEADER_COLOUR, strokeWidth=1.2, strokeDashArray=[3, 2]
+        )
+    )
     d.add(String(x_leader + 17, ly - 0.5, "leader", fontName=FONT, fontSize=CHART_FONT, fillColor=INK))
     d.add(String(x_fates, ly - 0.5, fates, fontName=FONT, fontSize=CHART_FONT, fillColor=LEADER_COLOUR))
     return d
@@ -295,18 +341,52 @@ def wounds_chart(points: Sequence[WoundsPoint], width: float, height: float = 19
     d.add(Line(left, bottom, left, bottom + ph, strokeColor=INK, strokeWidth=0.8))
     for value in range(0, scale_top + 1, step):
         d.add(Line(left - 3, y_of(value), left, y_of(value), strokeColor=INK, strokeWidth=0.6))
-        d.add(String(left - 5, y_of(value) - 2.5, str(value), fontName=FONT, fontSize=CHART_FONT, fillColor=MID,
-                     textAnchor="end"))
+        d.add(
+            String(
+                left - 5,
+                y_of(value) - 2.5,
+                str(value),
+                fontName=FONT,
+                fontSize=CHART_FONT,
+                fillColor=MID,
+                textAnchor="end",
+            )
+        )
         if value:
-            d.add(Line(left, y_of(value), left + pw, y_of(value), strokeColor=LIGHT, strokeWidth=0.4,
-                       strokeDashArray=[2, 2]))
-    d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=CHART_FONT, fillColor=MID,
-                 textAnchor="middle"))
-    d.add(String(left, height - 9, "wound counters (on the leader's element darker)", fontName=FONT,
-                 fontSize=CHART_FONT, fillColor=MID))
+            d.add(
+                Line(
+                    left,
+                    y_of(value),
+                    left + pw,
+                    y_of(value),
+                    strokeColor=LIGHT,
+                    strokeWidth=0.4,
+                    strokeDashArray=[2, 2],
+                )
+            )
+    d.add(String(left + pw / 2, 2, "battle", fontName=FONT, fontSize=CHART_FONT, fillColor=MID, textAnchor="middle"))
+    d.add(
+        String(
+            left,
+            height - 9,
+            "wound counters (on the leader's element darker)",
+            fontName=FONT,
+            fontSize=CHART_FONT,
+            fillColor=MID,
+        )
+    )
     if not points:
-        d.add(String(left + pw / 2, bottom + ph / 2, "no battles yet", fontName=FONT, fontSize=9, fillColor=MID,
-                     textAnchor="middle"))
+        d.add(
+            String(
+                left + pw / 2,
+                bottom + ph / 2,
+                "no battles yet",
+                fontName=FONT,
+                fontSize=9,
+                fillColor=MID,
+                textAnchor="middle",
+            )
+        )
         return d
     n = len(points)
     slot = pw / n
@@ -315,17 +395,52 @@ def wounds_chart(points: Sequence[WoundsPoint], width: float, height: float = 19
     for i, p in enumerate(points):
         x = left + slot * i + (slot - bar) / 2
         if p.wounds:
-            d.add(rect(x, bottom, bar, y_of(p.wounds) - bottom, fillColor=colors.HexColor("#d9c3a5"),
-                       strokeColor=WOUND_COLOUR, strokeWidth=0.4))
+            d.add(
+                rect(
+                    x,
+                    bottom,
+                    bar,
+                    y_of(p.wounds) - bottom,
+                    fillColor=colors.HexColor("#d9c3a5"),
+                    strokeColor=WOUND_COLOUR,
+                    strokeWidth=0.4,
+                )
+            )
         if p.leader_wounds:
-            d.add(rect(x, bottom, bar, y_of(min(p.leader_wounds, p.wounds)) - bottom, fillColor=WOUND_COLOUR,
-                       strokeColor=None))
+            d.add(
+                rect(
+                    x,
+                    bottom,
+                    bar,
+                    y_of(min(p.leader_wounds, p.wounds)) - bottom,
+                    fillColor=WOUND_COLOUR,
+                    strokeColor=None,
+                )
+            )
         if p.xp_lost and slot >= 12:
-            d.add(String(x + bar / 2, y_of(p.wounds) + 2, f"\u2212{p.xp_lost}", fontName=FONT,
-                         fontSize=CHART_FONT, fillColor=INK, textAnchor="middle"))
+            d.add(
+                String(
+                    x + bar / 2,
+                    y_of(p.wounds) + 2,
+                    f"\u2212{p.xp_lost}",
+                    fontName=FONT,
+                    fontSize=CHART_FONT,
+                    fillColor=INK,
+                    textAnchor="middle",
+                )
+            )
         if i % label_every == 0:
-            d.add(String(x + bar / 2, bottom - 11, str(p.battle), fontName=FONT, fontSize=CHART_FONT,
-                         fillColor=MID, textAnchor="middle"))
+            d.add(
+                String(
+                    x + bar / 2,
+                    bottom - 11,
+                    str(p.battle),
+                    fontName=FONT,
+                    fontSize=CHART_FONT,
+                    fillColor=MID,
+                    textAnchor="middle",
+                )
+            )
     return d
 
 
@@ -350,32 +465,52 @@ def _summary_table(data: HistoryData, width: float, st: dict[str, Any]) -> Table
         ("Leader", s.leader or "none", f"{s.leaders} in all"),
         ("Wound counters", str(s.total_wounds), f"{s.leader_wounds} on the leader's element"),
         ("XP awarded / lost", f"+{s.xp_awarded} / \u2212{s.xp_lost}", "lost: to recovery"),
-        ("Leaders lost", str(s.leaders_lost),
-         f"{s.casualties} {'casualty' if s.casualties == 1 else 'casualties'} \u00b7 {s.promotions} promoted"),
+        (
+            "Leaders lost",
+            str(s.leaders_lost),
+            f"{s.casualties} {'casualty' if s.casualties == 1 else 'casualties'} \u00b7 {s.promotions} promoted",
+        ),
     ]
     boxes = []
     for label, value, note in cells:
-        boxes.append([Paragraph(esc(label.upper()), st["tiny"]), Paragraph(esc(value), st["title_small"]),
-                      Paragraph(esc(note), st["small"])])
+        boxes.append(
+            [
+                Paragraph(esc(label.upper()), st["tiny"]),
+                Paragraph(esc(value), st["title_small"]),
+                Paragraph(esc(note), st["small"]),
+            ]
+        )
     cols = 3
     w = width / cols
     rows = []
     for i in range(0, len(boxes), cols):
         row = []
-        for box in boxes[i:i + cols]:
-            row.append(table([[box[0]], [box[1]], [box[2]]], [w - 10],
-                             style=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+        for box in boxes[i : i + cols]:
+            row.append(
+                table(
+                    [[box[0]], [box[1]], [box[2]]],
+                    [w - 10],
+                    style=[
+                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                        ("TOPPADDING", (0, 0), (-1, -1), 0),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                    ],
+                )
+            )
         rows.append(row)
-    return table(rows, [w] * cols, style=[
-        ("BOX", (0, 0), (-1, -1), 0.8, INK),
-        ("INNERGRID", (0, 0), (-1, -1), 0.5, LIGHT),
-        ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f7f8fa")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 6),
-        ("TOPPADDING", (0, 0), (-1, -1), 4),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-    ])
+    return table(
+        rows,
+        [w] * cols,
+        style=[
+            ("BOX", (0, 0), (-1, -1), 0.8, INK),
+            ("INNERGRID", (0, 0), (-1, -1), 0.5, LIGHT),
+            ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f7f8fa")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 6),
+            ("TOPPADDING", (0, 0), (-1, -1), 4),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ],
+    )
 
 
 def _date_span(s: Summary) -> str:
@@ -405,8 +540,18 @@ def _battle_rows(battles: Sequence[BattleRow]) -> list[list[str]]:
             leader += f", {fate}"
         if b.replacement:
             leader += f"; {b.replacement} takes over"
-        rows.append([str(b.number), b.date, what or "\u2013", OUTCOME_WORDS.get(b.outcome, b.outcome or ""),
-                     objectives, wounds, xp, leader.strip(", ")])
+        rows.append(
+            [
+                str(b.number),
+                b.date,
+                what or "\u2013",
+                OUTCOME_WORDS.get(b.outcome, b.outcome or ""),
+                objectives,
+                wounds,
+                xp,
+                leader.strip(", "),
+            ]
+        )
     return rows
 
 
@@ -430,17 +575,30 @@ def _battles_table(battles: Sequence[BattleRow], width: float, st: dict[str, Any
             note = esc(b.notes).replace("\n", "<br/>")
             data.append([Paragraph(f"<i>{note}</i>", st["note"])] + [""] * (len(BATTLE_HEADERS) - 1))
             n = len(data) - 1
-            commands += [("SPAN", (0, n), (-1, n)), ("LINEABOVE", (0, n), (-1, n), 0, colors.white),
-                         ("LEFTPADDING", (0, n), (-1, n), widths[0] + 3)]
+            commands += [
+                ("SPAN", (0, n), (-1, n)),
+                ("LINEABOVE", (0, n), (-1, n), 0, colors.white),
+                ("LEFTPADDING", (0, n), (-1, n), widths[0] + 3),
+            ]
             if i % 2:
                 commands.append(("BACKGROUND", (0, n), (-1, n), stripe))
     t = Table(data, colWidths=widths, repeatRows=1)
-    t.setStyle(TableStyle([
-        ("BACKGROUND", (0, 0), (-1, 0), ACCENT), ("GRID", (0, 0), (-1, -1), 0.5, LIGHT),
-        ("BOX", (0, 0), (-1, -1), 0.8, INK), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-        ("FONTNAME", (0, 0), (-1, -1), FONT), *commands]))
+    t.setStyle(
+        TableStyle(
+            [
+                ("BACKGROUND", (0, 0), (-1, 0), ACCENT),
+                ("GRID", (0, 0), (-1, -1), 0.5, LIGHT),
+                ("BOX", (0, 0), (-1, -1), 0.8, INK),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("TOPPADDING", (0, 0), (-1, -1), 2),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+                ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                ("FONTNAME", (0, 0), (-1, -1), FONT),
+                *commands,
+            ]
+        )
+    )
     return t
 
 
@@ -449,25 +607,39 @@ def _charts(data: HistoryData, width: float) -> Table:
     gap = 10.0
     xp_w = (width - gap) * 0.6
     wounds_w = width - gap - xp_w
-    return table([[xp_chart(data.xp_points, data.thresholds, xp_w), "", wounds_chart(data.wounds, wounds_w)]],
-                 [xp_w, gap, wounds_w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                               ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                               ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                                               ("TOPPADDING", (0, 0), (-1, -1), 0),
-                                               ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+    return table(
+        [[xp_chart(data.xp_points, data.thresholds, xp_w), "", wounds_chart(data.wounds, wounds_w)]],
+        [xp_w, gap, wounds_w],
+        style=[
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+        ],
+    )
 
 
 def _leader_rows(leaders: Sequence[LeaderRow]) -> list[list[str]]:
     rows = []
     for ld in leaders:
-        rows.append([ld.name + (" (now)" if ld.current else ""), ld.rank, ld.joined or "\u2013",
-                     ld.left or "\u2013", ld.how, str(ld.battles_led),
-                     f"{ld.xp_at_join}\u2192{ld.xp} ({ld.level})"])
+        rows.append(
+            [
+                ld.name + (" (now)" if ld.current else ""),
+                ld.rank,
+                ld.joined or "\u2013",
+                ld.left or "\u2013",
+                ld.how,
+                str(ld.battles_led),
+                f"{ld.xp_at_join}\u2192{ld.xp} ({ld.level})",
+            ]
+        )
     return rows
 
 
-def build_history_report(data: HistoryData, *, paper: str | None = None, printed_on: _dt.date | None = None,
-                         invariant: bool = True) -> bytes:
+def build_history_report(
+    data: HistoryData, *, paper: str | None = None, printed_on: _dt.date | None = None, invariant: bool = True
+) -> bytes:
     """The history report's PDF (bytes): summary, XP chart, battles table (split over pages with its
     header repeated), leaders' roll."""
     _name, size = resolve_paper(paper)
@@ -482,10 +654,28 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
     def on_page(canvas: Any, doc: Any) -> None:
         footer(canvas, size[0], MARGIN, printed, f"{data.platoon} \u00b7 {data.campaign} \u00b7 page {doc.page}")
 
-    doc = BaseDocTemplate(buffer, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                          bottomMargin=MARGIN, title=title, author="campaign_app", creator="campaign_app")
-    frame = Frame(MARGIN, MARGIN, width, size[1] - 2 * MARGIN, leftPadding=0, rightPadding=0, topPadding=0,
-                  bottomPadding=0, id="body")
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        author="campaign_app",
+        creator="campaign_app",
+    )
+    frame = Frame(
+        MARGIN,
+        MARGIN,
+        width,
+        size[1] - 2 * MARGIN,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
     doc.addPageTemplates([PageTemplate(id="report", frames=[frame], onPage=on_page)])
     dates = _date_span(data.summary)
     story: list[Any] = [
@@ -494,12 +684,17 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
         Paragraph(esc(data.campaign) + (f" \u00b7 {esc(dates)}" if dates else ""), st["subtitle"]),
         Spacer(1, 8),
         _summary_table(data, width, st),
-        SectionHeading("Experience and wounds", "XP over the levels \u00b7 wound counters (\u2212n: XP lost)",
-                       space_before=10),
+        SectionHeading(
+            "Experience and wounds", "XP over the levels \u00b7 wound counters (\u2212n: XP lost)", space_before=10
+        ),
         _charts(data, width),
         CondPageBreak(90),
-        SectionHeading("Battles", "wounds (on the leader's element) \u00b7 platoon XP before\u2192after "
-                       "(lost to recovery)", space_before=10, keep_with_next=False),
+        SectionHeading(
+            "Battles",
+            "wounds (on the leader's element) \u00b7 platoon XP before\u2192after (lost to recovery)",
+            space_before=10,
+            keep_with_next=False,
+        ),
     ]
     if data.battles:
         story.append(_battles_table(data.battles, width, st))
@@ -520,23 +715,51 @@ def build_history_report(data: HistoryData, *, paper: str | None = None, printed
         story.append(Paragraph("The platoon has had no leader.", st["body"]))
     if data.changes:
         story.append(CondPageBreak(80))
-        story.append(SectionHeading("Changes by hand", "since the first battle: the roster, battles' records and "
-                                    "XP, oldest first",
-                                    space_before=12, keep_with_next=False))
+        story.append(
+            SectionHeading(
+                "Changes by hand",
+                "since the first battle: the roster, battles' records and XP, oldest first",
+                space_before=12,
+                keep_with_next=False,
+            )
+        )
         change_rows = [[c.date, c.text] for c in data.changes]
-        story.append(grid_table(("Made on", "Change"), change_rows,
-                                content_widths(("Made on", "Change"), change_rows, width, (0.1, 0.5)), st=st))
+        story.append(
+            grid_table(
+                ("Made on", "Change"),
+                change_rows,
+                content_widths(("Made on", "Change"), change_rows, width, (0.1, 0.5)),
+                st=st,
+            )
+        )
     rolls = [(b, r) for b in data.battles for r in b.rolls]
     if rolls:
         story.append(CondPageBreak(120))
-        story.append(SectionHeading("Roll appendix", "every roll: the dice, the faces, the rule and the table row "
-                                    "it used, the result", space_before=12, keep_with_next=False))
+        story.append(
+            SectionHeading(
+                "Roll appendix",
+                "every roll: the dice, the faces, the rule and the table row it used, the result",
+                space_before=12,
+                keep_with_next=False,
+            )
+        )
         headers = ("#", "Roll", "Dice", "Faces", "Total", "Rule and table row", "Result")
-        rows = [[str(b.number), r.purpose, r.expression, " ".join(str(f) for f in r.faces), str(r.total),
-                 "; ".join(x for x in (r.rule.removeprefix("RULES "), r.table_row) if x),
-                 r.outcome + ("" if r.source == "app" else " (typed in)")] for b, r in rolls]
-        story.append(grid_table(headers, rows, content_widths(headers, rows, width,
-                                                              (0.04, 0.1, 0.06, 0.07, 0.05, 0.2, 0.2)), st=st))
+        rows = [
+            [
+                str(b.number),
+                r.purpose,
+                r.expression,
+                " ".join(str(f) for f in r.faces),
+                str(r.total),
+                "; ".join(x for x in (r.rule.removeprefix("RULES "), r.table_row) if x),
+                r.outcome + ("" if r.source == "app" else " (typed in)"),
+            ]
+            for b, r in rolls
+        ]
+        story.append(
+            grid_table(
+                headers, rows, content_widths(headers, rows, width, (0.04, 0.1, 0.06, 0.07, 0.05, 0.2, 0.2)), st=st
+            )
+        )
     doc.build(story, canvasmaker=canvas_maker(title, "Atomic Africa platoon history", invariant))
     return buffer.getvalue()
-

@@ -18,9 +18,15 @@ if TYPE_CHECKING:
     from reportlab.graphics.shapes import _SolidShapeKwArgs
 
 
-def font_canvas(target: str | IO[bytes], font: str, font_size: float | None = None, *,
-                pagesize: tuple[float, float] | None = None, invariant: bool = True,
-                page_compression: bool | None = None) -> Canvas:
+def font_canvas(
+    target: str | IO[bytes],
+    font: str,
+    font_size: float | None = None,
+    *,
+    pagesize: tuple[float, float] | None = None,
+    invariant: bool = True,
+    page_compression: bool | None = None,
+) -> Canvas:
     """``Canvas(target, pagesize=..., invariant=..., pageCompression=..., initialFontName=font,
     initialFontSize=font_size)``: a canvas whose initial font is ``font`` (so Helvetica is never referenced).
 
@@ -28,14 +34,19 @@ def font_canvas(target: str | IO[bytes], font: str, font_size: float | None = No
     ``type: ignore``, so that a corrected stub does not make the ignore an error.)"""
     from .stamp import StampingCanvas  # every PDF of the app carries the print stamp when one is set
 
-    return StampingCanvas(target, pagesize=pagesize, invariant=1 if invariant else 0,
-                  pageCompression=None if page_compression is None else int(page_compression),
-                  initialFontName=cast(Any, font),  # the stub says float: see above
-                  initialFontSize=font_size)
+    return StampingCanvas(
+        target,
+        pagesize=pagesize,
+        invariant=1 if invariant else 0,
+        pageCompression=None if page_compression is None else int(page_compression),
+        initialFontName=cast(Any, font),  # the stub says float: see above
+        initialFontSize=font_size,
+    )
 
 
-def rect(x: float, y: float, width: float, height: float, rx: float = 0, ry: float = 0,
-         **kw: Unpack[_SolidShapeKwArgs]) -> Rect:
+def rect(
+    x: float, y: float, width: float, height: float, rx: float = 0, ry: float = 0, **kw: Unpack[_SolidShapeKwArgs]
+) -> Rect:
     """``reportlab.graphics.shapes.Rect``. types-reportlab writes its ``**kw`` without ``Unpack``, so every
     styling keyword (fillColor, strokeColor, strokeWidth...) would be refused; these are the keywords every
     solid shape takes."""

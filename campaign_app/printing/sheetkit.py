@@ -41,8 +41,9 @@ def resolve_paper(paper: str | None) -> tuple[str, tuple[float, float]]:
     return name, paper_size(name)
 
 
-def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], title: str, subject: str = "",
-               invariant: bool = True) -> Canvas:
+def new_canvas(
+    buffer: io.BytesIO, pagesize: tuple[float, float], title: str, subject: str = "", invariant: bool = True
+) -> Canvas:
     """A canvas that starts in DejaVu Sans (so Helvetica is never referenced) with the document's metadata."""
     register_fonts()
     canvas = font_canvas(buffer, FONT, 10, pagesize=pagesize, invariant=invariant)
@@ -100,10 +101,19 @@ def styles() -> dict[str, ParagraphStyle]:
         "tiny": ParagraphStyle("tiny", parent=base, fontSize=7, leading=8.5, textColor=MID),
         "cell": ParagraphStyle("cell", parent=base, fontSize=8, leading=9.5),
         "cell_bold": ParagraphStyle("cell_bold", parent=base, fontName=FONT_BOLD, fontSize=8, leading=9.5),
-        "head": ParagraphStyle("head", parent=base, fontName=FONT_BOLD, fontSize=7.5, leading=9,
-                               textColor=colors.white),
-        "section": ParagraphStyle("section", parent=base, fontName=FONT_BOLD, fontSize=10, leading=13,
-                                  textColor=ACCENT, spaceBefore=6, spaceAfter=3),
+        "head": ParagraphStyle(
+            "head", parent=base, fontName=FONT_BOLD, fontSize=7.5, leading=9, textColor=colors.white
+        ),
+        "section": ParagraphStyle(
+            "section",
+            parent=base,
+            fontName=FONT_BOLD,
+            fontSize=10,
+            leading=13,
+            textColor=ACCENT,
+            spaceBefore=6,
+            spaceAfter=3,
+        ),
         "title": ParagraphStyle("title", parent=base, fontName=FONT_BOLD, fontSize=18, leading=22),
         "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, leading=13, textColor=MID),
         "center": ParagraphStyle("center", parent=base, alignment=TA_CENTER),
@@ -112,14 +122,23 @@ def styles() -> dict[str, ParagraphStyle]:
 
 def esc(text: object) -> str:
     """Text made safe for a reportlab Paragraph (its mini-markup), dice codes kept on one line."""
-    return (keep_dice_codes(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return keep_dice_codes(str(text)).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths: Sequence[float],
-               *, align_right: Sequence[int] = (), total_row: bool = False, empty_rows: int = 0,
-               row_height: float | None = None, empty_row_height: float = 16.0,
-               st: dict[str, ParagraphStyle] | None = None, repeat_header: bool = True,
-               heights: Sequence[float | None] | None = None) -> Table:
+def grid_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    widths: Sequence[float],
+    *,
+    align_right: Sequence[int] = (),
+    total_row: bool = False,
+    empty_rows: int = 0,
+    row_height: float | None = None,
+    empty_row_height: float = 16.0,
+    st: dict[str, ParagraphStyle] | None = None,
+    repeat_header: bool = True,
+    heights: Sequence[float | None] | None = None,
+) -> Table:
     """A ruled table with a dark header row; cells wrap (Paragraphs). ``empty_rows`` adds blank ruled rows
     to fill in by hand (``empty_row_height`` tall); ``row_height`` fixes the height of the filled rows;
     ``heights`` overrides every row's height (header first); ``total_row`` sets the last row in bold on a light band."""
@@ -127,8 +146,9 @@ def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths:
     data: list[list[object]] = [[Paragraph(esc(h), st["head"]) for h in headers]]
     for r_index, row in enumerate(rows):
         bold = total_row and r_index == len(rows) - 1
-        data.append([Paragraph(esc(c), st["cell_bold" if bold else "cell"]) if not isinstance(c, Paragraph)
-                     else c for c in row])
+        data.append(
+            [Paragraph(esc(c), st["cell_bold" if bold else "cell"]) if not isinstance(c, Paragraph) else c for c in row]
+        )
     for _ in range(empty_rows):
         data.append([""] * len(headers))
     if heights is None:
@@ -153,8 +173,14 @@ def grid_table(headers: Sequence[str], rows: Sequence[Sequence[object]], widths:
     return table
 
 
-def content_widths(headers: Sequence[str], rows: Sequence[Sequence[object]], total: float,
-                   minimum: Sequence[float] = (), size: float = 8.0, padding: float = 6.0) -> list[float]:
+def content_widths(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    total: float,
+    minimum: Sequence[float] = (),
+    size: float = 8.0,
+    padding: float = 6.0,
+) -> list[float]:
     """Column widths from the content, filling ``total``: each column wants its longest line (header in bold,
     cells at ``size``); when they all fit, the spare width is shared in proportion; when not, every column
     keeps at least its longest word (and ``minimum[i]`` × total, for columns left empty to write in) and the
@@ -208,8 +234,7 @@ class SectionHeading(Flowable):
     """:func:`draw_section` as a platypus flowable, kept on the page of what follows it (for a long table
     that will split anyway, pass ``keep_with_next=False`` and put a ``CondPageBreak`` before it)."""
 
-    def __init__(self, title: str, note: str = "", space_before: float = 6.0, keep_with_next: bool = True
-                 ) -> None:
+    def __init__(self, title: str, note: str = "", space_before: float = 6.0, keep_with_next: bool = True) -> None:
         super().__init__()
         self.title = title
         self.note = note
@@ -228,8 +253,9 @@ class NotesBox(Flowable):
     """A section heading (``title``) over a framed box with ruled lines that takes the rest of the frame's
     height (at least ``min_height``), with ``text`` (if any) printed at the top of the box."""
 
-    def __init__(self, title: str, text: str = "", min_height: float = 60.0, line_gap: float = 16.0,
-                 space_before: float = 10.0) -> None:
+    def __init__(
+        self, title: str, text: str = "", min_height: float = 60.0, line_gap: float = 16.0, space_before: float = 10.0
+    ) -> None:
         super().__init__()
         self.title = title
         self.space_before = space_before
@@ -269,19 +295,28 @@ class NotesBox(Flowable):
 
 
 NO_PADDING: tuple[tuple[Any, ...], ...] = (
-    ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-    ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0))
+    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+    ("TOPPADDING", (0, 0), (-1, -1), 0),
+    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+)
 """Table style commands for a layout table that only places other flowables."""
 
 
-def table(data: Sequence[Sequence[object]], col_widths: Sequence[float],
-          row_heights: Sequence[float | None] | None = None,
-          style: Sequence[tuple[Any, ...]] = ()) -> Table:
+def table(
+    data: Sequence[Sequence[object]],
+    col_widths: Sequence[float],
+    row_heights: Sequence[float | None] | None = None,
+    style: Sequence[tuple[Any, ...]] = (),
+) -> Table:
     """A platypus Table whose plain-text cells use DejaVu Sans (reportlab's default would be a
     non-embedded Helvetica), with ``style`` commands on top."""
     register_fonts()
-    result = Table([list(row) for row in data], colWidths=list(col_widths),
-                   rowHeights=list(row_heights) if row_heights is not None else None)
+    result = Table(
+        [list(row) for row in data],
+        colWidths=list(col_widths),
+        rowHeights=list(row_heights) if row_heights is not None else None,
+    )
     result.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), *style]))
     return result
 

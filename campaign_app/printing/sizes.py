@@ -73,9 +73,12 @@ class PrintSetup:
     back_style: str = DEFAULT_BACK_STYLE
 
     def __post_init__(self) -> None:
-        checks = (("safe margin", self.margin, 0.0, MAX_MARGIN_MM), ("bleed", self.bleed, 0.0, MAX_BLEED_MM),
-                  ("duplex offset x", self.offset_x, -MAX_OFFSET_MM, MAX_OFFSET_MM),
-                  ("duplex offset y", self.offset_y, -MAX_OFFSET_MM, MAX_OFFSET_MM))
+        checks = (
+            ("safe margin", self.margin, 0.0, MAX_MARGIN_MM),
+            ("bleed", self.bleed, 0.0, MAX_BLEED_MM),
+            ("duplex offset x", self.offset_x, -MAX_OFFSET_MM, MAX_OFFSET_MM),
+            ("duplex offset y", self.offset_y, -MAX_OFFSET_MM, MAX_OFFSET_MM),
+        )
         for what, value, low, high in checks:
             if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
                 raise Refused(f"{what} must be a number of millimetres, not {value!r}")
@@ -93,8 +96,13 @@ class PrintSetup:
         return self.bleed * MM
 
     def to_dict(self) -> dict[str, float | str]:
-        return {"margin_mm": self.margin, "bleed_mm": self.bleed, "offset_x_mm": self.offset_x,
-                "offset_y_mm": self.offset_y, "back_style": self.back_style}
+        return {
+            "margin_mm": self.margin,
+            "bleed_mm": self.bleed,
+            "offset_x_mm": self.offset_x,
+            "offset_y_mm": self.offset_y,
+            "back_style": self.back_style,
+        }
 
 
 def parse_mm(text: str | float | int, what: str) -> float:

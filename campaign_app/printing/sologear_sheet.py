@@ -157,50 +157,69 @@ class SologearSheetData:
 # ---------------------------------------------------------------------------------------------- pieces
 
 
-def _fields_table(pairs: Sequence[tuple[str, str | None, str, str | None]], width: float,
-                  st: dict[str, Any]) -> Table:
+def _fields_table(pairs: Sequence[tuple[str, str | None, str, str | None]], width: float, st: dict[str, Any]) -> Table:
     """Label/value pairs, two per row, each value on a ruled line (empty on a blank form)."""
     label_w = 88.0
     value_w = width / 2 - label_w
     data = []
     for l1, v1, l2, v2 in pairs:
-        data.append([Paragraph(esc(l1), st["tiny"]), Paragraph(esc(v1 or ""), st["cell_bold"]),
-                     Paragraph(esc(l2), st["tiny"]), Paragraph(esc(v2 or ""), st["cell_bold"])])
-    return table(data, [label_w, value_w - 8, label_w, value_w + 8], [19] * len(data), [
-        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-        ("LINEBELOW", (1, 0), (1, -1), 0.5, LIGHT),
-        ("LINEBELOW", (3, 0), (3, -1), 0.5, LIGHT),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2),
-        ("RIGHTPADDING", (1, 0), (1, -1), 10),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ])
+        data.append(
+            [
+                Paragraph(esc(l1), st["tiny"]),
+                Paragraph(esc(v1 or ""), st["cell_bold"]),
+                Paragraph(esc(l2), st["tiny"]),
+                Paragraph(esc(v2 or ""), st["cell_bold"]),
+            ]
+        )
+    return table(
+        data,
+        [label_w, value_w - 8, label_w, value_w + 8],
+        [19] * len(data),
+        [
+            ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ("LINEBELOW", (1, 0), (1, -1), 0.5, LIGHT),
+            ("LINEBELOW", (3, 0), (3, -1), 0.5, LIGHT),
+            ("LEFTPADDING", (0, 0), (-1, -1), 2),
+            ("RIGHTPADDING", (1, 0), (1, -1), 10),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ],
+    )
 
 
-def _force_table(rows: Sequence[ForceRow] | None, total: float | None, width: float,
-                 st: dict[str, Any]) -> Table:
+def _force_table(rows: Sequence[ForceRow] | None, total: float | None, width: float, st: dict[str, Any]) -> Table:
     headers = ("Unit name", "Base power", "Unit skill", "Unit loyalty", "Unit total")
     widths = [width * f for f in (0.36, 0.14, 0.17, 0.17, 0.16)]
     body: list[list[str]] = []
     if rows is not None:
         for f in rows:
-            body.append([f.name, fmt_number(f.base_power), f"{f.skill.capitalize()} \u00d7{fmt_number(f.skill_x)}",
-                         f"{f.loyalty.capitalize()} \u00d7{fmt_number(f.loyalty_x)}", fmt_number(f.total)])
+            body.append(
+                [
+                    f.name,
+                    fmt_number(f.base_power),
+                    f"{f.skill.capitalize()} \u00d7{fmt_number(f.skill_x)}",
+                    f"{f.loyalty.capitalize()} \u00d7{fmt_number(f.loyalty_x)}",
+                    fmt_number(f.total),
+                ]
+            )
     empty = BLANK_FORCE_ROWS if rows is None else (0 if body else 1)
     total_text = "" if total is None else fmt_number(total)
     units = grid_table(headers, body, widths, align_right=(1, 4), empty_rows=empty, st=st)
     # the TOTAL COMBAT POWER row, as on the seed's sheet
-    total_row = table([[Paragraph("TOTAL COMBAT POWER", st["cell_bold"]),
-                        Paragraph(esc(total_text), st["cell_bold"])]],
-                      [sum(widths[:-1]), widths[-1]], [17], [
-        ("BACKGROUND", (0, 0), (-1, -1), ACCENT_LIGHT),
-        ("BOX", (0, 0), (-1, -1), 0.8, INK),
-        ("LINEBEFORE", (1, 0), (1, 0), 0.5, LIGHT),
-        ("ALIGN", (0, 0), (0, 0), "RIGHT"),
-        ("ALIGN", (1, 0), (1, 0), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-    ])
+    total_row = table(
+        [[Paragraph("TOTAL COMBAT POWER", st["cell_bold"]), Paragraph(esc(total_text), st["cell_bold"])]],
+        [sum(widths[:-1]), widths[-1]],
+        [17],
+        [
+            ("BACKGROUND", (0, 0), (-1, -1), ACCENT_LIGHT),
+            ("BOX", (0, 0), (-1, -1), 0.8, INK),
+            ("LINEBEFORE", (1, 0), (1, 0), 0.5, LIGHT),
+            ("ALIGN", (0, 0), (0, 0), "RIGHT"),
+            ("ALIGN", (1, 0), (1, 0), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ],
+    )
     return table([[units], [total_row]], [width], style=NO_PADDING)
 
 
@@ -213,8 +232,11 @@ def _reference_tables(width: float, st: dict[str, Any]) -> Table:
     for key, split in (("skill", (0.6, 0.4)), ("loyalty", (0.6, 0.4)), ("odds", (0.58, 0.42))):
         headers, rows = tables[key]
         parts.append(grid_table(headers, rows, [w * split[0], w * split[1]], st=st))
-    return table([[parts[0], "", parts[1], "", parts[2]]], [w, gap, w, gap, w],
-                 style=[("VALIGN", (0, 0), (-1, -1), "TOP"), *NO_PADDING])
+    return table(
+        [[parts[0], "", parts[1], "", parts[2]]],
+        [w, gap, w, gap, w],
+        style=[("VALIGN", (0, 0), (-1, -1), "TOP"), *NO_PADDING],
+    )
 
 
 def _title(kind: str, name: str | None, st: dict[str, Any]) -> list[Any]:
@@ -234,9 +256,11 @@ def _odds_text(data: SologearSheetData | None) -> tuple[str | None, str | None]:
     if data.odds_ratio is None or data.odds_band is None:
         return "", "Odds are worked out once both sides have units with combat power."
     ratio = f"{data.odds_ratio:.2f}"
-    sentence = (f"Odds = player total \u00f7 enemy total = {fmt_number(data.player_total)} \u00f7 "
-                f"{fmt_number(data.enemy_total)} = {ratio} \u2192 <b>{esc(data.odds_band)}</b> "
-                f"(the column of the combat table).")
+    sentence = (
+        f"Odds = player total \u00f7 enemy total = {fmt_number(data.player_total)} \u00f7 "
+        f"{fmt_number(data.enemy_total)} = {ratio} \u2192 <b>{esc(data.odds_band)}</b> "
+        f"(the column of the combat table)."
+    )
     return f"{ratio} ({data.odds_band})", sentence
 
 
@@ -244,8 +268,11 @@ def _length_text(data: SologearSheetData | None) -> tuple[str | None, str | None
     if data is None:
         return None, None
     dice = data.length_dice
-    how = (f"Roll {dice}: one d6 per company-sized unit of the side that has fewer." if dice else
-           "Roll one d6 per company-sized unit of the side that has fewer.")
+    how = (
+        f"Roll {dice}: one d6 per company-sized unit of the side that has fewer."
+        if dice
+        else "Roll one d6 per company-sized unit of the side that has fewer."
+    )
     if data.length is None:
         return "", how + " Not rolled yet."
     return f"{data.length} turns", how + f" Rolled: {data.length} battle turns."
@@ -263,27 +290,45 @@ def _campaign_sheet(data: SologearSheetData | None, width: float, st: dict[str, 
     length_value, length_sentence = _length_text(data)
     d = data
     gear = _gear_text(d)
-    flow.append(_fields_table([
-        ("Date of campaign", d.date if d else None, "Campaign area", d.area if d else None),
-        ("Player unit", d.player_unit if d else None, "Enemy unit", d.enemy_unit if d else None),
-        ("Player affiliation", d.player_affiliation if d else None, "Enemy affiliation",
-         d.enemy_affiliation if d else None),
-        ("Pilot", d.pilot if d else None, "Gear", gear),
-        ("Campaign length", length_value, "Campaign odds", odds_value),
-    ], width, st))
-    flow.append(SectionHeading("Player's forces", "total = base power \u00d7 skill \u00d7 loyalty",
-                               space_before=10))
+    flow.append(
+        _fields_table(
+            [
+                ("Date of campaign", d.date if d else None, "Campaign area", d.area if d else None),
+                ("Player unit", d.player_unit if d else None, "Enemy unit", d.enemy_unit if d else None),
+                (
+                    "Player affiliation",
+                    d.player_affiliation if d else None,
+                    "Enemy affiliation",
+                    d.enemy_affiliation if d else None,
+                ),
+                ("Pilot", d.pilot if d else None, "Gear", gear),
+                ("Campaign length", length_value, "Campaign odds", odds_value),
+            ],
+            width,
+            st,
+        )
+    )
+    flow.append(SectionHeading("Player's forces", "total = base power \u00d7 skill \u00d7 loyalty", space_before=10))
     flow.append(_force_table(d.player if d else None, d.player_total if d else None, width, st))
-    flow.append(SectionHeading("Enemy forces", "base power = TV of the company's units \u00f7 20",
-                               space_before=10))
+    flow.append(SectionHeading("Enemy forces", "base power = TV of the company's units \u00f7 20", space_before=10))
     flow.append(_force_table(d.enemy if d else None, d.enemy_total if d else None, width, st))
     flow.append(SectionHeading("Odds and length", space_before=10))
     if d is None:
-        flow.append(Paragraph("Odds = player total \u00f7 enemy total = ________ \u00f7 ________ = ______ "
-                              "\u2192 band ______________ (the column of the combat table).", st["body"]))
+        flow.append(
+            Paragraph(
+                "Odds = player total \u00f7 enemy total = ________ \u00f7 ________ = ______ "
+                "\u2192 band ______________ (the column of the combat table).",
+                st["body"],
+            )
+        )
         flow.append(Spacer(1, 3))
-        flow.append(Paragraph("Length: roll one d6 per company-sized unit of the side that has fewer; the sum "
-                              "is the number of battle turns: ______ turns.", st["body"]))
+        flow.append(
+            Paragraph(
+                "Length: roll one d6 per company-sized unit of the side that has fewer; the sum "
+                "is the number of battle turns: ______ turns.",
+                st["body"],
+            )
+        )
     else:
         flow.append(Paragraph(odds_sentence or "", st["body"]))
         flow.append(Spacer(1, 3))
@@ -291,8 +336,14 @@ def _campaign_sheet(data: SologearSheetData | None, width: float, st: dict[str, 
         extra = []
         if d.enemy_quality_column:
             extra.append(f"Enemy quality column (Gear TV {d.gear_tv}): {d.enemy_quality_column}.")
-        options = [name for name, on in (("ferocious battles", d.ferocious),
-                                         ("variable rewards and punishments", d.variable_tables)) if on]
+        options = [
+            name
+            for name, on in (
+                ("ferocious battles", d.ferocious),
+                ("variable rewards and punishments", d.variable_tables),
+            )
+            if on
+        ]
         if options:
             extra.append("Optional rules: " + ", ".join(options) + ".")
         if d.reward_dice != DEFAULT_REWARD_DICE:
@@ -326,11 +377,17 @@ def _state_text(d: SologearSheetData) -> str:
 def _battle_form(data: SologearSheetData | None, width: float, st: dict[str, Any]) -> list[Any]:
     d = data
     flow: list[Any] = _title("battle form", d.name if d else None, st)
-    flow.append(_fields_table([
-        ("Player unit", d.player_unit if d else None, "Campaign date", d.date if d else None),
-        ("Player affiliation", d.player_affiliation if d else None, "Campaign area", d.area if d else None),
-        ("Pilot", d.pilot if d else None, "Gear", _gear_text(d)),
-    ], width, st))
+    flow.append(
+        _fields_table(
+            [
+                ("Player unit", d.player_unit if d else None, "Campaign date", d.date if d else None),
+                ("Player affiliation", d.player_affiliation if d else None, "Campaign area", d.area if d else None),
+                ("Pilot", d.pilot if d else None, "Gear", _gear_text(d)),
+            ],
+            width,
+            st,
+        )
+    )
     note = "Action: DEC, REP or FIG(X); Enemy: TV destroyed / met; Special: bunkers, hits, S, E"
     flow.append(CondPageBreak(90))
     flow.append(SectionHeading("Battle turns", note, space_before=10, keep_with_next=False))
@@ -351,21 +408,24 @@ def _battle_form(data: SologearSheetData | None, width: float, st: dict[str, Any
         flow.append(Paragraph(esc(_state_text(d)), st["small"]))
     if d is None:
         flow.append(Spacer(1, 4))
-        postures = ", ".join(f"{x:+d} {n}".replace("+0", "0").replace("-", "\u2212")
-                             for x, n in POSTURES.items())
-        flow.append(Paragraph(esc(f"Postures for FIG(X): {postures}. REP only while the Gear is damaged or "
-                                  "short of ammunition."), st["small"]))
+        postures = ", ".join(f"{x:+d} {n}".replace("+0", "0").replace("-", "\u2212") for x, n in POSTURES.items())
+        flow.append(
+            Paragraph(
+                esc(f"Postures for FIG(X): {postures}. REP only while the Gear is damaged or short of ammunition."),
+                st["small"],
+            )
+        )
     return flow
 
 
-def _score_table(title: str, lines: Sequence[ScoreLine], total: int | None, width: float,
-                 st: dict[str, Any], filled: bool) -> Table:
+def _score_table(
+    title: str, lines: Sequence[ScoreLine], total: int | None, width: float, st: dict[str, Any], filled: bool
+) -> Table:
     headers = (title, "Count", "Each", "Points")
     body = []
     for line in lines:
         each = "X" if line.per is None else f"{line.per:+d}".replace("-", "\u2212")
-        body.append([line.label, str(line.count) if filled else "", each,
-                     (_signed(line.points) if filled else "")])
+        body.append([line.label, str(line.count) if filled else "", each, (_signed(line.points) if filled else "")])
     body.append(["Total", "", "", "" if total is None else str(total).replace("-", "\u2212")])
     widths = content_widths(headers, body, width, (0.0, 0.14, 0.12, 0.17))
     if filled:
@@ -383,9 +443,12 @@ def _signed(value: int) -> str:
 
 
 def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any]) -> list[Any]:
-    flow: list[Any] = [CondPageBreak(260), SectionHeading("End of campaign: the reckoning",
-                                                          "turns used up, S, E, or the pilot dead or captured",
-                                                          space_before=14)]
+    flow: list[Any] = [
+        CondPageBreak(260),
+        SectionHeading(
+            "End of campaign: the reckoning", "turns used up, S, E, or the pilot dead or captured", space_before=14
+        ),
+    ]
     rec = data.reckoning if data is not None else None
     gap = 12.0
     w = (width - gap) / 2
@@ -394,37 +457,45 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
         right = _score_table("Impression", rec.impression_lines, rec.impression, w, st, True)
     else:
         empty = recognition([]), impression([])
-        left = _score_table("Recognition", [ScoreLine(i.label, 0, i.per, 0) for i in empty[0].items], None, w,
-                            st, False)
-        right = _score_table("Impression", [ScoreLine(i.label, 0, i.per, 0) for i in empty[1].items], None,
-                             w, st, False)
-    flow.append(table([[left, "", right]], [w, gap, w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                                                *NO_PADDING]))
+        left = _score_table(
+            "Recognition", [ScoreLine(i.label, 0, i.per, 0) for i in empty[0].items], None, w, st, False
+        )
+        right = _score_table(
+            "Impression", [ScoreLine(i.label, 0, i.per, 0) for i in empty[1].items], None, w, st, False
+        )
+    flow.append(table([[left, "", right]], [w, gap, w], style=[("VALIGN", (0, 0), (-1, -1), "TOP"), *NO_PADDING]))
     flow.append(Spacer(1, 6))
     lines: list[str] = []
     if rec is not None:
-        noticed = ("" if rec.d66 is None else
-                   f" Rolled D66 {rec.d66}: <b>{'noticed' if rec.noticed else 'not noticed'}</b>.")
-        lines.append(f"Noticed? Recognition {rec.recognition} \u2192 noticed on a D66 of "
-                     f"{esc(rec.noticed_on)}.{noticed}")
+        noticed = (
+            "" if rec.d66 is None else f" Rolled D66 {rec.d66}: <b>{'noticed' if rec.noticed else 'not noticed'}</b>."
+        )
+        lines.append(
+            f"Noticed? Recognition {rec.recognition} \u2192 noticed on a D66 of {esc(rec.noticed_on)}.{noticed}"
+        )
         if rec.noticed and rec.result is not None:
             which = rec.table or ("rewards" if rec.impression >= 0 else "punishments")
-            lines.append(f"Impression {rec.impression} \u2192 {which} table; roll {esc(rec.reward_dice)} "
-                         f"+ impression = <b>{rec.result}</b> \u2192 {esc(rec.band_label)}: "
-                         f"<b>{esc(rec.band_title)}</b>. {esc(rec.band_text)}")
+            lines.append(
+                f"Impression {rec.impression} \u2192 {which} table; roll {esc(rec.reward_dice)} "
+                f"+ impression = <b>{rec.result}</b> \u2192 {esc(rec.band_label)}: "
+                f"<b>{esc(rec.band_title)}</b>. {esc(rec.band_text)}"
+            )
         elif rec.outcome:
             lines.append(esc(rec.outcome))
         if rec.variable_tables:
             lines.append("Variable (milder) rewards and punishments tables in use.")
     else:
         bands = "; ".join(f"{row[0]}: {row[1]}" for row in card_tables()["noticed"][1])
-        lines.append("Noticed? Roll D66 (first die tens, second units); noticed when the roll is within the "
-                     f"range for the recognition total ({esc(bands)}).")
-        lines.append("Recognition ______ \u2192 noticed on ______ \u00b7 D66 rolled ______ \u00b7 noticed: "
-                     "yes / no")
-        lines.append("Impression ______ \u2192 rewards (\u2265 0) / punishments (< 0) \u00b7 roll "
-                     f"{esc(data.reward_dice if data is not None else DEFAULT_REWARD_DICE)} + "
-                     "impression = ______ \u2192 result: ____________________")
+        lines.append(
+            "Noticed? Roll D66 (first die tens, second units); noticed when the roll is within the "
+            f"range for the recognition total ({esc(bands)})."
+        )
+        lines.append("Recognition ______ \u2192 noticed on ______ \u00b7 D66 rolled ______ \u00b7 noticed: yes / no")
+        lines.append(
+            "Impression ______ \u2192 rewards (\u2265 0) / punishments (< 0) \u00b7 roll "
+            f"{esc(data.reward_dice if data is not None else DEFAULT_REWARD_DICE)} + "
+            "impression = ______ \u2192 result: ____________________"
+        )
     for text in lines:
         flow.append(Paragraph(text, st["body"]))
         flow.append(Spacer(1, 3))
@@ -434,8 +505,13 @@ def _reckoning(data: SologearSheetData | None, width: float, st: dict[str, Any])
 # ------------------------------------------------------------------------------------------------ build
 
 
-def build_sologear_sheet(data: SologearSheetData | None, *, paper: str | None = None,
-                         printed_on: _dt.date | None = None, invariant: bool = True) -> bytes:
+def build_sologear_sheet(
+    data: SologearSheetData | None,
+    *,
+    paper: str | None = None,
+    printed_on: _dt.date | None = None,
+    invariant: bool = True,
+) -> bytes:
     """The PDF (bytes): the campaign sheet, then the battle form with the reckoning (filled once the
     campaign's reckoning is done, else an empty worksheet to finish by hand). ``data`` None prints blank
     forms."""
@@ -450,10 +526,28 @@ def build_sologear_sheet(data: SologearSheetData | None, *, paper: str | None = 
     def on_page(canvas: Any, doc: Any) -> None:
         footer(canvas, size[0], MARGIN, printed, f"{right} \u00b7 page {doc.page}")
 
-    doc = BaseDocTemplate(buffer, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                          bottomMargin=MARGIN, title=title, author="campaign_app", creator="campaign_app")
-    frame = Frame(MARGIN, MARGIN, width, size[1] - 2 * MARGIN, leftPadding=0, rightPadding=0, topPadding=0,
-                  bottomPadding=0, id="body")
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        author="campaign_app",
+        creator="campaign_app",
+    )
+    frame = Frame(
+        MARGIN,
+        MARGIN,
+        width,
+        size[1] - 2 * MARGIN,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
     doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPage=on_page)])
     story: list[Any] = _campaign_sheet(data, width, st)
     story.append(PageBreak())
@@ -461,4 +555,3 @@ def build_sologear_sheet(data: SologearSheetData | None, *, paper: str | None = 
     story += _reckoning(data, width, st)
     doc.build(story, canvasmaker=canvas_maker(title, "Sologear campaign", invariant))
     return buffer.getvalue()
-

@@ -47,13 +47,15 @@ PAIR_HEADERS = ("Pair (A – B)", "A won", "B won", "Draws", "Disputed", "The di
 PILOT_HEADERS = ("Pilot", "Turns", "Recognition", "Noticed", "Result")
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], width: float, st: dict[str, Any],
-           right: Sequence[int] = ()) -> Any:
+def _table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], width: float, st: dict[str, Any], right: Sequence[int] = ()
+) -> Any:
     return grid_table(headers, rows, content_widths(headers, rows, width), st=st, align_right=right)
 
 
-def build_standings_report(data: StandingsData, *, paper: str | None = None, printed_on: _dt.date | None = None,
-                           invariant: bool = True) -> bytes:
+def build_standings_report(
+    data: StandingsData, *, paper: str | None = None, printed_on: _dt.date | None = None, invariant: bool = True
+) -> bytes:
     _name, size = resolve_paper(paper)
     width = size[0] - 2 * MARGIN
     height = size[1] - 2 * MARGIN
@@ -65,10 +67,20 @@ def build_standings_report(data: StandingsData, *, paper: str | None = None, pri
     def on_page(canvas: Any, doc: Any) -> None:
         footer(canvas, size[0], MARGIN, printed, f"{data.campaign} \u00b7 standings")
 
-    doc = BaseDocTemplate(buffer, pagesize=size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                          bottomMargin=MARGIN, title=title, author="campaign_app", creator="campaign_app")
-    frame = Frame(MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                  id="body")
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        author="campaign_app",
+        creator="campaign_app",
+    )
+    frame = Frame(
+        MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body"
+    )
     doc.addPageTemplates([PageTemplate(id="standings", frames=[frame], onPage=on_page)])
     story: list[Any] = [Paragraph("CAMPAIGN STANDINGS", st["tiny"]), Paragraph(esc(data.campaign), st["title"])]
     if data.note:
@@ -78,23 +90,38 @@ def build_standings_report(data: StandingsData, *, paper: str | None = None, pri
         right = tuple(range(2, len(data.headers)))
         table = _table(data.headers, data.platoons, width, st, right=right[:-1])
         story.append(table)
-        story.append(Paragraph("Ranked by victories, then victories \u2212 defeats, then current XP, then name "
-                               "(RULES \u00a76). Obj. XP: XP from objectives; wounds: wound counters suffered; "
-                               "XP lost: to recovery rolls; leaders lost: casualties and promotions.", st["tiny"]))
+        story.append(
+            Paragraph(
+                "Ranked by victories, then victories \u2212 defeats, then current XP, then name "
+                "(RULES \u00a76). Obj. XP: XP from objectives; wounds: wound counters suffered; "
+                "XP lost: to recovery rolls; leaders lost: casualties and promotions.",
+                st["tiny"],
+            )
+        )
     if data.pairs:
-        story.append(SectionHeading("Head to head", "each side's own logged results; disputed games are shown, "
-                                    "never settled by the app", space_before=10, keep_with_next=False))
+        story.append(
+            SectionHeading(
+                "Head to head",
+                "each side's own logged results; disputed games are shown, never settled by the app",
+                space_before=10,
+                keep_with_next=False,
+            )
+        )
         pairs = _table(PAIR_HEADERS, data.pairs, width, st, right=(1, 2, 3, 4))
         if data.disputed_pairs:
-            pairs.setStyle(TableStyle([("BACKGROUND", (0, i + 1), (-1, i + 1), ACCENT_LIGHT)
-                                       for i in data.disputed_pairs]))
+            pairs.setStyle(
+                TableStyle([("BACKGROUND", (0, i + 1), (-1, i + 1), ACCENT_LIGHT) for i in data.disputed_pairs])
+            )
         story.append(pairs)
     if data.pilots:
-        story.append(SectionHeading("Pilots", "Sologear: turns played and the reckoning", space_before=10,
-                                    keep_with_next=False))
+        story.append(
+            SectionHeading("Pilots", "Sologear: turns played and the reckoning", space_before=10, keep_with_next=False)
+        )
         story.append(_table(PILOT_HEADERS, data.pilots, width, st, right=(1, 2)))
     if not (data.platoons or data.pilots):
         story.append(Paragraph("Nothing to rank yet: the campaign has no platoons or pilots.", st["body"]))
-    doc.build([KeepInFrame(width, height, story, mode="shrink")],
-              canvasmaker=canvas_maker(title, "Campaign standings", invariant))
+    doc.build(
+        [KeepInFrame(width, height, story, mode="shrink")],
+        canvasmaker=canvas_maker(title, "Campaign standings", invariant),
+    )
     return buffer.getvalue()

@@ -17,8 +17,10 @@ def keep_dice_codes(text: str) -> str:
     """Dice codes never break across lines: "2d6 + X" and "1d6 − 2" get non-breaking spaces, the sign
     sticks to both sides, a trailing sign ("Rally +") to its word, "x − 1" together, and die letters ("D H")
     to each other."""
-    text = _DICE_CODE.sub(lambda m: f"{m.group(1)}{_NBSP if m.group(2) else ''}{m.group(3)}"
-                                    f"{_NBSP if m.group(4) else ''}{m.group(5)}", text)
+    text = _DICE_CODE.sub(
+        lambda m: f"{m.group(1)}{_NBSP if m.group(2) else ''}{m.group(3)}{_NBSP if m.group(4) else ''}{m.group(5)}",
+        text,
+    )
     text = _TRAILING_SIGN.sub(lambda m: _NBSP + m.group(1), text)
     text = _SIGNED_NUMBER.sub(lambda m: _NBSP + m.group(1) + _NBSP, text)  # "dice − 1" stays together
     return _LETTER_PAIR.sub(lambda m: m.group(1) + _NBSP, text)

@@ -72,8 +72,11 @@ TYPE_FLOOR = 7.0
 """Nothing on a sheet is printed smaller (points)."""
 SYSTEM_NAME = "Atomic Africa"
 TARGET_WORDS = {"dispersed": "dispersed", "point": "point", "both": "dispersed and point"}
-KIND_WORDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
-                             UnitKind.FIRE_SUPPORT: "fire support"}
+KIND_WORDS: dict[str, str] = {
+    UnitKind.TEAM: "infantry team",
+    UnitKind.VEHICLE: "vehicle",
+    UnitKind.FIRE_SUPPORT: "fire support",
+}
 BLANK_WEAPON_ROWS = 4
 BLANK_ATTACHED_ROWS = 3
 
@@ -170,6 +173,7 @@ SheetEntry = UnitSheet | BlankSheet
 # The shape of the roster's ``platoon_detail`` (``services.platoons.PlatoonDetail``) that a sheet reads, as
 # protocols: the printing layer does not import the services, and mypy checks that the detail fits.
 
+
 class WeaponSource(Protocol):
     @property
     def name(self) -> str: ...
@@ -262,21 +266,41 @@ def _die_or_none(value: str | None) -> int | None:
 def unit_sheet_from_detail(detail: PlatoonSource, thresholds: Thresholds | None = None) -> UnitSheet:
     """A :class:`UnitSheet` from the roster's ``platoon_detail`` (the thresholds: the argument, else the
     detail's)."""
-    leader = None if detail.leader is None else LeaderData(name=detail.leader.name, rank=detail.leader.rank,
-                                                            xp=detail.leader.xp)
-    attached = tuple(AttachedUnitData(
-        name=unit.name, kind=str(unit.kind), training=_die_or_none(unit.training),
-        equipment=_die_or_none(unit.equipment), morale=_die_or_none(unit.morale), armor=unit.armor,
-        support=unit.support or None, weapons=tuple(_weapon_from(w) for w in unit.equipment_list), notes=unit.notes)
-        for unit in detail.attached)
+    leader = (
+        None
+        if detail.leader is None
+        else LeaderData(name=detail.leader.name, rank=detail.leader.rank, xp=detail.leader.xp)
+    )
+    attached = tuple(
+        AttachedUnitData(
+            name=unit.name,
+            kind=str(unit.kind),
+            training=_die_or_none(unit.training),
+            equipment=_die_or_none(unit.equipment),
+            morale=_die_or_none(unit.morale),
+            armor=unit.armor,
+            support=unit.support or None,
+            weapons=tuple(_weapon_from(w) for w in unit.equipment_list),
+            notes=unit.notes,
+        )
+        for unit in detail.attached
+    )
     former = tuple(f"{f.name} ({f.status})" if f.status else f.name for f in detail.former_leaders)
     return UnitSheet(
-        name=detail.name, campaign=detail.campaign,
-        training=parse_die(detail.training), equipment=parse_die(detail.equipment),
-        morale=parse_die(detail.morale), armor=detail.armor, xp=detail.xp,
-        leader=leader, thresholds=Thresholds(*detail.thresholds) if thresholds is None else thresholds,
+        name=detail.name,
+        campaign=detail.campaign,
+        training=parse_die(detail.training),
+        equipment=parse_die(detail.equipment),
+        morale=parse_die(detail.morale),
+        armor=detail.armor,
+        xp=detail.xp,
+        leader=leader,
+        thresholds=Thresholds(*detail.thresholds) if thresholds is None else thresholds,
         weapons=tuple(_weapon_from(w) for w in detail.equipment_list),
-        attached=attached, notes=detail.notes, former_leaders=former)
+        attached=attached,
+        notes=detail.notes,
+        former_leaders=former,
+    )
 
 
 # ------------------------------------------------------------------------------------------ dice shapes
@@ -310,8 +334,19 @@ def die_drawing(sides: int, size: float, *, selected: bool = False, faded: bool 
         label_y = c - size * 0.2
     elif sides == 6:
         s = r * 1.5
-        d.add(rect(c - s / 2, c - s / 2, s, s, rx=size * 0.08, ry=size * 0.08, fillColor=fill,
-                   strokeColor=stroke, strokeWidth=width))
+        d.add(
+            rect(
+                c - s / 2,
+                c - s / 2,
+                s,
+                s,
+                rx=size * 0.08,
+                ry=size * 0.08,
+                fillColor=fill,
+                strokeColor=stroke,
+                strokeWidth=width,
+            )
+        )
     elif sides == 8:
         outer = _regular_points(6, r, c, c)
         d.add(Polygon(outer, fillColor=fill, strokeColor=stroke, strokeWidth=width, strokeLineJoin=1))
@@ -333,12 +368,14 @@ def die_drawing(sides: int, size: float, *, selected: bool = False, faded: bool 
         face = _regular_points(5, r * 0.6, c, c, start_deg=90.0)
         d.add(Polygon(face, fillColor=None, strokeColor=inner, strokeWidth=0.6, strokeLineJoin=1))
         for i in range(5):
-            d.add(Line(face[2 * i], face[2 * i + 1], outer[4 * i], outer[4 * i + 1], strokeColor=inner,
-                       strokeWidth=0.6))
+            d.add(
+                Line(face[2 * i], face[2 * i + 1], outer[4 * i], outer[4 * i + 1], strokeColor=inner, strokeWidth=0.6)
+            )
     else:
         raise ValueError(f"no drawing for a d{sides}")
-    d.add(String(c, label_y, f"d{sides}", fontName=FONT_BOLD, fontSize=size * 0.26, fillColor=text,
-                 textAnchor="middle"))
+    d.add(
+        String(c, label_y, f"d{sides}", fontName=FONT_BOLD, fontSize=size * 0.26, fillColor=text, textAnchor="middle")
+    )
     return d
 
 
@@ -349,11 +386,21 @@ def shield_drawing(size: float, armor: int | None) -> Drawing:
     x0, y0 = (size - w) / 2, (size - h) / 2
     pts = [x0, y0 + h, x0 + w, y0 + h, x0 + w, y0 + h * 0.45, x0 + w / 2, y0, x0, y0 + h * 0.45]
     filled = armor is not None
-    d.add(Polygon(pts, fillColor=ACCENT if filled else colors.white, strokeColor=INK, strokeWidth=1.2,
-                  strokeLineJoin=1))
+    d.add(
+        Polygon(pts, fillColor=ACCENT if filled else colors.white, strokeColor=INK, strokeWidth=1.2, strokeLineJoin=1)
+    )
     if filled:
-        d.add(String(size / 2, y0 + h * 0.42, str(armor), fontName=FONT_BOLD, fontSize=size * 0.42,
-                     fillColor=colors.white, textAnchor="middle"))
+        d.add(
+            String(
+                size / 2,
+                y0 + h * 0.42,
+                str(armor),
+                fontName=FONT_BOLD,
+                fontSize=size * 0.42,
+                fillColor=colors.white,
+                textAnchor="middle",
+            )
+        )
     return d
 
 
@@ -385,8 +432,7 @@ def _write_line(cv: Canvas, x: float, y: float, width: float) -> None:
     cv.restoreState()
 
 
-def _label_value(cv: Canvas, x: float, y: float, label: str, value: str | None, width: float,
-                 size: float = 9) -> None:
+def _label_value(cv: Canvas, x: float, y: float, label: str, value: str | None, width: float, size: float = 9) -> None:
     """``LABEL value`` on one line; a None value leaves a ruled line to write on."""
     cv.setFont(FONT, TYPE_FLOOR)
     cv.setFillColor(MID)
@@ -438,8 +484,9 @@ def _wrap_words(cv: Canvas, text: str, font: str, size: float, width: float) -> 
     return lines or [""]
 
 
-def _label_value_wrapped(cv: Canvas, x: float, y: float, label: str, value: str, width: float,
-                         size: float = 9, leading: float = 9) -> int:
+def _label_value_wrapped(
+    cv: Canvas, x: float, y: float, label: str, value: str, width: float, size: float = 9, leading: float = 9
+) -> int:
     """Like :func:`_label_value` for a name: smaller down to the type floor when it is long, then wrapped
     under itself (never cut). Returns how many lines it took."""
     cv.setFont(FONT, TYPE_FLOOR)
@@ -522,8 +569,11 @@ def _attributes(page: _Page, entry: SheetEntry, y: float) -> float:
             cv.setFillColor(ACCENT)
             cv.drawString(MARGIN + 4, top - 33, f"d{current}")
             cv.setFont(FONT, 7.5)
-            cv.drawString(MARGIN + 4 + cv.stringWidth(f"d{current} ", FONT_BOLD, 8), top - 33,
-                          ATTRIBUTE_LEVEL_WORDS[attribute][DIE_SIDES.index(current)])
+            cv.drawString(
+                MARGIN + 4 + cv.stringWidth(f"d{current} ", FONT_BOLD, 8),
+                top - 33,
+                ATTRIBUTE_LEVEL_WORDS[attribute][DIE_SIDES.index(current)],
+            )
         else:
             cv.setFont(FONT, TYPE_FLOOR)
             cv.setFillColor(MID)
@@ -589,8 +639,9 @@ def xp_box_states(xp: int | None, thresholds: Thresholds) -> list[tuple[int, str
     return [(n, marks.get(n, ""), n <= filled_to) for n in range(1, XP_MAX + 1)]
 
 
-def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thresholds,
-              subtitle: str | None, show_values: bool) -> float:
+def _xp_track(
+    page: _Page, y: float, title: str, xp: int | None, thresholds: Thresholds, subtitle: str | None, show_values: bool
+) -> float:
     """A 32-box XP track; ``xp`` boxes shaded (None: all empty), G/R/V/L over the threshold boxes, a light
     scale of the levels beneath. Returns the y below it."""
     cv = page.canvas
@@ -684,8 +735,9 @@ def _xp_track(page: _Page, y: float, title: str, xp: int | None, thresholds: Thr
 
 def _experience(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
     thresholds = entry.thresholds
-    note = "XP needed: " + ", ".join(f"{letter} {value}" for letter, value in
-                                     zip(LEVEL_LETTERS, thresholds.as_tuple(), strict=True))
+    note = "XP needed: " + ", ".join(
+        f"{letter} {value}" for letter, value in zip(LEVEL_LETTERS, thresholds.as_tuple(), strict=True)
+    )
     y = _section(page, y, "Experience", note + f" \u00b7 at most {XP_MAX}")
     show = isinstance(entry, UnitSheet) and not pencil
     platoon_xp = entry.xp if isinstance(entry, UnitSheet) else None
@@ -693,12 +745,14 @@ def _experience(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float
     y -= 6
     leader = entry.leader if isinstance(entry, UnitSheet) else None
     if isinstance(entry, UnitSheet):
-        leader_label = ((f"{leader.name} \u00b7 {leader.rank}" if leader.rank else leader.name) if leader
-                        else "no leader")
+        leader_label = (
+            (f"{leader.name} \u00b7 {leader.rank}" if leader.rank else leader.name) if leader else "no leader"
+        )
     else:
         leader_label = None
-    y = _xp_track(page, y, "Leader", leader.xp if leader else None, thresholds, leader_label,
-                  show and leader is not None)
+    y = _xp_track(
+        page, y, "Leader", leader.xp if leader else None, thresholds, leader_label, show and leader is not None
+    )
     return y - 2
 
 
@@ -724,8 +778,13 @@ def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
         lines.append(("With fire support", f"{total - 1}"))
         lines.append(("Leader off the table", f"{orders_cards(p_rank, None)}"))
     else:
-        for label in ("Platoon level", "Leader level", "Orders cards per turn", "With fire support",
-                      "Leader off the table"):
+        for label in (
+            "Platoon level",
+            "Leader level",
+            "Orders cards per turn",
+            "With fire support",
+            "Leader off the table",
+        ):
             lines.append((label, None))
     line_y = y - 10
     for label, value in lines:
@@ -738,8 +797,12 @@ def _orders(page: _Page, entry: SheetEntry, y: float, pencil: bool) -> float:
         if entry.leader is not None:
             n = _label_value_wrapped(cv, MARGIN + 2, leader_y, "Leader", entry.leader.name, left_w * 0.6)
             if entry.leader.rank:
-                n = max(n, _label_value_wrapped(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank",
-                                                entry.leader.rank, left_w * 0.36))
+                n = max(
+                    n,
+                    _label_value_wrapped(
+                        cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", entry.leader.rank, left_w * 0.36
+                    ),
+                )
             else:
                 _label_value(cv, MARGIN + 2 + left_w * 0.62, leader_y, "Rank", None, left_w * 0.36)
             extra = (n - 1) * 9.0
@@ -799,8 +862,17 @@ def _notes_box(page: _Page, entry: SheetEntry, top: float, bottom: float) -> Non
     text_bottom = box_top
     notes = entry.notes if isinstance(entry, UnitSheet) else ""
     if notes:
-        frame = CursorFrame(MARGIN + 6, bottom + 2, w - 12, box_top - bottom - 6, leftPadding=0, rightPadding=0,
-                      topPadding=0, bottomPadding=0, showBoundary=0)
+        frame = CursorFrame(
+            MARGIN + 6,
+            bottom + 2,
+            w - 12,
+            box_top - bottom - 6,
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+            showBoundary=0,
+        )
         paras: list[Flowable] = [Paragraph(esc(line), page.st["body"]) for line in notes.split("\n")]
         frame.addFromList(paras, cv)
         text_bottom = frame._y - 2
@@ -843,8 +915,7 @@ def _fill_frame(frame: CursorFrame, flow: list[Any], cv: Canvas) -> None:
     ``flow``); a section heading is never left alone at the bottom."""
     while flow:
         item = flow[0]
-        if isinstance(item, SectionHeading) and not _heading_fits(frame, item, flow[1] if len(flow) > 1 else None,
-                                                                 cv):
+        if isinstance(item, SectionHeading) and not _heading_fits(frame, item, flow[1] if len(flow) > 1 else None, cv):
             return
         one = [flow.pop(0)]
         frame.addFromList(one, cv)
@@ -875,22 +946,38 @@ def _lower(page: _Page, entry: SheetEntry, y: float, bottom: float, new_page: An
     attached_headers = ("Name", "Type", "T", "E", "M", "Armor", "Weapons and equipment")
     attached_rows = _attached_rows(attached)
     flow: list[Any] = [
-        SectionHeading("Heavy weapons and special equipment", "targets: dispersed, point or both",
-                       space_before=2),
-        grid_table(weapon_headers, weapon_rows,
-                   content_widths(weapon_headers, weapon_rows, w, (0.22, 0.16, 0.12, 0.2)),
-                   empty_rows=max(0, (2 if filled else BLANK_WEAPON_ROWS) - len(weapons)), st=st),
+        SectionHeading("Heavy weapons and special equipment", "targets: dispersed, point or both", space_before=2),
+        grid_table(
+            weapon_headers,
+            weapon_rows,
+            content_widths(weapon_headers, weapon_rows, w, (0.22, 0.16, 0.12, 0.2)),
+            empty_rows=max(0, (2 if filled else BLANK_WEAPON_ROWS) - len(weapons)),
+            st=st,
+        ),
         Spacer(1, 4),
         SectionHeading("Attached units", "no XP of their own: they use the platoon's level", space_before=2),
-        grid_table(attached_headers, attached_rows,
-                   content_widths(attached_headers, attached_rows, w, (0.16, 0.12, 0.05, 0.05, 0.05, 0.06, 0.3)),
-                   empty_rows=max(0, (1 if filled else BLANK_ATTACHED_ROWS) - len(attached)), st=st),
+        grid_table(
+            attached_headers,
+            attached_rows,
+            content_widths(attached_headers, attached_rows, w, (0.16, 0.12, 0.05, 0.05, 0.05, 0.06, 0.3)),
+            empty_rows=max(0, (1 if filled else BLANK_ATTACHED_ROWS) - len(attached)),
+            st=st,
+        ),
         Spacer(1, 2),
     ]
     top = y
     while True:
-        frame = CursorFrame(MARGIN, bottom, w, top - bottom, leftPadding=0, rightPadding=0, topPadding=0,
-                      bottomPadding=0, showBoundary=0)
+        frame = CursorFrame(
+            MARGIN,
+            bottom,
+            w,
+            top - bottom,
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+            showBoundary=0,
+        )
         _fill_frame(frame, flow, cv)
         if not flow:
             break
@@ -926,7 +1013,7 @@ def _draw_sheet(page: _Page, entry: SheetEntry, pencil: bool, printed: str) -> N
     y = _orders(page, entry, y, pencil)
     mode = "blank sheet" if isinstance(entry, BlankSheet) else ("pencil mode" if pencil else "")
     left = printed + (f" \u00b7 {mode}" if mode else "")
-    right = (f"{entry.name} \u00b7 {entry.campaign}" if isinstance(entry, UnitSheet) else "campaign_app")
+    right = f"{entry.name} \u00b7 {entry.campaign}" if isinstance(entry, UnitSheet) else "campaign_app"
     pages = [1]
 
     def new_page() -> float:
@@ -939,8 +1026,14 @@ def _draw_sheet(page: _Page, entry: SheetEntry, pencil: bool, printed: str) -> N
     footer(page.canvas, page.width, MARGIN, left, right if pages[0] == 1 else f"{right} \u00b7 page {pages[0]}")
 
 
-def build_unit_sheets(entries: Sequence[SheetEntry], *, paper: str | None = None, pencil: bool = False,
-                      printed_on: _dt.date | None = None, invariant: bool = True) -> bytes:
+def build_unit_sheets(
+    entries: Sequence[SheetEntry],
+    *,
+    paper: str | None = None,
+    pencil: bool = False,
+    printed_on: _dt.date | None = None,
+    invariant: bool = True,
+) -> bytes:
     """The PDF (bytes) of one page per entry: a :class:`UnitSheet` (filled; XP boxes empty in ``pencil``
     mode) or a :class:`BlankSheet`. ``paper`` is "a4" or "letter" (None: the locale's default);
     ``printed_on`` is the date in the footer (default today)."""

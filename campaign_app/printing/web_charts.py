@@ -18,8 +18,9 @@ def drawing_svg(drawing: Any) -> str:
     text = renderSVG.drawToString(drawing)
     start = text.find("<svg")
     text = text[start:] if start >= 0 else text
-    text = re.sub(r"font-family: ?DejaVuSans-Bold",
-                  "font-family: 'DejaVu Sans', Verdana, sans-serif; font-weight: bold", text)
+    text = re.sub(
+        r"font-family: ?DejaVuSans-Bold", "font-family: 'DejaVu Sans', Verdana, sans-serif; font-weight: bold", text
+    )
     return re.sub(r"font-family: ?DejaVuSans\b", "font-family: 'DejaVu Sans', Verdana, sans-serif", text)
 
 

@@ -70,7 +70,7 @@ FATES: tuple[Fate, ...] = tuple(LeaderFate)
 
 
 def _count(n: int, word: str) -> str:
-    """"1 roll", "3 rolls": a count with the right form of the word."""
+    """ "1 roll", "3 rolls": a count with the right form of the word."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -108,8 +108,7 @@ def period_label(period: int | None) -> str:
 def check_replacement_dice(count: int) -> int:
     """⚙ 2 (the lower of two dice, the default) or 1 (house rule: one die)."""
     if isinstance(count, bool) or count not in REPLACEMENT_DICE:
-        raise RulesError(f"a replacement leader rolls 2 dice (the lower counts) or 1 die (house rule), "
-                         f"not {count!r}")
+        raise RulesError(f"a replacement leader rolls 2 dice (the lower counts) or 1 die (house rule), not {count!r}")
     return count
 
 
@@ -143,8 +142,9 @@ def replacement_table() -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     rows: list[tuple[str, ...]] = []
     for period in (*PERIODS, None):
         sides = period_sides(period)
-        rows.append(("not set" if period is None else str(period), f"d{sides}",
-                     f"{die_to_xp(1)}\u2013{die_to_xp(sides)}"))
+        rows.append(
+            ("not set" if period is None else str(period), f"d{sides}", f"{die_to_xp(1)}\u2013{die_to_xp(sides)}")
+        )
     return headers, rows
 
 
@@ -160,20 +160,24 @@ def recovery_table(rolls: int = 4) -> tuple[tuple[str, ...], list[tuple[str, ...
     headers: tuple[str, ...] = ("Roll", "Dice", "Counters left after it")
     rows: list[tuple[str, ...]] = [
         (str(k), recovery_dice(k).expression, f"platoon \u2212{RECOVERY_XP_LOSS} XP, roll again")
-        for k in range(1, rolls + 1)]
+        for k in range(1, rolls + 1)
+    ]
     return headers, rows
 
 
 def leader_fate_table() -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The leader's fate (2d12), checked top to bottom, as ``(headers, rows)``."""
     headers: tuple[str, ...] = ("2d12 roll", "Fate")
-    rows: list[tuple[str, ...]] = [("\u2264 wound counters on the leader's element", LeaderFate.CASUALTY.value),
-            ("\u2264 leader's XP after the award", LeaderFate.PROMOTED.value),
-            ("higher than both", LeaderFate.STAYS.value)]
+    rows: list[tuple[str, ...]] = [
+        ("\u2264 wound counters on the leader's element", LeaderFate.CASUALTY.value),
+        ("\u2264 leader's XP after the award", LeaderFate.PROMOTED.value),
+        ("higher than both", LeaderFate.STAYS.value),
+    ]
     return headers, rows
 
 
 # --- step 1: award ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Award:
@@ -193,13 +197,19 @@ class Award:
         return self.leader_xp_after - self.leader_xp_before
 
     def to_dict(self) -> dict[str, object]:
-        return {"platoon_xp_before": self.platoon_xp_before, "platoon_xp_after": self.platoon_xp_after,
-                "platoon_delta": self.platoon_delta, "leader_xp_before": self.leader_xp_before,
-                "leader_xp_after": self.leader_xp_after, "leader_delta": self.leader_delta}
+        return {
+            "platoon_xp_before": self.platoon_xp_before,
+            "platoon_xp_after": self.platoon_xp_after,
+            "platoon_delta": self.platoon_delta,
+            "leader_xp_before": self.leader_xp_before,
+            "leader_xp_after": self.leader_xp_after,
+            "leader_delta": self.leader_delta,
+        }
 
 
-def award(platoon_xp: int, leader_xp: int | None, objectives: int = 0,
-          objective_xp_to: ObjectiveTo | str = "both") -> Award:
+def award(
+    platoon_xp: int, leader_xp: int | None, objectives: int = 0, objective_xp_to: ObjectiveTo | str = "both"
+) -> Award:
     """Step 1: +1 XP each for surviving; objectives +0/+1/+2 to the platoon (and to the leader unless the
     campaign's ⚙ setting gives them to the platoon only). XP is capped at 32. ``leader_xp`` ``None``: the
     platoon has no leader."""
@@ -217,6 +227,7 @@ def award(platoon_xp: int, leader_xp: int | None, objectives: int = 0,
 
 
 # --- step 2: recovery ------------------------------------------------------------------------------------
+
 
 @dataclass
 class RecoveryResult:
@@ -237,10 +248,19 @@ class RecoveryResult:
 
     def to_dict(self) -> dict[str, object]:
         """The shape of ``campaign-cli roll recovery --json``."""
-        return {"rolls": [{"expression": r.expression, "faces": list(r.faces),
-                           "removed": r.details["removed"], "remaining": r.details["remaining"]}
-                          for r in self.records],
-                "xp_lost": self.xp_lost, "xp_after": self.xp_after}
+        return {
+            "rolls": [
+                {
+                    "expression": r.expression,
+                    "faces": list(r.faces),
+                    "removed": r.details["removed"],
+                    "remaining": r.details["remaining"],
+                }
+                for r in self.records
+            ],
+            "xp_lost": self.xp_lost,
+            "xp_after": self.xp_after,
+        }
 
 
 class Recovery:
@@ -308,10 +328,18 @@ class Recovery:
             outcome += f": \u2212{RECOVERY_XP_LOSS} XP"
             if self._xp == 0:
                 outcome += ", platoon at 0 XP: recovery stops"
-        record = RollRecord(purpose=PURPOSE_RECOVERY, expression=dice.expression, faces=list(faces),
-                            total=total, source=source, rule=RULE_RECOVERY, modifier=dice.modifier,
-                            table_row=f"roll {self.roll_number}: {dice.expression}", outcome=outcome,
-                            details={"removed": removed, "remaining": self._remaining})
+        record = RollRecord(
+            purpose=PURPOSE_RECOVERY,
+            expression=dice.expression,
+            faces=list(faces),
+            total=total,
+            source=source,
+            rule=RULE_RECOVERY,
+            modifier=dice.modifier,
+            table_row=f"roll {self.roll_number}: {dice.expression}",
+            outcome=outcome,
+            details={"removed": removed, "remaining": self._remaining},
+        )
         self._records.append(record)
         return record
 
@@ -336,13 +364,18 @@ def run_recovery(wounds: int, xp: int, dice_source: DiceSource) -> RecoveryResul
 
 # --- step 3: leader's fate -------------------------------------------------------------------------------
 
+
 def leader_fate(roll_total: int, leader_wounds: int, leader_xp_after_award: int) -> Fate:
     """Casualty if the roll does not exceed the wound counters on the leader's element (checked first);
     else promoted if it does not exceed the leader's XP after the award; else the leader stays."""
-    if isinstance(roll_total, bool) or not isinstance(roll_total, int) \
-            or not LEADER_DICE.minimum <= roll_total <= LEADER_DICE.maximum:
-        raise RulesError(f"a {LEADER_DICE.expression} roll totals {LEADER_DICE.minimum} to "
-                         f"{LEADER_DICE.maximum}, not {roll_total!r}")
+    if (
+        isinstance(roll_total, bool)
+        or not isinstance(roll_total, int)
+        or not LEADER_DICE.minimum <= roll_total <= LEADER_DICE.maximum
+    ):
+        raise RulesError(
+            f"a {LEADER_DICE.expression} roll totals {LEADER_DICE.minimum} to {LEADER_DICE.maximum}, not {roll_total!r}"
+        )
     check_count(leader_wounds, "wound counters on the leader's element")
     check_xp(leader_xp_after_award, "leader XP")
     if roll_total <= leader_wounds:
@@ -360,8 +393,9 @@ def _fate_row(fate: Fate, total: int, wounds: int, xp: int) -> str:
     return f"stays: {total} > {_count(wounds, 'wound counter')} and > {xp} XP"
 
 
-def leader_fate_record(faces: Sequence[int], source: Source, leader_wounds: int,
-                       leader_xp: int) -> tuple[Fate, RollRecord]:
+def leader_fate_record(
+    faces: Sequence[int], source: Source, leader_wounds: int, leader_xp: int
+) -> tuple[Fate, RollRecord]:
     """The leader's fate for 2d12 ``faces`` (checked), as the fate and its roll record."""
     try:
         LEADER_DICE.check_faces(list(faces))
@@ -369,10 +403,18 @@ def leader_fate_record(faces: Sequence[int], source: Source, leader_wounds: int,
         raise DiceError(f"leader's fate roll ({LEADER_DICE.expression}): {exc}") from None
     total = LEADER_DICE.total(faces)
     fate = leader_fate(total, leader_wounds, leader_xp)
-    record = RollRecord(purpose=PURPOSE_LEADER, expression=LEADER_DICE.expression, faces=list(faces),
-                        total=total, source=source, rule=RULE_LEADER, modifier=LEADER_DICE.modifier,
-                        table_row=_fate_row(fate, total, leader_wounds, leader_xp), outcome=fate,
-                        details={"fate": fate, "survival": leader_wounds, "promotion": leader_xp})
+    record = RollRecord(
+        purpose=PURPOSE_LEADER,
+        expression=LEADER_DICE.expression,
+        faces=list(faces),
+        total=total,
+        source=source,
+        rule=RULE_LEADER,
+        modifier=LEADER_DICE.modifier,
+        table_row=_fate_row(fate, total, leader_wounds, leader_xp),
+        outcome=fate,
+        details={"fate": fate, "survival": leader_wounds, "promotion": leader_xp},
+    )
     return fate, record
 
 
@@ -386,8 +428,10 @@ def roll_leader_fate(leader_wounds: int, leader_xp: int, dice_source: DiceSource
 
 # --- step 4: replacement leader; 1.3 force generation -----------------------------------------------------
 
-def replacement_record(faces: Sequence[int], source: Source, period: int | None,
-                       dice_count: int = DEFAULT_REPLACEMENT_DICE) -> tuple[int, RollRecord]:
+
+def replacement_record(
+    faces: Sequence[int], source: Source, period: int | None, dice_count: int = DEFAULT_REPLACEMENT_DICE
+) -> tuple[int, RollRecord]:
     """Step 4 from the faces rolled: XP = the lower face minus one (minimum 0); with the one-die house rule
     the one face minus one."""
     dice = replacement_die(period, dice_count)
@@ -397,21 +441,30 @@ def replacement_record(faces: Sequence[int], source: Source, period: int | None,
         raise DiceError(f"replacement leader roll ({dice.expression}): {exc}") from None
     xp = die_to_xp(min(faces))
     rule = replacement_rule_text(dice.count, dice.sides)
-    record = RollRecord(purpose=PURPOSE_REPLACEMENT, expression=dice.expression, faces=list(faces),
-                        total=xp, source=source, rule=RULE_REPLACEMENT, modifier=0,
-                        table_row=f"{period_label(period)}: {rule}" + ("" if dice.count == 2 else " (house rule)"),
-                        outcome=f"new leader {xp} XP",
-                        details={"xp": xp, "die": f"d{dice.sides}", "dice": dice.count})
+    record = RollRecord(
+        purpose=PURPOSE_REPLACEMENT,
+        expression=dice.expression,
+        faces=list(faces),
+        total=xp,
+        source=source,
+        rule=RULE_REPLACEMENT,
+        modifier=0,
+        table_row=f"{period_label(period)}: {rule}" + ("" if dice.count == 2 else " (house rule)"),
+        outcome=f"new leader {xp} XP",
+        details={"xp": xp, "die": f"d{dice.sides}", "dice": dice.count},
+    )
     return xp, record
 
 
-def roll_replacement(period: int | None, dice_source: DiceSource,
-                     dice_count: int = DEFAULT_REPLACEMENT_DICE) -> tuple[int, RollRecord]:
+def roll_replacement(
+    period: int | None, dice_source: DiceSource, dice_count: int = DEFAULT_REPLACEMENT_DICE
+) -> tuple[int, RollRecord]:
     """Step 4: the replacement leader's XP = the lower of two dice of the period's type, minus one (minimum
     0); ⚙ ``dice_count=1``: one die minus one."""
     dice = replacement_die(period, dice_count)
-    return replacement_record(dice_source.roll(dice, purpose_text(PURPOSE_REPLACEMENT)), dice_source.source, period,
-                              dice_count)
+    return replacement_record(
+        dice_source.roll(dice, purpose_text(PURPOSE_REPLACEMENT)), dice_source.source, period, dice_count
+    )
 
 
 @dataclass(frozen=True)
@@ -431,11 +484,18 @@ def force_record(faces: Sequence[int], source: Source, period: int | None) -> Fo
     except DiceError as exc:
         raise DiceError(f"force generation roll ({dice.expression}): {exc}") from None
     low, high = sorted(die_to_xp(f) for f in faces)
-    record = RollRecord(purpose=PURPOSE_FORCE, expression=dice.expression, faces=list(faces),
-                        total=dice.total(faces), source=source, rule=RULE_FORCE, modifier=dice.modifier,
-                        table_row=f"{period_label(period)}: 2d{dice.sides}, each \u22121; lower to the leader",
-                        outcome=f"leader {low} XP, platoon {high} XP",
-                        details={"leader_xp": low, "platoon_xp": high})
+    record = RollRecord(
+        purpose=PURPOSE_FORCE,
+        expression=dice.expression,
+        faces=list(faces),
+        total=dice.total(faces),
+        source=source,
+        rule=RULE_FORCE,
+        modifier=dice.modifier,
+        table_row=f"{period_label(period)}: 2d{dice.sides}, each \u22121; lower to the leader",
+        outcome=f"leader {low} XP, platoon {high} XP",
+        details={"leader_xp": low, "platoon_xp": high},
+    )
     return ForceResult(low, high, record)
 
 
@@ -447,6 +507,7 @@ def roll_force(period: int | None, dice_source: DiceSource) -> ForceResult:
 
 
 # --- the whole aftermath ---------------------------------------------------------------------------------
+
 
 @dataclass
 class AftermathResult:
@@ -494,12 +555,19 @@ class AftermathResult:
         return self.replacement_xp
 
     def to_dict(self) -> dict[str, object]:
-        return {"platoon_xp_before": self.platoon_xp_before, "platoon_xp_after": self.platoon_xp_after,
-                "platoon_award": self.award.platoon_delta, "xp_lost": self.xp_lost,
-                "leader_xp_before": self.leader_xp_before, "leader_xp_after": self.leader_xp_after,
-                "leader_award": self.award.leader_delta, "fate": self.fate,
-                "replacement_xp": self.replacement_xp, "new_leader_xp": self.new_leader_xp,
-                "rolls": [r.to_dict() for r in self.records]}
+        return {
+            "platoon_xp_before": self.platoon_xp_before,
+            "platoon_xp_after": self.platoon_xp_after,
+            "platoon_award": self.award.platoon_delta,
+            "xp_lost": self.xp_lost,
+            "leader_xp_before": self.leader_xp_before,
+            "leader_xp_after": self.leader_xp_after,
+            "leader_award": self.award.leader_delta,
+            "fate": self.fate,
+            "replacement_xp": self.replacement_xp,
+            "new_leader_xp": self.new_leader_xp,
+            "rolls": [r.to_dict() for r in self.records],
+        }
 
 
 @dataclass(frozen=True)
@@ -515,9 +583,16 @@ class AftermathStep:
     label: str
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "expression": self.dice.expression, "purpose": self.purpose,
-                "purpose_text": purpose_text(self.purpose), "rule": self.rule, "rule_text": rule_text(self.rule),
-                "number": self.number, "label": self.label}
+        return {
+            "kind": self.kind,
+            "expression": self.dice.expression,
+            "purpose": self.purpose,
+            "purpose_text": purpose_text(self.purpose),
+            "rule": self.rule,
+            "rule_text": rule_text(self.rule),
+            "number": self.number,
+            "label": self.label,
+        }
 
 
 class Aftermath:
@@ -527,9 +602,19 @@ class Aftermath:
     ⚙ ``replacement_dice=1``: one). :attr:`next_step` says what is wanted; :meth:`apply` takes the faces (typed
     by the player or rolled by the app) and checks them against it; :meth:`roll` rolls it from a dice source."""
 
-    def __init__(self, *, platoon_xp: int, leader_xp: int | None, wounds: int, leader_wounds: int = 0,
-                 objectives: int = 0, objective_xp_to: ObjectiveTo | str = "both", period: int | None = None,
-                 replace_leader: bool = True, replacement_dice: int = DEFAULT_REPLACEMENT_DICE) -> None:
+    def __init__(
+        self,
+        *,
+        platoon_xp: int,
+        leader_xp: int | None,
+        wounds: int,
+        leader_wounds: int = 0,
+        objectives: int = 0,
+        objective_xp_to: ObjectiveTo | str = "both",
+        period: int | None = None,
+        replace_leader: bool = True,
+        replacement_dice: int = DEFAULT_REPLACEMENT_DICE,
+    ) -> None:
         check_count(wounds, "wound counters")
         check_count(leader_wounds, "wound counters on the leader's element")
         check_period(period)
@@ -561,15 +646,28 @@ class Aftermath:
         if not rec.done:
             dice = rec.next_dice
             assert dice is not None
-            return AftermathStep("recovery", dice, PURPOSE_RECOVERY, RULE_RECOVERY, rec.roll_number,
-                                 f"Recovery roll {rec.roll_number}: {dice.expression}")
+            return AftermathStep(
+                "recovery",
+                dice,
+                PURPOSE_RECOVERY,
+                RULE_RECOVERY,
+                rec.roll_number,
+                f"Recovery roll {rec.roll_number}: {dice.expression}",
+            )
         if self.has_leader and self.fate is None:
-            return AftermathStep("leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1,
-                                 f"Leader's fate: {LEADER_DICE.expression}")
+            return AftermathStep(
+                "leader", LEADER_DICE, PURPOSE_LEADER, RULE_LEADER, 1, f"Leader's fate: {LEADER_DICE.expression}"
+            )
         if self.needs_replacement and self.replace_leader and self.replacement_xp is None:
             dice = replacement_die(self.period, self.replacement_dice)
-            return AftermathStep("replacement", dice, PURPOSE_REPLACEMENT, RULE_REPLACEMENT, 1,
-                                 f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}")
+            return AftermathStep(
+                "replacement",
+                dice,
+                PURPOSE_REPLACEMENT,
+                RULE_REPLACEMENT,
+                1,
+                f"Replacement leader's XP: {replacement_rule_text(dice.count, dice.sides)}",
+            )
         return None
 
     @property
@@ -595,8 +693,9 @@ class Aftermath:
             assert leader_xp is not None
             self.fate, self.fate_record = leader_fate_record(faces, source, self.leader_wounds, leader_xp)
             return self.fate_record
-        self.replacement_xp, self.replacement_record = replacement_record(faces, source, self.period,
-                                                                          self.replacement_dice)
+        self.replacement_xp, self.replacement_record = replacement_record(
+            faces, source, self.period, self.replacement_dice
+        )
         return self.replacement_record
 
     def roll(self, dice: DiceSource) -> RollRecord:
@@ -607,28 +706,71 @@ class Aftermath:
         return self.apply(dice.roll(step.dice, purpose_text(step.purpose)), dice.source)
 
     def result(self) -> AftermathResult:
-        return AftermathResult(self.award, self.recovery.result(), self.leader_wounds, self.fate,
-                               self.replacement_xp, self.records)
+        return AftermathResult(
+            self.award, self.recovery.result(), self.leader_wounds, self.fate, self.replacement_xp, self.records
+        )
 
 
-def run_aftermath(*, platoon_xp: int, leader_xp: int | None, wounds: int, leader_wounds: int = 0,
-                  objectives: int = 0, objective_xp_to: ObjectiveTo | str = "both", period: int | None = None,
-                  dice: DiceSource, replace_leader: bool = True,
-                  replacement_dice: int = DEFAULT_REPLACEMENT_DICE) -> AftermathResult:
+def run_aftermath(
+    *,
+    platoon_xp: int,
+    leader_xp: int | None,
+    wounds: int,
+    leader_wounds: int = 0,
+    objectives: int = 0,
+    objective_xp_to: ObjectiveTo | str = "both",
+    period: int | None = None,
+    dice: DiceSource,
+    replace_leader: bool = True,
+    replacement_dice: int = DEFAULT_REPLACEMENT_DICE,
+) -> AftermathResult:
     """RULES 1.2 in one go: every roll of :class:`Aftermath` from ``dice``, in the rules' order."""
-    proc = Aftermath(platoon_xp=platoon_xp, leader_xp=leader_xp, wounds=wounds, leader_wounds=leader_wounds,
-                     objectives=objectives, objective_xp_to=objective_xp_to, period=period,
-                     replace_leader=replace_leader, replacement_dice=replacement_dice)
+    proc = Aftermath(
+        platoon_xp=platoon_xp,
+        leader_xp=leader_xp,
+        wounds=wounds,
+        leader_wounds=leader_wounds,
+        objectives=objectives,
+        objective_xp_to=objective_xp_to,
+        period=period,
+        replace_leader=replace_leader,
+        replacement_dice=replacement_dice,
+    )
     while proc.next_step is not None:
         proc.roll(dice)
     return proc.result()
 
 
 __all__ = [
-    "XP_MAX", "Award", "award", "Recovery", "RecoveryResult", "run_recovery", "leader_fate", "roll_leader_fate",
-    "leader_fate_record", "replacement_die", "roll_replacement", "replacement_record", "ForceResult",
-    "roll_force", "force_record", "AftermathResult", "Aftermath", "AftermathStep", "run_aftermath",
-    "replacement_table", "recovery_table",
-    "leader_fate_table", "period_sides", "recovery_dice", "FATES", "PERIOD_DIE", "DEFAULT_DIE",
-    "REPLACEMENT_DICE", "DEFAULT_REPLACEMENT_DICE", "check_replacement_dice", "replacement_rule_text",
+    "XP_MAX",
+    "Award",
+    "award",
+    "Recovery",
+    "RecoveryResult",
+    "run_recovery",
+    "leader_fate",
+    "roll_leader_fate",
+    "leader_fate_record",
+    "replacement_die",
+    "roll_replacement",
+    "replacement_record",
+    "ForceResult",
+    "roll_force",
+    "force_record",
+    "AftermathResult",
+    "Aftermath",
+    "AftermathStep",
+    "run_aftermath",
+    "replacement_table",
+    "recovery_table",
+    "leader_fate_table",
+    "period_sides",
+    "recovery_dice",
+    "FATES",
+    "PERIOD_DIE",
+    "DEFAULT_DIE",
+    "REPLACEMENT_DICE",
+    "DEFAULT_REPLACEMENT_DICE",
+    "check_replacement_dice",
+    "replacement_rule_text",
 ]

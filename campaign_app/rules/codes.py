@@ -178,8 +178,11 @@ LEGACY_PURPOSES: dict[str, str] = {text: code for code, text in PURPOSES.items()
 campaign files exported by those versions; migration 0004 has its own frozen copy (a test keeps them equal)."""
 LEGACY_RULES: dict[str, str] = {text: code for code, text in RULES.items()}
 """The rule references stored before schema 4 -> the code."""
-LEGACY_END_REASONS: dict[str, str] = {"turns used up": END_TURNS_USED_UP, "pilot dead": END_PILOT_DEAD,
-                                      "pilot captured": END_PILOT_CAPTURED}
+LEGACY_END_REASONS: dict[str, str] = {
+    "turns used up": END_TURNS_USED_UP,
+    "pilot dead": END_PILOT_DEAD,
+    "pilot captured": END_PILOT_CAPTURED,
+}
 """The end reasons stored before schema 4 that are not codes -> the code."""
 
 
@@ -199,8 +202,11 @@ def upgrade_row(table: str, row: dict[str, object]) -> dict[str, object]:
             out["end_reason"] = LEGACY_END_REASONS[reason]
     elif table == "sologear_turn":
         state = out.get("state_before")
-        if isinstance(state, dict) and isinstance(state.get("end_reason"), str) \
-                and state["end_reason"] in LEGACY_END_REASONS:
+        if (
+            isinstance(state, dict)
+            and isinstance(state.get("end_reason"), str)
+            and state["end_reason"] in LEGACY_END_REASONS
+        ):
             out["state_before"] = {**state, "end_reason": LEGACY_END_REASONS[state["end_reason"]]}
         elif isinstance(state, str) and any(f'"{old}"' in state for old in LEGACY_END_REASONS):
             import json

@@ -52,8 +52,7 @@ def check_xp(xp: int, level: int) -> int:
 
 def check_gain(gain: int) -> int:
     if isinstance(gain, bool) or not isinstance(gain, int) or not 0 <= gain <= MAX_XP_GAIN:
-        raise DeathBlowError(f"{gain!r} face cards is impossible: a deck holds 0..{MAX_XP_GAIN} face cards "
-                             "(J, Q, K)")
+        raise DeathBlowError(f"{gain!r} face cards is impossible: a deck holds 0..{MAX_XP_GAIN} face cards (J, Q, K)")
     return gain
 
 
@@ -177,8 +176,12 @@ def shuffled_decks(seed: int | str) -> tuple[list[Card], list[Card]]:
 Style = Literal["iron-defense", "mixed-defense", "mixed-offense", "all-out-attack"]
 SCALE: tuple[Style, ...] = ("iron-defense", "mixed-defense", "mixed-offense", "all-out-attack")
 """The Scale of Styles, most defensive first: a shift of one step moves one place along it."""
-STYLE_NAMES: dict[str, str] = {"iron-defense": "Iron Defense", "mixed-defense": "Mixed Defense",
-                               "mixed-offense": "Mixed Offense", "all-out-attack": "All-Out Attack"}
+STYLE_NAMES: dict[str, str] = {
+    "iron-defense": "Iron Defense",
+    "mixed-defense": "Mixed Defense",
+    "mixed-offense": "Mixed Offense",
+    "all-out-attack": "All-Out Attack",
+}
 STYLE_RULES: dict[str, str] = {
     "all-out-attack": "Attack = both dice, Defense 0",
     "mixed-offense": "Attack = the high die, Defense = the low die",
@@ -242,8 +245,9 @@ def reachable_styles(start: Style, steps: int) -> list[Style]:
     return [SCALE[i] for i in range(max(0, at - steps), min(len(SCALE), at + steps + 1))]
 
 
-def _choose_at(start: int, steps: int, d1: int, d2: int, bonus: int, other_attack: int, other_defense: int,
-               other_bonus: int) -> int:
+def _choose_at(
+    start: int, steps: int, d1: int, d2: int, bonus: int, other_attack: int, other_defense: int, other_bonus: int
+) -> int:
     best: tuple[int, int, int] | None = None
     chosen = start
     for index in range(max(0, start - steps), min(len(SCALE), start + steps + 1)):
@@ -255,17 +259,37 @@ def _choose_at(start: int, steps: int, d1: int, d2: int, bonus: int, other_attac
     return chosen
 
 
-def choose_style(start: Style, steps: int, own_dice: Sequence[int], own_bonus: int,
-                 other_style: str, other_dice: Sequence[int], other_bonus: int) -> Style:
+def choose_style(
+    start: Style,
+    steps: int,
+    own_dice: Sequence[int],
+    own_bonus: int,
+    other_style: str,
+    other_dice: Sequence[int],
+    other_bonus: int,
+) -> Style:
     """The solo bout's choice (§5.2 ▶): the style within reach that maximises damage dealt − damage taken
     (before the cards left limit it); ties keep the style nearest the card's style, then the more defensive."""
     other_attack, other_defense = attack_defense(other_style, other_dice)
-    return SCALE[_choose_at(SCALE.index(start), steps, own_dice[0], own_dice[1], own_bonus, other_attack,
-                            other_defense, other_bonus)]
+    return SCALE[
+        _choose_at(
+            SCALE.index(start), steps, own_dice[0], own_dice[1], own_bonus, other_attack, other_defense, other_bonus
+        )
+    ]
 
 
-def _exchange(speed_a: int | None, start_a: int, bonus_a: int, a1: int, a2: int,
-              speed_b: int | None, start_b: int, bonus_b: int, b1: int, b2: int) -> tuple[int, ...]:
+def _exchange(
+    speed_a: int | None,
+    start_a: int,
+    bonus_a: int,
+    a1: int,
+    a2: int,
+    speed_b: int | None,
+    start_b: int,
+    bonus_b: int,
+    b1: int,
+    b2: int,
+) -> tuple[int, ...]:
     """The round's exchange, styles as indexes of :data:`SCALE`: (Initiative a, b; final style a, b; Attack a,
     Defense a, Attack b, Defense b; damage a deals, damage b deals). The one resolution every caller uses."""
     ini_a, ini_b = _initiative(speed_a, a1, a2), _initiative(speed_b, b1, b2)
@@ -278,11 +302,22 @@ def _exchange(speed_a: int | None, start_a: int, bonus_a: int, a1: int, a2: int,
         final_b = _choose_at(start_b, ini_b - ini_a, b1, b2, bonus_b, atk, dfn, bonus_a)
     atk_a, def_a = _attack_defense_at(final_a, a1, a2)
     atk_b, def_b = _attack_defense_at(final_b, b1, b2)
-    return (ini_a, ini_b, final_a, final_b, atk_a, def_a, atk_b, def_b, damage(atk_a, def_b, bonus_a),
-            damage(atk_b, def_a, bonus_b))
+    return (
+        ini_a,
+        ini_b,
+        final_a,
+        final_b,
+        atk_a,
+        def_a,
+        atk_b,
+        def_b,
+        damage(atk_a, def_b, bonus_a),
+        damage(atk_b, def_a, bonus_b),
+    )
 
 
 # ----------------------------------------------------------------------------------------------- a round
+
 
 @dataclass(frozen=True)
 class Side:
@@ -310,15 +345,26 @@ class Side:
         return SCALE.index(self.final_style) - SCALE.index(self.style)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card.label, "dice": list(self.dice), "dice_source": self.dice_source,
-                "reaction_speed": self.speed, "initiative": self.initiative, "style": self.style,
-                "final_style": self.final_style, "attack": self.attack, "defense": self.defense,
-                "signature_bonus": self.signature_bonus, "damage": self.damage, "discarded": self.discarded,
-                "cards_left": self.cards_left}
+        return {
+            "card": self.card.label,
+            "dice": list(self.dice),
+            "dice_source": self.dice_source,
+            "reaction_speed": self.speed,
+            "initiative": self.initiative,
+            "style": self.style,
+            "final_style": self.final_style,
+            "attack": self.attack,
+            "defense": self.defense,
+            "signature_bonus": self.signature_bonus,
+            "damage": self.damage,
+            "discarded": self.discarded,
+            "cards_left": self.cards_left,
+        }
 
 
-def resolve_round(card_a: Card, level_a: int, dice_a: Sequence[int],
-                  card_b: Card, level_b: int, dice_b: Sequence[int]) -> tuple[Side, Side]:
+def resolve_round(
+    card_a: Card, level_a: int, dice_a: Sequence[int], card_b: Card, level_b: int, dice_b: Sequence[int]
+) -> tuple[Side, Side]:
     """One round without the decks: cards, dice → Initiative, shift, Attack, Defense, damage (both at once).
     ``discarded`` and ``cards_left`` are left 0 (the bout fills them in)."""
     for dice in (dice_a, dice_b):
@@ -329,12 +375,19 @@ def resolve_round(card_a: Card, level_a: int, dice_a: Sequence[int],
     bonus_a = level_a if card_a.is_joker else 0
     bonus_b = level_b if card_b.is_joker else 0
     ini_a, ini_b, fa, fb, atk_a, def_a, atk_b, def_b, dmg_a, dmg_b = _exchange(
-        speed_a, SCALE.index(start_a), bonus_a, dice_a[0], dice_a[1],
-        speed_b, SCALE.index(start_b), bonus_b, dice_b[0], dice_b[1])
-    side_a = Side(card_a, (dice_a[0], dice_a[1]), "", speed_a, ini_a, start_a, SCALE[fa], atk_a, def_a, bonus_a,
-                  dmg_a)
-    side_b = Side(card_b, (dice_b[0], dice_b[1]), "", speed_b, ini_b, start_b, SCALE[fb], atk_b, def_b, bonus_b,
-                  dmg_b)
+        speed_a,
+        SCALE.index(start_a),
+        bonus_a,
+        dice_a[0],
+        dice_a[1],
+        speed_b,
+        SCALE.index(start_b),
+        bonus_b,
+        dice_b[0],
+        dice_b[1],
+    )
+    side_a = Side(card_a, (dice_a[0], dice_a[1]), "", speed_a, ini_a, start_a, SCALE[fa], atk_a, def_a, bonus_a, dmg_a)
+    side_b = Side(card_b, (dice_b[0], dice_b[1]), "", speed_b, ini_b, start_b, SCALE[fb], atk_b, def_b, bonus_b, dmg_b)
     return side_a, side_b
 
 
@@ -355,8 +408,11 @@ class Round:
     discards_b: tuple[Card, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"round": self.number, "a": {**self.a.to_dict(), "discarded_cards": [c.label for c in self.discards_a]},
-                "b": {**self.b.to_dict(), "discarded_cards": [c.label for c in self.discards_b]}}
+        return {
+            "round": self.number,
+            "a": {**self.a.to_dict(), "discarded_cards": [c.label for c in self.discards_a]},
+            "b": {**self.b.to_dict(), "discarded_cards": [c.label for c in self.discards_b]},
+        }
 
 
 @dataclass(frozen=True)
@@ -392,8 +448,7 @@ class FallbackDice:
         checked = []
         for pair in typed:
             self._given += 1
-            if len(pair) != 2 or any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 12
-                                     for f in pair):
+            if len(pair) != 2 or any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 12 for f in pair):
                 shown = ",".join(map(str, pair))
                 raise DeathBlowError(f"dice pair {self._given} ({shown}) is not two d12 faces (1..12 each, e.g. 7,3)")
             checked.append((pair[0], pair[1]))
@@ -423,8 +478,14 @@ class Bout:
     """A solo bout (§5.2) played round by round: both decks (top first), both fighters' levels and a source of
     dice pairs. :meth:`next_round` plays one round; :meth:`play_to_end` the rest; :attr:`result` once over."""
 
-    def __init__(self, level_a: int, level_b: int, deck_a: Sequence[Card], deck_b: Sequence[Card],
-                 dice: FallbackDice | DiceSource) -> None:
+    def __init__(
+        self,
+        level_a: int,
+        level_b: int,
+        deck_a: Sequence[Card],
+        deck_b: Sequence[Card],
+        dice: FallbackDice | DiceSource,
+    ) -> None:
         check_level(level_a)
         check_level(level_b)
         for deck in (deck_a, deck_b):
@@ -452,10 +513,10 @@ class Bout:
         dice_a, src_a = self._pair()
         dice_b, src_b = self._pair()
         a, b = resolve_round(card_a, self.level_a, dice_a, card_b, self.level_b, dice_b)
-        lost_a = tuple(self.deck_a[:b.damage])
-        lost_b = tuple(self.deck_b[:a.damage])
-        del self.deck_a[:len(lost_a)]
-        del self.deck_b[:len(lost_b)]
+        lost_a = tuple(self.deck_a[: b.damage])
+        lost_b = tuple(self.deck_b[: a.damage])
+        del self.deck_a[: len(lost_a)]
+        del self.deck_b[: len(lost_b)]
         a = _with(a, src_a, len(lost_a), len(self.deck_a))
         b = _with(b, src_b, len(lost_b), len(self.deck_b))
         rnd = Round(len(self.rounds) + 1, a, b, lost_a, lost_b)
@@ -482,16 +543,30 @@ class Bout:
 
 
 def _with(side: Side, source: str, discarded: int, left: int) -> Side:
-    return Side(side.card, side.dice, source, side.speed, side.initiative, side.style, side.final_style,
-                side.attack, side.defense, side.signature_bonus, side.damage, discarded, left)
+    return Side(
+        side.card,
+        side.dice,
+        source,
+        side.speed,
+        side.initiative,
+        side.style,
+        side.final_style,
+        side.attack,
+        side.defense,
+        side.signature_bonus,
+        side.damage,
+        discarded,
+        left,
+    )
 
 
 def face_cards(cards: Sequence[Card]) -> int:
     return sum(1 for c in cards if c.is_face)
 
 
-def play_bout(level_a: int, level_b: int, seed: int | str,
-              typed: Sequence[Sequence[int]] = ()) -> tuple[BoutResult, FallbackDice]:
+def play_bout(
+    level_a: int, level_b: int, seed: int | str, typed: Sequence[Sequence[int]] = ()
+) -> tuple[BoutResult, FallbackDice]:
     """A whole solo bout from its seed (decks and the app's dice) and any typed dice pairs (a's, b's, ...)."""
     deck_a, deck_b = shuffled_decks(seed)
     dice = FallbackDice(typed, seed)
@@ -499,8 +574,9 @@ def play_bout(level_a: int, level_b: int, seed: int | str,
     return bout.play_to_end(), dice
 
 
-def replay(level_a: int, level_b: int, deck_a: Sequence[Card], deck_b: Sequence[Card],
-           pairs: Sequence[Sequence[int]]) -> BoutResult:
+def replay(
+    level_a: int, level_b: int, deck_a: Sequence[Card], deck_b: Sequence[Card], pairs: Sequence[Sequence[int]]
+) -> BoutResult:
     """Play a bout again from its decks and its recorded dice (a's pair, b's pair, round after round)."""
     return Bout(level_a, level_b, deck_a, deck_b, FallbackDice(pairs, "replay")).play_to_end()
 
@@ -524,8 +600,15 @@ class Odds:
     seed: int | str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"fighter_wins": self.fighter_wins, "opponent_wins": self.opponent_wins, "draws": self.draws,
-                "margin": self.margin, "bouts": self.bouts, "estimate": True, "seed": self.seed}
+        return {
+            "fighter_wins": self.fighter_wins,
+            "opponent_wins": self.opponent_wins,
+            "draws": self.draws,
+            "margin": self.margin,
+            "bouts": self.bouts,
+            "estimate": True,
+            "seed": self.seed,
+        }
 
 
 def margin_95(p: float, n: int) -> float:
@@ -535,12 +618,12 @@ def margin_95(p: float, n: int) -> float:
 
 def _kinds(level: int) -> list[tuple[int | None, int, int]]:
     """Each card of :func:`full_deck` as (Reaction Speed, starting style index, signature bonus) at ``level``."""
-    return [(reaction_speed(c, level), SCALE.index(starting_style(c)), level if c.is_joker else 0)
-            for c in full_deck()]
+    return [(reaction_speed(c, level), SCALE.index(starting_style(c)), level if c.is_joker else 0) for c in full_deck()]
 
 
-def _fast_bout(kinds_a: list[tuple[int | None, int, int]], kinds_b: list[tuple[int | None, int, int]],
-               rng: random.Random) -> Winner:
+def _fast_bout(
+    kinds_a: list[tuple[int | None, int, int]], kinds_b: list[tuple[int | None, int, int]], rng: random.Random
+) -> Winner:
     """One solo bout for the odds: the same exchange (:func:`_exchange`), decks as shuffled card kinds, no
     records."""
     deck_a, deck_b = kinds_a[:], kinds_b[:]
@@ -556,8 +639,18 @@ def _fast_bout(kinds_a: list[tuple[int | None, int, int]], kinds_b: list[tuple[i
         ib += 1
         na -= 1
         nb -= 1
-        out = _exchange(sa, ta, ba, int(rand() * 12) + 1, int(rand() * 12) + 1,
-                        sb, tb, bb, int(rand() * 12) + 1, int(rand() * 12) + 1)
+        out = _exchange(
+            sa,
+            ta,
+            ba,
+            int(rand() * 12) + 1,
+            int(rand() * 12) + 1,
+            sb,
+            tb,
+            bb,
+            int(rand() * 12) + 1,
+            int(rand() * 12) + 1,
+        )
         lost_a = out[9] if out[9] < na else na
         lost_b = out[8] if out[8] < nb else nb
         ia += lost_a
@@ -570,8 +663,9 @@ def _fast_bout(kinds_a: list[tuple[int | None, int, int]], kinds_b: list[tuple[i
             return "a" if na else "b"
 
 
-def odds_runs(level_a: int, level_b: int, bouts: int = DEFAULT_ODDS_BOUTS,
-              seed: int | str = 0) -> Iterator[tuple[int, int, int]]:
+def odds_runs(
+    level_a: int, level_b: int, bouts: int = DEFAULT_ODDS_BOUTS, seed: int | str = 0
+) -> Iterator[tuple[int, int, int]]:
     """Play the odds' bouts one by one, yielding the running counts (a wins, b wins, draws) after each: the GUI
     shows progress and may stop; :func:`estimate_odds` takes the last."""
     check_level(level_a)
@@ -598,4 +692,3 @@ def estimate_odds(level_a: int, level_b: int, bouts: int = DEFAULT_ODDS_BOUTS, s
     for running in odds_runs(level_a, level_b, bouts, seed):
         counts = running
     return odds_from_counts(*counts, seed=seed)
-

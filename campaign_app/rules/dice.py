@@ -79,8 +79,9 @@ class Dice:
     def check_faces(self, faces: Sequence[int]) -> None:
         """Raise :class:`DiceError` naming the problem if ``faces`` cannot be a roll of these dice."""
         if len(faces) != self.count:
-            raise DiceError(f"{self.count}d{self.sides} needs {self.count} "
-                            f"face{'s' if self.count != 1 else ''}, got {len(faces)}")
+            raise DiceError(
+                f"{self.count}d{self.sides} needs {self.count} face{'s' if self.count != 1 else ''}, got {len(faces)}"
+            )
         for f in faces:
             if not 1 <= f <= self.sides:
                 raise DiceError(f"{f} is not a face of a d{self.sides} (1..{self.sides})")
@@ -94,6 +95,7 @@ def d(sides: int, count: int = 1, modifier: int = 0) -> Dice:
 
 
 # --- attribute dice ---------------------------------------------------------------------------------------
+
 
 def die_for_level(level: int) -> int:
     """Attribute level 1..5 -> die sides 4..12."""
@@ -129,6 +131,7 @@ def shift_down(sides: int, steps: int = 1) -> int | None:
 
 
 # --- dice sources -----------------------------------------------------------------------------------------
+
 
 class DiceSource(Protocol):
     """Where faces come from. ``source`` is recorded with every roll ("app" or "entered")."""
@@ -171,8 +174,7 @@ class TypedDice:
     def roll(self, dice: Dice, purpose: str = "") -> list[int]:
         what = f" for {purpose}" if purpose else ""
         if self._next >= len(self._groups):
-            raise DiceError(f"too few dice: roll {self._next + 1} ({dice.count}d{dice.sides}{what}) "
-                            "was not given")
+            raise DiceError(f"too few dice: roll {self._next + 1} ({dice.count}d{dice.sides}{what}) was not given")
         faces = self._groups[self._next]
         try:
             dice.check_faces(faces)
@@ -183,8 +185,9 @@ class TypedDice:
 
     def check_all_used(self) -> None:
         if self.remaining:
-            raise DiceError(f"too many dice: {self.remaining} roll{'' if self.remaining == 1 else 's'} given but not "
-                            "needed")
+            raise DiceError(
+                f"too many dice: {self.remaining} roll{'' if self.remaining == 1 else 's'} given but not needed"
+            )
 
 
 # --- typed faces -----------------------------------------------------------------------------------------
@@ -220,14 +223,16 @@ def parse_faces(text: str, dice: Dice | None = None) -> list[int]:
     for index, token in enumerate(tokens):
         if not token:
             where = "before" if index == 0 else "after" if index == len(tokens) - 1 else "between"
-            around = {"before": "a comma with no face before it",
-                      "after": "a comma with no face after it",
-                      "between": "two commas with no face between them"}[where]
+            around = {
+                "before": "a comma with no face before it",
+                "after": "a comma with no face after it",
+                "between": "two commas with no face between them",
+            }[where]
             raise DiceError(f"{stripped!r} has {around} (type {FACES_HELP})")
         if not _FACE.fullmatch(token):
             raise DiceError(f"{token!r} is not a die face (type {FACES_HELP})")
         if len(token.lstrip("0")) > MAX_FACE_DIGITS:
-            raise DiceError(f"{token[:MAX_FACE_DIGITS + 2]}\u2026 is not a die face (far too large)")
+            raise DiceError(f"{token[: MAX_FACE_DIGITS + 2]}\u2026 is not a die face (far too large)")
         face = int(token)
         if face == 0:
             raise DiceError("0 is not a die face (faces start at 1)")
@@ -238,6 +243,7 @@ def parse_faces(text: str, dice: Dice | None = None) -> list[int]:
 
 
 # --- roll records -----------------------------------------------------------------------------------------
+
 
 @dataclass
 class RollRecord:
@@ -282,10 +288,19 @@ class RollRecord:
         }
 
 
-def roll_record(source: DiceSource, dice: Dice, purpose: str, rule: str, *, table_row: str | None = None,
-                outcome: str = "") -> RollRecord:
+def roll_record(
+    source: DiceSource, dice: Dice, purpose: str, rule: str, *, table_row: str | None = None, outcome: str = ""
+) -> RollRecord:
     """Roll ``dice`` from ``source`` and wrap the result as a :class:`RollRecord`."""
     faces = source.roll(dice, codes.purpose_text(purpose))
-    return RollRecord(purpose=purpose, expression=dice.expression, faces=faces, total=dice.total(faces),
-                      source=source.source, rule=rule, modifier=dice.modifier, table_row=table_row,
-                      outcome=outcome)
+    return RollRecord(
+        purpose=purpose,
+        expression=dice.expression,
+        faces=faces,
+        total=dice.total(faces),
+        source=source.source,
+        rule=rule,
+        modifier=dice.modifier,
+        table_row=table_row,
+        outcome=outcome,
+    )

@@ -79,8 +79,9 @@ class Thresholds:
         if not values[0] >= 1 or values[-1] > XP_MAX:
             raise RulesError(f"XP thresholds must lie within 1..{XP_MAX}, not {values!r}")
         if any(b <= a for a, b in zip(values, values[1:], strict=False)):
-            raise RulesError(f"XP thresholds must rise strictly (Green < Regular < Veteran < Legendary), "
-                             f"not {values!r}")
+            raise RulesError(
+                f"XP thresholds must rise strictly (Green < Regular < Veteran < Legendary), not {values!r}"
+            )
 
     def as_tuple(self) -> tuple[int, int, int, int]:
         return (self.green, self.regular, self.veteran, self.legendary)
@@ -120,8 +121,9 @@ def orders_cards(platoon_rank: int, leader_rank: int | None, fire_support: bool 
     return cards + FIRE_SUPPORT_CARDS if fire_support else cards
 
 
-def orders_cards_for_xp(platoon_xp: int, leader_xp: int | None, fire_support: bool = False,
-                        thresholds: Thresholds = DEFAULT_THRESHOLDS) -> int:
+def orders_cards_for_xp(
+    platoon_xp: int, leader_xp: int | None, fire_support: bool = False, thresholds: Thresholds = DEFAULT_THRESHOLDS
+) -> int:
     leader_rank = None if leader_xp is None else level_rank(leader_xp, thresholds)
     return orders_cards(level_rank(platoon_xp, thresholds), leader_rank, fire_support)
 
@@ -129,8 +131,9 @@ def orders_cards_for_xp(platoon_xp: int, leader_xp: int | None, fire_support: bo
 Side = Literal["a", "b", "roll-off"]
 
 
-def who_activates_first(a_leader_rank: int | None, a_platoon_rank: int,
-                        b_leader_rank: int | None, b_platoon_rank: int) -> Side:
+def who_activates_first(
+    a_leader_rank: int | None, a_platoon_rank: int, b_leader_rank: int | None, b_platoon_rank: int
+) -> Side:
     """Higher leader level first; tie -> higher platoon level; still tied -> roll off.
     A side with no leader counts as leader level 0."""
     al, bl = a_leader_rank or 0, b_leader_rank or 0
@@ -150,8 +153,7 @@ def xp_range(rank: int, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> tuple[in
     return starts[rank - 1], ends[rank - 1]
 
 
-def experience_table(thresholds: Thresholds = DEFAULT_THRESHOLDS
-                     ) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def experience_table(thresholds: Thresholds = DEFAULT_THRESHOLDS) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The experience table (RULES 1.1) as ``(headers, rows)`` for cards, sheets and help: one row per level
     with its rank, XP range, the letter printed over its threshold box and the orders cards it adds (for the
     platoon and again for the leader)."""

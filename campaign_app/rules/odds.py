@@ -37,6 +37,7 @@ ONE = Fraction(1)
 
 # --- dice sums by convolution -----------------------------------------------------------------------------
 
+
 def _add_die(counts: list[int], sides: int, limit: int | None = None) -> list[int]:
     """Convolve ``counts`` (ways to reach each sum, index = sum) with one die of ``sides`` faces, keeping
     sums below ``limit`` only. new[s] = old[s-1] + ... + old[s-sides], by a running prefix sum."""
@@ -47,7 +48,7 @@ def _add_die(counts: list[int], sides: int, limit: int | None = None) -> list[in
     last = len(counts)
     new = [0] * size
     for s in range(1, size):
-        hi = min(s, last)           # old indices s-sides .. s-1
+        hi = min(s, last)  # old indices s-sides .. s-1
         lo = max(0, s - sides)
         if hi > lo:
             new[s] = prefix[hi] - prefix[lo]
@@ -69,11 +70,12 @@ def dice_sum_counts(count: int, sides: int) -> tuple[int, ...]:
 def dice_distribution(dice: Dice) -> dict[int, Fraction]:
     """Exact distribution of the total of ``dice`` (modifier included)."""
     counts = dice_sum_counts(dice.count, dice.sides)
-    whole = dice.sides ** dice.count
+    whole = dice.sides**dice.count
     return {s + dice.modifier: Fraction(c, whole) for s, c in enumerate(counts) if c}
 
 
 # --- recovery --------------------------------------------------------------------------------------------
+
 
 def dice_for_rolls(k: int) -> int:
     """d8 rolled in the first ``k`` recovery rolls (1 + 2 + ... + k)."""
@@ -88,12 +90,12 @@ def _counters_left(wounds: int, rolls: int) -> tuple[Fraction, ...]:
     n = 0
     for k in range(1, rolls + 1):
         target = dice_for_rolls(k)
-        if target >= wounds:        # the smallest possible sum already reaches the counters
+        if target >= wounds:  # the smallest possible sum already reaches the counters
             break
         while n < target:
             counts = _add_die(counts, RECOVERY_DIE, wounds)
             n += 1
-        out.append(Fraction(sum(counts), RECOVERY_DIE ** n))
+        out.append(Fraction(sum(counts), RECOVERY_DIE**n))
     return tuple(out)
 
 
@@ -129,6 +131,7 @@ def recovery_mean(wounds: int, xp: int) -> Fraction:
 
 # --- leader's fate ---------------------------------------------------------------------------------------
 
+
 def leader_odds(leader_wounds: int, leader_xp: int) -> dict[Fate, Fraction]:
     """``{"casualty": p, "promoted": p, "stays": p}`` for the 2d12 roll; ``leader_xp`` is the XP after the
     award. Exact; adds up to 1."""
@@ -160,7 +163,7 @@ def _exponent(p: Fraction) -> int:
 
 def _places_string(value: Fraction, places: int) -> str:
     """``value`` (a multiple of 10**-places, >= 0) written out positionally with ``places`` decimals."""
-    scaled = value * 10 ** places
+    scaled = value * 10**places
     if scaled.denominator != 1:
         raise ValueError(f"{value} has more than {places} decimals")
     digits = str(scaled.numerator).rjust(places + 1, "0")
@@ -173,14 +176,14 @@ def _decimal_text(value: Fraction, places: int) -> str:
     e = _exponent(value)
     if e >= -4:
         return _places_string(value, max(places, 0))
-    mantissa = str((value * 10 ** places).numerator)
+    mantissa = str((value * 10**places).numerator)
     return f"{mantissa[0]}.{mantissa[1:]}e{e}" if len(mantissa) > 1 else f"{mantissa}e{e}"
 
 
 def _exact_places(value: Fraction, limit: int) -> int | None:
     """Decimals needed to write ``value`` exactly, or ``None`` if more than ``limit`` (or never)."""
     for places in range(limit + 1):
-        if (value * 10 ** places).denominator == 1:
+        if (value * 10**places).denominator == 1:
             return places
     return None
 
@@ -204,7 +207,7 @@ def round_significant(p: Fraction, digits: int = MAX_DIGITS) -> tuple[Fraction, 
     if exact is not None:
         return p, _decimal_text(p, places)
     value = Fraction(round(p * Fraction(10) ** places)) / Fraction(10) ** places
-    if _exponent(value) > e:            # rounded up to the next power of ten: keep ``digits`` digits
+    if _exponent(value) > e:  # rounded up to the next power of ten: keep ``digits`` digits
         places -= 1
     return value, _decimal_text(value, places)
 

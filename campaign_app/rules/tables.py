@@ -62,11 +62,16 @@ def _placeholder_values(rules: CardRules) -> dict[str, str]:
     sides = period_sides(rules.period)
     return {
         "thresholds": ", ".join(f"{name} {xp}" for name, xp in zip(LEVELS[1:], t, strict=True)),
-        "green": str(t[0]), "regular": str(t[1]), "veteran": str(t[2]), "legendary": str(t[3]),
-        "objective_xp": ("platoon and leader" if rules.objective_xp_to == "both"
-                         else "the platoon only (house rule)"),
-        "objective_xp_leader": ("the leader gets the same" if rules.objective_xp_to == "both"
-                                else "the leader gets only the +1 for coming through (house rule)"),
+        "green": str(t[0]),
+        "regular": str(t[1]),
+        "veteran": str(t[2]),
+        "legendary": str(t[3]),
+        "objective_xp": ("platoon and leader" if rules.objective_xp_to == "both" else "the platoon only (house rule)"),
+        "objective_xp_leader": (
+            "the leader gets the same"
+            if rules.objective_xp_to == "both"
+            else "the leader gets only the +1 for coming through (house rule)"
+        ),
         "replacement": replacement_rule_text(rules.replacement_dice),
         "replacement_dice": replacement_rule_text(rules.replacement_dice, sides),
         "period_die": f"d{sides}",
@@ -77,9 +82,21 @@ def _placeholder_values(rules: CardRules) -> dict[str, str]:
     }
 
 
-PLACEHOLDERS: tuple[str, ...] = ("thresholds", "green", "regular", "veteran", "legendary", "objective_xp",
-                                 "objective_xp_leader", "replacement", "replacement_dice", "period_die",
-                                 "reward_dice", "reward_tables", "ferocious")
+PLACEHOLDERS: tuple[str, ...] = (
+    "thresholds",
+    "green",
+    "regular",
+    "veteran",
+    "legendary",
+    "objective_xp",
+    "objective_xp_leader",
+    "replacement",
+    "replacement_dice",
+    "period_die",
+    "reward_dice",
+    "reward_tables",
+    "ferocious",
+)
 """Names a card's text may use as ``{{name}}``; they print the campaign's value (or the default)."""
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]+)\s*\}\}")
 
@@ -134,8 +151,10 @@ def _aa_levels(rules: CardRules) -> TableData:
 
     thresholds = (0, *rules.levels().as_tuple())
     letters = ("–", *LEVEL_LETTERS)
-    rows: Rows = [(name, f"{xp}+", letter, str(2 * rank))
-            for rank, (name, xp, letter) in enumerate(zip(LEVELS, thresholds, letters, strict=True), start=1)]
+    rows: Rows = [
+        (name, f"{xp}+", letter, str(2 * rank))
+        for rank, (name, xp, letter) in enumerate(zip(LEVELS, thresholds, letters, strict=True), start=1)
+    ]
     return ("Level", "XP", "Track", "Cards"), rows
 
 
@@ -146,8 +165,13 @@ def _aa_orders_grid(rules: CardRules) -> TableData:
     headers = ("Platoon", "no leader", *(name[0] for name in LEVELS))
     rows = []
     for p_rank, name in enumerate(LEVELS, start=1):
-        rows.append((f"{name} {thresholds[p_rank - 1]}+", str(orders_cards(p_rank, None)),
-                     *(str(orders_cards(p_rank, l_rank)) for l_rank in range(1, len(LEVELS) + 1))))
+        rows.append(
+            (
+                f"{name} {thresholds[p_rank - 1]}+",
+                str(orders_cards(p_rank, None)),
+                *(str(orders_cards(p_rank, l_rank)) for l_rank in range(1, len(LEVELS) + 1)),
+            )
+        )
     return headers, rows
 
 
@@ -155,9 +179,10 @@ def _aa_attribute_dice(rules: CardRules) -> TableData:
     from .dice import DIE_SIDES
     from .experience import ATTRIBUTE_LEVEL_WORDS
 
-    rows = [(f"{level}", f"d{sides}", *(ATTRIBUTE_LEVEL_WORDS[a][level - 1]
-                                        for a in ("training", "equipment", "morale")))
-            for level, sides in enumerate(DIE_SIDES, start=1)]
+    rows = [
+        (f"{level}", f"d{sides}", *(ATTRIBUTE_LEVEL_WORDS[a][level - 1] for a in ("training", "equipment", "morale")))
+        for level, sides in enumerate(DIE_SIDES, start=1)
+    ]
     return ("Level", "Die", "Training", "Equipment", "Morale"), rows
 
 
@@ -219,8 +244,10 @@ def _distribution(result: object) -> dict[int, Fraction]:
     """XP lost -> probability, from whatever shape ``odds.recovery_odds`` returns."""
     dist = getattr(result, "xp_lost", result)
     if isinstance(dist, dict):
-        return {int(k): Fraction(v) if not isinstance(v, float) else Fraction(v).limit_denominator(10**12)
-                for k, v in dist.items()}
+        return {
+            int(k): Fraction(v) if not isinstance(v, float) else Fraction(v).limit_denominator(10**12)
+            for k, v in dist.items()
+        }
     raise TypeError(f"unexpected recovery odds {result!r}")
 
 
@@ -334,44 +361,68 @@ def _db_fighters(rules: CardRules) -> TableData:
     headers = ("Fighter", "Level", "XP", "Face card speed", "Signature +")
     if not rules.fighters:
         return headers, [("", "", "/12", "", "") for _ in range(BLANK_FIGHTER_ROWS)]
-    return headers, [(name, str(level), "last level" if level >= 11 else f"{xp}/12", str(level), f"+{level}")
-                     for name, level, xp, _life in rules.fighters]
+    return headers, [
+        (name, str(level), "last level" if level >= 11 else f"{xp}/12", str(level), f"+{level}")
+        for name, level, xp, _life in rules.fighters
+    ]
 
 
 def _db_levels(rules: CardRules) -> TableData:
     from .death_blow import MAX_LEVEL, XP_PER_LEVEL
 
-    return (("Level", "Face card speed", "Signature +", "XP to reach it"),
-            [(str(lv), str(lv), f"+{lv}", str(lv * XP_PER_LEVEL)) for lv in range(MAX_LEVEL + 1)])
+    return (
+        ("Level", "Face card speed", "Signature +", "XP to reach it"),
+        [(str(lv), str(lv), f"+{lv}", str(lv * XP_PER_LEVEL)) for lv in range(MAX_LEVEL + 1)],
+    )
 
 
 # --- the registry ------------------------------------------------------------------------------------------
 
 _ENTRIES: tuple[RuleTable, ...] = (
-    RuleTable("aa.experience_levels", "experience levels, XP thresholds, letters and orders cards (RULES 1.1)",
-              _aa_levels, True),
-    RuleTable("aa.orders_cards", "orders cards per turn by platoon and leader level (RULES 1.1)",
-              _aa_orders_grid, True),
+    RuleTable(
+        "aa.experience_levels",
+        "experience levels, XP thresholds, letters and orders cards (RULES 1.1)",
+        _aa_levels,
+        True,
+    ),
+    RuleTable(
+        "aa.orders_cards", "orders cards per turn by platoon and leader level (RULES 1.1)", _aa_orders_grid, True
+    ),
     RuleTable("aa.attribute_dice", "attribute dice levels and their words (RULES 1.1)", _aa_attribute_dice),
     RuleTable("aa.armor", "Armor values and classes (RULES 1.1)", _aa_armor),
-    RuleTable("aa.replacement_die", "replacement leader / force generation die by period (RULES 1.2, 1.3)",
-              _aa_replacement, True),
+    RuleTable(
+        "aa.replacement_die",
+        "replacement leader / force generation die by period (RULES 1.2, 1.3)",
+        _aa_replacement,
+        True,
+    ),
     RuleTable("aa.recovery_sequence", "recovery rolls 1d8, 2d8, ... (RULES 1.2)", _aa_recovery_sequence),
     RuleTable("aa.leader_fate", "leader's fate on 2d12 (RULES 1.2)", _aa_leader_fate),
-    RuleTable("aa.recovery_odds", "exact odds of XP lost in recovery by wound counters (RULES 1.2)",
-              _aa_recovery_odds),
-    RuleTable("aa.leader_casualty_odds", "exact odds the leader is a casualty, by wound counters (RULES 1.2)",
-              _aa_leader_casualty),
-    RuleTable("aa.leader_stays_odds", "exact odds the leader stays or is promoted, by XP (RULES 1.2)",
-              _aa_leader_stays),
-    RuleTable("aa.force_generation_odds", "exact odds of each level from force generation (RULES 1.3)",
-              _aa_force_odds, True),
+    RuleTable("aa.recovery_odds", "exact odds of XP lost in recovery by wound counters (RULES 1.2)", _aa_recovery_odds),
+    RuleTable(
+        "aa.leader_casualty_odds",
+        "exact odds the leader is a casualty, by wound counters (RULES 1.2)",
+        _aa_leader_casualty,
+    ),
+    RuleTable(
+        "aa.leader_stays_odds", "exact odds the leader stays or is promoted, by XP (RULES 1.2)", _aa_leader_stays
+    ),
+    RuleTable(
+        "aa.force_generation_odds", "exact odds of each level from force generation (RULES 1.3)", _aa_force_odds, True
+    ),
     *(RuleTable(name, description, _sologear(key)) for name, (key, description) in SOLOGEAR_TABLES.items()),
     RuleTable("death_blow.styles", "the Scale of Styles: Attack and Defense of each style (RULES 5.2)", _db_styles),
-    RuleTable("death_blow.levels", "what each level gives: face card speed, signature bonus, lifetime XP "
-              "(RULES 5.1)", _db_levels),
-    RuleTable("death_blow.fighters", "the campaign's fighters: level, XP, face card speed, signature bonus "
-              "(RULES 5.1)", _db_fighters, True),
+    RuleTable(
+        "death_blow.levels",
+        "what each level gives: face card speed, signature bonus, lifetime XP (RULES 5.1)",
+        _db_levels,
+    ),
+    RuleTable(
+        "death_blow.fighters",
+        "the campaign's fighters: level, XP, face card speed, signature bonus (RULES 5.1)",
+        _db_fighters,
+        True,
+    ),
 )
 
 RULE_TABLES: dict[str, RuleTable] = {entry.name: entry for entry in _ENTRIES}

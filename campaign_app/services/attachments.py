@@ -28,8 +28,11 @@ from .platoons import (
 )
 from .results import Result
 
-KINDS: dict[str, str] = {UnitKind.TEAM: "infantry team", UnitKind.VEHICLE: "vehicle",
-                         UnitKind.FIRE_SUPPORT: "off-board fire support"}
+KINDS: dict[str, str] = {
+    UnitKind.TEAM: "infantry team",
+    UnitKind.VEHICLE: "vehicle",
+    UnitKind.FIRE_SUPPORT: "off-board fire support",
+}
 SUPPORT_LEVELS: tuple[str, ...] = ("light", "medium", "heavy")
 TARGETS: dict[str, str] = {"dispersed": "dispersed targets", "point": "point targets", "both": "both"}
 TEAM_MAX_ARMOR = 3
@@ -99,34 +102,50 @@ class _EquipmentChange(_EquipmentValues, total=False):
     notes: str
 
 
-def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any,
-                     support: Any) -> _UnitChange:
+def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any, support: Any) -> _UnitChange:
     check_choice(kind, KINDS, "attached unit kind")
     if kind == UnitKind.FIRE_SUPPORT:
         if any(v is not None for v in (training, equipment, morale, armor)):
-            raise ServiceError("off-board fire support has no attribute dice or Armor; give only its support "
-                               "level (light, medium or heavy)")
+            raise ServiceError(
+                "off-board fire support has no attribute dice or Armor; give only its support "
+                "level (light, medium or heavy)"
+            )
         if support is None:
             raise ServiceError("off-board fire support needs a support level: light, medium or heavy")
-        return _UnitChange(kind=kind, training=None, equipment=None, morale=None, armor=None,
-                           support=check_choice(support, SUPPORT_LEVELS, "fire support level"))
+        return _UnitChange(
+            kind=kind,
+            training=None,
+            equipment=None,
+            morale=None,
+            armor=None,
+            support=check_choice(support, SUPPORT_LEVELS, "fire support level"),
+        )
     if support is not None:
         raise ServiceError(f"a {KINDS[kind]} has no fire support level (that is for off-board fire support)")
-    missing = [n for n, v in (("training", training), ("equipment", equipment), ("morale", morale),
-                              ("armor", armor)) if v is None]
+    missing = [
+        n
+        for n, v in (("training", training), ("equipment", equipment), ("morale", morale), ("armor", armor))
+        if v is None
+    ]
     if missing:
         raise ServiceError(f"a {KINDS[kind]} needs its own {', '.join(missing)}")
     arm = check_armor_value(armor)
     if kind == UnitKind.TEAM and arm > TEAM_MAX_ARMOR:
         raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
-    return _UnitChange(kind=kind, training=check_die(training, "Training"),
-                       equipment=check_die(equipment, "Equipment"), morale=check_die(morale, "Morale"),
-                       armor=arm, support=None)
+    return _UnitChange(
+        kind=kind,
+        training=check_die(training, "Training"),
+        equipment=check_die(equipment, "Equipment"),
+        morale=check_die(morale, "Morale"),
+        armor=arm,
+        support=None,
+    )
 
 
 def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = None) -> bool:
-    query = AttachedUnit.select(AttachedUnit.id).where((AttachedUnit.platoon == platoon_id)
-                                                       & (AttachedUnit.name_key == name_key(name)))
+    query = AttachedUnit.select(AttachedUnit.id).where(
+        (AttachedUnit.platoon == platoon_id) & (AttachedUnit.name_key == name_key(name))
+    )
     if exclude_id is not None:
         query = query.where(AttachedUnit.id != exclude_id)
     return query.exists()
@@ -135,8 +154,10 @@ def _attached_name_taken(platoon_id: int, name: str, exclude_id: int | None = No
 def _describe_attached(values: _UnitValues) -> str:
     if values["kind"] == UnitKind.FIRE_SUPPORT:
         return f"{values['support']} fire support"
-    return (f"{values['kind']} {die_text(values['training'])}/{die_text(values['equipment'])}/"
-            f"{die_text(values['morale'])} Armor {values['armor']}")
+    return (
+        f"{values['kind']} {die_text(values['training'])}/{die_text(values['equipment'])}/"
+        f"{die_text(values['morale'])} Armor {values['armor']}"
+    )
 
 
 @dataclass(frozen=True)
@@ -177,9 +198,19 @@ class Removed(Result):
     name: str
 
 
-def add_attached(platoon: str | int, name: str, kind: str, *, training: int | None = None,
-                 equipment: int | None = None, morale: int | None = None, armor: Any = None, support: Any = None,
-                 notes: str = "", campaign: str | int | None = None) -> Edit[AttachedChange]:
+def add_attached(
+    platoon: str | int,
+    name: str,
+    kind: str,
+    *,
+    training: int | None = None,
+    equipment: int | None = None,
+    morale: int | None = None,
+    armor: Any = None,
+    support: Any = None,
+    notes: str = "",
+    campaign: str | int | None = None,
+) -> Edit[AttachedChange]:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
     name = check_name(name, "attached unit")
     resolve_platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked
@@ -191,19 +222,44 @@ def add_attached(platoon: str | int, name: str, kind: str, *, training: int | No
         rec.label(f"{p.name}: attach {name}")
         if _attached_name_taken(p.id, name):
             raise ServiceError(f"platoon {p.name!r} already has an attached unit named {name!r}")
-        last = (AttachedUnit.select(AttachedUnit.position).where(AttachedUnit.platoon == p)
-                .order_by(AttachedUnit.position.desc()).first())
-        a = rec.create(AttachedUnit, platoon=p.id, name=name, notes=check_notes(notes),
-                       position=(last.position + 1) if last else 0, **values)
+        last = (
+            AttachedUnit.select(AttachedUnit.position)
+            .where(AttachedUnit.platoon == p)
+            .order_by(AttachedUnit.position.desc())
+            .first()
+        )
+        a = rec.create(
+            AttachedUnit,
+            platoon=p.id,
+            name=name,
+            notes=check_notes(notes),
+            position=(last.position + 1) if last else 0,
+            **values,
+        )
         log_change(rec, p, f"attached[{name}]", None, _describe_attached(values))
         info = attached_info(a)
-    return Edit("platoon", p.id, f"{p.name}: attached {name} ({KINDS[values['kind']]})",
-                AttachedChange(platoon_id=p.id, unit=info), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: attached {name} ({KINDS[values['kind']]})",
+        AttachedChange(platoon_id=p.id, unit=info),
+        rec.changes,
+    )
 
 
-def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: str | None = None,
-                  training: Any = UNSET, equipment: Any = UNSET, morale: Any = UNSET, armor: Any = UNSET,
-                  support: Any = UNSET, notes: str | None = None, reason: str = "") -> Edit[AttachedChange]:
+def edit_attached(
+    unit: int | AttachedUnit,
+    *,
+    name: str | None = None,
+    kind: str | None = None,
+    training: Any = UNSET,
+    equipment: Any = UNSET,
+    morale: Any = UNSET,
+    armor: Any = UNSET,
+    support: Any = UNSET,
+    notes: str | None = None,
+    reason: str = "",
+) -> Edit[AttachedChange]:
     """Change an attached unit; the result must be a whole legal unit (a change of kind to fire support
     drops the dice and Armor; a change to team/vehicle needs them)."""
     rec = Recorder()
@@ -215,18 +271,26 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         new_kind = a.kind if kind is None else kind
         check_choice(new_kind, KINDS, "attached unit kind")
         if new_kind == UnitKind.FIRE_SUPPORT:
-            merged = {"training": None, "equipment": None, "morale": None, "armor": None,
-                      "support": a.support if support is UNSET else support}
+            merged = {
+                "training": None,
+                "equipment": None,
+                "morale": None,
+                "armor": None,
+                "support": a.support if support is UNSET else support,
+            }
             if any(v is not UNSET and v is not None for v in (training, equipment, morale, armor)):
                 raise ServiceError("off-board fire support has no attribute dice or Armor")
         else:
-            merged = {"training": a.training if training is UNSET else training,
-                      "equipment": a.equipment if equipment is UNSET else equipment,
-                      "morale": a.morale if morale is UNSET else morale,
-                      "armor": a.armor if armor is UNSET else armor,
-                      "support": None if support is UNSET else support}
-        values = _attached_values(new_kind, merged["training"], merged["equipment"], merged["morale"],
-                                  merged["armor"], merged["support"])
+            merged = {
+                "training": a.training if training is UNSET else training,
+                "equipment": a.equipment if equipment is UNSET else equipment,
+                "morale": a.morale if morale is UNSET else morale,
+                "armor": a.armor if armor is UNSET else armor,
+                "support": None if support is UNSET else support,
+            }
+        values = _attached_values(
+            new_kind, merged["training"], merged["equipment"], merged["morale"], merged["armor"], merged["support"]
+        )
         label = a.name
         if name is not None:
             values["name"] = check_name(name, "attached unit")
@@ -238,13 +302,18 @@ def edit_attached(unit: int | AttachedUnit, *, name: str | None = None, kind: st
         for field, (old, new) in changed.items():
             log_change(rec, p, f"attached[{label}].{field}", shown_value(field, old), shown_value(field, new), reason)
         info = attached_info(a)
-    text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" for f, (o, n) in changed.items()
-                     if f != "notes")
+    text = ", ".join(
+        f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" for f, (o, n) in changed.items() if f != "notes"
+    )
     if "notes" in changed:
         text = f"{text}, notes" if text else "notes"
-    return Edit("platoon", p.id, f"{p.name}: {label}: {text or 'nothing changed'}",
-                AttachedChange(platoon_id=p.id, unit=info,
-                               old={f: shown_value(f, v[0]) for f, v in changed.items()}), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: {label}: {text or 'nothing changed'}",
+        AttachedChange(platoon_id=p.id, unit=info, old={f: shown_value(f, v[0]) for f, v in changed.items()}),
+        rec.changes,
+    )
 
 
 def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit[Removed]:
@@ -254,12 +323,14 @@ def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit[Removed]
         p = Platoon.get_by_id(a.platoon_id)
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: remove {a.name}")
-        stored = _UnitValues(kind=a.kind, training=a.training, equipment=a.equipment, morale=a.morale,
-                             armor=a.armor, support=a.support)
+        stored = _UnitValues(
+            kind=a.kind, training=a.training, equipment=a.equipment, morale=a.morale, armor=a.armor, support=a.support
+        )
         log_change(rec, p, f"attached[{a.name}]", _describe_attached(stored), None, reason)
         rec.delete(AttachedUnit, a.id)
-    return Edit("platoon", p.id, f"{p.name}: removed {a.name}", Removed(platoon_id=p.id, id=a.id, name=a.name),
-                rec.changes)
+    return Edit(
+        "platoon", p.id, f"{p.name}: removed {a.name}", Removed(platoon_id=p.id, id=a.id, name=a.name), rec.changes
+    )
 
 
 def _equipment_values(targets: str, ap: Any, ap_vs: Any, name: str) -> _EquipmentChange:
@@ -288,17 +359,31 @@ def find_equipment(platoon: str | int, name: str | int, attached: str | int | No
     if isinstance(name, int):
         found = Equipment.get_or_none((Equipment.id == name) & owner)
     else:
-        found = next((e for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
-                      if name_key(e.name) == name_key(name)), None)  # the one case rule (names not unique here)
+        found = next(
+            (
+                e
+                for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
+                if name_key(e.name) == name_key(name)
+            ),
+            None,
+        )  # the one case rule (names not unique here)
     if found is None:
         where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
         raise NotFound(f"{where} has no equipment named {name!r}")
     return found
 
 
-def add_equipment(platoon: str | int, name: str, *, attached: str | int | None = None, targets: str = "both",
-                  ap: Any = None, ap_vs: Any = None, notes: str = "",
-                  campaign: str | int | None = None) -> Edit[EquipmentChange]:
+def add_equipment(
+    platoon: str | int,
+    name: str,
+    *,
+    attached: str | int | None = None,
+    targets: str = "both",
+    ap: Any = None,
+    ap_vs: Any = None,
+    notes: str = "",
+    campaign: str | int | None = None,
+) -> Edit[EquipmentChange]:
     """A heavy weapon / special equipment row for the platoon or (``attached``) one of its attached units."""
     name = check_name(name, "equipment")
     values = _equipment_values(targets, ap, ap_vs, name)
@@ -310,13 +395,25 @@ def add_equipment(platoon: str | int, name: str, *, attached: str | int | None =
         rec.label(f"{p.name}: add {name}" + (f" to {unit.name}" if unit else ""))
         owner = (Equipment.attached == unit) if unit else (Equipment.platoon == p)
         last = Equipment.select(Equipment.position).where(owner).order_by(Equipment.position.desc()).first()
-        e = rec.create(Equipment, platoon=None if unit else p.id, attached=unit.id if unit else None, name=name,
-                       notes=check_notes(notes), position=(last.position + 1) if last else 0, **values)
+        e = rec.create(
+            Equipment,
+            platoon=None if unit else p.id,
+            attached=unit.id if unit else None,
+            name=name,
+            notes=check_notes(notes),
+            position=(last.position + 1) if last else 0,
+            **values,
+        )
         where = f"attached[{unit.name}]." if unit else ""
         log_change(rec, p, f"{where}equipment[{name}]", None, _describe_equipment(name, values))
         item = equipment_item(e)
-    return Edit("platoon", p.id, f"{p.name}: added {name}" + (f" to {unit.name}" if unit else ""),
-                EquipmentChange(platoon_id=p.id, attached_id=unit.id if unit else None, item=item), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: added {name}" + (f" to {unit.name}" if unit else ""),
+        EquipmentChange(platoon_id=p.id, attached_id=unit.id if unit else None, item=item),
+        rec.changes,
+    )
 
 
 def _equipment_owner(e: Equipment) -> tuple[Platoon, AttachedUnit | None]:
@@ -335,9 +432,16 @@ def _equipment(ref: int | Equipment) -> Equipment:
     return found
 
 
-def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: str | None = None,
-                   ap: Any = UNSET, ap_vs: Any = UNSET, notes: str | None = None,
-                   reason: str = "") -> Edit[EquipmentChange]:
+def edit_equipment(
+    item: int | Equipment,
+    *,
+    name: str | None = None,
+    targets: str | None = None,
+    ap: Any = UNSET,
+    ap_vs: Any = UNSET,
+    notes: str | None = None,
+    reason: str = "",
+) -> Edit[EquipmentChange]:
     rec = Recorder()
     with rec.operation("equipment.edit") as op:
         e = _equipment(item)
@@ -358,9 +462,13 @@ def edit_equipment(item: int | Equipment, *, name: str | None = None, targets: s
             log_change(rec, p, f"{where}equipment[{label}].{field}", old, new, reason)
         changed_item = equipment_item(e)
     text = ", ".join(f"{f} {o} \u2192 {n}" for f, (o, n) in changed.items()) or "nothing changed"
-    return Edit("platoon", p.id, f"{p.name}: {label}: {text}",
-                EquipmentChange(platoon_id=p.id, attached_id=unit.id if unit else None, item=changed_item),
-                rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: {label}: {text}",
+        EquipmentChange(platoon_id=p.id, attached_id=unit.id if unit else None, item=changed_item),
+        rec.changes,
+    )
 
 
 def remove_equipment(item: int | Equipment, reason: str = "") -> Edit[Removed]:
@@ -371,8 +479,19 @@ def remove_equipment(item: int | Equipment, reason: str = "") -> Edit[Removed]:
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: remove {e.name}" + (f" from {unit.name}" if unit else ""))
         where = f"attached[{unit.name}]." if unit else ""
-        log_change(rec, p, f"{where}equipment[{e.name}]",
-             _describe_equipment(e.name, _EquipmentValues(targets=e.targets, ap=e.ap, ap_vs=e.ap_vs)), None, reason)
+        log_change(
+            rec,
+            p,
+            f"{where}equipment[{e.name}]",
+            _describe_equipment(e.name, _EquipmentValues(targets=e.targets, ap=e.ap, ap_vs=e.ap_vs)),
+            None,
+            reason,
+        )
         rec.delete(Equipment, e.id)
-    return Edit("platoon", p.id, f"{p.name}: removed {e.name}" + (f" from {unit.name}" if unit else ""),
-                Removed(platoon_id=p.id, id=e.id, name=e.name), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: removed {e.name}" + (f" from {unit.name}" if unit else ""),
+        Removed(platoon_id=p.id, id=e.id, name=e.name),
+        rec.changes,
+    )

@@ -17,7 +17,9 @@ def battle_loggers(platoon_id: int) -> dict[int, str]:
         'SELECT c.row_id, o."user" FROM operation_change c JOIN operation o ON o.id = c.operation_id '
         "JOIN battle b ON b.id = c.row_id "
         "WHERE c.table_name = 'battle' AND c.action = 'insert' AND b.platoon_id = ? "
-        "ORDER BY c.operation_id", (platoon_id,)).fetchall()
+        "ORDER BY c.operation_id",
+        (platoon_id,),
+    ).fetchall()
     found: dict[int, str] = {}
     for row_id, user in rows:
         if user:

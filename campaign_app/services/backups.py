@@ -61,8 +61,17 @@ class Backup(_FileFacts):
 
     @classmethod
     def of(cls, info: BackupInfo) -> Backup:
-        return cls(file=info.path, time=info.time, reason=info.reason, size=info.size, campaigns=info.campaigns,
-                   battles=info.battles, schema_version=info.schema_version, good=info.good, problem=info.problem)
+        return cls(
+            file=info.path,
+            time=info.time,
+            reason=info.reason,
+            size=info.size,
+            campaigns=info.campaigns,
+            battles=info.battles,
+            schema_version=info.schema_version,
+            good=info.good,
+            problem=info.problem,
+        )
 
 
 @dataclass(frozen=True)
@@ -89,8 +98,10 @@ class Restored(_FileFacts):
 
 
 def _db() -> CampaignDatabase:
-    database = require().file("the campaigns are on a database server: backups and restores here are of a "
-                              "campaign file; back the server's database up on the server")
+    database = require().file(
+        "the campaigns are on a database server: backups and restores here are of a "
+        "campaign file; back the server's database up on the server"
+    )
     if database.is_closed():
         raise ServiceError("no database is open")
     return database
@@ -176,8 +187,9 @@ def check_restorable(source: str | os.PathLike[str]) -> RestorableFile:
     return RestorableFile(file=path, schema_version=version, campaigns=campaigns, battles=battles)
 
 
-def restore_unopened(db_file: Path, backup_dir: Path, source: str | os.PathLike[str],
-                     busy_timeout: float | None = None) -> Restored:
+def restore_unopened(
+    db_file: Path, backup_dir: Path, source: str | os.PathLike[str], busy_timeout: float | None = None
+) -> Restored:
     """Restore a database that cannot be opened because a ``-wal`` file beside it is not its own
     (:class:`~campaign_app.store.errors.ForeignWalError`): the file's bytes are saved in the backup folder
     (reason ``restore``) with the ``-wal`` moved beside that copy (``…-restore.db-wal``), then ``source`` is
@@ -197,8 +209,14 @@ def restore_unopened(db_file: Path, backup_dir: Path, source: str | os.PathLike[
     close_db()
     init_db(db_file, backup_dir, busy_timeout=busy_timeout, daily_backup=False)
     _clear_damage(db_file)
-    return Restored(restored_from=facts.file, database=db_file, previous_saved_as=saved,
-                    schema_version=facts.schema_version, campaigns=facts.campaigns, battles=facts.battles)
+    return Restored(
+        restored_from=facts.file,
+        database=db_file,
+        previous_saved_as=saved,
+        schema_version=facts.schema_version,
+        campaigns=facts.campaigns,
+        battles=facts.battles,
+    )
 
 
 def _clear_damage(db_file: Path) -> None:
@@ -222,5 +240,11 @@ def restore(source: str | os.PathLike[str]) -> Restored:
     close_db()
     init_db(db_file, backup_dir, busy_timeout=timeout, daily_backup=False)
     _clear_damage(db_file)
-    return Restored(restored_from=facts.file, database=db_file, previous_saved_as=saved,
-                    schema_version=facts.schema_version, campaigns=facts.campaigns, battles=facts.battles)
+    return Restored(
+        restored_from=facts.file,
+        database=db_file,
+        previous_saved_as=saved,
+        schema_version=facts.schema_version,
+        campaigns=facts.campaigns,
+        battles=facts.battles,
+    )

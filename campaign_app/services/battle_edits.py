@@ -30,8 +30,9 @@ from .edits import Edit, Recorder
 from .results import Result
 
 
-def find_battle(platoon: str | int, number: int | None = None, campaign: str | int | None = None,
-                missing: str = "battles to edit") -> Battle:
+def find_battle(
+    platoon: str | int, number: int | None = None, campaign: str | int | None = None, missing: str = "battles to edit"
+) -> Battle:
     """Battle ``number`` of a platoon (the newest when ``number`` is None); ``missing`` words the refusal when
     it has none (``"<platoon> has no battles to edit"``)."""
     p = _platoon(platoon, campaign)
@@ -73,13 +74,21 @@ class BattleEdited(Result):
     new: dict[str, Any]
 
 
-def edit_battle(battle_id: int, *, date: _dt.date | str | None = None, scenario: str | None = None,
-                opponent: str | None = None,
-                opponent_platoon: Any = KEEP, outcome: Outcome | None | Literal[""] = "",
-                fire_support: bool | None = None,
-                notes: str | None = None, objectives: int | None = None, wounds: int | None = None,
-                leader_wounds: int | None = None,
-                reason: str = "") -> Edit[BattleEdited]:
+def edit_battle(
+    battle_id: int,
+    *,
+    date: _dt.date | str | None = None,
+    scenario: str | None = None,
+    opponent: str | None = None,
+    opponent_platoon: Any = KEEP,
+    outcome: Outcome | None | Literal[""] = "",
+    fire_support: bool | None = None,
+    notes: str | None = None,
+    objectives: int | None = None,
+    wounds: int | None = None,
+    leader_wounds: int | None = None,
+    reason: str = "",
+) -> Edit[BattleEdited]:
     """Change what a committed battle records that did not come from a roll: date, scenario, opponent (text,
     and the opponent platoon: cleared when only the text changes), outcome (``None`` clears it; the default
     ``""`` leaves it), fire support, notes. Each change is an AttributeChange row (field ``battle.<name>``);
@@ -101,10 +110,13 @@ def edit_battle(battle_id: int, *, date: _dt.date | str | None = None, scenario:
     if fire_support is not None:
         values["fire_support"] = bool(fire_support)
     reason = _text(reason, "reason", REASON_MAX)
-    asked = {"objectives": None if objectives is None else check_objectives(objectives),
-             "wounds": None if wounds is None else check_wounds(wounds, "wound counters"),
-             "leader_wounds": None if leader_wounds is None else check_wounds(
-                 leader_wounds, "wound counters on the leader's element")}
+    asked = {
+        "objectives": None if objectives is None else check_objectives(objectives),
+        "wounds": None if wounds is None else check_wounds(wounds, "wound counters"),
+        "leader_wounds": None
+        if leader_wounds is None
+        else check_wounds(leader_wounds, "wound counters on the leader's element"),
+    }
     rec = Recorder()
     with rec.operation("battle.edit") as op:
         b = Battle.get_or_none(Battle.id == battle_id)
@@ -118,7 +130,8 @@ def edit_battle(battle_id: int, *, date: _dt.date | str | None = None, scenario:
                 label, why = XP_FIELDS[name]
                 raise ServiceError(
                     f"the {label} of battle {b.number} cannot be edited ({getattr(b, name)} recorded): {why}. "
-                    "Undo the battle and log it again to change them")
+                    "Undo the battle and log it again to change them"
+                )
         if opponent_platoon is not KEEP:
             if opponent_platoon is not None:
                 if isinstance(opponent_platoon, bool) or not isinstance(opponent_platoon, int):
@@ -134,23 +147,45 @@ def edit_battle(battle_id: int, *, date: _dt.date | str | None = None, scenario:
             values["opponent_platoon"] = None  # a typed name is no longer that platoon
         changed = rec.update(b, **values)
         for name, (old, new) in changed.items():
-            rec.create(AttributeChange, platoon=b.platoon_id, battle=b.id, field=f"battle.{name}",
-                       old_value=None if old is None else str(old), new_value=None if new is None else str(new),
-                       reason=reason or f"battle {b.number} edited", created_at=now())
+            rec.create(
+                AttributeChange,
+                platoon=b.platoon_id,
+                battle=b.id,
+                field=f"battle.{name}",
+                old_value=None if old is None else str(old),
+                new_value=None if new is None else str(new),
+                reason=reason or f"battle {b.number} edited",
+                created_at=now(),
+            )
         p = Platoon.get_by_id(b.platoon_id)
     shown = {k: v for k, v in changed.items() if k != "opponent_platoon" or "opponent" not in changed}
-    text = ", ".join(f"{k.replace('_', ' ')} {_shown(k, o)} \u2192 {_shown(k, n)}" if k != "notes"
-                     else "notes changed" for k, (o, n) in shown.items())
-    return Edit("battle", b.id, f"{p.name}, battle {b.number}: {text or 'nothing changed'}",
-                BattleEdited(battle_id=b.id, number=b.number, platoon=p.name,
-                             old={k: _iso(v[0]) if k == "date" else v[0] for k, v in changed.items()},
-                             new={k: _iso(v[1]) if k == "date" else v[1] for k, v in changed.items()}),
-                rec.changes)
+    text = ", ".join(
+        f"{k.replace('_', ' ')} {_shown(k, o)} \u2192 {_shown(k, n)}" if k != "notes" else "notes changed"
+        for k, (o, n) in shown.items()
+    )
+    return Edit(
+        "battle",
+        b.id,
+        f"{p.name}, battle {b.number}: {text or 'nothing changed'}",
+        BattleEdited(
+            battle_id=b.id,
+            number=b.number,
+            platoon=p.name,
+            old={k: _iso(v[0]) if k == "date" else v[0] for k, v in changed.items()},
+            new={k: _iso(v[1]) if k == "date" else v[1] for k, v in changed.items()},
+        ),
+        rec.changes,
+    )
 
 
-def edit_battle_text(battle_id: int, *, scenario: Any = None, notes: Any = None,
-                     outcome: Outcome | None | Literal[""] = "",
-                     reason: str = "") -> Edit[BattleEdited]:
+def edit_battle_text(
+    battle_id: int,
+    *,
+    scenario: Any = None,
+    notes: Any = None,
+    outcome: Outcome | None | Literal[""] = "",
+    reason: str = "",
+) -> Edit[BattleEdited]:
     """Change a committed battle's scenario, notes and/or outcome (see :func:`edit_battle`)."""
     return edit_battle(battle_id, scenario=scenario, notes=notes, outcome=outcome, reason=reason)
 

@@ -68,9 +68,11 @@ OPPONENT_MAX = 80
 NOTES_MAX = 10_000
 REASON_MAX = 500
 NAME_MAX = 80
-FATE_WORDS: dict[str, str] = {LeaderFate.CASUALTY: "casualty (killed or invalided out)",
-                              LeaderFate.PROMOTED: "promoted out of the platoon",
-                              LeaderFate.STAYS: "stays with the platoon"}
+FATE_WORDS: dict[str, str] = {
+    LeaderFate.CASUALTY: "casualty (killed or invalided out)",
+    LeaderFate.PROMOTED: "promoted out of the platoon",
+    LeaderFate.STAYS: "stays with the platoon",
+}
 
 
 # --- small helpers -----------------------------------------------------------------------------------------
@@ -79,8 +81,12 @@ _platoon = resolve_platoon
 
 
 def _active_leader(platoon_id: int) -> Leader | None:
-    leader: Leader | None = (Leader.select().where((Leader.platoon == platoon_id) & (Leader.status == "active"))
-                             .order_by(Leader.id.desc()).first())
+    leader: Leader | None = (
+        Leader.select()
+        .where((Leader.platoon == platoon_id) & (Leader.status == "active"))
+        .order_by(Leader.id.desc())
+        .first()
+    )
     return leader
 
 
@@ -125,8 +131,9 @@ def check_date(value: _dt.date | str | None) -> _dt.date:
 def check_objectives(value: int) -> int:
     """Objectives met: 0, 1 or 2 (the CLI reads "+1" as 1)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(OBJECTIVE_XP):
-        raise ServiceError(f"objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), "
-                           f"not {value!r}")
+        raise ServiceError(
+            f"objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), not {value!r}"
+        )
     return value
 
 
@@ -144,8 +151,10 @@ def check_wounds(value: int, what: str) -> int:
 def check_leader_wounds(wounds: int, leader_wounds: int) -> None:
     """The leader's element's counters are part of the battle's total, so never more than it."""
     if leader_wounds > wounds:
-        raise ServiceError(f"wound counters on the leader's element ({leader_wounds}) cannot exceed the "
-                           f"battle's total wound counters ({wounds})")
+        raise ServiceError(
+            f"wound counters on the leader's element ({leader_wounds}) cannot exceed the "
+            f"battle's total wound counters ({wounds})"
+        )
 
 
 def percent(p: Fraction | float) -> str:
@@ -174,8 +183,13 @@ def opponent_choices(platoon_id: int) -> list[OpponentChoice]:
     """Other platoons tracked in the app, for the opponent field: those of the platoon's own campaign first
     (a battle against one of them counts in the campaign's head-to-head standings), then the others."""
     own = Platoon.select(Platoon.campaign).where(Platoon.id == platoon_id).scalar()
-    query = (Platoon.select(Platoon.id, Platoon.name, Campaign.name, Platoon.campaign)
-             .join(Campaign).where(Platoon.id != platoon_id).order_by(Campaign.name, Platoon.name).tuples())
+    query = (
+        Platoon.select(Platoon.id, Platoon.name, Campaign.name, Platoon.campaign)
+        .join(Campaign)
+        .where(Platoon.id != platoon_id)
+        .order_by(Campaign.name, Platoon.name)
+        .tuples()
+    )
     rows = cast("Iterable[tuple[int, str, str, int]]", query)  # .tuples(): rows are tuples
     choices = sorted(rows, key=lambda r: r[3] != own)  # stable: the own campaign's first, each by name
     return [OpponentChoice(id=pid, name=name, campaign=campaign) for pid, name, campaign, _c in choices]
@@ -342,9 +356,18 @@ class BattleRoll(Result):
 
     @classmethod
     def of(cls, r: RollRecord) -> BattleRoll:
-        return cls(purpose=r.purpose, purpose_text=r.purpose_text, expression=r.expression, faces=tuple(r.faces),
-                   total=r.total, source=r.source, rule=r.rule, rule_text=r.rule_text, table_row=r.table_row,
-                   outcome=r.outcome)
+        return cls(
+            purpose=r.purpose,
+            purpose_text=r.purpose_text,
+            expression=r.expression,
+            faces=tuple(r.faces),
+            total=r.total,
+            source=r.source,
+            rule=r.rule,
+            rule_text=r.rule_text,
+            table_row=r.table_row,
+            outcome=r.outcome,
+        )
 
 
 @dataclass(frozen=True)
@@ -407,15 +430,29 @@ class BattleSession:
         self._reset_rolls()
 
     # -- inputs ------------------------------------------------------------------------------------------
-    def set_details(self, *, date: _dt.date | str | None = None, scenario: str | None = "",
-                    opponent: str | None = "", opponent_platoon: int | None = None, outcome: Outcome | None = None,
-                    objectives: int = 0, fire_support: bool = False, notes: str | None = "") -> BattleDetails:
+    def set_details(
+        self,
+        *,
+        date: _dt.date | str | None = None,
+        scenario: str | None = "",
+        opponent: str | None = "",
+        opponent_platoon: int | None = None,
+        outcome: Outcome | None = None,
+        objectives: int = 0,
+        fire_support: bool = False,
+        notes: str | None = "",
+    ) -> BattleDetails:
         """Step 1. Refuses bad values (ServiceError); a change of objectives restarts the rolls."""
         details = BattleDetails(
-            date=check_date(date), scenario=_text(scenario, "scenario", SCENARIO_MAX),
-            opponent=_text(opponent, "opponent", OPPONENT_MAX), opponent_platoon=None,
-            outcome=check_outcome(outcome), objectives=check_objectives(objectives),
-            fire_support=bool(fire_support), notes=_text(notes, "notes", NOTES_MAX))
+            date=check_date(date),
+            scenario=_text(scenario, "scenario", SCENARIO_MAX),
+            opponent=_text(opponent, "opponent", OPPONENT_MAX),
+            opponent_platoon=None,
+            outcome=check_outcome(outcome),
+            objectives=check_objectives(objectives),
+            fire_support=bool(fire_support),
+            notes=_text(notes, "notes", NOTES_MAX),
+        )
         if opponent_platoon is not None:
             if isinstance(opponent_platoon, bool) or not isinstance(opponent_platoon, int):
                 raise ServiceError(f"opponent platoon must be a platoon id, not {opponent_platoon!r}")
@@ -478,10 +515,16 @@ class BattleSession:
         self._need_casualties()
         if self._aftermath is None:
             assert self.wounds is not None
-            self._aftermath = Aftermath(platoon_xp=self.platoon_xp, leader_xp=self.leader_xp, wounds=self.wounds,
-                                        leader_wounds=self.leader_wounds, objectives=self.details.objectives,
-                                        objective_xp_to=self.objective_xp_to, period=self.period,
-                                        replacement_dice=self.replacement_dice)
+            self._aftermath = Aftermath(
+                platoon_xp=self.platoon_xp,
+                leader_xp=self.leader_xp,
+                wounds=self.wounds,
+                leader_wounds=self.leader_wounds,
+                objectives=self.details.objectives,
+                objective_xp_to=self.objective_xp_to,
+                period=self.period,
+                replacement_dice=self.replacement_dice,
+            )
         return self._aftermath
 
     @property
@@ -521,8 +564,9 @@ class BattleSession:
     @property
     def ready(self) -> bool:
         """Every roll made and, if a replacement is needed, named."""
-        return self.wounds is not None and self.rolls_done and (
-            not self.needs_replacement or bool(self.replacement_name))
+        return (
+            self.wounds is not None and self.rolls_done and (not self.needs_replacement or bool(self.replacement_name))
+        )
 
     @property
     def records(self) -> list[RollRecord]:
@@ -567,29 +611,39 @@ class BattleSession:
         dist = recovery_odds(self.wounds, given.platoon_xp_after)
         recovery = RecoveryOdds(
             xp=given.platoon_xp_after,
-            xp_lost=tuple(XpLossChance(xp_lost=k, xp_after=given.platoon_xp_after - k, p=float(p), fraction=str(p),
-                                       percent=percent(p)) for k, p in dist.items()),
-            mean=float(recovery_mean(self.wounds, given.platoon_xp_after)))
+            xp_lost=tuple(
+                XpLossChance(
+                    xp_lost=k, xp_after=given.platoon_xp_after - k, p=float(p), fraction=str(p), percent=percent(p)
+                )
+                for k, p in dist.items()
+            ),
+            mean=float(recovery_mean(self.wounds, given.platoon_xp_after)),
+        )
         leader = None
         if given.leader_xp_after is not None:
             lo = leader_odds(self.leader_wounds, given.leader_xp_after)
-            leader = LeaderOdds(xp=given.leader_xp_after, survival=self.leader_wounds,
-                                casualty=Chance.of(lo[LeaderFate.CASUALTY]),
-                                promoted=Chance.of(lo[LeaderFate.PROMOTED]), stays=Chance.of(lo[LeaderFate.STAYS]))
-        return BattleOdds(wounds=self.wounds, leader_wounds=self.leader_wounds, award=given, recovery=recovery,
-                          leader=leader)
+            leader = LeaderOdds(
+                xp=given.leader_xp_after,
+                survival=self.leader_wounds,
+                casualty=Chance.of(lo[LeaderFate.CASUALTY]),
+                promoted=Chance.of(lo[LeaderFate.PROMOTED]),
+                stays=Chance.of(lo[LeaderFate.STAYS]),
+            )
+        return BattleOdds(
+            wounds=self.wounds, leader_wounds=self.leader_wounds, award=given, recovery=recovery, leader=leader
+        )
 
     def award_text(self) -> str:
         given = self.award
         bonus = OBJECTIVE_XP[self.details.objectives]
         why = f"+{SURVIVAL_XP} for surviving" + (
-            f", +{bonus} for a {OBJECTIVE_LABELS[self.details.objectives]} objective" if bonus else "")
+            f", +{bonus} for a {OBJECTIVE_LABELS[self.details.objectives]} objective" if bonus else ""
+        )
         text = f"Platoon {given.platoon_xp_before} \u2192 {given.platoon_xp_after} XP ({why})"
         if given.leader_xp_before is not None:
             lb = bonus if self.objective_xp_to == "both" else 0
             lwhy = f"+{SURVIVAL_XP} for surviving" + (f", +{lb} objective" if lb else "")
-            text += (f"; {self.leader_name} {given.leader_xp_before} \u2192 {given.leader_xp_after} XP "
-                     f"({lwhy})")
+            text += f"; {self.leader_name} {given.leader_xp_before} \u2192 {given.leader_xp_after} XP ({lwhy})"
         return text
 
     def summary(self, battle_id: int | None = None) -> BattleSummary:
@@ -599,26 +653,44 @@ class BattleSession:
         rec = self.recovery
         replacement = None
         if self.needs_replacement and self._replacement_xp is not None:
-            replacement = Replacement(name=self.replacement_name or DEFAULT_REPLACEMENT_NAME,
-                                      rank=self.replacement_rank, xp=self._replacement_xp)
+            replacement = Replacement(
+                name=self.replacement_name or DEFAULT_REPLACEMENT_NAME,
+                rank=self.replacement_rank,
+                xp=self._replacement_xp,
+            )
         leader = None
         if self.has_leader:
-            leader = BattleLeader(name=self.leader_name, xp_before=given.leader_xp_before,
-                                  xp_after=given.leader_xp_after, fate=self._fate)
+            leader = BattleLeader(
+                name=self.leader_name, xp_before=given.leader_xp_before, xp_after=given.leader_xp_after, fate=self._fate
+            )
         return BattleSummary(
             battle_id=battle_id if battle_id is not None else self.committed.id if self.committed else None,
             number=self.number,
-            platoon=BattlePlatoon(id=self.platoon_id, name=self.platoon_name, xp_before=self.platoon_xp,
-                                  xp_after=rec.xp, award=given.platoon_delta, xp_lost=rec.xp_lost),
+            platoon=BattlePlatoon(
+                id=self.platoon_id,
+                name=self.platoon_name,
+                xp_before=self.platoon_xp,
+                xp_after=rec.xp,
+                award=given.platoon_delta,
+                xp_lost=rec.xp_lost,
+            ),
             leader=leader,
             replacement=replacement,
-            wounds=self.wounds, leader_wounds=self.leader_wounds,
+            wounds=self.wounds,
+            leader_wounds=self.leader_wounds,
             counters_left=rec.remaining,
             details=self.details,
-            award=AwardSummary(rule=RULE_AWARD, rule_text=rule_text(RULE_AWARD), text=self.award_text(),
-                               platoon_xp_before=given.platoon_xp_before, platoon_xp_after=given.platoon_xp_after,
-                               platoon_delta=given.platoon_delta, leader_xp_before=given.leader_xp_before,
-                               leader_xp_after=given.leader_xp_after, leader_delta=given.leader_delta),
+            award=AwardSummary(
+                rule=RULE_AWARD,
+                rule_text=rule_text(RULE_AWARD),
+                text=self.award_text(),
+                platoon_xp_before=given.platoon_xp_before,
+                platoon_xp_after=given.platoon_xp_after,
+                platoon_delta=given.platoon_delta,
+                leader_xp_before=given.leader_xp_before,
+                leader_xp_after=given.leader_xp_after,
+                leader_delta=given.leader_delta,
+            ),
             rolls=tuple(BattleRoll.of(r) for r in self.records),
         )
 
@@ -639,14 +711,20 @@ class BattleSession:
         except (TypeError, ValueError):
             at = "?"
         who = f" by {op.user}" if op.user else ""
-        return (f"{p.name} changed since you started logging this battle: {what} at {at}{who}; nothing was "
-                "written, start again")
+        return (
+            f"{p.name} changed since you started logging this battle: {what} at {at}{who}; nothing was "
+            "written, start again"
+        )
 
     def _stale(self, p: Platoon) -> bool:
         leader = _active_leader(p.id)
         last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
-        return bool(p.xp != self.platoon_xp or (leader.id if leader else None) != self.leader_id or (
-            leader is not None and leader.xp != self.leader_xp) or (last or 0) + 1 != self.number)
+        return bool(
+            p.xp != self.platoon_xp
+            or (leader.id if leader else None) != self.leader_id
+            or (leader is not None and leader.xp != self.leader_xp)
+            or (last or 0) + 1 != self.number
+        )
 
     def conflict(self) -> str | None:
         """Why Commit would be refused because the platoon changed after the session read it (None: it did
@@ -685,13 +763,27 @@ class BattleSession:
                 raise Conflict(self._changed_since(p))
             when = now()
             battle = rec_obj.create(
-                Battle, platoon=p.id, number=self.number, date=details.date, scenario=details.scenario,
-                opponent=details.opponent, opponent_platoon=details.opponent_platoon, outcome=details.outcome,
-                objectives=details.objectives, fire_support=details.fire_support, notes=details.notes,
-                wounds=self.wounds, leader_wounds=self.leader_wounds, platoon_xp_before=self.platoon_xp,
-                platoon_xp_after=rec.xp, leader_xp_before=given.leader_xp_before,
-                leader_xp_after=given.leader_xp_after, leader_fate=self._fate, xp_lost=rec.xp_lost,
-                created_at=when)
+                Battle,
+                platoon=p.id,
+                number=self.number,
+                date=details.date,
+                scenario=details.scenario,
+                opponent=details.opponent,
+                opponent_platoon=details.opponent_platoon,
+                outcome=details.outcome,
+                objectives=details.objectives,
+                fire_support=details.fire_support,
+                notes=details.notes,
+                wounds=self.wounds,
+                leader_wounds=self.leader_wounds,
+                platoon_xp_before=self.platoon_xp,
+                platoon_xp_after=rec.xp,
+                leader_xp_before=given.leader_xp_before,
+                leader_xp_after=given.leader_xp_after,
+                leader_fate=self._fate,
+                xp_lost=rec.xp_lost,
+                created_at=when,
+            )
             tag = f"battle {self.number}"
             new_leader = None
             if leader is not None:
@@ -702,52 +794,104 @@ class BattleSession:
                 if self.needs_replacement:
                     xp = self._replacement_xp
                     assert xp is not None
-                    new_leader = rec_obj.create(Leader, platoon=p.id, name=self.replacement_name,
-                                                rank=self.replacement_rank, xp=xp, xp_at_join=xp,
-                                                joined_battle=battle.id, joined_at=when,
-                                                notes=f"replaced {leader.name} after {tag}")
+                    new_leader = rec_obj.create(
+                        Leader,
+                        platoon=p.id,
+                        name=self.replacement_name,
+                        rank=self.replacement_rank,
+                        xp=xp,
+                        xp_at_join=xp,
+                        joined_battle=battle.id,
+                        joined_at=when,
+                        notes=f"replaced {leader.name} after {tag}",
+                    )
             rec_obj.update(p, xp=rec.xp)
             bonus = OBJECTIVE_XP[details.objectives]
             if given.platoon_delta:
-                rec_obj.create(XpChange, platoon=p.id, who="platoon", delta=given.platoon_delta,
-                               xp_after=given.platoon_xp_after, battle=battle.id, created_at=when,
-                               reason=f"{tag}: award (survived +{SURVIVAL_XP}"
-                                      + (f", objective +{bonus}" if bonus else "") + ")")
+                rec_obj.create(
+                    XpChange,
+                    platoon=p.id,
+                    who="platoon",
+                    delta=given.platoon_delta,
+                    xp_after=given.platoon_xp_after,
+                    battle=battle.id,
+                    created_at=when,
+                    reason=f"{tag}: award (survived +{SURVIVAL_XP}" + (f", objective +{bonus}" if bonus else "") + ")",
+                )
             if rec.xp_lost:
-                rec_obj.create(XpChange, platoon=p.id, who="platoon", delta=-rec.xp_lost, xp_after=rec.xp,
-                               battle=battle.id, created_at=when,
-                               reason=f"{tag}: recovery ({self.wounds} wound counters, {len(rec.records)} "
-                                      f"roll{'s' if len(rec.records) != 1 else ''})")
+                rec_obj.create(
+                    XpChange,
+                    platoon=p.id,
+                    who="platoon",
+                    delta=-rec.xp_lost,
+                    xp_after=rec.xp,
+                    battle=battle.id,
+                    created_at=when,
+                    reason=f"{tag}: recovery ({self.wounds} wound counters, {len(rec.records)} "
+                    f"roll{'s' if len(rec.records) != 1 else ''})",
+                )
             if leader is not None and given.leader_delta:
                 lbonus = bonus if self.objective_xp_to == "both" else 0
-                rec_obj.create(XpChange, platoon=p.id, leader=leader.id, who="leader", delta=given.leader_delta,
-                               xp_after=given.leader_xp_after, battle=battle.id, created_at=when,
-                               reason=f"{tag}: award (survived +{SURVIVAL_XP}"
-                                      + (f", objective +{lbonus}" if lbonus else "") + ")")
+                rec_obj.create(
+                    XpChange,
+                    platoon=p.id,
+                    leader=leader.id,
+                    who="leader",
+                    delta=given.leader_delta,
+                    xp_after=given.leader_xp_after,
+                    battle=battle.id,
+                    created_at=when,
+                    reason=f"{tag}: award (survived +{SURVIVAL_XP}"
+                    + (f", objective +{lbonus}" if lbonus else "")
+                    + ")",
+                )
             for seq, record in enumerate(self.records):
                 links: int | None = None
                 if record.purpose == PURPOSE_LEADER and leader is not None:
                     links = leader.id
                 elif record.purpose == PURPOSE_REPLACEMENT and new_leader is not None:
                     links = new_leader.id
-                rec_obj.create(Roll, platoon=p.id, battle=battle.id, leader=links, seq=seq,
-                               purpose=record.purpose, expression=record.expression, faces=list(record.faces),
-                               modifier=record.modifier, total=record.total, source=record.source,
-                               rule=record.rule, table_row=record.table_row, outcome=record.outcome,
-                               created_at=when)
+                rec_obj.create(
+                    Roll,
+                    platoon=p.id,
+                    battle=battle.id,
+                    leader=links,
+                    seq=seq,
+                    purpose=record.purpose,
+                    expression=record.expression,
+                    faces=list(record.faces),
+                    modifier=record.modifier,
+                    total=record.total,
+                    source=record.source,
+                    rule=record.rule,
+                    table_row=record.table_row,
+                    outcome=record.outcome,
+                    created_at=when,
+                )
         fate = f", leader {self._fate}" if self._fate else ""
-        message = (f"logged battle {self.number} of {self.platoon_name}: XP {self.platoon_xp} \u2192 "
-                   f"{rec.xp}{fate}")
+        message = f"logged battle {self.number} of {self.platoon_name}: XP {self.platoon_xp} \u2192 {rec.xp}{fate}"
         self.committed = Edit("battle", battle.id, message, self.summary(battle.id), rec_obj.changes)
         return self.committed
 
 
-def log_battle(platoon: str | int, *, wounds: int, leader_wounds: int = 0, objectives: int = 0,
-               outcome: Outcome | None = None, scenario: str | None = "", opponent: str | None = "",
-               opponent_platoon: int | None = None, date: _dt.date | str | None = None, fire_support: bool = False,
-               notes: str | None = "", replacement_name: str | None = None, replacement_rank: str | None = None,
-               dice: DiceSource,
-               campaign: str | int | None = None) -> Edit[BattleSummary]:
+def log_battle(
+    platoon: str | int,
+    *,
+    wounds: int,
+    leader_wounds: int = 0,
+    objectives: int = 0,
+    outcome: Outcome | None = None,
+    scenario: str | None = "",
+    opponent: str | None = "",
+    opponent_platoon: int | None = None,
+    date: _dt.date | str | None = None,
+    fire_support: bool = False,
+    notes: str | None = "",
+    replacement_name: str | None = None,
+    replacement_rank: str | None = None,
+    dice: DiceSource,
+    campaign: str | int | None = None,
+) -> Edit[BattleSummary]:
     """The whole wizard in one call (the CLI): dice are asked for in the rules' order (recovery rolls, the
     leader's 2d12, the replacement die). Typed dice must all be used. Returns the commit's Edit (its
     ``result`` is what was written; ``to_dict()`` the ``battle log --json`` shape) with this whole operation's
@@ -757,15 +901,24 @@ def log_battle(platoon: str | int, *, wounds: int, leader_wounds: int = 0, objec
     command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
     with operation("battle.log") as op:
         session = BattleSession(platoon, campaign)
-        session.set_details(date=date, scenario=scenario, opponent=opponent, opponent_platoon=opponent_platoon,
-                            outcome=outcome, objectives=objectives, fire_support=fire_support, notes=notes)
+        session.set_details(
+            date=date,
+            scenario=scenario,
+            opponent=opponent,
+            opponent_platoon=opponent_platoon,
+            outcome=outcome,
+            objectives=objectives,
+            fire_support=fire_support,
+            notes=notes,
+        )
         session.set_casualties(wounds, leader_wounds)
         session.roll_all(dice)
         if isinstance(dice, TypedDice):
             dice.check_all_used()
         if session.needs_replacement:
-            session.set_replacement(replacement_name or suggested_leader_name(session.platoon_id, session.number),
-                                    replacement_rank)
+            session.set_replacement(
+                replacement_name or suggested_leader_name(session.platoon_id, session.number), replacement_rank
+            )
         op.label = f"Log battle {session.number} of {session.platoon_name}"
         op.target(campaign=session.campaign_id, platoon=session.platoon_id)
         committed = session.commit()
@@ -773,6 +926,7 @@ def log_battle(platoon: str | int, *, wounds: int, leader_wounds: int = 0, objec
 
 
 # --- undo, redo, edit -----------------------------------------------------------------------------------------
+
 
 def _newest_battle(p: Platoon, missing: str = "battle to undo") -> Battle:
     battle: Battle | None = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
@@ -823,8 +977,10 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
     if not found:
         newest = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
         if newest is not None:
-            raise ServiceError(f"battle {newest.number} of {p.name} was logged before this version started its "
-                               "journal of changes, so it cannot be undone")
+            raise ServiceError(
+                f"battle {newest.number} of {p.name} was logged before this version started its "
+                "journal of changes, so it cannot be undone"
+            )
         raise ServiceError(f"{p.name} has no battle to undo")
     info = found[0]
     battle_rows = journal_read.images(info.id, "battle")
@@ -834,23 +990,63 @@ def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> E
     leader_id = fate_rolls[0].get("leader_id") if fate_rolls else None
     led = Leader.get_or_none(Leader.id == leader_id) if leader_id is not None else None
     summary = BattleUndone(
-        operation=info.id, battle_id=b.get("id"), number=b.get("number"),
-        platoon=UndonePlatoon(id=p.id, name=p.name, xp_before=b.get("platoon_xp_after"),
-                              xp_after=b.get("platoon_xp_before")),
-        leader=(UndoneLeader(name=led.name if led else None, xp_before=b.get("leader_xp_after"),
-                             xp_after=b.get("leader_xp_before"), fate_undone=str(b["leader_fate"]))
-                if b.get("leader_fate") else None),
+        operation=info.id,
+        battle_id=b.get("id"),
+        number=b.get("number"),
+        platoon=UndonePlatoon(
+            id=p.id, name=p.name, xp_before=b.get("platoon_xp_after"), xp_after=b.get("platoon_xp_before")
+        ),
+        leader=(
+            UndoneLeader(
+                name=led.name if led else None,
+                xp_before=b.get("leader_xp_after"),
+                xp_after=b.get("leader_xp_before"),
+                fate_undone=str(b["leader_fate"]),
+            )
+            if b.get("leader_fate")
+            else None
+        ),
         removed_leaders=[str(ld["name"]) for ld in journal_read.images(info.id, "leader", "insert")],
-        removed_rolls=len(changes.ids("roll")))
-    return Edit("platoon", p.id, f"undid battle {b.get('number')} of {p.name}: XP {b.get('platoon_xp_after')} "
-                f"\u2192 {b.get('platoon_xp_before')}", summary, changes, undid=[info.id])
+        removed_rolls=len(changes.ids("roll")),
+    )
+    return Edit(
+        "platoon",
+        p.id,
+        f"undid battle {b.get('number')} of {p.name}: XP {b.get('platoon_xp_after')} "
+        f"\u2192 {b.get('platoon_xp_before')}",
+        summary,
+        changes,
+        undid=[info.id],
+    )
 
 
 __all__ = [
-    "OUTCOMES", "TEXT_FIELDS", "BattleSession", "BattleDetails", "RollStep", "log_battle",
-    "OpponentChoice", "BattleOdds", "RecoveryOdds", "LeaderOdds", "Chance", "XpLossChance", "BattleSummary",
-    "BattlePlatoon", "BattleLeader", "Replacement", "AwardSummary", "BattleRoll",
-    "undo_last_battle", "BattleUndone", "UndoneLeader", "UndonePlatoon",
-    "FATE_WORDS", "campaign_opponent", "opponent_choices", "parse_faces", "percent",
+    "OUTCOMES",
+    "TEXT_FIELDS",
+    "BattleSession",
+    "BattleDetails",
+    "RollStep",
+    "log_battle",
+    "OpponentChoice",
+    "BattleOdds",
+    "RecoveryOdds",
+    "LeaderOdds",
+    "Chance",
+    "XpLossChance",
+    "BattleSummary",
+    "BattlePlatoon",
+    "BattleLeader",
+    "Replacement",
+    "AwardSummary",
+    "BattleRoll",
+    "undo_last_battle",
+    "BattleUndone",
+    "UndoneLeader",
+    "UndonePlatoon",
+    "FATE_WORDS",
+    "campaign_opponent",
+    "opponent_choices",
+    "parse_faces",
+    "percent",
     "period_sides",
 ]

@@ -37,13 +37,20 @@ if TYPE_CHECKING:
     from ..store.journal_budget import Forgotten
     from .platoons import PlatoonRow
 
-SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear",
-                           "death_blow": "d12 Death Blow"}
+SYSTEMS: dict[str, str] = {"atomic_africa": "Atomic Africa", "sologear": "Sologear", "death_blow": "d12 Death Blow"}
 """Stored system value -> label."""
-_SYSTEM_ALIASES = {"atomic-africa": "atomic_africa", "atomic_africa": "atomic_africa", "atomic africa":
-                   "atomic_africa", "aa": "atomic_africa", "sologear": "sologear", "death-blow": "death_blow",
-                   "death_blow": "death_blow", "death blow": "death_blow", "d12-death-blow": "death_blow",
-                   "d12 death blow": "death_blow"}
+_SYSTEM_ALIASES = {
+    "atomic-africa": "atomic_africa",
+    "atomic_africa": "atomic_africa",
+    "atomic africa": "atomic_africa",
+    "aa": "atomic_africa",
+    "sologear": "sologear",
+    "death-blow": "death_blow",
+    "death_blow": "death_blow",
+    "death blow": "death_blow",
+    "d12-death-blow": "death_blow",
+    "d12 death blow": "death_blow",
+}
 OBJECTIVE_XP_TARGETS: dict[str, str] = {"both": "platoon and leader", "platoon": "platoon only"}
 DEFAULT_OBJECTIVE_XP_TO = "both"
 NAME_MAX = 80
@@ -52,6 +59,7 @@ _UNSET: Any = object()
 
 
 # --- validation ---------------------------------------------------------------------------------------------
+
 
 def parse_system(system: str) -> str:
     key = str(system).strip().lower()
@@ -149,21 +157,43 @@ def house_rules(c: Campaign) -> list[HouseRule]:
     t = thresholds_of(c)
     sides = period_sides(c.period)
     return [
-        HouseRule(key="period", label="Campaign period", value=c.period, default=None, default_text=None,
-                  text=f"{c.period if c.period is not None else 'not set'} (replacement leader and force "
-                       f"generation roll d{sides})",
-                  is_default=c.period is None),
-        HouseRule(key="thresholds", label="XP thresholds (Green, Regular, Veteran, Legendary)",
-                  value=t.as_tuple(), default=DEFAULT_THRESHOLDS.as_tuple(), default_text=None, text=str(t),
-                  is_default=t == DEFAULT_THRESHOLDS),
-        HouseRule(key="objective_xp_to", label="Objective XP goes to", value=c.objective_xp_to,
-                  default=DEFAULT_OBJECTIVE_XP_TO, default_text=None, text=OBJECTIVE_XP_TARGETS[c.objective_xp_to],
-                  is_default=c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO),
-        HouseRule(key="replacement_dice", label="Replacement leader's XP", value=c.replacement_dice,
-                  default=DEFAULT_REPLACEMENT_DICE,
-                  default_text=replacement_rule_text(DEFAULT_REPLACEMENT_DICE, sides),
-                  text=replacement_rule_text(c.replacement_dice, sides),
-                  is_default=c.replacement_dice == DEFAULT_REPLACEMENT_DICE),
+        HouseRule(
+            key="period",
+            label="Campaign period",
+            value=c.period,
+            default=None,
+            default_text=None,
+            text=f"{c.period if c.period is not None else 'not set'} (replacement leader and force "
+            f"generation roll d{sides})",
+            is_default=c.period is None,
+        ),
+        HouseRule(
+            key="thresholds",
+            label="XP thresholds (Green, Regular, Veteran, Legendary)",
+            value=t.as_tuple(),
+            default=DEFAULT_THRESHOLDS.as_tuple(),
+            default_text=None,
+            text=str(t),
+            is_default=t == DEFAULT_THRESHOLDS,
+        ),
+        HouseRule(
+            key="objective_xp_to",
+            label="Objective XP goes to",
+            value=c.objective_xp_to,
+            default=DEFAULT_OBJECTIVE_XP_TO,
+            default_text=None,
+            text=OBJECTIVE_XP_TARGETS[c.objective_xp_to],
+            is_default=c.objective_xp_to == DEFAULT_OBJECTIVE_XP_TO,
+        ),
+        HouseRule(
+            key="replacement_dice",
+            label="Replacement leader's XP",
+            value=c.replacement_dice,
+            default=DEFAULT_REPLACEMENT_DICE,
+            default_text=replacement_rule_text(DEFAULT_REPLACEMENT_DICE, sides),
+            text=replacement_rule_text(c.replacement_dice, sides),
+            is_default=c.replacement_dice == DEFAULT_REPLACEMENT_DICE,
+        ),
     ]
 
 
@@ -247,10 +277,20 @@ class _CampaignValues(TypedDict):
 
 def _campaign_values(c: Campaign) -> _CampaignValues:
     return _CampaignValues(
-        id=c.id, name=c.name, system=c.system, system_label=SYSTEMS[c.system], period=c.period,
-        die=f"d{period_sides(c.period)}", thresholds=thresholds_of(c).as_tuple(), objective_xp_to=c.objective_xp_to,
-        replacement_dice=c.replacement_dice, archived=bool(c.archived), notes=c.notes,
-        created_at=iso_text(c.created_at), house_rules=tuple(house_rules(c)))
+        id=c.id,
+        name=c.name,
+        system=c.system,
+        system_label=SYSTEMS[c.system],
+        period=c.period,
+        die=f"d{period_sides(c.period)}",
+        thresholds=thresholds_of(c).as_tuple(),
+        objective_xp_to=c.objective_xp_to,
+        replacement_dice=c.replacement_dice,
+        archived=bool(c.archived),
+        notes=c.notes,
+        created_at=iso_text(c.created_at),
+        house_rules=tuple(house_rules(c)),
+    )
 
 
 def _campaign_result(c: Campaign, with_platoons: bool) -> ListedCampaign | AtomicAfricaCampaignDetail:
@@ -260,8 +300,12 @@ def _campaign_result(c: Campaign, with_platoons: bool) -> ListedCampaign | Atomi
 
         return DeathBlowCampaign(**values, fighter_count=Fighter.select().where(Fighter.campaign == c).count())
     if c.system != "atomic_africa":
-        sheets = tuple(s.id for s in SologearSheet.select(SologearSheet.id).where(SologearSheet.campaign == c)
-                       .order_by(SologearSheet.id))
+        sheets = tuple(
+            s.id
+            for s in SologearSheet.select(SologearSheet.id)
+            .where(SologearSheet.campaign == c)
+            .order_by(SologearSheet.id)
+        )
         return SologearCampaign(**values, sheet_count=len(sheets), sheet_ids=sheets)
     count = Platoon.select().where(Platoon.campaign == c).count()
     if not with_platoons:
@@ -296,6 +340,7 @@ def show_campaign(ref: str | int) -> CampaignDetail:
 
 # --- writing -----------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Archived(Result):
     """Whether the campaign was archived before and is after."""
@@ -323,9 +368,15 @@ class CampaignDeleted(Result):
         return data
 
 
-def create_campaign(name: str, system: str = "atomic_africa", period: Any = None,
-                    thresholds: Any = None, objective_xp_to: str = DEFAULT_OBJECTIVE_XP_TO,
-                    notes: str = "", replacement_dice: Any = DEFAULT_REPLACEMENT_DICE) -> Edit[ListedCampaign]:
+def create_campaign(
+    name: str,
+    system: str = "atomic_africa",
+    period: Any = None,
+    thresholds: Any = None,
+    objective_xp_to: str = DEFAULT_OBJECTIVE_XP_TO,
+    notes: str = "",
+    replacement_dice: Any = DEFAULT_REPLACEMENT_DICE,
+) -> Edit[ListedCampaign]:
     name = check_name(name, "campaign")
     system = parse_system(system)
     period = _check_period(period)
@@ -337,10 +388,19 @@ def create_campaign(name: str, system: str = "atomic_africa", period: Any = None
         access.require_campaign_creator()  # club play: organisers create campaigns (anyone, on a file)
         if _name_taken(name):
             raise ServiceError(f"a campaign named {name!r} already exists")
-        c = rec.create(Campaign, name=name, system=system, period=period, threshold_green=t.green,
-                       threshold_regular=t.regular, threshold_veteran=t.veteran,
-                       threshold_legendary=t.legendary, objective_xp_to=objective_xp_to,
-                       replacement_dice=replacement_dice, notes=check_notes(notes, "campaign notes"))
+        c = rec.create(
+            Campaign,
+            name=name,
+            system=system,
+            period=period,
+            threshold_green=t.green,
+            threshold_regular=t.regular,
+            threshold_veteran=t.veteran,
+            threshold_legendary=t.legendary,
+            objective_xp_to=objective_xp_to,
+            replacement_dice=replacement_dice,
+            notes=check_notes(notes, "campaign notes"),
+        )
         access.enrol_creator(c.id)  # club play: the creator is its organiser (nothing on a file)
         op.target(campaign=c.id)
         info = campaign_info(c)
@@ -358,14 +418,25 @@ def rename_campaign(ref: str | int, new_name: str) -> Edit[Renamed]:
         if _name_taken(new_name, exclude_id=c.id):
             raise ServiceError(f"a campaign named {new_name!r} already exists")
         rec.update(c, name=new_name)
-    return Edit("campaign", c.id, f"renamed campaign {old!r} to {new_name!r}",
-                Renamed(id=c.id, old=old, new=new_name), rec.changes)
+    return Edit(
+        "campaign",
+        c.id,
+        f"renamed campaign {old!r} to {new_name!r}",
+        Renamed(id=c.id, old=old, new=new_name),
+        rec.changes,
+    )
 
 
-SETTING_WORDS = {"period": "period", "threshold_green": "XP for Green", "threshold_regular": "XP for Regular",
-                 "threshold_veteran": "XP for Veteran", "threshold_legendary": "XP for Legendary",
-                 "objective_xp_to": "objective XP to", "replacement_dice": "replacement leader's dice",
-                 "notes": "notes"}
+SETTING_WORDS = {
+    "period": "period",
+    "threshold_green": "XP for Green",
+    "threshold_regular": "XP for Regular",
+    "threshold_veteran": "XP for Veteran",
+    "threshold_legendary": "XP for Legendary",
+    "objective_xp_to": "objective XP to",
+    "replacement_dice": "replacement leader's dice",
+    "notes": "notes",
+}
 """A house rule's column -> the words a message says for it (never the stored key)."""
 
 
@@ -378,9 +449,15 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None,
-                 objective_xp_to: str | None = None, notes: str | None = None,
-                 replacement_dice: Any = None) -> Edit[FieldsChanged]:
+def set_campaign(
+    ref: str | int,
+    *,
+    period: Any = _UNSET,
+    thresholds: Any = None,
+    objective_xp_to: str | None = None,
+    notes: str | None = None,
+    replacement_dice: Any = None,
+) -> Edit[FieldsChanged]:
     """Change the house rules (period, thresholds, objective XP, replacement leader's dice) and notes.
     ``period=None`` clears it."""
     values: dict[str, int | str | None] = {}
@@ -388,8 +465,12 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
         values["period"] = _check_period(period)
     if thresholds is not None:
         t = _check_thresholds(thresholds)
-        values.update(threshold_green=t.green, threshold_regular=t.regular, threshold_veteran=t.veteran,
-                      threshold_legendary=t.legendary)
+        values.update(
+            threshold_green=t.green,
+            threshold_regular=t.regular,
+            threshold_veteran=t.veteran,
+            threshold_legendary=t.legendary,
+        )
     if objective_xp_to is not None:
         values["objective_xp_to"] = _check_objective_to(objective_xp_to)
     if replacement_dice is not None:
@@ -402,11 +483,20 @@ def set_campaign(ref: str | int, *, period: Any = _UNSET, thresholds: Any = None
         op.target(campaign=c.id)
         rec.label(f"Change the house rules of {c.name}" if set(values) - {"notes"} else f"Edit the notes of {c.name}")
         changed = rec.update(c, **values)
-    text = ", ".join(f"{SETTING_WORDS.get(k, k.replace('_', ' '))} {_shown(old)} \u2192 {_shown(new)}"
-                     for k, (old, new) in changed.items()) or "nothing changed"
-    return Edit("campaign", c.id, f"campaign {c.name!r}: {text}",
-                FieldsChanged(id=c.id, old={k: v[0] for k, v in changed.items()},
-                              new={k: v[1] for k, v in changed.items()}), rec.changes)
+    text = (
+        ", ".join(
+            f"{SETTING_WORDS.get(k, k.replace('_', ' '))} {_shown(old)} \u2192 {_shown(new)}"
+            for k, (old, new) in changed.items()
+        )
+        or "nothing changed"
+    )
+    return Edit(
+        "campaign",
+        c.id,
+        f"campaign {c.name!r}: {text}",
+        FieldsChanged(id=c.id, old={k: v[0] for k, v in changed.items()}, new={k: v[1] for k, v in changed.items()}),
+        rec.changes,
+    )
 
 
 def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
@@ -418,9 +508,13 @@ def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
         rec.label(f"{'Archive' if archived else 'Unarchive'} campaign {c.name}")
         rec.update(c, archived=archived)
     verb = "archived" if archived else "unarchived"
-    return Edit("campaign", c.id, f"{verb} campaign {c.name!r}" if old != archived
-                else f"campaign {c.name!r} was already {verb}",
-                Archived(id=c.id, old=old, new=archived), rec.changes)
+    return Edit(
+        "campaign",
+        c.id,
+        f"{verb} campaign {c.name!r}" if old != archived else f"campaign {c.name!r} was already {verb}",
+        Archived(id=c.id, old=old, new=archived),
+        rec.changes,
+    )
 
 
 def unarchive_campaign(ref: str | int) -> Edit[Archived]:
@@ -447,8 +541,12 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDelete
         name = c.name
         op.target(campaign=c.id)
         rec.label(f"Delete campaign {name}")
-        gone = CampaignDeleted(id=c.id, name=name, platoons=Platoon.select().where(Platoon.campaign == c).count(),
-                               sheets=SologearSheet.select().where(SologearSheet.campaign == c).count())
+        gone = CampaignDeleted(
+            id=c.id,
+            name=name,
+            platoons=Platoon.select().where(Platoon.campaign == c).count(),
+            sheets=SologearSheet.select().where(SologearSheet.campaign == c).count(),
+        )
         rec.delete(Campaign, c.id)
     return Edit("campaign", c.id, f"deleted campaign {name!r}", gone, rec.changes)
 
@@ -471,9 +569,13 @@ def _delete_and_forget(ref: str | int) -> Edit[CampaignDeleted]:
         forgotten = forget(op.id, c.id)
     way_back = "; the backup made first can bring it back" if can(Capability.BACKUP) else ""
     changes = OpChanges(op.id, "campaign.delete", FORGOTTEN_LABEL, op.changes.rows, None, None, None)
-    return Edit("campaign", c.id, f"deleted campaign {name!r} and removed it from the journal (it cannot be "
-                f"undone{way_back})",
-                CampaignDeleted(id=c.id, name=name, platoons=platoons, sheets=sheets, forgotten=forgotten), changes)
+    return Edit(
+        "campaign",
+        c.id,
+        f"deleted campaign {name!r} and removed it from the journal (it cannot be undone{way_back})",
+        CampaignDeleted(id=c.id, name=name, platoons=platoons, sheets=sheets, forgotten=forgotten),
+        changes,
+    )
 
 
 def name_problem(name: str, exclude_id: int | None = None) -> str | None:
@@ -493,10 +595,30 @@ def campaign_id(ref: str | int) -> int:
 
 
 __all__ = [
-    "SYSTEMS", "OBJECTIVE_XP_TARGETS", "NotFound", "ServiceError", "house_rules", "HouseRule", "CampaignInfo",
-    "AtomicAfricaCampaign", "AtomicAfricaCampaignDetail", "SologearCampaign", "DeathBlowCampaign",
-    "ListedCampaign", "CampaignDetail",
-    "campaign_info", "campaign_detail",
-    "list_campaigns", "show_campaign", "create_campaign", "rename_campaign", "set_campaign",
-    "archive_campaign", "unarchive_campaign", "delete_campaign", "campaign_id", "parse_system", "name_problem",
+    "SYSTEMS",
+    "OBJECTIVE_XP_TARGETS",
+    "NotFound",
+    "ServiceError",
+    "house_rules",
+    "HouseRule",
+    "CampaignInfo",
+    "AtomicAfricaCampaign",
+    "AtomicAfricaCampaignDetail",
+    "SologearCampaign",
+    "DeathBlowCampaign",
+    "ListedCampaign",
+    "CampaignDetail",
+    "campaign_info",
+    "campaign_detail",
+    "list_campaigns",
+    "show_campaign",
+    "create_campaign",
+    "rename_campaign",
+    "set_campaign",
+    "archive_campaign",
+    "unarchive_campaign",
+    "delete_campaign",
+    "campaign_id",
+    "parse_system",
+    "name_problem",
 ]

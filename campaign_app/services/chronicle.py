@@ -27,8 +27,11 @@ if TYPE_CHECKING:
 
 TITLE_MAX = 200
 OUTCOME_VERB = {"victory": "won", "defeat": "lost", "draw": "drew"}
-FATE_WORDS = {"casualty": "the leader became a casualty", "promoted": "the leader was promoted away",
-              "stays": "the leader stayed"}
+FATE_WORDS = {
+    "casualty": "the leader became a casualty",
+    "promoted": "the leader was promoted away",
+    "stays": "the leader stayed",
+}
 ACTION_WORDS = {"dec": "declined battle", "rep": "repaired the Gear", "fig": "fought"}
 
 
@@ -84,8 +87,9 @@ def battle_headline(platoon: str, outcome: str | None, opponent: str, scenario: 
     return f"{platoon} fought battle {number}{against}{at}"
 
 
-def battle_aftermath(xp_before: int, xp_after: int, xp_lost: int, wounds: int, objectives: int,
-                     fate: str | None, newcomer: str | None) -> str:
+def battle_aftermath(
+    xp_before: int, xp_after: int, xp_lost: int, wounds: int, objectives: int, fate: str | None, newcomer: str | None
+) -> str:
     parts = [f"XP {xp_before} \u2192 {xp_after}"]
     if objectives:
         parts.append(f"+{objectives} for objectives")
@@ -127,8 +131,16 @@ def _turn_item(row: Sequence[Any]) -> ChronicleItem:
         parts.append("the pilot was captured")
     if ends:
         parts.append(f"the campaign ends ({str(ends).replace('_', ' ')})")
-    return ChronicleItem(kind="turn", id=int(tid), date=_iso(created), who=pilot, headline=headline,
-                         aftermath="; ".join(parts), report=notes or "", number=int(number))
+    return ChronicleItem(
+        kind="turn",
+        id=int(tid),
+        date=_iso(created),
+        who=pilot,
+        headline=headline,
+        aftermath="; ".join(parts),
+        report=notes or "",
+        number=int(number),
+    )
 
 
 def chronicle(campaign: str | int, *, platoon: str | None = None, search: str | None = None) -> Chronicle:
@@ -139,14 +151,39 @@ def chronicle(campaign: str | int, *, platoon: str | None = None, search: str | 
     items: list[tuple[tuple[str, int, int], ChronicleItem]] = []
     platoons: list[str] = []
     xp_start: dict[str, int] = {}
-    for (bid, pid, pname, number, date, scenario, opponent, outcome, objectives, wounds, xp_lost, before, after,
-         fate, notes, newcomer) in db.execute_sql(BATTLES_SQL, (camp.id,)).fetchall():
+    for (
+        bid,
+        pid,
+        pname,
+        number,
+        date,
+        scenario,
+        opponent,
+        outcome,
+        objectives,
+        wounds,
+        xp_lost,
+        before,
+        after,
+        fate,
+        notes,
+        newcomer,
+    ) in db.execute_sql(BATTLES_SQL, (camp.id,)).fetchall():
         item = ChronicleItem(
-            kind="battle", id=int(bid), date=_iso(date), who=pname,
+            kind="battle",
+            id=int(bid),
+            date=_iso(date),
+            who=pname,
             headline=battle_headline(pname, outcome, opponent, scenario, int(number)),
-            aftermath=battle_aftermath(int(before), int(after), int(xp_lost), int(wounds), int(objectives), fate,
-                                       newcomer),
-            report=notes or "", platoon_id=int(pid), number=int(number), outcome=outcome, xp_after=int(after))
+            aftermath=battle_aftermath(
+                int(before), int(after), int(xp_lost), int(wounds), int(objectives), fate, newcomer
+            ),
+            report=notes or "",
+            platoon_id=int(pid),
+            number=int(number),
+            outcome=outcome,
+            xp_after=int(after),
+        )
         items.append(((item.date, 1, int(bid)), item))
         if int(number) == 1:
             xp_start[pname] = int(before)
@@ -159,8 +196,9 @@ def chronicle(campaign: str | int, *, platoon: str | None = None, search: str | 
             if item.who not in platoons:
                 platoons.append(item.who)
     for e in ChronicleEntry.select().where(ChronicleEntry.campaign == camp.id):
-        item = ChronicleItem(kind="entry", id=int(e.id), date=_iso(e.date), who="", headline=e.title,
-                             aftermath="", report=e.text)
+        item = ChronicleItem(
+            kind="entry", id=int(e.id), date=_iso(e.date), who="", headline=e.title, aftermath="", report=e.text
+        )
         items.append(((item.date, 0, int(e.id)), item))
     items.sort(key=lambda ki: ki[0])
     chosen = [item for _k, item in items]
@@ -169,8 +207,9 @@ def chronicle(campaign: str | int, *, platoon: str | None = None, search: str | 
     if search:
         needle = search.casefold()
         chosen = [i for i in chosen if needle in f"{i.headline}\n{i.aftermath}\n{i.report}\n{i.who}".casefold()]
-    return Chronicle(campaign=camp.name, campaign_id=camp.id, items=tuple(chosen), platoons=tuple(platoons),
-                     xp_start=xp_start)
+    return Chronicle(
+        campaign=camp.name, campaign_id=camp.id, items=tuple(chosen), platoons=tuple(platoons), xp_start=xp_start
+    )
 
 
 # ----------------------------------------------------------------------------------------------- entries
@@ -227,8 +266,7 @@ class ReportWritten(Result):
     report: str
 
 
-def add_entry(campaign: str | int, title: str, text: str = "",
-              date: _dt.date | str | None = None) -> Edit[EntryAdded]:
+def add_entry(campaign: str | int, title: str, text: str = "", date: _dt.date | str | None = None) -> Edit[EntryAdded]:
     """Add a dated campaign entry ("Season 2 begins") to the chronicle."""
     title = check_line(title, "title", TITLE_MAX, required=True)
     body = check_multiline(text, "text", NOTES_MAX)
@@ -237,12 +275,18 @@ def add_entry(campaign: str | int, title: str, text: str = "",
         camp = find_campaign(campaign)
         entry = ChronicleEntry.create(campaign=camp.id, date=day, title=title, text=body)
         op.target(campaign=camp.id)
-    return Edit("chronicle_entry", int(entry.id), f"added the chronicle entry {title!r} ({day.isoformat()})",
-                EntryAdded(id=int(entry.id), campaign=camp.name, date=day.isoformat(), title=title, text=body), op)
+    return Edit(
+        "chronicle_entry",
+        int(entry.id),
+        f"added the chronicle entry {title!r} ({day.isoformat()})",
+        EntryAdded(id=int(entry.id), campaign=camp.name, date=day.isoformat(), title=title, text=body),
+        op,
+    )
 
 
-def edit_entry(entry_id: int, *, title: str | None = None, text: str | None = None,
-               date: _dt.date | str | None = None) -> Edit[EntryChanged]:
+def edit_entry(
+    entry_id: int, *, title: str | None = None, text: str | None = None, date: _dt.date | str | None = None
+) -> Edit[EntryChanged]:
     """Change an entry's title, text or date (what is not given stays)."""
     values: dict[str, Any] = {}
     if title is not None:
@@ -259,8 +303,13 @@ def edit_entry(entry_id: int, *, title: str | None = None, text: str | None = No
         op.label = f"Change the chronicle entry {values.get('title', entry.title)}"
         op.target(campaign=entry.campaign_id)
     fresh = _entry(entry.id)
-    return Edit("chronicle_entry", int(entry.id), f"changed the chronicle entry {fresh.title!r}",
-                EntryChanged(id=int(fresh.id), date=_iso(fresh.date), title=fresh.title, text=fresh.text), op)
+    return Edit(
+        "chronicle_entry",
+        int(entry.id),
+        f"changed the chronicle entry {fresh.title!r}",
+        EntryChanged(id=int(fresh.id), date=_iso(fresh.date), title=fresh.title, text=fresh.text),
+        op,
+    )
 
 
 def remove_entry(entry_id: int) -> Edit[EntryRemoved]:
@@ -269,8 +318,13 @@ def remove_entry(entry_id: int) -> Edit[EntryRemoved]:
         op.label = f"Remove the chronicle entry {entry.title}"
         op.target(campaign=entry.campaign_id)
         entry.delete_instance()
-    return Edit("chronicle_entry", int(entry.id), f"removed the chronicle entry {entry.title!r}",
-                EntryRemoved(id=int(entry.id), title=entry.title), op)
+    return Edit(
+        "chronicle_entry",
+        int(entry.id),
+        f"removed the chronicle entry {entry.title!r}",
+        EntryRemoved(id=int(entry.id), title=entry.title),
+        op,
+    )
 
 
 def set_report(battle_id: int, text: str) -> Edit[BattleEdited]:
@@ -280,8 +334,9 @@ def set_report(battle_id: int, text: str) -> Edit[BattleEdited]:
     return edit_battle(check_row_id(battle_id, "battle"), notes=text)
 
 
-def write_report(platoon: str | int, text: str, *, battle: int | None = None,
-                 campaign: str | int | None = None) -> Edit[ReportWritten]:
+def write_report(
+    platoon: str | int, text: str, *, battle: int | None = None, campaign: str | int | None = None
+) -> Edit[ReportWritten]:
     """A platoon's battle (number ``battle``, default its newest) gets ``text`` as its after-action report."""
     from ..store.models import Battle
     from .common import resolve_platoon
@@ -319,10 +374,13 @@ def printable(c: Chronicle) -> ChronicleData:
 
     return ChronicleData(
         campaign=c.campaign,
-        items=tuple(DiaryItem(kind=i.kind, date=i.date, headline=i.headline, aftermath=i.aftermath, report=i.report)
-                    for i in c.items),
+        items=tuple(
+            DiaryItem(kind=i.kind, date=i.date, headline=i.headline, aftermath=i.aftermath, report=i.report)
+            for i in c.items
+        ),
         series=tuple((name, tuple(points)) for name, points in sorted(xp_over_time(c).items())),
-        starts=tuple(sorted(c.xp_start.items())))
+        starts=tuple(sorted(c.xp_start.items())),
+    )
 
 
 def chronicle_text(c: Chronicle) -> str:

@@ -23,8 +23,20 @@ from .results import Result
 
 ROLES = ("player", "organiser")
 
-__all__ = ["InitReport", "Player", "add_member", "add_player", "check_login", "init_server",
-           "members", "needs_club_server", "players", "remove_member", "set_platoon_owner", "set_sheet_owner"]
+__all__ = [
+    "InitReport",
+    "Player",
+    "add_member",
+    "add_player",
+    "check_login",
+    "init_server",
+    "members",
+    "needs_club_server",
+    "players",
+    "remove_member",
+    "set_platoon_owner",
+    "set_sheet_owner",
+]
 
 
 @dataclass(frozen=True)
@@ -81,14 +93,17 @@ def _club(command: str) -> None:
 def _is_player_login(login: str) -> bool:
     """Whether ``login`` is a login of this club (a role in its players group)."""
     g = groups()
-    row = db.execute_sql("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ?) "
-                         "AND pg_has_role(?, ?, 'MEMBER')", (login, login, g.players)).fetchone()
+    row = db.execute_sql(
+        "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ?) AND pg_has_role(?, ?, 'MEMBER')",
+        (login, login, g.players),
+    ).fetchone()
     return bool(row[0])
 
 
 def _role_of(campaign_id: int, login: str) -> str | None:
-    row = db.execute_sql("SELECT role FROM campaign_member WHERE campaign_id = ? AND login = ?",
-                         (campaign_id, login)).fetchone()
+    row = db.execute_sql(
+        "SELECT role FROM campaign_member WHERE campaign_id = ? AND login = ?", (campaign_id, login)
+    ).fetchone()
     return str(row[0]) if row else None
 
 
@@ -103,16 +118,22 @@ def add_member(campaign: str | int, login: str, *, organiser: bool = False) -> M
         access.require_organiser(c.id, "add or remove its players")
         op.target(campaign=c.id)
         if not _is_player_login(login):
-            raise NotFound(f"{login} is not a player of this club server; add the login first with "
-                           f"'campaign-cli --db URL server add-player {login}'")
+            raise NotFound(
+                f"{login} is not a player of this club server; add the login first with "
+                f"'campaign-cli --db URL server add-player {login}'"
+            )
         before = _role_of(c.id, login)
         if before is None:
             CampaignMember.create(campaign=c.id, login=login, role=role)
         elif before != role:
-            CampaignMember.update(role=role).where((CampaignMember.campaign == c.id)
-                                                   & (CampaignMember.login == login)).execute()
-        op.label = f"{login} joins {c.name} as {_a(role)}" if before is None else \
-            f"{login}: {_a(before)} \u2192 {_a(role)} of {c.name}"
+            CampaignMember.update(role=role).where(
+                (CampaignMember.campaign == c.id) & (CampaignMember.login == login)
+            ).execute()
+        op.label = (
+            f"{login} joins {c.name} as {_a(role)}"
+            if before is None
+            else f"{login}: {_a(before)} \u2192 {_a(role)} of {c.name}"
+        )
     return Membership(c.name, login, role, before, op.changes.operation_id)
 
 
@@ -128,11 +149,12 @@ def remove_member(campaign: str | int, login: str) -> Membership:
         if before is None:
             raise NotFound(f"{login} does not belong to {c.name}")
         if before == "organiser":
-            others = db.execute_sql("SELECT count(*) FROM campaign_member WHERE campaign_id = ? AND role = "
-                                    "'organiser' AND login <> ?", (c.id, login)).fetchone()[0]
+            others = db.execute_sql(
+                "SELECT count(*) FROM campaign_member WHERE campaign_id = ? AND role = 'organiser' AND login <> ?",
+                (c.id, login),
+            ).fetchone()[0]
             if not others:
-                raise ServiceError(f"{login} is the only organiser of {c.name}; make another player an organiser "
-                                   "first")
+                raise ServiceError(f"{login} is the only organiser of {c.name}; make another player an organiser first")
         db.execute_sql("DELETE FROM campaign_member WHERE campaign_id = ? AND login = ?", (c.id, login))
         op.label = f"{login} leaves {c.name}"
     return Membership(c.name, login, "none", before, op.changes.operation_id)
@@ -142,16 +164,19 @@ def members(campaign: str | int) -> list[Member]:
     """Who belongs to the campaign (as far as the connected login may see)."""
     _club("campaign players")
     c = find_campaign(campaign)
-    rows = db.execute_sql("SELECT login, role FROM campaign_member WHERE campaign_id = ? ORDER BY role DESC, login",
-                          (c.id,)).fetchall()
+    rows = db.execute_sql(
+        "SELECT login, role FROM campaign_member WHERE campaign_id = ? ORDER BY role DESC, login", (c.id,)
+    ).fetchall()
     return [Member(str(login), str(role)) for login, role in rows]
 
 
 def _new_owner(campaign: Campaign, login: str) -> str:
     login = check_login(login)
     if _role_of(campaign.id, login) is None:
-        raise NotFound(f"{login} does not belong to {campaign.name}; add them first with "
-                       f"'campaign-cli --db URL campaign add-player --campaign \"{campaign.name}\" --player {login}'")
+        raise NotFound(
+            f"{login} does not belong to {campaign.name}; add them first with "
+            f"'campaign-cli --db URL campaign add-player --campaign \"{campaign.name}\" --player {login}'"
+        )
     return login
 
 
@@ -184,8 +209,9 @@ def set_sheet_owner(ref: str | int, login: str) -> Ownership:
         if owner != before:
             SologearSheet.update(owner=owner).where(SologearSheet.id == s.id).execute()
         op.label = f"Give the Sologear sheet of {s.pilot} to {owner}"
-    return Ownership("sheet", f"The Sologear sheet of {s.pilot} ({c.name})", c.name, owner, before,
-                     op.changes.operation_id)
+    return Ownership(
+        "sheet", f"The Sologear sheet of {s.pilot} ({c.name})", c.name, owner, before, op.changes.operation_id
+    )
 
 
 @dataclass(frozen=True)

@@ -125,8 +125,11 @@ def find_platoon(name_or_id: str | int, campaign: str | int | Campaign | None = 
         query = query.where(Platoon.campaign == camp)
     matches = _by_name(query, Platoon.name, name_or_id)
     if not matches:
-        where = f" in campaign {campaign if not isinstance(campaign, Campaign) else campaign.name!r}" \
-            if campaign is not None else ""
+        where = (
+            f" in campaign {campaign if not isinstance(campaign, Campaign) else campaign.name!r}"
+            if campaign is not None
+            else ""
+        )
         raise NotFound(f"no platoon named {name_or_id!r}{where}")
     if len(matches) > 1:
         raise ServiceError(f"more than one platoon is named {name_or_id!r}; name its campaign too")
@@ -144,8 +147,7 @@ def resolve_platoon(ref: str | int | Platoon, campaign: str | int | None = None)
     try:
         return find_platoon(ref, campaign)
     except NotFound:
-        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None \
-                and int(ref.strip()) <= SQLITE_INT_MAX:
+        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None and int(ref.strip()) <= SQLITE_INT_MAX:
             found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
             if found is not None:
                 return found
@@ -168,17 +170,30 @@ def find_sheet(name_or_id: str | int) -> SologearSheet:
 
 
 def thresholds_of(campaign: Campaign) -> Thresholds:
-    return Thresholds(campaign.threshold_green, campaign.threshold_regular, campaign.threshold_veteran,
-                      campaign.threshold_legendary)
+    return Thresholds(
+        campaign.threshold_green, campaign.threshold_regular, campaign.threshold_veteran, campaign.threshold_legendary
+    )
 
 
 def store_rolls(records: Iterable[RollRecord], start_seq: int = 0, **links: Any) -> list[Roll]:
     """Write roll records (inside the caller's transaction), linked to battle/platoon/leader/sheet/turn."""
     rows = []
     for seq, rec in enumerate(records, start=start_seq):
-        rows.append(Roll.create(seq=seq, purpose=rec.purpose, expression=rec.expression, faces=rec.faces,
-                                modifier=rec.modifier, total=rec.total, source=rec.source, rule=rec.rule,
-                                table_row=rec.table_row, outcome=rec.outcome, **links))
+        rows.append(
+            Roll.create(
+                seq=seq,
+                purpose=rec.purpose,
+                expression=rec.expression,
+                faces=rec.faces,
+                modifier=rec.modifier,
+                total=rec.total,
+                source=rec.source,
+                rule=rec.rule,
+                table_row=rec.table_row,
+                outcome=rec.outcome,
+                **links,
+            )
+        )
     return rows
 
 
@@ -201,10 +216,19 @@ class RollResult(Result):
 
 
 def roll_result(roll: Roll) -> RollResult:
-    return RollResult(purpose=roll.purpose, purpose_text=purpose_text(roll.purpose), expression=roll.expression,
-                      faces=tuple(roll.faces), modifier=roll.modifier, total=roll.total, source=roll.source,
-                      rule=roll.rule, rule_text=rule_text(roll.rule), table_row=roll.table_row,
-                      outcome=roll.outcome)
+    return RollResult(
+        purpose=roll.purpose,
+        purpose_text=purpose_text(roll.purpose),
+        expression=roll.expression,
+        faces=tuple(roll.faces),
+        modifier=roll.modifier,
+        total=roll.total,
+        source=roll.source,
+        rule=roll.rule,
+        rule_text=rule_text(roll.rule),
+        table_row=roll.table_row,
+        outcome=roll.outcome,
+    )
 
 
 def iso_text(value: object) -> str | None:

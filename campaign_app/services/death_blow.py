@@ -49,6 +49,7 @@ SEED_MAX_LEN = 80
 
 # ------------------------------------------------------------------------------------------------ results
 
+
 @dataclass(frozen=True)
 class Record(Result):
     bouts: int = 0
@@ -157,18 +158,23 @@ class OddsResult(Result):
         def pct(p: float) -> str:
             return f"{100 * p:.1f} %"
 
-        return (f"{self.fighter} (level {self.fighter_level}) wins {pct(self.fighter_wins)}, {self.opponent} "
-                f"(level {self.opponent_level}) wins {pct(self.opponent_wins)}, draws {pct(self.draws)} "
-                f"(estimate from {self.bouts:,} solo bouts, \u00b1{100 * self.margin:.1f} points at 95 %)")
+        return (
+            f"{self.fighter} (level {self.fighter_level}) wins {pct(self.fighter_wins)}, {self.opponent} "
+            f"(level {self.opponent_level}) wins {pct(self.opponent_wins)}, draws {pct(self.draws)} "
+            f"(estimate from {self.bouts:,} solo bouts, \u00b1{100 * self.margin:.1f} points at 95 %)"
+        )
 
 
 # ------------------------------------------------------------------------------------------------ look-ups
 
+
 def _campaign(ref: str | int | Campaign) -> Campaign:
     camp = ref if isinstance(ref, Campaign) else find_campaign(ref)
     if camp.system != SYSTEM:
-        raise ServiceError(f"{camp.name} is not a d12 Death Blow campaign (fighters belong to Death Blow "
-                           "campaigns: campaign new --system death-blow)")
+        raise ServiceError(
+            f"{camp.name} is not a d12 Death Blow campaign (fighters belong to Death Blow "
+            "campaigns: campaign new --system death-blow)"
+        )
     return camp
 
 
@@ -202,8 +208,11 @@ def _records(fighter_ids: Sequence[int]) -> dict[int, Record]:
     if not fighter_ids:
         return {}
     tally: dict[int, list[int]] = {i: [0, 0, 0, 0] for i in fighter_ids}
-    query = Bout.select(Bout.fighter, Bout.opponent_fighter, Bout.winner).where(
-        Bout.fighter.in_(list(fighter_ids)) | Bout.opponent_fighter.in_(list(fighter_ids))).tuples()
+    query = (
+        Bout.select(Bout.fighter, Bout.opponent_fighter, Bout.winner)
+        .where(Bout.fighter.in_(list(fighter_ids)) | Bout.opponent_fighter.in_(list(fighter_ids)))
+        .tuples()
+    )
     for fid, oid, winner in cast("Iterable[tuple[int, int | None, str]]", query):  # .tuples(): rows are tuples
         for me, mine in ((fid, "fighter"), (oid, "opponent")):
             if me in tally:
@@ -219,9 +228,23 @@ def _records(fighter_ids: Sequence[int]) -> dict[int, Record]:
 
 
 def _row(f: Fighter, record: Record, campaign_name: str) -> dict[str, Any]:
-    return dict(id=f.id, campaign_id=f.campaign_id, campaign=campaign_name, name=f.name, level=f.level, xp=f.xp,
-                lifetime_xp=f.lifetime_xp, start_level=f.start_level, status=f.status, bouts=record.bouts,
-                wins=record.wins, draws=record.draws, losses=record.losses, notes=f.notes, owner=f.owner)
+    return dict(
+        id=f.id,
+        campaign_id=f.campaign_id,
+        campaign=campaign_name,
+        name=f.name,
+        level=f.level,
+        xp=f.xp,
+        lifetime_xp=f.lifetime_xp,
+        start_level=f.start_level,
+        status=f.status,
+        bouts=record.bouts,
+        wins=record.wins,
+        draws=record.draws,
+        losses=record.losses,
+        notes=f.notes,
+        owner=f.owner,
+    )
 
 
 def list_fighters(campaign: str | int | Campaign, *, include_retired: bool = True) -> list[FighterRow]:
@@ -249,29 +272,52 @@ def _bout_values(b: Bout, names: dict[int, str]) -> dict[str, Any]:
     ups = [{"fighter": fighter, "level": lv} for lv in range(b.fighter_level_before + 1, b.fighter_level_after + 1)]
     opponent_after = None
     if b.opponent_fighter_id is not None and b.opponent_level_after is not None:
-        opponent_after = {"level": b.opponent_level_after, "xp": b.opponent_xp_after or 0,
-                          "lifetime_xp": b.opponent_lifetime_after or 0}
+        opponent_after = {
+            "level": b.opponent_level_after,
+            "xp": b.opponent_xp_after or 0,
+            "lifetime_xp": b.opponent_lifetime_after or 0,
+        }
         ups += [{"fighter": opponent, "level": lv} for lv in range(b.opponent_level + 1, b.opponent_level_after + 1)]
-    return dict(id=b.id, date=iso_text(b.date) or "", mode=b.mode, fighter=fighter, fighter_id=b.fighter_id,
-                opponent=opponent, opponent_fighter_id=b.opponent_fighter_id, opponent_level=b.opponent_level,
-                fighter_level=b.fighter_level_before, winner=winner, face_cards_left=b.face_cards_left,
-                xp_gained=b.xp_gained, seed=b.seed, notes=b.notes,
-                fighter_after={"level": b.fighter_level_after, "xp": b.fighter_xp_after,
-                               "lifetime_xp": b.fighter_lifetime_after},
-                opponent_after=opponent_after, level_ups=ups)
+    return dict(
+        id=b.id,
+        date=iso_text(b.date) or "",
+        mode=b.mode,
+        fighter=fighter,
+        fighter_id=b.fighter_id,
+        opponent=opponent,
+        opponent_fighter_id=b.opponent_fighter_id,
+        opponent_level=b.opponent_level,
+        fighter_level=b.fighter_level_before,
+        winner=winner,
+        face_cards_left=b.face_cards_left,
+        xp_gained=b.xp_gained,
+        seed=b.seed,
+        notes=b.notes,
+        fighter_after={
+            "level": b.fighter_level_after,
+            "xp": b.fighter_xp_after,
+            "lifetime_xp": b.fighter_lifetime_after,
+        },
+        opponent_after=opponent_after,
+        level_ups=ups,
+    )
 
 
 def _bouts_of(fighter_id: int) -> list[Bout]:
-    return list(Bout.select().where((Bout.fighter == fighter_id) | (Bout.opponent_fighter == fighter_id))
-                .order_by(Bout.date.desc(), Bout.id.desc()))
+    return list(
+        Bout.select()
+        .where((Bout.fighter == fighter_id) | (Bout.opponent_fighter == fighter_id))
+        .order_by(Bout.date.desc(), Bout.id.desc())
+    )
 
 
 def show_fighter(ref: str | int | Fighter, campaign: str | int | None = None) -> FighterDetail:
     f = find_fighter(ref, campaign)
     camp = Campaign.get_by_id(f.campaign_id)
     bouts = _bouts_of(f.id)
-    names = _names({f.id} | {b.fighter_id for b in bouts} | {b.opponent_fighter_id for b in bouts
-                                                              if b.opponent_fighter_id})
+    names = _names(
+        {f.id} | {b.fighter_id for b in bouts} | {b.opponent_fighter_id for b in bouts if b.opponent_fighter_id}
+    )
     recent = [BoutRow(**_bout_values(b, names)) for b in bouts]
     return FighterDetail(**_row(f, _records([f.id])[f.id], camp.name), recent=recent)
 
@@ -285,8 +331,10 @@ def show_bout(bout_id: int | str) -> BoutDetail:
     if b is None:
         raise NotFound(f"no bout {bout_id}")
     names = _names({b.fighter_id} | ({b.opponent_fighter_id} if b.opponent_fighter_id else set()))
-    rounds = [{"round": r.number, "a": r.a, "b": r.b}
-              for r in BoutRound.select().where(BoutRound.bout == b).order_by(BoutRound.number)]
+    rounds = [
+        {"round": r.number, "a": r.a, "b": r.b}
+        for r in BoutRound.select().where(BoutRound.bout == b).order_by(BoutRound.number)
+    ]
     return BoutDetail(**_bout_values(b, names), rounds=rounds, dice_note=_dice_note(rounds))
 
 
@@ -302,6 +350,7 @@ def _dice_note(rounds: list[dict[str, Any]]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ checks
+
 
 def _check_level(value: Any, what: str = "level") -> int:
     if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 4:
@@ -357,6 +406,7 @@ def _career(f: Fighter) -> Career:
 
 # ------------------------------------------------------------------------------------------------ fighters
 
+
 def create_fighter(campaign: str | int, name: str, level: Any = 0, notes: str = "") -> Edit[FighterDetail]:
     """A new fighter: level 0 unless the players agree on another (then 0 XP in it; §5.1)."""
     name = _check_name(name)
@@ -368,8 +418,9 @@ def create_fighter(campaign: str | int, name: str, level: Any = 0, notes: str = 
         op.campaign_id = camp.id
         if _name_taken(camp.id, name):
             raise ServiceError(f"{camp.name} already has a fighter named {name!r}")
-        f = rec.create(Fighter, campaign=camp, name=name, start_level=level, level=level, xp=0, lifetime_xp=0,
-                       notes=notes)
+        f = rec.create(
+            Fighter, campaign=camp, name=name, start_level=level, level=level, xp=0, lifetime_xp=0, notes=notes
+        )
     return Edit("fighter", f.id, f"created fighter {name!r} (level {level})", show_fighter(f.id), rec.changes)
 
 
@@ -390,8 +441,7 @@ def rename_fighter(ref: str | int, new_name: str, campaign: str | int | None = N
     return Edit("fighter", f.id, f"renamed fighter {old!r} to {new_name!r}", show_fighter(f.id), rec.changes)
 
 
-def edit_fighter(ref: str | int, *, notes: str | None = None,
-                 campaign: str | int | None = None) -> Edit[FighterDetail]:
+def edit_fighter(ref: str | int, *, notes: str | None = None, campaign: str | int | None = None) -> Edit[FighterDetail]:
     """Change a fighter's notes."""
     rec = Recorder()
     with rec.operation("fighter.edit") as op:
@@ -403,8 +453,9 @@ def edit_fighter(ref: str | int, *, notes: str | None = None,
     return Edit("fighter", f.id, f"edited fighter {f.name!r}", show_fighter(f.id), rec.changes)
 
 
-def set_fighter(ref: str | int, *, level: Any = None, xp: Any = None, reason: str = "",
-                campaign: str | int | None = None) -> Edit[FighterDetail]:
+def set_fighter(
+    ref: str | int, *, level: Any = None, xp: Any = None, reason: str = "", campaign: str | int | None = None
+) -> Edit[FighterDetail]:
     """A correction of level and/or XP toward the next level, journalled with its reason (lifetime XP is not
     changed: it counts XP earned in bouts)."""
     if level is None and xp is None:
@@ -415,8 +466,11 @@ def set_fighter(ref: str | int, *, level: Any = None, xp: Any = None, reason: st
         f = find_fighter(ref, campaign)
         _target(op, f.campaign_id, f.id)
         new_level = f.level if level is None else _check_level(level)
-        new_xp = (0 if level is not None and new_level != f.level else f.xp) if xp is None else \
-            _check_whole(xp, "XP toward the next level", 0, rules.XP_PER_LEVEL - 1)
+        new_xp = (
+            (0 if level is not None and new_level != f.level else f.xp)
+            if xp is None
+            else _check_whole(xp, "XP toward the next level", 0, rules.XP_PER_LEVEL - 1)
+        )
         try:
             rules.check_xp(new_xp, new_level)
         except DeathBlowError as exc:
@@ -425,8 +479,7 @@ def set_fighter(ref: str | int, *, level: Any = None, xp: Any = None, reason: st
         changes = rec.update(f, level=new_level, xp=new_xp)
         for name, (old, new) in changes.items():
             rec.create(FighterChange, fighter=f, field=name, old_value=str(old), new_value=str(new), reason=why)
-    message = f"{f.name}: level {new_level}, {new_xp} XP toward the next" if changes else \
-        f"{f.name}: nothing changed"
+    message = f"{f.name}: level {new_level}, {new_xp} XP toward the next" if changes else f"{f.name}: nothing changed"
     return Edit("fighter", f.id, message, show_fighter(f.id), rec.changes)
 
 
@@ -466,17 +519,23 @@ def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[Fi
         f = find_fighter(ref, campaign)
         _target(op, f.campaign_id, f.id)
         rec.label(f"Delete fighter {f.name}")
-        shared = Bout.select().where(((Bout.fighter == f.id) & Bout.opponent_fighter.is_null(False))
-                                     | (Bout.opponent_fighter == f.id)).count()
+        shared = (
+            Bout.select()
+            .where(((Bout.fighter == f.id) & Bout.opponent_fighter.is_null(False)) | (Bout.opponent_fighter == f.id))
+            .count()
+        )
         if shared:
-            raise ServiceError(f"{f.name} fought {plural(shared, 'bout')} against other fighters of the campaign "
-                               "(their records would change): retire the fighter instead")
+            raise ServiceError(
+                f"{f.name} fought {plural(shared, 'bout')} against other fighters of the campaign "
+                "(their records would change): retire the fighter instead"
+            )
         name = f.name
         rec.delete(Fighter, f.id)
     return Edit("fighter", f.id, f"deleted fighter {name!r}", FighterDeleted(id=f.id, name=name), rec.changes)
 
 
 # ------------------------------------------------------------------------------------------------ bouts
+
 
 @dataclass(frozen=True)
 class _Sides:
@@ -486,8 +545,13 @@ class _Sides:
     opponent_level: int
 
 
-def _sides(fighter: str | int | Fighter, opponent_fighter: str | int | Fighter | None, opponent: Any,
-           opponent_level: Any, campaign: str | int | None) -> _Sides:
+def _sides(
+    fighter: str | int | Fighter,
+    opponent_fighter: str | int | Fighter | None,
+    opponent: Any,
+    opponent_level: Any,
+    campaign: str | int | None,
+) -> _Sides:
     f = find_fighter(fighter, campaign)
     if f.status == "retired":
         raise ServiceError(f"{f.name} is retired; bring the fighter back before a bout")
@@ -501,14 +565,18 @@ def _sides(fighter: str | int | Fighter, opponent_fighter: str | int | Fighter |
             with contextlib.suppress(NotFound, ServiceError):
                 other = find_fighter(opponent_fighter)
             if other is not None and other.campaign_id != f.campaign_id:
-                raise ServiceError(f"{other.name} is a fighter of another campaign "
-                                   f"({Campaign.get_by_id(other.campaign_id).name}), not of "
-                                   f"{Campaign.get_by_id(f.campaign_id).name}") from None
+                raise ServiceError(
+                    f"{other.name} is a fighter of another campaign "
+                    f"({Campaign.get_by_id(other.campaign_id).name}), not of "
+                    f"{Campaign.get_by_id(f.campaign_id).name}"
+                ) from None
             raise
         if o.campaign_id != f.campaign_id:  # an id (the GUI) is not looked up within the campaign
-            raise ServiceError(f"{o.name} is a fighter of another campaign "
-                               f"({Campaign.get_by_id(o.campaign_id).name}), not of "
-                               f"{Campaign.get_by_id(f.campaign_id).name}")
+            raise ServiceError(
+                f"{o.name} is a fighter of another campaign "
+                f"({Campaign.get_by_id(o.campaign_id).name}), not of "
+                f"{Campaign.get_by_id(f.campaign_id).name}"
+            )
         if o.id == f.id:
             raise ServiceError(f"{f.name} cannot fight themselves")
         if o.status == "retired":
@@ -535,12 +603,24 @@ def _winner_side(winner: Any, sides: _Sides) -> str:
         return "fighter"
     if key == name_key(sides.opponent_name):
         return "opponent"
-    raise ServiceError(f"{text!r} did not fight in this bout (the fighters are {sides.fighter.name} and "
-                       f"{sides.opponent_name}; or say draw)")
+    raise ServiceError(
+        f"{text!r} did not fight in this bout (the fighters are {sides.fighter.name} and "
+        f"{sides.opponent_name}; or say draw)"
+    )
 
 
-def _write_bout(rec: Recorder, sides: _Sides, *, winner: str, face_cards: int, date: _dt.date, notes: str,
-                mode: str, seed: str | None, rounds: Sequence[rules.Round] = ()) -> Bout:
+def _write_bout(
+    rec: Recorder,
+    sides: _Sides,
+    *,
+    winner: str,
+    face_cards: int,
+    date: _dt.date,
+    notes: str,
+    mode: str,
+    seed: str | None,
+    rounds: Sequence[rules.Round] = (),
+) -> Bout:
     """The bout, its rounds, and both careers (inside the open operation)."""
     f, o = sides.fighter, sides.opponent
     gained = 0 if winner == "draw" else face_cards
@@ -551,18 +631,34 @@ def _write_bout(rec: Recorder, sides: _Sides, *, winner: str, face_cards: int, d
     if o is not None and before_o is not None:
         after_o = rules.gain_xp(before_o, gained).after if winner == "opponent" else before_o
     bout = rec.create(
-        Bout, fighter=f, opponent_fighter=o, opponent_name=sides.opponent_name, opponent_level=sides.opponent_level,
-        date=date, notes=notes, mode=mode, winner=winner, face_cards_left=0 if winner == "draw" else face_cards,
-        xp_gained=gained, seed=seed, fighter_level_before=before_f.level, fighter_xp_before=before_f.xp,
-        fighter_lifetime_before=before_f.lifetime_xp, fighter_level_after=after_f.level,
-        fighter_xp_after=after_f.xp, fighter_lifetime_after=after_f.lifetime_xp,
+        Bout,
+        fighter=f,
+        opponent_fighter=o,
+        opponent_name=sides.opponent_name,
+        opponent_level=sides.opponent_level,
+        date=date,
+        notes=notes,
+        mode=mode,
+        winner=winner,
+        face_cards_left=0 if winner == "draw" else face_cards,
+        xp_gained=gained,
+        seed=seed,
+        fighter_level_before=before_f.level,
+        fighter_xp_before=before_f.xp,
+        fighter_lifetime_before=before_f.lifetime_xp,
+        fighter_level_after=after_f.level,
+        fighter_xp_after=after_f.xp,
+        fighter_lifetime_after=after_f.lifetime_xp,
         opponent_xp_before=before_o.xp if before_o else None,
         opponent_lifetime_before=before_o.lifetime_xp if before_o else None,
-        opponent_level_after=after_o.level if after_o else None, opponent_xp_after=after_o.xp if after_o else None,
-        opponent_lifetime_after=after_o.lifetime_xp if after_o else None)
+        opponent_level_after=after_o.level if after_o else None,
+        opponent_xp_after=after_o.xp if after_o else None,
+        opponent_lifetime_after=after_o.lifetime_xp if after_o else None,
+    )
     if rounds:
-        BoutRound.insert_many([{"bout": bout.id, "number": r.number, "a": r.a.to_dict(), "b": r.b.to_dict()}
-                               for r in rounds]).execute()
+        BoutRound.insert_many(
+            [{"bout": bout.id, "number": r.number, "a": r.a.to_dict(), "b": r.b.to_dict()} for r in rounds]
+        ).execute()
     if after_f != before_f:
         rec.update(f, level=after_f.level, xp=after_f.xp, lifetime_xp=after_f.lifetime_xp)
     if o is not None and after_o is not None and after_o != before_o:
@@ -587,10 +683,18 @@ def _bout_message(detail: BoutDetail) -> str:
     return text
 
 
-def log_bout(fighter: str | int, *, opponent_fighter: str | int | None = None, opponent: Any = None,
-             opponent_level: Any = None, winner: Any, face_cards: Any, date: _dt.date | str | None = None,
-             notes: str = "",
-             campaign: str | int | None = None) -> Edit[BoutDetail]:
+def log_bout(
+    fighter: str | int,
+    *,
+    opponent_fighter: str | int | None = None,
+    opponent: Any = None,
+    opponent_level: Any = None,
+    winner: Any,
+    face_cards: Any,
+    date: _dt.date | str | None = None,
+    notes: str = "",
+    campaign: str | int | None = None,
+) -> Edit[BoutDetail]:
     """A bout played at the table: the result typed in; the victor (a fighter of the campaign) gains 1 XP per face
     card left in their deck (§5.2), with level-ups and carry-over (§5.1)."""
     sides = _sides(fighter, opponent_fighter, opponent, opponent_level, campaign)
@@ -602,9 +706,13 @@ def log_bout(fighter: str | int, *, opponent_fighter: str | int | None = None, o
     text = check_notes(notes, "the bout's notes")
     rec = Recorder()
     with rec.operation("bout.log", _bout_label(sides, side)) as op:
-        sides = _sides(sides.fighter.id, sides.opponent.id if sides.opponent else None,
-                       None if sides.opponent else sides.opponent_name,
-                       None if sides.opponent else sides.opponent_level, None)  # as they are now, in the lock
+        sides = _sides(
+            sides.fighter.id,
+            sides.opponent.id if sides.opponent else None,
+            None if sides.opponent else sides.opponent_name,
+            None if sides.opponent else sides.opponent_level,
+            None,
+        )  # as they are now, in the lock
         _target(op, sides.fighter.campaign_id, sides.fighter.id, sides.opponent.id if sides.opponent else None)
         bout = _write_bout(rec, sides, winner=side, face_cards=cards, date=day, notes=text, mode="table", seed=None)
     detail = show_bout(bout.id)
@@ -612,6 +720,7 @@ def log_bout(fighter: str | int, *, opponent_fighter: str | int | None = None, o
 
 
 # --- solo bouts ---------------------------------------------------------------------------------------------
+
 
 def check_seed(seed: Any) -> str:
     text = "" if seed is None else " ".join(str(seed).split())
@@ -644,8 +753,15 @@ class SoloBout:
     """A solo bout being played (the GUI's bout dialog; ``bout play``): nothing is written until :meth:`save`.
     Cancelling is dropping the object."""
 
-    def __init__(self, fighter: str | int, opponent_fighter: str | int, *, seed: Any = None,
-                 dice: Sequence[Any] = (), campaign: str | int | None = None) -> None:
+    def __init__(
+        self,
+        fighter: str | int,
+        opponent_fighter: str | int,
+        *,
+        seed: Any = None,
+        dice: Sequence[Any] = (),
+        campaign: str | int | None = None,
+    ) -> None:
         self.sides = _sides(fighter, opponent_fighter, None, None, campaign)
         if self.sides.opponent is None:  # pragma: no cover - _sides demands an opponent fighter here
             raise ServiceError("a solo bout is between two fighters of the campaign")
@@ -725,18 +841,35 @@ class SoloBout:
             now = _sides(self.sides.fighter.id, o.id, None, None, None)
             assert now.opponent is not None
             if (now.fighter.level, now.fighter.xp, now.opponent.level, now.opponent.xp) != self._stamp:
-                raise ServiceError(f"{now.fighter.name} or {now.opponent.name} changed since the bout started; "
-                                   "start the bout again")
+                raise ServiceError(
+                    f"{now.fighter.name} or {now.opponent.name} changed since the bout started; start the bout again"
+                )
             _target(op, now.fighter.campaign_id, now.fighter.id, now.opponent.id)
-            bout = _write_bout(rec, now, winner=side, face_cards=result.face_cards_left, date=day, notes=text,
-                               mode="solo", seed=self.seed, rounds=result.rounds)
+            bout = _write_bout(
+                rec,
+                now,
+                winner=side,
+                face_cards=result.face_cards_left,
+                date=day,
+                notes=text,
+                mode="solo",
+                seed=self.seed,
+                rounds=result.rounds,
+            )
         detail = show_bout(bout.id)
         return Edit("bout", bout.id, _bout_message(detail), detail, rec.changes)
 
 
-def play_bout(fighter: str | int, opponent_fighter: str | int, *, seed: Any = None, dice: Sequence[Any] = (),
-              date: _dt.date | str | None = None, notes: str = "",
-              campaign: str | int | None = None) -> tuple[Edit[BoutDetail], SoloBout]:
+def play_bout(
+    fighter: str | int,
+    opponent_fighter: str | int,
+    *,
+    seed: Any = None,
+    dice: Sequence[Any] = (),
+    date: _dt.date | str | None = None,
+    notes: str = "",
+    campaign: str | int | None = None,
+) -> tuple[Edit[BoutDetail], SoloBout]:
     """A whole solo bout played by the app (§5.2) and saved: shuffled decks from the seed, typed dice first (one
     pair per fighter per round, a's then b's), the app's dice for the rest."""
     solo = SoloBout(fighter, opponent_fighter, seed=seed, dice=dice, campaign=campaign)
@@ -753,12 +886,19 @@ def undo_bout(bout_id: int) -> Edit[BoutUndone]:
     detail = show_bout(bout_id)
     found = database_proxy.execute_sql(
         "SELECT operation_id FROM operation_change WHERE table_name = 'bout' AND row_id = ? AND action = 'insert' "
-        "ORDER BY id DESC LIMIT 1", (detail.id,)).fetchone()
+        "ORDER BY id DESC LIMIT 1",
+        (detail.id,),
+    ).fetchone()
     if found is None:
         raise NotFound(f"bout {bout_id} was not recorded by the journal")
     changes = journal_replay.undo(int(found[0]))
-    return Edit("bout", detail.id, f"undid bout {detail.id} ({detail.fighter} vs {detail.opponent})",
-                BoutUndone(id=detail.id), changes)
+    return Edit(
+        "bout",
+        detail.id,
+        f"undid bout {detail.id} ({detail.fighter} vs {detail.opponent})",
+        BoutUndone(id=detail.id),
+        changes,
+    )
 
 
 def fighters_of_operation(op_id: int) -> list[int]:
@@ -768,8 +908,15 @@ def fighters_of_operation(op_id: int) -> list[int]:
 
 # ------------------------------------------------------------------------------------------------ odds
 
-def bout_odds(fighter: str | int, opponent_fighter: str | int, *, bouts: Any = DEFAULT_ODDS_BOUTS, seed: Any = 0,
-              campaign: str | int | None = None) -> OddsResult:
+
+def bout_odds(
+    fighter: str | int,
+    opponent_fighter: str | int,
+    *,
+    bouts: Any = DEFAULT_ODDS_BOUTS,
+    seed: Any = 0,
+    campaign: str | int | None = None,
+) -> OddsResult:
     """Each side's chance to win a solo bout (and of a draw), estimated by playing ``bouts`` seeded bouts
     (§5.2 ▶): an estimate, with the half-width of its 95 % interval."""
     sides = _sides(fighter, opponent_fighter, None, None, campaign)
@@ -781,11 +928,22 @@ def bout_odds(fighter: str | int, opponent_fighter: str | int, *, bouts: Any = D
 
 
 def odds_result(fighter: str, opponent: str, level_a: int, level_b: int, odds: rules.Odds) -> OddsResult:
-    return OddsResult(fighter, opponent, level_a, level_b, odds.fighter_wins, odds.opponent_wins, odds.draws,
-                      odds.margin, odds.bouts, str(odds.seed))
+    return OddsResult(
+        fighter,
+        opponent,
+        level_a,
+        level_b,
+        odds.fighter_wins,
+        odds.opponent_wins,
+        odds.draws,
+        odds.margin,
+        odds.bouts,
+        str(odds.seed),
+    )
 
 
 # ------------------------------------------------------------------------------------------------ history
+
 
 @dataclass(frozen=True)
 class TimelineEvent(Result):
@@ -818,13 +976,21 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
     row = FighterRow(**{k: getattr(detail, k) for k in FighterRow.__dataclass_fields__})
     created = iso_text(f.created_at) or ""
     events: list[tuple[tuple[str, str, int, int], TimelineEvent]] = [
-        (("", "", 0, 0), TimelineEvent(created[:10], "created",  # always first, even before back-dated bouts
-                                                         f"joined the campaign at level {f.start_level}",
-                                                         level_after=f.start_level, xp_after=0, lifetime_after=0))]
+        (
+            ("", "", 0, 0),
+            TimelineEvent(
+                created[:10],
+                "created",  # always first, even before back-dated bouts
+                f"joined the campaign at level {f.start_level}",
+                level_after=f.start_level,
+                xp_after=0,
+                lifetime_after=0,
+            ),
+        )
+    ]
     bouts = sorted(_bouts_of(f.id), key=lambda b: (b.date, b.id))
     names = _names({b.fighter_id for b in bouts} | {b.opponent_fighter_id for b in bouts if b.opponent_fighter_id})
-    series = [{"bout": 0, "bout_id": None, "date": created[:10], "level": f.start_level,
-               "lifetime_xp": 0}]
+    series = [{"bout": 0, "bout_id": None, "date": created[:10], "level": f.start_level, "lifetime_xp": 0}]
     for n, b in enumerate(bouts, 1):
         v = _bout_values(b, names)
         mine = b.fighter_id == f.id
@@ -843,11 +1009,16 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
         gained = b.xp_gained if won else 0
         text = f"{result} {other}" + (f" (+{gained} XP)" if won else "") + (" \u2013 solo" if b.mode == "solo" else "")
         made = iso_text(b.created_at) or ""
-        events.append(((v["date"], made, b.id, 1), TimelineEvent(v["date"], "bout", text, b.id, gained, level, xp,
-                                                                  life)))
+        events.append(
+            ((v["date"], made, b.id, 1), TimelineEvent(v["date"], "bout", text, b.id, gained, level, xp, life))
+        )
         for lv in range((before or 0) + 1, (level or 0) + 1):
-            events.append(((v["date"], made, b.id, 2), TimelineEvent(v["date"], "level", f"reached level {lv}", b.id,
-                                                                level_after=lv)))
+            events.append(
+                (
+                    (v["date"], made, b.id, 2),
+                    TimelineEvent(v["date"], "level", f"reached level {lv}", b.id, level_after=lv),
+                )
+            )
         series.append({"bout": n, "bout_id": b.id, "date": v["date"], "level": level, "lifetime_xp": life})
     for ch in FighterChange.select().where(FighterChange.fighter == f.id).order_by(FighterChange.id):
         when = iso_text(ch.created_at) or ""
@@ -867,14 +1038,18 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
 def head_to_head(campaign: str | int, fighter: int | None = None) -> list[dict[str, Any]]:
     """Each pair of the campaign's fighters that met: bouts, each side's wins, draws (ordered by name)."""
     camp = _campaign(campaign)
-    ids = [i for (i,) in cast("Iterable[tuple[int]]", Fighter.select(Fighter.id).where(Fighter.campaign == camp)
-                                                             .tuples())]
+    ids = [
+        i for (i,) in cast("Iterable[tuple[int]]", Fighter.select(Fighter.id).where(Fighter.campaign == camp).tuples())
+    ]
     if not ids:
         return []
     names = _names(set(ids))
     pairs: dict[tuple[int, int], list[int]] = {}
-    met = Bout.select(Bout.fighter, Bout.opponent_fighter, Bout.winner).where(
-        Bout.fighter.in_(ids) & Bout.opponent_fighter.is_null(False)).tuples()
+    met = (
+        Bout.select(Bout.fighter, Bout.opponent_fighter, Bout.winner)
+        .where(Bout.fighter.in_(ids) & Bout.opponent_fighter.is_null(False))
+        .tuples()
+    )
     for fid, oid, winner in cast("Iterable[tuple[int, int, str]]", met):
         a, b = sorted((fid, oid), key=lambda i: (name_key(names[i]), i))
         t = pairs.setdefault((a, b), [0, 0, 0, 0])
@@ -888,8 +1063,16 @@ def head_to_head(campaign: str | int, fighter: int | None = None) -> list[dict[s
     for (a, b), t in sorted(pairs.items(), key=lambda kv: (name_key(names[kv[0][0]]), name_key(names[kv[0][1]]))):
         if fighter is not None and fighter not in (a, b):
             continue
-        out.append({"fighter": names[a], "opponent": names[b], "bouts": t[0], "fighter_wins": t[1],
-                    "opponent_wins": t[2], "draws": t[3]})
+        out.append(
+            {
+                "fighter": names[a],
+                "opponent": names[b],
+                "bouts": t[0],
+                "fighter_wins": t[1],
+                "opponent_wins": t[2],
+                "draws": t[3],
+            }
+        )
     return out
 
 
@@ -906,15 +1089,19 @@ def history_csv(ref: str | int, campaign: str | int | None = None) -> str:
     return out.getvalue()
 
 
-def export_history(ref: str | int, path: str | os.PathLike[str], fmt: str = "csv",
-                   campaign: str | int | None = None) -> int:
+def export_history(
+    ref: str | int, path: str | os.PathLike[str], fmt: str = "csv", campaign: str | int | None = None
+) -> int:
     """Write the fighter's timeline to ``path`` as ``csv`` or ``json`` (the whole history); returns the number of
     events."""
     if fmt not in ("csv", "json"):
         raise ServiceError(f"export format must be csv or json, not {fmt!r}")
     data = fighter_history(ref, campaign)
-    text = history_csv(ref, campaign) if fmt == "csv" else json.dumps(data.to_dict(), ensure_ascii=False,
-                                                                       indent=1, default=str)
+    text = (
+        history_csv(ref, campaign)
+        if fmt == "csv"
+        else json.dumps(data.to_dict(), ensure_ascii=False, indent=1, default=str)
+    )
     from .. import fileio
 
     fileio.write_atomic(path, text, f"fighter.{fmt}")
@@ -922,8 +1109,31 @@ def export_history(ref: str | int, path: str | os.PathLike[str], fmt: str = "csv
 
 
 __all__ = [
-    "BoutDetail", "BoutRow", "FighterDetail", "FighterHistory", "FighterRow", "OddsResult", "SoloBout",
-    "TimelineEvent", "bout_odds", "create_fighter", "delete_fighter", "edit_fighter", "export_history",
-    "fighter_history", "find_fighter", "head_to_head", "history_csv", "list_fighters", "log_bout", "parse_dice_pairs",
-    "play_bout", "rename_fighter", "retire_fighter", "set_fighter", "show_bout", "show_fighter", "undo_bout",
+    "BoutDetail",
+    "BoutRow",
+    "FighterDetail",
+    "FighterHistory",
+    "FighterRow",
+    "OddsResult",
+    "SoloBout",
+    "TimelineEvent",
+    "bout_odds",
+    "create_fighter",
+    "delete_fighter",
+    "edit_fighter",
+    "export_history",
+    "fighter_history",
+    "find_fighter",
+    "head_to_head",
+    "history_csv",
+    "list_fighters",
+    "log_bout",
+    "parse_dice_pairs",
+    "play_bout",
+    "rename_fighter",
+    "retire_fighter",
+    "set_fighter",
+    "show_bout",
+    "show_fighter",
+    "undo_bout",
 ]

@@ -23,7 +23,6 @@ DEMO_PLATOON = "2nd Platoon"
 DEMO_SOLOGEAR = "Hill 214 (sample)"
 
 
-
 class _Battle(TypedDict):
     """A sample battle: its details, wounds, leader wounds, the typed dice in the rules' order (recovery
     rolls, leader 2d12, replacement), the replacement leader's name if the leader falls."""
@@ -58,14 +57,38 @@ class DemoCreated(Result):
 
 
 _BATTLES: list[_Battle] = [
-    {"date": "1960-07-14", "scenario": "Crossing at Matadi", "opponent": "Katangese gendarmes",
-     "outcome": Outcome.VICTORY, "objectives": 1, "wounds": 3, "leader_wounds": 0, "dice": [[5], [6, 4]]},
-    {"date": "1960-08-02", "scenario": "Night patrol on the river road", "opponent": "Mercenary column",
-     "outcome": Outcome.DRAW, "objectives": 0, "wounds": 6, "leader_wounds": 1, "dice": [[2], [5, 3], [9, 8]]},
-    {"date": "1960-09-19", "scenario": "Holding the airfield", "opponent": "Soviet advisers' battalion",
-     "outcome": Outcome.VICTORY, "objectives": 2, "wounds": 6, "leader_wounds": 5, "dice": [[6], [2, 3], [3, 7]],
-     "replacement": "Lt. Okafor",
-     "notes": "Lt. Dubois led the counter-charge across the runway and was carried off badly wounded."},
+    {
+        "date": "1960-07-14",
+        "scenario": "Crossing at Matadi",
+        "opponent": "Katangese gendarmes",
+        "outcome": Outcome.VICTORY,
+        "objectives": 1,
+        "wounds": 3,
+        "leader_wounds": 0,
+        "dice": [[5], [6, 4]],
+    },
+    {
+        "date": "1960-08-02",
+        "scenario": "Night patrol on the river road",
+        "opponent": "Mercenary column",
+        "outcome": Outcome.DRAW,
+        "objectives": 0,
+        "wounds": 6,
+        "leader_wounds": 1,
+        "dice": [[2], [5, 3], [9, 8]],
+    },
+    {
+        "date": "1960-09-19",
+        "scenario": "Holding the airfield",
+        "opponent": "Soviet advisers' battalion",
+        "outcome": Outcome.VICTORY,
+        "objectives": 2,
+        "wounds": 6,
+        "leader_wounds": 5,
+        "dice": [[6], [2, 3], [3, 7]],
+        "replacement": "Lt. Okafor",
+        "notes": "Lt. Dubois led the counter-charge across the runway and was carried off badly wounded.",
+    },
 ]
 
 
@@ -75,18 +98,38 @@ def _create_atomic_africa() -> OpenFirst:
     from .campaigns import create_campaign
     from .platoons import create_platoon
 
-    camp = create_campaign(DEMO_CAMPAIGN, "atomic_africa",
-                           notes="Sample campaign: the example platoon of the Atomic Africa rules.")
-    platoon = create_platoon(camp.id, DEMO_PLATOON, training=10, equipment=10, morale=8, armor=2,
-                             xp=1, leader_name="Lt. Dubois", leader_xp=3,
-                             notes="Regular army from a well-funded nation; tired after recent battles.")
+    camp = create_campaign(
+        DEMO_CAMPAIGN, "atomic_africa", notes="Sample campaign: the example platoon of the Atomic Africa rules."
+    )
+    platoon = create_platoon(
+        camp.id,
+        DEMO_PLATOON,
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=1,
+        leader_name="Lt. Dubois",
+        leader_xp=3,
+        notes="Regular army from a well-funded nation; tired after recent battles.",
+    )
     add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training=8, equipment=10, morale=8, armor=2)
     add_equipment(platoon.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
     add_equipment(platoon.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
     for b in _BATTLES:
-        log_battle(platoon.id, wounds=b["wounds"], leader_wounds=b["leader_wounds"], objectives=b["objectives"],
-                   outcome=b["outcome"], scenario=b["scenario"], opponent=b["opponent"], date=b["date"],
-                   notes=b.get("notes", ""), replacement_name=b.get("replacement"), dice=TypedDice(b["dice"]))
+        log_battle(
+            platoon.id,
+            wounds=b["wounds"],
+            leader_wounds=b["leader_wounds"],
+            objectives=b["objectives"],
+            outcome=b["outcome"],
+            scenario=b["scenario"],
+            opponent=b["opponent"],
+            date=b["date"],
+            notes=b.get("notes", ""),
+            replacement_name=b.get("replacement"),
+            dice=TypedDice(b["dice"]),
+        )
     return OpenFirst("platoon", platoon.id)
 
 
@@ -94,11 +137,19 @@ def _create_sologear() -> OpenFirst:
     from . import sologear_play as play_service
     from . import sologear_sheet as sheet_service
 
-    sheet = sheet_service.create_sheet(DEMO_SOLOGEAR, "Janne", 250, date="TN1932", area="Badlands hill",
-                                       gear_name="Hunter", player_unit="Janne's Regiment",
-                                       player_affiliation="Northern", enemy_unit="Johnboy's Company",
-                                       enemy_affiliation="Southern",
-                                       notes="Sample campaign: the worked example of the Sologear rules.")
+    sheet = sheet_service.create_sheet(
+        DEMO_SOLOGEAR,
+        "Janne",
+        250,
+        date="TN1932",
+        area="Badlands hill",
+        gear_name="Hunter",
+        player_unit="Janne's Regiment",
+        player_affiliation="Northern",
+        enemy_unit="Johnboy's Company",
+        enemy_affiliation="Southern",
+        notes="Sample campaign: the worked example of the Sologear rules.",
+    )
     sheet_service.add_force(sheet.id, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
     sheet_service.add_force(sheet.id, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
     sheet_service.add_force(sheet.id, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")

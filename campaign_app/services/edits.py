@@ -35,8 +35,16 @@ class Edit(Generic[R]):
     status bar, the CLI's text), the typed :attr:`result` and the operation's :attr:`changes`.
     ``changes`` is final once the service's operation has ended."""
 
-    def __init__(self, kind: str, id: int, message: str, result: R,
-                 changes: OpChanges | Operation | None = None, *, undid: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        id: int,
+        message: str,
+        result: R,
+        changes: OpChanges | Operation | None = None,
+        *,
+        undid: list[int] | None = None,
+    ) -> None:
         self.undid: list[int] = list(undid or [])
         """The operations the service undid, in order (``battle undo``): reverting this Edit redoes them."""
         self.kind = kind

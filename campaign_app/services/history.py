@@ -60,9 +60,27 @@ from .history_results import (
 
 KINDS: tuple[str, ...] = ("battle", "xp", "leader", "attribute", "roll")
 """Kinds of timeline events."""
-CSV_COLUMNS: tuple[str, ...] = ("at", "kind", "battle_number", "date", "text", "who", "delta", "xp_after",
-                                "reason", "purpose", "expression", "faces", "total", "source", "rule",
-                                "outcome", "field", "old", "new")
+CSV_COLUMNS: tuple[str, ...] = (
+    "at",
+    "kind",
+    "battle_number",
+    "date",
+    "text",
+    "who",
+    "delta",
+    "xp_after",
+    "reason",
+    "purpose",
+    "expression",
+    "faces",
+    "total",
+    "source",
+    "rule",
+    "outcome",
+    "field",
+    "old",
+    "new",
+)
 
 _platoon = resolve_platoon
 
@@ -81,6 +99,7 @@ def _date_part(value: object) -> str | None:
 
 
 # --- the read: five queries, named rows --------------------------------------------------------------------
+
 
 class BattleRow(NamedTuple):
     """A battle as the history reads it."""
@@ -167,12 +186,19 @@ class RollRow(NamedTuple):
 
 def _select(model: type[BaseModel], row: type[tuple[Any, ...]], order: str) -> str:
     columns: tuple[str, ...] = row._fields  # type: ignore[attr-defined]
-    return (f"SELECT {', '.join(columns)} FROM {model._meta.table_name} WHERE platoon_id = ? "  # noqa: S608
-            f"ORDER BY {order}")
+    return (
+        f"SELECT {', '.join(columns)} FROM {model._meta.table_name} WHERE platoon_id = ? "  # noqa: S608
+        f"ORDER BY {order}"
+    )
 
 
-HISTORY_ROWS: dict[str, type[tuple[Any, ...]]] = {"battles": BattleRow, "leaders": LeaderRow, "xp_changes": XpRow,
-                                                   "attribute_changes": AttributeRow, "rolls": RollRow}
+HISTORY_ROWS: dict[str, type[tuple[Any, ...]]] = {
+    "battles": BattleRow,
+    "leaders": LeaderRow,
+    "xp_changes": XpRow,
+    "attribute_changes": AttributeRow,
+    "rolls": RollRow,
+}
 """Each list of the read and the named row its tuples become."""
 
 HISTORY_SQL: dict[str, str] = {
@@ -189,12 +215,35 @@ benchmark runs the same SQL in plain sqlite3 as the floor of a read)."""
 class HistoryRows:
     """Everything the history needs about one platoon, read with a fixed number of queries (named rows)."""
 
-    __slots__ = ("platoon_id", "platoon_name", "platoon_xp", "campaign_name", "thresholds", "battles", "leaders",
-                 "xp_changes", "attribute_changes", "rolls", "_battles_by_id", "_leaders_by_id", "_faces")
+    __slots__ = (
+        "platoon_id",
+        "platoon_name",
+        "platoon_xp",
+        "campaign_name",
+        "thresholds",
+        "battles",
+        "leaders",
+        "xp_changes",
+        "attribute_changes",
+        "rolls",
+        "_battles_by_id",
+        "_leaders_by_id",
+        "_faces",
+    )
 
-    def __init__(self, platoon_id: int, platoon_name: str, platoon_xp: int, campaign_name: str,
-                 thresholds: Thresholds, battles: list[BattleRow], leaders: list[LeaderRow],
-                 xp_changes: list[XpRow], attribute_changes: list[AttributeRow], rolls: list[RollRow]) -> None:
+    def __init__(
+        self,
+        platoon_id: int,
+        platoon_name: str,
+        platoon_xp: int,
+        campaign_name: str,
+        thresholds: Thresholds,
+        battles: list[BattleRow],
+        leaders: list[LeaderRow],
+        xp_changes: list[XpRow],
+        attribute_changes: list[AttributeRow],
+        rolls: list[RollRow],
+    ) -> None:
         self.platoon_id = platoon_id
         self.platoon_name = platoon_name
         self.platoon_xp = platoon_xp
@@ -248,16 +297,22 @@ def _no_gc() -> Iterator[None]:
 
 def read_rows(platoon: str | int, campaign: str | int | None = None) -> HistoryRows:
     if isinstance(platoon, int):
-        row = (Platoon.select(Platoon, Campaign).join(Campaign).where(Platoon.id == platoon).first())
+        row = Platoon.select(Platoon, Campaign).join(Campaign).where(Platoon.id == platoon).first()
         if row is None:
             raise NotFound(f"no platoon with id {platoon}")
     else:
         row = _platoon(platoon, campaign)
     c = row.campaign
     pid = row.id
-    lists = {name: list(map(HISTORY_ROWS[name]._make,  # type: ignore[attr-defined]
-                            db.execute_sql(sql, (pid,)).fetchall()))
-             for name, sql in HISTORY_SQL.items()}
+    lists = {
+        name: list(
+            map(
+                HISTORY_ROWS[name]._make,  # type: ignore[attr-defined]
+                db.execute_sql(sql, (pid,)).fetchall(),
+            )
+        )
+        for name, sql in HISTORY_SQL.items()
+    }
     return HistoryRows(pid, row.name, row.xp, c.name, thresholds_of(c), **lists)
 
 
@@ -385,8 +440,9 @@ class Timeline:
         for a in rows.attribute_changes:
             alone(_ATTRIBUTE, a)
 
-        groups: list[tuple[SortKey, int, HistoryRow]] = [((b.created_at, b.number, 0, 0, 0, 0, 0), _BATTLE, b)
-                                                         for b in rows.battles]
+        groups: list[tuple[SortKey, int, HistoryRow]] = [
+            ((b.created_at, b.number, 0, 0, 0, 0, 0), _BATTLE, b) for b in rows.battles
+        ]
         groups += loose
         groups.sort(key=itemgetter(0), reverse=True)
         refs: list[Ref] = []
@@ -413,8 +469,10 @@ class Timeline:
                     add_kind("roll")
                     add_bid(bid)
             others: tuple[tuple[int, str, Sequence[HistoryRow] | None], ...] = (
-                (_XP, "xp", xp_in.get(bid)), (_LEFT, "leader", left_in.get(bid)),
-                (_JOINED, "leader", joined_in.get(bid)))
+                (_XP, "xp", xp_in.get(bid)),
+                (_LEFT, "leader", left_in.get(bid)),
+                (_JOINED, "leader", joined_in.get(bid)),
+            )
             for member_code, kind, followers in others:
                 if followers:
                     for member in followers:
@@ -451,8 +509,7 @@ class Timeline:
 
     def replacement(self, battle_id: int) -> Replacement | None:
         if self._replacement is None:
-            self._replacement = {ld.joined_battle_id: ld for ld in self.rows.leaders
-                                 if ld.joined_battle_id is not None}
+            self._replacement = {ld.joined_battle_id: ld for ld in self.rows.leaders if ld.joined_battle_id is not None}
         rep = self._replacement.get(battle_id)
         if rep is None:
             return None
@@ -476,45 +533,110 @@ class Timeline:
         if isinstance(row, BattleRow):
             b = row
             bid = b.id
-            return BattleEvent(id=bid, at=_iso(b.created_at), date=_iso(b.date), battle_id=bid,
-                               battle_number=b.number, outcome=_OUTCOME[b.outcome], scenario=b.scenario,
-                               opponent=b.opponent, wounds=b.wounds, leader_wounds=b.leader_wounds,
-                               xp_lost=b.xp_lost, leader_fate=_FATE[b.leader_fate], xp_before=b.platoon_xp_before,
-                               xp_after=b.platoon_xp_after, leader=self.led_by(bid), replacement=self.replacement(bid))
+            return BattleEvent(
+                id=bid,
+                at=_iso(b.created_at),
+                date=_iso(b.date),
+                battle_id=bid,
+                battle_number=b.number,
+                outcome=_OUTCOME[b.outcome],
+                scenario=b.scenario,
+                opponent=b.opponent,
+                wounds=b.wounds,
+                leader_wounds=b.leader_wounds,
+                xp_lost=b.xp_lost,
+                leader_fate=_FATE[b.leader_fate],
+                xp_before=b.platoon_xp_before,
+                xp_after=b.platoon_xp_after,
+                leader=self.led_by(bid),
+                replacement=self.replacement(bid),
+            )
         if isinstance(row, RollRow):
             r = row
             at, date, number = self._where(r.created_at, r.battle_id)
-            return RollEvent(id=r.id, at=at, date=date, battle_id=r.battle_id, battle_number=number,
-                             purpose=r.purpose, purpose_text=purpose_text(r.purpose),
-                             expression=r.expression, faces=rows.faces(r.faces), total=r.total,
-                             source=r.source, rule=r.rule, rule_text=rule_text(r.rule),
-                             table_row=r.table_row, outcome=r.outcome, leader_id=r.leader_id, seq=r.seq,
-                             modifier=r.modifier)
+            return RollEvent(
+                id=r.id,
+                at=at,
+                date=date,
+                battle_id=r.battle_id,
+                battle_number=number,
+                purpose=r.purpose,
+                purpose_text=purpose_text(r.purpose),
+                expression=r.expression,
+                faces=rows.faces(r.faces),
+                total=r.total,
+                source=r.source,
+                rule=r.rule,
+                rule_text=rule_text(r.rule),
+                table_row=r.table_row,
+                outcome=r.outcome,
+                leader_id=r.leader_id,
+                seq=r.seq,
+                modifier=r.modifier,
+            )
         if isinstance(row, XpRow):
             x = row
             ld = rows.leaders_by_id.get(x.leader_id) if x.leader_id else None
             name = ld.name if ld is not None else rows.platoon_name if x.who == "platoon" else "leader"
             at, date, number = self._where(x.created_at, x.battle_id)
-            return XpEvent(id=x.id, at=at, date=date, battle_id=x.battle_id, battle_number=number, who=x.who,
-                           name=name, leader_id=x.leader_id, delta=x.delta, xp_after=x.xp_after,
-                           reason=x.reason)
+            return XpEvent(
+                id=x.id,
+                at=at,
+                date=date,
+                battle_id=x.battle_id,
+                battle_number=number,
+                who=x.who,
+                name=name,
+                leader_id=x.leader_id,
+                delta=x.delta,
+                xp_after=x.xp_after,
+                reason=x.reason,
+            )
         if isinstance(row, LeaderRow):
             ld = row
             if code == _JOINED:
                 at, date, number = self._where(ld.joined_at, ld.joined_battle_id)
-                return LeaderEvent(id=ld.id, at=at, date=date, battle_id=ld.joined_battle_id,
-                                   battle_number=number, change="joined", leader_id=ld.id, name=ld.name,
-                                   rank=ld.rank, xp=ld.xp_at_join, status=ld.status)
+                return LeaderEvent(
+                    id=ld.id,
+                    at=at,
+                    date=date,
+                    battle_id=ld.joined_battle_id,
+                    battle_number=number,
+                    change="joined",
+                    leader_id=ld.id,
+                    name=ld.name,
+                    rank=ld.rank,
+                    xp=ld.xp_at_join,
+                    status=ld.status,
+                )
             at, date, number = self._where(ld.left_at or ld.joined_at, ld.left_battle_id)
-            return LeaderEvent(id=ld.id, at=at, date=date, battle_id=ld.left_battle_id, battle_number=number,
-                               change="left", leader_id=ld.id, name=ld.name, rank=ld.rank, xp=ld.xp,
-                               status=ld.status)
+            return LeaderEvent(
+                id=ld.id,
+                at=at,
+                date=date,
+                battle_id=ld.left_battle_id,
+                battle_number=number,
+                change="left",
+                leader_id=ld.id,
+                name=ld.name,
+                rank=ld.rank,
+                xp=ld.xp,
+                status=ld.status,
+            )
         a = row
         at, _date, number = self._where(a.created_at, a.battle_id)
         # an edit is dated the day it was made, not the battle's date
-        return AttributeEvent(id=a.id, at=at, date=_date_part(a.created_at), battle_id=a.battle_id,
-                              battle_number=number, field=a.field, old=a.old_value, new=a.new_value,
-                              reason=a.reason)
+        return AttributeEvent(
+            id=a.id,
+            at=at,
+            date=_date_part(a.created_at),
+            battle_id=a.battle_id,
+            battle_number=number,
+            field=a.field,
+            old=a.old_value,
+            new=a.new_value,
+            reason=a.reason,
+        )
 
 
 class Events(Sequence[TimelineEvent]):
@@ -601,24 +723,53 @@ def _rolls_by_battle(rows: HistoryRows) -> dict[int, list[RollRow]]:
 
 
 def _battle_roll(rows: HistoryRows, r: RollRow) -> BattleRoll:
-    return BattleRoll(id=r.id, seq=r.seq, purpose=r.purpose, purpose_text=purpose_text(r.purpose),
-                      expression=r.expression, faces=rows.faces(r.faces), modifier=r.modifier,
-                      total=r.total, source=r.source, rule=r.rule, rule_text=rule_text(r.rule),
-                      table_row=r.table_row, outcome=r.outcome, leader_id=r.leader_id,
-                      battle_id=r.battle_id, at=_iso(r.created_at))
+    return BattleRoll(
+        id=r.id,
+        seq=r.seq,
+        purpose=r.purpose,
+        purpose_text=purpose_text(r.purpose),
+        expression=r.expression,
+        faces=rows.faces(r.faces),
+        modifier=r.modifier,
+        total=r.total,
+        source=r.source,
+        rule=r.rule,
+        rule_text=rule_text(r.rule),
+        table_row=r.table_row,
+        outcome=r.outcome,
+        leader_id=r.leader_id,
+        battle_id=r.battle_id,
+        at=_iso(r.created_at),
+    )
 
 
 def _battle(timeline: Timeline, b: BattleRow, rolls_of: dict[int, list[RollRow]]) -> HistoryBattle:
     bid = b.id
     rows = timeline.rows
     return HistoryBattle(
-        id=bid, number=b.number, date=_iso(b.date), scenario=b.scenario, opponent=b.opponent,
-        opponent_platoon_id=b.opponent_platoon_id, outcome=_OUTCOME[b.outcome], objectives=b.objectives,
-        fire_support=bool(b.fire_support), notes=b.notes, wounds=b.wounds,
-        leader_wounds=b.leader_wounds, platoon_xp_before=b.platoon_xp_before, platoon_xp_after=b.platoon_xp_after,
-        leader_xp_before=b.leader_xp_before, leader_xp_after=b.leader_xp_after, leader_fate=_FATE[b.leader_fate],
-        xp_lost=b.xp_lost, leader=timeline.led_by(bid), replacement=timeline.replacement(bid),
-        created_at=_iso(b.created_at), rolls=tuple(_battle_roll(rows, r) for r in rolls_of.get(bid, ())))
+        id=bid,
+        number=b.number,
+        date=_iso(b.date),
+        scenario=b.scenario,
+        opponent=b.opponent,
+        opponent_platoon_id=b.opponent_platoon_id,
+        outcome=_OUTCOME[b.outcome],
+        objectives=b.objectives,
+        fire_support=bool(b.fire_support),
+        notes=b.notes,
+        wounds=b.wounds,
+        leader_wounds=b.leader_wounds,
+        platoon_xp_before=b.platoon_xp_before,
+        platoon_xp_after=b.platoon_xp_after,
+        leader_xp_before=b.leader_xp_before,
+        leader_xp_after=b.leader_xp_after,
+        leader_fate=_FATE[b.leader_fate],
+        xp_lost=b.xp_lost,
+        leader=timeline.led_by(bid),
+        replacement=timeline.replacement(bid),
+        created_at=_iso(b.created_at),
+        rolls=tuple(_battle_roll(rows, r) for r in rolls_of.get(bid, ())),
+    )
 
 
 def _build(rows: HistoryRows, lazy: bool = False) -> PlatoonHistory:
@@ -626,8 +777,9 @@ def _build(rows: HistoryRows, lazy: bool = False) -> PlatoonHistory:
     view) both are lazy sequences (:class:`Battles`, :class:`Events`) that make an item when first asked for;
     else tuples of every item."""
     timeline = Timeline(rows)
-    platoon = HistoryPlatoon(id=rows.platoon_id, name=rows.platoon_name, campaign=rows.campaign_name,
-                             xp=rows.platoon_xp)
+    platoon = HistoryPlatoon(
+        id=rows.platoon_id, name=rows.platoon_name, campaign=rows.campaign_name, xp=rows.platoon_xp
+    )
     if lazy:
         return PlatoonHistory(platoon=platoon, battles=Battles(timeline), events=Events(timeline))
     events = tuple(timeline.event(i) for i in range(len(timeline.refs)))
@@ -682,15 +834,29 @@ def _leaders(rows: HistoryRows) -> tuple[HistoryLeader, ...]:
         last_so_far = max(last_so_far, fought.get(ld.id, 0), jb.number if jb else 0)
         status = ld.status
         left = "" if status == "active" else _fiction_when(lb, by_number.get(last_so_far))
-        out.append(HistoryLeader(
-            id=ld.id, name=ld.name, rank=ld.rank, status=status, current=status == "active",
-            how="still in command" if status == "active" else FATE_WORDS.get(status, "replaced"),
-            joined_at=_iso(ld.joined_at), joined_battle=jb.number if jb else None,
-            joined_date=_iso(jb.date) if jb else _date_part(ld.joined_at),
-            left_at=_iso(ld.left_at), left_battle=lb.number if lb else None,
-            left_date=_iso(lb.date) if lb else _date_part(ld.left_at),
-            joined=joined, left=left, battles_led=led.get(ld.id, 0), xp_at_join=ld.xp_at_join, xp=ld.xp,
-            xp_gained=ld.xp - ld.xp_at_join, level=level_name(ld.xp, rows.thresholds)))
+        out.append(
+            HistoryLeader(
+                id=ld.id,
+                name=ld.name,
+                rank=ld.rank,
+                status=status,
+                current=status == "active",
+                how="still in command" if status == "active" else FATE_WORDS.get(status, "replaced"),
+                joined_at=_iso(ld.joined_at),
+                joined_battle=jb.number if jb else None,
+                joined_date=_iso(jb.date) if jb else _date_part(ld.joined_at),
+                left_at=_iso(ld.left_at),
+                left_battle=lb.number if lb else None,
+                left_date=_iso(lb.date) if lb else _date_part(ld.left_at),
+                joined=joined,
+                left=left,
+                battles_led=led.get(ld.id, 0),
+                xp_at_join=ld.xp_at_join,
+                xp=ld.xp,
+                xp_gained=ld.xp - ld.xp_at_join,
+                level=level_name(ld.xp, rows.thresholds),
+            )
+        )
     return tuple(out)
 
 
@@ -715,16 +881,29 @@ def _summary(rows: HistoryRows) -> CampaignSummary:
         xp_lost += b.xp_lost
     lost = [ld for ld in rows.leaders if ld.status in LEADER_LEAVES]  # a leader who left has the fate as status
     current = [ld for ld in rows.leaders if ld.status == "active"]
-    awards = sum(x.delta for x in rows.xp_changes
-                 if x.who == "platoon" and x.battle_id is not None and x.delta > 0)
+    awards = sum(x.delta for x in rows.xp_changes if x.who == "platoon" and x.battle_id is not None and x.delta > 0)
     return CampaignSummary(
-        platoon=rows.platoon_name, campaign=rows.campaign_name, xp=rows.platoon_xp,
-        level=level_name(rows.platoon_xp, rows.thresholds), leader=current[-1].name if current else None,
-        battles=len(bs), victories=count[Outcome.VICTORY], defeats=count[Outcome.DEFEAT], draws=count[Outcome.DRAW],
-        unrecorded=unrecorded, total_wounds=wounds, leader_wounds=leader_wounds, xp_lost=xp_lost, xp_awarded=awards,
-        leaders_lost=len(lost), casualties=sum(1 for ld in lost if ld.status == LeaderFate.CASUALTY),
-        promotions=sum(1 for ld in lost if ld.status == LeaderFate.PROMOTED), leaders=len(rows.leaders),
-        first_battle=_iso(bs[0].date) if bs else None, last_battle=_iso(bs[-1].date) if bs else None)
+        platoon=rows.platoon_name,
+        campaign=rows.campaign_name,
+        xp=rows.platoon_xp,
+        level=level_name(rows.platoon_xp, rows.thresholds),
+        leader=current[-1].name if current else None,
+        battles=len(bs),
+        victories=count[Outcome.VICTORY],
+        defeats=count[Outcome.DEFEAT],
+        draws=count[Outcome.DRAW],
+        unrecorded=unrecorded,
+        total_wounds=wounds,
+        leader_wounds=leader_wounds,
+        xp_lost=xp_lost,
+        xp_awarded=awards,
+        leaders_lost=len(lost),
+        casualties=sum(1 for ld in lost if ld.status == LeaderFate.CASUALTY),
+        promotions=sum(1 for ld in lost if ld.status == LeaderFate.PROMOTED),
+        leaders=len(rows.leaders),
+        first_battle=_iso(bs[0].date) if bs else None,
+        last_battle=_iso(bs[-1].date) if bs else None,
+    )
 
 
 def campaign_summary(platoon: str | int, campaign: str | int | None = None) -> CampaignSummary:
@@ -736,8 +915,9 @@ def campaign_summary(platoon: str | int, campaign: str | int | None = None) -> C
 def _xp_series(rows: HistoryRows) -> XpSeries:
     joined_in = {ld.joined_battle_id: ld for ld in rows.leaders if ld.joined_battle_id is not None}
     leaders_by_id = rows.leaders_by_id
-    fate_leader = {r.battle_id: r.leader_id for r in rows.rolls
-                   if r.purpose == PURPOSE_LEADER and r.battle_id is not None}
+    fate_leader = {
+        r.battle_id: r.leader_id for r in rows.rolls if r.purpose == PURPOSE_LEADER and r.battle_id is not None
+    }
     points = []
     for b in rows.battles:
         rep = joined_in.get(b.id)
@@ -747,12 +927,25 @@ def _xp_series(rows: HistoryRows) -> XpSeries:
             assert fate is not None
             leader_xp = rep.xp_at_join if rep else None
             old = leaders_by_id.get(fate_leader.get(b.id))  # type: ignore[arg-type]
-            change = LeaderChange(fate=fate, old=old.name if old else None, old_xp=b.leader_xp_after,
-                                  new=rep.name if rep else None, new_xp=rep.xp_at_join if rep else None)
+            change = LeaderChange(
+                fate=fate,
+                old=old.name if old else None,
+                old_xp=b.leader_xp_after,
+                new=rep.name if rep else None,
+                new_xp=rep.xp_at_join if rep else None,
+            )
         else:
             leader_xp = b.leader_xp_after
-        points.append(XpSeriesPoint(battle=b.number, battle_id=b.id, date=_iso(b.date),
-                                    platoon_xp=b.platoon_xp_after, leader_xp=leader_xp, leader_change=change))
+        points.append(
+            XpSeriesPoint(
+                battle=b.number,
+                battle_id=b.id,
+                date=_iso(b.date),
+                platoon_xp=b.platoon_xp_after,
+                leader_xp=leader_xp,
+                leader_change=change,
+            )
+        )
     first = rows.battles[0] if rows.battles else None
     if first is not None:
         start = XpStart(battle=0, platoon_xp=first.platoon_xp_before, leader_xp=first.leader_xp_before)
@@ -769,8 +962,17 @@ def xp_series(platoon: str | int, campaign: str | int | None = None) -> XpSeries
 
 
 def _wounds_series(rows: HistoryRows) -> tuple[WoundsSeriesPoint, ...]:
-    return tuple(WoundsSeriesPoint(battle=b.number, battle_id=b.id, date=_iso(b.date), wounds=b.wounds,
-                                   leader_wounds=b.leader_wounds, xp_lost=b.xp_lost) for b in rows.battles)
+    return tuple(
+        WoundsSeriesPoint(
+            battle=b.number,
+            battle_id=b.id,
+            date=_iso(b.date),
+            wounds=b.wounds,
+            leader_wounds=b.leader_wounds,
+            xp_lost=b.xp_lost,
+        )
+        for b in rows.battles
+    )
 
 
 def wounds_series(platoon: str | int, campaign: str | int | None = None) -> tuple[WoundsSeriesPoint, ...]:
@@ -814,8 +1016,7 @@ class HistoryReport:
             return _wounds_series(self._rows)
 
 
-def history_report(platoon: str | int, campaign: str | int | None = None, *,
-                   lazy_text: bool = False) -> HistoryReport:
+def history_report(platoon: str | int, campaign: str | int | None = None, *, lazy_text: bool = False) -> HistoryReport:
     """Everything about a platoon's campaign from one read (for the history view and the printed history
     report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``, each
     made from the read when first asked for. With ``lazy_text`` (the view) the history's events and battles
@@ -827,8 +1028,13 @@ def history_report(platoon: str | int, campaign: str | int | None = None, *,
 
 def _csv_row(e: TimelineEvent) -> dict[str, str | int | None]:
     """An event's cells (:data:`CSV_COLUMNS`; a missing one is empty)."""
-    row: dict[str, str | int | None] = {"at": e.at, "kind": e.kind, "battle_number": e.battle_number,
-                                        "date": e.date, "text": e.text}
+    row: dict[str, str | int | None] = {
+        "at": e.at,
+        "kind": e.kind,
+        "battle_number": e.battle_number,
+        "date": e.date,
+        "text": e.text,
+    }
     if isinstance(e, BattleEvent):
         row.update(xp_after=e.xp_after, outcome=e.outcome)
     elif isinstance(e, XpEvent):
@@ -838,8 +1044,15 @@ def _csv_row(e: TimelineEvent) -> dict[str, str | int | None]:
     elif isinstance(e, AttributeEvent):
         row.update(field=e.field, old=e.old, new=e.new, reason=e.reason)
     elif isinstance(e, RollEvent):  # a spreadsheet shows the words, as it always did (JSON has the codes)
-        row.update(purpose=purpose_text(e.purpose), expression=e.expression, faces=" ".join(str(f) for f in e.faces),
-                   total=e.total, source=e.source, rule=rule_text(e.rule), outcome=e.outcome)
+        row.update(
+            purpose=purpose_text(e.purpose),
+            expression=e.expression,
+            faces=" ".join(str(f) for f in e.faces),
+            total=e.total,
+            source=e.source,
+            rule=rule_text(e.rule),
+            outcome=e.outcome,
+        )
     return row
 
 
@@ -869,8 +1082,11 @@ def export_history(platoon: str | int, path: str | os.PathLike[str], fmt: str = 
     if fmt not in ("csv", "json"):
         raise ServiceError(f"export format must be csv or json, not {fmt!r}")
     data = history(platoon)
-    text = events_csv(data.events) if fmt == "csv" else json.dumps(data.to_dict(), ensure_ascii=False, indent=1,
-                                                                    default=str)
+    text = (
+        events_csv(data.events)
+        if fmt == "csv"
+        else json.dumps(data.to_dict(), ensure_ascii=False, indent=1, default=str)
+    )
     from .. import fileio
 
     fileio.write_atomic(path, text, f"history.{fmt}")
@@ -878,10 +1094,41 @@ def export_history(platoon: str | int, path: str | os.PathLike[str], fmt: str = 
 
 
 __all__ = [
-    "KINDS", "CSV_COLUMNS", "HISTORY_SQL", "Events", "Battles", "HistoryReport", "history", "leaders_roll",
-    "campaign_summary", "xp_series", "wounds_series", "history_report", "timeline_csv", "history_json",
-    "events_csv", "export_history", "event_text", "change_text", "FIELD_LABELS",
-    "AttributeEvent", "BattleEvent", "BattleRoll", "CampaignSummary", "HistoryBattle", "HistoryLeader",
-    "HistoryPlatoon", "LeaderChange", "LeaderEvent", "PlatoonHistory", "Replacement", "RollEvent", "TimelineEvent",
-    "WoundsSeriesPoint", "XpEvent", "XpSeries", "XpSeriesPoint", "XpStart",
+    "KINDS",
+    "CSV_COLUMNS",
+    "HISTORY_SQL",
+    "Events",
+    "Battles",
+    "HistoryReport",
+    "history",
+    "leaders_roll",
+    "campaign_summary",
+    "xp_series",
+    "wounds_series",
+    "history_report",
+    "timeline_csv",
+    "history_json",
+    "events_csv",
+    "export_history",
+    "event_text",
+    "change_text",
+    "FIELD_LABELS",
+    "AttributeEvent",
+    "BattleEvent",
+    "BattleRoll",
+    "CampaignSummary",
+    "HistoryBattle",
+    "HistoryLeader",
+    "HistoryPlatoon",
+    "LeaderChange",
+    "LeaderEvent",
+    "PlatoonHistory",
+    "Replacement",
+    "RollEvent",
+    "TimelineEvent",
+    "WoundsSeriesPoint",
+    "XpEvent",
+    "XpSeries",
+    "XpSeriesPoint",
+    "XpStart",
 ]

@@ -27,6 +27,7 @@ _T = TypeVar("_T")
 if TYPE_CHECKING:
     once = cached_property
 else:
+
     class once(Generic[_T]):  # noqa: N801 - used as a decorator, like cached_property
         """:func:`functools.cached_property` without its lock (Python 3.11 takes one on every first access:
         about 7% of an export's time making every event's text): the value is stored in the instance's
@@ -61,6 +62,7 @@ def _quick_init(cls: type[_R]) -> type[_R]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
 
 # --- the timeline's events ---------------------------------------------------------------------------------
 
@@ -123,8 +125,18 @@ class BattleEvent(TimelineEvent):
     replacement: Replacement | None
 
     def _sentence(self) -> str:
-        return battle_text(self.battle_number, self.scenario, self.opponent, self.outcome, self.wounds,
-                           self.xp_before, self.xp_after, self.leader_fate, self.leader, self.replacement)
+        return battle_text(
+            self.battle_number,
+            self.scenario,
+            self.opponent,
+            self.outcome,
+            self.wounds,
+            self.xp_before,
+            self.xp_after,
+            self.leader_fate,
+            self.leader,
+            self.replacement,
+        )
 
 
 @_quick_init
@@ -284,8 +296,11 @@ class PlatoonHistory(Result):
     events: Sequence[TimelineEvent]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"platoon": self.platoon.to_dict(), "battles": [b.to_dict() for b in self.battles],
-                "events": [e.to_dict() for e in self.events]}
+        return {
+            "platoon": self.platoon.to_dict(),
+            "battles": [b.to_dict() for b in self.battles],
+            "events": [e.to_dict() for e in self.events],
+        }
 
 
 @dataclass(frozen=True)
@@ -396,17 +411,25 @@ class WoundsSeriesPoint(Result):
 # --- the sentences -----------------------------------------------------------------------------------------
 
 
-def roll_text(purpose: str, expression: str, faces: Sequence[int], total: int, outcome: str | None,
-              source: str) -> str:
+def roll_text(purpose: str, expression: str, faces: Sequence[int], total: int, outcome: str | None, source: str) -> str:
     shown = ", ".join(str(f) for f in faces)
     result = f": {outcome}" if outcome else ""
     who = "typed in" if source == "entered" else "rolled by the app"
     return f"{purpose_text(purpose).capitalize()} {expression} [{shown}] = {total}{result} ({who})"
 
 
-def battle_text(number: int | None, scenario: str, opponent: str, outcome: str | None, wounds: int,
-                xp_before: int, xp_after: int, leader_fate: str | None, leader_name: str | None,
-                replacement: Replacement | None) -> str:
+def battle_text(
+    number: int | None,
+    scenario: str,
+    opponent: str,
+    outcome: str | None,
+    wounds: int,
+    xp_before: int,
+    xp_after: int,
+    leader_fate: str | None,
+    leader_name: str | None,
+    replacement: Replacement | None,
+) -> str:
     bits = [f"Battle {number}"]
     if scenario:
         bits[0] += f" \u2013 {scenario}"
@@ -426,10 +449,23 @@ def battle_text(number: int | None, scenario: str, opponent: str, outcome: str |
 
 # what a stored field is called in a sentence ("MG Team Bravo: Equipment d10 → d12")
 FIELD_LABELS: dict[str, str] = {
-    "training": "Training", "equipment": "Equipment", "morale": "Morale", "armor": "Armor", "notes": "Notes",
-    "support": "Fire support", "kind": "Kind", "targets": "Targets", "ap": "AP", "ap_vs": "AP applies to",
-    "rank": "Rank", "date": "Date", "scenario": "Scenario", "opponent": "Opponent",
-    "opponent_platoon": "Opponent platoon", "outcome": "Outcome", "fire_support": "Fire support",
+    "training": "Training",
+    "equipment": "Equipment",
+    "morale": "Morale",
+    "armor": "Armor",
+    "notes": "Notes",
+    "support": "Fire support",
+    "kind": "Kind",
+    "targets": "Targets",
+    "ap": "AP",
+    "ap_vs": "AP applies to",
+    "rank": "Rank",
+    "date": "Date",
+    "scenario": "Scenario",
+    "opponent": "Opponent",
+    "opponent_platoon": "Opponent platoon",
+    "outcome": "Outcome",
+    "fire_support": "Fire support",
 }
 _UNIT_FIELDS = "name|kind|training|equipment|morale|armor|support|notes"
 _ITEM_FIELDS = "name|targets|ap|ap_vs|notes"
@@ -465,14 +501,14 @@ def _value(field: str, value: str | None) -> str:
     if not text:
         return "(empty)"
     line = " ".join(text.split())
-    return line if len(line) <= _SHORT else line[:_SHORT - 1].rstrip() + "\u2026"
+    return line if len(line) <= _SHORT else line[: _SHORT - 1].rstrip() + "\u2026"
 
 
 def _details(name: str, description: str | None) -> str:
     """What an added or removed unit or item was: its stored description less its own name."""
     text = str(description or "")
     if text.startswith(f"{name} (") and text.endswith(")"):
-        return text[len(name) + 2:-1]
+        return text[len(name) + 2 : -1]
     return text
 
 
@@ -540,8 +576,26 @@ def change_text(ev: XpEvent | AttributeEvent) -> str:
 
 
 __all__ = [
-    "Replacement", "TimelineEvent", "BattleEvent", "RollEvent", "XpEvent", "LeaderEvent", "AttributeEvent",
-    "BattleRoll", "HistoryBattle", "HistoryPlatoon", "PlatoonHistory", "HistoryLeader", "CampaignSummary",
-    "LeaderChange", "XpStart", "XpSeriesPoint", "XpSeries", "WoundsSeriesPoint", "FIELD_LABELS", "change_text",
-    "roll_text", "battle_text",
+    "Replacement",
+    "TimelineEvent",
+    "BattleEvent",
+    "RollEvent",
+    "XpEvent",
+    "LeaderEvent",
+    "AttributeEvent",
+    "BattleRoll",
+    "HistoryBattle",
+    "HistoryPlatoon",
+    "PlatoonHistory",
+    "HistoryLeader",
+    "CampaignSummary",
+    "LeaderChange",
+    "XpStart",
+    "XpSeriesPoint",
+    "XpSeries",
+    "WoundsSeriesPoint",
+    "FIELD_LABELS",
+    "change_text",
+    "roll_text",
+    "battle_text",
 ]

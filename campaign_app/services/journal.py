@@ -16,9 +16,21 @@ from ..store.journal_read import OperationInfo
 from .common import find_campaign, find_sheet, resolve_platoon
 from .results import Result
 
-__all__ = ["Conflict", "NotJournaled", "OpChanges", "OperationInfo", "JournalStep", "operations", "undo", "redo",
-           "newest_undoable", "newest_redoable", "live_operations", "redo_queue",
-           "compact"]
+__all__ = [
+    "Conflict",
+    "NotJournaled",
+    "OpChanges",
+    "OperationInfo",
+    "JournalStep",
+    "operations",
+    "undo",
+    "redo",
+    "newest_undoable",
+    "newest_redoable",
+    "live_operations",
+    "redo_queue",
+    "compact",
+]
 
 
 @dataclass(frozen=True)
@@ -40,12 +52,21 @@ class JournalStep(Result):
         restored: dict[str, list[int]] = {}
         for table, row_id in sorted(self.changes.rows):
             restored.setdefault(table, []).append(row_id)
-        return {"done": self.verb, "operation": self.operation.to_dict(), "restored": restored,
-                "rows": len(self.changes.rows)}
+        return {
+            "done": self.verb,
+            "operation": self.operation.to_dict(),
+            "restored": restored,
+            "rows": len(self.changes.rows),
+        }
 
 
-def operations(*, campaign: str | int | None = None, platoon: str | int | None = None,
-               pilot: str | int | None = None, limit: int | None = None) -> list[OperationInfo]:
+def operations(
+    *,
+    campaign: str | int | None = None,
+    platoon: str | int | None = None,
+    pilot: str | int | None = None,
+    limit: int | None = None,
+) -> list[OperationInfo]:
     """The journal newest first: everything, or what concerns one campaign, platoon or Sologear pilot (named by
     its campaign)."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):

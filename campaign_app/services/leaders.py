@@ -62,8 +62,15 @@ class LeaderReplaced(Result):
     roll: RollResult | None
 
 
-def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = None, notes: str | None = None,
-               reason: str = "", campaign: str | int | None = None) -> Edit[LeaderChanged]:
+def set_leader(
+    ref: str | int,
+    *,
+    name: str | None = None,
+    rank: str | None = None,
+    notes: str | None = None,
+    reason: str = "",
+    campaign: str | int | None = None,
+) -> Edit[LeaderChanged]:
     """Edit the current leader's name, rank or notes (logged)."""
     values: dict[str, str] = {}
     if name is not None:
@@ -83,15 +90,31 @@ def set_leader(ref: str | int, *, name: str | None = None, rank: str | None = No
         changed = rec.update(leader, **values)
         for field, (old, new) in changed.items():
             log_change(rec, p, f"leader.{field}", old, new, reason)
-    return Edit("platoon", p.id, f"{p.name}: leader " + (", ".join(f"{f} {o!r} \u2192 {n!r}" for f, (o, n)
-                                                                    in changed.items()) or "unchanged"),
-                LeaderChanged(id=p.id, leader_id=leader.id, old={f: v[0] for f, v in changed.items()},
-                              new={f: v[1] for f, v in changed.items()}), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: leader " + (", ".join(f"{f} {o!r} \u2192 {n!r}" for f, (o, n) in changed.items()) or "unchanged"),
+        LeaderChanged(
+            id=p.id,
+            leader_id=leader.id,
+            old={f: v[0] for f, v in changed.items()},
+            new={f: v[1] for f, v in changed.items()},
+        ),
+        rec.changes,
+    )
 
 
-def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: Any = None,
-                   dice: DiceSource | None = None, how: str = "replaced", notes: str = "",
-                   campaign: str | int | None = None) -> Edit[LeaderReplaced]:
+def replace_leader(
+    ref: str | int,
+    name: str,
+    *,
+    rank: str = DEFAULT_RANK,
+    xp: Any = None,
+    dice: DiceSource | None = None,
+    how: str = "replaced",
+    notes: str = "",
+    campaign: str | int | None = None,
+) -> Edit[LeaderReplaced]:
     """The current leader (if any) leaves (``how``: casualty, promoted or replaced) and ``name`` takes over
     with ``xp``, or with the replacement roll (RULES 1.2 step 4: the lower of two dice of the period's type
     minus one; ⚙ one die with the campaign's house rule) when ``dice`` is given; the roll is kept."""
@@ -122,10 +145,20 @@ def replace_leader(ref: str | int, name: str, *, rank: str = DEFAULT_RANK, xp: A
         roll = None
         if record is not None:
             (roll,) = store_rolls([record], platoon=p.id, leader=new.id)
-    msg = (f"{p.name}: {old.name} ({LEADER_EXITS[how]}) replaced by {name} ({xp} XP)" if old
-           else f"{p.name}: {name} leads the platoon ({xp} XP)")
-    return Edit("platoon", p.id, msg,
-                LeaderReplaced(id=p.id, old_leader=None if old is None else LeftLeader(id=old.id, name=old.name,
-                                                                                       status=how),
-                               new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=xp),
-                               roll=roll_result(roll) if roll else None), rec.changes)
+    msg = (
+        f"{p.name}: {old.name} ({LEADER_EXITS[how]}) replaced by {name} ({xp} XP)"
+        if old
+        else f"{p.name}: {name} leads the platoon ({xp} XP)"
+    )
+    return Edit(
+        "platoon",
+        p.id,
+        msg,
+        LeaderReplaced(
+            id=p.id,
+            old_leader=None if old is None else LeftLeader(id=old.id, name=old.name, status=how),
+            new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=xp),
+            roll=roll_result(roll) if roll else None,
+        ),
+        rec.changes,
+    )

@@ -67,32 +67,53 @@ class CampaignRef(Result):
 
 def navigator_tree(include_archived: bool = False) -> list[CampaignNode]:
     """Every campaign (not archived ones unless asked for), by name, with its platoons or pilots."""
-    campaigns = list(Campaign.select().order_by(Campaign.name) if include_archived
-                     else Campaign.select().where(Campaign.archived == False).order_by(Campaign.name))  # noqa: E712
+    campaigns = list(
+        Campaign.select().order_by(Campaign.name)
+        if include_archived
+        else Campaign.select().where(Campaign.archived == False).order_by(Campaign.name)  # noqa: E712
+    )
     children: dict[int, list[PlatoonNode | PilotNode | FighterNode]] = {c.id: [] for c in campaigns}
     if campaigns:
         thresholds = {c.id: thresholds_of(c) for c in campaigns}
-        leaders = {row.platoon_id: row.name for row in
-                   Leader.select(Leader.platoon, Leader.name).where(Leader.status == "active")}
-        platoons = (Platoon.select(Platoon.id, Platoon.name, Platoon.xp, Platoon.campaign)
-                    .where(Platoon.campaign.in_(list(children))).order_by(Platoon.name))
+        leaders = {
+            row.platoon_id: row.name
+            for row in Leader.select(Leader.platoon, Leader.name).where(Leader.status == "active")
+        }
+        platoons = (
+            Platoon.select(Platoon.id, Platoon.name, Platoon.xp, Platoon.campaign)
+            .where(Platoon.campaign.in_(list(children)))
+            .order_by(Platoon.name)
+        )
         for p in platoons:
-            children[p.campaign_id].append(PlatoonNode(id=p.id, name=p.name, xp=p.xp,
-                                                       level=level_name(p.xp, thresholds[p.campaign_id]),
-                                                       leader=leaders.get(p.id)))
-        sheets = (SologearSheet.select(SologearSheet.id, SologearSheet.pilot, SologearSheet.campaign,
-                                       SologearSheet.status)
-                  .where(SologearSheet.campaign.in_(list(children))).order_by(SologearSheet.id))
+            children[p.campaign_id].append(
+                PlatoonNode(
+                    id=p.id,
+                    name=p.name,
+                    xp=p.xp,
+                    level=level_name(p.xp, thresholds[p.campaign_id]),
+                    leader=leaders.get(p.id),
+                )
+            )
+        sheets = (
+            SologearSheet.select(SologearSheet.id, SologearSheet.pilot, SologearSheet.campaign, SologearSheet.status)
+            .where(SologearSheet.campaign.in_(list(children)))
+            .order_by(SologearSheet.id)
+        )
         for s in sheets:
             children[s.campaign_id].append(PilotNode(id=s.id, name=s.pilot, status=s.status))
-        fighters = (Fighter.select(Fighter.id, Fighter.name, Fighter.campaign, Fighter.level, Fighter.xp,
-                                   Fighter.status)
-                    .where(Fighter.campaign.in_(list(children))).order_by(Fighter.name_key, Fighter.id))
+        fighters = (
+            Fighter.select(Fighter.id, Fighter.name, Fighter.campaign, Fighter.level, Fighter.xp, Fighter.status)
+            .where(Fighter.campaign.in_(list(children)))
+            .order_by(Fighter.name_key, Fighter.id)
+        )
         for f in fighters:
-            children[f.campaign_id].append(FighterNode(id=f.id, name=f.name, level=f.level, xp=f.xp,
-                                                       retired=f.status == "retired"))
-    return [CampaignNode(id=c.id, name=c.name, system=c.system, archived=bool(c.archived),
-                         children=tuple(children[c.id])) for c in campaigns]
+            children[f.campaign_id].append(
+                FighterNode(id=f.id, name=f.name, level=f.level, xp=f.xp, retired=f.status == "retired")
+            )
+    return [
+        CampaignNode(id=c.id, name=c.name, system=c.system, archived=bool(c.archived), children=tuple(children[c.id]))
+        for c in campaigns
+    ]
 
 
 def has_any_campaign() -> bool:
@@ -100,7 +121,11 @@ def has_any_campaign() -> bool:
 
 
 _ITEM_MODELS: dict[str, type[Campaign] | type[Platoon] | type[SologearSheet] | type[Fighter]] = {
-    "campaign": Campaign, "platoon": Platoon, "sheet": SologearSheet, "fighter": Fighter}
+    "campaign": Campaign,
+    "platoon": Platoon,
+    "sheet": SologearSheet,
+    "fighter": Fighter,
+}
 
 
 def item_exists(kind: str, obj_id: int) -> bool:
@@ -116,16 +141,19 @@ def item_title(kind: str, obj_id: int) -> list[str]:
         row = Campaign.select(Campaign.name).where(Campaign.id == obj_id).tuples().first()
         return [row[0]] if row else []
     if kind == "platoon":
-        row = (Platoon.select(Platoon.name, Campaign.name).join(Campaign).where(Platoon.id == obj_id)
-               .tuples().first())
+        row = Platoon.select(Platoon.name, Campaign.name).join(Campaign).where(Platoon.id == obj_id).tuples().first()
         return list(row) if row else []
     if kind == "sheet":
-        row = (SologearSheet.select(SologearSheet.pilot, Campaign.name).join(Campaign)
-               .where(SologearSheet.id == obj_id).tuples().first())
+        row = (
+            SologearSheet.select(SologearSheet.pilot, Campaign.name)
+            .join(Campaign)
+            .where(SologearSheet.id == obj_id)
+            .tuples()
+            .first()
+        )
         return [f"{row[0] or 'Pilot'} (pilot)", row[1]] if row else []
     if kind == "fighter":
-        row = (Fighter.select(Fighter.name, Campaign.name).join(Campaign).where(Fighter.id == obj_id)
-               .tuples().first())
+        row = Fighter.select(Fighter.name, Campaign.name).join(Campaign).where(Fighter.id == obj_id).tuples().first()
         return [f"{row[0]} (fighter)", row[1]] if row else []
     return []
 
@@ -153,8 +181,9 @@ def find_item(kind: str, name: str) -> int | None:
     elif kind == "platoon":
         row = Platoon.get_or_none(Platoon.name == name)
     elif kind == "sheet":
-        row = (SologearSheet.select().join(Campaign).where(Campaign.name == name).first()
-               or SologearSheet.get_or_none(SologearSheet.pilot == name))
+        row = SologearSheet.select().join(Campaign).where(Campaign.name == name).first() or SologearSheet.get_or_none(
+            SologearSheet.pilot == name
+        )
     elif kind == "fighter":
         row = Fighter.get_or_none(Fighter.name == name)
     else:

@@ -47,8 +47,11 @@ from .common import (
 from .edits import Edit, Recorder
 from .results import FieldsChanged, Renamed, Result
 
-LEADER_EXITS: dict[str, str] = {LeaderFate.CASUALTY: "casualty", LeaderFate.PROMOTED: "promoted",
-                                "replaced": "replaced by hand"}
+LEADER_EXITS: dict[str, str] = {
+    LeaderFate.CASUALTY: "casualty",
+    LeaderFate.PROMOTED: "promoted",
+    "replaced": "replaced by hand",
+}
 DEFAULT_RANK = "Lieutenant"
 UNSET: Any = object()
 
@@ -100,14 +103,14 @@ def die_text(sides: int | None) -> str | None:
 
 
 def current_leader(p: Platoon) -> Leader | None:
-    leader: Leader | None = (Leader.select().where((Leader.platoon == p) & (Leader.status == "active"))
-                             .order_by(Leader.id.desc()).first())
+    leader: Leader | None = (
+        Leader.select().where((Leader.platoon == p) & (Leader.status == "active")).order_by(Leader.id.desc()).first()
+    )
     return leader
 
 
 def _platoon_name_taken(campaign_id: int, name: str, exclude_id: int | None = None) -> bool:
-    query = Platoon.select(Platoon.id).where((Platoon.campaign == campaign_id)
-                                             & (Platoon.name_key == name_key(name)))
+    query = Platoon.select(Platoon.id).where((Platoon.campaign == campaign_id) & (Platoon.name_key == name_key(name)))
     if exclude_id is not None:
         query = query.where(Platoon.id != exclude_id)
     return query.exists()
@@ -126,8 +129,14 @@ def platoon_name_problem(campaign_id: int, name: str, exclude_id: int | None = N
 
 
 def log_change(rec: Recorder, p: Platoon, field: str, old: Any, new: Any, reason: str = "") -> None:
-    rec.create(AttributeChange, platoon=p.id, field=field, old_value=None if old is None else str(old),
-               new_value=None if new is None else str(new), reason=check_reason(reason))
+    rec.create(
+        AttributeChange,
+        platoon=p.id,
+        field=field,
+        old_value=None if old is None else str(old),
+        new_value=None if new is None else str(new),
+        reason=check_reason(reason),
+    )
 
 
 def shown_value(field: str, value: Any) -> Any:
@@ -137,6 +146,7 @@ def shown_value(field: str, value: Any) -> Any:
 
 
 # --- what the roster reads (the platoon page, the Unit Data Sheet, ``platoon show/list --json``) ----------
+
 
 @dataclass(frozen=True)
 class EquipmentItem(Result):
@@ -299,15 +309,35 @@ def _leader_info(ld: Leader, thresholds: Thresholds, battle_numbers: dict[int, i
     joined_battle = battle_numbers.get(ld.joined_battle_id) if ld.joined_battle_id else None
     level, rank = level_name(ld.xp, thresholds), level_rank(ld.xp, thresholds)
     if ld.status == "active":
-        return LeaderInfo(id=ld.id, name=ld.name, rank=ld.rank, xp=ld.xp, level=level, level_rank=rank,
-                          xp_at_join=ld.xp_at_join, joined_at=iso_text(ld.joined_at), joined_battle=joined_battle,
-                          notes=ld.notes)
-    return FormerLeader(id=ld.id, name=ld.name, rank=ld.rank, xp=ld.xp, level=level, level_rank=rank,
-                        xp_at_join=ld.xp_at_join, joined_at=iso_text(ld.joined_at), joined_battle=joined_battle,
-                        notes=ld.notes, status=ld.status, how=LEADER_EXITS[ld.status],
-                        left_at=iso_text(ld.left_at),
-                        left_battle=battle_numbers.get(ld.left_battle_id) if ld.left_battle_id else None,
-                        left_battle_id=ld.left_battle_id)
+        return LeaderInfo(
+            id=ld.id,
+            name=ld.name,
+            rank=ld.rank,
+            xp=ld.xp,
+            level=level,
+            level_rank=rank,
+            xp_at_join=ld.xp_at_join,
+            joined_at=iso_text(ld.joined_at),
+            joined_battle=joined_battle,
+            notes=ld.notes,
+        )
+    return FormerLeader(
+        id=ld.id,
+        name=ld.name,
+        rank=ld.rank,
+        xp=ld.xp,
+        level=level,
+        level_rank=rank,
+        xp_at_join=ld.xp_at_join,
+        joined_at=iso_text(ld.joined_at),
+        joined_battle=joined_battle,
+        notes=ld.notes,
+        status=ld.status,
+        how=LEADER_EXITS[ld.status],
+        left_at=iso_text(ld.left_at),
+        left_battle=battle_numbers.get(ld.left_battle_id) if ld.left_battle_id else None,
+        left_battle_id=ld.left_battle_id,
+    )
 
 
 def equipment_item(e: Equipment) -> EquipmentItem:
@@ -317,13 +347,32 @@ def equipment_item(e: Equipment) -> EquipmentItem:
 def attached_info(a: AttachedUnit, equipment: Iterable[EquipmentItem] = ()) -> AttachedUnitInfo:
     kind = UnitKind(a.kind)
     if kind == UnitKind.FIRE_SUPPORT:
-        return AttachedUnitInfo(id=a.id, name=a.name, kind=kind, training=None, equipment=None, morale=None,
-                                armor=None, armor_class=None, support=a.support, notes=a.notes,
-                                equipment_list=tuple(equipment))
-    return AttachedUnitInfo(id=a.id, name=a.name, kind=kind, training=die_text(a.training),
-                            equipment=die_text(a.equipment), morale=die_text(a.morale), armor=a.armor,
-                            armor_class=ARMOR_CLASSES[cast(int, a.armor)],  # set for a team or vehicle: CHECK
-                            support=None, notes=a.notes, equipment_list=tuple(equipment))
+        return AttachedUnitInfo(
+            id=a.id,
+            name=a.name,
+            kind=kind,
+            training=None,
+            equipment=None,
+            morale=None,
+            armor=None,
+            armor_class=None,
+            support=a.support,
+            notes=a.notes,
+            equipment_list=tuple(equipment),
+        )
+    return AttachedUnitInfo(
+        id=a.id,
+        name=a.name,
+        kind=kind,
+        training=die_text(a.training),
+        equipment=die_text(a.equipment),
+        morale=die_text(a.morale),
+        armor=a.armor,
+        armor_class=ARMOR_CLASSES[cast(int, a.armor)],  # set for a team or vehicle: CHECK
+        support=None,
+        notes=a.notes,
+        equipment_list=tuple(equipment),
+    )
 
 
 def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) -> PlatoonDetail:
@@ -334,20 +383,25 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     t = thresholds_of(c)
     leaders = list(Leader.select().where(Leader.platoon == p).order_by(Leader.id))  # ids, not clocks
     battle_ids = {i for ld in leaders for i in (ld.joined_battle_id, ld.left_battle_id) if i}
-    battle_numbers = {b.id: b.number for b in
-                      Battle.select(Battle.id, Battle.number).where(Battle.id.in_(list(battle_ids)))} \
-        if battle_ids else {}
+    battle_numbers = (
+        {b.id: b.number for b in Battle.select(Battle.id, Battle.number).where(Battle.id.in_(list(battle_ids)))}
+        if battle_ids
+        else {}
+    )
     active = [ld for ld in leaders if ld.status == "active"]
     current = active[-1] if active else None
-    former = sorted((ld for ld in leaders if ld.status != "active"),
-                    key=lambda ld: (ld.left_at or ld.joined_at, ld.id))
-    attached = list(AttachedUnit.select().where(AttachedUnit.platoon == p)
-                    .order_by(AttachedUnit.position, AttachedUnit.id))
+    former = sorted((ld for ld in leaders if ld.status != "active"), key=lambda ld: (ld.left_at or ld.joined_at, ld.id))
+    attached = list(
+        AttachedUnit.select().where(AttachedUnit.platoon == p).order_by(AttachedUnit.position, AttachedUnit.id)
+    )
     att_ids = [a.id for a in attached]
     own: list[EquipmentItem] = []
     by_unit: dict[int, list[EquipmentItem]] = {i: [] for i in att_ids}
-    eq_query = Equipment.select().where((Equipment.platoon == p) | Equipment.attached.in_(att_ids)) \
-        if att_ids else Equipment.select().where(Equipment.platoon == p)
+    eq_query = (
+        Equipment.select().where((Equipment.platoon == p) | Equipment.attached.in_(att_ids))
+        if att_ids
+        else Equipment.select().where(Equipment.platoon == p)
+    )
     for e in eq_query.order_by(Equipment.position, Equipment.id):
         # one owner (the CHECK): the platoon, else an attached unit
         (own if e.platoon_id else by_unit[cast(int, e.attached_id)]).append(equipment_item(e))
@@ -355,12 +409,22 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
     cards = orders_cards_for_xp(p.xp, leader_xp, thresholds=t)
     has_support = any(a.kind == UnitKind.FIRE_SUPPORT for a in attached)
     return PlatoonDetail(
-        id=p.id, name=p.name, campaign=c.name, campaign_id=c.id, period=c.period,
-        replacement_dice=c.replacement_dice, thresholds=t.as_tuple(),
-        training=_die(p.training), equipment=_die(p.equipment), morale=_die(p.morale),
+        id=p.id,
+        name=p.name,
+        campaign=c.name,
+        campaign_id=c.id,
+        period=c.period,
+        replacement_dice=c.replacement_dice,
+        thresholds=t.as_tuple(),
+        training=_die(p.training),
+        equipment=_die(p.equipment),
+        morale=_die(p.morale),
         words=AttributeWords(*(attribute_word(a, getattr(p, a)) for a in ATTRIBUTES)),
-        armor=p.armor, armor_class=ARMOR_CLASSES[p.armor],
-        xp=p.xp, level=level_name(p.xp, t), level_rank=level_rank(p.xp, t),
+        armor=p.armor,
+        armor_class=ARMOR_CLASSES[p.armor],
+        xp=p.xp,
+        level=level_name(p.xp, t),
+        level_rank=level_rank(p.xp, t),
         cards=cards,
         cards_with_fire_support=orders_cards_for_xp(p.xp, leader_xp, True, t) if has_support else None,
         notes=p.notes,
@@ -374,15 +438,31 @@ def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) 
 
 def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
     """One summary row per platoon (of one campaign, or of all Atomic Africa campaigns), by name."""
-    query = (Platoon.select(Platoon.id, Platoon.name, Platoon.campaign, Platoon.training, Platoon.equipment,
-                            Platoon.morale, Platoon.armor, Platoon.xp, Campaign.name, Campaign.threshold_green,
-                            Campaign.threshold_regular, Campaign.threshold_veteran, Campaign.threshold_legendary)
-             .join(Campaign).order_by(Campaign.name, Platoon.name))
+    query = (
+        Platoon.select(
+            Platoon.id,
+            Platoon.name,
+            Platoon.campaign,
+            Platoon.training,
+            Platoon.equipment,
+            Platoon.morale,
+            Platoon.armor,
+            Platoon.xp,
+            Campaign.name,
+            Campaign.threshold_green,
+            Campaign.threshold_regular,
+            Campaign.threshold_veteran,
+            Campaign.threshold_legendary,
+        )
+        .join(Campaign)
+        .order_by(Campaign.name, Platoon.name)
+    )
     if campaign is not None:
         query = query.where(Platoon.campaign == find_campaign(campaign))
     # id, name, campaign id, training, equipment, morale, armor, xp, campaign name, the four thresholds
-    platoons = list(cast("Iterable[tuple[int, str, int, int, int, int, int, int, str, int, int, int, int]]",
-                         query.tuples()))
+    platoons = list(
+        cast("Iterable[tuple[int, str, int, int, int, int, int, int, str, int, int, int, int]]", query.tuples())
+    )
     leaders: dict[int, tuple[str, int]] = {}
     if platoons:
         leader_query = Leader.select(Leader.platoon, Leader.name, Leader.xp).where(Leader.status == "active")
@@ -396,14 +476,24 @@ def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
         t = thresholds.get(cid) or thresholds.setdefault(cid, Thresholds(g, r, v, leg))
         leader = leaders.get(pid)
         lxp = leader[1] if leader else None
-        rows.append(PlatoonRow(
-            id=pid, name=name, campaign=cname, campaign_id=cid,
-            training=_die(training), equipment=_die(equipment), morale=_die(morale),
-            armor=armor, xp=xp, level=level_name(xp, t),
-            leader=leader[0] if leader else None, leader_xp=lxp,
-            leader_level=level_name(lxp, t) if lxp is not None else None,
-            cards=orders_cards_for_xp(xp, lxp, thresholds=t),
-        ))
+        rows.append(
+            PlatoonRow(
+                id=pid,
+                name=name,
+                campaign=cname,
+                campaign_id=cid,
+                training=_die(training),
+                equipment=_die(equipment),
+                morale=_die(morale),
+                armor=armor,
+                xp=xp,
+                level=level_name(xp, t),
+                leader=leader[0] if leader else None,
+                leader_xp=lxp,
+                leader_level=level_name(lxp, t) if lxp is not None else None,
+                cards=orders_cards_for_xp(xp, lxp, thresholds=t),
+            )
+        )
     return rows
 
 
@@ -413,16 +503,35 @@ def xp_history(ref: str | int, who: str | None = None) -> list[XpChangeRow]:
     query = XpChange.select().where(XpChange.platoon == p).order_by(XpChange.id)
     if who is not None:
         query = query.where(XpChange.who == who)
-    return [XpChangeRow(id=x.id, who=x.who, leader_id=x.leader_id, delta=x.delta, xp_after=x.xp_after,
-                        reason=x.reason, battle_id=x.battle_id, created_at=x.created_at.isoformat(sep=" "))
-            for x in query]
+    return [
+        XpChangeRow(
+            id=x.id,
+            who=x.who,
+            leader_id=x.leader_id,
+            delta=x.delta,
+            xp_after=x.xp_after,
+            reason=x.reason,
+            battle_id=x.battle_id,
+            created_at=x.created_at.isoformat(sep=" "),
+        )
+        for x in query
+    ]
 
 
 def attribute_history(ref: str | int) -> list[AttributeChangeRow]:
     p = resolve_platoon(ref)
-    return [AttributeChangeRow(id=a.id, field=a.field, old=a.old_value, new=a.new_value, reason=a.reason,
-                               battle_id=a.battle_id, created_at=a.created_at.isoformat(sep=" "))
-            for a in AttributeChange.select().where(AttributeChange.platoon == p).order_by(AttributeChange.id)]
+    return [
+        AttributeChangeRow(
+            id=a.id,
+            field=a.field,
+            old=a.old_value,
+            new=a.new_value,
+            reason=a.reason,
+            battle_id=a.battle_id,
+            created_at=a.created_at.isoformat(sep=" "),
+        )
+        for a in AttributeChange.select().where(AttributeChange.platoon == p).order_by(AttributeChange.id)
+    ]
 
 
 @dataclass(frozen=True)
@@ -460,16 +569,30 @@ class PlatoonDeleted(Result):
     campaign_id: int
 
 
-def create_platoon(campaign: str | int, name: str, *, training: int, equipment: int, morale: int, armor: Any,
-                   xp: Any = None, leader_name: str | None = None, leader_rank: str = DEFAULT_RANK,
-                   leader_xp: Any = None, notes: str = "", dice: DiceSource | None = None) -> Edit[PlatoonCreated]:
+def create_platoon(
+    campaign: str | int,
+    name: str,
+    *,
+    training: int,
+    equipment: int,
+    morale: int,
+    armor: Any,
+    xp: Any = None,
+    leader_name: str | None = None,
+    leader_rank: str = DEFAULT_RANK,
+    leader_xp: Any = None,
+    notes: str = "",
+    dice: DiceSource | None = None,
+) -> Edit[PlatoonCreated]:
     """A new platoon in an Atomic Africa campaign, by hand (``xp``, ``leader_xp``) or with force generation
     (``dice``: RULES 1.3, two dice of the period's type; the lower -1 to the leader, the higher -1 to the
     platoon; the roll is kept). A leader is created when ``leader_name`` is given or the force is
     generated."""
     name = check_name(name, "platoon")
-    dice_values = {a: check_die(v, a.capitalize()) for a, v in
-                   (("training", training), ("equipment", equipment), ("morale", morale))}
+    dice_values = {
+        a: check_die(v, a.capitalize())
+        for a, v in (("training", training), ("equipment", equipment), ("morale", morale))
+    }
     armor = check_armor_value(armor)
     if dice is not None and (xp is not None or leader_xp is not None):
         raise ServiceError("force generation rolls the XP: do not give platoon or leader XP as well")
@@ -488,8 +611,9 @@ def create_platoon(campaign: str | int, name: str, *, training: int, equipment: 
     with rec.operation("platoon.create") as op:
         c = find_campaign(campaign)
         if c.system != "atomic_africa":
-            raise ServiceError(f"campaign {c.name!r} is a Sologear campaign; platoons belong to Atomic Africa "
-                               "campaigns")
+            raise ServiceError(
+                f"campaign {c.name!r} is a Sologear campaign; platoons belong to Atomic Africa campaigns"
+            )
         if _platoon_name_taken(c.id, name):
             raise ServiceError(f"campaign {c.name!r} already has a platoon named {name!r}")
         force = None
@@ -515,8 +639,7 @@ def create_platoon(campaign: str | int, name: str, *, training: int, equipment: 
     return Edit("platoon", p.id, f"created platoon {name!r}{how}", created, rec.changes)
 
 
-def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None,
-                   reason: str = "") -> Edit[Renamed]:
+def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None, reason: str = "") -> Edit[Renamed]:
     new_name = check_name(new_name, "platoon")
     rec = Recorder()
     with rec.operation("platoon.rename") as op:
@@ -529,13 +652,26 @@ def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = N
             raise ServiceError(f"campaign {c.name!r} already has a platoon named {new_name!r}")
         if rec.update(p, name=new_name):
             log_change(rec, p, "name", old, new_name, reason)
-    return Edit("platoon", p.id, f"renamed platoon {old!r} to {new_name!r}", Renamed(id=p.id, old=old, new=new_name),
-                rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"renamed platoon {old!r} to {new_name!r}",
+        Renamed(id=p.id, old=old, new=new_name),
+        rec.changes,
+    )
 
 
-def set_platoon(ref: str | int, *, training: int | None = None, equipment: int | None = None, morale: int | None = None,
-                armor: Any = None, notes: str | None = None, reason: str = "",
-                campaign: str | int | None = None) -> Edit[FieldsChanged]:
+def set_platoon(
+    ref: str | int,
+    *,
+    training: int | None = None,
+    equipment: int | None = None,
+    morale: int | None = None,
+    armor: Any = None,
+    notes: str | None = None,
+    reason: str = "",
+    campaign: str | int | None = None,
+) -> Edit[FieldsChanged]:
     """Change dice, Armor and/or notes; each changed field is logged with ``reason``."""
     values: dict[str, int | str] = {}
     for attr, value in (("training", training), ("equipment", equipment), ("morale", morale)):
@@ -552,18 +688,41 @@ def set_platoon(ref: str | int, *, training: int | None = None, equipment: int |
         changed = rec.update(p, **values)
         for field, (old, new) in changed.items():
             log_change(rec, p, field, shown_value(field, old), shown_value(field, new), reason)
-        rec.label(f"{p.name}: " + (", ".join(f"{f.capitalize()} {shown_value(f, o)} \u2192 {shown_value(f, n)}"
-                                             if f != "notes" else "edit the notes" for f, (o, n) in changed.items())
-                                   or "no change"))
-    text = ", ".join(f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" if f != "notes" else "notes"
-                     for f, (o, n) in changed.items()) or "nothing changed"
-    return Edit("platoon", p.id, f"{p.name}: {text}",
-                FieldsChanged(id=p.id, old={f: shown_value(f, v[0]) for f, v in changed.items()},
-                              new={f: shown_value(f, v[1]) for f, v in changed.items()}), rec.changes)
+        rec.label(
+            f"{p.name}: "
+            + (
+                ", ".join(
+                    f"{f.capitalize()} {shown_value(f, o)} \u2192 {shown_value(f, n)}"
+                    if f != "notes"
+                    else "edit the notes"
+                    for f, (o, n) in changed.items()
+                )
+                or "no change"
+            )
+        )
+    text = (
+        ", ".join(
+            f"{f} {shown_value(f, o)} \u2192 {shown_value(f, n)}" if f != "notes" else "notes"
+            for f, (o, n) in changed.items()
+        )
+        or "nothing changed"
+    )
+    return Edit(
+        "platoon",
+        p.id,
+        f"{p.name}: {text}",
+        FieldsChanged(
+            id=p.id,
+            old={f: shown_value(f, v[0]) for f, v in changed.items()},
+            new={f: shown_value(f, v[1]) for f, v in changed.items()},
+        ),
+        rec.changes,
+    )
 
 
-def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
-           campaign: str | int | None = None) -> Edit[XpSet]:
+def set_xp(
+    ref: str | int, xp: Any, reason: str = "", who: str = "platoon", campaign: str | int | None = None
+) -> Edit[XpSet]:
     """Set the platoon's (``who="platoon"``) or its current leader's (``who="leader"``) XP, stored as an
     XP change row with ``reason``."""
     check_choice(who, ("platoon", "leader"), "whose XP")
@@ -594,24 +753,48 @@ def set_xp(ref: str | int, xp: Any, reason: str = "", who: str = "platoon",
                 if xp == start:  # the steps cancel out: no XP change row of 0 is kept
                     rec.delete(XpChange, earlier.id)
                 else:
-                    rec.update(earlier, delta=xp - start, xp_after=xp,
-                               reason=check_reason(reason) or earlier.reason)
+                    rec.update(earlier, delta=xp - start, xp_after=xp, reason=check_reason(reason) or earlier.reason)
             else:
-                rec.create(XpChange, platoon=p.id, leader=leader.id if leader else None, who=who, delta=xp - old,
-                           xp_after=xp, reason=check_reason(reason))
+                rec.create(
+                    XpChange,
+                    platoon=p.id,
+                    leader=leader.id if leader else None,
+                    who=who,
+                    delta=xp - old,
+                    xp_after=xp,
+                    reason=check_reason(reason),
+                )
         whose = "Platoon" if who == "platoon" else f"Leader {target.name}"
-        op.label = f"{p.name}: {whose} XP {start} \u2192 {xp}" if start != xp else \
-            f"{p.name}: {whose} XP back to {xp} (steps that cancel out)"
+        op.label = (
+            f"{p.name}: {whose} XP {start} \u2192 {xp}"
+            if start != xp
+            else f"{p.name}: {whose} XP back to {xp} (steps that cancel out)"
+        )
     label = f"{p.name}" if who == "platoon" else f"{p.name}'s leader {target.name}"
     msg = f"{label}: XP {old} \u2192 {xp}" if old != xp else f"{label}: XP stays {xp}"
-    return Edit("platoon", p.id, msg, XpSet(id=p.id, who=who, old=old, new=xp, reason=reason,
-                                            leader=None if who == "platoon" else target.name), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        msg,
+        XpSet(id=p.id, who=who, old=old, new=xp, reason=reason, leader=None if who == "platoon" else target.name),
+        rec.changes,
+    )
 
 
-def update_platoon(ref: str | int, *, name: str | None = None, training: int | None = None,
-                   equipment: int | None = None, morale: int | None = None, armor: Any = None,
-                   notes: str | None = None, xp: Any = None, leader_xp: Any = None, reason: str = "",
-                   campaign: str | int | None = None) -> Edit[PlatoonDetail]:
+def update_platoon(
+    ref: str | int,
+    *,
+    name: str | None = None,
+    training: int | None = None,
+    equipment: int | None = None,
+    morale: int | None = None,
+    armor: Any = None,
+    notes: str | None = None,
+    xp: Any = None,
+    leader_xp: Any = None,
+    reason: str = "",
+    campaign: str | int | None = None,
+) -> Edit[PlatoonDetail]:
     """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
     rec = Recorder()
     with rec.operation("platoon.set") as op:
@@ -621,11 +804,13 @@ def update_platoon(ref: str | int, *, name: str | None = None, training: int | N
         if name is not None:
             renamed = rename_platoon(p.id, name, reason=reason).result
             done.append(f"renamed platoon {renamed.old!r} to {renamed.new!r}")
-        fields = set_platoon(p.id, training=training, equipment=equipment, morale=morale, armor=armor,
-                             notes=notes, reason=reason).result
+        fields = set_platoon(
+            p.id, training=training, equipment=equipment, morale=morale, armor=armor, notes=notes, reason=reason
+        ).result
         if fields.old:
-            done.append(", ".join(f"{f} {o} \u2192 {fields.new[f]}" if f != "notes" else "notes"
-                                  for f, o in fields.old.items()))
+            done.append(
+                ", ".join(f"{f} {o} \u2192 {fields.new[f]}" if f != "notes" else "notes" for f, o in fields.old.items())
+            )
         for who, value in (("platoon", xp), ("leader", leader_xp)):
             if value is not None:
                 xp_set = set_xp(p.id, value, reason=reason, who=who).result
@@ -647,8 +832,13 @@ def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit[Pl
         op.target(campaign=campaign_id, platoon=p.id)
         rec.label(f"Delete platoon {name}")
         rec.delete(Platoon, p.id)
-    return Edit("platoon", p.id, f"deleted platoon {name!r}",
-                PlatoonDeleted(id=p.id, name=name, campaign_id=campaign_id), rec.changes)
+    return Edit(
+        "platoon",
+        p.id,
+        f"deleted platoon {name!r}",
+        PlatoonDeleted(id=p.id, name=name, campaign_id=campaign_id),
+        rec.changes,
+    )
 
 
 def platoon_id(ref: str | int, campaign: str | int | None = None) -> int:

@@ -68,30 +68,69 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 # tables in the order they are written back (every link points to a table written before it)
 TABLES: tuple[tuple[str, type[peewee.Model]], ...] = (
-    ("platoon", Platoon), ("battle", Battle), ("leader", Leader), ("attached_unit", AttachedUnit),
-    ("equipment", Equipment), ("xp_change", XpChange), ("attribute_change", AttributeChange),
-    ("sologear_sheet", SologearSheet), ("sologear_force", SologearForce), ("sologear_turn", SologearTurn),
-    ("roll", Roll), ("fighter", Fighter), ("bout", Bout), ("bout_round", BoutRound),
+    ("platoon", Platoon),
+    ("battle", Battle),
+    ("leader", Leader),
+    ("attached_unit", AttachedUnit),
+    ("equipment", Equipment),
+    ("xp_change", XpChange),
+    ("attribute_change", AttributeChange),
+    ("sologear_sheet", SologearSheet),
+    ("sologear_force", SologearForce),
+    ("sologear_turn", SologearTurn),
+    ("roll", Roll),
+    ("fighter", Fighter),
+    ("bout", Bout),
+    ("bout_round", BoutRound),
     ("fighter_change", FighterChange),
     # the campaign at a glance (migration 0008): the chronicle's entries and the remembered printouts
-    ("chronicle_entry", ChronicleEntry), ("print_record", PrintRecord),
+    ("chronicle_entry", ChronicleEntry),
+    ("print_record", PrintRecord),
 )
 _MODEL_TABLE = {model: name for name, model in TABLES}
 _MODEL_TABLE[Campaign] = "campaign"
 
 # one-line texts and their limits (the services' limits); every other text column is free text
 LINE_LIMITS: dict[tuple[str, str], int] = {
-    ("campaign", "name"): NAME_MAX, ("platoon", "name"): NAME_MAX, ("leader", "name"): NAME_MAX,
-    ("leader", "rank"): NAME_MAX, ("attached_unit", "name"): NAME_MAX, ("equipment", "name"): NAME_MAX,
-    ("battle", "scenario"): 200, ("battle", "opponent"): 80, ("chronicle_entry", "title"): 200,
-    ("print_record", "title"): 200, ("print_record", "fingerprint"): 200, ("sologear_force", "name"): 120,
-    ("fighter", "name"): NAME_MAX, ("bout", "opponent_name"): NAME_MAX, ("bout", "seed"): 80,
-    **{("sologear_sheet", c): 120 for c in ("date", "area", "pilot", "gear_name", "player_unit",
-                                            "player_affiliation", "enemy_unit", "enemy_affiliation")},
+    ("campaign", "name"): NAME_MAX,
+    ("platoon", "name"): NAME_MAX,
+    ("leader", "name"): NAME_MAX,
+    ("leader", "rank"): NAME_MAX,
+    ("attached_unit", "name"): NAME_MAX,
+    ("equipment", "name"): NAME_MAX,
+    ("battle", "scenario"): 200,
+    ("battle", "opponent"): 80,
+    ("chronicle_entry", "title"): 200,
+    ("print_record", "title"): 200,
+    ("print_record", "fingerprint"): 200,
+    ("sologear_force", "name"): 120,
+    ("fighter", "name"): NAME_MAX,
+    ("bout", "opponent_name"): NAME_MAX,
+    ("bout", "seed"): 80,
+    **{
+        ("sologear_sheet", c): 120
+        for c in (
+            "date",
+            "area",
+            "pilot",
+            "gear_name",
+            "player_unit",
+            "player_affiliation",
+            "enemy_unit",
+            "enemy_affiliation",
+        )
+    },
 }
-REQUIRED_NAMES = {("campaign", "name"), ("platoon", "name"), ("leader", "name"), ("attached_unit", "name"),
-                  ("equipment", "name"), ("sologear_sheet", "pilot"), ("fighter", "name"),
-                  ("bout", "opponent_name")}
+REQUIRED_NAMES = {
+    ("campaign", "name"),
+    ("platoon", "name"),
+    ("leader", "name"),
+    ("attached_unit", "name"),
+    ("equipment", "name"),
+    ("sologear_sheet", "pilot"),
+    ("fighter", "name"),
+    ("bout", "opponent_name"),
+}
 FREE_TEXT_MAX = NOTES_MAX
 
 Row = dict[str, Any]
@@ -143,9 +182,25 @@ class TableCounts(Result):
         return {name: values[name] for name in tables}
 
 
-EXPORT_ORDER = ["platoon", "battle", "leader", "attached_unit", "xp_change", "attribute_change", "equipment",
-                "sologear_sheet", "sologear_force", "sologear_turn", "roll", "fighter", "bout", "bout_round",
-                "fighter_change", "chronicle_entry", "print_record"]
+EXPORT_ORDER = [
+    "platoon",
+    "battle",
+    "leader",
+    "attached_unit",
+    "xp_change",
+    "attribute_change",
+    "equipment",
+    "sologear_sheet",
+    "sologear_force",
+    "sologear_turn",
+    "roll",
+    "fighter",
+    "bout",
+    "bout_round",
+    "fighter_change",
+    "chronicle_entry",
+    "print_record",
+]
 """The tables in the order a campaign file lists them (:func:`campaign_document`)."""
 
 
@@ -159,8 +214,12 @@ class Exported(Result):
     counts: TableCounts
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": str(self.file), "campaign": self.campaign, "bytes": self.bytes,
-                **self.counts.in_order(EXPORT_ORDER)}
+        return {
+            "file": str(self.file),
+            "campaign": self.campaign,
+            "bytes": self.bytes,
+            **self.counts.in_order(EXPORT_ORDER),
+        }
 
 
 @dataclass(frozen=True)
@@ -173,11 +232,16 @@ class Imported(Result):
     counts: TableCounts
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": str(self.file), "campaign": self.campaign, "campaign_id": self.campaign_id,
-                **self.counts.in_order([name for name, _m in TABLES])}
+        return {
+            "file": str(self.file),
+            "campaign": self.campaign,
+            "campaign_id": self.campaign_id,
+            **self.counts.in_order([name for name, _m in TABLES]),
+        }
 
 
 # ------------------------------------------------------------------------------------------------ export
+
 
 def _columns(model: type[peewee.Model]) -> list[str]:
     """The columns a campaign file holds: every stored one but the derived ``name_key``."""
@@ -217,13 +281,17 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
         tables["platoon"] = _rows(Platoon, "campaign_id = ?", [camp.id])
         pids = [r["id"] for r in tables["platoon"]]
         in_p, p_params = _in(pids)
-        for name, model in (("battle", Battle), ("leader", Leader), ("attached_unit", AttachedUnit),
-                            ("xp_change", XpChange), ("attribute_change", AttributeChange)):
+        for name, model in (
+            ("battle", Battle),
+            ("leader", Leader),
+            ("attached_unit", AttachedUnit),
+            ("xp_change", XpChange),
+            ("attribute_change", AttributeChange),
+        ):
             tables[name] = _rows(model, f"platoon_id IN {in_p}", p_params)
         aids = [r["id"] for r in tables["attached_unit"]]
         in_a, a_params = _in(aids)
-        tables["equipment"] = _rows(Equipment, f"platoon_id IN {in_p} OR attached_id IN {in_a}",
-                                    p_params + a_params)
+        tables["equipment"] = _rows(Equipment, f"platoon_id IN {in_p} OR attached_id IN {in_a}", p_params + a_params)
         tables["sologear_sheet"] = _rows(SologearSheet, "campaign_id = ?", [camp.id])
         sids = [r["id"] for r in tables["sologear_sheet"]]
         in_s, s_params = _in(sids)
@@ -233,8 +301,11 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
         tids = [r["id"] for r in tables["sologear_turn"]]
         in_b, b_params = _in(bids)
         in_t, t_params = _in(tids)
-        tables["roll"] = _rows(Roll, f"platoon_id IN {in_p} OR battle_id IN {in_b} OR sheet_id IN {in_s} "
-                                     f"OR turn_id IN {in_t}", p_params + b_params + s_params + t_params)
+        tables["roll"] = _rows(
+            Roll,
+            f"platoon_id IN {in_p} OR battle_id IN {in_b} OR sheet_id IN {in_s} OR turn_id IN {in_t}",
+            p_params + b_params + s_params + t_params,
+        )
         # d12 Death Blow: fighters, their bouts (both fighters are of this campaign), rounds, changes
         tables["fighter"] = _rows(Fighter, "campaign_id = ?", [camp.id])
         in_f, f_params = _in([r["id"] for r in tables["fighter"]])
@@ -248,10 +319,15 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
     for battle in tables["battle"]:  # an opponent platoon of another campaign does not travel along
         if battle["opponent_platoon_id"] not in pid_set:
             battle["opponent_platoon_id"] = None
-    return {"format": FORMAT, "format_version": FORMAT_VERSION, "app_version": __version__,
-            "schema_version": schema_version_supported(),
-            "exported_at": _dt.datetime.now().isoformat(timespec="seconds"),
-            "campaign": campaign_row, "tables": tables}
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "app_version": __version__,
+        "schema_version": schema_version_supported(),
+        "exported_at": _dt.datetime.now().isoformat(timespec="seconds"),
+        "campaign": campaign_row,
+        "tables": tables,
+    }
 
 
 def export_campaign(campaign: str | int, path: str | os.PathLike[str]) -> Exported:
@@ -260,11 +336,16 @@ def export_campaign(campaign: str | int, path: str | os.PathLike[str]) -> Export
     doc = campaign_document(campaign)
     text = json.dumps(doc, ensure_ascii=False, indent=1)
     fileio.write_atomic(out, text, "campaign.json")
-    return Exported(file=out, campaign=doc["campaign"]["name"], bytes=len(text.encode("utf-8")),
-                    counts=TableCounts.of({name: len(rows) for name, rows in doc["tables"].items()}))
+    return Exported(
+        file=out,
+        campaign=doc["campaign"]["name"],
+        bytes=len(text.encode("utf-8")),
+        counts=TableCounts.of({name: len(rows) for name, rows in doc["tables"].items()}),
+    )
 
 
 # ------------------------------------------------------------------------------------------------ import
+
 
 def read_document(path: str | os.PathLike[str]) -> CampaignDocument:
     """Read and parse a campaign file (a regular file, at most 256 MiB, UTF-8 JSON of this format)."""
@@ -295,9 +376,11 @@ def read_document(path: str | os.PathLike[str]) -> CampaignDocument:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ServiceError(f"{src}: its format version {version!r} is not valid")
     if version > FORMAT_VERSION:
-        raise ServiceError(f"{src} was written by a newer campaign_app (format {version}, app "
-                           f"{doc.get('app_version', '?')}); this version reads format {FORMAT_VERSION}. "
-                           "Please update campaign_app")
+        raise ServiceError(
+            f"{src} was written by a newer campaign_app (format {version}, app "
+            f"{doc.get('app_version', '?')}); this version reads format {FORMAT_VERSION}. "
+            "Please update campaign_app"
+        )
     if not isinstance(doc.get("campaign"), dict) or not isinstance(doc.get("tables"), dict):
         raise ServiceError(f"{src} is not a whole campaign file (no campaign or tables)")
     return cast(CampaignDocument, doc)  # its top is checked here; every row is checked by import_campaign
@@ -316,27 +399,54 @@ def _json_shape_problem(table: str, column: str, data: Any) -> str | None:
     from .sologear_sheet import STATE_FIELDS
 
     if (table, column) == ("roll", "faces"):
-        if not isinstance(data, list) or len(data) > 1000 or not all(
-                isinstance(f, int) and not isinstance(f, bool) and 0 <= f <= MAX_FACE for f in data):
+        if (
+            not isinstance(data, list)
+            or len(data) > 1000
+            or not all(isinstance(f, int) and not isinstance(f, bool) and 0 <= f <= MAX_FACE for f in data)
+        ):
             return f"must be a list of die faces (whole numbers 0..{MAX_FACE:,}), not {data!r:.80}"
         return None
     if (table, column) == ("sologear_turn", "cell"):
-        if not isinstance(data, dict) or set(data) - CELL_KEYS or not all(
-                v is None or (isinstance(v, str) and len(v) <= 20) for v in data.values()):
+        if (
+            not isinstance(data, dict)
+            or set(data) - CELL_KEYS
+            or not all(v is None or (isinstance(v, str) and len(v) <= 20) for v in data.values())
+        ):
             return f"must be a combat table cell ({', '.join(sorted(CELL_KEYS))}), not {data!r:.80}"
         return None
     if (table, column) == ("sologear_turn", "state_before"):
-        if not isinstance(data, dict) or set(data) - set(STATE_FIELDS) or not all(
-                v is None or isinstance(v, bool) or (isinstance(v, str) and len(v) <= 120)
-                for v in data.values()):
+        if (
+            not isinstance(data, dict)
+            or set(data) - set(STATE_FIELDS)
+            or not all(
+                v is None or isinstance(v, bool) or (isinstance(v, str) and len(v) <= 120) for v in data.values()
+            )
+        ):
             return f"must be a sheet state ({', '.join(STATE_FIELDS)}), not {data!r:.80}"
         return None
     if table == "bout_round" and column in ("a", "b"):
-        keys = {"card", "dice", "initiative", "style", "final_style", "attack", "defense", "damage", "discarded",
-                "cards_left"}
-        if not isinstance(data, dict) or not keys <= set(data) or len(data) > 20 or not (
-                isinstance(data["dice"], list) and len(data["dice"]) == 2
-                and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 12 for f in data["dice"])):
+        keys = {
+            "card",
+            "dice",
+            "initiative",
+            "style",
+            "final_style",
+            "attack",
+            "defense",
+            "damage",
+            "discarded",
+            "cards_left",
+        }
+        if (
+            not isinstance(data, dict)
+            or not keys <= set(data)
+            or len(data) > 20
+            or not (
+                isinstance(data["dice"], list)
+                and len(data["dice"]) == 2
+                and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 12 for f in data["dice"])
+            )
+        ):
             return f"must be one fighter's side of a round ({', '.join(sorted(keys))}), not {data!r:.80}"
         return None
     if (table, column) == ("print_record", "snapshot"):
@@ -363,8 +473,7 @@ def _check_value(table: str, index: int | None, field: peewee.Field, value: Any)
             raise ServiceError(f"{where} must be a whole number, not {value!r}")
         return value
     if isinstance(field, FloatField):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
-                or abs(value) > 1e15:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value or abs(value) > 1e15:
             raise ServiceError(f"{where} must be a number, not {value!r}")
         return float(value)
     if not isinstance(value, str):
@@ -422,37 +531,50 @@ def _insert(model: type[peewee.Model], values: dict[str, Any]) -> int:
     table = model._meta.table_name
     booleans = {f.column_name for f in model._meta.sorted_fields if isinstance(f, BooleanField)}
     params = [bool(values[c]) if c in booleans and values[c] is not None else values[c] for c in cols]
-    sql = (f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
-           f'VALUES ({", ".join("?" for _ in cols)})')
+    sql = (
+        f'INSERT INTO "{table}" ({", ".join(chr(34) + c + chr(34) for c in cols)}) '
+        f"VALUES ({', '.join('?' for _ in cols)})"
+    )
     return require().insert_returning_id(sql, params)
 
 
 def _invariants(campaign_id: int) -> list[str]:
     problems = []
-    for (name, n) in db.execute_sql(
-            "SELECT p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id AND l.status = "
-            "'active' WHERE p.campaign_id = ? GROUP BY p.id HAVING count(l.id) > 1", [campaign_id]).fetchall():
+    for name, n in db.execute_sql(
+        "SELECT p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id AND l.status = "
+        "'active' WHERE p.campaign_id = ? GROUP BY p.id HAVING count(l.id) > 1",
+        [campaign_id],
+    ).fetchall():
         problems.append(f"platoon {name!r} has {n} active leaders")
-    for (name, n, top) in db.execute_sql(
-            "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
-            "WHERE p.campaign_id = ? GROUP BY p.id HAVING count(b.id) != max(b.number) OR min(b.number) != 1",
-            [campaign_id]).fetchall():
+    for name, n, top in db.execute_sql(
+        "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
+        "WHERE p.campaign_id = ? GROUP BY p.id HAVING count(b.id) != max(b.number) OR min(b.number) != 1",
+        [campaign_id],
+    ).fetchall():
         problems.append(f"platoon {name!r}: battle numbers are not 1..{n} (highest {top})")
-    for (name, xp, after) in db.execute_sql(
-            "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
-            "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
-            "WHERE p.campaign_id = ? AND p.xp != x.xp_after", [campaign_id]).fetchall():
+    for name, xp, after in db.execute_sql(
+        "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
+        "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
+        "WHERE p.campaign_id = ? AND p.xp != x.xp_after",
+        [campaign_id],
+    ).fetchall():
         problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
-    for (name, n) in db.execute_sql(
-            "SELECT f.name, count(*) FROM bout b JOIN fighter f ON f.id = b.fighter_id JOIN fighter o "
-            "ON o.id = b.opponent_fighter_id WHERE f.campaign_id = ? AND o.campaign_id != f.campaign_id "
-            "GROUP BY f.name", [campaign_id]).fetchall():
+    for name, n in db.execute_sql(
+        "SELECT f.name, count(*) FROM bout b JOIN fighter f ON f.id = b.fighter_id JOIN fighter o "
+        "ON o.id = b.opponent_fighter_id WHERE f.campaign_id = ? AND o.campaign_id != f.campaign_id "
+        "GROUP BY f.name",
+        [campaign_id],
+    ).fetchall():
         problems.append(f"fighter {name!r}: {n} bouts against fighters of another campaign")
-    for (name, number, wounds, leader_wounds) in db.execute_sql(
-            "SELECT p.name, b.number, b.wounds, b.leader_wounds FROM battle b JOIN platoon p ON p.id = "
-            "b.platoon_id WHERE p.campaign_id = ? AND b.leader_wounds > b.wounds", [campaign_id]).fetchall():
-        problems.append(f"platoon {name!r}, battle {number}: {leader_wounds} wound counters on the leader's "
-                        f"element but only {wounds} in all")
+    for name, number, wounds, leader_wounds in db.execute_sql(
+        "SELECT p.name, b.number, b.wounds, b.leader_wounds FROM battle b JOIN platoon p ON p.id = "
+        "b.platoon_id WHERE p.campaign_id = ? AND b.leader_wounds > b.wounds",
+        [campaign_id],
+    ).fetchall():
+        problems.append(
+            f"platoon {name!r}, battle {number}: {leader_wounds} wound counters on the leader's "
+            f"element but only {wounds} in all"
+        )
     return problems
 
 
@@ -482,8 +604,7 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
 
     clash = name_problem(name)
     if clash:
-        raise ServiceError(f"{clash}; import it under another name with --as NEW_NAME" if new_name is None
-                           else clash)
+        raise ServiceError(f"{clash}; import it under another name with --as NEW_NAME" if new_name is None else clash)
     backup_before("import")
     new_ids: dict[str, dict[int, int]] = {name: {} for name, _m in TABLES}
     counts: dict[str, int] = {}
@@ -516,8 +637,10 @@ def import_campaign(path: str | os.PathLike[str], new_name: str | None = None) -
                             continue
                         mapped = new_ids[_MODEL_TABLE[target]].get(ref)
                         if mapped is None:
-                            raise ServiceError(f"{table} row {index + 1}, {fk.column_name}: it points to "
-                                               f"{_MODEL_TABLE[target]} {ref}, which is not in the file")
+                            raise ServiceError(
+                                f"{table} row {index + 1}, {fk.column_name}: it points to "
+                                f"{_MODEL_TABLE[target]} {ref}, which is not in the file"
+                            )
                         values[fk.column_name] = mapped
                     new_ids[table][old_id] = _insert(model, values)
                 counts[table] = len(checked[table])

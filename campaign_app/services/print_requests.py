@@ -131,10 +131,26 @@ class BoutRequest:
     printed_on: _dt.date | None = None
 
 
-PrintRequest = (UnitSheetRequest | SologearRequest | HistoryRequest | CardsRequest | StandingsRequest
-                | ChronicleRequest | FighterRequest | BoutRequest)
+PrintRequest = (
+    UnitSheetRequest
+    | SologearRequest
+    | HistoryRequest
+    | CardsRequest
+    | StandingsRequest
+    | ChronicleRequest
+    | FighterRequest
+    | BoutRequest
+)
 """Anything that can be printed."""
 
-REQUEST_TYPES: tuple[type[PrintRequest], ...] = (UnitSheetRequest, SologearRequest, HistoryRequest, CardsRequest,
-                                                 StandingsRequest, ChronicleRequest, FighterRequest, BoutRequest)
+REQUEST_TYPES: tuple[type[PrintRequest], ...] = (
+    UnitSheetRequest,
+    SologearRequest,
+    HistoryRequest,
+    CardsRequest,
+    StandingsRequest,
+    ChronicleRequest,
+    FighterRequest,
+    BoutRequest,
+)
 """Every kind of request, in the order the kinds are offered."""

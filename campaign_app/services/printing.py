@@ -126,8 +126,9 @@ class BoutDetails(Result):
     rounds: int
 
 
-PrintDetails = (SheetDetails | SologearDetails | HistoryDetails | CardsDetails | CampaignDetails | FighterDetails
-                | BoutDetails)
+PrintDetails = (
+    SheetDetails | SologearDetails | HistoryDetails | CardsDetails | CampaignDetails | FighterDetails | BoutDetails
+)
 """What was printed, by kind (each kind's JSON keys beside ``pages`` and ``bytes``)."""
 
 
@@ -203,20 +204,30 @@ def check_card_paper(paper: str | None) -> str | None:
     return name
 
 
-def print_setup(margin: str | float | None = None, bleed: str | float | None = None,
-                offset: str | tuple[str | float, str | float] | None = None,
-                back_style: str | None = None) -> PrintSetup:
+def print_setup(
+    margin: str | float | None = None,
+    bleed: str | float | None = None,
+    offset: str | tuple[str | float, str | float] | None = None,
+    back_style: str | None = None,
+) -> PrintSetup:
     """A :class:`PrintSetup` from loose values (numbers or text in mm; ``offset`` an (x, y) pair or "x,y");
     None keeps a default. Bad values raise ServiceError naming the value."""
     from ..printing.sizes import DEFAULT_BACK_STYLE, DEFAULT_BLEED_MM, DEFAULT_MARGIN_MM, parse_mm, parse_offset
 
     ox, oy = (0.0, 0.0)  # the printing module's errors are Refused (ServiceError) already
     if offset not in (None, ""):
-        ox, oy = parse_offset(offset) if isinstance(offset, str) else (parse_mm(offset[0], "duplex offset x"),
-                                                                      parse_mm(offset[1], "duplex offset y"))
-    return PrintSetup(margin=DEFAULT_MARGIN_MM if margin in (None, "") else parse_mm(margin, "safe margin"),
-                      bleed=DEFAULT_BLEED_MM if bleed in (None, "") else parse_mm(bleed, "bleed"),
-                      offset_x=ox, offset_y=oy, back_style=back_style or DEFAULT_BACK_STYLE)
+        ox, oy = (
+            parse_offset(offset)
+            if isinstance(offset, str)
+            else (parse_mm(offset[0], "duplex offset x"), parse_mm(offset[1], "duplex offset y"))
+        )
+    return PrintSetup(
+        margin=DEFAULT_MARGIN_MM if margin in (None, "") else parse_mm(margin, "safe margin"),
+        bleed=DEFAULT_BLEED_MM if bleed in (None, "") else parse_mm(bleed, "bleed"),
+        offset_x=ox,
+        offset_y=oy,
+        back_style=back_style or DEFAULT_BACK_STYLE,
+    )
 
 
 def card_rules(campaign: str | int | None) -> CardRules:
@@ -229,8 +240,13 @@ def card_rules(campaign: str | int | None) -> CardRules:
     if camp is None:
         return CardRules()
     if camp.system == "atomic_africa":
-        return CardRules(campaign=camp.name, thresholds=thresholds_of(camp), objective_xp_to=camp.objective_xp_to,
-                         replacement_dice=camp.replacement_dice, period=camp.period)
+        return CardRules(
+            campaign=camp.name,
+            thresholds=thresholds_of(camp),
+            objective_xp_to=camp.objective_xp_to,
+            replacement_dice=camp.replacement_dice,
+            period=camp.period,
+        )
     if camp.system == "death_blow":  # the fighters' figures, for the cards that show them
         from .death_blow import list_fighters
 
@@ -238,12 +254,15 @@ def card_rules(campaign: str | int | None) -> CardRules:
         return CardRules(campaign=camp.name, fighters=fighters)
     from ..store.models import SologearSheet
 
-    sheet = (SologearSheet.select().where(SologearSheet.campaign == camp.id).order_by(SologearSheet.id.desc())
-             .first())
+    sheet = SologearSheet.select().where(SologearSheet.campaign == camp.id).order_by(SologearSheet.id.desc()).first()
     if sheet is None:
         return CardRules(campaign=camp.name)
-    return CardRules(campaign=camp.name, reward_dice=sheet.reward_dice, variable_tables=bool(sheet.variable_tables),
-                     ferocious=bool(sheet.ferocious))
+    return CardRules(
+        campaign=camp.name,
+        reward_dice=sheet.reward_dice,
+        variable_tables=bool(sheet.variable_tables),
+        ferocious=bool(sheet.ferocious),
+    )
 
 
 # -------------------------------------------------------------------------------------- Unit Data Sheet
@@ -269,8 +288,9 @@ def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
     return BlankSheet(campaign=camp.name, thresholds=thresholds_of(camp))
 
 
-def unit_sheet_entries(platoons: Sequence[str | int] = (), *, blank: bool = False,
-                       campaign: str | int | None = None) -> list[SheetEntry]:
+def unit_sheet_entries(
+    platoons: Sequence[str | int] = (), *, blank: bool = False, campaign: str | int | None = None
+) -> list[SheetEntry]:
     """One entry per page. ``blank``: one blank sheet (for ``campaign`` if named, else for the campaign of
     each distinct campaign of ``platoons``, else with the default thresholds); otherwise one filled sheet per
     platoon (names looked up within ``campaign`` when given)."""
@@ -310,8 +330,11 @@ def changes_by_hand(events: Sequence[TimelineEvent]) -> tuple[ChangeRow, ...]:
     first_battle = max((i for i, e in enumerate(events) if e.kind == "battle"), default=len(events))
     from ..printing.history_report import ChangeRow
 
-    return tuple(ChangeRow((e.date or "")[:10], e.text) for e in reversed(events[:first_battle])
-                 if e.kind == "attribute" or (e.kind == "xp" and e.battle_id is None))
+    return tuple(
+        ChangeRow((e.date or "")[:10], e.text)
+        for e in reversed(events[:first_battle])
+        if e.kind == "attribute" or (e.kind == "xp" and e.battle_id is None)
+    )
 
 
 def history_from_report(report: HistoryReport) -> HistoryData:
@@ -321,38 +344,101 @@ def history_from_report(report: HistoryReport) -> HistoryData:
     from ..rules.experience import DEFAULT_THRESHOLDS, Thresholds
 
     s = report.summary
-    summary = Summary(xp=s.xp, level=s.level, leader=s.leader, battles=s.battles, victories=s.victories,
-                      defeats=s.defeats, draws=s.draws, unrecorded=s.unrecorded, total_wounds=s.total_wounds,
-                      leader_wounds=s.leader_wounds, xp_lost=s.xp_lost, xp_awarded=s.xp_awarded,
-                      leaders_lost=s.leaders_lost, casualties=s.casualties, promotions=s.promotions,
-                      leaders=s.leaders, first_battle=s.first_battle, last_battle=s.last_battle)
+    summary = Summary(
+        xp=s.xp,
+        level=s.level,
+        leader=s.leader,
+        battles=s.battles,
+        victories=s.victories,
+        defeats=s.defeats,
+        draws=s.draws,
+        unrecorded=s.unrecorded,
+        total_wounds=s.total_wounds,
+        leader_wounds=s.leader_wounds,
+        xp_lost=s.xp_lost,
+        xp_awarded=s.xp_awarded,
+        leaders_lost=s.leaders_lost,
+        casualties=s.casualties,
+        promotions=s.promotions,
+        leaders=s.leaders,
+        first_battle=s.first_battle,
+        last_battle=s.last_battle,
+    )
     hist = report.history
     battles = []
     for b in sorted(hist.battles, key=lambda b: b.number):
-        battles.append(BattleRow(
-            number=b.number, date=(b.date or "")[:10], scenario=b.scenario, opponent=b.opponent, outcome=b.outcome,
-            objectives=b.objectives, wounds=b.wounds, leader_wounds=b.leader_wounds, xp_before=b.platoon_xp_before,
-            xp_after=b.platoon_xp_after, xp_lost=b.xp_lost, leader=b.leader or "",
-            leader_xp_before=b.leader_xp_before, leader_xp_after=b.leader_xp_after, leader_fate=b.leader_fate,
-            replacement=b.replacement.name if b.replacement else "", fire_support=b.fire_support,
-            notes=b.notes.strip(),
-            rolls=tuple(RollRow(r.purpose_text, r.expression, tuple(r.faces), r.total, r.rule_text,
-                                r.table_row or "", r.outcome, r.source) for r in b.rolls)))
-    leaders = tuple(LeaderRow(name=ld.name, rank=ld.rank, how=ld.how, joined=ld.joined,
-                              left="" if ld.current else ld.left, battles_led=ld.battles_led,
-                              xp_at_join=ld.xp_at_join, xp=ld.xp, level=ld.level, current=ld.current)
-                    for ld in report.leaders)
+        battles.append(
+            BattleRow(
+                number=b.number,
+                date=(b.date or "")[:10],
+                scenario=b.scenario,
+                opponent=b.opponent,
+                outcome=b.outcome,
+                objectives=b.objectives,
+                wounds=b.wounds,
+                leader_wounds=b.leader_wounds,
+                xp_before=b.platoon_xp_before,
+                xp_after=b.platoon_xp_after,
+                xp_lost=b.xp_lost,
+                leader=b.leader or "",
+                leader_xp_before=b.leader_xp_before,
+                leader_xp_after=b.leader_xp_after,
+                leader_fate=b.leader_fate,
+                replacement=b.replacement.name if b.replacement else "",
+                fire_support=b.fire_support,
+                notes=b.notes.strip(),
+                rolls=tuple(
+                    RollRow(
+                        r.purpose_text,
+                        r.expression,
+                        tuple(r.faces),
+                        r.total,
+                        r.rule_text,
+                        r.table_row or "",
+                        r.outcome,
+                        r.source,
+                    )
+                    for r in b.rolls
+                ),
+            )
+        )
+    leaders = tuple(
+        LeaderRow(
+            name=ld.name,
+            rank=ld.rank,
+            how=ld.how,
+            joined=ld.joined,
+            left="" if ld.current else ld.left,
+            battles_led=ld.battles_led,
+            xp_at_join=ld.xp_at_join,
+            xp=ld.xp,
+            level=ld.level,
+            current=ld.current,
+        )
+        for ld in report.leaders
+    )
     series = report.xp_series
     points = [XpPoint(0, series.start.platoon_xp, series.start.leader_xp)]
     for p in series.points:
         change = p.leader_change
-        points.append(XpPoint(p.battle, p.platoon_xp, p.leader_xp, change.fate if change else None,
-                              change.old_xp if change else None))
+        points.append(
+            XpPoint(
+                p.battle, p.platoon_xp, p.leader_xp, change.fate if change else None, change.old_xp if change else None
+            )
+        )
     thresholds = Thresholds(*series.thresholds) if series.thresholds else DEFAULT_THRESHOLDS
     wounds = tuple(WoundsPoint(w.battle, w.wounds, w.leader_wounds, w.xp_lost) for w in report.wounds_series)
-    return HistoryData(platoon=s.platoon, campaign=s.campaign, summary=summary, battles=tuple(battles),
-                       leaders=leaders, xp_points=tuple(points), thresholds=thresholds, wounds=wounds,
-                       changes=changes_by_hand(hist.events))
+    return HistoryData(
+        platoon=s.platoon,
+        campaign=s.campaign,
+        summary=summary,
+        battles=tuple(battles),
+        leaders=leaders,
+        xp_points=tuple(points),
+        thresholds=thresholds,
+        wounds=wounds,
+        changes=changes_by_hand(hist.events),
+    )
 
 
 def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
@@ -364,10 +450,20 @@ def history_data(platoon: str | int, campaign: str | int | None = None) -> Histo
 # ------------------------------------------------------------------------------------------------ cards
 
 
-def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_decks_dir: Path | None = None,
-              library: DeckLibrary | None = None, size: str | None = None, paper: str | None = None,
-              grayscale: bool = False, layout: str = "fronts", progress: Progress | None = None,
-              setup: PrintSetup | None = None, rules: CardRules | None = None) -> tuple[bytes, CardsPdf]:
+def cards_pdf(
+    decks: Sequence[str] = (),
+    cards: Sequence[str] = (),
+    *,
+    user_decks_dir: Path | None = None,
+    library: DeckLibrary | None = None,
+    size: str | None = None,
+    paper: str | None = None,
+    grayscale: bool = False,
+    layout: str = "fronts",
+    progress: Progress | None = None,
+    setup: PrintSetup | None = None,
+    rules: CardRules | None = None,
+) -> tuple[bytes, CardsPdf]:
     """Play-aid cards (:func:`campaign_app.printing.cards.build_cards_pdf`) as bytes, with its layout.
     ``library`` is a loaded DeckLibrary (else the decks are loaded, with ``user_decks_dir``). No deck and no
     card chosen means every card. ``setup``: margin, bleed, duplex offset, backs; ``rules``: a campaign's
@@ -385,9 +481,18 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
     buffer = io.BytesIO()
     try:
         chosen = select_cards(library, list(decks), list(cards))
-        result = build_cards_pdf(chosen, buffer, decks=library, size=size or DEFAULT_SIZE,
-                                 paper=check_card_paper(paper), grayscale=grayscale, layout=layout,
-                                 progress=progress, setup=setup, rules=rules)
+        result = build_cards_pdf(
+            chosen,
+            buffer,
+            decks=library,
+            size=size or DEFAULT_SIZE,
+            paper=check_card_paper(paper),
+            grayscale=grayscale,
+            layout=layout,
+            progress=progress,
+            setup=setup,
+            rules=rules,
+        )
     except DeckError as exc:
         raise ServiceError(str(exc)) from None
     return buffer.getvalue(), result
@@ -396,8 +501,9 @@ def cards_pdf(decks: Sequence[str] = (), cards: Sequence[str] = (), *, user_deck
 # ------------------------------------------------------------------------------------------- Death Blow
 
 
-def fighter_sheets(fighters: Sequence[str | int] = (), *, blank: bool = False,
-                   campaign: str | int | None = None) -> list[Any]:
+def fighter_sheets(
+    fighters: Sequence[str | int] = (), *, blank: bool = False, campaign: str | int | None = None
+) -> list[Any]:
     """The fighter sheets to print: one per fighter named (within ``campaign`` when given), every active fighter
     of ``campaign`` when none is named, or one blank sheet."""
     from ..printing.death_blow_sheets import FighterSheet
@@ -422,9 +528,21 @@ def fighter_sheets(fighters: Sequence[str | int] = (), *, blank: bool = False,
             other = b.opponent if b.fighter_id == f.id else b.fighter
             result = "draw" if b.winner == "draw" else (f"won, +{b.xp_gained} XP" if b.winner == mine else "lost")
             recent.append((b.date, other, result))
-        out.append(FighterSheet(name=f.name, campaign=f.campaign, level=f.level, xp=f.xp, lifetime_xp=f.lifetime_xp,
-                                bouts=f.bouts, wins=f.wins, draws=f.draws, losses=f.losses, notes=f.notes,
-                                recent=tuple(recent)))
+        out.append(
+            FighterSheet(
+                name=f.name,
+                campaign=f.campaign,
+                level=f.level,
+                xp=f.xp,
+                lifetime_xp=f.lifetime_xp,
+                bouts=f.bouts,
+                wins=f.wins,
+                draws=f.draws,
+                losses=f.losses,
+                notes=f.notes,
+                recent=tuple(recent),
+            )
+        )
     return out
 
 
@@ -437,8 +555,21 @@ def bout_log(bout: int | str) -> Any:
     b = death_blow.show_bout(bout)
     row = BoutModel.get_by_id(b.id)
     camp = Campaign.get_by_id(Fighter.get_by_id(row.fighter_id).campaign_id)
-    return BoutLog(b.id, b.date, camp.name, b.fighter, b.opponent, b.fighter_level, b.opponent_level, b.winner,
-                   b.face_cards_left, b.xp_gained, b.seed, b.dice_note, tuple(b.rounds))
+    return BoutLog(
+        b.id,
+        b.date,
+        camp.name,
+        b.fighter,
+        b.opponent,
+        b.fighter_level,
+        b.opponent_level,
+        b.winner,
+        b.face_cards_left,
+        b.xp_gained,
+        b.seed,
+        b.dice_note,
+        tuple(b.rounds),
+    )
 
 
 # ------------------------------------------------------------------------------------------------- jobs
@@ -486,8 +617,7 @@ def _stamp(subjects: Sequence[Subject], what: str, campaign: str, qr: bool) -> A
     if not subjects:
         return None
     code = hashlib.sha256("".join(x.fingerprint for x in subjects).encode()).hexdigest()[:8]
-    return Stamp(campaign=campaign, what=what, position=position(), date=_dt.date.today().isoformat(), code=code,
-                 qr=qr)
+    return Stamp(campaign=campaign, what=what, position=position(), date=_dt.date.today().isoformat(), code=code, qr=qr)
 
 
 def _subjects(kind: str, refs: Sequence[Any], options: dict[str, Any], **where: Any) -> tuple[list[Subject], list[Any]]:
@@ -511,12 +641,17 @@ def _prepare_sheet(req: UnitSheetRequest) -> PrintJob:
             raise ServiceError("name at least one platoon (or ask for a blank sheet)")
         ids = [resolve_platoon(ref, req.campaign).id for ref in req.platoons]
         subjects, entries = _subjects("sheet", [{"platoon": i} for i in ids], {"pencil": req.pencil})
-    sheets = SheetDetails(platoons=tuple(x.title.split(": ", 1)[1] for x in subjects), blank=req.blank,
-                          pencil=req.pencil)
+    sheets = SheetDetails(
+        platoons=tuple(x.title.split(": ", 1)[1] for x in subjects), blank=req.blank, pencil=req.pencil
+    )
     what = "Unit Data Sheet" + ("s: " if len(subjects) > 1 else ": ") + ", ".join(sheets.platoons)
     stamp = _stamp(subjects, what, subjects[0].campaign if subjects else "", req.qr)
-    return PrintJob(req.kind, lambda _p: (build_unit_sheets(entries, paper=paper, pencil=req.pencil,
-                                                             printed_on=req.printed_on), sheets), subjects, stamp)
+    return PrintJob(
+        req.kind,
+        lambda _p: (build_unit_sheets(entries, paper=paper, pencil=req.pencil, printed_on=req.printed_on), sheets),
+        subjects,
+        stamp,
+    )
 
 
 def _prepare_sologear(req: SologearRequest) -> PrintJob:
@@ -535,10 +670,18 @@ def _prepare_sologear(req: SologearRequest) -> PrintJob:
         subjects, datas = _subjects("sologear", [{"sheet": found.id}], {})
         sheet = datas[0]
     forms = SologearDetails(campaign=sheet.name if sheet else None, blank=req.blank)
-    stamp = _stamp(subjects, f"Sologear forms: {subjects[0].title.split(': ', 1)[1]}" if subjects else "",
-                   subjects[0].campaign if subjects else "", req.qr)
-    return PrintJob(req.kind, lambda _p: (build_sologear_sheet(sheet, paper=paper, printed_on=req.printed_on),
-                                          forms), subjects, stamp)
+    stamp = _stamp(
+        subjects,
+        f"Sologear forms: {subjects[0].title.split(': ', 1)[1]}" if subjects else "",
+        subjects[0].campaign if subjects else "",
+        req.qr,
+    )
+    return PrintJob(
+        req.kind,
+        lambda _p: (build_sologear_sheet(sheet, paper=paper, printed_on=req.printed_on), forms),
+        subjects,
+        stamp,
+    )
 
 
 def _prepare_history(req: HistoryRequest) -> PrintJob:
@@ -553,8 +696,12 @@ def _prepare_history(req: HistoryRequest) -> PrintJob:
     history = datas[0]
     report = HistoryDetails(platoon=history.platoon)
     stamp = _stamp(subjects, f"History report: {history.platoon}", subjects[0].campaign, req.qr)
-    return PrintJob(req.kind, lambda _p: (build_history_report(history, paper=paper, printed_on=req.printed_on),
-                                          report), subjects, stamp)
+    return PrintJob(
+        req.kind,
+        lambda _p: (build_history_report(history, paper=paper, printed_on=req.printed_on), report),
+        subjects,
+        stamp,
+    )
 
 
 def _prepare_cards(req: CardsRequest) -> PrintJob:
@@ -574,9 +721,19 @@ def _prepare_cards(req: CardsRequest) -> PrintJob:
     stamp = _stamp(subjects, "Play-aid cards", subjects[0].campaign if subjects else "", req.qr)
 
     def build_cards(progress: Progress | None) -> tuple[bytes, PrintDetails]:
-        data, layout = cards_pdf(req.decks, req.cards, user_decks_dir=req.user_decks_dir, library=req.library,
-                                 size=req.size, paper=req.paper, grayscale=req.grayscale, layout=req.layout,
-                                 progress=progress, setup=req.setup, rules=chosen_rules)
+        data, layout = cards_pdf(
+            req.decks,
+            req.cards,
+            user_decks_dir=req.user_decks_dir,
+            library=req.library,
+            size=req.size,
+            paper=req.paper,
+            grayscale=req.grayscale,
+            layout=req.layout,
+            progress=progress,
+            setup=req.setup,
+            rules=chosen_rules,
+        )
         return data, CardsDetails(rules=str(chosen_rules.note), cards=layout)
 
     return PrintJob(req.kind, build_cards, subjects, stamp, chosen_rules)
@@ -594,13 +751,21 @@ def _prepare_campaign_page(req: StandingsRequest | ChronicleRequest) -> PrintJob
         from ..printing.standings_report import build_standings_report
 
         stamp = _stamp(subjects, "Standings", camp.name, req.qr)
-        return PrintJob(req.kind, lambda _p: (build_standings_report(data, paper=paper, printed_on=req.printed_on),
-                                              details), subjects, stamp)
+        return PrintJob(
+            req.kind,
+            lambda _p: (build_standings_report(data, paper=paper, printed_on=req.printed_on), details),
+            subjects,
+            stamp,
+        )
     from ..printing.chronicle_report import build_chronicle_report
 
     stamp = _stamp(subjects, "Chronicle", camp.name, req.qr)
-    return PrintJob(req.kind, lambda _p: (build_chronicle_report(data, paper=paper, printed_on=req.printed_on),
-                                          details), subjects, stamp)
+    return PrintJob(
+        req.kind,
+        lambda _p: (build_chronicle_report(data, paper=paper, printed_on=req.printed_on), details),
+        subjects,
+        stamp,
+    )
 
 
 def _prepare_fighter(req: FighterRequest) -> PrintJob:
@@ -609,8 +774,9 @@ def _prepare_fighter(req: FighterRequest) -> PrintJob:
     paper = check_paper(req.paper)
     fighters = fighter_sheets(req.fighters, blank=req.blank, campaign=req.campaign)
     details = FighterDetails(fighters=tuple(f.name for f in fighters if f.name), blank=req.blank)
-    return PrintJob(req.kind, lambda _p: (build_fighter_sheets(fighters, paper=paper, printed_on=req.printed_on),
-                                          details))
+    return PrintJob(
+        req.kind, lambda _p: (build_fighter_sheets(fighters, paper=paper, printed_on=req.printed_on), details)
+    )
 
 
 def _prepare_bout(req: BoutRequest) -> PrintJob:
@@ -657,30 +823,79 @@ def standings_data(s: Standings) -> StandingsData:
     """The standings page's plain data from ``services.standings.standings``."""
     from ..printing.standings_report import StandingsData
 
-    headers = ["#", "Platoon", *(["Player"] if s.on_server else []), "Battles", "Won", "Drawn", "Lost",
-               "Obj. XP", "Wounds", "XP lost", "Leaders lost", "XP", "Level"]
+    headers = [
+        "#",
+        "Platoon",
+        *(["Player"] if s.on_server else []),
+        "Battles",
+        "Won",
+        "Drawn",
+        "Lost",
+        "Obj. XP",
+        "Wounds",
+        "XP lost",
+        "Leaders lost",
+        "XP",
+        "Level",
+    ]
     rows = []
     for i, p in enumerate(s.platoons, start=1):
-        rows.append((str(i), p.platoon, *([p.owner or "\u2013"] if s.on_server else []), str(p.battles),
-                     str(p.victories), str(p.draws), str(p.defeats), str(p.objective_xp), str(p.wounds),
-                     str(p.xp_lost), str(p.leaders_lost), str(p.xp), p.level))
+        rows.append(
+            (
+                str(i),
+                p.platoon,
+                *([p.owner or "\u2013"] if s.on_server else []),
+                str(p.battles),
+                str(p.victories),
+                str(p.draws),
+                str(p.defeats),
+                str(p.objective_xp),
+                str(p.wounds),
+                str(p.xp_lost),
+                str(p.leaders_lost),
+                str(p.xp),
+                p.level,
+            )
+        )
     pairs = []
     disputed = []
     for i, h in enumerate(s.head_to_head):
         a, b = h.platoons
         games = "; ".join(g.text(a, b) for g in h.games)
-        pairs.append((f"{a} \u2013 {b}", str(h.a_victories), str(h.b_victories), str(h.draws),
-                      str(h.disagreements) if h.disagreements else "\u2013", games))
+        pairs.append(
+            (
+                f"{a} \u2013 {b}",
+                str(h.a_victories),
+                str(h.b_victories),
+                str(h.draws),
+                str(h.disagreements) if h.disagreements else "\u2013",
+                games,
+            )
+        )
         if h.disagreements:
             disputed.append(i)
     pilots = []
     for pl in s.pilots:
         noticed = "\u2013" if pl.noticed is None else ("yes" if pl.noticed else "no")
-        pilots.append((pl.pilot, str(pl.turns), "\u2013" if pl.recognition is None else str(pl.recognition),
-                       noticed, f"{pl.result}: {pl.outcome}" if pl.result else "not reckoned yet"))
+        pilots.append(
+            (
+                pl.pilot,
+                str(pl.turns),
+                "\u2013" if pl.recognition is None else str(pl.recognition),
+                noticed,
+                f"{pl.result}: {pl.outcome}" if pl.result else "not reckoned yet",
+            )
+        )
     note = f"{len(s.platoons)} platoons" if s.platoons else ""
-    return StandingsData(campaign=s.campaign, headers=tuple(headers), platoons=tuple(rows), pairs=tuple(pairs),
-                         disputed_pairs=tuple(disputed), pilots=tuple(pilots), note=note)
+    return StandingsData(
+        campaign=s.campaign,
+        headers=tuple(headers),
+        platoons=tuple(rows),
+        pairs=tuple(pairs),
+        disputed_pairs=tuple(disputed),
+        pilots=tuple(pilots),
+        note=note,
+    )
 
 
 def chronicle_data(c: Chronicle) -> ChronicleData:
@@ -693,8 +908,9 @@ def chronicle_data(c: Chronicle) -> ChronicleData:
 # ------------------------------------------------------------------------------------------------ write
 
 
-def print_pdf(request: PrintRequest, output: str | os.PathLike[str], *, progress: Progress | None = None,
-              remember: bool = True) -> Printed:
+def print_pdf(
+    request: PrintRequest, output: str | os.PathLike[str], *, progress: Progress | None = None, remember: bool = True
+) -> Printed:
     """Prepare and build the PDF ``request`` asks for and write it atomically to ``output``; ``remember``: the
     app remembers what was printed (to tell when it is out of date). The output path is checked before any
     work is done."""

@@ -28,8 +28,14 @@ from .common import NotFound, ServiceError, find_campaign, iso_text
 from .edits import Edit
 from .results import Result
 
-KIND_WORDS = {"sheet": "Unit Data Sheet", "history": "history report", "sologear": "Sologear forms",
-              "cards": "play-aid cards", "standings": "standings", "chronicle": "chronicle"}
+KIND_WORDS = {
+    "sheet": "Unit Data Sheet",
+    "history": "history report",
+    "sologear": "Sologear forms",
+    "cards": "play-aid cards",
+    "standings": "standings",
+    "chronicle": "chronicle",
+}
 PER_PLATOON = ("sheet", "history")
 PER_CAMPAIGN = ("cards", "standings", "chronicle")
 
@@ -94,19 +100,31 @@ def sheet_facts(data: Any, platoon_id: int) -> dict[str, Any]:
     """The readable facts of a Unit Data Sheet (``printing.unit_sheet.UnitSheet``)."""
     leader = data.leader
     return {
-        "Name": data.name, "Training": _die(data.training), "Equipment": _die(data.equipment),
-        "Morale": _die(data.morale), "Armor": str(data.armor), "XP": str(data.xp),
+        "Name": data.name,
+        "Training": _die(data.training),
+        "Equipment": _die(data.equipment),
+        "Morale": _die(data.morale),
+        "Armor": str(data.armor),
+        "XP": str(data.xp),
         "Leader": f"{leader.rank} {leader.name}".strip() if leader else "none",
         "Leader XP": str(leader.xp) if leader else "",
-        "Weapons": ", ".join(w.name for w in data.weapons), "Attached": ", ".join(a.name for a in data.attached),
-        "Notes": data.notes, "Former leaders": ", ".join(data.former_leaders),
+        "Weapons": ", ".join(w.name for w in data.weapons),
+        "Attached": ", ".join(a.name for a in data.attached),
+        "Notes": data.notes,
+        "Former leaders": ", ".join(data.former_leaders),
         "Thresholds": "/".join(str(x) for x in dataclasses.astuple(data.thresholds)),
         "battles": _battles_of(platoon_id),
     }
 
 
-def subject(kind: str, *, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None,
-            options: dict[str, Any] | None = None) -> tuple[Subject, Any]:
+def subject(
+    kind: str,
+    *,
+    campaign: int | None = None,
+    platoon: int | None = None,
+    sheet: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[Subject, Any]:
     """The subject ``kind`` of a platoon, sheet or campaign (by id) and the data its PDF is built from now."""
     from . import printing
 
@@ -125,9 +143,15 @@ def subject(kind: str, *, campaign: int | None = None, platoon: int | None = Non
         else:
             data = printing.history_data(p.id)
             s = data.summary
-            facts = {"XP": str(s.xp), "Leader": s.leader or "none", "Wounds": str(s.total_wounds),
-                     "XP lost": str(s.xp_lost), "Leaders lost": str(s.leaders_lost),
-                     "Changes by hand": str(len(data.changes)), "battles": _battles_of(p.id)}
+            facts = {
+                "XP": str(s.xp),
+                "Leader": s.leader or "none",
+                "Wounds": str(s.total_wounds),
+                "XP lost": str(s.xp_lost),
+                "Leaders lost": str(s.leaders_lost),
+                "Changes by hand": str(len(data.changes)),
+                "battles": _battles_of(p.id),
+            }
             title = f"History report: {p.name}"
         return Subject(kind, camp.id, p.id, None, camp.name, title, fingerprint(data, opts), facts, opts), data
     if kind == "sologear":
@@ -137,10 +161,23 @@ def subject(kind: str, *, campaign: int | None = None, platoon: int | None = Non
         camp = Campaign.get_by_id(found.campaign_id)
         data = printing.sologear_data(found.id)
         turns = SologearTurn.select().where(SologearTurn.sheet == found.id).count()
-        facts = {"Pilot": found.pilot, "Turns": str(turns), "Status": found.status,
-                 "Recognition": "" if found.recognition is None else str(found.recognition)}
-        return Subject(kind, camp.id, None, found.id, camp.name, f"Sologear forms: {found.pilot}",
-                       fingerprint(data, opts), facts, opts), data
+        facts = {
+            "Pilot": found.pilot,
+            "Turns": str(turns),
+            "Status": found.status,
+            "Recognition": "" if found.recognition is None else str(found.recognition),
+        }
+        return Subject(
+            kind,
+            camp.id,
+            None,
+            found.id,
+            camp.name,
+            f"Sologear forms: {found.pilot}",
+            fingerprint(data, opts),
+            facts,
+            opts,
+        ), data
     if kind in PER_CAMPAIGN:
         if campaign is None:
             raise ServiceError(f"{KIND_WORDS[kind]} belong to a campaign")
@@ -149,29 +186,46 @@ def subject(kind: str, *, campaign: int | None = None, platoon: int | None = Non
             data = printing.card_rules(camp.id)
             facts = {k: str(v) for k, v in plain_data(data).items() if k != "extra"}
             selection = {"decks": list(opts.get("decks", ())), "cards": list(opts.get("cards", ()))}
-            return Subject(kind, camp.id, None, None, camp.name, f"Play-aid cards: {camp.name}",
-                           fingerprint(data, selection), facts, opts), data
+            return Subject(
+                kind,
+                camp.id,
+                None,
+                None,
+                camp.name,
+                f"Play-aid cards: {camp.name}",
+                fingerprint(data, selection),
+                facts,
+                opts,
+            ), data
         if kind == "standings":
             from .standings import standings
 
             table = standings(camp.id)
             data = printing.standings_data(table)
-            facts = {p.platoon: f"{p.battles} battles, {p.victories}-{p.draws}-{p.defeats}, {p.xp} XP"
-                     for p in table.platoons}
-            facts.update({" \u2013 ".join(h.platoons): f"{h.a_victories}\u2013{h.b_victories}"
-                          + (f" ({h.disagreements} disputed)" if h.disagreements else "")
-                          for h in table.head_to_head})
+            facts = {
+                p.platoon: f"{p.battles} battles, {p.victories}-{p.draws}-{p.defeats}, {p.xp} XP"
+                for p in table.platoons
+            }
+            facts.update(
+                {
+                    " \u2013 ".join(h.platoons): f"{h.a_victories}\u2013{h.b_victories}"
+                    + (f" ({h.disagreements} disputed)" if h.disagreements else "")
+                    for h in table.head_to_head
+                }
+            )
             facts.update({p.pilot: f"{p.turns} turns, recognition {p.recognition}" for p in table.pilots})
-            return Subject(kind, camp.id, None, None, camp.name, f"Standings: {camp.name}",
-                           fingerprint(data, opts), facts, opts), data
+            return Subject(
+                kind, camp.id, None, None, camp.name, f"Standings: {camp.name}", fingerprint(data, opts), facts, opts
+            ), data
         from .chronicle import chronicle
 
         story = chronicle(camp.id)
         data = printing.chronicle_data(story)
         facts = {"items": [f"{it.date} {it.headline}" for it in story.items]}
         facts.update({f"Report of {it.date} {it.headline}": it.report for it in story.items if it.report})
-        return Subject(kind, camp.id, None, None, camp.name, f"Chronicle: {camp.name}",
-                       fingerprint(data, opts), facts, opts), data
+        return Subject(
+            kind, camp.id, None, None, camp.name, f"Chronicle: {camp.name}", fingerprint(data, opts), facts, opts
+        ), data
     raise ServiceError(f"nothing called {kind!r} is remembered when printed")
 
 
@@ -202,19 +256,36 @@ def remember(subjects: Sequence[Subject]) -> Edit[dict[str, Any]]:
         return Edit("print_record", 0, "nothing to remember", Remembered(records=0, position=0).to_dict())
     at = position()
     campaigns = {s.campaign_id for s in subjects}
-    label = (f"Print {KIND_WORDS[subjects[0].kind]}" if len({s.kind for s in subjects}) == 1 else "Print")
-    label += ": " + ", ".join(s.title.split(": ", 1)[-1] for s in subjects[:3]) + (
-        "\u2026" if len(subjects) > 3 else "")
-    with operation(PRINT_KIND, label, campaign=next(iter(campaigns)) if len(campaigns) == 1 else None,
-                   platoon=subjects[0].platoon_id if len(subjects) == 1 else None) as op:
+    label = f"Print {KIND_WORDS[subjects[0].kind]}" if len({s.kind for s in subjects}) == 1 else "Print"
+    label += (
+        ": " + ", ".join(s.title.split(": ", 1)[-1] for s in subjects[:3]) + ("\u2026" if len(subjects) > 3 else "")
+    )
+    with operation(
+        PRINT_KIND,
+        label,
+        campaign=next(iter(campaigns)) if len(campaigns) == 1 else None,
+        platoon=subjects[0].platoon_id if len(subjects) == 1 else None,
+    ) as op:
         first = 0
         for s in subjects:
-            rec = PrintRecord.create(campaign=s.campaign_id, platoon=s.platoon_id, sheet=s.sheet_id, kind=s.kind,
-                                     title=s.title[:200], position=at, fingerprint=s.fingerprint,
-                                     snapshot={"facts": s.facts, "options": s.options})
+            rec = PrintRecord.create(
+                campaign=s.campaign_id,
+                platoon=s.platoon_id,
+                sheet=s.sheet_id,
+                kind=s.kind,
+                title=s.title[:200],
+                position=at,
+                fingerprint=s.fingerprint,
+                snapshot={"facts": s.facts, "options": s.options},
+            )
             first = first or int(rec.id)
-    return Edit("print_record", first, f"remembered {len(subjects)} printout{'s' if len(subjects) != 1 else ''}",
-                Remembered(records=len(subjects), position=at).to_dict(), op)
+    return Edit(
+        "print_record",
+        first,
+        f"remembered {len(subjects)} printout{'s' if len(subjects) != 1 else ''}",
+        Remembered(records=len(subjects), position=at).to_dict(),
+        op,
+    )
 
 
 # ---------------------------------------------------------------------------------------------- stale
@@ -239,10 +310,15 @@ class PrintState(Result):
     options: dict[str, Any] = field(default_factory=dict, metadata={"json": False})
 
     def notice(self) -> str:
-        """"printed sheet out of date: 2 changes since (battle 5, Training d8 → d10)"."""
-        word = {"sheet": "printed sheet", "history": "printed history report", "sologear": "printed forms",
-                "cards": "printed cards", "standings": "printed standings",
-                "chronicle": "printed chronicle"}[self.kind]
+        """ "printed sheet out of date: 2 changes since (battle 5, Training d8 → d10)"."""
+        word = {
+            "sheet": "printed sheet",
+            "history": "printed history report",
+            "sologear": "printed forms",
+            "cards": "printed cards",
+            "standings": "printed standings",
+            "chronicle": "printed chronicle",
+        }[self.kind]
         n = len(self.changes)
         if n == 0:
             return f"{word} out of date"
@@ -250,8 +326,7 @@ class PrintState(Result):
         return f"{word} out of date: {n} change{'s' if n != 1 else ''} since ({shown})"
 
 
-_SKIP_AFTER_BATTLES = frozenset({"XP", "Leader", "Leader XP", "Former leaders", "Wounds", "XP lost",
-                                 "Leaders lost"})
+_SKIP_AFTER_BATTLES = frozenset({"XP", "Leader", "Leader XP", "Former leaders", "Wounds", "XP lost", "Leaders lost"})
 
 
 def describe(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -297,17 +372,42 @@ def print_states(campaign: str | int, *, platoon: int | None = None) -> list[Pri
         snap = rec.snapshot or {}
         options = dict(snap.get("options") or {})
         try:
-            now, _data = subject(rec.kind, campaign=camp.id, platoon=rec.platoon_id, sheet=rec.sheet_id,
-                                 options=options)
+            now, _data = subject(
+                rec.kind, campaign=camp.id, platoon=rec.platoon_id, sheet=rec.sheet_id, options=options
+            )
         except NotFound:
-            out.append(PrintState(rec.id, rec.kind, rec.title, rec.platoon_id, rec.sheet_id,
-                                  iso_text(rec.printed_at), int(rec.position), True, ("deleted since",),
-                                  gone=True, options=options))
+            out.append(
+                PrintState(
+                    rec.id,
+                    rec.kind,
+                    rec.title,
+                    rec.platoon_id,
+                    rec.sheet_id,
+                    iso_text(rec.printed_at),
+                    int(rec.position),
+                    True,
+                    ("deleted since",),
+                    gone=True,
+                    options=options,
+                )
+            )
             continue
         stale = now.fingerprint != rec.fingerprint
         changes = tuple(describe(dict(snap.get("facts") or {}), now.facts)) if stale else ()
-        out.append(PrintState(rec.id, rec.kind, rec.title, rec.platoon_id, rec.sheet_id, iso_text(rec.printed_at),
-                              int(rec.position), stale, changes, options=options))
+        out.append(
+            PrintState(
+                rec.id,
+                rec.kind,
+                rec.title,
+                rec.platoon_id,
+                rec.sheet_id,
+                iso_text(rec.printed_at),
+                int(rec.position),
+                stale,
+                changes,
+                options=options,
+            )
+        )
     return out
 
 
@@ -330,8 +430,12 @@ def stale_sheet_platoons(campaign: str | int | None = None) -> dict[int, tuple[s
     if campaign is not None:
         ids = [find_campaign(campaign).id]
     else:
-        ids = sorted({int(r[0]) for r in db.execute_sql(
-            "SELECT DISTINCT campaign_id FROM print_record WHERE kind = 'sheet'").fetchall()})
+        ids = sorted(
+            {
+                int(r[0])
+                for r in db.execute_sql("SELECT DISTINCT campaign_id FROM print_record WHERE kind = 'sheet'").fetchall()
+            }
+        )
     out: dict[int, tuple[str, ...]] = {}
     for cid in ids:
         for state in print_states(cid):

@@ -100,8 +100,7 @@ class ServerListener:
 
     def open(self) -> None:
         self.close()
-        conn = _connect(self.target, self._password, autocommit=True,
-                        application_name="campaign_app listener")
+        conn = _connect(self.target, self._password, autocommit=True, application_name="campaign_app listener")
         try:
             conn.execute(f'LISTEN "{channel()}"')
         except Exception as exc:
@@ -146,6 +145,7 @@ class ServerListener:
 
 
 # ------------------------------------------------------------------------------------------------ the store's link
+
 
 def _db() -> Any:
     from ..store.database import db
@@ -212,7 +212,8 @@ def lost_connection(exc: BaseException, target: ServerTarget | None) -> ServerUn
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         if isinstance(current, psycopg.OperationalError | psycopg.InterfaceError) or (
-                isinstance(current, peewee.OperationalError | peewee.InterfaceError) and _broken()):
+            isinstance(current, peewee.OperationalError | peewee.InterfaceError) and _broken()
+        ):
             return unavailable(target, current)
         current = current.__cause__ or current.__context__
     return None
@@ -245,5 +246,15 @@ def reset_connection() -> None:
             state.reset()
 
 
-__all__ = ["CONNECT_TIMEOUT", "Notice", "ServerListener", "channel", "lost_connection",
-           "operation_changes", "own_session", "probe", "reset_connection", "unavailable"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "Notice",
+    "ServerListener",
+    "channel",
+    "lost_connection",
+    "operation_changes",
+    "own_session",
+    "probe",
+    "reset_connection",
+    "unavailable",
+]

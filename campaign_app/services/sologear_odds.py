@@ -34,8 +34,10 @@ class TurnOdds:
             "column": c.column,
             "posture": c.posture,
             "breakout": c.breakout,
-            "rows": [{"total": r.total, "probability": float(r.probability), "result": r.result,
-                      "meaning": r.words} for r in c.rows],
+            "rows": [
+                {"total": r.total, "probability": float(r.probability), "result": r.result, "meaning": r.words}
+                for r in c.rows
+            ],
             "kinds": {kind: float(p) for kind, p in c.kinds().items()},
             "recognition": self.recognition,
             "noticed": self.noticed,
@@ -54,17 +56,28 @@ def turn_odds(ref: str | int, posture: int | str | None = None) -> TurnOdds:
         posture = nxt.posture_fixed if nxt.posture_fixed is not None else 0
     posture = check_posture(posture)
     if nxt.posture_fixed is not None and posture != nxt.posture_fixed:
-        raise ServiceError(f"in the break-out the pilot always fights {POSTURES[nxt.posture_fixed]} "
-                           f"({nxt.posture_fixed:+d}), not {posture:+d}")
+        raise ServiceError(
+            f"in the break-out the pilot always fights {POSTURES[nxt.posture_fixed]} "
+            f"({nxt.posture_fixed:+d}), not {posture:+d}"
+        )
     if not nxt.breakout and nxt.band is None:
         raise ServiceError("no odds column yet: add units to both sides of the sheet first")
     combat = combat_odds(nxt.band or "Losing", posture, breakout=nxt.breakout)
     rk = data.reckoning
     dice = check_reward_dice(data.options.reward_dice)
-    bands = tuple({"table": b.table, "range": b.label, "title": b.title, "probability": float(b.probability)}
-                  for b in result_odds(dice, rk.impression, variable=data.options.variable_tables))
-    return TurnOdds(data.name, combat, rk.recognition, float(noticed_chance(rk.recognition)), rk.impression,
-                    data.options.reward_dice, bands)
+    bands = tuple(
+        {"table": b.table, "range": b.label, "title": b.title, "probability": float(b.probability)}
+        for b in result_odds(dice, rk.impression, variable=data.options.variable_tables)
+    )
+    return TurnOdds(
+        data.name,
+        combat,
+        rk.recognition,
+        float(noticed_chance(rk.recognition)),
+        rk.impression,
+        data.options.reward_dice,
+        bands,
+    )
 
 
 def kind_words() -> dict[str, str]:

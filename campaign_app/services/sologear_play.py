@@ -72,8 +72,13 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit[LengthRolled]:
             raise ServiceError("the campaign length is already rolled")
         rec.update(sheet, length=proc.length)
         rolls = track_rolls(rec, proc.records, sheet=sheet)
-    return Edit("sheet", sheet.id, f"the campaign lasts {plural(proc.length, 'battle turn')}",
-                     LengthRolled(length=proc.length, rolls=tuple(roll_record(r) for r in rolls)), rec.changes)
+    return Edit(
+        "sheet",
+        sheet.id,
+        f"the campaign lasts {plural(proc.length, 'battle turn')}",
+        LengthRolled(length=proc.length, rolls=tuple(roll_record(r) for r in rolls)),
+        rec.changes,
+    )
 
 
 def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> TurnProcedure:
@@ -87,10 +92,17 @@ def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = N
         raise ServiceError("no odds yet: enter the units of both sides")
     if posture is not None and str(posture).strip() == "":
         posture = None
-    return guard_rules(lambda: TurnProcedure(
-        action, band=nxt.band, posture=posture, gear_tv=sheet.gear_tv,
-        gear_needs_repair=bool(sheet.gear_damaged or sheet.short_ammo), ferocious=bool(sheet.ferocious),
-        breakout=nxt.breakout))
+    return guard_rules(
+        lambda: TurnProcedure(
+            action,
+            band=nxt.band,
+            posture=posture,
+            gear_tv=sheet.gear_tv,
+            gear_needs_repair=bool(sheet.gear_damaged or sheet.short_ammo),
+            ferocious=bool(sheet.ferocious),
+            breakout=nxt.breakout,
+        )
+    )
 
 
 def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
@@ -113,16 +125,34 @@ def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSou
         if res.action == "rep":  # 2.2 REP: the repair turn leaves the Gear repaired and re-armed
             gear_damaged = short_ammo = False
         turn = rec.create(
-            SologearTurn, sheet=sheet, number=number, action=res.action, posture=res.posture,
-            combat_total=res.combat_total, odds_column=res.column, cell=res.cell, repair_hours=res.repair_hours,
-            glory_rolled=res.glory, enemy_tv=res.enemy_tv, battle_length=res.battle_length,
-            entry_edge=res.entry_edge, ends=res.ends, recorded=not battle, gear_damaged=gear_damaged,
-            short_ammo=short_ammo)
+            SologearTurn,
+            sheet=sheet,
+            number=number,
+            action=res.action,
+            posture=res.posture,
+            combat_total=res.combat_total,
+            odds_column=res.column,
+            cell=res.cell,
+            repair_hours=res.repair_hours,
+            glory_rolled=res.glory,
+            enemy_tv=res.enemy_tv,
+            battle_length=res.battle_length,
+            entry_edge=res.entry_edge,
+            ends=res.ends,
+            recorded=not battle,
+            gear_damaged=gear_damaged,
+            short_ammo=short_ammo,
+        )
         track_rolls(rec, proc.records, sheet=sheet, turn=turn)
         _flags, breakout_after = breakout_flags(sheet, [*turns, turn])
         reason = turn_end_reason(sheet, turn, breakout_after)
-        rec.update(sheet, gear_damaged=gear_damaged, short_ammo=short_ammo,
-                   status="ended" if reason else "active", end_reason=reason)
+        rec.update(
+            sheet,
+            gear_damaged=gear_damaged,
+            short_ammo=short_ammo,
+            status="ended" if reason else "active",
+            end_reason=reason,
+        )
         flags, _ = breakout_flags(sheet, [*turns, turn])
         row = turn_row(turn, breakout=flags[-1][0], starts_breakout=flags[-1][1])
         summary = _played(row, reason, meaning=tuple(res.meaning))
@@ -142,9 +172,19 @@ def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = 
     return PlayedTurn(**fields, campaign_ended=reason, campaign_ended_text=codes.end_reason_text(reason) or None)
 
 
-def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 0, bunkers: Any = 0,
-                gear_damaged: bool | None = None, short_ammo: bool | None = None, pilot_dead: bool = False,
-                pilot_captured: bool = False, notes: str | None = None) -> Edit[PlayedTurn]:
+def record_turn(
+    ref: str | int,
+    number: Any,
+    *,
+    glory: Any = 0,
+    enemy_tv: Any = 0,
+    bunkers: Any = 0,
+    gear_damaged: bool | None = None,
+    short_ammo: bool | None = None,
+    pilot_dead: bool = False,
+    pilot_captured: bool = False,
+    notes: str | None = None,
+) -> Edit[PlayedTurn]:
     """Record what happened on the table in turn ``number``: Glory collected, enemy TV destroyed, bunkers
     destroyed; and (for the last turn) whether the Gear is damaged / short of ammunition (None: unchanged),
     the pilot dead or captured (which ends the campaign)."""
@@ -167,20 +207,33 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
         is_last = turn.id == turns[-1].id
         battle = had_battle(turn)
         if not battle and (glory_n or tv_n or bunkers_n or pilot_dead or pilot_captured):
-            raise ServiceError(f"turn {number_n} ({action_label(turn.action, turn.posture)}) had no battle: only "
-                               "the Gear's state can be recorded")
+            raise ServiceError(
+                f"turn {number_n} ({action_label(turn.action, turn.posture)}) had no battle: only "
+                "the Gear's state can be recorded"
+            )
         if glory_n > (turn.glory_rolled or 0):
-            raise ServiceError(f"only {turn.glory_rolled or 0} Glory markers were placed in turn {number_n}, "
-                               f"not {glory_n}")
+            raise ServiceError(
+                f"only {turn.glory_rolled or 0} Glory markers were placed in turn {number_n}, not {glory_n}"
+            )
         if tv_n > (turn.enemy_tv or 0):
-            raise ServiceError(f"no enemy unit appeared in turn {number_n}" if not turn.enemy_tv else
-                               f"the enemy unit in turn {number_n} had TV {turn.enemy_tv}: it cannot lose {tv_n}")
+            raise ServiceError(
+                f"no enemy unit appeared in turn {number_n}"
+                if not turn.enemy_tv
+                else f"the enemy unit in turn {number_n} had TV {turn.enemy_tv}: it cannot lose {tv_n}"
+            )
         if not is_last and (gear_damaged is not None or short_ammo is not None or pilot_dead or pilot_captured):
-            raise ServiceError("the Gear's state and the pilot's fate can only be recorded for the last turn "
-                               f"(turn {turns[-1].number})")
-        values: dict[str, Any] = {"glory_collected": glory_n, "enemy_tv_destroyed": tv_n,
-                                  "bunkers_destroyed": bunkers_n, "pilot_dead": bool(pilot_dead),
-                                  "pilot_captured": bool(pilot_captured), "recorded": True}
+            raise ServiceError(
+                "the Gear's state and the pilot's fate can only be recorded for the last turn "
+                f"(turn {turns[-1].number})"
+            )
+        values: dict[str, Any] = {
+            "glory_collected": glory_n,
+            "enemy_tv_destroyed": tv_n,
+            "bunkers_destroyed": bunkers_n,
+            "pilot_dead": bool(pilot_dead),
+            "pilot_captured": bool(pilot_captured),
+            "recorded": True,
+        }
         if gear_damaged is not None:
             values["gear_damaged"] = bool(gear_damaged)
         if short_ammo is not None:
@@ -195,8 +248,14 @@ def record_turn(ref: str | int, number: Any, *, glory: Any = 0, enemy_tv: Any = 
             # a turn is played only while the pilot is active: recorded again, the pilot is active unless dead
             # or captured in it
             status = "dead" if pilot_dead else "captured" if pilot_captured else "active"
-            rec.update(sheet, gear_damaged=bool(turn.gear_damaged), short_ammo=bool(turn.short_ammo),
-                       pilot_status=status, status="ended" if reason else "active", end_reason=reason)
+            rec.update(
+                sheet,
+                gear_damaged=bool(turn.gear_damaged),
+                short_ammo=bool(turn.short_ammo),
+                pilot_status=status,
+                status="ended" if reason else "active",
+                end_reason=reason,
+            )
         flags, _ = breakout_flags(sheet, turns)
         index = turns.index(turn)
         summary = _played(turn_row(turn, breakout=flags[index][0], starts_breakout=flags[index][1]), reason)
@@ -219,8 +278,11 @@ def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
     pending = [t for t in turns if had_battle(t) and not t.recorded]
     if pending:
         raise ServiceError(f"record what happened in turn {pending[-1].number} first")
-    return guard_rules(lambda: EndProcedure(turn_tallies(sheet, turns), reward_dice=sheet.reward_dice,
-                                          variable=bool(sheet.variable_tables)))
+    return guard_rules(
+        lambda: EndProcedure(
+            turn_tallies(sheet, turns), reward_dice=sheet.reward_dice, variable=bool(sheet.variable_tables)
+        )
+    )
 
 
 def end_campaign(ref: str | int, dice: DiceSource) -> Edit[ReckoningDone]:
@@ -236,18 +298,33 @@ def end_campaign(ref: str | int, dice: DiceSource) -> Edit[ReckoningDone]:
         about_sheet(op, sheet, "the end-of-campaign reckoning")
         if is_reckoned(sheet):
             raise ServiceError("the reckoning of this campaign is already done")
-        rec.update(sheet, recognition=res.recognition.total, noticed=bool(res.noticed), d66=res.d66,
-                   impression=res.impression.total, result_table=res.table, result=res.result,
-                   outcome=res.outcome)
+        rec.update(
+            sheet,
+            recognition=res.recognition.total,
+            noticed=bool(res.noticed),
+            d66=res.d66,
+            impression=res.impression.total,
+            result_table=res.table,
+            result=res.result,
+            outcome=res.outcome,
+        )
         track_rolls(rec, proc.records, sheet=sheet)
         summary = ReckoningDone(
-            recognition=res.recognition.total, recognition_breakdown=res.recognition.items,
-            noticed_on=res.noticed_range, noticed=res.noticed, d66=res.d66,
-            impression=res.impression.total, impression_breakdown=res.impression.items,
-            table=res.table, tables="variable" if proc.variable else "standard",
-            roll=res.roll, result=res.result,
+            recognition=res.recognition.total,
+            recognition_breakdown=res.recognition.items,
+            noticed_on=res.noticed_range,
+            noticed=res.noticed,
+            d66=res.d66,
+            impression=res.impression.total,
+            impression_breakdown=res.impression.items,
+            table=res.table,
+            tables="variable" if proc.variable else "standard",
+            roll=res.roll,
+            result=res.result,
             band=ResultBand(label=res.band.label, title=res.band.title, text=res.band.text) if res.band else None,
-            outcome=res.outcome, rolls=tuple(proc.records))
+            outcome=res.outcome,
+            rolls=tuple(proc.records),
+        )
     return Edit("sheet", sheet.id, f"reckoning: {res.outcome}", summary, rec.changes)
 
 
@@ -268,8 +345,9 @@ def undo_last(ref: str | int) -> Edit[PlayUndone]:
         if info.kind == "sologear.record":
             # a recorded turn is undone with the turn itself: first its records (newest first), then the turn
             turn_ids = {r["id"] for r in images(info.id, "sologear_turn")}
-            plays = [o for o in list_operations(sheet=sheet.id, kinds=("sologear.turn", "sologear.record"),
-                                                undone=False)]
+            plays = [
+                o for o in list_operations(sheet=sheet.id, kinds=("sologear.turn", "sologear.record"), undone=False)
+            ]
             steps = []
             for o in plays:
                 steps.append(o)
@@ -284,14 +362,20 @@ def undo_last(ref: str | int) -> Edit[PlayUndone]:
         else:
             journal_undo(info.id)
             undone = [info]
-    what = {"sologear.end": "reckoning", "sologear.record": "record", "sologear.turn": "turn",
-            "sologear.length": "length"}[info.kind]
+    what = {
+        "sologear.end": "reckoning",
+        "sologear.record": "record",
+        "sologear.turn": "turn",
+        "sologear.length": "length",
+    }[info.kind]
     summary = PlayUndone(undone=what)
     turns = images(info.id, "sologear_turn", "insert")
     if what == "turn" and turns:
         row = turns[0]
         summary = PlayUndone(undone=what, turn=row["number"], label=action_label(row["action"], row["posture"]))
-    message = {"reckoning": "undid the end-of-campaign reckoning", "length": "undid the campaign length roll",
-               "record": f"undid {info.label}"}.get(what) \
-        or f"undid turn {summary.turn} ({summary.label})"
+    message = {
+        "reckoning": "undid the end-of-campaign reckoning",
+        "length": "undid the campaign length roll",
+        "record": f"undid {info.label}",
+    }.get(what) or f"undid turn {summary.turn} ({summary.label})"
     return Edit("sheet", sheet.id, message, summary, operation_changes(info.id), undid=[o.id for o in undone])

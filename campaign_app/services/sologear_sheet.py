@@ -83,8 +83,18 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-HEADER_FIELDS: tuple[str, ...] = ("date", "area", "pilot", "gear_name", "gear_tv", "player_unit",
-                                  "player_affiliation", "enemy_unit", "enemy_affiliation", "notes")
+HEADER_FIELDS: tuple[str, ...] = (
+    "date",
+    "area",
+    "pilot",
+    "gear_name",
+    "gear_tv",
+    "player_unit",
+    "player_affiliation",
+    "enemy_unit",
+    "enemy_affiliation",
+    "notes",
+)
 """Sheet fields the user edits directly (plus the campaign ``name``)."""
 
 
@@ -162,8 +172,11 @@ def _gear_tv(value: Any) -> int:
 
 
 def sheet_forces(sheet: SologearSheet) -> list[SologearForce]:
-    return list(SologearForce.select().where(SologearForce.sheet == sheet)
-                .order_by(SologearForce.side, SologearForce.position, SologearForce.id))
+    return list(
+        SologearForce.select()
+        .where(SologearForce.sheet == sheet)
+        .order_by(SologearForce.side, SologearForce.position, SologearForce.id)
+    )
 
 
 def sheet_turns(sheet: SologearSheet) -> list[SologearTurn]:
@@ -196,15 +209,31 @@ def had_battle(turn: SologearTurn) -> bool:
 
 
 def turn_end_reason(sheet: SologearSheet, turn: SologearTurn, breakout_after: bool) -> str | None:
-    return end_reason(number=turn.number, length=sheet.length, ends=turn.ends, pilot_dead=bool(turn.pilot_dead),
-                         pilot_captured=bool(turn.pilot_captured), breakout_after=breakout_after)
+    return end_reason(
+        number=turn.number,
+        length=sheet.length,
+        ends=turn.ends,
+        pilot_dead=bool(turn.pilot_dead),
+        pilot_captured=bool(turn.pilot_captured),
+        breakout_after=breakout_after,
+    )
 
 
 def unit_row(f: SologearForce) -> UnitRow:
     total = unit_total(f.base_power, f.skill, f.loyalty)
-    return UnitRow(id=f.id, side=f.side, name=f.name, company_tv=f.company_tv, base_power=f.base_power,
-                   skill=f.skill, skill_x=SKILL_MULTIPLIERS[f.skill], loyalty=f.loyalty,
-                   loyalty_x=LOYALTY_MULTIPLIERS[f.loyalty], total=total, position=f.position)
+    return UnitRow(
+        id=f.id,
+        side=f.side,
+        name=f.name,
+        company_tv=f.company_tv,
+        base_power=f.base_power,
+        skill=f.skill,
+        skill_x=SKILL_MULTIPLIERS[f.skill],
+        loyalty=f.loyalty,
+        loyalty_x=LOYALTY_MULTIPLIERS[f.loyalty],
+        total=total,
+        position=f.position,
+    )
 
 
 def totals(forces: Sequence[UnitRow] | Sequence[SologearForce]) -> Totals:
@@ -219,15 +248,28 @@ def totals(forces: Sequence[UnitRow] | Sequence[SologearForce]) -> Totals:
     if exact["enemy"] > 0:
         ratio = exact["player"] / exact["enemy"]
         odds = Odds(ratio=float(ratio), band=odds_band(ratio), ratio_text=ratio_text(ratio))
-    return Totals(player=float(exact["player"]), player_units=counts["player"], enemy=float(exact["enemy"]),
-                  enemy_units=counts["enemy"], odds=odds)
+    return Totals(
+        player=float(exact["player"]),
+        player_units=counts["player"],
+        enemy=float(exact["enemy"]),
+        enemy_units=counts["enemy"],
+        odds=odds,
+    )
 
 
 def roll_record(r: Roll) -> StoredRoll:
     """A stored roll as the rules' record of it (its ``to_dict()`` is the stored roll's JSON)."""
-    return RollRecord(purpose=r.purpose, expression=r.expression, faces=list(r.faces), total=r.total,
-                      source=cast(Source, r.source), rule=r.rule, modifier=r.modifier, table_row=r.table_row,
-                      outcome=r.outcome)
+    return RollRecord(
+        purpose=r.purpose,
+        expression=r.expression,
+        faces=list(r.faces),
+        total=r.total,
+        source=cast(Source, r.source),
+        rule=r.rule,
+        modifier=r.modifier,
+        table_row=r.table_row,
+        outcome=r.outcome,
+    )
 
 
 def _rolls_of(query: ModelSelect[Roll]) -> tuple[StoredRoll, ...]:
@@ -241,10 +283,12 @@ def action_label(action: str, posture: int | None) -> str:
     return ACTIONS[action]
 
 
-def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: bool = False,
-             rolls: Sequence[Roll] | None = None) -> TurnRow:
-    roll_rows = list(rolls) if rolls is not None else list(
-        Roll.select().where(Roll.turn == turn).order_by(Roll.seq, Roll.id))
+def turn_row(
+    turn: SologearTurn, *, breakout: bool = False, starts_breakout: bool = False, rolls: Sequence[Roll] | None = None
+) -> TurnRow:
+    roll_rows = (
+        list(rolls) if rolls is not None else list(Roll.select().where(Roll.turn == turn).order_by(Roll.seq, Roll.id))
+    )
     light = next((r for r in roll_rows if r.purpose == codes.PURPOSE_LIGHT_CRITICAL), None)
     meaning: list[str] = []
     if turn.action == "dec":
@@ -271,8 +315,9 @@ def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: boo
     if breakout:
         special.append("break-out")
     if turn.ends:
-        special.append({"surrendered": "surrendered (S)", "routed": "routed (E)",
-                        "broke_through": "broke through"}[turn.ends])
+        special.append(
+            {"surrendered": "surrendered (S)", "routed": "routed (E)", "broke_through": "broke through"}[turn.ends]
+        )
     if turn.pilot_dead:
         special.append("pilot dead")
     if turn.pilot_captured:
@@ -287,32 +332,61 @@ def turn_row(turn: SologearTurn, *, breakout: bool = False, starts_breakout: boo
     glory = ""
     if turn.action == "fig" and (turn.glory_rolled is not None or turn.glory_collected):
         counted = TurnTally(turn.action, glory=turn.glory_collected, breakout=breakout).glory_points
-        glory = (f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
-                 if turn.recorded else f"{turn.glory_rolled or 0} placed")
+        glory = (
+            f"{counted}" + (" (×2)" if breakout and turn.glory_collected else "")
+            if turn.recorded
+            else f"{turn.glory_rolled or 0} placed"
+        )
     return TurnRow(
-        turn=turn.number, id=turn.id, action=turn.action, label=action_label(turn.action, turn.posture),
-        posture=turn.posture, posture_name=POSTURES.get(turn.posture) if turn.posture is not None else None,
-        combat_total=turn.combat_total, column=turn.odds_column, cell=turn.cell,
-        cell_text=cell_text(turn.cell) if turn.cell else None, glory=turn.glory_rolled,
-        enemy_tv=turn.enemy_tv, light_critical=light.total if light is not None else None,
-        repair_hours=turn.repair_hours, battle_length=turn.battle_length, entry_edge=turn.entry_edge,
-        ends=turn.ends, breakout=breakout, starts_breakout=starts_breakout, battle=had_battle(turn),
+        turn=turn.number,
+        id=turn.id,
+        action=turn.action,
+        label=action_label(turn.action, turn.posture),
+        posture=turn.posture,
+        posture_name=POSTURES.get(turn.posture) if turn.posture is not None else None,
+        combat_total=turn.combat_total,
+        column=turn.odds_column,
+        cell=turn.cell,
+        cell_text=cell_text(turn.cell) if turn.cell else None,
+        glory=turn.glory_rolled,
+        enemy_tv=turn.enemy_tv,
+        light_critical=light.total if light is not None else None,
+        repair_hours=turn.repair_hours,
+        battle_length=turn.battle_length,
+        entry_edge=turn.entry_edge,
+        ends=turn.ends,
+        breakout=breakout,
+        starts_breakout=starts_breakout,
+        battle=had_battle(turn),
         recorded=bool(turn.recorded),
-        result=TurnRecord(glory_collected=turn.glory_collected, enemy_tv_destroyed=turn.enemy_tv_destroyed,
-                          bunkers_destroyed=turn.bunkers_destroyed, gear_damaged=bool(turn.gear_damaged),
-                          short_ammo=bool(turn.short_ammo), pilot_dead=bool(turn.pilot_dead),
-                          pilot_captured=bool(turn.pilot_captured)),
-        notes=turn.notes, meaning=tuple(meaning),
-        form=FormRow(turn=str(turn.number), action=action_label(turn.action, turn.posture), enemy=enemy,
-                     glory=glory, special=", ".join(special)),
+        result=TurnRecord(
+            glory_collected=turn.glory_collected,
+            enemy_tv_destroyed=turn.enemy_tv_destroyed,
+            bunkers_destroyed=turn.bunkers_destroyed,
+            gear_damaged=bool(turn.gear_damaged),
+            short_ammo=bool(turn.short_ammo),
+            pilot_dead=bool(turn.pilot_dead),
+            pilot_captured=bool(turn.pilot_captured),
+        ),
+        notes=turn.notes,
+        meaning=tuple(meaning),
+        form=FormRow(
+            turn=str(turn.number),
+            action=action_label(turn.action, turn.posture),
+            enemy=enemy,
+            glory=glory,
+            special=", ".join(special),
+        ),
         rolls=tuple(roll_record(r) for r in roll_rows),
     )
 
 
 def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[TurnTally]:
     flags, _ = breakout_flags(sheet, turns)
-    return [TurnTally(t.action, t.posture, t.glory_collected, t.bunkers_destroyed, t.enemy_tv_destroyed,
-                         breakout=during) for t, (during, _s) in zip(turns, flags, strict=True)]
+    return [
+        TurnTally(t.action, t.posture, t.glory_collected, t.bunkers_destroyed, t.enemy_tv_destroyed, breakout=during)
+        for t, (during, _s) in zip(turns, flags, strict=True)
+    ]
 
 
 def reckoning(ref: str | int | SologearSheet) -> Reckoning:
@@ -326,22 +400,27 @@ def reckoning(ref: str | int | SologearSheet) -> Reckoning:
     if sheet.result is not None and sheet.result_table:
         _table, found = lookup_result(sheet.result, sheet.impression or 0, variable=bool(sheet.variable_tables))
         band = ResultBand(label=found.label, title=found.title, text=found.text)
-    rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null()
-                                          & Roll.rule.startswith(RECKONING_RULE_PREFIX)))
+    rolls = _rolls_of(
+        Roll.select().where((Roll.sheet == sheet) & Roll.turn.is_null() & Roll.rule.startswith(RECKONING_RULE_PREFIX))
+    )
     return Reckoning(
         final=is_reckoned(sheet),
         recognition=sheet.recognition if is_reckoned(sheet) and sheet.recognition is not None else rec.total,
         recognition_breakdown=rec.items,
         noticed_on=noticed_label(rec.total),
-        d66=sheet.d66, noticed=None if sheet.noticed is None else bool(sheet.noticed),
+        d66=sheet.d66,
+        noticed=None if sheet.noticed is None else bool(sheet.noticed),
         impression=sheet.impression if is_reckoned(sheet) and sheet.impression is not None else imp.total,
         impression_breakdown=imp.items,
-        table=sheet.result_table, result=sheet.result, band=band,
+        table=sheet.result_table,
+        result=sheet.result,
+        band=band,
         outcome=sheet.outcome,
         tables="variable" if sheet.variable_tables else "standard",
         reward_dice=sheet.reward_dice,
-        reward_table_names=RewardTableNames(rewards=tuple(b.label for b in rewards),
-                                            punishments=tuple(b.label for b in punishments)),
+        reward_table_names=RewardTableNames(
+            rewards=tuple(b.label for b in rewards), punishments=tuple(b.label for b in punishments)
+        ),
         rolls=rolls,
     )
 
@@ -367,12 +446,20 @@ def next_turn(ref: str | int | SologearSheet) -> NextTurn:
     needs_repair = bool(sheet.gear_damaged or sheet.short_ammo)
     actions = ("fig",) if breakout else ("dec", *(("rep",) if needs_repair else ()), "fig")
     odds = t.odds if not breakout else None
-    return NextTurn(number=(turns[-1].number if turns else 0) + 1, length=sheet.length,
-                    band="Losing" if breakout else (t.odds.band if t.odds else None),
-                    ratio=odds.ratio if odds else None, ratio_text=odds.ratio_text if odds else None,
-                    breakout=breakout, actions=actions, can_rep=needs_repair and not breakout,
-                    gear_tv=sheet.gear_tv, ferocious=bool(sheet.ferocious), blocked=blocked,
-                    posture_fixed=2 if breakout else None)
+    return NextTurn(
+        number=(turns[-1].number if turns else 0) + 1,
+        length=sheet.length,
+        band="Losing" if breakout else (t.odds.band if t.odds else None),
+        ratio=odds.ratio if odds else None,
+        ratio_text=odds.ratio_text if odds else None,
+        breakout=breakout,
+        actions=actions,
+        can_rep=needs_repair and not breakout,
+        gear_tv=sheet.gear_tv,
+        ferocious=bool(sheet.ferocious),
+        blocked=blocked,
+        posture_fixed=2 if breakout else None,
+    )
 
 
 def sheet_data(ref: str | int | SologearSheet) -> SheetData:
@@ -388,27 +475,46 @@ def sheet_data(ref: str | int | SologearSheet) -> SheetData:
     rolls_by_turn: dict[int | None, list[Roll]] = {}
     for r in Roll.select().where(Roll.turn.in_([x.id for x in turns])).order_by(Roll.seq, Roll.id):
         rolls_by_turn.setdefault(r.turn_id, []).append(r)
-    turn_rows = [turn_row(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
-                 for x, (during, starts) in zip(turns, flags, strict=True)]
+    turn_rows = [
+        turn_row(x, breakout=during, starts_breakout=starts, rolls=rolls_by_turn.get(x.id, []))
+        for x, (during, starts) in zip(turns, flags, strict=True)
+    ]
     length_rolls = _rolls_of(Roll.select().where((Roll.sheet == sheet) & (Roll.rule == LENGTH_RULE)))
     length_dice = None
     if t.player_units and t.enemy_units:
         length_dice = f"{min(t.player_units, t.enemy_units)}d6"
     return SheetData(
-        id=sheet.id, campaign=CampaignRef(id=camp.id, name=camp.name, archived=bool(camp.archived)),
+        id=sheet.id,
+        campaign=CampaignRef(id=camp.id, name=camp.name, archived=bool(camp.archived)),
         name=camp.name,
-        date=sheet.date, area=sheet.area, pilot=sheet.pilot, gear_name=sheet.gear_name, gear_tv=sheet.gear_tv,
-        player_unit=sheet.player_unit, player_affiliation=sheet.player_affiliation, enemy_unit=sheet.enemy_unit,
-        enemy_affiliation=sheet.enemy_affiliation, notes=sheet.notes,
-        length=sheet.length, length_dice=length_dice, length_rolls=length_rolls,
+        date=sheet.date,
+        area=sheet.area,
+        pilot=sheet.pilot,
+        gear_name=sheet.gear_name,
+        gear_tv=sheet.gear_tv,
+        player_unit=sheet.player_unit,
+        player_affiliation=sheet.player_affiliation,
+        enemy_unit=sheet.enemy_unit,
+        enemy_affiliation=sheet.enemy_affiliation,
+        notes=sheet.notes,
+        length=sheet.length,
+        length_dice=length_dice,
+        length_rolls=length_rolls,
         options=sheet_options(sheet),
-        state=SheetState(gear_damaged=bool(sheet.gear_damaged), short_ammo=bool(sheet.short_ammo),
-                         pilot_status=sheet.pilot_status, status=sheet.status, end_reason=sheet.end_reason,
-                         end_text=codes.end_reason_text(sheet.end_reason) or None,
-                         breakout=breakout, reckoned=is_reckoned(sheet)),
+        state=SheetState(
+            gear_damaged=bool(sheet.gear_damaged),
+            short_ammo=bool(sheet.short_ammo),
+            pilot_status=sheet.pilot_status,
+            status=sheet.status,
+            end_reason=sheet.end_reason,
+            end_text=codes.end_reason_text(sheet.end_reason) or None,
+            breakout=breakout,
+            reckoned=is_reckoned(sheet),
+        ),
         enemy_quality_column=enemy_column_label(gear_tv_column(sheet.gear_tv)),
-        forces=Forces(player=tuple(f for f in forces if f.side == "player"),
-                      enemy=tuple(f for f in forces if f.side == "enemy")),
+        forces=Forces(
+            player=tuple(f for f in forces if f.side == "player"), enemy=tuple(f for f in forces if f.side == "enemy")
+        ),
         totals=SideTotals(player=t.player, enemy=t.enemy),
         odds=t.odds,
         turns_played=len(turns),
@@ -421,8 +527,9 @@ def sheet_data(ref: str | int | SologearSheet) -> SheetData:
 
 
 def sheet_options(sheet: SologearSheet) -> SheetOptions:
-    return SheetOptions(variable_tables=bool(sheet.variable_tables), ferocious=bool(sheet.ferocious),
-                        reward_dice=sheet.reward_dice)
+    return SheetOptions(
+        variable_tables=bool(sheet.variable_tables), ferocious=bool(sheet.ferocious), reward_dice=sheet.reward_dice
+    )
 
 
 def print_data(data: SheetData) -> SologearSheetData:
@@ -431,9 +538,16 @@ def print_data(data: SheetData) -> SologearSheetData:
     from ..printing.sologear_sheet import FormRow as PrintedRow
 
     def force(f: UnitRow) -> ForceRow:
-        return ForceRow(name=f.name, base_power=float(f.base_power), skill=f.skill, skill_x=float(f.skill_x),
-                        loyalty=f.loyalty, loyalty_x=float(f.loyalty_x), total=float(f.total),
-                        company_tv=f.company_tv)
+        return ForceRow(
+            name=f.name,
+            base_power=float(f.base_power),
+            skill=f.skill,
+            skill_x=float(f.skill_x),
+            loyalty=f.loyalty,
+            loyalty_x=float(f.loyalty_x),
+            total=float(f.total),
+            company_tv=f.company_tv,
+        )
 
     def lines(items: Sequence[ScoreItem]) -> tuple[ScoreLine, ...]:
         return tuple(ScoreLine(i.label, i.count, i.per, i.points) for i in items)
@@ -443,24 +557,54 @@ def print_data(data: SheetData) -> SologearSheetData:
     if rk.final:
         band = rk.band
         reckoned = ReckoningData(
-            recognition=rk.recognition, recognition_lines=lines(rk.recognition_breakdown), noticed_on=rk.noticed_on,
-            d66=rk.d66, noticed=rk.noticed, impression=rk.impression, impression_lines=lines(rk.impression_breakdown),
-            table=rk.table, result=rk.result, band_label=band.label if band else "",
-            band_title=band.title if band else "", band_text=band.text if band else "", outcome=rk.outcome or "",
-            reward_dice=rk.reward_dice, variable_tables=rk.tables == "variable")
+            recognition=rk.recognition,
+            recognition_lines=lines(rk.recognition_breakdown),
+            noticed_on=rk.noticed_on,
+            d66=rk.d66,
+            noticed=rk.noticed,
+            impression=rk.impression,
+            impression_lines=lines(rk.impression_breakdown),
+            table=rk.table,
+            result=rk.result,
+            band_label=band.label if band else "",
+            band_title=band.title if band else "",
+            band_text=band.text if band else "",
+            outcome=rk.outcome or "",
+            reward_dice=rk.reward_dice,
+            variable_tables=rk.tables == "variable",
+        )
     return SologearSheetData(
-        name=data.name, pilot=data.pilot, gear_tv=data.gear_tv, gear_name=data.gear_name, date=data.date,
-        area=data.area, player_unit=data.player_unit, player_affiliation=data.player_affiliation,
-        enemy_unit=data.enemy_unit, enemy_affiliation=data.enemy_affiliation, length=data.length,
-        length_dice=data.length_dice, player=tuple(force(f) for f in data.forces.player),
-        enemy=tuple(force(f) for f in data.forces.enemy), player_total=data.totals.player,
-        enemy_total=data.totals.enemy, odds_ratio=odds.ratio if odds else None,
+        name=data.name,
+        pilot=data.pilot,
+        gear_tv=data.gear_tv,
+        gear_name=data.gear_name,
+        date=data.date,
+        area=data.area,
+        player_unit=data.player_unit,
+        player_affiliation=data.player_affiliation,
+        enemy_unit=data.enemy_unit,
+        enemy_affiliation=data.enemy_affiliation,
+        length=data.length,
+        length_dice=data.length_dice,
+        player=tuple(force(f) for f in data.forces.player),
+        enemy=tuple(force(f) for f in data.forces.enemy),
+        player_total=data.totals.player,
+        enemy_total=data.totals.enemy,
+        odds_ratio=odds.ratio if odds else None,
         odds_band=odds.band if odds else None,
-        turns=tuple(PrintedRow(*t.form.cells()) for t in data.turns), status=state.status,
-        end_text=state.end_text or "", gear_damaged=state.gear_damaged, short_ammo=state.short_ammo,
-        pilot_status=state.pilot_status, ferocious=options.ferocious, variable_tables=options.variable_tables,
-        reward_dice=options.reward_dice, enemy_quality_column=data.enemy_quality_column, reckoning=reckoned,
-        notes=data.notes)
+        turns=tuple(PrintedRow(*t.form.cells()) for t in data.turns),
+        status=state.status,
+        end_text=state.end_text or "",
+        gear_damaged=state.gear_damaged,
+        short_ammo=state.short_ammo,
+        pilot_status=state.pilot_status,
+        ferocious=options.ferocious,
+        variable_tables=options.variable_tables,
+        reward_dice=options.reward_dice,
+        enemy_quality_column=data.enemy_quality_column,
+        reckoning=reckoned,
+        notes=data.notes,
+    )
 
 
 def roll_words(r: StoredRoll) -> str:
@@ -489,8 +633,9 @@ def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> li
         text = roll_words(r) + (" · typed" if r.source == "entered" else " · app")
         return HistoryEntry("roll", turn, text, r)
 
-    out.append(HistoryEntry("sheet", None, f"Campaign sheet: {data.pilot} in {data.gear_name or 'a Gear'} "
-                                           f"(TV {data.gear_tv})"))
+    out.append(
+        HistoryEntry("sheet", None, f"Campaign sheet: {data.pilot} in {data.gear_name or 'a Gear'} (TV {data.gear_tv})")
+    )
     for r in data.length_rolls:
         out.append(roll_entry(r, None))
     for t in data.turns:
@@ -504,8 +649,11 @@ def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> li
             out.append(roll_entry(r, t.turn))
         if t.battle and t.recorded:
             res = t.result
-            bits = [f"{res.glory_collected} Glory", f"{res.enemy_tv_destroyed} enemy TV destroyed",
-                    plural(res.bunkers_destroyed, "bunker")]
+            bits = [
+                f"{res.glory_collected} Glory",
+                f"{res.enemy_tv_destroyed} enemy TV destroyed",
+                plural(res.bunkers_destroyed, "bunker"),
+            ]
             if res.pilot_dead:
                 bits.append("pilot dead")
             if res.pilot_captured:
@@ -517,8 +665,11 @@ def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> li
     for r in rk.rolls:
         out.append(roll_entry(r, None))
     if rk.final:
-        out.append(HistoryEntry("reckoning", None, f"Reckoning: recognition {rk.recognition}, impression "
-                                                   f"{rk.impression}; {rk.outcome}"))
+        out.append(
+            HistoryEntry(
+                "reckoning", None, f"Reckoning: recognition {rk.recognition}, impression {rk.impression}; {rk.outcome}"
+            )
+        )
     return out
 
 
@@ -527,11 +678,24 @@ def _s(items: Any) -> str:
     return "" if (items if isinstance(items, int) else len(items)) == 1 else "s"
 
 
-def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: str = "", gear_name: str = "",
-                 player_unit: str = "", player_affiliation: str = "", enemy_unit: str = "",
-                 enemy_affiliation: str = "", variable_tables: bool = False, ferocious: bool = False,
-                 reward_dice: str = DEFAULT_REWARD_DICE, notes: str = "",
-                 campaign: int | None = None) -> Edit[SheetData]:
+def create_sheet(
+    name: str,
+    pilot: str,
+    gear_tv: Any,
+    *,
+    date: str = "",
+    area: str = "",
+    gear_name: str = "",
+    player_unit: str = "",
+    player_affiliation: str = "",
+    enemy_unit: str = "",
+    enemy_affiliation: str = "",
+    variable_tables: bool = False,
+    ferocious: bool = False,
+    reward_dice: str = DEFAULT_REWARD_DICE,
+    notes: str = "",
+    campaign: int | None = None,
+) -> Edit[SheetData]:
     """A new Sologear campaign: a Campaign (system "sologear") and its sheet. With ``campaign`` (the id of a
     Sologear campaign that has no sheet yet, e.g. one made by ``campaign new --system sologear``) the sheet goes
     into that campaign instead, and ``name`` is not used."""
@@ -541,11 +705,15 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
         raise ServiceError("the pilot's name must not be empty")
     tv = _gear_tv(gear_tv)
     dice = guard_rules(lambda: check_reward_dice(reward_dice)).expression
-    values = {"date": _text(date, "date"), "area": _text(area, "area"), "gear_name": _text(gear_name, "Gear name"),
-              "player_unit": _text(player_unit, "player unit"),
-              "player_affiliation": _text(player_affiliation, "player affiliation"),
-              "enemy_unit": _text(enemy_unit, "enemy unit"),
-              "enemy_affiliation": _text(enemy_affiliation, "enemy affiliation")}
+    values = {
+        "date": _text(date, "date"),
+        "area": _text(area, "area"),
+        "gear_name": _text(gear_name, "Gear name"),
+        "player_unit": _text(player_unit, "player unit"),
+        "player_affiliation": _text(player_affiliation, "player affiliation"),
+        "enemy_unit": _text(enemy_unit, "enemy unit"),
+        "enemy_affiliation": _text(enemy_affiliation, "enemy affiliation"),
+    }
     rec = Recorder()
     with rec.operation("sheet.create") as op:
         if campaign is None:
@@ -560,14 +728,25 @@ def create_sheet(name: str, pilot: str, gear_tv: Any, *, date: str = "", area: s
             if SologearSheet.select().where(SologearSheet.campaign == camp.id).exists():
                 raise ServiceError(f"campaign {camp.name!r} already has its pilot sheet")
             campaign_id, name = camp.id, camp.name
-        sheet = rec.create(SologearSheet, campaign=campaign_id, pilot=pilot, gear_tv=tv,
-                           variable_tables=bool(variable_tables), ferocious=bool(ferocious), reward_dice=dice,
-                           notes=check_sheet_notes(notes), **values)
+        sheet = rec.create(
+            SologearSheet,
+            campaign=campaign_id,
+            pilot=pilot,
+            gear_tv=tv,
+            variable_tables=bool(variable_tables),
+            ferocious=bool(ferocious),
+            reward_dice=dice,
+            notes=check_sheet_notes(notes),
+            **values,
+        )
         op.target(campaign=campaign_id, sheet=sheet.id)
         op.label = f"Create Sologear campaign {name} for {pilot}"
         summary = sheet_data(sheet)
-    said = (f"created Sologear campaign {name!r} for pilot {pilot}" if campaign is None
-            else f"added the pilot sheet of {pilot} to the Sologear campaign {name!r}")
+    said = (
+        f"created Sologear campaign {name!r} for pilot {pilot}"
+        if campaign is None
+        else f"added the pilot sheet of {pilot} to the Sologear campaign {name!r}"
+    )
     return Edit("sheet", sheet.id, said, summary, rec.changes)
 
 
@@ -600,13 +779,22 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit[SheetChange]:
             op.label = f"{sheet.pilot}: edit the sheet"  # the rename joined this operation
             changed["name"] = (renamed.result.old, renamed.result.new)
     text = ", ".join(f"{k} {old!r} \u2192 {new!r}" for k, (old, new) in changed.items()) or "nothing changed"
-    return Edit("sheet", sheet.id, f"sheet: {text}", SheetChange(id=sheet.id, old={k: v[0] for k, v in changed.items()},
-                                                             new={k: v[1] for k, v in changed.items()}),
-                     rec.changes)
+    return Edit(
+        "sheet",
+        sheet.id,
+        f"sheet: {text}",
+        SheetChange(id=sheet.id, old={k: v[0] for k, v in changed.items()}, new={k: v[1] for k, v in changed.items()}),
+        rec.changes,
+    )
 
 
-def set_options(ref: str | int, *, variable_tables: bool | None = None, ferocious: bool | None = None,
-                reward_dice: str | None = None) -> Edit[SheetOptions]:
+def set_options(
+    ref: str | int,
+    *,
+    variable_tables: bool | None = None,
+    ferocious: bool | None = None,
+    reward_dice: str | None = None,
+) -> Edit[SheetOptions]:
     """⚙ The optional rules: variable (milder) reward/punishment tables, ferocious battles, reward-roll
     dice. Ferocious battles are fixed once a turn is played; nothing changes after the reckoning."""
     values: dict[str, Any] = {}
@@ -629,8 +817,16 @@ def set_options(ref: str | int, *, variable_tables: bool | None = None, ferociou
     return Edit("sheet", sheet.id, f"options: {text}", sheet_options(sheet), rec.changes)
 
 
-def _force_values(side: Any = None, name: Any = None, base_power: Any = None, company_tv: Any = None,
-                  skill: Any = None, loyalty: Any = None, *, creating: bool) -> dict[str, Any]:
+def _force_values(
+    side: Any = None,
+    name: Any = None,
+    base_power: Any = None,
+    company_tv: Any = None,
+    skill: Any = None,
+    loyalty: Any = None,
+    *,
+    creating: bool,
+) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if side is not None or creating:
         key = str(side or "").strip().lower()
@@ -672,12 +868,22 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
         raise ServiceError("the reckoning is done: undo it before changing the units")
     if what is not None and forces_locked(sheet):
         length = cast(int, sheet.length)  # locked: the length is rolled
-        raise ServiceError(f"the campaign length is rolled ({plural(length, 'turn')}): {what} is no longer "
-                           "possible; undo the length roll first (only names can change)")
+        raise ServiceError(
+            f"the campaign length is rolled ({plural(length, 'turn')}): {what} is no longer "
+            "possible; undo the length roll first (only names can change)"
+        )
 
 
-def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, company_tv: Any = None,
-              skill: str = "regular", loyalty: str = "reliable") -> Edit[UnitRow]:
+def add_force(
+    ref: str | int,
+    side: str,
+    name: str,
+    *,
+    base_power: Any = None,
+    company_tv: Any = None,
+    skill: str = "regular",
+    loyalty: str = "reliable",
+) -> Edit[UnitRow]:
     """Add a company-sized unit to one side (base power entered, or computed from the company's TV / 20)."""
     values = _force_values(side, name, base_power, company_tv, skill, loyalty, creating=True)
     rec = Recorder()
@@ -685,12 +891,21 @@ def add_force(ref: str | int, side: str, name: str, *, base_power: Any = None, c
         sheet = load_sheet(ref)
         about_sheet(op, sheet, f"add {values['side']} unit {values['name']}")
         _open_sheet_for_forces(sheet, "adding a unit")
-        last = (SologearForce.select().where((SologearForce.sheet == sheet) & (SologearForce.side == values["side"]))
-                .order_by(SologearForce.position.desc()).first())
+        last = (
+            SologearForce.select()
+            .where((SologearForce.sheet == sheet) & (SologearForce.side == values["side"]))
+            .order_by(SologearForce.position.desc())
+            .first()
+        )
         force = rec.create(SologearForce, sheet=sheet, position=(last.position + 1) if last else 0, **values)
         summary = unit_row(force)
-    return Edit("sheet", sheet.id, f"added {values['side']} unit {values['name']!r} (total {summary.total:g})",
-                     summary, rec.changes)
+    return Edit(
+        "sheet",
+        sheet.id,
+        f"added {values['side']} unit {values['name']!r} (total {summary.total:g})",
+        summary,
+        rec.changes,
+    )
 
 
 def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:

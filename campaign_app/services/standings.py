@@ -31,8 +31,20 @@ from ..store.opened import Capability, require
 from .common import find_campaign, thresholds_of
 from .results import Result
 
-PLATOON_FIELDS = ("platoon", "owner", "battles", "victories", "draws", "defeats", "objective_xp", "wounds",
-                  "xp_lost", "leaders_lost", "xp", "level")
+PLATOON_FIELDS = (
+    "platoon",
+    "owner",
+    "battles",
+    "victories",
+    "draws",
+    "defeats",
+    "objective_xp",
+    "wounds",
+    "xp_lost",
+    "leaders_lost",
+    "xp",
+    "level",
+)
 """The JSON keys of a platoon's row, in order (``owner`` only on a club server)."""
 
 HEAD_TO_HEAD_FIELDS = ("platoons", "a_victories", "b_victories", "draws", "disagreements")
@@ -43,6 +55,7 @@ FLIP = {"victory": "defeat", "defeat": "victory", "draw": "draw"}
 
 
 # ----------------------------------------------------------------------------------------------- results
+
 
 @dataclass(frozen=True)
 class PlatoonStanding(Result):
@@ -71,8 +84,7 @@ class PlatoonStanding(Result):
     def to_dict(self, *, with_owner: bool = False) -> dict[str, Any]:
         out = super().to_dict()
         if with_owner:
-            return {"platoon": out["platoon"], "owner": self.owner, **{k: v for k, v in out.items()
-                                                                       if k != "platoon"}}
+            return {"platoon": out["platoon"], "owner": self.owner, **{k: v for k, v in out.items() if k != "platoon"}}
         return out
 
 
@@ -109,8 +121,7 @@ class HeadToHead(Result):
         if self.draws:
             line += f", {self.draws} draw{'s' if self.draws != 1 else ''}"
         if self.disagreements:
-            line += (f"; ⚠ {self.disagreements} disputed: "
-                     + "; ".join(g.text(a, b) for g in self.games))
+            line += f"; ⚠ {self.disagreements} disputed: " + "; ".join(g.text(a, b) for g in self.games)
         return line
 
 
@@ -151,10 +162,13 @@ class Standings(Result):
     """Sections plugged in by other systems (:data:`SECTIONS`), by JSON key."""
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"campaign": self.campaign, "system": self.system,
-                               "platoons": [p.to_dict(with_owner=self.on_server) for p in self.platoons],
-                               "head_to_head": [h.to_dict() for h in self.head_to_head],
-                               "pilots": [p.to_dict(with_owner=self.on_server) for p in self.pilots]}
+        out: dict[str, Any] = {
+            "campaign": self.campaign,
+            "system": self.system,
+            "platoons": [p.to_dict(with_owner=self.on_server) for p in self.platoons],
+            "head_to_head": [h.to_dict() for h in self.head_to_head],
+            "pilots": [p.to_dict(with_owner=self.on_server) for p in self.pilots],
+        }
         for key, value in self.extra.items():
             out[key] = value.to_dict() if isinstance(value, Result) else value
         return out
@@ -212,7 +226,9 @@ WITH logs AS (
 )
 """
 
-HEAD_TO_HEAD_SQL = _GAMES + """
+HEAD_TO_HEAD_SQL = (
+    _GAMES
+    + """
 SELECT a, b,
        SUM(CASE WHEN disputed = 0 AND result = 'victory' THEN 1 ELSE 0 END),
        SUM(CASE WHEN disputed = 0 AND result = 'defeat' THEN 1 ELSE 0 END),
@@ -220,10 +236,14 @@ SELECT a, b,
        SUM(disputed)
 FROM judged GROUP BY a, b
 """
+)
 
-DISPUTED_SQL = _GAMES + """
+DISPUTED_SQL = (
+    _GAMES
+    + """
 SELECT a, b, n, a_number, a_says, b_number, b_says FROM judged WHERE disputed = 1 ORDER BY a, b, day, n
 """
+)
 
 PILOTS_SQL = """
 SELECT s.id, s.pilot, s.owner, COUNT(t.id), s.recognition, s.noticed, s.result_table, s.outcome
@@ -243,12 +263,36 @@ def platoon_rank_key(row: PlatoonStanding, name_key: str) -> tuple[int, int, int
 def _platoons(camp: Campaign) -> list[PlatoonStanding]:
     thresholds = thresholds_of(camp)
     keyed = []
-    for (pid, name, key, owner, xp, battles, victories, draws, defeats, objective_xp, wounds, xp_lost,
-         leaders_lost) in db.execute_sql(PLATOONS_SQL, (camp.id,)).fetchall():
-        row = PlatoonStanding(platoon_id=int(pid), platoon=name, owner=owner or "", battles=int(battles),
-                              victories=int(victories), draws=int(draws), defeats=int(defeats),
-                              objective_xp=int(objective_xp), wounds=int(wounds), xp_lost=int(xp_lost),
-                              leaders_lost=int(leaders_lost), xp=int(xp), level=level_name(int(xp), thresholds))
+    for (
+        pid,
+        name,
+        key,
+        owner,
+        xp,
+        battles,
+        victories,
+        draws,
+        defeats,
+        objective_xp,
+        wounds,
+        xp_lost,
+        leaders_lost,
+    ) in db.execute_sql(PLATOONS_SQL, (camp.id,)).fetchall():
+        row = PlatoonStanding(
+            platoon_id=int(pid),
+            platoon=name,
+            owner=owner or "",
+            battles=int(battles),
+            victories=int(victories),
+            draws=int(draws),
+            defeats=int(defeats),
+            objective_xp=int(objective_xp),
+            wounds=int(wounds),
+            xp_lost=int(xp_lost),
+            leaders_lost=int(leaders_lost),
+            xp=int(xp),
+            level=level_name(int(xp), thresholds),
+        )
         keyed.append((platoon_rank_key(row, key), row))
     keyed.sort(key=lambda kr: kr[0])
     return [row for _k, row in keyed]
@@ -263,15 +307,28 @@ def _head_to_head(camp: Campaign, ranked: Sequence[PlatoonStanding]) -> list[Hea
     out = []
     for a, b, a_wins, b_wins, draws, n_disputed in db.execute_sql(HEAD_TO_HEAD_SQL, (camp.id,)).fetchall():
         a, b = int(a), int(b)
-        games = [Disagreement(a_battle=an, a_result=asays, b_battle=bn, b_result=bsays)
-                 for an, asays, bn, bsays in disputed.get((a, b), [])]
+        games = [
+            Disagreement(a_battle=an, a_result=asays, b_battle=bn, b_result=bsays)
+            for an, asays, bn, bsays in disputed.get((a, b), [])
+        ]
         a_wins, b_wins = int(a_wins), int(b_wins)
         if place[b] < place[a]:  # A is the one ranked higher
             a, b, a_wins, b_wins = b, a, b_wins, a_wins
-            games = [Disagreement(a_battle=g.b_battle, a_result=g.b_result, b_battle=g.a_battle,
-                                  b_result=g.a_result) for g in games]
-        out.append(HeadToHead(platoons=(names[a], names[b]), a_victories=a_wins, b_victories=b_wins,
-                              draws=int(draws), disagreements=int(n_disputed), games=tuple(games), ids=(a, b)))
+            games = [
+                Disagreement(a_battle=g.b_battle, a_result=g.b_result, b_battle=g.a_battle, b_result=g.a_result)
+                for g in games
+            ]
+        out.append(
+            HeadToHead(
+                platoons=(names[a], names[b]),
+                a_victories=a_wins,
+                b_victories=b_wins,
+                draws=int(draws),
+                disagreements=int(n_disputed),
+                games=tuple(games),
+                ids=(a, b),
+            )
+        )
     out.sort(key=lambda h: (place[h.ids[0]], place[h.ids[1]]))
     return out
 
@@ -279,11 +336,20 @@ def _head_to_head(camp: Campaign, ranked: Sequence[PlatoonStanding]) -> list[Hea
 def _pilots(camp: Campaign) -> list[PilotStanding]:
     rows = []
     for sid, pilot, owner, turns, recognition, noticed, table, outcome in db.execute_sql(
-            PILOTS_SQL, (camp.id,)).fetchall():
-        rows.append(PilotStanding(sheet_id=int(sid), pilot=pilot, owner=owner or "", turns=int(turns),
-                                  recognition=None if recognition is None else int(recognition),
-                                  noticed=None if noticed is None else bool(noticed),
-                                  result=RESULT_WORD.get(table) if table else None, outcome=outcome))
+        PILOTS_SQL, (camp.id,)
+    ).fetchall():
+        rows.append(
+            PilotStanding(
+                sheet_id=int(sid),
+                pilot=pilot,
+                owner=owner or "",
+                turns=int(turns),
+                recognition=None if recognition is None else int(recognition),
+                noticed=None if noticed is None else bool(noticed),
+                result=RESULT_WORD.get(table) if table else None,
+                outcome=outcome,
+            )
+        )
     # ⚙ RULES.md §6 ranks no pilots: highest recognition first (not yet reckoned last), then turns, then name
     rows.sort(key=lambda r: (r.recognition is None, -(r.recognition or 0), -r.turns, r.pilot.casefold()))
     return rows
@@ -308,25 +374,38 @@ def standings(campaign: str | int) -> Standings:
             key, value = section(camp)
             if key:
                 extra[key] = value
-    return Standings(campaign=camp.name, campaign_id=camp.id, system=camp.system,
-                     on_server=opened.can(Capability.SEVERAL_LOGINS), platoons=tuple(platoons),
-                     head_to_head=tuple(pairs), pilots=tuple(pilots), extra=extra)
+    return Standings(
+        campaign=camp.name,
+        campaign_id=camp.id,
+        system=camp.system,
+        on_server=opened.can(Capability.SEVERAL_LOGINS),
+        platoons=tuple(platoons),
+        head_to_head=tuple(pairs),
+        pilots=tuple(pilots),
+        extra=extra,
+    )
 
 
 def standings_text(s: Standings) -> str:
     """The standings as plain text (the CLI without ``--json``)."""
     lines = [f"Standings of {s.campaign}"]
     if s.platoons:
-        head = f"{'#':>2}  {'Platoon':<24} {'B':>3} {'V':>3} {'D':>3} {'L':>3} {'Obj':>4} {'Wnd':>4} " \
-               f"{'Lost':>4} {'Ldr':>4} {'XP':>3}  Level"
+        head = (
+            f"{'#':>2}  {'Platoon':<24} {'B':>3} {'V':>3} {'D':>3} {'L':>3} {'Obj':>4} {'Wnd':>4} "
+            f"{'Lost':>4} {'Ldr':>4} {'XP':>3}  Level"
+        )
         lines.append(head)
         for i, p in enumerate(s.platoons, start=1):
             owner = f" ({p.owner})" if s.on_server and p.owner else ""
-            lines.append(f"{i:>2}  {(p.platoon + owner)[:24]:<24} {p.battles:>3} {p.victories:>3} {p.draws:>3} "
-                         f"{p.defeats:>3} {p.objective_xp:>4} {p.wounds:>4} {p.xp_lost:>4} {p.leaders_lost:>4} "
-                         f"{p.xp:>3}  {p.level}")
-        lines.append("B battles, V victories, D draws, L defeats, Obj objective XP, Wnd wound counters, "
-                     "Lost XP lost to recovery, Ldr leaders lost")
+            lines.append(
+                f"{i:>2}  {(p.platoon + owner)[:24]:<24} {p.battles:>3} {p.victories:>3} {p.draws:>3} "
+                f"{p.defeats:>3} {p.objective_xp:>4} {p.wounds:>4} {p.xp_lost:>4} {p.leaders_lost:>4} "
+                f"{p.xp:>3}  {p.level}"
+            )
+        lines.append(
+            "B battles, V victories, D draws, L defeats, Obj objective XP, Wnd wound counters, "
+            "Lost XP lost to recovery, Ldr leaders lost"
+        )
     if s.head_to_head:
         lines.append("Head to head:")
         lines += [f"  {h.text()}" for h in s.head_to_head]
@@ -334,9 +413,11 @@ def standings_text(s: Standings) -> str:
         lines.append("Pilots:")
         for pilot in s.pilots:
             noticed = "—" if pilot.noticed is None else ("noticed" if pilot.noticed else "not noticed")
-            lines.append(f"  {pilot.pilot}: {pilot.turns} turn{'s' if pilot.turns != 1 else ''}, recognition "
-                         f"{'—' if pilot.recognition is None else pilot.recognition}, {noticed}"
-                         + (f", {pilot.result}: {pilot.outcome}" if pilot.result else ""))
+            lines.append(
+                f"  {pilot.pilot}: {pilot.turns} turn{'s' if pilot.turns != 1 else ''}, recognition "
+                f"{'—' if pilot.recognition is None else pilot.recognition}, {noticed}"
+                + (f", {pilot.result}: {pilot.outcome}" if pilot.result else "")
+            )
     if len(lines) == 1:
         lines.append("nothing to rank yet: no platoons or pilots")
     return "\n".join(lines)

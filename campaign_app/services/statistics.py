@@ -217,22 +217,46 @@ def statistics(campaign: str | int | None = None) -> Statistics:
     camp = find_campaign(campaign) if campaign not in (None, "") else None
     cid = camp.id if camp is not None else None
     where, params = _where(cid, "c.id")
-    platoons = tuple(sorted(
-        (PlatoonStats(**_record(r[4:]), campaign=r[0], platoon_id=int(r[1]), platoon=r[2], owner=r[3] or "")
-         for r in db.execute_sql(PLATOON_SQL.format(where=where), params).fetchall()),
-        key=lambda s: (s.campaign.casefold(), s.platoon.casefold())))
-    leaders = tuple(sorted(
-        (LeaderStats(**_record(r[5:]), campaign=r[0], platoon=r[1], leader_id=int(r[2]), leader=r[3], status=r[4])
-         for r in db.execute_sql(LEADER_SQL.format(where=where), params).fetchall()),
-        key=lambda s: (s.campaign.casefold(), s.platoon.casefold(), s.leader_id)))
+    platoons = tuple(
+        sorted(
+            (
+                PlatoonStats(**_record(r[4:]), campaign=r[0], platoon_id=int(r[1]), platoon=r[2], owner=r[3] or "")
+                for r in db.execute_sql(PLATOON_SQL.format(where=where), params).fetchall()
+            ),
+            key=lambda s: (s.campaign.casefold(), s.platoon.casefold()),
+        )
+    )
+    leaders = tuple(
+        sorted(
+            (
+                LeaderStats(
+                    **_record(r[5:]), campaign=r[0], platoon=r[1], leader_id=int(r[2]), leader=r[3], status=r[4]
+                )
+                for r in db.execute_sql(LEADER_SQL.format(where=where), params).fetchall()
+            ),
+            key=lambda s: (s.campaign.casefold(), s.platoon.casefold(), s.leader_id),
+        )
+    )
     players: tuple[PlayerStats, ...] = ()
     if can(Capability.SEVERAL_LOGINS):
-        players = tuple(sorted((PlayerStats(**_record(r[2:]), player=r[0] or "", platoons=int(r[1]))
-                                for r in db.execute_sql(PLAYER_SQL.format(where=where), params).fetchall()),
-                               key=lambda s: s.player))
+        players = tuple(
+            sorted(
+                (
+                    PlayerStats(**_record(r[2:]), player=r[0] or "", platoons=int(r[1]))
+                    for r in db.execute_sql(PLAYER_SQL.format(where=where), params).fetchall()
+                ),
+                key=lambda s: s.player,
+            )
+        )
     luck, outcomes = _luck(cid)
-    return Statistics(scope=camp.name if camp else "all campaigns", platoons=platoons, leaders=leaders,
-                      players=players, luck=luck, outcomes=outcomes)
+    return Statistics(
+        scope=camp.name if camp else "all campaigns",
+        platoons=platoons,
+        leaders=leaders,
+        players=players,
+        luck=luck,
+        outcomes=outcomes,
+    )
 
 
 def _luck(cid: int | None) -> tuple[tuple[LuckRow, ...], tuple[OutcomeLuck, ...]]:
@@ -255,16 +279,17 @@ def _luck(cid: int | None) -> tuple[tuple[LuckRow, ...], tuple[OutcomeLuck, ...]
             continue
         sums[(source, purpose)].append(p)
         sums[(source, "all")].append(p)
-    luck = tuple(LuckRow(source=src, purpose=purpose, rolls=len(ps), mean_percentile=round(float(sum(ps) / len(ps))
-                                                                                          * 100, 2))
-                 for (src, purpose), ps in sorted(sums.items(), key=lambda kv: (kv[0][0], kv[0][1] != "all",
-                                                                                 kv[0][1])))
+    luck = tuple(
+        LuckRow(source=src, purpose=purpose, rolls=len(ps), mean_percentile=round(float(sum(ps) / len(ps)) * 100, 2))
+        for (src, purpose), ps in sorted(sums.items(), key=lambda kv: (kv[0][0], kv[0][1] != "all", kv[0][1]))
+    )
     bwhere = "" if cid is None else "AND p.campaign_id = ?"
     bparams: tuple[Any, ...] = () if cid is None else (cid,)
     expected: dict[tuple[str, str, str], Fraction] = defaultdict(Fraction)
     observed: dict[tuple[str, str, str], int] = defaultdict(int)
     for wounds, xp_at_recovery, xp_lost, leader_wounds, leader_xp, fate, rec_src, fate_src in db.execute_sql(
-            BATTLE_LUCK_SQL.format(where=bwhere), bparams).fetchall():
+        BATTLE_LUCK_SQL.format(where=bwhere), bparams
+    ).fetchall():
         if rec_src is not None and wounds:
             expected[(rec_src, "recovery", "XP lost")] += recovery_mean(int(wounds), min(int(xp_at_recovery), 32))
             observed[(rec_src, "recovery", "XP lost")] += int(xp_lost)
@@ -272,9 +297,17 @@ def _luck(cid: int | None) -> tuple[tuple[LuckRow, ...], tuple[OutcomeLuck, ...]
             for f, p in leader_odds(int(leader_wounds), int(leader_xp)).items():
                 expected[(fate_src, "leader's fate", str(f))] += p
                 observed[(fate_src, "leader's fate", str(f))] += int(str(f) == fate)
-    outcomes = tuple(OutcomeLuck(source=src, roll=roll, outcome=outcome, observed=float(observed[key]),
-                                 expected=round(float(expected[key]), 3))
-                     for key in sorted(expected) for (src, roll, outcome) in [key])
+    outcomes = tuple(
+        OutcomeLuck(
+            source=src,
+            roll=roll,
+            outcome=outcome,
+            observed=float(observed[key]),
+            expected=round(float(expected[key]), 3),
+        )
+        for key in sorted(expected)
+        for (src, roll, outcome) in [key]
+    )
     return luck, outcomes
 
 
@@ -284,12 +317,14 @@ def ordinal(n: int) -> str:
 
 
 def luck_words(row: LuckRow) -> str:
-    """"the app's dice: 120 rolls at the 53rd percentile on average (fair dice: 50th)"."""
+    """ "the app's dice: 120 rolls at the 53rd percentile on average (fair dice: 50th)"."""
     if row.mean_percentile is None:
         return f"{SOURCE_WORDS.get(row.source, row.source)}: no rolls"
     words = SOURCE_WORDS.get(row.source, row.source)
-    return (f"{words[:1].upper()}{words[1:]}: {row.rolls} roll{'s' if row.rolls != 1 else ''} at the "
-            f"{ordinal(round(row.mean_percentile))} percentile on average (fair dice: 50th)")
+    return (
+        f"{words[:1].upper()}{words[1:]}: {row.rolls} roll{'s' if row.rolls != 1 else ''} at the "
+        f"{ordinal(round(row.mean_percentile))} percentile on average (fair dice: 50th)"
+    )
 
 
 def statistics_text(s: Statistics) -> str:
@@ -301,20 +336,28 @@ def statistics_text(s: Statistics) -> str:
 
     lines = [f"Statistics of {s.scope}", "Platoons:"]
     for p in s.platoons:
-        lines.append(f"  {p.campaign} / {p.platoon}: {p.battles} battles, win rate {pct(p.win_rate)}, "
-                     f"{avg(p.average_wounds)} wounds a battle, {p.xp_lost} XP lost, {p.leaders_lost} leaders lost")
+        lines.append(
+            f"  {p.campaign} / {p.platoon}: {p.battles} battles, win rate {pct(p.win_rate)}, "
+            f"{avg(p.average_wounds)} wounds a battle, {p.xp_lost} XP lost, {p.leaders_lost} leaders lost"
+        )
     lines.append("Leaders:")
     for ld in s.leaders:
-        lines.append(f"  {ld.leader} ({ld.platoon}, {ld.status}): {ld.battles} battles, win rate {pct(ld.win_rate)}, "
-                     f"{avg(ld.average_wounds)} wounds a battle")
+        lines.append(
+            f"  {ld.leader} ({ld.platoon}, {ld.status}): {ld.battles} battles, win rate {pct(ld.win_rate)}, "
+            f"{avg(ld.average_wounds)} wounds a battle"
+        )
     if s.players:
         lines.append("Players:")
         for pl in s.players:
-            lines.append(f"  {pl.player or '(nobody)'}: {pl.platoons} platoons, {pl.battles} battles, win rate "
-                         f"{pct(pl.win_rate)}, {pl.leaders_lost} leaders lost")
+            lines.append(
+                f"  {pl.player or '(nobody)'}: {pl.platoons} platoons, {pl.battles} battles, win rate "
+                f"{pct(pl.win_rate)}, {pl.leaders_lost} leaders lost"
+            )
     lines.append("Luck:")
     lines += [f"  {luck_words(r)}" for r in s.luck if r.purpose == "all"]
     for o in s.outcomes:
-        lines.append(f"  {SOURCE_WORDS.get(o.source, o.source)}, {o.roll} {o.outcome}: {o.observed:g} "
-                     f"(expected {o.expected:.2f})")
+        lines.append(
+            f"  {SOURCE_WORDS.get(o.source, o.source)}, {o.roll} {o.outcome}: {o.observed:g} "
+            f"(expected {o.expected:.2f})"
+        )
     return "\n".join(lines)

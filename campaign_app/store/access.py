@@ -68,8 +68,14 @@ def _campaign_words(campaign_id: int) -> str:
     return f"{row[0]}" if row else f"campaign {campaign_id}"
 
 
-def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: int | None = None,
-            kind: str = "", action: str | None = None) -> str | None:
+def why_not(
+    *,
+    platoon: int | None = None,
+    sheet: int | None = None,
+    campaign: int | None = None,
+    kind: str = "",
+    action: str | None = None,
+) -> str | None:
     """Why the connected login may not change this (one line), or ``None`` when it may. The most precise
     target decides: a platoon, else a sheet, else the campaign (an organiser's business). A row the login
     cannot even see is not refused here (the service says it is not found)."""
@@ -77,8 +83,11 @@ def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: i
         return None
     if platoon is not None:
         # LEFT JOIN: a platoon of one's own stays visible in a campaign one no longer belongs to (hidden then)
-        row = _one("SELECT club_can_platoon(p.id), p.name, p.owner, coalesce(c.name, 'its campaign') "
-                   "FROM platoon p LEFT JOIN campaign c ON c.id = p.campaign_id WHERE p.id = ?", (platoon,))
+        row = _one(
+            "SELECT club_can_platoon(p.id), p.name, p.owner, coalesce(c.name, 'its campaign') "
+            "FROM platoon p LEFT JOIN campaign c ON c.id = p.campaign_id WHERE p.id = ?",
+            (platoon,),
+        )
         if row is None or row[0]:
             return None
         name, owner, cname = row[1], row[2], row[3]
@@ -88,20 +97,21 @@ def why_not(*, platoon: int | None = None, sheet: int | None = None, campaign: i
             return f"{name} belongs to {owner}; you can look but not change it"
         return f"{name} belongs to no player; only an organiser of {cname} can change it"
     if sheet is not None:
-        row = _one("SELECT club_can_sheet(s.id), s.pilot, s.owner, coalesce(c.name, 'its campaign') "
-                   "FROM sologear_sheet s LEFT JOIN campaign c ON c.id = s.campaign_id WHERE s.id = ?", (sheet,))
+        row = _one(
+            "SELECT club_can_sheet(s.id), s.pilot, s.owner, coalesce(c.name, 'its campaign') "
+            "FROM sologear_sheet s LEFT JOIN campaign c ON c.id = s.campaign_id WHERE s.id = ?",
+            (sheet,),
+        )
         if row is None or row[0]:
             return None
         what = f"The Sologear sheet of {row[1]} ({row[3]})"
         if row[2] and row[2] == current_user():
-            return (f"{what} is yours, but you no longer belong to {row[3]}; ask one of its organisers to add you "
-                    "again")
+            return f"{what} is yours, but you no longer belong to {row[3]}; ask one of its organisers to add you again"
         if row[2]:
             return f"{what} belongs to {row[2]}; you can look but not change it"
         return f"{what} belongs to no player; only an organiser of {row[3]} can change it"
     if campaign is not None:
-        row = _one("SELECT club_is_organiser(c.id), c.name FROM campaign c WHERE c.id = ?",
-                   (campaign,))
+        row = _one("SELECT club_is_organiser(c.id), c.name FROM campaign c WHERE c.id = ?", (campaign,))
         if row is None or row[0]:
             return None
         doing = action or ORGANISER_ACTIONS.get(kind, "change it")
@@ -115,8 +125,14 @@ def can_change(*, platoon: int | None = None, sheet: int | None = None, campaign
     return why_not(platoon=platoon, sheet=sheet, campaign=campaign) is None
 
 
-def require_change(*, platoon: int | None = None, sheet: int | None = None, campaign: int | None = None,
-                   kind: str = "", action: str | None = None) -> None:
+def require_change(
+    *,
+    platoon: int | None = None,
+    sheet: int | None = None,
+    campaign: int | None = None,
+    kind: str = "",
+    action: str | None = None,
+) -> None:
     """Refuse (:class:`NotYours`, one line, nothing written) unless the connected login may change it."""
     if platoon is None and sheet is None and campaign is None:
         return
@@ -146,12 +162,17 @@ def require_campaign_creator() -> None:
     from .club_server import groups
 
     group = groups().organisers
-    row = _one("SELECT pg_has_role(session_user, ?, 'MEMBER') OR pg_has_role(session_user, "
-               "(SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER')", (group,))
+    row = _one(
+        "SELECT pg_has_role(session_user, ?, 'MEMBER') OR pg_has_role(session_user, "
+        "(SELECT relowner FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER')",
+        (group,),
+    )
     if not row[0]:
         who = current_user()
-        raise NotYours(f"only the club's organisers can create campaigns, and {who} is a player; ask an organiser "
-                       "to create it (or the club's administrator to make you an organiser)")
+        raise NotYours(
+            f"only the club's organisers can create campaigns, and {who} is a player; ask an organiser "
+            "to create it (or the club's administrator to make you an organiser)"
+        )
 
 
 def enrol_creator(campaign_id: int) -> None:
@@ -159,18 +180,30 @@ def enrol_creator(campaign_id: int) -> None:
     written in the creating operation, so undo takes it away with the campaign). Nothing on a file."""
     if not is_club():
         return
-    db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) VALUES (?, session_user, 'organiser')",
-                   (campaign_id,))
+    db.execute_sql(
+        "INSERT INTO campaign_member (campaign_id, login, role) VALUES (?, session_user, 'organiser')", (campaign_id,)
+    )
 
 
 # --------------------------------------------------------------------------------- the server's own words
 
 TABLE_WORDS: dict[str, str] = {
-    "campaign": "a campaign", "campaign_member": "a campaign's players", "platoon": "a platoon",
-    "battle": "a battle", "leader": "a leader", "attached_unit": "an attached unit", "equipment": "equipment",
-    "xp_change": "an XP change", "attribute_change": "a logged change", "sologear_sheet": "a Sologear sheet",
-    "sologear_force": "a Sologear unit", "sologear_turn": "a Sologear turn", "roll": "a roll",
-    "operation": "the journal", "operation_change": "the journal", "schema_migration": "the database's version",
+    "campaign": "a campaign",
+    "campaign_member": "a campaign's players",
+    "platoon": "a platoon",
+    "battle": "a battle",
+    "leader": "a leader",
+    "attached_unit": "an attached unit",
+    "equipment": "equipment",
+    "xp_change": "an XP change",
+    "attribute_change": "a logged change",
+    "sologear_sheet": "a Sologear sheet",
+    "sologear_force": "a Sologear unit",
+    "sologear_turn": "a Sologear turn",
+    "roll": "a roll",
+    "operation": "the journal",
+    "operation_change": "the journal",
+    "schema_migration": "the database's version",
 }
 
 
@@ -204,6 +237,8 @@ def refusal(exc: BaseException) -> Refused | None:
     table = re.search(r'(?:for table|on table|relation) "?([a-z_]+)"?', text)
     what = TABLE_WORDS.get(table.group(1), table.group(1).replace("_", " ")) if table else "this"
     if "row-level security" in text:
-        return NotYours(f"the club server refused the change to {what}: you change only the platoons and "
-                        "Sologear sheets you own (an organiser: anything in their campaigns); nothing was written")
+        return NotYours(
+            f"the club server refused the change to {what}: you change only the platoons and "
+            "Sologear sheets you own (an organiser: anything in their campaigns); nothing was written"
+        )
     return NotYours(f"the club server refused: your login may not change {what} ({text}); nothing was written")

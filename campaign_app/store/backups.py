@@ -52,9 +52,17 @@ class BackupInfo:
     problem: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": str(self.path), "time": self.time.isoformat(timespec="seconds"), "reason": self.reason,
-                "size": self.size, "campaigns": self.campaigns, "battles": self.battles,
-                "schema_version": self.schema_version, "good": self.good, "problem": self.problem}
+        return {
+            "file": str(self.path),
+            "time": self.time.isoformat(timespec="seconds"),
+            "reason": self.reason,
+            "size": self.size,
+            "campaigns": self.campaigns,
+            "battles": self.battles,
+            "schema_version": self.schema_version,
+            "good": self.good,
+            "problem": self.problem,
+        }
 
 
 def _parse(path: Path, stem: str) -> tuple[_dt.datetime, str] | None:
@@ -129,8 +137,9 @@ def _new_name(db_file: Path, backup_dir: Path, reason: str) -> Path:
         when += _dt.timedelta(microseconds=1)
 
 
-def make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path, reason: str,
-                check: bool = True) -> Path:
+def make_backup(
+    source: CampaignDatabase | Path, db_file: Path, backup_dir: Path, reason: str, check: bool = True
+) -> Path:
     """Copy the database (the open ``CampaignDatabase`` or a file) to a new backup. With ``check``, the copy
     gets a full integrity check first: a damaged database is not backed up (DatabaseOpenError)."""
     if reason not in REASONS:
@@ -149,12 +158,16 @@ def _copy_problems(db_file: Path, backup_dir: Path) -> Iterator[None]:
     try:
         yield
     except DiskFullError as exc:
-        raise DiskFullError(f"disk full: the backup copy of {db_file} cannot be written in {backup_dir}; "
-                            "the database itself was not changed (free some space and try again)") from exc
+        raise DiskFullError(
+            f"disk full: the backup copy of {db_file} cannot be written in {backup_dir}; "
+            "the database itself was not changed (free some space and try again)"
+        ) from exc
     except ReadOnlyError as exc:
         if not _writable(backup_dir):
-            raise ReadOnlyError(f"the backup copy of {db_file} cannot be written: the folder {backup_dir} is "
-                                "read-only; the database itself was not changed") from exc
+            raise ReadOnlyError(
+                f"the backup copy of {db_file} cannot be written: the folder {backup_dir} is "
+                "read-only; the database itself was not changed"
+            ) from exc
         raise
 
 
@@ -166,8 +179,7 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path, reason: str,
-                 check: bool) -> Path:
+def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Path, reason: str, check: bool) -> Path:
     with translated(backup_dir):
         backup_dir.mkdir(parents=True, exist_ok=True)
         target = _new_name(db_file, backup_dir, reason)
@@ -177,8 +189,11 @@ def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Pat
     try:
         own = not isinstance(source, CampaignDatabase)
         with translated(db_file):
-            src = (source.connection() if isinstance(source, CampaignDatabase)
-                   else sqlite3.connect(f"{Path(source).as_uri()}?mode=ro", uri=True, timeout=busy_timeout_setting()))
+            src = (
+                source.connection()
+                if isinstance(source, CampaignDatabase)
+                else sqlite3.connect(f"{Path(source).as_uri()}?mode=ro", uri=True, timeout=busy_timeout_setting())
+            )
         try:
             with translated(tmp):
                 dst = sqlite3.connect(tmp)
@@ -199,8 +214,10 @@ def _make_backup(source: CampaignDatabase | Path, db_file: Path, backup_dir: Pat
 
             mark_damaged(db_file, [f"integrity: {p}" for p in problems])
 
-            raise DatabaseOpenError(f"{db_file} is damaged (integrity check: {'; '.join(problems[:3])}), so it "
-                                    f"was not backed up and was left untouched. {_hint(backup_dir, db_file)}")
+            raise DatabaseOpenError(
+                f"{db_file} is damaged (integrity check: {'; '.join(problems[:3])}), so it "
+                f"was not backed up and was left untouched. {_hint(backup_dir, db_file)}"
+            )
         with translated(target):
             os.replace(tmp, target)
     finally:
@@ -262,8 +279,13 @@ def has_daily_backup_today(backup_dir: Path, db_file: Path) -> bool:
     return any(reason == "daily" and when.date() == today for _p, when, reason in _candidates(backup_dir, db_file))
 
 
-def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: Path,
-                 check: bool = True, problems: list[str] | None = None) -> Path | None:
+def daily_backup(
+    database: CampaignDatabase | Path,
+    db_file: Path,
+    backup_dir: Path,
+    check: bool = True,
+    problems: list[str] | None = None,
+) -> Path | None:
     """The first open of a day backs the database up (when it holds a campaign). ``database`` is the open
     database or, from a background thread, the file (read through its own connection). A failure is logged,
     not raised: the user's work goes on; its one-line reason is added to ``problems`` so that the caller tells
@@ -291,8 +313,10 @@ def daily_backup(database: CampaignDatabase | Path, db_file: Path, backup_dir: P
         if not has_data:
             return None
         if not room_for_backup(db_file, backup_dir):
-            why = (f"too little free space in {backup_dir} (a copy would leave no room for your own changes); "
-                   "free some space")
+            why = (
+                f"too little free space in {backup_dir} (a copy would leave no room for your own changes); "
+                "free some space"
+            )
             log.warning("daily backup of %s not made: %s", db_file, why)
             if problems is not None:
                 problems.append(f"today's backup of {db_file} was not made: {why}")
@@ -365,8 +389,9 @@ def sqlite_backup(src: sqlite3.Connection, dst: sqlite3.Connection, busy_timeout
     src.backup(dst, progress=progress, sleep=0.05)
 
 
-def copy_database(source: Path, db_file: Path, into: sqlite3.Connection | None = None,
-                  busy_timeout: float | None = None) -> None:
+def copy_database(
+    source: Path, db_file: Path, into: sqlite3.Connection | None = None, busy_timeout: float | None = None
+) -> None:
     """Put the content of the database file ``source`` into ``db_file`` (SQLite's backup API, under the write
     lock: other programs see the old or the new content, never a mix). Waits up to the busy timeout for
     another writer, then refuses (DatabaseBusyError, nothing changed)."""

@@ -27,6 +27,7 @@ def integrity_problems(con: sqlite3.Connection, limit: int = 20) -> list[str]:
 
 # ------------------------------------------------------------------------------------------------ check
 
+
 @dataclass
 class CheckReport:
     db_file: str
@@ -45,8 +46,10 @@ class CheckReport:
         """The report in the user's words (no table or column names)."""
         lines = [f"Database: {self.db_file}"]
         if "schema_version" in self.facts:
-            lines.append(f"  Format version: {self.facts['schema_version']} "
-                         f"(this app reads up to {self.facts.get('schema_supported')})")
+            lines.append(
+                f"  Format version: {self.facts['schema_version']} "
+                f"(this app reads up to {self.facts.get('schema_supported')})"
+            )
         if self.counts:
             shown = [_counted(n, table) for table, n in self.counts.items() if n and table in _ROW_WORDS]
             lines.append(f"  Contents: {', '.join(shown) if shown else 'empty'}")
@@ -60,10 +63,15 @@ class CheckReport:
 
 
 _ROW_WORDS: dict[str, tuple[str, str]] = {
-    "campaign": ("campaign", "campaigns"), "platoon": ("platoon", "platoons"), "battle": ("battle", "battles"),
-    "leader": ("leader", "leaders"), "attached_unit": ("attached unit", "attached units"),
-    "equipment": ("heavy weapon", "heavy weapons"), "roll": ("roll", "rolls"),
-    "sologear_sheet": ("Sologear sheet", "Sologear sheets"), "sologear_turn": ("Sologear turn", "Sologear turns"),
+    "campaign": ("campaign", "campaigns"),
+    "platoon": ("platoon", "platoons"),
+    "battle": ("battle", "battles"),
+    "leader": ("leader", "leaders"),
+    "attached_unit": ("attached unit", "attached units"),
+    "equipment": ("heavy weapon", "heavy weapons"),
+    "roll": ("roll", "rolls"),
+    "sologear_sheet": ("Sologear sheet", "Sologear sheets"),
+    "sologear_turn": ("Sologear turn", "Sologear turns"),
 }
 
 
@@ -84,16 +92,17 @@ def check_connection(con: sqlite3.Connection, db_file: str) -> CheckReport:
     try:
         for table, rowid, parent, _fk in con.execute("PRAGMA foreign_key_check").fetchall():
             report.problems.append(f"row {rowid} of {table} points to a missing {parent}")
-        columns = {t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')}
-                   for t in ("campaign", "platoon", "attached_unit")}
+        columns = {
+            t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')}
+            for t in ("campaign", "platoon", "attached_unit")
+        }
         check_invariants(lambda sql: con.execute(sql).fetchall(), report, columns)
     except sqlite3.DatabaseError as exc:
         report.problems.append(f"cannot read the tables: {exc}")
     return report
 
 
-def check_invariants(rows: Callable[[str], list[Any]], report: CheckReport,
-                     columns: dict[str, set[str]]) -> None:
+def check_invariants(rows: Callable[[str], list[Any]], report: CheckReport, columns: dict[str, set[str]]) -> None:
     """The app's own invariants, on either engine (``rows(sql)`` runs a query; ``columns`` are the name
     tables' columns, to tell schemas before 4)."""
     version = rows("SELECT count(*) FROM schema_migration")[0][0]
@@ -107,27 +116,33 @@ def check_invariants(rows: Callable[[str], list[Any]], report: CheckReport,
         counts[table] = int(rows(f'SELECT count(*) FROM "{table}"')[0][0])
     report.facts["rows"] = ", ".join(f"{k} {v}" for k, v in counts.items() if v) or "none"
     report.counts = counts
-    for (platoon_id, name, n) in rows(
-            "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
-            "AND l.status = 'active' GROUP BY p.id, p.name HAVING count(l.id) > 1"):
+    for platoon_id, name, n in rows(
+        "SELECT p.id, p.name, count(l.id) FROM platoon p JOIN leader l ON l.platoon_id = p.id "
+        "AND l.status = 'active' GROUP BY p.id, p.name HAVING count(l.id) > 1"
+    ):
         report.problems.append(f"platoon {name!r} (id {platoon_id}) has {n} active leaders")
-    for (name, n_battles, top) in rows(
-            "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
-            "GROUP BY p.id, p.name HAVING count(b.id) != max(b.number)"):
-        report.problems.append(f"platoon {name!r}: battle numbers have gaps ({n_battles} battles, "
-                               f"highest number {top})")
-    for (name, xp, after) in rows(
-            "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
-            "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
-            "WHERE p.xp != x.xp_after"):
+    for name, n_battles, top in rows(
+        "SELECT p.name, count(b.id), max(b.number) FROM platoon p JOIN battle b ON b.platoon_id = p.id "
+        "GROUP BY p.id, p.name HAVING count(b.id) != max(b.number)"
+    ):
+        report.problems.append(
+            f"platoon {name!r}: battle numbers have gaps ({n_battles} battles, highest number {top})"
+        )
+    for name, xp, after in rows(
+        "SELECT p.name, p.xp, x.xp_after FROM platoon p JOIN xp_change x ON x.id = "
+        "(SELECT max(id) FROM xp_change WHERE platoon_id = p.id AND who = 'platoon') "
+        "WHERE p.xp != x.xp_after"
+    ):
         report.problems.append(f"platoon {name!r}: XP is {xp} but its last XP change says {after}")
     for table, what in (("campaign", "campaign"), ("platoon", "platoon"), ("attached_unit", "attached unit")):
         if "name_key" not in columns.get(table, set()):
             continue  # a schema before 4 (read-only check of an old file)
         for row_id, name, key in rows(f'SELECT id, name, name_key FROM "{table}"'):
             if key != name_key(name):
-                report.problems.append(f"{what} {name!r} (id {row_id}) has a stale name key (written by another "
-                                       "program?); names may not be found or kept apart")
+                report.problems.append(
+                    f"{what} {name!r} (id {row_id}) has a stale name key (written by another "
+                    "program?); names may not be found or kept apart"
+                )
 
 
 def check_server(database: ServerDatabase) -> CheckReport:

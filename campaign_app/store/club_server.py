@@ -66,11 +66,14 @@ class NeedsClubServer(Refused):
 
 
 def needs_club_server(command: str) -> NeedsClubServer:
-    return NeedsClubServer(f"'{command}' needs a club server: give --db postgresql://USER@HOST/DBNAME (a file "
-                           "database has no logins: whoever can open the file may change everything)")
+    return NeedsClubServer(
+        f"'{command}' needs a club server: give --db postgresql://USER@HOST/DBNAME (a file "
+        "database has no logins: whoever can open the file may change everything)"
+    )
 
 
 # ----------------------------------------------------------------------------------------------- naming
+
 
 def quote_ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
@@ -87,8 +90,10 @@ def check_login(login: str) -> str:
     """A player's login as PostgreSQL keeps it: lower case letters, digits, ``_ . -``; at most 63 characters."""
     text = (login or "").strip()
     if not LOGIN_PATTERN.match(text):
-        raise ServerSetupError(f"{login!r} is not a usable login: use lower-case letters, digits, '_', '.' or '-' "
-                               "(starting with a letter or '_'), at most 63 characters")
+        raise ServerSetupError(
+            f"{login!r} is not a usable login: use lower-case letters, digits, '_', '.' or '-' "
+            "(starting with a letter or '_'), at most 63 characters"
+        )
     if text.startswith("pg_"):
         raise ServerSetupError(f"{login!r} is not a usable login: names starting with 'pg_' are PostgreSQL's own")
     return text
@@ -186,7 +191,6 @@ $$;
 """
 
 
-
 @dataclass(frozen=True)
 class Check:
     """One of the club's check functions: its signature (for grants) and its ``CREATE`` statement."""
@@ -200,23 +204,32 @@ _DEFINER = "LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalo
 
 def _ids_function(name: str, query: str) -> Check:
     """A set-returning check (the ids the connected login sees or may change), as FUNCTIONS describes."""
-    return Check(f"{name}()", f"CREATE OR REPLACE FUNCTION {name}() RETURNS SETOF bigint\n{_DEFINER}\nBEGIN\n"
-                              f"  RETURN QUERY {query};\nEND\n$$;\n")
+    return Check(
+        f"{name}()",
+        f"CREATE OR REPLACE FUNCTION {name}() RETURNS SETOF bigint\n{_DEFINER}\nBEGIN\n"
+        f"  RETURN QUERY {query};\nEND\n$$;\n",
+    )
 
 
 def owned_checks(plural: str, table: str) -> tuple[Check, ...]:
     """``club_<plural>_seen`` and ``club_<plural>_changed`` of a row a player owns within a campaign (a platoon,
     a Sologear sheet, a fighter): seen by the campaign's members; changed by its owner while a member, and by the
     campaign's organisers always."""
-    return (_ids_function(f"club_{plural}_seen",
-                          f"SELECT r.id FROM {table} r WHERE r.campaign_id IN (SELECT club_campaigns_seen())"),
-            _ids_function(f"club_{plural}_changed",
-                          f"SELECT r.id FROM {table} r WHERE (r.owner = session_user AND r.campaign_id IN "
-                          "(SELECT club_campaigns_seen())) OR r.campaign_id IN (SELECT club_campaigns_organised())"))
+    return (
+        _ids_function(
+            f"club_{plural}_seen", f"SELECT r.id FROM {table} r WHERE r.campaign_id IN (SELECT club_campaigns_seen())"
+        ),
+        _ids_function(
+            f"club_{plural}_changed",
+            f"SELECT r.id FROM {table} r WHERE (r.owner = session_user AND r.campaign_id IN "
+            "(SELECT club_campaigns_seen())) OR r.campaign_id IN (SELECT club_campaigns_organised())",
+        ),
+    )
 
 
-def under_checks(plural: str, table: str, column: str, parent: str, *, seen: bool = True,
-                 also: str | None = None) -> tuple[Check, ...]:
+def under_checks(
+    plural: str, table: str, column: str, parent: str, *, seen: bool = True, also: str | None = None
+) -> tuple[Check, ...]:
     """The checks of rows under a parent (``column`` holds the parent's id): ``club_<plural>_changed`` are those
     whose parent the login may change (and, with ``also``, whose second reference, when given, too), and with
     ``seen`` ``club_<plural>_seen``, those whose parent it sees."""
@@ -225,15 +238,22 @@ def under_checks(plural: str, table: str, column: str, parent: str, *, seen: boo
         changed += f" AND (r.{also} IS NULL OR r.{also} IN (SELECT club_{parent}_changed()))"
     out: tuple[Check, ...] = (_ids_function(f"club_{plural}_changed", changed),)
     if seen:
-        out = (_ids_function(f"club_{plural}_seen",
-                             f"SELECT r.id FROM {table} r WHERE r.{column} IN (SELECT club_{parent}_seen())"), *out)
+        out = (
+            _ids_function(
+                f"club_{plural}_seen", f"SELECT r.id FROM {table} r WHERE r.{column} IN (SELECT club_{parent}_seen())"
+            ),
+            *out,
+        )
     return out
 
 
 def can_check(name: str, arg: str, ids: str) -> Check:
     """A one-row check for the client (:mod:`.access`): is ``arg`` among the ids ``ids`` gives the login."""
-    return Check(f"{name}(bigint)", f"CREATE OR REPLACE FUNCTION {name}({arg} bigint) RETURNS boolean\n{_DEFINER}\n"
-                                    f"BEGIN\n  RETURN {arg} IN (SELECT {ids}());\nEND\n$$;\n")
+    return Check(
+        f"{name}(bigint)",
+        f"CREATE OR REPLACE FUNCTION {name}({arg} bigint) RETURNS boolean\n{_DEFINER}\n"
+        f"BEGIN\n  RETURN {arg} IN (SELECT {ids}());\nEND\n$$;\n",
+    )
 
 
 CHECKS: tuple[Check, ...] = (
@@ -254,18 +274,36 @@ CHECKS: tuple[Check, ...] = (
 
 FUNCTIONS += "".join(check.sql for check in CHECKS)
 
-FUNCTION_NAMES = ("club_is_admin()", "club_campaigns_seen()", "club_campaigns_organised()",
-                  "club_same_campaign(bigint, bigint)", "campaign_app_may_replay(bigint)",
-                  "campaign_app_may_see(bigint)", "campaign_app_may_manage(bigint)",
-                  *(check.signature for check in CHECKS))
+FUNCTION_NAMES = (
+    "club_is_admin()",
+    "club_campaigns_seen()",
+    "club_campaigns_organised()",
+    "club_same_campaign(bigint, bigint)",
+    "campaign_app_may_replay(bigint)",
+    "campaign_app_may_see(bigint)",
+    "campaign_app_may_manage(bigint)",
+    *(check.signature for check in CHECKS),
+)
 
 OLD_FUNCTIONS: tuple[str, ...] = (
-    "club_is_admin(text)", "club_campaigns_seen(text)", "club_campaigns_organised(text)",
-    "club_platoons_seen(text)", "club_platoons_changed(text)", "club_sheets_seen(text)",
-    "club_sheets_changed(text)", "club_attached_seen(text)", "club_attached_changed(text)",
-    "club_journal_tick()", "club_journal_newest()", "club_own_operation(bigint, text)",
-    "club_is_member(bigint, text)", "club_is_organiser(bigint, text)", "club_can_platoon(bigint, text)",
-    "club_can_sheet(bigint, text)", *death_blow_club.OLD_FUNCTION_NAMES)
+    "club_is_admin(text)",
+    "club_campaigns_seen(text)",
+    "club_campaigns_organised(text)",
+    "club_platoons_seen(text)",
+    "club_platoons_changed(text)",
+    "club_sheets_seen(text)",
+    "club_sheets_changed(text)",
+    "club_attached_seen(text)",
+    "club_attached_changed(text)",
+    "club_journal_tick()",
+    "club_journal_newest()",
+    "club_own_operation(bigint, text)",
+    "club_is_member(bigint, text)",
+    "club_is_organiser(bigint, text)",
+    "club_can_platoon(bigint, text)",
+    "club_can_sheet(bigint, text)",
+    *death_blow_club.OLD_FUNCTION_NAMES,
+)
 """Functions of an earlier ``server init`` (they took the login as an argument and answered about anyone, or let
 the client number the journal): dropped after the new policies are in place."""
 
@@ -285,8 +323,14 @@ def _journaled(rules: Rules) -> Rules:
     def both(expr: str | None) -> str | None:
         return None if expr is None else f"({expr} AND {JOURNALED})"
 
-    return Rules(select=rules.select, insert=both(rules.insert), update_old=both(rules.update_old),
-                 update_new=both(rules.update_new), delete=both(rules.delete), grants=rules.grants)
+    return Rules(
+        select=rules.select,
+        insert=both(rules.insert),
+        update_old=both(rules.update_old),
+        update_new=both(rules.update_new),
+        delete=both(rules.delete),
+        grants=rules.grants,
+    )
 
 
 def _in(column: str, function: str) -> str:
@@ -343,12 +387,16 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
     battle_ref = _points("battle_id", "club_battles_changed")
     leader_ref = _points("leader_id", "club_leaders_changed")
     opponent_ref = "(opponent_platoon_id IS NULL OR club_same_campaign(platoon_id, opponent_platoon_id))"
-    roll_can = (f"((platoon_id IS NOT NULL OR sheet_id IS NOT NULL) AND "
-                f"{_points('platoon_id', 'club_platoons_changed')}"
-                f" AND {_points('sheet_id', 'club_sheets_changed')})")
-    equipment_can = (f"((platoon_id IS NOT NULL OR attached_id IS NOT NULL) AND "
-                     f"{_points('platoon_id', 'club_platoons_changed')} AND "
-                     f"{_points('attached_id', 'club_attached_changed')})")
+    roll_can = (
+        f"((platoon_id IS NOT NULL OR sheet_id IS NOT NULL) AND "
+        f"{_points('platoon_id', 'club_platoons_changed')}"
+        f" AND {_points('sheet_id', 'club_sheets_changed')})"
+    )
+    equipment_can = (
+        f"((platoon_id IS NOT NULL OR attached_id IS NOT NULL) AND "
+        f"{_points('platoon_id', 'club_platoons_changed')} AND "
+        f"{_points('attached_id', 'club_attached_changed')})"
+    )
     nothing = Rules(select="true", insert=None, update_old=None, update_new=None, delete=None, grants=READ_ONLY)
     rules = {
         "campaign": Rules(
@@ -356,22 +404,36 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
             insert=f"(created_by = {ME} AND pg_has_role({ME}, {quote_literal(organisers_group)}, 'MEMBER'))",
             update_old=_in("id", "club_campaigns_organised"),
             update_new=_in("id", "club_campaigns_organised"),
-            delete=_in("id", "club_campaigns_organised")),
+            delete=_in("id", "club_campaigns_organised"),
+        ),
         "campaign_member": _under(_in("campaign_id", "club_campaigns_organised"), f"(login = {ME} OR {member})"),
         "platoon": _owned(),
         "sologear_sheet": _owned(),
         "battle": _under_refs(platoon_can, platoon_sees, opponent_ref),
-        "leader": _under_refs(platoon_can, platoon_sees, _points("joined_battle_id", "club_battles_changed"),
-                              _points("left_battle_id", "club_battles_changed")),
+        "leader": _under_refs(
+            platoon_can,
+            platoon_sees,
+            _points("joined_battle_id", "club_battles_changed"),
+            _points("left_battle_id", "club_battles_changed"),
+        ),
         "attached_unit": _under(platoon_can, platoon_sees),
         "xp_change": _under_refs(platoon_can, platoon_sees, leader_ref, battle_ref),
         "attribute_change": _under_refs(platoon_can, platoon_sees, battle_ref),
-        "equipment": _under_refs(f"({platoon_can} OR {_in('attached_id', 'club_attached_changed')})",
-                                 f"({platoon_sees} OR {_in('attached_id', 'club_attached_seen')})", equipment_can),
+        "equipment": _under_refs(
+            f"({platoon_can} OR {_in('attached_id', 'club_attached_changed')})",
+            f"({platoon_sees} OR {_in('attached_id', 'club_attached_seen')})",
+            equipment_can,
+        ),
         "sologear_force": _under(sheet_can, sheet_sees),
         "sologear_turn": _under(sheet_can, sheet_sees),
-        "roll": _under_refs(f"({platoon_can} OR {sheet_can})", f"({platoon_sees} OR {sheet_sees})", roll_can,
-                            battle_ref, leader_ref, _points("turn_id", "club_turns_changed")),
+        "roll": _under_refs(
+            f"({platoon_can} OR {sheet_can})",
+            f"({platoon_sees} OR {sheet_sees})",
+            roll_can,
+            battle_ref,
+            leader_ref,
+            _points("turn_id", "club_turns_changed"),
+        ),
         **death_blow_club.table_rules(_owned, _under, _in),  # fighter, bout, bout_round, fighter_change
         # the campaign at a glance (migration 0008, models.OVERVIEW_MODELS): a campaign's chronicle entries and
         # remembered prints are seen by its members; their writer changes them while a member, its organisers always
@@ -379,15 +441,31 @@ def table_rules(organisers_group: str) -> dict[str, Rules]:
         "print_record": _owned(),
         # the journal: written by the server alone (store.journal_pg); a login reads its own operations and
         # those of its campaigns
-        "operation": Rules(select=f"(\"user\" = {ME} OR {member})", insert=None, update_old=None, update_new=None,
-                           delete=None, grants=READ_ONLY),
-        "operation_change": Rules(select="operation_id IN (SELECT o.id FROM operation o)", insert=None,
-                                  update_old=None, update_new=None, delete=None, grants=READ_ONLY),
+        "operation": Rules(
+            select=f'("user" = {ME} OR {member})',
+            insert=None,
+            update_old=None,
+            update_new=None,
+            delete=None,
+            grants=READ_ONLY,
+        ),
+        "operation_change": Rules(
+            select="operation_id IN (SELECT o.id FROM operation o)",
+            insert=None,
+            update_old=None,
+            update_new=None,
+            delete=None,
+            grants=READ_ONLY,
+        ),
         "schema_migration": nothing,
         "journal_state": nothing,
     }
-    return {table: rule if table in ("operation", "operation_change", "schema_migration", "journal_state")
-            else _journaled(rule) for table, rule in rules.items()}
+    return {
+        table: rule
+        if table in ("operation", "operation_change", "schema_migration", "journal_state")
+        else _journaled(rule)
+        for table, rule in rules.items()
+    }
 
 
 def policy_statements(table: str, rules: Rules) -> list[str]:
@@ -396,14 +474,16 @@ def policy_statements(table: str, rules: Rules) -> list[str]:
     if rules.insert is not None:
         out.append(f"CREATE POLICY club_insert ON {t} FOR INSERT WITH CHECK ({rules.insert})")
     if rules.update_old is not None and rules.update_new is not None:
-        out.append(f"CREATE POLICY club_update ON {t} FOR UPDATE USING ({rules.update_old}) "
-                   f"WITH CHECK ({rules.update_new})")
+        out.append(
+            f"CREATE POLICY club_update ON {t} FOR UPDATE USING ({rules.update_old}) WITH CHECK ({rules.update_new})"
+        )
     if rules.delete is not None:
         out.append(f"CREATE POLICY club_delete ON {t} FOR DELETE USING ({rules.delete})")
     return out
 
 
 # ------------------------------------------------------------------------------------------------ init
+
 
 @dataclass
 class InitReport:
@@ -416,15 +496,24 @@ class InitReport:
     without_rules: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"database": self.database, "owner": self.owner, "players_group": self.groups.players,
-                "organisers_group": self.groups.organisers, "created_groups": self.created_groups,
-                "tables": self.secured, "policies": self.policies, "tables_without_rules": self.without_rules}
+        return {
+            "database": self.database,
+            "owner": self.owner,
+            "players_group": self.groups.players,
+            "organisers_group": self.groups.organisers,
+            "created_groups": self.created_groups,
+            "tables": self.secured,
+            "policies": self.policies,
+            "tables_without_rules": self.without_rules,
+        }
 
     def text(self) -> str:
         made = f" (created {', '.join(self.created_groups)})" if self.created_groups else ""
-        lines = [f"club server ready: database {self.database}, owned by {self.owner}",
-                 f"  groups: {self.groups.players} (players), {self.groups.organisers} (organisers){made}",
-                 f"  row-level security on {len(self.secured)} tables, {self.policies} policies"]
+        lines = [
+            f"club server ready: database {self.database}, owned by {self.owner}",
+            f"  groups: {self.groups.players} (players), {self.groups.organisers} (organisers){made}",
+            f"  row-level security on {len(self.secured)} tables, {self.policies} policies",
+        ]
         if self.without_rules:
             lines.append(f"  no club rules for: {', '.join(self.without_rules)} (players cannot read them)")
         lines.append("next: campaign-cli --db URL server add-player LOGIN [--organiser] --password-stdin")
@@ -440,14 +529,21 @@ def _role_exists(name: str) -> bool:
 
 
 def _tables() -> list[str]:
-    return [r[0] for r in _rows("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                                "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname")]
+    return [
+        r[0]
+        for r in _rows(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY c.relname"
+        )
+    ]
 
 
 def _table_owner() -> tuple[str, bool]:
     """The owner of the app's tables, and whether the connected login is (or acts as) it."""
-    row = db.execute_sql("SELECT pg_get_userbyid(relowner), pg_has_role(current_user, relowner, 'MEMBER') "
-                         "FROM pg_class WHERE oid = 'public.campaign'::regclass").fetchone()
+    row = db.execute_sql(
+        "SELECT pg_get_userbyid(relowner), pg_has_role(current_user, relowner, 'MEMBER') "
+        "FROM pg_class WHERE oid = 'public.campaign'::regclass"
+    ).fetchone()
     return str(row[0]), bool(row[1])
 
 
@@ -466,8 +562,9 @@ def init_server() -> InitReport:
     owner, is_owner = _table_owner()
     me = access.current_user()
     if not is_owner:
-        raise ServerSetupError(f"server init must be run by the owner of the database's tables ({owner}); you "
-                               f"are connected as {me}")
+        raise ServerSetupError(
+            f"server init must be run by the owner of the database's tables ({owner}); you are connected as {me}"
+        )
     g = groups()
     dbname = str(db.execute_sql("SELECT current_database()").fetchone()[0])
     report = InitReport(dbname, owner, g)
@@ -478,14 +575,17 @@ def init_server() -> InitReport:
                 f"cannot create the group roles {', '.join(missing)}: {me} may not create roles; ask the "
                 f"server's administrator to run CREATE ROLE {' ; CREATE ROLE '.join(missing)} NOLOGIN, "
                 f"GRANT {g.players} TO {g.organisers} and GRANT {g.players} TO {me} WITH ADMIN OPTION, then try "
-                "again")
+                "again"
+            )
         for name in missing:
             db.execute_sql(f"CREATE ROLE {quote_ident(name)} NOLOGIN")
             report.created_groups.append(name)
         players, organisers = quote_ident(g.players), quote_ident(g.organisers)
-        if not _rows("SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
-                     "JOIN pg_roles u ON u.oid = m.member WHERE r.rolname = ? AND u.rolname = ?",
-                     (g.players, g.organisers)):
+        if not _rows(
+            "SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
+            "JOIN pg_roles u ON u.oid = m.member WHERE r.rolname = ? AND u.rolname = ?",
+            (g.players, g.organisers),
+        ):
             db.execute_sql(f"GRANT {players} TO {organisers}")
         database = quote_ident(dbname)
         db.execute_sql(f"REVOKE ALL ON DATABASE {database} FROM PUBLIC")
@@ -494,8 +594,9 @@ def init_server() -> InitReport:
         db.execute_sql(f"GRANT USAGE ON SCHEMA public TO {players}")
         # the server ends a transaction a session leaves open and idle (a player's psql may set it back for
         # itself: the app's own statements still wait no longer than their lock timeout)
-        db.execute_sql(f"ALTER DATABASE {database} SET idle_in_transaction_session_timeout = "
-                       f"'{IDLE_IN_TRANSACTION_SECONDS}s'")
+        db.execute_sql(
+            f"ALTER DATABASE {database} SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_SECONDS}s'"
+        )
         db.execute_sql(FUNCTIONS)
         from .journal_pg import GRANTED_FUNCTIONS
 
@@ -510,8 +611,11 @@ def init_server() -> InitReport:
             db.execute_sql(f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY")
             if table in PRIVATE_TABLES:
                 continue
-            for (name,) in _rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' AND tablename = ? "
-                                 "AND left(policyname, 5) = 'club_'", (table,)):
+            for (name,) in _rows(
+                "SELECT policyname FROM pg_policies WHERE schemaname = 'public' AND tablename = ? "
+                "AND left(policyname, 5) = 'club_'",
+                (table,),
+            ):
                 db.execute_sql(f"DROP POLICY {quote_ident(name)} ON {t}")
             rule = rules.get(table)
             if rule is None:
@@ -533,8 +637,10 @@ def init_server() -> InitReport:
 
 def club_initialised(database: Any) -> bool:
     """Whether ``server init`` ever set this database up (its check functions exist, old or new)."""
-    row = database.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL OR "
-                               "to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL").fetchone()
+    row = database.execute_sql(
+        "SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL OR "
+        "to_regprocedure('club_can_platoon(bigint, text)') IS NOT NULL"
+    ).fetchone()
     return bool(row[0])
 
 
@@ -559,12 +665,16 @@ def rules_problems(database: Any) -> list[str]:
     again = "run 'campaign-cli --db URL server init' as the tables' owner"
     out: list[str] = []
     if rows("SELECT has_database_privilege('public', current_database(), 'CONNECT')")[0][0]:
-        out.append(f"every login of the server may connect to this database (the club's revoke is missing, as "
-                   f"after a restore with pg_restore): {again}")
-    if not rows("SELECT 1 FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
-                "WHERE d.datname = current_database() AND s.setrole = 0 "
-                "AND EXISTS (SELECT 1 FROM unnest(s.setconfig) c "
-                "WHERE c LIKE 'idle_in_transaction_session_timeout=%')"):
+        out.append(
+            f"every login of the server may connect to this database (the club's revoke is missing, as "
+            f"after a restore with pg_restore): {again}"
+        )
+    if not rows(
+        "SELECT 1 FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase "
+        "WHERE d.datname = current_database() AND s.setrole = 0 "
+        "AND EXISTS (SELECT 1 FROM unnest(s.setconfig) c "
+        "WHERE c LIKE 'idle_in_transaction_session_timeout=%')"
+    ):
         out.append(f"the server does not end transactions left idle (a player could hold a table): {again}")
     missing = [fn for fn in FUNCTION_NAMES if not rows("SELECT to_regprocedure(?)", (fn,))[0][0]]
     if missing:
@@ -574,8 +684,10 @@ def rules_problems(database: Any) -> list[str]:
         if table in PRIVATE_TABLES:
             continue
         secured = rows("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass(?)", (f"public.{table}",))
-        have = {r[0] for r in rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' "
-                                   "AND tablename = ?", (table,))}
+        have = {
+            r[0]
+            for r in rows("SELECT policyname FROM pg_policies WHERE schemaname = 'public' AND tablename = ?", (table,))
+        }
         if not secured or not secured[0][0]:
             out.append(f"row-level security is off for the table {table}: {again}")
         elif table in rules and "club_select" not in have:
@@ -584,15 +696,19 @@ def rules_problems(database: Any) -> list[str]:
             out.append(f"the table {table} has no club rules (players cannot read it): {again}")
     g = groups(database)
     if _role_exists(g.players):
-        written = rows("SELECT t FROM unnest(ARRAY['operation', 'operation_change', 'journal_state']) t "
-                       "WHERE has_table_privilege(?, t, 'INSERT') OR has_table_privilege(?, t, 'UPDATE') "
-                       "OR has_table_privilege(?, t, 'DELETE')", (g.players, g.players, g.players))
+        written = rows(
+            "SELECT t FROM unnest(ARRAY['operation', 'operation_change', 'journal_state']) t "
+            "WHERE has_table_privilege(?, t, 'INSERT') OR has_table_privilege(?, t, 'UPDATE') "
+            "OR has_table_privilege(?, t, 'DELETE')",
+            (g.players, g.players, g.players),
+        )
         if written:
             out.append(f"players may write the journal ({', '.join(r[0] for r in written)}): {again}")
     return out
 
 
 # ------------------------------------------------------------------------------------------------ players
+
 
 @dataclass(frozen=True)
 class Player:
@@ -603,14 +719,20 @@ class Player:
     """(campaign name, role) for every campaign the login belongs to."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"login": self.login, "organiser": self.organiser, "can_log_in": self.can_log_in,
-                "campaigns": [{"campaign": c, "role": r} for c, r in self.campaigns]}
+        return {
+            "login": self.login,
+            "organiser": self.organiser,
+            "can_log_in": self.can_log_in,
+            "campaigns": [{"campaign": c, "role": r} for c, r in self.campaigns],
+        }
 
 
 def _require_initialised(g: Groups) -> None:
     if not _role_exists(g.players):
-        raise ServerSetupError("this database is not set up as a club server yet: run "
-                               "'campaign-cli --db URL server init' as its owner first")
+        raise ServerSetupError(
+            "this database is not set up as a club server yet: run "
+            "'campaign-cli --db URL server init' as its owner first"
+        )
 
 
 DEFAULT_CONNECTIONS = 8
@@ -618,8 +740,9 @@ DEFAULT_CONNECTIONS = 8
 uses two (its work and its live updates), each command one."""
 
 
-def add_player(login: str, *, organiser: bool = False, password: str | None = None,
-               connections: int = DEFAULT_CONNECTIONS) -> dict[str, Any]:
+def add_player(
+    login: str, *, organiser: bool = False, password: str | None = None, connections: int = DEFAULT_CONNECTIONS
+) -> dict[str, Any]:
     """Make ``login`` a player of this club server: a PostgreSQL login role (created if needed, with
     ``password`` if given) in the players group, and in the organisers group with ``organiser`` (who may create
     campaigns). An existing login keeps its password unless a new one is given. The login may hold at most
@@ -630,8 +753,10 @@ def add_player(login: str, *, organiser: bool = False, password: str | None = No
         raise needs_club_server("server add-player")
     login = check_login(login)
     if isinstance(connections, bool) or not isinstance(connections, int) or not 1 <= connections <= 1000:
-        raise ServerSetupError(f"{connections!r} is not a usable connection limit: give a whole number from 1 to "
-                               "1000 (a window uses two connections, each command one)")
+        raise ServerSetupError(
+            f"{connections!r} is not a usable connection limit: give a whole number from 1 to "
+            "1000 (a window uses two connections, each command one)"
+        )
     if password is not None and (not password or "\n" in password or "\x00" in password):
         raise ServerSetupError("the password must be one line of text, not empty")
     g = groups()
@@ -639,8 +764,10 @@ def add_player(login: str, *, organiser: bool = False, password: str | None = No
     if login in (g.players, g.organisers):
         raise ServerSetupError(f"{login!r} is one of the club's group roles, not a player's login")
     if not _can_create_roles():
-        raise ServerSetupError(f"cannot add {login}: {access.current_user()} may not manage the club's logins (that "
-                               "takes CREATEROLE on the server: ask the club's administrator)")
+        raise ServerSetupError(
+            f"cannot add {login}: {access.current_user()} may not manage the club's logins (that "
+            "takes CREATEROLE on the server: ask the club's administrator)"
+        )
     with db.atomic():
         existed = _role_exists(login)
         if not existed:
@@ -649,12 +776,19 @@ def add_player(login: str, *, organiser: bool = False, password: str | None = No
             db.execute_sql(f"ALTER ROLE {quote_ident(login)} PASSWORD {quote_literal(_encrypted(login, password))}")
         db.execute_sql(f"GRANT {quote_ident(g.players)} TO {quote_ident(login)}")
         db.execute_sql(f"ALTER ROLE {quote_ident(login)} CONNECTION LIMIT {int(connections)}")
-        db.execute_sql(f"ALTER ROLE {quote_ident(login)} SET idle_in_transaction_session_timeout = "
-                       f"'{IDLE_IN_TRANSACTION_SECONDS}s'")
+        db.execute_sql(
+            f"ALTER ROLE {quote_ident(login)} SET idle_in_transaction_session_timeout = "
+            f"'{IDLE_IN_TRANSACTION_SECONDS}s'"
+        )
         if organiser:
             db.execute_sql(f"GRANT {quote_ident(g.organisers)} TO {quote_ident(login)}")
-    return {"login": login, "created": not existed, "organiser": organiser or _in_group(login, g.organisers),
-            "password_set": password is not None, "connections": int(connections)}
+    return {
+        "login": login,
+        "created": not existed,
+        "organiser": organiser or _in_group(login, g.organisers),
+        "password_set": password is not None,
+        "connections": int(connections),
+    }
 
 
 def _encrypted(login: str, password: str) -> str:
@@ -682,14 +816,18 @@ def players() -> list[Player]:
         raise needs_club_server("server players")
     g = groups()
     _require_initialised(g)
-    logins = _rows("SELECT u.rolname, u.rolcanlogin, pg_has_role(u.oid, o.oid, 'MEMBER') FROM pg_roles u "
-                   "CROSS JOIN (SELECT oid FROM pg_roles WHERE rolname = ?) o "
-                   "WHERE pg_has_role(u.oid, (SELECT oid FROM pg_roles WHERE rolname = ?), 'MEMBER') "
-                   "AND u.rolname NOT IN (?, ?) AND NOT u.rolsuper AND NOT pg_has_role(u.oid, (SELECT relowner "
-                   "FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER') ORDER BY u.rolname",
-                   (g.organisers, g.players, g.players, g.organisers))
-    member_rows = _rows("SELECT m.login, c.name, m.role FROM campaign_member m JOIN campaign c "
-                        "ON c.id = m.campaign_id ORDER BY c.name_key, m.login")
+    logins = _rows(
+        "SELECT u.rolname, u.rolcanlogin, pg_has_role(u.oid, o.oid, 'MEMBER') FROM pg_roles u "
+        "CROSS JOIN (SELECT oid FROM pg_roles WHERE rolname = ?) o "
+        "WHERE pg_has_role(u.oid, (SELECT oid FROM pg_roles WHERE rolname = ?), 'MEMBER') "
+        "AND u.rolname NOT IN (?, ?) AND NOT u.rolsuper AND NOT pg_has_role(u.oid, (SELECT relowner "
+        "FROM pg_class WHERE oid = 'public.campaign'::regclass), 'MEMBER') ORDER BY u.rolname",
+        (g.organisers, g.players, g.players, g.organisers),
+    )
+    member_rows = _rows(
+        "SELECT m.login, c.name, m.role FROM campaign_member m JOIN campaign c "
+        "ON c.id = m.campaign_id ORDER BY c.name_key, m.login"
+    )
     out = []
     for login, can_log_in, is_organiser in logins:
         mine = tuple((c, r) for who, c, r in member_rows if who == login)

@@ -103,9 +103,11 @@ def damage_of(db_file: Path) -> str | None:
 def damaged_message(db_file: Path, problem: str, backup_dir: Path | None) -> str:
     from .file_checks import _hint
 
-    return (f"{db_file} is damaged ({problem}), so changes are refused to keep from writing into the damage; "
-            f"nothing was written. Restore a backup ('campaign-cli restore FILE' or File \u25b8 Backups\u2026). "
-            f"{_hint(backup_dir, db_file)}").strip()
+    return (
+        f"{db_file} is damaged ({problem}), so changes are refused to keep from writing into the damage; "
+        f"nothing was written. Restore a backup ('campaign-cli restore FILE' or File \u25b8 Backups\u2026). "
+        f"{_hint(backup_dir, db_file)}"
+    ).strip()
 
 
 def refuse_writes_if_damaged(db_file: Path, backup_dir: Path | None) -> None:

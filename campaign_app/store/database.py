@@ -37,9 +37,16 @@ db = database_proxy
 
 # ------------------------------------------------------------------------------------------------- open
 
-def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | None = None, *,
-            busy_timeout: float | None = None, daily_backup: bool = True,
-            password: str | None = None, reading: bool = False) -> CampaignDatabase | ServerDatabase:
+
+def init_db(
+    path: str | os.PathLike[str],
+    backup_dir: str | os.PathLike[str] | None = None,
+    *,
+    busy_timeout: float | None = None,
+    daily_backup: bool = True,
+    password: str | None = None,
+    reading: bool = False,
+) -> CampaignDatabase | ServerDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
     ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none).
 
@@ -97,7 +104,8 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
             backups.copy_database(made, db_file)
             raise MigrationFailedError(
                 f"upgrading {db_file} to schema {supported} failed ({exc}); the file was put back as it was "
-                f"from the backup {made} made just before") from exc
+                f"from the backup {made} made just before"
+            ) from exc
     _ensure_identity(database)
     _journal_budget(database)
     if not pending and daily_backup:
@@ -107,8 +115,7 @@ def init_db(path: str | os.PathLike[str], backup_dir: str | os.PathLike[str] | N
     return database
 
 
-def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str,
-                    daily_backup: bool) -> CampaignDatabase:
+def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str, daily_backup: bool) -> CampaignDatabase:
     from . import backups
 
     database = CampaignDatabase(str(db_file), timeout, bdir, read_only=mode)
@@ -172,7 +179,8 @@ def _init_server(url: str, *, busy_timeout: float, password: str | None) -> Serv
         if version > supported:
             raise DatabaseTooNewError(
                 f"the campaign database {database.where} was made by a newer version of campaign_app (schema "
-                f"{version}; this is version {__version__}, schema {supported}). Please update campaign_app.")
+                f"{version}; this is version {__version__}, schema {supported}). Please update campaign_app."
+            )
         if version < supported:
             migrate.migrate_server(database, supported)
     except BaseException:

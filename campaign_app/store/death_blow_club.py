@@ -37,17 +37,25 @@ TABLES: dict[str, str] = {
 """Migration 0007's tables -> the path to their owner (journal triggers: every app table; portable file:
 ``services.portable.TABLES``; backups: the whole database)."""
 
+
 def checks(owned: Any, under: Any, can: Any) -> tuple[Any, ...]:
     """The check functions the policies use, made by ``club_server``'s generators (passed in, so this module does
     not import ``club_server``): a fighter is owned like a platoon; a bout is under its fighter, and changed only
     where its opponent fighter (when given) may be changed too."""
-    return (*owned("fighters", "fighter"),
-            *under("bouts", "bout", "fighter_id", "fighters", also="opponent_fighter_id"),
-            can("club_can_fighter", "fid", "club_fighters_changed"))
+    return (
+        *owned("fighters", "fighter"),
+        *under("bouts", "bout", "fighter_id", "fighters", also="opponent_fighter_id"),
+        can("club_can_fighter", "fid", "club_fighters_changed"),
+    )
 
 
-OLD_FUNCTION_NAMES = ("club_fighters_seen(text)", "club_fighters_changed(text)", "club_bouts_seen(text)",
-                      "club_bouts_changed(text)", "club_can_fighter(bigint, text)")
+OLD_FUNCTION_NAMES = (
+    "club_fighters_seen(text)",
+    "club_fighters_changed(text)",
+    "club_bouts_seen(text)",
+    "club_bouts_changed(text)",
+    "club_can_fighter(bigint, text)",
+)
 """The forms that took the login as an argument (dropped by ``server init``)."""
 
 
@@ -55,8 +63,7 @@ def table_rules(owned: Any, under: Any, in_: Any) -> dict[str, Any]:
     """The policies of the new tables, built with ``club_server``'s own ``_owned``, ``_under`` and ``_in`` helpers
     (passed in, so this module does not import ``club_server``)."""
     changed, seen = in_("fighter_id", "club_fighters_changed"), in_("fighter_id", "club_fighters_seen")
-    bout_can = (f"({changed} AND (opponent_fighter_id IS NULL OR "
-                f"{in_('opponent_fighter_id', 'club_fighters_changed')}))")
+    bout_can = f"({changed} AND (opponent_fighter_id IS NULL OR {in_('opponent_fighter_id', 'club_fighters_changed')}))"
     return {
         "fighter": owned(),
         "bout": under(bout_can, seen),
@@ -72,17 +79,21 @@ def why_not_fighter(fighter_id: int) -> str | None:
 
     if not access.is_club() or not access.rules_installed():
         return None
-    row = db.execute_sql("SELECT club_can_fighter(f.id), f.name, f.owner, "
-                         "coalesce(c.name, 'its campaign') FROM fighter f LEFT JOIN campaign c "
-                         "ON c.id = f.campaign_id WHERE f.id = ?", (fighter_id,)).fetchone()
+    row = db.execute_sql(
+        "SELECT club_can_fighter(f.id), f.name, f.owner, "
+        "coalesce(c.name, 'its campaign') FROM fighter f LEFT JOIN campaign c "
+        "ON c.id = f.campaign_id WHERE f.id = ?",
+        (fighter_id,),
+    ).fetchone()
     if row is None or row[0]:
         return None
     name, owner, cname = row[1], row[2], row[3]
     if owner and owner == access.current_user():
         return f"{name} is yours, but you no longer belong to {cname}; ask one of its organisers to add you again"
     if owner:
-        return f"{name} belongs to {owner}; you can look but not change it (only its owner or an organiser of " \
-               f"{cname} can)"
+        return (
+            f"{name} belongs to {owner}; you can look but not change it (only its owner or an organiser of {cname} can)"
+        )
     return f"{name} belongs to no player; only an organiser of {cname} can change it"
 
 
@@ -104,9 +115,12 @@ def fighters_of_operation(op_id: int) -> list[int]:
     row (a rename, a correction)."""
     import json
 
-    rows = db.execute_sql("SELECT table_name, row_id, coalesce(old, new) FROM operation_change "
-                          "WHERE operation_id = ? AND table_name IN ('fighter', 'bout', 'fighter_change') "
-                          "ORDER BY id", (op_id,)).fetchall()
+    rows = db.execute_sql(
+        "SELECT table_name, row_id, coalesce(old, new) FROM operation_change "
+        "WHERE operation_id = ? AND table_name IN ('fighter', 'bout', 'fighter_change') "
+        "ORDER BY id",
+        (op_id,),
+    ).fetchall()
     first: list[int] = []
     rest: list[int] = []
     for table, row_id, image in rows:

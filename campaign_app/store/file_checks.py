@@ -22,6 +22,7 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 # ------------------------------------------------------------------------------------ cheap file checks
 
+
 @dataclass(frozen=True)
 class HeaderFacts:
     page_size: int
@@ -64,29 +65,38 @@ def read_header(db_file: Path, backup_dir: Path | None = None) -> HeaderFacts:
     except OSError as exc:
         raise DatabaseOpenError(f"cannot read {db_file}: {exc.strerror or exc}") from None
     if size == 0:
-        raise _refuse(db_file, "is empty (0 bytes), so it holds no campaign: delete it to start afresh or "
-                               "restore a backup", backup_dir)
+        raise _refuse(
+            db_file,
+            "is empty (0 bytes), so it holds no campaign: delete it to start afresh or restore a backup",
+            backup_dir,
+        )
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
         raise _refuse(db_file, "is not a campaign database (not an SQLite file)", backup_dir)
     (raw_page_size,) = struct.unpack(">H", header[16:18])
     page_size = 65536 if raw_page_size == 1 else raw_page_size
     if page_size < 512 or page_size & (page_size - 1):
-        raise _refuse(db_file, f"is damaged (its header gives an impossible page size, {raw_page_size})",
-                      backup_dir)
+        raise _refuse(db_file, f"is damaged (its header gives an impossible page size, {raw_page_size})", backup_dir)
     change_counter, count = struct.unpack(">II", header[24:32])
     (valid_for,) = struct.unpack(">I", header[92:96])
     page_count = count if count and valid_for == change_counter else None
     wal_mode = header[18] == 2 and header[19] == 2
     if size % page_size:
-        raise _refuse(db_file, f"is damaged: its size ({size} bytes) is not a whole number of {page_size}-byte "
-                               "pages (was it cut short?)", backup_dir)
+        raise _refuse(
+            db_file,
+            f"is damaged: its size ({size} bytes) is not a whole number of {page_size}-byte pages (was it cut short?)",
+            backup_dir,
+        )
     if page_count is not None and page_count * page_size != size:
         wal = wal_path(db_file)
         in_use = wal.exists() and wal.stat().st_size > 0
         # while another program checkpoints its WAL the header can run ahead of the file for a moment
         if not in_use:
-            raise _refuse(db_file, f"is damaged: it has {size // page_size} pages but its header says "
-                                   f"{page_count} (was it cut short or copied while in use?)", backup_dir)
+            raise _refuse(
+                db_file,
+                f"is damaged: it has {size // page_size} pages but its header says "
+                f"{page_count} (was it cut short or copied while in use?)",
+                backup_dir,
+            )
     return HeaderFacts(page_size, page_count, size, wal_mode)
 
 
@@ -108,7 +118,8 @@ def check_own_wal(db_file: Path, backup_dir: Path | None = None) -> None:
         f"{db_file} was not opened: the file {wal} beside it is not its own write-ahead log ({why}), and "
         f"SQLite would mix the two. Both were left untouched. Move {wal} out of the folder to open the "
         f"database as it is, or restore a backup ('campaign-cli restore FILE'). "
-        f"{_hint(backup_dir, db_file)}".strip())
+        f"{_hint(backup_dir, db_file)}".strip()
+    )
 
 
 def _read_only_uri(db_file: Path) -> str:
@@ -119,8 +130,7 @@ def _read_only_uri(db_file: Path) -> str:
 
 def schema_facts(con: sqlite3.Connection, db_file: Path, backup_dir: Path | None) -> int:
     """The applied schema version (0 for an SQLite file without tables); refuses other SQLite files."""
-    has_table = con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND "
-                            "name='schema_migration'").fetchone()
+    has_table = con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_migration'").fetchone()
     if not has_table:
         other = con.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
         if other:
@@ -163,7 +173,8 @@ def inspect_file(db_file: Path, backup_dir: Path | None = None) -> int | None:
 def _too_new(db_file: Path, version: int, supported: int) -> DatabaseTooNewError:
     return DatabaseTooNewError(
         f"{db_file} was made by a newer version of campaign_app (schema {version}; this is version "
-        f"{__version__}, schema {supported}). Please update campaign_app. The file was left untouched.")
+        f"{__version__}, schema {supported}). Please update campaign_app. The file was left untouched."
+    )
 
 
 def read_only_mode(db_file: Path) -> str | None:
@@ -171,7 +182,7 @@ def read_only_mode(db_file: Path) -> str | None:
     and the disk has room; else ``"immutable"`` (nothing is created or locked: no ``-wal`` is in use), or
     ``"ro"`` when a ``-wal`` holds changes that must be read (through its index)."""
     folder = db_file.parent
-    constrained = (_read_only_folder(folder) or not os.access(db_file, os.W_OK) or _disk_full(folder))
+    constrained = _read_only_folder(folder) or not os.access(db_file, os.W_OK) or _disk_full(folder)
     if not constrained:
         return None
     wal = wal_path(db_file)

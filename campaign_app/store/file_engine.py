@@ -77,6 +77,7 @@ def busy_timeout_setting(value: Any = None) -> float:
 
 # ------------------------------------------------------------------------------------ error translation
 
+
 def _sqlite_error(exc: BaseException) -> BaseException:
     """The sqlite3 error behind a peewee error (peewee passes it as the first argument)."""
     if isinstance(exc, sqlite3.Error):
@@ -102,11 +103,13 @@ def store_problem(exc: BaseException, db_file: str | os.PathLike[str] | None) ->
         if refused is not None:
             return refused
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            return DiskFullError(f"disk full: cannot write {where}; nothing was written (free some space and "
-                                 "try again)")
+            return DiskFullError(
+                f"disk full: cannot write {where}; nothing was written (free some space and try again)"
+            )
         if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-            return ReadOnlyError(f"cannot write {where}: {exc.strerror} (read-only file or folder); nothing "
-                                 "was written")
+            return ReadOnlyError(
+                f"cannot write {where}: {exc.strerror} (read-only file or folder); nothing was written"
+            )
         return StorageIOError(f"cannot use {where}: {exc.strerror or exc}")
     inner = _sqlite_error(exc)
     if not isinstance(inner, sqlite3.Error):
@@ -118,21 +121,25 @@ def store_problem(exc: BaseException, db_file: str | os.PathLike[str] | None) ->
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "database is locked" in lowered:
         return DatabaseBusyError(BUSY_MESSAGE)
     if primary == sqlite3.SQLITE_FULL or "database or disk is full" in lowered:
-        return DiskFullError(f"disk full: {name} cannot grow; nothing was written (free some space and try "
-                             "again)")
+        return DiskFullError(f"disk full: {name} cannot grow; nothing was written (free some space and try again)")
     if primary == sqlite3.SQLITE_READONLY or "readonly database" in lowered:
-        return ReadOnlyError(f"{name} cannot be written (the file or its folder {folder} is read-only); "
-                             "nothing was written")
+        return ReadOnlyError(
+            f"{name} cannot be written (the file or its folder {folder} is read-only); nothing was written"
+        )
     if primary == sqlite3.SQLITE_CANTOPEN or "unable to open database" in lowered:
         if db_file and _read_only_folder(Path(db_file).parent):
-            return ReadOnlyError(f"cannot open {name}: its folder {folder} is read-only (SQLite needs to write "
-                                 "beside the file); nothing was written")
+            return ReadOnlyError(
+                f"cannot open {name}: its folder {folder} is read-only (SQLite needs to write "
+                "beside the file); nothing was written"
+            )
         return ReadOnlyError(f"cannot open {name}: check that the folder {folder} exists and can be written")
     if primary == sqlite3.SQLITE_IOERR or "disk i/o error" in lowered:
         if db_file and _disk_full(Path(db_file).parent):
             # e.g. SQLITE_IOERR_SHMSIZE: the -shm/-wal file beside the database could not grow
-            return DiskFullError(f"disk full: {name} cannot be used, there is no space left in {folder}; "
-                                 "nothing was written (free some space and try again)")
+            return DiskFullError(
+                f"disk full: {name} cannot be used, there is no space left in {folder}; "
+                "nothing was written (free some space and try again)"
+            )
         return StorageIOError(f"the disk reported an error while using {name} ({text}); nothing was written")
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or "malformed" in lowered:
         return StorageIOError(f"{name} is damaged ({text}); run 'campaign-cli check' or restore a backup")
@@ -195,10 +202,16 @@ class CampaignDatabase(SqliteDatabase):
     """Why the daily backup made at open was not made (shown to the user: a warning line, a dialog)."""
 
     if TYPE_CHECKING:  # types-peewee leaves it unannotated; on SQLite it is the sqlite3 connection
+
         def connection(self) -> sqlite3.Connection: ...
 
-    def __init__(self, database: str, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-                 backup_dir: Path | None = None, read_only: str | None = None) -> None:
+    def __init__(
+        self,
+        database: str,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        backup_dir: Path | None = None,
+        read_only: str | None = None,
+    ) -> None:
         millis = int(busy_timeout * 1000)
         db_file = Path(database)
         pragmas: list[tuple[str, Any]] = [("busy_timeout", millis), ("foreign_keys", 1)]
@@ -257,13 +270,17 @@ class CampaignDatabase(SqliteDatabase):
     def app_table_names(self) -> list[str]:
         from .journal import JOURNAL_TABLES
 
-        rows = self.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                                "ORDER BY name").fetchall()
+        rows = self.execute_sql(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ).fetchall()
         return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
 
     def has_journal(self) -> bool:
-        return bool(self.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                     "AND name = 'journal_state')").fetchone()[0])
+        return bool(
+            self.execute_sql(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal_state')"
+            ).fetchone()[0]
+        )
 
     @contextmanager
     def recording_off(self) -> Iterator[None]:
@@ -306,8 +323,7 @@ class CampaignDatabase(SqliteDatabase):
     def commit(self) -> None:
         with translated(self.db_file):
             conn = self._state.conn
-            if (conn is not None and conn.in_transaction
-                    and conn.total_changes != self._changes_at_begin):
+            if conn is not None and conn.in_transaction and conn.total_changes != self._changes_at_begin:
                 # the file's write serial (see .walcheck): page 1 of every write names the state it follows
                 serial = int(conn.execute("PRAGMA user_version").fetchone()[0])
                 conn.execute(f"PRAGMA user_version = {(serial + 1) % 0x7FFFFFFF}")
@@ -324,8 +340,10 @@ class CampaignDatabase(SqliteDatabase):
 
 _STATE = "(SELECT operation_id FROM journal_state WHERE id = 1)"
 _RECORDING = "(SELECT mode FROM journal_state WHERE id = 1) = 'record'"
-_REFUSE = (f"SELECT RAISE(ABORT, 'campaign_app: a write outside an operation (use store.journal.operation)') "
-           f"WHERE {_STATE} IS NULL;")
+_REFUSE = (
+    f"SELECT RAISE(ABORT, 'campaign_app: a write outside an operation (use store.journal.operation)') "
+    f"WHERE {_STATE} IS NULL;"
+)
 
 
 def changed_image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
@@ -336,7 +354,7 @@ def changed_image_sql(columns: list[tuple[str, str]], prefix: str) -> str:
     for name, decl in columns:
         ref = f'{prefix}"{name}"'
         value = f"CASE WHEN {ref} IS NULL THEN NULL ELSE printf('%!.17g', {ref}) END" if _is_real(decl) else ref
-        parts.append(f"SELECT '{name}' AS k, {value} AS v WHERE OLD.\"{name}\" IS NOT NEW.\"{name}\"")
+        parts.append(f'SELECT \'{name}\' AS k, {value} AS v WHERE OLD."{name}" IS NOT NEW."{name}"')
     return "(SELECT json_group_object(k, v) FROM (" + " UNION ALL ".join(parts) + "))"
 
 
@@ -359,8 +377,9 @@ def trigger_statements(table: str, columns: list[tuple[str, str]]) -> list[str]:
 
 def install_file_triggers(database: CampaignDatabase, tables: dict[str, list[tuple[str, str]]]) -> None:
     """(Re)create the journal's triggers of a file on each of ``tables`` (name: its columns)."""
-    existing = database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'trigger' "
-                                    "AND name LIKE 'journal\\_%' ESCAPE '\\'").fetchall()
+    existing = database.execute_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal\\_%' ESCAPE '\\'"
+    ).fetchall()
     for (name,) in existing:
         database.execute_sql(f'DROP TRIGGER "{name}"')
     for table, columns in tables.items():

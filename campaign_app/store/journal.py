@@ -28,8 +28,17 @@ from ..errors import NotFound, Refused
 from .models import database_proxy as db
 from .opened import Capability, can, journal_on_server
 
-JOURNAL_TABLES = frozenset({"operation", "operation_change", "journal_state", "schema_migration", "journal_open",
-                            "journal_replay", "journal_budget"})
+JOURNAL_TABLES = frozenset(
+    {
+        "operation",
+        "operation_change",
+        "journal_state",
+        "schema_migration",
+        "journal_open",
+        "journal_replay",
+        "journal_budget",
+    }
+)
 """Tables the triggers leave alone (the journal itself, the server's bookkeeping of open operations and replays,
 and the migration log)."""
 
@@ -75,6 +84,7 @@ def _begin_write() -> None:
 
 # ------------------------------------------------------------------------------------------------ triggers
 
+
 def _columns(database: Any, table: str) -> list[tuple[str, str]]:
     """The columns of ``table`` and their declared types, upper case (the engine's)."""
     return list(database.table_columns(table))
@@ -118,6 +128,7 @@ def has_journal(database: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ results
+
 
 @dataclass(frozen=True)
 class OpChanges:
@@ -172,8 +183,7 @@ class Operation:
     _final: OpChanges | None = field(default=None, repr=False)
     _locked: set[tuple[str, int]] = field(default_factory=set, repr=False)
 
-    def target(self, *, campaign: int | None = None, platoon: int | None = None,
-               sheet: int | None = None) -> None:
+    def target(self, *, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None) -> None:
         if campaign is not None:
             self.campaign_id = campaign
         if platoon is not None:
@@ -184,13 +194,17 @@ class Operation:
         _lock_targets(self)
 
     def rows(self) -> frozenset[tuple[str, int]]:
-        found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
-                               (self.id,)).fetchall()
+        found = db.execute_sql(
+            "SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?", (self.id,)
+        ).fetchall()
         return frozenset((t, int(i)) for t, i in found)
 
     def inserted(self, table: str) -> list[int]:
-        found = db.execute_sql("SELECT row_id FROM operation_change WHERE operation_id = ? AND table_name = ? "
-                               "AND action = 'insert' ORDER BY id", (self.id, table)).fetchall()
+        found = db.execute_sql(
+            "SELECT row_id FROM operation_change WHERE operation_id = ? AND table_name = ? "
+            "AND action = 'insert' ORDER BY id",
+            (self.id, table),
+        ).fetchall()
         return [int(r[0]) for r in found]
 
     @property
@@ -198,8 +212,7 @@ class Operation:
         """What the operation touched so far (final once the ``with`` block is left)."""
         if self._final is not None:
             return self._final
-        return OpChanges(self.id, self.kind, self.label, self.rows(), self.campaign_id, self.platoon_id,
-                         self.sheet_id)
+        return OpChanges(self.id, self.kind, self.label, self.rows(), self.campaign_id, self.platoon_id, self.sheet_id)
 
 
 def _lock_targets(op: Operation) -> None:
@@ -235,8 +248,9 @@ def _club_rules() -> bool:
 def _tick() -> int:
     """The file journal's clock: operation ids and undo stamps come from one sequence, so "undone after this
     operation was made" is a comparison of two numbers. (On a server the server keeps it: :mod:`.journal_pg`.)"""
-    return int(db.execute_sql("SELECT MAX(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 "
-                              "FROM operation").fetchone()[0])
+    return int(
+        db.execute_sql("SELECT MAX(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) + 1 FROM operation").fetchone()[0]
+    )
 
 
 def current_operation() -> Operation | None:
@@ -251,8 +265,15 @@ def _seconds_between(earlier: str, later: str) -> float:
 
 
 @contextmanager
-def operation(kind: str, label: str = "", *, campaign: int | None = None, platoon: int | None = None,
-              sheet: int | None = None, merge_key: str | None = None) -> Iterator[Operation]:
+def operation(
+    kind: str,
+    label: str = "",
+    *,
+    campaign: int | None = None,
+    platoon: int | None = None,
+    sheet: int | None = None,
+    merge_key: str | None = None,
+) -> Iterator[Operation]:
     """Run the block as one operation in one write transaction (the only way to write).
 
     Nested calls join the open operation (their label and targets are the outer operation's business). With
@@ -276,17 +297,25 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
         now = utc_now()
         op: Operation | None = None
         if merge_key is not None:
-            last = db.execute_sql("SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
-                                  'sheet_id, "user" FROM operation ORDER BY id DESC LIMIT 1').fetchone()
-            if (last is not None and last[1] == kind and last[3] == merge_key and not last[5]
-                    and _seconds_between(last[4], now) <= MERGE_SECONDS):
+            last = db.execute_sql(
+                "SELECT id, kind, label, merge_key, updated_at, undone, campaign_id, platoon_id, "
+                'sheet_id, "user" FROM operation ORDER BY id DESC LIMIT 1'
+            ).fetchone()
+            if (
+                last is not None
+                and last[1] == kind
+                and last[3] == merge_key
+                and not last[5]
+                and _seconds_between(last[4], now) <= MERGE_SECONDS
+            ):
                 op = Operation(int(last[0]), kind, last[2], last[6], last[7], last[8], merged=True)
         if op is None:
             new_id = _tick()
             db.execute_sql(
-                'INSERT INTO operation (id, kind, label, campaign_id, platoon_id, sheet_id, merge_key, created_at, '
+                "INSERT INTO operation (id, kind, label, campaign_id, platoon_id, sheet_id, merge_key, created_at, "
                 'updated_at, "user") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-                (new_id, kind, label or kind, campaign, platoon, sheet, merge_key, now, now, _login()))
+                (new_id, kind, label or kind, campaign, platoon, sheet, merge_key, now, now, _login()),
+            )
             op = Operation(new_id, kind, label or kind, campaign, platoon, sheet)
         else:
             op.target(campaign=campaign, platoon=platoon, sheet=sheet)
@@ -304,22 +333,26 @@ def operation(kind: str, label: str = "", *, campaign: int | None = None, platoo
             db.execute_sql("DELETE FROM operation WHERE id = ?", (op.id,))
             op._final = OpChanges(None, kind, op.label)
         else:
-            db.execute_sql("UPDATE operation SET label = ?, campaign_id = ?, platoon_id = ?, sheet_id = ?, "
-                           "updated_at = ? WHERE id = ?",
-                           (op.label or kind, op.campaign_id, op.platoon_id, op.sheet_id, now, op.id))
+            db.execute_sql(
+                "UPDATE operation SET label = ?, campaign_id = ?, platoon_id = ?, sheet_id = ?, "
+                "updated_at = ? WHERE id = ?",
+                (op.label or kind, op.campaign_id, op.platoon_id, op.sheet_id, now, op.id),
+            )
             op._final = OpChanges(op.id, kind, op.label, rows, op.campaign_id, op.platoon_id, op.sheet_id)
 
 
 @contextmanager
-def _server_operation(kind: str, label: str, campaign: int | None, platoon: int | None, sheet: int | None,
-                      merge_key: str | None) -> Iterator[Operation]:
+def _server_operation(
+    kind: str, label: str, campaign: int | None, platoon: int | None, sheet: int | None, merge_key: str | None
+) -> Iterator[Operation]:
     """An operation on a server: the server opens it (its id, time and login are the server's), records its rows
     with its own trigger, and closes it: derives its campaign, platoon and sheet from the rows it touched, numbers
     it in commit order, joins a run of XP steps and announces it (:mod:`.journal_pg`). The client's check of
     the targets it names comes first, for one clear line before anything is written."""
     with db.atomic():
-        begun = db.execute_sql("SELECT id, merged FROM campaign_app_begin(?, ?, ?)",
-                               (kind, label or kind, merge_key)).fetchone()
+        begun = db.execute_sql(
+            "SELECT id, merged FROM campaign_app_begin(?, ?, ?)", (kind, label or kind, merge_key)
+        ).fetchone()
         op_id = int(begun[0])
         op = Operation(op_id, kind, label or kind, campaign, platoon, sheet, merged=bool(begun[1]))
         token = _current.set(op)
@@ -335,8 +368,10 @@ def _server_operation(kind: str, label: str, campaign: int | None, platoon: int 
         finally:
             _current.reset(token)
         try:
-            row = db.execute_sql("SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text "
-                                 "FROM campaign_app_end(?, ?)", (op_id, op.label or kind)).fetchone()
+            row = db.execute_sql(
+                "SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text FROM campaign_app_end(?, ?)",
+                (op_id, op.label or kind),
+            ).fetchone()
         except peewee.DatabaseError as exc:
             refused = _server_refusal(exc)
             if refused is exc:

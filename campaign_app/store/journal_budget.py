@@ -92,17 +92,28 @@ class Compacted:
             text = f"nothing to fold: {kept} keep what undo needs{age}"
         else:
             ops = "operation" if self.folded == 1 else "operations"
-            text = (f"folded {self.folded:,} older {ops} into the history ({self.records:,} change records "
-                    f"dropped; they stay listed but can no longer be undone); {kept} stay undoable{age}")
+            text = (
+                f"folded {self.folded:,} older {ops} into the history ({self.records:,} change records "
+                f"dropped; they stay listed but can no longer be undone); {kept} stay undoable{age}"
+            )
         if self.vacuumed:
-            text += (f"; the file went from {_size(self.bytes_before)} to {_size(self.bytes_after)} "
-                     f"({_size(self.freed)} freed)")
+            text += (
+                f"; the file went from {_size(self.bytes_before)} to {_size(self.bytes_after)} "
+                f"({_size(self.freed)} freed)"
+            )
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        return {"folded": self.folded, "records": self.records, "keep": self.keep, "days": self.days,
-                "bytes_before": self.bytes_before, "bytes_after": self.bytes_after, "freed": self.freed,
-                "vacuumed": self.vacuumed}
+        return {
+            "folded": self.folded,
+            "records": self.records,
+            "keep": self.keep,
+            "days": self.days,
+            "bytes_before": self.bytes_before,
+            "bytes_after": self.bytes_after,
+            "freed": self.freed,
+            "vacuumed": self.vacuumed,
+        }
 
 
 @dataclass(frozen=True)
@@ -116,8 +127,13 @@ class CampaignCompacted:
     days: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"campaign": self.campaign, "folded": self.folded, "records": self.records, "keep": self.keep,
-                "days": self.days}
+        return {
+            "campaign": self.campaign,
+            "folded": self.folded,
+            "records": self.records,
+            "keep": self.keep,
+            "days": self.days,
+        }
 
 
 @dataclass(frozen=True)
@@ -143,8 +159,10 @@ class ServerCompacted:
             budget = f"the newest {c.keep:,} operations stay undoable{age}"
             if c.folded:
                 ops = "operation" if c.folded == 1 else "operations"
-                lines.append(f"{c.campaign}: folded {c.folded:,} older {ops} into the history ({c.records:,} change "
-                             f"records dropped; they stay listed but can no longer be undone); {budget}")
+                lines.append(
+                    f"{c.campaign}: folded {c.folded:,} older {ops} into the history ({c.records:,} change "
+                    f"records dropped; they stay listed but can no longer be undone); {budget}"
+                )
             else:
                 lines.append(f"{c.campaign}: nothing to fold; {budget}")
         return "\n".join(lines)
@@ -180,13 +198,16 @@ def compact_server(campaign: int | None = None, keep: Any = None, days: Any = No
     if campaign is None:
         from . import access
 
-        sql = ("SELECT c.id, c.name FROM campaign c WHERE c.id IN (SELECT club_campaigns_organised()) "
-               "ORDER BY c.name_key" if access.rules_installed()
-               else "SELECT c.id, c.name FROM campaign c ORDER BY c.name_key")
+        sql = (
+            "SELECT c.id, c.name FROM campaign c WHERE c.id IN (SELECT club_campaigns_organised()) ORDER BY c.name_key"
+            if access.rules_installed()
+            else "SELECT c.id, c.name FROM campaign c ORDER BY c.name_key"
+        )
         targets = [(int(i), str(n)) for i, n in db.execute_sql(sql).fetchall()]
         if not targets:
-            raise Refused("you organise no campaign on this server: only a campaign's organisers may compact its "
-                          "journal")
+            raise Refused(
+                "you organise no campaign on this server: only a campaign's organisers may compact its journal"
+            )
     else:
         row = db.execute_sql("SELECT name FROM campaign WHERE id = ?", (campaign,)).fetchone()
         targets = [(int(campaign), str(row[0]) if row else f"campaign {campaign}")]
@@ -194,8 +215,9 @@ def compact_server(campaign: int | None = None, keep: Any = None, days: Any = No
     with db.atomic():
         for cid, name in targets:
             got = _server_call("SELECT campaign_app_compact(?, ?, ?)::text", (cid, n_keep, n_days))
-            done.append(CampaignCompacted(name, int(got["folded"]), int(got["records"]), int(got["keep"]),
-                                          int(got["days"])))
+            done.append(
+                CampaignCompacted(name, int(got["folded"]), int(got["records"]), int(got["keep"]), int(got["days"]))
+            )
     return ServerCompacted(tuple(done))
 
 
@@ -206,8 +228,9 @@ def _size(n: int) -> str:
 def _boundaries(keep: int, days: int) -> tuple[int, str | None]:
     """The id of the oldest operation among the newest ``keep`` (0 when there are fewer) and the time before
     which operations are folded (``None``: no age limit)."""
-    row = db.execute_sql("SELECT id FROM operation WHERE kind != ? ORDER BY id DESC LIMIT 1 OFFSET ?",
-                         (START_KIND, keep - 1)).fetchone()
+    row = db.execute_sql(
+        "SELECT id FROM operation WHERE kind != ? ORDER BY id DESC LIMIT 1 OFFSET ?", (START_KIND, keep - 1)
+    ).fetchone()
     first_kept = int(row[0]) if row else 0
     cutoff = None
     if days:
@@ -236,11 +259,14 @@ def fold(keep: Any = None, days: Any = None) -> Compacted:
         _refuse_if_damaged()
         first_kept, cutoff = _boundaries(n_keep, n_days)
         where, params = _foldable_sql(first_kept, cutoff)
-        ops = db.execute_sql(f"SELECT count(*) FROM operation o WHERE {where.replace('id <', 'o.id <')} AND "
-                             "EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = o.id)",
-                             params).fetchone()[0]
-        cursor = db.execute_sql(f"DELETE FROM operation_change WHERE operation_id IN "
-                                f"(SELECT id FROM operation WHERE {where})", params)
+        ops = db.execute_sql(
+            f"SELECT count(*) FROM operation o WHERE {where.replace('id <', 'o.id <')} AND "
+            "EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = o.id)",
+            params,
+        ).fetchone()[0]
+        cursor = db.execute_sql(
+            f"DELETE FROM operation_change WHERE operation_id IN (SELECT id FROM operation WHERE {where})", params
+        )
         records = max(0, int(cursor.rowcount or 0))
     return Compacted(int(ops), records, n_keep, n_days)
 
@@ -249,8 +275,10 @@ def fold_if_due(keep: Any = None, days: Any = None) -> Compacted | None:
     """Fold when the oldest operation that still has row images is beyond the budget (one indexed look-up when
     nothing is due). Used when a file is opened."""
     n_keep, n_days = keep_setting(keep), days_setting(days)
-    oldest = db.execute_sql("SELECT c.operation_id, o.created_at FROM operation_change c JOIN operation o "
-                            "ON o.id = c.operation_id ORDER BY c.operation_id LIMIT 1").fetchone()
+    oldest = db.execute_sql(
+        "SELECT c.operation_id, o.created_at FROM operation_change c JOIN operation o "
+        "ON o.id = c.operation_id ORDER BY c.operation_id LIMIT 1"
+    ).fetchone()
     if oldest is None:
         return None
     first_kept, cutoff = _boundaries(n_keep, n_days)
@@ -314,15 +342,22 @@ def forget_deleted(delete_op: int, campaign_id: int) -> Forgotten:
     recorded images from the operation that inserted it to the deletion, then the operations about the
     campaign, its platoons and Sologear sheets that are left with nothing; ``delete_op`` stays as a summary
     that names nothing. Call inside the deletion's transaction, with ``secure_delete`` on."""
-    gone = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ? "
-                          "AND action = 'delete'", (delete_op,)).fetchall()
+    gone = db.execute_sql(
+        "SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ? AND action = 'delete'",
+        (delete_op,),
+    ).fetchall()
     records = 0
     for table, row_id in gone:
-        born = db.execute_sql("SELECT MAX(operation_id) FROM operation_change WHERE table_name = ? AND row_id = ? "
-                              "AND action = 'insert' AND operation_id <= ?", (table, row_id, delete_op)).fetchone()
+        born = db.execute_sql(
+            "SELECT MAX(operation_id) FROM operation_change WHERE table_name = ? AND row_id = ? "
+            "AND action = 'insert' AND operation_id <= ?",
+            (table, row_id, delete_op),
+        ).fetchone()
         first = int(born[0]) if born and born[0] is not None else 0
-        cursor = db.execute_sql("DELETE FROM operation_change WHERE table_name = ? AND row_id = ? "
-                                "AND operation_id BETWEEN ? AND ?", (table, row_id, first, delete_op))
+        cursor = db.execute_sql(
+            "DELETE FROM operation_change WHERE table_name = ? AND row_id = ? AND operation_id BETWEEN ? AND ?",
+            (table, row_id, first, delete_op),
+        )
         records += max(0, int(cursor.rowcount or 0))
     platoons = [int(r) for t, r in gone if t == "platoon"]
     sheets = [int(r) for t, r in gone if t == "sologear_sheet"]
@@ -334,10 +369,15 @@ def forget_deleted(delete_op: int, campaign_id: int) -> Forgotten:
             params += ids
     cursor = db.execute_sql(
         f"DELETE FROM operation WHERE id != ? AND kind != ? AND ({' OR '.join(about)}) AND NOT EXISTS "
-        "(SELECT 1 FROM operation_change c WHERE c.operation_id = operation.id)", [delete_op, START_KIND, *params])
+        "(SELECT 1 FROM operation_change c WHERE c.operation_id = operation.id)",
+        [delete_op, START_KIND, *params],
+    )
     operations = max(0, int(cursor.rowcount or 0))
-    db.execute_sql("UPDATE operation SET label = ?, campaign_id = NULL, platoon_id = NULL, sheet_id = NULL, "
-                   "merge_key = NULL, updated_at = ? WHERE id = ?", (FORGOTTEN_LABEL, utc_now(), delete_op))
+    db.execute_sql(
+        "UPDATE operation SET label = ?, campaign_id = NULL, platoon_id = NULL, sheet_id = NULL, "
+        "merge_key = NULL, updated_at = ? WHERE id = ?",
+        (FORGOTTEN_LABEL, utc_now(), delete_op),
+    )
     return Forgotten(records, operations)
 
 
@@ -377,9 +417,10 @@ def ensure_triggers(database: Any) -> bool:
 
     if getattr(database, "read_only", None) is not None or not has_journal(database):
         return False
-    old = database.execute_sql("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE "
-                               "'journal\\_%\\_insert' ESCAPE '\\' AND sql NOT LIKE '%''insert'', NULL, NULL)%'"
-                               ).fetchone()[0]
+    old = database.execute_sql(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE "
+        "'journal\\_%\\_insert' ESCAPE '\\' AND sql NOT LIKE '%''insert'', NULL, NULL)%'"
+    ).fetchone()[0]
     if not old:
         return False
     with database.atomic():

@@ -323,11 +323,14 @@ def targets_sql(tables: list[str]) -> str:
     fighter, when those tables exist."""
     extra = ""
     if "fighter" in tables:
-        extra += (",\n           (SELECT f.campaign_id FROM fighter f WHERE f.id = (r.img->>'fighter_id')::bigint)")
+        extra += ",\n           (SELECT f.campaign_id FROM fighter f WHERE f.id = (r.img->>'fighter_id')::bigint)"
     if "bout" in tables and "fighter" in tables:
-        extra += (",\n           (SELECT f.campaign_id FROM bout b JOIN fighter f ON f.id = b.fighter_id "
-                  "WHERE b.id = (r.img->>'bout_id')::bigint)")
-    return r"""
+        extra += (
+            ",\n           (SELECT f.campaign_id FROM bout b JOIN fighter f ON f.id = b.fighter_id "
+            "WHERE b.id = (r.img->>'bout_id')::bigint)"
+        )
+    return (
+        r"""
 -- A row's platoon, sheet and campaign, from its image (the rows an operation touched decide its target, never
 -- what the client says).
 CREATE OR REPLACE FUNCTION campaign_app_targets(p_op bigint)
@@ -362,7 +365,9 @@ BEGIN
            (SELECT (i.img->>'campaign_id')::bigint FROM imgs i WHERE i.t = 'platoon' AND i.rid = r.pid LIMIT 1),
            (SELECT s.campaign_id FROM sologear_sheet s WHERE s.id = r.sid),
            (SELECT (i.img->>'campaign_id')::bigint FROM imgs i WHERE i.t = 'sologear_sheet' AND i.rid = r.sid
-            LIMIT 1)""" + extra + r"""))
+            LIMIT 1)"""
+        + extra
+        + r"""))
   INTO platoons, sheets, campaigns FROM tr r;
   campaigns := array_remove(campaigns, NULL);
   RETURN QUERY SELECT
@@ -373,6 +378,7 @@ END
 $fn$;
 
 """
+    )
 
 
 def replay_sql(tables: list[str], ranks: dict[str, int]) -> str:
@@ -381,12 +387,17 @@ def replay_sql(tables: list[str], ranks: dict[str, int]) -> str:
     allowed = _tables_array(tables)
     cases = " ".join(f"WHEN {_quote_literal(t)} THEN {int(r)}" for t, r in sorted(ranks.items()))
     rank = f"CASE p_table {cases} ELSE 0 END" if cases else "0"
-    return r"""
+    return (
+        r"""
 CREATE OR REPLACE FUNCTION campaign_app_tables() RETURNS text[]
-LANGUAGE sql IMMUTABLE AS $$ SELECT """ + allowed + r""" $$;
+LANGUAGE sql IMMUTABLE AS $$ SELECT """
+        + allowed
+        + r""" $$;
 
 CREATE OR REPLACE FUNCTION campaign_app_table_rank(p_table text) RETURNS int
-LANGUAGE sql IMMUTABLE AS $$ SELECT """ + rank + r""" $$;
+LANGUAGE sql IMMUTABLE AS $$ SELECT """
+        + rank
+        + r""" $$;
 
 CREATE OR REPLACE FUNCTION campaign_app_refuse(p_code text, p_message text) RETURNS void
 LANGUAGE plpgsql AS $fn$
@@ -716,6 +727,7 @@ BEGIN
 END
 $fn$;
 """
+    )
 
 
 FORGOTTEN_LABEL = "Deleted a campaign (forgotten: its content was removed from the journal)"
@@ -726,7 +738,8 @@ DEFAULT_DAYS = 90
 MAX_KEEP = 10_000_000
 MAX_DAYS = 100_000
 
-BUDGET_SQL = r"""
+BUDGET_SQL = (
+    r"""
 -- Each campaign's journal budget on a server (its organisers set it; the defaults are the file's): the newest
 -- keep_ops operations of the campaign keep their row images, and none older than keep_days days (0: no age
 -- limit). Only the owner reads or writes this table; campaign_app_compact is the way in.
@@ -877,27 +890,47 @@ BEGIN
   RETURN jsonb_build_object('records', records, 'operations', operations, 'campaign_id', cid);
 END
 $fn$;
-""".replace("MAX_KEEP", str(MAX_KEEP)).replace("MAX_DAYS", str(MAX_DAYS)).replace(
-    "DEFAULT_KEEP", str(DEFAULT_KEEP)).replace("DEFAULT_DAYS", str(DEFAULT_DAYS)).replace(
-    "FORGOTTEN", _quote_literal(FORGOTTEN_LABEL))
+""".replace("MAX_KEEP", str(MAX_KEEP))
+    .replace("MAX_DAYS", str(MAX_DAYS))
+    .replace("DEFAULT_KEEP", str(DEFAULT_KEEP))
+    .replace("DEFAULT_DAYS", str(DEFAULT_DAYS))
+    .replace("FORGOTTEN", _quote_literal(FORGOTTEN_LABEL))
+)
 
 
 GRANTED_FUNCTIONS = (
-    "campaign_app_table_rank(text)", "campaign_app_xact()", "campaign_app_now()",
+    "campaign_app_table_rank(text)",
+    "campaign_app_xact()",
+    "campaign_app_now()",
     "campaign_app_begin(text, text, text)",
-    "campaign_app_end(bigint, text)", "campaign_app_newest()", "campaign_app_replay(bigint, boolean)",
-    "campaign_app_replay_open(bigint, boolean)", "campaign_app_replay_close(bigint)",
-    "campaign_app_replay_swept()", "campaign_app_row_is(text, bigint, jsonb)", "campaign_app_tables()",
-    "campaign_app_refuse(text, text)", "campaign_app_op_words(bigint)", "campaign_app_may_replay(bigint)",
-    "campaign_app_op_named(bigint)", "campaign_app_may_see(bigint)",
-    "campaign_app_is_owner()", "campaign_app_may_manage(bigint)", "campaign_app_compact(bigint, integer, integer)",
+    "campaign_app_end(bigint, text)",
+    "campaign_app_newest()",
+    "campaign_app_replay(bigint, boolean)",
+    "campaign_app_replay_open(bigint, boolean)",
+    "campaign_app_replay_close(bigint)",
+    "campaign_app_replay_swept()",
+    "campaign_app_row_is(text, bigint, jsonb)",
+    "campaign_app_tables()",
+    "campaign_app_refuse(text, text)",
+    "campaign_app_op_words(bigint)",
+    "campaign_app_may_replay(bigint)",
+    "campaign_app_op_named(bigint)",
+    "campaign_app_may_see(bigint)",
+    "campaign_app_is_owner()",
+    "campaign_app_may_manage(bigint)",
+    "campaign_app_compact(bigint, integer, integer)",
     "campaign_app_forget(bigint)",
 )
 """The journal's functions a player may call (``server init`` grants them to the players group; everything else
 of the journal is the owner's)."""
 
-OWNER_ONLY_FUNCTIONS = ("campaign_app_left_open()", "campaign_app_lock()", "campaign_app_targets(bigint)",
-                        "campaign_app_journal()", "campaign_app_id_guard()")
+OWNER_ONLY_FUNCTIONS = (
+    "campaign_app_left_open()",
+    "campaign_app_lock()",
+    "campaign_app_targets(bigint)",
+    "campaign_app_journal()",
+    "campaign_app_id_guard()",
+)
 
 
 def _identity_sequence(database: Any, table: str) -> str | None:
@@ -909,8 +942,9 @@ def table_ranks(database: Any, tables: list[str]) -> dict[str, int]:
     """Each table's depth in the foreign keys among ``tables`` (0: points at none of them)."""
     refs: dict[str, set[str]] = {t: set() for t in tables}
     for child, parent in database.execute_sql(
-            "SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c "
-            "WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace").fetchall():
+        "SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c "
+        "WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace"
+    ).fetchall():
         child, parent = str(child).strip('"'), str(parent).strip('"')
         if child in refs and parent in refs and child != parent:
             refs[child].add(parent)
@@ -937,13 +971,17 @@ def install(database: Any, tables: list[str]) -> None:
     for table in tables:
         quoted = '"' + table.replace('"', '""') + '"'
         database.execute_sql(f'DROP TRIGGER IF EXISTS "journal_{table}" ON {quoted}')
-        database.execute_sql(f'CREATE TRIGGER "journal_{table}" AFTER INSERT OR UPDATE OR DELETE ON {quoted} '
-                             "FOR EACH ROW EXECUTE FUNCTION campaign_app_journal()")
+        database.execute_sql(
+            f'CREATE TRIGGER "journal_{table}" AFTER INSERT OR UPDATE OR DELETE ON {quoted} '
+            "FOR EACH ROW EXECUTE FUNCTION campaign_app_journal()"
+        )
         database.execute_sql(f'DROP TRIGGER IF EXISTS "journal_{table}_ids" ON {quoted}')
         sequence = _identity_sequence(database, table)
         if sequence is not None:
-            database.execute_sql(f'CREATE TRIGGER "journal_{table}_ids" BEFORE INSERT ON {quoted} FOR EACH ROW '
-                                 f"EXECUTE FUNCTION campaign_app_id_guard({_quote_literal(sequence)})")
+            database.execute_sql(
+                f'CREATE TRIGGER "journal_{table}_ids" BEFORE INSERT ON {quoted} FOR EACH ROW '
+                f"EXECUTE FUNCTION campaign_app_id_guard({_quote_literal(sequence)})"
+            )
     for fn in (*GRANTED_FUNCTIONS, *OWNER_ONLY_FUNCTIONS):
         database.execute_sql(f"REVOKE ALL ON FUNCTION {fn} FROM PUBLIC")
     for table in ("journal_open", "journal_replay", "journal_budget"):
@@ -958,4 +996,5 @@ def set_clock(database: Any) -> None:
     database.execute_sql(
         f"SELECT setval('{CLOCK}', GREATEST((SELECT coalesce(max(id), 0) FROM operation WHERE id < 2^53), "
         "(SELECT coalesce(max(undo_seq), 0) FROM operation WHERE undo_seq < 2^53), "
-        f"(SELECT last_value FROM {CLOCK}), 1))")
+        f"(SELECT last_value FROM {CLOCK}), 1))"
+    )

@@ -27,6 +27,7 @@ from .opened import journal_on_server
 
 # ------------------------------------------------------------------------------------------------ reading
 
+
 @dataclass(frozen=True)
 class OperationInfo:
     id: int
@@ -48,20 +49,44 @@ class OperationInfo:
         return self.kind not in (START_KIND, SERVER_START_KIND) and not self.folded
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "label": self.label, "time": self.created_at,
-                "updated": self.updated_at, "user": self.user, "undone": self.undone, "undone_at": self.undone_at,
-                "campaign_id": self.campaign_id, "platoon_id": self.platoon_id, "sheet_id": self.sheet_id,
-                "folded": self.folded}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.label,
+            "time": self.created_at,
+            "updated": self.updated_at,
+            "user": self.user,
+            "undone": self.undone,
+            "undone_at": self.undone_at,
+            "campaign_id": self.campaign_id,
+            "platoon_id": self.platoon_id,
+            "sheet_id": self.sheet_id,
+            "folded": self.folded,
+        }
 
 
-_INFO_COLUMNS = ("id, kind, label, created_at, updated_at, \"user\", undone, undone_at, campaign_id, platoon_id, "
-                 "sheet_id, (kind != 'journal.start' AND NOT EXISTS (SELECT 1 FROM operation_change f "
-                 "WHERE f.operation_id = operation.id))")
+_INFO_COLUMNS = (
+    'id, kind, label, created_at, updated_at, "user", undone, undone_at, campaign_id, platoon_id, '
+    "sheet_id, (kind != 'journal.start' AND NOT EXISTS (SELECT 1 FROM operation_change f "
+    "WHERE f.operation_id = operation.id))"
+)
 
 
 def _info(row: Any) -> OperationInfo:
-    return OperationInfo(int(row[0]), row[1], row[2], row[3], row[4], row[5], bool(row[6]), row[7], row[8], row[9],
-                         row[10], bool(row[11]) if len(row) > 11 else False)
+    return OperationInfo(
+        int(row[0]),
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        bool(row[6]),
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        bool(row[11]) if len(row) > 11 else False,
+    )
 
 
 def get_operation(op_id: int) -> OperationInfo:
@@ -76,14 +101,24 @@ def newest_id() -> int:
     id or undo stamp. A window notes it when it reads data it will write back (the battle wizard). On a server:
     the newest committed operation or undo stamp this login can see (ids are given in commit order)."""
     if journal_on_server():
-        return int(db.execute_sql("SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation "
-                                  "WHERE kind <> 'journal.replay'").fetchone()[0])
+        return int(
+            db.execute_sql(
+                "SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation WHERE kind <> 'journal.replay'"
+            ).fetchone()[0]
+        )
     return _tick() - 1
 
 
-def list_operations(*, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None,
-                    kinds: tuple[str, ...] | None = None, undone: bool | None = None,
-                    limit: int | None = None, since: int | None = None) -> list[OperationInfo]:
+def list_operations(
+    *,
+    campaign: int | None = None,
+    platoon: int | None = None,
+    sheet: int | None = None,
+    kinds: tuple[str, ...] | None = None,
+    undone: bool | None = None,
+    limit: int | None = None,
+    since: int | None = None,
+) -> list[OperationInfo]:
     """Operations newest first, optionally only those concerning a campaign, platoon or sheet, or only those
     made, undone or redone after the clock read ``since`` (:func:`newest_id`)."""
     where: list[str] = []
@@ -117,14 +152,19 @@ def changes_since(mark: int) -> tuple[int, list[OpChanges]]:
     order, so the newest one seen is a mark that misses nothing."""
     rows = db.execute_sql(
         "SELECT id, kind, label, campaign_id, platoon_id, sheet_id, undo_seq FROM operation "
-        f"WHERE (id > ? OR undo_seq > ?){_not_replay()} ORDER BY id", (mark, mark)).fetchall()
+        f"WHERE (id > ? OR undo_seq > ?){_not_replay()} ORDER BY id",
+        (mark, mark),
+    ).fetchall()
     if not rows:
         return mark, []
     ids = [int(r[0]) for r in rows]
     touched: dict[int, set[tuple[str, int]]] = {i: set() for i in ids}
     for op_id, table, row_id in db.execute_sql(
-            "SELECT DISTINCT operation_id, table_name, row_id FROM operation_change WHERE operation_id IN ("
-            + ", ".join("?" * len(ids)) + ")", ids).fetchall():
+        "SELECT DISTINCT operation_id, table_name, row_id FROM operation_change WHERE operation_id IN ("
+        + ", ".join("?" * len(ids))
+        + ")",
+        ids,
+    ).fetchall():
         touched[int(op_id)].add((str(table), int(row_id)))
     out = [OpChanges(int(r[0]), r[1], r[2], frozenset(touched[int(r[0])]), r[3], r[4], r[5]) for r in rows]
     newest = max(max(int(r[0]), int(r[6] or 0)) for r in rows)
@@ -144,10 +184,13 @@ def _not_replay() -> str:
 
 
 def newest_undoable() -> OperationInfo | None:
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
-                         f"AND kind != 'journal.server'{_mine()}{_not_replay()} "
-                         "AND EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = operation.id) "
-                         "ORDER BY id DESC LIMIT 1", (START_KIND,)).fetchone()  # not the folded ones
+    row = db.execute_sql(
+        f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0 AND kind != ? "
+        f"AND kind != 'journal.server'{_mine()}{_not_replay()} "
+        "AND EXISTS (SELECT 1 FROM operation_change c WHERE c.operation_id = operation.id) "
+        "ORDER BY id DESC LIMIT 1",
+        (START_KIND,),
+    ).fetchone()  # not the folded ones
     return _info(row) if row else None
 
 
@@ -156,13 +199,16 @@ def replay_queue(undoing: bool, limit: int | None = None) -> list[OperationInfo]
     ones, the one undone most recently first). On a club server only those the login may replay: its own, and
     (an organiser) those in its campaigns."""
     if undoing:
-        sql = (f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0{_mine()}{_not_replay()} "
-               "ORDER BY id DESC")
+        sql = f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 0{_mine()}{_not_replay()} ORDER BY id DESC"
     else:
-        newest_live = ("(SELECT COALESCE(MAX(id), 0) FROM operation WHERE undone = 0 AND kind NOT IN "
-                       f"('{START_KIND}', '{SERVER_START_KIND}'){_mine()})")
-        sql = (f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1 AND undo_seq > {newest_live}{_mine()} "
-               "ORDER BY undo_seq DESC, id DESC")
+        newest_live = (
+            "(SELECT COALESCE(MAX(id), 0) FROM operation WHERE undone = 0 AND kind NOT IN "
+            f"('{START_KIND}', '{SERVER_START_KIND}'){_mine()})"
+        )
+        sql = (
+            f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1 AND undo_seq > {newest_live}{_mine()} "
+            "ORDER BY undo_seq DESC, id DESC"
+        )
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     return [_info(r) for r in db.execute_sql(sql).fetchall()]
@@ -170,12 +216,14 @@ def replay_queue(undoing: bool, limit: int | None = None) -> list[OperationInfo]
 
 def newest_redoable() -> OperationInfo | None:
     """The operation undone most recently (redo walks back the way undo went)."""
-    row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} "
-                         "ORDER BY undo_seq DESC, id DESC LIMIT 1").fetchone()
+    row = db.execute_sql(
+        f"SELECT {_INFO_COLUMNS} FROM operation WHERE undone = 1{_mine()} ORDER BY undo_seq DESC, id DESC LIMIT 1"
+    ).fetchone()
     return _info(row) if row else None
 
 
 # ------------------------------------------------------------------------------------------------ replay
+
 
 @dataclass(frozen=True)
 class _Change:
@@ -189,10 +237,14 @@ class _Change:
 
 
 def _changes_of(op_id: int) -> list[_Change]:
-    rows = db.execute_sql("SELECT table_name, row_id, action, old, new, id FROM operation_change "
-                          "WHERE operation_id = ? ORDER BY id", (op_id,)).fetchall()
-    return [_Change(t, int(i), a, json.loads(o) if o else None, json.loads(n) if n else None, int(cid))
-            for t, i, a, o, n, cid in rows]
+    rows = db.execute_sql(
+        "SELECT table_name, row_id, action, old, new, id FROM operation_change WHERE operation_id = ? ORDER BY id",
+        (op_id,),
+    ).fetchall()
+    return [
+        _Change(t, int(i), a, json.loads(o) if o else None, json.loads(n) if n else None, int(cid))
+        for t, i, a, o, n, cid in rows
+    ]
 
 
 def images(op_id: int, table: str, action: str | None = None) -> list[dict[str, Any]]:
@@ -212,16 +264,18 @@ def images(op_id: int, table: str, action: str | None = None) -> list[dict[str, 
 
 
 def _touched(op_id: int) -> set[tuple[str, int]]:
-    found = db.execute_sql("SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?",
-                           (op_id,)).fetchall()
+    found = db.execute_sql(
+        "SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?", (op_id,)
+    ).fetchall()
     return {(t, int(i)) for t, i in found}
 
 
 def operation_changes(op_id: int) -> OpChanges:
     """What operation ``op_id`` touched."""
     info = get_operation(op_id)
-    return OpChanges(info.id, info.kind, info.label, frozenset(_touched(op_id)), info.campaign_id, info.platoon_id,
-                     info.sheet_id)
+    return OpChanges(
+        info.id, info.kind, info.label, frozenset(_touched(op_id)), info.campaign_id, info.platoon_id, info.sheet_id
+    )
 
 
 def current_image(table: str, row_id: int, columns: list[tuple[str, str]] | None = None) -> dict[str, Any] | None:

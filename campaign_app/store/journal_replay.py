@@ -47,8 +47,9 @@ from .models import database_proxy as db
 from .opened import journal_on_server
 
 
-def _blocking(op_id: int, touched: set[tuple[str, int]], *, later: bool, undone: bool,
-              exclude: int | None = None) -> OperationInfo | None:
+def _blocking(
+    op_id: int, touched: set[tuple[str, int]], *, later: bool, undone: bool, exclude: int | None = None
+) -> OperationInfo | None:
     """The nearest operation after (``later``) or before this one, live or undone, that touched a row of
     ``touched``. An earlier undone operation counts only if it was undone after this one was made (this one's
     record was written with its effects in place)."""
@@ -58,7 +59,9 @@ def _blocking(op_id: int, touched: set[tuple[str, int]], *, later: bool, undone:
     rows = db.execute_sql(
         f"SELECT c.table_name, c.row_id, c.operation_id FROM operation_change c JOIN operation o "
         f"ON o.id = c.operation_id WHERE c.operation_id {compare} ? AND o.undone = ?{since} "
-        f"ORDER BY c.operation_id {order}", params).fetchall()
+        f"ORDER BY c.operation_id {order}",
+        params,
+    ).fetchall()
     for table, row_id, other in rows:
         if (table, int(row_id)) in touched and other != exclude:
             return get_operation(int(other))
@@ -109,15 +112,20 @@ class _Replayer:
         if self.current(table, int(image["id"])) is not None:
             raise self.refuse(f"{table.replace('_', ' ')} {image['id']} exists again")
         names = ", ".join(f'"{n}"' for n in values)
-        self.write(table, image, f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})',
-                   list(values.values()))
+        self.write(
+            table,
+            image,
+            f'INSERT INTO "{table}" ({names}) VALUES ({", ".join("?" * len(values))})',
+            list(values.values()),
+        )
 
     def update(self, table: str, row_id: int, image: dict[str, Any]) -> None:
         values = self.values(table, image)
         values.pop("id", None)
         sets = ", ".join(f'"{n}" = ?' for n in values)
-        self.write(table, {"id": row_id, **image}, f'UPDATE "{table}" SET {sets} WHERE id = ?',
-                   [*values.values(), row_id])
+        self.write(
+            table, {"id": row_id, **image}, f'UPDATE "{table}" SET {sets} WHERE id = ?', [*values.values(), row_id]
+        )
 
     def write(self, table: str, image: dict[str, Any], sql: str, params: list[Any]) -> None:
         """A row put back that the database refuses now (a unique name taken since, a second active leader...)
@@ -127,8 +135,10 @@ class _Replayer:
         except IntegrityError as exc:
             what = table.replace("_", " ")
             if "name_key" in str(exc):
-                why = (f"the name {image.get('name')!r} is taken by another {what} now (letter case does not make "
-                       "a new name)")
+                why = (
+                    f"the name {image.get('name')!r} is taken by another {what} now (letter case does not make "
+                    "a new name)"
+                )
             else:
                 why = f"{what} {image.get('id')} would break a rule of the database now ({exc})"
             raise self.refuse(why) from None
@@ -143,15 +153,19 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
     changes = _changes_of(info.id)
     touched = {(c.table, c.row_id) for c in changes}
     scratch = _tick()
-    db.execute_sql('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
-                   "VALUES (?, 'journal.replay', '', ?, ?, ?)", (scratch, utc_now(), utc_now(), _login()))
+    db.execute_sql(
+        'INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
+        "VALUES (?, 'journal.replay', '', ?, ?, ?)",
+        (scratch, utc_now(), utc_now(), _login()),
+    )
     _set_open(scratch)
     db.execute_sql("PRAGMA defer_foreign_keys = ON")
     swept: set[tuple[str, int]] = set()
 
     def cascaded() -> set[tuple[str, int]]:
-        found = db.execute_sql("SELECT table_name, row_id FROM operation_change WHERE operation_id = ?",
-                               (scratch,)).fetchall()
+        found = db.execute_sql(
+            "SELECT table_name, row_id FROM operation_change WHERE operation_id = ?", (scratch,)
+        ).fetchall()
         return {(t, int(i)) for t, i in found}
 
     if undoing:
@@ -188,16 +202,19 @@ def _replay(info: OperationInfo, undoing: bool) -> OpChanges:
         raise rp.refuse(f"it would also remove {table.replace('_', ' ')} {row_id}{whose}; undo that first")
     _set_open(None)
     db.execute_sql("DELETE FROM operation WHERE id = ?", (scratch,))
-    return OpChanges(info.id, info.kind, info.label, frozenset(touched), info.campaign_id, info.platoon_id,
-                     info.sheet_id)
+    return OpChanges(
+        info.id, info.kind, info.label, frozenset(touched), info.campaign_id, info.platoon_id, info.sheet_id
+    )
 
 
 def _refuse_folded(info: OperationInfo, done: str) -> None:
     """An operation the journal's budget folded into its summary (no row images left) stays in the
     history but cannot be undone or redone any more."""
     if info.folded:
-        raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) was folded into the journal's history to "
-                       f"save space: it is kept as a record but can no longer be {done}")
+        raise Conflict(
+            f"\u201c{info.label}\u201d (operation {info.id}) was folded into the journal's history to "
+            f"save space: it is kept as a record but can no longer be {done}"
+        )
 
 
 def _keep_inserted_images(rp: _Replayer, changes: list[_Change]) -> None:
@@ -206,7 +223,7 @@ def _keep_inserted_images(rp: _Replayer, changes: list[_Change]) -> None:
     for at, ch in enumerate(changes):
         if ch.action == "insert" and ch.new is None:
             kept = rp.current(ch.table, ch.row_id) or {}
-            for later in reversed(changes[at + 1:]):  # as inserted: walk back this operation's own later changes
+            for later in reversed(changes[at + 1 :]):  # as inserted: walk back this operation's own later changes
                 if (later.table, later.row_id) == (ch.table, ch.row_id):
                     if later.action == "delete":
                         kept = dict(later.old or {})
@@ -214,8 +231,9 @@ def _keep_inserted_images(rp: _Replayer, changes: list[_Change]) -> None:
                         kept.update(later.old or {})
             if not kept:
                 raise rp.refuse(f"{ch.table.replace('_', ' ')} {ch.row_id} is no longer there")
-            db.execute_sql("UPDATE operation_change SET new = ? WHERE id = ?",
-                           (json.dumps(kept, separators=(",", ":")), ch.id))
+            db.execute_sql(
+                "UPDATE operation_change SET new = ? WHERE id = ?", (json.dumps(kept, separators=(",", ":")), ch.id)
+            )
 
 
 def _resolve(op_id: int | None, undoing: bool) -> OperationInfo:
@@ -243,8 +261,9 @@ def _server_replay(op_id: int | None, undoing: bool) -> OpChanges:
             raise refused from exc
     done = json.loads(row[0])
     touched = frozenset((str(t), int(i)) for t, i in done["touched"])
-    return OpChanges(int(done["id"]), done["kind"], done["label"], touched, done["campaign_id"], done["platoon_id"],
-                     done["sheet_id"])
+    return OpChanges(
+        int(done["id"]), done["kind"], done["label"], touched, done["campaign_id"], done["platoon_id"], done["sheet_id"]
+    )
 
 
 def undo(op_id: int | None = None) -> OpChanges:
@@ -263,12 +282,15 @@ def undo(op_id: int | None = None) -> OpChanges:
             raise Conflict(f"\u201c{info.label}\u201d (operation {info.id}) is already undone")
         later = _blocking(info.id, _touched(info.id), later=True, undone=False)
         if later is not None:
-            raise Conflict(f"cannot undo \u201c{info.label}\u201d: \u201c{later.label}\u201d (operation {later.id}) "
-                           "changed the same data later; undo that first")
+            raise Conflict(
+                f"cannot undo \u201c{info.label}\u201d: \u201c{later.label}\u201d (operation {later.id}) "
+                "changed the same data later; undo that first"
+            )
         result = _replay(info, undoing=True)
         seq = _tick()
-        db.execute_sql("UPDATE operation SET undone = 1, undone_at = ?, undo_seq = ? WHERE id = ?",
-                       (utc_now(), seq, info.id))
+        db.execute_sql(
+            "UPDATE operation SET undone = 1, undone_at = ?, undo_seq = ? WHERE id = ?", (utc_now(), seq, info.id)
+        )
         return result
 
 
@@ -288,8 +310,10 @@ def redo(op_id: int | None = None) -> OpChanges:
         touched = _touched(info.id)
         later = _blocking(info.id, touched, later=True, undone=False)
         if later is not None:
-            raise Conflict(f"cannot redo \u201c{info.label}\u201d: \u201c{later.label}\u201d (operation {later.id}) "
-                           "has changed the same data since")
+            raise Conflict(
+                f"cannot redo \u201c{info.label}\u201d: \u201c{later.label}\u201d (operation {later.id}) "
+                "has changed the same data since"
+            )
         # rows this operation inserted did not exist before it: what earlier operations did to a row of the same
         # id (since deleted, the id reused) does not matter
         first: dict[tuple[str, int], str] = {}
@@ -298,9 +322,10 @@ def redo(op_id: int | None = None) -> OpChanges:
         existing = {key for key, action in first.items() if action != "insert"}
         earlier = _blocking(info.id, existing, later=False, undone=True)
         if earlier is not None:
-            raise Conflict(f"cannot redo \u201c{info.label}\u201d before \u201c{earlier.label}\u201d "
-                           f"(operation {earlier.id}), which it builds on; redo that first")
+            raise Conflict(
+                f"cannot redo \u201c{info.label}\u201d before \u201c{earlier.label}\u201d "
+                f"(operation {earlier.id}), which it builds on; redo that first"
+            )
         result = _replay(info, undoing=False)
-        db.execute_sql("UPDATE operation SET undone = 0, undone_at = NULL, undo_seq = NULL WHERE id = ?",
-                       (info.id,))
+        db.execute_sql("UPDATE operation SET undone = 0, undone_at = NULL, undo_seq = NULL WHERE id = ?", (info.id,))
         return result

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 # ------------------------------------------------------------------------------------------- migrations
 
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -63,11 +64,14 @@ def server_schema_version(database: ServerDatabase) -> int:
     other tables."""
     has = database.execute_sql("SELECT to_regclass('schema_migration') IS NOT NULL").fetchone()[0]
     if not has:
-        other = database.execute_sql("SELECT count(*) FROM pg_catalog.pg_tables "
-                                     "WHERE schemaname = current_schema()").fetchone()[0]
+        other = database.execute_sql(
+            "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+        ).fetchone()[0]
         if other:
-            raise DatabaseOpenError(f"the database {database.where} holds other tables, so it is not a campaign "
-                                    "database; it was left untouched (use an empty database for a campaign)")
+            raise DatabaseOpenError(
+                f"the database {database.where} holds other tables, so it is not a campaign "
+                "database; it was left untouched (use an empty database for a campaign)"
+            )
         return 0
     return int(database.execute_sql("SELECT COALESCE(MAX(number), 0) FROM schema_migration").fetchone()[0])
 
@@ -86,7 +90,7 @@ def migrate_server(database: ServerDatabase, supported: int) -> None:
         if version == 0:
             baseline = Migration(0, "postgresql", migrations_dir() / "postgresql_0004.py").load()
             baseline.migrate(migrator, database)
-            for mig in available_migrations()[:baseline.VERSION]:
+            for mig in available_migrations()[: baseline.VERSION]:
                 SchemaMigration.create(number=mig.number, name=mig.name, app_version=__version__)
             version = baseline.VERSION
         for mig in available_migrations():

@@ -31,11 +31,12 @@ from peewee import (
 database_proxy = DatabaseProxy()
 
 DIE_CHECK = "IN (4, 6, 8, 10, 12)"
-END_REASON_SQL = ("'turns_used_up', 'surrendered', 'routed', 'broke_through', 'pilot_dead', "
-                  "'pilot_captured'")
+END_REASON_SQL = "'turns_used_up', 'surrendered', 'routed', 'broke_through', 'pilot_dead', 'pilot_captured'"
 """The codes of ``rules.codes.END_REASONS`` (a test keeps them equal)."""
-ROLL_OWNER_CHECK = ("(platoon_id IS NOT NULL AND sheet_id IS NULL AND turn_id IS NULL) OR "
-                    "(sheet_id IS NOT NULL AND platoon_id IS NULL AND battle_id IS NULL AND leader_id IS NULL)")
+ROLL_OWNER_CHECK = (
+    "(platoon_id IS NOT NULL AND sheet_id IS NULL AND turn_id IS NULL) OR "
+    "(sheet_id IS NOT NULL AND platoon_id IS NULL AND battle_id IS NULL AND leader_id IS NULL)"
+)
 """A roll has exactly one owner: an Atomic Africa platoon (with its battle and leader, if any: a battle's
 rolls, a force generation or replacement roll) or a Sologear sheet (with its turn, if any: the campaign
 length, a turn's rolls, the reckoning), never both, never neither."""
@@ -103,8 +104,11 @@ class NamedModel(BaseModel):
         key_field = cls._meta.fields["name_key"]
         for k, value in data.items():
             if (k == "name") if isinstance(k, str) else (k is name_field):
-                out = {k2: v2 for k2, v2 in data.items()
-                       if not ((k2 == "name_key") if isinstance(k2, str) else (k2 is key_field))}
+                out = {
+                    k2: v2
+                    for k2, v2 in data.items()
+                    if not ((k2 == "name_key") if isinstance(k2, str) else (k2 is key_field))
+                }
                 out["name_key"] = name_key(value)
                 return out
         return data
@@ -157,8 +161,7 @@ class Campaign(NamedModel):
     threshold_regular = IntegerField(default=4)
     threshold_veteran = IntegerField(default=9)
     threshold_legendary = IntegerField(default=16)
-    objective_xp_to = TextField(default="both",
-                                constraints=[Check("objective_xp_to IN ('both', 'platoon')")])
+    objective_xp_to = TextField(default="both", constraints=[Check("objective_xp_to IN ('both', 'platoon')")])
     # ⚙ replacement leader (RULES.md 1.2 step 4): 2 = lower of two dice − 1 (the rule), 1 = one die − 1
     replacement_dice = IntegerField(default=2, constraints=[Check("replacement_dice IN (1, 2)")])
     archived = BooleanField(default=False)
@@ -168,9 +171,13 @@ class Campaign(NamedModel):
     """The login that created the campaign on a club server ('' on a file database; migration 0005)."""
 
     class Meta:
-        constraints = [Check("threshold_green >= 1 AND threshold_green < threshold_regular AND "
-                             "threshold_regular < threshold_veteran AND threshold_veteran < threshold_legendary "
-                             "AND threshold_legendary <= 32")]
+        constraints = [
+            Check(
+                "threshold_green >= 1 AND threshold_green < threshold_regular AND "
+                "threshold_regular < threshold_veteran AND threshold_veteran < threshold_legendary "
+                "AND threshold_legendary <= 32"
+            )
+        ]
 
 
 class Platoon(NamedModel):
@@ -218,8 +225,7 @@ class Battle(BaseModel):
     opponent = TextField(default="")
     opponent_platoon = ForeignKeyField(Platoon, null=True, on_delete="SET NULL", backref="opposed_battles")
     opponent_platoon_id: int | None
-    outcome = TextField(null=True, constraints=[Check("outcome IS NULL OR outcome IN "
-                                                      "('victory', 'defeat', 'draw')")])
+    outcome = TextField(null=True, constraints=[Check("outcome IS NULL OR outcome IN ('victory', 'defeat', 'draw')")])
     objectives = IntegerField(default=0, constraints=[Check("objectives BETWEEN 0 AND 2")])
     fire_support = BooleanField(default=False)
     notes = TextField(default="")
@@ -227,12 +233,15 @@ class Battle(BaseModel):
     leader_wounds = IntegerField(default=0, constraints=[Check("leader_wounds >= 0")])
     platoon_xp_before = IntegerField(constraints=[Check("platoon_xp_before BETWEEN 0 AND 32")])
     platoon_xp_after = IntegerField(constraints=[Check("platoon_xp_after BETWEEN 0 AND 32")])
-    leader_xp_before = IntegerField(null=True, constraints=[Check("leader_xp_before IS NULL OR leader_xp_before "
-                                                                  "BETWEEN 0 AND 32")])
-    leader_xp_after = IntegerField(null=True, constraints=[Check("leader_xp_after IS NULL OR leader_xp_after "
-                                                                 "BETWEEN 0 AND 32")])
-    leader_fate = TextField(null=True, constraints=[Check("leader_fate IS NULL OR leader_fate IN "
-                                                          "('casualty', 'promoted', 'stays')")])
+    leader_xp_before = IntegerField(
+        null=True, constraints=[Check("leader_xp_before IS NULL OR leader_xp_before BETWEEN 0 AND 32")]
+    )
+    leader_xp_after = IntegerField(
+        null=True, constraints=[Check("leader_xp_after IS NULL OR leader_xp_after BETWEEN 0 AND 32")]
+    )
+    leader_fate = TextField(
+        null=True, constraints=[Check("leader_fate IS NULL OR leader_fate IN ('casualty', 'promoted', 'stays')")]
+    )
     xp_lost = IntegerField(default=0)
     created_at = DateTimeField(default=now)
 
@@ -248,8 +257,9 @@ class Leader(BaseModel):
     rank = TextField(default="Lieutenant")
     xp = IntegerField(default=0, constraints=[Check("xp BETWEEN 0 AND 32")])
     xp_at_join = IntegerField(default=0, constraints=[Check("xp_at_join BETWEEN 0 AND 32")])
-    status = TextField(default="active", constraints=[Check("status IN ('active', 'casualty', 'promoted', "
-                                                            "'replaced')")])
+    status = TextField(
+        default="active", constraints=[Check("status IN ('active', 'casualty', 'promoted', 'replaced')")]
+    )
     joined_battle = ForeignKeyField(Battle, null=True, on_delete="SET NULL", backref="leaders_joined")
     joined_battle_id: int | None
     left_battle = ForeignKeyField(Battle, null=True, on_delete="SET NULL", backref="leaders_left")
@@ -259,8 +269,11 @@ class Leader(BaseModel):
     notes = TextField(default="")
 
 
-Leader.add_index(ModelIndex(Leader, (Leader.platoon,), unique=True, where=Leader.status == "active",
-                            name="leader_one_active_per_platoon"))
+Leader.add_index(
+    ModelIndex(
+        Leader, (Leader.platoon,), unique=True, where=Leader.status == "active", name="leader_one_active_per_platoon"
+    )
+)
 """At most one active leader per platoon."""
 
 
@@ -275,15 +288,18 @@ class AttachedUnit(NamedModel):
     equipment = IntegerField(null=True, constraints=[Check(f"equipment IS NULL OR equipment {DIE_CHECK}")])
     morale = IntegerField(null=True, constraints=[Check(f"morale IS NULL OR morale {DIE_CHECK}")])
     armor = IntegerField(null=True, constraints=[Check("armor IS NULL OR armor BETWEEN 1 AND 5")])
-    support = TextField(null=True, constraints=[Check("support IS NULL OR support IN "
-                                                      "('light', 'medium', 'heavy')")])
+    support = TextField(null=True, constraints=[Check("support IS NULL OR support IN ('light', 'medium', 'heavy')")])
     notes = TextField(default="")
     position = IntegerField(default=0)
 
     class Meta:
-        constraints = [Check("(kind = 'fire_support' AND support IS NOT NULL) OR "
-                             "(kind != 'fire_support' AND training IS NOT NULL AND equipment IS NOT NULL "
-                             "AND morale IS NOT NULL AND armor IS NOT NULL)")]
+        constraints = [
+            Check(
+                "(kind = 'fire_support' AND support IS NOT NULL) OR "
+                "(kind != 'fire_support' AND training IS NOT NULL AND equipment IS NOT NULL "
+                "AND morale IS NOT NULL AND armor IS NOT NULL)"
+            )
+        ]
         indexes = ((("platoon", "name_key"), True),)
 
 
@@ -298,8 +314,7 @@ class Equipment(BaseModel):
     name = TextField()
     targets = TextField(default="both", constraints=[Check("targets IN ('dispersed', 'point', 'both')")])
     ap = IntegerField(null=True)
-    ap_vs = TextField(null=True, constraints=[Check("ap_vs IS NULL OR ap_vs IN ('dispersed', 'point', "
-                                                    "'both')")])
+    ap_vs = TextField(null=True, constraints=[Check("ap_vs IS NULL OR ap_vs IN ('dispersed', 'point', 'both')")])
     notes = TextField(default="")
     position = IntegerField(default=0)
 
@@ -360,8 +375,7 @@ class SologearSheet(BaseModel):
     # current state of the Gear and pilot
     gear_damaged = BooleanField(default=False)
     short_ammo = BooleanField(default=False)
-    pilot_status = TextField(default="active", constraints=[Check("pilot_status IN ('active', 'dead', "
-                                                                  "'captured')")])
+    pilot_status = TextField(default="active", constraints=[Check("pilot_status IN ('active', 'dead', 'captured')")])
     status = TextField(default="active", constraints=[Check("status IN ('active', 'ended')")])
     end_reason = TextField(null=True, constraints=[Check(f"end_reason IS NULL OR end_reason IN ({END_REASON_SQL})")])
     # end-of-campaign reckoning (RULES.md 2.3)
@@ -406,8 +420,9 @@ class SologearTurn(BaseModel):
     enemy_tv = IntegerField(null=True)
     battle_length = IntegerField(null=True)
     entry_edge = TextField(null=True)
-    ends = TextField(null=True, constraints=[Check("ends IS NULL OR ends IN ('surrendered', 'routed', "
-                                                   "'broke_through')")])
+    ends = TextField(
+        null=True, constraints=[Check("ends IS NULL OR ends IN ('surrendered', 'routed', 'broke_through')")]
+    )
     # what happened on the table, recorded by the player afterwards
     recorded = BooleanField(default=False)
     glory_collected = IntegerField(default=0, constraints=[Check("glory_collected >= 0")])
@@ -505,21 +520,28 @@ class Bout(BaseModel):
     fighter_level_after = IntegerField(constraints=[Check("fighter_level_after BETWEEN 0 AND 11")])
     fighter_xp_after = IntegerField(constraints=[Check("fighter_xp_after BETWEEN 0 AND 11")])
     fighter_lifetime_after = IntegerField(constraints=[Check("fighter_lifetime_after >= 0")])
-    opponent_xp_before = IntegerField(null=True, constraints=[Check("opponent_xp_before IS NULL OR "
-                                                                    "opponent_xp_before BETWEEN 0 AND 11")])
-    opponent_lifetime_before = IntegerField(null=True, constraints=[Check("opponent_lifetime_before IS NULL OR "
-                                                                          "opponent_lifetime_before >= 0")])
-    opponent_level_after = IntegerField(null=True, constraints=[Check("opponent_level_after IS NULL OR "
-                                                                      "opponent_level_after BETWEEN 0 AND 11")])
-    opponent_xp_after = IntegerField(null=True, constraints=[Check("opponent_xp_after IS NULL OR "
-                                                                   "opponent_xp_after BETWEEN 0 AND 11")])
-    opponent_lifetime_after = IntegerField(null=True, constraints=[Check("opponent_lifetime_after IS NULL OR "
-                                                                         "opponent_lifetime_after >= 0")])
+    opponent_xp_before = IntegerField(
+        null=True, constraints=[Check("opponent_xp_before IS NULL OR opponent_xp_before BETWEEN 0 AND 11")]
+    )
+    opponent_lifetime_before = IntegerField(
+        null=True, constraints=[Check("opponent_lifetime_before IS NULL OR opponent_lifetime_before >= 0")]
+    )
+    opponent_level_after = IntegerField(
+        null=True, constraints=[Check("opponent_level_after IS NULL OR opponent_level_after BETWEEN 0 AND 11")]
+    )
+    opponent_xp_after = IntegerField(
+        null=True, constraints=[Check("opponent_xp_after IS NULL OR opponent_xp_after BETWEEN 0 AND 11")]
+    )
+    opponent_lifetime_after = IntegerField(
+        null=True, constraints=[Check("opponent_lifetime_after IS NULL OR opponent_lifetime_after >= 0")]
+    )
     created_at = DateTimeField(default=now)
 
     class Meta:
-        constraints = [Check("winner != 'draw' OR (xp_gained = 0 AND face_cards_left = 0)"),
-                       Check("opponent_fighter_id IS NULL OR opponent_fighter_id != fighter_id")]
+        constraints = [
+            Check("winner != 'draw' OR (xp_gained = 0 AND face_cards_left = 0)"),
+            Check("opponent_fighter_id IS NULL OR opponent_fighter_id != fighter_id"),
+        ]
 
 
 class BoutRound(BaseModel):
@@ -625,8 +647,7 @@ class PrintRecord(BaseModel):
     platoon_id: int | None
     sheet = ForeignKeyField(SologearSheet, null=True, backref="print_records", on_delete="CASCADE")
     sheet_id: int | None
-    kind = TextField(constraints=[Check("kind IN ('sheet', 'history', 'sologear', 'cards', 'standings', "
-                                        "'chronicle')")])
+    kind = TextField(constraints=[Check("kind IN ('sheet', 'history', 'sologear', 'cards', 'standings', 'chronicle')")])
     title = TextField()
     position = IntegerField(default=0)
     fingerprint = TextField()
@@ -645,7 +666,23 @@ JOURNAL_MODELS: tuple[type[BaseModel], ...] = (Operation, OperationChange, Journ
 """The journal's own tables (not recorded by its triggers)."""
 
 MODELS: tuple[type[BaseModel], ...] = (
-    SchemaMigration, Campaign, CampaignMember, Platoon, Battle, Leader, AttachedUnit, Equipment, XpChange,
-    AttributeChange, SologearSheet, SologearForce, SologearTurn, Roll, Fighter, Bout, BoutRound, FighterChange,
+    SchemaMigration,
+    Campaign,
+    CampaignMember,
+    Platoon,
+    Battle,
+    Leader,
+    AttachedUnit,
+    Equipment,
+    XpChange,
+    AttributeChange,
+    SologearSheet,
+    SologearForce,
+    SologearTurn,
+    Roll,
+    Fighter,
+    Bout,
+    BoutRound,
+    FighterChange,
     *OVERVIEW_MODELS,
 )

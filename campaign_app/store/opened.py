@@ -237,5 +237,6 @@ def write_stamp() -> tuple[int, str, int, int] | None:
 
 
 if TYPE_CHECKING:  # mypy proves that both engine classes implement the interface
+
     def _both_engines(file: CampaignDatabase, server: ServerDatabase) -> tuple[Engine, Engine]:
         return file, server

@@ -77,9 +77,11 @@ def check_options(url: str) -> None:
             continue
         found = FORBIDDEN_OPTIONS.search(value)
         if found:
-            raise AddressRefused(f"the server address sets {found.group(1).lower()} in its options; campaign_app "
-                                 "works as the login you connect with and in the database's own tables, so take "
-                                 f"'{found.group(1)}' out of the address")
+            raise AddressRefused(
+                f"the server address sets {found.group(1).lower()} in its options; campaign_app "
+                "works as the login you connect with and in the database's own tables, so take "
+                f"'{found.group(1)}' out of the address"
+            )
 
 
 def session_setup(busy_timeout: float) -> str:
@@ -88,10 +90,11 @@ def session_setup(busy_timeout: float) -> str:
     at most the busy timeout for a lock."""
     lock_ms = max(1, int(busy_timeout * 1000))
     statement_ms = lock_ms + 30_000
-    return ("SET ROLE NONE; SET search_path = public; SET TIME ZONE 'UTC'; "
-            f"SET lock_timeout = {lock_ms}; SET statement_timeout = {statement_ms}; "
-            f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_SECONDS * 1000}")
-
+    return (
+        "SET ROLE NONE; SET search_path = public; SET TIME ZONE 'UTC'; "
+        f"SET lock_timeout = {lock_ms}; SET statement_timeout = {statement_ms}; "
+        f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_SECONDS * 1000}"
+    )
 
 
 def server_support() -> bool:
@@ -125,6 +128,7 @@ def server_name(url: str) -> str:
 
 # ------------------------------------------------------------------------------------ placeholder translation
 
+
 def translate_placeholders(sql: str) -> str:
     """The app's raw SQL uses SQLite's ``?`` placeholders; psycopg wants ``%s`` (and a literal ``%`` doubled).
     Query text peewee made for PostgreSQL has no ``?`` outside quotes and is returned as it is."""
@@ -153,6 +157,7 @@ def translate_placeholders(sql: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- errors
+
 
 def _psycopg_error(exc: BaseException) -> BaseException | None:
     try:
@@ -202,21 +207,24 @@ def server_problem(exc: BaseException, where: str) -> StoreProblem | Refused | N
     if isinstance(inner, pg.ReadOnlySqlTransaction):
         return ReadOnlyError(f"the campaign server {where} is read-only just now (a standby?); nothing was written")
     if isinstance(inner, pg.InsufficientPrivilege):
-        return Refused(f"the campaign server {where} does not allow that to your login ({_reason(text)}); "
-                       "nothing was written")
+        return Refused(
+            f"the campaign server {where} does not allow that to your login ({_reason(text)}); nothing was written"
+        )
     if isinstance(inner, (pg.InvalidPassword, pg.InvalidAuthorizationSpecification)) or (
-            "password" in lowered and ("authentication failed" in lowered or "no password" in lowered)):
-        return PasswordRequired(f"the campaign server {where} wants a password, or refused the one given "
-                                f"({_reason(text)})")
+        "password" in lowered and ("authentication failed" in lowered or "no password" in lowered)
+    ):
+        return PasswordRequired(
+            f"the campaign server {where} wants a password, or refused the one given ({_reason(text)})"
+        )
     if isinstance(inner, (psycopg.OperationalError, psycopg.InterfaceError)):
         if "does not exist" in lowered and "database" in lowered:
             return ServerUnavailable(f"the campaign server {where} has no such database ({_reason(text)})")
-        return ServerUnavailable(f"cannot reach the campaign server {where} ({_reason(text)}); nothing was "
-                                 "written")
+        return ServerUnavailable(f"cannot reach the campaign server {where} ({_reason(text)}); nothing was written")
     return None
 
 
 # ------------------------------------------------------------------------------------------- times
+
 
 def local_times(conn: Any) -> None:
     """Times on the server are instants (TIMESTAMPTZ); the app keeps working in the computer's local time.
@@ -244,6 +252,7 @@ def local_times(conn: Any) -> None:
 
 
 # ------------------------------------------------------------------------------------------- the database
+
 
 class ServerDatabase(PostgresqlDatabase):
     """The server engine (:class:`~.opened.Engine`): peewee's PostgresqlDatabase with ``?`` placeholders, the
@@ -306,25 +315,36 @@ class ServerDatabase(PostgresqlDatabase):
             import psycopg
 
             me = self._state.conn.info.backend_pid if self._state.conn is not None else 0  # type: ignore[attr-defined]
-            with psycopg.connect(self.url, autocommit=True, connect_timeout=3,
-                                 **{k: v for k, v in self.connect_params.items() if k == "password"}) as side:
+            with psycopg.connect(
+                self.url,
+                autocommit=True,
+                connect_timeout=3,
+                **{k: v for k, v in self.connect_params.items() if k == "password"},
+            ) as side:
                 rows = side.execute(
                     "SELECT DISTINCT a.usename, c.relname FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
                     "LEFT JOIN pg_class c ON c.oid = l.relation WHERE l.granted AND l.pid <> %s "
                     "AND l.pid <> pg_backend_pid() AND l.database = (SELECT oid FROM pg_database WHERE datname = "
                     "current_database()) AND (l.mode IN ('AccessExclusiveLock', 'ExclusiveLock', "
                     "'ShareRowExclusiveLock', 'ShareLock') OR (c.relname = 'journal_state' "
-                    "AND l.mode = 'RowShareLock')) ORDER BY 1, 2", (me,)).fetchall()
+                    "AND l.mode = 'RowShareLock')) ORDER BY 1, 2",
+                    (me,),
+                ).fetchall()
         except Exception:  # noqa: BLE001 - the sentence without names is still true
             rows = []
         if not rows:
-            return (f"the club server {self.where} is busy (another session holds what this change needs; waited "
-                    f"{waited}); nothing was written, try again")
+            return (
+                f"the club server {self.where} is busy (another session holds what this change needs; waited "
+                f"{waited}); nothing was written, try again"
+            )
         what = {"journal_state": "the journal"}
-        held = "; ".join(f"{who}'s session holds {what.get(rel, f'the {rel} table' if rel else 'a lock')}"
-                         for who, rel in rows[:3])
-        return (f"the club server {self.where} is busy: {held} (waited {waited}); nothing was written, try again "
-                "later or ask them to close it")
+        held = "; ".join(
+            f"{who}'s session holds {what.get(rel, f'the {rel} table' if rel else 'a lock')}" for who, rel in rows[:3]
+        )
+        return (
+            f"the club server {self.where} is busy: {held} (waited {waited}); nothing was written, try again "
+            "later or ask them to close it"
+        )
 
     def _drop_connection(self) -> None:
         """After the connection was lost: forget it, so the next use connects afresh (at once, or when the
@@ -415,9 +435,11 @@ class ServerDatabase(PostgresqlDatabase):
     def data_version(self) -> int:
         """A number that moves whenever anyone commits an operation, an undo or a redo (the server's stand-in for
         SQLite's ``data_version``)."""
-        row = self.execute_sql("SELECT COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0), COUNT(*), "
-                               "COALESCE(MAX(updated_at), ''), COALESCE(MAX(undone_at), '') "
-                               "FROM operation").fetchone()
+        row = self.execute_sql(
+            "SELECT COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0), COUNT(*), "
+            "COALESCE(MAX(updated_at), ''), COALESCE(MAX(undone_at), '') "
+            "FROM operation"
+        ).fetchone()
         return hash(tuple(row)) & 0x7FFFFFFFFFFFFFFF
 
     def changed_rows(self) -> int:
@@ -449,16 +471,20 @@ class ServerDatabase(PostgresqlDatabase):
 
     # --- the journal's recording (store.journal; the server's triggers and functions: store.journal_pg) -----
     def table_columns(self, table: str) -> list[tuple[str, str]]:
-        rows = self.execute_sql("SELECT column_name, data_type FROM information_schema.columns "
-                                "WHERE table_schema = current_schema() AND table_name = ? "
-                                "ORDER BY ordinal_position", (table,)).fetchall()
+        rows = self.execute_sql(
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = ? "
+            "ORDER BY ordinal_position",
+            (table,),
+        ).fetchall()
         return [(r[0], (r[1] or "").upper()) for r in rows]
 
     def app_table_names(self) -> list[str]:
         from .journal import JOURNAL_TABLES
 
-        rows = self.execute_sql("SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
-                                "ORDER BY tablename").fetchall()
+        rows = self.execute_sql(
+            "SELECT tablename FROM pg_catalog.pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+        ).fetchall()
         return [r[0] for r in rows if r[0] not in JOURNAL_TABLES]
 
     def has_journal(self) -> bool:

@@ -77,8 +77,13 @@ def read_wal(wal: Path) -> WalFacts | None:
         if len(header) < WAL_HEADER:
             return None
         magic, version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", header)
-        if magic not in WAL_MAGIC or version != 3007000 or page_size < 512 or page_size > 65536 \
-                or page_size & (page_size - 1):
+        if (
+            magic not in WAL_MAGIC
+            or version != 3007000
+            or page_size < 512
+            or page_size > 65536
+            or page_size & (page_size - 1)
+        ):
             return None
         big = bool(magic & 1)
         if _checksum(header[:24], big, 0, 0) != (c0, c1):
@@ -126,7 +131,7 @@ def read_wal(wal: Path) -> WalFacts | None:
 
 
 def _u32(page: bytes, offset: int) -> int:
-    return int(struct.unpack(">I", page[offset:offset + 4])[0])
+    return int(struct.unpack(">I", page[offset : offset + 4])[0])
 
 
 def _stamp(db_file: Path, wal: Path) -> tuple[object, ...]:
@@ -172,8 +177,11 @@ def _foreign_wal(db_file: Path, wal: Path) -> str | None:
     with db_file.open("rb") as fh:
         page_one = fh.read(page_size)
     db_pages = _u32(header, 28)
-    if (facts.page_ones and _u32(facts.page_ones[0], IDENTITY_OFFSET)
-            and facts.first_commit_pages >= set(range(1, facts.first_commit_size + 1))):
+    if (
+        facts.page_ones
+        and _u32(facts.page_ones[0], IDENTITY_OFFSET)
+        and facts.first_commit_pages >= set(range(1, facts.first_commit_size + 1))
+    ):
         return None  # its first transaction rewrote the whole file with a campaign file (a restore, a VACUUM)
     if facts.page_ones:
         if page_one in facts.page_ones:

@@ -7,7 +7,7 @@ from typing import Any
 
 STATEMENTS = [
     'ALTER TABLE "campaign" ADD COLUMN "replacement_dice" INTEGER NOT NULL DEFAULT 2 '
-    'CHECK (replacement_dice IN (1, 2))',
+    "CHECK (replacement_dice IN (1, 2))",
 ]
 
 

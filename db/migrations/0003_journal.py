@@ -30,7 +30,7 @@ STATEMENTS = [
     '"merge_key" TEXT, '
     '"created_at" TEXT NOT NULL, '
     '"updated_at" TEXT NOT NULL, '
-    '"user" TEXT NOT NULL DEFAULT \'\', '
+    "\"user\" TEXT NOT NULL DEFAULT '', "
     '"undone" INTEGER NOT NULL DEFAULT 0 CHECK (undone IN (0, 1)), '
     '"undone_at" TEXT, '
     '"undo_seq" INTEGER)',
@@ -42,7 +42,7 @@ STATEMENTS = [
     '"operation_id" INTEGER NOT NULL REFERENCES "operation" ("id") ON DELETE CASCADE, '
     '"table_name" TEXT NOT NULL, '
     '"row_id" INTEGER NOT NULL, '
-    '"action" TEXT NOT NULL CHECK (action IN (\'insert\', \'update\', \'delete\')), '
+    "\"action\" TEXT NOT NULL CHECK (action IN ('insert', 'update', 'delete')), "
     '"old" TEXT, '
     '"new" TEXT)',
     'CREATE INDEX "operation_change_operation_id" ON "operation_change" ("operation_id")',
@@ -50,7 +50,7 @@ STATEMENTS = [
     'CREATE TABLE "journal_state" ('
     '"id" INTEGER NOT NULL PRIMARY KEY CHECK (id = 1), '
     '"operation_id" INTEGER, '
-    '"mode" TEXT NOT NULL DEFAULT \'record\' CHECK (mode IN (\'record\', \'off\')))',
+    "\"mode\" TEXT NOT NULL DEFAULT 'record' CHECK (mode IN ('record', 'off')))",
     'INSERT INTO "journal_state" ("id", "operation_id", "mode") VALUES (1, NULL, \'record\')',
 ]
 
@@ -70,5 +70,11 @@ def migrate(migrator: Any, database: Any) -> None:
             user = ""
         database.execute_sql(
             'INSERT INTO "operation" ("kind", "label", "created_at", "updated_at", "user") VALUES (?, ?, ?, ?, ?)',
-            ("journal.start", "The journal starts here: changes made before this upgrade cannot be undone",
-             now, now, user))
+            (
+                "journal.start",
+                "The journal starts here: changes made before this upgrade cannot be undone",
+                now,
+                now,
+                user,
+            ),
+        )

@@ -99,27 +99,27 @@ NAMED = {"campaign": None, "platoon": "campaign_id", "attached_unit": "platoon_i
 """Tables with a ``name_key`` -> the column whose value is the scope a name is unique in (None: all rows)."""
 
 TABLES: dict[str, tuple[str, list[str]]] = {
-    'campaign': (
+    "campaign": (
         'CREATE TABLE "campaign" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT NOT NULL, "name_key" TEXT NOT NULL, "system" TEXT NOT NULL CHECK (system IN (\'atomic_africa\', \'sologear\')), "period" INTEGER CHECK (period IS NULL OR period BETWEEN 1 AND 5), "threshold_green" INTEGER NOT NULL, "threshold_regular" INTEGER NOT NULL, "threshold_veteran" INTEGER NOT NULL, "threshold_legendary" INTEGER NOT NULL, "objective_xp_to" TEXT NOT NULL CHECK (objective_xp_to IN (\'both\', \'platoon\')), "replacement_dice" INTEGER NOT NULL CHECK (replacement_dice IN (1, 2)), "archived" INTEGER NOT NULL, "notes" TEXT NOT NULL, "created_at" DATETIME NOT NULL, CHECK (threshold_green >= 1 AND threshold_green < threshold_regular AND threshold_regular < threshold_veteran AND threshold_veteran < threshold_legendary AND threshold_legendary <= 32))',
         [
             'CREATE UNIQUE INDEX "campaign_name_key" ON "campaign" ("name_key")',
         ],
     ),
-    'platoon': (
+    "platoon": (
         'CREATE TABLE "platoon" ("id" INTEGER NOT NULL PRIMARY KEY, "campaign_id" INTEGER NOT NULL, "name" TEXT NOT NULL, "name_key" TEXT NOT NULL, "training" INTEGER NOT NULL CHECK (training IN (4, 6, 8, 10, 12)), "equipment" INTEGER NOT NULL CHECK (equipment IN (4, 6, 8, 10, 12)), "morale" INTEGER NOT NULL CHECK (morale IN (4, 6, 8, 10, 12)), "armor" INTEGER NOT NULL CHECK (armor BETWEEN 1 AND 5), "xp" INTEGER NOT NULL CHECK (xp BETWEEN 0 AND 32), "notes" TEXT NOT NULL, "created_at" DATETIME NOT NULL, FOREIGN KEY ("campaign_id") REFERENCES "campaign" ("id") ON DELETE CASCADE)',
         [
             'CREATE INDEX "platoon_campaign_id" ON "platoon" ("campaign_id")',
             'CREATE UNIQUE INDEX "platoon_campaign_id_name_key" ON "platoon" ("campaign_id", "name_key")',
         ],
     ),
-    'attached_unit': (
+    "attached_unit": (
         'CREATE TABLE "attached_unit" ("id" INTEGER NOT NULL PRIMARY KEY, "platoon_id" INTEGER NOT NULL, "name" TEXT NOT NULL, "name_key" TEXT NOT NULL, "kind" TEXT NOT NULL CHECK (kind IN (\'team\', \'vehicle\', \'fire_support\')), "training" INTEGER CHECK (training IS NULL OR training IN (4, 6, 8, 10, 12)), "equipment" INTEGER CHECK (equipment IS NULL OR equipment IN (4, 6, 8, 10, 12)), "morale" INTEGER CHECK (morale IS NULL OR morale IN (4, 6, 8, 10, 12)), "armor" INTEGER CHECK (armor IS NULL OR armor BETWEEN 1 AND 5), "support" TEXT CHECK (support IS NULL OR support IN (\'light\', \'medium\', \'heavy\')), "notes" TEXT NOT NULL, "position" INTEGER NOT NULL, FOREIGN KEY ("platoon_id") REFERENCES "platoon" ("id") ON DELETE CASCADE, CHECK ((kind = \'fire_support\' AND support IS NOT NULL) OR (kind != \'fire_support\' AND training IS NOT NULL AND equipment IS NOT NULL AND morale IS NOT NULL AND armor IS NOT NULL)))',
         [
             'CREATE INDEX "attached_unit_platoon_id" ON "attached_unit" ("platoon_id")',
             'CREATE UNIQUE INDEX "attached_unit_platoon_id_name_key" ON "attached_unit" ("platoon_id", "name_key")',
         ],
     ),
-    'battle': (
+    "battle": (
         'CREATE TABLE "battle" ("id" INTEGER NOT NULL PRIMARY KEY, "platoon_id" INTEGER NOT NULL, "number" INTEGER NOT NULL, "date" DATE NOT NULL, "scenario" TEXT NOT NULL, "opponent" TEXT NOT NULL, "opponent_platoon_id" INTEGER, "outcome" TEXT CHECK (outcome IS NULL OR outcome IN (\'victory\', \'defeat\', \'draw\')), "objectives" INTEGER NOT NULL CHECK (objectives BETWEEN 0 AND 2), "fire_support" INTEGER NOT NULL, "notes" TEXT NOT NULL, "wounds" INTEGER NOT NULL CHECK (wounds >= 0), "leader_wounds" INTEGER NOT NULL CHECK (leader_wounds >= 0), "platoon_xp_before" INTEGER NOT NULL CHECK (platoon_xp_before BETWEEN 0 AND 32), "platoon_xp_after" INTEGER NOT NULL CHECK (platoon_xp_after BETWEEN 0 AND 32), "leader_xp_before" INTEGER CHECK (leader_xp_before IS NULL OR leader_xp_before BETWEEN 0 AND 32), "leader_xp_after" INTEGER CHECK (leader_xp_after IS NULL OR leader_xp_after BETWEEN 0 AND 32), "leader_fate" TEXT CHECK (leader_fate IS NULL OR leader_fate IN (\'casualty\', \'promoted\', \'stays\')), "xp_lost" INTEGER NOT NULL, "created_at" DATETIME NOT NULL, FOREIGN KEY ("platoon_id") REFERENCES "platoon" ("id") ON DELETE CASCADE, FOREIGN KEY ("opponent_platoon_id") REFERENCES "platoon" ("id") ON DELETE SET NULL)',
         [
             'CREATE INDEX "battle_platoon_id" ON "battle" ("platoon_id")',
@@ -127,13 +127,13 @@ TABLES: dict[str, tuple[str, list[str]]] = {
             'CREATE UNIQUE INDEX "battle_platoon_id_number" ON "battle" ("platoon_id", "number")',
         ],
     ),
-    'sologear_sheet': (
+    "sologear_sheet": (
         'CREATE TABLE "sologear_sheet" ("id" INTEGER NOT NULL PRIMARY KEY, "campaign_id" INTEGER NOT NULL, "date" TEXT NOT NULL, "area" TEXT NOT NULL, "pilot" TEXT NOT NULL, "gear_name" TEXT NOT NULL, "gear_tv" INTEGER NOT NULL CHECK (gear_tv > 0), "player_unit" TEXT NOT NULL, "player_affiliation" TEXT NOT NULL, "enemy_unit" TEXT NOT NULL, "enemy_affiliation" TEXT NOT NULL, "length" INTEGER CHECK (length IS NULL OR length >= 1), "variable_tables" INTEGER NOT NULL, "ferocious" INTEGER NOT NULL, "reward_dice" TEXT NOT NULL, "gear_damaged" INTEGER NOT NULL, "short_ammo" INTEGER NOT NULL, "pilot_status" TEXT NOT NULL CHECK (pilot_status IN (\'active\', \'dead\', \'captured\')), "status" TEXT NOT NULL CHECK (status IN (\'active\', \'ended\')), "end_reason" TEXT CHECK (end_reason IS NULL OR end_reason IN (\'turns_used_up\', \'surrendered\', \'routed\', \'broke_through\', \'pilot_dead\', \'pilot_captured\')), "recognition" INTEGER, "noticed" INTEGER, "d66" INTEGER, "impression" INTEGER, "result_table" TEXT, "result" INTEGER, "outcome" TEXT, "notes" TEXT NOT NULL, "created_at" DATETIME NOT NULL, FOREIGN KEY ("campaign_id") REFERENCES "campaign" ("id") ON DELETE CASCADE)',
         [
             'CREATE UNIQUE INDEX "sologear_sheet_campaign_id" ON "sologear_sheet" ("campaign_id")',
         ],
     ),
-    'roll': (
+    "roll": (
         'CREATE TABLE "roll" ("id" INTEGER NOT NULL PRIMARY KEY, "platoon_id" INTEGER, "battle_id" INTEGER, "leader_id" INTEGER, "sheet_id" INTEGER, "turn_id" INTEGER, "seq" INTEGER NOT NULL, "purpose" TEXT NOT NULL, "expression" TEXT NOT NULL, "faces" TEXT NOT NULL, "modifier" INTEGER NOT NULL, "total" INTEGER NOT NULL, "source" TEXT NOT NULL CHECK (source IN (\'app\', \'entered\')), "rule" TEXT NOT NULL, "table_row" TEXT, "outcome" TEXT NOT NULL, "created_at" DATETIME NOT NULL, FOREIGN KEY ("platoon_id") REFERENCES "platoon" ("id") ON DELETE CASCADE, FOREIGN KEY ("battle_id") REFERENCES "battle" ("id") ON DELETE CASCADE, FOREIGN KEY ("leader_id") REFERENCES "leader" ("id") ON DELETE SET NULL, FOREIGN KEY ("sheet_id") REFERENCES "sologear_sheet" ("id") ON DELETE CASCADE, FOREIGN KEY ("turn_id") REFERENCES "sologear_turn" ("id") ON DELETE CASCADE, CHECK ((platoon_id IS NOT NULL AND sheet_id IS NULL AND turn_id IS NULL) OR (sheet_id IS NOT NULL AND platoon_id IS NULL AND battle_id IS NULL AND leader_id IS NULL)))',
         [
             'CREATE INDEX "roll_platoon_id" ON "roll" ("platoon_id")',
@@ -146,8 +146,9 @@ TABLES: dict[str, tuple[str, list[str]]] = {
 }
 """The rebuilt tables: their schema and indexes as of 0004, exactly what ``store/models.py`` creates."""
 
-LEADER_INDEX = ('CREATE UNIQUE INDEX "leader_one_active_per_platoon" ON "leader" ("platoon_id") '
-                'WHERE ("status" = \'active\')')
+LEADER_INDEX = (
+    'CREATE UNIQUE INDEX "leader_one_active_per_platoon" ON "leader" ("platoon_id") WHERE ("status" = \'active\')'
+)
 
 
 class Refused(Exception):
@@ -169,49 +170,75 @@ def _columns(database: Any, table: str) -> list[str]:
 
 # --- refusals ----------------------------------------------------------------------------------------------
 
+
 def _refusals(database: Any) -> list[str]:
     problems = []
     for pname, number, before, after in _rows(
-            database, "SELECT p.name, b.number, b.leader_xp_before, b.leader_xp_after FROM battle b "
-                      "JOIN platoon p ON p.id = b.platoon_id WHERE b.leader_xp_before NOT BETWEEN 0 AND 32 "
-                      "OR b.leader_xp_after NOT BETWEEN 0 AND 32 ORDER BY p.id, b.number"):
+        database,
+        "SELECT p.name, b.number, b.leader_xp_before, b.leader_xp_after FROM battle b "
+        "JOIN platoon p ON p.id = b.platoon_id WHERE b.leader_xp_before NOT BETWEEN 0 AND 32 "
+        "OR b.leader_xp_after NOT BETWEEN 0 AND 32 ORDER BY p.id, b.number",
+    ):
         problems.append(f"battle {number} of platoon {pname!r} has leader XP {before} \u2192 {after} (XP is 0..32)")
-    bad_rolls = [r[0] for r in _rows(
-        database, "SELECT id FROM roll WHERE NOT ((platoon_id IS NOT NULL AND sheet_id IS NULL AND turn_id IS NULL) "
-                  "OR (sheet_id IS NOT NULL AND platoon_id IS NULL AND battle_id IS NULL AND leader_id IS NULL)) "
-                  "ORDER BY id")]
+    bad_rolls = [
+        r[0]
+        for r in _rows(
+            database,
+            "SELECT id FROM roll WHERE NOT ((platoon_id IS NOT NULL AND sheet_id IS NULL AND turn_id IS NULL) "
+            "OR (sheet_id IS NOT NULL AND platoon_id IS NULL AND battle_id IS NULL AND leader_id IS NULL)) "
+            "ORDER BY id",
+        )
+    ]
     if bad_rolls:
         shown = ", ".join(map(str, bad_rolls[:10])) + (", ..." if len(bad_rolls) > 10 else "")
         what = "roll belongs" if len(bad_rolls) == 1 else f"{len(bad_rolls)} rolls belong"
         problems.append(f"{what} to no platoon or Sologear sheet, or to both (ids {shown})")
     for cname, n, ids in _rows(
-            database, "SELECT c.name, count(s.id), group_concat(s.id, ', ') FROM sologear_sheet s "
-                      "JOIN campaign c ON c.id = s.campaign_id GROUP BY c.id HAVING count(s.id) > 1 ORDER BY c.id"):
+        database,
+        "SELECT c.name, count(s.id), group_concat(s.id, ', ') FROM sologear_sheet s "
+        "JOIN campaign c ON c.id = s.campaign_id GROUP BY c.id HAVING count(s.id) > 1 ORDER BY c.id",
+    ):
         problems.append(f"campaign {cname!r} has {n} Sologear sheets (ids {ids}); a campaign has one")
     known = set(END_REASONS)
     for cname, reason in _rows(
-            database, "SELECT c.name, s.end_reason FROM sologear_sheet s JOIN campaign c ON c.id = s.campaign_id "
-                      "WHERE s.end_reason IS NOT NULL ORDER BY s.id"):
+        database,
+        "SELECT c.name, s.end_reason FROM sologear_sheet s JOIN campaign c ON c.id = s.campaign_id "
+        "WHERE s.end_reason IS NOT NULL ORDER BY s.id",
+    ):
         if reason not in known:
-            problems.append(f"the Sologear campaign {cname!r} ended for a reason this version does not know "
-                            f"({reason!r})")
+            problems.append(
+                f"the Sologear campaign {cname!r} ended for a reason this version does not know ({reason!r})"
+            )
     return problems
 
 
 # --- deterministic repairs ---------------------------------------------------------------------------------
 
+
 def _one_active_leader(database: Any) -> None:
     for platoon_id, pname in _rows(
-            database, "SELECT p.id, p.name FROM platoon p WHERE (SELECT count(*) FROM leader l "
-                      "WHERE l.platoon_id = p.id AND l.status = 'active') > 1 ORDER BY p.id"):
-        leaders = _rows(database, "SELECT id, name, joined_at FROM leader WHERE platoon_id = ? AND status = 'active' "
-                                  "ORDER BY id", (platoon_id,))
+        database,
+        "SELECT p.id, p.name FROM platoon p WHERE (SELECT count(*) FROM leader l "
+        "WHERE l.platoon_id = p.id AND l.status = 'active') > 1 ORDER BY p.id",
+    ):
+        leaders = _rows(
+            database,
+            "SELECT id, name, joined_at FROM leader WHERE platoon_id = ? AND status = 'active' ORDER BY id",
+            (platoon_id,),
+        )
         keep_id, keep_name, joined = leaders[-1]
         for lid, lname, _joined in leaders[:-1]:
-            database.execute_sql("UPDATE leader SET status = 'replaced', left_at = coalesce(left_at, ?) WHERE id = ?",
-                                 (joined, lid))
-            log.warning("platoon %r had more than one active leader: %r (id %s) is now replaced by %r (id %s)",
-                        pname, lname, lid, keep_name, keep_id)
+            database.execute_sql(
+                "UPDATE leader SET status = 'replaced', left_at = coalesce(left_at, ?) WHERE id = ?", (joined, lid)
+            )
+            log.warning(
+                "platoon %r had more than one active leader: %r (id %s) is now replaced by %r (id %s)",
+                pname,
+                lname,
+                lid,
+                keep_name,
+                keep_id,
+            )
 
 
 def _codes(database: Any) -> None:
@@ -220,8 +247,9 @@ def _codes(database: Any) -> None:
         cases = " ".join("WHEN ? THEN ?" for _ in changed)
         marks = ", ".join("?" for _ in changed)
         params = [x for pair in changed.items() for x in pair] + list(changed)
-        database.execute_sql(f"UPDATE roll SET {column} = CASE {column} {cases} END WHERE {column} IN ({marks})",
-                             params)  # one pass over the rolls per column
+        database.execute_sql(
+            f"UPDATE roll SET {column} = CASE {column} {cases} END WHERE {column} IN ({marks})", params
+        )  # one pass over the rolls per column
     for old, new in END_REASONS.items():
         if old != new:
             database.execute_sql("UPDATE sologear_sheet SET end_reason = ? WHERE end_reason = ?", (new, old))
@@ -261,8 +289,7 @@ def convert_row(table: str, row: dict[str, Any]) -> dict[str, Any]:
         if isinstance(out.get("state_before"), str):
             out["state_before"] = convert_state(out["state_before"])
         elif isinstance(out.get("state_before"), dict) and out["state_before"].get("end_reason") in END_REASONS:
-            out["state_before"] = {**out["state_before"],
-                                   "end_reason": END_REASONS[out["state_before"]["end_reason"]]}
+            out["state_before"] = {**out["state_before"], "end_reason": END_REASONS[out["state_before"]["end_reason"]]}
     if table in NAMED and "name" in out:
         out["name_key"] = _name_key(out["name"])
     return out
@@ -285,8 +312,13 @@ def _name_keys(database: Any, table: str) -> None:
         key = _name_key(name)
         if key in taken:
             new_name = _free_name(name, taken)
-            log.warning("%s %r (id %s) has the same name as an older one; renamed %r", table.replace("_", " "),
-                        name, row_id, new_name)
+            log.warning(
+                "%s %r (id %s) has the same name as an older one; renamed %r",
+                table.replace("_", " "),
+                name,
+                row_id,
+                new_name,
+            )
             name, key = new_name, _name_key(new_name)
             database.execute_sql(f'UPDATE "{table}" SET name = ? WHERE id = ?', (name, row_id))
         taken.add(key)
@@ -294,6 +326,7 @@ def _name_keys(database: Any, table: str) -> None:
 
 
 # --- the table rebuilds -------------------------------------------------------------------------------------
+
 
 def _rebuild(database: Any, table: str) -> None:
     """https://www.sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema Changes": create the new
@@ -327,9 +360,13 @@ def _rebuild(database: Any, table: str) -> None:
 
 # --- the journal (migration 0003) ---------------------------------------------------------------------------
 
+
 def _has_journal(database: Any) -> bool:
-    return bool(database.execute_sql("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                     "AND name = 'operation_change')").fetchone()[0])
+    return bool(
+        database.execute_sql(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'operation_change')"
+        ).fetchone()[0]
+    )
 
 
 def _journal_images(database: Any) -> None:
@@ -339,7 +376,8 @@ def _journal_images(database: Any) -> None:
     tables = ("roll", "sologear_sheet", "sologear_turn", *NAMED)
     marks = ", ".join("?" for _ in tables)
     for change_id, table, old, new in _rows(
-            database, f"SELECT id, table_name, old, new FROM operation_change WHERE table_name IN ({marks})", tables):
+        database, f"SELECT id, table_name, old, new FROM operation_change WHERE table_name IN ({marks})", tables
+    ):
         images = []
         for text in (old, new):
             if text is None:
@@ -355,12 +393,14 @@ def _journal_images(database: Any) -> None:
 def migrate(migrator: Any, database: Any) -> None:
     problems = _refusals(database)
     if problems:
-        raise Refused("the database holds data the new version does not allow: " + "; ".join(problems)
-                      + ". Nothing was changed")
+        raise Refused(
+            "the database holds data the new version does not allow: " + "; ".join(problems) + ". Nothing was changed"
+        )
     journal = _has_journal(database)
     if journal:  # re-created from the new schema at the end; renaming a table re-reads every trigger
-        for (name,) in _rows(database, "SELECT name FROM sqlite_master WHERE type = 'trigger' "
-                                       "AND name LIKE 'journal\\_%' ESCAPE '\\'"):
+        for (name,) in _rows(
+            database, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal\\_%' ESCAPE '\\'"
+        ):
             database.execute_sql(f'DROP TRIGGER "{name}"')
     _one_active_leader(database)
     _codes(database)

@@ -44,7 +44,7 @@ def statements(dialect: str) -> list[str]:
         f'CREATE TABLE "campaign_member" ({ID[dialect]}, '
         f'"campaign_id" {WHOLE[dialect]} NOT NULL, '
         '"login" TEXT NOT NULL, '
-        '"role" TEXT NOT NULL CHECK (role IN (\'player\', \'organiser\')), '
+        "\"role\" TEXT NOT NULL CHECK (role IN ('player', 'organiser')), "
         f'FOREIGN KEY ("campaign_id") REFERENCES "campaign" ("id") ON DELETE CASCADE{DEFERRABLE[dialect]})',
         'CREATE INDEX "campaign_member_campaign_id" ON "campaign_member" ("campaign_id")',
         'CREATE UNIQUE INDEX "campaign_member_campaign_id_login" ON "campaign_member" ("campaign_id", "login")',
@@ -70,8 +70,10 @@ def _journal_images(database: Any, dialect: str) -> None:
             else:
                 value = f"(jsonb_build_object('{column}', '') || {side}::jsonb)::text"
                 has = f"({side}::jsonb -> '{column}') IS NULL"
-            database.execute_sql(f'UPDATE operation_change SET "{side}" = {value} '
-                                 f"WHERE table_name = ? AND {side} IS NOT NULL AND {has}", (table,))
+            database.execute_sql(
+                f'UPDATE operation_change SET "{side}" = {value} WHERE table_name = ? AND {side} IS NOT NULL AND {has}',
+                (table,),
+            )
 
 
 def migrate(migrator: Any, database: Any) -> None:

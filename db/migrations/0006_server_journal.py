@@ -26,8 +26,11 @@ def migrate(migrator: Any, database: Any) -> None:
     had_history = database.execute_sql("SELECT EXISTS (SELECT 1 FROM operation)").fetchone()[0]
     if had_history:
         database.execute_sql(
-            "INSERT INTO operation (id, kind, label, created_at, updated_at, \"user\") VALUES "
+            'INSERT INTO operation (id, kind, label, created_at, updated_at, "user") VALUES '
             "(nextval('journal_clock'), ?, ?, campaign_app_now(), campaign_app_now(), session_user)",
-            (journal_pg.SERVER_START_KIND, "The server keeps the journal from here: earlier changes are history only "
-             "and cannot be undone"))
+            (
+                journal_pg.SERVER_START_KIND,
+                "The server keeps the journal from here: earlier changes are history only and cannot be undone",
+            ),
+        )
     club_server.reapply_rules(database)

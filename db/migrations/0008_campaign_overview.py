@@ -32,12 +32,12 @@ def statements(dialect: str) -> list[str]:
     return [
         f'CREATE TABLE "chronicle_entry" ({ID[dialect]}, "campaign_id" {i} NOT NULL, "date" DATE NOT NULL, '
         f'"title" TEXT NOT NULL, "text" TEXT NOT NULL, "created_at" {t} NOT NULL, '
-        '"owner" TEXT NOT NULL DEFAULT \'\', '
+        "\"owner\" TEXT NOT NULL DEFAULT '', "
         f'FOREIGN KEY ("campaign_id") REFERENCES "campaign" ("id") ON DELETE CASCADE{d})',
         'CREATE INDEX "chronicle_entry_campaign_id" ON "chronicle_entry" ("campaign_id")',
         f'CREATE TABLE "print_record" ({ID[dialect]}, "campaign_id" {i} NOT NULL, "platoon_id" {i}, '
-        f'"sheet_id" {i}, "kind" TEXT NOT NULL CHECK (kind IN (\'sheet\', \'history\', \'sologear\', \'cards\', '
-        '\'standings\', \'chronicle\')), "title" TEXT NOT NULL, '
+        f"\"sheet_id\" {i}, \"kind\" TEXT NOT NULL CHECK (kind IN ('sheet', 'history', 'sologear', 'cards', "
+        "'standings', 'chronicle')), \"title\" TEXT NOT NULL, "
         f'"position" {i} NOT NULL, "fingerprint" TEXT NOT NULL, "snapshot" TEXT NOT NULL, '
         f'"printed_at" {t} NOT NULL, "owner" TEXT NOT NULL DEFAULT \'\', '
         f'FOREIGN KEY ("campaign_id") REFERENCES "campaign" ("id") ON DELETE CASCADE{d}, '

@@ -21,8 +21,9 @@ def db_engine(request: pytest.FixtureRequest) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    both_engines_only_where_aware(config, items, Path(__file__).parent,
-                                  frozenset({"cli", "cli_result", "db_args", "db_target"}))
+    both_engines_only_where_aware(
+        config, items, Path(__file__).parent, frozenset({"cli", "cli_result", "db_args", "db_target"})
+    )
 
 
 @pytest.fixture
@@ -52,8 +53,9 @@ def cli(app_paths: AppPaths, capsys: pytest.CaptureFixture[str], db_args: list[s
 
 
 @pytest.fixture
-def cli_result(app_paths: AppPaths, capsys: pytest.CaptureFixture[str],
-               db_args: list[str]) -> Callable[..., tuple[int, str, str]]:
+def cli_result(
+    app_paths: AppPaths, capsys: pytest.CaptureFixture[str], db_args: list[str]
+) -> Callable[..., tuple[int, str, str]]:
     """``cli_result(*argv)`` runs a command and returns ``(exit status, stdout, stderr)`` unchecked."""
 
     def run(*argv: str) -> tuple[int, str, str]:

@@ -26,29 +26,86 @@ def congo(app_paths: AppPaths, congo_platoon) -> None:  # type: ignore[no-untype
 
 
 def test_typed_words_are_read_by_the_cli(cli, congo) -> None:
-    out = json.loads(cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", " 2 ", "--leader-wounds", "0",
-                         "--objectives", "+1", "--outcome", "VICTORY", "--dice", "2", "12,11", "--json"))
+    out = json.loads(
+        cli(
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            " 2 ",
+            "--leader-wounds",
+            "0",
+            "--objectives",
+            "+1",
+            "--outcome",
+            "VICTORY",
+            "--dice",
+            "2",
+            "12,11",
+            "--json",
+        )
+    )
     assert out["details"]["objectives"] == 1 and out["details"]["outcome"] == "victory"
     assert out["wounds"] == 2
     edited = json.loads(cli("battle", "edit", "--platoon", "2nd Platoon", "--outcome", "none", "--json"))
     assert edited["old"] == {"outcome": "victory"} and edited["new"] == {"outcome": None}
-    made = json.loads(cli("platoon", "new", "--campaign", "Congo 1960", "--name", "3rd Platoon", "--training",
-                          "D10", "--equipment", "8", "--morale", "d6", "--armor", "2", "--json"))
+    made = json.loads(
+        cli(
+            "platoon",
+            "new",
+            "--campaign",
+            "Congo 1960",
+            "--name",
+            "3rd Platoon",
+            "--training",
+            "D10",
+            "--equipment",
+            "8",
+            "--morale",
+            "d6",
+            "--armor",
+            "2",
+            "--json",
+        )
+    )
     assert (made["training"], made["equipment"], made["morale"]) == ("d10", "d8", "d6")
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "0", "--objectives", "one"],
-     "objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), not 'one'"),
-    (["battle", "log", "--platoon", "2nd Platoon", "--wounds", "two", "--leader-wounds", "0"],
-     "wound counters must be a whole number, 0 or more, not 'two'"),
-    (["battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "0", "--outcome", "won"],
-     "outcome must be victory, defeat or draw, not 'won'"),
-    (["platoon", "set", "2nd Platoon", "--training", "d7"], "Training: d7 is not an attribute die"),
-    (["platoon", "set", "2nd Platoon", "--morale", "good"], "Morale: not a die: 'good'"),
-    (["chronicle", "report", "--platoon", "2nd Platoon", "--text", "x", "--battle", "three"],
-     "battle must be a battle number like 3, not 'three'"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            [
+                "battle",
+                "log",
+                "--platoon",
+                "2nd Platoon",
+                "--wounds",
+                "2",
+                "--leader-wounds",
+                "0",
+                "--objectives",
+                "one",
+            ],
+            "objectives met must be 0 (none), 1 (hard, +1 XP) or 2 (near-impossible, +2 XP), not 'one'",
+        ),
+        (
+            ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "two", "--leader-wounds", "0"],
+            "wound counters must be a whole number, 0 or more, not 'two'",
+        ),
+        (
+            ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "0", "--outcome", "won"],
+            "outcome must be victory, defeat or draw, not 'won'",
+        ),
+        (["platoon", "set", "2nd Platoon", "--training", "d7"], "Training: d7 is not an attribute die"),
+        (["platoon", "set", "2nd Platoon", "--morale", "good"], "Morale: not a die: 'good'"),
+        (
+            ["chronicle", "report", "--platoon", "2nd Platoon", "--text", "x", "--battle", "three"],
+            "battle must be a battle number like 3, not 'three'",
+        ),
+    ],
+)
 def test_words_the_cli_cannot_read_are_one_line_and_exit_2(cli, congo, argv: list[str], message: str) -> None:
     err = cli(*argv, rc=2)
     assert message in err
@@ -67,8 +124,7 @@ def test_the_services_take_values_not_spellings(congo_platoon) -> None:  # type:
     with pytest.raises(ServiceError, match="Training: not a die: 'd8'"):
         platoons.set_platoon(pid, training="d8")  # type: ignore[arg-type]
     assert battles.check_outcome(Outcome.DRAW) is Outcome.DRAW and battles.check_objectives(2) == 2
-    logged = battles.log_battle(pid, wounds=0, objectives=1, outcome=Outcome.VICTORY,
-                                dice=TypedDice([[12, 11]]))
+    logged = battles.log_battle(pid, wounds=0, objectives=1, outcome=Outcome.VICTORY, dice=TypedDice([[12, 11]]))
     battle_edits.edit_battle(logged.id, outcome=None)
     assert Battle.get_by_id(logged.id).outcome is None
     platoons.set_platoon(pid, training=12)

@@ -24,28 +24,79 @@ def congo(app_paths: AppPaths, congo_platoon) -> None:  # type: ignore[no-untype
 
 
 def test_log_json_shape_with_typed_dice_in_rule_order(cli, congo) -> None:
-    out = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "7", "--leader-wounds", "3",
-              "--objectives", "1", "--outcome", "victory", "--scenario", "River crossing",
-              "--replacement-name", "Lt. Adebayo", "--dice", "3", "2,2", "2,2", "6,9", "--json")
+    out = cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "7",
+        "--leader-wounds",
+        "3",
+        "--objectives",
+        "1",
+        "--outcome",
+        "victory",
+        "--scenario",
+        "River crossing",
+        "--replacement-name",
+        "Lt. Adebayo",
+        "--dice",
+        "3",
+        "2,2",
+        "2,2",
+        "6,9",
+        "--json",
+    )
     d = json.loads(out)
     assert d["battle_id"] == 1
     assert (d["platoon"]["xp_before"], d["platoon"]["xp_after"]) == (6, 7)
     assert d["leader"] == {"name": "Lt. Okafor", "xp_before": 2, "xp_after": 4, "fate": "promoted"}
     assert d["replacement"]["name"] == "Lt. Adebayo" and d["replacement"]["xp"] == 5
     assert [(r["purpose"], r["expression"], r["faces"], r["total"], r["source"]) for r in d["rolls"]] == [
-        ("recovery", "1d8", [3], 3, "entered"), ("recovery", "2d8", [2, 2], 4, "entered"),
-        ("leader_fate", "2d12", [2, 2], 4, "entered"), ("replacement_leader", "2d10", [6, 9], 5, "entered")]
+        ("recovery", "1d8", [3], 3, "entered"),
+        ("recovery", "2d8", [2, 2], 4, "entered"),
+        ("leader_fate", "2d12", [2, 2], 4, "entered"),
+        ("replacement_leader", "2d10", [6, 9], 5, "entered"),
+    ]
     assert [(r["purpose_text"], r["rule_text"]) for r in d["rolls"]][2] == ("leader's fate", "RULES 1.2 leader's fate")
 
 
 def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, db_engine: str) -> None:
-    first = json.loads(cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0",
-                           "--seed", "3", "--json"))
+    first = json.loads(
+        cli(
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "4",
+            "--leader-wounds",
+            "0",
+            "--seed",
+            "3",
+            "--json",
+        )
+    )
     assert first["leader"]["fate"] == "stays" and first["replacement"] is None
     assert all(r["source"] == "app" for r in first["rolls"])
     cli("battle", "undo", "--platoon", "2nd Platoon")
-    again = json.loads(cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0",
-                           "--seed", "3", "--json"))
+    again = json.loads(
+        cli(
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "4",
+            "--leader-wounds",
+            "0",
+            "--seed",
+            "3",
+            "--json",
+        )
+    )
+
     def same(rolls: list[dict]) -> list[dict]:  # a server never gives an id twice; a file reuses the undone one
         return [{k: v for k, v in r.items() if k != "id"} for r in rolls] if db_engine != "sqlite" else rolls
 
@@ -54,26 +105,29 @@ def test_log_seeded_is_reproducible_and_stays_has_no_replacement(cli, congo, db_
 
 
 def test_log_text_names_each_roll_and_rule(cli, congo) -> None:
-    out = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "0",
-              "--dice", "2", "12,11")
+    out = cli(
+        "battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "0", "--dice", "2", "12,11"
+    )
     assert "Battle 1 of 2nd Platoon logged" in out
     assert "recovery: 1d8 [2] = 2" in out and "RULES 1.2 recovery" in out
     assert "leader's fate: 2d12 [12, 11] = 23 \u2192 stays" in out
     assert "Platoon XP 6 \u2192 7" in out and "Lt. Okafor: XP 2 \u2192 3, stays" in out
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--wounds", "-1", "--leader-wounds", "0"], "wound counters must be a whole number, 0 or more, not -1"),
-    (["--wounds", "x", "--leader-wounds", "0"], "wound counters must be a whole number"),
-    (["--wounds", "3", "--leader-wounds", "0", "--objectives", "3"], "objectives met must be 0"),
-    (["--wounds", "3", "--leader-wounds", "0", "--outcome", "won"], "outcome must be victory, defeat or draw"),
-    (["--wounds", "3", "--leader-wounds", "0", "--dice", "9"], "9 is not a face of a d8"),
-    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3"], "too few dice"),
-    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,5", "4"], "too many dice"),
-    (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,x"],
-     "--dice argument 2: 'x' is not a die face"),
-    (["--wounds", "3", "--leader-wounds", "0", "--date", "yesterday"], "battle date must be a date"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--wounds", "-1", "--leader-wounds", "0"], "wound counters must be a whole number, 0 or more, not -1"),
+        (["--wounds", "x", "--leader-wounds", "0"], "wound counters must be a whole number"),
+        (["--wounds", "3", "--leader-wounds", "0", "--objectives", "3"], "objectives met must be 0"),
+        (["--wounds", "3", "--leader-wounds", "0", "--outcome", "won"], "outcome must be victory, defeat or draw"),
+        (["--wounds", "3", "--leader-wounds", "0", "--dice", "9"], "9 is not a face of a d8"),
+        (["--wounds", "3", "--leader-wounds", "0", "--dice", "3"], "too few dice"),
+        (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,5", "4"], "too many dice"),
+        (["--wounds", "3", "--leader-wounds", "0", "--dice", "3", "5,x"], "--dice argument 2: 'x' is not a die face"),
+        (["--wounds", "3", "--leader-wounds", "0", "--date", "yesterday"], "battle date must be a date"),
+    ],
+)
 def test_log_errors_are_one_line_and_write_nothing(cli, congo, argv, message) -> None:
     err = cli("battle", "log", "--platoon", "2nd Platoon", *argv, rc=2)
     assert message in err
@@ -82,14 +136,28 @@ def test_log_errors_are_one_line_and_write_nothing(cli, congo, argv, message) ->
 
 
 def test_unknown_platoon(cli, congo) -> None:
-    assert "no platoon named 'Nobody'" in cli("battle", "log", "--platoon", "Nobody", "--wounds", "1",
-                                              "--leader-wounds", "0", rc=2)
+    assert "no platoon named 'Nobody'" in cli(
+        "battle", "log", "--platoon", "Nobody", "--wounds", "1", "--leader-wounds", "0", rc=2
+    )
     assert "no platoon named 'Nobody'" in cli("history", "--platoon", "Nobody", rc=2)
 
 
 def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths, db_target: str) -> None:
-    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-        "--dice", "1,1", "8,8", "--replacement-name", "Lt. Bello")
+    cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "0",
+        "--leader-wounds",
+        "0",
+        "--dice",
+        "1,1",
+        "8,8",
+        "--replacement-name",
+        "Lt. Bello",
+    )
     out = cli("battle", "undo", "--platoon", "2nd Platoon")
     assert "undid battle 1 of 2nd Platoon: XP 7 → 6" in out and "Lt. Bello" in out
     # the leader's line names the leader, with the real figures and the fate in words (not "None", not a code)
@@ -103,18 +171,45 @@ def test_undo_restores_xp_and_leader(cli, congo, app_paths: AppPaths, db_target:
 
 
 def test_edit_and_history_formats(cli, congo) -> None:
-    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0", "--seed", "1",
-        "--scenario", "Patrol")
+    cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "1",
+        "--leader-wounds",
+        "0",
+        "--seed",
+        "1",
+        "--scenario",
+        "Patrol",
+    )
     cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0", "--seed", "2")
-    edited = json.loads(cli("battle", "edit", "--platoon", "2nd Platoon", "--battle", "1", "--scenario",
-                            "Night patrol", "--outcome", "draw", "--reason", "typo", "--json"))
+    edited = json.loads(
+        cli(
+            "battle",
+            "edit",
+            "--platoon",
+            "2nd Platoon",
+            "--battle",
+            "1",
+            "--scenario",
+            "Night patrol",
+            "--outcome",
+            "draw",
+            "--reason",
+            "typo",
+            "--json",
+        )
+    )
     assert edited["old"] == {"scenario": "Patrol", "outcome": None}
     assert edited["new"] == {"scenario": "Night patrol", "outcome": "draw"}
     assert "nothing to change" in cli("battle", "edit", "--platoon", "2nd Platoon", rc=2)
-    assert "has no battle 9" in cli("battle", "edit", "--platoon", "2nd Platoon", "--battle", "9", "--notes",
-                                    "x", rc=2)
-    assert "--battle must be a battle number" in cli("battle", "edit", "--platoon", "2nd Platoon", "--battle",
-                                                     "two", "--notes", "x", rc=2)
+    assert "has no battle 9" in cli("battle", "edit", "--platoon", "2nd Platoon", "--battle", "9", "--notes", "x", rc=2)
+    assert "--battle must be a battle number" in cli(
+        "battle", "edit", "--platoon", "2nd Platoon", "--battle", "two", "--notes", "x", rc=2
+    )
     h = json.loads(cli("history", "--platoon", "2nd Platoon", "--json"))
     assert [b["number"] for b in h["battles"]] == [2, 1]
     assert {"id", "date", "rolls"} <= set(h["battles"][0]) and h["battles"][0]["rolls"]
@@ -124,8 +219,11 @@ def test_edit_and_history_formats(cli, congo) -> None:
     assert len(rows) == len(h["events"]) and rows[0]["kind"] == h["events"][0]["kind"]
     fate = next(r for r in rows if r["kind"] == "roll" and r["purpose"].startswith("leader"))
     assert (fate["purpose"], fate["rule"]) == ("leader's fate", "RULES 1.2 leader's fate")  # words in a sheet
-    assert {e["purpose"] for e in h["events"] if e["kind"] == "roll"} <= {"recovery", "leader_fate",
-                                                                          "replacement_leader"}  # codes in JSON
+    assert {e["purpose"] for e in h["events"] if e["kind"] == "roll"} <= {
+        "recovery",
+        "leader_fate",
+        "replacement_leader",
+    }  # codes in JSON
     text = cli("history", "--platoon", "2nd Platoon")
     assert "2nd Platoon (Congo 1960): 2 battles" in text and "Battle 1: Scenario Patrol → Night patrol (typo)" in text
     edit = next(e for e in h["events"] if e["kind"] == "attribute" and e["field"] == "battle.scenario")
@@ -158,16 +256,40 @@ def test_edit_without_battles_says_there_are_none_to_edit(cli, congo) -> None:
 def test_leader_wounds_above_the_total_and_long_notes_are_one_line_errors(cli, congo) -> None:
     err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "2", "--leader-wounds", "3", rc=2)
     assert "cannot exceed the battle's total wound counters (2)" in err
-    err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-              "--notes", "n" * 10_001, rc=2)
+    err = cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "0",
+        "--leader-wounds",
+        "0",
+        "--notes",
+        "n" * 10_001,
+        rc=2,
+    )
     assert "notes is too long" in err
 
 
 def test_edit_changes_date_opponent_fire_support_and_refuses_xp_fields(cli, congo) -> None:
-    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0", "--seed", "1",
-        "--opponent", "Bandits")
-    out = cli("battle", "edit", "--platoon", "2nd Platoon", "--date", "2026-01-02", "--opponent", "Rebels",
-              "--fire-support")
+    cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "1",
+        "--leader-wounds",
+        "0",
+        "--seed",
+        "1",
+        "--opponent",
+        "Bandits",
+    )
+    out = cli(
+        "battle", "edit", "--platoon", "2nd Platoon", "--date", "2026-01-02", "--opponent", "Rebels", "--fire-support"
+    )
     assert "opponent 'Bandits' \u2192 'Rebels'" in out and "fire support not used \u2192 used" in out
     assert "date" in out and "2026-01-02" in out
     err = cli("battle", "edit", "--platoon", "2nd Platoon", "--wounds", "4", rc=2)

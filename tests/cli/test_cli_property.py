@@ -39,8 +39,29 @@ COMMANDS = _commands()
 NAMES = ["2nd Platoon", "Congo 1960 (sample)", "Hill 214 (sample)", "Lt. Okafor"]
 VALUES = st.one_of(
     st.sampled_from(NAMES),
-    st.sampled_from(["0", "1", "-1", "6", "d8", "10", "99999999999999999999999", "-99999999999999999999", "1,2",
-                     "3,4,5", "", " ", "victory", "team", "dec", "nan", "1e999", "out.pdf", "x.json"]),
+    st.sampled_from(
+        [
+            "0",
+            "1",
+            "-1",
+            "6",
+            "d8",
+            "10",
+            "99999999999999999999999",
+            "-99999999999999999999",
+            "1,2",
+            "3,4,5",
+            "",
+            " ",
+            "victory",
+            "team",
+            "dec",
+            "nan",
+            "1e999",
+            "out.pdf",
+            "x.json",
+        ]
+    ),
     st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
     st.text(alphabet="ab\x00\n\r\t\x1b", max_size=6),
     st.just("bad\udcff\udcfe"),

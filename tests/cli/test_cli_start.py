@@ -18,19 +18,23 @@ def test_command_names_match_what_each_module_registers() -> None:
         sub = parser.add_subparsers()
         importlib.import_module(module).register(sub, _common_parent())
         assert tuple(sub.choices) == COMMAND_NAMES.get(module), (
-            f"list the commands of {module} in COMMAND_NAMES (campaign_app/commands/__init__.py)")
+            f"list the commands of {module} in COMMAND_NAMES (campaign_app/commands/__init__.py)"
+        )
 
 
-@pytest.mark.parametrize(("argv", "command"), [
-    (["level", "--xp", "6"], "level"),
-    (["--data-dir", "/tmp/x", "platoon", "show", "A"], "platoon"),
-    (["--db", "level", "level"], "level"),  # a database file named "level"
-    (["--version"], ""),
-    (["--help"], None),
-    (["-h", "level"], None),
-    ([], None),
-    (["nonsense"], "nonsense"),
-])
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["level", "--xp", "6"], "level"),
+        (["--data-dir", "/tmp/x", "platoon", "show", "A"], "platoon"),
+        (["--db", "level", "level"], "level"),  # a database file named "level"
+        (["--version"], ""),
+        (["--help"], None),
+        (["-h", "level"], None),
+        ([], None),
+        (["nonsense"], "nonsense"),
+    ],
+)
 def test_command_in(argv: list[str], command: str | None) -> None:
     assert command_in(argv) == command
 

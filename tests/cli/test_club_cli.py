@@ -33,8 +33,9 @@ FILE_REFUSALS = [
 
 
 @pytest.mark.parametrize(("argv", "command"), FILE_REFUSALS, ids=[c for _a, c in FILE_REFUSALS])
-def test_club_commands_need_a_club_server(cli: Callable[..., str], app_paths: AppPaths, argv: tuple[str, ...],
-                                          command: str) -> None:
+def test_club_commands_need_a_club_server(
+    cli: Callable[..., str], app_paths: AppPaths, argv: tuple[str, ...], command: str
+) -> None:
     err = cli(*argv, rc=2)
     assert f"'{command}' needs a club server: give --db postgresql://USER@HOST/DBNAME" in err
     assert not app_paths.db_file.exists()  # nothing opened, nothing created
@@ -47,8 +48,13 @@ def test_a_bad_login_is_refused_before_anything_is_opened(cli: Callable[..., str
 
 # ------------------------------------------------------------------------------------------------ a server
 
-def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[..., str], cli_result: Any,  # noqa: F811
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_the_three_commands_of_the_readme(
+    club_pg: ClubServer,
+    cli: Callable[..., str],
+    cli_result: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     server = club_pg
     admin = server.create_database("club_cli")
     for login in ("ada", "bob", "olga"):
@@ -57,37 +63,75 @@ def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[...
     assert "club server ready: database club_cli" in out and "row-level security on" in out
     monkeypatch.setattr("sys.stdin", io.StringIO("olgas secret\n"))
     out = cli("--db", admin, "server", "add-player", "olga", "--organiser", "--password-stdin")
-    assert out.strip() == "the login already existed: olga; olga is an organiser (may create campaigns) of this " \
-                          "club server, with at most 8 connections at once; password set"
+    assert (
+        out.strip() == "the login already existed: olga; olga is an organiser (may create campaigns) of this "
+        "club server, with at most 8 connections at once; password set"
+    )
     for login in ("ada", "bob"):
         cli("--db", admin, "server", "add-player", login)
     olga = server.url("club_cli", user="olga")
     cli("--db", olga, "campaign", "new", "--name", "Congo 1960", "--period", "3")
-    assert cli("--db", olga, "campaign", "add-player", "--campaign", "Congo 1960", "--player", "ada").strip() == \
-        "ada joined Congo 1960 as a player"
+    assert (
+        cli("--db", olga, "campaign", "add-player", "--campaign", "Congo 1960", "--player", "ada").strip()
+        == "ada joined Congo 1960 as a player"
+    )
     cli("--db", olga, "campaign", "add-player", "--campaign", "Congo 1960", "--player", "bob")
     players = json.loads(cli("--db", admin, "server", "players", "--json"))
     assert {p["login"]: (p["organiser"], [c["campaign"] for c in p["campaigns"]]) for p in players} == {
-        "ada": (False, ["Congo 1960"]), "bob": (False, ["Congo 1960"]), "olga": (True, ["Congo 1960"])}
+        "ada": (False, ["Congo 1960"]),
+        "bob": (False, ["Congo 1960"]),
+        "olga": (True, ["Congo 1960"]),
+    }
 
     ada = server.url("club_cli", user="ada")
     bob = server.url("club_cli", user="bob")
-    cli("--db", ada, "platoon", "new", "--campaign", "Congo 1960", "--name", "2nd Platoon", "--training", "d8",
-        "--equipment", "d8", "--morale", "d8", "--armor", "2")
+    cli(
+        "--db",
+        ada,
+        "platoon",
+        "new",
+        "--campaign",
+        "Congo 1960",
+        "--name",
+        "2nd Platoon",
+        "--training",
+        "d8",
+        "--equipment",
+        "d8",
+        "--morale",
+        "d8",
+        "--armor",
+        "2",
+    )
     # bob may look but not change: one line, exit 2, nothing written
     shown = json.loads(cli("--db", bob, "platoon", "show", "2nd Platoon", "--json"))
     err = cli("--db", bob, "platoon", "set", "2nd Platoon", "--armor", "3", rc=2)
     assert err.strip() == "campaign-cli: error: 2nd Platoon belongs to ada; you can look but not change it"
-    err = cli("--db", bob, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0",
-              "--seed", "3", rc=2)
+    err = cli(
+        "--db",
+        bob,
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "1",
+        "--leader-wounds",
+        "0",
+        "--seed",
+        "3",
+        rc=2,
+    )
     assert "2nd Platoon belongs to ada" in err
     assert json.loads(cli("--db", bob, "platoon", "show", "2nd Platoon", "--json")) == shown
     err = cli("--db", bob, "platoon", "set-owner", "2nd Platoon", "--owner", "bob", rc=2)
     assert err.strip() == "campaign-cli: error: only an organiser of Congo 1960 can give a platoon to another player"
     err = cli("--db", bob, "server", "add-player", "eve", rc=2)
     assert "cannot add eve: bob may not manage the club's logins" in err
-    assert cli("--db", olga, "platoon", "set-owner", "2nd Platoon", "--owner", "bob").strip() == \
-        "2nd Platoon now belongs to bob (was ada)"
+    assert (
+        cli("--db", olga, "platoon", "set-owner", "2nd Platoon", "--owner", "bob").strip()
+        == "2nd Platoon now belongs to bob (was ada)"
+    )
 
     # a player makes a pilot's sheet in a Sologear campaign she belongs to, as in the window
     cli("--db", olga, "campaign", "new", "--name", "Iron Rain", "--system", "sologear")
@@ -102,11 +146,13 @@ def test_the_three_commands_of_the_readme(club_pg: ClubServer, cli: Callable[...
     assert "no campaign named 'Iron Rain'" in err or "already has its pilot sheet" in err
 
 
-def test_an_empty_password_on_stdin_is_refused(club_pg: ClubServer, cli: Callable[..., str],  # noqa: F811
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_empty_password_on_stdin_is_refused(
+    club_pg: ClubServer,
+    cli: Callable[..., str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     admin = club_pg.create_database("club_cli_pw")
     cli("--db", admin, "server", "init")
     monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
     err = cli("--db", admin, "server", "add-player", "ada", "--password-stdin", rc=2)
-    assert err.strip() == ("campaign-cli: error: --password-stdin: standard input gave no password (one line is "
-                           "read)")
+    assert err.strip() == ("campaign-cli: error: --password-stdin: standard input gave no password (one line is read)")

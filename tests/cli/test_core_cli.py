@@ -89,18 +89,22 @@ def test_bad_database_one_line_error_exit_2(capsys, tmp_path: Path):
 
 def test_console_script_entry_point_runs(tmp_path: Path):
     env = dict(os.environ, CAMPAIGN_APP_DATA_DIR=str(tmp_path / "x"))
-    result = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--version"], capture_output=True,
-                            text=True, env=env, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "campaign_app.cli", "--version"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert result.returncode == 0 and __version__ in result.stdout
 
 
-@pytest.mark.parametrize("argv", [
-    ["level", "--xp"],
-    ["odds", "recovery", "--wounds", "5"],
-    ["no-such-command"],
-    ["check", "--no-such-option"],
-    [],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["level", "--xp"],
+        ["odds", "recovery", "--wounds", "5"],
+        ["no-such-command"],
+        ["check", "--no-such-option"],
+        [],
+    ],
+)
 def test_usage_errors_are_one_line_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as info:
         main(argv)

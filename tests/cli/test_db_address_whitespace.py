@@ -19,8 +19,10 @@ def db_engine() -> str:
     return "sqlite"
 
 
-@pytest.mark.parametrize("text", [" postgresql://ana@localhost/club", "postgres://ana@localhost/club\n",
-                                  "\tPOSTGRESQL://ana@localhost/club  "])
+@pytest.mark.parametrize(
+    "text",
+    [" postgresql://ana@localhost/club", "postgres://ana@localhost/club\n", "\tPOSTGRESQL://ana@localhost/club  "],
+)
 def test_a_server_address_with_spaces_around_it_is_a_server(text: str, tmp_path: Path) -> None:
     assert is_server_url(text)
     paths = resolve_paths(tmp_path / "d", text)
@@ -28,14 +30,17 @@ def test_a_server_address_with_spaces_around_it_is_a_server(text: str, tmp_path:
     assert paths.db_file == (tmp_path / "d" / "campaign.db").resolve()
 
 
-@pytest.mark.parametrize("text", ["campaign.db", "/tmp/postgresql/x.db", "postgresql:/ana@localhost/club", "", None,
-                                  "mysql://ana@localhost/club"])
+@pytest.mark.parametrize(
+    "text",
+    ["campaign.db", "/tmp/postgresql/x.db", "postgresql:/ana@localhost/club", "", None, "mysql://ana@localhost/club"],
+)
 def test_anything_else_is_a_file(text: Any) -> None:
     assert not is_server_url(text)
 
 
-def test_the_cli_reaches_for_the_server_and_creates_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cli_reaches_for_the_server_and_creates_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Was: a new SQLite file named `` postgresql:/ana@localhost/club`` in the working folder, exit 0."""
     monkeypatch.chdir(tmp_path)
     data = tmp_path / "d"
@@ -47,8 +52,9 @@ def test_the_cli_reaches_for_the_server_and_creates_no_file(tmp_path: Path, caps
     assert not any("postgresql" in name or name.endswith(".db") for name in made), made
 
 
-def test_a_file_name_with_spaces_around_it_opens_that_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_name_with_spaces_around_it_opens_that_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     data = tmp_path / "d"
     assert main(["--data-dir", str(data), "--db", "  league.db \n", "journal", "--json"]) == 0
@@ -57,9 +63,9 @@ def test_a_file_name_with_spaces_around_it_opens_that_file(tmp_path: Path, capsy
     assert not any(p.name.startswith(" ") or p.name.endswith(("\n", " ")) for p in tmp_path.iterdir())
 
 
-def test_the_cli_opens_the_server_given_with_spaces(pg_server: Any, tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cli_opens_the_server_given_with_spaces(
+    pg_server: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     url = pg_server.create_database(pg_server.new_database_name("spaces"))
     try:

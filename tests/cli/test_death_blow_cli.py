@@ -11,8 +11,18 @@ import pytest
 
 from campaign_app.rules import death_blow as rules
 
-SIDE_KEYS = {"card", "dice", "initiative", "style", "final_style", "attack", "defense", "damage", "discarded",
-             "cards_left"}
+SIDE_KEYS = {
+    "card",
+    "dice",
+    "initiative",
+    "style",
+    "final_style",
+    "attack",
+    "defense",
+    "damage",
+    "discarded",
+    "cards_left",
+}
 CARD_LABELS = {c.label for c in rules.full_deck()}
 
 
@@ -42,8 +52,23 @@ def test_fighters_new_list_show(pit: Callable[..., str]) -> None:
 
 def test_bout_log_with_level_up_and_both_records(pit: Callable[..., str]) -> None:
     pit("fighter", "set", "Kenji", "--xp", "10", "--reason", "as agreed")
-    out = js(pit, "bout", "log", "--fighter", "Kenji", "--opponent-fighter", "Mara", "--winner", "Kenji",
-             "--face-cards", "5", "--date", "2026-11-20", "--notes", "first")
+    out = js(
+        pit,
+        "bout",
+        "log",
+        "--fighter",
+        "Kenji",
+        "--opponent-fighter",
+        "Mara",
+        "--winner",
+        "Kenji",
+        "--face-cards",
+        "5",
+        "--date",
+        "2026-11-20",
+        "--notes",
+        "first",
+    )
     assert (out["winner"], out["xp_gained"], out["face_cards_left"], out["rounds"]) == ("Kenji", 5, 5, [])
     kenji = js(pit, "fighter", "show", "Kenji")
     mara = js(pit, "fighter", "show", "Mara")
@@ -51,19 +76,23 @@ def test_bout_log_with_level_up_and_both_records(pit: Callable[..., str]) -> Non
     assert (mara["bouts"], mara["losses"]) == (1, 1)
     again = js(pit, "bout", "show", str(out["id"]))
     assert again["winner"] == "Kenji"
-    draw = js(pit, "bout", "log", "--fighter", "Mara", "--opponent", "Old Wu", "--opponent-level", "4",
-              "--winner", "draw")
+    draw = js(
+        pit, "bout", "log", "--fighter", "Mara", "--opponent", "Old Wu", "--opponent-level", "4", "--winner", "draw"
+    )
     assert draw["winner"] == "draw" and draw["xp_gained"] == 0
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--opponent-fighter", "Mara", "--winner", "Kenji", "--face-cards", "13"], "from 0 to 12"),
-    (["--opponent-fighter", "Mara", "--winner", "Kenji", "--face-cards", "-1"], "from 0 to 12"),
-    (["--opponent-fighter", "Mara", "--winner", "Ryu", "--face-cards", "3"], "did not fight"),
-    (["--opponent-fighter", "Ryu", "--winner", "Kenji", "--face-cards", "3"], "another campaign"),
-    (["--opponent-fighter", "Mara", "--winner", "Kenji"], "--face-cards"),
-    (["--winner", "Kenji", "--face-cards", "2"], "name the opponent"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--opponent-fighter", "Mara", "--winner", "Kenji", "--face-cards", "13"], "from 0 to 12"),
+        (["--opponent-fighter", "Mara", "--winner", "Kenji", "--face-cards", "-1"], "from 0 to 12"),
+        (["--opponent-fighter", "Mara", "--winner", "Ryu", "--face-cards", "3"], "did not fight"),
+        (["--opponent-fighter", "Ryu", "--winner", "Kenji", "--face-cards", "3"], "another campaign"),
+        (["--opponent-fighter", "Mara", "--winner", "Kenji"], "--face-cards"),
+        (["--winner", "Kenji", "--face-cards", "2"], "name the opponent"),
+    ],
+)
 def test_bad_bout_logs_are_refused_in_one_line(pit: Callable[..., str], argv: list[str], message: str) -> None:
     pit("campaign", "new", "--name", "Dojo", "--system", "death-blow")
     pit("fighter", "new", "--campaign", "Dojo", "--name", "Ryu")
@@ -74,8 +103,9 @@ def test_bad_bout_logs_are_refused_in_one_line(pit: Callable[..., str], argv: li
 
 
 def test_bout_play_json_shape_and_typed_dice(pit: Callable[..., str]) -> None:
-    out = js(pit, "bout", "play", "--fighter", "Kenji", "--opponent-fighter", "Mara", "--dice", "7,3", "11,2",
-             "5,5", "9,1")
+    out = js(
+        pit, "bout", "play", "--fighter", "Kenji", "--opponent-fighter", "Mara", "--dice", "7,3", "11,2", "5,5", "9,1"
+    )
     assert out["winner"] in ("Kenji", "Mara", "draw")
     assert 0 <= out["xp_gained"] <= 12 and out["face_cards_left"] == out["xp_gained"]
     rounds = out["rounds"]
@@ -133,5 +163,6 @@ def test_history_and_export(pit: Callable[..., str], tmp_path: Path) -> None:
     pit("fighter", "export", "Mara", "--output", str(tmp_path / "m.json"))
     assert json.loads((tmp_path / "m.json").read_text())["fighter"]["name"] == "Mara"
     pairs = js(pit, "fighter", "head-to-head", "--campaign", "Pit")
-    assert pairs == [{"fighter": "Kenji", "opponent": "Mara", "bouts": 1, "fighter_wins": 0, "opponent_wins": 1,
-                      "draws": 0}]
+    assert pairs == [
+        {"fighter": "Kenji", "opponent": "Mara", "bouts": 1, "fighter_wins": 0, "opponent_wins": 1, "draws": 0}
+    ]

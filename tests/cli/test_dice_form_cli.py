@@ -11,13 +11,19 @@ def cli(cli_result):
     return cli_result  # (exit status, stdout, stderr): these tests check each part themselves
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["roll", "replacement", "--dice", "3", "7"], "give the two faces together, separated by commas, as --dice 3,7"),
-    (["roll", "force", "--dice", "9", "2"], "as --dice 9,2"),
-    (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "12", "4"], "as --dice 12,4"),
-    (["roll", "replacement", "--dice", "3"], "One roll of 2d10 is one --dice argument"),
-    (["roll", "replacement", "--one-die", "--dice", "6,2"], "Each roll is its own --dice argument"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["roll", "replacement", "--dice", "3", "7"],
+            "give the two faces together, separated by commas, as --dice 3,7",
+        ),
+        (["roll", "force", "--dice", "9", "2"], "as --dice 9,2"),
+        (["roll", "leader", "--leader-wounds", "1", "--leader-xp", "5", "--dice", "12", "4"], "as --dice 12,4"),
+        (["roll", "replacement", "--dice", "3"], "One roll of 2d10 is one --dice argument"),
+        (["roll", "replacement", "--one-die", "--dice", "6,2"], "Each roll is its own --dice argument"),
+    ],
+)
 @pytest.mark.parametrize("as_json", [False, True])
 def test_dice_written_the_wrong_way_names_the_form(cli, argv, message, as_json):
     code, out, err = cli(*argv, *(["--json"] if as_json else []))
@@ -40,8 +46,9 @@ def test_every_command_that_takes_dice_names_the_form(cli):
 
     assert cli("demo")[0] == 0
     before = Battle.select().count()
-    code, out, err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-                         "--dice", "3", "7")
+    code, out, err = cli(
+        "battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0", "--dice", "3", "7"
+    )
     assert (code, out) == (2, "") and "2d12" in err and "as --dice 3,7" in err
     assert Battle.select().count() == before
 

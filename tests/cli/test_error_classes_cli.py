@@ -57,15 +57,19 @@ def test_argument_that_is_not_utf8(capsys, demo):
     assert "not valid text" in one_line(err)
 
 
-@pytest.mark.parametrize("argv", [
-    ["platoon", "show", "99999999999999999999999"],
-    ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "99999999999999999999", "--leader-wounds", "0"],
-    ["sologear", "show", "--campaign", "99999999999999999999999"],
-    ["platoon", "set", "2nd Platoon", "--xp", "-99999999999999999999999"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["platoon", "show", "99999999999999999999999"],
+        ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "99999999999999999999", "--leader-wounds", "0"],
+        ["sologear", "show", "--campaign", "99999999999999999999999"],
+        ["platoon", "set", "2nd Platoon", "--xp", "-99999999999999999999999"],
+    ],
+)
 def test_numbers_out_of_range(capsys, demo, argv, db_args):
     """On both engines: a number no database column holds is refused in one line (a server's BIGINT and a
     file's 64-bit integers hold the same range)."""
+
     def count() -> int:
         init_db(db_args[1] if db_args else demo.db_file, demo.backup_dir)
         try:
@@ -92,12 +96,14 @@ def test_missing_and_unreadable_input_files(capsys, demo, tmp_path):
     assert code == 2 and "does not exist" in one_line(err)
     code, _out, err = run(capsys, "restore", str(tmp_path), "--data-dir", str(demo.data_dir))
     assert code == 2 and "not a file" in one_line(err)
-    code, _out, err = run(capsys, "check", "--db", str(tmp_path / "missing-folder" / "x" / "y.db"),
-                          "--data-dir", str(demo.data_dir))
+    code, _out, err = run(
+        capsys, "check", "--db", str(tmp_path / "missing-folder" / "x" / "y.db"), "--data-dir", str(demo.data_dir)
+    )
     assert code == 0  # a new database is created where the user asked (the folders are made)
 
 
 # ------------------------------------------------------------------------- read-only and full file systems
+
 
 @contextlib.contextmanager
 def tmpfs(path: Path, size: str) -> Iterator[Path]:
@@ -105,8 +111,9 @@ def tmpfs(path: Path, size: str) -> Iterator[Path]:
     path.mkdir(parents=True, exist_ok=True)
     if os.geteuid() != 0:
         pytest.skip("mounting a tiny tmpfs needs root")
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True,
-                          text=True)
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True, text=True
+    )
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
     try:
@@ -132,9 +139,24 @@ def test_disk_full_says_disk_full_and_writes_nothing(capsys, tmp_path):
             while True:
                 os.write(fd, b"\0" * 4096)
         os.close(fd)
-        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "3",
-                             "--leader-wounds", "1", "--outcome", "victory", "--notes", "n" * 9000, "--seed", "1",
-                             *data)
+        code, out, err = run(
+            capsys,
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "3",
+            "--leader-wounds",
+            "1",
+            "--outcome",
+            "victory",
+            "--notes",
+            "n" * 9000,
+            "--seed",
+            "1",
+            *data,
+        )
         line = one_line(err)
         assert code == 1 and out == "" and "disk full" in line, line
         filler.unlink()
@@ -150,8 +172,20 @@ def test_read_only_database_folder(capsys, tmp_path):
         close_db()
         before = battles(folder / "campaign.db")
         remount(folder, "ro")
-        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1",
-                             "--leader-wounds", "0", "--seed", "1", *data)
+        code, out, err = run(
+            capsys,
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "1",
+            "--leader-wounds",
+            "0",
+            "--seed",
+            "1",
+            *data,
+        )
         line = one_line(err)
         assert code == 1 and out == ""
         assert str(folder) in line and ("read-only" in line or "can be written" in line), line
@@ -163,13 +197,15 @@ def test_read_only_database_folder(capsys, tmp_path):
 def test_gui_start_on_a_read_only_folder_names_it(tmp_path):
     with tmpfs(tmp_path / "ro", "1m") as folder:
         remount(folder, "ro")
-        code = ("import sys\n"
-                "from PySide6.QtWidgets import QMessageBox\n"
-                "shown = []\n"
-                "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
-                "from campaign_app.app import main\n"
-                f"rc = main(['--data-dir', {str(folder / 'data')!r}])\n"
-                "print(rc, shown[0])\n")
+        code = (
+            "import sys\n"
+            "from PySide6.QtWidgets import QMessageBox\n"
+            "shown = []\n"
+            "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
+            "from campaign_app.app import main\n"
+            f"rc = main(['--data-dir', {str(folder / 'data')!r}])\n"
+            "print(rc, shown[0])\n"
+        )
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.stdout.startswith("1 "), (result.stdout, result.stderr)
@@ -177,9 +213,15 @@ def test_gui_start_on_a_read_only_folder_names_it(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("argv", [["import", "\x00"], ["restore", "a\x00b"],
-                                  ["print", "sheet", "--blank", "-o", "x\x00"],
-                                  ["campaign", "new", "--name", "A\x00B", "--system", "atomic-africa"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["import", "\x00"],
+        ["restore", "a\x00b"],
+        ["print", "sheet", "--blank", "-o", "x\x00"],
+        ["campaign", "new", "--name", "A\x00B", "--system", "atomic-africa"],
+    ],
+)
 def test_nul_in_an_argument(capsys, demo, argv):
     """Found by the property test: a NUL in a path gave 'embedded null byte' from the OS."""
     code, out, err = run(capsys, *argv, "--data-dir", str(demo.data_dir))
@@ -209,14 +251,16 @@ def test_disk_full_before_the_database_is_open_says_disk_full(capsys, tmp_path):
         os.close(fd)
         for argv in (["campaign", "list"], ["history", "--platoon", "2nd Platoon"]):
             # a reading command opens the file read-only (immutable) and works, creating nothing
-            done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True,
-                                  text=True, timeout=60)
+            done = subprocess.run(
+                [sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True, text=True, timeout=60
+            )
             assert done.returncode == 0 and done.stdout.strip(), (argv, done.stderr)
             assert not (small / "campaign.db-shm").exists() and not (small / "campaign.db-wal").exists()
         for argv in (["battle", "log", "--platoon", "2nd Platoon", "--wounds", "1", "--leader-wounds", "0"],):
             # a fresh process: one that has the file open keeps its -shm mapped
-            done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True,
-                                  text=True, timeout=60)
+            done = subprocess.run(
+                [sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True, text=True, timeout=60
+            )
             line = one_line(done.stderr)
             assert done.returncode == 1 and done.stdout == "", (argv, line)
             assert "disk full" in line and str(small) in line, (argv, line)
@@ -232,24 +276,29 @@ def test_read_only_data_folder_is_called_read_only(capsys, tmp_path):
         close_db()
         remount(folder, "ro")
         # reading commands work (today's backup cannot be made: said after the output)
-        for argv in (["campaign", "list"], ["export", "--campaign", "Congo 1960 (sample)", "-o",
-                                            str(tmp_path / "c.json")]):
+        for argv in (
+            ["campaign", "list"],
+            ["export", "--campaign", "Congo 1960 (sample)", "-o", str(tmp_path / "c.json")],
+        ):
             code, out, err = run(capsys, *argv, *data)
             assert code == 0 and out.strip(), (argv, err)
-            assert err == "" or (err.startswith("campaign-cli: warning: today's backup")
-                                 and len(err.strip().splitlines()) == 1), err
+            assert err == "" or (
+                err.startswith("campaign-cli: warning: today's backup") and len(err.strip().splitlines()) == 1
+            ), err
             close_db()
         for argv in (["backup"], ["campaign", "new", "--name", "Nope"]):
             code, out, err = run(capsys, *argv, *data)
             line = one_line(err)
             assert code == 1 and "read-only" in line and str(folder) in line, (argv, line)
             close_db()
-        code = ("from PySide6.QtWidgets import QMessageBox\n"
-                "shown = []\n"
-                "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
-                "from campaign_app.app import main\n"
-                f"rc = main(['--data-dir', {str(folder)!r}])\n"
-                "print(rc, shown[0])\n")
+        code = (
+            "from PySide6.QtWidgets import QMessageBox\n"
+            "shown = []\n"
+            "QMessageBox.critical = staticmethod(lambda *a, **k: shown.append(a[2]))\n"
+            "from campaign_app.app import main\n"
+            f"rc = main(['--data-dir', {str(folder)!r}])\n"
+            "print(rc, shown[0])\n"
+        )
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.stdout.startswith("1 Cannot open "), (result.stdout, result.stderr)
@@ -274,8 +323,20 @@ def test_daily_backup_never_fills_the_disk(capsys, tmp_path):
             old.unlink()
         st = os.statvfs(small)  # leave about 260 KiB: room for a backup (180 KiB) or for the write
         (small / "filler").write_bytes(b"\0" * (st.f_bavail * st.f_frsize - 260 * 1024))
-        code, out, err = run(capsys, "battle", "log", "--platoon", "2nd Platoon", "--wounds", "1",
-                             "--leader-wounds", "0", "--seed", "1", *data)
+        code, out, err = run(
+            capsys,
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "1",
+            "--leader-wounds",
+            "0",
+            "--seed",
+            "1",
+            *data,
+        )
         close_db()
         assert code == 0, err
         assert list((small / "backups").glob("*-daily.db")) == []
@@ -310,18 +371,24 @@ def test_data_folder_that_is_not_valid_text(tmp_path):
     env[b"CAMPAIGN_APP_DATA_DIR"] = folder
     env[b"PYTHONIOENCODING"] = b"utf-8:strict"
     for argv in (["demo"], ["backup"], ["backup", "list", "--json"]):
-        done = subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv], capture_output=True, env=env,
-                              timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "campaign_app.cli", *argv], capture_output=True, env=env, timeout=60
+        )
         assert done.returncode == 0 and done.stderr == b"", (argv, done.stderr.decode(errors="replace"))
     assert b"bad\\udcffdir" in done.stdout
-    log = (folder + b"/logs/campaign_app.log")
+    log = folder + b"/logs/campaign_app.log"
     with open(log, "rb") as fh:
         assert b"bad\\udcffdir" in fh.read()
 
 
 def test_standard_output_on_a_full_disk_is_not_called_a_database_problem(demo, tmp_path):
     """`campaign-cli campaign list > /dev/full` said 'disk full: cannot write the database; nothing was written'."""
-    done = subprocess.run(f"{sys.executable} -m campaign_app.cli campaign list --data-dir {demo.data_dir} "
-                          "> /dev/full", shell=True, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        f"{sys.executable} -m campaign_app.cli campaign list --data-dir {demo.data_dir} > /dev/full",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     line = one_line(done.stderr)
     assert done.returncode == 1 and "standard output" in line and "database" not in line, line

@@ -23,8 +23,20 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shuti
 
 def _browser(*args: str) -> str:
     assert CHROMIUM, "Chromium is needed for this test: apt-get install chromium"
-    done = subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                           "--allow-file-access-from-files", *args], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--allow-file-access-from-files",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -37,16 +49,34 @@ def league(app_paths: AppPaths, congo_platoon) -> None:  # type: ignore[no-untyp
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)")
 def test_the_site_loads_and_its_links_work_in_chromium(cli, league, tmp_path: Path) -> None:
-    cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "3", "--leader-wounds", "0", "--outcome", "victory",
-        "--opponent-platoon", "Red Company", "--seed", "2", "--notes", "Took the bridge at dawn.")
+    cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "3",
+        "--leader-wounds",
+        "0",
+        "--outcome",
+        "victory",
+        "--opponent-platoon",
+        "Red Company",
+        "--seed",
+        "2",
+        "--notes",
+        "Took the bridge at dawn.",
+    )
     cli("chronicle", "add", "--campaign", "Congo 1960", "--title", "Season 2 begins", "--date", "2020-01-01")
     site = tmp_path / "site"
     pages = json.loads(cli("export", "--campaign", "Congo 1960", "--html", str(site), "--json"))["pages"]
     seen: set[str] = set()
     todo = ["index.html"]
-    expected = {"index.html": ["Standings", "2nd Platoon", "Head to head"],
-                "chronicle.html": ["Season 2 begins", "won battle 1 against Red Company", "Took the bridge at dawn."],
-                "platoon-1.html": ["Unit data", "Lt. Okafor", "Battles", "Took the bridge at dawn."]}
+    expected = {
+        "index.html": ["Standings", "2nd Platoon", "Head to head"],
+        "chronicle.html": ["Season 2 begins", "won battle 1 against Red Company", "Took the bridge at dawn."],
+        "platoon-1.html": ["Unit data", "Lt. Okafor", "Battles", "Took the bridge at dawn."],
+    }
     while todo:
         page = todo.pop()
         if page in seen:

@@ -13,8 +13,9 @@ import pytest
 from campaign_app.cli import build_parser, main
 
 
-def _leaves(parser: argparse.ArgumentParser,
-            words: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+def _leaves(
+    parser: argparse.ArgumentParser, words: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
     found = []
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
@@ -56,8 +57,19 @@ COMMANDS = _leaves(build_parser())
 def test_the_walk_finds_every_command():
     names = {" ".join(words) for words, _ in COMMANDS}
     assert len(names) > 40
-    for expected in ("level", "odds leader", "print decks", "platoon list", "battle log", "check", "restore",
-                     "equipment add", "sologear force remove", "journal", "undo"):
+    for expected in (
+        "level",
+        "odds leader",
+        "print decks",
+        "platoon list",
+        "battle log",
+        "check",
+        "restore",
+        "equipment add",
+        "sologear force remove",
+        "journal",
+        "undo",
+    ):
         assert expected in names
 
 
@@ -74,8 +86,9 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str,
     return code, out, err
 
 
-def test_every_command_refuses_bad_paths_and_numbers_in_one_line(tmp_path: Path, loop: Path, capsys,
-                                                               monkeypatch: pytest.MonkeyPatch):
+def test_every_command_refuses_bad_paths_and_numbers_in_one_line(
+    tmp_path: Path, loop: Path, capsys, monkeypatch: pytest.MonkeyPatch
+):
     data = tmp_path / "data"
     monkeypatch.setenv("CAMPAIGN_APP_DATA_DIR", str(data))
     long_name = tmp_path / ("x" * 300)
@@ -88,7 +101,7 @@ def test_every_command_refuses_bad_paths_and_numbers_in_one_line(tmp_path: Path,
             ([*args, "--db", str(loop / "campaign.db")], "loop"),
             ([*args, "--db", str(long_name)], "too long"),
             ([*args, "--data-dir", str(long_name / "data")], "too long"),
-            ([*words, huge, *args[len(words):]], "digits"),
+            ([*words, huge, *args[len(words) :]], "digits"),
         ]
         for argv, said in cases:
             code, out, err = _run(capsys, argv)
@@ -99,22 +112,28 @@ def test_every_command_refuses_bad_paths_and_numbers_in_one_line(tmp_path: Path,
     assert not data.exists()  # nothing was written anywhere
 
 
-def test_output_and_input_files_through_a_loop_or_too_long(tmp_path: Path, loop: Path, capsys,
-                                                          monkeypatch: pytest.MonkeyPatch):
+def test_output_and_input_files_through_a_loop_or_too_long(
+    tmp_path: Path, loop: Path, capsys, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.setenv("CAMPAIGN_APP_DATA_DIR", str(tmp_path / "data"))
     assert main(["demo"]) == 0
     capsys.readouterr()
     long_name = tmp_path / ("y" * 300)
-    for argv, said in ((["export", "--campaign", "Congo 1960", "-o", str(loop)], "loop"),
-                       (["export", "--campaign", "Congo 1960", "-o", str(long_name)], "too long"),
-                       (["import", str(loop)], "loop"), (["import", str(long_name)], "too long"),
-                       (["restore", str(loop / "x.db")], "loop"), (["restore", str(long_name)], "too long")):
+    for argv, said in (
+        (["export", "--campaign", "Congo 1960", "-o", str(loop)], "loop"),
+        (["export", "--campaign", "Congo 1960", "-o", str(long_name)], "too long"),
+        (["import", str(loop)], "loop"),
+        (["import", str(long_name)], "too long"),
+        (["restore", str(loop / "x.db")], "loop"),
+        (["restore", str(long_name)], "too long"),
+    ):
         code, out, err = _run(capsys, argv)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and said in err, (argv, err)
 
 
-def test_an_unexpected_problem_without_a_log_file_does_not_promise_one(tmp_path: Path, capsys,
-                                                                      monkeypatch: pytest.MonkeyPatch):
+def test_an_unexpected_problem_without_a_log_file_does_not_promise_one(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+):
     import logging
 
     from campaign_app import cli

@@ -41,4 +41,4 @@ def test_exec_line_quotes_a_path_with_spaces():
     from campaign_app.desktop import _quote, desktop_entry_text
 
     assert _quote("/opt/my apps/campaign-app") == '"/opt/my apps/campaign-app"'
-    assert "Exec=\"/opt/my apps/campaign-app\"" in desktop_entry_text(_quote("/opt/my apps/campaign-app"))
+    assert 'Exec="/opt/my apps/campaign-app"' in desktop_entry_text(_quote("/opt/my apps/campaign-app"))

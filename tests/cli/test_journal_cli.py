@@ -55,8 +55,10 @@ def test_battle_undo_is_undo_of_the_newest_battle_and_redo_brings_it_back(cli) -
 def test_bad_operation_ids_are_one_line(cli, capsys) -> None:  # type: ignore[no-untyped-def]
     cli("demo")
     assert "no operation 999 in the journal" in cli("undo", "--operation", "999", rc=2)
-    for argv, why in ((("redo", "--operation", "0"), "must be 1 or more"),
-                      (("journal", "--limit", "x"), "must be a whole number")):
+    for argv, why in (
+        (("redo", "--operation", "0"), "must be 1 or more"),
+        (("journal", "--limit", "x"), "must be a whole number"),
+    ):
         with pytest.raises(SystemExit) as stop:
             cli(*argv)
         assert stop.value.code == 2 and why in capsys.readouterr().err

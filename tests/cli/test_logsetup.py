@@ -29,15 +29,20 @@ def test_log_file_rolls_over_and_keeps_backups(tmp_path):
     newest = path.read_text(encoding="utf-8").splitlines()
     assert newest[-1].startswith("line 29 ")
     # the backups hold the lines just before, in order, with nothing lost in between
-    kept = [*(tmp_path / "app.log.2").read_text().splitlines(), *(tmp_path / "app.log.1").read_text().splitlines(),
-            *newest]
+    kept = [
+        *(tmp_path / "app.log.2").read_text().splitlines(),
+        *(tmp_path / "app.log.1").read_text().splitlines(),
+        *newest,
+    ]
     numbers = [int(line.split()[1]) for line in kept]
     assert numbers == list(range(numbers[0], 30))
 
 
 def test_start_of_logging_does_not_import_logging_handlers(tmp_path):
-    code = ("import sys\nfrom pathlib import Path\nfrom campaign_app.logsetup import setup_logging\n"
-            f"setup_logging(Path({str(tmp_path)!r}))\nprint('logging.handlers' in sys.modules)\n")
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom campaign_app.logsetup import setup_logging\n"
+        f"setup_logging(Path({str(tmp_path)!r}))\nprint('logging.handlers' in sys.modules)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 
@@ -53,7 +58,8 @@ def test_a_server_password_never_reaches_the_log_file(tmp_path):
         "j._cmd_journal = boom\n"
         "from campaign_app.cli import main\n"
         f"sys.exit(main(['--data-dir', {str(tmp_path)!r}, '--db', "
-        "'postgresql://ana:s3cret-pw@club.example/league', 'journal']))\n")
+        "'postgresql://ana:s3cret-pw@club.example/league', 'journal']))\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr
     log = (tmp_path / "logs" / "campaign_app.log").read_text(encoding="utf-8")

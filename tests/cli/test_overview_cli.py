@@ -19,8 +19,24 @@ def league(app_paths: AppPaths, congo_platoon) -> None:  # type: ignore[no-untyp
 
 
 def _log(cli, platoon: str, outcome: str, *more: str) -> dict:  # type: ignore[no-untyped-def]
-    return json.loads(cli("battle", "log", "--platoon", platoon, "--wounds", "0", "--leader-wounds", "0",
-                          "--outcome", outcome, "--seed", "1", *more, "--json"))
+    return json.loads(
+        cli(
+            "battle",
+            "log",
+            "--platoon",
+            platoon,
+            "--wounds",
+            "0",
+            "--leader-wounds",
+            "0",
+            "--outcome",
+            outcome,
+            "--seed",
+            "1",
+            *more,
+            "--json",
+        )
+    )
 
 
 def test_opponent_platoon_links_the_battle_and_counts_head_to_head(cli, league, db_engine: str) -> None:
@@ -28,14 +44,26 @@ def test_opponent_platoon_links_the_battle_and_counts_head_to_head(cli, league, 
     assert d["details"]["opponent"] == "Red Company" and d["details"]["opponent_platoon_id"] is not None
     _log(cli, "Red Company", "defeat", "--opponent-platoon", "2nd Platoon")
     data = json.loads(cli("campaign", "standings", "--campaign", "Congo 1960", "--json"))
-    fields = ["platoon", "battles", "victories", "draws", "defeats", "objective_xp", "wounds", "xp_lost",
-              "leaders_lost", "xp", "level"]
+    fields = [
+        "platoon",
+        "battles",
+        "victories",
+        "draws",
+        "defeats",
+        "objective_xp",
+        "wounds",
+        "xp_lost",
+        "leaders_lost",
+        "xp",
+        "level",
+    ]
     if db_engine == "postgresql":
         fields.insert(1, "owner")
     assert [list(r) for r in data["platoons"]] == [fields, fields]
     assert [r["platoon"] for r in data["platoons"]] == ["2nd Platoon", "Red Company"]
-    assert data["head_to_head"] == [{"platoons": ["2nd Platoon", "Red Company"], "a_victories": 1,
-                                     "b_victories": 0, "draws": 0, "disagreements": 0}]
+    assert data["head_to_head"] == [
+        {"platoons": ["2nd Platoon", "Red Company"], "a_victories": 1, "b_victories": 0, "draws": 0, "disagreements": 0}
+    ]
     text = cli("campaign", "standings", "--campaign", "Congo 1960")
     assert "2nd Platoon – Red Company: 1–0" in text
 
@@ -49,11 +77,37 @@ def test_both_claiming_victory_is_reported_as_disputed(cli, league) -> None:
 
 
 def test_bad_opponent_platoon_is_refused_in_one_line_and_nothing_is_written(cli, league) -> None:
-    err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-              "--opponent-platoon", "Nobody", "--seed", "1", rc=2)
+    err = cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "0",
+        "--leader-wounds",
+        "0",
+        "--opponent-platoon",
+        "Nobody",
+        "--seed",
+        "1",
+        rc=2,
+    )
     assert "no platoon named 'Nobody'" in err
-    err = cli("battle", "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0",
-              "--opponent-platoon", "2nd Platoon", "--seed", "1", rc=2)
+    err = cli(
+        "battle",
+        "log",
+        "--platoon",
+        "2nd Platoon",
+        "--wounds",
+        "0",
+        "--leader-wounds",
+        "0",
+        "--opponent-platoon",
+        "2nd Platoon",
+        "--seed",
+        "1",
+        rc=2,
+    )
     assert "cannot fight itself" in err
     err = cli("campaign", "standings", "--campaign", "Nowhere", rc=2)
     assert "no campaign named 'Nowhere'" in err
@@ -63,8 +117,21 @@ def test_bad_opponent_platoon_is_refused_in_one_line_and_nothing_is_written(cli,
 
 def test_chronicle_entries_reports_filter_and_search(cli, league) -> None:
     _log(cli, "2nd Platoon", "victory", "--opponent-platoon", "Red Company", "--date", "2026-03-02")
-    added = json.loads(cli("chronicle", "add", "--campaign", "Congo 1960", "--title", "Season 2 begins",
-                           "--text", "The rains end.", "--date", "2026-03-01", "--json"))
+    added = json.loads(
+        cli(
+            "chronicle",
+            "add",
+            "--campaign",
+            "Congo 1960",
+            "--title",
+            "Season 2 begins",
+            "--text",
+            "The rains end.",
+            "--date",
+            "2026-03-01",
+            "--json",
+        )
+    )
     assert added["title"] == "Season 2 begins" and added["date"] == "2026-03-01"
     cli("chronicle", "report", "--platoon", "2nd Platoon", "--text", "Held the ford at dusk.")
     story = json.loads(cli("chronicle", "--campaign", "Congo 1960", "--json"))
@@ -85,15 +152,18 @@ def test_chronicle_entries_reports_filter_and_search(cli, league) -> None:
     assert "Season two begins" in cli("chronicle", "--campaign", "Congo 1960")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["chronicle", "add", "--campaign", "Congo 1960", "--title", "", "--date", "2026-01-01"], "title"),
-    (["chronicle", "add", "--campaign", "Congo 1960", "--title", "X", "--date", "1st of May"], "YYYY-MM-DD"),
-    (["chronicle", "add", "--campaign", "Nowhere", "--title", "X"], "no campaign named 'Nowhere'"),
-    (["chronicle", "edit", "99", "--title", "X"], "no chronicle entry with id 99"),
-    (["chronicle", "edit", "x1"], "entry id"),
-    (["chronicle", "report", "--platoon", "2nd Platoon", "--text", "x"], "has no battles"),
-    (["chronicle"], "name the campaign"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["chronicle", "add", "--campaign", "Congo 1960", "--title", "", "--date", "2026-01-01"], "title"),
+        (["chronicle", "add", "--campaign", "Congo 1960", "--title", "X", "--date", "1st of May"], "YYYY-MM-DD"),
+        (["chronicle", "add", "--campaign", "Nowhere", "--title", "X"], "no campaign named 'Nowhere'"),
+        (["chronicle", "edit", "99", "--title", "X"], "no chronicle entry with id 99"),
+        (["chronicle", "edit", "x1"], "entry id"),
+        (["chronicle", "report", "--platoon", "2nd Platoon", "--text", "x"], "has no battles"),
+        (["chronicle"], "name the campaign"),
+    ],
+)
 def test_chronicle_refusals_are_one_line(cli, league, argv: list[str], message: str) -> None:
     assert message in cli(*argv, rc=2)
     assert json.loads(cli("chronicle", "--campaign", "Congo 1960", "--json"))["items"] == []
@@ -103,8 +173,9 @@ def test_print_standings_and_chronicle_and_stale(cli, league, tmp_path) -> None:
     from pypdf import PdfReader
 
     _log(cli, "2nd Platoon", "victory", "--opponent-platoon", "Red Company")
-    out = json.loads(cli("print", "standings", "--campaign", "Congo 1960", "-o", str(tmp_path / "s.pdf"),
-                         "--qr", "--json"))
+    out = json.loads(
+        cli("print", "standings", "--campaign", "Congo 1960", "-o", str(tmp_path / "s.pdf"), "--qr", "--json")
+    )
     assert out["pages"] == 1 and out["campaign"] == "Congo 1960"
     text = PdfReader(tmp_path / "s.pdf").pages[0].extract_text()
     assert "2nd Platoon" in text and "Red Company" in text and "Congo 1960 \u00b7 Standings \u00b7 journal" in text
@@ -116,8 +187,7 @@ def test_print_standings_and_chronicle_and_stale(cli, league, tmp_path) -> None:
     assert len(json.loads(cli("print", "stale", "--campaign", "Congo 1960", "--all", "--json"))) == 3
     cli("platoon", "set", "2nd Platoon", "--morale", "d12")
     stale = json.loads(cli("print", "stale", "--campaign", "Congo 1960", "--json"))
-    assert [(s["title"], s["changes"]) for s in stale] == [("Unit Data Sheet: 2nd Platoon",
-                                                            ["Morale d8 \u2192 d12"])]
+    assert [(s["title"], s["changes"]) for s in stale] == [("Unit Data Sheet: 2nd Platoon", ["Morale d8 \u2192 d12"])]
     assert "STALE" in cli("print", "stale", "--campaign", "Congo 1960")
     cli("undo")
     assert json.loads(cli("print", "stale", "--campaign", "Congo 1960", "--json")) == []

@@ -47,11 +47,41 @@ def test_print_sheet_of_a_platoon(cli, demo, tmp_path: Path) -> None:
 
 
 def test_print_several_platoons_on_letter_as_json(cli, demo, tmp_path: Path) -> None:
-    cli("platoon", "new", "--campaign", "Congo 1960 (sample)", "--name", "3rd Platoon", "--training", "d8",
-        "--equipment", "d6", "--morale", "d12", "--armor", "1", "--xp", "10")
+    cli(
+        "platoon",
+        "new",
+        "--campaign",
+        "Congo 1960 (sample)",
+        "--name",
+        "3rd Platoon",
+        "--training",
+        "d8",
+        "--equipment",
+        "d6",
+        "--morale",
+        "d12",
+        "--armor",
+        "1",
+        "--xp",
+        "10",
+    )
     out = tmp_path / "sheets.pdf"
-    data = json.loads(cli("print", "sheet", "--platoon", "2nd Platoon", "--platoon", "3rd Platoon", "--paper",
-                          "letter", "--pencil", "-o", str(out), "--json"))
+    data = json.loads(
+        cli(
+            "print",
+            "sheet",
+            "--platoon",
+            "2nd Platoon",
+            "--platoon",
+            "3rd Platoon",
+            "--paper",
+            "letter",
+            "--pencil",
+            "-o",
+            str(out),
+            "--json",
+        )
+    )
     assert data["kind"] == "sheet" and data["pages"] == 2 and data["pencil"] is True
     assert data["output"] == str(out) and data["bytes"] == out.stat().st_size
     reader = _pdf(out)
@@ -100,15 +130,19 @@ def test_print_history(cli, demo, tmp_path: Path) -> None:
     assert "PLATOON HISTORY" in page and "Ford" in page and "victory" in page
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("print", "sheet"), "name at least one platoon"),
-    (("print", "sheet", "--platoon", "Nobody"), "no platoon named 'Nobody'"),
-    (("print", "sologear"), "name a Sologear campaign"),
-    (("print", "sologear", "--campaign", "Nowhere"), "no Sologear campaign named 'Nowhere'"),
-    (("print", "history", "--platoon", "Nobody"), "no platoon named 'Nobody'"),
-])
-def test_bad_input_is_one_line_and_writes_nothing(cli, demo, tmp_path: Path, argv: tuple[str, ...],
-                                                  message: str) -> None:
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("print", "sheet"), "name at least one platoon"),
+        (("print", "sheet", "--platoon", "Nobody"), "no platoon named 'Nobody'"),
+        (("print", "sologear"), "name a Sologear campaign"),
+        (("print", "sologear", "--campaign", "Nowhere"), "no Sologear campaign named 'Nowhere'"),
+        (("print", "history", "--platoon", "Nobody"), "no platoon named 'Nobody'"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(
+    cli, demo, tmp_path: Path, argv: tuple[str, ...], message: str
+) -> None:
     out = tmp_path / "out.pdf"
     err = cli(*argv, "-o", str(out), rc=2)
     assert message in err

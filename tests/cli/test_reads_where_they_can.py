@@ -18,8 +18,14 @@ import pytest
 from campaign_app.store import close_db
 from tests.cli.test_error_classes_cli import one_line, remount, run, tmpfs
 
-READS = (["platoon", "list"], ["check"], ["journal", "--limit", "3"], ["history", "--platoon", "2nd Platoon"],
-         ["campaign", "show", "Congo 1960 (sample)"], ["platoon", "show", "2nd Platoon"])
+READS = (
+    ["platoon", "list"],
+    ["check"],
+    ["journal", "--limit", "3"],
+    ["history", "--platoon", "2nd Platoon"],
+    ["campaign", "show", "Congo 1960 (sample)"],
+    ["platoon", "show", "2nd Platoon"],
+)
 
 
 def battles(db_file: Path) -> int:
@@ -48,8 +54,9 @@ def _fill(folder: Path, leave: int = 0) -> Path:
 
 def _fresh(argv: list[str], data: list[str]) -> subprocess.CompletedProcess[str]:
     """A fresh process (one that has the file open keeps its -shm mapped)."""
-    return subprocess.run([sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "campaign_app.cli", *argv, *data], capture_output=True, text=True, timeout=120
+    )
 
 
 def _nothing_beside(folder: Path) -> None:
@@ -114,8 +121,9 @@ def test_reads_in_a_read_only_folder_succeed(capsys, tmp_path):
             code, out, err = run(capsys, *argv, *data)
             assert code == 0 and out.strip() and err == "", (argv, err)
             close_db()
-        code, out, err = run(capsys, "export", "--campaign", "Congo 1960 (sample)", "-o", str(tmp_path / "c.json"),
-                             *data)
+        code, out, err = run(
+            capsys, "export", "--campaign", "Congo 1960 (sample)", "-o", str(tmp_path / "c.json"), *data
+        )
         assert code == 0, err
         close_db()
         code, out, err = run(capsys, "backup", *data)

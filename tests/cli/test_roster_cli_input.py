@@ -18,8 +18,26 @@ def run(capsys, app_paths, *args: str) -> tuple[int, str, str]:
 def _setup(capsys, app_paths) -> None:
     assert run(capsys, app_paths, "campaign", "new", "--name", "C", "--system", "atomic-africa")[0] == 0
     for name in ("Alpha", "Bravo", "1"):
-        code, _, err = run(capsys, app_paths, "platoon", "new", "--campaign", "C", "--name", name,
-                           "--training", "d8", "--equipment", "d8", "--morale", "d8", "--armor", "1", "--xp", "3")
+        code, _, err = run(
+            capsys,
+            app_paths,
+            "platoon",
+            "new",
+            "--campaign",
+            "C",
+            "--name",
+            name,
+            "--training",
+            "d8",
+            "--equipment",
+            "d8",
+            "--morale",
+            "d8",
+            "--armor",
+            "1",
+            "--xp",
+            "3",
+        )
         assert code == 0, err
 
 
@@ -37,14 +55,34 @@ def test_digit_only_name_is_a_name_not_an_id(capsys, app_paths):
 def test_extra_typed_dice_are_refused_and_nothing_written(capsys, app_paths):
     _setup(capsys, app_paths)
     before = (Platoon.select().count(), Roll.select().count())
-    code, out, err = run(capsys, app_paths, "platoon", "new", "--campaign", "C", "--name", "Gen", "--generate",
-                         "--dice", "1,3", "4", "--training", "d8", "--equipment", "d8", "--morale", "d8",
-                         "--armor", "1")
+    code, out, err = run(
+        capsys,
+        app_paths,
+        "platoon",
+        "new",
+        "--campaign",
+        "C",
+        "--name",
+        "Gen",
+        "--generate",
+        "--dice",
+        "1,3",
+        "4",
+        "--training",
+        "d8",
+        "--equipment",
+        "d8",
+        "--morale",
+        "d8",
+        "--armor",
+        "1",
+    )
     assert code == 2 and out == "" and "too many dice" in err
     assert (Platoon.select().count(), Roll.select().count()) == before
     leaders = Leader.select().count()
-    code, out, err = run(capsys, app_paths, "leader", "replace", "Bravo", "--name", "Zed", "--roll", "--dice", "3,4",
-                         "5")
+    code, out, err = run(
+        capsys, app_paths, "leader", "replace", "Bravo", "--name", "Zed", "--roll", "--dice", "3,4", "5"
+    )
     assert code == 2 and out == "" and "too many dice" in err
     assert Leader.select().count() == leaders
 

@@ -45,8 +45,12 @@ class Cli:
 
 
 def counts() -> tuple[int, ...]:
-    return (SologearSheet.select().count(), SologearForce.select().count(), SologearTurn.select().count(),
-            Roll.select().count())
+    return (
+        SologearSheet.select().count(),
+        SologearForce.select().count(),
+        SologearTurn.select().count(),
+        Roll.select().count(),
+    )
 
 
 @pytest.fixture
@@ -56,22 +60,79 @@ def cli(app_paths: AppPaths, fresh_db: object, capsys: pytest.CaptureFixture[str
 
 
 def setup_sheet(cli: Cli, length: int | None = 5) -> None:
-    data = cli.json("sologear", "new", "--name", CAMP, "--pilot", "Janne", "--gear-tv", "250", "--player-unit",
-                    "Janne's Regiment", "--enemy-unit", "Johnboy's Company")
+    data = cli.json(
+        "sologear",
+        "new",
+        "--name",
+        CAMP,
+        "--pilot",
+        "Janne",
+        "--gear-tv",
+        "250",
+        "--player-unit",
+        "Janne's Regiment",
+        "--enemy-unit",
+        "Johnboy's Company",
+    )
     assert data["pilot"] == "Janne" and data["gear_tv"] == 250 and data["name"] == CAMP
-    cli.ok("sologear", "force", "add", "--campaign", CAMP, "--side", "player", "--name", "1st Company", "--base",
-           "350", "--skill", "regular", "--loyalty", "reliable")
-    cli.ok("sologear", "force", "add", "--campaign", CAMP, "--side", "player", "--name", "2nd Company",
-           "--company-tv", "7000")
-    cli.ok("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Johnboy's Company",
-           "--base", "400", "--skill", "veteran", "--loyalty", "firm")
+    cli.ok(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "player",
+        "--name",
+        "1st Company",
+        "--base",
+        "350",
+        "--skill",
+        "regular",
+        "--loyalty",
+        "reliable",
+    )
+    cli.ok(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "player",
+        "--name",
+        "2nd Company",
+        "--company-tv",
+        "7000",
+    )
+    cli.ok(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "Johnboy's Company",
+        "--base",
+        "400",
+        "--skill",
+        "veteran",
+        "--loyalty",
+        "firm",
+    )
     if length is not None:
         cli.ok("sologear", "length", "--campaign", CAMP, "--dice", str(length))
 
 
 def test_issue_lookups(cli: Cli) -> None:
-    assert cli.json("sologear", "table", "combat", "--odds", "equal", "--roll", "7") == \
-        {"glory": "1D6", "hit": "#", "enemy": None, "ends": None}
+    assert cli.json("sologear", "table", "combat", "--odds", "equal", "--roll", "7") == {
+        "glory": "1D6",
+        "hit": "#",
+        "enemy": None,
+        "ends": None,
+    }
     odds = cli.json("sologear", "odds", "--player", "700", "--enemy", "1350")
     assert set(odds) == {"ratio", "band", "ratio_text", "compared", "exact"} and odds["band"] == "Equal"
     assert (odds["ratio_text"], odds["compared"], odds["exact"]) == ("0.519", "0.52", "14/27")
@@ -102,15 +163,48 @@ def test_worked_example_sheet(cli: Cli) -> None:
 
 def test_full_campaign_cli(cli: Cli) -> None:
     setup_sheet(cli, length=2)
-    turn = cli.json("sologear", "turn", "--campaign", CAMP, "--action", "fig", "--posture", "2", "--dice", "4,5",
-                    "3,2", "1,2,3,4", "3")
+    turn = cli.json(
+        "sologear",
+        "turn",
+        "--campaign",
+        CAMP,
+        "--action",
+        "fig",
+        "--posture",
+        "2",
+        "--dice",
+        "4,5",
+        "3,2",
+        "1,2,3,4",
+        "3",
+    )
     assert turn["combat_total"] == 11 and turn["cell"] == {"glory": "2D6", "hit": "##", "enemy": None, "ends": None}
     assert turn["glory"] == 5 and turn["entry_edge"] == "South"
     assert [r["purpose"] for r in turn["rolls"]] == ["combat", "glory", "battle_length", "entry_edge"]
-    assert [r["purpose_text"] for r in turn["rolls"]] == ["combat table", "Glory markers", "battle length",
-                                                          "entry edge"]
-    assert cli.json("sologear", "record", "--campaign", CAMP, "--turn", "1", "--glory", "3", "--enemy-tv", "0",
-                    "--bunkers", "1", "--gear-damaged")["recorded"] is True
+    assert [r["purpose_text"] for r in turn["rolls"]] == [
+        "combat table",
+        "Glory markers",
+        "battle length",
+        "entry edge",
+    ]
+    assert (
+        cli.json(
+            "sologear",
+            "record",
+            "--campaign",
+            CAMP,
+            "--turn",
+            "1",
+            "--glory",
+            "3",
+            "--enemy-tv",
+            "0",
+            "--bunkers",
+            "1",
+            "--gear-damaged",
+        )["recorded"]
+        is True
+    )
     rep = cli.json("sologear", "turn", "--campaign", CAMP, "--action", "rep", "--dice", "6")
     assert rep["action"] == "rep" and rep["repair_hours"] == 4 and rep["campaign_ended"] == "turns_used_up"
     assert rep["campaign_ended_text"] == "all battle turns were played"
@@ -143,15 +237,65 @@ def test_errors_one_line_nothing_written(cli: Cli) -> None:
     cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "fig", "--posture", "3", match="posture")
     cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "fig", "--posture", "-3", match="posture")
     cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "fig", "--posture", "bold", match="posture")
-    cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "fig", "--posture", "0", "--dice", "7,1",
-              match="not a face of a d6")
-    cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "fig", "--posture", "0", "--dice", "3,4",
-              match="too few dice")
+    cli.fails(
+        "sologear",
+        "turn",
+        "--campaign",
+        CAMP,
+        "--action",
+        "fig",
+        "--posture",
+        "0",
+        "--dice",
+        "7,1",
+        match="not a face of a d6",
+    )
+    cli.fails(
+        "sologear",
+        "turn",
+        "--campaign",
+        CAMP,
+        "--action",
+        "fig",
+        "--posture",
+        "0",
+        "--dice",
+        "3,4",
+        match="too few dice",
+    )
     cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "dec", "--dice", "3", match="too many dice")
-    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "X", "--base", "5",
-              "--skill", "heroic", match="unknown skill")
-    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "X", "--base", "5",
-              "--loyalty", "fanatical", match="unknown loyalty")
+    cli.fails(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "X",
+        "--base",
+        "5",
+        "--skill",
+        "heroic",
+        match="unknown skill",
+    )
+    cli.fails(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "X",
+        "--base",
+        "5",
+        "--loyalty",
+        "fanatical",
+        match="unknown loyalty",
+    )
     cli.fails("sologear", "end", "--campaign", CAMP, "--seed", "1", match="not over")
     cli.ok("sologear", "turn", "--campaign", CAMP, "--action", "dec")
     cli.fails("sologear", "turn", "--campaign", CAMP, "--action", "dec", match="campaign has ended")
@@ -163,8 +307,18 @@ def test_errors_one_line_nothing_written(cli: Cli) -> None:
 
 def test_options_and_force_edit(cli: Cli) -> None:
     setup_sheet(cli, length=None)
-    opts = cli.json("sologear", "options", "--campaign", CAMP, "--variable-tables", "on", "--reward-dice", "2d6",
-                    "--ferocious", "on")
+    opts = cli.json(
+        "sologear",
+        "options",
+        "--campaign",
+        CAMP,
+        "--variable-tables",
+        "on",
+        "--reward-dice",
+        "2d6",
+        "--ferocious",
+        "on",
+    )
     assert opts == {"variable_tables": True, "ferocious": True, "reward_dice": "2d6"}
     forces = cli.json("sologear", "force", "list", "--campaign", CAMP)
     fid = forces["forces"]["enemy"][0]["id"]
@@ -179,9 +333,16 @@ def test_options_and_force_edit(cli: Cli) -> None:
 
 # --- edge cases: bounds on numbers and reward dice, band edges, units after the length roll ---------------
 
-@pytest.mark.parametrize(("value", "message"), [("inf", "must be a finite number"), ("nan", "must be a finite number"),
-                                                ("1e400", "must be a finite number"),
-                                                ("1e308", "must be at most 1,000,000,000")])
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("inf", "must be a finite number"),
+        ("nan", "must be a finite number"),
+        ("1e400", "must be a finite number"),
+        ("1e308", "must be at most 1,000,000,000"),
+    ],
+)
 def test_odds_refuses_non_finite_and_huge_numbers(cli: Cli, value: str, message: str) -> None:
     err = cli.fails("sologear", "odds", "--player", value, "--enemy", "100", match=message)
     assert err.startswith("campaign-cli: error: --player")
@@ -189,40 +350,117 @@ def test_odds_refuses_non_finite_and_huge_numbers(cli: Cli, value: str, message:
 
 
 def test_odds_text_never_looks_across_a_band_edge(cli: Cli) -> None:
-    assert cli.ok("sologear", "odds", "--player", "299.99", "--enemy", "100").strip() == \
-        "299.99 / 100 = 3.000: Winning"
-    assert cli.ok("sologear", "odds", "--player", "299.49", "--enemy", "100").strip() == \
-        "299.49 / 100 = 2.9949: Advantaged"
+    assert cli.ok("sologear", "odds", "--player", "299.99", "--enemy", "100").strip() == "299.99 / 100 = 3.000: Winning"
+    assert (
+        cli.ok("sologear", "odds", "--player", "299.49", "--enemy", "100").strip()
+        == "299.49 / 100 = 2.9949: Advantaged"
+    )
     assert cli.ok("sologear", "odds", "--player", "1", "--enemy", "3").strip() == "1 / 3 = 0.333: Losing"
     assert cli.ok("sologear", "odds", "--player", "700", "--enemy", "1350").strip() == "700 / 1350 = 0.519: Equal"
 
 
 def test_force_add_refuses_huge_and_non_finite_values(cli: Cli) -> None:
     setup_sheet(cli, length=None)
-    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Giant", "--base", "1e308",
-              match="base power must be at most 1,000,000")
-    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Giant", "--base", "inf",
-              match="base power must be a number of 0 or more")
-    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Giant",
-              "--company-tv", "99999999", match="company TV must be at most")
+    cli.fails(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "Giant",
+        "--base",
+        "1e308",
+        match="base power must be at most 1,000,000",
+    )
+    cli.fails(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "Giant",
+        "--base",
+        "inf",
+        match="base power must be a number of 0 or more",
+    )
+    cli.fails(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "Giant",
+        "--company-tv",
+        "99999999",
+        match="company TV must be at most",
+    )
 
 
 def test_reward_dice_are_capped(cli: Cli) -> None:
     setup_sheet(cli, length=None)
-    cli.fails("sologear", "options", "--campaign", CAMP, "--reward-dice", "999999d6",
-              match="at most 10 dice of at most 100 sides")
-    cli.fails("sologear", "new", "--name", "Other", "--pilot", "P", "--gear-tv", "250", "--reward-dice", "2d1000",
-              match="at most 10 dice of at most 100 sides")
+    cli.fails(
+        "sologear",
+        "options",
+        "--campaign",
+        CAMP,
+        "--reward-dice",
+        "999999d6",
+        match="at most 10 dice of at most 100 sides",
+    )
+    cli.fails(
+        "sologear",
+        "new",
+        "--name",
+        "Other",
+        "--pilot",
+        "P",
+        "--gear-tv",
+        "250",
+        "--reward-dice",
+        "2d1000",
+        match="at most 10 dice of at most 100 sides",
+    )
 
 
 def test_units_cannot_be_added_or_changed_after_the_length_roll(cli: Cli) -> None:
     setup_sheet(cli, length=5)
     unit = str(SologearForce.get(SologearForce.name == "Johnboy's Company").id)
-    cli.fails("sologear", "force", "add", "--campaign", CAMP, "--side", "enemy", "--name", "Horde", "--base", "10",
-              match="undo the length roll first")
+    cli.fails(
+        "sologear",
+        "force",
+        "add",
+        "--campaign",
+        CAMP,
+        "--side",
+        "enemy",
+        "--name",
+        "Horde",
+        "--base",
+        "10",
+        match="undo the length roll first",
+    )
     cli.fails("sologear", "force", "remove", "--campaign", CAMP, "--id", unit, match="undo the length roll first")
-    cli.fails("sologear", "force", "edit", "--campaign", CAMP, "--id", unit, "--base", "10",
-              match="undo the length roll first")
+    cli.fails(
+        "sologear",
+        "force",
+        "edit",
+        "--campaign",
+        CAMP,
+        "--id",
+        unit,
+        "--base",
+        "10",
+        match="undo the length roll first",
+    )
     cli.ok("sologear", "force", "edit", "--campaign", CAMP, "--id", unit, "--name", "Rabid Company")
 
 
@@ -230,10 +468,12 @@ def test_table_enemy_answers_as_the_engine_does(cli: Cli) -> None:
     data = cli.json("sologear", "table", "enemy", "--gear-tv", "250", "--roll", "8")
     assert (data["row"], data["enemy_tv"], data["note"]) == (7, 400, "roll 8, read as row 7")
     assert "row 7 (roll 8, read as row 7): enemy unit of TV 400" in cli.ok(
-        "sologear", "table", "enemy", "--gear-tv", "250", "--roll", "8")
+        "sologear", "table", "enemy", "--gear-tv", "250", "--roll", "8"
+    )
     cli.fails("sologear", "table", "enemy", "--gear-tv", "250", "--roll", "0", match="--roll must be 1 or more")
 
 
 def test_reward_dice_d66_is_refused(cli: Cli) -> None:
-    cli.fails("sologear", "new", "--name", "D66 test", "--pilot", "P", "--gear-tv", "50",
-              "--reward-dice", "d66", match="D66")
+    cli.fails(
+        "sologear", "new", "--name", "D66 test", "--pilot", "P", "--gear-tv", "50", "--reward-dice", "d66", match="D66"
+    )

@@ -21,11 +21,11 @@ def run(paths: AppPaths, capsys: pytest.CaptureFixture[str], *argv: str) -> tupl
 
 @pytest.fixture
 def sheet(app_paths: AppPaths, fresh_db: object, capsys: pytest.CaptureFixture[str]) -> str:
-    for argv in (("sologear", "new", "--name", "Hill 214", "--pilot", "Janne", "--gear-tv", "250"),
-                 ("sologear", "force", "add", "--campaign", "Hill 214", "--side", "player", "--name", "1st",
-                  "--base", "350"),
-                 ("sologear", "force", "add", "--campaign", "Hill 214", "--side", "enemy", "--name", "Reds",
-                  "--base", "350")):
+    for argv in (
+        ("sologear", "new", "--name", "Hill 214", "--pilot", "Janne", "--gear-tv", "250"),
+        ("sologear", "force", "add", "--campaign", "Hill 214", "--side", "player", "--name", "1st", "--base", "350"),
+        ("sologear", "force", "add", "--campaign", "Hill 214", "--side", "enemy", "--name", "Reds", "--base", "350"),
+    ):
         code, _out, err = run(app_paths, capsys, *argv)
         assert code == 0, err
     return "Hill 214"
@@ -56,10 +56,12 @@ def test_odds_json_has_the_rows_of_the_column_with_the_posture(app_paths, capsys
 def test_odds_text_and_refusals(app_paths, capsys, sheet) -> None:
     code, out, _err = run(app_paths, capsys, "sologear", "odds", "--campaign", sheet, "--posture", "-1")
     assert code == 0 and "Equal column" in out and "Holding back (-1)" in out and "Noticed" in out
-    for argv, words in ((("--campaign", sheet, "--posture", "3"), "posture"),
-                        (("--campaign", "Nowhere"), "Nowhere"),
-                        (("--campaign", sheet, "--player", "5"), "either"),
-                        ((), "--campaign")):
+    for argv, words in (
+        (("--campaign", sheet, "--posture", "3"), "posture"),
+        (("--campaign", "Nowhere"), "Nowhere"),
+        (("--campaign", sheet, "--player", "5"), "either"),
+        ((), "--campaign"),
+    ):
         code, out, err = run(app_paths, capsys, "sologear", "odds", *argv)
         assert code == 2 and out == "" and words in err and len(err.strip().splitlines()) == 1, err
     # the column of two combat powers still works as before

@@ -20,18 +20,19 @@ DB = "club_access"
 
 
 @pytest.fixture(scope="module")
-def club(club_pg: ClubServer) -> dict[str, Any]:  # noqa: F811
+def club(club_pg: ClubServer) -> dict[str, Any]:
     return make_club(club_pg, DB)
 
 
 @pytest.fixture
-def as_login(club_pg: ClubServer, club: dict[str, Any]) -> Iterator[Any]:  # noqa: F811
+def as_login(club_pg: ClubServer, club: dict[str, Any]) -> Iterator[Any]:
     """``as_login(who)`` binds the models to the club database as ``who``."""
     yield lambda who: bind(club_pg, DB, who)
     unbind()
 
 
 # --------------------------------------------------------------------------------------------- a file
+
 
 def test_on_a_file_database_everything_is_allowed(fresh_db: object) -> None:
     assert not access.is_club() and not access.rules_installed()
@@ -42,6 +43,7 @@ def test_on_a_file_database_everything_is_allowed(fresh_db: object) -> None:
 
 
 # --------------------------------------------------------------------------------------------- a club server
+
 
 def test_another_players_platoon_is_refused_naming_its_owner(as_login: Any, club: dict[str, Any]) -> None:
     as_login("bob")
@@ -69,30 +71,39 @@ def test_campaign_changes_are_for_its_organisers(as_login: Any, club: dict[str, 
     access.require_campaign_creator()
 
 
-def test_a_platoon_of_no_player_is_the_organisers(club_pg: ClubServer, as_login: Any,  # noqa: F811
-                                                  club: dict[str, Any]) -> None:
+def test_a_platoon_of_no_player_is_the_organisers(
+    club_pg: ClubServer,
+    as_login: Any,
+    club: dict[str, Any],
+) -> None:
     with owner_writes(club_pg, DB) as owner:
         owner.execute("UPDATE platoon SET owner = '' WHERE id = %s", (club["ada_platoon"],))
     try:
         as_login("ada")
         assert access.why_not(platoon=club["ada_platoon"]) == (
-            "2nd Platoon belongs to no player; only an organiser of Congo 1960 can change it")
+            "2nd Platoon belongs to no player; only an organiser of Congo 1960 can change it"
+        )
     finally:
         with owner_writes(club_pg, DB) as owner:
             owner.execute("UPDATE platoon SET owner = 'ada' WHERE id = %s", (club["ada_platoon"],))
 
 
-def test_a_sheet_is_checked_like_a_platoon(club_pg: ClubServer, as_login: Any,  # noqa: F811
-                                           club: dict[str, Any]) -> None:
+def test_a_sheet_is_checked_like_a_platoon(
+    club_pg: ClubServer,
+    as_login: Any,
+    club: dict[str, Any],
+) -> None:
     as_login("bob")
     assert access.why_not(sheet=club["secret_sheet"]) is None  # bob cannot even see it: the service says so
     with owner_writes(club_pg, DB) as owner:
-        owner.execute("INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, 'bob', 'player')",
-                      (club["secret"],))
+        owner.execute(
+            "INSERT INTO campaign_member (campaign_id, login, role) VALUES (%s, 'bob', 'player')", (club["secret"],)
+        )
     try:
         as_login("bob")
         assert access.why_not(sheet=club["secret_sheet"]) == (
-            "The Sologear sheet of Kael (Secret War) belongs to olga; you can look but not change it")
+            "The Sologear sheet of Kael (Secret War) belongs to olga; you can look but not change it"
+        )
     finally:
         with owner_writes(club_pg, DB) as owner:
             owner.execute("DELETE FROM campaign_member WHERE campaign_id = %s AND login = 'bob'", (club["secret"],))
@@ -111,17 +122,23 @@ def test_the_journal_checks_an_operations_target(as_login: Any, club: dict[str, 
 def test_the_servers_refusal_is_one_line(as_login: Any, club: dict[str, Any]) -> None:
     database = as_login("bob")
     with pytest.raises((DatabaseError, Refused)) as caught, database.atomic():
-        database.execute_sql("INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, created_at) VALUES "
-                             "(?, 'platoon', 1, 4, '', now())", (club["ada_platoon"],))
+        database.execute_sql(
+            "INSERT INTO xp_change (platoon_id, who, delta, xp_after, reason, created_at) VALUES "
+            "(?, 'platoon', 1, 4, '', now())",
+            (club["ada_platoon"],),
+        )
     refused = access.refusal(caught.value)
     assert isinstance(refused, NotYours)
-    assert str(refused) == ("the club server refused the change to an XP change: you change only the platoons and "
-                            "Sologear sheets you own (an organiser: anything in their campaigns); nothing was written")
+    assert str(refused) == (
+        "the club server refused the change to an XP change: you change only the platoons and "
+        "Sologear sheets you own (an organiser: anything in their campaigns); nothing was written"
+    )
     with pytest.raises((DatabaseError, Refused)) as caught, database.atomic():
         database.execute_sql("UPDATE schema_migration SET name = 'x'")
     refused = access.refusal(caught.value)
     assert refused is not None and str(refused).startswith(
-        "the club server refused: your login may not change the database's version (permission denied")
+        "the club server refused: your login may not change the database's version (permission denied"
+    )
     assert "\n" not in str(refused)
     with pytest.raises(DatabaseError) as caught, database.atomic():  # not a refusal: left alone
         database.execute_sql("SELECT 1/0")

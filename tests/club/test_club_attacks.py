@@ -31,7 +31,7 @@ DB = "club_attacks"
 
 
 @pytest.fixture(scope="module")
-def club_db(club_pg: ClubServer) -> str:  # noqa: F811
+def club_db(club_pg: ClubServer) -> str:
     """Olga organises "Congo 1960" with ada and bob in it; each has a platoon with one battle, logged through the
     app (so the journal holds real operations of theirs)."""
     ensure_role(club_pg, OWNER, createrole=True)
@@ -52,8 +52,9 @@ def club_db(club_pg: ClubServer) -> str:  # noqa: F811
     close_db()
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         init_db(club_pg.url(DB, user=login))
-        platoons.create_platoon("Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2,
-                                leader_name=f"Lt. {login.title()}")
+        platoons.create_platoon(
+            "Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+        )
         battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(5))
         close_db()
     unbind()
@@ -61,7 +62,7 @@ def club_db(club_pg: ClubServer) -> str:  # noqa: F811
 
 
 @pytest.fixture
-def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:  # noqa: F811
+def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:
     def connect(login: str, busy_timeout: float | None = None, url: str | None = None) -> Any:
         close_db()
         return init_db(url or club_pg.url(club_db, user=login), busy_timeout=busy_timeout)
@@ -102,14 +103,28 @@ def refused(con: Any, sql: str, params: tuple[Any, ...] = (), *, state: str = "4
 
 def snapshot(server: ClubServer) -> dict[str, Any]:
     """Everything of the club as the owner sees it, minus the journal: what an attack must leave unchanged."""
-    tables = ("campaign", "campaign_member", "platoon", "battle", "leader", "xp_change", "attribute_change",
-              "roll", "attached_unit", "equipment", "sologear_sheet")
+    tables = (
+        "campaign",
+        "campaign_member",
+        "platoon",
+        "battle",
+        "leader",
+        "xp_change",
+        "attribute_change",
+        "roll",
+        "attached_unit",
+        "equipment",
+        "sologear_sheet",
+    )
     with server.connect(DB, OWNER) as con:
-        out: dict[str, Any] = {t: con.execute(f'SELECT to_jsonb(t) FROM "{t}" t ORDER BY id').fetchall()
-                               for t in tables}
-        out["roles"] = con.execute("SELECT r.rolname, g.rolname FROM pg_auth_members m JOIN pg_roles r ON "
-                                   "r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.rolname IN "
-                                   "('ada', 'bob', 'olga') ORDER BY 1, 2").fetchall()
+        out: dict[str, Any] = {
+            t: con.execute(f'SELECT to_jsonb(t) FROM "{t}" t ORDER BY id').fetchall() for t in tables
+        }
+        out["roles"] = con.execute(
+            "SELECT r.rolname, g.rolname FROM pg_auth_members m JOIN pg_roles r ON "
+            "r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.rolname IN "
+            "('ada', 'bob', 'olga') ORDER BY 1, 2"
+        ).fetchall()
     return out
 
 
@@ -120,8 +135,11 @@ def platoon_id(server: ClubServer, name: str) -> int:
 
 def op_of(server: ClubServer, user: str) -> int:
     with server.connect(DB, OWNER) as con:
-        return int(con.execute("SELECT max(id) FROM operation WHERE \"user\" = %s AND kind = 'battle.log'",
-                               (user,)).fetchone()[0])
+        return int(
+            con.execute(
+                "SELECT max(id) FROM operation WHERE \"user\" = %s AND kind = 'battle.log'", (user,)
+            ).fetchone()[0]
+        )
 
 
 def organiser_round_trip(as_login: Any, server: ClubServer) -> None:
@@ -141,8 +159,11 @@ def organiser_round_trip(as_login: Any, server: ClubServer) -> None:
 def everyone_can_write(as_login: Any) -> None:
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         as_login(login, busy_timeout=2)
-        done = platoons.set_platoon_notes(platoon, f"{login} still writes") if hasattr(
-            platoons, "set_platoon_notes") else platoons.update_platoon(platoon, notes=f"{login} still writes")
+        done = (
+            platoons.set_platoon_notes(platoon, f"{login} still writes")
+            if hasattr(platoons, "set_platoon_notes")
+            else platoons.update_platoon(platoon, notes=f"{login} still writes")
+        )
         assert done.changed
         journal.undo()
 
@@ -150,20 +171,34 @@ def everyone_can_write(as_login: Any) -> None:
 # ------------------------------------------------------------------------------------------------ the journal
 
 JOURNAL_WRITES = [
-    ("forged operation", "INSERT INTO operation (id, kind, label, campaign_id, platoon_id, created_at, updated_at, "
-                         "\"user\") VALUES (987654, 'platoon.edit', 'Congo 1960: change the notes', 1, 1, 'now', "
-                         "'now', 'bob')"),
-    ("forged change record", "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) "
-                             "SELECT max(id), 'platoon', 1, 'update', '{}', '{}' FROM operation"),
-    ("forged table name", "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) "
-                          "SELECT max(id), 'platoon\" ; DELETE FROM battle; --', 1, 'delete', '{}', NULL "
-                          "FROM operation"),
+    (
+        "forged operation",
+        "INSERT INTO operation (id, kind, label, campaign_id, platoon_id, created_at, updated_at, "
+        "\"user\") VALUES (987654, 'platoon.edit', 'Congo 1960: change the notes', 1, 1, 'now', "
+        "'now', 'bob')",
+    ),
+    (
+        "forged change record",
+        "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) "
+        "SELECT max(id), 'platoon', 1, 'update', '{}', '{}' FROM operation",
+    ),
+    (
+        "forged table name",
+        "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) "
+        "SELECT max(id), 'platoon\" ; DELETE FROM battle; --', 1, 'delete', '{}', NULL "
+        "FROM operation",
+    ),
     ("editing one's own operation", "UPDATE operation SET label = 'nothing', undone = 1 WHERE \"user\" = 'bob'"),
     ("erasing one's own history", "DELETE FROM operation WHERE \"user\" = 'bob'"),
-    ("erasing one's own change records", "DELETE FROM operation_change WHERE operation_id IN "
-                                         "(SELECT id FROM operation WHERE \"user\" = 'bob')"),
-    ("the bigint id", "INSERT INTO operation (id, kind, label, created_at, updated_at, \"user\") VALUES "
-                      "(9223372036854775807, 'x', 'x', 'now', 'now', 'bob')"),
+    (
+        "erasing one's own change records",
+        "DELETE FROM operation_change WHERE operation_id IN (SELECT id FROM operation WHERE \"user\" = 'bob')",
+    ),
+    (
+        "the bigint id",
+        'INSERT INTO operation (id, kind, label, created_at, updated_at, "user") VALUES '
+        "(9223372036854775807, 'x', 'x', 'now', 'now', 'bob')",
+    ),
     ("the undo stamp", "UPDATE operation SET undo_seq = 9223372036854775807 WHERE \"user\" = 'bob'"),
     ("the journal's bookkeeping", "INSERT INTO journal_open (xact, operation_id) VALUES (1, 1)"),
     ("the journal's lock", "SELECT * FROM journal_state FOR UPDATE"),
@@ -171,7 +206,7 @@ JOURNAL_WRITES = [
 
 
 @pytest.mark.parametrize("sql", [s for _, s in JOURNAL_WRITES], ids=[n for n, _ in JOURNAL_WRITES])
-def test_a_player_cannot_write_the_journal(club_pg: ClubServer, club_db: str, as_login: Any, sql: str) -> None:  # noqa: F811
+def test_a_player_cannot_write_the_journal(club_pg: ClubServer, club_db: str, as_login: Any, sql: str) -> None:
     before = snapshot(club_pg)
     with club_pg.connect(DB, OWNER) as con:
         journal_before = con.execute("SELECT to_jsonb(o) FROM operation o ORDER BY id").fetchall()
@@ -185,8 +220,11 @@ def test_a_player_cannot_write_the_journal(club_pg: ClubServer, club_db: str, as
     everyone_can_write(as_login)
 
 
-def test_the_trigger_cannot_be_aimed_at_another_players_operation(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                                   as_login: Any) -> None:
+def test_the_trigger_cannot_be_aimed_at_another_players_operation(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     adas = op_of(club_pg, "ada")
     bobs = platoon_id(club_pg, "Red Devils")
     with club_pg.connect(DB, "bob", autocommit=False) as bob:
@@ -198,16 +236,25 @@ def test_the_trigger_cannot_be_aimed_at_another_players_operation(club_pg: ClubS
         op = bob.execute("SELECT id FROM campaign_app_begin('platoon.edit', 'notes')").fetchone()[0]
         assert bob.execute("UPDATE platoon SET notes = 'x' WHERE id = %s", (bobs,)).rowcount == 1
         final = bob.execute("SELECT id FROM campaign_app_end(%s, 'notes')", (op,)).fetchone()[0]
-        user = bob.execute("SELECT \"user\" FROM operation WHERE id = %s", (final,)).fetchone()[0]
+        user = bob.execute('SELECT "user" FROM operation WHERE id = %s', (final,)).fetchone()[0]
         assert user == "bob" and final != adas
         bob.rollback()
     with club_pg.connect(DB, OWNER) as con:
-        assert con.execute("SELECT count(*) FROM operation_change WHERE operation_id = %s AND table_name = "
-                           "'platoon' AND row_id = %s", (adas, bobs)).fetchone()[0] == 0
+        assert (
+            con.execute(
+                "SELECT count(*) FROM operation_change WHERE operation_id = %s AND table_name = "
+                "'platoon' AND row_id = %s",
+                (adas, bobs),
+            ).fetchone()[0]
+            == 0
+        )
 
 
-def test_an_operation_is_labelled_with_what_it_touched_not_what_the_client_says(club_pg: ClubServer,  # noqa: F811
-                                                                                 club_db: str, as_login: Any) -> None:
+def test_an_operation_is_labelled_with_what_it_touched_not_what_the_client_says(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     ada_platoon, bob_platoon = platoon_id(club_pg, "2nd Platoon"), platoon_id(club_pg, "Red Devils")
     as_login("bob")
     from campaign_app.store import journal as store_journal
@@ -223,7 +270,7 @@ def test_an_operation_is_labelled_with_what_it_touched_not_what_the_client_says(
     journal_replay.undo(info.id)
 
 
-def test_a_replay_names_only_the_apps_tables(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+def test_a_replay_names_only_the_apps_tables(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     """A change record naming another table (one the owner could write by hand, or an old forged one) is never
     formatted into SQL: the undo refuses, naming no table, and nothing changes."""
     bobs = platoon_id(club_pg, "Red Devils")
@@ -231,26 +278,31 @@ def test_a_replay_names_only_the_apps_tables(club_pg: ClubServer, club_db: str, 
     edit = platoons.update_platoon("Red Devils", notes="before the forgery")
     op_id = edit.changes.operation_id
     with club_pg.connect(DB, OWNER) as con:
-        con.execute("INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
-                    "(%s, %s, 1, 'delete', '{}', NULL)", (op_id, 'battle" WHERE true; DELETE FROM "platoon'))
+        con.execute(
+            "INSERT INTO operation_change (operation_id, table_name, row_id, action, old, new) VALUES "
+            "(%s, %s, 1, 'delete', '{}', NULL)",
+            (op_id, 'battle" WHERE true; DELETE FROM "platoon'),
+        )
     before = snapshot(club_pg)
     as_login(ORGANISER)
     with pytest.raises(Conflict, match="names a table that is not one of the app's; nothing was changed"):
         journal.undo(op_id)
     assert snapshot(club_pg) == before
     with club_pg.connect(DB, OWNER) as con:
-        con.execute("DELETE FROM operation_change WHERE operation_id = %s AND table_name LIKE 'battle\"%%'",
-                    (op_id,))
+        con.execute("DELETE FROM operation_change WHERE operation_id = %s AND table_name LIKE 'battle\"%%'", (op_id,))
     journal.undo(op_id)  # the control: the genuine record undoes
     as_login("bob")
     assert platoons.show_platoon(bobs).notes != "before the forgery" if hasattr(platoons, "show_platoon") else True
 
 
-def test_who_may_undo_is_decided_by_the_server(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+def test_who_may_undo_is_decided_by_the_server(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     adas = op_of(club_pg, "ada")
     as_login("bob")
-    with pytest.raises(NotYours, match=r"^\u201cLog battle 1 of 2nd Platoon\u201d was made by ada; only they or an "
-                                       r"organiser of Congo 1960 can undo it$"):
+    with pytest.raises(
+        NotYours,
+        match=r"^\u201cLog battle 1 of 2nd Platoon\u201d was made by ada; only they or an "
+        r"organiser of Congo 1960 can undo it$",
+    ):
         journal.undo(adas)
     with club_pg.connect(DB, "bob") as bob:  # the same by hand: the server's own function refuses him
         refused(bob, "SELECT campaign_app_replay(%s, true)", (adas,), state="CA403")
@@ -260,8 +312,11 @@ def test_who_may_undo_is_decided_by_the_server(club_pg: ClubServer, club_db: str
     journal.redo(adas)
 
 
-def test_replay_functions_called_by_hand_cannot_fake_an_undo(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                             as_login: Any) -> None:
+def test_replay_functions_called_by_hand_cannot_fake_an_undo(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     bob_op = op_of(club_pg, "bob")
     with club_pg.connect(DB, "bob", autocommit=False) as bob:
         bob.execute("SELECT campaign_app_replay_open(%s, true)", (bob_op,))
@@ -275,16 +330,26 @@ def test_replay_functions_called_by_hand_cannot_fake_an_undo(club_pg: ClubServer
 
 # ------------------------------------------------------------------------------------------------ references
 
-def test_a_row_cannot_be_hung_on_another_players_battle(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+
+def test_a_row_cannot_be_hung_on_another_players_battle(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     with club_pg.connect(DB, OWNER) as con:
-        ada_battle, bob_battle = (int(con.execute("SELECT b.id FROM battle b JOIN platoon p ON p.id = b.platoon_id "
-                                                  "WHERE p.name = %s", (n,)).fetchone()[0])
-                                  for n in ("2nd Platoon", "Red Devils"))
+        ada_battle, bob_battle = (
+            int(
+                con.execute(
+                    "SELECT b.id FROM battle b JOIN platoon p ON p.id = b.platoon_id WHERE p.name = %s", (n,)
+                ).fetchone()[0]
+            )
+            for n in ("2nd Platoon", "Red Devils")
+        )
     bobs = platoon_id(club_pg, "Red Devils")
-    roll = ("INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, total, source, "
-            "rule, outcome, created_at) VALUES (%s, %s, 99, 'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now())")
-    xp = ("INSERT INTO xp_change (platoon_id, battle_id, who, delta, xp_after, reason, created_at) VALUES "
-          "(%s, %s, 'platoon', 0, 0, 'x', now())")
+    roll = (
+        "INSERT INTO roll (platoon_id, battle_id, seq, purpose, expression, faces, modifier, total, source, "
+        "rule, outcome, created_at) VALUES (%s, %s, 99, 'recovery', '1d6', '[3]', 0, 3, 'app', '', '', now())"
+    )
+    xp = (
+        "INSERT INTO xp_change (platoon_id, battle_id, who, delta, xp_after, reason, created_at) VALUES "
+        "(%s, %s, 'platoon', 0, 0, 'x', now())"
+    )
     with club_pg.connect(DB, "bob", autocommit=False) as bob:
         for sql in (roll, xp):
             bob.execute("SELECT id FROM campaign_app_begin('x', 'x')")
@@ -302,12 +367,18 @@ def test_a_row_cannot_be_hung_on_another_players_battle(club_pg: ClubServer, clu
 
 # ------------------------------------------------------------------------------------------------ ids
 
+
 @pytest.mark.parametrize("ahead", [5, None], ids=["ahead-of-the-sequence", "bigint-max"])
-def test_a_player_cannot_choose_the_ids_of_new_rows(club_pg: ClubServer, club_db: str, as_login: Any,  # noqa: F811
-                                                    ahead: int | None) -> None:
+def test_a_player_cannot_choose_the_ids_of_new_rows(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+    ahead: int | None,
+) -> None:
     bobs = platoon_id(club_pg, "Red Devils")
-    sql = ("INSERT INTO attribute_change (id, platoon_id, field, reason, created_at) VALUES (%s, %s, 'armor', 'x', "
-           "now())")
+    sql = (
+        "INSERT INTO attribute_change (id, platoon_id, field, reason, created_at) VALUES (%s, %s, 'armor', 'x', now())"
+    )
     with club_pg.connect(DB, OWNER) as con:
         top = int(con.execute("SELECT coalesce(max(id), 0) FROM attribute_change").fetchone()[0])
     wanted = top + ahead if ahead else 9223372036854775807
@@ -333,7 +404,8 @@ def test_a_player_cannot_choose_the_ids_of_new_rows(club_pg: ClubServer, club_db
 
 # ------------------------------------------------------------------------------------------------ waiting
 
-def test_the_old_writers_lock_stops_nobody(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+
+def test_the_old_writers_lock_stops_nobody(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     with psql(club_pg) as bob:
         bob.execute("SELECT pg_advisory_lock(%s)", (0x43414D50,))
         as_login("ada", busy_timeout=1)
@@ -341,14 +413,24 @@ def test_the_old_writers_lock_stops_nobody(club_pg: ClubServer, club_db: str, as
         journal.undo()
 
 
-@pytest.mark.parametrize("hold,what", [
-    ("LOCK TABLE platoon IN ACCESS EXCLUSIVE MODE", "the platoon table"),
-    ("SELECT id FROM campaign_app_begin('x', 'x'); UPDATE platoon SET notes = 'held' WHERE name = 'Red Devils'; "
-     "SELECT id FROM campaign_app_end(0, 'x')", "the journal"),
-])
-def test_a_lock_held_in_an_idle_transaction_stops_a_write_within_its_timeout(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                                            as_login: Any, hold: str,
-                                                                            what: str) -> None:
+@pytest.mark.parametrize(
+    "hold,what",
+    [
+        ("LOCK TABLE platoon IN ACCESS EXCLUSIVE MODE", "the platoon table"),
+        (
+            "SELECT id FROM campaign_app_begin('x', 'x'); UPDATE platoon SET notes = 'held' WHERE name = 'Red Devils'; "
+            "SELECT id FROM campaign_app_end(0, 'x')",
+            "the journal",
+        ),
+    ],
+)
+def test_a_lock_held_in_an_idle_transaction_stops_a_write_within_its_timeout(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+    hold: str,
+    what: str,
+) -> None:
     with club_pg.connect(DB, "bob", autocommit=False) as bob:
         if "campaign_app_begin" in hold:
             op = bob.execute("SELECT id FROM campaign_app_begin('x', 'x')").fetchone()[0]
@@ -370,7 +452,7 @@ def test_a_lock_held_in_an_idle_transaction_stops_a_write_within_its_timeout(clu
     journal.undo()
 
 
-def test_a_players_connections_are_limited(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+def test_a_players_connections_are_limited(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     import psycopg
 
     ensure_role(club_pg, "cara")
@@ -388,10 +470,16 @@ def test_a_players_connections_are_limited(club_pg: ClubServer, club_db: str, as
 
 # ------------------------------------------------------------------------------------------------ the address
 
-@pytest.mark.parametrize("options", ["-c role=congo_organisers", "-csearch_path=evil", "--role=olga",
-                                     "-c session_authorization=olga"])
-def test_an_address_that_would_change_who_you_are_is_refused(club_pg: ClubServer, club_db: str, as_login: Any,  # noqa: F811
-                                                             options: str) -> None:
+
+@pytest.mark.parametrize(
+    "options", ["-c role=congo_organisers", "-csearch_path=evil", "--role=olga", "-c session_authorization=olga"]
+)
+def test_an_address_that_would_change_who_you_are_is_refused(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+    options: str,
+) -> None:
     from urllib.parse import quote
 
     url = club_pg.url(DB, user=ORGANISER)
@@ -400,31 +488,44 @@ def test_an_address_that_would_change_who_you_are_is_refused(club_pg: ClubServer
         as_login(ORGANISER, url=url)
 
 
-def test_the_address_cannot_change_the_role_or_the_time_zone(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                             as_login: Any) -> None:
+def test_the_address_cannot_change_the_role_or_the_time_zone(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     from urllib.parse import quote
 
     base = club_pg.url(DB, user="ada")
     sep = "&" if "?" in base else "?"
     as_login("ada", url=base + sep + "options=" + quote("-c TimeZone=Asia/Tokyo"))
     assert db.execute_sql("SELECT current_setting('TimeZone'), current_user, session_user").fetchone() == (
-        "UTC", "ada", "ada")
+        "UTC",
+        "ada",
+        "ada",
+    )
     edit = battles.log_battle("2nd Platoon", wounds=1, objectives=0, outcome="defeat", dice=SeededDice(2))
     op_id = edit.changes.operation_id
     with club_pg.connect(DB, OWNER) as con:
-        images = [json.loads(r[0]) for r in con.execute(
-            "SELECT new FROM operation_change WHERE operation_id = %s AND table_name = 'battle'", (op_id,))]
+        images = [
+            json.loads(r[0])
+            for r in con.execute(
+                "SELECT new FROM operation_change WHERE operation_id = %s AND table_name = 'battle'", (op_id,)
+            )
+        ]
     assert images and images[0]["created_at"].endswith("+00:00")
     as_login("ada")  # a plain address undoes it
     journal.undo(op_id)
 
 
-def test_the_rights_functions_answer_for_the_caller_only(club_pg: ClubServer, club_db: str) -> None:  # noqa: F811
+def test_the_rights_functions_answer_for_the_caller_only(club_pg: ClubServer, club_db: str) -> None:
     import psycopg
 
     with psql(club_pg) as bob:
-        for sql in ("SELECT club_campaigns_seen('ada')", "SELECT club_can_platoon(1, 'ada')",
-                    "SELECT club_is_admin('clubadmin')"):
+        for sql in (
+            "SELECT club_campaigns_seen('ada')",
+            "SELECT club_can_platoon(1, 'ada')",
+            "SELECT club_is_admin('clubadmin')",
+        ):
             with pytest.raises(psycopg.errors.UndefinedFunction):
                 bob.execute(sql)
         assert bob.execute("SELECT club_can_platoon(%s)", (platoon_id(club_pg, "Red Devils"),)).fetchone()[0]
@@ -433,7 +534,7 @@ def test_the_rights_functions_answer_for_the_caller_only(club_pg: ClubServer, cl
         assert seen == {"Congo 1960"}  # not olga's Secret War
 
 
-def test_a_player_undo_offers_their_own_newest_change(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+def test_a_player_undo_offers_their_own_newest_change(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     as_login("ada")
     mine = platoons.update_platoon("2nd Platoon", notes="ada's newest").changes.operation_id
     as_login("bob")
@@ -452,7 +553,7 @@ def test_a_player_undo_offers_their_own_newest_change(club_pg: ClubServer, club_
     journal.undo()
 
 
-def test_a_fake_announcement_costs_one_small_query(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+def test_a_fake_announcement_costs_one_small_query(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     """A NOTIFY is a hint: the reader asks the journal what is new since the last id it knows; a fake one finds
     nothing."""
     from campaign_app.services.server_link import ChangeFeed
@@ -469,7 +570,7 @@ def test_a_fake_announcement_costs_one_small_query(club_pg: ClubServer, club_db:
     journal.undo()
 
 
-def test_a_lost_connection_mid_write_is_one_line(club_pg: ClubServer, club_db: str, as_login: Any) -> None:  # noqa: F811
+def test_a_lost_connection_mid_write_is_one_line(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     from campaign_app.errors import ServerUnavailable
     from campaign_app.store import journal as store_journal
 
@@ -481,23 +582,32 @@ def test_a_lost_connection_mid_write_is_one_line(club_pg: ClubServer, club_db: s
         with club_pg.connect(DB) as su:
             su.execute("SELECT pg_terminate_backend(%s)", (pid,))
 
-    with pytest.raises(ServerUnavailable, match="cannot reach the campaign server"), \
-            store_journal.operation("platoon.edit", "notes"):
-            db.execute_sql("UPDATE platoon SET notes = 'half' WHERE id = ?", (ada_platoon,))
-            threading.Thread(target=kill).start()
-            time.sleep(0.5)
-            db.execute_sql("UPDATE platoon SET notes = 'written?' WHERE id = ?", (ada_platoon,))
+    with (
+        pytest.raises(ServerUnavailable, match="cannot reach the campaign server"),
+        store_journal.operation("platoon.edit", "notes"),
+    ):
+        db.execute_sql("UPDATE platoon SET notes = 'half' WHERE id = ?", (ada_platoon,))
+        threading.Thread(target=kill).start()
+        time.sleep(0.5)
+        db.execute_sql("UPDATE platoon SET notes = 'written?' WHERE id = ?", (ada_platoon,))
     assert platoons.update_platoon("2nd Platoon", notes="after the loss").changed  # the next action reconnects
     journal.undo()
 
 
 # ------------------------------------------------------------------------------------------------ the second pass
 
-@pytest.mark.parametrize("opening", ["SELECT id FROM campaign_app_begin('xp.secret', 'quiet')",
-                                     "SELECT campaign_app_replay_open({op}, true)"],
-                         ids=["operation-never-closed", "replay-never-closed"])
-def test_a_write_in_an_operation_left_open_cannot_commit(club_pg: ClubServer, club_db: str, as_login: Any,  # noqa: F811
-                                                         opening: str) -> None:
+
+@pytest.mark.parametrize(
+    "opening",
+    ["SELECT id FROM campaign_app_begin('xp.secret', 'quiet')", "SELECT campaign_app_replay_open({op}, true)"],
+    ids=["operation-never-closed", "replay-never-closed"],
+)
+def test_a_write_in_an_operation_left_open_cannot_commit(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+    opening: str,
+) -> None:
     """What a player writes after opening an operation (or a replay) and never closing it would be nobody's
     operation: unannounced, unnumbered, beyond anyone's undo. The commit is refused; the control closes it."""
     import psycopg
@@ -520,13 +630,17 @@ def test_a_write_in_an_operation_left_open_cannot_commit(club_pg: ClubServer, cl
     assert journal.undo(final).changes  # olga sees it and may undo it
 
 
-def test_operations_of_other_campaigns_are_not_named_to_a_player(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                                 as_login: Any) -> None:
+def test_operations_of_other_campaigns_are_not_named_to_a_player(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     as_login(ORGANISER)
     from campaign_app.services import sologear_sheet
 
-    made = sologear_sheet.create_sheet("", "Kael", 30, campaign=int(
-        db.execute_sql("SELECT id FROM campaign WHERE name = 'Secret War'").fetchone()[0]))
+    made = sologear_sheet.create_sheet(
+        "", "Kael", 30, campaign=int(db.execute_sql("SELECT id FROM campaign WHERE name = 'Secret War'").fetchone()[0])
+    )
     secret = made.changes.operation_id
     with psql(club_pg) as bob:
         message = refused(bob, "SELECT campaign_app_replay_open(%s, true)", (secret,), state="CA404")
@@ -539,15 +653,24 @@ def test_operations_of_other_campaigns_are_not_named_to_a_player(club_pg: ClubSe
     journal.undo(secret)
 
 
-def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(club_pg: ClubServer,  # noqa: F811
-                                                                                club_db: str, as_login: Any) -> None:
+def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     """ada names bob's platoon as her battle's opponent; bob deletes his platoon (the server clears the opponent of
     her battle). Olga's undo of the deletion puts every row back, parents first, and then ada can undo her battle
     again."""
     before = snapshot(club_pg)
     as_login("ada")
-    logged = battles.log_battle("2nd Platoon", wounds=0, objectives=0, outcome="draw", dice=SeededDice(3),
-                                opponent_platoon=platoon_id(club_pg, "Red Devils"))
+    logged = battles.log_battle(
+        "2nd Platoon",
+        wounds=0,
+        objectives=0,
+        outcome="draw",
+        dice=SeededDice(3),
+        opponent_platoon=platoon_id(club_pg, "Red Devils"),
+    )
     as_login("bob")
     gone = platoons.delete_platoon("Red Devils")
     as_login("ada")
@@ -560,8 +683,11 @@ def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(
     assert snapshot(club_pg) == before
 
 
-def test_two_writers_of_one_platoon_at_once_one_waits_and_is_refused(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                                     as_login: Any) -> None:
+def test_two_writers_of_one_platoon_at_once_one_waits_and_is_refused(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     """Two programs commit a battle of the same platoon at the same moment: the second waits for the first (the
     platoon's row lock) and is refused "changed since you started", never a duplicate-key traceback; nothing is
     lost. Writers of different platoons do not wait for each other (the other tests' single writes)."""
@@ -599,8 +725,11 @@ def test_two_writers_of_one_platoon_at_once_one_waits_and_is_refused(club_pg: Cl
     journal.undo()
 
 
-def test_the_change_feed_hears_undo_redo_and_each_step_of_a_run(club_pg: ClubServer, club_db: str,  # noqa: F811
-                                                                 as_login: Any) -> None:
+def test_the_change_feed_hears_undo_redo_and_each_step_of_a_run(
+    club_pg: ClubServer,
+    club_db: str,
+    as_login: Any,
+) -> None:
     from campaign_app.services.server_link import ChangeFeed
 
     as_login("ada")

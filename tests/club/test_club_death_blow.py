@@ -23,7 +23,7 @@ from campaign_app.store.models import database_proxy as db
 
 
 @pytest.fixture(scope="module")
-def pit_db(club_pg: ClubServer) -> str:  # noqa: F811
+def pit_db(club_pg: ClubServer) -> str:
     server = club_pg
     name = "club_death_blow"
     admin = server.create_database(name)
@@ -49,7 +49,7 @@ def pit_db(club_pg: ClubServer) -> str:  # noqa: F811
 
 
 @pytest.fixture
-def as_login(club_pg: ClubServer, pit_db: str) -> Iterator[Any]:  # noqa: F811
+def as_login(club_pg: ClubServer, pit_db: str) -> Iterator[Any]:
     def connect(login: str) -> Any:
         close_db()
         return init_db(club_pg.url(pit_db, user=login))
@@ -72,14 +72,17 @@ def test_the_creator_owns_the_fighter(as_login: Any) -> None:
     assert {f.name: f.owner for f in Fighter.select()} == {"Kenji": "ada", "Mara": "bob"}
 
 
-@pytest.mark.parametrize("change", [
-    lambda: service.rename_fighter("Mara", "Stolen"),
-    lambda: service.set_fighter("Mara", level=5, reason="why not"),
-    lambda: service.retire_fighter("Mara"),
-    lambda: service.log_bout("Mara", opponent="Old Wu", opponent_level=2, winner="Mara", face_cards=3),
-    lambda: service.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=3),
-    lambda: service.play_bout("Kenji", "Mara", seed=1),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda: service.rename_fighter("Mara", "Stolen"),
+        lambda: service.set_fighter("Mara", level=5, reason="why not"),
+        lambda: service.retire_fighter("Mara"),
+        lambda: service.log_bout("Mara", opponent="Old Wu", opponent_level=2, winner="Mara", face_cards=3),
+        lambda: service.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=3),
+        lambda: service.play_bout("Kenji", "Mara", seed=1),
+    ],
+)
 def test_another_players_fighter_is_refused_in_one_line(as_login: Any, change: Any) -> None:
     as_login("ada")
     before = state()
@@ -114,11 +117,14 @@ def test_the_server_refuses_a_raw_write_to_another_players_fighter(as_login: Any
     mara = Fighter.get(Fighter.name == "Mara").id
     before = state()
     with pytest.raises(Exception), store_journal.operation("test.raw", "raw"):  # noqa: B017 - the server's words
-        db.execute_sql("INSERT INTO bout (fighter_id, opponent_fighter_id, opponent_name, opponent_level, date, "
-                       "notes, mode, winner, face_cards_left, xp_gained, fighter_level_before, fighter_xp_before, "
-                       "fighter_lifetime_before, fighter_level_after, fighter_xp_after, fighter_lifetime_after, "
-                       "created_at) VALUES (?, NULL, 'X', 0, current_date, '', 'table', 'fighter', 1, 1, 0, 0, 0, 0, "
-                       "1, 1, now())", (mara,))
+        db.execute_sql(
+            "INSERT INTO bout (fighter_id, opponent_fighter_id, opponent_name, opponent_level, date, "
+            "notes, mode, winner, face_cards_left, xp_gained, fighter_level_before, fighter_xp_before, "
+            "fighter_lifetime_before, fighter_level_after, fighter_xp_after, fighter_lifetime_after, "
+            "created_at) VALUES (?, NULL, 'X', 0, current_date, '', 'table', 'fighter', 1, 1, 0, 0, 0, 0, "
+            "1, 1, now())",
+            (mara,),
+        )
     as_login("ada")
     assert state() == before
     updated = None

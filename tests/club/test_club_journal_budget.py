@@ -30,7 +30,7 @@ OTHER = "nina"  # an organiser of her own campaign
 
 
 @pytest.fixture(scope="module")
-def club_db(club_pg: ClubServer) -> str:  # noqa: F811
+def club_db(club_pg: ClubServer) -> str:
     """Olga organises "Congo 1960" (ada and bob in it, each with a platoon and five battles) and "Secret War";
     nina organises "Nina's War" (bob in it, his platoon with three battles)."""
     ensure_role(club_pg, OWNER, createrole=True)
@@ -54,11 +54,15 @@ def club_db(club_pg: ClubServer) -> str:  # noqa: F811
     campaigns.create_campaign("Nina's War")
     club.add_member("Nina's War", "bob")
     close_db()
-    for login, campaign, platoon, n in (("ada", "Congo 1960", "2nd Platoon", 5), ("bob", "Congo 1960", "Red Devils", 5),
-                                        ("bob", "Nina's War", "Blue Devils", 3)):
+    for login, campaign, platoon, n in (
+        ("ada", "Congo 1960", "2nd Platoon", 5),
+        ("bob", "Congo 1960", "Red Devils", 5),
+        ("bob", "Nina's War", "Blue Devils", 3),
+    ):
         init_db(club_pg.url(DB, user=login))
-        platoons.create_platoon(campaign, platoon, training=8, equipment=8, morale=8, armor=2,
-                                leader_name=f"Lt. {login.title()}")
+        platoons.create_platoon(
+            campaign, platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+        )
         for i in range(n):
             battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(5 + i))
         close_db()
@@ -67,7 +71,7 @@ def club_db(club_pg: ClubServer) -> str:  # noqa: F811
 
 
 @pytest.fixture
-def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:  # noqa: F811
+def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:
     def connect(login: str) -> Any:
         close_db()
         return init_db(club_pg.url(club_db, user=login))
@@ -97,8 +101,12 @@ def campaign_id(server: ClubServer, name: str) -> int:
 def journal_of(server: ClubServer, name: str) -> tuple[int, int]:
     """(operations, change records) of a campaign's journal, as the owner sees them."""
     cid = campaign_id(server, name)
-    row = owner_rows(server, "SELECT count(DISTINCT o.id), count(c.id) FROM operation o LEFT JOIN operation_change c "
-                             "ON c.operation_id = o.id WHERE o.campaign_id = %s", (cid,))[0]
+    row = owner_rows(
+        server,
+        "SELECT count(DISTINCT o.id), count(c.id) FROM operation o LEFT JOIN operation_change c "
+        "ON c.operation_id = o.id WHERE o.campaign_id = %s",
+        (cid,),
+    )[0]
     return int(row[0]), int(row[1])
 
 
@@ -121,7 +129,8 @@ def budget_rows(server: ClubServer) -> list[tuple[Any, ...]]:
 
 # ------------------------------------------------------------------------------------------------ attacks
 
-def test_a_player_cannot_compact_a_campaign_nor_set_its_budget(club_pg: ClubServer) -> None:  # noqa: F811
+
+def test_a_player_cannot_compact_a_campaign_nor_set_its_budget(club_pg: ClubServer) -> None:
     congo = campaign_id(club_pg, "Congo 1960")
     before, budgets = journal_of(club_pg, "Congo 1960"), budget_rows(club_pg)
     with psql(club_pg, "bob") as bob:
@@ -144,8 +153,10 @@ def test_a_player_cannot_compact_a_campaign_nor_set_its_budget(club_pg: ClubServ
     assert journal_of(club_pg, "Congo 1960") == before
 
 
-def test_an_organiser_cannot_compact_another_organisers_campaign(club_pg: ClubServer,  # noqa: F811
-                                                                  as_login: Any) -> None:
+def test_an_organiser_cannot_compact_another_organisers_campaign(
+    club_pg: ClubServer,
+    as_login: Any,
+) -> None:
     ninas = campaign_id(club_pg, "Nina's War")
     before = journal_of(club_pg, "Nina's War")
     with psql(club_pg, ORGANISER) as olga:
@@ -160,7 +171,7 @@ def test_an_organiser_cannot_compact_another_organisers_campaign(club_pg: ClubSe
         nina.rollback()
 
 
-def test_compaction_is_refused_inside_an_open_operation(club_pg: ClubServer) -> None:  # noqa: F811
+def test_compaction_is_refused_inside_an_open_operation(club_pg: ClubServer) -> None:
     congo = campaign_id(club_pg, "Congo 1960")
     with club_pg.connect(DB, ORGANISER, autocommit=False) as olga:
         olga.execute("SELECT id FROM campaign_app_begin('test.sql', 'test')")
@@ -170,12 +181,13 @@ def test_compaction_is_refused_inside_an_open_operation(club_pg: ClubServer) -> 
         olga.rollback()
 
 
-def test_a_forged_deletion_cannot_wipe_histories(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
+def test_a_forged_deletion_cannot_wipe_histories(club_pg: ClubServer, as_login: Any) -> None:
     """bob opens an operation of kind campaign.delete and deletes his own platoon (which he may), then asks the
     server to forget it: refused, nothing of the journal goes. Nor may he forget another login's deletion."""
     as_login("bob")
-    pid = platoons.create_platoon("Congo 1960", "Decoy", training=8, equipment=8, morale=8, armor=2,
-                                  leader_name="Lt. Decoy").id
+    pid = platoons.create_platoon(
+        "Congo 1960", "Decoy", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Decoy"
+    ).id
     battles.log_battle("Decoy", wounds=1, objectives=0, outcome="defeat", dice=SeededDice(3))
     unbind()
     records = owner_rows(club_pg, "SELECT count(*) FROM operation_change")[0][0]
@@ -190,8 +202,9 @@ def test_a_forged_deletion_cannot_wipe_histories(club_pg: ClubServer, as_login: 
     # the deletion of a campaign by olga (in a transaction rolled back): bob may not forget it, olga may
     with club_pg.connect(DB, ORGANISER, autocommit=False) as olga:
         secret = campaign_id(club_pg, "Secret War")
-        op = olga.execute("SELECT id FROM campaign_app_begin('campaign.delete', 'Delete campaign Secret War')"
-                          ).fetchone()[0]
+        op = olga.execute(
+            "SELECT id FROM campaign_app_begin('campaign.delete', 'Delete campaign Secret War')"
+        ).fetchone()[0]
         olga.execute("DELETE FROM campaign WHERE id = %s", (secret,))
         final = olga.execute("SELECT id FROM campaign_app_end(%s, '')", (op,)).fetchone()[0]
         olga.commit()
@@ -213,8 +226,11 @@ def test_a_forged_deletion_cannot_wipe_histories(club_pg: ClubServer, as_login: 
 
 # ------------------------------------------------------------------------------------------------ what it does
 
-def test_an_organiser_folds_her_campaign_by_its_budget_and_the_newest_still_undo(club_pg: ClubServer,  # noqa: F811
-                                                                                 as_login: Any) -> None:
+
+def test_an_organiser_folds_her_campaign_by_its_budget_and_the_newest_still_undo(
+    club_pg: ClubServer,
+    as_login: Any,
+) -> None:
     ninas_before = journal_of(club_pg, "Nina's War")
     as_login(ORGANISER)
     result = journal.compact(keep=3, days=0, campaign="Congo 1960")
@@ -242,7 +258,7 @@ def test_an_organiser_folds_her_campaign_by_its_budget_and_the_newest_still_undo
     assert journal_of(club_pg, "Nina's War") == ninas_before
 
 
-def test_a_player_sees_a_clear_refusal(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
+def test_a_player_sees_a_clear_refusal(club_pg: ClubServer, as_login: Any) -> None:
     as_login("ada")
     with pytest.raises(Exception, match="you organise no campaign on this server"):
         journal.compact()
@@ -250,25 +266,36 @@ def test_a_player_sees_a_clear_refusal(club_pg: ClubServer, as_login: Any) -> No
         journal.compact(campaign="Congo 1960")
 
 
-def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(club_pg: ClubServer,  # noqa: F811
-                                                                       as_login: Any) -> None:
+def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(
+    club_pg: ClubServer,
+    as_login: Any,
+) -> None:
     as_login(ORGANISER)
     campaigns.create_campaign("Operation Zanzibar")
     club.add_member("Operation Zanzibar", "ada")
     as_login("ada")
-    platoons.create_platoon("Operation Zanzibar", "Xylophone Raiders", training=8, equipment=8, morale=8, armor=2,
-                            leader_name="Lt. Quaver")
-    battles.log_battle("Xylophone Raiders", wounds=1, objectives=1, outcome="victory", dice=SeededDice(8),
-                       opponent="Yodel Brigade")
+    platoons.create_platoon(
+        "Operation Zanzibar", "Xylophone Raiders", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Quaver"
+    )
+    battles.log_battle(
+        "Xylophone Raiders", wounds=1, objectives=1, outcome="victory", dice=SeededDice(8), opponent="Yodel Brigade"
+    )
     as_login(ORGANISER)
     before = data_of(club_pg)
     edit = campaigns.delete_campaign("Operation Zanzibar", forget=True)
     assert edit.to_dict()["forgotten"]["records"] > 0 and edit.to_dict()["forgotten"]["operations"] >= 2
     for word in ("Zanzibar", "Xylophone", "Quaver", "Yodel"):
-        assert owner_rows(club_pg, "SELECT count(*) FROM operation_change WHERE old LIKE %s OR new LIKE %s",
-                          (f"%{word}%", f"%{word}%"))[0][0] == 0, word
-        assert owner_rows(club_pg, "SELECT count(*) FROM operation WHERE label LIKE %s",
-                          (f"%{word}%",))[0][0] == 0, word
+        assert (
+            owner_rows(
+                club_pg,
+                "SELECT count(*) FROM operation_change WHERE old LIKE %s OR new LIKE %s",
+                (f"%{word}%", f"%{word}%"),
+            )[0][0]
+            == 0
+        ), word
+        assert owner_rows(club_pg, "SELECT count(*) FROM operation WHERE label LIKE %s", (f"%{word}%",))[0][0] == 0, (
+            word
+        )
     ops = journal.operations()
     assert ops[0].label == FORGOTTEN_LABEL and ops[0].folded
     with pytest.raises(Conflict, match="folded"):
@@ -283,7 +310,7 @@ def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(club_pg: C
     assert data_of(club_pg) == after
 
 
-def test_a_player_cannot_delete_and_forget_a_campaign(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
+def test_a_player_cannot_delete_and_forget_a_campaign(club_pg: ClubServer, as_login: Any) -> None:
     before = data_of(club_pg)
     as_login("bob")
     with pytest.raises(NotYours):

@@ -14,14 +14,18 @@ from clubpg import ORGANISER, ClubServer, club_pg, make_club, open_operation, ow
 
 DB = "club_overview"
 
-ENTRY = ("INSERT INTO chronicle_entry (campaign_id, date, title, text, created_at, owner) VALUES "
-         "(%s, '2026-01-01', %s, '', now(), %s) RETURNING id")
-PRINT = ("INSERT INTO print_record (campaign_id, platoon_id, kind, title, position, fingerprint, snapshot, "
-         "printed_at, owner) VALUES (%s, %s, 'sheet', %s, 0, 'f', '{}', now(), %s) RETURNING id")
+ENTRY = (
+    "INSERT INTO chronicle_entry (campaign_id, date, title, text, created_at, owner) VALUES "
+    "(%s, '2026-01-01', %s, '', now(), %s) RETURNING id"
+)
+PRINT = (
+    "INSERT INTO print_record (campaign_id, platoon_id, kind, title, position, fingerprint, snapshot, "
+    "printed_at, owner) VALUES (%s, %s, 'sheet', %s, 0, 'f', '{}', now(), %s) RETURNING id"
+)
 
 
 @pytest.fixture(scope="module")
-def club(club_pg: ClubServer) -> dict[str, Any]:  # noqa: F811 - the fixture imported above
+def club(club_pg: ClubServer) -> dict[str, Any]:  # - the fixture imported above
     ids = make_club(club_pg, DB)
     with owner_writes(club_pg, DB) as con:
         ids["ada_entry"] = con.execute(ENTRY, (ids["congo"], "ada's entry", "ada")).fetchone()[0]
@@ -54,8 +58,12 @@ def refused(con: Any, sql: str, params: tuple[Any, ...] = ()) -> None:
 
 
 @pytest.mark.parametrize("table, key", [("chronicle_entry", "ada_entry"), ("print_record", "ada_print")])
-def test_members_see_and_owners_change_their_own(club_pg: ClubServer, club: dict[str, Any], table: str,  # noqa: F811
-                                                 key: str) -> None:
+def test_members_see_and_owners_change_their_own(
+    club_pg: ClubServer,
+    club: dict[str, Any],
+    table: str,
+    key: str,
+) -> None:
     column = "title"
     with login(club_pg, "bob") as bob:
         assert bob.execute(f"SELECT count(*) FROM {table} WHERE id = %s", (club[key],)).fetchone() == (1,)
@@ -67,10 +75,11 @@ def test_members_see_and_owners_change_their_own(club_pg: ClubServer, club: dict
         assert changed(olga, f"DELETE FROM {table} WHERE id = %s", (club[key],)) == 1
 
 
-def test_nobody_writes_into_a_campaign_they_do_not_belong_to(club_pg: ClubServer, club: dict[str, Any]) -> None:  # noqa: F811
+def test_nobody_writes_into_a_campaign_they_do_not_belong_to(club_pg: ClubServer, club: dict[str, Any]) -> None:
     with login(club_pg, "bob") as bob:
-        assert bob.execute("SELECT count(*) FROM chronicle_entry WHERE id = %s",
-                           (club["secret_entry"],)).fetchone() == (0,)
+        assert bob.execute(
+            "SELECT count(*) FROM chronicle_entry WHERE id = %s", (club["secret_entry"],)
+        ).fetchone() == (0,)
         refused(bob, ENTRY, (club["secret"], "sneaky", "bob"))
         refused(bob, ENTRY, (club["congo"], "in ada's name", "ada"))
         with bob.transaction():  # the control: in his own campaign, as himself

@@ -18,26 +18,30 @@ DB = "club_setup"
 
 
 @pytest.fixture(scope="module")
-def club(club_pg: ClubServer) -> dict[str, Any]:  # noqa: F811
+def club(club_pg: ClubServer) -> dict[str, Any]:
     return make_club(club_pg, DB)
 
 
 @pytest.fixture
-def as_login(club_pg: ClubServer, club: dict[str, Any]) -> Iterator[Any]:  # noqa: F811
+def as_login(club_pg: ClubServer, club: dict[str, Any]) -> Iterator[Any]:
     yield lambda who, dbname=DB: bind(club_pg, dbname, who)
     unbind()
 
 
 def _security(server: ClubServer) -> dict[str, tuple[bool, list[str]]]:
     with server.connect(DB) as su:
-        tables = su.execute("SELECT c.relname, c.relrowsecurity FROM pg_class c JOIN pg_namespace n ON "
-                            "n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'").fetchall()
+        tables = su.execute(
+            "SELECT c.relname, c.relrowsecurity FROM pg_class c JOIN pg_namespace n ON "
+            "n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'"
+        ).fetchall()
         policies = su.execute("SELECT tablename, policyname FROM pg_policies ORDER BY policyname").fetchall()
     return {t: (bool(on), [p for pt, p in policies if pt == t]) for t, on in tables}
 
 
-def test_every_table_has_row_level_security_and_the_clubs_policies(club_pg: ClubServer,  # noqa: F811
-                                                                   club: dict[str, Any]) -> None:
+def test_every_table_has_row_level_security_and_the_clubs_policies(
+    club_pg: ClubServer,
+    club: dict[str, Any],
+) -> None:
     security = _security(club_pg)
     private = set(club_server.PRIVATE_TABLES)  # the server journal's bookkeeping: the owner's alone
     assert set(security) == {m._meta.table_name for m in (*MODELS, *JOURNAL_MODELS)} | private
@@ -50,7 +54,7 @@ def test_every_table_has_row_level_security_and_the_clubs_policies(club_pg: Club
     assert security["schema_migration"][1] == ["club_select"]  # only the owner migrates
 
 
-def test_init_again_changes_nothing(club_pg: ClubServer, as_login: Any, club: dict[str, Any]) -> None:  # noqa: F811
+def test_init_again_changes_nothing(club_pg: ClubServer, as_login: Any, club: dict[str, Any]) -> None:
     before = _security(club_pg)
     as_login(OWNER)
     report = club_server.init_server()
@@ -62,12 +66,15 @@ def test_init_again_changes_nothing(club_pg: ClubServer, as_login: Any, club: di
 
 def test_init_is_for_the_owner(as_login: Any) -> None:
     as_login(ORGANISER)
-    with pytest.raises(ServerSetupError, match=r"^server init must be run by the owner of the database's tables "
-                                               r"\(clubadmin\); you are connected as olga$"):
+    with pytest.raises(
+        ServerSetupError,
+        match=r"^server init must be run by the owner of the database's tables "
+        r"\(clubadmin\); you are connected as olga$",
+    ):
         club_server.init_server()
 
 
-def test_add_player_makes_a_login_with_a_hashed_password(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
+def test_add_player_makes_a_login_with_a_hashed_password(club_pg: ClubServer, as_login: Any) -> None:
     as_login(OWNER)
     made = club_server.add_player("carla", password="s3cret pass")
     assert made == {"login": "carla", "created": True, "organiser": False, "password_set": True, "connections": 8}
@@ -99,21 +106,29 @@ def test_a_group_is_not_a_player(as_login: Any) -> None:
 def test_a_player_cannot_make_logins(as_login: Any) -> None:
     as_login("ada")
     for login in ("dave", "bob"):  # a new login, or one the server has already
-        with pytest.raises(ServerSetupError, match=f"^cannot add {login}: ada may not manage the club's logins "
-                                                   r"\(that takes CREATEROLE"):
+        with pytest.raises(
+            ServerSetupError,
+            match=f"^cannot add {login}: ada may not manage the club's logins "
+            r"\(that takes CREATEROLE",
+        ):
             club_server.add_player(login)
 
 
-def test_add_player_before_init_says_to_init_first(club_pg: ClubServer, as_login: Any) -> None:  # noqa: F811
+def test_add_player_before_init_says_to_init_first(club_pg: ClubServer, as_login: Any) -> None:
     build_schema(club_pg, "bare")
     as_login(OWNER, "bare")
-    with pytest.raises(ServerSetupError, match="not set up as a club server yet: run 'campaign-cli --db URL server "
-                                               "init' as its owner first"):
+    with pytest.raises(
+        ServerSetupError,
+        match="not set up as a club server yet: run 'campaign-cli --db URL server init' as its owner first",
+    ):
         club_server.add_player("dave")
 
 
-def test_check_reports_the_rules_a_restore_lost_and_init_puts_them_back(club_pg: ClubServer, as_login: Any,  # noqa: F811
-                                                                        club: dict[str, Any]) -> None:
+def test_check_reports_the_rules_a_restore_lost_and_init_puts_them_back(
+    club_pg: ClubServer,
+    as_login: Any,
+    club: dict[str, Any],
+) -> None:
     """What ``pg_restore`` without ``--create`` loses (the database's own revoke and settings), and a policy
     dropped by hand, are reported by ``check`` on the server, each with what to run; ``server init`` mends them."""
     from campaign_app.store.check import check_database

@@ -20,13 +20,17 @@ from campaign_app.store.models import Battle, CampaignMember, Platoon
 
 # ------------------------------------------------------------------------------------------------ a file
 
-@pytest.mark.parametrize("call", [
-    lambda: club.add_member("Congo 1960", "ada"),
-    lambda: club.remove_member("Congo 1960", "ada"),
-    lambda: club.members("Congo 1960"),
-    lambda: club.set_platoon_owner("2nd Platoon", "ada"),
-    lambda: club.set_sheet_owner("Hill 214", "ada"),
-])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: club.add_member("Congo 1960", "ada"),
+        lambda: club.remove_member("Congo 1960", "ada"),
+        lambda: club.members("Congo 1960"),
+        lambda: club.set_platoon_owner("2nd Platoon", "ada"),
+        lambda: club.set_sheet_owner("Hill 214", "ada"),
+    ],
+)
 def test_on_a_file_the_club_services_need_a_club_server(fresh_db: object, call: Any) -> None:
     with pytest.raises(NeedsClubServer, match="needs a club server: give --db postgresql://"):
         call()
@@ -42,8 +46,9 @@ def test_on_a_file_nobody_owns_anything_and_everything_is_allowed(fresh_db: obje
 
 # ------------------------------------------------------------------------------------------------ a server
 
+
 @pytest.fixture(scope="module")
-def club_db(club_pg: ClubServer) -> str:  # noqa: F811
+def club_db(club_pg: ClubServer) -> str:
     """A club database set up the documented way: ``server init`` as the owner, three logins, a campaign
     olga organises with ada and bob in it, ada's "2nd Platoon" and bob's "Red Devils"."""
     server = club_pg
@@ -64,15 +69,16 @@ def club_db(club_pg: ClubServer) -> str:  # noqa: F811
     close_db()
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         init_db(server.url(name, user=login))
-        platoons.create_platoon("Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2,
-                                leader_name=f"Lt. {login.title()}")
+        platoons.create_platoon(
+            "Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+        )
         close_db()
     unbind()
     return name
 
 
 @pytest.fixture
-def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:  # noqa: F811
+def as_login(club_pg: ClubServer, club_db: str) -> Iterator[Any]:
     def connect(login: str) -> Any:
         close_db()
         return init_db(club_pg.url(club_db, user=login))
@@ -86,18 +92,24 @@ def test_the_creator_owns_and_organises(as_login: Any) -> None:
     assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ada"
     assert Platoon.get(Platoon.name == "Red Devils").owner == "bob"
     assert {(m.login, m.role) for m in club.members("Congo 1960")} == {
-        (ORGANISER, "organiser"), ("ada", "player"), ("bob", "player")}
+        (ORGANISER, "organiser"),
+        ("ada", "player"),
+        ("bob", "player"),
+    }
     ops = journal.operations(platoon="2nd Platoon")
     assert ops and {op.user for op in ops} == {"ada"}
 
 
-@pytest.mark.parametrize("change", [
-    lambda: platoons.set_platoon("2nd Platoon", armor=3),
-    lambda: platoons.rename_platoon("2nd Platoon", "Stolen"),
-    lambda: platoons.set_xp("2nd Platoon", 5),
-    lambda: platoons.delete_platoon("2nd Platoon"),
-    lambda: battles.log_battle("2nd Platoon", wounds=2, objectives=1, outcome="victory", dice=SeededDice(5)),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda: platoons.set_platoon("2nd Platoon", armor=3),
+        lambda: platoons.rename_platoon("2nd Platoon", "Stolen"),
+        lambda: platoons.set_xp("2nd Platoon", 5),
+        lambda: platoons.delete_platoon("2nd Platoon"),
+        lambda: battles.log_battle("2nd Platoon", wounds=2, objectives=1, outcome="victory", dice=SeededDice(5)),
+    ],
+)
 def test_another_players_platoon_is_refused_in_one_line_and_nothing_is_written(as_login: Any, change: Any) -> None:
     as_login("bob")
     before = (list(Platoon.select().dicts()), Battle.select().count(), len(journal.operations()))
@@ -156,8 +168,11 @@ def test_a_player_taken_out_sees_the_campaign_no_more(as_login: Any) -> None:
         with pytest.raises(Refused, match="no campaign named 'Congo 1960'"):
             club.members("Congo 1960")
         assert [p.name for p in Platoon.select()] == ["Red Devils"]  # his own stays his to look at
-        with pytest.raises(NotYours, match="^Red Devils is yours, but you no longer belong to its campaign; ask one "
-                                           "of its organisers to add you again$"):
+        with pytest.raises(
+            NotYours,
+            match="^Red Devils is yours, but you no longer belong to its campaign; ask one "
+            "of its organisers to add you again$",
+        ):
             platoons.set_platoon("Red Devils", notes="still mine?")
     finally:
         as_login(ORGANISER)
@@ -173,12 +188,16 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
     made = sologear_sheet.create_sheet("Hill 214", "Janne", 250)
     club.add_member("Hill 214", "ada")
     as_login("ada")
-    with pytest.raises(NotYours, match=r"^The Sologear sheet of Janne \(Hill 214\) belongs to olga; you can look but "
-                                       r"not change it$"):
+    with pytest.raises(
+        NotYours,
+        match=r"^The Sologear sheet of Janne \(Hill 214\) belongs to olga; you can look but "
+        r"not change it$",
+    ):
         sologear_sheet.update_sheet(made.id, area="Hill 214 north")
     as_login(ORGANISER)
     assert club.set_sheet_owner("Hill 214", "ada").message == (
-        "The Sologear sheet of Janne (Hill 214) now belongs to ada (was olga)")
+        "The Sologear sheet of Janne (Hill 214) now belongs to ada (was olga)"
+    )
     as_login("ada")
     sologear_sheet.update_sheet(made.id, area="Hill 214 north")
 

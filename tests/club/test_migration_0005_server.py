@@ -18,19 +18,23 @@ from campaign_app.store.journal_replay import undo
 from campaign_app.store.models import database_proxy as db
 
 
-def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:
     url = club_pg.create_database("club_upgrade")
     real = store_migrate.available_migrations
     monkeypatch.setattr(store_migrate, "available_migrations", lambda folder=None: real(folder)[:4])
     init_db(url)
     with operation("test.setup", "schema 4 data"):
-        db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
-                       "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, notes, "
-                       "created_at) VALUES ('Congo 1960', 'congo 1960', 'atomic_africa', 1, 4, 9, 16, 'both', 2, "
-                       "false, '', now())")
-        db.execute_sql("INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, "
-                       "notes, created_at) SELECT id, '2nd Platoon', '2nd platoon', 8, 8, 8, 2, 6, '', now() "
-                       "FROM campaign")
+        db.execute_sql(
+            "INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+            "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, notes, "
+            "created_at) VALUES ('Congo 1960', 'congo 1960', 'atomic_africa', 1, 4, 9, 16, 'both', 2, "
+            "false, '', now())"
+        )
+        db.execute_sql(
+            "INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, "
+            "notes, created_at) SELECT id, '2nd Platoon', '2nd platoon', 8, 8, 8, 2, 6, '', now() "
+            "FROM campaign"
+        )
     unbind()
     monkeypatch.setattr(store_migrate, "available_migrations", real)
     init_db(url)
@@ -49,13 +53,19 @@ def test_0005_on_a_server_database_with_a_journal(club_pg: ClubServer, monkeypat
             undo(marker)
         assert db.execute_sql("SELECT count(*) FROM campaign").fetchone()[0] == 1
         with operation("test.member", "a member"):  # the new table is journaled too
-            db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
-                           "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
-                           "notes, created_at) VALUES ('Iron Rain', 'iron rain', 'sologear', 1, 4, 9, 16, 'both', 2, "
-                           "false, '', now())")
-            db.execute_sql("INSERT INTO campaign_member (campaign_id, login, role) SELECT id, 'ada', 'player' "
-                           "FROM campaign WHERE name = 'Iron Rain'")
-        assert db.execute_sql("SELECT count(*) FROM operation_change WHERE table_name = 'campaign_member'"
-                              ).fetchone()[0] == 1
+            db.execute_sql(
+                "INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+                "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
+                "notes, created_at) VALUES ('Iron Rain', 'iron rain', 'sologear', 1, 4, 9, 16, 'both', 2, "
+                "false, '', now())"
+            )
+            db.execute_sql(
+                "INSERT INTO campaign_member (campaign_id, login, role) SELECT id, 'ada', 'player' "
+                "FROM campaign WHERE name = 'Iron Rain'"
+            )
+        assert (
+            db.execute_sql("SELECT count(*) FROM operation_change WHERE table_name = 'campaign_member'").fetchone()[0]
+            == 1
+        )
     finally:
         unbind()

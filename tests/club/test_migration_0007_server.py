@@ -16,8 +16,10 @@ from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
 
 
-def test_0007_secures_the_new_tables_on_a_club_server(club_pg: ClubServer,  # noqa: F811
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_0007_secures_the_new_tables_on_a_club_server(
+    club_pg: ClubServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     name = "club_upgrade_0007"
     admin = club_pg.create_database(name)
     real = store_migrate.available_migrations

@@ -19,7 +19,7 @@ def _indexes() -> set[str]:
     return {r[0] for r in db.execute_sql("SELECT indexname FROM pg_indexes WHERE tablename = 'operation_change'")}
 
 
-def test_0009_on_a_club_server(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_0009_on_a_club_server(club_pg: ClubServer, monkeypatch: pytest.MonkeyPatch) -> None:
     name = "club_upgrade_0009"
     admin = club_pg.create_database(name)
     real = store_migrate.available_migrations

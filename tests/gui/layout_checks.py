@@ -66,6 +66,7 @@ def describe(w: QWidget) -> str:
 
 # --- mnemonics -------------------------------------------------------------------------------------------------
 
+
 def mnemonic(text: str) -> str | None:
     """The letter after a single ``&`` (``&&`` is a literal ampersand), lower case: the app's own reading."""
     from campaign_app.gui.help_dialogs import mnemonic_of
@@ -73,8 +74,9 @@ def mnemonic(text: str) -> str | None:
     return mnemonic_of(text)
 
 
-def window_mnemonics(window: QWidget, page: QWidget | None = None,
-                     exclude: list[QWidget] | tuple[()] = ()) -> list[tuple[str, str]]:
+def window_mnemonics(
+    window: QWidget, page: QWidget | None = None, exclude: list[QWidget] | tuple[()] = ()
+) -> list[tuple[str, str]]:
     """(letter, what) for every mnemonic a person can reach with Alt in ``window`` as it is shown now.
     ``page``: count widgets inside it that are visible within it (a wizard page that is not current);
     widgets inside ``exclude`` (the wizard's other pages) are not counted."""
@@ -121,13 +123,19 @@ def _clashes(found: list[tuple[str, str]], where: str) -> list[str]:
     by_letter: dict[str, list[str]] = {}
     for letter, what in found:
         by_letter.setdefault(letter, []).append(what)
-    return [f"{where}: Alt+{letter.upper()} is on {' and '.join(whats)}"
-            for letter, whats in sorted(by_letter.items()) if len(whats) > 1]
+    return [
+        f"{where}: Alt+{letter.upper()} is on {' and '.join(whats)}"
+        for letter, whats in sorted(by_letter.items())
+        if len(whats) > 1
+    ]
 
 
 def menu_clashes(menu: QMenu, where: str) -> list[str]:
-    found = [(mnemonic(a.text()), f"{a.text()!r}") for a in menu.actions()
-             if a.isVisible() and not a.isSeparator() and mnemonic(a.text())]
+    found = [
+        (mnemonic(a.text()), f"{a.text()!r}")
+        for a in menu.actions()
+        if a.isVisible() and not a.isSeparator() and mnemonic(a.text())
+    ]
     problems = _clashes([(str(k), v) for k, v in found], f"{where} menu {menu.title()!r}")
     for action in menu.actions():
         if action.menu() is not None:
@@ -186,6 +194,7 @@ def walk_mnemonic_clashes(window: QWidget, where: str = "") -> list[str]:
 
 # --- layout --------------------------------------------------------------------------------------------------
 
+
 def _inside_viewport(w: QWidget) -> bool:
     """A widget placed in a scroll area's or an item view's viewport: it may be scrolled out of sight."""
     p = w.parentWidget()
@@ -211,8 +220,9 @@ def _combo_text_fits(combo: QComboBox) -> bool:
     opt = QStyleOptionComboBox()
     opt.initFrom(combo)
     opt.currentText = combo.currentText()
-    field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
-                                         QStyle.SubControl.SC_ComboBoxEditField, combo)
+    field = combo.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, combo
+    )
     return combo.fontMetrics().horizontalAdvance(combo.currentText()) <= field.width() + 2
 
 
@@ -236,8 +246,10 @@ def _table_problems(table: QTableView, max_rows: int = 40) -> list[str]:
             continue
         title = str(model.headerData(col, Qt.Orientation.Horizontal) or "")
         if header.isVisible() and title and header.sectionSize(col) < metrics.horizontalAdvance(title) + 6:
-            problems.append(f"{describe(table)}: column {title!r} is {header.sectionSize(col)} px, its title needs "
-                            f"{metrics.horizontalAdvance(title) + 6}")
+            problems.append(
+                f"{describe(table)}: column {title!r} is {header.sectionSize(col)} px, its title needs "
+                f"{metrics.horizontalAdvance(title) + 6}"
+            )
         for row in range(min(model.rowCount(), max_rows)):
             index = model.index(row, col)
             text = index.data(Qt.ItemDataRole.DisplayRole)
@@ -246,8 +258,7 @@ def _table_problems(table: QTableView, max_rows: int = 40) -> list[str]:
             text = str(text)
             rect = table.visualRect(index)
             if rect.isValid() and "\n" not in text and rect.width() < cell_metrics.horizontalAdvance(text) + 6:
-                problems.append(f"{describe(table)}: cell {text!r} (row {row + 1}, {title!r}) cut to "
-                                f"{rect.width()} px")
+                problems.append(f"{describe(table)}: cell {text!r} (row {row + 1}, {title!r}) cut to {rect.width()} px")
     return problems
 
 
@@ -277,8 +288,11 @@ def _managed_elsewhere(w: QWidget, parent: QWidget) -> bool:
     status bar's widgets, a splitter's panes, a stacked widget's pages, a group box's or tab's own parts)."""
     from PySide6.QtWidgets import QSplitter, QSplitterHandle, QStackedWidget, QStatusBar, QToolBar
 
-    return (isinstance(parent, QMainWindow | QToolBar | QStatusBar | QSplitter | QStackedWidget | QMenu)
-            or isinstance(w, QSplitterHandle | QMenu) or w.objectName().startswith("qt_"))
+    return (
+        isinstance(parent, QMainWindow | QToolBar | QStatusBar | QSplitter | QStackedWidget | QMenu)
+        or isinstance(w, QSplitterHandle | QMenu)
+        or w.objectName().startswith("qt_")
+    )
 
 
 def placement_problems(root: QWidget) -> list[str]:
@@ -292,16 +306,28 @@ def placement_problems(root: QWidget) -> list[str]:
         if _managed_elsewhere(w, parent) or parent.layout() is None:
             continue
         if not _in_layout(parent.layout(), w):
-            problems.append(f"{describe(w)} is in no layout of {describe(parent)} (drawn at "
-                            f"{w.geometry().x()},{w.geometry().y()})")
+            problems.append(
+                f"{describe(w)} is in no layout of {describe(parent)} (drawn at {w.geometry().x()},{w.geometry().y()})"
+            )
     for parent in [root, *root.findChildren(QWidget)]:
-        if not parent.isVisible() or parent.layout() is None or _qt_internal(parent) or \
-                _managed_elsewhere(parent, parent.parentWidget() or parent):
+        if (
+            not parent.isVisible()
+            or parent.layout() is None
+            or _qt_internal(parent)
+            or _managed_elsewhere(parent, parent.parentWidget() or parent)
+        ):
             continue
-        kids = [c for c in parent.children() if isinstance(c, QWidget) and c.isVisible() and not c.isWindow()
-                and not _qt_internal(c) and _in_layout(parent.layout(), c)]
+        kids = [
+            c
+            for c in parent.children()
+            if isinstance(c, QWidget)
+            and c.isVisible()
+            and not c.isWindow()
+            and not _qt_internal(c)
+            and _in_layout(parent.layout(), c)
+        ]
         for i, a in enumerate(kids):
-            for b in kids[i + 1:]:
+            for b in kids[i + 1 :]:
                 overlap = a.geometry().intersected(b.geometry())
                 if overlap.width() > 2 and overlap.height() > 2:
                     problems.append(f"{describe(a)} overlaps {describe(b)} in {describe(parent)}")
@@ -328,8 +354,7 @@ def layout_problems(root: QWidget) -> list[str]:
             if w.width() + TOLERANCE < hint.width():
                 problems.append(f"{describe(w)}: needs {hint.width()} px, has {w.width()} (text clipped)")
             elif isinstance(w, QPushButton) and w.width() > max(3 * hint.width(), 400):
-                problems.append(f"{describe(w)}: a button stretched to {w.width()} px (its text needs "
-                                f"{hint.width()})")
+                problems.append(f"{describe(w)}: a button stretched to {w.width()} px (its text needs {hint.width()})")
         elif isinstance(w, QComboBox) and not internal and not _combo_text_fits(w):
             problems.append(f"{describe(w)}: {w.currentText()!r} does not fit in {w.width()} px")
         if isinstance(w, QLineEdit) and not internal and w.text() and not w.hasFocus():
@@ -337,26 +362,38 @@ def layout_problems(root: QWidget) -> list[str]:
             need = w.fontMetrics().horizontalAdvance(w.text())
             if need > room:
                 problems.append(f"{describe(w)}: {w.text()!r} needs {need} px, shows {room} (cut)")
-        if (isinstance(w, QLineEdit | QComboBox | QAbstractSpinBox) and not internal
-                and w.width() > MAX_FIELD_WIDTH):
+        if isinstance(w, QLineEdit | QComboBox | QAbstractSpinBox) and not internal and w.width() > MAX_FIELD_WIDTH:
             problems.append(f"{describe(w)}: a one-line field {w.width()} px wide (at most {MAX_FIELD_WIDTH})")
-        if (isinstance(w, QAbstractItemView) and not internal and w.model() is not None
-                and w.model().rowCount() > 2 and 0 < _visible_rows(w) < 2):
+        if (
+            isinstance(w, QAbstractItemView)
+            and not internal
+            and w.model() is not None
+            and w.model().rowCount() > 2
+            and 0 < _visible_rows(w) < 2
+        ):
             problems.append(f"{describe(w)}: shows {_visible_rows(w)} of {w.model().rowCount()} rows")
         parent = w.parentWidget()
         if parent is None or w.isWindow() or internal or _inside_viewport(w):
             continue
         g = w.geometry()
         r = parent.rect()
-        if (g.left() < r.left() - TOLERANCE or g.top() < r.top() - TOLERANCE
-                or g.right() > r.right() + TOLERANCE or g.bottom() > r.bottom() + TOLERANCE):
-            problems.append(f"{describe(w)} at {g.x()},{g.y()} {g.width()}x{g.height()} sticks out of "
-                            f"{describe(parent)} {r.width()}x{r.height()}")
+        if (
+            g.left() < r.left() - TOLERANCE
+            or g.top() < r.top() - TOLERANCE
+            or g.right() > r.right() + TOLERANCE
+            or g.bottom() > r.bottom() + TOLERANCE
+        ):
+            problems.append(
+                f"{describe(w)} at {g.x()},{g.y()} {g.width()}x{g.height()} sticks out of "
+                f"{describe(parent)} {r.width()}x{r.height()}"
+            )
     # a page that scrolls sideways does not fit its window
     for area in root.findChildren(QScrollArea):
         if area.isVisible() and area.widgetResizable() and area.horizontalScrollBar().isVisible():
-            problems.append(f"{describe(area)} scrolls sideways: its page needs "
-                            f"{area.widget().minimumSizeHint().width()} px, has {area.viewport().width()}")
+            problems.append(
+                f"{describe(area)} scrolls sideways: its page needs "
+                f"{area.widget().minimumSizeHint().width()} px, has {area.viewport().width()}"
+            )
     # table headers and cells cut ("…") by a column too narrow for them
     for table in root.findChildren(QTableView):
         if table.isVisible() and table.model() is not None:
@@ -369,20 +406,27 @@ def layout_problems(root: QWidget) -> list[str]:
             if not editor.isVisible() or editor.parentWidget() is not view.viewport():
                 continue
             if isinstance(editor, QComboBox) and not _combo_text_fits(editor):
-                problems.append(f"editor {describe(editor)} in {describe(view)}: {editor.currentText()!r} "
-                                f"does not fit in {editor.width()} px")
+                problems.append(
+                    f"editor {describe(editor)} in {describe(view)}: {editor.currentText()!r} "
+                    f"does not fit in {editor.width()} px"
+                )
             cell = view.visualRect(view.currentIndex())
             if cell.isValid() and not cell.adjusted(-2, -2, 2, 2).contains(editor.geometry()):
                 g = editor.geometry()
-                problems.append(f"editor {describe(editor)} in {describe(view)} at {g.x()},{g.y()} {g.width()}x"
-                                f"{g.height()} covers the cells beside its own ({cell.width()}x{cell.height()})")
+                problems.append(
+                    f"editor {describe(editor)} in {describe(view)} at {g.x()},{g.y()} {g.width()}x"
+                    f"{g.height()} covers the cells beside its own ({cell.width()}x{cell.height()})"
+                )
             if editor.width() + TOLERANCE < editor.minimumSizeHint().width():
-                problems.append(f"editor {describe(editor)} in {describe(view)}: {editor.width()} px wide, "
-                                f"needs {editor.minimumSizeHint().width()}")
+                problems.append(
+                    f"editor {describe(editor)} in {describe(view)}: {editor.width()} px wide, "
+                    f"needs {editor.minimumSizeHint().width()}"
+                )
     return problems
 
 
 # --- walking the app -----------------------------------------------------------------------------------------
+
 
 def demo_scenes() -> list[tuple[str, tuple[str, int] | None]]:
     """The main window's pages for the sample campaigns (``create_demo``): (label, (kind, id) or None)."""
@@ -407,8 +451,14 @@ def show_scene(win: Any, target: tuple[str, int] | None) -> None:
     QApplication.processEvents()
 
 
-def check_dialog(qtbot: Any, opener: Callable[[], object], where: str, seen: list[str], problems: list[str],
-                 check: Callable[[QWidget, str], list[str]]) -> None:
+def check_dialog(
+    qtbot: Any,
+    opener: Callable[[], object],
+    where: str,
+    seen: list[str],
+    problems: list[str],
+    check: Callable[[QWidget, str], list[str]],
+) -> None:
     """Run ``opener`` (a click or an action, as a person does it), ``check`` the dialog it opens, close it."""
     found: list[QWidget] = []
     tries = [0]
@@ -470,8 +520,12 @@ def _bring_to_front(widget: QWidget) -> None:
         child = parent
 
 
-def walk_dialogs(qtbot: Any, window: Any, scenes: list[tuple[str, tuple[str, int] | None]],
-                 check: Callable[[QWidget, str], list[str]]) -> tuple[list[str], list[str]]:
+def walk_dialogs(
+    qtbot: Any,
+    window: Any,
+    scenes: list[tuple[str, tuple[str, int] | None]],
+    check: Callable[[QWidget, str], list[str]],
+) -> tuple[list[str], list[str]]:
     """Open every dialog of the main window, page by page, as a person does (buttons and menu items whose
     text ends in "…", and Help ▸ Keyboard shortcuts / About), ``check`` each one and close it (nothing is
     written). Returns (what was opened, problems)."""
@@ -486,8 +540,14 @@ def walk_dialogs(qtbot: Any, window: Any, scenes: list[tuple[str, tuple[str, int
             QApplication.processEvents()
             if not (button.isVisible() and button.isEnabled()):
                 continue
-            check_dialog(qtbot, lambda b=button: qtbot.mouseClick(b, Qt.MouseButton.LeftButton),
-                         f"{label} button {button.text()!r}", seen, problems, check)
+            check_dialog(
+                qtbot,
+                lambda b=button: qtbot.mouseClick(b, Qt.MouseButton.LeftButton),
+                f"{label} button {button.text()!r}",
+                seen,
+                problems,
+                check,
+            )
         for menu_action in window.menuBar().actions():
             for action in menu_action.menu().actions():
                 text = action.text()

@@ -38,11 +38,15 @@ def unnamed_inputs(root: QWidget, where: str) -> list[str]:
         if not w.isVisible() or w.window() is not root.window():
             continue
         parent = w.parentWidget()
-        if isinstance(parent, QAbstractSpinBox | QComboBox) or w.objectName().startswith("qt_") \
-                or isinstance(w, QHeaderView):
+        if (
+            isinstance(parent, QAbstractSpinBox | QComboBox)
+            or w.objectName().startswith("qt_")
+            or isinstance(w, QHeaderView)
+        ):
             continue  # the inner line edit of a spin box or combo box (the box itself is checked)
-        if isinstance(w, QLineEdit | QAbstractSpinBox | QComboBox | QPlainTextEdit | QTextEdit | XpTrack
-                      | QAbstractItemView) and not spoken_name(w):
+        if isinstance(
+            w, QLineEdit | QAbstractSpinBox | QComboBox | QPlainTextEdit | QTextEdit | XpTrack | QAbstractItemView
+        ) and not spoken_name(w):
             hint = getattr(w, "placeholderText", lambda: "")()
             problems.append(f"{where}: {type(w).__name__} (placeholder {hint!r}) has no accessible name")
     return problems

@@ -278,6 +278,7 @@ def test_platoon_chooser_cancel_logs_nothing(qtbot, gui_ctx, pid: int) -> None:
 
 # --- numbers in the dialogs: refused with a message beside the field, never clamped --------------------------
 
+
 def test_platoon_xp_40_is_refused_not_turned_into_4(qtbot, fresh_db) -> None:
     from campaign_app.gui.campaign_dialog import NewPlatoonDialog
     from campaign_app.services import campaigns
@@ -361,11 +362,11 @@ def test_record_turn_refuses_glory_12_of_5(qtbot, gui_ctx, played_turn) -> None:
     qtbot.mouseClick(dialog.buttons.button(dialog.buttons.StandardButton.Ok), LEFT)
     assert dialog.isVisible() and dialog.edit is None, "nothing recorded with a refused number"
     after = SologearTurn.get(SologearTurn.sheet == sid)
-    assert (after.glory_collected, after.enemy_tv_destroyed) == (before.glory_collected,
-                                                                 before.enemy_tv_destroyed)
+    assert (after.glory_collected, after.enemy_tv_destroyed) == (before.glory_collected, before.enemy_tv_destroyed)
 
 
 # --- no dead ends: a Sologear campaign from File ▸ New campaign gets its pilot sheet ------------------------
+
 
 def test_new_campaign_with_system_sologear_goes_on_to_the_pilot_sheet(qtbot, gui_ctx) -> None:
     from campaign_app.gui.campaign_dialog import NewCampaignDialog
@@ -442,8 +443,9 @@ def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fie
     from campaign_app.gui.battle_edit import EditBattleDialog
     from campaign_app.services import battles, history
 
-    logged = battles.log_battle(pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits",
-                                date="2026-03-01", dice=SeededDice(3))
+    logged = battles.log_battle(
+        pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits", date="2026-03-01", dice=SeededDice(3)
+    )
     battle = next(b for b in history.history(pid).battles if b.id == logged.id)
     dialog = EditBattleDialog(battle, pid)
     qtbot.addWidget(dialog)
@@ -469,8 +471,9 @@ def test_selected_unit_none_shows_no_values_of_another_platoon(qtbot, gui_ctx, p
     from campaign_app.gui.platoon_page import PlatoonPage
     from campaign_app.services import attachments as attachment_service
 
-    attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2,
-                                    notes="MG team")
+    attachment_service.add_attached(
+        pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2, notes="MG team"
+    )
     other = Platoon.get(Platoon.name == "Red Company").id
     page = PlatoonPage(gui_ctx)
     qtbot.addWidget(page)
@@ -481,6 +484,10 @@ def test_selected_unit_none_shows_no_values_of_another_platoon(qtbot, gui_ctx, p
     assert page.unit_pickers["equipment"].currentText().startswith("d10")
     page.show_platoon(other)  # no attached units
     assert page.unit_box.title() == "Selected unit (none)" and not page.unit_box.isEnabled()
-    shown = [page.unit_kind.currentText(), page.unit_armor.currentText(), page.unit_notes.text(),
-             *(p.currentText() for p in page.unit_pickers.values())]
+    shown = [
+        page.unit_kind.currentText(),
+        page.unit_armor.currentText(),
+        page.unit_notes.text(),
+        *(p.currentText() for p in page.unit_pickers.values()),
+    ]
     assert shown == [""] * len(shown)

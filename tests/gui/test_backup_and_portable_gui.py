@@ -31,6 +31,7 @@ def check_threads(win: MainWindow) -> list[QThread]:
 
     return list(win.findChildren(CheckWorker))
 
+
 @pytest.fixture
 def ctx(qtbot, app_paths, fresh_db, tmp_path) -> AppContext:  # type: ignore[no-untyped-def]
     return AppContext(paths=app_paths, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
@@ -118,7 +119,7 @@ def test_background_check_reports_damage(qtbot, ctx, tmp_path):
     damaged = tmp_path / "damaged.db"
     shutil.copy(ctx.paths.db_file, damaged)
     data = bytearray(damaged.read_bytes())
-    data[4096 * 4:4096 * 5] = b"\x55" * 4096
+    data[4096 * 4 : 4096 * 5] = b"\x55" * 4096
     damaged.write_bytes(bytes(data))
     init_db(ctx.paths.db_file, ctx.paths.backup_dir)
     win = MainWindow(ctx)
@@ -158,8 +159,13 @@ def test_window_opens_when_the_log_folder_cannot_be_written(tmp_path):
     (data / "logs").write_text("a file where the log folder should be")
     shot = tmp_path / "shot.png"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    result = subprocess.run([sys.executable, "-m", "campaign_app.app", "--data-dir", str(data), "--screenshot",
-                             str(shot)], capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "campaign_app.app", "--data-dir", str(data), "--screenshot", str(shot)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert shot.stat().st_size > 1000
     assert str(data / "logs") in result.stderr and "Traceback" not in result.stderr

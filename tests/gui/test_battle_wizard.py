@@ -27,11 +27,14 @@ from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader,
 LEFT = Qt.MouseButton.LeftButton
 
 
-
-
 def dump() -> dict[str, list[tuple[Any, ...]]]:
-    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
-                                           "('operation', 'operation_change', 'journal_state')").fetchall()]
+    tables = [
+        r[0]
+        for r in db.execute_sql(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
+            "('operation', 'operation_change', 'journal_state')"
+        ).fetchall()
+    ]
     return {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY rowid').fetchall() for t in sorted(tables)}
 
 
@@ -123,11 +126,18 @@ def test_app_rolled_battle_end_to_end_then_undo_and_redo(qtbot, gui_ctx, pid: in
     assert wizard.result() == QDialog.DialogCode.Accepted
     b = Battle.get_by_id(wizard.battle_id)
     assert (b.scenario, b.opponent, b.outcome, b.objectives, b.fire_support, b.notes) == (
-        "Hold the bridge", "Red Company", "victory", 1, True, "Held until dusk")
+        "Hold the bridge",
+        "Red Company",
+        "victory",
+        1,
+        True,
+        "Held until dusk",
+    )
     assert b.opponent_platoon_id == Platoon.get(Platoon.name == "Red Company").id
     assert (b.wounds, b.leader_wounds, b.leader_fate) == (20, 20, fate)
     assert Roll.select().where(Roll.battle == b.id).count() == len(seen_steps) + (
-        1 if wizard.session.needs_replacement else 0)
+        1 if wizard.session.needs_replacement else 0
+    )
     after = dump()
     # the undo stack is the journal's view: the test data's operations, then the battle on top
     assert gui_ctx.undo_stack.undoText() == "Log battle 1 of 2nd Platoon" and not gui_ctx.undo_stack.canRedo()
@@ -346,8 +356,7 @@ def test_bad_details_keep_the_first_page(qtbot, gui_ctx, pid: int) -> None:
 
 def test_platoon_without_leader_needs_no_leader_roll(qtbot, gui_ctx, pid: int) -> None:
     with operation("test.setup", "test data"):
-        p = Platoon.create(campaign=Campaign.get(), name="Leaderless", training=6, equipment=6, morale=6, armor=1,
-                           xp=2)
+        p = Platoon.create(campaign=Campaign.get(), name="Leaderless", training=6, equipment=6, morale=6, armor=1, xp=2)
     wizard = make(qtbot, gui_ctx, p.id)
     assert "with no leader" in wizard.battle_page.subTitle()
     click(qtbot, wizard, QWizard.WizardButton.NextButton)

@@ -30,8 +30,17 @@ def short_timeout(app_paths) -> Iterator[None]:  # type: ignore[no-untyped-def]
 @pytest.fixture
 def platoon_id(short_timeout) -> int:  # type: ignore[no-untyped-def]
     campaigns.create_campaign("Congo 1960")
-    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
-                                          armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
+    return platoon_service.create_platoon(
+        "Congo 1960",
+        "2nd Platoon",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=2,
+    ).id
 
 
 @pytest.fixture

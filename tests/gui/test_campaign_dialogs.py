@@ -60,6 +60,7 @@ def when_dialog_opens(qtbot, act: Callable[[QDialog], None]) -> list[str]:
 
 # --- new campaign -----------------------------------------------------------------------------------------
 
+
 def test_new_campaign_dialog_validates_the_name(qtbot) -> None:
     campaigns.create_campaign("Congo 1960")
     dialog = NewCampaignDialog()
@@ -127,6 +128,7 @@ def test_new_campaign_cancel(qtbot, ctx: AppContext) -> None:
 
 # --- new platoon ------------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def congo(fresh_db) -> CampaignDetail:
     cid = campaigns.create_campaign("Congo 1960", period=3).id
@@ -150,9 +152,19 @@ def test_new_platoon_by_hand(qtbot, congo: CampaignDetail) -> None:
     dialog.leader_xp_spin.selectAll()
     qtbot.keyClicks(dialog.leader_xp_spin, "2")
     values = dialog.values()
-    assert values == {"campaign": congo.id, "name": "2nd Platoon", "training": 10, "equipment": 8,
-                      "morale": 8, "armor": 1, "leader_name": "Lt. Okafor", "leader_rank": "Lieutenant",
-                      "notes": "", "xp": 6, "leader_xp": 2}
+    assert values == {
+        "campaign": congo.id,
+        "name": "2nd Platoon",
+        "training": 10,
+        "equipment": 8,
+        "morale": 8,
+        "armor": 1,
+        "leader_name": "Lt. Okafor",
+        "leader_rank": "Lieutenant",
+        "notes": "",
+        "xp": 6,
+        "leader_xp": 2,
+    }
     assert dialog.xp_spin.maximum() == 32
 
 
@@ -229,11 +241,21 @@ def test_new_platoon_duplicate_name_keeps_ok_disabled(qtbot, congo: CampaignDeta
 
 # --- campaign page ----------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def cpage(qtbot, ctx: AppContext, congo: CampaignDetail) -> CampaignPage:
     for i in range(3):
-        platoon_service.create_platoon(congo.id, f"Platoon {i}", training=8, equipment=8, morale=8, armor=1,
-                                       xp=i * 4, leader_name=f"Lt. {i}", leader_xp=i)
+        platoon_service.create_platoon(
+            congo.id,
+            f"Platoon {i}",
+            training=8,
+            equipment=8,
+            morale=8,
+            armor=1,
+            xp=i * 4,
+            leader_name=f"Lt. {i}",
+            leader_xp=i,
+        )
     page = CampaignPage(ctx)
     qtbot.addWidget(page)
     page.resize(1000, 800)

@@ -145,13 +145,26 @@ def test_a_new_campaign_reloads_the_navigator_once(qtbot, win, reloads) -> None:
     assert reloads["navigator"] == 1
 
 
-def test_another_programs_change_arrives_naming_its_operation(qtbot, pid, win, app_paths,
-                                                             reloads) -> None:  # type: ignore[no-untyped-def]
+def test_another_programs_change_arrives_naming_its_operation(qtbot, pid, win, app_paths, reloads) -> None:  # type: ignore[no-untyped-def]
     page = open_platoon_history(qtbot, win, pid)
     seen = heard(win.ctx)
     reloads.clear()
-    cli = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), "platoon",
-                          "rename", "2nd Platoon", "3rd Platoon"], capture_output=True, text=True, timeout=60)
+    cli = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "campaign_app.cli",
+            "--db",
+            str(app_paths.db_file),
+            "platoon",
+            "rename",
+            "2nd Platoon",
+            "3rd Platoon",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert cli.returncode == 0, cli.stderr
     assert win.watcher.poll() is True
     assert len(seen) == 1 and isinstance(seen[0], OpChanges)
@@ -171,22 +184,41 @@ def test_own_writes_are_not_delivered_again_by_the_watcher(qtbot, pid, win, app_
     qtbot.keyClicks(page.name_edit, "Able Platoon")
     qtbot.keyClick(page.name_edit, Qt.Key.Key_Return)
     assert Platoon.get_by_id(pid).name == "Able Platoon" and len(seen) == 1
-    cli = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), "platoon",
-                          "set", "Able Platoon", "--notes", "from the CLI"], capture_output=True, text=True,
-                         timeout=60)
+    cli = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "campaign_app.cli",
+            "--db",
+            str(app_paths.db_file),
+            "platoon",
+            "set",
+            "Able Platoon",
+            "--notes",
+            "from the CLI",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert cli.returncode == 0, cli.stderr
     qtbot.waitUntil(lambda: win.watcher.poll() or len(seen) > 1, timeout=3000)
     assert [c.operation_id for c in seen[1:]] and seen[0].operation_id not in [c.operation_id for c in seen[1:]]
 
 
-def test_several_changes_from_another_program_reload_each_view_once(qtbot, pid, win, app_paths,
-                                                                   reloads) -> None:  # type: ignore[no-untyped-def]
+def test_several_changes_from_another_program_reload_each_view_once(qtbot, pid, win, app_paths, reloads) -> None:  # type: ignore[no-untyped-def]
     open_platoon_history(qtbot, win, pid)
     seen = heard(win.ctx)
-    for args in (["platoon", "set", "2nd Platoon", "--notes", "dug in"],
-                 ["platoon", "set", "2nd Platoon", "--xp", "9"]):
-        cli = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), *args],
-                             capture_output=True, text=True, timeout=60)
+    for args in (
+        ["platoon", "set", "2nd Platoon", "--notes", "dug in"],
+        ["platoon", "set", "2nd Platoon", "--xp", "9"],
+    ):
+        cli = subprocess.run(
+            [sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert cli.returncode == 0, cli.stderr
     reloads.clear()
     assert win.watcher.poll() is True

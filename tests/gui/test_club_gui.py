@@ -90,8 +90,10 @@ def tries(monkeypatch: pytest.MonkeyPatch) -> list[tuple[ServerTarget, str | Non
     def probe(target: ServerTarget, password: str | None = None) -> None:
         made.append((target, password))
         if password != SECRET:
-            raise PasswordRequired(f"the campaign server {target.server} did not let {target.user} in (the password "
-                                   "was not accepted); nothing was written")
+            raise PasswordRequired(
+                f"the campaign server {target.server} did not let {target.user} in (the password "
+                "was not accepted); nothing was written"
+            )
 
     monkeypatch.setattr(server_link, "probe", probe)
     return made
@@ -108,10 +110,16 @@ def open_dialog(qtbot, settings: QSettings, **kwargs: Any) -> ConnectDialog:  # 
 
 # --- the address ------------------------------------------------------------------------------------------------
 def test_a_server_url_is_read_and_written_without_its_password() -> None:
-    target, password = parse_server_url("postgresql://ana:s%40cret@club.example.org:5433/league?sslmode=require"
-                                        "&application_name=laptop")
+    target, password = parse_server_url(
+        "postgresql://ana:s%40cret@club.example.org:5433/league?sslmode=require&application_name=laptop"
+    )
     assert (target.host, target.port, target.dbname, target.user, target.sslmode) == (
-        "club.example.org", 5433, "league", "ana", "require")
+        "club.example.org",
+        5433,
+        "league",
+        "ana",
+        "require",
+    )
     assert password == "s@cret"
     assert target.url() == "postgresql://ana@club.example.org:5433/league?sslmode=require&application_name=laptop"
     assert "cret" not in target.url(timeout=True) and "connect_timeout=10" in target.url(timeout=True)
@@ -158,11 +166,16 @@ def test_pasting_a_url_fills_the_fields_and_keeps_the_password_off_the_screen(qt
 
 
 def test_remember_password_keeps_it_in_the_keyring_only_and_recent_servers_without_it(  # type: ignore[no-untyped-def]
-        qtbot, settings, fake_keyring, tries, tmp_path) -> None:
+    qtbot, settings, fake_keyring, tries, tmp_path
+) -> None:
     dialog = open_dialog(qtbot, settings)
     assert dialog.remember.isEnabled()
-    for field, text in ((dialog.host, "club.example.org"), (dialog.dbname, "league"), (dialog.user, "ana"),
-                        (dialog.password, "wrong")):
+    for field, text in (
+        (dialog.host, "club.example.org"),
+        (dialog.dbname, "league"),
+        (dialog.user, "ana"),
+        (dialog.password, "wrong"),
+    ):
         field.setFocus()
         qtbot.keyClicks(focused(), text)
     qtbot.mouseClick(dialog.remember, LEFT, pos=_box(dialog.remember))
@@ -250,8 +263,9 @@ def test_connecting_never_waits_on_the_gui_thread(qtbot, settings, no_keyring, m
 
     def slow(target: ServerTarget, password: str | None = None) -> None:
         release.wait(10)
-        raise ServerUnavailable(f"cannot reach the campaign server {target.server} (no answer in time); nothing was "
-                                "written")
+        raise ServerUnavailable(
+            f"cannot reach the campaign server {target.server} (no answer in time); nothing was written"
+        )
 
     monkeypatch.setattr(server_link, "probe", slow)
     dialog = open_dialog(qtbot, settings, initial=ServerTarget("slow.example.org", "league", "ana"))
@@ -275,8 +289,13 @@ def _click(box: QMessageBox, text: str, qtbot) -> None:  # type: ignore[no-untyp
     qtbot.mouseClick(button, LEFT)
 
 
-def test_server_away_offers_try_again_and_the_local_file(qtbot, gui_ctx: AppContext, congo_platoon,  # type: ignore[no-untyped-def]
-                                                        monkeypatch, no_keyring) -> None:
+def test_server_away_offers_try_again_and_the_local_file(
+    qtbot,
+    gui_ctx: AppContext,
+    congo_platoon,  # type: ignore[no-untyped-def]
+    monkeypatch,
+    no_keyring,
+) -> None:
     from campaign_app.gui import club
 
     congo_platoon()
@@ -288,8 +307,9 @@ def test_server_away_offers_try_again_and_the_local_file(qtbot, gui_ctx: AppCont
 
     def away(t: ServerTarget, password: str | None, backup_dir: Any, busy_timeout: Any = None) -> None:
         attempts.append(password)
-        raise ServerUnavailable(f"cannot reach the campaign server {t.server} (connection refused); nothing was "
-                                "written")
+        raise ServerUnavailable(
+            f"cannot reach the campaign server {t.server} (connection refused); nothing was written"
+        )
 
     monkeypatch.setattr(club, "open_server", away)
     seen: list[str] = []
@@ -320,14 +340,18 @@ def test_server_away_offers_try_again_and_the_local_file(qtbot, gui_ctx: AppCont
     assert "Club server" not in win.db_label.text()
 
 
-def test_server_away_at_start_quits_cleanly_or_opens_the_local_file(qtbot, tmp_path, monkeypatch,  # type: ignore[no-untyped-def]
-                                                                   no_keyring, caplog) -> None:
+def test_server_away_at_start_quits_cleanly_or_opens_the_local_file(
+    qtbot,
+    tmp_path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+    no_keyring,
+    caplog,
+) -> None:
     from campaign_app import app
     from campaign_app.gui import club
 
     def away(t: ServerTarget, password: str | None, backup_dir: Any, busy_timeout: Any = None) -> None:
-        raise ServerUnavailable(f"cannot reach the campaign server {t.server} (no such host name); nothing was "
-                                "written")
+        raise ServerUnavailable(f"cannot reach the campaign server {t.server} (no such host name); nothing was written")
 
     monkeypatch.setattr(club, "open_server", away)
     monkeypatch.setattr(app, "install_exception_hook", lambda: None)
@@ -342,8 +366,19 @@ def test_server_away_at_start_quits_cleanly_or_opens_the_local_file(qtbot, tmp_p
         _click(box, "Quit", qtbot)
 
     errors = in_modal(qtbot, quit_)
-    assert app.main(["--data-dir", str(data), "--db", f"postgresql://ana:{SECRET}@nowhere.invalid/league",
-                     "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert (
+        app.main(
+            [
+                "--data-dir",
+                str(data),
+                "--db",
+                f"postgresql://ana:{SECRET}@nowhere.invalid/league",
+                "--screenshot",
+                str(tmp_path / "x.png"),
+            ]
+        )
+        == 1
+    )
     assert not errors, errors
     assert texts == ["Cannot reach the campaign server nowhere.invalid (no such host name); nothing was written."]
     assert not (data / "campaign.db").exists()  # nothing made
@@ -356,8 +391,12 @@ def test_server_away_at_start_quits_cleanly_or_opens_the_local_file(qtbot, tmp_p
 
     errors = in_modal(qtbot, local)
     shot = tmp_path / "local.png"
-    assert app.main(["--data-dir", str(data), "--db", "postgresql://ana@nowhere.invalid/league",
-                     "--screenshot", str(shot)]) == 0
+    assert (
+        app.main(
+            ["--data-dir", str(data), "--db", "postgresql://ana@nowhere.invalid/league", "--screenshot", str(shot)]
+        )
+        == 0
+    )
     assert not errors, errors
     assert shot.exists() and (data / "campaign.db").exists()
     for widget in QApplication.topLevelWidgets():  # the window main() made lives on: later tests must not see it
@@ -373,13 +412,20 @@ def _answers_as_a_server(monkeypatch: pytest.MonkeyPatch) -> None:
     from campaign_app.store.file_engine import CampaignDatabase
     from campaign_app.store.opened import Capability
 
-    monkeypatch.setattr(CampaignDatabase, "can",
-                        lambda self, capability: capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES))
+    monkeypatch.setattr(
+        CampaignDatabase,
+        "can",
+        lambda self, capability: capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES),
+    )
 
 
 # --- who logged each battle -------------------------------------------------------------------------------------
-def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(qtbot, gui_ctx, congo_platoon,  # type: ignore[no-untyped-def]
-                                                                            monkeypatch) -> None:
+def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(
+    qtbot,
+    gui_ctx,
+    congo_platoon,  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
     from campaign_app.store import journal
 
     pid = congo_platoon()
@@ -397,8 +443,9 @@ def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(qtbo
         """(Logged by, tooltip) of each battle row, newest first ("" without the column)."""
         rows = [r for r in range(model.rowCount()) if model.event_at(model.index(r, 0)).kind == "battle"]
         by = [str(model.index(r, model.BY).data() or "") for r in rows]
-        return list(zip(by, [str(model.index(r, model.EVENT).data(Qt.ItemDataRole.ToolTipRole)) for r in rows],
-                        strict=True))
+        return list(
+            zip(by, [str(model.index(r, model.EVENT).data(Qt.ItemDataRole.ToolTipRole)) for r in rows], strict=True)
+        )
 
     # one login on a file: unobtrusive (the tooltip names it; no column)
     assert model.columnCount() == 4 and view.tree.header().stretchLastSection()
@@ -444,8 +491,13 @@ def test_the_changes_tab_and_journal_json_name_the_login(gui_ctx, congo_platoon,
     assert any(r.get("user") == "ana" and "battle" in r.get("kind", "") for r in rows)
 
 
-def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(qtbot, gui_ctx, congo_platoon,  # type: ignore[no-untyped-def]
-                                                                           monkeypatch, no_keyring) -> None:
+def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(
+    qtbot,
+    gui_ctx,
+    congo_platoon,  # type: ignore[no-untyped-def]
+    monkeypatch,
+    no_keyring,
+) -> None:
     """Any error that means the server went away (psycopg's, or peewee's over a broken connection, or the
     store's ServerUnavailable) reaches the exception hook as the server-away message with Try Again."""
     import sys
@@ -477,19 +529,25 @@ def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(qtbo
         assert not box.detailedText()  # no traceback
         _click(box, "Try Again", qtbot)
 
-    for problem in (psycopg.OperationalError("server closed the connection unexpectedly\n\tThis probably means "
-                                             "the server terminated abnormally"),
-                    ServerUnavailable("cannot reach the campaign server club.example.org (connection refused); "
-                                      "nothing was written")):
+    for problem in (
+        psycopg.OperationalError(
+            "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally"
+        ),
+        ServerUnavailable(
+            "cannot reach the campaign server club.example.org (connection refused); nothing was written"
+        ),
+    ):
         errors = in_modal(qtbot, try_again)
         try:
             raise problem
         except Exception:  # noqa: BLE001 - handed to the hook as a slot's error would be
             sys.excepthook(*sys.exc_info())
         assert not errors, errors
-    assert shown == ["Cannot reach the campaign server ana@club.example.org/league (server closed the connection "
-                     "unexpectedly); nothing was written.",
-                     "Cannot reach the campaign server club.example.org (connection refused); nothing was written."]
+    assert shown == [
+        "Cannot reach the campaign server ana@club.example.org/league (server closed the connection "
+        "unexpectedly); nothing was written.",
+        "Cannot reach the campaign server club.example.org (connection refused); nothing was written.",
+    ]
     assert len(resets) == 2  # the dead connection is dropped: the next query connects again
     assert win.db_label.text() == "Club server: ana@club.example.org/league"
     assert "again" in win.statusBar().currentMessage()

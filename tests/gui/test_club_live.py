@@ -20,8 +20,6 @@ from campaign_app.services.journal import OpChanges
 psycopg = pytest.importorskip("psycopg")
 
 
-
-
 def _server_target(pg_server: Any) -> ServerTarget:
     target, _password = parse_server_url(pg_server.url("postgres"))
     return target
@@ -95,8 +93,12 @@ def test_the_windows_own_operation_is_not_delivered_again(qtbot, live_ctx, congo
     assert heard == []
 
 
-def test_a_dropped_listener_reconnects_quietly_and_catches_up(qtbot, live_ctx, congo_platoon,  # type: ignore[no-untyped-def]
-                                                              monkeypatch) -> None:
+def test_a_dropped_listener_reconnects_quietly_and_catches_up(
+    qtbot,
+    live_ctx,
+    congo_platoon,  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
     """While the listening connection is down nothing is heard; when it is back the window reads the journal
     since the last id it knew and delivers exactly what was missed (no reload of everything)."""
     ctx, live, target = live_ctx

@@ -37,16 +37,26 @@ def club_url(pg_server: Any, app_paths: Any) -> Any:
     url = pg_server.create_database(f"gui_{uuid.uuid4().hex[:10]}")
     init_db(url, app_paths.backup_dir, daily_backup=False)
     campaigns.create_campaign("Congo 1960")
-    platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
-                                   armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0)
+    platoon_service.create_platoon(
+        "Congo 1960",
+        "2nd Platoon",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=0,
+    )
     yield url
     close_db()
 
 
 def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
     target, password = parse_server_url(url)
-    ctx = AppContext(paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"),
-                                                         QSettings.Format.IniFormat))
+    ctx = AppContext(
+        paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
+    )
     ctx.server, ctx.password = target, password
     win = MainWindow(ctx)
     qtbot.addWidget(win)
@@ -59,12 +69,11 @@ def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
 
 def _another_player(url: str, code: str) -> None:
     """Another program on the same database: a process of its own, through the services."""
-    script = ("import sys\n"
-              "from campaign_app.store import init_db\n"
-              "init_db(sys.argv[1], daily_backup=False)\n" + code)
+    script = "import sys\nfrom campaign_app.store import init_db\ninit_db(sys.argv[1], daily_backup=False)\n" + code
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    result = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, env=env,
-                            timeout=60, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", script, url], capture_output=True, text=True, env=env, timeout=60, cwd=ROOT
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -89,10 +98,13 @@ def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_pat
     assert battles_shown() == []
     heard: list[int] = []
     win.live.delivered.connect(heard.append)  # type: ignore[union-attr]
-    _another_player(club_url, "from campaign_app.rules.dice import TypedDice\n"
-                              "from campaign_app.services import battles\n"
-                              "battles.log_battle('2nd Platoon', wounds=1, outcome='victory', scenario='Bridge', "
-                              "dice=TypedDice([[3], [12, 12]]))\n")
+    _another_player(
+        club_url,
+        "from campaign_app.rules.dice import TypedDice\n"
+        "from campaign_app.services import battles\n"
+        "battles.log_battle('2nd Platoon', wounds=1, outcome='victory', scenario='Bridge', "
+        "dice=TypedDice([[3], [12, 12]]))\n",
+    )
     qtbot.waitUntil(lambda: bool(battles_shown()), timeout=2000)  # within 2 s of the other commit
     assert len(heard) == 1
     [battle] = battles_shown()
@@ -103,8 +115,12 @@ def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_pat
 
 
 @pytest.mark.qt_no_exception_capture
-def test_the_server_dropping_the_connection_gives_the_message_on_the_next_action(qtbot, app_paths, club_url,  # type: ignore[no-untyped-def]
-                                                                                monkeypatch) -> None:
+def test_the_server_dropping_the_connection_gives_the_message_on_the_next_action(
+    qtbot,
+    app_paths,
+    club_url,  # type: ignore[no-untyped-def]
+    monkeypatch,
+) -> None:
     from campaign_app.app import install_exception_hook
 
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
@@ -154,11 +170,21 @@ def test_starting_on_a_server_that_is_not_there_quits_cleanly(qtbot, tmp_path, m
 
     errors = in_modal(qtbot, quit_)
     data = tmp_path / "d"
-    assert app.main(["--data-dir", str(data), "--db", "postgresql://ana:hush@127.0.0.1:1/league",
-                     "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert (
+        app.main(
+            [
+                "--data-dir",
+                str(data),
+                "--db",
+                "postgresql://ana:hush@127.0.0.1:1/league",
+                "--screenshot",
+                str(tmp_path / "x.png"),
+            ]
+        )
+        == 1
+    )
     assert not errors, errors
-    assert shown and shown[0].startswith("Cannot reach the campaign server ana@127.0.0.1:1/league (Connection "
-                                         "refused)")
+    assert shown and shown[0].startswith("Cannot reach the campaign server ana@127.0.0.1:1/league (Connection refused)")
     assert "hush" not in shown[0]
     assert not (data / "campaign.db").exists()
 
@@ -171,8 +197,10 @@ def test_a_server_that_wants_a_password_asks_for_it_at_start(qtbot, tmp_path, mo
 
     name = pg_server.new_database_name("pw")
     pg_server.create_database(name)
-    pg_server.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ana_pw') THEN "
-                  "CREATE ROLE ana_pw LOGIN PASSWORD 'right-one'; END IF; END $$")
+    pg_server.sql(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'ana_pw') THEN "
+        "CREATE ROLE ana_pw LOGIN PASSWORD 'right-one'; END IF; END $$"
+    )
     pg_server.sql(f'ALTER DATABASE "{name}" OWNER TO ana_pw')
     monkeypatch.setattr(app, "install_exception_hook", lambda: None)
     from campaign_app import passwords
@@ -212,8 +240,12 @@ def test_a_server_that_wants_a_password_asks_for_it_at_start(qtbot, tmp_path, mo
     close_db()
 
 
-def test_a_database_that_is_not_a_campaign_is_refused_and_the_window_keeps_its_own(qtbot, gui_ctx, pg_server,  # type: ignore[no-untyped-def]
-                                                                                    congo_platoon) -> None:
+def test_a_database_that_is_not_a_campaign_is_refused_and_the_window_keeps_its_own(
+    qtbot,
+    gui_ctx,
+    pg_server,  # type: ignore[no-untyped-def]
+    congo_platoon,
+) -> None:
     """A server database holding other tables: the message names it, offers no pointless Try Again, and Close
     leaves the window on the file it had (which still works)."""
     pid = congo_platoon()

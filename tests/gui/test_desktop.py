@@ -36,8 +36,12 @@ def _platoon_id() -> int:
 
 def test_toolbar_has_the_main_actions_with_icons(qtbot, window):
     buttons = {b.defaultAction(): b for b in window.toolbar.findChildren(QToolButton) if b.defaultAction()}
-    for action, label in ((window.act_new_platoon, "New platoon"), (window.act_log_battle, "Log battle"),
-                          (window.act_undo, "Undo"), (window.act_print, "Print")):
+    for action, label in (
+        (window.act_new_platoon, "New platoon"),
+        (window.act_log_battle, "Log battle"),
+        (window.act_undo, "Undo"),
+        (window.act_print, "Print"),
+    ):
         assert action in buttons, label
         assert not action.icon().isNull() and action.iconText() == label
         assert buttons[action].isVisible()
@@ -149,17 +153,24 @@ def test_app_start_reopens_the_last_pilot(app_paths, fresh_db):
     settings.setValue("session/last_item", f"sheet:{sheet.id}")
     settings.setValue("session/last_database", str(app_paths.db_file))
     settings.sync()
-    code = ("import sys\n"
-            "from PySide6.QtWidgets import QApplication\n"
-            "from campaign_app import app\n"
-            "from campaign_app.gui.main_window import MainWindow\n"
-            "shown = []\n"
-            "QApplication.exec = lambda *a: shown.append(QApplication.topLevelWidgets()) or 0\n"
-            "rc = app.main(['--data-dir', sys.argv[1]])\n"
-            "win = [w for ws in shown for w in ws if isinstance(w, MainWindow)][0]\n"
-            "print(rc, win.navigator.current(), win.windowTitle())\n")
-    out = subprocess.run([sys.executable, "-c", code, str(app_paths.data_dir)], capture_output=True, text=True,
-                         timeout=120, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    code = (
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from campaign_app import app\n"
+        "from campaign_app.gui.main_window import MainWindow\n"
+        "shown = []\n"
+        "QApplication.exec = lambda *a: shown.append(QApplication.topLevelWidgets()) or 0\n"
+        "rc = app.main(['--data-dir', sys.argv[1]])\n"
+        "win = [w for ws in shown for w in ws if isinstance(w, MainWindow)][0]\n"
+        "print(rc, win.navigator.current(), win.windowTitle())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(app_paths.data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().startswith(f"0 ('sheet', {sheet.id}) {sheet.pilot} (pilot)"), out.stdout
 
@@ -190,16 +201,16 @@ def test_focus_returns_to_the_widget_that_had_it_after_a_dialog(qtbot, window):
     page.reason_edit.setFocus()
     qtbot.waitUntil(page.reason_edit.hasFocus)
     # a dialog from the keyboard shortcut; the page reloads while it is open (as after a battle)
-    _answer_next_dialog(qtbot, lambda: qtbot.keyClick(page.reason_edit, Qt.Key.Key_P,
-                                                      Qt.KeyboardModifier.ControlModifier))
+    _answer_next_dialog(
+        qtbot, lambda: qtbot.keyClick(page.reason_edit, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    )
     qtbot.waitUntil(page.reason_edit.hasFocus)
     assert not window.navigator.filter_edit.hasFocus()
     # the leader dialog from its button: focus comes back to the button
     page.replace_button.setFocus()
     qtbot.keyClick(page.replace_button, Qt.Key.Key_Space)
     dialog = page.leader_dialog
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None
-                    and QApplication.focusWidget().window() is dialog)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None and QApplication.focusWidget().window() is dialog)
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
     qtbot.waitUntil(page.replace_button.hasFocus)
 
@@ -226,8 +237,9 @@ def test_focus_goes_to_the_page_when_the_widget_is_gone(qtbot, window):
     QTimer.singleShot(0, answer)
     qtbot.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
     campaign_page = window.page("campaign")
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None
-                    and campaign_page.isAncestorOf(QApplication.focusWidget()))
+    qtbot.waitUntil(
+        lambda: QApplication.focusWidget() is not None and campaign_page.isAncestorOf(QApplication.focusWidget())
+    )
     assert not window.navigator.filter_edit.hasFocus()
     assert Platoon.get_or_none(Platoon.name == DEMO_PLATOON) is not None
 
@@ -238,8 +250,15 @@ def test_keyboard_shortcuts_dialog_lists_the_real_shortcuts(qtbot, window):
     rows = shortcut_rows(window)
     as_text = {(r.what, r.keys) for r in rows}
     native = QKeySequence.SequenceFormat.NativeText
-    for action in (window.act_log_battle, window.act_undo, window.act_print, window.act_find,
-                   window.act_new_platoon, window.act_shortcuts, window.act_guide):
+    for action in (
+        window.act_log_battle,
+        window.act_undo,
+        window.act_print,
+        window.act_find,
+        window.act_new_platoon,
+        window.act_shortcuts,
+        window.act_guide,
+    ):
         keys = action.shortcut().toString(native)
         assert keys and any(k.startswith(keys) for w, k in as_text if w), (action.text(), keys)
     # every menu's Alt+letter
@@ -251,10 +270,12 @@ def test_keyboard_shortcuts_dialog_lists_the_real_shortcuts(qtbot, window):
     assert all(any(r.keys == k for r in rows) for k, _ in KEYS)
     # a shortcut changed in code shows up in the list (no second copy of the table)
     window.act_refresh.setShortcut(QKeySequence("Ctrl+Alt+R"))
-    assert any(r.what == "Refresh" and r.keys == QKeySequence("Ctrl+Alt+R").toString(native)
-               for r in shortcut_rows(window))
-    seen = _answer_next_dialog(qtbot, lambda: qtbot.keyClick(window, Qt.Key.Key_Slash,
-                                                             Qt.KeyboardModifier.ControlModifier))
+    assert any(
+        r.what == "Refresh" and r.keys == QKeySequence("Ctrl+Alt+R").toString(native) for r in shortcut_rows(window)
+    )
+    seen = _answer_next_dialog(
+        qtbot, lambda: qtbot.keyClick(window, Qt.Key.Key_Slash, Qt.KeyboardModifier.ControlModifier)
+    )
     assert seen == ["Keyboard shortcuts"]
     dialog = ShortcutsDialog(window)
     qtbot.addWidget(dialog)
@@ -294,12 +315,16 @@ def test_file_dialogs_start_in_documents_then_remember_the_folder(qtbot, gui_ctx
 
 def test_history_csv_export_starts_in_documents_not_the_data_folder(qtbot, window, monkeypatch):
     asked: list[str] = []
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda parent, title, start, filters: (asked.append(start), ("", ""))[1]))
+    monkeypatch.setattr(
+        QFileDialog,
+        "getSaveFileName",
+        staticmethod(lambda parent, title, start, filters: (asked.append(start), ("", ""))[1]),
+    )
     window.open_item("platoon", _platoon_id())
     page = window.page("platoon")
-    history = next(page.tabs.widget(i) for i in range(page.tabs.count())
-                   if page.tabs.tabText(i).replace("&", "") == "History")
+    history = next(
+        page.tabs.widget(i) for i in range(page.tabs.count()) if page.tabs.tabText(i).replace("&", "") == "History"
+    )
     page.tabs.setCurrentWidget(history)
     qtbot.waitUntil(lambda: history.report is not None)
     assert history.export("csv") is None  # cancelled: nothing written
@@ -401,8 +426,10 @@ def _guide_menu_paths() -> list[tuple[str, str, str]]:
     from campaign_app.resources import guide_dir
 
     text = " ".join((guide_dir() / "user-guide.md").read_text(encoding="utf-8").split())
-    return [(m, i.strip(), k or "") for m, i, k in
-            re.findall(r"\*\*(\w+) \u25b8 ([^*]+)\*\*(?: \(((?:Ctrl|Alt|Shift|F\d)[^),]*))?", text)]
+    return [
+        (m, i.strip(), k or "")
+        for m, i, k in re.findall(r"\*\*(\w+) \u25b8 ([^*]+)\*\*(?: \(((?:Ctrl|Alt|Shift|F\d)[^),]*))?", text)
+    ]
 
 
 def test_user_guide_names_real_menu_items_and_keys(qtbot, window):
@@ -417,8 +444,13 @@ def test_user_guide_names_real_menu_items_and_keys(qtbot, window):
         assert menu in menus, menu
         actions = {_plain(a.text()): a for a in menus[menu].actions() if not a.isSeparator()}
         # Undo and Redo name the step they take ("Undo Log battle 4 of 2nd Platoon")
-        actions.update({name: a for name, a in ((_plain(a.text()).split(" ")[0], a) for a in actions.values())
-                        if name in ("Undo", "Redo")})
+        actions.update(
+            {
+                name: a
+                for name, a in ((_plain(a.text()).split(" ")[0], a) for a in actions.values())
+                if name in ("Undo", "Redo")
+            }
+        )
         assert item.rstrip("…") in actions, (menu, item, sorted(actions))
         if keys:
             action = actions[item.rstrip("…")]
@@ -437,8 +469,9 @@ def test_each_database_reopens_its_own_last_item(qtbot, gui_ctx, tmp_path):
     qtbot.addWidget(first)
     first.open_item("platoon", _platoon_id())
     first.close()
-    other_ctx = AppContext(paths=AppPaths(data_dir=gui_ctx.paths.data_dir, db_file=tmp_path / "other.db"),
-                           settings=gui_ctx.settings)
+    other_ctx = AppContext(
+        paths=AppPaths(data_dir=gui_ctx.paths.data_dir, db_file=tmp_path / "other.db"), settings=gui_ctx.settings
+    )
     other = MainWindow(other_ctx)
     qtbot.addWidget(other)
     other.open_item("sheet", SologearSheet.select().first().id)

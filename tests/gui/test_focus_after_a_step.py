@@ -73,7 +73,9 @@ def test_enter_after_the_last_typed_roll_keeps_every_roll(qtbot, gui_ctx) -> Non
         assert focused() is dlg.steps.faces_edit  # and is there again after each roll
     type_roll(qtbot, "3")  # the last roll: the same Enter must not press Start over, nor OK
     assert dlg.steps.log.count() == 4 and dlg.steps.done, (
-        [dlg.steps.log.item(i).text() for i in range(dlg.steps.log.count())], dlg.steps.error.text())
+        [dlg.steps.log.item(i).text() for i in range(dlg.steps.log.count())],
+        dlg.steps.error.text(),
+    )
     assert dlg.isVisible() and not SologearTurn.select().count()
     assert focused() is dlg.ok_button and focused() is not dlg.steps.restart_button
     assert "Row 11, Equal: 2D6G,##" in dlg.cell_label.text()  # "What it means" is there to read

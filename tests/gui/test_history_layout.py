@@ -44,14 +44,28 @@ def platoons(fresh_db) -> dict[str, int]:
     with operation("test.setup", "test data"):
         c = Campaign.create(name="Congo 1960", system="atomic_africa")
     with operation("test.setup", "test data"):
-        p = Platoon.create(campaign=c, name="2nd Platoon of the Long Name Regiment of the Northern Provinces (Reserve)",
-                           training=10, equipment=10, morale=8, armor=2, xp=6)
+        p = Platoon.create(
+            campaign=c,
+            name="2nd Platoon of the Long Name Regiment of the Northern Provinces (Reserve)",
+            training=10,
+            equipment=10,
+            morale=8,
+            armor=2,
+            xp=6,
+        )
     with operation("test.setup", "test data"):
         Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
     for i in range(24):  # bars (up to 40 battles), several leaders lost
-        battles.log_battle(p.id, wounds=(i * 5) % 11, leader_wounds=min((i * 3) % 9, (i * 5) % 11),
-                           objectives=i % 3, outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}",
-                           dice=SeededDice(i), replacement_name=f"Lt. Number {i + 1}")
+        battles.log_battle(
+            p.id,
+            wounds=(i * 5) % 11,
+            leader_wounds=min((i * 3) % 9, (i * 5) % 11),
+            objectives=i % 3,
+            outcome=battles.OUTCOMES[i % 3],
+            scenario=f"Scenario {i + 1}",
+            dice=SeededDice(i),
+            replacement_name=f"Lt. Number {i + 1}",
+        )
     with operation("test.setup", "test data"):
         empty = Platoon.create(campaign=c, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0)
     return {"long": p.id, "empty": empty.id}
@@ -91,25 +105,30 @@ def _problems(view: HistoryView, window: MainWindow) -> list[str]:
     # the view itself is inside the window
     top_left = view.mapTo(window, view.rect().topLeft())
     if not window.rect().contains(QRectF(view.rect()).translated(top_left.x(), top_left.y()).toRect()):
-        problems.append(f"the History tab ({view.width()}x{view.height()} at {top_left.toTuple()}) is cut "
-                        f"by the window {window.width()}x{window.height()}")
+        problems.append(
+            f"the History tab ({view.width()}x{view.height()} at {top_left.toTuple()}) is cut "
+            f"by the window {window.width()}x{window.height()}"
+        )
     for widget in view.findChildren(QWidget):
         if not widget.isVisible() or widget.isWindow():
             continue
         parent = widget.parentWidget()
         if parent is not None and not _in_scroll_area(widget) and not parent.rect().contains(widget.geometry()):
-            problems.append(f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r} "
-                            f"{widget.geometry().getRect()} sticks out of {type(parent).__name__} "
-                            f"{parent.rect().getRect()}")
+            problems.append(
+                f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r} "
+                f"{widget.geometry().getRect()} sticks out of {type(parent).__name__} "
+                f"{parent.rect().getRect()}"
+            )
         if isinstance(widget, QLabel) and widget.text():
             if widget.wordWrap():
                 if widget.height() < widget.heightForWidth(widget.width()):
-                    problems.append(f"label {widget.text()[:40]!r} is cut ({widget.height()} px high, "
-                                    f"needs {widget.heightForWidth(widget.width())})")
+                    problems.append(
+                        f"label {widget.text()[:40]!r} is cut ({widget.height()} px high, "
+                        f"needs {widget.heightForWidth(widget.width())})"
+                    )
             elif widget.width() < widget.minimumSizeHint().width():
                 problems.append(f"label {widget.text()!r} is cut ({widget.width()} px wide)")
-        if isinstance(widget, QAbstractButton) and widget.text() \
-                and widget.width() < widget.minimumSizeHint().width():
+        if isinstance(widget, QAbstractButton) and widget.text() and widget.width() < widget.minimumSizeHint().width():
             problems.append(f"button {widget.text()!r} is cut ({widget.width()} px wide)")
         if isinstance(widget, QTabBar):
             for i in range(widget.count()):
@@ -169,14 +188,15 @@ def _contrast(a: QColor, b: QColor) -> float:
     def lum(c: QColor) -> float:
         def ch(v: float) -> float:
             return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
         return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF())
+
     hi, lo = sorted((lum(a), lum(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
-def test_history_tab_holds_at_every_size(qtbot, qapp, gui_ctx, platoons, palette_restored,
-                                         palette: str) -> None:
+def test_history_tab_holds_at_every_size(qtbot, qapp, gui_ctx, platoons, palette_restored, palette: str) -> None:
     apply_palette(qapp, palette)
     window = MainWindow(gui_ctx)
     qtbot.addWidget(window)
@@ -194,13 +214,39 @@ def test_history_tab_holds_at_every_size(qtbot, qapp, gui_ctx, platoons, palette
         view.tabs.setCurrentIndex(CHARTS_TAB)
         _settle(qtbot)
         xp, wounds = view.charts()
-        assert _chart_problems(xp, ["XP over the battles", "Battle", "XP", *LEVELS, "Platoon XP", "Leader XP",
-                                    "Leader lost", "New leader"]) == [], size
-        assert _chart_problems(wounds, ["Wound counters and XP lost per battle", "Battle", "Count",
-                                        "Wound counters", "On the leader's element", "XP lost"]) == [], size
+        assert (
+            _chart_problems(
+                xp,
+                [
+                    "XP over the battles",
+                    "Battle",
+                    "XP",
+                    *LEVELS,
+                    "Platoon XP",
+                    "Leader XP",
+                    "Leader lost",
+                    "New leader",
+                ],
+            )
+            == []
+        ), size
+        assert (
+            _chart_problems(
+                wounds,
+                [
+                    "Wound counters and XP lost per battle",
+                    "Battle",
+                    "Count",
+                    "Wound counters",
+                    "On the leader's element",
+                    "XP lost",
+                ],
+            )
+            == []
+        ), size
         # band names do not overlap one another
         rects = [label.sceneBoundingRect() for label in xp.band_labels]
-        assert all(not a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:]), size
+        assert all(not a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1 :]), size
         # the leaders' roll shows several rows
         view.tabs.setCurrentIndex(LEADERS_TAB)
         _settle(qtbot)

@@ -22,8 +22,6 @@ from campaign_app.store.models import AttributeChange, Battle, Campaign, Leader,
 LEFT = Qt.MouseButton.LeftButton
 
 
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> None:
     state = {"t": dt.datetime.now().replace(microsecond=0)}
@@ -39,12 +37,21 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def pid(clock: None, congo_platoon) -> int:  # type: ignore[no-untyped-def]
     p = Platoon.get_by_id(congo_platoon())
-    battles.log_battle(p.id, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge",
-                       dice=TypedDice([[3], [12, 12]]))
-    battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]), replacement_name="Lt. Bello")
-    battles.log_battle(p.id, wounds=2, leader_wounds=1, outcome="draw", scenario="Village",
-                       dice=TypedDice([[2], [10, 11]]))
+    battles.log_battle(
+        p.id, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge", dice=TypedDice([[3], [12, 12]])
+    )
+    battles.log_battle(
+        p.id,
+        wounds=9,
+        leader_wounds=9,
+        outcome="defeat",
+        scenario="Swamp",
+        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]),
+        replacement_name="Lt. Bello",
+    )
+    battles.log_battle(
+        p.id, wounds=2, leader_wounds=1, outcome="draw", scenario="Village", dice=TypedDice([[2], [10, 11]])
+    )
     return p.id
 
 
@@ -98,8 +105,11 @@ def test_timeline_newest_first_and_battles_expand_to_their_rolls(view: HistoryVi
     child = model.index(0, TimelineModel.EVENT, first)
     assert child.data().startswith("Recovery 1d8 [2] = 2")
     assert model.index(1, TimelineModel.EVENT, first).data().startswith("Leader's fate 2d12 [10, 11] = 21: stays")
-    battle_rows = [model.event_at(model.index(r, 0)) for r in range(model.rowCount())
-                   if model.event_at(model.index(r, 0)).kind == "battle"]
+    battle_rows = [
+        model.event_at(model.index(r, 0))
+        for r in range(model.rowCount())
+        if model.event_at(model.index(r, 0)).kind == "battle"
+    ]
     assert [b.battle_number for b in battle_rows] == [3, 2, 1]
     swamp = model.row_of_battle(battle_rows[1].id)
     assert model.rowCount(swamp) == 5 and not view.tree.isExpanded(swamp)
@@ -120,8 +130,9 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
     assert set(top_kinds(model)) == {"roll"} and model.rowCount() == Roll.select().count()
     qtbot.mouseClick(view.kind_buttons["battle"], LEFT)
     qtbot.mouseClick(view.kind_buttons["roll"], LEFT)
-    assert set(top_kinds(model)) == {"battle"} and all(model.rowCount(model.index(r, 0)) == 0
-                                                        for r in range(model.rowCount()))
+    assert set(top_kinds(model)) == {"battle"} and all(
+        model.rowCount(model.index(r, 0)) == 0 for r in range(model.rowCount())
+    )
     qtbot.mouseClick(view.kind_buttons["roll"], LEFT)
     for kind in ("xp", "leader", "attribute"):
         qtbot.mouseClick(view.kind_buttons[kind], LEFT)
@@ -132,8 +143,9 @@ def test_kind_filter_and_search(qtbot, view: HistoryView) -> None:
     view.search.clear()
     qtbot.keyClicks(view.search, "[1, 1]")
     # battle 2 is shown because one of its rolls matched (its own text does not); only that roll is under it
-    battle_rows = [model.index(r, 0) for r in range(model.rowCount()) if model.event_at(model.index(r, 0)).kind
-                   == "battle"]
+    battle_rows = [
+        model.index(r, 0) for r in range(model.rowCount()) if model.event_at(model.index(r, 0)).kind == "battle"
+    ]
     assert len(battle_rows) == 1 and model.event_at(battle_rows[0]).battle_number == 2
     assert model.rowCount(battle_rows[0]) == 1
     view.search.clear()
@@ -149,8 +161,9 @@ def _click_tab(qtbot, view: HistoryView, index: int) -> None:  # type: ignore[no
 
 def test_charts_summary_and_leaders(qtbot, view: HistoryView) -> None:  # type: ignore[no-untyped-def]
     series = history.xp_series(view.platoon_id)
-    assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [(float(p.battle), float(p.platoon_xp))
-                                                           for p in series.points]
+    assert view.xp_chart.platoon_points == [(0.0, 6.0)] + [
+        (float(p.battle), float(p.platoon_xp)) for p in series.points
+    ]
     assert view.xp_chart.leader_points[0] == (0.0, 2.0) and view.xp_chart.leader_points[2] == (2.0, 7.0)
     assert [battle for battle, _change in view.xp_chart.changes] == [2]
     chart = view.xp_chart.chart()
@@ -186,8 +199,9 @@ def test_many_battles_use_lines_for_the_wounds_chart(qtbot, gui_ctx, clock: None
     with operation("test.setup", "test data"):
         Leader.create(platoon=p, name="Capt. Long", xp=1, xp_at_join=1)
     for i in range(45):
-        battles.log_battle(p.id, wounds=i % 7, leader_wounds=min(i % 3, i % 7), dice=SeededDice(i),
-                           replacement_name=f"L{i}")
+        battles.log_battle(
+            p.id, wounds=i % 7, leader_wounds=min(i % 3, i % 7), dice=SeededDice(i), replacement_name=f"L{i}"
+        )
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
     v.show_platoon(p.id)
@@ -291,8 +305,12 @@ def test_reloads_when_a_battle_is_logged_elsewhere(qtbot, gui_ctx, view: History
     assert view.report.summary.battles == 3  # type: ignore[union-attr]
 
 
-def test_each_change_is_read_once(qtbot, gui_ctx, view: HistoryView,  # type: ignore[no-untyped-def]
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_change_is_read_once(
+    qtbot,
+    gui_ctx,
+    view: HistoryView,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     reads: list[int] = []
     real = history.history_report
 
@@ -344,13 +362,15 @@ def test_platoon_page_has_a_history_tab(qtbot, gui_ctx, pid: int) -> None:
     assert history.report.summary.battles == 3  # type: ignore[union-attr]
 
 
-def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtbot, gui_ctx, pid: int,
-                                                                              app_paths) -> None:
+def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(
+    qtbot, gui_ctx, pid: int, app_paths
+) -> None:
     import sqlite3
 
     with operation("test.setup", "test data"):
-        other = Platoon.create(campaign=Campaign.get(), name="Other", training=6, equipment=6, morale=6, armor=1,
-                               xp=0).id
+        other = Platoon.create(
+            campaign=Campaign.get(), name="Other", training=6, equipment=6, morale=6, armor=1, xp=0
+        ).id
     v = HistoryView(gui_ctx)
     qtbot.addWidget(v)
     v.show()
@@ -363,8 +383,9 @@ def test_coming_back_to_a_platoon_reuses_its_history_until_something_changes(qtb
     assert v.report is not first  # the same platoon shown again (Refresh): read again
     again = v.report
     v.show_platoon(other)
-    gui_ctx.signals.op_changed.emit(OpChanges(None, "test", "a change anywhere", frozenset({("platoon", other)}),
-                                              platoon_id=other))
+    gui_ctx.signals.op_changed.emit(
+        OpChanges(None, "test", "a change anywhere", frozenset({("platoon", other)}), platoon_id=other)
+    )
     v.show_platoon(pid)
     assert v.report is not again
     seen = v.report

@@ -41,14 +41,28 @@ ALT = Qt.KeyboardModifier.AltModifier
 def pid(fresh_db) -> int:
     campaigns.create_campaign("Congo 1960")
     # a leader at 0 XP with no leader wounds always stays: the battle needs no replacement whatever the dice
-    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
-                                          armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=0).id
+    return platoon_service.create_platoon(
+        "Congo 1960",
+        "2nd Platoon",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=0,
+    ).id
 
 
 def dump() -> list[tuple[str, list[tuple[object, ...]]]]:
-    tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                                           "'sqlite_%' AND name NOT IN ('operation', 'operation_change', "
-                                           "'journal_state', 'schema_migration') ORDER BY name").fetchall()]
+    tables = [
+        r[0]
+        for r in db.execute_sql(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+            "'sqlite_%' AND name NOT IN ('operation', 'operation_change', "
+            "'journal_state', 'schema_migration') ORDER BY name"
+        ).fetchall()
+    ]
     return [(t, db.execute_sql(f'SELECT * FROM "{t}" ORDER BY id').fetchall()) for t in tables]
 
 
@@ -64,6 +78,7 @@ def window(qtbot, ctx: AppContext) -> MainWindow:  # type: ignore[no-untyped-def
 
 def log_battle_with_the_wizard(qtbot, win: MainWindow) -> None:  # type: ignore[no-untyped-def]
     """Ctrl+B, Enter, "3", Enter, Ctrl+R, Alt+C."""
+
     def steps() -> None:
         wizard = QApplication.activeModalWidget()
         assert isinstance(wizard, BattleWizard)
@@ -88,6 +103,7 @@ def menu_text(action) -> str:  # type: ignore[no-untyped-def]
 
 # --- Edit ▸ Undo / Redo ---------------------------------------------------------------------------------------
 
+
 def test_a_battle_logged_before_a_restart_is_undone_with_ctrl_z(qtbot, gui_ctx, app_paths, pid: int) -> None:
     win = window(qtbot, gui_ctx)
     win.open_item("platoon", pid)
@@ -98,8 +114,9 @@ def test_a_battle_logged_before_a_restart_is_undone_with_ctrl_z(qtbot, gui_ctx, 
     close_db()  # the app is closed...
 
     init_db(app_paths.db_file, app_paths.backup_dir)  # ...and started again the next day
-    ctx = AppContext(paths=app_paths, settings=QSettings(str(app_paths.data_dir / "again.ini"),
-                                                         QSettings.Format.IniFormat))
+    ctx = AppContext(
+        paths=app_paths, settings=QSettings(str(app_paths.data_dir / "again.ini"), QSettings.Format.IniFormat)
+    )
     again = window(qtbot, ctx)
     assert menu_text(again.act_undo) == "Undo Log battle 1 of 2nd Platoon" and again.act_undo.isEnabled()
     assert not again.act_redo.isEnabled() and menu_text(again.act_redo) == "Redo"
@@ -118,15 +135,33 @@ def test_a_battle_logged_before_a_restart_is_undone_with_ctrl_z(qtbot, gui_ctx, 
     ctx.undo_stack.clear()
 
 
-def test_a_change_made_by_campaign_cli_is_in_the_edit_menu_after_the_watcher_sees_it(qtbot, gui_ctx, app_paths,
-                                                                                     pid: int) -> None:
+def test_a_change_made_by_campaign_cli_is_in_the_edit_menu_after_the_watcher_sees_it(
+    qtbot, gui_ctx, app_paths, pid: int
+) -> None:
     win = window(qtbot, gui_ctx)
     win.watcher.timer.stop()  # polled by hand below
     win.open_item("platoon", pid)
     assert menu_text(win.act_undo) == "Undo Create platoon 2nd Platoon"
-    out = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), "platoon",
-                          "set", "2nd Platoon", "--xp", "9", "--reason", "from the command line"],
-                         capture_output=True, text=True, timeout=120, env={**os.environ})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "campaign_app.cli",
+            "--db",
+            str(app_paths.db_file),
+            "platoon",
+            "set",
+            "2nd Platoon",
+            "--xp",
+            "9",
+            "--reason",
+            "from the command line",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
     assert out.returncode == 0, out.stderr
     label = journal_service.newest_undoable().label  # type: ignore[union-attr]
     assert "XP 6 \u2192 9" in label
@@ -164,6 +199,7 @@ def test_edit_menu_undo_refused_by_a_later_change_says_why_and_changes_nothing(q
 
 # --- the Changes tab ------------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def history(qtbot, gui_ctx, pid: int) -> HistoryView:  # type: ignore[no-untyped-def]
     view = HistoryView(gui_ctx)
@@ -184,11 +220,19 @@ def open_changes(qtbot, view: HistoryView) -> JournalPanel:  # type: ignore[no-u
     return panel
 
 
-def test_changes_tab_lists_undoes_and_redoes_an_older_operation(qtbot, gui_ctx, pid: int,
-                                                                history: HistoryView) -> None:
+def test_changes_tab_lists_undoes_and_redoes_an_older_operation(qtbot, gui_ctx, pid: int, history: HistoryView) -> None:
     perform(gui_ctx, battles.log_battle, pid, wounds=2, leader_wounds=0, dice=SeededDice(3))
-    perform(gui_ctx, attachment_service.add_attached, pid, "Weapons team", "team", training=8, equipment=8,
-            morale=8, armor=1)  # a later change of other rows
+    perform(
+        gui_ctx,
+        attachment_service.add_attached,
+        pid,
+        "Weapons team",
+        "team",
+        training=8,
+        equipment=8,
+        morale=8,
+        armor=1,
+    )  # a later change of other rows
     panel = open_changes(qtbot, history)
     labels = [panel.model.info(r).label for r in range(panel.model.rowCount())]  # type: ignore[union-attr]
     assert labels[1] == "Log battle 1 of 2nd Platoon" and "Weapons team" in labels[0], labels
@@ -217,8 +261,9 @@ def test_changes_tab_lists_undoes_and_redoes_an_older_operation(qtbot, gui_ctx, 
     assert panel.undo_button.isEnabled() and not panel.redo_button.isEnabled()
 
 
-def test_changes_tab_refusal_names_the_operation_in_the_way_and_selects_it(qtbot, gui_ctx, pid: int,
-                                                                         history: HistoryView) -> None:
+def test_changes_tab_refusal_names_the_operation_in_the_way_and_selects_it(
+    qtbot, gui_ctx, pid: int, history: HistoryView
+) -> None:
     perform(gui_ctx, battles.log_battle, pid, wounds=2, leader_wounds=0, dice=SeededDice(3))
     perform(gui_ctx, platoon_service.set_xp, pid, 20, reason="house rule")
     blocker = gui_ctx.undo_stack.next_undo()
@@ -274,15 +319,19 @@ def test_sologear_page_has_a_changes_tab(qtbot, gui_ctx) -> None:
     page.show()
     page.tabs.setCurrentWidget(page.changes_panel)
     assert page.changes_panel.model.rowCount() >= 1
-    assert "Janne" in page.changes_panel.model.index(0, COL_CHANGE).data() or \
-        "Hill 214" in page.changes_panel.model.index(0, COL_CHANGE).data()
+    assert (
+        "Janne" in page.changes_panel.model.index(0, COL_CHANGE).data()
+        or "Hill 214" in page.changes_panel.model.index(0, COL_CHANGE).data()
+    )
 
 
 # --- the change feed ------------------------------------------------------------------------------------------
 
+
 def test_one_change_feed_reaches_only_the_views_it_concerns(qtbot, gui_ctx, pid: int, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    other = platoon_service.create_platoon("Congo 1960", "Red Company", training=8, equipment=8, morale=8,
-                                           armor=2, xp=3).id
+    other = platoon_service.create_platoon(
+        "Congo 1960", "Red Company", training=8, equipment=8, morale=8, armor=2, xp=3
+    ).id
     loads: list[int] = []
     original = PlatoonPage.load
     monkeypatch.setattr(PlatoonPage, "load", lambda self: (loads.append(1), original(self))[1])
@@ -311,8 +360,10 @@ def test_ctrl_z_never_undoes_a_change_the_menu_did_not_name(qtbot, gui_ctx, pid:
     platoon_service.rename_platoon(pid, "Third")  # not through this window: the menu still names the platoon's creation
     qtbot.keyClick(win, Qt.Key.Key_Z, CTRL)
     assert Platoon.get_by_id(pid).name == "Third"
-    assert "The newest change is now \u201cRename platoon 2nd Platoon \u2192 Third\u201d" in \
-        win.statusBar().currentMessage()
+    assert (
+        "The newest change is now \u201cRename platoon 2nd Platoon \u2192 Third\u201d"
+        in win.statusBar().currentMessage()
+    )
     assert menu_text(win.act_undo) == "Undo Rename platoon 2nd Platoon \u2192 Third"
     qtbot.keyClick(win, Qt.Key.Key_Z, CTRL)
     assert Platoon.get_by_id(pid).name == "2nd Platoon"

@@ -57,8 +57,13 @@ def _targets() -> dict[str, tuple[str, int] | None]:
 
 def _tabs_except_history(win: MainWindow) -> list[tuple[QTabWidget, int]]:
     page = win.stack.currentWidget()
-    return [(t, i) for t in page.findChildren(QTabWidget) if t.isVisible()
-            for i in range(t.count()) if t.tabText(i).replace("&", "") != "History"]
+    return [
+        (t, i)
+        for t in page.findChildren(QTabWidget)
+        if t.isVisible()
+        for i in range(t.count())
+        if t.tabText(i).replace("&", "") != "History"
+    ]
 
 
 @pytest.mark.parametrize("palette", PALETTES, indirect=True)
@@ -102,16 +107,22 @@ def test_xp_track_does_not_move_when_the_leader_name_changes(qtbot, gui_ctx):
     win.open_item("platoon", Platoon.get(Platoon.name == DEMO_PLATOON).id)
     page = win.page("platoon")
     _settle(qtbot, win)
-    before = (page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
-              page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()), page.leader_track.width())
+    before = (
+        page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
+        page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()),
+        page.leader_track.width(),
+    )
     page.leader_name.setFocus()
     page.leader_name.selectAll()
     qtbot.keyClicks(page.leader_name, "Captain Alexandra Nwankwo-Delacroix")
     qtbot.keyClick(page.leader_name, Qt.Key.Key_Return)
     _settle(qtbot, win)
     assert page.detail.leader.name == "Captain Alexandra Nwankwo-Delacroix"
-    after = (page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
-             page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()), page.leader_track.width())
+    after = (
+        page.leader_track.mapTo(page, page.leader_track.rect().topLeft()),
+        page.platoon_track.mapTo(page, page.platoon_track.rect().topLeft()),
+        page.leader_track.width(),
+    )
     assert after == before
     assert not layout_problems(win)
 
@@ -191,8 +202,9 @@ def dialog_layout_problems(dialog: QWidget, where: str) -> list[str]:
     problems = [f"{where}: {p}" for p in layout_problems(dialog)]
     hint = dialog.minimumSizeHint()
     if hint.width() > SMALL_SCREEN[0] or hint.height() > SMALL_SCREEN[1] - 40:
-        problems.append(f"{where}: needs {hint.width()}x{hint.height()}, more than a {SMALL_SCREEN[0]}x"
-                        f"{SMALL_SCREEN[1]} screen")
+        problems.append(
+            f"{where}: needs {hint.width()}x{hint.height()}, more than a {SMALL_SCREEN[0]}x{SMALL_SCREEN[1]} screen"
+        )
     _save(dialog, "dialog-" + "".join(c if c.isalnum() else "-" for c in where)[:90])
     return problems
 

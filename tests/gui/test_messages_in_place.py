@@ -33,8 +33,11 @@ def type_over(qtbot, spin, text: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def visible_problems(dialog: QWidget) -> list[str]:
-    return [w.text() for w in dialog.findChildren(QLabel) if w.isVisible() and w.text()
-            and w.accessibleName().startswith("Problem")]
+    return [
+        w.text()
+        for w in dialog.findChildren(QLabel)
+        if w.isVisible() and w.text() and w.accessibleName().startswith("Problem")
+    ]
 
 
 def test_checker_finds_a_label_outside_the_layout(qtbot) -> None:

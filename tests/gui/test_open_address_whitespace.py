@@ -33,8 +33,19 @@ def test_starting_with_a_spaced_server_address_reaches_for_the_server(qtbot, tmp
 
     errors = in_modal(qtbot, quit_)
     data = tmp_path / "d"
-    assert app.main(["--data-dir", str(data), "--db", " postgresql://ana@127.0.0.1:1/league\n",
-                     "--screenshot", str(tmp_path / "x.png")]) == 1
+    assert (
+        app.main(
+            [
+                "--data-dir",
+                str(data),
+                "--db",
+                " postgresql://ana@127.0.0.1:1/league\n",
+                "--screenshot",
+                str(tmp_path / "x.png"),
+            ]
+        )
+        == 1
+    )
     assert not errors, errors
     assert shown and shown[0].startswith("Cannot reach the campaign server ana@127.0.0.1:1/league")
     assert not (data / "campaign.db").exists()

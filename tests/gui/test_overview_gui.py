@@ -38,8 +38,16 @@ def league(congo_platoon) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     red = Platoon.get(Platoon.name == "Red Company").id
     # Jan 1: both claim the victory (a dispute); Jan 2: Red Company's victory, logged by it alone
     for n, (who, against, day) in enumerate([(red, pid, 1), (pid, red, 1), (red, pid, 2)]):
-        battles.log_battle(who, wounds=2, leader_wounds=0, outcome="victory", opponent_platoon=against,
-                           date=_dt.date(2026, 1, day), dice=SeededDice(n), notes="Held the ford." if n else "")
+        battles.log_battle(
+            who,
+            wounds=2,
+            leader_wounds=0,
+            outcome="victory",
+            opponent_platoon=against,
+            date=_dt.date(2026, 1, day),
+            dice=SeededDice(n),
+            notes="Held the ford." if n else "",
+        )
     return pid, red
 
 
@@ -81,8 +89,11 @@ def test_standings_tab_ranks_sorts_by_a_click_and_marks_the_dispute(qtbot, ctx, 
     # a new battle shows up while the tab is shown
     logged = battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="victory", dice=SeededDice(9))
     ctx.signals.op_changed.emit(logged.changes)  # as the watcher delivers another program's battle
-    qtbot.waitUntil(lambda: any((view.model().index(r, 1).data(), view.model().index(r, 3).data())
-                                == ("2nd Platoon", "2") for r in range(2)))
+    qtbot.waitUntil(
+        lambda: any(
+            (view.model().index(r, 1).data(), view.model().index(r, 3).data()) == ("2nd Platoon", "2") for r in range(2)
+        )
+    )
 
 
 def test_chronicle_tab_filters_searches_and_writes_entries(qtbot, ctx, league) -> None:
@@ -93,8 +104,12 @@ def test_chronicle_tab_filters_searches_and_writes_entries(qtbot, ctx, league) -
     _click_tab(qtbot, page, "Chronicle")
     chron = page.chronicle
     assert chron.model.rowCount() == 4
-    assert [chron.model.index(r, 0).data() for r in range(4)] == ["2026-01-01", "2026-01-01", "2026-01-02",
-                                                                   "2026-01-02"]
+    assert [chron.model.index(r, 0).data() for r in range(4)] == [
+        "2026-01-01",
+        "2026-01-01",
+        "2026-01-02",
+        "2026-01-02",
+    ]
     assert chron.model.index(2, 3).data() == "Season 2 begins"  # on a day, the entry before the battles
     qtbot.keyClicks(chron.search, "ford")
     qtbot.waitUntil(lambda: chron.model.rowCount() == 2)
@@ -135,8 +150,14 @@ def test_models_pass_qtmodeltester(qtmodeltester, qtbot, ctx, league) -> None:
     page = _page(qtbot, ctx, Platoon.get_by_id(pid).campaign_id)
     for title in ("Standings", "Chronicle", "Statistics"):
         _click_tab(qtbot, page, title)
-    for model in (page.standings.model, page.standings.pairs_model, page.chronicle.model,
-                  page.statistics.platoons_model, page.statistics.luck_model, page.statistics.outcome_model):
+    for model in (
+        page.standings.model,
+        page.standings.pairs_model,
+        page.chronicle.model,
+        page.statistics.platoons_model,
+        page.statistics.luck_model,
+        page.statistics.outcome_model,
+    ):
         qtmodeltester.check(model)
 
 
@@ -152,8 +173,9 @@ def test_platoon_page_says_which_printouts_are_out_of_date(qtbot, ctx, league, t
     battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=SeededDice(4))
     page.load()
     assert page.stale_label.isVisible()
-    assert page.stale_label.text() == ("\u26a0 printed sheet out of date: 2 changes since (battle 2, "
-                                       "Training d10 \u2192 d12)")
+    assert page.stale_label.text() == (
+        "\u26a0 printed sheet out of date: 2 changes since (battle 2, Training d10 \u2192 d12)"
+    )
 
 
 def test_print_dialog_ticks_only_what_changed_and_remembers_the_print(qtbot, ctx, league, tmp_path: Path) -> None:

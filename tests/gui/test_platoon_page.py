@@ -28,9 +28,18 @@ def sample_platoon() -> int:
     from campaign_app.store.models import AttributeChange
 
     cid = campaigns.create_campaign("Congo 1960").id
-    pid = platoon_service.create_platoon(cid, "2nd Platoon", training=10, equipment=10, morale=8, armor=2,
-                                         xp=6, leader_name="Lt. Okafor", leader_xp=2,
-                                         notes="Regular army, tired after recent battles.").id
+    pid = platoon_service.create_platoon(
+        cid,
+        "2nd Platoon",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=2,
+        notes="Regular army, tired after recent battles.",
+    ).id
     attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
     attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
     attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
@@ -298,8 +307,10 @@ def test_weapon_of_an_attached_unit(qtbot, page: PlatoonPage) -> None:
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: Equipment.get_or_none(Equipment.name == "Light mortar") is not None)
     unit = AttachedUnit.get(AttachedUnit.name == "Weapons team")
-    assert [e.name for e in Equipment.select().where(Equipment.attached == unit)] == ["Medium machine gun",
-                                                                                     "Light mortar"]
+    assert [e.name for e in Equipment.select().where(Equipment.attached == unit)] == [
+        "Medium machine gun",
+        "Light mortar",
+    ]
 
 
 def test_undo_redo_of_a_session(qtbot, page: PlatoonPage) -> None:
@@ -348,15 +359,23 @@ def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage)
     assert page.platoon_track.xp() == 16 and "Legendary" in page.platoon_xp_label.text()
     from campaign_app.services import campaigns
 
-    page.ctx.signals.op_changed.emit(
-        campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20").changes)
+    page.ctx.signals.op_changed.emit(campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20").changes)
     assert "Veteran" in page.platoon_xp_label.text()
 
 
 def test_tab_order_follows_the_sheet(qtbot, page: PlatoonPage) -> None:
-    order = [page.pickers["training"], page.pickers["equipment"], page.pickers["morale"], page.armor,
-             page.platoon_track, page.leader_track, page.reason_edit, page.leader_name, page.leader_rank,
-             page.replace_button]
+    order = [
+        page.pickers["training"],
+        page.pickers["equipment"],
+        page.pickers["morale"],
+        page.armor,
+        page.platoon_track,
+        page.leader_track,
+        page.reason_edit,
+        page.leader_name,
+        page.leader_rank,
+        page.replace_button,
+    ]
     order[0].setFocus()
     for current, following in zip(order, order[1:], strict=False):
         assert current.hasFocus(), current.accessibleName()
@@ -368,8 +387,11 @@ def test_models_pass_qtmodeltester(qtmodeltester, page: PlatoonPage) -> None:
     leader_service.replace_leader(page.pid, "Lt. Diallo", xp=3, how="promoted")
     attachment_service.add_attached(page.pid, "Battery", "fire_support", support="light")
     d = detail(page)
-    for model, rows in ((AttachedModel(), d.attached), (EquipmentModel(), d.equipment_list),
-                        (LeaderHistoryModel(), d.former_leaders)):
+    for model, rows in (
+        (AttachedModel(), d.attached),
+        (EquipmentModel(), d.equipment_list),
+        (LeaderHistoryModel(), d.former_leaders),
+    ):
         model.set_rows(rows)
         qtmodeltester.check(model)
     qtmodeltester.check(page.equipment.model)
@@ -414,8 +436,20 @@ def test_platoon_deleted_by_another_writer_can_be_undone_here(qtbot, page: Plato
     from campaign_app.cli import main as cli_main
 
     detail_before = detail(page)
-    assert cli_main(["--db", str(page.ctx.paths.db_file), "platoon", "delete", detail_before.name,
-                     "--campaign", detail_before.campaign]) == 0
+    assert (
+        cli_main(
+            [
+                "--db",
+                str(page.ctx.paths.db_file),
+                "platoon",
+                "delete",
+                detail_before.name,
+                "--campaign",
+                detail_before.campaign,
+            ]
+        )
+        == 0
+    )
     from campaign_app.gui.feed import announce_everything
 
     announce_everything(page.ctx, "another program")  # the watcher's news when the journal cannot name it

@@ -82,8 +82,7 @@ def test_starts_from_the_selected_platoon_and_previews_it(qtbot, gui_ctx, platoo
     assert dialog.preview_pages() == 1
 
 
-def test_save_writes_the_pdf_and_opens_it(qtbot, gui_ctx, platoon_id: int, tmp_path: Path,
-                                          opened: list[Path]) -> None:
+def test_save_writes_the_pdf_and_opens_it(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, opened: list[Path]) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.paper_combo.setCurrentIndex(dialog.paper_combo.findData("a4"))
     target = tmp_path / "out" / "sheet"
@@ -164,8 +163,10 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
     assert "Badlands 2" in preview_text(dialog)  # the campaign's own sheet
     qtbot.mouseClick(dialog.sologear_blank, Qt.MouseButton.LeftButton)
     assert not dialog.sologear_combo.isEnabled()
-    qtbot.waitUntil(lambda: dialog.preview_pages() == 2 and not _building(dialog)
-                    and "Badlands 2" not in preview_text(dialog), timeout=TIMEOUT)  # the blank forms
+    qtbot.waitUntil(
+        lambda: dialog.preview_pages() == 2 and not _building(dialog) and "Badlands 2" not in preview_text(dialog),
+        timeout=TIMEOUT,
+    )  # the blank forms
     assert dialog.suggested_name() == "Sologear forms (blank).pdf"
 
 
@@ -245,8 +246,9 @@ def test_print_sends_the_preview_pages_to_a_printer(qtbot, gui_ctx, platoon_id: 
     assert not out.exists()
 
 
-def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoon_id: int, tmp_path: Path,
-                                                          opened: list[Path]) -> None:
+def test_cards_follow_the_chosen_campaign_and_print_setup(
+    qtbot, gui_ctx, platoon_id: int, tmp_path: Path, opened: list[Path]
+) -> None:
     from campaign_app.services import campaigns as cs
 
     camp = _demo_campaign()
@@ -262,8 +264,9 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(qtbot, gui_ctx, platoo
     dialog.margin_spin.setFocus()
     dialog.margin_spin.lineEdit().selectAll()
     ready = QPdfDocument.Status.Ready
-    with qtbot.waitSignal(dialog.document.statusChanged, check_params_cb=lambda status: status == ready,
-                          timeout=TIMEOUT):  # the preview is built again for the new margin
+    with qtbot.waitSignal(
+        dialog.document.statusChanged, check_params_cb=lambda status: status == ready, timeout=TIMEOUT
+    ):  # the preview is built again for the new margin
         qtbot.keyClicks(dialog.margin_spin.lineEdit(), "8")
         qtbot.keyClick(dialog.margin_spin.lineEdit(), Qt.Key.Key_Return)
     assert dialog.setup().margin == 8.0

@@ -19,6 +19,7 @@ from campaign_app.services.demo import create_demo
 def screen_of(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     def use(width: int, height: int) -> None:
         monkeypatch.setattr(QScreen, "availableGeometry", lambda _self: QRect(0, 0, width, height))
+
     return use
 
 
@@ -103,8 +104,9 @@ def test_the_leaders_roll_shows_every_column_at_1024(qtbot, gui_ctx, congo_plato
     from campaign_app.services import battles
 
     pid = congo_platoon(leader_xp=0)
-    battles.log_battle(pid, wounds=2, leader_wounds=2, dice=TypedDice([[1], [1, 1], [1, 1], [3, 4]]),
-                       replacement_name="Mbeki")
+    battles.log_battle(
+        pid, wounds=2, leader_wounds=2, dice=TypedDice([[1], [1, 1], [1, 1], [3, 4]]), replacement_name="Mbeki"
+    )
     win = MainWindow(gui_ctx)
     qtbot.addWidget(win)
     win.resize(1024, 700)

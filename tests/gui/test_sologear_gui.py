@@ -92,8 +92,17 @@ def test_new_sologear_campaign_dialog(qtbot, gui_ctx) -> None:  # type: ignore[n
     assert gui_ctx.undo_stack.count() == 1
 
 
-def add_unit(qtbot, box, name: str, *, base: str | None = None, tv: str | None = None,  # type: ignore[no-untyped-def]
-             skill: str | None = None, loyalty: str | None = None, commit: bool = True) -> None:
+def add_unit(
+    qtbot,
+    box,
+    name: str,
+    *,
+    base: str | None = None,
+    tv: str | None = None,  # type: ignore[no-untyped-def]
+    skill: str | None = None,
+    loyalty: str | None = None,
+    commit: bool = True,
+) -> None:
     qtbot.keyClicks(box.name_edit, name)
     if tv is not None:
         type_into(qtbot, box.tv_spin, tv)
@@ -176,12 +185,12 @@ def test_full_short_campaign_with_typed_dice(qtbot, gui_ctx) -> None:  # type: i
     assert dlg.posture == 2
     click(qtbot, dlg.start_button)
     assert "2d6+2" in dlg.steps.ask_label.text()
-    roll(qtbot, dlg.steps, "4,5")   # 9 + 2 = 11 on Equal: 2D6G,##
+    roll(qtbot, dlg.steps, "4,5")  # 9 + 2 = 11 on Equal: 2D6G,##
     assert "Row 11, Equal: 2D6G,##" in dlg.cell_label.text()
     assert not dlg.ok_button.isEnabled()
-    roll(qtbot, dlg.steps, "3,2")   # 5 Glory markers
+    roll(qtbot, dlg.steps, "3,2")  # 5 Glory markers
     roll(qtbot, dlg.steps, "1,2,3,4")
-    roll(qtbot, dlg.steps, "3")     # South
+    roll(qtbot, dlg.steps, "3")  # South
     assert dlg.ok_button.isEnabled() and dlg.steps.log.count() == 4
     click(qtbot, dlg.ok_button)
     # the record dialog follows at once
@@ -283,8 +292,14 @@ def test_models_pass_the_model_tester(qtbot, gui_ctx, qtmodeltester) -> None:  #
     play_service.play_turn(sid, "fig", 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [2]]))
     play_service.record_turn(sid, 1, glory=2, enemy_tv=300)
     page = make_page(qtbot, gui_ctx, sid)
-    for model in (page.player_box.model, page.enemy_box.model, page.turn_model, page.recognition_model,
-                  page.impression_model, page.history_model):
+    for model in (
+        page.player_box.model,
+        page.enemy_box.model,
+        page.turn_model,
+        page.recognition_model,
+        page.impression_model,
+        page.history_model,
+    ):
         assert model.rowCount() > 0
         qtmodeltester.check(model)
     assert page.turn_model.rows()[0][2] == "300/300 TV"
@@ -338,8 +353,7 @@ def test_unit_table_edits_through_the_item_editors(qtbot, gui_ctx) -> None:  # t
     view.setCurrentIndex(index)
     view.edit(index)
     combo = view.focusWidget()
-    assert [combo.itemData(i) for i in range(combo.count())] == ["rookie", "regular", "veteran", "elite",
-                                                                   "legendary"]
+    assert [combo.itemData(i) for i in range(combo.count())] == ["rookie", "regular", "veteran", "elite", "legendary"]
     combo.setCurrentIndex(combo.findData("regular"))
     qtbot.keyClick(combo, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: "1.167" in page.odds_label.text())  # 700 / 600
@@ -360,19 +374,26 @@ def test_unit_controls_are_locked_once_the_length_is_rolled(qtbot, gui_ctx) -> N
     sid = sheet_with_units(length=4)
     page = make_page(qtbot, gui_ctx, sid)
     box, model = page.enemy_box, page.enemy_box.model
-    for w in (box.name_edit, box.tv_spin, box.base_spin, box.skill_combo, box.loyalty_combo, box.add_button,
-              box.remove_button):
+    for w in (
+        box.name_edit,
+        box.tv_spin,
+        box.base_spin,
+        box.skill_combo,
+        box.loyalty_combo,
+        box.add_button,
+        box.remove_button,
+    ):
         assert not w.isEnabled()
     assert "undo the length roll first" in box.add_button.toolTip()
     columns = [key for key, _title in model.COLUMNS]
-    editable = {key for i, key in enumerate(columns)
-                if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable}
+    editable = {key for i, key in enumerate(columns) if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable}
     assert editable == {"name"}, "only names can change once the length is rolled"
     play_service.undo_last(sid)
     page.show_sheet(sid)
     assert box.add_button.isEnabled() and box.remove_button.isEnabled() and box.add_button.toolTip() == ""
-    assert {key for i, key in enumerate(columns)
-            if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable} == set(model.EDITABLE)
+    assert {key for i, key in enumerate(columns) if model.flags(model.index(0, i)) & Qt.ItemFlag.ItemIsEditable} == set(
+        model.EDITABLE
+    )
 
 
 def test_odds_line_shows_the_two_decimal_value_the_table_is_read_with() -> None:

@@ -43,9 +43,27 @@ def test_a_battle_logged_by_the_cli_is_said_on_the_rolls_page(qtbot, gui_ctx, ap
     assert wizard.currentId() == PAGE_ROLLS
     qtbot.keyClick(focused(), Qt.Key.Key_R, CTRL)  # every roll made
     assert "battle 1" in wizard.battle_page.subTitle().lower()
-    out = subprocess.run([sys.executable, "-m", "campaign_app.cli", "--db", str(app_paths.db_file), "battle",
-                          "log", "--platoon", "2nd Platoon", "--wounds", "0", "--leader-wounds", "0"],
-                         capture_output=True, text=True, timeout=120, env={**os.environ})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "campaign_app.cli",
+            "--db",
+            str(app_paths.db_file),
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "0",
+            "--leader-wounds",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
     assert out.returncode == 0, out.stderr
     assert win.watcher.poll() is True
     error = wizard.rolls_page.error

@@ -23,9 +23,18 @@ def sample_platoon() -> int:
     from campaign_app.store.models import AttributeChange
 
     cid = campaigns.create_campaign("Congo 1960").id
-    pid = platoon_service.create_platoon(cid, "2nd Platoon", training=10, equipment=10, morale=8, armor=2,
-                                         xp=6, leader_name="Lt. Okafor", leader_xp=2,
-                                         notes="Regular army, tired after recent battles.").id
+    pid = platoon_service.create_platoon(
+        cid,
+        "2nd Platoon",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=2,
+        notes="Regular army, tired after recent battles.",
+    ).id
     attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
     attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
     attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)

@@ -32,14 +32,19 @@ def _tool(name: str) -> str:
 
 
 def test_desktop_entry_is_valid():
-    result = subprocess.run([_tool("desktop-file-validate"), str(desktop_entry_file())], capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [_tool("desktop-file-validate"), str(desktop_entry_file())], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0 and not result.stdout.strip(), result.stdout + result.stderr
 
 
 def test_metainfo_is_valid():
-    result = subprocess.run([_tool("appstreamcli"), "validate", "--no-net", "--pedantic", str(METAINFO)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [_tool("appstreamcli"), "validate", "--no-net", "--pedantic", str(METAINFO)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     problems = [line for line in result.stdout.splitlines() if line.startswith(("E:", "W:"))]
     assert not problems, result.stdout

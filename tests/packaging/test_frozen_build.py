@@ -67,8 +67,19 @@ def download(tmp_path_factory: pytest.TempPathFactory) -> Path:
         _missing('PyInstaller is not installed (pip install ".[build]")')
     out = tmp_path_factory.mktemp("frozen")
     started = time.monotonic()
-    result = subprocess.run([sys.executable, str(ROOT / "packaging" / "build.py"), "--dist", str(out / "dist"),
-                             "--work", str(out / "work")], capture_output=True, text=True, timeout=900)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "packaging" / "build.py"),
+            "--dist",
+            str(out / "dist"),
+            "--work",
+            str(out / "work"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     print(f"\nbuild: {time.monotonic() - started:.0f} s\n{result.stdout}")
     archives = [p for p in (out / "dist").iterdir() if p.is_file()]
@@ -97,7 +108,8 @@ def unpacked(download: Path, home: Path) -> Path:
             names = tf.getnames()
             tf.extractall(home / "Downloads", filter="tar")
     assert all(n.rstrip("/") == FOLDER or n.startswith(FOLDER + "/") for n in names), sorted(
-        {n.split("/")[0] for n in names})
+        {n.split("/")[0] for n in names}
+    )
     return home / "Downloads" / FOLDER
 
 
@@ -119,13 +131,20 @@ def base_env(home: Path) -> dict[str, str]:
     return env
 
 
-def run(unpacked: Path, home: Path, program: str, *args: str, env: dict[str, str] | None = None,
-        cwd: Path | None = None) -> str:
+def run(
+    unpacked: Path, home: Path, program: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> str:
     """Runs one program of the download with an empty environment (only HOME and ``env``); returns stdout.
     Fails on a non-zero exit status or a traceback anywhere in its output."""
     path = unpacked / program if program == "install-desktop" else build.program(unpacked, program)
-    result = subprocess.run([str(path), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                            env={**base_env(home), **(env or {})}, cwd=cwd or home)
+    result = subprocess.run(
+        [str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        env={**base_env(home), **(env or {})},
+        cwd=cwd or home,
+    )
     shown = f"{program} {' '.join(args)} -> {result.returncode}\n{result.stdout}\n{result.stderr}"
     assert result.returncode == 0, shown
     assert "Traceback" not in result.stdout + result.stderr, shown
@@ -175,8 +194,17 @@ def test_download_is_one_folder_with_both_programs_and_everything_shipped(downlo
     assert (package / "printing" / "fonts" / "DejaVuSans.ttf").is_file()
     assert (package / "icons" / "campaign-app.svg").is_file()
     bundled = " ".join(p.name.lower() for p in all_files(unpacked))
-    for unused in ("qt6qml", "qtqml", "qt6quick", "qtquick", "virtualkeyboard", "webengine", "qgtk3", "libgtk-3",
-                   "qtbase_de.qm"):
+    for unused in (
+        "qt6qml",
+        "qtqml",
+        "qt6quick",
+        "qtquick",
+        "virtualkeyboard",
+        "webengine",
+        "qgtk3",
+        "libgtk-3",
+        "qtbase_de.qm",
+    ):
         assert unused not in bundled, unused
     platform_plugin = {"win32": "qwindows", "darwin": "libqcocoa"}.get(sys.platform, "libqxcb")
     for used in ("widgets", "charts", "pdf", platform_plugin, "qoffscreen", "qsvgicon", "dejavusans.ttf"):
@@ -202,23 +230,40 @@ def test_commands_work_with_an_empty_environment(unpacked: Path, home: Path):
     assert "created campaign" in run(unpacked, home, "campaign-cli", "demo")
     assert (data_folder(home) / "campaign.db").is_file()  # the platform's data folder, found without any setting
     assert "OK" in run(unpacked, home, "campaign-cli", "check")
-    logged = json.loads(run(unpacked, home, "campaign-cli", "battle", "log", "--platoon", "2nd Platoon",
-                            "--wounds", "3", "--leader-wounds", "1", "--outcome", "victory", "--seed", "7",
-                            "--json"))
+    logged = json.loads(
+        run(
+            unpacked,
+            home,
+            "campaign-cli",
+            "battle",
+            "log",
+            "--platoon",
+            "2nd Platoon",
+            "--wounds",
+            "3",
+            "--leader-wounds",
+            "1",
+            "--outcome",
+            "victory",
+            "--seed",
+            "7",
+            "--json",
+        )
+    )
     assert logged["platoon"]["xp_after"] == logged["platoon"]["xp_before"] + logged["platoon"]["award"]
     assert "Undone: Log battle" in run(unpacked, home, "campaign-cli", "undo")
     assert "Redone" in run(unpacked, home, "campaign-cli", "redo")
     out_dir = home / "Documents"
     out_dir.mkdir(exist_ok=True)
     run(unpacked, home, "campaign-cli", "print", "cards", "-o", str(out_dir / "cards.pdf"))
-    run(unpacked, home, "campaign-cli", "print", "sheet", "--platoon", "2nd Platoon", "-o",
-        str(out_dir / "sheet.pdf"))
+    run(unpacked, home, "campaign-cli", "print", "sheet", "--platoon", "2nd Platoon", "-o", str(out_dir / "sheet.pdf"))
     for pdf in ("cards.pdf", "sheet.pdf"):
         content = (out_dir / pdf).read_bytes()
         assert_fonts_embedded(content)  # every font embedded, and only the shipped DejaVu ones
     assert "2nd Platoon" in text((out_dir / "sheet.pdf").read_bytes())
-    run(unpacked, home, "campaign-cli", "export", "--campaign", "Congo 1960 (sample)", "-o",
-        str(out_dir / "congo.json"))
+    run(
+        unpacked, home, "campaign-cli", "export", "--campaign", "Congo 1960 (sample)", "-o", str(out_dir / "congo.json")
+    )
     run(unpacked, home, "campaign-cli", "import", str(out_dir / "congo.json"), "--as", "Congo again")
     assert "Congo again" in run(unpacked, home, "campaign-cli", "campaign", "list")
     assert "OK" in run(unpacked, home, "campaign-cli", "check")
@@ -227,8 +272,16 @@ def test_commands_work_with_an_empty_environment(unpacked: Path, home: Path):
 
 def test_window_offscreen(unpacked: Path, home: Path):
     shot = home / "offscreen.png"
-    run(unpacked, home, "campaign-app", "--screenshot", str(shot), "--size", "1280x800",
-        env={"QT_QPA_PLATFORM": "offscreen"})
+    run(
+        unpacked,
+        home,
+        "campaign-app",
+        "--screenshot",
+        str(shot),
+        "--size",
+        "1280x800",
+        env={"QT_QPA_PLATFORM": "offscreen"},
+    )
     assert png_size(shot) == (1280, 800)
     assert_no_traceback_in_logs(home)
 
@@ -244,8 +297,12 @@ def x_display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     wanted = os.environ.get("CAMPAIGN_APP_TEST_XVFB_DISPLAY")
     read_fd, write_fd = os.pipe()
     args = [xvfb, f":{wanted}"] if wanted else [xvfb, "-displayfd", str(write_fd)]
-    server = subprocess.Popen([*args, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                              pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [*args, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     os.close(write_fd)
     try:
         if wanted:
@@ -271,8 +328,18 @@ def x_display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_window_on_x11(unpacked: Path, home: Path, x_display: str):
     shot = home / "x11.png"
-    run(unpacked, home, "campaign-app", "--screenshot", str(shot), "--size", "1280x800", "--palette", "dark",
-        env={"DISPLAY": x_display, "QT_QPA_PLATFORM": "xcb"})
+    run(
+        unpacked,
+        home,
+        "campaign-app",
+        "--screenshot",
+        str(shot),
+        "--size",
+        "1280x800",
+        "--palette",
+        "dark",
+        env={"DISPLAY": x_display, "QT_QPA_PLATFORM": "xcb"},
+    )
     assert png_size(shot) == (1280, 800)
     assert_no_traceback_in_logs(home)
 

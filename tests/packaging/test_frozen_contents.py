@@ -32,8 +32,11 @@ contents = _load("contents")
 def test_every_command_module_and_page_is_collected():
     modules = set(contents.package_modules(ROOT))
     assert set(COMMAND_MODULES) <= modules
-    on_disk = {f"campaign_app.commands.{p.stem}" for p in (ROOT / "campaign_app" / "commands").glob("*.py")
-               if p.stem != "__init__"}
+    on_disk = {
+        f"campaign_app.commands.{p.stem}"
+        for p in (ROOT / "campaign_app" / "commands").glob("*.py")
+        if p.stem != "__init__"
+    }
     assert on_disk <= modules
     assert {"campaign_app", "campaign_app.commands", "campaign_app.gui.main_window", "campaign_app.cli"} <= modules
     assert not any("__pycache__" in m or m.endswith("__init__") for m in modules)
@@ -66,36 +69,42 @@ def test_a_new_command_module_and_migration_are_picked_up(tmp_path: Path):
     number = len(list((root / "db" / "migrations").glob("[0-9]*.py"))) + 1
     (root / "db" / "migrations" / f"{number:04d}_standings.py").write_text(
         "from __future__ import annotations\nimport zipimport\nfrom email import message\n\n"
-        "def upgrade(db):\n    from campaign_app.store.journal import install_triggers\n")
+        "def upgrade(db):\n    from campaign_app.store.journal import install_triggers\n"
+    )
     assert "campaign_app.commands.standings" in contents.package_modules(root)
-    assert (str(root / "db" / "migrations" / f"{number:04d}_standings.py"), "campaign_app/_shipped/db/migrations") \
-        in contents.shipped_data(root)
+    assert (
+        str(root / "db" / "migrations" / f"{number:04d}_standings.py"),
+        "campaign_app/_shipped/db/migrations",
+    ) in contents.shipped_data(root)
     imports = contents.imports_of_migrations(root)
     assert {"zipimport", "email", "campaign_app.store.journal"} <= set(imports)
     assert "__future__" not in imports
 
 
-@pytest.mark.parametrize(("dest", "wanted"), [
-    ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
-    ("PySide6/Qt/plugins/platforms/libqoffscreen.so", True),
-    ("PySide6/Qt/plugins/platforms/libqwayland.so", True),
-    ("PySide6/Qt/plugins/platforms/qwindows.dll", True),
-    ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", True),
-    ("PySide6/Qt/plugins/printsupport/libcupsprintersupport.so", True),
-    ("PySide6/Qt/lib/libQt6Charts.so.6", True),
-    ("PySide6/Qt/lib/libQt6Pdf.so.6", True),
-    ("PySide6/Qt/lib/libQt6Widgets.so.6", True),
-    ("libQt6Core.so.6", True),
-    ("PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so", False),
-    ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
-    ("PySide6/Qt/plugins/platforms/libqeglfs.so", False),
-    ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
-    ("PySide6/Qt/lib/libQt6Qml.so.6", False),
-    ("PySide6/Qt/lib/libQt6QuickWidgets.so.6", False),
-    ("libQt6Quick.so.6", False),
-    ("PySide6\\Qt6Qml.dll", False),
-    ("PySide6/Qt/translations/qtbase_de.qm", False),
-])
+@pytest.mark.parametrize(
+    ("dest", "wanted"),
+    [
+        ("PySide6/Qt/plugins/platforms/libqxcb.so", True),
+        ("PySide6/Qt/plugins/platforms/libqoffscreen.so", True),
+        ("PySide6/Qt/plugins/platforms/libqwayland.so", True),
+        ("PySide6/Qt/plugins/platforms/qwindows.dll", True),
+        ("PySide6/Qt/plugins/iconengines/libqsvgicon.so", True),
+        ("PySide6/Qt/plugins/printsupport/libcupsprintersupport.so", True),
+        ("PySide6/Qt/lib/libQt6Charts.so.6", True),
+        ("PySide6/Qt/lib/libQt6Pdf.so.6", True),
+        ("PySide6/Qt/lib/libQt6Widgets.so.6", True),
+        ("libQt6Core.so.6", True),
+        ("PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so", False),
+        ("PySide6/Qt/plugins/platformthemes/libqgtk3.so", False),
+        ("PySide6/Qt/plugins/platforms/libqeglfs.so", False),
+        ("PySide6/Qt/plugins/tls/libqopensslbackend.so", False),
+        ("PySide6/Qt/lib/libQt6Qml.so.6", False),
+        ("PySide6/Qt/lib/libQt6QuickWidgets.so.6", False),
+        ("libQt6Quick.so.6", False),
+        ("PySide6\\Qt6Qml.dll", False),
+        ("PySide6/Qt/translations/qtbase_de.qm", False),
+    ],
+)
 def test_unused_qt_parts_are_left_out(dest: str, wanted: bool):
     assert contents.wanted_binary(dest) is wanted
 
@@ -112,8 +121,12 @@ def test_prune_keeps_what_kept_parts_need():
     needs = {"/site/QtWidgets.abi3.so": ["libQt6Widgets.so.6"], "/site/libqxcb.so": ["libxcb-cursor.so.0"]}
     kept = contents.prune_libraries(binaries, lambda source: needs.get(source, []))
     assert [dest for dest, _s, _k in kept] == [
-        "PySide6/QtWidgets.abi3.so", "PySide6/Qt/plugins/platforms/libqxcb.so", "libxcb-cursor.so.0",
-        "PySide6/Qt/lib/libQt6Widgets.so.6", "libpython3.11.so.1.0"]
+        "PySide6/QtWidgets.abi3.so",
+        "PySide6/Qt/plugins/platforms/libqxcb.so",
+        "libxcb-cursor.so.0",
+        "PySide6/Qt/lib/libQt6Widgets.so.6",
+        "libpython3.11.so.1.0",
+    ]
 
 
 def test_checkout_finds_its_data_and_prints_the_plain_version():
@@ -127,15 +140,19 @@ def test_frozen_layout_is_found_and_the_version_has_the_build(tmp_path: Path, mo
     package = tmp_path / "_internal" / "campaign_app"
     for folder in ("db/migrations", "templates", "guide"):
         (package / "_shipped" / folder).mkdir(parents=True)
-    (package / "_shipped" / "build-info.json").write_text(json.dumps(
-        {"version": __version__, "built": "2026-11-27 00:40 UTC", "commit": "a9d5f3375", "platform": "linux"}))
+    (package / "_shipped" / "build-info.json").write_text(
+        json.dumps(
+            {"version": __version__, "built": "2026-11-27 00:40 UTC", "commit": "a9d5f3375", "platform": "linux"}
+        )
+    )
     monkeypatch.setattr(resources, "_PACKAGE", package)
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert resources.migrations_dir() == package / "_shipped" / "db" / "migrations"
     assert resources.templates_dir() == package / "_shipped" / "templates"
     assert resources.guide_dir() == package / "_shipped" / "guide"
     assert resources.version_text("campaign-app") == (
-        f"campaign-app {__version__} (built 2026-11-27 00:40 UTC from a9d5f3375)")
+        f"campaign-app {__version__} (built 2026-11-27 00:40 UTC from a9d5f3375)"
+    )
 
 
 def test_frozen_build_never_falls_back_to_a_folder_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

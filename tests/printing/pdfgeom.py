@@ -102,8 +102,11 @@ def page_geometry(page: object) -> PageGeometry:
             if pending_clip and path:
                 xs, ys = [p[0] for p in path], [p[1] for p in path]
                 new = (min(xs), min(ys), max(xs), max(ys))
-                clip = new if clip is None else (max(clip[0], new[0]), max(clip[1], new[1]),
-                                                 min(clip[2], new[2]), min(clip[3], new[3]))
+                clip = (
+                    new
+                    if clip is None
+                    else (max(clip[0], new[0]), max(clip[1], new[1]), min(clip[2], new[2]), min(clip[3], new[3]))
+                )
             pending_clip = False
             path = []
         elif op == b"BT":
@@ -125,8 +128,7 @@ def page_geometry(page: object) -> PageGeometry:
                 tlm = mul((1, 0, 0, 1, 0, -leading), tlm)
                 tm = tlm
             shown = operands[-1]
-            text = "".join(str(t) for t in shown if not isinstance(t, int | float)) if op == b"TJ" \
-                else str(shown)
+            text = "".join(str(t) for t in shown if not isinstance(t, int | float)) if op == b"TJ" else str(shown)
             if not text:
                 continue
             full = mul(tm, ctm)

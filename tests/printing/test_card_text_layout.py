@@ -44,8 +44,14 @@ def test_big_number_captions_never_break_inside_a_word(size: str) -> None:
     cards = [c for c in select_cards(library) if any(b.type == "numbers" for b in c.blocks)]
     assert any(c.title == "After the battle: award and recovery" for c in cards)
     for card in cards:
-        words = {w for b in card.blocks if b.type == "numbers" for item in b.items
-                 for w in item.split("|", 1)[-1].split() if len(w) > 3}
+        words = {
+            w
+            for b in card.blocks
+            if b.type == "numbers"
+            for item in b.items
+            for w in item.split("|", 1)[-1].split()
+            if len(w) > 3
+        }
         out = io.BytesIO()
         build_cards_pdf([card], out, decks=library, size=size, paper="a4", layout="backs")
         pdf = out.getvalue()
@@ -116,17 +122,14 @@ def _covers(a: Box, b: Box) -> bool:
     return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
 
 
-@pytest.mark.parametrize(("paper", "size"), [("a4", "poker"), ("letter", "poker"), ("a4", "a6"),
-                                             ("letter", "tarot")])
-
-
+@pytest.mark.parametrize(("paper", "size"), [("a4", "poker"), ("letter", "poker"), ("a4", "a6"), ("letter", "tarot")])
 def test_alignment_sheet_text_is_clear_of_lines_and_other_text(paper: str, size: str) -> None:
     out = io.BytesIO()
     build_alignment_test(out, paper=paper, size=size)
     strokes, whites, texts = _painted(out.getvalue())
     assert any("Duplex alignment test" in t for _n, _b, t in texts)
     for i, (n, box, text) in enumerate(texts):
-        for _m, other, other_text in texts[i + 1:]:
+        for _m, other, other_text in texts[i + 1 :]:
             assert not _meet(box, other), (text, other_text)
         for m, line in strokes:
             if _meet(box, line):  # a line through the text must be painted over by white before the text

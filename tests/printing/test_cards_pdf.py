@@ -50,7 +50,7 @@ def fonts_embedded(pdf: bytes) -> dict[str, bool]:
     for page in reader(pdf).pages:
         resources = page.get("/Resources")
         fonts = resources.get_object().get("/Font") if resources is not None else None
-        for _key, ref in (fonts.get_object().items() if fonts is not None else []):
+        for _key, ref in fonts.get_object().items() if fonts is not None else []:
             font = ref.get_object()
             targets = [font]
             if font.get("/Subtype") == "/Type0":
@@ -72,8 +72,10 @@ def write(path: Path, text: str) -> Path:
 
 def custom_library(tmp_path: Path, cards: dict[str, str]) -> DeckLibrary:
     user = tmp_path / "decks"
-    write(user / "test" / "deck.toml", 'title = "Test deck"\nsystem = "Tests"\n[back]\ntext = "BACKTEXT"\n'
-                                       'colour = "#8e2c2c"\n')
+    write(
+        user / "test" / "deck.toml",
+        'title = "Test deck"\nsystem = "Tests"\n[back]\ntext = "BACKTEXT"\ncolour = "#8e2c2c"\n',
+    )
     for name, text in cards.items():
         write(user / "test" / name, text)
     library = load_decks(user, shipped_dir=tmp_path / "no-shipped")
@@ -105,8 +107,9 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
     for i, card in enumerate(cards):
         page = pages[i // 9]
         assert squash(card.title) in page, card.full_id
-        first_text = next(b for b in card.blocks if b.type in ("paragraph", "bullets", "steps", "heading",
-                                                                 "table", "rule_table"))
+        first_text = next(
+            b for b in card.blocks if b.type in ("paragraph", "bullets", "steps", "heading", "table", "rule_table")
+        )
         if first_text.type == "rule_table":
             from campaign_app.printing.card_content import resolve_rule_table
 
@@ -126,8 +129,9 @@ def test_all_shipped_cards_in_one_pdf(library: DeckLibrary) -> None:
 
 def test_identical_input_gives_identical_bytes(library: DeckLibrary) -> None:
     cards = select_cards(library, ["d12-death-blow", "sologear"])
-    assert pdf_bytes(cards, library, paper="letter", layout="backs") == \
-        pdf_bytes(cards, library, paper="letter", layout="backs")
+    assert pdf_bytes(cards, library, paper="letter", layout="backs") == pdf_bytes(
+        cards, library, paper="letter", layout="backs"
+    )
 
 
 def test_rule_table_values_print(library: DeckLibrary) -> None:
@@ -140,9 +144,16 @@ def test_rule_table_values_print(library: DeckLibrary) -> None:
 # --- layout ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "paper", "per_page"), [
-    ("poker", "a4", 9), ("poker", "letter", 9), ("tarot", "a4", 4), ("index", "letter", 4), ("a6", "a4", 2),
-])
+@pytest.mark.parametrize(
+    ("size", "paper", "per_page"),
+    [
+        ("poker", "a4", 9),
+        ("poker", "letter", 9),
+        ("tarot", "a4", 4),
+        ("index", "letter", 4),
+        ("a6", "a4", 2),
+    ],
+)
 def test_cards_per_page(library: DeckLibrary, size: str, paper: str, per_page: int) -> None:
     grid = plan_grid(paper, size)
     assert grid.per_page == per_page
@@ -177,8 +188,9 @@ def _text_positions(page: Any, needle: str) -> list[tuple[float, float]]:
 
 
 def test_duplex_backs_are_mirrored(tmp_path: Path) -> None:
-    library = custom_library(tmp_path, {"01-a.toml": 'title = "FRONTONE"\nblocks = [{ type = "paragraph", '
-                                                     'text = "x" }]\n'})
+    library = custom_library(
+        tmp_path, {"01-a.toml": 'title = "FRONTONE"\nblocks = [{ type = "paragraph", text = "x" }]\n'}
+    )
     cards = select_cards(library)
     pdf = pdf_bytes(cards, library, paper="a4", layout="backs")
     doc = reader(pdf)
@@ -240,10 +252,16 @@ def test_writes_to_a_path(library: DeckLibrary, tmp_path: Path) -> None:
 
 
 def test_symbols_render_and_markup_is_escaped(tmp_path: Path) -> None:
-    library = custom_library(tmp_path, {"01-a.toml": (
-        'title = "Symbols ♠♥♦♣"\n[[blocks]]\ntype = "paragraph"\ntext = "Dice ⚀⚁⚂⚃⚄⚅ and **bold** & <tags>"\n'
-        '[[blocks]]\ntype = "boxes"\ntext = "XP"\ncount = 12\n'
-        '[[blocks]]\ntype = "fields"\nitems = ["Name"]\n')})
+    library = custom_library(
+        tmp_path,
+        {
+            "01-a.toml": (
+                'title = "Symbols ♠♥♦♣"\n[[blocks]]\ntype = "paragraph"\ntext = "Dice ⚀⚁⚂⚃⚄⚅ and **bold** & <tags>"\n'
+                '[[blocks]]\ntype = "boxes"\ntext = "XP"\ncount = 12\n'
+                '[[blocks]]\ntype = "fields"\nitems = ["Name"]\n'
+            )
+        },
+    )
     pdf = pdf_bytes(select_cards(library), library, paper="a4")
     text = squash(reader(pdf).pages[0].extract_text())
     assert "⚀⚁⚂⚃⚄⚅" in text and "♠♥♦♣" in text and "& <tags>" in text and "bold" in text
@@ -255,26 +273,31 @@ def test_symbols_render_and_markup_is_escaped(tmp_path: Path) -> None:
 
 def test_a_card_that_does_not_fit_is_an_error_naming_it(tmp_path: Path) -> None:
     long = " ".join(["A long sentence that goes on and on."] * 60)
-    library = custom_library(tmp_path, {"01-ok.toml": 'title = "Fine"\nblocks = [{ type = "paragraph", '
-                                                      'text = "short" }]\n',
-                                        "02-long.toml": f'title = "Too long"\nblocks = [{{ type = "paragraph", '
-                                                        f'text = "{long}" }}]\n'})
+    library = custom_library(
+        tmp_path,
+        {
+            "01-ok.toml": 'title = "Fine"\nblocks = [{ type = "paragraph", text = "short" }]\n',
+            "02-long.toml": f'title = "Too long"\nblocks = [{{ type = "paragraph", text = "{long}" }}]\n',
+        },
+    )
     out = tmp_path / "never.pdf"
     with pytest.raises(CardFitError, match=r"card test/long \('Too long'.*02-long\.toml.*7 pt"):
         build_cards_pdf(select_cards(library), out, decks=library, paper="a4")
     assert not out.exists()
     # a little too long shrinks instead, but not below 7 pt
     medium = " ".join(["Some words to fill the card."] * 30)
-    library = custom_library(tmp_path / "b", {"01-m.toml": f'title = "Medium"\nblocks = [{{ type = '
-                                                           f'"paragraph", text = "{medium}" }}]\n'})
+    library = custom_library(
+        tmp_path / "b", {"01-m.toml": f'title = "Medium"\nblocks = [{{ type = "paragraph", text = "{medium}" }}]\n'}
+    )
     fit = check_card_fits(select_cards(library)[0], library.deck("test"), "poker")
     assert fit.scale > 1 and MIN_FONT <= fit.min_font < 9
 
 
 def test_a_title_that_is_too_long(tmp_path: Path) -> None:
     title = "A title so very long that it cannot possibly fit on two lines of a small poker card at all"
-    library = custom_library(tmp_path, {"01-t.toml": f'title = "{title}"\nblocks = [{{ type = "paragraph", '
-                                                     f'text = "x" }}]\n'})
+    library = custom_library(
+        tmp_path, {"01-t.toml": f'title = "{title}"\nblocks = [{{ type = "paragraph", text = "x" }}]\n'}
+    )
     with pytest.raises(CardFitError, match="needs more than two lines"):
         check_card_fits(select_cards(library)[0], library.deck("test"), "poker")
 
@@ -292,14 +315,26 @@ def test_bad_options(library: DeckLibrary) -> None:
 
 
 def test_rule_table_columns_rows_and_labels(tmp_path: Path) -> None:
-    library = custom_library(tmp_path, {"01-a.toml": (
-        'title = "Cut"\n[[blocks]]\ntype = "rule_table"\nname = "sologear.combat"\n'
-        'columns = ["2D6+X", "Losing"]\nlabels = ["Roll", "LOSINGCOL"]\nrows = [13, 15]\n')})
+    library = custom_library(
+        tmp_path,
+        {
+            "01-a.toml": (
+                'title = "Cut"\n[[blocks]]\ntype = "rule_table"\nname = "sologear.combat"\n'
+                'columns = ["2D6+X", "Losing"]\nlabels = ["Roll", "LOSINGCOL"]\nrows = [13, 15]\n'
+            )
+        },
+    )
     text = squash(reader(pdf_bytes(select_cards(library), library, paper="a4")).pages[0].extract_text())
     assert "Roll LOSINGCOL 12 # 13 # 14 E,#" in text
     assert "Winning" not in text
-    library = custom_library(tmp_path / "b", {"01-a.toml": (
-        'title = "Bad"\n[[blocks]]\ntype = "rule_table"\nname = "sologear.combat"\ncolumns = ["Nope"]\n')})
+    library = custom_library(
+        tmp_path / "b",
+        {
+            "01-a.toml": (
+                'title = "Bad"\n[[blocks]]\ntype = "rule_table"\nname = "sologear.combat"\ncolumns = ["Nope"]\n'
+            )
+        },
+    )
     with pytest.raises(DeckError, match=r"test/a .*no column 'Nope'"):
         pdf_bytes(select_cards(library), library, paper="a4")
 
@@ -390,8 +425,9 @@ def test_no_title_leaves_one_word_alone_and_bullets_hang(library: DeckLibrary, s
             # leftIndent: the wrapped lines are indented exactly that far
             from reportlab.pdfbase.pdfmetrics import stringWidth
 
-            first_line = bullet.bulletIndent + stringWidth("•", bullet.bulletFontName, bullet.fontSize) \
-                + bullet.fontSize * 0.6
+            first_line = (
+                bullet.bulletIndent + stringWidth("•", bullet.bulletFontName, bullet.fontSize) + bullet.fontSize * 0.6
+            )
             assert bullet.leftIndent == pytest.approx(first_line, abs=0.01)
 
 

@@ -31,8 +31,19 @@ def test_filled_fighter_sheet(pit) -> None:  # type: ignore[no-untyped-def]
     assert_paper(pdf, A4)
     assert_fonts_embedded(pdf)
     body = text(pdf)
-    for expected in ("Kenji", "Pit", "Reaction Speed 3", "+3", "1\u20130\u20130", "Mara", "won, +5 XP",
-                     "All-Out Attack", "Iron Defense", "both dice", "Printed 2026-11-01"):
+    for expected in (
+        "Kenji",
+        "Pit",
+        "Reaction Speed 3",
+        "+3",
+        "1\u20130\u20130",
+        "Mara",
+        "won, +5 XP",
+        "All-Out Attack",
+        "Iron Defense",
+        "both dice",
+        "Printed 2026-11-01",
+    ):
         assert expected in body, expected
     assert body.count("\u2715") == 5  # five of the twelve boxes marked
 

@@ -47,9 +47,21 @@ def test_the_shipped_decks_cover_their_topics() -> None:
     library = load_decks()
     titles = {deck_id: " | ".join(c.title.lower() for c in library.decks[deck_id].cards) for deck_id in SHIPPED}
     wanted = {
-        "atomic-africa": ["orders", "turn sequence", "actions and dice", "shooting", "rally", "clean-up",
-                          "confusion", "close combat", "vehicles", "fire support", "recovery", "leader",
-                          "force generation"],
+        "atomic-africa": [
+            "orders",
+            "turn sequence",
+            "actions and dice",
+            "shooting",
+            "rally",
+            "clean-up",
+            "confusion",
+            "close combat",
+            "vehicles",
+            "fire support",
+            "recovery",
+            "leader",
+            "force generation",
+        ],
         "sologear": ["battle turn", "combat table", "enemy quality", "recognition", "rewards", "punishments"],
         "d12-death-blow": ["scale of styles", "round", "fighter"],
         "one-hour-wwii": ["sequence", "fire", "movement", "rally"],
@@ -76,11 +88,24 @@ def test_reconstructed_rules_are_marked() -> None:
 def test_force_generation_and_aftermath_cards_use_the_engine_odds() -> None:
     library = load_decks()
     names = {b.name for c in library.deck("atomic-africa").cards for b in c.blocks if b.type == "rule_table"}
-    assert {"aa.recovery_odds", "aa.leader_casualty_odds", "aa.leader_stays_odds", "aa.force_generation_odds",
-            "aa.replacement_die", "aa.orders_cards", "aa.experience_levels"} <= names
+    assert {
+        "aa.recovery_odds",
+        "aa.leader_casualty_odds",
+        "aa.leader_stays_odds",
+        "aa.force_generation_odds",
+        "aa.replacement_die",
+        "aa.orders_cards",
+        "aa.experience_levels",
+    } <= names
     sg = {b.name for c in library.deck("sologear").cards for b in c.blocks if b.type == "rule_table"}
-    assert {"sologear.combat", "sologear.enemy_quality", "sologear.noticed", "sologear.rewards",
-            "sologear.punishments", "sologear.postures"} <= sg
+    assert {
+        "sologear.combat",
+        "sologear.enemy_quality",
+        "sologear.noticed",
+        "sologear.rewards",
+        "sologear.punishments",
+        "sologear.postures",
+    } <= sg
 
 
 def test_no_card_copies_an_engine_table() -> None:
@@ -160,8 +185,10 @@ def test_user_deck_loads_after_the_shipped_ones(tmp_path: Path) -> None:
 def test_user_folder_adds_and_replaces_cards_of_a_shipped_deck(tmp_path: Path) -> None:
     user = tmp_path / "decks"
     write(user / "d12-death-blow" / "10-house.toml", GOOD_CARD)
-    write(user / "d12-death-blow" / "03-round.toml", 'title = "Our round"\nblocks = [{ type = "paragraph", '
-                                                     'text = "Faster rounds." }]\n')
+    write(
+        user / "d12-death-blow" / "03-round.toml",
+        'title = "Our round"\nblocks = [{ type = "paragraph", text = "Faster rounds." }]\n',
+    )
     library = load_decks(user)
     assert library.problems == []
     deck = library.deck("d12-death-blow")
@@ -189,20 +216,30 @@ def test_malformed_user_file_names_file_and_line_and_others_still_load(tmp_path:
     assert set(SHIPPED) <= set(library.decks)
 
 
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ('title = "x"\n[[blocks]]\ntype = "paragraph"\ntext = "a"\n\n[[blocks]]\ntype = "poem"\ntext = "b"\n',
-     7, "block 2: unknown type 'poem'"),
-    ('title = "x"\n[[blocks]]\ntype = "paragraph"\ntext = "a"\n\n[[blocks]]\ntype = "rule_table"\n'
-     'name = "aa.nope"\n', 8, "no rule table named 'aa.nope'"),
-    ('title = "x"\n[[blocks]]\ntype = "table"\nrows = [["a", "b"], ["c"]]\n', 3, "row 2 has 1 cells, expected 2"),
-    ('title = "x"\n[[blocks]]\ntype = "bullets"\nitems = "not a list"\n', 3, "must be a list of texts"),
-    ('title = "x"\n[[blocks]]\ntype = "boxes"\ncount = 0\n', 3, "needs 'count'"),
-    ('title = "x"\n[[blocks]]\ntype = "paragraph"\ntxt = "a"\n', 3, "unknown key txt"),
-    ('title = 5\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "'title' must be a text"),
-    ('titel = "x"\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "unknown key titel"),
-    ('title = "x"\n', None, "a card needs 'blocks'"),
-    ('title = "x"\n[[blocks]]\ntype = "rule_table"\nname = "aa.armor"\nrows = [3, 1]\n', 3, "'rows' must be"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            'title = "x"\n[[blocks]]\ntype = "paragraph"\ntext = "a"\n\n[[blocks]]\ntype = "poem"\ntext = "b"\n',
+            7,
+            "block 2: unknown type 'poem'",
+        ),
+        (
+            'title = "x"\n[[blocks]]\ntype = "paragraph"\ntext = "a"\n\n[[blocks]]\ntype = "rule_table"\n'
+            'name = "aa.nope"\n',
+            8,
+            "no rule table named 'aa.nope'",
+        ),
+        ('title = "x"\n[[blocks]]\ntype = "table"\nrows = [["a", "b"], ["c"]]\n', 3, "row 2 has 1 cells, expected 2"),
+        ('title = "x"\n[[blocks]]\ntype = "bullets"\nitems = "not a list"\n', 3, "must be a list of texts"),
+        ('title = "x"\n[[blocks]]\ntype = "boxes"\ncount = 0\n', 3, "needs 'count'"),
+        ('title = "x"\n[[blocks]]\ntype = "paragraph"\ntxt = "a"\n', 3, "unknown key txt"),
+        ('title = 5\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "'title' must be a text"),
+        ('titel = "x"\nblocks = [{ type = "paragraph", text = "a" }]\n', 1, "unknown key titel"),
+        ('title = "x"\n', None, "a card needs 'blocks'"),
+        ('title = "x"\n[[blocks]]\ntype = "rule_table"\nname = "aa.armor"\nrows = [3, 1]\n', 3, "'rows' must be"),
+    ],
+)
 def test_validation_errors_name_the_line(tmp_path: Path, text: str, line: int | None, message: str) -> None:
     user = tmp_path / "decks"
     write(user / "house" / "deck.toml", GOOD_DECK)
@@ -291,8 +328,14 @@ def test_rule_tables_and_placeholders_follow_a_campaigns_house_rules() -> None:
     from campaign_app.rules.tables import CardRules, RuleTableError, fill_placeholders
 
     default = CardRules()
-    house = CardRules(campaign="Katanga", thresholds=Thresholds(2, 5, 10, 20), objective_xp_to="platoon",
-                      replacement_dice=1, period=2, reward_dice="2d6")
+    house = CardRules(
+        campaign="Katanga",
+        thresholds=Thresholds(2, 5, 10, 20),
+        objective_xp_to="platoon",
+        replacement_dice=1,
+        period=2,
+        reward_dice="2d6",
+    )
     assert default.note == "Rules: default rules" and house.note == "Rules: campaign Katanga"
     _, rows = rule_table("aa.experience_levels", house)
     assert [r[1] for r in rows] == ["0+", "2+", "5+", "10+", "20+"]
@@ -307,10 +350,13 @@ def test_rule_tables_and_placeholders_follow_a_campaigns_house_rules() -> None:
     h_rows = rule_table("aa.force_generation_odds", house)[1]
     assert d_rows != h_rows
     text = "Roll {{reward_dice}} + Impression; objective XP to {{objective_xp}}; new leader: {{replacement}}."
-    assert fill_placeholders(text) == ("Roll 1d6 + Impression; objective XP to platoon and leader; new leader: "
-                                       "the lower of two dice \u2212 1.")
-    assert fill_placeholders(text, house) == ("Roll 2d6 + Impression; objective XP to the platoon only (house "
-                                              "rule); new leader: one die \u2212 1 (house rule).")
+    assert fill_placeholders(text) == (
+        "Roll 1d6 + Impression; objective XP to platoon and leader; new leader: the lower of two dice \u2212 1."
+    )
+    assert fill_placeholders(text, house) == (
+        "Roll 2d6 + Impression; objective XP to the platoon only (house "
+        "rule); new leader: one die \u2212 1 (house rule)."
+    )
     with pytest.raises(RuleTableError, match="no placeholder"):
         fill_placeholders("{{nonsense}}")
 
@@ -322,12 +368,12 @@ def test_every_shipped_deck_has_its_own_back_colour() -> None:
     decks = load_decks().decks
     hues = {}
     for deck in decks.values():
-        r, g, b = (int(deck.back.colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        r, g, b = (int(deck.back.colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
         h, s, _v = colorsys.rgb_to_hsv(r, g, b)
         assert s > 0.2, deck.id
         hues[deck.id] = h * 360
     ids = list(hues)
     for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             diff = abs(hues[a] - hues[b]) % 360
             assert min(diff, 360 - diff) >= 25, (a, b, hues[a], hues[b])

@@ -33,16 +33,34 @@ PLATOON = "1st Platoon"
 
 def _platoon() -> None:
     create_campaign("Katanga 1961", "atomic_africa")
-    create_platoon("Katanga 1961", PLATOON, training=8, equipment=10, morale=8, armor=2, xp=6,
-                   leader_name="Lt. Okafor", leader_xp=2)
+    create_platoon(
+        "Katanga 1961",
+        PLATOON,
+        training=8,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=2,
+    )
 
 
 def _logged(count: int) -> HistoryData:
     _platoon()
     for n in range(1, count + 1):
-        log_battle(PLATOON, wounds=n % 4 + 1, leader_wounds=n % 2, objectives=n % 3,
-                   outcome=("victory", "defeat", "draw")[n % 3], scenario=f"Bridge {n}", opponent="Gendarmes",
-                   date=f"2024-02-{n:02d}", dice=SeededDice(n * 13), replacement_name=f"Lt. New {n}")
+        log_battle(
+            PLATOON,
+            wounds=n % 4 + 1,
+            leader_wounds=n % 2,
+            objectives=n % 3,
+            outcome=("victory", "defeat", "draw")[n % 3],
+            scenario=f"Bridge {n}",
+            opponent="Gendarmes",
+            date=f"2024-02-{n:02d}",
+            dice=SeededDice(n * 13),
+            replacement_name=f"Lt. New {n}",
+        )
     return history_from_report(history_report(PLATOON))
 
 
@@ -54,9 +72,19 @@ def test_report_from_the_battle_services(fresh_db) -> None:
     assert_paper(pdf, A4)
     assert_fonts_embedded(pdf)
     t = text(pdf)
-    for expected in (PLATOON, "Katanga 1961", "PLATOON HISTORY", "EXPERIENCE", "BATTLES",
-                     "LEADERS' ROLL", "Bridge 1 vs Gendarmes", "Bridge 4 vs Gendarmes", "Lt. Okafor",
-                     "Printed 2024-05-01", "2024-02-01 – 2024-02-04"):
+    for expected in (
+        PLATOON,
+        "Katanga 1961",
+        "PLATOON HISTORY",
+        "EXPERIENCE",
+        "BATTLES",
+        "LEADERS' ROLL",
+        "Bridge 1 vs Gendarmes",
+        "Bridge 4 vs Gendarmes",
+        "Lt. Okafor",
+        "Printed 2024-05-01",
+        "2024-02-01 – 2024-02-04",
+    ):
         assert expected in t, expected
     first = data.battles[0]
     assert f"{first.xp_before}→{first.xp_after}" in t
@@ -74,12 +102,35 @@ def test_a_platoon_without_battles(fresh_db) -> None:
 
 
 def _many(count: int) -> HistoryData:
-    battles = tuple(BattleRow(n, f"2024-01-{n % 28 + 1:02d}", f"Scenario {n}", "Rebels", "victory", 1, 3, 1,
-                              min(n - 1, 32), min(n, 32), 0, "Lt. A", n - 1, n, "stays") for n in range(1, count + 1))
+    battles = tuple(
+        BattleRow(
+            n,
+            f"2024-01-{n % 28 + 1:02d}",
+            f"Scenario {n}",
+            "Rebels",
+            "victory",
+            1,
+            3,
+            1,
+            min(n - 1, 32),
+            min(n, 32),
+            0,
+            "Lt. A",
+            n - 1,
+            n,
+            "stays",
+        )
+        for n in range(1, count + 1)
+    )
     points = (XpPoint(0, 0, 0), *(XpPoint(n, min(n, 32), min(n, 32)) for n in range(1, count + 1)))
-    return HistoryData(platoon="Long Platoon", campaign="Long War", summary=Summary(battles=count, xp=32),
-                       battles=battles, leaders=(LeaderRow("Lt. A", "Lieutenant", "still in command", current=True),),
-                       xp_points=points)
+    return HistoryData(
+        platoon="Long Platoon",
+        campaign="Long War",
+        summary=Summary(battles=count, xp=32),
+        battles=battles,
+        leaders=(LeaderRow("Lt. A", "Lieutenant", "still in command", current=True),),
+        xp_points=points,
+    )
 
 
 def test_a_long_history_runs_over_pages_with_the_header_repeated() -> None:
@@ -100,8 +151,13 @@ def test_identical_input_gives_identical_bytes() -> None:
 
 
 def test_xp_chart_lines_bands_and_leader_marks() -> None:
-    points = (XpPoint(0, 2, 1), XpPoint(1, 4, 3), XpPoint(2, 5, 2, "casualty", 4), XpPoint(3, 7, 4, "promoted", 9),
-              XpPoint(4, 8, 5))
+    points = (
+        XpPoint(0, 2, 1),
+        XpPoint(1, 4, 3),
+        XpPoint(2, 5, 2, "casualty", 4),
+        XpPoint(3, 7, 4, "promoted", 9),
+        XpPoint(4, 8, 5),
+    )
     chart = xp_chart(points, Thresholds(), 500)
     assert isinstance(chart, Drawing) and chart.width == 500
     lines = [n for n in chart.contents if isinstance(n, PolyLine)]
@@ -124,10 +180,27 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
     from campaign_app.services.leaders import replace_leader
 
     _platoon()
-    log_battle(PLATOON, wounds=3, leader_wounds=0, outcome="victory", scenario="Bridge", opponent="Gendarmes",
-               date="1961-02-01", dice=SeededDice(3), notes="Held the bridge until dusk.")
-    log_battle(PLATOON, wounds=2, leader_wounds=2, outcome="defeat", scenario="Ridge", date="1961-03-05",
-               dice=SeededDice(8), replacement_name="Lt. Bello")
+    log_battle(
+        PLATOON,
+        wounds=3,
+        leader_wounds=0,
+        outcome="victory",
+        scenario="Bridge",
+        opponent="Gendarmes",
+        date="1961-02-01",
+        dice=SeededDice(3),
+        notes="Held the bridge until dusk.",
+    )
+    log_battle(
+        PLATOON,
+        wounds=2,
+        leader_wounds=2,
+        outcome="defeat",
+        scenario="Ridge",
+        date="1961-03-05",
+        dice=SeededDice(8),
+        replacement_name="Lt. Bello",
+    )
     replace_leader(PLATOON, "Lt. Hand", xp=3)  # between battles, by hand
     data = history_from_report(history_report(PLATOON))
     assert [ld.joined for ld in data.leaders][0] == "at the start"  # joined before the first battle
@@ -171,8 +244,11 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
     data = history_from_report(history_report(PLATOON))
     texts = [c.text for c in data.changes]
     assert texts[0] == "Battle 1: Outcome defeat → victory"  # oldest first (the others: the same second)
-    assert sorted(texts[1:]) == ["Attached unit added: MG Team Bravo – team d8/d10/d8 Armor 2",
-                                 "MG Team Bravo: Equipment d10 → d12 (new kit)", "Platoon XP 11 → 9 (campaign bonus)"]
+    assert sorted(texts[1:]) == [
+        "Attached unit added: MG Team Bravo – team d8/d10/d8 Armor 2",
+        "MG Team Bravo: Equipment d10 → d12 (new kit)",
+        "Platoon XP 11 → 9 (campaign bonus)",
+    ]
     pdf = build_history_report(data, paper="a4", printed_on=DAY)
     t = " ".join(text(pdf).split())
     assert "CHANGES BY HAND" in t and "since the first battle" in t
@@ -183,17 +259,39 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
 
 def test_changes_before_the_first_battle_set_the_roster_up_and_are_not_printed() -> None:
     def where(battle_id: int | None = None) -> dict[str, Any]:
-        return {"id": 1, "at": "2026-01-01 10:00:00", "date": "2026-01-01", "battle_id": battle_id,
-                "battle_number": battle_id}
+        return {
+            "id": 1,
+            "at": "2026-01-01 10:00:00",
+            "date": "2026-01-01",
+            "battle_id": battle_id,
+            "battle_number": battle_id,
+        }
 
     def xp(after: int, delta: int, reason: str, battle_id: int | None = None) -> XpEvent:
-        return XpEvent(**where(battle_id), who="platoon", name="1st", leader_id=None, delta=delta, xp_after=after,
-                       reason=reason)
+        return XpEvent(
+            **where(battle_id), who="platoon", name="1st", leader_id=None, delta=delta, xp_after=after, reason=reason
+        )
 
-    battle = BattleEvent(**where(1), outcome=None, scenario="", opponent="", wounds=0, leader_wounds=0, xp_lost=0,
-                         leader_fate=None, xp_before=6, xp_after=7, leader=None, replacement=None)
-    events = [AttributeEvent(**where(), field="armor", old="2", new="3", reason=""), xp(9, 2, "bonus"),
-              xp(7, 1, "battle 1: award", battle_id=1), battle,
-              AttributeEvent(**where(), field="attached[Mortars]", old=None, new="light fire support", reason="")]
+    battle = BattleEvent(
+        **where(1),
+        outcome=None,
+        scenario="",
+        opponent="",
+        wounds=0,
+        leader_wounds=0,
+        xp_lost=0,
+        leader_fate=None,
+        xp_before=6,
+        xp_after=7,
+        leader=None,
+        replacement=None,
+    )
+    events = [
+        AttributeEvent(**where(), field="armor", old="2", new="3", reason=""),
+        xp(9, 2, "bonus"),
+        xp(7, 1, "battle 1: award", battle_id=1),
+        battle,
+        AttributeEvent(**where(), field="attached[Mortars]", old=None, new="light fire support", reason=""),
+    ]
     assert [c.text for c in changes_by_hand(events)] == ["Platoon XP 7 → 9 (bonus)", "Platoon: Armor 2 → 3"]
     assert [c.text for c in changes_by_hand(events[-1:])] == ["Attached unit added: Mortars – light fire support"]

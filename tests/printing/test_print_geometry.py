@@ -49,8 +49,7 @@ def sample(library: DeckLibrary, n: int) -> list[Any]:
 @pytest.mark.parametrize("size", list(CARD_SIZES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_nothing_is_printed_inside_the_safe_margin(library: DeckLibrary, size: str, paper: str) -> None:
-    for setup in (PrintSetup(), PrintSetup(margin=10, bleed=2), PrintSetup(margin=4, back_style="solid",
-                                                                            bleed=1.5)):
+    for setup in (PrintSetup(), PrintSetup(margin=10, bleed=2), PrintSetup(margin=4, back_style="solid", bleed=1.5)):
         grid = plan_grid(paper, size, "backs", setup)
         pdf = build(sample(library, grid.per_page), library, size=size, paper=paper, layout="backs", setup=setup)
         for n, page in enumerate(pdf_geometry(pdf), start=1):

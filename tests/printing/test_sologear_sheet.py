@@ -24,10 +24,18 @@ DAY = datetime.date(2024, 5, 1)
 @pytest.fixture
 def badlands(fresh_db) -> int:
     """The seed's example: two regular companies (700) against a veteran, firm company (1350)."""
-    edit = sheet_service.create_sheet("Badlands 1932", "Janne", 250, date="TN1932", area="Badlands hill",
-                                      gear_name="Jäger", player_unit="Janne's Regiment",
-                                      player_affiliation="Northern Guard", enemy_unit="Johnboy's Company",
-                                      enemy_affiliation="Southern Republic")
+    edit = sheet_service.create_sheet(
+        "Badlands 1932",
+        "Janne",
+        250,
+        date="TN1932",
+        area="Badlands hill",
+        gear_name="Jäger",
+        player_unit="Janne's Regiment",
+        player_affiliation="Northern Guard",
+        enemy_unit="Johnboy's Company",
+        enemy_affiliation="Southern Republic",
+    )
     sheet = edit.id
     sheet_service.add_force(sheet, "player", "1st Company", base_power=350, skill="regular", loyalty="reliable")
     sheet_service.add_force(sheet, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
@@ -45,8 +53,7 @@ def _play_out(sheet: int) -> None:
         play_service.play_turn(sheet, action, 1 if action == "fig" else None, dice=SeededDice(n))
         last = sheet_service.sheet_data(sheet).turns[-1]
         if last.battle and not last.recorded:
-            play_service.record_turn(sheet, last.turn, glory=last.glory or 0, enemy_tv=last.enemy_tv or 0,
-                                     bunkers=1)
+            play_service.record_turn(sheet, last.turn, glory=last.glory or 0, enemy_tv=last.enemy_tv or 0, bunkers=1)
     play_service.end_campaign(sheet, SeededDice(5))
 
 
@@ -58,8 +65,16 @@ def test_blank_forms() -> None:
     assert_fonts_embedded(pdf)
     sheet, form = pages
     assert "CAMPAIGN SHEET" in sheet and "BATTLE FORM" in form
-    for label in ("Date of campaign", "Campaign area", "Player unit", "Enemy unit", "Player affiliation",
-                  "Enemy affiliation", "Campaign length", "Campaign odds"):
+    for label in (
+        "Date of campaign",
+        "Campaign area",
+        "Player unit",
+        "Enemy unit",
+        "Player affiliation",
+        "Enemy affiliation",
+        "Campaign length",
+        "Campaign odds",
+    ):
         assert label in sheet
     assert sheet.count("TOTAL COMBAT POWER") == 2
     assert "Unit name Base power Unit skill Unit loyalty Unit total" in sheet
@@ -80,10 +95,23 @@ def test_filled_from_the_services(badlands: int) -> None:
     assert_paper(pdf, LETTER)
     assert_fonts_embedded(pdf)
     sheet, form = page_texts(pdf)
-    for expected in ("Badlands 1932", "TN1932", "Badlands hill", "Janne's Regiment", "Johnboy's Company",
-                     "Northern Guard", "Southern Republic", "Jäger (TV 250)", "2 turns", "0.52 (Equal)",
-                     "1st Company 350 Regular ×1 Reliable ×1 350", "Veteran ×2.25 Firm ×1.5 1350",
-                     "TOTAL COMBAT POWER 700", "TOTAL COMBAT POWER 1350", "700 ÷ 1350 = 0.52"):
+    for expected in (
+        "Badlands 1932",
+        "TN1932",
+        "Badlands hill",
+        "Janne's Regiment",
+        "Johnboy's Company",
+        "Northern Guard",
+        "Southern Republic",
+        "Jäger (TV 250)",
+        "2 turns",
+        "0.52 (Equal)",
+        "1st Company 350 Regular ×1 Reliable ×1 350",
+        "Veteran ×2.25 Firm ×1.5 1350",
+        "TOTAL COMBAT POWER 700",
+        "TOTAL COMBAT POWER 1350",
+        "700 ÷ 1350 = 0.52",
+    ):
         assert expected in sheet, expected
     assert "1 FIG(+1)" in form and "not recorded yet" in form
     assert "2 " in form  # the second turn's row waits to be filled in
@@ -109,11 +137,20 @@ def test_the_reckoning_prints_when_the_campaign_is_over(badlands: int) -> None:
 
 def test_long_campaign_runs_over_pages_with_the_header_repeated() -> None:
     turns = tuple(FormRow(str(n), "FIG(+2)", "300/300 TV", "2", "1 bunker, light critical") for n in range(1, 61))
-    data = SologearSheetData(name="Ferocious", pilot="Kara", gear_tv=350, length=60, turns=turns,
-                             player=(ForceRow("A Company", 400, "elite", 4, "firm", 1.5, 2400),),
-                             enemy=(ForceRow("B Company", 300, "regular", 1, "reliable", 1, 300),),
-                             player_total=2400, enemy_total=300, odds_ratio=8.0, odds_band="Winning",
-                             ferocious=True)
+    data = SologearSheetData(
+        name="Ferocious",
+        pilot="Kara",
+        gear_tv=350,
+        length=60,
+        turns=turns,
+        player=(ForceRow("A Company", 400, "elite", 4, "firm", 1.5, 2400),),
+        enemy=(ForceRow("B Company", 300, "regular", 1, "reliable", 1, 300),),
+        player_total=2400,
+        enemy_total=300,
+        odds_ratio=8.0,
+        odds_band="Winning",
+        ferocious=True,
+    )
     pdf = build_sologear_sheet(data, paper="a4", printed_on=DAY)
     pages = page_texts(pdf)
     assert len(pages) >= 3
@@ -127,8 +164,9 @@ def test_identical_input_gives_identical_bytes(badlands: int) -> None:
     first = build_sologear_sheet(data, paper="a4", printed_on=DAY)
     assert first == build_sologear_sheet(data, paper="a4", printed_on=DAY)
     assert first != build_sologear_sheet(data, paper="a4", printed_on=datetime.date(2024, 5, 2))
-    assert build_sologear_sheet(None, printed_on=DAY, paper="a4") == build_sologear_sheet(None, printed_on=DAY,
-                                                                                          paper="a4")
+    assert build_sologear_sheet(None, printed_on=DAY, paper="a4") == build_sologear_sheet(
+        None, printed_on=DAY, paper="a4"
+    )
 
 
 def test_sheet_without_forces_says_odds_are_not_known_yet(fresh_db) -> None:

@@ -40,22 +40,64 @@ LONG_NAME = "The Extremely Long Named Independent Reconnaissance Platoon of the 
 
 
 def crowded(name: str = "2nd Platoon") -> UnitSheet:
-    weapons = tuple(Weapon(f"Heavy weapon {i}", ("point", "dispersed", "both")[i % 3], -(i % 3) or None, "point",
-                           notes="long-range, two crew" if i % 2 else "") for i in range(6))
-    attached = tuple(AttachedUnitData(f"Attached team {i}", "vehicle" if i % 2 else "team", 6, 8, 10, 3 + i % 2,
-                                      weapons=weapons[:2], notes="dug in on the ridge" if i % 3 == 0 else "")
-                     for i in range(9)) + (AttachedUnitData("Mortars", "fire_support", support="medium"),)
-    return UnitSheet(name=name, campaign="Congo 1960", training=10, equipment=10, morale=8, armor=2, xp=6,
-                     leader=LeaderData("Okafor", "Lieutenant", 2), weapons=weapons, attached=attached,
-                     notes="Tired after the river crossing. " * 20, former_leaders=("Sgt. Mbeki (casualty)",))
+    weapons = tuple(
+        Weapon(
+            f"Heavy weapon {i}",
+            ("point", "dispersed", "both")[i % 3],
+            -(i % 3) or None,
+            "point",
+            notes="long-range, two crew" if i % 2 else "",
+        )
+        for i in range(6)
+    )
+    attached = tuple(
+        AttachedUnitData(
+            f"Attached team {i}",
+            "vehicle" if i % 2 else "team",
+            6,
+            8,
+            10,
+            3 + i % 2,
+            weapons=weapons[:2],
+            notes="dug in on the ridge" if i % 3 == 0 else "",
+        )
+        for i in range(9)
+    ) + (AttachedUnitData("Mortars", "fire_support", support="medium"),)
+    return UnitSheet(
+        name=name,
+        campaign="Congo 1960",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader=LeaderData("Okafor", "Lieutenant", 2),
+        weapons=weapons,
+        attached=attached,
+        notes="Tired after the river crossing. " * 20,
+        former_leaders=("Sgt. Mbeki (casualty)",),
+    )
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_unit_sheets_never_print_below_the_floor(paper: str) -> None:
-    plain = UnitSheet(name="2nd Platoon", campaign="Congo 1960", training=10, equipment=10, morale=8, armor=2,
-                      xp=6, leader=LeaderData("Okafor", "Lieutenant", 2))
-    for entries, pencil in (([plain], False), ([plain], True), ([BlankSheet("Congo 1960")], False),
-                            ([crowded()], False), ([crowded(LONG_NAME)], True)):
+    plain = UnitSheet(
+        name="2nd Platoon",
+        campaign="Congo 1960",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader=LeaderData("Okafor", "Lieutenant", 2),
+    )
+    for entries, pencil in (
+        ([plain], False),
+        ([plain], True),
+        ([BlankSheet("Congo 1960")], False),
+        ([crowded()], False),
+        ([crowded(LONG_NAME)], True),
+    ):
         pdf = build_unit_sheets(entries, paper=paper, pencil=pencil, printed_on=DAY)
         assert smallest_font(pdf) >= FLOOR - 0.01, (entries[0].__class__.__name__, pencil)
         assert all(g.edge_distance() >= SAFE for g in pdf_geometry(pdf))
@@ -97,13 +139,31 @@ def test_sologear_forms_never_print_below_the_floor(paper: str) -> None:
 
 def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
     create_campaign("Katanga 1961", "atomic_africa")
-    create_platoon("Katanga 1961", "1st Platoon", training=8, equipment=10, morale=8, armor=2, xp=6,
-                   leader_name="Lt. Okafor", leader_xp=2)
+    create_platoon(
+        "Katanga 1961",
+        "1st Platoon",
+        training=8,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=2,
+    )
     for n in range(1, 13):
-        log_battle("1st Platoon", wounds=n % 5 + 1, leader_wounds=min(n % 3, n % 5 + 1), objectives=n % 3,
-                   outcome=("victory", "defeat", "draw")[n % 3], scenario=f"Bridge {n}", opponent="Gendarmes",
-                   date=f"1961-02-{n:02d}", dice=SeededDice(n * 7), replacement_name=f"Lt. New {n}",
-                   notes=f"Battle {n}: held the bridge until dusk, then fell back." if n % 2 else "")
+        log_battle(
+            "1st Platoon",
+            wounds=n % 5 + 1,
+            leader_wounds=min(n % 3, n % 5 + 1),
+            objectives=n % 3,
+            outcome=("victory", "defeat", "draw")[n % 3],
+            scenario=f"Bridge {n}",
+            opponent="Gendarmes",
+            date=f"1961-02-{n:02d}",
+            dice=SeededDice(n * 7),
+            replacement_name=f"Lt. New {n}",
+            notes=f"Battle {n}: held the bridge until dusk, then fell back." if n % 2 else "",
+        )
     data = history_from_report(history_report("1st Platoon"))
     for paper in ("a4", "letter"):
         pdf = build_history_report(data, paper=paper, printed_on=DAY)

@@ -27,13 +27,22 @@ DAY = datetime.date(2024, 5, 1)
 
 def platoon(**changes: object) -> UnitSheet:
     values: dict[str, object] = dict(
-        name="2nd Platoon", campaign="Congo 1960", training=10, equipment=10, morale=8, armor=2, xp=6,
+        name="2nd Platoon",
+        campaign="Congo 1960",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
         leader=LeaderData("Okafor", "Lieutenant", 2),
         weapons=(Weapon("Recoilless rifle", "point", -2, "point"),),
-        attached=(AttachedUnitData("Weapons team", "team", 8, 10, 8, 2,
-                                   weapons=(Weapon("Medium machine gun", "dispersed"),)),
-                  AttachedUnitData("Mortars", "fire_support", support="light")),
-        notes="Tired after the river crossing.", former_leaders=("Sgt. Mbeki (casualty)",))
+        attached=(
+            AttachedUnitData("Weapons team", "team", 8, 10, 8, 2, weapons=(Weapon("Medium machine gun", "dispersed"),)),
+            AttachedUnitData("Mortars", "fire_support", support="light"),
+        ),
+        notes="Tired after the river crossing.",
+        former_leaders=("Sgt. Mbeki (casualty)",),
+    )
     values.update(changes)
     return UnitSheet(**values)  # type: ignore[arg-type]
 
@@ -44,12 +53,32 @@ def test_filled_sheet_has_the_platoon_on_one_a4_page() -> None:
     assert_paper(pdf, A4)
     assert_fonts_embedded(pdf)
     t = text(pdf)
-    for expected in ("2nd Platoon", "Congo 1960", "Training", "d10 Professional", "Equipment", "d10 Modern",
-                     "Morale", "d8 Steady", "medium infantry", "6 XP · Regular", "2 XP · Green",
-                     "Okafor", "Lieutenant", "Regular (3) → 6 cards", "Green (2) → 4 cards",
-                     "Recoilless rifle", "AP −2 vs point", "Weapons team", "Medium machine gun (dispersed)",
-                     "fire support (light)", "Tired after the river crossing.", "Sgt. Mbeki (casualty)",
-                     "Printed 2024-05-01", "G 1, R 4, V 9, L 16"):
+    for expected in (
+        "2nd Platoon",
+        "Congo 1960",
+        "Training",
+        "d10 Professional",
+        "Equipment",
+        "d10 Modern",
+        "Morale",
+        "d8 Steady",
+        "medium infantry",
+        "6 XP · Regular",
+        "2 XP · Green",
+        "Okafor",
+        "Lieutenant",
+        "Regular (3) → 6 cards",
+        "Green (2) → 4 cards",
+        "Recoilless rifle",
+        "AP −2 vs point",
+        "Weapons team",
+        "Medium machine gun (dispersed)",
+        "fire support (light)",
+        "Tired after the river crossing.",
+        "Sgt. Mbeki (casualty)",
+        "Printed 2024-05-01",
+        "G 1, R 4, V 9, L 16",
+    ):
         assert expected in t, expected
     # orders cards: 2 x 3 + 2 x 2 = 10, one fewer with fire support, 6 with the leader off the table
     assert "ORDERS CARDS PER TURN 10" in t and "WITH FIRE SUPPORT 9" in t and "LEADER OFF THE TABLE 6" in t
@@ -110,8 +139,7 @@ def test_xp_boxes_shaded_to_the_current_xp_with_letters_over_thresholds() -> Non
 
 
 def test_house_thresholds_print_on_the_sheet() -> None:
-    t = text(build_unit_sheets([platoon(thresholds=Thresholds(2, 6, 12, 20), xp=6)], paper="a4",
-                               printed_on=DAY))
+    t = text(build_unit_sheets([platoon(thresholds=Thresholds(2, 6, 12, 20), xp=6)], paper="a4", printed_on=DAY))
     assert "G 2, R 6, V 12, L 20" in t and "6 XP · Regular" in t and "6–11" in t
 
 
@@ -122,11 +150,14 @@ def test_no_leader() -> None:
 
 def test_long_lists_continue_on_further_pages_instead_of_shrinking() -> None:
     weapons = tuple(Weapon(f"Weapon {i}", "both", -i % 4 or None, "point") for i in range(14))
-    attached = tuple(AttachedUnitData(f"Team {i}", "vehicle" if i % 2 else "team", 6, 8, 10, 3,
-                                      weapons=weapons[:2]) for i in range(8))
+    attached = tuple(
+        AttachedUnitData(f"Team {i}", "vehicle" if i % 2 else "team", 6, 8, 10, 3, weapons=weapons[:2])
+        for i in range(8)
+    )
     long_name = "The Extremely Long Named Independent Reconnaissance Platoon of the Northern Province"
-    pdf = build_unit_sheets([platoon(name=long_name, weapons=weapons, attached=attached, notes="x " * 400)],
-                            paper="letter", printed_on=DAY)
+    pdf = build_unit_sheets(
+        [platoon(name=long_name, weapons=weapons, attached=attached, notes="x " * 400)], paper="letter", printed_on=DAY
+    )
     pages = page_texts(pdf)
     assert len(pages) == 2
     t = text(pdf)
@@ -167,8 +198,14 @@ def test_sheet_data_from_the_roster_service(fresh_db) -> None:
 
     create_demo()
     sheet = unit_sheet_from_detail(platoon_detail(DEMO_PLATOON))
-    assert (sheet.name, sheet.training, sheet.equipment, sheet.morale, sheet.armor, sheet.xp) == \
-        (DEMO_PLATOON, 10, 10, 8, 2, 6)
+    assert (sheet.name, sheet.training, sheet.equipment, sheet.morale, sheet.armor, sheet.xp) == (
+        DEMO_PLATOON,
+        10,
+        10,
+        8,
+        2,
+        6,
+    )
     assert sheet.leader is not None and sheet.leader.name == "Lt. Okafor"
     assert [w.name for w in sheet.weapons] == ["Recoilless rifle"]
     assert sheet.weapons[0].ap_text() == "AP −2 vs point"

@@ -54,11 +54,17 @@ def test_award_without_leader():
     assert (a.platoon_xp_after, a.leader_xp_after, a.leader_delta) == (2, None, None)
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(platoon_xp=33, leader_xp=1), dict(platoon_xp=-1, leader_xp=1), dict(platoon_xp=3, leader_xp=40),
-    dict(platoon_xp=3, leader_xp=1, objectives=3), dict(platoon_xp=3, leader_xp=1, objectives=-1),
-    dict(platoon_xp=3, leader_xp=1, objective_xp_to="leader"),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(platoon_xp=33, leader_xp=1),
+        dict(platoon_xp=-1, leader_xp=1),
+        dict(platoon_xp=3, leader_xp=40),
+        dict(platoon_xp=3, leader_xp=1, objectives=3),
+        dict(platoon_xp=3, leader_xp=1, objectives=-1),
+        dict(platoon_xp=3, leader_xp=1, objective_xp_to="leader"),
+    ],
+)
 def test_award_refuses_bad_input(kwargs):
     with pytest.raises(RulesError):
         award(**kwargs)
@@ -103,14 +109,25 @@ def test_cumulative_removal_and_xp_loss_per_roll_that_leaves_counters():
     assert [r.expression for r in result.records] == ["1d8", "2d8", "3d8"]
     assert [r.table_row for r in result.records] == ["roll 1: 1d8", "roll 2: 2d8", "roll 3: 3d8"]
     assert [r.details for r in result.records] == [
-        {"removed": 3, "remaining": 17}, {"removed": 6, "remaining": 11}, {"removed": 11, "remaining": 0}]
+        {"removed": 3, "remaining": 17},
+        {"removed": 6, "remaining": 11},
+        {"removed": 11, "remaining": 0},
+    ]
     assert [r.outcome for r in result.records] == [
-        "removed 3, 17 left: \u22121 XP", "removed 6, 11 left: \u22121 XP", "removed 11, 0 left"]
+        "removed 3, 17 left: \u22121 XP",
+        "removed 6, 11 left: \u22121 XP",
+        "removed 11, 0 left",
+    ]
     assert (result.xp_lost, result.xp_after, result.failed_rolls) == (2, 8, 2)
-    assert result.to_dict() == {"rolls": [
-        {"expression": "1d8", "faces": [3], "removed": 3, "remaining": 17},
-        {"expression": "2d8", "faces": [4, 2], "removed": 6, "remaining": 11},
-        {"expression": "3d8", "faces": [5, 5, 1], "removed": 11, "remaining": 0}], "xp_lost": 2, "xp_after": 8}
+    assert result.to_dict() == {
+        "rolls": [
+            {"expression": "1d8", "faces": [3], "removed": 3, "remaining": 17},
+            {"expression": "2d8", "faces": [4, 2], "removed": 6, "remaining": 11},
+            {"expression": "3d8", "faces": [5, 5, 1], "removed": 11, "remaining": 0},
+        ],
+        "xp_lost": 2,
+        "xp_after": 8,
+    }
 
 
 def test_xp_reaching_zero_mid_recovery_stops_it():
@@ -152,10 +169,10 @@ def test_recovery_refuses_bad_input():
 
 
 def test_leader_fate_branches():
-    assert leader_fate(3, 3, 5) == "casualty"     # roll <= wounds
-    assert leader_fate(4, 3, 5) == "promoted"     # wounds < roll <= XP
+    assert leader_fate(3, 3, 5) == "casualty"  # roll <= wounds
+    assert leader_fate(4, 3, 5) == "promoted"  # wounds < roll <= XP
     assert leader_fate(5, 3, 5) == "promoted"
-    assert leader_fate(6, 3, 5) == "stays"        # exceeds both
+    assert leader_fate(6, 3, 5) == "stays"  # exceeds both
 
 
 def test_casualty_is_checked_before_promotion():
@@ -181,8 +198,13 @@ def test_leader_with_24_or_more_xp_is_always_promoted_unless_a_casualty():
 def test_roll_leader_fate_record():
     fate, r = roll_leader_fate(3, 5, TypedDice([[7, 9]]))
     assert fate == "stays"
-    assert (r.purpose, r.expression, r.faces, r.total, r.rule) == ("leader_fate", "2d12", [7, 9], 16,
-                                                                   "aa.1.2.leader_fate")
+    assert (r.purpose, r.expression, r.faces, r.total, r.rule) == (
+        "leader_fate",
+        "2d12",
+        [7, 9],
+        16,
+        "aa.1.2.leader_fate",
+    )
     assert (r.purpose_text, r.rule_text) == ("leader's fate", "RULES 1.2 leader's fate")
     assert r.to_dict()["purpose_text"] == "leader's fate" and r.to_dict()["rule_text"] == "RULES 1.2 leader's fate"
     assert r.details == {"fate": "stays", "survival": 3, "promotion": 5}
@@ -249,8 +271,14 @@ def test_roll_force_lower_die_to_the_leader():
 def test_tables_are_the_engines_data():
     headers, rows = replacement_table()
     assert headers == ("Period", "Die", "XP")
-    assert rows == [("1", "d4", "0\u20133"), ("2", "d6", "0\u20135"), ("3", "d8", "0\u20137"),
-                    ("4", "d10", "0\u20139"), ("5", "d12", "0\u201311"), ("not set", "d10", "0\u20139")]
+    assert rows == [
+        ("1", "d4", "0\u20133"),
+        ("2", "d6", "0\u20135"),
+        ("3", "d8", "0\u20137"),
+        ("4", "d10", "0\u20139"),
+        ("5", "d12", "0\u201311"),
+        ("not set", "d10", "0\u20139"),
+    ]
     for (period, die, _), p in zip(rows, (1, 2, 3, 4, 5, None), strict=True):
         assert f"d{replacement_die(p).sides}" == die == f"d{force_dice(p).sides}"
         assert period == ("not set" if p is None else str(p))
@@ -266,8 +294,7 @@ def test_aftermath_order_leader_lost_and_replaced():
     # award: platoon 6+1+1=8, leader 2+1+1=4; recovery of 10: 1d8=4 (6 left, -1), 2d8=3+3 (cleared) -> 7
     # leader: 2d12 = 2+3 = 5 > 2 wounds, <= 4 XP? no: 5 > 4 -> stays.  Use 1+3 = 4 -> promoted.
     typed = TypedDice([[4], [3, 3], [1, 3], [7, 9]])
-    res = run_aftermath(platoon_xp=6, leader_xp=2, wounds=10, leader_wounds=2, objectives=1, period=None,
-                        dice=typed)
+    res = run_aftermath(platoon_xp=6, leader_xp=2, wounds=10, leader_wounds=2, objectives=1, period=None, dice=typed)
     typed.check_all_used()
     assert [r.purpose for r in res.records] == ["recovery", "recovery", "leader_fate", "replacement_leader"]
     assert (res.platoon_xp_before, res.platoon_xp_after, res.xp_lost) == (6, 7, 1)
@@ -303,14 +330,29 @@ def test_aftermath_without_leader_rolls_only_recovery():
 
 def test_aftermath_replacement_by_period_and_objectives_to_platoon():
     typed = TypedDice([[1, 1], [4, 4]])
-    res = run_aftermath(platoon_xp=10, leader_xp=30, wounds=0, leader_wounds=0, objectives=2,
-                        objective_xp_to="platoon", period=1, dice=typed)
+    res = run_aftermath(
+        platoon_xp=10,
+        leader_xp=30,
+        wounds=0,
+        leader_wounds=0,
+        objectives=2,
+        objective_xp_to="platoon",
+        period=1,
+        dice=typed,
+    )
     assert (res.platoon_xp_after, res.leader_xp_after) == (13, 31)
     assert res.fate == "promoted" and res.replacement_xp == 3
     assert res.records[-1].expression == "2d4"
     # ⚙ the one-die house rule
-    res = run_aftermath(platoon_xp=10, leader_xp=30, wounds=0, leader_wounds=0, period=1,
-                        dice=TypedDice([[1, 1], [3]]), replacement_dice=1)
+    res = run_aftermath(
+        platoon_xp=10,
+        leader_xp=30,
+        wounds=0,
+        leader_wounds=0,
+        period=1,
+        dice=TypedDice([[1, 1], [3]]),
+        replacement_dice=1,
+    )
     assert res.replacement_xp == 2 and res.records[-1].expression == "1d4"
 
 
@@ -330,13 +372,27 @@ xp_st = st.integers(0, XP_MAX)
 
 
 @settings(max_examples=200)
-@given(platoon_xp=xp_st, leader_xp=st.one_of(st.none(), xp_st), wounds=st.integers(0, 300),
-       leader_wounds=st.integers(0, 30), objectives=st.integers(0, 2),
-       to=st.sampled_from(["both", "platoon"]), period=st.one_of(st.none(), st.integers(1, 5)),
-       seed=st.integers(0, 2**32))
+@given(
+    platoon_xp=xp_st,
+    leader_xp=st.one_of(st.none(), xp_st),
+    wounds=st.integers(0, 300),
+    leader_wounds=st.integers(0, 30),
+    objectives=st.integers(0, 2),
+    to=st.sampled_from(["both", "platoon"]),
+    period=st.one_of(st.none(), st.integers(1, 5)),
+    seed=st.integers(0, 2**32),
+)
 def test_aftermath_properties(platoon_xp, leader_xp, wounds, leader_wounds, objectives, to, period, seed):
-    res = run_aftermath(platoon_xp=platoon_xp, leader_xp=leader_xp, wounds=wounds, leader_wounds=leader_wounds,
-                        objectives=objectives, objective_xp_to=to, period=period, dice=SeededDice(seed))
+    res = run_aftermath(
+        platoon_xp=platoon_xp,
+        leader_xp=leader_xp,
+        wounds=wounds,
+        leader_wounds=leader_wounds,
+        objectives=objectives,
+        objective_xp_to=to,
+        period=period,
+        dice=SeededDice(seed),
+    )
     values = [res.platoon_xp_after, res.award.platoon_xp_after, res.leader_xp_after, res.new_leader_xp]
     assert all(0 <= v <= XP_MAX for v in values if v is not None)
     assert res.award.platoon_xp_after >= platoon_xp
@@ -344,8 +400,7 @@ def test_aftermath_properties(platoon_xp, leader_xp, wounds, leader_wounds, obje
     assert (leader_xp is None) == (res.fate is None)
     assert (res.replacement_xp is not None) == (res.fate in ("casualty", "promoted"))
     if res.fate is not None:
-        assert leader_fate(res.records[len(res.recovery.records)].total, leader_wounds,
-                           res.leader_xp_after) == res.fate  # type: ignore[arg-type]
+        assert leader_fate(res.records[len(res.recovery.records)].total, leader_wounds, res.leader_xp_after) == res.fate  # type: ignore[arg-type]
 
 
 @settings(max_examples=300)

@@ -75,8 +75,12 @@ SCALE = ["iron-defense", "mixed-defense", "mixed-offense", "all-out-attack"]
 
 
 def _ad(style: str, d: list[int] | tuple[int, ...]) -> tuple[int, int]:
-    return {"all-out-attack": (d[0] + d[1], 0), "mixed-offense": (max(d), min(d)),
-            "mixed-defense": (min(d), max(d)), "iron-defense": (0, d[0] + d[1])}[style]
+    return {
+        "all-out-attack": (d[0] + d[1], 0),
+        "mixed-offense": (max(d), min(d)),
+        "mixed-defense": (min(d), max(d)),
+        "iron-defense": (0, d[0] + d[1]),
+    }[style]
 
 
 def _plain(card, level):
@@ -103,6 +107,7 @@ def _check_round(card_a, level_a, da, card_b, level_b, dbb, a, b):
                 at, de = _ad(SCALE[i], own)
                 scored.append((max(0, at - od) + bonus - max(0, oa - de) - other_bonus, -abs(i - s), -i, SCALE[i]))
         return max(scored)[3]
+
     if ini_a > ini_b:
         final_a = pick(style_a, ini_a - ini_b, da, bonus_a, style_b, dbb, bonus_b)
     elif ini_b > ini_a:
@@ -125,8 +130,8 @@ def _plain_bout(level_a: int, level_b: int, rng: random.Random) -> str:
         dbb = [rng.randint(1, 12), rng.randint(1, 12)]
         a, b = db.resolve_round(ca, level_a, da, cb, level_b, dbb)
         _check_round(ca, level_a, da, cb, level_b, dbb, a, b)
-        del deck_a[:b.damage]
-        del deck_b[:a.damage]
+        del deck_a[: b.damage]
+        del deck_b[: a.damage]
         if not deck_a or not deck_b:
             return "draw" if not deck_a and not deck_b else ("a" if deck_a else "b")
 
@@ -139,8 +144,11 @@ def test_the_odds_estimate_agrees_with_a_plain_re_simulation():
         counts = Counter(_plain_bout(level_a, level_b, rng) for _ in range(n))
         plain = {k: counts[k] / n for k in ("a", "b", "draw")}
         plain_margin = max(db.margin_95(p, n) for p in plain.values())
-        for ours, theirs in ((odds.fighter_wins, plain["a"]), (odds.opponent_wins, plain["b"]),
-                             (odds.draws, plain["draw"])):
+        for ours, theirs in (
+            (odds.fighter_wins, plain["a"]),
+            (odds.opponent_wins, plain["b"]),
+            (odds.draws, plain["draw"]),
+        ):
             assert abs(ours - theirs) <= odds.margin + plain_margin, (level_a, level_b, odds, plain)
     # equal fighters: the two sides' chances agree within the margin too
     even = db.estimate_odds(5, 5, bouts=4000, seed="even")

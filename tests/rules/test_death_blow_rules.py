@@ -15,6 +15,7 @@ def card(label: str) -> Card:
 
 # --- §5.1 careers ---------------------------------------------------------------------------------------------
 
+
 def test_xp_carries_over_across_a_level():
     step = gain_xp(Career(level=2, xp=10, lifetime_xp=40), 5)  # the rules' own example: 10 + 5 → next level, 3 XP
     assert step.after == Career(3, 3, 45)
@@ -53,6 +54,7 @@ def test_career_values_are_checked():
 
 # --- §5.2 cards, speed, initiative ----------------------------------------------------------------------------
 
+
 def test_a_deck_is_54_cards_with_twelve_face_cards_and_two_jokers():
     deck = db.full_deck()
     assert len(deck) == len(set(deck)) == 54
@@ -61,24 +63,35 @@ def test_a_deck_is_54_cards_with_twelve_face_cards_and_two_jokers():
     assert {c.label for c in deck} >= {"A♠", "7♥", "10♦", "Q♣"}
 
 
-@pytest.mark.parametrize(("label", "level", "speed"), [
-    ("A♠", 7, 1), ("7♥", 0, 7), ("10♦", 11, 10),
-    ("J♣", 0, 0), ("Q♥", 3, 3), ("K♠", 7, 7), ("K♦", 11, 11),
-    ("Joker1", 5, None),
-])
+@pytest.mark.parametrize(
+    ("label", "level", "speed"),
+    [
+        ("A♠", 7, 1),
+        ("7♥", 0, 7),
+        ("10♦", 11, 10),
+        ("J♣", 0, 0),
+        ("Q♥", 3, 3),
+        ("K♠", 7, 7),
+        ("K♦", 11, 11),
+        ("Joker1", 5, None),
+    ],
+)
 def test_reaction_speed(label, level, speed):
     assert db.reaction_speed(card(label), level) == speed
 
 
-@pytest.mark.parametrize(("label", "level", "dice", "expected"), [
-    ("7♠", 0, (3, 9), 1),     # 3 ≤ 7 < 9
-    ("7♠", 0, (7, 7), 2),     # equal to the speed counts
-    ("7♠", 0, (8, 12), 0),
-    ("Q♥", 5, (5, 6), 1),     # a face card's speed is the level
-    ("Q♥", 0, (1, 1), 0),     # level 0: a face card never has Initiative
-    ("A♦", 3, (1, 2), 1),
-    ("Joker2", 0, (12, 12), 2),  # a signature move: Initiative 2, no dice compared
-])
+@pytest.mark.parametrize(
+    ("label", "level", "dice", "expected"),
+    [
+        ("7♠", 0, (3, 9), 1),  # 3 ≤ 7 < 9
+        ("7♠", 0, (7, 7), 2),  # equal to the speed counts
+        ("7♠", 0, (8, 12), 0),
+        ("Q♥", 5, (5, 6), 1),  # a face card's speed is the level
+        ("Q♥", 0, (1, 1), 0),  # level 0: a face card never has Initiative
+        ("A♦", 3, (1, 2), 1),
+        ("Joker2", 0, (12, 12), 2),  # a signature move: Initiative 2, no dice compared
+    ],
+)
 def test_initiative_from_dice(label, level, dice, expected):
     assert db.initiative(card(label), level, dice) == expected
 
@@ -97,6 +110,7 @@ def test_scale_of_styles():
 
 
 # --- shifts ---------------------------------------------------------------------------------------------------
+
 
 def test_equal_initiative_nobody_shifts():
     a, b = db.resolve_round(card("7♠"), 0, (3, 9), card("4♥"), 0, (2, 8))  # 1 against 1
@@ -187,6 +201,7 @@ def test_choose_style_agrees_with_a_brute_force_over_every_case():
                             def net(i, own=own, own_bonus=own_bonus, other_bonus=other_bonus, oa=oa, od=od):
                                 a, d = table(i, own)
                                 return max(0, a - od) + own_bonus - (max(0, oa - d) + other_bonus)
+
                             best = max(net(i) for i in options)
                             tied = [i for i in options if net(i) == best]
                             nearest = min(abs(i - s) for i in tied)
@@ -196,6 +211,7 @@ def test_choose_style_agrees_with_a_brute_force_over_every_case():
 
 
 # --- signature moves ------------------------------------------------------------------------------------------
+
 
 def test_a_signature_move_adds_the_level_after_defense():
     # a: Joker at level 4, 3,5: Initiative 2, Mixed Offense 5/3; b: 9♠ 2,8: Initiative 2 → nobody shifts.
@@ -216,6 +232,7 @@ def test_a_signature_move_may_shift_and_keeps_its_bonus():
 
 
 # --- bouts: decks emptied ---------------------------------------------------------------------------------------
+
 
 def _bout(deck_a: list[str], deck_b: list[str], pairs: list[tuple[int, int]], levels=(0, 0)) -> Bout:
     """A bout already under way: what is left of each deck is set by hand (the engine's state), dice typed."""

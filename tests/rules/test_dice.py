@@ -23,10 +23,16 @@ from campaign_app.rules.dice import (
 )
 
 
-@pytest.mark.parametrize("text,count,sides,mod,expr", [
-    ("2d8", 2, 8, 0, "2d8"), ("d8", 1, 8, 0, "1d8"), ("1D6-2", 1, 6, -2, "1d6-2"),
-    (" 3 d 12 + 1 ", 3, 12, 1, "3d12+1"), ("2d12", 2, 12, 0, "2d12"),
-])
+@pytest.mark.parametrize(
+    "text,count,sides,mod,expr",
+    [
+        ("2d8", 2, 8, 0, "2d8"),
+        ("d8", 1, 8, 0, "1d8"),
+        ("1D6-2", 1, 6, -2, "1d6-2"),
+        (" 3 d 12 + 1 ", 3, 12, 1, "3d12+1"),
+        ("2d12", 2, 12, 0, "2d12"),
+    ],
+)
 def test_parse_and_expression(text, count, sides, mod, expr):
     dice = Dice.parse(text)
     assert (dice.count, dice.sides, dice.modifier) == (count, sides, mod)
@@ -151,8 +157,11 @@ def test_any_text_is_read_by_the_grammar_or_refused_in_one_line(text: str):
     assert faces == [int(t) for t in re.findall(r"[0-9]+", text)] and all(f >= 1 for f in faces)
 
 
-@given(count=st.integers(1, 4), sides=st.sampled_from([4, 6, 8, 10, 12, 66]),
-       faces=st.lists(st.integers(0, 70), min_size=1, max_size=5))
+@given(
+    count=st.integers(1, 4),
+    sides=st.sampled_from([4, 6, 8, 10, 12, 66]),
+    faces=st.lists(st.integers(0, 70), min_size=1, max_size=5),
+)
 def test_with_the_dice_known_count_and_range_are_checked(count: int, sides: int, faces: list[int]):
     text = ",".join(map(str, faces))
     fits = len(faces) == count and all(1 <= f <= sides for f in faces)
@@ -164,19 +173,22 @@ def test_with_the_dice_known_count_and_range_are_checked(count: int, sides: int,
         assert fits
 
 
-@pytest.mark.parametrize("text,message", [
-    ("7x", "'7x' is not a die face (type whole numbers separated by commas or spaces, e.g. 5,2)"),
-    ("5;2", "'5;2' is not a die face"),
-    ("-3", "'-3' is not a die face"),
-    ("2.5", "'2.5' is not a die face"),
-    ("", "no faces given"),
-    ("   ", "no faces given"),
-    ("5,,2", "'5,,2' has two commas with no face between them"),
-    ("5, 2,", "'5, 2,' has a comma with no face after it"),
-    (",5", "',5' has a comma with no face before it"),
-    ("0", "0 is not a die face (faces start at 1)"),
-    ("3 " + "9" * 5000, "99999999\u2026 is not a die face (far too large)"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("7x", "'7x' is not a die face (type whole numbers separated by commas or spaces, e.g. 5,2)"),
+        ("5;2", "'5;2' is not a die face"),
+        ("-3", "'-3' is not a die face"),
+        ("2.5", "'2.5' is not a die face"),
+        ("", "no faces given"),
+        ("   ", "no faces given"),
+        ("5,,2", "'5,,2' has two commas with no face between them"),
+        ("5, 2,", "'5, 2,' has a comma with no face after it"),
+        (",5", "',5' has a comma with no face before it"),
+        ("0", "0 is not a die face (faces start at 1)"),
+        ("3 " + "9" * 5000, "99999999\u2026 is not a die face (far too large)"),
+    ],
+)
 def test_refusals_name_the_problem(text: str, message: str):
     with pytest.raises(DiceError) as info:
         parse_faces(text)
@@ -192,8 +204,7 @@ def test_a_known_die_names_the_face_out_of_range():
 
 
 def test_roll_record_carries_everything():
-    rec = roll_record(TypedDice([[4, 6]]), Dice(2, 6, -2), "test", "RULES 9.9 test", table_row="row 1",
-                      outcome="done")
+    rec = roll_record(TypedDice([[4, 6]]), Dice(2, 6, -2), "test", "RULES 9.9 test", table_row="row 1", outcome="done")
     assert (rec.expression, rec.faces, rec.total, rec.modifier, rec.source) == ("2d6-2", [4, 6], 8, -2, "entered")
     data = rec.to_dict()
     assert data["rule"] == "RULES 9.9 test" and data["table_row"] == "row 1" and data["outcome"] == "done"

@@ -22,9 +22,14 @@ def _allowed(table: str, column: str) -> set[str]:
     return set(re.findall(r"'([^']*)'", found.group(1)))
 
 
-@pytest.mark.parametrize(("enum", "table", "column"), [
-    (Outcome, "battle", "outcome"), (LeaderFate, "battle", "leader_fate"), (UnitKind, "attached_unit", "kind"),
-])
+@pytest.mark.parametrize(
+    ("enum", "table", "column"),
+    [
+        (Outcome, "battle", "outcome"),
+        (LeaderFate, "battle", "leader_fate"),
+        (UnitKind, "attached_unit", "kind"),
+    ],
+)
 def test_values_are_the_stored_words(fresh_db, enum, table, column):  # type: ignore[no-untyped-def]
     assert {m.value for m in enum} == _allowed(table, column)
 

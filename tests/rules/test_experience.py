@@ -31,7 +31,16 @@ def test_default_thresholds_worked_examples():
     assert level_name(2) == "Green"
     assert level_name(6) == "Regular"
     assert [level_name(x) for x in (0, 1, 3, 4, 8, 9, 15, 16, 32)] == [
-        "Untested", "Green", "Green", "Regular", "Regular", "Veteran", "Veteran", "Legendary", "Legendary"]
+        "Untested",
+        "Green",
+        "Green",
+        "Regular",
+        "Regular",
+        "Veteran",
+        "Veteran",
+        "Legendary",
+        "Legendary",
+    ]
     assert DEFAULT_THRESHOLDS.as_tuple() == (1, 4, 9, 16)
 
 
@@ -88,13 +97,18 @@ def test_xp_checks():
 def test_experience_table_default():
     headers, rows = experience_table()
     assert headers == ("Level", "Rank", "XP", "Box", "Cards")
-    assert rows == [("Untested", "1", "0", "", "+2"), ("Green", "2", "1\u20133", "G", "+4"),
-                    ("Regular", "3", "4\u20138", "R", "+6"), ("Veteran", "4", "9\u201315", "V", "+8"),
-                    ("Legendary", "5", "16\u201332", "L", "+10")]
+    assert rows == [
+        ("Untested", "1", "0", "", "+2"),
+        ("Green", "2", "1\u20133", "G", "+4"),
+        ("Regular", "3", "4\u20138", "R", "+6"),
+        ("Veteran", "4", "9\u201315", "V", "+8"),
+        ("Legendary", "5", "16\u201332", "L", "+10"),
+    ]
 
 
 thresholds_st = st.lists(st.integers(1, XP_MAX), min_size=4, max_size=4, unique=True).map(
-    lambda v: Thresholds(*sorted(v)))
+    lambda v: Thresholds(*sorted(v))
+)
 
 
 @given(thresholds_st)

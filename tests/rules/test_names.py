@@ -18,7 +18,7 @@ def test_words_are_pronounceable(seed: int):
     assert 4 <= len(word) <= 8 and word.isalpha()
     assert any(c in VOWELS for c in word)
     for i in range(len(word) - 2):
-        chunk = word[i:i + 3]
+        chunk = word[i : i + 3]
         assert not all(c in VOWELS for c in chunk), word
         assert not all(c not in VOWELS for c in chunk), word
 

@@ -33,6 +33,7 @@ F = Fraction
 
 # --- independent references (written differently from the code under test) --------------------------------
 
+
 def sum_dist(k: int, sides: int = 8) -> dict[int, Fraction]:
     """Distribution of the sum of k dice by repeated dictionary convolution."""
     dist = {0: F(1)}
@@ -50,8 +51,7 @@ def count_at_most(n: int, m: int) -> int:
     free = m - n  # each die is 1 + (0..7)
     if free < 0:
         return 0
-    return sum((-1) ** j * math.comb(n, j) * math.comb(free - 8 * j + n, n) for j in range(0, free // 8 + 1)
-               if j <= n)
+    return sum((-1) ** j * math.comb(n, j) * math.comb(free - 8 * j + n, n) for j in range(0, free // 8 + 1) if j <= n)
 
 
 def split_faces(total: int, k: int) -> list[int]:
@@ -97,6 +97,7 @@ def nonzero(dist: dict[int, Fraction]) -> dict[int, Fraction]:
 
 # --- recovery --------------------------------------------------------------------------------------------
 
+
 def test_worked_example_seven_counters_five_xp():
     # lost 0: 1d8 >= 7 (2/8); lost >= 2: 3d8 <= 6 (20/512); lost >= 3: 6d8 <= 6 (1/8^6); 10d8 never < 7
     odds = recovery_odds(7, 5)
@@ -107,7 +108,7 @@ def test_worked_example_seven_counters_five_xp():
 def test_edge_cases():
     assert recovery_odds(0, 5) == {0: 1}
     assert recovery_odds(9, 0) == {0: 1}
-    assert recovery_odds(1, 32) == {0: 1}           # 1d8 always clears one counter
+    assert recovery_odds(1, 32) == {0: 1}  # 1d8 always clears one counter
     assert recovery_odds(9, 1) == {0: F(0), 1: F(1)}  # 1d8 never clears nine, and 1 XP is all there is
     assert recovery_mean(0, 7) == 0
     assert recovery_at_least(7, 3) == [1, F(3, 4), F(20, 512), F(1, 8**6)]
@@ -152,6 +153,7 @@ def test_every_recovery_distribution_sums_to_exactly_one(wounds, xp):
 
 # --- leader ----------------------------------------------------------------------------------------------
 
+
 @given(leader_wounds=st.integers(0, 40), leader_xp=st.integers(0, XP_MAX))
 def test_leader_odds_sum_to_one_and_match_every_face_pair(leader_wounds, leader_xp):
     odds = leader_odds(leader_wounds, leader_xp)
@@ -172,6 +174,7 @@ def test_leader_odds_values():
 
 
 # --- exact odds against a seeded simulation --------------------------------------------------------------
+
 
 def assert_close(exact: dict[int, Fraction], counts: Counter[int], n: int) -> None:
     for k in set(exact) | set(counts):
@@ -203,6 +206,7 @@ def test_exact_odds_agree_with_a_large_simulation():
 
 
 # --- printed decimals ------------------------------------------------------------------------------------
+
 
 def significant_digits(text: str) -> int:
     mantissa = text.lower().split("e")[0].replace(".", "").lstrip("0")
@@ -238,7 +242,7 @@ def test_printed_leader_decimals_sum_to_one(leader_wounds, leader_xp):
 
 def test_round_significant():
     assert round_significant(F(1, 3)) == (F(333333333333333, 10**15), "0.333333333333333")
-    assert round_significant(F(91, 128))[1] == "0.710937500000000"      # exact, padded
+    assert round_significant(F(91, 128))[1] == "0.710937500000000"  # exact, padded
     assert round_significant(F(1, 8**6)) == (F(1, 8**6), "3.81469726562500e-6")
     assert round_significant(F(2, 3 * 10**9))[1] == "6.66666666666667e-10"
     assert round_significant(F(1) - F(1, 3 * 10**16))[1] == "1.00000000000000"  # rounds up to 1

@@ -156,8 +156,7 @@ def test_parse_cell_examples() -> None:
 
 
 def test_multipliers() -> None:
-    assert SKILL_MULTIPLIERS == {"rookie": 0.25, "regular": 1, "veteran": 2.25, "elite": 4,
-                                    "legendary": 6.25}
+    assert SKILL_MULTIPLIERS == {"rookie": 0.25, "regular": 1, "veteran": 2.25, "elite": 4, "legendary": 6.25}
     assert LOYALTY_MULTIPLIERS == {"shaken": 0.75, "reliable": 1, "firm": 1.5}
     assert skill_word("Veteran") == "veteran"
     assert loyalty_word(" FIRM ") == "firm"
@@ -168,6 +167,7 @@ def test_multipliers() -> None:
 
 
 # --- the seed's worked example ----------------------------------------------------------------------------
+
 
 def test_worked_example_odds() -> None:
     player = force_total([(350, "regular", "reliable"), (350, "regular", "reliable")])
@@ -195,14 +195,33 @@ def test_base_power_from_tv() -> None:
     assert base_power_from_tv(333) == pytest.approx(16.65)
 
 
-@pytest.mark.parametrize(("ratio", "band"), [
-    # RULES.md 2.1: compared as the seed's table writes them, rounded half up to two decimals
-    (3, "Winning"), ("2.995", "Winning"), (2.999, "Winning"), ("2.9949", "Advantaged"), (2, "Advantaged"),
-    ("1.995", "Advantaged"), ("1.9949", "Equal"), (1.99, "Equal"), (0.51, "Equal"), ("0.505", "Equal"),
-    ("0.5049", "Disadvantaged"), (0.5001, "Disadvantaged"), (0.5, "Disadvantaged"), (0.34, "Disadvantaged"),
-    ("0.335", "Disadvantaged"), ("0.3349", "Losing"), (1 / 3, "Losing"), (0.33, "Losing"), (0, "Losing"),
-    (10, "Winning"), ("700/1350", "Equal"),
-])
+@pytest.mark.parametrize(
+    ("ratio", "band"),
+    [
+        # RULES.md 2.1: compared as the seed's table writes them, rounded half up to two decimals
+        (3, "Winning"),
+        ("2.995", "Winning"),
+        (2.999, "Winning"),
+        ("2.9949", "Advantaged"),
+        (2, "Advantaged"),
+        ("1.995", "Advantaged"),
+        ("1.9949", "Equal"),
+        (1.99, "Equal"),
+        (0.51, "Equal"),
+        ("0.505", "Equal"),
+        ("0.5049", "Disadvantaged"),
+        (0.5001, "Disadvantaged"),
+        (0.5, "Disadvantaged"),
+        (0.34, "Disadvantaged"),
+        ("0.335", "Disadvantaged"),
+        ("0.3349", "Losing"),
+        (1 / 3, "Losing"),
+        (0.33, "Losing"),
+        (0, "Losing"),
+        (10, "Winning"),
+        ("700/1350", "Equal"),
+    ],
+)
 def test_odds_bands(ratio: float, band: str) -> None:
     assert odds_band(ratio) == band
 
@@ -210,8 +229,8 @@ def test_odds_bands(ratio: float, band: str) -> None:
 def test_odds_exact_at_boundaries() -> None:
     # 0.33 exactly by decimal arithmetic (float division would give 0.33000000000000002 or so)
     assert odds(33, 100)["band"] == "Losing"
-    assert odds(1, 3)["band"] == "Losing"          # 1:3 = 0.33
-    assert odds(2995, 1000)["band"] == "Winning"   # 2.995 -> 3.00
+    assert odds(1, 3)["band"] == "Losing"  # 1:3 = 0.33
+    assert odds(2995, 1000)["band"] == "Winning"  # 2.995 -> 3.00
     assert odds(700, 1350)["compared"] == "0.52" and odds(700, 1350)["exact"] == "14/27"
     assert odds(350, 700)["band"] == "Disadvantaged"
     assert odds(1400, 700)["band"] == "Advantaged"
@@ -227,6 +246,7 @@ def test_length_needs_both_sides() -> None:
 
 # --- the turn procedure --------------------------------------------------------------------------------
 
+
 def keys(proc: Procedure) -> list[str]:
     out = []
     while (req := proc.pending()) is not None:
@@ -240,10 +260,10 @@ def test_fig_dice_order_glory_enemy_hit_battle() -> None:
     proc = TurnProcedure("fig", band="Winning", posture=0, gear_tv=250)
     proc.feed([2, 2])
     assert [r.key for r in proc._queue] == ["glory", "enemy", "battle_length", "entry_edge"]
-    proc.feed([5])                # glory 5
+    proc.feed([5])  # glory 5
     req = proc.pending()
     assert req.dice.expression == "1d6+1"  # ** -> +1
-    proc.feed([3])                # row 4
+    proc.feed([3])  # row 4
     proc.feed([1, 2, 3, 4])
     proc.feed([3])
     assert proc.done
@@ -254,25 +274,21 @@ def test_fig_dice_order_glory_enemy_hit_battle() -> None:
 
 
 def test_fig_with_light_critical_check() -> None:
-    proc = play_turn("fig", TypedDice([[3, 2], [4], [2], [1, 1, 1, 1], [4]]), band="Equal", posture=2,
-                        gear_tv=250)
+    proc = play_turn("fig", TypedDice([[3, 2], [4], [2], [1, 1, 1, 1], [4]]), band="Equal", posture=2, gear_tv=250)
     res = proc.result
     assert res.combat_total == 7 and res.cell == {"glory": "1D6", "hit": "#", "enemy": None, "ends": None}
     assert res.light_critical == 0 and res.gear_damaged is False
     assert res.entry_edge == "West"
-    proc = play_turn("fig", TypedDice([[3, 2], [4], [3], [1, 1, 1, 1], [4]]), band="Equal", posture=2,
-                        gear_tv=250)
+    proc = play_turn("fig", TypedDice([[3, 2], [4], [3], [1, 1, 1, 1], [4]]), band="Equal", posture=2, gear_tv=250)
     assert proc.result.light_critical == 1 and proc.result.gear_damaged is True
 
 
 def test_double_hash_damages_without_a_roll() -> None:
     # Equal roll 5 -> 1D6G,##
-    proc = play_turn("fig", TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]), band="Equal", posture=0,
-                        gear_tv=100)
+    proc = play_turn("fig", TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]), band="Equal", posture=0, gear_tv=100)
     assert proc.result.gear_damaged is True
     assert [r.purpose for r in proc.records] == ["combat", "glory", "battle_length", "entry_edge"]
-    assert [r.purpose_text for r in proc.records] == ["combat table", "Glory markers", "battle length",
-                                                      "entry edge"]
+    assert [r.purpose_text for r in proc.records] == ["combat table", "Glory markers", "battle length", "entry edge"]
 
 
 def test_fixed_glory_needs_no_dice() -> None:
@@ -284,7 +300,17 @@ def test_fixed_glory_needs_no_dice() -> None:
 def test_surrender_and_rout_end_without_battle() -> None:
     proc = play_turn("fig", TypedDice([[2, 2]]), band="Losing", posture=0, gear_tv=100)
     assert proc.result.ends == "surrendered" and not proc.result.battle
-    proc = play_turn("fig", TypedDice([[4, 3], ]), band="Losing", posture=0, gear_tv=100)
+    proc = play_turn(
+        "fig",
+        TypedDice(
+            [
+                [4, 3],
+            ]
+        ),
+        band="Losing",
+        posture=0,
+        gear_tv=100,
+    )
     # Losing 7 = E,## : routed, light critical taken, no more dice
     assert proc.result.ends == "routed" and proc.result.gear_damaged
     proc = play_turn("fig", TypedDice([[6, 6], [5]]), band="Losing", posture=2, gear_tv=100)
@@ -293,8 +319,7 @@ def test_surrender_and_rout_end_without_battle() -> None:
 
 
 def test_empty_cell_still_has_a_battle() -> None:
-    proc = play_turn("fig", TypedDice([[1, 1], [6, 6, 6, 6], [2]]), band="Winning", posture=-1,
-                        gear_tv=100)
+    proc = play_turn("fig", TypedDice([[1, 1], [6, 6, 6, 6], [2]]), band="Winning", posture=-1, gear_tv=100)
     assert proc.result.combat_total == 1 and proc.result.cell_text == "–"
     assert proc.result.battle_length == 24
 
@@ -350,8 +375,7 @@ def test_ferocious_surrender_starts_breakout_and_breakout_rules() -> None:
 
 
 def test_mixed_dice_keeps_each_rolls_source() -> None:
-    dice = MixedDice([([3, 2], "app"), ([4], "entered"), ([3], "app"), ([1, 1, 1, 1], "entered"),
-                         ([2], "app")])
+    dice = MixedDice([([3, 2], "app"), ([4], "entered"), ([3], "app"), ([1, 1, 1, 1], "entered"), ([2], "app")])
     proc = play_turn("fig", dice, band="Equal", posture=2, gear_tv=250)
     assert [r.source for r in proc.records] == ["app", "entered", "app", "entered", "app"]
 
@@ -365,15 +389,18 @@ def test_seeded_turns_always_complete() -> None:
 
 # --- reckoning ---------------------------------------------------------------------------------------
 
-tallies = st.lists(st.builds(
-    TurnTally,
-    action=st.sampled_from(["dec", "rep", "fig"]),
-    posture=st.integers(-2, 2),
-    glory=st.integers(0, 60),
-    bunkers=st.integers(0, 6),
-    enemy_tv=st.sampled_from([0, 50, 100, 200, 250, 300, 600]),
-    breakout=st.booleans(),
-), max_size=30)
+tallies = st.lists(
+    st.builds(
+        TurnTally,
+        action=st.sampled_from(["dec", "rep", "fig"]),
+        posture=st.integers(-2, 2),
+        glory=st.integers(0, 60),
+        bunkers=st.integers(0, 6),
+        enemy_tv=st.sampled_from([0, 50, 100, 200, 250, 300, 600]),
+        breakout=st.booleans(),
+    ),
+    max_size=30,
+)
 
 
 @given(tallies)
@@ -394,8 +421,18 @@ def test_recognition_and_impression_equal_their_breakdowns(turns: list[TurnTally
     assert rec.total >= 0
 
 
-NOTICED_EXPECTED = [(0, 5, None), (6, 10, 12), (11, 15, 14), (16, 20, 16), (21, 25, 22), (26, 30, 24),
-                    (31, 35, 26), (36, 40, 32), (41, 45, 34), (46, 999, 36)]
+NOTICED_EXPECTED = [
+    (0, 5, None),
+    (6, 10, 12),
+    (11, 15, 14),
+    (16, 20, 16),
+    (21, 25, 22),
+    (26, 30, 24),
+    (31, 35, 26),
+    (36, 40, 32),
+    (41, 45, 34),
+    (46, 999, 36),
+]
 
 
 @given(st.integers(0, 200), st.integers(1, 6), st.integers(1, 6))
@@ -415,25 +452,50 @@ def test_noticed_band_examples() -> None:
         is_noticed(10, 17)
 
 
-@pytest.mark.parametrize(("value", "impression", "table", "label"), [
-    (0, 0, "rewards", "0–8"), (8, 3, "rewards", "0–8"), (9, 3, "rewards", "9–16"), (25, 3, "rewards", "17–25"),
-    (26, 3, "rewards", "26–49"), (49, 3, "rewards", "26–49"), (50, 3, "rewards", "50+"),
-    (3, -1, "punishments", "0 to −4"), (0, -1, "punishments", "0 to −4"), (-4, -9, "punishments", "0 to −4"),
-    (-5, -9, "punishments", "−5 to −7"), (-10, -9, "punishments", "−8 to −10"),
-    (-12, -9, "punishments", "−11 to −12"), (-14, -9, "punishments", "−13 to −14"),
-    (-16, -9, "punishments", "−15 to −16"), (-20, -9, "punishments", "−17 to −20"),
-    (-30, -9, "punishments", "−21 to −30"), (-40, -9, "punishments", "−31 to −40"),
-    (-41, -9, "punishments", "−41 and below"), (-90, -9, "punishments", "−41 and below"),
-])
+@pytest.mark.parametrize(
+    ("value", "impression", "table", "label"),
+    [
+        (0, 0, "rewards", "0–8"),
+        (8, 3, "rewards", "0–8"),
+        (9, 3, "rewards", "9–16"),
+        (25, 3, "rewards", "17–25"),
+        (26, 3, "rewards", "26–49"),
+        (49, 3, "rewards", "26–49"),
+        (50, 3, "rewards", "50+"),
+        (3, -1, "punishments", "0 to −4"),
+        (0, -1, "punishments", "0 to −4"),
+        (-4, -9, "punishments", "0 to −4"),
+        (-5, -9, "punishments", "−5 to −7"),
+        (-10, -9, "punishments", "−8 to −10"),
+        (-12, -9, "punishments", "−11 to −12"),
+        (-14, -9, "punishments", "−13 to −14"),
+        (-16, -9, "punishments", "−15 to −16"),
+        (-20, -9, "punishments", "−17 to −20"),
+        (-30, -9, "punishments", "−21 to −30"),
+        (-40, -9, "punishments", "−31 to −40"),
+        (-41, -9, "punishments", "−41 and below"),
+        (-90, -9, "punishments", "−41 and below"),
+    ],
+)
 def test_reward_and_punishment_bands(value: int, impression: int, table: str, label: str) -> None:
     got_table, band = lookup_result(value, impression)
     assert (got_table, band.label) == (table, label)
 
 
-@pytest.mark.parametrize(("value", "label"), [
-    (0, "0 to −4"), (-5, "−5 to −10"), (-10, "−5 to −10"), (-11, "−11 to −16"), (-16, "−11 to −16"),
-    (-17, "−17 to −30"), (-30, "−17 to −30"), (-31, "−31 to −40"), (-41, "−41 and below"),
-])
+@pytest.mark.parametrize(
+    ("value", "label"),
+    [
+        (0, "0 to −4"),
+        (-5, "−5 to −10"),
+        (-10, "−5 to −10"),
+        (-11, "−11 to −16"),
+        (-16, "−11 to −16"),
+        (-17, "−17 to −30"),
+        (-30, "−17 to −30"),
+        (-31, "−31 to −40"),
+        (-41, "−41 and below"),
+    ],
+)
 def test_variable_punishments(value: int, label: str) -> None:
     table, band = lookup_result(value, -1, variable=True)
     assert table == "punishments" and band.label == label
@@ -481,8 +543,20 @@ def test_card_tables_are_the_engine_tables() -> None:
     headers, rows = cards["enemy_quality"]
     assert headers[1:] == ["≤100", "≤200", "≤300", "≤400", "≤500", "≤600"]
     assert [[int(c) for c in r[1:]] for r in rows] == [list(r) for r in ENEMY_QUALITY_TABLE]
-    for name in ("skill", "loyalty", "odds", "noticed", "rewards", "punishments", "variable_rewards",
-                 "variable_punishments", "entry_edge", "postures", "recognition", "combat_key"):
+    for name in (
+        "skill",
+        "loyalty",
+        "odds",
+        "noticed",
+        "rewards",
+        "punishments",
+        "variable_rewards",
+        "variable_punishments",
+        "entry_edge",
+        "postures",
+        "recognition",
+        "combat_key",
+    ):
         headers, rows = cards[name]
         assert rows and all(len(r) == len(headers) and all(isinstance(c, str) for c in r) for r in rows)
     assert cards["noticed"][1][0] == ["5 or less", "never"]
@@ -490,6 +564,7 @@ def test_card_tables_are_the_engine_tables() -> None:
 
 
 # --- edge cases: bounds on numbers and reward dice, band edges, the enemy row, breakouts ------------------
+
 
 @pytest.mark.parametrize("bad", [float("inf"), float("nan"), "inf", "nan", "-inf", "1e400x"])
 def test_non_finite_numbers_are_refused(bad: object) -> None:
@@ -503,14 +578,15 @@ def test_huge_powers_are_refused_with_a_bound() -> None:
     with pytest.raises(RulesError, match="base power must be at most 1,000,000"):
         unit_total(1e308, "legendary", "firm")
     with pytest.raises(RulesError, match="TV must be at most 1,000,000"):
-        base_power_from_tv(10 ** 7)
+        base_power_from_tv(10**7)
     with pytest.raises(RulesError, match="combat power must be at most"):
         odds("1e400", 100)
     assert unit_total(MAX_BASE_POWER, "regular", "reliable") == MAX_BASE_POWER
 
 
-@pytest.mark.parametrize(("text", "ok"), [("1d6", True), ("10d100", True), ("11d6", False), ("1d101", False),
-                                          ("999999d6", False)])
+@pytest.mark.parametrize(
+    ("text", "ok"), [("1d6", True), ("10d100", True), ("11d6", False), ("1d101", False), ("999999d6", False)]
+)
 def test_reward_dice_are_bounded(text: str, ok: bool) -> None:
     if ok:
         assert check_reward_dice(text).expression == text
@@ -519,13 +595,23 @@ def test_reward_dice_are_bounded(text: str, ok: bool) -> None:
             check_reward_dice(text)
 
 
-@pytest.mark.parametrize(("player", "enemy", "shown", "band"), [
-    (299.99, 100, "3.000", "Winning"), (299.49, 100, "2.9949", "Advantaged"), (300, 100, "3.000", "Winning"),
-    (700, 1350, "0.519", "Equal"), (5004, 10000, "0.500", "Disadvantaged"), (5050, 10000, "0.505", "Equal"),
-    (1, 3, "0.333", "Losing"), (33, 100, "0.330", "Losing"), (3350, 10000, "0.335", "Disadvantaged"),
-    (199499999, 100000000, "1.99499999", "Equal"),
-    # this close to an edge: cut off at 15 significant digits, still on its own side
-    ("2.99499999999999999999", 1, "2.99499999999999", "Advantaged")])
+@pytest.mark.parametrize(
+    ("player", "enemy", "shown", "band"),
+    [
+        (299.99, 100, "3.000", "Winning"),
+        (299.49, 100, "2.9949", "Advantaged"),
+        (300, 100, "3.000", "Winning"),
+        (700, 1350, "0.519", "Equal"),
+        (5004, 10000, "0.500", "Disadvantaged"),
+        (5050, 10000, "0.505", "Equal"),
+        (1, 3, "0.333", "Losing"),
+        (33, 100, "0.330", "Losing"),
+        (3350, 10000, "0.335", "Disadvantaged"),
+        (199499999, 100000000, "1.99499999", "Equal"),
+        # this close to an edge: cut off at 15 significant digits, still on its own side
+        ("2.99499999999999999999", 1, "2.99499999999999", "Advantaged"),
+    ],
+)
 def test_the_shown_ratio_never_crosses_a_band_edge(player: float, enemy: float, shown: str, band: str) -> None:
     result = odds(player, enemy)
     assert (result["ratio_text"], result["band"]) == (shown, band)
@@ -570,8 +656,14 @@ def test_breakout_starts_on_a_surrender_only_with_ferocious_battles_and_ends_on_
 
 
 def test_end_reason_in_the_rules_order() -> None:
-    base = {"number": 3, "length": 3, "ends": None, "pilot_dead": False, "pilot_captured": False,
-            "breakout_after": False}
+    base = {
+        "number": 3,
+        "length": 3,
+        "ends": None,
+        "pilot_dead": False,
+        "pilot_captured": False,
+        "breakout_after": False,
+    }
     assert end_reason(**base) == "turns_used_up"
     assert end_reason(**{**base, "breakout_after": True}) is None  # the break-out goes on past the length
     assert end_reason(**{**base, "number": 2}) is None

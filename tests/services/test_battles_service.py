@@ -72,12 +72,20 @@ def platoon(pid: int) -> Platoon:
 
 # --- the session ------------------------------------------------------------------------------------------
 
+
 def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     before = dump()
     s = battles.BattleSession(pid)
     assert (s.platoon_xp, s.leader_name, s.leader_xp, s.number) == (6, "Lt. Okafor", 2, 1)
-    s.set_details(date="2024-05-31", scenario="River crossing", opponent="Red Company", outcome=Outcome.VICTORY,
-                  objectives=1, fire_support=True, notes="Bridge held")
+    s.set_details(
+        date="2024-05-31",
+        scenario="River crossing",
+        opponent="Red Company",
+        outcome=Outcome.VICTORY,
+        objectives=1,
+        fire_support=True,
+        notes="Bridge held",
+    )
     s.set_casualties(7, 3)
     odds = s.odds()
     assert odds.recovery.xp == 8 and odds.leader is not None and odds.leader.xp == 4
@@ -115,7 +123,15 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     edit = s.commit()
     b = Battle.get_by_id(edit.id)
     assert (b.number, b.date, b.scenario, b.opponent, b.outcome, b.objectives, b.fire_support, b.notes) == (
-        1, dt.date(2024, 5, 31), "River crossing", "Red Company", "victory", 1, True, "Bridge held")
+        1,
+        dt.date(2024, 5, 31),
+        "River crossing",
+        "Red Company",
+        "victory",
+        1,
+        True,
+        "Bridge held",
+    )
     assert (b.wounds, b.leader_wounds, b.platoon_xp_before, b.platoon_xp_after, b.xp_lost) == (7, 3, 6, 7, 1)
     assert (b.leader_xp_before, b.leader_xp_after, b.leader_fate) == (2, 4, "promoted")
     assert platoon(pid).xp == 7
@@ -125,8 +141,11 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     assert (new.status, new.xp, new.xp_at_join, new.joined_battle_id) == ("active", 5, 5, b.id)
     rolls = list(Roll.select().where(Roll.battle == b.id).order_by(Roll.seq))
     assert [(r.seq, r.expression, r.faces, r.source) for r in rolls] == [
-        (0, "1d8", [3], "entered"), (1, "2d8", [2, 2], "entered"), (2, "2d12", [2, 2], "entered"),
-        (3, "2d10", [6, 8], "entered")]
+        (0, "1d8", [3], "entered"),
+        (1, "2d8", [2, 2], "entered"),
+        (2, "2d12", [2, 2], "entered"),
+        (3, "2d10", [6, 8], "entered"),
+    ]
     assert all(r.platoon_id == pid for r in rolls)
     assert [r.leader_id for r in rolls] == [None, None, old.id, new.id]
     assert rolls[2].rule == "aa.1.2.leader_fate" and rolls[2].outcome == "promoted"
@@ -140,19 +159,30 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize(("wounds", "leader_wounds", "objectives"), [(0, 0, 0), (7, 3, 1), (25, 9, 2),
-                                                                     (14, 14, 0)])
-def test_session_agrees_with_the_rules_engine(pid: int, seed: int, wounds: int, leader_wounds: int,
-                                              objectives: int) -> None:
-    expected = run_aftermath(platoon_xp=6, leader_xp=2, wounds=wounds, leader_wounds=leader_wounds,
-                             objectives=objectives, dice=SeededDice(seed))
-    edit = battles.log_battle(pid, wounds=wounds, leader_wounds=leader_wounds, objectives=objectives,
-                              dice=SeededDice(seed), replacement_name="Sgt. Mensah")
+@pytest.mark.parametrize(("wounds", "leader_wounds", "objectives"), [(0, 0, 0), (7, 3, 1), (25, 9, 2), (14, 14, 0)])
+def test_session_agrees_with_the_rules_engine(
+    pid: int, seed: int, wounds: int, leader_wounds: int, objectives: int
+) -> None:
+    expected = run_aftermath(
+        platoon_xp=6,
+        leader_xp=2,
+        wounds=wounds,
+        leader_wounds=leader_wounds,
+        objectives=objectives,
+        dice=SeededDice(seed),
+    )
+    edit = battles.log_battle(
+        pid,
+        wounds=wounds,
+        leader_wounds=leader_wounds,
+        objectives=objectives,
+        dice=SeededDice(seed),
+        replacement_name="Sgt. Mensah",
+    )
     got = edit.to_dict()
     assert got["platoon"]["xp_after"] == expected.platoon_xp_after == platoon(pid).xp
     assert got["leader"]["fate"] == expected.fate
-    assert [(r["expression"], r["faces"]) for r in got["rolls"]] == [(r.expression, r.faces)
-                                                                    for r in expected.records]
+    assert [(r["expression"], r["faces"]) for r in got["rolls"]] == [(r.expression, r.faces) for r in expected.records]
     if expected.replacement_xp is None:
         assert got["replacement"] is None
     else:
@@ -189,11 +219,29 @@ def test_odds_and_summary_json_shape(pid: int, camp: Campaign) -> None:
     assert list(odds["recovery"]["xp_lost"][0]) == ["xp_lost", "xp_after", "p", "fraction", "percent"]
     s.roll_all(SeededDice(2))
     summary = s.summary().to_dict()
-    assert list(summary) == ["battle_id", "number", "platoon", "leader", "replacement", "wounds", "leader_wounds",
-                             "counters_left", "details", "award", "rolls"]
-    assert summary["details"] == {"date": "2024-05-31", "scenario": "", "opponent": "Red Platoon",
-                                  "opponent_platoon_id": other.id, "outcome": "draw", "objectives": 1,
-                                  "fire_support": False, "notes": ""}
+    assert list(summary) == [
+        "battle_id",
+        "number",
+        "platoon",
+        "leader",
+        "replacement",
+        "wounds",
+        "leader_wounds",
+        "counters_left",
+        "details",
+        "award",
+        "rolls",
+    ]
+    assert summary["details"] == {
+        "date": "2024-05-31",
+        "scenario": "",
+        "opponent": "Red Platoon",
+        "opponent_platoon_id": other.id,
+        "outcome": "draw",
+        "objectives": 1,
+        "fire_support": False,
+        "notes": "",
+    }
     assert list(summary["award"])[:3] == ["rule", "rule_text", "text"]
     assert summary["rolls"] and isinstance(summary["rolls"][0]["faces"], list)
     assert json.loads(json.dumps(summary)) == summary and json.loads(json.dumps(odds)) == odds
@@ -238,12 +286,15 @@ def test_changing_casualties_or_objectives_restarts_the_rolls(pid: int) -> None:
     assert s.records == [] and s.recovery.xp_before == 9
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"objectives": 3}, "objectives met must be 0"),
-    ({"outcome": "win"}, "outcome must be victory, defeat or draw"),
-    ({"date": "31/05/2024"}, "battle date must be a date"),
-    ({"scenario": "x" * 201}, "scenario is too long"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"objectives": 3}, "objectives met must be 0"),
+        ({"outcome": "win"}, "outcome must be victory, defeat or draw"),
+        ({"date": "31/05/2024"}, "battle date must be a date"),
+        ({"scenario": "x" * 201}, "scenario is too long"),
+    ],
+)
 def test_bad_details_are_refused(pid: int, kwargs: dict[str, Any], message: str) -> None:
     s = battles.BattleSession(pid)
     with pytest.raises(ServiceError, match=message):
@@ -266,8 +317,9 @@ def test_bad_casualties_and_opponents_are_refused(pid: int, camp: Campaign) -> N
         other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
     s.set_details(opponent_platoon=other.id)
     assert s.details.opponent == "Red Platoon"
-    assert battles.opponent_choices(pid) == [battles.OpponentChoice(id=other.id, name="Red Platoon",
-                                                                     campaign="Congo 1960")]
+    assert battles.opponent_choices(pid) == [
+        battles.OpponentChoice(id=other.id, name="Red Platoon", campaign="Congo 1960")
+    ]
     s.set_casualties(0, 0)
     with pytest.raises(ServiceError, match="not all rolls are made: next is Leader's fate"):
         s.commit()
@@ -304,14 +356,16 @@ def test_the_second_of_two_writers_is_told_what_changed(pid: int) -> None:
         second.commit()
     text = str(info.value)
     login = journal_read.list_operations(limit=1)[0].user
-    assert text.startswith("2nd Platoon changed since you started logging this battle: \u201cLog battle 1 of "
-                           "2nd Platoon\u201d at ")
+    assert text.startswith(
+        "2nd Platoon changed since you started logging this battle: \u201cLog battle 1 of 2nd Platoon\u201d at "
+    )
     assert re.search(r" at \d\d:\d\d", text) and f"by {login}" in text and "nothing was written" in text
     assert dump() == before
 
 
 def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_before(
-        pid: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    pid: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     battles.log_battle(pid, wounds=4, leader_wounds=1, dice=SeededDice(3))  # some history already
     s = battles.BattleSession(pid)
     s.set_details(scenario="Ambush", outcome="defeat")
@@ -371,6 +425,7 @@ def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> N
     # no --replacement-name: a name from the RULES §4 charts, the same for the same platoon and battle
     assert rep["name"].startswith("Lt. ") and rep["name"] != "New leader"
     from campaign_app.services.common import suggested_leader_name
+
     assert rep["name"] == suggested_leader_name(pid, 1)
 
 
@@ -390,6 +445,7 @@ def test_replacement_leader_house_rule_one_die(camp: Campaign, pid: int) -> None
 
 
 # --- undo, redo, edit -------------------------------------------------------------------------------------
+
 
 def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     battles.log_battle(pid, wounds=3, leader_wounds=0, dice=SeededDice(1))
@@ -439,11 +495,14 @@ def test_edit_battle_text_is_logged_and_undone_with_the_battle(pid: int) -> None
     edit = battle_edits.edit_battle_text(logged.id, scenario="Night patrol", notes="Lost the radio", outcome="draw")
     b = Battle.get_by_id(logged.id)
     assert (b.scenario, b.notes, b.outcome) == ("Night patrol", "Lost the radio", "draw")
-    rows = [(a.field, a.old_value, a.new_value, a.battle_id)
-            for a in AttributeChange.select().order_by(AttributeChange.id)]
-    assert rows == [("battle.scenario", "Patrol", "Night patrol", b.id), ("battle.notes", "", "Lost the radio",
-                                                                          b.id),
-                    ("battle.outcome", None, "draw", b.id)]
+    rows = [
+        (a.field, a.old_value, a.new_value, a.battle_id) for a in AttributeChange.select().order_by(AttributeChange.id)
+    ]
+    assert rows == [
+        ("battle.scenario", "Patrol", "Night patrol", b.id),
+        ("battle.notes", "", "Lost the radio", b.id),
+        ("battle.outcome", None, "draw", b.id),
+    ]
     with pytest.raises(ServiceError, match="“Edit battle 1 of 2nd Platoon” .operation \\d+. changed the same data"):
         journal_replay.undo(logged.operation_id)
     same = battle_edits.edit_battle_text(logged.id, scenario="Night patrol")
@@ -477,11 +536,19 @@ def test_undo_a_battle_whose_leader_stayed_returns_the_leader_xp(pid: int) -> No
 
 # --- history ----------------------------------------------------------------------------------------------
 
+
 def _campaign_of_battles(pid: int, n: int) -> None:
     for i in range(n):
-        battles.log_battle(pid, wounds=(i * 5) % 13, leader_wounds=min((i * 7) % 9, (i * 5) % 13), objectives=i % 3,
-                           outcome=battles.OUTCOMES[i % 3], scenario=f"Scenario {i + 1}", dice=SeededDice(i),
-                           replacement_name=f"Leader {i + 1}")
+        battles.log_battle(
+            pid,
+            wounds=(i * 5) % 13,
+            leader_wounds=min((i * 7) % 9, (i * 5) % 13),
+            objectives=i % 3,
+            outcome=battles.OUTCOMES[i % 3],
+            scenario=f"Scenario {i + 1}",
+            dice=SeededDice(i),
+            replacement_name=f"Leader {i + 1}",
+        )
 
 
 @pytest.fixture
@@ -530,26 +597,58 @@ def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int,
 
 def test_leaders_roll_and_summary(pid: int) -> None:
     battles.log_battle(pid, wounds=2, leader_wounds=0, outcome="victory", dice=TypedDice([[2], [12, 12]]))
-    battles.log_battle(pid, wounds=9, leader_wounds=9, outcome="defeat",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 10]]), replacement_name="Lt. Bello")
-    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5, 5]]),
-                       replacement_name="Lt. Chukwu")
+    battles.log_battle(
+        pid,
+        wounds=9,
+        leader_wounds=9,
+        outcome="defeat",
+        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 10]]),
+        replacement_name="Lt. Bello",
+    )
+    battles.log_battle(
+        pid, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[1, 2], [5, 5]]), replacement_name="Lt. Chukwu"
+    )
     roll = history.leaders_roll(pid)
     assert [(r.name, r.status, r.battles_led, r.xp_at_join, r.xp, r.xp_gained) for r in roll] == [
-        ("Lt. Okafor", "casualty", 2, 2, 4, 2), ("Lt. Bello", "promoted", 1, 7, 8, 1),
-        ("Lt. Chukwu", "active", 0, 4, 4, 0)]
+        ("Lt. Okafor", "casualty", 2, 2, 4, 2),
+        ("Lt. Bello", "promoted", 1, 7, 8, 1),
+        ("Lt. Chukwu", "active", 0, 4, 4, 0),
+    ]
     assert roll[0].left_battle == 2 and roll[1].joined_battle == 2 and roll[1].left_battle == 3
     assert not roll[1].current and roll[2].current and roll[2].how == "still in command"
     summary = history.campaign_summary(pid)
-    assert {k: summary.to_dict()[k] for k in ("battles", "victories", "defeats", "draws", "total_wounds", "xp_lost",
-                                    "leaders_lost", "casualties", "promotions")} == {
-        "battles": 3, "victories": 1, "defeats": 1, "draws": 1, "total_wounds": 11, "xp_lost": 2,
-        "leaders_lost": 2, "casualties": 1, "promotions": 1}
+    assert {
+        k: summary.to_dict()[k]
+        for k in (
+            "battles",
+            "victories",
+            "defeats",
+            "draws",
+            "total_wounds",
+            "xp_lost",
+            "leaders_lost",
+            "casualties",
+            "promotions",
+        )
+    } == {
+        "battles": 3,
+        "victories": 1,
+        "defeats": 1,
+        "draws": 1,
+        "total_wounds": 11,
+        "xp_lost": 2,
+        "leaders_lost": 2,
+        "casualties": 1,
+        "promotions": 1,
+    }
     assert summary.xp == platoon(pid).xp and summary.leader == "Lt. Chukwu" and summary.leaders == 3
     series = history.xp_series(pid)
     assert series.start == history.XpStart(battle=0, platoon_xp=6, leader_xp=2)
     assert [p.leader_change.fate if p.leader_change else None for p in series.points] == [
-        None, LeaderFate.CASUALTY, LeaderFate.PROMOTED]
+        None,
+        LeaderFate.CASUALTY,
+        LeaderFate.PROMOTED,
+    ]
     change = series.points[1].leader_change
     assert series.points[1].leader_xp == 7 and change is not None and change.new == "Lt. Bello"
     assert [w.wounds for w in history.wounds_series(pid)] == [2, 9, 0]
@@ -565,8 +664,15 @@ def test_history_queries_do_not_grow_with_the_number_of_battles(pid: int, camp: 
     _campaign_of_battles(pid, 2)
     _campaign_of_battles(other.id, 15)
     battle_edits.edit_battle_text(Battle.get((Battle.platoon == other.id) & (Battle.number == 3)).id, notes="x")
-    functions = (history.history, history.leaders_roll, history.campaign_summary, history.xp_series,
-                 history.wounds_series, history.history_report, history.timeline_csv)
+    functions = (
+        history.history,
+        history.leaders_roll,
+        history.campaign_summary,
+        history.xp_series,
+        history.wounds_series,
+        history.history_report,
+        history.timeline_csv,
+    )
     for func in functions:
         with count_queries() as small:
             func(pid)
@@ -590,6 +696,7 @@ def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
 
 
 # --- edge cases: names and ids, refused reverts and undos, length limits, edits ---------------------------
+
 
 def test_a_digits_only_string_is_a_platoon_name_and_an_int_is_an_id(camp: Campaign) -> None:
     with operation("test.setup", "test data"):
@@ -615,8 +722,11 @@ def test_undoing_a_battle_with_a_newer_battle_is_refused(pid: int) -> None:
 
 def test_leader_wounds_may_not_exceed_the_battle_total(pid: int) -> None:
     s = battles.BattleSession(pid)
-    with pytest.raises(ServiceError, match=r"leader's element \(4\) cannot exceed the battle's total wound "
-                                           r"counters \(3\)"):
+    with pytest.raises(
+        ServiceError,
+        match=r"leader's element \(4\) cannot exceed the battle's total wound "
+        r"counters \(3\)",
+    ):
         s.set_casualties(3, 4)
     before = dump()
     with pytest.raises(ServiceError, match="cannot exceed"):
@@ -675,23 +785,46 @@ def test_notes_reason_and_text_fields_have_length_limits(pid: int) -> None:
 
 
 def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(pid: int) -> None:
-    logged = battles.log_battle(pid, wounds=2, leader_wounds=1, objectives=1, scenario="Patrol",
-                                opponent="Bandits", dice=SeededDice(4))
+    logged = battles.log_battle(
+        pid, wounds=2, leader_wounds=1, objectives=1, scenario="Patrol", opponent="Bandits", dice=SeededDice(4)
+    )
     before = dump()
-    edit = battle_edits.edit_battle(logged.id, date="2026-01-02", opponent="Rebels", outcome="victory",
-                               fire_support=True, notes="Rain", scenario="Night patrol", reason="recalled")
+    edit = battle_edits.edit_battle(
+        logged.id,
+        date="2026-01-02",
+        opponent="Rebels",
+        outcome="victory",
+        fire_support=True,
+        notes="Rain",
+        scenario="Night patrol",
+        reason="recalled",
+    )
     b = Battle.get_by_id(logged.id)
     assert (str(b.date), b.opponent, b.outcome, b.fire_support, b.notes, b.scenario) == (
-        "2026-01-02", "Rebels", "victory", True, "Rain", "Night patrol")
+        "2026-01-02",
+        "Rebels",
+        "victory",
+        True,
+        "Rain",
+        "Night patrol",
+    )
     fields = [a.field for a in AttributeChange.select().order_by(AttributeChange.id)]
-    assert set(fields) == {"battle.date", "battle.opponent", "battle.outcome", "battle.fire_support",
-                           "battle.notes", "battle.scenario"}
+    assert set(fields) == {
+        "battle.date",
+        "battle.opponent",
+        "battle.outcome",
+        "battle.fire_support",
+        "battle.notes",
+        "battle.scenario",
+    }
     assert "opponent 'Bandits' \u2192 'Rebels'" in edit.message and "->" not in edit.message
     # objectives and wounds set the XP: a different value is refused with the reason, nothing written
     after = dump()
-    for kwargs, why in (({"objectives": 2}, "objectives met of battle 1 cannot be edited .1 recorded.: they set"),
-                        ({"wounds": 5}, "recovery rolls and the XP lost"),
-                        ({"leader_wounds": 0}, "leader's fate roll")):
+    for kwargs, why in (
+        ({"objectives": 2}, "objectives met of battle 1 cannot be edited .1 recorded.: they set"),
+        ({"wounds": 5}, "recovery rolls and the XP lost"),
+        ({"leader_wounds": 0}, "leader's fate roll"),
+    ):
         with pytest.raises(ServiceError, match=why) as info:
             battle_edits.edit_battle(logged.id, notes="changed too", **kwargs)
         assert "Undo the battle and log it again" in str(info.value)
@@ -709,8 +842,14 @@ def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
     from campaign_app.services import leaders as leader_service
 
     battles.log_battle(pid, wounds=2, leader_wounds=0, date="1960-07-14", dice=TypedDice([[2], [12, 12]]))
-    battles.log_battle(pid, wounds=0, leader_wounds=0, date="1960-08-02", dice=TypedDice([[1, 1], [5, 5]]),
-                       replacement_name="Lt. Bello")
+    battles.log_battle(
+        pid,
+        wounds=0,
+        leader_wounds=0,
+        date="1960-08-02",
+        dice=TypedDice([[1, 1], [5, 5]]),
+        replacement_name="Lt. Bello",
+    )
     leader_service.replace_leader(pid, "Lt. Hand", xp=1)
     roll = history.leaders_roll(pid)
     assert [(r.name, r.joined, r.left) for r in roll] == [

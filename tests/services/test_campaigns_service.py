@@ -27,8 +27,9 @@ def test_create_defaults_and_house_rules() -> None:
 
 
 def test_create_with_house_rules() -> None:
-    cs.create_campaign("Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon",
-                       replacement_dice=1)
+    cs.create_campaign(
+        "Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon", replacement_dice=1
+    )
     shown = cs.show_campaign("Katanga")
     assert shown.period == 2 and shown.die == "d6"
     assert shown.thresholds == (2, 5, 10, 20)
@@ -43,15 +44,18 @@ def test_create_with_house_rules() -> None:
         cs.set_campaign("Katanga", replacement_dice=3)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"name": ""}, "must not be empty"),
-    ({"name": "X", "system": "warhammer"}, "unknown game system"),
-    ({"name": "X", "period": 6}, "period must be 1 to 5"),
-    ({"name": "X", "period": "soon"}, "period must be 1 to 5"),
-    ({"name": "X", "thresholds": "1,4,4,16"}, "rise strictly"),
-    ({"name": "X", "thresholds": "1,4,9,33"}, "within 1..32"),
-    ({"name": "X", "objective_xp_to": "leader"}, "objective XP"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name": ""}, "must not be empty"),
+        ({"name": "X", "system": "warhammer"}, "unknown game system"),
+        ({"name": "X", "period": 6}, "period must be 1 to 5"),
+        ({"name": "X", "period": "soon"}, "period must be 1 to 5"),
+        ({"name": "X", "thresholds": "1,4,4,16"}, "rise strictly"),
+        ({"name": "X", "thresholds": "1,4,9,33"}, "within 1..32"),
+        ({"name": "X", "objective_xp_to": "leader"}, "objective XP"),
+    ],
+)
 def test_create_refuses(kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
         cs.create_campaign(**kwargs)
@@ -120,8 +124,9 @@ def test_delete_campaign_and_put_it_back() -> None:
     from campaign_app.rules.dice import TypedDice
 
     cid = cs.create_campaign("C", period=4).id
-    gen = platoon_service.create_platoon("C", "P1", training=8, equipment=8, morale=8, armor=1,
-                                         leader_name="Lt. A", dice=TypedDice([[3, 8]]))
+    gen = platoon_service.create_platoon(
+        "C", "P1", training=8, equipment=8, morale=8, armor=1, leader_name="Lt. A", dice=TypedDice([[3, 8]])
+    )
     attachment_service.add_attached(gen.id, "Mortar", "fire_support", support="light")
     platoon_service.create_platoon("C", "P2", training=6, equipment=6, morale=6, armor=2)
     before = platoon_service.platoon_detail(gen.id)
@@ -139,8 +144,10 @@ def test_delete_campaign_and_put_it_back() -> None:
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
     made = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1)
-    with pytest.raises(ServiceError, match=f"would also remove platoon {made.id} .from “Create platoon P”, "
-                                           f"operation {made.operation_id}."):
+    with pytest.raises(
+        ServiceError,
+        match=f"would also remove platoon {made.id} .from “Create platoon P”, operation {made.operation_id}.",
+    ):
         journal_replay.undo(edit.operation_id)
     assert Platoon.select().count() == 1
 
@@ -154,8 +161,21 @@ def test_campaign_results_by_system_and_their_json_shape() -> None:
     aa, sg = cs.list_campaigns()
     assert isinstance(aa, cs.AtomicAfricaCampaign) and not isinstance(aa, cs.AtomicAfricaCampaignDetail)
     assert isinstance(sg, cs.SologearCampaign) and (aa.platoon_count, sg.sheet_count, sg.sheet_ids) == (1, 0, ())
-    common = ["id", "name", "system", "system_label", "period", "die", "thresholds", "objective_xp_to",
-              "replacement_dice", "archived", "notes", "created_at", "house_rules"]
+    common = [
+        "id",
+        "name",
+        "system",
+        "system_label",
+        "period",
+        "die",
+        "thresholds",
+        "objective_xp_to",
+        "replacement_dice",
+        "archived",
+        "notes",
+        "created_at",
+        "house_rules",
+    ]
     assert list(aa.to_dict()) == [*common, "platoon_count"]
     assert list(sg.to_dict()) == [*common, "sheet_count", "sheet_ids"]
     shown = cs.show_campaign("Congo 1960")

@@ -17,8 +17,7 @@ from campaign_app.store.models import Bout, BoutRound, Fighter, FighterChange
 
 
 def counts() -> tuple[int, int, int, int]:
-    return (Fighter.select().count(), Bout.select().count(), BoutRound.select().count(),
-            FighterChange.select().count())
+    return (Fighter.select().count(), Bout.select().count(), BoutRound.select().count(), FighterChange.select().count())
 
 
 @pytest.fixture
@@ -34,8 +33,10 @@ def test_a_death_blow_campaign_lists_its_fighters(pit: str) -> None:
     assert isinstance(info, campaign_service.DeathBlowCampaign)
     assert info.system == "death_blow" and info.system_label == "d12 Death Blow" and info.fighter_count == 2
     rows = s.list_fighters("Pit")
-    assert [(r.name, r.level, r.xp, r.lifetime_xp, r.bouts) for r in rows] == [("Kenji", 2, 0, 0, 0),
-                                                                             ("Mara", 0, 0, 0, 0)]
+    assert [(r.name, r.level, r.xp, r.lifetime_xp, r.bouts) for r in rows] == [
+        ("Kenji", 2, 0, 0, 0),
+        ("Mara", 0, 0, 0, 0),
+    ]
 
 
 def test_fighters_belong_to_death_blow_campaigns_only(pit: str) -> None:
@@ -52,8 +53,9 @@ def test_fighters_belong_to_death_blow_campaigns_only(pit: str) -> None:
 
 def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: str) -> None:
     s.set_fighter("Kenji", xp=10, reason="carried over from the last campaign")
-    edit = s.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=5, date="2026-11-01",
-                      notes="in the rain")
+    edit = s.log_bout(
+        "Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=5, date="2026-11-01", notes="in the rain"
+    )
     detail = edit.result
     assert (detail.winner, detail.xp_gained, detail.face_cards_left, detail.rounds) == ("Kenji", 5, 5, [])
     assert detail.level_ups == [{"fighter": "Kenji", "level": 3}]
@@ -79,16 +81,19 @@ def test_draws_and_outside_opponents(pit: str) -> None:
     assert s.show_fighter("Mara").level == 1 and e.result.opponent_after is None
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": 13}, "from 0 to 12"),
-    ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": -1}, "from 0 to 12"),
-    ({"opponent_fighter": "Mara", "winner": "Old Wu", "face_cards": 3}, "did not fight in this bout"),
-    ({"opponent_fighter": "Kenji", "winner": "Kenji", "face_cards": 3}, "cannot fight themselves"),
-    ({"opponent_fighter": "Mara", "winner": "draw", "face_cards": 3}, "a draw leaves no victor"),
-    ({"opponent": "Old Wu", "winner": "Kenji", "face_cards": 3}, "give the level of Old Wu"),
-    ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": 3, "date": "yesterday"}, "a date like"),
-    ({"opponent_fighter": "Nobody", "winner": "Kenji", "face_cards": 3}, "no fighter named 'Nobody'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": 13}, "from 0 to 12"),
+        ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": -1}, "from 0 to 12"),
+        ({"opponent_fighter": "Mara", "winner": "Old Wu", "face_cards": 3}, "did not fight in this bout"),
+        ({"opponent_fighter": "Kenji", "winner": "Kenji", "face_cards": 3}, "cannot fight themselves"),
+        ({"opponent_fighter": "Mara", "winner": "draw", "face_cards": 3}, "a draw leaves no victor"),
+        ({"opponent": "Old Wu", "winner": "Kenji", "face_cards": 3}, "give the level of Old Wu"),
+        ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": 3, "date": "yesterday"}, "a date like"),
+        ({"opponent_fighter": "Nobody", "winner": "Kenji", "face_cards": 3}, "no fighter named 'Nobody'"),
+    ],
+)
 def test_bad_bouts_are_refused_and_write_nothing(pit: str, kwargs: dict, message: str) -> None:
     before = counts()
     with pytest.raises((ServiceError, NotFound), match=message):
@@ -118,8 +123,18 @@ def test_a_solo_bout_is_played_recorded_and_undone_as_one(pit: str) -> None:
     first = d.rounds[0]
     assert first["a"]["dice"] == [7, 3] and first["b"]["dice"] == [11, 2]
     assert d.rounds[2]["a"]["dice_source"] == "app" and solo.app_rolled_from == 3
-    for key in ("card", "dice", "initiative", "style", "final_style", "attack", "defense", "damage", "discarded",
-                "cards_left"):
+    for key in (
+        "card",
+        "dice",
+        "initiative",
+        "style",
+        "final_style",
+        "attack",
+        "defense",
+        "damage",
+        "discarded",
+        "cards_left",
+    ):
         assert key in first["a"] and key in first["b"]
     # the result is the engine's, from the same seed and dice
     deck_a, deck_b = rules.shuffled_decks("table 3")
@@ -228,8 +243,9 @@ def test_history_timeline_series_head_to_head_and_export(pit: str, tmp_path: Pat
     assert kinds[-1] == "created" and "level" in kinds and "correction" in kinds
     assert [p["level"] for p in h.series] == [2, 3, 3]
     assert [p["lifetime_xp"] for p in h.series] == [0, 12, 12]
-    assert h.head_to_head == [{"fighter": "Kenji", "opponent": "Mara", "bouts": 2, "fighter_wins": 1,
-                               "opponent_wins": 1, "draws": 0}]
+    assert h.head_to_head == [
+        {"fighter": "Kenji", "opponent": "Mara", "bouts": 2, "fighter_wins": 1, "opponent_wins": 1, "draws": 0}
+    ]
     n = s.export_history("Kenji", tmp_path / "k.csv", "csv")
     lines = (tmp_path / "k.csv").read_text().splitlines()
     assert lines[0].startswith("date,kind,text") and len(lines) == n + 1
@@ -252,10 +268,12 @@ def test_portable_file_round_trip(pit: str, tmp_path: Path) -> None:
     for name in ("Kenji", "Mara"):
         a, b = s.show_fighter(name, "Pit"), s.show_fighter(name, "Pit again")
         strip = ("id", "campaign_id", "campaign", "recent")
-        assert {k: v for k, v in a.to_dict().items() if k not in strip} == \
-            {k: v for k, v in b.to_dict().items() if k not in strip}
-        assert [(x.winner, x.face_cards_left, x.opponent) for x in a.recent] == \
-            [(x.winner, x.face_cards_left, x.opponent) for x in b.recent]
+        assert {k: v for k, v in a.to_dict().items() if k not in strip} == {
+            k: v for k, v in b.to_dict().items() if k not in strip
+        }
+        assert [(x.winner, x.face_cards_left, x.opponent) for x in a.recent] == [
+            (x.winner, x.face_cards_left, x.opponent) for x in b.recent
+        ]
     solo_a = next(x for x in s.show_fighter("Kenji", "Pit").recent if x.mode == "solo")
     solo_b = next(x for x in s.show_fighter("Kenji", "Pit again").recent if x.mode == "solo")
     assert s.show_bout(solo_a.id).rounds == s.show_bout(solo_b.id).rounds

@@ -17,11 +17,26 @@ def _platoon() -> int:
         p = Platoon.create(campaign=c, name="2nd Platoon", training=10, equipment=10, morale=8, armor=2, xp=6)
     with operation("test.setup", "test data"):
         Leader.create(platoon=p, name="Lt. Okafor", xp=2, xp_at_join=2)
-    battles.log_battle(p.id, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp", opponent="Rebels",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]), replacement_name="Lt. Bello")
+    battles.log_battle(
+        p.id,
+        wounds=9,
+        leader_wounds=9,
+        outcome="defeat",
+        scenario="Swamp",
+        opponent="Rebels",
+        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]),
+        replacement_name="Lt. Bello",
+    )
     for i in range(6):
-        battles.log_battle(p.id, wounds=i, leader_wounds=min(i, 2), objectives=i % 3, dice=SeededDice(i),
-                           outcome=battles.OUTCOMES[i % 3], replacement_name=f"Lt. {i}")
+        battles.log_battle(
+            p.id,
+            wounds=i,
+            leader_wounds=min(i, 2),
+            objectives=i % 3,
+            dice=SeededDice(i),
+            outcome=battles.OUTCOMES[i % 3],
+            replacement_name=f"Lt. {i}",
+        )
     newest = battle_edits.find_battle(p.id)
     battle_edits.edit_battle_text(newest.id, scenario="Renamed", reason="typo")
     platoon_service.set_xp(p.id, 4, reason="house rule")

@@ -15,28 +15,100 @@ from campaign_app.services import platoons as platoon_service
 
 BASE = ["kind", "id", "at", "date", "battle_id", "battle_number"]
 EVENT_KEYS = {
-    "battle": [*BASE, "outcome", "scenario", "opponent", "wounds", "leader_wounds", "xp_lost", "leader_fate",
-               "xp_before", "xp_after", "leader", "replacement", "text"],
-    "roll": [*BASE, "purpose", "purpose_text", "expression", "faces", "total", "source", "rule", "rule_text",
-             "table_row", "outcome", "leader_id", "seq", "modifier", "text"],
+    "battle": [
+        *BASE,
+        "outcome",
+        "scenario",
+        "opponent",
+        "wounds",
+        "leader_wounds",
+        "xp_lost",
+        "leader_fate",
+        "xp_before",
+        "xp_after",
+        "leader",
+        "replacement",
+        "text",
+    ],
+    "roll": [
+        *BASE,
+        "purpose",
+        "purpose_text",
+        "expression",
+        "faces",
+        "total",
+        "source",
+        "rule",
+        "rule_text",
+        "table_row",
+        "outcome",
+        "leader_id",
+        "seq",
+        "modifier",
+        "text",
+    ],
     "xp": [*BASE, "who", "name", "leader_id", "delta", "xp_after", "reason", "text"],
     "leader": [*BASE, "change", "leader_id", "name", "rank", "xp", "status", "text"],
     "attribute": [*BASE, "field", "old", "new", "reason", "text"],
 }
 """The keys of each kind of event, in order, as ``campaign-cli history --json`` wrote them before the results
 were typed."""
-BATTLE_KEYS = ["id", "number", "date", "scenario", "opponent", "opponent_platoon_id", "outcome", "objectives",
-               "fire_support", "notes", "wounds", "leader_wounds", "platoon_xp_before", "platoon_xp_after",
-               "leader_xp_before", "leader_xp_after", "leader_fate", "xp_lost", "leader", "replacement",
-               "created_at", "rolls"]
-ROLL_KEYS = ["id", "seq", "purpose", "purpose_text", "expression", "faces", "modifier", "total", "source", "rule",
-             "rule_text", "table_row", "outcome", "leader_id", "battle_id", "at"]
+BATTLE_KEYS = [
+    "id",
+    "number",
+    "date",
+    "scenario",
+    "opponent",
+    "opponent_platoon_id",
+    "outcome",
+    "objectives",
+    "fire_support",
+    "notes",
+    "wounds",
+    "leader_wounds",
+    "platoon_xp_before",
+    "platoon_xp_after",
+    "leader_xp_before",
+    "leader_xp_after",
+    "leader_fate",
+    "xp_lost",
+    "leader",
+    "replacement",
+    "created_at",
+    "rolls",
+]
+ROLL_KEYS = [
+    "id",
+    "seq",
+    "purpose",
+    "purpose_text",
+    "expression",
+    "faces",
+    "modifier",
+    "total",
+    "source",
+    "rule",
+    "rule_text",
+    "table_row",
+    "outcome",
+    "leader_id",
+    "battle_id",
+    "at",
+]
 
 
 def _platoon(congo_platoon: Callable[..., int]) -> int:
     pid = congo_platoon()
-    battles.log_battle(pid, wounds=9, leader_wounds=9, outcome="defeat", scenario="Swamp", opponent="Rebels",
-                       dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]), replacement_name="Lt. Bello")
+    battles.log_battle(
+        pid,
+        wounds=9,
+        leader_wounds=9,
+        outcome="defeat",
+        scenario="Swamp",
+        opponent="Rebels",
+        dice=TypedDice([[1], [1, 1], [3, 3, 3], [2, 3], [8, 9]]),
+        replacement_name="Lt. Bello",
+    )
     battles.log_battle(pid, wounds=0, leader_wounds=0, dice=TypedDice([[12, 11]]))
     battle_edits.edit_battle_text(battle_edits.find_battle(pid).id, notes="Rain", reason="remembered")
     platoon_service.set_xp(pid, 4, reason="house rule")

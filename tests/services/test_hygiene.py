@@ -132,10 +132,12 @@ def test_output_never_replaces_a_database(tmp_path: Path, app_paths, capsys: pyt
     assert main(["backup", *data]) == 0
     (backup,) = app_paths.backup_dir.glob("*-manual.db")
     wal = app_paths.db_file.with_name(app_paths.db_file.name + "-wal")
-    for target, argv in ((app_paths.db_file, ["export", "--campaign", "Congo 1960 (sample)"]),
-                         (backup, ["export", "--campaign", "Congo 1960 (sample)"]),
-                         (wal, ["export", "--campaign", "Congo 1960 (sample)"]),
-                         (app_paths.db_file, ["print", "cards", "--deck", "atomic-africa"])):
+    for target, argv in (
+        (app_paths.db_file, ["export", "--campaign", "Congo 1960 (sample)"]),
+        (backup, ["export", "--campaign", "Congo 1960 (sample)"]),
+        (wal, ["export", "--campaign", "Congo 1960 (sample)"]),
+        (app_paths.db_file, ["print", "cards", "--deck", "atomic-africa"]),
+    ):
         before = target.read_bytes() if target.exists() else None
         capsys.readouterr()
         code = main([*argv, "-o", str(target), *data])

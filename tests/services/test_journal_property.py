@@ -47,8 +47,9 @@ def database(tmp_path: Path, db_engine: str, request: pytest.FixtureRequest) -> 
         else:
             init_db(folder / "campaign.db", folder / "backups", daily_backup=False)
         campaigns.create_campaign("Congo", "atomic_africa", period=2)
-        platoon_service.create_platoon("Congo", "Alpha", training=8, equipment=8, morale=8, armor=2, xp=4,
-                                       leader_name="Lt. A", leader_xp=2)
+        platoon_service.create_platoon(
+            "Congo", "Alpha", training=8, equipment=8, morale=8, armor=2, xp=4, leader_name="Lt. A", leader_xp=2
+        )
         sheet_service.create_sheet("Hill", "Janne", 250)
 
     yield fresh
@@ -71,20 +72,28 @@ def act(name: str, r: random.Random) -> Any:
     pids = _platoons()
     pid = r.choice(pids) if pids else None
     if name == "platoon":
-        return platoon_service.create_platoon("Congo", f"P{r.randint(1, 5)}", training=r.choice([6, 8, 10]),
-                                              equipment=8, morale=8, armor=1,
-                                              dice=SeededDice(r.randint(1, 99)) if r.random() < .5 else None)
+        return platoon_service.create_platoon(
+            "Congo",
+            f"P{r.randint(1, 5)}",
+            training=r.choice([6, 8, 10]),
+            equipment=8,
+            morale=8,
+            armor=1,
+            dice=SeededDice(r.randint(1, 99)) if r.random() < 0.5 else None,
+        )
     sid = _sheet()
     if sid is None and name in SOLOGEAR:
         raise ServiceError("no sheet")
     if name == "force":
-        return sheet_service.add_force(sid, r.choice(["player", "enemy"]), f"C{r.randint(1, 9)}",
-                                       base_power=r.randint(100, 500))
+        return sheet_service.add_force(
+            sid, r.choice(["player", "enemy"]), f"C{r.randint(1, 9)}", base_power=r.randint(100, 500)
+        )
     if name == "length":
         return play_service.roll_length(sid, SeededDice(r.randint(1, 99)))
     if name == "turn":
-        return play_service.play_turn(sid, r.choice(["fig", "dec", "rep"]), r.randint(-2, 2),
-                                      dice=SeededDice(r.randint(1, 99)))
+        return play_service.play_turn(
+            sid, r.choice(["fig", "dec", "rep"]), r.randint(-2, 2), dice=SeededDice(r.randint(1, 99))
+        )
     if name == "record":
         last = SologearTurn.select().where(SologearTurn.sheet == sid).order_by(SologearTurn.number.desc()).first()
         if last is None:
@@ -104,11 +113,13 @@ def act(name: str, r: random.Random) -> Any:
         return platoon_service.set_xp(pid, r.randint(0, 32), who=r.choice(["platoon", "leader"]))
     if name == "leader":
         faces = [r.randint(1, 8), r.randint(1, 8)]
-        return leader_service.replace_leader(pid, f"Lt. {r.randint(1, 9)}", dice=TypedDice([faces]),
-                                             how=r.choice(["casualty", "promoted", "replaced"]))
+        return leader_service.replace_leader(
+            pid, f"Lt. {r.randint(1, 9)}", dice=TypedDice([faces]), how=r.choice(["casualty", "promoted", "replaced"])
+        )
     if name == "attach":
-        return attachment_service.add_attached(pid, f"U{r.randint(1, 4)}", "team", training=8, equipment=8, morale=8,
-                                               armor=1)
+        return attachment_service.add_attached(
+            pid, f"U{r.randint(1, 4)}", "team", training=8, equipment=8, morale=8, armor=1
+        )
     if name == "detach":
         units = [a.id for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
         if not units:
@@ -116,18 +127,19 @@ def act(name: str, r: random.Random) -> Any:
         return attachment_service.remove_attached(r.choice(units))
     if name == "weapon":
         units = [a.name for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
-        return attachment_service.add_equipment(pid, f"G{r.randint(1, 4)}",
-                                                attached=r.choice(units) if units and r.random() < .5 else None)
+        return attachment_service.add_equipment(
+            pid, f"G{r.randint(1, 4)}", attached=r.choice(units) if units and r.random() < 0.5 else None
+        )
     if name == "battle":
         dice: Any = SeededDice(r.randint(1, 999))
-        return battles.log_battle(pid, wounds=r.randint(0, 6), leader_wounds=0, objectives=r.randint(0, 2),
-                                  dice=dice)
+        return battles.log_battle(pid, wounds=r.randint(0, 6), leader_wounds=0, objectives=r.randint(0, 2), dice=dice)
     if name == "battle_edit":
         newest = Battle.select().where(Battle.platoon == pid).order_by(Battle.number.desc()).first()
         if newest is None:
             raise ServiceError("no battle")
-        return battle_edits.edit_battle_text(newest.id, notes=f"n{r.randint(1, 9)}",
-                                             outcome=r.choice(["victory", "draw"]))
+        return battle_edits.edit_battle_text(
+            newest.id, notes=f"n{r.randint(1, 9)}", outcome=r.choice(["victory", "draw"])
+        )
     if name == "battle_undo":
         return battles.undo_last_battle(pid)
     if name == "delete":
@@ -136,8 +148,29 @@ def act(name: str, r: random.Random) -> Any:
 
 
 SOLOGEAR = ("force", "length", "turn", "record", "end", "sg_undo")
-ACTIONS = ["platoon", "rename", "dice", "xp", "leader", "attach", "detach", "weapon", "battle", "battle", "battle_edit",
-           "battle_undo", "delete", "force", "force", "length", "turn", "turn", "record", "end", "sg_undo"]
+ACTIONS = [
+    "platoon",
+    "rename",
+    "dice",
+    "xp",
+    "leader",
+    "attach",
+    "detach",
+    "weapon",
+    "battle",
+    "battle",
+    "battle_edit",
+    "battle_undo",
+    "delete",
+    "force",
+    "force",
+    "length",
+    "turn",
+    "turn",
+    "record",
+    "end",
+    "sg_undo",
+]
 
 
 def _later_live_overlap(op_id: int) -> int | None:
@@ -152,13 +185,19 @@ EXAMPLES = int(os.environ.get("JOURNAL_EXAMPLES", "12"))
 """Examples per run (CI); set JOURNAL_EXAMPLES=500 for a long run by hand."""
 
 
-@settings(max_examples=EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @example(steps=[("battle", 0), ("battle_undo", 0)], probe=0)  # an operation undone during the sequence
-@given(steps=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**9)), min_size=1, max_size=22),
-       probe=st.integers(0, 10**9))
-def test_undo_all_then_redo_all_is_exact(database: Callable[[], None], steps: list[tuple[str, int]],
-                                         probe: int) -> None:
+@given(
+    steps=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 10**9)), min_size=1, max_size=22),
+    probe=st.integers(0, 10**9),
+)
+def test_undo_all_then_redo_all_is_exact(
+    database: Callable[[], None], steps: list[tuple[str, int]], probe: int
+) -> None:
     database()
     start = dump()
     first = journal_read.list_operations(limit=1)[0].id

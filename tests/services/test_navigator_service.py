@@ -9,8 +9,10 @@ from campaign_app.store.models import Campaign
 
 def _ids() -> dict[str, int]:
     create_demo()
-    found = {kind: navigator.find_item(kind, name)
-             for kind, name in (("campaign", DEMO_CAMPAIGN), ("platoon", DEMO_PLATOON), ("sheet", DEMO_SOLOGEAR))}
+    found = {
+        kind: navigator.find_item(kind, name)
+        for kind, name in (("campaign", DEMO_CAMPAIGN), ("platoon", DEMO_PLATOON), ("sheet", DEMO_SOLOGEAR))
+    }
     assert all(found.values()), found
     return found  # type: ignore[return-value]
 
@@ -27,7 +29,8 @@ def test_find_item_title_and_campaign_of_each_kind(fresh_db):
     assert camp == navigator.CampaignRef(id=ids["campaign"], name=DEMO_CAMPAIGN, system="atomic_africa")
     assert navigator.item_campaign("campaign", ids["campaign"]) == camp
     assert navigator.item_campaign("sheet", ids["sheet"]) == navigator.CampaignRef(
-        id=Campaign.get(Campaign.name == DEMO_SOLOGEAR).id, name=DEMO_SOLOGEAR, system="sologear")
+        id=Campaign.get(Campaign.name == DEMO_SOLOGEAR).id, name=DEMO_SOLOGEAR, system="sologear"
+    )
 
 
 def test_missing_items(fresh_db):
@@ -52,6 +55,11 @@ def test_the_tree_lists_campaigns_with_their_platoons_and_pilots(fresh_db):
     hill = next(c for c in tree if c.name == DEMO_SOLOGEAR)
     assert [(p.kind, p.name) for p in hill.children] == [("sheet", "Janne")]
     # the JSON shape the tree always had
-    assert hill.to_dict() == {"kind": "campaign", "id": hill.id, "name": DEMO_SOLOGEAR, "system": "sologear",
-                              "archived": False, "children": [{"kind": "sheet", "id": ids["sheet"], "name": "Janne",
-                                                               "status": hill.children[0].status}]}
+    assert hill.to_dict() == {
+        "kind": "campaign",
+        "id": hill.id,
+        "name": DEMO_SOLOGEAR,
+        "system": "sologear",
+        "archived": False,
+        "children": [{"kind": "sheet", "id": ids["sheet"], "name": "Janne", "status": hill.children[0].status}],
+    }

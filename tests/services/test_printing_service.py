@@ -51,8 +51,13 @@ def test_a_prepared_job_builds_after_the_database_is_closed() -> None:
     built = job.run()
     assert built.data.startswith(b"%PDF-") and built.pages == 1 and built.size == len(built.data)
     assert built.details == printing.SheetDetails(platoons=(DEMO_PLATOON,), blank=False, pencil=False)
-    assert built.to_dict() == {"platoons": [DEMO_PLATOON], "blank": False, "pencil": False, "pages": 1,
-                               "bytes": len(built.data)}
+    assert built.to_dict() == {
+        "platoons": [DEMO_PLATOON],
+        "blank": False,
+        "pencil": False,
+        "pages": 1,
+        "bytes": len(built.data),
+    }
 
 
 def test_unknown_kind() -> None:
@@ -73,8 +78,9 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
     def text(pdf: bytes) -> str:
         return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
 
-    campaigns.create_campaign("Katanga", "atomic_africa", thresholds="2,5,10,20", objective_xp_to="platoon",
-                              replacement_dice=1)
+    campaigns.create_campaign(
+        "Katanga", "atomic_africa", thresholds="2,5,10,20", objective_xp_to="platoon", replacement_dice=1
+    )
     rules = printing.card_rules("Katanga")
     assert (rules.campaign, rules.objective_xp_to, rules.replacement_dice) == ("Katanga", "platoon", 1)
     aa_cards = ["atomic-africa/award-recovery", "atomic-africa/replacement", "atomic-africa/orders-table"]
@@ -84,8 +90,9 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
     assert built.details.rules == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
     assert "the platoon only (house rule)" in t and "one die − 1 (house rule)" in t and "Regular 5+" in t
     sheet_service.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
-    built = printing.prepare(CardsRequest(cards=("sologear/rewards", "sologear/ferocious"), campaign="Hill 214",
-                                          paper="a4")).run()
+    built = printing.prepare(
+        CardsRequest(cards=("sologear/rewards", "sologear/ferocious"), campaign="Hill 214", paper="a4")
+    ).run()
     t = text(built.data)
     assert "2d6 + Impression" in t and "this campaign: on" in t and "1d6 + Impression" not in t
     built = printing.prepare(CardsRequest(cards=aa_cards, paper="a4")).run()

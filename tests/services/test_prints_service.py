@@ -36,22 +36,29 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     # a die changed by hand: 2nd Platoon's sheet, and its history report (which lists the changes made by hand);
     # not the standings, the chronicle or Red Company's sheet
     platoons.set_platoon(pid, training=12)
-    dice_change = {"Unit Data Sheet: 2nd Platoon": ("Training d10 \u2192 d12",),
-                   "History report: 2nd Platoon": ("Changes by hand 0 \u2192 1",)}
+    dice_change = {
+        "Unit Data Sheet: 2nd Platoon": ("Training d10 \u2192 d12",),
+        "History report: 2nd Platoon": ("Changes by hand 0 \u2192 1",),
+    }
     assert _stale() == dice_change
 
     # a battle against Red Company: the sheet, history, standings and chronicle of the campaign change;
     # Red Company's own sheet does not (its battles are its own)
-    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="victory", opponent_platoon=red,
-                       dice=SeededDice(5))
+    battles.log_battle(pid, wounds=0, leader_wounds=0, outcome="victory", opponent_platoon=red, dice=SeededDice(5))
     stale = _stale()
-    assert set(stale) == {"Unit Data Sheet: 2nd Platoon", "History report: 2nd Platoon", "Standings: Congo 1960",
-                          "Chronicle: Congo 1960"}
+    assert set(stale) == {
+        "Unit Data Sheet: 2nd Platoon",
+        "History report: 2nd Platoon",
+        "Standings: Congo 1960",
+        "Chronicle: Congo 1960",
+    }
     assert stale["Unit Data Sheet: 2nd Platoon"][0] == "battle 1"
     assert "Training d10 \u2192 d12" in stale["Unit Data Sheet: 2nd Platoon"]
     notice = prints.platoon_notices(pid)
-    assert notice == ["printed sheet out of date: 2 changes since (battle 1, Training d10 \u2192 d12)",
-                      "printed history report out of date: 1 change since (battle 1)"]
+    assert notice == [
+        "printed sheet out of date: 2 changes since (battle 1, Training d10 \u2192 d12)",
+        "printed history report out of date: 1 change since (battle 1)",
+    ]
     # (the battle's consequences, XP and the leader, are not repeated beside it; the history's changes by hand are
     # the battle's too)
     assert prints.platoon_notices(red) == []

@@ -9,9 +9,11 @@ from campaign_app.services.results import Result, plain
 class Colour(enum.StrEnum):
     RED = "red"
 
+
 @dataclasses.dataclass(frozen=True)
 class Inner(Result):
     n: int
+
 
 @dataclasses.dataclass(frozen=True)
 class Outer(Result):
@@ -20,6 +22,7 @@ class Outer(Result):
     colour: Colour
     hidden: int = dataclasses.field(default=0, metadata={"json": False})
     renamed: int = dataclasses.field(default=1, metadata={"json": "other"})
+
 
 def test_to_dict_nests_renames_and_hides():
     d = Outer("a", (Inner(1), Inner(2)), Colour.RED).to_dict()

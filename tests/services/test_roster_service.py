@@ -37,14 +37,32 @@ def camp() -> int:
 
 @pytest.fixture
 def pid(camp: int) -> int:
-    return platoon_service.create_platoon("Congo 1960", "2nd Platoon", training=10, equipment=10, morale=8,
-                                          armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=2).id
+    return platoon_service.create_platoon(
+        "Congo 1960",
+        "2nd Platoon",
+        training=10,
+        equipment=10,
+        morale=8,
+        armor=2,
+        xp=6,
+        leader_name="Lt. Okafor",
+        leader_xp=2,
+    ).id
 
 
 def test_platoon_detail_shape(pid: int) -> None:
     d = platoon_service.platoon_detail(pid)
     assert (d.name, d.campaign, d.training, d.equipment, d.morale, d.armor, d.xp, d.level, d.cards) == (
-        "2nd Platoon", "Congo 1960", "d10", "d10", "d8", 2, 6, "Regular", 10)
+        "2nd Platoon",
+        "Congo 1960",
+        "d10",
+        "d10",
+        "d8",
+        2,
+        6,
+        "Regular",
+        10,
+    )
     assert d.leader.name == "Lt. Okafor" and d.leader.xp == 2 and d.leader.level == "Green"
     assert d.leader.rank == "Lieutenant"
     assert d.former_leaders == () and d.attached == () and d.equipment_list == ()
@@ -62,20 +80,32 @@ def test_platoon_without_leader_draws_only_its_own_cards(camp: int) -> None:
         platoon_service.set_xp(e.id, 3, who="leader")
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"training": 7}, "d7 is not an attribute die"),
-    ({"morale": "x"}, "Morale: not a die"),
-    ({"armor": 6}, "Armor must be 1 to 5, not 6"),
-    ({"armor": 0}, "Armor must be 1 to 5"),
-    ({"xp": 33}, "platoon XP must be a whole number from 0 to 32, not 33"),
-    ({"xp": -1}, "platoon XP"),
-    ({"leader_xp": 40}, "leader XP"),
-    ({"name": "  "}, "platoon name must not be empty"),
-    ({"name": "2nd platoon"}, "already has a platoon named"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"training": 7}, "d7 is not an attribute die"),
+        ({"morale": "x"}, "Morale: not a die"),
+        ({"armor": 6}, "Armor must be 1 to 5, not 6"),
+        ({"armor": 0}, "Armor must be 1 to 5"),
+        ({"xp": 33}, "platoon XP must be a whole number from 0 to 32, not 33"),
+        ({"xp": -1}, "platoon XP"),
+        ({"leader_xp": 40}, "leader XP"),
+        ({"name": "  "}, "platoon name must not be empty"),
+        ({"name": "2nd platoon"}, "already has a platoon named"),
+    ],
+)
 def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> None:
-    args = {"name": "3rd Platoon", "training": 8, "equipment": 8, "morale": 8, "armor": 1, "xp": 0,
-            "leader_name": "Sgt. B", "leader_xp": 0, **kwargs}
+    args = {
+        "name": "3rd Platoon",
+        "training": 8,
+        "equipment": 8,
+        "morale": 8,
+        "armor": 1,
+        "xp": 0,
+        "leader_name": "Sgt. B",
+        "leader_xp": 0,
+        **kwargs,
+    }
     name = args.pop("name")
     with pytest.raises(ServiceError, match=message):
         platoon_service.create_platoon("Congo 1960", name, **args)
@@ -99,8 +129,16 @@ def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
 
 
 def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
-    e = platoon_service.create_platoon(camp, "3rd Platoon", training=8, equipment=6, morale=8, armor=1,
-                                       leader_name="Lt. Mbeki", dice=TypedDice([[8, 3]]))
+    e = platoon_service.create_platoon(
+        camp,
+        "3rd Platoon",
+        training=8,
+        equipment=6,
+        morale=8,
+        armor=1,
+        leader_name="Lt. Mbeki",
+        dice=TypedDice([[8, 3]]),
+    )
     d = platoon_service.platoon_detail(e.id)
     assert d.xp == 7 and d.leader.xp == 2
     roll = Roll.get(Roll.platoon == e.id)
@@ -132,8 +170,9 @@ def test_force_generation_bad_faces_writes_nothing(camp: int) -> None:
 
 
 def test_create_undo_redo_keeps_ids_and_roll(camp: int) -> None:
-    e = platoon_service.create_platoon(camp, "P", training=8, equipment=8, morale=8, armor=1, leader_name="L",
-                                       dice=SeededDice(3))
+    e = platoon_service.create_platoon(
+        camp, "P", training=8, equipment=8, morale=8, armor=1, leader_name="L", dice=SeededDice(3)
+    )
     before = platoon_service.platoon_detail(e.id)
     journal_replay.undo(e.operation_id)
     assert Platoon.select().count() == 0 and Roll.select().count() == 0 and Leader.select().count() == 0
@@ -146,8 +185,12 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
     e = platoon_service.set_platoon(pid, training=8, morale=12, armor=3, notes="tired", reason="bad winter")
     assert e.to_dict()["old"] == {"training": "d10", "morale": "d8", "armor": 2, "notes": ""}
     rows = {(a.field, a.old_value, a.new_value, a.reason) for a in AttributeChange.select()}
-    assert rows == {("training", "d10", "d8", "bad winter"), ("morale", "d8", "d12", "bad winter"),
-                    ("armor", "2", "3", "bad winter"), ("notes", "", "tired", "bad winter")}
+    assert rows == {
+        ("training", "d10", "d8", "bad winter"),
+        ("morale", "d8", "d12", "bad winter"),
+        ("armor", "2", "3", "bad winter"),
+        ("notes", "", "tired", "bad winter"),
+    }
     d = platoon_service.platoon_detail(pid)
     assert (d.training, d.morale, d.armor, d.notes) == ("d8", "d12", 3, "tired")
     journal_replay.undo(e.operation_id)
@@ -160,11 +203,14 @@ def test_set_platoon_logs_each_change(pid: int) -> None:
     assert not unchanged.changed and AttributeChange.select().count() == 4
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"training": 7}, "Training: d7 is not an attribute die"),
-    ({"equipment": 3}, "d3 is not an attribute die"),
-    ({"armor": 6}, "Armor must be 1 to 5, not 6"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"training": 7}, "Training: d7 is not an attribute die"),
+        ({"equipment": 3}, "d3 is not an attribute die"),
+        ({"armor": 6}, "Armor must be 1 to 5, not 6"),
+    ],
+)
 def test_set_platoon_refuses(pid: int, kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
         platoon_service.set_platoon(pid, morale=4, **kwargs)
@@ -208,8 +254,10 @@ def test_undo_refuses_when_changed_since(pid: int) -> None:
     e = platoon_service.set_xp(pid, 9)
     with operation("test.setup", "test data") as later:
         Platoon.update(xp=12).where(Platoon.id == pid).execute()  # e.g. a battle logged outside the undo stack
-    with pytest.raises(ServiceError, match=f"“test data” .operation {later.changes.operation_id}. changed the same "
-                                           "data later; undo that first"):
+    with pytest.raises(
+        ServiceError,
+        match=f"“test data” .operation {later.changes.operation_id}. changed the same data later; undo that first",
+    ):
         journal_replay.undo(e.operation_id)
     assert platoon_service.platoon_detail(pid).xp == 12 and XpChange.select().count() == 1
 
@@ -259,13 +307,15 @@ def test_set_leader_name_and_rank(pid: int) -> None:
 
 
 def test_attached_units(pid: int) -> None:
-    team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8,
-                                           armor=2)
+    team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
     attachment_service.add_attached(pid, "Ferret", "vehicle", training=8, equipment=8, morale=8, armor=4)
     attachment_service.add_attached(pid, "Battery", "fire_support", support="medium")
     d = platoon_service.platoon_detail(pid)
     assert [(a.name, a.kind) for a in d.attached] == [
-        ("Weapons team", "team"), ("Ferret", "vehicle"), ("Battery", "fire_support")]
+        ("Weapons team", "team"),
+        ("Ferret", "vehicle"),
+        ("Battery", "fire_support"),
+    ]
     assert d.attached[0].training == "d8" and d.attached[1].armor_class == "vehicle"
     assert d.attached[2].support == "medium" and d.attached[2].training is None
     assert d.cards_with_fire_support == d.cards - 1
@@ -281,18 +331,23 @@ def test_attached_units(pid: int) -> None:
     assert AttachedUnit.get_by_id(team.id).training == 8
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"kind": "team", "training": 8, "equipment": 8, "morale": 8, "armor": 4}, "Armor 4 is for vehicles only"),
-    ({"kind": "team", "training": 8, "equipment": 8, "morale": 8}, "needs its own armor"),
-    ({"kind": "vehicle", "training": 7, "equipment": 8, "morale": 8, "armor": 4}, "d7"),
-    ({"kind": "vehicle", "training": 8, "equipment": 8, "morale": 8, "armor": 6}, "Armor must be 1 to 5"),
-    ({"kind": "fire_support"}, "needs a support level"),
-    ({"kind": "fire_support", "support": "huge"}, "fire support level must be one of light, medium, heavy"),
-    ({"kind": "fire_support", "support": "light", "armor": 2}, "no attribute dice or Armor"),
-    ({"kind": "team", "training": 8, "equipment": 8, "morale": 8, "armor": 2, "support": "light"},
-     "no fire support level"),
-    ({"kind": "tank"}, "kind must be one of"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"kind": "team", "training": 8, "equipment": 8, "morale": 8, "armor": 4}, "Armor 4 is for vehicles only"),
+        ({"kind": "team", "training": 8, "equipment": 8, "morale": 8}, "needs its own armor"),
+        ({"kind": "vehicle", "training": 7, "equipment": 8, "morale": 8, "armor": 4}, "d7"),
+        ({"kind": "vehicle", "training": 8, "equipment": 8, "morale": 8, "armor": 6}, "Armor must be 1 to 5"),
+        ({"kind": "fire_support"}, "needs a support level"),
+        ({"kind": "fire_support", "support": "huge"}, "fire support level must be one of light, medium, heavy"),
+        ({"kind": "fire_support", "support": "light", "armor": 2}, "no attribute dice or Armor"),
+        (
+            {"kind": "team", "training": 8, "equipment": 8, "morale": 8, "armor": 2, "support": "light"},
+            "no fire support level",
+        ),
+        ({"kind": "tank"}, "kind must be one of"),
+    ],
+)
 def test_attached_refusals(pid: int, kwargs: dict, message: str) -> None:
     kwargs = dict(kwargs)  # the parameter is shared by both engines' runs
     kind = kwargs.pop("kind")
@@ -326,7 +381,9 @@ def test_equipment_rows(pid: int) -> None:
     attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
     d = platoon_service.platoon_detail(pid)
     assert [(x.name, x.targets, x.ap, x.ap_vs) for x in d.equipment_list] == [
-        ("Recoilless rifle", "point", -2, "point"), ("Flamer", "both", -1, "dispersed")]
+        ("Recoilless rifle", "point", -2, "point"),
+        ("Flamer", "both", -1, "dispersed"),
+    ]
     ed = attachment_service.edit_equipment(e.id, ap=None)
     assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
     journal_replay.undo(ed.operation_id)
@@ -337,14 +394,17 @@ def test_equipment_rows(pid: int) -> None:
     assert len(platoon_service.platoon_detail(pid).equipment_list) == 2
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"targets": "air"}, "targets must be one of dispersed, point, both"),
-    ({"targets": "point", "ap": -2, "ap_vs": "dispersed"}, "only point targets"),
-    ({"ap_vs": "point"}, "needs an AP value"),
-    ({"ap": "lots"}, "AP value must be a whole number"),
-    ({"ap": 11}, "from -10 to 10"),
-    ({"attached": "Nobody"}, "no attached unit 'Nobody'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"targets": "air"}, "targets must be one of dispersed, point, both"),
+        ({"targets": "point", "ap": -2, "ap_vs": "dispersed"}, "only point targets"),
+        ({"ap_vs": "point"}, "needs an AP value"),
+        ({"ap": "lots"}, "AP value must be a whole number"),
+        ({"ap": 11}, "from -10 to 10"),
+        ({"attached": "Nobody"}, "no attached unit 'Nobody'"),
+    ],
+)
 def test_equipment_refusals(pid: int, kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
         attachment_service.add_equipment(pid, "Gun", **kwargs)
@@ -357,14 +417,18 @@ def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
     attachment_service.add_equipment(pid, "Mortar", targets="dispersed")
     platoon_service.set_xp(pid, 7, reason="x")
     with operation("test.setup", "test data"):
-        battle = Battle.create(platoon=pid, number=1, date=dt.date(2024, 1, 1), platoon_xp_before=6,
-                               platoon_xp_after=7)
+        battle = Battle.create(platoon=pid, number=1, date=dt.date(2024, 1, 1), platoon_xp_before=6, platoon_xp_after=7)
     with operation("test.setup", "test data"):
-        their = Battle.create(platoon=other, number=1, date=dt.date(2024, 1, 1), opponent_platoon=pid,
-                              platoon_xp_before=0, platoon_xp_after=1)
+        their = Battle.create(
+            platoon=other,
+            number=1,
+            date=dt.date(2024, 1, 1),
+            opponent_platoon=pid,
+            platoon_xp_before=0,
+            platoon_xp_after=1,
+        )
     with operation("test.setup", "test data"):
-        Roll.create(platoon=pid, battle=battle, purpose="recovery", expression="1d8", faces=[3], total=3,
-                    source="app")
+        Roll.create(platoon=pid, battle=battle, purpose="recovery", expression="1d8", faces=[3], total=3, source="app")
     before = platoon_service.platoon_detail(pid)
     e = platoon_service.delete_platoon(pid)
     assert Platoon.get_or_none(Platoon.id == pid) is None
@@ -401,16 +465,40 @@ def test_demo_platoon_detail_reads_its_level_cards_and_weapons() -> None:
 
 # --- property: any sequence of edits undone in reverse leaves the database exactly as it was ---------------
 
+
 def _snapshot() -> dict[str, list[dict]]:
     from campaign_app.store.models import MODELS
 
-    return {m._meta.table_name: list(m.select().order_by(m._meta.primary_key).dicts()) for m in MODELS
-            if m._meta.table_name != "schema_migration"}
+    return {
+        m._meta.table_name: list(m.select().order_by(m._meta.primary_key).dicts())
+        for m in MODELS
+        if m._meta.table_name != "schema_migration"
+    }
 
 
-_OPS = st.lists(st.tuples(st.sampled_from(["xp", "leader_xp", "dice", "armor", "rename", "attach", "detach",
-                                           "weapon", "unit_weapon", "edit_unit", "leader", "delete"]),
-                          st.integers(0, 40)), min_size=1, max_size=8)
+_OPS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            [
+                "xp",
+                "leader_xp",
+                "dice",
+                "armor",
+                "rename",
+                "attach",
+                "detach",
+                "weapon",
+                "unit_weapon",
+                "edit_unit",
+                "leader",
+                "delete",
+            ]
+        ),
+        st.integers(0, 40),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -432,23 +520,34 @@ def test_undo_in_reverse_restores_everything_and_redo_replays(pid: int, ops: lis
             elif op == "rename":
                 edit = platoon_service.rename_platoon(pid, f"Platoon {n}")
             elif op == "attach":
-                edit = attachment_service.add_attached(pid, f"Unit {n}", ("team", "vehicle", "fire_support")[n % 3],
-                                                       **({"support": "light"} if n % 3 == 2 else
-                                                          {"training": 8, "equipment": 8, "morale": 8,
-                                                           "armor": 1 + n % 3}))
+                edit = attachment_service.add_attached(
+                    pid,
+                    f"Unit {n}",
+                    ("team", "vehicle", "fire_support")[n % 3],
+                    **(
+                        {"support": "light"}
+                        if n % 3 == 2
+                        else {"training": 8, "equipment": 8, "morale": 8, "armor": 1 + n % 3}
+                    ),
+                )
             elif op == "detach":
                 edit = attachment_service.remove_attached(units[n % len(units)]) if units else None
             elif op == "weapon":
                 edit = attachment_service.add_equipment(pid, f"Gun {n}", targets="point", ap=-(n % 4) or None)
             elif op == "unit_weapon":
-                edit = (attachment_service.add_equipment(pid, f"MG {n}", attached=units[n % len(units)]) if units
-                        else None)
+                edit = (
+                    attachment_service.add_equipment(pid, f"MG {n}", attached=units[n % len(units)]) if units else None
+                )
             elif op == "edit_unit":
-                edit = attachment_service.edit_attached(units[n % len(units)], kind="fire_support", support="heavy") \
-                    if units else None
+                edit = (
+                    attachment_service.edit_attached(units[n % len(units)], kind="fire_support", support="heavy")
+                    if units
+                    else None
+                )
             elif op == "leader":
-                edit = leader_service.replace_leader(pid, f"Lt. {n}", dice=TypedDice([[1 + n % 10]]),
-                                                     how=("casualty", "promoted", "replaced")[n % 3])
+                edit = leader_service.replace_leader(
+                    pid, f"Lt. {n}", dice=TypedDice([[1 + n % 10]]), how=("casualty", "promoted", "replaced")[n % 3]
+                )
             else:
                 edit = platoon_service.delete_platoon(pid)
         except ServiceError:
@@ -476,21 +575,64 @@ def test_platoon_detail_json_shape(pid: int) -> None:
     assert isinstance(d.leader, LeaderInfo) and not isinstance(d.leader, FormerLeader)
     assert all(isinstance(f, FormerLeader) for f in d.former_leaders)
     out = d.to_dict()
-    assert list(out) == ["id", "name", "campaign", "campaign_id", "period", "replacement_dice", "thresholds",
-                         "training", "equipment", "morale", "words", "armor", "armor_class", "xp", "level",
-                         "level_rank", "cards", "cards_with_fire_support", "notes", "leader", "former_leaders",
-                         "attached", "equipment_list", "battles"]
-    leader_keys = ["id", "name", "rank", "xp", "level", "level_rank", "xp_at_join", "joined_at", "joined_battle",
-                   "notes"]
+    assert list(out) == [
+        "id",
+        "name",
+        "campaign",
+        "campaign_id",
+        "period",
+        "replacement_dice",
+        "thresholds",
+        "training",
+        "equipment",
+        "morale",
+        "words",
+        "armor",
+        "armor_class",
+        "xp",
+        "level",
+        "level_rank",
+        "cards",
+        "cards_with_fire_support",
+        "notes",
+        "leader",
+        "former_leaders",
+        "attached",
+        "equipment_list",
+        "battles",
+    ]
+    leader_keys = [
+        "id",
+        "name",
+        "rank",
+        "xp",
+        "level",
+        "level_rank",
+        "xp_at_join",
+        "joined_at",
+        "joined_battle",
+        "notes",
+    ]
     assert list(out["leader"]) == leader_keys
-    assert list(out["former_leaders"][0]) == [*leader_keys, "status", "how", "left_at", "left_battle",
-                                              "left_battle_id"]
+    assert list(out["former_leaders"][0]) == [*leader_keys, "status", "how", "left_at", "left_battle", "left_battle_id"]
     assert out["former_leaders"][0]["how"] == "casualty" and isinstance(out["former_leaders"][0]["left_at"], str)
     assert out["thresholds"] == [1, 4, 9, 16] and out["former_leaders"][0]["name"] == "Lt. Okafor"
     assert out["words"] == {"training": "Professional", "equipment": "Modern", "morale": "Steady"}
-    assert out["attached"] == [{"id": out["attached"][0]["id"], "name": "Battery", "kind": "fire_support",
-                                "training": None, "equipment": None, "morale": None, "armor": None,
-                                "armor_class": None, "support": "light", "notes": "", "equipment_list": []}]
+    assert out["attached"] == [
+        {
+            "id": out["attached"][0]["id"],
+            "name": "Battery",
+            "kind": "fire_support",
+            "training": None,
+            "equipment": None,
+            "morale": None,
+            "armor": None,
+            "armor_class": None,
+            "support": "light",
+            "notes": "",
+            "equipment_list": [],
+        }
+    ]
     assert json.loads(json.dumps(out)) == out  # JSON-ready without a default= fallback
 
 

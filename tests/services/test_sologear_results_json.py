@@ -15,18 +15,96 @@ from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.services.common import ServiceError
 from campaign_app.services.sologear_results import HistoryEntry, PlayUndone
 
-SHEET_KEYS = ["id", "campaign", "name", "date", "area", "pilot", "gear_name", "gear_tv", "player_unit",
-              "player_affiliation", "enemy_unit", "enemy_affiliation", "notes", "length", "length_dice",
-              "length_rolls", "options", "state", "enemy_quality_column", "forces", "totals", "odds", "turns_played",
-              "turns_left", "turns", "next", "reckoning", "created_at"]
-TURN_KEYS = ["turn", "id", "action", "label", "posture", "posture_name", "combat_total", "column", "cell",
-             "cell_text", "glory", "enemy_tv", "light_critical", "repair_hours", "battle_length", "entry_edge", "ends",
-             "breakout", "starts_breakout", "battle", "recorded", "result", "notes", "meaning", "form", "rolls"]
-ROLL_KEYS = ["purpose", "purpose_text", "expression", "faces", "modifier", "total", "source", "rule", "rule_text",
-             "table_row", "outcome"]
-COUNT_KEYS = ["platoon", "battle", "leader", "attached_unit", "equipment", "xp_change", "attribute_change",
-              "sologear_sheet", "sologear_force", "sologear_turn", "roll", "fighter", "bout", "bout_round",
-              "fighter_change", "chronicle_entry", "print_record"]
+SHEET_KEYS = [
+    "id",
+    "campaign",
+    "name",
+    "date",
+    "area",
+    "pilot",
+    "gear_name",
+    "gear_tv",
+    "player_unit",
+    "player_affiliation",
+    "enemy_unit",
+    "enemy_affiliation",
+    "notes",
+    "length",
+    "length_dice",
+    "length_rolls",
+    "options",
+    "state",
+    "enemy_quality_column",
+    "forces",
+    "totals",
+    "odds",
+    "turns_played",
+    "turns_left",
+    "turns",
+    "next",
+    "reckoning",
+    "created_at",
+]
+TURN_KEYS = [
+    "turn",
+    "id",
+    "action",
+    "label",
+    "posture",
+    "posture_name",
+    "combat_total",
+    "column",
+    "cell",
+    "cell_text",
+    "glory",
+    "enemy_tv",
+    "light_critical",
+    "repair_hours",
+    "battle_length",
+    "entry_edge",
+    "ends",
+    "breakout",
+    "starts_breakout",
+    "battle",
+    "recorded",
+    "result",
+    "notes",
+    "meaning",
+    "form",
+    "rolls",
+]
+ROLL_KEYS = [
+    "purpose",
+    "purpose_text",
+    "expression",
+    "faces",
+    "modifier",
+    "total",
+    "source",
+    "rule",
+    "rule_text",
+    "table_row",
+    "outcome",
+]
+COUNT_KEYS = [
+    "platoon",
+    "battle",
+    "leader",
+    "attached_unit",
+    "equipment",
+    "xp_change",
+    "attribute_change",
+    "sologear_sheet",
+    "sologear_force",
+    "sologear_turn",
+    "roll",
+    "fighter",
+    "bout",
+    "bout_round",
+    "fighter_change",
+    "chronicle_entry",
+    "print_record",
+]
 
 
 def _sheet() -> int:
@@ -69,16 +147,29 @@ def test_history_lines_keep_their_key_order() -> None:
     assert list(entries[0].to_dict()) == ["kind", "turn", "roll", "text"]
     assert list(entries[1].to_dict()) == ["kind", "turn", "text", "roll"]
     assert list(entries[1].to_dict()["roll"]) == ROLL_KEYS
-    assert HistoryEntry("end", None, "Campaign ended").to_dict() == {"kind": "end", "turn": None, "roll": None,
-                                                                      "text": "Campaign ended"}
+    assert HistoryEntry("end", None, "Campaign ended").to_dict() == {
+        "kind": "end",
+        "turn": None,
+        "roll": None,
+        "text": "Campaign ended",
+    }
 
 
 @pytest.mark.file_db
 def test_backup_json() -> None:
     _sheet()
     backup = backup_service.backup_now().to_dict()
-    assert list(backup) == ["file", "time", "reason", "size", "campaigns", "battles", "schema_version", "good",
-                            "problem"]
+    assert list(backup) == [
+        "file",
+        "time",
+        "reason",
+        "size",
+        "campaigns",
+        "battles",
+        "schema_version",
+        "good",
+        "problem",
+    ]
     assert isinstance(backup["file"], str) and len(backup["time"]) == 19 and backup["time"][10] == "T"
     assert [b.to_dict() for b in backup_service.backups()][0] == backup
 
@@ -87,14 +178,40 @@ def test_campaign_file_json(tmp_path) -> None:
     _sheet()
     exported = portable.export_campaign("Hill 214", tmp_path / "hill.json")
     out = exported.to_dict()
-    assert list(out) == ["file", "campaign", "bytes", "platoon", "battle", "leader", "attached_unit", "xp_change",
-                         "attribute_change", "equipment", "sologear_sheet", "sologear_force", "sologear_turn", "roll",
-                         "fighter", "bout", "bout_round", "fighter_change", "chronicle_entry", "print_record"]
+    assert list(out) == [
+        "file",
+        "campaign",
+        "bytes",
+        "platoon",
+        "battle",
+        "leader",
+        "attached_unit",
+        "xp_change",
+        "attribute_change",
+        "equipment",
+        "sologear_sheet",
+        "sologear_force",
+        "sologear_turn",
+        "roll",
+        "fighter",
+        "bout",
+        "bout_round",
+        "fighter_change",
+        "chronicle_entry",
+        "print_record",
+    ]
     assert out["file"] == str(tmp_path / "hill.json") and out["bytes"] == (tmp_path / "hill.json").stat().st_size
     assert (exported.counts.sologear_sheet, exported.counts.sologear_turn, exported.counts.roll) == (1, 1, 6)
     doc = json.loads((tmp_path / "hill.json").read_text(encoding="utf-8"))
-    assert list(doc) == ["format", "format_version", "app_version", "schema_version", "exported_at", "campaign",
-                         "tables"]  # the file's own format is not a result: unchanged
+    assert list(doc) == [
+        "format",
+        "format_version",
+        "app_version",
+        "schema_version",
+        "exported_at",
+        "campaign",
+        "tables",
+    ]  # the file's own format is not a result: unchanged
     # and it is the same from either engine: true/false as 1/0, times as text, JSON columns as JSON text
     turn = doc["tables"]["sologear_turn"][0]
     assert doc["campaign"]["archived"] == 0 and turn["recorded"] == 0 and turn["gear_damaged"] == 0
@@ -119,8 +236,10 @@ def test_campaign_file_round_trip_keeps_every_row(tmp_path) -> None:
 
     def rows(name: str) -> dict[str, list[dict[str, object]]]:
         doc = json.loads((tmp_path / name).read_text(encoding="utf-8"))
-        return {table: [{k: v for k, v in row.items() if k != "id" and not k.endswith("_id")} for row in found]
-                for table, found in doc["tables"].items()}
+        return {
+            table: [{k: v for k, v in row.items() if k != "id" and not k.endswith("_id")} for row in found]
+            for table, found in doc["tables"].items()
+        }
 
     assert rows("second.json") == rows("first.json")
 

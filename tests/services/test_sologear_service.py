@@ -16,8 +16,17 @@ from campaign_app.store.models import Campaign, Roll, SologearForce, SologearShe
 
 
 def make_sheet(length: int | None = None, enemy_base: float = 400, **options: Any) -> int:
-    edit = sheet_service.create_sheet("Hill 214", "Janne", 250, date="TN1932", area="Badlands", gear_name="Hunter",
-                                      player_unit="Janne's Regiment", enemy_unit="Johnboy's Company", **options)
+    edit = sheet_service.create_sheet(
+        "Hill 214",
+        "Janne",
+        250,
+        date="TN1932",
+        area="Badlands",
+        gear_name="Hunter",
+        player_unit="Janne's Regiment",
+        enemy_unit="Johnboy's Company",
+        **options,
+    )
     sid = edit.id
     sheet_service.add_force(sid, "player", "1st Company", base_power=350)
     sheet_service.add_force(sid, "player", "2nd Company", base_power=350, skill="regular", loyalty="reliable")
@@ -28,8 +37,13 @@ def make_sheet(length: int | None = None, enemy_base: float = 400, **options: An
 
 
 def counts() -> tuple[int, ...]:
-    return (Campaign.select().count(), SologearSheet.select().count(), SologearForce.select().count(),
-            SologearTurn.select().count(), Roll.select().count())
+    return (
+        Campaign.select().count(),
+        SologearSheet.select().count(),
+        SologearForce.select().count(),
+        SologearTurn.select().count(),
+        Roll.select().count(),
+    )
 
 
 def test_create_sheet_worked_example() -> None:
@@ -69,8 +83,13 @@ def test_forces_from_tv_edit_remove_and_bad_words() -> None:
     sheet_service.update_force(fid, company_tv=4000)
     assert SologearForce.get_by_id(fid).base_power == 200
     before = counts()
-    for bad in ({"skill": "heroic"}, {"loyalty": "fanatic"}, {"side": "neutral"}, {"base_power": -3},
-                {"company_tv": "lots"}):
+    for bad in (
+        {"skill": "heroic"},
+        {"loyalty": "fanatic"},
+        {"side": "neutral"},
+        {"base_power": -3},
+        {"company_tv": "lots"},
+    ):
         with pytest.raises(ServiceError):
             sheet_service.update_force(fid, **bad)
     with pytest.raises(ServiceError, match="base power or its company TV"):
@@ -390,8 +409,9 @@ def test_seeded_campaigns_run_to_the_end() -> None:
             posture = None if action == "dec" else nxt.posture_fixed or 1
             edit = play_service.play_turn(sid, action, posture, dice=dice)
             if edit.result.battle:
-                play_service.record_turn(sid, edit.result.turn, glory=edit.result.glory or 0,
-                                         enemy_tv=edit.result.enemy_tv or 0, bunkers=1)
+                play_service.record_turn(
+                    sid, edit.result.turn, glory=edit.result.glory or 0, enemy_tv=edit.result.enemy_tv or 0, bunkers=1
+                )
         assert SologearSheet.get_by_id(sid).status == "ended"
         edit = play_service.end_campaign(sid, dice)
         assert edit.result.noticed in (True, False)
@@ -399,12 +419,16 @@ def test_seeded_campaigns_run_to_the_end() -> None:
 
 # --- edge cases: out-of-range unit values, repair turns, units fixed after the length roll ----------------
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"base_power": "1e308"}, "base power must be at most 1,000,000"),
-    ({"base_power": "inf"}, "base power must be a number of 0 or more"),
-    ({"base_power": "nan"}, "base power must be a number of 0 or more"),
-    ({"company_tv": 1_000_001}, "company TV must be at most 1000000"),
-])
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"base_power": "1e308"}, "base power must be at most 1,000,000"),
+        ({"base_power": "inf"}, "base power must be a number of 0 or more"),
+        ({"base_power": "nan"}, "base power must be a number of 0 or more"),
+        ({"company_tv": 1_000_001}, "company TV must be at most 1000000"),
+    ],
+)
 def test_huge_or_non_finite_unit_values_are_refused(kwargs: dict[str, Any], message: str) -> None:
     sid = make_sheet()
     before = counts()
@@ -440,8 +464,13 @@ def test_units_are_fixed_once_the_length_is_rolled_except_their_names() -> None:
         sheet_service.add_force(sid, "enemy", "Horde", base_power=100)
     with pytest.raises(ServiceError, match="removing a unit .*undo the length roll first"):
         sheet_service.remove_force(enemy.id)
-    for field, value in (("base_power", 10), ("company_tv", 2000), ("skill", "rookie"), ("loyalty", "shaken"),
-                         ("side", "player")):
+    for field, value in (
+        ("base_power", 10),
+        ("company_tv", 2000),
+        ("skill", "rookie"),
+        ("loyalty", "shaken"),
+        ("side", "player"),
+    ):
         with pytest.raises(ServiceError, match="undo the length roll first"):
             sheet_service.update_force(enemy.id, **{field: value})
     assert counts() == before and SologearForce.get_by_id(enemy.id).base_power == 400

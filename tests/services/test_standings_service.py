@@ -28,14 +28,23 @@ def plain_standings(campaign_id: int) -> tuple[list[dict[str, Any]], list[dict[s
     for p in platoons:
         bs = list(Battle.select().where(Battle.platoon == p))
         owner = {"owner": p.owner} if can(Capability.SEVERAL_LOGINS) else {}
-        rows.append({"platoon": p.name, **owner, "battles": len(bs),
-                     "victories": sum(b.outcome == "victory" for b in bs),
-                     "draws": sum(b.outcome == "draw" for b in bs),
-                     "defeats": sum(b.outcome == "defeat" for b in bs),
-                     "objective_xp": sum(b.objectives for b in bs), "wounds": sum(b.wounds for b in bs),
-                     "xp_lost": sum(b.xp_lost for b in bs),
-                     "leaders_lost": sum(b.leader_fate in ("casualty", "promoted") for b in bs),
-                     "xp": p.xp, "level": level_name(p.xp, thresholds_of(camp)), "_key": name_key(p.name)})
+        rows.append(
+            {
+                "platoon": p.name,
+                **owner,
+                "battles": len(bs),
+                "victories": sum(b.outcome == "victory" for b in bs),
+                "draws": sum(b.outcome == "draw" for b in bs),
+                "defeats": sum(b.outcome == "defeat" for b in bs),
+                "objective_xp": sum(b.objectives for b in bs),
+                "wounds": sum(b.wounds for b in bs),
+                "xp_lost": sum(b.xp_lost for b in bs),
+                "leaders_lost": sum(b.leader_fate in ("casualty", "promoted") for b in bs),
+                "xp": p.xp,
+                "level": level_name(p.xp, thresholds_of(camp)),
+                "_key": name_key(p.name),
+            }
+        )
     rows.sort(key=lambda r: (-r["victories"], -(r["victories"] - r["defeats"]), -r["xp"], r["_key"]))
     place = {r["platoon"]: i for i, r in enumerate(rows)}
     for r in rows:
@@ -46,7 +55,7 @@ def plain_standings(campaign_id: int) -> tuple[list[dict[str, Any]], list[dict[s
         if b.opponent_platoon_id in ours and b.opponent_platoon_id != b.platoon_id:
             logs[(b.platoon_id, b.opponent_platoon_id)].append(b)
     pairs = {}
-    for (me, them) in list(logs):
+    for me, them in list(logs):
         a, b = sorted((ours[me], ours[them]), key=lambda n: place[n])
         if (a, b) in pairs:
             continue
@@ -102,14 +111,24 @@ def test_json_rows_have_exactly_the_named_fields() -> None:
 def _campaign(*names: str) -> dict[str, int]:
     with operation("test.setup", "test data"):
         c = Campaign.create(name="League", system="atomic_africa")
-        return {n: Platoon.create(campaign=c, name=n, training=8, equipment=8, morale=8, armor=2, xp=xp).id
-                for n, xp in zip(names, (5, 5, 9, 1), strict=False)}
+        return {
+            n: Platoon.create(campaign=c, name=n, training=8, equipment=8, morale=8, armor=2, xp=xp).id
+            for n, xp in zip(names, (5, 5, 9, 1), strict=False)
+        }
 
 
 def _battle(pid: int, number: int, outcome: str | None, opp: int | None = None, day: int = 1, **kw: Any) -> None:
     with operation("test.setup", "test battle"):
-        Battle.create(platoon=pid, number=number, date=_dt.date(2025, 3, day), outcome=outcome,
-                      opponent_platoon=opp, platoon_xp_before=0, platoon_xp_after=0, **kw)
+        Battle.create(
+            platoon=pid,
+            number=number,
+            date=_dt.date(2025, 3, day),
+            outcome=outcome,
+            opponent_platoon=opp,
+            platoon_xp_before=0,
+            platoon_xp_after=0,
+            **kw,
+        )
 
 
 def test_ranking_follows_the_rules_tie_breaks() -> None:
@@ -136,8 +155,13 @@ def test_both_victories_are_shown_as_a_disagreement_never_resolved() -> None:
     _battle(ids["Alpha"], 3, "defeat", ids["Bravo"], day=9)  # Bravo did not log this one
     (pair,) = st.standings("League").head_to_head
     # Bravo ranks first (1 victory, no defeat; Alpha 1 victory, 1 defeat): A of the pair is Bravo
-    assert pair.to_dict() == {"platoons": ["Bravo", "Alpha"], "a_victories": 1, "b_victories": 0, "draws": 1,
-                              "disagreements": 1}
+    assert pair.to_dict() == {
+        "platoons": ["Bravo", "Alpha"],
+        "a_victories": 1,
+        "b_victories": 0,
+        "draws": 1,
+        "disagreements": 1,
+    }
     (game,) = pair.games
     assert (game.a_battle, game.a_result, game.b_battle, game.b_result) == (1, "victory", 1, "victory")
     assert "disputed" in pair.text() and "Bravo battle 1: victory; Alpha battle 1: victory" in pair.text()

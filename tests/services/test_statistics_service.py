@@ -25,12 +25,15 @@ def _plain(campaign_id: int | None) -> dict[tuple[str, str], dict[str, object]]:
         bs = list(Battle.select().where(Battle.platoon == p))
         n = len(bs)
         out[(p.campaign.name, p.name)] = {
-            "battles": n, "victories": sum(b.outcome == "victory" for b in bs),
-            "draws": sum(b.outcome == "draw" for b in bs), "defeats": sum(b.outcome == "defeat" for b in bs),
+            "battles": n,
+            "victories": sum(b.outcome == "victory" for b in bs),
+            "draws": sum(b.outcome == "draw" for b in bs),
+            "defeats": sum(b.outcome == "defeat" for b in bs),
             "xp_lost": sum(b.xp_lost for b in bs),
             "leaders_lost": sum(b.leader_fate in ("casualty", "promoted") for b in bs),
             "win_rate": None if not n else round(sum(b.outcome == "victory" for b in bs) / n, 4),
-            "average_wounds": None if not n else round(sum(b.wounds for b in bs) / n, 4)}
+            "average_wounds": None if not n else round(sum(b.wounds for b in bs) / n, 4),
+        }
     return out
 
 
@@ -41,8 +44,10 @@ def test_platoon_statistics_equal_a_plain_recomputation_across_campaigns(seed: i
     overview_gen.sologear(seed)  # not a platoon campaign: not counted
     for scope in (None, first):
         got = statistics.statistics(scope)
-        mine = {(s.campaign, s.platoon): {k: v for k, v in s.to_dict().items() if k not in ("campaign", "platoon")}
-                for s in got.platoons}
+        mine = {
+            (s.campaign, s.platoon): {k: v for k, v in s.to_dict().items() if k not in ("campaign", "platoon")}
+            for s in got.platoons
+        }
         assert mine == _plain(scope)
     assert can(Capability.SEVERAL_LOGINS) == bool(statistics.statistics().players)
 
@@ -58,15 +63,15 @@ def test_players_on_a_server_add_up_their_platoons() -> None:
         by_owner.setdefault(p.owner, []).append(p)
     assert {pl.player: (pl.platoons, pl.battles, pl.victories, pl.xp_lost) for pl in s.players} == {
         owner: (len(ps), sum(p.battles for p in ps), sum(p.victories for p in ps), sum(p.xp_lost for p in ps))
-        for owner, ps in by_owner.items()}
+        for owner, ps in by_owner.items()
+    }
 
 
 def test_percentiles_are_exact_and_average_to_fifty_over_every_outcome() -> None:
     # every outcome of 2d6, each once: the mean mid-percentile is exactly one half
     ps = [statistics.percentile(2, 6, a + b) for a, b in itertools.product(range(1, 7), repeat=2)]
     assert sum(ps) / len(ps) == Fraction(1, 2)
-    assert statistics.percentile(1, 8, 1) == Fraction(1, 16) and statistics.percentile(2, 12, 24) == Fraction(
-        287, 288)
+    assert statistics.percentile(1, 8, 1) == Fraction(1, 16) and statistics.percentile(2, 12, 24) == Fraction(287, 288)
     with pytest.raises(ValueError):
         statistics.percentile(2, 6, 13)
 

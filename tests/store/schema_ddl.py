@@ -92,15 +92,17 @@ def _balanced(sql: str, start: int) -> tuple[str, int]:
         elif ch == ")":
             depth -= 1
             if depth == 0:
-                return sql[start + 1:i], i + 1
+                return sql[start + 1 : i], i + 1
         i += 1
     raise ValueError(f"unbalanced parentheses in {sql!r}")
 
 
 def checks_of(create_table_sql: str) -> list[str]:
     """Every ``CHECK (...)`` of a CREATE TABLE statement, normalised (column and table CHECKs alike)."""
-    masked = "".join(text if not literal else "'" + "_" * (len(text) - 2) + "'"
-                     for literal, text in _split_literals(create_table_sql))
+    masked = "".join(
+        text if not literal else "'" + "_" * (len(text) - 2) + "'"
+        for literal, text in _split_literals(create_table_sql)
+    )
     found = []
     for match in re.finditer(r"\bCHECK\s*\(", masked, flags=re.IGNORECASE):
         inner, _end = _balanced(create_table_sql, match.end() - 1)
@@ -110,8 +112,10 @@ def checks_of(create_table_sql: str) -> list[str]:
 
 def _index_parts(create_index_sql: str) -> tuple[str, str | None]:
     """What a CREATE INDEX statement covers and its WHERE condition, normalised."""
-    masked = "".join(text if not literal else "'" + "_" * (len(text) - 2) + "'"
-                     for literal, text in _split_literals(create_index_sql))
+    masked = "".join(
+        text if not literal else "'" + "_" * (len(text) - 2) + "'"
+        for literal, text in _split_literals(create_index_sql)
+    )
     on = re.search(r"\bON\s+\S+\s*\(", masked, flags=re.IGNORECASE)
     assert on is not None, create_index_sql
     inner, end = _balanced(create_index_sql, on.end() - 1)
@@ -126,13 +130,15 @@ def _index_parts(create_index_sql: str) -> tuple[str, str | None]:
 def describe(con: sqlite3.Connection) -> dict[str, Table]:
     """The DDL of every table of ``con`` (SQLite's own tables left out)."""
     tables: dict[str, Table] = {}
-    rows = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                       "ORDER BY name").fetchall()
+    rows = con.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    ).fetchall()
     for name, sql in rows:
         table = tables[name] = Table()
         for _cid, col, ctype, notnull, default, pk in con.execute(f'PRAGMA table_info("{name}")'):
-            table.columns[col] = Column(ctype.upper(), bool(notnull), None if default is None else
-                                        normalise(str(default)), bool(pk))
+            table.columns[col] = Column(
+                ctype.upper(), bool(notnull), None if default is None else normalise(str(default)), bool(pk)
+            )
         table.checks.update(checks_of(sql))
         for row in con.execute(f'PRAGMA foreign_key_list("{name}")'):
             _id, _seq, ref_table, col, to, on_update, on_delete = row[:7]
@@ -142,8 +148,9 @@ def describe(con: sqlite3.Connection) -> dict[str, Table]:
                 cols = [r[2] for r in con.execute(f'PRAGMA index_info("{index_name}")')]
                 table.indexes[Index(bool(unique), ", ".join(cols), None)] += 1
                 continue
-            (index_sql,) = con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
-                                       (index_name,)).fetchone()
+            (index_sql,) = con.execute(
+                "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", (index_name,)
+            ).fetchone()
             on, where = _index_parts(index_sql)
             assert bool(partial) == (where is not None), index_sql
             table.indexes[Index(bool(unique), on, where)] += 1

@@ -47,8 +47,9 @@ def _env() -> dict[str, str]:
 
 
 def _hold(db_file: Path, seconds: float) -> subprocess.Popen[str]:
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(db_file), str(seconds)], stdout=subprocess.PIPE,
-                              text=True, env=_env())
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db_file), str(seconds)], stdout=subprocess.PIPE, text=True, env=_env()
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
     return holder
 
@@ -67,9 +68,16 @@ def test_three_writers_wait_for_a_fourth_holding_the_lock(app_paths, fresh_db):
     names = _setup(app_paths)
     holder = _hold(app_paths.db_file, 3.0)
     started = time.monotonic()
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, name, str(app_paths.data_dir), "30"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
-               for name in names]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, name, str(app_paths.data_dir), "30"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+        )
+        for name in names
+    ]
     results = [w.communicate(timeout=240) for w in writers]
     holder.communicate(timeout=30)
     for out, err in results:
@@ -77,8 +85,11 @@ def test_three_writers_wait_for_a_fourth_holding_the_lock(app_paths, fresh_db):
         assert "Traceback" not in err and err == "", err
     assert time.monotonic() - started >= 2.5  # they really waited for the lock
     con = sqlite3.connect(app_paths.db_file)
-    per_platoon = dict(con.execute("SELECT p.name, count(b.id) FROM platoon p LEFT JOIN battle b "
-                                   "ON b.platoon_id = p.id GROUP BY p.id").fetchall())
+    per_platoon = dict(
+        con.execute(
+            "SELECT p.name, count(b.id) FROM platoon p LEFT JOIN battle b ON b.platoon_id = p.id GROUP BY p.id"
+        ).fetchall()
+    )
     con.close()
     assert per_platoon == {name: 30 for name in names}
 
@@ -90,14 +101,30 @@ def test_lock_held_past_the_timeout_is_one_line_and_writes_nothing(app_paths, ca
     holder = _hold(app_paths.db_file, 1.5)
     try:
         capsys.readouterr()
-        code = main(["battle", "log", "--platoon", "P0", "--wounds", "1", "--leader-wounds", "0",
-                     "--busy-timeout", "0.3", "--data-dir", str(app_paths.data_dir)])
+        code = main(
+            [
+                "battle",
+                "log",
+                "--platoon",
+                "P0",
+                "--wounds",
+                "1",
+                "--leader-wounds",
+                "0",
+                "--busy-timeout",
+                "0.3",
+                "--data-dir",
+                str(app_paths.data_dir),
+            ]
+        )
         out, err = capsys.readouterr()
     finally:
         holder.communicate(timeout=30)
     assert code == 2 and out == ""
-    assert err.strip().splitlines() == ["campaign-cli: error: the database is busy (another window or command is "
-                                        "writing to it); nothing was written, try again"]
+    assert err.strip().splitlines() == [
+        "campaign-cli: error: the database is busy (another window or command is "
+        "writing to it); nothing was written, try again"
+    ]
     close_db()
     con = sqlite3.connect(app_paths.db_file)
     assert con.execute("SELECT count(*) FROM battle").fetchone()[0] == 0
@@ -109,16 +136,28 @@ def test_two_writers_on_the_same_platoon_both_succeed(app_paths, fresh_db):
     """Two commands logging battles of one platoon at once: the second waits for the first (the platoon is
     read under the write lock), none is refused with 'changed while the battle was being logged'."""
     names = _setup(app_paths)
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, names[0], str(app_paths.data_dir), "12"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
-               for _ in range(2)]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, names[0], str(app_paths.data_dir), "12"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+        )
+        for _ in range(2)
+    ]
     results = [w.communicate(timeout=240) for w in writers]
     for out, err in results:
         assert out.strip() == "codes " + ",".join(["0"] * 12), (out, err)
         assert err == "", err
     con = sqlite3.connect(app_paths.db_file)
-    numbers = [n for (n,) in con.execute("SELECT b.number FROM battle b JOIN platoon p ON p.id = b.platoon_id "
-                                         "WHERE p.name = ? ORDER BY b.number", [names[0]]).fetchall()]
+    numbers = [
+        n
+        for (n,) in con.execute(
+            "SELECT b.number FROM battle b JOIN platoon p ON p.id = b.platoon_id WHERE p.name = ? ORDER BY b.number",
+            [names[0]],
+        ).fetchall()
+    ]
     kinds = [k for (k,) in con.execute("SELECT kind FROM operation WHERE kind = 'battle.log'").fetchall()]
     con.close()
     assert numbers == list(range(1, 25))
@@ -156,8 +195,10 @@ def test_restore_while_another_program_writes_gives_up_after_the_timeout(app_pat
         holder.communicate(timeout=30)
     close_db()
     assert code == 2 and out == "" and still_held
-    assert err.strip().splitlines() == ["campaign-cli: error: the database is busy (another window or command is "
-                                        "writing to it); nothing was written, try again"]
+    assert err.strip().splitlines() == [
+        "campaign-cli: error: the database is busy (another window or command is "
+        "writing to it); nothing was written, try again"
+    ]
     con = sqlite3.connect(app_paths.db_file)
     assert con.execute("SELECT count(*) FROM campaign WHERE name = 'After the backup'").fetchone()[0] == 1
     con.close()

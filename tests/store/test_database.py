@@ -53,7 +53,7 @@ def test_damaged_page_is_found_by_check_and_refused_before_an_upgrade_backup(tmp
     close_db()
     backup = make_backup(good, good, tmp_path / "backups", "manual")
     data = bytearray(good.read_bytes())
-    data[4096 * 3:4096 * 4] = b"\xff" * 4096
+    data[4096 * 3 : 4096 * 4] = b"\xff" * 4096
     good.write_bytes(bytes(data))
     database = init_db(good, tmp_path / "backups", daily_backup=False)
     report = check_database(database)
@@ -72,8 +72,10 @@ def test_newer_database_is_refused_and_untouched(tmp_path: Path):
     init_db(path, tmp_path / "b")
     close_db()
     con = sqlite3.connect(path)
-    con.execute("INSERT INTO schema_migration (number, name, applied_at, app_version) "
-                "VALUES (999, 'future', '2030-01-01', '9.9')")
+    con.execute(
+        "INSERT INTO schema_migration (number, name, applied_at, app_version) "
+        "VALUES (999, 'future', '2030-01-01', '9.9')"
+    )
     con.commit()
     con.close()
     before = path.read_bytes()
@@ -88,8 +90,10 @@ def test_migration_backs_up_existing_file_first(tmp_path: Path, monkeypatch):
     close_db()
     path = tmp_path / "old.db"
     con = sqlite3.connect(path)
-    con.execute("CREATE TABLE schema_migration (number INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, "
-                "applied_at DATETIME NOT NULL, app_version TEXT NOT NULL)")
+    con.execute(
+        "CREATE TABLE schema_migration (number INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at DATETIME NOT NULL, app_version TEXT NOT NULL)"
+    )
     con.commit()
     con.close()
     init_db(path, tmp_path / "backups")
@@ -105,6 +109,7 @@ def test_check_reports_problems(fresh_db):
     with operation("test.setup", "test data"):
         p = Platoon.create(campaign=camp, name="P", training=10, equipment=10, morale=8, armor=2, xp=6)
     from campaign_app.store.models import Leader
+
     with operation("test.setup", "test data"):
         Leader.create(platoon=p, name="A")
     with pytest.raises(peewee.IntegrityError, match="leader.platoon_id"), operation("test.setup", "test data"):
@@ -112,6 +117,7 @@ def test_check_reports_problems(fresh_db):
     import datetime as dt
 
     from campaign_app.store.models import Battle
+
     with operation("test.setup", "test data"):
         Leader.create(platoon=p, name="B", status="replaced")
         Battle.create(platoon=p, number=2, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7)

@@ -94,7 +94,8 @@ def test_failed_migration_restores_the_backup_and_says_so(tmp_path: Path, monkey
     (migrations / f"{len(real) + 1:04d}_broken.py").write_text(
         "def migrate(migrator, database):\n"
         "    database.execute_sql('UPDATE campaign SET notes = \\'half done\\'')\n"
-        "    raise RuntimeError('boom in the middle')\n")
+        "    raise RuntimeError('boom in the middle')\n"
+    )
     monkeypatch.setattr("campaign_app.store.migrate.migrations_dir", lambda: migrations)
     with pytest.raises(MigrationFailedError) as info:
         init_db(db_file, backups)

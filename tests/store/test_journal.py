@@ -64,8 +64,10 @@ def test_cascaded_deletes_are_recorded_and_come_back(fresh_db) -> None:  # type:
     campaigns.create_campaign("Congo")
     platoon_service.create_platoon("Congo", "Alpha", training=8, equipment=8, morale=8, armor=1, leader_name="Lt. A")
     battles.log_battle("Alpha", wounds=2, leader_wounds=0, dice=SeededDice(3))
-    rows = {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY id').fetchall()
-            for t in ("platoon", "leader", "battle", "roll", "xp_change")}
+    rows = {
+        t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY id').fetchall()
+        for t in ("platoon", "leader", "battle", "roll", "xp_change")
+    }
     gone = platoon_service.delete_platoon("Alpha")
     assert {"battle", "leader", "roll", "xp_change", "platoon"} <= gone.changes.tables  # ON DELETE CASCADE
     journal_replay.undo(gone.operation_id)
@@ -105,10 +107,12 @@ def test_an_upgraded_database_says_where_its_journal_starts(tmp_path: Path) -> N
             journal_service.undo()
         with db.atomic():  # a battle logged by the old version (written around the journal, as the upgrade found it)
             db.execute_sql("UPDATE journal_state SET mode = 'off'")
-            db.execute_sql("INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, "
-                           "fire_support, notes, wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, "
-                           "created_at) SELECT id, 1, '2026-01-01', '', '', 0, 0, '', 0, 0, 6, 6, 0, '2026-01-01' "
-                           "FROM platoon WHERE name = '2nd Platoon'")
+            db.execute_sql(
+                "INSERT INTO battle (platoon_id, number, date, scenario, opponent, objectives, "
+                "fire_support, notes, wounds, leader_wounds, platoon_xp_before, platoon_xp_after, xp_lost, "
+                "created_at) SELECT id, 1, '2026-01-01', '', '', 0, 0, '', 0, 0, 6, 6, 0, '2026-01-01' "
+                "FROM platoon WHERE name = '2nd Platoon'"
+            )
             db.execute_sql("UPDATE journal_state SET mode = 'record'")
         with pytest.raises(ServiceError, match="battle 1 of 2nd Platoon was logged before this version started"):
             battles.undo_last_battle("2nd Platoon")

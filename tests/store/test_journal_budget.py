@@ -36,22 +36,31 @@ def _file_db(tmp_path: Path) -> Path:
 def _log(pid: int, n: int, seed: int = 5) -> None:
     dice = SeededDice(seed)
     for i in range(n):
-        battles.log_battle(pid, wounds=(i * 5) % 9, leader_wounds=min(i % 3, (i * 5) % 9), objectives=i % 2,
-                           outcome=battles.OUTCOMES[i % 3], dice=dice, replacement_name=f"Lt. R{i}")
+        battles.log_battle(
+            pid,
+            wounds=(i * 5) % 9,
+            leader_wounds=min(i % 3, (i * 5) % 9),
+            objectives=i % 2,
+            outcome=battles.OUTCOMES[i % 3],
+            dice=dice,
+            replacement_name=f"Lt. R{i}",
+        )
 
 
 def _platoon(name: str = "Budget Campaign") -> int:
     cid = campaigns.create_campaign(name, "atomic_africa").id
-    return platoon_service.create_platoon(cid, "1st Platoon", training=8, equipment=10, morale=8, armor=2,
-                                          xp=3, leader_name="Lt. First", leader_xp=2).id
+    return platoon_service.create_platoon(
+        cid, "1st Platoon", training=8, equipment=10, morale=8, armor=2, xp=3, leader_name="Lt. First", leader_xp=2
+    ).id
 
 
 def test_inserts_keep_no_image_and_updates_only_the_changed_columns(tmp_path: Path):
     _file_db(tmp_path)
     pid = _platoon()
     _log(pid, 1)
-    rows = db.execute_sql("SELECT table_name, action, old, new FROM operation_change WHERE operation_id = "
-                          "(SELECT max(id) FROM operation)").fetchall()
+    rows = db.execute_sql(
+        "SELECT table_name, action, old, new FROM operation_change WHERE operation_id = (SELECT max(id) FROM operation)"
+    ).fetchall()
     assert {a for _t, a, _o, _n in rows} <= {"insert", "update"}
     for table, action, old, new in rows:
         if action == "insert":
@@ -117,19 +126,23 @@ def test_an_older_files_triggers_are_made_lighter_at_open_and_its_full_images_st
             cols = _columns(database, table)
             statements = trigger_statements(table, cols)
             database.execute_sql(f'DROP TRIGGER "journal_{table}_insert"')
-            database.execute_sql(statements[0].replace("'insert', NULL, NULL)",
-                                                        f"'insert', NULL, {image_sql(cols, 'NEW.')})"))
+            database.execute_sql(
+                statements[0].replace("'insert', NULL, NULL)", f"'insert', NULL, {image_sql(cols, 'NEW.')})")
+            )
     _log(pid, 2)
-    old_style = db.execute_sql("SELECT count(*) FROM operation_change WHERE action = 'insert' AND new IS NOT NULL"
-                               ).fetchone()[0]
+    old_style = db.execute_sql(
+        "SELECT count(*) FROM operation_change WHERE action = 'insert' AND new IS NOT NULL"
+    ).fetchone()[0]
     assert old_style > 0
     before = dump()
     close_db()
     init_db(db_file, tmp_path / "backups", daily_backup=False)
     assert not journal_budget.ensure_triggers(current_db())  # done at open already
     _log(pid, 1, seed=9)
-    newest = db.execute_sql("SELECT count(*) FROM operation_change WHERE operation_id = (SELECT max(id) FROM "
-                            "operation) AND action = 'insert' AND new IS NOT NULL").fetchone()[0]
+    newest = db.execute_sql(
+        "SELECT count(*) FROM operation_change WHERE operation_id = (SELECT max(id) FROM "
+        "operation) AND action = 'insert' AND new IS NOT NULL"
+    ).fetchone()[0]
     assert newest == 0
     undo()
     assert dump() == before
@@ -222,8 +235,9 @@ def test_delete_with_forget_leaves_no_text_and_keeps_other_undo_exact(tmp_path: 
     assert main(["campaign", "delete", "Secret Operation Zanzibar", "--forget", *args]) == 0
     assert "removed it from the journal" in capsys.readouterr().out
     close_db()
-    raw = db_file.read_bytes() + (db_file.with_name("campaign.db-wal").read_bytes()
-                                  if db_file.with_name("campaign.db-wal").exists() else b"")
+    raw = db_file.read_bytes() + (
+        db_file.with_name("campaign.db-wal").read_bytes() if db_file.with_name("campaign.db-wal").exists() else b""
+    )
     for text in (b"Zanzibar", b"Xylophone", b"Lt. First"):
         if text == b"Lt. First":
             continue  # the kept campaign's leader has the same name

@@ -33,22 +33,69 @@ from campaign_app.store.models import (
 
 NOW = "2026-01-01 12:00:00"
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "campaign": dict(system="atomic_africa", threshold_green=1, threshold_regular=4, threshold_veteran=9,
-                     threshold_legendary=16, objective_xp_to="both", replacement_dice=2, archived=0, notes="",
-                     created_at=NOW),
+    "campaign": dict(
+        system="atomic_africa",
+        threshold_green=1,
+        threshold_regular=4,
+        threshold_veteran=9,
+        threshold_legendary=16,
+        objective_xp_to="both",
+        replacement_dice=2,
+        archived=0,
+        notes="",
+        created_at=NOW,
+    ),
     "platoon": dict(training=10, equipment=10, morale=8, armor=2, xp=6, notes="", created_at=NOW),
     "attached_unit": dict(kind="team", training=8, equipment=8, morale=8, armor=2, notes="", position=0),
     "leader": dict(rank="Lieutenant", xp=3, xp_at_join=3, status="active", notes=""),
-    "battle": dict(date="2026-01-01", scenario="", opponent="", objectives=0, fire_support=0, notes="", wounds=0,
-                   leader_wounds=0, platoon_xp_before=5, platoon_xp_after=6, xp_lost=0, created_at=NOW),
-    "sologear_sheet": dict(date="", area="", gear_name="", gear_tv=650, player_unit="", player_affiliation="",
-                           enemy_unit="", enemy_affiliation="", variable_tables=1, ferocious=0, reward_dice="1d6",
-                           gear_damaged=0, short_ammo=0, pilot_status="active", status="active", notes="",
-                           created_at=NOW),
-    "sologear_turn": dict(recorded=1, glory_collected=0, enemy_tv_destroyed=0, bunkers_destroyed=0, gear_damaged=0,
-                          short_ammo=0, pilot_dead=0, pilot_captured=0, notes="", created_at=NOW),
-    "roll": dict(seq=0, expression="2d12", faces="[7, 9]", modifier=0, total=16, source="app", outcome="",
-                 created_at=NOW),
+    "battle": dict(
+        date="2026-01-01",
+        scenario="",
+        opponent="",
+        objectives=0,
+        fire_support=0,
+        notes="",
+        wounds=0,
+        leader_wounds=0,
+        platoon_xp_before=5,
+        platoon_xp_after=6,
+        xp_lost=0,
+        created_at=NOW,
+    ),
+    "sologear_sheet": dict(
+        date="",
+        area="",
+        gear_name="",
+        gear_tv=650,
+        player_unit="",
+        player_affiliation="",
+        enemy_unit="",
+        enemy_affiliation="",
+        variable_tables=1,
+        ferocious=0,
+        reward_dice="1d6",
+        gear_damaged=0,
+        short_ammo=0,
+        pilot_status="active",
+        status="active",
+        notes="",
+        created_at=NOW,
+    ),
+    "sologear_turn": dict(
+        recorded=1,
+        glory_collected=0,
+        enemy_tv_destroyed=0,
+        bunkers_destroyed=0,
+        gear_damaged=0,
+        short_ammo=0,
+        pilot_dead=0,
+        pilot_captured=0,
+        notes="",
+        created_at=NOW,
+    ),
+    "roll": dict(
+        seq=0, expression="2d12", faces="[7, 9]", modifier=0, total=16, source="app", outcome="", created_at=NOW
+    ),
 }
 
 
@@ -101,31 +148,75 @@ def _old_data(path: Path) -> dict[str, int]:
         ids["a2"] = _insert(con, "attached_unit", platoon_id=ids["p1"], name="mg  team", position=1)
         ids["l1"] = _insert(con, "leader", platoon_id=ids["p1"], name="Lt. Old", joined_at="2026-01-01 10:00:00")
         ids["l2"] = _insert(con, "leader", platoon_id=ids["p1"], name="Lt. New", joined_at="2026-01-02 10:00:00")
-        ids["b1"] = _insert(con, "battle", platoon_id=ids["p1"], number=1, leader_xp_before=3, leader_xp_after=4,
-                            leader_fate="stays")
-        ids["r_fate"] = _insert(con, "roll", platoon_id=ids["p1"], battle_id=ids["b1"], leader_id=ids["l2"],
-                                purpose="leader's fate", rule="RULES 1.2 leader's fate")
-        ids["r_rec"] = _insert(con, "roll", platoon_id=ids["p1"], battle_id=ids["b1"], purpose="recovery",
-                               rule="RULES 1.2 recovery", seq=1)
+        ids["b1"] = _insert(
+            con, "battle", platoon_id=ids["p1"], number=1, leader_xp_before=3, leader_xp_after=4, leader_fate="stays"
+        )
+        ids["r_fate"] = _insert(
+            con,
+            "roll",
+            platoon_id=ids["p1"],
+            battle_id=ids["b1"],
+            leader_id=ids["l2"],
+            purpose="leader's fate",
+            rule="RULES 1.2 leader's fate",
+        )
+        ids["r_rec"] = _insert(
+            con, "roll", platoon_id=ids["p1"], battle_id=ids["b1"], purpose="recovery", rule="RULES 1.2 recovery", seq=1
+        )
         ids["r_odd"] = _insert(con, "roll", platoon_id=ids["p1"], purpose="a house roll", rule="house rule 7")
-        ids["sheet"] = _insert(con, "sologear_sheet", campaign_id=ids["hill"], pilot="Janne", length=1,
-                               status="ended", end_reason="turns used up")
-        ids["turn"] = _insert(con, "sologear_turn", sheet_id=ids["sheet"], number=1, action="fig", posture=0,
-                              state_before=json.dumps({"gear_damaged": False, "short_ammo": False,
-                                                       "pilot_status": "active", "status": "ended",
-                                                       "end_reason": "pilot dead"}))
-        ids["r_combat"] = _insert(con, "roll", sheet_id=ids["sheet"], turn_id=ids["turn"], purpose="combat table",
-                                  rule="2.2 combat table", expression="2d6")
-        ids["r_reward"] = _insert(con, "roll", sheet_id=ids["sheet"], purpose="rewards roll",
-                                  rule="2.3 rewards (variable)", expression="1d6+2")
-        ids["r_length"] = _insert(con, "roll", sheet_id=ids["sheet"], purpose="campaign length",
-                                  rule="2.1 campaign length", expression="1d6")
+        ids["sheet"] = _insert(
+            con,
+            "sologear_sheet",
+            campaign_id=ids["hill"],
+            pilot="Janne",
+            length=1,
+            status="ended",
+            end_reason="turns used up",
+        )
+        ids["turn"] = _insert(
+            con,
+            "sologear_turn",
+            sheet_id=ids["sheet"],
+            number=1,
+            action="fig",
+            posture=0,
+            state_before=json.dumps(
+                {
+                    "gear_damaged": False,
+                    "short_ammo": False,
+                    "pilot_status": "active",
+                    "status": "ended",
+                    "end_reason": "pilot dead",
+                }
+            ),
+        )
+        ids["r_combat"] = _insert(
+            con,
+            "roll",
+            sheet_id=ids["sheet"],
+            turn_id=ids["turn"],
+            purpose="combat table",
+            rule="2.2 combat table",
+            expression="2d6",
+        )
+        ids["r_reward"] = _insert(
+            con,
+            "roll",
+            sheet_id=ids["sheet"],
+            purpose="rewards roll",
+            rule="2.3 rewards (variable)",
+            expression="1d6+2",
+        )
+        ids["r_length"] = _insert(
+            con, "roll", sheet_id=ids["sheet"], purpose="campaign length", rule="2.1 campaign length", expression="1d6"
+        )
     con.close()
     return ids
 
 
-def test_0004_converts_and_mends_old_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          caplog: pytest.LogCaptureFixture):
+def test_0004_converts_and_mends_old_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
     path = _schema_3(tmp_path, monkeypatch)
     ids = _old_data(path)
     database = init_db(path, tmp_path / "old" / "backups")
@@ -139,8 +230,9 @@ def test_0004_converts_and_mends_old_data(tmp_path: Path, monkeypatch: pytest.Mo
     assert Platoon.get_by_id(ids["p2"]).name == "STRASSE (2)"
     assert (Platoon.get_by_id(ids["p3"]).name, Platoon.get_by_id(ids["p3"]).name_key) == ("Straße", "strasse")
     assert AttachedUnit.get_by_id(ids["a2"]).name == "mg  team (2)"
-    assert all(row.name_key == name_key(row.name) for model in (Campaign, Platoon, AttachedUnit)
-               for row in model.select())
+    assert all(
+        row.name_key == name_key(row.name) for model in (Campaign, Platoon, AttachedUnit) for row in model.select()
+    )
     assert "renamed 'über front (3)'" in caplog.text
     # one active leader: the newest; the other left when it joined
     old, new = Leader.get_by_id(ids["l1"]), Leader.get_by_id(ids["l2"])
@@ -171,23 +263,38 @@ def test_0004_converts_and_mends_old_data(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 BREAKS: list[tuple[str, Callable[[sqlite3.Connection, dict[str, int]], object], str]] = [
-    ("battle leader XP", lambda con, ids: con.execute("UPDATE battle SET leader_xp_after = 40"),
-     "battle 1 of platoon 'Straße' has leader XP 3 \u2192 40"),
-    ("roll of two owners", lambda con, ids: con.execute("UPDATE roll SET sheet_id = ? WHERE id = ?",
-                                                        (ids["sheet"], ids["r_rec"])),
-     "roll belongs to no platoon or Sologear sheet, or to both (ids {r_rec})"),
-    ("roll of no owner", lambda con, ids: con.execute("UPDATE roll SET sheet_id = NULL WHERE sheet_id IS NOT NULL"),
-     "3 rolls belong to no platoon or Sologear sheet, or to both (ids {r_combat}, {r_reward}, {r_length})"),
-    ("two sheets", lambda con, ids: _insert(con, "sologear_sheet", campaign_id=ids["hill"], pilot="Other"),
-     "campaign 'Hill 214' has 2 Sologear sheets"),
-    ("unknown end", lambda con, ids: con.execute("UPDATE sologear_sheet SET end_reason = 'eaten by a grue'"),
-     "'Hill 214' ended for a reason this version does not know ('eaten by a grue')"),
+    (
+        "battle leader XP",
+        lambda con, ids: con.execute("UPDATE battle SET leader_xp_after = 40"),
+        "battle 1 of platoon 'Straße' has leader XP 3 \u2192 40",
+    ),
+    (
+        "roll of two owners",
+        lambda con, ids: con.execute("UPDATE roll SET sheet_id = ? WHERE id = ?", (ids["sheet"], ids["r_rec"])),
+        "roll belongs to no platoon or Sologear sheet, or to both (ids {r_rec})",
+    ),
+    (
+        "roll of no owner",
+        lambda con, ids: con.execute("UPDATE roll SET sheet_id = NULL WHERE sheet_id IS NOT NULL"),
+        "3 rolls belong to no platoon or Sologear sheet, or to both (ids {r_combat}, {r_reward}, {r_length})",
+    ),
+    (
+        "two sheets",
+        lambda con, ids: _insert(con, "sologear_sheet", campaign_id=ids["hill"], pilot="Other"),
+        "campaign 'Hill 214' has 2 Sologear sheets",
+    ),
+    (
+        "unknown end",
+        lambda con, ids: con.execute("UPDATE sologear_sheet SET end_reason = 'eaten by a grue'"),
+        "'Hill 214' ended for a reason this version does not know ('eaten by a grue')",
+    ),
 ]
 
 
 @pytest.mark.parametrize("why,damage,message", BREAKS, ids=[b[0] for b in BREAKS])
-def test_0004_refuses_what_it_cannot_mend_and_puts_the_file_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                  why: str, damage: Any, message: str):
+def test_0004_refuses_what_it_cannot_mend_and_puts_the_file_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, why: str, damage: Any, message: str
+):
     path = _schema_3(tmp_path, monkeypatch)
     ids = _old_data(path)
     con = sqlite3.connect(path)
@@ -208,32 +315,33 @@ def test_0004_refuses_what_it_cannot_mend_and_puts_the_file_back(tmp_path: Path,
 
 # --- the runner ------------------------------------------------------------------------------------------------
 
-PLAIN = '''
+PLAIN = """
 def migrate(migrator, database):
     on = database.execute_sql("PRAGMA foreign_keys").fetchone()[0]
     database.execute_sql("CREATE TABLE probe (fk_on INTEGER)")
     database.execute_sql("INSERT INTO probe VALUES (?)", (on,))
-'''
+"""
 
-FK_OFF = '''
+FK_OFF = """
 FOREIGN_KEYS_OFF = True
 
 def migrate(migrator, database):
     on = database.execute_sql("PRAGMA foreign_keys").fetchone()[0]
     database.execute_sql("INSERT INTO probe VALUES (?)", (on,))
     database.execute_sql(BROKEN)
-'''
+"""
 
 
 @pytest.mark.parametrize("broken", [False, True])
-def test_runner_switches_foreign_keys_off_only_when_a_migration_declares_it(fresh_db, tmp_path: Path,
-                                                                             broken: bool):
+def test_runner_switches_foreign_keys_off_only_when_a_migration_declares_it(fresh_db, tmp_path: Path, broken: bool):
     version = len(available_migrations())
     plain = tmp_path / f"{version + 1:04d}_plain.py"
     plain.write_text(PLAIN)
     off = tmp_path / f"{version + 2:04d}_rebuild.py"
-    insert = ("INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, notes, "
-              "created_at) VALUES (999, 'Orphan', 'orphan', 10, 10, 8, 2, 0, '', '2026-01-01')")
+    insert = (
+        "INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, notes, "
+        "created_at) VALUES (999, 'Orphan', 'orphan', 10, 10, 8, 2, 0, '', '2026-01-01')"
+    )
     off.write_text(FK_OFF.replace("BROKEN", repr(insert if broken else "SELECT 1")))
     pending = [Migration(version + 1, "plain", plain), Migration(version + 2, "rebuild", off)]
     if broken:
@@ -257,11 +365,22 @@ def _with_journal_record(path: Path, ids: dict[str, int]) -> int | None:
             return None
         with con:
             op_id = int(con.execute("SELECT coalesce(max(id), 0) + 1 FROM operation").fetchone()[0])
-            con.execute('INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
-                        "VALUES (?, 'test.old', 'An operation of schema 3', ?, ?, '')", (op_id, NOW, NOW))
+            con.execute(
+                'INSERT INTO operation (id, kind, label, created_at, updated_at, "user") '
+                "VALUES (?, 'test.old', 'An operation of schema 3', ?, ?, '')",
+                (op_id, NOW, NOW),
+            )
             con.execute("UPDATE journal_state SET operation_id = ? WHERE id = 1", (op_id,))
-            ids["r_new"] = _insert(con, "roll", platoon_id=ids["p1"], battle_id=ids["b1"], purpose="replacement leader",
-                                   rule="RULES 1.2 replacement leader", seq=2, expression="2d10")
+            ids["r_new"] = _insert(
+                con,
+                "roll",
+                platoon_id=ids["p1"],
+                battle_id=ids["b1"],
+                purpose="replacement leader",
+                rule="RULES 1.2 replacement leader",
+                seq=2,
+                expression="2d10",
+            )
             con.execute("UPDATE platoon SET name = 'Zweiter Zug' WHERE id = ?", (ids["p3"],))
             con.execute("UPDATE journal_state SET operation_id = NULL WHERE id = 1")
         return op_id
@@ -271,8 +390,10 @@ def _with_journal_record(path: Path, ids: dict[str, int]) -> int | None:
 
 # --- with the journal (0003) ---------------------------------------------------------------------------------
 
+
 def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_reinstalls_triggers(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     from campaign_app.store import journal_replay
 
     monkeypatch.setenv("CAMPAIGN_APP_JOURNAL_DAYS", "0")  # the journal budget would fold its old operation
@@ -291,20 +412,29 @@ def test_0004_on_a_journaled_database_records_nothing_converts_the_images_and_re
     assert database.execute_sql("SELECT count(*) FROM operation").fetchone()[0] == ops_before
     assert database.execute_sql("SELECT mode, operation_id FROM journal_state").fetchone() == ("record", None)
     # every app table has its three triggers again, the rebuilt ones included, and they see name_key
-    triggers = {r[0] for r in database.execute_sql("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' "
-                                                   "AND name LIKE 'journal%'")}
+    triggers = {
+        r[0]
+        for r in database.execute_sql(
+            "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'journal%'"
+        )
+    }
     assert {"campaign", "platoon", "attached_unit", "battle", "roll", "sologear_sheet", "leader"} <= triggers
     with pytest.raises(Exception, match="outside an operation"):
         Campaign.create(name="Sneaky", system="atomic_africa")
     # the recorded images hold codes and name_key now
-    images = {(t, a): (json.loads(o) if o else None, json.loads(n) if n else None) for t, a, o, n in
-              database.execute_sql("SELECT table_name, action, old, new FROM operation_change "
-                                   "WHERE operation_id = ?", (op_id,))}
+    images = {
+        (t, a): (json.loads(o) if o else None, json.loads(n) if n else None)
+        for t, a, o, n in database.execute_sql(
+            "SELECT table_name, action, old, new FROM operation_change WHERE operation_id = ?", (op_id,)
+        )
+    }
     # an insert is journalled without an image (the row is in its table, converted by 0004 itself);
     # the conversion of whole insert images by 0004 is the next test's, on a file the version of schema 3 made
     assert images[("roll", "insert")] == (None, None)
     assert (Roll.get_by_id(ids["r_new"]).purpose, Roll.get_by_id(ids["r_new"]).rule) == (
-        "replacement_leader", "aa.1.2.replacement")
+        "replacement_leader",
+        "aa.1.2.replacement",
+    )
     old_p, new_p = images[("platoon", "update")]
     assert (old_p["name_key"], new_p["name_key"]) == ("strasse", "zweiter zug")
     # so undoing that operation of schema 3 works and puts back rows of schema 4

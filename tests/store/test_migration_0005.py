@@ -42,8 +42,10 @@ def test_existing_rows_belong_to_nobody_in_particular(upgraded: Path) -> None:
 def test_images_recorded_before_the_upgrade_have_the_new_columns(upgraded: Path) -> None:
     con = sqlite3.connect(upgraded)
     try:
-        rows = con.execute("SELECT table_name, old, new FROM operation_change WHERE table_name IN "
-                           "('campaign', 'platoon', 'sologear_sheet')").fetchall()
+        rows = con.execute(
+            "SELECT table_name, old, new FROM operation_change WHERE table_name IN "
+            "('campaign', 'platoon', 'sologear_sheet')"
+        ).fetchall()
     finally:
         con.close()
     assert rows

@@ -28,22 +28,26 @@ OLD_INDEX = "operation_change_table_name_row_id_operation_id"
 PLANS = {
     "SELECT MAX(operation_id) FROM operation_change WHERE table_name = 'battle' AND row_id = 1 "
     "AND action = 'insert' AND operation_id <= 99": "operation_change_row_id",
-    "DELETE FROM operation_change WHERE table_name = 'battle' AND row_id = 1 AND operation_id BETWEEN 1 AND 99":
-        "operation_change_row_id",
+    "DELETE FROM operation_change WHERE table_name = 'battle' AND row_id = 1 "
+    "AND operation_id BETWEEN 1 AND 99": "operation_change_row_id",
     "SELECT operation_id FROM operation_change WHERE table_name = 'bout' AND row_id = 1 AND action = 'insert' "
     "ORDER BY id DESC LIMIT 1": "operation_change_row_id",
-    "SELECT table_name, row_id, action, old, new, id FROM operation_change WHERE operation_id = 5 ORDER BY id":
-        "operation_change_operation_id",
+    "SELECT table_name, row_id, action, old, new, id FROM operation_change "
+    "WHERE operation_id = 5 ORDER BY id": "operation_change_operation_id",
     "SELECT c.table_name, c.row_id, c.operation_id FROM operation_change c JOIN operation o ON o.id = "
-    "c.operation_id WHERE c.operation_id > 5 AND o.undone = 0 ORDER BY c.operation_id ASC":
-        "operation_change_operation_id",
+    "c.operation_id WHERE c.operation_id > 5 AND o.undone = 0 "
+    "ORDER BY c.operation_id ASC": "operation_change_operation_id",
 }
 
 
 def _indexes(path: Path) -> set[str]:
     with sqlite3.connect(path) as con:
-        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
-                                          "AND tbl_name = 'operation_change'")}
+        return {
+            r[0]
+            for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'operation_change'"
+            )
+        }
 
 
 @pytest.fixture()
@@ -59,7 +63,7 @@ def upgraded(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def test_0009_replaces_the_row_history_index(upgraded: Path) -> None:
     assert _indexes(upgraded) == {"operation_change_operation_id", "operation_change_row_id"}
-    cols = [r[2] for r in db.execute_sql("PRAGMA index_info(\"operation_change_row_id\")").fetchall()]
+    cols = [r[2] for r in db.execute_sql('PRAGMA index_info("operation_change_row_id")').fetchall()]
     assert cols == ["row_id"]
     assert (upgraded.parent / "backups").glob("campaign-*-upgrade.db")
 
@@ -94,6 +98,7 @@ def test_forgetting_a_campaign_after_the_upgrade_finds_its_rows_history(upgraded
     name = campaigns.list_campaigns()[0].name
     edit = campaigns.delete_campaign(name, forget=True)
     assert edit.to_dict()["forgotten"]["records"] > 0
-    left = db.execute_sql("SELECT count(*) FROM operation_change WHERE old LIKE ? OR new LIKE ?",
-                          (f"%{name}%", f"%{name}%")).fetchone()[0]
+    left = db.execute_sql(
+        "SELECT count(*) FROM operation_change WHERE old LIKE ? OR new LIKE ?", (f"%{name}%", f"%{name}%")
+    ).fetchone()[0]
     assert left == 0

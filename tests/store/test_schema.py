@@ -123,7 +123,9 @@ def test_a_trigger_that_misses_a_column_is_caught(migrated: Path, tmp_path: Path
     have, want = _triggers(copy), _expected_triggers(copy)
     # the insert trigger copies no column (the row is in its table), so it does not go stale
     assert {name for name in want if have.get(name) != want[name]} == {
-        "journal_platoon_update", "journal_platoon_delete"}
+        "journal_platoon_update",
+        "journal_platoon_delete",
+    }
 
 
 def _rewrite(table: str, old: str, new: str) -> Callable[[sqlite3.Connection], None]:
@@ -150,49 +152,90 @@ def _run(*statements: str) -> Callable[[sqlite3.Connection], None]:
 
 
 ALTERATIONS = {
-    "on delete": (_rewrite("platoon", 'REFERENCES "campaign" ("id") ON DELETE CASCADE',
-                           'REFERENCES "campaign" ("id") ON DELETE SET NULL'),
-                  ["platoon: foreign key only in the models: ForeignKey(column='campaign_id', table='campaign', "
-                   "to='id', on_update='NO ACTION', on_delete='CASCADE')",
-                   "platoon: foreign key only in the migrated database: ForeignKey(column='campaign_id', "
-                   "table='campaign', to='id', on_update='NO ACTION', on_delete='SET NULL')"]),
-    "check": (_rewrite("platoon", "xp BETWEEN 0 AND 32", "xp BETWEEN 0 AND 40"),
-              ["platoon: CHECK only in the models: xp between 0 and 32",
-               "platoon: CHECK only in the migrated database: xp between 0 and 40"]),
-    "table check": (_rewrite("equipment", ", CHECK ((platoon_id IS NULL) != (attached_id IS NULL))", ""),
-                    ["equipment: CHECK only in the models: (platoon_id is null) != (attached_id is null)"]),
-    "not null": (_rewrite("leader", '"name" TEXT NOT NULL', '"name" TEXT'),
-                 ["leader.name: models Column(type='TEXT', not_null=True, default=None, primary_key=False) != "
-                  "migrated Column(type='TEXT', not_null=False, default=None, primary_key=False)"]),
-    "type": (_rewrite("sologear_force", '"base_power" REAL', '"base_power" INTEGER'),
-             ["sologear_force.base_power: models Column(type='REAL', not_null=True, default=None, "
-              "primary_key=False) != migrated Column(type='INTEGER', not_null=True, default=None, "
-              "primary_key=False)"]),
-    "default": (_rewrite("battle", '"scenario" TEXT NOT NULL', '"scenario" TEXT NOT NULL DEFAULT \'\''),
-                ["battle.scenario: models Column(type='TEXT', not_null=True, default=None, primary_key=False) "
-                 "!= migrated Column(type='TEXT', not_null=True, default=\"''\", primary_key=False)"]),
-    "index dropped": (_run('DROP INDEX "battle_platoon_id_number"'),
-                      ["battle: index only in the models: Index(unique=True, on='platoon_id, number', "
-                       "where=None)"]),
-    "index not unique": (_rewrite("campaign_name_key", "CREATE UNIQUE INDEX", "CREATE INDEX"),
-                         ["campaign: index only in the models: Index(unique=True, on='name_key', where=None)",
-                          "campaign: index only in the migrated database: Index(unique=False, on='name_key', "
-                          "where=None)"]),
-    "partial index condition": (_rewrite("leader_one_active_per_platoon", "'active'", "'casualty'"),
-                                ["leader: index only in the models: Index(unique=True, on='platoon_id', "
-                                 "where=\"(status = 'active')\")",
-                                 "leader: index only in the migrated database: Index(unique=True, on='platoon_id', "
-                                 "where=\"(status = 'casualty')\")"]),
-    "partial index": (_run('DROP INDEX "leader_platoon_id"',
-                           "CREATE INDEX leader_platoon_id ON leader (platoon_id) WHERE status = 'active'"),
-                      ["leader: index only in the models: Index(unique=False, on='platoon_id', where=None)",
-                       "leader: index only in the migrated database: Index(unique=False, on='platoon_id', "
-                       "where=\"status = 'active'\")"]),
-    "extra column": (_run('ALTER TABLE "roll" ADD COLUMN "extra" TEXT'),
-                     ["roll.extra: models None != migrated Column(type='TEXT', not_null=False, default=None, "
-                      "primary_key=False)"]),
-    "missing table": (_run('DROP TABLE "attribute_change"'),
-                      ["table attribute_change: in the models, not in the migrated database"]),
+    "on delete": (
+        _rewrite(
+            "platoon",
+            'REFERENCES "campaign" ("id") ON DELETE CASCADE',
+            'REFERENCES "campaign" ("id") ON DELETE SET NULL',
+        ),
+        [
+            "platoon: foreign key only in the models: ForeignKey(column='campaign_id', table='campaign', "
+            "to='id', on_update='NO ACTION', on_delete='CASCADE')",
+            "platoon: foreign key only in the migrated database: ForeignKey(column='campaign_id', "
+            "table='campaign', to='id', on_update='NO ACTION', on_delete='SET NULL')",
+        ],
+    ),
+    "check": (
+        _rewrite("platoon", "xp BETWEEN 0 AND 32", "xp BETWEEN 0 AND 40"),
+        [
+            "platoon: CHECK only in the models: xp between 0 and 32",
+            "platoon: CHECK only in the migrated database: xp between 0 and 40",
+        ],
+    ),
+    "table check": (
+        _rewrite("equipment", ", CHECK ((platoon_id IS NULL) != (attached_id IS NULL))", ""),
+        ["equipment: CHECK only in the models: (platoon_id is null) != (attached_id is null)"],
+    ),
+    "not null": (
+        _rewrite("leader", '"name" TEXT NOT NULL', '"name" TEXT'),
+        [
+            "leader.name: models Column(type='TEXT', not_null=True, default=None, primary_key=False) != "
+            "migrated Column(type='TEXT', not_null=False, default=None, primary_key=False)"
+        ],
+    ),
+    "type": (
+        _rewrite("sologear_force", '"base_power" REAL', '"base_power" INTEGER'),
+        [
+            "sologear_force.base_power: models Column(type='REAL', not_null=True, default=None, "
+            "primary_key=False) != migrated Column(type='INTEGER', not_null=True, default=None, "
+            "primary_key=False)"
+        ],
+    ),
+    "default": (
+        _rewrite("battle", '"scenario" TEXT NOT NULL', "\"scenario\" TEXT NOT NULL DEFAULT ''"),
+        [
+            "battle.scenario: models Column(type='TEXT', not_null=True, default=None, primary_key=False) "
+            "!= migrated Column(type='TEXT', not_null=True, default=\"''\", primary_key=False)"
+        ],
+    ),
+    "index dropped": (
+        _run('DROP INDEX "battle_platoon_id_number"'),
+        ["battle: index only in the models: Index(unique=True, on='platoon_id, number', where=None)"],
+    ),
+    "index not unique": (
+        _rewrite("campaign_name_key", "CREATE UNIQUE INDEX", "CREATE INDEX"),
+        [
+            "campaign: index only in the models: Index(unique=True, on='name_key', where=None)",
+            "campaign: index only in the migrated database: Index(unique=False, on='name_key', where=None)",
+        ],
+    ),
+    "partial index condition": (
+        _rewrite("leader_one_active_per_platoon", "'active'", "'casualty'"),
+        [
+            "leader: index only in the models: Index(unique=True, on='platoon_id', where=\"(status = 'active')\")",
+            "leader: index only in the migrated database: Index(unique=True, on='platoon_id', "
+            "where=\"(status = 'casualty')\")",
+        ],
+    ),
+    "partial index": (
+        _run(
+            'DROP INDEX "leader_platoon_id"',
+            "CREATE INDEX leader_platoon_id ON leader (platoon_id) WHERE status = 'active'",
+        ),
+        [
+            "leader: index only in the models: Index(unique=False, on='platoon_id', where=None)",
+            "leader: index only in the migrated database: Index(unique=False, on='platoon_id', "
+            "where=\"status = 'active'\")",
+        ],
+    ),
+    "extra column": (
+        _run('ALTER TABLE "roll" ADD COLUMN "extra" TEXT'),
+        ["roll.extra: models None != migrated Column(type='TEXT', not_null=False, default=None, primary_key=False)"],
+    ),
+    "missing table": (
+        _run('DROP TABLE "attribute_change"'),
+        ["table attribute_change: in the models, not in the migrated database"],
+    ),
 }
 
 
@@ -219,8 +262,9 @@ def test_a_model_that_differs_from_the_migrations_is_caught(migrated: Path) -> N
     models = [ChangedMigration if m is SchemaMigration else m for m in ALL_MODELS]
     assert differences(model_schema(models), _read(migrated)) == [
         "schema_migration.note: models Column(type='TEXT', not_null=True, default=None, primary_key=False) != "
-        "migrated None"]
+        "migrated None"
+    ]
 
 
 def test_normalise_keeps_literals_and_ignores_spelling() -> None:
-    assert normalise('"Status"  IN (  \'Active\' ,\'x\'\'y\' )') == "status in ('Active', 'x''y')"
+    assert normalise("\"Status\"  IN (  'Active' ,'x''y' )") == "status in ('Active', 'x''y')"

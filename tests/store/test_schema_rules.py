@@ -42,9 +42,13 @@ pytestmark = pytest.mark.usefixtures("fresh_db")
 def _schema(database: peewee.Database) -> dict[tuple[str, str], str]:
     """Tables and indexes of the models' tables (not triggers) as SQLite stores their SQL."""
     tables = {m._meta.table_name for m in MODELS}
-    return {(t, n): s for t, n, tbl, s in database.execute_sql(
-        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'index')")
-        if tbl in tables}
+    return {
+        (t, n): s
+        for t, n, tbl, s in database.execute_sql(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND type IN ('table', 'index')"
+        )
+        if tbl in tables
+    }
 
 
 def test_migrations_and_models_create_the_same_schema(fresh_db):
@@ -73,9 +77,18 @@ def _op() -> contextlib.AbstractContextManager[object]:
 
 # --- one case rule for names -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("a,b", [("Über Front", "über front"), ("Über Front", "ÜBER   FRONT"),
-                                 ("Straße", "STRASSE"), ("İstanbul", "İSTANBUL"),
-                                 ("İstanbul", "i\u0307stanbul"), ("U\u0308ber", "Über")])
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("Über Front", "über front"),
+        ("Über Front", "ÜBER   FRONT"),
+        ("Straße", "STRASSE"),
+        ("İstanbul", "İSTANBUL"),
+        ("İstanbul", "i\u0307stanbul"),
+        ("U\u0308ber", "Über"),
+    ],
+)
 def test_the_same_name_under_the_case_rule(a: str, b: str):
     assert name_key(a) == name_key(b)
     create_campaign(a)
@@ -105,13 +118,36 @@ def test_the_database_refuses_a_second_name_with_the_same_key_whoever_writes_it(
         assert c.name_key == "zweite" and Campaign.get_by_id(c.id).name_key == "zweite"
         Campaign.update(name="Dritte Front").where(Campaign.id == c.id).execute()
         assert Campaign.get_by_id(c.id).name_key == "dritte front"
-        Campaign.insert_many([{"name": "Vierte", "system": "sologear", "threshold_green": 1, "threshold_regular": 4,
-                               "threshold_veteran": 9, "threshold_legendary": 16, "objective_xp_to": "both",
-                               "replacement_dice": 2, "archived": False, "notes": "",
-                               "created_at": dt.datetime(2026, 1, 1)}]).execute()
+        Campaign.insert_many(
+            [
+                {
+                    "name": "Vierte",
+                    "system": "sologear",
+                    "threshold_green": 1,
+                    "threshold_regular": 4,
+                    "threshold_veteran": 9,
+                    "threshold_legendary": 16,
+                    "objective_xp_to": "both",
+                    "replacement_dice": 2,
+                    "archived": False,
+                    "notes": "",
+                    "created_at": dt.datetime(2026, 1, 1),
+                }
+            ]
+        ).execute()
         assert Campaign.get(Campaign.name == "Vierte").name_key == "vierte"
-        columns = ["system", "threshold_green", "threshold_regular", "threshold_veteran", "threshold_legendary",
-                   "objective_xp_to", "replacement_dice", "archived", "notes", "created_at"]
+        columns = [
+            "system",
+            "threshold_green",
+            "threshold_regular",
+            "threshold_veteran",
+            "threshold_legendary",
+            "objective_xp_to",
+            "replacement_dice",
+            "archived",
+            "notes",
+            "created_at",
+        ]
         row = ("sologear", 1, 4, 9, 16, "both", 2, False, "", dt.datetime(2026, 1, 1))
         Campaign.insert_many([("Groß Fünf", *row, "junk")], fields=[Campaign.name, *columns, "name_key"]).execute()
         assert Campaign.get(Campaign.name == "Groß Fünf").name_key == "gross fünf"
@@ -137,8 +173,7 @@ def test_platoon_and_attached_names_follow_the_rule():
     rename_platoon(find_platoon("Straße", "Congo").id, "STRASSE")  # its own name in other letters
     assert find_platoon("straße", "Congo").name == "STRASSE"
     with pytest.raises(peewee.IntegrityError, match="platoon.campaign_id, platoon.name_key"), _op():
-        Platoon.create(campaign=find_campaign("Congo"), name="strasse", training=10, equipment=10, morale=8,
-                       armor=2)
+        Platoon.create(campaign=find_campaign("Congo"), name="strasse", training=10, equipment=10, morale=8, armor=2)
     pid = find_platoon("Strasse", "Congo").id
     add_attached(pid, "Mörser Trupp", kind="team", training=8, equipment=8, morale=8, armor=2)
     with pytest.raises(ServiceError, match="already"):
@@ -166,8 +201,15 @@ def test_two_clis_creating_the_same_name_at_once_one_wins(tmp_path: Path):
     data = tmp_path / "data"
     init_db(data / "campaign.db", data / "backups")
     close_db()
-    procs = [subprocess.Popen([sys.executable, "-c", NEW_CAMPAIGN, name, str(data)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for name in ("Über Front", "über front")]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", NEW_CAMPAIGN, name, str(data)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("Über Front", "über front")
+    ]
     results = [(p.wait(timeout=60), *p.communicate()) for p in procs]
     codes_ = sorted(r[0] for r in results)
     assert codes_[0] == 0 and codes_[1] != 0, results
@@ -179,6 +221,7 @@ def test_two_clis_creating_the_same_name_at_once_one_wins(tmp_path: Path):
 
 
 # --- the other constraints ---------------------------------------------------------------------------------
+
 
 def _platoon() -> Platoon:
     camp = Campaign.create(name="C", system="atomic_africa")
@@ -196,13 +239,19 @@ def test_one_active_leader_per_platoon():
         assert Leader.select().where(Leader.platoon == p).count() == 3
 
 
-@pytest.mark.parametrize("field,value", [("leader_xp_before", 33), ("leader_xp_after", -1),
-                                         ("leader_xp_after", 40)])
+@pytest.mark.parametrize("field,value", [("leader_xp_before", 33), ("leader_xp_after", -1), ("leader_xp_after", 40)])
 def test_battle_leader_xp_range(field: str, value: int):
     with _op():
         p = _platoon()
-        values = dict(platoon=p, number=1, date=dt.date(2026, 1, 1), platoon_xp_before=6, platoon_xp_after=7,
-                      leader_xp_before=3, leader_xp_after=4)
+        values = dict(
+            platoon=p,
+            number=1,
+            date=dt.date(2026, 1, 1),
+            platoon_xp_before=6,
+            platoon_xp_after=7,
+            leader_xp_before=3,
+            leader_xp_after=4,
+        )
         Battle.create(**values)
         values.update(number=2, **{field: value})
         with pytest.raises(peewee.IntegrityError, match="CHECK"):
@@ -244,6 +293,7 @@ def test_end_reason_is_a_code():
 
 
 # --- the codes' one table ----------------------------------------------------------------------------------
+
 
 def test_the_codes_docstring_table_is_the_data():
     rows = re.findall(r"^(\S+)\s{2,}(.+?)(?:\s{2,}.*)?$", codes.__doc__ or "", re.MULTILINE)

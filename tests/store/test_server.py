@@ -37,8 +37,10 @@ def server_db(pg_server: PgServer, dbname: str) -> str:
 
 
 def test_placeholders_are_translated_outside_quotes_only() -> None:
-    assert translate_placeholders("SELECT ? FROM t WHERE a = '?' AND b LIKE 'x%'") == \
-        "SELECT %s FROM t WHERE a = '?' AND b LIKE 'x%%'"
+    assert (
+        translate_placeholders("SELECT ? FROM t WHERE a = '?' AND b LIKE 'x%'")
+        == "SELECT %s FROM t WHERE a = '?' AND b LIKE 'x%%'"
+    )
     assert translate_placeholders('SELECT "a?" FROM t WHERE id = %s') == 'SELECT "a?" FROM t WHERE id = %s'
     assert translate_placeholders("SELECT 1") == "SELECT 1"
 
@@ -66,9 +68,11 @@ def test_a_new_server_database_gets_the_whole_schema_and_the_journal(server_db: 
 def test_a_write_outside_an_operation_is_refused_by_the_server(server_db: str) -> None:
     init_db(server_db)
     with pytest.raises(Exception, match="a write outside an operation"):
-        db.execute_sql("INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
-                       "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
-                       "notes, created_at) VALUES ('X', 'x', 'sologear', 1, 2, 3, 4, 'both', 1, false, '', now())")
+        db.execute_sql(
+            "INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, "
+            "threshold_veteran, threshold_legendary, objective_xp_to, replacement_dice, archived, "
+            "notes, created_at) VALUES ('X', 'x', 'sologear', 1, 2, 3, 4, 'both', 1, false, '', now())"
+        )
     assert Campaign.select().count() == 0
 
 
@@ -91,22 +95,30 @@ def test_a_password_is_asked_for_and_checked(pg_server: PgServer, dbname: str) -
     assert database.login() == "ana"
 
 
-def test_without_the_driver_a_url_gets_one_line(monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+def test_without_the_driver_a_url_gets_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
     import campaign_app.store.server as server
 
     monkeypatch.setattr(server, "server_support", lambda: False)
     with pytest.raises(ServerSupportMissing, match=r"pip install 'campaign-app\[server\]'"):
         init_db("postgresql://ana@club.example.org/league")
-    code = main(["campaign", "list", "--db", "postgresql://ana@club.example.org/league", "--data-dir",
-                 str(tmp_path)])
+    code = main(["campaign", "list", "--db", "postgresql://ana@club.example.org/league", "--data-dir", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "PostgreSQL support is not installed" in err
 
 
 def test_cli_names_the_server_that_is_away(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
-    code = main(["campaign", "list", "--db", "postgresql://ana@127.0.0.1:1/league?connect_timeout=3",
-                 "--data-dir", str(tmp_path)])
+    code = main(
+        [
+            "campaign",
+            "list",
+            "--db",
+            "postgresql://ana@127.0.0.1:1/league?connect_timeout=3",
+            "--data-dir",
+            str(tmp_path),
+        ]
+    )
     out, err = capsys.readouterr()
     assert code != 0 and out == "" and err.count("\n") == 1
     assert "ana@127.0.0.1:1/league" in err and "Traceback" not in err
@@ -120,8 +132,9 @@ def test_a_database_with_other_tables_is_left_alone(pg_server: PgServer, dbname:
 
 def test_a_database_from_a_newer_version_is_refused(server_db: str) -> None:
     init_db(server_db)
-    db.execute_sql("INSERT INTO schema_migration (number, name, applied_at, app_version) "
-                   "VALUES (999, 'future', now(), '9.9')")
+    db.execute_sql(
+        "INSERT INTO schema_migration (number, name, applied_at, app_version) VALUES (999, 'future', now(), '9.9')"
+    )
     close_db()
     with pytest.raises(DatabaseTooNewError, match="newer version"):
         init_db(server_db)
@@ -134,8 +147,11 @@ def test_a_writer_waits_for_the_lock_then_says_busy(pg_server: PgServer, server_
     with psycopg.connect(server_db) as other:
         other.execute("BEGIN")
         other.execute("LOCK TABLE campaign IN ACCESS EXCLUSIVE MODE")
-        with pytest.raises(DatabaseBusyError, match=r"is busy: postgres's session holds the campaign table "
-                                                    r"\(waited 0.3 s\); nothing was written"):
+        with pytest.raises(
+            DatabaseBusyError,
+            match=r"is busy: postgres's session holds the campaign table "
+            r"\(waited 0.3 s\); nothing was written",
+        ):
             campaigns.create_campaign("League", "atomic_africa")
         other.execute("ROLLBACK")
     campaigns.create_campaign("League", "atomic_africa")  # the connection is still good
@@ -162,8 +178,9 @@ def test_each_operation_is_announced_when_it_commits(server_db: str) -> None:
 
 def test_three_programs_opening_a_new_database_at_once_build_it_once(server_db: str) -> None:
     code = "import sys; from campaign_app.store import init_db; init_db(sys.argv[1])"
-    procs = [subprocess.Popen([sys.executable, "-c", code, server_db], stderr=subprocess.PIPE, text=True)
-             for _ in range(3)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, server_db], stderr=subprocess.PIPE, text=True) for _ in range(3)
+    ]
     for p in procs:
         _out, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
@@ -172,8 +189,9 @@ def test_three_programs_opening_a_new_database_at_once_build_it_once(server_db: 
     assert numbers == list(range(1, len(numbers) + 1))
 
 
-def test_a_lost_connection_is_one_sentence_then_the_next_action_reconnects(pg_server: PgServer,
-                                                                           dbname: str, server_db: str) -> None:
+def test_a_lost_connection_is_one_sentence_then_the_next_action_reconnects(
+    pg_server: PgServer, dbname: str, server_db: str
+) -> None:
     """The server restarted (or the network dropped) mid-session: the next action says so, writes nothing,
     and the one after it works on a fresh connection."""
     database = init_db(server_db)

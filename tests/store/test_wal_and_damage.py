@@ -160,8 +160,9 @@ def test_damage_found_by_check_stops_writes_reads_go_on(tmp_path: Path, capsys):
     capsys.readouterr()
     assert damage_of(db_file) is not None
     before = db_file.read_bytes()
-    code = main(["battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0", "--seed", "1",
-                 *args])
+    code = main(
+        ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0", "--seed", "1", *args]
+    )
     out, err = capsys.readouterr()
     assert code == 1 and out == "" and len(err.strip().splitlines()) == 1, err
     assert "damaged" in err and "restore" in err.lower() and str(good) in err
@@ -188,8 +189,9 @@ def test_damage_found_by_the_daily_backup_refuses_the_write_and_warns_a_reader(t
     close_db()
     _flip_roll_page(db_file)
     args = ["--db", str(db_file), "--data-dir", str(tmp_path)]
-    code = main(["battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0", "--seed", "1",
-                 *args])
+    code = main(
+        ["battle", "log", "--platoon", "2nd Platoon", "--wounds", "4", "--leader-wounds", "0", "--seed", "1", *args]
+    )
     out, err = capsys.readouterr()
     assert code == 1 and len(err.strip().splitlines()) == 1, err
     assert err.startswith("campaign-cli: error:") and "changes are refused" in err

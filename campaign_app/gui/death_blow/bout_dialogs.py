@@ -64,13 +64,16 @@ class OddsWorker(QThread):
 def odds_text(name_a: str, name_b: str, odds: rules.Odds) -> str:
     def pct(p: float) -> str:
         return f"{100 * p:.0f} %"
-    return (f"Estimate: {name_a} wins {pct(odds.fighter_wins)}, {name_b} wins {pct(odds.opponent_wins)}, "
-            f"draw {pct(odds.draws)} (\u00b1{100 * odds.margin:.1f} points; from {odds.bouts:,} solo bouts "
-            "played by the app)")
+
+    return (
+        f"Estimate: {name_a} wins {pct(odds.fighter_wins)}, {name_b} wins {pct(odds.opponent_wins)}, "
+        f"draw {pct(odds.draws)} (\u00b1{100 * odds.margin:.1f} points; from {odds.bouts:,} solo bouts "
+        "played by the app)"
+    )
 
 
 class OddsLabel(QLabel):
-    """"Estimating the odds…", then the estimate (never exact: played bouts, with their margin)."""
+    """ "Estimating the odds…", then the estimate (never exact: played bouts, with their margin)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +119,7 @@ def _others(fighter: service.FighterDetail) -> list[service.FighterRow]:
 
 # --- log a bout played at the table ----------------------------------------------------------------------
 
+
 class LogBoutDialog(QDialog):
     def __init__(self, ctx: AppContext, fighter_id: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -124,16 +128,20 @@ class LogBoutDialog(QDialog):
         f = self.fighter
         self.setWindowTitle(f"Log a bout of {f.name}")
         self.others = _others(f)
-        intro = QLabel(f"A bout {f.name} (level {f.level}) fought at the table: type the result; the app works "
-                       "out the XP (1 per face card left in the victor's deck) and any level gained.", self)
+        intro = QLabel(
+            f"A bout {f.name} (level {f.level}) fought at the table: type the result; the app works "
+            "out the XP (1 per face card left in the victor's deck) and any level gained.",
+            self,
+        )
         intro.setWordWrap(True)
         self.vs_fighter = QRadioButton("A &fighter of the campaign:", self)
         self.vs_outside = QRadioButton("An &outside opponent:", self)
         group = QButtonGroup(self)
         group.addButton(self.vs_fighter)
         group.addButton(self.vs_outside)
-        self.opponent_pick = ChoicePicker([(r.id, f"{r.name} (level {r.level})") for r in self.others],
-                                          "Opponent fighter", self)
+        self.opponent_pick = ChoicePicker(
+            [(r.id, f"{r.name} (level {r.level})") for r in self.others], "Opponent fighter", self
+        )
         self.outside_name = QLineEdit(self)
         self.outside_name.setPlaceholderText("name")
         self.outside_name.setAccessibleName("Outside opponent's name")
@@ -154,8 +162,9 @@ class LogBoutDialog(QDialog):
         self.notes.setFixedHeight(54)
         self.odds = OddsLabel(self)
         self.problem = ErrorLabel(self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Log bout")
         self.buttons.accepted.connect(self.accept)
@@ -230,8 +239,12 @@ class LogBoutDialog(QDialog):
             self.face_cards.setValue(0)
 
     def values(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"winner": self.winner.value(), "face_cards": self.face_cards.value(),
-                               "date": self.date.date().toString("yyyy-MM-dd"), "notes": self.notes.toPlainText()}
+        out: dict[str, Any] = {
+            "winner": self.winner.value(),
+            "face_cards": self.face_cards.value(),
+            "date": self.date.date().toString("yyyy-MM-dd"),
+            "notes": self.notes.toPlainText(),
+        }
         if self.vs_fighter.isChecked():
             out["opponent_fighter"] = self.opponent_pick.value()
         else:
@@ -276,24 +289,28 @@ def _run_saving_dialog(ctx: AppContext, dialog: LogBoutDialog | SoloBoutDialog) 
 
 # --- a solo bout, round by round ---------------------------------------------------------------------------
 
+
 class SoloBoutDialog(QDialog):
     """The app plays both shuffled decks (§5.2): Next round, or Play to the end, with the app's dice or the
     dice typed for the next round. Nothing is written until Save bout; Cancel drops it."""
 
-    def __init__(self, ctx: AppContext, fighter_id: int, parent: QWidget | None = None,
-                 opponent_id: int | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, fighter_id: int, parent: QWidget | None = None, opponent_id: int | None = None
+    ) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.fighter = service.show_fighter(fighter_id)
         self.others = _others(self.fighter)
         if not self.others:
-            raise CampaignError(f"{self.fighter.name} has nobody to fight: a solo bout needs another active "
-                                "fighter in the campaign")
+            raise CampaignError(
+                f"{self.fighter.name} has nobody to fight: a solo bout needs another active fighter in the campaign"
+            )
         self.setWindowTitle(f"Solo bout: {self.fighter.name}")
         self.solo: service.SoloBout | None = None
         self.edit: Any = None
-        self.opponent_pick = ChoicePicker([(r.id, f"{r.name} (level {r.level})") for r in self.others],
-                                          "Opponent", self)
+        self.opponent_pick = ChoicePicker(
+            [(r.id, f"{r.name} (level {r.level})") for r in self.others], "Opponent", self
+        )
         if opponent_id is not None:
             self.opponent_pick.setValue(opponent_id)
         self.seed = QLineEdit(self)
@@ -327,8 +344,9 @@ class SoloBoutDialog(QDialog):
         self.problem = ErrorLabel(self)
         self.next_button = QPushButton("&Next round", self)
         self.end_button = QPushButton("Play to the &end", self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         self.save_button.setText("&Save bout")
         self.buttons.accepted.connect(self.accept)
@@ -429,8 +447,10 @@ class SoloBoutDialog(QDialog):
                 text = f"A draw after {len(r.rounds)} rounds: both decks ran out together. No XP."
             else:
                 name = solo.fighter_name if r.winner == "a" else solo.opponent_name
-                text = (f"{name} wins after {len(r.rounds)} rounds with {r.face_cards_left} face cards left: "
-                        f"+{r.xp_gained} XP. Save bout records it (one step, undoable).")
+                text = (
+                    f"{name} wins after {len(r.rounds)} rounds with {r.face_cards_left} face cards left: "
+                    f"+{r.xp_gained} XP. Save bout records it (one step, undoable)."
+                )
             self.result_label.setText(text)
             self.save_button.setFocus()
         else:
@@ -493,8 +513,9 @@ class SoloBoutDialog(QDialog):
         super().reject()
 
 
-def play_solo_bout(ctx: AppContext, parent: QWidget | None, fighter_id: int,
-                   opponent_id: int | None = None) -> int | None:
+def play_solo_bout(
+    ctx: AppContext, parent: QWidget | None, fighter_id: int, opponent_id: int | None = None
+) -> int | None:
     try:
         dialog = SoloBoutDialog(ctx, fighter_id, parent, opponent_id)
     except CampaignError as exc:
@@ -507,6 +528,7 @@ def play_solo_bout(ctx: AppContext, parent: QWidget | None, fighter_id: int,
 
 
 # --- new fighter, correction ------------------------------------------------------------------------------
+
 
 class NewFighterDialog(QDialog):
     def __init__(self, campaign_name: str, parent: QWidget | None = None) -> None:
@@ -522,8 +544,9 @@ class NewFighterDialog(QDialog):
         self.notes.setTabChangesFocus(True)
         self.notes.setFixedHeight(54)
         self.problem = ErrorLabel(self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText("Add fighter")
         self.buttons.accepted.connect(self.accept)
@@ -544,8 +567,14 @@ def new_fighter(ctx: AppContext, parent: QWidget | None, campaign_id: int, campa
     try:
         while dialog.exec() == QDialog.DialogCode.Accepted:
             try:
-                edit = perform(ctx, service.create_fighter, campaign_id, dialog.name_edit.text(),
-                               level=dialog.level.value(), notes=dialog.notes.toPlainText())
+                edit = perform(
+                    ctx,
+                    service.create_fighter,
+                    campaign_id,
+                    dialog.name_edit.text(),
+                    level=dialog.level.value(),
+                    notes=dialog.notes.toPlainText(),
+                )
             except CampaignError as exc:
                 dialog.problem.show_problem(str(exc))
                 continue
@@ -588,8 +617,14 @@ def correct_fighter(ctx: AppContext, parent: QWidget | None, fighter: service.Fi
     try:
         while dialog.exec() == QDialog.DialogCode.Accepted:
             try:
-                perform(ctx, service.set_fighter, fighter.id, level=dialog.level.value(), xp=dialog.xp.value(),
-                        reason=dialog.reason.text())
+                perform(
+                    ctx,
+                    service.set_fighter,
+                    fighter.id,
+                    level=dialog.level.value(),
+                    xp=dialog.xp.value(),
+                    reason=dialog.reason.text(),
+                )
             except CampaignError as exc:
                 dialog.problem.show_problem(str(exc))
                 continue

@@ -73,8 +73,11 @@ class FighterPage(QWidget):
         outer.addWidget(scroll)
 
         self.header = PageHeader("Fighter's name", "The fighter's name (Enter to rename)", body)
-        self.name_edit, self.info_label, self.message = (self.header.name_edit, self.header.info_label,
-                                                          self.header.message)
+        self.name_edit, self.info_label, self.message = (
+            self.header.name_edit,
+            self.header.info_label,
+            self.header.message,
+        )
 
         career = QGroupBox("Career", body)
         self.level_label = QLabel(career)
@@ -109,8 +112,15 @@ class FighterPage(QWidget):
         self.print_button = QPushButton("&Print sheet\u2026", body)
         self.print_button.setToolTip("Save this fighter's sheet as a PDF (filled in)")
         buttons = QHBoxLayout()
-        for b in (self.log_button, self.solo_button, self.correct_button, self.retire_button, self.delete_button,
-                  self.export_button, self.print_button):
+        for b in (
+            self.log_button,
+            self.solo_button,
+            self.correct_button,
+            self.retire_button,
+            self.delete_button,
+            self.export_button,
+            self.print_button,
+        ):
             buttons.addWidget(b)
         buttons.addStretch(1)
 
@@ -172,24 +182,37 @@ class FighterPage(QWidget):
         except NotFound:
             self.detail = None
             self.info_label.setText("This fighter no longer exists (Edit \u25b8 Undo may bring it back).")
-            for w in (self.log_button, self.solo_button, self.correct_button, self.retire_button,
-                      self.delete_button, self.export_button, self.print_button, self.name_edit, self.notes):
+            for w in (
+                self.log_button,
+                self.solo_button,
+                self.correct_button,
+                self.retire_button,
+                self.delete_button,
+                self.export_button,
+                self.print_button,
+                self.name_edit,
+                self.notes,
+            ):
                 w.setEnabled(False)
             return
         self.detail = f
         self.name_edit.setCommittedText(f.name)
         retired = " \u00b7 retired" if f.retired else ""
         owner = f" \u00b7 {f.owner}'s fighter" if f.owner else ""  # on a club server
-        self.info_label.setText(f"d12 Death Blow fighter \u00b7 {f.campaign} \u00b7 started at level "
-                                f"{f.start_level}{retired}{owner}")
+        self.info_label.setText(
+            f"d12 Death Blow fighter \u00b7 {f.campaign} \u00b7 started at level {f.start_level}{retired}{owner}"
+        )
         self.level_label.setText(f"Level {f.level}")
         self.boxes.set_xp(f.xp, f.level)
-        self.xp_label.setText("Level 11: the last level" if f.level >= 11 else
-                              f"{f.xp}/12 XP toward level {f.level + 1}")
+        self.xp_label.setText(
+            "Level 11: the last level" if f.level >= 11 else f"{f.xp}/12 XP toward level {f.level + 1}"
+        )
         self.lifetime_label.setText(f"Lifetime XP: {f.lifetime_xp}")
         self.record_label.setText(f"Record: {f.bouts} bouts – {f.wins} won, {f.draws} drawn, {f.losses} lost")
-        self.gives_label.setText(f"At level {f.level}: a face card (J, Q, K) has Reaction Speed {f.level}; a "
-                                 f"signature move (Joker) adds {f.level} damage after the Defense.")
+        self.gives_label.setText(
+            f"At level {f.level}: a face card (J, Q, K) has Reaction Speed {f.level}; a "
+            f"signature move (Joker) adds {f.level} damage after the Defense."
+        )
         self.bouts_model.set_fighter(f.id)
         self.bouts_model.set_rows(f.recent)
         fit_columns(self.bouts_view, self.bouts_model, stretch=1)
@@ -200,19 +223,29 @@ class FighterPage(QWidget):
         fit_columns(self.h2h_view, self.h2h_model, stretch=4)
         self.notes.setCommittedText(f.notes)
         self.retire_button.setText("Bring &back" if f.retired else "&Retire")
-        for w in (self.correct_button, self.retire_button, self.delete_button, self.export_button,
-                  self.print_button, self.name_edit, self.notes):
+        for w in (
+            self.correct_button,
+            self.retire_button,
+            self.delete_button,
+            self.export_button,
+            self.print_button,
+            self.name_edit,
+            self.notes,
+        ):
             w.setEnabled(True)
         self.log_button.setEnabled(not f.retired)
         self.solo_button.setEnabled(not f.retired)
 
     def _concerns(self, changes: OpChanges) -> bool:
-        return self.fid is not None and (is_everything(changes) or bool(
-            changes.tables & {"fighter", "bout", "bout_round", "fighter_change", "campaign"}))
+        return self.fid is not None and (
+            is_everything(changes)
+            or bool(changes.tables & {"fighter", "bout", "bout_round", "fighter_change", "campaign"})
+        )
 
     # --- writing -----------------------------------------------------------------------------------------
-    def _run(self, fn: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-             **kwargs: ServiceArgs.kwargs) -> EditT | None:
+    def _run(
+        self, fn: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> EditT | None:
         try:
             edit = perform(self.ctx, fn, *args, **kwargs)
         except CampaignError as exc:
@@ -258,8 +291,9 @@ class FighterPage(QWidget):
         f = self.detail
         if f is None:
             return
-        if confirm(self, "Delete fighter", f"Delete {f.name} with their {f.bouts} bouts?\nEdit \u25b8 Undo brings "
-                   "them back."):
+        if confirm(
+            self, "Delete fighter", f"Delete {f.name} with their {f.bouts} bouts?\nEdit \u25b8 Undo brings them back."
+        ):
             edit = self._run(service.delete_fighter, f.id)
             if edit is not None:
                 self.ctx.signals.open_item.emit("campaign", f.campaign_id)
@@ -268,8 +302,9 @@ class FighterPage(QWidget):
         f = self.detail
         if f is None:
             return
-        path, chosen = QFileDialog.getSaveFileName(self, f"Export the history of {f.name}", f"{f.name}.csv",
-                                                   "CSV (*.csv);;JSON (*.json)")
+        path, chosen = QFileDialog.getSaveFileName(
+            self, f"Export the history of {f.name}", f"{f.name}.csv", "CSV (*.csv);;JSON (*.json)"
+        )
         if not path:
             return
         fmt = "json" if path.lower().endswith(".json") or "JSON" in chosen else "csv"
@@ -286,8 +321,12 @@ class FighterPage(QWidget):
         from ...services.print_requests import FighterRequest
         from .printing import save_pdf
 
-        save_pdf(self.ctx, self.window(), FighterRequest(fighters=(self.detail.id,)),
-                 f"{self.detail.name} - fighter sheet.pdf")
+        save_pdf(
+            self.ctx,
+            self.window(),
+            FighterRequest(fighters=(self.detail.id,)),
+            f"{self.detail.name} - fighter sheet.pdf",
+        )
 
     def _show_bout(self, index: QModelIndex) -> None:
         bout_id = index.data(ID_ROLE)
@@ -302,10 +341,14 @@ class BoutDialog(QDialog):
         super().__init__(parent)
         self.bout = bout
         self.setWindowTitle(f"Bout #{bout.id}: {bout.fighter} vs {bout.opponent}")
-        result = "a draw" if bout.winner == "draw" else \
-            f"{bout.winner} won with {bout.face_cards_left} face cards left (+{bout.xp_gained} XP)"
-        mode = f"played by the app (seed {bout.seed}; {bout.dice_note})" if bout.mode == "solo" else \
-            "played at the table"
+        result = (
+            "a draw"
+            if bout.winner == "draw"
+            else f"{bout.winner} won with {bout.face_cards_left} face cards left (+{bout.xp_gained} XP)"
+        )
+        mode = (
+            f"played by the app (seed {bout.seed}; {bout.dice_note})" if bout.mode == "solo" else "played at the table"
+        )
         head = QLabel(f"{bout.date}: {result}; {mode}." + (f"\nNotes: {bout.notes}" if bout.notes else ""), self)
         head.setWordWrap(True)
         layout = QVBoxLayout(self)

@@ -50,8 +50,9 @@ class FightersPanel(QGroupBox):
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().hide()
         self.view.setMinimumHeight(160)
-        self.empty_label = QLabel("No fighters yet: New fighter\u2026 adds one (level 0 unless the players agree "
-                                  "on another).", self)
+        self.empty_label = QLabel(
+            "No fighters yet: New fighter\u2026 adds one (level 0 unless the players agree on another).", self
+        )
         self.empty_label.setWordWrap(True)
         self.new_button = QPushButton("&New fighter\u2026", self)
         self.open_button = QPushButton("O&pen", self)

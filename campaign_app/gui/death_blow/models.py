@@ -41,6 +41,7 @@ def _result(me: int) -> Any:
         mine = b.fighter if b.fighter_id == me else b.opponent
         won = b.winner == mine
         return f"won (+{b.xp_gained} XP)" if won else "lost"
+
     return show
 
 
@@ -48,6 +49,7 @@ def _opponent(me: int) -> Any:
     def show(b: BoutRow) -> str:
         other, level = (b.opponent, b.opponent_level) if b.fighter_id == me else (b.fighter, b.fighter_level)
         return f"{other} (level {level})"
+
     return show
 
 
@@ -63,8 +65,11 @@ class BoutListModel(RowsModel[BoutRow]):
             Column[BoutRow]("date", "Date"),
             Column[BoutRow]("opponent", "Opponent", _opponent(fighter_id)),
             Column[BoutRow]("winner", "Result", _result(fighter_id)),
-            Column[BoutRow]("face_cards_left", "Face cards left",
-                            tip="Face cards (J, Q, K) left in the victor's deck: the victor's XP"),
+            Column[BoutRow](
+                "face_cards_left",
+                "Face cards left",
+                tip="Face cards (J, Q, K) left in the victor's deck: the victor's XP",
+            ),
             Column[BoutRow]("mode", "Played", lambda b: "solo (app)" if b.mode == "solo" else "at the table"),
             Column[BoutRow]("id", "Bout", lambda b: f"#{b.id}"),
         )
@@ -95,8 +100,14 @@ class HeadToHeadModel(RowsModel[PairRow]):
         rows = []
         for i, p in enumerate(pairs, 1):
             if p["opponent"] == me:  # from this fighter's side
-                p = {"fighter": me, "opponent": p["fighter"], "bouts": p["bouts"], "fighter_wins": p["opponent_wins"],
-                     "opponent_wins": p["fighter_wins"], "draws": p["draws"]}
+                p = {
+                    "fighter": me,
+                    "opponent": p["fighter"],
+                    "bouts": p["bouts"],
+                    "fighter_wins": p["opponent_wins"],
+                    "opponent_wins": p["fighter_wins"],
+                    "draws": p["draws"],
+                }
             rows.append(PairRow(i, **p))
         self.set_rows(rows)
 
@@ -117,8 +128,12 @@ class TimelineModel(RowsModel[EventRow]):
     )
 
 
-STYLE_SHORT = {"iron-defense": "Iron Def.", "mixed-defense": "Mixed Def.", "mixed-offense": "Mixed Off.",
-               "all-out-attack": "All-Out"}
+STYLE_SHORT = {
+    "iron-defense": "Iron Def.",
+    "mixed-defense": "Mixed Def.",
+    "mixed-offense": "Mixed Off.",
+    "all-out-attack": "All-Out",
+}
 
 
 @dataclass(frozen=True)
@@ -141,13 +156,15 @@ def _dice(s: dict[str, Any]) -> str:
 def _side_columns(side: str, who: str) -> list[Column[RoundRow]]:
     def get(key: str) -> Any:
         return lambda r: str(getattr(r, side)[key])
+
     return [
         Column[RoundRow](f"{side}_card", f"{who}: card", lambda r: getattr(r, side)["card"]),
         Column[RoundRow](f"{side}_dice", "dice", lambda r: _dice(getattr(r, side))),
         Column[RoundRow](f"{side}_ini", "Ini.", get("initiative"), tip="Initiative: dice ≤ Reaction Speed"),
         Column[RoundRow](f"{side}_style", "style", lambda r: _style(getattr(r, side))),
-        Column[RoundRow](f"{side}_ad", "A / D", lambda r: f"{getattr(r, side)['attack']} / "
-                                                          f"{getattr(r, side)['defense']}"),
+        Column[RoundRow](
+            f"{side}_ad", "A / D", lambda r: f"{getattr(r, side)['attack']} / {getattr(r, side)['defense']}"
+        ),
         Column[RoundRow](f"{side}_dmg", "dmg", get("damage"), tip="Damage dealt to the other fighter"),
         Column[RoundRow](f"{side}_left", "left", get("cards_left"), tip="Cards left in this fighter's deck"),
     ]
@@ -180,4 +197,3 @@ class RoundsModel(RowsModel[RoundRow]):
 
 RED = "#d0342c"
 """Hearts and diamonds in the rounds table (readable on light and dark bases)."""
-

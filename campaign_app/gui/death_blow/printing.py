@@ -15,8 +15,9 @@ SAVE_DIALOG: Any = QFileDialog.getSaveFileName
 """The save dialog (tests answer it)."""
 
 
-def save_pdf(ctx: AppContext, parent: QWidget | None, request: FighterRequest | BoutRequest,
-             suggested: str) -> str | None:
+def save_pdf(
+    ctx: AppContext, parent: QWidget | None, request: FighterRequest | BoutRequest, suggested: str
+) -> str | None:
     """Ask where, then build and write the PDF ``request`` asks for (fighter sheets or a bout's round log); the
     path, or None."""
     from ...services.printing import print_pdf

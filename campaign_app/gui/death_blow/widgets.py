@@ -23,8 +23,11 @@ class XpBoxes(QWidget):
 
     def set_xp(self, xp: int, level: int) -> None:
         self.xp, self.level = xp, level
-        self.setToolTip("Level 11 is the last level: XP now counts in lifetime XP only" if level >= MAX_LEVEL
-                        else f"{xp} of {XP_PER_LEVEL} XP toward level {level + 1}")
+        self.setToolTip(
+            "Level 11 is the last level: XP now counts in lifetime XP only"
+            if level >= MAX_LEVEL
+            else f"{xp} of {XP_PER_LEVEL} XP toward level {level + 1}"
+        )
         self.setAccessibleDescription(self.toolTip())
         self.update()
 
@@ -61,7 +64,9 @@ class CareerChart(QWidget):
         last = self.points[-1] if self.points else None
         self.setAccessibleDescription(
             f"{len(self.points) - 1} bouts; now level {last['level']}, lifetime XP {last['lifetime_xp']}"
-            if last else "no bouts")
+            if last
+            else "no bouts"
+        )
         self.update()
 
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt API
@@ -78,8 +83,11 @@ class CareerChart(QWidget):
         level_color = QColor("#7fb2ff" if dark else "#1f5fbf")
         xp_color = QColor("#ffb35c" if dark else "#c0580c")
         p.setPen(text)
-        p.drawText(QRectF(0, 2, self.width(), fm.height() + 2), Qt.AlignmentFlag.AlignHCenter,
-                   "Level and lifetime XP after each bout")
+        p.drawText(
+            QRectF(0, 2, self.width(), fm.height() + 2),
+            Qt.AlignmentFlag.AlignHCenter,
+            "Level and lifetime XP after each bout",
+        )
         n = max(1, len(self.points) - 1)
         top_xp = max([1] + [int(pt["lifetime_xp"] or 0) for pt in self.points])
         grid = QColor(pal.color(QPalette.ColorRole.Mid))
@@ -90,19 +98,29 @@ class CareerChart(QWidget):
             p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
             if lv % 2 == 1 or lv == 0:
                 p.setPen(level_color)
-                p.drawText(QRectF(0, y - fm.height() / 2, left - 6, fm.height()),
-                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(lv))
+                p.drawText(
+                    QRectF(0, y - fm.height() / 2, left - 6, fm.height()),
+                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    str(lv),
+                )
         p.setPen(xp_color)
         for frac in (0, 0.5, 1):
             y = plot.bottom() - plot.height() * frac
-            p.drawText(QRectF(plot.right() + 6, y - fm.height() / 2, right - 6, fm.height()),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(round(top_xp * frac)))
+            p.drawText(
+                QRectF(plot.right() + 6, y - fm.height() / 2, right - 6, fm.height()),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                str(round(top_xp * frac)),
+            )
         p.setPen(text)
         p.drawRect(plot)
-        p.drawText(QRectF(plot.left(), plot.bottom() + 4, plot.width(), fm.height()),
-                   Qt.AlignmentFlag.AlignLeft, "start")
-        p.drawText(QRectF(plot.left(), plot.bottom() + 4, plot.width(), fm.height()),
-                   Qt.AlignmentFlag.AlignRight, f"bout {len(self.points) - 1}" if len(self.points) > 1 else "")
+        p.drawText(
+            QRectF(plot.left(), plot.bottom() + 4, plot.width(), fm.height()), Qt.AlignmentFlag.AlignLeft, "start"
+        )
+        p.drawText(
+            QRectF(plot.left(), plot.bottom() + 4, plot.width(), fm.height()),
+            Qt.AlignmentFlag.AlignRight,
+            f"bout {len(self.points) - 1}" if len(self.points) > 1 else "",
+        )
         if not self.points:
             p.end()
             return
@@ -111,8 +129,12 @@ class CareerChart(QWidget):
             return plot.left() + plot.width() * i / n
 
         for key, color, scale in (("level", level_color, MAX_LEVEL), ("lifetime_xp", xp_color, top_xp)):
-            poly = QPolygonF([QPointF(x_of(i), plot.bottom() - plot.height() * (pt[key] or 0) / scale)
-                              for i, pt in enumerate(self.points)])
+            poly = QPolygonF(
+                [
+                    QPointF(x_of(i), plot.bottom() - plot.height() * (pt[key] or 0) / scale)
+                    for i, pt in enumerate(self.points)
+                ]
+            )
             p.setPen(QPen(color, 2))
             p.drawPolyline(poly)
             for i in range(poly.size()):

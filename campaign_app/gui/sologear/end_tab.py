@@ -46,8 +46,10 @@ class EndTab(PageBase):
             m.align_right = {1, 2, 3}
         self.recognition_view = QTableView(tab)
         self.impression_view = QTableView(tab)
-        for view, model, name in ((self.recognition_view, self.recognition_model, "Recognition breakdown"),
-                                  (self.impression_view, self.impression_model, "Impression breakdown")):
+        for view, model, name in (
+            (self.recognition_view, self.recognition_model, "Recognition breakdown"),
+            (self.impression_view, self.impression_model, "Impression breakdown"),
+        ):
             view.setModel(model)
             view.setAccessibleName(name)
             view.verticalHeader().hide()
@@ -100,26 +102,29 @@ class EndTab(PageBase):
 
     def _fill_end(self, d: SheetData) -> None:
         rk = d.reckoning
-        for model, items in ((self.recognition_model, rk.recognition_breakdown),
-                             (self.impression_model, rk.impression_breakdown)):
-            model.set_texts([[i.label, str(i.count), "X" if i.per is None else f"{i.per:+d}",
-                             f"{i.points:+d}"] for i in items])
+        for model, items in (
+            (self.recognition_model, rk.recognition_breakdown),
+            (self.impression_model, rk.impression_breakdown),
+        ):
+            model.set_texts(
+                [[i.label, str(i.count), "X" if i.per is None else f"{i.per:+d}", f"{i.points:+d}"] for i in items]
+            )
         self.recognition_view.resizeColumnsToContents()
         self.impression_view.resizeColumnsToContents()
         for view in (self.recognition_view, self.impression_view):
             view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
             fit_height(view)
-        self.recognition_total.setText(f"<b>Recognition {rk.recognition}</b>: noticed on a D66 of "
-                                       f"{rk.noticed_on}")
-        self.impression_total.setText(f"<b>Impression {rk.impression}</b>: "
-                                      f"{'rewards' if rk.impression >= 0 else 'punishments'} table, roll "
-                                      f"{d.options.reward_dice} {rk.impression:+d}"
-                                      f"{' (variable tables)' if d.options.variable_tables else ''}")
+        self.recognition_total.setText(f"<b>Recognition {rk.recognition}</b>: noticed on a D66 of {rk.noticed_on}")
+        self.impression_total.setText(
+            f"<b>Impression {rk.impression}</b>: "
+            f"{'rewards' if rk.impression >= 0 else 'punishments'} table, roll "
+            f"{d.options.reward_dice} {rk.impression:+d}"
+            f"{' (variable tables)' if d.options.variable_tables else ''}"
+        )
         s = d.state
         if rk.final:
             self.end_status.setText(f"The campaign is over ({s.end_text}) and its reckoning is done.")
-            self.noticed_label.setText(f"D66 rolled {rk.d66}: "
-                                       f"{'noticed' if rk.noticed else 'not noticed'}.")
+            self.noticed_label.setText(f"D66 rolled {rk.d66}: {'noticed' if rk.noticed else 'not noticed'}.")
             band = rk.band
             if rk.table and band is not None:
                 roll = next((r for r in rk.rolls if r.purpose in codes.RESULT_PURPOSES), None)
@@ -127,8 +132,9 @@ class EndTab(PageBase):
                 if roll is not None:
                     dice = roll.expression.split("+")[0].split("-")[0]
                     how = f"{dice} [{', '.join(map(str, roll.faces))}] {rk.impression:+d} = "
-                self.outcome_label.setText(f"<b>{rk.table.capitalize()} roll {how}{rk.result} "
-                                           f"({band.label}): {band.title}.</b> {band.text}")
+                self.outcome_label.setText(
+                    f"<b>{rk.table.capitalize()} roll {how}{rk.result} ({band.label}): {band.title}.</b> {band.text}"
+                )
             else:
                 self.outcome_label.setText(f"<b>{rk.outcome}</b>")
         else:

@@ -44,9 +44,14 @@ def _value(row: UnitRow, key: str) -> str | float | int | None:
 class ForceTableModel(QAbstractTableModel):
     """One side's units, editable in place: a change goes (deferred) to ``editor(force_id, field, value)``."""
 
-    COLUMNS: tuple[tuple[str, str], ...] = (("name", "Unit"), ("company_tv", "Company TV"),
-                                            ("base_power", "Base power"), ("skill", "Skill"),
-                                            ("loyalty", "Loyalty"), ("total", "Total"))
+    COLUMNS: tuple[tuple[str, str], ...] = (
+        ("name", "Unit"),
+        ("company_tv", "Company TV"),
+        ("base_power", "Base power"),
+        ("skill", "Skill"),
+        ("loyalty", "Loyalty"),
+        ("total", "Total"),
+    )
     EDITABLE = frozenset({"name", "company_tv", "base_power", "skill", "loyalty"})
 
     def __init__(self, editor: Callable[[int, str, Any], bool] | None = None, parent: Any = None) -> None:
@@ -70,10 +75,17 @@ class ForceTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 - Qt API
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal \
-                and 0 <= section < len(self.COLUMNS):
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802 - Qt API
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self.COLUMNS)
+        ):
             return self.COLUMNS[section][1]
         return None
 
@@ -90,8 +102,11 @@ class ForceTableModel(QAbstractTableModel):
         return str(value)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or \
-                not (0 <= index.column() < len(self.COLUMNS)):
+        if (
+            not index.isValid()
+            or not (0 <= index.row() < len(self._rows))
+            or not (0 <= index.column() < len(self.COLUMNS))
+        ):
             return None
         row = self._rows[index.row()]
         key = self.COLUMNS[index.column()][0]
@@ -109,8 +124,7 @@ class ForceTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("company_tv", "base_power", "total"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and key == "total":
-            return (f"{fmt(row.base_power)} × {fmt(row.skill_x)} ({row.skill}) × "
-                    f"{fmt(row.loyalty_x)} ({row.loyalty})")
+            return f"{fmt(row.base_power)} × {fmt(row.skill_x)} ({row.skill}) × {fmt(row.loyalty_x)} ({row.loyalty})"
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -176,7 +190,9 @@ class ForceDelegate(QStyledItemDelegate):
         else:
             super().setModelData(editor, model, index)
 
+
 # --- one side of the sheet ---------------------------------------------------------------------------------------
+
 
 class SideBox(QGroupBox):
     """A side's unit table, the entry row for a new unit and the side's total (live while typing)."""
@@ -192,9 +208,11 @@ class SideBox(QGroupBox):
         self.table.setAccessibleName(f"{side.capitalize()} units")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed
-                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setMinimumHeight(96)  # grows with the window (a big screen shows every company)
@@ -286,8 +304,9 @@ class SideBox(QGroupBox):
         return (self.base_spin.value(), str(self.skill_combo.currentData()), str(self.loyalty_combo.currentData()))
 
     def committed_units(self) -> list[tuple[float, str, str]]:
-        return [(r.base_power, r.skill, r.loyalty) for r in
-                (self.model.row_data(i) for i in range(self.model.rowCount()))]
+        return [
+            (r.base_power, r.skill, r.loyalty) for r in (self.model.row_data(i) for i in range(self.model.rowCount()))
+        ]
 
     def clear_entry(self) -> None:
         for w in (self.name_edit, self.tv_spin, self.base_spin):
@@ -312,9 +331,16 @@ class SideBox(QGroupBox):
                 return
         tv = self.tv_spin.value() or None
         base = self.base_spin.value() if not tv else None
-        edit = self.page.act(sheet_service.add_force, self.page.sheet_id, self.side, self.name_edit.text(),
-                             base_power=base, company_tv=tv, skill=self.skill_combo.currentData(),
-                             loyalty=self.loyalty_combo.currentData())
+        edit = self.page.act(
+            sheet_service.add_force,
+            self.page.sheet_id,
+            self.side,
+            self.name_edit.text(),
+            base_power=base,
+            company_tv=tv,
+            skill=self.skill_combo.currentData(),
+            loyalty=self.loyalty_combo.currentData(),
+        )
         if edit is not None:
             self.clear_entry()
             self.page.update_totals()
@@ -343,8 +369,15 @@ class SideBox(QGroupBox):
         self.model.set_rows(rows)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for w in (self.name_edit, self.tv_spin, self.base_spin, self.skill_combo, self.loyalty_combo,
-                  self.add_button, self.remove_button):
+        for w in (
+            self.name_edit,
+            self.tv_spin,
+            self.base_spin,
+            self.skill_combo,
+            self.loyalty_combo,
+            self.add_button,
+            self.remove_button,
+        ):
             w.setEnabled(not read_only and not names_only)
         for w in (self.add_button, self.remove_button):
             w.setToolTip(self.LOCKED_TIP if names_only and not read_only else "")

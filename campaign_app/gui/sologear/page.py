@@ -47,8 +47,9 @@ class PageBase(QWidget):
     def status(self, text: str) -> None:
         raise NotImplementedError
 
-    def act(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-            **kwargs: ServiceArgs.kwargs) -> EditT | None:
+    def act(
+        self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> EditT | None:
         raise NotImplementedError
 
     def reload(self) -> None:
@@ -108,8 +109,9 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
     def status(self, text: str) -> None:
         self.ctx.signals.status.emit(text)
 
-    def act(self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args,
-            **kwargs: ServiceArgs.kwargs) -> EditT | None:
+    def act(
+        self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> EditT | None:
         """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
         edit = try_perform(self.ctx, service, *args, **kwargs)  # a refusal (a CampaignError) is shown there
         if edit is None:

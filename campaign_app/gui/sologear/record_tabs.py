@@ -37,9 +37,10 @@ class HistoryTab(PageBase):
 
     def _fill_history(self, d: SheetData) -> None:
         entries = sheet_service.history(d.id, d)
-        self.history_model.set_texts([["" if e.turn is None else str(e.turn),
-                                      ("    " if e.kind == "roll" else "") + e.text] for e in entries],
-                                    tips=[e.text for e in entries])
+        self.history_model.set_texts(
+            [["" if e.turn is None else str(e.turn), ("    " if e.kind == "roll" else "") + e.text] for e in entries],
+            tips=[e.text for e in entries],
+        )
         self.history_view.resizeColumnToContents(0)
 
 
@@ -51,8 +52,11 @@ class OptionsTab(PageBase):
         form = QFormLayout(tab)
         self.variable_check = QCheckBox("Variable (milder) reward and punishment tables", tab)
         self.ferocious_check = QCheckBox("Ferocious battles", tab)
-        ferocious_note = QLabel("No surrender: a surrounded pilot fights her way out (Bold, Losing column, "
-                                "enemy +1, Glory doubled, until a roll of 12–14).", tab)
+        ferocious_note = QLabel(
+            "No surrender: a surrounded pilot fights her way out (Bold, Losing column, "
+            "enemy +1, Glory doubled, until a roll of 12–14).",
+            tab,
+        )
         ferocious_note.setWordWrap(True)
         ferocious_note.setIndent(24)
         self.reward_dice_edit = CommitLineEdit("", tab)

@@ -56,10 +56,19 @@ class SheetTab(PageBase):
         self.gear_tv_spin.setAccessibleName("Gear TV")
         self.gear_tv_spin.setKeyboardTracking(False)
         self.gear_tv_spin.editingFinished.connect(self._gear_tv_changed)
-        left = (("name", "Campaign:"), ("date", "Date:"), ("area", "Area:"), ("pilot", "Pilot:"),
-                ("gear_name", "Gear:"))
-        right = (("player_unit", "Player unit:"), ("player_affiliation", "Player affiliation:"),
-                 ("enemy_unit", "Enemy unit:"), ("enemy_affiliation", "Enemy affiliation:"))
+        left = (
+            ("name", "Campaign:"),
+            ("date", "Date:"),
+            ("area", "Area:"),
+            ("pilot", "Pilot:"),
+            ("gear_name", "Gear:"),
+        )
+        right = (
+            ("player_unit", "Player unit:"),
+            ("player_affiliation", "Player affiliation:"),
+            ("enemy_unit", "Enemy unit:"),
+            ("enemy_affiliation", "Enemy affiliation:"),
+        )
         for row, (key, label) in enumerate(left):
             grid.addWidget(QLabel(label, header), row, 0)
             grid.addWidget(self._field(key, label.rstrip(":")), row, 1)

@@ -30,8 +30,10 @@ def odds_text(player: float, enemy: float) -> str:
     except RulesError as exc:
         return f"Odds: –  ({exc})"
     # the table is read with the odds rounded to two decimals (RULES: 1:3 is 0.33, Losing; 2.995 is 3.00)
-    return (f"Odds: {fmt(player)} ÷ {fmt(enemy)} = {result['ratio_text']}, read as {result['compared']}  →  "
-            f"{result['band']}")
+    return (
+        f"Odds: {fmt(player)} ÷ {fmt(enemy)} = {result['ratio_text']}, read as {result['compared']}  →  "
+        f"{result['band']}"
+    )
 
 
 def fit_height(view: QTableView) -> None:
@@ -39,7 +41,9 @@ def fit_height(view: QTableView) -> None:
     rows = sum(view.rowHeight(r) for r in range(view.model().rowCount()))
     view.setFixedHeight(view.horizontalHeader().height() + rows + 2 * view.frameWidth() + 2)
 
+
 # --- table models -------------------------------------------------------------------------------------------
+
 
 class TextRowsModel(TableModel[tuple[list[str], str, Any]]):
     """Read-only rows of strings with optional per-row tooltips and ids."""
@@ -52,8 +56,9 @@ class TextRowsModel(TableModel[tuple[list[str], str, Any]]):
     def headers(self) -> Sequence[str]:
         return self._headers
 
-    def set_texts(self, rows: Sequence[Sequence[str]], tips: Sequence[str] | None = None,
-                  ids: Sequence[Any] | None = None) -> None:
+    def set_texts(
+        self, rows: Sequence[Sequence[str]], tips: Sequence[str] | None = None, ids: Sequence[Any] | None = None
+    ) -> None:
         """The rows' texts, with a tool tip and an id (``ID_ROLE``) for each row if given."""
         texts = [[str(c) for c in r] for r in rows]
         tips = list(tips) if tips is not None else [""] * len(texts)

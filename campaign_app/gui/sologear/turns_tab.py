@@ -85,8 +85,11 @@ class TurnsTab(PageBase):
 
     def _fill_battle(self, d: SheetData) -> None:
         turns = d.turns
-        self.turn_model.set_texts([list(t.form.cells()) for t in turns],
-                                 tips=["\n".join(t.meaning) for t in turns], ids=[t.turn for t in turns])
+        self.turn_model.set_texts(
+            [list(t.form.cells()) for t in turns],
+            tips=["\n".join(t.meaning) for t in turns],
+            ids=[t.turn for t in turns],
+        )
         self.turn_table.resizeColumnsToContents()
         self.turn_table.horizontalHeader().setStretchLastSection(True)
         nxt = d.next
@@ -95,8 +98,10 @@ class TurnsTab(PageBase):
         else:
             column = "break-out (Losing column, Bold)" if nxt.breakout else f"column {nxt.band}"
             of = f" of {nxt.length}" if not nxt.breakout else ""
-            self.next_label.setText(f"Next: turn {nxt.number}{of}, {column}; "
-                                    f"{'REP allowed' if nxt.can_rep else 'REP only when damaged or short of ammo'}.")
+            self.next_label.setText(
+                f"Next: turn {nxt.number}{of}, {column}; "
+                f"{'REP allowed' if nxt.can_rep else 'REP only when damaged or short of ammo'}."
+            )
         self.play_button.setEnabled(not nxt.blocked)
         unrecorded = [t for t in turns if t.battle and not t.recorded]
         self.record_button.setEnabled(bool(turns) and not d.state.reckoned)
@@ -126,13 +131,19 @@ class TurnsTab(PageBase):
         if not 0 <= row < len(turns):
             return
         t = turns[row]
-        lines = [f"<b>Turn {t.turn}: {t.label}</b>"
-                 + (f" – row {t.combat_total}, {t.column}: {t.cell_text}" if t.cell_text else "")]
+        lines = [
+            f"<b>Turn {t.turn}: {t.label}</b>"
+            + (f" – row {t.combat_total}, {t.column}: {t.cell_text}" if t.cell_text else "")
+        ]
         lines.extend(t.meaning)
         if t.battle:
             r = t.result
-            lines.append(f"Recorded: {r.glory_collected} Glory, {r.enemy_tv_destroyed} enemy TV destroyed, "
-                         f"{plural(r.bunkers_destroyed, 'bunker')}" if t.recorded else "<i>Not recorded yet.</i>")
+            lines.append(
+                f"Recorded: {r.glory_collected} Glory, {r.enemy_tv_destroyed} enemy TV destroyed, "
+                f"{plural(r.bunkers_destroyed, 'bunker')}"
+                if t.recorded
+                else "<i>Not recorded yet.</i>"
+            )
         if t.notes:
             lines.append(f"Notes: {t.notes}")
         self.turn_detail.setText("<br>".join(lines))

@@ -22,21 +22,21 @@ EMPTY_CELL = "–"
 
 COMBAT_TABLE: tuple[tuple[str, str, str, str, str], ...] = (
     # roll: Winning, Advantaged, Equal, Disadvantaged, Losing
-    ("–", "#", "#", "#", "E,#"),                        # 0
-    ("–", "–", "–", "–", "#"),                          # 1
-    ("1G", "1G", "–", "–", "#"),                        # 2
-    ("1G,*", "1G,#", "1G", "–", "#"),                   # 3
-    ("1D6G,**", "1D6G,#", "1G", "1G", "S"),             # 4
-    ("1D6G", "1D6G", "1D6G,##", "1G,*", "#"),           # 5
-    ("2D6G", "1D6G", "1D6G,#", "1D6G,##", "*"),         # 6
+    ("–", "#", "#", "#", "E,#"),  # 0
+    ("–", "–", "–", "–", "#"),  # 1
+    ("1G", "1G", "–", "–", "#"),  # 2
+    ("1G,*", "1G,#", "1G", "–", "#"),  # 3
+    ("1D6G,**", "1D6G,#", "1G", "1G", "S"),  # 4
+    ("1D6G", "1D6G", "1D6G,##", "1G,*", "#"),  # 5
+    ("2D6G", "1D6G", "1D6G,#", "1D6G,##", "*"),  # 6
     ("2D6G,##", "2D6G,##", "1D6G,#", "1D6G,#", "E,##"),  # 7
-    ("2D6G", "2D6G", "1D6G", "1D6G", "E"),              # 8
-    ("3D6G", "2D6G", "1D6G,*", "1D6G,**", "E,##"),      # 9
-    ("3D6G,#", "2D6G,*", "2D6G", "1D6G,##", "**"),      # 10
-    ("4D6G", "3D6G,**", "2D6G,##", "2D6G,*", "S"),      # 11
-    ("4D6G", "3D6G", "2D6G,#", "2D6G", "#"),            # 12
-    ("6D6G", "4D6G", "3D6G", "2D6G,#", "#"),            # 13
-    ("9D6G,#", "4D6G,#", "3D6G,#", "3D6G", "E,#"),      # 14
+    ("2D6G", "2D6G", "1D6G", "1D6G", "E"),  # 8
+    ("3D6G", "2D6G", "1D6G,*", "1D6G,**", "E,##"),  # 9
+    ("3D6G,#", "2D6G,*", "2D6G", "1D6G,##", "**"),  # 10
+    ("4D6G", "3D6G,**", "2D6G,##", "2D6G,*", "S"),  # 11
+    ("4D6G", "3D6G", "2D6G,#", "2D6G", "#"),  # 12
+    ("6D6G", "4D6G", "3D6G", "2D6G,#", "#"),  # 13
+    ("9D6G,#", "4D6G,#", "3D6G,#", "3D6G", "E,#"),  # 14
 )
 """The combat table (RULES.md 2.2): row = 2d6 + posture (0..14), column = odds band (``BAND_NAMES`` order).
 Cells in the rules' notation; :func:`parse_cell` turns one into a dict. ▶ Advantaged Glory is Glory too."""
@@ -60,13 +60,13 @@ ENEMY_QUALITY_COLUMNS: tuple[int, ...] = (100, 200, 300, 400, 500, 600)
 """Upper TV limit of each enemy-quality column (the pilot's Gear TV); above 600 uses the last column."""
 
 ENEMY_QUALITY_TABLE: tuple[tuple[int, int, int, int, int, int], ...] = (
-    (50, 100, 200, 200, 300, 400),    # 1
-    (50, 100, 200, 300, 300, 400),    # 2
-    (100, 200, 200, 300, 400, 400),   # 3
-    (100, 200, 300, 300, 400, 500),   # 4
-    (100, 200, 300, 400, 400, 500),   # 5
-    (200, 300, 400, 400, 500, 500),   # 6
-    (200, 300, 400, 400, 500, 600),   # 7
+    (50, 100, 200, 200, 300, 400),  # 1
+    (50, 100, 200, 300, 300, 400),  # 2
+    (100, 200, 200, 300, 400, 400),  # 3
+    (100, 200, 300, 300, 400, 500),  # 4
+    (100, 200, 300, 400, 400, 500),  # 5
+    (200, 300, 400, 400, 500, 500),  # 6
+    (200, 300, 400, 400, 500, 600),  # 7
 )
 """Enemy quality (RULES.md 2.2): row = 1d6 (+1 for ``**``), 1..7; column by the pilot's Gear TV; the cell is
 the TV of the enemy unit that appears."""
@@ -85,8 +85,10 @@ BREAKOUT_ROWS = (12, 14)
 GLORY_DIE_SIDES = 6
 LIGHT_CRITICAL_DICE = Dice(1, 6, -2)
 REPAIR_DICE = Dice(1, 6, -2)
-REPAIRED_TEXT = ("the Gear is repaired and re-armed (damage and ammunition cleared; record it again on this "
-                 "turn if the hours were not enough)")
+REPAIRED_TEXT = (
+    "the Gear is repaired and re-armed (damage and ammunition cleared; record it again on this "
+    "turn if the hours were not enough)"
+)
 BATTLE_LENGTH_DICE = Dice(4, 6)
 ENTRY_EDGE_DIE = Dice(1, 4)
 D66_DICE = Dice(2, 6)
@@ -218,11 +220,17 @@ def describe_cell(cell: dict[str, str | None], *, breakout: bool = False) -> lis
     """A combat-table cell in words, one phrase per effect."""
     words: list[str] = []
     if cell.get("ends") == "surrendered":
-        words.append("ignored in the break-out: the pilot fights on" if breakout
-                     else "surrounded: the pilot surrenders, the campaign ends")
+        words.append(
+            "ignored in the break-out: the pilot fights on"
+            if breakout
+            else "surrounded: the pilot surrenders, the campaign ends"
+        )
     elif cell.get("ends") == "routed":
-        words.append("ignored in the break-out: the pilot fights on" if breakout
-                     else "the army is routed: the pilot flees with no prizes, the campaign ends")
+        words.append(
+            "ignored in the break-out: the pilot fights on"
+            if breakout
+            else "the army is routed: the pilot flees with no prizes, the campaign ends"
+        )
     glory = cell.get("glory")
     if glory:
         if "D" in glory:

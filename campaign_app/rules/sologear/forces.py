@@ -127,8 +127,7 @@ def force_total(units: Iterable[tuple[float | int | str, str, str]]) -> float:
     return float(force_total_exact(units))
 
 
-def odds_ratio_exact(player_total: float | int | str | Fraction,
-                     enemy_total: float | int | str | Fraction) -> Fraction:
+def odds_ratio_exact(player_total: float | int | str | Fraction, enemy_total: float | int | str | Fraction) -> Fraction:
     p, e = _q(player_total), _q(enemy_total)
     if p < 0 or e < 0:
         raise RulesError("combat power cannot be negative")
@@ -147,7 +146,7 @@ def odds_ratio(player_total: float | int | str | Fraction, enemy_total: float | 
 def rounded_odds(ratio: float | int | str | Fraction) -> Fraction:
     """The ratio as the bands compare it: rounded half up to :data:`ODDS_PLACES` decimals (2.995 -> 3.00,
     1/3 -> 0.33, 0.515 -> 0.52)."""
-    scale = 10 ** ODDS_PLACES
+    scale = 10**ODDS_PLACES
     return Fraction(math.floor(_q(ratio) * scale + Fraction(1, 2)), scale)
 
 
@@ -164,23 +163,27 @@ def odds_band(ratio: float | int | str | Fraction) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def odds(player_total: float | int | str | Fraction,
-         enemy_total: float | int | str | Fraction) -> dict[str, Any]:
+def odds(player_total: float | int | str | Fraction, enemy_total: float | int | str | Fraction) -> dict[str, Any]:
     """``{"ratio": 0.5185..., "band": "Equal", "ratio_text": "0.519", "compared": "0.52",
     "exact": "14/27"}``: ``compared`` is the two-decimal value the bands are checked against, ``exact`` the
     ratio as a fraction."""
     ratio = odds_ratio_exact(player_total, enemy_total)
     compared = rounded_odds(ratio)
-    return {"ratio": float(ratio), "band": odds_band(ratio), "ratio_text": ratio_text(ratio),
-            "compared": _fixed(compared, ODDS_PLACES), "exact": str(ratio)}
+    return {
+        "ratio": float(ratio),
+        "band": odds_band(ratio),
+        "ratio_text": ratio_text(ratio),
+        "compared": _fixed(compared, ODDS_PLACES),
+        "exact": str(ratio),
+    }
 
 
 def _fixed(value: Fraction, places: int) -> str:
     """A non-negative multiple of 10**-places written with exactly ``places`` decimals."""
-    whole = math.floor(value * 10 ** places)
+    whole = math.floor(value * 10**places)
     if places <= 0:
         return str(whole)
-    return f"{whole // 10 ** places}.{whole % 10 ** places:0{places}d}"
+    return f"{whole // 10**places}.{whole % 10**places:0{places}d}"
 
 
 RATIO_DIGITS = 15
@@ -197,12 +200,12 @@ def ratio_text(ratio: float | int | str | Fraction, digits: int = 3) -> str:
     int_digits = len(str(math.floor(r))) if r >= 1 else 0
     most = max(0, RATIO_DIGITS - int_digits)
     for places in range(min(digits, most), most + 1):
-        scale = 10 ** places
+        scale = 10**places
         whole = math.floor(r * scale + Fraction(1, 2))
         if odds_band(Fraction(whole, scale)) == band:
             return _fixed(Fraction(whole, scale), places)
     # this close to an edge (x.xx5): cut off, not rounded, the shown value stays on its side
-    return _fixed(Fraction(math.floor(r * 10 ** most), 10 ** most), most)
+    return _fixed(Fraction(math.floor(r * 10**most), 10**most), most)
 
 
 def band_name(word: str) -> str:

@@ -32,16 +32,21 @@ from .combat import (
 from .forces import BAND_NAMES, band_name
 from .reckoning import lookup_result, noticed_limit
 
-KINDS: tuple[tuple[str, str], ...] = (("glory", "Glory"), ("enemy", "enemy unit"), ("hit", "hit on the way in"),
-                                      ("surrounded", "surrounded"), ("routed", "routed"),
-                                      ("broke_through", "broke through"))
+KINDS: tuple[tuple[str, str], ...] = (
+    ("glory", "Glory"),
+    ("enemy", "enemy unit"),
+    ("hit", "hit on the way in"),
+    ("surrounded", "surrounded"),
+    ("routed", "routed"),
+    ("broke_through", "broke through"),
+)
 """The kinds of combat result whose chance is given, with the words shown for each."""
 
 
 def dice_distribution(dice: Dice) -> dict[int, Fraction]:
     """Each total of ``dice`` (its modifier included) with its exact chance."""
     counts = dice_sum_counts(dice.count, dice.sides)
-    whole = dice.sides ** dice.count
+    whole = dice.sides**dice.count
     return {total + dice.modifier: Fraction(ways, whole) for total, ways in enumerate(counts) if ways}
 
 
@@ -68,8 +73,7 @@ class CombatOdds:
         return sum((r.probability for r in self.rows if kind in r.kinds), Fraction(0))
 
     def kinds(self) -> dict[str, Fraction]:
-        return {kind: self.chance(kind) for kind, _words in KINDS
-                if kind != "broke_through" or self.breakout}
+        return {kind: self.chance(kind) for kind, _words in KINDS if kind != "broke_through" or self.breakout}
 
 
 def _row_kinds(cell: dict[str, str | None], total: int, breakout: bool) -> tuple[str, ...]:
@@ -102,8 +106,11 @@ def combat_odds(column: str, posture: int | str = 0, *, breakout: bool = False) 
         text = COMBAT_TABLE[total][BAND_NAMES.index(band)]
         cell = parse_cell(text)
         kinds = _row_kinds(cell, total, breakout)
-        words = "the pilot breaks through; the campaign ends" if "broke_through" in kinds \
+        words = (
+            "the pilot breaks through; the campaign ends"
+            if "broke_through" in kinds
             else "; ".join(describe_cell(cell, breakout=breakout))
+        )
         rows.append(CombatRow(total, two_d6.get(total - x, Fraction(0)), text, kinds, words))
     return CombatOdds(band, x, breakout, tuple(rows))
 
@@ -114,7 +121,7 @@ def noticed_chance(recognition_total: int) -> Fraction:
     if limit is None:
         return Fraction(0)
     hits = sum(1 for tens in range(1, 7) for units in range(1, 7) if tens * 10 + units <= limit)
-    return Fraction(hits, D66_DICE.sides ** D66_DICE.count)
+    return Fraction(hits, D66_DICE.sides**D66_DICE.count)
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,11 @@ from .steps import Procedure, RollRequest
 MAX_REWARD_DICE = 10
 MAX_REWARD_SIDES = 100
 
-RECOGNITION_POINTS: dict[str, int] = {"dec": 8, "rep": 4, "fig_positive": 1, "glory": 1, "bunkers": 2,
-                                      "units": 1}
+RECOGNITION_POINTS: dict[str, int] = {"dec": 8, "rep": 4, "fig_positive": 1, "glory": 1, "bunkers": 2, "units": 1}
 """Recognition: 8 per DEC, 4 per REP, X per FIG(X) with X > 0, 1 per Glory, 2 per bunker, 1 per full
 100 TV destroyed."""
 
-IMPRESSION_POINTS: dict[str, int] = {"dec": -9, "rep": -4, "fig_negative": 1, "glory": 1, "bunkers": 2,
-                                     "units": 2}
+IMPRESSION_POINTS: dict[str, int] = {"dec": -9, "rep": -4, "fig_negative": 1, "glory": 1, "bunkers": 2, "units": 2}
 """Impression: −9 per DEC, −4 per REP, X per FIG(X) with X < 0, 1 per Glory, 2 per bunker, 2 per full
 100 TV destroyed."""
 
@@ -66,6 +64,7 @@ class Band:
 def range_label(low: int | None, high: int | None) -> str:
     def num(v: int) -> str:
         return f"−{-v}" if v < 0 else str(v)
+
     if high is None and low is not None:
         return f"{num(low)}+"
     if low is None and high is not None:
@@ -80,13 +79,25 @@ def range_label(low: int | None, high: int | None) -> str:
 
 REWARDS: tuple[Band, ...] = (
     Band(0, 8, "Double pay", "A large cash payment and a mention of the pilot's deeds."),
-    Band(9, 16, "New Gear", "A new Gear one class better from the pilot's own side, or one of the enemy "
-                            "machines she destroyed."),
+    Band(
+        9,
+        16,
+        "New Gear",
+        "A new Gear one class better from the pilot's own side, or one of the enemy machines she destroyed.",
+    ),
     Band(17, 25, "Promotion and pension", "Promotion, and extra pay for the rest of her life."),
-    Band(26, 49, "Own Gear, future Duelist", "The army gives her a Gear of her own, picked from those she "
-                                             "destroyed; a career as a Duelist is assured."),
-    Band(50, None, "Path to high command", "Promotion; the way to the highest ranks lies open (and someone "
-                                           "films her story)."),
+    Band(
+        26,
+        49,
+        "Own Gear, future Duelist",
+        "The army gives her a Gear of her own, picked from those she destroyed; a career as a Duelist is assured.",
+    ),
+    Band(
+        50,
+        None,
+        "Path to high command",
+        "Promotion; the way to the highest ranks lies open (and someone films her story).",
+    ),
 )
 """Rewards table (impression ≥ 0), by reward roll."""
 
@@ -97,10 +108,18 @@ PUNISHMENTS: tuple[Band, ...] = (
     Band(-12, -11, "Punished and fined", "A punishment and a fine."),
     Band(-14, -13, "Heavily fined", "A heavy fine."),
     Band(-16, -15, "Retirement or exile", "Forced to retire to a monastery or go into exile."),
-    Band(-20, -17, "Declared a coward", "Branded a coward and challenged to a duel by her old comrades; "
-                                        "out of the army whatever happens."),
-    Band(-30, -21, "Penalty battalion", "Sent to a penalty battalion: a suicide mission is her only way "
-                                        "back; failure means execution."),
+    Band(
+        -20,
+        -17,
+        "Declared a coward",
+        "Branded a coward and challenged to a duel by her old comrades; out of the army whatever happens.",
+    ),
+    Band(
+        -30,
+        -21,
+        "Penalty battalion",
+        "Sent to a penalty battalion: a suicide mission is her only way back; failure means execution.",
+    ),
     Band(-40, -31, "Suicide or execution", "Offered the choice of suicide or a quick execution."),
     Band(None, -41, "Dishonourable execution", "Executed slowly and without honour."),
 )
@@ -108,13 +127,25 @@ PUNISHMENTS: tuple[Band, ...] = (
 
 VARIABLE_REWARDS: tuple[Band, ...] = (
     Band(0, 8, "Promotion", "Promotion and a mention of the pilot's deeds."),
-    Band(9, 16, "New Gear", "A new Gear one class better from the pilot's own side, or one of the enemy "
-                            "machines she destroyed."),
+    Band(
+        9,
+        16,
+        "New Gear",
+        "A new Gear one class better from the pilot's own side, or one of the enemy machines she destroyed.",
+    ),
     Band(17, 25, "Promotion and pension", "Promotion, and extra pay for the rest of her life."),
-    Band(26, 49, "Own Gear, unit Duelist", "A Gear of her own, picked from those she destroyed; she becomes "
-                                           "the unit's Duelist and her memoirs sell well."),
-    Band(50, None, "Rich rewards", "Ranks and medals; high command ahead, a drama series about her, and a "
-                                   "place in the next character book."),
+    Band(
+        26,
+        49,
+        "Own Gear, unit Duelist",
+        "A Gear of her own, picked from those she destroyed; she becomes the unit's Duelist and her memoirs sell well.",
+    ),
+    Band(
+        50,
+        None,
+        "Rich rewards",
+        "Ranks and medals; high command ahead, a drama series about her, and a place in the next character book.",
+    ),
 )
 """⚙ Variable (milder) rewards table, as listed in the seed."""
 
@@ -122,12 +153,19 @@ VARIABLE_PUNISHMENTS: tuple[Band, ...] = (
     Band(-4, 0, "Loot and pay lost", "Everything gained in loot and pay is taken away."),
     Band(-10, -5, "Court-martial, status lost", "Court-martialled; the pilot loses her status."),
     Band(-16, -11, "Court-martial, lesser unit", "Court-martialled and moved to a unit of lower standing."),
-    Band(-30, -17, "Court-martial, coward", "Branded a coward: prison or a penalty battalion; an officer is "
-                                            "dismissed from the service."),
-    Band(-40, -31, "Court-martial, prison", "Prison or a penalty battalion; senior officers are retired and, "
-                                            "in time, released and dismissed."),
-    Band(None, -41, "Executed", "Executed by the army (some armies send her into exile or prison for life "
-                                "instead)."),
+    Band(
+        -30,
+        -17,
+        "Court-martial, coward",
+        "Branded a coward: prison or a penalty battalion; an officer is dismissed from the service.",
+    ),
+    Band(
+        -40,
+        -31,
+        "Court-martial, prison",
+        "Prison or a penalty battalion; senior officers are retired and, in time, released and dismissed.",
+    ),
+    Band(None, -41, "Executed", "Executed by the army (some armies send her into exile or prison for life instead)."),
 )
 """⚙ Variable (milder) punishments table, as listed in the seed."""
 
@@ -143,8 +181,7 @@ class ScoreItem:
     points: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "count": self.count, "per": self.per,
-                "points": self.points}
+        return {"key": self.key, "label": self.label, "count": self.count, "per": self.per, "points": self.points}
 
 
 @dataclass(frozen=True)
@@ -181,11 +218,15 @@ def _common_items(turns: Sequence[TurnTally], points: dict[str, int]) -> list[Sc
     hundreds = sum(t.enemy_tv for t in turns) // 100
     doubled = any(t.breakout and t.glory for t in turns)
     return [
-        ScoreItem("glory", "Glory" + (" (break-out Glory doubled)" if doubled else ""), glory,
-                  points["glory"], glory * points["glory"]),
+        ScoreItem(
+            "glory",
+            "Glory" + (" (break-out Glory doubled)" if doubled else ""),
+            glory,
+            points["glory"],
+            glory * points["glory"],
+        ),
         ScoreItem("bunkers", "Bunkers", bunkers, points["bunkers"], bunkers * points["bunkers"]),
-        ScoreItem("units", "Units (per full 100 TV destroyed)", hundreds, points["units"],
-                  hundreds * points["units"]),
+        ScoreItem("units", "Units (per full 100 TV destroyed)", hundreds, points["units"], hundreds * points["units"]),
     ]
 
 
@@ -231,8 +272,9 @@ def noticed_band(recognition_total: int) -> tuple[int, int | None, int | None]:
     """The NOTICED_BANDS row for a recognition total (negative totals use the first row)."""
     for band in NOTICED_BANDS:
         low, high, _ = band
-        if (recognition_total <= 5 and low == 0) or (low <= recognition_total and
-                                                     (high is None or recognition_total <= high)):
+        if (recognition_total <= 5 and low == 0) or (
+            low <= recognition_total and (high is None or recognition_total <= high)
+        ):
             return band
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -282,11 +324,14 @@ def check_reward_dice(text: str) -> Dice:
     if dice.sides == 66:
         # "d66" elsewhere in the app is D66: two d6 read as tens and units (11..66), never one 66-sided
         # die; a reward roll adds dice to the impression, which a D66 cannot do
-        raise RulesError(f"reward dice: {text.strip()!r} is not allowed: D66 (two d6 read as tens and units) "
-                         f"is not a sum of dice; use ordinary dice such as 1d6 or 2d6")
+        raise RulesError(
+            f"reward dice: {text.strip()!r} is not allowed: D66 (two d6 read as tens and units) "
+            f"is not a sum of dice; use ordinary dice such as 1d6 or 2d6"
+        )
     if dice.count > MAX_REWARD_DICE or dice.sides > MAX_REWARD_SIDES:
-        raise RulesError(f"reward dice: at most {MAX_REWARD_DICE} dice of at most {MAX_REWARD_SIDES} sides, "
-                         f"not {text!r}")
+        raise RulesError(
+            f"reward dice: at most {MAX_REWARD_DICE} dice of at most {MAX_REWARD_SIDES} sides, not {text!r}"
+        )
     return dice
 
 
@@ -308,17 +353,24 @@ class EndProcedure(Procedure):
     """2.3 The reckoning: D66 (one roll of two d6: tens, units) against the noticed band; if noticed, the
     reward/punishment roll = reward dice + impression."""
 
-    def __init__(self, turns: Sequence[TurnTally], *, reward_dice: str = DEFAULT_REWARD_DICE,
-                 variable: bool = False) -> None:
+    def __init__(
+        self, turns: Sequence[TurnTally], *, reward_dice: str = DEFAULT_REWARD_DICE, variable: bool = False
+    ) -> None:
         super().__init__()
         self.variable = variable
         self.reward_dice = check_reward_dice(reward_dice)
         self.result = EndResult(recognition(turns), impression(turns))
         rec = self.result.recognition.total
         self.result.noticed_range = noticed_label(rec)
-        self._queue.append(RollRequest("d66", D66_DICE, codes.PURPOSE_NOTICED, codes.RULE_NOTICED,
-                                       f"D66 (first die tens, second units): noticed on "
-                                       f"{self.result.noticed_range} with recognition {rec}"))
+        self._queue.append(
+            RollRequest(
+                "d66",
+                D66_DICE,
+                codes.PURPOSE_NOTICED,
+                codes.RULE_NOTICED,
+                f"D66 (first die tens, second units): noticed on {self.result.noticed_range} with recognition {rec}",
+            )
+        )
 
     def _apply(self, req: RollRequest, rec: RollRecord) -> None:
         res = self.result
@@ -334,9 +386,15 @@ class EndProcedure(Procedure):
                 table = "rewards" if imp >= 0 else "punishments"
                 mod = self.reward_dice.modifier + imp
                 dice = Dice(self.reward_dice.count, self.reward_dice.sides, mod)
-                self._queue.append(RollRequest(
-                    "reward", dice, table, codes.result_rule(table, self.variable),
-                    f"{self.reward_dice.expression} + impression {imp}"))
+                self._queue.append(
+                    RollRequest(
+                        "reward",
+                        dice,
+                        table,
+                        codes.result_rule(table, self.variable),
+                        f"{self.reward_dice.expression} + impression {imp}",
+                    )
+                )
             else:
                 res.outcome = "Not noticed: the campaign ends with no reward or punishment."
         elif req.key == "reward":

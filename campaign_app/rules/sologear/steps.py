@@ -14,6 +14,7 @@ from ..dice import Dice, DiceError, DiceSource, RollRecord, Source, TypedDice
 
 # --- step-wise procedures ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class RollRequest:
     """The next roll a procedure wants: its key, dice and what it is for."""
@@ -34,9 +35,17 @@ class RollRequest:
         return codes.purpose_text(self.purpose)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "expression": self.expression, "count": self.dice.count,
-                "sides": self.dice.sides, "modifier": self.dice.modifier, "purpose": self.purpose,
-                "purpose_text": self.purpose_text, "rule": self.rule, "rule_text": codes.rule_text(self.rule)}
+        return {
+            "key": self.key,
+            "expression": self.expression,
+            "count": self.dice.count,
+            "sides": self.dice.sides,
+            "modifier": self.dice.modifier,
+            "purpose": self.purpose,
+            "purpose_text": self.purpose_text,
+            "rule": self.rule,
+            "rule_text": codes.rule_text(self.rule),
+        }
 
 
 class Procedure:
@@ -61,12 +70,17 @@ class Procedure:
         try:
             req.dice.check_faces(faces)
         except DiceError as exc:
-            raise DiceError(f"roll {len(self.records) + 1} ({req.expression} for {req.purpose_text}): {exc}") \
-                from None
+            raise DiceError(f"roll {len(self.records) + 1} ({req.expression} for {req.purpose_text}): {exc}") from None
         self._queue.pop(0)
-        rec = RollRecord(purpose=req.purpose, expression=req.expression, faces=list(faces),
-                         total=req.dice.total(faces), source=source, rule=req.rule,
-                         modifier=req.dice.modifier)
+        rec = RollRecord(
+            purpose=req.purpose,
+            expression=req.expression,
+            faces=list(faces),
+            total=req.dice.total(faces),
+            source=source,
+            rule=req.rule,
+            modifier=req.dice.modifier,
+        )
         self._apply(req, rec)
         self.records.append(rec)
         return rec

@@ -44,8 +44,15 @@ class LengthProcedure(Procedure):
         super().__init__()
         n = length_dice_count(player_units, enemy_units)
         self.length: int | None = None
-        self._queue.append(RollRequest("length", Dice(n, 6), codes.PURPOSE_LENGTH, codes.RULE_LENGTH,
-                                       f"{n}d6: as many d6 as the smaller side has units ({n})"))
+        self._queue.append(
+            RollRequest(
+                "length",
+                Dice(n, 6),
+                codes.PURPOSE_LENGTH,
+                codes.RULE_LENGTH,
+                f"{n}d6: as many d6 as the smaller side has units ({n})",
+            )
+        )
 
     def _apply(self, req: RollRequest, rec: RollRecord) -> None:
         self.length = rec.total
@@ -92,9 +99,17 @@ class TurnProcedure(Procedure):
     enemy quality +1, S/E are ignored, and a combat roll of 12..14 means the pilot broke through.
     """
 
-    def __init__(self, action: str, *, band: str | None = None, posture: int | str | None = None,
-                 gear_tv: int = 1, gear_needs_repair: bool = False, ferocious: bool = False,
-                 breakout: bool = False) -> None:
+    def __init__(
+        self,
+        action: str,
+        *,
+        band: str | None = None,
+        posture: int | str | None = None,
+        gear_tv: int = 1,
+        gear_needs_repair: bool = False,
+        ferocious: bool = False,
+        breakout: bool = False,
+    ) -> None:
         super().__init__()
         action = check_action(action)
         self.gear_tv = gear_tv
@@ -103,8 +118,7 @@ class TurnProcedure(Procedure):
         self.result = TurnResult(action=action, breakout=breakout)
         if breakout:
             if action != "fig":
-                raise RulesError("in the break-out (ferocious battles) there is no DEC or REP: the pilot "
-                                 "must fight")
+                raise RulesError("in the break-out (ferocious battles) there is no DEC or REP: the pilot must fight")
             if posture is not None and check_posture(posture) != 2:
                 raise RulesError("in the break-out (ferocious battles) the pilot always fights Bold (+2)")
             posture = 2
@@ -118,8 +132,9 @@ class TurnProcedure(Procedure):
                 raise RulesError("a posture is only chosen for FIG")
             if not gear_needs_repair:
                 raise RulesError("REP is only allowed while the Gear is damaged or short of ammunition")
-            self._queue.append(RollRequest("repair", REPAIR_DICE, codes.PURPOSE_REPAIR, codes.RULE_REPAIR,
-                                           "1d6−2 hours, at least 1"))
+            self._queue.append(
+                RollRequest("repair", REPAIR_DICE, codes.PURPOSE_REPAIR, codes.RULE_REPAIR, "1d6−2 hours, at least 1")
+            )
         else:
             if posture is None:
                 raise RulesError("FIG needs a posture from -2 to 2")
@@ -128,9 +143,15 @@ class TurnProcedure(Procedure):
             self.result.posture = check_posture(posture)
             self.result.column = band_name(band)
             sign = f"{self.result.posture:+d}"
-            self._queue.append(RollRequest(
-                "combat", Dice(2, 6, self.result.posture), codes.PURPOSE_COMBAT, codes.RULE_COMBAT,
-                f"2d6 {sign} ({POSTURES[self.result.posture]}), column {self.result.column}"))
+            self._queue.append(
+                RollRequest(
+                    "combat",
+                    Dice(2, 6, self.result.posture),
+                    codes.PURPOSE_COMBAT,
+                    codes.RULE_COMBAT,
+                    f"2d6 {sign} ({POSTURES[self.result.posture]}), column {self.result.column}",
+                )
+            )
 
     # --- the steps ---
     def _apply(self, req: RollRequest, rec: RollRecord) -> None:
@@ -138,8 +159,9 @@ class TurnProcedure(Procedure):
         if req.key == "repair":
             res.repair_hours = repair_hours(rec.total)
             rec.table_row = f"1d6-2 = {rec.total}"
-            rec.outcome = f"{res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs" + \
-                (" (at least 1)" if rec.total < 1 else "")
+            rec.outcome = f"{res.repair_hours} hour{'s' if res.repair_hours != 1 else ''} of repairs" + (
+                " (at least 1)" if rec.total < 1 else ""
+            )
             res.meaning.append(f"REP: {rec.outcome}")
             res.meaning.append(REPAIRED_TEXT)
         elif req.key == "combat":
@@ -155,8 +177,9 @@ class TurnProcedure(Procedure):
             res.light_critical = rec.total
             res.gear_damaged = light_critical_damaged(rec.total)
             rec.table_row = f"1d6-2 = {rec.total}"
-            rec.outcome = (f"light critical (check {rec.total}): the Gear is damaged" if res.gear_damaged
-                           else "no damage")
+            rec.outcome = (
+                f"light critical (check {rec.total}): the Gear is damaged" if res.gear_damaged else "no damage"
+            )
             res.meaning.append(f"hit on the way in: {rec.outcome}")
         elif req.key == "battle_length":
             res.battle_length = rec.total
@@ -190,32 +213,61 @@ class TurnProcedure(Procedure):
         if ends and not res.breakout:
             if ends == "surrendered" and self.ferocious:
                 res.starts_breakout = True
-                res.meaning.append("ferocious battles: no surrender; from the next turn the pilot fights her "
-                                   "way out (Bold, Losing column, until a roll of 12-14)")
+                res.meaning.append(
+                    "ferocious battles: no surrender; from the next turn the pilot fights her "
+                    "way out (Bold, Losing column, until a roll of 12-14)"
+                )
             else:
                 res.ends = ends
         glory = glory_dice(cell.get("glory"))
         if glory is not None:
-            self._queue.append(RollRequest("glory", glory, codes.PURPOSE_GLORY, codes.RULE_GLORY,
-                                           f"{glory.expression}: Glory markers"))
+            self._queue.append(
+                RollRequest("glory", glory, codes.PURPOSE_GLORY, codes.RULE_GLORY, f"{glory.expression}: Glory markers")
+            )
         elif cell.get("glory"):
             res.glory = int(str(cell["glory"]))
         if cell.get("enemy"):
             plus = (1 if cell["enemy"] == "**" else 0) + (1 if res.breakout else 0)
-            self._queue.append(RollRequest("enemy", Dice(1, 6, plus), codes.PURPOSE_ENEMY, codes.RULE_ENEMY,
-                                           f"1d6{f'+{plus}' if plus else ''}, column "
-                                           f"{enemy_column_label(gear_tv_column(self.gear_tv))}"))
+            self._queue.append(
+                RollRequest(
+                    "enemy",
+                    Dice(1, 6, plus),
+                    codes.PURPOSE_ENEMY,
+                    codes.RULE_ENEMY,
+                    f"1d6{f'+{plus}' if plus else ''}, column {enemy_column_label(gear_tv_column(self.gear_tv))}",
+                )
+            )
         if cell.get("hit") == "#":
-            self._queue.append(RollRequest("light_critical", LIGHT_CRITICAL_DICE, codes.PURPOSE_LIGHT_CRITICAL,
-                                           codes.RULE_HIT, "1d6−2: 0 or less = no damage"))
+            self._queue.append(
+                RollRequest(
+                    "light_critical",
+                    LIGHT_CRITICAL_DICE,
+                    codes.PURPOSE_LIGHT_CRITICAL,
+                    codes.RULE_HIT,
+                    "1d6−2: 0 or less = no damage",
+                )
+            )
         elif cell.get("hit") == "##":
             res.gear_damaged = True
         if res.ends is None and not res.starts_breakout:
-            self._queue.append(RollRequest("battle_length", BATTLE_LENGTH_DICE, codes.PURPOSE_BATTLE_LENGTH,
-                                           codes.RULE_BATTLEFIELD, "4d6 rounds"))
-            self._queue.append(RollRequest("entry_edge", ENTRY_EDGE_DIE, codes.PURPOSE_ENTRY_EDGE,
-                                           codes.RULE_BATTLEFIELD,
-                                           "1d4: 1 North, 2 East, 3 South, 4 West"))
+            self._queue.append(
+                RollRequest(
+                    "battle_length",
+                    BATTLE_LENGTH_DICE,
+                    codes.PURPOSE_BATTLE_LENGTH,
+                    codes.RULE_BATTLEFIELD,
+                    "4d6 rounds",
+                )
+            )
+            self._queue.append(
+                RollRequest(
+                    "entry_edge",
+                    ENTRY_EDGE_DIE,
+                    codes.PURPOSE_ENTRY_EDGE,
+                    codes.RULE_BATTLEFIELD,
+                    "1d4: 1 North, 2 East, 3 South, 4 West",
+                )
+            )
 
     def _enemy(self, req: RollRequest, rec: RollRecord) -> None:
         res = self.result
@@ -236,11 +288,12 @@ def play_turn(action: str, dice: DiceSource, **kwargs: Any) -> TurnProcedure:
     return proc
 
 
-
 # --- the break-out and the end of a campaign (RULES 2.2, ⚙ ferocious battles) --------------------------------
 
-def breakout_flags(ferocious: bool, turns: Sequence[tuple[dict[str, Any] | None, str | None]]
-                   ) -> tuple[list[tuple[bool, bool]], bool]:
+
+def breakout_flags(
+    ferocious: bool, turns: Sequence[tuple[dict[str, Any] | None, str | None]]
+) -> tuple[list[tuple[bool, bool]], bool]:
     """For each turn, given as (its combat table cell, how it ended the campaign): (played in the break-out,
     started the break-out); and whether the break-out is on after the last turn. ⚙ Ferocious battles: a
     surrender result that did not end the campaign starts the break-out; breaking through ends it."""
@@ -258,8 +311,9 @@ def breakout_flags(ferocious: bool, turns: Sequence[tuple[dict[str, Any] | None,
     return flags, active
 
 
-def end_reason(*, number: int, length: int | None, ends: str | None, pilot_dead: bool, pilot_captured: bool,
-               breakout_after: bool) -> str | None:
+def end_reason(
+    *, number: int, length: int | None, ends: str | None, pilot_dead: bool, pilot_captured: bool, breakout_after: bool
+) -> str | None:
     """Why the campaign is over after turn ``number`` (a code of :data:`.codes.END_REASONS`), or ``None``: the pilot
     dead or captured, a turn that ended it (surrendered, routed, broke through), or the last battle turn played (not
     while breaking out)."""
