@@ -3,13 +3,13 @@
 Logging is a step-by-step :class:`BattleSession` (the wizard walks it page by page; :func:`log_battle` runs it
 in one go for the CLI): battle details -> casualties -> exact odds -> each roll (app-rolled or typed faces) ->
 replacement leader -> summary. Nothing is written until :meth:`BattleSession.commit`, which writes the battle,
-its rolls, the XP changes and the leader changes in one transaction and returns an :class:`Edit` whose change
-set reverts it (:func:`revert`) and puts it back with the same ids and the same dice (:func:`reapply`).
+its rolls, the XP changes and the leader changes in one transaction (one journal operation) and returns an
+``Edit[BattleSummary]``; undoing that operation takes it all back, and redo puts it back with the same ids and the
+same dice.
 
 :func:`undo_last_battle` removes a platoon's newest battle later on (XP, leaders and rolls return to their
-state before it); its Edit can be reverted too (the battle comes back). :func:`edit_battle` changes what a
-battle records that did not come from a roll (date, scenario, opponent, outcome, fire support, notes), each
-change logged as an ``AttributeChange`` row; objectives and wound counters are refused (they set the XP).
+state before it); redoing its operation brings the battle back. Editing what a battle records that did not come
+from a roll (date, scenario, opponent, outcome, fire support, notes) is :mod:`.battle_edits`.
 """
 
 from __future__ import annotations
