@@ -6,8 +6,10 @@ or single cards, card size, duplex backs or fold-over, grayscale), a Sologear ca
 Cards follow the house rules of the campaign chosen (or the default rules), inside a safe margin, with an
 optional bleed, a duplex offset (measured with the one-page alignment test) and pattern or solid backs.
 
-The dialog holds no printing logic: it builds the typed request of what is chosen
-(:mod:`campaign_app.services.print_requests`), and ``services.printing.prepare`` reads the data (in the GUI
+The dialog holds no printing logic. Each kind's options are a panel of :mod:`.print_options` (its widgets,
+settings, typed request of :mod:`campaign_app.services.print_requests` and refusal); the dialog keeps the kind
+chooser, the paper, the preview, the progress, Save and Print and the cache of what was built. It asks the
+chosen panel for its request, and ``services.printing.prepare`` reads the data (in the GUI
 thread, where the database lives) and hands back a job that only builds the PDF; the job runs in a worker thread
 so the window stays responsive, with a progress bar for long decks. The preview (QtPdf) updates a moment after
 any option changes. "Save PDF…" asks for a file, writes it atomically and opens it; "Print…" opens the system's print

@@ -75,3 +75,71 @@ def test_every_kind_holds_at_each_size(qtbot: Any, gui_ctx: Any, palette: str, s
             dialog.grab().save(str(Path(folder) / f"{name}.png"))
             (Path(folder) / f"{name}.focus.txt").write_text("\n".join(chain) + "\n", encoding="utf-8")
     assert not problems, "\n".join(problems)
+
+
+def test_sologear_forms_offer_pilots_only(qtbot: Any, gui_ctx: Any) -> None:
+    """A d12 Death Blow fighter is not a Sologear campaign: with only fighters stored, the Sologear panel
+    offers blank forms, and the Save button prints them."""
+    from campaign_app.services import campaigns, death_blow
+
+    campaigns.create_campaign("Pit", system="death_blow")
+    death_blow.create_fighter("Pit", "Kenji")
+    dialog = PrintDialog(gui_ctx, None, {})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("sologear"))
+    assert dialog.sologear.sologear_combo.count() == 0
+    assert dialog.sologear.sologear_blank.isChecked() and not dialog.sologear.sologear_blank.isEnabled()
+    assert dialog.suggested_name() == "Sologear forms (blank).pdf"
+    qtbot.waitUntil(lambda: dialog.preview_pages() > 0 and not dialog.progress.isVisible(), timeout=20000)
+    assert dialog.save_button.isEnabled()
+
+
+def test_each_panel_is_reached_from_the_keyboard(qtbot: Any, gui_ctx: Any) -> None:
+    """Alt+P picks the kind with the arrow keys, and each panel's Alt+letters reach its own fields."""
+    from driving import focused
+    from PySide6.QtCore import Qt
+
+    create_demo()
+    pid = Platoon.get(Platoon.name == DEMO_PLATOON).id
+    dialog = PrintDialog(gui_ctx, None, {"kind": "platoon", "id": pid})
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)
+    alt = Qt.KeyboardModifier.AltModifier
+
+    def choose(kind: str) -> None:
+        qtbot.keyClick(focused(), Qt.Key.Key_P, alt)
+        assert focused() is dialog.kind_combo
+        qtbot.keyClick(focused(), Qt.Key.Key_Home)
+        for _ in range([k for k, _label in KINDS].index(kind)):
+            qtbot.keyClick(focused(), Qt.Key.Key_Down)
+        assert dialog.kind() == kind and dialog.pages.currentWidget() is dialog.panels[kind]
+
+    reached = {
+        "cards": [
+            (Qt.Key.Key_Z, dialog.cards.size_combo),
+            (Qt.Key.Key_B, dialog.cards.layout_combo),
+            (Qt.Key.Key_U, dialog.cards.rules_combo),
+            (Qt.Key.Key_Y, dialog.cards.back_style_combo),
+            (Qt.Key.Key_M, dialog.cards.margin_spin),
+            (Qt.Key.Key_L, dialog.cards.bleed_spin),
+            (Qt.Key.Key_F, dialog.cards.offset_x_spin),
+        ],
+        "sologear": [(Qt.Key.Key_C, dialog.sologear.sologear_combo)],
+        "history": [(Qt.Key.Key_L, dialog.history.history_combo)],
+        "standings": [(Qt.Key.Key_M, dialog.standings.campaign_combo)],
+        "chronicle": [(Qt.Key.Key_M, dialog.chronicle.campaign_combo)],
+    }
+    for kind, keys in reached.items():
+        choose(kind)
+        for key, widget in keys:
+            qtbot.keyClick(focused(), key, alt)
+            assert focused() is widget, (kind, key)
+        qtbot.keyClick(focused(), Qt.Key.Key_A, alt)
+        assert focused() is dialog.paper_combo
+    choose("sheet")
+    qtbot.keyClick(focused(), Qt.Key.Key_C, alt)  # "Only what changed since the last print"
+    qtbot.waitUntil(lambda: dialog.unit_sheet.changed_label.text() != "")
