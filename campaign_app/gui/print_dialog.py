@@ -6,8 +6,10 @@ or single cards, card size, duplex backs or fold-over, grayscale), a Sologear ca
 Cards follow the house rules of the campaign chosen (or the default rules), inside a safe margin, with an
 optional bleed, a duplex offset (measured with the one-page alignment test) and pattern or solid backs.
 
-The dialog holds no printing logic: it builds the typed request of what is chosen
-(:mod:`campaign_app.services.print_requests`), and ``services.printing.prepare`` reads the data (in the GUI
+The dialog holds no printing logic. Each kind's options are a panel of :mod:`.print_options` (its widgets,
+settings, typed request of :mod:`campaign_app.services.print_requests` and refusal); the dialog keeps the kind
+chooser, the paper, the preview, the progress, Save and Print and the cache of what was built. It asks the
+chosen panel for its request, and ``services.printing.prepare`` reads the data (in the GUI
 thread, where the database lives) and hands back a job that only builds the PDF; the job runs in a worker thread
 so the window stays responsive, with a progress bar for long decks. The preview (QtPdf) updates a moment after
 any option changes. "Save PDF…" asks for a file, writes it atomically and opens it; "Print…" opens the system's print
@@ -38,90 +40,49 @@ from PySide6.QtGui import QCloseEvent, QPageLayout, QPageSize, QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QCheckBox,
     QComboBox,
     QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QProgressBar,
     QPushButton,
-    QRadioButton,
     QSplitter,
     QStackedWidget,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from ..errors import CampaignError
 from ..printing.paper import default_paper
-from ..printing.sizes import (
-    BACK_STYLES,
-    CARD_SIZES,
-    CARD_STOCK,
-    CARD_STOCK_SIZES,
-    DEFAULT_MARGIN_MM,
-    MAX_BLEED_MM,
-    MAX_MARGIN_MM,
-    MAX_OFFSET_MM,
-    PAPER_SIZES,
-)
+from ..printing.sizes import PAPER_SIZES
 from ..services.common import ServiceError
-from ..services.navigator import CampaignNode, PlatoonNode, navigator_tree
-from ..services.print_requests import (
-    CardsRequest,
-    ChronicleRequest,
-    HistoryRequest,
-    PrintRequest,
-    SologearRequest,
-    StandingsRequest,
-    UnitSheetRequest,
-)
-from ..services.printing import BuiltPdf, PrintJob, prepare, print_setup, write_pdf_atomic
-from ..words import plural
+from ..services.navigator import CampaignNode, navigator_tree
+from ..services.print_requests import PrintRequest
+from ..services.printing import BuiltPdf, PrintJob, prepare, write_pdf_atomic
 from .context import AppContext
 from .file_dialogs import remember_folder
+from .print_options import (
+    KINDS,
+    CardsPanel,
+    ChroniclePanel,
+    HistoryPanel,
+    Opening,
+    OptionPanel,
+    SologearPanel,
+    StandingsPanel,
+    UnitSheetPanel,
+)
 from .sizing import fit_resize
-from .widgets import DecimalSpin, error_style
+from .widgets import error_style
 
 log = logging.getLogger(__name__)
 
-KINDS: tuple[tuple[str, str], ...] = (
-    ("sheet", "Unit Data Sheet"),
-    ("cards", "Play-aid cards"),
-    ("sologear", "Sologear campaign sheet and battle form"),
-    ("history", "Platoon history report"),
-    ("standings", "Campaign standings"),
-    ("chronicle", "Campaign chronicle (a diary)"),
-)
+__all__ = ["KINDS", "PrintDialog", "open_print_dialog", "print_pdf_pages"]
+
 PAPER_LABELS = {"a4": "A4 (210 × 297 mm)", "letter": "Letter (8.5 × 11 in)"}
-SHEET_MODES = (
-    ("filled", "Filled in"),
-    ("pencil", "Pencil: XP boxes, levels and cards left empty"),
-    ("blank", "Blank sheet to fill in by hand"),
-)
-LAYOUT_LABELS = (
-    ("fronts", "Fronts only"),
-    ("backs", "Fronts, then backs (print double-sided)"),
-    ("fold", "Fold-over: front and back side by side"),
-)
-SYSTEM_DECKS = {"atomic_africa": "atomic-africa", "sologear": "sologear"}
 PREVIEW_DELAY_MS = 250
-DATA = Qt.ItemDataRole.UserRole
-SEP = " \u2014 "
-
-
-def _children(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
-    """The child items of a tree item, in order."""
-    return [child for i in range(item.childCount()) if (child := item.child(i)) is not None]
-
-
-"""Between a platoon's (or pilot's) name and its campaign's in the lists."""
 
 
 def choose_printer(parent: QWidget, printer: Any) -> bool:
@@ -248,9 +209,22 @@ class BuildThread(QThread):
         self.progressed.emit(done, total)
 
 
+def _opening(tree: list[CampaignNode], selection: dict[str, Any]) -> Opening:
+    """What the dialog opens on: the navigator's ``selection`` ({"kind": "platoon"|"sheet"|"campaign", "id": n})
+    and the campaign it belongs to."""
+    kind, ident = selection.get("kind"), selection.get("id")
+    campaign: CampaignNode | None = None
+    if kind == "campaign":
+        campaign = next((c for c in tree if c.id == ident), None)
+    elif kind in ("platoon", "sheet"):
+        campaign = next((c for c in tree if any((n.kind, n.id) == (kind, ident) for n in c.children)), None)
+    return Opening(tree=tree, kind=str(kind) if kind is not None else None, ident=ident, campaign=campaign)
+
+
 class PrintDialog(QDialog):
     """The print / export dialog. ``selection`` ({"kind": "platoon"|"campaign"|"sheet", "id": n} or {})
-    picks what is printed first."""
+    picks what is printed first. The options of each kind are a panel of :mod:`.print_options`, shown in a stack
+    under the kind chooser; the dialog builds the chosen panel's request, previews, saves and prints it."""
 
     saved = Signal(str)
 
@@ -269,7 +243,6 @@ class PrintDialog(QDialog):
         self._save_to: Path | None = None
         self._buffer: QBuffer | None = None
         self._error = ""
-        self._library: Any = None
         self._jobs: dict[PrintRequest, PrintJob] = {}
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -300,13 +273,21 @@ class PrintDialog(QDialog):
         top.addRow("P&aper:", self.paper_combo)
         form.addLayout(top)
 
+        # one panel per kind, in the chooser's order (the stack's index is the chooser's)
+        self.unit_sheet = UnitSheetPanel(self)
+        self.cards = CardsPanel(self.ctx.paths.user_decks_dir, self)
+        self.sologear = SologearPanel(self)
+        self.history = HistoryPanel(self)
+        self.standings = StandingsPanel(self)
+        self.chronicle = ChroniclePanel(self)
+        self.panels: dict[str, OptionPanel] = {
+            panel.kind: panel
+            for panel in (self.unit_sheet, self.cards, self.sologear, self.history, self.standings, self.chronicle)
+        }
+        assert tuple(self.panels) == tuple(kind for kind, _label in KINDS)
         self.pages = QStackedWidget(controls)
-        self.pages.addWidget(self._sheet_page())
-        self.pages.addWidget(self._cards_page())
-        self.pages.addWidget(self._sologear_page())
-        self.pages.addWidget(self._history_page())
-        self.pages.addWidget(self._campaign_page("standings"))
-        self.pages.addWidget(self._campaign_page("chronicle"))
+        for panel in self.panels.values():
+            self.pages.addWidget(panel)
         form.addWidget(self.pages, 1)
 
         # every page carries a small stamp (campaign, what, journal position, date, check code)
@@ -366,348 +347,44 @@ class PrintDialog(QDialog):
         splitter.setSizes([360, 660])
         QVBoxLayout(self).addWidget(splitter)
 
-    def _sheet_page(self) -> QWidget:
-        page = QWidget(self)
-        lay = QVBoxLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel("Platoons (one page each):", page))
-        self.platoon_list = QListWidget(page)
-        self.platoon_list.setAccessibleName("Platoons")
-        lay.addWidget(self.platoon_list, 1)
-        self.mode_group = QButtonGroup(page)
-        self.mode_buttons: dict[str, QRadioButton] = {}
-        for index, (key, label) in enumerate(SHEET_MODES):
-            button = QRadioButton(label, page)
-            self.mode_group.addButton(button, index)
-            self.mode_buttons[key] = button
-            lay.addWidget(button)
-        self.mode_buttons["filled"].setChecked(True)
-        self.changed_button = QPushButton("Only what &changed since the last print", page)
-        self.changed_button.setToolTip("Tick only the platoons whose printed sheet is out of date")
-        self.changed_button.clicked.connect(self.tick_only_changed)
-        lay.addWidget(self.changed_button)
-        self.changed_label = QLabel(page)
-        self.changed_label.setWordWrap(True)
-        self.changed_label.setAccessibleName("Out-of-date sheets")
-        lay.addWidget(self.changed_label)
-        return page
-
-    def tick_only_changed(self) -> list[int]:
-        """Tick the platoons whose last printed sheet is out of date; say which and why."""
-        from ..services.prints import stale_sheet_platoons
-
-        try:
-            stale = stale_sheet_platoons()
-        except CampaignError as exc:
-            self._show_error(str(exc))
-            return []
-        self._check_platoons(set(stale))
-        self.mode_buttons["filled"].setChecked(True)
-        if not stale:
-            self.changed_label.setText("Every printed sheet is up to date.")
-        else:
-            names = {
-                self.platoon_list.item(r).data(DATA): self.platoon_list.item(r).text().split(SEP)[0]
-                for r in range(self.platoon_list.count())
-            }
-            self.changed_label.setText(
-                "Out of date: "
-                + "; ".join(
-                    f"{names.get(pid, pid)} ({', '.join(why[:3])}{', …' if len(why) > 3 else ''})"
-                    for pid, why in stale.items()
-                )
-            )
-        self.schedule_preview()
-        return list(stale)
-
-    def _cards_page(self) -> QWidget:
-        page = QWidget(self)
-        lay = QVBoxLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel("Decks and cards:", page))
-        self.deck_tree = QTreeWidget(page)
-        self.deck_tree.setAccessibleName("Decks and cards")
-        self.deck_tree.setHeaderHidden(True)
-        lay.addWidget(self.deck_tree, 1)
-        self.deck_problems = QLabel(page)
-        self.deck_problems.setWordWrap(True)
-        self.deck_problems.setStyleSheet(error_style(self.deck_problems))
-        self.deck_problems.hide()
-        lay.addWidget(self.deck_problems)
-        options = QFormLayout()
-        self.size_combo = QComboBox(page)
-        self.size_combo.setAccessibleName("Card size")
-        for key, size in CARD_SIZES.items():
-            self.size_combo.addItem(size.label, key)
-        options.addRow("Card si&ze:", self.size_combo)
-        self.layout_combo = QComboBox(page)
-        self.layout_combo.setAccessibleName("Card backs")
-        for key, label in LAYOUT_LABELS:
-            self.layout_combo.addItem(label, key)
-        options.addRow("&Backs:", self.layout_combo)
-        self.rules_combo = QComboBox(page)
-        self.rules_combo.setAccessibleName("House rules the cards print")
-        self.rules_combo.setToolTip(
-            "Atomic Africa and Sologear cards print this campaign's house rules "
-            "(thresholds, objective XP, replacement leader, reward dice …)"
-        )
-        self.rules_combo.addItem("Default rules", None)
-        options.addRow("R&ules of:", self.rules_combo)
-        self.back_style_combo = QComboBox(page)
-        self.back_style_combo.setAccessibleName("Back style")
-        for key, label in zip(BACK_STYLES, ("Light pattern and frame (less ink)", "Solid deck colour"), strict=True):
-            self.back_style_combo.addItem(label, key)
-        options.addRow("Back st&yle:", self.back_style_combo)
-        self.margin_spin = self._mm_spin(page, 0.0, MAX_MARGIN_MM, "Safe margin")
-        self.margin_spin.setToolTip(
-            "Nothing is printed closer to the paper's edge (most printers cannot print the outer 4–6.35 mm)"
-        )
-        options.addRow("Safe &margin:", self.margin_spin)
-        self.bleed_spin = self._mm_spin(page, 0.0, MAX_BLEED_MM, "Bleed")
-        self.bleed_spin.setToolTip(
-            "Header bands and solid backs run this far past the cut line, so a "
-            "slightly uneven cut shows no white edge (e.g. 2 mm)"
-        )
-        options.addRow("B&leed:", self.bleed_spin)
-        offsets = QHBoxLayout()
-        self.offset_x_spin = self._mm_spin(page, -MAX_OFFSET_MM, MAX_OFFSET_MM, "Duplex offset x")
-        self.offset_y_spin = self._mm_spin(page, -MAX_OFFSET_MM, MAX_OFFSET_MM, "Duplex offset y")
-        offsets.addWidget(QLabel("x", page))
-        offsets.addWidget(self.offset_x_spin)
-        offsets.addWidget(QLabel("y", page))
-        offsets.addWidget(self.offset_y_spin)
-        offset_label = QLabel("Duplex o&ffset:", page)
-        offset_label.setBuddy(self.offset_x_spin)
-        options.addRow(offset_label, offsets)
-        lay.addLayout(options)
-        self.alignment_button = QPushButton("Alignment &test page…", page)
-        self.alignment_button.setToolTip(
-            "A one-sheet test to print double-sided: it shows the duplex offset to enter above"
-        )
-        self.alignment_button.clicked.connect(self.save_alignment_test)
-        lay.addWidget(self.alignment_button)
-        self.stock_check = QCheckBox("Print on card stoc&k (one card per page)", page)
-        self.stock_check.setToolTip(
-            "For 3×5 in index, 4×6 in postcard and A6 card stock: each page is one card, its border at the safe margin"
-        )
-        lay.addWidget(self.stock_check)
-        self.grayscale_check = QCheckBox("&Grayscale (saves ink)", page)
-        lay.addWidget(self.grayscale_check)
-        return page
-
-    def _mm_spin(self, parent: QWidget, low: float, high: float, name: str) -> DecimalSpin:
-        spin = DecimalSpin(parent)
-        spin.setRange(low, high)
-        spin.setDecimals(1)
-        spin.setSingleStep(0.5)
-        spin.setSuffix(" mm")
-        spin.setAccessibleName(name)
-        spin.setKeyboardTracking(False)
-        return spin
-
-    def _sologear_page(self) -> QWidget:
-        page = QWidget(self)
-        lay = QFormLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.sologear_combo = QComboBox(page)
-        self.sologear_combo.setAccessibleName("Sologear campaign")
-        lay.addRow("&Campaign:", self.sologear_combo)
-        self.sologear_blank = QCheckBox("B&lank forms to fill in by hand", page)
-        lay.addRow(self.sologear_blank)
-        return page
-
-    def _campaign_page(self, kind: str) -> QWidget:
-        page = QWidget(self)
-        lay = QFormLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        combo = QComboBox(page)
-        combo.setAccessibleName(f"Campaign for the {kind}")
-        lay.addRow("Ca&mpaign:", combo)
-        note = QLabel(
-            "One page: the league table, head to head and the pilots."
-            if kind == "standings"
-            else "The platoons' XP over campaign time, then every entry, battle (outcome, aftermath and "
-            "after-action report) and Sologear turn in order.",
-            page,
-        )
-        note.setWordWrap(True)
-        lay.addRow(note)
-        if kind == "standings":
-            self.standings_combo = combo
-        else:
-            self.chronicle_combo = combo
-        return page
-
-    def _history_page(self) -> QWidget:
-        page = QWidget(self)
-        lay = QFormLayout(page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        self.history_combo = QComboBox(page)
-        self.history_combo.setAccessibleName("Platoon for the history report")
-        lay.addRow("P&latoon:", self.history_combo)
-        return page
-
     # --------------------------------------------------------------------------------------------- data
 
     def _fill(self, selection: dict[str, Any]) -> None:
         settings = self.ctx.settings
         paper = str(settings.value("print/paper", "") or default_paper())
         self.paper_combo.setCurrentIndex(max(0, self.paper_combo.findData(paper)))
-        size = str(settings.value("print/card_size", "") or "poker")
-        self.size_combo.setCurrentIndex(max(0, self.size_combo.findData(size)))
         self.open_check.setChecked(str(settings.value("print/open_when_done", "true")).lower() != "false")
-        for spin, key, default in (
-            (self.margin_spin, "print/margin_mm", DEFAULT_MARGIN_MM),
-            (self.bleed_spin, "print/bleed_mm", 0.0),
-            (self.offset_x_spin, "print/offset_x_mm", 0.0),
-            (self.offset_y_spin, "print/offset_y_mm", 0.0),
-        ):
-            stored: Any = settings.value(key, default)  # QSettings gives what it stored (a str from the file)
-            try:
-                value = float(stored or default)
-            except (TypeError, ValueError):
-                value = default
-            spin.setValue(min(max(value, spin.minimum()), spin.maximum()))
-        style = str(settings.value("print/back_style", "") or "pattern")
-        self.back_style_combo.setCurrentIndex(max(0, self.back_style_combo.findData(style)))
+        for panel in self.panels.values():
+            panel.restore(settings)
 
-        tree = navigator_tree(include_archived=True)
-        campaign_of: dict[tuple[str, int | None], CampaignNode] = {}
-        for camp in tree:
-            if camp.system in SYSTEM_DECKS:
-                self.rules_combo.addItem(f"Campaign {camp.name}", camp.id)
-            self.standings_combo.addItem(camp.name, camp.id)
-            self.chronicle_combo.addItem(camp.name, camp.id)
-            for child in camp.children:
-                campaign_of[(child.kind, child.id)] = camp
-                label = f"{child.name}{SEP}{camp.name}"
-                if isinstance(child, PlatoonNode):
-                    item = QListWidgetItem(label, self.platoon_list)
-                    item.setData(DATA, child.id)
-                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                    item.setCheckState(Qt.CheckState.Unchecked)
-                    self.history_combo.addItem(label, child.id)
-                else:
-                    self.sologear_combo.addItem(f"{camp.name}{SEP}{child.name}", child.id)
-        self._fill_decks()
-
-        kind, ident = selection.get("kind"), selection.get("id")
+        opening = _opening(navigator_tree(include_archived=True), selection)
+        for panel in self.panels.values():
+            panel.fill(opening)
         chosen = "sheet"
-        system = None
-        camp_of_selection = (
-            campaign_of.get((str(kind), ident))
-            if kind in ("platoon", "sheet")
-            else next((c for c in tree if c.id == ident), None)
-            if kind == "campaign"
-            else None
-        )
-        if camp_of_selection is not None:
-            self.rules_combo.setCurrentIndex(max(0, self.rules_combo.findData(camp_of_selection.id)))
-        if kind == "platoon":
-            self._check_platoons({ident})
-            self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(ident)))
-            system = "atomic_africa"
-        elif kind == "sheet":
+        if opening.kind == "sheet" or (
+            opening.kind == "campaign" and opening.campaign is not None and opening.campaign.system == "sologear"
+        ):
             chosen = "sologear"
-            self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(ident)))
-            system = "sologear"
-        elif kind == "campaign":
-            chosen_camp = next((c for c in tree if c.id == ident), None)
-            for combo in (self.standings_combo, self.chronicle_combo):
-                combo.setCurrentIndex(max(0, combo.findData(ident)))
-            if chosen_camp is not None:
-                system = chosen_camp.system
-                ids = {c.id for c in chosen_camp.children if isinstance(c, PlatoonNode)}
-                sheets = [c.id for c in chosen_camp.children if not isinstance(c, PlatoonNode)]
-                if system == "sologear":
-                    chosen = "sologear"
-                    if sheets:
-                        self.sologear_combo.setCurrentIndex(max(0, self.sologear_combo.findData(sheets[0])))
-                    else:
-                        self.sologear_blank.setChecked(True)
-                else:
-                    self._check_platoons(ids)
-                    if ids:
-                        first = min(ids, key=lambda i: self.history_combo.findData(i))
-                        self.history_combo.setCurrentIndex(max(0, self.history_combo.findData(first)))
         if selection.get("print") in ("standings", "chronicle"):
             chosen = str(selection["print"])
-        if chosen == "sheet" and not self.checked_platoons():
-            self.mode_buttons["blank"].setChecked(True)
-        if self.sologear_combo.count() == 0:
-            self.sologear_blank.setChecked(True)
-            self.sologear_blank.setEnabled(False)
-        self._check_decks(SYSTEM_DECKS.get(system or ""))
+        if chosen == "sheet":
+            self.unit_sheet.blank_when_none_ticked()
         self.kind_combo.setCurrentIndex(self.kind_combo.findData(chosen))
         self.pages.setCurrentIndex(self.kind_combo.currentIndex())
 
-    def _fill_decks(self) -> None:
-        from ..printing.decks import load_decks
-
-        self._library = load_decks(self.ctx.paths.user_decks_dir)
-        for deck in self._library.decks.values():
-            item = QTreeWidgetItem(self.deck_tree, [f"{deck.title} ({len(deck.cards)} cards)"])
-            item.setData(0, DATA, deck.id)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsAutoTristate)
-            item.setCheckState(0, Qt.CheckState.Unchecked)
-            for card in deck.cards:
-                child = QTreeWidgetItem(item, [card.title])
-                child.setData(0, DATA, card.full_id)
-                child.setFlags(child.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                child.setCheckState(0, Qt.CheckState.Unchecked)
-        problems = self._library.problems
-        if problems:
-            self.deck_problems.setText(
-                f"{plural(len(problems), 'file')} could not be read and were skipped: "
-                + "; ".join(str(p) for p in problems[:3])
-            )
-            self.deck_problems.show()
-
-    def _check_decks(self, deck_id: str | None) -> None:
-        """Tick the deck of the selected game system (every deck when there is none)."""
-        decks = _children(self.deck_tree.invisibleRootItem())
-        ids = [item.data(0, DATA) for item in decks]
-        wanted = {deck_id} if deck_id in ids else set(ids)
-        for item in decks:
-            item.setCheckState(0, Qt.CheckState.Checked if item.data(0, DATA) in wanted else Qt.CheckState.Unchecked)
-
-    def _check_platoons(self, ids: set[Any]) -> None:
-        for row in range(self.platoon_list.count()):
-            item = self.platoon_list.item(row)
-            item.setCheckState(Qt.CheckState.Checked if item.data(DATA) in ids else Qt.CheckState.Unchecked)
-
     def _connect_changes(self) -> None:
         self.kind_combo.currentIndexChanged.connect(self._kind_changed)
-        for combo in (
-            self.paper_combo,
-            self.size_combo,
-            self.layout_combo,
-            self.sologear_combo,
-            self.history_combo,
-            self.rules_combo,
-            self.back_style_combo,
-            self.standings_combo,
-            self.chronicle_combo,
-        ):
-            combo.currentIndexChanged.connect(self.schedule_preview)
-        for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
-            spin.valueChanged.connect(self.schedule_preview)
-            spin.problemChanged.connect(self.schedule_preview)  # a refused value is said, and nothing is built
-        self.stock_check.toggled.connect(self.schedule_preview)
-        self.platoon_list.itemChanged.connect(self.schedule_preview)
-        self.deck_tree.itemChanged.connect(self.schedule_preview)
-        self.mode_group.idToggled.connect(lambda _i, on: self.schedule_preview() if on else None)
-        self.grayscale_check.toggled.connect(self.schedule_preview)
+        self.paper_combo.currentIndexChanged.connect(self.schedule_preview)
         self.qr_check.toggled.connect(self.schedule_preview)
-        self.sologear_blank.toggled.connect(self._sologear_blank_toggled)
+        for panel in self.panels.values():
+            panel.connect_changes()
+            panel.changed.connect(self.schedule_preview)
+            panel.refused.connect(self._show_error)
+        self.cards.alignment_button.clicked.connect(self.save_alignment_test)
 
     def _kind_changed(self, index: int) -> None:
         self.pages.setCurrentIndex(index)
         self._clear_preview()  # the old kind's pages must not stay on show (or be saved) while the new one builds
-        self.schedule_preview()
-
-    def _sologear_blank_toggled(self, on: bool) -> None:
-        self.sologear_combo.setEnabled(not on)
         self.schedule_preview()
 
     # ------------------------------------------------------------------------------------------ options
@@ -718,123 +395,20 @@ class PrintDialog(QDialog):
     def paper(self) -> str:
         return str(self.paper_combo.currentData())
 
-    def checked_platoons(self) -> list[int]:
-        return [
-            self.platoon_list.item(r).data(DATA)
-            for r in range(self.platoon_list.count())
-            if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked
-        ]
-
-    def sheet_mode(self) -> str:
-        return next(key for key, button in self.mode_buttons.items() if button.isChecked())
-
-    def chosen_cards(self) -> tuple[list[str], list[str]]:
-        """(whole decks, single cards) ticked in the tree."""
-        decks: list[str] = []
-        cards: list[str] = []
-        for item in _children(self.deck_tree.invisibleRootItem()):
-            state = item.checkState(0)
-            if state == Qt.CheckState.Checked:
-                decks.append(item.data(0, DATA))
-            elif state == Qt.CheckState.PartiallyChecked:
-                cards += [card.data(0, DATA) for card in _children(item) if card.checkState(0) == Qt.CheckState.Checked]
-        return decks, cards
+    def panel(self) -> OptionPanel:
+        """The options of the kind chosen now."""
+        return self.panels[self.kind()]
 
     def request(self) -> PrintRequest:
         """What is chosen now, as the request ``services.printing.prepare`` builds."""
-        kind = self.kind()
-        paper, qr = self.paper(), self.qr_check.isChecked()
-        if kind == "sheet":
-            mode = self.sheet_mode()
-            return UnitSheetRequest(
-                platoons=tuple(self.checked_platoons()),
-                blank=mode == "blank",
-                pencil=mode == "pencil",
-                paper=paper,
-                qr=qr,
-            )
-        if kind == "cards":
-            decks, cards = self.chosen_cards()
-            return CardsRequest(
-                decks=tuple(decks),
-                cards=tuple(cards),
-                library=self._library,
-                size=self.size_combo.currentData(),
-                layout=self.layout_combo.currentData(),
-                grayscale=self.grayscale_check.isChecked(),
-                paper=CARD_STOCK if self.stock_check.isChecked() else paper,
-                campaign=self.rules_combo.currentData(),
-                setup=self.setup(),
-            )
-        if kind == "sologear":
-            blank = self.sologear_blank.isChecked()
-            return SologearRequest(
-                campaign=None if blank else self.sologear_combo.currentData(), blank=blank, paper=paper, qr=qr
-            )
-        if kind == "standings":
-            return StandingsRequest(campaign=self.standings_combo.currentData(), paper=paper, qr=qr)
-        if kind == "chronicle":
-            return ChronicleRequest(campaign=self.chronicle_combo.currentData(), paper=paper, qr=qr)
-        return HistoryRequest(platoon=self.history_combo.currentData(), paper=paper, qr=qr)
-
-    def setup(self) -> Any:
-        """The card print setup (margin, bleed, duplex offset, back style) chosen now."""
-        return print_setup(
-            self.margin_spin.value(),
-            self.bleed_spin.value(),
-            (self.offset_x_spin.value(), self.offset_y_spin.value()),
-            self.back_style_combo.currentData(),
-        )
+        return self.panel().request(self.paper(), self.qr_check.isChecked())
 
     def _check(self, request: PrintRequest) -> str | None:
         """A message when the choice cannot be printed (before any work is done)."""
-        for spin in (self.margin_spin, self.bleed_spin, self.offset_x_spin, self.offset_y_spin):
-            if spin.problem():  # refused, never clamped to the nearest allowed value
-                return spin.problem()
-        match request:
-            case UnitSheetRequest(blank=False, platoons=()):
-                return "Tick at least one platoon, or choose a blank sheet."
-            case CardsRequest(decks=(), cards=()):
-                return "Tick at least one deck or card."
-            case CardsRequest(paper=paper, size=size) if paper == CARD_STOCK and size not in CARD_STOCK_SIZES:
-                labels = ", ".join(CARD_SIZES[s].label for s in CARD_STOCK_SIZES)
-                return f"Card stock takes one card per page: choose {labels} as the card size."
-            case SologearRequest(blank=False, campaign=None):
-                return "There is no Sologear campaign yet: print blank forms."
-            case HistoryRequest(platoon=None):
-                return "There is no platoon yet."
-            case StandingsRequest(campaign=None) | ChronicleRequest(campaign=None):
-                return "There is no campaign yet."
-        return None
+        return self.panels[request.kind].problem(request)
 
     def suggested_name(self) -> str:
-        kind = self.kind()
-        if kind == "sheet":
-            items = [
-                self.platoon_list.item(r)
-                for r in range(self.platoon_list.count())
-                if self.platoon_list.item(r).checkState() == Qt.CheckState.Checked
-            ]
-            if self.sheet_mode() == "blank":
-                base = "Unit Data Sheet (blank)"
-            elif len(items) == 1:
-                base = f"{items[0].text().split(SEP)[0]} - Unit Data Sheet"
-            else:
-                base = "Unit Data Sheets"
-        elif kind == "cards":
-            base = "Play-aid cards"
-        elif kind == "sologear":
-            base = (
-                "Sologear forms (blank)"
-                if self.sologear_blank.isChecked()
-                else f"{self.sologear_combo.currentText()} - Sologear"
-            )
-        elif kind in ("standings", "chronicle"):
-            combo = self.standings_combo if kind == "standings" else self.chronicle_combo
-            base = f"{combo.currentText()} - {kind}"
-        else:
-            base = f"{self.history_combo.currentText().split(SEP)[0]} - history"
-        return _safe_file_name(base) + ".pdf"
+        return _safe_file_name(self.panel().file_name()) + ".pdf"
 
     # ------------------------------------------------------------------------------------------ building
 
@@ -994,13 +568,10 @@ class PrintDialog(QDialog):
         self._timer.stop()
         self._start(save_to=path)
 
-    def _remember_setup(self) -> None:
-        settings = self.ctx.settings
-        settings.setValue("print/margin_mm", self.margin_spin.value())
-        settings.setValue("print/bleed_mm", self.bleed_spin.value())
-        settings.setValue("print/offset_x_mm", self.offset_x_spin.value())
-        settings.setValue("print/offset_y_mm", self.offset_y_spin.value())
-        settings.setValue("print/back_style", self.back_style_combo.currentData())
+    def _remember_options(self) -> None:
+        """Every panel keeps its options for the next print (after a save or a print)."""
+        for panel in self.panels.values():
+            panel.remember(self.ctx.settings)
 
     def print_now(self) -> None:
         """Print…: build (or reuse the preview), then the system's print dialog; cancelling prints nothing."""
@@ -1031,7 +602,7 @@ class PrintDialog(QDialog):
             return
         finally:
             QApplication.restoreOverrideCursor()
-        self._remember_setup()
+        self._remember_options()
         self._remember_print(self.request())
         self.ctx.settings.setValue("print/paper", self.paper())
         text = f"Sent {pages} page{'s' if pages != 1 else ''} to the printer"
@@ -1045,7 +616,7 @@ class PrintDialog(QDialog):
         from ..printing.cards import build_alignment_test
 
         try:
-            setup = self.setup()
+            setup = self.cards.setup()
         except CampaignError as exc:
             self._show_error(str(exc))
             return
@@ -1058,12 +629,12 @@ class PrintDialog(QDialog):
         buffer = io.BytesIO()
         paper = self.paper()
         try:
-            build_alignment_test(buffer, paper=paper, size=str(self.size_combo.currentData()), setup=setup)
+            build_alignment_test(buffer, paper=paper, size=self.cards.card_size(), setup=setup)
             written = write_pdf_atomic(path, buffer.getvalue())
         except CampaignError as exc:
             self._show_error(str(exc))
             return
-        self._remember_setup()
+        self.cards.remember_setup(self.ctx.settings)
         self._show_message(
             f"Saved {written.name}: print it double-sided, hold it against the light and enter "
             "the offset you read as the duplex offset."
@@ -1081,8 +652,7 @@ class PrintDialog(QDialog):
         settings = self.ctx.settings
         remember_folder(settings, written)
         settings.setValue("print/paper", self.paper())
-        settings.setValue("print/card_size", self.size_combo.currentData())
-        self._remember_setup()
+        self._remember_options()
         settings.setValue("print/open_when_done", "true" if self.open_check.isChecked() else "false")
         pages = details.pages
         self.ctx.signals.status.emit(f"Saved {written.name} ({pages} page{'s' if pages != 1 else ''})")

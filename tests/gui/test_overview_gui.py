@@ -186,10 +186,10 @@ def test_print_dialog_ticks_only_what_changed_and_remembers_the_print(qtbot, ctx
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.waitExposed(dialog)
-    assert dialog.checked_platoons() == [pid]
-    qtbot.mouseClick(dialog.changed_button, LEFT)
-    assert dialog.checked_platoons() == [red]
-    assert "Red Company (Morale d8 \u2192 d12)" in dialog.changed_label.text()
+    assert dialog.unit_sheet.checked_platoons() == [pid]
+    qtbot.mouseClick(dialog.unit_sheet.changed_button, LEFT)
+    assert dialog.unit_sheet.checked_platoons() == [red]
+    assert "Red Company (Morale d8 \u2192 d12)" in dialog.unit_sheet.changed_label.text()
     qtbot.mouseClick(dialog.qr_check, LEFT, pos=QPoint(8, dialog.qr_check.height() // 2))
     dialog.choose_path = lambda _name: str(tmp_path / "again.pdf")  # the file dialog answers
     dialog.open_check.setChecked(False)

@@ -71,13 +71,13 @@ def _pdf_pages(path: Path) -> int:
 
 def test_starts_from_the_selected_platoon_and_previews_it(qtbot, gui_ctx, platoon_id: int) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
-    assert dialog.kind() == "sheet" and dialog.checked_platoons() == [platoon_id]
-    assert dialog.sheet_mode() == "filled"
+    assert dialog.kind() == "sheet" and dialog.unit_sheet.checked_platoons() == [platoon_id]
+    assert dialog.unit_sheet.sheet_mode() == "filled"
     _wait_preview(qtbot, dialog, 1)
     assert dialog.preview_label.text() == "Preview: 1 page"
     assert dialog.save_button.isEnabled()
     # two more pages: pencil mode still prints one page per platoon; the preview follows the choice
-    qtbot.mouseClick(dialog.mode_buttons["pencil"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.unit_sheet.mode_buttons["pencil"], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "pencil mode" in preview_text(dialog), timeout=TIMEOUT)
     assert dialog.preview_pages() == 1
 
@@ -118,10 +118,10 @@ def test_cancel_writes_nothing(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, 
 
 def test_nothing_ticked_is_explained_and_cannot_be_saved(qtbot, gui_ctx, platoon_id: int) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
-    dialog.platoon_list.item(0).setCheckState(Qt.CheckState.Unchecked)
+    dialog.unit_sheet.platoon_list.item(0).setCheckState(Qt.CheckState.Unchecked)
     qtbot.waitUntil(lambda: "Tick at least one platoon" in dialog.message.text(), timeout=TIMEOUT)
     assert not dialog.save_button.isEnabled() and dialog.preview_pages() == 0
-    qtbot.mouseClick(dialog.mode_buttons["blank"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.unit_sheet.mode_buttons["blank"], Qt.MouseButton.LeftButton)
     _wait_preview(qtbot, dialog, 1)
     assert dialog.save_button.isEnabled()
 
@@ -130,9 +130,9 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
     assert dialog.pages.currentIndex() == dialog.kind_combo.currentIndex()
-    decks, cards = dialog.chosen_cards()
+    decks, cards = dialog.cards.chosen_cards()
     assert decks == ["atomic-africa"] and cards == []  # the deck of the platoon's game system
-    root = dialog.deck_tree.invisibleRootItem()
+    root = dialog.cards.deck_tree.invisibleRootItem()
     decks_by_id = {root.child(i).data(0, Qt.ItemDataRole.UserRole): root.child(i) for i in range(root.childCount())}
     deck_size = decks_by_id["atomic-africa"].childCount()  # the deck's cards, as the tree lists them
     assert deck_size >= 2
@@ -143,8 +143,8 @@ def test_cards_with_progress(qtbot, gui_ctx, platoon_id: int, tmp_path: Path, op
     # one single card of another deck, tarot size
     decks_by_id["atomic-africa"].setCheckState(0, Qt.CheckState.Unchecked)
     decks_by_id["sologear"].child(0).setCheckState(0, Qt.CheckState.Checked)
-    dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("tarot"))
-    assert dialog.chosen_cards() == ([], [decks_by_id["sologear"].child(0).data(0, Qt.ItemDataRole.UserRole)])
+    dialog.cards.size_combo.setCurrentIndex(dialog.cards.size_combo.findData("tarot"))
+    assert dialog.cards.chosen_cards() == ([], [decks_by_id["sologear"].child(0).data(0, Qt.ItemDataRole.UserRole)])
     target = tmp_path / "cards.pdf"
     dialog.choose_path = lambda suggested: str(target)
     with qtbot.waitSignal(dialog.saved, timeout=TIMEOUT):
@@ -158,11 +158,11 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
 
     sheet = sheet_service.create_sheet("Badlands 2", "Janne", 250).id
     dialog = _dialog(qtbot, gui_ctx, {"kind": "sheet", "id": sheet})
-    assert dialog.kind() == "sologear" and dialog.sologear_combo.currentData() == sheet
+    assert dialog.kind() == "sologear" and dialog.sologear.sologear_combo.currentData() == sheet
     _wait_preview(qtbot, dialog, 2)
     assert "Badlands 2" in preview_text(dialog)  # the campaign's own sheet
-    qtbot.mouseClick(dialog.sologear_blank, Qt.MouseButton.LeftButton)
-    assert not dialog.sologear_combo.isEnabled()
+    qtbot.mouseClick(dialog.sologear.sologear_blank, Qt.MouseButton.LeftButton)
+    assert not dialog.sologear.sologear_combo.isEnabled()
     qtbot.waitUntil(
         lambda: dialog.preview_pages() == 2 and not _building(dialog) and "Badlands 2" not in preview_text(dialog),
         timeout=TIMEOUT,
@@ -172,7 +172,7 @@ def test_sologear_selection_and_blank_forms(qtbot, gui_ctx) -> None:
 
 def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "campaign", "id": _demo_campaign().id})
-    assert dialog.checked_platoons() == [platoon_id]
+    assert dialog.unit_sheet.checked_platoons() == [platoon_id]
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("history"))
     qtbot.waitUntil(lambda: "PLATOON HISTORY" in preview_text(dialog) and not _building(dialog), timeout=TIMEOUT)
     assert dialog.preview_pages() == 1 and dialog.suggested_name() == "2nd Platoon - history.pdf"
@@ -180,8 +180,8 @@ def test_history_report(qtbot, gui_ctx, platoon_id: int) -> None:
 
 def test_empty_database_offers_blank_sheets(qtbot, gui_ctx) -> None:
     dialog = _dialog(qtbot, gui_ctx, {})
-    assert dialog.kind() == "sheet" and dialog.sheet_mode() == "blank"
-    assert dialog.sologear_blank.isChecked() and not dialog.sologear_blank.isEnabled()
+    assert dialog.kind() == "sheet" and dialog.unit_sheet.sheet_mode() == "blank"
+    assert dialog.sologear.sologear_blank.isChecked() and not dialog.sologear.sologear_blank.isEnabled()
     _wait_preview(qtbot, dialog, 1)
 
 
@@ -255,43 +255,43 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(
     cs.set_campaign(camp.id, thresholds="2,5,10,20", replacement_dice=1)
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
-    assert dialog.rules_combo.currentData() == camp.id  # the platoon's campaign
+    assert dialog.cards.rules_combo.currentData() == camp.id  # the platoon's campaign
     request = dialog.request()
     assert isinstance(request, CardsRequest) and request.campaign == camp.id and request.setup is not None
     assert request.setup.margin == 6.5
     qtbot.waitUntil(lambda: dialog.preview_pages() >= 2 and not _building(dialog), timeout=TIMEOUT)
     dialog.choose_path = lambda suggested: None  # Enter in a field presses the default button (Save PDF…)
-    dialog.margin_spin.setFocus()
-    dialog.margin_spin.lineEdit().selectAll()
+    dialog.cards.margin_spin.setFocus()
+    dialog.cards.margin_spin.lineEdit().selectAll()
     ready = QPdfDocument.Status.Ready
     with qtbot.waitSignal(
         dialog.document.statusChanged, check_params_cb=lambda status: status == ready, timeout=TIMEOUT
     ):  # the preview is built again for the new margin
-        qtbot.keyClicks(dialog.margin_spin.lineEdit(), "8")
-        qtbot.keyClick(dialog.margin_spin.lineEdit(), Qt.Key.Key_Return)
-    assert dialog.setup().margin == 8.0
+        qtbot.keyClicks(dialog.cards.margin_spin.lineEdit(), "8")
+        qtbot.keyClick(dialog.cards.margin_spin.lineEdit(), Qt.Key.Key_Return)
+    assert dialog.cards.setup().margin == 8.0
     qtbot.waitUntil(lambda: not _building(dialog), timeout=TIMEOUT)
     text = preview_text(dialog)
     assert f"Rules: campaign {camp.name}" in text  # the cards say whose rules they print
     assert "Regular 5+" in text  # the campaign's thresholds on the orders card
     # card stock needs a card-stock size: said in the dialog, and nothing can be saved meanwhile
-    dialog.stock_check.setChecked(True)
+    dialog.cards.stock_check.setChecked(True)
     qtbot.waitUntil(lambda: "Card stock takes one card per page" in dialog.message.text(), timeout=TIMEOUT)
     assert not dialog.save_button.isEnabled()
-    dialog.size_combo.setCurrentIndex(dialog.size_combo.findData("a6"))
+    dialog.cards.size_combo.setCurrentIndex(dialog.cards.size_combo.findData("a6"))
     qtbot.waitUntil(lambda: dialog.save_button.isEnabled() and not _building(dialog), timeout=TIMEOUT)
     assert "Card stock" not in dialog.message.text()
     # the alignment test page
     target = tmp_path / "align.pdf"
     dialog.choose_path = lambda suggested: str(target)
-    qtbot.mouseClick(dialog.alignment_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.cards.alignment_button, Qt.MouseButton.LeftButton)
     assert _pdf_pages(target) == 2 and gui_ctx.settings.value("print/margin_mm") in (8.0, "8.0", "8")
 
 
 def test_a_margin_out_of_range_is_refused_not_clamped(qtbot: Any, gui_ctx: Any, platoon_id: int) -> None:
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
-    spin = dialog.margin_spin
+    spin = dialog.cards.margin_spin
     spin.setFocus()  # the field selects its whole text when it gets the focus
     qtbot.keyClicks(spin.lineEdit(), "40")  # so this replaces "6.5 mm" (no "406.5")
     assert spin.lineEdit().text().startswith("40")
