@@ -13,7 +13,7 @@ from ..lazyimport import lazy_module
 from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
 from ..words import plural
-from . import club, overview
+from . import club, lookup, overview
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -287,6 +287,11 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
     return emit(args, edit.to_dict(), text)
 
 
+def _pid(args: argparse.Namespace) -> int:
+    """``--platoon NAME [--campaign NAME]``: the platoon's id."""
+    return lookup.platoon_id(args.platoon, args.campaign)
+
+
 def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
     values = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor", "notes", "xp", "leader_xp")}
     if all(v is None for v in values.values()):
@@ -295,7 +300,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
         )
     values.update(_dice_values(args))
     ctx.open_db()
-    edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
+    edit = platoon_service.update_platoon(_pid(args), reason=args.reason or "", **values)
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -313,7 +318,7 @@ def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data: PlatoonDetail = platoon_service.platoon_detail(args.platoon, args.campaign)
+    data: PlatoonDetail = platoon_service.platoon_detail(_pid(args))
     return emit(args, data.to_dict(), lambda: platoon_text(data))
 
 
@@ -321,13 +326,13 @@ def _platoon_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     return _emit_edit(
         args,
-        platoon_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign, reason=args.reason or ""),
+        platoon_service.rename_platoon(_pid(args), args.new_name, reason=args.reason or ""),
     )
 
 
 def _platoon_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, platoon_service.delete_platoon(args.platoon, campaign=args.campaign))
+    return _emit_edit(args, platoon_service.delete_platoon(_pid(args)))
 
 
 # --- leader -----------------------------------------------------------------------------------------------
@@ -343,14 +348,13 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("give the new leader's XP (--xp N) or roll for it (--roll)")
     ctx.open_db()
     edit = leader_service.replace_leader(
-        args.platoon,
+        _pid(args),
         args.name,
         rank=args.rank,
         xp=args.xp,
         dice=dice_source(args) if args.roll else None,
         how=args.how,
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return emit(args, edit.to_dict(), lambda: edit.message + _roll_line(edit.result.roll))
 
@@ -361,9 +365,7 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     return _emit_edit(
         args,
-        leader_service.set_leader(
-            args.platoon, name=args.name, rank=args.rank, notes=args.notes, campaign=args.campaign
-        ),
+        leader_service.set_leader(_pid(args), name=args.name, rank=args.rank, notes=args.notes),
     )
 
 
@@ -373,21 +375,20 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
 def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = attachment_service.add_attached(
-        args.platoon,
+        _pid(args),
         args.name,
         _kind(args.kind),
         **_dice_values(args),
         armor=args.armor,
         support=args.support,
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return _emit_edit(args, edit)
 
 
 def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     unit = attachment_service.find_attached(pid, args.unit)
     kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("armor", "support") if getattr(args, k) is not None}
     kwargs.update({k: v for k, v in _dice_values(args).items() if v is not None})
@@ -406,7 +407,7 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     unit = attachment_service.find_attached(pid, args.unit)
     return _emit_edit(args, attachment_service.remove_attached(unit.id, reason=args.reason or ""))
 
@@ -417,21 +418,20 @@ def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
 def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = attachment_service.add_equipment(
-        args.platoon,
+        _pid(args),
         args.name,
         attached=args.attached,
         targets=args.targets,
         ap=args.ap,
         ap_vs=args.ap_vs,
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return _emit_edit(args, edit)
 
 
 def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
     kwargs: dict[str, Any] = {}
     if args.new_name is not None:
@@ -453,7 +453,7 @@ def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
     return _emit_edit(args, attachment_service.remove_equipment(item.id))
 

@@ -111,47 +111,15 @@ def find_campaign(name_or_id: str | int) -> Campaign:
     return found
 
 
-def find_platoon(name_or_id: str | int, campaign: str | int | Campaign | None = None) -> Platoon:
-    """A platoon by id, or by name (within ``campaign`` if given; a name used in two campaigns must be
-    qualified)."""
-    if isinstance(name_or_id, int):
-        found = Platoon.get_or_none(Platoon.id == check_row_id(name_or_id, "platoon"))
-        if found is None:
-            raise NotFound(f"no platoon with id {name_or_id}")
-        return found
-    query = Platoon.select()
-    if campaign is not None:
-        camp = campaign if isinstance(campaign, Campaign) else find_campaign(campaign)
-        query = query.where(Platoon.campaign == camp)
-    matches = _by_name(query, Platoon.name, name_or_id)
-    if not matches:
-        where = (
-            f" in campaign {campaign if not isinstance(campaign, Campaign) else campaign.name!r}"
-            if campaign is not None
-            else ""
-        )
-        raise NotFound(f"no platoon named {name_or_id!r}{where}")
-    if len(matches) > 1:
-        raise ServiceError(f"more than one platoon is named {name_or_id!r}; name its campaign too")
-    return matches[0]
-
-
-def resolve_platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
-    """What services accept as "a platoon": a Platoon, an ``int`` row id (the GUI), or a name (the CLI; a
-    string is a name first, so a platoon named "1" is found by its name; only when no platoon has that name
-    does a digits-only string fall back to the row id)."""
+def resolve_platoon(ref: int | Platoon) -> Platoon:
+    """What services accept as "a platoon": a Platoon or its row id (names are looked up by the faces: the
+    CLI's argument layer, the GUI's lists)."""
     if isinstance(ref, Platoon):
         return ref
-    if isinstance(ref, bool):
-        raise ServiceError(f"no platoon {ref!r}")
-    try:
-        return find_platoon(ref, campaign)
-    except NotFound:
-        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None and int(ref.strip()) <= SQLITE_INT_MAX:
-            found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
-            if found is not None:
-                return found
-        raise
+    found = Platoon.get_or_none(Platoon.id == check_row_id(ref, "platoon"))
+    if found is None:
+        raise NotFound(f"no platoon with id {ref}")
+    return found
 
 
 def find_sheet(name_or_id: str | int) -> SologearSheet:
