@@ -145,12 +145,7 @@ def _opponent_platoon(args: argparse.Namespace, platoon_id: int) -> int | None:
     """``--opponent-platoon NAME``: a platoon of the same campaign as the one logging the battle."""
     if args.opponent_platoon is None:
         return None
-    from ..store.models import Platoon
-
-    other = lookup.platoon_in_campaign(args.opponent_platoon, Platoon.get_by_id(platoon_id).campaign_id)
-    if other == platoon_id:
-        raise CliError("a platoon cannot fight itself: name another platoon as the opponent")
-    return other
+    return lookup.opponent_id(args.opponent_platoon, platoon_id)
 
 
 def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
+from ..rules.experience import XP_MAX
 from ..words import plural
 from . import club, lookup, overview
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
@@ -65,6 +66,38 @@ def die_arg(text: str | None, what: str) -> int | None:
 
 def _dice_values(args: argparse.Namespace) -> dict[str, int | None]:
     return {a: die_arg(getattr(args, a), a.capitalize()) for a in ("training", "equipment", "morale")}
+
+
+def armor_arg(text: str | None, what: str = "Armor") -> int | None:
+    """``--armor N``: the digits read as a number (the range is the service's to check)."""
+    number = _whole(text)
+    if text is not None and number is None:
+        raise CliError(f"{what} must be 1 to 5, not {text!r}")
+    return number
+
+
+def xp_arg(text: str | None, what: str) -> int | None:
+    """``--xp N``/``--leader-xp N``: the digits read as a number (the range is the service's to check)."""
+    number = _whole(text)
+    if text is not None and number is None:
+        raise CliError(f"{what} must be a whole number from 0 to {XP_MAX}, not {text!r}")
+    return number
+
+
+def _required_armor(text: str) -> int:
+    armor = armor_arg(text)
+    assert armor is not None  # argparse requires the option
+    return armor
+
+
+def _whole(text: str | None) -> int | None:
+    """A whole number typed on the command line (a minus sign allowed), or None for anything else."""
+    if text is None:
+        return None
+    raw = text.strip()
+    if not raw.removeprefix("-").isdigit():
+        return None
+    return int(raw)
 
 
 def _required_die(text: str, what: str) -> int:
@@ -272,11 +305,11 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         training=_required_die(args.training, "Training"),
         equipment=_required_die(args.equipment, "Equipment"),
         morale=_required_die(args.morale, "Morale"),
-        armor=args.armor,
-        xp=args.xp,
+        armor=_required_armor(args.armor),
+        xp=xp_arg(args.xp, "platoon XP"),
         leader_name=args.leader,
         leader_rank=args.leader_rank,
-        leader_xp=args.leader_xp,
+        leader_xp=xp_arg(args.leader_xp, "leader XP"),
         notes=args.notes or "",
         dice=dice_source(args) if args.generate else None,
     )
@@ -293,7 +326,10 @@ def _pid(args: argparse.Namespace) -> int:
 
 
 def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
-    values = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor", "notes", "xp", "leader_xp")}
+    values: dict[str, Any] = {k: getattr(args, k) for k in ("training", "equipment", "morale", "notes")}
+    values.update(
+        armor=armor_arg(args.armor), xp=xp_arg(args.xp, "platoon XP"), leader_xp=xp_arg(args.leader_xp, "leader XP")
+    )
     if all(v is None for v in values.values()):
         raise CliError(
             "nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or --leader-xp"
@@ -351,7 +387,7 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
         _pid(args),
         args.name,
         rank=args.rank,
-        xp=args.xp,
+        xp=xp_arg(args.xp, "leader XP"),
         dice=dice_source(args) if args.roll else None,
         how=args.how,
         notes=args.notes or "",
@@ -379,7 +415,7 @@ def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
         args.name,
         _kind(args.kind),
         **_dice_values(args),
-        armor=args.armor,
+        armor=armor_arg(args.armor),
         support=args.support,
         notes=args.notes or "",
     )
@@ -390,7 +426,9 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
     unit = attachment_service.find_attached(pid, args.unit)
-    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("armor", "support") if getattr(args, k) is not None}
+    kwargs: dict[str, Any] = {"support": args.support} if args.support is not None else {}
+    if args.armor is not None:
+        kwargs["armor"] = armor_arg(args.armor)
     kwargs.update({k: v for k, v in _dice_values(args).items() if v is not None})
     if args.kind is not None:
         kwargs["kind"] = _kind(args.kind)

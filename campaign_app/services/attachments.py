@@ -206,7 +206,7 @@ def add_attached(
     training: int | None = None,
     equipment: int | None = None,
     morale: int | None = None,
-    armor: Any = None,
+    armor: int | None = None,
     support: Any = None,
     notes: str = "",
 ) -> Edit[AttachedChange]:

@@ -48,7 +48,7 @@ def _bad_char(text: str, multiline: bool) -> str | None:
     return None
 
 
-def check_line(value: Any, what: str, max_len: int, *, required: bool = False) -> str:
+def check_line(value: object, what: str, max_len: int, *, required: bool = False) -> str:
     """One line of text (a name, a title): spaces collapsed; no NUL, control characters or line breaks; at
     most ``max_len`` characters; with ``required``, not empty."""
     text = "" if value is None else value if isinstance(value, str) else str(value)
@@ -63,7 +63,7 @@ def check_line(value: Any, what: str, max_len: int, *, required: bool = False) -
     return text
 
 
-def check_multiline(value: Any, what: str, max_len: int, verb: str = "is") -> str:
+def check_multiline(value: object, what: str, max_len: int, verb: str = "is") -> str:
     """Free text (notes): line breaks and tabs allowed, other control characters and NUL refused, at most
     ``max_len`` characters."""
     text = "" if value is None else value if isinstance(value, str) else str(value)
@@ -78,12 +78,12 @@ def check_multiline(value: Any, what: str, max_len: int, verb: str = "is") -> st
 REASON_MAX = 500
 
 
-def check_reason(value: Any) -> str:
+def check_reason(value: object) -> str:
     """The reason given for a change (logged with it)."""
     return check_multiline(value, "the reason", REASON_MAX).strip()
 
 
-def check_row_id(value: Any, what: str) -> int:
+def check_row_id(value: object, what: str) -> int:
     """A row id from the GUI or the command line: a whole number SQLite can hold."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SQLITE_INT_MAX:
         raise NotFound(f"no {what} with id {value}")

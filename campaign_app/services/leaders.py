@@ -6,7 +6,6 @@ replacing the leader (by hand, or with the replacement roll). Each write is one 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..rules.aftermath import roll_replacement
 from ..rules.dice import DiceError, DiceSource
@@ -108,7 +107,7 @@ def replace_leader(
     name: str,
     *,
     rank: str = DEFAULT_RANK,
-    xp: Any = None,
+    xp: int | None = None,
     dice: DiceSource | None = None,
     how: str = "replaced",
     notes: str = "",
@@ -155,7 +154,7 @@ def replace_leader(
         LeaderReplaced(
             id=p.id,
             old_leader=None if old is None else LeftLeader(id=old.id, name=old.name, status=how),
-            new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=xp),
+            new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=int(new.xp)),
             roll=roll_result(roll) if roll else None,
         ),
         rec.changes,

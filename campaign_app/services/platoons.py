@@ -10,7 +10,7 @@ rows linked to the platoon.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -68,31 +68,29 @@ def check_die(value: int, what: str) -> int:
     return value
 
 
-def check_armor_value(value: Any, what: str = "Armor") -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+def check_armor_value(value: int, what: str = "Armor") -> int:
+    """Armor 1-5 (the CLI reads the digits; the GUI's spin boxes give the number)."""
     try:
         return check_armor(value)
     except RulesError:
         raise ServiceError(f"{what} must be 1 to 5, not {value!r}") from None
 
 
-def check_xp_value(value: Any, what: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+def check_xp_value(value: int, what: str) -> int:
+    """XP 0-32 (the CLI reads the digits; the GUI's tracks give the number)."""
     try:
         return check_xp(value, what)
     except RulesError as exc:
         raise ServiceError(str(exc)) from None
 
 
-def check_choice(value: Any, choices: Any, what: str) -> str:
+def check_choice(value: object, choices: Collection[str], what: str) -> str:
     if value not in choices:
         raise ServiceError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
     return str(value)
 
 
-def check_all_dice_used(dice: Any) -> None:
+def check_all_dice_used(dice: DiceSource | None) -> None:
     """Typed dice must match the rolls asked for exactly: extra faces are a mistake, not ignored."""
     if isinstance(dice, TypedDice):
         dice.check_all_used()
@@ -576,11 +574,11 @@ def create_platoon(
     training: int,
     equipment: int,
     morale: int,
-    armor: Any,
-    xp: Any = None,
+    armor: int,
+    xp: int | None = None,
     leader_name: str | None = None,
     leader_rank: str = DEFAULT_RANK,
-    leader_xp: Any = None,
+    leader_xp: int | None = None,
     notes: str = "",
     dice: DiceSource | None = None,
 ) -> Edit[PlatoonCreated]:
@@ -667,7 +665,7 @@ def set_platoon(
     training: int | None = None,
     equipment: int | None = None,
     morale: int | None = None,
-    armor: Any = None,
+    armor: int | None = None,
     notes: str | None = None,
     reason: str = "",
 ) -> Edit[FieldsChanged]:
@@ -719,7 +717,7 @@ def set_platoon(
     )
 
 
-def set_xp(ref: int, xp: Any, reason: str = "", who: str = "platoon") -> Edit[XpSet]:
+def set_xp(ref: int, xp: int, reason: str = "", who: str = "platoon") -> Edit[XpSet]:
     """Set the platoon's (``who="platoon"``) or its current leader's (``who="leader"``) XP, stored as an
     XP change row with ``reason``."""
     check_choice(who, ("platoon", "leader"), "whose XP")
@@ -785,10 +783,10 @@ def update_platoon(
     training: int | None = None,
     equipment: int | None = None,
     morale: int | None = None,
-    armor: Any = None,
+    armor: int | None = None,
     notes: str | None = None,
-    xp: Any = None,
-    leader_xp: Any = None,
+    xp: int | None = None,
+    leader_xp: int | None = None,
     reason: str = "",
 ) -> Edit[PlatoonDetail]:
     """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
