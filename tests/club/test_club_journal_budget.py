@@ -65,7 +65,9 @@ def club_db(club_pg: ClubServer) -> str:
             campaign, platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
         )
         for i in range(n):
-            battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(5 + i))
+            battles.log_battle(
+                platoon_id(platoon, campaign), wounds=2, objectives=1, outcome="victory", dice=SeededDice(5 + i)
+            )
         close_db()
     unbind()
     return DB

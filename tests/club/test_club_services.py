@@ -28,7 +28,7 @@ from tests.ids import platoon_id
         lambda: club.add_member("Congo 1960", "ada"),
         lambda: club.remove_member("Congo 1960", "ada"),
         lambda: club.members("Congo 1960"),
-        lambda: club.set_platoon_owner(platoon_id("2nd Platoon"), "ada"),
+        lambda: club.set_platoon_owner(1, "ada"),
         lambda: club.set_sheet_owner("Hill 214", "ada"),
     ],
 )
@@ -97,7 +97,7 @@ def test_the_creator_owns_and_organises(as_login: Any) -> None:
         ("ada", "player"),
         ("bob", "player"),
     }
-    ops = journal.operations(platoon="2nd Platoon")
+    ops = journal.operations(platoon=platoon_id("2nd Platoon"))
     assert ops and {op.user for op in ops} == {"ada"}
 
 
@@ -207,13 +207,13 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
 
 def test_a_run_of_xp_steps_joins_only_the_logins_own_newest_operation(as_login: Any) -> None:
     as_login("ada")
-    before = len(journal.operations(platoon="2nd Platoon"))
+    before = len(journal.operations(platoon=platoon_id("2nd Platoon")))
     first = platoons.set_xp(platoon_id("2nd Platoon"), 1)
     second = platoons.set_xp(platoon_id("2nd Platoon"), 2)
     # one run of steps, one operation (numbered again in commit order as it grows, so a window's change feed
     # hears of each step)
     assert second.operation_id is not None and second.operation_id >= (first.operation_id or 0)
-    runs = journal.operations(platoon="2nd Platoon")
+    runs = journal.operations(platoon=platoon_id("2nd Platoon"))
     assert len(runs) == before + 1 and runs[0].id == second.operation_id and "XP 0 → 2" in runs[0].label
     as_login(ORGANISER)
     olgas = platoons.set_xp(platoon_id("2nd Platoon"), 3)  # an organiser's step on ada's track: an operation of her own
@@ -221,4 +221,8 @@ def test_a_run_of_xp_steps_joins_only_the_logins_own_newest_operation(as_login: 
     as_login("ada")
     third = platoons.set_xp(platoon_id("2nd Platoon"), 4)
     assert third.operation_id not in (second.operation_id, olgas.operation_id)
-    assert [op.user for op in journal.operations(platoon="2nd Platoon", limit=3)] == ["ada", ORGANISER, "ada"]
+    assert [op.user for op in journal.operations(platoon=platoon_id("2nd Platoon"), limit=3)] == [
+        "ada",
+        ORGANISER,
+        "ada",
+    ]
