@@ -74,7 +74,7 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     page = absolute_imports((PACKAGE / "gui" / "platoon_page.py").read_text(encoding="utf-8"), "gui")
     snippets = {
         "cli_ok.py": roster,
-        "cli_wrong_keyword.py": misspell(roster, "platoon_service.rename_platoon(", "campaign"),
+        "cli_wrong_keyword.py": misspell(roster, "platoon_service.rename_platoon(", "reason"),
         "page_ok.py": page,
         "page_wrong_keyword.py": misspell(page, "self.run(platoon_service.set_xp,", "reason"),
         "perform_ok.py": DIRECT_PERFORM,
@@ -97,7 +97,7 @@ def test_the_unchanged_code_passes_mypy(mypy_errors: dict[str, list[str]], name:
 @pytest.mark.parametrize(
     ("name", "wrong"),
     [
-        ("cli_wrong_keyword.py", "campaignn"),
+        ("cli_wrong_keyword.py", "reasonn"),
         ("page_wrong_keyword.py", "reasonn"),
         ("perform_wrong_keyword.py", "reasonn"),
         ("try_perform_wrong_keyword.py", "reasonn"),

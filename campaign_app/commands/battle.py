@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal
 from ..lazyimport import lazy_module
 from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import Outcome
+from . import lookup
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 # typed for mypy, imported on first use at run time (building the parser does not load the database code)
@@ -39,8 +40,7 @@ def _platoon_args(p: argparse.ArgumentParser) -> None:
 def _platoon_ref(args: argparse.Namespace) -> int:
     """The platoon's row id. ``--platoon`` is always read as a name first (a platoon named "1" is that
     platoon, whatever row 1 is); only a digits-only value that names no platoon is taken as an id."""
-    platoon_id: int = battles._platoon(args.platoon, args.campaign).id
-    return platoon_id
+    return lookup.platoon_id(args.platoon, args.campaign)
 
 
 # --- reading the arguments (the services take numbers and an Outcome; the words a user types are read here) ---
@@ -145,8 +145,7 @@ def _opponent_platoon(args: argparse.Namespace, platoon_id: int) -> int | None:
     """``--opponent-platoon NAME``: a platoon of the same campaign as the one logging the battle."""
     if args.opponent_platoon is None:
         return None
-    opponent: int = battles.campaign_opponent(platoon_id, args.opponent_platoon)
-    return opponent
+    return lookup.opponent_id(args.opponent_platoon, platoon_id)
 
 
 def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:

@@ -16,6 +16,7 @@ import argparse
 import sys
 from typing import Any
 
+from . import lookup
 from .base import CliError, Context, add_json, emit
 
 
@@ -142,7 +143,7 @@ def _cmd_platoon_set_owner(args: argparse.Namespace, ctx: Context) -> int:
 
     _server_target(ctx, "platoon set-owner")
     ctx.open_db()
-    result = club.set_platoon_owner(args.platoon, args.owner, campaign=args.campaign)
+    result = club.set_platoon_owner(lookup.platoon_id(args.platoon, args.campaign), args.owner)
     return emit(args, {**result.to_dict(), "message": result.message}, result.message)
 
 

@@ -13,6 +13,7 @@ import datetime as _dt
 from typing import Any
 
 from ..words import plural
+from . import lookup
 from .base import Context, add_json, emit
 
 
@@ -41,7 +42,8 @@ def _cmd_journal(args: argparse.Namespace, ctx: Context) -> int:
 
         raise CliError("--keep and --days go with 'journal compact'")
     ctx.open_db(daily_backup=False, reading=True)
-    ops = journal.operations(campaign=args.campaign, platoon=args.platoon, pilot=args.pilot, limit=args.limit)
+    platoon = lookup.platoon_id(args.platoon, args.campaign) if args.platoon is not None else None
+    ops = journal.operations(campaign=args.campaign, platoon=platoon, pilot=args.pilot, limit=args.limit)
     return emit(
         args, [op.to_dict() for op in ops], lambda: "\n".join(_line(op) for op in ops) or "the journal is empty"
     )

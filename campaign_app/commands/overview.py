@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from . import lookup
 from .base import Context, add_json, emit
 
 
@@ -156,7 +157,7 @@ def _cmd_chronicle_report(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import write_report
 
     ctx.open_db()
-    edit = write_report(args.platoon, args.text, battle=_battle_number(args.battle), campaign=args.campaign)
+    edit = write_report(lookup.platoon_id(args.platoon, args.campaign), args.text, battle=_battle_number(args.battle))
     return emit(args, edit.to_dict(), edit.message)
 
 

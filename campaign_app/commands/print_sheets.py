@@ -9,6 +9,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..words import plural
+from . import lookup
 from .base import Context, add_json, emit
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
     check_output(args.output)
     ctx.open_db(reading=True)
     request = UnitSheetRequest(
-        platoons=tuple(_ref(p) for p in args.platoon),
+        platoons=tuple(lookup.platoon_id(p, args.campaign) for p in args.platoon),
         blank=args.blank,
         pencil=args.pencil,
         campaign=args.campaign,
@@ -130,7 +131,8 @@ def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
 
     check_output(args.output)
     ctx.open_db(reading=True)
-    request = HistoryRequest(platoon=_ref(args.platoon), campaign=args.campaign, paper=args.paper, qr=args.qr)
+    platoon = lookup.platoon_id(args.platoon, args.campaign) if args.platoon else None
+    request = HistoryRequest(platoon=platoon, paper=args.paper, qr=args.qr)
     printed = print_pdf(request, args.output)
     return _done(args, printed)
 

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
+from ..rules.experience import XP_MAX
 from ..words import plural
-from . import club, overview
+from . import club, lookup, overview
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -65,6 +66,38 @@ def die_arg(text: str | None, what: str) -> int | None:
 
 def _dice_values(args: argparse.Namespace) -> dict[str, int | None]:
     return {a: die_arg(getattr(args, a), a.capitalize()) for a in ("training", "equipment", "morale")}
+
+
+def armor_arg(text: str | None, what: str = "Armor") -> int | None:
+    """``--armor N``: the digits read as a number (the range is the service's to check)."""
+    number = _whole(text)
+    if text is not None and number is None:
+        raise CliError(f"{what} must be 1 to 5, not {text!r}")
+    return number
+
+
+def xp_arg(text: str | None, what: str) -> int | None:
+    """``--xp N``/``--leader-xp N``: the digits read as a number (the range is the service's to check)."""
+    number = _whole(text)
+    if text is not None and number is None:
+        raise CliError(f"{what} must be a whole number from 0 to {XP_MAX}, not {text!r}")
+    return number
+
+
+def _required_armor(text: str) -> int:
+    armor = armor_arg(text)
+    assert armor is not None  # argparse requires the option
+    return armor
+
+
+def _whole(text: str | None) -> int | None:
+    """A whole number typed on the command line (a minus sign allowed), or None for anything else."""
+    if text is None:
+        return None
+    raw = text.strip()
+    if not raw.removeprefix("-").isdigit():
+        return None
+    return int(raw)
 
 
 def _required_die(text: str, what: str) -> int:
@@ -272,11 +305,11 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         training=_required_die(args.training, "Training"),
         equipment=_required_die(args.equipment, "Equipment"),
         morale=_required_die(args.morale, "Morale"),
-        armor=args.armor,
-        xp=args.xp,
+        armor=_required_armor(args.armor),
+        xp=xp_arg(args.xp, "platoon XP"),
         leader_name=args.leader,
         leader_rank=args.leader_rank,
-        leader_xp=args.leader_xp,
+        leader_xp=xp_arg(args.leader_xp, "leader XP"),
         notes=args.notes or "",
         dice=dice_source(args) if args.generate else None,
     )
@@ -287,15 +320,23 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
     return emit(args, edit.to_dict(), text)
 
 
+def _pid(args: argparse.Namespace) -> int:
+    """``--platoon NAME [--campaign NAME]``: the platoon's id."""
+    return lookup.platoon_id(args.platoon, args.campaign)
+
+
 def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
-    values = {k: getattr(args, k) for k in ("training", "equipment", "morale", "armor", "notes", "xp", "leader_xp")}
+    values: dict[str, Any] = {k: getattr(args, k) for k in ("training", "equipment", "morale", "notes")}
+    values.update(
+        armor=armor_arg(args.armor), xp=xp_arg(args.xp, "platoon XP"), leader_xp=xp_arg(args.leader_xp, "leader XP")
+    )
     if all(v is None for v in values.values()):
         raise CliError(
             "nothing to change: give --training, --equipment, --morale, --armor, --notes, --xp or --leader-xp"
         )
     values.update(_dice_values(args))
     ctx.open_db()
-    edit = platoon_service.update_platoon(args.platoon, campaign=args.campaign, reason=args.reason or "", **values)
+    edit = platoon_service.update_platoon(_pid(args), reason=args.reason or "", **values)
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -313,7 +354,7 @@ def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data: PlatoonDetail = platoon_service.platoon_detail(args.platoon, args.campaign)
+    data: PlatoonDetail = platoon_service.platoon_detail(_pid(args))
     return emit(args, data.to_dict(), lambda: platoon_text(data))
 
 
@@ -321,13 +362,13 @@ def _platoon_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     return _emit_edit(
         args,
-        platoon_service.rename_platoon(args.platoon, args.new_name, campaign=args.campaign, reason=args.reason or ""),
+        platoon_service.rename_platoon(_pid(args), args.new_name, reason=args.reason or ""),
     )
 
 
 def _platoon_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, platoon_service.delete_platoon(args.platoon, campaign=args.campaign))
+    return _emit_edit(args, platoon_service.delete_platoon(_pid(args)))
 
 
 # --- leader -----------------------------------------------------------------------------------------------
@@ -343,14 +384,13 @@ def _leader_replace(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("give the new leader's XP (--xp N) or roll for it (--roll)")
     ctx.open_db()
     edit = leader_service.replace_leader(
-        args.platoon,
+        _pid(args),
         args.name,
         rank=args.rank,
-        xp=args.xp,
+        xp=xp_arg(args.xp, "leader XP"),
         dice=dice_source(args) if args.roll else None,
         how=args.how,
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return emit(args, edit.to_dict(), lambda: edit.message + _roll_line(edit.result.roll))
 
@@ -361,9 +401,7 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     return _emit_edit(
         args,
-        leader_service.set_leader(
-            args.platoon, name=args.name, rank=args.rank, notes=args.notes, campaign=args.campaign
-        ),
+        leader_service.set_leader(_pid(args), name=args.name, rank=args.rank, notes=args.notes),
     )
 
 
@@ -373,23 +411,24 @@ def _leader_set(args: argparse.Namespace, ctx: Context) -> int:
 def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = attachment_service.add_attached(
-        args.platoon,
+        _pid(args),
         args.name,
         _kind(args.kind),
         **_dice_values(args),
-        armor=args.armor,
+        armor=armor_arg(args.armor),
         support=args.support,
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return _emit_edit(args, edit)
 
 
 def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     unit = attachment_service.find_attached(pid, args.unit)
-    kwargs: dict[str, Any] = {k: getattr(args, k) for k in ("armor", "support") if getattr(args, k) is not None}
+    kwargs: dict[str, Any] = {"support": args.support} if args.support is not None else {}
+    if args.armor is not None:
+        kwargs["armor"] = armor_arg(args.armor)
     kwargs.update({k: v for k, v in _dice_values(args).items() if v is not None})
     if args.kind is not None:
         kwargs["kind"] = _kind(args.kind)
@@ -406,7 +445,7 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     unit = attachment_service.find_attached(pid, args.unit)
     return _emit_edit(args, attachment_service.remove_attached(unit.id, reason=args.reason or ""))
 
@@ -417,21 +456,20 @@ def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
 def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = attachment_service.add_equipment(
-        args.platoon,
+        _pid(args),
         args.name,
         attached=args.attached,
         targets=args.targets,
         ap=args.ap,
         ap_vs=args.ap_vs,
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return _emit_edit(args, edit)
 
 
 def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
     kwargs: dict[str, Any] = {}
     if args.new_name is not None:
@@ -453,7 +491,7 @@ def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
 
 def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pid = platoon_service.platoon_id(args.platoon, args.campaign)
+    pid = _pid(args)
     item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
     return _emit_edit(args, attachment_service.remove_equipment(item.id))
 

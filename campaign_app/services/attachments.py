@@ -53,7 +53,7 @@ def _check_ap(value: Any) -> int | None:
     return value
 
 
-def find_attached(platoon: str | int | Platoon, unit: str | int) -> AttachedUnit:
+def find_attached(platoon: int | Platoon, unit: str | int) -> AttachedUnit:
     p = resolve_platoon(platoon)
     if isinstance(unit, int):
         found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
@@ -199,25 +199,24 @@ class Removed(Result):
 
 
 def add_attached(
-    platoon: str | int,
+    platoon: int,
     name: str,
     kind: str,
     *,
     training: int | None = None,
     equipment: int | None = None,
     morale: int | None = None,
-    armor: Any = None,
+    armor: int | None = None,
     support: Any = None,
     notes: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[AttachedChange]:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
     name = check_name(name, "attached unit")
-    resolve_platoon(platoon, campaign)  # an unknown platoon is named before the unit's values are checked
+    resolve_platoon(platoon)  # an unknown platoon is named before the unit's values are checked
     values = _attached_values(kind, training, equipment, morale, armor, support)
     rec = Recorder()
     with rec.operation("attached.add") as op:
-        p = resolve_platoon(platoon, campaign)
+        p = resolve_platoon(platoon)
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: attach {name}")
         if _attached_name_taken(p.id, name):
@@ -353,7 +352,7 @@ def _describe_equipment(name: str, v: _EquipmentValues) -> str:
     return text + ")"
 
 
-def find_equipment(platoon: str | int, name: str | int, attached: str | int | None = None) -> Equipment:
+def find_equipment(platoon: int, name: str | int, attached: str | int | None = None) -> Equipment:
     p = resolve_platoon(platoon)
     owner = (Equipment.platoon == p) if attached is None else (Equipment.attached == find_attached(p, attached))
     if isinstance(name, int):
@@ -374,7 +373,7 @@ def find_equipment(platoon: str | int, name: str | int, attached: str | int | No
 
 
 def add_equipment(
-    platoon: str | int,
+    platoon: int,
     name: str,
     *,
     attached: str | int | None = None,
@@ -382,14 +381,13 @@ def add_equipment(
     ap: Any = None,
     ap_vs: Any = None,
     notes: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[EquipmentChange]:
     """A heavy weapon / special equipment row for the platoon or (``attached``) one of its attached units."""
     name = check_name(name, "equipment")
     values = _equipment_values(targets, ap, ap_vs, name)
     rec = Recorder()
     with rec.operation("equipment.add") as op:
-        p = resolve_platoon(platoon, campaign)
+        p = resolve_platoon(platoon)
         unit = find_attached(p, attached) if attached is not None else None
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: add {name}" + (f" to {unit.name}" if unit else ""))

@@ -30,12 +30,10 @@ from .edits import Edit, Recorder
 from .results import Result
 
 
-def find_battle(
-    platoon: str | int, number: int | None = None, campaign: str | int | None = None, missing: str = "battles to edit"
-) -> Battle:
+def find_battle(platoon: int, number: int | None = None, missing: str = "battles to edit") -> Battle:
     """Battle ``number`` of a platoon (the newest when ``number`` is None); ``missing`` words the refusal when
     it has none (``"<platoon> has no battles to edit"``)."""
-    p = _platoon(platoon, campaign)
+    p = _platoon(platoon)
     if number is None:
         return _newest_battle(p, missing)
     b = Battle.get_or_none((Battle.platoon == p.id) & (Battle.number == number))

@@ -48,7 +48,6 @@ from .common import (
     ServiceError,
     check_line,
     check_multiline,
-    find_platoon,
     iso_text,
     resolve_platoon,
     suggested_leader_name,
@@ -193,18 +192,6 @@ def opponent_choices(platoon_id: int) -> list[OpponentChoice]:
     rows = cast("Iterable[tuple[int, str, str, int]]", query)  # .tuples(): rows are tuples
     choices = sorted(rows, key=lambda r: r[3] != own)  # stable: the own campaign's first, each by name
     return [OpponentChoice(id=pid, name=name, campaign=campaign) for pid, name, campaign, _c in choices]
-
-
-def campaign_opponent(platoon_id: int, name: str) -> int:
-    """The id of the platoon named ``name`` in the same campaign as ``platoon_id`` (``battle log
-    --opponent-platoon``); refused for an unknown name or the platoon itself."""
-    mine = Platoon.get_or_none(Platoon.id == platoon_id)
-    if mine is None:
-        raise NotFound(f"no platoon with id {platoon_id}")
-    other = find_platoon(name, mine.campaign)
-    if other.id == platoon_id:
-        raise ServiceError("a platoon cannot fight itself: name another platoon as the opponent")
-    return int(other.id)
 
 
 # --- the step-by-step session ------------------------------------------------------------------------------
@@ -397,8 +384,8 @@ class BattleSession:
     :meth:`commit`. Changing the details' objectives or the casualties after rolling starts the rolls again.
     """
 
-    def __init__(self, platoon: str | int | Platoon, campaign: str | int | None = None) -> None:
-        p = _platoon(platoon, campaign)
+    def __init__(self, platoon: int | Platoon) -> None:
+        p = _platoon(platoon)
         c = Campaign.get_by_id(p.campaign_id)
         if c.system != "atomic_africa":
             raise ServiceError(f"campaign {c.name!r} is not an Atomic Africa campaign")
@@ -875,7 +862,7 @@ class BattleSession:
 
 
 def log_battle(
-    platoon: str | int,
+    platoon: int,
     *,
     wounds: int,
     leader_wounds: int = 0,
@@ -890,7 +877,6 @@ def log_battle(
     replacement_name: str | None = None,
     replacement_rank: str | None = None,
     dice: DiceSource,
-    campaign: str | int | None = None,
 ) -> Edit[BattleSummary]:
     """The whole wizard in one call (the CLI): dice are asked for in the rules' order (recovery rolls, the
     leader's 2d12, the replacement die). Typed dice must all be used. Returns the commit's Edit (its
@@ -900,7 +886,7 @@ def log_battle(
     The platoon is read, the dice rolled and the battle written under one write lock, so another window or
     command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
     with operation("battle.log") as op:
-        session = BattleSession(platoon, campaign)
+        session = BattleSession(platoon)
         session.set_details(
             date=date,
             scenario=scenario,
@@ -968,11 +954,11 @@ class BattleUndone(Result):
     removed_rolls: int
 
 
-def undo_last_battle(platoon: str | int, campaign: str | int | None = None) -> Edit[BattleUndone]:
+def undo_last_battle(platoon: int) -> Edit[BattleUndone]:
     """Undo the platoon's newest logged battle through the journal: the battle, its rolls, XP changes and edits
     go; the platoon's and the leader's XP and the leaders are exactly as before it. Refused, naming it, when a
     later change (an edit of the battle, XP set by hand, a new leader...) touched the same rows."""
-    p = _platoon(platoon, campaign)
+    p = _platoon(platoon)
     found = journal_read.list_operations(platoon=p.id, kinds=("battle.log",), undone=False, limit=1)
     if not found:
         newest = Battle.select().where(Battle.platoon == p.id).order_by(Battle.number.desc()).first()
@@ -1044,7 +1030,6 @@ __all__ = [
     "UndoneLeader",
     "UndonePlatoon",
     "FATE_WORDS",
-    "campaign_opponent",
     "opponent_choices",
     "parse_faces",
     "percent",

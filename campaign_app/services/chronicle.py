@@ -334,14 +334,12 @@ def set_report(battle_id: int, text: str) -> Edit[BattleEdited]:
     return edit_battle(check_row_id(battle_id, "battle"), notes=text)
 
 
-def write_report(
-    platoon: str | int, text: str, *, battle: int | None = None, campaign: str | int | None = None
-) -> Edit[ReportWritten]:
+def write_report(platoon: int, text: str, *, battle: int | None = None) -> Edit[ReportWritten]:
     """A platoon's battle (number ``battle``, default its newest) gets ``text`` as its after-action report."""
     from ..store.models import Battle
     from .common import resolve_platoon
 
-    p = resolve_platoon(platoon, campaign)
+    p = resolve_platoon(platoon)
     query = Battle.select().where(Battle.platoon == p.id)
     if battle is not None:
         if isinstance(battle, bool) or not isinstance(battle, int):

@@ -180,11 +180,11 @@ def _new_owner(campaign: Campaign, login: str) -> str:
     return login
 
 
-def set_platoon_owner(ref: str | int, login: str, campaign: str | int | None = None) -> Ownership:
+def set_platoon_owner(ref: int, login: str) -> Ownership:
     """Give a platoon (with everything under it) to another player of its campaign: an organiser's change."""
     _club("platoon set-owner")
     with operation("platoon.owner") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         c = Campaign.get_by_id(p.campaign_id)
         access.require_organiser(c.id, "give a platoon to another player")
         op.target(campaign=c.id, platoon=p.id)

@@ -48,7 +48,7 @@ def _bad_char(text: str, multiline: bool) -> str | None:
     return None
 
 
-def check_line(value: Any, what: str, max_len: int, *, required: bool = False) -> str:
+def check_line(value: object, what: str, max_len: int, *, required: bool = False) -> str:
     """One line of text (a name, a title): spaces collapsed; no NUL, control characters or line breaks; at
     most ``max_len`` characters; with ``required``, not empty."""
     text = "" if value is None else value if isinstance(value, str) else str(value)
@@ -63,7 +63,7 @@ def check_line(value: Any, what: str, max_len: int, *, required: bool = False) -
     return text
 
 
-def check_multiline(value: Any, what: str, max_len: int, verb: str = "is") -> str:
+def check_multiline(value: object, what: str, max_len: int, verb: str = "is") -> str:
     """Free text (notes): line breaks and tabs allowed, other control characters and NUL refused, at most
     ``max_len`` characters."""
     text = "" if value is None else value if isinstance(value, str) else str(value)
@@ -78,12 +78,12 @@ def check_multiline(value: Any, what: str, max_len: int, verb: str = "is") -> st
 REASON_MAX = 500
 
 
-def check_reason(value: Any) -> str:
+def check_reason(value: object) -> str:
     """The reason given for a change (logged with it)."""
     return check_multiline(value, "the reason", REASON_MAX).strip()
 
 
-def check_row_id(value: Any, what: str) -> int:
+def check_row_id(value: object, what: str) -> int:
     """A row id from the GUI or the command line: a whole number SQLite can hold."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SQLITE_INT_MAX:
         raise NotFound(f"no {what} with id {value}")
@@ -111,47 +111,15 @@ def find_campaign(name_or_id: str | int) -> Campaign:
     return found
 
 
-def find_platoon(name_or_id: str | int, campaign: str | int | Campaign | None = None) -> Platoon:
-    """A platoon by id, or by name (within ``campaign`` if given; a name used in two campaigns must be
-    qualified)."""
-    if isinstance(name_or_id, int):
-        found = Platoon.get_or_none(Platoon.id == check_row_id(name_or_id, "platoon"))
-        if found is None:
-            raise NotFound(f"no platoon with id {name_or_id}")
-        return found
-    query = Platoon.select()
-    if campaign is not None:
-        camp = campaign if isinstance(campaign, Campaign) else find_campaign(campaign)
-        query = query.where(Platoon.campaign == camp)
-    matches = _by_name(query, Platoon.name, name_or_id)
-    if not matches:
-        where = (
-            f" in campaign {campaign if not isinstance(campaign, Campaign) else campaign.name!r}"
-            if campaign is not None
-            else ""
-        )
-        raise NotFound(f"no platoon named {name_or_id!r}{where}")
-    if len(matches) > 1:
-        raise ServiceError(f"more than one platoon is named {name_or_id!r}; name its campaign too")
-    return matches[0]
-
-
-def resolve_platoon(ref: str | int | Platoon, campaign: str | int | None = None) -> Platoon:
-    """What services accept as "a platoon": a Platoon, an ``int`` row id (the GUI), or a name (the CLI; a
-    string is a name first, so a platoon named "1" is found by its name; only when no platoon has that name
-    does a digits-only string fall back to the row id)."""
+def resolve_platoon(ref: int | Platoon) -> Platoon:
+    """What services accept as "a platoon": a Platoon or its row id (names are looked up by the faces: the
+    CLI's argument layer, the GUI's lists)."""
     if isinstance(ref, Platoon):
         return ref
-    if isinstance(ref, bool):
-        raise ServiceError(f"no platoon {ref!r}")
-    try:
-        return find_platoon(ref, campaign)
-    except NotFound:
-        if isinstance(ref, str) and ref.strip().isdigit() and campaign is None and int(ref.strip()) <= SQLITE_INT_MAX:
-            found = Platoon.get_or_none(Platoon.id == int(ref.strip()))
-            if found is not None:
-                return found
-        raise
+    found = Platoon.get_or_none(Platoon.id == check_row_id(ref, "platoon"))
+    if found is None:
+        raise NotFound(f"no platoon with id {ref}")
+    return found
 
 
 def find_sheet(name_or_id: str | int) -> SologearSheet:

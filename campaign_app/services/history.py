@@ -295,13 +295,13 @@ def _no_gc() -> Iterator[None]:
         gc.enable()
 
 
-def read_rows(platoon: str | int, campaign: str | int | None = None) -> HistoryRows:
+def read_rows(platoon: int) -> HistoryRows:
     if isinstance(platoon, int):
         row = Platoon.select(Platoon, Campaign).join(Campaign).where(Platoon.id == platoon).first()
         if row is None:
             raise NotFound(f"no platoon with id {platoon}")
     else:
-        row = _platoon(platoon, campaign)
+        row = _platoon(platoon)
     c = row.campaign
     pid = row.id
     lists = {
@@ -788,7 +788,7 @@ def _build(rows: HistoryRows, lazy: bool = False) -> PlatoonHistory:
     return PlatoonHistory(platoon=platoon, battles=battles, events=events)
 
 
-def history(platoon: str | int, campaign: str | int | None = None) -> PlatoonHistory:
+def history(platoon: int) -> PlatoonHistory:
     """The platoon (:class:`HistoryPlatoon`), its battles (:class:`HistoryBattle`, with their rolls) and the
     timeline (:class:`TimelineEvent` of each kind), newest first.
 
@@ -797,7 +797,7 @@ def history(platoon: str | int, campaign: str | int | None = None) -> PlatoonHis
     plus the fields of its kind. Events of one battle stay together (battle, its rolls in order, XP changes,
     leader changes); edits show at the time they were made."""
     with _no_gc():
-        return _build(read_rows(platoon, campaign))
+        return _build(read_rows(platoon))
 
 
 def _fiction_when(battle: BattleRow | None, after: BattleRow | None) -> str:
@@ -860,10 +860,10 @@ def _leaders(rows: HistoryRows) -> tuple[HistoryLeader, ...]:
     return tuple(out)
 
 
-def leaders_roll(platoon: str | int, campaign: str | int | None = None) -> tuple[HistoryLeader, ...]:
+def leaders_roll(platoon: int) -> tuple[HistoryLeader, ...]:
     """Every leader of the platoon, first first: dates and battles of joining and leaving, battles led
     (leader's fate rolls made), XP at joining, XP now (or when leaving), XP gained, and how they left."""
-    return _leaders(read_rows(platoon, campaign))
+    return _leaders(read_rows(platoon))
 
 
 def _summary(rows: HistoryRows) -> CampaignSummary:
@@ -906,10 +906,10 @@ def _summary(rows: HistoryRows) -> CampaignSummary:
     )
 
 
-def campaign_summary(platoon: str | int, campaign: str | int | None = None) -> CampaignSummary:
+def campaign_summary(platoon: int) -> CampaignSummary:
     """Battles, victories/defeats/draws, total wounds, XP lost to recovery, leaders lost (casualties and
     promotions), the platoon's XP and level now."""
-    return _summary(read_rows(platoon, campaign))
+    return _summary(read_rows(platoon))
 
 
 def _xp_series(rows: HistoryRows) -> XpSeries:
@@ -955,10 +955,10 @@ def _xp_series(rows: HistoryRows) -> XpSeries:
     return XpSeries(thresholds=rows.thresholds.as_tuple(), levels=tuple(LEVELS), start=start, points=tuple(points))
 
 
-def xp_series(platoon: str | int, campaign: str | int | None = None) -> XpSeries:
+def xp_series(platoon: int) -> XpSeries:
     """Chart data: platoon and leader XP after each battle (``start`` = before the first), the level
     thresholds for the bands, and each leader change (``leader_change``: fate, old and new leader)."""
-    return _xp_series(read_rows(platoon, campaign))
+    return _xp_series(read_rows(platoon))
 
 
 def _wounds_series(rows: HistoryRows) -> tuple[WoundsSeriesPoint, ...]:
@@ -975,9 +975,9 @@ def _wounds_series(rows: HistoryRows) -> tuple[WoundsSeriesPoint, ...]:
     )
 
 
-def wounds_series(platoon: str | int, campaign: str | int | None = None) -> tuple[WoundsSeriesPoint, ...]:
+def wounds_series(platoon: int) -> tuple[WoundsSeriesPoint, ...]:
     """Chart data: wound counters, those on the leader's element and XP lost to recovery, per battle."""
-    return _wounds_series(read_rows(platoon, campaign))
+    return _wounds_series(read_rows(platoon))
 
 
 class HistoryReport:
@@ -1016,14 +1016,14 @@ class HistoryReport:
             return _wounds_series(self._rows)
 
 
-def history_report(platoon: str | int, campaign: str | int | None = None, *, lazy_text: bool = False) -> HistoryReport:
+def history_report(platoon: int, *, lazy_text: bool = False) -> HistoryReport:
     """Everything about a platoon's campaign from one read (for the history view and the printed history
     report): ``history`` (battles, events), ``leaders``, ``summary``, ``xp_series``, ``wounds_series``, each
     made from the read when first asked for. With ``lazy_text`` (the view) the history's events and battles
     are lazy sequences (:class:`Events`, :class:`Battles`): an event (and its ``text``) or a battle is made
     when first asked for (per painted row)."""
     with _no_gc():
-        return HistoryReport(read_rows(platoon, campaign), lazy_text)
+        return HistoryReport(read_rows(platoon), lazy_text)
 
 
 def _csv_row(e: TimelineEvent) -> dict[str, str | int | None]:
@@ -1067,17 +1067,17 @@ def events_csv(events: Sequence[TimelineEvent]) -> str:
     return out.getvalue()
 
 
-def timeline_csv(platoon: str | int, campaign: str | int | None = None) -> str:
+def timeline_csv(platoon: int) -> str:
     """The platoon's timeline as CSV, newest first."""
-    return events_csv(history(platoon, campaign).events)
+    return events_csv(history(platoon).events)
 
 
-def history_json(platoon: str | int, campaign: str | int | None = None) -> str:
+def history_json(platoon: int) -> str:
     """The platoon's history (battles with rolls, and events) as JSON text."""
-    return json.dumps(history(platoon, campaign).to_dict(), ensure_ascii=False, indent=1, default=str)
+    return json.dumps(history(platoon).to_dict(), ensure_ascii=False, indent=1, default=str)
 
 
-def export_history(platoon: str | int, path: str | os.PathLike[str], fmt: str = "csv") -> int:
+def export_history(platoon: int, path: str | os.PathLike[str], fmt: str = "csv") -> int:
     """Write the timeline to ``path`` as ``csv`` or ``json``; returns the number of events."""
     if fmt not in ("csv", "json"):
         raise ServiceError(f"export format must be csv or json, not {fmt!r}")

@@ -63,7 +63,7 @@ class JournalStep(Result):
 def operations(
     *,
     campaign: str | int | None = None,
-    platoon: str | int | None = None,
+    platoon: int | None = None,
     pilot: str | int | None = None,
     limit: int | None = None,
 ) -> list[OperationInfo]:
@@ -72,7 +72,7 @@ def operations(
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise NotJournaled(f"the number of operations to list must be a whole number of 1 or more, not {limit!r}")
     if platoon is not None:
-        p = resolve_platoon(platoon, campaign)
+        p = resolve_platoon(platoon)
         return journal_read.list_operations(platoon=p.id, limit=limit)
     if pilot is not None:
         return journal_read.list_operations(sheet=find_sheet(pilot).id, limit=limit)

@@ -6,7 +6,6 @@ replacing the leader (by hand, or with the replacement roll). Each write is one 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..rules.aftermath import roll_replacement
 from ..rules.dice import DiceError, DiceSource
@@ -63,13 +62,12 @@ class LeaderReplaced(Result):
 
 
 def set_leader(
-    ref: str | int,
+    ref: int,
     *,
     name: str | None = None,
     rank: str | None = None,
     notes: str | None = None,
     reason: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[LeaderChanged]:
     """Edit the current leader's name, rank or notes (logged)."""
     values: dict[str, str] = {}
@@ -81,7 +79,7 @@ def set_leader(
         values["notes"] = check_notes(notes)
     rec = Recorder()
     with rec.operation("leader.set") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         leader = current_leader(p)
         if leader is None:
             raise ServiceError(f"platoon {p.name!r} has no leader")
@@ -105,15 +103,14 @@ def set_leader(
 
 
 def replace_leader(
-    ref: str | int,
+    ref: int,
     name: str,
     *,
     rank: str = DEFAULT_RANK,
-    xp: Any = None,
+    xp: int | None = None,
     dice: DiceSource | None = None,
     how: str = "replaced",
     notes: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[LeaderReplaced]:
     """The current leader (if any) leaves (``how``: casualty, promoted or replaced) and ``name`` takes over
     with ``xp``, or with the replacement roll (RULES 1.2 step 4: the lower of two dice of the period's type
@@ -127,7 +124,7 @@ def replace_leader(
     rank = check_line(rank or DEFAULT_RANK, "rank", NAME_MAX) or DEFAULT_RANK
     rec = Recorder()
     with rec.operation("leader.replace") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         c = Campaign.get_by_id(p.campaign_id)
         old = current_leader(p)
         op.target(campaign=p.campaign_id, platoon=p.id)
@@ -157,7 +154,7 @@ def replace_leader(
         LeaderReplaced(
             id=p.id,
             old_leader=None if old is None else LeftLeader(id=old.id, name=old.name, status=how),
-            new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=xp),
+            new_leader=NewLeader(id=new.id, name=name, rank=rank, xp=int(new.xp)),
             roll=roll_result(roll) if roll else None,
         ),
         rec.changes,

@@ -10,7 +10,7 @@ rows linked to the platoon.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -68,31 +68,29 @@ def check_die(value: int, what: str) -> int:
     return value
 
 
-def check_armor_value(value: Any, what: str = "Armor") -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+def check_armor_value(value: int, what: str = "Armor") -> int:
+    """Armor 1-5 (the CLI reads the digits; the GUI's spin boxes give the number)."""
     try:
         return check_armor(value)
     except RulesError:
         raise ServiceError(f"{what} must be 1 to 5, not {value!r}") from None
 
 
-def check_xp_value(value: Any, what: str) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+def check_xp_value(value: int, what: str) -> int:
+    """XP 0-32 (the CLI reads the digits; the GUI's tracks give the number)."""
     try:
         return check_xp(value, what)
     except RulesError as exc:
         raise ServiceError(str(exc)) from None
 
 
-def check_choice(value: Any, choices: Any, what: str) -> str:
+def check_choice(value: object, choices: Collection[str], what: str) -> str:
     if value not in choices:
         raise ServiceError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
     return str(value)
 
 
-def check_all_dice_used(dice: Any) -> None:
+def check_all_dice_used(dice: DiceSource | None) -> None:
     """Typed dice must match the rolls asked for exactly: extra faces are a mistake, not ignored."""
     if isinstance(dice, TypedDice):
         dice.check_all_used()
@@ -375,10 +373,10 @@ def attached_info(a: AttachedUnit, equipment: Iterable[EquipmentItem] = ()) -> A
     )
 
 
-def platoon_detail(ref: str | int | Platoon, campaign: str | int | None = None) -> PlatoonDetail:
+def platoon_detail(ref: int | Platoon) -> PlatoonDetail:
     """Everything the platoon page, the Unit Data Sheet and ``platoon show --json`` show (see
     :class:`PlatoonDetail`)."""
-    p = resolve_platoon(ref, campaign)
+    p = resolve_platoon(ref)
     c = Campaign.get_by_id(p.campaign_id)
     t = thresholds_of(c)
     leaders = list(Leader.select().where(Leader.platoon == p).order_by(Leader.id))  # ids, not clocks
@@ -497,7 +495,7 @@ def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
     return rows
 
 
-def xp_history(ref: str | int, who: str | None = None) -> list[XpChangeRow]:
+def xp_history(ref: int, who: str | None = None) -> list[XpChangeRow]:
     """The XP change rows of a platoon (newest last); ``who`` = "platoon"/"leader" to filter."""
     p = resolve_platoon(ref)
     query = XpChange.select().where(XpChange.platoon == p).order_by(XpChange.id)
@@ -518,7 +516,7 @@ def xp_history(ref: str | int, who: str | None = None) -> list[XpChangeRow]:
     ]
 
 
-def attribute_history(ref: str | int) -> list[AttributeChangeRow]:
+def attribute_history(ref: int) -> list[AttributeChangeRow]:
     p = resolve_platoon(ref)
     return [
         AttributeChangeRow(
@@ -576,11 +574,11 @@ def create_platoon(
     training: int,
     equipment: int,
     morale: int,
-    armor: Any,
-    xp: Any = None,
+    armor: int,
+    xp: int | None = None,
     leader_name: str | None = None,
     leader_rank: str = DEFAULT_RANK,
-    leader_xp: Any = None,
+    leader_xp: int | None = None,
     notes: str = "",
     dice: DiceSource | None = None,
 ) -> Edit[PlatoonCreated]:
@@ -639,11 +637,11 @@ def create_platoon(
     return Edit("platoon", p.id, f"created platoon {name!r}{how}", created, rec.changes)
 
 
-def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = None, reason: str = "") -> Edit[Renamed]:
+def rename_platoon(ref: int, new_name: str, reason: str = "") -> Edit[Renamed]:
     new_name = check_name(new_name, "platoon")
     rec = Recorder()
     with rec.operation("platoon.rename") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         old = p.name
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"Rename platoon {old} \u2192 {new_name}")
@@ -662,15 +660,14 @@ def rename_platoon(ref: str | int, new_name: str, campaign: str | int | None = N
 
 
 def set_platoon(
-    ref: str | int,
+    ref: int,
     *,
     training: int | None = None,
     equipment: int | None = None,
     morale: int | None = None,
-    armor: Any = None,
+    armor: int | None = None,
     notes: str | None = None,
     reason: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[FieldsChanged]:
     """Change dice, Armor and/or notes; each changed field is logged with ``reason``."""
     values: dict[str, int | str] = {}
@@ -683,7 +680,7 @@ def set_platoon(
         values["notes"] = check_notes(notes)
     rec = Recorder()
     with rec.operation("platoon.set") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         op.target(campaign=p.campaign_id, platoon=p.id)
         changed = rec.update(p, **values)
         for field, (old, new) in changed.items():
@@ -720,15 +717,13 @@ def set_platoon(
     )
 
 
-def set_xp(
-    ref: str | int, xp: Any, reason: str = "", who: str = "platoon", campaign: str | int | None = None
-) -> Edit[XpSet]:
+def set_xp(ref: int, xp: int, reason: str = "", who: str = "platoon") -> Edit[XpSet]:
     """Set the platoon's (``who="platoon"``) or its current leader's (``who="leader"``) XP, stored as an
     XP change row with ``reason``."""
     check_choice(who, ("platoon", "leader"), "whose XP")
     xp = check_xp_value(xp, f"{who} XP")
     rec = Recorder()
-    p = resolve_platoon(ref, campaign)
+    p = resolve_platoon(ref)
     leader = current_leader(p) if who == "leader" else None
     # a run of steps on one XP track within a minute is one operation (and one XP change row)
     key = f"xp:{p.id}:{who}:{leader.id if leader else ''}"
@@ -782,23 +777,22 @@ def set_xp(
 
 
 def update_platoon(
-    ref: str | int,
+    ref: int,
     *,
     name: str | None = None,
     training: int | None = None,
     equipment: int | None = None,
     morale: int | None = None,
-    armor: Any = None,
+    armor: int | None = None,
     notes: str | None = None,
-    xp: Any = None,
-    leader_xp: Any = None,
+    xp: int | None = None,
+    leader_xp: int | None = None,
     reason: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[PlatoonDetail]:
     """Several changes at once (the CLI's ``platoon set``), all or nothing in one transaction."""
     rec = Recorder()
     with rec.operation("platoon.set") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         op.target(campaign=p.campaign_id, platoon=p.id)
         done: list[str] = []  # what changed, in words (for the journal's label and the message)
         if name is not None:
@@ -822,12 +816,12 @@ def update_platoon(
     return Edit("platoon", p.id, f"{p.name}: " + ("; ".join(done) or "nothing changed"), detail, op)
 
 
-def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit[PlatoonDeleted]:
+def delete_platoon(ref: int) -> Edit[PlatoonDeleted]:
     """Delete a platoon with its leaders, battles, attached units, equipment, XP/attribute history and rolls
     (undo puts every row back)."""
     rec = Recorder()
     with rec.operation("platoon.delete") as op:
-        p = resolve_platoon(ref, campaign)
+        p = resolve_platoon(ref)
         name, campaign_id = p.name, p.campaign_id
         op.target(campaign=campaign_id, platoon=p.id)
         rec.label(f"Delete platoon {name}")
@@ -839,7 +833,3 @@ def delete_platoon(ref: str | int, campaign: str | int | None = None) -> Edit[Pl
         PlatoonDeleted(id=p.id, name=name, campaign_id=campaign_id),
         rec.changes,
     )
-
-
-def platoon_id(ref: str | int, campaign: str | int | None = None) -> int:
-    return resolve_platoon(ref, campaign).id

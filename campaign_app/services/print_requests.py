@@ -24,12 +24,12 @@ Ref = str | int
 
 @dataclass(frozen=True)
 class UnitSheetRequest:
-    """Unit Data Sheets: one page per platoon (names looked up within ``campaign``), or a blank sheet (for
+    """Unit Data Sheets: one page per platoon (by id), or a blank sheet (for
     ``campaign``, or for each campaign of ``platoons``, or with the default thresholds). ``pencil`` leaves the
     XP boxes, levels and cards empty."""
 
     kind: ClassVar[str] = "sheet"
-    platoons: tuple[Ref, ...] = ()
+    platoons: tuple[int, ...] = ()
     blank: bool = False
     pencil: bool = False
     campaign: Ref | None = None
@@ -52,11 +52,10 @@ class SologearRequest:
 
 @dataclass(frozen=True)
 class HistoryRequest:
-    """A platoon's history report (``campaign`` when two platoons share the name)."""
+    """A platoon's history report (the platoon by id)."""
 
     kind: ClassVar[str] = "history"
-    platoon: Ref | None = None
-    campaign: Ref | None = None
+    platoon: int | None = None
     paper: str | None = None
     printed_on: _dt.date | None = None
     qr: bool = False

@@ -268,12 +268,12 @@ def card_rules(campaign: str | int | None) -> CardRules:
 # -------------------------------------------------------------------------------------- Unit Data Sheet
 
 
-def unit_sheet_data(platoon: str | int, campaign: str | int | None = None) -> UnitSheet:
+def unit_sheet_data(platoon: int) -> UnitSheet:
     """The plain data of one platoon's Unit Data Sheet (from the roster's ``platoon_detail``)."""
     from ..printing.unit_sheet import unit_sheet_from_detail
     from .platoons import platoon_detail
 
-    return unit_sheet_from_detail(platoon_detail(platoon, campaign))
+    return unit_sheet_from_detail(platoon_detail(platoon))
 
 
 def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
@@ -289,25 +289,25 @@ def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
 
 
 def unit_sheet_entries(
-    platoons: Sequence[str | int] = (), *, blank: bool = False, campaign: str | int | None = None
+    platoons: Sequence[int] = (), *, blank: bool = False, campaign: str | int | None = None
 ) -> list[SheetEntry]:
     """One entry per page. ``blank``: one blank sheet (for ``campaign`` if named, else for the campaign of
     each distinct campaign of ``platoons``, else with the default thresholds); otherwise one filled sheet per
-    platoon (names looked up within ``campaign`` when given)."""
+    platoon (by id)."""
     if blank:
         if not platoons:
             return [blank_sheet_data(campaign)]
-        from .platoons import platoon_detail
+        from .common import resolve_platoon
 
-        seen: list[str] = []
+        seen: list[int] = []
         for ref in platoons:
-            name = platoon_detail(ref, campaign).campaign
-            if name not in seen:
-                seen.append(name)
-        return [blank_sheet_data(name) for name in seen]
+            camp_id = int(resolve_platoon(ref).campaign_id)
+            if camp_id not in seen:
+                seen.append(camp_id)
+        return [blank_sheet_data(camp_id) for camp_id in seen]
     if not platoons:
         raise ServiceError("name at least one platoon (or ask for a blank sheet)")
-    return [unit_sheet_data(ref, campaign) for ref in platoons]
+    return [unit_sheet_data(ref) for ref in platoons]
 
 
 # --------------------------------------------------------------------------------------------- Sologear
@@ -441,10 +441,10 @@ def history_from_report(report: HistoryReport) -> HistoryData:
     )
 
 
-def history_data(platoon: str | int, campaign: str | int | None = None) -> HistoryData:
+def history_data(platoon: int) -> HistoryData:
     from .history import history_report
 
-    return history_from_report(history_report(platoon, campaign))
+    return history_from_report(history_report(platoon))
 
 
 # ------------------------------------------------------------------------------------------------ cards
@@ -639,7 +639,7 @@ def _prepare_sheet(req: UnitSheetRequest) -> PrintJob:
 
         if not req.platoons:
             raise ServiceError("name at least one platoon (or ask for a blank sheet)")
-        ids = [resolve_platoon(ref, req.campaign).id for ref in req.platoons]
+        ids = [resolve_platoon(ref).id for ref in req.platoons]
         subjects, entries = _subjects("sheet", [{"platoon": i} for i in ids], {"pencil": req.pencil})
     sheets = SheetDetails(
         platoons=tuple(x.title.split(": ", 1)[1] for x in subjects), blank=req.blank, pencil=req.pencil
@@ -689,9 +689,9 @@ def _prepare_history(req: HistoryRequest) -> PrintJob:
     from .common import resolve_platoon
 
     paper = check_paper(req.paper)
-    if req.platoon is None or req.platoon == "":
+    if req.platoon is None:
         raise ServiceError("name the platoon whose history to print")
-    pid = resolve_platoon(req.platoon, req.campaign).id
+    pid = resolve_platoon(req.platoon).id
     subjects, datas = _subjects("history", [{"platoon": pid}], {})
     history = datas[0]
     report = HistoryDetails(platoon=history.platoon)

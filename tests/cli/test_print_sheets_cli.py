@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from campaign_app.cli import main
+from tests.ids import platoon_id
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
@@ -123,7 +124,7 @@ def test_print_history(cli, demo, tmp_path: Path) -> None:
     from campaign_app.rules.dice import SeededDice
     from campaign_app.services.battles import log_battle
 
-    log_battle("2nd Platoon", wounds=2, outcome="victory", scenario="Ford", dice=SeededDice(3))
+    log_battle(platoon_id("2nd Platoon"), wounds=2, outcome="victory", scenario="Ford", dice=SeededDice(3))
     out = tmp_path / "history.pdf"
     assert cli("print", "history", "--platoon", "2nd Platoon", "-o", str(out)).startswith("wrote ")
     page = " ".join(_pdf(out).pages[0].extract_text().split())

@@ -26,6 +26,7 @@ from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
 from campaign_app.store.server import AddressRefused
+from tests.ids import platoon_id as pid_of
 
 DB = "club_attacks"
 
@@ -55,7 +56,7 @@ def club_db(club_pg: ClubServer) -> str:
         platoons.create_platoon(
             "Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
         )
-        battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(5))
+        battles.log_battle(pid_of(platoon), wounds=2, objectives=1, outcome="victory", dice=SeededDice(5))
         close_db()
     unbind()
     return DB
@@ -160,9 +161,9 @@ def everyone_can_write(as_login: Any) -> None:
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         as_login(login, busy_timeout=2)
         done = (
-            platoons.set_platoon_notes(platoon, f"{login} still writes")
+            platoons.set_platoon_notes(pid_of(platoon), f"{login} still writes")
             if hasattr(platoons, "set_platoon_notes")
-            else platoons.update_platoon(platoon, notes=f"{login} still writes")
+            else platoons.update_platoon(pid_of(platoon), notes=f"{login} still writes")
         )
         assert done.changed
         journal.undo()
@@ -275,7 +276,7 @@ def test_a_replay_names_only_the_apps_tables(club_pg: ClubServer, club_db: str, 
     formatted into SQL: the undo refuses, naming no table, and nothing changes."""
     bobs = platoon_id(club_pg, "Red Devils")
     as_login("bob")
-    edit = platoons.update_platoon("Red Devils", notes="before the forgery")
+    edit = platoons.update_platoon(pid_of("Red Devils"), notes="before the forgery")
     op_id = edit.changes.operation_id
     with club_pg.connect(DB, OWNER) as con:
         con.execute(
@@ -397,7 +398,7 @@ def test_a_player_cannot_choose_the_ids_of_new_rows(
     everyone_can_write(as_login)
     as_login("ada")
     for _ in range(3):  # the next battles of anyone get good ids
-        battles.log_battle("2nd Platoon", wounds=0, objectives=0, outcome="draw", dice=SeededDice(1))
+        battles.log_battle(pid_of("2nd Platoon"), wounds=0, objectives=0, outcome="draw", dice=SeededDice(1))
     for _ in range(3):
         journal.undo()
 
@@ -409,7 +410,7 @@ def test_the_old_writers_lock_stops_nobody(club_pg: ClubServer, club_db: str, as
     with psql(club_pg) as bob:
         bob.execute("SELECT pg_advisory_lock(%s)", (0x43414D50,))
         as_login("ada", busy_timeout=1)
-        assert platoons.update_platoon("2nd Platoon", notes="not waiting for bob").changed
+        assert platoons.update_platoon(pid_of("2nd Platoon"), notes="not waiting for bob").changed
         journal.undo()
 
 
@@ -442,13 +443,13 @@ def test_a_lock_held_in_an_idle_transaction_stops_a_write_within_its_timeout(
         as_login("ada", busy_timeout=0.5)
         started = time.monotonic()
         with pytest.raises(DatabaseBusyError) as caught:
-            platoons.update_platoon("2nd Platoon", notes="waits for bob")
+            platoons.update_platoon(pid_of("2nd Platoon"), notes="waits for bob")
         waited = time.monotonic() - started
         assert f"bob's session holds {what}" in str(caught.value), caught.value
         assert "nothing was written" in str(caught.value) and "\n" not in str(caught.value)
         assert waited < 10  # bounded by the lock timeout (0.5 s), not by bob
         bob.rollback()
-    assert platoons.update_platoon("2nd Platoon", notes="after bob").changed  # the control: free again
+    assert platoons.update_platoon(pid_of("2nd Platoon"), notes="after bob").changed  # the control: free again
     journal.undo()
 
 
@@ -503,7 +504,7 @@ def test_the_address_cannot_change_the_role_or_the_time_zone(
         "ada",
         "ada",
     )
-    edit = battles.log_battle("2nd Platoon", wounds=1, objectives=0, outcome="defeat", dice=SeededDice(2))
+    edit = battles.log_battle(pid_of("2nd Platoon"), wounds=1, objectives=0, outcome="defeat", dice=SeededDice(2))
     op_id = edit.changes.operation_id
     with club_pg.connect(DB, OWNER) as con:
         images = [
@@ -536,9 +537,9 @@ def test_the_rights_functions_answer_for_the_caller_only(club_pg: ClubServer, cl
 
 def test_a_player_undo_offers_their_own_newest_change(club_pg: ClubServer, club_db: str, as_login: Any) -> None:
     as_login("ada")
-    mine = platoons.update_platoon("2nd Platoon", notes="ada's newest").changes.operation_id
+    mine = platoons.update_platoon(pid_of("2nd Platoon"), notes="ada's newest").changes.operation_id
     as_login("bob")
-    platoons.update_platoon("Red Devils", notes="bob's newest")
+    platoons.update_platoon(pid_of("Red Devils"), notes="bob's newest")
     as_login("ada")
     offered = journal.newest_undoable()
     assert offered is not None and offered.id == mine  # not bob's newer one
@@ -565,7 +566,7 @@ def test_a_fake_announcement_costs_one_small_query(club_pg: ClubServer, club_db:
         bob.execute("NOTIFY campaign_app, '999999'")
         bob.execute("SELECT pg_notify('campaign_app', 'all')")
     assert feed.since_last() == []  # nothing new
-    done = platoons.update_platoon("2nd Platoon", notes="real news")  # the control: a real change is found
+    done = platoons.update_platoon(pid_of("2nd Platoon"), notes="real news")  # the control: a real change is found
     assert [c.operation_id for c in feed.since_last()] == [done.changes.operation_id]
     journal.undo()
 
@@ -590,7 +591,7 @@ def test_a_lost_connection_mid_write_is_one_line(club_pg: ClubServer, club_db: s
         threading.Thread(target=kill).start()
         time.sleep(0.5)
         db.execute_sql("UPDATE platoon SET notes = 'written?' WHERE id = ?", (ada_platoon,))
-    assert platoons.update_platoon("2nd Platoon", notes="after the loss").changed  # the next action reconnects
+    assert platoons.update_platoon(pid_of("2nd Platoon"), notes="after the loss").changed  # the next action reconnects
     journal.undo()
 
 
@@ -664,7 +665,7 @@ def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(
     before = snapshot(club_pg)
     as_login("ada")
     logged = battles.log_battle(
-        "2nd Platoon",
+        pid_of("2nd Platoon"),
         wounds=0,
         objectives=0,
         outcome="draw",
@@ -672,7 +673,7 @@ def test_an_organiser_undoes_a_platoons_deletion_that_cleared_anothers_opponent(
         opponent_platoon=platoon_id(club_pg, "Red Devils"),
     )
     as_login("bob")
-    gone = platoons.delete_platoon("Red Devils")
+    gone = platoons.delete_platoon(pid_of("Red Devils"))
     as_login("ada")
     with pytest.raises(Conflict, match="changed the same data later"):
         journal.undo(logged.changes.operation_id)
@@ -695,7 +696,7 @@ def test_two_writers_of_one_platoon_at_once_one_waits_and_is_refused(
 
     as_login("ada", busy_timeout=10)
     results: list[str] = []
-    sessions = [battles.BattleSession("2nd Platoon") for _ in range(2)]
+    sessions = [battles.BattleSession(pid_of("2nd Platoon")) for _ in range(2)]
     for seed, s in enumerate(sessions):
         s.set_casualties(1, 0)
         s.roll_all(SeededDice(seed))
@@ -734,9 +735,9 @@ def test_the_change_feed_hears_undo_redo_and_each_step_of_a_run(
 
     as_login("ada")
     feed = ChangeFeed()
-    first = platoons.set_xp("2nd Platoon", 20)
+    first = platoons.set_xp(pid_of("2nd Platoon"), 20)
     assert [c.operation_id for c in feed.since_last()] == [first.operation_id]
-    second = platoons.set_xp("2nd Platoon", 21)  # joins the run: the same operation, heard again
+    second = platoons.set_xp(pid_of("2nd Platoon"), 21)  # joins the run: the same operation, heard again
     assert second.operation_id == first.operation_id
     assert [c.operation_id for c in feed.since_last()] == [first.operation_id]
     journal.undo(first.operation_id)

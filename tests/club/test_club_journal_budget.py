@@ -23,6 +23,7 @@ from campaign_app.store import close_db, init_db
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.journal_budget import FORGOTTEN_LABEL
+from tests.ids import platoon_id
 
 DB = "club_budget"
 pytestmark = pytest.mark.usefixtures("club_db")
@@ -64,7 +65,9 @@ def club_db(club_pg: ClubServer) -> str:
             campaign, platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
         )
         for i in range(n):
-            battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(5 + i))
+            battles.log_battle(
+                platoon_id(platoon, campaign), wounds=2, objectives=1, outcome="victory", dice=SeededDice(5 + i)
+            )
         close_db()
     unbind()
     return DB
@@ -188,7 +191,7 @@ def test_a_forged_deletion_cannot_wipe_histories(club_pg: ClubServer, as_login: 
     pid = platoons.create_platoon(
         "Congo 1960", "Decoy", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Decoy"
     ).id
-    battles.log_battle("Decoy", wounds=1, objectives=0, outcome="defeat", dice=SeededDice(3))
+    battles.log_battle(platoon_id("Decoy"), wounds=1, objectives=0, outcome="defeat", dice=SeededDice(3))
     unbind()
     records = owner_rows(club_pg, "SELECT count(*) FROM operation_change")[0][0]
     with club_pg.connect(DB, "bob", autocommit=False) as bob:
@@ -278,7 +281,12 @@ def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(
         "Operation Zanzibar", "Xylophone Raiders", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Quaver"
     )
     battles.log_battle(
-        "Xylophone Raiders", wounds=1, objectives=1, outcome="victory", dice=SeededDice(8), opponent="Yodel Brigade"
+        platoon_id("Xylophone Raiders"),
+        wounds=1,
+        objectives=1,
+        outcome="victory",
+        dice=SeededDice(8),
+        opponent="Yodel Brigade",
     )
     as_login(ORGANISER)
     before = data_of(club_pg)

@@ -17,6 +17,7 @@ from campaign_app.store import access, close_db, init_db
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import NeedsClubServer, add_player, init_server
 from campaign_app.store.models import Battle, CampaignMember, Platoon
+from tests.ids import platoon_id
 
 # ------------------------------------------------------------------------------------------------ a file
 
@@ -27,7 +28,7 @@ from campaign_app.store.models import Battle, CampaignMember, Platoon
         lambda: club.add_member("Congo 1960", "ada"),
         lambda: club.remove_member("Congo 1960", "ada"),
         lambda: club.members("Congo 1960"),
-        lambda: club.set_platoon_owner("2nd Platoon", "ada"),
+        lambda: club.set_platoon_owner(1, "ada"),
         lambda: club.set_sheet_owner("Hill 214", "ada"),
     ],
 )
@@ -96,18 +97,20 @@ def test_the_creator_owns_and_organises(as_login: Any) -> None:
         ("ada", "player"),
         ("bob", "player"),
     }
-    ops = journal.operations(platoon="2nd Platoon")
+    ops = journal.operations(platoon=platoon_id("2nd Platoon"))
     assert ops and {op.user for op in ops} == {"ada"}
 
 
 @pytest.mark.parametrize(
     "change",
     [
-        lambda: platoons.set_platoon("2nd Platoon", armor=3),
-        lambda: platoons.rename_platoon("2nd Platoon", "Stolen"),
-        lambda: platoons.set_xp("2nd Platoon", 5),
-        lambda: platoons.delete_platoon("2nd Platoon"),
-        lambda: battles.log_battle("2nd Platoon", wounds=2, objectives=1, outcome="victory", dice=SeededDice(5)),
+        lambda: platoons.set_platoon(platoon_id("2nd Platoon"), armor=3),
+        lambda: platoons.rename_platoon(platoon_id("2nd Platoon"), "Stolen"),
+        lambda: platoons.set_xp(platoon_id("2nd Platoon"), 5),
+        lambda: platoons.delete_platoon(platoon_id("2nd Platoon")),
+        lambda: battles.log_battle(
+            platoon_id("2nd Platoon"), wounds=2, objectives=1, outcome="victory", dice=SeededDice(5)
+        ),
     ],
 )
 def test_another_players_platoon_is_refused_in_one_line_and_nothing_is_written(as_login: Any, change: Any) -> None:
@@ -128,18 +131,18 @@ def test_campaign_changes_and_creation_are_for_organisers(as_login: Any) -> None
     with pytest.raises(NotYours, match="only the club's organisers can create campaigns"):
         campaigns.create_campaign("Bob's War")
     with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can give a platoon to another player$"):
-        club.set_platoon_owner("Red Devils", "ada")
+        club.set_platoon_owner(platoon_id("Red Devils"), "ada")
 
 
 def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
     as_login(ORGANISER)
-    given = club.set_platoon_owner("2nd Platoon", "bob")
+    given = club.set_platoon_owner(platoon_id("2nd Platoon"), "bob")
     assert given.message == "2nd Platoon now belongs to bob (was ada)"
     as_login("bob")
-    platoons.set_platoon("2nd Platoon", notes="mine now")  # bob may, now
+    platoons.set_platoon(platoon_id("2nd Platoon"), notes="mine now")  # bob may, now
     as_login("ada")
     with pytest.raises(NotYours, match="^2nd Platoon belongs to bob"):
-        platoons.set_platoon("2nd Platoon", notes="give it back")
+        platoons.set_platoon(platoon_id("2nd Platoon"), notes="give it back")
     with pytest.raises(NotYours, match="was made by olga; only they or an organiser of Congo 1960 can undo it"):
         journal.undo(given.operation_id)
     as_login("bob")
@@ -152,7 +155,7 @@ def test_an_organiser_hands_a_platoon_over_and_undoes_it(as_login: Any) -> None:
 def test_a_new_owner_must_belong_to_the_campaign(as_login: Any) -> None:
     as_login(ORGANISER)
     with pytest.raises(Refused, match="carl does not belong to Congo 1960; add them first"):
-        club.set_platoon_owner("2nd Platoon", "carl")
+        club.set_platoon_owner(platoon_id("2nd Platoon"), "carl")
     with pytest.raises(Refused, match="nobody is not a player of this club server"):
         club.add_member("Congo 1960", "nobody")
 
@@ -173,7 +176,7 @@ def test_a_player_taken_out_sees_the_campaign_no_more(as_login: Any) -> None:
             match="^Red Devils is yours, but you no longer belong to its campaign; ask one "
             "of its organisers to add you again$",
         ):
-            platoons.set_platoon("Red Devils", notes="still mine?")
+            platoons.set_platoon(platoon_id("Red Devils"), notes="still mine?")
     finally:
         as_login(ORGANISER)
         joined = club.add_member("Congo 1960", "bob")
@@ -204,18 +207,22 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
 
 def test_a_run_of_xp_steps_joins_only_the_logins_own_newest_operation(as_login: Any) -> None:
     as_login("ada")
-    before = len(journal.operations(platoon="2nd Platoon"))
-    first = platoons.set_xp("2nd Platoon", 1)
-    second = platoons.set_xp("2nd Platoon", 2)
+    before = len(journal.operations(platoon=platoon_id("2nd Platoon")))
+    first = platoons.set_xp(platoon_id("2nd Platoon"), 1)
+    second = platoons.set_xp(platoon_id("2nd Platoon"), 2)
     # one run of steps, one operation (numbered again in commit order as it grows, so a window's change feed
     # hears of each step)
     assert second.operation_id is not None and second.operation_id >= (first.operation_id or 0)
-    runs = journal.operations(platoon="2nd Platoon")
+    runs = journal.operations(platoon=platoon_id("2nd Platoon"))
     assert len(runs) == before + 1 and runs[0].id == second.operation_id and "XP 0 → 2" in runs[0].label
     as_login(ORGANISER)
-    olgas = platoons.set_xp("2nd Platoon", 3)  # an organiser's step on ada's track: an operation of her own
+    olgas = platoons.set_xp(platoon_id("2nd Platoon"), 3)  # an organiser's step on ada's track: an operation of her own
     assert olgas.operation_id != second.operation_id
     as_login("ada")
-    third = platoons.set_xp("2nd Platoon", 4)
+    third = platoons.set_xp(platoon_id("2nd Platoon"), 4)
     assert third.operation_id not in (second.operation_id, olgas.operation_id)
-    assert [op.user for op in journal.operations(platoon="2nd Platoon", limit=3)] == ["ada", ORGANISER, "ada"]
+    assert [op.user for op in journal.operations(platoon=platoon_id("2nd Platoon"), limit=3)] == [
+        "ada",
+        ORGANISER,
+        "ada",
+    ]

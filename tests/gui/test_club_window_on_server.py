@@ -24,6 +24,7 @@ from campaign_app.services import campaigns, server_link
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.history_results import BattleEvent
 from campaign_app.store import close_db, init_db
+from tests.ids import platoon_id
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -102,7 +103,8 @@ def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_pat
         club_url,
         "from campaign_app.rules.dice import TypedDice\n"
         "from campaign_app.services import battles\n"
-        "battles.log_battle('2nd Platoon', wounds=1, outcome='victory', scenario='Bridge', "
+        "from tests.ids import platoon_id\n"
+        "battles.log_battle(platoon_id('2nd Platoon'), wounds=1, outcome='victory', scenario='Bridge', "
         "dice=TypedDice([[3], [12, 12]]))\n",
     )
     qtbot.waitUntil(lambda: bool(battles_shown()), timeout=2000)  # within 2 s of the other commit
@@ -302,11 +304,11 @@ def test_the_window_keeps_painting_while_another_session_holds_a_table(qtbot, ap
         other.execute("LOCK TABLE platoon IN ACCESS EXCLUSIVE MODE")
         before = len(ticks)
         with pytest.raises(DatabaseBusyError, match="postgres's session holds the platoon table"):
-            platoon_service.update_platoon("2nd Platoon", notes="waits")
+            platoon_service.update_platoon(platoon_id("2nd Platoon"), notes="waits")
         during = len(ticks) - before
         other.execute("ROLLBACK")
     timer.stop()
     assert during >= 10, f"the event loop ran {during} times in 1.5 s"
     assert any(text.startswith("Waiting for the club server") for text in said)
     assert QApplication.overrideCursor() is None  # the waiting cursor is gone again
-    assert platoon_service.update_platoon("2nd Platoon", notes="free again").changed  # the control
+    assert platoon_service.update_platoon(platoon_id("2nd Platoon"), notes="free again").changed  # the control

@@ -26,6 +26,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import AttributeEvent, BattleEvent, XpEvent, history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import changes_by_hand, history_from_report
+from tests.ids import platoon_id
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"
@@ -50,7 +51,7 @@ def _logged(count: int) -> HistoryData:
     _platoon()
     for n in range(1, count + 1):
         log_battle(
-            PLATOON,
+            platoon_id(PLATOON),
             wounds=n % 4 + 1,
             leader_wounds=n % 2,
             objectives=n % 3,
@@ -61,7 +62,7 @@ def _logged(count: int) -> HistoryData:
             dice=SeededDice(n * 13),
             replacement_name=f"Lt. New {n}",
         )
-    return history_from_report(history_report(PLATOON))
+    return history_from_report(history_report(platoon_id(PLATOON)))
 
 
 def test_report_from_the_battle_services(fresh_db) -> None:
@@ -93,7 +94,7 @@ def test_report_from_the_battle_services(fresh_db) -> None:
 
 def test_a_platoon_without_battles(fresh_db) -> None:
     _platoon()
-    data = history_from_report(history_report(PLATOON))
+    data = history_from_report(history_report(platoon_id(PLATOON)))
     pdf = build_history_report(data, paper="letter", printed_on=DAY)
     assert_paper(pdf, LETTER)
     assert len(reader(pdf).pages) == 1
@@ -181,7 +182,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
 
     _platoon()
     log_battle(
-        PLATOON,
+        platoon_id(PLATOON),
         wounds=3,
         leader_wounds=0,
         outcome="victory",
@@ -192,7 +193,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
         notes="Held the bridge until dusk.",
     )
     log_battle(
-        PLATOON,
+        platoon_id(PLATOON),
         wounds=2,
         leader_wounds=2,
         outcome="defeat",
@@ -201,8 +202,8 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
         dice=SeededDice(8),
         replacement_name="Lt. Bello",
     )
-    replace_leader(PLATOON, "Lt. Hand", xp=3)  # between battles, by hand
-    data = history_from_report(history_report(PLATOON))
+    replace_leader(platoon_id(PLATOON), "Lt. Hand", xp=3)  # between battles, by hand
+    data = history_from_report(history_report(platoon_id(PLATOON)))
     assert [ld.joined for ld in data.leaders][0] == "at the start"  # joined before the first battle
     assert data.leaders[-1].joined.startswith("after battle 2 (1961-03-05)")
     assert "2026" not in " ".join(ld.joined + ld.left for ld in data.leaders)
@@ -237,11 +238,11 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
     monkeypatch.setattr(battle_edits, "now", tick)  # battle edits are stamped by the same clock
     data = _logged(2)
     assert data.changes == ()  # battles alone: nothing was changed by hand
-    add_attached(PLATOON, "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
-    edit_attached(find_attached(PLATOON, "MG Team Bravo").id, equipment=12, reason="new kit")
-    set_xp(PLATOON, 9, reason="campaign bonus")
-    battle_edits.edit_battle_text(battle_edits.find_battle(PLATOON, 1).id, outcome="victory", reason="")
-    data = history_from_report(history_report(PLATOON))
+    add_attached(platoon_id(PLATOON), "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
+    edit_attached(find_attached(platoon_id(PLATOON), "MG Team Bravo").id, equipment=12, reason="new kit")
+    set_xp(platoon_id(PLATOON), 9, reason="campaign bonus")
+    battle_edits.edit_battle_text(battle_edits.find_battle(platoon_id(PLATOON), 1).id, outcome="victory", reason="")
+    data = history_from_report(history_report(platoon_id(PLATOON)))
     texts = [c.text for c in data.changes]
     assert texts[0] == "Battle 1: Outcome defeat → victory"  # oldest first (the others: the same second)
     assert sorted(texts[1:]) == [

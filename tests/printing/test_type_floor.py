@@ -31,6 +31,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import history_from_report
+from tests.ids import platoon_id
 
 FLOOR = 7.0
 SAFE = 6.5 * 72 / 25.4
@@ -152,7 +153,7 @@ def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
     )
     for n in range(1, 13):
         log_battle(
-            "1st Platoon",
+            platoon_id("1st Platoon"),
             wounds=n % 5 + 1,
             leader_wounds=min(n % 3, n % 5 + 1),
             objectives=n % 3,
@@ -164,7 +165,7 @@ def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
             replacement_name=f"Lt. New {n}",
             notes=f"Battle {n}: held the bridge until dusk, then fell back." if n % 2 else "",
         )
-    data = history_from_report(history_report("1st Platoon"))
+    data = history_from_report(history_report(platoon_id("1st Platoon")))
     for paper in ("a4", "letter"):
         pdf = build_history_report(data, paper=paper, printed_on=DAY)
         assert smallest_font(pdf) >= FLOOR - 0.01

@@ -21,6 +21,7 @@ from campaign_app.printing.unit_sheet import (
     xp_box_states,
 )
 from campaign_app.rules.experience import Thresholds
+from tests.ids import platoon_id
 
 DAY = datetime.date(2024, 5, 1)
 
@@ -197,7 +198,7 @@ def test_sheet_data_from_the_roster_service(fresh_db) -> None:
     from campaign_app.services.platoons import platoon_detail
 
     create_demo()
-    sheet = unit_sheet_from_detail(platoon_detail(DEMO_PLATOON))
+    sheet = unit_sheet_from_detail(platoon_detail(platoon_id(DEMO_PLATOON)))
     assert (sheet.name, sheet.training, sheet.equipment, sheet.morale, sheet.armor, sheet.xp) == (
         DEMO_PLATOON,
         10,

@@ -453,7 +453,7 @@ def test_undo_last_battle_restores_the_database_exactly(pid: int) -> None:
     logged = battles.log_battle(pid, wounds=12, leader_wounds=12, dice=SeededDice(8), replacement_name="Lt. B")
     assert logged.to_dict()["leader"]["fate"] == "casualty"
     after = dump()
-    undo = battles.undo_last_battle("2nd Platoon")
+    undo = battles.undo_last_battle(pid)
     assert dump() == before
     assert undo.to_dict()["number"] == 2 and undo.to_dict()["removed_leaders"] == ["Lt. B"]
     assert undo.operation_id == logged.operation_id
@@ -567,7 +567,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_history_lists_battles_with_rolls_and_every_event_newest_first(pid: int, clock: None) -> None:
     _campaign_of_battles(pid, 4)
     edit = battle_edits.edit_battle_text(Battle.get(Battle.number == 2).id, notes="Rain")
-    h = history.history("2nd Platoon")
+    h = history.history(pid)
     assert [b.number for b in h.battles] == [4, 3, 2, 1]
     newest = h.battles[0]
     assert newest.rolls and [r.seq for r in newest.rolls] == list(range(len(newest.rolls)))
@@ -698,16 +698,16 @@ def test_export_history_writes_csv_and_json(pid: int, tmp_path: Any) -> None:
 # --- edge cases: names and ids, refused reverts and undos, length limits, edits ---------------------------
 
 
-def test_a_digits_only_string_is_a_platoon_name_and_an_int_is_an_id(camp: Campaign) -> None:
+def test_a_platoon_is_taken_by_its_row_id(camp: Campaign) -> None:
     with operation("test.setup", "test data"):
         alpha = Platoon.create(campaign=camp, name="Alpha", training=6, equipment=6, morale=6, armor=1, xp=3)
     with operation("test.setup", "test data"):
         one = Platoon.create(campaign=camp, name="1", training=6, equipment=6, morale=6, armor=1, xp=5)
     assert alpha.id == 1 and one.id != 1
-    assert battles._platoon("1").id == one.id, "a string is a name first"
-    assert battles._platoon(1).id == alpha.id, "a real int is a row id"
-    assert battles._platoon(str(one.id)).id == one.id, "digits naming no platoon fall back to the id"
-    edit = battles.log_battle("1", wounds=0, dice=TypedDice([]))  # no leader: no roll
+    assert battles._platoon(1).id == alpha.id, "an int is a row id, whatever the platoons are named"
+    with pytest.raises(NotFound, match="no platoon with id 999"):
+        battles._platoon(999)
+    edit = battles.log_battle(one.id, wounds=0, dice=TypedDice([]))  # no leader: no roll
     assert Battle.get_by_id(edit.id).platoon_id == one.id
 
 

@@ -97,10 +97,10 @@ def test_set_house_rules_and_clear_period() -> None:
 
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
-    platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1, xp=6)
-    assert platoon_service.platoon_detail("P").level == "Regular"
+    p = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1, xp=6).id
+    assert platoon_service.platoon_detail(p).level == "Regular"
     cs.set_campaign("C", thresholds="1,7,9,16")
-    assert platoon_service.platoon_detail("P").level == "Green"
+    assert platoon_service.platoon_detail(p).level == "Green"
 
 
 def test_archive_unarchive_and_list() -> None:

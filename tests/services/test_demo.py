@@ -5,12 +5,13 @@ from campaign_app.services.platoons import platoon_detail
 from campaign_app.services.sologear_sheet import sheet_data
 from campaign_app.store import check_database
 from campaign_app.store.models import AttachedUnit, Battle, Campaign, Roll
+from tests.ids import platoon_id
 
 
 def test_demo_is_the_rules_example_platoon_with_battles(fresh_db):
     result = create_demo()
     assert result.open is not None and result.open.kind == "platoon"
-    d = platoon_detail(DEMO_PLATOON)
+    d = platoon_detail(platoon_id(DEMO_PLATOON))
     assert (d.training, d.equipment, d.morale, d.armor) == ("d10", "d10", "d8", 2)
     assert d.xp == 6 and d.level == "Regular"
     assert d.leader is not None and d.leader.xp == 2 and d.leader.level == "Green"

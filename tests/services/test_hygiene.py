@@ -45,11 +45,11 @@ def test_sologear_notes_are_limited():
 
 def test_reason_is_limited_and_one_clean_text():
     campaigns.create_campaign("C", "atomic_africa")
-    platoon_service.create_platoon("C", "P", training=10, equipment=10, morale=8, armor=2)
+    p = platoon_service.create_platoon("C", "P", training=10, equipment=10, morale=8, armor=2).id
     with pytest.raises(ServiceError, match="too long"):
-        platoon_service.set_xp("P", 3, reason="r" * 501)
+        platoon_service.set_xp(p, 3, reason="r" * 501)
     with pytest.raises(ServiceError, match="NUL"):
-        platoon_service.set_xp("P", 3, reason="a\x00")
+        platoon_service.set_xp(p, 3, reason="a\x00")
     assert Platoon.get(Platoon.name == "P").xp == 0
 
 

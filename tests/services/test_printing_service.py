@@ -11,6 +11,7 @@ from campaign_app.errors import DiskFullError
 from campaign_app.services import printing
 from campaign_app.services.common import ServiceError
 from campaign_app.services.print_requests import CardsRequest, UnitSheetRequest
+from tests.ids import platoon_id
 
 
 def test_write_is_atomic_when_the_rename_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,7 +47,7 @@ def test_a_prepared_job_builds_after_the_database_is_closed() -> None:
     from campaign_app.store import close_db
 
     create_demo()
-    job = printing.prepare(UnitSheetRequest(platoons=(DEMO_PLATOON,), paper="a4"))
+    job = printing.prepare(UnitSheetRequest(platoons=(platoon_id(DEMO_PLATOON),), paper="a4"))
     close_db()
     built = job.run()
     assert built.data.startswith(b"%PDF-") and built.pages == 1 and built.size == len(built.data)

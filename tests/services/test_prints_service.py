@@ -13,6 +13,7 @@ from campaign_app.services.chronicle import add_entry, chronicle
 from campaign_app.services.print_requests import ChronicleRequest, HistoryRequest, StandingsRequest, UnitSheetRequest
 from campaign_app.store import journal_replay
 from campaign_app.store.models import PrintRecord
+from tests.ids import platoon_id
 
 
 def _print(kind: str, out: Path, **options: object) -> None:
@@ -25,9 +26,9 @@ def _stale(campaign: str = "Congo 1960") -> dict[str, tuple[str, ...]]:
 
 def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, tmp_path: Path) -> None:
     pid = congo_platoon(rival=True)
-    red = platoons.platoon_detail("Red Company").id
-    _print(UnitSheetRequest(platoons=("2nd Platoon", "Red Company")), tmp_path / "sheets.pdf")
-    _print(HistoryRequest(platoon="2nd Platoon"), tmp_path / "history.pdf")
+    red = platoon_id("Red Company")
+    _print(UnitSheetRequest(platoons=(pid, platoon_id("Red Company"))), tmp_path / "sheets.pdf")
+    _print(HistoryRequest(platoon=pid), tmp_path / "history.pdf")
     _print(StandingsRequest(campaign="Congo 1960"), tmp_path / "standings.pdf")
     _print(ChronicleRequest(campaign="Congo 1960"), tmp_path / "chronicle.pdf")
     assert PrintRecord.select().count() == 5
@@ -75,7 +76,7 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     # report now lists two changes by hand
     platoons.set_platoon(pid, training=10)
     assert _stale() == {"History report: 2nd Platoon": ("Changes by hand 0 \u2192 2",)}
-    _print(HistoryRequest(platoon="2nd Platoon"), tmp_path / "history2.pdf")
+    _print(HistoryRequest(platoon=pid), tmp_path / "history2.pdf")
 
     # a campaign entry: only the chronicle
     add_entry("Congo 1960", "Season 2 begins", "Rains.", "2026-02-01")
@@ -90,8 +91,8 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
 
 
 def test_every_page_carries_the_stamp_and_the_qr_code_is_optional(congo_platoon, tmp_path: Path) -> None:
-    congo_platoon(rival=True)
-    _print(UnitSheetRequest(platoons=("2nd Platoon", "Red Company"), qr=True), tmp_path / "a.pdf")
+    pid = congo_platoon(rival=True)
+    _print(UnitSheetRequest(platoons=(pid, platoon_id("Red Company")), qr=True), tmp_path / "a.pdf")
     reader = PdfReader(tmp_path / "a.pdf")
     assert len(reader.pages) == 2
     position = prints.position()
@@ -101,7 +102,7 @@ def test_every_page_carries_the_stamp_and_the_qr_code_is_optional(congo_platoon,
         assert f"journal {position}" in text and "check " in text
         assert "/XObject" in str(page.get("/Resources")) or page.get_contents() is not None
     with_qr = (tmp_path / "a.pdf").stat().st_size
-    _print(UnitSheetRequest(platoons=("2nd Platoon", "Red Company")), tmp_path / "b.pdf")
+    _print(UnitSheetRequest(platoons=(pid, platoon_id("Red Company"))), tmp_path / "b.pdf")
     assert (tmp_path / "b.pdf").stat().st_size < with_qr  # the QR code's modules are drawn only when asked
     # printing twice does not move the stamp's journal position (remembering a print is not a change)
     assert prints.position() == position
@@ -109,8 +110,8 @@ def test_every_page_carries_the_stamp_and_the_qr_code_is_optional(congo_platoon,
 
 def test_a_deleted_platoon_shows_its_printout_as_gone(congo_platoon, tmp_path: Path) -> None:
     congo_platoon(rival=True)
-    _print(UnitSheetRequest(platoons=("Red Company",)), tmp_path / "a.pdf")
-    platoons.delete_platoon(platoons.platoon_detail("Red Company").id)
+    _print(UnitSheetRequest(platoons=(platoon_id("Red Company"),)), tmp_path / "a.pdf")
+    platoons.delete_platoon(platoon_id("Red Company"))
     assert prints.stale_prints("Congo 1960") == []  # its records went with it (ON DELETE CASCADE)
     journal_replay.undo()
     assert prints.stale_prints("Congo 1960") == []  # and came back with it, current

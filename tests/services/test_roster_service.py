@@ -28,6 +28,7 @@ from campaign_app.store.models import (
     Roll,
     XpChange,
 )
+from tests.ids import platoon_id
 
 
 @pytest.fixture
@@ -114,15 +115,14 @@ def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> 
 
 def test_same_name_in_another_campaign_is_fine(pid: int) -> None:
     cs.create_campaign("Other")
-    platoon_service.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
-    with pytest.raises(ServiceError, match="more than one platoon"):
-        platoon_service.platoon_detail("2nd Platoon")
-    assert platoon_service.platoon_detail("2nd Platoon", campaign="Other").campaign == "Other"
+    other = platoon_service.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+    assert platoon_service.platoon_detail(other.id).campaign == "Other"
+    assert platoon_service.platoon_detail(pid).campaign == "Congo 1960"
 
 
 def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
-    with pytest.raises(NotFound, match="no platoon named 'Ghost'"):
-        platoon_service.set_xp("Ghost", 3)
+    with pytest.raises(NotFound, match="no platoon with id 999"):
+        platoon_service.set_xp(999, 3)
     cs.create_campaign("Gears", "sologear")
     with pytest.raises(ServiceError, match="Sologear campaign"):
         platoon_service.create_platoon("Gears", "P", training=8, equipment=8, morale=8, armor=1)
@@ -457,7 +457,7 @@ def test_demo_platoon_detail_reads_its_level_cards_and_weapons() -> None:
     from campaign_app.services.demo import DEMO_PLATOON, create_demo
 
     create_demo()
-    d = platoon_service.platoon_detail(DEMO_PLATOON)
+    d = platoon_service.platoon_detail(platoon_id(DEMO_PLATOON))
     assert (d.xp, d.level, d.cards, d.leader.level) == (6, "Regular", 10, "Green")
     assert d.attached[0].equipment_list[0].targets == "dispersed"
     assert d.equipment_list[0].ap == -2

@@ -18,6 +18,7 @@ from campaign_app.store import close_db, init_db, journal, journal_read, journal
 from campaign_app.store.database import db
 from campaign_app.store.journal import Conflict, operation
 from campaign_app.store.models import Campaign, Platoon, SologearForce
+from tests.ids import platoon_id
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,12 +64,12 @@ def test_cascaded_deletes_are_recorded_and_come_back(fresh_db) -> None:  # type:
 
     campaigns.create_campaign("Congo")
     platoon_service.create_platoon("Congo", "Alpha", training=8, equipment=8, morale=8, armor=1, leader_name="Lt. A")
-    battles.log_battle("Alpha", wounds=2, leader_wounds=0, dice=SeededDice(3))
+    battles.log_battle(platoon_id("Alpha"), wounds=2, leader_wounds=0, dice=SeededDice(3))
     rows = {
         t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY id').fetchall()
         for t in ("platoon", "leader", "battle", "roll", "xp_change")
     }
-    gone = platoon_service.delete_platoon("Alpha")
+    gone = platoon_service.delete_platoon(platoon_id("Alpha"))
     assert {"battle", "leader", "roll", "xp_change", "platoon"} <= gone.changes.tables  # ON DELETE CASCADE
     journal_replay.undo(gone.operation_id)
     assert {t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY id').fetchall() for t in rows} == rows
@@ -79,7 +80,7 @@ def test_later_operation_in_the_way_is_named_and_redo_walks_back_the_undo_order(
 
     campaigns.create_campaign("Congo")
     made = platoon_service.create_platoon("Congo", "Alpha", training=8, equipment=8, morale=8, armor=1)
-    renamed = platoon_service.rename_platoon("Alpha", "Bravo")
+    renamed = platoon_service.rename_platoon(platoon_id("Alpha"), "Bravo")
     with pytest.raises(Conflict, match="“Rename platoon Alpha → Bravo” .operation \\d+. changed the same data"):
         journal_replay.undo(made.operation_id)
     assert Platoon.get().name == "Bravo"
@@ -115,8 +116,10 @@ def test_an_upgraded_database_says_where_its_journal_starts(tmp_path: Path) -> N
             )
             db.execute_sql("UPDATE journal_state SET mode = 'record'")
         with pytest.raises(ServiceError, match="battle 1 of 2nd Platoon was logged before this version started"):
-            battles.undo_last_battle("2nd Platoon")
-        platoon_service.set_xp("2nd Platoon", 7, "by hand")  # new changes are journaled and undoable as usual
+            battles.undo_last_battle(platoon_id("2nd Platoon"))
+        platoon_service.set_xp(
+            platoon_id("2nd Platoon"), 7, "by hand"
+        )  # new changes are journaled and undoable as usual
         assert journal_service.undo().operation.kind == "xp.set"
         assert Platoon.get(Platoon.name == "2nd Platoon").xp == 6
     finally:

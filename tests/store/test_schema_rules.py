@@ -17,7 +17,7 @@ from peewee import SqliteDatabase
 from campaign_app.rules import codes
 from campaign_app.services.attachments import add_attached
 from campaign_app.services.campaigns import create_campaign, rename_campaign
-from campaign_app.services.common import NotFound, ServiceError, find_campaign, find_platoon
+from campaign_app.services.common import NotFound, ServiceError, find_campaign
 from campaign_app.services.platoons import create_platoon, rename_platoon
 from campaign_app.store import close_db, init_db
 from campaign_app.store.models import (
@@ -33,6 +33,7 @@ from campaign_app.store.models import (
     database_proxy,
     name_key,
 )
+from tests.ids import platoon_id
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 
@@ -155,6 +156,11 @@ def test_the_database_refuses_a_second_name_with_the_same_key_whoever_writes_it(
             Campaign.update(name="ÜBER FRONT").where(Campaign.id == c.id).execute()
 
 
+def _find_platoon(name: str, campaign: str | None = None) -> Platoon:
+    """The platoon a user's ``--platoon NAME [--campaign NAME]`` names (the CLI's look-up)."""
+    return Platoon.get_by_id(platoon_id(name, campaign))
+
+
 def test_platoon_and_attached_names_follow_the_rule():
     create_campaign("Congo")
     create_campaign("Katanga")
@@ -162,19 +168,19 @@ def test_platoon_and_attached_names_follow_the_rule():
     with pytest.raises(ServiceError, match="already has a platoon"):
         create_platoon("Congo", "ÜBER ZUG", training=10, equipment=10, morale=8, armor=2)
     create_platoon("Katanga", "über zug", training=10, equipment=10, morale=8, armor=2)  # another campaign
-    assert find_platoon("über zug", "Congo").name == "Über Zug"
-    assert find_platoon("Über Zug").campaign.name == "Congo"  # the exact spelling wins across campaigns
-    assert find_platoon("über zug").campaign.name == "Katanga"
+    assert _find_platoon("über zug", "Congo").name == "Über Zug"
+    assert _find_platoon("Über Zug").campaign.name == "Congo"  # the exact spelling wins across campaigns
+    assert _find_platoon("über zug").campaign.name == "Katanga"
     with pytest.raises(ServiceError, match="more than one platoon"):
-        find_platoon("ÜBER ZUG")
+        _find_platoon("ÜBER ZUG")
     create_platoon("Congo", "Straße", training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="already has a platoon"):
-        rename_platoon(find_platoon("Über Zug", "Congo").id, "STRASSE")
-    rename_platoon(find_platoon("Straße", "Congo").id, "STRASSE")  # its own name in other letters
-    assert find_platoon("straße", "Congo").name == "STRASSE"
+        rename_platoon(_find_platoon("Über Zug", "Congo").id, "STRASSE")
+    rename_platoon(_find_platoon("Straße", "Congo").id, "STRASSE")  # its own name in other letters
+    assert _find_platoon("straße", "Congo").name == "STRASSE"
     with pytest.raises(peewee.IntegrityError, match="platoon.campaign_id, platoon.name_key"), _op():
         Platoon.create(campaign=find_campaign("Congo"), name="strasse", training=10, equipment=10, morale=8, armor=2)
-    pid = find_platoon("Strasse", "Congo").id
+    pid = _find_platoon("Strasse", "Congo").id
     add_attached(pid, "Mörser Trupp", kind="team", training=8, equipment=8, morale=8, armor=2)
     with pytest.raises(ServiceError, match="already"):
         add_attached(pid, "MÖRSER  TRUPP", kind="team", training=8, equipment=8, morale=8, armor=2)
