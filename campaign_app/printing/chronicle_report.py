@@ -13,7 +13,7 @@ from typing import Any
 from reportlab.graphics.shapes import Drawing, Line, PolyLine, String
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import KeepTogether, Paragraph, Spacer
 
 from ..rules.experience import XP_MAX
 from .fonts import FONT
@@ -24,8 +24,8 @@ from .sheetkit import (
     SectionHeading,
     canvas_maker,
     esc,
-    footer,
     new_drawing,
+    one_frame_document,
     print_date_text,
     resolve_paper,
     styles,
@@ -150,32 +150,15 @@ def build_chronicle_report(
     title = f"Chronicle: {data.campaign}"
     printed = print_date_text(printed_on)
 
-    def on_page(canvas: Any, doc: Any) -> None:
-        footer(canvas, size[0], MARGIN, printed, f"{data.campaign} \u00b7 chronicle \u00b7 page {doc.page}")
-
-    doc = BaseDocTemplate(
+    doc = one_frame_document(
         buffer,
-        pagesize=size,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author="campaign_app",
-        creator="campaign_app",
-    )
-    frame = Frame(
+        size,
         MARGIN,
-        MARGIN,
-        width,
-        size[1] - 2 * MARGIN,
-        leftPadding=0,
-        rightPadding=0,
-        topPadding=0,
-        bottomPadding=0,
-        id="body",
+        title,
+        "diary",
+        printed,
+        lambda page: f"{data.campaign} \u00b7 chronicle \u00b7 page {page}",
     )
-    doc.addPageTemplates([PageTemplate(id="diary", frames=[frame], onPage=on_page)])
     story: list[Any] = [Paragraph("CAMPAIGN CHRONICLE", st["tiny"]), Paragraph(esc(data.campaign), st["title"])]
     dates = [i.date for i in data.items if i.date]
     if dates:

@@ -12,10 +12,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import (
-    BaseDocTemplate,
-    Frame,
     PageBreak,
-    PageTemplate,
     Paragraph,
     Spacer,
     Table,
@@ -35,8 +32,8 @@ from .sheetkit import (
     canvas_maker,
     content_widths,
     esc,
-    footer,
     grid_table,
+    one_frame_document,
     print_date_text,
     resolve_paper,
     styles,
@@ -90,32 +87,7 @@ def _doc(buffer: io.BytesIO, paper: str | None, title: str, left: str, right: st
     _name, size = resolve_paper(paper)
     width = size[0] - 2 * MARGIN
 
-    def on_page(canvas: Any, doc: Any) -> None:
-        footer(canvas, size[0], MARGIN, left, f"{right} \u00b7 page {doc.page}")
-
-    doc = BaseDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author="campaign_app",
-        creator="campaign_app",
-    )
-    frame = Frame(
-        MARGIN,
-        MARGIN,
-        width,
-        size[1] - 2 * MARGIN,
-        leftPadding=0,
-        rightPadding=0,
-        topPadding=0,
-        bottomPadding=0,
-        id="body",
-    )
-    doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPage=on_page)])
+    doc = one_frame_document(buffer, size, MARGIN, title, "sheet", left, lambda page: f"{right} \u00b7 page {page}")
     return doc, width
 
 

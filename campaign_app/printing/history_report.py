@@ -17,7 +17,7 @@ from typing import Any
 
 from reportlab.graphics.shapes import Circle, Drawing, Line, Polygon, PolyLine, String
 from reportlab.lib import colors
-from reportlab.platypus import BaseDocTemplate, CondPageBreak, Frame, PageTemplate, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, Paragraph, Spacer, Table, TableStyle
 
 from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import DEFAULT_THRESHOLDS, LEVEL_LETTERS, LEVELS, XP_MAX, Thresholds
@@ -33,9 +33,9 @@ from .sheetkit import (
     canvas_maker,
     content_widths,
     esc,
-    footer,
     grid_table,
     new_drawing,
+    one_frame_document,
     print_date_text,
     resolve_paper,
     styles,
@@ -651,32 +651,15 @@ def build_history_report(
     title = f"Platoon history: {data.platoon}"
     printed = print_date_text(printed_on)
 
-    def on_page(canvas: Any, doc: Any) -> None:
-        footer(canvas, size[0], MARGIN, printed, f"{data.platoon} \u00b7 {data.campaign} \u00b7 page {doc.page}")
-
-    doc = BaseDocTemplate(
+    doc = one_frame_document(
         buffer,
-        pagesize=size,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author="campaign_app",
-        creator="campaign_app",
-    )
-    frame = Frame(
+        size,
         MARGIN,
-        MARGIN,
-        width,
-        size[1] - 2 * MARGIN,
-        leftPadding=0,
-        rightPadding=0,
-        topPadding=0,
-        bottomPadding=0,
-        id="body",
+        title,
+        "report",
+        printed,
+        lambda page: f"{data.platoon} \u00b7 {data.campaign} \u00b7 page {page}",
     )
-    doc.addPageTemplates([PageTemplate(id="report", frames=[frame], onPage=on_page)])
     dates = _date_span(data.summary)
     story: list[Any] = [
         Paragraph("PLATOON HISTORY \u00b7 ATOMIC AFRICA", st["tiny"]),

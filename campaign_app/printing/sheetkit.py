@@ -334,6 +334,48 @@ def footer(canvas: Canvas, width: float, margin: float, left: str, right: str) -
     canvas.restoreState()
 
 
+def one_frame_document(
+    buffer: io.BytesIO,
+    size: tuple[float, float],
+    margin: float,
+    title: str,
+    template: str,
+    footer_left: str,
+    footer_right: Callable[[int], str],
+) -> Any:
+    """A flowing document of one frame filling the page inside ``margin``, with the shared footer on every page
+    (``footer_right`` gets the page number). The reports and sheets that flow over pages all start from it."""
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+    def on_page(canvas: Any, doc: Any) -> None:
+        footer(canvas, size[0], margin, footer_left, footer_right(doc.page))
+
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        title=title,
+        author="campaign_app",
+        creator="campaign_app",
+    )
+    frame = Frame(
+        margin,
+        margin,
+        size[0] - 2 * margin,
+        size[1] - 2 * margin,
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
+    doc.addPageTemplates([PageTemplate(id=template, frames=[frame], onPage=on_page)])
+    return doc
+
+
 def fmt_number(value: float | int | None, digits: int = 2) -> str:
     """``1350`` for whole numbers, ``2.25`` otherwise (trailing zeros dropped); ``""`` for None."""
     if value is None:

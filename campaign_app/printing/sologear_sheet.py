@@ -22,12 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.platypus import (
-    BaseDocTemplate,
     CondPageBreak,
-    Frame,
     KeepTogether,
     PageBreak,
-    PageTemplate,
     Paragraph,
     Spacer,
     Table,
@@ -47,8 +44,8 @@ from .sheetkit import (
     content_widths,
     esc,
     fmt_number,
-    footer,
     grid_table,
+    one_frame_document,
     print_date_text,
     resolve_paper,
     styles,
@@ -523,32 +520,7 @@ def build_sologear_sheet(
     printed = print_date_text(printed_on)
     right = f"Sologear \u00b7 {data.name} \u00b7 {data.pilot}" if data else "Sologear \u00b7 blank form"
 
-    def on_page(canvas: Any, doc: Any) -> None:
-        footer(canvas, size[0], MARGIN, printed, f"{right} \u00b7 page {doc.page}")
-
-    doc = BaseDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author="campaign_app",
-        creator="campaign_app",
-    )
-    frame = Frame(
-        MARGIN,
-        MARGIN,
-        width,
-        size[1] - 2 * MARGIN,
-        leftPadding=0,
-        rightPadding=0,
-        topPadding=0,
-        bottomPadding=0,
-        id="body",
-    )
-    doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPage=on_page)])
+    doc = one_frame_document(buffer, size, MARGIN, title, "sheet", printed, lambda page: f"{right} \u00b7 page {page}")
     story: list[Any] = _campaign_sheet(data, width, st)
     story.append(PageBreak())
     story += _battle_form(data, width, st)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.platypus import BaseDocTemplate, Frame, KeepInFrame, PageTemplate, Paragraph, Spacer, TableStyle
+from reportlab.platypus import KeepInFrame, Paragraph, Spacer, TableStyle
 
 from .sheetkit import (
     ACCENT_LIGHT,
@@ -18,8 +18,8 @@ from .sheetkit import (
     canvas_maker,
     content_widths,
     esc,
-    footer,
     grid_table,
+    one_frame_document,
     print_date_text,
     resolve_paper,
     styles,
@@ -64,24 +64,9 @@ def build_standings_report(
     title = f"Standings: {data.campaign}"
     printed = print_date_text(printed_on)
 
-    def on_page(canvas: Any, doc: Any) -> None:
-        footer(canvas, size[0], MARGIN, printed, f"{data.campaign} \u00b7 standings")
-
-    doc = BaseDocTemplate(
-        buffer,
-        pagesize=size,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author="campaign_app",
-        creator="campaign_app",
+    doc = one_frame_document(
+        buffer, size, MARGIN, title, "standings", printed, lambda page: f"{data.campaign} \u00b7 standings"
     )
-    frame = Frame(
-        MARGIN, MARGIN, width, height, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body"
-    )
-    doc.addPageTemplates([PageTemplate(id="standings", frames=[frame], onPage=on_page)])
     story: list[Any] = [Paragraph("CAMPAIGN STANDINGS", st["tiny"]), Paragraph(esc(data.campaign), st["title"])]
     if data.note:
         story.append(Paragraph(esc(data.note), st["subtitle"]))
