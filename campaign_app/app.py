@@ -11,7 +11,7 @@ import argparse
 import logging
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
 from types import TracebackType
@@ -311,8 +311,9 @@ def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: b
     from .store import init_db
 
     try:
-        # the daily backup is made by the background check once the window shows (start-up never waits)
-        init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout, daily_backup=False)
+        # the daily backup, the page check and the journal's budget run once the window has painted
+        # (finish_start): start-up never waits for them
+        init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout, daily_backup=False, upkeep=False)
     except CampaignError as exc:
         log.error("cannot open database: %s", exc)
         explain(f"{APP_TITLE}: cannot open the database", str(exc), quiet)
@@ -409,6 +410,65 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
     return 0
 
 
+PRELOADED = (
+    "campaign_app.store",
+    "campaign_app.services.navigator",
+    "campaign_app.services.journal",
+    "campaign_app.services.edits",
+    "campaign_app.services.server_link",
+    "campaign_app.server_target",
+    "html",
+)
+"""The Qt-free modules the window's start needs, imported before PySide6: once PySide6 is loaded, every import
+statement goes through its ``__feature__`` hook, which reads the source of each module it has not seen."""
+
+
+def preload_core() -> None:
+    import importlib
+
+    for name in PRELOADED:
+        importlib.import_module(name)
+
+
+def finish_start(window: Any) -> None:
+    """What opening the file leaves until the window has painted: the file's upkeep (half-written backup
+    copies, the journal's budget), then the page check and the daily backup in the background thread, whose
+    findings (damage, a backup not made) are shown in a dialog."""
+    from .gui.integrity import start_background_check
+    from .store.database import upkeep
+
+    upkeep()
+    start_background_check(window, daily_backup=True)
+
+
+def after_first_paint(window: Any, work: Callable[[], None], latest_ms: int = 3000) -> None:
+    """Run ``work`` once, in the event loop, after the window's first expose (Qt paints a widget window while
+    handling it), or after ``latest_ms`` when no expose comes (a window started minimised)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    ran: list[bool] = []
+
+    def once() -> None:
+        if not ran:
+            ran.append(True)
+            work()
+
+    handle = window.windowHandle()
+    if handle is None or handle.isExposed():
+        QTimer.singleShot(0, once)
+        return
+
+    class Exposed(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Expose and handle.isExposed():
+                handle.removeEventFilter(self)
+                QTimer.singleShot(0, once)  # after this expose has been handled, i.e. painted
+            return False
+
+    handle.installEventFilter(Exposed(window))
+    QTimer.singleShot(latest_ms, once)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     paths = resolve_paths(args.data_dir, args.db)  # a server: the usual file of the data folder stays local
@@ -421,6 +481,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "campaign-app %s starting; database %s", __version__, "a club server" if server_url else paths.db_file
     )  # a URL may hold a password: never logged
 
+    from .lazy_postgres import postgres_drivers_hidden
+    from .lazy_stdlib import loaded_on_first_use
+
+    # a file never needs psycopg; peewee's rarely used standard-library modules are imported on first use
+    with postgres_drivers_hidden() if not server_url else nullcontext(), loaded_on_first_use():
+        preload_core()
+    from .store.file_engine import busy_timeout_setting
+
+    try:
+        busy_timeout = busy_timeout_setting(args.busy_timeout)
+    except CampaignError as exc:  # DatabaseError: a bad number
+        explain(f"{APP_TITLE}: bad setting", str(exc), True)
+        return 2
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -439,16 +512,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         explain(f"{APP_TITLE}: cannot use the data folder", problem, quiet)
         return 1
-    from .lazy_postgres import postgres_drivers_hidden
-
-    try:
-        with postgres_drivers_hidden() if not server_url else nullcontext():  # a file never needs psycopg
-            from .store.file_engine import busy_timeout_setting
-
-        busy_timeout = busy_timeout_setting(args.busy_timeout)
-    except CampaignError as exc:  # DatabaseError: a bad number
-        explain(f"{APP_TITLE}: bad setting", str(exc), True)
-        return 2
     settings = QSettings(str(paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
     from .gui.appearance import apply_saved_look
 
@@ -486,9 +549,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return take_screenshot(app, window, args.screenshot)
     window.show()
     window.start_live()  # on a club server: other players' changes show up as they are made
-    from .gui.integrity import start_background_check
-
-    start_background_check(window, daily_backup=True)
+    after_first_paint(window, lambda: finish_start(window))
     code = app.exec()
     worker = getattr(window, "_check_worker", None)
     if worker is not None:

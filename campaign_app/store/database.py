@@ -46,15 +46,18 @@ def init_db(
     daily_backup: bool = True,
     password: str | None = None,
     reading: bool = False,
+    upkeep: bool = True,
 ) -> CampaignDatabase | ServerDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
     ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none).
 
     With ``reading`` (a command that only reads), an existing, current file whose folder or file cannot be
     written, or whose disk is full, is opened read-only (``immutable`` when no ``-wal`` is in use), so that
-    nothing is created beside it and the read succeeds."""
-    from . import backups
+    nothing is created beside it and the read succeeds.
 
+    Without ``upkeep`` (the desktop window, which shows first) the file's upkeep is left to the caller, to run
+    with :func:`upkeep` once the window has painted: removing half-written backup copies and the journal's
+    budget (the daily backup is ``daily_backup``)."""
     if is_server_url(path):
         return _init_server(clean_target(path), busy_timeout=busy_timeout_setting(busy_timeout), password=password)
     db_file = Path(path)
@@ -62,8 +65,8 @@ def init_db(
     timeout = busy_timeout_setting(busy_timeout)
     migrations = migrate.available_migrations()
     supported = len(migrations)
-    with contextlib.suppress(OSError):  # copies a killed program left half-written
-        backups.remove_stale_parts(bdir)
+    if upkeep:
+        _remove_stale_parts(bdir)
     existed = db_file.exists()
     read_only: str | None = None
     if existed:
@@ -91,6 +94,8 @@ def init_db(
         raise _too_new(db_file, version, supported)
     pending = [m for m in migrations if m.number > version]
     made: Path | None = None
+    if pending:
+        from . import backups
     if pending and existed:
         # a full integrity check of the copy, then the upgrade; a damaged file is not upgraded
         made = backups.make_backup(database, db_file, bdir, reason="upgrade")
@@ -107,8 +112,11 @@ def init_db(
                 f"from the backup {made} made just before"
             ) from exc
     _ensure_identity(database)
-    _journal_budget(database)
+    if upkeep:
+        _journal_budget(database)
     if not pending and daily_backup:
+        from . import backups
+
         problems: list[str] = []
         backups.daily_backup(database, db_file, bdir, problems=problems)
         database.backup_problem = problems[0] if problems else None
@@ -137,6 +145,24 @@ def _open_read_only(db_file: Path, bdir: Path, timeout: float, mode: str, daily_
     return database
 
 
+def upkeep(database: CampaignDatabase | ServerDatabase | None = None) -> None:
+    """What ``init_db(..., upkeep=False)`` left out, for the open file (no-op on a server or with none open):
+    half-written backup copies are removed and the journal kept within its budget. Never raises for a busy or
+    damaged file (left for the next time)."""
+    database = database if database is not None else current_db()
+    if not isinstance(database, CampaignDatabase) or database.is_closed():
+        return
+    _remove_stale_parts(database.backup_dir)
+    _journal_budget(database)
+
+
+def _remove_stale_parts(bdir: Path) -> None:
+    from . import backups
+
+    with contextlib.suppress(OSError):  # copies a killed program left half-written
+        backups.remove_stale_parts(bdir)
+
+
 def _journal_budget(database: CampaignDatabase) -> None:
     """The journal's lighter triggers on an older file, and folding what is beyond its budget (see
     :mod:`.journal_budget`). Never in the way of opening: a busy or damaged file is left for the next time."""
@@ -154,11 +180,11 @@ def _journal_budget(database: CampaignDatabase) -> None:
 
 def _ensure_identity(database: CampaignDatabase) -> None:
     """Give the file its random identity (``application_id``, see :mod:`.walcheck`) if it has none yet."""
-    import secrets
-
     with translated(database.db_file):
         if int(database.execute_sql("PRAGMA application_id").fetchone()[0]):
             return
+        import secrets
+
         from .damage import damage_of
 
         if damage_of(database.db_file) is not None:
