@@ -368,7 +368,9 @@ def _server_operation(
         finally:
             _current.reset(token)
         try:
-            row = db.execute_sql(
+            # closing the operation and committing are one message: the journal's lock, taken inside
+            # campaign_app_end, is held only while the server runs the two
+            row = db.execute_and_commit(
                 "SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text FROM campaign_app_end(?, ?)",
                 (op_id, op.label or kind),
             ).fetchone()

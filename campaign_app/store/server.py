@@ -97,6 +97,15 @@ def session_setup(busy_timeout: float) -> str:
     )
 
 
+CONNECTION_FACTS = (
+    "SELECT session_user::text, to_regprocedure('club_can_platoon(bigint)') IS NOT NULL, "
+    "CASE WHEN to_regclass('schema_migration') IS NULL THEN NULL ELSE (xpath('/row/v/text()', query_to_xml("
+    "'SELECT COALESCE(MAX(number), 0) AS v FROM schema_migration', false, true, '')))[1]::text::int END"
+)
+"""What the app asks of every new connection, sent with the session settings in the same message: the login,
+whether the club's rules are installed, and the schema version (NULL without a ``schema_migration`` table)."""
+
+
 def server_support() -> bool:
     return importlib.util.find_spec("psycopg") is not None
 
@@ -372,8 +381,25 @@ class ServerDatabase(PostgresqlDatabase):
     def _connect(self) -> Any:
         conn = super()._connect()  # type: ignore[misc]  # not in types-peewee
         local_times(conn)
-        conn.execute(session_setup(self.busy_timeout))
+        self._pending().clear()
+        self._state.committed_early = False
+        cur = conn.execute(session_setup(self.busy_timeout) + "; " + CONNECTION_FACTS)
+        while cur.nextset():
+            pass
+        login, club_rules, version = cur.fetchone()
+        self._facts = {"conn": conn, "login": str(login), "schema_version": version}
+        if self._club_rules is None:
+            self._club_rules = bool(club_rules)
         return conn
+
+    def fresh_schema_version(self) -> int | None:
+        """The schema version read with the session settings when this connection was made, once (the open path
+        asks it right after connecting); ``None`` when it was already used or the table is missing."""
+        facts = getattr(self, "_facts", None)
+        if not facts or facts.get("schema_version") is None or facts["conn"] is not self._state.conn:  # type: ignore[attr-defined]
+            return None
+        version = int(facts.pop("schema_version"))
+        return version
 
     def cursor(self, named_cursor: Any = None) -> Any:
         found = super().cursor(named_cursor)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
@@ -382,7 +408,49 @@ class ServerDatabase(PostgresqlDatabase):
             return found
         return _PumpedCursor(found, pump)
 
+    # --- fewer round trips: statements without a result wait for the next one ------------------------------
+    def _pending(self) -> list[str]:
+        """``BEGIN``, ``SAVEPOINT`` and ``RELEASE SAVEPOINT`` not yet sent (this thread's connection): they go
+        in one message with the next statement, so a transaction costs no round trip of its own."""
+        state = self._state
+        found: list[str] | None = getattr(state, "pending", None)
+        if found is None:
+            found = []
+            state.pending = found
+        return found
+
+    def _glued(self, sql: str, params: Any, *, commit: bool = False) -> tuple[str, int]:
+        """The statement, with its parameters bound here, after the pending statements and before ``COMMIT``:
+        one simple-protocol message; the number of results before the statement's own."""
+        pending = self._pending()
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        parts = [p.rstrip("; ") for p in pending] + [sql.rstrip("; ")] + (["COMMIT"] if commit else [])
+        skip = len(pending)
+        pending.clear()
+        return "; ".join(parts).replace("%", "%%"), skip
+
     def execute_sql(self, sql: str, params: Any = None) -> Any:
+        if not params and sql.startswith(("SAVEPOINT ", "RELEASE SAVEPOINT ")):
+            self._state.savepoints = self._savepoints() + (1 if sql.startswith("SAVEPOINT ") else -1)
+            self._pending().append(sql)
+            return None
+        if not params and sql.startswith("ROLLBACK TO SAVEPOINT "):
+            self._state.savepoints = self._savepoints() - 1
+            pending = self._pending()
+            begun = "SAVEPOINT " + sql.removeprefix("ROLLBACK TO SAVEPOINT ")
+            if begun in pending:  # never sent: nothing to roll back on the server
+                del pending[pending.index(begun) :]
+                return None
+        if self._pending():
+            glued, skip = self._glued(sql, params)
+            with self.translated():
+                cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+            for _ in range(skip):
+                cursor.nextset()
+            return cursor
         if params:
             sql = translate_placeholders(sql)
         elif "%" in sql:
@@ -390,20 +458,66 @@ class ServerDatabase(PostgresqlDatabase):
         with self.translated():
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
+    def _savepoints(self) -> int:
+        """How many savepoints (peewee's nested ``atomic``) are open in this thread's transaction."""
+        return int(getattr(self._state, "savepoints", 0))
+
+    def execute_and_commit(self, sql: str, params: Any = None) -> Any:
+        """Run the last statement of the outermost transaction and commit it in the same message (one round
+        trip): what the statement locks is held only while the server runs it and the commit. The transaction's
+        own commit then has nothing left to do. Inside a savepoint, an ordinary statement."""
+        if self.transaction_depth() != 1 or self._savepoints():
+            return self.execute_sql(sql, params)
+        glued, skip = self._glued(sql, params, commit=True)
+        with self.translated():
+            cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        for _ in range(skip):
+            cursor.nextset()
+        self._state.committed_early = True
+        return cursor
+
     def begin(self, isolation_level: Any = None, lock_type: str | None = None) -> None:
         """``atomic(lock_type="DEFERRED")`` (the file engine's read transaction, one snapshot for a whole read
-        such as an export) is a REPEATABLE READ transaction here; writers use the default and the writers'
-        lock."""
+        such as an export) is a REPEATABLE READ transaction here; writers use the default. The ``BEGIN`` goes
+        with the transaction's first statement."""
         if lock_type == "DEFERRED" and isolation_level is None:
             isolation_level = "REPEATABLE READ"
-        with self.translated():
-            super().begin(isolation_level)
+        if isolation_level is None:
+            isolation_level = self._isolation_level  # type: ignore[attr-defined]  # not in types-peewee
+        stmt = "BEGIN"
+        if isolation_level:
+            stmt += " TRANSACTION ISOLATION LEVEL " + self._adapter.isolation_level_str(isolation_level)  # type: ignore[attr-defined]
+        self.connection()  # type: ignore[no-untyped-call]  # connects now if needed (errors as before)
+        self._state.committed_early = False
+        self._state.savepoints = 0
+        pending = self._pending()
+        pending.clear()
+        pending.append(stmt)
+
+    def _unsent_transaction(self) -> bool:
+        """The transaction's ``BEGIN`` was never sent: nothing to commit or roll back on the server."""
+        pending = self._pending()
+        unsent = bool(pending) and pending[0].startswith("BEGIN")
+        pending.clear()
+        return unsent
 
     def commit(self) -> None:
+        if getattr(self._state, "committed_early", False):
+            self._state.committed_early = False
+            self._pending().clear()
+            return
+        if self._unsent_transaction():
+            return
         with self.translated():
             super().commit()
 
     def rollback(self) -> None:
+        if getattr(self._state, "committed_early", False):
+            self._state.committed_early = False
+            self._pending().clear()
+            return
+        if self._unsent_transaction():
+            return
         try:
             super().rollback()
         except Exception as exc:  # noqa: BLE001 - the rollback of a lost connection: the first error matters
@@ -420,6 +534,9 @@ class ServerDatabase(PostgresqlDatabase):
     def login(self) -> str:
         """The server login of this connection (``session_user``; asked once per connection)."""
         conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        facts = getattr(self, "_facts", None)
+        if facts and facts["conn"] is conn:
+            return str(facts["login"])
         cached = getattr(self, "_login", None)
         if cached is None or cached[0] is not conn:
             cached = (conn, str(self.execute_sql("SELECT session_user").fetchone()[0]))
