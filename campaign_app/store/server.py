@@ -465,15 +465,16 @@ class ServerDatabase(PostgresqlDatabase):
     def execute_and_commit(self, sql: str, params: Any = None) -> Any:
         """Run the last statement of the outermost transaction and commit it in the same message (one round
         trip): what the statement locks is held only while the server runs it and the commit. The transaction's
-        own commit then has nothing left to do. Inside a savepoint, an ordinary statement."""
-        if self.transaction_depth() != 1 or self._savepoints():
-            return self.execute_sql(sql, params)
-        glued, skip = self._glued(sql, params, commit=True)
+        own commit then has nothing left to do. Inside a savepoint, no commit. ``sql`` may hold several
+        statements (their parameters are bound here); the cursor stands on the first one's result."""
+        commit = self.transaction_depth() == 1 and not self._savepoints()
+        glued, skip = self._glued(sql, params, commit=commit)
         with self.translated():
             cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
         for _ in range(skip):
             cursor.nextset()
-        self._state.committed_early = True
+        if commit:
+            self._state.committed_early = True
         return cursor
 
     def begin(self, isolation_level: Any = None, lock_type: str | None = None) -> None:
