@@ -272,6 +272,7 @@ class ServerDatabase(PostgresqlDatabase):
     server_journal = True
     """The journal is the server's (:mod:`.journal_pg`): its functions open, record, close and replay."""
     _club_rules: bool | None = None
+    _state: Any  # peewee's per-thread connection state (untyped in types-peewee)
 
     def __init__(self, url: str, *, password: str | None = None, busy_timeout: float = 10.0) -> None:
         if not server_support():
@@ -323,7 +324,7 @@ class ServerDatabase(PostgresqlDatabase):
         try:
             import psycopg
 
-            me = self._state.conn.info.backend_pid if self._state.conn is not None else 0  # type: ignore[attr-defined]
+            me = self._state.conn.info.backend_pid if self._state.conn is not None else 0
             with psycopg.connect(
                 self.url,
                 autocommit=True,
@@ -366,7 +367,7 @@ class ServerDatabase(PostgresqlDatabase):
             if not self.is_closed():
                 self.close()
         except Exception:  # noqa: BLE001 - the connection is gone anyway
-            self._state.reset()  # type: ignore[attr-defined]  # peewee's per-thread state, untyped in types-peewee
+            self._state.reset()
 
     def connect(self, reuse_if_open: bool = False) -> bool:
         with self.translated():
@@ -396,7 +397,7 @@ class ServerDatabase(PostgresqlDatabase):
         """The schema version read with the session settings when this connection was made, once (the open path
         asks it right after connecting); ``None`` when it was already used or the table is missing."""
         facts = getattr(self, "_facts", None)
-        if not facts or facts.get("schema_version") is None or facts["conn"] is not self._state.conn:  # type: ignore[attr-defined]
+        if not facts or facts.get("schema_version") is None or facts["conn"] is not self._state.conn:
             return None
         version = int(facts.pop("schema_version"))
         return version
