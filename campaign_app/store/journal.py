@@ -182,6 +182,8 @@ class Operation:
     """True when this step joined the previous operation (a run of XP steps)."""
     _final: OpChanges | None = field(default=None, repr=False)
     _locked: set[tuple[str, int]] = field(default_factory=set, repr=False)
+    _checked: set[tuple[str, int | None, int | None, int | None]] = field(default_factory=set, repr=False)
+    """Targets already checked and locked in this transaction (shared with the operations nested in it)."""
 
     def target(self, *, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None) -> None:
         if campaign is not None:
@@ -223,7 +225,8 @@ def _lock_targets(op: Operation) -> None:
         return
     for table, row_id in (("platoon", op.platoon_id), ("sologear_sheet", op.sheet_id)):
         if row_id is not None and (table, row_id) not in op._locked:
-            db.execute_sql(f'SELECT 1 FROM "{table}" WHERE id = ? FOR UPDATE', (row_id,))
+            # sent with the operation's next statement (no round trip of its own): the lock is held before it runs
+            db.defer(f'SELECT 1 FROM "{table}" WHERE id = ? FOR UPDATE', (row_id,))
             op._locked.add((table, row_id))
 
 
@@ -234,7 +237,11 @@ def _club_check(op: Operation) -> None:
         return
     from . import access
 
+    key = (op.kind, op.platoon_id, op.sheet_id, op.campaign_id)
+    if key in op._checked:  # asked already in this transaction (a nested operation names the same target)
+        return
     access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
+    op._checked.add(key)
 
 
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
@@ -285,6 +292,7 @@ def operation(
         # joins the open operation: the rows go to it; its label and targets stay the outer one's
         with db.atomic():
             inner = Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
+            inner._locked, inner._checked = outer._locked, outer._checked
             _club_check(inner)
             yield inner
         return

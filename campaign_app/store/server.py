@@ -459,6 +459,18 @@ class ServerDatabase(PostgresqlDatabase):
         with self.translated():
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
+    def defer(self, sql: str, params: Any = None) -> None:
+        """A statement whose result nobody reads (a row lock), sent with the next statement of the transaction,
+        before it. Outside a transaction: run at once."""
+        if not self.in_transaction():
+            self.execute_sql(sql, params)
+            return
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        self._pending().append(sql)
+
     def _savepoints(self) -> int:
         """How many savepoints (peewee's nested ``atomic``) are open in this thread's transaction."""
         return int(getattr(self._state, "savepoints", 0))
