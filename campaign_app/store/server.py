@@ -280,6 +280,8 @@ class ServerDatabase(PostgresqlDatabase):
         params: dict[str, Any] = {}
         if "connect_timeout" not in url:
             params["connect_timeout"] = DEFAULT_CONNECT_TIMEOUT
+        if "sslmode" not in url and not os.environ.get("PGSSLMODE"):
+            params["sslmode"] = "prefer"  # encrypted when the server offers it; ?sslmode=require across the internet
         if "application_name" not in url:
             params["application_name"] = "campaign_app"
         if password:
@@ -456,6 +458,15 @@ class ServerDatabase(PostgresqlDatabase):
             sql = translate_placeholders(sql)
         elif "%" in sql:
             sql = sql.replace("%", "%%")  # psycopg reads % as the start of a placeholder even with no parameters
+        retry = not self.in_transaction() and not self.is_closed() and _is_read(sql)
+        try:
+            with self.translated():
+                return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        except ServerUnavailable:
+            if not retry:
+                raise
+        # a read outside a transaction on a connection that was lost: once more on a new connection (a write is
+        # never sent again: it may have committed)
         with self.translated():
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
@@ -636,6 +647,18 @@ class ServerDatabase(PostgresqlDatabase):
         from . import journal_pg
 
         journal_pg.install(self, self.app_table_names())
+
+
+_READ = re.compile(r"\s*SELECT\b", re.I)
+_WRITES = re.compile(
+    r"\b(?:campaign_app_\w+|club_\w+_set\w*|nextval|setval|pg_notify|set_config)\s*\(|\bFOR\s+(?:NO\s+KEY\s+)?UPDATE\b|\bFOR\s+SHARE\b|;",
+    re.I,
+)
+
+
+def _is_read(sql: str) -> bool:
+    """A single SELECT that changes nothing (no journal function, no sequence, no lock): safe to send again."""
+    return bool(_READ.match(sql)) and not _WRITES.search(sql)
 
 
 class _PumpedCursor:
