@@ -414,6 +414,9 @@ def _server_transaction(
     merge_key: str | None,
     committing: list[Operation],
 ) -> Iterator[Operation]:
+    from .journal_read import forget_read
+
+    forget_read()
     with db.atomic():
         begun = db.execute_sql(
             "SELECT id, merged FROM campaign_app_begin(?, ?, ?)", (kind, label or kind, merge_key)
