@@ -201,7 +201,7 @@ def _init_server(url: str, *, busy_timeout: float, password: str | None) -> Serv
     database_proxy.initialize(database)
     supported = migrate.schema_version_supported()
     try:
-        version = migrate.server_schema_version(database)
+        version = migrate.server_schema_version(database, fresh=True)
         if version > supported:
             raise DatabaseTooNewError(
                 f"the campaign database {database.where} was made by a newer version of campaign_app (schema "

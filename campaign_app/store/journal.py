@@ -182,6 +182,8 @@ class Operation:
     """True when this step joined the previous operation (a run of XP steps)."""
     _final: OpChanges | None = field(default=None, repr=False)
     _locked: set[tuple[str, int]] = field(default_factory=set, repr=False)
+    _checked: set[tuple[str, int | None, int | None, int | None]] = field(default_factory=set, repr=False)
+    """Targets already checked and locked in this transaction (shared with the operations nested in it)."""
 
     def target(self, *, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None) -> None:
         if campaign is not None:
@@ -223,7 +225,8 @@ def _lock_targets(op: Operation) -> None:
         return
     for table, row_id in (("platoon", op.platoon_id), ("sologear_sheet", op.sheet_id)):
         if row_id is not None and (table, row_id) not in op._locked:
-            db.execute_sql(f'SELECT 1 FROM "{table}" WHERE id = ? FOR UPDATE', (row_id,))
+            # sent with the operation's next statement (no round trip of its own): the lock is held before it runs
+            db.defer(f'SELECT 1 FROM "{table}" WHERE id = ? FOR UPDATE', (row_id,))
             op._locked.add((table, row_id))
 
 
@@ -234,7 +237,11 @@ def _club_check(op: Operation) -> None:
         return
     from . import access
 
+    key = (op.kind, op.platoon_id, op.sheet_id, op.campaign_id)
+    if key in op._checked:  # asked already in this transaction (a nested operation names the same target)
+        return
     access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
+    op._checked.add(key)
 
 
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
@@ -285,6 +292,7 @@ def operation(
         # joins the open operation: the rows go to it; its label and targets stay the outer one's
         with db.atomic():
             inner = Operation(outer.id, kind, label or kind, campaign, platoon, sheet)
+            inner._locked, inner._checked = outer._locked, outer._checked
             _club_check(inner)
             yield inner
         return
@@ -349,6 +357,66 @@ def _server_operation(
     with its own trigger, and closes it: derives its campaign, platoon and sheet from the rows it touched, numbers
     it in commit order, joins a run of XP steps and announces it (:mod:`.journal_pg`). The client's check of
     the targets it names comes first, for one clear line before anything is written."""
+    from ..errors import ServerUnavailable
+
+    committing: list[Operation] = []
+    try:
+        with _server_transaction(kind, label, campaign, platoon, sheet, merge_key, committing) as server_op:
+            yield server_op
+    except ServerUnavailable as exc:
+        if not committing:
+            raise
+        _saved_after_all(committing[0], exc)
+
+
+def _saved_after_all(op: Operation, lost: Exception) -> None:
+    """The connection was lost in the message that closes and commits ``op``: it may have committed. Ask the
+    journal (a new connection): if the operation is there, it was saved and ``op`` gets its record; otherwise
+    (or when the journal cannot tell) the loss is reported, saying so."""
+    from ..errors import ServerUnavailable
+    from .journal_read import changes_since
+
+    where = getattr(db.obj, "where", "the campaign server")
+    unknown = ServerUnavailable(
+        f"the connection to {where} was lost while \u201c{op.label}\u201d was being saved, and it could not be "
+        "asked whether it was: look at the journal (campaign-cli journal) before doing it again"
+    )
+    if op.merged:  # a step joining a run keeps the run's id: the journal cannot tell this step apart
+        raise unknown from lost
+    try:
+        found = db.execute_sql(
+            'SELECT id FROM operation WHERE "user" = session_user AND kind = ? AND label = ? AND id > ? '
+            "ORDER BY id LIMIT 1",
+            (op.kind, op.label or op.kind, op.id),
+        ).fetchone()
+        if found is None:
+            raise ServerUnavailable(
+                f"the connection to {where} was lost while \u201c{op.label}\u201d was being saved; the journal "
+                "shows it was not saved, so nothing was written: try again"
+            ) from lost
+        _mark, feed = changes_since(int(found[0]) - 1)
+    except ServerUnavailable as again:
+        if again.__cause__ is lost:
+            raise
+        raise unknown from lost
+    done = next(c for c in feed if c.operation_id == int(found[0]))
+    op.id, op.campaign_id, op.platoon_id, op.sheet_id = int(found[0]), done.campaign_id, done.platoon_id, done.sheet_id
+    op._final = done
+
+
+@contextmanager
+def _server_transaction(
+    kind: str,
+    label: str,
+    campaign: int | None,
+    platoon: int | None,
+    sheet: int | None,
+    merge_key: str | None,
+    committing: list[Operation],
+) -> Iterator[Operation]:
+    from .journal_read import forget_read
+
+    forget_read()
     with db.atomic():
         begun = db.execute_sql(
             "SELECT id, merged FROM campaign_app_begin(?, ?, ?)", (kind, label or kind, merge_key)
@@ -368,7 +436,10 @@ def _server_operation(
         finally:
             _current.reset(token)
         try:
-            row = db.execute_sql(
+            # closing the operation and committing are one message: the journal's lock, taken inside
+            # campaign_app_end, is held only while the server runs the two
+            committing.append(op)
+            row = db.execute_and_commit(
                 "SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text FROM campaign_app_end(?, ?)",
                 (op_id, op.label or kind),
             ).fetchone()

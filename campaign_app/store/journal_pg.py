@@ -264,7 +264,8 @@ BEGIN
       WHERE o.id = final;
     PERFORM pg_notify('campaign_app', final::text);
   ELSE
-    -- numbered in the order of commits: the lock is held from here to the commit (one round trip)
+    -- numbered in the order of commits: the lock is held from here to the commit, which the client sends
+    -- in the same message (no round trip while it is held)
     PERFORM campaign_app_lock();
     final := nextval('journal_clock');
     INSERT INTO operation (id, kind, label, merge_key, created_at, updated_at, "user")

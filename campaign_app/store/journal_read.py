@@ -89,7 +89,25 @@ def _info(row: Any) -> OperationInfo:
     )
 
 
+_just_read: dict[int, tuple[Any, Any, OperationInfo]] = {}
+"""An operation's row read in the message that replayed and committed it (a server's undo or redo), kept for
+the one :func:`get_operation` that follows: no round trip of its own."""
+
+
+def remember_read(info: OperationInfo) -> None:
+    _just_read.clear()
+    _just_read[info.id] = (db.obj, db.connection(), info)
+
+
+def forget_read() -> None:
+    _just_read.clear()
+
+
 def get_operation(op_id: int) -> OperationInfo:
+    fresh = _just_read.pop(op_id, None)
+    _just_read.clear()  # good for the next question only, on the same connection
+    if fresh is not None and fresh[0] is db.obj and not db.is_closed() and fresh[1] is db.connection():
+        return fresh[2]
     row = db.execute_sql(f"SELECT {_INFO_COLUMNS} FROM operation WHERE id = ?", (op_id,)).fetchone()
     if row is None:
         raise NotJournaled(f"no operation {op_id} in the journal")
@@ -181,6 +199,15 @@ def _mine() -> str:
 
 def _not_replay() -> str:
     return " AND kind <> 'journal.replay'" if journal_on_server() else ""
+
+
+def info_sql() -> str:
+    """The statement that reads one operation's row as :class:`OperationInfo` (one ``?``: its id)."""
+    return f"SELECT {_INFO_COLUMNS} FROM operation WHERE id = ?"
+
+
+def info_of(row: Any) -> OperationInfo:
+    return _info(row)
 
 
 def newest_undoable() -> OperationInfo | None:

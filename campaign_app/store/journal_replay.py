@@ -250,10 +250,20 @@ def _resolve(op_id: int | None, undoing: bool) -> OperationInfo:
 def _server_replay(op_id: int | None, undoing: bool) -> OpChanges:
     """Undo or redo on a server: one call of the server's ``campaign_app_replay`` (:mod:`.journal_pg`), which
     decides who may, checks for conflicts and replays what the server recorded with the asking login's rights."""
+    from . import journal_read
+
     with db.atomic():
         info = _resolve(op_id, undoing)
         try:
-            row = db.execute_sql("SELECT campaign_app_replay(?, ?)::text", (info.id, undoing)).fetchone()
+            # the replay, the operation's row as it then is, and the commit: one message
+            cursor = db.execute_and_commit(
+                "SELECT campaign_app_replay(?, ?)::text; " + journal_read.info_sql(), (info.id, undoing, info.id)
+            )
+            row = cursor.fetchone()
+            if cursor.nextset():
+                after = cursor.fetchone()
+                if after is not None:
+                    journal_read.remember_read(journal_read.info_of(after))
         except (peewee.DatabaseError, Refused) as exc:
             refused = _server_refusal(exc)
             if refused is exc:

@@ -59,9 +59,13 @@ def schema_version_supported() -> int:
     return len(available_migrations())
 
 
-def server_schema_version(database: ServerDatabase) -> int:
+def server_schema_version(database: ServerDatabase, *, fresh: bool = False) -> int:
     """The applied schema version of a server database (0 for an empty one); refuses a database that holds
-    other tables."""
+    other tables. With ``fresh``, the version read with the session settings when the connection was made
+    serves (no round trip); under the schema lock it is asked again."""
+    known = database.fresh_schema_version() if fresh else None
+    if known is not None:
+        return known
     has = database.execute_sql("SELECT to_regclass('schema_migration') IS NOT NULL").fetchone()[0]
     if not has:
         other = database.execute_sql(

@@ -97,6 +97,15 @@ def session_setup(busy_timeout: float) -> str:
     )
 
 
+CONNECTION_FACTS = (
+    "SELECT session_user::text, to_regprocedure('club_can_platoon(bigint)') IS NOT NULL, "
+    "CASE WHEN to_regclass('schema_migration') IS NULL THEN NULL ELSE (xpath('/row/v/text()', query_to_xml("
+    "'SELECT COALESCE(MAX(number), 0) AS v FROM schema_migration', false, true, '')))[1]::text::int END"
+)
+"""What the app asks of every new connection, sent with the session settings in the same message: the login,
+whether the club's rules are installed, and the schema version (NULL without a ``schema_migration`` table)."""
+
+
 def server_support() -> bool:
     return importlib.util.find_spec("psycopg") is not None
 
@@ -263,6 +272,7 @@ class ServerDatabase(PostgresqlDatabase):
     server_journal = True
     """The journal is the server's (:mod:`.journal_pg`): its functions open, record, close and replay."""
     _club_rules: bool | None = None
+    _state: Any  # peewee's per-thread connection state (untyped in types-peewee)
 
     def __init__(self, url: str, *, password: str | None = None, busy_timeout: float = 10.0) -> None:
         if not server_support():
@@ -270,6 +280,8 @@ class ServerDatabase(PostgresqlDatabase):
         params: dict[str, Any] = {}
         if "connect_timeout" not in url:
             params["connect_timeout"] = DEFAULT_CONNECT_TIMEOUT
+        if "sslmode" not in url and not os.environ.get("PGSSLMODE"):
+            params["sslmode"] = "prefer"  # encrypted when the server offers it; ?sslmode=require across the internet
         if "application_name" not in url:
             params["application_name"] = "campaign_app"
         if password:
@@ -314,7 +326,7 @@ class ServerDatabase(PostgresqlDatabase):
         try:
             import psycopg
 
-            me = self._state.conn.info.backend_pid if self._state.conn is not None else 0  # type: ignore[attr-defined]
+            me = self._state.conn.info.backend_pid if self._state.conn is not None else 0
             with psycopg.connect(
                 self.url,
                 autocommit=True,
@@ -357,7 +369,7 @@ class ServerDatabase(PostgresqlDatabase):
             if not self.is_closed():
                 self.close()
         except Exception:  # noqa: BLE001 - the connection is gone anyway
-            self._state.reset()  # type: ignore[attr-defined]  # peewee's per-thread state, untyped in types-peewee
+            self._state.reset()
 
     def connect(self, reuse_if_open: bool = False) -> bool:
         with self.translated():
@@ -372,8 +384,25 @@ class ServerDatabase(PostgresqlDatabase):
     def _connect(self) -> Any:
         conn = super()._connect()  # type: ignore[misc]  # not in types-peewee
         local_times(conn)
-        conn.execute(session_setup(self.busy_timeout))
+        self._pending().clear()
+        self._state.committed_early = False
+        cur = conn.execute(session_setup(self.busy_timeout) + "; " + CONNECTION_FACTS)
+        while cur.nextset():
+            pass
+        login, club_rules, version = cur.fetchone()
+        self._facts = {"conn": conn, "login": str(login), "schema_version": version}
+        if self._club_rules is None:
+            self._club_rules = bool(club_rules)
         return conn
+
+    def fresh_schema_version(self) -> int | None:
+        """The schema version read with the session settings when this connection was made, once (the open path
+        asks it right after connecting); ``None`` when it was already used or the table is missing."""
+        facts = getattr(self, "_facts", None)
+        if not facts or facts.get("schema_version") is None or facts["conn"] is not self._state.conn:
+            return None
+        version = int(facts.pop("schema_version"))
+        return version
 
     def cursor(self, named_cursor: Any = None) -> Any:
         found = super().cursor(named_cursor)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
@@ -382,28 +411,138 @@ class ServerDatabase(PostgresqlDatabase):
             return found
         return _PumpedCursor(found, pump)
 
+    # --- fewer round trips: statements without a result wait for the next one ------------------------------
+    def _pending(self) -> list[str]:
+        """``BEGIN``, ``SAVEPOINT`` and ``RELEASE SAVEPOINT`` not yet sent (this thread's connection): they go
+        in one message with the next statement, so a transaction costs no round trip of its own."""
+        state = self._state
+        found: list[str] | None = getattr(state, "pending", None)
+        if found is None:
+            found = []
+            state.pending = found
+        return found
+
+    def _glued(self, sql: str, params: Any, *, commit: bool = False) -> tuple[str, int]:
+        """The statement, with its parameters bound here, after the pending statements and before ``COMMIT``:
+        one simple-protocol message; the number of results before the statement's own."""
+        pending = self._pending()
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        parts = [p.rstrip("; ") for p in pending] + [sql.rstrip("; ")] + (["COMMIT"] if commit else [])
+        skip = len(pending)
+        pending.clear()
+        return "; ".join(parts).replace("%", "%%"), skip
+
     def execute_sql(self, sql: str, params: Any = None) -> Any:
+        if not params and sql.startswith(("SAVEPOINT ", "RELEASE SAVEPOINT ")):
+            self._state.savepoints = self._savepoints() + (1 if sql.startswith("SAVEPOINT ") else -1)
+            self._pending().append(sql)
+            return None
+        if not params and sql.startswith("ROLLBACK TO SAVEPOINT "):
+            self._state.savepoints = self._savepoints() - 1
+            pending = self._pending()
+            begun = "SAVEPOINT " + sql.removeprefix("ROLLBACK TO SAVEPOINT ")
+            if begun in pending:  # never sent: nothing to roll back on the server
+                del pending[pending.index(begun) :]
+                return None
+        if self._pending():
+            glued, skip = self._glued(sql, params)
+            with self.translated():
+                cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+            for _ in range(skip):
+                cursor.nextset()
+            return cursor
         if params:
             sql = translate_placeholders(sql)
         elif "%" in sql:
             sql = sql.replace("%", "%%")  # psycopg reads % as the start of a placeholder even with no parameters
+        retry = not self.in_transaction() and not self.is_closed() and _is_read(sql)
+        try:
+            with self.translated():
+                return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        except ServerUnavailable:
+            if not retry:
+                raise
+        # a read outside a transaction on a connection that was lost: once more on a new connection (a write is
+        # never sent again: it may have committed)
         with self.translated():
             return super().execute_sql(sql, params)  # type: ignore[no-untyped-call]  # unannotated in types-peewee
 
+    def defer(self, sql: str, params: Any = None) -> None:
+        """A statement whose result nobody reads (a row lock), sent with the next statement of the transaction,
+        before it. Outside a transaction: run at once."""
+        if not self.in_transaction():
+            self.execute_sql(sql, params)
+            return
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        self._pending().append(sql)
+
+    def _savepoints(self) -> int:
+        """How many savepoints (peewee's nested ``atomic``) are open in this thread's transaction."""
+        return int(getattr(self._state, "savepoints", 0))
+
+    def execute_and_commit(self, sql: str, params: Any = None) -> Any:
+        """Run the last statement of the outermost transaction and commit it in the same message (one round
+        trip): what the statement locks is held only while the server runs it and the commit. The transaction's
+        own commit then has nothing left to do. Inside a savepoint, no commit. ``sql`` may hold several
+        statements (their parameters are bound here); the cursor stands on the first one's result."""
+        commit = self.transaction_depth() == 1 and not self._savepoints()
+        glued, skip = self._glued(sql, params, commit=commit)
+        with self.translated():
+            cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        for _ in range(skip):
+            cursor.nextset()
+        if commit:
+            self._state.committed_early = True
+        return cursor
+
     def begin(self, isolation_level: Any = None, lock_type: str | None = None) -> None:
         """``atomic(lock_type="DEFERRED")`` (the file engine's read transaction, one snapshot for a whole read
-        such as an export) is a REPEATABLE READ transaction here; writers use the default and the writers'
-        lock."""
+        such as an export) is a REPEATABLE READ transaction here; writers use the default. The ``BEGIN`` goes
+        with the transaction's first statement."""
         if lock_type == "DEFERRED" and isolation_level is None:
             isolation_level = "REPEATABLE READ"
-        with self.translated():
-            super().begin(isolation_level)
+        if isolation_level is None:
+            isolation_level = self._isolation_level  # type: ignore[attr-defined]  # not in types-peewee
+        stmt = "BEGIN"
+        if isolation_level:
+            stmt += " TRANSACTION ISOLATION LEVEL " + self._adapter.isolation_level_str(isolation_level)  # type: ignore[attr-defined]
+        self.connection()  # type: ignore[no-untyped-call]  # connects now if needed (errors as before)
+        self._state.committed_early = False
+        self._state.savepoints = 0
+        pending = self._pending()
+        pending.clear()
+        pending.append(stmt)
+
+    def _unsent_transaction(self) -> bool:
+        """The transaction's ``BEGIN`` was never sent: nothing to commit or roll back on the server."""
+        pending = self._pending()
+        unsent = bool(pending) and pending[0].startswith("BEGIN")
+        pending.clear()
+        return unsent
 
     def commit(self) -> None:
+        if getattr(self._state, "committed_early", False):
+            self._state.committed_early = False
+            self._pending().clear()
+            return
+        if self._unsent_transaction():
+            return
         with self.translated():
             super().commit()
 
     def rollback(self) -> None:
+        if getattr(self._state, "committed_early", False):
+            self._state.committed_early = False
+            self._pending().clear()
+            return
+        if self._unsent_transaction():
+            return
         try:
             super().rollback()
         except Exception as exc:  # noqa: BLE001 - the rollback of a lost connection: the first error matters
@@ -420,6 +559,9 @@ class ServerDatabase(PostgresqlDatabase):
     def login(self) -> str:
         """The server login of this connection (``session_user``; asked once per connection)."""
         conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        facts = getattr(self, "_facts", None)
+        if facts and facts["conn"] is conn:
+            return str(facts["login"])
         cached = getattr(self, "_login", None)
         if cached is None or cached[0] is not conn:
             cached = (conn, str(self.execute_sql("SELECT session_user").fetchone()[0]))
@@ -505,6 +647,18 @@ class ServerDatabase(PostgresqlDatabase):
         from . import journal_pg
 
         journal_pg.install(self, self.app_table_names())
+
+
+_READ = re.compile(r"\s*SELECT\b", re.I)
+_WRITES = re.compile(
+    r"\b(?:campaign_app_\w+|club_\w+_set\w*|nextval|setval|pg_notify|set_config)\s*\(|\bFOR\s+(?:NO\s+KEY\s+)?UPDATE\b|\bFOR\s+SHARE\b|;",
+    re.I,
+)
+
+
+def _is_read(sql: str) -> bool:
+    """A single SELECT that changes nothing (no journal function, no sequence, no lock): safe to send again."""
+    return bool(_READ.match(sql)) and not _WRITES.search(sql)
 
 
 class _PumpedCursor:
