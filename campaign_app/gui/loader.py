@@ -43,10 +43,12 @@ T = TypeVar("T")
 
 @dataclass
 class _Task:
-    owner: PageLoad[Any, Any]
-    ticket: int
-    key: Any
-    read: Callable[[Any], Any]
+    run: Callable[[], Any]
+    """What runs on the worker (a read, or a write: one operation)."""
+    answer: Callable[[bool, Any], None]
+    """Called on the GUI thread with (ok, the value or the exception)."""
+    wanted: Callable[[], bool] = lambda: True
+    """False when a later request superseded this one: it is not run (or its answer is dropped)."""
 
 
 class DbWorker(QObject):
@@ -92,12 +94,12 @@ class DbWorker(QObject):
             task = self._queue.get()
             if task is None:
                 break
-            if task.ticket != task.owner.ticket:  # superseded before it started
+            if not task.wanted():  # superseded before it started
                 self._answered.emit((task, None, None))
                 continue
             try:
                 self.reads += 1
-                value = task.read(task.key)
+                value = task.run()
             except Exception as exc:  # noqa: BLE001 - handed to the GUI thread, shown there
                 self._answered.emit((task, False, exc))
             else:
@@ -115,8 +117,8 @@ class DbWorker(QObject):
         task, ok, value = answer
         self._pending -= 1
         try:
-            if ok is not None:
-                task.owner._answered(task.ticket, task.key, ok, value)
+            if ok is not None and task.wanted():
+                task.answer(ok, value)
         finally:
             if self._pending == 0:
                 self.busy_changed.emit(False)
@@ -141,6 +143,33 @@ def worker_of(ctx: AppContext) -> DbWorker | None:
         found.busy_changed.connect(ctx.signals.busy)
         ctx.db_worker = found
     return found
+
+
+def run_write(
+    ctx: AppContext, write: Callable[[], T], done: Callable[[T], None], refused: Callable[[Exception], None]
+) -> bool:
+    """Run ``write`` (one operation, e.g. committing a battle or an undo) and hand its result to ``done``, or
+    the exception to ``refused`` (a ``CampaignError`` is a refusal to show; anything else is raised there). On a
+    club server it runs on the window's worker and this returns True at once (the answer comes later, on the
+    GUI thread); on a file it runs now and this returns False after ``done``/``refused`` ran."""
+    worker = worker_of(ctx)
+
+    def answer(ok: bool, value: Any) -> None:
+        if ok:
+            done(value)
+        else:
+            refused(value)
+
+    if worker is None:
+        try:
+            value = write()
+        except Exception as exc:  # noqa: BLE001 - handed to the caller's refusal path
+            answer(False, exc)
+        else:
+            answer(True, value)
+        return False
+    worker.submit(_Task(write, answer))
+    return True
 
 
 class PageLoad(Generic[K, T]):
@@ -183,7 +212,14 @@ class PageLoad(Generic[K, T]):
             self.shown = key
             self.show(key, cached)
         self._set_waiting(cached is None and self.shown != key)
-        worker.submit(_Task(self, self.ticket, key, self.read))
+        ticket = self.ticket
+        worker.submit(
+            _Task(
+                lambda: self.read(key),
+                lambda ok, value: self._answered(ticket, key, ok, value),
+                lambda: ticket == self.ticket,
+            )
+        )
 
     def _answer_now(self, key: K) -> None:
         try:
@@ -247,4 +283,4 @@ class BusyIndicator(QProgressBar):
             self.hide()
 
 
-__all__ = ["BusyIndicator", "DbWorker", "PageLoad", "stop_worker", "worker_of"]
+__all__ = ["BusyIndicator", "DbWorker", "PageLoad", "run_write", "stop_worker", "worker_of"]
