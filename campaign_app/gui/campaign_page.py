@@ -249,7 +249,8 @@ class CampaignPage(QWidget):
             self.delete_button,
         ):
             w.setEnabled(not waiting)
-        if waiting:
+        if waiting:  # the campaign shown before must not look like this one
+            self.name_edit.setCommittedText("")
             self.info_label.setText("Reading the campaign from the club server\u2026")
 
     def _failed(self, _campaign_id: int, exc: Exception) -> None:

@@ -66,7 +66,9 @@ class DbWorker(QObject):
         self._thread: threading.Thread | None = None
         self._answered.connect(self._deliver)
         self.reads = 0
-        """Reads run on the worker (for tests and the log)."""
+        """Reads and writes run on the worker (for tests and the log)."""
+        self.session: int | None = None
+        """The server process of the worker's connection (its announcements are this window's own)."""
 
     @property
     def pending(self) -> int:
@@ -104,6 +106,7 @@ class DbWorker(QObject):
                 self._answered.emit((task, False, exc))
             else:
                 self._answered.emit((task, True, value))
+            self.session = _session_of_this_thread()
         from ..store.database import db
 
         database = db.obj
@@ -122,6 +125,17 @@ class DbWorker(QObject):
         finally:
             if self._pending == 0:
                 self.busy_changed.emit(False)
+
+
+def _session_of_this_thread() -> int | None:
+    """The server process of the calling thread's connection, known to the driver (no round trip); None on a
+    file or before it connected."""
+    from ..store.database import db
+
+    state = getattr(db.obj, "_state", None)
+    info = getattr(getattr(state, "conn", None), "info", None)
+    pid = getattr(info, "backend_pid", None)
+    return int(pid) if isinstance(pid, int) and pid else None
 
 
 def stop_worker(ctx: AppContext) -> None:

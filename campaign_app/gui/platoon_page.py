@@ -623,7 +623,8 @@ class PlatoonPage(QWidget):
             section.setEnabled(not waiting)
         for widget in (self.name_edit, self.delete_button, self.log_battle_button):
             widget.setEnabled(not waiting)
-        if waiting:
+        if waiting:  # the platoon shown before must not look like this one
+            self.name_edit.setCommittedText("")
             self.info_label.setText("Reading the platoon from the club server\u2026")
 
     def _failed(self, _platoon_id: int, exc: Exception) -> None:

@@ -107,3 +107,23 @@ def test_a_battle_is_committed_on_the_worker(qtbot, app_paths, slow_club) -> Non
     assert heard == ["battle.log"]
     assert platoon_service.platoon_detail(pid).battles == 1
     assert "Log battle 1 of 3rd Platoon" in win.ctx.undo_stack.undoText()
+
+
+def test_an_undo_on_the_worker_is_not_news_to_the_window_that_made_it(qtbot, app_paths, slow_club) -> None:  # type: ignore[no-untyped-def]
+    url, ids = slow_club
+    win = _window(qtbot, app_paths, url)
+    win.start_live()
+    assert win.live is not None and win.live.connected
+    pid = ids["2nd Platoon"]
+    perform(win.ctx, platoon_service.rename_platoon, pid, "2nd Rifles")
+    delivered: list[int] = []
+    win.live.delivered.connect(delivered.append)
+    heard = _kinds(win)
+    win.ctx.undo_stack.undo()
+    worker = win.ctx.db_worker
+    assert worker is not None
+    qtbot.waitUntil(lambda: worker.pending == 0, timeout=10000)
+    qtbot.wait(1500)  # the server's announcement of the undo arrives meanwhile
+    assert heard == ["platoon.rename"]  # once: from the worker's answer, not again as news
+    assert delivered == []
+    assert worker.session is not None  # the worker knows its server process (no round trip asked)
