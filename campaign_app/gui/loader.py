@@ -92,6 +92,11 @@ class DbWorker(QObject):
         thread.join(wait)
 
     def _serve(self) -> None:
+        from ..store.database import db
+
+        used: list[Any] = []
+        """The databases this thread read or wrote (their connections on this thread are closed at the end,
+        even when the window opened another database meanwhile)."""
         while True:
             task = self._queue.get()
             if task is None:
@@ -107,10 +112,9 @@ class DbWorker(QObject):
             else:
                 self._answered.emit((task, True, value))
             self.session = _session_of_this_thread()
-        from ..store.database import db
-
-        database = db.obj
-        if database is not None:
+            if db.obj is not None and all(d is not db.obj for d in used):
+                used.append(db.obj)
+        for database in used:
             try:
                 database.close()  # this thread's connection (peewee keeps one per thread)
             except Exception:  # noqa: BLE001 - the window is closing anyway

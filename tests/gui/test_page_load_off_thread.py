@@ -179,7 +179,7 @@ def test_the_campaign_page_is_read_off_the_gui_thread(qtbot, app_paths, slow_clu
     assert page.model.rowCount() == 2
 
 
-def test_the_worker_closes_its_connection_with_the_window(qtbot, app_paths, slow_club) -> None:  # type: ignore[no-untyped-def]
+def test_the_worker_closes_its_connection_with_the_window(qtbot, app_paths, slow_club, pg_server) -> None:  # type: ignore[no-untyped-def]
     url, ids = slow_club
     win = _window(qtbot, app_paths, url)
     page = _platoon_page(win)
@@ -189,6 +189,16 @@ def test_the_worker_closes_its_connection_with_the_window(qtbot, app_paths, slow
     assert worker is not None and worker.reads >= 1
     thread = worker._thread
     assert thread is not None and thread.is_alive()
+    session = worker.session
+    assert session is not None
+    import psycopg
+
+    def alive() -> bool:
+        with psycopg.connect(pg_server.url("postgres"), autocommit=True) as side:
+            return bool(side.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (session,)).fetchall())
+
+    assert alive()  # one connection, kept between reads
     win.close()
     assert win.ctx.db_worker is None
     assert not thread.is_alive()
+    qtbot.waitUntil(lambda: not alive(), timeout=5000)  # the thread closed it
