@@ -405,8 +405,10 @@ class HistoryView(QWidget):
 
     def _read_all(self, platoon_id: int) -> tuple[HistoryReport, dict[int, str]]:
         """The history and who logged each battle (plain data; on a server this runs on the worker)."""
-        on_file = self.ctx.server is None  # the stamp cache reads SQLite's data_version: a file's
-        report = self._read(platoon_id) if self._cache_ok and on_file else self._read_fresh(platoon_id)
+        if self.ctx.server is not None:  # the page load keeps the last answers; a stamp would cost a round trip
+            report = history.history_report(platoon_id, lazy_text=True)
+        else:
+            report = self._read(platoon_id) if self._cache_ok else self._read_fresh(platoon_id)
         return report, authors.battle_loggers(platoon_id)
 
     def _not_read(self, _platoon_id: int, exc: Exception) -> None:
