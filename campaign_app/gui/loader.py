@@ -92,7 +92,7 @@ class DbWorker(QObject):
         thread.join(wait)
 
     def _serve(self) -> None:
-        from ..store.database import db
+        from ..services.server_link import open_database, thread_session
 
         used: list[Any] = []
         """The databases this thread read or wrote (their connections on this thread are closed at the end,
@@ -111,9 +111,10 @@ class DbWorker(QObject):
                 self._answered.emit((task, False, exc))
             else:
                 self._answered.emit((task, True, value))
-            self.session = _session_of_this_thread()
-            if db.obj is not None and all(d is not db.obj for d in used):
-                used.append(db.obj)
+            self.session = thread_session()
+            database = open_database()
+            if database is not None and all(d is not database for d in used):
+                used.append(database)
         for database in used:
             try:
                 database.close()  # this thread's connection (peewee keeps one per thread)
@@ -129,17 +130,6 @@ class DbWorker(QObject):
         finally:
             if self._pending == 0:
                 self.busy_changed.emit(False)
-
-
-def _session_of_this_thread() -> int | None:
-    """The server process of the calling thread's connection, known to the driver (no round trip); None on a
-    file or before it connected."""
-    from ..store.database import db
-
-    state = getattr(db.obj, "_state", None)
-    info = getattr(getattr(state, "conn", None), "info", None)
-    pid = getattr(info, "backend_pid", None)
-    return int(pid) if isinstance(pid, int) and pid else None
 
 
 def stop_worker(ctx: AppContext) -> None:
