@@ -1,8 +1,9 @@
 """``campaign-app``: start the desktop GUI.
 
-``--screenshot FILE.png`` waits until the main window has painted, saves it and exits 0 (works with
-``QT_QPA_PLATFORM=offscreen``). ``--open KIND:NAME`` selects a campaign, platoon or pilot first, ``--palette``
-picks a light or dark look, ``--size WxH`` the window size (both handy for screenshots).
+``--screenshot FILE.png`` waits until the main window has painted (on a club server, until its pages are read),
+saves it and exits 0 (works with ``QT_QPA_PLATFORM=offscreen``). ``--open KIND:NAME`` selects a campaign, platoon
+or pilot first, ``--palette`` picks a light or dark look, ``--size WxH`` the window size (both handy for
+screenshots).
 """
 
 from __future__ import annotations
@@ -400,6 +401,11 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
         if window.isVisible() and window.windowHandle() is not None and window.windowHandle().isExposed():
             break
+    worker = getattr(getattr(window, "ctx", None), "db_worker", None)  # on a club server: pages read off-thread
+    for _ in range(600):
+        if worker is None or not worker.pending:
+            break
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
     QTimer.singleShot(150, loop.quit)
     loop.exec()
     app.processEvents()

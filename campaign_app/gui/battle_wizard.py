@@ -1003,6 +1003,7 @@ class BattleWizard(QWizard):
         fit_resize(self, 780, 640)
         self.number_pages()
         self.conflict: str | None = None
+        self.committing = False
         self.currentIdChanged.connect(self._on_page)
         # another program's change (the file watcher, a club server's news): is this battle still right?
         ctx.signals.op_changed.connect(self._on_news)
@@ -1055,12 +1056,44 @@ class BattleWizard(QWizard):
             return
         if not self.validateCurrentPage():  # the page's own fields first (the replacement's name and rank)
             return
+        if self.committing:
+            return  # the commit is on its way to the club server
         try:
             self.session.set_report(self.summary_page.report.toPlainText())
-            edit = self.session.commit()
         except CampaignError as exc:
-            self._page_error(f"Not committed: {exc}")  # on the page shown (Commit is offered on the rolls page)
+            self._page_error(f"Not committed: {exc}")
             return
+        from .loader import run_write
+
+        self._set_committing(True)
+        if not run_write(self.ctx, self.session.commit, self._committed, self._not_committed):
+            return  # on a file it ran at once
+        self.ctx.signals.status.emit("Committing the battle to the club server\u2026")
+
+    def _set_committing(self, on: bool) -> None:
+        """While the commit is sent to a club server the wizard waits: its buttons are off, the window stays
+        usable (it keeps painting, other windows take input)."""
+        self.committing = on
+        for which in (
+            QWizard.WizardButton.FinishButton,
+            QWizard.WizardButton.BackButton,
+            QWizard.WizardButton.NextButton,
+            QWizard.WizardButton.CancelButton,
+        ):
+            self.button(which).setEnabled(not on)
+        if on:
+            self.setCursor(Qt.CursorShape.BusyCursor)
+        else:
+            self.unsetCursor()
+
+    def _not_committed(self, exc: Exception) -> None:
+        self._set_committing(False)
+        if not isinstance(exc, CampaignError):
+            raise exc
+        self._page_error(f"Not committed: {exc}")  # on the page shown (Commit is offered on the rolls page)
+
+    def _committed(self, edit: Edit[battles.BattleSummary]) -> None:
+        self._set_committing(False)
         self.edit = edit
         s = self.session
         push_edit(self.ctx, edit, s.platoon_id, f"Log battle {s.number} of {s.platoon_name}")

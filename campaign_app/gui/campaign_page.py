@@ -33,6 +33,7 @@ from ..services.common import NotFound
 from .campaign_dialog import ThresholdsEditor, new_platoon, period_choices
 from .context import AppContext
 from .feed import ViewFeed, concerns
+from .loader import PageLoad
 from .page_header import PageHeader
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
@@ -57,6 +58,9 @@ class CampaignPage(QWidget):
         self.cid: int | None = None
         self.detail: CampaignDetail | None = None
         self.feed = ViewFeed(ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid), self.load)
+        self.loading: PageLoad[int, CampaignDetail] = PageLoad(
+            ctx, campaign_service.show_campaign, self._fill, self._failed, self._waiting
+        )
         self._build()
         cap_fields(self)  # fields stop at a readable width; the platoon table takes the rest
 
@@ -229,31 +233,49 @@ class CampaignPage(QWidget):
             view.show_campaign(campaign_id)
 
     def load(self) -> None:
+        """Read the campaign and fill the page; on a club server off the GUI thread (:mod:`.loader`)."""
         self.feed.dirty = False
         if self.cid is None:
             return
-        try:
-            c = campaign_service.show_campaign(self.cid)
-        except NotFound:
-            self.detail = None
-            from .undo_commands import undo_stack_holds
+        self.loading.request(self.cid)
 
-            self.info_label.setText(
-                "This campaign no longer exists (Edit \u25b8 Undo or Redo brings it back)."
-                if undo_stack_holds(self.ctx, {("campaign", self.cid)})
-                else "This campaign no longer exists: it was deleted in another window or by campaign-cli. "
-                "Pick another campaign in the navigator."
-            )
-            for w in (
-                self.rules_box,
-                self.platoons_box,
-                self.notes_box,
-                self.name_edit,
-                self.archive_button,
-                self.delete_button,
-            ):
-                w.setEnabled(False)
-            return
+    def _waiting(self, waiting: bool) -> None:
+        for w in (
+            self.rules_box,
+            self.platoons_box,
+            self.notes_box,
+            self.name_edit,
+            self.archive_button,
+            self.delete_button,
+        ):
+            w.setEnabled(not waiting)
+        if waiting:  # the campaign shown before must not look like this one
+            self.name_edit.setCommittedText("")
+            self.info_label.setText("Reading the campaign from the club server\u2026")
+
+    def _failed(self, _campaign_id: int, exc: Exception) -> None:
+        if not isinstance(exc, NotFound):
+            raise exc  # the server away, a bug: the window's exception hook says so
+        self.detail = None
+        from .undo_commands import undo_stack_holds
+
+        self.info_label.setText(
+            "This campaign no longer exists (Edit \u25b8 Undo or Redo brings it back)."
+            if undo_stack_holds(self.ctx, {("campaign", self.cid)})
+            else "This campaign no longer exists: it was deleted in another window or by campaign-cli. "
+            "Pick another campaign in the navigator."
+        )
+        for w in (
+            self.rules_box,
+            self.platoons_box,
+            self.notes_box,
+            self.name_edit,
+            self.archive_button,
+            self.delete_button,
+        ):
+            w.setEnabled(False)
+
+    def _fill(self, _campaign_id: int, c: CampaignDetail) -> None:
         for w in (
             self.rules_box,
             self.platoons_box,

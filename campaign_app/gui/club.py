@@ -274,7 +274,9 @@ class LiveUpdates(QObject):
             self.retry_timer.start(self.RETRY_MS[0])
             return []
         own = own_session()
-        if not any(own is None or notice.session != own for notice in notices):
+        worker = self.ctx.db_worker  # the window's writes on its worker's connection are its own too
+        mine = {own, worker.session if worker is not None else None}
+        if own is not None and all(notice.session in mine for notice in notices):
             return []
         return self.catch_up()
 

@@ -15,6 +15,7 @@ from .undo_commands import JournalUndoStack
 
 if TYPE_CHECKING:
     from .feed import ViewFeed
+    from .loader import DbWorker
 
 
 class AppSignals(QObject):
@@ -27,6 +28,8 @@ class AppSignals(QObject):
     through :class:`~campaign_app.gui.feed.ViewFeed`."""
     status = Signal(str)
     """A short message for the status bar."""
+    busy = Signal(bool)
+    """The window's database worker is reading (True) or has nothing left to read (False)."""
     open_item = Signal(str, int)
     """Ask the main window to show an item (kind, id) in the central area and select it."""
 
@@ -50,6 +53,8 @@ class AppContext:
     """The club server the window works on (None: the database file ``paths.db_file``)."""
     password: str | None = field(default=None, repr=False)
     """The server password typed or remembered this session (kept in memory only; never shown or logged)."""
+    db_worker: DbWorker | None = field(default=None, repr=False)
+    """On a club server: the thread that reads pages on a connection of its own (:mod:`.loader`)."""
 
     @property
     def database_name(self) -> str:

@@ -46,6 +46,7 @@ from ..words import plural as _plural
 from .context import AppContext
 from .feed import ViewFeed, concerns
 from .history_models import KIND_LABELS, LeadersModel, TimelineModel
+from .loader import PageLoad
 from .widgets import error_style
 
 if TYPE_CHECKING:
@@ -224,6 +225,10 @@ class HistoryView(QWidget):
         self.json_button.clicked.connect(lambda: self.export("json"))
         self.tree.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         ctx.signals.op_changed.connect(self._forget_cached)  # before the feed reloads
+        self._cache_ok = False
+        self.loading: PageLoad[int, tuple[HistoryReport, dict[int, str]]] = PageLoad(
+            ctx, self._read_all, self._show_read, self._not_read, self._waiting
+        )
         self.feed = ViewFeed(
             ctx,
             self,
@@ -389,23 +394,42 @@ class HistoryView(QWidget):
         return report
 
     def reload(self, use_cache: bool = False) -> None:
-        """Read the platoon's history again (``use_cache``: unless it was read since the last change)."""
+        """Read the platoon's history again (``use_cache``: unless it was read since the last change). On a
+        club server the read runs off the GUI thread (:mod:`.loader`): a platoon shown before shows its history
+        at once and the fresh one when it comes."""
         if self.platoon_id is None:
             return
         self.feed.dirty = False
-        try:
-            report = self._read(self.platoon_id) if use_cache else self._read_fresh(self.platoon_id)
-            loggers = authors.battle_loggers(self.platoon_id)
-        except CampaignError as exc:  # the platoon is gone
-            self.report = None
+        self._cache_ok = use_cache
+        self.loading.request(self.platoon_id)
+
+    def _read_all(self, platoon_id: int) -> tuple[HistoryReport, dict[int, str]]:
+        """The history and who logged each battle (plain data; on a server this runs on the worker)."""
+        if self.ctx.server is not None:  # the page load keeps the last answers; a stamp would cost a round trip
+            report = history.history_report(platoon_id, lazy_text=True)
+        else:
+            report = self._read(platoon_id) if self._cache_ok else self._read_fresh(platoon_id)
+        return report, authors.battle_loggers(platoon_id)
+
+    def _not_read(self, _platoon_id: int, exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        self.report = None
+        self.title.setText("History")
+        self._say(str(exc), error=True)
+        self._timeline_dirty = self._leaders_dirty = False
+        self.model.set_events([])
+        self.leaders_model.set_rows([])
+        self._update_count()
+        self._update_buttons()
+
+    def _waiting(self, waiting: bool) -> None:
+        if waiting:
             self.title.setText("History")
-            self._say(str(exc), error=True)
-            self._timeline_dirty = self._leaders_dirty = False
-            self.model.set_events([])
-            self.leaders_model.set_rows([])
-            self._update_count()
-            self._update_buttons()
-            return
+            self.summary.setText("Reading the history from the club server\u2026")
+
+    def _show_read(self, platoon_id: int, data: tuple[HistoryReport, dict[int, str]]) -> None:
+        report, loggers = data
         self.report = report
         # who logged each battle: on a club server (or a file several logins wrote to) on the battle's line
         from ..store.opened import Capability, can

@@ -132,7 +132,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(splitter)
 
         self.db_label = QLabel(self)
+        from .loader import BusyIndicator
+
+        self.busy_indicator = BusyIndicator(self)  # moves while a page is read from a club server
+        self.statusBar().addPermanentWidget(self.busy_indicator)
         self.statusBar().addPermanentWidget(self.db_label)
+        ctx.signals.busy.connect(self.busy_indicator.set_busy)
 
         self._build_actions()
         self.empty_page.offer([self.act_new_campaign, self.act_new_sologear, self.act_new_platoon, self.act_log_battle])
@@ -901,6 +906,9 @@ class MainWindow(QMainWindow):
         self.live.start()
 
     def _stop_live(self) -> None:
+        from .loader import stop_worker
+
+        stop_worker(self.ctx)  # its connection belongs to the database being left
         live, self.live = self.live, None
         if live is not None:
             live.stop()

@@ -50,6 +50,7 @@ from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
 from .context import AppContext
 from .feed import ViewFeed, concerns
 from .leader_dialog import ReplaceLeaderDialog
+from .loader import PageLoad
 from .page_header import PageHeader
 from .roster_models import (
     ID_ROLE,
@@ -220,6 +221,9 @@ class PlatoonPage(QWidget):
         self.pid: int | None = None
         self.detail: PlatoonDetail | None = None
         self.feed = ViewFeed(ctx, self, self._concerns, self.load)
+        self.loading: PageLoad[int, tuple[PlatoonDetail, list[str]]] = PageLoad(
+            ctx, self._read, self._fill, self._failed, self._waiting
+        )
         self._extra_tabs: list[QWidget] = []
         self._build()
         from .history_view import HistoryView  # the battle log's tab (its charts load when first shown)
@@ -592,14 +596,7 @@ class PlatoonPage(QWidget):
             "Pick another platoon in the navigator."
         )
 
-    def _show_stale_prints(self) -> None:
-        from ..errors import CampaignError
-        from ..services.prints import platoon_notices
-
-        try:
-            notices = platoon_notices(self.pid) if self.pid is not None else []
-        except CampaignError:
-            notices = []
+    def _show_notices(self, notices: list[str]) -> None:
         self.stale_label.setText(
             "\u26a0 " + "<br>\u26a0 ".join(n.replace("&", "&amp;").replace("<", "&lt;") for n in notices)
             if notices
@@ -607,26 +604,54 @@ class PlatoonPage(QWidget):
         )
         self.stale_label.setVisible(bool(notices))
 
+    def _read(self, platoon_id: int) -> tuple[PlatoonDetail, list[str]]:
+        """What the page shows (plain data; on a club server this runs on the window's worker)."""
+        from ..errors import CampaignError
+        from ..services.prints import platoon_notices
+
+        detail = platoon_service.platoon_detail(platoon_id)
+        try:
+            notices = platoon_notices(platoon_id)
+        except CampaignError:
+            notices = []
+        return detail, notices
+
+    def _waiting(self, waiting: bool) -> None:
+        """A platoon never shown is being read: its sections wait (nothing is typed over another platoon's
+        values)."""
+        for section in self.sections:
+            section.setEnabled(not waiting)
+        for widget in (self.name_edit, self.delete_button, self.log_battle_button):
+            widget.setEnabled(not waiting)
+        if waiting:  # the platoon shown before must not look like this one
+            self.name_edit.setCommittedText("")
+            self.info_label.setText("Reading the platoon from the club server\u2026")
+
+    def _failed(self, _platoon_id: int, exc: Exception) -> None:
+        if not isinstance(exc, NotFound):
+            raise exc  # the server away, a bug: the window's exception hook says so, as for any action
+        self.gone_label.setText(self._gone_text())
+        self.detail = None
+        self.gone_label.show()
+        for section in self.sections:
+            section.setEnabled(False)
+        self.name_edit.setEnabled(False)
+        self.delete_button.setEnabled(False)
+        self.log_battle_button.setEnabled(False)
+
     def load(self) -> None:
-        """Read the platoon again and put every value into the widgets (no writes happen here)."""
+        """Read the platoon again and put every value into the widgets (no writes happen here); on a club
+        server the read runs off the GUI thread and what was shown before stays until it comes."""
         self.feed.dirty = False
         if self.pid is None:
             return
-        try:
-            d = platoon_service.platoon_detail(self.pid)
-        except NotFound:
-            self.gone_label.setText(self._gone_text())
-            self.detail = None
-            self.gone_label.show()
-            for section in self.sections:
-                section.setEnabled(False)
-            self.name_edit.setEnabled(False)
-            self.delete_button.setEnabled(False)
-            self.log_battle_button.setEnabled(False)
-            return
+        self.loading.request(self.pid)
+
+    def _fill(self, _platoon_id: int, data: tuple[PlatoonDetail, list[str]]) -> None:
+        d, notices = data
         self.detail = d
         self.gone_label.hide()
-        self._show_stale_prints()
+        self._show_notices(notices)
         for section in self.sections:
             section.setEnabled(True)
         self.name_edit.setEnabled(True)

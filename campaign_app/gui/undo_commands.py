@@ -161,6 +161,8 @@ class JournalUndoStack(QUndoStack):
         if info is None:
             self._status("Nothing to undo.")
             return None
+        if self._in_background("undo", info):
+            return None
         return self._show(self.apply("undo", info.id))
 
     def redo(self) -> JournalStep | None:  # type: ignore[override]  # Edit ▸ Redo: the one undone most recently
@@ -169,7 +171,36 @@ class JournalUndoStack(QUndoStack):
         if info is None:
             self._status("Nothing to redo.")
             return None
+        if self._in_background("redo", info):
+            return None
         return self._show(self.apply("redo", info.id))
+
+    def _in_background(self, verb: str, info: OperationInfo) -> bool:
+        """On a club server: run the undo or redo on the window's worker (the window stays usable; the status
+        bar says what runs) and return True; the result is shown when it comes, as :meth:`step` shows it. One
+        at a time: a second Undo while one runs is refused in the status bar. False on a file."""
+        from .loader import run_write, worker_of
+
+        if self.ctx is None or worker_of(self.ctx) is None:
+            return False
+        if self._stepping:
+            self._status(f"Cannot {verb} now: the previous undo or redo is still being sent to the server.")
+            return True
+        self._stepping = True
+        self._status(f"{'Undoing' if verb == 'undo' else 'Redoing'} {menu_label(info.label)}\u2026")
+        action: Callable[[int], JournalStep] = journal_service.undo if verb == "undo" else journal_service.redo
+
+        def done(step: JournalStep) -> None:
+            self._stepping = False
+            self._stepped(step)
+            self._show(step)
+
+        def refused(exc: Exception) -> None:
+            self._stepping = False
+            self._refused(verb, info.id, exc)
+
+        run_write(self.ctx, lambda: action(info.id), done, refused)
+        return True
 
     def _show(self, step: JournalStep | None) -> JournalStep | None:
         """After Edit ▸ Undo or Redo, show what came back or went: its platoon, pilot or campaign (if it is
@@ -208,22 +239,32 @@ class JournalUndoStack(QUndoStack):
         self._stepping = True
         try:
             step = action(op_id)
-        except StoreProblem as exc:  # busy, disk full: nothing was written; the step is still there for later
-            log.warning("%s of operation %s refused: %s", verb, op_id, exc)
-            self._status(f"Cannot {verb} now: {exc}")
-            raise
         except CampaignError as exc:
-            log.info("%s of operation %s refused: %s", verb, op_id, exc)
-            self._status(first_upper(str(exc)))
-            self.sync()  # the journal may have moved on (another program)
+            self._refused(verb, op_id, exc)
             raise
         finally:
             self._stepping = False
+        self._stepped(step)
+        return step
+
+    def _stepped(self, step: JournalStep) -> None:
+        """An undo or redo committed: rebuild the view, tell the views, say what was done."""
         self.sync()
         if self.ctx is not None:
             self.ctx.signals.op_changed.emit(step.changes)
         self._status(step.message)
-        return step
+
+    def _refused(self, verb: str, op_id: int, exc: Exception) -> None:
+        """Nothing was written: say why in the status bar (anything but a refusal is a bug: raised)."""
+        if isinstance(exc, StoreProblem):  # busy, disk full: the step is still there for later
+            log.warning("%s of operation %s refused: %s", verb, op_id, exc)
+            self._status(f"Cannot {verb} now: {exc}")
+        elif isinstance(exc, CampaignError):
+            log.info("%s of operation %s refused: %s", verb, op_id, exc)
+            self._status(first_upper(str(exc)))
+            self.sync()  # the journal may have moved on (another program)
+        else:
+            raise exc
 
     def step_from_qt(self, cmd: JournalCommand, verb: str) -> None:
         """A command moved by Qt itself (a ``QUndoView`` click): run it, then put the view back in line with the

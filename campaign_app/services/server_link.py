@@ -228,6 +228,21 @@ def _broken() -> bool:
     return conn is None or bool(getattr(conn, "closed", False)) or bool(getattr(conn, "broken", False))
 
 
+def open_database() -> Any:
+    """The bound database object (a thread that used it closes its own connection with ``close()``)."""
+    db = _db()
+    return getattr(db, "obj", db)
+
+
+def thread_session() -> int | None:
+    """The server process of the calling thread's connection as the driver knows it (no round trip); None on
+    a file or before this thread connected."""
+    state = getattr(open_database(), "_state", None)
+    info = getattr(getattr(state, "conn", None), "info", None)
+    pid = getattr(info, "backend_pid", None)
+    return int(pid) if isinstance(pid, int) and pid else None
+
+
 def reset_connection() -> None:
     """Drop the store's (dead) connection: the next query connects again."""
     db = _db()
@@ -253,7 +268,9 @@ __all__ = [
     "channel",
     "lost_connection",
     "operation_changes",
+    "open_database",
     "own_session",
+    "thread_session",
     "probe",
     "reset_connection",
     "unavailable",
