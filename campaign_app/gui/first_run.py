@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from .. import APP_TITLE
+from .lazy_qt import set_enum
 
 
 class FirstRunPage(QWidget):
@@ -16,7 +17,7 @@ class FirstRunPage(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         title = QLabel(f"<h1>Welcome to {APP_TITLE}</h1>", self)
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        set_enum(title, "alignment", "AlignCenter")  # built before the first paint (lazy_qt.py)
         text = QLabel(
             "<p>Keep your platoons, their leaders and every battle they fight in one place — "
             "no more paper Unit Data Sheets.</p>"
@@ -26,7 +27,7 @@ class FirstRunPage(QWidget):
             self,
         )
         text.setWordWrap(True)
-        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        set_enum(text, "alignment", "AlignCenter")
         text.setFixedWidth(560)
         text.setMinimumHeight(text.heightForWidth(560))
         self.create_button = QPushButton("&Create a campaign…", self)
@@ -51,7 +52,11 @@ class FirstRunPage(QWidget):
         layout = QVBoxLayout(self)
         layout.addStretch(1)
         layout.addWidget(title)
-        layout.addWidget(text, 0, Qt.AlignmentFlag.AlignHCenter)
+        centred = QHBoxLayout()  # the fixed-width text in the middle (an alignment flag is a Qt namespace enum)
+        centred.addStretch(1)
+        centred.addWidget(text)
+        centred.addStretch(1)
+        layout.addLayout(centred)
         layout.addSpacing(16)
         layout.addLayout(buttons)
         layout.addStretch(2)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6 import QtCore
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -43,7 +44,7 @@ def first_focusable(root: QWidget) -> QWidget | None:
             and w.isVisible()
             and w.isEnabled()
             and not isinstance(w, QTabWidget | QTabBar | QScrollArea)
-            and w.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and w.focusPolicy() & QtCore.Qt.FocusPolicy.TabFocus
         ):
             return w
         w = w.nextInFocusChain()
@@ -107,7 +108,9 @@ class FocusKeeper(QObject):
             QTimer.singleShot(
                 0,
                 lambda: (
-                    target.setFocus(Qt.FocusReason.OtherFocusReason) if isValid(target) and target.isVisible() else None
+                    target.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
+                    if isValid(target) and target.isVisible()
+                    else None
                 ),
             )
 
@@ -130,7 +133,7 @@ class FocusKeeper(QObject):
             return
         if not window.isActiveWindow():
             window.activateWindow()
-        target.setFocus(Qt.FocusReason.OtherFocusReason)
+        target.setFocus(QtCore.Qt.FocusReason.OtherFocusReason)
         self._watch = (window, time.monotonic() + WATCH_SECONDS)
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QByteArray, Qt
+from PySide6 import QtCore
+from PySide6.QtCore import QByteArray
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -47,6 +48,7 @@ from .feed import ViewFeed, announce_everything, is_everything
 from .first_run import FirstRunPage
 from .focus import FocusKeeper, UndoKeysToWindow, first_focusable, unique_keys
 from .icons import app_icon, icon
+from .lazy_qt import elide_middle, set_enum
 from .navigator import Navigator
 from .sizing import fit_window
 
@@ -79,7 +81,7 @@ class PlaceholderPage(QWidget):
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         label = QLabel(text, self)
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        set_enum(label, "alignment", "AlignCenter")  # painted first: no Qt namespace enums (lazy_qt.py)
         label.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addStretch(1)
@@ -123,7 +125,7 @@ class MainWindow(QMainWindow):
         )
         self.stack.addWidget(self.first_run)
         self.stack.addWidget(self.empty_page)
-        splitter = QSplitter(self)
+        splitter = QSplitter()  # QSplitter(parent) would build the Qt namespace's enums (lazy_qt.py)
         splitter.addWidget(self.navigator)
         splitter.addWidget(self.stack)
         splitter.setStretchFactor(1, 1)
@@ -176,8 +178,8 @@ class MainWindow(QMainWindow):
         tip: str = "",
     ) -> QAction:
         action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
+        if shortcut is not None:  # setShortcuts: setShortcut's overloads build the Qt namespace's enums (lazy_qt.py)
+            action.setShortcuts([QKeySequence(shortcut)])
         if tip:
             action.setStatusTip(tip)
         action.triggered.connect(lambda _checked=False: slot())
@@ -251,7 +253,7 @@ class MainWindow(QMainWindow):
         self.act_navigator = QAction("&Navigator", self)
         self.act_navigator.setCheckable(True)
         self.act_navigator.setChecked(True)
-        self.act_navigator.setShortcut(QKeySequence("Ctrl+1"))
+        self.act_navigator.setShortcuts([QKeySequence("Ctrl+1")])
         self.act_navigator.toggled.connect(self.navigator.setVisible)
         self.act_log_battle = self._action(
             "&Log battle…", self.log_battle, "Ctrl+B", "Record a battle and run the post-battle rolls"
@@ -321,7 +323,7 @@ class MainWindow(QMainWindow):
         self.act_smaller.setShortcuts(unique_keys("Ctrl+-", QKeySequence.StandardKey.ZoomOut))
         self.act_smaller.triggered.connect(lambda: self.set_text_step(saved_text_step(self.ctx.settings) - 1))
         self.act_normal_text = QAction("&Normal size", self)
-        self.act_normal_text.setShortcut(QKeySequence("Ctrl+0"))
+        self.act_normal_text.setShortcuts([QKeySequence("Ctrl+0")])
         self.act_normal_text.triggered.connect(lambda: self.set_text_step(0))
         for action in (self.act_larger, self.act_smaller, self.act_normal_text):
             text_menu.addAction(action)
@@ -346,7 +348,7 @@ class MainWindow(QMainWindow):
         which would make the toolbar jump)."""
         bar = QToolBar("Toolbar", self)
         bar.setObjectName("main_toolbar")  # saveState() needs a name
-        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        set_enum(bar, "toolButtonStyle", "ToolButtonTextBesideIcon")
         bar.setMovable(False)
         for action, name, label in (
             (self.act_new_platoon, "new-platoon", "New platoon"),
@@ -360,7 +362,7 @@ class MainWindow(QMainWindow):
             if action in (self.act_log_battle, self.act_undo):
                 bar.addSeparator()
             bar.addAction(action)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.addToolBar(bar)  # the top
         self.toolbar = bar
         toggle = bar.toggleViewAction()
         toggle.setText("&Toolbar")
@@ -669,7 +671,7 @@ class MainWindow(QMainWindow):
     def load_sample(self) -> None:
         from ..services.demo import create_demo
 
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        QApplication.setOverrideCursor(QtCore.Qt.CursorShape.WaitCursor)
         try:
             result = create_demo()
         finally:
@@ -922,9 +924,7 @@ class MainWindow(QMainWindow):
         target = self.ctx.server
         if target is None or not can(Capability.SEVERAL_LOGINS):
             # at most a third of the window: a long status message keeps its room (the tip has it in full)
-            self.db_label.setText(
-                self.db_label.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, max(200, self.width() // 3))
-            )
+            self.db_label.setText(elide_middle(self.db_label.fontMetrics(), name, max(200, self.width() // 3)))
             self.db_label.setToolTip(f"Database file {name}")
             return
         self.db_label.setText(f"Club server: {name}" + (" (not reachable)" if problem is not None else ""))

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QCheckBox, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from ..services.navigator import FighterNode, PlatoonNode, navigator_tree
+from .lazy_qt import USER_ROLE, set_enum
 
-KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-ID_ROLE = Qt.ItemDataRole.UserRole + 2
+KIND_ROLE = USER_ROLE + 1
+ID_ROLE = USER_ROLE + 2
 
 SYSTEM_LABEL = {"atomic_africa": "Atomic Africa", "sologear": "Sologear", "death_blow": "d12 Death Blow"}
 
@@ -22,7 +23,7 @@ class NavigatorFilter(QSortFilterProxyModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setRecursiveFilteringEnabled(True)
-        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        set_enum(self, "filterCaseSensitivity", "CaseInsensitive")  # built before the first paint (lazy_qt.py)
         self.setFilterKeyColumn(0)
 
 
@@ -61,9 +62,9 @@ class Navigator(QWidget):
         self.show_archived.toggled.connect(lambda _on: self.reload())
         self.tree.selectionModel().currentChanged.connect(self._on_current)
         self.tree.activated.connect(self._on_activated)
-        for key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):  # one row in Help ▸ Keyboard shortcuts
+        for key in ("Down", "Return", "Enter"):  # one row in Help ▸ Keyboard shortcuts
             jump = QShortcut(QKeySequence(key), self.filter_edit, self._focus_first_match)
-            jump.setContext(Qt.ShortcutContext.WidgetShortcut)
+            set_enum(jump, "context", "WidgetShortcut")
             jump.setWhatsThis("In the navigator's filter box: go to the first match")
 
     # --- data -------------------------------------------------------------------------------------------
