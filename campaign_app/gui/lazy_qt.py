@@ -7,7 +7,7 @@ runs before the first paint (the main window's start-up, the navigator, the firs
 properties by the key's name (:func:`set_enum`), uses plain item-data role numbers and elides with
 :func:`elide_middle`; code that runs later
 reads ``QtCore.Qt`` as usual (``from PySide6 import QtCore`` reaches ``QtCore.Qt`` only when the line runs).
-``tests/gui/test_start_enums.py`` keeps the window's start free of them.
+``tests/gui/test_start_cost.py`` keeps the window's start free of them.
 """
 
 from __future__ import annotations

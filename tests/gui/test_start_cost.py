@@ -1,5 +1,6 @@
-"""The window paints without building the ``Qt`` namespace's 93 Python enums (about 25 ms of the start; see
-``campaign_app/gui/lazy_qt.py``), and the settings made by key name instead take effect as the enums would."""
+"""What the window's start leaves out until it has painted: the ``Qt`` namespace's 93 Python enums (about 25 ms;
+see ``campaign_app/gui/lazy_qt.py``; the settings made by key name instead take effect as the enums would) and
+the garbage collector's rounds."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QToolBar
 from campaign_app.gui.lazy_qt import USER_ROLE, elide_middle, set_enum
 
 START = """
-import json, sys
+import gc, json, sys
 import PySide6.QtCore as QtCore
 import campaign_app.app as app
 
@@ -26,12 +27,14 @@ usual = app.take_screenshot
 def take(qapp, window, path):
     seen["navigator"] = [window.navigator.model.item(r).text() for r in range(window.navigator.model.rowCount())]
     seen["page"] = type(window.stack.currentWidget()).__name__
+    seen["gc_before_paint"] = gc.isenabled()
     code = usual(qapp, window, path)
     seen["qt_enums_built"] = "Qt" in vars(QtCore)  # PySide6 adds the class to the module when it builds it
     return code
 
 app.take_screenshot = take
 code = app.main(["--data-dir", sys.argv[1], "--size", "1180x760", "--screenshot", sys.argv[2]])
+seen["gc_after"] = gc.isenabled()
 print(json.dumps(seen))
 sys.exit(code)
 """
@@ -58,6 +61,7 @@ def test_a_window_with_campaigns_paints_without_the_qt_namespace_enums(tmp_path:
     assert seen["navigator"] == ["Congo 1960 (sample)", "Hill 214 (sample)"]  # the user's data, painted
     assert seen["page"] == "PlaceholderPage"
     assert seen["qt_enums_built"] is False
+    assert seen["gc_before_paint"] is False and seen["gc_after"] is True
 
 
 def test_the_first_run_page_paints_without_the_qt_namespace_enums(tmp_path: Path) -> None:
@@ -65,6 +69,36 @@ def test_the_first_run_page_paints_without_the_qt_namespace_enums(tmp_path: Path
     assert seen["navigator"] == []
     assert seen["page"] == "FirstRunPage"
     assert seen["qt_enums_built"] is False
+
+
+RUN = """
+import gc, json, sys
+from PySide6.QtWidgets import QApplication
+import campaign_app.app as app
+
+seen = {}
+usual = app.finish_start
+
+def finish(window):
+    seen["gc_when_painted"] = gc.isenabled()
+    seen["exposed"] = window.windowHandle().isExposed()
+    usual(window)
+    QApplication.instance().quit()
+
+app.finish_start = finish
+code = app.main(["--data-dir", sys.argv[1]])
+print(json.dumps(seen))
+sys.exit(code)
+"""
+
+
+def test_the_collector_is_back_once_the_window_has_painted(tmp_path: Path) -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run(
+        [sys.executable, "-c", RUN, str(tmp_path / "data")], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"gc_when_painted": True, "exposed": True}
 
 
 def test_set_enum_sets_the_property_as_the_enum_would(qapp: object) -> None:
