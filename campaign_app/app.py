@@ -477,16 +477,22 @@ def after_first_paint(window: Any, work: Callable[[], None], latest_ms: int = 30
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Start the window. The cyclic garbage collector rests until the window has painted: start-up only
-    allocates what lives on (modules, classes, Qt's enums, widgets), and the collections it would trigger
-    (some 70, each walking everything made so far) cost a fiftieth of the start for nothing."""
+    """Start the window. The cyclic garbage collector rests until the window has painted: start-up only makes
+    what lives on (modules, classes, Qt's enums, widgets), and the rounds it would trigger (some 70, each
+    walking everything made so far) cost a fiftieth of the start for nothing. When it comes back, what start-up
+    made is frozen (``gc.freeze``): no later round walks it again, nor do the interpreter's rounds at exit."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _start(argv, resume_gc=gc.enable if paused else lambda: None)
+        return _start(argv, resume_gc=_collector_back if paused else lambda: None)
     finally:
         if paused:
-            gc.enable()
+            _collector_back()
+
+
+def _collector_back() -> None:
+    gc.freeze()
+    gc.enable()
 
 
 def _start(argv: Sequence[str] | None, resume_gc: Callable[[], None]) -> int:
@@ -567,7 +573,11 @@ def _start(argv: Sequence[str] | None, resume_gc: Callable[[], None]) -> int:
     elif not args.screenshot:
         window.reopen_last()  # the platoon or pilot that was open when the app last closed
     if args.screenshot:
-        return take_screenshot(app, window, args.screenshot)
+        code = take_screenshot(app, window, args.screenshot)
+        from .store import close_db
+
+        close_db()
+        return code
     window.show()
     window.start_live()  # on a club server: other players' changes show up as they are made
     after_first_paint(window, lambda: (resume_gc(), finish_start(window)))

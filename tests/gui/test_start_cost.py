@@ -81,6 +81,7 @@ usual = app.finish_start
 
 def finish(window):
     seen["gc_when_painted"] = gc.isenabled()
+    seen["start_frozen"] = gc.get_freeze_count() > 1000  # what start-up made: out of the collector's rounds
     seen["exposed"] = window.windowHandle().isExposed()
     usual(window)
     QApplication.instance().quit()
@@ -98,7 +99,11 @@ def test_the_collector_is_back_once_the_window_has_painted(tmp_path: Path) -> No
         [sys.executable, "-c", RUN, str(tmp_path / "data")], capture_output=True, text=True, env=env, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"gc_when_painted": True, "exposed": True}
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {
+        "gc_when_painted": True,
+        "start_frozen": True,
+        "exposed": True,
+    }
 
 
 def test_set_enum_sets_the_property_as_the_enum_would(qapp: object) -> None:
