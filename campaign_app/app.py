@@ -580,7 +580,12 @@ def _start(argv: Sequence[str] | None, resume_gc: Callable[[], None]) -> int:
         return code
     window.show()
     window.start_live()  # on a club server: other players' changes show up as they are made
-    after_first_paint(window, lambda: (resume_gc(), finish_start(window)))
+
+    def painted() -> None:
+        resume_gc()
+        finish_start(window)
+
+    after_first_paint(window, painted)
     code = app.exec()
     worker = getattr(window, "_check_worker", None)
     if worker is not None:
