@@ -308,8 +308,9 @@ def _show_tab(tabs: Any, index: int) -> None:
     tabs.setCurrentIndex(index)
 
 
-def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: bool = False) -> bool:
-    """Open the database; when it cannot be opened, say why in one dialog (or one line with ``quiet``)."""
+def open_database(paths: AppPaths, busy_timeout: Any = None) -> CampaignError | None:
+    """Open the database file; returns why it cannot be opened (no dialog: the window's start opens the file
+    before PySide6 is loaded, and says why once there is a QApplication)."""
     from .store import init_db
 
     try:
@@ -318,7 +319,15 @@ def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: b
         init_db(paths.db_file, paths.backup_dir, busy_timeout=busy_timeout, daily_backup=False, upkeep=False)
     except CampaignError as exc:
         log.error("cannot open database: %s", exc)
-        explain(f"{APP_TITLE}: cannot open the database", str(exc), quiet)
+        return exc
+    return None
+
+
+def open_database_or_explain(paths: AppPaths, busy_timeout: Any = None, quiet: bool = False) -> bool:
+    """Open the database; when it cannot be opened, say why in one dialog (or one line with ``quiet``)."""
+    problem = open_database(paths, busy_timeout)
+    if problem is not None:
+        explain(f"{APP_TITLE}: cannot open the database", str(problem), quiet)
         return False
     return True
 
@@ -425,6 +434,7 @@ PRELOADED = (
     "campaign_app.services.server_link",
     "campaign_app.server_target",
     "html",
+    "queue",
 )
 """The Qt-free modules the window's start needs, imported before PySide6: once PySide6 is loaded, every import
 statement goes through its ``__feature__`` hook, which reads the source of each module it has not seen."""
@@ -520,6 +530,9 @@ def _start(argv: Sequence[str] | None, resume_gc: Callable[[], None]) -> int:
     except CampaignError as exc:  # DatabaseError: a bad number
         explain(f"{APP_TITLE}: bad setting", str(exc), True)
         return 2
+    # a file is opened before PySide6 is loaded: from then on every import statement (the store's imports
+    # inside functions too) goes through PySide6's __feature__ hook, which made the opening ~10 ms slower
+    not_opened = open_database(paths, busy_timeout) if not (server_url or problem) else None
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -550,7 +563,8 @@ def _start(argv: Sequence[str] | None, resume_gc: Callable[[], None]) -> int:
             return 1
         if login == "local":
             login = None
-    elif not open_database_or_explain(paths, busy_timeout, quiet):
+    elif not_opened is not None:
+        explain(f"{APP_TITLE}: cannot open the database", str(not_opened), quiet)
         return 1
 
     from .gui.context import AppContext
