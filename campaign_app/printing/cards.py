@@ -26,6 +26,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepInFrame
 
 from ..errors import Refused
+from ..words import plural
 from .card_face import CardFitError, Fit, LaidOut, back_text, draw_back, draw_front, lay_out_grown
 from .card_grid import LAYOUTS, page_marks, place_card, plan_grid
 from .card_style import INSET, MIN_FONT, CardStyle, lookup_card_size, style_for
@@ -148,7 +149,7 @@ def build_cards_pdf(
     canvas.setTitle(title)
     canvas.setAuthor("campaign_app")
     canvas.setCreator("campaign_app")
-    canvas.setSubject(f"{len(cards)} cards, {card_size.label}, {paper}, {layout}")
+    canvas.setSubject(f"{plural(len(cards), 'card')}, {card_size.label}, {paper}, {layout}")
 
     rotation = 90 if grid.rotated else 0
     backs: dict[str, tuple[KeepInFrame, float]] = {}

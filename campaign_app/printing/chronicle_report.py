@@ -16,6 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepTogether, Paragraph, Spacer
 
 from ..rules.experience import XP_MAX
+from ..words import plural
 from .fonts import FONT
 from .sheetkit import (
     INK,
@@ -165,8 +166,8 @@ def build_chronicle_report(
         story.append(
             Paragraph(
                 f"{esc(min(dates))} \u2013 {esc(max(dates))} \u00b7 "
-                f"{sum(i.kind == 'battle' for i in data.items)} battles, "
-                f"{sum(i.kind == 'entry' for i in data.items)} entries",
+                f"{plural(sum(i.kind == 'battle' for i in data.items), 'battle')}, "
+                f"{plural(sum(i.kind == 'entry' for i in data.items), 'entry', 'entries')}",
                 st["subtitle"],
             )
         )

@@ -292,7 +292,7 @@ def build_bout_log(
         ),
         SectionHeading(
             "Rounds",
-            f"{len(log.rounds)} rounds \u00b7 A/D: Attack/Defense after the shift \u00b7 dmg: "
+            f"{plural(len(log.rounds), 'round')} \u00b7 A/D: Attack/Defense after the shift \u00b7 dmg: "
             "damage dealt \u00b7 left: cards left in the deck",
             space_before=8,
             keep_with_next=False,

@@ -33,6 +33,7 @@ from reportlab.platypus import (
 from ..rules.sologear.combat import POSTURES
 from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, impression, recognition
 from ..rules.sologear.table_text import card_tables
+from ..words import plural
 from .sheetkit import (
     ACCENT_LIGHT,
     INK,
@@ -272,7 +273,7 @@ def _length_text(data: SologearSheetData | None) -> tuple[str | None, str | None
     )
     if data.length is None:
         return "", how + " Not rolled yet."
-    return f"{data.length} turns", how + f" Rolled: {data.length} battle turns."
+    return plural(data.length, "turn"), how + f" Rolled: {plural(data.length, 'battle turn')}."
 
 
 def _gear_text(d: SologearSheetData | None) -> str | None:

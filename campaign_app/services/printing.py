@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
+from ..words import plural
 from .common import ServiceError, find_campaign, thresholds_of
 from .edits import Edit
 from .print_requests import (
@@ -886,7 +887,7 @@ def standings_data(s: Standings) -> StandingsData:
                 f"{pl.result}: {pl.outcome}" if pl.result else "not reckoned yet",
             )
         )
-    note = f"{len(s.platoons)} platoons" if s.platoons else ""
+    note = plural(len(s.platoons), "platoon") if s.platoons else ""
     return StandingsData(
         campaign=s.campaign,
         headers=tuple(headers),
