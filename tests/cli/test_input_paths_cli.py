@@ -140,6 +140,7 @@ def test_an_unexpected_problem_without_a_log_file_does_not_promise_one(
 
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", [])
+    # fault injection: the handler of a bug, called as main() calls it (no command has a bug on purpose)
     code = cli._unexpected(["x"], KeyError("boom"))
     err = capsys.readouterr().err
     assert code == 1 and "log file" not in err and len(err.strip().splitlines()) == 1

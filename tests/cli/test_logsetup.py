@@ -50,6 +50,7 @@ def test_start_of_logging_does_not_import_logging_handlers(tmp_path):
 def test_a_server_password_never_reaches_the_log_file(tmp_path):
     """Every path into the log (a failing command's own line with its arguments, a message, a traceback) masks
     the password of a server address; the control shows the address itself is logged."""
+    # fault injection through a private seam: the journal command's function is replaced by one that fails
     code = (
         "import sys\n"
         "import campaign_app.commands.journal as j\n"

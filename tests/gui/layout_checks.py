@@ -444,7 +444,7 @@ def demo_scenes() -> list[tuple[str, tuple[str, int] | None]]:
 
 def show_scene(win: Any, target: tuple[str, int] | None) -> None:
     if target is None:
-        win._current = None
+        win._current = None  # no command goes back to the empty page (a person sees it at start)
         win.stack.setCurrentWidget(win.empty_page)
     else:
         win.open_item(*target)

@@ -429,7 +429,7 @@ def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(
     from campaign_app.store import journal
 
     pid = congo_platoon()
-    monkeypatch.setattr(journal, "_login", lambda: "ana")
+    monkeypatch.setattr(journal, "_login", lambda: "ana")  # who a club server would say is logged in
     battles.log_battle(pid, wounds=1, outcome="victory", scenario="Bridge", dice=TypedDice([[3], [12, 12]]))
     view = HistoryView(gui_ctx)
     qtbot.addWidget(view)
@@ -452,7 +452,7 @@ def test_the_timeline_says_who_logged_each_battle_when_several_logins_wrote(
     [(by, tip)] = battle_rows()
     assert by == "" and tip.splitlines()[-1].endswith("by ana")
 
-    monkeypatch.setattr(journal, "_login", lambda: "bo")
+    monkeypatch.setattr(journal, "_login", lambda: "bo")  # who a club server would say is logged in
     battles.log_battle(pid, wounds=1, outcome="defeat", scenario="Swamp", dice=TypedDice([[3], [12, 12]]))
     view.reload()
     assert model.columnCount() == 5 and model.headerData(4, Qt.Orientation.Horizontal) == "Logged by"
@@ -480,7 +480,7 @@ def test_the_changes_tab_and_journal_json_name_the_login(gui_ctx, congo_platoon,
     from campaign_app.store import journal
 
     pid = congo_platoon()
-    monkeypatch.setattr(journal, "_login", lambda: "ana")
+    monkeypatch.setattr(journal, "_login", lambda: "ana")  # who a club server would say is logged in
     battles.log_battle(pid, wounds=1, outcome="victory", dice=TypedDice([[3], [12, 12]]))
     model = JournalModel()
     model.set_rows(journal_service.operations(platoon=pid))

@@ -14,7 +14,7 @@ START = """
 import json, sys
 from pathlib import Path
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 import campaign_app.app as app
 from campaign_app.store.backups import has_daily_backup_today
 
@@ -33,11 +33,12 @@ def finish(window):
     seen["stale_after_upkeep"] = [p.name for p in backup_dir.glob(".*.part")]
 
     def when_checked():
-        if getattr(window, "_check_worker", None) is not None:
+        said = window.statusBar().currentMessage()  # what a person sees when the check has ended
+        if not said.startswith("Database check"):
             QTimer.singleShot(50, when_checked)
             return
-        box = getattr(window, "_check_box", None)
-        seen["box"] = None if box is None else [box.windowTitle(), box.text()]
+        boxes = [box for box in window.findChildren(QMessageBox) if box.isVisible()]
+        seen["box"] = [boxes[0].windowTitle(), boxes[0].text()] if boxes else None
         seen["backup_after"] = has_daily_backup_today(backup_dir, db_file)
         QApplication.instance().quit()
 

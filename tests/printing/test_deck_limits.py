@@ -66,7 +66,7 @@ def test_file_over_the_size_limit(tmp_path: Path):
 def test_any_exception_in_one_file_is_a_problem_of_that_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     deck = make_user_deck(tmp_path)
     (deck / "02-boom.toml").write_text(GOOD_CARD, encoding="utf-8")
-    real = deck_module._read_card
+    real = deck_module._read_card  # fault injection: no real card file makes the reader run out of memory
 
     def read_card(path, *args, **kwargs):  # type: ignore[no-untyped-def]
         if path.name == "02-boom.toml":

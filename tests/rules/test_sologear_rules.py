@@ -258,14 +258,21 @@ def keys(proc: Procedure) -> list[str]:
 def test_fig_dice_order_glory_enemy_hit_battle() -> None:
     # Winning, roll 4 -> 1D6G,** : combat, glory, enemy, battle length, entry edge
     proc = TurnProcedure("fig", band="Winning", posture=0, gear_tv=250)
-    proc.feed([2, 2])
-    assert [r.key for r in proc._queue] == ["glory", "enemy", "battle_length", "entry_edge"]
-    proc.feed([5])  # glory 5
+    asked = []  # the rolls the procedure asks for, in order (what the player is shown)
+
+    def feed(faces: list[int]) -> None:
+        proc.feed(faces)
+        if (req := proc.pending()) is not None:
+            asked.append(req.key)
+
+    feed([2, 2])
+    feed([5])  # glory 5
     req = proc.pending()
-    assert req.dice.expression == "1d6+1"  # ** -> +1
-    proc.feed([3])  # row 4
-    proc.feed([1, 2, 3, 4])
-    proc.feed([3])
+    assert req is not None and req.dice.expression == "1d6+1"  # ** -> +1
+    feed([3])  # row 4
+    feed([1, 2, 3, 4])
+    feed([3])
+    assert asked == ["glory", "enemy", "battle_length", "entry_edge"]
     assert proc.done
     res = proc.result
     assert res.glory == 5 and res.enemy_row == 4 and res.enemy_tv == 300

@@ -73,7 +73,7 @@ def test_the_view_reads_kinds_and_battles_without_making_events(monkeypatch) -> 
     eager = history.history(pid)
     report = history.history_report(pid, lazy_text=True)
     made: list[int] = []
-    original = history.Timeline._make
+    original = history.Timeline._make  # counted where events are made: a reader sees only the result
 
     def counting(self, code, row):  # type: ignore[no-untyped-def]
         made.append(code)
