@@ -71,13 +71,13 @@ back)."""
 
 
 def apply_palette(app: Any, which: str) -> None:
-    from PySide6.QtGui import QColor, QPalette
-
     if which == "system":
         if _SYSTEM_LOOK:
             app.setStyle(_SYSTEM_LOOK[0])
             app.setPalette(_SYSTEM_LOOK[1])
         return
+    from PySide6.QtGui import QColor, QPalette  # not at a start with the desktop's own look: their enums cost
+
     if not _SYSTEM_LOOK:
         _SYSTEM_LOOK.extend([app.style().name(), QPalette(app.palette())])
     app.setStyle("Fusion")
