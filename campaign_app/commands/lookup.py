@@ -19,6 +19,37 @@ def campaign_id(name: str) -> int:
     return names.campaign_id(name)
 
 
+def optional_campaign_id(name: str | None) -> int | None:
+    """An optional ``--campaign NAME``: its id, or None when it was not given (or given empty)."""
+    return None if name is None or name == "" else names.campaign_id(name)
+
+
+def sheet_id(name: str) -> int:
+    """``sologear ... --campaign NAME``: the id of that campaign's Sologear sheet (digits that name no campaign
+    are the sheet's id)."""
+    return names.sheet_id(name)
+
+
+def fighter_id(name: str, campaign: str | None = None) -> int:
+    """``FIGHTER [--campaign NAME]``: the d12 Death Blow fighter's id."""
+    return names.fighter_id(name, campaign)
+
+
+def opponent_fighter_id(name: str, fighter: int) -> int:
+    """``--opponent-fighter NAME``: a fighter of the same campaign as ``fighter``."""
+    return names.fighter_beside(name, fighter)
+
+
+def bout_id(text: str) -> int:
+    """``bout show ID``: a bout is named by its number."""
+    from .base import CliError
+
+    value = text.strip()
+    if not value.isdigit() or int(value) > 2**63 - 1:  # SQLite's largest row id
+        raise CliError(f"no bout {text!r} (a bout is named by its number, e.g. bout show 12)")
+    return int(value)
+
+
 def platoon_id(name: str, campaign: str | None = None) -> int:
     """``--platoon NAME [--campaign NAME]``: the platoon's id (a name first; digits that name no platoon, given
     without ``--campaign``, are its id)."""

@@ -241,13 +241,13 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data: CampaignDetail = campaign_service.show_campaign(args.campaign)
+    data: CampaignDetail = campaign_service.show_campaign(lookup.campaign_id(args.campaign))
     return emit(args, data.to_dict(), lambda: _campaign_text(data))
 
 
 def _campaign_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.rename_campaign(args.campaign, args.new_name))
+    return _emit_edit(args, campaign_service.rename_campaign(lookup.campaign_id(args.campaign), args.new_name))
 
 
 def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
@@ -264,7 +264,7 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
     ):
         raise CliError("nothing to change: give --period, --thresholds, --objective-xp, --replacement-dice or --notes")
     edit = campaign_service.set_campaign(
-        args.campaign,
+        lookup.campaign_id(args.campaign),
         thresholds=args.thresholds,
         objective_xp_to=args.objective_xp,
         notes=args.notes,
@@ -276,17 +276,19 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_archive(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.archive_campaign(args.campaign, archived=not args.unarchive))
+    return _emit_edit(
+        args, campaign_service.archive_campaign(lookup.campaign_id(args.campaign), archived=not args.unarchive)
+    )
 
 
 def _campaign_unarchive(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.unarchive_campaign(args.campaign))
+    return _emit_edit(args, campaign_service.unarchive_campaign(lookup.campaign_id(args.campaign)))
 
 
 def _campaign_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.delete_campaign(args.campaign, forget=args.forget))
+    return _emit_edit(args, campaign_service.delete_campaign(lookup.campaign_id(args.campaign), forget=args.forget))
 
 
 # --- platoon ----------------------------------------------------------------------------------------------
@@ -300,7 +302,7 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
     ctx.open_db()
     edit = platoon_service.create_platoon(
-        args.campaign,
+        lookup.campaign_id(args.campaign),
         args.name,
         training=_required_die(args.training, "Training"),
         equipment=_required_die(args.equipment, "Equipment"),
@@ -342,7 +344,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    rows: list[PlatoonRow] = platoon_service.list_platoons(args.campaign)
+    rows: list[PlatoonRow] = platoon_service.list_platoons(lookup.optional_campaign_id(args.campaign))
 
     def text() -> str:
         if not rows:

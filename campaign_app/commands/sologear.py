@@ -26,7 +26,7 @@ from ..rules.sologear.combat import (
 from ..rules.sologear.forces import BAND_NAMES, MAX_TOTAL, band_name, odds
 from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, ScoreItem, is_noticed, lookup_result, noticed_label
 from ..rules.sologear.table_text import card_tables
-from . import club
+from . import club, lookup
 from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
 
 if TYPE_CHECKING:
@@ -160,9 +160,7 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     into = None
     if args.campaign is not None:
-        from ..services.common import find_campaign
-
-        into = find_campaign(args.campaign).id
+        into = lookup.campaign_id(args.campaign)
     edit = sheet_service.create_sheet(
         args.name or "",
         args.pilot,
@@ -204,7 +202,7 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     }
     if not fields:
         raise CliError("nothing to change: give at least one field")
-    return _emit_edit(args, sheet_service.update_sheet(args.campaign, **fields))
+    return _emit_edit(args, sheet_service.update_sheet(lookup.sheet_id(args.campaign), **fields))
 
 
 def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
@@ -212,11 +210,11 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
     variable = _flag(args.variable_tables, "--variable-tables")
     ferocious = _flag(args.ferocious, "--ferocious")
     if variable is None and ferocious is None and args.reward_dice is None:
-        return emit(args, sheet_service.sheet_data(args.campaign).options.to_dict())
+        return emit(args, sheet_service.sheet_data(lookup.sheet_id(args.campaign)).options.to_dict())
     return _emit_edit(
         args,
         sheet_service.set_options(
-            args.campaign, variable_tables=variable, ferocious=ferocious, reward_dice=args.reward_dice
+            lookup.sheet_id(args.campaign), variable_tables=variable, ferocious=ferocious, reward_dice=args.reward_dice
         ),
     )
 
@@ -224,7 +222,7 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_force_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = sheet_service.add_force(
-        args.campaign,
+        lookup.sheet_id(args.campaign),
         args.side,
         args.name,
         base_power=args.base,
@@ -251,7 +249,9 @@ def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
     }
     if not fields:
         raise CliError("nothing to change: give at least one field")
-    return _emit_edit(args, sheet_service.update_force(_force_id(args.id), sheet=args.campaign, **fields))
+    return _emit_edit(
+        args, sheet_service.update_force(_force_id(args.id), sheet=lookup.sheet_id(args.campaign), **fields)
+    )
 
 
 def _force_id(text: str) -> int:
@@ -262,12 +262,12 @@ def _force_id(text: str) -> int:
 
 def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, sheet_service.remove_force(_force_id(args.id), sheet=args.campaign))
+    return _emit_edit(args, sheet_service.remove_force(_force_id(args.id), sheet=lookup.sheet_id(args.campaign)))
 
 
 def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data = sheet_service.sheet_data(args.campaign)
+    data = sheet_service.sheet_data(lookup.sheet_id(args.campaign))
     out = {
         "forces": data.forces.to_dict(),
         "totals": data.totals.to_dict(),
@@ -278,20 +278,20 @@ def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.roll_length(args.campaign, dice_source(args))
+    edit = play_service.roll_length(lookup.sheet_id(args.campaign), dice_source(args))
     return _emit_edit(args, edit)
 
 
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
+    edit = play_service.play_turn(lookup.sheet_id(args.campaign), args.action, args.posture, dice=dice_source(args))
     return emit(args, edit.to_dict(), lambda: turn_text(edit.result))
 
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.record_turn(
-        args.campaign,
+        lookup.sheet_id(args.campaign),
         args.turn,
         glory=args.glory,
         enemy_tv=args.enemy_tv,
@@ -307,24 +307,24 @@ def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.end_campaign(args.campaign, dice_source(args))
+    edit = play_service.end_campaign(lookup.sheet_id(args.campaign), dice_source(args))
     return emit(args, edit.to_dict(), lambda: end_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, play_service.undo_last(args.campaign))
+    return _emit_edit(args, play_service.undo_last(lookup.sheet_id(args.campaign)))
 
 
 def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data = sheet_service.sheet_data(args.campaign)
+    data = sheet_service.sheet_data(lookup.sheet_id(args.campaign))
     return emit(args, data.to_dict(), lambda: sheet_text(data))
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    entries = sheet_service.history(args.campaign)
+    entries = sheet_service.history(lookup.sheet_id(args.campaign))
     return emit(
         args,
         [e.to_dict() for e in entries],
@@ -434,7 +434,7 @@ def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.sologear_odds import turn_odds
 
     ctx.open_db()
-    odds = turn_odds(args.campaign, args.posture)
+    odds = turn_odds(lookup.sheet_id(args.campaign), args.posture)
     data = odds.to_dict()
 
     def text() -> str:

@@ -25,9 +25,9 @@ from .common import (
     ServiceError,
     check_line,
     check_multiline,
-    find_campaign,
     iso_text,
     name_key,
+    resolve_campaign,
     thresholds_of,
 )
 from .edits import Edit, Recorder
@@ -121,8 +121,8 @@ def _name_taken(name: str, exclude_id: int | None = None) -> bool:
     return query.exists()
 
 
-def _campaign(ref: str | int | Campaign) -> Campaign:
-    return ref if isinstance(ref, Campaign) else find_campaign(ref)
+def _campaign(ref: int | Campaign) -> Campaign:
+    return ref if isinstance(ref, Campaign) else resolve_campaign(ref)
 
 
 # --- reading -----------------------------------------------------------------------------------------------
@@ -334,7 +334,7 @@ def list_campaigns(include_archived: bool = True) -> list[ListedCampaign]:
     return [campaign_info(c) for c in query]
 
 
-def show_campaign(ref: str | int) -> CampaignDetail:
+def show_campaign(ref: int) -> CampaignDetail:
     return campaign_detail(_campaign(ref))
 
 
@@ -407,7 +407,7 @@ def create_campaign(
     return Edit("campaign", c.id, f"created campaign {name!r}", info, rec.changes)
 
 
-def rename_campaign(ref: str | int, new_name: str) -> Edit[Renamed]:
+def rename_campaign(ref: int, new_name: str) -> Edit[Renamed]:
     new_name = check_name(new_name, "campaign")
     rec = Recorder()
     with rec.operation("campaign.rename") as op:
@@ -450,7 +450,7 @@ def _shown(value: Any) -> str:
 
 
 def set_campaign(
-    ref: str | int,
+    ref: int,
     *,
     period: Any = _UNSET,
     thresholds: Any = None,
@@ -499,7 +499,7 @@ def set_campaign(
     )
 
 
-def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
+def archive_campaign(ref: int, archived: bool = True) -> Edit[Archived]:
     rec = Recorder()
     with rec.operation("campaign.archive") as op:
         c = _campaign(ref)
@@ -517,11 +517,11 @@ def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
     )
 
 
-def unarchive_campaign(ref: str | int) -> Edit[Archived]:
+def unarchive_campaign(ref: int) -> Edit[Archived]:
     return archive_campaign(ref, archived=False)
 
 
-def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDeleted]:
+def delete_campaign(ref: int, forget: bool = False) -> Edit[CampaignDeleted]:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
     holds every row, so undo puts it all back with the same ids.
 
@@ -551,7 +551,7 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDelete
     return Edit("campaign", c.id, f"deleted campaign {name!r}", gone, rec.changes)
 
 
-def _delete_and_forget(ref: str | int) -> Edit[CampaignDeleted]:
+def _delete_and_forget(ref: int) -> Edit[CampaignDeleted]:
     from ..store.journal_budget import FORGOTTEN_LABEL, forget, secure_deletes
     from ..store.opened import Capability, can
 
@@ -590,7 +590,7 @@ def name_problem(name: str, exclude_id: int | None = None) -> str | None:
     return None
 
 
-def campaign_id(ref: str | int) -> int:
+def campaign_id(ref: int) -> int:
     return _campaign(ref).id
 
 

@@ -99,15 +99,14 @@ def _by_name(query: ModelSelect[_M], field: Field[str], name: str) -> list[_M]:
     return (exact or found)[:2]
 
 
-def find_campaign(name_or_id: str | int) -> Campaign:
-    """A campaign by id (an int, from the GUI) or by name (a str is always a name)."""
-    if isinstance(name_or_id, int):
-        found = Campaign.get_or_none(Campaign.id == check_row_id(name_or_id, "campaign"))
-    else:
-        matches = _by_name(Campaign.select(), Campaign.name, name_or_id)
-        found = matches[0] if len(matches) == 1 else None
+def resolve_campaign(ref: int | Campaign) -> Campaign:
+    """What services accept as "a campaign": a Campaign or its row id (names are looked up by the faces: the
+    CLI's argument layer, the GUI's lists)."""
+    if isinstance(ref, Campaign):
+        return ref
+    found = Campaign.get_or_none(Campaign.id == check_row_id(ref, "campaign"))
     if found is None:
-        raise NotFound(f"no campaign named {name_or_id!r}")
+        raise NotFound(f"no campaign with id {ref}")
     return found
 
 
@@ -122,18 +121,14 @@ def resolve_platoon(ref: int | Platoon) -> Platoon:
     return found
 
 
-def find_sheet(name_or_id: str | int) -> SologearSheet:
-    """A Sologear campaign sheet by its campaign's name (or the sheet id)."""
-    if isinstance(name_or_id, int):
-        found = SologearSheet.get_or_none(SologearSheet.id == check_row_id(name_or_id, "Sologear campaign"))
-    else:
-        try:
-            camp = find_campaign(name_or_id)
-        except NotFound:
-            camp = None
-        found = SologearSheet.select().where(SologearSheet.campaign == camp).first() if camp else None
+def resolve_sheet(ref: int | SologearSheet) -> SologearSheet:
+    """What services accept as "a Sologear campaign": its sheet or the sheet's row id (the CLI's argument layer
+    looks the campaign's name up)."""
+    if isinstance(ref, SologearSheet):
+        return ref
+    found = SologearSheet.get_or_none(SologearSheet.id == check_row_id(ref, "Sologear campaign"))
     if found is None:
-        raise NotFound(f"no Sologear campaign named {name_or_id!r}")
+        raise NotFound(f"no Sologear campaign with id {ref}")
     return found
 
 

@@ -35,9 +35,9 @@ from .common import (
     RollResult,
     ServiceError,
     check_reason,
-    find_campaign,
     iso_text,
     name_key,
+    resolve_campaign,
     resolve_platoon,
     roll_result,
     store_rolls,
@@ -434,7 +434,7 @@ def platoon_detail(ref: int | Platoon) -> PlatoonDetail:
     )
 
 
-def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
+def list_platoons(campaign: int | None = None) -> list[PlatoonRow]:
     """One summary row per platoon (of one campaign, or of all Atomic Africa campaigns), by name."""
     query = (
         Platoon.select(
@@ -456,7 +456,7 @@ def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
         .order_by(Campaign.name, Platoon.name)
     )
     if campaign is not None:
-        query = query.where(Platoon.campaign == find_campaign(campaign))
+        query = query.where(Platoon.campaign == resolve_campaign(campaign))
     # id, name, campaign id, training, equipment, morale, armor, xp, campaign name, the four thresholds
     platoons = list(
         cast("Iterable[tuple[int, str, int, int, int, int, int, int, str, int, int, int, int]]", query.tuples())
@@ -568,7 +568,7 @@ class PlatoonDeleted(Result):
 
 
 def create_platoon(
-    campaign: str | int,
+    campaign: int,
     name: str,
     *,
     training: int,
@@ -607,7 +607,7 @@ def create_platoon(
     rank = (leader_rank or DEFAULT_RANK).strip() or DEFAULT_RANK
     rec = Recorder()
     with rec.operation("platoon.create") as op:
-        c = find_campaign(campaign)
+        c = resolve_campaign(campaign)
         if c.system != "atomic_africa":
             raise ServiceError(
                 f"campaign {c.name!r} is a Sologear campaign; platoons belong to Atomic Africa campaigns"

@@ -47,7 +47,7 @@ class TurnOdds:
         }
 
 
-def turn_odds(ref: str | int, posture: int | str | None = None) -> TurnOdds:
+def turn_odds(ref: int, posture: int | str | None = None) -> TurnOdds:
     """The odds for the sheet's next turn. ``posture`` −2..+2 (default 0, or the break-out's fixed Bold);
     refused when no turn can be played and no column is known."""
     data = sheet_data(ref)

@@ -49,7 +49,7 @@ from .sologear_sheet import (
 )
 
 
-def length_procedure(ref: str | int | SologearSheet) -> LengthProcedure:
+def length_procedure(ref: int | SologearSheet) -> LengthProcedure:
     """The campaign-length roll, to be fed one roll at a time (the GUI) or by :func:`roll_length`."""
     sheet = load_sheet(ref)
     if sheet.length is not None:
@@ -58,7 +58,7 @@ def length_procedure(ref: str | int | SologearSheet) -> LengthProcedure:
     return guard_rules(lambda: LengthProcedure(t.player_units, t.enemy_units))
 
 
-def roll_length(ref: str | int, dice: DiceSource) -> Edit[LengthRolled]:
+def roll_length(ref: int, dice: DiceSource) -> Edit[LengthRolled]:
     """Roll the length: as many d6 as the smaller side has units; the sum is the number of battle turns."""
     sheet = load_sheet(ref)
     proc = length_procedure(sheet)
@@ -81,7 +81,7 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit[LengthRolled]:
     )
 
 
-def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> TurnProcedure:
+def turn_procedure(ref: int | SologearSheet, action: str, posture: Any = None) -> TurnProcedure:
     """A turn's procedure for this sheet, refusing a turn that cannot be played now."""
     sheet = load_sheet(ref)
     nxt = next_turn(sheet)
@@ -105,7 +105,7 @@ def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = N
     )
 
 
-def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
+def play_turn(ref: int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
     """Play the next battle turn (DEC, REP or FIG with a posture): roll everything the turn needs (combat
     table, Glory, enemy quality, light critical, battle length, entry edge) and store the turn and its rolls.
     A battle must then be recorded with :func:`record_turn`."""
@@ -173,7 +173,7 @@ def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = 
 
 
 def record_turn(
-    ref: str | int,
+    ref: int,
     number: Any,
     *,
     glory: Any = 0,
@@ -265,7 +265,7 @@ def record_turn(
     return Edit("sheet", sheet.id, message, summary, rec.changes)
 
 
-def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
+def end_procedure(ref: int | SologearSheet) -> EndProcedure:
     """The reckoning's rolls (D66, then the reward/punishment roll if noticed), refusing while the campaign
     is not over or a battle is not recorded."""
     sheet = load_sheet(ref)
@@ -285,7 +285,7 @@ def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
     )
 
 
-def end_campaign(ref: str | int, dice: DiceSource) -> Edit[ReckoningDone]:
+def end_campaign(ref: int, dice: DiceSource) -> Edit[ReckoningDone]:
     """The end-of-campaign reckoning: recognition, the D66 noticed roll, impression, the reward or
     punishment roll; stored on the sheet with its rolls."""
     sheet = load_sheet(ref)
@@ -332,7 +332,7 @@ PLAY_KINDS: tuple[str, ...] = ("sologear.end", "sologear.record", "sologear.turn
 """Operations of playing a Sologear campaign (what ``sologear undo`` steps back through)."""
 
 
-def undo_last(ref: str | int) -> Edit[PlayUndone]:
+def undo_last(ref: int) -> Edit[PlayUndone]:
     """Step back once through play, through the journal (every row comes back exactly): the reckoning; else the
     newest turn together with what was recorded for it; else the length roll. Refused, naming it, when a later
     change of the same rows is in the way (nothing is changed then)."""

@@ -53,7 +53,7 @@ from ..store.journal import Operation
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 from ..words import number, plural
 from .campaigns import check_name, create_campaign, rename_campaign
-from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, store_rolls
+from .common import NotFound, ServiceError, check_line, check_multiline, resolve_sheet, store_rolls
 from .edits import Edit, Recorder
 from .sologear_results import (
     CampaignRef,
@@ -125,10 +125,10 @@ def guard_rules(fn: Callable[[], T]) -> T:
         return fn()
 
 
-def load_sheet(ref: str | int | SologearSheet) -> SologearSheet:
+def load_sheet(ref: int | SologearSheet) -> SologearSheet:
     if isinstance(ref, SologearSheet):
         return SologearSheet.get_by_id(ref.id)
-    return find_sheet(ref)
+    return resolve_sheet(ref)
 
 
 def _text(value: Any, what: str) -> str:
@@ -389,7 +389,7 @@ def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[Tu
     ]
 
 
-def reckoning(ref: str | int | SologearSheet) -> Reckoning:
+def reckoning(ref: int | SologearSheet) -> Reckoning:
     """The end-of-campaign reckoning: stored values if done, else a preview of recognition and impression
     from the turns so far (``final`` False)."""
     sheet = load_sheet(ref)
@@ -425,7 +425,7 @@ def reckoning(ref: str | int | SologearSheet) -> Reckoning:
     )
 
 
-def next_turn(ref: str | int | SologearSheet) -> NextTurn:
+def next_turn(ref: int | SologearSheet) -> NextTurn:
     """What the next turn can be: its number, the odds column, the actions allowed, or why none can be
     played (``blocked``)."""
     sheet = load_sheet(ref)
@@ -462,7 +462,7 @@ def next_turn(ref: str | int | SologearSheet) -> NextTurn:
     )
 
 
-def sheet_data(ref: str | int | SologearSheet) -> SheetData:
+def sheet_data(ref: int | SologearSheet) -> SheetData:
     """A sheet's full data (header, options, state, both sides' units with totals and odds, the battle form
     with every turn and roll, the reckoning): what ``sologear show --json`` prints and the printed sheet
     uses."""
@@ -623,7 +623,7 @@ def roll_words(r: StoredRoll) -> str:
     return text
 
 
-def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> list[HistoryEntry]:
+def history(ref: int | SologearSheet, data: SheetData | None = None) -> list[HistoryEntry]:
     """The campaign's history, oldest first: the length roll, each turn with its rolls and what was
     recorded, the reckoning. ``data``: the sheet's :func:`sheet_data` if the caller has it already."""
     data = data if data is not None else sheet_data(ref)
@@ -750,7 +750,7 @@ def create_sheet(
     return Edit("sheet", sheet.id, said, summary, rec.changes)
 
 
-def update_sheet(ref: str | int, **fields: Any) -> Edit[SheetChange]:
+def update_sheet(ref: int, **fields: Any) -> Edit[SheetChange]:
     """Edit the sheet's header: ``name`` (the campaign's), date, area, pilot, gear_name, gear_tv, units and
     affiliations, notes."""
     unknown = set(fields) - {"name", *HEADER_FIELDS}
@@ -789,7 +789,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit[SheetChange]:
 
 
 def set_options(
-    ref: str | int,
+    ref: int,
     *,
     variable_tables: bool | None = None,
     ferocious: bool | None = None,
@@ -875,7 +875,7 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
 
 
 def add_force(
-    ref: str | int,
+    ref: int,
     side: str,
     name: str,
     *,
@@ -915,7 +915,7 @@ def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:
     return force
 
 
-def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> Edit[UnitRow]:
+def update_force(force_id: int, *, sheet: int | None = None, **fields: Any) -> Edit[UnitRow]:
     """Change a unit's side, name, base power, company TV (which recomputes the base unless a base is
     given too), skill or loyalty."""
     unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
@@ -937,7 +937,7 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
     return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
 
 
-def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit[UnitRow]:
+def remove_force(force_id: int, *, sheet: int | None = None) -> Edit[UnitRow]:
     rec = Recorder()
     with rec.operation("force.remove") as op:
         force = _force(force_id, load_sheet(sheet) if sheet is not None else None)
