@@ -100,6 +100,9 @@ def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
             f"wrote {site.folder}: {plural(len(site.pages), 'page')} of campaign "
             f"{site.campaign!r} (open {site.folder / 'index.html'} in a browser)",
         )
+    from .. import fileio
+
+    fileio.check_output(args.output, "campaign.json")  # a bad path is named before the campaign is looked up
     result = portable.export_campaign(lookup.campaign_id(args.campaign), args.output)
     return emit(
         args, result.to_dict(), f"wrote {result.file}: campaign {result.campaign!r}, " + _contents(result.counts)

@@ -26,7 +26,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import AttributeEvent, BattleEvent, XpEvent, history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import changes_by_hand, history_from_report
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"
@@ -35,7 +35,7 @@ PLATOON = "1st Platoon"
 def _platoon() -> None:
     create_campaign("Katanga 1961", "atomic_africa")
     create_platoon(
-        "Katanga 1961",
+        campaign_id("Katanga 1961"),
         PLATOON,
         training=8,
         equipment=10,

@@ -31,7 +31,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import history_from_report
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 FLOOR = 7.0
 SAFE = 6.5 * 72 / 25.4
@@ -141,7 +141,7 @@ def test_sologear_forms_never_print_below_the_floor(paper: str) -> None:
 def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
     create_campaign("Katanga 1961", "atomic_africa")
     create_platoon(
-        "Katanga 1961",
+        campaign_id("Katanga 1961"),
         "1st Platoon",
         training=8,
         equipment=10,

@@ -31,6 +31,7 @@ from campaign_app.store.models import (
     XpChange,
 )
 from tests.dbdump import dump
+from tests.ids import campaign_id
 
 
 @contextmanager
@@ -432,7 +433,7 @@ def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> N
 def test_replacement_leader_house_rule_one_die(camp: Campaign, pid: int) -> None:
     from campaign_app.services import campaigns as cs
 
-    cs.set_campaign(camp.name, replacement_dice=1)
+    cs.set_campaign(campaign_id(camp.name), replacement_dice=1)
     s = battles.BattleSession(pid)
     s.set_casualties(0, 0)
     s.enter("1, 1")  # casualty

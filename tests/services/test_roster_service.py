@@ -28,7 +28,7 @@ from campaign_app.store.models import (
     Roll,
     XpChange,
 )
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def camp() -> int:
 @pytest.fixture
 def pid(camp: int) -> int:
     return platoon_service.create_platoon(
-        "Congo 1960",
+        campaign_id("Congo 1960"),
         "2nd Platoon",
         training=10,
         equipment=10,
@@ -109,13 +109,15 @@ def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> 
     }
     name = args.pop("name")
     with pytest.raises(ServiceError, match=message):
-        platoon_service.create_platoon("Congo 1960", name, **args)
+        platoon_service.create_platoon(campaign_id("Congo 1960"), name, **args)
     assert Platoon.select().count() == 1 and Leader.select().count() == 1
 
 
 def test_same_name_in_another_campaign_is_fine(pid: int) -> None:
     cs.create_campaign("Other")
-    other = platoon_service.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+    other = platoon_service.create_platoon(
+        campaign_id("Other"), "2nd Platoon", training=8, equipment=8, morale=8, armor=1
+    )
     assert platoon_service.platoon_detail(other.id).campaign == "Other"
     assert platoon_service.platoon_detail(pid).campaign == "Congo 1960"
 
@@ -125,7 +127,7 @@ def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
         platoon_service.set_xp(999, 3)
     cs.create_campaign("Gears", "sologear")
     with pytest.raises(ServiceError, match="Sologear campaign"):
-        platoon_service.create_platoon("Gears", "P", training=8, equipment=8, morale=8, armor=1)
+        platoon_service.create_platoon(campaign_id("Gears"), "P", training=8, equipment=8, morale=8, armor=1)
 
 
 def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
@@ -292,7 +294,7 @@ def test_replace_leader_refusals(pid: int) -> None:
     with pytest.raises(ServiceError, match="how the leader left"):
         leader_service.replace_leader(pid, "X", xp=1, how="eaten")
     with pytest.raises(ServiceError, match="5 is not a face of a d4"):
-        cs.set_campaign("Congo 1960", period=1)
+        cs.set_campaign(campaign_id("Congo 1960"), period=1)
         leader_service.replace_leader(pid, "X", dice=TypedDice([[5, 1]]))
     assert Leader.select().count() == 1
 
@@ -445,12 +447,12 @@ def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
 def test_list_platoons(pid: int, camp: int) -> None:
     platoon_service.create_platoon(camp, "1st Platoon", training=6, equipment=6, morale=6, armor=1, xp=0)
     cs.create_campaign("Other")
-    platoon_service.create_platoon("Other", "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
-    rows = platoon_service.list_platoons("Congo 1960")
+    platoon_service.create_platoon(campaign_id("Other"), "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
+    rows = platoon_service.list_platoons(campaign_id("Congo 1960"))
     assert [r.name for r in rows] == ["1st Platoon", "2nd Platoon"]
     assert rows[1].leader == "Lt. Okafor" and rows[1].cards == 10 and rows[0].level == "Untested"
     assert len(platoon_service.list_platoons()) == 3
-    assert platoon_service.list_platoons("Other")[0].level == "Legendary"
+    assert platoon_service.list_platoons(campaign_id("Other"))[0].level == "Legendary"
 
 
 def test_demo_platoon_detail_reads_its_level_cards_and_weapons() -> None:

@@ -13,6 +13,7 @@ from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.services.sologear_results import FormRow, PlayUndone, SideTotals
 from campaign_app.store import journal_replay
 from campaign_app.store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
+from tests.ids import sheet_id
 
 
 def make_sheet(length: int | None = None, enemy_base: float = 400, **options: Any) -> int:
@@ -384,7 +385,7 @@ def test_update_sheet_and_rename() -> None:
     sid = make_sheet()
     edit = sheet_service.update_sheet(sid, name="Hill 215", gear_tv=420, area="Westridge")
     assert edit.result.new["name"] == "Hill 215"
-    data = sheet_service.sheet_data("Hill 215")
+    data = sheet_service.sheet_data(sheet_id("Hill 215"))
     assert data.gear_tv == 420 and data.enemy_quality_column == "≤500"
     with pytest.raises(ServiceError):
         sheet_service.update_sheet(sid, gear_tv=-1)
