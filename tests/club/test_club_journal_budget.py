@@ -63,7 +63,13 @@ def club_db(club_pg: ClubServer) -> str:
     ):
         init_db(club_pg.url(DB, user=login))
         platoons.create_platoon(
-            campaign, platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+            campaign_id_of(campaign),
+            platoon,
+            training=8,
+            equipment=8,
+            morale=8,
+            armor=2,
+            leader_name=f"Lt. {login.title()}",
         )
         for i in range(n):
             battles.log_battle(

@@ -25,11 +25,11 @@ from tests.ids import campaign_id, platoon_id, sheet_id
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: club.add_member(campaign_id("Congo 1960"), "ada"),
-        lambda: club.remove_member(campaign_id("Congo 1960"), "ada"),
-        lambda: club.members(campaign_id("Congo 1960")),
+        lambda: club.add_member(1, "ada"),
+        lambda: club.remove_member(1, "ada"),
+        lambda: club.members(1),
         lambda: club.set_platoon_owner(1, "ada"),
-        lambda: club.set_sheet_owner(sheet_id("Hill 214"), "ada"),
+        lambda: club.set_sheet_owner(1, "ada"),
     ],
 )
 def test_on_a_file_the_club_services_need_a_club_server(fresh_db: object, call: Any) -> None:
