@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..words import plural
 from . import lookup
-from .base import CliError, Context, add_json, emit
+from .base import CliError, Context, add_json, date_arg, emit
 
 if TYPE_CHECKING:
     from ..services.death_blow import BoutDetail, FighterDetail, FighterHistory, FighterRow
@@ -231,7 +231,7 @@ def _bout_log(args: argparse.Namespace, ctx: Context) -> int:
         opponent_level=args.opponent_level,
         winner=args.winner,
         face_cards=args.face_cards,
-        date=args.date,
+        date=date_arg(args.date, "the bout's date"),
         notes=args.notes or "",
     )
     return emit(args, edit.to_dict(), lambda: edit.message + "\n" + bout_line(edit.result))
@@ -245,7 +245,7 @@ def _bout_play(args: argparse.Namespace, ctx: Context) -> int:
         lookup.opponent_fighter_id(args.opponent_fighter, fighter),
         seed=args.seed,
         dice=args.dice or (),
-        date=args.date,
+        date=date_arg(args.date, "the bout's date"),
         notes=args.notes or "",
     )
     note = ""

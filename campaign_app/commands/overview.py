@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from . import lookup
-from .base import Context, add_json, emit
+from .base import Context, add_json, date_arg, emit
 
 
 def _cmd_standings(args: argparse.Namespace, ctx: Context) -> int:
@@ -135,7 +135,9 @@ def _cmd_chronicle_add(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import add_entry
 
     ctx.open_db()
-    edit = add_entry(lookup.campaign_id(args.campaign), args.title, args.text or "", args.date)
+    edit = add_entry(
+        lookup.campaign_id(args.campaign), args.title, args.text or "", date_arg(args.date, "the entry's date")
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -143,7 +145,9 @@ def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import edit_entry
 
     ctx.open_db()
-    edit = edit_entry(_entry_id(args.entry), title=args.title, text=args.text, date=args.date)
+    edit = edit_entry(
+        _entry_id(args.entry), title=args.title, text=args.text, date=date_arg(args.date, "the entry's date")
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 

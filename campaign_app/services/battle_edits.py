@@ -75,7 +75,7 @@ class BattleEdited(Result):
 def edit_battle(
     battle_id: int,
     *,
-    date: _dt.date | str | None = None,
+    date: _dt.date | None = None,
     scenario: str | None = None,
     opponent: str | None = None,
     opponent_platoon: Any = KEEP,

@@ -17,7 +17,7 @@ from ..store.database import db
 from ..store.journal import operation
 from ..store.models import ChronicleEntry
 from .campaigns import NOTES_MAX
-from .common import NotFound, ServiceError, check_line, check_multiline, check_row_id, resolve_campaign
+from .common import NotFound, ServiceError, check_date, check_line, check_multiline, check_row_id, resolve_campaign
 from .edits import Edit
 from .results import Result
 
@@ -215,16 +215,8 @@ def chronicle(campaign: int, *, platoon: str | None = None, search: str | None =
 # ----------------------------------------------------------------------------------------------- entries
 
 
-def _date(value: Any) -> _dt.date:
-    if isinstance(value, _dt.date):
-        return value
-    text = str(value or "").strip()
-    if not text:
-        return _dt.date.today()
-    try:
-        return _dt.date.fromisoformat(text)
-    except ValueError:
-        raise ServiceError(f"date must be YYYY-MM-DD, not {text!r}") from None
+def _date(value: _dt.date | None) -> _dt.date:
+    return check_date(value, "the entry's date")
 
 
 def _entry(entry_id: Any) -> ChronicleEntry:
@@ -266,7 +258,7 @@ class ReportWritten(Result):
     report: str
 
 
-def add_entry(campaign: int, title: str, text: str = "", date: _dt.date | str | None = None) -> Edit[EntryAdded]:
+def add_entry(campaign: int, title: str, text: str = "", date: _dt.date | None = None) -> Edit[EntryAdded]:
     """Add a dated campaign entry ("Season 2 begins") to the chronicle."""
     title = check_line(title, "title", TITLE_MAX, required=True)
     body = check_multiline(text, "text", NOTES_MAX)
@@ -285,7 +277,7 @@ def add_entry(campaign: int, title: str, text: str = "", date: _dt.date | str | 
 
 
 def edit_entry(
-    entry_id: int, *, title: str | None = None, text: str | None = None, date: _dt.date | str | None = None
+    entry_id: int, *, title: str | None = None, text: str | None = None, date: _dt.date | None = None
 ) -> Edit[EntryChanged]:
     """Change an entry's title, text or date (what is not given stays)."""
     values: dict[str, Any] = {}

@@ -194,6 +194,18 @@ def roll_result(roll: Roll) -> RollResult:
     )
 
 
+def check_date(value: _dt.date | None, what: str = "the date") -> _dt.date:
+    """A date (``None``: today). Text a user typed is read by the faces: the CLI's argument layer
+    (``commands/base.py`` ``date_arg``) and the GUI's date fields."""
+    if value is None:
+        return _dt.date.today()
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    raise ServiceError(f"{what} must be a date, not {value!r}")
+
+
 def iso_text(value: object) -> str | None:
     """A stored date or time as ISO text (SQLite gives the text itself, the common case when reading)."""
     if value.__class__ is str:

@@ -28,6 +28,7 @@ from .campaigns import NAME_MAX, check_notes
 from .common import (
     NotFound,
     ServiceError,
+    check_date,
     check_line,
     check_reason,
     check_row_id,
@@ -345,17 +346,8 @@ def _check_whole(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
-def _check_date(value: Any) -> _dt.date:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return _dt.date.today()
-    if isinstance(value, _dt.datetime):
-        return value.date()
-    if isinstance(value, _dt.date):
-        return value
-    try:
-        return _dt.date.fromisoformat(str(value).strip())
-    except ValueError:
-        raise ServiceError(f"the bout's date must be a date like 2026-11-26, not {value!r}") from None
+def _check_date(value: _dt.date | None) -> _dt.date:
+    return check_date(value, "the bout's date")
 
 
 def _check_name(name: Any) -> str:
@@ -653,7 +645,7 @@ def log_bout(
     opponent_level: Any = None,
     winner: Any,
     face_cards: Any,
-    date: _dt.date | str | None = None,
+    date: _dt.date | None = None,
     notes: str = "",
 ) -> Edit[BoutDetail]:
     """A bout played at the table: the result typed in; the victor (a fighter of the campaign) gains 1 XP per face
@@ -785,7 +777,7 @@ class SoloBout:
             return None
         return (self.dice.switched_at + 1) // 2
 
-    def save(self, *, date: _dt.date | str | None = None, notes: str = "") -> Edit[BoutDetail]:
+    def save(self, *, date: _dt.date | None = None, notes: str = "") -> Edit[BoutDetail]:
         """Write the finished bout (one operation): the bout, every round, both careers."""
         if not self.over:
             raise ServiceError("the bout is not over yet: play it to the end first")
@@ -825,7 +817,7 @@ def play_bout(
     *,
     seed: Any = None,
     dice: Sequence[Any] = (),
-    date: _dt.date | str | None = None,
+    date: _dt.date | None = None,
     notes: str = "",
 ) -> tuple[Edit[BoutDetail], SoloBout]:
     """A whole solo bout played by the app (§5.2) and saved: shuffled decks from the seed, typed dice first (one

@@ -9,6 +9,7 @@ the same every time. Everything is written in one transaction.
 
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
@@ -27,7 +28,7 @@ class _Battle(TypedDict):
     """A sample battle: its details, wounds, leader wounds, the typed dice in the rules' order (recovery
     rolls, leader 2d12, replacement), the replacement leader's name if the leader falls."""
 
-    date: str
+    date: _dt.date
     scenario: str
     opponent: str
     outcome: Outcome
@@ -58,7 +59,7 @@ class DemoCreated(Result):
 
 _BATTLES: list[_Battle] = [
     {
-        "date": "1960-07-14",
+        "date": _dt.date(1960, 7, 14),
         "scenario": "Crossing at Matadi",
         "opponent": "Katangese gendarmes",
         "outcome": Outcome.VICTORY,
@@ -68,7 +69,7 @@ _BATTLES: list[_Battle] = [
         "dice": [[5], [6, 4]],
     },
     {
-        "date": "1960-08-02",
+        "date": _dt.date(1960, 8, 2),
         "scenario": "Night patrol on the river road",
         "opponent": "Mercenary column",
         "outcome": Outcome.DRAW,
@@ -78,7 +79,7 @@ _BATTLES: list[_Battle] = [
         "dice": [[2], [5, 3], [9, 8]],
     },
     {
-        "date": "1960-09-19",
+        "date": _dt.date(1960, 9, 19),
         "scenario": "Holding the airfield",
         "opponent": "Soviet advisers' battalion",
         "outcome": Outcome.VICTORY,

@@ -3,6 +3,8 @@ numbers that are never misread (5 stays 5) nor clamped, Roll all remaining, Ctrl
 
 from __future__ import annotations
 
+import datetime as _dt
+
 import pytest
 from driving import focused, in_modal, shown_item
 from PySide6.QtCore import Qt
@@ -444,7 +446,7 @@ def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fie
     from campaign_app.services import battles, history
 
     logged = battles.log_battle(
-        pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits", date="2026-03-01", dice=SeededDice(3)
+        pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits", date=_dt.date(2026, 3, 1), dice=SeededDice(3)
     )
     battle = next(b for b in history.history(pid).battles if b.id == logged.id)
     dialog = EditBattleDialog(battle, pid)

@@ -25,7 +25,11 @@ def pit(fresh_db) -> None:  # type: ignore[no-untyped-def]
     service.create_fighter(campaign_id("Pit"), "Kenji", level=3)
     service.create_fighter(campaign_id("Pit"), "Mara")
     service.log_bout(
-        fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=5, date="2026-10-01"
+        fighter_id("Kenji"),
+        opponent_fighter=fighter_id("Mara"),
+        winner="Kenji",
+        face_cards=5,
+        date=datetime.date(2026, 10, 1),
     )
 
 

@@ -58,7 +58,7 @@ def _logged(count: int) -> HistoryData:
             outcome=("victory", "defeat", "draw")[n % 3],
             scenario=f"Bridge {n}",
             opponent="Gendarmes",
-            date=f"2024-02-{n:02d}",
+            date=datetime.date(2024, 2, n),
             dice=SeededDice(n * 13),
             replacement_name=f"Lt. New {n}",
         )
@@ -188,7 +188,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
         outcome="victory",
         scenario="Bridge",
         opponent="Gendarmes",
-        date="1961-02-01",
+        date=datetime.date(1961, 2, 1),
         dice=SeededDice(3),
         notes="Held the bridge until dusk.",
     )
@@ -198,7 +198,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
         leader_wounds=2,
         outcome="defeat",
         scenario="Ridge",
-        date="1961-03-05",
+        date=datetime.date(1961, 3, 5),
         dice=SeededDice(8),
         replacement_name="Lt. Bello",
     )

@@ -160,7 +160,7 @@ def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
             outcome=("victory", "defeat", "draw")[n % 3],
             scenario=f"Bridge {n}",
             opponent="Gendarmes",
-            date=f"1961-02-{n:02d}",
+            date=datetime.date(1961, 2, n),
             dice=SeededDice(n * 7),
             replacement_name=f"Lt. New {n}",
             notes=f"Battle {n}: held the bridge until dusk, then fell back." if n % 2 else "",

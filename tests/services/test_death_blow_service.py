@@ -3,6 +3,7 @@ operation, refusals that write nothing, odds, history."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: 
         opponent_fighter=fighter_id("Mara"),
         winner="Kenji",
         face_cards=5,
-        date="2026-11-01",
+        date=_dt.date(2026, 11, 1),
         notes="in the rain",
     )
     detail = edit.result
@@ -96,7 +97,7 @@ def test_draws_and_outside_opponents(pit: str) -> None:
         ({"opponent_fighter": "Kenji", "winner": "Kenji", "face_cards": 3}, "cannot fight themselves"),
         ({"opponent_fighter": "Mara", "winner": "draw", "face_cards": 3}, "a draw leaves no victor"),
         ({"opponent": "Old Wu", "winner": "Kenji", "face_cards": 3}, "give the level of Old Wu"),
-        ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": 3, "date": "yesterday"}, "a date like"),
+        ({"opponent_fighter": "Mara", "winner": "Kenji", "face_cards": 3, "date": "yesterday"}, "must be a date"),
         ({"opponent_fighter": "Nobody", "winner": "Kenji", "face_cards": 3}, "no fighter named 'Nobody'"),
     ],
 )
@@ -246,9 +247,19 @@ def test_odds_estimate(pit: str) -> None:
 
 def test_history_timeline_series_head_to_head_and_export(pit: str, tmp_path: Path) -> None:
     s.log_bout(
-        fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=12, date="2026-10-01"
+        fighter_id("Kenji"),
+        opponent_fighter=fighter_id("Mara"),
+        winner="Kenji",
+        face_cards=12,
+        date=_dt.date(2026, 10, 1),
     )
-    s.log_bout(fighter_id("Mara"), opponent_fighter=fighter_id("Kenji"), winner="Mara", face_cards=3, date="2026-10-05")
+    s.log_bout(
+        fighter_id("Mara"),
+        opponent_fighter=fighter_id("Kenji"),
+        winner="Mara",
+        face_cards=3,
+        date=_dt.date(2026, 10, 5),
+    )
     s.set_fighter(fighter_id("Kenji"), xp=4, reason="miscounted")
     h = s.fighter_history(fighter_id("Kenji"))
     kinds = [e.kind for e in h.events]
@@ -270,7 +281,11 @@ def test_portable_file_round_trip(pit: str, tmp_path: Path) -> None:
     from campaign_app.services import portable
 
     s.log_bout(
-        fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=12, date="2026-10-01"
+        fighter_id("Kenji"),
+        opponent_fighter=fighter_id("Mara"),
+        winner="Kenji",
+        face_cards=12,
+        date=_dt.date(2026, 10, 1),
     )
     s.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed="export", dice=["7,3", "11,2"])
     s.set_fighter(fighter_id("Mara"), xp=5, reason="house ruling")

@@ -3,6 +3,7 @@ exactly which printouts are reported stale and what changed; the stamp on every 
 
 from __future__ import annotations
 
+import datetime as _dt
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -79,7 +80,7 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     _print(HistoryRequest(platoon=pid), tmp_path / "history2.pdf")
 
     # a campaign entry: only the chronicle
-    add_entry(campaign_id("Congo 1960"), "Season 2 begins", "Rains.", "2026-02-01")
+    add_entry(campaign_id("Congo 1960"), "Season 2 begins", "Rains.", _dt.date(2026, 2, 1))
     assert set(_stale()) == {"Chronicle: Congo 1960"}
     assert chronicle(campaign_id("Congo 1960")).items[-1].headline == "Season 2 begins"
     # printed again: current; the newest printout of a subject is the one that counts

@@ -36,7 +36,7 @@ from ...services import death_blow as service
 from ..context import AppContext
 from ..sizing import cap_fields
 from ..undo_commands import perform, push_edit
-from ..widgets import ChoicePicker, ErrorLabel
+from ..widgets import ChoicePicker, ErrorLabel, date_of
 from .models import RoundsModel
 
 GUI_ODDS_BOUTS = rules.DEFAULT_ODDS_BOUTS
@@ -242,7 +242,7 @@ class LogBoutDialog(QDialog):
         out: dict[str, Any] = {
             "winner": self.winner.value(),
             "face_cards": self.face_cards.value(),
-            "date": self.date.date().toString("yyyy-MM-dd"),
+            "date": date_of(self.date.date()),
             "notes": self.notes.toPlainText(),
         }
         if self.vs_fighter.isChecked():
