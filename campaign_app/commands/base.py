@@ -142,6 +142,17 @@ def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
+def whole_arg(text: str | None, what: str) -> int | None:
+    """A whole number typed on the command line (a minus sign allowed; the range is the service's to check), or
+    None when it was not given."""
+    if text is None:
+        return None
+    value = text.strip()
+    if not value.removeprefix("-").isdigit() or len(value) > 19:
+        raise CliError(f"{what} must be a whole number, not {text!r}")
+    return int(value)
+
+
 def date_arg(text: str | None, what: str) -> _dt.date | None:
     """``--date``: a date as YYYY-MM-DD (None when it was not given: the service's default)."""
     if text is None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..words import plural
 from . import lookup
-from .base import CliError, Context, add_json, date_arg, emit
+from .base import CliError, Context, add_json, date_arg, emit, whole_arg
 
 if TYPE_CHECKING:
     from ..services.death_blow import BoutDetail, FighterDetail, FighterHistory, FighterRow
@@ -130,7 +130,7 @@ def _fighter_new(args: argparse.Namespace, ctx: Context) -> int:
     edit = service.create_fighter(
         lookup.campaign_id(args.campaign),
         args.name,
-        level=args.level if args.level is not None else 0,
+        level=whole_arg(args.level, "--level") or 0,
         notes=args.notes or "",
     )
     return emit(args, edit.to_dict(), edit.message)
@@ -153,7 +153,9 @@ def _fighter_set(args: argparse.Namespace, ctx: Context) -> int:
     if args.level is None and args.xp is None:
         raise CliError("nothing to set: give --level and/or --xp")
     ctx.open_db()
-    edit = service.set_fighter(_fighter(args), level=args.level, xp=args.xp, reason=args.reason or "")
+    edit = service.set_fighter(
+        _fighter(args), level=whole_arg(args.level, "--level"), xp=whole_arg(args.xp, "--xp"), reason=args.reason or ""
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -221,16 +223,19 @@ def _bout_log(args: argparse.Namespace, ctx: Context) -> int:
     if args.face_cards is None:
         if str(args.winner).strip().lower() != "draw":
             raise CliError("give --face-cards N: the face cards (J, Q, K) left in the victor's deck, 0..12")
-        args.face_cards = 0
+        args.face_cards = "0"
+    face_cards = whole_arg(args.face_cards, "--face-cards") or 0  # given, or 0 for a draw (above)
+    opponent_level = whole_arg(args.opponent_level, "--opponent-level")
     ctx.open_db()
     fighter = _fighter(args)
+    opponent_fighter = _opponent(args, fighter)
     edit = service.log_bout(
         fighter,
-        opponent_fighter=_opponent(args, fighter),
+        opponent_fighter=opponent_fighter,
         opponent=args.opponent,
-        opponent_level=args.opponent_level,
-        winner=args.winner,
-        face_cards=args.face_cards,
+        opponent_level=opponent_level,
+        winner=lookup.bout_winner(args.winner, fighter, opponent_fighter, args.opponent),
+        face_cards=face_cards,
         date=date_arg(args.date, "the bout's date"),
         notes=args.notes or "",
     )
@@ -265,7 +270,7 @@ def _bout_odds(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(daily_backup=False)
     fighter = _fighter(args)
     opponent = lookup.opponent_fighter_id(args.opponent_fighter, fighter)
-    odds = service.bout_odds(fighter, opponent, bouts=args.bouts, seed=args.seed)
+    odds = service.bout_odds(fighter, opponent, bouts=whole_arg(args.bouts, "--bouts") or 0, seed=args.seed)
     return emit(args, odds.to_dict(), odds.text)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..lazyimport import lazy_module
 
 if TYPE_CHECKING:
+    from ..rules.enums import BoutWinner
     from ..services import names
 else:
     names = lazy_module("campaign_app.services.names")
@@ -38,6 +39,11 @@ def fighter_id(name: str, campaign: str | None = None) -> int:
 def opponent_fighter_id(name: str, fighter: int) -> int:
     """``--opponent-fighter NAME``: a fighter of the same campaign as ``fighter``."""
     return names.fighter_beside(name, fighter)
+
+
+def bout_winner(winner: str, fighter: int, opponent_fighter: int | None, opponent: str | None) -> BoutWinner:
+    """``--winner NAME|draw``: the side of the bout that won."""
+    return names.bout_winner(winner, fighter, opponent_fighter, opponent)
 
 
 def bout_id(text: str) -> int:

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from ..rules import death_blow as rules
 from ..rules.death_blow import Career, DeathBlowError
+from ..rules.enums import BoutWinner
 from ..store import death_blow_club
 from ..store.models import Bout, BoutRound, Campaign, Fighter, FighterChange
 from ..words import plural
@@ -330,17 +331,13 @@ def _dice_note(rounds: list[dict[str, Any]]) -> str:
 # ------------------------------------------------------------------------------------------------ checks
 
 
-def _check_level(value: Any, what: str = "level") -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 4:
-        value = int(value.strip())
+def _check_level(value: int, what: str = "level") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= rules.MAX_LEVEL:
         raise ServiceError(f"{what} must be an Experience Level from 0 to {rules.MAX_LEVEL}, not {value!r}")
     return value
 
 
-def _check_whole(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 6:
-        value = int(value.strip())
+def _check_whole(value: int, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
@@ -376,10 +373,10 @@ def _career(f: Fighter) -> Career:
 # ------------------------------------------------------------------------------------------------ fighters
 
 
-def create_fighter(campaign: int, name: str, level: Any = 0, notes: str = "") -> Edit[FighterDetail]:
+def create_fighter(campaign: int, name: str, level: int = 0, notes: str = "") -> Edit[FighterDetail]:
     """A new fighter: level 0 unless the players agree on another (then 0 XP in it; §5.1)."""
     name = _check_name(name)
-    level = _check_level(0 if level is None else level, "the starting level")
+    level = _check_level(level, "the starting level")
     notes = check_notes(notes, "the fighter's notes")
     rec = Recorder()
     with rec.operation("fighter.create", f"New fighter {name}") as op:
@@ -422,7 +419,7 @@ def edit_fighter(ref: int, *, notes: str | None = None) -> Edit[FighterDetail]:
     return Edit("fighter", f.id, f"edited fighter {f.name!r}", show_fighter(f.id), rec.changes)
 
 
-def set_fighter(ref: int, *, level: Any = None, xp: Any = None, reason: str = "") -> Edit[FighterDetail]:
+def set_fighter(ref: int, *, level: int | None = None, xp: int | None = None, reason: str = "") -> Edit[FighterDetail]:
     """A correction of level and/or XP toward the next level, journalled with its reason (lifetime XP is not
     changed: it counts XP earned in bouts)."""
     if level is None and xp is None:
@@ -515,8 +512,8 @@ class _Sides:
 def _sides(
     fighter: int | Fighter,
     opponent_fighter: int | Fighter | None,
-    opponent: Any,
-    opponent_level: Any,
+    opponent: str | None,
+    opponent_level: int | None,
 ) -> _Sides:
     f = find_fighter(fighter)
     if f.status == "retired":
@@ -535,32 +532,24 @@ def _sides(
             raise ServiceError(f"{f.name} cannot fight themselves")
         if o.status == "retired":
             raise ServiceError(f"{o.name} is retired; bring the fighter back before a bout")
-        if opponent_level not in (None, "") and _check_level(opponent_level, "the opponent's level") != o.level:
+        if opponent_level is not None and _check_level(opponent_level, "the opponent's level") != o.level:
             raise ServiceError(f"{o.name} is at level {o.level}: --opponent-level is for outside opponents")
         return _Sides(f, o, o.name, o.level)
     if opponent in (None, ""):
         raise ServiceError("name the opponent: --opponent-fighter NAME, or --opponent NAME --opponent-level L")
     name = check_line(opponent, "the opponent's name", NAME_MAX, required=True)
-    if opponent_level in (None, ""):
+    if opponent_level is None:
         raise ServiceError(f"give the level of {name} (--opponent-level 0..11)")
     return _Sides(f, None, name, _check_level(opponent_level, "the opponent's level"))
 
 
-def _winner_side(winner: Any, sides: _Sides) -> str:
-    text = "" if winner is None else " ".join(str(winner).split())
-    if not text:
-        raise ServiceError("say who won: a fighter's name, or draw")
-    if text.lower() == "draw":
-        return "draw"
-    key = name_key(text)
-    if key == name_key(sides.fighter.name):
-        return "fighter"
-    if key == name_key(sides.opponent_name):
-        return "opponent"
-    raise ServiceError(
-        f"{text!r} did not fight in this bout (the fighters are {sides.fighter.name} and "
-        f"{sides.opponent_name}; or say draw)"
-    )
+WINNERS = frozenset(BoutWinner)
+
+
+def _winner_side(winner: BoutWinner) -> str:
+    if isinstance(winner, bool) or winner not in WINNERS:
+        raise ServiceError(f"the winner must be the fighter, the opponent or a draw, not {winner!r}")
+    return BoutWinner(winner).value
 
 
 def _write_bout(
@@ -641,17 +630,17 @@ def log_bout(
     fighter: int,
     *,
     opponent_fighter: int | None = None,
-    opponent: Any = None,
-    opponent_level: Any = None,
-    winner: Any,
-    face_cards: Any,
+    opponent: str | None = None,
+    opponent_level: int | None = None,
+    winner: BoutWinner,
+    face_cards: int,
     date: _dt.date | None = None,
     notes: str = "",
 ) -> Edit[BoutDetail]:
     """A bout played at the table: the result typed in; the victor (a fighter of the campaign) gains 1 XP per face
     card left in their deck (§5.2), with level-ups and carry-over (§5.1)."""
     sides = _sides(fighter, opponent_fighter, opponent, opponent_level)
-    side = _winner_side(winner, sides)
+    side = _winner_side(winner)
     cards = _check_whole(face_cards, "face cards left in the victor's deck", 0, rules.MAX_XP_GAIN)
     if side == "draw" and cards:
         raise ServiceError("a draw leaves no victor: face cards left must be 0 (or leave it out)")
@@ -674,7 +663,7 @@ def log_bout(
 # --- solo bouts ---------------------------------------------------------------------------------------------
 
 
-def check_seed(seed: Any) -> str:
+def check_seed(seed: str | int) -> str:
     text = "" if seed is None else " ".join(str(seed).split())
     if not text:
         raise ServiceError("the seed must not be empty")
@@ -684,7 +673,7 @@ def check_seed(seed: Any) -> str:
     return text
 
 
-def parse_dice_pairs(items: Sequence[Any]) -> list[tuple[int, int]]:
+def parse_dice_pairs(items: Sequence[str | Sequence[int]]) -> list[tuple[int, int]]:
     """Typed dice for a solo bout: one item per fighter per round, two d12 faces joined by a comma (``7,3``)."""
     pairs: list[tuple[int, int]] = []
     for n, item in enumerate(items, 1):
@@ -710,8 +699,8 @@ class SoloBout:
         fighter: int,
         opponent_fighter: int,
         *,
-        seed: Any = None,
-        dice: Sequence[Any] = (),
+        seed: str | int | None = None,
+        dice: Sequence[str | tuple[int, int]] = (),
     ) -> None:
         self.sides = _sides(fighter, opponent_fighter, None, None)
         if self.sides.opponent is None:  # pragma: no cover - _sides demands an opponent fighter here
@@ -815,8 +804,8 @@ def play_bout(
     fighter: int,
     opponent_fighter: int,
     *,
-    seed: Any = None,
-    dice: Sequence[Any] = (),
+    seed: str | int | None = None,
+    dice: Sequence[str | tuple[int, int]] = (),
     date: _dt.date | None = None,
     notes: str = "",
 ) -> tuple[Edit[BoutDetail], SoloBout]:
@@ -863,8 +852,8 @@ def bout_odds(
     fighter: int,
     opponent_fighter: int,
     *,
-    bouts: Any = DEFAULT_ODDS_BOUTS,
-    seed: Any = 0,
+    bouts: int = DEFAULT_ODDS_BOUTS,
+    seed: str | int | None = 0,
 ) -> OddsResult:
     """Each side's chance to win a solo bout (and of a draw), estimated by playing ``bouts`` seeded bouts
     (§5.2 ▶): an estimate, with the half-width of its 95 % interval."""

@@ -16,6 +16,7 @@ from .common import SQLITE_INT_MAX
 if TYPE_CHECKING:
     from peewee import Field, ModelSelect
 
+    from ..rules.enums import BoutWinner
     from ..store.models import BaseModel
 
     _M = TypeVar("_M", bound=BaseModel)
@@ -154,3 +155,30 @@ def _campaign_name(campaign: int) -> str:
 
     camp = Campaign.get_or_none(Campaign.id == campaign)
     return str(camp.name) if camp is not None else str(campaign)
+
+
+def bout_winner(winner: str, fighter: int, opponent_fighter: int | None, opponent: str | None) -> BoutWinner:
+    """``--winner NAME|draw``: which side of the bout won. ``NAME`` is the fighter's or the opponent's name
+    (a fighter of the campaign, by id, or the outside opponent's name as typed); "draw" is a draw."""
+    from ..rules.enums import BoutWinner
+    from ..store.models import Fighter, name_key
+
+    text = " ".join(winner.split())
+    if not text:
+        raise Refused("say who won: a fighter's name, or draw")
+    if text.lower() == "draw":
+        return BoutWinner.DRAW
+    mine = Fighter.get_or_none(Fighter.id == fighter)
+    if mine is None:
+        raise NotFound(f"no fighter with id {fighter}")
+    other = Fighter.get_or_none(Fighter.id == opponent_fighter) if opponent_fighter is not None else None
+    other_name = other.name if other is not None else " ".join((opponent or "").split())
+    key = name_key(text)
+    if key == name_key(mine.name):
+        return BoutWinner.FIGHTER
+    if other_name and key == name_key(other_name):
+        return BoutWinner.OPPONENT
+    raise Refused(
+        f"{text!r} did not fight in this bout (the fighters are {mine.name} and {other_name or 'the opponent'}; "
+        "or say draw)"
+    )

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from clubpg import ORGANISER, ClubServer, club_pg, ensure_role, unbind  # noqa: F401 - club_pg is a fixture
 
+from campaign_app.rules.enums import BoutWinner
 from campaign_app.services import campaigns, club
 from campaign_app.services import death_blow as service
 from campaign_app.store import close_db, init_db, journal_replay
@@ -79,9 +80,11 @@ def test_the_creator_owns_the_fighter(as_login: Any) -> None:
         lambda: service.rename_fighter(fighter_id("Mara"), "Stolen"),
         lambda: service.set_fighter(fighter_id("Mara"), level=5, reason="why not"),
         lambda: service.retire_fighter(fighter_id("Mara")),
-        lambda: service.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=2, winner="Mara", face_cards=3),
         lambda: service.log_bout(
-            fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=3
+            fighter_id("Mara"), opponent="Old Wu", opponent_level=2, winner=BoutWinner.FIGHTER, face_cards=3
+        ),
+        lambda: service.log_bout(
+            fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.FIGHTER, face_cards=3
         ),
         lambda: service.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed=1),
     ],
@@ -97,7 +100,9 @@ def test_another_players_fighter_is_refused_in_one_line(as_login: Any, change: A
 
 def test_own_fighter_bouts_and_undo(as_login: Any) -> None:
     as_login("ada")
-    edit = service.log_bout(fighter_id("Kenji"), opponent="Old Wu", opponent_level=2, winner="Kenji", face_cards=4)
+    edit = service.log_bout(
+        fighter_id("Kenji"), opponent="Old Wu", opponent_level=2, winner=BoutWinner.FIGHTER, face_cards=4
+    )
     assert service.show_fighter(fighter_id("Kenji")).lifetime_xp == 4
     journal_replay.undo(edit.operation_id)  # a player undoes their own bout (judged by the fighters)
     assert service.show_fighter(fighter_id("Kenji")).lifetime_xp == 0

@@ -12,6 +12,7 @@ from campaign_app.gui.death_blow.bout_dialogs import LogBoutDialog, NewFighterDi
 from campaign_app.gui.death_blow.fighter_page import FighterPage
 from campaign_app.gui.death_blow.models import BoutListModel, FighterListModel, RoundsModel
 from campaign_app.gui.main_window import MainWindow
+from campaign_app.rules.enums import BoutWinner
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as service
 from campaign_app.store import journal_read
@@ -182,7 +183,7 @@ def test_a_bad_typed_pair_is_shown_and_cancel_writes_nothing(qtbot, gui_ctx, pit
 
 def test_models_pass_the_model_tester(qtmodeltester, pit) -> None:  # type: ignore[no-untyped-def]
     cid, kenji, _mara = pit
-    service.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Mara", face_cards=4)
+    service.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.OPPONENT, face_cards=4)
     edit, _solo = service.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed=3)
     fighters = FighterListModel()
     fighters.set_rows(service.list_fighters(cid))
@@ -218,7 +219,7 @@ def test_no_mnemonic_clashes_and_nothing_cut_off(qtbot, window, gui_ctx, pit) ->
     from layout_checks import layout_problems, walk_mnemonic_clashes
 
     cid, kenji, _mara = pit
-    service.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=3)
+    service.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.FIGHTER, face_cards=3)
     for kind, obj in (("campaign", cid), ("fighter", kenji)):
         window.open_item(kind, obj)
         qtbot.wait(10)

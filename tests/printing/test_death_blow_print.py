@@ -9,6 +9,7 @@ import pytest
 from sheet_pdf_checks import A4, LETTER, assert_fonts_embedded, assert_paper, page_texts, text
 
 from campaign_app.printing.death_blow_sheets import FighterSheet, build_fighter_sheets
+from campaign_app.rules.enums import BoutWinner
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as service
 from campaign_app.services.common import ServiceError
@@ -27,7 +28,7 @@ def pit(fresh_db) -> None:  # type: ignore[no-untyped-def]
     service.log_bout(
         fighter_id("Kenji"),
         opponent_fighter=fighter_id("Mara"),
-        winner="Kenji",
+        winner=BoutWinner.FIGHTER,
         face_cards=5,
         date=datetime.date(2026, 10, 1),
     )

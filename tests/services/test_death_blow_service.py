@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from campaign_app.commands import lookup
 from campaign_app.rules import death_blow as rules
+from campaign_app.rules.enums import BoutWinner
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as s
 from campaign_app.services.common import NotFound, ServiceError
@@ -58,7 +60,7 @@ def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: 
     edit = s.log_bout(
         fighter_id("Kenji"),
         opponent_fighter=fighter_id("Mara"),
-        winner="Kenji",
+        winner=BoutWinner.FIGHTER,
         face_cards=5,
         date=_dt.date(2026, 11, 1),
         notes="in the rain",
@@ -79,12 +81,12 @@ def test_a_table_bout_gives_the_victor_xp_with_carry_over_and_records_both(pit: 
 
 
 def test_draws_and_outside_opponents(pit: str) -> None:
-    s.log_bout(fighter_id("Mara"), opponent_fighter=fighter_id("Kenji"), winner="draw", face_cards=0)
-    e = s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=7, winner="old wu", face_cards=4)
+    s.log_bout(fighter_id("Mara"), opponent_fighter=fighter_id("Kenji"), winner=BoutWinner.DRAW, face_cards=0)
+    e = s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=7, winner=BoutWinner.OPPONENT, face_cards=4)
     assert e.result.winner == "Old Wu" and e.result.opponent_fighter_id is None
     mara = s.show_fighter(fighter_id("Mara"))
     assert (mara.bouts, mara.wins, mara.draws, mara.losses, mara.lifetime_xp) == (2, 0, 1, 1, 0)
-    e = s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=7, winner="Mara", face_cards=12)
+    e = s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=7, winner=BoutWinner.FIGHTER, face_cards=12)
     assert s.show_fighter(fighter_id("Mara")).level == 1 and e.result.opponent_after is None
 
 
@@ -104,9 +106,12 @@ def test_draws_and_outside_opponents(pit: str) -> None:
 def test_bad_bouts_are_refused_and_write_nothing(pit: str, kwargs: dict, message: str) -> None:
     before = counts()
     with pytest.raises((ServiceError, NotFound), match=message):
-        if "opponent_fighter" in kwargs:  # named as the CLI names it; the service takes the id
+        # named as the CLI names them (the argument layer's look-ups); the service takes ids and the side
+        kenji = fighter_id("Kenji")
+        if "opponent_fighter" in kwargs:
             kwargs = {**kwargs, "opponent_fighter": fighter_id(kwargs["opponent_fighter"])}
-        s.log_bout(fighter_id("Kenji"), **kwargs)
+        side = lookup.bout_winner(kwargs["winner"], kenji, kwargs.get("opponent_fighter"), kwargs.get("opponent"))
+        s.log_bout(kenji, **{**kwargs, "winner": side})
     assert counts() == before
 
 
@@ -115,10 +120,12 @@ def test_a_fighter_of_another_campaign_is_refused(pit: str) -> None:
     s.create_fighter(campaign_id("Dojo"), "Ryu")
     before = counts()
     with pytest.raises(ServiceError, match="Ryu is a fighter of another campaign"):
-        s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Ryu"), winner="Kenji", face_cards=1)
+        s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Ryu"), winner=BoutWinner.FIGHTER, face_cards=1)
     ryu = Fighter.get(Fighter.name == "Ryu").id
     with pytest.raises(ServiceError, match="Ryu is a fighter of another campaign"):  # by id, as the GUI does
-        s.log_bout(Fighter.get(Fighter.name == "Kenji").id, opponent_fighter=ryu, winner="Kenji", face_cards=1)
+        s.log_bout(
+            Fighter.get(Fighter.name == "Kenji").id, opponent_fighter=ryu, winner=BoutWinner.FIGHTER, face_cards=1
+        )
     with pytest.raises(ServiceError, match="another campaign"):
         s.SoloBout(fighter_id("Kenji"), ryu)
     assert counts() == before
@@ -183,7 +190,7 @@ def test_a_cancelled_solo_bout_writes_nothing(pit: str) -> None:
 def test_a_solo_bout_is_refused_when_a_career_changed_meanwhile(pit: str) -> None:
     solo = s.SoloBout(fighter_id("Kenji"), fighter_id("Mara"), seed=5)
     solo.play_to_end()
-    s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=1, winner="Mara", face_cards=2)
+    s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=1, winner=BoutWinner.FIGHTER, face_cards=2)
     before = counts()
     with pytest.raises(ServiceError, match="changed since the bout started"):
         solo.save()
@@ -191,8 +198,10 @@ def test_a_solo_bout_is_refused_when_a_career_changed_meanwhile(pit: str) -> Non
 
 
 def test_undo_of_an_earlier_bout_is_refused_while_a_later_one_changed_the_fighter(pit: str) -> None:
-    first = s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=5)
-    s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner="Kenji", face_cards=5)
+    first = s.log_bout(
+        fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.FIGHTER, face_cards=5
+    )
+    s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.FIGHTER, face_cards=5)
     with pytest.raises(journal.Conflict):
         journal_replay.undo(first.operation_id)
     assert s.show_fighter(fighter_id("Kenji")).lifetime_xp == 10
@@ -213,7 +222,7 @@ def test_corrections_are_journalled_with_their_reason(pit: str) -> None:
         s.set_fighter(fighter_id("Mara"), xp=3)
     change = FighterChange.get(FighterChange.field == "level")
     assert (change.old_value, change.new_value, change.reason) == ("0", "11", "the players agreed")
-    s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=3, winner="Mara", face_cards=9)
+    s.log_bout(fighter_id("Mara"), opponent="Old Wu", opponent_level=3, winner=BoutWinner.FIGHTER, face_cards=9)
     mara = s.show_fighter(fighter_id("Mara"))
     assert (mara.level, mara.xp, mara.lifetime_xp) == (11, 0, 9)  # XP past level 11 counts in lifetime only
 
@@ -222,13 +231,17 @@ def test_rename_retire_delete(pit: str) -> None:
     s.rename_fighter(fighter_id("Mara"), "Mara the Swift")
     s.retire_fighter(fighter_id("Mara the Swift"))
     with pytest.raises(ServiceError, match="retired"):
-        s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara the Swift"), winner="Kenji", face_cards=1)
+        s.log_bout(
+            fighter_id("Kenji"), opponent_fighter=fighter_id("Mara the Swift"), winner=BoutWinner.FIGHTER, face_cards=1
+        )
     s.retire_fighter(fighter_id("Mara the Swift"), retired=False)
-    s.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara the Swift"), winner="Kenji", face_cards=1)
+    s.log_bout(
+        fighter_id("Kenji"), opponent_fighter=fighter_id("Mara the Swift"), winner=BoutWinner.FIGHTER, face_cards=1
+    )
     with pytest.raises(ServiceError, match="retire the fighter instead"):
         s.delete_fighter(fighter_id("Kenji"))
     s.create_fighter(campaign_id("Pit"), "Solo")
-    s.log_bout(fighter_id("Solo"), opponent="Old Wu", opponent_level=3, winner="Solo", face_cards=1)
+    s.log_bout(fighter_id("Solo"), opponent="Old Wu", opponent_level=3, winner=BoutWinner.FIGHTER, face_cards=1)
     edit = s.delete_fighter(fighter_id("Solo"))
     assert not Fighter.select().where(Fighter.name == "Solo").exists()
     journal_replay.undo(edit.operation_id)
@@ -249,14 +262,14 @@ def test_history_timeline_series_head_to_head_and_export(pit: str, tmp_path: Pat
     s.log_bout(
         fighter_id("Kenji"),
         opponent_fighter=fighter_id("Mara"),
-        winner="Kenji",
+        winner=BoutWinner.FIGHTER,
         face_cards=12,
         date=_dt.date(2026, 10, 1),
     )
     s.log_bout(
         fighter_id("Mara"),
         opponent_fighter=fighter_id("Kenji"),
-        winner="Mara",
+        winner=BoutWinner.FIGHTER,
         face_cards=3,
         date=_dt.date(2026, 10, 5),
     )
@@ -283,7 +296,7 @@ def test_portable_file_round_trip(pit: str, tmp_path: Path) -> None:
     s.log_bout(
         fighter_id("Kenji"),
         opponent_fighter=fighter_id("Mara"),
-        winner="Kenji",
+        winner=BoutWinner.FIGHTER,
         face_cards=12,
         date=_dt.date(2026, 10, 1),
     )

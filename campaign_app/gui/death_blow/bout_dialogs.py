@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ...errors import CampaignError
 from ...rules import death_blow as rules
+from ...rules.enums import BoutWinner
 from ...services import death_blow as service
 from ..context import AppContext
 from ..sizing import cap_fields
@@ -240,7 +241,7 @@ class LogBoutDialog(QDialog):
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "winner": self.winner.value(),
+            "winner": (BoutWinner.FIGHTER, BoutWinner.OPPONENT, BoutWinner.DRAW)[self.winner.currentIndex()],
             "face_cards": self.face_cards.value(),
             "date": date_of(self.date.date()),
             "notes": self.notes.toPlainText(),
