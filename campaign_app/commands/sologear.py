@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
+from ..rules.enums import TurnAction
 from ..rules.sologear.combat import (
     COMBAT_TABLE,
     combat_cell,
@@ -48,6 +49,25 @@ if TYPE_CHECKING:
 else:
     sheet_service = lazy_module("campaign_app.services.sologear_sheet")
     play_service = lazy_module("campaign_app.services.sologear_play")
+
+
+def action_arg(text: str) -> TurnAction:
+    """``--action``: dec, rep or fig, in any case."""
+    key = text.strip().lower()
+    if key not in {a.value for a in TurnAction}:
+        raise CliError(f"unknown action {text!r} (expected dec, rep or fig)")
+    return TurnAction(key)
+
+
+def posture_arg(text: str | None) -> int | None:
+    """``--posture``: a whole number such as -1, 0 or +2 (the range is the service's to check); empty or not
+    given: none."""
+    if text is None or not text.strip():
+        return None
+    raw = text.strip().removeprefix("+")
+    if not raw.removeprefix("-").isdigit() or len(raw) > 3:
+        raise CliError(f"posture must be a whole number from -2 to 2, not {text!r}")
+    return int(raw)
 
 
 def _flag(value: str | None, what: str) -> bool | None:
@@ -284,7 +304,8 @@ def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.play_turn(lookup.sheet_id(args.campaign), args.action, args.posture, dice=dice_source(args))
+    action, posture = action_arg(args.action), posture_arg(args.posture)
+    edit = play_service.play_turn(lookup.sheet_id(args.campaign), action, posture, dice=dice_source(args))
     return emit(args, edit.to_dict(), lambda: turn_text(edit.result))
 
 
@@ -433,8 +454,9 @@ def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
     from ..rules.sologear.odds import KINDS, percent, posture_words
     from ..services.sologear_odds import turn_odds
 
+    posture = posture_arg(args.posture)
     ctx.open_db()
-    odds = turn_odds(lookup.sheet_id(args.campaign), args.posture)
+    odds = turn_odds(lookup.sheet_id(args.campaign), posture)
     data = odds.to_dict()
 
     def text() -> str:

@@ -57,4 +57,12 @@ class BoutWinner(StrEnum):
     DRAW = "draw"
 
 
-__all__ = ["LEADER_LEAVES", "BoutWinner", "LeaderFate", "Outcome", "UnitKind"]
+class TurnAction(StrEnum):
+    """A Sologear battle turn's action (RULES 2.2): decline, repair, or fight."""
+
+    DEC = "dec"
+    REP = "rep"
+    FIG = "fig"
+
+
+__all__ = ["LEADER_LEAVES", "BoutWinner", "LeaderFate", "Outcome", "TurnAction", "UnitKind"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from ..rules.dice import TypedDice
-from ..rules.enums import Outcome, UnitKind
+from ..rules.enums import Outcome, TurnAction, UnitKind
 from ..store.journal import operation
 from ..store.models import Campaign
 from .results import Result
@@ -157,7 +157,7 @@ def _create_sologear() -> OpenFirst:
     play_service.roll_length(sheet.id, TypedDice([[5]]))
     # FIG +1: 2d6 8 + 1 = 9 on the Equal column (1D6 Glory and an enemy unit); Glory 4; enemy quality 4 on the
     # <=300 TV column (a 300 TV enemy, as in the rules' example); battle length 4d6 = 16; entry edge 2 (East)
-    play_service.play_turn(sheet.id, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
+    play_service.play_turn(sheet.id, TurnAction.FIG, 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
     play_service.record_turn(sheet.id, 1, glory=3, enemy_tv=300, bunkers=1)
     return OpenFirst("sheet", sheet.id)
 

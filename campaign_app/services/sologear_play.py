@@ -15,7 +15,8 @@ from typing import Any
 
 from ..rules import codes
 from ..rules.dice import DiceSource
-from ..rules.sologear.combat import BUNKERS_TOTAL, REPAIRED_TEXT, check_action
+from ..rules.enums import TurnAction
+from ..rules.sologear.combat import BUNKERS_TOTAL, REPAIRED_TEXT
 from ..rules.sologear.reckoning import EndProcedure
 from ..rules.sologear.steps import run
 from ..rules.sologear.turn import LengthProcedure, TurnProcedure
@@ -81,17 +82,35 @@ def roll_length(ref: int, dice: DiceSource) -> Edit[LengthRolled]:
     )
 
 
-def turn_procedure(ref: int | SologearSheet, action: str, posture: Any = None) -> TurnProcedure:
+ACTIONS = frozenset(TurnAction)
+
+
+def check_turn_action(action: TurnAction) -> TurnAction:
+    """A turn's action (the CLI reads "FIG", "dec" ...; the GUI's buttons give the member)."""
+    if not isinstance(action, str) or action not in ACTIONS:
+        raise ServiceError(f"the action must be DEC, REP or FIG, not {action!r}")
+    return TurnAction(action)
+
+
+def check_turn_posture(posture: int | None) -> int | None:
+    """A FIG posture, −2..+2 (the CLI reads "+2"), or None for DEC and REP."""
+    if posture is None:
+        return None
+    if isinstance(posture, bool) or not isinstance(posture, int) or not -2 <= posture <= 2:
+        raise ServiceError(f"posture must be from -2 (Cowardly) to 2 (Bold), not {posture!r}")
+    return posture
+
+
+def turn_procedure(ref: int | SologearSheet, action: TurnAction, posture: int | None = None) -> TurnProcedure:
     """A turn's procedure for this sheet, refusing a turn that cannot be played now."""
     sheet = load_sheet(ref)
     nxt = next_turn(sheet)
     if nxt.blocked:
         raise ServiceError(nxt.blocked)
-    action = guard_rules(lambda: check_action(action))
-    if action == "fig" and nxt.band is None:
+    action = check_turn_action(action)
+    posture = check_turn_posture(posture)
+    if action == TurnAction.FIG and nxt.band is None:
         raise ServiceError("no odds yet: enter the units of both sides")
-    if posture is not None and str(posture).strip() == "":
-        posture = None
     return guard_rules(
         lambda: TurnProcedure(
             action,
@@ -105,7 +124,7 @@ def turn_procedure(ref: int | SologearSheet, action: str, posture: Any = None) -
     )
 
 
-def play_turn(ref: int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
+def play_turn(ref: int, action: TurnAction, posture: int | None = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
     """Play the next battle turn (DEC, REP or FIG with a posture): roll everything the turn needs (combat
     table, Glory, enemy quality, light critical, battle length, entry edge) and store the turn and its rolls.
     A battle must then be recorded with :func:`record_turn`."""

@@ -127,3 +127,33 @@ def test_the_service_takes_a_side_not_a_name(fresh_db: object) -> None:
         death_blow.set_fighter(kenji.id, level="3")  # type: ignore[arg-type]
     done = death_blow.log_bout(kenji.id, opponent_fighter=mara.id, winner=BoutWinner.OPPONENT, face_cards=2)
     assert (done.result.winner, done.result.xp_gained) == ("Mara", 2)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["sologear", "turn", "--campaign", "Hill 214", "--action", "flee"],
+            "unknown action 'flee' (expected dec, rep",
+        ),
+        (
+            ["sologear", "turn", "--campaign", "Hill 214", "--action", "FIG", "--posture", "brave"],
+            "posture must be a whole number from -2 to 2, not 'brave'",
+        ),
+        (
+            ["sologear", "turn", "--campaign", "Hill 214", "--action", "fig", "--posture", "+3"],
+            "posture must be from -2 (Cowardly) to 2 (Bold), not 3",
+        ),
+        (["sologear", "odds", "--campaign", "Hill 214", "--posture", "1.5"], "posture must be a whole number"),
+    ],
+)
+def test_a_turn_the_cli_cannot_read_is_refused_in_one_line(
+    cli: Callable[..., str], argv: list[str], message: str
+) -> None:
+    cli("sologear", "new", "--name", "Hill 214", "--pilot", "Janne", "--gear-tv", "250")
+    cli("sologear", "force", "add", "--campaign", "Hill 214", "--side", "player", "--name", "1st", "--base", "350")
+    cli("sologear", "force", "add", "--campaign", "Hill 214", "--side", "enemy", "--name", "Foe", "--base", "300")
+    cli("sologear", "length", "--campaign", "Hill 214", "--dice", "3")
+    before = cli("journal", "--json")
+    assert message in cli(*argv, rc=2)
+    assert cli("journal", "--json") == before, "nothing was written"

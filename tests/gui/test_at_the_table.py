@@ -19,6 +19,7 @@ from campaign_app.gui.battle_wizard import (
 )
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import SeededDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign, Platoon, Roll
 
@@ -337,7 +338,9 @@ def played_turn(fresh_db) -> tuple[int, int]:
     sheet_service.add_force(sid, "player", "2nd Company", base_power=350)
     sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     play_service.roll_length(sid, TypedDice([[2]]))
-    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))  # 5 Glory placed
+    play_service.play_turn(
+        sid, TurnAction.FIG, 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]])
+    )  # 5 Glory placed
     return sid, 1
 
 

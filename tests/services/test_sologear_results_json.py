@@ -8,6 +8,7 @@ import json
 import pytest
 
 from campaign_app.rules.dice import TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import backups as backup_service
 from campaign_app.services import portable
 from campaign_app.services import sologear_play as play_service
@@ -113,7 +114,7 @@ def _sheet() -> int:
     sheet_service.add_force(sid, "player", "1st Company", base_power=700)
     sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     play_service.roll_length(sid, TypedDice([[2]]))
-    play_service.play_turn(sid, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
+    play_service.play_turn(sid, TurnAction.FIG, 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
     return sid
 
 
