@@ -24,3 +24,13 @@ def sheet_id(campaign: str) -> int:
 def fighter_id(name: str, campaign: str | None = None) -> int:
     """The id of the d12 Death Blow fighter named ``name`` (within ``campaign`` when two campaigns use the name)."""
     return lookup.fighter_id(name, campaign)
+
+
+def attached_id(platoon: int, name: str) -> int:
+    """The id of the platoon's attached unit named ``name``."""
+    return lookup.attached_id(platoon, name)
+
+
+def equipment_id(platoon: int, name: str, attached: str | None = None) -> int:
+    """The id of the platoon's (or its attached unit's) equipment named ``name``."""
+    return lookup.equipment_id(platoon, name, attached)

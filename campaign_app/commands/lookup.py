@@ -41,6 +41,16 @@ def opponent_fighter_id(name: str, fighter: int) -> int:
     return names.fighter_beside(name, fighter)
 
 
+def attached_id(platoon: int, name: str) -> int:
+    """``--unit NAME``: the id of the platoon's attached unit."""
+    return names.attached_id(platoon, name)
+
+
+def equipment_id(platoon: int, name: str, attached: str | None = None) -> int:
+    """``--item NAME [--attached UNIT]``: the id of the platoon's (or the attached unit's) equipment."""
+    return names.equipment_id(platoon, name, attached)
+
+
 def bout_winner(winner: str, fighter: int, opponent_fighter: int | None, opponent: str | None) -> BoutWinner:
     """``--winner NAME|draw``: the side of the bout that won."""
     return names.bout_winner(winner, fighter, opponent_fighter, opponent)

@@ -427,7 +427,7 @@ def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
 def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    unit = attachment_service.find_attached(pid, args.unit)
+    unit = lookup.attached_id(pid, args.unit)
     kwargs: dict[str, Any] = {"support": args.support} if args.support is not None else {}
     if args.armor is not None:
         kwargs["armor"] = armor_arg(args.armor)
@@ -442,14 +442,14 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError(
             "nothing to change: give --name, --kind, --training, --equipment, --morale, --armor, --support or --notes"
         )
-    return _emit_edit(args, attachment_service.edit_attached(unit.id, reason=args.reason or "", **kwargs))
+    return _emit_edit(args, attachment_service.edit_attached(unit, reason=args.reason or "", **kwargs))
 
 
 def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    unit = attachment_service.find_attached(pid, args.unit)
-    return _emit_edit(args, attachment_service.remove_attached(unit.id, reason=args.reason or ""))
+    unit = lookup.attached_id(pid, args.unit)
+    return _emit_edit(args, attachment_service.remove_attached(unit, reason=args.reason or ""))
 
 
 # --- equipment --------------------------------------------------------------------------------------------
@@ -457,10 +457,11 @@ def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
 
 def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
+    pid = _pid(args)
     edit = attachment_service.add_equipment(
-        _pid(args),
+        pid,
         args.name,
-        attached=args.attached,
+        attached=lookup.attached_id(pid, args.attached) if args.attached is not None else None,
         targets=args.targets,
         ap=args.ap,
         ap_vs=args.ap_vs,
@@ -472,7 +473,7 @@ def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
 def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
+    item = lookup.equipment_id(pid, args.item, args.attached)
     kwargs: dict[str, Any] = {}
     if args.new_name is not None:
         kwargs["name"] = args.new_name
@@ -488,14 +489,14 @@ def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
         kwargs["notes"] = args.notes
     if not kwargs:
         raise CliError("nothing to change: give --name, --targets, --ap, --no-ap, --ap-vs or --notes")
-    return _emit_edit(args, attachment_service.edit_equipment(item.id, **kwargs))
+    return _emit_edit(args, attachment_service.edit_equipment(item, **kwargs))
 
 
 def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
-    return _emit_edit(args, attachment_service.remove_equipment(item.id))
+    item = lookup.equipment_id(pid, args.item, args.attached)
+    return _emit_edit(args, attachment_service.remove_equipment(item))
 
 
 # --- the parser -------------------------------------------------------------------------------------------

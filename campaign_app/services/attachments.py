@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 from ..rules.enums import UnitKind
 from ..store.models import AttachedUnit, Equipment, Platoon
 from .campaigns import check_name, check_notes
-from .common import NotFound, ServiceError, name_key, resolve_platoon
+from .common import NotFound, ServiceError, check_row_id, name_key, resolve_platoon
 from .edits import Edit, Recorder
 from .platoons import (
     UNSET,
@@ -53,21 +53,10 @@ def _check_ap(value: Any) -> int | None:
     return value
 
 
-def find_attached(platoon: int | Platoon, unit: str | int) -> AttachedUnit:
-    p = resolve_platoon(platoon)
-    if isinstance(unit, int):
-        found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
-    else:
-        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p) & (AttachedUnit.name_key == name_key(unit)))
-    if found is None:
-        raise NotFound(f"platoon {p.name!r} has no attached unit {unit!r}")
-    return found
-
-
 def _attached(ref: int | AttachedUnit) -> AttachedUnit:
     if isinstance(ref, AttachedUnit):
         return ref
-    found = AttachedUnit.get_or_none(AttachedUnit.id == ref)
+    found = AttachedUnit.get_or_none(AttachedUnit.id == check_row_id(ref, "attached unit"))
     if found is None:
         raise NotFound(f"no attached unit with id {ref}")
     return found
@@ -352,31 +341,11 @@ def _describe_equipment(name: str, v: _EquipmentValues) -> str:
     return text + ")"
 
 
-def find_equipment(platoon: int, name: str | int, attached: str | int | None = None) -> Equipment:
-    p = resolve_platoon(platoon)
-    owner = (Equipment.platoon == p) if attached is None else (Equipment.attached == find_attached(p, attached))
-    if isinstance(name, int):
-        found = Equipment.get_or_none((Equipment.id == name) & owner)
-    else:
-        found = next(
-            (
-                e
-                for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
-                if name_key(e.name) == name_key(name)
-            ),
-            None,
-        )  # the one case rule (names not unique here)
-    if found is None:
-        where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
-        raise NotFound(f"{where} has no equipment named {name!r}")
-    return found
-
-
 def add_equipment(
     platoon: int,
     name: str,
     *,
-    attached: str | int | None = None,
+    attached: int | None = None,
     targets: str = "both",
     ap: Any = None,
     ap_vs: Any = None,
@@ -388,7 +357,9 @@ def add_equipment(
     rec = Recorder()
     with rec.operation("equipment.add") as op:
         p = resolve_platoon(platoon)
-        unit = find_attached(p, attached) if attached is not None else None
+        unit = _attached(attached) if attached is not None else None
+        if unit is not None and unit.platoon_id != p.id:
+            raise NotFound(f"platoon {p.name!r} has no attached unit with id {attached}")
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: add {name}" + (f" to {unit.name}" if unit else ""))
         owner = (Equipment.attached == unit) if unit else (Equipment.platoon == p)

@@ -114,8 +114,8 @@ def _create_atomic_africa() -> OpenFirst:
         leader_xp=3,
         notes="Regular army from a well-funded nation; tired after recent battles.",
     )
-    add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training=8, equipment=10, morale=8, armor=2)
-    add_equipment(platoon.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    team = add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training=8, equipment=10, morale=8, armor=2)
+    add_equipment(platoon.id, "Medium machine gun", attached=team.result.unit.id, targets="dispersed")
     add_equipment(platoon.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
     for b in _BATTLES:
         log_battle(

@@ -182,3 +182,42 @@ def bout_winner(winner: str, fighter: int, opponent_fighter: int | None, opponen
         f"{text!r} did not fight in this bout (the fighters are {mine.name} and {other_name or 'the opponent'}; "
         "or say draw)"
     )
+
+
+def attached_id(platoon: int, name: str) -> int:
+    """``--unit NAME``: the id of the platoon's attached unit of that name."""
+    from ..store.models import AttachedUnit, Platoon
+
+    p = Platoon.get_or_none(Platoon.id == platoon)
+    if p is None:
+        raise NotFound(f"no platoon with id {platoon}")
+    matches = rows_named(AttachedUnit.select().where(AttachedUnit.platoon == platoon), AttachedUnit.name, name)
+    if len(matches) != 1:
+        raise NotFound(f"platoon {p.name!r} has no attached unit {name!r}")
+    return int(matches[0].id)
+
+
+def equipment_id(platoon: int, name: str, attached: str | None = None) -> int:
+    """``--item NAME [--attached UNIT]``: the id of the platoon's (or its attached unit's) equipment of that
+    name; the first in the list when two share it (equipment names need not be unique)."""
+    from ..store.models import Equipment, Platoon, name_key
+
+    p = Platoon.get_or_none(Platoon.id == platoon)
+    if p is None:
+        raise NotFound(f"no platoon with id {platoon}")
+    owner = (
+        (Equipment.platoon == platoon) if attached is None else (Equipment.attached == attached_id(platoon, attached))
+    )
+    key = name_key(name)
+    found = next(
+        (
+            e
+            for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
+            if name_key(e.name) == key
+        ),
+        None,
+    )
+    if found is None:
+        where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
+        raise NotFound(f"{where} has no equipment named {name!r}")
+    return int(found.id)

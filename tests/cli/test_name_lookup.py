@@ -10,7 +10,7 @@ import pytest
 from campaign_app.commands import lookup
 from campaign_app.errors import NotFound, Refused
 from campaign_app.store.journal import operation
-from campaign_app.store.models import Campaign, Fighter, Platoon
+from campaign_app.store.models import Campaign, Equipment, Fighter, Platoon
 
 
 @pytest.fixture(autouse=True)
@@ -177,3 +177,28 @@ def test_the_cli_refuses_unknown_and_ambiguous_names_in_one_line(
     assert message in err
     assert cli("journal", "--json") == before, "nothing was written"
     assert not (tmp_path / "x.json").exists() and not (tmp_path / "f.pdf").exists()
+
+
+def test_attached_units_and_equipment_are_looked_up_in_their_platoon() -> None:
+    from campaign_app.services import attachments
+
+    camp = _campaign("C")
+    alpha, bravo = _platoon(camp, "Alpha"), _platoon(camp, "Bravo")
+    team = attachments.add_attached(alpha.id, "Weapons team", "team", training=8, equipment=8, morale=8, armor=1)
+    unit = team.result.unit.id
+    attachments.add_equipment(alpha.id, "HMG", attached=unit)
+    attachments.add_equipment(alpha.id, "Flamer")
+    gun = Equipment.get(Equipment.name == "Flamer").id
+    assert lookup.attached_id(alpha.id, "WEAPONS  team") == unit
+    assert lookup.equipment_id(alpha.id, "flamer") == gun
+    assert lookup.equipment_id(alpha.id, "hmg", "weapons team") != gun
+    with pytest.raises(NotFound, match="platoon 'Bravo' has no attached unit 'Weapons team'"):
+        lookup.attached_id(bravo.id, "Weapons team")
+    with pytest.raises(NotFound, match="platoon 'Alpha' has no equipment named 'HMG'"):
+        lookup.equipment_id(alpha.id, "HMG")
+    with pytest.raises(
+        NotFound, match="attached unit 'Weapons team' of platoon 'Alpha' has no equipment named 'Flamer'"
+    ):
+        lookup.equipment_id(alpha.id, "Flamer", "Weapons team")
+    with pytest.raises(NotFound, match="platoon 'Bravo' has no attached unit with id"):
+        attachments.add_equipment(bravo.id, "HMG", attached=unit)

@@ -18,6 +18,7 @@ from campaign_app.services import platoons as platoon_service
 from campaign_app.services.platoons import PlatoonDetail
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttachedUnit, AttributeChange, Equipment, Leader, Roll
+from tests.ids import attached_id
 
 pytestmark = pytest.mark.usefixtures("fresh_db")
 
@@ -41,7 +42,9 @@ def sample_platoon() -> int:
         notes="Regular army, tired after recent battles.",
     ).id
     attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
-    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(
+        pid, "Medium machine gun", attached=attached_id(pid, "Weapons team"), targets="dispersed"
+    )
     attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     with operation("test.setup", "test data"):
         AttributeChange.delete().execute()

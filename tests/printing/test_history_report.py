@@ -26,7 +26,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import AttributeEvent, BattleEvent, XpEvent, history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import changes_by_hand, history_from_report
-from tests.ids import campaign_id, platoon_id
+from tests.ids import attached_id, campaign_id, platoon_id
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"
@@ -225,7 +225,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
 
 def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.MonkeyPatch, fresh_db) -> None:
     from campaign_app.services import battles
-    from campaign_app.services.attachments import add_attached, edit_attached, find_attached
+    from campaign_app.services.attachments import add_attached, edit_attached
     from campaign_app.services.platoons import set_xp
 
     clock = {"t": datetime.datetime.now().replace(microsecond=0) - datetime.timedelta(days=1)}
@@ -239,7 +239,7 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
     data = _logged(2)
     assert data.changes == ()  # battles alone: nothing was changed by hand
     add_attached(platoon_id(PLATOON), "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
-    edit_attached(find_attached(platoon_id(PLATOON), "MG Team Bravo").id, equipment=12, reason="new kit")
+    edit_attached(attached_id(platoon_id(PLATOON), "MG Team Bravo"), equipment=12, reason="new kit")
     set_xp(platoon_id(PLATOON), 9, reason="campaign bonus")
     battle_edits.edit_battle_text(battle_edits.find_battle(platoon_id(PLATOON), 1).id, outcome="victory", reason="")
     data = history_from_report(history_report(platoon_id(PLATOON)))

@@ -135,7 +135,7 @@ def act(name: str, r: random.Random) -> Any:
             raise ServiceError("no unit")
         return attachment_service.remove_attached(r.choice(units))
     if name == "weapon":
-        units = [a.name for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
+        units = [a.id for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
         return attachment_service.add_equipment(
             pid, f"G{r.randint(1, 4)}", attached=r.choice(units) if units and r.random() < 0.5 else None
         )

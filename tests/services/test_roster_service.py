@@ -28,7 +28,7 @@ from campaign_app.store.models import (
     Roll,
     XpChange,
 )
-from tests.ids import campaign_id, platoon_id
+from tests.ids import attached_id, campaign_id, equipment_id, platoon_id
 
 
 @pytest.fixture
@@ -322,10 +322,10 @@ def test_attached_units(pid: int) -> None:
     assert d.attached[2].support == "medium" and d.attached[2].training is None
     assert d.cards_with_fire_support == d.cards - 1
     e = attachment_service.edit_attached(team.id, equipment=6, reason="lost the MG ammo")
-    assert attachment_service.find_attached(pid, "weapons team").equipment == 6
+    assert AttachedUnit.get_by_id(attached_id(pid, "weapons team")).equipment == 6
     assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
     journal_replay.undo(e.operation_id)
-    assert attachment_service.find_attached(pid, "Weapons team").equipment == 10
+    assert AttachedUnit.get_by_id(attached_id(pid, "Weapons team")).equipment == 10
     conv = attachment_service.edit_attached(team.id, kind="fire_support", support="light")
     a = AttachedUnit.get_by_id(team.id)
     assert (a.kind, a.training, a.armor, a.support) == ("fire_support", None, None, "light")
@@ -366,7 +366,9 @@ def test_attached_duplicate_name(pid: int) -> None:
 
 def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
     team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
-    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(
+        pid, "Medium machine gun", attached=attached_id(pid, "Weapons team"), targets="dispersed"
+    )
     before = platoon_service.platoon_detail(pid)
     assert before.attached[0].equipment_list[0].name == "Medium machine gun"
     e = attachment_service.remove_attached(team.id)
@@ -390,7 +392,7 @@ def test_equipment_rows(pid: int) -> None:
     assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
     journal_replay.undo(ed.operation_id)
     assert Equipment.get_by_id(e.id).ap == -2
-    rm = attachment_service.remove_equipment(attachment_service.find_equipment(pid, "flamer").id)
+    rm = attachment_service.remove_equipment(equipment_id(pid, "flamer"))
     assert [x.name for x in platoon_service.platoon_detail(pid).equipment_list] == ["Recoilless rifle"]
     journal_replay.undo(rm.operation_id)
     assert len(platoon_service.platoon_detail(pid).equipment_list) == 2
@@ -404,7 +406,7 @@ def test_equipment_rows(pid: int) -> None:
         ({"ap_vs": "point"}, "needs an AP value"),
         ({"ap": "lots"}, "AP value must be a whole number"),
         ({"ap": 11}, "from -10 to 10"),
-        ({"attached": "Nobody"}, "no attached unit 'Nobody'"),
+        ({"attached": 999}, "no attached unit with id 999"),
     ],
 )
 def test_equipment_refusals(pid: int, kwargs: dict, message: str) -> None:
