@@ -153,6 +153,17 @@ def whole_arg(text: str | None, what: str) -> int | None:
     return int(value)
 
 
+def number_arg(text: str | None, what: str) -> float | None:
+    """A number typed on the command line ("350", "17.5", "1e3"; the range, and whether it is finite, are the
+    service's to check), or None when it was not given."""
+    if text is None:
+        return None
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise CliError(f"{what} must be a number, not {text!r}") from None
+
+
 def date_arg(text: str | None, what: str) -> _dt.date | None:
     """``--date``: a date as YYYY-MM-DD (None when it was not given: the service's default)."""
     if text is None:

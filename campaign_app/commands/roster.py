@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
-from ..rules.experience import XP_MAX
+from ..rules.experience import XP_MAX, RulesError, Thresholds
 from ..words import plural
 from . import club, lookup, overview
-from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit, whole_arg
 
 if TYPE_CHECKING:
     from ..services.campaigns import CampaignDetail, ListedCampaign
@@ -82,6 +82,37 @@ def xp_arg(text: str | None, what: str) -> int | None:
     if text is not None and number is None:
         raise CliError(f"{what} must be a whole number from 0 to {XP_MAX}, not {text!r}")
     return number
+
+
+def ap_arg(text: str | None) -> int | None:
+    """``--ap N``: -2, +1 or \u22122 (a typographic minus), read as a number (the range is the service's to check);
+    empty: none."""
+    if text is None or not text.strip():
+        return None
+    raw = text.strip().replace("\u2212", "-")
+    if not raw.lstrip("+-").isdigit() or len(raw) > 6:
+        raise CliError(f"AP value must be a whole number like -2, not {text!r}")
+    return int(raw)
+
+
+def period_arg(text: str) -> int | None:
+    """``--period N|none``: a campaign period (the range is the service's to check), or None to clear it."""
+    word = text.strip().lower()
+    if word in ("", "none", "-"):
+        return None
+    if not word.isdigit() or len(word) > 6:
+        raise CliError(f"campaign period must be 1 to 5 (or none), not {text!r}")
+    return int(word)
+
+
+def thresholds_arg(text: str | None) -> Thresholds | None:
+    """``--thresholds G,R,V,L``: the four XP thresholds."""
+    if text is None:
+        return None
+    try:
+        return Thresholds.parse(text)
+    except RulesError as exc:
+        raise CliError(f"XP thresholds: {exc}") from None
 
 
 def _required_armor(text: str) -> int:
@@ -206,11 +237,11 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
     edit = campaign_service.create_campaign(
         args.name,
         args.system,
-        period=args.period,
-        thresholds=args.thresholds,
+        period=period_arg(args.period) if args.period is not None else None,
+        thresholds=thresholds_arg(args.thresholds),
         objective_xp_to=args.objective_xp or "both",
         notes=args.notes or "",
-        replacement_dice=args.replacement_dice or 2,
+        replacement_dice=whole_arg(args.replacement_dice or "2", "--replacement-dice") or 0,
     )
     return _emit_edit(args, edit)
 
@@ -254,7 +285,7 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     kwargs: dict[str, Any] = {}
     if args.period is not None:
-        kwargs["period"] = args.period
+        kwargs["period"] = period_arg(args.period)
     if (
         not kwargs
         and args.thresholds is None
@@ -265,10 +296,10 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("nothing to change: give --period, --thresholds, --objective-xp, --replacement-dice or --notes")
     edit = campaign_service.set_campaign(
         lookup.campaign_id(args.campaign),
-        thresholds=args.thresholds,
+        thresholds=thresholds_arg(args.thresholds),
         objective_xp_to=args.objective_xp,
         notes=args.notes,
-        replacement_dice=args.replacement_dice,
+        replacement_dice=whole_arg(args.replacement_dice, "--replacement-dice"),
         **kwargs,
     )
     return _emit_edit(args, edit)
@@ -463,7 +494,7 @@ def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
         args.name,
         attached=lookup.attached_id(pid, args.attached) if args.attached is not None else None,
         targets=args.targets,
-        ap=args.ap,
+        ap=ap_arg(args.ap),
         ap_vs=args.ap_vs,
         notes=args.notes or "",
     )
@@ -482,7 +513,7 @@ def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     if args.no_ap:
         kwargs["ap"] = None
     elif args.ap is not None:
-        kwargs["ap"] = args.ap
+        kwargs["ap"] = ap_arg(args.ap)
     if args.ap_vs is not None:
         kwargs["ap_vs"] = args.ap_vs
     if args.notes is not None:

@@ -28,7 +28,7 @@ from ..rules.sologear.forces import BAND_NAMES, MAX_TOTAL, band_name, odds
 from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, ScoreItem, is_noticed, lookup_result, noticed_label
 from ..rules.sologear.table_text import card_tables
 from . import club, lookup
-from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit, number_arg, whole_arg
 
 if TYPE_CHECKING:
     from ..services.edits import Edit
@@ -49,6 +49,11 @@ if TYPE_CHECKING:
 else:
     sheet_service = lazy_module("campaign_app.services.sologear_sheet")
     play_service = lazy_module("campaign_app.services.sologear_play")
+
+
+def _required(value: int | None) -> int:
+    assert value is not None  # argparse requires the option or gives its default
+    return value
 
 
 def action_arg(text: str) -> TurnAction:
@@ -184,7 +189,7 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
     edit = sheet_service.create_sheet(
         args.name or "",
         args.pilot,
-        args.gear_tv,
+        _required(whole_arg(args.gear_tv, "--gear-tv")),
         campaign=into,
         date=args.date,
         area=args.area,
@@ -220,6 +225,8 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
         )
         if getattr(args, k) is not None
     }
+    if "gear_tv" in fields:
+        fields["gear_tv"] = whole_arg(fields["gear_tv"], "--gear-tv")
     if not fields:
         raise CliError("nothing to change: give at least one field")
     return _emit_edit(args, sheet_service.update_sheet(lookup.sheet_id(args.campaign), **fields))
@@ -245,8 +252,8 @@ def _cmd_force_add(args: argparse.Namespace, ctx: Context) -> int:
         lookup.sheet_id(args.campaign),
         args.side,
         args.name,
-        base_power=args.base,
-        company_tv=args.company_tv,
+        base_power=number_arg(args.base, "--base"),
+        company_tv=whole_arg(args.company_tv, "--company-tv"),
         skill=args.skill,
         loyalty=args.loyalty,
     )
@@ -260,8 +267,8 @@ def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
         for k, v in (
             ("side", args.side),
             ("name", args.name),
-            ("base_power", args.base),
-            ("company_tv", args.company_tv),
+            ("base_power", number_arg(args.base, "--base")),
+            ("company_tv", whole_arg(args.company_tv, "--company-tv")),
             ("skill", args.skill),
             ("loyalty", args.loyalty),
         )
@@ -313,10 +320,10 @@ def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.record_turn(
         lookup.sheet_id(args.campaign),
-        args.turn,
-        glory=args.glory,
-        enemy_tv=args.enemy_tv,
-        bunkers=args.bunkers,
+        _required(whole_arg(args.turn, "--turn")),
+        glory=_required(whole_arg(args.glory, "--glory")),
+        enemy_tv=_required(whole_arg(args.enemy_tv, "--enemy-tv")),
+        bunkers=_required(whole_arg(args.bunkers, "--bunkers")),
         gear_damaged=args.gear_damaged,
         short_ammo=args.short_ammo,
         pilot_dead=args.pilot_dead,

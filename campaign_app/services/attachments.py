@@ -11,10 +11,9 @@ from typing import Any, TypedDict
 from ..rules.enums import UnitKind
 from ..store.models import AttachedUnit, Equipment, Platoon
 from .campaigns import check_name, check_notes
-from .common import NotFound, ServiceError, check_row_id, name_key, resolve_platoon
+from .common import UNSET, NotFound, ServiceError, Unset, check_row_id, name_key, resolve_platoon
 from .edits import Edit, Recorder
 from .platoons import (
-    UNSET,
     AttachedUnitInfo,
     EquipmentItem,
     attached_info,
@@ -39,14 +38,10 @@ TEAM_MAX_ARMOR = 3
 AP_RANGE = (-10, 10)
 
 
-def _check_ap(value: Any) -> int | None:
-    if value is None or value == "":
+def _check_ap(value: int | None) -> int | None:
+    """An AP value, -10..10, or None (the CLI reads "-2", "+1", "\u22122")."""
+    if value is None:
         return None
-    if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-")
-        if not text.lstrip("+-").isdigit():
-            raise ServiceError(f"AP value must be a whole number like -2, not {value!r}")
-        value = int(text)
     lo, hi = AP_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ServiceError(f"AP value must be a whole number from {lo} to {hi}, not {value!r}")
@@ -91,7 +86,9 @@ class _EquipmentChange(_EquipmentValues, total=False):
     notes: str
 
 
-def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any, support: Any) -> _UnitChange:
+def _attached_values(
+    kind: str, training: int | None, equipment: int | None, morale: int | None, armor: int | None, support: str | None
+) -> _UnitChange:
     check_choice(kind, KINDS, "attached unit kind")
     if kind == UnitKind.FIRE_SUPPORT:
         if any(v is not None for v in (training, equipment, morale, armor)):
@@ -118,6 +115,7 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
     ]
     if missing:
         raise ServiceError(f"a {KINDS[kind]} needs its own {', '.join(missing)}")
+    assert training is not None and equipment is not None and morale is not None and armor is not None
     arm = check_armor_value(armor)
     if kind == UnitKind.TEAM and arm > TEAM_MAX_ARMOR:
         raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
@@ -196,7 +194,7 @@ def add_attached(
     equipment: int | None = None,
     morale: int | None = None,
     armor: int | None = None,
-    support: Any = None,
+    support: str | None = None,
     notes: str = "",
 ) -> Edit[AttachedChange]:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
@@ -240,11 +238,11 @@ def edit_attached(
     *,
     name: str | None = None,
     kind: str | None = None,
-    training: Any = UNSET,
-    equipment: Any = UNSET,
-    morale: Any = UNSET,
-    armor: Any = UNSET,
-    support: Any = UNSET,
+    training: int | None | Unset = UNSET,
+    equipment: int | None | Unset = UNSET,
+    morale: int | None | Unset = UNSET,
+    armor: int | None | Unset = UNSET,
+    support: str | None | Unset = UNSET,
     notes: str | None = None,
     reason: str = "",
 ) -> Edit[AttachedChange]:
@@ -259,26 +257,18 @@ def edit_attached(
         new_kind = a.kind if kind is None else kind
         check_choice(new_kind, KINDS, "attached unit kind")
         if new_kind == UnitKind.FIRE_SUPPORT:
-            merged = {
-                "training": None,
-                "equipment": None,
-                "morale": None,
-                "armor": None,
-                "support": a.support if support is UNSET else support,
-            }
             if any(v is not UNSET and v is not None for v in (training, equipment, morale, armor)):
                 raise ServiceError("off-board fire support has no attribute dice or Armor")
+            values = _attached_values(new_kind, None, None, None, None, a.support if support is UNSET else support)
         else:
-            merged = {
-                "training": a.training if training is UNSET else training,
-                "equipment": a.equipment if equipment is UNSET else equipment,
-                "morale": a.morale if morale is UNSET else morale,
-                "armor": a.armor if armor is UNSET else armor,
-                "support": None if support is UNSET else support,
-            }
-        values = _attached_values(
-            new_kind, merged["training"], merged["equipment"], merged["morale"], merged["armor"], merged["support"]
-        )
+            values = _attached_values(
+                new_kind,
+                a.training if training is UNSET else training,
+                a.equipment if equipment is UNSET else equipment,
+                a.morale if morale is UNSET else morale,
+                a.armor if armor is UNSET else armor,
+                None if support is UNSET else support,
+            )
         label = a.name
         if name is not None:
             values["name"] = check_name(name, "attached unit")
@@ -321,7 +311,7 @@ def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit[Removed]
     )
 
 
-def _equipment_values(targets: str, ap: Any, ap_vs: Any, name: str) -> _EquipmentChange:
+def _equipment_values(targets: str, ap: int | None, ap_vs: str | None, name: str) -> _EquipmentChange:
     check_choice(targets, TARGETS, "targets")
     ap_value = _check_ap(ap)
     if ap_value is None:
@@ -347,8 +337,8 @@ def add_equipment(
     *,
     attached: int | None = None,
     targets: str = "both",
-    ap: Any = None,
-    ap_vs: Any = None,
+    ap: int | None = None,
+    ap_vs: str | None = None,
     notes: str = "",
 ) -> Edit[EquipmentChange]:
     """A heavy weapon / special equipment row for the platoon or (``attached``) one of its attached units."""
@@ -406,8 +396,8 @@ def edit_equipment(
     *,
     name: str | None = None,
     targets: str | None = None,
-    ap: Any = UNSET,
-    ap_vs: Any = UNSET,
+    ap: int | None | Unset = UNSET,
+    ap_vs: str | None | Unset = UNSET,
     notes: str | None = None,
     reason: str = "",
 ) -> Edit[EquipmentChange]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ..errors import CampaignError as CampaignError  # re-exported for the services and the GUI
 from ..errors import Conflict as Conflict
@@ -24,6 +25,19 @@ if TYPE_CHECKING:
     from peewee import Field, ModelSelect
 
 _M = TypeVar("_M", bound=BaseModel)
+
+
+class Unset(Enum):
+    """The type of :data:`UNSET`: an optional argument that was not given, where ``None`` means "clear it"."""
+
+    UNSET = "unset"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+"""An argument left out (``period: int | None | Unset = UNSET``: ``None`` clears the period)."""
 
 SQLITE_INT_MAX = 2**63 - 1
 """Row ids and every stored whole number fit in SQLite's 64-bit integers."""

@@ -32,6 +32,9 @@ from ..rules.experience import (
 from ..store.models import AttachedUnit, AttributeChange, Battle, Campaign, Equipment, Leader, Platoon, XpChange
 from .campaigns import check_name, check_notes
 from .common import (
+    UNSET as UNSET,
+)
+from .common import (
     RollResult,
     ServiceError,
     check_reason,
@@ -53,7 +56,6 @@ LEADER_EXITS: dict[str, str] = {
     "replaced": "replaced by hand",
 }
 DEFAULT_RANK = "Lieutenant"
-UNSET: Any = object()
 
 
 def check_die(value: int, what: str) -> int:

@@ -193,11 +193,11 @@ def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = 
 
 def record_turn(
     ref: int,
-    number: Any,
+    number: int,
     *,
-    glory: Any = 0,
-    enemy_tv: Any = 0,
-    bunkers: Any = 0,
+    glory: int = 0,
+    enemy_tv: int = 0,
+    bunkers: int = 0,
     gear_damaged: bool | None = None,
     short_ammo: bool | None = None,
     pilot_dead: bool = False,

@@ -139,13 +139,11 @@ def check_sheet_notes(value: Any, what: str = "notes") -> str:
     return check_multiline(value, what, NOTES_MAX, verb="are")
 
 
-def check_whole(value: Any, what: str, low: int | None = 0, high: int | None = None) -> int:
-    if isinstance(value, bool):
+def check_whole(value: int, what: str, low: int | None = 0, high: int | None = None) -> int:
+    """A whole number in range (the CLI reads the digits; the GUI's spin boxes give numbers)."""
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ServiceError(f"{what} must be a whole number, not {value!r}")
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise ServiceError(f"{what} must be a whole number, not {value!r}") from None
+    number = value
     if low is not None and number < low:
         raise ServiceError(f"{what} must be at least {low}, not {number}")
     if high is not None and number > high:
@@ -153,13 +151,10 @@ def check_whole(value: Any, what: str, low: int | None = 0, high: int | None = N
     return number
 
 
-def _number(value: Any, what: str, high: float | None = None) -> float:
-    if isinstance(value, bool):
+def _number(value: float, what: str, high: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ServiceError(f"{what} must be a number, not {value!r}")
-    try:
-        number = float(str(value).strip())
-    except (TypeError, ValueError):
-        raise ServiceError(f"{what} must be a number, not {value!r}") from None
+    number = float(value)
     if not math.isfinite(number) or number < 0:
         raise ServiceError(f"{what} must be a number of 0 or more, not {value!r}")
     if high is not None and number > high:
@@ -167,7 +162,7 @@ def _number(value: Any, what: str, high: float | None = None) -> float:
     return number
 
 
-def _gear_tv(value: Any) -> int:
+def _gear_tv(value: int) -> int:
     return check_whole(value, "the Gear's TV", low=1, high=100000)
 
 
@@ -681,7 +676,7 @@ def _s(items: Any) -> str:
 def create_sheet(
     name: str,
     pilot: str,
-    gear_tv: Any,
+    gear_tv: int,
     *,
     date: str = "",
     area: str = "",
@@ -820,8 +815,8 @@ def set_options(
 def _force_values(
     side: Any = None,
     name: Any = None,
-    base_power: Any = None,
-    company_tv: Any = None,
+    base_power: float | None = None,
+    company_tv: int | None = None,
     skill: Any = None,
     loyalty: Any = None,
     *,
@@ -838,12 +833,12 @@ def _force_values(
         if not text:
             raise ServiceError("a unit needs a name")
         values["name"] = text
-    if company_tv is not None and company_tv != "":
+    if company_tv is not None:
         tv = check_whole(company_tv, "company TV", low=0, high=MAX_COMPANY_TV)
         values["company_tv"] = tv
-        if base_power is None or base_power == "":
+        if base_power is None:
             values["base_power"] = base_power_from_tv(tv)
-    if base_power is not None and base_power != "":
+    if base_power is not None:
         values["base_power"] = _number(base_power, "base power", high=MAX_BASE_POWER)
     if creating and "base_power" not in values:
         raise ServiceError("give the unit's base power or its company TV (base power = TV / 20)")
@@ -879,8 +874,8 @@ def add_force(
     side: str,
     name: str,
     *,
-    base_power: Any = None,
-    company_tv: Any = None,
+    base_power: float | None = None,
+    company_tv: int | None = None,
     skill: str = "regular",
     loyalty: str = "reliable",
 ) -> Edit[UnitRow]:

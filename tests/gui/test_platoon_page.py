@@ -12,6 +12,7 @@ from campaign_app.gui.context import AppContext
 from campaign_app.gui.platoon_page import PlatoonPage
 from campaign_app.gui.roster_models import AttachedModel, EquipmentModel, LeaderHistoryModel
 from campaign_app.rules.dice import DIE_SIDES
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
@@ -362,7 +363,9 @@ def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage)
     assert page.platoon_track.xp() == 16 and "Legendary" in page.platoon_xp_label.text()
     from campaign_app.services import campaigns
 
-    page.ctx.signals.op_changed.emit(campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20").changes)
+    page.ctx.signals.op_changed.emit(
+        campaigns.set_campaign(detail(page).campaign_id, thresholds=Thresholds(1, 4, 9, 20)).changes
+    )
     assert "Veteran" in page.platoon_xp_label.text()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import campaigns as cs
 from campaign_app.services import platoons as platoon_service
@@ -29,7 +30,12 @@ def test_create_defaults_and_house_rules() -> None:
 
 def test_create_with_house_rules() -> None:
     cs.create_campaign(
-        "Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon", replacement_dice=1
+        "Katanga",
+        "atomic_africa",
+        period=2,
+        thresholds=Thresholds(2, 5, 10, 20),
+        objective_xp_to="platoon",
+        replacement_dice=1,
     )
     shown = cs.show_campaign(campaign_id("Katanga"))
     assert shown.period == 2 and shown.die == "d6"
@@ -39,7 +45,7 @@ def test_create_with_house_rules() -> None:
     assert not any(r.is_default for r in shown.house_rules)
     rule = {r.key: r for r in shown.house_rules}["replacement_dice"]
     assert rule.text == "1d6 \u2212 1" and rule.default == 2
-    cs.set_campaign(campaign_id("Katanga"), replacement_dice="2")
+    cs.set_campaign(campaign_id("Katanga"), replacement_dice=2)
     assert cs.show_campaign(campaign_id("Katanga")).replacement_dice == 2
     with pytest.raises(cs.ServiceError, match="2 dice .the lower counts. or 1 die"):
         cs.set_campaign(campaign_id("Katanga"), replacement_dice=3)
@@ -59,6 +65,8 @@ def test_create_with_house_rules() -> None:
 )
 def test_create_refuses(kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
+        if "thresholds" in kwargs:  # read as the CLI reads --thresholds; the rules refuse bad ones
+            kwargs = {**kwargs, "thresholds": Thresholds.parse(kwargs["thresholds"])}
         cs.create_campaign(**kwargs)
     assert Campaign.select().count() == 0
 
@@ -84,7 +92,7 @@ def test_rename_and_undo_redo() -> None:
 
 def test_set_house_rules_and_clear_period() -> None:
     cs.create_campaign("C", period=3)
-    edit = cs.set_campaign(campaign_id("C"), period=None, thresholds=(2, 4, 9, 16), objective_xp_to="platoon")
+    edit = cs.set_campaign(campaign_id("C"), period=None, thresholds=Thresholds(2, 4, 9, 16), objective_xp_to="platoon")
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (None, 2, "platoon")
     assert edit.to_dict()["old"]["period"] == 3
@@ -92,7 +100,7 @@ def test_set_house_rules_and_clear_period() -> None:
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (3, 1, "both")
     with pytest.raises(ServiceError, match="rise strictly"):
-        cs.set_campaign(campaign_id("C"), thresholds="9,4,1,16")
+        cs.set_campaign(campaign_id("C"), thresholds=Thresholds(9, 4, 1, 16))
     assert not cs.set_campaign(campaign_id("C"), period=3).changed
 
 
@@ -100,7 +108,7 @@ def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
     p = platoon_service.create_platoon(campaign_id("C"), "P", training=8, equipment=8, morale=8, armor=1, xp=6).id
     assert platoon_service.platoon_detail(p).level == "Regular"
-    cs.set_campaign(campaign_id("C"), thresholds="1,7,9,16")
+    cs.set_campaign(campaign_id("C"), thresholds=Thresholds(1, 7, 9, 16))
     assert platoon_service.platoon_detail(p).level == "Green"
 
 

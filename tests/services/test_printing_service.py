@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from campaign_app.errors import DiskFullError
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services import printing
 from campaign_app.services.common import ServiceError
 from campaign_app.services.print_requests import CardsRequest, UnitSheetRequest
@@ -80,7 +81,7 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
         return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
 
     campaigns.create_campaign(
-        "Katanga", "atomic_africa", thresholds="2,5,10,20", objective_xp_to="platoon", replacement_dice=1
+        "Katanga", "atomic_africa", thresholds=Thresholds(2, 5, 10, 20), objective_xp_to="platoon", replacement_dice=1
     )
     rules = printing.card_rules(campaign_id("Katanga"))
     assert (rules.campaign, rules.objective_xp_to, rules.replacement_dice) == ("Katanga", "platoon", 1)

@@ -382,7 +382,7 @@ def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
 def test_equipment_rows(pid: int) -> None:
     e = attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     assert e.to_dict()["ap_vs"] == "point"
-    attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
+    attachment_service.add_equipment(pid, "Flamer", targets="both", ap=-1, ap_vs="dispersed")
     d = platoon_service.platoon_detail(pid)
     assert [(x.name, x.targets, x.ap, x.ap_vs) for x in d.equipment_list] == [
         ("Recoilless rifle", "point", -2, "point"),

@@ -431,9 +431,9 @@ def test_seeded_campaigns_run_to_the_end() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"base_power": "1e308"}, "base power must be at most 1,000,000"),
-        ({"base_power": "inf"}, "base power must be a number of 0 or more"),
-        ({"base_power": "nan"}, "base power must be a number of 0 or more"),
+        ({"base_power": 1e308}, "base power must be at most 1,000,000"),
+        ({"base_power": float("inf")}, "base power must be a number of 0 or more"),
+        ({"base_power": float("nan")}, "base power must be a number of 0 or more"),
         ({"company_tv": 1_000_001}, "company TV must be at most 1000000"),
     ],
 )
