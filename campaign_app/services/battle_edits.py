@@ -180,8 +180,8 @@ def edit_battle(
 def edit_battle_text(
     battle_id: int,
     *,
-    scenario: Any = None,
-    notes: Any = None,
+    scenario: str | None = None,
+    notes: str | None = None,
     outcome: Outcome | None | Literal[""] = "",
     reason: str = "",
 ) -> Edit[BattleEdited]:

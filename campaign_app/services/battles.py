@@ -446,7 +446,7 @@ class BattleSession:
         self.details = details
         return details
 
-    def set_report(self, text: Any) -> str:
+    def set_report(self, text: str) -> str:
         """The after-action report (the battle's notes), written on the wizard's last page: it changes no roll."""
         notes = _text(text, "notes", NOTES_MAX)  # multi-line text, as the notes it is
         self.details = replace(self.details, notes=notes)

@@ -128,7 +128,7 @@ def platoon_name_problem(campaign_id: int, name: str, exclude_id: int | None = N
     return None
 
 
-def log_change(rec: Recorder, p: Platoon, field: str, old: Any, new: Any, reason: str = "") -> None:
+def log_change(rec: Recorder, p: Platoon, field: str, old: object, new: object, reason: str = "") -> None:
     rec.create(
         AttributeChange,
         platoon=p.id,

@@ -135,7 +135,7 @@ def _text(value: Any, what: str) -> str:
     return check_line(value, what, TEXT_MAX)
 
 
-def check_sheet_notes(value: Any, what: str = "notes") -> str:
+def check_sheet_notes(value: object, what: str = "notes") -> str:
     return check_multiline(value, what, NOTES_MAX, verb="are")
 
 
