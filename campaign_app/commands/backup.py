@@ -13,6 +13,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ..words import plural
+from . import lookup
 from .base import Context, add_json, emit
 
 if TYPE_CHECKING:
@@ -92,14 +93,17 @@ def _cmd_export(args: argparse.Namespace, ctx: Context) -> int:
     if args.html:
         from ..services.html_export import export_html
 
-        site = export_html(args.campaign, args.html)
+        site = export_html(lookup.campaign_id(args.campaign), args.html)
         return emit(
             args,
             site.to_dict(),
             f"wrote {site.folder}: {plural(len(site.pages), 'page')} of campaign "
             f"{site.campaign!r} (open {site.folder / 'index.html'} in a browser)",
         )
-    result = portable.export_campaign(args.campaign, args.output)
+    from .. import fileio
+
+    fileio.check_output(args.output, "campaign.json")  # a bad path is named before the campaign is looked up
+    result = portable.export_campaign(lookup.campaign_id(args.campaign), args.output)
     return emit(
         args, result.to_dict(), f"wrote {result.file}: campaign {result.campaign!r}, " + _contents(result.counts)
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -139,6 +140,38 @@ def render(data: Any, indent: int = 0) -> str:
 
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def whole_arg(text: str | None, what: str) -> int | None:
+    """A whole number typed on the command line (a minus sign allowed; the range is the service's to check), or
+    None when it was not given."""
+    if text is None:
+        return None
+    value = text.strip()
+    if not value.removeprefix("-").isdigit() or len(value) > 19:
+        raise CliError(f"{what} must be a whole number, not {text!r}")
+    return int(value)
+
+
+def number_arg(text: str | None, what: str) -> float | None:
+    """A number typed on the command line ("350", "17.5", "1e3"; the range, and whether it is finite, are the
+    service's to check), or None when it was not given."""
+    if text is None:
+        return None
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise CliError(f"{what} must be a number, not {text!r}") from None
+
+
+def date_arg(text: str | None, what: str) -> _dt.date | None:
+    """``--date``: a date as YYYY-MM-DD (None when it was not given: the service's default)."""
+    if text is None:
+        return None
+    try:
+        return _dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise CliError(f"{what} must be a date like 2024-05-31 (YYYY-MM-DD), not {text!r}") from None
 
 
 def add_dice_options(parser: argparse.ArgumentParser) -> None:

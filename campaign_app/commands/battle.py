@@ -16,7 +16,7 @@ from ..lazyimport import lazy_module
 from ..rules.codes import purpose_text, rule_text
 from ..rules.enums import Outcome
 from . import lookup
-from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+from .base import CliError, Context, add_dice_options, add_json, date_arg, dice_source, emit
 
 # typed for mypy, imported on first use at run time (building the parser does not load the database code)
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def _cmd_log(args: argparse.Namespace, ctx: Context) -> int:
         outcome=outcome_arg(args.outcome),
         scenario=args.scenario,
         opponent=args.opponent,
-        date=args.date,
+        date=date_arg(args.date, "battle date"),
         fire_support=args.fire_support,
         notes=args.notes,
         replacement_name=args.replacement_name,
@@ -207,7 +207,7 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
     outcome: Outcome | None | Literal[""] = "" if args.outcome is None else outcome_arg(args.outcome)
     edit = battle_edits.edit_battle(
         b.id,
-        date=args.date,
+        date=date_arg(args.date, "battle date"),
         scenario=args.scenario,
         opponent=args.opponent,
         outcome=outcome,

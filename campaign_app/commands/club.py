@@ -111,7 +111,7 @@ def _cmd_campaign_add_player(args: argparse.Namespace, ctx: Context) -> int:
 
     _server_target(ctx, "campaign add-player")
     ctx.open_db()
-    result = club.add_member(args.campaign, args.player, organiser=args.organiser)
+    result = club.add_member(lookup.campaign_id(args.campaign), args.player, organiser=args.organiser)
     return emit(args, {**result.to_dict(), "message": result.message}, result.message)
 
 
@@ -120,7 +120,7 @@ def _cmd_campaign_remove_player(args: argparse.Namespace, ctx: Context) -> int:
 
     _server_target(ctx, "campaign remove-player")
     ctx.open_db()
-    result = club.remove_member(args.campaign, args.player)
+    result = club.remove_member(lookup.campaign_id(args.campaign), args.player)
     message = f"{result.login} left {result.campaign}"
     return emit(args, {**result.to_dict(), "message": message}, message)
 
@@ -130,7 +130,7 @@ def _cmd_campaign_players(args: argparse.Namespace, ctx: Context) -> int:
 
     _server_target(ctx, "campaign players")
     ctx.open_db(daily_backup=False)
-    found = club.members(args.campaign)
+    found = club.members(lookup.campaign_id(args.campaign))
     return emit(
         args,
         [m.to_dict() for m in found],
@@ -152,7 +152,7 @@ def _cmd_sheet_set_owner(args: argparse.Namespace, ctx: Context) -> int:
 
     _server_target(ctx, "sologear set-owner")
     ctx.open_db()
-    result = club.set_sheet_owner(args.campaign, args.owner)
+    result = club.set_sheet_owner(lookup.sheet_id(args.campaign), args.owner)
     return emit(args, {**result.to_dict(), "message": result.message}, result.message)
 
 

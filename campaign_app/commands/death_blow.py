@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
 from ..words import plural
-from .base import CliError, Context, add_json, emit
+from . import lookup
+from .base import CliError, Context, add_json, date_arg, emit, whole_arg
 
 if TYPE_CHECKING:
     from ..services.death_blow import BoutDetail, FighterDetail, FighterHistory, FighterRow
@@ -112,24 +113,39 @@ def history_text(h: FighterHistory) -> str:
 # --- handlers -------------------------------------------------------------------------------------------
 
 
+def _fighter(args: argparse.Namespace) -> int:
+    """``FIGHTER [--campaign NAME]``: the fighter's id."""
+    return lookup.fighter_id(args.fighter, args.campaign)
+
+
+def _opponent(args: argparse.Namespace, fighter: int) -> int | None:
+    """``--opponent-fighter NAME``: a fighter of ``fighter``'s campaign, or None (an outside opponent)."""
+    if args.opponent_fighter is None:
+        return None
+    return lookup.opponent_fighter_id(args.opponent_fighter, fighter)
+
+
 def _fighter_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = service.create_fighter(
-        args.campaign, args.name, level=args.level if args.level is not None else 0, notes=args.notes or ""
+        lookup.campaign_id(args.campaign),
+        args.name,
+        level=whole_arg(args.level, "--level") or 0,
+        notes=args.notes or "",
     )
     return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    rows = service.list_fighters(args.campaign, include_retired=not args.active)
+    rows = service.list_fighters(lookup.campaign_id(args.campaign), include_retired=not args.active)
     text = "\n".join(fighter_line(r) for r in rows) or "no fighters yet (campaign-cli fighter new --campaign ...)"
     return emit(args, [r.to_dict() for r in rows], text)
 
 
 def _fighter_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    f = service.show_fighter(args.fighter, args.campaign)
+    f = service.show_fighter(_fighter(args))
     return emit(args, f.to_dict(), lambda: fighter_text(f))
 
 
@@ -138,48 +154,48 @@ def _fighter_set(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("nothing to set: give --level and/or --xp")
     ctx.open_db()
     edit = service.set_fighter(
-        args.fighter, level=args.level, xp=args.xp, reason=args.reason or "", campaign=args.campaign
+        _fighter(args), level=whole_arg(args.level, "--level"), xp=whole_arg(args.xp, "--xp"), reason=args.reason or ""
     )
     return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = service.rename_fighter(args.fighter, args.new_name, args.campaign)
+    edit = service.rename_fighter(_fighter(args), args.new_name)
     return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_notes(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = service.edit_fighter(args.fighter, notes=args.notes, campaign=args.campaign)
+    edit = service.edit_fighter(_fighter(args), notes=args.notes)
     return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_retire(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = service.retire_fighter(args.fighter, retired=not args.back, campaign=args.campaign)
+    edit = service.retire_fighter(_fighter(args), retired=not args.back)
     return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = service.delete_fighter(args.fighter, args.campaign)
+    edit = service.delete_fighter(_fighter(args))
     return emit(args, edit.to_dict(), edit.message)
 
 
 def _fighter_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     if args.csv:
-        print(service.history_csv(args.fighter, args.campaign), end="")
+        print(service.history_csv(_fighter(args)), end="")
         return 0
-    h = service.fighter_history(args.fighter, args.campaign)
+    h = service.fighter_history(_fighter(args))
     return emit(args, h.to_dict(), lambda: history_text(h))
 
 
 def _fighter_export(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     fmt = args.format or ("json" if str(args.output).lower().endswith(".json") else "csv")
-    n = service.export_history(args.fighter, args.output, fmt, args.campaign)
+    n = service.export_history(_fighter(args), args.output, fmt)
     return emit(
         args,
         {"file": str(args.output), "format": fmt, "events": n},
@@ -189,7 +205,7 @@ def _fighter_export(args: argparse.Namespace, ctx: Context) -> int:
 
 def _head_to_head(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    pairs = service.head_to_head(args.campaign)
+    pairs = service.head_to_head(lookup.campaign_id(args.campaign))
     text = (
         "\n".join(
             f"{p['fighter']} {p['fighter_wins']} \u2013 {p['opponent_wins']} {p['opponent']} "
@@ -207,32 +223,35 @@ def _bout_log(args: argparse.Namespace, ctx: Context) -> int:
     if args.face_cards is None:
         if str(args.winner).strip().lower() != "draw":
             raise CliError("give --face-cards N: the face cards (J, Q, K) left in the victor's deck, 0..12")
-        args.face_cards = 0
+        args.face_cards = "0"
+    face_cards = whole_arg(args.face_cards, "--face-cards") or 0  # given, or 0 for a draw (above)
+    opponent_level = whole_arg(args.opponent_level, "--opponent-level")
     ctx.open_db()
+    fighter = _fighter(args)
+    opponent_fighter = _opponent(args, fighter)
     edit = service.log_bout(
-        args.fighter,
-        opponent_fighter=args.opponent_fighter,
+        fighter,
+        opponent_fighter=opponent_fighter,
         opponent=args.opponent,
-        opponent_level=args.opponent_level,
-        winner=args.winner,
-        face_cards=args.face_cards,
-        date=args.date,
+        opponent_level=opponent_level,
+        winner=lookup.bout_winner(args.winner, fighter, opponent_fighter, args.opponent),
+        face_cards=face_cards,
+        date=date_arg(args.date, "the bout's date"),
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     return emit(args, edit.to_dict(), lambda: edit.message + "\n" + bout_line(edit.result))
 
 
 def _bout_play(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
+    fighter = _fighter(args)
     edit, solo = service.play_bout(
-        args.fighter,
-        args.opponent_fighter,
+        fighter,
+        lookup.opponent_fighter_id(args.opponent_fighter, fighter),
         seed=args.seed,
         dice=args.dice or (),
-        date=args.date,
+        date=date_arg(args.date, "the bout's date"),
         notes=args.notes or "",
-        campaign=args.campaign,
     )
     note = ""
     if solo.app_rolled_from is not None:
@@ -243,21 +262,21 @@ def _bout_play(args: argparse.Namespace, ctx: Context) -> int:
 
 def _bout_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    b = service.show_bout(args.bout)
+    b = service.show_bout(lookup.bout_id(args.bout))
     return emit(args, b.to_dict(), lambda: bout_text(b))
 
 
 def _bout_odds(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(daily_backup=False)
-    odds = service.bout_odds(
-        args.fighter, args.opponent_fighter, bouts=args.bouts, seed=args.seed, campaign=args.campaign
-    )
+    fighter = _fighter(args)
+    opponent = lookup.opponent_fighter_id(args.opponent_fighter, fighter)
+    odds = service.bout_odds(fighter, opponent, bouts=whole_arg(args.bouts, "--bouts") or 0, seed=args.seed)
     return emit(args, odds.to_dict(), odds.text)
 
 
 def _bout_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = service.undo_bout(args.bout)
+    edit = service.undo_bout(lookup.bout_id(args.bout))
     return emit(args, edit.to_dict(), edit.message)
 
 

@@ -43,7 +43,12 @@ def _cmd_journal(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--keep and --days go with 'journal compact'")
     ctx.open_db(daily_backup=False, reading=True)
     platoon = lookup.platoon_id(args.platoon, args.campaign) if args.platoon is not None else None
-    ops = journal.operations(campaign=args.campaign, platoon=platoon, pilot=args.pilot, limit=args.limit)
+    ops = journal.operations(
+        campaign=lookup.optional_campaign_id(args.campaign),
+        platoon=platoon,
+        pilot=lookup.sheet_id(args.pilot) if args.pilot is not None else None,
+        limit=args.limit,
+    )
     return emit(
         args, [op.to_dict() for op in ops], lambda: "\n".join(_line(op) for op in ops) or "the journal is empty"
     )
@@ -89,7 +94,7 @@ def _cmd_compact(args: argparse.Namespace, ctx: Context) -> int:
     from ..services import journal
 
     ctx.open_db(daily_backup=False)
-    result = journal.compact(keep=args.keep, days=args.days, campaign=args.campaign)
+    result = journal.compact(keep=args.keep, days=args.days, campaign=lookup.optional_campaign_id(args.campaign))
     return emit(args, result.to_dict(), result.message)
 
 

@@ -8,14 +8,14 @@ import argparse
 from typing import Any
 
 from . import lookup
-from .base import Context, add_json, emit
+from .base import Context, add_json, date_arg, emit
 
 
 def _cmd_standings(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.standings import standings, standings_text
 
     ctx.open_db()
-    result = standings(args.campaign)
+    result = standings(lookup.campaign_id(args.campaign))
     return emit(args, result.to_dict(), lambda: standings_text(result))
 
 
@@ -77,7 +77,9 @@ def _cmd_print_campaign(args: argparse.Namespace, ctx: Context) -> int:
     check_output(args.output)
     ctx.open_db()
     request_type = StandingsRequest if args.print_kind == "standings" else ChronicleRequest
-    printed = print_pdf(request_type(campaign=args.campaign, paper=args.paper, qr=args.qr), args.output)
+    printed = print_pdf(
+        request_type(campaign=lookup.optional_campaign_id(args.campaign), paper=args.paper, qr=args.qr), args.output
+    )
     return _done(args, printed)
 
 
@@ -100,7 +102,7 @@ def _cmd_print_stale(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.prints import print_states
 
     ctx.open_db()
-    states = [s for s in print_states(args.campaign) if args.all or s.stale]
+    states = [s for s in print_states(lookup.campaign_id(args.campaign)) if args.all or s.stale]
 
     def text() -> str:
         if not states:
@@ -125,7 +127,7 @@ def _cmd_chronicle(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import chronicle, chronicle_text
 
     ctx.open_db()
-    story = chronicle(args.campaign, platoon=args.platoon, search=args.search)
+    story = chronicle(lookup.campaign_id(args.campaign), platoon=args.platoon, search=args.search)
     return emit(args, story.to_dict(), lambda: chronicle_text(story))
 
 
@@ -133,7 +135,9 @@ def _cmd_chronicle_add(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import add_entry
 
     ctx.open_db()
-    edit = add_entry(args.campaign, args.title, args.text or "", args.date)
+    edit = add_entry(
+        lookup.campaign_id(args.campaign), args.title, args.text or "", date_arg(args.date, "the entry's date")
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 
@@ -141,7 +145,9 @@ def _cmd_chronicle_edit(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.chronicle import edit_entry
 
     ctx.open_db()
-    edit = edit_entry(_entry_id(args.entry), title=args.title, text=args.text, date=args.date)
+    edit = edit_entry(
+        _entry_id(args.entry), title=args.title, text=args.text, date=date_arg(args.date, "the entry's date")
+    )
     return emit(args, edit.to_dict(), edit.message)
 
 

@@ -85,11 +85,6 @@ def _register_history(sub: Any, parent: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_cmd_history)
 
 
-def _ref(value: str) -> str | int:
-    """A name, or an id when the argument is all digits."""
-    return int(value) if value.isdigit() else value
-
-
 def _done(args: argparse.Namespace, printed: Printed) -> int:
     return emit(args, printed.to_dict(), f"wrote {printed.path}: {plural(printed.pages, 'page')}")
 
@@ -104,7 +99,7 @@ def _cmd_sheet(args: argparse.Namespace, ctx: Context) -> int:
         platoons=tuple(lookup.platoon_id(p, args.campaign) for p in args.platoon),
         blank=args.blank,
         pencil=args.pencil,
-        campaign=args.campaign,
+        campaign=lookup.optional_campaign_id(args.campaign),
         paper=args.paper,
         qr=args.qr,
     )
@@ -117,9 +112,10 @@ def _cmd_sologear(args: argparse.Namespace, ctx: Context) -> int:
     from ..services.printing import check_output, print_pdf
 
     check_output(args.output)
-    campaign = _ref(args.campaign) if args.campaign else None
+    campaign = None
     if not args.blank:
         ctx.open_db()
+        campaign = lookup.sheet_id(args.campaign) if args.campaign else None
     request = SologearRequest(campaign=campaign, blank=args.blank, paper=args.paper, qr=args.qr)
     printed = print_pdf(request, args.output)
     return _done(args, printed)
@@ -171,7 +167,12 @@ def _cmd_fighter(args: argparse.Namespace, ctx: Context) -> int:
 
     check_output(args.output)
     ctx.open_db()
-    request = FighterRequest(fighters=tuple(args.fighters), blank=args.blank, campaign=args.campaign, paper=args.paper)
+    request = FighterRequest(
+        fighters=tuple(lookup.fighter_id(name, args.campaign) for name in args.fighters),
+        blank=args.blank,
+        campaign=lookup.optional_campaign_id(args.campaign),
+        paper=args.paper,
+    )
     printed = print_pdf(request, args.output)
     return _done(args, printed)
 
@@ -182,7 +183,7 @@ def _cmd_bout(args: argparse.Namespace, ctx: Context) -> int:
 
     check_output(args.output)
     ctx.open_db()
-    printed = print_pdf(BoutRequest(bout=args.bout, paper=args.paper), args.output)
+    printed = print_pdf(BoutRequest(bout=lookup.bout_id(args.bout), paper=args.paper), args.output)
     return _done(args, printed)
 
 

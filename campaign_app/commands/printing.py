@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..words import plural
-from . import print_sheets
+from . import lookup, print_sheets
 from .base import Context, add_json, emit
 
 
@@ -155,7 +155,7 @@ def _setup_and_rules(args: argparse.Namespace, ctx: Context) -> tuple[Any, Any]:
     rules = None
     if getattr(args, "campaign", None):
         ctx.open_db(reading=True)
-        rules = card_rules(args.campaign)
+        rules = card_rules(lookup.optional_campaign_id(args.campaign))
     return setup, rules
 
 
@@ -177,7 +177,7 @@ def _cmd_cards(args: argparse.Namespace, ctx: Context) -> int:
 
         job = prepare(
             CardsRequest(  # no QR: no free corner on cards
-                campaign=args.campaign,
+                campaign=lookup.optional_campaign_id(args.campaign),
                 decks=tuple(args.deck),
                 cards=tuple(args.card),
                 library=library,  # type: ignore[arg-type]

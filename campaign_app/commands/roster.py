@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 from ..lazyimport import lazy_module
 from ..rules.dice import DiceError, parse_die
 from ..rules.enums import UnitKind
-from ..rules.experience import XP_MAX
+from ..rules.experience import XP_MAX, RulesError, Thresholds
 from ..words import plural
 from . import club, lookup, overview
-from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit, whole_arg
 
 if TYPE_CHECKING:
     from ..services.campaigns import CampaignDetail, ListedCampaign
@@ -82,6 +82,37 @@ def xp_arg(text: str | None, what: str) -> int | None:
     if text is not None and number is None:
         raise CliError(f"{what} must be a whole number from 0 to {XP_MAX}, not {text!r}")
     return number
+
+
+def ap_arg(text: str | None) -> int | None:
+    """``--ap N``: -2, +1 or \u22122 (a typographic minus), read as a number (the range is the service's to check);
+    empty: none."""
+    if text is None or not text.strip():
+        return None
+    raw = text.strip().replace("\u2212", "-")
+    if not raw.lstrip("+-").isdigit() or len(raw) > 6:
+        raise CliError(f"AP value must be a whole number like -2, not {text!r}")
+    return int(raw)
+
+
+def period_arg(text: str) -> int | None:
+    """``--period N|none``: a campaign period (the range is the service's to check), or None to clear it."""
+    word = text.strip().lower()
+    if word in ("", "none", "-"):
+        return None
+    if not word.isdigit() or len(word) > 6:
+        raise CliError(f"campaign period must be 1 to 5 (or none), not {text!r}")
+    return int(word)
+
+
+def thresholds_arg(text: str | None) -> Thresholds | None:
+    """``--thresholds G,R,V,L``: the four XP thresholds."""
+    if text is None:
+        return None
+    try:
+        return Thresholds.parse(text)
+    except RulesError as exc:
+        raise CliError(f"XP thresholds: {exc}") from None
 
 
 def _required_armor(text: str) -> int:
@@ -206,11 +237,11 @@ def _campaign_new(args: argparse.Namespace, ctx: Context) -> int:
     edit = campaign_service.create_campaign(
         args.name,
         args.system,
-        period=args.period,
-        thresholds=args.thresholds,
+        period=period_arg(args.period) if args.period is not None else None,
+        thresholds=thresholds_arg(args.thresholds),
         objective_xp_to=args.objective_xp or "both",
         notes=args.notes or "",
-        replacement_dice=args.replacement_dice or 2,
+        replacement_dice=whole_arg(args.replacement_dice or "2", "--replacement-dice") or 0,
     )
     return _emit_edit(args, edit)
 
@@ -241,20 +272,20 @@ def _campaign_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data: CampaignDetail = campaign_service.show_campaign(args.campaign)
+    data: CampaignDetail = campaign_service.show_campaign(lookup.campaign_id(args.campaign))
     return emit(args, data.to_dict(), lambda: _campaign_text(data))
 
 
 def _campaign_rename(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.rename_campaign(args.campaign, args.new_name))
+    return _emit_edit(args, campaign_service.rename_campaign(lookup.campaign_id(args.campaign), args.new_name))
 
 
 def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     kwargs: dict[str, Any] = {}
     if args.period is not None:
-        kwargs["period"] = args.period
+        kwargs["period"] = period_arg(args.period)
     if (
         not kwargs
         and args.thresholds is None
@@ -264,11 +295,11 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
     ):
         raise CliError("nothing to change: give --period, --thresholds, --objective-xp, --replacement-dice or --notes")
     edit = campaign_service.set_campaign(
-        args.campaign,
-        thresholds=args.thresholds,
+        lookup.campaign_id(args.campaign),
+        thresholds=thresholds_arg(args.thresholds),
         objective_xp_to=args.objective_xp,
         notes=args.notes,
-        replacement_dice=args.replacement_dice,
+        replacement_dice=whole_arg(args.replacement_dice, "--replacement-dice"),
         **kwargs,
     )
     return _emit_edit(args, edit)
@@ -276,17 +307,19 @@ def _campaign_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _campaign_archive(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.archive_campaign(args.campaign, archived=not args.unarchive))
+    return _emit_edit(
+        args, campaign_service.archive_campaign(lookup.campaign_id(args.campaign), archived=not args.unarchive)
+    )
 
 
 def _campaign_unarchive(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.unarchive_campaign(args.campaign))
+    return _emit_edit(args, campaign_service.unarchive_campaign(lookup.campaign_id(args.campaign)))
 
 
 def _campaign_delete(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, campaign_service.delete_campaign(args.campaign, forget=args.forget))
+    return _emit_edit(args, campaign_service.delete_campaign(lookup.campaign_id(args.campaign), forget=args.forget))
 
 
 # --- platoon ----------------------------------------------------------------------------------------------
@@ -300,7 +333,7 @@ def _platoon_new(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError("--generate rolls the platoon's and the leader's XP: leave out --xp and --leader-xp")
     ctx.open_db()
     edit = platoon_service.create_platoon(
-        args.campaign,
+        lookup.campaign_id(args.campaign),
         args.name,
         training=_required_die(args.training, "Training"),
         equipment=_required_die(args.equipment, "Equipment"),
@@ -342,7 +375,7 @@ def _platoon_set(args: argparse.Namespace, ctx: Context) -> int:
 
 def _platoon_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    rows: list[PlatoonRow] = platoon_service.list_platoons(args.campaign)
+    rows: list[PlatoonRow] = platoon_service.list_platoons(lookup.optional_campaign_id(args.campaign))
 
     def text() -> str:
         if not rows:
@@ -425,7 +458,7 @@ def _attached_add(args: argparse.Namespace, ctx: Context) -> int:
 def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    unit = attachment_service.find_attached(pid, args.unit)
+    unit = lookup.attached_id(pid, args.unit)
     kwargs: dict[str, Any] = {"support": args.support} if args.support is not None else {}
     if args.armor is not None:
         kwargs["armor"] = armor_arg(args.armor)
@@ -440,14 +473,14 @@ def _attached_edit(args: argparse.Namespace, ctx: Context) -> int:
         raise CliError(
             "nothing to change: give --name, --kind, --training, --equipment, --morale, --armor, --support or --notes"
         )
-    return _emit_edit(args, attachment_service.edit_attached(unit.id, reason=args.reason or "", **kwargs))
+    return _emit_edit(args, attachment_service.edit_attached(unit, reason=args.reason or "", **kwargs))
 
 
 def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    unit = attachment_service.find_attached(pid, args.unit)
-    return _emit_edit(args, attachment_service.remove_attached(unit.id, reason=args.reason or ""))
+    unit = lookup.attached_id(pid, args.unit)
+    return _emit_edit(args, attachment_service.remove_attached(unit, reason=args.reason or ""))
 
 
 # --- equipment --------------------------------------------------------------------------------------------
@@ -455,12 +488,13 @@ def _attached_remove(args: argparse.Namespace, ctx: Context) -> int:
 
 def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
+    pid = _pid(args)
     edit = attachment_service.add_equipment(
-        _pid(args),
+        pid,
         args.name,
-        attached=args.attached,
+        attached=lookup.attached_id(pid, args.attached) if args.attached is not None else None,
         targets=args.targets,
-        ap=args.ap,
+        ap=ap_arg(args.ap),
         ap_vs=args.ap_vs,
         notes=args.notes or "",
     )
@@ -470,7 +504,7 @@ def _equipment_add(args: argparse.Namespace, ctx: Context) -> int:
 def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
+    item = lookup.equipment_id(pid, args.item, args.attached)
     kwargs: dict[str, Any] = {}
     if args.new_name is not None:
         kwargs["name"] = args.new_name
@@ -479,21 +513,21 @@ def _equipment_edit(args: argparse.Namespace, ctx: Context) -> int:
     if args.no_ap:
         kwargs["ap"] = None
     elif args.ap is not None:
-        kwargs["ap"] = args.ap
+        kwargs["ap"] = ap_arg(args.ap)
     if args.ap_vs is not None:
         kwargs["ap_vs"] = args.ap_vs
     if args.notes is not None:
         kwargs["notes"] = args.notes
     if not kwargs:
         raise CliError("nothing to change: give --name, --targets, --ap, --no-ap, --ap-vs or --notes")
-    return _emit_edit(args, attachment_service.edit_equipment(item.id, **kwargs))
+    return _emit_edit(args, attachment_service.edit_equipment(item, **kwargs))
 
 
 def _equipment_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     pid = _pid(args)
-    item = attachment_service.find_equipment(pid, args.item, attached=args.attached)
-    return _emit_edit(args, attachment_service.remove_equipment(item.id))
+    item = lookup.equipment_id(pid, args.item, args.attached)
+    return _emit_edit(args, attachment_service.remove_equipment(item))
 
 
 # --- the parser -------------------------------------------------------------------------------------------

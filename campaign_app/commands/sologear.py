@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..lazyimport import lazy_module
+from ..rules.enums import TurnAction
 from ..rules.sologear.combat import (
     COMBAT_TABLE,
     combat_cell,
@@ -26,8 +27,8 @@ from ..rules.sologear.combat import (
 from ..rules.sologear.forces import BAND_NAMES, MAX_TOTAL, band_name, odds
 from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, ScoreItem, is_noticed, lookup_result, noticed_label
 from ..rules.sologear.table_text import card_tables
-from . import club
-from .base import CliError, Context, add_dice_options, add_json, dice_source, emit
+from . import club, lookup
+from .base import CliError, Context, add_dice_options, add_json, dice_source, emit, number_arg, whole_arg
 
 if TYPE_CHECKING:
     from ..services.edits import Edit
@@ -48,6 +49,30 @@ if TYPE_CHECKING:
 else:
     sheet_service = lazy_module("campaign_app.services.sologear_sheet")
     play_service = lazy_module("campaign_app.services.sologear_play")
+
+
+def _required(value: int | None) -> int:
+    assert value is not None  # argparse requires the option or gives its default
+    return value
+
+
+def action_arg(text: str) -> TurnAction:
+    """``--action``: dec, rep or fig, in any case."""
+    key = text.strip().lower()
+    if key not in {a.value for a in TurnAction}:
+        raise CliError(f"unknown action {text!r} (expected dec, rep or fig)")
+    return TurnAction(key)
+
+
+def posture_arg(text: str | None) -> int | None:
+    """``--posture``: a whole number such as -1, 0 or +2 (the range is the service's to check); empty or not
+    given: none."""
+    if text is None or not text.strip():
+        return None
+    raw = text.strip().removeprefix("+")
+    if not raw.removeprefix("-").isdigit() or len(raw) > 3:
+        raise CliError(f"posture must be a whole number from -2 to 2, not {text!r}")
+    return int(raw)
 
 
 def _flag(value: str | None, what: str) -> bool | None:
@@ -160,13 +185,11 @@ def _cmd_new(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     into = None
     if args.campaign is not None:
-        from ..services.common import find_campaign
-
-        into = find_campaign(args.campaign).id
+        into = lookup.campaign_id(args.campaign)
     edit = sheet_service.create_sheet(
         args.name or "",
         args.pilot,
-        args.gear_tv,
+        _required(whole_arg(args.gear_tv, "--gear-tv")),
         campaign=into,
         date=args.date,
         area=args.area,
@@ -202,9 +225,11 @@ def _cmd_edit(args: argparse.Namespace, ctx: Context) -> int:
         )
         if getattr(args, k) is not None
     }
+    if "gear_tv" in fields:
+        fields["gear_tv"] = whole_arg(fields["gear_tv"], "--gear-tv")
     if not fields:
         raise CliError("nothing to change: give at least one field")
-    return _emit_edit(args, sheet_service.update_sheet(args.campaign, **fields))
+    return _emit_edit(args, sheet_service.update_sheet(lookup.sheet_id(args.campaign), **fields))
 
 
 def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
@@ -212,11 +237,11 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
     variable = _flag(args.variable_tables, "--variable-tables")
     ferocious = _flag(args.ferocious, "--ferocious")
     if variable is None and ferocious is None and args.reward_dice is None:
-        return emit(args, sheet_service.sheet_data(args.campaign).options.to_dict())
+        return emit(args, sheet_service.sheet_data(lookup.sheet_id(args.campaign)).options.to_dict())
     return _emit_edit(
         args,
         sheet_service.set_options(
-            args.campaign, variable_tables=variable, ferocious=ferocious, reward_dice=args.reward_dice
+            lookup.sheet_id(args.campaign), variable_tables=variable, ferocious=ferocious, reward_dice=args.reward_dice
         ),
     )
 
@@ -224,11 +249,11 @@ def _cmd_options(args: argparse.Namespace, ctx: Context) -> int:
 def _cmd_force_add(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = sheet_service.add_force(
-        args.campaign,
+        lookup.sheet_id(args.campaign),
         args.side,
         args.name,
-        base_power=args.base,
-        company_tv=args.company_tv,
+        base_power=number_arg(args.base, "--base"),
+        company_tv=whole_arg(args.company_tv, "--company-tv"),
         skill=args.skill,
         loyalty=args.loyalty,
     )
@@ -242,8 +267,8 @@ def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
         for k, v in (
             ("side", args.side),
             ("name", args.name),
-            ("base_power", args.base),
-            ("company_tv", args.company_tv),
+            ("base_power", number_arg(args.base, "--base")),
+            ("company_tv", whole_arg(args.company_tv, "--company-tv")),
             ("skill", args.skill),
             ("loyalty", args.loyalty),
         )
@@ -251,7 +276,9 @@ def _cmd_force_edit(args: argparse.Namespace, ctx: Context) -> int:
     }
     if not fields:
         raise CliError("nothing to change: give at least one field")
-    return _emit_edit(args, sheet_service.update_force(_force_id(args.id), sheet=args.campaign, **fields))
+    return _emit_edit(
+        args, sheet_service.update_force(_force_id(args.id), sheet=lookup.sheet_id(args.campaign), **fields)
+    )
 
 
 def _force_id(text: str) -> int:
@@ -262,12 +289,12 @@ def _force_id(text: str) -> int:
 
 def _cmd_force_remove(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, sheet_service.remove_force(_force_id(args.id), sheet=args.campaign))
+    return _emit_edit(args, sheet_service.remove_force(_force_id(args.id), sheet=lookup.sheet_id(args.campaign)))
 
 
 def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data = sheet_service.sheet_data(args.campaign)
+    data = sheet_service.sheet_data(lookup.sheet_id(args.campaign))
     out = {
         "forces": data.forces.to_dict(),
         "totals": data.totals.to_dict(),
@@ -278,24 +305,25 @@ def _cmd_force_list(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_length(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.roll_length(args.campaign, dice_source(args))
+    edit = play_service.roll_length(lookup.sheet_id(args.campaign), dice_source(args))
     return _emit_edit(args, edit)
 
 
 def _cmd_turn(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.play_turn(args.campaign, args.action, args.posture, dice=dice_source(args))
+    action, posture = action_arg(args.action), posture_arg(args.posture)
+    edit = play_service.play_turn(lookup.sheet_id(args.campaign), action, posture, dice=dice_source(args))
     return emit(args, edit.to_dict(), lambda: turn_text(edit.result))
 
 
 def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
     edit = play_service.record_turn(
-        args.campaign,
-        args.turn,
-        glory=args.glory,
-        enemy_tv=args.enemy_tv,
-        bunkers=args.bunkers,
+        lookup.sheet_id(args.campaign),
+        _required(whole_arg(args.turn, "--turn")),
+        glory=_required(whole_arg(args.glory, "--glory")),
+        enemy_tv=_required(whole_arg(args.enemy_tv, "--enemy-tv")),
+        bunkers=_required(whole_arg(args.bunkers, "--bunkers")),
         gear_damaged=args.gear_damaged,
         short_ammo=args.short_ammo,
         pilot_dead=args.pilot_dead,
@@ -307,24 +335,24 @@ def _cmd_record(args: argparse.Namespace, ctx: Context) -> int:
 
 def _cmd_end(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    edit = play_service.end_campaign(args.campaign, dice_source(args))
+    edit = play_service.end_campaign(lookup.sheet_id(args.campaign), dice_source(args))
     return emit(args, edit.to_dict(), lambda: end_text(edit.result))
 
 
 def _cmd_undo(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db()
-    return _emit_edit(args, play_service.undo_last(args.campaign))
+    return _emit_edit(args, play_service.undo_last(lookup.sheet_id(args.campaign)))
 
 
 def _cmd_show(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    data = sheet_service.sheet_data(args.campaign)
+    data = sheet_service.sheet_data(lookup.sheet_id(args.campaign))
     return emit(args, data.to_dict(), lambda: sheet_text(data))
 
 
 def _cmd_history(args: argparse.Namespace, ctx: Context) -> int:
     ctx.open_db(reading=True)
-    entries = sheet_service.history(args.campaign)
+    entries = sheet_service.history(lookup.sheet_id(args.campaign))
     return emit(
         args,
         [e.to_dict() for e in entries],
@@ -433,8 +461,9 @@ def _turn_odds(args: argparse.Namespace, ctx: Context) -> int:
     from ..rules.sologear.odds import KINDS, percent, posture_words
     from ..services.sologear_odds import turn_odds
 
+    posture = posture_arg(args.posture)
     ctx.open_db()
-    odds = turn_odds(args.campaign, args.posture)
+    odds = turn_odds(lookup.sheet_id(args.campaign), posture)
     data = odds.to_dict()
 
     def text() -> str:

@@ -25,7 +25,7 @@ from ..errors import CampaignError
 from ..rules.enums import Outcome
 from ..services import battle_edits, battles
 from ..services.edits import Edit
-from .widgets import ErrorLabel
+from .widgets import ErrorLabel, date_of
 
 if TYPE_CHECKING:
     from ..services.history_results import HistoryBattle
@@ -114,7 +114,7 @@ class EditBattleDialog(QDialog):
         try:
             self.edit = battle_edits.edit_battle(
                 self.battle.id,
-                date=self.date.date().toString("yyyy-MM-dd"),
+                date=date_of(self.date.date()),
                 scenario=self.scenario.text(),
                 opponent=opponent,
                 opponent_platoon=opponent_platoon,

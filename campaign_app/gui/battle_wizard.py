@@ -77,7 +77,7 @@ from .context import AppContext
 from .history_models import FATE_COLORS, RollsModel
 from .sizing import fit_resize
 from .undo_commands import push_edit
-from .widgets import ErrorLabel, NumberSpin, add_number_row, first_number_problem, is_dark, plural
+from .widgets import ErrorLabel, NumberSpin, add_number_row, date_of, first_number_problem, is_dark, plural
 
 log = logging.getLogger(__name__)
 
@@ -370,7 +370,7 @@ class BattlePage(QWizardPage):
                 return False
         try:
             self.w.session.set_details(
-                date=self.date.date().toString("yyyy-MM-dd"),
+                date=date_of(self.date.date()),
                 scenario=self.scenario.text(),
                 opponent=opponent,
                 opponent_platoon=opponent_id,

@@ -39,7 +39,7 @@ from .context import AppContext
 from .feed import ViewFeed, concerns
 from .roster_models import ID_ROLE, Column, RowsModel, fit_columns
 from .undo_commands import ServiceArgs, perform
-from .widgets import ErrorLabel, confirm
+from .widgets import ErrorLabel, confirm, date_of
 
 SORT_ROLE = Qt.ItemDataRole.EditRole
 """The proxies sort by each column's value (numbers as numbers), not by its text."""
@@ -362,11 +362,11 @@ class EntryDialog(QDialog):
         form.addRow(buttons)
         self.resize(520, 360)
 
-    def values(self) -> dict[str, str]:
+    def values(self) -> dict[str, Any]:
         return {
             "title": self.title.text(),
             "text": self.text.toPlainText(),
-            "date": self.date.date().toString("yyyy-MM-dd"),
+            "date": date_of(self.date.date()),
         }
 
 

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from ..errors import CampaignError
 from ..rules import codes
 from ..rules.dice import DiceError, DiceSource, SeededDice, Source, parse_faces
+from ..rules.enums import TurnAction
 from ..rules.sologear.combat import BUNKER_TV, BUNKERS_TOTAL, POSTURES
 from ..rules.sologear.reckoning import DEFAULT_REWARD_DICE, EndProcedure, check_reward_dice
 from ..rules.sologear.steps import MixedDice, Procedure
@@ -541,7 +542,7 @@ class PlayTurnDialog(_StepDialog):
     def start(self) -> None:
         action, posture = self.action, self.posture
         try:
-            play_service.turn_procedure(self.sheet_id, action, posture)
+            play_service.turn_procedure(self.sheet_id, TurnAction(action), posture)
         except CampaignError as exc:
             _show_error(self.error, str(exc))
             return
@@ -549,7 +550,7 @@ class PlayTurnDialog(_StepDialog):
         for w in (self.dec_radio, self.rep_radio, self.fig_radio, self.posture_combo, self.start_button):
             w.setEnabled(False)
         self.steps.setEnabled(True)
-        self.steps.start(lambda: play_service.turn_procedure(self.sheet_id, action, posture))
+        self.steps.start(lambda: play_service.turn_procedure(self.sheet_id, TurnAction(action), posture))
 
     def _show_odds(self) -> None:
         """The combat roll's odds for the posture chosen (FIG only; DEC and REP roll no combat dice)."""
@@ -601,7 +602,12 @@ class PlayTurnDialog(_StepDialog):
 
     def _call(self) -> Edit[Any]:
         return perform(
-            self.ctx, play_service.play_turn, self.sheet_id, self.action, self.posture, dice=self.steps.dice()
+            self.ctx,
+            play_service.play_turn,
+            self.sheet_id,
+            TurnAction(self.action),
+            self.posture,
+            dice=self.steps.dice(),
         )
 
 

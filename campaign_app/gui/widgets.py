@@ -10,11 +10,12 @@ program sets one with ``setValue``; the pages write to the database on those sig
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPalette, QValidator, QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -633,3 +634,8 @@ def first_number_problem(root: QWidget, spins: Iterable[Any] | None = None) -> A
             spin.selectAll()
             return spin
     return None
+
+
+def date_of(value: QDate) -> _dt.date:
+    """A date field's date as the services take it (a ``datetime.date``)."""
+    return _dt.date(value.year(), value.month(), value.day())

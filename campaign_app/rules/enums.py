@@ -48,4 +48,21 @@ class UnitKind(StrEnum):
     FIRE_SUPPORT = "fire_support"
 
 
-__all__ = ["LEADER_LEAVES", "LeaderFate", "Outcome", "UnitKind"]
+class BoutWinner(StrEnum):
+    """Who won a d12 Death Blow bout: the bout's fighter, the opponent (a fighter of the campaign or an outside
+    opponent), or nobody."""
+
+    FIGHTER = "fighter"
+    OPPONENT = "opponent"
+    DRAW = "draw"
+
+
+class TurnAction(StrEnum):
+    """A Sologear battle turn's action (RULES 2.2): decline, repair, or fight."""
+
+    DEC = "dec"
+    REP = "rep"
+    FIG = "fig"
+
+
+__all__ = ["LEADER_LEAVES", "BoutWinner", "LeaderFate", "Outcome", "TurnAction", "UnitKind"]

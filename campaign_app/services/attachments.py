@@ -11,10 +11,9 @@ from typing import Any, TypedDict
 from ..rules.enums import UnitKind
 from ..store.models import AttachedUnit, Equipment, Platoon
 from .campaigns import check_name, check_notes
-from .common import NotFound, ServiceError, name_key, resolve_platoon
+from .common import UNSET, NotFound, ServiceError, Unset, check_row_id, name_key, resolve_platoon
 from .edits import Edit, Recorder
 from .platoons import (
-    UNSET,
     AttachedUnitInfo,
     EquipmentItem,
     attached_info,
@@ -39,35 +38,20 @@ TEAM_MAX_ARMOR = 3
 AP_RANGE = (-10, 10)
 
 
-def _check_ap(value: Any) -> int | None:
-    if value is None or value == "":
+def _check_ap(value: int | None) -> int | None:
+    """An AP value, -10..10, or None (the CLI reads "-2", "+1", "\u22122")."""
+    if value is None:
         return None
-    if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-")
-        if not text.lstrip("+-").isdigit():
-            raise ServiceError(f"AP value must be a whole number like -2, not {value!r}")
-        value = int(text)
     lo, hi = AP_RANGE
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ServiceError(f"AP value must be a whole number from {lo} to {hi}, not {value!r}")
     return value
 
 
-def find_attached(platoon: int | Platoon, unit: str | int) -> AttachedUnit:
-    p = resolve_platoon(platoon)
-    if isinstance(unit, int):
-        found = AttachedUnit.get_or_none((AttachedUnit.id == unit) & (AttachedUnit.platoon == p))
-    else:
-        found = AttachedUnit.get_or_none((AttachedUnit.platoon == p) & (AttachedUnit.name_key == name_key(unit)))
-    if found is None:
-        raise NotFound(f"platoon {p.name!r} has no attached unit {unit!r}")
-    return found
-
-
 def _attached(ref: int | AttachedUnit) -> AttachedUnit:
     if isinstance(ref, AttachedUnit):
         return ref
-    found = AttachedUnit.get_or_none(AttachedUnit.id == ref)
+    found = AttachedUnit.get_or_none(AttachedUnit.id == check_row_id(ref, "attached unit"))
     if found is None:
         raise NotFound(f"no attached unit with id {ref}")
     return found
@@ -102,7 +86,9 @@ class _EquipmentChange(_EquipmentValues, total=False):
     notes: str
 
 
-def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armor: Any, support: Any) -> _UnitChange:
+def _attached_values(
+    kind: str, training: int | None, equipment: int | None, morale: int | None, armor: int | None, support: str | None
+) -> _UnitChange:
     check_choice(kind, KINDS, "attached unit kind")
     if kind == UnitKind.FIRE_SUPPORT:
         if any(v is not None for v in (training, equipment, morale, armor)):
@@ -129,6 +115,7 @@ def _attached_values(kind: str, training: Any, equipment: Any, morale: Any, armo
     ]
     if missing:
         raise ServiceError(f"a {KINDS[kind]} needs its own {', '.join(missing)}")
+    assert training is not None and equipment is not None and morale is not None and armor is not None
     arm = check_armor_value(armor)
     if kind == UnitKind.TEAM and arm > TEAM_MAX_ARMOR:
         raise ServiceError(f"Armor {arm} is for vehicles only; an infantry team has Armor 1 to {TEAM_MAX_ARMOR}")
@@ -207,7 +194,7 @@ def add_attached(
     equipment: int | None = None,
     morale: int | None = None,
     armor: int | None = None,
-    support: Any = None,
+    support: str | None = None,
     notes: str = "",
 ) -> Edit[AttachedChange]:
     """Attach an on-board team or vehicle (own three dice and Armor) or off-board fire support."""
@@ -251,11 +238,11 @@ def edit_attached(
     *,
     name: str | None = None,
     kind: str | None = None,
-    training: Any = UNSET,
-    equipment: Any = UNSET,
-    morale: Any = UNSET,
-    armor: Any = UNSET,
-    support: Any = UNSET,
+    training: int | None | Unset = UNSET,
+    equipment: int | None | Unset = UNSET,
+    morale: int | None | Unset = UNSET,
+    armor: int | None | Unset = UNSET,
+    support: str | None | Unset = UNSET,
     notes: str | None = None,
     reason: str = "",
 ) -> Edit[AttachedChange]:
@@ -270,26 +257,18 @@ def edit_attached(
         new_kind = a.kind if kind is None else kind
         check_choice(new_kind, KINDS, "attached unit kind")
         if new_kind == UnitKind.FIRE_SUPPORT:
-            merged = {
-                "training": None,
-                "equipment": None,
-                "morale": None,
-                "armor": None,
-                "support": a.support if support is UNSET else support,
-            }
             if any(v is not UNSET and v is not None for v in (training, equipment, morale, armor)):
                 raise ServiceError("off-board fire support has no attribute dice or Armor")
+            values = _attached_values(new_kind, None, None, None, None, a.support if support is UNSET else support)
         else:
-            merged = {
-                "training": a.training if training is UNSET else training,
-                "equipment": a.equipment if equipment is UNSET else equipment,
-                "morale": a.morale if morale is UNSET else morale,
-                "armor": a.armor if armor is UNSET else armor,
-                "support": None if support is UNSET else support,
-            }
-        values = _attached_values(
-            new_kind, merged["training"], merged["equipment"], merged["morale"], merged["armor"], merged["support"]
-        )
+            values = _attached_values(
+                new_kind,
+                a.training if training is UNSET else training,
+                a.equipment if equipment is UNSET else equipment,
+                a.morale if morale is UNSET else morale,
+                a.armor if armor is UNSET else armor,
+                None if support is UNSET else support,
+            )
         label = a.name
         if name is not None:
             values["name"] = check_name(name, "attached unit")
@@ -332,7 +311,7 @@ def remove_attached(unit: int | AttachedUnit, reason: str = "") -> Edit[Removed]
     )
 
 
-def _equipment_values(targets: str, ap: Any, ap_vs: Any, name: str) -> _EquipmentChange:
+def _equipment_values(targets: str, ap: int | None, ap_vs: str | None, name: str) -> _EquipmentChange:
     check_choice(targets, TARGETS, "targets")
     ap_value = _check_ap(ap)
     if ap_value is None:
@@ -352,34 +331,14 @@ def _describe_equipment(name: str, v: _EquipmentValues) -> str:
     return text + ")"
 
 
-def find_equipment(platoon: int, name: str | int, attached: str | int | None = None) -> Equipment:
-    p = resolve_platoon(platoon)
-    owner = (Equipment.platoon == p) if attached is None else (Equipment.attached == find_attached(p, attached))
-    if isinstance(name, int):
-        found = Equipment.get_or_none((Equipment.id == name) & owner)
-    else:
-        found = next(
-            (
-                e
-                for e in Equipment.select().where(owner).order_by(Equipment.position, Equipment.id)
-                if name_key(e.name) == name_key(name)
-            ),
-            None,
-        )  # the one case rule (names not unique here)
-    if found is None:
-        where = f"attached unit {attached!r} of platoon {p.name!r}" if attached is not None else f"platoon {p.name!r}"
-        raise NotFound(f"{where} has no equipment named {name!r}")
-    return found
-
-
 def add_equipment(
     platoon: int,
     name: str,
     *,
-    attached: str | int | None = None,
+    attached: int | None = None,
     targets: str = "both",
-    ap: Any = None,
-    ap_vs: Any = None,
+    ap: int | None = None,
+    ap_vs: str | None = None,
     notes: str = "",
 ) -> Edit[EquipmentChange]:
     """A heavy weapon / special equipment row for the platoon or (``attached``) one of its attached units."""
@@ -388,7 +347,9 @@ def add_equipment(
     rec = Recorder()
     with rec.operation("equipment.add") as op:
         p = resolve_platoon(platoon)
-        unit = find_attached(p, attached) if attached is not None else None
+        unit = _attached(attached) if attached is not None else None
+        if unit is not None and unit.platoon_id != p.id:
+            raise NotFound(f"platoon {p.name!r} has no attached unit with id {attached}")
         op.target(campaign=p.campaign_id, platoon=p.id)
         rec.label(f"{p.name}: add {name}" + (f" to {unit.name}" if unit else ""))
         owner = (Equipment.attached == unit) if unit else (Equipment.platoon == p)
@@ -435,8 +396,8 @@ def edit_equipment(
     *,
     name: str | None = None,
     targets: str | None = None,
-    ap: Any = UNSET,
-    ap_vs: Any = UNSET,
+    ap: int | None | Unset = UNSET,
+    ap_vs: str | None | Unset = UNSET,
     notes: str | None = None,
     reason: str = "",
 ) -> Edit[EquipmentChange]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ..rules.enums import Outcome
 from ..store.models import AttributeChange, Battle, Platoon, now
@@ -25,7 +25,7 @@ from .battles import (
     check_outcome,
     check_wounds,
 )
-from .common import NotFound, ServiceError
+from .common import UNSET, NotFound, ServiceError, Unset
 from .edits import Edit, Recorder
 from .results import Result
 
@@ -50,7 +50,8 @@ XP_FIELDS: dict[str, tuple[str, str]] = {
     "leader_wounds": ("wound counters on the leader's element", "they set the leader's fate roll"),
 }
 """Fields of a committed battle that decide its XP and rolls: never edited (undo the battle and log it again)."""
-KEEP: Any = object()
+KEEP: Final = UNSET
+"""``opponent_platoon`` left as it is."""
 
 
 def _shown(name: str, value: Any) -> str:
@@ -75,10 +76,10 @@ class BattleEdited(Result):
 def edit_battle(
     battle_id: int,
     *,
-    date: _dt.date | str | None = None,
+    date: _dt.date | None = None,
     scenario: str | None = None,
     opponent: str | None = None,
-    opponent_platoon: Any = KEEP,
+    opponent_platoon: int | None | Unset = KEEP,
     outcome: Outcome | None | Literal[""] = "",
     fire_support: bool | None = None,
     notes: str | None = None,
@@ -179,8 +180,8 @@ def edit_battle(
 def edit_battle_text(
     battle_id: int,
     *,
-    scenario: Any = None,
-    notes: Any = None,
+    scenario: str | None = None,
+    notes: str | None = None,
     outcome: Outcome | None | Literal[""] = "",
     reason: str = "",
 ) -> Edit[BattleEdited]:

@@ -42,6 +42,7 @@ from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store import journal_read, journal_replay
 from ..store.journal import operation
 from ..store.models import Battle, Campaign, Leader, Platoon, Roll, XpChange, now
+from . import common
 from .common import (
     Conflict,
     NotFound,
@@ -113,18 +114,9 @@ def check_outcome(value: Outcome | None) -> Outcome | None:
     return Outcome(value)
 
 
-def check_date(value: _dt.date | str | None) -> _dt.date:
-    """A date, or an ISO date as stored and as the GUI's date field gives it (``None``: today)."""
-    if value is None:
-        return _dt.date.today()
-    if isinstance(value, _dt.datetime):
-        return value.date()
-    if isinstance(value, _dt.date):
-        return value
-    try:
-        return _dt.date.fromisoformat(str(value).strip())
-    except ValueError:
-        raise ServiceError(f"battle date must be a date like 2024-05-31, not {value!r}") from None
+def check_date(value: _dt.date | None) -> _dt.date:
+    """The battle's date (``None``: today)."""
+    return common.check_date(value, "battle date")
 
 
 def check_objectives(value: int) -> int:
@@ -420,7 +412,7 @@ class BattleSession:
     def set_details(
         self,
         *,
-        date: _dt.date | str | None = None,
+        date: _dt.date | None = None,
         scenario: str | None = "",
         opponent: str | None = "",
         opponent_platoon: int | None = None,
@@ -454,7 +446,7 @@ class BattleSession:
         self.details = details
         return details
 
-    def set_report(self, text: Any) -> str:
+    def set_report(self, text: str) -> str:
         """The after-action report (the battle's notes), written on the wizard's last page: it changes no roll."""
         notes = _text(text, "notes", NOTES_MAX)  # multi-line text, as the notes it is
         self.details = replace(self.details, notes=notes)
@@ -871,7 +863,7 @@ def log_battle(
     scenario: str | None = "",
     opponent: str | None = "",
     opponent_platoon: int | None = None,
-    date: _dt.date | str | None = None,
+    date: _dt.date | None = None,
     fire_support: bool = False,
     notes: str | None = "",
     replacement_name: str | None = None,

@@ -21,13 +21,15 @@ from ..store.database import db
 from ..store.journal import OpChanges
 from ..store.models import Campaign, Platoon, SologearSheet
 from .common import (
+    UNSET,
     NotFound,
     ServiceError,
+    Unset,
     check_line,
     check_multiline,
-    find_campaign,
     iso_text,
     name_key,
+    resolve_campaign,
     thresholds_of,
 )
 from .edits import Edit, Recorder
@@ -55,8 +57,6 @@ OBJECTIVE_XP_TARGETS: dict[str, str] = {"both": "platoon and leader", "platoon":
 DEFAULT_OBJECTIVE_XP_TO = "both"
 NAME_MAX = 80
 
-_UNSET: Any = object()
-
 
 # --- validation ---------------------------------------------------------------------------------------------
 
@@ -78,34 +78,28 @@ def check_name(name: str, what: str) -> str:
 NOTES_MAX = 10_000
 
 
-def check_notes(notes: Any, what: str = "notes") -> str:
+def check_notes(notes: object, what: str = "notes") -> str:
     """Free text: at most NOTES_MAX characters (None -> "")."""
     return check_multiline(notes, what, NOTES_MAX, verb="are")
 
 
-def _check_period(period: Any) -> int | None:
-    if isinstance(period, str):
-        text = period.strip().lower()
-        if text in ("", "none", "-"):
-            return None
-        if not text.isdigit():
-            raise ServiceError(f"campaign period must be 1 to 5 (or none), not {period!r}")
-        period = int(text)
+def _check_period(period: int | None) -> int | None:
+    """A campaign period, 1..5, or None (the CLI reads "none")."""
+    if period is None:
+        return None
+    if isinstance(period, bool) or not isinstance(period, int):
+        raise ServiceError(f"campaign period must be 1 to 5 (or none), not {period!r}")
     try:
         return check_period(period)
     except RulesError as exc:
         raise ServiceError(str(exc)) from None
 
 
-def _check_thresholds(value: Any) -> Thresholds:
-    try:
-        if isinstance(value, Thresholds):
-            return value
-        if isinstance(value, str):
-            return Thresholds.parse(value)
-        return Thresholds(*value)
-    except (RulesError, TypeError) as exc:
-        raise ServiceError(f"XP thresholds: {exc}") from None
+def _check_thresholds(value: Thresholds) -> Thresholds:
+    """XP thresholds (the CLI reads "1,4,9,16"; the GUI's four fields give a :class:`Thresholds`)."""
+    if not isinstance(value, Thresholds):
+        raise ServiceError(f"XP thresholds must be four whole numbers like 1,4,9,16, not {value!r}")
+    return value
 
 
 def _check_objective_to(value: str) -> str:
@@ -121,8 +115,8 @@ def _name_taken(name: str, exclude_id: int | None = None) -> bool:
     return query.exists()
 
 
-def _campaign(ref: str | int | Campaign) -> Campaign:
-    return ref if isinstance(ref, Campaign) else find_campaign(ref)
+def _campaign(ref: int | Campaign) -> Campaign:
+    return ref if isinstance(ref, Campaign) else resolve_campaign(ref)
 
 
 # --- reading -----------------------------------------------------------------------------------------------
@@ -250,9 +244,9 @@ CampaignDetail = AtomicAfricaCampaignDetail | SologearCampaign | DeathBlowCampai
 """What :func:`show_campaign` shows."""
 
 
-def _check_replacement_dice(value: Any) -> int:
+def _check_replacement_dice(value: int) -> int:
     try:
-        return check_replacement_dice(int(value) if isinstance(value, str) and value.strip().isdigit() else value)
+        return check_replacement_dice(value)
     except RulesError as exc:
         raise ServiceError(str(exc)) from None
 
@@ -334,7 +328,7 @@ def list_campaigns(include_archived: bool = True) -> list[ListedCampaign]:
     return [campaign_info(c) for c in query]
 
 
-def show_campaign(ref: str | int) -> CampaignDetail:
+def show_campaign(ref: int) -> CampaignDetail:
     return campaign_detail(_campaign(ref))
 
 
@@ -371,11 +365,11 @@ class CampaignDeleted(Result):
 def create_campaign(
     name: str,
     system: str = "atomic_africa",
-    period: Any = None,
-    thresholds: Any = None,
+    period: int | None = None,
+    thresholds: Thresholds | None = None,
     objective_xp_to: str = DEFAULT_OBJECTIVE_XP_TO,
     notes: str = "",
-    replacement_dice: Any = DEFAULT_REPLACEMENT_DICE,
+    replacement_dice: int = DEFAULT_REPLACEMENT_DICE,
 ) -> Edit[ListedCampaign]:
     name = check_name(name, "campaign")
     system = parse_system(system)
@@ -407,7 +401,7 @@ def create_campaign(
     return Edit("campaign", c.id, f"created campaign {name!r}", info, rec.changes)
 
 
-def rename_campaign(ref: str | int, new_name: str) -> Edit[Renamed]:
+def rename_campaign(ref: int, new_name: str) -> Edit[Renamed]:
     new_name = check_name(new_name, "campaign")
     rec = Recorder()
     with rec.operation("campaign.rename") as op:
@@ -450,18 +444,18 @@ def _shown(value: Any) -> str:
 
 
 def set_campaign(
-    ref: str | int,
+    ref: int,
     *,
-    period: Any = _UNSET,
-    thresholds: Any = None,
+    period: int | None | Unset = UNSET,
+    thresholds: Thresholds | None = None,
     objective_xp_to: str | None = None,
     notes: str | None = None,
-    replacement_dice: Any = None,
+    replacement_dice: int | None = None,
 ) -> Edit[FieldsChanged]:
     """Change the house rules (period, thresholds, objective XP, replacement leader's dice) and notes.
     ``period=None`` clears it."""
     values: dict[str, int | str | None] = {}
-    if period is not _UNSET:
+    if period is not UNSET:
         values["period"] = _check_period(period)
     if thresholds is not None:
         t = _check_thresholds(thresholds)
@@ -499,7 +493,7 @@ def set_campaign(
     )
 
 
-def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
+def archive_campaign(ref: int, archived: bool = True) -> Edit[Archived]:
     rec = Recorder()
     with rec.operation("campaign.archive") as op:
         c = _campaign(ref)
@@ -517,11 +511,11 @@ def archive_campaign(ref: str | int, archived: bool = True) -> Edit[Archived]:
     )
 
 
-def unarchive_campaign(ref: str | int) -> Edit[Archived]:
+def unarchive_campaign(ref: int) -> Edit[Archived]:
     return archive_campaign(ref, archived=False)
 
 
-def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDeleted]:
+def delete_campaign(ref: int, forget: bool = False) -> Edit[CampaignDeleted]:
     """Delete a campaign with all its platoons, battles, leaders, rolls, Sologear sheets. The change set
     holds every row, so undo puts it all back with the same ids.
 
@@ -551,7 +545,7 @@ def delete_campaign(ref: str | int, forget: bool = False) -> Edit[CampaignDelete
     return Edit("campaign", c.id, f"deleted campaign {name!r}", gone, rec.changes)
 
 
-def _delete_and_forget(ref: str | int) -> Edit[CampaignDeleted]:
+def _delete_and_forget(ref: int) -> Edit[CampaignDeleted]:
     from ..store.journal_budget import FORGOTTEN_LABEL, forget, secure_deletes
     from ..store.opened import Capability, can
 
@@ -590,7 +584,7 @@ def name_problem(name: str, exclude_id: int | None = None) -> str | None:
     return None
 
 
-def campaign_id(ref: str | int) -> int:
+def campaign_id(ref: int) -> int:
     return _campaign(ref).id
 
 

@@ -17,7 +17,7 @@ from ..store.database import db
 from ..store.journal import operation
 from ..store.models import ChronicleEntry
 from .campaigns import NOTES_MAX
-from .common import NotFound, ServiceError, check_line, check_multiline, check_row_id, find_campaign
+from .common import NotFound, ServiceError, check_date, check_line, check_multiline, check_row_id, resolve_campaign
 from .edits import Edit
 from .results import Result
 
@@ -143,11 +143,11 @@ def _turn_item(row: Sequence[Any]) -> ChronicleItem:
     )
 
 
-def chronicle(campaign: str | int, *, platoon: str | None = None, search: str | None = None) -> Chronicle:
+def chronicle(campaign: int, *, platoon: str | None = None, search: str | None = None) -> Chronicle:
     """The chronicle of a campaign in campaign time (oldest first; on a day, entries before battles), optionally
     only one platoon's (or pilot's) battles with the campaign's entries, and only items whose text holds
     ``search`` (case-insensitive)."""
-    camp = find_campaign(campaign)
+    camp = resolve_campaign(campaign)
     items: list[tuple[tuple[str, int, int], ChronicleItem]] = []
     platoons: list[str] = []
     xp_start: dict[str, int] = {}
@@ -215,16 +215,8 @@ def chronicle(campaign: str | int, *, platoon: str | None = None, search: str | 
 # ----------------------------------------------------------------------------------------------- entries
 
 
-def _date(value: Any) -> _dt.date:
-    if isinstance(value, _dt.date):
-        return value
-    text = str(value or "").strip()
-    if not text:
-        return _dt.date.today()
-    try:
-        return _dt.date.fromisoformat(text)
-    except ValueError:
-        raise ServiceError(f"date must be YYYY-MM-DD, not {text!r}") from None
+def _date(value: _dt.date | None) -> _dt.date:
+    return check_date(value, "the entry's date")
 
 
 def _entry(entry_id: Any) -> ChronicleEntry:
@@ -266,13 +258,13 @@ class ReportWritten(Result):
     report: str
 
 
-def add_entry(campaign: str | int, title: str, text: str = "", date: _dt.date | str | None = None) -> Edit[EntryAdded]:
+def add_entry(campaign: int, title: str, text: str = "", date: _dt.date | None = None) -> Edit[EntryAdded]:
     """Add a dated campaign entry ("Season 2 begins") to the chronicle."""
     title = check_line(title, "title", TITLE_MAX, required=True)
     body = check_multiline(text, "text", NOTES_MAX)
     day = _date(date)
     with operation("chronicle.add", f"Chronicle: {title}") as op:
-        camp = find_campaign(campaign)
+        camp = resolve_campaign(campaign)
         entry = ChronicleEntry.create(campaign=camp.id, date=day, title=title, text=body)
         op.target(campaign=camp.id)
     return Edit(
@@ -285,7 +277,7 @@ def add_entry(campaign: str | int, title: str, text: str = "", date: _dt.date | 
 
 
 def edit_entry(
-    entry_id: int, *, title: str | None = None, text: str | None = None, date: _dt.date | str | None = None
+    entry_id: int, *, title: str | None = None, text: str | None = None, date: _dt.date | None = None
 ) -> Edit[EntryChanged]:
     """Change an entry's title, text or date (what is not given stays)."""
     values: dict[str, Any] = {}

@@ -18,7 +18,7 @@ from ..store.journal import operation
 from ..store.models import Campaign, CampaignMember, Platoon, SologearSheet
 from ..store.models import database_proxy as db
 from ..store.opened import Capability, can, require
-from .common import NotFound, ServiceError, find_campaign, find_sheet, resolve_platoon
+from .common import NotFound, ServiceError, resolve_campaign, resolve_platoon, resolve_sheet
 from .results import Result
 
 ROLES = ("player", "organiser")
@@ -107,14 +107,14 @@ def _role_of(campaign_id: int, login: str) -> str | None:
     return str(row[0]) if row else None
 
 
-def add_member(campaign: str | int, login: str, *, organiser: bool = False) -> Membership:
+def add_member(campaign: int, login: str, *, organiser: bool = False) -> Membership:
     """Put ``login`` (a player of this club server) into the campaign as a player or an organiser; an existing
     member's role changes to the one given. Only an organiser of the campaign may."""
     _club("campaign add-player")
     login = check_login(login)
     role = "organiser" if organiser else "player"
     with operation("campaign.member") as op:
-        c = find_campaign(campaign)
+        c = resolve_campaign(campaign)
         access.require_organiser(c.id, "add or remove its players")
         op.target(campaign=c.id)
         if not _is_player_login(login):
@@ -137,12 +137,12 @@ def add_member(campaign: str | int, login: str, *, organiser: bool = False) -> M
     return Membership(c.name, login, role, before, op.changes.operation_id)
 
 
-def remove_member(campaign: str | int, login: str) -> Membership:
+def remove_member(campaign: int, login: str) -> Membership:
     """Take ``login`` out of the campaign (what they own stays theirs, but they can no longer change it)."""
     _club("campaign remove-player")
     login = check_login(login)
     with operation("campaign.member") as op:
-        c = find_campaign(campaign)
+        c = resolve_campaign(campaign)
         access.require_organiser(c.id, "add or remove its players")
         op.target(campaign=c.id)
         before = _role_of(c.id, login)
@@ -160,10 +160,10 @@ def remove_member(campaign: str | int, login: str) -> Membership:
     return Membership(c.name, login, "none", before, op.changes.operation_id)
 
 
-def members(campaign: str | int) -> list[Member]:
+def members(campaign: int) -> list[Member]:
     """Who belongs to the campaign (as far as the connected login may see)."""
     _club("campaign players")
-    c = find_campaign(campaign)
+    c = resolve_campaign(campaign)
     rows = db.execute_sql(
         "SELECT login, role FROM campaign_member WHERE campaign_id = ? ORDER BY role DESC, login", (c.id,)
     ).fetchall()
@@ -196,11 +196,11 @@ def set_platoon_owner(ref: int, login: str) -> Ownership:
     return Ownership("platoon", p.name, c.name, owner, before, op.changes.operation_id)
 
 
-def set_sheet_owner(ref: str | int, login: str) -> Ownership:
+def set_sheet_owner(ref: int, login: str) -> Ownership:
     """Give a Sologear sheet to another player of its campaign: an organiser's change."""
     _club("sologear set-owner")
     with operation("sheet.owner") as op:
-        s = find_sheet(ref)
+        s = resolve_sheet(ref)
         c = Campaign.get_by_id(s.campaign_id)
         access.require_organiser(c.id, "give a Sologear sheet to another player")
         op.target(campaign=c.id, sheet=s.id)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ..errors import CampaignError as CampaignError  # re-exported for the services and the GUI
 from ..errors import Conflict as Conflict
@@ -24,6 +25,19 @@ if TYPE_CHECKING:
     from peewee import Field, ModelSelect
 
 _M = TypeVar("_M", bound=BaseModel)
+
+
+class Unset(Enum):
+    """The type of :data:`UNSET`: an optional argument that was not given, where ``None`` means "clear it"."""
+
+    UNSET = "unset"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Final = Unset.UNSET
+"""An argument left out (``period: int | None | Unset = UNSET``: ``None`` clears the period)."""
 
 SQLITE_INT_MAX = 2**63 - 1
 """Row ids and every stored whole number fit in SQLite's 64-bit integers."""
@@ -99,15 +113,14 @@ def _by_name(query: ModelSelect[_M], field: Field[str], name: str) -> list[_M]:
     return (exact or found)[:2]
 
 
-def find_campaign(name_or_id: str | int) -> Campaign:
-    """A campaign by id (an int, from the GUI) or by name (a str is always a name)."""
-    if isinstance(name_or_id, int):
-        found = Campaign.get_or_none(Campaign.id == check_row_id(name_or_id, "campaign"))
-    else:
-        matches = _by_name(Campaign.select(), Campaign.name, name_or_id)
-        found = matches[0] if len(matches) == 1 else None
+def resolve_campaign(ref: int | Campaign) -> Campaign:
+    """What services accept as "a campaign": a Campaign or its row id (names are looked up by the faces: the
+    CLI's argument layer, the GUI's lists)."""
+    if isinstance(ref, Campaign):
+        return ref
+    found = Campaign.get_or_none(Campaign.id == check_row_id(ref, "campaign"))
     if found is None:
-        raise NotFound(f"no campaign named {name_or_id!r}")
+        raise NotFound(f"no campaign with id {ref}")
     return found
 
 
@@ -122,18 +135,14 @@ def resolve_platoon(ref: int | Platoon) -> Platoon:
     return found
 
 
-def find_sheet(name_or_id: str | int) -> SologearSheet:
-    """A Sologear campaign sheet by its campaign's name (or the sheet id)."""
-    if isinstance(name_or_id, int):
-        found = SologearSheet.get_or_none(SologearSheet.id == check_row_id(name_or_id, "Sologear campaign"))
-    else:
-        try:
-            camp = find_campaign(name_or_id)
-        except NotFound:
-            camp = None
-        found = SologearSheet.select().where(SologearSheet.campaign == camp).first() if camp else None
+def resolve_sheet(ref: int | SologearSheet) -> SologearSheet:
+    """What services accept as "a Sologear campaign": its sheet or the sheet's row id (the CLI's argument layer
+    looks the campaign's name up)."""
+    if isinstance(ref, SologearSheet):
+        return ref
+    found = SologearSheet.get_or_none(SologearSheet.id == check_row_id(ref, "Sologear campaign"))
     if found is None:
-        raise NotFound(f"no Sologear campaign named {name_or_id!r}")
+        raise NotFound(f"no Sologear campaign with id {ref}")
     return found
 
 
@@ -197,6 +206,18 @@ def roll_result(roll: Roll) -> RollResult:
         table_row=roll.table_row,
         outcome=roll.outcome,
     )
+
+
+def check_date(value: _dt.date | None, what: str = "the date") -> _dt.date:
+    """A date (``None``: today). Text a user typed is read by the faces: the CLI's argument layer
+    (``commands/base.py`` ``date_arg``) and the GUI's date fields."""
+    if value is None:
+        return _dt.date.today()
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    raise ServiceError(f"{what} must be a date, not {value!r}")
 
 
 def iso_text(value: object) -> str | None:

@@ -9,7 +9,6 @@ or an organiser changes it, and a bout between two fighters needs the right to c
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime as _dt
 import io
@@ -22,21 +21,21 @@ from typing import Any, cast
 
 from ..rules import death_blow as rules
 from ..rules.death_blow import Career, DeathBlowError
+from ..rules.enums import BoutWinner
 from ..store import death_blow_club
 from ..store.models import Bout, BoutRound, Campaign, Fighter, FighterChange
 from ..words import plural
 from .campaigns import NAME_MAX, check_notes
 from .common import (
-    SQLITE_INT_MAX,
     NotFound,
     ServiceError,
-    _by_name,
+    check_date,
     check_line,
     check_reason,
     check_row_id,
-    find_campaign,
     iso_text,
     name_key,
+    resolve_campaign,
 )
 from .edits import Edit, Recorder
 from .results import Result
@@ -168,8 +167,8 @@ class OddsResult(Result):
 # ------------------------------------------------------------------------------------------------ look-ups
 
 
-def _campaign(ref: str | int | Campaign) -> Campaign:
-    camp = ref if isinstance(ref, Campaign) else find_campaign(ref)
+def _campaign(ref: int | Campaign) -> Campaign:
+    camp = ref if isinstance(ref, Campaign) else resolve_campaign(ref)
     if camp.system != SYSTEM:
         raise ServiceError(
             f"{camp.name} is not a d12 Death Blow campaign (fighters belong to Death Blow "
@@ -178,30 +177,14 @@ def _campaign(ref: str | int | Campaign) -> Campaign:
     return camp
 
 
-def find_fighter(ref: str | int | Fighter, campaign: str | int | Campaign | None = None) -> Fighter:
-    """A fighter by row id (an int), or by name (within ``campaign`` if given; a name used in two campaigns must
-    name its campaign)."""
+def find_fighter(ref: int | Fighter) -> Fighter:
+    """What services accept as "a fighter": a Fighter or its row id (the CLI's argument layer looks names up)."""
     if isinstance(ref, Fighter):
         return ref
-    if isinstance(ref, bool):
-        raise NotFound(f"no fighter {ref!r}")
-    if isinstance(ref, int):
-        found = Fighter.get_or_none(Fighter.id == check_row_id(ref, "fighter"))
-        if found is None:
-            raise NotFound(f"no fighter with id {ref}")
-        return found
-    query = Fighter.select()
-    camp = None
-    if campaign is not None:
-        camp = _campaign(campaign)
-        query = query.where(Fighter.campaign == camp)
-    matches = _by_name(query, Fighter.name, ref)
-    if not matches:
-        where = f" in campaign {camp.name}" if camp is not None else ""
-        raise NotFound(f"no fighter named {ref!r}{where}")
-    if len(matches) > 1:
-        raise ServiceError(f"more than one fighter is named {ref!r}; name the campaign too (--campaign)")
-    return matches[0]
+    found = Fighter.get_or_none(Fighter.id == check_row_id(ref, "fighter"))
+    if found is None:
+        raise NotFound(f"no fighter with id {ref}")
+    return found
 
 
 def _records(fighter_ids: Sequence[int]) -> dict[int, Record]:
@@ -247,7 +230,7 @@ def _row(f: Fighter, record: Record, campaign_name: str) -> dict[str, Any]:
     )
 
 
-def list_fighters(campaign: str | int | Campaign, *, include_retired: bool = True) -> list[FighterRow]:
+def list_fighters(campaign: int | Campaign, *, include_retired: bool = True) -> list[FighterRow]:
     """The campaign's fighters, by name (retired ones too unless asked not to)."""
     camp = _campaign(campaign)
     query = Fighter.select().where(Fighter.campaign == camp).order_by(Fighter.name_key, Fighter.id)
@@ -311,8 +294,8 @@ def _bouts_of(fighter_id: int) -> list[Bout]:
     )
 
 
-def show_fighter(ref: str | int | Fighter, campaign: str | int | None = None) -> FighterDetail:
-    f = find_fighter(ref, campaign)
+def show_fighter(ref: int | Fighter) -> FighterDetail:
+    f = find_fighter(ref)
     camp = Campaign.get_by_id(f.campaign_id)
     bouts = _bouts_of(f.id)
     names = _names(
@@ -322,12 +305,8 @@ def show_fighter(ref: str | int | Fighter, campaign: str | int | None = None) ->
     return FighterDetail(**_row(f, _records([f.id])[f.id], camp.name), recent=recent)
 
 
-def show_bout(bout_id: int | str) -> BoutDetail:
-    if isinstance(bout_id, str) and bout_id.strip().isdigit() and len(bout_id.strip()) < 19:
-        bout_id = int(bout_id.strip())
-    if isinstance(bout_id, bool) or not isinstance(bout_id, int) or not 0 <= bout_id <= SQLITE_INT_MAX:
-        raise NotFound(f"no bout {bout_id!r} (a bout is named by its number, e.g. bout show 12)")
-    b = Bout.get_or_none(Bout.id == bout_id)
+def show_bout(bout_id: int) -> BoutDetail:
+    b = Bout.get_or_none(Bout.id == check_row_id(bout_id, "bout"))
     if b is None:
         raise NotFound(f"no bout {bout_id}")
     names = _names({b.fighter_id} | ({b.opponent_fighter_id} if b.opponent_fighter_id else set()))
@@ -352,33 +331,20 @@ def _dice_note(rounds: list[dict[str, Any]]) -> str:
 # ------------------------------------------------------------------------------------------------ checks
 
 
-def _check_level(value: Any, what: str = "level") -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 4:
-        value = int(value.strip())
+def _check_level(value: int, what: str = "level") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= rules.MAX_LEVEL:
         raise ServiceError(f"{what} must be an Experience Level from 0 to {rules.MAX_LEVEL}, not {value!r}")
     return value
 
 
-def _check_whole(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) < 6:
-        value = int(value.strip())
+def _check_whole(value: int, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
     return value
 
 
-def _check_date(value: Any) -> _dt.date:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return _dt.date.today()
-    if isinstance(value, _dt.datetime):
-        return value.date()
-    if isinstance(value, _dt.date):
-        return value
-    try:
-        return _dt.date.fromisoformat(str(value).strip())
-    except ValueError:
-        raise ServiceError(f"the bout's date must be a date like 2026-11-26, not {value!r}") from None
+def _check_date(value: _dt.date | None) -> _dt.date:
+    return check_date(value, "the bout's date")
 
 
 def _check_name(name: Any) -> str:
@@ -407,10 +373,10 @@ def _career(f: Fighter) -> Career:
 # ------------------------------------------------------------------------------------------------ fighters
 
 
-def create_fighter(campaign: str | int, name: str, level: Any = 0, notes: str = "") -> Edit[FighterDetail]:
+def create_fighter(campaign: int, name: str, level: int = 0, notes: str = "") -> Edit[FighterDetail]:
     """A new fighter: level 0 unless the players agree on another (then 0 XP in it; §5.1)."""
     name = _check_name(name)
-    level = _check_level(0 if level is None else level, "the starting level")
+    level = _check_level(level, "the starting level")
     notes = check_notes(notes, "the fighter's notes")
     rec = Recorder()
     with rec.operation("fighter.create", f"New fighter {name}") as op:
@@ -424,11 +390,11 @@ def create_fighter(campaign: str | int, name: str, level: Any = 0, notes: str = 
     return Edit("fighter", f.id, f"created fighter {name!r} (level {level})", show_fighter(f.id), rec.changes)
 
 
-def rename_fighter(ref: str | int, new_name: str, campaign: str | int | None = None) -> Edit[FighterDetail]:
+def rename_fighter(ref: int, new_name: str) -> Edit[FighterDetail]:
     new_name = _check_name(new_name)
     rec = Recorder()
     with rec.operation("fighter.rename") as op:
-        f = find_fighter(ref, campaign)
+        f = find_fighter(ref)
         _target(op, f.campaign_id, f.id)
         old = f.name
         rec.label(f"Rename fighter {old} \u2192 {new_name}")
@@ -441,11 +407,11 @@ def rename_fighter(ref: str | int, new_name: str, campaign: str | int | None = N
     return Edit("fighter", f.id, f"renamed fighter {old!r} to {new_name!r}", show_fighter(f.id), rec.changes)
 
 
-def edit_fighter(ref: str | int, *, notes: str | None = None, campaign: str | int | None = None) -> Edit[FighterDetail]:
+def edit_fighter(ref: int, *, notes: str | None = None) -> Edit[FighterDetail]:
     """Change a fighter's notes."""
     rec = Recorder()
     with rec.operation("fighter.edit") as op:
-        f = find_fighter(ref, campaign)
+        f = find_fighter(ref)
         _target(op, f.campaign_id, f.id)
         rec.label(f"Edit fighter {f.name}")
         if notes is not None:
@@ -453,9 +419,7 @@ def edit_fighter(ref: str | int, *, notes: str | None = None, campaign: str | in
     return Edit("fighter", f.id, f"edited fighter {f.name!r}", show_fighter(f.id), rec.changes)
 
 
-def set_fighter(
-    ref: str | int, *, level: Any = None, xp: Any = None, reason: str = "", campaign: str | int | None = None
-) -> Edit[FighterDetail]:
+def set_fighter(ref: int, *, level: int | None = None, xp: int | None = None, reason: str = "") -> Edit[FighterDetail]:
     """A correction of level and/or XP toward the next level, journalled with its reason (lifetime XP is not
     changed: it counts XP earned in bouts)."""
     if level is None and xp is None:
@@ -463,7 +427,7 @@ def set_fighter(
     why = check_reason(reason)
     rec = Recorder()
     with rec.operation("fighter.set") as op:
-        f = find_fighter(ref, campaign)
+        f = find_fighter(ref)
         _target(op, f.campaign_id, f.id)
         new_level = f.level if level is None else _check_level(level)
         new_xp = (
@@ -483,11 +447,11 @@ def set_fighter(
     return Edit("fighter", f.id, message, show_fighter(f.id), rec.changes)
 
 
-def retire_fighter(ref: str | int, retired: bool = True, campaign: str | int | None = None) -> Edit[FighterDetail]:
+def retire_fighter(ref: int, retired: bool = True) -> Edit[FighterDetail]:
     status = "retired" if retired else "active"
     rec = Recorder()
     with rec.operation("fighter.retire" if retired else "fighter.unretire") as op:
-        f = find_fighter(ref, campaign)
+        f = find_fighter(ref)
         _target(op, f.campaign_id, f.id)
         rec.label(f"{'Retire' if retired else 'Bring back'} fighter {f.name}")
         if f.status == status:
@@ -511,12 +475,12 @@ class BoutUndone(Result):
     undone: bool = True
 
 
-def delete_fighter(ref: str | int, campaign: str | int | None = None) -> Edit[FighterDeleted]:
+def delete_fighter(ref: int) -> Edit[FighterDeleted]:
     """Delete a fighter with its bouts. A fighter who fought other fighters of the campaign is refused (their
     records would change): retire it instead, or undo those bouts first."""
     rec = Recorder()
     with rec.operation("fighter.delete") as op:
-        f = find_fighter(ref, campaign)
+        f = find_fighter(ref)
         _target(op, f.campaign_id, f.id)
         rec.label(f"Delete fighter {f.name}")
         shared = (
@@ -546,32 +510,19 @@ class _Sides:
 
 
 def _sides(
-    fighter: str | int | Fighter,
-    opponent_fighter: str | int | Fighter | None,
-    opponent: Any,
-    opponent_level: Any,
-    campaign: str | int | None,
+    fighter: int | Fighter,
+    opponent_fighter: int | Fighter | None,
+    opponent: str | None,
+    opponent_level: int | None,
 ) -> _Sides:
-    f = find_fighter(fighter, campaign)
+    f = find_fighter(fighter)
     if f.status == "retired":
         raise ServiceError(f"{f.name} is retired; bring the fighter back before a bout")
     if opponent_fighter is not None and opponent not in (None, ""):
         raise ServiceError("name the opponent once: either a fighter of the campaign or an outside opponent")
     if opponent_fighter is not None:
-        try:
-            o = find_fighter(opponent_fighter, f.campaign_id)
-        except NotFound:
-            other = None
-            with contextlib.suppress(NotFound, ServiceError):
-                other = find_fighter(opponent_fighter)
-            if other is not None and other.campaign_id != f.campaign_id:
-                raise ServiceError(
-                    f"{other.name} is a fighter of another campaign "
-                    f"({Campaign.get_by_id(other.campaign_id).name}), not of "
-                    f"{Campaign.get_by_id(f.campaign_id).name}"
-                ) from None
-            raise
-        if o.campaign_id != f.campaign_id:  # an id (the GUI) is not looked up within the campaign
+        o = find_fighter(opponent_fighter)
+        if o.campaign_id != f.campaign_id:
             raise ServiceError(
                 f"{o.name} is a fighter of another campaign "
                 f"({Campaign.get_by_id(o.campaign_id).name}), not of "
@@ -581,32 +532,24 @@ def _sides(
             raise ServiceError(f"{f.name} cannot fight themselves")
         if o.status == "retired":
             raise ServiceError(f"{o.name} is retired; bring the fighter back before a bout")
-        if opponent_level not in (None, "") and _check_level(opponent_level, "the opponent's level") != o.level:
+        if opponent_level is not None and _check_level(opponent_level, "the opponent's level") != o.level:
             raise ServiceError(f"{o.name} is at level {o.level}: --opponent-level is for outside opponents")
         return _Sides(f, o, o.name, o.level)
     if opponent in (None, ""):
         raise ServiceError("name the opponent: --opponent-fighter NAME, or --opponent NAME --opponent-level L")
     name = check_line(opponent, "the opponent's name", NAME_MAX, required=True)
-    if opponent_level in (None, ""):
+    if opponent_level is None:
         raise ServiceError(f"give the level of {name} (--opponent-level 0..11)")
     return _Sides(f, None, name, _check_level(opponent_level, "the opponent's level"))
 
 
-def _winner_side(winner: Any, sides: _Sides) -> str:
-    text = "" if winner is None else " ".join(str(winner).split())
-    if not text:
-        raise ServiceError("say who won: a fighter's name, or draw")
-    if text.lower() == "draw":
-        return "draw"
-    key = name_key(text)
-    if key == name_key(sides.fighter.name):
-        return "fighter"
-    if key == name_key(sides.opponent_name):
-        return "opponent"
-    raise ServiceError(
-        f"{text!r} did not fight in this bout (the fighters are {sides.fighter.name} and "
-        f"{sides.opponent_name}; or say draw)"
-    )
+WINNERS = frozenset(BoutWinner)
+
+
+def _winner_side(winner: BoutWinner) -> str:
+    if isinstance(winner, bool) or winner not in WINNERS:
+        raise ServiceError(f"the winner must be the fighter, the opponent or a draw, not {winner!r}")
+    return BoutWinner(winner).value
 
 
 def _write_bout(
@@ -684,21 +627,20 @@ def _bout_message(detail: BoutDetail) -> str:
 
 
 def log_bout(
-    fighter: str | int,
+    fighter: int,
     *,
-    opponent_fighter: str | int | None = None,
-    opponent: Any = None,
-    opponent_level: Any = None,
-    winner: Any,
-    face_cards: Any,
-    date: _dt.date | str | None = None,
+    opponent_fighter: int | None = None,
+    opponent: str | None = None,
+    opponent_level: int | None = None,
+    winner: BoutWinner,
+    face_cards: int,
+    date: _dt.date | None = None,
     notes: str = "",
-    campaign: str | int | None = None,
 ) -> Edit[BoutDetail]:
     """A bout played at the table: the result typed in; the victor (a fighter of the campaign) gains 1 XP per face
     card left in their deck (§5.2), with level-ups and carry-over (§5.1)."""
-    sides = _sides(fighter, opponent_fighter, opponent, opponent_level, campaign)
-    side = _winner_side(winner, sides)
+    sides = _sides(fighter, opponent_fighter, opponent, opponent_level)
+    side = _winner_side(winner)
     cards = _check_whole(face_cards, "face cards left in the victor's deck", 0, rules.MAX_XP_GAIN)
     if side == "draw" and cards:
         raise ServiceError("a draw leaves no victor: face cards left must be 0 (or leave it out)")
@@ -711,7 +653,6 @@ def log_bout(
             sides.opponent.id if sides.opponent else None,
             None if sides.opponent else sides.opponent_name,
             None if sides.opponent else sides.opponent_level,
-            None,
         )  # as they are now, in the lock
         _target(op, sides.fighter.campaign_id, sides.fighter.id, sides.opponent.id if sides.opponent else None)
         bout = _write_bout(rec, sides, winner=side, face_cards=cards, date=day, notes=text, mode="table", seed=None)
@@ -722,7 +663,7 @@ def log_bout(
 # --- solo bouts ---------------------------------------------------------------------------------------------
 
 
-def check_seed(seed: Any) -> str:
+def check_seed(seed: str | int) -> str:
     text = "" if seed is None else " ".join(str(seed).split())
     if not text:
         raise ServiceError("the seed must not be empty")
@@ -732,7 +673,7 @@ def check_seed(seed: Any) -> str:
     return text
 
 
-def parse_dice_pairs(items: Sequence[Any]) -> list[tuple[int, int]]:
+def parse_dice_pairs(items: Sequence[str | Sequence[int]]) -> list[tuple[int, int]]:
     """Typed dice for a solo bout: one item per fighter per round, two d12 faces joined by a comma (``7,3``)."""
     pairs: list[tuple[int, int]] = []
     for n, item in enumerate(items, 1):
@@ -755,14 +696,13 @@ class SoloBout:
 
     def __init__(
         self,
-        fighter: str | int,
-        opponent_fighter: str | int,
+        fighter: int,
+        opponent_fighter: int,
         *,
-        seed: Any = None,
-        dice: Sequence[Any] = (),
-        campaign: str | int | None = None,
+        seed: str | int | None = None,
+        dice: Sequence[str | tuple[int, int]] = (),
     ) -> None:
-        self.sides = _sides(fighter, opponent_fighter, None, None, campaign)
+        self.sides = _sides(fighter, opponent_fighter, None, None)
         if self.sides.opponent is None:  # pragma: no cover - _sides demands an opponent fighter here
             raise ServiceError("a solo bout is between two fighters of the campaign")
         death_blow_club.require_fighters(self.sides.fighter.id, self.sides.opponent.id)
@@ -826,7 +766,7 @@ class SoloBout:
             return None
         return (self.dice.switched_at + 1) // 2
 
-    def save(self, *, date: _dt.date | str | None = None, notes: str = "") -> Edit[BoutDetail]:
+    def save(self, *, date: _dt.date | None = None, notes: str = "") -> Edit[BoutDetail]:
         """Write the finished bout (one operation): the bout, every round, both careers."""
         if not self.over:
             raise ServiceError("the bout is not over yet: play it to the end first")
@@ -838,7 +778,7 @@ class SoloBout:
         o = self.sides.opponent
         assert o is not None
         with rec.operation("bout.play", _bout_label(self.sides, side) + " \u2013 solo") as op:
-            now = _sides(self.sides.fighter.id, o.id, None, None, None)
+            now = _sides(self.sides.fighter.id, o.id, None, None)
             assert now.opponent is not None
             if (now.fighter.level, now.fighter.xp, now.opponent.level, now.opponent.xp) != self._stamp:
                 raise ServiceError(
@@ -861,18 +801,17 @@ class SoloBout:
 
 
 def play_bout(
-    fighter: str | int,
-    opponent_fighter: str | int,
+    fighter: int,
+    opponent_fighter: int,
     *,
-    seed: Any = None,
-    dice: Sequence[Any] = (),
-    date: _dt.date | str | None = None,
+    seed: str | int | None = None,
+    dice: Sequence[str | tuple[int, int]] = (),
+    date: _dt.date | None = None,
     notes: str = "",
-    campaign: str | int | None = None,
 ) -> tuple[Edit[BoutDetail], SoloBout]:
     """A whole solo bout played by the app (§5.2) and saved: shuffled decks from the seed, typed dice first (one
     pair per fighter per round, a's then b's), the app's dice for the rest."""
-    solo = SoloBout(fighter, opponent_fighter, seed=seed, dice=dice, campaign=campaign)
+    solo = SoloBout(fighter, opponent_fighter, seed=seed, dice=dice)
     solo.play_to_end()
     return solo.save(date=date, notes=notes), solo
 
@@ -910,16 +849,15 @@ def fighters_of_operation(op_id: int) -> list[int]:
 
 
 def bout_odds(
-    fighter: str | int,
-    opponent_fighter: str | int,
+    fighter: int,
+    opponent_fighter: int,
     *,
-    bouts: Any = DEFAULT_ODDS_BOUTS,
-    seed: Any = 0,
-    campaign: str | int | None = None,
+    bouts: int = DEFAULT_ODDS_BOUTS,
+    seed: str | int | None = 0,
 ) -> OddsResult:
     """Each side's chance to win a solo bout (and of a draw), estimated by playing ``bouts`` seeded bouts
     (§5.2 ▶): an estimate, with the half-width of its 95 % interval."""
-    sides = _sides(fighter, opponent_fighter, None, None, campaign)
+    sides = _sides(fighter, opponent_fighter, None, None)
     assert sides.opponent is not None
     n = _check_whole(bouts, "the number of bouts", 100, MAX_ODDS_BOUTS)
     text = check_seed(seed if seed not in (None, "") else 0)
@@ -968,10 +906,10 @@ class FighterHistory(Result):
     head_to_head: list[dict[str, Any]]
 
 
-def fighter_history(ref: str | int, campaign: str | int | None = None) -> FighterHistory:
+def fighter_history(ref: int) -> FighterHistory:
     """A fighter's timeline (bouts, XP, level-ups, corrections), newest first; the level/lifetime-XP series over
     the bouts; the fighter's head-to-head records."""
-    f = find_fighter(ref, campaign)
+    f = find_fighter(ref)
     detail = show_fighter(f.id)
     row = FighterRow(**{k: getattr(detail, k) for k in FighterRow.__dataclass_fields__})
     created = iso_text(f.created_at) or ""
@@ -1035,7 +973,7 @@ def fighter_history(ref: str | int, campaign: str | int | None = None) -> Fighte
     return FighterHistory(row, [e[1] for e in events], series, head_to_head(f.campaign_id, fighter=f.id))
 
 
-def head_to_head(campaign: str | int, fighter: int | None = None) -> list[dict[str, Any]]:
+def head_to_head(campaign: int, fighter: int | None = None) -> list[dict[str, Any]]:
     """Each pair of the campaign's fighters that met: bouts, each side's wins, draws (ordered by name)."""
     camp = _campaign(campaign)
     ids = [
@@ -1079,8 +1017,8 @@ def head_to_head(campaign: str | int, fighter: int | None = None) -> list[dict[s
 CSV_COLUMNS = ("date", "kind", "text", "bout_id", "xp_gained", "level_after", "xp_after", "lifetime_after")
 
 
-def history_csv(ref: str | int, campaign: str | int | None = None) -> str:
-    data = fighter_history(ref, campaign)
+def history_csv(ref: int) -> str:
+    data = fighter_history(ref)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -1089,19 +1027,13 @@ def history_csv(ref: str | int, campaign: str | int | None = None) -> str:
     return out.getvalue()
 
 
-def export_history(
-    ref: str | int, path: str | os.PathLike[str], fmt: str = "csv", campaign: str | int | None = None
-) -> int:
+def export_history(ref: int, path: str | os.PathLike[str], fmt: str = "csv") -> int:
     """Write the fighter's timeline to ``path`` as ``csv`` or ``json`` (the whole history); returns the number of
     events."""
     if fmt not in ("csv", "json"):
         raise ServiceError(f"export format must be csv or json, not {fmt!r}")
-    data = fighter_history(ref, campaign)
-    text = (
-        history_csv(ref, campaign)
-        if fmt == "csv"
-        else json.dumps(data.to_dict(), ensure_ascii=False, indent=1, default=str)
-    )
+    data = fighter_history(ref)
+    text = history_csv(ref) if fmt == "csv" else json.dumps(data.to_dict(), ensure_ascii=False, indent=1, default=str)
     from .. import fileio
 
     fileio.write_atomic(path, text, f"fighter.{fmt}")

@@ -9,11 +9,12 @@ the same every time. Everything is written in one transaction.
 
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from ..rules.dice import TypedDice
-from ..rules.enums import Outcome, UnitKind
+from ..rules.enums import Outcome, TurnAction, UnitKind
 from ..store.journal import operation
 from ..store.models import Campaign
 from .results import Result
@@ -27,7 +28,7 @@ class _Battle(TypedDict):
     """A sample battle: its details, wounds, leader wounds, the typed dice in the rules' order (recovery
     rolls, leader 2d12, replacement), the replacement leader's name if the leader falls."""
 
-    date: str
+    date: _dt.date
     scenario: str
     opponent: str
     outcome: Outcome
@@ -58,7 +59,7 @@ class DemoCreated(Result):
 
 _BATTLES: list[_Battle] = [
     {
-        "date": "1960-07-14",
+        "date": _dt.date(1960, 7, 14),
         "scenario": "Crossing at Matadi",
         "opponent": "Katangese gendarmes",
         "outcome": Outcome.VICTORY,
@@ -68,7 +69,7 @@ _BATTLES: list[_Battle] = [
         "dice": [[5], [6, 4]],
     },
     {
-        "date": "1960-08-02",
+        "date": _dt.date(1960, 8, 2),
         "scenario": "Night patrol on the river road",
         "opponent": "Mercenary column",
         "outcome": Outcome.DRAW,
@@ -78,7 +79,7 @@ _BATTLES: list[_Battle] = [
         "dice": [[2], [5, 3], [9, 8]],
     },
     {
-        "date": "1960-09-19",
+        "date": _dt.date(1960, 9, 19),
         "scenario": "Holding the airfield",
         "opponent": "Soviet advisers' battalion",
         "outcome": Outcome.VICTORY,
@@ -113,8 +114,8 @@ def _create_atomic_africa() -> OpenFirst:
         leader_xp=3,
         notes="Regular army from a well-funded nation; tired after recent battles.",
     )
-    add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training=8, equipment=10, morale=8, armor=2)
-    add_equipment(platoon.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    team = add_attached(platoon.id, "Weapons team", UnitKind.TEAM, training=8, equipment=10, morale=8, armor=2)
+    add_equipment(platoon.id, "Medium machine gun", attached=team.result.unit.id, targets="dispersed")
     add_equipment(platoon.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
     for b in _BATTLES:
         log_battle(
@@ -156,7 +157,7 @@ def _create_sologear() -> OpenFirst:
     play_service.roll_length(sheet.id, TypedDice([[5]]))
     # FIG +1: 2d6 8 + 1 = 9 on the Equal column (1D6 Glory and an enemy unit); Glory 4; enemy quality 4 on the
     # <=300 TV column (a 300 TV enemy, as in the rules' example); battle length 4d6 = 16; entry edge 2 (East)
-    play_service.play_turn(sheet.id, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
+    play_service.play_turn(sheet.id, TurnAction.FIG, 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
     play_service.record_turn(sheet.id, 1, glory=3, enemy_tv=300, bunkers=1)
     return OpenFirst("sheet", sheet.id)
 

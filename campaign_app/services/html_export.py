@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .common import ServiceError, find_campaign
+from .common import ServiceError, resolve_campaign
 from .results import Result
 
 GENERATOR = "campaign_app static export"
@@ -110,14 +110,14 @@ def platoon_file(platoon_id: int) -> str:
     return f"platoon-{platoon_id}.html"
 
 
-def site(campaign: str | int) -> dict[str, str]:
+def site(campaign: int) -> dict[str, str]:
     """The pages of the site: file name -> HTML text."""
     from ..printing.web_charts import history_svgs, xp_time_svg
     from . import printing
     from .chronicle import chronicle, printable
     from .standings import standings
 
-    camp = find_campaign(campaign)
+    camp = resolve_campaign(campaign)
     table = standings(camp.id)
     story = chronicle(camp.id)
     pages: dict[str, str] = {}
@@ -365,7 +365,7 @@ def site(campaign: str | int) -> dict[str, str]:
     return pages
 
 
-def export_html(campaign: str | int, folder: str | os.PathLike[str]) -> SiteWritten:
+def export_html(campaign: int, folder: str | os.PathLike[str]) -> SiteWritten:
     """Write the campaign's static site into ``folder`` (made if missing; replaced whole if it holds an earlier
     export; refused if it holds anything else)."""
     target = Path(folder).expanduser()
@@ -383,7 +383,7 @@ def export_html(campaign: str | int, folder: str | os.PathLike[str]) -> SiteWrit
     if not parent.is_dir():
         raise ServiceError(f"cannot write {target}: the folder {parent} does not exist")
     pages = site(campaign)
-    camp = find_campaign(campaign)
+    camp = resolve_campaign(campaign)
     try:
         work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=parent))
         for name, text in pages.items():

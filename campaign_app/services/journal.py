@@ -13,7 +13,7 @@ from typing import Any
 from ..store import journal_read, journal_replay
 from ..store.journal import Conflict, NotJournaled, OpChanges
 from ..store.journal_read import OperationInfo
-from .common import find_campaign, find_sheet, resolve_platoon
+from .common import resolve_campaign, resolve_platoon, resolve_sheet
 from .results import Result
 
 __all__ = [
@@ -62,9 +62,9 @@ class JournalStep(Result):
 
 def operations(
     *,
-    campaign: str | int | None = None,
+    campaign: int | None = None,
     platoon: int | None = None,
-    pilot: str | int | None = None,
+    pilot: int | None = None,
     limit: int | None = None,
 ) -> list[OperationInfo]:
     """The journal newest first: everything, or what concerns one campaign, platoon or Sologear pilot (named by
@@ -75,13 +75,13 @@ def operations(
         p = resolve_platoon(platoon)
         return journal_read.list_operations(platoon=p.id, limit=limit)
     if pilot is not None:
-        return journal_read.list_operations(sheet=find_sheet(pilot).id, limit=limit)
+        return journal_read.list_operations(sheet=resolve_sheet(pilot).id, limit=limit)
     if campaign is not None:
-        return journal_read.list_operations(campaign=find_campaign(campaign).id, limit=limit)
+        return journal_read.list_operations(campaign=resolve_campaign(campaign).id, limit=limit)
     return journal_read.list_operations(limit=limit)
 
 
-def compact(keep: int | None = None, days: int | None = None, campaign: str | int | None = None) -> Any:
+def compact(keep: int | None = None, days: int | None = None, campaign: int | None = None) -> Any:
     """``journal compact``: fold what is beyond the journal's budget and report what it freed. On a club server
     the budget is each campaign's (``campaign``, or every campaign the login organises; ``keep``/``days`` given
     become its budget), and only its organisers may fold it."""
@@ -92,7 +92,7 @@ def compact(keep: int | None = None, days: int | None = None, campaign: str | in
     if not can(Capability.COMPACT):  # the server keeps the budget, and judges who may fold
         if campaign is None or isinstance(campaign, int):  # an id: the server judges it (it may not be seen)
             return compact_server(campaign, keep, days)
-        return compact_server(find_campaign(campaign).id, keep, days)
+        return compact_server(resolve_campaign(campaign).id, keep, days)
     if campaign is not None:
         raise NotJournaled("a campaign file has one journal budget for all its campaigns: leave out --campaign")
     return compact_file(keep, days)

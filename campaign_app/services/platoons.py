@@ -32,12 +32,15 @@ from ..rules.experience import (
 from ..store.models import AttachedUnit, AttributeChange, Battle, Campaign, Equipment, Leader, Platoon, XpChange
 from .campaigns import check_name, check_notes
 from .common import (
+    UNSET as UNSET,
+)
+from .common import (
     RollResult,
     ServiceError,
     check_reason,
-    find_campaign,
     iso_text,
     name_key,
+    resolve_campaign,
     resolve_platoon,
     roll_result,
     store_rolls,
@@ -53,7 +56,6 @@ LEADER_EXITS: dict[str, str] = {
     "replaced": "replaced by hand",
 }
 DEFAULT_RANK = "Lieutenant"
-UNSET: Any = object()
 
 
 def check_die(value: int, what: str) -> int:
@@ -126,7 +128,7 @@ def platoon_name_problem(campaign_id: int, name: str, exclude_id: int | None = N
     return None
 
 
-def log_change(rec: Recorder, p: Platoon, field: str, old: Any, new: Any, reason: str = "") -> None:
+def log_change(rec: Recorder, p: Platoon, field: str, old: object, new: object, reason: str = "") -> None:
     rec.create(
         AttributeChange,
         platoon=p.id,
@@ -434,7 +436,7 @@ def platoon_detail(ref: int | Platoon) -> PlatoonDetail:
     )
 
 
-def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
+def list_platoons(campaign: int | None = None) -> list[PlatoonRow]:
     """One summary row per platoon (of one campaign, or of all Atomic Africa campaigns), by name."""
     query = (
         Platoon.select(
@@ -456,7 +458,7 @@ def list_platoons(campaign: str | int | None = None) -> list[PlatoonRow]:
         .order_by(Campaign.name, Platoon.name)
     )
     if campaign is not None:
-        query = query.where(Platoon.campaign == find_campaign(campaign))
+        query = query.where(Platoon.campaign == resolve_campaign(campaign))
     # id, name, campaign id, training, equipment, morale, armor, xp, campaign name, the four thresholds
     platoons = list(
         cast("Iterable[tuple[int, str, int, int, int, int, int, int, str, int, int, int, int]]", query.tuples())
@@ -568,7 +570,7 @@ class PlatoonDeleted(Result):
 
 
 def create_platoon(
-    campaign: str | int,
+    campaign: int,
     name: str,
     *,
     training: int,
@@ -607,7 +609,7 @@ def create_platoon(
     rank = (leader_rank or DEFAULT_RANK).strip() or DEFAULT_RANK
     rec = Recorder()
     with rec.operation("platoon.create") as op:
-        c = find_campaign(campaign)
+        c = resolve_campaign(campaign)
         if c.system != "atomic_africa":
             raise ServiceError(
                 f"campaign {c.name!r} is a Sologear campaign; platoons belong to Atomic Africa campaigns"

@@ -59,7 +59,7 @@ from ..store.models import (
 )
 from ..store.opened import require
 from .campaigns import NAME_MAX, NOTES_MAX, check_name
-from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, find_campaign
+from .common import SQLITE_INT_MAX, ServiceError, check_line, check_multiline, resolve_campaign
 from .results import Result
 
 FORMAT = "campaign_app-campaign"
@@ -271,11 +271,11 @@ def _in(ids: list[int]) -> tuple[str, list[Any]]:
     return (f"({', '.join('?' for _ in ids)})", list(ids)) if ids else ("(NULL)", [])
 
 
-def campaign_document(campaign: str | int) -> CampaignDocument:
+def campaign_document(campaign: int) -> CampaignDocument:
     """The whole campaign as plain data (stored values; read in one read transaction)."""
     # one consistent reading of every table: a deferred transaction of the file, a repeatable-read one on a server
     with require().reading():
-        camp = find_campaign(campaign)
+        camp = resolve_campaign(campaign)
         tables: dict[str, list[Row]] = {}
         (campaign_row,) = _rows(Campaign, "id = ?", [camp.id])
         tables["platoon"] = _rows(Platoon, "campaign_id = ?", [camp.id])
@@ -330,7 +330,7 @@ def campaign_document(campaign: str | int) -> CampaignDocument:
     }
 
 
-def export_campaign(campaign: str | int, path: str | os.PathLike[str]) -> Exported:
+def export_campaign(campaign: int, path: str | os.PathLike[str]) -> Exported:
     """Write the campaign file (through a temporary file and a rename). Returns a summary."""
     out = fileio.check_output(path, "campaign.json")
     doc = campaign_document(campaign)

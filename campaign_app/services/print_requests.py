@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from ..printing.sizes import PrintSetup
     from ..rules.tables import CardRules
 
-Ref = str | int
-"""A name, or an id."""
-
 
 @dataclass(frozen=True)
 class UnitSheetRequest:
@@ -32,7 +29,7 @@ class UnitSheetRequest:
     platoons: tuple[int, ...] = ()
     blank: bool = False
     pencil: bool = False
-    campaign: Ref | None = None
+    campaign: int | None = None
     paper: str | None = None
     printed_on: _dt.date | None = None
     qr: bool = False
@@ -40,10 +37,10 @@ class UnitSheetRequest:
 
 @dataclass(frozen=True)
 class SologearRequest:
-    """A Sologear campaign's sheet and battle form (``campaign``: its name or sheet id), or blank forms."""
+    """A Sologear campaign's sheet and battle form (``campaign``: the id of its Sologear sheet), or blank forms."""
 
     kind: ClassVar[str] = "sologear"
-    campaign: Ref | None = None
+    campaign: int | None = None
     blank: bool = False
     paper: str | None = None
     printed_on: _dt.date | None = None
@@ -72,7 +69,7 @@ class CardsRequest:
     kind: ClassVar[str] = "cards"
     decks: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
-    campaign: Ref | None = None
+    campaign: int | None = None
     size: str | None = None
     paper: str | None = None
     grayscale: bool = False
@@ -90,7 +87,7 @@ class StandingsRequest:
     """A campaign's standings page."""
 
     kind: ClassVar[str] = "standings"
-    campaign: Ref | None = None
+    campaign: int | None = None
     paper: str | None = None
     printed_on: _dt.date | None = None
     qr: bool = False
@@ -101,7 +98,7 @@ class ChronicleRequest:
     """A campaign's chronicle."""
 
     kind: ClassVar[str] = "chronicle"
-    campaign: Ref | None = None
+    campaign: int | None = None
     paper: str | None = None
     printed_on: _dt.date | None = None
     qr: bool = False
@@ -109,23 +106,23 @@ class ChronicleRequest:
 
 @dataclass(frozen=True)
 class FighterRequest:
-    """d12 Death Blow fighter sheets: the fighters named (within ``campaign``), every active fighter of
-    ``campaign`` when none is named, or one blank sheet."""
+    """d12 Death Blow fighter sheets: the fighters given (by id), every active fighter of ``campaign`` (by id)
+    when none is given, or one blank sheet."""
 
     kind: ClassVar[str] = "fighter"
-    fighters: tuple[Ref, ...] = ()
+    fighters: tuple[int, ...] = ()
     blank: bool = False
-    campaign: Ref | None = None
+    campaign: int | None = None
     paper: str | None = None
     printed_on: _dt.date | None = None
 
 
 @dataclass(frozen=True)
 class BoutRequest:
-    """A d12 Death Blow bout's round log (the bout's number)."""
+    """A d12 Death Blow bout's round log (the bout's id)."""
 
     kind: ClassVar[str] = "bout"
-    bout: Ref | None = None
+    bout: int | None = None
     paper: str | None = None
     printed_on: _dt.date | None = None
 

@@ -19,7 +19,7 @@ from .. import fileio
 from ..printing.sizes import CARD_PAPERS, PAPER_SIZES, PrintSetup
 from ..store.models import Campaign
 from ..words import plural
-from .common import ServiceError, find_campaign, thresholds_of
+from .common import ServiceError, resolve_campaign, thresholds_of
 from .edits import Edit
 from .print_requests import (
     REQUEST_TYPES,
@@ -191,8 +191,8 @@ def write_pdf_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     return fileio.write_atomic(path, data, "sheet.pdf")
 
 
-def _campaign_of(ref: str | int | None) -> Campaign | None:
-    return None if ref is None or ref == "" else find_campaign(ref)
+def _campaign_of(ref: int | None) -> Campaign | None:
+    return None if ref is None else resolve_campaign(ref)
 
 
 def check_card_paper(paper: str | None) -> str | None:
@@ -231,7 +231,7 @@ def print_setup(
     )
 
 
-def card_rules(campaign: str | int | None) -> CardRules:
+def card_rules(campaign: int | None) -> CardRules:
     """The house rules a campaign's cards print (:class:`~campaign_app.rules.tables.CardRules`): an Atomic
     Africa campaign's thresholds, objective XP, replacement leader and period; a Sologear campaign's reward
     dice, tables and ferocious battles (from its sheet). None: the default rules."""
@@ -277,7 +277,7 @@ def unit_sheet_data(platoon: int) -> UnitSheet:
     return unit_sheet_from_detail(platoon_detail(platoon))
 
 
-def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
+def blank_sheet_data(campaign: int | None = None) -> BlankSheet:
     """A blank sheet, carrying the campaign's name and XP thresholds when a campaign is named."""
     from ..printing.unit_sheet import BlankSheet
 
@@ -290,7 +290,7 @@ def blank_sheet_data(campaign: str | int | None = None) -> BlankSheet:
 
 
 def unit_sheet_entries(
-    platoons: Sequence[int] = (), *, blank: bool = False, campaign: str | int | None = None
+    platoons: Sequence[int] = (), *, blank: bool = False, campaign: int | None = None
 ) -> list[SheetEntry]:
     """One entry per page. ``blank``: one blank sheet (for ``campaign`` if named, else for the campaign of
     each distinct campaign of ``platoons``, else with the default thresholds); otherwise one filled sheet per
@@ -314,7 +314,7 @@ def unit_sheet_entries(
 # --------------------------------------------------------------------------------------------- Sologear
 
 
-def sologear_data(campaign: str | int) -> SologearSheetData:
+def sologear_data(campaign: int) -> SologearSheetData:
     """A Sologear campaign's sheet data (by campaign name or sheet id)."""
     from .sologear_sheet import print_data, sheet_data
 
@@ -502,27 +502,25 @@ def cards_pdf(
 # ------------------------------------------------------------------------------------------- Death Blow
 
 
-def fighter_sheets(
-    fighters: Sequence[str | int] = (), *, blank: bool = False, campaign: str | int | None = None
-) -> list[Any]:
-    """The fighter sheets to print: one per fighter named (within ``campaign`` when given), every active fighter
-    of ``campaign`` when none is named, or one blank sheet."""
+def fighter_sheets(fighters: Sequence[int] = (), *, blank: bool = False, campaign: int | None = None) -> list[Any]:
+    """The fighter sheets to print: one per fighter (by id), every active fighter of ``campaign`` (by id) when
+    none is given, or one blank sheet."""
     from ..printing.death_blow_sheets import FighterSheet
     from . import death_blow
 
     if blank:
         camp = _campaign_of(campaign)
         return [FighterSheet(campaign=camp.name if camp else "")]
-    refs: list[str | int] = list(fighters)
+    refs: list[int] = list(fighters)
     if not refs:
-        if campaign is None or campaign == "":
+        if campaign is None:
             raise ServiceError("name a fighter (or a Death Blow campaign, or ask for a blank sheet)")
         refs = [f.id for f in death_blow.list_fighters(campaign, include_retired=False)]
         if not refs:
             raise ServiceError("the campaign has no active fighters to print (ask for a blank sheet)")
     out = []
     for ref in refs:
-        f = death_blow.show_fighter(ref, campaign if not isinstance(ref, int) else None)
+        f = death_blow.show_fighter(ref)
         recent = []
         for b in f.recent[:8]:
             mine = b.fighter if b.fighter_id == f.id else b.opponent
@@ -547,7 +545,7 @@ def fighter_sheets(
     return out
 
 
-def bout_log(bout: int | str) -> Any:
+def bout_log(bout: int) -> Any:
     from ..printing.death_blow_sheets import BoutLog
     from ..store.models import Bout as BoutModel
     from ..store.models import Fighter
@@ -659,15 +657,15 @@ def _prepare_sologear(req: SologearRequest) -> PrintJob:
     from ..printing.sologear_sheet import build_sologear_sheet
 
     paper = check_paper(req.paper)
-    if not req.blank and (req.campaign is None or req.campaign == ""):
+    if not req.blank and req.campaign is None:
         raise ServiceError("name a Sologear campaign (or ask for blank forms)")
     subjects: list[Subject] = []
     sheet = None
     if not req.blank:
-        from .common import find_sheet
+        from .common import resolve_sheet
 
         assert req.campaign is not None
-        found = find_sheet(req.campaign)
+        found = resolve_sheet(req.campaign)
         subjects, datas = _subjects("sologear", [{"sheet": found.id}], {})
         sheet = datas[0]
     forms = SologearDetails(campaign=sheet.name if sheet else None, blank=req.blank)
@@ -742,9 +740,9 @@ def _prepare_cards(req: CardsRequest) -> PrintJob:
 
 def _prepare_campaign_page(req: StandingsRequest | ChronicleRequest) -> PrintJob:
     paper = check_paper(req.paper)
-    if req.campaign is None or req.campaign == "":
+    if req.campaign is None:
         raise ServiceError(f"name the campaign whose {req.kind} to print")
-    camp = find_campaign(req.campaign)
+    camp = resolve_campaign(req.campaign)
     subjects, datas = _subjects(req.kind, [{}], {}, campaign=camp.id)
     data = datas[0]
     details = CampaignDetails(campaign=camp.name)
@@ -784,7 +782,7 @@ def _prepare_bout(req: BoutRequest) -> PrintJob:
     from ..printing.death_blow_sheets import build_bout_log
 
     paper = check_paper(req.paper)
-    if req.bout is None or req.bout == "":
+    if req.bout is None:
         raise ServiceError("name the bout whose round log to print (its number)")
     log = bout_log(req.bout)
     details = BoutDetails(bout=log.bout_id, rounds=len(log.rounds))

@@ -24,7 +24,7 @@ from typing import Any
 from ..store.database import db
 from ..store.journal import operation
 from ..store.models import Campaign, Platoon, PrintRecord, SologearSheet, SologearTurn
-from .common import NotFound, ServiceError, find_campaign, iso_text
+from .common import NotFound, ServiceError, iso_text, resolve_campaign
 from .edits import Edit
 from .results import Result
 
@@ -181,7 +181,7 @@ def subject(
     if kind in PER_CAMPAIGN:
         if campaign is None:
             raise ServiceError(f"{KIND_WORDS[kind]} belong to a campaign")
-        camp = find_campaign(campaign)
+        camp = resolve_campaign(campaign)
         if kind == "cards":
             data = printing.card_rules(camp.id)
             facts = {k: str(v) for k, v in plain_data(data).items() if k != "extra"}
@@ -364,9 +364,9 @@ def _latest_records(campaign_id: int, platoon: int | None = None) -> list[PrintR
     return sorted(latest.values(), key=lambda r: r.id)
 
 
-def print_states(campaign: str | int, *, platoon: int | None = None) -> list[PrintState]:
+def print_states(campaign: int, *, platoon: int | None = None) -> list[PrintState]:
     """Every remembered printout of a campaign (the newest of each subject), current or stale."""
-    camp = find_campaign(campaign)
+    camp = resolve_campaign(campaign)
     out = []
     for rec in _latest_records(camp.id, platoon):
         snap = rec.snapshot or {}
@@ -411,7 +411,7 @@ def print_states(campaign: str | int, *, platoon: int | None = None) -> list[Pri
     return out
 
 
-def stale_prints(campaign: str | int) -> list[PrintState]:
+def stale_prints(campaign: int) -> list[PrintState]:
     """The remembered printouts of a campaign that are out of date."""
     return [s for s in print_states(campaign) if s.stale]
 
@@ -424,11 +424,11 @@ def platoon_notices(platoon_id: int) -> list[str]:
     return [s.notice() for s in print_states(p.campaign_id, platoon=platoon_id) if s.stale and not s.gone]
 
 
-def stale_sheet_platoons(campaign: str | int | None = None) -> dict[int, tuple[str, ...]]:
+def stale_sheet_platoons(campaign: int | None = None) -> dict[int, tuple[str, ...]]:
     """The platoons (of one campaign, or of all) whose last printed Unit Data Sheet is out of date, with what
     changed: File ▸ Print's "only what changed since the last print"."""
     if campaign is not None:
-        ids = [find_campaign(campaign).id]
+        ids = [resolve_campaign(campaign).id]
     else:
         ids = sorted(
             {

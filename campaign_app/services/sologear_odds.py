@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules.sologear.combat import POSTURES, check_posture
+from ..rules.sologear.combat import POSTURES
 from ..rules.sologear.odds import KINDS, CombatOdds, combat_odds, noticed_chance, result_odds
 from ..rules.sologear.reckoning import check_reward_dice
 from .common import ServiceError
+from .sologear_play import check_turn_posture
 from .sologear_sheet import sheet_data
 
 
@@ -47,14 +48,15 @@ class TurnOdds:
         }
 
 
-def turn_odds(ref: str | int, posture: int | str | None = None) -> TurnOdds:
+def turn_odds(ref: int, posture: int | None = None) -> TurnOdds:
     """The odds for the sheet's next turn. ``posture`` −2..+2 (default 0, or the break-out's fixed Bold);
     refused when no turn can be played and no column is known."""
     data = sheet_data(ref)
     nxt = data.next
     if posture is None:
         posture = nxt.posture_fixed if nxt.posture_fixed is not None else 0
-    posture = check_posture(posture)
+    posture = check_turn_posture(posture)
+    assert posture is not None
     if nxt.posture_fixed is not None and posture != nxt.posture_fixed:
         raise ServiceError(
             f"in the break-out the pilot always fights {POSTURES[nxt.posture_fixed]} "

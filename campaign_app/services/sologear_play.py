@@ -15,7 +15,8 @@ from typing import Any
 
 from ..rules import codes
 from ..rules.dice import DiceSource
-from ..rules.sologear.combat import BUNKERS_TOTAL, REPAIRED_TEXT, check_action
+from ..rules.enums import TurnAction
+from ..rules.sologear.combat import BUNKERS_TOTAL, REPAIRED_TEXT
 from ..rules.sologear.reckoning import EndProcedure
 from ..rules.sologear.steps import run
 from ..rules.sologear.turn import LengthProcedure, TurnProcedure
@@ -49,7 +50,7 @@ from .sologear_sheet import (
 )
 
 
-def length_procedure(ref: str | int | SologearSheet) -> LengthProcedure:
+def length_procedure(ref: int | SologearSheet) -> LengthProcedure:
     """The campaign-length roll, to be fed one roll at a time (the GUI) or by :func:`roll_length`."""
     sheet = load_sheet(ref)
     if sheet.length is not None:
@@ -58,7 +59,7 @@ def length_procedure(ref: str | int | SologearSheet) -> LengthProcedure:
     return guard_rules(lambda: LengthProcedure(t.player_units, t.enemy_units))
 
 
-def roll_length(ref: str | int, dice: DiceSource) -> Edit[LengthRolled]:
+def roll_length(ref: int, dice: DiceSource) -> Edit[LengthRolled]:
     """Roll the length: as many d6 as the smaller side has units; the sum is the number of battle turns."""
     sheet = load_sheet(ref)
     proc = length_procedure(sheet)
@@ -81,17 +82,35 @@ def roll_length(ref: str | int, dice: DiceSource) -> Edit[LengthRolled]:
     )
 
 
-def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = None) -> TurnProcedure:
+ACTIONS = frozenset(TurnAction)
+
+
+def check_turn_action(action: TurnAction) -> TurnAction:
+    """A turn's action (the CLI reads "FIG", "dec" ...; the GUI's buttons give the member)."""
+    if not isinstance(action, str) or action not in ACTIONS:
+        raise ServiceError(f"the action must be DEC, REP or FIG, not {action!r}")
+    return TurnAction(action)
+
+
+def check_turn_posture(posture: int | None) -> int | None:
+    """A FIG posture, −2..+2 (the CLI reads "+2"), or None for DEC and REP."""
+    if posture is None:
+        return None
+    if isinstance(posture, bool) or not isinstance(posture, int) or not -2 <= posture <= 2:
+        raise ServiceError(f"posture must be from -2 (Cowardly) to 2 (Bold), not {posture!r}")
+    return posture
+
+
+def turn_procedure(ref: int | SologearSheet, action: TurnAction, posture: int | None = None) -> TurnProcedure:
     """A turn's procedure for this sheet, refusing a turn that cannot be played now."""
     sheet = load_sheet(ref)
     nxt = next_turn(sheet)
     if nxt.blocked:
         raise ServiceError(nxt.blocked)
-    action = guard_rules(lambda: check_action(action))
-    if action == "fig" and nxt.band is None:
+    action = check_turn_action(action)
+    posture = check_turn_posture(posture)
+    if action == TurnAction.FIG and nxt.band is None:
         raise ServiceError("no odds yet: enter the units of both sides")
-    if posture is not None and str(posture).strip() == "":
-        posture = None
     return guard_rules(
         lambda: TurnProcedure(
             action,
@@ -105,7 +124,7 @@ def turn_procedure(ref: str | int | SologearSheet, action: str, posture: Any = N
     )
 
 
-def play_turn(ref: str | int, action: str, posture: Any = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
+def play_turn(ref: int, action: TurnAction, posture: int | None = None, *, dice: DiceSource) -> Edit[PlayedTurn]:
     """Play the next battle turn (DEC, REP or FIG with a posture): roll everything the turn needs (combat
     table, Glory, enemy quality, light critical, battle length, entry edge) and store the turn and its rolls.
     A battle must then be recorded with :func:`record_turn`."""
@@ -173,12 +192,12 @@ def _played(row: TurnRow, reason: str | None, meaning: tuple[str, ...] | None = 
 
 
 def record_turn(
-    ref: str | int,
-    number: Any,
+    ref: int,
+    number: int,
     *,
-    glory: Any = 0,
-    enemy_tv: Any = 0,
-    bunkers: Any = 0,
+    glory: int = 0,
+    enemy_tv: int = 0,
+    bunkers: int = 0,
     gear_damaged: bool | None = None,
     short_ammo: bool | None = None,
     pilot_dead: bool = False,
@@ -265,7 +284,7 @@ def record_turn(
     return Edit("sheet", sheet.id, message, summary, rec.changes)
 
 
-def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
+def end_procedure(ref: int | SologearSheet) -> EndProcedure:
     """The reckoning's rolls (D66, then the reward/punishment roll if noticed), refusing while the campaign
     is not over or a battle is not recorded."""
     sheet = load_sheet(ref)
@@ -285,7 +304,7 @@ def end_procedure(ref: str | int | SologearSheet) -> EndProcedure:
     )
 
 
-def end_campaign(ref: str | int, dice: DiceSource) -> Edit[ReckoningDone]:
+def end_campaign(ref: int, dice: DiceSource) -> Edit[ReckoningDone]:
     """The end-of-campaign reckoning: recognition, the D66 noticed roll, impression, the reward or
     punishment roll; stored on the sheet with its rolls."""
     sheet = load_sheet(ref)
@@ -332,7 +351,7 @@ PLAY_KINDS: tuple[str, ...] = ("sologear.end", "sologear.record", "sologear.turn
 """Operations of playing a Sologear campaign (what ``sologear undo`` steps back through)."""
 
 
-def undo_last(ref: str | int) -> Edit[PlayUndone]:
+def undo_last(ref: int) -> Edit[PlayUndone]:
     """Step back once through play, through the journal (every row comes back exactly): the reckoning; else the
     newest turn together with what was recorded for it; else the length roll. Refused, naming it, when a later
     change of the same rows is in the way (nothing is changed then)."""

@@ -53,7 +53,7 @@ from ..store.journal import Operation
 from ..store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
 from ..words import number, plural
 from .campaigns import check_name, create_campaign, rename_campaign
-from .common import NotFound, ServiceError, check_line, check_multiline, find_sheet, store_rolls
+from .common import NotFound, ServiceError, check_line, check_multiline, resolve_sheet, store_rolls
 from .edits import Edit, Recorder
 from .sologear_results import (
     CampaignRef,
@@ -125,27 +125,25 @@ def guard_rules(fn: Callable[[], T]) -> T:
         return fn()
 
 
-def load_sheet(ref: str | int | SologearSheet) -> SologearSheet:
+def load_sheet(ref: int | SologearSheet) -> SologearSheet:
     if isinstance(ref, SologearSheet):
         return SologearSheet.get_by_id(ref.id)
-    return find_sheet(ref)
+    return resolve_sheet(ref)
 
 
 def _text(value: Any, what: str) -> str:
     return check_line(value, what, TEXT_MAX)
 
 
-def check_sheet_notes(value: Any, what: str = "notes") -> str:
+def check_sheet_notes(value: object, what: str = "notes") -> str:
     return check_multiline(value, what, NOTES_MAX, verb="are")
 
 
-def check_whole(value: Any, what: str, low: int | None = 0, high: int | None = None) -> int:
-    if isinstance(value, bool):
+def check_whole(value: int, what: str, low: int | None = 0, high: int | None = None) -> int:
+    """A whole number in range (the CLI reads the digits; the GUI's spin boxes give numbers)."""
+    if isinstance(value, bool) or not isinstance(value, int):
         raise ServiceError(f"{what} must be a whole number, not {value!r}")
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise ServiceError(f"{what} must be a whole number, not {value!r}") from None
+    number = value
     if low is not None and number < low:
         raise ServiceError(f"{what} must be at least {low}, not {number}")
     if high is not None and number > high:
@@ -153,13 +151,10 @@ def check_whole(value: Any, what: str, low: int | None = 0, high: int | None = N
     return number
 
 
-def _number(value: Any, what: str, high: float | None = None) -> float:
-    if isinstance(value, bool):
+def _number(value: float, what: str, high: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ServiceError(f"{what} must be a number, not {value!r}")
-    try:
-        number = float(str(value).strip())
-    except (TypeError, ValueError):
-        raise ServiceError(f"{what} must be a number, not {value!r}") from None
+    number = float(value)
     if not math.isfinite(number) or number < 0:
         raise ServiceError(f"{what} must be a number of 0 or more, not {value!r}")
     if high is not None and number > high:
@@ -167,7 +162,7 @@ def _number(value: Any, what: str, high: float | None = None) -> float:
     return number
 
 
-def _gear_tv(value: Any) -> int:
+def _gear_tv(value: int) -> int:
     return check_whole(value, "the Gear's TV", low=1, high=100000)
 
 
@@ -389,7 +384,7 @@ def turn_tallies(sheet: SologearSheet, turns: Sequence[SologearTurn]) -> list[Tu
     ]
 
 
-def reckoning(ref: str | int | SologearSheet) -> Reckoning:
+def reckoning(ref: int | SologearSheet) -> Reckoning:
     """The end-of-campaign reckoning: stored values if done, else a preview of recognition and impression
     from the turns so far (``final`` False)."""
     sheet = load_sheet(ref)
@@ -425,7 +420,7 @@ def reckoning(ref: str | int | SologearSheet) -> Reckoning:
     )
 
 
-def next_turn(ref: str | int | SologearSheet) -> NextTurn:
+def next_turn(ref: int | SologearSheet) -> NextTurn:
     """What the next turn can be: its number, the odds column, the actions allowed, or why none can be
     played (``blocked``)."""
     sheet = load_sheet(ref)
@@ -462,7 +457,7 @@ def next_turn(ref: str | int | SologearSheet) -> NextTurn:
     )
 
 
-def sheet_data(ref: str | int | SologearSheet) -> SheetData:
+def sheet_data(ref: int | SologearSheet) -> SheetData:
     """A sheet's full data (header, options, state, both sides' units with totals and odds, the battle form
     with every turn and roll, the reckoning): what ``sologear show --json`` prints and the printed sheet
     uses."""
@@ -623,7 +618,7 @@ def roll_words(r: StoredRoll) -> str:
     return text
 
 
-def history(ref: str | int | SologearSheet, data: SheetData | None = None) -> list[HistoryEntry]:
+def history(ref: int | SologearSheet, data: SheetData | None = None) -> list[HistoryEntry]:
     """The campaign's history, oldest first: the length roll, each turn with its rolls and what was
     recorded, the reckoning. ``data``: the sheet's :func:`sheet_data` if the caller has it already."""
     data = data if data is not None else sheet_data(ref)
@@ -681,7 +676,7 @@ def _s(items: Any) -> str:
 def create_sheet(
     name: str,
     pilot: str,
-    gear_tv: Any,
+    gear_tv: int,
     *,
     date: str = "",
     area: str = "",
@@ -750,7 +745,7 @@ def create_sheet(
     return Edit("sheet", sheet.id, said, summary, rec.changes)
 
 
-def update_sheet(ref: str | int, **fields: Any) -> Edit[SheetChange]:
+def update_sheet(ref: int, **fields: Any) -> Edit[SheetChange]:
     """Edit the sheet's header: ``name`` (the campaign's), date, area, pilot, gear_name, gear_tv, units and
     affiliations, notes."""
     unknown = set(fields) - {"name", *HEADER_FIELDS}
@@ -789,7 +784,7 @@ def update_sheet(ref: str | int, **fields: Any) -> Edit[SheetChange]:
 
 
 def set_options(
-    ref: str | int,
+    ref: int,
     *,
     variable_tables: bool | None = None,
     ferocious: bool | None = None,
@@ -820,8 +815,8 @@ def set_options(
 def _force_values(
     side: Any = None,
     name: Any = None,
-    base_power: Any = None,
-    company_tv: Any = None,
+    base_power: float | None = None,
+    company_tv: int | None = None,
     skill: Any = None,
     loyalty: Any = None,
     *,
@@ -838,12 +833,12 @@ def _force_values(
         if not text:
             raise ServiceError("a unit needs a name")
         values["name"] = text
-    if company_tv is not None and company_tv != "":
+    if company_tv is not None:
         tv = check_whole(company_tv, "company TV", low=0, high=MAX_COMPANY_TV)
         values["company_tv"] = tv
-        if base_power is None or base_power == "":
+        if base_power is None:
             values["base_power"] = base_power_from_tv(tv)
-    if base_power is not None and base_power != "":
+    if base_power is not None:
         values["base_power"] = _number(base_power, "base power", high=MAX_BASE_POWER)
     if creating and "base_power" not in values:
         raise ServiceError("give the unit's base power or its company TV (base power = TV / 20)")
@@ -875,12 +870,12 @@ def _open_sheet_for_forces(sheet: SologearSheet, what: str | None = None) -> Non
 
 
 def add_force(
-    ref: str | int,
+    ref: int,
     side: str,
     name: str,
     *,
-    base_power: Any = None,
-    company_tv: Any = None,
+    base_power: float | None = None,
+    company_tv: int | None = None,
     skill: str = "regular",
     loyalty: str = "reliable",
 ) -> Edit[UnitRow]:
@@ -915,7 +910,7 @@ def _force(force_id: int, sheet: SologearSheet | None = None) -> SologearForce:
     return force
 
 
-def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any) -> Edit[UnitRow]:
+def update_force(force_id: int, *, sheet: int | None = None, **fields: Any) -> Edit[UnitRow]:
     """Change a unit's side, name, base power, company TV (which recomputes the base unless a base is
     given too), skill or loyalty."""
     unknown = set(fields) - {"side", "name", "base_power", "company_tv", "skill", "loyalty"}
@@ -937,7 +932,7 @@ def update_force(force_id: int, *, sheet: str | int | None = None, **fields: Any
     return Edit("sheet", sheet_row.id, f"unit {force.name!r}: {text}", summary, rec.changes)
 
 
-def remove_force(force_id: int, *, sheet: str | int | None = None) -> Edit[UnitRow]:
+def remove_force(force_id: int, *, sheet: int | None = None) -> Edit[UnitRow]:
     rec = Recorder()
     with rec.operation("force.remove") as op:
         force = _force(force_id, load_sheet(sheet) if sheet is not None else None)

@@ -28,7 +28,7 @@ from ..rules.experience import level_name
 from ..store.database import db
 from ..store.models import Campaign
 from ..store.opened import Capability, require
-from .common import find_campaign, thresholds_of
+from .common import resolve_campaign, thresholds_of
 from .results import Result
 
 PLATOON_FIELDS = (
@@ -361,11 +361,11 @@ SECTIONS: list[Section] = []
 returns ``(json_key, result)`` (a :class:`Result` or plain JSON) to add to the standings, or ``("", None)``."""
 
 
-def standings(campaign: str | int) -> Standings:
+def standings(campaign: int) -> Standings:
     """The standings of a campaign (one read transaction, three or four queries)."""
     opened = require()
     with opened.reading():
-        camp = find_campaign(campaign)
+        camp = resolve_campaign(campaign)
         platoons = _platoons(camp)
         pairs = _head_to_head(camp, platoons) if platoons else []
         pilots = _pilots(camp) if camp.system == "sologear" else []

@@ -25,7 +25,7 @@ from ..rules.dice import Dice, DiceError
 from ..rules.odds import dice_sum_counts, leader_odds, recovery_mean
 from ..store.database import db
 from ..store.opened import Capability, can
-from .common import find_campaign
+from .common import resolve_campaign
 from .results import Result
 
 LOST = "('casualty', 'promoted')"
@@ -212,9 +212,9 @@ def _where(campaign_id: int | None, column: str = "p.campaign_id") -> tuple[str,
     return ("", ()) if campaign_id is None else (f"AND {column} = ?", (campaign_id,))
 
 
-def statistics(campaign: str | int | None = None) -> Statistics:
+def statistics(campaign: int | None = None) -> Statistics:
     """The statistics of every campaign (or of one)."""
-    camp = find_campaign(campaign) if campaign not in (None, "") else None
+    camp = resolve_campaign(campaign) if campaign is not None else None
     cid = camp.id if camp is not None else None
     where, params = _where(cid, "c.id")
     platoons = tuple(

@@ -26,6 +26,7 @@ from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
 from campaign_app.store.server import AddressRefused
+from tests.ids import campaign_id
 from tests.ids import platoon_id as pid_of
 
 DB = "club_attacks"
@@ -47,14 +48,20 @@ def club_db(club_pg: ClubServer) -> str:
     close_db()
     init_db(club_pg.url(DB, user=ORGANISER))
     campaigns.create_campaign("Congo 1960", period=3)
-    club.add_member("Congo 1960", "ada")
-    club.add_member("Congo 1960", "bob")
+    club.add_member(campaign_id("Congo 1960"), "ada")
+    club.add_member(campaign_id("Congo 1960"), "bob")
     campaigns.create_campaign("Secret War", "sologear")  # olga's alone
     close_db()
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         init_db(club_pg.url(DB, user=login))
         platoons.create_platoon(
-            "Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+            campaign_id("Congo 1960"),
+            platoon,
+            training=8,
+            equipment=8,
+            morale=8,
+            armor=2,
+            leader_name=f"Lt. {login.title()}",
         )
         battles.log_battle(pid_of(platoon), wounds=2, objectives=1, outcome="victory", dice=SeededDice(5))
         close_db()

@@ -20,6 +20,7 @@ from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Platoon
 from campaign_app.store.models import database_proxy as db
+from tests.ids import campaign_id
 
 DB = "club_concurrent"
 
@@ -38,12 +39,12 @@ def club_db(club_pg: ClubServer) -> Iterator[str]:
     close_db()
     init_db(club_pg.url(DB, user=ORGANISER))
     campaigns.create_campaign("Congo 1960", period=3)
-    club.add_member("Congo 1960", "ada")
-    club.add_member("Congo 1960", "bob")
+    club.add_member(campaign_id("Congo 1960"), "ada")
+    club.add_member(campaign_id("Congo 1960"), "bob")
     close_db()
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         init_db(club_pg.url(DB, user=login))
-        platoons.create_platoon("Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2)
+        platoons.create_platoon(campaign_id("Congo 1960"), platoon, training=8, equipment=8, morale=8, armor=2)
         close_db()
     unbind()
     yield DB

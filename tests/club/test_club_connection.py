@@ -17,6 +17,7 @@ from campaign_app.store.journal import operation
 from campaign_app.store.models import Campaign
 from campaign_app.store.models import database_proxy as db
 from campaign_app.store.server import ServerDatabase
+from tests.ids import campaign_id
 
 DB = "club_connection"
 
@@ -47,11 +48,12 @@ def test_a_read_after_the_connection_was_lost_connects_again_by_itself(club_pg: 
 
 
 def test_a_write_after_the_connection_was_lost_is_not_sent_again(club_pg: ClubServer, opened: Any) -> None:
+    congo = campaign_id("Congo 1960")  # looked up before: a read would connect again by itself
     drop(club_pg)
     with pytest.raises(ServerUnavailable, match="nothing was written"):
-        campaigns.rename_campaign("Congo 1960", "Congo 1961")
+        campaigns.rename_campaign(congo, "Congo 1961")
     assert [c.name for c in Campaign.select()] == ["Congo 1960"]
-    campaigns.rename_campaign("Congo 1960", "Congo 1961")  # the next one works on a new connection
+    campaigns.rename_campaign(congo, "Congo 1961")  # the next one works on a new connection
     assert [c.name for c in Campaign.select()] == ["Congo 1961"]
     journal.undo()
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from clubpg import ORGANISER, ClubServer, club_pg, ensure_role, unbind  # noqa: F401 - club_pg is a fixture
 
+from campaign_app.rules.enums import BoutWinner
 from campaign_app.services import campaigns, club
 from campaign_app.services import death_blow as service
 from campaign_app.store import close_db, init_db, journal_replay
@@ -20,6 +21,7 @@ from campaign_app.store.club_server import add_player, init_server, table_rules
 from campaign_app.store.death_blow_club import TABLES
 from campaign_app.store.models import Bout, BoutRound, Fighter
 from campaign_app.store.models import database_proxy as db
+from tests.ids import campaign_id, fighter_id
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +39,12 @@ def pit_db(club_pg: ClubServer) -> str:
     close_db()
     init_db(server.url(name, user=ORGANISER))
     campaigns.create_campaign("Pit", "death-blow")
-    club.add_member("Pit", "ada")
-    club.add_member("Pit", "bob")
+    club.add_member(campaign_id("Pit"), "ada")
+    club.add_member(campaign_id("Pit"), "bob")
     close_db()
     for login, fighter in (("ada", "Kenji"), ("bob", "Mara")):
         init_db(server.url(name, user=login))
-        service.create_fighter("Pit", fighter)
+        service.create_fighter(campaign_id("Pit"), fighter)
         close_db()
     unbind()
     return name
@@ -75,12 +77,16 @@ def test_the_creator_owns_the_fighter(as_login: Any) -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        lambda: service.rename_fighter("Mara", "Stolen"),
-        lambda: service.set_fighter("Mara", level=5, reason="why not"),
-        lambda: service.retire_fighter("Mara"),
-        lambda: service.log_bout("Mara", opponent="Old Wu", opponent_level=2, winner="Mara", face_cards=3),
-        lambda: service.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=3),
-        lambda: service.play_bout("Kenji", "Mara", seed=1),
+        lambda: service.rename_fighter(fighter_id("Mara"), "Stolen"),
+        lambda: service.set_fighter(fighter_id("Mara"), level=5, reason="why not"),
+        lambda: service.retire_fighter(fighter_id("Mara")),
+        lambda: service.log_bout(
+            fighter_id("Mara"), opponent="Old Wu", opponent_level=2, winner=BoutWinner.FIGHTER, face_cards=3
+        ),
+        lambda: service.log_bout(
+            fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.FIGHTER, face_cards=3
+        ),
+        lambda: service.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed=1),
     ],
 )
 def test_another_players_fighter_is_refused_in_one_line(as_login: Any, change: Any) -> None:
@@ -94,15 +100,17 @@ def test_another_players_fighter_is_refused_in_one_line(as_login: Any, change: A
 
 def test_own_fighter_bouts_and_undo(as_login: Any) -> None:
     as_login("ada")
-    edit = service.log_bout("Kenji", opponent="Old Wu", opponent_level=2, winner="Kenji", face_cards=4)
-    assert service.show_fighter("Kenji").lifetime_xp == 4
+    edit = service.log_bout(
+        fighter_id("Kenji"), opponent="Old Wu", opponent_level=2, winner=BoutWinner.FIGHTER, face_cards=4
+    )
+    assert service.show_fighter(fighter_id("Kenji")).lifetime_xp == 4
     journal_replay.undo(edit.operation_id)  # a player undoes their own bout (judged by the fighters)
-    assert service.show_fighter("Kenji").lifetime_xp == 0
+    assert service.show_fighter(fighter_id("Kenji")).lifetime_xp == 0
 
 
 def test_an_organiser_logs_a_bout_between_two_players_fighters(as_login: Any) -> None:
     as_login(ORGANISER)
-    edit, solo = service.play_bout("Kenji", "Mara", seed="club")
+    edit, solo = service.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed="club")
     assert BoutRound.select().where(BoutRound.bout == edit.id).count() == len(solo.rounds)
     as_login("bob")  # bob sees it (and its rounds) but may not undo it: olga made it
     assert service.show_bout(edit.id).rounds

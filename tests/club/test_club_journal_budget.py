@@ -23,6 +23,7 @@ from campaign_app.store import close_db, init_db
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.journal_budget import FORGOTTEN_LABEL
+from tests.ids import campaign_id as campaign_id_of
 from tests.ids import platoon_id
 
 DB = "club_budget"
@@ -47,13 +48,13 @@ def club_db(club_pg: ClubServer) -> str:
     close_db()
     init_db(club_pg.url(DB, user=ORGANISER))
     campaigns.create_campaign("Congo 1960")
-    club.add_member("Congo 1960", "ada")
-    club.add_member("Congo 1960", "bob")
+    club.add_member(campaign_id_of("Congo 1960"), "ada")
+    club.add_member(campaign_id_of("Congo 1960"), "bob")
     campaigns.create_campaign("Secret War", "sologear")
     close_db()
     init_db(club_pg.url(DB, user=OTHER))
     campaigns.create_campaign("Nina's War")
-    club.add_member("Nina's War", "bob")
+    club.add_member(campaign_id_of("Nina's War"), "bob")
     close_db()
     for login, campaign, platoon, n in (
         ("ada", "Congo 1960", "2nd Platoon", 5),
@@ -62,7 +63,13 @@ def club_db(club_pg: ClubServer) -> str:
     ):
         init_db(club_pg.url(DB, user=login))
         platoons.create_platoon(
-            campaign, platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+            campaign_id_of(campaign),
+            platoon,
+            training=8,
+            equipment=8,
+            morale=8,
+            armor=2,
+            leader_name=f"Lt. {login.title()}",
         )
         for i in range(n):
             battles.log_battle(
@@ -189,7 +196,7 @@ def test_a_forged_deletion_cannot_wipe_histories(club_pg: ClubServer, as_login: 
     server to forget it: refused, nothing of the journal goes. Nor may he forget another login's deletion."""
     as_login("bob")
     pid = platoons.create_platoon(
-        "Congo 1960", "Decoy", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Decoy"
+        campaign_id_of("Congo 1960"), "Decoy", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Decoy"
     ).id
     battles.log_battle(platoon_id("Decoy"), wounds=1, objectives=0, outcome="defeat", dice=SeededDice(3))
     unbind()
@@ -236,12 +243,12 @@ def test_an_organiser_folds_her_campaign_by_its_budget_and_the_newest_still_undo
 ) -> None:
     ninas_before = journal_of(club_pg, "Nina's War")
     as_login(ORGANISER)
-    result = journal.compact(keep=3, days=0, campaign="Congo 1960")
+    result = journal.compact(keep=3, days=0, campaign=campaign_id_of("Congo 1960"))
     assert result.folded > 0 and result.records > 0
     assert "Congo 1960: folded" in result.message and "the newest 3 operations stay undoable" in result.message
     congo = campaign_id(club_pg, "Congo 1960")
     assert (congo, 3, 0) in budget_rows(club_pg)  # remembered: the campaign's budget
-    ops = journal.operations(campaign="Congo 1960")
+    ops = journal.operations(campaign=campaign_id_of("Congo 1960"))
     live = [o for o in ops if not o.folded]
     assert len(live) == 3 and all(o.folded for o in ops[3:])
     with pytest.raises(Conflict, match="folded into the journal's history"):
@@ -253,7 +260,7 @@ def test_an_organiser_folds_her_campaign_by_its_budget_and_the_newest_still_undo
     journal.redo(live[0].id)
     assert data_of(club_pg) == before
     # the budget applies again without being given; nothing is due
-    again = journal.compact(campaign="Congo 1960")
+    again = journal.compact(campaign=campaign_id_of("Congo 1960"))
     assert again.folded == 0 and "the newest 3 operations" in again.message
     # by default: every campaign she organises, and only those
     every = journal.compact()
@@ -266,7 +273,7 @@ def test_a_player_sees_a_clear_refusal(club_pg: ClubServer, as_login: Any) -> No
     with pytest.raises(Exception, match="you organise no campaign on this server"):
         journal.compact()
     with pytest.raises(NotYours, match="only an organiser"):
-        journal.compact(campaign="Congo 1960")
+        journal.compact(campaign=campaign_id_of("Congo 1960"))
 
 
 def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(
@@ -275,10 +282,16 @@ def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(
 ) -> None:
     as_login(ORGANISER)
     campaigns.create_campaign("Operation Zanzibar")
-    club.add_member("Operation Zanzibar", "ada")
+    club.add_member(campaign_id_of("Operation Zanzibar"), "ada")
     as_login("ada")
     platoons.create_platoon(
-        "Operation Zanzibar", "Xylophone Raiders", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Quaver"
+        campaign_id_of("Operation Zanzibar"),
+        "Xylophone Raiders",
+        training=8,
+        equipment=8,
+        morale=8,
+        armor=2,
+        leader_name="Lt. Quaver",
     )
     battles.log_battle(
         platoon_id("Xylophone Raiders"),
@@ -290,7 +303,7 @@ def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(
     )
     as_login(ORGANISER)
     before = data_of(club_pg)
-    edit = campaigns.delete_campaign("Operation Zanzibar", forget=True)
+    edit = campaigns.delete_campaign(campaign_id_of("Operation Zanzibar"), forget=True)
     assert edit.to_dict()["forgotten"]["records"] > 0 and edit.to_dict()["forgotten"]["operations"] >= 2
     for word in ("Zanzibar", "Xylophone", "Quaver", "Yodel"):
         assert (
@@ -312,7 +325,7 @@ def test_delete_with_forget_on_a_server_leaves_no_text_in_the_journal(
     after = data_of(club_pg)
     assert after["platoon"] == [r for r in before["platoon"] if r[0]["name"] != "Xylophone Raiders"]
     assert len(after["campaign"]) == len(before["campaign"]) - 1
-    newest = journal.operations(campaign="Congo 1960")[0]
+    newest = journal.operations(campaign=campaign_id_of("Congo 1960"))[0]
     journal.undo(newest.id)
     journal.redo(newest.id)
     assert data_of(club_pg) == after
@@ -322,5 +335,5 @@ def test_a_player_cannot_delete_and_forget_a_campaign(club_pg: ClubServer, as_lo
     before = data_of(club_pg)
     as_login("bob")
     with pytest.raises(NotYours):
-        campaigns.delete_campaign("Congo 1960", forget=True)
+        campaigns.delete_campaign(campaign_id_of("Congo 1960"), forget=True)
     assert data_of(club_pg) == before

@@ -17,7 +17,7 @@ from campaign_app.store import access, close_db, init_db
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import NeedsClubServer, add_player, init_server
 from campaign_app.store.models import Battle, CampaignMember, Platoon
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id, sheet_id
 
 # ------------------------------------------------------------------------------------------------ a file
 
@@ -25,11 +25,11 @@ from tests.ids import platoon_id
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: club.add_member("Congo 1960", "ada"),
-        lambda: club.remove_member("Congo 1960", "ada"),
-        lambda: club.members("Congo 1960"),
+        lambda: club.add_member(1, "ada"),
+        lambda: club.remove_member(1, "ada"),
+        lambda: club.members(1),
         lambda: club.set_platoon_owner(1, "ada"),
-        lambda: club.set_sheet_owner("Hill 214", "ada"),
+        lambda: club.set_sheet_owner(1, "ada"),
     ],
 )
 def test_on_a_file_the_club_services_need_a_club_server(fresh_db: object, call: Any) -> None:
@@ -39,7 +39,7 @@ def test_on_a_file_the_club_services_need_a_club_server(fresh_db: object, call: 
 
 def test_on_a_file_nobody_owns_anything_and_everything_is_allowed(fresh_db: object) -> None:
     c = campaigns.create_campaign("Congo 1960")
-    p = platoons.create_platoon("Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2)
+    p = platoons.create_platoon(campaign_id("Congo 1960"), "2nd Platoon", training=8, equipment=8, morale=8, armor=2)
     assert Platoon.get_by_id(p.id).owner == "" and CampaignMember.select().count() == 0
     campaigns.rename_campaign(c.id, "Congo 1961")
     assert access.can_change(platoon=p.id, campaign=c.id)
@@ -65,13 +65,19 @@ def club_db(club_pg: ClubServer) -> str:
     close_db()
     init_db(server.url(name, user=ORGANISER))
     campaigns.create_campaign("Congo 1960", period=3)
-    club.add_member("Congo 1960", "ada")
-    club.add_member("Congo 1960", "bob")
+    club.add_member(campaign_id("Congo 1960"), "ada")
+    club.add_member(campaign_id("Congo 1960"), "bob")
     close_db()
     for login, platoon in (("ada", "2nd Platoon"), ("bob", "Red Devils")):
         init_db(server.url(name, user=login))
         platoons.create_platoon(
-            "Congo 1960", platoon, training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login.title()}"
+            campaign_id("Congo 1960"),
+            platoon,
+            training=8,
+            equipment=8,
+            morale=8,
+            armor=2,
+            leader_name=f"Lt. {login.title()}",
         )
         close_db()
     unbind()
@@ -92,7 +98,7 @@ def test_the_creator_owns_and_organises(as_login: Any) -> None:
     as_login("ada")
     assert Platoon.get(Platoon.name == "2nd Platoon").owner == "ada"
     assert Platoon.get(Platoon.name == "Red Devils").owner == "bob"
-    assert {(m.login, m.role) for m in club.members("Congo 1960")} == {
+    assert {(m.login, m.role) for m in club.members(campaign_id("Congo 1960"))} == {
         (ORGANISER, "organiser"),
         ("ada", "player"),
         ("bob", "player"),
@@ -125,9 +131,9 @@ def test_another_players_platoon_is_refused_in_one_line_and_nothing_is_written(a
 def test_campaign_changes_and_creation_are_for_organisers(as_login: Any) -> None:
     as_login("bob")
     with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can rename it$"):
-        campaigns.rename_campaign("Congo 1960", "Bob's Congo")
+        campaigns.rename_campaign(campaign_id("Congo 1960"), "Bob's Congo")
     with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can add or remove its players$"):
-        club.add_member("Congo 1960", "bob", organiser=True)
+        club.add_member(campaign_id("Congo 1960"), "bob", organiser=True)
     with pytest.raises(NotYours, match="only the club's organisers can create campaigns"):
         campaigns.create_campaign("Bob's War")
     with pytest.raises(NotYours, match="^only an organiser of Congo 1960 can give a platoon to another player$"):
@@ -157,19 +163,19 @@ def test_a_new_owner_must_belong_to_the_campaign(as_login: Any) -> None:
     with pytest.raises(Refused, match="carl does not belong to Congo 1960; add them first"):
         club.set_platoon_owner(platoon_id("2nd Platoon"), "carl")
     with pytest.raises(Refused, match="nobody is not a player of this club server"):
-        club.add_member("Congo 1960", "nobody")
+        club.add_member(campaign_id("Congo 1960"), "nobody")
 
 
 def test_a_player_taken_out_sees_the_campaign_no_more(as_login: Any) -> None:
     as_login(ORGANISER)
-    left = club.remove_member("Congo 1960", "bob")
+    left = club.remove_member(campaign_id("Congo 1960"), "bob")
     assert (left.login, left.previous_role) == ("bob", "player")
     with pytest.raises(Refused, match="olga is the only organiser of Congo 1960; make another player an organiser"):
-        club.remove_member("Congo 1960", ORGANISER)
+        club.remove_member(campaign_id("Congo 1960"), ORGANISER)
     try:
         as_login("bob")
         with pytest.raises(Refused, match="no campaign named 'Congo 1960'"):
-            club.members("Congo 1960")
+            club.members(campaign_id("Congo 1960"))
         assert [p.name for p in Platoon.select()] == ["Red Devils"]  # his own stays his to look at
         with pytest.raises(
             NotYours,
@@ -179,9 +185,12 @@ def test_a_player_taken_out_sees_the_campaign_no_more(as_login: Any) -> None:
             platoons.set_platoon(platoon_id("Red Devils"), notes="still mine?")
     finally:
         as_login(ORGANISER)
-        joined = club.add_member("Congo 1960", "bob")
+        joined = club.add_member(campaign_id("Congo 1960"), "bob")
         assert joined.message == "bob joined Congo 1960 as a player"
-    assert club.add_member("Congo 1960", "bob").message == "bob is already a player of Congo 1960; nothing changed"
+    assert (
+        club.add_member(campaign_id("Congo 1960"), "bob").message
+        == "bob is already a player of Congo 1960; nothing changed"
+    )
 
 
 def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organiser(as_login: Any) -> None:
@@ -189,7 +198,7 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
 
     as_login(ORGANISER)
     made = sologear_sheet.create_sheet("Hill 214", "Janne", 250)
-    club.add_member("Hill 214", "ada")
+    club.add_member(campaign_id("Hill 214"), "ada")
     as_login("ada")
     with pytest.raises(
         NotYours,
@@ -198,7 +207,7 @@ def test_a_sologear_sheet_belongs_to_its_creator_and_is_handed_over_by_an_organi
     ):
         sologear_sheet.update_sheet(made.id, area="Hill 214 north")
     as_login(ORGANISER)
-    assert club.set_sheet_owner("Hill 214", "ada").message == (
+    assert club.set_sheet_owner(sheet_id("Hill 214"), "ada").message == (
         "The Sologear sheet of Janne (Hill 214) now belongs to ada (was olga)"
     )
     as_login("ada")

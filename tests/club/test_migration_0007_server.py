@@ -14,6 +14,7 @@ from campaign_app.store import migrate as store_migrate
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
+from tests.ids import campaign_id, fighter_id
 
 
 def test_0007_secures_the_new_tables_on_a_club_server(
@@ -39,14 +40,14 @@ def test_0007_secures_the_new_tables_on_a_club_server(
         close_db()
         init_db(club_pg.url(name, user=ORGANISER))
         campaigns.create_campaign("Pit", "death-blow")
-        club.add_member("Pit", "ada")
-        club.add_member("Pit", "bob")
+        club.add_member(campaign_id("Pit"), "ada")
+        club.add_member(campaign_id("Pit"), "bob")
         for login, fighter in (("ada", "Kenji"), ("bob", "Mara")):
             close_db()
             init_db(club_pg.url(name, user=login))
-            service.create_fighter("Pit", fighter)
+            service.create_fighter(campaign_id("Pit"), fighter)
         with pytest.raises(NotYours, match="^Kenji belongs to ada"):
-            service.rename_fighter("Kenji", "Stolen")
+            service.rename_fighter(fighter_id("Kenji"), "Stolen")
         with db.atomic():  # a raw write past the app: the server's policy skips the row
             from campaign_app.store.journal import operation
 

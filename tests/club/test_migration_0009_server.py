@@ -13,6 +13,7 @@ from campaign_app.store import migrate as store_migrate
 from campaign_app.store.access import NotYours
 from campaign_app.store.club_server import add_player, init_server
 from campaign_app.store.models import database_proxy as db
+from tests.ids import campaign_id
 
 
 def _indexes() -> set[str]:
@@ -39,14 +40,14 @@ def test_0009_on_a_club_server(club_pg: ClubServer, monkeypatch: pytest.MonkeyPa
         close_db()
         init_db(club_pg.url(name, user=ORGANISER))
         campaigns.create_campaign("Upgraded")
-        club.add_member("Upgraded", "ada")
-        campaigns.archive_campaign("Upgraded")
-        campaigns.unarchive_campaign("Upgraded")
-        result = journal.compact(keep=1, days=0, campaign="Upgraded")
+        club.add_member(campaign_id("Upgraded"), "ada")
+        campaigns.archive_campaign(campaign_id("Upgraded"))
+        campaigns.unarchive_campaign(campaign_id("Upgraded"))
+        result = journal.compact(keep=1, days=0, campaign=campaign_id("Upgraded"))
         assert result.folded >= 1
         close_db()
         init_db(club_pg.url(name, user="ada"))
         with pytest.raises(NotYours, match="only an organiser"):
-            journal.compact(campaign="Upgraded")
+            journal.compact(campaign=campaign_id("Upgraded"))
     finally:
         unbind()

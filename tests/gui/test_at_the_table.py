@@ -3,6 +3,8 @@ numbers that are never misread (5 stays 5) nor clamped, Roll all remaining, Ctrl
 
 from __future__ import annotations
 
+import datetime as _dt
+
 import pytest
 from driving import focused, in_modal, shown_item
 from PySide6.QtCore import Qt
@@ -17,6 +19,7 @@ from campaign_app.gui.battle_wizard import (
 )
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import SeededDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign, Platoon, Roll
 
@@ -335,7 +338,9 @@ def played_turn(fresh_db) -> tuple[int, int]:
     sheet_service.add_force(sid, "player", "2nd Company", base_power=350)
     sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     play_service.roll_length(sid, TypedDice([[2]]))
-    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))  # 5 Glory placed
+    play_service.play_turn(
+        sid, TurnAction.FIG, 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]])
+    )  # 5 Glory placed
     return sid, 1
 
 
@@ -444,7 +449,7 @@ def test_edit_battle_dialog_changes_date_and_opponent_and_explains_the_fixed_fie
     from campaign_app.services import battles, history
 
     logged = battles.log_battle(
-        pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits", date="2026-03-01", dice=SeededDice(3)
+        pid, wounds=2, leader_wounds=0, objectives=1, opponent="Bandits", date=_dt.date(2026, 3, 1), dice=SeededDice(3)
     )
     battle = next(b for b in history.history(pid).battles if b.id == logged.id)
     dialog = EditBattleDialog(battle, pid)

@@ -18,6 +18,7 @@ from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
 from campaign_app.store import close_db, init_db
 from campaign_app.store.models import Platoon, XpChange
+from tests.ids import campaign_id
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def short_timeout(app_paths) -> Iterator[None]:  # type: ignore[no-untyped-def]
 def platoon_id(short_timeout) -> int:  # type: ignore[no-untyped-def]
     campaigns.create_campaign("Congo 1960")
     return platoon_service.create_platoon(
-        "Congo 1960",
+        campaign_id("Congo 1960"),
         "2nd Platoon",
         training=10,
         equipment=10,

@@ -24,7 +24,7 @@ from campaign_app.services import campaigns, server_link
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.history_results import BattleEvent
 from campaign_app.store import close_db, init_db
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 psycopg = pytest.importorskip("psycopg")
 
@@ -39,7 +39,7 @@ def club_url(pg_server: Any, app_paths: Any) -> Any:
     init_db(url, app_paths.backup_dir, daily_backup=False)
     campaigns.create_campaign("Congo 1960")
     platoon_service.create_platoon(
-        "Congo 1960",
+        campaign_id("Congo 1960"),
         "2nd Platoon",
         training=10,
         equipment=10,

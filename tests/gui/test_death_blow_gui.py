@@ -12,11 +12,13 @@ from campaign_app.gui.death_blow.bout_dialogs import LogBoutDialog, NewFighterDi
 from campaign_app.gui.death_blow.fighter_page import FighterPage
 from campaign_app.gui.death_blow.models import BoutListModel, FighterListModel, RoundsModel
 from campaign_app.gui.main_window import MainWindow
+from campaign_app.rules.enums import BoutWinner
 from campaign_app.services import campaigns as campaign_service
 from campaign_app.services import death_blow as service
 from campaign_app.store import journal_read
 from campaign_app.store.models import Bout, BoutRound, Fighter
 from tests.gui.driving import in_modal
+from tests.ids import campaign_id, fighter_id
 
 LEFT = Qt.MouseButton.LeftButton
 
@@ -24,8 +26,8 @@ LEFT = Qt.MouseButton.LeftButton
 @pytest.fixture
 def pit(gui_ctx):  # type: ignore[no-untyped-def]
     edit = campaign_service.create_campaign("Pit", "death-blow")
-    kenji = service.create_fighter("Pit", "Kenji", level=2).id
-    mara = service.create_fighter("Pit", "Mara").id
+    kenji = service.create_fighter(campaign_id("Pit"), "Kenji", level=2).id
+    mara = service.create_fighter(campaign_id("Pit"), "Mara").id
     return edit.id, kenji, mara
 
 
@@ -181,8 +183,8 @@ def test_a_bad_typed_pair_is_shown_and_cancel_writes_nothing(qtbot, gui_ctx, pit
 
 def test_models_pass_the_model_tester(qtmodeltester, pit) -> None:  # type: ignore[no-untyped-def]
     cid, kenji, _mara = pit
-    service.log_bout("Kenji", opponent_fighter="Mara", winner="Mara", face_cards=4)
-    edit, _solo = service.play_bout("Kenji", "Mara", seed=3)
+    service.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.OPPONENT, face_cards=4)
+    edit, _solo = service.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed=3)
     fighters = FighterListModel()
     fighters.set_rows(service.list_fighters(cid))
     qtmodeltester.check(fighters)
@@ -217,7 +219,7 @@ def test_no_mnemonic_clashes_and_nothing_cut_off(qtbot, window, gui_ctx, pit) ->
     from layout_checks import layout_problems, walk_mnemonic_clashes
 
     cid, kenji, _mara = pit
-    service.log_bout("Kenji", opponent_fighter="Mara", winner="Kenji", face_cards=3)
+    service.log_bout(fighter_id("Kenji"), opponent_fighter=fighter_id("Mara"), winner=BoutWinner.FIGHTER, face_cards=3)
     for kind, obj in (("campaign", cid), ("fighter", kenji)):
         window.open_item(kind, obj)
         qtbot.wait(10)
@@ -243,7 +245,7 @@ def test_a_bouts_rounds_open_from_the_fighter_page(qtbot, window, pit) -> None: 
     from campaign_app.gui.death_blow.fighter_page import BoutDialog
 
     _cid, kenji, _mara = pit
-    edit, solo = service.play_bout("Kenji", "Mara", seed="view")
+    edit, solo = service.play_bout(fighter_id("Kenji"), fighter_id("Mara"), seed="view")
     window.open_item("fighter", kenji)
     page = window.stack.currentWidget()
     qtbot.waitUntil(lambda: page.bouts_model.rowCount() == 1)

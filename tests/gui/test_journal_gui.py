@@ -30,6 +30,7 @@ from campaign_app.services import platoons as platoon_service
 from campaign_app.store import close_db, init_db
 from campaign_app.store.database import db
 from campaign_app.store.models import Battle, Platoon
+from tests.ids import campaign_id
 
 LEFT = Qt.MouseButton.LeftButton
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -42,7 +43,7 @@ def pid(fresh_db) -> int:
     campaigns.create_campaign("Congo 1960")
     # a leader at 0 XP with no leader wounds always stays: the battle needs no replacement whatever the dice
     return platoon_service.create_platoon(
-        "Congo 1960",
+        campaign_id("Congo 1960"),
         "2nd Platoon",
         training=10,
         equipment=10,
@@ -330,7 +331,7 @@ def test_sologear_page_has_a_changes_tab(qtbot, gui_ctx) -> None:
 
 def test_one_change_feed_reaches_only_the_views_it_concerns(qtbot, gui_ctx, pid: int, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     other = platoon_service.create_platoon(
-        "Congo 1960", "Red Company", training=8, equipment=8, morale=8, armor=2, xp=3
+        campaign_id("Congo 1960"), "Red Company", training=8, equipment=8, morale=8, armor=2, xp=3
     ).id
     loads: list[int] = []
     original = PlatoonPage.load

@@ -12,6 +12,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QWidget
 
 from campaign_app.gui.campaign_dialog import NewCampaignDialog, NewPlatoonDialog
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import campaigns
 
 LEFT = Qt.MouseButton.LeftButton
@@ -107,7 +108,9 @@ def played_turn(fresh_db) -> int:
     sheet_service.add_force(sid, "player", "2nd Company", base_power=350)
     sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     play_service.roll_length(sid, TypedDice([[2]]))
-    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))  # 5 Glory placed
+    play_service.play_turn(
+        sid, TurnAction.FIG, 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]])
+    )  # 5 Glory placed
     return int(sid)
 
 

@@ -99,7 +99,7 @@ def test_standings_tab_ranks_sorts_by_a_click_and_marks_the_dispute(qtbot, ctx, 
 def test_chronicle_tab_filters_searches_and_writes_entries(qtbot, ctx, league) -> None:
     pid, _red = league
     cid = Platoon.get_by_id(pid).campaign_id
-    add_entry(cid, "Season 2 begins", "The rains end.", "2026-01-02")
+    add_entry(cid, "Season 2 begins", "The rains end.", _dt.date(2026, 1, 2))
     page = _page(qtbot, ctx, cid)
     _click_tab(qtbot, page, "Chronicle")
     chron = page.chronicle

@@ -21,6 +21,7 @@ from campaign_app.server_target import parse_server_url
 from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
 from campaign_app.store import close_db, init_db
+from tests.ids import campaign_id
 
 pytest.importorskip("psycopg")
 
@@ -43,7 +44,14 @@ def slow_club(pg_server: Any, app_paths: Any) -> Any:
     ids = {}
     for platoon, xp in (("2nd Platoon", 6), ("3rd Platoon", 14)):
         edit = platoon_service.create_platoon(
-            "Congo 1960", platoon, training=10, equipment=10, morale=8, armor=2, xp=xp, leader_name="Lt. Okafor"
+            campaign_id("Congo 1960"),
+            platoon,
+            training=10,
+            equipment=10,
+            morale=8,
+            armor=2,
+            xp=xp,
+            leader_name="Lt. Okafor",
         )
         ids[platoon] = edit.id
     close_db()

@@ -12,12 +12,14 @@ from campaign_app.gui.context import AppContext
 from campaign_app.gui.platoon_page import PlatoonPage
 from campaign_app.gui.roster_models import AttachedModel, EquipmentModel, LeaderHistoryModel
 from campaign_app.rules.dice import DIE_SIDES
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import leaders as leader_service
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.platoons import PlatoonDetail
 from campaign_app.store.journal import operation
 from campaign_app.store.models import AttachedUnit, AttributeChange, Equipment, Leader, Roll
+from tests.ids import attached_id
 
 pytestmark = pytest.mark.usefixtures("fresh_db")
 
@@ -41,7 +43,9 @@ def sample_platoon() -> int:
         notes="Regular army, tired after recent battles.",
     ).id
     attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
-    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(
+        pid, "Medium machine gun", attached=attached_id(pid, "Weapons team"), targets="dispersed"
+    )
     attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     with operation("test.setup", "test data"):
         AttributeChange.delete().execute()
@@ -359,7 +363,9 @@ def test_reloads_when_another_view_changes_the_platoon(qtbot, page: PlatoonPage)
     assert page.platoon_track.xp() == 16 and "Legendary" in page.platoon_xp_label.text()
     from campaign_app.services import campaigns
 
-    page.ctx.signals.op_changed.emit(campaigns.set_campaign(detail(page).campaign_id, thresholds="1,4,9,20").changes)
+    page.ctx.signals.op_changed.emit(
+        campaigns.set_campaign(detail(page).campaign_id, thresholds=Thresholds(1, 4, 9, 20)).changes
+    )
     assert "Veteran" in page.platoon_xp_label.text()
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from campaign_app.gui import print_dialog
 from campaign_app.gui.print_dialog import PrintDialog, open_print_dialog
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
 from campaign_app.services.navigator import CampaignNode, navigator_tree
 from campaign_app.services.print_requests import CardsRequest
@@ -252,7 +253,7 @@ def test_cards_follow_the_chosen_campaign_and_print_setup(
     from campaign_app.services import campaigns as cs
 
     camp = _demo_campaign()
-    cs.set_campaign(camp.id, thresholds="2,5,10,20", replacement_dice=1)
+    cs.set_campaign(camp.id, thresholds=Thresholds(2, 5, 10, 20), replacement_dice=1)
     dialog = _dialog(qtbot, gui_ctx, {"kind": "platoon", "id": platoon_id})
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("cards"))
     assert dialog.cards.rules_combo.currentData() == camp.id  # the platoon's campaign

@@ -18,6 +18,7 @@ from campaign_app.app import apply_palette
 from campaign_app.gui.print_dialog import KINDS, PrintDialog
 from campaign_app.services.demo import DEMO_PLATOON, create_demo
 from campaign_app.store.models import Platoon
+from tests.ids import campaign_id
 
 SIZES = [(1024, 700), (1280, 800)]
 
@@ -88,7 +89,7 @@ def test_sologear_forms_offer_pilots_only(qtbot: Any, gui_ctx: Any) -> None:
     from campaign_app.services import campaigns, death_blow
 
     campaigns.create_campaign("Pit", system="death_blow")
-    death_blow.create_fighter("Pit", "Kenji")
+    death_blow.create_fighter(campaign_id("Pit"), "Kenji")
     dialog = PrintDialog(gui_ctx, None, {})
     qtbot.addWidget(dialog)
     dialog.show()

@@ -17,6 +17,7 @@ from campaign_app.gui.sologear_dialogs import (
     new_sologear_campaign,
 )
 from campaign_app.rules.dice import TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.store.models import SologearSheet, SologearTurn
@@ -289,7 +290,7 @@ def test_cancelled_turn_writes_nothing(qtbot, gui_ctx) -> None:  # type: ignore[
 
 def test_models_pass_the_model_tester(qtbot, gui_ctx, qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     sid = sheet_with_units(length=2)
-    play_service.play_turn(sid, "fig", 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [2]]))
+    play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [2]]))
     play_service.record_turn(sid, 1, glory=2, enemy_tv=300)
     page = make_page(qtbot, gui_ctx, sid)
     for model in (
@@ -318,7 +319,7 @@ def test_options_tab(qtbot, gui_ctx) -> None:  # type: ignore[no-untyped-def]
     type_into(qtbot, page.reward_dice_edit, "lots")
     qtbot.keyClick(page.reward_dice_edit, Qt.Key.Key_Return)
     assert SologearSheet.get_by_id(sid).reward_dice == "2d6" and page.reward_dice_edit.text() == "2d6"
-    play_service.play_turn(sid, "dec", dice=TypedDice([]))
+    play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
     page.reload()
     assert not page.ferocious_check.isEnabled()
 

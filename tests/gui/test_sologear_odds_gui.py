@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from campaign_app.gui.sologear_dialogs import EndDialog, PlayTurnDialog
 from campaign_app.rules.dice import TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.rules.sologear.odds import combat_odds, noticed_chance, percent
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
@@ -49,7 +50,7 @@ def test_turn_dialog_shows_the_odds_for_the_posture_typed(qtbot, gui_ctx) -> Non
 
 def test_reckoning_shows_noticed_and_band_odds(qtbot, gui_ctx) -> None:
     sid = sheet(length=1)
-    play_service.play_turn(sid, "dec", None, dice=TypedDice([]))  # recognition 8, impression -9; ends
+    play_service.play_turn(sid, TurnAction.DEC, None, dice=TypedDice([]))  # recognition 8, impression -9; ends
     dlg = EndDialog(gui_ctx, sid)
     qtbot.addWidget(dlg)
     dlg.show()

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import campaigns
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
@@ -74,14 +75,14 @@ def played_sheet(bunkers: int = 1, length: int = 1) -> int:
     sheet_service.add_force(sid, "player", "2nd Company", base_power=350)
     sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     play_service.roll_length(sid, TypedDice([[length]]))
-    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))
+    play_service.play_turn(sid, TurnAction.FIG, 2, dice=TypedDice([[4, 5], [3, 2], [1, 2, 3, 4], [3]]))
     play_service.record_turn(sid, 1, glory=1, enemy_tv=0, bunkers=bunkers)
     return int(sid)
 
 
 def test_sologear_page_texts_have_no_internal_words(qtbot, gui_ctx) -> None:
     sid = played_sheet(length=2)
-    play_service.play_turn(sid, "dec", None, dice=TypedDice([]))  # turn 2 of 2: the campaign ends
+    play_service.play_turn(sid, TurnAction.DEC, None, dice=TypedDice([]))  # turn 2 of 2: the campaign ends
     win = window(qtbot, gui_ctx)
     win.open_item("sheet", sid)
     page = win.page("sheet")

@@ -15,6 +15,7 @@ from campaign_app.services import attachments as attachment_service
 from campaign_app.services import platoons as platoon_service
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Platoon, XpChange
+from tests.ids import attached_id
 
 
 def sample_platoon() -> int:
@@ -36,7 +37,9 @@ def sample_platoon() -> int:
         notes="Regular army, tired after recent battles.",
     ).id
     attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
-    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(
+        pid, "Medium machine gun", attached=attached_id(pid, "Weapons team"), targets="dispersed"
+    )
     attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     with operation("test.setup", "test data"):
         AttributeChange.delete().execute()

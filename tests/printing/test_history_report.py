@@ -26,7 +26,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import AttributeEvent, BattleEvent, XpEvent, history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import changes_by_hand, history_from_report
-from tests.ids import platoon_id
+from tests.ids import attached_id, campaign_id, platoon_id
 
 DAY = datetime.date(2024, 5, 1)
 PLATOON = "1st Platoon"
@@ -35,7 +35,7 @@ PLATOON = "1st Platoon"
 def _platoon() -> None:
     create_campaign("Katanga 1961", "atomic_africa")
     create_platoon(
-        "Katanga 1961",
+        campaign_id("Katanga 1961"),
         PLATOON,
         training=8,
         equipment=10,
@@ -58,7 +58,7 @@ def _logged(count: int) -> HistoryData:
             outcome=("victory", "defeat", "draw")[n % 3],
             scenario=f"Bridge {n}",
             opponent="Gendarmes",
-            date=f"2024-02-{n:02d}",
+            date=datetime.date(2024, 2, n),
             dice=SeededDice(n * 13),
             replacement_name=f"Lt. New {n}",
         )
@@ -188,7 +188,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
         outcome="victory",
         scenario="Bridge",
         opponent="Gendarmes",
-        date="1961-02-01",
+        date=datetime.date(1961, 2, 1),
         dice=SeededDice(3),
         notes="Held the bridge until dusk.",
     )
@@ -198,7 +198,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
         leader_wounds=2,
         outcome="defeat",
         scenario="Ridge",
-        date="1961-03-05",
+        date=datetime.date(1961, 3, 5),
         dice=SeededDice(8),
         replacement_name="Lt. Bello",
     )
@@ -225,7 +225,7 @@ def test_report_tells_the_story_notes_rolls_wounds_and_fiction_dates(fresh_db) -
 
 def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.MonkeyPatch, fresh_db) -> None:
     from campaign_app.services import battles
-    from campaign_app.services.attachments import add_attached, edit_attached, find_attached
+    from campaign_app.services.attachments import add_attached, edit_attached
     from campaign_app.services.platoons import set_xp
 
     clock = {"t": datetime.datetime.now().replace(microsecond=0) - datetime.timedelta(days=1)}
@@ -239,7 +239,7 @@ def test_changes_made_by_hand_are_printed_as_sentences(monkeypatch: pytest.Monke
     data = _logged(2)
     assert data.changes == ()  # battles alone: nothing was changed by hand
     add_attached(platoon_id(PLATOON), "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
-    edit_attached(find_attached(platoon_id(PLATOON), "MG Team Bravo").id, equipment=12, reason="new kit")
+    edit_attached(attached_id(platoon_id(PLATOON), "MG Team Bravo"), equipment=12, reason="new kit")
     set_xp(platoon_id(PLATOON), 9, reason="campaign bonus")
     battle_edits.edit_battle_text(battle_edits.find_battle(platoon_id(PLATOON), 1).id, outcome="victory", reason="")
     data = history_from_report(history_report(platoon_id(PLATOON)))

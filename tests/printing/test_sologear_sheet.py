@@ -15,6 +15,7 @@ from campaign_app.printing.sologear_sheet import (
     build_sologear_sheet,
 )
 from campaign_app.rules.dice import SeededDice, TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 
@@ -89,7 +90,7 @@ def test_blank_forms() -> None:
 
 
 def test_filled_from_the_services(badlands: int) -> None:
-    play_service.play_turn(badlands, "fig", 1, dice=SeededDice(11))
+    play_service.play_turn(badlands, TurnAction.FIG, 1, dice=SeededDice(11))
     data = sheet_service.print_data(sheet_service.sheet_data(badlands))
     pdf = build_sologear_sheet(data, paper="letter", printed_on=DAY)
     assert_paper(pdf, LETTER)

@@ -31,7 +31,7 @@ from campaign_app.services.campaigns import create_campaign
 from campaign_app.services.history import history_report
 from campaign_app.services.platoons import create_platoon
 from campaign_app.services.printing import history_from_report
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 FLOOR = 7.0
 SAFE = 6.5 * 72 / 25.4
@@ -141,7 +141,7 @@ def test_sologear_forms_never_print_below_the_floor(paper: str) -> None:
 def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
     create_campaign("Katanga 1961", "atomic_africa")
     create_platoon(
-        "Katanga 1961",
+        campaign_id("Katanga 1961"),
         "1st Platoon",
         training=8,
         equipment=10,
@@ -160,7 +160,7 @@ def test_history_report_never_prints_below_the_floor(fresh_db) -> None:
             outcome=("victory", "defeat", "draw")[n % 3],
             scenario=f"Bridge {n}",
             opponent="Gendarmes",
-            date=f"1961-02-{n:02d}",
+            date=datetime.date(1961, 2, n),
             dice=SeededDice(n * 7),
             replacement_name=f"Lt. New {n}",
             notes=f"Battle {n}: held the bridge until dusk, then fell back." if n % 2 else "",

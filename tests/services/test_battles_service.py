@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import datetime as dt
 import json
 import re
@@ -31,6 +32,7 @@ from campaign_app.store.models import (
     XpChange,
 )
 from tests.dbdump import dump
+from tests.ids import campaign_id
 
 
 @contextmanager
@@ -78,7 +80,7 @@ def test_session_step_by_step_writes_nothing_until_commit(pid: int) -> None:
     s = battles.BattleSession(pid)
     assert (s.platoon_xp, s.leader_name, s.leader_xp, s.number) == (6, "Lt. Okafor", 2, 1)
     s.set_details(
-        date="2024-05-31",
+        date=_dt.date(2024, 5, 31),
         scenario="River crossing",
         opponent="Red Company",
         outcome=Outcome.VICTORY,
@@ -210,7 +212,7 @@ def test_odds_and_summary_json_shape(pid: int, camp: Campaign) -> None:
     with operation("test.setup", "test data"):
         other = Platoon.create(campaign=camp, name="Red Platoon", training=6, equipment=6, morale=6, armor=1)
     s = battles.BattleSession(pid)
-    s.set_details(date="2024-05-31", opponent_platoon=other.id, outcome="draw", objectives=1)
+    s.set_details(date=_dt.date(2024, 5, 31), opponent_platoon=other.id, outcome="draw", objectives=1)
     s.set_casualties(3, 1)
     odds = s.odds().to_dict()
     assert list(odds) == ["wounds", "leader_wounds", "award", "recovery", "leader"]
@@ -432,7 +434,7 @@ def test_campaign_period_sets_the_replacement_die(camp: Campaign, pid: int) -> N
 def test_replacement_leader_house_rule_one_die(camp: Campaign, pid: int) -> None:
     from campaign_app.services import campaigns as cs
 
-    cs.set_campaign(camp.name, replacement_dice=1)
+    cs.set_campaign(campaign_id(camp.name), replacement_dice=1)
     s = battles.BattleSession(pid)
     s.set_casualties(0, 0)
     s.enter("1, 1")  # casualty
@@ -791,7 +793,7 @@ def test_edit_battle_changes_every_field_not_from_a_roll_and_refuses_xp_fields(p
     before = dump()
     edit = battle_edits.edit_battle(
         logged.id,
-        date="2026-01-02",
+        date=_dt.date(2026, 1, 2),
         opponent="Rebels",
         outcome="victory",
         fire_support=True,
@@ -841,12 +843,12 @@ def test_leaders_roll_dates_are_the_campaigns_own(pid: int) -> None:
     battle fought."""
     from campaign_app.services import leaders as leader_service
 
-    battles.log_battle(pid, wounds=2, leader_wounds=0, date="1960-07-14", dice=TypedDice([[2], [12, 12]]))
+    battles.log_battle(pid, wounds=2, leader_wounds=0, date=_dt.date(1960, 7, 14), dice=TypedDice([[2], [12, 12]]))
     battles.log_battle(
         pid,
         wounds=0,
         leader_wounds=0,
-        date="1960-08-02",
+        date=_dt.date(1960, 8, 2),
         dice=TypedDice([[1, 1], [5, 5]]),
         replacement_name="Lt. Bello",
     )

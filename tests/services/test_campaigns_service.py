@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import pytest
 
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services import attachments as attachment_service
 from campaign_app.services import campaigns as cs
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.store import journal_replay
 from campaign_app.store.models import Campaign, Leader, Platoon, Roll
+from tests.ids import campaign_id
 
 
 def test_create_defaults_and_house_rules() -> None:
     edit = cs.create_campaign("Congo 1960", "atomic-africa")
     c = Campaign.get_by_id(edit.id)
     assert (c.system, c.period, c.objective_xp_to, c.archived) == ("atomic_africa", None, "both", False)
-    shown = cs.show_campaign("Congo 1960")
+    shown = cs.show_campaign(campaign_id("Congo 1960"))
     assert shown.thresholds == (1, 4, 9, 16)
     assert shown.die == "d10"
     rules = {r.key: r for r in shown.house_rules}
@@ -28,9 +30,14 @@ def test_create_defaults_and_house_rules() -> None:
 
 def test_create_with_house_rules() -> None:
     cs.create_campaign(
-        "Katanga", "atomic_africa", period=2, thresholds="2,5,10,20", objective_xp_to="platoon", replacement_dice=1
+        "Katanga",
+        "atomic_africa",
+        period=2,
+        thresholds=Thresholds(2, 5, 10, 20),
+        objective_xp_to="platoon",
+        replacement_dice=1,
     )
-    shown = cs.show_campaign("Katanga")
+    shown = cs.show_campaign(campaign_id("Katanga"))
     assert shown.period == 2 and shown.die == "d6"
     assert shown.thresholds == (2, 5, 10, 20)
     assert shown.objective_xp_to == "platoon"
@@ -38,10 +45,10 @@ def test_create_with_house_rules() -> None:
     assert not any(r.is_default for r in shown.house_rules)
     rule = {r.key: r for r in shown.house_rules}["replacement_dice"]
     assert rule.text == "1d6 \u2212 1" and rule.default == 2
-    cs.set_campaign("Katanga", replacement_dice="2")
-    assert cs.show_campaign("Katanga").replacement_dice == 2
+    cs.set_campaign(campaign_id("Katanga"), replacement_dice=2)
+    assert cs.show_campaign(campaign_id("Katanga")).replacement_dice == 2
     with pytest.raises(cs.ServiceError, match="2 dice .the lower counts. or 1 die"):
-        cs.set_campaign("Katanga", replacement_dice=3)
+        cs.set_campaign(campaign_id("Katanga"), replacement_dice=3)
 
 
 @pytest.mark.parametrize(
@@ -58,6 +65,8 @@ def test_create_with_house_rules() -> None:
 )
 def test_create_refuses(kwargs: dict, message: str) -> None:
     with pytest.raises(ServiceError, match=message):
+        if "thresholds" in kwargs:  # read as the CLI reads --thresholds; the rules refuse bad ones
+            kwargs = {**kwargs, "thresholds": Thresholds.parse(kwargs["thresholds"])}
         cs.create_campaign(**kwargs)
     assert Campaign.select().count() == 0
 
@@ -68,12 +77,12 @@ def test_duplicate_name_refused_case_insensitively() -> None:
         cs.create_campaign("congo 1960")
     cs.create_campaign("Other")
     with pytest.raises(ServiceError, match="already exists"):
-        cs.rename_campaign("Other", "CONGO 1960")
+        cs.rename_campaign(campaign_id("Other"), "CONGO 1960")
 
 
 def test_rename_and_undo_redo() -> None:
     edit = cs.create_campaign("Congo 1960")
-    ren = cs.rename_campaign("Congo 1960", "Congo 1961")
+    ren = cs.rename_campaign(campaign_id("Congo 1960"), "Congo 1961")
     assert ren.to_dict() == {"id": edit.id, "old": "Congo 1960", "new": "Congo 1961"}
     journal_replay.undo(ren.operation_id)
     assert Campaign.get_by_id(edit.id).name == "Congo 1960"
@@ -83,7 +92,7 @@ def test_rename_and_undo_redo() -> None:
 
 def test_set_house_rules_and_clear_period() -> None:
     cs.create_campaign("C", period=3)
-    edit = cs.set_campaign("C", period=None, thresholds=(2, 4, 9, 16), objective_xp_to="platoon")
+    edit = cs.set_campaign(campaign_id("C"), period=None, thresholds=Thresholds(2, 4, 9, 16), objective_xp_to="platoon")
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (None, 2, "platoon")
     assert edit.to_dict()["old"]["period"] == 3
@@ -91,33 +100,33 @@ def test_set_house_rules_and_clear_period() -> None:
     c = Campaign.get(Campaign.name == "C")
     assert (c.period, c.threshold_green, c.objective_xp_to) == (3, 1, "both")
     with pytest.raises(ServiceError, match="rise strictly"):
-        cs.set_campaign("C", thresholds="9,4,1,16")
-    assert not cs.set_campaign("C", period=3).changed
+        cs.set_campaign(campaign_id("C"), thresholds=Thresholds(9, 4, 1, 16))
+    assert not cs.set_campaign(campaign_id("C"), period=3).changed
 
 
 def test_thresholds_change_levels_of_platoons() -> None:
     cs.create_campaign("C")
-    p = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1, xp=6).id
+    p = platoon_service.create_platoon(campaign_id("C"), "P", training=8, equipment=8, morale=8, armor=1, xp=6).id
     assert platoon_service.platoon_detail(p).level == "Regular"
-    cs.set_campaign("C", thresholds="1,7,9,16")
+    cs.set_campaign(campaign_id("C"), thresholds=Thresholds(1, 7, 9, 16))
     assert platoon_service.platoon_detail(p).level == "Green"
 
 
 def test_archive_unarchive_and_list() -> None:
     cs.create_campaign("A")
     cs.create_campaign("B", "sologear")
-    edit = cs.archive_campaign("A")
+    edit = cs.archive_campaign(campaign_id("A"))
     assert edit.to_dict() == {"id": edit.id, "old": False, "new": True}
     assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["B"]
     assert [c.name for c in cs.list_campaigns()] == ["A", "B"]
-    cs.unarchive_campaign("A")
+    cs.unarchive_campaign(campaign_id("A"))
     assert [c.name for c in cs.list_campaigns(include_archived=False)] == ["A", "B"]
     assert cs.list_campaigns()[1].system_label == "Sologear"
 
 
 def test_unknown_campaign() -> None:
     with pytest.raises(NotFound, match="no campaign named 'Nope'"):
-        cs.rename_campaign("Nope", "X")
+        cs.rename_campaign(campaign_id("Nope"), "X")
 
 
 def test_delete_campaign_and_put_it_back() -> None:
@@ -125,12 +134,19 @@ def test_delete_campaign_and_put_it_back() -> None:
 
     cid = cs.create_campaign("C", period=4).id
     gen = platoon_service.create_platoon(
-        "C", "P1", training=8, equipment=8, morale=8, armor=1, leader_name="Lt. A", dice=TypedDice([[3, 8]])
+        campaign_id("C"),
+        "P1",
+        training=8,
+        equipment=8,
+        morale=8,
+        armor=1,
+        leader_name="Lt. A",
+        dice=TypedDice([[3, 8]]),
     )
     attachment_service.add_attached(gen.id, "Mortar", "fire_support", support="light")
-    platoon_service.create_platoon("C", "P2", training=6, equipment=6, morale=6, armor=2)
+    platoon_service.create_platoon(campaign_id("C"), "P2", training=6, equipment=6, morale=6, armor=2)
     before = platoon_service.platoon_detail(gen.id)
-    edit = cs.delete_campaign("C")
+    edit = cs.delete_campaign(campaign_id("C"))
     assert edit.to_dict()["platoons"] == 2
     assert Campaign.select().count() == 0 and Platoon.select().count() == 0 and Roll.select().count() == 0
     journal_replay.undo(edit.operation_id)
@@ -143,7 +159,7 @@ def test_delete_campaign_and_put_it_back() -> None:
 
 def test_create_undo_refuses_when_campaign_gained_platoons() -> None:
     edit = cs.create_campaign("C")
-    made = platoon_service.create_platoon("C", "P", training=8, equipment=8, morale=8, armor=1)
+    made = platoon_service.create_platoon(campaign_id("C"), "P", training=8, equipment=8, morale=8, armor=1)
     with pytest.raises(
         ServiceError,
         match=f"would also remove platoon {made.id} .from “Create platoon P”, operation {made.operation_id}.",
@@ -157,7 +173,7 @@ def test_campaign_results_by_system_and_their_json_shape() -> None:
     sheets; ``to_dict()`` has only the keys of its system, as ``campaign list/show --json`` always printed."""
     cs.create_campaign("Congo 1960", "atomic-africa")
     cs.create_campaign("Gears", "sologear")
-    platoon_service.create_platoon("Congo 1960", "P", training=8, equipment=8, morale=8, armor=1)
+    platoon_service.create_platoon(campaign_id("Congo 1960"), "P", training=8, equipment=8, morale=8, armor=1)
     aa, sg = cs.list_campaigns()
     assert isinstance(aa, cs.AtomicAfricaCampaign) and not isinstance(aa, cs.AtomicAfricaCampaignDetail)
     assert isinstance(sg, cs.SologearCampaign) and (aa.platoon_count, sg.sheet_count, sg.sheet_ids) == (1, 0, ())
@@ -178,10 +194,10 @@ def test_campaign_results_by_system_and_their_json_shape() -> None:
     ]
     assert list(aa.to_dict()) == [*common, "platoon_count"]
     assert list(sg.to_dict()) == [*common, "sheet_count", "sheet_ids"]
-    shown = cs.show_campaign("Congo 1960")
+    shown = cs.show_campaign(campaign_id("Congo 1960"))
     assert isinstance(shown, cs.AtomicAfricaCampaignDetail) and [p.name for p in shown.platoons] == ["P"]
     assert list(shown.to_dict()) == [*common, "platoon_count", "platoons"]
-    assert cs.show_campaign("Gears") == sg
+    assert cs.show_campaign(campaign_id("Gears")) == sg
     rules = shown.to_dict()["house_rules"]
     # the default in words only where the number alone would not say it
     assert [("default_text" in r) for r in rules] == [False, False, False, True]

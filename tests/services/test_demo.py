@@ -5,7 +5,7 @@ from campaign_app.services.platoons import platoon_detail
 from campaign_app.services.sologear_sheet import sheet_data
 from campaign_app.store import check_database
 from campaign_app.store.models import AttachedUnit, Battle, Campaign, Roll
-from tests.ids import platoon_id
+from tests.ids import platoon_id, sheet_id
 
 
 def test_demo_is_the_rules_example_platoon_with_battles(fresh_db):
@@ -24,7 +24,7 @@ def test_demo_is_the_rules_example_platoon_with_battles(fresh_db):
 
 def test_demo_sologear_is_the_worked_example(fresh_db):
     create_demo()
-    data = sheet_data(DEMO_SOLOGEAR)
+    data = sheet_data(sheet_id(DEMO_SOLOGEAR))
     assert (data.totals.player, data.totals.enemy) == (700, 1350)
     assert data.odds is not None and data.odds.band == "Equal"
     assert data.length == 5 and data.turns_played == 1 and data.turns[0].result.glory_collected == 3

@@ -11,6 +11,7 @@ from campaign_app.services import attachments as attachment_service
 from campaign_app.services import battle_edits, battles, campaigns, history
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services.printing import history_from_report
+from tests.ids import attached_id, equipment_id
 
 
 def attribute(
@@ -115,10 +116,10 @@ def _platoon() -> int:
         c.id, "1st", training=8, equipment=10, morale=8, armor=2, xp=6, leader_name="Lt. Okafor", leader_xp=5
     )
     attachment_service.add_attached(p.id, "MG Team Bravo", "team", training=8, equipment=10, morale=8, armor=2)
-    attachment_service.add_equipment(p.id, "HMG", attached="MG Team Bravo", targets="dispersed", ap=2)
-    unit = attachment_service.find_attached(p.id, "MG Team Bravo")
-    attachment_service.edit_attached(unit.id, equipment=12)
-    attachment_service.edit_equipment(attachment_service.find_equipment(p.id, "HMG", attached="MG Team Bravo").id, ap=3)
+    unit = attached_id(p.id, "MG Team Bravo")
+    attachment_service.add_equipment(p.id, "HMG", attached=unit, targets="dispersed", ap=2)
+    attachment_service.edit_attached(unit, equipment=12)
+    attachment_service.edit_equipment(equipment_id(p.id, "HMG", "MG Team Bravo"), ap=3)
     platoon_service.set_xp(p.id, 6, reason="good speech", who="leader")
     platoon_service.rename_platoon(p.id, "2nd Platoon")
     logged = battles.log_battle(p.id, wounds=0, leader_wounds=0, outcome="draw", dice=TypedDice([[12, 11]]))

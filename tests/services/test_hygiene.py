@@ -13,6 +13,7 @@ from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
 from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.store.models import Campaign, Platoon
+from tests.ids import campaign_id, sheet_id
 
 
 @pytest.mark.parametrize("bad", ["A\x00B", "A\nB", "A\rB", "A\x1bB", "A\u2028B", "A\x7fB"])
@@ -21,7 +22,7 @@ def test_names_refuse_nul_control_characters_and_line_breaks(bad: str):
         campaigns.create_campaign(bad, "atomic_africa")
     campaigns.create_campaign("Good", "atomic_africa")
     with pytest.raises(ServiceError, match="must not contain"):
-        platoon_service.create_platoon("Good", bad, training=10, equipment=10, morale=8, armor=2)
+        platoon_service.create_platoon(campaign_id("Good"), bad, training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="must not contain"):
         sheet_service.create_sheet("Solo", bad, 30)
     assert [c.name for c in Campaign.select()] == ["Good"]
@@ -32,7 +33,7 @@ def test_notes_keep_line_breaks_but_refuse_nul():
     made = campaigns.create_campaign("C", "atomic_africa", notes="line one\nline two\ttab")
     assert Campaign.get_by_id(made.id).notes == "line one\nline two\ttab"
     with pytest.raises(ServiceError, match="NUL"):
-        campaigns.set_campaign("C", notes="a\x00b")
+        campaigns.set_campaign(campaign_id("C"), notes="a\x00b")
 
 
 def test_sologear_notes_are_limited():
@@ -40,12 +41,12 @@ def test_sologear_notes_are_limited():
         sheet_service.create_sheet("Solo", "Pilot", 30, notes="n" * 10_001)
     sheet_service.create_sheet("Solo", "Pilot", 30, notes="fine")
     with pytest.raises(ServiceError, match="too long"):
-        sheet_service.update_sheet("Solo", notes="n" * 10_001)
+        sheet_service.update_sheet(sheet_id("Solo"), notes="n" * 10_001)
 
 
 def test_reason_is_limited_and_one_clean_text():
     campaigns.create_campaign("C", "atomic_africa")
-    p = platoon_service.create_platoon("C", "P", training=10, equipment=10, morale=8, armor=2).id
+    p = platoon_service.create_platoon(campaign_id("C"), "P", training=10, equipment=10, morale=8, armor=2).id
     with pytest.raises(ServiceError, match="too long"):
         platoon_service.set_xp(p, 3, reason="r" * 501)
     with pytest.raises(ServiceError, match="NUL"):

@@ -30,6 +30,7 @@ from campaign_app.store import close_db, init_db, journal_read, journal_replay
 from campaign_app.store.journal import Conflict
 from campaign_app.store.models import AttachedUnit, Battle, Platoon, SologearTurn
 from tests.dbdump import dump
+from tests.ids import campaign_id, sheet_id
 
 
 @pytest.fixture
@@ -48,7 +49,15 @@ def database(tmp_path: Path, db_engine: str, request: pytest.FixtureRequest) -> 
             init_db(folder / "campaign.db", folder / "backups", daily_backup=False)
         campaigns.create_campaign("Congo", "atomic_africa", period=2)
         platoon_service.create_platoon(
-            "Congo", "Alpha", training=8, equipment=8, morale=8, armor=2, xp=4, leader_name="Lt. A", leader_xp=2
+            campaign_id("Congo"),
+            "Alpha",
+            training=8,
+            equipment=8,
+            morale=8,
+            armor=2,
+            xp=4,
+            leader_name="Lt. A",
+            leader_xp=2,
         )
         sheet_service.create_sheet("Hill", "Janne", 250)
 
@@ -62,7 +71,7 @@ def _platoons() -> list[int]:
 
 def _sheet() -> int | None:
     try:
-        return sheet_service.sheet_data("Hill").id
+        return sheet_service.sheet_data(sheet_id("Hill")).id
     except ServiceError:
         return None
 
@@ -73,7 +82,7 @@ def act(name: str, r: random.Random) -> Any:
     pid = r.choice(pids) if pids else None
     if name == "platoon":
         return platoon_service.create_platoon(
-            "Congo",
+            campaign_id("Congo"),
             f"P{r.randint(1, 5)}",
             training=r.choice([6, 8, 10]),
             equipment=8,
@@ -126,7 +135,7 @@ def act(name: str, r: random.Random) -> Any:
             raise ServiceError("no unit")
         return attachment_service.remove_attached(r.choice(units))
     if name == "weapon":
-        units = [a.name for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
+        units = [a.id for a in AttachedUnit.select().where(AttachedUnit.platoon == pid)]
         return attachment_service.add_equipment(
             pid, f"G{r.randint(1, 4)}", attached=r.choice(units) if units and r.random() < 0.5 else None
         )

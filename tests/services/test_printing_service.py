@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from campaign_app.errors import DiskFullError
+from campaign_app.rules.experience import Thresholds
 from campaign_app.services import printing
 from campaign_app.services.common import ServiceError
 from campaign_app.services.print_requests import CardsRequest, UnitSheetRequest
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 
 def test_write_is_atomic_when_the_rename_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,23 +81,23 @@ def test_cards_follow_a_campaigns_house_rules() -> None:
         return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
 
     campaigns.create_campaign(
-        "Katanga", "atomic_africa", thresholds="2,5,10,20", objective_xp_to="platoon", replacement_dice=1
+        "Katanga", "atomic_africa", thresholds=Thresholds(2, 5, 10, 20), objective_xp_to="platoon", replacement_dice=1
     )
-    rules = printing.card_rules("Katanga")
+    rules = printing.card_rules(campaign_id("Katanga"))
     assert (rules.campaign, rules.objective_xp_to, rules.replacement_dice) == ("Katanga", "platoon", 1)
     aa_cards = ["atomic-africa/award-recovery", "atomic-africa/replacement", "atomic-africa/orders-table"]
-    built = printing.prepare(CardsRequest(cards=aa_cards, campaign="Katanga", paper="a4")).run()
+    built = printing.prepare(CardsRequest(cards=aa_cards, campaign=campaign_id("Katanga"), paper="a4")).run()
     t = text(built.data)
     assert isinstance(built.details, printing.CardsDetails)
     assert built.details.rules == "Rules: campaign Katanga" and "Rules: campaign Katanga" in t
     assert "the platoon only (house rule)" in t and "one die − 1 (house rule)" in t and "Regular 5+" in t
     sheet_service.create_sheet("Hill 214", "Janne", 250, reward_dice="2d6", ferocious=True)
     built = printing.prepare(
-        CardsRequest(cards=("sologear/rewards", "sologear/ferocious"), campaign="Hill 214", paper="a4")
+        CardsRequest(cards=("sologear/rewards", "sologear/ferocious"), campaign=campaign_id("Hill 214"), paper="a4")
     ).run()
     t = text(built.data)
     assert "2d6 + Impression" in t and "this campaign: on" in t and "1d6 + Impression" not in t
     built = printing.prepare(CardsRequest(cards=aa_cards, paper="a4")).run()
     assert "Rules: default rules" in text(built.data) and built.to_dict()["rules"] == "Rules: default rules"
     with pytest.raises(ServiceError, match="no campaign"):
-        printing.prepare(CardsRequest(decks=("sologear",), campaign="Nowhere", paper="a4"))
+        printing.prepare(CardsRequest(decks=("sologear",), campaign=campaign_id("Nowhere"), paper="a4"))

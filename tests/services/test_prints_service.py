@@ -3,6 +3,7 @@ exactly which printouts are reported stale and what changed; the stamp on every 
 
 from __future__ import annotations
 
+import datetime as _dt
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -13,7 +14,7 @@ from campaign_app.services.chronicle import add_entry, chronicle
 from campaign_app.services.print_requests import ChronicleRequest, HistoryRequest, StandingsRequest, UnitSheetRequest
 from campaign_app.store import journal_replay
 from campaign_app.store.models import PrintRecord
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 
 def _print(kind: str, out: Path, **options: object) -> None:
@@ -21,7 +22,7 @@ def _print(kind: str, out: Path, **options: object) -> None:
 
 
 def _stale(campaign: str = "Congo 1960") -> dict[str, tuple[str, ...]]:
-    return {s.title: s.changes for s in prints.stale_prints(campaign)}
+    return {s.title: s.changes for s in prints.stale_prints(campaign_id(campaign))}
 
 
 def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, tmp_path: Path) -> None:
@@ -29,8 +30,8 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     red = platoon_id("Red Company")
     _print(UnitSheetRequest(platoons=(pid, platoon_id("Red Company"))), tmp_path / "sheets.pdf")
     _print(HistoryRequest(platoon=pid), tmp_path / "history.pdf")
-    _print(StandingsRequest(campaign="Congo 1960"), tmp_path / "standings.pdf")
-    _print(ChronicleRequest(campaign="Congo 1960"), tmp_path / "chronicle.pdf")
+    _print(StandingsRequest(campaign=campaign_id("Congo 1960")), tmp_path / "standings.pdf")
+    _print(ChronicleRequest(campaign=campaign_id("Congo 1960")), tmp_path / "chronicle.pdf")
     assert PrintRecord.select().count() == 5
     assert _stale() == {}
 
@@ -79,11 +80,11 @@ def test_printouts_go_stale_exactly_and_undo_makes_them_current(congo_platoon, t
     _print(HistoryRequest(platoon=pid), tmp_path / "history2.pdf")
 
     # a campaign entry: only the chronicle
-    add_entry("Congo 1960", "Season 2 begins", "Rains.", "2026-02-01")
+    add_entry(campaign_id("Congo 1960"), "Season 2 begins", "Rains.", _dt.date(2026, 2, 1))
     assert set(_stale()) == {"Chronicle: Congo 1960"}
-    assert chronicle("Congo 1960").items[-1].headline == "Season 2 begins"
+    assert chronicle(campaign_id("Congo 1960")).items[-1].headline == "Season 2 begins"
     # printed again: current; the newest printout of a subject is the one that counts
-    _print(ChronicleRequest(campaign="Congo 1960"), tmp_path / "chronicle2.pdf")
+    _print(ChronicleRequest(campaign=campaign_id("Congo 1960")), tmp_path / "chronicle2.pdf")
     assert _stale() == {}
     # undoing the print forgets it: the older printout counts again, and it is stale
     journal_replay.undo()
@@ -112,6 +113,6 @@ def test_a_deleted_platoon_shows_its_printout_as_gone(congo_platoon, tmp_path: P
     congo_platoon(rival=True)
     _print(UnitSheetRequest(platoons=(platoon_id("Red Company"),)), tmp_path / "a.pdf")
     platoons.delete_platoon(platoon_id("Red Company"))
-    assert prints.stale_prints("Congo 1960") == []  # its records went with it (ON DELETE CASCADE)
+    assert prints.stale_prints(campaign_id("Congo 1960")) == []  # its records went with it (ON DELETE CASCADE)
     journal_replay.undo()
-    assert prints.stale_prints("Congo 1960") == []  # and came back with it, current
+    assert prints.stale_prints(campaign_id("Congo 1960")) == []  # and came back with it, current

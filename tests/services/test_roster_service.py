@@ -28,7 +28,7 @@ from campaign_app.store.models import (
     Roll,
     XpChange,
 )
-from tests.ids import platoon_id
+from tests.ids import attached_id, campaign_id, equipment_id, platoon_id
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def camp() -> int:
 @pytest.fixture
 def pid(camp: int) -> int:
     return platoon_service.create_platoon(
-        "Congo 1960",
+        campaign_id("Congo 1960"),
         "2nd Platoon",
         training=10,
         equipment=10,
@@ -109,13 +109,15 @@ def test_create_refuses_illegal_values(pid: int, kwargs: dict, message: str) -> 
     }
     name = args.pop("name")
     with pytest.raises(ServiceError, match=message):
-        platoon_service.create_platoon("Congo 1960", name, **args)
+        platoon_service.create_platoon(campaign_id("Congo 1960"), name, **args)
     assert Platoon.select().count() == 1 and Leader.select().count() == 1
 
 
 def test_same_name_in_another_campaign_is_fine(pid: int) -> None:
     cs.create_campaign("Other")
-    other = platoon_service.create_platoon("Other", "2nd Platoon", training=8, equipment=8, morale=8, armor=1)
+    other = platoon_service.create_platoon(
+        campaign_id("Other"), "2nd Platoon", training=8, equipment=8, morale=8, armor=1
+    )
     assert platoon_service.platoon_detail(other.id).campaign == "Other"
     assert platoon_service.platoon_detail(pid).campaign == "Congo 1960"
 
@@ -125,7 +127,7 @@ def test_unknown_platoon_and_sologear_campaign(camp: int) -> None:
         platoon_service.set_xp(999, 3)
     cs.create_campaign("Gears", "sologear")
     with pytest.raises(ServiceError, match="Sologear campaign"):
-        platoon_service.create_platoon("Gears", "P", training=8, equipment=8, morale=8, armor=1)
+        platoon_service.create_platoon(campaign_id("Gears"), "P", training=8, equipment=8, morale=8, armor=1)
 
 
 def test_force_generation_typed_dice_keeps_the_roll(camp: int) -> None:
@@ -292,7 +294,7 @@ def test_replace_leader_refusals(pid: int) -> None:
     with pytest.raises(ServiceError, match="how the leader left"):
         leader_service.replace_leader(pid, "X", xp=1, how="eaten")
     with pytest.raises(ServiceError, match="5 is not a face of a d4"):
-        cs.set_campaign("Congo 1960", period=1)
+        cs.set_campaign(campaign_id("Congo 1960"), period=1)
         leader_service.replace_leader(pid, "X", dice=TypedDice([[5, 1]]))
     assert Leader.select().count() == 1
 
@@ -320,10 +322,10 @@ def test_attached_units(pid: int) -> None:
     assert d.attached[2].support == "medium" and d.attached[2].training is None
     assert d.cards_with_fire_support == d.cards - 1
     e = attachment_service.edit_attached(team.id, equipment=6, reason="lost the MG ammo")
-    assert attachment_service.find_attached(pid, "weapons team").equipment == 6
+    assert AttachedUnit.get_by_id(attached_id(pid, "weapons team")).equipment == 6
     assert AttributeChange.get(AttributeChange.field == "attached[Weapons team].equipment").old_value == "d10"
     journal_replay.undo(e.operation_id)
-    assert attachment_service.find_attached(pid, "Weapons team").equipment == 10
+    assert AttachedUnit.get_by_id(attached_id(pid, "Weapons team")).equipment == 10
     conv = attachment_service.edit_attached(team.id, kind="fire_support", support="light")
     a = AttachedUnit.get_by_id(team.id)
     assert (a.kind, a.training, a.armor, a.support) == ("fire_support", None, None, "light")
@@ -364,7 +366,9 @@ def test_attached_duplicate_name(pid: int) -> None:
 
 def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
     team = attachment_service.add_attached(pid, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2)
-    attachment_service.add_equipment(pid, "Medium machine gun", attached="Weapons team", targets="dispersed")
+    attachment_service.add_equipment(
+        pid, "Medium machine gun", attached=attached_id(pid, "Weapons team"), targets="dispersed"
+    )
     before = platoon_service.platoon_detail(pid)
     assert before.attached[0].equipment_list[0].name == "Medium machine gun"
     e = attachment_service.remove_attached(team.id)
@@ -378,7 +382,7 @@ def test_remove_attached_with_equipment_and_undo(pid: int) -> None:
 def test_equipment_rows(pid: int) -> None:
     e = attachment_service.add_equipment(pid, "Recoilless rifle", targets="point", ap=-2)
     assert e.to_dict()["ap_vs"] == "point"
-    attachment_service.add_equipment(pid, "Flamer", targets="both", ap="-1", ap_vs="dispersed")
+    attachment_service.add_equipment(pid, "Flamer", targets="both", ap=-1, ap_vs="dispersed")
     d = platoon_service.platoon_detail(pid)
     assert [(x.name, x.targets, x.ap, x.ap_vs) for x in d.equipment_list] == [
         ("Recoilless rifle", "point", -2, "point"),
@@ -388,7 +392,7 @@ def test_equipment_rows(pid: int) -> None:
     assert Equipment.get_by_id(e.id).ap is None and Equipment.get_by_id(e.id).ap_vs is None
     journal_replay.undo(ed.operation_id)
     assert Equipment.get_by_id(e.id).ap == -2
-    rm = attachment_service.remove_equipment(attachment_service.find_equipment(pid, "flamer").id)
+    rm = attachment_service.remove_equipment(equipment_id(pid, "flamer"))
     assert [x.name for x in platoon_service.platoon_detail(pid).equipment_list] == ["Recoilless rifle"]
     journal_replay.undo(rm.operation_id)
     assert len(platoon_service.platoon_detail(pid).equipment_list) == 2
@@ -402,7 +406,7 @@ def test_equipment_rows(pid: int) -> None:
         ({"ap_vs": "point"}, "needs an AP value"),
         ({"ap": "lots"}, "AP value must be a whole number"),
         ({"ap": 11}, "from -10 to 10"),
-        ({"attached": "Nobody"}, "no attached unit 'Nobody'"),
+        ({"attached": 999}, "no attached unit with id 999"),
     ],
 )
 def test_equipment_refusals(pid: int, kwargs: dict, message: str) -> None:
@@ -445,12 +449,12 @@ def test_delete_platoon_and_put_back(pid: int, camp: int) -> None:
 def test_list_platoons(pid: int, camp: int) -> None:
     platoon_service.create_platoon(camp, "1st Platoon", training=6, equipment=6, morale=6, armor=1, xp=0)
     cs.create_campaign("Other")
-    platoon_service.create_platoon("Other", "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
-    rows = platoon_service.list_platoons("Congo 1960")
+    platoon_service.create_platoon(campaign_id("Other"), "Z", training=6, equipment=6, morale=6, armor=1, xp=16)
+    rows = platoon_service.list_platoons(campaign_id("Congo 1960"))
     assert [r.name for r in rows] == ["1st Platoon", "2nd Platoon"]
     assert rows[1].leader == "Lt. Okafor" and rows[1].cards == 10 and rows[0].level == "Untested"
     assert len(platoon_service.list_platoons()) == 3
-    assert platoon_service.list_platoons("Other")[0].level == "Legendary"
+    assert platoon_service.list_platoons(campaign_id("Other"))[0].level == "Legendary"
 
 
 def test_demo_platoon_detail_reads_its_level_cards_and_weapons() -> None:

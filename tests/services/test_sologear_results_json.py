@@ -8,12 +8,14 @@ import json
 import pytest
 
 from campaign_app.rules.dice import TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import backups as backup_service
 from campaign_app.services import portable
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.services.common import ServiceError
 from campaign_app.services.sologear_results import HistoryEntry, PlayUndone
+from tests.ids import campaign_id, sheet_id
 
 SHEET_KEYS = [
     "id",
@@ -112,7 +114,7 @@ def _sheet() -> int:
     sheet_service.add_force(sid, "player", "1st Company", base_power=700)
     sheet_service.add_force(sid, "enemy", "Johnboy's Company", base_power=400, skill="veteran", loyalty="firm")
     play_service.roll_length(sid, TypedDice([[2]]))
-    play_service.play_turn(sid, "fig", 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
+    play_service.play_turn(sid, TurnAction.FIG, 1, dice=TypedDice([[4, 4], [4], [4], [3, 5, 2, 6], [2]]))
     return sid
 
 
@@ -176,7 +178,7 @@ def test_backup_json() -> None:
 
 def test_campaign_file_json(tmp_path) -> None:
     _sheet()
-    exported = portable.export_campaign("Hill 214", tmp_path / "hill.json")
+    exported = portable.export_campaign(campaign_id("Hill 214"), tmp_path / "hill.json")
     out = exported.to_dict()
     assert list(out) == [
         "file",
@@ -220,7 +222,10 @@ def test_campaign_file_json(tmp_path) -> None:
     imported = portable.import_campaign(tmp_path / "hill.json", "Hill 215")
     assert list(imported.to_dict()) == ["file", "campaign", "campaign_id", *COUNT_KEYS]
     assert imported.counts == exported.counts and imported.campaign == "Hill 215"
-    assert sheet_service.sheet_data("Hill 215").turns[0].form == sheet_service.sheet_data("Hill 214").turns[0].form
+    assert (
+        sheet_service.sheet_data(sheet_id("Hill 215")).turns[0].form
+        == sheet_service.sheet_data(sheet_id("Hill 214")).turns[0].form
+    )
 
 
 def test_campaign_file_round_trip_keeps_every_row(tmp_path) -> None:
@@ -229,9 +234,9 @@ def test_campaign_file_round_trip_keeps_every_row(tmp_path) -> None:
     from campaign_app.services.demo import DEMO_CAMPAIGN, create_demo
 
     create_demo()
-    first = portable.export_campaign(DEMO_CAMPAIGN, tmp_path / "first.json")
+    first = portable.export_campaign(campaign_id(DEMO_CAMPAIGN), tmp_path / "first.json")
     portable.import_campaign(tmp_path / "first.json", "Congo copy")
-    second = portable.export_campaign("Congo copy", tmp_path / "second.json")
+    second = portable.export_campaign(campaign_id("Congo copy"), tmp_path / "second.json")
     assert second.counts == first.counts and first.counts.battle == 3 and first.counts.roll > 0
 
     def rows(name: str) -> dict[str, list[dict[str, object]]]:

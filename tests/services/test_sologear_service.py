@@ -7,12 +7,14 @@ from typing import Any
 import pytest
 
 from campaign_app.rules.dice import DiceError, SeededDice, TypedDice
+from campaign_app.rules.enums import TurnAction
 from campaign_app.services import sologear_play as play_service
 from campaign_app.services import sologear_sheet as sheet_service
 from campaign_app.services.common import NotFound, ServiceError
 from campaign_app.services.sologear_results import FormRow, PlayUndone, SideTotals
 from campaign_app.store import journal_replay
 from campaign_app.store.models import Campaign, Roll, SologearForce, SologearSheet, SologearTurn
+from tests.ids import sheet_id
 
 
 def make_sheet(length: int | None = None, enemy_base: float = 400, **options: Any) -> int:
@@ -125,7 +127,7 @@ def test_length_needs_units() -> None:
 
 def test_fig_turn_stores_rolls_with_table_rows() -> None:
     sid = make_sheet(length=5)
-    edit = play_service.play_turn(sid, "fig", 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
+    edit = play_service.play_turn(sid, TurnAction.FIG, 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
     s = edit.result
     assert s.turn == 1 and s.action == "fig" and s.posture == 2 and s.combat_total == 7
     assert s.column == "Equal" and s.cell == {"glory": "1D6", "hit": "#", "enemy": None, "ends": None}
@@ -139,13 +141,13 @@ def test_fig_turn_stores_rolls_with_table_rows() -> None:
     assert not turn.recorded
     # the battle must be recorded before the next turn
     with pytest.raises(ServiceError, match="record what happened in turn 1"):
-        play_service.play_turn(sid, "dec", dice=TypedDice([]))
+        play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
 
 
 def test_enemy_quality_turn_worked_example() -> None:
     # odds Equal, roll 9 -> 1D6G,* ; d6 4 with a 250 TV Gear -> 300 TV enemy
     sid = make_sheet(length=5)
-    edit = play_service.play_turn(sid, "fig", 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [1]]))
+    edit = play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[4, 5], [2], [4], [1, 1, 1, 1], [1]]))
     assert edit.result.enemy_tv == 300
     assert edit.result.rolls[2].table_row == "row 4, ≤300"
     with pytest.raises(ServiceError, match="TV 300"):
@@ -161,34 +163,36 @@ def test_turn_refusals_write_nothing() -> None:
     sid = make_sheet(length=3)
     before = counts()
     with pytest.raises(ServiceError, match="REP is only allowed"):
-        play_service.play_turn(sid, "rep", dice=TypedDice([[3]]))
+        play_service.play_turn(sid, TurnAction.REP, dice=TypedDice([[3]]))
     with pytest.raises(ServiceError, match="posture"):
-        play_service.play_turn(sid, "fig", 3, dice=TypedDice([[3, 3]]))
+        play_service.play_turn(sid, TurnAction.FIG, 3, dice=TypedDice([[3, 3]]))
     with pytest.raises(ServiceError, match="posture"):
-        play_service.play_turn(sid, "fig", None, dice=TypedDice([[3, 3]]))
-    with pytest.raises(ServiceError, match="unknown action"):
-        play_service.play_turn(sid, "flee", dice=TypedDice([]))
+        play_service.play_turn(sid, TurnAction.FIG, None, dice=TypedDice([[3, 3]]))
+    with pytest.raises(ServiceError, match="the action must be DEC, REP or FIG, not 'flee'"):
+        play_service.play_turn(sid, "flee", dice=TypedDice([]))  # type: ignore[arg-type]  # the CLI reads words
+    with pytest.raises(ServiceError, match="posture must be from -2 .Cowardly. to 2 .Bold., not '.1'"):
+        play_service.play_turn(sid, TurnAction.FIG, "+1", dice=TypedDice([[3, 3]]))  # type: ignore[arg-type]
     with pytest.raises(DiceError):
-        play_service.play_turn(sid, "fig", 0, dice=TypedDice([[3, 9]]))
+        play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[3, 9]]))
     with pytest.raises(DiceError, match="too many"):
-        play_service.play_turn(sid, "dec", dice=TypedDice([[3]]))
+        play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([[3]]))
     assert counts() == before
 
 
 def test_dec_turns_to_the_end_and_no_turn_after() -> None:
     sid = make_sheet(length=2)
-    play_service.play_turn(sid, "dec", dice=TypedDice([]))
-    edit = play_service.play_turn(sid, "dec", dice=TypedDice([]))
+    play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
+    edit = play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
     assert edit.result.campaign_ended == "turns_used_up"
     before = counts()
     with pytest.raises(ServiceError, match="campaign has ended"):
-        play_service.play_turn(sid, "dec", dice=TypedDice([]))
+        play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
     assert counts() == before
 
 
 def test_surrender_ends_at_once() -> None:
     sid = make_sheet(length=5, enemy_base=10000)  # -> Losing
-    edit = play_service.play_turn(sid, "fig", 0, dice=TypedDice([[1, 3]]))  # Losing 4 = S
+    edit = play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[1, 3]]))  # Losing 4 = S
     assert edit.result.ends == "surrendered" and edit.result.campaign_ended == "surrendered"
     assert not edit.result.battle and edit.result.recorded
     assert SologearSheet.get_by_id(sid).status == "ended"
@@ -196,9 +200,9 @@ def test_surrender_ends_at_once() -> None:
 
 def test_pilot_dead_ends_and_only_on_last_turn() -> None:
     sid = make_sheet(length=5)
-    play_service.play_turn(sid, "fig", 0, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
+    play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
     play_service.record_turn(sid, 1)
-    play_service.play_turn(sid, "fig", 0, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
+    play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
     with pytest.raises(ServiceError, match="last turn"):
         play_service.record_turn(sid, 1, pilot_dead=True)
     with pytest.raises(ServiceError, match="both dead and captured"):
@@ -215,11 +219,11 @@ def test_pilot_dead_ends_and_only_on_last_turn() -> None:
 
 def test_rep_after_damage_and_gear_state() -> None:
     sid = make_sheet(length=5)
-    play_service.play_turn(sid, "fig", 0, dice=TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]))  # Equal 5: 1D6G,##
+    play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]))  # Equal 5: 1D6G,##
     assert SologearSheet.get_by_id(sid).gear_damaged
     play_service.record_turn(sid, 1, glory=6, short_ammo=True)
     assert sheet_service.next_turn(sid).actions == ("dec", "rep", "fig")
-    edit = play_service.play_turn(sid, "rep", dice=TypedDice([[2]]))
+    edit = play_service.play_turn(sid, TurnAction.REP, dice=TypedDice([[2]]))
     assert edit.result.repair_hours == 1
     play_service.record_turn(sid, 2, gear_damaged=False, short_ammo=False)
     sheet = SologearSheet.get_by_id(sid)
@@ -229,9 +233,11 @@ def test_rep_after_damage_and_gear_state() -> None:
 
 
 def play_short_campaign(sid: int) -> None:
-    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[4, 5], [3, 2], [1, 1, 1, 1], [1]]))  # 11 Equal 2D6G,##
+    play_service.play_turn(
+        sid, TurnAction.FIG, 2, dice=TypedDice([[4, 5], [3, 2], [1, 1, 1, 1], [1]])
+    )  # 11 Equal 2D6G,##
     play_service.record_turn(sid, 1, glory=5, bunkers=1)
-    play_service.play_turn(sid, "dec", dice=TypedDice([]))
+    play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
 
 
 def test_full_campaign_and_reckoning() -> None:
@@ -278,20 +284,22 @@ def test_variable_tables_and_reward_dice_options() -> None:
 
 def test_ferocious_breakout() -> None:
     sid = make_sheet(length=1, enemy_base=10000, ferocious=True)  # Losing
-    edit = play_service.play_turn(sid, "fig", 0, dice=TypedDice([[1, 3]]))  # S -> break-out instead of surrender
+    edit = play_service.play_turn(
+        sid, TurnAction.FIG, 0, dice=TypedDice([[1, 3]])
+    )  # S -> break-out instead of surrender
     assert edit.result.starts_breakout and edit.result.campaign_ended is None
     nxt = sheet_service.next_turn(sid)
     assert nxt.breakout and nxt.actions == ("fig",) and nxt.band == "Losing"
     with pytest.raises(ServiceError, match="no DEC or REP"):
-        play_service.play_turn(sid, "dec", dice=TypedDice([]))
+        play_service.play_turn(sid, TurnAction.DEC, dice=TypedDice([]))
     with pytest.raises(ServiceError, match="ferocious battles cannot be switched"):
         sheet_service.set_options(sid, ferocious=False)
     # break-out turn 2: 2d6 5 + 2 = 7 -> E,## ignored, battle
-    edit = play_service.play_turn(sid, "fig", None, dice=TypedDice([[2, 3], [1, 1, 1, 1], [1]]))
+    edit = play_service.play_turn(sid, TurnAction.FIG, None, dice=TypedDice([[2, 3], [1, 1, 1, 1], [1]]))
     assert edit.result.breakout and edit.result.posture == 2 and edit.result.ends is None
     play_service.record_turn(sid, 2, glory=0)
     # turn 3: 10 + 2 = 12 -> broke through
-    play_service.play_turn(sid, "fig", 2, dice=TypedDice([[5, 5]]))
+    play_service.play_turn(sid, TurnAction.FIG, 2, dice=TypedDice([[5, 5]]))
     data = sheet_service.sheet_data(sid)
     assert data.state.end_reason == "broke_through" and data.state.status == "ended"
     # FIG(0) + 2 break-out FIG(+2)
@@ -300,9 +308,9 @@ def test_ferocious_breakout() -> None:
 
 def test_breakout_turns_count_as_bold_fights() -> None:
     sid = make_sheet(length=1, enemy_base=10000, ferocious=True)
-    play_service.play_turn(sid, "fig", -1, dice=TypedDice([[2, 3]]))  # 5 - 1 = 4: S -> break-out
+    play_service.play_turn(sid, TurnAction.FIG, -1, dice=TypedDice([[2, 3]]))  # 5 - 1 = 4: S -> break-out
     # break-out: 1 + 1 + 2 = 4 -> S again, ignored; the battle goes on
-    edit = play_service.play_turn(sid, "fig", 2, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
+    edit = play_service.play_turn(sid, TurnAction.FIG, 2, dice=TypedDice([[1, 1], [1, 1, 1, 1], [1]]))
     assert edit.result.breakout and edit.result.battle and edit.result.ends is None
     # the Losing column places no Glory markers
     with pytest.raises(ServiceError, match="only 0 Glory"):
@@ -319,7 +327,7 @@ def test_undo_turn_is_exact_and_redo() -> None:
     sid = make_sheet(length=3)
     snapshot = sheet_service.sheet_data(sid)
     before = counts()
-    edit = play_service.play_turn(sid, "fig", 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
+    edit = play_service.play_turn(sid, TurnAction.FIG, 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
     rec = play_service.record_turn(sid, 1, glory=2, gear_damaged=True, short_ammo=True)
     undone = play_service.undo_last(sid)
     assert undone.result == PlayUndone(undone="turn", turn=1, label="FIG(+2)")
@@ -333,7 +341,7 @@ def test_undo_turn_is_exact_and_redo() -> None:
     play_service.undo_last(sid)
     assert counts() == before
     # the GUI path: undo the record, then the play, through their change sets
-    edit = play_service.play_turn(sid, "fig", 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
+    edit = play_service.play_turn(sid, TurnAction.FIG, 2, dice=TypedDice([[3, 2], [4], [3], [1, 2, 3, 4], [2]]))
     rec = play_service.record_turn(sid, 1, glory=2)
     journal_replay.undo(rec.operation_id)
     assert not SologearTurn.get(SologearTurn.sheet == sid).recorded
@@ -384,7 +392,7 @@ def test_update_sheet_and_rename() -> None:
     sid = make_sheet()
     edit = sheet_service.update_sheet(sid, name="Hill 215", gear_tv=420, area="Westridge")
     assert edit.result.new["name"] == "Hill 215"
-    data = sheet_service.sheet_data("Hill 215")
+    data = sheet_service.sheet_data(sheet_id("Hill 215"))
     assert data.gear_tv == 420 and data.enemy_quality_column == "≤500"
     with pytest.raises(ServiceError):
         sheet_service.update_sheet(sid, gear_tv=-1)
@@ -423,9 +431,9 @@ def test_seeded_campaigns_run_to_the_end() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"base_power": "1e308"}, "base power must be at most 1,000,000"),
-        ({"base_power": "inf"}, "base power must be a number of 0 or more"),
-        ({"base_power": "nan"}, "base power must be a number of 0 or more"),
+        ({"base_power": 1e308}, "base power must be at most 1,000,000"),
+        ({"base_power": float("inf")}, "base power must be a number of 0 or more"),
+        ({"base_power": float("nan")}, "base power must be a number of 0 or more"),
         ({"company_tv": 1_000_001}, "company TV must be at most 1000000"),
     ],
 )
@@ -439,11 +447,11 @@ def test_huge_or_non_finite_unit_values_are_refused(kwargs: dict[str, Any], mess
 
 def test_rep_turn_repairs_and_rearms_the_gear_and_undoes_exactly() -> None:
     sid = make_sheet(length=5)
-    play_service.play_turn(sid, "fig", 0, dice=TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]))  # Equal 5: 1D6G,##
+    play_service.play_turn(sid, TurnAction.FIG, 0, dice=TypedDice([[2, 3], [6], [1, 1, 1, 1], [1]]))  # Equal 5: 1D6G,##
     play_service.record_turn(sid, 1, glory=6, short_ammo=True)
     sheet = SologearSheet.get_by_id(sid)
     assert sheet.gear_damaged and sheet.short_ammo
-    edit = play_service.play_turn(sid, "rep", dice=TypedDice([[5]]))
+    edit = play_service.play_turn(sid, TurnAction.REP, dice=TypedDice([[5]]))
     assert "3 hours of repairs" in edit.message and "repaired and re-armed" in edit.message
     assert any("repaired and re-armed" in m for m in edit.result.meaning)
     assert not edit.result.result.gear_damaged and not edit.result.result.short_ammo

@@ -16,6 +16,7 @@ from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign, Platoon, SologearSheet, SologearTurn, name_key
 from campaign_app.store.opened import Capability, can
 from tests import overview_gen
+from tests.ids import campaign_id as campaign_id_of
 
 FLIP = {"victory": "defeat", "defeat": "victory", "draw": "draw", None: None}
 
@@ -139,11 +140,11 @@ def test_ranking_follows_the_rules_tie_breaks() -> None:
     _battle(ids["Charlie"], 1, "victory")
     _battle(ids["Charlie"], 2, "defeat")
     _battle(ids["Delta"], 1, "draw")
-    got = [r.platoon for r in st.standings("League").platoons]
+    got = [r.platoon for r in st.standings(campaign_id_of("League")).platoons]
     assert got == ["Alpha", "Bravo", "Charlie", "Delta"]
     _battle(ids["Delta"], 2, "victory")
     _battle(ids["Delta"], 3, "victory")  # Delta: 2 victories now leads
-    assert [r.platoon for r in st.standings("League").platoons][0] == "Delta"
+    assert [r.platoon for r in st.standings(campaign_id_of("League")).platoons][0] == "Delta"
 
 
 def test_both_victories_are_shown_as_a_disagreement_never_resolved() -> None:
@@ -153,7 +154,7 @@ def test_both_victories_are_shown_as_a_disagreement_never_resolved() -> None:
     _battle(ids["Alpha"], 2, "draw", ids["Bravo"], day=5)
     _battle(ids["Bravo"], 2, "draw", ids["Alpha"], day=5)  # agree
     _battle(ids["Alpha"], 3, "defeat", ids["Bravo"], day=9)  # Bravo did not log this one
-    (pair,) = st.standings("League").head_to_head
+    (pair,) = st.standings(campaign_id_of("League")).head_to_head
     # Bravo ranks first (1 victory, no defeat; Alpha 1 victory, 1 defeat): A of the pair is Bravo
     assert pair.to_dict() == {
         "platoons": ["Bravo", "Alpha"],
@@ -166,7 +167,7 @@ def test_both_victories_are_shown_as_a_disagreement_never_resolved() -> None:
     assert (game.a_battle, game.a_result, game.b_battle, game.b_result) == (1, "victory", 1, "victory")
     assert "disputed" in pair.text() and "Bravo battle 1: victory; Alpha battle 1: victory" in pair.text()
     # each side's own table still counts its own log
-    rows = {r.platoon: r for r in st.standings("League").platoons}
+    rows = {r.platoon: r for r in st.standings(campaign_id_of("League")).platoons}
     assert rows["Alpha"].victories == 1 and rows["Bravo"].victories == 1
 
 
@@ -185,6 +186,6 @@ def test_pilots_equal_a_plain_recomputation(seed: int) -> None:
 def test_an_empty_campaign_has_empty_standings() -> None:
     with operation("test.setup", "test data"):
         Campaign.create(name="Empty", system="atomic_africa")
-    s = st.standings("Empty")
+    s = st.standings(campaign_id_of("Empty"))
     assert s.platoons == () and s.head_to_head == () and s.pilots == ()
     assert "nothing to rank" in st.standings_text(s)

@@ -14,6 +14,7 @@ from campaign_app.services import battles, statistics
 from campaign_app.store.models import Battle, Campaign, Platoon
 from campaign_app.store.opened import Capability, can
 from tests import overview_gen
+from tests.ids import campaign_id as campaign_id_of
 
 
 def _plain(campaign_id: int | None) -> dict[tuple[str, str], dict[str, object]]:
@@ -81,7 +82,7 @@ def test_luck_counts_each_source_and_expects_the_exact_odds(congo_platoon) -> No
     # typed-in dice: recovery 1d8 = 8 (all 3 counters removed), leader's fate 2d12 = 12 + 12 (stays)
     battles.log_battle(pid, wounds=3, leader_wounds=1, dice=TypedDice([[8], [12, 12]]))
     battles.log_battle(pid, wounds=0, leader_wounds=0, dice=SeededDice(3))
-    s = statistics.statistics("Congo 1960")
+    s = statistics.statistics(campaign_id_of("Congo 1960"))
     typed = {r.purpose: r for r in s.luck if r.source == "entered"}
     assert typed["recovery"].rolls == 1 and typed["recovery"].mean_percentile == 93.75  # 1d8 = 8: 7/8 + 1/16
     assert typed["leader_fate"].mean_percentile == round(float(Fraction(287, 288)) * 100, 2)

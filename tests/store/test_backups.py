@@ -15,6 +15,7 @@ from campaign_app.services.campaigns import create_campaign, delete_campaign
 from campaign_app.store import DatabaseOpenError, close_db, current_db, init_db
 from campaign_app.store.backups import list_backups, make_backup, rotate
 from campaign_app.store.models import Campaign
+from tests.ids import campaign_id
 
 
 def _name(stem: str, when: dt.datetime, reason: str) -> str:
@@ -45,7 +46,7 @@ def test_daily_backup_once_per_day_and_only_with_data(app_paths):
 
 def test_campaign_deletion_is_backed_up_first(fresh_db, app_paths):
     create_campaign("Doomed", "atomic_africa")
-    delete_campaign("Doomed")
+    delete_campaign(campaign_id("Doomed"))
     (backup,) = app_paths.backup_dir.glob("*-delete.db")
     con = sqlite3.connect(f"file:{backup}?mode=ro", uri=True)
     assert con.execute("SELECT name FROM campaign").fetchall() == [("Doomed",)]

@@ -14,6 +14,7 @@ from campaign_app.services.platoons import create_platoon
 from campaign_app.store import close_db
 from campaign_app.store.journal import operation
 from campaign_app.store.models import Battle, Campaign
+from tests.ids import campaign_id
 
 WRITER = r"""
 import sys, io, contextlib
@@ -59,7 +60,9 @@ def _setup(app_paths) -> list[str]:  # type: ignore[no-untyped-def]
         Campaign.create(name="Congo", system="atomic_africa")
     names = [f"P{i}" for i in range(3)]
     for name in names:
-        create_platoon("Congo", name, training=10, equipment=10, morale=8, armor=2, leader_name=f"Lt. {name}")
+        create_platoon(
+            campaign_id("Congo"), name, training=10, equipment=10, morale=8, armor=2, leader_name=f"Lt. {name}"
+        )
     close_db()
     return names
 

@@ -18,7 +18,7 @@ from campaign_app.store import close_db, init_db, journal, journal_read, journal
 from campaign_app.store.database import db
 from campaign_app.store.journal import Conflict, operation
 from campaign_app.store.models import Campaign, Platoon, SologearForce
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,7 +63,9 @@ def test_cascaded_deletes_are_recorded_and_come_back(fresh_db) -> None:  # type:
     from campaign_app.services import campaigns
 
     campaigns.create_campaign("Congo")
-    platoon_service.create_platoon("Congo", "Alpha", training=8, equipment=8, morale=8, armor=1, leader_name="Lt. A")
+    platoon_service.create_platoon(
+        campaign_id("Congo"), "Alpha", training=8, equipment=8, morale=8, armor=1, leader_name="Lt. A"
+    )
     battles.log_battle(platoon_id("Alpha"), wounds=2, leader_wounds=0, dice=SeededDice(3))
     rows = {
         t: db.execute_sql(f'SELECT * FROM "{t}" ORDER BY id').fetchall()
@@ -79,7 +81,7 @@ def test_later_operation_in_the_way_is_named_and_redo_walks_back_the_undo_order(
     from campaign_app.services import campaigns
 
     campaigns.create_campaign("Congo")
-    made = platoon_service.create_platoon("Congo", "Alpha", training=8, equipment=8, morale=8, armor=1)
+    made = platoon_service.create_platoon(campaign_id("Congo"), "Alpha", training=8, equipment=8, morale=8, armor=1)
     renamed = platoon_service.rename_platoon(platoon_id("Alpha"), "Bravo")
     with pytest.raises(Conflict, match="“Rename platoon Alpha → Bravo” .operation \\d+. changed the same data"):
         journal_replay.undo(made.operation_id)

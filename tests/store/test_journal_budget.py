@@ -24,6 +24,7 @@ from campaign_app.store.journal import Conflict
 from campaign_app.store.journal_read import list_operations, newest_undoable
 from campaign_app.store.journal_replay import redo, undo
 from tests.dbdump import dump
+from tests.ids import campaign_id
 
 
 def _file_db(tmp_path: Path) -> Path:
@@ -272,7 +273,7 @@ def test_forget_keeps_an_earlier_rows_images_when_its_id_was_reused(tmp_path: Pa
     delete_op = list_operations(limit=1)[0].id
     second = _platoon("Second Campaign")
     assert second == first  # SQLite gave the id again
-    campaigns.delete_campaign("Second Campaign", forget=True)
+    campaigns.delete_campaign(campaign_id("Second Campaign"), forget=True)
     undo(delete_op)
     assert dump()["platoon"] == before_delete["platoon"]
     assert dump()["leader"] == before_delete["leader"]
@@ -283,5 +284,5 @@ def test_forget_is_for_a_file(tmp_path: Path):
     _platoon("Only")
     with sqlite3.connect(":memory:"):
         pass
-    edit = campaigns.delete_campaign("Only", forget=True)
+    edit = campaigns.delete_campaign(campaign_id("Only"), forget=True)
     assert edit.to_dict()["forgotten"]["records"] > 0

@@ -30,6 +30,7 @@ from campaign_app.store.models import (
     SologearTurn,
     name_key,
 )
+from tests.ids import sheet_id
 
 NOW = "2026-01-01 12:00:00"
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -254,7 +255,7 @@ def test_0004_converts_and_mends_old_data(
     from campaign_app.services import sologear_sheet as sheet_service
     from campaign_app.services.history import history
 
-    data = sheet_service.sheet_data("Hill 214")
+    data = sheet_service.sheet_data(sheet_id("Hill 214"))
     assert data.state.end_text == "all battle turns were played"
     assert data.length_rolls[0].purpose_text == "campaign length"
     battles = history(ids["p1"]).battles

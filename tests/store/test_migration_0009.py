@@ -95,8 +95,9 @@ def test_what_was_recorded_before_the_upgrade_undoes_and_redoes_exactly(upgraded
 
 
 def test_forgetting_a_campaign_after_the_upgrade_finds_its_rows_history(upgraded: Path) -> None:
-    name = campaigns.list_campaigns()[0].name
-    edit = campaigns.delete_campaign(name, forget=True)
+    first = campaigns.list_campaigns()[0]
+    name = first.name
+    edit = campaigns.delete_campaign(first.id, forget=True)
     assert edit.to_dict()["forgotten"]["records"] > 0
     left = db.execute_sql(
         "SELECT count(*) FROM operation_change WHERE old LIKE ? OR new LIKE ?", (f"%{name}%", f"%{name}%")

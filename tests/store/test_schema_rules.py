@@ -17,7 +17,7 @@ from peewee import SqliteDatabase
 from campaign_app.rules import codes
 from campaign_app.services.attachments import add_attached
 from campaign_app.services.campaigns import create_campaign, rename_campaign
-from campaign_app.services.common import NotFound, ServiceError, find_campaign
+from campaign_app.services.common import NotFound, ServiceError, resolve_campaign
 from campaign_app.services.platoons import create_platoon, rename_platoon
 from campaign_app.store import close_db, init_db
 from campaign_app.store.models import (
@@ -33,11 +33,16 @@ from campaign_app.store.models import (
     database_proxy,
     name_key,
 )
-from tests.ids import platoon_id
+from tests.ids import campaign_id, platoon_id
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "db" / "migrations"
 
 pytestmark = pytest.mark.usefixtures("fresh_db")
+
+
+def _campaign_named(name: str) -> Campaign:
+    """The campaign a name typed on the command line finds (the argument layer's look-up)."""
+    return resolve_campaign(campaign_id(name))
 
 
 def _schema(database: peewee.Database) -> dict[tuple[str, str], str]:
@@ -95,7 +100,7 @@ def test_the_same_name_under_the_case_rule(a: str, b: str):
     create_campaign(a)
     with pytest.raises(ServiceError, match="already"):
         create_campaign(b)
-    assert find_campaign(b).name == a
+    assert _campaign_named(b).name == a
     assert Campaign.select().count() == 1
 
 
@@ -106,7 +111,7 @@ def test_different_names_under_the_case_rule(a: str, b: str):
     assert name_key(a) != name_key(b)
     create_campaign(a)
     create_campaign(b)
-    assert find_campaign(a).name == a and find_campaign(b).name == b
+    assert _campaign_named(a).name == a and _campaign_named(b).name == b
 
 
 def test_the_database_refuses_a_second_name_with_the_same_key_whoever_writes_it():
@@ -164,22 +169,22 @@ def _find_platoon(name: str, campaign: str | None = None) -> Platoon:
 def test_platoon_and_attached_names_follow_the_rule():
     create_campaign("Congo")
     create_campaign("Katanga")
-    create_platoon("Congo", "Über Zug", training=10, equipment=10, morale=8, armor=2)
+    create_platoon(campaign_id("Congo"), "Über Zug", training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="already has a platoon"):
-        create_platoon("Congo", "ÜBER ZUG", training=10, equipment=10, morale=8, armor=2)
-    create_platoon("Katanga", "über zug", training=10, equipment=10, morale=8, armor=2)  # another campaign
+        create_platoon(campaign_id("Congo"), "ÜBER ZUG", training=10, equipment=10, morale=8, armor=2)
+    create_platoon(campaign_id("Katanga"), "über zug", training=10, equipment=10, morale=8, armor=2)  # another campaign
     assert _find_platoon("über zug", "Congo").name == "Über Zug"
     assert _find_platoon("Über Zug").campaign.name == "Congo"  # the exact spelling wins across campaigns
     assert _find_platoon("über zug").campaign.name == "Katanga"
     with pytest.raises(ServiceError, match="more than one platoon"):
         _find_platoon("ÜBER ZUG")
-    create_platoon("Congo", "Straße", training=10, equipment=10, morale=8, armor=2)
+    create_platoon(campaign_id("Congo"), "Straße", training=10, equipment=10, morale=8, armor=2)
     with pytest.raises(ServiceError, match="already has a platoon"):
         rename_platoon(_find_platoon("Über Zug", "Congo").id, "STRASSE")
     rename_platoon(_find_platoon("Straße", "Congo").id, "STRASSE")  # its own name in other letters
     assert _find_platoon("straße", "Congo").name == "STRASSE"
     with pytest.raises(peewee.IntegrityError, match="platoon.campaign_id, platoon.name_key"), _op():
-        Platoon.create(campaign=find_campaign("Congo"), name="strasse", training=10, equipment=10, morale=8, armor=2)
+        Platoon.create(campaign=_campaign_named("Congo"), name="strasse", training=10, equipment=10, morale=8, armor=2)
     pid = _find_platoon("Strasse", "Congo").id
     add_attached(pid, "Mörser Trupp", kind="team", training=8, equipment=8, morale=8, armor=2)
     with pytest.raises(ServiceError, match="already"):
@@ -189,10 +194,10 @@ def test_platoon_and_attached_names_follow_the_rule():
 
 def test_rename_to_the_same_name_in_another_case_is_allowed():
     create_campaign("über front")
-    rename_campaign("über front", "Über Front")
-    assert find_campaign("ÜBER FRONT").name == "Über Front"
+    rename_campaign(campaign_id("über front"), "Über Front")
+    assert _campaign_named("ÜBER FRONT").name == "Über Front"
     with pytest.raises(NotFound):
-        find_campaign("Ueber Front")
+        _campaign_named("Ueber Front")
 
 
 NEW_CAMPAIGN = r"""
@@ -351,7 +356,7 @@ def test_undo_that_would_bring_back_a_name_taken_since_is_refused_naming_it():
 
     create_campaign("Über Front")
     create_campaign("Other")
-    delete_campaign("Über Front")
+    delete_campaign(campaign_id("Über Front"))
     create_campaign("über front")
     deleted = next(o for o in list_operations() if o.kind == "campaign.delete")
     with pytest.raises(Conflict, match="the name 'Über Front' is taken by another campaign now"):

@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
 
 from ...errors import CampaignError
 from ...rules import death_blow as rules
+from ...rules.enums import BoutWinner
 from ...services import death_blow as service
 from ..context import AppContext
 from ..sizing import cap_fields
 from ..undo_commands import perform, push_edit
-from ..widgets import ChoicePicker, ErrorLabel
+from ..widgets import ChoicePicker, ErrorLabel, date_of
 from .models import RoundsModel
 
 GUI_ODDS_BOUTS = rules.DEFAULT_ODDS_BOUTS
@@ -240,9 +241,9 @@ class LogBoutDialog(QDialog):
 
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "winner": self.winner.value(),
+            "winner": (BoutWinner.FIGHTER, BoutWinner.OPPONENT, BoutWinner.DRAW)[self.winner.currentIndex()],
             "face_cards": self.face_cards.value(),
-            "date": self.date.date().toString("yyyy-MM-dd"),
+            "date": date_of(self.date.date()),
             "notes": self.notes.toPlainText(),
         }
         if self.vs_fighter.isChecked():
