@@ -40,6 +40,7 @@ from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import RulesError, Thresholds
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store import journal_read, journal_replay
+from ..store.batch import read_together
 from ..store.journal import operation
 from ..store.models import Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from .common import (
@@ -48,6 +49,7 @@ from .common import (
     ServiceError,
     check_line,
     check_multiline,
+    check_row_id,
     iso_text,
     resolve_platoon,
     suggested_leader_name,
@@ -79,14 +81,32 @@ FATE_WORDS: dict[str, str] = {
 _platoon = resolve_platoon
 
 
-def _active_leader(platoon_id: int) -> Leader | None:
-    leader: Leader | None = (
+def _active_leader_query(platoon_id: int) -> Any:
+    return (
         Leader.select()
         .where((Leader.platoon == platoon_id) & (Leader.status == "active"))
         .order_by(Leader.id.desc())
-        .first()
+        .limit(1)
     )
+
+
+def _active_leader(platoon_id: int) -> Leader | None:
+    leader: Leader | None = _active_leader_query(platoon_id).first()
     return leader
+
+
+def _last_number_query(platoon_id: int) -> Any:
+    return Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == platoon_id).tuples()
+
+
+def _platoon_now(platoon_id: int) -> tuple[Platoon | None, Leader | None, int]:
+    """The platoon, its active leader and its last battle's number, read together (one round trip)."""
+    found, leaders, last = read_together(
+        Platoon.select().where(Platoon.id == platoon_id),
+        _active_leader_query(platoon_id),
+        _last_number_query(platoon_id),
+    )
+    return (found[0] if found else None), (leaders[0] if leaders else None), int(last[0][0] or 0)
 
 
 _iso = iso_text
@@ -385,11 +405,21 @@ class BattleSession:
     """
 
     def __init__(self, platoon: int | Platoon) -> None:
-        p = _platoon(platoon)
-        c = Campaign.get_by_id(p.campaign_id)
+        pid = platoon.id if isinstance(platoon, Platoon) else check_row_id(platoon, "platoon")
+        # every read at once (one round trip on a server)
+        found, campaigns, leaders, last_number, mark = read_together(
+            Platoon.select().where(Platoon.id == pid),
+            Campaign.select().where(Campaign.id == Platoon.select(Platoon.campaign).where(Platoon.id == pid)),
+            _active_leader_query(pid),
+            _last_number_query(pid),
+            (journal_read.newest_id_sql(), None),
+        )
+        if not found or not campaigns:
+            raise NotFound(f"no platoon with id {platoon if not isinstance(platoon, Platoon) else pid}")
+        p, c = found[0], campaigns[0]
         if c.system != "atomic_africa":
             raise ServiceError(f"campaign {c.name!r} is not an Atomic Africa campaign")
-        leader = _active_leader(p.id)
+        leader = leaders[0] if leaders else None
         self.platoon_id: int = p.id
         self.platoon_name: str = p.name
         self.campaign_id: int = c.id
@@ -403,9 +433,8 @@ class BattleSession:
         self.leader_name: str | None = leader.name if leader else None
         self.leader_rank: str | None = leader.rank if leader else None
         self.leader_xp: int | None = leader.xp if leader else None
-        last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
-        self.number: int = (last or 0) + 1
-        self.journal_mark: int = journal_read.newest_id()
+        self.number: int = int(last_number[0][0] or 0) + 1
+        self.journal_mark: int = int(mark[0][0] or 0)
         """The journal's clock when the platoon was read: what changed it since is named if the commit is
         refused."""
         self.details = BattleDetails()
@@ -706,6 +735,9 @@ class BattleSession:
     def _stale(self, p: Platoon) -> bool:
         leader = _active_leader(p.id)
         last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
+        return self._stale_given(p, leader, last)
+
+    def _stale_given(self, p: Platoon, leader: Leader | None, last: int | None) -> bool:
         return bool(
             p.xp != self.platoon_xp
             or (leader.id if leader else None) != self.leader_id
@@ -740,13 +772,15 @@ class BattleSession:
         details = self.details
         rec_obj = Recorder()
         with rec_obj.operation("battle.log") as op:
-            p = Platoon.get_or_none(Platoon.id == self.platoon_id)
-            if p is None:
+            # checked and locked first (on a server the lock goes in front of the reads, in their message), then
+            # the platoon as it is now, compared with what the session read: exact under the lock
+            op.target(campaign=self.campaign_id, platoon=self.platoon_id)
+            found, leader, last = _platoon_now(self.platoon_id)
+            if found is None:
                 raise NotFound(f"platoon {self.platoon_name!r} no longer exists")
-            op.target(campaign=p.campaign_id, platoon=p.id)
+            p = found
             rec_obj.label(f"Log battle {self.number} of {p.name}")
-            leader = _active_leader(p.id)
-            if self._stale(p):
+            if self._stale_given(p, leader, last):
                 raise Conflict(self._changed_since(p))
             when = now()
             battle = rec_obj.create(

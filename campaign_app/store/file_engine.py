@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -261,6 +261,14 @@ class CampaignDatabase(SqliteDatabase):
 
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         return int(self.execute_sql(sql, params).lastrowid)
+
+    def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        """One by one: a file has no round trips to save."""
+        found = []
+        for sql, params in statements:
+            cursor = self.execute_sql(sql, params)
+            found.append((cursor.description, cursor.fetchall()))
+        return found
 
     # --- the journal's recording (store.journal) ---------------------------------------------------------
     def table_columns(self, table: str) -> list[tuple[str, str]]:

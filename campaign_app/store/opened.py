@@ -23,6 +23,8 @@ from ..errors import Refused
 from .models import database_proxy
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .check import CheckReport
     from .file_engine import CampaignDatabase
     from .journal import OpChanges
@@ -80,6 +82,11 @@ class Engine(Protocol):
 
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         """Run an ``INSERT`` of one row and return the new row's id."""
+        ...
+
+    def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        """Run several reads (``(sql, params)``; each one ``SELECT``) and return each one's ``(description,
+        rows)``: a file runs them one by one, a server sends them in one message (:mod:`.batch`)."""
         ...
 
     def changed_rows(self) -> int:

@@ -28,7 +28,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -692,6 +692,34 @@ class ServerDatabase(PostgresqlDatabase):
 
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         return int(self.execute_sql(sql + " RETURNING id", params).fetchone()[0])
+
+    def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        """Several reads in one message (their parameters bound here; the pending ``BEGIN`` and the connection's
+        facts in front): one round trip for all. Outside a transaction, a connection found lost is opened again
+        once, as for a single read."""
+        if not statements:
+            return []
+        retry = not self.in_transaction() and not self.is_closed()
+        try:
+            return self._read_together(statements)
+        except ServerUnavailable:
+            if not retry:
+                raise
+        return self._read_together(statements)
+
+    def _read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        import psycopg
+
+        client = psycopg.ClientCursor(self.connection())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        sql = "; ".join((client.mogrify(translate_placeholders(q), p) if p else q).rstrip("; ") for q, p in statements)
+        glued, skip = self._glued(sql, None)
+        cursor = self._send_glued(glued, skip)
+        found = []
+        for i in range(len(statements)):
+            if i:
+                cursor.nextset()
+            found.append((cursor.description, cursor.fetchall()))
+        return found
 
     # --- the journal's recording (store.journal; the server's triggers and functions: store.journal_pg) -----
     def table_columns(self, table: str) -> list[tuple[str, str]]:
