@@ -47,6 +47,7 @@ from ..errors import (
     ServerUnavailable,
     StoreProblem,
 )
+from .batch import RowRef
 from .opened import Capability
 
 if TYPE_CHECKING:
@@ -480,7 +481,7 @@ class ServerDatabase(PostgresqlDatabase):
             state.pending = found
         return found
 
-    def _glued(self, sql: str, params: Any, *, commit: bool = False) -> tuple[str, int]:
+    def _glued(self, sql: str, params: Any, *, commit: bool = False) -> tuple[str, list[str]]:
         """The statement, with its parameters bound here, after the pending statements and before ``COMMIT``:
         one simple-protocol message; the number of results before the statement's own."""
         pending = self._pending()
@@ -489,13 +490,14 @@ class ServerDatabase(PostgresqlDatabase):
 
             sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
         parts = [p.rstrip("; ") for p in pending] + [sql.rstrip("; ")] + (["COMMIT"] if commit else [])
-        skip = len(pending)
+        before = list(pending)
         pending.clear()
-        return "; ".join(parts).replace("%", "%%"), skip
+        return "; ".join(parts).replace("%", "%%"), before
 
-    def _send_glued(self, glued: str, skip: int) -> Any:
+    def _send_glued(self, glued: str, before: list[str]) -> Any:
         """Send one glued message (the connection's facts in front when they are due); the cursor stands on the
-        statement's own result."""
+        statement's own result. The answers of the statements that went before it are handed to their handlers
+        (:meth:`defer_handled`); a handler's refusal is raised once the whole answer is read."""
         facts = self._facts_due()
         if facts:
             glued = CONNECTION_FACTS + "; " + glued
@@ -505,9 +507,102 @@ class ServerDatabase(PostgresqlDatabase):
             row = cursor.fetchone()
             cursor.nextset()
             self._take_facts(row)
-        for _ in range(skip):
+        refusal: BaseException | None = None
+        for item in before:
+            if isinstance(item, _Handled):
+                try:
+                    item.handler(cursor.fetchall())
+                except Exception as exc:  # noqa: BLE001 - raised once the message's answer is read
+                    refusal = refusal or exc
             cursor.nextset()
+        if refusal is not None:
+            raise refusal
         return cursor
+
+    def defer_handled(
+        self, sql: str, params: Any, handler: Callable[[list[Any]], None], *, refuses: bool = False
+    ) -> None:
+        """A read whose answer is wanted later: sent with the transaction's next statement, before it; ``handler``
+        gets its rows when that message's answer comes (``refuses``: it may raise a refusal, so it never rides
+        with a message that commits). Outside a transaction: run at once."""
+        if not self.in_transaction():
+            handler(self.execute_sql(sql, params).fetchall())
+            return
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        self._pending().append(_Handled(sql, handler, refuses))
+
+    def _flush_refusals(self) -> None:
+        """Send what is pending now when a deferred check could refuse: a refusal must come before a commit."""
+        if any(isinstance(p, _Handled) and p.refuses for p in self._pending()):
+            self.execute_sql("SELECT 1")
+
+    # --- writes that travel with the commit -------------------------------------------------------------
+    def write_row(self, table: str, values: dict[str, Any], ref: RowRef | None) -> int | RowRef:
+        """``INSERT`` one row, deferred to the transaction's next message (the commit's, for the last writes of an
+        operation); its id comes back as ``ref`` (usable as a value of the writes after it) once that message is
+        answered. Outside a transaction: at once."""
+        names = ", ".join(f'"{c}"' for c in values)
+        row_sql, params = self._values_sql(values)
+        sql = f'INSERT INTO "{table}" ({names}) VALUES ({row_sql}) RETURNING id'
+        if not self.in_transaction() or ref is None:
+            return int(self.execute_sql(self._bound(sql, params)).fetchone()[0])
+        self._refs = getattr(self, "_refs", 0) + 1
+        ref.setting = f"campaign_app.row_{self._refs}"
+        wrapped = f"WITH r AS ({sql}) SELECT set_config('{ref.setting}', id::text, true) FROM r"
+
+        def took(rows: list[Any]) -> None:
+            ref.value = int(rows[0][0])
+
+        self._pending().append(_Handled(self._bound(wrapped, params), took, False))
+        return ref
+
+    def update_row(self, table: str, row_id: int | RowRef, values: dict[str, Any]) -> None:
+        """``UPDATE`` one row by id, deferred to the transaction's next message."""
+        sets = []
+        params: list[Any] = []
+        for column, value in values.items():
+            part, more = self._value_sql(value)
+            sets.append(f'"{column}" = {part}')
+            params += more
+        key, more = self._value_sql(row_id)
+        sql = f'UPDATE "{table}" SET {", ".join(sets)} WHERE id = {key}'
+        self.defer(self._bound(sql, params + more))
+
+    def expect(self, sql: str, params: Any) -> None:
+        """A guard that travels with the next message: when ``sql`` (one value) is not true there, that message
+        fails with the journal's "changed meanwhile" SQLSTATE (``CA412``) and nothing of the transaction is kept."""
+        cond = self._bound(sql, params).replace("$g$", "")
+        self.defer(
+            f"DO $g$ BEGIN IF NOT coalesce(({cond}), false) THEN RAISE EXCEPTION 'campaign_app: changed' "
+            "USING ERRCODE = 'CA412'; END IF; END $g$"
+        )
+
+    def _bound(self, sql: str, params: Any) -> str:
+        if not params:
+            return sql
+        import psycopg
+
+        return str(psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params))  # type: ignore[no-untyped-call]
+
+    @staticmethod
+    def _value_sql(value: Any) -> tuple[str, list[Any]]:
+        if isinstance(value, RowRef):
+            if value.value is not None:
+                return "?", [value.value]
+            return f"current_setting('{value.setting}')::bigint", []
+        return "?", [value]
+
+    def _values_sql(self, values: dict[str, Any]) -> tuple[str, list[Any]]:
+        parts: list[str] = []
+        params: list[Any] = []
+        for value in values.values():
+            part, more = self._value_sql(value)
+            parts.append(part)
+            params += more
+        return ", ".join(parts), params
 
     def _facts_may_go_with(self, sql: str) -> bool:
         """The facts may go in front of ``sql`` when nothing in that message commits before they are checked: a
@@ -530,8 +625,8 @@ class ServerDatabase(PostgresqlDatabase):
         if self._facts_due() and not self._facts_may_go_with(sql):
             self.ask_facts()
         if self._pending() or self._facts_due():
-            glued, skip = self._glued(sql, params)
-            return self._send_glued(glued, skip)
+            glued, before = self._glued(sql, params)
+            return self._send_glued(glued, before)
         if params:
             sql = translate_placeholders(sql)
         elif "%" in sql:
@@ -572,8 +667,9 @@ class ServerDatabase(PostgresqlDatabase):
         commit = self.transaction_depth() == 1 and not self._savepoints()
         if self._facts_due():
             self.ask_facts()
-        glued, skip = self._glued(sql, params, commit=commit)
-        cursor = self._send_glued(glued, skip)
+        self._flush_refusals()
+        glued, before = self._glued(sql, params, commit=commit)
+        cursor = self._send_glued(glued, before)
         if commit:
             self._state.committed_early = True
         return cursor
@@ -712,8 +808,8 @@ class ServerDatabase(PostgresqlDatabase):
 
         client = psycopg.ClientCursor(self.connection())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
         sql = "; ".join((client.mogrify(translate_placeholders(q), p) if p else q).rstrip("; ") for q, p in statements)
-        glued, skip = self._glued(sql, None)
-        cursor = self._send_glued(glued, skip)
+        glued, before = self._glued(sql, None)
+        cursor = self._send_glued(glued, before)
         found = []
         for i in range(len(statements)):
             if i:
@@ -757,6 +853,19 @@ class ServerDatabase(PostgresqlDatabase):
         from . import journal_pg
 
         journal_pg.install(self, self.app_table_names())
+
+
+class _Handled(str):
+    """A deferred statement whose answer someone wants (:meth:`ServerDatabase.defer_handled`)."""
+
+    handler: Callable[[list[Any]], None]
+    refuses: bool
+
+    def __new__(cls, sql: str, handler: Callable[[list[Any]], None], refuses: bool) -> _Handled:
+        made = super().__new__(cls, sql)
+        made.handler = handler
+        made.refuses = refuses
+        return made
 
 
 _READ = re.compile(r"\s*SELECT\b", re.I)
