@@ -486,7 +486,7 @@ def _server_transaction(
                 "SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text FROM campaign_app_end(?, ?)",
                 (op_id, op.label or kind),
             ).fetchone()
-        except peewee.DatabaseError as exc:
+        except (peewee.DatabaseError, Refused) as exc:  # the operation's writes travel in this message too
             refused = _server_refusal(exc)
             if refused is exc:
                 raise
