@@ -45,6 +45,8 @@ class RowRef:
         self.setting = ""
 
     def __int__(self) -> int:
+        if self.value is None:  # wanted before the commit (an operation nested in a bigger one): send it now
+            db.obj.execute_sql("SELECT 1")
         if self.value is None:
             raise ValueError("the row's id is known once the operation's writes were sent")
         return self.value

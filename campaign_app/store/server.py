@@ -492,21 +492,19 @@ class ServerDatabase(PostgresqlDatabase):
         parts = [p.rstrip("; ") for p in pending] + [sql.rstrip("; ")] + (["COMMIT"] if commit else [])
         before = list(pending)
         pending.clear()
+        if self._facts_due():  # the connection's facts, after a BEGIN (which must open the message's transaction)
+            at = 1 if before and before[0].startswith("BEGIN") else 0
+            facts = _Handled(CONNECTION_FACTS, lambda rows: self._take_facts(rows[0]), True)
+            before.insert(at, facts)
+            parts.insert(at, facts)
         return "; ".join(parts).replace("%", "%%"), before
 
     def _send_glued(self, glued: str, before: list[str]) -> Any:
         """Send one glued message (the connection's facts in front when they are due); the cursor stands on the
         statement's own result. The answers of the statements that went before it are handed to their handlers
         (:meth:`defer_handled`); a handler's refusal is raised once the whole answer is read."""
-        facts = self._facts_due()
-        if facts:
-            glued = CONNECTION_FACTS + "; " + glued
         with self.translated():
             cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
-        if facts:
-            row = cursor.fetchone()
-            cursor.nextset()
-            self._take_facts(row)
         refusal: BaseException | None = None
         for item in before:
             if isinstance(item, _Handled):
