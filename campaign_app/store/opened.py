@@ -89,6 +89,23 @@ class Engine(Protocol):
         rows)``: a file runs them one by one, a server sends them in one message (:mod:`.batch`)."""
         ...
 
+    def write_row(self, table: str, values: dict[str, Any], ref: Any) -> Any:
+        """Insert one row (column values); its id (a file, at once) or ``ref`` (a server: sent with the next
+        message, :class:`.batch.RowRef`)."""
+        ...
+
+    def update_row(self, table: str, row_id: Any, values: dict[str, Any]) -> None:
+        """Update one row by id (a server: sent with the next message)."""
+        ...
+
+    def expect(self, sql: str, params: Any) -> None:
+        """The guard of :func:`.batch.expect` (a file: now; a server: in front of the next message)."""
+        ...
+
+    def defer_handled(self, sql: str, params: Any, handler: Any, *, refuses: bool = False) -> None:
+        """A read whose rows go to ``handler``: a file runs it now, a server with the next message."""
+        ...
+
     def changed_rows(self) -> int:
         """This connection's count of rows changed so far (0 where the engine's data version moves with this
         program's writes too)."""
