@@ -122,7 +122,7 @@ def test_a_surprising_schema_version_refuses_the_first_message_and_is_forgotten(
     control: without the newer row the same command writes the battle."""
     import json
 
-    from campaign_app.commands.base import ServerSchemas
+    from campaign_app.services.server_link import ServerSchemas
     from campaign_app.store.migrate import schema_version_supported
 
     assert main(["journal", "--data-dir", str(tmp_path), "--db", player_url]) == 0
