@@ -17,8 +17,9 @@ Everything is on the loopback interface.
 **Part 1, per command.** Over four links (no proxy; the proxy at D = 0, 10, 25 ms), ``--runs`` rounds of fresh
 ``campaign-cli`` processes as the player ada (``--db postgresql://ada:PW@127.0.0.1:PORT/bench``):
 ``battle log`` of her platoon (the same dice each time), ``undo`` (of that battle), ``redo``, ``platoon show``,
-``history``, ``journal``. The links take turns command by command (in an order rotating from round to round), so
-that a busy moment of the shared machine hits them alike. Printed per command:
+``history``, ``journal`` (after one warm-up run of each, which also lets ``campaign-cli`` remember the server's
+schema version, as any second command does). The links take turns command by command (in an order rotating
+from round to round), so that a busy moment of the shared machine hits them alike. Printed per command:
 
 - the median wall time of the process on each link (Python's start-up included, as a user waits for it);
 - *RT@y*: the round trips implied by the times, (t(D) − t(0)) / y with y = 2·D the round trip and t(0) the same

@@ -97,15 +97,21 @@ class Context:
         return self._open(daily_backup, reading)
 
     def _open(self, daily_backup: bool, reading: bool) -> Any:
+        from ..services.server_link import ServerSchemas
         from ..store import init_db
 
+        known = ServerSchemas(self.paths.data_dir)
+        target = str(self.paths.db_target)
         database = init_db(
             self.paths.db_target,
             self.paths.backup_dir,
             busy_timeout=self.busy_timeout,
             daily_backup=daily_backup,
             reading=reading,
+            known_schema=known.get(target),
         )
+        if hasattr(database, "expect_schema"):  # a server: remember its version for the next command
+            known.remember(target, database)
         problem = getattr(database, "backup_problem", None)
         if problem:  # the work goes on, but the user is told
             self.warnings.append(problem)

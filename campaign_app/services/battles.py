@@ -40,7 +40,8 @@ from ..rules.enums import LeaderFate, Outcome
 from ..rules.experience import RulesError, Thresholds
 from ..rules.odds import leader_odds, recovery_mean, recovery_odds
 from ..store import journal_read, journal_replay
-from ..store.journal import operation
+from ..store.batch import ChangedMeanwhile, RowRef, expect, insert, read_together, update
+from ..store.journal import Operation, current_operation, operation
 from ..store.models import Battle, Campaign, Leader, Platoon, Roll, XpChange, now
 from . import common
 from .common import (
@@ -49,6 +50,7 @@ from .common import (
     ServiceError,
     check_line,
     check_multiline,
+    check_row_id,
     iso_text,
     resolve_platoon,
     suggested_leader_name,
@@ -80,14 +82,32 @@ FATE_WORDS: dict[str, str] = {
 _platoon = resolve_platoon
 
 
-def _active_leader(platoon_id: int) -> Leader | None:
-    leader: Leader | None = (
+def _active_leader_query(platoon_id: int) -> Any:
+    return (
         Leader.select()
         .where((Leader.platoon == platoon_id) & (Leader.status == "active"))
         .order_by(Leader.id.desc())
-        .first()
+        .limit(1)
     )
+
+
+def _active_leader(platoon_id: int) -> Leader | None:
+    leader: Leader | None = _active_leader_query(platoon_id).first()
     return leader
+
+
+def _last_number_query(platoon_id: int) -> Any:
+    return Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == platoon_id).tuples()
+
+
+def _platoon_now(platoon_id: int) -> tuple[Platoon | None, Leader | None, int]:
+    """The platoon, its active leader and its last battle's number, read together (one round trip)."""
+    found, leaders, last = read_together(
+        Platoon.select().where(Platoon.id == platoon_id),
+        _active_leader_query(platoon_id),
+        _last_number_query(platoon_id),
+    )
+    return (found[0] if found else None), (leaders[0] if leaders else None), int(last[0][0] or 0)
 
 
 _iso = iso_text
@@ -377,11 +397,27 @@ class BattleSession:
     """
 
     def __init__(self, platoon: int | Platoon) -> None:
-        p = _platoon(platoon)
-        c = Campaign.get_by_id(p.campaign_id)
+        pid = platoon.id if isinstance(platoon, Platoon) else check_row_id(platoon, "platoon")
+        # every read at once (one round trip on a server)
+        found, campaigns, leaders, last_number, mark = read_together(
+            Platoon.select().where(Platoon.id == pid),
+            Campaign.select().where(Campaign.id == Platoon.select(Platoon.campaign).where(Platoon.id == pid)),
+            _active_leader_query(pid),
+            _last_number_query(pid),
+            (journal_read.newest_id_sql(), None),
+        )
+        if not found or not campaigns:
+            raise NotFound(f"no platoon with id {platoon if not isinstance(platoon, Platoon) else pid}")
+        p, c = found[0], campaigns[0]
         if c.system != "atomic_africa":
             raise ServiceError(f"campaign {c.name!r} is not an Atomic Africa campaign")
-        leader = _active_leader(p.id)
+        leader = leaders[0] if leaders else None
+        op = current_operation()
+        self._read_rows: tuple[Platoon, Leader | None] = (p, leader)
+        self._read_under: object = op._locked if op is not None and ("platoon", pid) in op._locked else None
+        """The row lock this read was made under (in the operation that logs the battle: nothing can change the
+        platoon before the commit), or None (a wizard's read: the commit reads again under its lock)."""
+        self._battle: int | RowRef | None = None
         self.platoon_id: int = p.id
         self.platoon_name: str = p.name
         self.campaign_id: int = c.id
@@ -395,9 +431,8 @@ class BattleSession:
         self.leader_name: str | None = leader.name if leader else None
         self.leader_rank: str | None = leader.rank if leader else None
         self.leader_xp: int | None = leader.xp if leader else None
-        last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
-        self.number: int = (last or 0) + 1
-        self.journal_mark: int = journal_read.newest_id()
+        self.number: int = int(last_number[0][0] or 0) + 1
+        self.journal_mark: int = int(mark[0][0] or 0)
         """The journal's clock when the platoon was read: what changed it since is named if the commit is
         refused."""
         self.details = BattleDetails()
@@ -698,6 +733,9 @@ class BattleSession:
     def _stale(self, p: Platoon) -> bool:
         leader = _active_leader(p.id)
         last = Battle.select(fn.MAX(Battle.number)).where(Battle.platoon == p.id).scalar()
+        return self._stale_given(p, leader, last)
+
+    def _stale_given(self, p: Platoon, leader: Leader | None, last: int | None) -> bool:
         return bool(
             p.xp != self.platoon_xp
             or (leader.id if leader else None) != self.leader_id
@@ -731,126 +769,173 @@ class BattleSession:
         rec = self.recovery
         details = self.details
         rec_obj = Recorder()
-        with rec_obj.operation("battle.log") as op:
-            p = Platoon.get_or_none(Platoon.id == self.platoon_id)
-            if p is None:
-                raise NotFound(f"platoon {self.platoon_name!r} no longer exists")
-            op.target(campaign=p.campaign_id, platoon=p.id)
-            rec_obj.label(f"Log battle {self.number} of {p.name}")
-            leader = _active_leader(p.id)
-            if self._stale(p):
-                raise Conflict(self._changed_since(p))
-            when = now()
-            battle = rec_obj.create(
-                Battle,
+        try:
+            with rec_obj.operation("battle.log") as op:
+                op.target(campaign=self.campaign_id, platoon=self.platoon_id)
+                p, leader = self._platoon_under_lock(op)
+                rec_obj.label(f"Log battle {self.number} of {p.name}")
+                battle = self._write(p, leader, given, rec, details)
+        except ChangedMeanwhile:
+            raise self.changed_refusal() from None
+        self._battle = battle
+        battle_id = battle if isinstance(battle, int) else battle.value  # a server's: once the commit is answered
+        self.committed = Edit("battle", battle_id or 0, self._message(), self.summary(battle_id), rec_obj.changes)
+        return self.committed
+
+    def _message(self) -> str:
+        fate = f", leader {self._fate}" if self._fate else ""
+        return (
+            f"logged battle {self.number} of {self.platoon_name}: XP {self.platoon_xp} \u2192 {self.recovery.xp}{fate}"
+        )
+
+    def changed_refusal(self) -> Conflict:
+        """The refusal when the platoon changed after the session read it (the journal names the change)."""
+        return Conflict(self._changed_since(self._read_rows[0]))
+
+    def _platoon_under_lock(self, op: Operation) -> tuple[Platoon, Leader | None]:
+        """The platoon and its active leader as the battle will change them, under the operation's row lock: the
+        session's own read when it was made under this very lock; else read now (with the lock, in one message)
+        and compared with what the session read."""
+        if self._read_under is not None and self._read_under is op._locked:
+            return self._read_rows
+        found, leader, last = _platoon_now(self.platoon_id)
+        if found is None:
+            raise NotFound(f"platoon {self.platoon_name!r} no longer exists")
+        if self._stale_given(found, leader, last):
+            raise Conflict(self._changed_since(found))
+        return found, leader
+
+    def _write(self, p: Platoon, leader: Leader | None, given: Award, rec: Recovery, details: BattleDetails) -> Any:
+        """The battle's rows. They travel together (on a server, in the message that commits), after a guard
+        that refuses them when the platoon is no longer what the session read (store.batch.expect)."""
+        expect(
+            "SELECT (SELECT xp FROM platoon WHERE id = ?) = ? "
+            "AND COALESCE((SELECT MAX(number) FROM battle WHERE platoon_id = ?), 0) = ? "
+            "AND COALESCE((SELECT id FROM leader WHERE platoon_id = ? AND status = 'active' "
+            "ORDER BY id DESC LIMIT 1), 0) = ? "
+            "AND COALESCE((SELECT xp FROM leader WHERE platoon_id = ? AND status = 'active' "
+            "ORDER BY id DESC LIMIT 1), -1) = ?",
+            (
+                p.id,
+                self.platoon_xp,
+                p.id,
+                self.number - 1,
+                p.id,
+                self.leader_id or 0,
+                p.id,
+                -1 if self.leader_xp is None else self.leader_xp,
+            ),
+        )
+        when = now()
+        battle = insert(
+            Battle,
+            platoon=p.id,
+            number=self.number,
+            date=details.date,
+            scenario=details.scenario,
+            opponent=details.opponent,
+            opponent_platoon=details.opponent_platoon,
+            outcome=details.outcome,
+            objectives=details.objectives,
+            fire_support=details.fire_support,
+            notes=details.notes,
+            wounds=self.wounds,
+            leader_wounds=self.leader_wounds,
+            platoon_xp_before=self.platoon_xp,
+            platoon_xp_after=rec.xp,
+            leader_xp_before=given.leader_xp_before,
+            leader_xp_after=given.leader_xp_after,
+            leader_fate=self._fate,
+            xp_lost=rec.xp_lost,
+            created_at=when,
+        )
+        tag = f"battle {self.number}"
+        new_leader: int | RowRef | None = None
+        if leader is not None:
+            values: dict[str, object] = {}
+            if given.leader_xp_after != leader.xp:
+                values["xp"] = given.leader_xp_after
+            if self.needs_replacement:
+                values.update(status=self._fate, left_battle=battle, left_at=when)
+            if values:
+                update(Leader, leader.id, **values)
+            if self.needs_replacement:
+                xp = self._replacement_xp
+                assert xp is not None
+                new_leader = insert(
+                    Leader,
+                    platoon=p.id,
+                    name=self.replacement_name,
+                    rank=self.replacement_rank,
+                    xp=xp,
+                    xp_at_join=xp,
+                    joined_battle=battle,
+                    joined_at=when,
+                    notes=f"replaced {leader.name} after {tag}",
+                )
+        if rec.xp != p.xp:
+            update(Platoon, p.id, xp=rec.xp)
+        bonus = OBJECTIVE_XP[details.objectives]
+        if given.platoon_delta:
+            insert(
+                XpChange,
                 platoon=p.id,
-                number=self.number,
-                date=details.date,
-                scenario=details.scenario,
-                opponent=details.opponent,
-                opponent_platoon=details.opponent_platoon,
-                outcome=details.outcome,
-                objectives=details.objectives,
-                fire_support=details.fire_support,
-                notes=details.notes,
-                wounds=self.wounds,
-                leader_wounds=self.leader_wounds,
-                platoon_xp_before=self.platoon_xp,
-                platoon_xp_after=rec.xp,
-                leader_xp_before=given.leader_xp_before,
-                leader_xp_after=given.leader_xp_after,
-                leader_fate=self._fate,
-                xp_lost=rec.xp_lost,
+                who="platoon",
+                delta=given.platoon_delta,
+                xp_after=given.platoon_xp_after,
+                battle=battle,
+                created_at=when,
+                reason=f"{tag}: award (survived +{SURVIVAL_XP}" + (f", objective +{bonus}" if bonus else "") + ")",
+            )
+        if rec.xp_lost:
+            insert(
+                XpChange,
+                platoon=p.id,
+                who="platoon",
+                delta=-rec.xp_lost,
+                xp_after=rec.xp,
+                battle=battle,
+                created_at=when,
+                reason=f"{tag}: recovery ({self.wounds} wound counters, {len(rec.records)} "
+                f"roll{'s' if len(rec.records) != 1 else ''})",
+            )
+        if leader is not None and given.leader_delta:
+            lbonus = bonus if self.objective_xp_to == "both" else 0
+            insert(
+                XpChange,
+                platoon=p.id,
+                leader=leader.id,
+                who="leader",
+                delta=given.leader_delta,
+                xp_after=given.leader_xp_after,
+                battle=battle,
+                created_at=when,
+                reason=f"{tag}: award (survived +{SURVIVAL_XP}" + (f", objective +{lbonus}" if lbonus else "") + ")",
+            )
+        for seq, record in enumerate(self.records):
+            links: int | RowRef | None = None
+            if record.purpose == PURPOSE_LEADER and leader is not None:
+                links = leader.id
+            elif record.purpose == PURPOSE_REPLACEMENT and new_leader is not None:
+                links = new_leader
+            insert(
+                Roll,
+                platoon=p.id,
+                battle=battle,
+                leader=links,
+                seq=seq,
+                purpose=record.purpose,
+                expression=record.expression,
+                faces=list(record.faces),
+                modifier=record.modifier,
+                total=record.total,
+                source=record.source,
+                rule=record.rule,
+                table_row=record.table_row,
+                outcome=record.outcome,
                 created_at=when,
             )
-            tag = f"battle {self.number}"
-            new_leader = None
-            if leader is not None:
-                values: dict[str, object] = {"xp": given.leader_xp_after}
-                if self.needs_replacement:
-                    values.update(status=self._fate, left_battle=battle.id, left_at=when)
-                rec_obj.update(leader, **values)
-                if self.needs_replacement:
-                    xp = self._replacement_xp
-                    assert xp is not None
-                    new_leader = rec_obj.create(
-                        Leader,
-                        platoon=p.id,
-                        name=self.replacement_name,
-                        rank=self.replacement_rank,
-                        xp=xp,
-                        xp_at_join=xp,
-                        joined_battle=battle.id,
-                        joined_at=when,
-                        notes=f"replaced {leader.name} after {tag}",
-                    )
-            rec_obj.update(p, xp=rec.xp)
-            bonus = OBJECTIVE_XP[details.objectives]
-            if given.platoon_delta:
-                rec_obj.create(
-                    XpChange,
-                    platoon=p.id,
-                    who="platoon",
-                    delta=given.platoon_delta,
-                    xp_after=given.platoon_xp_after,
-                    battle=battle.id,
-                    created_at=when,
-                    reason=f"{tag}: award (survived +{SURVIVAL_XP}" + (f", objective +{bonus}" if bonus else "") + ")",
-                )
-            if rec.xp_lost:
-                rec_obj.create(
-                    XpChange,
-                    platoon=p.id,
-                    who="platoon",
-                    delta=-rec.xp_lost,
-                    xp_after=rec.xp,
-                    battle=battle.id,
-                    created_at=when,
-                    reason=f"{tag}: recovery ({self.wounds} wound counters, {len(rec.records)} "
-                    f"roll{'s' if len(rec.records) != 1 else ''})",
-                )
-            if leader is not None and given.leader_delta:
-                lbonus = bonus if self.objective_xp_to == "both" else 0
-                rec_obj.create(
-                    XpChange,
-                    platoon=p.id,
-                    leader=leader.id,
-                    who="leader",
-                    delta=given.leader_delta,
-                    xp_after=given.leader_xp_after,
-                    battle=battle.id,
-                    created_at=when,
-                    reason=f"{tag}: award (survived +{SURVIVAL_XP}"
-                    + (f", objective +{lbonus}" if lbonus else "")
-                    + ")",
-                )
-            for seq, record in enumerate(self.records):
-                links: int | None = None
-                if record.purpose == PURPOSE_LEADER and leader is not None:
-                    links = leader.id
-                elif record.purpose == PURPOSE_REPLACEMENT and new_leader is not None:
-                    links = new_leader.id
-                rec_obj.create(
-                    Roll,
-                    platoon=p.id,
-                    battle=battle.id,
-                    leader=links,
-                    seq=seq,
-                    purpose=record.purpose,
-                    expression=record.expression,
-                    faces=list(record.faces),
-                    modifier=record.modifier,
-                    total=record.total,
-                    source=record.source,
-                    rule=record.rule,
-                    table_row=record.table_row,
-                    outcome=record.outcome,
-                    created_at=when,
-                )
-        fate = f", leader {self._fate}" if self._fate else ""
-        message = f"logged battle {self.number} of {self.platoon_name}: XP {self.platoon_xp} \u2192 {rec.xp}{fate}"
-        self.committed = Edit("battle", battle.id, message, self.summary(battle.id), rec_obj.changes)
-        return self.committed
+        return battle
 
 
 def log_battle(
@@ -877,30 +962,77 @@ def log_battle(
 
     The platoon is read, the dice rolled and the battle written under one write lock, so another window or
     command logging a battle of the same platoon meanwhile makes this call wait, not fail."""
-    with operation("battle.log") as op:
-        session = BattleSession(platoon)
-        session.set_details(
-            date=date,
-            scenario=scenario,
-            opponent=opponent,
-            opponent_platoon=opponent_platoon,
-            outcome=outcome,
-            objectives=objectives,
-            fire_support=fire_support,
-            notes=notes,
-        )
-        session.set_casualties(wounds, leader_wounds)
-        session.roll_all(dice)
-        if isinstance(dice, TypedDice):
-            dice.check_all_used()
-        if session.needs_replacement:
-            session.set_replacement(
-                replacement_name or suggested_leader_name(session.platoon_id, session.number), replacement_rank
+    session: BattleSession | None = None
+    try:
+        # the platoon is checked and locked first: its read and the rolls happen under the lock, and the whole
+        # battle's writes travel with the commit (store.batch)
+        with operation("battle.log", platoon=platoon if isinstance(platoon, int) else None) as op:
+            session = BattleSession(platoon)
+            _roll_and_commit(
+                session,
+                op,
+                wounds,
+                leader_wounds,
+                objectives,
+                outcome,
+                scenario,
+                opponent,
+                opponent_platoon,
+                date,
+                fire_support,
+                notes,
+                replacement_name,
+                replacement_rank,
+                dice,
             )
-        op.label = f"Log battle {session.number} of {session.platoon_name}"
-        op.target(campaign=session.campaign_id, platoon=session.platoon_id)
-        committed = session.commit()
-    return Edit("battle", committed.id, committed.message, committed.result, op)
+    except ChangedMeanwhile:
+        assert session is not None
+        raise session.changed_refusal() from None
+    battle_id = int(session._battle) if session._battle is not None else 0
+    result = session.summary(battle_id)
+    session.committed = Edit("battle", battle_id, session._message(), result, op)
+    return Edit("battle", battle_id, session._message(), result, op)
+
+
+def _roll_and_commit(
+    session: BattleSession,
+    op: Operation,
+    wounds: int,
+    leader_wounds: int,
+    objectives: int,
+    outcome: Outcome | None,
+    scenario: str | None,
+    opponent: str | None,
+    opponent_platoon: int | None,
+    date: _dt.date | str | None,
+    fire_support: bool,
+    notes: str | None,
+    replacement_name: str | None,
+    replacement_rank: str | None,
+    dice: DiceSource,
+) -> None:
+    """The wizard's steps in order (the CLI's one call), inside the operation that logs the battle."""
+    session.set_details(
+        date=date,
+        scenario=scenario,
+        opponent=opponent,
+        opponent_platoon=opponent_platoon,
+        outcome=outcome,
+        objectives=objectives,
+        fire_support=fire_support,
+        notes=notes,
+    )
+    session.set_casualties(wounds, leader_wounds)
+    session.roll_all(dice)
+    if isinstance(dice, TypedDice):
+        dice.check_all_used()
+    if session.needs_replacement:
+        session.set_replacement(
+            replacement_name or suggested_leader_name(session.platoon_id, session.number), replacement_rank
+        )
+    op.label = f"Log battle {session.number} of {session.platoon_name}"
+    op.target(campaign=session.campaign_id, platoon=session.platoon_id)
+    session.commit()
 
 
 # --- undo, redo, edit -----------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, overload
 from ..rules.codes import PURPOSE_LEADER, purpose_text, rule_text
 from ..rules.enums import LEADER_LEAVES, LeaderFate, Outcome
 from ..rules.experience import LEVELS, Thresholds, level_name
-from ..store.database import db
+from ..store.batch import read_together
 from ..store.models import AttributeChange, BaseModel, Battle, Campaign, Leader, Platoon, Roll, XpChange
 from .battles import FATE_WORDS, OUTCOMES
 from .common import NotFound, ServiceError, iso_text, resolve_platoon, thresholds_of
@@ -296,22 +296,19 @@ def _no_gc() -> Iterator[None]:
 
 
 def read_rows(platoon: int) -> HistoryRows:
-    if isinstance(platoon, int):
-        row = Platoon.select(Platoon, Campaign).join(Campaign).where(Platoon.id == platoon).first()
-        if row is None:
-            raise NotFound(f"no platoon with id {platoon}")
-    else:
-        row = _platoon(platoon)
+    """The platoon, its campaign and every row of its history, read at once (one round trip on a server)."""
+    pid = platoon if isinstance(platoon, int) else _platoon(platoon).id
+    found, *answers = read_together(
+        Platoon.select(Platoon, Campaign).join(Campaign).where(Platoon.id == pid),
+        *((sql, (pid,)) for sql in HISTORY_SQL.values()),
+    )
+    if not found:
+        raise NotFound(f"no platoon with id {platoon}")
+    row = found[0]
     c = row.campaign
-    pid = row.id
     lists = {
-        name: list(
-            map(
-                HISTORY_ROWS[name]._make,  # type: ignore[attr-defined]
-                db.execute_sql(sql, (pid,)).fetchall(),
-            )
-        )
-        for name, sql in HISTORY_SQL.items()
+        name: list(map(HISTORY_ROWS[name]._make, rows))  # type: ignore[attr-defined]
+        for name, rows in zip(HISTORY_SQL, answers, strict=True)
     }
     return HistoryRows(pid, row.name, row.xp, c.name, thresholds_of(c), **lists)
 

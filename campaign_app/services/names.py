@@ -47,12 +47,16 @@ def platoon_id(name: str, campaign: str | None = None) -> int:
     """``--platoon NAME [--campaign NAME]``: the platoon's id. The value is a name first (a platoon named "1"
     is that platoon, whatever row 1 is); only a digits-only value that names no platoon, given without
     ``--campaign``, is taken as the row id. A name used in two campaigns must be qualified."""
-    from ..store.models import Platoon
+    from ..store.models import Campaign, Platoon, name_key
 
     query = Platoon.select()
-    if campaign is not None:
-        query = query.where(Platoon.campaign == campaign_id(campaign))
+    if campaign is not None:  # one query: the campaign's key is unique, so the subquery names at most one
+        query = query.where(
+            Platoon.campaign == Campaign.select(Campaign.id).where(Campaign.name_key == name_key(campaign))
+        )
     matches = rows_named(query, Platoon.name, name)
+    if not matches and campaign is not None:
+        campaign_id(campaign)  # no such campaign: said as such
     if len(matches) > 1:
         raise Refused(f"more than one platoon is named {name!r}; name its campaign too")
     if matches:

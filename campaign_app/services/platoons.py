@@ -29,15 +29,18 @@ from ..rules.experience import (
     level_rank,
     orders_cards_for_xp,
 )
+from ..store.batch import read_together
 from ..store.models import AttachedUnit, AttributeChange, Battle, Campaign, Equipment, Leader, Platoon, XpChange
 from .campaigns import check_name, check_notes
 from .common import (
     UNSET as UNSET,
 )
 from .common import (
+    NotFound,
     RollResult,
     ServiceError,
     check_reason,
+    check_row_id,
     iso_text,
     name_key,
     resolve_campaign,
@@ -378,31 +381,30 @@ def attached_info(a: AttachedUnit, equipment: Iterable[EquipmentItem] = ()) -> A
 def platoon_detail(ref: int | Platoon) -> PlatoonDetail:
     """Everything the platoon page, the Unit Data Sheet and ``platoon show --json`` show (see
     :class:`PlatoonDetail`)."""
-    p = resolve_platoon(ref)
-    c = Campaign.get_by_id(p.campaign_id)
-    t = thresholds_of(c)
-    leaders = list(Leader.select().where(Leader.platoon == p).order_by(Leader.id))  # ids, not clocks
-    battle_ids = {i for ld in leaders for i in (ld.joined_battle_id, ld.left_battle_id) if i}
-    battle_numbers = (
-        {b.id: b.number for b in Battle.select(Battle.id, Battle.number).where(Battle.id.in_(list(battle_ids)))}
-        if battle_ids
-        else {}
+    pid = ref.id if isinstance(ref, Platoon) else check_row_id(ref, "platoon")
+    # every read at once (one round trip on a server): what depends on the platoon is keyed by its id
+    units = AttachedUnit.select(AttachedUnit.id).where(AttachedUnit.platoon == pid)
+    found, campaigns, leaders, battles, attached, equipment = read_together(
+        Platoon.select().where(Platoon.id == pid),
+        Campaign.select().where(Campaign.id == Platoon.select(Platoon.campaign).where(Platoon.id == pid)),
+        Leader.select().where(Leader.platoon == pid).order_by(Leader.id),  # ids, not clocks
+        Battle.select(Battle.id, Battle.number).where(Battle.platoon == pid).tuples(),
+        AttachedUnit.select().where(AttachedUnit.platoon == pid).order_by(AttachedUnit.position, AttachedUnit.id),
+        Equipment.select()
+        .where((Equipment.platoon == pid) | Equipment.attached.in_(units))
+        .order_by(Equipment.position, Equipment.id),
     )
+    if not found or not campaigns:
+        raise NotFound(f"no platoon with id {ref if not isinstance(ref, Platoon) else pid}")
+    p, c = found[0], campaigns[0]
+    t = thresholds_of(c)
+    battle_numbers = {int(i): int(n) for i, n in battles}
     active = [ld for ld in leaders if ld.status == "active"]
     current = active[-1] if active else None
     former = sorted((ld for ld in leaders if ld.status != "active"), key=lambda ld: (ld.left_at or ld.joined_at, ld.id))
-    attached = list(
-        AttachedUnit.select().where(AttachedUnit.platoon == p).order_by(AttachedUnit.position, AttachedUnit.id)
-    )
-    att_ids = [a.id for a in attached]
     own: list[EquipmentItem] = []
-    by_unit: dict[int, list[EquipmentItem]] = {i: [] for i in att_ids}
-    eq_query = (
-        Equipment.select().where((Equipment.platoon == p) | Equipment.attached.in_(att_ids))
-        if att_ids
-        else Equipment.select().where(Equipment.platoon == p)
-    )
-    for e in eq_query.order_by(Equipment.position, Equipment.id):
+    by_unit: dict[int, list[EquipmentItem]] = {a.id: [] for a in attached}
+    for e in equipment:
         # one owner (the CHECK): the platoon, else an attached unit
         (own if e.platoon_id else by_unit[cast(int, e.attached_id)]).append(equipment_item(e))
     leader_xp = current.xp if current else None
@@ -432,7 +434,7 @@ def platoon_detail(ref: int | Platoon) -> PlatoonDetail:
         former_leaders=tuple(cast(FormerLeader, _leader_info(ld, t, battle_numbers)) for ld in former),
         attached=tuple(attached_info(a, by_unit[a.id]) for a in attached),
         equipment_list=tuple(own),
-        battles=Battle.select().where(Battle.platoon == p).count(),
+        battles=len(battle_numbers),
     )
 
 

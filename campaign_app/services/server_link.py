@@ -10,12 +10,15 @@ errors.
   returns what arrived without waiting (the GUI calls it when the socket is readable).
 - :func:`operation_changes` is what one operation touched (None when it is not visible or gone);
   :func:`own_session` the server process of this program's store connection (its own operations are not news).
+- :class:`ServerSchemas`: the schema version each server had when ``campaign-cli`` last opened it, so that the
+  next command opens without asking (the version is checked with its first message).
 - :func:`lost_connection` turns an error that means "the server went away" (restarted, network gone) into one
   :class:`ServerUnavailable`; :func:`reset_connection` drops the dead connection so the next query reconnects.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -275,3 +278,62 @@ __all__ = [
     "reset_connection",
     "unavailable",
 ]
+
+
+class ServerSchemas:
+    """The schema version each club server had when this computer last opened it (``server_schemas.json`` in
+    the data folder, keyed by ``login@host:port/db``, never a password). A command whose server had the app's own
+    version opens it without asking (one round trip less); the version is checked with the first message, and a
+    surprise forgets it here, so the next command asks (and upgrades or refuses) as a first open does."""
+
+    FILE = "server_schemas.json"
+
+    def __init__(self, data_dir: Any) -> None:
+        from pathlib import Path
+
+        self.path = Path(data_dir) / self.FILE
+
+    def _load(self) -> dict[str, int]:
+        try:
+            found = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): v for k, v in found.items() if isinstance(v, int)} if isinstance(found, dict) else {}
+
+    def _save(self, known: dict[str, int]) -> None:
+        import os
+
+        try:
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(known, sort_keys=True), "utf-8")
+            os.replace(tmp, self.path)
+        except OSError:  # a read-only data folder: the next command asks the server again
+            pass
+
+    @staticmethod
+    def key(target: str) -> str:
+        from ..store.server import server_name
+
+        return server_name(target)
+
+    def get(self, target: str) -> int | None:
+        from ..paths import is_server_url
+
+        return self._load().get(self.key(target)) if is_server_url(target) else None
+
+    def remember(self, target: str, database: Any) -> None:
+        from ..store.migrate import schema_version_supported
+
+        key = self.key(target)
+        supported = schema_version_supported()
+
+        def forget() -> None:
+            known = self._load()
+            if known.pop(key, None) is not None:
+                self._save(known)
+
+        database.on_schema_changed = forget
+        known = self._load()
+        if known.get(key) != supported:
+            known[key] = supported
+            self._save(known)

@@ -19,6 +19,7 @@ campaign. Qt-free; SQL only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import Refused
@@ -79,43 +80,78 @@ def why_not(
     """Why the connected login may not change this (one line), or ``None`` when it may. The most precise
     target decides: a platoon, else a sheet, else the campaign (an organiser's business). A row the login
     cannot even see is not refused here (the service says it is not found)."""
+    check = change_check(platoon=platoon, sheet=sheet, campaign=campaign, kind=kind, action=action)
+    if check is None:
+        return None
+    sql, params, verdict = check
+    return verdict(_one(sql, params))
+
+
+Verdict = Callable[[Any], "str | None"]
+
+
+def change_check(
+    *,
+    platoon: int | None = None,
+    sheet: int | None = None,
+    campaign: int | None = None,
+    kind: str = "",
+    action: str | None = None,
+) -> tuple[str, tuple[Any, ...], Verdict] | None:
+    """:func:`why_not` in two halves, so that the question can travel with other statements: the query (one row
+    or none) and the verdict on its row. ``None``: nothing to ask (a file; no club rules; no target)."""
     if not is_club() or not rules_installed():
         return None
     if platoon is not None:
+
+        def on_platoon(row: Any) -> str | None:
+            if row is None or row[0]:
+                return None
+            name, owner, cname = row[1], row[2], row[3]
+            if owner and owner == current_user():
+                return (
+                    f"{name} is yours, but you no longer belong to {cname}; ask one of its organisers to add you again"
+                )
+            if owner:
+                return f"{name} belongs to {owner}; you can look but not change it"
+            return f"{name} belongs to no player; only an organiser of {cname} can change it"
+
         # LEFT JOIN: a platoon of one's own stays visible in a campaign one no longer belongs to (hidden then)
-        row = _one(
+        return (
             "SELECT club_can_platoon(p.id), p.name, p.owner, coalesce(c.name, 'its campaign') "
             "FROM platoon p LEFT JOIN campaign c ON c.id = p.campaign_id WHERE p.id = ?",
             (platoon,),
+            on_platoon,
         )
-        if row is None or row[0]:
-            return None
-        name, owner, cname = row[1], row[2], row[3]
-        if owner and owner == current_user():
-            return f"{name} is yours, but you no longer belong to {cname}; ask one of its organisers to add you again"
-        if owner:
-            return f"{name} belongs to {owner}; you can look but not change it"
-        return f"{name} belongs to no player; only an organiser of {cname} can change it"
     if sheet is not None:
-        row = _one(
+
+        def on_sheet(row: Any) -> str | None:
+            if row is None or row[0]:
+                return None
+            what = f"The Sologear sheet of {row[1]} ({row[3]})"
+            if row[2] and row[2] == current_user():
+                return (
+                    f"{what} is yours, but you no longer belong to {row[3]}; ask one of its organisers to add you again"
+                )
+            if row[2]:
+                return f"{what} belongs to {row[2]}; you can look but not change it"
+            return f"{what} belongs to no player; only an organiser of {row[3]} can change it"
+
+        return (
             "SELECT club_can_sheet(s.id), s.pilot, s.owner, coalesce(c.name, 'its campaign') "
             "FROM sologear_sheet s LEFT JOIN campaign c ON c.id = s.campaign_id WHERE s.id = ?",
             (sheet,),
+            on_sheet,
         )
-        if row is None or row[0]:
-            return None
-        what = f"The Sologear sheet of {row[1]} ({row[3]})"
-        if row[2] and row[2] == current_user():
-            return f"{what} is yours, but you no longer belong to {row[3]}; ask one of its organisers to add you again"
-        if row[2]:
-            return f"{what} belongs to {row[2]}; you can look but not change it"
-        return f"{what} belongs to no player; only an organiser of {row[3]} can change it"
     if campaign is not None:
-        row = _one("SELECT club_is_organiser(c.id), c.name FROM campaign c WHERE c.id = ?", (campaign,))
-        if row is None or row[0]:
-            return None
         doing = action or ORGANISER_ACTIONS.get(kind, "change it")
-        return f"only an organiser of {row[1]} can {doing}"
+
+        def on_campaign(row: Any) -> str | None:
+            if row is None or row[0]:
+                return None
+            return f"only an organiser of {row[1]} can {doing}"
+
+        return "SELECT club_is_organiser(c.id), c.name FROM campaign c WHERE c.id = ?", (campaign,), on_campaign
     return None
 
 

@@ -47,6 +47,7 @@ def init_db(
     password: str | None = None,
     reading: bool = False,
     upkeep: bool = True,
+    known_schema: int | None = None,
 ) -> CampaignDatabase | ServerDatabase:
     """Open (creating if needed) the database at ``path``, migrate it, bind the models to it. ``path`` may be a
     ``postgresql://`` URL (:mod:`.server`; ``password`` is then used if the URL and libpq have none).
@@ -57,9 +58,18 @@ def init_db(
 
     Without ``upkeep`` (the desktop window, which shows first) the file's upkeep is left to the caller, to run
     with :func:`upkeep` once the window has painted: removing half-written backup copies and the journal's
-    budget (the daily backup is ``daily_backup``)."""
+    budget (the daily backup is ``daily_backup``).
+
+    ``known_schema`` (a server): the schema version this computer found there last time. When it is the app's
+    own, the server is not asked at the open: the version is checked in front of the first message (no round
+    trip of its own; another version refuses that message, nothing written: :class:`.server.SchemaChanged`)."""
     if is_server_url(path):
-        return _init_server(clean_target(path), busy_timeout=busy_timeout_setting(busy_timeout), password=password)
+        return _init_server(
+            clean_target(path),
+            busy_timeout=busy_timeout_setting(busy_timeout),
+            password=password,
+            known_schema=known_schema,
+        )
     db_file = Path(path)
     bdir = Path(backup_dir) if backup_dir else db_file.parent / "backups"
     timeout = busy_timeout_setting(busy_timeout)
@@ -193,13 +203,16 @@ def _ensure_identity(database: CampaignDatabase) -> None:
             database.execute_sql(f"PRAGMA application_id = {secrets.randbelow(0x7FFFFFFE) + 1}")
 
 
-def _init_server(url: str, *, busy_timeout: float, password: str | None) -> ServerDatabase:
+def _init_server(url: str, *, busy_timeout: float, password: str | None, known_schema: int | None) -> ServerDatabase:
     """Open a campaign database on a PostgreSQL server, building or upgrading its schema if needed."""
     close_db()
     database = ServerDatabase(url, password=password, busy_timeout=busy_timeout)
     database.connect()
     database_proxy.initialize(database)
     supported = migrate.schema_version_supported()
+    if known_schema == supported:
+        database.expect_schema(supported)
+        return database
     try:
         version = migrate.server_schema_version(database, fresh=True)
         if version > supported:

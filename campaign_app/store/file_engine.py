@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -261,6 +261,36 @@ class CampaignDatabase(SqliteDatabase):
 
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         return int(self.execute_sql(sql, params).lastrowid)
+
+    def write_row(self, table: str, values: dict[str, Any], ref: Any) -> int:
+        """``INSERT`` one row now (a file has no round trips to save); its id."""
+        names = ", ".join(f'"{c}"' for c in values)
+        marks = ", ".join("?" for _ in values)
+        return int(
+            self.execute_sql(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', list(values.values())).lastrowid
+        )
+
+    def update_row(self, table: str, row_id: Any, values: dict[str, Any]) -> None:
+        sets = ", ".join(f'"{c}" = ?' for c in values)
+        self.execute_sql(f'UPDATE "{table}" SET {sets} WHERE id = ?', [*values.values(), int(row_id)])
+
+    def expect(self, sql: str, params: Any) -> None:
+        """The guard, now: the file's write lock is held, so what it finds is what the writes will meet."""
+        from .batch import ChangedMeanwhile
+
+        if not self.execute_sql(sql, params).fetchone()[0]:
+            raise ChangedMeanwhile("the data changed since it was read; nothing was written")
+
+    def defer_handled(self, sql: str, params: Any, handler: Any, *, refuses: bool = False) -> None:
+        handler(self.execute_sql(sql, params).fetchall())
+
+    def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        """One by one: a file has no round trips to save."""
+        found = []
+        for sql, params in statements:
+            cursor = self.execute_sql(sql, params)
+            found.append((cursor.description, cursor.fetchall()))
+        return found
 
     # --- the journal's recording (store.journal) ---------------------------------------------------------
     def table_columns(self, table: str) -> list[tuple[str, str]]:

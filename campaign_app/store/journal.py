@@ -182,8 +182,16 @@ class Operation:
     """True when this step joined the previous operation (a run of XP steps)."""
     _final: OpChanges | None = field(default=None, repr=False)
     _locked: set[tuple[str, int]] = field(default_factory=set, repr=False)
-    _checked: set[tuple[str, int | None, int | None, int | None]] = field(default_factory=set, repr=False)
+    _checked: set[tuple[str, str, int]] = field(default_factory=set, repr=False)
     """Targets already checked and locked in this transaction (shared with the operations nested in it)."""
+    _id_known: bool = field(default=True, repr=False)
+    """On a server, False until the message that opened the operation was answered (it goes with the
+    operation's first statement)."""
+
+    def _known_id(self) -> int:
+        if not self._id_known:
+            db.execute_sql("SELECT 1")  # sends what waits, the operation's opening among it
+        return self.id
 
     def target(self, *, campaign: int | None = None, platoon: int | None = None, sheet: int | None = None) -> None:
         if campaign is not None:
@@ -197,7 +205,7 @@ class Operation:
 
     def rows(self) -> frozenset[tuple[str, int]]:
         found = db.execute_sql(
-            "SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?", (self.id,)
+            "SELECT DISTINCT table_name, row_id FROM operation_change WHERE operation_id = ?", (self._known_id(),)
         ).fetchall()
         return frozenset((t, int(i)) for t, i in found)
 
@@ -205,7 +213,7 @@ class Operation:
         found = db.execute_sql(
             "SELECT row_id FROM operation_change WHERE operation_id = ? AND table_name = ? "
             "AND action = 'insert' ORDER BY id",
-            (self.id, table),
+            (self._known_id(), table),
         ).fetchall()
         return [int(r[0]) for r in found]
 
@@ -231,17 +239,36 @@ def _lock_targets(op: Operation) -> None:
 
 
 def _club_check(op: Operation) -> None:
-    """Club play (``store.access``): on a club server, refuse at once (one line, nothing written) when
-    the connected login may not change the operation's platoon, sheet or campaign. Nothing on a file."""
+    """Club play (``store.access``): on a club server, refuse (one line, nothing written) when the connected
+    login may not change the operation's platoon, sheet or campaign. The question goes with the operation's next
+    statement (no round trip of its own) and its refusal is raised when that answer comes, never after a commit.
+    Nothing on a file."""
     if not journal_on_server():
         return
     from . import access
 
-    key = (op.kind, op.platoon_id, op.sheet_id, op.campaign_id)
+    if op.platoon_id is not None:  # the most precise target decides (store.access.why_not)
+        key = ("", "platoon", op.platoon_id)
+    elif op.sheet_id is not None:
+        key = ("", "sheet", op.sheet_id)
+    elif op.campaign_id is not None:
+        key = (op.kind, "campaign", op.campaign_id)
+    else:
+        return
     if key in op._checked:  # asked already in this transaction (a nested operation names the same target)
         return
-    access.require_change(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
+    check = access.change_check(platoon=op.platoon_id, sheet=op.sheet_id, campaign=op.campaign_id, kind=op.kind)
     op._checked.add(key)
+    if check is None:
+        return
+    sql, params, verdict = check
+
+    def judge(rows: list[Any]) -> None:
+        reason = verdict(rows[0] if rows else None)
+        if reason is not None:
+            raise access.NotYours(reason)
+
+    db.defer_handled(sql, params, judge, refuses=True)
 
 
 _current: contextvars.ContextVar[Operation | None] = contextvars.ContextVar("campaign_app_operation", default=None)
@@ -418,11 +445,24 @@ def _server_transaction(
 
     forget_read()
     with db.atomic():
-        begun = db.execute_sql(
-            "SELECT id, merged FROM campaign_app_begin(?, ?, ?)", (kind, label or kind, merge_key)
-        ).fetchone()
-        op_id = int(begun[0])
-        op = Operation(op_id, kind, label or kind, campaign, platoon, sheet, merged=bool(begun[1]))
+        if merge_key is None:
+            # opened by the operation's first statement's message (no round trip of its own): a step that joins
+            # no run needs no answer before then
+            op = Operation(0, kind, label or kind, campaign, platoon, sheet, _id_known=False)
+
+            def opened(rows: list[Any]) -> None:
+                op.id, op._id_known = int(rows[0][0]), True
+
+            db.defer_handled(
+                "SELECT id, merged FROM campaign_app_begin(?, ?, ?)",
+                (kind, label or kind, None),
+                opened,
+            )
+        else:
+            begun = db.execute_sql(
+                "SELECT id, merged FROM campaign_app_begin(?, ?, ?)", (kind, label or kind, merge_key)
+            ).fetchone()
+            op = Operation(int(begun[0]), kind, label or kind, campaign, platoon, sheet, merged=bool(begun[1]))
         token = _current.set(op)
         try:
             _club_check(op)
@@ -438,12 +478,15 @@ def _server_transaction(
         try:
             # closing the operation and committing are one message: the journal's lock, taken inside
             # campaign_app_end, is held only while the server runs the two
+            # the opening's answer first (an operation that sent nothing yet: one message more), so that a lost
+            # commit can be looked up in the journal by the operation's id
+            op_id = op._known_id()
             committing.append(op)
             row = db.execute_and_commit(
                 "SELECT id, merged, campaign_id, platoon_id, sheet_id, touched::text FROM campaign_app_end(?, ?)",
                 (op_id, op.label or kind),
             ).fetchone()
-        except peewee.DatabaseError as exc:
+        except (peewee.DatabaseError, Refused) as exc:  # the operation's writes travel in this message too
             refused = _server_refusal(exc)
             if refused is exc:
                 raise
@@ -471,6 +514,10 @@ def _server_refusal(exc: Exception) -> Exception:
         return NotJournaled(text)
     if kind == "not_yours":
         return access.NotYours(text)
+    if kind == "changed":
+        from .batch import ChangedMeanwhile
+
+        return ChangedMeanwhile("the data changed since it was read; nothing was written")
     if kind == "refused":
         return Refused(text.removeprefix("campaign_app: "))
     return access.refusal(exc) or exc

@@ -36,9 +36,16 @@ from __future__ import annotations
 
 from typing import Any
 
-SQLSTATES = {"CA409": "conflict", "CA403": "not_yours", "CA404": "not_journaled", "CA400": "refused"}
-"""The journal's own SQLSTATEs: replay refused for a conflict, for want of rights, no such operation, and a
-refusal of the journal itself (an explicit id, a write outside an operation)."""
+SQLSTATES = {
+    "CA409": "conflict",
+    "CA403": "not_yours",
+    "CA404": "not_journaled",
+    "CA400": "refused",
+    "CA412": "changed",
+}
+"""The journal's own SQLSTATEs: replay refused for a conflict, for want of rights, no such operation, a
+refusal of the journal itself (an explicit id, a write outside an operation), and a write's guard that found
+the data changed since it was read (:func:`.batch.expect`, raised by the client's own ``DO`` block)."""
 
 SERVER_START_KIND = "journal.server"
 """The operation that marks where the server began keeping the journal itself: operations recorded before it

@@ -19,7 +19,6 @@ from .journal import (
     OpChanges,
     _club_rules,
     _columns,
-    _tick,
     image_sql,
 )
 from .models import database_proxy as db
@@ -118,13 +117,14 @@ def newest_id() -> int:
     """The journal's clock now (0 for an empty journal): an operation, undo or redo made later has a bigger
     id or undo stamp. A window notes it when it reads data it will write back (the battle wizard). On a server:
     the newest committed operation or undo stamp this login can see (ids are given in commit order)."""
+    return int(db.execute_sql(newest_id_sql()).fetchone()[0])
+
+
+def newest_id_sql() -> str:
+    """The query :func:`newest_id` asks (one column, one row), for a caller that sends it with other reads."""
     if journal_on_server():
-        return int(
-            db.execute_sql(
-                "SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation WHERE kind <> 'journal.replay'"
-            ).fetchone()[0]
-        )
-    return _tick() - 1
+        return "SELECT coalesce(GREATEST(MAX(id), MAX(undo_seq)), 0) FROM operation WHERE kind <> 'journal.replay'"
+    return "SELECT MAX(COALESCE(MAX(id), 0), COALESCE(MAX(undo_seq), 0)) FROM operation"
 
 
 def list_operations(

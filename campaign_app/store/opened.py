@@ -23,6 +23,8 @@ from ..errors import Refused
 from .models import database_proxy
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .check import CheckReport
     from .file_engine import CampaignDatabase
     from .journal import OpChanges
@@ -80,6 +82,28 @@ class Engine(Protocol):
 
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         """Run an ``INSERT`` of one row and return the new row's id."""
+        ...
+
+    def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        """Run several reads (``(sql, params)``; each one ``SELECT``) and return each one's ``(description,
+        rows)``: a file runs them one by one, a server sends them in one message (:mod:`.batch`)."""
+        ...
+
+    def write_row(self, table: str, values: dict[str, Any], ref: Any) -> Any:
+        """Insert one row (column values); its id (a file, at once) or ``ref`` (a server: sent with the next
+        message, :class:`.batch.RowRef`)."""
+        ...
+
+    def update_row(self, table: str, row_id: Any, values: dict[str, Any]) -> None:
+        """Update one row by id (a server: sent with the next message)."""
+        ...
+
+    def expect(self, sql: str, params: Any) -> None:
+        """The guard of :func:`.batch.expect` (a file: now; a server: in front of the next message)."""
+        ...
+
+    def defer_handled(self, sql: str, params: Any, handler: Any, *, refuses: bool = False) -> None:
+        """A read whose rows go to ``handler``: a file runs it now, a server with the next message."""
         ...
 
     def changed_rows(self) -> int:

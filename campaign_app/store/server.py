@@ -28,7 +28,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -47,6 +47,7 @@ from ..errors import (
     ServerUnavailable,
     StoreProblem,
 )
+from .batch import RowRef
 from .opened import Capability
 
 if TYPE_CHECKING:
@@ -84,17 +85,31 @@ def check_options(url: str) -> None:
             )
 
 
-def session_setup(busy_timeout: float) -> str:
-    """The settings the app relies on, sent after connecting (one round trip): whatever the address's options
-    said, the session is the login itself, sees the database's own tables first, keeps times in UTC and waits
-    at most the busy timeout for a lock."""
+def session_options(busy_timeout: float) -> str:
+    """The settings the app relies on, sent in the connection's start-up packet (libpq's ``options``: no round
+    trip of their own, and no transaction can undo them): whatever the login's or the database's defaults say
+    (``ALTER ROLE ... SET``), the session is the login itself, sees the database's own tables first, keeps times
+    in UTC and waits at most the busy timeout for a lock. A start-up setting outranks the role's and the
+    database's defaults."""
     lock_ms = max(1, int(busy_timeout * 1000))
     statement_ms = lock_ms + 30_000
     return (
-        "SET ROLE NONE; SET search_path = public; SET TIME ZONE 'UTC'; "
-        f"SET lock_timeout = {lock_ms}; SET statement_timeout = {statement_ms}; "
-        f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_SECONDS * 1000}"
+        "-c role=none -c search_path=public -c TimeZone=UTC "
+        f"-c lock_timeout={lock_ms} -c statement_timeout={statement_ms} "
+        f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_SECONDS * 1000}"
     )
+
+
+def address_options(url: str) -> str:
+    """The ``options`` the address itself gives (or ``PGOPTIONS``): kept, before the app's own."""
+    try:
+        query = urlsplit(url).query
+    except ValueError:
+        query = ""
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key.lower() == "options":
+            return value
+    return os.environ.get("PGOPTIONS", "")
 
 
 CONNECTION_FACTS = (
@@ -102,8 +117,15 @@ CONNECTION_FACTS = (
     "CASE WHEN to_regclass('schema_migration') IS NULL THEN NULL ELSE (xpath('/row/v/text()', query_to_xml("
     "'SELECT COALESCE(MAX(number), 0) AS v FROM schema_migration', false, true, '')))[1]::text::int END"
 )
-"""What the app asks of every new connection, sent with the session settings in the same message: the login,
-whether the club's rules are installed, and the schema version (NULL without a ``schema_migration`` table)."""
+"""What the app asks of every new connection: the login, whether the club's rules are installed, and the schema
+version (NULL without a ``schema_migration`` table). It is not a message of its own: it goes in front of the
+connection's first read (or the first statement of its first transaction), and is sent alone only when someone
+needs the answer before that (:meth:`ServerDatabase.login`, ...)."""
+
+
+class SchemaChanged(StoreProblem):
+    """The schema version the first message found is not the one the opener expected (another program upgraded
+    the database since this computer last used it): nothing was written; the command can simply run again."""
 
 
 def server_support() -> bool:
@@ -282,11 +304,16 @@ class ServerDatabase(PostgresqlDatabase):
             params["connect_timeout"] = DEFAULT_CONNECT_TIMEOUT
         if "sslmode" not in url and not os.environ.get("PGSSLMODE"):
             params["sslmode"] = "prefer"  # encrypted when the server offers it; ?sslmode=require across the internet
+        if "gssencmode" not in url and not os.environ.get("PGGSSENCMODE"):
+            # libpq tries GSSAPI encryption first when it holds a Kerberos ticket: a round trip a club server
+            # (SSL or nothing) always answers "no"; GSSAPI authentication still works
+            params["gssencmode"] = "disable"
         if "application_name" not in url:
             params["application_name"] = "campaign_app"
         if password:
             params["password"] = password
         check_options(url)
+        params["options"] = (address_options(url) + " " + session_options(busy_timeout)).strip()
         url = "postgresql://" + url.split("://", 1)[1]
         from .pg_driver import ensure_peewee_postgres
 
@@ -301,6 +328,9 @@ class ServerDatabase(PostgresqlDatabase):
         """Set by the window: called every few milliseconds while a statement waits for the server (it keeps the
         window painting); the statement then runs on a helper thread."""
         self._drop_after_transaction = False
+        self._expected_schema: int | None = None
+        self.on_schema_changed: Callable[[], None] | None = None
+        """Called (by the opener's choice) when the first message finds another schema version than expected."""
 
     def __repr__(self) -> str:
         return f"<ServerDatabase {self.where}>"
@@ -386,18 +416,47 @@ class ServerDatabase(PostgresqlDatabase):
         local_times(conn)
         self._pending().clear()
         self._state.committed_early = False
-        cur = conn.execute(session_setup(self.busy_timeout) + "; " + CONNECTION_FACTS)
-        while cur.nextset():
-            pass
-        login, club_rules, version = cur.fetchone()
-        self._facts = {"conn": conn, "login": str(login), "schema_version": version}
-        if self._club_rules is None:
-            self._club_rules = bool(club_rules)
+        self._state.facts_due = True  # asked in front of the first read: no round trip of its own
         return conn
 
+    def _facts_due(self) -> bool:
+        return bool(getattr(self._state, "facts_due", False)) and not self.is_closed()
+
+    def _take_facts(self, row: Any) -> None:
+        login, club_rules, version = row
+        self._state.facts_due = False
+        self._facts = {"conn": self._state.conn, "login": str(login), "schema_version": version}
+        if self._club_rules is None:
+            self._club_rules = bool(club_rules)
+        expected, self._expected_schema = self._expected_schema, None
+        if expected is not None and version != expected:
+            self._facts.pop("schema_version", None)
+            if self.on_schema_changed is not None:
+                self.on_schema_changed()
+            raise SchemaChanged(
+                f"the campaign database {self.where} is at schema {version}, not {expected} as when this computer "
+                "last used it (another program upgraded it); nothing was written: run the command again"
+            )
+
+    def ask_facts(self) -> None:
+        """The connection's facts now, in a message of their own (someone needs them before the first read)."""
+        conn = self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        if not self._facts_due():
+            return
+        with self.translated():
+            row = conn.execute(CONNECTION_FACTS).fetchone()
+        self._take_facts(row)
+
+    def expect_schema(self, version: int) -> None:
+        """Open without asking: the schema version is checked when the first message's answer comes (that
+        message is a read, or a transaction's first statement, so nothing is committed before the check). Another
+        version raises :class:`SchemaChanged` (and calls :attr:`on_schema_changed`)."""
+        self._expected_schema = version
+
     def fresh_schema_version(self) -> int | None:
-        """The schema version read with the session settings when this connection was made, once (the open path
-        asks it right after connecting); ``None`` when it was already used or the table is missing."""
+        """The schema version read with the connection's facts, once (the open path asks it right after
+        connecting); ``None`` when it was already used or the table is missing."""
+        self.ask_facts()
         facts = getattr(self, "_facts", None)
         if not facts or facts.get("schema_version") is None or facts["conn"] is not self._state.conn:
             return None
@@ -422,7 +481,7 @@ class ServerDatabase(PostgresqlDatabase):
             state.pending = found
         return found
 
-    def _glued(self, sql: str, params: Any, *, commit: bool = False) -> tuple[str, int]:
+    def _glued(self, sql: str, params: Any, *, commit: bool = False) -> tuple[str, list[str]]:
         """The statement, with its parameters bound here, after the pending statements and before ``COMMIT``:
         one simple-protocol message; the number of results before the statement's own."""
         pending = self._pending()
@@ -431,9 +490,123 @@ class ServerDatabase(PostgresqlDatabase):
 
             sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
         parts = [p.rstrip("; ") for p in pending] + [sql.rstrip("; ")] + (["COMMIT"] if commit else [])
-        skip = len(pending)
+        before = list(pending)
         pending.clear()
-        return "; ".join(parts).replace("%", "%%"), skip
+        if self._facts_due():  # the connection's facts, after a BEGIN (which must open the message's transaction)
+            at = 1 if before and before[0].startswith("BEGIN") else 0
+            facts = _Handled(CONNECTION_FACTS, lambda rows: self._take_facts(rows[0]), True)
+            before.insert(at, facts)
+            parts.insert(at, facts)
+        return "; ".join(parts).replace("%", "%%"), before
+
+    def _send_glued(self, glued: str, before: list[str]) -> Any:
+        """Send one glued message (the connection's facts in front when they are due); the cursor stands on the
+        statement's own result. The answers of the statements that went before it are handed to their handlers
+        (:meth:`defer_handled`); a handler's refusal is raised once the whole answer is read."""
+        with self.translated():
+            cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        refusal: BaseException | None = None
+        for item in before:
+            if isinstance(item, _Handled):
+                try:
+                    item.handler(cursor.fetchall())
+                except Exception as exc:  # noqa: BLE001 - raised once the message's answer is read
+                    refusal = refusal or exc
+            cursor.nextset()
+        if refusal is not None:
+            raise refusal
+        return cursor
+
+    def defer_handled(
+        self, sql: str, params: Any, handler: Callable[[list[Any]], None], *, refuses: bool = False
+    ) -> None:
+        """A read whose answer is wanted later: sent with the transaction's next statement, before it; ``handler``
+        gets its rows when that message's answer comes (``refuses``: it may raise a refusal, so it never rides
+        with a message that commits). Outside a transaction: run at once."""
+        if not self.in_transaction():
+            handler(self.execute_sql(sql, params).fetchall())
+            return
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        self._pending().append(_Handled(sql, handler, refuses))
+
+    def _flush_refusals(self) -> None:
+        """Send what is pending now when a deferred check could refuse: a refusal must come before a commit."""
+        if any(isinstance(p, _Handled) and p.refuses for p in self._pending()):
+            self.execute_sql("SELECT 1")
+
+    # --- writes that travel with the commit -------------------------------------------------------------
+    def write_row(self, table: str, values: dict[str, Any], ref: RowRef | None) -> int | RowRef:
+        """``INSERT`` one row, deferred to the transaction's next message (the commit's, for the last writes of an
+        operation); its id comes back as ``ref`` (usable as a value of the writes after it) once that message is
+        answered. Outside a transaction: at once."""
+        names = ", ".join(f'"{c}"' for c in values)
+        row_sql, params = self._values_sql(values)
+        sql = f'INSERT INTO "{table}" ({names}) VALUES ({row_sql}) RETURNING id'
+        if not self.in_transaction() or ref is None:
+            return int(self.execute_sql(self._bound(sql, params)).fetchone()[0])
+        self._refs = getattr(self, "_refs", 0) + 1
+        ref.setting = f"campaign_app.row_{self._refs}"
+        wrapped = f"WITH r AS ({sql}) SELECT set_config('{ref.setting}', id::text, true) FROM r"
+
+        def took(rows: list[Any]) -> None:
+            ref.value = int(rows[0][0])
+
+        self._pending().append(_Handled(self._bound(wrapped, params), took, False))
+        return ref
+
+    def update_row(self, table: str, row_id: int | RowRef, values: dict[str, Any]) -> None:
+        """``UPDATE`` one row by id, deferred to the transaction's next message."""
+        sets = []
+        params: list[Any] = []
+        for column, value in values.items():
+            part, more = self._value_sql(value)
+            sets.append(f'"{column}" = {part}')
+            params += more
+        key, more = self._value_sql(row_id)
+        sql = f'UPDATE "{table}" SET {", ".join(sets)} WHERE id = {key}'
+        self.defer(self._bound(sql, params + more))
+
+    def expect(self, sql: str, params: Any) -> None:
+        """A guard that travels with the next message: when ``sql`` (one value) is not true there, that message
+        fails with the journal's "changed meanwhile" SQLSTATE (``CA412``) and nothing of the transaction is kept."""
+        cond = self._bound(sql, params).replace("$g$", "")
+        self.defer(
+            f"DO $g$ BEGIN IF NOT coalesce(({cond}), false) THEN RAISE EXCEPTION 'campaign_app: changed' "
+            "USING ERRCODE = 'CA412'; END IF; END $g$"
+        )
+
+    def _bound(self, sql: str, params: Any) -> str:
+        if not params:
+            return sql
+        import psycopg
+
+        return str(psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params))  # type: ignore[no-untyped-call]
+
+    @staticmethod
+    def _value_sql(value: Any) -> tuple[str, list[Any]]:
+        if isinstance(value, RowRef):
+            if value.value is not None:
+                return "?", [value.value]
+            return f"current_setting('{value.setting}')::bigint", []
+        return "?", [value]
+
+    def _values_sql(self, values: dict[str, Any]) -> tuple[str, list[Any]]:
+        parts: list[str] = []
+        params: list[Any] = []
+        for value in values.values():
+            part, more = self._value_sql(value)
+            parts.append(part)
+            params += more
+        return ", ".join(parts), params
+
+    def _facts_may_go_with(self, sql: str) -> bool:
+        """The facts may go in front of ``sql`` when nothing in that message commits before they are checked: a
+        read, or the first statement of a transaction (its ``BEGIN`` is pending)."""
+        pending = self._pending()
+        return _is_read(sql) or (bool(pending) and pending[0].startswith("BEGIN"))
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
         if not params and sql.startswith(("SAVEPOINT ", "RELEASE SAVEPOINT ")):
@@ -447,13 +620,11 @@ class ServerDatabase(PostgresqlDatabase):
             if begun in pending:  # never sent: nothing to roll back on the server
                 del pending[pending.index(begun) :]
                 return None
-        if self._pending():
-            glued, skip = self._glued(sql, params)
-            with self.translated():
-                cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
-            for _ in range(skip):
-                cursor.nextset()
-            return cursor
+        if self._facts_due() and not self._facts_may_go_with(sql):
+            self.ask_facts()
+        if self._pending() or self._facts_due():
+            glued, before = self._glued(sql, params)
+            return self._send_glued(glued, before)
         if params:
             sql = translate_placeholders(sql)
         elif "%" in sql:
@@ -492,11 +663,11 @@ class ServerDatabase(PostgresqlDatabase):
         own commit then has nothing left to do. Inside a savepoint, no commit. ``sql`` may hold several
         statements (their parameters are bound here); the cursor stands on the first one's result."""
         commit = self.transaction_depth() == 1 and not self._savepoints()
-        glued, skip = self._glued(sql, params, commit=commit)
-        with self.translated():
-            cursor = super().execute_sql(glued, ())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
-        for _ in range(skip):
-            cursor.nextset()
+        if self._facts_due():
+            self.ask_facts()
+        self._flush_refusals()
+        glued, before = self._glued(sql, params, commit=commit)
+        cursor = self._send_glued(glued, before)
         if commit:
             self._state.committed_early = True
         return cursor
@@ -562,6 +733,9 @@ class ServerDatabase(PostgresqlDatabase):
         facts = getattr(self, "_facts", None)
         if facts and facts["conn"] is conn:
             return str(facts["login"])
+        if self._facts_due() and conn.info.user:
+            # the role the start-up packet named is the session's login (session_user): nothing to ask
+            return str(conn.info.user)
         cached = getattr(self, "_login", None)
         if cached is None or cached[0] is not conn:
             cached = (conn, str(self.execute_sql("SELECT session_user").fetchone()[0]))
@@ -595,6 +769,8 @@ class ServerDatabase(PostgresqlDatabase):
     def club_rules(self) -> bool:
         """Whether ``server init`` installed the club's rules here (its SQL functions exist); asked once per
         opened database (``server init`` sets it)."""
+        if self._club_rules is None and not self.is_closed():
+            self.ask_facts()
         if self._club_rules is None:
             row = self.execute_sql("SELECT to_regprocedure('club_can_platoon(bigint)') IS NOT NULL").fetchone()
             self._club_rules = bool(row[0])
@@ -610,6 +786,34 @@ class ServerDatabase(PostgresqlDatabase):
 
     def insert_returning_id(self, sql: str, params: list[Any]) -> int:
         return int(self.execute_sql(sql + " RETURNING id", params).fetchone()[0])
+
+    def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        """Several reads in one message (their parameters bound here; the pending ``BEGIN`` and the connection's
+        facts in front): one round trip for all. Outside a transaction, a connection found lost is opened again
+        once, as for a single read."""
+        if not statements:
+            return []
+        retry = not self.in_transaction() and not self.is_closed()
+        try:
+            return self._read_together(statements)
+        except ServerUnavailable:
+            if not retry:
+                raise
+        return self._read_together(statements)
+
+    def _read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
+        import psycopg
+
+        client = psycopg.ClientCursor(self.connection())  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        sql = "; ".join((client.mogrify(translate_placeholders(q), p) if p else q).rstrip("; ") for q, p in statements)
+        glued, before = self._glued(sql, None)
+        cursor = self._send_glued(glued, before)
+        found = []
+        for i in range(len(statements)):
+            if i:
+                cursor.nextset()
+            found.append((cursor.description, cursor.fetchall()))
+        return found
 
     # --- the journal's recording (store.journal; the server's triggers and functions: store.journal_pg) -----
     def table_columns(self, table: str) -> list[tuple[str, str]]:
@@ -647,6 +851,19 @@ class ServerDatabase(PostgresqlDatabase):
         from . import journal_pg
 
         journal_pg.install(self, self.app_table_names())
+
+
+class _Handled(str):
+    """A deferred statement whose answer someone wants (:meth:`ServerDatabase.defer_handled`)."""
+
+    handler: Callable[[list[Any]], None]
+    refuses: bool
+
+    def __new__(cls, sql: str, handler: Callable[[list[Any]], None], refuses: bool) -> _Handled:
+        made = super().__new__(cls, sql)
+        made.handler = handler
+        made.refuses = refuses
+        return made
 
 
 _READ = re.compile(r"\s*SELECT\b", re.I)

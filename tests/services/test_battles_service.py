@@ -378,15 +378,16 @@ def test_a_failure_in_the_middle_of_a_commit_leaves_the_database_exactly_as_befo
     s.set_replacement("Lt. Diallo")
     before = dump()
     calls = {"n": 0}
-    real_create = Roll.create.__func__  # type: ignore[attr-defined]
+    real_insert = battles.insert
 
-    def failing_create(cls: type[Roll], **kwargs: Any) -> Roll:
-        calls["n"] += 1
-        if calls["n"] == 2:  # the battle, leaders, XP and the first roll are already written
-            raise RuntimeError("disk on fire")
-        return real_create(cls, **kwargs)
+    def failing_insert(model: Any, **kwargs: Any) -> Any:
+        if model is Roll:
+            calls["n"] += 1
+            if calls["n"] == 2:  # the battle, leaders, XP and the first roll are already written
+                raise RuntimeError("disk on fire")
+        return real_insert(model, **kwargs)
 
-    monkeypatch.setattr(Roll, "create", classmethod(failing_create))
+    monkeypatch.setattr(battles, "insert", failing_insert)
     with pytest.raises(RuntimeError, match="disk on fire"):
         s.commit()
     assert calls["n"] == 2
