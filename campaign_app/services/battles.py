@@ -1004,7 +1004,7 @@ def _roll_and_commit(
     scenario: str | None,
     opponent: str | None,
     opponent_platoon: int | None,
-    date: _dt.date | str | None,
+    date: _dt.date | None,
     fire_support: bool,
     notes: str | None,
     replacement_name: str | None,
