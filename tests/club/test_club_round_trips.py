@@ -18,6 +18,7 @@ from campaign_app.cli import main
 from campaign_app.services import campaigns, club, platoons
 from campaign_app.store import close_db, init_db
 from campaign_app.store.club_server import add_player, init_server
+from tests.ids import campaign_id
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_club_latency import LatencyProxy  # noqa: E402 - the benchmark's own proxy, found above
@@ -41,14 +42,14 @@ def player_url(club_pg: ClubServer) -> Iterator[str]:
         init_server()
         add_player(PLAYER, password=PASSWORD)
         campaigns.create_campaign("Congo 1960", period=3)
-        club.add_member("Congo 1960", PLAYER)
+        club.add_member(campaign_id("Congo 1960"), PLAYER)
     finally:
         close_db()
     url = club_pg.pg.url(DB, user=PLAYER, password=PASSWORD, tcp=True)
     init_db(url, daily_backup=False)
     try:
         platoons.create_platoon(
-            "Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
+            campaign_id("Congo 1960"), "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
         )
     finally:
         unbind()

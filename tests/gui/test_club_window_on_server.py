@@ -228,7 +228,7 @@ def test_a_write_whose_commit_was_cut_off_asks_the_journal(  # type: ignore[no-u
             self.execute_sql("SELECT 1 FOR UPDATE")  # on the dead connection: the app's "cannot reach" error
 
     monkeypatch.setattr(ServerDatabase, "execute_and_commit", cut_off)
-    edit = try_perform(win.ctx, campaigns.rename_campaign, "Congo 1960", "Congo 1961")
+    edit = try_perform(win.ctx, campaigns.rename_campaign, campaign_id("Congo 1960"), "Congo 1961")
     monkeypatch.undo()
     assert len(sent) == 1  # the commit's message went once, never again
     names = [c.name for c in Campaign.select()]
