@@ -177,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = resolve_paths(getattr(args, "data_dir", None), getattr(args, "db", None))
         ctx = Context(paths, busy_timeout=getattr(args, "busy_timeout", None))
         _start_logging(paths)
-        code = int(args.handler(args, ctx))
+        code = _run(args, ctx)
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk is found here, not after main() returned
         for message in ctx.warnings:
@@ -213,10 +213,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if isinstance(sys.stdout, GuardedOutput):
             sys.stdout = stdout
+        lookup = sys.modules.get("campaign_app.commands.lookup")
+        if lookup is not None:
+            lookup.remembered = None  # type: ignore[attr-defined]  # the remembered names serve this command only
         store = sys.modules.get("campaign_app.store")  # nothing to close if the database code never loaded
         if store is not None:
             with contextlib.suppress(Exception):
                 store.close_db()
+
+
+def _run(args: argparse.Namespace, ctx: Context) -> int:
+    """The command; once more with fresh name look-ups when a name remembered from an earlier command on this club
+    server named another row by now (found by the command's first message, before anything was written)."""
+    from .commands import lookup
+    from .errors import StaleName
+
+    try:
+        return int(args.handler(args, ctx))
+    except StaleName:
+        known = lookup.remembered
+        if known is None:
+            raise
+        known.forget()
+        return int(args.handler(args, ctx))
 
 
 def _unexpected(raw: Sequence[str], exc: BaseException) -> int:

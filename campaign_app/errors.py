@@ -48,6 +48,11 @@ ServiceError = Refused
 """The older name of :class:`Refused`, kept for the services that raise it."""
 
 
+class StaleName(Refused):
+    """A name remembered from an earlier command no longer names the row it named (renamed, deleted, or now
+    shared): the command is run again with the name looked up afresh. Nothing was written."""
+
+
 class NotFound(Refused):
     """An unknown campaign, platoon, battle, unit...: the name or id given names nothing stored."""
 

@@ -110,8 +110,13 @@ class Context:
             reading=reading,
             known_schema=known.get(target),
         )
-        if hasattr(database, "expect_schema"):  # a server: remember its version for the next command
+        from ..services.server_link import RememberedNames
+        from . import lookup
+
+        lookup.remembered = None
+        if hasattr(database, "expect_schema"):  # a server: remember its version (and names) for the next command
             known.remember(target, database)
+            lookup.remembered = RememberedNames(self.paths.data_dir, target)
         problem = getattr(database, "backup_problem", None)
         if problem:  # the work goes on, but the user is told
             self.warnings.append(problem)

@@ -11,8 +11,12 @@ from ..lazyimport import lazy_module
 if TYPE_CHECKING:
     from ..rules.enums import BoutWinner
     from ..services import names
+    from ..services.server_link import RememberedNames
 else:
     names = lazy_module("campaign_app.services.names")
+
+remembered: RememberedNames | None = None
+"""The names this command's club server gave before (set when a server is opened; None for a file)."""
 
 
 def campaign_id(name: str) -> int:
@@ -68,8 +72,18 @@ def bout_id(text: str) -> int:
 
 def platoon_id(name: str, campaign: str | None = None) -> int:
     """``--platoon NAME [--campaign NAME]``: the platoon's id (a name first; digits that name no platoon, given
-    without ``--campaign``, are its id)."""
-    return names.platoon_id(name, campaign)
+    without ``--campaign``, are its id). On a club server a name looked up before is not asked again: its id goes
+    with the command's first message, checked there (:class:`RememberedNames`)."""
+    known = remembered
+    if known is None or name.strip().isdigit():
+        return names.platoon_id(name, campaign)
+    found = known.get("platoon", campaign, name)
+    if found is not None:
+        names.confirm_platoon_id(name, campaign, found)
+        return found
+    found = names.platoon_id(name, campaign)
+    known.remember("platoon", campaign, name, found)
+    return found
 
 
 def opponent_id(name: str, platoon: int) -> int:

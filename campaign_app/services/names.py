@@ -8,16 +8,16 @@ use); where several rows match, the ones spelt exactly as typed win.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import NotFound, Refused
+from ..errors import NotFound, Refused, StaleName
 from .common import SQLITE_INT_MAX
 
 if TYPE_CHECKING:
     from peewee import Field, ModelSelect
 
     from ..rules.enums import BoutWinner
-    from ..store.models import BaseModel
+    from ..store.models import BaseModel, Platoon
 
     _M = TypeVar("_M", bound=BaseModel)
 
@@ -43,10 +43,7 @@ def campaign_id(name: str) -> int:
     return int(matches[0].id)
 
 
-def platoon_id(name: str, campaign: str | None = None) -> int:
-    """``--platoon NAME [--campaign NAME]``: the platoon's id. The value is a name first (a platoon named "1"
-    is that platoon, whatever row 1 is); only a digits-only value that names no platoon, given without
-    ``--campaign``, is taken as the row id. A name used in two campaigns must be qualified."""
+def _platoons_named(campaign: str | None) -> ModelSelect[Platoon]:
     from ..store.models import Campaign, Platoon, name_key
 
     query = Platoon.select()
@@ -54,7 +51,35 @@ def platoon_id(name: str, campaign: str | None = None) -> int:
         query = query.where(
             Platoon.campaign == Campaign.select(Campaign.id).where(Campaign.name_key == name_key(campaign))
         )
-    matches = rows_named(query, Platoon.name, name)
+    return query
+
+
+def confirm_platoon_id(name: str, campaign: str | None, remembered: int) -> None:
+    """Take ``remembered`` (the id ``name`` gave an earlier command) as the platoon's id, checked with the
+    database's next message by the very query :func:`platoon_id` asks: when ``name`` now names another platoon,
+    none, or two, that message raises :class:`~campaign_app.errors.StaleName` (the caller looks it up afresh)."""
+    from ..store.batch import check_with_next_message
+    from ..store.models import Platoon, name_key
+
+    query = _platoons_named(campaign).select(Platoon.id, Platoon.name)
+    query = query.where(Platoon.name_key == name_key(name)).limit(50)
+
+    def check(rows: list[Any]) -> None:
+        exact = [row for row in rows if row[1] == name]
+        matches = (exact or rows)[:2]
+        if len(matches) != 1 or int(matches[0][0]) != remembered:
+            raise StaleName(f"the platoon named {name!r} is not the one it was")
+
+    check_with_next_message(query, check)
+
+
+def platoon_id(name: str, campaign: str | None = None) -> int:
+    """``--platoon NAME [--campaign NAME]``: the platoon's id. The value is a name first (a platoon named "1"
+    is that platoon, whatever row 1 is); only a digits-only value that names no platoon, given without
+    ``--campaign``, is taken as the row id. A name used in two campaigns must be qualified."""
+    from ..store.models import Platoon
+
+    matches = rows_named(_platoons_named(campaign), Platoon.name, name)
     if not matches and campaign is not None:
         campaign_id(campaign)  # no such campaign: said as such
     if len(matches) > 1:

@@ -337,3 +337,64 @@ class ServerSchemas:
         if known.get(key) != supported:
             known[key] = supported
             self._save(known)
+
+
+class RememberedNames:
+    """The ids names gave on a club server (``server_names.json`` in the data folder, keyed by
+    ``login@host:port/db``): a command that names a platoon it named before sends the remembered id with its first
+    message, with the look-up's own query as a check (``names.confirm_platoon_id``), instead of asking first: one
+    round trip less. A check that fails forgets this server's names and the command runs again with fresh look-ups."""
+
+    FILE = "server_names.json"
+    LIMIT = 200  # names kept per server (the oldest go first)
+
+    def __init__(self, data_dir: Any, target: str) -> None:
+        from pathlib import Path
+
+        self.path = Path(data_dir) / self.FILE
+        self.server = ServerSchemas.key(target)
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            found = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return found if isinstance(found, dict) else {}
+
+    def _save(self, everything: dict[str, Any]) -> None:
+        import os
+
+        try:
+            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(everything, sort_keys=True), "utf-8")
+            os.replace(tmp, self.path)
+        except OSError:  # a read-only data folder: names are asked each time
+            pass
+
+    @staticmethod
+    def _key(kind: str, campaign: str | None, name: str) -> str:
+        return json.dumps([kind, campaign, name])
+
+    def get(self, kind: str, campaign: str | None, name: str) -> int | None:
+        mine = self._load().get(self.server)
+        found = mine.get(self._key(kind, campaign, name)) if isinstance(mine, dict) else None
+        return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+    def remember(self, kind: str, campaign: str | None, name: str, row_id: int) -> None:
+        everything = self._load()
+        mine = everything.get(self.server)
+        mine = dict(mine) if isinstance(mine, dict) else {}
+        key = self._key(kind, campaign, name)
+        if mine.get(key) == row_id:
+            return
+        mine.pop(key, None)
+        mine[key] = row_id
+        while len(mine) > self.LIMIT:
+            del mine[next(iter(mine))]
+        everything[self.server] = mine
+        self._save(everything)
+
+    def forget(self) -> None:
+        everything = self._load()
+        if everything.pop(self.server, None) is not None:
+            self._save(everything)

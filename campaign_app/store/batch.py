@@ -23,7 +23,7 @@ Qt-free; what the services see does not depend on the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from peewee import SelectBase
@@ -83,6 +83,15 @@ def expect(sql: str, params: Any = None) -> None:
     """``sql`` (one value; ``?`` placeholders) must be true where the operation's writes land, or the operation
     is refused with :class:`ChangedMeanwhile` and nothing of it is kept."""
     db.obj.expect(sql, params)
+
+
+def check_with_next_message(query: SelectBase, handler: Callable[[list[Any]], None]) -> None:
+    """Hand ``query``'s rows (tuples) to ``handler``, which may refuse: a file runs it now; a server sends it in
+    front of the database's next message (no round trip of its own) and raises the refusal when that message's
+    answer is read, before anything that message began is kept."""
+    database = db.obj
+    sql, params = database.get_sql_context().sql(query).query()
+    database.check_with_next_message(sql, params, handler)
 
 
 class _Answer:

@@ -284,6 +284,9 @@ class CampaignDatabase(SqliteDatabase):
     def defer_handled(self, sql: str, params: Any, handler: Any, *, refuses: bool = False) -> None:
         handler(self.execute_sql(sql, params).fetchall())
 
+    def check_with_next_message(self, sql: str, params: Any, handler: Any) -> None:
+        handler(self.execute_sql(sql, params).fetchall())
+
     def read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
         """One by one: a file has no round trips to save."""
         found = []

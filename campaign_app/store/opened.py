@@ -106,6 +106,12 @@ class Engine(Protocol):
         """A read whose rows go to ``handler``: a file runs it now, a server with the next message."""
         ...
 
+    def check_with_next_message(self, sql: str, params: Any, handler: Any) -> None:
+        """A check whose rows go to ``handler``, which may refuse: a file runs it now; a server sends it in front
+        of the next message, in a transaction or not, and raises the refusal once that message is answered (a
+        message that would commit outside a transaction waits for it)."""
+        ...
+
     def changed_rows(self) -> int:
         """This connection's count of rows changed so far (0 where the engine's data version moves with this
         program's writes too)."""

@@ -532,6 +532,16 @@ class ServerDatabase(PostgresqlDatabase):
             sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
         self._pending().append(_Handled(sql, handler, refuses))
 
+    def check_with_next_message(self, sql: str, params: Any, handler: Callable[[list[Any]], None]) -> None:
+        """A check that rides in front of the next message, in a transaction or not (a remembered name's id,
+        confirmed by the same query that looked it up): ``handler`` gets its rows and may refuse; the refusal is
+        raised once that message's answer is read, and a write outside a transaction waits for it."""
+        if params:
+            import psycopg
+
+            sql = psycopg.ClientCursor(self.connection()).mogrify(translate_placeholders(sql), params)  # type: ignore[no-untyped-call]
+        self._pending().append(_Handled(sql, handler, True))
+
     def _flush_refusals(self) -> None:
         """Send what is pending now when a deferred check could refuse: a refusal must come before a commit."""
         if any(isinstance(p, _Handled) and p.refuses for p in self._pending()):
@@ -605,7 +615,7 @@ class ServerDatabase(PostgresqlDatabase):
     def _facts_may_go_with(self, sql: str) -> bool:
         """The facts may go in front of ``sql`` when nothing in that message commits before they are checked: a
         read, or the first statement of a transaction (its ``BEGIN`` is pending)."""
-        pending = self._pending()
+        pending = [p for p in self._pending() if not isinstance(p, _Handled)]  # checks only read
         return _is_read(sql) or (bool(pending) and pending[0].startswith("BEGIN"))
 
     def execute_sql(self, sql: str, params: Any = None) -> Any:
@@ -622,6 +632,8 @@ class ServerDatabase(PostgresqlDatabase):
                 return None
         if self._facts_due() and not self._facts_may_go_with(sql):
             self.ask_facts()
+        if not self.in_transaction() and not _is_read(sql):
+            self._flush_refusals()  # a pending check may refuse: never glued to a write that commits by itself
         if self._pending() or self._facts_due():
             glued, before = self._glued(sql, params)
             return self._send_glued(glued, before)
@@ -794,11 +806,15 @@ class ServerDatabase(PostgresqlDatabase):
         if not statements:
             return []
         retry = not self.in_transaction() and not self.is_closed()
+        checks = [p for p in self._pending() if isinstance(p, _Handled)]
         try:
             return self._read_together(statements)
         except ServerUnavailable:
             if not retry:
                 raise
+        # a new connection starts with nothing pending: the checks go again with the reads
+        self.connection()  # type: ignore[no-untyped-call]  # unannotated in types-peewee
+        self._pending()[:0] = checks
         return self._read_together(statements)
 
     def _read_together(self, statements: Sequence[tuple[str, Any]]) -> list[tuple[Any, list[Any]]]:
