@@ -84,19 +84,27 @@ class DbWorker(QObject):
         self._queue.put(task)
 
     def stop(self, wait: float = 5.0) -> None:
-        """Finish: the thread closes its connection and ends (answers still on their way are dropped)."""
+        """Finish: the thread closes the window's connection and ends (answers still on their way are
+        dropped)."""
         thread, self._thread = self._thread, None
         if thread is None:
             return
+        from ..services.server_link import open_database
+        from .one_connection import gate_of
+
+        gate = gate_of(open_database())
+        if gate is not None:
+            gate.leave()  # the event loop's thread may hold the connection: the thread needs it to close it
         self._queue.put(None)
         thread.join(wait)
 
     def _serve(self) -> None:
-        from ..services.server_link import open_database, thread_session
+        from ..services.server_link import open_database
+        from .one_connection import gate_of, session_of
 
         used: list[Any] = []
-        """The databases this thread read or wrote (their connections on this thread are closed at the end,
-        even when the window opened another database meanwhile)."""
+        """The databases this thread read or wrote (their connection is closed at the end, even when the window
+        opened another database meanwhile)."""
         while True:
             task = self._queue.get()
             if task is None:
@@ -104,6 +112,10 @@ class DbWorker(QObject):
             if not task.wanted():  # superseded before it started
                 self._answered.emit((task, None, None))
                 continue
+            database = open_database()
+            gate = gate_of(database)
+            if gate is not None:
+                gate.enter()  # the window's one connection: the event loop's thread may be using it
             try:
                 self.reads += 1
                 value = task.run()
@@ -111,15 +123,23 @@ class DbWorker(QObject):
                 self._answered.emit((task, False, exc))
             else:
                 self._answered.emit((task, True, value))
-            self.session = thread_session()
-            database = open_database()
+            finally:
+                self.session = session_of(database) or self.session
+                if gate is not None:
+                    gate.leave()
             if database is not None and all(d is not database for d in used):
                 used.append(database)
         for database in used:
+            gate = gate_of(database)
             try:
-                database.close()  # this thread's connection (peewee keeps one per thread)
+                if gate is not None:
+                    gate.enter()
+                database.close()  # the window's connection to it
             except Exception:  # noqa: BLE001 - the window is closing anyway
-                log.debug("the worker's connection did not close cleanly", exc_info=True)
+                log.debug("the window's connection did not close cleanly", exc_info=True)
+            finally:
+                if gate is not None:
+                    gate.leave()
 
     def _deliver(self, answer: tuple[_Task, bool | None, Any]) -> None:
         task, ok, value = answer
@@ -147,10 +167,22 @@ def worker_of(ctx: AppContext) -> DbWorker | None:
         return None
     found: DbWorker | None = getattr(ctx, "db_worker", None)
     if found is None:
+        from ..services.server_link import open_database
+        from .one_connection import session_of, share_connection
+
+        database = open_database()
+        share_connection(database)  # one connection for the window: the one it opened with
         found = DbWorker(ctx.signals)
+        found.session = session_of(database)
         found.busy_changed.connect(ctx.signals.busy)
         ctx.db_worker = found
     return found
+
+
+def in_background(ctx: AppContext) -> bool:
+    """Whether the window's reads and writes run on its database thread (a club server), so a write's result
+    comes later."""
+    return worker_of(ctx) is not None
 
 
 def run_write(
@@ -178,6 +210,10 @@ def run_write(
         return False
     worker.submit(_Task(write, answer))
     return True
+
+
+run_read = run_write
+"""The same for a read whose answer is not a page's (the change feed's catching up, the undo list)."""
 
 
 class PageLoad(Generic[K, T]):
@@ -291,4 +327,13 @@ class BusyIndicator(QProgressBar):
             self.hide()
 
 
-__all__ = ["BusyIndicator", "DbWorker", "PageLoad", "run_write", "stop_worker", "worker_of"]
+__all__ = [
+    "BusyIndicator",
+    "DbWorker",
+    "PageLoad",
+    "in_background",
+    "run_read",
+    "run_write",
+    "stop_worker",
+    "worker_of",
+]
