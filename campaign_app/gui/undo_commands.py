@@ -224,26 +224,24 @@ class JournalUndoStack(QUndoStack):
     def step_newest(self, verb: str, shown: OperationInfo | None) -> None:
         """On a club server: undo the newest live operation (redo the one undone most recently) on the window's
         database thread, provided it is still ``shown`` (what the menu named: another player may have written
-        meanwhile); the window stays usable and the status bar says what runs. The result is shown when it
-        comes, as :meth:`step` shows it. One at a time: a second Undo while one runs is refused in the status
-        bar."""
+        meanwhile; None: whichever it is now); the window stays usable and the status bar says what runs. The
+        result is shown when it comes, as :meth:`step` shows it. One at a time: a second Undo while one runs is
+        refused in the status bar."""
         from .loader import run_write
 
         assert self.ctx is not None
-        if shown is None:
-            self._status(f"Nothing to {verb}.")
-            return
         if self._stepping:
             self._status(f"Cannot {verb} now: the previous undo or redo is still being sent to the server.")
             return
         self._stepping = True
-        self._status(f"{'Undoing' if verb == 'undo' else 'Redoing'} {menu_label(shown.label)}\u2026")
+        what = menu_label(shown.label) if shown is not None else "the newest change"
+        self._status(f"{'Undoing' if verb == 'undo' else 'Redoing'} {what}\u2026")
         action: Callable[[int], JournalStep] = journal_service.undo if verb == "undo" else journal_service.redo
 
         def work() -> tuple[tuple[list[OperationInfo], list[OperationInfo]], OperationInfo | None, Any]:
             live, undone = self._read()
             head = (live[-1] if live else None) if verb == "undo" else (undone[0] if undone else None)
-            if head is None or head.id != shown.id:  # the journal moved on: nothing is done
+            if head is None or (shown is not None and head.id != shown.id):  # the journal moved on: nothing done
                 return (live, undone), head, None
             step = action(head.id)
             return self._read(), head, (step, self._target_of(step))
@@ -256,7 +254,7 @@ class JournalUndoStack(QUndoStack):
                 self._status(
                     f"The newest change is now \u201c{head.label}\u201d (made elsewhere); {verb} again to {verb} it."
                     if head is not None
-                    else f"Nothing to {verb}: the change was {verb}ne elsewhere."
+                    else f"Nothing to {verb}."
                 )
                 return
             step, target = stepped
@@ -268,7 +266,7 @@ class JournalUndoStack(QUndoStack):
 
         def refused(exc: Exception) -> None:
             self._stepping = False
-            self._refused(verb, shown.id, exc)
+            self._refused(verb, shown.id if shown is not None else 0, exc)
 
         run_write(self.ctx, work, done, refused)
 
