@@ -63,7 +63,9 @@ def club(pg_server: Any, app_paths: Any) -> Iterator[tuple[str, str, str, dict[s
     battles.log_battle(platoon, wounds=1, outcome="victory", scenario="Bridge", dice=TypedDice([[3], [12, 12]]))
     sheet = find_item("sheet", DEMO_SOLOGEAR)
     assert sheet is not None
-    ids = {"platoon": platoon, "sheet": sheet, "fighter": fighter, "campaign": camp.id}
+    sologear = find_item("campaign", DEMO_SOLOGEAR)
+    assert sologear is not None
+    ids = {"platoon": platoon, "sheet": sheet, "fighter": fighter, "campaign": camp.id, "sologear": sologear}
     ids["congo"] = congo
     close_db()
     with LatencyProxy(pg_server.port, DELAY_MS) as proxy:
@@ -148,10 +150,14 @@ def test_every_page_tab_edit_and_undo_runs_off_the_event_loop(qtbot, app_paths, 
     recorder.sent.clear()
 
     shown: dict[str, list[str]] = {}
-    for kind, key in (("campaign", "congo"), ("platoon", "platoon"), ("sheet", "sheet"), ("fighter", "fighter")):
+    every_item = (("campaign", "sologear"), ("campaign", "campaign"), ("campaign", "congo"))
+    every_item += (("platoon", "platoon"), ("sheet", "sheet"), ("fighter", "fighter"))
+    for kind, key in every_item:  # each campaign's page (Atomic Africa, Sologear, d12 Death Blow), each item's
         win.open_item(kind, ids[key])
         _idle(qtbot, win)
         shown[kind] = _every_tab(qtbot, win, win.page(kind))
+    campaign_page: Any = win.page("campaign")
+    assert campaign_page.fighters is not None and campaign_page.fighters.model.rowCount() == 1  # (Death Blow's)
     assert {"Standings", "Chronicle", "Statistics"} <= set(shown["campaign"])
     assert {"History", "Timeline", "Charts", "Changes"} <= set(shown["platoon"])
     assert {"Sheet", "Battle form", "History", "Changes"} <= set(shown["sheet"])
