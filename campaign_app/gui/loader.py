@@ -5,16 +5,18 @@ freeze the window for that long. So a page reads through a :class:`PageLoad`:
 
 - ``read(key)`` is a plain function of the services (Qt-free, returns plain data); ``show(key, data)`` fills the
   widgets; ``failed(key, error)`` shows a refusal (the platoon is gone, the server is away).
-- On a server the read runs on the window's :class:`DbWorker`, **one thread that owns one connection** of its own
-  (peewee keeps a connection per thread: the worker's is opened on its first read and kept until the window
-  closes). The answer comes back to the GUI thread as a queued signal and is shown there. The GUI thread keeps
-  its own connection for writes and dialogs, so a window holds two connections (and the listener's).
+- On a server the read runs on the window's :class:`DbWorker`, one thread per window. The window has **one
+  connection** (:mod:`.one_connection`): the one it opened with, handed to the worker and shared, one thread at a
+  time, with what still reads in the event loop (dialogs). The answer comes back to the GUI thread as a queued
+  signal and is shown there. Writes (:func:`run_write`, ``undo_commands.perform_later``) run on the same thread,
+  in the order asked.
 - A page shown again shows what it read last **at once** (kept per key, a few keys per page) and is refreshed
   when the fresh answer comes. While a page waits for a key it has never shown, its ``busy(True)`` hook runs
   (the platoon page greys its sections so nothing is typed into another platoon's values).
 - A second request supersedes the first: a request not yet started is skipped, the answer of one already
   running is dropped.
-- While anything is being read the window's status bar shows a small busy bar (:class:`BusyIndicator`).
+- While anything is being read or written the window's status bar shows a small busy bar
+  (:class:`BusyIndicator`).
 - On a database file the read runs at once in the event loop (it takes a few milliseconds; see
   ``benchmarks/bench_gui_server_start.py``): the same ``read``/``show`` path, without the thread.
 """
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QWidget
 
 if TYPE_CHECKING:
@@ -168,10 +170,12 @@ def worker_of(ctx: AppContext) -> DbWorker | None:
     found: DbWorker | None = getattr(ctx, "db_worker", None)
     if found is None:
         from ..services.server_link import open_database
+        from ..store.opened import Capability, can
         from .one_connection import session_of, share_connection
 
         database = open_database()
-        share_connection(database)  # one connection for the window: the one it opened with
+        if can(Capability.SHARED_CONNECTION):
+            share_connection(database)  # one connection for the window: the one it opened with
         found = DbWorker(ctx.signals)
         found.session = session_of(database)
         found.busy_changed.connect(ctx.signals.busy)
@@ -299,8 +303,8 @@ class PageLoad(Generic[K, T]):
 
 
 class BusyIndicator(QProgressBar):
-    """A small bar in the status bar that moves while the window's worker reads (shown after a short moment,
-    so a quick answer does not flicker)."""
+    """A small bar in the status bar that moves while the window's worker reads or writes (shown after a short
+    moment, so a quick answer does not flicker)."""
 
     SHOW_AFTER_MS = 150
 
@@ -311,8 +315,9 @@ class BusyIndicator(QProgressBar):
         self.setTextVisible(False)
         self.setMaximumWidth(90)
         self.setMaximumHeight(12)
-        self.setAccessibleName("Reading from the club server")
-        self.setToolTip("Reading from the club server\u2026")
+        self.setAccessibleName("Waiting for the club server")
+        self.setToolTip("Reading from or saving to the club server\u2026")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # it never takes the keyboard
         self.hide()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
