@@ -474,9 +474,11 @@ class MainWindow(QMainWindow):
     def open_item(self, kind: str, obj_id: int) -> None:
         # the navigator is reloaded by the change feed when an operation made an item; read it again
         # only for an item it does not show yet (a full reload costs ~200 rows on a big file)
-        if not self.navigator.select(kind, obj_id, emit=False):
-            self.navigator.reload(lambda _data: self._select_shown(kind, obj_id))
-        self.show_item(kind, obj_id)
+        if self.navigator.select(kind, obj_id, emit=False):
+            self.show_item(kind, obj_id)
+            return
+        self.show_item(kind, obj_id)  # (its page reads meanwhile on a club server)
+        self.navigator.when_read(lambda _data: self._select_shown(kind, obj_id))  # a read under way will do
 
     def _select_shown(self, kind: str, obj_id: int) -> None:
         if self._current == (kind, obj_id):

@@ -77,6 +77,8 @@ class Navigator(QWidget):
         self.data: NavigatorData | None = None
         self._then: list[Callable[[NavigatorData], None]] = []
         self._loading: Any = None
+        self.reading = False
+        """A read is under way (on a club server)."""
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter platoons, pilots, fighters…  (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
@@ -124,15 +126,25 @@ class Navigator(QWidget):
             from .loader import PageLoad
 
             self._loading = PageLoad(self.ctx, read_navigator, self._show, self._failed)
+        self.reading = True
         self._loading.request(key)
 
+    def when_read(self, then: Callable[[NavigatorData], None]) -> None:
+        """``then(data)`` after the read under way (on a club server), else after a new one."""
+        if self.reading:
+            self._then.append(then)
+        else:
+            self.reload(then)
+
     def _failed(self, _key: Any, exc: Exception) -> None:
+        self.reading = False
         self._then.clear()
         if self.ctx is None or not isinstance(exc, CampaignError):
             raise exc
         self.ctx.signals.status.emit(str(exc))
 
     def _show(self, _key: Any, data: NavigatorData) -> None:
+        self.reading = False
         self.data = data
         self.any_campaign = data.any_campaign
         self._fill(data.tree)
