@@ -254,3 +254,51 @@ def test_a_window_holds_one_connection_and_one_that_listens(qtbot, app_paths, cl
 
     win.close()  # the window's connections end with it
     qtbot.waitUntil(lambda: _connections(pg_server, name) == [], timeout=10000)
+
+
+def test_a_read_left_in_the_event_loop_waits_its_turn_and_the_window_keeps_painting(qtbot, app_paths, club) -> None:  # type: ignore[no-untyped-def]
+    """What still reads in the event loop (a dialog) uses the window's one connection after the worker's task
+    under way, never in the middle of it; meanwhile the window's timers run (it paints)."""
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    from campaign_app.gui.loader import run_read
+    from campaign_app.gui.one_connection import gate_of
+
+    url, _direct, _name, ids = club
+    win = _window(qtbot, app_paths, url)
+    _idle(qtbot, win)
+    database = server_link.open_database()
+    gate = gate_of(database)
+    assert gate is not None
+    from campaign_app.gui.club import ServerWait
+
+    database.pump = ServerWait("the club")  # as gui.club.open_server sets it when the window opens a server
+    order: list[str] = []
+
+    def slow_task() -> int:
+        order.append("worker starts")
+        time.sleep(0.6)  # inside its turn: nobody else may use the connection
+        found = len(navigator_tree())
+        order.append("worker ends")
+        return found
+
+    answers: list[int] = []
+    ticks: list[int] = []
+    timer = QTimer(win)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(20)
+    run_read(win.ctx, slow_task, answers.append, lambda exc: (_ for _ in ()).throw(exc))
+    qtbot.waitUntil(lambda: order == ["worker starts"], timeout=5000)
+    waits = gate.waits
+    detail = platoon_service.platoon_detail(ids["platoon"])  # read in the event loop, as a dialog would
+    order.append("event loop read")
+    timer.stop()
+    assert detail.name == "2nd Rifles"
+    assert order == ["worker starts", "worker ends", "event loop read"]  # it waited for the worker's turn
+    assert gate.waits == waits + 1
+    assert len(ticks) >= 5  # the window's timers ran while it waited (about 0.6 s at 20 ms)
+    qtbot.waitUntil(lambda: answers == [3], timeout=5000)
+    worker = win.ctx.db_worker
+    assert worker is not None and worker.session == server_link.thread_session()  # one connection for both
