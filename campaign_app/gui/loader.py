@@ -65,6 +65,7 @@ class DbWorker(QObject):
         super().__init__(parent)
         self._queue: queue.Queue[_Task | None] = queue.Queue()
         self._pending = 0
+        self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._answered.connect(self._deliver)
         self.reads = 0
@@ -75,6 +76,12 @@ class DbWorker(QObject):
     @property
     def pending(self) -> int:
         return self._pending
+
+    def wait_for_answer(self, seconds: float) -> None:
+        """Sleep up to ``seconds`` unless an answer is ready to be shown (for a caller that waits without an
+        event loop of its own, such as ``--screenshot``)."""
+        self._ready.wait(seconds)
+        self._ready.clear()
 
     def submit(self, task: _Task) -> None:
         if self._thread is None:
@@ -112,7 +119,7 @@ class DbWorker(QObject):
             if task is None:
                 break
             if not task.wanted():  # superseded before it started
-                self._answered.emit((task, None, None))
+                self._answer((task, None, None))
                 continue
             database = open_database()
             gate = gate_of(database)
@@ -122,9 +129,9 @@ class DbWorker(QObject):
                 self.reads += 1
                 value = task.run()
             except Exception as exc:  # noqa: BLE001 - handed to the GUI thread, shown there
-                self._answered.emit((task, False, exc))
+                self._answer((task, False, exc))
             else:
-                self._answered.emit((task, True, value))
+                self._answer((task, True, value))
             finally:
                 self.session = session_of(database) or self.session
                 if gate is not None:
@@ -142,6 +149,10 @@ class DbWorker(QObject):
             finally:
                 if gate is not None:
                     gate.leave()
+
+    def _answer(self, answer: tuple[_Task, bool | None, Any]) -> None:
+        self._answered.emit(answer)
+        self._ready.set()
 
     def _deliver(self, answer: tuple[_Task, bool | None, Any]) -> None:
         task, ok, value = answer
