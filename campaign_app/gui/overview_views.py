@@ -193,7 +193,9 @@ class _LazyView(QWidget):
         self.feed = ViewFeed(
             ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid), self.reload
         )
-        self.loading: PageLoad[Any, Any] = PageLoad(ctx, self.read, lambda _key, data: self.fill(data), self._failed)
+        self.shown_cid: int | None = None
+        """The campaign whose data the tab shows."""
+        self.loading: PageLoad[Any, Any] = PageLoad(ctx, self.read, self._answered, self._failed, self._waiting)
 
     def show_campaign(self, campaign_id: int) -> None:
         self.cid = campaign_id
@@ -207,6 +209,20 @@ class _LazyView(QWidget):
     def load(self) -> None:
         """Read again now (the same as a change of the campaign would)."""
         self.reload()
+
+    def _answered(self, _key: Any, data: Any) -> None:
+        self.shown_cid = self.cid
+        self.fill(data)
+
+    def _waiting(self, waiting: bool) -> None:
+        # another search or filter of the campaign shown keeps the tab usable (the field being typed in keeps
+        # the keyboard); another campaign waits greyed
+        self.waiting(waiting and self.shown_cid != self.cid)
+
+    def waiting(self, waiting: bool) -> None:
+        """On a club server, while a campaign never shown is read: the tab is greyed (nothing of another
+        campaign can be clicked meanwhile)."""
+        self.setEnabled(not waiting)
 
     def _failed(self, _key: Any, exc: Exception) -> None:
         if not isinstance(exc, CampaignError):
@@ -263,7 +279,7 @@ class StandingsView(_LazyView):
         self.pilots_model = PilotsModel(self)
         self.pilots_view, _p = sortable_table(self.pilots_model, "Pilots", self.pilots_box)
         QVBoxLayout(self.pilots_box).addWidget(self.pilots_view)
-        self.empty = QLabel("Nothing to rank yet: log battles of the campaign's platoons.", self)
+        self.empty = QLabel(self.NOTHING, self)
         self.print_button = QPushButton("&Print standings\u2026", self)
         self.print_button.setToolTip("One page: the table, head to head and the pilots (File \u25b8 Print)")
         self.print_button.clicked.connect(self.print_standings)
@@ -279,11 +295,22 @@ class StandingsView(_LazyView):
         lay.addStretch(0)  # takes the room below short tables when there is no head to head
         self.main_layout = lay
 
+    NOTHING = "Nothing to rank yet: log battles of the campaign's platoons."
+
+    def waiting(self, waiting: bool) -> None:
+        super().waiting(waiting)
+        if waiting:  # not "nothing to rank" before the server said so
+            for box in (self.view, self.intro, self.pairs_box, self.pilots_box):
+                box.hide()
+            self.empty.setText("Reading the standings from the club server\u2026")
+            self.empty.show()
+
     def read(self, key: Any) -> standings_service.Standings:
         return standings_service.standings(key)
 
     def fill(self, s: standings_service.Standings) -> None:
         self.result = s
+        self.empty.setText(self.NOTHING)
         self.model.set_rows([RankedPlatoon(i, p) for i, p in enumerate(s.platoons, start=1)])
         self.view.setColumnHidden(2, not s.on_server)
         fit_columns(self.view, self.model, stretch=1)
