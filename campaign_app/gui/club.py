@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtCore import QSettings
 
-    from ..store.journal import OpChanges
+    from ..services.journal import OpChanges
     from .connect_dialog import Login
     from .context import AppContext
 

@@ -103,6 +103,28 @@ class Gate:
         QTimer.singleShot(after_ms, self.leave_when_idle)
 
 
+class _State:
+    """peewee's per-connection state (``peewee._ConnectionState``: the connection, whether it is closed, the
+    open transactions and their callbacks), as one plain object for every thread."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.closed = True
+        self.conn: Any = None
+        self.ctx: list[Any] = []
+        self.transactions: list[Any] = []
+        self.commit_callbacks: list[Any] = []
+
+    def set_connection(self, conn: Any) -> None:
+        self.conn = conn
+        self.closed = False
+        self.ctx = []
+        self.transactions = []
+        self.commit_callbacks = []
+
+
 class _SharedState:
     """peewee's connection state, one for every thread, behind the gate."""
 
@@ -125,11 +147,9 @@ def share_connection(database: Any) -> Gate:
     found = gate_of(database)
     if found is not None:
         return found
-    import peewee
-
     gate = Gate(database)
     local = database._state
-    inner: Any = peewee._ConnectionState()
+    inner: Any = _State()
     inner.__dict__.update(vars(local))  # the calling thread's connection, its transactions and pending SQL
     inner.statements = 0
     shared = _SharedState(inner, gate)
