@@ -254,8 +254,12 @@ class CampaignPage(QWidget):
             self.info_label.setText("Reading the campaign from the club server\u2026")
 
     def _failed(self, _campaign_id: int, exc: Exception) -> None:
-        if not isinstance(exc, NotFound):
-            raise exc  # the server away, a bug: the window's exception hook says so
+        if not isinstance(exc, CampaignError):
+            raise exc  # a bug: the window's exception hook says so
+        if not isinstance(exc, NotFound):  # busy, the server away (the window says that once, with Try Again)
+            self.message.show_problem(str(exc))
+            self.ctx.signals.status.emit(str(exc))
+            return
         self.detail = None
         from .undo_commands import undo_stack_holds
 

@@ -59,6 +59,8 @@ class DbWorker(QObject):
 
     busy_changed = Signal(bool)
     """True when a read starts waiting, False when none is left."""
+    lost = Signal(object)
+    """A read or write failed because the club server went away (the ``ServerUnavailable`` to show)."""
     _answered = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -70,6 +72,8 @@ class DbWorker(QObject):
         self._answered.connect(self._deliver)
         self.reads = 0
         """Reads and writes run on the worker (for tests and the log)."""
+        self.target: Any = None
+        """The club server (``ServerTarget``) whose lost connection is told apart from other errors."""
         self.session: int | None = None
         """The server process of the worker's connection (its announcements are this window's own)."""
 
@@ -161,6 +165,12 @@ class DbWorker(QObject):
             if ok is not None and task.wanted():
                 task.answer(ok, value)
         finally:
+            if ok is False and self.target is not None:
+                from ..services.server_link import lost_connection
+
+                lost = lost_connection(value, self.target)
+                if lost is not None:
+                    self.lost.emit(lost)
             if self._pending == 0:
                 self.busy_changed.emit(False)
 
@@ -189,7 +199,9 @@ def worker_of(ctx: AppContext) -> DbWorker | None:
             share_connection(database)  # one connection for the window: the one it opened with
         found = DbWorker(ctx.signals)
         found.session = session_of(database)
+        found.target = ctx.server
         found.busy_changed.connect(ctx.signals.busy)
+        found.lost.connect(ctx.signals.server_lost)
         ctx.db_worker = found
     return found
 

@@ -936,6 +936,9 @@ class MainWindow(QMainWindow):
     def start_live(self) -> None:
         """On a server: listen for other players' operations (the file's watcher covers a file)."""
         self._stop_listening()  # (the window's connection and its thread stay: pages may be reading already)
+        if not getattr(self, "_hears_server_lost", False):  # what the window's database thread finds gone
+            self._hears_server_lost = True
+            self.ctx.signals.server_lost.connect(self.server_lost)
         from ..store.opened import Capability, can
 
         target = self.ctx.server  # where to listen: the server the window connected to

@@ -630,8 +630,11 @@ class PlatoonPage(QWidget):
             self.info_label.setText("Reading the platoon from the club server\u2026")
 
     def _failed(self, _platoon_id: int, exc: Exception) -> None:
-        if not isinstance(exc, NotFound):
-            raise exc  # the server away, a bug: the window's exception hook says so, as for any action
+        if not isinstance(exc, CampaignError):
+            raise exc  # a bug: the window's exception hook says so, as for any action
+        if not isinstance(exc, NotFound):  # busy, the server away (the window says that once, with Try Again)
+            self._show_message(str(exc))
+            return
         self.gone_label.setText(self._gone_text())
         self.detail = None
         self.gone_label.show()

@@ -302,3 +302,35 @@ def test_a_read_left_in_the_event_loop_waits_its_turn_and_the_window_keeps_paint
     qtbot.waitUntil(lambda: answers == [3], timeout=5000)
     worker = win.ctx.db_worker
     assert worker is not None and worker.session == server_link.thread_session()  # one connection for both
+
+
+def test_a_server_gone_under_the_worker_gives_the_server_away_message(qtbot, app_paths, club, pg_server) -> None:  # type: ignore[no-untyped-def]
+    """The network goes while the window works: the next page read (on the worker) fails to reach the server,
+    and the window says so once, with the server's name and Try Again (not only a line in the status bar)."""
+    from driving import in_modal
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    _url, direct, _name, ids = club
+    close_db()
+    proxy = LatencyProxy(pg_server.port, 5.0).__enter__()  # a link of this test's own, cut below
+    mine = direct.replace(f":{pg_server.port}/", f":{proxy.port}/") + "?connect_timeout=2"
+    init_db(mine, app_paths.backup_dir, daily_backup=False)
+    win = _window(qtbot, app_paths, mine)
+    win.start_live()
+    _idle(qtbot, win)
+    proxy.__exit__(None, None, None)  # the network goes (every connection through it is closed)
+    shown: list[str] = []
+
+    def close_box() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        shown.append(box.text())
+        assert any(b.text().replace("&", "") == "Try Again" for b in box.buttons())
+        box.reject()
+
+    errors = in_modal(qtbot, close_box, QMessageBox)
+    win.open_item("platoon", ids["platoon"])  # the next read, on the window's database thread
+    qtbot.waitUntil(lambda: bool(shown), timeout=20000)
+    assert not errors, errors
+    assert shown[0].startswith("Cannot reach the campaign server"), shown
+    assert "(not reachable)" in win.db_label.text()
