@@ -45,10 +45,12 @@ def set_up(server: object) -> str:
     init_db(url, daily_backup=False)
     try:
         campaigns.create_campaign(CAMPAIGN)
-        platoons.create_platoon(CAMPAIGN, PLATOON, training=10, equipment=10, morale=8, armor=2, leader_name="Lt. O")
+        made = platoons.create_platoon(
+            CAMPAIGN, PLATOON, training=10, equipment=10, morale=8, armor=2, leader_name="Lt. O"
+        )
         for n in range(5):
             battles.log_battle(
-                PLATOON, wounds=1, outcome="victory", scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
+                made.id, wounds=1, outcome="victory", scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
             )
     finally:
         close_db()
@@ -102,7 +104,7 @@ def file_reads(tmp: Path, runs: int) -> tuple[float, float]:
         )
         for n in range(5):
             battles.log_battle(
-                PLATOON, wounds=1, outcome="victory", scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
+                edit.id, wounds=1, outcome="victory", scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
             )
         page, hist = [], []
         for _ in range(runs):

@@ -412,10 +412,11 @@ def take_screenshot(app: Any, window: Any, path: str) -> int:
         if window.isVisible() and window.windowHandle() is not None and window.windowHandle().isExposed():
             break
     worker = getattr(getattr(window, "ctx", None), "db_worker", None)  # on a club server: pages read off-thread
-    for _ in range(600):
+    for _ in range(3000):  # (processEvents returns at once when nothing is queued: up to 30 s in 10 ms steps)
         if worker is None or not worker.pending:
             break
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        worker.wait_for_answer(0.01)
     QTimer.singleShot(150, loop.quit)
     loop.exec()
     app.processEvents()

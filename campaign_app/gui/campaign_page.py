@@ -37,7 +37,7 @@ from .loader import PageLoad
 from .page_header import PageHeader
 from .roster_models import ID_ROLE, PlatoonListModel, fit_columns
 from .sizing import cap_fields
-from .undo_commands import EditT, ServiceArgs, perform
+from .undo_commands import EditT, ServiceArgs, perform_later
 from .widgets import ChoicePicker, CommitTextEdit, confirm, confirm_with_option, plural
 
 
@@ -254,8 +254,12 @@ class CampaignPage(QWidget):
             self.info_label.setText("Reading the campaign from the club server\u2026")
 
     def _failed(self, _campaign_id: int, exc: Exception) -> None:
-        if not isinstance(exc, NotFound):
-            raise exc  # the server away, a bug: the window's exception hook says so
+        if not isinstance(exc, CampaignError):
+            raise exc  # a bug: the window's exception hook says so
+        if not isinstance(exc, NotFound):  # busy, the server away (the window says that once, with Try Again)
+            self.message.show_problem(str(exc))
+            self.ctx.signals.status.emit(str(exc))
+            return
         self.detail = None
         from .undo_commands import undo_stack_holds
 
@@ -359,15 +363,15 @@ class CampaignPage(QWidget):
     def run(
         self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
     ) -> EditT | None:
-        try:
-            edit = perform(self.ctx, service, *args, **kwargs)
-        except CampaignError as exc:
+        """A write of the page (off the event loop on a club server: None is returned at once; see
+        :func:`~.undo_commands.perform_later`); a refusal is shown on the page, which reads the stored values."""
+
+        def refused(exc: CampaignError) -> None:
             self.message.show_problem(str(exc))
             self.ctx.signals.status.emit(str(exc))
             self.load()
-            return None
-        self._clear_message()
-        return edit
+
+        return perform_later(self.ctx, lambda _edit: self._clear_message(), refused, service, *args, **kwargs)
 
     def _clear_message(self) -> None:
         self.message.show_problem(None)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtCore import QSettings
 
+    from ..services.journal import OpChanges
     from .connect_dialog import Login
     from .context import AppContext
 
@@ -213,6 +214,8 @@ class LiveUpdates(QObject):
         self._failures = 0
         self._feed: Any = None
         self._had_connection = False
+        self._catching_up = False
+        self._again = False
         self.stopped = False
         self.retry_timer = QTimer(self)
         self.retry_timer.setSingleShot(True)
@@ -241,7 +244,7 @@ class LiveUpdates(QObject):
             log.info("live updates: listening again")
             self.catch_up()  # what was announced while the connection was down: the journal knows
         else:
-            self.feed()  # the mark: changes from now on are news
+            self._mark()  # changes from now on are news
         self._had_connection = True
         self._failures = 0
         return True
@@ -273,20 +276,53 @@ class LiveUpdates(QObject):
             self._failures = 1
             self.retry_timer.start(self.RETRY_MS[0])
             return []
+        from .loader import worker_of
+
+        worker = worker_of(self.ctx)
+        if worker is not None:  # the window's one connection is its worker's: its notices are its own
+            if worker.session is not None and all(notice.session == worker.session for notice in notices):
+                return []
+            return self.catch_up()
         own = own_session()
-        worker = self.ctx.db_worker  # the window's writes on its worker's connection are its own too
-        mine = {own, worker.session if worker is not None else None}
-        if own is not None and all(notice.session in mine for notice in notices):
+        if own is not None and all(notice.session == own for notice in notices):
             return []
         return self.catch_up()
 
     def catch_up(self) -> list[int]:
-        """Deliver every operation made, undone or redone elsewhere since the last one this window knows."""
-        try:
-            found = self.feed().since_last()
-        except CampaignError as exc:  # the store's connection is away too: the next action says so
-            log.info("live updates: cannot read the journal (%s)", exc)
+        """Deliver every operation made, undone or redone elsewhere since the last one this window knows. On a
+        window's club server the journal is read on the window's database thread and what is new delivered when
+        it comes (an empty list is returned then)."""
+        from .loader import run_read, worker_of
+
+        if worker_of(self.ctx) is None:
+            try:
+                found = self.feed().since_last()
+            except CampaignError as exc:  # the store's connection is away too: the next action says so
+                log.info("live updates: cannot read the journal (%s)", exc)
+                return []
+            return self._deliver(found)
+        if self._catching_up:
+            self._again = True  # one read at a time; another one after it (a notice came meanwhile)
             return []
+        self._catching_up = True
+
+        def done(found: list[OpChanges]) -> None:
+            self._catching_up = False
+            self._deliver(found)
+            if self._again:
+                self._again = False
+                self.catch_up()
+
+        def failed(exc: Exception) -> None:
+            self._catching_up = False
+            if not isinstance(exc, CampaignError):
+                raise exc
+            log.info("live updates: cannot read the journal (%s)", exc)
+
+        run_read(self.ctx, lambda: self.feed().since_last(), done, failed)
+        return []
+
+    def _deliver(self, found: list[OpChanges]) -> list[int]:
         news = [c for c in found if c.operation_id is not None and c.operation_id not in self._seen]
         if not news:
             return []
@@ -300,6 +336,17 @@ class LiveUpdates(QObject):
         for op_id in delivered:
             self.delivered.emit(op_id)
         return delivered
+
+    def _mark(self) -> None:
+        """Read the journal's newest id (on the window's database thread on a club server)."""
+        from .loader import run_read
+
+        def failed(exc: Exception) -> None:
+            if not isinstance(exc, CampaignError):
+                raise exc
+            log.info("live updates: cannot read the journal (%s)", exc)
+
+        run_read(self.ctx, self.feed, lambda _feed: None, failed)
 
     def feed(self) -> Any:
         from ..services.server_link import ChangeFeed

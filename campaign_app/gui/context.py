@@ -30,6 +30,9 @@ class AppSignals(QObject):
     """A short message for the status bar."""
     busy = Signal(bool)
     """The window's database worker is reading (True) or has nothing left to read (False)."""
+    server_lost = Signal(object)
+    """The window's database thread found the club server gone (the ``ServerUnavailable`` to show): the window
+    says so once, with Try Again (``MainWindow.server_lost``)."""
     open_item = Signal(str, int)
     """Ask the main window to show an item (kind, id) in the central area and select it."""
 

@@ -35,6 +35,7 @@ from ..services import journal as journal_service
 from ..services.journal import OpChanges, OperationInfo
 from .context import AppContext
 from .feed import ViewFeed, concerns
+from .loader import PageLoad
 from .table_model import TableModel
 from .widgets import ErrorLabel
 
@@ -50,6 +51,14 @@ COL_TIME, COL_CHANGE, COL_WHO, COL_STATE = range(4)
 HEADERS = ("Time", "Change", "Who", "State")
 
 _OPERATION_REF = re.compile(r"\(operation (\d+)\)")
+
+
+def _read_operations(scope: tuple[str, int]) -> list[OperationInfo]:
+    """The panel's read (Qt-free; on the window's database thread on a club server)."""
+    kind, obj_id = scope
+    if kind == "platoon":
+        return journal_service.operations(platoon=obj_id, limit=LIST_LIMIT)
+    return journal_service.operations(pilot=obj_id, limit=LIST_LIMIT)
 
 
 def local_time(stamp: str) -> str:
@@ -199,6 +208,9 @@ class JournalPanel(QWidget):
         self.redo_button.clicked.connect(lambda: self.step("redo"))
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.view.doubleClicked.connect(lambda _index: self.toggle_selected())
+        self.loading: PageLoad[tuple[str, int], list[OperationInfo]] = PageLoad(
+            ctx, _read_operations, self._show_rows, self._not_read
+        )
         self.feed = ViewFeed(ctx, self, self._concerns, self.reload)
         self._apply_palette()
         self._update_buttons()
@@ -228,21 +240,22 @@ class JournalPanel(QWidget):
         self.reload()
 
     def reload(self) -> None:
+        """Read the list (off the event loop on a club server) and show it."""
         self.feed.dirty = False
         if self.scope is None:
             return
-        kind, obj_id = self.scope
+        self.loading.request(self.scope)
+
+    def _not_read(self, scope: tuple[str, int], exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        self.say(str(exc))  # gone (deleted elsewhere), busy: say so, keep nothing stale
+        self._show_rows(scope, [])
+
+    def _show_rows(self, _scope: tuple[str, int], rows: list[OperationInfo]) -> None:
         keep = self.selected()
         if keep is not None and self.model.row_of(keep.id) == 0:
             keep = None  # the newest was selected: the newest stays selected
-        try:
-            if kind == "platoon":
-                rows = journal_service.operations(platoon=obj_id, limit=LIST_LIMIT)
-            else:
-                rows = journal_service.operations(pilot=obj_id, limit=LIST_LIMIT)
-        except CampaignError as exc:  # gone (deleted elsewhere), busy: say so, keep nothing stale
-            rows = []
-            self.say(str(exc))
         self.model.set_rows(rows)
         if not (keep is not None and self.select(keep.id)) and rows:
             self.view.selectRow(0)  # the newest: Enter and the buttons work at once
@@ -301,21 +314,29 @@ class JournalPanel(QWidget):
             return False
         self.say("")
         stack = self.ctx.undo_stack
+        if stack.step_later(verb, info.id, lambda _step: self._stepped(info), lambda exc: self._not_stepped(info, exc)):
+            return True  # a club server: sent off the event loop, shown when the answer comes
         try:
             stack.step(verb, info.id)
         except CampaignError as exc:
-            text = str(exc)
-            self.say(text[:1].upper() + text[1:])
-            self.reload()
-            found = _OPERATION_REF.search(text)
-            if found and not self.select(int(found.group(1))):
-                self.select(info.id)
-            self.view.setFocus()
+            self._not_stepped(info, exc)
             return False
+        self._stepped(info)
+        return True
+
+    def _stepped(self, info: OperationInfo) -> None:
         self.reload()
         self.select(info.id)
         self.view.setFocus()
-        return True
+
+    def _not_stepped(self, info: OperationInfo, exc: CampaignError) -> None:
+        text = str(exc)
+        self.say(text[:1].upper() + text[1:])
+        self.reload()
+        found = _OPERATION_REF.search(text)
+        if found and not self.select(int(found.group(1))):
+            self.select(info.id)
+        self.view.setFocus()
 
 
 __all__ = ["JournalModel", "JournalPanel", "local_time"]

@@ -5,16 +5,18 @@ freeze the window for that long. So a page reads through a :class:`PageLoad`:
 
 - ``read(key)`` is a plain function of the services (Qt-free, returns plain data); ``show(key, data)`` fills the
   widgets; ``failed(key, error)`` shows a refusal (the platoon is gone, the server is away).
-- On a server the read runs on the window's :class:`DbWorker`, **one thread that owns one connection** of its own
-  (peewee keeps a connection per thread: the worker's is opened on its first read and kept until the window
-  closes). The answer comes back to the GUI thread as a queued signal and is shown there. The GUI thread keeps
-  its own connection for writes and dialogs, so a window holds two connections (and the listener's).
+- On a server the read runs on the window's :class:`DbWorker`, one thread per window. The window has **one
+  connection** (:mod:`.one_connection`): the one it opened with, handed to the worker and shared, one thread at a
+  time, with what still reads in the event loop (dialogs). The answer comes back to the GUI thread as a queued
+  signal and is shown there. Writes (:func:`run_write`, ``undo_commands.perform_later``) run on the same thread,
+  in the order asked.
 - A page shown again shows what it read last **at once** (kept per key, a few keys per page) and is refreshed
   when the fresh answer comes. While a page waits for a key it has never shown, its ``busy(True)`` hook runs
   (the platoon page greys its sections so nothing is typed into another platoon's values).
 - A second request supersedes the first: a request not yet started is skipped, the answer of one already
   running is dropped.
-- While anything is being read the window's status bar shows a small busy bar (:class:`BusyIndicator`).
+- While anything is being read or written the window's status bar shows a small busy bar
+  (:class:`BusyIndicator`).
 - On a database file the read runs at once in the event loop (it takes a few milliseconds; see
   ``benchmarks/bench_gui_server_start.py``): the same ``read``/``show`` path, without the thread.
 """
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QWidget
 
 if TYPE_CHECKING:
@@ -57,22 +59,33 @@ class DbWorker(QObject):
 
     busy_changed = Signal(bool)
     """True when a read starts waiting, False when none is left."""
+    lost = Signal(object)
+    """A read or write failed because the club server went away (the ``ServerUnavailable`` to show)."""
     _answered = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._queue: queue.Queue[_Task | None] = queue.Queue()
         self._pending = 0
+        self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self._answered.connect(self._deliver)
         self.reads = 0
         """Reads and writes run on the worker (for tests and the log)."""
+        self.target: Any = None
+        """The club server (``ServerTarget``) whose lost connection is told apart from other errors."""
         self.session: int | None = None
         """The server process of the worker's connection (its announcements are this window's own)."""
 
     @property
     def pending(self) -> int:
         return self._pending
+
+    def wait_for_answer(self, seconds: float) -> None:
+        """Sleep up to ``seconds`` unless an answer is ready to be shown (for a caller that waits without an
+        event loop of its own, such as ``--screenshot``)."""
+        self._ready.wait(seconds)
+        self._ready.clear()
 
     def submit(self, task: _Task) -> None:
         if self._thread is None:
@@ -84,42 +97,66 @@ class DbWorker(QObject):
         self._queue.put(task)
 
     def stop(self, wait: float = 5.0) -> None:
-        """Finish: the thread closes its connection and ends (answers still on their way are dropped)."""
+        """Finish: the thread closes the window's connection and ends (answers still on their way are
+        dropped)."""
         thread, self._thread = self._thread, None
         if thread is None:
             return
+        from ..services.server_link import open_database
+        from .one_connection import gate_of
+
+        gate = gate_of(open_database())
+        if gate is not None:
+            gate.leave()  # the event loop's thread may hold the connection: the thread needs it to close it
         self._queue.put(None)
         thread.join(wait)
 
     def _serve(self) -> None:
-        from ..services.server_link import open_database, thread_session
+        from ..services.server_link import open_database
+        from .one_connection import gate_of, session_of
 
         used: list[Any] = []
-        """The databases this thread read or wrote (their connections on this thread are closed at the end,
-        even when the window opened another database meanwhile)."""
+        """The databases this thread read or wrote (their connection is closed at the end, even when the window
+        opened another database meanwhile)."""
         while True:
             task = self._queue.get()
             if task is None:
                 break
             if not task.wanted():  # superseded before it started
-                self._answered.emit((task, None, None))
+                self._answer((task, None, None))
                 continue
+            database = open_database()
+            gate = gate_of(database)
+            if gate is not None:
+                gate.enter()  # the window's one connection: the event loop's thread may be using it
             try:
                 self.reads += 1
                 value = task.run()
             except Exception as exc:  # noqa: BLE001 - handed to the GUI thread, shown there
-                self._answered.emit((task, False, exc))
+                self._answer((task, False, exc))
             else:
-                self._answered.emit((task, True, value))
-            self.session = thread_session()
-            database = open_database()
+                self._answer((task, True, value))
+            finally:
+                self.session = session_of(database) or self.session
+                if gate is not None:
+                    gate.leave()
             if database is not None and all(d is not database for d in used):
                 used.append(database)
         for database in used:
+            gate = gate_of(database)
             try:
-                database.close()  # this thread's connection (peewee keeps one per thread)
+                if gate is not None:
+                    gate.enter()
+                database.close()  # the window's connection to it
             except Exception:  # noqa: BLE001 - the window is closing anyway
-                log.debug("the worker's connection did not close cleanly", exc_info=True)
+                log.debug("the window's connection did not close cleanly", exc_info=True)
+            finally:
+                if gate is not None:
+                    gate.leave()
+
+    def _answer(self, answer: tuple[_Task, bool | None, Any]) -> None:
+        self._answered.emit(answer)
+        self._ready.set()
 
     def _deliver(self, answer: tuple[_Task, bool | None, Any]) -> None:
         task, ok, value = answer
@@ -128,6 +165,12 @@ class DbWorker(QObject):
             if ok is not None and task.wanted():
                 task.answer(ok, value)
         finally:
+            if ok is False and self.target is not None:
+                from ..services.server_link import lost_connection
+
+                lost = lost_connection(value, self.target)
+                if lost is not None:
+                    self.lost.emit(lost)
             if self._pending == 0:
                 self.busy_changed.emit(False)
 
@@ -147,10 +190,26 @@ def worker_of(ctx: AppContext) -> DbWorker | None:
         return None
     found: DbWorker | None = getattr(ctx, "db_worker", None)
     if found is None:
+        from ..services.server_link import open_database
+        from ..store.opened import Capability, can
+        from .one_connection import session_of, share_connection
+
+        database = open_database()
+        if can(Capability.SHARED_CONNECTION):
+            share_connection(database)  # one connection for the window: the one it opened with
         found = DbWorker(ctx.signals)
+        found.session = session_of(database)
+        found.target = ctx.server
         found.busy_changed.connect(ctx.signals.busy)
+        found.lost.connect(ctx.signals.server_lost)
         ctx.db_worker = found
     return found
+
+
+def in_background(ctx: AppContext) -> bool:
+    """Whether the window's reads and writes run on its database thread (a club server), so a write's result
+    comes later."""
+    return worker_of(ctx) is not None
 
 
 def run_write(
@@ -178,6 +237,10 @@ def run_write(
         return False
     worker.submit(_Task(write, answer))
     return True
+
+
+run_read = run_write
+"""The same for a read whose answer is not a page's (the change feed's catching up, the undo list)."""
 
 
 class PageLoad(Generic[K, T]):
@@ -263,8 +326,8 @@ class PageLoad(Generic[K, T]):
 
 
 class BusyIndicator(QProgressBar):
-    """A small bar in the status bar that moves while the window's worker reads (shown after a short moment,
-    so a quick answer does not flicker)."""
+    """A small bar in the status bar that moves while the window's worker reads or writes (shown after a short
+    moment, so a quick answer does not flicker)."""
 
     SHOW_AFTER_MS = 150
 
@@ -275,8 +338,9 @@ class BusyIndicator(QProgressBar):
         self.setTextVisible(False)
         self.setMaximumWidth(90)
         self.setMaximumHeight(12)
-        self.setAccessibleName("Reading from the club server")
-        self.setToolTip("Reading from the club server\u2026")
+        self.setAccessibleName("Waiting for the club server")
+        self.setToolTip("Reading from or saving to the club server\u2026")
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # it never takes the keyboard
         self.hide()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -291,4 +355,13 @@ class BusyIndicator(QProgressBar):
             self.hide()
 
 
-__all__ = ["BusyIndicator", "DbWorker", "PageLoad", "run_write", "stop_worker", "worker_of"]
+__all__ = [
+    "BusyIndicator",
+    "DbWorker",
+    "PageLoad",
+    "in_background",
+    "run_read",
+    "run_write",
+    "stop_worker",
+    "worker_of",
+]

@@ -32,7 +32,7 @@ from .. import APP_TITLE, __version__
 from ..errors import CampaignError
 from ..paths import AppPaths
 from ..server_target import ServerTarget
-from ..services.navigator import CampaignRef, has_any_campaign, item_campaign, item_exists, item_title
+from ..services.navigator import CampaignRef, item_campaign, item_exists, item_title
 from .appearance import (
     TEXT_STEP_KEY,
     TEXT_STEPS,
@@ -49,7 +49,7 @@ from .first_run import FirstRunPage
 from .focus import FocusKeeper, UndoKeysToWindow, first_focusable, unique_keys
 from .icons import app_icon, icon
 from .lazy_qt import elide_middle, set_enum
-from .navigator import Navigator
+from .navigator import Navigator, NavigatorData
 from .sizing import fit_window
 
 if TYPE_CHECKING:
@@ -404,8 +404,13 @@ class MainWindow(QMainWindow):
         self._step("redo")
 
     def _step(self, verb: str) -> None:
+        from .loader import worker_of
+
         stack = self.ctx.undo_stack
         shown = stack.next_undo() if verb == "undo" else stack.next_redo()
+        if worker_of(self.ctx) is not None:  # a club server: checked and run on the window's database thread
+            stack.step_newest(verb, shown)
+            return
         self.watcher.poll()
         stack.sync()
         now = stack.next_undo() if verb == "undo" else stack.next_redo()
@@ -445,15 +450,25 @@ class MainWindow(QMainWindow):
 
     # --- navigation -------------------------------------------------------------------------------------
     def refresh(self) -> None:
-        self.navigator.reload()
+        """Read the navigator again and show what it says (the first-run page, the current item or the empty
+        page); on a club server when its answer comes (the rest of the window stays usable meanwhile)."""
+        from .loader import in_background
+
+        if in_background(self.ctx) and self.stack.currentWidget() is self.first_run:
+            self.stack.setCurrentWidget(self.empty_page)  # not "no campaign yet" before the server said so
+        self.navigator.reload(self._refreshed)
         self._show_database()
-        if not has_any_campaign():
+        self._update_actions()
+        self._update_title()
+
+    def _refreshed(self, data: NavigatorData) -> None:
+        if not data.any_campaign:
             self._current = None
             self.stack.setCurrentWidget(self.first_run)
         elif self._current is None or not self.navigator.select(*self._current, emit=False):
             self._current = None
             self.stack.setCurrentWidget(self.empty_page)
-        else:
+        elif self.stack.currentWidget() in (self.first_run, self.empty_page):  # (not read twice when shown)
             self._show_page(*self._current)
         self._update_actions()
         self._update_title()
@@ -461,10 +476,17 @@ class MainWindow(QMainWindow):
     def open_item(self, kind: str, obj_id: int) -> None:
         # the navigator is reloaded by the change feed when an operation made an item; read it again
         # only for an item it does not show yet (a full reload costs ~200 rows on a big file)
-        if not self.navigator.select(kind, obj_id, emit=False):
-            self.navigator.reload()
+        if self.navigator.select(kind, obj_id, emit=False):
+            self.show_item(kind, obj_id)
+            return
+        self.show_item(kind, obj_id)  # (its page reads meanwhile on a club server)
+        self.navigator.when_read(lambda _data: self._select_shown(kind, obj_id))  # a read under way will do
+
+    def _select_shown(self, kind: str, obj_id: int) -> None:
+        if self._current == (kind, obj_id):
             self.navigator.select(kind, obj_id, emit=False)
-        self.show_item(kind, obj_id)
+            self._update_actions()
+            self._update_title()
 
     def show_item(self, kind: str, obj_id: int) -> None:
         self._current = (kind, obj_id)
@@ -488,7 +510,18 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(page)
 
     def _selected_campaign(self) -> CampaignRef | None:
-        return item_campaign(*self._current) if self._current is not None else None
+        """The current item's campaign: from the navigator's tree (no query), else asked on a file."""
+        if self._current is None:
+            return None
+        found = self.navigator.campaign_of(*self._current)
+        if found is None and not self._in_background():
+            found = item_campaign(*self._current)  # (an archived campaign's item the tree does not show)
+        return found
+
+    def _in_background(self) -> bool:
+        from .loader import in_background
+
+        return in_background(self.ctx)
 
     def _selected_campaign_id(self) -> int | None:
         camp = self._selected_campaign()
@@ -513,11 +546,13 @@ class MainWindow(QMainWindow):
             self._update_actions()  # the navigator's reload does it otherwise
 
     def _reload_navigator(self) -> None:
+        self.navigator.reload(self._navigator_reloaded, asked=self._current)
+
+    def _navigator_reloaded(self, data: NavigatorData) -> None:
         keep = self._current
-        self.navigator.reload()
-        if keep and not self.navigator.select(*keep, emit=False) and not item_exists(*keep):
+        if keep and not self.navigator.select(*keep, emit=False) and (data.asked != keep or not data.asked_exists):
             self._current = None  # deleted; an archived (hidden) campaign stays current while it is shown
-        if not has_any_campaign():
+        if not data.any_campaign:
             self.stack.setCurrentWidget(self.first_run)
         elif self._current is None and self.stack.currentWidget() is self.first_run:
             self.stack.setCurrentWidget(self.empty_page)
@@ -571,7 +606,9 @@ class MainWindow(QMainWindow):
     # --- title, last item, focus ------------------------------------------------------------------------
     def _update_title(self) -> None:
         """Names what is shown: "2nd Platoon — Congo 1960 — Campaign App" (the pilot for a Sologear sheet)."""
-        parts = item_title(*self._current) if self._current else []
+        parts = self.navigator.title_of(*self._current) if self._current else []
+        if parts is None:  # not in the tree (an archived campaign's): asked on a file, or left out for now
+            parts = [] if self._in_background() or self._current is None else item_title(*self._current)
         last = self.ctx.server.display() if self.ctx.server is not None else APP_TITLE
         self.setWindowTitle(" \u2014 ".join([*parts, last]))
 
@@ -603,9 +640,13 @@ class MainWindow(QMainWindow):
         kind, _, raw_id = (value or "").partition(":")
         if kind not in PAGES or not raw_id.isdigit():
             return False
-        if not item_exists(kind, int(raw_id)):
+        item = (kind, int(raw_id))
+        if self._in_background():  # asked with the navigator's read; opened when the answer says it is there
+            self.navigator.reload(lambda data: self.open_item(*item) if data.asked_exists else None, asked=item)
+            return True
+        if not item_exists(*item):
             return False
-        self.open_item(kind, int(raw_id))
+        self.open_item(*item)
         return True
 
     def _focus_fallback(self, window: QWidget) -> QWidget | None:
@@ -896,7 +937,10 @@ class MainWindow(QMainWindow):
 
     def start_live(self) -> None:
         """On a server: listen for other players' operations (the file's watcher covers a file)."""
-        self._stop_live()
+        self._stop_listening()  # (the window's connection and its thread stay: pages may be reading already)
+        if not getattr(self, "_hears_server_lost", False):  # what the window's database thread finds gone
+            self._hears_server_lost = True
+            self.ctx.signals.server_lost.connect(self.server_lost)
         from ..store.opened import Capability, can
 
         target = self.ctx.server  # where to listen: the server the window connected to
@@ -911,6 +955,9 @@ class MainWindow(QMainWindow):
         from .loader import stop_worker
 
         stop_worker(self.ctx)  # its connection belongs to the database being left
+        self._stop_listening()
+
+    def _stop_listening(self) -> None:
         live, self.live = self.live, None
         if live is not None:
             live.stop()

@@ -37,8 +37,9 @@ from ..services.edits import Edit
 from ..services.standings import HeadToHead, PilotStanding, PlatoonStanding
 from .context import AppContext
 from .feed import ViewFeed, concerns
+from .loader import PageLoad
 from .roster_models import ID_ROLE, Column, RowsModel, fit_columns
-from .undo_commands import ServiceArgs, perform
+from .undo_commands import ServiceArgs, perform, perform_later
 from .widgets import ErrorLabel, confirm, date_of
 
 SORT_ROLE = Qt.ItemDataRole.EditRole
@@ -181,7 +182,9 @@ def fit_height(view: QTableView, rows: int, at_least: int = 3) -> None:
 
 
 class _LazyView(QWidget):
-    """A tab that reads its service when shown, and again after a change of its campaign while shown."""
+    """A tab that reads its service when shown, and again after a change of its campaign while shown. It reads
+    through a :class:`~.loader.PageLoad`: ``query()`` says what to read from what the tab shows (its campaign,
+    its filters), ``read(key)`` reads it (off the event loop on a club server) and ``fill(data)`` shows it."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -190,6 +193,9 @@ class _LazyView(QWidget):
         self.feed = ViewFeed(
             ctx, self, lambda ch: self.cid is not None and concerns(ch, campaign=self.cid), self.reload
         )
+        self.shown_cid: int | None = None
+        """The campaign whose data the tab shows."""
+        self.loading: PageLoad[Any, Any] = PageLoad(ctx, self.read, self._answered, self._failed, self._waiting)
 
     def show_campaign(self, campaign_id: int) -> None:
         self.cid = campaign_id
@@ -198,12 +204,38 @@ class _LazyView(QWidget):
     def reload(self) -> None:
         self.feed.dirty = False
         if self.cid is not None:
-            try:
-                self.load()
-            except CampaignError as exc:
-                self.show_problem(str(exc))
+            self.loading.request(self.query())
 
     def load(self) -> None:
+        """Read again now (the same as a change of the campaign would)."""
+        self.reload()
+
+    def _answered(self, _key: Any, data: Any) -> None:
+        self.shown_cid = self.cid
+        self.fill(data)
+
+    def _waiting(self, waiting: bool) -> None:
+        # another search or filter of the campaign shown keeps the tab usable (the field being typed in keeps
+        # the keyboard); another campaign waits greyed
+        self.waiting(waiting and self.shown_cid != self.cid)
+
+    def waiting(self, waiting: bool) -> None:
+        """On a club server, while a campaign never shown is read: the tab is greyed (nothing of another
+        campaign can be clicked meanwhile)."""
+        self.setEnabled(not waiting)
+
+    def _failed(self, _key: Any, exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        self.show_problem(str(exc))
+
+    def query(self) -> Any:
+        return self.cid
+
+    def read(self, key: Any) -> Any:
+        raise NotImplementedError
+
+    def fill(self, data: Any) -> None:
         raise NotImplementedError
 
     def show_problem(self, text: str) -> None:
@@ -247,7 +279,7 @@ class StandingsView(_LazyView):
         self.pilots_model = PilotsModel(self)
         self.pilots_view, _p = sortable_table(self.pilots_model, "Pilots", self.pilots_box)
         QVBoxLayout(self.pilots_box).addWidget(self.pilots_view)
-        self.empty = QLabel("Nothing to rank yet: log battles of the campaign's platoons.", self)
+        self.empty = QLabel(self.NOTHING, self)
         self.print_button = QPushButton("&Print standings\u2026", self)
         self.print_button.setToolTip("One page: the table, head to head and the pilots (File \u25b8 Print)")
         self.print_button.clicked.connect(self.print_standings)
@@ -263,10 +295,22 @@ class StandingsView(_LazyView):
         lay.addStretch(0)  # takes the room below short tables when there is no head to head
         self.main_layout = lay
 
-    def load(self) -> None:
-        assert self.cid is not None
-        s = standings_service.standings(self.cid)
+    NOTHING = "Nothing to rank yet: log battles of the campaign's platoons."
+
+    def waiting(self, waiting: bool) -> None:
+        super().waiting(waiting)
+        if waiting:  # not "nothing to rank" before the server said so
+            for box in (self.view, self.intro, self.pairs_box, self.pilots_box):
+                box.hide()
+            self.empty.setText("Reading the standings from the club server\u2026")
+            self.empty.show()
+
+    def read(self, key: Any) -> standings_service.Standings:
+        return standings_service.standings(key)
+
+    def fill(self, s: standings_service.Standings) -> None:
         self.result = s
+        self.empty.setText(self.NOTHING)
         self.model.set_rows([RankedPlatoon(i, p) for i, p in enumerate(s.platoons, start=1)])
         self.view.setColumnHidden(2, not s.on_server)
         fit_columns(self.view, self.model, stretch=1)
@@ -436,10 +480,15 @@ class ChronicleView(_LazyView):
             self.search.blockSignals(False)
         super().show_campaign(campaign_id)
 
-    def load(self) -> None:
-        assert self.cid is not None
+    def query(self) -> tuple[int | None, str | None, str | None]:
+        return self.cid, self.platoon_filter.currentData() or None, self.search.text() or None
+
+    def read(self, key: tuple[int, str | None, str | None]) -> Any:
+        cid, chosen, search = key
+        return chronicle_service.chronicle(cid, platoon=chosen, search=search)
+
+    def fill(self, story: Any) -> None:
         chosen = self.platoon_filter.currentData()
-        story = chronicle_service.chronicle(self.cid, platoon=chosen or None, search=self.search.text() or None)
         self.platoon_filter.blockSignals(True)
         names = ["", *story.platoons]
         if [self.platoon_filter.itemData(i) for i in range(self.platoon_filter.count())] != names:
@@ -499,12 +548,14 @@ class ChronicleView(_LazyView):
     def _run(
         self, service: Callable[ServiceArgs, Edit[Any]], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
     ) -> bool:
-        try:
-            perform(self.ctx, service, *args, **kwargs)
-        except CampaignError as exc:
+        refusals: list[CampaignError] = []
+
+        def refused(exc: CampaignError) -> None:
+            refusals.append(exc)
             self.ctx.signals.status.emit(str(exc))
-            return False
-        return True
+
+        perform_later(self.ctx, None, refused, service, *args, **kwargs)  # on a server: off the event loop
+        return not refusals
 
     def new_entry(self) -> None:
         if self.cid is None:
@@ -720,11 +771,19 @@ class StatisticsView(_LazyView):
         lay.addLayout(top)
         lay.addWidget(self.inner, 1)
 
-    def load(self) -> None:
-        from ..services.statistics import luck_words, statistics
+    def query(self) -> tuple[int | None, bool]:
+        return self.cid, self.scope.currentData() == "all"
 
-        every = self.scope.currentData() == "all"
-        s = statistics(None if every else self.cid)
+    def read(self, key: tuple[int | None, bool]) -> Any:
+        from ..services.statistics import statistics
+
+        cid, every = key
+        return every, statistics(None if every else cid)
+
+    def fill(self, data: Any) -> None:
+        from ..services.statistics import luck_words
+
+        every, s = data
         for model, view, rows, stretch in (
             (self.platoons_model, self.platoons_view, s.platoons, 1),
             (self.leaders_model, self.leaders_view, s.leaders, 0),

@@ -44,13 +44,15 @@ from ..rules.experience import Thresholds
 from ..services import attachments as attachment_service
 from ..services import leaders as leader_service
 from ..services import platoons as platoon_service
+from ..services.attachments import AttachedChange
 from ..services.common import NotFound, name_key
+from ..services.edits import Edit
 from ..services.journal import OpChanges
 from ..services.platoons import EquipmentItem, LeaderInfo, PlatoonDetail
 from .context import AppContext
 from .feed import ViewFeed, concerns
 from .leader_dialog import ReplaceLeaderDialog
-from .loader import PageLoad
+from .loader import PageLoad, in_background
 from .page_header import PageHeader
 from .roster_models import (
     ID_ROLE,
@@ -63,7 +65,7 @@ from .roster_models import (
     fit_columns,
 )
 from .sizing import cap_fields, cap_width
-from .undo_commands import EditT, ServiceArgs, perform
+from .undo_commands import EditT, ServiceArgs, perform_later
 from .widgets import ArmorPicker, ChoicePicker, CommitLineEdit, CommitTextEdit, DiePicker, confirm
 from .xp_track import XpTrack
 
@@ -190,7 +192,7 @@ class EquipmentPanel(QWidget):
             if row.ap is not None and row.ap_vs not in dict(ap_vs_choices(str(value))):
                 kwargs["ap_vs"] = None
         edit = self.page.run(attachment_service.edit_equipment, item_id, reason=self.page.reason(), **kwargs)
-        return edit is not None
+        return edit is not None or in_background(self.page.ctx)  # on a server: sent (a refusal reloads)
 
     def add(self) -> None:
         if self.page.pid is None:
@@ -628,8 +630,11 @@ class PlatoonPage(QWidget):
             self.info_label.setText("Reading the platoon from the club server\u2026")
 
     def _failed(self, _platoon_id: int, exc: Exception) -> None:
-        if not isinstance(exc, NotFound):
-            raise exc  # the server away, a bug: the window's exception hook says so, as for any action
+        if not isinstance(exc, CampaignError):
+            raise exc  # a bug: the window's exception hook says so, as for any action
+        if not isinstance(exc, NotFound):  # busy, the server away (the window says that once, with Try Again)
+            self._show_message(str(exc))
+            return
         self.gone_label.setText(self._gone_text())
         self.detail = None
         self.gone_label.show()
@@ -779,15 +784,30 @@ class PlatoonPage(QWidget):
         self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
     ) -> EditT | None:
         """Call a roster service as one undoable step; a refusal is shown on the page and the widgets go
-        back to the stored values."""
-        try:
-            edit = perform(self.ctx, service, *args, **kwargs)
-        except CampaignError as exc:
+        back to the stored values. On a club server it is sent off the event loop (None is returned at once;
+        see :func:`~.undo_commands.perform_later`)."""
+        return self.run_then(None, service, *args, **kwargs)
+
+    def run_then(
+        self,
+        then: Callable[[EditT], None] | None,
+        service: Callable[ServiceArgs, EditT],
+        /,
+        *args: ServiceArgs.args,
+        **kwargs: ServiceArgs.kwargs,
+    ) -> EditT | None:
+        """:meth:`run`, then ``then(edit)`` once the write is done (at once on a file)."""
+
+        def done(edit: EditT) -> None:
+            self._clear_message()
+            if then is not None:
+                then(edit)
+
+        def refused(exc: CampaignError) -> None:
             self._show_message(str(exc))
             self.load()
-            return None
-        self._clear_message()
-        return edit
+
+        return perform_later(self.ctx, done, refused, service, *args, **kwargs)
 
     def _show_message(self, text: str) -> None:
         self.message.show_problem(text)
@@ -842,11 +862,13 @@ class PlatoonPage(QWidget):
         while name_key(name) in names:
             n += 1
             name = f"{label} {n}"
-        edit = self.run(attachment_service.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
-        if edit is not None:
+
+        def added(edit: Edit[AttachedChange]) -> None:
             _select_id(self.attached_view, edit.result.unit.id)
             self.unit_name.setFocus(Qt.FocusReason.OtherFocusReason)
             self.unit_name.selectAll()
+
+        self.run_then(added, attachment_service.add_attached, self.pid, name, kind, **NEW_UNIT_DEFAULTS[kind])
 
     def remove_unit(self) -> None:
         unit_id = _selected_id(self.attached_view)

@@ -92,6 +92,8 @@ class JournalUndoStack(QUndoStack):
         self.building = False
         self._stepping = False
         self._qt_failed = False
+        self._syncing = False
+        self._sync_again = False
         self.live_count = 0
 
     # --- the view -------------------------------------------------------------------------------------------
@@ -100,9 +102,13 @@ class JournalUndoStack(QUndoStack):
         return live[::-1], journal_service.redo_queue(VIEW_LIMIT)
 
     def sync(self) -> bool:
-        """Rebuild the view from the journal; False (the view kept) when the database cannot be read now."""
+        """Rebuild the view from the journal; False (the view kept) when the database cannot be read now. On a
+        club server the journal is read on the window's database thread and the view rebuilt when the answer
+        comes (True is returned at once)."""
         if self.building or not shiboken6.isValid(self):  # (being destroyed at exit: its clear() emits signals)
             return False
+        if self._sync_in_background():
+            return True
         try:
             live, undone = self._read()
         except CampaignError as exc:  # a busy or vanished file must not break the window; the next change syncs
@@ -111,10 +117,49 @@ class JournalUndoStack(QUndoStack):
         except Exception:  # anything else (a bug): logged with its traceback; the view is kept
             log.exception("cannot read the journal")
             return False
+        self._rebuild(live, undone)
+        return True
+
+    def _worker(self) -> Any:
+        from .loader import worker_of
+
+        return None if self.ctx is None else worker_of(self.ctx)
+
+    def _sync_in_background(self) -> bool:
+        """On a club server: read the journal's view on the window's database thread (one read at a time; a
+        sync asked for meanwhile reads once more after it). False on a file."""
+        if self._worker() is None or self.ctx is None:
+            return False
+        if self._syncing:
+            self._sync_again = True
+            return True
+        from .loader import run_read
+
+        self._syncing = True
+
+        def done(view: tuple[list[OperationInfo], list[OperationInfo]]) -> None:
+            self._syncing = False
+            if shiboken6.isValid(self) and not self.building:
+                self._rebuild(*view)
+            if self._sync_again:
+                self._sync_again = False
+                self.sync()
+
+        def failed(exc: Exception) -> None:
+            self._syncing = False
+            if not isinstance(exc, CampaignError):
+                log.error("cannot read the journal", exc_info=exc)
+                return
+            log.warning("cannot read the journal: %s", exc)
+
+        run_read(self.ctx, self._read, done, failed)
+        return True
+
+    def _rebuild(self, live: list[OperationInfo], undone: list[OperationInfo]) -> None:
         shown = [(c.info.id, c.info.label, c.info.undone) for c in self._commands()]
         wanted = [(o.id, o.label, o.undone) for o in (*live, *undone)]
         if shown == wanted and self.index() == len(live):
-            return True
+            return
         self.building = True
         blocked = self.blockSignals(True)  # one round of news when done, not one per command
         try:
@@ -132,7 +177,6 @@ class JournalUndoStack(QUndoStack):
             self.canRedoChanged.emit(self.canRedo())
             self.undoTextChanged.emit(self.undoText())
             self.redoTextChanged.emit(self.redoText())
-        return True
 
     def _commands(self) -> list[JournalCommand]:
         out = []
@@ -156,57 +200,89 @@ class JournalUndoStack(QUndoStack):
 
     # --- acting -------------------------------------------------------------------------------------------------
     def undo(self) -> JournalStep | None:  # type: ignore[override]  # Edit ▸ Undo: the newest live operation
+        if self._worker() is not None:
+            self.step_newest("undo", self.next_undo())
+            return None
         self.sync()
         info = self.next_undo()
         if info is None:
             self._status("Nothing to undo.")
             return None
-        if self._in_background("undo", info):
-            return None
         return self._show(self.apply("undo", info.id))
 
     def redo(self) -> JournalStep | None:  # type: ignore[override]  # Edit ▸ Redo: the one undone most recently
+        if self._worker() is not None:
+            self.step_newest("redo", self.next_redo())
+            return None
         self.sync()
         info = self.next_redo()
         if info is None:
             self._status("Nothing to redo.")
             return None
-        if self._in_background("redo", info):
-            return None
         return self._show(self.apply("redo", info.id))
 
-    def _in_background(self, verb: str, info: OperationInfo) -> bool:
-        """On a club server: run the undo or redo on the window's worker (the window stays usable; the status
-        bar says what runs) and return True; the result is shown when it comes, as :meth:`step` shows it. One
-        at a time: a second Undo while one runs is refused in the status bar. False on a file."""
-        from .loader import run_write, worker_of
+    def step_newest(self, verb: str, shown: OperationInfo | None) -> None:
+        """On a club server: undo the newest live operation (redo the one undone most recently) on the window's
+        database thread, provided it is still ``shown`` (what the menu named: another player may have written
+        meanwhile; None: whichever it is now); the window stays usable and the status bar says what runs. The
+        result is shown when it comes, as :meth:`step` shows it. One at a time: a second Undo while one runs is
+        refused in the status bar."""
+        from .loader import run_write
 
-        if self.ctx is None or worker_of(self.ctx) is None:
-            return False
+        assert self.ctx is not None
         if self._stepping:
             self._status(f"Cannot {verb} now: the previous undo or redo is still being sent to the server.")
-            return True
+            return
         self._stepping = True
-        self._status(f"{'Undoing' if verb == 'undo' else 'Redoing'} {menu_label(info.label)}\u2026")
+        what = menu_label(shown.label) if shown is not None else "the newest change"
+        self._status(f"{'Undoing' if verb == 'undo' else 'Redoing'} {what}\u2026")
         action: Callable[[int], JournalStep] = journal_service.undo if verb == "undo" else journal_service.redo
 
-        def done(step: JournalStep) -> None:
+        def work() -> tuple[tuple[list[OperationInfo], list[OperationInfo]], OperationInfo | None, Any]:
+            live, undone = self._read()
+            head = (live[-1] if live else None) if verb == "undo" else (undone[0] if undone else None)
+            if head is None or (shown is not None and head.id != shown.id):  # the journal moved on: nothing done
+                return (live, undone), head, None
+            step = action(head.id)
+            return self._read(), head, (step, self._target_of(step))
+
+        def done(answer: tuple[tuple[list[OperationInfo], list[OperationInfo]], OperationInfo | None, Any]) -> None:
             self._stepping = False
-            self._stepped(step)
-            self._show(step)
+            view, head, stepped = answer
+            self._rebuild(*view)
+            if stepped is None:
+                self._status(
+                    f"The newest change is now \u201c{head.label}\u201d (made elsewhere); {verb} again to {verb} it."
+                    if head is not None
+                    else f"Nothing to {verb}."
+                )
+                return
+            step, target = stepped
+            assert self.ctx is not None
+            self.ctx.signals.op_changed.emit(step.changes)
+            self._status(step.message)
+            if target is not None:
+                self.ctx.signals.open_item.emit(*target)
 
         def refused(exc: Exception) -> None:
             self._stepping = False
-            self._refused(verb, info.id, exc)
+            self._refused(verb, shown.id if shown is not None else 0, exc)
 
-        run_write(self.ctx, lambda: action(info.id), done, refused)
-        return True
+        run_write(self.ctx, work, done, refused)
 
     def _show(self, step: JournalStep | None) -> JournalStep | None:
         """After Edit ▸ Undo or Redo, show what came back or went: its platoon, pilot or campaign (if it is
         still there)."""
         if step is None or self.ctx is None:
             return step
+        target = self._target_of(step)
+        if target is not None:
+            self.ctx.signals.open_item.emit(*target)
+        return step
+
+    @staticmethod
+    def _target_of(step: JournalStep) -> tuple[str, int] | None:
+        """The item to show after an undo or redo (reads the database)."""
         from ..services.navigator import item_exists
 
         info = step.operation
@@ -215,13 +291,11 @@ class JournalUndoStack(QUndoStack):
 
             for fighter_id in fighters_of_operation(info.id):
                 if item_exists("fighter", fighter_id):
-                    self.ctx.signals.open_item.emit("fighter", fighter_id)
-                    return step
+                    return "fighter", fighter_id
         for kind, obj_id in (("platoon", info.platoon_id), ("sheet", info.sheet_id), ("campaign", info.campaign_id)):
             if obj_id is not None and item_exists(kind, obj_id):
-                self.ctx.signals.open_item.emit(kind, obj_id)
-                break
-        return step
+                return kind, obj_id
+        return None
 
     def apply(self, verb: str, op_id: int) -> JournalStep | None:
         """Undo or redo one operation; a refusal is shown in the status bar and None returned (nothing
@@ -246,6 +320,48 @@ class JournalUndoStack(QUndoStack):
             self._stepping = False
         self._stepped(step)
         return step
+
+    def step_later(
+        self,
+        verb: str,
+        op_id: int,
+        done: Callable[[JournalStep], None],
+        refused: Callable[[CampaignError], None],
+    ) -> bool:
+        """:meth:`step` on the window's database thread (a club server): True at once, and ``done(step)`` or
+        ``refused(error)`` when the answer comes (after the view, the views and the status bar heard of it as
+        after :meth:`step`). False on a file (nothing done: call :meth:`step`)."""
+        from .loader import run_write
+
+        if self._worker() is None or self.ctx is None:
+            return False
+        if self._stepping:
+            self._status(f"Cannot {verb} now: the previous undo or redo is still being sent to the server.")
+            return True
+        self._stepping = True
+        action: Callable[[int], JournalStep] = journal_service.undo if verb == "undo" else journal_service.redo
+
+        def work() -> tuple[JournalStep, tuple[list[OperationInfo], list[OperationInfo]]]:
+            step = action(op_id)
+            return step, self._read()
+
+        def finished(answer: tuple[JournalStep, tuple[list[OperationInfo], list[OperationInfo]]]) -> None:
+            self._stepping = False
+            step, view = answer
+            self._rebuild(*view)
+            if self.ctx is not None:
+                self.ctx.signals.op_changed.emit(step.changes)
+            self._status(step.message)
+            done(step)
+
+        def failed(exc: Exception) -> None:
+            self._stepping = False
+            self._refused(verb, op_id, exc)  # (anything but a refusal is raised there)
+            if isinstance(exc, CampaignError):
+                refused(exc)
+
+        run_write(self.ctx, work, finished, failed)
+        return True
 
     def _stepped(self, step: JournalStep) -> None:
         """An undo or redo committed: rebuild the view, tell the views, say what was done."""
@@ -320,6 +436,43 @@ def try_perform(
 
             announce_everything(ctx, "a write was refused")
         return None
+
+
+def perform_later(
+    ctx: AppContext,
+    done: Callable[[EditT], None] | None,
+    refused: Callable[[CampaignError], None],
+    service: Callable[ServiceArgs, EditT],
+    /,
+    *args: ServiceArgs.args,
+    **kwargs: ServiceArgs.kwargs,
+) -> EditT | None:
+    """A page's write: :func:`perform` where it does not freeze the window. On a club server the service runs
+    on the window's database thread (the status bar's busy bar moves, the window stays usable; writes run one
+    after another in the order they were asked) and None is returned at once; when the answer comes the undo
+    view, the views and the status bar hear of it as after :func:`perform`, then ``done(edit)`` runs, or
+    ``refused(error)`` for a refusal (nothing was written). On a file it all happens now and the Edit is
+    returned (None after a refusal)."""
+    from .loader import run_write
+
+    result: list[EditT] = []
+
+    def finished(edit: EditT) -> None:
+        if edit.changed:
+            journal_changed(ctx, edit)
+        result.append(edit)
+        if done is not None:
+            done(edit)
+
+    def failed(exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        refused(exc)
+
+    if run_write(ctx, lambda: service(*args, **kwargs), finished, failed):
+        ctx.signals.status.emit("Saving to the club server\u2026")
+        return None
+    return result[0] if result else None
 
 
 def push_edit(ctx: AppContext, edit: Edit[Any], platoon_id: int | None = None, text: str | None = None) -> None:

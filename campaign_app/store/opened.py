@@ -45,6 +45,9 @@ class Capability(enum.Enum):
     """Several logins work on it at once, and each operation names its login (a server)."""
     ANNOUNCES = "announces"
     """Other programs' operations are announced as they commit (LISTEN/NOTIFY); a file is polled instead."""
+    SHARED_CONNECTION = "shared connection"
+    """One connection can serve several threads in turn (a server's: a window keeps one; SQLite's connections stay
+    with the thread that made them)."""
 
 
 class Engine(Protocol):

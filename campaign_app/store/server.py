@@ -791,7 +791,7 @@ class ServerDatabase(PostgresqlDatabase):
     def can(self, capability: Capability) -> bool:
         if capability is Capability.CLUB_RULES:
             return self.club_rules()
-        return capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES)
+        return capability in (Capability.SEVERAL_LOGINS, Capability.ANNOUNCES, Capability.SHARED_CONNECTION)
 
     def reading(self) -> AbstractContextManager[Any]:
         return self.atomic(isolation_level="REPEATABLE READ")

@@ -514,7 +514,8 @@ def test_a_connection_lost_mid_session_is_one_clear_message_not_a_traceback(
     qtbot.addWidget(win)
     win.show()
     win.open_item("platoon", pid)
-    assert win.windowTitle() == "2nd Platoon \u2014 Congo 1960 \u2014 ana@club.example.org/league"
+    title = "2nd Platoon \u2014 Congo 1960 \u2014 ana@club.example.org/league"
+    qtbot.waitUntil(lambda: win.windowTitle() == title, timeout=5000)  # the navigator is read off the event loop
     assert win.db_label.text() == "Club server: ana@club.example.org/league"
     assert not win.act_backups.isEnabled() and not win.act_check.isEnabled()  # the server's administrator's job
     resets: list[int] = []

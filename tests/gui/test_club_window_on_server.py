@@ -93,6 +93,8 @@ def test_a_battle_another_player_logs_shows_up_within_two_seconds(qtbot, app_pat
     assert history is not None
     page.tabs.setCurrentWidget(history)  # type: ignore[attr-defined]
     qtbot.waitUntil(history.isVisible)
+    worker = win.ctx.db_worker  # the page, its history and the change feed's mark are read on it
+    qtbot.waitUntil(lambda: worker is not None and worker.pending == 0, timeout=10000)
 
     def battles_shown() -> list[BattleEvent]:
         return [e for e in history.model.top_level_events() if e.kind == "battle"]

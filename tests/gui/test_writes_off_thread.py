@@ -63,7 +63,8 @@ def test_a_refused_undo_is_shown_in_the_status_bar(qtbot, app_paths, slow_club) 
     pid = ids["2nd Platoon"]
     perform(win.ctx, platoon_service.rename_platoon, pid, "2nd Rifles")
     stack = win.ctx.undo_stack
-    stack.sync()
+    stack.sync()  # on a server: read on the window's database thread
+    qtbot.waitUntil(lambda: stack.next_undo() is not None, timeout=10000)
     op = stack.next_undo()
     assert op is not None
     platoon_service.rename_platoon(pid, "2nd Lancers")  # a later operation on the same row, not in the view yet
@@ -106,7 +107,7 @@ def test_a_battle_is_committed_on_the_worker(qtbot, app_paths, slow_club) -> Non
     assert wizard.edit is not None
     assert heard == ["battle.log"]
     assert platoon_service.platoon_detail(pid).battles == 1
-    assert "Log battle 1 of 3rd Platoon" in win.ctx.undo_stack.undoText()
+    qtbot.waitUntil(lambda: "Log battle 1 of 3rd Platoon" in win.ctx.undo_stack.undoText(), timeout=10000)
 
 
 def test_an_undo_on_the_worker_is_not_news_to_the_window_that_made_it(qtbot, app_paths, slow_club) -> None:  # type: ignore[no-untyped-def]

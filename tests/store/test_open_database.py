@@ -15,7 +15,7 @@ from campaign_app.store.models import Campaign, database_proxy
 from campaign_app.store.opened import Capability, NotAvailable, current, require
 
 FILE_CAN = {Capability.BACKUP, Capability.COMPACT}
-SERVER_CAN = {Capability.SEVERAL_LOGINS, Capability.ANNOUNCES}
+SERVER_CAN = {Capability.SEVERAL_LOGINS, Capability.ANNOUNCES, Capability.SHARED_CONNECTION}
 
 
 def _can(opened: Any) -> set[Capability]:

@@ -5,6 +5,7 @@ bout, correct, retire, delete, export the history, print the sheet."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QFont
@@ -31,10 +32,11 @@ from ...services.common import NotFound
 from ...services.journal import OpChanges
 from ..context import AppContext
 from ..feed import ViewFeed, is_everything
+from ..loader import PageLoad
 from ..page_header import PageHeader
 from ..roster_models import ID_ROLE, fit_columns
 from ..sizing import cap_fields
-from ..undo_commands import EditT, ServiceArgs, perform
+from ..undo_commands import EditT, ServiceArgs, perform_later
 from ..widgets import CommitTextEdit, confirm
 from .models import BoutListModel, EventRow, HeadToHeadModel, RoundsModel, TimelineModel
 from .widgets import CareerChart, XpBoxes
@@ -52,12 +54,18 @@ def _table(parent: QWidget, name: str) -> QTableView:
     return view
 
 
+def _read_fighter(fighter_id: int) -> tuple[service.FighterDetail, Any]:
+    """The fighter page's read (Qt-free; on the window's database thread on a club server)."""
+    return service.show_fighter(fighter_id), service.fighter_history(fighter_id)
+
+
 class FighterPage(QWidget):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.fid: int | None = None
         self.detail: service.FighterDetail | None = None
+        self.loading: PageLoad[int, tuple[service.FighterDetail, Any]] | None = None
         self.feed = ViewFeed(ctx, self, self._concerns, self.load)
         self._build()
         cap_fields(self)  # fields stop at a readable width; the tables take the rest
@@ -173,28 +181,37 @@ class FighterPage(QWidget):
         self.load()
 
     def load(self) -> None:
+        """Read the fighter (off the event loop on a club server) and show it."""
         self.feed.dirty = False
         if self.fid is None:
             return
-        try:
-            f = service.show_fighter(self.fid)
-            history = service.fighter_history(self.fid)
-        except NotFound:
-            self.detail = None
-            self.info_label.setText("This fighter no longer exists (Edit \u25b8 Undo may bring it back).")
-            for w in (
-                self.log_button,
-                self.solo_button,
-                self.correct_button,
-                self.retire_button,
-                self.delete_button,
-                self.export_button,
-                self.print_button,
-                self.name_edit,
-                self.notes,
-            ):
-                w.setEnabled(False)
+        if self.loading is None:
+            self.loading = PageLoad(self.ctx, _read_fighter, self._show_fighter, self._not_read)
+        self.loading.request(self.fid)
+
+    def _not_read(self, _fid: int, exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        if not isinstance(exc, NotFound):
+            self.message.show_problem(str(exc))
             return
+        self.detail = None
+        self.info_label.setText("This fighter no longer exists (Edit \u25b8 Undo may bring it back).")
+        for w in (
+            self.log_button,
+            self.solo_button,
+            self.correct_button,
+            self.retire_button,
+            self.delete_button,
+            self.export_button,
+            self.print_button,
+            self.name_edit,
+            self.notes,
+        ):
+            w.setEnabled(False)
+
+    def _show_fighter(self, _fid: int, data: tuple[Any, Any]) -> None:
+        f, history = data
         self.detail = f
         self.name_edit.setCommittedText(f.name)
         retired = " \u00b7 retired" if f.retired else ""
@@ -246,16 +263,31 @@ class FighterPage(QWidget):
     def _run(
         self, fn: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
     ) -> EditT | None:
-        try:
-            edit = perform(self.ctx, fn, *args, **kwargs)
-        except CampaignError as exc:
+        return self._run_then(None, fn, *args, **kwargs)
+
+    def _run_then(
+        self,
+        then: Callable[[EditT], None] | None,
+        fn: Callable[ServiceArgs, EditT],
+        /,
+        *args: ServiceArgs.args,
+        **kwargs: ServiceArgs.kwargs,
+    ) -> EditT | None:
+        """A write of the page, then ``then(edit)`` (off the event loop on a club server: None is returned at
+        once; see :func:`~..undo_commands.perform_later`); a refusal is shown on the page."""
+
+        def done(edit: EditT) -> None:
+            self.message.show_problem(None)
+            self.ctx.signals.status.emit(edit.message)
+            if then is not None:
+                then(edit)
+
+        def refused(exc: CampaignError) -> None:
             self.message.show_problem(str(exc))
             self.ctx.signals.status.emit(str(exc))
             self.load()
-            return None
-        self.message.show_problem(None)
-        self.ctx.signals.status.emit(edit.message)
-        return edit
+
+        return perform_later(self.ctx, done, refused, fn, *args, **kwargs)
 
     def _rename(self, name: str) -> None:
         if self.fid is not None:
@@ -294,9 +326,9 @@ class FighterPage(QWidget):
         if confirm(
             self, "Delete fighter", f"Delete {f.name} with their {f.bouts} bouts?\nEdit \u25b8 Undo brings them back."
         ):
-            edit = self._run(service.delete_fighter, f.id)
-            if edit is not None:
-                self.ctx.signals.open_item.emit("campaign", f.campaign_id)
+            self._run_then(
+                lambda _edit: self.ctx.signals.open_item.emit("campaign", f.campaign_id), service.delete_fighter, f.id
+            )
 
     def export_history(self) -> None:
         f = self.detail

@@ -3,6 +3,8 @@ one, open one, log a bout or play a solo bout."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -17,8 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...errors import CampaignError
 from ...services import death_blow as service
 from ..context import AppContext
+from ..loader import PageLoad
 from ..roster_models import ID_ROLE, fit_columns
 from .models import FighterListModel
 
@@ -39,6 +43,7 @@ class FightersPanel(QGroupBox):
         self.ctx = ctx
         self.cid: int | None = None
         self.campaign_name = ""
+        self.loading: PageLoad[int, list[Any]] | None = None
         self.model = FighterListModel(self)
         self.view = FighterTable(self)
         self.view.setModel(self.model)
@@ -82,9 +87,19 @@ class FightersPanel(QGroupBox):
         self.view.selectionModel().selectionChanged.connect(lambda *_a: self._update_buttons())
 
     def show_campaign(self, campaign_id: int, name: str) -> None:
+        """List the campaign's fighters (read off the event loop on a club server)."""
         self.cid, self.campaign_name = campaign_id, name
+        if self.loading is None:
+            self.loading = PageLoad(self.ctx, service.list_fighters, self._show_rows, self._not_read)
+        self.loading.request(campaign_id)
+
+    def _not_read(self, _campaign_id: int, exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        self.ctx.signals.status.emit(str(exc))
+
+    def _show_rows(self, _campaign_id: int, rows: list[Any]) -> None:
         keep = self.selected_id()
-        rows = service.list_fighters(campaign_id)
         self.model.set_rows(rows)
         fit_columns(self.view, self.model)
         self.empty_label.setVisible(not rows)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ...rules.sologear.forces import LOYALTY_MULTIPLIERS, SKILL_MULTIPLIERS, base_power_from_tv
 from ...services import sologear_sheet as sheet_service
 from ...services.sologear_results import UnitRow
+from ..loader import in_background
 from ..widgets import DecimalSpin, NumberSpin
 from .tables import ID_ROLE, Index, fmt
 
@@ -331,7 +332,14 @@ class SideBox(QGroupBox):
                 return
         tv = self.tv_spin.value() or None
         base = self.base_spin.value() if not tv else None
-        edit = self.page.act(
+
+        def added(_edit: object) -> None:
+            self.clear_entry()
+            self.page.update_totals()
+            self.name_edit.setFocus()
+
+        self.page.act_then(
+            added,
             sheet_service.add_force,
             self.page.sheet_id,
             self.side,
@@ -341,10 +349,6 @@ class SideBox(QGroupBox):
             skill=self.skill_combo.currentData(),
             loyalty=self.loyalty_combo.currentData(),
         )
-        if edit is not None:
-            self.clear_entry()
-            self.page.update_totals()
-            self.name_edit.setFocus()
 
     def remove(self) -> None:
         index = self.table.currentIndex()
@@ -357,7 +361,7 @@ class SideBox(QGroupBox):
         if key in ("company_tv", "base_power") and not value:
             value = None if key == "company_tv" else 0
         edit = self.page.act(sheet_service.update_force, force_id, **{key: value})
-        return edit is not None
+        return edit is not None or in_background(self.page.ctx)  # on a server: sent (a refusal reloads)
 
     LOCKED_TIP = "The campaign length is rolled: undo the length roll first to add, remove or change units."
 

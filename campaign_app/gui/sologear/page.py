@@ -16,14 +16,16 @@ from collections.abc import Callable
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
+from ...errors import CampaignError
 from ...services import sologear_sheet as sheet_service
-from ...services.common import NotFound
+from ...services.common import NotFound, StoreProblem
 from ...services.journal import OpChanges
 from ...services.sologear_results import SheetData
 from ..context import AppContext
 from ..feed import ViewFeed, concerns
+from ..loader import PageLoad
 from ..sizing import cap_fields
-from ..undo_commands import EditT, ServiceArgs, try_perform
+from ..undo_commands import EditT, ServiceArgs, perform_later
 from .end_tab import EndTab
 from .record_tabs import HistoryTab, OptionsTab
 from .sheet_tab import SheetTab
@@ -49,6 +51,16 @@ class PageBase(QWidget):
 
     def act(
         self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
+    ) -> EditT | None:
+        raise NotImplementedError
+
+    def act_then(
+        self,
+        then: Callable[[EditT], None] | None,
+        service: Callable[ServiceArgs, EditT],
+        /,
+        *args: ServiceArgs.args,
+        **kwargs: ServiceArgs.kwargs,
     ) -> EditT | None:
         raise NotImplementedError
 
@@ -103,6 +115,9 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         self.changes_panel = JournalPanel(ctx, self)  # the journal's operations of this pilot
         self.tabs.addTab(self.changes_panel, "&Changes")
         cap_fields(self)  # fields stop at a readable width; the tables take the rest of a wide window
+        self.loading: PageLoad[int, SheetData] = PageLoad(
+            ctx, sheet_service.sheet_data, self._show_data, self._not_read
+        )
         self.feed = ViewFeed(ctx, self, self._concerns, self.reload)
 
     # --- helpers ------------------------------------------------------------------------------------------------
@@ -112,11 +127,29 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
     def act(
         self, service: Callable[ServiceArgs, EditT], /, *args: ServiceArgs.args, **kwargs: ServiceArgs.kwargs
     ) -> EditT | None:
-        """Call a service through the undo stack; a refusal goes to the status bar and the page reloads."""
-        edit = try_perform(self.ctx, service, *args, **kwargs)  # a refusal (a CampaignError) is shown there
-        if edit is None:
+        """Call a service through the undo stack; a refusal goes to the status bar and the page reloads. On a
+        club server it is sent off the event loop and None is returned at once (see :meth:`act_then`)."""
+        return self.act_then(None, service, *args, **kwargs)
+
+    def act_then(
+        self,
+        then: Callable[[EditT], None] | None,
+        service: Callable[ServiceArgs, EditT],
+        /,
+        *args: ServiceArgs.args,
+        **kwargs: ServiceArgs.kwargs,
+    ) -> EditT | None:
+        """:meth:`act`, then ``then(edit)`` once the write is done (at once on a file)."""
+
+        def refused(exc: CampaignError) -> None:
+            self.ctx.signals.status.emit(str(exc))
+            if isinstance(exc, StoreProblem):  # busy, disk full...: every view shows the stored values again
+                from ..feed import announce_everything
+
+                announce_everything(self.ctx, "a write was refused")
             self.reload()
-        return edit
+
+        return perform_later(self.ctx, then, refused, service, *args, **kwargs)
 
     def _concerns(self, changes: OpChanges) -> bool:
         campaign = self.data.campaign.id if self.data is not None else None
@@ -131,16 +164,24 @@ class SologearPage(SheetTab, TurnsTab, EndTab, HistoryTab, OptionsTab, QWidget):
         self.reload()
 
     def reload(self) -> None:
+        """Read the sheet (off the event loop on a club server) and show it."""
         self.feed.dirty = False
         if self.sheet_id is None:
             return
-        try:
-            d = self.data = sheet_service.sheet_data(self.sheet_id)
-        except NotFound:
-            self.data = None
-            self.title.setText("This Sologear campaign no longer exists.")
-            self.tabs.setEnabled(False)
+        self.loading.request(self.sheet_id)
+
+    def _not_read(self, _sheet_id: int, exc: Exception) -> None:
+        if not isinstance(exc, CampaignError):
+            raise exc
+        if not isinstance(exc, NotFound):
+            self.status(str(exc))
             return
+        self.data = None
+        self.title.setText("This Sologear campaign no longer exists.")
+        self.tabs.setEnabled(False)
+
+    def _show_data(self, _sheet_id: int, d: SheetData) -> None:
+        self.data = d
         self.tabs.setEnabled(True)
         self.title.setText(f"{d.name} — {d.pilot}" + (f" in {d.gear_name}" if d.gear_name else ""))
         self._fill_state(d)
