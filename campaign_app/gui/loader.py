@@ -31,8 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QProgressBar, QWidget
+
+from .lazy_qt import set_enum
 
 if TYPE_CHECKING:
     from .context import AppContext
@@ -340,7 +342,7 @@ class BusyIndicator(QProgressBar):
         self.setMaximumHeight(12)
         self.setAccessibleName("Waiting for the club server")
         self.setToolTip("Reading from or saving to the club server\u2026")
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # it never takes the keyboard
+        set_enum(self, "focusPolicy", "NoFocus")  # it never takes the keyboard
         self.hide()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
