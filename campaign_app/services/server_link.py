@@ -21,11 +21,15 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any
+from os import PathLike
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SERVER_SUPPORT_MESSAGE
 from ..server_target import CONNECT_TIMEOUT, ServerSupportMissing, ServerTarget, ServerUnavailable
 from ..store.journal import OpChanges
+
+if TYPE_CHECKING:
+    from ..store.server import ServerDatabase
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +292,7 @@ class ServerSchemas:
 
     FILE = "server_schemas.json"
 
-    def __init__(self, data_dir: Any) -> None:
+    def __init__(self, data_dir: str | PathLike[str]) -> None:
         from pathlib import Path
 
         self.path = Path(data_dir) / self.FILE
@@ -321,7 +325,7 @@ class ServerSchemas:
 
         return self._load().get(self.key(target)) if is_server_url(target) else None
 
-    def remember(self, target: str, database: Any) -> None:
+    def remember(self, target: str, database: ServerDatabase) -> None:
         from ..store.migrate import schema_version_supported
 
         key = self.key(target)
@@ -348,7 +352,7 @@ class RememberedNames:
     FILE = "server_names.json"
     LIMIT = 200  # names kept per server (the oldest go first)
 
-    def __init__(self, data_dir: Any, target: str) -> None:
+    def __init__(self, data_dir: str | PathLike[str], target: str) -> None:
         from pathlib import Path
 
         self.path = Path(data_dir) / self.FILE
