@@ -8,14 +8,11 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from ..errors import CampaignError, Refused
 from ..paths import AppPaths
 from ..rules.dice import Dice, DiceError, DiceSource, SeededDice, TypedDice, parse_faces
-
-if TYPE_CHECKING:
-    from ..store.server import ServerDatabase
 
 
 class CliError(Refused):
@@ -118,7 +115,7 @@ class Context:
 
         lookup.remembered = None
         if hasattr(database, "expect_schema"):  # a server: remember its version (and names) for the next command
-            known.remember(target, cast("ServerDatabase", database))
+            known.remember(target, database)
             lookup.remembered = RememberedNames(self.paths.data_dir, target)
         problem = getattr(database, "backup_problem", None)
         if problem:  # the work goes on, but the user is told

@@ -22,7 +22,7 @@ import json
 import logging
 from dataclasses import dataclass
 from os import PathLike
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import SERVER_SUPPORT_MESSAGE
 from ..server_target import CONNECT_TIMEOUT, ServerSupportMissing, ServerTarget, ServerUnavailable
@@ -325,7 +325,7 @@ class ServerSchemas:
 
         return self._load().get(self.key(target)) if is_server_url(target) else None
 
-    def remember(self, target: str, database: ServerDatabase) -> None:
+    def remember(self, target: str, database: object) -> None:
         from ..store.migrate import schema_version_supported
 
         key = self.key(target)
@@ -336,7 +336,7 @@ class ServerSchemas:
             if known.pop(key, None) is not None:
                 self._save(known)
 
-        database.on_schema_changed = forget
+        cast("ServerDatabase", database).on_schema_changed = forget  # a server engine: the caller asked
         known = self._load()
         if known.get(key) != supported:
             known[key] = supported
