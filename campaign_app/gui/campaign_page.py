@@ -239,7 +239,7 @@ class CampaignPage(QWidget):
             return
         self.loading.request(self.cid)
 
-    def _waiting(self, waiting: bool) -> None:
+    def _enable_editing(self, enabled: bool) -> None:
         for w in (
             self.rules_box,
             self.platoons_box,
@@ -248,7 +248,10 @@ class CampaignPage(QWidget):
             self.archive_button,
             self.delete_button,
         ):
-            w.setEnabled(not waiting)
+            w.setEnabled(enabled)
+
+    def _waiting(self, waiting: bool) -> None:
+        self._enable_editing(not waiting)
         if waiting:  # the campaign shown before must not look like this one
             self.name_edit.setCommittedText("")
             self.info_label.setText("Reading the campaign from the club server\u2026")
@@ -269,15 +272,7 @@ class CampaignPage(QWidget):
             else "This campaign no longer exists: it was deleted in another window or by campaign-cli. "
             "Pick another campaign in the navigator."
         )
-        for w in (
-            self.rules_box,
-            self.platoons_box,
-            self.notes_box,
-            self.name_edit,
-            self.archive_button,
-            self.delete_button,
-        ):
-            w.setEnabled(False)
+        self._enable_editing(False)
 
     def _fill(self, _campaign_id: int, c: CampaignDetail) -> None:
         for w in (
