@@ -245,7 +245,7 @@ class StatementLog:
 
 def set_up_club(server: Any, su_url: Any) -> dict[tuple[str, str], int]:
     """The club, as the README's set-up commands make it; returns the load platoons' ids by (campaign, name)."""
-    from campaign_app.services import campaigns, club, platoons
+    from campaign_app.services import campaigns, club, names, platoons
     from campaign_app.store import close_db, init_db
     from campaign_app.store.club_server import add_player, init_server
 
@@ -265,13 +265,13 @@ def set_up_club(server: Any, su_url: Any) -> dict[tuple[str, str], int]:
     init_db(str(server.url(DBNAME, user=ORGANISER)), daily_backup=False)
     try:
         campaigns.create_campaign(CAMPAIGN, period=3)
-        club.add_member(CAMPAIGN, PLAYER)
+        club.add_member(names.campaign_id(CAMPAIGN), PLAYER)
         campaigns.create_campaign(LEAGUE, period=3)
         campaigns.create_campaign(LEAGUE_B, period=3)
         for i, login in enumerate(loads):
-            club.add_member(LEAGUE, login)
+            club.add_member(names.campaign_id(LEAGUE), login)
             if i >= LOAD_CLIENTS // 2:
-                club.add_member(LEAGUE_B, login)
+                club.add_member(names.campaign_id(LEAGUE_B), login)
     finally:
         close_db()
     for i, login in enumerate((PLAYER, *loads)):
@@ -279,15 +279,33 @@ def set_up_club(server: Any, su_url: Any) -> dict[tuple[str, str], int]:
         try:
             if login == PLAYER:
                 platoons.create_platoon(
-                    CAMPAIGN, PLATOON, training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
+                    names.campaign_id(CAMPAIGN),
+                    PLATOON,
+                    training=8,
+                    equipment=8,
+                    morale=8,
+                    armor=2,
+                    leader_name="Lt. Ada",
                 )
                 continue
             platoons.create_platoon(
-                LEAGUE, f"Own {i}", training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login}"
+                names.campaign_id(LEAGUE),
+                f"Own {i}",
+                training=8,
+                equipment=8,
+                morale=8,
+                armor=2,
+                leader_name=f"Lt. {login}",
             )
             if i > LOAD_CLIENTS // 2:
                 platoons.create_platoon(
-                    LEAGUE_B, f"Own {i}", training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {login} B"
+                    names.campaign_id(LEAGUE_B),
+                    f"Own {i}",
+                    training=8,
+                    equipment=8,
+                    morale=8,
+                    armor=2,
+                    leader_name=f"Lt. {login} B",
                 )
         finally:
             close_db()
