@@ -63,10 +63,12 @@ def measure(label: str, rounds: int, step: Callable[[], Any], counter: Counter) 
 
 def run_ops(target: str, rounds: int, platoon: str) -> dict[str, tuple[float, float]]:
     from campaign_app.rules.dice import SeededDice
-    from campaign_app.services import battles, journal, platoons
+    from campaign_app.rules.enums import Outcome
+    from campaign_app.services import battles, journal, names, platoons
     from campaign_app.store import close_db, init_db
 
     database = init_db(target, daily_backup=False)
+    pid = names.platoon_id(platoon)  # looked up before the counting starts, as the CLI's argument layer does
     counter = Counter()
     counter.install(database)
     out: dict[str, tuple[float, float]] = {}
@@ -74,13 +76,13 @@ def run_ops(target: str, rounds: int, platoon: str) -> dict[str, tuple[float, fl
     out["battle log"] = measure(
         "battle log",
         rounds,
-        lambda: battles.log_battle(platoon, wounds=2, objectives=1, outcome="victory", dice=SeededDice(next(seed))),
+        lambda: battles.log_battle(pid, wounds=2, objectives=1, outcome=Outcome.VICTORY, dice=SeededDice(next(seed))),
         counter,
     )
     out["undo"] = measure("undo (newest)", rounds, journal.undo, counter)
     out["redo"] = measure("redo", rounds, journal.redo, counter)
     xp = iter(range(rounds * 2))
-    out["xp step"] = measure("XP step", rounds, lambda: platoons.set_xp(platoon, next(xp) % 30 + 1), counter)
+    out["xp step"] = measure("XP step", rounds, lambda: platoons.set_xp(pid, next(xp) % 30 + 1), counter)
     close_db()
     return out
 
@@ -89,16 +91,17 @@ def lock_wait(url: str, owner_url: str, busy: float) -> float:
     import psycopg
 
     from campaign_app.errors import DatabaseBusyError
-    from campaign_app.services import platoons
+    from campaign_app.services import names, platoons
     from campaign_app.store import close_db, init_db
 
     init_db(url, daily_backup=False, busy_timeout=busy)
+    pid = names.platoon_id("2nd Platoon")
     with psycopg.connect(owner_url) as other:
         other.execute("BEGIN")
         other.execute("LOCK TABLE platoon IN ACCESS EXCLUSIVE MODE")
         started = time.perf_counter()
         try:
-            platoons.update_platoon("2nd Platoon", notes="waits")
+            platoons.update_platoon(pid, notes="waits")
         except DatabaseBusyError as exc:
             waited = time.perf_counter() - started
             print(f"  busy timeout {busy:.1f} s: refused after {waited:.2f} s: {exc}")
@@ -144,24 +147,20 @@ def main() -> int:
         add_player("olga", organiser=True)
         close_db()
         init_db(str(server.url("bench", user="olga")), daily_backup=False)
-        campaigns.create_campaign("Congo 1960", period=3)
-        club.add_member("Congo 1960", "ada")
+        congo = campaigns.create_campaign("Congo 1960", period=3).id
+        club.add_member(congo, "ada")
         close_db()
         ada = str(server.url("bench", user="ada"))
         init_db(ada, daily_backup=False)
-        platoons.create_platoon(
-            "Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
-        )
+        platoons.create_platoon(congo, "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada")
         close_db()
 
         print(f"club server, as a player ({args.rounds} rounds each; median):")
         on_server = run_ops(ada, args.rounds, "2nd Platoon")
         folder = Path(tempfile.mkdtemp(prefix="bench-club-journal-file-"))
         init_db(folder / "campaign.db", daily_backup=False)
-        campaigns.create_campaign("Congo 1960", period=3)
-        platoons.create_platoon(
-            "Congo 1960", "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada"
-        )
+        congo = campaigns.create_campaign("Congo 1960", period=3).id
+        platoons.create_platoon(congo, "2nd Platoon", training=8, equipment=8, morale=8, armor=2, leader_name="Lt. Ada")
         close_db()
         print("a file (the baseline, same run):")
         on_file = run_ops(str(folder / "campaign.db"), args.rounds, "2nd Platoon")

@@ -46,10 +46,10 @@ def setup(target: str, clients: int) -> None:
     from campaign_app.store import close_db, init_db
 
     init_db(target, daily_backup=False)
-    campaigns.create_campaign("League", "atomic_africa")
+    league = campaigns.create_campaign("League", "atomic_africa").id
     for name in sorted({platoon_of(c) for c in range(clients)}):
         platoons.create_platoon(
-            "League", name, training=8, equipment=8, morale=8, armor=2, xp=4, leader_name=f"Lt. {name}", leader_xp=2
+            league, name, training=8, equipment=8, morale=8, armor=2, xp=4, leader_name=f"Lt. {name}", leader_xp=2
         )
     close_db()
 
@@ -57,6 +57,7 @@ def setup(target: str, clients: int) -> None:
 def client(target: str, index: int, battles: int, out: Any) -> None:
     from campaign_app.errors import Conflict
     from campaign_app.rules.dice import SeededDice
+    from campaign_app.services import names
     from campaign_app.services.battles import BattleSession
     from campaign_app.store import close_db, init_db
 
@@ -66,9 +67,10 @@ def client(target: str, index: int, battles: int, out: Any) -> None:
     errors: list[str] = []
     try:
         init_db(target, daily_backup=False)
+        platoon = names.platoon_id(platoon_of(index), "League")
         while logged < battles:
             try:
-                session = BattleSession(platoon_of(index), "League")
+                session = BattleSession(platoon)
                 session.set_casualties(rng.randint(0, 6), 0)
                 session.roll_all(SeededDice(rng.randrange(1 << 30)))
                 if session.needs_replacement:

@@ -185,14 +185,15 @@ def main() -> int:
     reread = sorted(open_history() for _ in range(args.runs))[args.runs // 2]
     figure("History tab open and painted after a change", reread, goal_ms=100)
 
+    from campaign_app.gui.feed import announce
     from campaign_app.store.journal import operation
     from campaign_app.store.models import Platoon
 
-    with operation("bench.setup", "a second platoon"):
+    with operation("bench.setup", "a second platoon") as op:
         other = Platoon.create(
             campaign=Platoon.get_by_id(pid).campaign, name="Fresh", training=6, equipment=6, morale=6, armor=1, xp=0
         ).id
-    ctx.changed("platoon", other)
+    announce(ctx, [op.changes])
 
     def come_back() -> float:
         window.open_item("platoon", other)
@@ -240,10 +241,11 @@ def main() -> int:
     def battle_logged() -> float:
         """A battle logged (not timed), then the app's change signal: the charts read and redraw (every
         point list is new: the series grow by one battle)."""
-        battles.log_battle(pid, wounds=3, leader_wounds=1, objectives=1, dice=SeededDice(7), replacement_name="Lt. New")
+        edit = battles.log_battle(
+            pid, wounds=3, leader_wounds=1, objectives=1, dice=SeededDice(7), replacement_name="Lt. New"
+        )
         start = time.perf_counter()
-        ctx.changed("battle", 0)  # what the battle wizard says after a battle: a battle and its platoon changed
-        ctx.changed("platoon", pid)
+        announce(ctx, [edit.changes])  # the window's news of the battle's operation: a battle and its platoon
         app.processEvents()
         window.grab()
         return 1000 * (time.perf_counter() - start)

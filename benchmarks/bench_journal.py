@@ -18,16 +18,17 @@ from pathlib import Path
 import benchlib  # noqa: F401 - puts the checkout on sys.path
 
 from campaign_app.rules.dice import SeededDice
-from campaign_app.services import battles, demo
+from campaign_app.services import battles, demo, names
 from campaign_app.store import close_db, init_db, journal, journal_read, journal_replay
 from campaign_app.store.database import db
 
 
 def _log_times(n: int, seed: int) -> list[float]:
     times = []
+    platoon = names.platoon_id("2nd Platoon")
     for i in range(n):
         start = time.perf_counter()
-        battles.log_battle("2nd Platoon", wounds=3, leader_wounds=1, dice=SeededDice(seed + i))
+        battles.log_battle(platoon, wounds=3, leader_wounds=1, dice=SeededDice(seed + i))
         times.append(1000 * (time.perf_counter() - start))
     return times
 

@@ -47,9 +47,9 @@ def build(path: Path, battles_total: int) -> None:
             pid = platoon_service.create_platoon(
                 camp,
                 f"Platoon {n // PER_PLATOON + 1:03d}",
-                training="d8",
-                equipment="d10",
-                morale="d8",
+                training=8,
+                equipment=10,
+                morale=8,
                 armor=2,
                 xp=3,
                 leader_name=f"Lt. Start {n}",

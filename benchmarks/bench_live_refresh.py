@@ -46,9 +46,9 @@ def _prepare(target: str) -> None:
     platoon_service.create_platoon(
         "Congo 1960",
         "2nd Platoon",
-        training="d10",
-        equipment="d10",
-        morale="d8",
+        training=10,
+        equipment=10,
+        morale=8,
         armor=2,
         xp=6,
         leader_name="Lt. Okafor",

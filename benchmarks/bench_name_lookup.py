@@ -17,7 +17,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--campaigns", type=int, default=2000)
     args = parser.parse_args()
-    from campaign_app.services.common import find_campaign, find_platoon
+    from campaign_app.services.names import campaign_id, platoon_id
     from campaign_app.store import close_db, init_db
     from campaign_app.store.journal import operation
     from campaign_app.store.models import Campaign, Platoon
@@ -38,12 +38,12 @@ def main() -> None:
                 Platoon.create(campaign=c, name=f"Straße {i:05d}", training=8, equipment=8, morale=8, armor=1)
         target = args.campaigns // 2
         typed_c, typed_p = f"über front {target:05d}", f"STRASSE {target:05d}"
-        assert find_campaign(typed_c).name == f"Über Front {target:05d}"
-        assert find_platoon(typed_p).name == f"Straße {target:05d}"
+        assert Campaign.get_by_id(campaign_id(typed_c)).name == f"Über Front {target:05d}"
+        assert Platoon.get_by_id(platoon_id(typed_p)).name == f"Straße {target:05d}"
         old_c = median_ms(lambda: old_by_name(Campaign.select(), Campaign.name, typed_c), repeat=9)
-        new_c = median_ms(lambda: find_campaign(typed_c), repeat=9)
+        new_c = median_ms(lambda: campaign_id(typed_c), repeat=9)
         old_p = median_ms(lambda: old_by_name(Platoon.select(), Platoon.name, typed_p), repeat=9)
-        new_p = median_ms(lambda: find_platoon(typed_p), repeat=9)
+        new_p = median_ms(lambda: platoon_id(typed_p), repeat=9)
         close_db()
     print(f"{args.campaigns} campaigns, one platoon each; the name typed in another case")
     print(

@@ -62,9 +62,9 @@ def main() -> int:
             cid, f"Platoon {i:03d}", training=8, equipment=8, morale=8, armor=2, leader_name=f"Lt. {i}", dice=dice
         )
         ids.append(e.id)
-        attachment_service.add_attached(e.id, "Weapons team", "team", training=8, equipment=8, morale=8, armor=2)
+        team = attachment_service.add_attached(e.id, "Weapons team", "team", training=8, equipment=8, morale=8, armor=2)
         attachment_service.add_attached(e.id, "Battery", "fire_support", support="light")
-        attachment_service.add_equipment(e.id, "MMG", attached="Weapons team", targets="dispersed")
+        attachment_service.add_equipment(e.id, "MMG", attached=team.result.unit.id, targets="dispersed")
         attachment_service.add_equipment(e.id, "Recoilless rifle", targets="point", ap=-2)
         leader_service.replace_leader(e.id, f"Capt. {i}", xp=3, how="promoted")
     build = (time.perf_counter() - start) * 1000

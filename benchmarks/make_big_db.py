@@ -46,18 +46,20 @@ def build(path: Path, platoons: int, battles_each: int, quiet: bool = False) -> 
             p = platoon_service.create_platoon(
                 camp_id,
                 f"Platoon {i + 1:04d}",
-                training="d8",
-                equipment="d10",
-                morale="d8",
+                training=8,
+                equipment=10,
+                morale=8,
                 armor=2,
                 xp=i % 7,
                 leader_name=f"Lt. Start {i + 1}",
                 leader_xp=i % 5,
             )
-            attachment_service.add_attached(
-                p.id, "Weapons team", "team", training="d8", equipment="d10", morale="d8", armor=2
+            team = attachment_service.add_attached(
+                p.id, "Weapons team", "team", training=8, equipment=10, morale=8, armor=2
             )
-            attachment_service.add_equipment(p.id, "Medium machine gun", attached="Weapons team", targets="dispersed")
+            attachment_service.add_equipment(
+                p.id, "Medium machine gun", attached=team.result.unit.id, targets="dispersed"
+            )
             attachment_service.add_equipment(p.id, "Recoilless rifle", targets="point", ap=-2, ap_vs="point")
             for n in range(battles_each):
                 wounds = (n * 7 + i) % 13
