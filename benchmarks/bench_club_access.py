@@ -26,7 +26,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from clubpg import ClubServer, bind, make_club, unbind  # noqa: E402
 
 from campaign_app.store import access  # noqa: E402
-from campaign_app.store.models import database_proxy  # noqa: E402
 from tests.pg_server import PgServer, find_bin_dir  # noqa: E402
 
 
@@ -125,12 +124,12 @@ def main(n: int) -> None:
             print(f"  {name:<40} median {median:8.1f} µs  p95 {p95:8.1f} µs  ({median / base:4.1f}x)")
         unbind()
         reads(server, ids, max(20, n // 20))
-        from peewee import SqliteDatabase
+        from campaign_app.store import close_db, init_db
 
-        file_db = SqliteDatabase(":memory:")
-        database_proxy.initialize(file_db)
+        init_db(root / "file.db", daily_backup=False)  # a database file, opened as the app opens it
         noop_median, _ = timed(lambda: None, n)
         median, p95 = timed(lambda: access.require_change(campaign=1, platoon=1), n)
+        close_db()
         print(f"file database: require_change median {median:.2f} µs (a no-op call: {noop_median:.2f} µs)")
     finally:
         pg.stop()

@@ -24,15 +24,15 @@ NOW = "2026-01-01 12:00:00"
 
 def build(path: Path, platoons: int, battles: int) -> dict[str, int]:
     from campaign_app.store import close_db, init_db
-    from campaign_app.store import database as store_database
+    from campaign_app.store import migrate as store_migrate
 
-    real = store_database.available_migrations
-    store_database.available_migrations = lambda folder=None: real(folder)[:3]  # type: ignore[assignment]
+    real = store_migrate.available_migrations
+    store_migrate.available_migrations = lambda folder=None: real(folder)[:3]  # type: ignore[assignment]
     try:
         init_db(path, path.parent / "backups", daily_backup=False)
         close_db()
     finally:
-        store_database.available_migrations = real  # type: ignore[assignment]
+        store_migrate.available_migrations = real  # type: ignore[assignment]
     con = sqlite3.connect(path)
     journal = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'journal_state'").fetchone() is not None
     with con:

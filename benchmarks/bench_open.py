@@ -31,19 +31,23 @@ def timed(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 
 
 def fill(db_file: Path, platoons: int, battles: int) -> None:
+    from campaign_app.store.models import name_key
+
     rng = random.Random(1)
     con = sqlite3.connect(db_file)
     con.execute("BEGIN")
+    # filled as a migration writes: the journal's triggers record and refuse nothing meanwhile
+    con.execute("UPDATE journal_state SET mode = 'off' WHERE id = 1")
     camp = con.execute(
-        "INSERT INTO campaign (name, system, threshold_green, threshold_regular, threshold_veteran, "
-        "threshold_legendary, objective_xp_to, archived, notes, created_at) VALUES "
-        "('Big', 'atomic_africa', 1, 4, 9, 16, 'both', 0, '', '2026-01-01 10:00:00')"
+        "INSERT INTO campaign (name, name_key, system, threshold_green, threshold_regular, threshold_veteran, "
+        "threshold_legendary, objective_xp_to, replacement_dice, archived, notes, created_at) VALUES "
+        "('Big', 'big', 'atomic_africa', 1, 4, 9, 16, 'both', 2, 0, '', '2026-01-01 10:00:00')"
     ).lastrowid
     for p in range(platoons):
         pid = con.execute(
-            "INSERT INTO platoon (campaign_id, name, training, equipment, morale, armor, xp, notes, "
-            "created_at) VALUES (?, ?, 10, 10, 8, 2, 0, '', '2026-01-01 10:00:00')",
-            (camp, f"Platoon {p}"),
+            "INSERT INTO platoon (campaign_id, name, name_key, training, equipment, morale, armor, xp, notes, "
+            "created_at) VALUES (?, ?, ?, 10, 10, 8, 2, 0, '', '2026-01-01 10:00:00')",
+            (camp, f"Platoon {p}", name_key(f"Platoon {p}")),
         ).lastrowid
         for n in range(1, battles + 1):
             bid = con.execute(
@@ -63,6 +67,7 @@ def fill(db_file: Path, platoons: int, battles: int) -> None:
                 "VALUES (?, 'platoon', 0, 0, 'battle', ?, '2026-01-01 10:00:00')",
                 (pid, bid),
             )
+    con.execute("UPDATE journal_state SET mode = 'record' WHERE id = 1")
     con.execute("COMMIT")
     con.close()
 

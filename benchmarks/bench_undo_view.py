@@ -36,8 +36,8 @@ def main(n: int) -> None:
     folder = Path(tempfile.mkdtemp())
     paths = AppPaths(data_dir=folder, db_file=folder / "bench.db").ensure()
     init_db(paths.db_file, paths.backup_dir)
-    campaigns.create_campaign("Bench")
-    pid = platoon_service.create_platoon("Bench", "1st", training=8, equipment=8, morale=8, armor=2, xp=0).id
+    bench = campaigns.create_campaign("Bench").id
+    pid = platoon_service.create_platoon(bench, "1st", training=8, equipment=8, morale=8, armor=2, xp=0).id
     for i in range(n):  # notes edits: each its own operation (no merging)
         platoon_service.set_platoon(pid, notes=f"note {i}")
     for _ in range(n // 10):
