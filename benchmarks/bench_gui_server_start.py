@@ -36,6 +36,7 @@ CAMPAIGN, PLATOON = "Congo 1960", "2nd Platoon"
 def set_up(server: object) -> str:
     """The club database (built as its owner over TCP); returns the owner's TCP URL."""
     from campaign_app.rules.dice import TypedDice
+    from campaign_app.rules.enums import Outcome
     from campaign_app.services import battles, campaigns, platoons
     from campaign_app.store import close_db, init_db
 
@@ -44,13 +45,13 @@ def set_up(server: object) -> str:
     url = str(server.url(DBNAME, user=LOGIN, password=PASSWORD, tcp=True))  # type: ignore[attr-defined]
     init_db(url, daily_backup=False)
     try:
-        campaigns.create_campaign(CAMPAIGN)
+        campaign = campaigns.create_campaign(CAMPAIGN).id
         made = platoons.create_platoon(
-            CAMPAIGN, PLATOON, training=10, equipment=10, morale=8, armor=2, leader_name="Lt. O"
+            campaign, PLATOON, training=10, equipment=10, morale=8, armor=2, leader_name="Lt. O"
         )
         for n in range(5):
             battles.log_battle(
-                made.id, wounds=1, outcome="victory", scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
+                made.id, wounds=1, outcome=Outcome.VICTORY, scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
             )
     finally:
         close_db()
@@ -93,18 +94,19 @@ def start_to_page(url: str, data_dir: Path) -> float:
 def file_reads(tmp: Path, runs: int) -> tuple[float, float]:
     """Median ms of the platoon page's and the History tab's reads on a database file of the same content."""
     from campaign_app.rules.dice import TypedDice
+    from campaign_app.rules.enums import Outcome
     from campaign_app.services import authors, battles, campaigns, history, platoons
     from campaign_app.store import close_db, init_db
 
     init_db(tmp / "bench.db", daily_backup=False)
     try:
-        campaigns.create_campaign(CAMPAIGN)
+        campaign = campaigns.create_campaign(CAMPAIGN).id
         edit = platoons.create_platoon(
-            CAMPAIGN, PLATOON, training=10, equipment=10, morale=8, armor=2, leader_name="Lt. O"
+            campaign, PLATOON, training=10, equipment=10, morale=8, armor=2, leader_name="Lt. O"
         )
         for n in range(5):
             battles.log_battle(
-                edit.id, wounds=1, outcome="victory", scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
+                edit.id, wounds=1, outcome=Outcome.VICTORY, scenario=f"Bridge {n}", dice=TypedDice([[3], [12, 12]])
             )
         page, hist = [], []
         for _ in range(runs):

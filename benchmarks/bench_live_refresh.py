@@ -5,8 +5,8 @@ measured in the same run.
 Run by hand:  QT_QPA_PLATFORM=offscreen python benchmarks/bench_live_refresh.py URL [--battles 20]
 URL names an empty PostgreSQL database the benchmark may fill (e.g. postgresql://postgres@%2Ftmp%2Fpg/bench).
 Another process logs the battles, one every 0.3 s, and writes the moment each commits; this process records when
-the window hears of it: ``op_changed`` (server) or the watcher's ``data_changed("all")`` (file; one poll may
-cover several commits). Prints the median, p95 and max delay per commit.
+the window hears of it: ``op_changed`` (the server's notice, or the watcher's news read from the file's journal;
+one poll may cover several commits). Prints the median, p95 and max delay per commit.
 """
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ WRITER = """
 import json, sys, time
 from campaign_app.store import init_db
 from campaign_app.rules.dice import TypedDice
-from campaign_app.services import battles
+from campaign_app.rules.enums import Outcome
+from campaign_app.services import battles, names
 init_db(sys.argv[1], daily_backup=False)
+platoon = names.platoon_id('2nd Platoon')
 for i in range(int(sys.argv[2])):
     time.sleep(0.3)
-    battles.log_battle('2nd Platoon', wounds=1, outcome='victory', dice=TypedDice([[3], [12, 12]]))
+    battles.log_battle(platoon, wounds=1, outcome=Outcome.VICTORY, dice=TypedDice([[3], [12, 12]]))
     print(json.dumps(time.time()), flush=True)
 """
 
@@ -42,9 +44,9 @@ def _prepare(target: str) -> None:
     from campaign_app.store import init_db
 
     init_db(target, daily_backup=False)
-    campaigns.create_campaign("Congo 1960")
+    congo = campaigns.create_campaign("Congo 1960").id
     platoon_service.create_platoon(
-        "Congo 1960",
+        congo,
         "2nd Platoon",
         training=10,
         equipment=10,
@@ -85,7 +87,7 @@ def measure(target: str, battles: int, server: bool) -> list[float]:
         from campaign_app.gui.watch import ChangeWatcher
 
         live = ChangeWatcher(window)
-        ctx.signals.data_changed.connect(lambda kind, _id: seen.append(time.time()) if kind == "all" else None)
+        ctx.signals.op_changed.connect(lambda _ch: seen.append(time.time()))
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, target, str(battles)], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
     )

@@ -81,6 +81,7 @@ def _gui_open_platoon(paths: dict[str, Path], runs: int) -> dict[str, float]:
 
 def _writes(path: Path, runs: int) -> tuple[float, float]:
     from campaign_app.rules.dice import SeededDice
+    from campaign_app.rules.enums import Outcome
     from campaign_app.services import battles
     from campaign_app.services import sologear_play as play_service
     from campaign_app.services import sologear_sheet as sheet_service
@@ -98,7 +99,7 @@ def _writes(path: Path, runs: int) -> tuple[float, float]:
             wounds=4,
             leader_wounds=1,
             objectives=1,
-            outcome="victory",
+            outcome=Outcome.VICTORY,
             scenario=f"Bench {n[0]}",
             dice=SeededDice(n[0]),
             replacement_name="Lt. Bench",
