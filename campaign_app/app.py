@@ -490,20 +490,36 @@ def after_first_paint(window: Any, work: Callable[[], None], latest_ms: int = 30
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the window. The cyclic garbage collector rests until the window has painted: start-up only makes
     what lives on (modules, classes, Qt's enums, widgets), and the rounds it would trigger (some 70, each
-    walking everything made so far) cost a fiftieth of the start for nothing. When it comes back, what start-up
-    made is frozen (``gc.freeze``): no later round walks it again, nor do the interpreter's rounds at exit."""
+    walking everything made so far) cost a fiftieth of the start for nothing. Once painted, what start-up made is
+    frozen (``gc.freeze``: no later round walks it again) and collection runs from a timer of the GUI thread only
+    (``gui/collector.py``: a round started on the window's database thread could free widgets there)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _start(argv, resume_gc=_collector_back if paused else lambda: None)
+        return _start(argv, resume_gc=_collector_back)
     finally:
         if paused:
-            _collector_back()
+            gc.enable()
+
+
+_collector: list[object] = []
+"""The GUI thread's collector, once made (one per process: the application's)."""
 
 
 def _collector_back() -> None:
+    """Freeze what start-up made; from now on the GUI thread collects (once, for the application's lifetime)."""
+    if _collector:
+        return
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
     gc.freeze()
-    gc.enable()
+    from .gui.collector import GuiThreadCollector
+
+    collector = GuiThreadCollector(app)
+    _collector.append(collector)
 
 
 def _start(argv: Sequence[str] | None, resume_gc: Callable[[], None]) -> int:

@@ -34,6 +34,26 @@ from campaign_app.store.models import database_proxy  # noqa: E402
 from tests.pg_server import SKIP_REASON, PgServer, find_bin_dir  # noqa: E402
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _collect_in_the_main_thread() -> Iterator[None]:
+    """As in the app (``gui/collector.py``): no automatic collection, which could start in a window's database
+    thread and free Qt widgets there; the main thread collects after each test instead."""
+    import gc
+
+    gc.disable()
+    yield
+    gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def _collect_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    yield
+    import gc
+
+    qt = {"qapp", "qtbot"} & set(request.fixturenames)  # a window's garbage is freed before the next test
+    gc.collect(2 if qt else 1)
+
+
 @pytest.fixture
 def app_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AppPaths:
     data = tmp_path / "data"
