@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 from driving import in_modal
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+from server_window import server_window
 
-from campaign_app.gui.context import AppContext
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.server_target import parse_server_url
 from campaign_app.services import campaigns, server_link
@@ -55,15 +55,7 @@ def club_url(pg_server: Any, app_paths: Any) -> Any:
 
 
 def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
-    target, password = parse_server_url(url)
-    ctx = AppContext(
-        paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
-    )
-    ctx.server, ctx.password = target, password
-    win = MainWindow(ctx)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
+    win = server_window(qtbot, app_paths, url)
     win.start_live()
     assert win.live is not None and win.live.connected
     return win

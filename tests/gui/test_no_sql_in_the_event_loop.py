@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTabWidget, QWidget
+from server_window import server_window
 
 from benchmarks.bench_club_latency import LatencyProxy
-from campaign_app.gui.context import AppContext
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.rules.dice import TypedDice
 from campaign_app.server_target import parse_server_url
@@ -97,15 +97,7 @@ class Recorder:
 
 
 def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
-    target, password = parse_server_url(url)
-    ctx = AppContext(
-        paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
-    )
-    ctx.server, ctx.password = target, password
-    win = MainWindow(ctx)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
+    win = server_window(qtbot, app_paths, url)
     qtbot.waitExposed(win)
     return win
 

@@ -10,14 +10,13 @@ import uuid
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QTimer
+from server_window import server_window
 
 from benchmarks.bench_club_latency import LatencyProxy
-from campaign_app.gui.context import AppContext
 from campaign_app.gui.history_view import HistoryView
 from campaign_app.gui.main_window import MainWindow
 from campaign_app.gui.platoon_page import PlatoonPage
-from campaign_app.server_target import parse_server_url
 from campaign_app.services import campaigns
 from campaign_app.services import platoons as platoon_service
 from campaign_app.store import close_db, init_db
@@ -63,15 +62,7 @@ def slow_club(pg_server: Any, app_paths: Any) -> Any:
 
 
 def _window(qtbot: Any, app_paths: Any, url: str) -> MainWindow:
-    target, password = parse_server_url(url)
-    ctx = AppContext(
-        paths=app_paths, settings=QSettings(str(app_paths.data_dir / "window.ini"), QSettings.Format.IniFormat)
-    )
-    ctx.server, ctx.password = target, password
-    win = MainWindow(ctx)
-    qtbot.addWidget(win)
-    win.resize(1280, 800)
-    win.show()
+    win = server_window(qtbot, app_paths, url)
     return win
 
 
